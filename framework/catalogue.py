@@ -1,0 +1,114 @@
+"""The card catalogue of a compiled ruleset: card types as small integers.
+
+Everything downstream of the compiler (scoring, engine, agents) refers to a card
+type by its index in :attr:`Catalogue.cards`, never by name, so the hot path works
+on lists of small ints.  Selectors (a card id, a tag, a colour group) are resolved
+here once, at compile time, into tuples of indices.
+"""
+
+from __future__ import annotations
+
+from typing import Iterable, Mapping, Optional, Sequence
+
+import attrs
+
+
+@attrs.frozen
+class CardType:
+    """One kind of card, as the ruleset declares it."""
+
+    index: int
+    id: str
+    name: str
+    count: int
+    group: str
+    tags: frozenset = frozenset()
+    attributes: Mapping[str, int] = attrs.field(factory=dict)
+    #: ``"round"``: discarded after the round is scored; ``"game"``: stays until game end.
+    keep: str = "round"
+    description: str = ""
+
+
+@attrs.frozen
+class Catalogue:
+    """All card types of a ruleset, with the lookups compilers need."""
+
+    cards: tuple  # tuple[CardType, ...]
+    _index: Mapping[str, int] = attrs.field(init=False, repr=False, eq=False)
+
+    def __attrs_post_init__(self) -> None:
+        object.__setattr__(self, "_index", {c.id: c.index for c in self.cards})
+
+    @property
+    def size(self) -> int:
+        return len(self.cards)
+
+    @property
+    def ids(self) -> tuple:
+        return tuple(c.id for c in self.cards)
+
+    def index_of(self, card_id: str) -> int:
+        """The index of card ``card_id``; ``KeyError`` if there is none."""
+        return self._index[card_id]
+
+    def has_card(self, card_id: str) -> bool:
+        return card_id in self._index
+
+    def has_tag(self, tag: str) -> bool:
+        return any(tag in c.tags for c in self.cards)
+
+    def has_group(self, group: str) -> bool:
+        return any(c.group == group for c in self.cards)
+
+    def has_attribute(self, name: str) -> bool:
+        return any(name in c.attributes for c in self.cards)
+
+    @property
+    def tags(self) -> tuple:
+        return tuple(sorted({t for c in self.cards for t in c.tags}))
+
+    @property
+    def groups(self) -> tuple:
+        """Colour groups in order of first appearance."""
+        seen: dict = {}
+        for c in self.cards:
+            seen.setdefault(c.group, None)
+        return tuple(seen)
+
+    @property
+    def attribute_names(self) -> tuple:
+        return tuple(sorted({a for c in self.cards for a in c.attributes}))
+
+    @property
+    def group_index(self) -> tuple:
+        """For each card index, the index of its colour group in :attr:`groups`."""
+        order = {g: i for i, g in enumerate(self.groups)}
+        return tuple(order[c.group] for c in self.cards)
+
+    def select(self, *, ids: Iterable[str] = (), tags: Iterable[str] = (), groups: Iterable[str] = ()) -> tuple:
+        """Indices of the cards that have any of the ids, tags or groups (sorted, unique)."""
+        ids, tags, groups = set(ids), set(tags), set(groups)
+        return tuple(
+            c.index for c in self.cards if c.id in ids or c.group in groups or (c.tags & tags)
+        )
+
+    def attribute_vector(self, name: str, default: int = 0) -> tuple:
+        """For each card index, the value of attribute ``name`` (``default`` when absent)."""
+        return tuple(c.attributes.get(name, default) for c in self.cards)
+
+    def deck(self) -> list:
+        """The full deck as a list of card indices, in catalogue order."""
+        out: list = []
+        for c in self.cards:
+            out.extend([c.index] * c.count)
+        return out
+
+
+def describe_selection(catalogue: Catalogue, indices: Sequence[int]) -> str:
+    """Plain words for a set of cards: ``"Tempura"``, ``"Egg Nigiri, Salmon Nigiri"``."""
+    names = [catalogue.cards[i].name for i in indices]
+    if not names:
+        return "no cards"
+    if len(names) == len(catalogue.cards):
+        return "any card"
+    return ", ".join(names)

@@ -1,0 +1,81 @@
+"""Exceptions and diagnostics.
+
+Two families, kept apart on purpose (as python-chess keeps malformed input apart
+from illegal moves):
+
+* :class:`RulesetError` -- a rule file (or table, or log) is malformed. It carries
+  every :class:`Diagnostic` found, each with ``file:line:column``.
+* :class:`IllegalMoveError` -- a well-formed game was asked to do something its
+  rules forbid.
+"""
+
+from __future__ import annotations
+
+from typing import Iterable, Optional
+
+import attrs
+
+
+@attrs.frozen(order=True)
+class Diagnostic:
+    """One problem found in an input file, pointing at ``file:line:column`` (1-based)."""
+
+    file: str
+    line: int
+    column: int
+    message: str
+    severity: str = "error"
+    #: Optional source line and caret column, for a code-frame under the message.
+    source_line: Optional[str] = attrs.field(default=None, eq=False, order=False)
+
+    def format(self, *, with_source: bool = False) -> str:
+        """``FILE:LINE:COLUMN: error: MESSAGE`` (optionally with the line and a caret)."""
+        head = f"{self.file}:{self.line}:{self.column}: {self.severity}: {self.message}"
+        if with_source and self.source_line is not None:
+            caret = " " * max(self.column - 1, 0) + "^"
+            return f"{head}\n    {self.source_line}\n    {caret}"
+        return head
+
+    def to_json(self) -> dict:
+        return {
+            "file": self.file,
+            "line": self.line,
+            "column": self.column,
+            "severity": self.severity,
+            "message": self.message,
+        }
+
+    def __str__(self) -> str:  # pragma: no cover - convenience
+        return self.format()
+
+
+class RuledraftError(Exception):
+    """Base of every error ruledraft raises on purpose."""
+
+
+class RulesetError(RuledraftError):
+    """Malformed input: one or more located problems in a rule file (or other input file)."""
+
+    def __init__(self, diagnostics: Iterable[Diagnostic]):
+        self.diagnostics = sorted(diagnostics)
+        super().__init__("\n".join(d.format() for d in self.diagnostics))
+
+    @classmethod
+    def single(cls, file: str, line: int, column: int, message: str) -> "RulesetError":
+        return cls([Diagnostic(file, line, column, message)])
+
+
+class InputError(RuledraftError):
+    """An input that is not a rule file (a table, a log, a command-line value) is unusable."""
+
+
+class IllegalMoveError(RuledraftError):
+    """A move that the rules of the game do not allow in the current state."""
+
+
+class ReplayMismatch(RuledraftError):
+    """A logged game does not agree with what the rules produce."""
+
+
+class ScoringError(RuledraftError):
+    """A rule could not be evaluated (for example a division by zero in an expression)."""

@@ -1,0 +1,48 @@
+"""What scoring looks at: the cards in front of every seat.
+
+A :class:`Tableau` is the read-only view a scoring rule (or an expression) gets.
+For a round-end rule it holds the cards each seat played this round; for a
+game-end rule, the cards each seat kept until the end of the game.
+
+Both views of a seat's cards are kept, because rules need both and building
+either from the other on every call would cost time in the hot path:
+
+* ``counts[seat][card_index]`` -- how many of each card type;
+* ``cards[seat]`` -- the card indices in the order they were played.
+"""
+
+from __future__ import annotations
+
+from typing import List, Sequence
+
+
+class Tableau:
+    """The cards in front of each seat, as counts and as a play-order sequence."""
+
+    __slots__ = ("counts", "cards", "num_seats", "round")
+
+    def __init__(self, counts: List[List[int]], cards: List[List[int]], round: int = 1):
+        self.counts = counts
+        self.cards = cards
+        self.num_seats = len(counts)
+        #: 1-based number of the round being scored (the last round for game end).
+        self.round = round
+
+    @classmethod
+    def from_cards(cls, num_card_types: int, cards: Sequence[Sequence[int]], round: int = 1) -> "Tableau":
+        """Build a tableau from each seat's cards in play order."""
+        counts = []
+        for seq in cards:
+            row = [0] * num_card_types
+            for c in seq:
+                row[c] += 1
+            counts.append(row)
+        return cls(counts, [list(seq) for seq in cards], round)
+
+    def with_seat(self, seat: int, counts: List[int], cards: List[int]) -> "Tableau":
+        """A copy in which ``seat`` has other cards (used to try a move without making it)."""
+        new_counts = list(self.counts)
+        new_counts[seat] = counts
+        new_cards = list(self.cards)
+        new_cards[seat] = cards
+        return Tableau(new_counts, new_cards, self.round)
