@@ -1,0 +1,1 @@
+"""The ``ruledraft`` command line."""

@@ -1,0 +1,40 @@
+"""The ``ruledraft`` command: one small module per command group."""
+
+from __future__ import annotations
+
+import os
+
+import typer
+
+from . import play, replay, rulesets, score, simulate, validate
+
+app = typer.Typer(
+    name="ruledraft",
+    help="Rules-as-data for card-drafting games: validate, show, score, simulate and play rulesets.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+
+app.command("validate")(validate.validate)
+app.command("score")(score.score)
+app.command("rulesets")(rulesets.rulesets)
+app.command("show")(rulesets.show)
+app.command("simulate")(simulate.simulate)
+app.command("replay")(replay.replay)
+app.command("play")(play.play)
+
+
+def main() -> None:
+    """Entry point: any failure that slipped past the commands' own reporting still
+    ends in a one-line message, never a traceback (set RULEDRAFT_DEBUG=1 to see it)."""
+    try:
+        app()
+    except KeyboardInterrupt:
+        typer.echo("interrupted", err=True)
+        raise SystemExit(130)
+    except Exception as e:  # noqa: BLE001 - the last line of defence
+        if os.environ.get("RULEDRAFT_DEBUG"):
+            raise
+        typer.echo(f"ruledraft: internal error: {type(e).__name__}: {e} (set RULEDRAFT_DEBUG=1 for details)", err=True)
+        raise SystemExit(70)

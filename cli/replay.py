@@ -1,0 +1,42 @@
+"""``ruledraft replay``: play logged games again and check every pick and score."""
+
+from __future__ import annotations
+
+import os
+
+import typer
+
+from ruledraft.errors import RulesetError
+from ruledraft.game_log import read_records, replay_record
+from ruledraft.loading import load_ruleset
+
+from .common import reported_errors
+
+
+def replay(
+    log: str = typer.Argument(..., help="A JSON Lines game log written by `simulate --log` or `play --log`."),
+    ruleset: str = typer.Option(None, "--ruleset", "-r", help="Ruleset to check against (default: the id in each record)."),
+) -> None:
+    """Replay every logged game under its ruleset; report any illegal pick or score
+    that does not match. Exits 1 on any mismatch."""
+    with reported_errors():
+        cache = {}
+        games = bad = 0
+        for line, record in read_records(log):
+            games += 1
+            name = ruleset
+            if name is None and isinstance(record, dict):
+                name = record.get("ruleset_file") if os.path.exists(str(record.get("ruleset_file"))) else record.get("ruleset")
+            if not isinstance(name, str):
+                typer.echo(f"{log}:{line}: no ruleset named in the record", err=True)
+                bad += 1
+                continue
+            if name not in cache:
+                cache[name] = load_ruleset(name)
+            problems = replay_record(cache[name], record) if isinstance(record, dict) else ["not a JSON object"]
+            if problems:
+                bad += 1
+                for p in problems:
+                    typer.echo(f"{log}:{line}: {p}", err=True)
+        typer.echo(f"{games} games replayed, {games - bad} clean, {bad} with problems")
+        raise typer.Exit(1 if bad or not games else 0)

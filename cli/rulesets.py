@@ -1,0 +1,26 @@
+"""``ruledraft rulesets`` and ``ruledraft show``: what is bundled, and what a ruleset says."""
+
+from __future__ import annotations
+
+import typer
+
+from ruledraft.bundled import bundled_ids, bundled_path
+from ruledraft.describe import describe_ruleset
+from ruledraft.loading import load_ruleset
+
+from .common import get_ruleset, reported_errors
+
+
+def rulesets() -> None:
+    """List the bundled rulesets."""
+    with reported_errors():
+        for rid in bundled_ids():
+            rs = load_ruleset(bundled_path(rid))
+            players = f"{rs.min_players}-{rs.max_players}" if rs.min_players != rs.max_players else str(rs.min_players)
+            typer.echo(f"{rid:<28} {rs.name} ({players} players)")
+
+
+def show(ruleset: str = typer.Argument(..., help="A bundled ruleset id or a rule file.")) -> None:
+    """Print a ruleset's rules in plain words, generated from its data."""
+    with reported_errors():
+        typer.echo(describe_ruleset(get_ruleset(ruleset)), nl=False)

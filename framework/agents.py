@@ -1,0 +1,164 @@
+"""Agents: whoever chooses a seat's action -- bots here, a human in the CLI.
+
+An agent is anything with ``name`` and ``act(state, seat) -> action``. Agents are
+found by name through a registry (:func:`register_agent`, :func:`make_agent`), so a
+new bot plugs in without touching the runner or the CLI.
+
+Bots look only at what their seat may know: their own hand and the public tables.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Callable, Dict, List, Optional, Protocol, Sequence
+
+from .tableau import Tableau
+
+
+class Agent(Protocol):
+    name: str
+
+    def act(self, state, seat: int) -> int:  # pragma: no cover - protocol
+        ...
+
+
+AgentFactory = Callable[[int], Agent]
+
+_REGISTRY: Dict[str, AgentFactory] = {}
+
+
+def register_agent(name: str, factory: AgentFactory, *, replace: bool = False) -> None:
+    """Make ``name`` usable wherever bots are named (``--bots greedy,random``).
+
+    ``factory(seed)`` returns a fresh agent seeded with ``seed``.
+    """
+    if name in _REGISTRY and not replace:
+        raise ValueError(f"an agent called {name!r} is already registered")
+    _REGISTRY[name] = factory
+
+
+def agent_names() -> List[str]:
+    return sorted(_REGISTRY)
+
+
+def make_agent(name: str, seed: int) -> Agent:
+    """A new agent of the named kind; ``KeyError`` with the known names if unknown."""
+    try:
+        factory = _REGISTRY[name]
+    except KeyError:
+        raise KeyError(name) from None
+    return factory(seed)
+
+
+class RandomAgent:
+    """Uniform over the legal actions (chopsticks moves included), seeded."""
+
+    name = "random"
+
+    def __init__(self, seed: int = 0):
+        self._random = random.Random(seed).random
+
+    def act(self, state, seat: int) -> int:
+        legal = state.legal_actions(seat)
+        return legal[int(self._random() * len(legal))]
+
+
+class GreedyAgent:
+    """Takes the action that most raises its own score as the ruleset's scoring rules
+    count it right now (round rules on this round's table, game-end rules on the
+    cards kept so far); ties are broken by the seeded RNG.
+
+    It knows nothing of any particular game: it asks each compiled rule, and skips
+    rules that cannot see the cards a move changes.
+    """
+
+    name = "greedy"
+
+    def __init__(self, seed: int = 0):
+        self._rng = random.Random(seed)
+
+    def act(self, state, seat: int) -> int:
+        legal = state.legal_actions(seat)
+        if len(legal) == 1:
+            return legal[0]
+        game = state.game
+        ruleset = game.ruleset
+        decode = game.decode_action
+        kept = game.kept
+        round_t = state.tableau()
+        kept_t = _kept_now(state)
+        dummy_seat = game.num_players if ruleset.dummy else None
+        base_cache: Dict[int, int] = {}
+        best: List[int] = []
+        best_gain = None
+        for action in legal:
+            cards, dummy_card = decode(action)
+            returned = _returned_card(state, seat, cards)
+            gain = 0
+            changed = set(cards)
+            if returned is not None:
+                changed.add(returned)
+            if dummy_card is not None:
+                changed.add(dummy_card)
+            hyp = _with_cards(round_t, seat, cards, returned)
+            if dummy_card is not None:
+                hyp = _with_cards(hyp, dummy_seat, (dummy_card,), None)
+            for idx, rule in enumerate(ruleset.round_rules):
+                reads = rule.reads
+                if reads is not None and reads.isdisjoint(changed):
+                    continue
+                if idx not in base_cache:
+                    base_cache[idx] = rule.score_seat(round_t, seat)
+                gain += rule.score_seat(hyp, seat) - base_cache[idx]
+            kept_cards = tuple(c for c in cards if kept[c])
+            kept_dummy = dummy_card is not None and kept[dummy_card]
+            if (kept_cards or kept_dummy) and ruleset.game_rules:
+                hyp_k = _with_cards(kept_t, seat, kept_cards, None) if kept_cards else kept_t
+                if kept_dummy:
+                    hyp_k = _with_cards(hyp_k, dummy_seat, (dummy_card,), None)
+                for rule in ruleset.game_rules:
+                    gain += rule.score_seat(hyp_k, seat) - rule.score_seat(kept_t, seat)
+            if best_gain is None or gain > best_gain:
+                best_gain, best = gain, [action]
+            elif gain == best_gain:
+                best.append(action)
+        return best[0] if len(best) == 1 else self._rng.choice(best)
+
+
+def _returned_card(state, seat: int, cards: Sequence[int]) -> Optional[int]:
+    """The special-action card that leaves the table when ``cards`` are taken together."""
+    if len(cards) < 2:
+        return None
+    row = state.counts[seat]
+    for action in state.game.actions:
+        if row[action.card] and action.extra >= len(cards) - 1:
+            return action.card if action.then != "stay" else None
+    return None
+
+
+def _with_cards(t: Tableau, seat: int, cards: Sequence[int], removed: Optional[int]) -> Tableau:
+    counts = t.counts[seat][:]
+    seq = t.cards[seat] + list(cards)
+    for c in cards:
+        counts[c] += 1
+    if removed is not None:
+        counts[removed] -= 1
+        seq.remove(removed)
+    return t.with_seat(seat, counts, seq)
+
+
+def _kept_now(state) -> Tableau:
+    """Cards that will be kept to game end, counting those already played this round."""
+    kept = state.game.kept
+    counts = [row[:] for row in state.kept_counts]
+    cards = [seq[:] for seq in state.kept_cards]
+    for s, seq in enumerate(state.played):
+        for c in seq:
+            if kept[c]:
+                counts[s][c] += 1
+                cards[s].append(c)
+    return Tableau(counts, cards, state.round + 1)
+
+
+register_agent("random", RandomAgent)
+register_agent("greedy", GreedyAgent)

@@ -1,0 +1,113 @@
+"""Plain words for a compiled ruleset, generated from the data (``ruledraft show``)."""
+
+from __future__ import annotations
+
+from typing import List
+
+from .ruleset import DIRECTION_NAMES, CompiledRuleset
+
+
+def _players_list(counts: List[int]) -> str:
+    return ", ".join(str(n) for n in counts)
+
+
+def describe_ruleset(rs: CompiledRuleset) -> str:
+    """The rules of a ruleset as a person would read them."""
+    cat = rs.catalogue
+    out: List[str] = []
+    title = f"{rs.name} ({rs.id}{' ' + rs.version if rs.version else ''})"
+    out += [title, "=" * len(title)]
+    if rs.extends:
+        out.append(f"Extends: {rs.extends}")
+    if rs.description:
+        out += [rs.description, ""]
+    seats = f"{rs.min_players}-{rs.max_players}" if rs.min_players != rs.max_players else str(rs.min_players)
+    out.append(f"Players: {seats}")
+    out.append("")
+
+    deck = sum(c.count for c in cat.cards)
+    out.append(f"Cards ({deck} in the deck)")
+    width = max(len(c.name) for c in cat.cards)
+    for c in cat.cards:
+        extras = []
+        if c.tags:
+            extras.append("tags: " + ", ".join(sorted(c.tags)))
+        if c.attributes:
+            extras.append(", ".join(f"{k} {v}" for k, v in sorted(c.attributes.items())))
+        if c.keep == "game":
+            extras.append("kept until the end of the game")
+        line = f"  {c.count:>4} x {c.name:<{width}}  colour: {c.group}"
+        if extras:
+            line += "; " + "; ".join(extras)
+        out.append(line)
+    out.append("")
+
+    out.append("Set-up and flow")
+    by_size: dict = {}
+    for n in rs.player_counts:
+        by_size.setdefault(rs.hand_sizes.get(n), []).append(n)
+    deal = "; ".join(f"{size} cards each with {_players_list(ns)} players" for size, ns in by_size.items())
+    if rs.dummy:
+        out.append(f"  Deal {deal}, and as many to each of {rs.dummy.seats} dummy seat(s).")
+    else:
+        out.append(f"  Deal {deal}.")
+    out.append(f"  {rs.rounds} round{'s' if rs.rounds != 1 else ''}.")
+    dirs = [DIRECTION_NAMES[d] for d in rs.pass_directions]
+    if len(set(dirs)) == 1:
+        out.append(f"  Hands pass {dirs[0]} every round" + (" (seat i hands to seat i+1)." if dirs[0] == "left" else "."))
+    else:
+        out.append("  Hands pass " + ", ".join(f"{d} in round {i + 1}" for i, d in enumerate(dirs)) + ".")
+    if rs.between_rounds == "keep_deck":
+        out.append("  The deck is not reshuffled between rounds; cards left at the end are not used.")
+    else:
+        out.append("  Between rounds every card that is not kept is shuffled back into the deck.")
+    kept = [c.name for c in cat.cards if c.keep == "game"]
+    if kept:
+        out.append(f"  Played cards are discarded after each round, except {', '.join(kept)}, kept until game end.")
+    if rs.procedure == "standard":
+        out.append("  Each turn every player picks a card at the same time, all reveal, and hands pass on.")
+        out.append("  A last single card is played automatically.")
+    elif rs.dummy:
+        d = rs.dummy
+        ctrl = ", ".join(f"seat {c} in round {i + 1}" for i, c in enumerate(d.first_controller))
+        out.append(
+            f"  The dummy's hand is a face-down pile. Each turn the player controlling the dummy draws {d.draw} "
+            f"card(s) from it, then picks one card for themself and one for the dummy; the other player picks as usual."
+        )
+        out.append(f"  Control of the dummy alternates every turn, starting with {ctrl}.")
+        out.append("  The dummy scores as a seat of its own" + (" and can win." if d.can_win else " but can never win."))
+    out.append("")
+
+    if rs.actions:
+        out.append("Special actions")
+        for a in rs.actions:
+            name = cat.cards[a.card].name
+            then = {
+                "return_to_hand": f"then the {name} goes back into your hand and is passed on",
+                "discard": f"then the {name} is discarded",
+                "stay": f"the {name} stays in front of you",
+            }[a.then]
+            out.append(
+                f"  {a.id}: with a {name} played on an earlier turn, take {a.extra} more card(s) from your hand "
+                f"this turn, in the order you choose; {then}. At most one per turn."
+            )
+            if a.description:
+                out.append(f"    {a.description}")
+        out.append("")
+
+    for label, rules in (("Scoring at the end of each round", rs.round_rules), ("Scoring at the end of the game", rs.game_rules)):
+        if not rules:
+            continue
+        out.append(label)
+        for r in rules:
+            out.append(f"  {r.id}: {r.describe()}")
+        out.append("")
+
+    out.append("Winner")
+    chain = ["most points"]
+    for tb in rs.tie_breaks:
+        chain.append(f"the {'highest' if tb.most else 'lowest'} {tb.quantity.words}")
+    text = "  " + ", then ".join(chain) + "."
+    text += " Players still tied share the win." if rs.shared_win else " Players still tied all lose."
+    out.append(text)
+    return "\n".join(out).rstrip() + "\n"

@@ -1,0 +1,384 @@
+"""The drafting engine: a game/state interface every ruleset runs through.
+
+In the spirit of OpenSpiel's Python games:
+
+* :class:`Game` is a compiled ruleset at a table of N players. It makes states.
+* :class:`State` is one moment of one game. Moves are simultaneous: every acting
+  seat submits one action, then :meth:`State.apply_actions` reveals them all at
+  once, resolves special actions, passes the hands and scores rounds.
+* Chance is explicit and reproducible: the deck order comes from the seed alone
+  (or from logged deals when replaying).
+
+Actions are small integers so states are cheap to copy and bots cheap to run:
+a single card is its card index ``c``; several cards taken in order with a
+special action (chopsticks) and a pick made for a dummy are encoded by
+:meth:`Game.encode_action` / :meth:`Game.decode_action`.
+
+The engine reads only the compiled ruleset: it knows no card by name.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Dict, List, Optional, Sequence, Tuple
+
+from .errors import IllegalMoveError, InputError
+from .ruleset import CompiledRuleset
+from .scoring import score_rules
+from .tableau import Tableau
+
+
+def derive_seed(seed: int, *parts: int) -> int:
+    """A seed for a sub-stream (a game of a simulation, a seat's bot, a round's shuffle).
+
+    Pure arithmetic (no hashing of Python objects), so identical on every platform
+    and process.
+    """
+    x = seed & 0xFFFFFFFFFFFFFFFF
+    for p in parts:
+        # splitmix64 step mixing in each part
+        x = (x + 0x9E3779B97F4A7C15 + (p & 0xFFFFFFFFFFFFFFFF)) & 0xFFFFFFFFFFFFFFFF
+        z = x
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & 0xFFFFFFFFFFFFFFFF
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & 0xFFFFFFFFFFFFFFFF
+        x = z ^ (z >> 31)
+    return x
+
+
+def shuffled(cards, rng: random.Random) -> list:
+    """A uniformly shuffled copy (sorting by random keys: faster than ``rng.shuffle``
+    in pure Python, and just as reproducible)."""
+    r = rng.random
+    return sorted(cards, key=lambda _: r())
+
+
+def decide_winners(ruleset: CompiledRuleset, num_players: int, totals: Sequence[int], kept: Tableau) -> List[int]:
+    """The winning seats: most points among those who can win, then the ruleset's
+    tie-break chain on the cards kept to game end; whoever is still tied shares the win
+    (or nobody wins, if the ruleset says a tie is not shared)."""
+    dummy = ruleset.dummy
+    candidates = list(range(num_players))
+    if dummy and dummy.can_win:
+        candidates += list(range(num_players, len(totals)))
+    best = max(totals[s] for s in candidates)
+    tied = [s for s in candidates if totals[s] == best]
+    for tb in ruleset.tie_breaks:
+        if len(tied) == 1:
+            break
+        values = {s: tb.quantity.fn(kept, s) for s in tied}
+        target = max(values.values()) if tb.most else min(values.values())
+        tied = [s for s in tied if values[s] == target]
+    if not ruleset.shared_win and len(tied) > 1:
+        return []
+    return tied
+
+
+class Game:
+    """A compiled ruleset played by ``num_players`` players."""
+
+    def __init__(self, ruleset: CompiledRuleset, num_players: int):
+        if not ruleset.min_players <= num_players <= ruleset.max_players:
+            raise InputError(
+                f"{ruleset.name} is for {ruleset.min_players}-{ruleset.max_players} players, not {num_players}"
+            )
+        from .procedures import PROCEDURES  # late import: procedures build on State
+
+        self.ruleset = ruleset
+        self.num_players = num_players
+        self.num_seats = ruleset.num_seats(num_players)
+        self.hand_size = ruleset.hand_size(num_players)
+        self.num_card_types = K = ruleset.catalogue.size
+        self.kept = tuple(c.keep == "game" for c in ruleset.catalogue.cards)
+        self.deck = tuple(ruleset.catalogue.deck())
+        self.actions = ruleset.actions
+        self.max_extra = max((a.extra for a in ruleset.actions), default=0)
+        #: size of the part of an action that encodes a player's own cards
+        self.own_span = K * (K + 1) ** self.max_extra
+        self.procedure = PROCEDURES[ruleset.procedure](self)
+
+    # ------------------------------------------------------------------ actions
+
+    def encode_action(self, cards: Sequence[int], dummy: Optional[int] = None) -> int:
+        """Cards taken in order (and a card picked for a dummy) -> one action integer."""
+        K = self.num_card_types
+        a = cards[0]
+        place = K
+        for c in cards[1:]:
+            a += place * (c + 1)
+            place *= K + 1
+        if dummy is not None:
+            a += self.own_span * (dummy + 1)
+        return a
+
+    def decode_action(self, action: int) -> Tuple[Tuple[int, ...], Optional[int]]:
+        """Inverse of :meth:`encode_action`: (cards in order, dummy card or None)."""
+        K = self.num_card_types
+        if 0 <= action < K:
+            return (action,), None
+        if action < 0:
+            raise IllegalMoveError(f"not an action: {action}")
+        dummy_part, own = divmod(action, self.own_span)
+        cards = [own % K]
+        rest = own // K
+        while rest:
+            rest, digit = divmod(rest, K + 1)
+            if digit == 0:
+                raise IllegalMoveError(f"not an action: {action}")
+            cards.append(digit - 1)
+        return tuple(cards), (dummy_part - 1 if dummy_part else None)
+
+    def action_to_string(self, action: int) -> str:
+        cards, dummy = self.decode_action(action)
+        ids = self.ruleset.catalogue.ids
+        text = " + ".join(ids[c] for c in cards)
+        if dummy is not None:
+            text += f" (dummy: {ids[dummy]})"
+        return text
+
+    def action_from_ids(self, card_ids: Sequence[str], dummy: Optional[str] = None) -> int:
+        idx = self.ruleset.catalogue.index_of
+        try:
+            return self.encode_action([idx(c) for c in card_ids], idx(dummy) if dummy is not None else None)
+        except KeyError as e:
+            raise IllegalMoveError(f"unknown card {e.args[0]!r}") from None
+
+    @property
+    def num_distinct_actions(self) -> int:
+        """Size of the action space (for fixed-size policies, e.g. a PettingZoo adapter)."""
+        return self.own_span * ((self.num_card_types + 1) if self.ruleset.dummy else 1)
+
+    # ------------------------------------------------------------------ states
+
+    def new_initial_state(self, seed: int = 0, deals: Optional[Sequence[Sequence[Sequence[int]]]] = None) -> "State":
+        """A new game: the deck shuffled by ``seed`` and round 1 dealt.
+
+        ``deals`` (one list of hands per round, card indices) replaces the shuffled
+        deal, for replaying a logged game.
+        """
+        state = State(self, seed, deals)
+        state._start_round()
+        return state
+
+
+class State:
+    """One moment of a game. Cheap to :meth:`clone`."""
+
+    __slots__ = (
+        "game", "seed", "deck", "deck_pos", "forced_deals", "round", "turn",
+        "hands", "played", "counts", "kept_cards", "kept_counts",
+        "round_scores", "game_end_scores", "rule_points", "history",
+        "controller", "drawn", "dummy_piles", "finished", "winners",
+    )
+
+    def __init__(self, game: Game, seed: int, deals=None):
+        self.game = game
+        self.seed = seed
+        n = game.num_seats
+        K = game.num_card_types
+        self.deck = shuffled(game.deck, random.Random(derive_seed(seed, 0)))
+        self.deck_pos = 0
+        self.forced_deals = deals
+        self.round = 0  # 0-based index of the current round
+        self.turn = 0  # 0-based turn within the round
+        self.hands: List[List[int]] = [[] for _ in range(n)]
+        self.played: List[List[int]] = [[] for _ in range(n)]
+        self.counts: List[List[int]] = [[0] * K for _ in range(n)]
+        self.kept_cards: List[List[int]] = [[] for _ in range(n)]
+        self.kept_counts: List[List[int]] = [[0] * K for _ in range(n)]
+        self.round_scores: List[List[int]] = []
+        self.game_end_scores: List[int] = [0] * n
+        self.rule_points: Dict[str, List[int]] = {r.id: [0] * n for r in game.ruleset.rules}
+        #: per round: {"hands": dealt hands, "turns": [per turn: {"actions": [...], ...}]}
+        self.history: List[dict] = []
+        self.controller: int = -1
+        self.drawn: List[int] = []
+        self.dummy_piles: List[List[int]] = []
+        self.finished = False
+        self.winners: List[int] = []
+
+    # ------------------------------------------------------------------ queries
+
+    def is_terminal(self) -> bool:
+        return self.finished
+
+    @property
+    def num_seats(self) -> int:
+        return self.game.num_seats
+
+    def acting_seats(self) -> range:
+        """Seats that submit an action this turn (every player; a dummy never acts itself)."""
+        return range(self.game.num_players)
+
+    def legal_actions(self, seat: int) -> List[int]:
+        """The distinct legal actions of ``seat`` now (empty when the game is over)."""
+        if self.finished:
+            return []
+        return self.game.procedure.legal_actions(self, seat)
+
+    def can_use_action(self, seat: int) -> bool:
+        """Whether ``seat`` may take extra cards this turn (chopsticks on its table, enough cards)."""
+        return self.game.procedure.extra_available(self, seat) > 0
+
+    def totals(self) -> List[int]:
+        """Points per seat so far (rounds scored plus game end)."""
+        out = list(self.game_end_scores)
+        for r in self.round_scores:
+            for s, p in enumerate(r):
+                out[s] += p
+        return out
+
+    def returns(self) -> List[int]:
+        """Final points per seat (OpenSpiel's name; the same as :meth:`totals`)."""
+        return self.totals()
+
+    def tableau(self) -> Tableau:
+        """This round's played cards, as scoring sees them."""
+        return Tableau(self.counts, self.played, self.round + 1)
+
+    def kept_tableau(self) -> Tableau:
+        """Cards kept until game end, as game-end scoring sees them."""
+        return Tableau(self.kept_counts, self.kept_cards, min(self.round + 1, self.game.ruleset.rounds))
+
+    def clone(self) -> "State":
+        """A deep-enough copy: mutating the clone never touches this state."""
+        new = State.__new__(State)
+        new.game = self.game
+        new.seed = self.seed
+        new.deck = self.deck  # never mutated in place once dealt from (reshuffle makes a new list)
+        new.deck_pos = self.deck_pos
+        new.forced_deals = self.forced_deals
+        new.round = self.round
+        new.turn = self.turn
+        new.hands = [h[:] for h in self.hands]
+        new.played = [p[:] for p in self.played]
+        new.counts = [c[:] for c in self.counts]
+        new.kept_cards = [k[:] for k in self.kept_cards]
+        new.kept_counts = [k[:] for k in self.kept_counts]
+        new.round_scores = [r[:] for r in self.round_scores]
+        new.game_end_scores = self.game_end_scores[:]
+        new.rule_points = {k: v[:] for k, v in self.rule_points.items()}
+        new.history = [{"hands": r["hands"], "turns": r["turns"][:]} for r in self.history]
+        new.controller = self.controller
+        new.drawn = self.drawn[:]
+        new.dummy_piles = [p[:] for p in self.dummy_piles]
+        new.finished = self.finished
+        new.winners = self.winners[:]
+        return new
+
+    # ------------------------------------------------------------------ moves
+
+    def apply_actions(self, actions: Sequence[int]) -> None:
+        """Reveal one action per acting seat at once, resolve them, pass, score."""
+        if self.finished:
+            raise IllegalMoveError("the game is over")
+        if len(actions) != len(self.acting_seats()):
+            raise IllegalMoveError(f"expected {len(self.acting_seats())} actions, got {len(actions)}")
+        self.game.procedure.apply(self, actions)
+
+    # ------------------------------------------------------------------ internals shared by procedures
+
+    def _play(self, seat: int, card: int) -> None:
+        self.played[seat].append(card)
+        self.counts[seat][card] += 1
+
+    def _unplay(self, seat: int, card: int) -> None:
+        self.played[seat].remove(card)  # the oldest copy
+        self.counts[seat][card] -= 1
+
+    def _deal_hands(self, seats: int, size: int) -> List[List[int]]:
+        if self.forced_deals is not None:
+            try:
+                hands = [list(h) for h in self.forced_deals[self.round]]
+            except IndexError:
+                raise InputError(f"no deal given for round {self.round + 1}") from None
+            if len(hands) != seats or any(len(h) != size for h in hands):
+                raise InputError(f"round {self.round + 1}: expected {seats} hands of {size} cards")
+            return hands
+        if self.deck_pos + seats * size > len(self.deck):
+            raise InputError(f"the deck has run out in round {self.round + 1}")  # prevented by the semantic check
+        hands = []
+        pos = self.deck_pos
+        for _ in range(seats):
+            hands.append(self.deck[pos:pos + size])
+            pos += size
+        self.deck_pos = pos
+        return hands
+
+    def _start_round(self) -> None:
+        self.turn = 0
+        self.game.procedure.deal(self)
+
+    def _end_round(self) -> None:
+        game = self.game
+        rules = game.ruleset
+        total, by_rule = score_rules(rules.round_rules, self.tableau())
+        self.round_scores.append(total)
+        for rid, pts in by_rule.items():
+            acc = self.rule_points[rid]
+            for s, p in enumerate(pts):
+                acc[s] += p
+        kept = game.kept
+        K = game.num_card_types
+        discarded: List[int] = []
+        for s in range(game.num_seats):
+            kc, kk = self.kept_cards[s], self.kept_counts[s]
+            for c in self.played[s]:
+                if kept[c]:
+                    kc.append(c)
+                    kk[c] += 1
+                else:
+                    discarded.append(c)
+            self.played[s] = []
+            self.counts[s] = [0] * K
+        if rules.between_rounds == "reshuffle" and self.forced_deals is None:
+            # every card that is not kept goes back: the undealt deck, unplayed hands, played cards
+            deck = self.deck[self.deck_pos:] + discarded
+            for h in self.hands + self.dummy_piles:
+                deck.extend(h)
+            self.deck = shuffled(deck, random.Random(derive_seed(self.seed, 1, self.round)))
+            self.deck_pos = 0
+        self.hands = [[] for _ in range(game.num_seats)]
+        self.dummy_piles = []
+        if self.round + 1 < rules.rounds:
+            self.round += 1
+            self._start_round()
+        else:
+            self._end_game()
+
+    def _end_game(self) -> None:
+        rules = self.game.ruleset
+        kt = self.kept_tableau()
+        total, by_rule = score_rules(rules.game_rules, kt)
+        self.game_end_scores = total
+        for rid, pts in by_rule.items():
+            acc = self.rule_points[rid]
+            for s, p in enumerate(pts):
+                acc[s] += p
+        self.finished = True
+        self.winners = self._winners(kt)
+
+    def _winners(self, kt: Tableau) -> List[int]:
+        return decide_winners(self.game.ruleset, self.game.num_players, self.totals(), kt)
+
+    # ------------------------------------------------------------------ views
+
+    def observation(self, seat: int) -> dict:
+        """What ``seat`` may know: its hand, every table, scores, and the hands it has
+        already seen that are now elsewhere. Never another seat's unseen hand."""
+        game = self.game
+        ids = game.ruleset.catalogue.ids
+        known = game.procedure.known_hands(self, seat)
+        return {
+            "seat": seat,
+            "round": self.round + 1,
+            "turn": self.turn + 1,
+            "hand": [ids[c] for c in self.hands[seat]],
+            "hand_sizes": [len(h) for h in self.hands],
+            "played": [[ids[c] for c in p] for p in self.played],
+            "kept": [[ids[c] for c in k] for k in self.kept_cards],
+            "scores": self.totals(),
+            "round_scores": [r[:] for r in self.round_scores],
+            "known_hands": {s: [ids[c] for c in cards] for s, cards in known.items() if s != seat},
+            "controls_dummy": self.controller == seat,
+            "can_use_action": self.can_use_action(seat) if not self.finished else False,
+        }

@@ -1,0 +1,199 @@
+"""``extends:``: a ruleset written as changes to another one.
+
+A child names its parent (a bundled id such as ``sushi-go``, or a path relative to
+the child's file) and says only what differs. Merge rules:
+
+* ``id``, ``name``, ``version``, ``description``: the child's.
+* ``players``, ``deal``, ``rounds``, ``turn``, ``winner``: merged key by key, nested
+  mappings too; a list (such as ``rounds.pass``) is replaced whole.
+* ``cards``: matched by ``id``. A card the parent has is updated field by field
+  (``{id: pudding, count: 12}`` changes only the count); a new id is added at the end.
+* ``scoring`` and ``actions``: matched by ``id``. A rule with a parent's id replaces
+  that rule whole; a new id is added at the end.
+* ``remove: {cards: [...], scoring: [...], actions: [...]}``: drops entries of the
+  parent by id (before the child's entries are merged in).
+
+Every value keeps the file and position it came from, so errors point into the
+child or the parent, wherever the offending line is.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any, Callable, Dict, List, Optional, Tuple
+
+from .bundled import bundled_ids, bundled_path
+from .errors import Diagnostic, RulesetError
+from .suggest import did_you_mean
+from .yaml_loader import Document, load_file
+
+#: a chain of parents longer than this is refused
+MAX_DEPTH = 16
+
+MERGED_MAPPINGS = ("players", "deal", "rounds", "turn", "winner")
+BY_ID_MERGED = ("cards",)
+BY_ID_REPLACED = ("scoring", "actions")
+
+Origin = Tuple[Document, tuple]
+
+
+class MergedDocument:
+    """A document assembled from a child and its parents; each part remembers its origin."""
+
+    def __init__(self, data: Any, origins: Dict[tuple, Origin], child: Document):
+        self.data = data
+        self._origins = origins
+        self.file = child.file
+        self.lines = child.lines
+        self.child = child
+
+    def origin(self, path: tuple) -> Origin:
+        path = tuple(path)
+        for cut in range(len(path), -1, -1):
+            hit = self._origins.get(path[:cut])
+            if hit is not None:
+                doc, base = hit
+                return doc, base + path[cut:]
+        return self.child, path
+
+    def locate(self, path, *, key: bool = False) -> tuple:
+        doc, p = self.origin(path)
+        return doc.locate(p, key=key)
+
+    def scalar_locator(self, path):
+        doc, p = self.origin(path)
+        return doc.scalar_locator(p)
+
+    def diagnostic(self, path, message: str, *, key: bool = False) -> Diagnostic:
+        doc, p = self.origin(path)
+        return doc.diagnostic(p, message, key=key)
+
+    def file_of(self, path) -> str:
+        return self.origin(path)[0].file
+
+    def lines_of(self, path):
+        return self.origin(path)[0].lines
+
+
+def _parent_path(doc: Document, name: str) -> Optional[Path]:
+    """The parent named by ``extends``: a path relative to the child, else a bundled id."""
+    here = Path(doc.file).parent
+    candidates = [here / name] if name.endswith((".yaml", ".yml")) or "/" in name else [here / f"{name}.yaml"]
+    for c in candidates:
+        if c.is_file():
+            return c
+    found = bundled_path(name)
+    return found
+
+
+def resolve_document(path, check: Callable[[Document], List[Diagnostic]], _chain: Tuple[str, ...] = ()):
+    """Load ``path``, check it with ``check`` (the schema), and merge in its parents.
+
+    Returns the plain :class:`Document` when there is no ``extends``.
+    """
+    doc = load_file(path)
+    problems = check(doc)
+    if problems:
+        raise RulesetError(problems)
+    name = doc.data.get("extends")
+    if name is None:
+        return doc
+    here = os.path.realpath(path)
+    chain = _chain + (here,)
+    parent_file = _parent_path(doc, name)
+    if parent_file is None:
+        raise RulesetError([doc.diagnostic(("extends",), f"cannot find the ruleset '{name}' to extend{did_you_mean(name, bundled_ids())}")])
+    if os.path.realpath(parent_file) in chain:
+        loop = " -> ".join(os.path.basename(p) for p in chain + (os.path.realpath(parent_file),))
+        raise RulesetError([doc.diagnostic(("extends",), f"rulesets extend each other in a cycle: {loop}")])
+    if len(chain) > MAX_DEPTH:
+        raise RulesetError([doc.diagnostic(("extends",), f"more than {MAX_DEPTH} levels of 'extends'")])
+    parent = resolve_document(parent_file, check, chain)
+    return merge(parent, doc)
+
+
+def _origins_of(doc) -> Callable[[tuple], Origin]:
+    if isinstance(doc, MergedDocument):
+        return doc.origin
+    return lambda path: (doc, tuple(path))
+
+
+def merge(parent, child: Document) -> MergedDocument:
+    """The child's changes applied to the parent (see the module docstring)."""
+    p_origin = _origins_of(parent)
+    origins: Dict[tuple, Origin] = {(): (child, ())}
+    data: Dict[str, Any] = {}
+    problems: List[Diagnostic] = []
+    cdata = child.data
+    removals = cdata.get("remove") or {}
+
+    for key, value in parent.data.items():
+        if key in ("remove",):
+            continue
+        data[key] = value
+        origins[(key,)] = p_origin((key,))
+    for key in BY_ID_MERGED + BY_ID_REPLACED:
+        if key not in parent.data:
+            continue
+        items = []
+        drop = set(removals.get(key) or [])
+        known = {it.get("id") for it in parent.data[key] if isinstance(it, dict)}
+        for i, name in enumerate(removals.get(key) or []):
+            if name not in known:
+                problems.append(child.diagnostic(("remove", key, i), f"the parent has no {key[:-1] if key != 'scoring' else 'scoring rule'} '{name}' to remove{did_you_mean(name, [k for k in known if k])}"))
+        for i, item in enumerate(parent.data[key]):
+            if isinstance(item, dict) and item.get("id") in drop:
+                continue
+            origins[(key, len(items))] = p_origin((key, i))
+            items.append(item)
+        data[key] = items
+
+    for key, value in cdata.items():
+        if key in ("extends", "remove"):
+            continue
+        if key in MERGED_MAPPINGS and isinstance(value, dict) and isinstance(data.get(key), dict):
+            data[key] = _merge_mapping(data[key], value, (key,), child, origins)
+        elif key in BY_ID_MERGED + BY_ID_REPLACED and isinstance(value, list):
+            items = list(data.get(key) or [])
+            index = {it.get("id"): n for n, it in enumerate(items) if isinstance(it, dict)}
+            for i, item in enumerate(value):
+                ident = item.get("id") if isinstance(item, dict) else None
+                if ident in index and key in BY_ID_MERGED:
+                    n = index[ident]
+                    merged = dict(items[n])
+                    for field, v in item.items():
+                        merged[field] = v
+                        origins[(key, n, field)] = (child, (key, i, field))
+                    items[n] = merged
+                elif ident in index:
+                    n = index[ident]
+                    items[n] = item
+                    origins[(key, n)] = (child, (key, i))
+                    for sub in [k for k in origins if len(k) > 2 and k[:2] == (key, n)]:
+                        del origins[sub]
+                else:
+                    index[ident] = len(items)
+                    origins[(key, len(items))] = (child, (key, i))
+                    items.append(item)
+            data[key] = items
+            origins[(key,)] = origins.get((key,), (child, (key,)))
+        else:
+            data[key] = value
+            origins[(key,)] = (child, (key,))
+    if problems:
+        raise RulesetError(problems)
+    data["extends"] = cdata["extends"]
+    origins[("extends",)] = (child, ("extends",))
+    return MergedDocument(data, origins, child)
+
+
+def _merge_mapping(base: dict, over: dict, path: tuple, child: Document, origins: Dict[tuple, Origin]) -> dict:
+    out = dict(base)
+    for key, value in over.items():
+        if isinstance(value, dict) and isinstance(out.get(key), dict):
+            out[key] = _merge_mapping(out[key], value, path + (key,), child, origins)
+        else:
+            out[key] = value
+            origins[path + (key,)] = (child, path + (key,))
+    return out

@@ -1,0 +1,339 @@
+"""Turn procedures: how one turn of a round unfolds.
+
+A ruleset names its procedure (``turn: {procedure: standard}``) and gives its
+parameters; the engine provides the procedures:
+
+* ``standard`` -- every player picks from their hand at once, all reveal, hands
+  pass in the round's direction; a last single card is played automatically.
+* ``dummy`` -- two players and a dummy hand (Sushi Go!'s two-player variant): the
+  dummy's controller draws from the dummy pile and picks for it too; control
+  alternates every turn; the dummy scores as a seat of its own.
+
+Both share the special-action machinery (extra picks such as chopsticks).
+"""
+
+from __future__ import annotations
+
+from typing import Dict, List, Sequence, Tuple
+
+from .errors import IllegalMoveError
+
+
+class StandardProcedure:
+    """Simultaneous pick, reveal, pass."""
+
+    name = "standard"
+
+    def __init__(self, game):
+        self.game = game
+        self.K = game.num_card_types
+        self.actions = game.actions
+        self.directions = game.ruleset.pass_directions
+        self.action_cards = tuple(a.card for a in self.actions)
+
+    # ------------------------------------------------------------------ dealing
+
+    def deal(self, state) -> None:
+        game = self.game
+        state.hands = state._deal_hands(game.num_seats, game.hand_size)
+        state.history.append({"hands": [h[:] for h in state.hands], "turns": []})
+        self._maybe_autoplay(state)
+
+    # ------------------------------------------------------------------ special actions
+
+    def extra_available(self, state, seat: int) -> int:
+        """How many extra cards ``seat`` may take this turn (0: none)."""
+        room = len(state.hands[seat]) - 1 - self._reserved(state, seat)
+        if room <= 0 or not self.actions:
+            return 0
+        row = state.counts[seat]
+        for action in self.actions:
+            if row[action.card]:
+                return min(action.extra, room)
+        return 0
+
+    def _reserved(self, state, seat: int) -> int:
+        """Cards of the hand that must be kept for other picks this turn (the dummy's)."""
+        return 0
+
+    def _action_for(self, state, seat: int, extra: int):
+        row = state.counts[seat]
+        for action in self.actions:
+            if row[action.card] and action.extra >= extra:
+                return action
+        return None
+
+    # ------------------------------------------------------------------ legal actions
+
+    def own_options(self, state, seat: int) -> List[Tuple[int, ...]]:
+        """Card sequences ``seat`` may take for itself (without the dummy's pick)."""
+        hand = state.hands[seat]
+        singles = sorted(set(hand))
+        extra = self.extra_available(state, seat)
+        options = [(c,) for c in singles]
+        if extra:
+            left = {c: hand.count(c) for c in singles}
+            frontier = [((c,), c) for c in singles]
+            for _ in range(extra):
+                nxt = []
+                for seq, _last in frontier:
+                    used = {}
+                    for c in seq:
+                        used[c] = used.get(c, 0) + 1
+                    for c in singles:
+                        if used.get(c, 0) < left[c]:
+                            nxt.append((seq + (c,), c))
+                options.extend(s for s, _ in nxt)
+                frontier = nxt
+        return options
+
+    def legal_actions(self, state, seat: int) -> List[int]:
+        hand = state.hands[seat]
+        if len(hand) < 2:
+            return hand[:]
+        row = state.counts[seat]
+        for c in self.action_cards:
+            if row[c]:
+                break
+        else:  # no special action on the table: the hot path
+            return sorted(set(hand))
+        if not self.extra_available(state, seat):
+            return sorted(set(hand))
+        encode = self.game.encode_action
+        return [encode(seq) for seq in self.own_options(state, seat)]
+
+    # ------------------------------------------------------------------ applying
+
+    def _check_cards(self, state, seat: int, cards: Sequence[int]) -> None:
+        hand = state.hands[seat]
+        if len(cards) > 1:
+            extra = len(cards) - 1
+            if extra > self.extra_available(state, seat):
+                raise IllegalMoveError(
+                    f"seat {seat} cannot take {len(cards)} cards this turn"
+                    + ("" if self.actions else " (this game has no special action for it)")
+                )
+        need: Dict[int, int] = {}
+        for c in cards:
+            need[c] = need.get(c, 0) + 1
+        for c, k in need.items():
+            if hand.count(c) < k:
+                card = self.game.ruleset.catalogue.ids[c] if 0 <= c < self.K else c
+                raise IllegalMoveError(f"seat {seat} has no {card!s} in hand to take" if k == 1 else f"seat {seat} has fewer than {k} {card!s} in hand")
+
+    def _take(self, state, seat: int, cards: Sequence[int]) -> None:
+        """Move cards from the seat's hand to its table, then resolve the special action."""
+        hand = state.hands[seat]
+        action = self._action_for(state, seat, len(cards) - 1) if len(cards) > 1 else None
+        for c in cards:
+            hand.remove(c)
+            state._play(seat, c)
+        if action is not None and action.then != "stay":
+            state._unplay(seat, action.card)
+            if action.then == "return_to_hand":
+                hand.append(action.card)
+
+    def _decode(self, seat: int, a) -> Tuple[int, ...]:
+        if type(a) is not int:
+            raise IllegalMoveError(f"seat {seat}: an action is an integer, not {a!r}")
+        cards, dummy = self.game.decode_action(a)
+        if dummy is not None:
+            raise IllegalMoveError(f"seat {seat} does not control a dummy")
+        if any(c >= self.K for c in cards):
+            raise IllegalMoveError(f"seat {seat}: not an action: {a}")
+        return cards
+
+    def apply(self, state, actions: Sequence[int]) -> None:
+        K = self.K
+        hands = state.hands
+        played, counts = state.played, state.counts
+        seat = 0
+        # the hot path: every seat takes one card it holds
+        for a in actions:
+            if type(a) is not int or not 0 <= a < K or a not in hands[seat]:
+                break
+            seat += 1
+        if seat == len(actions):
+            seat = 0
+            for a in actions:
+                hands[seat].remove(a)
+                played[seat].append(a)
+                counts[seat][a] += 1
+                seat += 1
+        else:
+            # check every action before changing anything, so an illegal move leaves the state as it was
+            decoded: List[Tuple[int, ...]] = []
+            for seat, a in enumerate(actions):
+                cards = self._decode(seat, a)
+                self._check_cards(state, seat, cards)
+                decoded.append(cards)
+            for seat, cards in enumerate(decoded):
+                self._take(state, seat, cards)
+        state.history[-1]["turns"].append({"actions": list(actions)})
+        self._pass(state)
+        state.turn += 1
+        if len(state.hands[0]) <= 1:
+            self._maybe_autoplay(state)
+
+    def _pass(self, state) -> None:
+        d = self.directions[state.round]
+        hands = state.hands
+        if d == 1:
+            state.hands = [hands[-1]] + hands[:-1]
+        elif d == -1:
+            state.hands = hands[1:] + [hands[0]]
+
+    def _maybe_autoplay(self, state) -> None:
+        hands = state.hands
+        if len(hands[0]) == 1 and all(len(h) == 1 for h in hands):
+            actions = []
+            for seat, hand in enumerate(hands):
+                c = hand.pop()
+                state._play(seat, c)
+                actions.append(c)
+            state.history[-1]["turns"].append({"actions": actions, "auto": True})
+            state.turn += 1
+        if not hands[0] and all(not h for h in state.hands):
+            state._end_round()
+
+    # ------------------------------------------------------------------ information
+
+    def _passing_seats(self, state) -> int:
+        return len(state.hands)
+
+    def known_hands(self, state, seat: int) -> Dict[int, List[int]]:
+        """Hands now at other seats whose contents ``seat`` has seen (all changes since are public)."""
+        n = self._passing_seats(state)
+        d = self.directions[state.round] if state.round < len(self.directions) else 0
+        out = {}
+        for other in range(n):
+            if other == seat or d == 0:
+                continue
+            k0 = (d * (other - seat)) % n
+            if k0 <= state.turn:
+                out[other] = state.hands[other][:]
+        return out
+
+
+class DummyProcedure(StandardProcedure):
+    """Players plus dummy seats whose hand is a face-down pile; the controller draws
+    from it and picks for the dummy; control passes to the next player every turn."""
+
+    name = "dummy"
+
+    def __init__(self, game):
+        super().__init__(game)
+        self.spec = game.ruleset.dummy
+        self.players = game.num_players
+        self.dummy_seat = game.num_players  # the first dummy seat
+
+    def deal(self, state) -> None:
+        game = self.game
+        hands = state._deal_hands(game.num_seats, game.hand_size)
+        state.history.append({"hands": [h[:] for h in hands], "turns": []})
+        state.dummy_piles = hands[self.players:]
+        state.hands = hands[: self.players] + [[] for _ in state.dummy_piles]
+        state.controller = self.spec.first_controller[state.round] if self.spec.first_controller else 0
+        self._draw(state)
+
+    def _draw(self, state) -> None:
+        pile = state.dummy_piles[0]
+        drawn = pile[: self.spec.draw]
+        del pile[: self.spec.draw]
+        state.hands[state.controller].extend(drawn)
+        state.drawn = drawn
+
+    def _reserved(self, state, seat: int) -> int:
+        return 1 if seat == state.controller else 0
+
+    def legal_actions(self, state, seat: int) -> List[int]:
+        if seat != state.controller:
+            return super().legal_actions(state, seat)
+        hand = state.hands[seat]
+        encode = self.game.encode_action
+        out = []
+        for own in self.own_options(state, seat):
+            rest = hand[:]
+            for c in own:
+                rest.remove(c)
+            for d in sorted(set(rest)):
+                out.append(encode(own, d))
+        return out
+
+    def apply(self, state, actions: Sequence[int]) -> None:
+        decoded = []
+        for seat, a in enumerate(actions):
+            if type(a) is not int:
+                raise IllegalMoveError(f"seat {seat}: an action is an integer, not {a!r}")
+            cards, dummy = self.game.decode_action(a)
+            if any(c >= self.K for c in cards) or (dummy is not None and dummy >= self.K):
+                raise IllegalMoveError(f"seat {seat}: not an action: {a}")
+            if seat == state.controller:
+                if dummy is None:
+                    raise IllegalMoveError(f"seat {seat} controls the dummy and must pick a card for it too")
+                self._check_cards(state, seat, cards)
+                self._check_cards_with_dummy(state, seat, cards, dummy)
+            elif dummy is not None:
+                raise IllegalMoveError(f"seat {seat} does not control the dummy this turn")
+            else:
+                self._check_cards(state, seat, cards)
+            decoded.append((cards, dummy))
+        for seat, (cards, dummy) in enumerate(decoded):
+            if dummy is not None:
+                state.hands[seat].remove(dummy)
+                state._play(self.dummy_seat, dummy)
+            if len(cards) == 1:
+                state.hands[seat].remove(cards[0])
+                state._play(seat, cards[0])
+            else:
+                self._take(state, seat, cards)
+        state.history[-1]["turns"].append(
+            {"actions": list(actions), "controller": state.controller, "drawn": state.drawn[:]}
+        )
+        self._pass(state)
+        state.turn += 1
+        if all(not h for h in state.hands) and all(not p for p in state.dummy_piles):
+            state.drawn = []
+            state._end_round()
+            return
+        state.controller = (state.controller + 1) % self.players
+        self._draw(state)
+
+    def _check_cards_with_dummy(self, state, seat: int, cards: Tuple[int, ...], dummy: int) -> None:
+        hand = state.hands[seat]
+        need: Dict[int, int] = {}
+        for c in cards + (dummy,):
+            need[c] = need.get(c, 0) + 1
+        for c, k in need.items():
+            if hand.count(c) < k:
+                raise IllegalMoveError(f"seat {seat} does not have {self.game.ruleset.catalogue.ids[c]} in hand for that")
+
+    def _pass(self, state) -> None:
+        d = self.directions[state.round]
+        p = self.players
+        hands = state.hands[:p]
+        if d == 1:
+            hands = [hands[-1]] + hands[:-1]
+        elif d == -1:
+            hands = hands[1:] + [hands[0]]
+        state.hands = hands + state.hands[p:]
+
+    def _passing_seats(self, state) -> int:
+        return self.players
+
+    def known_hands(self, state, seat: int) -> Dict[int, List[int]]:
+        out = {}
+        for other, cards in super().known_hands(state, seat).items():
+            cards = cards[:]
+            if other == state.controller:
+                for c in state.drawn:  # drawn from the face-down pile: only the controller saw them
+                    if c in cards:
+                        cards.remove(c)
+            out[other] = cards
+        return out
+
+
+PROCEDURES = {
+    "standard": StandardProcedure,
+    "dummy": DummyProcedure,
+}

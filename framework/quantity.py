@@ -1,0 +1,128 @@
+"""Quantities: a number per seat, read from the cards in front of it.
+
+A quantity is what a majority ranks, what a table looks up, what a tie-break
+compares. In a rule file it is either a short declarative form::
+
+    {count: pudding}
+    {sum: icons, of: {tag: maki}}
+    {distinct: group}
+    {expr: "count(edamame) * 2"}
+
+or simply an expression string. Both compile to the same thing: a function of
+``(tableau, seat)`` plus what it reads, so scoring can tell which cards matter.
+"""
+
+from __future__ import annotations
+
+from typing import Callable, Optional
+
+import attrs
+
+from .catalogue import Catalogue, describe_selection
+from .tableau import Tableau
+
+
+@attrs.frozen
+class Quantity:
+    """A compiled per-seat number."""
+
+    fn: Callable[[Tableau, int], int]
+    #: card indices it depends on (None: any card)
+    reads: Optional[frozenset]
+    #: True when it only looks at the seat's own cards
+    is_local: bool
+    #: plain words, e.g. "roll icons on Maki Roll cards"
+    words: str
+
+
+def selector_indices(spec, catalogue: Catalogue) -> tuple:
+    """Card indices named by a selector: an id, a list of ids, or ``{tag, group, cards}``.
+
+    The semantic check has already made sure every name exists.
+    """
+    if spec is None:
+        return tuple(range(catalogue.size))
+    if isinstance(spec, str):
+        return (catalogue.index_of(spec),)
+    if isinstance(spec, list):
+        return tuple(sorted({catalogue.index_of(s) for s in spec}))
+    tags = [spec["tag"]] if "tag" in spec else []
+    groups = [spec["group"]] if "group" in spec else []
+    return catalogue.select(ids=spec.get("cards", ()), tags=tags, groups=groups)
+
+
+def selector_words(spec, catalogue: Catalogue) -> str:
+    """Plain words for a selector."""
+    if spec is None:
+        return "all cards"
+    if isinstance(spec, dict) and set(spec) == {"tag"}:
+        return f"{spec['tag']} cards ({describe_selection(catalogue, selector_indices(spec, catalogue))})"
+    if isinstance(spec, dict) and set(spec) == {"group"}:
+        return f"cards of the {spec['group']} colour ({describe_selection(catalogue, selector_indices(spec, catalogue))})"
+    return describe_selection(catalogue, selector_indices(spec, catalogue))
+
+
+def count_fn(indices: tuple) -> Callable[[Tableau, int], int]:
+    """``(tableau, seat) -> number of the seat's cards among indices``."""
+    if len(indices) == 1:
+        (i,) = indices
+
+        def count_one(t: Tableau, s: int) -> int:
+            return t.counts[s][i]
+
+        return count_one
+
+    def count_many(t: Tableau, s: int) -> int:
+        row = t.counts[s]
+        return sum([row[i] for i in indices])
+
+    return count_many
+
+
+def weighted_fn(indices: tuple, weights: tuple) -> Callable[[Tableau, int], int]:
+    """``(tableau, seat) -> sum of weights[card] over the seat's cards among indices``."""
+    pairs = tuple((i, weights[i]) for i in indices if weights[i])
+
+    def weighted(t: Tableau, s: int) -> int:
+        row = t.counts[s]
+        return sum([row[i] * w for i, w in pairs])
+
+    return weighted
+
+
+def distinct_fn(indices: tuple, key: tuple) -> Callable[[Tableau, int], int]:
+    """``(tableau, seat) -> number of distinct key[card] among the seat's cards``."""
+
+    def distinct(t: Tableau, s: int) -> int:
+        row = t.counts[s]
+        return len({key[i] for i in indices if row[i]})
+
+    return distinct
+
+
+def compile_quantity(spec, catalogue: Catalogue, compile_expr: Callable[..., object]) -> Quantity:
+    """Compile a quantity spec. ``compile_expr(text)`` compiles an expression string
+    (the caller binds the file position, so errors stay located)."""
+    if isinstance(spec, str):
+        spec = {"expr": spec}
+    if "expr" in spec:
+        expr = compile_expr(spec["expr"])
+        return Quantity(expr.fn, expr.reads, expr.is_local, f"the value of `{spec['expr']}`")
+    if "count" in spec:
+        idx = selector_indices(spec["count"], catalogue)
+        return Quantity(count_fn(idx), frozenset(idx), True, f"number of {selector_words(spec['count'], catalogue)}")
+    if "sum" in spec:
+        idx = selector_indices(spec.get("of"), catalogue)
+        weights = catalogue.attribute_vector(spec["sum"])
+        return Quantity(
+            weighted_fn(idx, weights),
+            frozenset(i for i in idx if weights[i]),
+            True,
+            f"total '{spec['sum']}' on {selector_words(spec.get('of'), catalogue)}",
+        )
+    if "distinct" in spec:
+        idx = selector_indices(spec.get("of"), catalogue)
+        key = catalogue.group_index if spec["distinct"] == "group" else tuple(range(catalogue.size))
+        what = "colour groups" if spec["distinct"] == "group" else "card types"
+        return Quantity(distinct_fn(idx, key), frozenset(idx), True, f"number of different {what} among {selector_words(spec.get('of'), catalogue)}")
+    raise ValueError(f"not a quantity: {spec!r}")  # unreachable after the schema check

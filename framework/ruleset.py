@@ -1,0 +1,101 @@
+"""The compiled ruleset: an immutable description of a game the engine can run.
+
+Nothing here knows YAML. The compiler (:mod:`ruledraft.compiler`) builds a
+:class:`CompiledRuleset` once; the engine, the agents and the runner only read it.
+"""
+
+from __future__ import annotations
+
+from typing import Mapping, Optional, Tuple
+
+import attrs
+
+from .catalogue import Catalogue
+from .quantity import Quantity
+
+LEFT, RIGHT, NO_PASS = 1, -1, 0
+DIRECTION_NAMES = {LEFT: "left", RIGHT: "right", NO_PASS: "none"}
+
+
+@attrs.frozen
+class ExtraPick:
+    """A special action: a card already in front of you lets you take ``extra`` more
+    cards in a later turn (chopsticks)."""
+
+    id: str
+    card: int
+    extra: int = 1
+    per_turn: int = 1
+    #: what happens to the card once used: "return_to_hand", "discard" or "stay"
+    then: str = "return_to_hand"
+    description: str = ""
+
+
+@attrs.frozen
+class DummySpec:
+    """Parameters of the ``dummy`` turn procedure (two players with a dummy hand)."""
+
+    seats: int = 1
+    #: which player controls the dummy on the first turn of each round
+    first_controller: Tuple[int, ...] = ()
+    #: cards the controller draws from the dummy pile each turn
+    draw: int = 1
+    can_win: bool = False
+
+
+@attrs.frozen
+class TieBreak:
+    """Among players tied on points, the one with the most (or least) of a quantity wins."""
+
+    quantity: Quantity
+    most: bool = True
+
+
+@attrs.frozen
+class CompiledRuleset:
+    id: str
+    name: str
+    version: str
+    description: str
+    source: str
+    min_players: int
+    max_players: int
+    catalogue: Catalogue
+    hand_sizes: Mapping[int, int]
+    between_rounds: str
+    rounds: int
+    #: per round: +1 pass to seat i+1 (left), -1 to seat i-1 (right), 0 no passing
+    pass_directions: Tuple[int, ...]
+    procedure: str
+    dummy: Optional[DummySpec]
+    actions: Tuple[ExtraPick, ...]
+    round_rules: Tuple[object, ...]
+    game_rules: Tuple[object, ...]
+    tie_breaks: Tuple[TieBreak, ...]
+    shared_win: bool = True
+    extends: Optional[str] = None
+
+    @property
+    def rules(self) -> Tuple[object, ...]:
+        return self.round_rules + self.game_rules
+
+    @property
+    def rule_ids(self) -> Tuple[str, ...]:
+        return tuple(r.id for r in self.rules)
+
+    @property
+    def player_counts(self) -> range:
+        return range(self.min_players, self.max_players + 1)
+
+    def num_seats(self, players: int) -> int:
+        """Seats at the table for ``players`` players (a dummy takes a seat too)."""
+        return players + (self.dummy.seats if self.dummy else 0)
+
+    def hand_size(self, players: int) -> int:
+        return self.hand_sizes[players]
+
+    def card_id(self, index: int) -> str:
+        return self.catalogue.cards[index].id
+
+    def card_index(self, card_id: str) -> int:
+        return self.catalogue.index_of(card_id)

@@ -1,0 +1,474 @@
+"""The scoring catalogue: a handful of general primitives, each a parameterised piece.
+
+Every rule of every ruleset is one of these kinds, built from its data by a small
+builder found in :data:`BUILDERS` (kind name -> builder), in the manner of
+jsonschema's keyword table. Variants are data, not subclasses: Sushi Go!'s maki,
+its pudding and Sushi Go Party!'s maki are three settings of :class:`Majority`.
+
+A rule's job is one method, ``score(tableau) -> [points per seat]`` (and
+``score_seat(tableau, seat)``, the same for one seat, which bots call often), plus
+``describe()`` for people, and ``reads`` (the card types it depends on, or None
+for any) so a bot can skip rules a move cannot change.
+"""
+
+from __future__ import annotations
+
+from typing import Callable, Dict, List, Mapping, Optional, Sequence, Tuple
+
+import attrs
+
+from .catalogue import Catalogue
+from .quantity import Quantity, compile_quantity, count_fn, selector_indices, selector_words, weighted_fn
+from .tableau import Tableau
+
+# --------------------------------------------------------------------------- helpers
+
+
+def split_evenly(amount: int, ways: int) -> int:
+    """``amount`` shared by ``ways`` players, the remainder dropped (toward zero)."""
+    share = abs(amount) // ways
+    return share if amount >= 0 else -share
+
+
+def parse_player_key(key: str) -> range:
+    """``"2"`` -> range(2, 3); ``"6-8"`` -> range(6, 9)."""
+    if "-" in key:
+        lo, hi = key.split("-", 1)
+        return range(int(lo), int(hi) + 1)
+    return range(int(key), int(key) + 1)
+
+
+@attrs.frozen
+class Awards:
+    """Points for 1st, 2nd, ... place, which may depend on the number of seats scored."""
+
+    default: tuple
+    by_seats: Mapping[int, tuple] = attrs.field(factory=dict)
+
+    @classmethod
+    def from_spec(cls, spec) -> "Awards":
+        if spec is None:
+            return cls(())
+        if isinstance(spec, list):
+            return cls(tuple(spec))
+        by: Dict[int, tuple] = {}
+        for key, values in (spec.get("players") or {}).items():
+            for n in parse_player_key(key):
+                by[n] = tuple(values)
+        return cls(tuple(spec.get("default", ())), by)
+
+    def for_seats(self, n: int) -> tuple:
+        return self.by_seats.get(n, self.default)
+
+    def words(self) -> str:
+        def fmt(v: tuple) -> str:
+            return " / ".join(f"{p:+d}" if p < 0 else str(p) for p in v) if v else "nothing"
+
+        text = fmt(self.default)
+        for n, v in sorted(self.by_seats.items()):
+            text += f"; with {n} players: {fmt(v)}"
+        return text
+
+
+# --------------------------------------------------------------------------- rules
+
+
+@attrs.frozen
+class Sets:
+    """Every complete group of ``size`` matching cards scores ``points`` (tempura, sashimi).
+
+    With ``distinct`` the cards are instead split into sets of different card
+    types, largest first, and a set of k types scores ``table[k]`` (onigiri).
+    """
+
+    id: str
+    when: str
+    indices: tuple
+    size: int
+    points: int
+    table: tuple = ()
+    distinct: bool = False
+    words: str = ""
+
+    @property
+    def reads(self) -> frozenset:
+        return frozenset(self.indices)
+
+    def score(self, t: Tableau) -> List[int]:
+        idx = self.indices
+        if not self.distinct:
+            size, pts = self.size, self.points
+            if len(idx) == 1:
+                i = idx[0]
+                return [row[i] // size * pts for row in t.counts]
+            return [sum([row[i] for i in idx]) // size * pts for row in t.counts]
+        out = []
+        last = len(self.table) - 1
+        for row in t.counts:
+            left = sorted((row[i] for i in idx if row[i]), reverse=True)
+            total = 0
+            # peel off sets of distinct types: with counts sorted, the set sizes are
+            # how many types still have a card after each peel
+            for layer in range(left[0] if left else 0):
+                k = sum(1 for c in left if c > layer)
+                total += self.table[min(k, last)]
+            out.append(total)
+        return out
+
+    def score_seat(self, t: Tableau, seat: int) -> int:
+        row = t.counts[seat]
+        if not self.distinct:
+            return sum([row[i] for i in self.indices]) // self.size * self.points
+        return self.score(Tableau([row], [t.cards[seat]], t.round))[0]
+
+    def describe(self) -> str:
+        if self.distinct:
+            return f"Sets of different {self.words}: a set of 1, 2, 3... different cards scores {', '.join(map(str, self.table[1:]))}."
+        return f"Every complete set of {self.size} {self.words} scores {self.points}; incomplete sets score 0."
+
+
+@attrs.frozen
+class Table:
+    """A quantity looked up in a table, capped at the last entry (dumplings: 0, 1, 3, 6, 10, 15)."""
+
+    id: str
+    when: str
+    quantity: Quantity
+    points: tuple
+    #: when the quantity is just the count of one card type: its index (a fast path)
+    single_card: Optional[int] = None
+
+    @property
+    def reads(self) -> Optional[frozenset]:
+        return self.quantity.reads
+
+    def score(self, t: Tableau) -> List[int]:
+        pts, last = self.points, len(self.points) - 1
+        if self.single_card is not None:
+            i = self.single_card
+            return [pts[row[i] if row[i] < last else last] for row in t.counts]
+        q = self.quantity.fn
+        return [pts[min(max(q(t, s), 0), last)] for s in range(t.num_seats)]
+
+    def score_seat(self, t: Tableau, seat: int) -> int:
+        q = self.quantity.fn(t, seat)
+        last = len(self.points) - 1
+        return self.points[min(max(q, 0), last)]
+
+    def describe(self) -> str:
+        steps = ", ".join(f"{n}: {p}" for n, p in enumerate(self.points))
+        return f"By the {self.quantity.words}: {steps} (and {self.points[-1]} for more)."
+
+
+@attrs.frozen
+class PerCard:
+    """Each matching card scores its own value (nigiri)."""
+
+    id: str
+    when: str
+    indices: tuple
+    values: tuple  # per card index
+    words: str
+    pairs: tuple = attrs.field(init=False, eq=False, repr=False)
+
+    def __attrs_post_init__(self) -> None:
+        object.__setattr__(self, "pairs", tuple((i, self.values[i]) for i in self.indices if self.values[i]))
+
+    @property
+    def reads(self) -> frozenset:
+        return frozenset(self.indices)
+
+    def score(self, t: Tableau) -> List[int]:
+        pairs = self.pairs
+        return [sum([row[i] * v for i, v in pairs]) for row in t.counts]
+
+    def score_seat(self, t: Tableau, seat: int) -> int:
+        row = t.counts[seat]
+        return sum([row[i] * v for i, v in self.pairs])
+
+    def describe(self) -> str:
+        return f"Each of {self.words} scores its value."
+
+
+@attrs.frozen
+class Modifier:
+    """A card that changes a later card: the next target played after it goes onto the
+    oldest modifier with room and scores ``factor`` times (wasabi). This rule scores the
+    extra ``(factor - 1) x value``; the target's own rule scores its base value."""
+
+    id: str
+    when: str
+    card: int
+    targets: tuple
+    extra: tuple  # per card index: (factor - 1) * value
+    capacity: int
+    factor: int
+    words: str
+
+    @property
+    def reads(self) -> frozenset:
+        return frozenset(self.targets) | {self.card}
+
+    def score(self, t: Tableau) -> List[int]:
+        out = []
+        mod, cap, extra = self.card, self.capacity, self.extra
+        targets = frozenset(self.targets)
+        for seq, row in zip(t.cards, t.counts):
+            if not row[mod]:
+                out.append(0)
+                continue
+            room = bonus = 0
+            for c in seq:
+                if c == mod:
+                    room += cap
+                elif room and c in targets:
+                    room -= 1
+                    bonus += extra[c]
+            out.append(bonus)
+        return out
+
+    def score_seat(self, t: Tableau, seat: int) -> int:
+        return self.score(Tableau([t.counts[seat]], [t.cards[seat]], t.round))[0]
+
+    def describe(self) -> str:
+        return self.words
+
+
+@attrs.frozen
+class Majority:
+    """Rank seats by a quantity and award places.
+
+    Settings (all data): ``most`` / ``least`` awards per place (may depend on the
+    number of seats); ``ties`` ``split`` (shared, remainder dropped) or ``full``;
+    ``tie_skips_places`` (a tie for a place uses up the places after it);
+    ``minimum`` (a seat below it takes no part); ``eligible`` (a seat that fails it
+    still counts in the ranking but receives nothing); ``multiplier`` (award times a
+    quantity); ``all_equal`` ``nothing`` (everyone level: nobody scores).
+    """
+
+    id: str
+    when: str
+    quantity: Quantity
+    most: Awards
+    least: Awards
+    split: bool
+    tie_skips_places: bool
+    minimum: Optional[int]
+    eligible: Optional[Quantity]
+    multiplier: Optional[Quantity]
+    nothing_if_all_equal: bool
+
+    @property
+    def reads(self) -> Optional[frozenset]:
+        parts = [self.quantity] + [q for q in (self.eligible, self.multiplier) if q is not None]
+        if any(p.reads is None for p in parts):
+            return None
+        return frozenset().union(*(p.reads for p in parts))
+
+    def score(self, t: Tableau) -> List[int]:
+        n = t.num_seats
+        qf = self.quantity.fn
+        q = [qf(t, s) for s in range(n)]
+        pts = [0] * n
+        if self.nothing_if_all_equal and min(q) == max(q):
+            return pts
+        minimum = self.minimum
+        by_value: Dict[int, List[int]] = {}
+        for s in range(n):
+            v = q[s]
+            if minimum is None or v >= minimum:
+                if v in by_value:
+                    by_value[v].append(s)
+                else:
+                    by_value[v] = [s]
+        if not by_value:
+            return pts
+        elig = self.eligible
+        mult = self.multiplier
+        split = self.split
+        skips = self.tie_skips_places
+        for awards, highest_first in ((self.most.for_seats(n), True), (self.least.for_seats(n), False)):
+            if not awards:
+                continue
+            place = 0
+            for v in sorted(by_value, reverse=highest_first):
+                if place >= len(awards):
+                    break
+                group = by_value[v]
+                recipients = group if elig is None else [s for s in group if elig.fn(t, s)]
+                if recipients:
+                    amount = awards[place]
+                    share = split_evenly(amount, len(recipients)) if split else amount
+                    for s in recipients:
+                        pts[s] += share if mult is None else share * mult.fn(t, s)
+                place += len(group) if skips else 1
+        return pts
+
+    def score_seat(self, t: Tableau, seat: int) -> int:
+        return self.score(t)[seat]
+
+    def describe(self) -> str:
+        parts = [f"Players are ranked by {self.quantity.words}."]
+        if self.most.default or self.most.by_seats:
+            parts.append(f"Most: {self.most.words()}.")
+        if self.least.default or self.least.by_seats:
+            parts.append(f"Fewest: {self.least.words()}.")
+        if self.split:
+            parts.append("Tied players split the points, dropping the remainder.")
+        else:
+            parts.append("Tied players each score in full.")
+        parts.append(
+            "A tie for a place uses up the places after it."
+            if self.tie_skips_places
+            else "A tie does not use up the next place."
+        )
+        if self.minimum is not None:
+            parts.append(f"A player needs at least {self.minimum} to take part.")
+        if self.eligible is not None:
+            parts.append(f"Only players for whom {self.eligible.words} holds can score.")
+        if self.multiplier is not None:
+            parts.append(f"Each award is multiplied by {self.multiplier.words}.")
+        if self.nothing_if_all_equal:
+            parts.append("If everyone is level, nobody scores.")
+        return " ".join(parts)
+
+
+@attrs.frozen
+class Expression:
+    """Points given by an expression, evaluated for each seat."""
+
+    id: str
+    when: str
+    quantity: Quantity
+    text: str
+
+    @property
+    def reads(self) -> Optional[frozenset]:
+        return self.quantity.reads
+
+    def score(self, t: Tableau) -> List[int]:
+        f = self.quantity.fn
+        return [f(t, s) for s in range(t.num_seats)]
+
+    def score_seat(self, t: Tableau, seat: int) -> int:
+        return self.quantity.fn(t, seat)
+
+    def describe(self) -> str:
+        return f"Points: `{self.text}`."
+
+
+# --------------------------------------------------------------------------- builders
+
+
+@attrs.frozen
+class BuildContext:
+    """What a builder may use: the cards, and a way to compile a located expression."""
+
+    catalogue: Catalogue
+    #: compile_expr(path_suffix, text, boolean=False) -> CompiledExpression
+    compile_expr: Callable[..., object]
+
+
+def _quantity(ctx: BuildContext, spec, key: str, boolean: bool = False) -> Quantity:
+    return compile_quantity(spec, ctx.catalogue, lambda text: ctx.compile_expr((key,) if isinstance(spec, str) else (key, "expr"), text, boolean=boolean))
+
+
+def _value_vector(spec, catalogue: Catalogue) -> tuple:
+    if isinstance(spec, int):
+        return (spec,) * catalogue.size
+    return catalogue.attribute_vector(spec["attribute"])
+
+
+def build_sets(spec: Mapping, ctx: BuildContext):
+    cat = ctx.catalogue
+    words = selector_words(spec["cards"], cat)
+    idx = selector_indices(spec["cards"], cat)
+    if spec.get("distinct"):
+        return Sets(spec["id"], spec["when"], idx, 1, 0, tuple(spec["points"]), True, words)
+    return Sets(spec["id"], spec["when"], idx, spec["size"], spec["points"], (), False, words)
+
+
+def build_table(spec: Mapping, ctx: BuildContext):
+    if "quantity" in spec:
+        q = _quantity(ctx, spec["quantity"], "quantity")
+    else:
+        idx = selector_indices(spec["cards"], ctx.catalogue)
+        q = Quantity(count_fn(idx), frozenset(idx), True, f"number of {selector_words(spec['cards'], ctx.catalogue)}")
+        if len(idx) == 1:
+            return Table(spec["id"], spec["when"], q, tuple(spec["points"]), idx[0])
+    return Table(spec["id"], spec["when"], q, tuple(spec["points"]))
+
+
+def build_per_card(spec: Mapping, ctx: BuildContext):
+    cat = ctx.catalogue
+    idx = selector_indices(spec["cards"], cat)
+    return PerCard(spec["id"], spec["when"], idx, _value_vector(spec["value"], cat), selector_words(spec["cards"], cat))
+
+
+def build_modifier(spec: Mapping, ctx: BuildContext):
+    cat = ctx.catalogue
+    card = cat.index_of(spec["card"])
+    targets = tuple(i for i in selector_indices(spec["targets"], cat) if i != card)
+    values = _value_vector(spec["value"], cat)
+    factor = spec["factor"]
+    extra = tuple(v * (factor - 1) for v in values)
+    capacity = spec.get("capacity", 1)
+    name = cat.cards[card].name
+    words = (
+        f"When {selector_words(spec['targets'], cat)} is played while you have a {name} with room on it, "
+        f"it goes onto the oldest such {name} ({capacity} per {name}) and scores {factor} times its value "
+        f"(this rule counts the extra {factor - 1}x). Only cards played after the {name} count; a {name} alone scores 0."
+    )
+    return Modifier(spec["id"], spec["when"], card, targets, extra, capacity, factor, words)
+
+
+def build_majority(spec: Mapping, ctx: BuildContext):
+    return Majority(
+        id=spec["id"],
+        when=spec["when"],
+        quantity=_quantity(ctx, spec["quantity"], "quantity"),
+        most=Awards.from_spec(spec.get("most")),
+        least=Awards.from_spec(spec.get("least")),
+        split=spec.get("ties", "split") == "split",
+        tie_skips_places=spec.get("tie_skips_places", True),
+        minimum=spec.get("minimum"),
+        eligible=_quantity(ctx, spec["eligible"], "eligible", boolean=True) if "eligible" in spec else None,
+        multiplier=_quantity(ctx, spec["multiplier"], "multiplier") if "multiplier" in spec else None,
+        nothing_if_all_equal=spec.get("all_equal", "score") == "nothing",
+    )
+
+
+def build_expression(spec: Mapping, ctx: BuildContext):
+    expr = ctx.compile_expr(("expr",), spec["expr"])
+    q = Quantity(expr.fn, expr.reads, expr.is_local, f"`{spec['expr']}`")
+    return Expression(spec["id"], spec["when"], q, spec["expr"])
+
+
+#: kind name -> builder(spec, context) -> rule
+BUILDERS: Dict[str, Callable[[Mapping, BuildContext], object]] = {
+    "sets": build_sets,
+    "table": build_table,
+    "per_card": build_per_card,
+    "modifier": build_modifier,
+    "majority": build_majority,
+    "expression": build_expression,
+}
+
+
+def build_rule(spec: Mapping, ctx: BuildContext):
+    """Build one scoring rule from its (validated) spec."""
+    spec = dict(spec)
+    spec.setdefault("when", "round_end")
+    return BUILDERS[spec["kind"]](spec, ctx)
+
+
+def score_rules(rules: Sequence, t: Tableau) -> Tuple[List[int], Dict[str, List[int]]]:
+    """Total points per seat, and the points of each rule by id."""
+    total = [0] * t.num_seats
+    by_rule: Dict[str, List[int]] = {}
+    for rule in rules:
+        pts = rule.score(t)
+        by_rule[rule.id] = pts
+        for s, p in enumerate(pts):
+            total[s] += p
+    return total, by_rule

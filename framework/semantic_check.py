@@ -1,0 +1,248 @@
+"""Semantic checks: what JSON Schema cannot see.
+
+Runs on a document that passed the schema check. Every check adds located
+diagnostics to one list, so a user sees all problems at once:
+
+* card ids, rule ids and action ids are unique;
+* every card, tag, colour group and attribute a rule names exists ("did you mean ...?");
+* each player count has a hand size and the deck is big enough for the deals;
+* every expression parses and names only things that exist;
+* sizes stay within limits (a deck of a billion cards is refused).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable, Dict, List, Mapping
+
+from .catalogue import Catalogue
+from .compiler import build_catalogue, expand_player_keys, expression_compiler
+from .errors import Diagnostic, RulesetError
+from .suggest import did_you_mean
+
+#: the largest deck ruledraft will deal from
+MAX_DECK = 10_000
+
+
+class _Checker:
+    def __init__(self, doc):
+        self.doc = doc
+        self.data: Mapping[str, Any] = doc.data
+        self.out: List[Diagnostic] = []
+        self.catalogue: Catalogue = build_catalogue(self.data.get("cards") or [])
+
+    def error(self, path: tuple, message: str, *, key: bool = False) -> None:
+        self.out.append(self.doc.diagnostic(path, message, key=key))
+
+    # ------------------------------------------------------------------ names
+
+    def check_card(self, path: tuple, card_id: str) -> bool:
+        if self.catalogue.has_card(card_id):
+            return True
+        self.error(path, f"unknown card '{card_id}'{did_you_mean(card_id, self.catalogue.ids)}")
+        return False
+
+    def check_selector(self, path: tuple, spec) -> None:
+        cat = self.catalogue
+        if isinstance(spec, str):
+            self.check_card(path, spec)
+        elif isinstance(spec, list):
+            for i, card_id in enumerate(spec):
+                self.check_card(path + (i,), card_id)
+        elif isinstance(spec, dict):
+            if "tag" in spec and not cat.has_tag(spec["tag"]):
+                self.error(path + ("tag",), f"no card has the tag '{spec['tag']}'{did_you_mean(spec['tag'], cat.tags)}")
+            if "group" in spec and not cat.has_group(spec["group"]):
+                self.error(path + ("group",), f"no card is in the colour group '{spec['group']}'{did_you_mean(spec['group'], cat.groups)}")
+            for i, card_id in enumerate(spec.get("cards") or []):
+                self.check_card(path + ("cards", i), card_id)
+
+    def check_attribute(self, path: tuple, name: str) -> None:
+        if not self.catalogue.has_attribute(name):
+            known = self.catalogue.attribute_names
+            hint = did_you_mean(name, known) or (f"; cards have {', '.join(known)}" if known else "; no card has attributes")
+            self.error(path, f"no card has the attribute '{name}'{hint}")
+
+    def check_expression(self, path: tuple, text: str, boolean: bool = False) -> None:
+        compile_expr = expression_compiler(self.doc, self.catalogue, path)
+        try:
+            compile_expr((), text, boolean=boolean)
+        except RulesetError as e:
+            self.out.extend(e.diagnostics)
+
+    def check_quantity(self, path: tuple, spec, boolean: bool = False) -> None:
+        if isinstance(spec, str):
+            self.check_expression(path, spec, boolean)
+        elif isinstance(spec, dict):
+            if "expr" in spec:
+                self.check_expression(path + ("expr",), spec["expr"], boolean)
+            if "count" in spec:
+                self.check_selector(path + ("count",), spec["count"])
+            if "sum" in spec:
+                self.check_attribute(path + ("sum",), spec["sum"])
+            if "of" in spec:
+                self.check_selector(path + ("of",), spec["of"])
+
+    def check_unique(self, items: list, what: str, section: str) -> None:
+        seen: Dict[str, int] = {}
+        for i, item in enumerate(items):
+            ident = item.get("id") if isinstance(item, dict) else None
+            if not isinstance(ident, str):
+                continue
+            if ident in seen:
+                first = self.doc.locate((section, seen[ident], "id"))[0]
+                self.error((section, i, "id"), f"duplicate {what} id '{ident}' (first at line {first})")
+            else:
+                seen[ident] = i
+
+    # ------------------------------------------------------------------ sections
+
+    def check_cards(self) -> None:
+        cards = self.data.get("cards") or []
+        self.check_unique(cards, "card", "cards")
+        total = 0
+        for i, card in enumerate(cards):
+            if "count" not in card:
+                self.error(("cards", i), f"card '{card.get('id')}' has no 'count'", key=False)
+            total += card.get("count", 0)
+        if total > MAX_DECK:
+            self.error(("cards",), f"the deck has {total} cards; ruledraft deals from at most {MAX_DECK}", key=True)
+        elif cards and total == 0:
+            self.error(("cards",), "the deck is empty: every card has count 0", key=True)
+
+    def check_players_and_deal(self) -> None:
+        players = self.data.get("players") or {}
+        lo, hi = players.get("min"), players.get("max")
+        if lo is None or hi is None:
+            return
+        if lo > hi:
+            self.error(("players", "min"), f"players.min ({lo}) is more than players.max ({hi})")
+            return
+        deal = self.data.get("deal") or {}
+        sizes_spec = deal.get("hand_size") or {}
+        for key in sizes_spec:
+            if "-" in key:
+                a, b = key.split("-", 1)
+                if int(a) > int(b):
+                    self.error(("deal", "hand_size", key), f"player range '{key}' is empty", key=True)
+        sizes = expand_player_keys(sizes_spec)
+        # hand sizes for player counts outside players.min..max are allowed and unused:
+        # a ruleset that extends another may narrow the player range without restating them
+        rounds = (self.data.get("rounds") or {}).get("count", 1)
+        deck = sum(c.count for c in self.catalogue.cards)
+        dummies = self.dummy_seats()
+        reshuffle = deal.get("between_rounds") == "reshuffle"
+        for n in range(lo, hi + 1):
+            if n not in sizes:
+                self.error(("deal", "hand_size"), f"no hand size for {n} players (the game is for {lo}-{hi} players)", key=True)
+                continue
+            seats = n + dummies
+            needed = seats * sizes[n] * (1 if reshuffle else rounds)
+            extra = ""
+            if dummies:
+                extra = f" (with {dummies} dummy seat{'s' if dummies > 1 else ''})"
+            if needed > deck:
+                how = "a round" if reshuffle else f"{rounds} rounds"
+                self.error(
+                    ("deal", "hand_size", self.key_for(sizes_spec, n)),
+                    f"the deck has {deck} cards, too few to deal {sizes[n]} cards to {seats} seats{extra} for {how} ({needed} needed)",
+                )
+
+    @staticmethod
+    def key_for(sizes_spec: Mapping[str, Any], n: int) -> str:
+        for key in sizes_spec:
+            if n in expand_player_keys({key: 0}):
+                return key
+        return ""
+
+    def dummy_seats(self) -> int:
+        turn = self.data.get("turn") or {}
+        if turn.get("procedure") != "dummy":
+            return 0
+        return (turn.get("dummy") or {}).get("seats", 1)
+
+    def check_rounds_and_turn(self) -> None:
+        rounds = self.data.get("rounds") or {}
+        count = rounds.get("count")
+        passes = rounds.get("pass")
+        if isinstance(passes, list) and count is not None and len(passes) != count:
+            self.error(("rounds", "pass"), f"'pass' lists {len(passes)} directions for {count} rounds")
+        turn = self.data.get("turn") or {}
+        if turn.get("procedure") == "dummy":
+            dummy = turn.get("dummy") or {}
+            players = self.data.get("players") or {}
+            controllers = dummy.get("first_controller")
+            if controllers is not None:
+                if count is not None and len(controllers) != count:
+                    self.error(("turn", "dummy", "first_controller"), f"'first_controller' lists {len(controllers)} seats for {count} rounds")
+                for i, c in enumerate(controllers):
+                    if c >= players.get("min", 0):
+                        self.error(("turn", "dummy", "first_controller", i), f"seat {c} is not a player with {players.get('min')} players")
+        elif "dummy" in turn:
+            self.error(("turn", "dummy"), "'dummy' settings need 'procedure: dummy'", key=True)
+
+    def check_actions(self) -> None:
+        actions = self.data.get("actions") or []
+        self.check_unique(actions, "action", "actions")
+        for i, action in enumerate(actions):
+            self.check_card(("actions", i, "card"), action["card"])
+
+    def check_scoring(self) -> None:
+        rules = self.data.get("scoring") or []
+        self.check_unique(rules, "scoring rule", "scoring")
+        for i, rule in enumerate(rules):
+            path = ("scoring", i)
+            kind = rule.get("kind")
+            check = getattr(self, f"rule_{kind}", None)
+            if check is not None:
+                check(path, rule)
+
+    def rule_sets(self, path: tuple, rule: Mapping) -> None:
+        self.check_selector(path + ("cards",), rule["cards"])
+
+    def rule_table(self, path: tuple, rule: Mapping) -> None:
+        if "cards" in rule:
+            self.check_selector(path + ("cards",), rule["cards"])
+        if "quantity" in rule:
+            self.check_quantity(path + ("quantity",), rule["quantity"])
+
+    def rule_per_card(self, path: tuple, rule: Mapping) -> None:
+        self.check_selector(path + ("cards",), rule["cards"])
+        if isinstance(rule.get("value"), dict):
+            self.check_attribute(path + ("value", "attribute"), rule["value"]["attribute"])
+
+    def rule_modifier(self, path: tuple, rule: Mapping) -> None:
+        self.check_card(path + ("card",), rule["card"])
+        self.check_selector(path + ("targets",), rule["targets"])
+        if isinstance(rule.get("value"), dict):
+            self.check_attribute(path + ("value", "attribute"), rule["value"]["attribute"])
+
+    def rule_majority(self, path: tuple, rule: Mapping) -> None:
+        self.check_quantity(path + ("quantity",), rule["quantity"])
+        if "eligible" in rule:
+            self.check_quantity(path + ("eligible",), rule["eligible"], boolean=True)
+        if "multiplier" in rule:
+            self.check_quantity(path + ("multiplier",), rule["multiplier"])
+
+    def rule_expression(self, path: tuple, rule: Mapping) -> None:
+        self.check_expression(path + ("expr",), rule["expr"])
+
+    def check_winner(self) -> None:
+        winner = self.data.get("winner") or {}
+        for i, tb in enumerate(winner.get("tie_breaks") or []):
+            for key in ("most", "least"):
+                if key in tb:
+                    self.check_quantity(("winner", "tie_breaks", i, key), tb[key])
+
+    def run(self) -> List[Diagnostic]:
+        self.check_cards()
+        self.check_players_and_deal()
+        self.check_rounds_and_turn()
+        self.check_actions()
+        self.check_scoring()
+        self.check_winner()
+        return self.out
+
+
+def check_semantics(doc) -> List[Diagnostic]:
+    """Every semantic problem in a schema-valid document, located."""
+    return sorted(set(_Checker(doc).run()))
