@@ -6,7 +6,7 @@ import os
 
 import typer
 
-from . import play, replay, rulesets, score, simulate, validate
+from . import bench, play, replay, rulesets, score, simulate, validate
 
 app = typer.Typer(
     name="ruledraft",
@@ -16,14 +16,14 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
 )
 
-app.command("validate")(validate.validate)
-app.command("score")(score.score)
 app.command("rulesets")(rulesets.rulesets)
 app.command("show")(rulesets.show)
+app.command("validate")(validate.validate)
+app.command("score")(score.score)
 app.command("simulate")(simulate.simulate)
-app.command("replay")(replay.replay)
 app.command("play")(play.play)
-
+app.command("replay")(replay.replay)
+app.command("bench")(bench.bench)
 
 def main() -> None:
     """Entry point: any failure that slipped past the commands' own reporting still

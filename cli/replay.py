@@ -17,8 +17,11 @@ def replay(
     log: str = typer.Argument(..., help="A JSON Lines game log written by `simulate --log` or `play --log`."),
     ruleset: str = typer.Option(None, "--ruleset", "-r", help="Ruleset to check against (default: the id in each record)."),
 ) -> None:
-    """Replay every logged game under its ruleset; report any illegal pick or score
-    that does not match. Exits 1 on any mismatch."""
+    """Replay logged games and check every pick and score.
+
+    Each game is played again under its ruleset; any illegal pick or score that
+    does not match is reported. Exits 1 on any mismatch.
+    """
     with reported_errors():
         cache = {}
         games = bad = 0

@@ -17,8 +17,11 @@ def score(
     table: str = typer.Argument(..., help='A JSON file {"rounds": [[[cards of seat 0 in play order], ...], ...]}, or JSON Lines with one such object per line; - reads standard input.'),
     rules: bool = typer.Option(False, "--rules", help="Also give the points of each scoring rule."),
 ) -> None:
-    """Score finished tables: one JSON object per table with the points of each round,
-    of game end, the totals and the winners (seat indices)."""
+    """Score finished tables without playing them.
+
+    Prints one JSON object per table: the points of each round, of game end,
+    the totals and the winners (seat indices).
+    """
     with reported_errors():
         rs = get_ruleset(ruleset)
         try:

@@ -82,47 +82,82 @@ class GreedyAgent:
         if len(legal) == 1:
             return legal[0]
         game = state.game
-        ruleset = game.ruleset
-        decode = game.decode_action
-        kept = game.kept
-        round_t = state.tableau()
-        kept_t = _kept_now(state)
-        dummy_seat = game.num_players if ruleset.dummy else None
-        base_cache: Dict[int, int] = {}
+        K = game.num_card_types
+        reading = game.round_rules_reading
+        row = state.counts[seat]
+        seq = state.played[seat]
+        base: Dict[object, int] = {}
+        round_t = None
         best: List[int] = []
         best_gain = None
         for action in legal:
-            cards, dummy_card = decode(action)
-            returned = _returned_card(state, seat, cards)
-            gain = 0
-            changed = set(cards)
-            if returned is not None:
-                changed.add(returned)
-            if dummy_card is not None:
-                changed.add(dummy_card)
-            hyp = _with_cards(round_t, seat, cards, returned)
-            if dummy_card is not None:
-                hyp = _with_cards(hyp, dummy_seat, (dummy_card,), None)
-            for idx, rule in enumerate(ruleset.round_rules):
-                reads = rule.reads
-                if reads is not None and reads.isdisjoint(changed):
-                    continue
-                if idx not in base_cache:
-                    base_cache[idx] = rule.score_seat(round_t, seat)
-                gain += rule.score_seat(hyp, seat) - base_cache[idx]
-            kept_cards = tuple(c for c in cards if kept[c])
-            kept_dummy = dummy_card is not None and kept[dummy_card]
-            if (kept_cards or kept_dummy) and ruleset.game_rules:
-                hyp_k = _with_cards(kept_t, seat, kept_cards, None) if kept_cards else kept_t
-                if kept_dummy:
-                    hyp_k = _with_cards(hyp_k, dummy_seat, (dummy_card,), None)
-                for rule in ruleset.game_rules:
-                    gain += rule.score_seat(hyp_k, seat) - rule.score_seat(kept_t, seat)
+            if action < K and not game.kept[action]:
+                # the common case: one card, scored only by round-end rules
+                row2 = row[:]
+                row2[action] += 1
+                seq2 = seq + [action]
+                gain = 0
+                hyp = None
+                for rule in reading[action]:
+                    if rule.is_local:
+                        if rule not in base:
+                            base[rule] = rule.score_row(row, seq)
+                        gain += rule.score_row(row2, seq2) - base[rule]
+                    else:
+                        if round_t is None:
+                            round_t = state.tableau()
+                        if hyp is None:
+                            hyp = round_t.with_seat(seat, row2, seq2)
+                        if rule not in base:
+                            base[rule] = rule.score_seat(round_t, seat)
+                        if hasattr(rule, "score_seat_changed") and rule.quantity.is_local:
+                            # a majority: the other seats' quantities do not change
+                            qkey = (rule, "q")
+                            if qkey not in base:
+                                base[qkey] = rule.quantities(round_t)
+                            gain += rule.score_seat_changed(hyp, seat, base[qkey]) - base[rule]
+                        else:
+                            gain += rule.score_seat(hyp, seat) - base[rule]
+            else:
+                gain = self._gain(state, seat, action)
             if best_gain is None or gain > best_gain:
                 best_gain, best = gain, [action]
             elif gain == best_gain:
                 best.append(action)
         return best[0] if len(best) == 1 else self._rng.choice(best)
+
+    def _gain(self, state, seat: int, action: int) -> int:
+        """Score change for any action: several cards, a dummy's card, kept cards."""
+        game = state.game
+        ruleset = game.ruleset
+        cards, dummy_card = game.decode_action(action)
+        dummy_seat = game.num_players if ruleset.dummy else None
+        returned = _returned_card(state, seat, cards)
+        changed = set(cards)
+        if returned is not None:
+            changed.add(returned)
+        if dummy_card is not None:
+            changed.add(dummy_card)
+        round_t = state.tableau()
+        hyp = _with_cards(round_t, seat, cards, returned)
+        if dummy_card is not None:
+            hyp = _with_cards(hyp, dummy_seat, (dummy_card,), None)
+        gain = 0
+        rules = {r for c in changed for r in game.round_rules_reading[c]}
+        for rule in ruleset.round_rules:  # in ruleset order, for reproducible sums
+            if rule in rules:
+                gain += rule.score_seat(hyp, seat) - rule.score_seat(round_t, seat)
+        kept = game.kept
+        kept_cards = tuple(c for c in cards if kept[c])
+        kept_dummy = dummy_card is not None and kept[dummy_card]
+        if (kept_cards or kept_dummy) and ruleset.game_rules:
+            kept_t = _kept_now(state)
+            hyp_k = _with_cards(kept_t, seat, kept_cards, None) if kept_cards else kept_t
+            if kept_dummy:
+                hyp_k = _with_cards(hyp_k, dummy_seat, (dummy_card,), None)
+            for rule in ruleset.game_rules:
+                gain += rule.score_seat(hyp_k, seat) - rule.score_seat(kept_t, seat)
+        return gain
 
 
 def _returned_card(state, seat: int, cards: Sequence[int]) -> Optional[int]:

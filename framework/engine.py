@@ -73,6 +73,13 @@ def decide_winners(ruleset: CompiledRuleset, num_players: int, totals: Sequence[
     return tied
 
 
+def _rules_reading(rules, num_card_types: int) -> tuple:
+    out = []
+    for c in range(num_card_types):
+        out.append(tuple(r for r in rules if r.reads is None or c in r.reads))
+    return tuple(out)
+
+
 class Game:
     """A compiled ruleset played by ``num_players`` players."""
 
@@ -95,6 +102,10 @@ class Game:
         #: size of the part of an action that encodes a player's own cards
         self.own_span = K * (K + 1) ** self.max_extra
         self.procedure = PROCEDURES[ruleset.procedure](self)
+        #: for each card index, the round-end rules whose score can change when it is played
+        self.round_rules_reading = _rules_reading(ruleset.round_rules, K)
+        #: the same for game-end rules
+        self.game_rules_reading = _rules_reading(ruleset.game_rules, K)
 
     # ------------------------------------------------------------------ actions
 

@@ -33,6 +33,9 @@ class Quantity:
     is_local: bool
     #: plain words, e.g. "roll icons on Maki Roll cards"
     words: str
+    #: True when it depends on nothing but the seat's own cards (not even the
+    #: number of players or the round), so it can be computed from one row alone
+    pure: bool = False
 
 
 def selector_indices(spec, catalogue: Catalogue) -> tuple:
@@ -110,7 +113,7 @@ def compile_quantity(spec, catalogue: Catalogue, compile_expr: Callable[..., obj
         return Quantity(expr.fn, expr.reads, expr.is_local, f"the value of `{spec['expr']}`")
     if "count" in spec:
         idx = selector_indices(spec["count"], catalogue)
-        return Quantity(count_fn(idx), frozenset(idx), True, f"number of {selector_words(spec['count'], catalogue)}")
+        return Quantity(count_fn(idx), frozenset(idx), True, f"number of {selector_words(spec['count'], catalogue)}", True)
     if "sum" in spec:
         idx = selector_indices(spec.get("of"), catalogue)
         weights = catalogue.attribute_vector(spec["sum"])
@@ -119,10 +122,11 @@ def compile_quantity(spec, catalogue: Catalogue, compile_expr: Callable[..., obj
             frozenset(i for i in idx if weights[i]),
             True,
             f"total '{spec['sum']}' on {selector_words(spec.get('of'), catalogue)}",
+            True,
         )
     if "distinct" in spec:
         idx = selector_indices(spec.get("of"), catalogue)
         key = catalogue.group_index if spec["distinct"] == "group" else tuple(range(catalogue.size))
         what = "colour groups" if spec["distinct"] == "group" else "card types"
-        return Quantity(distinct_fn(idx, key), frozenset(idx), True, f"number of different {what} among {selector_words(spec.get('of'), catalogue)}")
+        return Quantity(distinct_fn(idx, key), frozenset(idx), True, f"number of different {what} among {selector_words(spec.get('of'), catalogue)}", True)
     raise ValueError(f"not a quantity: {spec!r}")  # unreachable after the schema check

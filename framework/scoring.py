@@ -6,8 +6,9 @@ jsonschema's keyword table. Variants are data, not subclasses: Sushi Go!'s maki,
 its pudding and Sushi Go Party!'s maki are three settings of :class:`Majority`.
 
 A rule's job is one method, ``score(tableau) -> [points per seat]`` (and
-``score_seat(tableau, seat)``, the same for one seat, which bots call often), plus
-``describe()`` for people, and ``reads`` (the card types it depends on, or None
+``score_seat(tableau, seat)``, the same for one seat, which bots call often; a
+rule that only looks at a seat's own cards says ``is_local`` and also offers
+``score_row(counts, cards)``), plus ``describe()`` for people, and ``reads`` (the card types it depends on, or None
 for any) so a bot can skip rules a move cannot change.
 """
 
@@ -73,7 +74,7 @@ class Awards:
 # --------------------------------------------------------------------------- rules
 
 
-@attrs.frozen
+@attrs.frozen(eq=False)  # rules are compared and hashed by identity
 class Sets:
     """Every complete group of ``size`` matching cards scores ``points`` (tempura, sashimi).
 
@@ -115,11 +116,15 @@ class Sets:
             out.append(total)
         return out
 
-    def score_seat(self, t: Tableau, seat: int) -> int:
-        row = t.counts[seat]
+    is_local = True
+
+    def score_row(self, row: List[int], seq: List[int]) -> int:
         if not self.distinct:
             return sum([row[i] for i in self.indices]) // self.size * self.points
-        return self.score(Tableau([row], [t.cards[seat]], t.round))[0]
+        return self.score(Tableau([row], [seq]))[0]
+
+    def score_seat(self, t: Tableau, seat: int) -> int:
+        return self.score_row(t.counts[seat], t.cards[seat])
 
     def describe(self) -> str:
         if self.distinct:
@@ -127,7 +132,7 @@ class Sets:
         return f"Every complete set of {self.size} {self.words} scores {self.points}; incomplete sets score 0."
 
 
-@attrs.frozen
+@attrs.frozen(eq=False)  # rules are compared and hashed by identity
 class Table:
     """A quantity looked up in a table, capped at the last entry (dumplings: 0, 1, 3, 6, 10, 15)."""
 
@@ -150,6 +155,13 @@ class Table:
         q = self.quantity.fn
         return [pts[min(max(q(t, s), 0), last)] for s in range(t.num_seats)]
 
+    @property
+    def is_local(self) -> bool:
+        return self.quantity.pure
+
+    def score_row(self, row: List[int], seq: List[int]) -> int:
+        return self.score_seat(Tableau([row], [seq]), 0)
+
     def score_seat(self, t: Tableau, seat: int) -> int:
         q = self.quantity.fn(t, seat)
         last = len(self.points) - 1
@@ -160,7 +172,7 @@ class Table:
         return f"By the {self.quantity.words}: {steps} (and {self.points[-1]} for more)."
 
 
-@attrs.frozen
+@attrs.frozen(eq=False)  # rules are compared and hashed by identity
 class PerCard:
     """Each matching card scores its own value (nigiri)."""
 
@@ -182,15 +194,19 @@ class PerCard:
         pairs = self.pairs
         return [sum([row[i] * v for i, v in pairs]) for row in t.counts]
 
-    def score_seat(self, t: Tableau, seat: int) -> int:
-        row = t.counts[seat]
+    is_local = True
+
+    def score_row(self, row: List[int], seq: List[int]) -> int:
         return sum([row[i] * v for i, v in self.pairs])
+
+    def score_seat(self, t: Tableau, seat: int) -> int:
+        return self.score_row(t.counts[seat], t.cards[seat])
 
     def describe(self) -> str:
         return f"Each of {self.words} scores its value."
 
 
-@attrs.frozen
+@attrs.frozen(eq=False)  # rules are compared and hashed by identity
 class Modifier:
     """A card that changes a later card: the next target played after it goes onto the
     oldest modifier with room and scores ``factor`` times (wasabi). This rule scores the
@@ -227,14 +243,19 @@ class Modifier:
             out.append(bonus)
         return out
 
+    is_local = True
+
+    def score_row(self, row: List[int], seq: List[int]) -> int:
+        return self.score(Tableau([row], [seq]))[0]
+
     def score_seat(self, t: Tableau, seat: int) -> int:
-        return self.score(Tableau([t.counts[seat]], [t.cards[seat]], t.round))[0]
+        return self.score_row(t.counts[seat], t.cards[seat])
 
     def describe(self) -> str:
         return self.words
 
 
-@attrs.frozen
+@attrs.frozen(eq=False)  # rules are compared and hashed by identity
 class Majority:
     """Rank seats by a quantity and award places.
 
@@ -265,10 +286,17 @@ class Majority:
             return None
         return frozenset().union(*(p.reads for p in parts))
 
-    def score(self, t: Tableau) -> List[int]:
-        n = t.num_seats
+    def quantities(self, t: Tableau) -> List[int]:
+        """The ranked quantity of every seat."""
         qf = self.quantity.fn
-        q = [qf(t, s) for s in range(n)]
+        return [qf(t, s) for s in range(t.num_seats)]
+
+    def score(self, t: Tableau) -> List[int]:
+        return self.award(self.quantities(t), t)
+
+    def award(self, q: List[int], t: Tableau) -> List[int]:
+        """Points per seat for these quantities (``t`` is read only by ``eligible`` and ``multiplier``)."""
+        n = len(q)
         pts = [0] * n
         if self.nothing_if_all_equal and min(q) == max(q):
             return pts
@@ -304,8 +332,16 @@ class Majority:
                 place += len(group) if skips else 1
         return pts
 
+    is_local = False
+
     def score_seat(self, t: Tableau, seat: int) -> int:
         return self.score(t)[seat]
+
+    def score_seat_changed(self, t: Tableau, seat: int, base_q: List[int]) -> int:
+        """``score_seat`` when only ``seat``'s cards differ from those ``base_q`` was computed on."""
+        q = base_q[:]
+        q[seat] = self.quantity.fn(t, seat)
+        return self.award(q, t)[seat]
 
     def describe(self) -> str:
         parts = [f"Players are ranked by {self.quantity.words}."]
@@ -333,7 +369,7 @@ class Majority:
         return " ".join(parts)
 
 
-@attrs.frozen
+@attrs.frozen(eq=False)  # rules are compared and hashed by identity
 class Expression:
     """Points given by an expression, evaluated for each seat."""
 
@@ -349,6 +385,8 @@ class Expression:
     def score(self, t: Tableau) -> List[int]:
         f = self.quantity.fn
         return [f(t, s) for s in range(t.num_seats)]
+
+    is_local = False  # an expression may read the number of players or the round
 
     def score_seat(self, t: Tableau, seat: int) -> int:
         return self.quantity.fn(t, seat)
@@ -393,7 +431,7 @@ def build_table(spec: Mapping, ctx: BuildContext):
         q = _quantity(ctx, spec["quantity"], "quantity")
     else:
         idx = selector_indices(spec["cards"], ctx.catalogue)
-        q = Quantity(count_fn(idx), frozenset(idx), True, f"number of {selector_words(spec['cards'], ctx.catalogue)}")
+        q = Quantity(count_fn(idx), frozenset(idx), True, f"number of {selector_words(spec['cards'], ctx.catalogue)}", True)
         if len(idx) == 1:
             return Table(spec["id"], spec["when"], q, tuple(spec["points"]), idx[0])
     return Table(spec["id"], spec["when"], q, tuple(spec["points"]))

@@ -1,0 +1,63 @@
+"""``ruledraft bench``: games per second for the bots on the bundled rulesets."""
+
+from __future__ import annotations
+
+import json
+from typing import List, Optional
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from ruledraft.bench import measure, measure_jobs, player_counts
+from ruledraft.bundled import bundled_ids
+from ruledraft.loading import load_ruleset, resolve_source
+
+from .common import reported_errors
+
+
+def bench(
+    rulesets: Optional[List[str]] = typer.Argument(None, help="Rulesets to measure (default: every bundled one)."),
+    players: str = typer.Option("2,4", "--players", "-p", help="Player counts, comma-separated (counts a ruleset does not allow are skipped)."),
+    bots: str = typer.Option("random,greedy", "--bots", "-b", help="Bots to measure, each in every seat."),
+    seconds: float = typer.Option(2.0, "--seconds", help="Time per figure."),
+    jobs: int = typer.Option(0, "--jobs", "-j", help="Also measure simulate with this many processes against 1 (0: skip)."),
+    jobs_games: int = typer.Option(4000, "--jobs-games", help="Games for the --jobs comparison."),
+    as_json: bool = typer.Option(False, "--json", help="Print the figures as JSON."),
+) -> None:
+    """Print games per second for the bots on the bundled rulesets.
+
+    Random and greedy play on one process, and optionally how simulate scales
+    with --jobs. Figures only: nothing is asserted.
+    """
+    with reported_errors():
+        names = rulesets or bundled_ids()
+        counts = [int(x) for x in players.split(",") if x.strip()]
+        bot_names = [b.strip() for b in bots.split(",") if b.strip()]
+        figures = []
+        console = Console(stderr=True)
+        for name in names:
+            rs = load_ruleset(name)
+            for n in player_counts(rs, counts):
+                for bot in bot_names:
+                    fig = measure(rs, n, bot, min_seconds=seconds)
+                    figures.append(fig)
+                    if not as_json:
+                        console.print(f"  {rs.id:<28} {n} players  {bot:<8} {fig.games_per_second:>9,.0f} games/s", highlight=False)
+            if jobs > 1:
+                n = player_counts(rs, [4])[0]
+                source = str(resolve_source(name))
+                for j in (1, jobs):
+                    fig = measure_jobs(rs, source, n, bot_names[0], j, jobs_games)
+                    figures.append(fig)
+                    if not as_json:
+                        console.print(f"  {rs.id:<28} {n} players  {bot_names[0]:<8} {fig.games_per_second:>9,.0f} games/s with --jobs {j}", highlight=False)
+        if as_json:
+            typer.echo(json.dumps([f.to_json() for f in figures], indent=2))
+            return
+        table = Table(title="games per second (one process unless jobs > 1)")
+        for col in ("ruleset", "players", "bots", "jobs", "games/s"):
+            table.add_column(col, justify="right" if col in ("players", "jobs", "games/s") else "left")
+        for f in figures:
+            table.add_row(f.ruleset, str(f.players), f.bots, str(f.jobs), f"{f.games_per_second:,.0f}")
+        Console().print(table)

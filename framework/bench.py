@@ -1,0 +1,60 @@
+"""Speed figures: games per second for bots on rulesets (``ruledraft bench``).
+
+Figures are printed, never asserted: timing depends on the machine and its load.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Iterator, Optional, Sequence
+
+import attrs
+
+from .engine import Game
+from .runner import game_seed, play_game, simulate
+
+
+@attrs.frozen
+class Figure:
+    ruleset: str
+    players: int
+    bots: str
+    jobs: int
+    games: int
+    seconds: float
+
+    @property
+    def games_per_second(self) -> float:
+        return self.games / self.seconds if self.seconds else 0.0
+
+    def to_json(self) -> dict:
+        return {**attrs.asdict(self), "games_per_second": round(self.games_per_second, 1)}
+
+
+def measure(ruleset, players: int, bot: str, *, min_seconds: float = 1.0, min_games: int = 20) -> Figure:
+    """Play games with ``bot`` in every seat on one process until ``min_seconds`` have
+    passed (and at least ``min_games``)."""
+    game = Game(ruleset, players)
+    bots = [bot] * players
+    for i in range(3):  # warm up
+        play_game(game, game_seed(0, i), bots)
+    n = 0
+    started = time.perf_counter()
+    while True:
+        play_game(game, game_seed(1, n), bots)
+        n += 1
+        elapsed = time.perf_counter() - started
+        if n >= min_games and elapsed >= min_seconds:
+            return Figure(ruleset.id, players, bot, 1, n, elapsed)
+
+
+def measure_jobs(ruleset, source: str, players: int, bot: str, jobs: int, games: int) -> Figure:
+    """Throughput of :func:`ruledraft.runner.simulate` with ``jobs`` processes (start-up included)."""
+    started = time.perf_counter()
+    simulate(ruleset, players, games, 1, [bot] * players, jobs=jobs, source=source)
+    return Figure(ruleset.id, players, bot, jobs, games, time.perf_counter() - started)
+
+
+def player_counts(ruleset, wanted: Sequence[int]) -> list:
+    counts = [n for n in wanted if ruleset.min_players <= n <= ruleset.max_players]
+    return counts or [ruleset.min_players]
