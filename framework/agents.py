@@ -59,7 +59,7 @@ class RandomAgent:
         self._random = random.Random(seed).random
 
     def act(self, state, seat: int) -> int:
-        legal = state.legal_actions(seat)
+        legal = state.game.procedure.legal_actions(state, seat)
         return legal[int(self._random() * len(legal))]
 
 

@@ -24,7 +24,6 @@ from typing import Dict, List, Optional, Sequence, Tuple
 
 from .errors import IllegalMoveError, InputError
 from .ruleset import CompiledRuleset
-from .scoring import score_rules
 from .tableau import Tableau
 
 
@@ -282,8 +281,8 @@ class State:
         """Reveal one action per acting seat at once, resolve them, pass, score."""
         if self.finished:
             raise IllegalMoveError("the game is over")
-        if len(actions) != len(self.acting_seats()):
-            raise IllegalMoveError(f"expected {len(self.acting_seats())} actions, got {len(actions)}")
+        if len(actions) != self.game.num_players:
+            raise IllegalMoveError(f"expected {self.game.num_players} actions (one per player), got {len(actions)}")
         self.game.procedure.apply(self, actions)
 
     # ------------------------------------------------------------------ internals shared by procedures
@@ -322,12 +321,7 @@ class State:
     def _end_round(self) -> None:
         game = self.game
         rules = game.ruleset
-        total, by_rule = score_rules(rules.round_rules, self.tableau())
-        self.round_scores.append(total)
-        for rid, pts in by_rule.items():
-            acc = self.rule_points[rid]
-            for s, p in enumerate(pts):
-                acc[s] += p
+        self.round_scores.append(self._score(rules.round_rules, self.tableau()))
         kept = game.kept
         K = game.num_card_types
         discarded: List[int] = []
@@ -356,15 +350,21 @@ class State:
         else:
             self._end_game()
 
+    def _score(self, rules, t: Tableau) -> List[int]:
+        """Score ``rules`` on ``t``: the total per seat; each rule's points are added to
+        :attr:`rule_points`."""
+        total = [0] * t.num_seats
+        rule_points = self.rule_points
+        for rule in rules:
+            pts = rule.score(t)
+            rule_points[rule.id] = [a + b for a, b in zip(rule_points[rule.id], pts)]
+            total = [a + b for a, b in zip(total, pts)]
+        return total
+
     def _end_game(self) -> None:
         rules = self.game.ruleset
         kt = self.kept_tableau()
-        total, by_rule = score_rules(rules.game_rules, kt)
-        self.game_end_scores = total
-        for rid, pts in by_rule.items():
-            acc = self.rule_points[rid]
-            for s, p in enumerate(pts):
-                acc[s] += p
+        self.game_end_scores = self._score(rules.game_rules, kt)
         self.finished = True
         self.winners = self._winners(kt)
 

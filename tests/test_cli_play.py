@@ -1,0 +1,299 @@
+"""``ruledraft play``: a human against bots in the terminal, driven here by scripted input."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections import Counter
+
+import pytest
+from typer.testing import CliRunner
+
+from ruledraft.agents import make_agent
+from ruledraft.cli import play as play_module
+from ruledraft.cli.app import app
+from ruledraft.cli.play import HumanAgent, SeatNames, displayed_hand
+from ruledraft.engine import Game
+from ruledraft.game_log import replay_record
+from ruledraft.loading import load_ruleset
+from ruledraft.runner import bot_seed
+
+runner = CliRunner()
+
+ONES = "1\n" * 80  # more than enough picks for any game here
+
+
+def run(args, input_text):
+    return runner.invoke(app, ["play", *args], input=input_text)
+
+
+def read_log(path):
+    lines = [line for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+    assert len(lines) == 1
+    return json.loads(lines[0])
+
+
+def table_after(output: str, title: str, rows: int):
+    """The data rows of the text table printed after the line ``title`` (header skipped)."""
+    lines = output.splitlines()
+    start = lines.index(title)
+    return lines[start + 2:start + 2 + rows]
+
+
+def trailing_ints(line: str, k: int):
+    return [int(x) for x in line.split()[-k:]]
+
+
+@pytest.fixture(scope="module")
+def sushi_go():
+    return load_ruleset("sushi-go")
+
+
+# ---------------------------------------------------------------- a whole game
+
+
+def test_whole_game_prints_winner_and_totals_matching_the_replayed_log(tmp_path, sushi_go):
+    """A scripted 3-player game ends with round tables, final totals and the winner that agree with its logged record, which replays clean."""
+    log = tmp_path / "game.jsonl"
+    result = run(["sushi-go", "--players", "3", "--seed", "1", "--log", str(log)], ONES)
+    assert result.exit_code == 0, result.output
+    out = result.output
+    assert "=== Game over ===" in out
+    record = read_log(log)
+    assert record["seats"] == ["human", "greedy", "greedy"]
+    assert replay_record(sushi_go, record) == []
+
+    # final totals, one row per seat, equal the record's (which the replay confirmed)
+    printed = [trailing_ints(line, 1)[0] for line in table_after(out, "Final totals:", 3)]
+    assert printed == record["totals"]
+
+    # every round's table: rule columns add up to the round's points, which match the record
+    rule_ids = [r.id for r in sushi_go.round_rules]
+    for r, rnd in enumerate(record["rounds"]):
+        rows = table_after(out, f"Points in round {r + 1}:", 3)
+        for seat, line in enumerate(rows):
+            values = trailing_ints(line, len(rule_ids) + 2)
+            by_rule, round_points = values[:-2], values[-2]
+            assert sum(by_rule) == round_points == rnd["scores"][seat]
+
+    # the winner line names the record's winners ("you" for seat 0)
+    names = ["you" if s == 0 else f"seat {s}" for s in record["winners"]]
+    if len(names) == 1:
+        assert f"Winner: {names[0]}, with {record['totals'][record['winners'][0]]} points." in out
+    else:
+        assert "Shared win: " in out and all(n in out.split("Shared win: ")[1] for n in names)
+    assert f"Game record written to {log}" in out
+
+
+def test_replay_command_accepts_the_play_log(tmp_path):
+    """The record written by `play --log` is accepted by `ruledraft replay`."""
+    log = tmp_path / "game.jsonl"
+    assert run(["sushi-go", "--players", "3", "--seed", "2", "--log", str(log)], ONES).exit_code == 0
+    result = runner.invoke(app, ["replay", str(log)])
+    assert result.exit_code == 0, result.output
+    assert "1 clean" in result.output
+
+
+# ---------------------------------------------------------------- input handling
+
+
+def test_bad_input_is_asked_again_with_a_reason_then_the_game_goes_on():
+    """A letter, 0, a number past the hand and two numbers without usable chopsticks are each refused with a reason, and the game continues."""
+    bad = "a\n0\n10\n1 2\n"
+    result = run(["sushi-go", "--players", "3", "--seed", "1"], bad + ONES)
+    assert result.exit_code == 0, result.output
+    out = result.output
+    first_turn = out.split("Revealed:")[0]
+    assert first_turn.count("Your pick [1-9, ? for help]:") == 5  # four refusals, then the good answer
+    assert "'a' is not a number" in first_turn
+    assert "There is no card 0: your hand holds 9 cards, pick 1-9." in first_turn
+    assert "There is no card 10: your hand holds 9 cards, pick 1-9." in first_turn
+    assert "Only one card this time: taking two cards needs Chopsticks already on your table." in first_turn
+    assert "or two" not in first_turn  # chopsticks are not offered on the first turn
+    assert "=== Game over ===" in out
+
+
+def test_help_prints_the_input_rules_and_quit_leaves():
+    """`?` prints how to answer (and the prompt comes back), `q` leaves the game cleanly."""
+    result = run(["sushi-go", "--players", "3", "--seed", "1"], "?\nhelp\nq\n")
+    assert result.exit_code == 0, result.output
+    assert result.output.count("Type the number of the card you take") == 2
+    assert result.output.count("Your pick [1-9, ? for help]:") == 3
+    assert "You left the game." in result.output
+    assert "Traceback" not in result.output
+
+
+def test_only_one_possible_pick_is_played_without_asking(sushi_go):
+    """A hand with a single legal action is played for the human without reading input, saying so."""
+    game = Game(sushi_go, 3)
+    tempura = sushi_go.card_index("tempura")
+    others = [c.index for c in sushi_go.catalogue.cards if c.id != "tempura"][:9]
+    state = game.new_initial_state(0, deals=[[[tempura] * 9, others, others]])
+    said = []
+
+    def no_input():
+        raise AssertionError("input was read")
+
+    agent = HumanAgent(SeatNames(game, 0, {1: "greedy", 2: "greedy"}), read=no_input,
+                       write=lambda text="", nl=True: said.append(text))
+    assert agent.act(state, 0) == tempura
+    assert "Only one possible pick: Tempura; played for you." in said
+
+
+# ---------------------------------------------------------------- chopsticks
+
+
+def chopsticks_seed(ruleset):
+    """A seed where seat 0 is dealt chopsticks; after taking them on turn 1 (same bots
+    as the CLI) it may take two cards on turn 2. Returns (seed, state before turn 2)."""
+    game = Game(ruleset, 3)
+    chop = ruleset.card_index("chopsticks")
+    for seed in range(500):
+        state = game.new_initial_state(seed)
+        if chop not in state.hands[0]:
+            continue
+        bots = {s: make_agent("greedy", bot_seed(seed, s)) for s in (1, 2)}
+        state.apply_actions([chop] + [bots[s].act(state, s) for s in (1, 2)])
+        if state.can_use_action(0):
+            return seed, state
+    raise AssertionError("no seed deals chopsticks to seat 0")  # pragma: no cover
+
+
+def test_chopsticks_take_two_cards_and_go_back_into_the_passed_hand(tmp_path, sushi_go):
+    """With chopsticks on the table, '1 2' takes both cards in order and the chopsticks go into the hand passed to the next seat."""
+    seed, before = chopsticks_seed(sushi_go)
+    game = before.game
+    chop = sushi_go.card_index("chopsticks")
+    dealt = game.new_initial_state(seed).hands[0]
+    chop_number = displayed_hand(dealt).index(chop) + 1
+    turn2_hand = displayed_hand(before.hands[0])
+    taken = turn2_hand[:2]
+
+    log = tmp_path / "game.jsonl"
+    result = run(["sushi-go", "--players", "3", "--seed", str(seed), "--log", str(log)],
+                 f"{chop_number}\n1 2\n" + ONES)
+    assert result.exit_code == 0, result.output
+    out = result.output
+    turn2 = out.split("--- Round 1 of 3, turn 2 of 9")[1].split("--- Round 1 of 3, turn 3 of 9")[0]
+    assert "Your pick (or two, e.g. '3 5', using your Chopsticks) [1-8, ? for help]: 1 2" in turn2
+    assert "Only one card" not in turn2 and turn2.count("Your pick") == 1
+    assert "with Chopsticks, which go back into the hand passed on" in turn2
+
+    record = read_log(log)
+    assert replay_record(sushi_go, record) == []
+    ids = sushi_go.catalogue.ids
+    assert record["rounds"][0]["turns"][1]["picks"][0] == [ids[c] for c in taken]
+
+    # play the logged turns 1 and 2 again: the chopsticks left seat 0's table for the hand seat 1 now holds
+    state = game.new_initial_state(seed)
+    for turn in record["rounds"][0]["turns"][:2]:
+        state.apply_actions([game.action_from_ids(p) for p in turn["picks"]])
+    assert state.counts[0][chop] == 0
+    expected = Counter(before.hands[0]) - Counter(taken) + Counter([chop])
+    assert Counter(state.hands[1]) == expected  # hands pass left: seat 0's goes to seat 1
+
+
+# ---------------------------------------------------------------- the dummy variant
+
+
+def test_dummy_variant_asks_for_the_dummy_card_only_when_you_control_it(tmp_path):
+    """In the two-player dummy game the human picks the dummy's card on (and only on) the turns they control it (unless just one card can go), and the game finishes."""
+    log = tmp_path / "game.jsonl"
+    result = run(["sushi-go-two-player-dummy", "--players", "2", "--seed", "0", "--log", str(log)], ONES)
+    assert result.exit_code == 0, result.output
+    out = result.output
+    assert "=== Game over ===" in out
+    blocks = out.split("\n--- Round ")[1:]
+    controlled = 0
+    for block in blocks:
+        turn = block.split("Revealed:")[0]
+        if "You control the dummy this turn" in turn:
+            controlled += 1
+            asked = "Card for the dummy [" in turn
+            assert asked or "The dummy gets the only card it can" in turn or "Only one possible pick" in turn
+        else:
+            assert "Card for the dummy" not in turn
+    record = read_log(log)
+    assert controlled == sum(1 for r in record["rounds"] for t in r["turns"] if t.get("controller") == 0)
+    assert controlled > 0 and out.count("Card for the dummy [") > 0
+    assert replay_record(load_ruleset("sushi-go-two-player-dummy"), record) == []
+    assert len(table_after(out, "Final totals:", 3)) == 3  # the dummy is listed too
+
+
+# ---------------------------------------------------------------- leaving early
+
+
+def test_end_of_input_mid_game_exits_nonzero_without_traceback(tmp_path):
+    """Input that ends before the game does gives a one-line message, exit code 1, no traceback and no log file."""
+    log = tmp_path / "game.jsonl"
+    result = run(["sushi-go", "--players", "3", "--seed", "1", "--log", str(log)], "1\n1\n")
+    assert result.exit_code == 1
+    assert isinstance(result.exception, SystemExit)
+    assert "Input ended before the game did" in result.output
+    assert "Traceback" not in result.output
+    assert not log.exists()
+
+
+def test_leaving_early_keeps_an_existing_log(tmp_path):
+    """Quitting before the end leaves a log file that was already there untouched."""
+    log = tmp_path / "game.jsonl"
+    log.write_text("earlier\n")
+    result = run(["sushi-go", "--players", "3", "--log", str(log)], "q\n")
+    assert result.exit_code == 0
+    assert log.read_text() == "earlier\n"
+
+
+def test_ctrl_c_exits_130_without_traceback(monkeypatch):
+    """Ctrl-C at the prompt exits with code 130 and a one-line message, no traceback."""
+    def interrupted():
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(play_module, "read_line", interrupted)
+    result = run(["sushi-go", "--players", "3", "--seed", "1"], "")
+    assert result.exit_code == 130
+    assert isinstance(result.exception, SystemExit)
+    assert "Interrupted" in result.output
+    assert "Traceback" not in result.output
+
+
+# ---------------------------------------------------------------- determinism and what is shown
+
+
+def test_same_seed_and_input_give_the_same_game():
+    """Two runs with the same seed, bots and input print exactly the same transcript; another seed deals differently."""
+    args = ["sushi-go", "--players", "4", "--seed", "7", "--bots", "greedy,random"]
+    first = run(args, ONES)
+    second = run(args, ONES)
+    assert first.exit_code == second.exit_code == 0
+    assert first.output == second.output
+    other = run(["sushi-go", "--players", "4", "--seed", "8", "--bots", "greedy,random"], ONES)
+    assert other.output != first.output
+
+
+def test_view_shows_only_your_own_hand(sushi_go):
+    """The first turn's view lists exactly the human's dealt hand (at --seat 1 here), and only the other seats' hand sizes."""
+    result = run(["sushi-go", "--players", "3", "--seed", "5", "--seat", "1", "--bots", "random"], "q\n")
+    assert result.exit_code == 0, result.output
+    view = result.output.split("Your pick")[0]
+    state = Game(sushi_go, 3).new_initial_state(5)
+    shown = re.findall(r"^\s+\d+\. .+ \((\w+)\)$", view, flags=re.M)
+    assert shown == [sushi_go.catalogue.ids[c] for c in displayed_hand(state.hands[1])]
+    assert "seat 0 (random)" in view and "you (seat 1)" in view and "seat 2 (random)" in view
+
+
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["no-such-game", "--players", "3"], "no ruleset 'no-such-game'"),
+        (["sushi-go", "--players", "9"], "is for 2-5 players, not 9"),
+        (["sushi-go", "--players", "3", "--bots", "greedy,randm"], "unknown bot 'randm'"),
+        (["sushi-go", "--players", "3", "--seat", "3"], "--seat 3"),
+        (["sushi-go", "--players", "3", "--bots", "greedy,greedy,greedy"], "3 bots for the 2 other seats"),
+    ],
+)
+def test_bad_arguments_are_reported_without_traceback(args, message):
+    """An unknown ruleset or bot, a bad player count or seat, too many bots: a message and a non-zero exit."""
+    result = run(args, "")
+    assert result.exit_code != 0
+    assert message in result.output
+    assert "Traceback" not in result.output
