@@ -1,0 +1,1063 @@
+"""The ruleset expression language: parse once, compile to Python closures.
+
+Rule files may compute a number (or a condition) with a small expression, for
+example an Edamame-like rule::
+
+    count(edamame) * min(4, count_opponents(count(edamame) > 0))
+
+:func:`compile_expression` parses such a text with the LALR grammar in
+``expression.lark`` and compiles it into a closure ``fn(tableau, seat) -> int``
+(see :class:`CompiledExpression`).  The text never reaches ``eval``/``exec``;
+names are resolved against the :class:`~ruledraft.catalogue.Catalogue` at compile
+time, so evaluation only indexes lists of small ints.
+
+The language
+============
+
+Values are whole numbers (Python ints); ``true``/``false`` and every condition
+are the numbers 1 and 0, and a condition holds when its value is not 0.
+
+Literals and variables
+    ``0``, ``42`` (at most 9 digits; write ``-5`` for a negative number),
+    ``true``, ``false``; ``players`` (the number of seats in the tableau) and
+    ``round`` (the 1-based round being scored).
+
+Arithmetic
+    ``a + b``, ``a - b``, ``a * b``, ``a / b``, ``a % b``, ``-a``.  ``/`` is whole-number
+    division rounding toward zero (``-7 / 2 == -3``) and ``%`` is the matching
+    remainder, with the sign of ``a`` (``-7 % 2 == -1``), so that
+    ``(a / b) * b + a % b == a``.  Dividing by zero is a
+    :class:`~ruledraft.errors.ScoringError` when the expression is evaluated.
+    There is no power operator.
+
+Comparisons and logic
+    ``==  !=  <  <=  >  >=`` give 1 or 0 and do not chain (``a < b < c`` is a
+    syntax error: write ``a < b and b < c``).  ``and``, ``or``, ``not`` give 1 or 0
+    and evaluate left to right, stopping as soon as the answer is known.
+    ``if COND then A else B`` is the conditional; as in Python, the ``else`` part
+    reaches as far right as it can, so put the whole conditional in
+    parentheses to use it inside a larger expression.
+
+Precedence, loosest first: ``if``-``then``-``else``; ``or``; ``and``; ``not``;
+comparisons; ``+ -``; ``* / %``; unary ``-``; atoms and parentheses.
+
+Cards of the seat being scored (``tableau.counts[seat]``)
+    ``count()``               how many cards;
+    ``count(SEL)``            how many cards matching the selector;
+    ``sum(ATTR)``             total of a card attribute over the cards (a card
+                              without the attribute counts 0);
+    ``sum(ATTR, SEL)``        the same over the cards matching the selector;
+    ``groups()``, ``groups(SEL)``  how many distinct colour groups;
+    ``kinds()``, ``kinds(SEL)``    how many distinct card types;
+    ``largest_group()``       the most cards of a single colour group (0 if none).
+
+Selectors (only as the argument of ``count``, ``groups``, ``kinds`` and the second
+argument of ``sum``)
+    a card id (``tempura``), ``tag:NAME`` (``tag:nigiri``), ``group:NAME``
+    (``group:maki``), and unions of those with ``|``
+    (``maki_1 | maki_2 | tag:nigiri``).  Card ids, tags, groups and attributes
+    must exist in the catalogue.
+
+Player aggregates (their argument is evaluated with each seat in turn as the
+seat being scored; they may nest)
+    over every seat: ``max_players(E)``, ``min_players(E)``, ``sum_players(E)``,
+    ``count_players(COND)`` (how many seats satisfy COND); over the other seats:
+    ``max_opponents(E)``, ``min_opponents(E)``, ``sum_opponents(E)``,
+    ``count_opponents(COND)``.  The maximum or minimum over no seats is 0.
+
+Arithmetic functions
+    ``min(A, B, ...)`` and ``max(A, B, ...)`` take at least two arguments (with one
+    argument they would do nothing, and ``max(count(x))`` is nearly always a slip
+    for ``max_players(count(x))``); ``abs(A)``.
+
+Reserved words (``if then else and or not true false``) cannot be used as names;
+``players`` and ``round`` are variables except inside a selector, where every
+name is a card id.
+
+Limits
+======
+
+A text longer than :attr:`ExpressionLimits.max_length` characters, or nested more
+than :attr:`ExpressionLimits.max_depth` levels (parentheses, calls, operators),
+is refused with a located error before anything could recurse deeply: the
+parenthesis depth is checked with a plain loop before parsing, the LALR parser
+is iterative, and the parse-tree depth is checked iteratively before the
+(recursive) compiler runs.  The language has no loops, so evaluation always
+terminates.
+
+Errors
+======
+
+Every problem is a :class:`~ruledraft.errors.RulesetError` whose diagnostics point
+at the offending token (``file:line:column``, mapped through ``locate``), with
+the source line for a caret code frame.  Syntax errors get a plain-words
+message chosen by matching the parser error against known bad inputs
+(:data:`_SYNTAX_EXAMPLES`, the lark ``UnexpectedInput`` pattern), then by the
+offending token; name errors are all collected and carry a "did you mean"
+suggestion when one is close.
+"""
+
+from __future__ import annotations
+
+import difflib
+import operator
+from functools import lru_cache
+from pathlib import Path
+from typing import Callable, Optional, Sequence
+
+import attrs
+from lark import Lark, Token, Transformer, Tree, UnexpectedCharacters, UnexpectedInput, UnexpectedToken, v_args
+
+from ruledraft.catalogue import Catalogue
+from ruledraft.errors import Diagnostic, RulesetError, ScoringError
+from ruledraft.tableau import Tableau
+
+__all__ = ["compile_expression", "CompiledExpression", "ExpressionLimits"]
+
+
+class ExpressionLimits:
+    """Hard limits on expression texts (class constants)."""
+
+    #: Longest accepted expression text, in characters.
+    max_length: int = 1000
+    #: Deepest accepted nesting of parentheses, calls and operators.
+    max_depth: int = 32
+    #: Most digits in an integer literal.
+    max_digits: int = 9
+
+
+@attrs.frozen
+class CompiledExpression:
+    """An expression compiled to a closure.
+
+    ``fn(tableau, seat)`` is the value for ``seat`` (for a condition: 1 or 0).
+    ``is_local`` is true iff the value never depends on other seats' cards (no
+    player aggregates).  ``reads`` is the set of card indices whose counts the
+    value can depend on, or ``None`` when it can depend on any card.
+    """
+
+    text: str
+    fn: Callable[[Tableau, int], int] = attrs.field(repr=False, eq=False)
+    is_local: bool
+    reads: Optional[frozenset]
+
+
+# ---------------------------------------------------------------------------
+# Parser
+
+
+_GRAMMAR_FILE = Path(__file__).with_name("expression.lark")
+
+
+@lru_cache(maxsize=None)
+def _parser() -> Lark:
+    return Lark(
+        _GRAMMAR_FILE.read_text(encoding="utf-8"),
+        parser="lalr",
+        lexer="basic",  # reserved words are reserved everywhere
+        propagate_positions=True,
+        maybe_placeholders=True,
+    )
+
+
+# Friendly syntax messages, each with bad inputs that produce it (the lark
+# ``UnexpectedInput.match_examples`` pattern).  A parser error is matched against
+# the examples by parser state, offending token and the set of tokens the parser
+# would have accepted there; a lexer error (a character no token starts with) by
+# the offending characters.  Errors the examples miss are classified by the
+# offending token and what was acceptable instead (:func:`_fallback_message`).
+_ENDS_EARLY = "the expression ends too early: something is missing after {prev}"
+_UNCLOSED = "unclosed parenthesis: this '(' has no matching ')'"
+_STRAY_CLOSE = "unmatched ')': there is no '(' before it"
+_PY_IF = "write a conditional as 'if CONDITION then A else B' (not 'A if CONDITION else B')"
+_ASSIGN = "'=' is not an operator: to compare, write '=='"
+_ARROW = "write '>=' or '<=' (the '=' comes second)"
+_AND = "write 'and' instead of '&&'"
+_OR = "write 'or' instead of '||'"
+_NOT = "write 'not' instead of '!'"
+_CHAINED = "comparisons cannot be chained: write 'a < b and b < c' instead of 'a < b < c'"
+_POWER = "there is no power operator: multiply instead ('x * x')"
+_DECIMAL = "whole numbers only: there are no decimal points"
+_MISSING_OP = "missing operator before {tok}"
+_MISSING_ARG = "missing argument before {tok}"
+_EMPTY_PARENS = "empty parentheses: put an expression inside"
+_THEN = "a conditional needs 'then': write 'if CONDITION then A else B'"
+_ELSE = "a conditional needs 'else': write 'if CONDITION then A else B'"
+_STRAY_BAR = ("'|' only joins selectors inside count(), sum(), groups() or kinds(); "
+              "to combine conditions write 'or'")
+
+_SYNTAX_EXAMPLES = {
+    _PY_IF: ["1 if 2 else 3", "a if b else c", "f(a) if b else c", "true if b else c",
+             "(a) if b else c", "f(a if b else c)", "x:y if b else c"],
+    _ASSIGN: ["a = b", "1 = 2", "f(a) = 1", "a =", "= 1"],
+    _ARROW: ["a => b", "a =< b"],
+    _AND: ["a && b", "a & b", "f(a) && b", "1 && 2"],
+    _NOT: ["!a", "a ! b", "not !a"],
+    _CHAINED: ["a < b < c", "1 == 2 == 3", "f(a) < 1 < 2", "a < b > c", "a < 1 < 2", "a < (1) < 2"],
+    _POWER: ["2 ^ 3", "a ^ b"],
+    _DECIMAL: ["1.5", "0.5 * a", ".5"],
+    _MISSING_OP: ["1 2", "a b", "f(a) b", "1 (2)", "f(a) (b)", "f(a) g(b)", "1 a", "true false",
+                  "a true", "(1) 2", "a:b c", "a not b"],
+    _MISSING_ARG: ["f(a,)", "f(,a)", "f(a,,b)", "f(1,)", "f(g(a),)", "f(a, b,)", "f(a, b,, c)"],
+    _EMPTY_PARENS: ["()", "1 + ()", "f(())"],
+    _THEN: ["if a else b", "if a b else c", "if f(a) else b", "if 1 else 2"],
+    _ELSE: ["if a then b c", "if a then b then c"],
+    _STRAY_BAR: ["a | b", "1 | 2", "f(a) | b", "(a | b)"],
+}
+
+#: How to name a terminal in a message.
+_TERMINAL_WORDS = {
+    "INT": "a number", "NAME": "a name", "LPAR": "'('", "RPAR": "')'", "COMMA": "','",
+    "COLON": "':'", "VBAR": "'|'", "PLUS": "'+'", "MINUS": "'-'", "MUL_OP": "'*', '/' or '%'",
+    "COMPARE": "a comparison", "IF": "'if'", "THEN": "'then'", "ELSE": "'else'", "AND": "'and'",
+    "OR": "'or'", "NOT": "'not'", "TRUE": "'true'", "FALSE": "'false'", "$END": "the end",
+}
+_OPERAND_STARTS = frozenset({"INT", "NAME", "LPAR", "TRUE", "FALSE", "NOT", "IF"})
+
+
+def _error_key(err: UnexpectedInput, text: str):
+    """What identifies a syntax error when matching it against the examples."""
+    if isinstance(err, UnexpectedToken):
+        return (err.state.position, err.token.type, frozenset(err.accepts))
+    return (None, _bad_chars(text, err.pos_in_stream), None)
+
+
+def _bad_chars(text: str, pos: int) -> str:
+    """The characters a lexer error stops at (``&&`` counts as one)."""
+    two = text[pos:pos + 2]
+    return two if two in ("&&", "=>", "=<") else text[pos:pos + 1]
+
+
+@lru_cache(maxsize=None)
+def _example_index() -> dict:
+    """``{error key: message}``, built by parsing every example once."""
+    index: dict = {}
+    parse = _parser().parse
+    for message, examples in _SYNTAX_EXAMPLES.items():
+        for example in examples:
+            try:
+                parse(example)
+            except UnexpectedInput as err:
+                index.setdefault(_error_key(err, example), message)
+            else:  # pragma: no cover - an example that parses is a bug in the table
+                raise AssertionError(f"syntax example parses: {example!r}")
+    return index
+
+
+def _token_words(token: Token) -> str:
+    if token.type == "$END":
+        return "the end of the expression"
+    return f"'{token.value}'"
+
+
+def _fallback_message(token: Token, accepts) -> str:
+    """A message for a token error no example matched, from what was acceptable there."""
+    if token.type == "IF" and "PLUS" in accepts:
+        return _PY_IF
+    if "THEN" in accepts:
+        return _THEN
+    if "ELSE" in accepts:
+        return _ELSE
+    if token.type in _OPERAND_STARTS and "PLUS" in accepts:
+        return _MISSING_OP
+    if token.type == "VBAR":
+        return _STRAY_BAR
+    expected = sorted({_TERMINAL_WORDS.get(name, name) for name in accepts})
+    message = "unexpected {tok}"
+    if expected:
+        message += "; expected " + ", ".join(expected)
+    return message
+
+
+def _syntax_error(err: UnexpectedInput, text: str, unclosed: list, stray_close: Optional[int]) -> tuple:
+    """``(offset, message)`` for a parser error, in plain words."""
+    if isinstance(err, UnexpectedCharacters):
+        pos = err.pos_in_stream
+        message = _example_index().get(_error_key(err, text))
+        return pos, message or f"unexpected character {text[pos]!r}"
+
+    if not isinstance(err, UnexpectedToken):  # pragma: no cover - LALR reports the end as a token
+        return max(len(text.rstrip()) - 1, 0), _ENDS_EARLY.format(prev="the last word")
+    token = err.token
+    pos = token.start_pos or 0
+    if token.type == "$END":
+        if unclosed:
+            return unclosed[-1], _UNCLOSED
+        # The end token borrows the position of the last real token.
+        prev = text[token.start_pos:token.end_pos]
+        if "THEN" in err.accepts:
+            return pos, _THEN
+        if "ELSE" in err.accepts:
+            return pos, _ELSE
+        return pos, _ENDS_EARLY.format(prev=f"'{prev}'")
+    if token.type == "RPAR" and stray_close == pos:
+        return pos, _STRAY_CLOSE
+    if token.type == "VBAR":  # '||' lexes as two '|': point at the first
+        if text.startswith("||", pos):
+            return pos, _OR
+        if text.startswith("||", pos - 1):
+            return pos - 1, _OR
+    if token.type == "MUL_OP" and text.startswith("**", pos - 1):
+        return pos - 1, _POWER
+    message = _example_index().get(_error_key(err, text)) or _fallback_message(token, err.accepts)
+    return pos, message.format(tok=_token_words(token))
+
+
+# ---------------------------------------------------------------------------
+# Runtime helpers (the closures call these)
+
+
+def _div(a: int, b: int, where: str) -> int:
+    """Whole-number division rounding toward zero."""
+    if b == 0:
+        raise ScoringError(f"division by zero in expression {where}")
+    q = a // b
+    if q < 0 and q * b != a:
+        q += 1
+    return q
+
+
+def _mod(a: int, b: int, where: str) -> int:
+    """The remainder matching :func:`_div` (sign of ``a``)."""
+    if b == 0:
+        raise ScoringError(f"modulo by zero in expression {where}")
+    return a - b * _div(a, b, where)
+
+
+def _const_fn(k: int) -> Callable:
+    return lambda t, s: k
+
+
+# Arithmetic closures: general, constant on the right, constant on the left.
+_ARITH = {
+    "+": (lambda f, g: lambda t, s: f(t, s) + g(t, s),
+          lambda f, k: lambda t, s: f(t, s) + k,
+          lambda k, g: lambda t, s: k + g(t, s)),
+    "-": (lambda f, g: lambda t, s: f(t, s) - g(t, s),
+          lambda f, k: lambda t, s: f(t, s) - k,
+          lambda k, g: lambda t, s: k - g(t, s)),
+    "*": (lambda f, g: lambda t, s: f(t, s) * g(t, s),
+          lambda f, k: lambda t, s: f(t, s) * k,
+          lambda k, g: lambda t, s: k * g(t, s)),
+}
+
+# Comparison closures: general and constant on the right.
+_COMPARE = {
+    "==": (lambda f, g: lambda t, s: 1 if f(t, s) == g(t, s) else 0,
+           lambda f, k: lambda t, s: 1 if f(t, s) == k else 0),
+    "!=": (lambda f, g: lambda t, s: 1 if f(t, s) != g(t, s) else 0,
+           lambda f, k: lambda t, s: 1 if f(t, s) != k else 0),
+    "<": (lambda f, g: lambda t, s: 1 if f(t, s) < g(t, s) else 0,
+          lambda f, k: lambda t, s: 1 if f(t, s) < k else 0),
+    "<=": (lambda f, g: lambda t, s: 1 if f(t, s) <= g(t, s) else 0,
+           lambda f, k: lambda t, s: 1 if f(t, s) <= k else 0),
+    ">": (lambda f, g: lambda t, s: 1 if f(t, s) > g(t, s) else 0,
+          lambda f, k: lambda t, s: 1 if f(t, s) > k else 0),
+    ">=": (lambda f, g: lambda t, s: 1 if f(t, s) >= g(t, s) else 0,
+           lambda f, k: lambda t, s: 1 if f(t, s) >= k else 0),
+}
+_COMPARE_OP = {"==": operator.eq, "!=": operator.ne, "<": operator.lt,
+               "<=": operator.le, ">": operator.gt, ">=": operator.ge}
+#: ``k OP x`` is ``x FLIPPED k``.
+_FLIPPED = {"==": "==", "!=": "!=", "<": ">", "<=": ">=", ">": "<", ">=": "<="}
+
+
+def _truth(f: Callable) -> Callable:
+    return lambda t, s: 1 if f(t, s) else 0
+
+
+# ---------------------------------------------------------------------------
+# Compiler
+
+
+@attrs.define(slots=True)
+class _Value:
+    """A compiled sub-expression."""
+
+    fn: Optional[Callable]          # None when constant
+    const: Optional[int]            # the value, when known at compile time
+    start: int                      # source offsets (for messages)
+    end: int
+    local: bool = True
+    reads: Optional[frozenset] = frozenset()
+    boolean: bool = False           # value is always 0 or 1
+
+    def func(self) -> Callable:
+        return self.fn if self.fn is not None else _const_fn(self.const)
+
+
+def _merge_reads(values) -> Optional[frozenset]:
+    out: set = set()
+    for v in values:
+        if v.reads is None:
+            return None
+        out |= v.reads
+    return frozenset(out)
+
+
+def _derived(fn, values, start, end, *, boolean=False, local=True) -> _Value:
+    """A non-constant value computed from ``values``."""
+    return _Value(fn, None, start, end, local and all(v.local for v in values),
+                  _merge_reads(values), boolean)
+
+
+@attrs.define(slots=True)
+class _Name:
+    """A bare name: a variable in an expression, a card id in a selector."""
+
+    token: Token
+
+
+@attrs.define(slots=True)
+class _Qualified:
+    """``tag:NAME`` or ``group:NAME``: only valid as a selector."""
+
+    kind: Token
+    name: Token
+
+
+@attrs.define(slots=True)
+class _Union:
+    """``A | B | ...``: only valid as a selector."""
+
+    items: list
+    start: int
+
+
+_VARIABLES = {
+    "players": lambda t, s: t.num_seats,
+    "round": lambda t, s: t.round,
+}
+
+_SELECTOR_FUNCTIONS = ("count", "groups", "kinds")
+_AGGREGATES = ("max_players", "min_players", "sum_players", "count_players",
+               "max_opponents", "min_opponents", "sum_opponents", "count_opponents")
+_FUNCTIONS = ("count", "sum", "groups", "kinds", "largest_group", *_AGGREGATES, "min", "max", "abs")
+_SELECTOR_HELP = "a card id, tag:NAME or group:NAME (or several joined with '|')"
+
+
+def _did_you_mean(word: str, candidates) -> str:
+    close = difflib.get_close_matches(word, list(candidates), n=1)
+    return f" (did you mean '{close[0]}'?)" if close else ""
+
+
+@v_args(meta=True)
+class _Compiler(Transformer):
+    """Turns a parse tree into a :class:`_Value`, one method per grammar alias."""
+
+    def __init__(self, text: str, catalogue: Catalogue):
+        super().__init__(visit_tokens=False)
+        self.text = text
+        self.catalogue = catalogue
+        self.problems: list = []  # (offset, message)
+        self._group_index = catalogue.group_index
+
+    # -- helpers ------------------------------------------------------------
+
+    def _problem(self, offset: int, message: str) -> None:
+        self.problems.append((offset, message))
+
+    def _dummy(self, start: int, end: int) -> _Value:
+        """Stands in for a sub-expression that had an error, so compiling goes on."""
+        return _Value(None, 0, start, end)
+
+    def _source(self, v: _Value) -> str:
+        return self.text[v.start:v.end]
+
+    def _expr(self, item) -> _Value:
+        """``item`` used as a number: resolve bare names, refuse selectors."""
+        if isinstance(item, _Value):
+            return item
+        if isinstance(item, _Name):
+            return self._variable(item.token)
+        if isinstance(item, _Qualified):
+            start, end = item.kind.start_pos, item.name.end_pos
+            self._problem(start, f"a selector like '{self.text[start:end]}' can only be used inside "
+                                "count(), sum(), groups() or kinds()")
+            return self._dummy(start, end)
+        assert isinstance(item, _Union)
+        self._problem(item.start, "selectors joined with '|' can only be used inside count(), sum(), "
+                                 "groups() or kinds(); to combine conditions write 'or'")
+        return self._dummy(item.start, item.start + 1)
+
+    def _variable(self, token: Token) -> _Value:
+        word = str(token)
+        start, end = token.start_pos, token.end_pos
+        fn = _VARIABLES.get(word)
+        if fn is not None:
+            return _Value(fn, None, start, end)
+        message = f"unknown name '{word}'; expressions know 'players' and 'round'"
+        if word in _FUNCTIONS:
+            message += f" ('{word}' is a function: write {word}(...))"
+        elif self.catalogue.has_card(word):
+            message += f" (to count a card, write count({word}))"
+        else:
+            message += _did_you_mean(word, (*_VARIABLES, "true", "false", *_FUNCTIONS))
+        self._problem(start, message)
+        return self._dummy(start, end)
+
+    def _selector(self, item, fname: str) -> Optional[tuple]:
+        """Card indices for a selector argument (``None`` after an error)."""
+        cat = self.catalogue
+        if isinstance(item, _Union):
+            chosen: set = set()
+            ok = True
+            for part in item.items:
+                if isinstance(part, (_Name, _Qualified)):
+                    sel = self._selector(part, fname)
+                    if sel is None:
+                        ok = False
+                    else:
+                        chosen.update(sel)
+                else:
+                    start = part.start if isinstance(part, _Value) else item.start
+                    self._problem(start, "only card ids, tag:NAME and group:NAME can be joined with '|'")
+                    ok = False
+            return tuple(sorted(chosen)) if ok else None
+        if isinstance(item, _Name):
+            word = str(item.token)
+            if cat.has_card(word):
+                return (cat.index_of(word),)
+            if cat.has_tag(word):
+                hint = f" (did you mean 'tag:{word}'?)"
+            elif cat.has_group(word):
+                hint = f" (did you mean 'group:{word}'?)"
+            else:
+                hint = _did_you_mean(word, cat.ids)
+            self._problem(item.token.start_pos, f"unknown card '{word}'{hint}")
+            return None
+        if isinstance(item, _Qualified):
+            kind, word = str(item.kind), str(item.name)
+            if kind == "tag":
+                if cat.has_tag(word):
+                    return cat.select(tags=[word])
+                self._problem(item.name.start_pos, f"unknown tag '{word}'{_did_you_mean(word, cat.tags)}")
+                return None
+            if kind == "group":
+                if cat.has_group(word):
+                    return cat.select(groups=[word])
+                self._problem(item.name.start_pos, f"unknown group '{word}'{_did_you_mean(word, cat.groups)}")
+                return None
+            self._problem(item.kind.start_pos,
+                         f"unknown selector '{kind}:'{_did_you_mean(kind, ('tag', 'group'))}; "
+                         f"a selector is {_SELECTOR_HELP}")
+            return None
+        assert isinstance(item, _Value)
+        self._problem(item.start, f"{fname}() expects a selector here: {_SELECTOR_HELP}")
+        return None
+
+    # -- literals and names ---------------------------------------------------
+
+    def number(self, meta, children) -> _Value:
+        (tok,) = children
+        if len(tok) > ExpressionLimits.max_digits:
+            self._problem(tok.start_pos, f"number too long: at most {ExpressionLimits.max_digits} digits")
+            return self._dummy(tok.start_pos, tok.end_pos)
+        return _Value(None, int(tok), tok.start_pos, tok.end_pos)
+
+    def true(self, meta, children) -> _Value:
+        return _Value(None, 1, meta.start_pos, meta.end_pos, boolean=True)
+
+    def false(self, meta, children) -> _Value:
+        return _Value(None, 0, meta.start_pos, meta.end_pos, boolean=True)
+
+    def name(self, meta, children) -> _Name:
+        return _Name(children[0])
+
+    def qualified(self, meta, children) -> _Qualified:
+        return _Qualified(children[0], children[1])
+
+    def union(self, meta, children) -> _Union:
+        return _Union(list(children), meta.start_pos)
+
+    def arguments(self, meta, children) -> list:
+        return list(children)
+
+    # -- operators --------------------------------------------------------------
+
+    def negative(self, meta, children) -> _Value:
+        v = self._expr(children[1])
+        if v.const is not None:
+            return _Value(None, -v.const, meta.start_pos, meta.end_pos)
+        f = v.fn
+        return _derived(lambda t, s: -f(t, s), [v], meta.start_pos, meta.end_pos)
+
+    def arith(self, meta, children) -> _Value:
+        """``a + b - c ...``: constants summed, terms added in one closure."""
+        values = [self._expr(children[0])]
+        signs = [1]
+        for op, item in zip(children[1::2], children[2::2]):
+            values.append(self._expr(item))
+            signs.append(1 if op == "+" else -1)
+        k = sum(sg * v.const for sg, v in zip(signs, values) if v.const is not None)
+        terms = [(sg, v.fn) for sg, v in zip(signs, values) if v.const is None]
+        start, end = meta.start_pos, meta.end_pos
+        if not terms:
+            return _Value(None, k, start, end)
+        if len(terms) == 1:
+            (sg, f), = terms
+            if sg < 0:
+                fn = _ARITH["-"][2](k, f)
+            elif k:
+                fn = _ARITH["+"][1](f, k)
+            else:
+                fn = f
+        elif len(terms) == 2 and k == 0:
+            (s1, f1), (s2, f2) = terms
+            if s1 > 0:
+                fn = _ARITH["+" if s2 > 0 else "-"][0](f1, f2)
+            elif s2 > 0:
+                fn = _ARITH["-"][0](f2, f1)
+            else:
+                fn = lambda t, s: -f1(t, s) - f2(t, s)  # noqa: E731
+        else:
+            plus = tuple(f for sg, f in terms if sg > 0)
+            minus = tuple(f for sg, f in terms if sg < 0)
+
+            def fn(t, s, plus=plus, minus=minus, k=k):
+                v = k
+                for f in plus:
+                    v += f(t, s)
+                for f in minus:
+                    v -= f(t, s)
+                return v
+        return _derived(fn, values, start, end)
+
+    def term(self, meta, children) -> _Value:
+        """``a * b / c % d ...``, left to right."""
+        acc = self._expr(children[0])
+        steps = [(str(op), self._expr(item)) for op, item in zip(children[1::2], children[2::2])]
+        if len(steps) <= 3:
+            for op, v in steps:
+                acc = self._binary(op, acc, v, meta.start_pos, v.end)
+            return acc
+        # Long chains: one loop instead of deeply nested closures.
+        values = [acc] + [v for _, v in steps]
+        if all(v.const is not None for v in values) and not any(
+                op != "*" and v.const == 0 for op, v in steps):
+            for op, v in steps:
+                acc = self._binary(op, acc, v, meta.start_pos, v.end)
+            return acc
+        where = repr(self.text)
+        ops = tuple((op, v.func()) for op, v in steps)
+        first = acc.func()
+
+        def fn(t, s):
+            x = first(t, s)
+            for op, f in ops:
+                y = f(t, s)
+                if op == "*":
+                    x *= y
+                elif op == "/":
+                    x = _div(x, y, where)
+                else:
+                    x = _mod(x, y, where)
+            return x
+        return _derived(fn, values, meta.start_pos, meta.end_pos)
+
+    def _binary(self, op: str, a: _Value, b: _Value, start: int, end: int) -> _Value:
+        if op in ("/", "%"):
+            where = f"{self.text!r} ({self._source(b)!r} is 0)"
+            helper = _div if op == "/" else _mod
+            if a.const is not None and b.const is not None and b.const != 0:
+                return _Value(None, helper(a.const, b.const, where), start, end)
+            fa, fb = a.func(), b.func()
+            if b.const is not None and b.const != 0:
+                k = b.const
+                return _derived(lambda t, s: helper(fa(t, s), k, where), [a, b], start, end)
+            return _derived(lambda t, s: helper(fa(t, s), fb(t, s), where), [a, b], start, end)
+        general, right_const, left_const = _ARITH[op]
+        if a.const is not None and b.const is not None:
+            return _Value(None, {"+": operator.add, "-": operator.sub, "*": operator.mul}[op](a.const, b.const),
+                          start, end)
+        if b.const is not None:
+            fn = right_const(a.fn, b.const)
+        elif a.const is not None:
+            fn = left_const(a.const, b.fn)
+        else:
+            fn = general(a.fn, b.fn)
+        return _derived(fn, [a, b], start, end)
+
+    def compare(self, meta, children) -> _Value:
+        a, op, b = self._expr(children[0]), str(children[1]), self._expr(children[2])
+        start, end = meta.start_pos, meta.end_pos
+        if a.const is not None and b.const is not None:
+            return _Value(None, int(_COMPARE_OP[op](a.const, b.const)), start, end, boolean=True)
+        if a.const is not None:
+            a, b, op = b, a, _FLIPPED[op]
+        general, right_const = _COMPARE[op]
+        fn = right_const(a.fn, b.const) if b.const is not None else general(a.fn, b.fn)
+        return _derived(fn, [a, b], start, end, boolean=True)
+
+    def logical_not(self, meta, children) -> _Value:
+        v = self._expr(children[0])
+        if v.const is not None:
+            return _Value(None, 0 if v.const else 1, meta.start_pos, meta.end_pos, boolean=True)
+        f = v.fn
+        return _derived(lambda t, s: 0 if f(t, s) else 1, [v], meta.start_pos, meta.end_pos, boolean=True)
+
+    def _logic(self, meta, children, is_and: bool) -> _Value:
+        values = [self._expr(c) for c in children]
+        start, end = meta.start_pos, meta.end_pos
+        # Constants that cannot change the result are dropped; one that decides
+        # it ends the chain (later operands would never be evaluated).
+        kept = []
+        for v in values:
+            if v.const is not None:
+                if bool(v.const) == is_and:
+                    continue
+                if not kept:
+                    return _Value(None, 0 if is_and else 1, start, end, boolean=True)
+                kept.append(v)
+                break
+            kept.append(v)
+        if not kept:
+            return _Value(None, 1 if is_and else 0, start, end, boolean=True)
+        fns = tuple(v.func() for v in kept)
+        if len(fns) == 1:
+            fn = fns[0] if kept[0].boolean else _truth(fns[0])
+        elif len(fns) == 2:
+            f, g = fns
+            if is_and:
+                fn = lambda t, s: 1 if f(t, s) and g(t, s) else 0  # noqa: E731
+            else:
+                fn = lambda t, s: 1 if f(t, s) or g(t, s) else 0  # noqa: E731
+        elif is_and:
+            fn = lambda t, s: 1 if all(f(t, s) for f in fns) else 0  # noqa: E731
+        else:
+            fn = lambda t, s: 1 if any(f(t, s) for f in fns) else 0  # noqa: E731
+        return _derived(fn, kept, start, end, boolean=True)
+
+    def and_test(self, meta, children) -> _Value:
+        return self._logic(meta, children, True)
+
+    def or_test(self, meta, children) -> _Value:
+        return self._logic(meta, children, False)
+
+    def conditional(self, meta, children) -> _Value:
+        cond, a, b = (self._expr(c) for c in children)
+        start, end = meta.start_pos, meta.end_pos
+        if cond.const is not None:
+            chosen = a if cond.const else b
+            return _Value(chosen.fn, chosen.const, start, end, chosen.local, chosen.reads, chosen.boolean)
+        fc, fa, fb = cond.fn, a.func(), b.func()
+        return _derived(lambda t, s: fa(t, s) if fc(t, s) else fb(t, s), [cond, a, b], start, end,
+                        boolean=a.boolean and b.boolean)
+
+    # -- function calls ---------------------------------------------------------
+
+    def call(self, meta, children) -> _Value:
+        name_tok, args = children
+        args = args or []
+        fname = str(name_tok)
+        start, end = meta.start_pos, meta.end_pos
+        if fname not in _FUNCTIONS:
+            hint = _did_you_mean(fname, _FUNCTIONS)
+            if not hint:
+                hint = "; functions are " + ", ".join(sorted(_FUNCTIONS))
+            self._problem(name_tok.start_pos, f"unknown function '{fname}'{hint}")
+            return self._dummy(start, end)
+        n = len(args)
+
+        def arity(message: str) -> _Value:
+            self._problem(name_tok.start_pos, f"{fname}() {message}, got {n}")
+            return self._dummy(start, end)
+
+        if fname in _SELECTOR_FUNCTIONS:
+            if n > 1:
+                return arity("takes at most 1 argument (a selector)")
+            sel = None
+            if n == 1:
+                sel = self._selector(args[0], fname)
+                if sel is None:
+                    return self._dummy(start, end)
+            return getattr(self, "_fn_" + fname)(sel, start, end)
+        if fname == "sum":
+            if n not in (1, 2):
+                return arity("takes 1 or 2 arguments (an attribute, then optionally a selector)")
+            attr = args[0]
+            if not isinstance(attr, _Name):
+                where = attr.start if isinstance(attr, (_Value, _Union)) else attr.kind.start_pos
+                self._problem(where, "sum() needs a card attribute name first, as in sum(icons) "
+                                    "or sum(icons, tag:maki)")
+                return self._dummy(start, end)
+            word = str(attr.token)
+            if not self.catalogue.has_attribute(word):
+                self._problem(attr.token.start_pos, f"unknown attribute '{word}'"
+                                                   f"{_did_you_mean(word, self.catalogue.attribute_names)}")
+                return self._dummy(start, end)
+            sel = None
+            if n == 2:
+                sel = self._selector(args[1], fname)
+                if sel is None:
+                    return self._dummy(start, end)
+            return self._fn_sum(word, sel, start, end)
+        if fname == "largest_group":
+            if n:
+                return arity("takes no arguments")
+            return self._fn_largest_group(start, end)
+        if fname in _AGGREGATES:
+            if n != 1:
+                return arity("takes exactly 1 argument")
+            return self._fn_aggregate(fname, self._expr(args[0]), start, end)
+        if fname in ("min", "max"):
+            if n < 2:
+                other = "largest" if fname == "max" else "smallest"
+                return arity(f"takes at least 2 arguments (for the {other} value among the players, "
+                             f"use {fname}_players(...))")
+            values = [self._expr(a) for a in args]
+            pick = min if fname == "min" else max
+            if all(v.const is not None for v in values):
+                return _Value(None, pick(v.const for v in values), start, end)
+            fns = tuple(v.func() for v in values)
+            if len(fns) == 2:
+                f, g = fns
+                if pick is min:
+                    fn = lambda t, s: min(f(t, s), g(t, s))  # noqa: E731
+                else:
+                    fn = lambda t, s: max(f(t, s), g(t, s))  # noqa: E731
+            else:
+                fn = lambda t, s: pick([f(t, s) for f in fns])  # noqa: E731
+            return _derived(fn, values, start, end, boolean=all(v.boolean for v in values))
+        assert fname == "abs"
+        if n != 1:
+            return arity("takes exactly 1 argument")
+        v = self._expr(args[0])
+        if v.const is not None:
+            return _Value(None, abs(v.const), start, end)
+        f = v.fn
+        return _derived(lambda t, s: abs(f(t, s)), [v], start, end, boolean=v.boolean)
+
+    # The seat's own cards.  ``sel`` is a tuple of card indices, or None for all.
+
+    def _fn_count(self, sel, start, end) -> _Value:
+        if sel is None:
+            return _Value(lambda t, s: len(t.cards[s]), None, start, end, reads=None)
+        if len(sel) == 1:
+            (i,) = sel
+            fn = lambda t, s: t.counts[s][i]  # noqa: E731
+        elif len(sel) == 2:
+            i, j = sel
+
+            def fn(t, s):
+                c = t.counts[s]
+                return c[i] + c[j]
+        else:
+            get = operator.itemgetter(*sel)
+            fn = lambda t, s: sum(get(t.counts[s]))  # noqa: E731
+        return _Value(fn, None, start, end, reads=frozenset(sel))
+
+    def _fn_sum(self, attribute: str, sel, start, end) -> _Value:
+        weights = self.catalogue.attribute_vector(attribute)
+        candidates = range(len(weights)) if sel is None else sel
+        pairs = [(i, weights[i]) for i in candidates if weights[i]]
+        if not pairs:
+            return _Value(None, 0, start, end)
+        idx = tuple(i for i, _ in pairs)
+        ws = tuple(w for _, w in pairs)
+        reads = frozenset(idx)
+        if len(set(ws)) == 1:
+            w = ws[0]
+            counted = self._fn_count(idx, start, end)
+            if w == 1:
+                return counted
+            f = counted.fn
+            return _Value(lambda t, s: f(t, s) * w, None, start, end, reads=reads)
+        get = operator.itemgetter(*idx)
+        mul = operator.mul
+        return _Value(lambda t, s: sum(map(mul, get(t.counts[s]), ws)), None, start, end, reads=reads)
+
+    def _members_by_group(self, sel) -> tuple:
+        """For each colour group with a selected card, the selected card indices in it."""
+        by_group: dict = {}
+        for i in (range(self.catalogue.size) if sel is None else sel):
+            by_group.setdefault(self._group_index[i], []).append(i)
+        return tuple(tuple(members) for members in by_group.values())
+
+    def _fn_groups(self, sel, start, end) -> _Value:
+        reads = None if sel is None else frozenset(sel)
+        by_group = self._members_by_group(sel)
+        if len(by_group) == 1:
+            (members,) = by_group
+            if len(members) == 1:
+                (i,) = members
+                return _Value(lambda t, s: 1 if t.counts[s][i] else 0, None, start, end, reads=reads,
+                              boolean=True)
+            get = operator.itemgetter(*members) if len(members) > 1 else None
+            return _Value(lambda t, s: 1 if any(get(t.counts[s])) else 0, None, start, end, reads=reads,
+                          boolean=True)
+        if sel is None:
+            gi = self._group_index
+            return _Value(lambda t, s: len({gi[c] for c in t.cards[s]}), None, start, end, reads=None)
+
+        def fn(t, s):
+            c = t.counts[s]
+            n = 0
+            for members in by_group:
+                for i in members:
+                    if c[i]:
+                        n += 1
+                        break
+            return n
+        return _Value(fn, None, start, end, reads=reads)
+
+    def _fn_kinds(self, sel, start, end) -> _Value:
+        if sel is None:
+            return _Value(lambda t, s: len(set(t.cards[s])), None, start, end, reads=None)
+        reads = frozenset(sel)
+        if len(sel) == 1:
+            (i,) = sel
+            return _Value(lambda t, s: 1 if t.counts[s][i] else 0, None, start, end, reads=reads, boolean=True)
+        get = operator.itemgetter(*sel)
+        n = len(sel)
+        return _Value(lambda t, s: n - get(t.counts[s]).count(0), None, start, end, reads=reads)
+
+    def _fn_largest_group(self, start, end) -> _Value:
+        by_group = self._members_by_group(None)
+        if all(len(m) == 1 for m in by_group):
+            return _Value(lambda t, s: max(t.counts[s], default=0), None, start, end, reads=None)
+
+        def fn(t, s):
+            c = t.counts[s]
+            best = 0
+            for members in by_group:
+                n = 0
+                for i in members:
+                    n += c[i]
+                if n > best:
+                    best = n
+            return best
+        return _Value(fn, None, start, end, reads=None)
+
+    def _fn_aggregate(self, fname: str, v: _Value, start, end) -> _Value:
+        f = v.func()
+        what, over = fname.split("_")
+        if over == "players":
+            if what == "max":
+                fn = lambda t, s: max([f(t, o) for o in range(t.num_seats)], default=0)  # noqa: E731
+            elif what == "min":
+                fn = lambda t, s: min([f(t, o) for o in range(t.num_seats)], default=0)  # noqa: E731
+            elif what == "sum":
+                fn = lambda t, s: sum([f(t, o) for o in range(t.num_seats)])  # noqa: E731
+            else:
+                fn = lambda t, s: sum([1 for o in range(t.num_seats) if f(t, o)])  # noqa: E731
+        else:
+            if what == "max":
+                fn = lambda t, s: max([f(t, o) for o in range(t.num_seats) if o != s], default=0)  # noqa: E731
+            elif what == "min":
+                fn = lambda t, s: min([f(t, o) for o in range(t.num_seats) if o != s], default=0)  # noqa: E731
+            elif what == "sum":
+                fn = lambda t, s: sum([f(t, o) for o in range(t.num_seats) if o != s])  # noqa: E731
+            else:
+                fn = lambda t, s: sum([1 for o in range(t.num_seats) if o != s and f(t, o)])  # noqa: E731
+        return _Value(fn, None, start, end, local=False, reads=v.reads)
+
+
+# ---------------------------------------------------------------------------
+# Entry point
+
+_TOO_DEEP = "expression nested too deeply: more than {} levels of parentheses, calls or operators"
+_LEAVES = frozenset({"number", "true", "false", "name", "qualified"})
+
+
+def _scan_parentheses(text: str):
+    """One plain pass over the text: ``(too_deep_at, unclosed, stray_close)``.
+
+    ``too_deep_at`` is the offset of the first ``(`` past the depth limit (or None);
+    ``unclosed`` the offsets of the ``(`` still open at the end; ``stray_close`` the
+    offset of the first ``)`` without a ``(`` (or None).
+    """
+    open_at: list = []
+    stray_close = None
+    for pos, ch in enumerate(text):
+        if ch == "(":
+            open_at.append(pos)
+            if len(open_at) > ExpressionLimits.max_depth:
+                return pos, open_at, stray_close
+        elif ch == ")":
+            if open_at:
+                open_at.pop()
+            elif stray_close is None:
+                stray_close = pos
+    return None, open_at, stray_close
+
+
+def _too_deep(tree: Tree) -> Optional[int]:
+    """Offset of the first node nested deeper than the limit, found without recursion."""
+    stack = [(tree, 0)]
+    while stack:
+        node, depth = stack.pop()
+        if node.data in _LEAVES:
+            continue
+        if node.data != "arguments":
+            depth += 1
+            if depth > ExpressionLimits.max_depth:
+                return node.meta.start_pos
+        for child in node.children:
+            if isinstance(child, Tree):
+                stack.append((child, depth))
+    return None
+
+
+def compile_expression(
+    text: str,
+    catalogue: Catalogue,
+    *,
+    file: str = "<expr>",
+    locate: Optional[Callable[[int], tuple]] = None,
+    source_lines: Optional[Sequence[str]] = None,
+    boolean: bool = False,
+) -> CompiledExpression:
+    """Compile ``text`` against ``catalogue`` (see the module docstring for the language).
+
+    ``locate(offset)`` maps a 0-based offset in ``text`` to the 1-based
+    ``(line, column)`` in ``file`` (default: line 1, column ``offset + 1``);
+    ``source_lines`` are the file's lines, for the code frame under a message.
+    ``boolean=True`` compiles a condition: the closure returns 1 or 0.
+    Raises :class:`RulesetError` for every problem found.
+    """
+
+    def fail(problems) -> RulesetError:
+        diagnostics = []
+        for offset, message in problems:
+            if locate is None:
+                line, column = 1, offset + 1
+            else:
+                line, column = locate(offset)
+            if source_lines is not None:
+                src = source_lines[line - 1].rstrip("\r\n") if 1 <= line <= len(source_lines) else None
+            elif locate is None:
+                src = text.replace("\r", " ").replace("\n", " ").replace("\t", " ")
+            else:
+                src = None
+            diagnostics.append(Diagnostic(file, line, column, message, source_line=src))
+        return RulesetError(diagnostics)
+
+    limits = ExpressionLimits
+    if len(text) > limits.max_length:
+        raise fail([(0, f"expression too long: {len(text)} characters (at most {limits.max_length})")])
+    if not text.strip():
+        raise fail([(0, "empty expression")])
+    too_deep_at, unclosed, stray_close = _scan_parentheses(text)
+    if too_deep_at is not None:
+        raise fail([(too_deep_at, _TOO_DEEP.format(limits.max_depth))])
+    try:
+        tree = _parser().parse(text)
+    except UnexpectedInput as err:
+        raise fail([_syntax_error(err, text, unclosed, stray_close)]) from None
+    deep = _too_deep(tree)
+    if deep is not None:
+        raise fail([(deep, _TOO_DEEP.format(limits.max_depth))])
+    compiler = _Compiler(text, catalogue)
+    value = compiler._expr(compiler.transform(tree))
+    if compiler.problems:
+        raise fail(compiler.problems)
+
+    if value.const is not None:
+        k = (1 if value.const else 0) if boolean else value.const
+        fn = _const_fn(k)
+    elif boolean and not value.boolean:
+        fn = _truth(value.fn)
+    else:
+        fn = value.fn
+    return CompiledExpression(text=text, fn=fn, is_local=value.local, reads=value.reads)

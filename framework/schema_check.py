@@ -1,0 +1,631 @@
+"""Check a rule file against ``schemas/ruleset.schema.json`` (JSON Schema 2020-12).
+
+Every problem is reported (not just the first), each located at the exact key or
+value in the file, in plain words::
+
+    rules.yaml:41:5: error: unknown key 'sizee' in a 'sets' scoring rule (did you mean 'size'?)
+    rules.yaml:17:45: error: 'count' must be a whole number, not 'ten'
+    rules.yaml:44:11: error: 'when' must be one of round_end, game_end, not 'roundend' (did you mean 'round_end'?)
+
+Raw jsonschema errors are rewritten here: unknown keys become one diagnostic per
+key (at the key, with a suggestion drawn from the keys the schema allows at that
+spot); ``oneOf``/``anyOf`` failures are narrowed to the branch the author
+evidently meant; the same spot is never reported twice.
+"""
+
+from __future__ import annotations
+
+import difflib
+import functools
+import json
+import re
+from pathlib import Path
+from typing import Any, Iterable, Optional
+
+import jsonschema
+from jsonschema import Draft202012Validator
+from jsonschema.exceptions import ValidationError, best_match
+
+from ruledraft.errors import Diagnostic
+from ruledraft.yaml_loader import Document
+
+__all__ = ["check_schema", "load_schema", "SCHEMA_NAME"]
+
+SCHEMA_NAME = "ruleset.schema.json"
+
+
+@functools.lru_cache(maxsize=None)
+def _schema_text() -> str:
+    try:
+        from importlib.resources import files
+
+        return files("ruledraft.schemas").joinpath(SCHEMA_NAME).read_text(encoding="utf-8")
+    except (ImportError, FileNotFoundError, NotADirectoryError, OSError):
+        # A source checkout installed in editable mode without ``schemas/__init__.py``:
+        # the package ``ruledraft.schemas`` cannot be imported, but the file is there.
+        fallback = Path(__file__).resolve().parent.parent / "schemas" / SCHEMA_NAME
+        return fallback.read_text(encoding="utf-8")
+
+
+def load_schema() -> dict:
+    """The ruleset JSON Schema, as a fresh ``dict`` (read once, then cached)."""
+    return json.loads(_schema_text())
+
+
+@functools.lru_cache(maxsize=None)
+def _cached_schema() -> dict:
+    return load_schema()
+
+
+def _is_whole_number(checker, instance) -> bool:
+    # JSON Schema calls 3.0 an integer; a rule file must write 3.
+    return isinstance(instance, int) and not isinstance(instance, bool)
+
+
+_Validator = jsonschema.validators.extend(
+    Draft202012Validator,
+    type_checker=Draft202012Validator.TYPE_CHECKER.redefine("integer", _is_whole_number),
+)
+
+
+@functools.lru_cache(maxsize=None)
+def _validator():
+    return _Validator(_cached_schema())
+
+
+def check_schema(doc: Document) -> list[Diagnostic]:
+    """Every schema problem of ``doc``, as located :class:`Diagnostic` s sorted by position."""
+    reporter = _Reporter(doc, _cached_schema(), _validator())
+    for error in reporter.validator.iter_errors(doc.data):
+        reporter.add(error)
+    return reporter.result()
+
+
+# ---------------------------------------------------------------------------
+# wording helpers
+
+_TYPE_WORDS = {
+    "integer": "a whole number",
+    "number": "a number",
+    "string": "text",
+    "boolean": "true or false",
+    "object": "a mapping",
+    "array": "a list",
+    "null": "empty",
+}
+
+_RANK = {
+    "type": 0,
+    "oneOf": 0,
+    "anyOf": 0,
+    "const": 1,
+    "enum": 1,
+    "pattern": 2,
+    "minLength": 3,
+    "maxLength": 3,
+    "minimum": 4,
+    "maximum": 4,
+    "exclusiveMinimum": 4,
+    "exclusiveMaximum": 4,
+}
+
+
+def _show(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if value is None:
+        return "an empty value"
+    if isinstance(value, str):
+        text = value if len(value) <= 40 else value[:37] + "..."
+        return f"'{text}'"
+    if isinstance(value, (int, float)):
+        return repr(value)
+    if isinstance(value, list):
+        return "a list"
+    if isinstance(value, dict):
+        return "a mapping"
+    return repr(value)  # pragma: no cover - documents hold plain data only
+
+
+def _plain(value: Any) -> str:
+    """An allowed value as the author would write it."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if value is None:
+        return "null"
+    return str(value)
+
+
+def _or_list(items: list) -> str:
+    items = list(items)
+    if len(items) <= 1:
+        return "".join(items)
+    return ", ".join(items[:-1]) + " or " + items[-1]
+
+
+def _and_list(items: list) -> str:
+    items = list(items)
+    if len(items) <= 1:
+        return "".join(items)
+    return ", ".join(items[:-1]) + " and " + items[-1]
+
+
+def _article(noun: str) -> str:
+    return ("an " if noun[:1] in "aeiou" else "a ") + noun
+
+
+def _name(path: tuple) -> str:
+    if not path:
+        return "the file"
+    last = path[-1]
+    if isinstance(last, int):
+        if len(path) >= 2 and isinstance(path[-2], str):
+            return f"item {last + 1} of '{path[-2]}'"
+        return f"item {last + 1}"
+    return f"'{last}'"
+
+
+def _closest(word: str, choices: Iterable[str]) -> Optional[str]:
+    choices = sorted({c for c in choices if isinstance(c, str)})
+    if not isinstance(word, str) or not choices:
+        return None
+    lowered = {c.lower(): c for c in choices}
+    match = difflib.get_close_matches(word.lower(), list(lowered), n=1, cutoff=0.6)
+    if match and lowered[match[0]] != word:
+        return lowered[match[0]]
+    return None
+
+
+def _suggest(word: str, choices: Iterable[str]) -> str:
+    match = _closest(word, choices)
+    return f" (did you mean '{match}'?)" if match else ""
+
+
+# ---------------------------------------------------------------------------
+
+
+class _Reporter:
+    """Turns jsonschema errors into at most one plain-words diagnostic per spot."""
+
+    def __init__(self, doc: Document, schema: dict, validator):
+        self.doc = doc
+        self.schema = schema
+        self.validator = validator
+        self.best: dict = {}  # spot -> (rank, seq, line, column, message)
+        self.missing: dict = {}  # ("missing", path) -> [(keys, wording)], keys: the keys any of which would do
+        self.suggested: dict = {}  # path -> keys offered as "did you mean" for unknown keys there
+        self.seq = 0
+
+    # -- collection
+
+    def result(self) -> list:
+        out = []
+        for (_, path), entries in self.missing.items():
+            # A key missing because it was misspelt is already reported as the unknown key.
+            offered = self.suggested.get(path, set())
+            parts = [wording for keys, wording in entries if not offered.intersection(keys)]
+            if not parts:
+                continue
+            head = "missing required key" + ("s " if len(parts) > 1 else " ")
+            message = head + _and_list(parts) + " " + self.where(path, self.value_at(path))
+            out.append(self.diagnostic(path, message, key=True))
+        for _, _, diagnostic in self.best.values():
+            out.append(diagnostic)
+        return sorted(out)
+
+    def diagnostic(self, path: tuple, message: str, *, key: bool = False) -> Diagnostic:
+        """A diagnostic at ``path``; works for a :class:`Document` and for any object with
+        ``locate`` (and optionally ``file_of``/``lines_of``, as merged documents have)."""
+        line, column = self.doc.locate(path, key=key)
+        file_of = getattr(self.doc, "file_of", None)
+        lines_of = getattr(self.doc, "lines_of", None)
+        file = file_of(path) if callable(file_of) else getattr(self.doc, "file", "<string>")
+        lines = lines_of(path) if callable(lines_of) else getattr(self.doc, "lines", ())
+        source = lines[line - 1] if lines and 1 <= line <= len(lines) else None
+        return Diagnostic(file, line, column, message, source_line=source)
+
+    def put(self, spot, rank: int, diagnostic: Diagnostic) -> None:
+        self.seq += 1
+        entry = (rank, self.seq, diagnostic)
+        if spot not in self.best or entry[:2] < self.best[spot][:2]:
+            self.best[spot] = entry
+
+    def value_error(self, path: tuple, message: str, validator: str = "", at: Optional[tuple] = None) -> None:
+        where = at if at is not None else path
+        self.put(("value", path), _RANK.get(validator, 5), self.diagnostic(where, message))
+
+    def key_error(self, path: tuple, key: str, message: str) -> None:
+        self.put(("key", path + (key,)), 0, self.diagnostic(path + (key,), message, key=True))
+
+    def add_missing(self, path: tuple, keys: list) -> None:
+        entries = self.missing.setdefault(("missing", path), [])
+        entry = (tuple(keys), _or_list([f"'{k}'" for k in keys]))
+        if entry not in entries:
+            entries.append(entry)
+
+    # -- schema helpers
+
+    def resolve(self, schema: Any) -> Any:
+        """Follow local ``$ref`` s (``#/$defs/...``) to the schema they name."""
+        for _ in range(32):
+            if not isinstance(schema, dict) or not isinstance(schema.get("$ref"), str):
+                return schema
+            ref = schema["$ref"]
+            if not ref.startswith("#"):
+                return schema
+            target: Any = self.schema
+            for part in [p for p in ref[1:].split("/") if p]:
+                part = part.replace("~1", "/").replace("~0", "~")
+                if isinstance(target, dict) and part in target:
+                    target = target[part]
+                else:
+                    return schema
+            schema = target
+        return schema  # pragma: no cover - no ref cycles in our schema
+
+    def is_valid(self, instance: Any, schema: Any) -> bool:
+        try:
+            return self.validator.evolve(schema=schema).is_valid(instance)
+        except Exception:  # pragma: no cover - defensive
+            return False
+
+    def type_ok(self, schema: Any, instance: Any) -> bool:
+        """Whether ``instance`` has a type ``schema`` accepts (ignoring everything else)."""
+        schema = self.resolve(schema)
+        if not isinstance(schema, dict):
+            return bool(schema)
+        if "type" in schema:
+            types = schema["type"] if isinstance(schema["type"], list) else [schema["type"]]
+            return any(self.validator.is_type(instance, t) for t in types)
+        if "const" in schema or "enum" in schema:
+            allowed = [schema["const"]] if "const" in schema else schema["enum"]
+            return any(self._same_type(instance, v) for v in allowed)
+        for keyword in ("oneOf", "anyOf"):
+            if keyword in schema:
+                return any(self.type_ok(sub, instance) for sub in schema[keyword])
+        return True
+
+    @staticmethod
+    def _same_type(a: Any, b: Any) -> bool:
+        if isinstance(a, bool) or isinstance(b, bool):
+            return isinstance(a, bool) and isinstance(b, bool)
+        if isinstance(a, (int, float)) and isinstance(b, (int, float)):
+            return True
+        return type(a) is type(b)
+
+    def type_words(self, schema: Any) -> list:
+        schema = self.resolve(schema)
+        if not isinstance(schema, dict):
+            return []
+        if "const" in schema:
+            return [_plain(schema["const"])]
+        if "enum" in schema:
+            return ["one of " + ", ".join(_plain(v) for v in schema["enum"])]
+        if "type" in schema:
+            types = schema["type"] if isinstance(schema["type"], list) else [schema["type"]]
+            return [_TYPE_WORDS.get(t, t) for t in types]
+        words = []
+        for keyword in ("oneOf", "anyOf"):
+            for sub in schema.get(keyword, ()):
+                for word in self.type_words(sub):
+                    if word not in words:
+                        words.append(word)
+        return words
+
+    def allowed_keys(self, schema: Any, instance: Any, depth: int = 0) -> set:
+        """The keys ``schema`` lets ``instance`` have, following $ref, allOf and if/then/else.
+
+        When no ``if`` of a set of conditional branches holds (say the rule's ``kind``
+        is itself wrong), the keys of every branch are allowed, so that only keys
+        that fit nowhere are called unknown.
+        """
+        schema = self.resolve(schema)
+        if not isinstance(schema, dict) or depth > 16:
+            return set()
+        keys = set(schema.get("properties", {}))
+        conditionals = [schema] if "if" in schema else []
+        for keyword in ("allOf", "anyOf", "oneOf"):
+            for sub in schema.get(keyword, ()):
+                sub = self.resolve(sub)
+                if isinstance(sub, dict) and "if" in sub:
+                    conditionals.append(sub)
+                else:
+                    keys |= self.allowed_keys(sub, instance, depth + 1)
+        if conditionals:
+            matched = False
+            every_branch: set = set()
+            for cond in conditionals:
+                then_keys = self.allowed_keys(cond.get("then", {}), instance, depth + 1)
+                else_keys = self.allowed_keys(cond.get("else", {}), instance, depth + 1)
+                every_branch |= then_keys | else_keys
+                if self.is_valid(instance, cond["if"]):
+                    keys |= then_keys
+                    matched = matched or bool(then_keys)
+                else:
+                    keys |= else_keys
+            if not matched:
+                keys |= every_branch
+        return keys
+
+    def item_schema(self, path: tuple) -> Any:
+        """The schema of the value at ``path``, following properties and items only."""
+        schema: Any = self.schema
+        for step in path:
+            schema = self.resolve(schema)
+            if not isinstance(schema, dict):
+                return None
+            if isinstance(step, int):
+                schema = schema.get("items")
+            else:
+                props = schema.get("properties", {})
+                if step in props:
+                    schema = props[step]
+                elif isinstance(schema.get("additionalProperties"), dict):
+                    schema = schema["additionalProperties"]
+                else:
+                    return None
+        return self.resolve(schema)
+
+    def value_at(self, path: tuple) -> Any:
+        value: Any = self.doc.data
+        for step in path:
+            try:
+                value = value[step]
+            except (KeyError, IndexError, TypeError):
+                return None
+        return value
+
+    def where(self, path: tuple, instance: Any) -> str:
+        """``at the top level``, ``in a card``, ``in a 'sets' scoring rule``, ``in 'players'``..."""
+        if not path:
+            return "at the top level"
+        if isinstance(path[-1], int):
+            schema = self.item_schema(path)
+            title = schema.get("title") if isinstance(schema, dict) else None
+            if not title:
+                parent = path[-2] if len(path) >= 2 else "the list"
+                return f"in an item of '{parent}'"
+            noun = title[0].lower() + title[1:]
+            kind_schema = self.resolve(schema.get("properties", {}).get("kind", {}))
+            kinds = kind_schema.get("enum", []) if isinstance(kind_schema, dict) else []
+            kind = instance.get("kind") if isinstance(instance, dict) else None
+            if isinstance(kind, str) and kind in kinds:
+                return f"in {_article(kind)[:-len(kind)]}'{kind}' {noun}"
+            return "in " + _article(noun)
+        return f"in '{path[-1]}'"
+
+    # -- dispatch
+
+    def add(self, error: ValidationError) -> None:
+        path = tuple(error.absolute_path)
+        handler = getattr(self, "on_" + str(error.validator), None)
+        if "propertyNames" in error.absolute_schema_path:
+            self.on_property_name(error, path)
+        elif handler is not None:
+            handler(error, path)
+        else:
+            self.value_error(path, f"{_name(path)}: {error.message}", str(error.validator))
+
+    def unknown_keys(self, path: tuple, instance: dict, unknown: Iterable[str], allowed: Iterable[str]) -> None:
+        allowed = list(allowed)
+        where = self.where(path, instance)
+        for key in unknown:
+            match = _closest(key, allowed)
+            hint = ""
+            if match:
+                hint = f" (did you mean '{match}'?)"
+                self.suggested.setdefault(path, set()).add(match)
+            self.key_error(path, key, f"unknown key '{key}' {where}{hint}")
+
+    def on_additionalProperties(self, error: ValidationError, path: tuple) -> None:
+        instance, schema = error.instance, error.schema
+        if not isinstance(instance, dict):
+            return
+        props = schema.get("properties", {})
+        patterns = list(schema.get("patternProperties", {}))
+        unknown = [k for k in instance if k not in props and not any(re.search(p, k) for p in patterns)]
+        self.unknown_keys(path, instance, unknown, props)
+
+    def on_unevaluatedProperties(self, error: ValidationError, path: tuple) -> None:
+        instance = error.instance
+        if not isinstance(instance, dict):
+            return
+        allowed = self.allowed_keys(error.schema, instance)
+        unknown = [k for k in instance if k not in allowed]
+        self.unknown_keys(path, instance, unknown, allowed)
+
+    def on_required(self, error: ValidationError, path: tuple) -> None:
+        if not isinstance(error.instance, dict):
+            return
+        for key in error.validator_value:
+            if key not in error.instance:
+                self.add_missing(path, [key])
+
+    def on_dependentRequired(self, error: ValidationError, path: tuple) -> None:
+        instance = error.instance
+        for key, needs in error.validator_value.items():
+            lacking = [n for n in needs if n not in instance]
+            if key in instance and lacking:
+                self.key_error(path, key, f"'{key}' can only be used together with {_and_list([repr(n) for n in lacking])}")
+
+    def on_type(self, error: ValidationError, path: tuple) -> None:
+        types = error.validator_value if isinstance(error.validator_value, list) else [error.validator_value]
+        words = [_TYPE_WORDS.get(t, t) for t in types]
+        self.value_error(path, f"{_name(path)} must be {_or_list(words)}, not {_show(error.instance)}", "type")
+
+    def on_enum(self, error: ValidationError, path: tuple) -> None:
+        allowed = [_plain(v) for v in error.validator_value]
+        message = f"{_name(path)} must be one of {', '.join(allowed)}, not {_show(error.instance)}"
+        if isinstance(error.instance, str):
+            message += _suggest(error.instance, allowed)
+        self.value_error(path, message, "enum")
+
+    def on_const(self, error: ValidationError, path: tuple) -> None:
+        self.value_error(path, f"{_name(path)} must be {_plain(error.validator_value)}, not {_show(error.instance)}", "const")
+
+    def on_pattern(self, error: ValidationError, path: tuple) -> None:
+        hint = error.schema.get("errorMessage") or f"must match the pattern {error.validator_value}"
+        self.value_error(path, f"{_name(path)} {hint}, not {_show(error.instance)}", "pattern")
+
+    def on_property_name(self, error: ValidationError, path: tuple) -> None:
+        key = error.instance
+        if not isinstance(key, str):  # pragma: no cover - keys are always strings
+            return
+        if error.validator == "pattern":
+            hint = error.schema.get("errorMessage") or f"must match the pattern {error.validator_value}"
+        else:
+            hint = "is not allowed: " + error.message
+        self.key_error(path, key, f"key '{key}' in {_name(path)} {hint}")
+
+    def on_minimum(self, error: ValidationError, path: tuple) -> None:
+        self.value_error(path, f"{_name(path)} must be at least {error.validator_value}, not {_show(error.instance)}", "minimum")
+
+    def on_maximum(self, error: ValidationError, path: tuple) -> None:
+        self.value_error(path, f"{_name(path)} must be at most {error.validator_value}, not {_show(error.instance)}", "maximum")
+
+    def on_exclusiveMinimum(self, error: ValidationError, path: tuple) -> None:
+        self.value_error(path, f"{_name(path)} must be more than {error.validator_value}, not {_show(error.instance)}", "exclusiveMinimum")
+
+    def on_exclusiveMaximum(self, error: ValidationError, path: tuple) -> None:
+        self.value_error(path, f"{_name(path)} must be less than {error.validator_value}, not {_show(error.instance)}", "exclusiveMaximum")
+
+    def on_minLength(self, error: ValidationError, path: tuple) -> None:
+        if error.validator_value <= 1:
+            message = f"{_name(path)} must not be empty"
+        else:
+            message = f"{_name(path)} must have at least {error.validator_value} characters"
+        self.value_error(path, message, "minLength")
+
+    def on_maxLength(self, error: ValidationError, path: tuple) -> None:
+        self.value_error(
+            path,
+            f"{_name(path)} is too long ({len(error.instance)} characters; at most {error.validator_value} are allowed)",
+            "maxLength",
+        )
+
+    def on_minItems(self, error: ValidationError, path: tuple) -> None:
+        count = error.validator_value
+        if count == 1:
+            message = f"{_name(path)} must not be empty"
+        else:
+            message = f"{_name(path)} needs at least {count} items, not {len(error.instance)}"
+        self.value_error(path, message, "minItems")
+
+    def on_maxItems(self, error: ValidationError, path: tuple) -> None:
+        count = error.validator_value
+        self.value_error(
+            path,
+            f"{_name(path)} has {len(error.instance)} items; at most {count} are allowed",
+            "maxItems",
+            at=path + (count,),
+        )
+
+    def on_uniqueItems(self, error: ValidationError, path: tuple) -> None:
+        items = error.instance
+        for index, item in enumerate(items):
+            if any(self._same_type(item, other) and item == other for other in items[:index]):
+                self.value_error(path, f"{_name(path)} lists {_show(item)} more than once", "uniqueItems", at=path + (index,))
+                return
+
+    def on_minProperties(self, error: ValidationError, path: tuple) -> None:
+        if error.validator_value <= 1:
+            message = f"{_name(path)} must not be empty"
+        else:  # pragma: no cover - not used by our schema
+            message = f"{_name(path)} needs at least {error.validator_value} entries"
+        self.value_error(path, message, "minProperties")
+
+    def on_maxProperties(self, error: ValidationError, path: tuple) -> None:
+        self.value_error(
+            path,
+            f"{_name(path)} has {len(error.instance)} entries; at most {error.validator_value} are allowed",
+            "maxProperties",
+        )
+
+    def on_not(self, error: ValidationError, path: tuple) -> None:
+        message = error.schema.get("errorMessage")
+        negated = error.validator_value
+        if isinstance(negated, dict) and list(negated.get("required", [])) and isinstance(error.instance, dict):
+            key = negated["required"][0]
+            self.key_error(path, key, message or f"'{key}' is not allowed {self.where(path, error.instance)}")
+            return
+        self.value_error(path, message or f"{_name(path)} is not allowed here", "not")
+
+    # -- oneOf / anyOf: find the branch the author meant
+
+    def on_oneOf(self, error: ValidationError, path: tuple) -> None:
+        self.choice(error, path)
+
+    def on_anyOf(self, error: ValidationError, path: tuple) -> None:
+        self.choice(error, path)
+
+    def choice(self, error: ValidationError, path: tuple) -> None:
+        instance = error.instance
+        branches = [self.resolve(b) for b in error.validator_value]
+        by_branch: dict = {}
+        for sub in error.context or ():
+            by_branch.setdefault(sub.relative_schema_path[0], []).append(sub)
+        exactly_one = error.validator == "oneOf"
+
+        # A choice between keys that must be present ({required: [a]} | {required: [b]}).
+        if branches and all(
+            isinstance(b, dict) and set(b) <= {"required", "title", "description"} and b.get("required")
+            for b in branches
+        ):
+            forms = [k for b in branches for k in b["required"]]
+            self.choose_form(path, instance, forms, exactly_one)
+            return
+
+        candidates = [i for i, b in enumerate(branches) if self.type_ok(b, instance)]
+        if not candidates:
+            words = self.type_words({error.validator: error.validator_value})
+            self.value_error(path, f"{_name(path)} must be {_or_list(words)}, not {_show(instance)}", "type")
+            return
+        if len(candidates) == 1 and by_branch.get(candidates[0]):
+            for sub in by_branch[candidates[0]]:
+                self.add(sub)
+            return
+        if isinstance(instance, dict):
+            required = {i: list(branches[i].get("required", [])) for i in candidates}
+            present = [i for i in candidates if required[i] and all(k in instance for k in required[i])]
+            if len(present) == 1 and by_branch.get(present[0]):
+                for sub in by_branch[present[0]]:
+                    self.add(sub)
+                return
+            forms = [k for i in candidates for k in required[i]]
+            if forms and len(present) != 1:
+                if len(present) > 1 and exactly_one:
+                    self.choose_form(path, instance, forms, True)
+                    return
+                if not present:
+                    allowed = set()
+                    for i in candidates:
+                        allowed |= self.allowed_keys(branches[i], instance)
+                    unknown = [k for k in instance if k not in allowed]
+                    if unknown:
+                        self.unknown_keys(path, instance, unknown, allowed)
+                    else:
+                        self.choose_form(path, instance, forms, exactly_one)
+                    return
+        best = best_match(error.context) if error.context else None
+        if best is not None:
+            self.add(best)
+            return
+        words = self.type_words({error.validator: error.validator_value})
+        self.value_error(path, f"{_name(path)} must be {_or_list(words)}, not {_show(instance)}", "type")
+
+    def choose_form(self, path: tuple, instance: Any, forms: list, exactly_one: bool) -> None:
+        """Report a mapping that has none (or, for oneOf, more than one) of the keys ``forms``."""
+        quoted = [f"'{f}'" for f in forms]
+        if not isinstance(instance, dict):  # pragma: no cover - type errors come first
+            return
+        present = [f for f in forms if f in instance]
+        if not present:
+            self.add_missing(path, forms)
+        elif len(present) > 1 and exactly_one:
+            second = present[1]
+            self.key_error(
+                path,
+                second,
+                f"use only one of {_or_list(quoted)} {self.where(path, instance)}, "
+                f"not {_and_list([repr(p) for p in present])}",
+            )

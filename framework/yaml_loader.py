@@ -1,0 +1,737 @@
+"""Safe YAML loading that keeps the position of every value.
+
+A rule file is read into plain Python data (``dict``/``list``/``str``/``int``/
+``float``/``bool``/``None``) while the line and column of every value -- and of
+every mapping key -- are recorded, so that any later stage can point at the exact
+spot of a problem (``rules.yaml:12:7: error: ...``).
+
+The data is built directly from PyYAML's *event* stream (the parser, never a
+constructor of arbitrary objects), iteratively, so that:
+
+* only the standard scalar tags (str, int, float, bool, null) and plain lists and
+  mappings are ever produced; any other tag is a located error;
+* every mapping key is a string (``2: 10`` gives the key ``"2"``, exactly as
+  written); duplicate keys are errors;
+* the size of what is built is bounded (:class:`LoaderLimits`): file size, number
+  of values (counted while aliases are expanded, which stops "billion laughs"
+  bombs before they grow), nesting depth and length of a text value;
+* malformed input of any kind ends in :class:`~ruledraft.errors.RulesetError`,
+  never in another exception.
+"""
+
+from __future__ import annotations
+
+import bisect
+import copy
+import os
+import re
+from typing import Any, Callable, Optional
+
+import attrs
+import yaml
+from yaml import events as _ev
+from yaml.nodes import ScalarNode
+
+from ruledraft.errors import Diagnostic, RulesetError
+
+__all__ = ["Document", "LoaderLimits", "load_document", "load_file"]
+
+_Y = "tag:yaml.org,2002:"
+_STR = _Y + "str"
+_INT = _Y + "int"
+_FLOAT = _Y + "float"
+_BOOL = _Y + "bool"
+_NULL = _Y + "null"
+_SEQ = _Y + "seq"
+_MAP = _Y + "map"
+_MERGE = _Y + "merge"
+#: Tags PyYAML's resolver gives plain scalars that are kept as the text written.
+_IMPLICIT_AS_TEXT = frozenset({_Y + "timestamp", _Y + "value", _MERGE})
+
+#: Line breaks as YAML counts them (so that our line numbers agree with PyYAML's marks).
+_LINE_BREAK = re.compile("\r\n|[\r\n\x85\u2028\u2029]")
+_SKIPPABLE = frozenset(" \t\r\n\x85\u2028\u2029")
+_BREAKS = frozenset("\r\n\x85\u2028\u2029")
+
+
+@attrs.frozen
+class LoaderLimits:
+    """Bounds on what a rule file may make the loader build."""
+
+    #: Size of the file in bytes (UTF-8).
+    max_file_size: int = 1 << 20
+    #: Values built in total (scalars, lists, mappings), aliases counted as expanded.
+    max_nodes: int = 100_000
+    #: Lists and mappings nested in one another (the top-level mapping is level 1).
+    max_depth: int = 64
+    #: Characters in one text value.
+    max_scalar_length: int = 100_000
+
+
+DEFAULT_LIMITS = LoaderLimits()
+
+
+@attrs.frozen
+class _Pos:
+    """Where one value sits in the text (1-based), and its key if it is in a mapping."""
+
+    line: int
+    column: int
+    key_line: Optional[int] = None
+    key_column: Optional[int] = None
+    #: For scalars: (style, start index, end index, text as parsed) of the scalar token.
+    scalar: Optional[tuple] = None
+
+
+@attrs.frozen(eq=False)
+class Document:
+    """A parsed rule file: its plain data plus the position of every value in it."""
+
+    file: str
+    text: str = attrs.field(repr=False)
+    lines: tuple = attrs.field(repr=False)
+    data: Any
+    _positions: dict = attrs.field(factory=dict, repr=False)
+    _line_starts: tuple = attrs.field(default=(0,), repr=False)
+
+    def locate(self, path, *, key: bool = False) -> tuple:
+        """1-based ``(line, column)`` of the value at ``path``.
+
+        With ``key=True``, the position of its key in the parent mapping (for list
+        items, and for the top level, the value's own position). An unknown path
+        gives the position of its nearest known ancestor.
+        """
+        path = tuple(path)
+        probe = path
+        while probe and probe not in self._positions:
+            probe = probe[:-1]
+        pos = self._positions.get(probe)
+        if pos is None:
+            return (1, 1)
+        if key and probe == path and pos.key_line is not None:
+            return (pos.key_line, pos.key_column)
+        return (pos.line, pos.column)
+
+    def scalar_locator(self, path) -> Callable[[int], tuple]:
+        """A function mapping a 0-based offset in the text value at ``path`` to ``(line, column)``.
+
+        Works for plain, quoted and block (``|``, ``>``) scalars, following line
+        folding and escapes; an offset past the end maps just after the last
+        character. For a path that is not a scalar, every offset maps to
+        :meth:`locate` of the path.
+        """
+        path = tuple(path)
+        pos = self._positions.get(path)
+        if pos is None or pos.scalar is None:
+            here = self.locate(path)
+            return lambda offset: here
+        style, start, end, value = pos.scalar
+        indices = _scalar_indices(self.text, style, start, end, value)
+        to_line_col = self._line_col
+
+        def locate_offset(offset: int) -> tuple:
+            offset = min(max(int(offset), 0), len(indices) - 1)
+            return to_line_col(indices[offset])
+
+        return locate_offset
+
+    def diagnostic(self, path, message: str, *, key: bool = False) -> Diagnostic:
+        """A :class:`Diagnostic` at the value (or key) at ``path``, with its source line."""
+        line, column = self.locate(path, key=key)
+        return self.diagnostic_at(line, column, message)
+
+    def diagnostic_at(self, line: int, column: int, message: str) -> Diagnostic:
+        """A :class:`Diagnostic` at ``line:column`` of this file, with its source line."""
+        return Diagnostic(self.file, line, column, message, source_line=_source_line(self.lines, line))
+
+    def _line_col(self, index: int) -> tuple:
+        row = bisect.bisect_right(self._line_starts, index) - 1
+        return (row + 1, index - self._line_starts[row] + 1)
+
+
+def load_document(text, file: str = "<string>", *, limits: LoaderLimits = DEFAULT_LIMITS) -> Document:
+    """Parse rule-file text into a :class:`Document`; raise :class:`RulesetError` if it is unusable."""
+    file = str(file)
+    if isinstance(text, (bytes, bytearray)):
+        text = _decode(bytes(text), file, limits)
+    if not isinstance(text, str):
+        raise TypeError(f"load_document() needs text, not {type(text).__name__}")
+    if len(text) > limits.max_file_size or (
+        4 * len(text) > limits.max_file_size
+        and len(text.encode("utf-8", "surrogatepass")) > limits.max_file_size
+    ):
+        raise _too_large(file, len(text.encode("utf-8", "surrogatepass")), limits)
+    return _Builder(text, file, limits).build()
+
+
+def load_file(path, *, limits: LoaderLimits = DEFAULT_LIMITS) -> Document:
+    """Read and parse a rule file; raise :class:`RulesetError` (at 1:1 if it cannot be read)."""
+    file = os.fspath(path) if isinstance(path, os.PathLike) else str(path)
+    try:
+        with open(path, "rb") as handle:
+            raw = handle.read(limits.max_file_size + 1)
+    except OSError as exc:
+        reason = exc.strerror or str(exc)
+        raise RulesetError.single(file, 1, 1, f"cannot read the file: {reason}") from None
+    if len(raw) > limits.max_file_size:
+        try:
+            size = os.path.getsize(path)
+        except OSError:
+            size = len(raw)
+        raise _too_large(file, size, limits)
+    return load_document(_decode(raw, file, limits), file, limits=limits)
+
+
+# ---------------------------------------------------------------------------
+# helpers
+
+
+def _too_large(file: str, size: int, limits: LoaderLimits) -> RulesetError:
+    return RulesetError.single(
+        file, 1, 1, f"the file is too large ({size} bytes; a rule file may have at most {limits.max_file_size} bytes)"
+    )
+
+
+def _decode(raw: bytes, file: str, limits: LoaderLimits) -> str:
+    if raw.startswith((b"\xff\xfe", b"\xfe\xff")):
+        encoding = "utf-16"
+    else:
+        encoding = "utf-8-sig"
+    try:
+        return raw.decode(encoding)
+    except UnicodeDecodeError as exc:
+        before = raw[: exc.start]
+        line = before.count(b"\n") + 1
+        column = len(before) - (before.rfind(b"\n") + 1) + 1
+        bad = raw[exc.start : exc.start + 1].hex()
+        raise RulesetError.single(
+            file, line, column, f"the file is not valid {encoding.split('-sig')[0].upper()} text (byte 0x{bad})"
+        ) from None
+
+
+def _source_line(lines: tuple, line: int) -> Optional[str]:
+    if 1 <= line <= len(lines):
+        return lines[line - 1]
+    return None
+
+
+def _split_lines(text: str) -> tuple:
+    starts = [0]
+    starts.extend(m.end() for m in _LINE_BREAK.finditer(text))
+    pieces = _LINE_BREAK.split(text)
+    if len(pieces) > 1 and pieces[-1] == "":
+        pieces.pop()
+    return tuple(pieces), tuple(starts)
+
+
+def _tag_name(tag: str) -> str:
+    return "!!" + tag[len(_Y):] if tag.startswith(_Y) else tag
+
+
+def _kind_name(value: Any) -> str:
+    if isinstance(value, dict):
+        return "a mapping"
+    if isinstance(value, list):
+        return "a list"
+    if value is None:
+        return "empty (null)"
+    if isinstance(value, str):
+        return "text"
+    return f"the value {value!r}"
+
+
+def _skip_properties(text: str, index: int, end: int) -> int:
+    """Skip an anchor (``&a``) and/or tag (``!t``) written before a scalar."""
+    while index < end and text[index] in "&!":
+        while index < end and text[index] not in " \t\r\n\x85\u2028\u2029":
+            index += 1
+        while index < end and text[index] in _SKIPPABLE:
+            index += 1
+    return index
+
+
+# -- mapping offsets inside a scalar back to the text ---------------------------------------
+
+
+def _scalar_indices(text: str, style, start: int, end: int, value: str) -> list:
+    """For each offset 0..len(value) in a scalar's value, the index in ``text`` it came from."""
+    tokens = _scalar_tokens(text, style, start, end)
+    out = []
+    t, n = 0, len(tokens)
+    fallback = tokens[-1][1] + 1 if tokens else start
+    for ch in value:
+        # Source characters that produce nothing (indentation, folded line breaks,
+        # quotes) are skipped until the character is found or cannot be skipped.
+        while t < n and tokens[t][0] != ch and not tokens[t][2] and tokens[t][0] in _SKIPPABLE:
+            if ch in " \n" and tokens[t][0] in _BREAKS:
+                break  # a line break folded into a space (or newline) maps to the break
+            t += 1
+        if t < n:
+            out.append(tokens[t][1])
+            if tokens[t][0] == ch or (ch in " \n" and tokens[t][0] in _BREAKS):
+                t += 1
+        else:
+            out.append(fallback)
+    out.append(tokens[t][1] if t < n else fallback)
+    return out
+
+
+def _scalar_tokens(text: str, style, start: int, end: int) -> list:
+    """``(character, index, literal)`` for the source of a scalar; ``literal`` ones come from escapes."""
+    end = min(end, len(text))
+    if style in ("|", ">"):
+        header = _LINE_BREAK.search(text, start, end)
+        begin = header.end() if header else end
+        # The indentation is that of the first line with content; it is not part of the value.
+        indent = None
+        indicator = re.match("[|>]([1-9+-]*)", text[start:begin])
+        digits = [c for c in (indicator.group(1) if indicator else "") if c.isdigit()]
+        if digits:  # explicit indentation indicator, relative to the line holding the header
+            line_start = max(text.rfind("\n", 0, start), text.rfind("\r", 0, start)) + 1
+            head = text[line_start:start]
+            indent = len(head) - len(head.lstrip(" ")) + int(digits[0])
+        for line_match in re.finditer("[^\r\n\x85\u2028\u2029]*", text[begin:end]):
+            body = line_match.group()
+            if indent is None and body.strip(" "):
+                indent = len(body) - len(body.lstrip(" "))
+                break
+        tokens = []
+        column = 0
+        for k in range(begin, end):
+            ch = text[k]
+            if ch in "\r\n\x85\u2028\u2029":
+                column = 0
+                tokens.append((ch, k, False))
+                continue
+            if indent is not None and column < indent and ch == " ":
+                column += 1
+                continue
+            column = indent if indent is not None else column
+            tokens.append((ch, k, False))
+        return tokens
+    if style == "'":
+        begin = start + 1 if start < end and text[start] == "'" else start
+        stop = end - 1 if end - 1 > begin and text[end - 1] == "'" else end
+        tokens = []
+        k = begin
+        while k < stop:
+            if text[k] == "'" and k + 1 < stop and text[k + 1] == "'":
+                tokens.append(("'", k, True))
+                k += 2
+            else:
+                tokens.append((text[k], k, False))
+                k += 1
+        return tokens
+    if style == '"':
+        begin = start + 1 if start < end and text[start] == '"' else start
+        stop = end - 1 if end - 1 > begin and text[end - 1] == '"' else end
+        tokens = []
+        k = begin
+        replacements = yaml.scanner.Scanner.ESCAPE_REPLACEMENTS
+        codes = yaml.scanner.Scanner.ESCAPE_CODES
+        while k < stop:
+            ch = text[k]
+            if ch == "\\" and k + 1 < stop:
+                nxt = text[k + 1]
+                if nxt in replacements:
+                    tokens.append((replacements[nxt], k, True))
+                    k += 2
+                elif nxt in codes:
+                    digits = text[k + 2 : k + 2 + codes[nxt]]
+                    try:
+                        decoded = chr(int(digits, 16))
+                    except (ValueError, OverflowError):
+                        decoded = "\ufffd"
+                    tokens.append((decoded, k, True))
+                    k += 2 + codes[nxt]
+                else:  # escaped line break: produces nothing
+                    k += 2
+            else:
+                tokens.append((ch, k, False))
+                k += 1
+        return tokens
+    return [(text[k], k, False) for k in range(start, end)]
+
+
+# -- the builder ----------------------------------------------------------------------------
+
+
+class _Fatal(Exception):
+    def __init__(self, line: int, column: int, message: str):
+        super().__init__(message)
+        self.line, self.column, self.message = line, column, message
+
+
+_NOKEY = object()  # a mapping frame waiting for its next key
+_BAD = object()  # the pending key is unusable: build its value, then drop it
+_OPEN = object()  # an anchor whose value is still being built
+
+
+@attrs.define(slots=True)
+class _Anchor:
+    data: Any
+    size: int
+    height: int
+    rel_positions: list  # [(relative path, _Pos)], first one for the anchored value itself
+    key_text: Optional[str]  # the scalar as written, when the anchored value is a scalar
+
+
+@attrs.define(slots=True)
+class _Frame:
+    is_map: bool
+    value: Any
+    path: Optional[tuple]
+    role: str  # "value" or "key"
+    anchor: Optional[str]
+    count0: int
+    order0: int
+    start_line: int
+    start_column: int
+    height: int = 0
+    n: int = 0
+    key: Any = _NOKEY
+    key_pos: Optional[tuple] = None
+    seen: dict = attrs.field(factory=dict)
+
+
+class _Builder:
+    def __init__(self, text: str, file: str, limits: LoaderLimits):
+        self.text = text
+        self.file = file
+        self.limits = limits
+        self.lines, self.line_starts = _split_lines(text)
+        self.errors: list = []
+        self.positions: dict = {}
+        self.order: list = []
+        self.anchors: dict = {}
+        self.count = 0
+        self.stack: list = []
+        self.root: Any = None
+        self.root_set = False
+        self.root_is_empty_scalar = False
+        self.documents = 0
+        self.loader = None
+
+    # -- reporting
+
+    def error(self, line: int, column: int, message: str) -> None:
+        self.errors.append(Diagnostic(self.file, line, column, message, source_line=_source_line(self.lines, line)))
+
+    def fail(self, line: int, column: int, message: str):
+        raise _Fatal(line, column, message)
+
+    def _line_col(self, index: int) -> tuple:
+        index = max(0, min(index, len(self.text)))
+        row = bisect.bisect_right(self.line_starts, index) - 1
+        return (row + 1, index - self.line_starts[row] + 1)
+
+    # -- driver
+
+    def build(self) -> Document:
+        try:
+            self._run()
+        except _Fatal as fatal:
+            self.error(fatal.line, fatal.column, fatal.message)
+        except yaml.MarkedYAMLError as exc:
+            self._syntax_error(exc)
+        except yaml.reader.ReaderError as exc:
+            line, column = self._line_col(exc.position if isinstance(exc.position, int) else 0)
+            reason = exc.reason or "unreadable text"
+            character = exc.character
+            if isinstance(character, str) and len(character) == 1:
+                character = ord(character)
+            if isinstance(character, int) and exc.encoding == "unicode":
+                what = f"character #x{character:04x}"
+            elif isinstance(character, (int, bytes)):
+                what = "byte"
+            else:  # pragma: no cover - defensive
+                what = "character"
+            self.error(line, column, f"YAML syntax: unacceptable {what} ({reason})")
+        except yaml.YAMLError as exc:  # pragma: no cover - every PyYAML error is one of the above
+            self.error(1, 1, f"YAML syntax: {exc}")
+        except RecursionError:  # pragma: no cover - the builder never recurses deeply
+            self.error(1, 1, "the file nests values too deeply to be read")
+        except Exception as exc:  # pragma: no cover - a PyYAML bug: still a located error, not a traceback
+            self.error(1, 1, f"could not read the file as YAML ({type(exc).__name__}: {exc})")
+        finally:
+            if self.loader is not None:
+                try:
+                    self.loader.dispose()
+                except Exception:  # pragma: no cover
+                    pass
+        if self.errors:
+            raise RulesetError(self.errors)
+        return Document(
+            self.file, self.text, self.lines, self.root, positions=self.positions, line_starts=self.line_starts
+        )
+
+    def _syntax_error(self, exc: yaml.MarkedYAMLError) -> None:
+        mark = exc.problem_mark or exc.context_mark
+        line, column = (mark.line + 1, mark.column + 1) if mark is not None else (1, 1)
+        problem = exc.problem or exc.context or "malformed YAML"
+        message = f"YAML syntax: {problem}"
+        if exc.problem and exc.context:
+            where = ""
+            if exc.context_mark is not None and exc.context_mark is not mark:
+                where = f" at line {exc.context_mark.line + 1}, column {exc.context_mark.column + 1}"
+            message += f" ({exc.context}{where})"
+        if "'\\t'" in problem:
+            message += "; tabs cannot be used to indent YAML, use spaces"
+        elif "expected <block end>" in problem or "expected <block mapping start>" in problem:
+            message += "; check the indentation"
+        self.error(line, column, message)
+
+    def _run(self) -> None:
+        self.loader = loader = yaml.SafeLoader(self.text)
+        while True:
+            event = loader.get_event()
+            if event is None or isinstance(event, _ev.StreamEndEvent):
+                break
+            if isinstance(event, _ev.ScalarEvent):
+                self._scalar(event)
+            elif isinstance(event, (_ev.MappingStartEvent, _ev.SequenceStartEvent)):
+                self._open(event)
+            elif isinstance(event, (_ev.MappingEndEvent, _ev.SequenceEndEvent)):
+                self._close()
+            elif isinstance(event, _ev.AliasEvent):
+                self._alias(event)
+            elif isinstance(event, _ev.DocumentStartEvent):
+                self.documents += 1
+                if self.documents > 1:
+                    mark = event.start_mark
+                    self.fail(
+                        mark.line + 1,
+                        mark.column + 1,
+                        "a rule file holds a single YAML document, but a second one starts here",
+                    )
+        self._finish()
+
+    def _finish(self) -> None:
+        if not self.root_set or (self.root is None and self.root_is_empty_scalar):
+            if not self.errors:
+                self.error(1, 1, "the file is empty: a rule file is a mapping of keys to values (format: 1, id: ...)")
+            return
+        if not isinstance(self.root, dict):
+            line, column = self.positions[()].line, self.positions[()].column
+            self.error(
+                line,
+                column,
+                f"the top level of a rule file must be a mapping of keys to values, not {_kind_name(self.root)}",
+            )
+
+    # -- slots: where the next value goes
+
+    def _slot(self):
+        """``(role, path, key_pos)`` for the node about to be built."""
+        if not self.stack:
+            return "root", (), None
+        frame = self.stack[-1]
+        if not frame.is_map:
+            return "value", (None if frame.path is None else frame.path + (frame.n,)), None
+        if frame.key is _NOKEY:
+            return "key", None, None
+        if frame.path is None or frame.key is _BAD:
+            return "value", None, None
+        return "value", frame.path + (frame.key,), frame.key_pos
+
+    def _record(self, path, line: int, column: int, key_pos, scalar=None) -> Optional[_Pos]:
+        if path is None:
+            return None
+        pos = _Pos(line, column, key_pos[0] if key_pos else None, key_pos[1] if key_pos else None, scalar)
+        self.positions[path] = pos
+        self.order.append((path, pos))
+        return pos
+
+    def _count(self, amount: int, line: int, column: int) -> None:
+        self.count += amount
+        if self.count > self.limits.max_nodes:
+            self.fail(
+                line,
+                column,
+                f"the file builds more than {self.limits.max_nodes} values "
+                "(aliases repeating aliases can multiply a small file into a huge one)",
+            )
+
+    def _attach(self, value: Any, height: int) -> None:
+        if not self.stack:
+            self.root = value
+            self.root_set = True
+            return
+        frame = self.stack[-1]
+        frame.height = max(frame.height, height)
+        if frame.is_map:
+            if frame.key is not _BAD:
+                frame.value[frame.key] = value
+            frame.key = _NOKEY
+            frame.key_pos = None
+        else:
+            frame.value.append(value)
+            frame.n += 1
+
+    def _set_key(self, text: Optional[str], line: int, column: int) -> None:
+        frame = self.stack[-1]
+        if text is None:
+            frame.key = _BAD
+            return
+        first = frame.seen.get(text)
+        if first is not None:
+            self.error(line, column, f"duplicate key '{text}' (first at line {first})")
+            frame.key = _BAD
+            return
+        frame.seen[text] = line
+        frame.key = text
+        frame.key_pos = (line, column)
+
+    # -- events
+
+    def _scalar(self, event) -> None:
+        mark = event.start_mark
+        line, column = mark.line + 1, mark.column + 1
+        role, path, key_pos = self._slot()
+        self._count(1, line, column)
+        if event.anchor is not None:
+            self.anchors[event.anchor] = _OPEN
+        raw = event.value
+        value, ok = self._scalar_value(event, line, column, as_key=(role == "key"))
+        start = mark.index
+        if event.anchor is not None or event.tag is not None:
+            start = _skip_properties(self.text, start, event.end_mark.index)
+        scalar_info = (event.style, start, event.end_mark.index, raw)
+        if role == "key":
+            pos = _Pos(line, column, scalar=scalar_info)
+            self._set_key(raw if ok else None, line, column)
+        else:
+            pos = self._record(path, line, column, key_pos, scalar_info) or _Pos(line, column, scalar=scalar_info)
+            if role == "root":
+                self.root_is_empty_scalar = raw == "" and event.style is None
+            self._attach(value, 0)
+        if event.anchor is not None:
+            self.anchors[event.anchor] = _Anchor(value, 1, 0, [((), pos)], raw if ok else None)
+
+    def _scalar_value(self, event, line: int, column: int, *, as_key: bool):
+        """``(value, ok)`` for a scalar event; reports disallowed tags and unreadable values."""
+        raw = event.value
+        if len(raw) > self.limits.max_scalar_length:
+            self.error(
+                line,
+                column,
+                f"a text value of {len(raw)} characters is too long "
+                f"(at most {self.limits.max_scalar_length} are allowed)",
+            )
+            return None, False
+        tag = event.tag
+        explicit = tag is not None
+        if tag == "!":  # the non-specific tag: a string (YAML 1.2, 6.9.1)
+            tag = _STR
+        elif not explicit:
+            tag = self.loader.resolve(ScalarNode, raw, event.implicit)
+        if as_key:
+            if tag == _MERGE and not explicit:
+                self.error(line, column, "merge keys ('<<') are not supported in a rule file; write the keys out")
+                return None, False
+            if explicit and tag not in (_STR, _INT, _FLOAT, _BOOL, _NULL):
+                self.error(line, column, f"tag '{_tag_name(tag)}' is not allowed in a rule file")
+                return None, False
+            return raw, True
+        if tag == _STR:
+            return raw, True
+        if tag == _NULL:
+            return None, True
+        if not explicit and tag in _IMPLICIT_AS_TEXT:
+            return raw, True
+        constructors = {
+            _INT: (self.loader.construct_yaml_int, "a whole number"),
+            _FLOAT: (self.loader.construct_yaml_float, "a number"),
+            _BOOL: (self.loader.construct_yaml_bool, "true or false"),
+        }
+        if tag not in constructors:
+            self.error(line, column, f"tag '{_tag_name(tag)}' is not allowed in a rule file")
+            return None, False
+        construct, what = constructors[tag]
+        try:
+            return construct(ScalarNode(tag, raw)), True
+        except Exception:
+            shown = raw if len(raw) <= 40 else raw[:37] + "..."
+            self.error(line, column, f"cannot read '{shown}' as {what}")
+            return None, False
+
+    def _open(self, event) -> None:
+        mark = event.start_mark
+        line, column = mark.line + 1, mark.column + 1
+        is_map = isinstance(event, _ev.MappingStartEvent)
+        depth = len(self.stack) + 1
+        if depth > self.limits.max_depth:
+            self.fail(line, column, f"values are nested more than {self.limits.max_depth} levels deep")
+        role, path, key_pos = self._slot()
+        count0 = self.count
+        self._count(1, line, column)
+        tag = event.tag
+        if tag is not None and tag != "!" and tag != (_MAP if is_map else _SEQ):
+            self.error(line, column, f"tag '{_tag_name(tag)}' is not allowed in a rule file")
+        if role == "key":
+            self.error(line, column, f"a mapping key must be a single value, not {'a mapping' if is_map else 'a list'}")
+        order0 = len(self.order)
+        self._record(path, line, column, key_pos)
+        if event.anchor is not None:
+            self.anchors[event.anchor] = _OPEN
+        self.stack.append(
+            _Frame(
+                is_map=is_map,
+                value={} if is_map else [],
+                path=path,
+                role=role,
+                anchor=event.anchor,
+                count0=count0,
+                order0=order0,
+                start_line=line,
+                start_column=column,
+            )
+        )
+
+    def _close(self) -> None:
+        frame = self.stack.pop()
+        height = frame.height + 1
+        if frame.anchor is not None:
+            rel = []
+            if frame.path is not None:
+                cut = len(frame.path)
+                rel = [(p[cut:], pos) for p, pos in self.order[frame.order0 :]]
+            self.anchors[frame.anchor] = _Anchor(frame.value, self.count - frame.count0, height, rel, None)
+        if frame.role == "key":
+            self.stack[-1].key = _BAD
+            return
+        self._attach(frame.value, height)
+
+    def _alias(self, event) -> None:
+        mark = event.start_mark
+        line, column = mark.line + 1, mark.column + 1
+        role, path, key_pos = self._slot()
+        anchor = self.anchors.get(event.anchor)
+        if anchor is None or anchor is _OPEN:
+            if anchor is None:
+                self.error(line, column, f"unknown alias '*{event.anchor}' (no '&{event.anchor}' before it)")
+            else:
+                self.error(line, column, f"alias '*{event.anchor}' is used inside the value it names")
+            self._count(1, line, column)
+            if role == "key":
+                self._set_key(None, line, column)
+            else:
+                self._record(path, line, column, key_pos)
+                self._attach(None, 0)
+            return
+        self._count(anchor.size, line, column)
+        if len(self.stack) + anchor.height > self.limits.max_depth:
+            self.fail(line, column, f"values are nested more than {self.limits.max_depth} levels deep")
+        if role == "key":
+            if anchor.key_text is None:
+                self.error(line, column, "a mapping key must be a single value, not a list or mapping")
+            self._set_key(anchor.key_text, line, column)
+            return
+        if path is not None:
+            root_scalar = anchor.rel_positions[0][1].scalar if anchor.rel_positions else None
+            self._record(path, line, column, key_pos, root_scalar)
+            for rel, pos in anchor.rel_positions[1:]:
+                self.positions[path + rel] = pos
+                self.order.append((path + rel, pos))
+        value = copy.deepcopy(anchor.data) if isinstance(anchor.data, (dict, list)) else anchor.data
+        self._attach(value, anchor.height)

@@ -1,0 +1,95 @@
+"""Shared hypothesis strategies (and the small helpers they need) for the test suite.
+
+Several test modules add to this file: add your own section, do not rewrite others'.
+"""
+
+from __future__ import annotations
+
+# ---------------------------------------------------------------- games: bundled rulesets, seeds, bots
+
+import functools as _functools
+
+from hypothesis import strategies as _st
+
+#: every bundled ruleset id
+BUNDLED_RULESETS = ("sushi-go", "sushi-go-pass-both-ways", "sushi-go-soy-sauce", "sushi-go-two-player-dummy")
+
+#: the bots every test may seat
+BOT_NAMES = ("random", "greedy")
+
+
+@_functools.lru_cache(maxsize=None)
+def bundled_ruleset(ruleset_id: str):
+    """The compiled bundled ruleset, loaded once per test process (loading is slow)."""
+    from ruledraft.loading import load_ruleset
+
+    return load_ruleset(ruleset_id)
+
+
+@_functools.lru_cache(maxsize=None)
+def bundled_game(ruleset_id: str, players: int):
+    """A :class:`ruledraft.engine.Game` of a bundled ruleset, made once per process."""
+    from ruledraft.engine import Game
+
+    return Game(bundled_ruleset(ruleset_id), players)
+
+
+def game_seeds():
+    """Any seed the engine accepts (64-bit, as simulations derive them)."""
+    return _st.integers(min_value=0, max_value=2**64 - 1)
+
+
+def bundled_ruleset_ids():
+    return _st.sampled_from(BUNDLED_RULESETS)
+
+
+@_st.composite
+def game_setups(draw, ruleset_ids=None, bots=BOT_NAMES):
+    """``(ruleset_id, players, seed, bot names one per player)`` for a bundled ruleset,
+    the player count drawn from the counts the ruleset allows."""
+    rid = draw(ruleset_ids if ruleset_ids is not None else bundled_ruleset_ids())
+    rs = bundled_ruleset(rid)
+    players = draw(_st.integers(min_value=rs.min_players, max_value=rs.max_players))
+    seed = draw(game_seeds())
+    names = draw(_st.lists(_st.sampled_from(bots), min_size=players, max_size=players))
+    return rid, players, seed, names
+
+
+# ---------------------------------------------------------------- finished tables: the cards each seat played
+
+def deck_card_ids(ruleset) -> list:
+    """The full deck of a compiled ruleset as card ids (each id as many times as its count)."""
+    return [c.id for c in ruleset.catalogue.cards for _ in range(c.count)]
+
+
+@_st.composite
+def finished_tables(draw, ruleset_id="sushi-go", players=None, full=False):
+    """A legal table for :func:`ruledraft.table_scoring.score_table`:
+    ``{"rounds": [[[seat 0's card ids in play order], ...], ...]}`` with every round
+    of the ruleset, one list per seat (dummy seats included), the cards drawn from one
+    shuffled deck (never more copies than the deck has) and at most a hand's worth of
+    cards per seat and round (exactly a hand's worth with ``full=True``).
+
+    ``players``: a number, or None to draw one from the counts the ruleset allows.
+    """
+    rs = bundled_ruleset(ruleset_id)
+    n = players if players is not None else draw(_st.integers(min_value=rs.min_players, max_value=rs.max_players))
+    seats = rs.num_seats(n)
+    hand = rs.hand_size(n)
+    deck = draw(_st.permutations(deck_card_ids(rs)))
+    pos = 0
+    rounds = []
+    for _ in range(rs.rounds):
+        rnd = []
+        for _ in range(seats):
+            k = hand if full else draw(_st.integers(min_value=0, max_value=hand))
+            rnd.append(list(deck[pos:pos + k]))
+            pos += k
+        rounds.append(rnd)
+    return {"rounds": rounds}
+
+
+@_st.composite
+def seat_permutations(draw, seats: int):
+    """A permutation of ``range(seats)`` as a list."""
+    return list(draw(_st.permutations(list(range(seats)))))

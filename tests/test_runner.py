@@ -1,0 +1,134 @@
+"""Running many games (ruledraft.runner): seeds, reproducibility, several processes, statistics."""
+
+from __future__ import annotations
+
+import pytest
+
+from ruledraft.engine import derive_seed
+from ruledraft.game_log import record_game, replay_record
+from ruledraft.loading import resolve_source
+from ruledraft.runner import GameResult, bot_seed, game_seed, play_game, run_games, simulate, summarize
+from strategies import BUNDLED_RULESETS, bundled_game, bundled_ruleset
+
+TIMING_KEYS = ("elapsed_seconds", "games_per_second")
+
+
+def without_timing(summary) -> dict:
+    data = summary.to_json()
+    for key in TIMING_KEYS:
+        data.pop(key)
+    return data
+
+
+def bots_for(rs, players):
+    return (["greedy", "random"] + ["random"] * players)[:players]
+
+
+# ---------------------------------------------------------------- seeds and single games
+
+
+def test_game_and_bot_seeds_are_pure_and_distinct():
+    """game_seed and bot_seed are fixed functions of their arguments (derive_seed), different for different games and seats."""
+    assert game_seed(1, 5) == game_seed(1, 5) == derive_seed(1, 0x5EED, 5)
+    assert bot_seed(9, 2) == derive_seed(9, 0xB07, 2)
+    assert len({game_seed(1, i) for i in range(200)}) == 200
+    assert len({bot_seed(game_seed(1, 0), s) for s in range(5)}) == 5
+    assert game_seed(1, 0) != game_seed(2, 0)
+
+
+@pytest.mark.parametrize("ruleset_id", BUNDLED_RULESETS)
+def test_a_fixed_seed_replays_the_same_game(ruleset_id):
+    """Running the same game indices twice gives equal results: the same totals, winners, points per rule and log record, which replays clean."""
+    rs = bundled_ruleset(ruleset_id)
+    players = rs.max_players if not rs.dummy else 2
+    bots = bots_for(rs, players)
+    first = run_games(rs, players, 42, bots, [0, 3], log=True)
+    second = run_games(rs, players, 42, bots, [0, 3], log=True)
+    assert first == second
+    for result in first:
+        assert result.seed == game_seed(42, result.index)
+        state = play_game(bundled_game(ruleset_id, players), result.seed, bots)
+        assert tuple(state.totals()) == result.totals
+        assert record_game(state, bots) == result.record
+        assert replay_record(rs, result.record) == []
+    assert first[0].totals != first[1].totals or first[0].record != first[1].record
+
+
+# ---------------------------------------------------------------- several processes
+
+
+@pytest.mark.parametrize("ruleset_id", ["sushi-go", "sushi-go-two-player-dummy"])
+def test_jobs_two_gives_the_same_summary_and_logs_as_jobs_one(ruleset_id):
+    """simulate with jobs=2 gives a summary equal to jobs=1 (Summary equality and to_json without timing), and hands the results over in game order."""
+    rs = bundled_ruleset(ruleset_id)
+    players = 3 if not rs.dummy else 2
+    bots = bots_for(rs, players)
+    one, two = [], []
+    s1 = simulate(rs, players, 40, 5, bots, jobs=1, log=True, on_result=one.append)
+    s2 = simulate(rs, players, 40, 5, bots, jobs=2, source=str(resolve_source(ruleset_id)), log=True, on_result=two.append)
+    assert s1 == s2
+    assert without_timing(s1) == without_timing(s2)
+    assert [r.index for r in two] == list(range(40))
+    assert one == two
+
+
+def test_simulate_on_several_processes_needs_the_source():
+    """simulate(jobs=2) without the ruleset's source raises ValueError (each process loads the ruleset itself)."""
+    rs = bundled_ruleset("sushi-go")
+    with pytest.raises(ValueError):
+        simulate(rs, 2, 4, 0, ["random", "random"], jobs=2)
+
+
+# ---------------------------------------------------------------- statistics
+
+
+@pytest.mark.parametrize("ruleset_id", BUNDLED_RULESETS)
+def test_win_shares_sum_to_one_and_rule_means_add_up(ruleset_id):
+    """Win shares over the player seats sum to 1 (the dummy seat wins nothing), and each seat's mean points per rule add up to its mean score."""
+    rs = bundled_ruleset(ruleset_id)
+    players = 3 if not rs.dummy else 2
+    bots = bots_for(rs, players)
+    summary = simulate(rs, players, 30, 2, bots)
+    assert summary.games == 30 and summary.players == players
+    assert len(summary.seats) == rs.num_seats(players)
+    assert sum(s.win_share for s in summary.seats[:players]) == pytest.approx(1.0)
+    assert sum(s.wins for s in summary.seats[:players]) == pytest.approx(30)
+    for seat in summary.seats[players:]:
+        assert seat.bot == "dummy" and seat.wins == 0 and seat.win_share == 0
+    for seat in summary.seats:
+        assert set(seat.rules) == set(rs.rule_ids)
+        assert sum(seat.rules.values()) == pytest.approx(seat.mean)
+        assert seat.min <= seat.mean <= seat.max
+
+
+def test_a_shared_win_counts_fractionally():
+    """A win shared by two seats gives each half a win; shares and rule means follow the results exactly."""
+    rs = bundled_ruleset("sushi-go")
+    rules = rs.rule_ids
+
+    def points(values):
+        return {rid: tuple(values if rid == "tempura" else (0, 0, 0)) for rid in rules}
+
+    results = [
+        GameResult(index=1, seed=0, totals=(10, 10, 5), winners=(0, 1), rule_points=points((10, 10, 5))),
+        GameResult(index=0, seed=0, totals=(20, 0, 5), winners=(0,), rule_points=points((20, 0, 5))),
+        GameResult(index=2, seed=0, totals=(5, 5, 5), winners=(0, 1, 2), rule_points=points((5, 5, 5))),
+    ]
+    summary = summarize(rs, 3, 0, ["a", "b", "c"], results)
+    assert [s.wins for s in summary.seats] == pytest.approx([1 + 1 / 2 + 1 / 3, 1 / 2 + 1 / 3, 1 / 3])
+    assert sum(s.win_share for s in summary.seats) == pytest.approx(1.0)
+    assert [s.mean for s in summary.seats] == pytest.approx([35 / 3, 5, 5])
+    assert [s.rules["tempura"] for s in summary.seats] == pytest.approx([35 / 3, 5, 5])
+    assert [(s.min, s.max) for s in summary.seats] == [(5, 20), (0, 10), (5, 5)]
+    assert [s.bot for s in summary.seats] == ["a", "b", "c"]
+
+
+def test_summary_equality_ignores_elapsed_time():
+    """Two summaries differing only in elapsed time are equal; to_json differs only in the timing keys."""
+    rs = bundled_ruleset("sushi-go")
+    results = run_games(rs, 2, 0, ["random", "random"], range(3))
+    a = summarize(rs, 2, 0, ["random", "random"], results, elapsed=1.0)
+    b = summarize(rs, 2, 0, ["random", "random"], results, elapsed=2.0)
+    assert a == b
+    assert without_timing(a) == without_timing(b)
+    assert a.to_json()["elapsed_seconds"] != b.to_json()["elapsed_seconds"]
