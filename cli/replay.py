@@ -6,7 +6,7 @@ import os
 
 import typer
 
-from ruledraft.errors import RulesetError
+from ruledraft.errors import InputError, RulesetError
 from ruledraft.game_log import read_records, replay_record
 from ruledraft.loading import load_ruleset
 
@@ -35,8 +35,14 @@ def replay(
                 bad += 1
                 continue
             if name not in cache:
-                cache[name] = load_ruleset(name)
-            problems = replay_record(cache[name], record) if isinstance(record, dict) else ["not a JSON object"]
+                try:
+                    cache[name] = load_ruleset(name)
+                except (InputError, RulesetError) as e:
+                    cache[name] = e
+            if isinstance(cache[name], Exception):
+                problems = [f"cannot load ruleset {name!r}: {cache[name]}"]
+            else:
+                problems = replay_record(cache[name], record) if isinstance(record, dict) else ["not a JSON object"]
             if problems:
                 bad += 1
                 for p in problems:

@@ -12,6 +12,40 @@ from ruledraft.table_scoring import score_table
 from .common import get_ruleset, reported_errors
 
 
+def read_tables(table: str, name: str) -> list:
+    """``(where, object)`` for a JSON file holding one table, or JSON Lines with one per line."""
+    try:
+        if table == "-":
+            text = typer.get_text_stream("stdin").read()
+        else:
+            with open(table, "rb") as fh:
+                raw = fh.read()
+            text = raw.decode("utf-8-sig")
+    except OSError as e:
+        raise InputError(f"{table}: cannot read: {e.strerror}") from None
+    except UnicodeDecodeError as e:
+        raise InputError(f"{name}: not UTF-8 text (byte {e.start})") from None
+    lines = [(n, line) for n, line in enumerate(text.splitlines(), 1) if line.strip()]
+    if not lines:
+        raise InputError(f"{name}: no table in the file")
+    try:
+        return [(name, json.loads(text))]
+    except json.JSONDecodeError as whole:
+        # JSON Lines only if the first line is a document of its own; otherwise the
+        # whole-document error is the one that points at the real mistake
+        try:
+            json.loads(lines[0][1])
+        except json.JSONDecodeError:
+            raise InputError(f"{name}:{whole.lineno}:{whole.colno}: not valid JSON: {whole.msg}") from None
+    tables = []
+    for n, line in lines:
+        try:
+            tables.append((f"{name}:{n}", json.loads(line)))
+        except json.JSONDecodeError as e:
+            raise InputError(f"{name}:{n}:{e.colno}: not valid JSON: {e.msg}") from None
+    return tables
+
+
 def score(
     ruleset: str = typer.Argument(..., help="A bundled ruleset id (sushi-go) or a rule file."),
     table: str = typer.Argument(..., help='A JSON file {"rounds": [[[cards of seat 0 in play order], ...], ...]}, or JSON Lines with one such object per line; - reads standard input.'),
@@ -24,22 +58,8 @@ def score(
     """
     with reported_errors():
         rs = get_ruleset(ruleset)
-        try:
-            text = typer.get_text_stream("stdin").read() if table == "-" else open(table, encoding="utf-8").read()
-        except OSError as e:
-            raise InputError(f"{table}: cannot read: {e.strerror}") from None
         name = "<stdin>" if table == "-" else table
-        tables = []
-        try:
-            tables.append((name, json.loads(text)))
-        except json.JSONDecodeError:
-            for n, line in enumerate(text.splitlines(), 1):
-                if not line.strip():
-                    continue
-                try:
-                    tables.append((f"{name}:{n}", json.loads(line)))
-                except json.JSONDecodeError as e:
-                    raise InputError(f"{name}:{n}:{e.colno}: not valid JSON: {e.msg}") from None
+        tables = read_tables(table, name)
         for where, data in tables:
             result = score_table(rs, data, where)
             if not rules:

@@ -69,9 +69,9 @@ def simulate(
     with reported_errors():
         rs = get_ruleset(ruleset)
         source = str(resolve_source(ruleset))
-        names = parse_bots(bots, players)
         if not rs.min_players <= players <= rs.max_players:
             raise InputError(f"{rs.name} is for {rs.min_players}-{rs.max_players} players, not {players}")
+        names = parse_bots(bots, players)
         log_fh = None
         if log:
             try:

@@ -20,10 +20,13 @@ class Format(str, Enum):
 def summary_line(ruleset) -> str:
     cat = ruleset.catalogue
     players = f"{ruleset.min_players}-{ruleset.max_players}" if ruleset.min_players != ruleset.max_players else str(ruleset.min_players)
+    def n(count: int, noun: str) -> str:
+        return f"{count} {noun}{'' if count == 1 else 's'}"
+
     return (
         f"{ruleset.name} ({ruleset.id}{' ' + ruleset.version if ruleset.version else ''}): {players} players, "
-        f"{cat.size} card types, {sum(c.count for c in cat.cards)} cards, {ruleset.rounds} rounds, "
-        f"{len(ruleset.rules)} scoring rules"
+        f"{n(cat.size, 'card type')}, {n(sum(c.count for c in cat.cards), 'card')}, {n(ruleset.rounds, 'round')}, "
+        f"{n(len(ruleset.rules), 'scoring rule')}"
     )
 
 
@@ -49,8 +52,11 @@ def validate(
                 typer.echo(f"{path}: error: {e}", err=True)
             continue
         if result.ok:
-            reports.append({"file": result.file, "valid": True, "summary": summary_line(result.ruleset), "diagnostics": []})
+            reports.append({"file": result.file, "valid": True, "summary": summary_line(result.ruleset),
+                            "diagnostics": [d.to_json() for d in result.diagnostics]})
             if format is Format.text:
+                for d in result.diagnostics:  # warnings
+                    typer.echo(d.format(with_source=show_source))
                 typer.echo(f"{result.file}: ok: {summary_line(result.ruleset)}")
         else:
             failed = True

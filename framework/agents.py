@@ -167,7 +167,7 @@ def _returned_card(state, seat: int, cards: Sequence[int]) -> Optional[int]:
     row = state.counts[seat]
     for action in state.game.actions:
         if row[action.card] and action.extra >= len(cards) - 1:
-            return action.card if action.then != "stay" else None
+            return action.card
     return None
 
 

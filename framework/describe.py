@@ -82,14 +82,11 @@ def describe_ruleset(rs: CompiledRuleset) -> str:
         out.append("Special actions")
         for a in rs.actions:
             name = cat.cards[a.card].name
-            then = {
-                "return_to_hand": f"then the {name} goes back into your hand and is passed on",
-                "discard": f"then the {name} is discarded",
-                "stay": f"the {name} stays in front of you",
-            }[a.then]
+            extra = "one more card" if a.extra == 1 else f"up to {a.extra} more cards"
             out.append(
-                f"  {a.id}: with a {name} played on an earlier turn, take {a.extra} more card(s) from your hand "
-                f"this turn, in the order you choose; {then}. At most one per turn."
+                f"  {a.id}: with a {name} played on an earlier turn, take {extra} from your hand "
+                f"this turn, in the order you choose; then the {name} goes back into your hand and "
+                f"is passed on. At most one per turn."
             )
             if a.description:
                 out.append(f"    {a.description}")

@@ -59,7 +59,7 @@ argument of ``sum``)
     must exist in the catalogue.
 
 Player aggregates (their argument is evaluated with each seat in turn as the
-seat being scored; they may nest)
+seat being scored; they may nest, up to 3 deep)
     over every seat: ``max_players(E)``, ``min_players(E)``, ``sum_players(E)``,
     ``count_players(COND)`` (how many seats satisfy COND); over the other seats:
     ``max_opponents(E)``, ``min_opponents(E)``, ``sum_opponents(E)``,
@@ -83,7 +83,9 @@ is refused with a located error before anything could recurse deeply: the
 parenthesis depth is checked with a plain loop before parsing, the LALR parser
 is iterative, and the parse-tree depth is checked iteratively before the
 (recursive) compiler runs.  The language has no loops, so evaluation always
-terminates.
+terminates; and since each nested player aggregate multiplies the work by the
+number of seats, aggregates nest at most :attr:`ExpressionLimits.max_aggregate_depth`
+(3) deep, which keeps every evaluation cheap.
 
 Errors
 ======
@@ -124,6 +126,9 @@ class ExpressionLimits:
     max_depth: int = 32
     #: Most digits in an integer literal.
     max_digits: int = 9
+    #: Deepest nesting of player aggregates (each level multiplies the work by
+    #: the number of seats, so this keeps evaluation cheap).
+    max_aggregate_depth: int = 3
 
 
 @attrs.frozen
@@ -381,6 +386,7 @@ class _Value:
     local: bool = True
     reads: Optional[frozenset] = frozenset()
     boolean: bool = False           # value is always 0 or 1
+    aggregates: int = 0             # deepest nesting of player aggregates inside
 
     def func(self) -> Callable:
         return self.fn if self.fn is not None else _const_fn(self.const)
@@ -398,7 +404,7 @@ def _merge_reads(values) -> Optional[frozenset]:
 def _derived(fn, values, start, end, *, boolean=False, local=True) -> _Value:
     """A non-constant value computed from ``values``."""
     return _Value(fn, None, start, end, local and all(v.local for v in values),
-                  _merge_reads(values), boolean)
+                  _merge_reads(values), boolean, max(v.aggregates for v in values))
 
 
 @attrs.define(slots=True)
@@ -739,7 +745,7 @@ class _Compiler(Transformer):
         start, end = meta.start_pos, meta.end_pos
         if cond.const is not None:
             chosen = a if cond.const else b
-            return _Value(chosen.fn, chosen.const, start, end, chosen.local, chosen.reads, chosen.boolean)
+            return attrs.evolve(chosen, start=start, end=end)
         fc, fa, fb = cond.fn, a.func(), b.func()
         return _derived(lambda t, s: fa(t, s) if fc(t, s) else fb(t, s), [cond, a, b], start, end,
                         boolean=a.boolean and b.boolean)
@@ -799,7 +805,12 @@ class _Compiler(Transformer):
         if fname in _AGGREGATES:
             if n != 1:
                 return arity("takes exactly 1 argument")
-            return self._fn_aggregate(fname, self._expr(args[0]), start, end)
+            inner = self._expr(args[0])
+            if inner.aggregates >= ExpressionLimits.max_aggregate_depth:
+                self._problem(name_tok.start_pos, "player aggregates nested too deeply: at most "
+                                                  f"{ExpressionLimits.max_aggregate_depth} levels")
+                return self._dummy(start, end)
+            return self._fn_aggregate(fname, inner, start, end)
         if fname in ("min", "max"):
             if n < 2:
                 other = "largest" if fname == "max" else "smallest"
@@ -950,7 +961,7 @@ class _Compiler(Transformer):
                 fn = lambda t, s: sum([f(t, o) for o in range(t.num_seats) if o != s])  # noqa: E731
             else:
                 fn = lambda t, s: sum([1 for o in range(t.num_seats) if o != s and f(t, o)])  # noqa: E731
-        return _Value(fn, None, start, end, local=False, reads=v.reads)
+        return _Value(fn, None, start, end, local=False, reads=v.reads, aggregates=v.aggregates + 1)
 
 
 # ---------------------------------------------------------------------------

@@ -62,7 +62,9 @@ def record_game(state: State, seats: Sequence[str]) -> dict:
         "rules": {k: v[:] for k, v in state.rule_points.items()},
     }
     if not is_bundled_file(game.ruleset.source):
-        record["ruleset_file"] = game.ruleset.source
+        from pathlib import Path
+
+        record["ruleset_file"] = str(Path(game.ruleset.source).resolve())
     return record
 
 
@@ -118,6 +120,8 @@ def _check_deal(ruleset: CompiledRuleset, deals: List[List[List[int]]]) -> Optio
 def replay_record(ruleset: CompiledRuleset, record: dict) -> List[str]:
     """Replay one logged game; return the problems found (empty: it replays clean)."""
     problems: List[str] = []
+    if record.get("format") != LOG_FORMAT:
+        return [f"unknown record format {record.get('format')!r} (this version reads format {LOG_FORMAT})"]
     try:
         players = record["players"]
         rounds = record["rounds"]
@@ -179,6 +183,11 @@ def replay_record(ruleset: CompiledRuleset, record: dict) -> List[str]:
         for key in ("game_end", "totals", "winners"):
             if expected[key] != record.get(key):
                 problems.append(f"{key}: {record.get(key)} in the log, the rules give {expected[key]}")
+        if "rules" in record and record["rules"] != expected["rules"]:
+            for rid in sorted(set(expected["rules"]) | set(record["rules"] or {})):
+                logged = (record["rules"] or {}).get(rid)
+                if logged != expected["rules"].get(rid):
+                    problems.append(f"rule {rid}: {logged} in the log, the rules give {expected['rules'].get(rid)}")
     except ReplayMismatch as e:
         problems.append(str(e))
     except (KeyError, TypeError, IndexError, ValueError) as e:

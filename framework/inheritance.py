@@ -3,7 +3,8 @@
 A child names its parent (a bundled id such as ``sushi-go``, or a path relative to
 the child's file) and says only what differs. Merge rules:
 
-* ``id``, ``name``, ``version``, ``description``: the child's.
+* ``id`` and ``name``: the child's (both are required). ``version`` and
+  ``description``: the child's when it gives them, otherwise the parent's.
 * ``players``, ``deal``, ``rounds``, ``turn``, ``winner``: merged key by key, nested
   mappings too; a list (such as ``rounds.pass``) is replaced whole.
 * ``cards``: matched by ``id``. A card the parent has is updated field by field
@@ -47,6 +48,8 @@ class MergedDocument:
         self.file = child.file
         self.lines = child.lines
         self.child = child
+        #: (section, id) -> (file, line) of the ``remove:`` entry that dropped it
+        self.removed: Dict[Tuple[str, str], Tuple[str, int]] = {}
 
     def origin(self, path: tuple) -> Origin:
         path = tuple(path)
@@ -133,16 +136,22 @@ def merge(parent, child: Document) -> MergedDocument:
             continue
         data[key] = value
         origins[(key,)] = p_origin((key,))
+    removed: Dict[Tuple[str, str], Tuple[str, int]] = {}
     for key in BY_ID_MERGED + BY_ID_REPLACED:
+        names = removals.get(key) or []
+        parent_items = parent.data.get(key) or []
+        known = {it.get("id") for it in parent_items if isinstance(it, dict)}
+        for i, name in enumerate(names):
+            if name not in known:
+                what = "scoring rule" if key == "scoring" else key[:-1]
+                problems.append(child.diagnostic(("remove", key, i), f"the parent has no {what} '{name}' to remove{did_you_mean(name, [k for k in known if k])}"))
+            else:
+                removed[(key, name)] = (child.file, child.locate(("remove", key, i))[0])
         if key not in parent.data:
             continue
+        drop = set(names)
         items = []
-        drop = set(removals.get(key) or [])
-        known = {it.get("id") for it in parent.data[key] if isinstance(it, dict)}
-        for i, name in enumerate(removals.get(key) or []):
-            if name not in known:
-                problems.append(child.diagnostic(("remove", key, i), f"the parent has no {key[:-1] if key != 'scoring' else 'scoring rule'} '{name}' to remove{did_you_mean(name, [k for k in known if k])}"))
-        for i, item in enumerate(parent.data[key]):
+        for i, item in enumerate(parent_items):
             if isinstance(item, dict) and item.get("id") in drop:
                 continue
             origins[(key, len(items))] = p_origin((key, i))
@@ -157,8 +166,15 @@ def merge(parent, child: Document) -> MergedDocument:
         elif key in BY_ID_MERGED + BY_ID_REPLACED and isinstance(value, list):
             items = list(data.get(key) or [])
             index = {it.get("id"): n for n, it in enumerate(items) if isinstance(it, dict)}
+            seen: Dict[Any, int] = {}
             for i, item in enumerate(value):
                 ident = item.get("id") if isinstance(item, dict) else None
+                if ident is not None and ident in seen:
+                    what = "scoring rule" if key == "scoring" else key[:-1]
+                    first = child.locate((key, seen[ident], "id"))[0]
+                    problems.append(child.diagnostic((key, i, "id"), f"duplicate {what} id '{ident}' (first at line {first})"))
+                    continue
+                seen[ident] = i
                 if ident in index and key in BY_ID_MERGED:
                     n = index[ident]
                     merged = dict(items[n])
@@ -185,7 +201,9 @@ def merge(parent, child: Document) -> MergedDocument:
         raise RulesetError(problems)
     data["extends"] = cdata["extends"]
     origins[("extends",)] = (child, ("extends",))
-    return MergedDocument(data, origins, child)
+    merged = MergedDocument(data, origins, child)
+    merged.removed = {**getattr(parent, "removed", {}), **removed}
+    return merged
 
 
 def _merge_mapping(base: dict, over: dict, path: tuple, child: Document, origins: Dict[tuple, Origin]) -> dict:

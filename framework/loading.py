@@ -60,18 +60,18 @@ def check_ruleset(source: Union[str, os.PathLike]) -> CheckResult:
     except RulesetError as e:
         return CheckResult(str(path), None, list(e.diagnostics))
     diagnostics = check_semantics(doc)
-    if diagnostics:
+    if any(d.severity == "error" for d in diagnostics):
         return CheckResult(str(path), None, diagnostics)
     try:
         ruleset = compile_ruleset(doc)
     except RulesetError as e:
         return CheckResult(str(path), None, list(e.diagnostics))
-    return CheckResult(str(path), ruleset, [])
+    return CheckResult(str(path), ruleset, diagnostics)  # warnings only
 
 
 def load_ruleset(source: Union[str, os.PathLike]) -> CompiledRuleset:
     """The compiled ruleset, or :class:`RulesetError` listing every problem."""
     result = check_ruleset(source)
     if not result.ok:
-        raise RulesetError(result.diagnostics)
+        raise RulesetError([d for d in result.diagnostics if d.severity == "error"])
     return result.ruleset

@@ -14,9 +14,23 @@ Both share the special-action machinery (extra picks such as chopsticks).
 
 from __future__ import annotations
 
+import operator
 from typing import Dict, List, Sequence, Tuple
 
 from .errors import IllegalMoveError
+
+
+def as_action(seat: int, a) -> int:
+    """An action as a plain int; integer-like values (numpy integers from an RL
+    policy, say) are accepted, anything else is an illegal move."""
+    if type(a) is int:
+        return a
+    if isinstance(a, bool):
+        raise IllegalMoveError(f"seat {seat}: an action is an integer, not {a!r}")
+    try:
+        return operator.index(a)
+    except TypeError:
+        raise IllegalMoveError(f"seat {seat}: an action is an integer, not {a!r}") from None
 
 
 class StandardProcedure:
@@ -128,15 +142,12 @@ class StandardProcedure:
         for c in cards:
             hand.remove(c)
             state._play(seat, c)
-        if action is not None and action.then != "stay":
+        if action is not None:  # "return_to_hand", the one supported outcome
             state._unplay(seat, action.card)
-            if action.then == "return_to_hand":
-                hand.append(action.card)
+            hand.append(action.card)
 
     def _decode(self, seat: int, a) -> Tuple[int, ...]:
-        if type(a) is not int:
-            raise IllegalMoveError(f"seat {seat}: an action is an integer, not {a!r}")
-        cards, dummy = self.game.decode_action(a)
+        cards, dummy = self.game.decode_action(as_action(seat, a))
         if dummy is not None:
             raise IllegalMoveError(f"seat {seat} does not control a dummy")
         if any(c >= self.K for c in cards):
@@ -263,9 +274,7 @@ class DummyProcedure(StandardProcedure):
     def apply(self, state, actions: Sequence[int]) -> None:
         decoded = []
         for seat, a in enumerate(actions):
-            if type(a) is not int:
-                raise IllegalMoveError(f"seat {seat}: an action is an integer, not {a!r}")
-            cards, dummy = self.game.decode_action(a)
+            cards, dummy = self.game.decode_action(as_action(seat, a))
             if any(c >= self.K for c in cards) or (dummy is not None and dummy >= self.K):
                 raise IllegalMoveError(f"seat {seat}: not an action: {a}")
             if seat == state.controller:

@@ -26,7 +26,8 @@ class ExtraPick:
     card: int
     extra: int = 1
     per_turn: int = 1
-    #: what happens to the card once used: "return_to_hand", "discard" or "stay"
+    #: what happens to the card once used: "return_to_hand" (the one outcome the
+    #: engine supports: every hand keeps the same size)
     then: str = "return_to_hand"
     description: str = ""
 

@@ -181,6 +181,7 @@ class PerCard:
     indices: tuple
     values: tuple  # per card index
     words: str
+    value_words: str = ""
     pairs: tuple = attrs.field(init=False, eq=False, repr=False)
 
     def __attrs_post_init__(self) -> None:
@@ -203,7 +204,10 @@ class PerCard:
         return self.score_row(t.counts[seat], t.cards[seat])
 
     def describe(self) -> str:
-        return f"Each of {self.words} scores its value."
+        values = sorted({self.values[i] for i in self.indices})
+        if len(values) == 1:
+            return f"Each of {self.words} scores {values[0]}."
+        return f"Each of {self.words} scores its value: {self.value_words}."
 
 
 @attrs.frozen(eq=False)  # rules are compared and hashed by identity
@@ -440,7 +444,9 @@ def build_table(spec: Mapping, ctx: BuildContext):
 def build_per_card(spec: Mapping, ctx: BuildContext):
     cat = ctx.catalogue
     idx = selector_indices(spec["cards"], cat)
-    return PerCard(spec["id"], spec["when"], idx, _value_vector(spec["value"], cat), selector_words(spec["cards"], cat))
+    values = _value_vector(spec["value"], cat)
+    value_words = ", ".join(f"{cat.cards[i].name} {values[i]}" for i in idx)
+    return PerCard(spec["id"], spec["when"], idx, values, selector_words(spec["cards"], cat), value_words)
 
 
 def build_modifier(spec: Mapping, ctx: BuildContext):
@@ -453,7 +459,7 @@ def build_modifier(spec: Mapping, ctx: BuildContext):
     capacity = spec.get("capacity", 1)
     name = cat.cards[card].name
     words = (
-        f"When {selector_words(spec['targets'], cat)} is played while you have a {name} with room on it, "
+        f"When one of {selector_words(spec['targets'], cat)} is played while you have a {name} with room on it, "
         f"it goes onto the oldest such {name} ({capacity} per {name}) and scores {factor} times its value "
         f"(this rule counts the extra {factor - 1}x). Only cards played after the {name} count; a {name} alone scores 0."
     )

@@ -12,7 +12,10 @@ diagnostics to one list, so a user sees all problems at once:
 
 from __future__ import annotations
 
+import re
 from typing import Any, Callable, Dict, List, Mapping
+
+import attrs
 
 from .catalogue import Catalogue
 from .compiler import build_catalogue, expand_player_keys, expression_compiler
@@ -38,8 +41,22 @@ class _Checker:
     def check_card(self, path: tuple, card_id: str) -> bool:
         if self.catalogue.has_card(card_id):
             return True
-        self.error(path, f"unknown card '{card_id}'{did_you_mean(card_id, self.catalogue.ids)}")
+        removed = getattr(self.doc, "removed", {}).get(("cards", card_id))
+        if removed is not None:
+            self.error(path, f"card '{card_id}' is used here but was removed (remove: cards, {removed[0]}:{removed[1]})")
+        else:
+            self.error(path, f"unknown card '{card_id}'{did_you_mean(card_id, self.catalogue.ids)}")
         return False
+
+    def in_child(self, *paths: tuple) -> tuple:
+        """Of several places a problem could be shown, the first written in the file
+        being checked (for a ruleset that extends another), else the first."""
+        child = getattr(self.doc, "child", None)
+        if child is not None:
+            for p in paths:
+                if self.doc.file_of(p) == child.file:
+                    return p
+        return paths[0]
 
     def check_selector(self, path: tuple, spec) -> None:
         cat = self.catalogue
@@ -67,7 +84,13 @@ class _Checker:
         try:
             compile_expr((), text, boolean=boolean)
         except RulesetError as e:
-            self.out.extend(e.diagnostics)
+            removed = getattr(self.doc, "removed", {})
+            for d in e.diagnostics:
+                m = re.match(r"unknown card '([^']+)'", d.message)
+                gone = removed.get(("cards", m.group(1))) if m else None
+                if gone is not None:
+                    d = attrs.evolve(d, message=f"card '{m.group(1)}' is used here but was removed (remove: cards, {gone[0]}:{gone[1]})")
+                self.out.append(d)
 
     def check_quantity(self, path: tuple, spec, boolean: bool = False) -> None:
         if isinstance(spec, str):
@@ -133,18 +156,23 @@ class _Checker:
         reshuffle = deal.get("between_rounds") == "reshuffle"
         for n in range(lo, hi + 1):
             if n not in sizes:
-                self.error(("deal", "hand_size"), f"no hand size for {n} players (the game is for {lo}-{hi} players)", key=True)
+                where = self.in_child(("deal", "hand_size"), ("players", "max" if n == hi else "min"))
+                self.error(where, f"no hand size for {n} players (the game is for {lo}-{hi} players)", key=where[0] == "deal")
                 continue
             seats = n + dummies
             needed = seats * sizes[n] * (1 if reshuffle else rounds)
+            if reshuffle and rounds > 1:
+                # kept cards leave the deck for good: at worst every one was played earlier
+                kept_total = sum(c.count for c in self.catalogue.cards if c.keep == "game")
+                needed += min(kept_total, seats * sizes[n] * (rounds - 1))
             extra = ""
             if dummies:
                 extra = f" (with {dummies} dummy seat{'s' if dummies > 1 else ''})"
             if needed > deck:
-                how = "a round" if reshuffle else f"{rounds} rounds"
+                how = "every round (cards kept to game end leave the deck)" if reshuffle else _n(rounds, "round")
                 self.error(
                     ("deal", "hand_size", self.key_for(sizes_spec, n)),
-                    f"the deck has {deck} cards, too few to deal {sizes[n]} cards to {seats} seats{extra} for {how} ({needed} needed)",
+                    f"the deck has {deck} cards, too few to deal {_n(sizes[n], 'card')} to {_n(seats, 'seat')}{extra} for {how} ({needed} needed)",
                 )
 
     @staticmethod
@@ -165,7 +193,8 @@ class _Checker:
         count = rounds.get("count")
         passes = rounds.get("pass")
         if isinstance(passes, list) and count is not None and len(passes) != count:
-            self.error(("rounds", "pass"), f"'pass' lists {len(passes)} directions for {count} rounds")
+            where = self.in_child(("rounds", "pass"), ("rounds", "count"))
+            self.error(where, f"'pass' lists {_n(len(passes), 'direction')} for {_n(count, 'round')}")
         turn = self.data.get("turn") or {}
         if turn.get("procedure") == "dummy":
             dummy = turn.get("dummy") or {}
@@ -173,7 +202,7 @@ class _Checker:
             controllers = dummy.get("first_controller")
             if controllers is not None:
                 if count is not None and len(controllers) != count:
-                    self.error(("turn", "dummy", "first_controller"), f"'first_controller' lists {len(controllers)} seats for {count} rounds")
+                    self.error(("turn", "dummy", "first_controller"), f"'first_controller' lists {_n(len(controllers), 'seat')} for {_n(count, 'round')}")
                 for i, c in enumerate(controllers):
                     if c >= players.get("min", 0):
                         self.error(("turn", "dummy", "first_controller", i), f"seat {c} is not a player with {players.get('min')} players")
@@ -226,6 +255,41 @@ class _Checker:
     def rule_expression(self, path: tuple, rule: Mapping) -> None:
         self.check_expression(path + ("expr",), rule["expr"])
 
+    def warn(self, path: tuple, message: str) -> None:
+        d = self.doc.diagnostic(path, message)
+        self.out.append(Diagnostic(d.file, d.line, d.column, d.message, "warning", d.source_line))
+
+    def check_game_end_reads(self) -> None:
+        """Game-end rules and tie-breaks see only cards kept to game end: one that
+        reads nothing else can only ever see none."""
+        kept = {c.index for c in self.catalogue.cards if c.keep == "game"}
+        compile_for = lambda path: expression_compiler(self.doc, self.catalogue, path)  # noqa: E731
+        from .quantity import compile_quantity
+
+        def reads_of(path: tuple, spec):
+            try:
+                q = compile_quantity(spec, self.catalogue, lambda text: compile_for(path if isinstance(spec, str) else path + ("expr",))((), text))
+            except (RulesetError, KeyError, ValueError):
+                return None
+            return q.reads
+
+        places = []
+        for i, rule in enumerate(self.data.get("scoring") or []):
+            if rule.get("when") == "game_end":
+                spec = rule.get("quantity") or rule.get("expr") or (
+                    {"count": rule["cards"]} if "cards" in rule else None
+                )
+                if spec is not None:
+                    places.append((("scoring", i, "when"), spec, f"scoring rule '{rule.get('id')}' is scored at game end"))
+        for i, tb in enumerate((self.data.get("winner") or {}).get("tie_breaks") or []):
+            for key in ("most", "least"):
+                if key in tb:
+                    places.append((("winner", "tie_breaks", i, key), tb[key], "this tie-break is decided at game end"))
+        for path, spec, what in places:
+            reads = reads_of(path, spec)
+            if reads is not None and reads and not (reads & kept):
+                self.warn(path, f"{what} but reads only cards that are not kept to game end (they are discarded after each round), so it always sees none; add 'keep: game' to those cards")
+
     def check_winner(self) -> None:
         winner = self.data.get("winner") or {}
         for i, tb in enumerate(winner.get("tie_breaks") or []):
@@ -240,7 +304,14 @@ class _Checker:
         self.check_actions()
         self.check_scoring()
         self.check_winner()
+        if not any(d.severity == "error" for d in self.out):
+            self.check_game_end_reads()
         return self.out
+
+
+def _n(count: int, noun: str) -> str:
+    """``1 round``, ``3 rounds``."""
+    return f"{count} {noun}{'' if count == 1 else 's'}"
 
 
 def check_semantics(doc) -> List[Diagnostic]:

@@ -216,11 +216,6 @@ def test_replay_names_changed_totals_and_winners(sushi_go_log, tmp_path):
     assert f"{bad}:1: winners:" in result.output
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="bug: framework/game_log.py replay_record (line ~179) compares game_end, totals and winners "
-    "but never the record's per-rule points ('rules'), so a changed per-rule score replays clean",
-)
 def test_replay_names_changed_points_per_rule(sushi_go_log, tmp_path):
     """Points moved between two scoring rules in the 'rules' field (totals unchanged) make replay exit 1, naming the line and the rules."""
     path, _ = sushi_go_log
@@ -232,14 +227,9 @@ def test_replay_names_changed_points_per_rule(sushi_go_log, tmp_path):
     bad = tamper(path, tmp_path / "bad-rules.jsonl", 2, change)
     result = invoke("replay", bad)
     assert result.exit_code == 1
-    assert f"{bad}:2: rules" in result.output
+    assert f"{bad}:2: rule maki:" in result.output and f"{bad}:2: rule nigiri:" in result.output
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="bug: cli/replay.py line ~38 loads each record's ruleset (load_ruleset) outside any per-record "
-    "handling, so an unknown ruleset id aborts the whole replay (exit 2) without naming the line",
-)
 def test_replay_names_a_record_whose_ruleset_is_unknown(sushi_go_log, tmp_path):
     """A record naming a ruleset that does not exist is reported for its line (exit 1) and the other games are still replayed."""
     path, _ = sushi_go_log

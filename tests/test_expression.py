@@ -680,6 +680,15 @@ def test_nesting_at_the_limit_compiles():
     assert value("count(tempura)" + " - count(tempura)" * 50, table(("tempura",))) == -49
 
 
+def test_player_aggregates_nest_at_most_three_deep():
+    """Player aggregates nest up to max_aggregate_depth; deeper is a located error (the work would explode)."""
+    three = "max_players(min_opponents(sum_players(count())))"
+    assert ExpressionLimits.max_aggregate_depth == 3
+    assert value(three, AGG) == 8  # every level sees the same total: 8 cards on the table
+    assert only_error(f"1 + count_players({three} > 0)") == (
+        1, 5, "player aggregates nested too deeply: at most 3 levels")
+
+
 def test_nesting_one_past_the_limit_fails():
     """33 nested calls are refused."""
     text = "1"
@@ -761,3 +770,28 @@ def test_logic_matches_python_truthiness(pair):
     expected = bool(eval(python_text, {"__builtins__": {}}))  # noqa: S307 - oracle on generated literals
     assert bool(value(text, PROPERTY_TABLE)) is expected
     assert value(text, PROPERTY_TABLE, boolean=True) == int(expected)
+
+
+_SOUP = ["(", ")", "1", "42", "-", "+", "*", "/", "%", "==", "<", ">=", "and", "or", "not", "if", "then",
+         "else", "count(", "sum(", "icons", ",", "tempura", "tag:maki", "|", "max(", "abs(", "max_players(",
+         "count_opponents(", "largest_group()", "groups(", "round", "players", "true", "x", "=", "&&", "||",
+         "**", ".", "count()", "tempra", "$"]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(_SOUP), max_size=300))
+def test_any_text_compiles_or_raises_ruleset_error(tokens):
+    """Whatever the text, compiling gives a CompiledExpression or a located RulesetError, nothing else."""
+    text = " ".join(tokens)
+    try:
+        compiled = compile_expression(text, CAT)
+    except RulesetError as err:
+        assert err.diagnostics
+        for d in err.diagnostics:
+            assert d.line == 1 and 1 <= d.column <= max(len(text), 1)
+        return
+    for seat in range(4):
+        try:
+            assert type(compiled.fn(AGG, seat)) is int
+        except ScoringError:
+            pass

@@ -221,14 +221,9 @@ def test_missing_rule_file_is_refused(tmp_path):
     assert_clean_failure(run("score", missing, path), missing, "no such file")
 
 
-# --------------------------------------------------------------------------- known bugs (strict xfails)
+# --------------------------------------------------------------------------- reading table files
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="cli/score.py:35-43 retries a multi-line JSON document line by line, so the error is reported "
-    "at line 1 ('Expecting property name') instead of where the document is broken",
-)
 def test_broken_pretty_printed_json_points_at_the_broken_line(tmp_path):
     """A pretty-printed (multi-line) table with a JSON error reports the line of the error, not line 1."""
     text = '{\n  "rounds": [\n    [["tempura"], ["sashimi"]],\n    [["tempura"] ["sashimi"]]\n  ]\n}\n'
@@ -238,11 +233,6 @@ def test_broken_pretty_printed_json_points_at_the_broken_line(tmp_path):
     assert f"{path}:1:" not in message
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="cli/score.py:28-30 only catches OSError: a table file that is not UTF-8 raises UnicodeDecodeError, "
-    "which escapes reported_errors (the installed command prints 'internal error', exit 70)",
-)
 def test_table_file_that_is_not_utf8_is_a_clean_error(tmp_path):
     """A table file with bytes that are not UTF-8 fails with an input error naming the file, not an internal error."""
     path = tmp_path / "latin1.json"
