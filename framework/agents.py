@@ -59,8 +59,7 @@ class RandomAgent:
         self._random = random.Random(seed).random
 
     def act(self, state, seat: int) -> int:
-        legal = state.game.procedure.legal_actions(state, seat)
-        return legal[int(self._random() * len(legal))]
+        return state.game.procedure.sample_action(state, seat, self._random)
 
 
 class GreedyAgent:
@@ -108,15 +107,16 @@ class GreedyAgent:
                             round_t = state.tableau()
                         if hyp is None:
                             hyp = round_t.with_seat(seat, row2, seq2)
-                        if rule not in base:
-                            base[rule] = rule.score_seat(round_t, seat)
                         if hasattr(rule, "score_seat_changed") and rule.quantity.is_local:
                             # a majority: the other seats' quantities do not change
                             qkey = (rule, "q")
                             if qkey not in base:
-                                base[qkey] = rule.quantities(round_t)
+                                q = base[qkey] = rule.quantities(round_t)
+                                base[rule] = rule.award(q, round_t)[seat]
                             gain += rule.score_seat_changed(hyp, seat, base[qkey]) - base[rule]
                         else:
+                            if rule not in base:
+                                base[rule] = rule.score_seat(round_t, seat)
                             gain += rule.score_seat(hyp, seat) - base[rule]
             else:
                 gain = self._gain(state, seat, action)

@@ -95,6 +95,7 @@ class Game:
         self.hand_size = ruleset.hand_size(num_players)
         self.num_card_types = K = ruleset.catalogue.size
         self.kept = tuple(c.keep == "game" for c in ruleset.catalogue.cards)
+        self.kept_types = tuple(i for i, k in enumerate(self.kept) if k)
         self.deck = tuple(ruleset.catalogue.deck())
         self.actions = ruleset.actions
         self.max_extra = max((a.extra for a in ruleset.actions), default=0)
@@ -176,7 +177,7 @@ class State:
     __slots__ = (
         "game", "seed", "deck", "deck_pos", "forced_deals", "round", "turn",
         "hands", "played", "counts", "kept_cards", "kept_counts",
-        "round_scores", "game_end_scores", "rule_points", "history",
+        "round_scores", "game_end_scores", "scored", "history",
         "controller", "drawn", "dummy_piles", "finished", "winners",
     )
 
@@ -197,7 +198,8 @@ class State:
         self.kept_counts: List[List[int]] = [[0] * K for _ in range(n)]
         self.round_scores: List[List[int]] = []
         self.game_end_scores: List[int] = [0] * n
-        self.rule_points: Dict[str, List[int]] = {r.id: [0] * n for r in game.ruleset.rules}
+        #: per scoring (each round end, then game end): (rules, [points per seat of each rule])
+        self.scored: List[tuple] = []
         #: per round: {"hands": dealt hands, "turns": [per turn: {"actions": [...], ...}]}
         self.history: List[dict] = []
         self.controller: int = -1
@@ -224,6 +226,13 @@ class State:
         if self.finished:
             return []
         return self.game.procedure.legal_actions(self, seat)
+
+    def sample_action(self, seat: int, random) -> int:
+        """A legal action of ``seat`` drawn uniformly, ``random`` being a function
+        returning floats in [0, 1) (such as ``random.Random(seed).random``)."""
+        if self.finished:
+            raise IllegalMoveError("the game is over")
+        return self.game.procedure.sample_action(self, seat, random)
 
     def can_use_action(self, seat: int) -> bool:
         """Whether ``seat`` may take extra cards this turn (chopsticks on its table, enough cards)."""
@@ -266,7 +275,7 @@ class State:
         new.kept_counts = [k[:] for k in self.kept_counts]
         new.round_scores = [r[:] for r in self.round_scores]
         new.game_end_scores = self.game_end_scores[:]
-        new.rule_points = {k: v[:] for k, v in self.rule_points.items()}
+        new.scored = self.scored[:]  # entries are never changed once added
         new.history = [{"hands": r["hands"], "turns": r["turns"][:]} for r in self.history]
         new.controller = self.controller
         new.drawn = self.drawn[:]
@@ -323,19 +332,28 @@ class State:
         rules = game.ruleset
         self.round_scores.append(self._score(rules.round_rules, self.tableau()))
         kept = game.kept
+        kept_types = game.kept_types
         K = game.num_card_types
+        reshuffle = rules.between_rounds == "reshuffle"
         discarded: List[int] = []
         for s in range(game.num_seats):
-            kc, kk = self.kept_cards[s], self.kept_counts[s]
-            for c in self.played[s]:
-                if kept[c]:
-                    kc.append(c)
-                    kk[c] += 1
-                else:
-                    discarded.append(c)
+            row = self.counts[s]
+            has_kept = reshuffle
+            for k in kept_types:
+                if row[k]:
+                    has_kept = True
+                    break
+            if has_kept:
+                kc, kk = self.kept_cards[s], self.kept_counts[s]
+                for c in self.played[s]:
+                    if kept[c]:
+                        kc.append(c)
+                        kk[c] += 1
+                    else:
+                        discarded.append(c)
             self.played[s] = []
             self.counts[s] = [0] * K
-        if rules.between_rounds == "reshuffle" and self.forced_deals is None:
+        if reshuffle and self.forced_deals is None:
             # every card that is not kept goes back: the undealt deck, unplayed hands, played cards
             deck = self.deck[self.deck_pos:] + discarded
             for h in self.hands + self.dummy_piles:
@@ -351,15 +369,24 @@ class State:
             self._end_game()
 
     def _score(self, rules, t: Tableau) -> List[int]:
-        """Score ``rules`` on ``t``: the total per seat; each rule's points are added to
-        :attr:`rule_points`."""
-        total = [0] * t.num_seats
-        rule_points = self.rule_points
-        for rule in rules:
-            pts = rule.score(t)
-            rule_points[rule.id] = [a + b for a, b in zip(rule_points[rule.id], pts)]
-            total = [a + b for a, b in zip(total, pts)]
-        return total
+        """Score ``rules`` on ``t`` and remember each rule's points; the total per seat."""
+        points = [rule.score(t) for rule in rules]
+        self.scored.append((rules, points))
+        if not points:
+            return [0] * t.num_seats
+        return [sum(col) for col in zip(*points)]
+
+    @property
+    def rule_points(self) -> Dict[str, List[int]]:
+        """Points per seat of each scoring rule so far, by rule id."""
+        n = self.game.num_seats
+        out = {r.id: [0] * n for r in self.game.ruleset.rules}
+        for rules, points in self.scored:
+            for rule, pts in zip(rules, points):
+                acc = out[rule.id]
+                for s, p in enumerate(pts):
+                    acc[s] += p
+        return out
 
     def _end_game(self) -> None:
         rules = self.game.ruleset

@@ -111,10 +111,38 @@ class StandardProcedure:
                 break
         else:  # no special action on the table: the hot path
             return sorted(set(hand))
-        if not self.extra_available(state, seat):
+        extra = self.extra_available(state, seat)
+        if not extra:
             return sorted(set(hand))
+        if extra == 1 and self.game.max_extra == 1:
+            # one extra card: the ordered pairs, encoded inline (see Game.encode_action)
+            K = self.K
+            singles = sorted(set(hand))
+            out = singles[:]
+            for a in singles:
+                twice = hand.count(a) > 1
+                out.extend([a + K * (b + 1) for b in singles if b != a or twice])
+            return out
         encode = self.game.encode_action
         return [encode(seq) for seq in self.own_options(state, seat)]
+
+    def sample_action(self, state, seat: int, random) -> int:
+        """A legal action drawn uniformly (``random()`` gives floats in [0, 1)),
+        without building the action list when no special action is possible:
+        the fast path for random play-outs."""
+        hand = state.hands[seat]
+        row = state.counts[seat]
+        for c in self.action_cards:
+            if row[c] and len(hand) > 1:
+                legal = self.legal_actions(state, seat)
+                return legal[int(random() * len(legal))]
+        distinct = set(hand)
+        if len(distinct) == len(hand):
+            return hand[int(random() * len(hand))]
+        # the iteration order of a set of small ints depends only on its contents
+        # and insertion order, so this stays reproducible without sorting
+        distinct = list(distinct)
+        return distinct[int(random() * len(distinct))]
 
     # ------------------------------------------------------------------ applying
 
@@ -159,32 +187,62 @@ class StandardProcedure:
         hands = state.hands
         played, counts = state.played, state.counts
         seat = 0
-        # the hot path: every seat takes one card it holds
         for a in actions:
-            if type(a) is not int or not 0 <= a < K or a not in hands[seat]:
-                break
-            seat += 1
-        if seat == len(actions):
-            seat = 0
-            for a in actions:
-                hands[seat].remove(a)
+            # the hot path: one card the seat holds (list.remove checks that it does)
+            if type(a) is int and 0 <= a < K:
+                hand = hands[seat]
+                try:
+                    hand.remove(a)
+                except ValueError:
+                    self._undo(state, actions, seat)
+                    self._check_cards(state, seat, (a,))  # raises with the reason
+                    raise
                 played[seat].append(a)
                 counts[seat][a] += 1
                 seat += 1
-        else:
-            # check every action before changing anything, so an illegal move leaves the state as it was
-            decoded: List[Tuple[int, ...]] = []
-            for seat, a in enumerate(actions):
-                cards = self._decode(seat, a)
-                self._check_cards(state, seat, cards)
-                decoded.append(cards)
-            for seat, cards in enumerate(decoded):
-                self._take(state, seat, cards)
+            else:
+                break
+        if seat < len(actions):
+            self._apply_slow(state, actions, seat)
         state.history[-1]["turns"].append({"actions": list(actions)})
         self._pass(state)
         state.turn += 1
         if len(state.hands[0]) <= 1:
             self._maybe_autoplay(state)
+
+    def _undo(self, state, actions: Sequence[int], upto: int) -> None:
+        """Take back the single cards seats ``0..upto-1`` took, so an illegal move leaves
+        the state as it was (the hand order may differ; hands are unordered)."""
+        for seat in range(upto):
+            a = actions[seat]
+            state._unplay(seat, a)
+            state.hands[seat].append(a)
+
+    def _apply_slow(self, state, actions: Sequence[int], first: int) -> None:
+        """Seats ``first..`` when some take several cards: check them all, then apply."""
+        K = self.K
+        hands = state.hands
+        decoded: list = []  # a card index, or a tuple of cards
+        try:
+            for seat in range(first, len(actions)):
+                a = actions[seat]
+                if type(a) is int and 0 <= a < K and a in hands[seat]:
+                    decoded.append(a)
+                    continue
+                cards = self._decode(seat, a)
+                self._check_cards(state, seat, cards)
+                decoded.append(cards)
+        except IllegalMoveError:
+            self._undo(state, actions, first)
+            raise
+        played, counts = state.played, state.counts
+        for seat, cards in enumerate(decoded, first):
+            if type(cards) is int:
+                hands[seat].remove(cards)
+                played[seat].append(cards)
+                counts[seat][cards] += 1
+            else:
+                self._take(state, seat, cards)
 
     def _pass(self, state) -> None:
         d = self.directions[state.round]
@@ -270,6 +328,10 @@ class DummyProcedure(StandardProcedure):
             for d in sorted(set(rest)):
                 out.append(encode(own, d))
         return out
+
+    def sample_action(self, state, seat: int, random) -> int:
+        legal = self.legal_actions(state, seat)
+        return legal[int(random() * len(legal))]
 
     def apply(self, state, actions: Sequence[int]) -> None:
         decoded = []

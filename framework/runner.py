@@ -36,10 +36,12 @@ def play_game(game: Game, seed: int, bots: Sequence[str], agents: Optional[Seque
     if agents is None:
         agents = [make_agent(name, bot_seed(seed, seat)) for seat, name in enumerate(bots)]
     state = game.new_initial_state(seed)
-    acts = [a.act for a in agents]
-    seats = range(len(acts))
+    acts = list(enumerate(a.act for a in agents))
+    if len(acts) != game.num_players:
+        raise ValueError(f"{len(acts)} agents for {game.num_players} players")
+    apply = game.procedure.apply  # what State.apply_actions calls, minus checks that hold here
     while not state.finished:
-        state.apply_actions([acts[s](state, s) for s in seats])
+        apply(state, [act(state, s) for s, act in acts])
     return state
 
 

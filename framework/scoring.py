@@ -14,6 +14,7 @@ for any) so a bot can skip rules a move cannot change.
 
 from __future__ import annotations
 
+from operator import mul
 from typing import Callable, Dict, List, Mapping, Optional, Sequence, Tuple
 
 import attrs
@@ -183,17 +184,22 @@ class PerCard:
     words: str
     value_words: str = ""
     pairs: tuple = attrs.field(init=False, eq=False, repr=False)
+    pair_indices: tuple = attrs.field(init=False, eq=False, repr=False)
+    pair_values: tuple = attrs.field(init=False, eq=False, repr=False)
 
     def __attrs_post_init__(self) -> None:
-        object.__setattr__(self, "pairs", tuple((i, self.values[i]) for i in self.indices if self.values[i]))
+        pairs = tuple((i, self.values[i]) for i in self.indices if self.values[i])
+        object.__setattr__(self, "pairs", pairs)
+        object.__setattr__(self, "pair_indices", tuple(i for i, _ in pairs))
+        object.__setattr__(self, "pair_values", tuple(v for _, v in pairs))
 
     @property
     def reads(self) -> frozenset:
         return frozenset(self.indices)
 
     def score(self, t: Tableau) -> List[int]:
-        pairs = self.pairs
-        return [sum([row[i] * v for i, v in pairs]) for row in t.counts]
+        idx, vals = self.pair_indices, self.pair_values
+        return [sum(map(mul, map(row.__getitem__, idx), vals)) for row in t.counts]
 
     is_local = True
 
@@ -224,33 +230,34 @@ class Modifier:
     capacity: int
     factor: int
     words: str
+    target_set: frozenset = attrs.field(init=False, eq=False, repr=False)
+
+    def __attrs_post_init__(self) -> None:
+        object.__setattr__(self, "target_set", frozenset(self.targets))
 
     @property
     def reads(self) -> frozenset:
         return frozenset(self.targets) | {self.card}
 
     def score(self, t: Tableau) -> List[int]:
-        out = []
-        mod, cap, extra = self.card, self.capacity, self.extra
-        targets = frozenset(self.targets)
-        for seq, row in zip(t.cards, t.counts):
-            if not row[mod]:
-                out.append(0)
-                continue
-            room = bonus = 0
-            for c in seq:
-                if c == mod:
-                    room += cap
-                elif room and c in targets:
-                    room -= 1
-                    bonus += extra[c]
-            out.append(bonus)
-        return out
+        row_score = self.score_row
+        return [row_score(row, seq) for row, seq in zip(t.counts, t.cards)]
 
     is_local = True
 
     def score_row(self, row: List[int], seq: List[int]) -> int:
-        return self.score(Tableau([row], [seq]))[0]
+        mod = self.card
+        if not row[mod]:
+            return 0
+        cap, extra, targets = self.capacity, self.extra, self.target_set
+        room = bonus = 0
+        for c in seq:
+            if c == mod:
+                room += cap
+            elif room and c in targets:
+                room -= 1
+                bonus += extra[c]
+        return bonus
 
     def score_seat(self, t: Tableau, seat: int) -> int:
         return self.score_row(t.counts[seat], t.cards[seat])
@@ -282,6 +289,8 @@ class Majority:
     eligible: Optional[Quantity]
     multiplier: Optional[Quantity]
     nothing_if_all_equal: bool
+    #: number of seats -> the non-empty award lists, most first (filled on first use)
+    _plans: Dict[int, list] = attrs.field(init=False, factory=dict, eq=False, repr=False)
 
     @property
     def reads(self) -> Optional[frozenset]:
@@ -301,32 +310,29 @@ class Majority:
     def award(self, q: List[int], t: Tableau) -> List[int]:
         """Points per seat for these quantities (``t`` is read only by ``eligible`` and ``multiplier``)."""
         n = len(q)
-        pts = [0] * n
         if self.nothing_if_all_equal and min(q) == max(q):
-            return pts
+            return [0] * n
+        plans = self._plans.get(n)
+        if plans is None:
+            plans = self._plans[n] = [
+                (awards, highest)
+                for awards, highest in ((self.most.for_seats(n), True), (self.least.for_seats(n), False))
+                if awards
+            ]
         minimum = self.minimum
-        by_value: Dict[int, List[int]] = {}
-        for s in range(n):
-            v = q[s]
-            if minimum is None or v >= minimum:
-                if v in by_value:
-                    by_value[v].append(s)
-                else:
-                    by_value[v] = [s]
-        if not by_value:
+        values = sorted(set(q) if minimum is None else {v for v in q if v >= minimum}, reverse=True)
+        pts = [0] * n
+        if not values:
             return pts
-        elig = self.eligible
-        mult = self.multiplier
-        split = self.split
-        skips = self.tie_skips_places
-        for awards, highest_first in ((self.most.for_seats(n), True), (self.least.for_seats(n), False)):
-            if not awards:
-                continue
+        elig, mult = self.eligible, self.multiplier
+        split, skips = self.split, self.tie_skips_places
+        seats = range(n)
+        for awards, highest in plans:
             place = 0
-            for v in sorted(by_value, reverse=highest_first):
+            for v in (values if highest else reversed(values)):
                 if place >= len(awards):
                     break
-                group = by_value[v]
+                group = [s for s in seats if q[s] == v]
                 recipients = group if elig is None else [s for s in group if elig.fn(t, s)]
                 if recipients:
                     amount = awards[place]
