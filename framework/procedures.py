@@ -134,6 +134,8 @@ class StandardProcedure:
         row = state.counts[seat]
         for c in self.action_cards:
             if row[c] and len(hand) > 1:
+                if self.game.max_extra == 1 and self.extra_available(state, seat) == 1:
+                    return self._sample_pair_or_single(hand, random)
                 legal = self.legal_actions(state, seat)
                 return legal[int(random() * len(legal))]
         distinct = set(hand)
@@ -143,6 +145,27 @@ class StandardProcedure:
         # and insertion order, so this stays reproducible without sorting
         distinct = list(distinct)
         return distinct[int(random() * len(distinct))]
+
+    def _sample_pair_or_single(self, hand: List[int], random) -> int:
+        """Uniform over one card or an ordered pair of cards from ``hand`` (what
+        ``legal_actions`` lists with one extra pick), without listing them."""
+        K = self.K
+        distinct = list(set(hand))
+        d = len(distinct)
+        doubled = {a for a in distinct if hand.count(a) > 1}
+        i = int(random() * (d + d * (d - 1) + len(doubled)))
+        if i < d:
+            return distinct[i]
+        i -= d
+        for a in distinct:
+            partners = d - 1 + (a in doubled)
+            if i < partners:
+                others = [b for b in distinct if b != a]
+                if a in doubled:
+                    others.append(a)
+                return a + K * (others[i] + 1)
+            i -= partners
+        raise AssertionError("unreachable: the index is below the number of actions")
 
     # ------------------------------------------------------------------ applying
 

@@ -729,3 +729,31 @@ def test_winners_most_points_then_most_puddings_then_shared():
     assert decide_winners(rs, 3, [30, 30, 25], kept) == [1]  # seat 2 has more puddings but is not tied
     level = Tableau.from_cards(K, [[pud], [pud], []], 3)
     assert decide_winners(rs, 3, [30, 30, 25], level) == [0, 1]
+
+
+# --------------------------------------------------------------------------- sampling
+
+
+def _all_samples(state, seat):
+    """What sample_action returns for every slot of the unit interval it can pick."""
+    legal = state.legal_actions(seat)
+    total = len(legal)
+    # a slot per action: feeding the middle of slot i must give a distinct legal action
+    return [state.sample_action(seat, lambda i=i: (i + 0.5) / total) for i in range(total)]
+
+
+@given(setup=game_setups(), turns=st.integers(min_value=0, max_value=12))
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+def test_sample_action_draws_each_legal_action_exactly_once_over_the_unit_interval(setup, turns):
+    """sample_action is uniform: the slots of [0, 1) map one-to-one onto the legal actions (chopsticks pairs included)."""
+    ruleset_id, players, seed, bots = setup
+    game = bundled_game(ruleset_id, players)
+    state = game.new_initial_state(seed)
+    agents = [make_agent(b, bot_seed(seed, s)) for s, b in enumerate(bots)]
+    for _ in range(turns):
+        if state.is_terminal():
+            return
+        state.apply_actions([agents[s].act(state, s) for s in state.acting_seats()])
+    for seat in state.acting_seats():
+        samples = _all_samples(state, seat)
+        assert sorted(samples) == sorted(state.legal_actions(seat))
