@@ -93,3 +93,27 @@ def finished_tables(draw, ruleset_id="sushi-go", players=None, full=False):
 def seat_permutations(draw, seats: int):
     """A permutation of ``range(seats)`` as a list."""
     return list(draw(_st.permutations(list(range(seats)))))
+
+
+# ---------------------------------------------------------------- hand-built positions
+
+
+def cards(rs, *names):
+    """Card indices of the named cards (a name may repeat: ``"tempura*3"``)."""
+    out = []
+    for name in names:
+        name, _, k = name.partition("*")
+        out += [rs.card_index(name)] * int(k or 1)
+    return out
+
+
+def forced_game(ruleset_id, players, round1, filler="tempura"):
+    """A state whose round 1 is dealt ``round1`` (card-name lists, one per seat, dummy
+    pile last) and whose rounds 2 and 3 are all ``filler``."""
+    game = bundled_game(ruleset_id, players)
+    rs = game.ruleset
+    first = [cards(rs, *hand) for hand in round1]
+    assert all(len(h) == game.hand_size for h in first), [len(h) for h in first]
+    rest = [[rs.card_index(filler)] * game.hand_size for _ in range(game.num_seats)]
+    return game, game.new_initial_state(0, deals=[first, rest, rest])
+

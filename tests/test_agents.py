@@ -12,7 +12,7 @@ from ruledraft.agents import GreedyAgent, RandomAgent, agent_names, make_agent, 
 from ruledraft.runner import bot_seed, play_game
 from ruledraft.scoring import score_rules
 from ruledraft.tableau import Tableau
-from strategies import BUNDLED_RULESETS, bundled_game, bundled_ruleset, game_setups
+from strategies import BUNDLED_RULESETS, bundled_game, bundled_ruleset, cards, forced_game, game_setups
 
 PROPERTY = settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
@@ -20,21 +20,8 @@ PROPERTY = settings(max_examples=15, deadline=None, suppress_health_check=[Healt
 # ---------------------------------------------------------------- helpers
 
 
-def cards(rs, *names):
-    out = []
-    for name in names:
-        name, _, k = name.partition("*")
-        out += [rs.card_index(name)] * int(k or 1)
-    return out
 
 
-def forced_game(ruleset_id, players, round1, filler="tempura"):
-    """A state whose round 1 is dealt ``round1`` (card names per seat) and rounds 2-3 all ``filler``."""
-    game = bundled_game(ruleset_id, players)
-    rs = game.ruleset
-    first = [cards(rs, *hand) for hand in round1]
-    rest = [[rs.card_index(filler)] * game.hand_size for _ in range(game.num_seats)]
-    return game, game.new_initial_state(0, deals=[first, rest, rest])
 
 
 def bots_for(names, seed):
