@@ -13,7 +13,10 @@ from ruledraft.bench import measure, measure_jobs, player_counts
 from ruledraft.bundled import bundled_ids
 from ruledraft.loading import load_ruleset, resolve_source
 
+from ruledraft.errors import InputError
+
 from .common import reported_errors
+from .simulate import parse_bots
 
 
 def bench(
@@ -32,8 +35,11 @@ def bench(
     """
     with reported_errors():
         names = rulesets or bundled_ids()
-        counts = [int(x) for x in players.split(",") if x.strip()]
-        bot_names = [b.strip() for b in bots.split(",") if b.strip()]
+        try:
+            counts = [int(x) for x in players.split(",") if x.strip()]
+        except ValueError:
+            raise InputError(f"--players takes player counts separated by commas, not {players!r}") from None
+        bot_names = list(dict.fromkeys(parse_bots(bots, len(bots.split(",")))))
         figures = []
         console = Console(stderr=True)
         for name in names:

@@ -201,9 +201,11 @@ class HumanAgent:
                 self.write(f"  Type a card's number, 1-{n}.")
                 continue
             words = text.replace(",", " ").split()
-            bad = next((w for w in words if not w.isdigit()), None)
+            # plain ASCII digits only ('²'.isdigit() is true too), and short enough to be a card number
+            bad = next((w for w in words if not (w.isascii() and w.isdigit() and len(w) <= 4)), None)
             if bad is not None:
-                self.write(f"  '{bad}' is not a number: type a card's number, 1-{n} (? for help).")
+                shown = bad if len(bad) <= 12 else bad[:12] + "..."
+                self.write(f"  '{shown}' is not a card number: type a card's number, 1-{n} (? for help).")
                 continue
             numbers = [int(w) for w in words]
             out = next((k for k in numbers if not 1 <= k <= n), None)
@@ -314,27 +316,18 @@ class HumanAgent:
 # ---------------------------------------------------------------------- after the moves
 
 
-def _action_used(game: Game, table: Sequence[int], cards: Sequence[int]):
-    """The special action (chopsticks) used to take ``cards`` together, ``table`` being
-    the seat's cards before the turn: as the engine picks it, the first action whose
-    card is on the table and allows that many extra cards."""
-    if len(cards) < 2:
-        return None
-    for a in game.actions:
-        if a.card in table and a.extra >= len(cards) - 1:
-            return a
-    return None
-
-
 def take_cards(game: Game, tables: List[List[int]], seat: int, action: int):
     """Put the cards of ``seat``'s ``action`` on ``tables`` (as the engine does: a used
-    special card leaves the table unless it stays); the special action used, if any."""
+    special card leaves the table); the special action used, if any."""
     cards, dummy = game.decode_action(action)
     if dummy is not None:
         tables[game.num_players].append(dummy)
-    used = _action_used(game, tables[seat], cards)
+    counts = [0] * game.num_card_types
+    for c in tables[seat]:
+        counts[c] += 1
+    used = game.special_action_for(counts, len(cards))
     tables[seat].extend(cards)
-    if used is not None and used.then != "stay":
+    if used is not None:
         tables[seat].remove(used.card)
     return used
 
@@ -390,10 +383,7 @@ class Reporter:
             text = " + ".join(names[c].name for c in cards)
             if used is not None:
                 tool = names[used.card].name
-                text += {
-                    "return_to_hand": f" (with {tool}, which go back into the hand passed on)",
-                    "discard": f" (with {tool}, now discarded)",
-                }.get(used.then, f" (with {tool})")
+                text += f" (with {tool}, which go back into the hand passed on)"
             parts.append(f"{self.names.short(seat)}: {text}")
             if dummy is not None:
                 dummy_parts.append(f"{self.names.short(game.num_players)}: {names[dummy].name} (given by {self.names.short(seat)})")

@@ -6,6 +6,7 @@ import os
 
 import typer
 
+from ruledraft.bundled import bundled_ids
 from ruledraft.errors import InputError, RulesetError
 from ruledraft.game_log import read_records, replay_record
 from ruledraft.loading import load_ruleset
@@ -29,7 +30,10 @@ def replay(
             games += 1
             name = ruleset
             if name is None and isinstance(record, dict):
-                name = record.get("ruleset_file") if os.path.exists(str(record.get("ruleset_file"))) else record.get("ruleset")
+                # a bundled id first; a record's own file only for rulesets that are not bundled
+                name = record.get("ruleset")
+                if name not in bundled_ids() and isinstance(record.get("ruleset_file"), str) and os.path.isfile(record["ruleset_file"]):
+                    name = record["ruleset_file"]
             if not isinstance(name, str):
                 typer.echo(f"{log}:{line}: no ruleset named in the record", err=True)
                 bad += 1

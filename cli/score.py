@@ -30,12 +30,14 @@ def read_tables(table: str, name: str) -> list:
         raise InputError(f"{name}: no table in the file")
     try:
         return [(name, json.loads(text))]
+    except RecursionError:
+        raise InputError(f"{name}: JSON nested too deeply") from None
     except json.JSONDecodeError as whole:
         # JSON Lines only if the first line is a document of its own; otherwise the
         # whole-document error is the one that points at the real mistake
         try:
             json.loads(lines[0][1])
-        except json.JSONDecodeError:
+        except (json.JSONDecodeError, RecursionError):
             raise InputError(f"{name}:{whole.lineno}:{whole.colno}: not valid JSON: {whole.msg}") from None
     tables = []
     for n, line in lines:
@@ -43,6 +45,8 @@ def read_tables(table: str, name: str) -> list:
             tables.append((f"{name}:{n}", json.loads(line)))
         except json.JSONDecodeError as e:
             raise InputError(f"{name}:{n}:{e.colno}: not valid JSON: {e.msg}") from None
+        except RecursionError:
+            raise InputError(f"{name}:{n}: JSON nested too deeply") from None
     return tables
 
 

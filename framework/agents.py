@@ -98,7 +98,7 @@ class GreedyAgent:
                 gain = 0
                 hyp = None
                 for rule in reading[action]:
-                    if rule.is_local:
+                    if rule.own_cards_only:
                         if rule not in base:
                             base[rule] = rule.score_row(row, seq)
                         gain += rule.score_row(row2, seq2) - base[rule]
@@ -162,13 +162,8 @@ class GreedyAgent:
 
 def _returned_card(state, seat: int, cards: Sequence[int]) -> Optional[int]:
     """The special-action card that leaves the table when ``cards`` are taken together."""
-    if len(cards) < 2:
-        return None
-    row = state.counts[seat]
-    for action in state.game.actions:
-        if row[action.card] and action.extra >= len(cards) - 1:
-            return action.card
-    return None
+    action = state.game.special_action_for(state.counts[seat], len(cards))
+    return action.card if action is not None else None
 
 
 def _with_cards(t: Tableau, seat: int, cards: Sequence[int], removed: Optional[int]) -> Tableau:

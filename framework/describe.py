@@ -76,6 +76,10 @@ def describe_ruleset(rs: CompiledRuleset) -> str:
         )
         out.append(f"  Control of the dummy alternates every turn, starting with {ctrl}.")
         out.append("  The dummy scores as a seat of its own" + (" and can win." if d.can_win else " but can never win."))
+        out.append(
+            "  Wherever scoring depends on the number of players, the dummy counts as one "
+            f"(this game is scored as a {rs.min_players + d.seats}-player game)."
+        )
     out.append("")
 
     if rs.actions:

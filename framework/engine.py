@@ -23,7 +23,7 @@ import random
 from typing import Dict, List, Optional, Sequence, Tuple
 
 from .errors import IllegalMoveError, InputError
-from .ruleset import CompiledRuleset
+from .ruleset import CompiledRuleset, ExtraPick
 from .tableau import Tableau
 
 
@@ -108,6 +108,18 @@ class Game:
         self.game_rules_reading = _rules_reading(ruleset.game_rules, K)
 
     # ------------------------------------------------------------------ actions
+
+    def special_action_for(self, table_counts: Sequence[int], num_cards: int) -> Optional[ExtraPick]:
+        """The special action (chopsticks) that lets a seat with ``table_counts`` (count per
+        card index on its table before the turn) take ``num_cards`` cards at once: the
+        first in ruleset order whose card is on the table and allows that many. Its card
+        then goes back into the hand."""
+        if num_cards < 2:
+            return None
+        for action in self.actions:
+            if table_counts[action.card] and action.extra >= num_cards - 1:
+                return action
+        return None
 
     def encode_action(self, cards: Sequence[int], dummy: Optional[int] = None) -> int:
         """Cards taken in order (and a card picked for a dummy) -> one action integer."""

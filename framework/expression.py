@@ -139,12 +139,20 @@ class CompiledExpression:
     ``is_local`` is true iff the value never depends on other seats' cards (no
     player aggregates).  ``reads`` is the set of card indices whose counts the
     value can depend on, or ``None`` when it can depend on any card.
+    :meth:`steps` bounds the work of one evaluation, so a ruleset's total cost
+    can be checked before anything runs.
     """
 
     text: str
     fn: Callable[[Tableau, int], int] = attrs.field(repr=False, eq=False)
     is_local: bool
     reads: Optional[frozenset]
+    #: work per evaluation as polynomial coefficients in the number of seats
+    cost: tuple = attrs.field(default=(1,), eq=False)
+
+    def steps(self, seats: int) -> int:
+        """An upper bound on the steps of one evaluation with ``seats`` seats."""
+        return sum(c * seats ** k for k, c in enumerate(self.cost))
 
 
 # ---------------------------------------------------------------------------
@@ -387,6 +395,9 @@ class _Value:
     reads: Optional[frozenset] = frozenset()
     boolean: bool = False           # value is always 0 or 1
     aggregates: int = 0             # deepest nesting of player aggregates inside
+    #: work of one evaluation as polynomial coefficients in the number of seats n:
+    #: cost[k] * n**k steps (each player aggregate multiplies its argument's work by n)
+    cost: tuple = (1,)
 
     def func(self) -> Callable:
         return self.fn if self.fn is not None else _const_fn(self.const)
@@ -401,10 +412,16 @@ def _merge_reads(values) -> Optional[frozenset]:
     return frozenset(out)
 
 
+def _add_costs(*costs: tuple) -> tuple:
+    width = max(len(c) for c in costs)
+    return tuple(sum(c[k] for c in costs if k < len(c)) for k in range(width))
+
+
 def _derived(fn, values, start, end, *, boolean=False, local=True) -> _Value:
     """A non-constant value computed from ``values``."""
     return _Value(fn, None, start, end, local and all(v.local for v in values),
-                  _merge_reads(values), boolean, max(v.aggregates for v in values))
+                  _merge_reads(values), boolean, max(v.aggregates for v in values),
+                  _add_costs((1,), *(v.cost for v in values)))
 
 
 @attrs.define(slots=True)
@@ -961,7 +978,8 @@ class _Compiler(Transformer):
                 fn = lambda t, s: sum([f(t, o) for o in range(t.num_seats) if o != s])  # noqa: E731
             else:
                 fn = lambda t, s: sum([1 for o in range(t.num_seats) if o != s and f(t, o)])  # noqa: E731
-        return _Value(fn, None, start, end, local=False, reads=v.reads, aggregates=v.aggregates + 1)
+        return _Value(fn, None, start, end, local=False, reads=v.reads, aggregates=v.aggregates + 1,
+                      cost=(1,) + v.cost)  # n evaluations of the argument
 
 
 # ---------------------------------------------------------------------------
@@ -1071,4 +1089,4 @@ def compile_expression(
         fn = _truth(value.fn)
     else:
         fn = value.fn
-    return CompiledExpression(text=text, fn=fn, is_local=value.local, reads=value.reads)
+    return CompiledExpression(text=text, fn=fn, is_local=value.local, reads=value.reads, cost=value.cost)

@@ -86,13 +86,20 @@ def read_records(path: str) -> Iterator[tuple]:
     except OSError as e:
         raise InputError(f"{path}: cannot read: {e.strerror}") from None
     with fh:
-        for n, line in enumerate(fh, 1):
-            if not line.strip():
-                continue
-            try:
-                yield n, json.loads(line)
-            except json.JSONDecodeError as e:
-                raise InputError(f"{path}:{n}:{e.colno}: not valid JSON: {e.msg}") from None
+        n = 0
+        try:
+            for n, line in enumerate(fh, 1):
+                if not line.strip():
+                    continue
+                try:
+                    record = json.loads(line)
+                except json.JSONDecodeError as e:
+                    raise InputError(f"{path}:{n}:{e.colno}: not valid JSON: {e.msg}") from None
+                except RecursionError:
+                    raise InputError(f"{path}:{n}: JSON nested too deeply") from None
+                yield n, record
+        except UnicodeDecodeError:
+            raise InputError(f"{path}:{n + 1}: not UTF-8 text") from None
 
 
 def _card(ruleset: CompiledRuleset, card_id, where: str) -> int:
@@ -100,21 +107,6 @@ def _card(ruleset: CompiledRuleset, card_id, where: str) -> int:
         return ruleset.catalogue.index_of(card_id)
     except (KeyError, TypeError):
         raise ReplayMismatch(f"{where}: unknown card {card_id!r}") from None
-
-
-def _check_deal(ruleset: CompiledRuleset, deals: List[List[List[int]]]) -> Optional[str]:
-    """Whether logged deals could come from the ruleset's deck."""
-    left = {c.index: c.count for c in ruleset.catalogue.cards}
-    reshuffle = ruleset.between_rounds == "reshuffle"
-    for r, hands in enumerate(deals):
-        if reshuffle:
-            left = {c.index: c.count for c in ruleset.catalogue.cards}
-        for hand in hands:
-            for c in hand:
-                left[c] -= 1
-                if left[c] < 0:
-                    return f"round {r + 1}: more {ruleset.catalogue.ids[c]} dealt than the deck holds"
-    return None
 
 
 def replay_record(ruleset: CompiledRuleset, record: dict) -> List[str]:
@@ -125,17 +117,21 @@ def replay_record(ruleset: CompiledRuleset, record: dict) -> List[str]:
     try:
         players = record["players"]
         rounds = record["rounds"]
+        if record.get("ruleset") != ruleset.id:
+            return [f"the record is a game of {record.get('ruleset')!r}, not of {ruleset.id!r}"]
         game = Game(ruleset, players)
-        deals = [
-            [[_card(ruleset, c, f"round {r + 1} hands") for c in hand] for hand in rnd["hands"]]
-            for r, rnd in enumerate(rounds)
-        ]
-        bad_deal = _check_deal(ruleset, deals)
-        if bad_deal:
-            return [bad_deal]
-        state = game.new_initial_state(record.get("seed", 0), deals=deals)
+        seed = record["seed"]
+        if type(seed) is not int or seed < 0:
+            return [f"the seed must be a whole number, not {seed!r}"]
+        # the deals are checked against the seed: the shuffle is part of the record
+        state = game.new_initial_state(seed)
         dummy_seat = players if ruleset.dummy else None
         for r, rnd in enumerate(rounds):
+            if state.is_terminal() or state.round != r:
+                break  # reported below, once the turns are compared
+            logged = [[_card(ruleset, c, f"round {r + 1} hands") for c in hand] for hand in rnd["hands"]]
+            if logged != state.history[r]["hands"]:
+                return [f"round {r + 1}: the cards dealt in the log are not those seed {seed} deals"]
             for t, turn in enumerate(rnd["turns"]):
                 where = f"round {r + 1}, turn {t + 1}"
                 if turn.get("auto"):

@@ -70,13 +70,6 @@ class StandardProcedure:
         """Cards of the hand that must be kept for other picks this turn (the dummy's)."""
         return 0
 
-    def _action_for(self, state, seat: int, extra: int):
-        row = state.counts[seat]
-        for action in self.actions:
-            if row[action.card] and action.extra >= extra:
-                return action
-        return None
-
     # ------------------------------------------------------------------ legal actions
 
     def own_options(self, state, seat: int) -> List[Tuple[int, ...]]:
@@ -189,11 +182,11 @@ class StandardProcedure:
     def _take(self, state, seat: int, cards: Sequence[int]) -> None:
         """Move cards from the seat's hand to its table, then resolve the special action."""
         hand = state.hands[seat]
-        action = self._action_for(state, seat, len(cards) - 1) if len(cards) > 1 else None
+        action = self.game.special_action_for(state.counts[seat], len(cards))
         for c in cards:
             hand.remove(c)
             state._play(seat, c)
-        if action is not None:  # "return_to_hand", the one supported outcome
+        if action is not None:  # its card goes back into the hand that is passed on
             state._unplay(seat, action.card)
             hand.append(action.card)
 

@@ -36,6 +36,8 @@ class Quantity:
     #: True when it depends on nothing but the seat's own cards (not even the
     #: number of players or the round), so it can be computed from one row alone
     pure: bool = False
+    #: steps of one evaluation for a number of seats (declarative forms: 1)
+    steps: Callable[[int], int] = lambda seats: 1
 
 
 def selector_indices(spec, catalogue: Catalogue) -> tuple:
@@ -110,7 +112,7 @@ def compile_quantity(spec, catalogue: Catalogue, compile_expr: Callable[..., obj
         spec = {"expr": spec}
     if "expr" in spec:
         expr = compile_expr(spec["expr"])
-        return Quantity(expr.fn, expr.reads, expr.is_local, f"the value of `{spec['expr']}`")
+        return Quantity(expr.fn, expr.reads, expr.is_local, f"the value of `{spec['expr']}`", steps=expr.steps)
     if "count" in spec:
         idx = selector_indices(spec["count"], catalogue)
         return Quantity(count_fn(idx), frozenset(idx), True, f"number of {selector_words(spec['count'], catalogue)}", True)

@@ -7,7 +7,7 @@ its pudding and Sushi Go Party!'s maki are three settings of :class:`Majority`.
 
 A rule's job is one method, ``score(tableau) -> [points per seat]`` (and
 ``score_seat(tableau, seat)``, the same for one seat, which bots call often; a
-rule that only looks at a seat's own cards says ``is_local`` and also offers
+rule whose points come from a seat's own cards alone says ``own_cards_only`` and offers
 ``score_row(counts, cards)``), plus ``describe()`` for people, and ``reads`` (the card types it depends on, or None
 for any) so a bot can skip rules a move cannot change.
 """
@@ -117,7 +117,7 @@ class Sets:
             out.append(total)
         return out
 
-    is_local = True
+    own_cards_only = True
 
     def score_row(self, row: List[int], seq: List[int]) -> int:
         if not self.distinct:
@@ -157,7 +157,7 @@ class Table:
         return [pts[min(max(q(t, s), 0), last)] for s in range(t.num_seats)]
 
     @property
-    def is_local(self) -> bool:
+    def own_cards_only(self) -> bool:
         return self.quantity.pure
 
     def score_row(self, row: List[int], seq: List[int]) -> int:
@@ -201,7 +201,7 @@ class PerCard:
         idx, vals = self.pair_indices, self.pair_values
         return [sum(map(mul, map(row.__getitem__, idx), vals)) for row in t.counts]
 
-    is_local = True
+    own_cards_only = True
 
     def score_row(self, row: List[int], seq: List[int]) -> int:
         return sum([row[i] * v for i, v in self.pairs])
@@ -243,7 +243,7 @@ class Modifier:
         row_score = self.score_row
         return [row_score(row, seq) for row, seq in zip(t.counts, t.cards)]
 
-    is_local = True
+    own_cards_only = True
 
     def score_row(self, row: List[int], seq: List[int]) -> int:
         mod = self.card
@@ -342,7 +342,7 @@ class Majority:
                 place += len(group) if skips else 1
         return pts
 
-    is_local = False
+    own_cards_only = False
 
     def score_seat(self, t: Tableau, seat: int) -> int:
         return self.score(t)[seat]
@@ -396,7 +396,7 @@ class Expression:
         f = self.quantity.fn
         return [f(t, s) for s in range(t.num_seats)]
 
-    is_local = False  # an expression may read the number of players or the round
+    own_cards_only = False  # an expression may read the number of players or the round
 
     def score_seat(self, t: Tableau, seat: int) -> int:
         return self.quantity.fn(t, seat)
@@ -490,7 +490,7 @@ def build_majority(spec: Mapping, ctx: BuildContext):
 
 def build_expression(spec: Mapping, ctx: BuildContext):
     expr = ctx.compile_expr(("expr",), spec["expr"])
-    q = Quantity(expr.fn, expr.reads, expr.is_local, f"`{spec['expr']}`")
+    q = Quantity(expr.fn, expr.reads, expr.is_local, f"`{spec['expr']}`", steps=expr.steps)
     return Expression(spec["id"], spec["when"], q, spec["expr"])
 
 

@@ -24,6 +24,8 @@ from .suggest import did_you_mean
 
 #: the largest deck ruledraft will deal from
 MAX_DECK = 10_000
+#: the most expression steps one scoring may take (a few tens of milliseconds)
+MAX_SCORING_STEPS = 200_000
 
 
 class _Checker:
@@ -32,6 +34,8 @@ class _Checker:
         self.data: Mapping[str, Any] = doc.data
         self.out: List[Diagnostic] = []
         self.catalogue: Catalogue = build_catalogue(self.data.get("cards") or [])
+        #: every expression compiled, with its place, for the cost check
+        self.expressions: List[tuple] = []
 
     def error(self, path: tuple, message: str, *, key: bool = False) -> None:
         self.out.append(self.doc.diagnostic(path, message, key=key))
@@ -82,7 +86,8 @@ class _Checker:
     def check_expression(self, path: tuple, text: str, boolean: bool = False) -> None:
         compile_expr = expression_compiler(self.doc, self.catalogue, path)
         try:
-            compile_expr((), text, boolean=boolean)
+            compiled = compile_expr((), text, boolean=boolean)
+            self.expressions.append((path, compiled))
         except RulesetError as e:
             removed = getattr(self.doc, "removed", {})
             for d in e.diagnostics:
@@ -147,6 +152,7 @@ class _Checker:
                 a, b = key.split("-", 1)
                 if int(a) > int(b):
                     self.error(("deal", "hand_size", key), f"player range '{key}' is empty", key=True)
+        self.check_player_keys(("deal", "hand_size"), sizes_spec)
         sizes = expand_player_keys(sizes_spec)
         # hand sizes for player counts outside players.min..max are allowed and unused:
         # a ruleset that extends another may narrow the player range without restating them
@@ -181,6 +187,17 @@ class _Checker:
             if n in expand_player_keys({key: 0}):
                 return key
         return ""
+
+    def check_player_keys(self, path: tuple, mapping: Mapping[str, Any]) -> None:
+        """Each player count may be given by one key only (``2`` and ``02``, or ``2`` and
+        ``2-3``, would leave it to chance which value wins)."""
+        first: Dict[int, str] = {}
+        for key in mapping:
+            for n in expand_player_keys({key: 0}):
+                if n in first:
+                    self.error(path + (key,), f"{n} players is given twice: by '{first[n]}' and by '{key}'", key=True)
+                    break
+                first[n] = key
 
     def dummy_seats(self) -> int:
         turn = self.data.get("turn") or {}
@@ -247,6 +264,10 @@ class _Checker:
 
     def rule_majority(self, path: tuple, rule: Mapping) -> None:
         self.check_quantity(path + ("quantity",), rule["quantity"])
+        for key in ("most", "least"):
+            awards = rule.get(key)
+            if isinstance(awards, dict) and isinstance(awards.get("players"), dict):
+                self.check_player_keys(path + (key, "players"), awards["players"])
         if "eligible" in rule:
             self.check_quantity(path + ("eligible",), rule["eligible"], boolean=True)
         if "multiplier" in rule:
@@ -290,6 +311,23 @@ class _Checker:
             if reads is not None and reads and not (reads & kept):
                 self.warn(path, f"{what} but reads only cards that are not kept to game end (they are discarded after each round), so it always sees none; add 'keep: game' to those cards")
 
+    def check_cost(self) -> None:
+        """Refuse rulesets whose expressions would take too long to score: each is
+        evaluated once per seat, and each player aggregate multiplies by the seats."""
+        if not self.expressions:
+            return
+        seats = ((self.data.get("players") or {}).get("max") or 1) + self.dummy_seats()
+        costs = [(compiled.steps(seats) * seats, path) for path, compiled in self.expressions]
+        total = sum(c for c, _ in costs)
+        if total > MAX_SCORING_STEPS:
+            worst, path = max(costs, key=lambda c: c[0])
+            self.error(
+                path,
+                f"the expressions of this ruleset would take about {total:,} steps to score once with "
+                f"{seats} seats (this one {worst:,}); the limit is {MAX_SCORING_STEPS:,}: "
+                f"use fewer or less deeply nested player aggregates",
+            )
+
     def check_winner(self) -> None:
         winner = self.data.get("winner") or {}
         for i, tb in enumerate(winner.get("tie_breaks") or []):
@@ -304,6 +342,7 @@ class _Checker:
         self.check_actions()
         self.check_scoring()
         self.check_winner()
+        self.check_cost()
         if not any(d.severity == "error" for d in self.out):
             self.check_game_end_reads()
         return self.out

@@ -39,6 +39,8 @@ __all__ = ["Document", "LoaderLimits", "load_document", "load_file"]
 _Y = "tag:yaml.org,2002:"
 _STR = _Y + "str"
 _INT = _Y + "int"
+#: how a whole number is written in a rule file (YAML 1.2's decimal form)
+_DECIMAL = re.compile(r"[-+]?(0|[1-9][0-9]*)\Z")
 _FLOAT = _Y + "float"
 _BOOL = _Y + "bool"
 _NULL = _Y + "null"
@@ -648,6 +650,11 @@ class _Builder:
             self.error(line, column, f"tag '{_tag_name(tag)}' is not allowed in a rule file")
             return None, False
         construct, what = constructors[tag]
+        if tag == _INT and not explicit and not _DECIMAL.match(raw):
+            # YAML 1.1 reads 010 as 8, 0x1f, 0b101 and 1:10 (= 70) as numbers too: in a rule
+            # file that is more likely a slip than a wish, so say so instead of guessing
+            self.error(line, column, f"write whole numbers in plain decimal: '{raw}' would be read as {construct(ScalarNode(tag, raw))}")
+            return None, False
         try:
             return construct(ScalarNode(tag, raw)), True
         except Exception:

@@ -105,7 +105,7 @@ def test_bad_input_is_asked_again_with_a_reason_then_the_game_goes_on():
     out = result.output
     first_turn = out.split("Revealed:")[0]
     assert first_turn.count("Your pick [1-9, ? for help]:") == 5  # four refusals, then the good answer
-    assert "'a' is not a number" in first_turn
+    assert "'a' is not a card number" in first_turn
     assert "There is no card 0: your hand holds 9 cards, pick 1-9." in first_turn
     assert "There is no card 10: your hand holds 9 cards, pick 1-9." in first_turn
     assert "Only one card this time: taking two cards needs Chopsticks already on your table." in first_turn
@@ -297,3 +297,13 @@ def test_bad_arguments_are_reported_without_traceback(args, message):
     assert result.exit_code != 0
     assert message in result.output
     assert "Traceback" not in result.output
+
+
+def test_digits_that_are_not_plain_card_numbers_are_refused_not_crashed_on():
+    """A superscript digit or a thousands-digit answer is refused with a reason, and the game goes on."""
+    bad = "\u00b2\n" + "9" * 5000 + "\n"
+    result = run(["sushi-go", "--players", "2", "--seed", "3"], bad + ONES)
+    assert result.exit_code == 0, result.output
+    first_turn = result.output.split("Revealed:")[0]
+    assert "'\u00b2' is not a card number" in first_turn
+    assert "'999999999999...' is not a card number" in first_turn

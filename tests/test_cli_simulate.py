@@ -344,3 +344,36 @@ def test_replay_of_a_missing_or_garbled_file_is_a_message(tmp_path):
     assert result.exit_code != 0
     assert_no_traceback(result)
     assert f"{garbled}:1" in result.output
+
+
+def test_replay_refuses_a_log_whose_deals_do_not_come_from_its_seed(sushi_go_log, tmp_path):
+    """A record whose seed was changed no longer matches its logged deals: replay exits 1 and names the line."""
+    path, _ = sushi_go_log
+
+    def change(record):
+        record["seed"] += 1
+
+    bad = tamper(path, tmp_path / "bad-seed.jsonl", 4, change)
+    result = invoke("replay", bad)
+    assert result.exit_code == 1
+    assert f"{bad}:4: round 1: the cards dealt in the log are not those seed" in result.output
+
+
+def test_replay_of_json_nested_too_deeply_is_a_clean_error(tmp_path):
+    """A log line nested a hundred thousand levels deep gives a message and exit 2, not a crash."""
+    path = tmp_path / "deep.jsonl"
+    path.write_text("[" * 100_000 + "\n")
+    result = invoke("replay", path)
+    assert_no_traceback(result)
+    assert result.exit_code == 2 and "nested too deeply" in result.output
+
+
+@pytest.mark.parametrize("args, words", [
+    (["--players", "abc"], "--players takes player counts"),
+    (["--bots", "foo"], "unknown bot 'foo'"),
+])
+def test_bench_refuses_bad_values_with_a_message(args, words):
+    """bench checks its player counts and bot names like simulate does: a message and exit 2."""
+    result = invoke("bench", "sushi-go", "--seconds", "0.01", *args)
+    assert_no_traceback(result)
+    assert result.exit_code == 2 and words in result.output

@@ -238,3 +238,9 @@ def test_table_file_that_is_not_utf8_is_a_clean_error(tmp_path):
     path = tmp_path / "latin1.json"
     path.write_bytes(b'{"rounds": [[["tempura\xff"], []]]}')
     assert_clean_failure(run("score", "sushi-go", str(path)), str(path))
+
+
+def test_json_nested_too_deeply_is_a_clean_error(tmp_path):
+    """A table nested a hundred thousand levels deep is refused with a message, not a crash."""
+    path = write(tmp_path, "deep.json", "[" * 100_000 + "\n")
+    assert_clean_failure(run("score", "sushi-go", path), "nested too deeply")

@@ -57,10 +57,20 @@ def test_sushi_go_loads_as_plain_data():
 
 def test_scalar_types_follow_the_standard_tags():
     """Plain scalars become int/float/bool/None/str as YAML's standard tags say."""
-    doc = load_document("a: 3\nb: 2.5\nc: true\nd: ~\ne: null\nf: word\ng: '3'\nh: !!str 4\ni: !!float 2\nj: 0x10\n")
+    doc = load_document("a: 3\nb: 2.5\nc: true\nd: ~\ne: null\nf: word\ng: '3'\nh: !!str 4\ni: !!float 2\nj: -7\n")
     assert doc.data == {
-        "a": 3, "b": 2.5, "c": True, "d": None, "e": None, "f": "word", "g": "3", "h": "4", "i": 2.0, "j": 16,
+        "a": 3, "b": 2.5, "c": True, "d": None, "e": None, "f": "word", "g": "3", "h": "4", "i": 2.0, "j": -7,
     }
+
+
+@pytest.mark.parametrize("written, read_as", [("010", 8), ("0x10", 16), ("0b101", 5), ("1:10", 70), ("1_000", 1000)])
+def test_whole_numbers_not_in_plain_decimal_are_refused_where_written(written, read_as):
+    """YAML 1.1 number forms (octal 010, hex, binary, sexagesimal, underscores) are errors at their spot, not silent other numbers."""
+    with pytest.raises(RulesetError) as info:
+        load_document(f"players:\n  max: {written}\n", "r.yaml")
+    (d,) = info.value.diagnostics
+    assert (d.file, d.line, d.column) == ("r.yaml", 2, 8)
+    assert d.message == f"write whole numbers in plain decimal: '{written}' would be read as {read_as}"
 
 
 def test_keys_become_the_text_written():
