@@ -124,13 +124,14 @@ class StandardProcedure:
         without building the action list when no special action is possible:
         the fast path for random play-outs."""
         hand = state.hands[seat]
-        row = state.counts[seat]
-        for c in self.action_cards:
-            if row[c] and len(hand) > 1:
-                if self.game.max_extra == 1 and self.extra_available(state, seat) == 1:
-                    return self._sample_pair_or_single(hand, random)
-                legal = self.legal_actions(state, seat)
-                return legal[int(random() * len(legal))]
+        if self.action_cards:
+            row = state.counts[seat]
+            for c in self.action_cards:
+                if row[c] and len(hand) > 1:
+                    if self.game.max_extra == 1 and self.extra_available(state, seat) == 1:
+                        return self._sample_pair_or_single(hand, random)
+                    legal = self.legal_actions(state, seat)
+                    return legal[int(random() * len(legal))]
         distinct = set(hand)
         if len(distinct) == len(hand):
             return hand[int(random() * len(hand))]
@@ -221,9 +222,13 @@ class StandardProcedure:
         if seat < len(actions):
             self._apply_slow(state, actions, seat)
         state.history[-1]["turns"].append({"actions": list(actions)})
-        self._pass(state)
+        d = self.directions[state.round]  # pass the hands (in place; see _pass)
+        if d == 1:
+            hands.insert(0, hands.pop())
+        elif d == -1:
+            hands.append(hands.pop(0))
         state.turn += 1
-        if len(state.hands[0]) <= 1:
+        if len(hands[0]) <= 1:
             self._maybe_autoplay(state)
 
     def _undo(self, state, actions: Sequence[int], upto: int) -> None:
@@ -262,11 +267,11 @@ class StandardProcedure:
 
     def _pass(self, state) -> None:
         d = self.directions[state.round]
-        hands = state.hands
+        hands = state.hands  # rotated in place: states never share this list (see State.clone)
         if d == 1:
-            state.hands = [hands[-1]] + hands[:-1]
+            hands.insert(0, hands.pop())
         elif d == -1:
-            state.hands = hands[1:] + [hands[0]]
+            hands.append(hands.pop(0))
 
     def _maybe_autoplay(self, state) -> None:
         hands = state.hands

@@ -20,7 +20,7 @@ from typing import Callable, Dict, List, Mapping, Optional, Sequence, Tuple
 import attrs
 
 from .catalogue import Catalogue
-from .quantity import Quantity, compile_quantity, count_fn, selector_indices, selector_words, weighted_fn
+from .quantity import Quantity, compile_quantity, count_fn, selector_indices, selector_words, weighted_all_fn, weighted_fn
 from .tableau import Tableau
 
 # --------------------------------------------------------------------------- helpers
@@ -186,20 +186,21 @@ class PerCard:
     pairs: tuple = attrs.field(init=False, eq=False, repr=False)
     pair_indices: tuple = attrs.field(init=False, eq=False, repr=False)
     pair_values: tuple = attrs.field(init=False, eq=False, repr=False)
+    all_values: Callable = attrs.field(init=False, eq=False, repr=False)
 
     def __attrs_post_init__(self) -> None:
         pairs = tuple((i, self.values[i]) for i in self.indices if self.values[i])
         object.__setattr__(self, "pairs", pairs)
         object.__setattr__(self, "pair_indices", tuple(i for i, _ in pairs))
         object.__setattr__(self, "pair_values", tuple(v for _, v in pairs))
+        object.__setattr__(self, "all_values", weighted_all_fn(self.indices, self.values))
 
     @property
     def reads(self) -> frozenset:
         return frozenset(self.indices)
 
     def score(self, t: Tableau) -> List[int]:
-        idx, vals = self.pair_indices, self.pair_values
-        return [sum(map(mul, map(row.__getitem__, idx), vals)) for row in t.counts]
+        return self.all_values(t)
 
     own_cards_only = True
 
@@ -240,8 +241,19 @@ class Modifier:
         return frozenset(self.targets) | {self.card}
 
     def score(self, t: Tableau) -> List[int]:
-        row_score = self.score_row
-        return [row_score(row, seq) for row, seq in zip(t.counts, t.cards)]
+        mod, cap, extra, targets = self.card, self.capacity, self.extra, self.target_set
+        out = []
+        for row, seq in zip(t.counts, t.cards):
+            room = bonus = 0
+            if row[mod]:
+                for c in seq:
+                    if c == mod:
+                        room += cap
+                    elif room and c in targets:
+                        room -= 1
+                        bonus += extra[c]
+            out.append(bonus)
+        return out
 
     own_cards_only = True
 
@@ -301,8 +313,7 @@ class Majority:
 
     def quantities(self, t: Tableau) -> List[int]:
         """The ranked quantity of every seat."""
-        qf = self.quantity.fn
-        return [qf(t, s) for s in range(t.num_seats)]
+        return self.quantity.values(t)
 
     def score(self, t: Tableau) -> List[int]:
         return self.award(self.quantities(t), t)
@@ -329,16 +340,22 @@ class Majority:
         seats = range(n)
         for awards, highest in plans:
             place = 0
+            last = len(awards)
             for v in (values if highest else reversed(values)):
-                if place >= len(awards):
+                if place >= last:
                     break
                 group = [s for s in seats if q[s] == v]
                 recipients = group if elig is None else [s for s in group if elig.fn(t, s)]
                 if recipients:
                     amount = awards[place]
-                    share = split_evenly(amount, len(recipients)) if split else amount
-                    for s in recipients:
-                        pts[s] += share if mult is None else share * mult.fn(t, s)
+                    if split and len(recipients) > 1:
+                        amount = split_evenly(amount, len(recipients))
+                    if mult is None:
+                        for s in recipients:
+                            pts[s] += amount
+                    else:
+                        for s in recipients:
+                            pts[s] += amount * mult.fn(t, s)
                 place += len(group) if skips else 1
         return pts
 
