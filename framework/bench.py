@@ -6,7 +6,7 @@ Figures are printed, never asserted: timing depends on the machine and its load.
 from __future__ import annotations
 
 import time
-from typing import Iterator, Optional, Sequence
+from typing import Sequence
 
 import attrs
 

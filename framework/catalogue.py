@@ -8,7 +8,7 @@ here once, at compile time, into tuples of indices.
 
 from __future__ import annotations
 
-from typing import Iterable, Mapping, Optional, Sequence
+from typing import Iterable, Mapping, Sequence
 
 import attrs
 

@@ -11,7 +11,7 @@ describes the format.
 from __future__ import annotations
 
 import json
-from typing import Iterator, List, Optional, Sequence
+from typing import Iterator, List, Sequence
 
 from .engine import Game, State
 from .errors import IllegalMoveError, InputError, ReplayMismatch

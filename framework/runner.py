@@ -8,7 +8,6 @@ whatever the number of processes (``jobs``) and the order they finish in.
 from __future__ import annotations
 
 import math
-import os
 import time
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from typing import Callable, Dict, Iterable, List, Optional, Sequence

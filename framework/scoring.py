@@ -14,13 +14,12 @@ for any) so a bot can skip rules a move cannot change.
 
 from __future__ import annotations
 
-from operator import mul
 from typing import Callable, Dict, List, Mapping, Optional, Sequence, Tuple
 
 import attrs
 
 from .catalogue import Catalogue
-from .quantity import Quantity, compile_quantity, count_fn, selector_indices, selector_words, weighted_all_fn, weighted_fn
+from .quantity import Quantity, compile_quantity, count_fn, selector_indices, selector_words, weighted_all_fn
 from .tableau import Tableau
 
 # --------------------------------------------------------------------------- helpers

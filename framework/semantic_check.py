@@ -13,7 +13,7 @@ diagnostics to one list, so a user sees all problems at once:
 from __future__ import annotations
 
 import re
-from typing import Any, Callable, Dict, List, Mapping
+from typing import Any, Dict, List, Mapping
 
 import attrs
 
