@@ -57,9 +57,14 @@ class RandomAgent:
 
     def __init__(self, seed: int = 0):
         self._random = random.Random(seed).random
+        self._game = None
+        self._sample = None
 
     def act(self, state, seat: int) -> int:
-        return state.game.procedure.sample_action(state, seat, self._random)
+        if state.game is not self._game:  # the game's sampler, looked up once
+            self._game = state.game
+            self._sample = state.game.procedure.sample_action
+        return self._sample(state, seat, self._random)
 
 
 class GreedyAgent:
