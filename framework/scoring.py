@@ -74,8 +74,19 @@ class Awards:
 # --------------------------------------------------------------------------- rules
 
 
+class OwnCardsRule:
+    """A rule whose points for a seat come from that seat's cards alone: it defines
+    ``score_row(counts, cards)`` and gets ``score_seat`` from it."""
+
+    __slots__ = ()
+    own_cards_only = True
+
+    def score_seat(self, t: Tableau, seat: int) -> int:
+        return self.score_row(t.counts[seat], t.cards[seat])
+
+
 @attrs.frozen(eq=False)  # rules are compared and hashed by identity
-class Sets:
+class Sets(OwnCardsRule):
     """Every complete group of ``size`` matching cards scores ``points`` (tempura, sashimi).
 
     With ``distinct`` the cards are instead split into sets of different card
@@ -116,15 +127,10 @@ class Sets:
             out.append(total)
         return out
 
-    own_cards_only = True
-
     def score_row(self, row: List[int], seq: List[int]) -> int:
         if not self.distinct:
             return sum([row[i] for i in self.indices]) // self.size * self.points
         return self.score(Tableau([row], [seq]))[0]
-
-    def score_seat(self, t: Tableau, seat: int) -> int:
-        return self.score_row(t.counts[seat], t.cards[seat])
 
     def describe(self) -> str:
         if self.distinct:
@@ -173,7 +179,7 @@ class Table:
 
 
 @attrs.frozen(eq=False)  # rules are compared and hashed by identity
-class PerCard:
+class PerCard(OwnCardsRule):
     """Each matching card scores its own value (nigiri)."""
 
     id: str
@@ -183,15 +189,11 @@ class PerCard:
     words: str
     value_words: str = ""
     pairs: tuple = attrs.field(init=False, eq=False, repr=False)
-    pair_indices: tuple = attrs.field(init=False, eq=False, repr=False)
-    pair_values: tuple = attrs.field(init=False, eq=False, repr=False)
     all_values: Callable = attrs.field(init=False, eq=False, repr=False)
 
     def __attrs_post_init__(self) -> None:
         pairs = tuple((i, self.values[i]) for i in self.indices if self.values[i])
         object.__setattr__(self, "pairs", pairs)
-        object.__setattr__(self, "pair_indices", tuple(i for i, _ in pairs))
-        object.__setattr__(self, "pair_values", tuple(v for _, v in pairs))
         object.__setattr__(self, "all_values", weighted_all_fn(self.indices, self.values))
 
     @property
@@ -201,13 +203,8 @@ class PerCard:
     def score(self, t: Tableau) -> List[int]:
         return self.all_values(t)
 
-    own_cards_only = True
-
     def score_row(self, row: List[int], seq: List[int]) -> int:
         return sum([row[i] * v for i, v in self.pairs])
-
-    def score_seat(self, t: Tableau, seat: int) -> int:
-        return self.score_row(t.counts[seat], t.cards[seat])
 
     def describe(self) -> str:
         values = sorted({self.values[i] for i in self.indices})
@@ -217,7 +214,7 @@ class PerCard:
 
 
 @attrs.frozen(eq=False)  # rules are compared and hashed by identity
-class Modifier:
+class Modifier(OwnCardsRule):
     """A card that changes a later card: the next target played after it goes onto the
     oldest modifier with room and scores ``factor`` times (wasabi). This rule scores the
     extra ``(factor - 1) x value``; the target's own rule scores its base value."""
@@ -240,21 +237,8 @@ class Modifier:
         return frozenset(self.targets) | {self.card}
 
     def score(self, t: Tableau) -> List[int]:
-        mod, cap, extra, targets = self.card, self.capacity, self.extra, self.target_set
-        out = []
-        for row, seq in zip(t.counts, t.cards):
-            room = bonus = 0
-            if row[mod]:
-                for c in seq:
-                    if c == mod:
-                        room += cap
-                    elif room and c in targets:
-                        room -= 1
-                        bonus += extra[c]
-            out.append(bonus)
-        return out
-
-    own_cards_only = True
+        score_row = self.score_row
+        return [score_row(row, seq) for row, seq in zip(t.counts, t.cards)]
 
     def score_row(self, row: List[int], seq: List[int]) -> int:
         mod = self.card
@@ -269,9 +253,6 @@ class Modifier:
                 room -= 1
                 bonus += extra[c]
         return bonus
-
-    def score_seat(self, t: Tableau, seat: int) -> int:
-        return self.score_row(t.counts[seat], t.cards[seat])
 
     def describe(self) -> str:
         return self.words
