@@ -270,6 +270,47 @@ class State:
         """Cards kept until game end, as game-end scoring sees them."""
         return Tableau(self.kept_counts, self.kept_cards, min(self.round + 1, self.game.ruleset.rounds))
 
+    def resample_hidden(self, seat: int, random) -> "State":
+        """A copy in which everything ``seat`` cannot see is dealt again at random,
+        consistently with what it has seen: the determinization step of
+        information-set search. ``random`` is a function returning floats in [0, 1).
+
+        Kept as they are: ``seat``'s hand, every table, and the cards of other hands
+        that ``seat`` has already seen. Re-dealt: the unseen cards of other hands, the
+        dummy's face-down pile and the undealt deck, among themselves.
+        """
+        new = self.clone()
+        known = self.game.procedure.known_hands(self, seat)
+        pool: List[int] = []
+        keep: Dict[int, List[int]] = {}
+        for other, hand in enumerate(self.hands):
+            if other == seat:
+                continue
+            seen = list(known.get(other, ()))
+            rest = hand[:]
+            kept_cards = []
+            for c in seen:
+                if c in rest:
+                    rest.remove(c)
+                    kept_cards.append(c)
+            keep[other] = kept_cards
+            pool.extend(rest)
+        for pile in self.dummy_piles:
+            pool.extend(pile)
+        undealt = self.deck[self.deck_pos:]
+        pool.extend(undealt)
+        pool = sorted(pool, key=lambda _: random())
+        at = 0
+        for other, kept_cards in keep.items():
+            n = len(self.hands[other]) - len(kept_cards)
+            new.hands[other] = kept_cards + pool[at:at + n]
+            at += n
+        for i, pile in enumerate(self.dummy_piles):
+            new.dummy_piles[i] = pool[at:at + len(pile)]
+            at += len(pile)
+        new.deck = self.deck[:self.deck_pos] + pool[at:]
+        return new
+
     def clone(self) -> "State":
         """A deep-enough copy: mutating the clone never touches this state."""
         new = State.__new__(State)

@@ -741,3 +741,47 @@ def test_sample_action_draws_each_legal_action_exactly_once_over_the_unit_interv
     for seat in state.acting_seats():
         samples = _all_samples(state, seat)
         assert sorted(samples) == sorted(state.legal_actions(seat))
+
+
+# --------------------------------------------------------------------------- determinization
+
+
+def _unseen_multiset(state, seat):
+    """Every card ``seat`` cannot place: other hands, dummy piles and the undealt deck."""
+    cards = Counter(state.deck[state.deck_pos:])
+    for other, hand in enumerate(state.hands):
+        if other != seat:
+            cards.update(hand)
+    for pile in state.dummy_piles:
+        cards.update(pile)
+    return cards
+
+
+@given(setup=game_setups(), turns=st.integers(min_value=0, max_value=14), draw=st.integers(0, 2**32))
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+def test_resample_hidden_keeps_what_the_seat_knows_and_redeals_the_rest(setup, turns, draw):
+    """resample_hidden keeps the seat's hand, every table and the hands it has seen; the other cards are only moved among unseen places, and the game plays on."""
+    import random
+
+    ruleset_id, players, seed, bots = setup
+    game = bundled_game(ruleset_id, players)
+    state = game.new_initial_state(seed)
+    agents = [make_agent(b, bot_seed(seed, s)) for s, b in enumerate(bots)]
+    for _ in range(turns):
+        if state.is_terminal():
+            return
+        state.apply_actions([agents[s].act(state, s) for s in state.acting_seats()])
+    seat = 0
+    known = game.procedure.known_hands(state, seat)
+    before = ([h[:] for h in state.hands], state.deck[:], [p[:] for p in state.dummy_piles])
+    other = state.resample_hidden(seat, random.Random(draw).random)
+    assert other.hands[seat] == state.hands[seat]
+    assert other.played == state.played and other.kept_cards == state.kept_cards
+    assert [len(h) for h in other.hands] == [len(h) for h in state.hands]
+    for s, cards in known.items():
+        assert not Counter(cards) - Counter(other.hands[s])  # what the seat saw is still there
+    assert _unseen_multiset(other, seat) == _unseen_multiset(state, seat)
+    assert (state.hands, state.deck, state.dummy_piles) == before  # the original is untouched
+    while not other.is_terminal():
+        other.apply_actions([agents[s].act(other, s) for s in other.acting_seats()])
+    assert len(other.totals()) == game.num_seats
