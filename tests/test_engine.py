@@ -785,3 +785,14 @@ def test_resample_hidden_keeps_what_the_seat_knows_and_redeals_the_rest(setup, t
     while not other.is_terminal():
         other.apply_actions([agents[s].act(other, s) for s in other.acting_seats()])
     assert len(other.totals()) == game.num_seats
+
+
+def test_resample_hidden_changes_the_hands_a_seat_has_not_seen():
+    """At the first turn every other hand is unseen, so re-dealing moves cards between them and the deck."""
+    import random
+
+    game = bundled_game("sushi-go", 4)
+    state = game.new_initial_state(11)
+    redeals = {tuple(map(tuple, state.resample_hidden(0, random.Random(k).random).hands[1:])) for k in range(5)}
+    assert len(redeals) == 5
+    assert tuple(map(tuple, state.hands[1:])) not in redeals
