@@ -179,8 +179,8 @@ def load_file(path, *, limits: LoaderLimits = DEFAULT_LIMITS) -> Document:
         try:
             size = os.path.getsize(path)
         except OSError:
-            size = len(raw)
-        raise _too_large(file, size, limits)
+            size = 0
+        raise _too_large(file, max(size, len(raw)), limits, more=size < len(raw))
     return load_document(_decode(raw, file, limits), file, limits=limits)
 
 
@@ -188,9 +188,10 @@ def load_file(path, *, limits: LoaderLimits = DEFAULT_LIMITS) -> Document:
 # helpers
 
 
-def _too_large(file: str, size: int, limits: LoaderLimits) -> RulesetError:
+def _too_large(file: str, size: int, limits: LoaderLimits, more: bool = False) -> RulesetError:
+    amount = f"more than {limits.max_file_size} bytes" if more else f"{size} bytes"
     return RulesetError.single(
-        file, 1, 1, f"the file is too large ({size} bytes; a rule file may have at most {limits.max_file_size} bytes)"
+        file, 1, 1, f"the file is too large ({amount}; a rule file may have at most {limits.max_file_size} bytes)"
     )
 
 
