@@ -87,42 +87,20 @@ class GreedyAgent:
             return legal[0]
         game = state.game
         K = game.num_card_types
-        reading = game.round_rules_reading
-        row = state.counts[seat]
-        seq = state.played[seat]
-        base: Dict[object, int] = {}
-        round_t = None
+        kept = game.kept
+        score_kept = bool(game.ruleset.game_rules)
+        this_round = _Baseline(state.tableau(), seat)
+        to_game_end = None
         best: List[int] = []
         best_gain = None
         for action in legal:
-            if action < K and not game.kept[action]:
-                # the common case: one card, scored only by round-end rules
-                row2 = row[:]
-                row2[action] += 1
-                seq2 = seq + [action]
-                gain = 0
-                hyp = None
-                for rule in reading[action]:
-                    if rule.own_cards_only:
-                        if rule not in base:
-                            base[rule] = rule.score_row(row, seq)
-                        gain += rule.score_row(row2, seq2) - base[rule]
-                    else:
-                        if round_t is None:
-                            round_t = state.tableau()
-                        if hyp is None:
-                            hyp = round_t.with_seat(seat, row2, seq2)
-                        if hasattr(rule, "score_seat_changed") and rule.quantity.is_local:
-                            # a majority: the other seats' quantities do not change
-                            qkey = (rule, "q")
-                            if qkey not in base:
-                                q = base[qkey] = rule.quantities(round_t)
-                                base[rule] = rule.award(q, round_t)[seat]
-                            gain += rule.score_seat_changed(hyp, seat, base[qkey]) - base[rule]
-                        else:
-                            if rule not in base:
-                                base[rule] = rule.score_seat(round_t, seat)
-                            gain += rule.score_seat(hyp, seat) - base[rule]
+            if action < K:
+                # the common case: one card, for this seat only
+                gain = this_round.gain(game.round_rules_reading[action], action)
+                if kept[action] and score_kept:
+                    if to_game_end is None:
+                        to_game_end = _Baseline(_kept_now(state), seat)
+                    gain += to_game_end.gain(game.game_rules_reading[action], action)
             else:
                 gain = self._gain(state, seat, action)
             if best_gain is None or gain > best_gain:
@@ -162,6 +140,49 @@ class GreedyAgent:
                 hyp_k = _with_cards(hyp_k, dummy_seat, (dummy_card,), None)
             for rule in ruleset.game_rules:
                 gain += rule.score_seat(hyp_k, seat) - rule.score_seat(kept_t, seat)
+        return gain
+
+
+class _Baseline:
+    """One seat's score before a move, rule by rule (computed once, on demand), and
+    the change one more card would make."""
+
+    __slots__ = ("t", "seat", "row", "seq", "base")
+
+    def __init__(self, t: Tableau, seat: int):
+        self.t = t
+        self.seat = seat
+        self.row = t.counts[seat]
+        self.seq = t.cards[seat]
+        self.base: Dict[object, object] = {}
+
+    def gain(self, rules, card: int) -> int:
+        """Points ``rules`` would give ``seat`` with ``card`` added, minus what they give now."""
+        row2 = self.row[:]
+        row2[card] += 1
+        seq2 = self.seq + [card]
+        t, seat, base = self.t, self.seat, self.base
+        hyp = None
+        gain = 0
+        for rule in rules:
+            if rule.own_cards_only:
+                if rule not in base:
+                    base[rule] = rule.score_row(self.row, self.seq)
+                gain += rule.score_row(row2, seq2) - base[rule]
+                continue
+            if hyp is None:
+                hyp = t.with_seat(seat, row2, seq2)
+            if hasattr(rule, "score_seat_changed") and rule.quantity.is_local:
+                # a majority: the other seats' quantities do not change with this move
+                if rule not in base:
+                    q = rule.quantities(t)
+                    base[rule] = (q, rule.award(q, t)[seat])
+                q, before = base[rule]
+                gain += rule.score_seat_changed(hyp, seat, q) - before
+            else:
+                if rule not in base:
+                    base[rule] = rule.score_seat(t, seat)
+                gain += rule.score_seat(hyp, seat) - base[rule]
         return gain
 
 
