@@ -166,6 +166,9 @@ class Table:
         return self.quantity.pure
 
     def score_row(self, row: List[int], seq: List[int]) -> int:
+        if self.single_card is not None:
+            q, last = row[self.single_card], len(self.points) - 1
+            return self.points[q if q < last else last]
         return self.score_seat(Tableau([row], [seq]), 0)
 
     def score_seat(self, t: Tableau, seat: int) -> int:
