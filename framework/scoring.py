@@ -66,8 +66,15 @@ class Awards:
             return " / ".join(f"{p:+d}" if p < 0 else str(p) for p in v) if v else "nothing"
 
         text = fmt(self.default)
+        runs: List[list] = []  # [first, last, awards] for runs of player counts with the same awards
         for n, v in sorted(self.by_seats.items()):
-            text += f"; with {n} players: {fmt(v)}"
+            if runs and runs[-1][1] == n - 1 and runs[-1][2] == v:
+                runs[-1][1] = n
+            else:
+                runs.append([n, n, v])
+        for first, last, v in runs:
+            players = str(first) if first == last else f"{first}-{last}"
+            text += f"; with {players} players: {fmt(v)}"
         return text
 
 

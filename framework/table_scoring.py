@@ -25,7 +25,6 @@ def parse_table(ruleset: CompiledRuleset, table: Any, where: str = "table") -> L
         raise InputError(f"{where}: {len(rounds)} rounds, but {ruleset.name} has {ruleset.rounds}")
     seats = None
     out = []
-    used = [0] * ruleset.catalogue.size
     for r, rnd in enumerate(rounds):
         if not isinstance(rnd, list) or not all(isinstance(s, list) for s in rnd):
             raise InputError(f"{where}: round {r + 1} must be a list with one list of card ids per seat")
@@ -41,9 +40,7 @@ def parse_table(ruleset: CompiledRuleset, table: Any, where: str = "table") -> L
                     from .suggest import did_you_mean
 
                     raise InputError(f"{where}: round {r + 1}, seat {s}: unknown card {c!r}{did_you_mean(str(c), ruleset.catalogue.ids)}")
-                i = ruleset.catalogue.index_of(c)
-                used[i] += 1
-                row.append(i)
+                row.append(ruleset.catalogue.index_of(c))
             cards_r.append(row)
         out.append(cards_r)
     dummies = ruleset.dummy.seats if ruleset.dummy else 0
@@ -51,11 +48,27 @@ def parse_table(ruleset: CompiledRuleset, table: Any, where: str = "table") -> L
     if not ruleset.min_players <= players <= ruleset.max_players:
         extra = f" plus {dummies} dummy seat(s)" if dummies else ""
         raise InputError(f"{where}: {seats} seats, but {ruleset.name} is for {ruleset.min_players}-{ruleset.max_players} players{extra}")
-    for i, n in enumerate(used):
-        card = ruleset.catalogue.cards[i]
-        if n > card.count:
-            raise InputError(f"{where}: {n} {card.id} played, but the deck has only {card.count}")
+    for r, n, card in _over_the_deck(ruleset, out):
+        raise InputError(f"{where}: {n} {card.id} played{r}, but the deck has only {card.count}")
     return out
+
+
+def _over_the_deck(ruleset: CompiledRuleset, rounds: List[List[List[int]]]):
+    """``(where, number, card)`` for cards played more often than the deck allows: over
+    the whole game, or (when every card not kept is shuffled back between rounds) in
+    one round together with the kept cards of earlier rounds."""
+    cards = ruleset.catalogue.cards
+    used = [0] * len(cards)
+    for r, rnd in enumerate(rounds):
+        if ruleset.between_rounds == "reshuffle":
+            used = [n if cards[i].keep == "game" else 0 for i, n in enumerate(used)]
+        for seat in rnd:
+            for c in seat:
+                used[c] += 1
+        for i, n in enumerate(used):
+            if n > cards[i].count:
+                yield (f" in round {r + 1}" if ruleset.between_rounds == "reshuffle" else ""), n, cards[i]
+                return
 
 
 def score_table(ruleset: CompiledRuleset, table: Any, where: str = "table") -> dict:
