@@ -49,7 +49,7 @@ def validate(
             failed = True
             reports.append({"file": path, "valid": False, "diagnostics": [{"file": path, "line": 0, "column": 0, "severity": "error", "message": str(e)}]})
             if format is Format.text:
-                typer.echo(f"{path}: error: {e}", err=True)
+                typer.echo(f"error: {e}", err=True)
             continue
         if result.ok:
             reports.append({"file": result.file, "valid": True, "summary": summary_line(result.ruleset),
