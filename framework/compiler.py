@@ -92,8 +92,6 @@ def compile_ruleset(doc) -> CompiledRuleset:
             id=a["id"],
             card=catalogue.index_of(a["card"]),
             extra=a.get("extra", 1),
-            per_turn=a.get("per_turn", 1),
-            then=a.get("then", "return_to_hand"),
             description=a.get("description", ""),
         )
         for a in data.get("actions") or []

@@ -20,15 +20,12 @@ DIRECTION_NAMES = {LEFT: "left", RIGHT: "right", NO_PASS: "none"}
 @attrs.frozen
 class ExtraPick:
     """A special action: a card already in front of you lets you take ``extra`` more
-    cards in a later turn (chopsticks)."""
+    cards in a later turn (chopsticks); at most one per turn, and the card then goes
+    back into the hand that is passed on (the schema admits nothing else)."""
 
     id: str
     card: int
     extra: int = 1
-    per_turn: int = 1
-    #: what happens to the card once used: "return_to_hand" (the one outcome the
-    #: engine supports: every hand keeps the same size)
-    then: str = "return_to_hand"
     description: str = ""
 
 

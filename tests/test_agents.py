@@ -41,8 +41,7 @@ def reference_gain(state, seat, action):
     if len(own) > 1:  # the special action's card leaves the table (chopsticks: back to the hand)
         for special in game.actions:
             if state.counts[seat][special.card]:
-                if special.then != "stay":
-                    after[seat].remove(special.card)
+                after[seat].remove(special.card)
                 break
     if dummy_card is not None:
         after[game.num_players].append(dummy_card)
