@@ -9,6 +9,7 @@ Bots look only at what their seat may know: their own hand and the public tables
 
 from __future__ import annotations
 
+import _random
 import random
 from typing import Callable, Dict, List, Optional, Protocol, Sequence
 
@@ -56,7 +57,12 @@ class RandomAgent:
     name = "random"
 
     def __init__(self, seed: int = 0):
-        self._random = random.Random(seed).random
+        # the C generator itself: the same stream as random.Random(seed), seeded
+        # without the Python-level wrapper (a simulation seeds one per seat per game)
+        #: the stream this agent draws from. An agent with ``uniform_random`` promises
+        #: that ``act`` is ``state.sample_action(seat, uniform_random)``, so a table of
+        #: such agents can be played by the engine's tighter loop (State.play_out).
+        self.uniform_random = _random.Random(seed).random
         self._game = None
         self._sample = None
 
@@ -64,7 +70,7 @@ class RandomAgent:
         if state.game is not self._game:  # the game's sampler, looked up once
             self._game = state.game
             self._sample = state.game.procedure.sample_action
-        return self._sample(state, seat, self._random)
+        return self._sample(state, seat, self.uniform_random)
 
 
 class GreedyAgent:

@@ -19,6 +19,7 @@ The engine reads only the compiled ruleset: it knows no card by name.
 
 from __future__ import annotations
 
+import _random
 import random
 from typing import Dict, List, Optional, Sequence, Tuple
 
@@ -46,7 +47,11 @@ def derive_seed(seed: int, *parts: int) -> int:
 
 def shuffled(cards, rng: random.Random) -> list:
     """A uniformly shuffled copy (sorting by random keys: faster than ``rng.shuffle``
-    in pure Python, and just as reproducible)."""
+    in pure Python, and just as reproducible).
+
+    The engine seeds ``_random.Random``, the C generator under ``random.Random``:
+    the same stream for an integer seed, without the Python-level seeding wrapper.
+    """
     r = rng.random
     return sorted(cards, key=lambda _: r())
 
@@ -198,7 +203,7 @@ class State:
         self.seed = seed
         n = game.num_seats
         K = game.num_card_types
-        self.deck = shuffled(game.deck, random.Random(derive_seed(seed, 0)))
+        self.deck = shuffled(game.deck, _random.Random(derive_seed(seed, 0)))
         self.deck_pos = 0
         self.forced_deals = deals
         self.round = 0  # 0-based index of the current round
@@ -347,6 +352,18 @@ class State:
             raise IllegalMoveError(f"expected {self.game.num_players} actions (one per player), got {len(actions)}")
         self.game.procedure.apply(self, actions)
 
+    def play_out(self, randoms: Sequence) -> None:
+        """Play to the end with every player choosing uniformly among its legal actions,
+        ``randoms[seat]`` being its function returning floats in [0, 1).
+
+        The same game, draw for draw, as ``apply_actions([sample_action(seat,
+        randoms[seat]) ...])`` turn after turn, in a tighter loop: random
+        simulations and search bots' roll-outs spend their time here.
+        """
+        if len(randoms) != self.game.num_players:
+            raise ValueError(f"{len(randoms)} random streams for {self.game.num_players} players")
+        self.game.procedure.play_out(self, randoms)
+
     # ------------------------------------------------------------------ internals shared by procedures
 
     def _play(self, seat: int, card: int) -> None:
@@ -389,29 +406,25 @@ class State:
         K = game.num_card_types
         reshuffle = rules.between_rounds == "reshuffle"
         discarded: List[int] = []
+        played, counts = self.played, self.counts
         for s in range(game.num_seats):
-            row = self.counts[s]
-            has_kept = reshuffle
-            for k in kept_types:
-                if row[k]:
-                    has_kept = True
-                    break
-            if has_kept:
+            row = counts[s]
+            if reshuffle or any([row[k] for k in kept_types]):
                 kc, kk = self.kept_cards[s], self.kept_counts[s]
-                for c in self.played[s]:
+                for c in played[s]:
                     if kept[c]:
                         kc.append(c)
                         kk[c] += 1
                     else:
                         discarded.append(c)
-            self.played[s] = []
-            self.counts[s] = [0] * K
+        self.played = [[] for _ in played]
+        self.counts = [[0] * K for _ in counts]
         if reshuffle and self.forced_deals is None:
             # every card that is not kept goes back: the undealt deck, unplayed hands, played cards
             deck = self.deck[self.deck_pos:] + discarded
             for h in self.hands + self.dummy_piles:
                 deck.extend(h)
-            self.deck = shuffled(deck, random.Random(derive_seed(self.seed, 1, self.round)))
+            self.deck = shuffled(deck, _random.Random(derive_seed(self.seed, 1, self.round)))
             self.deck_pos = 0
         self.hands = [[] for _ in range(game.num_seats)]
         self.dummy_piles = []
@@ -427,7 +440,7 @@ class State:
         self.scored.append((rules, points))
         if not points:
             return [0] * t.num_seats
-        return [sum(col) for col in zip(*points)]
+        return list(map(sum, zip(*points)))
 
     @property
     def rule_points(self) -> Dict[str, List[int]]:

@@ -33,6 +33,41 @@ def as_action(seat: int, a) -> int:
         raise IllegalMoveError(f"seat {seat}: an action is an integer, not {a!r}") from None
 
 
+def sample_distinct(hand: List[int], random) -> int:
+    """One of the distinct cards of ``hand``, each equally likely.
+
+    Rejection sampling: a position drawn uniformly is kept with probability one over
+    the number of copies of its card, so every distinct card is kept with the same
+    probability, 1 / len(hand), per attempt. No set is built, which is what makes
+    random play-outs cheap; a hand of distinct cards takes exactly one draw.
+    """
+    size = len(hand)
+    while True:
+        card = hand[int(random() * size)]
+        copies = hand.count(card)
+        if copies == 1 or random() * copies < 1.0:
+            return card
+
+
+def sample_one_or_two(hand: List[int], random) -> Tuple[int, int]:
+    """One card of ``hand`` or an ordered pair of its cards, each distinct choice
+    equally likely (what ``legal_actions`` lists when one extra card may be taken):
+    ``(card, -1)`` or ``(first, second)``. One draw, and no list of the choices."""
+    distinct = list(set(hand))  # a set of small ints iterates in an order fixed by its contents
+    d = len(distinct)
+    doubled = [] if d == len(hand) else [c for c in distinct if hand.count(c) > 1]
+    i = int(random() * (d * d + len(doubled)))  # d singles, d(d-1) pairs of two cards, the doubles
+    if i < d:
+        return distinct[i], -1
+    i -= d
+    pairs = d * (d - 1)
+    if i < pairs:
+        first, other = divmod(i, d - 1)
+        return distinct[first], distinct[other + (other >= first)]
+    card = doubled[i - pairs]
+    return card, card
+
+
 class StandardProcedure:
     """Simultaneous pick, reveal, pass."""
 
@@ -124,42 +159,16 @@ class StandardProcedure:
         without building the action list when no special action is possible:
         the fast path for random play-outs."""
         hand = state.hands[seat]
-        if self.action_cards:
+        if self.action_cards and len(hand) > 1:
             row = state.counts[seat]
             for c in self.action_cards:
-                if row[c] and len(hand) > 1:
+                if row[c]:
                     if self.game.max_extra == 1 and self.extra_available(state, seat) == 1:
-                        return self._sample_pair_or_single(hand, random)
+                        first, second = sample_one_or_two(hand, random)
+                        return first if second < 0 else first + self.K * (second + 1)
                     legal = self.legal_actions(state, seat)
                     return legal[int(random() * len(legal))]
-        distinct = set(hand)
-        if len(distinct) == len(hand):
-            return hand[int(random() * len(hand))]
-        # the iteration order of a set of small ints depends only on its contents
-        # and insertion order, so this stays reproducible without sorting
-        distinct = list(distinct)
-        return distinct[int(random() * len(distinct))]
-
-    def _sample_pair_or_single(self, hand: List[int], random) -> int:
-        """Uniform over one card or an ordered pair of cards from ``hand`` (what
-        ``legal_actions`` lists with one extra pick), without listing them."""
-        K = self.K
-        distinct = list(set(hand))
-        d = len(distinct)
-        doubled = {a for a in distinct if hand.count(a) > 1}
-        i = int(random() * (d + d * (d - 1) + len(doubled)))
-        if i < d:
-            return distinct[i]
-        i -= d
-        for a in distinct:
-            partners = d - 1 + (a in doubled)
-            if i < partners:
-                others = [b for b in distinct if b != a]
-                if a in doubled:
-                    others.append(a)
-                return a + K * (others[i] + 1)
-            i -= partners
-        raise AssertionError("unreachable: the index is below the number of actions")
+        return sample_distinct(hand, random)
 
     # ------------------------------------------------------------------ applying
 
@@ -230,6 +239,82 @@ class StandardProcedure:
         state.turn += 1
         if len(hands[0]) <= 1:
             self._maybe_autoplay(state)
+
+    def play_out(self, state, randoms: Sequence) -> None:
+        """Play to the end with every player choosing uniformly among its legal
+        actions, ``randoms[seat]()`` giving its floats in [0, 1).
+
+        The same game, draw for draw, as asking :meth:`sample_action` for every seat
+        and calling :meth:`apply` turn after turn -- only without the per-turn
+        checks and calls: the loop of random simulations and of search bots'
+        roll-outs. A seat's pick reads only its own hand and table, and changes only
+        them, so taking the seats one after the other is the same as all at once.
+        """
+        K = self.K
+        directions = self.directions
+        sample_action = self.sample_action
+        # one special action allowing one extra card (chopsticks): resolved inline
+        inline = self.actions[0].card if len(self.actions) == 1 and self.game.max_extra == 1 else -1
+        others = () if inline >= 0 else self.action_cards  # any other set-up: the general path
+        seats = tuple(enumerate(randoms))
+        while not state.finished:
+            hands, played, counts = state.hands, state.played, state.counts
+            turns = state.history[-1]["turns"]
+            d = directions[state.round]
+            while len(hands[0]) > 1:
+                actions = []
+                for seat, random in seats:
+                    hand = hands[seat]
+                    row = counts[seat]
+                    if inline >= 0 and row[inline]:
+                        a, b = sample_one_or_two(hand, random)
+                        hand.remove(a)
+                        played[seat].append(a)
+                        row[a] += 1
+                        if b >= 0:  # both cards taken; the action's card goes back into the hand
+                            hand.remove(b)
+                            table = played[seat]
+                            table.append(b)
+                            row[b] += 1
+                            table.remove(inline)
+                            row[inline] -= 1
+                            hand.append(inline)
+                            a += K * (b + 1)
+                    elif others and any(row[c] for c in others):
+                        a = sample_action(state, seat, random)
+                        if a < K:
+                            hand.remove(a)
+                            played[seat].append(a)
+                            row[a] += 1
+                        else:
+                            self._take(state, seat, self._decode(seat, a))
+                    else:  # sample_distinct, inline
+                        size = len(hand)
+                        while True:
+                            a = hand[int(random() * size)]
+                            copies = hand.count(a)
+                            if copies == 1 or random() * copies < 1.0:
+                                break
+                        hand.remove(a)
+                        played[seat].append(a)
+                        row[a] += 1
+                    actions.append(a)
+                turns.append({"actions": actions})
+                if d == 1:
+                    hands.insert(0, hands.pop())
+                elif d == -1:
+                    hands.append(hands.pop(0))
+                state.turn += 1
+            if len(hands[0]) == 1:  # the last cards play themselves (as _maybe_autoplay does)
+                actions = [hand.pop() for hand in hands]
+                for seat, a in enumerate(actions):
+                    played[seat].append(a)
+                    counts[seat][a] += 1
+                turns.append({"actions": actions, "auto": True})
+                state.turn += 1
+                state._end_round()
+            else:
+                self._maybe_autoplay(state)
 
     def _undo(self, state, actions: Sequence[int], upto: int) -> None:
         """Take back the single cards seats ``0..upto-1`` took, so an illegal move leaves
@@ -390,6 +475,14 @@ class DummyProcedure(StandardProcedure):
             return
         state.controller = (state.controller + 1) % self.players
         self._draw(state)
+
+    def play_out(self, state, randoms: Sequence) -> None:
+        """Play to the end with every player choosing uniformly (see
+        :meth:`StandardProcedure.play_out`), turn by turn through the checked path."""
+        sample, apply = self.sample_action, self.apply
+        seats = tuple(enumerate(randoms))
+        while not state.finished:
+            apply(state, [sample(state, seat, random) for seat, random in seats])
 
     def _check_cards_with_dummy(self, state, seat: int, cards: Tuple[int, ...], dummy: int) -> None:
         hand = state.hands[seat]

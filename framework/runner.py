@@ -30,14 +30,24 @@ def bot_seed(seed: int, seat: int) -> int:
     return derive_seed(seed, 0xB07, seat)
 
 
+def bot_seeds(seed: int, seats: int) -> List[int]:
+    """``[bot_seed(seed, seat) for seat in range(seats)]``, mixing the shared prefix once."""
+    base = derive_seed(seed, 0xB07)
+    return [derive_seed(base, seat) for seat in range(seats)]
+
+
 def play_game(game: Game, seed: int, bots: Sequence[str], agents: Optional[Sequence] = None) -> State:
     """Play one game to the end with the named bots (or the given agents)."""
     if agents is None:
-        agents = [make_agent(name, bot_seed(seed, seat)) for seat, name in enumerate(bots)]
+        agents = [make_agent(name, s) for name, s in zip(bots, bot_seeds(seed, len(bots)))]
     state = game.new_initial_state(seed)
     acts = list(enumerate(a.act for a in agents))
     if len(acts) != game.num_players:
         raise ValueError(f"{len(acts)} agents for {game.num_players} players")
+    randoms = [getattr(a, "uniform_random", None) for a in agents]
+    if all(randoms):  # every seat picks uniformly: the engine's own loop plays the same game
+        state.play_out(randoms)
+        return state
     apply = game.procedure.apply  # what State.apply_actions calls, minus checks that hold here
     while not state.finished:
         apply(state, [act(state, s) for s, act in acts])

@@ -320,33 +320,43 @@ class Majority:
                 for awards, highest in ((self.most.for_seats(n), True), (self.least.for_seats(n), False))
                 if awards
             ]
+        values = sorted(set(q), reverse=True)
         minimum = self.minimum
-        values = sorted(set(q) if minimum is None else {v for v in q if v >= minimum}, reverse=True)
+        if minimum is not None:
+            while values and values[-1] < minimum:  # below the minimum: no part in the ranking
+                values.pop()
         pts = [0] * n
         if not values:
             return pts
         elig, mult = self.eligible, self.multiplier
         split, skips = self.split, self.tie_skips_places
-        seats = range(n)
         for awards, highest in plans:
             place = 0
             last = len(awards)
             for v in (values if highest else reversed(values)):
                 if place >= last:
                     break
-                group = [s for s in seats if q[s] == v]
-                recipients = group if elig is None else [s for s in group if elig.fn(t, s)]
-                if recipients:
+                tied = q.count(v)
+                if elig is None and mult is None:  # the common case, without listing seats
                     amount = awards[place]
-                    if split and len(recipients) > 1:
-                        amount = split_evenly(amount, len(recipients))
-                    if mult is None:
-                        for s in recipients:
-                            pts[s] += amount
+                    if tied == 1:
+                        pts[q.index(v)] += amount
                     else:
+                        if split:
+                            amount = split_evenly(amount, tied)
+                        for s in range(n):
+                            if q[s] == v:
+                                pts[s] += amount
+                else:
+                    group = [s for s in range(n) if q[s] == v]
+                    recipients = group if elig is None else [s for s in group if elig.fn(t, s)]
+                    if recipients:
+                        amount = awards[place]
+                        if split and len(recipients) > 1:
+                            amount = split_evenly(amount, len(recipients))
                         for s in recipients:
-                            pts[s] += amount * mult.fn(t, s)
-                place += len(group) if skips else 1
+                            pts[s] += amount if mult is None else amount * mult.fn(t, s)
+                place += tied if skips else 1
         return pts
 
     own_cards_only = False

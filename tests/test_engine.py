@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 from ruledraft.agents import make_agent
 from ruledraft.engine import Game, State, decide_winners
 from ruledraft.errors import IllegalMoveError
+from ruledraft.procedures import sample_distinct, sample_one_or_two
 from ruledraft.runner import bot_seed
 from ruledraft.scoring import score_rules
 from ruledraft.tableau import Tableau
@@ -719,17 +720,70 @@ def test_winners_most_points_then_most_puddings_then_shared():
 
 
 def _all_samples(state, seat):
-    """What sample_action returns for every slot of the unit interval it can pick."""
+    """What a one-draw sampler returns for every slot of the unit interval it can pick."""
     legal = state.legal_actions(seat)
     total = len(legal)
     # a slot per action: feeding the middle of slot i must give a distinct legal action
     return [state.sample_action(seat, lambda i=i: (i + 0.5) / total) for i in range(total)]
 
 
+class _Stream:
+    """A scripted ``random()``: the given draws, then :class:`_Exhausted`."""
+
+    def __init__(self, draws):
+        self.draws = list(draws)
+
+    def __call__(self):
+        if not self.draws:
+            raise _Exhausted
+        return self.draws.pop(0)
+
+
+class _Exhausted(Exception):
+    pass
+
+
+def _first_attempt_outcomes(hand):
+    """How often sample_distinct keeps each card on its first attempt, over a grid of
+    first and second draws fine enough to hit every threshold it compares with."""
+    from math import lcm
+
+    size = len(hand)
+    second = lcm(*Counter(hand).values())
+    kept = Counter()
+    for i in range(size):
+        for j in range(second):
+            try:
+                kept[sample_distinct(hand, _Stream([(i + 0.5) / size, (j + 0.5) / second]))] += 1
+            except _Exhausted:  # rejected: a second attempt would start
+                pass
+    return kept, second
+
+
+@given(hand=st.lists(st.integers(0, 5), min_size=1, max_size=10))
+def test_sample_distinct_keeps_every_distinct_card_equally_often(hand):
+    """sample_distinct is uniform over the distinct cards, whatever their multiplicities: each is kept on an attempt with the same probability."""
+    kept, second = _first_attempt_outcomes(hand)
+    assert set(kept) == set(hand)
+    assert set(kept.values()) == {second}  # 1/len(hand) of the grid per distinct card
+
+
+@given(hand=st.lists(st.integers(0, 5), min_size=1, max_size=10))
+def test_sample_one_or_two_maps_the_unit_interval_onto_every_single_and_ordered_pair(hand):
+    """sample_one_or_two is uniform: the slots of [0, 1) map one-to-one onto every card and every ordered pair the hand allows."""
+    counts = Counter(hand)
+    expected = [(c, -1) for c in counts] + [(a, b) for a in counts for b in counts if a != b or counts[a] > 1]
+    total = len(expected)
+    got = [sample_one_or_two(hand, lambda i=i: (i + 0.5) / total) for i in range(total)]
+    assert sorted(got) == sorted(expected)
+
+
 @given(setup=game_setups(), turns=st.integers(min_value=0, max_value=12))
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-def test_sample_action_draws_each_legal_action_exactly_once_over_the_unit_interval(setup, turns):
-    """sample_action is uniform: the slots of [0, 1) map one-to-one onto the legal actions (chopsticks pairs included)."""
+def test_sample_action_draws_uniformly_over_the_legal_actions(setup, turns):
+    """sample_action is uniform over the legal actions: with a special action possible, the slots of [0, 1) map one-to-one onto them (chopsticks pairs included); otherwise it is sample_distinct over the hand, whose distinct cards are exactly the legal actions."""
+    import random
+
     ruleset_id, players, seed, bots = setup
     game = bundled_game(ruleset_id, players)
     state = game.new_initial_state(seed)
@@ -739,8 +793,43 @@ def test_sample_action_draws_each_legal_action_exactly_once_over_the_unit_interv
             return
         state.apply_actions([agents[s].act(state, s) for s in state.acting_seats()])
     for seat in state.acting_seats():
-        samples = _all_samples(state, seat)
-        assert sorted(samples) == sorted(state.legal_actions(seat))
+        if state.can_use_action(seat) or game.ruleset.dummy:  # one draw over the listed actions
+            assert sorted(_all_samples(state, seat)) == sorted(state.legal_actions(seat))
+        else:
+            hand = state.hands[seat]
+            assert sorted(set(hand)) == sorted(state.legal_actions(seat))
+            for k in range(5):
+                assert state.sample_action(seat, random.Random(k).random) == sample_distinct(hand, random.Random(k).random)
+
+
+@given(setup=game_setups(bots=["random"]), turns=st.integers(min_value=0, max_value=30))
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+def test_play_out_is_the_same_game_as_sampling_and_applying_turn_by_turn(setup, turns):
+    """State.play_out plays, draw for draw, the game that sample_action and apply_actions give turn by turn, from any point of a game."""
+    import random
+
+    ruleset_id, players, seed, _ = setup
+    game = bundled_game(ruleset_id, players)
+    state = game.new_initial_state(seed)
+    agents = bots_for(["random"] * players, seed)
+    for _ in range(turns):
+        if state.is_terminal():
+            return
+        step(state, agents)
+    fast, slow = state.clone(), state.clone()
+    fast.play_out([random.Random(seed + s).random for s in range(players)])
+    streams = [random.Random(seed + s).random for s in range(players)]
+    while not slow.is_terminal():
+        slow.apply_actions([slow.sample_action(s, streams[s]) for s in slow.acting_seats()])
+    assert fast.history == slow.history
+    assert (fast.totals(), fast.winners, fast.rule_points) == (slow.totals(), slow.winners, slow.rule_points)
+
+
+def test_play_out_needs_one_stream_per_player():
+    """play_out refuses a number of random streams other than the number of players."""
+    state = bundled_game("sushi-go", 3).new_initial_state(1)
+    with pytest.raises(ValueError, match="3 players"):
+        state.play_out([lambda: 0.5] * 2)
 
 
 # --------------------------------------------------------------------------- determinization
