@@ -11,7 +11,7 @@ from typing import Sequence
 import attrs
 
 from .engine import Game
-from .runner import game_seed, play_game, simulate
+from .runner import game_seed, play_game, simulate, steady_heap
 
 
 @attrs.frozen
@@ -39,13 +39,14 @@ def measure(ruleset, players: int, bot: str, *, min_seconds: float = 1.0, min_ga
     for i in range(3):  # warm up
         play_game(game, game_seed(0, i), bots)
     n = 0
-    started = time.perf_counter()
-    while True:
-        play_game(game, game_seed(1, n), bots)
-        n += 1
-        elapsed = time.perf_counter() - started
-        if n >= min_games and elapsed >= min_seconds:
-            return Figure(ruleset.id, players, bot, 1, n, elapsed)
+    with steady_heap():  # as simulate runs its games
+        started = time.perf_counter()
+        while True:
+            play_game(game, game_seed(1, n), bots)
+            n += 1
+            elapsed = time.perf_counter() - started
+            if n >= min_games and elapsed >= min_seconds:
+                return Figure(ruleset.id, players, bot, 1, n, elapsed)
 
 
 def measure_jobs(ruleset, source: str, players: int, bot: str, jobs: int, games: int) -> Figure:

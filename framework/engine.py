@@ -409,7 +409,7 @@ class State:
         played, counts = self.played, self.counts
         for s in range(game.num_seats):
             row = counts[s]
-            if reshuffle or any([row[k] for k in kept_types]):
+            if reshuffle or any(map(row.__getitem__, kept_types)):
                 kc, kk = self.kept_cards[s], self.kept_counts[s]
                 for c in played[s]:
                     if kept[c]:

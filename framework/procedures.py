@@ -262,7 +262,7 @@ class StandardProcedure:
             turns = state.history[-1]["turns"]
             d = directions[state.round]
             while len(hands[0]) > 1:
-                actions = []
+                actions = [0] * len(seats)
                 for seat, random in seats:
                     hand = hands[seat]
                     row = counts[seat]
@@ -298,7 +298,7 @@ class StandardProcedure:
                         hand.remove(a)
                         played[seat].append(a)
                         row[a] += 1
-                    actions.append(a)
+                    actions[seat] = a
                 turns.append({"actions": actions})
                 if d == 1:
                     hands.insert(0, hands.pop())

@@ -7,6 +7,8 @@ whatever the number of processes (``jobs``) and the order they finish in.
 
 from __future__ import annotations
 
+import contextlib
+import gc
 import math
 import time
 from concurrent.futures import ProcessPoolExecutor, as_completed
@@ -18,6 +20,19 @@ from .agents import make_agent
 from .engine import Game, State, derive_seed
 from .game_log import record_game
 from .ruleset import CompiledRuleset
+
+
+@contextlib.contextmanager
+def steady_heap():
+    """While many games run, leave the objects alive before them (the loaded ruleset,
+    the parsers and schemas behind it) out of the cyclic garbage collector's scans:
+    games allocate millions of short-lived objects, and each full collection would
+    walk all of those long-lived ones again (about 7% of a simulation)."""
+    gc.freeze()
+    try:
+        yield
+    finally:
+        gc.unfreeze()
 
 
 def game_seed(seed: int, index: int) -> int:
@@ -40,14 +55,14 @@ def play_game(game: Game, seed: int, bots: Sequence[str], agents: Optional[Seque
     """Play one game to the end with the named bots (or the given agents)."""
     if agents is None:
         agents = [make_agent(name, s) for name, s in zip(bots, bot_seeds(seed, len(bots)))]
+    if len(agents) != game.num_players:
+        raise ValueError(f"{len(agents)} agents for {game.num_players} players")
     state = game.new_initial_state(seed)
-    acts = list(enumerate(a.act for a in agents))
-    if len(acts) != game.num_players:
-        raise ValueError(f"{len(acts)} agents for {game.num_players} players")
     randoms = [getattr(a, "uniform_random", None) for a in agents]
     if all(randoms):  # every seat picks uniformly: the engine's own loop plays the same game
         state.play_out(randoms)
         return state
+    acts = list(enumerate(a.act for a in agents))
     apply = game.procedure.apply  # what State.apply_actions calls, minus checks that hold here
     while not state.finished:
         apply(state, [act(state, s) for s, act in acts])
@@ -94,6 +109,7 @@ def _worker_init(source: str) -> None:
     from .loading import load_ruleset
 
     _WORKER["ruleset"] = load_ruleset(source)
+    gc.freeze()  # this process only runs games from here on (see steady_heap)
 
 
 def _worker_run(players: int, seed: int, bots: Sequence[str], indices: Sequence[int], log: bool) -> List[GameResult]:
@@ -187,6 +203,11 @@ def simulate(ruleset: CompiledRuleset, players: int, games: int, seed: int, bots
     ruleset again from ``source``; results are identical to ``jobs=1``.
     ``on_result`` receives every game's result in game order (for writing logs).
     """
+    with steady_heap():
+        return _simulate(ruleset, players, games, seed, bots, jobs, source, log, progress, on_result)
+
+
+def _simulate(ruleset, players, games, seed, bots, jobs, source, log, progress, on_result) -> Summary:
     started = time.perf_counter()
     results: List[GameResult] = []
     pending: Dict[int, GameResult] = {}

@@ -80,6 +80,11 @@ class Awards:
 
 # --------------------------------------------------------------------------- rules
 
+#: most distinct quantity lists a majority remembers the award of (each entry is a
+#: few small tuples: this bounds the memory at a few megabytes per rule)
+AWARD_MEMO_SIZE = 1 << 14
+
+
 
 class OwnCardsRule:
     """A rule whose points for a seat come from that seat's cards alone: it defines
@@ -247,8 +252,8 @@ class Modifier(OwnCardsRule):
         return frozenset(self.targets) | {self.card}
 
     def score(self, t: Tableau) -> List[int]:
-        score_row = self.score_row
-        return [score_row(row, seq) for row, seq in zip(t.counts, t.cards)]
+        score_row, mod = self.score_row, self.card
+        return [score_row(row, seq) if row[mod] else 0 for row, seq in zip(t.counts, t.cards)]
 
     def score_row(self, row: List[int], seq: List[int]) -> int:
         mod = self.card
@@ -293,6 +298,16 @@ class Majority:
     nothing_if_all_equal: bool
     #: number of seats -> the non-empty award lists, most first (filled on first use)
     _plans: Dict[int, list] = attrs.field(init=False, factory=dict, eq=False, repr=False)
+    #: quantities -> points, when the award depends on the quantities alone (no
+    #: ``eligible`` or ``multiplier`` reading the table); bounded by AWARD_MEMO_SIZE
+    _memo: Optional[dict] = attrs.field(init=False, default=None, eq=False, repr=False)
+    _values: Callable = attrs.field(init=False, eq=False, repr=False)
+
+    def __attrs_post_init__(self) -> None:
+        if self.eligible is None and self.multiplier is None:
+            object.__setattr__(self, "_memo", {})
+        q = self.quantity
+        object.__setattr__(self, "_values", q.all_fn if q.all_fn is not None else q.values)
 
     @property
     def reads(self) -> Optional[frozenset]:
@@ -306,10 +321,22 @@ class Majority:
         return self.quantity.values(t)
 
     def score(self, t: Tableau) -> List[int]:
-        return self.award(self.quantities(t), t)
+        return self.award(self._values(t), t)
 
     def award(self, q: List[int], t: Tableau) -> List[int]:
         """Points per seat for these quantities (``t`` is read only by ``eligible`` and ``multiplier``)."""
+        memo = self._memo
+        if memo is None:
+            return self._award(q, t)
+        key = tuple(q)  # a few seats' small counts: the same ones come back again and again
+        pts = memo.get(key)
+        if pts is None:
+            pts = self._award(q, t)
+            if len(memo) < AWARD_MEMO_SIZE:
+                memo[key] = pts
+        return pts[:]
+
+    def _award(self, q: List[int], t: Tableau) -> List[int]:
         n = len(q)
         if self.nothing_if_all_equal and min(q) == max(q):
             return [0] * n

@@ -7,6 +7,7 @@ of a card than the deck has, at most a hand's worth of cards per seat and round.
 from __future__ import annotations
 
 import copy
+from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -156,3 +157,46 @@ def test_table_scoring_agrees_with_the_engine(rid, monkeypatch):
             assert result["game_end"] == state.game_end_scores
             assert result["totals"] == state.totals()
             assert result["winners"] == state.winners
+
+
+def _majorities():
+    """Every majority rule of the bundled rulesets and examples, the remembered awards included."""
+    from ruledraft.loading import load_ruleset
+    from ruledraft.scoring import Majority
+
+    examples = Path(__file__).resolve().parent.parent / "examples"
+    out = []
+    for source in ("sushi-go", "sushi-go-soy-sauce", examples / "sushi-go-party-sampler.yaml", examples / "midnight-apothecary.yaml"):
+        out += [r for r in load_ruleset(source).rules if isinstance(r, Majority)]
+    return out
+
+
+@pytest.mark.parametrize("rule", _majorities(), ids=lambda r: r.id)
+@given(q=st.integers(2, 8).flatmap(lambda n: st.lists(st.integers(-2, 12), min_size=n, max_size=n)))
+def test_a_remembered_award_is_the_award_worked_out_afresh(rule, q):
+    """A majority that remembers awards by quantities gives what working them out gives, and a caller changing the returned list changes nothing remembered."""
+    from ruledraft.tableau import Tableau
+
+    if rule.eligible is not None or rule.multiplier is not None:
+        return  # these read the table, and are never remembered
+    t = Tableau([[0] * 40 for _ in q], [[] for _ in q])
+    first = rule.award(q, t)
+    assert first == rule._award(q, t)
+    first[0] += 1000
+    assert rule.award(q, t) == rule._award(q, t)
+
+
+def test_remembered_awards_are_bounded(monkeypatch):
+    """The memory of awards stops growing at AWARD_MEMO_SIZE entries and keeps answering correctly past it."""
+    import ruledraft.scoring as scoring
+    from ruledraft.tableau import Tableau
+
+    monkeypatch.setattr(scoring, "AWARD_MEMO_SIZE", 10)
+    rule = next(r for r in bundled_ruleset("sushi-go").rules if r.id == "maki")
+    rule._memo.clear()
+    t = Tableau([[0] * 12 for _ in range(3)], [[] for _ in range(3)])
+    for a in range(8):
+        for b in range(8):
+            q = [a, b, 3]
+            assert rule.award(q, t) == rule._award(q, t)
+    assert len(rule._memo) == 10
