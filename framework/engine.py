@@ -409,6 +409,13 @@ class State:
         played, counts = self.played, self.counts
         for s in range(game.num_seats):
             row = counts[s]
+            if not reshuffle and len(kept_types) == 1:
+                # one kept card type (puddings): its copies are alike, so play order is moot
+                k = kept_types[0]
+                if row[k]:
+                    self.kept_cards[s].extend([k] * row[k])
+                    self.kept_counts[s][k] += row[k]
+                continue
             if reshuffle or any(map(row.__getitem__, kept_types)):
                 kc, kk = self.kept_cards[s], self.kept_counts[s]
                 for c in played[s]:

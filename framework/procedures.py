@@ -49,17 +49,22 @@ def sample_distinct(hand: List[int], random) -> int:
             return card
 
 
-def sample_one_or_two(hand: List[int], random) -> Tuple[int, int]:
+def sample_one_or_two(hand: List[int], random, singles: bool = True) -> Tuple[int, int]:
     """One card of ``hand`` or an ordered pair of its cards, each distinct choice
     equally likely (what ``legal_actions`` lists when one extra card may be taken):
-    ``(card, -1)`` or ``(first, second)``. One draw, and no list of the choices."""
+    ``(card, -1)`` or ``(first, second)``. One draw, and no list of the choices.
+
+    With ``singles=False``, only the ordered pairs: a card for oneself and another
+    for the dummy, say.
+    """
     distinct = list(set(hand))  # a set of small ints iterates in an order fixed by its contents
     d = len(distinct)
     doubled = [] if d == len(hand) else [c for c in distinct if hand.count(c) > 1]
-    i = int(random() * (d * d + len(doubled)))  # d singles, d(d-1) pairs of two cards, the doubles
-    if i < d:
+    ones = d if singles else 0
+    i = int(random() * (ones + d * (d - 1) + len(doubled)))  # singles, pairs of two cards, doubles
+    if i < ones:
         return distinct[i], -1
-    i -= d
+    i -= ones
     pairs = d * (d - 1)
     if i < pairs:
         first, other = divmod(i, d - 1)
@@ -436,6 +441,12 @@ class DummyProcedure(StandardProcedure):
         return out
 
     def sample_action(self, state, seat: int, random) -> int:
+        if seat != state.controller:
+            return super().sample_action(state, seat, random)
+        if not self.extra_available(state, seat):
+            # a card for itself and another for the dummy: the ordered pairs of its hand
+            own, dummy = sample_one_or_two(state.hands[seat], random, singles=False)
+            return self.game.encode_action((own,), dummy)
         legal = self.legal_actions(state, seat)
         return legal[int(random() * len(legal))]
 

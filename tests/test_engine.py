@@ -776,12 +776,15 @@ def test_sample_one_or_two_maps_the_unit_interval_onto_every_single_and_ordered_
     total = len(expected)
     got = [sample_one_or_two(hand, lambda i=i: (i + 0.5) / total) for i in range(total)]
     assert sorted(got) == sorted(expected)
+    pairs = expected[len(counts):]
+    got = [sample_one_or_two(hand, lambda i=i: (i + 0.5) / len(pairs), singles=False) for i in range(len(pairs))]
+    assert sorted(got) == sorted(pairs)
 
 
 @given(setup=game_setups(), turns=st.integers(min_value=0, max_value=12))
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 def test_sample_action_draws_uniformly_over_the_legal_actions(setup, turns):
-    """sample_action is uniform over the legal actions: with a special action possible, the slots of [0, 1) map one-to-one onto them (chopsticks pairs included); otherwise it is sample_distinct over the hand, whose distinct cards are exactly the legal actions."""
+    """sample_action is uniform over the legal actions: with a special action possible, or a dummy to pick for, the slots of [0, 1) map one-to-one onto them (chopsticks pairs included); otherwise it is sample_distinct over the hand, whose distinct cards are exactly the legal actions."""
     import random
 
     ruleset_id, players, seed, bots = setup
@@ -793,7 +796,7 @@ def test_sample_action_draws_uniformly_over_the_legal_actions(setup, turns):
             return
         state.apply_actions([agents[s].act(state, s) for s in state.acting_seats()])
     for seat in state.acting_seats():
-        if state.can_use_action(seat) or game.ruleset.dummy:  # one draw over the listed actions
+        if state.can_use_action(seat) or state.controller == seat:  # one draw over the listed actions
             assert sorted(_all_samples(state, seat)) == sorted(state.legal_actions(seat))
         else:
             hand = state.hands[seat]
