@@ -11,6 +11,7 @@ import contextlib
 import gc
 import math
 import time
+from operator import add
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from typing import Callable, Dict, Iterable, List, Optional, Sequence
 
@@ -100,6 +101,137 @@ def run_games(ruleset: CompiledRuleset, players: int, seed: int, bots: Sequence[
     return out
 
 
+def tally_games(ruleset: CompiledRuleset, players: int, seed: int, bots: Sequence[str],
+                indices: Iterable[int]) -> "Tally":
+    """Play the games with these indices and keep only their statistics (no per-game
+    results to build, send between processes or keep in memory)."""
+    game = Game(ruleset, players)
+    tally = Tally.empty(game.num_seats, ruleset.rule_ids)
+    for index in indices:
+        tally.add_state(play_game(game, game_seed(seed, index), bots))
+    tally.flush()
+    return tally
+
+
+@attrs.define
+class Tally:
+    """Statistics of many games that merge exactly.
+
+    Everything is an integer sum (a win shared by k seats counts ``unit // k``, with
+    ``unit`` divisible by every possible k), so tallies merged in any grouping and any
+    order -- games split over processes, or later over machines -- give the same
+    summary as one tally of all the games.
+    """
+
+    num_seats: int
+    rule_ids: tuple
+    unit: int
+    games: int = 0
+    wins: list = attrs.Factory(list)  # per seat, in 1/unit
+    total: list = attrs.Factory(list)
+    total_sq: list = attrs.Factory(list)
+    low: list = attrs.Factory(list)
+    high: list = attrs.Factory(list)
+    rules: Dict[str, list] = attrs.Factory(dict)  # rule id -> points per seat
+    #: id(rules) -> (rules, [points of each scoring]), summed in bulk by flush()
+    _pending: dict = attrs.field(factory=dict, eq=False, repr=False)
+    _pending_games: int = attrs.field(default=0, eq=False, repr=False)
+
+    @classmethod
+    def empty(cls, num_seats: int, rule_ids: Sequence[str]) -> "Tally":
+        n = num_seats
+        return cls(n, tuple(rule_ids), math.lcm(*range(1, n + 1)), 0, [0] * n, [0] * n, [0] * n,
+                   [None] * n, [None] * n, {rid: [0] * n for rid in rule_ids})
+
+    def _add_outcome(self, totals: Sequence[int], winners: Sequence[int]) -> None:
+        self.games += 1
+        if winners:
+            share = self.unit // len(winners)
+            for s in winners:
+                self.wins[s] += share
+        low, high, total, sq = self.low, self.high, self.total, self.total_sq
+        for s, x in enumerate(totals):
+            total[s] += x
+            sq[s] += x * x
+            if low[s] is None or x < low[s]:
+                low[s] = x
+            if high[s] is None or x > high[s]:
+                high[s] = x
+
+    def add_result(self, result: GameResult) -> None:
+        """Count one game's result."""
+        self._add_outcome(result.totals, result.winners)
+        for rid, pts in result.rule_points.items():
+            self.rules[rid] = list(map(add, self.rules[rid], pts))
+
+    def add_state(self, state: State) -> None:
+        """Count one finished game, straight from its state."""
+        self._add_outcome(state.totals(), state.winners)
+        pending = self._pending
+        for rules, points in state.scored:
+            entry = pending.get(id(rules))
+            if entry is None:
+                pending[id(rules)] = (rules, [points])
+            else:
+                entry[1].append(points)
+        self._pending_games += 1
+        if self._pending_games >= 1024:
+            self.flush()
+
+    def flush(self) -> None:
+        """Fold the buffered points of each rule into the sums (column by column, in C)."""
+        for rules, scorings in self._pending.values():
+            for rule, per_scoring in zip(rules, zip(*scorings)):
+                self.rules[rule.id] = list(map(add, self.rules[rule.id], map(sum, zip(*per_scoring))))
+        self._pending.clear()
+        self._pending_games = 0
+
+    def merge(self, other: "Tally") -> None:
+        """Add another tally of other games (of the same table) to this one."""
+        self.flush()
+        other.flush()
+        self.games += other.games
+        self.wins = list(map(add, self.wins, other.wins))
+        self.total = list(map(add, self.total, other.total))
+        self.total_sq = list(map(add, self.total_sq, other.total_sq))
+        self.low = [b if a is None or (b is not None and b < a) else a for a, b in zip(self.low, other.low)]
+        self.high = [b if a is None or (b is not None and b > a) else a for a, b in zip(self.high, other.high)]
+        for rid, pts in other.rules.items():
+            self.rules[rid] = list(map(add, self.rules[rid], pts))
+
+    def __getstate__(self) -> dict:  # the pending points hold compiled rules: fold them first
+        self.flush()
+        return {f.name: getattr(self, f.name) for f in attrs.fields(type(self))}
+
+    def __setstate__(self, state: dict) -> None:
+        for name, value in state.items():
+            object.__setattr__(self, name, value)
+
+    def summary(self, ruleset_id: str, players: int, seed: int, bots: Sequence[str], elapsed: float = 0.0) -> "Summary":
+        self.flush()
+        n = self.games
+        seats = []
+        for seat in range(self.num_seats):
+            wins = self.wins[seat] / self.unit
+            total, sq = self.total[seat], self.total_sq[seat]
+            # the variance from exact integer sums: n*sum(x^2) - sum(x)^2 = n^2 * (population variance)
+            var = (n * sq - total * total) / (n * (n - 1)) if n > 1 else 0.0
+            seats.append(
+                SeatStats(
+                    seat=seat,
+                    bot=bots[seat] if seat < len(bots) else "dummy",
+                    wins=wins,
+                    win_share=wins / n if n else 0.0,
+                    mean=total / n if n else 0.0,
+                    stdev=math.sqrt(var),
+                    min=self.low[seat] if self.low[seat] is not None else 0,
+                    max=self.high[seat] if self.high[seat] is not None else 0,
+                    rules={rid: (self.rules[rid][seat] / n if n else 0.0) for rid in self.rule_ids},
+                )
+            )
+        return Summary(ruleset_id, players, n, seed, tuple(bots), tuple(seats), self.rule_ids, elapsed)
+
+
 # ---------------------------------------------------------------- several processes
 
 _WORKER: dict = {}
@@ -114,6 +246,10 @@ def _worker_init(source: str) -> None:
 
 def _worker_run(players: int, seed: int, bots: Sequence[str], indices: Sequence[int], log: bool) -> List[GameResult]:
     return run_games(_WORKER["ruleset"], players, seed, bots, indices, log)
+
+
+def _worker_tally(players: int, seed: int, bots: Sequence[str], indices: Sequence[int]) -> Tally:
+    return tally_games(_WORKER["ruleset"], players, seed, bots, indices)
 
 
 # ---------------------------------------------------------------- statistics
@@ -166,31 +302,12 @@ class Summary:
 def summarize(ruleset: CompiledRuleset, players: int, seed: int, bots: Sequence[str],
               results: Sequence[GameResult], elapsed: float = 0.0) -> Summary:
     """Per seat: win share (a shared win counts fractionally), mean score and spread,
-    and mean points per scoring rule. Results are taken in game order."""
-    results = sorted(results, key=lambda r: r.index)
-    n = len(results)
+    and mean points per scoring rule."""
     num_seats = len(results[0].totals) if results else ruleset.num_seats(players)
-    rule_ids = ruleset.rule_ids
-    seats = []
-    for seat in range(num_seats):
-        scores = [r.totals[seat] for r in results]
-        wins = sum(1.0 / len(r.winners) for r in results if seat in r.winners)
-        mean = sum(scores) / n if n else 0.0
-        var = sum((x - mean) ** 2 for x in scores) / (n - 1) if n > 1 else 0.0
-        seats.append(
-            SeatStats(
-                seat=seat,
-                bot=bots[seat] if seat < len(bots) else "dummy",
-                wins=wins,
-                win_share=wins / n if n else 0.0,
-                mean=mean,
-                stdev=math.sqrt(var),
-                min=min(scores) if scores else 0,
-                max=max(scores) if scores else 0,
-                rules={rid: (sum(r.rule_points[rid][seat] for r in results) / n if n else 0.0) for rid in rule_ids},
-            )
-        )
-    return Summary(ruleset.id, players, n, seed, tuple(bots), tuple(seats), rule_ids, elapsed)
+    tally = Tally.empty(num_seats, ruleset.rule_ids)
+    for r in results:
+        tally.add_result(r)
+    return tally.summary(ruleset.id, players, seed, bots, elapsed)
 
 
 def simulate(ruleset: CompiledRuleset, players: int, games: int, seed: int, bots: Sequence[str], *,
@@ -209,37 +326,48 @@ def simulate(ruleset: CompiledRuleset, players: int, games: int, seed: int, bots
 
 def _simulate(ruleset, players, games, seed, bots, jobs, source, log, progress, on_result) -> Summary:
     started = time.perf_counter()
-    results: List[GameResult] = []
+    game = Game(ruleset, players)
+    tally = Tally.empty(game.num_seats, ruleset.rule_ids)
+    per_game = log or on_result is not None  # otherwise only statistics travel
     pending: Dict[int, GameResult] = {}
     next_index = 0
 
-    def deliver(batch: List[GameResult]) -> None:
+    def deliver(batch) -> None:
         nonlocal next_index
-        for r in batch:
-            pending[r.index] = r
-        while next_index in pending:
-            r = pending.pop(next_index)
-            results.append(r)
-            if on_result is not None:
-                on_result(r)
-            next_index += 1
+        if isinstance(batch, Tally):
+            tally.merge(batch)
+            done = batch.games
+        else:  # results, handed over in game order
+            for r in batch:
+                pending[r.index] = r
+            while next_index in pending:
+                r = pending.pop(next_index)
+                tally.add_result(r)
+                if on_result is not None:
+                    on_result(r)
+                next_index += 1
+            done = len(batch)
         if progress is not None:
-            progress(len(batch))
+            progress(done)
 
     if jobs <= 1 or games < 2:
         chunk = max(1, min(100, games // 50 or 1))
         for start in range(0, games, chunk):
-            deliver(run_games(ruleset, players, seed, bots, range(start, min(games, start + chunk)), log))
+            indices = range(start, min(games, start + chunk))
+            deliver(run_games(ruleset, players, seed, bots, indices, log) if per_game
+                    else tally_games(ruleset, players, seed, bots, indices))
     else:
         if source is None:
             raise ValueError("simulate with jobs > 1 needs the ruleset's source to load it in each process")
         jobs = min(jobs, games)
-        chunk = max(1, min(200, games // (jobs * 8) or 1))
+        chunk = max(1, min(200 if per_game else 1000, games // (jobs * 8) or 1))
         with ProcessPoolExecutor(max_workers=jobs, initializer=_worker_init, initargs=(source,)) as pool:
             futures = [
                 pool.submit(_worker_run, players, seed, list(bots), list(range(start, min(games, start + chunk))), log)
+                if per_game else
+                pool.submit(_worker_tally, players, seed, list(bots), range(start, min(games, start + chunk)))
                 for start in range(0, games, chunk)
             ]
             for fut in as_completed(futures):
                 deliver(fut.result())
-    return summarize(ruleset, players, seed, bots, results, time.perf_counter() - started)
+    return tally.summary(ruleset.id, players, seed, bots, time.perf_counter() - started)

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from ruledraft.engine import derive_seed
+from ruledraft.engine import Game, derive_seed
 from ruledraft.game_log import record_game, replay_record
 from ruledraft.loading import resolve_source
-from ruledraft.runner import GameResult, bot_seed, game_seed, play_game, run_games, simulate, summarize
+from ruledraft.runner import GameResult, Tally, bot_seed, game_seed, play_game, run_games, simulate, summarize, tally_games
 from strategies import BUNDLED_RULESETS, bundled_game, bundled_ruleset
 
 TIMING_KEYS = ("elapsed_seconds", "games_per_second")
@@ -132,3 +134,53 @@ def test_summary_equality_ignores_elapsed_time():
     assert a == b
     assert without_timing(a) == without_timing(b)
     assert a.to_json()["elapsed_seconds"] != b.to_json()["elapsed_seconds"]
+
+
+# ---------------------------------------------------------------- tallies
+
+
+@pytest.mark.parametrize("ruleset_id", ["sushi-go", "sushi-go-two-player-dummy"])
+def test_jobs_two_without_a_log_gives_the_same_summary_as_jobs_one(ruleset_id):
+    """Without a log only tallies travel between processes; the summary is still the one jobs=1 gives."""
+    rs = bundled_ruleset(ruleset_id)
+    players = 4 if not rs.dummy else 2
+    bots = bots_for(rs, players)
+    s1 = simulate(rs, players, 60, 9, bots, jobs=1)
+    s2 = simulate(rs, players, 60, 9, bots, jobs=2, source=str(resolve_source(ruleset_id)))
+    logged = simulate(rs, players, 60, 9, bots, jobs=1, log=True)
+    assert s1 == s2 == logged
+
+
+@given(cuts=st.lists(st.integers(0, 24), max_size=4))
+@settings(max_examples=15, deadline=None)
+def test_tallies_of_parts_merge_into_the_tally_of_the_whole(cuts):
+    """Games tallied in parts and merged in any order give exactly the summary of one tally of them all, and of summarize over their results."""
+    import pickle
+
+    rs = bundled_ruleset("sushi-go")
+    bots = ["greedy", "random", "random"]
+    edges = sorted({0, 24, *cuts})
+    parts = [tally_games(rs, 3, 7, bots, range(a, b)) for a, b in zip(edges, edges[1:])]
+    merged = Tally.empty(3, rs.rule_ids)
+    for part in reversed(parts):
+        merged.merge(pickle.loads(pickle.dumps(part)))  # as a worker process hands it over
+    whole = tally_games(rs, 3, 7, bots, range(24)).summary(rs.id, 3, 7, bots)
+    assert merged.summary(rs.id, 3, 7, bots) == whole
+    assert summarize(rs, 3, 7, bots, run_games(rs, 3, 7, bots, range(24))) == whole
+
+
+def test_a_tally_counts_games_still_buffered_when_it_is_read_or_sent():
+    """Points buffered for bulk summing are folded in before a summary is read and before the tally is pickled."""
+    import pickle
+
+    rs = bundled_ruleset("sushi-go")
+    game = Game(rs, 2)
+    tally = Tally.empty(2, rs.rule_ids)
+    states = [play_game(game, game_seed(3, i), ["random", "random"]) for i in range(5)]
+    for state in states:
+        tally.add_state(state)
+    sent = pickle.loads(pickle.dumps(tally))
+    expected = [sum(st.rule_points["maki"][0] for st in states) / 5, sum(st.rule_points["maki"][1] for st in states) / 5]
+    assert [s.rules["maki"] for s in sent.summary(rs.id, 2, 3, ["random"] * 2).seats] == pytest.approx(expected)
+    assert [s.mean for s in tally.summary(rs.id, 2, 3, ["random"] * 2).seats] == pytest.approx(
+        [sum(st.totals()[k] for st in states) / 5 for k in range(2)])
