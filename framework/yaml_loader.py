@@ -12,6 +12,9 @@ constructor of arbitrary objects), iteratively, so that:
   mappings are ever produced; any other tag is a located error;
 * every mapping key is a string (``2: 10`` gives the key ``"2"``, exactly as
   written); duplicate keys are errors;
+* booleans are YAML 1.2's: only ``true``/``false`` (in any of their three
+  spellings); YAML 1.1's ``yes``, ``no``, ``on``, ``off`` stay text, so a card
+  called ``no`` is not the value ``false``;
 * the size of what is built is bounded (:class:`LoaderLimits`): file size, number
   of values (counted while aliases are expanded, which stops "billion laughs"
   bombs before they grow), nesting depth and length of a text value;
@@ -43,6 +46,7 @@ _INT = _Y + "int"
 _DECIMAL = re.compile(r"[-+]?(0|[1-9][0-9]*)\Z")
 _FLOAT = _Y + "float"
 _BOOL = _Y + "bool"
+_YAML_1_2_BOOLS = frozenset({"true", "True", "TRUE", "false", "False", "FALSE"})
 _NULL = _Y + "null"
 _SEQ = _Y + "seq"
 _MAP = _Y + "map"
@@ -642,6 +646,8 @@ class _Builder:
             return None, True
         if not explicit and tag in _IMPLICIT_AS_TEXT:
             return raw, True
+        if tag == _BOOL and not explicit and raw not in _YAML_1_2_BOOLS:
+            return raw, True  # yes / no / on / off: text, as YAML 1.2 reads them
         constructors = {
             _INT: (self.loader.construct_yaml_int, "a whole number"),
             _FLOAT: (self.loader.construct_yaml_float, "a number"),

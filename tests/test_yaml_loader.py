@@ -63,6 +63,12 @@ def test_scalar_types_follow_the_standard_tags():
     }
 
 
+def test_only_yaml_1_2_booleans_are_booleans():
+    """true/True/TRUE and false/False/FALSE are booleans; YAML 1.1's yes/no/on/off stay text (a card may be called no), unless tagged !!bool."""
+    doc = load_document("a: true\nb: False\nc: TRUE\nd: yes\ne: no\nf: On\ng: OFF\nh: !!bool yes\nids: [no, off]\n")
+    assert doc.data == {"a": True, "b": False, "c": True, "d": "yes", "e": "no", "f": "On", "g": "OFF", "h": True, "ids": ["no", "off"]}
+
+
 @pytest.mark.parametrize("written, read_as", [("010", 8), ("0x10", 16), ("0b101", 5), ("1:10", 70), ("1_000", 1000)])
 def test_whole_numbers_not_in_plain_decimal_are_refused_where_written(written, read_as):
     """YAML 1.1 number forms (octal 010, hex, binary, sexagesimal, underscores) are errors at their spot, not silent other numbers."""
