@@ -62,7 +62,8 @@ class RandomAgent:
         #: the stream this agent draws from. An agent with ``uniform_random`` promises
         #: that ``act`` is ``state.sample_action(seat, uniform_random)``, so a table of
         #: such agents can be played by the engine's tighter loop (State.play_out).
-        self.uniform_random = _random.Random(seed).random
+        rng = _random.Random(seed) if type(seed) is int else random.Random(seed)  # str seeds: random's own hashing
+        self.uniform_random = rng.random
         self._game = None
         self._sample = None
 

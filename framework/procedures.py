@@ -255,6 +255,9 @@ class StandardProcedure:
         roll-outs. A seat's pick reads only its own hand and table, and changes only
         them, so taking the seats one after the other is the same as all at once.
         """
+        if self.game.max_extra > 1:  # hands would shrink at different speeds: the general path
+            self._play_out_by_turns(state, randoms)
+            return
         K = self.K
         directions = self.directions
         sample_action = self.sample_action
@@ -320,6 +323,13 @@ class StandardProcedure:
                 state._end_round()
             else:
                 self._maybe_autoplay(state)
+
+    def _play_out_by_turns(self, state, randoms: Sequence) -> None:
+        """:meth:`play_out` turn by turn, through the checked path."""
+        sample, apply = self.sample_action, self.apply
+        seats = tuple(enumerate(randoms))
+        while not state.finished:
+            apply(state, [sample(state, seat, random) for seat, random in seats])
 
     def _undo(self, state, actions: Sequence[int], upto: int) -> None:
         """Take back the single cards seats ``0..upto-1`` took, so an illegal move leaves
@@ -490,10 +500,7 @@ class DummyProcedure(StandardProcedure):
     def play_out(self, state, randoms: Sequence) -> None:
         """Play to the end with every player choosing uniformly (see
         :meth:`StandardProcedure.play_out`), turn by turn through the checked path."""
-        sample, apply = self.sample_action, self.apply
-        seats = tuple(enumerate(randoms))
-        while not state.finished:
-            apply(state, [sample(state, seat, random) for seat, random in seats])
+        self._play_out_by_turns(state, randoms)
 
     def _check_cards_with_dummy(self, state, seat: int, cards: Tuple[int, ...], dummy: int) -> None:
         hand = state.hands[seat]

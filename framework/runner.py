@@ -10,6 +10,7 @@ from __future__ import annotations
 import contextlib
 import gc
 import math
+import threading
 import time
 from operator import add
 from concurrent.futures import ProcessPoolExecutor, as_completed
@@ -23,24 +24,43 @@ from .game_log import record_game
 from .ruleset import CompiledRuleset
 
 
+_HEAP_LOCK = threading.Lock()
+_HEAP_USERS = 0
+_HEAP_SAVED: tuple = ()  # (threshold, whether we froze) of the first user
+
+
 @contextlib.contextmanager
 def steady_heap():
     """While many games run, leave the objects alive before them (the loaded ruleset,
     the parsers and schemas behind it) out of the cyclic garbage collector's scans:
     games allocate millions of short-lived objects, and each full collection would
     walk all of those long-lived ones again (about 7% of a simulation). Young objects
-    are collected less often too (games make almost no reference cycles: about 3%)."""
-    threshold = gc.get_threshold()
-    _settle_heap()
+    are collected less often too (games make almost no reference cycles: about 3%).
+
+    The collector is left as it was found: a heap the caller froze itself stays
+    frozen, and overlapping uses (threads) restore it once, when the last one ends.
+    """
+    global _HEAP_USERS, _HEAP_SAVED
+    with _HEAP_LOCK:
+        if _HEAP_USERS == 0:
+            _HEAP_SAVED = (gc.get_threshold(), gc.get_freeze_count() == 0)
+            _settle_heap(freeze=_HEAP_SAVED[1])
+        _HEAP_USERS += 1
     try:
         yield
     finally:
-        gc.set_threshold(*threshold)
-        gc.unfreeze()
+        with _HEAP_LOCK:
+            _HEAP_USERS -= 1
+            if _HEAP_USERS == 0:
+                threshold, froze = _HEAP_SAVED
+                gc.set_threshold(*threshold)
+                if froze:
+                    gc.unfreeze()
 
 
-def _settle_heap() -> None:
-    gc.freeze()
+def _settle_heap(freeze: bool = True) -> None:
+    if freeze:
+        gc.freeze()
     threshold = gc.get_threshold()
     gc.set_threshold(max(threshold[0], 10_000), *threshold[1:])
 
@@ -197,6 +217,8 @@ class Tally:
 
     def merge(self, other: "Tally") -> None:
         """Add another tally of other games (of the same table) to this one."""
+        if (other.num_seats, other.rule_ids, other.unit) != (self.num_seats, self.rule_ids, self.unit):
+            raise ValueError("cannot merge tallies of different tables (seats or scoring rules differ)")
         self.flush()
         other.flush()
         self.games += other.games

@@ -828,6 +828,42 @@ def test_play_out_is_the_same_game_as_sampling_and_applying_turn_by_turn(setup, 
     assert (fast.totals(), fast.winners, fast.rule_points) == (slow.totals(), slow.winners, slow.rule_points)
 
 
+TWO_ACTIONS = """\
+format: 1
+extends: sushi-go
+id: sushi-go-two-actions
+name: Sushi Go! with wasabi that also works as chopsticks
+actions:
+  - id: wasabi_pick
+    kind: extra_pick
+    card: wasabi
+    extra: 1
+    per_turn: 1
+    then: return_to_hand
+"""
+
+
+@given(seed=game_seeds(), players=st.integers(2, 5))
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+def test_play_out_with_several_special_actions_is_the_same_game_as_turn_by_turn(seed, players, tmp_path_factory):
+    """With two special actions (chopsticks, and wasabi that also lets a seat take two cards) play_out takes its general path and still plays the turn-by-turn game."""
+    import random
+
+    from ruledraft.loading import load_ruleset
+
+    path = tmp_path_factory.mktemp("two-actions") / "two-actions.yaml"
+    path.write_text(TWO_ACTIONS)
+    game = Game(load_ruleset(path), players)
+    fast, slow = game.new_initial_state(seed), game.new_initial_state(seed)
+    fast.play_out([random.Random(seed + s).random for s in range(players)])
+    streams = [random.Random(seed + s).random for s in range(players)]
+    while not slow.is_terminal():
+        slow.apply_actions([slow.sample_action(s, streams[s]) for s in slow.acting_seats()])
+    assert fast.history == slow.history
+    assert (fast.totals(), fast.winners) == (slow.totals(), slow.winners)
+    assert [a.id for a in game.ruleset.actions] == ["chopsticks", "wasabi_pick"]
+
+
 def test_play_out_needs_one_stream_per_player():
     """play_out refuses a number of random streams other than the number of players."""
     state = bundled_game("sushi-go", 3).new_initial_state(1)

@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import gc
+import statistics
+import threading
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -122,6 +126,7 @@ def test_a_shared_win_counts_fractionally():
     assert [s.mean for s in summary.seats] == pytest.approx([35 / 3, 5, 5])
     assert [s.rules["tempura"] for s in summary.seats] == pytest.approx([35 / 3, 5, 5])
     assert [(s.min, s.max) for s in summary.seats] == [(5, 20), (0, 10), (5, 5)]
+    assert [s.stdev for s in summary.seats] == pytest.approx([statistics.stdev([20, 10, 5]), statistics.stdev([0, 10, 5]), 0.0])
     assert [s.bot for s in summary.seats] == ["a", "b", "c"]
 
 
@@ -184,3 +189,55 @@ def test_a_tally_counts_games_still_buffered_when_it_is_read_or_sent():
     assert [s.rules["maki"] for s in sent.summary(rs.id, 2, 3, ["random"] * 2).seats] == pytest.approx(expected)
     assert [s.mean for s in tally.summary(rs.id, 2, 3, ["random"] * 2).seats] == pytest.approx(
         [sum(st.totals()[k] for st in states) / 5 for k in range(2)])
+
+
+# ---------------------------------------------------------------- the garbage collector
+
+
+def test_steady_heap_leaves_the_collector_as_it_found_it():
+    """steady_heap freezes and raises the young-object threshold only while games run, restores both after an error, and keeps a heap the caller froze itself frozen."""
+    from ruledraft.runner import steady_heap
+
+    before = gc.get_threshold()
+    assert gc.get_freeze_count() == 0
+    with pytest.raises(RuntimeError):
+        with steady_heap():
+            assert gc.get_freeze_count() > 0 and gc.get_threshold()[0] >= 10_000
+            raise RuntimeError
+    assert gc.get_threshold() == before and gc.get_freeze_count() == 0
+    gc.freeze()
+    try:
+        frozen = gc.get_freeze_count()
+        with steady_heap():
+            pass
+        assert gc.get_freeze_count() > frozen // 2 > 0  # still frozen (a few frozen objects may have died)
+    finally:
+        gc.unfreeze()
+
+
+def test_steady_heap_used_by_overlapping_threads_restores_the_threshold_once():
+    """Two threads inside steady_heap at once: the threshold they found is back when both have left."""
+    from ruledraft.runner import steady_heap
+
+    before = gc.get_threshold()
+    inside, leave = threading.Barrier(2), threading.Event()
+
+    def run():
+        with steady_heap():
+            inside.wait()
+            leave.wait()
+
+    threads = [threading.Thread(target=run) for _ in range(2)]
+    for t in threads:
+        t.start()
+    leave.set()
+    for t in threads:
+        t.join()
+    assert gc.get_threshold() == before and gc.get_freeze_count() == 0
+
+
+def test_tallies_of_different_tables_do_not_merge():
+    """Merging a tally of three seats into one of four is refused rather than truncated."""
+    rs = bundled_ruleset("sushi-go")
+    with pytest.raises(ValueError):
+        Tally.empty(4, rs.rule_ids).merge(Tally.empty(3, rs.rule_ids))
