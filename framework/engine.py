@@ -257,11 +257,7 @@ class State:
 
     def totals(self) -> List[int]:
         """Points per seat so far (rounds scored plus game end)."""
-        out = list(self.game_end_scores)
-        for r in self.round_scores:
-            for s, p in enumerate(r):
-                out[s] += p
-        return out
+        return list(map(sum, zip(self.game_end_scores, *self.round_scores)))
 
     def returns(self) -> List[int]:
         """Final points per seat (OpenSpiel's name; the same as :meth:`totals`)."""
