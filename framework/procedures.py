@@ -313,16 +313,7 @@ class StandardProcedure:
                 elif d == -1:
                     hands.append(hands.pop(0))
                 state.turn += 1
-            if len(hands[0]) == 1:  # the last cards play themselves (as _maybe_autoplay does)
-                actions = [hand.pop() for hand in hands]
-                for seat, a in enumerate(actions):
-                    played[seat].append(a)
-                    counts[seat][a] += 1
-                turns.append({"actions": actions, "auto": True})
-                state.turn += 1
-                state._end_round()
-            else:
-                self._maybe_autoplay(state)
+            self._maybe_autoplay(state)
 
     def _play_out_by_turns(self, state, randoms: Sequence) -> None:
         """:meth:`play_out` turn by turn, through the checked path."""

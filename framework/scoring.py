@@ -321,12 +321,7 @@ class Majority:
         return self.quantity.values(t)
 
     def score(self, t: Tableau) -> List[int]:
-        q = self._values(t)
-        if self._memo is not None:  # award's memo, looked up here to save a call
-            pts = self._memo.get(tuple(q))
-            if pts is not None:
-                return pts[:]
-        return self.award(q, t)
+        return self.award(self._values(t), t)
 
     def award(self, q: List[int], t: Tableau) -> List[int]:
         """Points per seat for these quantities (``t`` is read only by ``eligible`` and ``multiplier``)."""
