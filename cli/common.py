@@ -39,3 +39,29 @@ def reported_errors() -> Iterator[None]:
 def get_ruleset(source: str):
     """The compiled ruleset named by a bundled id or a path (errors are reported by the caller)."""
     return load_ruleset(source)
+
+
+_INVISIBLE = {"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"}
+
+
+def shown(text: object, *, markup: bool = False) -> str:
+    """Text from a rule file or a log made safe for the terminal.
+
+    Control and format characters (ESC, BEL, bidi overrides, ...) are written as
+    ``\\x1b``-style escapes so they never reach the terminal raw; with ``markup=True``
+    the result is also escaped for rich, so ``[bold`` in a card's name is printed as
+    written instead of being read as a style.
+    """
+    import unicodedata
+
+    s = str(text)
+    if not s.isprintable():
+        s = "".join(
+            c if c == " " or unicodedata.category(c) not in _INVISIBLE else c.encode("unicode_escape").decode("ascii")
+            for c in s
+        )
+    if markup:
+        from rich.markup import escape
+
+        s = escape(s)
+    return s
