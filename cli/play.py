@@ -32,7 +32,7 @@ from ruledraft.game_log import record_game
 from ruledraft.ruleset import DIRECTION_NAMES
 from ruledraft.runner import bot_seed
 
-from .common import get_ruleset, reported_errors, shown
+from .common import bots_help, get_ruleset, reported_errors, ruleset_help, shown
 from .simulate import parse_bots
 
 HUMAN = "human"
@@ -683,14 +683,20 @@ class Reporter:
 
 
 def play(
-    ruleset: str = typer.Argument(..., help="A bundled ruleset id (sushi-go) or a rule file."),
+    ruleset: str = typer.Argument(..., help=ruleset_help()),
     players: int = typer.Option(..., "--players", "-p", help="Number of players, you included."),
     seed: int = typer.Option(0, "--seed", "-s", help="Seed of the deal (and of the bots)."),
-    bots: str = typer.Option("greedy", "--bots", "-b", help="Bots for the other seats in seat order, comma-separated; the last fills the remaining seats."),
+    bots: str = typer.Option("greedy", "--bots", "-b", help=bots_help("Bots for the other seats in seat order, comma-separated; the last fills the remaining seats.")),
     seat: int = typer.Option(0, "--seat", help="Your seat (0-based)."),
     log: Optional[str] = typer.Option(None, "--log", help="Write the finished game as one JSON line (check it with `ruledraft replay`)."),
 ) -> None:
-    """Play a game in the terminal against bots: type a card's number to take it."""
+    """Play a game in the terminal against bots: type a card's number or name to take it.
+
+    You see your own hand, every table, and per seat the points so far, what the
+    round would score now, the quantities the majority rules compare, which
+    modifier cards are loaded, and the kept cards. Everything fits the terminal's
+    width (COLUMNS). Answers are read as lines of at most 1024 bytes.
+    """
     with reported_errors():
         rs = get_ruleset(ruleset)
         game = Game(rs, players)  # checks the player count
