@@ -100,6 +100,14 @@ def read_line() -> str:
     return line
 
 
+def stdin_is_terminal() -> bool:
+    """Whether a person types the answers (so the game may wait for them)."""
+    try:
+        return sys.stdin.isatty()
+    except (AttributeError, ValueError):
+        return False
+
+
 def safe_for_stdout(text: str) -> str:
     """``text`` with the characters standard output cannot encode written as escapes
     (an ASCII-only locale must not end the game with an encoding error)."""
@@ -261,11 +269,14 @@ class HumanAgent:
     name = HUMAN
 
     def __init__(self, names: SeatNames, read: Optional[Callable[[], str]] = None,
-                 write: Optional[Callable[..., None]] = None, width: Optional[int] = None):
+                 write: Optional[Callable[..., None]] = None, width: Optional[int] = None,
+                 pause: Optional[Callable[[str], None]] = None):
         """``read()`` returns the next line typed (default :func:`read_line`);
         ``write(text, nl=True)`` shows text (default ``typer.echo``); ``width`` is
-        the number of columns the tables must fit (default: the terminal's)."""
+        the number of columns the tables must fit (default: the terminal's);
+        ``pause(what)``, if given, waits for the player after a pick played for them."""
         self.names = names
+        self.pause = pause
         self.read = read or (lambda: read_line())
         self.write = write or typer.echo
         self.width = width or terminal_width()
@@ -279,6 +290,8 @@ class HumanAgent:
         legal = state.legal_actions(seat)
         if len(legal) == 1:
             self.write(f"Only one possible pick: {self.describe(game, legal[0])}; played for you.")
+            if self.pause:
+                self.pause("to see the cards revealed")
             return legal[0]
         hand = displayed_hand(state.hands[seat])
         extra = game.procedure.extra_available(state, seat) if state.can_use_action(seat) else 0
@@ -333,11 +346,13 @@ class HumanAgent:
 
     def _named(self, word: str, cards: List[int]) -> List[int]:
         """The card types among ``cards`` that ``word`` names: the one whose whole name
-        or id it is, else every one whose name or id starts with it (case ignored)."""
+        or id it is, else every one whose name or id starts with it (case ignored;
+        in an id, a space may stand for ``_``)."""
         catalogue = self.names.game.ruleset.catalogue.cards
         w = " ".join(word.split()).casefold()
         types = list(dict.fromkeys(cards))
-        keys = {c: (" ".join(catalogue[c].name.split()).casefold(), catalogue[c].id.casefold()) for c in types}
+        keys = {c: (" ".join(catalogue[c].name.split()).casefold(), catalogue[c].id.casefold(),
+                    catalogue[c].id.replace("_", " ").casefold()) for c in types}
         exact = [c for c in types if w in keys[c]]
         if exact:
             return exact
@@ -578,8 +593,9 @@ class Reporter:
     the end of the game."""
 
     def __init__(self, state: State, names: SeatNames, write: Callable[..., None] = typer.echo,
-                 width: Optional[int] = None):
+                 width: Optional[int] = None, pause: Optional[Callable[[str], None]] = None):
         self.names = names
+        self.pause = pause
         self.write = write
         self.width = width or terminal_width()
         self.seen_rounds = 0
@@ -647,6 +663,8 @@ class Reporter:
             self.rule_points[rid] = state.rule_points[rid][:]
         self.write(f"Points in round {r + 1}:")
         self._table(["seat", *map(shown, rule_ids), "round", "total"], rows, seats)
+        if self.pause and r + 1 < rs.rounds:
+            self.pause(f"to start round {r + 2}")
 
     def _game_end(self, state: State) -> None:
         game = state.game
@@ -714,7 +732,7 @@ def play(
             except OSError as e:
                 raise InputError(f"{log}: cannot write: {e.strerror}") from None
         try:
-            state = play_game(game, seed, seat, bot_names)
+            state = play_game(game, seed, seat, bot_names, pause=stdin_is_terminal())
         except (QuitGame, EndOfInput, KeyboardInterrupt) as e:
             if log and not log_existed:
                 with contextlib.suppress(OSError):
@@ -740,21 +758,35 @@ def play(
 
 def play_game(game: Game, seed: int, seat: int, bot_names: Dict[int, str],
               read: Optional[Callable[[], str]] = None, write: Optional[Callable[..., None]] = None,
-              width: Optional[int] = None) -> State:
+              width: Optional[int] = None, pause: bool = False) -> State:
     """Play one game, the human at ``seat`` and the named bots elsewhere; the finished state.
     Bot ``s`` is seeded with ``bot_seed(seed, s)``, as in simulations. Every line
-    written fits ``width`` columns (default: the terminal's width)."""
+    written fits ``width`` columns (default: the terminal's width). With ``pause``
+    (a player at a terminal) the game waits for Enter after a pick played for the
+    player and after each round's scores, so no key press runs several turns past
+    unseen."""
     rs = game.ruleset
     width = width or terminal_width()
     write = wrapping(write or typer.echo, width)
+    read = read or (lambda: read_line())
     names = SeatNames(game, seat, bot_names)
-    human = HumanAgent(names, read, write, width)
+    wait = None
+    if pause:
+        def wait(what: str) -> None:
+            write(f"Press Enter {what} (q quits): ", nl=False)
+            try:
+                answer = read().strip().lower()
+            except LineTooLong:
+                return
+            if answer in ("q", "quit", "exit"):
+                raise QuitGame()
+    human = HumanAgent(names, read, write, width, pause=wait)
     agents = [human if s == seat else make_agent(bot_names[s], bot_seed(seed, s)) for s in range(game.num_players)]
     state = game.new_initial_state(seed)
     opponents = ", ".join(names.long(s) for s in range(game.num_seats) if s != seat)
     write(f"{shown(rs.name)}: {game.num_players} players, seed {seed}. You are seat {seat}; playing against {opponents}.")
     write("Type a card's number or name to take it; ? for help, q to quit.")
-    reporter = Reporter(state, names, write, width)
+    reporter = Reporter(state, names, write, width, pause=wait)
     reporter.after_moves(state)  # a deal that plays itself (hands of one card)
     while not state.is_terminal():
         state.apply_actions([agents[s].act(state, s) for s in state.acting_seats()])

@@ -318,11 +318,11 @@ def first_turn(output: str) -> str:
 
 
 def test_a_card_is_taken_by_its_name_or_the_unique_start_of_it(tmp_path, sushi_go):
-    """'sashimi', 'SASH' and 'salmon_nigiri' each name the card they start (name or id, case ignored), and the logged pick is that card."""
+    """'tempura', 'DUMP', 'Dumpling' and 'maki 2' each name the card they start (name or id, case ignored, a space for '_'), and the logged pick is that card."""
     state = Game(sushi_go, 3).new_initial_state(1)
     held = {sushi_go.catalogue.ids[c] for c in state.hands[0]}
-    assert {"tempura", "dumpling"} <= held  # the deal these answers are written for
-    for answer, card in (("tempura", "tempura"), ("DUMP", "dumpling"), ("Dumpling", "dumpling")):
+    assert {"tempura", "dumpling", "maki_2"} <= held and "maki_1" not in held  # the deal these answers are written for
+    for answer, card in (("tempura", "tempura"), ("DUMP", "dumpling"), ("Dumpling", "dumpling"), ("maki 2", "maki_2")):
         log = tmp_path / f"{answer}.jsonl"
         result = run(["sushi-go", "--players", "3", "--seed", "1", "--log", str(log)], f"{answer}\n" + ONES)
         assert result.exit_code == 0, result.output
@@ -375,17 +375,11 @@ def test_the_dummys_card_is_given_by_name(tmp_path):
 
 def test_every_forced_turn_is_shown_with_what_was_played(sushi_go):
     """When every pick is forced, each turn still shows the board, says what was played for you and reveals the moves; no input is read."""
-    tempura = sushi_go.card_index("tempura")
-
-    class AllTempura(Game):
-        def new_initial_state(self, seed=0, deals=None):
-            return super().new_initial_state(seed, deals=[[[tempura] * 9] * 3] * 3)
-
     def no_input():
         raise AssertionError("input was read")
 
     said = []
-    play_module.play_game(AllTempura(sushi_go, 3), 0, 0, {1: "greedy", 2: "greedy"}, read=no_input,
+    play_module.play_game(all_tempura_game(sushi_go), 0, 0, {1: "greedy", 2: "greedy"}, read=no_input,
                           write=lambda text="", nl=True: said.append(text), width=80)
     out = "\n".join(said)
     for r in range(1, 4):
@@ -545,3 +539,39 @@ def test_play_under_a_strict_ascii_encoding_with_bad_bytes_and_a_huge_line(tmp_p
     assert "'\\ufffd\\ufffd' is not a card number or the name of a card in your hand" in out
     assert "That line is longer than 1024 bytes; type a card's number or name." in out
     assert "=== Game over ===" in out
+
+
+def all_tempura_game(sushi_go):
+    """A 3-player Sushi Go! in which every hand of every round is nine tempura: every pick is forced."""
+    tempura = sushi_go.card_index("tempura")
+
+    class AllTempura(Game):
+        def new_initial_state(self, seed=0, deals=None):
+            return super().new_initial_state(seed, deals=[[[tempura] * 9] * 3] * 3)
+
+    return AllTempura(sushi_go, 3)
+
+
+def test_at_a_terminal_the_game_waits_after_a_forced_pick_and_after_each_round(sushi_go):
+    """With pause on (a terminal), each forced pick and each round's scores but the last wait for Enter, so one key press never runs several turns past."""
+    said, answers = [], []
+
+    def enter():
+        answers.append("")
+        said.append("<Enter>")
+        return "\n"
+
+    play_module.play_game(all_tempura_game(sushi_go), 0, 0, {1: "greedy", 2: "greedy"}, read=enter,
+                          write=lambda text="", nl=True: said.append(text), width=80, pause=True)
+    out = "\n".join(said)
+    assert len(answers) == 8 * 3 + 2
+    assert out.count("Only one possible pick: Tempura; played for you.\nPress Enter to see the cards revealed (q quits): \n<Enter>\nRevealed:") == 24
+    assert "Press Enter to start round 2 (q quits): " in out and "Press Enter to start round 3 (q quits): " in out
+    assert "round 4" not in out
+
+
+def test_q_at_a_pause_leaves_the_game(sushi_go):
+    """Typing q when the game waits for Enter quits, as at the pick prompt."""
+    with pytest.raises(play_module.QuitGame):
+        play_module.play_game(all_tempura_game(sushi_go), 0, 0, {1: "greedy", 2: "greedy"}, read=lambda: "q\n",
+                              write=lambda text="", nl=True: None, width=80, pause=True)
