@@ -552,6 +552,8 @@ def board_lines(state: State, names: SeatNames, width: int) -> List[str]:
         rows.append(row)
     right = {1, 2, 3} | set(range(4, 4 + len(first.majorities)))
     lines = layout(header, rows, width, [names.short(b.seat) for b in seats], right)
+    if not any(b.played for b in seats):
+        return lines  # the round's first turn: nothing on the tables yet
     lines.append("Played this round:")
     for b in seats:
         lines.extend(packed(f"  {names.short(b.seat)}:", grouped_items(rs, b.played), width, ","))

@@ -445,13 +445,27 @@ def test_the_whole_game_fits_the_width_without_breaking_a_word(ruleset, players,
     assert tokens(narrow.output) - tokens(wide.output) == set()
 
 
+@pytest.mark.parametrize("columns", [80, 120])
+def test_eight_seats_fit_the_width_too(tmp_path, columns):
+    """A Sushi Go! variant for eight players plays a whole game within the width, no word split."""
+    rules = tmp_path / "eight.yaml"
+    rules.write_text("format: 1\nextends: sushi-go\nid: eight\nname: Sushi Go! for eight\n"
+                     "players: {max: 8}\ndeal:\n  hand_size: {6: 5, 7: 4, 8: 4}\n", encoding="utf-8")
+    args = [str(rules), "--players", "8", "--seed", "3"]
+    narrow = run(args, ONES, columns=columns)
+    assert narrow.exit_code == 0, narrow.output
+    assert "=== Game over ===" in narrow.output and "seat 7" in narrow.output
+    assert [line for line in narrow.output.splitlines() if len(line) > columns] == []
+    assert tokens(narrow.output) - tokens(run(args, ONES, columns=1000).output) == set()
+
+
 def test_a_narrow_terminal_gets_one_block_per_seat():
     """At 40 columns the board and score tables become one block per seat, every line within 40 columns."""
     result = run(["sushi-go", "--players", "5", "--seed", "3"], ONES, columns=40)
     assert result.exit_code == 0, result.output
     out = result.output
     assert [line for line in out.splitlines() if len(line) > 40] == []
-    board = out.split("Round 1 of 3, turn 1 of 7")[1].split("Played this round:")[0]
+    board = out.split("Round 1 of 3, turn 1 of 7")[1].split("Your hand:")[0]
     assert board.splitlines()[2:4] == ["  you (seat 0)", "    points 0  round 0  hand 7  maki 0"]
     assert tokens(out) - tokens(run(["sushi-go", "--players", "5", "--seed", "3"], ONES, columns=1000).output) == set()
 
