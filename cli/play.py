@@ -19,13 +19,12 @@ import os
 import shutil
 import sys
 import textwrap
-from typing import Callable, Dict, List, Optional, Sequence, Tuple
+from typing import Callable, Dict, List, Optional, Sequence
 
 import typer
 
-from ruledraft.agents import agent_names, make_agent
+from ruledraft.agents import make_agent
 from ruledraft.board import board
-from ruledraft.bundled import bundled_ids
 from ruledraft.engine import Game, State
 from ruledraft.errors import InputError
 from ruledraft.game_log import record_game
@@ -88,11 +87,7 @@ def read_line() -> str:
         too_long = len(line) > MAX_INPUT_LINE and not line.endswith("\n")
         if too_long:
             _skip_rest_of_line(stdin.readline)
-    try:
-        interactive = stdin.isatty()
-    except (AttributeError, ValueError):
-        interactive = False
-    if not interactive:
+    if not stdin_is_terminal():
         echo = shown(line.rstrip("\r\n"))
         typer.echo(safe_for_stdout(echo if len(echo) <= 60 else echo[:60] + "..."))
     if too_long:
