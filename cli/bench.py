@@ -15,14 +15,14 @@ from ruledraft.loading import load_ruleset, resolve_source
 
 from ruledraft.errors import InputError
 
-from .common import reported_errors
+from .common import bots_help, reported_errors
 from .simulate import parse_bots
 
 
 def bench(
-    rulesets: Optional[List[str]] = typer.Argument(None, help="Rulesets to measure (default: every bundled one)."),
+    rulesets: Optional[List[str]] = typer.Argument(None, help="Rulesets to measure, bundled ids or rule files (default: every bundled one: " + ", ".join(bundled_ids()) + ")."),
     players: str = typer.Option("2,4", "--players", "-p", help="Player counts, comma-separated (counts a ruleset does not allow are skipped)."),
-    bots: str = typer.Option("random,greedy", "--bots", "-b", help="Bots to measure, each in every seat."),
+    bots: str = typer.Option("random,greedy", "--bots", "-b", help=bots_help("Bots to measure, each in every seat.")),
     seconds: float = typer.Option(2.0, "--seconds", help="Time per figure."),
     jobs: int = typer.Option(0, "--jobs", "-j", help="Also measure simulate with this many processes against 1 (0: skip)."),
     jobs_games: int = typer.Option(4000, "--jobs-games", help="Games for the --jobs comparison."),

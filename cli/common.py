@@ -65,3 +65,17 @@ def shown(text: object, *, markup: bool = False) -> str:
 
         s = escape(s)
     return s
+
+
+def ruleset_help() -> str:
+    """The help of a ruleset argument: what it takes, naming the bundled rulesets."""
+    from ruledraft.bundled import bundled_ids
+
+    return f"A bundled ruleset ({', '.join(bundled_ids())}) or a rule file."
+
+
+def bots_help(what: str) -> str:
+    """The help of a --bots option: ``what`` it does, then the known bots."""
+    from ruledraft.agents import agent_names
+
+    return f"{what} Bots: {', '.join(agent_names())}."

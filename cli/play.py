@@ -16,22 +16,32 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import shutil
 import sys
+import textwrap
 from typing import Callable, Dict, List, Optional, Sequence
 
 import typer
 
 from ruledraft.agents import make_agent
+from ruledraft.board import board
 from ruledraft.engine import Game, State
 from ruledraft.errors import InputError
 from ruledraft.game_log import record_game
 from ruledraft.ruleset import DIRECTION_NAMES
 from ruledraft.runner import bot_seed
 
-from .common import get_ruleset, reported_errors
+from .common import bots_help, get_ruleset, reported_errors, ruleset_help, shown
 from .simulate import parse_bots
 
 HUMAN = "human"
+
+#: longest input line read (in bytes); the rest of a longer line is skipped in
+#: bounded chunks and the answer is refused, so a huge line costs little memory
+MAX_INPUT_LINE = 1024
+
+#: narrowest layout the game prints (a narrower terminal gets lines this long)
+MIN_WIDTH = 40
 
 
 class QuitGame(Exception):
@@ -42,21 +52,129 @@ class EndOfInput(Exception):
     """Standard input ended before the game did."""
 
 
+class LineTooLong(Exception):
+    """An input line longer than :data:`MAX_INPUT_LINE` (its rest has been skipped)."""
+
+
+def _skip_rest_of_line(read: Callable[[int], object]) -> None:
+    """Read and drop the rest of an over-long line, 64 KiB at a time."""
+    while True:
+        chunk = read(1 << 16)
+        if not chunk or chunk[-1:] in (b"\n", "\n"):
+            return
+
+
 def read_line() -> str:
     """One line of standard input (looked up at call time: click's test runner
-    replaces ``sys.stdin``); :class:`EndOfInput` at its end. When the input is not a
-    terminal the line is echoed, so a piped transcript shows the answers."""
+    replaces ``sys.stdin``); :class:`EndOfInput` at its end, :class:`LineTooLong`
+    past :data:`MAX_INPUT_LINE` bytes. Bytes are read and decoded as UTF-8 with
+    undecodable bytes replaced, whatever the locale's encoding. When the input is
+    not a terminal the line is echoed, so a piped transcript shows the answers."""
     stdin = sys.stdin
-    line = stdin.readline()
-    if not line:
-        raise EndOfInput()
-    try:
-        interactive = stdin.isatty()
-    except (AttributeError, ValueError):
-        interactive = False
-    if not interactive:
-        typer.echo(line.rstrip("\r\n"))
+    buffer = getattr(stdin, "buffer", None)
+    if buffer is not None:
+        raw = buffer.readline(MAX_INPUT_LINE + 1)
+        if not raw:
+            raise EndOfInput()
+        too_long = len(raw) > MAX_INPUT_LINE and not raw.endswith(b"\n")
+        if too_long:
+            _skip_rest_of_line(buffer.readline)
+        line = raw.decode("utf-8", errors="replace")
+    else:
+        line = stdin.readline(MAX_INPUT_LINE + 1)
+        if not line:
+            raise EndOfInput()
+        too_long = len(line) > MAX_INPUT_LINE and not line.endswith("\n")
+        if too_long:
+            _skip_rest_of_line(stdin.readline)
+    if not stdin_is_terminal():
+        echo = shown(line.rstrip("\r\n"))
+        typer.echo(safe_for_stdout(echo if len(echo) <= 60 else echo[:60] + "..."))
+    if too_long:
+        raise LineTooLong()
     return line
+
+
+def stdin_is_terminal() -> bool:
+    """Whether a person types the answers (so the game may wait for them)."""
+    try:
+        return sys.stdin.isatty()
+    except (AttributeError, ValueError):
+        return False
+
+
+def safe_for_stdout(text: str) -> str:
+    """``text`` with the characters standard output cannot encode written as escapes
+    (an ASCII-only locale must not end the game with an encoding error)."""
+    encoding = getattr(sys.stdout, "encoding", None) or "utf-8"
+    try:
+        text.encode(encoding)
+        return text
+    except (UnicodeEncodeError, LookupError):
+        try:
+            return text.encode(encoding, "backslashreplace").decode(encoding)
+        except LookupError:
+            return text.encode("ascii", "backslashreplace").decode("ascii")
+
+
+def terminal_width() -> int:
+    """Columns to fit the game into: the terminal's (or ``COLUMNS``), at least :data:`MIN_WIDTH`."""
+    return max(MIN_WIDTH, shutil.get_terminal_size((80, 24)).columns)
+
+
+def wrapping(write: Callable[..., None], width: int) -> Callable[..., None]:
+    """A ``write(text="", nl=True)`` that fits every line of ``text`` into ``width``
+    columns, breaking between words (a continued line is indented two more columns
+    than its first); lines that already fit are written exactly as they are."""
+
+    def out(text: str = "", nl: bool = True) -> None:
+        text = safe_for_stdout(text)
+        lines: List[str] = []
+        for line in text.split("\n"):
+            if len(line) <= width:
+                lines.append(line)
+                continue
+            lead = line[: len(line) - len(line.lstrip(" "))]
+            more = lead + "  "
+            if len(more) > width // 2:
+                lead = more = ""
+            lines.extend(textwrap.wrap(line.lstrip(" "), width, initial_indent=lead, subsequent_indent=more,
+                                       break_on_hyphens=False, drop_whitespace=True) or [""])
+        if not nl and text.endswith(" ") and not lines[-1].endswith(" ") and len(lines[-1]) < width:
+            lines[-1] += " "
+        for line in lines[:-1]:
+            write(line)
+        write(lines[-1], nl=nl)
+
+    return out
+
+
+def packed(head: str, items: Sequence[str], width: int, sep: str = ";") -> List[str]:
+    """``head item; item; ...`` in lines of at most ``width`` columns, broken
+    between items where it can; a continued line is indented two columns more
+    than ``head``."""
+    indent = " " * (len(head) - len(head.lstrip(" ")) + 2)
+    lines: List[str] = []
+    line = head
+    for i, item in enumerate(items):
+        item += sep if i < len(items) - 1 else ""
+        if line.strip() and len(line) + 1 + len(item) > width:
+            lines.append(line)
+            line = indent + item
+        else:
+            line = f"{line} {item}"
+    lines.append(line)
+    return lines
+
+
+def grouped_items(ruleset, cards: Sequence[int]) -> List[str]:
+    """``["Tempura x2", "Maki Roll (3)"]``: the card types in order of first appearance."""
+    if not cards:
+        return ["-"]
+    counts: Dict[int, int] = {}
+    for c in cards:
+        counts[c] = counts.get(c, 0) + 1
+    return [card_name(ruleset, c) + (f" x{k}" if k > 1 else "") for c, k in counts.items()]
 
 
 def displayed_hand(hand: Sequence[int]) -> List[int]:
@@ -65,15 +183,51 @@ def displayed_hand(hand: Sequence[int]) -> List[int]:
     return sorted(hand)
 
 
+def card_name(ruleset, card: int) -> str:
+    """A card's name from the rule file, safe for the terminal."""
+    return shown(ruleset.catalogue.cards[card].name)
+
+
 def grouped(ruleset, cards: Sequence[int]) -> str:
-    """``Tempura x2, Maki Roll (3) x1`` (card types in order of first appearance)."""
-    if not cards:
-        return "-"
-    counts: Dict[int, int] = {}
-    for c in cards:
-        counts[c] = counts.get(c, 0) + 1
-    names = ruleset.catalogue.cards
-    return ", ".join(f"{names[c].name} x{k}" for c, k in counts.items())
+    """``Tempura x2, Maki Roll (3)`` (card types in order of first appearance)."""
+    return ", ".join(grouped_items(ruleset, cards))
+
+
+def layout(header: Sequence[str], rows: Sequence[Sequence[str]], width: int,
+           short_names: Optional[Sequence[str]] = None, right: Sequence[int] = ()) -> List[str]:
+    """A table of ``rows`` under ``header`` that fits ``width`` columns: as one line
+    per row if it fits (with ``short_names`` in the first column if only they make
+    it fit), else one block per row, its name on one line and ``header value`` pairs
+    below it, wrapped between pairs."""
+
+    def table(rows) -> List[str]:
+        widths = [max(len(h), *(len(r[i]) for r in rows)) for i, h in enumerate(header)]
+        out = []
+        for cells in [header, *rows]:
+            parts = [c.rjust(w) if i in right else c.ljust(w) for i, (c, w) in enumerate(zip(cells, widths))]
+            out.append(("  " + "  ".join(parts)).rstrip())
+        return out
+
+    lines = table(rows)
+    if max(map(len, lines)) <= width:
+        return lines
+    if short_names is not None:
+        lines = table([[n, *r[1:]] for n, r in zip(short_names, rows)])
+        if max(map(len, lines)) <= width:
+            return lines
+    out = []
+    for r in rows:
+        out.append(f"  {r[0]}")
+        line = ""
+        for h, v in zip(header[1:], r[1:]):
+            pair = f"{h} {v}"
+            if line and len(line) + 2 + len(pair) > width:
+                out.append(line)
+                line = ""
+            line = f"{line}  {pair}" if line else f"    {pair}"
+        if line:
+            out.append(line)
+    return out
 
 
 class SeatNames:
@@ -110,12 +264,17 @@ class HumanAgent:
     name = HUMAN
 
     def __init__(self, names: SeatNames, read: Optional[Callable[[], str]] = None,
-                 write: Optional[Callable[..., None]] = None):
+                 write: Optional[Callable[..., None]] = None, width: Optional[int] = None,
+                 pause: Optional[Callable[[str], None]] = None):
         """``read()`` returns the next line typed (default :func:`read_line`);
-        ``write(text, nl=True)`` shows text (default ``typer.echo``)."""
+        ``write(text, nl=True)`` shows text (default ``typer.echo``); ``width`` is
+        the number of columns the tables must fit (default: the terminal's);
+        ``pause(what)``, if given, waits for the player after a pick played for them."""
         self.names = names
+        self.pause = pause
         self.read = read or (lambda: read_line())
         self.write = write or typer.echo
+        self.width = width or terminal_width()
 
     # ------------------------------------------------------------------ the agent interface
 
@@ -126,6 +285,8 @@ class HumanAgent:
         legal = state.legal_actions(seat)
         if len(legal) == 1:
             self.write(f"Only one possible pick: {self.describe(game, legal[0])}; played for you.")
+            if self.pause:
+                self.pause("to see the cards revealed")
             return legal[0]
         hand = displayed_hand(state.hands[seat])
         extra = game.procedure.extra_available(state, seat) if state.can_use_action(seat) else 0
@@ -140,11 +301,11 @@ class HumanAgent:
                 for_dummy = {d for cs, d in map(game.decode_action, legal) if list(cs) == cards}
                 if len(for_dummy) == 1:
                     dummy_card = for_dummy.pop()
-                    self.write(f"The dummy gets the only card it can: {rs.catalogue.cards[dummy_card].name}.")
+                    self.write(f"The dummy gets the only card it can: {card_name(rs, dummy_card)}.")
                 elif for_dummy:
                     self.write("Cards left for the dummy:")
                     self._list(rs, rest)
-                    i = self._ask_numbers("Card for the dummy", rest, 0, help=self.dummy_help)[0]
+                    i = self._ask_cards("Card for the dummy", rest, 0, help=self.dummy_help)[0]
                     dummy_card = rest[i]
             action = game.encode_action(cards, dummy_card)
             if action in legal:
@@ -159,11 +320,11 @@ class HumanAgent:
             tools = self._extra_cards(state, seat)
             how = "two" if extra == 1 else f"up to {extra + 1}"
             label += f" (or {how}, e.g. '3 5', using your {tools})"
-        return self._ask_numbers(label, hand, extra, state, seat, help=self.help_text(state, seat, extra))
+        return self._ask_cards(label, hand, extra, state, seat, help=self.help_text(state, seat, extra))
 
     def _extra_cards(self, state: State, seat: int) -> str:
-        cards = state.game.ruleset.catalogue.cards
-        names = [cards[a.card].name for a in state.game.actions if state.counts[seat][a.card]]
+        rs = state.game.ruleset
+        names = [card_name(rs, a.card) for a in state.game.actions if state.counts[seat][a.card]]
         return " / ".join(dict.fromkeys(names)) or "special action"
 
     def _why_one(self, state: Optional[State], seat: int) -> str:
@@ -178,14 +339,34 @@ class HumanAgent:
             return f"taking two cards needs {tools} already on your table"
         return f"not enough cards left in your hand to use your {tools}"
 
-    def _ask_numbers(self, label: str, cards: List[int], extra: int,
-                     state: Optional[State] = None, seat: int = -1, help: str = "") -> List[int]:
-        """Indices (0-based) into ``cards`` named by the player; re-asks until valid."""
+    def _named(self, word: str, cards: List[int]) -> List[int]:
+        """The card types among ``cards`` that ``word`` names: the one whose whole name
+        or id it is, else every one whose name or id starts with it (case ignored;
+        in an id, a space may stand for ``_``)."""
+        catalogue = self.names.game.ruleset.catalogue.cards
+        w = " ".join(word.split()).casefold()
+        types = list(dict.fromkeys(cards))
+        keys = {c: (" ".join(catalogue[c].name.split()).casefold(), catalogue[c].id.casefold(),
+                    catalogue[c].id.replace("_", " ").casefold()) for c in types}
+        exact = [c for c in types if w in keys[c]]
+        if exact:
+            return exact
+        return [c for c in types if any(k.startswith(w) for k in keys[c])]
+
+    def _ask_cards(self, label: str, cards: List[int], extra: int,
+                   state: Optional[State] = None, seat: int = -1, help: str = "") -> List[int]:
+        """Indices (0-based) into ``cards`` named by the player, by number or by name
+        (or the unique start of one); re-asks until valid."""
         rs = self.names.game.ruleset
         n = len(cards)
+        where = "in your hand" if state is not None else "left for the dummy"
         while True:
             self.write(f"{label} [{'1' if n == 1 else f'1-{n}'}, ? for help]: ", nl=False)
-            text = self.read().strip()
+            try:
+                text = self.read().strip()
+            except LineTooLong:
+                self.write(f"  That line is longer than {MAX_INPUT_LINE} bytes; type a card's number or name.")
+                continue
             low = text.lower()
             if low in ("q", "quit", "exit"):
                 raise QuitGame()
@@ -195,64 +376,114 @@ class HumanAgent:
             if low == "rules":
                 from ruledraft.describe import describe_ruleset
 
-                self.write(describe_ruleset(rs).rstrip("\n"))
+                self.write("\n".join(shown(line) for line in describe_ruleset(rs).rstrip("\n").split("\n")))
                 continue
             if not text:
-                self.write(f"  Type a card's number, 1-{n}.")
+                self.write(f"  Type a card's number, 1-{n}, or its name.")
                 continue
-            words = text.replace(",", " ").split()
-            # plain ASCII digits only ('²'.isdigit() is true too), and short enough to be a card number
-            bad = next((w for w in words if not (w.isascii() and w.isdigit() and len(w) <= 4)), None)
-            if bad is not None:
-                shown = bad if len(bad) <= 12 else bad[:12] + "..."
-                self.write(f"  '{shown}' is not a card number: type a card's number, 1-{n} (? for help).")
+            picked = self._parse(text, cards, extra, state, seat, where)
+            if isinstance(picked, str):
+                self.write(picked)
                 continue
-            numbers = [int(w) for w in words]
-            out = next((k for k in numbers if not 1 <= k <= n), None)
-            if out is not None:
-                self.write(f"  There is no card {out}: {'your hand holds' if state is not None else 'there are'} {n} card{'s' if n != 1 else ''}, pick 1-{n}.")
+            return picked
+
+    def _parse(self, text: str, cards: List[int], extra: int, state: Optional[State], seat: int, where: str):
+        """The indices ``text`` names in ``cards``, or the message saying why it names none.
+
+        Numbers and names may be mixed; several cards are separated by commas or
+        spaces (``3 5``, ``tempura, salmon``); a name with spaces is read whole
+        when the whole answer names a card."""
+        rs = self.names.game.ruleset
+        n = len(cards)
+
+        def is_number(w: str) -> bool:
+            # plain ASCII digits only ('²'.isdigit() is true too)
+            return w.isascii() and w.isdigit()
+
+        if "," in text:
+            parts = [p.strip() for p in text.split(",") if p.strip()]
+        else:
+            parts = text.split()
+            if len(parts) > 1 and not all(map(is_number, parts)) and len(self._named(text, cards)) == 1:
+                parts = [text]
+        if not parts:
+            return f"  Type a card's number, 1-{n}, or its name."
+        numbers: List[int] = []
+        types: List[int] = []
+        for word in parts:
+            short = shown(word if len(word) <= 12 else word[:12] + "...")
+            if is_number(word):
+                if len(word) > 4:
+                    return f"  '{short}' is not a card number: type a card's number, 1-{n} (? for help)."
+                k = int(word)
+                if not 1 <= k <= n:
+                    return (f"  There is no card {k}: {'your hand holds' if state is not None else 'there are'} "
+                            f"{n} card{'s' if n != 1 else ''}, pick 1-{n}.")
+                numbers.append(k)
                 continue
-            if len(numbers) > 1 + extra:
-                if extra == 0:
-                    self.write(f"  Only one card this time: {self._why_one(state, seat)}.")
-                else:
-                    self.write(f"  At most {extra + 1} cards this turn.")
-                continue
-            if len(set(numbers)) != len(numbers):
-                k = next(k for k in numbers if numbers.count(k) > 1)
-                name = rs.catalogue.cards[cards[k - 1]].name
-                held = cards.count(cards[k - 1])
-                more = "" if held == 1 else f" (to take both of your {held} {name}, give both their numbers)"
-                self.write(f"  Card {k} named twice: that is one {name} card{more}.")
-                continue
-            return [k - 1 for k in numbers]
+            named = self._named(word, cards)
+            if not named:
+                return (f"  '{short}' is not a card number or the name of a card {where}: "
+                        f"type a card's number, 1-{n}, or the start of its name (? for help).")
+            if len(named) > 1:
+                options = [card_name(rs, c) for c in named]
+                return (f"  '{short}' could be {', '.join(options[:-1])} or {options[-1]}: "
+                        "type more of the name, or the card's number.")
+            types.append(named[0])
+        if len(parts) > 1 + extra:
+            if extra == 0:
+                return f"  Only one card this time: {self._why_one(state, seat)}."
+            return f"  At most {extra + 1} cards this turn."
+        if len(set(numbers)) != len(numbers):
+            k = next(k for k in numbers if numbers.count(k) > 1)
+            name = card_name(rs, cards[k - 1])
+            held = cards.count(cards[k - 1])
+            more = "" if held == 1 else f" (to take two of your {held} {name}, give two of their numbers)"
+            return f"  Card {k} named twice: that is one {name} card{more}."
+        taken = [k - 1 for k in numbers]
+        for c in types:
+            free = [i for i, d in enumerate(cards) if d == c and i not in taken]
+            if not free:
+                held = cards.count(c)
+                return f"  There {'is' if held == 1 else 'are'} only {held} {card_name(rs, c)} {where}."
+            taken.append(free[0])
+        # in the order named
+        order: List[int] = []
+        nums = iter(k - 1 for k in numbers)
+        named_iter = iter(taken[len(numbers):])
+        for word in parts:
+            order.append(next(nums) if is_number(word) else next(named_iter))
+        return order
 
     def help_text(self, state: State, seat: int, extra: int) -> str:
         """What may be typed at the pick prompt this turn."""
-        lines = ["  Type the number of the card you take, e.g. '3'."]
+        lines = ["  Type the number of the card you take, e.g. '3', or its name or the start of it, "
+                 "e.g. 'tempura' or 'temp'."]
         if extra:
             lines.append(f"  This turn you may take two cards instead, using your {self._extra_cards(state, seat)}: "
-                         "their numbers in the order you take them, e.g. '3 5'.")
+                         "their numbers or names in the order you take them, e.g. '3 5' or 'tempura, salmon'.")
         elif state.game.actions:
             lines.append(f"  Two numbers ('3 5') take two cards only on a turn when you can use a special card "
                          f"({self._action_names(state.game)}) already on your table; not now: {self._why_one(state, seat)}.")
         if state.controller == seat:
             lines.append("  You control the dummy this turn: after your own pick you choose, from the cards left, the dummy's card.")
-        lines.append("  'rules' prints the rules of the game, 'q' quits.")
+        lines.append("  The table: 'points' are those of the rounds scored so far; 'round' what the cards on the "
+                     "table would score if the round ended now; a modifier is 'loaded' once a card is on it and "
+                     "'waiting' while it has room; 'kept' are the cards kept to the end of the game.")
+        lines.append(f"  'rules' prints the rules of the game, 'q' quits. Answers longer than {MAX_INPUT_LINE} bytes are refused.")
         return "\n".join(lines)
 
-    dummy_help = ("  Type the number of the card the dummy plays (one card, from those you did not take).\n"
+    dummy_help = ("  Type the number or name of the card the dummy plays (one card, from those you did not take).\n"
                   "  'rules' prints the rules of the game, 'q' quits.")
 
     @staticmethod
     def _action_names(game: Game) -> str:
-        cards = game.ruleset.catalogue.cards
-        return " or ".join(dict.fromkeys(cards[a.card].name for a in game.actions))
+        return " or ".join(dict.fromkeys(card_name(game.ruleset, a.card) for a in game.actions))
 
     # ------------------------------------------------------------------ showing
 
     def show(self, state: State, seat: int) -> None:
-        """The seat's view: round and turn, every table, kept cards, scores, its hand."""
+        """The seat's view: round and turn, every seat's board, its hand."""
         game = state.game
         rs = game.ruleset
         obs = state.observation(seat)  # only what this seat may know
@@ -260,34 +491,10 @@ class HumanAgent:
         direction = DIRECTION_NAMES[rs.pass_directions[state.round]]
         self.write("")
         self.write(f"--- Round {obs['round']} of {rs.rounds}, turn {obs['turn']} of {game.hand_size} (hands pass {direction}) ---")
-        keeps = any(c.keep == "game" for c in rs.catalogue.cards)
-        rows = []
-        for s in range(game.num_seats):
-            is_dummy = s >= game.num_players
-            rows.append((
-                self.names.long(s),
-                str(obs["scores"][s]),
-                "" if is_dummy else str(obs["hand_sizes"][s]),
-                grouped(rs, [idx(c) for c in obs["kept"][s]]),
-                grouped(rs, [idx(c) for c in obs["played"][s]]),
-            ))
-        head = ("seat", "points", "hand")
-        if keeps:
-            head += ("kept",)
-        head += ("played this round",)
-        rows = [r if keeps else r[:3] + r[4:] for r in rows]
-        widths = [max(len(h), *(len(r[i]) for r in rows)) for i, h in enumerate(head)]
-        right = {1, 2}
-
-        def fmt(cells) -> str:
-            parts = [c.rjust(w) if i in right else c.ljust(w) for i, (c, w) in enumerate(zip(cells, widths))]
-            return ("  " + "  ".join(parts)).rstrip()
-
-        self.write(fmt(head))
-        for r in rows:
-            self.write(fmt(r))
+        for line in board_lines(state, self.names, self.width):
+            self.write(line)
         if obs["controls_dummy"]:
-            drawn = ", ".join(rs.catalogue.cards[c].name for c in state.drawn)
+            drawn = ", ".join(card_name(rs, c) for c in state.drawn)
             self.write(f"You control the dummy this turn: you drew {drawn or 'nothing'} from its pile; "
                        "you take your card, then give the dummy one of the rest.")
         elif state.controller >= 0:
@@ -301,16 +508,51 @@ class HumanAgent:
         width = len(str(len(cards)))
         for i, c in enumerate(cards, 1):
             card = rs.catalogue.cards[c]
-            self.write(f"  {i:>{width}}. {card.name} ({card.id})")
+            self.write(f"  {i:>{width}}. {shown(card.name)} ({shown(card.id)})")
 
     @staticmethod
     def describe(game: Game, action: int) -> str:
         cards, dummy = game.decode_action(action)
-        names = game.ruleset.catalogue.cards
-        text = " + ".join(names[c].name for c in cards)
+        rs = game.ruleset
+        text = " + ".join(card_name(rs, c) for c in cards)
         if dummy is not None:
-            text += f", {names[dummy].name} for the dummy"
+            text += f", {card_name(rs, dummy)} for the dummy"
         return text
+
+
+def board_lines(state: State, names: SeatNames, width: int) -> List[str]:
+    """Every seat's board fitted into ``width`` columns: a table of points so far,
+    the round's running points, hand (or pile) size, each majority's quantity, each
+    modifier's state and the kept cards; then each seat's cards played this round."""
+    game = state.game
+    rs = game.ruleset
+    seats = board(state)
+    keeps = any(game.kept)
+    first = seats[0]
+    header = ["seat", "points", "round", "hand",
+              *(shown(rid) for rid, _ in first.majorities), *(shown(rid) for rid, _, _ in first.modifiers)]
+    if keeps:
+        header.append("kept")
+    rows = []
+    for b in seats:
+        mods = []
+        for _, loaded, waiting in b.modifiers:
+            parts = ([f"{loaded} loaded"] if loaded else []) + ([f"{waiting} waiting"] if waiting else [])
+            mods.append(" ".join(parts) or "-")
+        row = [names.long(b.seat), str(b.points), f"+{b.round_points}" if b.round_points else "0",
+               f"pile {b.pile}" if b.pile is not None else str(b.hand),
+               *(str(q) for _, q in b.majorities), *mods]
+        if keeps:
+            row.append(grouped(rs, b.kept))
+        rows.append(row)
+    right = {1, 2, 3} | set(range(4, 4 + len(first.majorities)))
+    lines = layout(header, rows, width, [names.short(b.seat) for b in seats], right)
+    if not any(b.played for b in seats):
+        return lines  # the round's first turn: nothing on the tables yet
+    lines.append("Played this round:")
+    for b in seats:
+        lines.extend(packed(f"  {names.short(b.seat)}:", grouped_items(rs, b.played), width, ","))
+    return lines
 
 
 # ---------------------------------------------------------------------- after the moves
@@ -347,9 +589,12 @@ class Reporter:
     """Prints what happened after each set of moves: the reveal, round summaries,
     the end of the game."""
 
-    def __init__(self, state: State, names: SeatNames, write: Callable[..., None] = typer.echo):
+    def __init__(self, state: State, names: SeatNames, write: Callable[..., None] = typer.echo,
+                 width: Optional[int] = None, pause: Optional[Callable[[str], None]] = None):
         self.names = names
+        self.pause = pause
         self.write = write
+        self.width = width or terminal_width()
         self.seen_rounds = 0
         self.seen_turns = 0  # turns of the current round already reported
         self.tables: List[List[int]] = [[] for _ in range(state.game.num_seats)]
@@ -375,62 +620,70 @@ class Reporter:
             self._game_end(state)
 
     def _reveal(self, game: Game, turn: dict) -> None:
-        names = game.ruleset.catalogue.cards
+        rs = game.ruleset
         parts, dummy_parts = [], []
         for seat, action in enumerate(turn["actions"]):
             cards, dummy = game.decode_action(action)
             used = take_cards(game, self.tables, seat, action)
-            text = " + ".join(names[c].name for c in cards)
+            text = " + ".join(card_name(rs, c) for c in cards)
             if used is not None:
-                tool = names[used.card].name
-                text += f" (with {tool}, which go back into the hand passed on)"
+                text += f" (with {card_name(rs, used.card)}, which go back into the hand passed on)"
             parts.append(f"{self.names.short(seat)}: {text}")
             if dummy is not None:
-                dummy_parts.append(f"{self.names.short(game.num_players)}: {names[dummy].name} (given by {self.names.short(seat)})")
+                dummy_parts.append(f"{self.names.short(game.num_players)}: {card_name(rs, dummy)} "
+                                   f"(given by {self.names.short(seat)})")
         head = "Last cards (played automatically)" if turn.get("auto") else "Revealed"
-        self.write(f"{head}: " + "; ".join(parts + dummy_parts))
+        for line in packed(f"{head}:", parts + dummy_parts, self.width):
+            self.write(line)
 
-    def _table(self, header: Sequence[str], rows: Sequence[Sequence[str]]) -> None:
-        widths = [max(len(h), *(len(r[i]) for r in rows)) for i, h in enumerate(header)]
-        for cells in [header, *rows]:
-            parts = [c.ljust(w) if i == 0 else c.rjust(w) for i, (c, w) in enumerate(zip(cells, widths))]
-            self.write("  " + "  ".join(parts))
+    def _table(self, header: Sequence[str], rows: Sequence[Sequence[str]], seats: Sequence[int]) -> None:
+        short = [self.names.short(s) for s in seats]
+        for line in layout(header, rows, self.width, short, right=range(1, len(header))):
+            self.write(line)
 
     def _round_summary(self, state: State, r: int) -> None:
         game = state.game
         rs = game.ruleset
+        seats = range(game.num_seats)
         self.write("")
         self.write(f"=== End of round {r + 1} of {rs.rounds} ===")
-        width = max(len(self.names.long(s)) for s in range(game.num_seats)) + 1
-        for s in range(game.num_seats):
-            self.write(f"  {(self.names.long(s) + ':').ljust(width)}  {grouped(rs, self.tables[s])}")
+        for s in seats:
+            for line in packed(f"  {self.names.long(s)}:", grouped_items(rs, self.tables[s]), self.width, ","):
+                self.write(line)
         rule_ids = [rule.id for rule in rs.round_rules]
-        totals_after = [sum(state.round_scores[k][s] for k in range(r + 1)) for s in range(game.num_seats)]
+        totals_after = [sum(state.round_scores[k][s] for k in range(r + 1)) for s in seats]
         rows = []
-        for s in range(game.num_seats):
+        for s in seats:
             by_rule = [state.rule_points[rid][s] - self.rule_points[rid][s] for rid in rule_ids]
             rows.append([self.names.long(s), *map(str, by_rule), str(state.round_scores[r][s]), str(totals_after[s])])
         for rid in rule_ids:
             self.rule_points[rid] = state.rule_points[rid][:]
         self.write(f"Points in round {r + 1}:")
-        self._table(["seat", *rule_ids, "round", "total"], rows)
+        self._table(["seat", *map(shown, rule_ids), "round", "total"], rows, seats)
+        if self.pause and r + 1 < rs.rounds:
+            self.pause(f"to start round {r + 2}")
 
     def _game_end(self, state: State) -> None:
         game = state.game
         rs = game.ruleset
+        seats = range(game.num_seats)
         self.write("")
         self.write("=== Game over ===")
         if rs.game_rules:
             kept = state.kept_cards
             rule_ids = [rule.id for rule in rs.game_rules]
-            rows = [[self.names.long(s), grouped(rs, kept[s]),
+            self.write("Kept to the end of the game:")
+            for s in seats:
+                for line in packed(f"  {self.names.short(s)}:", grouped_items(rs, kept[s]), self.width, ","):
+                    self.write(line)
+            rows = [[self.names.long(s),
                      *(str(state.rule_points[rid][s] - self.rule_points[rid][s]) for rid in rule_ids),
-                     str(state.game_end_scores[s])] for s in range(game.num_seats)]
+                     str(state.game_end_scores[s])] for s in seats]
             self.write("Game-end points (on the cards kept to the end):")
-            self._table(["seat", "kept", *rule_ids, "game end"], rows)
+            self._table(["seat", *map(shown, rule_ids), "game end"], rows, seats)
         totals = state.totals()
         self.write("Final totals:")
-        self._table(["seat", "points"], [[self.names.long(s), str(totals[s])] for s in range(game.num_seats)])
+        self._table(["seat", "points"], [[self.names.long(s), str(totals[s])] for s in seats], seats)
         winners = state.winners
         if not winners:
             self.write("No winner: the tie is not broken and this game does not share wins.")
@@ -445,14 +698,20 @@ class Reporter:
 
 
 def play(
-    ruleset: str = typer.Argument(..., help="A bundled ruleset id (sushi-go) or a rule file."),
+    ruleset: str = typer.Argument(..., help=ruleset_help()),
     players: int = typer.Option(..., "--players", "-p", help="Number of players, you included."),
     seed: int = typer.Option(0, "--seed", "-s", help="Seed of the deal (and of the bots)."),
-    bots: str = typer.Option("greedy", "--bots", "-b", help="Bots for the other seats in seat order, comma-separated; the last fills the remaining seats."),
+    bots: str = typer.Option("greedy", "--bots", "-b", help=bots_help("Bots for the other seats in seat order, comma-separated; the last fills the remaining seats.")),
     seat: int = typer.Option(0, "--seat", help="Your seat (0-based)."),
     log: Optional[str] = typer.Option(None, "--log", help="Write the finished game as one JSON line (check it with `ruledraft replay`)."),
 ) -> None:
-    """Play a game in the terminal against bots: type a card's number to take it."""
+    """Play a game in the terminal against bots: type a card's number or name to take it.
+
+    You see your own hand, every table, and per seat the points so far, what the
+    round would score now, the quantities the majority rules compare, which
+    modifier cards are loaded, and the kept cards. Everything fits the terminal's
+    width (COLUMNS). Answers are read as lines of at most 1024 bytes.
+    """
     with reported_errors():
         rs = get_ruleset(ruleset)
         game = Game(rs, players)  # checks the player count
@@ -470,7 +729,7 @@ def play(
             except OSError as e:
                 raise InputError(f"{log}: cannot write: {e.strerror}") from None
         try:
-            state = play_game(game, seed, seat, bot_names)
+            state = play_game(game, seed, seat, bot_names, pause=stdin_is_terminal())
         except (QuitGame, EndOfInput, KeyboardInterrupt) as e:
             if log and not log_existed:
                 with contextlib.suppress(OSError):
@@ -491,23 +750,40 @@ def play(
                     fh.write(json.dumps(record_game(state, seat_names), separators=(",", ":")) + "\n")
             except OSError as e:
                 raise InputError(f"{log}: cannot write: {e.strerror}") from None
-            typer.echo(f"Game record written to {log} (check it with: ruledraft replay {log}).")
+            wrapping(typer.echo, terminal_width())(f"Game record written to {log} (check it with: ruledraft replay {log}).")
 
 
 def play_game(game: Game, seed: int, seat: int, bot_names: Dict[int, str],
-              read: Optional[Callable[[], str]] = None, write: Optional[Callable[..., None]] = None) -> State:
+              read: Optional[Callable[[], str]] = None, write: Optional[Callable[..., None]] = None,
+              width: Optional[int] = None, pause: bool = False) -> State:
     """Play one game, the human at ``seat`` and the named bots elsewhere; the finished state.
-    Bot ``s`` is seeded with ``bot_seed(seed, s)``, as in simulations."""
+    Bot ``s`` is seeded with ``bot_seed(seed, s)``, as in simulations. Every line
+    written fits ``width`` columns (default: the terminal's width). With ``pause``
+    (a player at a terminal) the game waits for Enter after a pick played for the
+    player and after each round's scores, so no key press runs several turns past
+    unseen."""
     rs = game.ruleset
-    write = write or typer.echo
+    width = width or terminal_width()
+    write = wrapping(write or typer.echo, width)
+    read = read or (lambda: read_line())
     names = SeatNames(game, seat, bot_names)
-    human = HumanAgent(names, read, write)
+    wait = None
+    if pause:
+        def wait(what: str) -> None:
+            write(f"Press Enter {what} (q quits): ", nl=False)
+            try:
+                answer = read().strip().lower()
+            except LineTooLong:
+                return
+            if answer in ("q", "quit", "exit"):
+                raise QuitGame()
+    human = HumanAgent(names, read, write, width, pause=wait)
     agents = [human if s == seat else make_agent(bot_names[s], bot_seed(seed, s)) for s in range(game.num_players)]
     state = game.new_initial_state(seed)
     opponents = ", ".join(names.long(s) for s in range(game.num_seats) if s != seat)
-    write(f"{rs.name}: {game.num_players} players, seed {seed}. You are seat {seat}; playing against {opponents}.")
-    write("Type a card's number to take it; ? for help, q to quit.")
-    reporter = Reporter(state, names, write)
+    write(f"{shown(rs.name)}: {game.num_players} players, seed {seed}. You are seat {seat}; playing against {opponents}.")
+    write("Type a card's number or name to take it; ? for help, q to quit.")
+    reporter = Reporter(state, names, write, width, pause=wait)
     reporter.after_moves(state)  # a deal that plays itself (hands of one card)
     while not state.is_terminal():
         state.apply_actions([agents[s].act(state, s) for s in state.acting_seats()])

@@ -16,7 +16,7 @@ from .common import reported_errors
 
 def replay(
     log: str = typer.Argument(..., help="A JSON Lines game log written by `simulate --log` or `play --log`."),
-    ruleset: str = typer.Option(None, "--ruleset", "-r", help="Ruleset to check against (default: the id in each record)."),
+    ruleset: str = typer.Option(None, "--ruleset", "-r", help="Ruleset to check against: a bundled id (" + ", ".join(bundled_ids()) + ") or a rule file (default: the one each record names)."),
 ) -> None:
     """Replay logged games and check every pick and score.
 

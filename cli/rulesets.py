@@ -8,7 +8,7 @@ from ruledraft.bundled import bundled_ids, bundled_path
 from ruledraft.describe import describe_ruleset
 from ruledraft.loading import load_ruleset
 
-from .common import get_ruleset, reported_errors
+from .common import get_ruleset, reported_errors, ruleset_help
 
 
 def rulesets() -> None:
@@ -20,7 +20,7 @@ def rulesets() -> None:
             typer.echo(f"{rid:<28} {rs.name} ({players} players)")
 
 
-def show(ruleset: str = typer.Argument(..., help="A bundled ruleset id or a rule file.")) -> None:
+def show(ruleset: str = typer.Argument(..., help=ruleset_help())) -> None:
     """Print a ruleset's rules in plain words, generated from its data."""
     with reported_errors():
         typer.echo(describe_ruleset(get_ruleset(ruleset)), nl=False)

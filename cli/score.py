@@ -9,7 +9,7 @@ import typer
 from ruledraft.errors import InputError
 from ruledraft.table_scoring import score_table
 
-from .common import get_ruleset, reported_errors
+from .common import get_ruleset, reported_errors, ruleset_help, shown
 
 
 def read_tables(table: str, name: str) -> list:
@@ -51,8 +51,8 @@ def read_tables(table: str, name: str) -> list:
 
 
 def score(
-    ruleset: str = typer.Argument(..., help="A bundled ruleset id (sushi-go) or a rule file."),
-    table: str = typer.Argument(..., help='A JSON file {"rounds": [[[cards of seat 0 in play order], ...], ...]}, or JSON Lines with one such object per line; - reads standard input.'),
+    ruleset: str = typer.Argument(..., help=ruleset_help()),
+    table: str = typer.Argument(..., help=shown('A JSON file {"rounds": [[[cards of seat 0 in play order], ...], ...]} (per round, per seat, card ids), or JSON Lines with one such object per line; - reads standard input.', markup=True)),
     rules: bool = typer.Option(False, "--rules", help="Also give the points of each scoring rule."),
 ) -> None:
     """Score finished tables without playing them.

@@ -15,7 +15,7 @@ from ruledraft.errors import InputError
 from ruledraft.loading import resolve_source
 from ruledraft.runner import simulate as run_simulation
 
-from .common import get_ruleset, reported_errors
+from .common import bots_help, get_ruleset, reported_errors, ruleset_help
 
 
 def parse_bots(spec: str, players: int, *, allow: Optional[List[str]] = None) -> List[str]:
@@ -55,13 +55,13 @@ def summary_tables(summary, ruleset) -> List[Table]:
 
 
 def simulate(
-    ruleset: str = typer.Argument(..., help="A bundled ruleset id (sushi-go) or a rule file."),
+    ruleset: str = typer.Argument(..., help=ruleset_help()),
     players: int = typer.Option(4, "--players", "-p", help="Number of players."),
     games: int = typer.Option(1000, "--games", "-g", min=1, max=10_000_000, help="Number of games."),
     seed: int = typer.Option(0, "--seed", "-s", help="Seed of the whole simulation; game i uses a seed derived from it and i."),
-    bots: str = typer.Option("greedy,random", "--bots", "-b", help="Bot per seat, comma-separated; the last fills the remaining seats."),
+    bots: str = typer.Option("greedy,random", "--bots", "-b", help=bots_help("Bot per seat, comma-separated; the last fills the remaining seats.")),
     jobs: int = typer.Option(1, "--jobs", "-j", min=1, max=256, help="Processes to run games on (results do not depend on it)."),
-    log: Optional[str] = typer.Option(None, "--log", help="Write every game to this JSON Lines file (schemas/game-log.schema.json)."),
+    log: Optional[str] = typer.Option(None, "--log", help="Write every game to this JSON Lines file, one record per line (the game-log schema in schemas/)."),
     as_json: bool = typer.Option(False, "--json", help="Print the summary as JSON."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar."),
 ) -> None:

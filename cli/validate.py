@@ -8,6 +8,7 @@ from typing import List
 
 import typer
 
+from ruledraft.bundled import bundled_ids
 from ruledraft.errors import InputError
 from ruledraft.loading import check_ruleset
 
@@ -31,7 +32,7 @@ def summary_line(ruleset) -> str:
 
 
 def validate(
-    paths: List[str] = typer.Argument(..., help="Rule files (or bundled ruleset ids) to check.", metavar="PATH..."),
+    paths: List[str] = typer.Argument(..., help="Rule files (or bundled ruleset ids: " + ", ".join(bundled_ids()) + ") to check.", metavar="PATH..."),
     format: Format = typer.Option(Format.text, "--format", "-f", help="text: one problem per line; json: for tools."),
     show_source: bool = typer.Option(False, "--show-source", help="Show the offending line with a caret under each problem."),
 ) -> None:

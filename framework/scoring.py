@@ -269,6 +269,22 @@ class Modifier(OwnCardsRule):
                 bonus += extra[c]
         return bonus
 
+    def loaded_and_waiting(self, seq: Sequence[int]) -> Tuple[int, int]:
+        """How many of the modifier cards in ``seq`` (one seat's cards in play order)
+        are full (every place taken by a target) and how many still have room."""
+        mod, cap, targets = self.card, self.capacity, self.target_set
+        rooms: List[int] = []
+        for c in seq:
+            if c == mod:
+                rooms.append(cap)
+            elif c in targets:
+                for i, room in enumerate(rooms):  # the oldest modifier with room
+                    if room:
+                        rooms[i] = room - 1
+                        break
+        waiting = sum(1 for room in rooms if room)
+        return len(rooms) - waiting, waiting
+
     def describe(self) -> str:
         return self.words
 

@@ -23,8 +23,9 @@ runner = CliRunner()
 ONES = "1\n" * 80  # more than enough picks for any game here
 
 
-def run(args, input_text):
-    return runner.invoke(app, ["play", *args], input=input_text)
+def run(args, input_text, columns=200):
+    """``ruledraft play ARGS`` with ``input_text`` typed, in a terminal ``columns`` wide."""
+    return runner.invoke(app, ["play", *args], input=input_text, env={"COLUMNS": str(columns)})
 
 
 def read_log(path):
@@ -301,9 +302,290 @@ def test_bad_arguments_are_reported_without_traceback(args, message):
 
 def test_digits_that_are_not_plain_card_numbers_are_refused_not_crashed_on():
     """A superscript digit or a thousands-digit answer is refused with a reason, and the game goes on."""
-    bad = "\u00b2\n" + "9" * 5000 + "\n"
+    bad = "\u00b2\n" + "9" * 1000 + "\n"
     result = run(["sushi-go", "--players", "2", "--seed", "3"], bad + ONES)
     assert result.exit_code == 0, result.output
     first_turn = result.output.split("Revealed:")[0]
     assert "'\u00b2' is not a card number" in first_turn
     assert "'999999999999...' is not a card number" in first_turn
+
+
+# ---------------------------------------------------------------- cards by name
+
+
+def first_turn(output: str) -> str:
+    return output.split("Revealed:")[0]
+
+
+def test_a_card_is_taken_by_its_name_or_the_unique_start_of_it(tmp_path, sushi_go):
+    """'tempura', 'DUMP', 'Dumpling' and 'maki 2' each name the card they start (name or id, case ignored, a space for '_'), and the logged pick is that card."""
+    state = Game(sushi_go, 3).new_initial_state(1)
+    held = {sushi_go.catalogue.ids[c] for c in state.hands[0]}
+    assert {"tempura", "dumpling", "maki_2"} <= held and "maki_1" not in held  # the deal these answers are written for
+    for answer, card in (("tempura", "tempura"), ("DUMP", "dumpling"), ("Dumpling", "dumpling"), ("maki 2", "maki_2")):
+        log = tmp_path / f"{answer}.jsonl"
+        result = run(["sushi-go", "--players", "3", "--seed", "1", "--log", str(log)], f"{answer}\n" + ONES)
+        assert result.exit_code == 0, result.output
+        assert f"Your pick [1-9, ? for help]: {answer}\n" in result.output
+        assert read_log(log)["rounds"][0]["turns"][0]["picks"][0] == [card]
+
+
+def test_an_ambiguous_or_unknown_name_is_refused_with_the_candidates():
+    """'maki' with two kinds of maki in hand is refused naming both; a name not in the hand is refused; the game goes on."""
+    result = run(["sushi-go", "--players", "5", "--seed", "0"], "maki\nsquid\n" + ONES)
+    assert result.exit_code == 0, result.output
+    turn = first_turn(result.output)
+    assert "  'maki' could be Maki Roll (2) or Maki Roll (3): type more of the name, or the card's number." in turn
+    assert ("  'squid' is not a card number or the name of a card in your hand: type a card's number, 1-7, "
+            "or the start of its name (? for help).") in turn
+    assert turn.count("Your pick [1-7, ? for help]:") == 3
+
+
+def test_two_cards_by_name_with_chopsticks(tmp_path, sushi_go):
+    """With chopsticks usable, 'NAME, NAME' takes both named cards in that order."""
+    seed, before = chopsticks_seed(sushi_go)
+    chop = sushi_go.card_index("chopsticks")
+    dealt = before.game.new_initial_state(seed).hands[0]
+    chop_number = displayed_hand(dealt).index(chop) + 1
+    hand = displayed_hand(before.hands[0])
+    ids = sushi_go.catalogue.ids
+    second, first = hand[-1], hand[0]  # taken in the order named
+    names = sushi_go.catalogue.cards
+    log = tmp_path / "game.jsonl"
+    result = run(["sushi-go", "--players", "3", "--seed", str(seed), "--log", str(log)],
+                 f"{chop_number}\n{names[second].name}, {ids[first]}\n" + ONES)
+    assert result.exit_code == 0, result.output
+    assert read_log(log)["rounds"][0]["turns"][1]["picks"][0] == [ids[second], ids[first]]
+
+
+def test_the_dummys_card_is_given_by_name(tmp_path):
+    """In the dummy game, both your card and the dummy's may be named ('temp', then 'sashimi')."""
+    log = tmp_path / "game.jsonl"
+    result = run(["sushi-go-two-player-dummy", "--players", "2", "--seed", "0", "--log", str(log)],
+                 "temp\nsashimi\n" + ONES)
+    assert result.exit_code == 0, result.output
+    assert "Card for the dummy [1-9, ? for help]: sashimi\n" in result.output
+    turn = read_log(log)["rounds"][0]["turns"][0]
+    assert turn["controller"] == 0
+    assert turn["picks"][0] == ["tempura"] and turn["picks"][2] == ["sashimi"]
+
+
+# ---------------------------------------------------------------- what is shown
+
+
+def test_every_forced_turn_is_shown_with_what_was_played(sushi_go):
+    """When every pick is forced, each turn still shows the board, says what was played for you and reveals the moves; no input is read."""
+    def no_input():
+        raise AssertionError("input was read")
+
+    said = []
+    play_module.play_game(all_tempura_game(sushi_go), 0, 0, {1: "greedy", 2: "greedy"}, read=no_input,
+                          write=lambda text="", nl=True: said.append(text), width=80)
+    out = "\n".join(said)
+    for r in range(1, 4):
+        rnd = out.split(f"=== End of round {r - 1} of 3 ===")[-1].split(f"=== End of round {r} of 3 ===")[0] if r > 1 \
+            else out.split("=== End of round 1 of 3 ===")[0]
+        turns = rnd.split("\n--- Round ")[1:]
+        assert len(turns) == 8  # the ninth card is played by the engine
+        for t in turns:
+            assert t.count("Only one possible pick: Tempura; played for you.") == 1
+            assert t.count("Revealed: you: Tempura; seat 1: Tempura; seat 2: Tempura") == 1
+        assert rnd.count("Last cards (played automatically): you: Tempura;") == 1
+
+
+def test_the_board_shows_majorities_modifiers_running_points_and_kept_cards(sushi_go):
+    """After wasabi, squid, wasabi, maki 3 and two puddings the board reads: maki 3, wasabi '1 loaded 1 waiting', round points, puddings kept."""
+    game = Game(sushi_go, 2)
+    ix = sushi_go.card_index
+    mine = ["wasabi", "squid_nigiri", "wasabi", "maki_3", "pudding", "pudding", "tempura", "tempura", "tempura", "tempura"]
+    theirs = ["maki_1", "egg_nigiri", "dumpling", "dumpling", "dumpling", "dumpling", "dumpling", "dumpling", "dumpling", "dumpling"]
+    deal = [[ix(c) for c in mine], [ix(c) for c in theirs]]
+    state = game.new_initial_state(0, deals=[deal, deal, deal])
+    for turn in range(6):  # hands pass every turn: each seat plays the next card of the hand it holds
+        state.apply_actions([ix((mine if (turn + s) % 2 == 0 else theirs)[turn]) for s in range(2)])
+    # seat 0 played wasabi, egg, wasabi, dumpling, pudding, dumpling; seat 1 maki_1, squid, dumpling, maki_3, dumpling, pudding
+    names = SeatNames(game, 0, {1: "greedy"})
+    lines = play_module.board_lines(state, names, 120)
+    assert lines[0].split() == ["seat", "points", "round", "hand", "maki", "pudding", "wasabi", "kept"]
+    you = lines[1].split()
+    # you: 0 points so far; round: egg nigiri on wasabi 3 + dumplings 3 = 6 (no maki); hand 4; maki 0; pudding 1
+    assert you[:9] == ["you", "(seat", "0)", "0", "+6", "4", "0", "1", "1"]
+    assert " ".join(you[9:]) == "loaded 1 waiting Pudding"
+    seat1 = lines[2].split()
+    # seat 1: squid 3 + dumplings 3 + maki most (4 icons) 6 = 12; 1 pudding kept this round
+    assert seat1 == ["seat", "1", "(greedy)", "0", "+12", "4", "4", "1", "-", "Pudding"]
+    assert "  you: Wasabi x2, Egg Nigiri, Dumpling x2, Pudding" in lines
+    assert "  seat 1: Maki Roll (1), Squid Nigiri, Dumpling x2, Maki Roll (3), Pudding" in lines
+
+
+def test_the_dummy_board_shows_its_pile_size():
+    """In the dummy game the dummy's row gives its face-down pile size instead of a hand size."""
+    result = run(["sushi-go-two-player-dummy", "--players", "2", "--seed", "0"], "q\n")
+    row = next(line for line in result.output.splitlines() if line.startswith("  dummy (seat 2)"))
+    assert row.split()[3:7] == ["0", "0", "pile", "8"]  # points, round, pile
+
+
+def tokens(text: str):
+    return set(text.split())
+
+
+@pytest.mark.parametrize("columns", [80, 120])
+@pytest.mark.parametrize("ruleset, players", [
+    ("sushi-go", 2), ("sushi-go", 3), ("sushi-go", 4), ("sushi-go", 5),
+    ("sushi-go-soy-sauce", 5), ("sushi-go-two-player-dummy", 2), ("examples/sushi-go-party-sampler.yaml", 6),
+])
+def test_the_whole_game_fits_the_width_without_breaking_a_word(ruleset, players, columns, at_root):
+    """Every line of a whole game (board, reveals, score tables, game end) fits the terminal width, and every word is one that a 1000-column run prints too: nothing is split."""
+    args = [ruleset, "--players", str(players), "--seed", "3"]
+    narrow = run(args, ONES, columns=columns)
+    wide = run(args, ONES, columns=1000)
+    assert narrow.exit_code == wide.exit_code == 0, narrow.output
+    assert "=== Game over ===" in narrow.output
+    assert [line for line in narrow.output.splitlines() if len(line) > columns] == []
+    assert tokens(narrow.output) - tokens(wide.output) == set()
+
+
+@pytest.mark.parametrize("columns", [80, 120])
+def test_eight_seats_fit_the_width_too(tmp_path, columns):
+    """A Sushi Go! variant for eight players plays a whole game within the width, no word split."""
+    rules = tmp_path / "eight.yaml"
+    rules.write_text("format: 1\nextends: sushi-go\nid: eight\nname: Sushi Go! for eight\n"
+                     "players: {max: 8}\ndeal:\n  hand_size: {6: 5, 7: 4, 8: 4}\n", encoding="utf-8")
+    args = [str(rules), "--players", "8", "--seed", "3"]
+    narrow = run(args, ONES, columns=columns)
+    assert narrow.exit_code == 0, narrow.output
+    assert "=== Game over ===" in narrow.output and "seat 7" in narrow.output
+    assert [line for line in narrow.output.splitlines() if len(line) > columns] == []
+    assert tokens(narrow.output) - tokens(run(args, ONES, columns=1000).output) == set()
+
+
+def test_a_narrow_terminal_gets_one_block_per_seat():
+    """At 40 columns the board and score tables become one block per seat, every line within 40 columns."""
+    result = run(["sushi-go", "--players", "5", "--seed", "3"], ONES, columns=40)
+    assert result.exit_code == 0, result.output
+    out = result.output
+    assert [line for line in out.splitlines() if len(line) > 40] == []
+    board = out.split("Round 1 of 3, turn 1 of 7")[1].split("Your hand:")[0]
+    assert board.splitlines()[2:4] == ["  you (seat 0)", "    points 0  round 0  hand 7  maki 0"]
+    assert tokens(out) - tokens(run(["sushi-go", "--players", "5", "--seed", "3"], ONES, columns=1000).output) == set()
+
+
+@pytest.fixture
+def at_root(monkeypatch):
+    """Run from the repository root (the example rule files are named from there)."""
+    from pathlib import Path
+
+    monkeypatch.chdir(Path(__file__).resolve().parent.parent)
+
+
+def test_rule_file_text_reaches_the_terminal_escaped(tmp_path):
+    """A card name or rule id holding an escape character is printed as '\\x1b', never raw."""
+    rules = tmp_path / "odd.yaml"
+    rules.write_text(
+        'format: 1\nextends: sushi-go\nid: odd\nname: "Odd\\e[31m"\n'
+        'cards:\n  - {id: tempura, name: "Tem\\e[2Jpura"}\n',
+        encoding="utf-8",
+    )
+    result = run([str(rules), "--players", "3", "--seed", "1"], "rules\n" + ONES)
+    assert result.exit_code == 0, result.output
+    assert "\x1b" not in result.output
+    assert "Tem\\x1b[2Jpura" in result.output and "Odd\\x1b[31m: 3 players" in result.output
+
+
+# ---------------------------------------------------------------- reading input
+
+
+class ChunkedBytes:
+    """A binary stream of one huge line then ``rest``, made on demand; remembers the largest read asked for."""
+
+    def __init__(self, line_bytes: int, rest: bytes):
+        self.left = line_bytes
+        self.rest = rest
+        self.largest = 0
+
+    def readline(self, size=-1):
+        assert size > 0, "an unbounded read"
+        self.largest = max(self.largest, size)
+        if self.left:
+            n = min(size, self.left)
+            self.left -= n
+            return b"7" * n + (b"\n" if not self.left and n < size else b"")
+        line, _, self.rest = self.rest.partition(b"\n")
+        return line + b"\n" if line or self.rest else line
+
+
+class FakeStdin:
+    def __init__(self, buffer):
+        self.buffer = buffer
+
+    def isatty(self):
+        return True
+
+
+def test_a_huge_input_line_is_skipped_in_bounded_reads(monkeypatch):
+    """A 64 MiB line is refused as too long without ever reading more than 64 KiB at once; the next line is read normally."""
+    stream = ChunkedBytes(64 << 20, b"3\n")
+    monkeypatch.setattr(play_module.sys, "stdin", FakeStdin(stream))
+    with pytest.raises(play_module.LineTooLong):
+        play_module.read_line()
+    assert stream.left == 0
+    assert stream.largest <= 1 << 16
+    assert play_module.read_line() == "3\n"
+
+
+def test_bytes_that_are_not_utf8_are_read_not_crashed_on(monkeypatch):
+    """Undecodable bytes in an answer become a refusal, not an error."""
+    monkeypatch.setattr(play_module.sys, "stdin", FakeStdin(ChunkedBytes(0, b"\xff\xfe\n")))
+    assert play_module.read_line() == "\ufffd\ufffd\n"
+
+
+def test_play_under_a_strict_ascii_encoding_with_bad_bytes_and_a_huge_line(tmp_path):
+    """A real process with ASCII-only standard streams, non-UTF-8 bytes and a 64 MiB line plays on to the end (exit 0), saying why each answer was refused."""
+    import subprocess
+    import sys as _sys
+
+    data = b"\xff\xfe\n" + b"7" * (64 << 20) + b"\n" + ONES.encode()
+    env = {"PATH": "/usr/bin:/bin", "PYTHONIOENCODING": "ascii:strict", "COLUMNS": "80", "LC_ALL": "C"}
+    proc = subprocess.run([_sys.executable, "-m", "ruledraft", "play", "sushi-go", "--players", "2", "--seed", "3"],
+                          input=data, capture_output=True, timeout=300, env=env)
+    out = proc.stdout.decode("ascii")
+    assert proc.returncode == 0, proc.stderr.decode("ascii", "replace")
+    assert "'\\ufffd\\ufffd' is not a card number or the name of a card in your hand" in out
+    assert "That line is longer than 1024 bytes; type a card's number or name." in out
+    assert "=== Game over ===" in out
+
+
+def all_tempura_game(sushi_go):
+    """A 3-player Sushi Go! in which every hand of every round is nine tempura: every pick is forced."""
+    tempura = sushi_go.card_index("tempura")
+
+    class AllTempura(Game):
+        def new_initial_state(self, seed=0, deals=None):
+            return super().new_initial_state(seed, deals=[[[tempura] * 9] * 3] * 3)
+
+    return AllTempura(sushi_go, 3)
+
+
+def test_at_a_terminal_the_game_waits_after_a_forced_pick_and_after_each_round(sushi_go):
+    """With pause on (a terminal), each forced pick and each round's scores but the last wait for Enter, so one key press never runs several turns past."""
+    said, answers = [], []
+
+    def enter():
+        answers.append("")
+        said.append("<Enter>")
+        return "\n"
+
+    play_module.play_game(all_tempura_game(sushi_go), 0, 0, {1: "greedy", 2: "greedy"}, read=enter,
+                          write=lambda text="", nl=True: said.append(text), width=80, pause=True)
+    out = "\n".join(said)
+    assert len(answers) == 8 * 3 + 2
+    assert out.count("Only one possible pick: Tempura; played for you.\nPress Enter to see the cards revealed (q quits): \n<Enter>\nRevealed:") == 24
+    assert "Press Enter to start round 2 (q quits): " in out and "Press Enter to start round 3 (q quits): " in out
+    assert "round 4" not in out
+
+
+def test_q_at_a_pause_leaves_the_game(sushi_go):
+    """Typing q when the game waits for Enter quits, as at the pick prompt."""
+    with pytest.raises(play_module.QuitGame):
+        play_module.play_game(all_tempura_game(sushi_go), 0, 0, {1: "greedy", 2: "greedy"}, read=lambda: "q\n",
+                              write=lambda text="", nl=True: None, width=80, pause=True)

@@ -1,0 +1,101 @@
+"""What a player decides on, seat by seat, read from a game state.
+
+:func:`board` gathers, for every seat, what the terminal game shows beside the
+cards: the points so far and the points the round's rules would give now, the hand
+size (or a dummy's pile size), the quantities each majority rule compares, each
+modifier's cards that are loaded or still waiting, and the cards kept to the end of
+the game (those kept from earlier rounds and those played this round). It reads the
+compiled rules through their public methods only (``Majority.quantities``,
+``Modifier.loaded_and_waiting``, ``score``), so a display needs to know nothing of
+scoring internals.
+
+It reads the tables, the scores and the hand sizes, which every seat may see; never
+a hand's cards.
+"""
+
+from __future__ import annotations
+
+from typing import List, Optional, Tuple
+
+import attrs
+
+from .engine import State
+from .scoring import Majority, Modifier
+from .tableau import Tableau
+
+
+@attrs.frozen
+class SeatBoard:
+    """One seat's side of the board."""
+
+    seat: int
+    is_dummy: bool
+    #: points from the rounds scored so far (and game end, once the game is over)
+    points: int
+    #: what this round's round-end rules would give for the cards on the table now
+    round_points: int
+    #: cards in hand (0 for a dummy, whose cards are a pile)
+    hand: int
+    #: a dummy's face-down pile size; None for a player
+    pile: Optional[int]
+    #: per majority rule, in ruleset order: (rule id, this seat's quantity)
+    majorities: Tuple[Tuple[str, int], ...]
+    #: per modifier rule, in ruleset order: (rule id, loaded, waiting)
+    modifiers: Tuple[Tuple[str, int, int], ...]
+    #: cards kept to the end of the game: kept from earlier rounds, then those played this round
+    kept: Tuple[int, ...]
+    #: this round's cards on the table, in play order
+    played: Tuple[int, ...]
+
+
+def _with_kept_in_play(state: State) -> Tableau:
+    """The kept cards plus this round's cards that will be kept: what game-end rules
+    would see if the round ended with the tables as they are."""
+    kept = state.game.kept
+    cards = [list(k) + [c for c in p if kept[c]] for k, p in zip(state.kept_cards, state.played)]
+    return Tableau.from_cards(state.game.num_card_types, cards, state.round + 1)
+
+
+def board(state: State) -> List[SeatBoard]:
+    """Every seat's side of the board (players, then dummies)."""
+    game = state.game
+    rs = game.ruleset
+    n = game.num_seats
+    table = state.tableau()
+    kept_now = _with_kept_in_play(state)
+    finished = state.is_terminal()
+    round_points = [0] * n
+    if not finished:
+        for rule in rs.round_rules:
+            for s, p in enumerate(rule.score(table)):
+                round_points[s] += p
+    majorities: List[Tuple[str, List[int]]] = []
+    for rule in rs.rules:
+        if isinstance(rule, Majority):
+            on = table if rule.when == "round_end" else kept_now
+            majorities.append((rule.id, rule.quantities(on)))
+    modifiers: List[Tuple[str, List[Tuple[int, int]]]] = []
+    for rule in rs.round_rules:
+        if isinstance(rule, Modifier):
+            modifiers.append((rule.id, [rule.loaded_and_waiting(seq) for seq in table.cards]))
+    totals = state.totals()
+    out = []
+    for s in range(n):
+        is_dummy = s >= game.num_players
+        pile = None
+        if is_dummy:
+            d = s - game.num_players
+            pile = len(state.dummy_piles[d]) if d < len(state.dummy_piles) else 0
+        out.append(SeatBoard(
+            seat=s,
+            is_dummy=is_dummy,
+            points=totals[s],
+            round_points=round_points[s],
+            hand=len(state.hands[s]),
+            pile=pile,
+            majorities=tuple((rid, q[s]) for rid, q in majorities),
+            modifiers=tuple((rid, *lw[s]) for rid, lw in modifiers),
+            kept=tuple(kept_now.cards[s]),
+            played=tuple(state.played[s]),
+        ))
+    return out

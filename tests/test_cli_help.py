@@ -1,0 +1,77 @@
+"""Every command's ``--help``: fits 80 columns, nothing cut off or eaten, and names what its arguments take."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from typer.testing import CliRunner
+
+from ruledraft.agents import agent_names
+from ruledraft.bundled import bundled_ids
+from ruledraft.cli.app import app
+
+runner = CliRunner()
+
+COMMANDS = ["rulesets", "show", "validate", "score", "simulate", "play", "replay", "bench"]
+
+
+def help_text(*command: str, columns: int = 80) -> str:
+    result = runner.invoke(app, [*command, "--help"], env={"COLUMNS": str(columns), "TERM": "dumb"})
+    assert result.exit_code == 0, result.output
+    return result.output
+
+
+def flat(text: str) -> str:
+    """The help text with the panel borders removed and runs of white space made one space."""
+    return " ".join(re.sub(r"[│╭╮╰╯─]", " ", text).split())
+
+
+@pytest.mark.parametrize("command", [[], *([c] for c in COMMANDS)], ids=["ruledraft", *COMMANDS])
+@pytest.mark.parametrize("columns", [80, 120])
+def test_help_fits_the_width_and_cuts_nothing_off(command, columns):
+    """`--help` of the app and of every command has no line wider than the terminal, no word cut off with an ellipsis and no markup left raw."""
+    text = help_text(*command, columns=columns)
+    assert "Usage: ruledraft" in text
+    too_wide = [line for line in text.splitlines() if len(line.rstrip()) > columns]
+    assert too_wide == []
+    assert "…" not in text
+    assert "[/" not in text and "[bold" not in text
+
+
+def test_app_help_lists_every_command():
+    """`ruledraft --help` names every command."""
+    text = help_text()
+    listed = re.findall(r"^│ (\w+) ", text, flags=re.M)
+    assert listed == COMMANDS
+
+
+@pytest.mark.parametrize("command", ["show", "validate", "score", "simulate", "play", "replay", "bench"])
+def test_help_of_a_command_taking_a_ruleset_names_the_bundled_ones(command):
+    """Where an argument or option takes a ruleset, its help names every bundled ruleset id, whole."""
+    text = flat(help_text(command))
+    ids = bundled_ids()
+    assert ids  # the test means something only with bundled rulesets
+    assert ", ".join(ids) in text
+
+
+@pytest.mark.parametrize("command", ["simulate", "play", "bench"])
+def test_help_of_a_command_taking_bots_names_the_bots(command):
+    """`--bots` help lists every registered bot."""
+    text = flat(help_text(command))
+    assert f"Bots: {', '.join(agent_names())}." in text
+    assert set(agent_names()) >= {"greedy", "random"}
+
+
+def test_score_help_shows_its_json_example_as_written():
+    """`score --help` prints the table format with all its brackets, not eaten as markup."""
+    text = flat(help_text("score"))
+    assert 'A JSON file {"rounds": [[[cards of seat 0 in play order], ...], ...]} (per round, per seat, card ids)' in text
+
+
+def test_play_help_says_what_the_game_shows_and_reads():
+    """`play --help` says names are accepted, the layout fits the width and input lines are capped."""
+    text = flat(help_text("play"))
+    assert "type a card's number or name to take it" in text
+    assert "fits the terminal's width (COLUMNS)" in text
+    assert "lines of at most 1024 bytes" in text
