@@ -112,6 +112,7 @@ from lark import Lark, Token, Transformer, Tree, UnexpectedCharacters, Unexpecte
 
 from ruledraft.catalogue import Catalogue
 from ruledraft.errors import Diagnostic, RulesetError, ScoringError
+from ruledraft.suggest import MAX_SUGGESTION_INPUT
 from ruledraft.tableau import Tableau
 
 __all__ = ["compile_expression", "CompiledExpression", "ExpressionLimits"]
@@ -460,6 +461,8 @@ _SELECTOR_HELP = "a card id, tag:NAME or group:NAME (or several joined with '|')
 
 
 def _did_you_mean(word: str, candidates) -> str:
+    if len(word) > MAX_SUGGESTION_INPUT:
+        return ""
     close = difflib.get_close_matches(word, list(candidates), n=1)
     return f" (did you mean '{close[0]}'?)" if close else ""
 

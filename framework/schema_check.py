@@ -27,6 +27,7 @@ from jsonschema import Draft202012Validator
 from jsonschema.exceptions import ValidationError, best_match
 
 from ruledraft.errors import Diagnostic
+from ruledraft.suggest import MAX_SUGGESTION_INPUT
 from ruledraft.yaml_loader import Document
 
 __all__ = ["check_schema", "load_schema", "SCHEMA_NAME"]
@@ -173,7 +174,7 @@ _LISTED_KEYS = 4
 
 def _closest(word: str, choices: Iterable[str]) -> Optional[str]:
     choices = sorted({c for c in choices if isinstance(c, str)})
-    if not isinstance(word, str) or not choices:
+    if not isinstance(word, str) or not choices or len(word) > MAX_SUGGESTION_INPUT:
         return None
     lowered = {c.lower(): c for c in choices}
     match = difflib.get_close_matches(word.lower(), list(lowered), n=1, cutoff=0.6)
