@@ -153,9 +153,10 @@ class _Checker:
                 if int(a) > int(b):
                     self.error(("deal", "hand_size", key), f"player range '{key}' is empty", key=True)
         self.check_player_keys(("deal", "hand_size"), sizes_spec)
+        self.check_unused_player_keys(("deal", "hand_size"), sizes_spec, seats=False)
         sizes = expand_player_keys(sizes_spec)
-        # hand sizes for player counts outside players.min..max are allowed and unused:
-        # a ruleset that extends another may narrow the player range without restating them
+        # hand sizes inherited for player counts outside players.min..max are unused but
+        # not wrong: a ruleset that extends another may narrow the player range
         rounds = (self.data.get("rounds") or {}).get("count", 1)
         deck = sum(c.count for c in self.catalogue.cards)
         dummies = self.dummy_seats()
@@ -198,6 +199,57 @@ class _Checker:
                     self.error(path + (key,), f"{n} players is given twice: by '{first[n]}' and by '{key}'", key=True)
                     break
                 first[n] = key
+
+    def check_unused_player_keys(self, path: tuple, mapping: Mapping[str, Any], *, seats: bool) -> None:
+        """A key for player counts no game of this ruleset has is an error where it is
+        written, and a warning where it is inherited (unless the file that wrote it
+        plays those counts: a child may narrow its parent's range).
+
+        ``seats``: the keys count scoring seats (dummy seats included), as majority
+        awards do; otherwise players, as hand sizes do.
+        """
+        possible = self.possible_counts(self.data, seats)
+        if possible is None:
+            return
+        child = getattr(self.doc, "child", None)
+        for key in mapping:
+            counts = set(expand_player_keys({key: 0}))
+            if not counts or counts & possible:
+                continue  # used, or an empty range (reported on its own)
+            where = path + (key,)
+            what = ("awards" if seats else "the hand size") + f" for {key} {'seats' if seats else 'players'}"
+            message = f"{what} can never be used: {self.range_words(possible, seats)}"
+            origin = self.doc.origin(where)[0] if child is not None else None
+            if origin is None or self.doc.file_of(where) == child.file:
+                self.error(where, message, key=True)
+            else:
+                theirs = self.possible_counts(getattr(origin, "data", None), seats)
+                if theirs is None or not counts & theirs:
+                    self.warn(where, message + " (inherited through 'extends')", key=True)
+
+    def possible_counts(self, data, seats: bool):
+        """The player (or scoring seat) counts a ruleset's ``data`` allows, or None if unknown."""
+        players = data.get("players") if isinstance(data, dict) else None
+        lo = players.get("min") if isinstance(players, dict) else None
+        hi = players.get("max") if isinstance(players, dict) else None
+        if not isinstance(lo, int) or not isinstance(hi, int) or lo > hi:
+            return None
+        extra = 0
+        if seats:
+            turn = data.get("turn") or {}
+            if isinstance(turn, dict) and turn.get("procedure") == "dummy":
+                extra = (turn.get("dummy") or {}).get("seats", 1)
+        return set(range(lo + extra, hi + extra + 1))
+
+    def range_words(self, possible: set, seats: bool) -> str:
+        lo, hi = min(possible), max(possible)
+        span = f"{lo}-{hi}" if lo != hi else str(lo)
+        if not seats:
+            return f"the game is for {span} players"
+        dummies = self.dummy_seats()
+        if dummies:
+            return f"the game is scored with {span} seats ({_n(lo - dummies, 'player')} and {_n(dummies, 'dummy seat')})"
+        return f"the game is scored with {span} seats"
 
     def dummy_seats(self) -> int:
         turn = self.data.get("turn") or {}
@@ -268,6 +320,7 @@ class _Checker:
             awards = rule.get(key)
             if isinstance(awards, dict) and isinstance(awards.get("players"), dict):
                 self.check_player_keys(path + (key, "players"), awards["players"])
+                self.check_unused_player_keys(path + (key, "players"), awards["players"], seats=True)
         if "eligible" in rule:
             self.check_quantity(path + ("eligible",), rule["eligible"], boolean=True)
         if "multiplier" in rule:
@@ -276,8 +329,8 @@ class _Checker:
     def rule_expression(self, path: tuple, rule: Mapping) -> None:
         self.check_expression(path + ("expr",), rule["expr"])
 
-    def warn(self, path: tuple, message: str) -> None:
-        d = self.doc.diagnostic(path, message)
+    def warn(self, path: tuple, message: str, *, key: bool = False) -> None:
+        d = self.doc.diagnostic(path, message, key=key)
         self.out.append(Diagnostic(d.file, d.line, d.column, d.message, "warning", d.source_line))
 
     def check_game_end_reads(self) -> None:
