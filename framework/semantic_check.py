@@ -26,6 +26,9 @@ from .suggest import did_you_mean
 MAX_DECK = 10_000
 #: the most expression steps one scoring may take (a few tens of milliseconds)
 MAX_SCORING_STEPS = 200_000
+#: the most steps a bot may need to choose the cards of one hand (see
+#: ``check_decision_work``): about a second of work; the bundled rulesets need under 1% of it
+MAX_DECISION_STEPS = 20_000_000
 
 
 class _Checker:
@@ -381,6 +384,79 @@ class _Checker:
                 f"use fewer or less deeply nested player aggregates",
             )
 
+    def decision_work(self):
+        """``(total, hand, candidates, per_candidate, worst rule index)``: an estimate of
+        the steps the greedy bot takes to choose the cards of one hand (hand size x
+        candidate actions x scoring work), or None if it cannot be made.
+
+        For each candidate action (every kind in a full hand, and every ordered pick
+        a special action allows) it copies a row of counts and scores each rule that
+        reads the cards (the selectors' sizes, the expressions' steps; a majority
+        once per seat); it does so for each of the cards of a hand in turn.
+        """
+        from .quantity import selector_indices
+
+        players = self.data.get("players") or {}
+        lo, hi = players.get("min"), players.get("max")
+        sizes = expand_player_keys((self.data.get("deal") or {}).get("hand_size") or {})
+        hands = [sizes[n] for n in range(lo or 0, (hi or -1) + 1) if n in sizes]
+        kinds = self.catalogue.size
+        if not hands or not kinds:
+            return None
+        hand = max(hands)
+        seats = hi + self.dummy_seats()
+        m = min(hand, kinds)
+        extra = max((a.get("extra", 1) for a in self.data.get("actions") or []), default=0)
+        candidates = m * (m + 1) ** extra
+        steps_by_rule: Dict[int, int] = {}
+        for path, compiled in self.expressions:
+            if path[:1] == ("scoring",):
+                steps_by_rule[path[1]] = steps_by_rule.get(path[1], 0) + compiled.steps(seats)
+
+        def selected(spec) -> int:
+            try:
+                return len(selector_indices(spec, self.catalogue))
+            except Exception:  # a name already reported as unknown
+                return kinds
+
+        works = []
+        for i, rule in enumerate(self.data.get("scoring") or []):
+            work = 1 + steps_by_rule.get(i, 0)
+            for key in ("cards", "targets"):
+                if key in rule:
+                    work += selected(rule[key])
+            for key in ("quantity", "eligible", "multiplier"):
+                spec = rule.get(key)
+                if isinstance(spec, dict):
+                    for inner in ("count", "of"):
+                        if inner in spec:
+                            work += selected(spec[inner])
+            if rule.get("kind") == "majority":
+                work *= seats
+            works.append(work)
+        per_candidate = kinds + seats + sum(works)
+        worst = max(range(len(works)), key=works.__getitem__) if works else None
+        return hand * candidates * per_candidate, hand, candidates, per_candidate, worst
+
+    def check_decision_work(self) -> None:
+        """Refuse a ruleset that would make a bot work too long for each card it chooses
+        (the cost check bounds each expression, not the total): ``MAX_DECISION_STEPS``."""
+        estimate = self.decision_work()
+        if estimate is None or estimate[0] <= MAX_DECISION_STEPS:
+            return
+        total, hand, candidates, per_candidate, worst = estimate
+        path = ("scoring", worst) if worst is not None else ("cards",)
+        costliest = ""
+        if worst is not None:
+            costliest = f"; the costliest rule is '{(self.data['scoring'][worst] or {}).get('id')}'"
+        self.error(
+            path,
+            f"choosing cards would cost a bot about {total:,} steps per hand ({hand} cards in a hand x "
+            f"{candidates:,} candidate actions x {per_candidate:,} steps to score each); the limit is "
+            f"{MAX_DECISION_STEPS:,}: use fewer card kinds, smaller hands, or fewer or narrower rules{costliest}",
+            key=worst is None,
+        )
+
     def check_winner(self) -> None:
         winner = self.data.get("winner") or {}
         for i, tb in enumerate(winner.get("tie_breaks") or []):
@@ -396,6 +472,8 @@ class _Checker:
         self.check_scoring()
         self.check_winner()
         self.check_cost()
+        if not any(d.severity == "error" for d in self.out):
+            self.check_decision_work()
         if not any(d.severity == "error" for d in self.out):
             self.check_game_end_reads()
         return self.out
