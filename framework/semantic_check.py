@@ -220,7 +220,8 @@ class _Checker:
             if not counts or counts & possible:
                 continue  # used, or an empty range (reported on its own)
             where = path + (key,)
-            what = ("awards" if seats else "the hand size") + f" for {key} {'seats' if seats else 'players'}"
+            unit = "seats" if seats and self.dummy_seats() else "players"
+            what = ("awards" if seats else "the hand size") + f" for {key} {unit}"
             message = f"{what} can never be used: {self.range_words(possible, seats)}"
             origin = self.doc.origin(where)[0] if child is not None else None
             if origin is None or self.doc.file_of(where) == child.file:
@@ -247,12 +248,11 @@ class _Checker:
     def range_words(self, possible: set, seats: bool) -> str:
         lo, hi = min(possible), max(possible)
         span = f"{lo}-{hi}" if lo != hi else str(lo)
-        if not seats:
-            return f"the game is for {span} players"
-        dummies = self.dummy_seats()
+        dummies = self.dummy_seats() if seats else 0
         if dummies:
-            return f"the game is scored with {span} seats ({_n(lo - dummies, 'player')} and {_n(dummies, 'dummy seat')})"
-        return f"the game is scored with {span} seats"
+            players = f"{lo - dummies}-{hi - dummies}" if lo != hi else str(lo - dummies)
+            return f"the game is scored with {span} seats ({players} players and {_n(dummies, 'dummy seat')})"
+        return f"the game is for {span} players"
 
     def dummy_seats(self) -> int:
         turn = self.data.get("turn") or {}
