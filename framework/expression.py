@@ -542,7 +542,7 @@ class _Compiler(Transformer):
             if not self._too_big and _mag(item) > limit:
                 self._too_big = True  # the innermost part over the limit says it all
                 self._problem(item.start, f"'{self._source(item)}' can reach {_mag(item):,}; values must stay "
-                                          f"within -{limit:,}..{limit:,} (ExpressionLimits.max_value)")
+                                          f"between -{limit:,} and {limit:,}")
             return item
         if isinstance(item, _Name):
             return self._variable(item.token)

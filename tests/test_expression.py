@@ -730,7 +730,7 @@ def test_integer_arithmetic_matches_python(pair):
     try:
         got = value(text, PROPERTY_TABLE)
     except RulesetError as err:  # some part could pass ExpressionLimits.max_value: refused, never wrong
-        assert "values must stay within" in str(err)
+        assert "values must stay between" in str(err)
         return
     assert got == expected
 
