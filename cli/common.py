@@ -8,7 +8,7 @@ from typing import Iterator
 
 import typer
 
-from ruledraft.errors import InputError, RuledraftError, RulesetError
+from ruledraft.errors import InputError, RuledraftError, RulesetError, ScoringError
 from ruledraft.loading import load_ruleset
 
 
@@ -29,6 +29,8 @@ def reported_errors() -> Iterator[None]:
         raise typer.Exit(1)
     except InputError as e:
         fail(f"error: {e}", 2)
+    except ScoringError as e:  # already "FILE:LINE:COLUMN: error: ..."
+        fail(e.format(), 1)
     except RuledraftError as e:
         fail(f"error: {e}", 1)
     except BrokenPipeError:  # e.g. piped into `head`

@@ -8,7 +8,7 @@ from ruledraft.bundled import bundled_ids, bundled_path
 from ruledraft.describe import describe_ruleset
 from ruledraft.loading import load_ruleset
 
-from .common import get_ruleset, reported_errors, ruleset_help
+from .common import get_ruleset, reported_errors, ruleset_help, shown
 
 
 def rulesets() -> None:
@@ -17,10 +17,13 @@ def rulesets() -> None:
         for rid in bundled_ids():
             rs = load_ruleset(bundled_path(rid))
             players = f"{rs.min_players}-{rs.max_players}" if rs.min_players != rs.max_players else str(rs.min_players)
-            typer.echo(f"{rid:<28} {rs.name} ({players} players)")
+            typer.echo(f"{rid:<28} {shown(rs.name)} ({players} players)")
 
 
 def show(ruleset: str = typer.Argument(..., help=ruleset_help())) -> None:
     """Print a ruleset's rules in plain words, generated from its data."""
     with reported_errors():
-        typer.echo(describe_ruleset(get_ruleset(ruleset)), nl=False)
+        text = describe_ruleset(get_ruleset(ruleset))
+        # printed as plain text (not through rich), so markup needs no escaping; every
+        # other character a rule file could hold that a terminal would act on is escaped
+        typer.echo("".join(shown(line.expandtabs(4)) + "\n" for line in text.splitlines()), nl=False)

@@ -78,4 +78,31 @@ class ReplayMismatch(RuledraftError):
 
 
 class ScoringError(RuledraftError):
-    """A rule could not be evaluated (for example a division by zero in an expression)."""
+    """A rule could not be evaluated (for example a division by zero in an expression).
+
+    Carries the scoring rule's id and the ``file:line:column`` of the cause when they
+    are known; :meth:`format` is the one-line message. Picklable with all of them,
+    so an error raised in a worker process arrives whole.
+    """
+
+    def __init__(self, message: str, rule: Optional[str] = None, file: Optional[str] = None,
+                 line: Optional[int] = None, column: Optional[int] = None):
+        self.message, self.rule, self.file, self.line, self.column = message, rule, file, line, column
+        super().__init__(self.format())
+
+    def __reduce__(self):
+        return (type(self), (self.message, self.rule, self.file, self.line, self.column))
+
+    def for_rule(self, rule: str) -> "ScoringError":
+        """The same error, naming the scoring rule being scored."""
+        return type(self)(self.message, rule, self.file, self.line, self.column)
+
+    def format(self) -> str:
+        """``FILE:LINE:COLUMN: error: scoring rule 'ID': MESSAGE`` (the parts that are known)."""
+        text = self.message if self.rule is None else f"scoring rule '{self.rule}': {self.message}"
+        if self.file is None:
+            return f"error: {text}"
+        return f"{self.file}:{self.line}:{self.column}: error: {text}"
+
+    def __str__(self) -> str:
+        return self.format()

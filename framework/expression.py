@@ -26,8 +26,10 @@ Arithmetic
     ``a + b``, ``a - b``, ``a * b``, ``a / b``, ``a % b``, ``-a``.  ``/`` is whole-number
     division rounding toward zero (``-7 / 2 == -3``) and ``%`` is the matching
     remainder, with the sign of ``a`` (``-7 % 2 == -1``), so that
-    ``(a / b) * b + a % b == a``.  Dividing by zero is a
-    :class:`~ruledraft.errors.ScoringError` when the expression is evaluated.
+    ``(a / b) * b + a % b == a``.  Dividing by a constant 0 is refused when the
+    expression is compiled; dividing by a value that turns out 0 is a
+    :class:`~ruledraft.errors.ScoringError` when the expression is evaluated, naming
+    the file, line and column of the divisor.
     There is no power operator.
 
 Comparisons and logic
@@ -85,7 +87,11 @@ is iterative, and the parse-tree depth is checked iteratively before the
 (recursive) compiler runs.  The language has no loops, so evaluation always
 terminates; and since each nested player aggregate multiplies the work by the
 number of seats, aggregates nest at most :attr:`ExpressionLimits.max_aggregate_depth`
-(3) deep, which keeps every evaluation cheap.
+(3) deep, which keeps every evaluation cheap.  Every part of an expression has a
+bound on its magnitude worked out from the catalogue (a count is at most the number
+of those cards in the deck, ``players`` at most 32, ``round`` at most 20, ...); one
+whose bound exceeds :attr:`ExpressionLimits.max_value` (10**15) is refused, so
+scores and their statistics never overflow.
 
 Errors
 ======
@@ -112,6 +118,7 @@ from lark import Lark, Token, Transformer, Tree, UnexpectedCharacters, Unexpecte
 
 from ruledraft.catalogue import Catalogue
 from ruledraft.errors import Diagnostic, RulesetError, ScoringError
+from ruledraft.suggest import MAX_SUGGESTION_INPUT
 from ruledraft.tableau import Tableau
 
 __all__ = ["compile_expression", "CompiledExpression", "ExpressionLimits"]
@@ -129,6 +136,14 @@ class ExpressionLimits:
     #: Deepest nesting of player aggregates (each level multiplies the work by
     #: the number of seats, so this keeps evaluation cheap).
     max_aggregate_depth: int = 3
+    #: Largest magnitude any value (and any part of an expression) may reach, judged
+    #: at compile time from the largest counts the catalogue allows: below 2**53, so
+    #: scores and their statistics stay exact even as floating-point numbers.
+    max_value: int = 10**15
+    #: Seats and rounds assumed when bounding values (the schema allows at most 16
+    #: players plus dummy seats, and 20 rounds).
+    bound_seats: int = 32
+    bound_rounds: int = 20
 
 
 @attrs.frozen
@@ -149,6 +164,10 @@ class CompiledExpression:
     reads: Optional[frozenset]
     #: work per evaluation as polynomial coefficients in the number of seats
     cost: tuple = attrs.field(default=(1,), eq=False)
+    #: true when evaluating may divide by a value that can be 0 (a ScoringError)
+    may_fail: bool = attrs.field(default=False, eq=False)
+    #: the largest magnitude the value can reach (see ExpressionLimits.max_value)
+    bound: int = attrs.field(default=0, eq=False)
 
     def steps(self, seats: int) -> int:
         """An upper bound on the steps of one evaluation with ``seats`` seats."""
@@ -320,20 +339,33 @@ def _syntax_error(err: UnexpectedInput, text: str, unclosed: list, stray_close: 
 # Runtime helpers (the closures call these)
 
 
-def _div(a: int, b: int, where: str) -> int:
+@attrs.frozen
+class _Site:
+    """Where a divisor is written: the words for a message and its file position."""
+
+    words: str
+    file: Optional[str] = None
+    line: Optional[int] = None
+    column: Optional[int] = None
+
+    def error(self, what: str) -> ScoringError:
+        return ScoringError(f"{what} by zero in expression {self.words}", None, self.file, self.line, self.column)
+
+
+def _div(a: int, b: int, where) -> int:
     """Whole-number division rounding toward zero."""
     if b == 0:
-        raise ScoringError(f"division by zero in expression {where}")
+        raise where.error("division")
     q = a // b
     if q < 0 and q * b != a:
         q += 1
     return q
 
 
-def _mod(a: int, b: int, where: str) -> int:
+def _mod(a: int, b: int, where) -> int:
     """The remainder matching :func:`_div` (sign of ``a``)."""
     if b == 0:
-        raise ScoringError(f"modulo by zero in expression {where}")
+        raise where.error("modulo")
     return a - b * _div(a, b, where)
 
 
@@ -398,6 +430,8 @@ class _Value:
     #: work of one evaluation as polynomial coefficients in the number of seats n:
     #: cost[k] * n**k steps (each player aggregate multiplies its argument's work by n)
     cost: tuple = (1,)
+    #: the largest magnitude the value can reach (when not constant and not boolean)
+    bound: int = 0
 
     def func(self) -> Callable:
         return self.fn if self.fn is not None else _const_fn(self.const)
@@ -417,11 +451,18 @@ def _add_costs(*costs: tuple) -> tuple:
     return tuple(sum(c[k] for c in costs if k < len(c)) for k in range(width))
 
 
-def _derived(fn, values, start, end, *, boolean=False, local=True) -> _Value:
-    """A non-constant value computed from ``values``."""
+def _mag(v: _Value) -> int:
+    """The largest magnitude ``v`` can reach."""
+    if v.const is not None:
+        return abs(v.const)
+    return 1 if v.boolean else v.bound
+
+
+def _derived(fn, values, start, end, *, boolean=False, local=True, bound=0) -> _Value:
+    """A non-constant value computed from ``values`` (``bound``: its largest magnitude)."""
     return _Value(fn, None, start, end, local and all(v.local for v in values),
                   _merge_reads(values), boolean, max(v.aggregates for v in values),
-                  _add_costs((1,), *(v.cost for v in values)))
+                  _add_costs((1,), *(v.cost for v in values)), bound)
 
 
 @attrs.define(slots=True)
@@ -460,6 +501,8 @@ _SELECTOR_HELP = "a card id, tag:NAME or group:NAME (or several joined with '|')
 
 
 def _did_you_mean(word: str, candidates) -> str:
+    if len(word) > MAX_SUGGESTION_INPUT:
+        return ""
     close = difflib.get_close_matches(word, list(candidates), n=1)
     return f" (did you mean '{close[0]}'?)" if close else ""
 
@@ -468,12 +511,17 @@ def _did_you_mean(word: str, candidates) -> str:
 class _Compiler(Transformer):
     """Turns a parse tree into a :class:`_Value`, one method per grammar alias."""
 
-    def __init__(self, text: str, catalogue: Catalogue):
+    def __init__(self, text: str, catalogue: Catalogue, site: Optional[Callable[[int], tuple]] = None):
         super().__init__(visit_tokens=False)
         self.text = text
         self.catalogue = catalogue
         self.problems: list = []  # (offset, message)
         self._group_index = catalogue.group_index
+        #: site(offset) -> (file, line, column), for run-time errors
+        self._site = site or (lambda offset: ("<expr>", 1, offset + 1))
+        self.may_fail = False  # a division by something that can be 0
+        self._too_big = False  # a value over the limit was reported
+        self._deck = sum(c.count for c in catalogue.cards)
 
     # -- helpers ------------------------------------------------------------
 
@@ -490,6 +538,11 @@ class _Compiler(Transformer):
     def _expr(self, item) -> _Value:
         """``item`` used as a number: resolve bare names, refuse selectors."""
         if isinstance(item, _Value):
+            limit = ExpressionLimits.max_value
+            if not self._too_big and _mag(item) > limit:
+                self._too_big = True  # the innermost part over the limit says it all
+                self._problem(item.start, f"'{self._source(item)}' can reach {_mag(item):,}; values must stay "
+                                          f"between -{limit:,} and {limit:,}")
             return item
         if isinstance(item, _Name):
             return self._variable(item.token)
@@ -508,7 +561,8 @@ class _Compiler(Transformer):
         start, end = token.start_pos, token.end_pos
         fn = _VARIABLES.get(word)
         if fn is not None:
-            return _Value(fn, None, start, end)
+            bound = ExpressionLimits.bound_seats if word == "players" else ExpressionLimits.bound_rounds
+            return _Value(fn, None, start, end, bound=bound)
         message = f"unknown name '{word}'; expressions know 'players' and 'round'"
         if word in _FUNCTIONS:
             message += f" ('{word}' is a function: write {word}(...))"
@@ -603,7 +657,7 @@ class _Compiler(Transformer):
         if v.const is not None:
             return _Value(None, -v.const, meta.start_pos, meta.end_pos)
         f = v.fn
-        return _derived(lambda t, s: -f(t, s), [v], meta.start_pos, meta.end_pos)
+        return _derived(lambda t, s: -f(t, s), [v], meta.start_pos, meta.end_pos, bound=_mag(v))
 
     def arith(self, meta, children) -> _Value:
         """``a + b - c ...``: constants summed, terms added in one closure."""
@@ -644,12 +698,17 @@ class _Compiler(Transformer):
                 for f in minus:
                     v -= f(t, s)
                 return v
-        return _derived(fn, values, start, end)
+        return _derived(fn, values, start, end, bound=sum(_mag(v) for v in values))
 
     def term(self, meta, children) -> _Value:
         """``a * b / c % d ...``, left to right."""
         acc = self._expr(children[0])
         steps = [(str(op), self._expr(item)) for op, item in zip(children[1::2], children[2::2])]
+        for op, v in steps:
+            if op != "*" and v.const == 0:
+                what = "division" if op == "/" else "remainder"
+                self._problem(v.start, f"{what} by zero: '{self._source(v)}' is always 0")
+                return self._dummy(meta.start_pos, meta.end_pos)
         if len(steps) <= 3:
             for op, v in steps:
                 acc = self._binary(op, acc, v, meta.start_pos, v.end)
@@ -661,13 +720,15 @@ class _Compiler(Transformer):
             for op, v in steps:
                 acc = self._binary(op, acc, v, meta.start_pos, v.end)
             return acc
-        where = repr(self.text)
-        ops = tuple((op, v.func()) for op, v in steps)
+        ops = tuple((op, v.func(), self._where(v)) for op, v in steps)
         first = acc.func()
+        bound = _mag(acc)
+        for op, v in steps:
+            bound = bound * _mag(v) if op == "*" else (bound if op == "/" else min(bound, _mag(v)))
 
         def fn(t, s):
             x = first(t, s)
-            for op, f in ops:
+            for op, f, where in ops:
                 y = f(t, s)
                 if op == "*":
                     x *= y
@@ -676,19 +737,27 @@ class _Compiler(Transformer):
                 else:
                     x = _mod(x, y, where)
             return x
-        return _derived(fn, values, meta.start_pos, meta.end_pos)
+        return _derived(fn, values, meta.start_pos, meta.end_pos, bound=bound)
+
+    def _where(self, divisor: _Value) -> _Site:
+        """The site of a divisor, for the error if it is 0 when evaluated."""
+        if divisor.const is None:
+            self.may_fail = True
+        file, line, column = self._site(divisor.start)
+        return _Site(f"{self.text!r} ({self._source(divisor)!r} is 0)", file, line, column)
 
     def _binary(self, op: str, a: _Value, b: _Value, start: int, end: int) -> _Value:
         if op in ("/", "%"):
-            where = f"{self.text!r} ({self._source(b)!r} is 0)"
+            where = self._where(b)
             helper = _div if op == "/" else _mod
             if a.const is not None and b.const is not None and b.const != 0:
                 return _Value(None, helper(a.const, b.const, where), start, end)
             fa, fb = a.func(), b.func()
+            bound = _mag(a) if op == "/" else min(_mag(a), _mag(b))
             if b.const is not None and b.const != 0:
                 k = b.const
-                return _derived(lambda t, s: helper(fa(t, s), k, where), [a, b], start, end)
-            return _derived(lambda t, s: helper(fa(t, s), fb(t, s), where), [a, b], start, end)
+                return _derived(lambda t, s: helper(fa(t, s), k, where), [a, b], start, end, bound=bound)
+            return _derived(lambda t, s: helper(fa(t, s), fb(t, s), where), [a, b], start, end, bound=bound)
         general, right_const, left_const = _ARITH[op]
         if a.const is not None and b.const is not None:
             return _Value(None, {"+": operator.add, "-": operator.sub, "*": operator.mul}[op](a.const, b.const),
@@ -699,7 +768,8 @@ class _Compiler(Transformer):
             fn = left_const(a.const, b.fn)
         else:
             fn = general(a.fn, b.fn)
-        return _derived(fn, [a, b], start, end)
+        bound = _mag(a) * _mag(b) if op == "*" else _mag(a) + _mag(b)
+        return _derived(fn, [a, b], start, end, bound=bound)
 
     def compare(self, meta, children) -> _Value:
         a, op, b = self._expr(children[0]), str(children[1]), self._expr(children[2])
@@ -765,7 +835,7 @@ class _Compiler(Transformer):
             return attrs.evolve(chosen, start=start, end=end)
         fc, fa, fb = cond.fn, a.func(), b.func()
         return _derived(lambda t, s: fa(t, s) if fc(t, s) else fb(t, s), [cond, a, b], start, end,
-                        boolean=a.boolean and b.boolean)
+                        boolean=a.boolean and b.boolean, bound=max(_mag(a), _mag(b)))
 
     # -- function calls ---------------------------------------------------------
 
@@ -846,7 +916,8 @@ class _Compiler(Transformer):
                     fn = lambda t, s: max(f(t, s), g(t, s))  # noqa: E731
             else:
                 fn = lambda t, s: pick([f(t, s) for f in fns])  # noqa: E731
-            return _derived(fn, values, start, end, boolean=all(v.boolean for v in values))
+            return _derived(fn, values, start, end, boolean=all(v.boolean for v in values),
+                            bound=max(_mag(v) for v in values))
         assert fname == "abs"
         if n != 1:
             return arity("takes exactly 1 argument")
@@ -854,13 +925,14 @@ class _Compiler(Transformer):
         if v.const is not None:
             return _Value(None, abs(v.const), start, end)
         f = v.fn
-        return _derived(lambda t, s: abs(f(t, s)), [v], start, end, boolean=v.boolean)
+        return _derived(lambda t, s: abs(f(t, s)), [v], start, end, boolean=v.boolean, bound=_mag(v))
 
     # The seat's own cards.  ``sel`` is a tuple of card indices, or None for all.
 
     def _fn_count(self, sel, start, end) -> _Value:
         if sel is None:
-            return _Value(lambda t, s: len(t.cards[s]), None, start, end, reads=None)
+            return _Value(lambda t, s: len(t.cards[s]), None, start, end, reads=None, bound=self._deck)
+        bound = sum(self.catalogue.cards[i].count for i in sel)
         if len(sel) == 1:
             (i,) = sel
             fn = lambda t, s: t.counts[s][i]  # noqa: E731
@@ -873,7 +945,7 @@ class _Compiler(Transformer):
         else:
             get = operator.itemgetter(*sel)
             fn = lambda t, s: sum(get(t.counts[s]))  # noqa: E731
-        return _Value(fn, None, start, end, reads=frozenset(sel))
+        return _Value(fn, None, start, end, reads=frozenset(sel), bound=bound)
 
     def _fn_sum(self, attribute: str, sel, start, end) -> _Value:
         weights = self.catalogue.attribute_vector(attribute)
@@ -884,16 +956,17 @@ class _Compiler(Transformer):
         idx = tuple(i for i, _ in pairs)
         ws = tuple(w for _, w in pairs)
         reads = frozenset(idx)
+        bound = sum(self.catalogue.cards[i].count * abs(w) for i, w in pairs)
         if len(set(ws)) == 1:
             w = ws[0]
             counted = self._fn_count(idx, start, end)
             if w == 1:
                 return counted
             f = counted.fn
-            return _Value(lambda t, s: f(t, s) * w, None, start, end, reads=reads)
+            return _Value(lambda t, s: f(t, s) * w, None, start, end, reads=reads, bound=bound)
         get = operator.itemgetter(*idx)
         mul = operator.mul
-        return _Value(lambda t, s: sum(map(mul, get(t.counts[s]), ws)), None, start, end, reads=reads)
+        return _Value(lambda t, s: sum(map(mul, get(t.counts[s]), ws)), None, start, end, reads=reads, bound=bound)
 
     def _members_by_group(self, sel) -> tuple:
         """For each colour group with a selected card, the selected card indices in it."""
@@ -916,7 +989,8 @@ class _Compiler(Transformer):
                           boolean=True)
         if sel is None:
             gi = self._group_index
-            return _Value(lambda t, s: len({gi[c] for c in t.cards[s]}), None, start, end, reads=None)
+            return _Value(lambda t, s: len({gi[c] for c in t.cards[s]}), None, start, end, reads=None,
+                          bound=len(by_group))
 
         def fn(t, s):
             c = t.counts[s]
@@ -927,23 +1001,24 @@ class _Compiler(Transformer):
                         n += 1
                         break
             return n
-        return _Value(fn, None, start, end, reads=reads)
+        return _Value(fn, None, start, end, reads=reads, bound=len(by_group))
 
     def _fn_kinds(self, sel, start, end) -> _Value:
         if sel is None:
-            return _Value(lambda t, s: len(set(t.cards[s])), None, start, end, reads=None)
+            return _Value(lambda t, s: len(set(t.cards[s])), None, start, end, reads=None,
+                          bound=self.catalogue.size)
         reads = frozenset(sel)
         if len(sel) == 1:
             (i,) = sel
             return _Value(lambda t, s: 1 if t.counts[s][i] else 0, None, start, end, reads=reads, boolean=True)
         get = operator.itemgetter(*sel)
         n = len(sel)
-        return _Value(lambda t, s: n - get(t.counts[s]).count(0), None, start, end, reads=reads)
+        return _Value(lambda t, s: n - get(t.counts[s]).count(0), None, start, end, reads=reads, bound=n)
 
     def _fn_largest_group(self, start, end) -> _Value:
         by_group = self._members_by_group(None)
         if all(len(m) == 1 for m in by_group):
-            return _Value(lambda t, s: max(t.counts[s], default=0), None, start, end, reads=None)
+            return _Value(lambda t, s: max(t.counts[s], default=0), None, start, end, reads=None, bound=self._deck)
 
         def fn(t, s):
             c = t.counts[s]
@@ -955,7 +1030,7 @@ class _Compiler(Transformer):
                 if n > best:
                     best = n
             return best
-        return _Value(fn, None, start, end, reads=None)
+        return _Value(fn, None, start, end, reads=None, bound=self._deck)
 
     def _fn_aggregate(self, fname: str, v: _Value, start, end) -> _Value:
         f = v.func()
@@ -978,8 +1053,10 @@ class _Compiler(Transformer):
                 fn = lambda t, s: sum([f(t, o) for o in range(t.num_seats) if o != s])  # noqa: E731
             else:
                 fn = lambda t, s: sum([1 for o in range(t.num_seats) if o != s and f(t, o)])  # noqa: E731
+        seats = ExpressionLimits.bound_seats
+        bound = {"max": _mag(v), "min": _mag(v), "sum": seats * _mag(v)}.get(what, seats)
         return _Value(fn, None, start, end, local=False, reads=v.reads, aggregates=v.aggregates + 1,
-                      cost=(1,) + v.cost)  # n evaluations of the argument
+                      cost=(1,) + v.cost, bound=bound)  # n evaluations of the argument
 
 
 # ---------------------------------------------------------------------------
@@ -1077,7 +1154,11 @@ def compile_expression(
     deep = _too_deep(tree)
     if deep is not None:
         raise fail([(deep, _TOO_DEEP.format(limits.max_depth))])
-    compiler = _Compiler(text, catalogue)
+    def site(offset: int) -> tuple:
+        line, column = (1, offset + 1) if locate is None else locate(offset)
+        return (file, line, column)
+
+    compiler = _Compiler(text, catalogue, site)
     value = compiler._expr(compiler.transform(tree))
     if compiler.problems:
         raise fail(compiler.problems)
@@ -1089,4 +1170,5 @@ def compile_expression(
         fn = _truth(value.fn)
     else:
         fn = value.fn
-    return CompiledExpression(text=text, fn=fn, is_local=value.local, reads=value.reads, cost=value.cost)
+    return CompiledExpression(text=text, fn=fn, is_local=value.local, reads=value.reads, cost=value.cost,
+                              may_fail=compiler.may_fail, bound=_mag(value))

@@ -27,6 +27,7 @@ from jsonschema import Draft202012Validator
 from jsonschema.exceptions import ValidationError, best_match
 
 from ruledraft.errors import Diagnostic
+from ruledraft.suggest import MAX_SUGGESTION_INPUT
 from ruledraft.yaml_loader import Document
 
 __all__ = ["check_schema", "load_schema", "SCHEMA_NAME"]
@@ -165,9 +166,15 @@ def _name(path: tuple) -> str:
     return f"'{last}'"
 
 
+#: a player-count key as written in ``hand_size`` or ``players`` (``"3"``, ``"2-5"``)
+_PLAYER_KEY = re.compile(r"[0-9]{1,2}(-[0-9]{1,2})?\Z")
+#: an unknown key without a close match lists the allowed keys when there are at most this many
+_LISTED_KEYS = 4
+
+
 def _closest(word: str, choices: Iterable[str]) -> Optional[str]:
     choices = sorted({c for c in choices if isinstance(c, str)})
-    if not isinstance(word, str) or not choices:
+    if not isinstance(word, str) or not choices or len(word) > MAX_SUGGESTION_INPUT:
         return None
     lowered = {c.lower(): c for c in choices}
     match = difflib.get_close_matches(word.lower(), list(lowered), n=1, cutoff=0.6)
@@ -194,6 +201,7 @@ class _Reporter:
         self.best: dict = {}  # spot -> (rank, seq, line, column, message)
         self.missing: dict = {}  # ("missing", path) -> [(keys, wording)], keys: the keys any of which would do
         self.suggested: dict = {}  # path -> keys offered as "did you mean" for unknown keys there
+        self.list_form: set = set()  # paths whose value may also be a list of the allowed words
         self.seq = 0
 
     # -- collection
@@ -415,6 +423,11 @@ class _Reporter:
             if match:
                 hint = f" (did you mean '{match}'?)"
                 self.suggested.setdefault(path, set()).add(match)
+            elif _PLAYER_KEY.match(key) and {"default", "players"} <= set(allowed):
+                hint = (f"; awards that depend on the number of players go under 'players': "
+                        f"write {{default: [...], players: {{'{key}': [...]}}}}")
+            elif 0 < len(allowed) <= _LISTED_KEYS:
+                hint = f"; the keys allowed here are {_and_list(sorted(allowed))}"
             self.key_error(path, key, f"unknown key '{key}' {where}{hint}")
 
     def on_additionalProperties(self, error: ValidationError, path: tuple) -> None:
@@ -455,7 +468,8 @@ class _Reporter:
 
     def on_enum(self, error: ValidationError, path: tuple) -> None:
         allowed = [_plain(v) for v in error.validator_value]
-        message = f"{_name(path)} must be one of {', '.join(allowed)}, not {_show(error.instance)}"
+        also = ", or a list of them" if path in self.list_form else ""
+        message = f"{_name(path)} must be one of {', '.join(allowed)}{also}, not {_show(error.instance)}"
         if isinstance(error.instance, str):
             message += _suggest(error.instance, allowed)
         self.value_error(path, message, "enum")
@@ -576,6 +590,10 @@ class _Reporter:
             return
 
         candidates = [i for i, b in enumerate(branches) if self.type_ok(b, instance)]
+        if len(candidates) == 1 and self.is_list_of(
+            [b for i, b in enumerate(branches) if i != candidates[0]], branches[candidates[0]]
+        ):
+            self.list_form.add(path)  # 'pass: lfet' where 'pass: [left, right]' would also do
         if not candidates:
             words = self.type_words({error.validator: error.validator_value})
             self.value_error(path, f"{_name(path)} must be {_or_list(words)}, not {_show(instance)}", "type")
@@ -612,6 +630,19 @@ class _Reporter:
             return
         words = self.type_words({error.validator: error.validator_value})
         self.value_error(path, f"{_name(path)} must be {_or_list(words)}, not {_show(instance)}", "type")
+
+    def is_list_of(self, others: list, single: Any) -> bool:
+        """Whether one of ``others`` is a list whose items are what ``single`` allows."""
+        single = self.resolve(single)
+        if not isinstance(single, dict) or "enum" not in single:
+            return False
+        for other in others:
+            other = self.resolve(other)
+            if isinstance(other, dict) and other.get("type") == "array":
+                items = self.resolve(other.get("items"))
+                if isinstance(items, dict) and items.get("enum") == single["enum"]:
+                    return True
+        return False
 
     def choose_form(self, path: tuple, instance: Any, forms: list, exactly_one: bool) -> None:
         """Report a mapping that has none (or, for oneOf, more than one) of the keys ``forms``."""

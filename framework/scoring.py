@@ -19,6 +19,7 @@ from typing import Callable, Dict, List, Mapping, Optional, Sequence, Tuple
 import attrs
 
 from .catalogue import Catalogue
+from .errors import ScoringError
 from .quantity import Quantity, compile_quantity, count_fn, selector_indices, selector_words, weighted_all_fn
 from .tableau import Tableau
 
@@ -569,7 +570,31 @@ def build_rule(spec: Mapping, ctx: BuildContext):
     """Build one scoring rule from its (validated) spec."""
     spec = dict(spec)
     spec.setdefault("when", "round_end")
-    return BUILDERS[spec["kind"]](spec, ctx)
+    return BUILDERS[spec["kind"]](spec, attrs.evolve(ctx, compile_expr=_naming_rule(ctx.compile_expr, spec["id"])))
+
+
+def _naming_rule(compile_expr: Callable[..., object], rule_id: str) -> Callable[..., object]:
+    """``compile_expr`` whose expressions name ``rule_id`` in a :class:`ScoringError`.
+
+    Only an expression that can fail (a division by something that may be 0) gets
+    the extra call; every other one is left as compiled.
+    """
+
+    def compile_named(*args, **kwargs):
+        compiled = compile_expr(*args, **kwargs)
+        if not getattr(compiled, "may_fail", False):
+            return compiled
+        inner = compiled.fn
+
+        def fn(t, s):
+            try:
+                return inner(t, s)
+            except ScoringError as e:
+                raise e.for_rule(rule_id) from None
+
+        return attrs.evolve(compiled, fn=fn)
+
+    return compile_named
 
 
 def score_rules(rules: Sequence, t: Tableau) -> Tuple[List[int], Dict[str, List[int]]]:

@@ -26,6 +26,9 @@ from .suggest import did_you_mean
 MAX_DECK = 10_000
 #: the most expression steps one scoring may take (a few tens of milliseconds)
 MAX_SCORING_STEPS = 200_000
+#: the most steps a bot may need to choose the cards of one hand (see
+#: ``check_decision_work``): about a second of work; the bundled rulesets need under 1% of it
+MAX_DECISION_STEPS = 20_000_000
 
 
 class _Checker:
@@ -153,9 +156,10 @@ class _Checker:
                 if int(a) > int(b):
                     self.error(("deal", "hand_size", key), f"player range '{key}' is empty", key=True)
         self.check_player_keys(("deal", "hand_size"), sizes_spec)
+        self.check_unused_player_keys(("deal", "hand_size"), sizes_spec, seats=False)
         sizes = expand_player_keys(sizes_spec)
-        # hand sizes for player counts outside players.min..max are allowed and unused:
-        # a ruleset that extends another may narrow the player range without restating them
+        # hand sizes inherited for player counts outside players.min..max are unused but
+        # not wrong: a ruleset that extends another may narrow the player range
         rounds = (self.data.get("rounds") or {}).get("count", 1)
         deck = sum(c.count for c in self.catalogue.cards)
         dummies = self.dummy_seats()
@@ -198,6 +202,57 @@ class _Checker:
                     self.error(path + (key,), f"{n} players is given twice: by '{first[n]}' and by '{key}'", key=True)
                     break
                 first[n] = key
+
+    def check_unused_player_keys(self, path: tuple, mapping: Mapping[str, Any], *, seats: bool) -> None:
+        """A key for player counts no game of this ruleset has is an error where it is
+        written, and a warning where it is inherited (unless the file that wrote it
+        plays those counts: a child may narrow its parent's range).
+
+        ``seats``: the keys count scoring seats (dummy seats included), as majority
+        awards do; otherwise players, as hand sizes do.
+        """
+        possible = self.possible_counts(self.data, seats)
+        if possible is None:
+            return
+        child = getattr(self.doc, "child", None)
+        for key in mapping:
+            counts = set(expand_player_keys({key: 0}))
+            if not counts or counts & possible:
+                continue  # used, or an empty range (reported on its own)
+            where = path + (key,)
+            unit = "seats" if seats and self.dummy_seats() else "players"
+            what = ("awards" if seats else "the hand size") + f" for {key} {unit}"
+            message = f"{what} can never be used: {self.range_words(possible, seats)}"
+            origin = self.doc.origin(where)[0] if child is not None else None
+            if origin is None or self.doc.file_of(where) == child.file:
+                self.error(where, message, key=True)
+            else:
+                theirs = self.possible_counts(getattr(origin, "data", None), seats)
+                if theirs is None or not counts & theirs:
+                    self.warn(where, message + " (inherited through 'extends')", key=True)
+
+    def possible_counts(self, data, seats: bool):
+        """The player (or scoring seat) counts a ruleset's ``data`` allows, or None if unknown."""
+        players = data.get("players") if isinstance(data, dict) else None
+        lo = players.get("min") if isinstance(players, dict) else None
+        hi = players.get("max") if isinstance(players, dict) else None
+        if not isinstance(lo, int) or not isinstance(hi, int) or lo > hi:
+            return None
+        extra = 0
+        if seats:
+            turn = data.get("turn") or {}
+            if isinstance(turn, dict) and turn.get("procedure") == "dummy":
+                extra = (turn.get("dummy") or {}).get("seats", 1)
+        return set(range(lo + extra, hi + extra + 1))
+
+    def range_words(self, possible: set, seats: bool) -> str:
+        lo, hi = min(possible), max(possible)
+        span = f"{lo}-{hi}" if lo != hi else str(lo)
+        dummies = self.dummy_seats() if seats else 0
+        if dummies:
+            players = f"{lo - dummies}-{hi - dummies}" if lo != hi else str(lo - dummies)
+            return f"the game is scored with {span} seats ({players} players and {_n(dummies, 'dummy seat')})"
+        return f"the game is for {span} players"
 
     def dummy_seats(self) -> int:
         turn = self.data.get("turn") or {}
@@ -268,6 +323,7 @@ class _Checker:
             awards = rule.get(key)
             if isinstance(awards, dict) and isinstance(awards.get("players"), dict):
                 self.check_player_keys(path + (key, "players"), awards["players"])
+                self.check_unused_player_keys(path + (key, "players"), awards["players"], seats=True)
         if "eligible" in rule:
             self.check_quantity(path + ("eligible",), rule["eligible"], boolean=True)
         if "multiplier" in rule:
@@ -276,8 +332,8 @@ class _Checker:
     def rule_expression(self, path: tuple, rule: Mapping) -> None:
         self.check_expression(path + ("expr",), rule["expr"])
 
-    def warn(self, path: tuple, message: str) -> None:
-        d = self.doc.diagnostic(path, message)
+    def warn(self, path: tuple, message: str, *, key: bool = False) -> None:
+        d = self.doc.diagnostic(path, message, key=key)
         self.out.append(Diagnostic(d.file, d.line, d.column, d.message, "warning", d.source_line))
 
     def check_game_end_reads(self) -> None:
@@ -328,6 +384,79 @@ class _Checker:
                 f"use fewer or less deeply nested player aggregates",
             )
 
+    def decision_work(self):
+        """``(total, hand, candidates, per_candidate, worst rule index)``: an estimate of
+        the steps the greedy bot takes to choose the cards of one hand (hand size x
+        candidate actions x scoring work), or None if it cannot be made.
+
+        For each candidate action (every kind in a full hand, and every ordered pick
+        a special action allows) it copies a row of counts and scores each rule that
+        reads the cards (the selectors' sizes, the expressions' steps; a majority
+        once per seat); it does so for each of the cards of a hand in turn.
+        """
+        from .quantity import selector_indices
+
+        players = self.data.get("players") or {}
+        lo, hi = players.get("min"), players.get("max")
+        sizes = expand_player_keys((self.data.get("deal") or {}).get("hand_size") or {})
+        hands = [sizes[n] for n in range(lo or 0, (hi or -1) + 1) if n in sizes]
+        kinds = self.catalogue.size
+        if not hands or not kinds:
+            return None
+        hand = max(hands)
+        seats = hi + self.dummy_seats()
+        m = min(hand, kinds)
+        extra = max((a.get("extra", 1) for a in self.data.get("actions") or []), default=0)
+        candidates = m * (m + 1) ** extra
+        steps_by_rule: Dict[int, int] = {}
+        for path, compiled in self.expressions:
+            if path[:1] == ("scoring",):
+                steps_by_rule[path[1]] = steps_by_rule.get(path[1], 0) + compiled.steps(seats)
+
+        def selected(spec) -> int:
+            try:
+                return len(selector_indices(spec, self.catalogue))
+            except Exception:  # a name already reported as unknown
+                return kinds
+
+        works = []
+        for i, rule in enumerate(self.data.get("scoring") or []):
+            work = 1 + steps_by_rule.get(i, 0)
+            for key in ("cards", "targets"):
+                if key in rule:
+                    work += selected(rule[key])
+            for key in ("quantity", "eligible", "multiplier"):
+                spec = rule.get(key)
+                if isinstance(spec, dict):
+                    for inner in ("count", "of"):
+                        if inner in spec:
+                            work += selected(spec[inner])
+            if rule.get("kind") == "majority":
+                work *= seats
+            works.append(work)
+        per_candidate = kinds + seats + sum(works)
+        worst = max(range(len(works)), key=works.__getitem__) if works else None
+        return hand * candidates * per_candidate, hand, candidates, per_candidate, worst
+
+    def check_decision_work(self) -> None:
+        """Refuse a ruleset that would make a bot work too long for each card it chooses
+        (the cost check bounds each expression, not the total): ``MAX_DECISION_STEPS``."""
+        estimate = self.decision_work()
+        if estimate is None or estimate[0] <= MAX_DECISION_STEPS:
+            return
+        total, hand, candidates, per_candidate, worst = estimate
+        path = ("scoring", worst) if worst is not None else ("cards",)
+        costliest = ""
+        if worst is not None:
+            costliest = f"; the costliest rule is '{(self.data['scoring'][worst] or {}).get('id')}'"
+        self.error(
+            path,
+            f"choosing cards would cost a bot about {total:,} steps per hand ({hand} cards in a hand x "
+            f"{candidates:,} candidate actions x {per_candidate:,} steps to score each); the limit is "
+            f"{MAX_DECISION_STEPS:,}: use fewer card kinds, smaller hands, or fewer or narrower rules{costliest}",
+            key=worst is None,
+        )
+
     def check_winner(self) -> None:
         winner = self.data.get("winner") or {}
         for i, tb in enumerate(winner.get("tie_breaks") or []):
@@ -343,6 +472,8 @@ class _Checker:
         self.check_scoring()
         self.check_winner()
         self.check_cost()
+        if not any(d.severity == "error" for d in self.out):
+            self.check_decision_work()
         if not any(d.severity == "error" for d in self.out):
             self.check_game_end_reads()
         return self.out

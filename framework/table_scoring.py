@@ -37,9 +37,9 @@ def parse_table(ruleset: CompiledRuleset, table: Any, where: str = "table") -> L
             row = []
             for c in cards:
                 if not isinstance(c, str) or not ruleset.catalogue.has_card(c):
-                    from .suggest import did_you_mean
+                    from .suggest import clipped, did_you_mean
 
-                    raise InputError(f"{where}: round {r + 1}, seat {s}: unknown card {c!r}{did_you_mean(str(c), ruleset.catalogue.ids)}")
+                    raise InputError(f"{where}: round {r + 1}, seat {s}: unknown card {clipped(repr(c))}{did_you_mean(str(c), ruleset.catalogue.ids)}")
                 row.append(ruleset.catalogue.index_of(c))
             cards_r.append(row)
         out.append(cards_r)

@@ -28,6 +28,7 @@ import bisect
 import copy
 import os
 import re
+import unicodedata
 from typing import Any, Callable, Optional
 
 import attrs
@@ -58,6 +59,14 @@ _IMPLICIT_AS_TEXT = frozenset({_Y + "timestamp", _Y + "value", _MERGE})
 _LINE_BREAK = re.compile("\r\n|[\r\n\x85\u2028\u2029]")
 _SKIPPABLE = frozenset(" \t\r\n\x85\u2028\u2029")
 _BREAKS = frozenset("\r\n\x85\u2028\u2029")
+
+#: Characters a text value may not hold, because a terminal cannot show them as
+#: written: control characters (ESC starts terminal commands, BEL rings, CR
+#: overwrites; tab and line feed are allowed), lone surrogates (half of a
+#: character: not text at all) and bidirectional-text controls (they make text
+#: read differently from how it is stored).
+_BIDI = re.compile("[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+_UNSHOWABLE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\ud800-\udfff\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
 
 
 @attrs.frozen
@@ -214,6 +223,17 @@ def _decode(raw: bytes, file: str, limits: LoaderLimits) -> str:
         raise RulesetError.single(
             file, line, column, f"the file is not valid {encoding.split('-sig')[0].upper()} text (byte 0x{bad})"
         ) from None
+
+
+def _unshowable_message(char: str) -> str:
+    code = ord(char)
+    if 0xD800 <= code <= 0xDFFF:
+        what = "a lone surrogate, half of a character"
+    elif unicodedata.category(char) == "Cc":
+        what = "a control character"
+    else:
+        what = "a bidirectional-text control"
+    return f"character U+{code:04X} ({what}) cannot be shown and is not allowed in a rule file"
 
 
 def _source_line(lines: tuple, line: int) -> Optional[str]:
@@ -418,10 +438,14 @@ class _Builder:
         self.root_is_empty_scalar = False
         self.documents = 0
         self.loader = None
+        self.reported: set = set()  # (line, column, message) of every error, to report each once
 
     # -- reporting
 
     def error(self, line: int, column: int, message: str) -> None:
+        if (line, column, message) in self.reported:
+            return  # a bidi control inside a value is found twice
+        self.reported.add((line, column, message))
         self.errors.append(Diagnostic(self.file, line, column, message, source_line=_source_line(self.lines, line)))
 
     def fail(self, line: int, column: int, message: str):
@@ -435,6 +459,11 @@ class _Builder:
     # -- driver
 
     def build(self) -> Document:
+        # Bidi controls are refused anywhere, comments included: a code frame under a
+        # message shows the line, and they would reorder it on the terminal.
+        for bidi in _BIDI.finditer(self.text):
+            line, column = self._line_col(bidi.start())
+            self.error(line, column, _unshowable_message(bidi.group()))
         try:
             self._run()
         except _Fatal as fatal:
@@ -626,6 +655,10 @@ class _Builder:
                 f"(at most {self.limits.max_scalar_length} are allowed)",
             )
             return None, False
+        bad = _UNSHOWABLE.search(raw)
+        if bad is not None:
+            self._unshowable(event, bad.start(), bad.group())
+            return None, False
         tag = event.tag
         explicit = tag is not None
         if tag == "!":  # the non-specific tag: a string (YAML 1.2, 6.9.1)
@@ -668,6 +701,15 @@ class _Builder:
             shown = raw if len(raw) <= 40 else raw[:37] + "..."
             self.error(line, column, f"cannot read '{shown}' as {what}")
             return None, False
+
+    def _unshowable(self, event, offset: int, char: str) -> None:
+        """Report the character at ``offset`` of a scalar's value, located where it is written."""
+        start = event.start_mark.index
+        if event.anchor is not None or event.tag is not None:
+            start = _skip_properties(self.text, start, event.end_mark.index)
+        indices = _scalar_indices(self.text, event.style, start, event.end_mark.index, event.value)
+        line, column = self._line_col(indices[min(offset, len(indices) - 1)])
+        self.error(line, column, _unshowable_message(char))
 
     def _open(self, event) -> None:
         mark = event.start_mark

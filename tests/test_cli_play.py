@@ -479,17 +479,17 @@ def at_root(monkeypatch):
 
 
 def test_rule_file_text_reaches_the_terminal_escaped(tmp_path):
-    """A card name or rule id holding an escape character is printed as '\\x1b', never raw."""
+    """Invisible characters a rule file may hold are printed as '\\u200b' escapes and markup as written, never interpreted."""
     rules = tmp_path / "odd.yaml"
     rules.write_text(
-        'format: 1\nextends: sushi-go\nid: odd\nname: "Odd\\e[31m"\n'
-        'cards:\n  - {id: tempura, name: "Tem\\e[2Jpura"}\n',
+        'format: 1\nextends: sushi-go\nid: odd\nname: "Odd\\u200b [bold"\n'
+        'cards:\n  - {id: tempura, name: "Tem\\u200bpura [/]"}\n',
         encoding="utf-8",
     )
     result = run([str(rules), "--players", "3", "--seed", "1"], "rules\n" + ONES)
     assert result.exit_code == 0, result.output
-    assert "\x1b" not in result.output
-    assert "Tem\\x1b[2Jpura" in result.output and "Odd\\x1b[31m: 3 players" in result.output
+    assert "\u200b" not in result.output
+    assert "Tem\\u200bpura [/]" in result.output and "Odd\\u200b [bold: 3 players" in result.output
 
 
 # ---------------------------------------------------------------- reading input

@@ -85,7 +85,7 @@ def only_error(text: str, **kw) -> tuple:
     ("1 - -1", 2),
     ("100 / 10 / 5", 2),
     ("7 - 2 * 3 + 8 / 4", 3),
-    ("999999999 * 999999999", 999999999 * 999999999),
+    ("999999 * 999999", 999999 * 999999),
 ])
 def test_arithmetic_and_precedence(text, expected):
     """+ - * / % and unary minus follow the usual precedence and associativity."""
@@ -105,7 +105,7 @@ def test_division_rounds_toward_zero(a, b, quotient, remainder):
     assert value(f"(round - 100) % ({b})", tab) == remainder
 
 
-@pytest.mark.parametrize("text", ["1 / 0", "count(tempura) % 0", "10 / count(sashimi)",
+@pytest.mark.parametrize("text", ["1 / (count(sashimi) * 2)", "count(tempura) % count(sashimi)", "10 / count(sashimi)",
                                   "1 * 2 * 3 / 4 / count(sashimi)"])
 def test_division_by_zero_is_a_scoring_error_naming_the_expression(text):
     """Dividing by zero raises ScoringError when evaluated, and the message names the expression."""
@@ -175,7 +175,7 @@ def test_logic_at_run_time():
 def test_and_or_stop_early():
     """'and'/'or' do not evaluate the right side once the answer is known."""
     tab = table(("tempura",))
-    assert value("false and 1 / 0", tab) == 0
+    assert value("false and 1 / count(sashimi)", tab) == 0
     assert value("count(sashimi) > 0 and 1 / count(sashimi) > 0", tab) == 0
     assert value("count(tempura) > 0 or 1 / count(sashimi) > 0", tab) == 1
 
@@ -673,7 +673,7 @@ def test_nesting_at_the_limit_compiles():
     n = ExpressionLimits.max_depth
     assert value("(" * n + "round" + ")" * n) == 1
     assert value(" + ".join(["round"] * 100)) == 100
-    assert value(" * ".join(["round"] * 100), table((), round=2)) == 2**100
+    assert value("*".join(["(round>0)"] * 100), table((), round=2)) == 1
     assert value(" / ".join(["round"] * 100)) == 1
     assert value(" and ".join(["round"] * 99)) == 1
     assert value(" or ".join(["round"] * 99), table((), round=0)) == 0
@@ -727,7 +727,12 @@ def test_integer_arithmetic_matches_python(pair):
     """Random + - * expressions (constant or read from cards) evaluate as Python computes them."""
     text, python_text = pair
     expected = eval(python_text, {"__builtins__": {}})  # noqa: S307 - oracle on generated literals
-    assert value(text, PROPERTY_TABLE) == expected
+    try:
+        got = value(text, PROPERTY_TABLE)
+    except RulesetError as err:  # some part could pass ExpressionLimits.max_value: refused, never wrong
+        assert "values must stay between" in str(err)
+        return
+    assert got == expected
 
 
 @settings(max_examples=200, deadline=None)
