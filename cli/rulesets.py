@@ -8,7 +8,9 @@ from ruledraft.bundled import bundled_ids, bundled_path
 from ruledraft.describe import describe_ruleset
 from ruledraft.loading import load_ruleset
 
-from .common import get_ruleset, reported_errors
+from typing import List
+
+from .common import allow_path_option, allowed_dirs, get_ruleset, reported_errors
 
 
 def rulesets() -> None:
@@ -20,7 +22,10 @@ def rulesets() -> None:
             typer.echo(f"{rid:<28} {rs.name} ({players} players)")
 
 
-def show(ruleset: str = typer.Argument(..., help="A bundled ruleset id or a rule file.")) -> None:
+def show(
+    ruleset: str = typer.Argument(..., help="A bundled ruleset id, a rule file, or - for standard input."),
+    allow_path: List[str] = allow_path_option(),
+) -> None:
     """Print a ruleset's rules in plain words, generated from its data."""
     with reported_errors():
-        typer.echo(describe_ruleset(get_ruleset(ruleset)), nl=False)
+        typer.echo(describe_ruleset(get_ruleset(ruleset, allowed_dirs(allow_path))), nl=False)

@@ -15,7 +15,7 @@ from ruledraft.errors import InputError
 from ruledraft.loading import resolve_source
 from ruledraft.runner import simulate as run_simulation
 
-from .common import get_ruleset, reported_errors
+from .common import allow_path_option, allowed_dirs, get_ruleset, reported_errors
 
 
 def parse_bots(spec: str, players: int, *, allow: Optional[List[str]] = None) -> List[str]:
@@ -64,10 +64,11 @@ def simulate(
     log: Optional[str] = typer.Option(None, "--log", help="Write every game to this JSON Lines file (schemas/game-log.schema.json)."),
     as_json: bool = typer.Option(False, "--json", help="Print the summary as JSON."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar."),
+    allow_path: List[str] = allow_path_option(),
 ) -> None:
     """Simulate games between bots and print win shares, scores and points per rule."""
     with reported_errors():
-        rs = get_ruleset(ruleset)
+        rs = get_ruleset(ruleset, allowed_dirs(allow_path))
         source = str(resolve_source(ruleset))
         if not rs.min_players <= players <= rs.max_players:
             raise InputError(f"{rs.name} is for {rs.min_players}-{rs.max_players} players, not {players}")

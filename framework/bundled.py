@@ -124,7 +124,7 @@ def _check_reach(text: str, candidate: Path, base: Path, allow, within_what: str
     hint = "; allow a directory with --allow-path DIR"
     shown_name = display_name(text)
     if os.path.isabs(text):
-        raise OutOfReach(f"'{shown_name}' is an absolute path; only a bundled ruleset or a file in the directory of {within_what} may be named{hint}")
+        raise OutOfReach(f"'{shown_name}' is an absolute path; {within_what} may name only a bundled ruleset or a file in its own directory{hint}")
     if not within(candidate, [base]):
         if os.path.normpath(text).split(os.sep)[0] == os.pardir:
             raise OutOfReach(f"'{shown_name}' is outside the directory of {within_what} ('..' may not climb above it){hint}")
