@@ -44,7 +44,7 @@ def replay(
         try:
             input_kind(log)  # a FIFO, device or refused path: a message, before any open
         except UnreadableInput as e:
-            raise InputError(f"{display_name(log)}: cannot read: {e.reason}") from None
+            raise InputError(str(e)) from None
         log_dir = os.path.dirname(log) or "."
         cache = {}
         games = bad = 0

@@ -29,7 +29,7 @@ def read_tables(table: str, name: str) -> list:
                 raise InputError(f"{name}: too large (more than {MAX_TABLE_BYTES} bytes)")
             text = raw.decode("utf-8-sig")
     except UnreadableInput as e:
-        raise InputError(f"{name}: cannot read: {e.reason}") from None
+        raise InputError(str(e)) from None
     except UnicodeDecodeError as e:
         raise InputError(f"{name}: not UTF-8 text (byte {e.start})") from None
     lines = [(n, line) for n, line in enumerate(text.splitlines(), 1) if line.strip()]

@@ -68,6 +68,8 @@ def simulate(
 ) -> None:
     """Simulate games between bots and print win shares, scores and points per rule."""
     with reported_errors():
+        if ruleset == "-" and jobs > 1:
+            raise InputError("simulate --jobs N cannot read the ruleset from standard input (-); give a file, or --jobs 1")
         rs = get_ruleset(ruleset, allowed_dirs(allow_path))
         source = str(resolve_source(ruleset))
         if not rs.min_players <= players <= rs.max_players:

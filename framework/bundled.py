@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import errno
 import os
 from importlib import resources
 from pathlib import Path
@@ -57,9 +56,7 @@ def _exists(path: Path) -> bool:
     except FileNotFoundError:
         return False
     except OSError as exc:
-        if exc.errno == errno.ENOTDIR:
-            return False
-        raise UnreadableInput(path, os_reason(exc)) from None
+        raise UnreadableInput(path, os_reason(exc), os_error=True) from None
     except ValueError:
         raise UnreadableInput(os.fspath(path).replace("\0", "\\0"), "the name contains a NUL character") from None
     return True

@@ -39,12 +39,18 @@ PathLike = Union[str, "os.PathLike[str]"]
 
 
 class UnreadableInput(InputError):
-    """A path that is not an input ruledraft reads: ``str()`` is ``NAME: REASON``."""
+    """A path that is not an input ruledraft reads.
 
-    def __init__(self, path: PathLike, reason: str):
+    ``str()`` is ``NAME: cannot read: REASON`` when the system refused the path
+    (``os_error``), ``NAME: REASON`` when it is not a kind of file that is read
+    (``is a named pipe (FIFO), ...``).
+    """
+
+    def __init__(self, path: PathLike, reason: str, *, os_error: bool = False):
         self.path = os.fspath(path)
         self.reason = reason
-        super().__init__(f"{display_name(self.path)}: {reason}")
+        self.os_error = os_error
+        super().__init__(f"{display_name(self.path)}: {'cannot read: ' if os_error else ''}{reason}")
 
 
 def display_name(path: PathLike) -> str:
@@ -107,7 +113,7 @@ def input_kind(path: PathLike) -> str:
     try:
         st = os.stat(text)
     except OSError as exc:
-        raise UnreadableInput(text, os_reason(exc)) from None
+        raise UnreadableInput(text, os_reason(exc), os_error=True) from None
     except ValueError:  # a NUL in the name
         raise UnreadableInput(text.replace("\0", "\\0"), "the name contains a NUL character") from None
     if stat.S_ISREG(st.st_mode):
@@ -130,6 +136,8 @@ def read_input(path: PathLike, limit: int) -> bytes:
         data = stream.read(limit + 1)
         return data.encode("utf-8", "surrogateescape") if isinstance(data, str) else data
     kind = input_kind(text)
+    if kind == "pipe":
+        return _read_pipe_once(text, limit)
     flags = os.O_RDONLY | getattr(os, "O_CLOEXEC", 0)
     if kind == "file":
         # a file swapped for a FIFO after the stat still cannot make the open wait
@@ -137,7 +145,7 @@ def read_input(path: PathLike, limit: int) -> bytes:
     try:
         fd = os.open(text, flags)
     except OSError as exc:
-        raise UnreadableInput(text, os_reason(exc)) from None
+        raise UnreadableInput(text, os_reason(exc), os_error=True) from None
     with os.fdopen(fd, "rb") as handle:
         try:
             mode = os.fstat(fd).st_mode
@@ -145,7 +153,25 @@ def read_input(path: PathLike, limit: int) -> bytes:
                 raise UnreadableInput(text, _kind_reason(mode))
             return handle.read(limit + 1)
         except OSError as exc:
-            raise UnreadableInput(text, os_reason(exc)) from None
+            raise UnreadableInput(text, os_reason(exc), os_error=True) from None
+
+
+#: what each open pipe gave, by (name, device, inode): a pipe can be read only once, so a
+#: second look at the same name (a check, then a load; a worker process forked later)
+#: gets the same text
+_PIPES_READ: dict = {}
+
+
+def _read_pipe_once(text: str, limit: int) -> bytes:
+    try:
+        st = os.stat(text)
+        key = (text, st.st_dev, st.st_ino)
+        if key not in _PIPES_READ:
+            with open(text, "rb") as handle:
+                _PIPES_READ[key] = handle.read(limit + 1)
+    except OSError as exc:
+        raise UnreadableInput(text, os_reason(exc), os_error=True) from None
+    return _PIPES_READ[key][: limit + 1]
 
 
 def within(path: PathLike, roots: Iterable[PathLike]) -> bool:
