@@ -108,7 +108,7 @@ def _kind_reason(mode: int) -> str:
 
 
 def input_kind(path: PathLike) -> str:
-    """``"file"`` or ``"pipe"`` (already open); otherwise :class:`UnreadableInput`. Never opens the path."""
+    """``"file"`` (readable) or ``"pipe"`` (already open); otherwise :class:`UnreadableInput`. Never opens the path."""
     text = os.fspath(path)
     try:
         st = os.stat(text)
@@ -117,6 +117,8 @@ def input_kind(path: PathLike) -> str:
     except ValueError:  # a NUL in the name
         raise UnreadableInput(text.replace("\0", "\\0"), "the name contains a NUL character") from None
     if stat.S_ISREG(st.st_mode):
+        if not os.access(text, os.R_OK):
+            raise UnreadableInput(text, _REASONS[errno.EACCES], os_error=True)
         return "file"
     if stat.S_ISFIFO(st.st_mode) and _is_open_pipe(text, st):
         return "pipe"
