@@ -98,7 +98,7 @@ def _base_dir(path) -> Path:
     return Path(text).parent
 
 
-def _is_rule_file(doc: Document) -> bool:
+def is_rule_file(doc: Document) -> bool:
     """The least a rule file has: a top-level mapping with ``format`` and ``id``."""
     return isinstance(doc.data, dict) and "format" in doc.data and "id" in doc.data
 
@@ -113,7 +113,7 @@ def _load_parent(doc: Document, name: str, parent_file: Path) -> Document:
         parent = load_file(parent_file)
     except RulesetError:
         parent = None
-    if parent is None or not _is_rule_file(parent):
+    if parent is None or not is_rule_file(parent):
         raise RulesetError([doc.diagnostic(("extends",), f"'{display_name(name)}' is not a rule file")])
     return parent
 

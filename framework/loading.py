@@ -9,7 +9,6 @@
 from __future__ import annotations
 
 import os
-from pathlib import Path
 from typing import List, Optional, Sequence, Union
 
 import attrs
@@ -22,7 +21,6 @@ from .inheritance import resolve_document
 from .ruleset import CompiledRuleset
 from .schema_check import check_schema
 from .semantic_check import check_semantics
-from .suggest import did_you_mean
 
 
 @attrs.frozen
@@ -76,15 +74,15 @@ def load_named_ruleset(name: str, *, base: Union[str, os.PathLike], allow: Seque
     and nothing of its text is shown; any other problem is the ruleset's
     :class:`RulesetError`.
     """
-    from .inheritance import _is_rule_file
+    from .inheritance import is_rule_file
     from .yaml_loader import load_file
 
     path = resolve_source(name, base=base, allow=allow, within_what=within_what)
     input_kind(path)
     try:
-        is_rule_file = _is_rule_file(load_file(path))
+        looks_right = is_rule_file(load_file(path))
     except RulesetError:
-        is_rule_file = False
-    if not is_rule_file:
+        looks_right = False
+    if not looks_right:
         raise InputError(f"'{display_name(name)}' is not a rule file")
     return load_ruleset(path, allow=allow)
