@@ -33,7 +33,7 @@ def schema_path(name: str = "ruleset.schema.json") -> Path:
 
 
 class NotFound(InputError):
-    """The name is neither a bundled ruleset nor a file (``reason`` says which it looked like)."""
+    """The name is neither a bundled ruleset nor a file (the message says which it looked like)."""
 
     def __init__(self, name: str, message: str):
         self.name = name
