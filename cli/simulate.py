@@ -11,7 +11,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from ruledraft.agents import agent_names
-from ruledraft.errors import InputError
+from ruledraft.errors import InputError, RulesetError
 from ruledraft.loading import resolve_source
 from ruledraft.runner import simulate as run_simulation
 
@@ -70,8 +70,15 @@ def simulate(
     with reported_errors():
         if ruleset == "-" and jobs > 1:
             raise InputError("simulate --jobs N cannot read the ruleset from standard input (-); give a file, or --jobs 1")
-        rs = get_ruleset(ruleset, allowed_dirs(allow_path))
+        allow = allowed_dirs(allow_path)
+        rs = get_ruleset(ruleset, allow)
         source = str(resolve_source(ruleset))
+        if jobs > 1 and allow and games > 1:
+            try:  # what each worker process loads: the file alone, without --allow-path
+                get_ruleset(source)
+            except (InputError, RulesetError):
+                raise InputError("the processes of --jobs N load the ruleset without --allow-path, "
+                                 "and its extends: needs it; use --jobs 1") from None
         if not rs.min_players <= players <= rs.max_players:
             raise InputError(f"{rs.name} is for {rs.min_players}-{rs.max_players} players, not {players}")
         names = parse_bots(bots, players)

@@ -519,3 +519,13 @@ def test_check_ruleset_raises_input_error_for_an_unusable_path(tmp_path):
     """check_ruleset: a directory is InputError (a bad argument), never a diagnostic about its content."""
     with pytest.raises(UnreadableInput, match=r": is a directory$"):
         check_ruleset(tmp_path)
+
+
+def test_simulate_on_several_processes_with_allow_path_says_what_it_cannot_do(tmp_path, outside):
+    """simulate --jobs 2 of a child that needs --allow-path is a message and exit 2 (not an internal error); --jobs 1 runs."""
+    path = child(tmp_path / "rules", "../outside/base.yaml")
+    result = invoke("simulate", path, "--allow-path", outside, "--jobs", 2, "--games", 4, "-q", "-p", 2)
+    assert (result.exit_code, result.stderr) == (
+        2, "error: the processes of --jobs N load the ruleset without --allow-path, and its extends: needs it; use --jobs 1\n")
+    result = invoke("simulate", path, "--allow-path", outside, "--jobs", 1, "--games", 4, "-q", "-p", 2, "--json")
+    assert result.exit_code == 0 and json.loads(result.stdout)["games"] == 4
