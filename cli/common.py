@@ -38,9 +38,9 @@ def reported_errors() -> Iterator[None]:
         raise typer.Exit(0)
 
 
-def get_ruleset(source: str):
+def get_ruleset(source: str, allow=()):
     """The compiled ruleset named by a bundled id or a path (errors are reported by the caller)."""
-    return load_ruleset(source)
+    return load_ruleset(source, allow=allow)
 
 
 _INVISIBLE = {"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"}
@@ -69,11 +69,12 @@ def shown(text: object, *, markup: bool = False) -> str:
     return s
 
 
-def ruleset_help() -> str:
+def ruleset_help(*, stdin: bool = False) -> str:
     """The help of a ruleset argument: what it takes, naming the bundled rulesets."""
     from ruledraft.bundled import bundled_ids
 
-    return f"A bundled ruleset ({', '.join(bundled_ids())}) or a rule file."
+    also = ", or - for standard input" if stdin else ""
+    return f"A bundled ruleset ({', '.join(bundled_ids())}) or a rule file{also}."
 
 
 def bots_help(what: str) -> str:
@@ -81,3 +82,35 @@ def bots_help(what: str) -> str:
     from ruledraft.agents import agent_names
 
     return f"{what} Bots: {', '.join(agent_names())}."
+
+
+ALLOW_PATH_HELP = (
+    "A directory that rule files (their `extends:`) and game logs (their ruleset) may also "
+    "read from; without it they reach only bundled rulesets and files in their own directory. "
+    "Repeat for several."
+)
+
+
+def allow_path_option():
+    """The ``--allow-path DIR`` option, the same on every command that loads rule files."""
+    return typer.Option([], "--allow-path", metavar="DIR", help=ALLOW_PATH_HELP, show_default=False)
+
+
+def allowed_dirs(paths) -> tuple:
+    """The ``--allow-path`` values, each checked to be a directory (:class:`InputError` if not)."""
+    import os
+    import stat
+
+    from ruledraft.file_access import display_name, os_reason
+
+    dirs = []
+    for p in paths or ():
+        try:
+            mode = os.stat(p).st_mode
+        except (OSError, ValueError) as e:
+            reason = os_reason(e) if isinstance(e, OSError) else "the name contains a NUL character"
+            raise InputError(f"--allow-path {shown(display_name(p))}: {reason}") from None
+        if not stat.S_ISDIR(mode):
+            raise InputError(f"--allow-path {shown(display_name(p))}: not a directory")
+        dirs.append(p)
+    return tuple(dirs)

@@ -31,7 +31,7 @@ from ruledraft.game_log import record_game
 from ruledraft.ruleset import DIRECTION_NAMES
 from ruledraft.runner import bot_seed
 
-from .common import bots_help, get_ruleset, reported_errors, ruleset_help, shown
+from .common import allow_path_option, allowed_dirs, bots_help, get_ruleset, reported_errors, ruleset_help, shown
 from .simulate import parse_bots
 
 HUMAN = "human"
@@ -704,6 +704,7 @@ def play(
     bots: str = typer.Option("greedy", "--bots", "-b", help=bots_help("Bots for the other seats in seat order, comma-separated; the last fills the remaining seats.")),
     seat: int = typer.Option(0, "--seat", help="Your seat (0-based)."),
     log: Optional[str] = typer.Option(None, "--log", help="Write the finished game as one JSON line (check it with `ruledraft replay`)."),
+    allow_path: List[str] = allow_path_option(),
 ) -> None:
     """Play a game in the terminal against bots: type a card's number or name to take it.
 
@@ -713,7 +714,9 @@ def play(
     width (COLUMNS). Answers are read as lines of at most 1024 bytes.
     """
     with reported_errors():
-        rs = get_ruleset(ruleset)
+        if ruleset == "-":
+            raise InputError("play reads your moves from standard input, so the ruleset cannot come from there (-); give a file or a bundled id")
+        rs = get_ruleset(ruleset, allowed_dirs(allow_path))
         game = Game(rs, players)  # checks the player count
         if not 0 <= seat < players:
             raise InputError(f"--seat {seat}: seats are numbered 0-{players - 1} with {players} players")

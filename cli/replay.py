@@ -3,53 +3,78 @@
 from __future__ import annotations
 
 import os
+from typing import List
 
 import typer
 
-from ruledraft.bundled import bundled_ids
+from ruledraft.bundled import OutOfReach, bundled_ids
 from ruledraft.errors import InputError, RulesetError
+from ruledraft.file_access import UnreadableInput, display_name, input_kind
 from ruledraft.game_log import read_records, replay_record
-from ruledraft.loading import load_ruleset
+from ruledraft.loading import load_named_ruleset
 
-from .common import reported_errors
+from .common import allow_path_option, allowed_dirs, get_ruleset, reported_errors, shown
+
+
+def _record_ruleset(record: dict):
+    """What a record names as its ruleset: a bundled id first, then the record's own file, then its id."""
+    name = record.get("ruleset")
+    if isinstance(name, str) and name in bundled_ids():
+        return name
+    path = record.get("ruleset_file")
+    if isinstance(path, str) and path and (not isinstance(name, str) or os.path.lexists(path)):
+        return path
+    return name
 
 
 def replay(
     log: str = typer.Argument(..., help="A JSON Lines game log written by `simulate --log` or `play --log`."),
     ruleset: str = typer.Option(None, "--ruleset", "-r", help="Ruleset to check against: a bundled id (" + ", ".join(bundled_ids()) + ") or a rule file (default: the one each record names)."),
+    allow_path: List[str] = allow_path_option(),
 ) -> None:
     """Replay logged games and check every pick and score.
 
     Each game is played again under its ruleset; any illegal pick or score that
-    does not match is reported. Exits 1 on any mismatch.
+    does not match is reported. Exits 1 on any mismatch. A record's ruleset is a
+    bundled id or a file in the log's directory, in the current directory or under
+    an --allow-path DIR; --ruleset names any file.
     """
     with reported_errors():
+        allow = allowed_dirs(allow_path)
+        try:
+            input_kind(log)  # a FIFO, device or refused path: a message, before any open
+        except UnreadableInput as e:
+            raise InputError(str(e)) from None
+        log_dir = os.path.dirname(log) or "."
         cache = {}
         games = bad = 0
         for line, record in read_records(log):
             games += 1
             name = ruleset
             if name is None and isinstance(record, dict):
-                # a bundled id first; a record's own file only for rulesets that are not bundled
-                name = record.get("ruleset")
-                if name not in bundled_ids() and isinstance(record.get("ruleset_file"), str) and os.path.isfile(record["ruleset_file"]):
-                    name = record["ruleset_file"]
+                name = _record_ruleset(record)
             if not isinstance(name, str):
                 typer.echo(f"{log}:{line}: no ruleset named in the record", err=True)
                 bad += 1
                 continue
             if name not in cache:
                 try:
-                    cache[name] = load_ruleset(name)
+                    if ruleset is not None:  # named on the command line: any file
+                        cache[name] = get_ruleset(name, allow)
+                    else:
+                        cache[name] = load_named_ruleset(name, base=log_dir, allow=allow + (log_dir, "."), within_what="the log")
+                except OutOfReach as e:
+                    cache[name] = InputError(f"{e} (or give the ruleset with --ruleset FILE)")
                 except (InputError, RulesetError) as e:
                     cache[name] = e
             if isinstance(cache[name], Exception):
-                problems = [f"cannot load ruleset {name!r}: {cache[name]}"]
+                problems = [f"cannot load ruleset '{display_name(name)}': {cache[name]}"]
             else:
                 problems = replay_record(cache[name], record) if isinstance(record, dict) else ["not a JSON object"]
             if problems:
                 bad += 1
                 for p in problems:
-                    typer.echo(f"{log}:{line}: {p}", err=True)
+                    text = f"{log}:{line}: {p}"
+                    typer.echo("\n".join(shown(part) for part in text.split("\n")), err=True)
         typer.echo(f"{games} games replayed, {games - bad} clean, {bad} with problems")
         raise typer.Exit(1 if bad or not games else 0)

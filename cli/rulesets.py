@@ -8,7 +8,9 @@ from ruledraft.bundled import bundled_ids, bundled_path
 from ruledraft.describe import describe_ruleset
 from ruledraft.loading import load_ruleset
 
-from .common import get_ruleset, reported_errors, ruleset_help, shown
+from typing import List
+
+from .common import allow_path_option, allowed_dirs, get_ruleset, reported_errors, ruleset_help, shown
 
 
 def rulesets() -> None:
@@ -20,10 +22,13 @@ def rulesets() -> None:
             typer.echo(f"{rid:<28} {shown(rs.name)} ({players} players)")
 
 
-def show(ruleset: str = typer.Argument(..., help=ruleset_help())) -> None:
+def show(
+    ruleset: str = typer.Argument(..., help=ruleset_help(stdin=True)),
+    allow_path: List[str] = allow_path_option(),
+) -> None:
     """Print a ruleset's rules in plain words, generated from its data."""
     with reported_errors():
-        text = describe_ruleset(get_ruleset(ruleset))
+        text = describe_ruleset(get_ruleset(ruleset, allowed_dirs(allow_path)))
         # printed as plain text (not through rich), so markup needs no escaping; every
         # other character a rule file could hold that a terminal would act on is escaped
         typer.echo("".join(shown(line.expandtabs(4)) + "\n" for line in text.splitlines()), nl=False)

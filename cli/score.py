@@ -6,10 +6,16 @@ import json
 
 import typer
 
+from typing import List
+
 from ruledraft.errors import InputError
+from ruledraft.file_access import UnreadableInput, read_input
 from ruledraft.table_scoring import score_table
 
-from .common import get_ruleset, reported_errors, ruleset_help, shown
+from .common import allow_path_option, allowed_dirs, get_ruleset, reported_errors, ruleset_help, shown
+
+#: a table file larger than this is refused (a whole game fits in a few kilobytes)
+MAX_TABLE_BYTES = 64 << 20
 
 
 def read_tables(table: str, name: str) -> list:
@@ -18,11 +24,12 @@ def read_tables(table: str, name: str) -> list:
         if table == "-":
             text = typer.get_text_stream("stdin").read()
         else:
-            with open(table, "rb") as fh:
-                raw = fh.read()
+            raw = read_input(table, MAX_TABLE_BYTES)
+            if len(raw) > MAX_TABLE_BYTES:
+                raise InputError(f"{name}: too large (more than {MAX_TABLE_BYTES} bytes)")
             text = raw.decode("utf-8-sig")
-    except OSError as e:
-        raise InputError(f"{table}: cannot read: {e.strerror}") from None
+    except UnreadableInput as e:
+        raise InputError(str(e)) from None
     except UnicodeDecodeError as e:
         raise InputError(f"{name}: not UTF-8 text (byte {e.start})") from None
     lines = [(n, line) for n, line in enumerate(text.splitlines(), 1) if line.strip()]
@@ -51,9 +58,10 @@ def read_tables(table: str, name: str) -> list:
 
 
 def score(
-    ruleset: str = typer.Argument(..., help=ruleset_help()),
+    ruleset: str = typer.Argument(..., help=ruleset_help(stdin=True)),
     table: str = typer.Argument(..., help=shown('A JSON file {"rounds": [[[cards of seat 0 in play order], ...], ...]} (per round, per seat, card ids), or JSON Lines with one such object per line; - reads standard input.', markup=True)),
     rules: bool = typer.Option(False, "--rules", help="Also give the points of each scoring rule."),
+    allow_path: List[str] = allow_path_option(),
 ) -> None:
     """Score finished tables without playing them.
 
@@ -61,7 +69,9 @@ def score(
     the totals and the winners (seat indices).
     """
     with reported_errors():
-        rs = get_ruleset(ruleset)
+        if ruleset == "-" and table == "-":
+            raise InputError("the ruleset and the table cannot both be read from standard input (-)")
+        rs = get_ruleset(ruleset, allowed_dirs(allow_path))
         name = "<stdin>" if table == "-" else table
         tables = read_tables(table, name)
         for where, data in tables:

@@ -11,11 +11,11 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from ruledraft.agents import agent_names
-from ruledraft.errors import InputError
+from ruledraft.errors import InputError, RulesetError
 from ruledraft.loading import resolve_source
 from ruledraft.runner import simulate as run_simulation
 
-from .common import bots_help, get_ruleset, reported_errors, ruleset_help
+from .common import allow_path_option, allowed_dirs, bots_help, get_ruleset, reported_errors, ruleset_help
 
 
 def parse_bots(spec: str, players: int, *, allow: Optional[List[str]] = None) -> List[str]:
@@ -55,7 +55,7 @@ def summary_tables(summary, ruleset) -> List[Table]:
 
 
 def simulate(
-    ruleset: str = typer.Argument(..., help=ruleset_help()),
+    ruleset: str = typer.Argument(..., help=ruleset_help(stdin=True)),
     players: int = typer.Option(4, "--players", "-p", help="Number of players."),
     games: int = typer.Option(1000, "--games", "-g", min=1, max=10_000_000, help="Number of games."),
     seed: int = typer.Option(0, "--seed", "-s", help="Seed of the whole simulation; game i uses a seed derived from it and i."),
@@ -64,11 +64,21 @@ def simulate(
     log: Optional[str] = typer.Option(None, "--log", help="Write every game to this JSON Lines file, one record per line (the game-log schema in schemas/)."),
     as_json: bool = typer.Option(False, "--json", help="Print the summary as JSON."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar."),
+    allow_path: List[str] = allow_path_option(),
 ) -> None:
     """Simulate games between bots and print win shares, scores and points per rule."""
     with reported_errors():
-        rs = get_ruleset(ruleset)
+        if ruleset == "-" and jobs > 1:
+            raise InputError("simulate --jobs N cannot read the ruleset from standard input (-); give a file, or --jobs 1")
+        allow = allowed_dirs(allow_path)
+        rs = get_ruleset(ruleset, allow)
         source = str(resolve_source(ruleset))
+        if jobs > 1 and allow and games > 1:
+            try:  # what each worker process loads: the file alone, without --allow-path
+                get_ruleset(source)
+            except (InputError, RulesetError):
+                raise InputError("the processes of --jobs N load the ruleset without --allow-path, "
+                                 "and its extends: needs it; use --jobs 1") from None
         if not rs.min_players <= players <= rs.max_players:
             raise InputError(f"{rs.name} is for {rs.min_players}-{rs.max_players} players, not {players}")
         names = parse_bots(bots, players)

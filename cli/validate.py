@@ -10,7 +10,9 @@ import typer
 
 from ruledraft.bundled import bundled_ids
 from ruledraft.errors import InputError
-from ruledraft.loading import check_ruleset
+from ruledraft.loading import check_ruleset, resolve_source
+
+from .common import allow_path_option, allowed_dirs, fail, shown
 
 
 class Format(str, Enum):
@@ -31,26 +33,73 @@ def summary_line(ruleset) -> str:
     )
 
 
+def expand_directory(path: str) -> List[str]:
+    """The rule files (``*.yaml``, ``*.yml``) directly in a directory, sorted; InputError if none."""
+    import os
+
+    from ruledraft.file_access import display_name, os_reason
+
+    try:
+        names = sorted(n for n in os.listdir(path) if n.endswith((".yaml", ".yml")))
+    except OSError as e:
+        raise InputError(f"{display_name(path)}: {os_reason(e)}") from None
+    if not names:
+        raise InputError(f"{display_name(path)}: no rule files (*.yaml, *.yml) in this directory")
+    return [os.path.join(path, n) for n in names]
+
+
+def _is_directory_argument(path: str) -> bool:
+    import os
+
+    try:
+        return os.path.isdir(path) and resolve_source(path).is_dir()
+    except InputError:
+        return False
+
+
 def validate(
-    paths: List[str] = typer.Argument(..., help="Rule files (or bundled ruleset ids: " + ", ".join(bundled_ids()) + ") to check.", metavar="PATH..."),
+    paths: List[str] = typer.Argument(..., help="Rule files, directories of rule files (their *.yaml and *.yml), bundled ruleset ids (" + ", ".join(bundled_ids()) + "), or - for standard input.", metavar="PATH..."),
     format: Format = typer.Option(Format.text, "--format", "-f", help="text: one problem per line; json: for tools."),
     show_source: bool = typer.Option(False, "--show-source", help="Show the offending line with a caret under each problem."),
+    allow_path: List[str] = allow_path_option(),
 ) -> None:
     """Check rule files against the schema and the semantic rules.
 
     Every problem is reported, one per line, as FILE:LINE:COLUMN: error: MESSAGE.
-    Exits 1 if any file has a problem, 0 if all are valid.
+    Exits 2 if an argument is not a file that can be read (missing, a directory
+    without rule files, a FIFO, a device, no permission), else 1 if any file has a
+    problem, 0 if all are valid. `extends:` may name a bundled ruleset or a file in
+    the extending file's directory; --allow-path DIR widens that.
     """
     reports = []
     failed = False
+    bad_argument = False
+
+    def refuse(path: str, e: InputError) -> None:
+        nonlocal bad_argument
+        bad_argument = True
+        reports.append({"file": path, "valid": False, "diagnostics": [{"file": path, "line": 0, "column": 0, "severity": "error", "message": str(e)}]})
+        if format is Format.text:
+            typer.echo(f"error: {shown(e)}", err=True)
+
+    try:
+        allow = allowed_dirs(allow_path)
+    except InputError as e:
+        fail(f"error: {e}", 2)
+    files: List[str] = []
     for path in paths:
+        if _is_directory_argument(path):
+            try:
+                files.extend(expand_directory(path))
+            except InputError as e:
+                refuse(path, e)
+        else:
+            files.append(path)
+    for path in files:
         try:
-            result = check_ruleset(path)
+            result = check_ruleset(path, allow=allow)
         except InputError as e:
-            failed = True
-            reports.append({"file": path, "valid": False, "diagnostics": [{"file": path, "line": 0, "column": 0, "severity": "error", "message": str(e)}]})
-            if format is Format.text:
-                typer.echo(f"error: {e}", err=True)
+            refuse(path, e)
             continue
         if result.ok:
             reports.append({"file": result.file, "valid": True, "summary": summary_line(result.ruleset),
@@ -67,4 +116,4 @@ def validate(
                     typer.echo(d.format(with_source=show_source))
     if format is Format.json:
         typer.echo(json.dumps(reports, indent=2))
-    raise typer.Exit(1 if failed else 0)
+    raise typer.Exit(2 if bad_argument else 1 if failed else 0)

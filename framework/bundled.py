@@ -1,10 +1,15 @@
-"""The rulesets that ship with ruledraft, found inside the installed package."""
+"""The rulesets that ship with ruledraft, and the one resolver of "a bundled id or a path"."""
 
 from __future__ import annotations
 
+import os
 from importlib import resources
 from pathlib import Path
-from typing import List, Optional
+from typing import List, Optional, Sequence, Union
+
+from .errors import InputError
+from .file_access import UnreadableInput, display_name, os_reason, within
+from .suggest import did_you_mean
 
 
 def rulesets_dir() -> Path:
@@ -25,3 +30,99 @@ def bundled_path(ruleset_id: str) -> Optional[Path]:
 
 def schema_path(name: str = "ruleset.schema.json") -> Path:
     return Path(str(resources.files("ruledraft.schemas"))) / name
+
+
+class NotFound(InputError):
+    """The name is neither a bundled ruleset nor a file (the message says which it looked like)."""
+
+    def __init__(self, name: str, message: str):
+        self.name = name
+        super().__init__(message)
+
+
+class OutOfReach(InputError):
+    """A rule file (or a log) names a file the path policy does not let it read."""
+
+
+def _is_bare(text: str) -> bool:
+    """A name such as ``sushi-go``: no directory part, no ``.yaml``/``.yml`` ending."""
+    return not ("/" in text or os.sep in text or text.endswith((".yaml", ".yml")) or text in (".", ".."))
+
+
+def _exists(path: Path) -> bool:
+    """Whether there is something at ``path`` (a dangling link counts); a refused path is an error."""
+    try:
+        os.lstat(path)
+    except FileNotFoundError:
+        return False
+    except OSError as exc:
+        raise UnreadableInput(path, os_reason(exc), os_error=True) from None
+    except ValueError:
+        raise UnreadableInput(os.fspath(path).replace("\0", "\\0"), "the name contains a NUL character") from None
+    return True
+
+
+def resolve_source(
+    source: Union[str, os.PathLike],
+    *,
+    base: Union[str, os.PathLike, None] = None,
+    allow: Sequence[Union[str, os.PathLike]] = (),
+    within_what: str = "the file that names it",
+) -> Path:
+    """The one resolver for "a bundled ruleset id or a path", for the command line and ``extends:`` alike.
+
+    In this order:
+
+    1. ``-`` (command line only): standard input.
+    2. A bare name (no ``/``, no ``.yaml``/``.yml``) that is a bundled id is the bundled
+       ruleset, even when a file of that name lies beside it: a local file never changes
+       what a bundled id means (name the file with its ``.yaml`` or as ``./NAME``).
+    3. A path, relative to ``base`` (``None``: the current directory); a bare name that
+       is no such file is also looked for as ``NAME.yaml``.
+
+    With ``base=None`` (a name typed on the command line) any path may be named. With a
+    ``base`` directory (a name written inside a rule file or a log, which are shared
+    between people) the file must lie inside ``base`` or one of the ``allow``
+    directories (``--allow-path``), links followed: an absolute path, a ``..`` above
+    ``base`` or a link out of it is :class:`OutOfReach`. Not found: :class:`NotFound`;
+    a path the system refuses: :class:`~ruledraft.file_access.UnreadableInput`.
+    """
+    text = os.fspath(source)
+    if base is None and text == "-":
+        return Path("-")
+    if _is_bare(text):
+        found = bundled_path(text)
+        if found is not None:
+            return found
+    here = Path(".") if base is None else Path(base)
+    candidates = [here / text]
+    if _is_bare(text):
+        candidates.append(here / f"{text}.yaml")
+    for candidate in candidates:
+        if _exists(candidate):
+            if base is not None:
+                _check_reach(text, candidate, here, allow, within_what)
+            if base is None and _is_bare(str(candidate)) and bundled_path(str(candidate)) is not None:
+                return candidate.absolute()  # ./sushi-go: keep it a path when passed on as text
+            return candidate
+    if not _is_bare(text):
+        raise NotFound(text, f"{display_name(text)}: no such file")
+    raise NotFound(
+        text,
+        f"no ruleset '{display_name(text)}': not a file, nor a bundled ruleset{did_you_mean(text, bundled_ids())}; "
+        f"bundled: {', '.join(bundled_ids())}",
+    )
+
+
+def _check_reach(text: str, candidate: Path, base: Path, allow, within_what: str) -> None:
+    """:class:`OutOfReach` unless ``candidate`` lies inside ``base`` or an allowed directory."""
+    if within(candidate, allow):
+        return
+    hint = "; allow a directory with --allow-path DIR"
+    shown_name = display_name(text)
+    if os.path.isabs(text):
+        raise OutOfReach(f"'{shown_name}' is an absolute path; {within_what} may name only a bundled ruleset or a file in its own directory{hint}")
+    if not within(candidate, [base]):
+        if os.path.normpath(text).split(os.sep)[0] == os.pardir:
+            raise OutOfReach(f"'{shown_name}' is outside the directory of {within_what} ('..' may not climb above it){hint}")
+        raise OutOfReach(f"'{shown_name}' is a symbolic link to a file outside the directory of {within_what}{hint}")

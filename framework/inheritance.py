@@ -1,7 +1,8 @@
 """``extends:``: a ruleset written as changes to another one.
 
 A child names its parent (a bundled id such as ``sushi-go``, or a path relative to
-the child's file) and says only what differs. Merge rules:
+the child's file, inside the child's directory unless ``--allow-path`` widens it:
+see :func:`ruledraft.bundled.resolve_source`) and says only what differs. Merge rules:
 
 * ``id`` and ``name``: the child's (both are required). ``version`` and
   ``description``: the child's when it gives them, otherwise the parent's.
@@ -22,10 +23,13 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import Any, Callable, Dict, List, Optional, Tuple
+from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
-from .bundled import bundled_ids, bundled_path
-from .errors import Diagnostic, RulesetError
+import attrs
+
+from .bundled import NotFound, OutOfReach, bundled_ids, resolve_source, rulesets_dir
+from .errors import Diagnostic, InputError, RulesetError
+from .file_access import UnreadableInput, display_name, input_kind
 from .suggest import did_you_mean
 from .yaml_loader import Document, load_file
 
@@ -50,6 +54,8 @@ class MergedDocument:
         self.child = child
         #: (section, id) -> (file, line) of the ``remove:`` entry that dropped it
         self.removed: Dict[Tuple[str, str], Tuple[str, int]] = {}
+        #: warnings found while resolving ``extends`` (a bundled id shadowing a local file)
+        self.warnings: List[Diagnostic] = []
 
     def origin(self, path: tuple) -> Origin:
         path = tuple(path)
@@ -79,41 +85,93 @@ class MergedDocument:
         return self.origin(path)[0].lines
 
 
-def _parent_path(doc: Document, name: str) -> Optional[Path]:
-    """The parent named by ``extends``: a path relative to the child, else a bundled id."""
-    here = Path(doc.file).parent
-    candidates = [here / name] if name.endswith((".yaml", ".yml")) or "/" in name else [here / f"{name}.yaml"]
-    for c in candidates:
-        if c.is_file():
-            return c
-    found = bundled_path(name)
-    return found
+def _base_dir(path) -> Path:
+    """The directory a file's ``extends:`` is resolved in: the file's own; the current one for standard input or a pipe."""
+    text = os.fspath(path)
+    if text in ("-", "<stdin>"):
+        return Path(".")
+    try:
+        if input_kind(text) == "pipe":
+            return Path(".")
+    except InputError:
+        pass
+    return Path(text).parent
 
 
-def resolve_document(path, check: Callable[[Document], List[Diagnostic]], _chain: Tuple[str, ...] = ()):
+def is_rule_file(doc: Document) -> bool:
+    """The least a rule file has: a top-level mapping with ``format`` and ``id``."""
+    return isinstance(doc.data, dict) and "format" in doc.data and "id" in doc.data
+
+
+def _load_parent(doc: Document, name: str, parent_file: Path) -> Document:
+    """The parent's document; a file that is not a rule file is one error at ``extends``, nothing of it shown."""
+    try:
+        input_kind(parent_file)
+    except UnreadableInput as e:
+        raise RulesetError([doc.diagnostic(("extends",), f"cannot read '{display_name(name)}': {e.reason}")]) from None
+    try:
+        parent = load_file(parent_file)
+    except RulesetError:
+        parent = None
+    if parent is None or not is_rule_file(parent):
+        raise RulesetError([doc.diagnostic(("extends",), f"'{display_name(name)}' is not a rule file")])
+    return parent
+
+
+def _shadow_warning(doc: Document, name: str, base: Path) -> List[Diagnostic]:
+    """A bundled id wins over a file of the same name beside the child: say so, never silently."""
+    for local in (base / f"{name}.yaml", base / name):
+        try:
+            if local.is_file():
+                d = doc.diagnostic(
+                    ("extends",),
+                    f"'{name}' is the bundled ruleset; the file '{local.name}' beside this one is not used "
+                    f"(write 'extends: ./{local.name}' to extend the file)",
+                )
+                return [attrs.evolve(d, severity="warning")]
+        except OSError:
+            continue
+    return []
+
+
+def resolve_document(path, check: Callable[[Document], List[Diagnostic]], _chain: Tuple[str, ...] = (),
+                     *, allow: Sequence = (), _doc: Optional[Document] = None):
     """Load ``path``, check it with ``check`` (the schema), and merge in its parents.
 
-    Returns the plain :class:`Document` when there is no ``extends``.
+    Returns the plain :class:`Document` when there is no ``extends``. A parent is
+    found by :func:`ruledraft.bundled.resolve_source` inside the child's directory
+    or one of the ``allow`` directories; a parent that is not a rule file is one
+    error at the ``extends`` line and none of its text is shown.
     """
-    doc = load_file(path)
+    doc = _doc if _doc is not None else load_file(path)
     problems = check(doc)
     if problems:
         raise RulesetError(problems)
     name = doc.data.get("extends")
     if name is None:
         return doc
-    here = os.path.realpath(path)
+    here = os.path.realpath(path) if os.fspath(path) != "-" else "<stdin>"
     chain = _chain + (here,)
-    parent_file = _parent_path(doc, name)
-    if parent_file is None:
-        raise RulesetError([doc.diagnostic(("extends",), f"cannot find the ruleset '{name}' to extend{did_you_mean(name, bundled_ids())}")])
+    base = _base_dir(path)
+    try:
+        parent_file = resolve_source(name, base=base, allow=allow, within_what="this file")
+    except NotFound:
+        raise RulesetError([doc.diagnostic(("extends",), f"cannot find the ruleset '{display_name(name)}' to extend{did_you_mean(name, bundled_ids())}")]) from None
+    except OutOfReach as e:
+        raise RulesetError([doc.diagnostic(("extends",), str(e))]) from None
+    except UnreadableInput as e:
+        raise RulesetError([doc.diagnostic(("extends",), f"cannot read '{display_name(name)}': {e.reason}")]) from None
+    warnings = _shadow_warning(doc, name, base) if parent_file.parent == rulesets_dir() and base != rulesets_dir() else []
     if os.path.realpath(parent_file) in chain:
         loop = " -> ".join(os.path.basename(p) for p in chain + (os.path.realpath(parent_file),))
         raise RulesetError([doc.diagnostic(("extends",), f"rulesets extend each other in a cycle: {loop}")])
     if len(chain) > MAX_DEPTH:
         raise RulesetError([doc.diagnostic(("extends",), f"more than {MAX_DEPTH} levels of 'extends'")])
-    parent = resolve_document(parent_file, check, chain)
-    return merge(parent, doc)
+    parent_doc = _load_parent(doc, name, parent_file)
+    parent = resolve_document(parent_file, check, chain, allow=allow, _doc=parent_doc)
+    merged = merge(parent, doc)
+    merged.warnings = getattr(parent, "warnings", []) + warnings
+    return merged
 
 
 def _origins_of(doc) -> Callable[[tuple], Origin]:

@@ -9,36 +9,18 @@
 from __future__ import annotations
 
 import os
-from pathlib import Path
-from typing import List, Optional, Union
+from typing import List, Optional, Sequence, Union
 
 import attrs
 
-from .bundled import bundled_ids, bundled_path
+from .bundled import NotFound, OutOfReach, resolve_source  # noqa: F401 - the resolver lives beside the bundled ids
 from .compiler import compile_ruleset
 from .errors import Diagnostic, InputError, RulesetError
+from .file_access import display_name, input_kind
 from .inheritance import resolve_document
 from .ruleset import CompiledRuleset
 from .schema_check import check_schema
 from .semantic_check import check_semantics
-from .suggest import did_you_mean
-
-
-def resolve_source(source: Union[str, os.PathLike]) -> Path:
-    """A path as given, or the file of a bundled ruleset id (``sushi-go``)."""
-    text = os.fspath(source)
-    path = Path(text)
-    if path.exists() or text.endswith((".yaml", ".yml")) or os.sep in text or "/" in text:
-        if not path.exists():
-            raise InputError(f"{text}: no such file")
-        return path
-    found = bundled_path(text)
-    if found is None:
-        raise InputError(
-            f"no ruleset '{text}': not a file, nor a bundled ruleset{did_you_mean(text, bundled_ids())}; "
-            f"bundled: {', '.join(bundled_ids())}"
-        )
-    return found
 
 
 @attrs.frozen
@@ -52,26 +34,55 @@ class CheckResult:
         return self.ruleset is not None and not any(d.severity == "error" for d in self.diagnostics)
 
 
-def check_ruleset(source: Union[str, os.PathLike]) -> CheckResult:
-    """Load, check and compile; never raises for a bad rule file (only for a missing one)."""
+def check_ruleset(source: Union[str, os.PathLike], *, allow: Sequence[Union[str, os.PathLike]] = ()) -> CheckResult:
+    """Load, check and compile; never raises for a bad rule file (only for a name that is no usable file).
+
+    ``source`` is resolved by :func:`resolve_source` as typed on the command line;
+    ``allow`` widens where its ``extends:`` may reach.
+    """
     path = resolve_source(source)
+    if os.fspath(path) != "-":
+        input_kind(path)  # a directory, FIFO, device or refused path: InputError, before any read
+    file = "<stdin>" if os.fspath(path) == "-" else str(path)
     try:
-        doc = resolve_document(path, check=check_schema)
+        doc = resolve_document(path, check=check_schema, allow=allow)
     except RulesetError as e:
-        return CheckResult(str(path), None, list(e.diagnostics))
-    diagnostics = check_semantics(doc)
+        return CheckResult(file, None, list(e.diagnostics))
+    diagnostics = list(getattr(doc, "warnings", [])) + check_semantics(doc)
     if any(d.severity == "error" for d in diagnostics):
-        return CheckResult(str(path), None, diagnostics)
+        return CheckResult(file, None, diagnostics)
     try:
         ruleset = compile_ruleset(doc)
     except RulesetError as e:
-        return CheckResult(str(path), None, list(e.diagnostics))
-    return CheckResult(str(path), ruleset, diagnostics)  # warnings only
+        return CheckResult(file, None, list(e.diagnostics))
+    return CheckResult(file, ruleset, diagnostics)  # warnings only
 
 
-def load_ruleset(source: Union[str, os.PathLike]) -> CompiledRuleset:
+def load_ruleset(source: Union[str, os.PathLike], *, allow: Sequence[Union[str, os.PathLike]] = ()) -> CompiledRuleset:
     """The compiled ruleset, or :class:`RulesetError` listing every problem."""
-    result = check_ruleset(source)
+    result = check_ruleset(source, allow=allow)
     if not result.ok:
         raise RulesetError([d for d in result.diagnostics if d.severity == "error"])
     return result.ruleset
+
+
+def load_named_ruleset(name: str, *, base: Union[str, os.PathLike], allow: Sequence[Union[str, os.PathLike]] = (),
+                       within_what: str) -> CompiledRuleset:
+    """A ruleset named inside a shared file (a game log's ruleset): resolved and confined as ``extends:`` is.
+
+    A file that is not a rule file is :class:`InputError` ``'NAME' is not a rule file``
+    and nothing of its text is shown; any other problem is the ruleset's
+    :class:`RulesetError`.
+    """
+    from .inheritance import is_rule_file
+    from .yaml_loader import load_file
+
+    path = resolve_source(name, base=base, allow=allow, within_what=within_what)
+    input_kind(path)
+    try:
+        looks_right = is_rule_file(load_file(path))
+    except RulesetError:
+        looks_right = False
+    if not looks_right:
+        raise InputError(f"'{display_name(name)}' is not a rule file")
+    return load_ruleset(path, allow=allow)

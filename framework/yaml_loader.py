@@ -180,17 +180,23 @@ def load_document(text, file: str = "<string>", *, limits: LoaderLimits = DEFAUL
 
 
 def load_file(path, *, limits: LoaderLimits = DEFAULT_LIMITS) -> Document:
-    """Read and parse a rule file; raise :class:`RulesetError` (at 1:1 if it cannot be read)."""
-    file = os.fspath(path) if isinstance(path, os.PathLike) else str(path)
+    """Read and parse a rule file; raise :class:`RulesetError` (at 1:1 if it cannot be read).
+
+    ``-`` reads standard input (named ``<stdin>`` in messages); an already-open pipe
+    (``<(...)``) is read once. A named FIFO, a device, a socket or a directory is
+    refused without being opened for reading (see :mod:`ruledraft.file_access`).
+    """
+    from ruledraft.file_access import UnreadableInput, read_input
+
+    text = os.fspath(path) if isinstance(path, os.PathLike) else str(path)
+    file = "<stdin>" if text == "-" else text
     try:
-        with open(path, "rb") as handle:
-            raw = handle.read(limits.max_file_size + 1)
-    except OSError as exc:
-        reason = exc.strerror or str(exc)
-        raise RulesetError.single(file, 1, 1, f"cannot read the file: {reason}") from None
+        raw = read_input(text, limits.max_file_size)
+    except UnreadableInput as exc:
+        raise RulesetError.single(file, 1, 1, f"cannot read the file: {exc.reason}") from None
     if len(raw) > limits.max_file_size:
         try:
-            size = os.path.getsize(path)
+            size = os.path.getsize(text) if text != "-" else 0
         except OSError:
             size = 0
         raise _too_large(file, max(size, len(raw)), limits, more=size < len(raw))
