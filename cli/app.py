@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import signal
 
 import typer
 
@@ -25,14 +26,21 @@ app.command("play")(play.play)
 app.command("replay")(replay.replay)
 app.command("bench")(bench.bench)
 
+def _terminated(signum, frame) -> None:
+    from ruledraft.runner import Interrupt
+
+    raise Interrupt(signum)
+
+
 def main() -> None:
     """Entry point: any failure that slipped past the commands' own reporting still
     ends in a one-line message, never a traceback (set RULEDRAFT_DEBUG=1 to see it)."""
+    signal.signal(signal.SIGTERM, _terminated)  # SIGTERM ends like Ctrl-C, with status 143
     try:
         app()
-    except KeyboardInterrupt:
+    except KeyboardInterrupt as e:
         typer.echo("interrupted", err=True)
-        raise SystemExit(130)
+        raise SystemExit(128 + getattr(e, "signum", signal.SIGINT))
     except Exception as e:  # noqa: BLE001 - the last line of defence
         if os.environ.get("RULEDRAFT_DEBUG"):
             raise

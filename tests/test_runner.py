@@ -34,8 +34,8 @@ def bots_for(rs, players):
 
 
 def test_game_and_bot_seeds_are_pure_and_distinct():
-    """game_seed and bot_seed are fixed functions of their arguments (derive_seed), different for different games and seats."""
-    assert game_seed(1, 5) == game_seed(1, 5) == derive_seed(1, 0x5EED, 5)
+    """game_seed and bot_seed are fixed functions of their arguments (derive_seed; a game seed keeps its top 53 bits), different for different games and seats."""
+    assert game_seed(1, 5) == game_seed(1, 5) == derive_seed(1, 0x5EED, 5) >> 11
     assert bot_seed(9, 2) == derive_seed(9, 0xB07, 2)
     assert len({game_seed(1, i) for i in range(200)}) == 200
     assert len({bot_seed(game_seed(1, 0), s) for s in range(5)}) == 5
@@ -78,11 +78,11 @@ def test_jobs_two_gives_the_same_summary_and_logs_as_jobs_one(ruleset_id):
     assert one == two
 
 
-def test_simulate_on_several_processes_needs_the_source():
-    """simulate(jobs=2) without the ruleset's source raises ValueError (each process loads the ruleset itself)."""
+def test_simulate_on_several_processes_needs_no_source():
+    """simulate(jobs=2) without the ruleset's source works: the workers start with the compiled ruleset and read no file."""
     rs = bundled_ruleset("sushi-go")
-    with pytest.raises(ValueError):
-        simulate(rs, 2, 4, 0, ["random", "random"], jobs=2)
+    bots = ["random", "greedy"]
+    assert simulate(rs, 2, 12, 0, bots, jobs=2) == simulate(rs, 2, 12, 0, bots, jobs=1)
 
 
 # ---------------------------------------------------------------- statistics
