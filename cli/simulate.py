@@ -255,7 +255,7 @@ def simulate(
             if game_log:
                 game_log.close()
         except WorkerError as e:
-            fail(f"error: {e}", 70)
+            fail(f"error: {shown(e)}", 70)
         finally:
             if game_log and game_log.fd is not None:  # leaving early: keep the complete lines
                 try:
