@@ -315,6 +315,14 @@ class StopSignals:
     def fileno(self) -> int:
         return self._fds[0]
 
+    def drain(self) -> None:
+        """Empty the wake-up pipe (the signal itself is in ``signum``)."""
+        try:
+            while os.read(self._fds[0], 512):
+                pass
+        except OSError:  # empty (it does not block)
+            pass
+
     def _handle(self, signum, frame) -> None:
         if self.signum:
             for end in self.on_second:
@@ -422,14 +430,15 @@ class _Workers:
 
     def __init__(self, jobs: int, payload, players, seed, bots, log, per_game):
         ctx = multiprocessing.get_context(_start_method())
-        if ctx.get_start_method() != "fork" and isinstance(payload, CompiledRuleset):
+        forked = ctx.get_start_method() == "fork"
+        if not forked and isinstance(payload, CompiledRuleset):
             raise ValueError("simulate with jobs > 1 needs the ruleset's source (or document) on this platform")
         self.procs: list = []
         self.conns: list = []
         for _ in range(jobs):
             mine, theirs = ctx.Pipe()
             proc = ctx.Process(target=_worker_main, daemon=True,
-                               args=(theirs, self.conns + [mine], payload, players, seed, list(bots), log, per_game))
+                               args=(theirs, self.conns + [mine] if forked else [], payload, players, seed, list(bots), log, per_game))
             proc.start()
             theirs.close()
             self.procs.append(proc)
@@ -663,7 +672,10 @@ def _run_on_workers(jobs, payload, players, games, seed, bots, log, per_game, de
         while any(in_flight) and not stop.requested():
             busy = [c for c, k in zip(workers.conns, in_flight) if k]
             for ready in wait_for(busy + [stop]):
-                if ready is stop or stop.requested():
+                if ready is stop:
+                    stop.drain()
+                    continue
+                if stop.requested():
                     break
                 n = index_of[ready]
                 try:
