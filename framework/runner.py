@@ -660,14 +660,22 @@ def _run_on_workers(jobs, payload, players, games, seed, bots, log, per_game, de
     workers = _Workers(jobs, payload, players, seed, bots, log, per_game)
     stop.on_second.append(workers.kill)
     finished = False
+    in_flight = [0] * jobs
+
+    def send(n: int, conn) -> None:
+        task = next_chunk()
+        if task is None:
+            return
+        try:
+            conn.send(task)
+        except OSError:
+            pass  # the worker has ended: its pipe still holds why (or ends), read as an answer
+        in_flight[n] += 1
+
     try:
-        in_flight = [0] * jobs
         for n, conn in enumerate(workers.conns):
-            for _ in range(2):
-                task = next_chunk()
-                if task is not None:
-                    conn.send(task)
-                    in_flight[n] += 1
+            send(n, conn)
+            send(n, conn)
         index_of = {conn: n for n, conn in enumerate(workers.conns)}
         while any(in_flight) and not stop.requested():
             busy = [c for c, k in zip(workers.conns, in_flight) if k]
@@ -690,10 +698,7 @@ def _run_on_workers(jobs, payload, players, games, seed, bots, log, per_game, de
                 in_flight[n] -= 1
                 if hi > lo:
                     per_game_seconds = seconds / (hi - lo)
-                task = next_chunk()
-                if task is not None:
-                    ready.send(task)
-                    in_flight[n] += 1
+                send(n, ready)
                 deliver(result)
         finished = not stop.requested()
     finally:
