@@ -270,9 +270,11 @@ def simulate(
             for table in summary_tables(summary, rs):
                 out.print(table)
             out.print(f"{summary.games} games in {summary.elapsed:.2f}s ({summary.games_per_second:,.0f} games/s, "
-                      f"{jobs_used} job{'s' if jobs_used > 1 else ''})" + (f", {stopped}" if stopped else ""), highlight=False)
+                      f"{jobs_used} job{'s' if jobs_used > 1 else ''})", highlight=False, soft_wrap=True)
+            if stopped:
+                out.print(stopped, highlight=False, soft_wrap=True)
             if log:
-                out.print(f"log: {shown(log)}", markup=False, highlight=False)
+                out.print(f"log: {shown(log)}", markup=False, highlight=False, soft_wrap=True)
         if summary.interrupted:
             typer.echo(stopped, err=True)
             raise typer.Exit(128 + summary.signal)

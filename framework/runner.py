@@ -283,8 +283,9 @@ class Tally:
 
 
 class Interrupt(KeyboardInterrupt):
-    """A second SIGINT or SIGTERM while a run stops after the first: leave at once.
-    ``signum`` says which signal (the exit status is 128 + signum)."""
+    """A stop signal raised as an exception (the ``ruledraft`` command raises it for
+    SIGTERM, as Python does KeyboardInterrupt for SIGINT). ``signum`` says which
+    signal (the exit status is 128 + signum)."""
 
     def __init__(self, signum: int):
         super().__init__(signum)
@@ -296,9 +297,10 @@ class StopSignals:
 
     The first signal only records itself (``signum``) and wakes whoever waits on
     ``fileno()``; the run then stops between games, keeping every finished one. A
-    second one calls the ``on_second`` callbacks (which end the worker processes) and
-    raises :class:`Interrupt`. Outside the main thread signals cannot be caught:
-    nothing is installed and the run cannot be stopped this way.
+    second one calls the ``on_second`` callbacks (which end the worker processes),
+    says "interrupted" and ends the process at once with status 128 + signal (no
+    clean-up that could hang or print a traceback). Outside the main thread signals
+    cannot be caught: nothing is installed and the run cannot be stopped this way.
     """
 
     SIGNALS = (signal.SIGINT, signal.SIGTERM)
@@ -324,10 +326,13 @@ class StopSignals:
             pass
 
     def _handle(self, signum, frame) -> None:
-        if self.signum:
+        if self.signum:  # asked twice: no more clean-up, leave now
             for end in self.on_second:
                 end()
-            raise Interrupt(signum)
+            try:
+                os.write(2, b"interrupted\n")
+            finally:
+                os._exit(128 + signum)
         self.signum = signum
         try:
             os.write(self._fds[1], b"!")
@@ -453,6 +458,17 @@ class _Workers:
                 except OSError:
                     pass
 
+    def kill_now(self) -> None:
+        """Kill every worker and wait for each to be gone (a few milliseconds), so that
+        none outlives a process that is about to leave without clean-up."""
+        self.kill()
+        for proc in self.procs:
+            if proc.exitcode is None:
+                try:
+                    os.waitpid(proc.pid, 0)
+                except OSError:
+                    pass
+
     def close(self, finished: bool) -> None:
         """Let the workers leave (``finished``) or kill them, then reap them all."""
         if finished:
@@ -571,8 +587,8 @@ def simulate(ruleset: CompiledRuleset, players: int, games: int, seed: int, bots
     SIGINT or SIGTERM (in the main thread) stops the run: the workers are ended at
     once, queued games are dropped, and the summary counts exactly the games whose
     results arrived (``on_result`` has had each of them, the last few possibly out of
-    order); ``Summary.signal`` says which signal. A second signal raises
-    :class:`Interrupt` at once.
+    order); ``Summary.signal`` says which signal. A second signal ends the process
+    at once (see :class:`StopSignals`).
     """
     if not 0 <= seed <= MAX_SEED:
         raise ValueError(f"the seed must be within 0..{MAX_SEED}, not {seed}")
@@ -658,7 +674,7 @@ def _run_on_workers(jobs, payload, players, games, seed, bots, log, per_game, de
         return task
 
     workers = _Workers(jobs, payload, players, seed, bots, log, per_game)
-    stop.on_second.append(workers.kill)
+    stop.on_second.append(workers.kill_now)
     finished = False
     in_flight = [0] * jobs
 
@@ -702,5 +718,5 @@ def _run_on_workers(jobs, payload, players, games, seed, bots, log, per_game, de
                 deliver(result)
         finished = not stop.requested()
     finally:
-        stop.on_second.remove(workers.kill)
+        stop.on_second.remove(workers.kill_now)
         workers.close(finished)

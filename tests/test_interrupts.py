@@ -138,14 +138,14 @@ def test_a_signal_stops_simulate_on_one_process(tmp_path):
 
 
 def test_the_tables_say_the_run_was_interrupted(tmp_path):
-    """Without --json the tables are printed for the finished games and the last line says the run was interrupted after N of G games."""
+    """Without --json the tables are printed for the finished games, followed by a line saying the run was interrupted after N of G games."""
     proc, log = start(tmp_path, "-q")
     send(proc, signal.SIGINT, to_group=True)
     out, err = finish(proc)
     assert proc.returncode == 130, err
     n = len(complete_records(log))
     assert f"Sushi Go!: {n} games, 3 players, seed 7" in out
-    assert f", interrupted after {n} of {GAMES} games" in out
+    assert f"interrupted after {n} of {GAMES} games" in out.splitlines()
     assert err.strip() == f"interrupted after {n} of {GAMES} games"
     assert related(proc.pid) == []
 
@@ -155,6 +155,7 @@ def test_a_second_signal_leaves_at_once(tmp_path, signum, status):
     """Two SIGINTs (SIGTERMs) in a row: simulate leaves with status 130 (143) and 'interrupted', no traceback, no process left, only complete lines in the log."""
     proc, log = start(tmp_path, "--json")
     send(proc, signum, to_group=True)
+    time.sleep(0.02)  # two signals, not one (the same signal pending twice is delivered once)
     send(proc, signum, to_group=True)
     out, err = finish(proc)
     assert proc.returncode == status, err
@@ -162,3 +163,34 @@ def test_a_second_signal_leaves_at_once(tmp_path, signum, status):
     assert err.rstrip().splitlines()[-1].startswith("interrupted")
     complete_records(log)
     assert related(proc.pid) == []
+
+
+@pytest.fixture
+def signal_handlers():
+    """main() installs handlers for SIGINT and SIGTERM: put this process's back afterwards."""
+    saved = {sig: signal.getsignal(sig) for sig in (signal.SIGINT, signal.SIGTERM)}
+    yield
+    for sig, handler in saved.items():
+        signal.signal(sig, handler)
+
+
+@pytest.mark.parametrize("signum, status", [(signal.SIGINT, 130), (signal.SIGTERM, 143)], ids=["SIGINT", "SIGTERM"])
+def test_main_maps_an_interrupt_inside_a_command_to_its_status(monkeypatch, capsys, signal_handlers, signum, status):
+    """An interrupt raised inside any command (which typer would end silently with 130) makes main() say 'interrupted' and exit 130 for SIGINT, 143 for SIGTERM."""
+    import typer
+
+    from ruledraft.cli import app as app_module
+    from ruledraft.runner import Interrupt
+
+    tiny = typer.Typer()
+
+    @tiny.command()
+    def stopped() -> None:
+        raise Interrupt(signum)
+
+    monkeypatch.setattr(app_module, "app", tiny)
+    monkeypatch.setattr(sys, "argv", ["ruledraft"])
+    with pytest.raises(SystemExit) as leaving:
+        app_module.main()
+    assert leaving.value.code == status
+    assert capsys.readouterr().err == "interrupted\n"
