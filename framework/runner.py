@@ -440,14 +440,20 @@ class _Workers:
             raise ValueError("simulate with jobs > 1 needs the ruleset's source (or document) on this platform")
         self.procs: list = []
         self.conns: list = []
-        for _ in range(jobs):
-            mine, theirs = ctx.Pipe()
-            proc = ctx.Process(target=_worker_main, daemon=True,
-                               args=(theirs, self.conns + [mine] if forked else [], payload, players, seed, list(bots), log, per_game))
-            proc.start()
-            theirs.close()
-            self.procs.append(proc)
-            self.conns.append(mine)
+        try:
+            for _ in range(jobs):
+                mine, theirs = ctx.Pipe()
+                self.conns.append(mine)
+                proc = ctx.Process(target=_worker_main, daemon=True,
+                                   args=(theirs, self.conns if forked else [], payload, players, seed, list(bots), log, per_game))
+                try:
+                    proc.start()
+                finally:
+                    theirs.close()
+                self.procs.append(proc)
+        except BaseException:  # a worker that cannot start (or a stop meanwhile): none is left behind
+            self.close(finished=False)
+            raise
 
     def kill(self) -> None:
         """End every worker now (SIGKILL: they hold nothing worth saving)."""
