@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import signal
 
 import typer
 
@@ -25,15 +26,49 @@ app.command("play")(play.play)
 app.command("replay")(replay.replay)
 app.command("bench")(bench.bench)
 
+def _terminated(signum, frame) -> None:
+    from ruledraft.runner import Interrupt
+
+    raise Interrupt(signum)
+
+
+def _interrupt_behind(exc: BaseException):
+    """The KeyboardInterrupt (or SIGTERM's Interrupt) an exit was raised from, if any."""
+    seen = set()
+    while exc is not None and id(exc) not in seen:
+        if isinstance(exc, KeyboardInterrupt):
+            return exc
+        seen.add(id(exc))
+        exc = exc.__cause__ or exc.__context__
+    return None
+
+
+def _leaving() -> None:
+    """On the way out, a further Ctrl-C or SIGTERM must not turn the exit into a traceback."""
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(sig, signal.SIG_IGN)
+
+
 def main() -> None:
     """Entry point: any failure that slipped past the commands' own reporting still
-    ends in a one-line message, never a traceback (set RULEDRAFT_DEBUG=1 to see it)."""
+    ends in a one-line message, never a traceback (set RULEDRAFT_DEBUG=1 to see it).
+    Ctrl-C ends with status 130 and SIGTERM with 143, saying "interrupted"."""
+    signal.signal(signal.SIGTERM, _terminated)
     try:
         app()
-    except KeyboardInterrupt:
+    except KeyboardInterrupt as e:
+        _leaving()
         typer.echo("interrupted", err=True)
-        raise SystemExit(130)
+        raise SystemExit(128 + getattr(e, "signum", signal.SIGINT))
+    except SystemExit as e:  # typer turns an interrupt inside a command into a silent exit 130
+        _leaving()
+        stop = _interrupt_behind(e)
+        if stop is None:
+            raise
+        typer.echo("interrupted", err=True)
+        raise SystemExit(128 + getattr(stop, "signum", signal.SIGINT)) from None
     except Exception as e:  # noqa: BLE001 - the last line of defence
+        _leaving()
         if os.environ.get("RULEDRAFT_DEBUG"):
             raise
         typer.echo(f"ruledraft: internal error: {type(e).__name__}: {e} (set RULEDRAFT_DEBUG=1 for details)", err=True)

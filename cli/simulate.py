@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import json
-from typing import List, Optional
+import os
+import stat
+from typing import List, Optional, Sequence, Tuple
 
 import typer
 from rich.console import Console
@@ -11,11 +13,13 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from ruledraft.agents import agent_names
-from ruledraft.errors import InputError, RulesetError
-from ruledraft.loading import resolve_source
+from ruledraft.engine import MAX_SEED
+from ruledraft.errors import InputError, RuledraftError, RulesetError
+from ruledraft.loading import check_ruleset
+from ruledraft.runner import WorkerError, available_cores
 from ruledraft.runner import simulate as run_simulation
 
-from .common import allow_path_option, allowed_dirs, bots_help, get_ruleset, reported_errors, ruleset_help
+from .common import allow_path_option, allowed_dirs, bots_help, fail, reported_errors, ruleset_help, shown
 
 
 def parse_bots(spec: str, players: int, *, allow: Optional[List[str]] = None) -> List[str]:
@@ -54,64 +58,212 @@ def summary_tables(summary, ruleset) -> List[Table]:
     return [seats, rules]
 
 
+def load_with_inputs(name: str, allow=()):
+    """The compiled ruleset, its checked document and every file read for it (the rule
+    file and each parent named by ``extends:``), each file read once."""
+    result = check_ruleset(name, allow=allow)
+    if not result.ok:
+        raise RulesetError([d for d in result.diagnostics if d.severity == "error"])
+    return result.ruleset, result.document, list(result.files)
+
+
+def parse_jobs(text: str) -> Tuple[int, Optional[str]]:
+    """``--jobs``: a number of processes, or ``0``/``auto`` for every processor; more
+    than there are processors is capped (with a note to say so)."""
+    cores = available_cores()
+    word = text.strip().lower()
+    if word in ("auto", "0"):
+        return cores, None
+    try:
+        jobs = int(word)
+    except ValueError:
+        jobs = -1
+    if jobs < 0:
+        raise InputError(f"--jobs takes a number of processes, or 0 or 'auto' for all {cores} processors, not {shown(text)!r}")
+    if jobs > cores:
+        return cores, f"note: --jobs {jobs} is more than the {cores} processor{'s' if cores > 1 else ''} here; using {cores}"
+    return jobs, None
+
+
+class LogWriteError(RuledraftError):
+    """Writing the game log failed part-way through the run."""
+
+
+def _same_file(a: os.stat_result, b: os.stat_result) -> bool:
+    return (a.st_dev, a.st_ino) == (b.st_dev, b.st_ino)
+
+
+def _kind(mode: int) -> str:
+    for test, what in ((stat.S_ISDIR, "a directory"), (stat.S_ISFIFO, "a FIFO"), (stat.S_ISSOCK, "a socket"),
+                       (stat.S_ISCHR, "a device"), (stat.S_ISBLK, "a device")):
+        if test(mode):
+            return what
+    return "not a regular file"
+
+
+class GameLog:
+    """The ``--log`` target: a regular file (created or truncated) or ``/dev/null``,
+    never one of the run's input files. Checked before the run without a blocking
+    open; lines are written whole (a failed write is cut back to the last complete
+    line and reported as :class:`LogWriteError`)."""
+
+    FLUSH_AT = 1 << 16
+
+    def __init__(self, path: str, inputs: Sequence[str]):
+        if path == "":
+            raise InputError("--log needs a file name (an empty one would log nothing)")
+        self.path = path
+        self.name = shown(path)
+        try:
+            existing = os.stat(path)
+        except FileNotFoundError:
+            existing = None
+        except OSError as e:
+            raise InputError(f"--log {self.name}: cannot write: {e.strerror}") from None
+        if existing is not None:
+            self._check(existing, inputs)
+        try:
+            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_NONBLOCK | os.O_NOCTTY | os.O_CLOEXEC, 0o666)
+        except OSError as e:
+            raise InputError(f"--log {self.name}: cannot write: {e.strerror}") from None
+        try:
+            opened = os.fstat(fd)
+            self._check(opened, inputs)  # the file may have changed since it was looked at
+            os.set_blocking(fd, True)
+            self.regular = stat.S_ISREG(opened.st_mode)
+            if self.regular:
+                os.ftruncate(fd, 0)
+        except BaseException:
+            os.close(fd)
+            raise
+        self.fd: Optional[int] = fd
+        self.lines: List[str] = []
+        self.buffered = 0
+        self.written = 0  # bytes of complete lines in the file
+        self.games = 0  # games written
+
+    def _check(self, st: os.stat_result, inputs: Sequence[str]) -> None:
+        if not stat.S_ISREG(st.st_mode):
+            try:
+                null = os.stat(os.devnull)
+            except OSError:
+                null = None
+            if null is not None and _same_file(st, null):
+                return
+            raise InputError(f"--log {self.name}: {_kind(st.st_mode)}; --log takes a regular file (created or replaced) or {os.devnull}")
+        for n, file in enumerate(inputs):
+            try:
+                same = _same_file(st, os.stat(file))
+            except OSError:
+                continue
+            if same:
+                what = "the rule file" if n == 0 else f"{shown(file)}, a rule file that {'it extends' if n == 1 else 'its parents extend'}"
+                raise InputError(f"--log {self.name} is {what}: the log would overwrite it")
+
+    def write(self, record: dict) -> None:
+        line = json.dumps(record, separators=(",", ":")) + "\n"
+        self.lines.append(line)
+        self.buffered += len(line)
+        if self.buffered >= self.FLUSH_AT:
+            self.flush()
+
+    def flush(self) -> None:
+        if not self.lines or self.fd is None:
+            return
+        data = "".join(self.lines).encode("utf-8")
+        count = len(self.lines)
+        self.lines, self.buffered = [], 0
+        view = memoryview(data)
+        try:
+            while view:
+                n = os.write(self.fd, view)
+                view = view[n:]
+        except OSError as e:
+            if self.regular:
+                try:  # no half line: back to the last complete one
+                    os.ftruncate(self.fd, self.written)
+                except OSError:
+                    pass
+            fd, self.fd = self.fd, None
+            os.close(fd)
+            kept = f"{self.games} game{'s' if self.games != 1 else ''}"
+            raise LogWriteError(f"{self.name}: cannot write the game log: {e.strerror} (it keeps the first {kept} written, as complete lines)") from None
+        self.written += len(data)
+        self.games += count
+
+    def close(self) -> None:
+        """Write what is buffered and close (a write error is raised)."""
+        try:
+            self.flush()
+        finally:
+            if self.fd is not None:
+                fd, self.fd = self.fd, None
+                os.close(fd)
+
+
 def simulate(
     ruleset: str = typer.Argument(..., help=ruleset_help(stdin=True)),
     players: int = typer.Option(4, "--players", "-p", help="Number of players."),
     games: int = typer.Option(1000, "--games", "-g", min=1, max=10_000_000, help="Number of games."),
-    seed: int = typer.Option(0, "--seed", "-s", help="Seed of the whole simulation; game i uses a seed derived from it and i."),
+    seed: int = typer.Option(0, "--seed", "-s", help=f"Seed of the whole simulation (0 to {MAX_SEED}); game i uses a seed derived from it and i."),
     bots: str = typer.Option("greedy,random", "--bots", "-b", help=bots_help("Bot per seat, comma-separated; the last fills the remaining seats.")),
-    jobs: int = typer.Option(1, "--jobs", "-j", min=1, max=256, help="Processes to run games on (results do not depend on it)."),
-    log: Optional[str] = typer.Option(None, "--log", help="Write every game to this JSON Lines file, one record per line (the game-log schema in schemas/)."),
+    jobs: str = typer.Option("1", "--jobs", "-j", help="Processes to run games on (0 or auto: one per processor; results do not depend on it)."),
+    log: Optional[str] = typer.Option(None, "--log", help="Write every game to this JSON Lines file, one record per line (the game-log schema in schemas/): a regular file, or /dev/null."),
     as_json: bool = typer.Option(False, "--json", help="Print the summary as JSON."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar."),
     allow_path: List[str] = allow_path_option(),
 ) -> None:
-    """Simulate games between bots and print win shares, scores and points per rule."""
+    """Simulate games between bots and print win shares, scores and points per rule.
+
+    Ctrl-C (or SIGTERM) stops early: the games finished so far are summarised and
+    logged, and the exit status is 130 (143).
+    """
     with reported_errors():
-        if ruleset == "-" and jobs > 1:
-            raise InputError("simulate --jobs N cannot read the ruleset from standard input (-); give a file, or --jobs 1")
-        allow = allowed_dirs(allow_path)
-        rs = get_ruleset(ruleset, allow)
-        source = str(resolve_source(ruleset))
-        if jobs > 1 and allow and games > 1:
-            try:  # what each worker process loads: the file alone, without --allow-path
-                get_ruleset(source)
-            except (InputError, RulesetError):
-                raise InputError("the processes of --jobs N load the ruleset without --allow-path, "
-                                 "and its extends: needs it; use --jobs 1") from None
+        if not 0 <= seed <= MAX_SEED:
+            raise InputError(f"--seed must be a whole number from 0 to {MAX_SEED}, not {seed}")
+        jobs_used, note = parse_jobs(jobs)
+        rs, document, inputs = load_with_inputs(ruleset, allowed_dirs(allow_path))
         if not rs.min_players <= players <= rs.max_players:
             raise InputError(f"{rs.name} is for {rs.min_players}-{rs.max_players} players, not {players}")
         names = parse_bots(bots, players)
-        log_fh = None
-        if log:
-            try:
-                log_fh = open(log, "w", encoding="utf-8")
-            except OSError as e:
-                raise InputError(f"{log}: cannot write: {e.strerror}") from None
-
-        def write(result) -> None:
-            log_fh.write(json.dumps(result.record, separators=(",", ":")) + "\n")
-
         err = Console(stderr=True)
+        if note:
+            typer.echo(note, err=True)
+        game_log = GameLog(log, inputs) if log is not None else None
         try:
             with Progress(
                 TextColumn("[progress.description]{task.description}"), BarColumn(), MofNCompleteColumn(),
                 TimeElapsedColumn(), console=err, disable=quiet, transient=True,
             ) as progress:
-                task = progress.add_task(f"{rs.id}", total=games)
+                task = progress.add_task(shown(rs.id, markup=True), total=games)
                 summary = run_simulation(
-                    rs, players, games, seed, names, jobs=jobs, source=source, log=log_fh is not None,
-                    progress=lambda n: progress.advance(task, n), on_result=write if log_fh else None,
+                    rs, players, games, seed, names, jobs=jobs_used, document=document, log=game_log is not None,
+                    progress=lambda n: progress.advance(task, n),
+                    on_result=(lambda r: game_log.write(r.record)) if game_log else None,
                 )
+            if game_log:
+                game_log.close()
+        except WorkerError as e:
+            fail(f"error: {shown(e)}", 70)
         finally:
-            if log_fh:
-                log_fh.close()
+            if game_log and game_log.fd is not None:  # leaving early: keep the complete lines
+                try:
+                    game_log.close()
+                except LogWriteError:
+                    pass
+        stopped = f"interrupted after {summary.games} of {summary.requested} games" if summary.interrupted else ""
         if as_json:
             typer.echo(json.dumps(summary.to_json(), indent=2))
-            return
-        out = Console()
-        for table in summary_tables(summary, rs):
-            out.print(table)
-        out.print(f"{summary.games} games in {summary.elapsed:.2f}s ({summary.games_per_second:,.0f} games/s, {jobs} job{'s' if jobs > 1 else ''})")
-        if log:
-            out.print(f"log: {log}")
+        else:
+            out = Console()
+            for table in summary_tables(summary, rs):
+                out.print(table)
+            out.print(f"{summary.games} games in {summary.elapsed:.2f}s ({summary.games_per_second:,.0f} games/s, "
+                      f"{jobs_used} job{'s' if jobs_used > 1 else ''})", highlight=False, soft_wrap=True)
+            if stopped:
+                out.print(stopped, highlight=False, soft_wrap=True)
+            if log:
+                out.print(f"log: {shown(log)}", markup=False, highlight=False, soft_wrap=True)
+        if summary.interrupted:
+            typer.echo(stopped, err=True)
+            raise typer.Exit(128 + summary.signal)

@@ -28,11 +28,17 @@ from .ruleset import CompiledRuleset, ExtraPick
 from .tableau import Tableau
 
 
+#: the largest seed a simulation takes or logs: 2**53 - 1, the largest whole number a
+#: JSON reader that uses doubles (jq, JavaScript) keeps exactly
+MAX_SEED = 2**53 - 1
+
+
 def derive_seed(seed: int, *parts: int) -> int:
     """A seed for a sub-stream (a game of a simulation, a seat's bot, a round's shuffle).
 
     Pure arithmetic (no hashing of Python objects), so identical on every platform
-    and process.
+    and process. The result has 64 bits; a seed that is logged keeps its top 53
+    (``derive_seed(...) >> 11``, within :data:`MAX_SEED`).
     """
     x = seed & 0xFFFFFFFFFFFFFFFF
     for p in parts:

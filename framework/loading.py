@@ -9,7 +9,7 @@
 from __future__ import annotations
 
 import os
-from typing import List, Optional, Sequence, Union
+from typing import Any, List, Optional, Sequence, Tuple, Union
 
 import attrs
 
@@ -28,6 +28,10 @@ class CheckResult:
     file: str
     ruleset: Optional[CompiledRuleset]
     diagnostics: List[Diagnostic]
+    #: the checked document the ruleset was compiled from (None when a check failed)
+    document: Any = None
+    #: every file read for it: the rule file, then each parent named by ``extends:``
+    files: Tuple[str, ...] = ()
 
     @property
     def ok(self) -> bool:
@@ -44,8 +48,14 @@ def check_ruleset(source: Union[str, os.PathLike], *, allow: Sequence[Union[str,
     if os.fspath(path) != "-":
         input_kind(path)  # a directory, FIFO, device or refused path: InputError, before any read
     file = "<stdin>" if os.fspath(path) == "-" else str(path)
+    files: List[str] = []
+
+    def check(document) -> List[Diagnostic]:
+        files.append(document.file)
+        return check_schema(document)
+
     try:
-        doc = resolve_document(path, check=check_schema, allow=allow)
+        doc = resolve_document(path, check=check, allow=allow)
     except RulesetError as e:
         return CheckResult(file, None, list(e.diagnostics))
     diagnostics = list(getattr(doc, "warnings", [])) + check_semantics(doc)
@@ -55,7 +65,7 @@ def check_ruleset(source: Union[str, os.PathLike], *, allow: Sequence[Union[str,
         ruleset = compile_ruleset(doc)
     except RulesetError as e:
         return CheckResult(file, None, list(e.diagnostics))
-    return CheckResult(file, ruleset, diagnostics)  # warnings only
+    return CheckResult(file, ruleset, diagnostics, doc, tuple(files))  # warnings only
 
 
 def load_ruleset(source: Union[str, os.PathLike], *, allow: Sequence[Union[str, os.PathLike]] = ()) -> CompiledRuleset:

@@ -10,16 +10,20 @@ from __future__ import annotations
 import contextlib
 import gc
 import math
+import multiprocessing
+import os
+import signal
 import threading
 import time
+from multiprocessing.connection import wait as wait_for
 from operator import add
-from concurrent.futures import ProcessPoolExecutor, as_completed
 from typing import Callable, Dict, Iterable, List, Optional, Sequence
 
 import attrs
 
 from .agents import make_agent
-from .engine import Game, State, derive_seed
+from .errors import RuledraftError
+from .engine import MAX_SEED, Game, State, derive_seed
 from .game_log import record_game
 from .ruleset import CompiledRuleset
 
@@ -66,8 +70,12 @@ def _settle_heap(freeze: bool = True) -> None:
 
 
 def game_seed(seed: int, index: int) -> int:
-    """The seed of game number ``index`` of a simulation seeded with ``seed``."""
-    return derive_seed(seed, 0x5EED, index)
+    """The seed of game number ``index`` of a simulation seeded with ``seed``.
+
+    Logged seeds stay within ``0..MAX_SEED`` (2**53 - 1): a JSON number any reader
+    (jq, JavaScript) holds exactly, so a filtered log still replays.
+    """
+    return derive_seed(seed, 0x5EED, index) >> 11
 
 
 def bot_seed(seed: int, seat: int) -> int:
@@ -110,11 +118,15 @@ class GameResult:
 
 
 def run_games(ruleset: CompiledRuleset, players: int, seed: int, bots: Sequence[str],
-              indices: Iterable[int], log: bool = False) -> List[GameResult]:
-    """Play the games with these indices."""
+              indices: Iterable[int], log: bool = False,
+              stop: Optional[Callable[[], bool]] = None) -> List[GameResult]:
+    """Play the games with these indices (before each, ``stop()`` may end the run:
+    the results of the games already played are returned)."""
     game = Game(ruleset, players)
     out = []
     for index in indices:
+        if stop is not None and stop():
+            break
         s = game_seed(seed, index)
         state = play_game(game, s, bots)
         out.append(
@@ -131,12 +143,15 @@ def run_games(ruleset: CompiledRuleset, players: int, seed: int, bots: Sequence[
 
 
 def tally_games(ruleset: CompiledRuleset, players: int, seed: int, bots: Sequence[str],
-                indices: Iterable[int]) -> "Tally":
+                indices: Iterable[int], stop: Optional[Callable[[], bool]] = None) -> "Tally":
     """Play the games with these indices and keep only their statistics (no per-game
-    results to build, send between processes or keep in memory)."""
+    results to build, send between processes or keep in memory). ``stop`` as for
+    :func:`run_games`: the tally counts exactly the games played."""
     game = Game(ruleset, players)
     tally = Tally.empty(game.num_seats, ruleset.rule_ids)
     for index in indices:
+        if stop is not None and stop():
+            break
         tally.add_state(play_game(game, game_seed(seed, index), bots))
     tally.flush()
     return tally
@@ -238,7 +253,8 @@ class Tally:
         for name, value in state.items():
             object.__setattr__(self, name, value)
 
-    def summary(self, ruleset_id: str, players: int, seed: int, bots: Sequence[str], elapsed: float = 0.0) -> "Summary":
+    def summary(self, ruleset_id: str, players: int, seed: int, bots: Sequence[str], elapsed: float = 0.0, *,
+                requested: Optional[int] = None, signum: int = 0) -> "Summary":
         self.flush()
         n = self.games
         seats = []
@@ -260,27 +276,235 @@ class Tally:
                     rules={rid: (self.rules[rid][seat] / n if n else 0.0) for rid in self.rule_ids},
                 )
             )
-        return Summary(ruleset_id, players, n, seed, tuple(bots), tuple(seats), self.rule_ids, elapsed)
+        return Summary(ruleset_id, players, n, seed, tuple(bots), tuple(seats), self.rule_ids, elapsed,
+                       requested=n if requested is None else requested, signal=signum)
+
+
+# ---------------------------------------------------------------- stopping
+
+
+class Interrupt(KeyboardInterrupt):
+    """A stop signal raised as an exception (the ``ruledraft`` command raises it for
+    SIGTERM, as Python does KeyboardInterrupt for SIGINT). ``signum`` says which
+    signal (the exit status is 128 + signum)."""
+
+    def __init__(self, signum: int):
+        super().__init__(signum)
+        self.signum = signum
+
+
+class StopSignals:
+    """While a run lasts, SIGINT and SIGTERM ask it to stop instead of killing it.
+
+    The first signal only records itself (``signum``) and wakes whoever waits on
+    ``fileno()``; the run then stops between games, keeping every finished one. A
+    second one calls the ``on_second`` callbacks (which end the worker processes),
+    says "interrupted" and ends the process at once with status 128 + signal (no
+    clean-up that could hang or print a traceback). Outside the main thread signals
+    cannot be caught: nothing is installed and the run cannot be stopped this way.
+    """
+
+    SIGNALS = (signal.SIGINT, signal.SIGTERM)
+
+    def __init__(self) -> None:
+        self.signum = 0
+        self.on_second: List[Callable[[], None]] = []
+        self._saved: dict = {}
+        self._fds: tuple = ()
+
+    def requested(self) -> bool:
+        return self.signum != 0
+
+    def fileno(self) -> int:
+        return self._fds[0]
+
+    def drain(self) -> None:
+        """Empty the wake-up pipe (the signal itself is in ``signum``)."""
+        try:
+            while os.read(self._fds[0], 512):
+                pass
+        except OSError:  # empty (it does not block)
+            pass
+
+    def _handle(self, signum, frame) -> None:
+        if self.signum:  # asked twice: no more clean-up, leave now
+            for end in self.on_second:
+                end()
+            try:
+                os.write(2, b"interrupted\n")
+            finally:
+                os._exit(128 + signum)
+        self.signum = signum
+        try:
+            os.write(self._fds[1], b"!")
+        except OSError:
+            pass
+
+    def __enter__(self) -> "StopSignals":
+        self._fds = os.pipe()
+        for fd in self._fds:
+            os.set_blocking(fd, False)
+        if threading.current_thread() is threading.main_thread():
+            for sig in self.SIGNALS:
+                self._saved[sig] = signal.signal(sig, self._handle)
+        return self
+
+    def __exit__(self, *exc) -> None:
+        for sig, old in self._saved.items():
+            signal.signal(sig, old if old is not None else signal.SIG_DFL)
+        self._saved.clear()
+        for fd in self._fds:
+            os.close(fd)
+        self._fds = ()
 
 
 # ---------------------------------------------------------------- several processes
 
-_WORKER: dict = {}
+#: a chunk of games sent to a worker should take about this long: short enough
+#: that the progress bar moves and little work is lost on a stop, long enough that
+#: sending chunks costs nothing measurable
+CHUNK_SECONDS = 0.2
 
 
-def _worker_init(source: str) -> None:
-    from .loading import load_ruleset
-
-    _WORKER["ruleset"] = load_ruleset(source)
-    _settle_heap()  # this process only runs games from here on (see steady_heap)
-
-
-def _worker_run(players: int, seed: int, bots: Sequence[str], indices: Sequence[int], log: bool) -> List[GameResult]:
-    return run_games(_WORKER["ruleset"], players, seed, bots, indices, log)
+def available_cores() -> int:
+    """The processors this process may run on."""
+    try:
+        return len(os.sched_getaffinity(0)) or 1
+    except (AttributeError, OSError):
+        return os.cpu_count() or 1
 
 
-def _worker_tally(players: int, seed: int, bots: Sequence[str], indices: Sequence[int]) -> Tally:
-    return tally_games(_WORKER["ruleset"], players, seed, bots, indices)
+def _start_method() -> str:
+    """``fork`` where there is one: the workers start with the compiled ruleset
+    already in memory, and read no file."""
+    return "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
+
+
+def _worker_main(conn, close: Sequence, payload, players: int, seed: int, bots: Sequence[str], log: bool,
+                 per_game: bool) -> None:
+    """A worker process: play the chunks of games the main process sends, send back
+    results or tallies, until told to stop (``None``) or the main process goes away.
+
+    It ignores SIGINT and SIGTERM (the main process decides and ends it), never
+    prints (an error travels back as a message) and leaves by ``os._exit``.
+    """
+    code = 0
+    try:
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)
+        for other in close:  # the main process's ends of the pipes, inherited through fork
+            try:
+                other.close()
+            except OSError:
+                pass
+        if isinstance(payload, CompiledRuleset):
+            ruleset = payload
+        else:  # a checked document, sent where processes cannot fork
+            from .compiler import compile_ruleset
+
+            ruleset = compile_ruleset(payload)
+        _settle_heap()  # this process only runs games from here on (see steady_heap)
+        while True:
+            try:
+                task = conn.recv()
+            except (EOFError, OSError):
+                break
+            if task is None:
+                break
+            started = time.perf_counter()
+            indices = range(*task)
+            result = (run_games(ruleset, players, seed, bots, indices, log) if per_game
+                      else tally_games(ruleset, players, seed, bots, indices))
+            conn.send(("done", task, result, time.perf_counter() - started))
+    except (EOFError, BrokenPipeError, ConnectionResetError):
+        pass  # the main process is gone: nobody to tell
+    except BaseException as e:  # noqa: BLE001 - reported by the main process, never printed here
+        code = 1
+        try:  # a problem of the ruleset (a division by zero, ...) travels as itself, anything else as text
+            conn.send(("error", e if isinstance(e, RuledraftError) else f"{type(e).__name__}: {e}"))
+        except BaseException:  # noqa: BLE001
+            pass
+    os._exit(code)
+
+
+class WorkerError(RuntimeError):
+    """A worker process failed (its error, or how it ended)."""
+
+
+class _Workers:
+    """``jobs`` worker processes, each fed chunks of games through its own pipe."""
+
+    def __init__(self, jobs: int, payload, players, seed, bots, log, per_game):
+        ctx = multiprocessing.get_context(_start_method())
+        forked = ctx.get_start_method() == "fork"
+        if not forked and isinstance(payload, CompiledRuleset):
+            raise ValueError("simulate with jobs > 1 needs the ruleset's source (or document) on this platform")
+        self.procs: list = []
+        self.conns: list = []
+        try:
+            for _ in range(jobs):
+                mine, theirs = ctx.Pipe()
+                self.conns.append(mine)
+                proc = ctx.Process(target=_worker_main, daemon=True,
+                                   args=(theirs, self.conns if forked else [], payload, players, seed, list(bots), log, per_game))
+                try:
+                    proc.start()
+                finally:
+                    theirs.close()
+                self.procs.append(proc)
+        except BaseException:  # a worker that cannot start (or a stop meanwhile): none is left behind
+            self.close(finished=False)
+            raise
+
+    def kill(self) -> None:
+        """End every worker now (SIGKILL: they hold nothing worth saving)."""
+        for proc in self.procs:
+            if proc.exitcode is None:
+                try:
+                    os.kill(proc.pid, signal.SIGKILL)
+                except OSError:
+                    pass
+
+    def kill_now(self) -> None:
+        """Kill every worker and wait for each to be gone (a few milliseconds), so that
+        none outlives a process that is about to leave without clean-up."""
+        self.kill()
+        for proc in self.procs:
+            if proc.exitcode is None:
+                try:
+                    os.waitpid(proc.pid, 0)
+                except OSError:
+                    pass
+
+    def close(self, finished: bool) -> None:
+        """Let the workers leave (``finished``) or kill them, then reap them all."""
+        if finished:
+            for conn in self.conns:
+                try:
+                    conn.send(None)
+                except OSError:
+                    pass
+            deadline = time.monotonic() + 5
+            for proc in self.procs:
+                proc.join(max(0.0, deadline - time.monotonic()))
+        self.kill()
+        for proc in self.procs:
+            proc.join()
+        for conn in self.conns:
+            conn.close()
+
+    def describe_end(self, n: int) -> str:
+        proc = self.procs[n]
+        proc.join(1)
+        code = proc.exitcode
+        if code is None:
+            return "stopped answering"
+        if code < 0:
+            try:
+                return f"was killed by {signal.Signals(-code).name}"
+            except ValueError:
+                return f"was killed by signal {-code}"
+        return f"ended with exit status {code}"
 
 
 # ---------------------------------------------------------------- statistics
@@ -312,6 +536,18 @@ class Summary:
     seats: tuple  # SeatStats per player seat (and dummy seats, which never win)
     rule_ids: tuple
     elapsed: float = attrs.field(eq=False, default=0.0)
+    #: the games asked for (``games`` is fewer when the run was interrupted)
+    requested: Optional[int] = attrs.field(default=None, converter=attrs.converters.optional(int))
+    #: the signal that stopped the run early (SIGINT, SIGTERM), 0 if it ran to the end
+    signal: int = 0
+
+    def __attrs_post_init__(self) -> None:
+        if self.requested is None:
+            object.__setattr__(self, "requested", self.games)
+
+    @property
+    def interrupted(self) -> bool:
+        return self.signal != 0
 
     @property
     def games_per_second(self) -> float:
@@ -322,6 +558,8 @@ class Summary:
             "ruleset": self.ruleset,
             "players": self.players,
             "games": self.games,
+            "games_requested": self.requested,
+            "interrupted": self.interrupted,
             "seed": self.seed,
             "bots": list(self.bots),
             "seats": [s.to_json() for s in self.seats],
@@ -342,26 +580,42 @@ def summarize(ruleset: CompiledRuleset, players: int, seed: int, bots: Sequence[
 
 
 def simulate(ruleset: CompiledRuleset, players: int, games: int, seed: int, bots: Sequence[str], *,
-             jobs: int = 1, source: Optional[str] = None, log: bool = False,
+             jobs: int = 1, source: Optional[str] = None, document=None, log: bool = False,
              progress: Optional[Callable[[int], None]] = None,
              on_result: Optional[Callable[[GameResult], None]] = None) -> Summary:
     """Play ``games`` games and summarise them.
 
-    With ``jobs > 1`` games run on that many processes, each of which loads the
-    ruleset again from ``source``; results are identical to ``jobs=1``.
-    ``on_result`` receives every game's result in game order (for writing logs).
+    With ``jobs > 1`` games run on that many worker processes; results are identical
+    to ``jobs=1``. The workers are forked with the compiled ruleset in memory and read
+    no file (where processes cannot fork, they are sent the checked ``document``, or
+    the one loaded here from ``source``). ``on_result`` receives every game's result,
+    in game order.
+
+    SIGINT or SIGTERM (in the main thread) stops the run: the workers are ended at
+    once, queued games are dropped, and the summary counts exactly the games whose
+    results arrived (``on_result`` has had each of them, the last few possibly out of
+    order); ``Summary.signal`` says which signal. A second signal ends the process
+    at once (see :class:`StopSignals`).
     """
-    with steady_heap():
-        return _simulate(ruleset, players, games, seed, bots, jobs, source, log, progress, on_result)
+    if not 0 <= seed <= MAX_SEED:
+        raise ValueError(f"the seed must be within 0..{MAX_SEED}, not {seed}")
+    with steady_heap(), StopSignals() as stop:
+        return _simulate(ruleset, players, games, seed, bots, jobs, source, document, log, progress, on_result, stop)
 
 
-def _simulate(ruleset, players, games, seed, bots, jobs, source, log, progress, on_result) -> Summary:
+def _simulate(ruleset, players, games, seed, bots, jobs, source, document, log, progress, on_result,
+              stop: StopSignals) -> Summary:
     started = time.perf_counter()
     game = Game(ruleset, players)
     tally = Tally.empty(game.num_seats, ruleset.rule_ids)
     per_game = log or on_result is not None  # otherwise only statistics travel
     pending: Dict[int, GameResult] = {}
     next_index = 0
+
+    def hand_over(r: GameResult) -> None:
+        tally.add_result(r)
+        if on_result is not None:
+            on_result(r)
 
     def deliver(batch) -> None:
         nonlocal next_index
@@ -372,10 +626,7 @@ def _simulate(ruleset, players, games, seed, bots, jobs, source, log, progress, 
             for r in batch:
                 pending[r.index] = r
             while next_index in pending:
-                r = pending.pop(next_index)
-                tally.add_result(r)
-                if on_result is not None:
-                    on_result(r)
+                hand_over(pending.pop(next_index))
                 next_index += 1
             done = len(batch)
         if progress is not None:
@@ -384,21 +635,97 @@ def _simulate(ruleset, players, games, seed, bots, jobs, source, log, progress, 
     if jobs <= 1 or games < 2:
         chunk = max(1, min(100, games // 50 or 1))
         for start in range(0, games, chunk):
+            if stop.requested():
+                break
             indices = range(start, min(games, start + chunk))
-            deliver(run_games(ruleset, players, seed, bots, indices, log) if per_game
-                    else tally_games(ruleset, players, seed, bots, indices))
+            deliver(run_games(ruleset, players, seed, bots, indices, log, stop.requested) if per_game
+                    else tally_games(ruleset, players, seed, bots, indices, stop.requested))
     else:
-        if source is None:
-            raise ValueError("simulate with jobs > 1 needs the ruleset's source to load it in each process")
-        jobs = min(jobs, games)
-        chunk = max(1, min(200 if per_game else 1000, games // (jobs * 8) or 1))
-        with ProcessPoolExecutor(max_workers=jobs, initializer=_worker_init, initargs=(source,)) as pool:
-            futures = [
-                pool.submit(_worker_run, players, seed, list(bots), list(range(start, min(games, start + chunk))), log)
-                if per_game else
-                pool.submit(_worker_tally, players, seed, list(bots), range(start, min(games, start + chunk)))
-                for start in range(0, games, chunk)
-            ]
-            for fut in as_completed(futures):
-                deliver(fut.result())
-    return tally.summary(ruleset.id, players, seed, bots, time.perf_counter() - started)
+        payload = ruleset
+        if _start_method() != "fork":
+            if document is None and source is not None:
+                from .inheritance import resolve_document
+                from .schema_check import check_schema
+
+                document = resolve_document(source, check=check_schema)
+            if document is not None:
+                payload = document
+        _run_on_workers(min(jobs, games), payload, players, games, seed, bots, log, per_game, deliver, stop)
+    # what arrived out of order before a stop: finished games, so counted and logged too
+    for index in sorted(pending):
+        hand_over(pending.pop(index))
+    return tally.summary(ruleset.id, players, seed, bots, time.perf_counter() - started,
+                         requested=games, signum=stop.signum)
+
+
+def _run_on_workers(jobs, payload, players, games, seed, bots, log, per_game, deliver, stop: StopSignals) -> None:
+    """Deal chunks of games to ``jobs`` workers (two chunks in flight per worker, so
+    none waits for work) until every game is in or a stop is requested."""
+    cap = 200 if per_game else 2000
+    per_game_seconds: Optional[float] = None
+    next_start = 0
+
+    def next_chunk() -> Optional[tuple]:
+        nonlocal next_start
+        left = games - next_start
+        if left <= 0:
+            return None
+        if per_game_seconds is None:
+            size = 4  # a first measurement, quickly
+        else:
+            size = int(CHUNK_SECONDS / max(per_game_seconds, 1e-6))
+        # near the end, smaller chunks so that the workers finish together
+        size = max(1, min(size, cap, -(-left // (2 * jobs))))
+        task = (next_start, next_start + size)
+        next_start += size
+        return task
+
+    workers = _Workers(jobs, payload, players, seed, bots, log, per_game)
+    stop.on_second.append(workers.kill_now)
+    finished = False
+    in_flight = [0] * jobs
+
+    def send(n: int, conn) -> None:
+        task = next_chunk()
+        if task is None:
+            return
+        try:
+            conn.send(task)
+        except OSError:
+            pass  # the worker has ended: its pipe still holds why (or ends), read as an answer
+        in_flight[n] += 1
+
+    try:
+        for n, conn in enumerate(workers.conns):
+            send(n, conn)
+            send(n, conn)
+        index_of = {conn: n for n, conn in enumerate(workers.conns)}
+        while any(in_flight) and not stop.requested():
+            busy = [c for c, k in zip(workers.conns, in_flight) if k]
+            for ready in wait_for(busy + [stop]):
+                if ready is stop:
+                    stop.drain()
+                    continue
+                if stop.requested():
+                    break
+                n = index_of[ready]
+                try:
+                    message = ready.recv()
+                except (EOFError, OSError):
+                    if stop.requested():
+                        break
+                    raise WorkerError(f"worker process {n + 1} {workers.describe_end(n)}") from None
+                if message[0] != "done":
+                    if isinstance(message[1], RuledraftError):
+                        raise message[1]
+                    raise WorkerError(f"worker process {n + 1} failed: {message[1]}")
+                _, (lo, hi), result, seconds = message
+                in_flight[n] -= 1
+                if hi > lo:
+                    per_game_seconds = seconds / (hi - lo)
+                send(n, ready)
+                deliver(result)
+        finished = not stop.requested()
+    finally:
+        stop.on_second.remove(workers.kill_now)
+        workers.close(finished)

@@ -35,7 +35,7 @@ def bundled_game(ruleset_id: str, players: int):
 
 
 def game_seeds():
-    """Any seed the engine accepts (64-bit, as simulations derive them)."""
+    """Any seed the engine accepts (64-bit; simulations derive and log 53-bit ones)."""
     return _st.integers(min_value=0, max_value=2**64 - 1)
 
 

@@ -4,6 +4,7 @@ against the schema and replay clean, tampered logs, and bad input reported witho
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 
@@ -377,3 +378,150 @@ def test_bench_refuses_bad_values_with_a_message(args, words):
     result = invoke("bench", "sushi-go", "--seconds", "0.01", *args)
     assert_no_traceback(result)
     assert result.exit_code == 2 and words in result.output
+
+
+# ---------------------------------------------------------------- --log targets, --jobs, --seed, rule files read once
+
+
+def run_simulate(*args, timeout=120, **kwargs):
+    """``ruledraft simulate`` as a real process."""
+    return subprocess.run([sys.executable, "-m", "ruledraft", "simulate", *[str(a) for a in args]],
+                          capture_output=True, text=True, timeout=timeout, **kwargs)
+
+
+@pytest.mark.parametrize("target, words", [
+    ("", "error: --log needs a file name (an empty one would log nothing)"),
+    ("/dev/full", "error: --log /dev/full: a device; --log takes a regular file (created or replaced) or /dev/null"),
+    (".", "error: --log .: a directory; --log takes a regular file (created or replaced) or /dev/null"),
+])
+def test_log_must_be_a_file_name_of_a_regular_file(target, words):
+    """--log "" and --log at a device or a directory are refused before the run: exit 2, one line, nothing on stdout."""
+    result = invoke("simulate", "sushi-go", "--games", 2, "-q", "--log", target)
+    assert result.exit_code == 2
+    assert result.stderr == words + "\n" and result.stdout == ""
+
+
+def test_log_to_a_fifo_is_refused_without_waiting_for_a_reader(tmp_path):
+    """--log at a FIFO nobody reads is a one-line error before the run (no blocking open), exit 2."""
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    proc = run_simulate("sushi-go", "--games", 2, "-q", "--log", fifo)
+    assert proc.returncode == 2
+    assert proc.stderr == f"error: --log {fifo}: a FIFO; --log takes a regular file (created or replaced) or /dev/null\n"
+    assert proc.stdout == ""
+
+
+def test_log_to_a_missing_folder_is_refused_before_the_run(tmp_path):
+    """--log in a folder that does not exist: exit 2 and 'cannot write' with the reason, before any game is played."""
+    target = tmp_path / "no-such-folder" / "games.jsonl"
+    result = invoke("simulate", "sushi-go", "--games", 2, "-q", "--json", "--log", target)
+    assert result.exit_code == 2
+    assert result.stderr == f"error: --log {target}: cannot write: No such file or directory\n" and result.stdout == ""
+
+
+def test_log_to_dev_null_runs(tmp_path):
+    """--log /dev/null is accepted: the run completes and logs nowhere."""
+    result = invoke("simulate", "sushi-go", "--games", 3, "-q", "--json", "--log", "/dev/null")
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout)["games"] == 3
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_log_may_not_overwrite_the_rule_file_or_its_parent(tmp_path, jobs):
+    """--log naming the rule file, or the parent it extends, is refused before the run and leaves both files as they were."""
+    parent = tmp_path / "parent.yaml"
+    parent.write_bytes(schema_path("ruleset.schema.json").parent.joinpath("..", "rulesets", "sushi-go.yaml").read_bytes())
+    child = tmp_path / "child.yaml"
+    child.write_text("format: 1\nextends: parent.yaml\nid: child\nname: Child\ncards:\n  - {id: pudding, count: 12}\n", encoding="utf-8")
+    before = {p: p.read_bytes() for p in (parent, child)}
+    result = invoke("simulate", child, "--games", 2, "-q", "--jobs", jobs, "--log", child)
+    assert result.exit_code == 2
+    assert result.stderr == f"error: --log {child} is the rule file: the log would overwrite it\n"
+    result = invoke("simulate", child, "--games", 2, "-q", "--jobs", jobs, "--log", parent)
+    assert result.exit_code == 2
+    assert result.stderr == f"error: --log {parent} is {parent}, a rule file that it extends: the log would overwrite it\n"
+    assert {p: p.read_bytes() for p in (parent, child)} == before
+
+
+def test_a_rule_file_read_from_a_pipe_runs_on_two_workers(tmp_path):
+    """A rule file given as <(...) is read once: simulate --jobs 2 runs, logs and exits 0 without a traceback."""
+    rules = schema_path("ruleset.schema.json").parent.joinpath("..", "rulesets", "sushi-go.yaml").resolve()
+    log = tmp_path / "games.jsonl"
+    proc = subprocess.run(
+        ["bash", "-c", f'"$0" -m ruledraft simulate <(cat "$1") --games 20 --jobs 2 -q --json --log "$2"',
+         sys.executable, str(rules), str(log)],
+        capture_output=True, text=True, timeout=120,
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stderr == "" and json.loads(proc.stdout)["games"] == 20
+    assert len(read_lines(log)) == 20
+
+
+def test_a_write_error_mid_run_keeps_the_complete_lines(tmp_path):
+    """When the log cannot grow (file size limit) the run ends with exit 1 and one message; the log keeps only complete records."""
+    import resource
+
+    limit = 100_000
+    log = tmp_path / "games.jsonl"
+
+    def small_files():
+        resource.setrlimit(resource.RLIMIT_FSIZE, (limit, limit))
+
+    proc = run_simulate("sushi-go", "--games", 2000, "--bots", "random", "-q", "--log", log, "--jobs", 2,
+                        preexec_fn=small_files)
+    assert proc.returncode == 1, proc.stderr
+    lines = read_lines(log)
+    assert proc.stderr == (f"error: {log}: cannot write the game log: File too large "
+                           f"(it keeps the first {len(lines)} games written, as complete lines)\n")
+    assert proc.stdout == "" and 0 < len(lines) < 2000
+    assert log.read_text(encoding="utf-8").endswith("\n") and all(json.loads(line)["format"] == 1 for line in lines)
+
+
+@pytest.mark.parametrize("value", ["auto", "0"])
+def test_jobs_auto_uses_every_processor(value):
+    """--jobs auto (or 0) runs on one process per available processor, as the last line says."""
+    from ruledraft.runner import available_cores
+
+    cores = available_cores()
+    result = invoke("simulate", "sushi-go", "--games", 4, "-q", "--jobs", value)
+    assert result.exit_code == 0, result.output
+    assert result.stdout.rstrip().endswith(f"{cores} job{'s' if cores > 1 else ''})")
+
+
+def test_jobs_beyond_the_processors_are_capped_with_a_note():
+    """--jobs 999 runs on as many processes as there are processors and says so on stderr."""
+    from ruledraft.runner import available_cores
+
+    cores = available_cores()
+    result = invoke("simulate", "sushi-go", "--games", 4, "-q", "--jobs", 999)
+    assert result.exit_code == 0, result.output
+    assert result.stderr == f"note: --jobs 999 is more than the {cores} processor{'s' if cores > 1 else ''} here; using {cores}\n"
+    assert result.stdout.rstrip().endswith(f"{cores} job{'s' if cores > 1 else ''})")
+
+
+@pytest.mark.parametrize("value", ["-1", "two", "1.5"])
+def test_jobs_must_be_a_count_or_auto(value):
+    """--jobs that is not a whole number >= 0 or 'auto' is refused: exit 2 and one line."""
+    from ruledraft.runner import available_cores
+
+    result = invoke("simulate", "sushi-go", "--games", 2, "-q", "--jobs", value)
+    assert result.exit_code == 2
+    assert result.stderr == (f"error: --jobs takes a number of processes, or 0 or 'auto' for all "
+                             f"{available_cores()} processors, not '{value}'\n")
+
+
+@pytest.mark.parametrize("seed", [-1, 2**53, 2**64])
+def test_seed_outside_53_bits_is_refused(seed):
+    """--seed below 0 or above 2**53 - 1 is refused with exit 2 and the range."""
+    result = invoke("simulate", "sushi-go", "--games", 2, "-q", "--seed", seed)
+    assert result.exit_code == 2
+    assert result.stderr == f"error: --seed must be a whole number from 0 to 9007199254740991, not {seed}\n"
+
+
+def test_the_largest_seed_gives_logged_seeds_jq_keeps(tmp_path):
+    """--seed 2**53 - 1 runs, and every logged game seed survives a round trip through a double (as in jq)."""
+    log = tmp_path / "games.jsonl"
+    result = invoke("simulate", "sushi-go", "--games", 20, "-q", "--seed", 2**53 - 1, "--log", log)
+    assert result.exit_code == 0, result.output
+    seeds = [json.loads(line)["seed"] for line in read_lines(log)]
+    assert len(seeds) == 20 and all(0 <= s <= 2**53 - 1 and int(float(s)) == s for s in seeds)

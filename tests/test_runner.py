@@ -34,8 +34,8 @@ def bots_for(rs, players):
 
 
 def test_game_and_bot_seeds_are_pure_and_distinct():
-    """game_seed and bot_seed are fixed functions of their arguments (derive_seed), different for different games and seats."""
-    assert game_seed(1, 5) == game_seed(1, 5) == derive_seed(1, 0x5EED, 5)
+    """game_seed and bot_seed are fixed functions of their arguments (derive_seed; a game seed keeps its top 53 bits), different for different games and seats."""
+    assert game_seed(1, 5) == game_seed(1, 5) == derive_seed(1, 0x5EED, 5) >> 11
     assert bot_seed(9, 2) == derive_seed(9, 0xB07, 2)
     assert len({game_seed(1, i) for i in range(200)}) == 200
     assert len({bot_seed(game_seed(1, 0), s) for s in range(5)}) == 5
@@ -78,11 +78,11 @@ def test_jobs_two_gives_the_same_summary_and_logs_as_jobs_one(ruleset_id):
     assert one == two
 
 
-def test_simulate_on_several_processes_needs_the_source():
-    """simulate(jobs=2) without the ruleset's source raises ValueError (each process loads the ruleset itself)."""
+def test_simulate_on_several_processes_needs_no_source():
+    """simulate(jobs=2) without the ruleset's source works: the workers start with the compiled ruleset and read no file."""
     rs = bundled_ruleset("sushi-go")
-    with pytest.raises(ValueError):
-        simulate(rs, 2, 4, 0, ["random", "random"], jobs=2)
+    bots = ["random", "greedy"]
+    assert simulate(rs, 2, 12, 0, bots, jobs=2) == simulate(rs, 2, 12, 0, bots, jobs=1)
 
 
 # ---------------------------------------------------------------- statistics
@@ -241,3 +241,84 @@ def test_tallies_of_different_tables_do_not_merge():
     rs = bundled_ruleset("sushi-go")
     with pytest.raises(ValueError):
         Tally.empty(4, rs.rule_ids).merge(Tally.empty(3, rs.rule_ids))
+
+
+# ---------------------------------------------------------------- seeds within 53 bits, workers that fail
+
+
+@given(seed=st.integers(0, 2**53 - 1), index=st.integers(0, 10_000_000))
+def test_game_seeds_fit_in_53_bits(seed, index):
+    """Every game seed lies within 0..2**53 - 1, so a JSON reader using doubles (jq, JavaScript) keeps it exact."""
+    assert 0 <= game_seed(seed, index) <= 2**53 - 1
+    assert float(game_seed(seed, index)) == game_seed(seed, index)
+
+
+@pytest.mark.parametrize("seed", [-1, 2**53])
+def test_simulate_refuses_a_seed_outside_53_bits(seed):
+    """simulate refuses a simulation seed below 0 or above 2**53 - 1 with ValueError naming the range."""
+    with pytest.raises(ValueError, match=r"^the seed must be within 0\.\.9007199254740991, not "):
+        simulate(bundled_ruleset("sushi-go"), 2, 2, seed, ["random", "random"])
+
+
+class _Failing:
+    """A bot that breaks on its first move, in whatever process plays it."""
+
+    name = "failing"
+
+    def __init__(self, seed):
+        pass
+
+    def act(self, state, seat):
+        raise RuntimeError("no move today")
+
+
+class _Vanishing(_Failing):
+    """A bot whose process dies under it (as if killed from outside)."""
+
+    def act(self, state, seat):
+        import os
+        import signal
+
+        os.kill(os.getpid(), signal.SIGKILL)
+
+
+@pytest.fixture
+def broken_bots():
+    from ruledraft import agents
+
+    agents.register_agent("failing", _Failing, replace=True)
+    agents.register_agent("vanishing", _Vanishing, replace=True)
+    yield
+    agents._REGISTRY.pop("failing", None)
+    agents._REGISTRY.pop("vanishing", None)
+
+
+def test_a_worker_error_comes_back_as_one_message(broken_bots, capfd):
+    """An exception in a worker process ends the run with WorkerError naming the worker and the error; the worker prints nothing."""
+    from ruledraft.runner import WorkerError
+
+    with pytest.raises(WorkerError, match=r"^worker process [12] failed: RuntimeError: no move today$"):
+        simulate(bundled_ruleset("sushi-go"), 2, 50, 0, ["failing", "random"], jobs=2)
+    assert capfd.readouterr().err == ""
+
+
+def test_a_worker_that_dies_is_reported(broken_bots, capfd):
+    """A worker process killed mid-run ends the run with WorkerError saying which signal killed it."""
+    from ruledraft.runner import WorkerError
+
+    with pytest.raises(WorkerError, match=r"^worker process [12] was killed by SIGKILL$"):
+        simulate(bundled_ruleset("sushi-go"), 2, 50, 0, ["vanishing", "random"], jobs=2)
+    assert capfd.readouterr().err == ""
+
+
+def test_an_uninterrupted_summary_says_so():
+    """A run that ends normally has interrupted false and games_requested equal to games in its JSON."""
+    data = simulate(bundled_ruleset("sushi-go"), 2, 5, 3, ["random", "random"]).to_json()
+    assert (data["games"], data["games_requested"], data["interrupted"]) == (5, 5, False)
+
+
+def test_more_jobs_than_games_still_give_the_same_summary():
+    """jobs=8 for 3 games plays each game once (no more workers than games) and equals jobs=1."""
+    rs = bundled_ruleset("sushi-go")
+    bots = ["greedy", "random"]
+    assert simulate(rs, 2, 3, 4, bots, jobs=8) == simulate(rs, 2, 3, 4, bots, jobs=1)

@@ -1,0 +1,196 @@
+"""Stopping ``ruledraft simulate`` with SIGINT or SIGTERM, as a real process on two workers:
+the summary of the finished games, a log of complete lines, the exit status, and no
+process left behind."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from ruledraft.runner import game_seed
+
+GAMES = 1_000_000  # far more than a test waits for: every run here is stopped
+WAIT = 120  # seconds; generous, only so that a broken build fails instead of hanging
+
+pytestmark = pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="needs /proc")
+
+
+def proc_stat(pid: str):
+    """``(ppid, pgrp)`` of a process from /proc, or None once it is gone."""
+    try:
+        text = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return None
+    fields = text[text.rindex(")") + 2:].split()
+    return int(fields[1]), int(fields[2])
+
+
+def related(pid: int):
+    """Processes other than ``pid`` whose parent is ``pid`` or that are in its process group."""
+    found = []
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit() or int(entry) == pid:
+            continue
+        st = proc_stat(entry)
+        if st is not None and pid in st:
+            found.append(int(entry))
+    return found
+
+
+def children(pid: int):
+    return [p for p in related(pid) if (proc_stat(str(p)) or (0, 0))[0] == pid]
+
+
+def wait_until(condition, what: str):
+    deadline = time.monotonic() + WAIT
+    while not condition():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"gave up waiting for {what}")
+        time.sleep(0.05)
+
+
+def start(tmp_path, *extra, jobs="2"):
+    """A simulate process in its own process group, once its workers run and its log has lines."""
+    log = tmp_path / "games.jsonl"
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "ruledraft", "simulate", "sushi-go", "--players", "3", "--games", str(GAMES),
+         "--seed", "7", "--bots", "greedy,random", "--jobs", jobs, "--log", str(log), *extra],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
+    )
+    try:
+        if jobs != "1":
+            wait_until(lambda: len(children(proc.pid)) == int(jobs) or proc.poll() is not None, "the workers")
+        wait_until(lambda: (log.exists() and log.stat().st_size > 0) or proc.poll() is not None, "the first games")
+        assert proc.poll() is None, proc.communicate()
+    except BaseException:
+        proc.kill()
+        proc.communicate()
+        raise
+    return proc, log
+
+
+def send(proc, signum: int, to_group: bool) -> None:
+    if to_group:
+        os.killpg(proc.pid, signum)
+    else:
+        os.kill(proc.pid, signum)
+
+
+def finish(proc):
+    try:
+        out, err = proc.communicate(timeout=WAIT)
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.communicate()
+        raise AssertionError("simulate did not stop")
+    return out, err
+
+
+def complete_records(log: Path):
+    """The log's records; every line must be complete JSON ending in a newline."""
+    text = log.read_text(encoding="utf-8")
+    assert text == "" or text.endswith("\n")
+    return [json.loads(line) for line in text.splitlines()]
+
+
+def check_stopped_run(proc, log, out, err, status):
+    assert proc.returncode == status, err
+    assert "Traceback" not in err and "Error" not in err
+    summary = json.loads(out)
+    records = complete_records(log)
+    n = summary["games"]
+    assert err.rstrip().splitlines()[-1] == f"interrupted after {n} of {GAMES} games"
+    assert summary["interrupted"] is True and summary["games_requested"] == GAMES
+    assert 0 < n < GAMES and len(records) == n
+    # exactly the logged games are summarised: sums over the log give the summary's figures
+    for seat in summary["seats"]:
+        assert sum(r["totals"][seat["seat"]] for r in records) / n == pytest.approx(seat["mean"])
+        assert sum(1 / len(r["winners"]) for r in records if seat["seat"] in r["winners"]) == pytest.approx(seat["wins"])
+    # each a different game of this simulation (in game order, but for the last few)
+    seeds = {game_seed(7, i): i for i in range(n + 20_000)}
+    assert len({seeds[r["seed"]] for r in records}) == n
+    assert related(proc.pid) == []
+
+
+@pytest.mark.parametrize("signum, status", [(signal.SIGINT, 130), (signal.SIGTERM, 143)], ids=["SIGINT", "SIGTERM"])
+@pytest.mark.parametrize("to_group", [True, False], ids=["process-group", "main-process"])
+def test_a_signal_stops_simulate_on_two_workers(tmp_path, signum, status, to_group):
+    """SIGINT (or SIGTERM) to the process group or the main process only: simulate --jobs 2 stops, prints the summary of exactly the logged games marked interrupted, exits 130 (143) and leaves no process."""
+    proc, log = start(tmp_path, "--json")
+    send(proc, signum, to_group)
+    out, err = finish(proc)
+    check_stopped_run(proc, log, out, err, status)
+
+
+def test_a_signal_stops_simulate_on_one_process(tmp_path):
+    """With --jobs 1, SIGINT stops between two games: the same summary, log and exit status 130."""
+    proc, log = start(tmp_path, "--json", jobs="1")
+    send(proc, signal.SIGINT, to_group=True)
+    out, err = finish(proc)
+    check_stopped_run(proc, log, out, err, 130)
+
+
+def test_the_tables_say_the_run_was_interrupted(tmp_path):
+    """Without --json the tables are printed for the finished games, followed by a line saying the run was interrupted after N of G games."""
+    proc, log = start(tmp_path, "-q")
+    send(proc, signal.SIGINT, to_group=True)
+    out, err = finish(proc)
+    assert proc.returncode == 130, err
+    n = len(complete_records(log))
+    assert f"Sushi Go!: {n} games, 3 players, seed 7" in out
+    assert f"interrupted after {n} of {GAMES} games" in out.splitlines()
+    assert err.strip() == f"interrupted after {n} of {GAMES} games"
+    assert related(proc.pid) == []
+
+
+@pytest.mark.parametrize("signum, status", [(signal.SIGINT, 130), (signal.SIGTERM, 143)], ids=["SIGINT", "SIGTERM"])
+def test_a_second_signal_leaves_at_once(tmp_path, signum, status):
+    """Two SIGINTs (SIGTERMs) in a row: simulate leaves with status 130 (143) and 'interrupted', no traceback, no process left, only complete lines in the log."""
+    proc, log = start(tmp_path, "--json")
+    send(proc, signum, to_group=True)
+    time.sleep(0.02)  # two signals, not one (the same signal pending twice is delivered once)
+    send(proc, signum, to_group=True)
+    out, err = finish(proc)
+    assert proc.returncode == status, err
+    assert "Traceback" not in err
+    assert err.rstrip().splitlines()[-1].startswith("interrupted")
+    complete_records(log)
+    assert related(proc.pid) == []
+
+
+@pytest.fixture
+def signal_handlers():
+    """main() installs handlers for SIGINT and SIGTERM: put this process's back afterwards."""
+    saved = {sig: signal.getsignal(sig) for sig in (signal.SIGINT, signal.SIGTERM)}
+    yield
+    for sig, handler in saved.items():
+        signal.signal(sig, handler)
+
+
+@pytest.mark.parametrize("signum, status", [(signal.SIGINT, 130), (signal.SIGTERM, 143)], ids=["SIGINT", "SIGTERM"])
+def test_main_maps_an_interrupt_inside_a_command_to_its_status(monkeypatch, capsys, signal_handlers, signum, status):
+    """An interrupt raised inside any command (which typer would end silently with 130) makes main() say 'interrupted' and exit 130 for SIGINT, 143 for SIGTERM."""
+    import typer
+
+    from ruledraft.cli import app as app_module
+    from ruledraft.runner import Interrupt
+
+    tiny = typer.Typer()
+
+    @tiny.command()
+    def stopped() -> None:
+        raise Interrupt(signum)
+
+    monkeypatch.setattr(app_module, "app", tiny)
+    monkeypatch.setattr(sys, "argv", ["ruledraft"])
+    with pytest.raises(SystemExit) as leaving:
+        app_module.main()
+    assert leaving.value.code == status
+    assert capsys.readouterr().err == "interrupted\n"
