@@ -274,7 +274,7 @@ print("maxrss_kib", resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)
 """
 
 
-@pytest.mark.parametrize("command", ["replay"])
+@pytest.mark.parametrize("command", ["replay", "score"])
 def test_a_64_mib_line_is_refused_in_bounded_memory(tmp_path, command):
     """A 64 MiB line (a hostile log or table) ends with a one-line error naming the line and the limit, exit 2, the process staying under 300 MB."""
     path = tmp_path / "long.jsonl"
