@@ -87,6 +87,10 @@ def is_bundled_file(source: str) -> bool:
 #: (hostile) line is refused before it is parsed, so reading costs bounded memory.
 MAX_LINE_BYTES = 8 * 2**20
 
+#: Seeds in a record are whole numbers from 0 to 2**53 - 1, so that every JSON reader
+#: (JavaScript, jq) reads them exactly.
+MAX_SEED = 2**53 - 1
+
 #: At most this many problems are reported for one record or table.
 MAX_PROBLEMS = 20
 

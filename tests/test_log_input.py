@@ -18,6 +18,7 @@ from ruledraft.errors import InputError
 from ruledraft.game_log import (
     MAX_LINE_BYTES,
     MAX_PROBLEMS,
+    MAX_SEED,
     read_lines,
     record_game,
     record_problems,
@@ -87,7 +88,7 @@ def test_records_of_every_bundled_ruleset_check_and_replay_clean(ruleset_id, tmp
     """Records written by record_game (the dummy variant included) pass every check and replay clean, through the API and the command."""
     rs = bundled_ruleset(ruleset_id)
     players = 2 if rs.dummy else 4
-    records = [make_record(ruleset_id, players, seed) for seed in (0, 1, 12345)]
+    records = [make_record(ruleset_id, players, seed) for seed in (0, 1, MAX_SEED)]
     for rec in records:
         assert record_problems(rec, rs) == []
         assert replay_record(rs, rec) == []
@@ -120,6 +121,9 @@ BAD_RECORDS = [
     (lambda r: r["rounds"].append(copy.deepcopy(r["rounds"][0])), "rounds: 4 rounds, but Sushi Go! has 3"),
     (lambda r: r["rounds"].pop(), "rounds: 2 rounds, but Sushi Go! has 3"),
     (set_at(["rounds"], []), "rounds: expected a list of rounds with at least 1 item(s), got an empty list"),
+    (lambda r: r.__setitem__("seed", r["seed"] + 2**64), f"seed: expected a whole number from 0 to {MAX_SEED}, got {7 + 2**64}"),
+    (set_at(["seed"], MAX_SEED + 1), f"seed: expected a whole number from 0 to {MAX_SEED}, got {MAX_SEED + 1}"),
+    (set_at(["seed"], -1), f"seed: expected a whole number from 0 to {MAX_SEED}, got -1"),
     (set_at(["seed"], 7.0), "seed: expected a whole number, got a number"),
     (set_at(["seed"], "7"), "seed: expected a whole number, got a string"),
     (set_at(["players"], True), "players: expected a number of players, got true"),
@@ -198,7 +202,7 @@ def test_every_problem_of_a_record_is_reported_in_path_order(record, tmp_path):
         f"{path}:1: error: format: expected 1, got true",
         f"{path}:1: error: rounds[0].turns[2]: expected a turn (an object with picks), got null",
         f"{path}:1: error: rounds[1].turns[0]: expected a turn (an object with picks), got a string",
-        f"{path}:1: error: seed: expected a whole number of at least 0, got -4",
+        f"{path}:1: error: seed: expected a whole number from 0 to {MAX_SEED}, got -4",
     ]
 
 
@@ -300,12 +304,13 @@ def test_many_unknown_keys_are_named_up_to_five(record, tmp_path):
 
 
 def test_the_schema_reads_the_format_record_game_writes():
-    """The log schema's format constant is the one the code writes and checks."""
+    """The log schema's format constant and its seed bounds are the ones the code writes and checks."""
     from ruledraft.bundled import schema_path
     from ruledraft.game_log import LOG_FORMAT
 
     schema = json.loads(schema_path("game-log.schema.json").read_text(encoding="utf-8"))
     assert schema["properties"]["format"] == {"const": LOG_FORMAT, "description": "Version of this record format."}
+    assert (schema["properties"]["seed"]["minimum"], schema["properties"]["seed"]["maximum"]) == (0, MAX_SEED)
 
 
 def test_the_quick_check_agrees_with_jsonschema(record):
