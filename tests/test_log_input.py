@@ -334,3 +334,11 @@ def test_a_line_that_is_not_json_names_its_line_and_column(tmp_path):
     result = replay(path)
     assert result.exit_code == 2
     assert result.stderr == f"error: {path}:1:13: not valid JSON: Expecting ',' delimiter\n"
+
+
+def test_a_record_of_another_ruleset_is_refused_under_ruleset(record, tmp_path):
+    """With --ruleset naming another ruleset, each record is refused at its ruleset field (exit 1), not replayed."""
+    path = write_log(tmp_path, [record])
+    result = runner.invoke(app, ["replay", path, "--ruleset", "sushi-go-soy-sauce"])
+    assert result.exit_code == 1
+    assert result.stderr == f"{path}:1: error: ruleset: the record is a game of 'sushi-go', not of 'sushi-go-soy-sauce'\n"
