@@ -20,26 +20,28 @@ def read_tables(fh: BinaryIO, name: str) -> Iterator[tuple]:
     per line. Read line by line: no line, and no whole document, may be longer than
     :data:`~ruledraft.game_log.MAX_LINE_BYTES`."""
     lines = read_lines(fh, name)
-    seen = []  # the lines up to the first one that is not blank
-    size = 0
-    for n, line in lines:
-        seen.append(line)
+    size = 0  # bytes so far: a whole document may not be longer than a line
+
+    def counted(line: str) -> str:
+        nonlocal size
         size += len(line.encode("utf-8"))
-        if line.strip():
+        if size > MAX_LINE_BYTES:
+            raise InputError(f"{name}: longer than {size_in_words(MAX_LINE_BYTES)} (the limit for one table)")
+        return line
+
+    for n, line in lines:
+        if counted(line).strip():
             break
     else:
         raise InputError(f"{name}: no table in the file")
-    first_n, first = n, seen[-1]
+    first_n, first = n, line
     try:
         table = parse_json(first, name, first_n)
     except InputError:
         # not a document of its own: the whole file is one (pretty-printed) document,
         # and its own error is the one that points at the real mistake
-        for n, line in lines:
-            size += len(line.encode("utf-8"))
-            if size > MAX_LINE_BYTES:
-                raise InputError(f"{name}: longer than {size_in_words(MAX_LINE_BYTES)} (the limit for one table)") from None
-            seen.append(line)
+        seen = ["\n" * (first_n - 1), first]  # blank lines first, so line numbers are right
+        seen.extend(counted(line) for _, line in lines)
         yield name, parse_json("".join(seen), name)
         return
     # JSON Lines (one line on its own is the same as a JSON file of one table)

@@ -295,3 +295,27 @@ def test_json_nested_too_deeply_is_a_clean_error(tmp_path):
     """A table nested a hundred thousand levels deep is refused with a message, not a crash."""
     path = write(tmp_path, "deep.json", "[" * 100_000 + "\n")
     assert_clean_failure(run("score", "sushi-go", path), "nested too deeply")
+
+
+def test_blank_lines_count_towards_the_limit_and_keep_line_numbers(tmp_path, monkeypatch):
+    """Blank lines before a table count towards the size limit (a file of newlines is refused early), and an error after them names its true line."""
+    import ruledraft.cli.score as score_cli
+
+    text = "\n\n" + '{\n  "rounds": [\n    [["tempura"] ["sashimi"]]\n  ]\n}\n'
+    path = write(tmp_path, "late.json", text)
+    result = run("score", "sushi-go", path)
+    assert result.exit_code == 2
+    assert result.stderr == f"error: {path}:5:18: not valid JSON: Expecting ',' delimiter\n"
+    monkeypatch.setattr(score_cli, "MAX_LINE_BYTES", 100)
+    path = write(tmp_path, "blank.json", "\n" * 200)
+    result = run("score", "sushi-go", path)
+    assert result.exit_code == 2
+    assert result.stderr == f"error: {path}: longer than 100 bytes (the limit for one table)\n"
+
+
+def test_an_empty_table_file_is_refused(tmp_path):
+    """A file with nothing but blank lines is refused with its name (exit 2)."""
+    path = write(tmp_path, "empty.json", "\n  \n")
+    result = run("score", "sushi-go", path)
+    assert result.exit_code == 2
+    assert result.stderr == f"error: {path}: no table in the file\n"
