@@ -10,7 +10,7 @@ import typer
 from ruledraft.bundled import OutOfReach, bundled_ids
 from ruledraft.errors import InputError, RulesetError
 from ruledraft.file_access import UnreadableInput, display_name, input_kind
-from ruledraft.game_log import read_records, replay_record
+from ruledraft.game_log import read_records, record_problems, replay_record
 from ruledraft.loading import load_named_ruleset
 
 from .common import allow_path_option, allowed_dirs, get_ruleset, reported_errors, shown
@@ -34,10 +34,13 @@ def replay(
 ) -> None:
     """Replay logged games and check every pick and score.
 
-    Each game is played again under its ruleset; any illegal pick or score that
-    does not match is reported. Exits 1 on any mismatch. A record's ruleset is a
-    bundled id or a file in the log's directory, in the current directory or under
-    an --allow-path DIR; --ruleset names any file.
+    Each record is first checked against schemas/game-log.schema.json and its
+    ruleset (every problem is reported with the line and the place in the
+    record), then the game is played again under its ruleset; any illegal pick or
+    score that does not match is reported. Exits 1 on any bad record or mismatch.
+    A record's ruleset is a bundled id or a file in the log's directory, in the
+    current directory or under an --allow-path DIR; --ruleset names any file.
+    A line may be at most 8 MiB long.
     """
     with reported_errors():
         allow = allowed_dirs(allow_path)
@@ -50,6 +53,12 @@ def replay(
         games = bad = 0
         for line, record in read_records(log):
             games += 1
+            problems = record_problems(record)
+            if problems:
+                bad += 1
+                for p in problems:
+                    typer.echo(shown(f"{log}:{line}: {p}"), err=True)
+                continue
             name = ruleset
             if name is None and isinstance(record, dict):
                 name = _record_ruleset(record)
@@ -70,7 +79,7 @@ def replay(
             if isinstance(cache[name], Exception):
                 problems = [f"cannot load ruleset '{display_name(name)}': {cache[name]}"]
             else:
-                problems = replay_record(cache[name], record) if isinstance(record, dict) else ["not a JSON object"]
+                problems = replay_record(cache[name], record, shape_checked=True)
             if problems:
                 bad += 1
                 for p in problems:

@@ -2,59 +2,57 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
+from typing import BinaryIO, Iterator, List
 
 import typer
 
-from typing import List
-
 from ruledraft.errors import InputError
-from ruledraft.file_access import UnreadableInput, read_input
-from ruledraft.table_scoring import score_table
+from ruledraft.file_access import UnreadableInput, open_input
+from ruledraft.game_log import MAX_LINE_BYTES, parse_json, read_lines, size_in_words
+from ruledraft.table_scoring import TableError, score_table
 
 from .common import allow_path_option, allowed_dirs, get_ruleset, reported_errors, ruleset_help, shown
 
-#: a table file larger than this is refused (a whole game fits in a few kilobytes)
-MAX_TABLE_BYTES = 64 << 20
 
+def read_tables(fh: BinaryIO, name: str) -> Iterator[tuple]:
+    """``(where, object)`` for a JSON document holding one table, or JSON Lines with one
+    per line. Read line by line: no line, and no whole document, may be longer than
+    :data:`~ruledraft.game_log.MAX_LINE_BYTES`."""
+    lines = read_lines(fh, name)
+    size = 0  # bytes so far: a whole document may not be longer than a line
 
-def read_tables(table: str, name: str) -> list:
-    """``(where, object)`` for a JSON file holding one table, or JSON Lines with one per line."""
-    try:
-        if table == "-":
-            text = typer.get_text_stream("stdin").read()
-        else:
-            raw = read_input(table, MAX_TABLE_BYTES)
-            if len(raw) > MAX_TABLE_BYTES:
-                raise InputError(f"{name}: too large (more than {MAX_TABLE_BYTES} bytes)")
-            text = raw.decode("utf-8-sig")
-    except UnreadableInput as e:
-        raise InputError(str(e)) from None
-    except UnicodeDecodeError as e:
-        raise InputError(f"{name}: not UTF-8 text (byte {e.start})") from None
-    lines = [(n, line) for n, line in enumerate(text.splitlines(), 1) if line.strip()]
-    if not lines:
-        raise InputError(f"{name}: no table in the file")
-    try:
-        return [(name, json.loads(text))]
-    except RecursionError:
-        raise InputError(f"{name}: JSON nested too deeply") from None
-    except json.JSONDecodeError as whole:
-        # JSON Lines only if the first line is a document of its own; otherwise the
-        # whole-document error is the one that points at the real mistake
-        try:
-            json.loads(lines[0][1])
-        except (json.JSONDecodeError, RecursionError):
-            raise InputError(f"{name}:{whole.lineno}:{whole.colno}: not valid JSON: {whole.msg}") from None
-    tables = []
+    def counted(line: str) -> str:
+        nonlocal size
+        size += len(line.encode("utf-8"))
+        if size > MAX_LINE_BYTES:
+            raise InputError(f"{name}: longer than {size_in_words(MAX_LINE_BYTES)} (the limit for one table)")
+        return line
+
     for n, line in lines:
-        try:
-            tables.append((f"{name}:{n}", json.loads(line)))
-        except json.JSONDecodeError as e:
-            raise InputError(f"{name}:{n}:{e.colno}: not valid JSON: {e.msg}") from None
-        except RecursionError:
-            raise InputError(f"{name}:{n}: JSON nested too deeply") from None
-    return tables
+        if counted(line).strip():
+            break
+    else:
+        raise InputError(f"{name}: no table in the file")
+    first_n, first = n, line
+    try:
+        table = parse_json(first, name, first_n)
+    except InputError:
+        # not a document of its own: the whole file is one (pretty-printed) document,
+        # and its own error is the one that points at the real mistake
+        seen = ["\n" * (first_n - 1), first]  # blank lines first, so line numbers are right
+        seen.extend(counted(line) for _, line in lines)
+        yield name, parse_json("".join(seen), name)
+        return
+    # JSON Lines (one line on its own is the same as a JSON file of one table)
+    pending = (first_n, table)
+    for n, line in lines:
+        if not line.strip():
+            continue
+        yield f"{name}:{pending[0]}", pending[1]
+        pending = (n, parse_json(line, name, n))
+    yield (f"{name}:{pending[0]}" if pending[0] != first_n else name), pending[1]
 
 
 def score(
@@ -62,20 +60,34 @@ def score(
     table: str = typer.Argument(..., help=shown('A JSON file {"rounds": [[[cards of seat 0 in play order], ...], ...]} (per round, per seat, card ids), or JSON Lines with one such object per line; - reads standard input.', markup=True)),
     rules: bool = typer.Option(False, "--rules", help="Also give the points of each scoring rule."),
     allow_path: List[str] = allow_path_option(),
+    partial: bool = typer.Option(False, "--partial", help="Accept tables with fewer rounds than the ruleset has (the rounds played so far)."),
 ) -> None:
     """Score finished tables without playing them.
 
     Prints one JSON object per table: the points of each round, of game end,
-    the totals and the winners (seat indices).
+    the totals and the winners (seat indices). Each table is checked against
+    schemas/score-table.schema.json and the ruleset first (it must have every
+    round of the game unless --partial is given); every problem of a bad table
+    is reported and the command exits 1. A line (and a JSON document) may be at
+    most 8 MiB long.
     """
     with reported_errors():
         if ruleset == "-" and table == "-":
             raise InputError("the ruleset and the table cannot both be read from standard input (-)")
         rs = get_ruleset(ruleset, allowed_dirs(allow_path))
         name = "<stdin>" if table == "-" else table
-        tables = read_tables(table, name)
-        for where, data in tables:
-            result = score_table(rs, data, where)
-            if not rules:
-                result.pop("rules")
-            typer.echo(json.dumps(result))
+        try:
+            fh = contextlib.nullcontext(typer.get_binary_stream("stdin")) if table == "-" else open_input(table)
+        except UnreadableInput as e:
+            raise InputError(str(e)) from None
+        with fh as stream:
+            for where, data in read_tables(stream, name):
+                try:
+                    result = score_table(rs, data, where, partial=partial)
+                except TableError as e:
+                    for line in e.lines:
+                        typer.echo(shown(line), err=True)
+                    raise typer.Exit(1)
+                if not rules:
+                    result.pop("rules")
+                typer.echo(json.dumps(result))

@@ -18,7 +18,7 @@ import os
 import re
 import stat
 import sys
-from typing import Iterable, Optional, Union
+from typing import BinaryIO, Iterable, Optional, Union
 
 from .errors import InputError
 
@@ -156,6 +156,35 @@ def read_input(path: PathLike, limit: int) -> bytes:
             return handle.read(limit + 1)
         except OSError as exc:
             raise UnreadableInput(text, os_reason(exc), os_error=True) from None
+
+
+def open_input(path: PathLike) -> BinaryIO:
+    """A binary stream of a regular file, of ``-`` (standard input) or of an open pipe,
+    for input read piece by piece; anything else is :class:`UnreadableInput`, found
+    before any blocking open (the checks of :func:`read_input`)."""
+    text = os.fspath(path)
+    if text == "-":
+        stream = getattr(sys.stdin, "buffer", None)
+        if stream is None:
+            raise UnreadableInput("-", "there is no standard input")
+        return stream
+    kind = input_kind(text)
+    flags = os.O_RDONLY | getattr(os, "O_CLOEXEC", 0)
+    if kind == "file":
+        flags |= getattr(os, "O_NONBLOCK", 0)
+    try:
+        fd = os.open(text, flags)
+    except OSError as exc:
+        raise UnreadableInput(text, os_reason(exc), os_error=True) from None
+    try:
+        mode = os.fstat(fd).st_mode
+        if kind == "file" and not stat.S_ISREG(mode):
+            raise UnreadableInput(text, _kind_reason(mode))
+        os.set_blocking(fd, True)
+    except BaseException:
+        os.close(fd)
+        raise
+    return os.fdopen(fd, "rb")
 
 
 #: what each open pipe gave, by (name, device, inode): a pipe can be read only once, so a

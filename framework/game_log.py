@@ -10,8 +10,11 @@ describes the format.
 
 from __future__ import annotations
 
+import functools
+import itertools
 import json
-from typing import Iterator, List, Sequence
+import re
+from typing import Any, BinaryIO, Iterable, Iterator, List, Optional, Sequence
 
 from .engine import Game, State
 from .errors import IllegalMoveError, InputError, ReplayMismatch
@@ -79,27 +82,355 @@ def is_bundled_file(source: str) -> bool:
         return False
 
 
-def read_records(path: str) -> Iterator[tuple]:
-    """``(line number, record)`` for each non-blank line of a JSON Lines file."""
+#: The longest line a game log (or a table file for ``score``) may have, in bytes: a
+#: record of the largest game a ruleset may describe is well under it, and a longer
+#: (hostile) line is refused before it is parsed, so reading costs bounded memory.
+MAX_LINE_BYTES = 8 * 2**20
+
+#: Seeds in a record are whole numbers from 0 to 2**53 - 1, so that every JSON reader
+#: (JavaScript, jq) reads them exactly.
+MAX_SEED = 2**53 - 1
+
+#: At most this many problems are reported for one record or table.
+MAX_PROBLEMS = 20
+
+#: Integers longer than this are not converted (Python refuses over 4,300 digits,
+#: and no field of a record or table needs more than a few).
+_MAX_DIGITS = 100
+
+
+class LongNumber:
+    """A JSON integer too long to be converted: kept as its digit count, so a check
+    can say where it is and what it is, and no field accepts it."""
+
+    __slots__ = ("digits",)
+
+    def __init__(self, text: str):
+        self.digits = len(text.lstrip("-"))
+
+    def __repr__(self) -> str:
+        return f"a number of {self.digits} digits"
+
+
+def _parse_int(text: str):
+    return LongNumber(text) if len(text) > _MAX_DIGITS else int(text)
+
+
+def parse_json(text: str, name: str, line: Optional[int] = None):
+    """``text`` (line ``line`` of file ``name``, or the whole file) as JSON; :class:`InputError`
+    naming the file, line and column if it is not. Integers too long to convert are
+    kept as :class:`LongNumber` for the checks to report."""
+    if line is not None:
+        text = text.rstrip("\r\n")  # an error at the end of the line is on the line
     try:
-        fh = open(path, encoding="utf-8")
+        return json.loads(text, parse_int=_parse_int)
+    except json.JSONDecodeError as e:
+        raise InputError(f"{name}:{(line or 1) - 1 + e.lineno}:{e.colno}: not valid JSON: {e.msg}") from None
+    except RecursionError:
+        raise InputError(f"{name}:{line}: JSON nested too deeply" if line else f"{name}: JSON nested too deeply") from None
+
+
+def size_in_words(size: int) -> str:
+    """``8 MiB`` or ``10 bytes``."""
+    return f"{size // 2**20} MiB" if size % 2**20 == 0 else f"{size} bytes"
+
+
+def read_lines(fh: BinaryIO, name: str, limit: int = MAX_LINE_BYTES) -> Iterator[tuple]:
+    """``(line number, text)`` for each line of a binary stream, each decoded as UTF-8
+    (a byte-order mark at the start is dropped); :class:`InputError` for a line longer
+    than ``limit`` bytes (found without reading it whole) or one that is not UTF-8."""
+    n = 0
+    while True:
+        try:
+            raw = fh.readline(limit + 1)
+        except OSError as e:
+            raise InputError(f"{name}: cannot read: {e.strerror}") from None
+        if not raw:
+            return
+        n += 1
+        if len(raw) > limit and not (len(raw) == limit + 1 and raw.endswith(b"\n")):
+            raise InputError(f"{name}:{n}: line longer than {size_in_words(limit)} (the limit for one record or table)")
+        try:
+            text = raw.decode("utf-8-sig" if n == 1 else "utf-8")
+        except UnicodeDecodeError as e:
+            raise InputError(f"{name}:{n}: not UTF-8 text (byte {e.start + 1} of the line)") from None
+        yield n, text
+
+
+def read_records(path: str) -> Iterator[tuple]:
+    """``(line number, record)`` for each non-blank line of a JSON Lines file; the
+    records are parsed JSON, not yet checked (see :func:`record_problems`)."""
+    try:
+        fh = open(path, "rb")
     except OSError as e:
         raise InputError(f"{path}: cannot read: {e.strerror}") from None
     with fh:
-        n = 0
-        try:
-            for n, line in enumerate(fh, 1):
-                if not line.strip():
-                    continue
-                try:
-                    record = json.loads(line)
-                except json.JSONDecodeError as e:
-                    raise InputError(f"{path}:{n}:{e.colno}: not valid JSON: {e.msg}") from None
-                except RecursionError:
-                    raise InputError(f"{path}:{n}: JSON nested too deeply") from None
+        for n, line in read_lines(fh, path):
+            if line.strip():
+                record = parse_json(line, path, n)
                 yield n, record
-        except UnicodeDecodeError:
-            raise InputError(f"{path}:{n + 1}: not UTF-8 text") from None
+
+
+# ---------------------------------------------------------------------------
+# checking a record: its shape (the schema), then what a schema cannot say
+
+
+def _is_whole_number(checker, instance) -> bool:
+    # JSON Schema calls 3.0 an integer and Python calls True one; a record writes 3
+    return isinstance(instance, int) and not isinstance(instance, bool)
+
+
+@functools.lru_cache(maxsize=None)
+def _validator(schema_name: str):
+    from importlib.resources import files
+
+    import jsonschema
+    from jsonschema import Draft202012Validator
+
+    schema = json.loads(files("ruledraft.schemas").joinpath(schema_name).read_text(encoding="utf-8"))
+    cls = jsonschema.validators.extend(
+        Draft202012Validator,
+        type_checker=Draft202012Validator.TYPE_CHECKER.redefine("integer", _is_whole_number),
+    )
+    return cls(schema)
+
+
+def json_path(path: Iterable) -> str:
+    """``rounds[1].turns[0]`` for the path ``["rounds", 1, "turns", 0]``."""
+    out = ""
+    for part in path:
+        if isinstance(part, int):
+            out += f"[{part}]"
+        elif _IDENTIFIER.match(part):
+            out += f".{part}" if out else part
+        else:
+            out += f"[{json.dumps(part)}]"
+    return out
+
+
+_IDENTIFIER = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+
+
+def kind(value: Any) -> str:
+    """What a JSON value is, in words: ``a string``, ``null``, ``a list``, ..."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if value is None:
+        return "null"
+    if isinstance(value, str):
+        return "a string"
+    if isinstance(value, int):
+        return "a whole number"
+    if isinstance(value, float):
+        return "a number"
+    if isinstance(value, list):
+        return "a list"
+    if isinstance(value, dict):
+        return "an object"
+    if isinstance(value, LongNumber):
+        return repr(value)
+    return type(value).__name__  # pragma: no cover - JSON gives the kinds above only
+
+
+def show(value: Any) -> str:
+    """A short JSON value as written (long text and containers summarised)."""
+    if isinstance(value, str):
+        return repr(value if len(value) <= 40 else value[:37] + "...")
+    if isinstance(value, (bool, type(None), list, dict, LongNumber)):
+        return kind(value) if isinstance(value, (list, dict, LongNumber)) else json.dumps(value)
+    return repr(value)
+
+
+_TYPE_WORDS = {"integer": "a whole number", "string": "a string", "array": "a list", "object": "an object",
+               "boolean": "true or false", "number": "a number", "null": "null"}
+
+
+def _schema_message(error) -> str:
+    """One jsonschema error in plain words."""
+    schema, value, v = error.schema, error.instance, error.validator
+    what = schema.get("title") or _TYPE_WORDS.get(schema.get("type"), "a value")
+    if v == "type":
+        return f"expected {what}, got {kind(value)}"
+    if v == "required":
+        key = re.match(r"^(.*) is a required property$", error.message)
+        return f"missing key {key.group(1)}" if key else error.message
+    if v == "additionalProperties":
+        from .suggest import did_you_mean
+
+        allowed = list(schema.get("properties", {}))
+        extra = [k for k in value if k not in allowed]
+        words = "; ".join(f"unknown key {shown_key(k)}{did_you_mean(k, allowed)}" for k in extra[:5])
+        return words + (f"; and {len(extra) - 5} more unknown keys" if len(extra) > 5 else "")
+    if v == "const":
+        return f"expected {json.dumps(error.validator_value)}, got {show(value)}"
+    if v in ("minimum", "maximum"):
+        low, high = schema.get("minimum"), schema.get("maximum")
+        bounds = f"from {low} to {high}" if high is not None else f"of at least {low}"
+        return f"expected {what} {bounds}, got {show(value)}"
+    if v == "minItems":
+        return f"expected {what} with at least {error.validator_value} item(s), got an empty list"
+    if v == "pattern":
+        return f"expected {what}, got {show(value)}"
+    return error.message  # pragma: no cover - the schemas use the keywords above only
+
+
+def plural(n: int, word: str) -> str:
+    """``1 round``, ``3 rounds``."""
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
+def shown_key(key: str) -> str:
+    """A key from a file, quoted and cut short."""
+    return repr(key if len(key) <= 40 else key[:37] + "...")
+
+
+_TYPES = {"object": dict, "array": list, "string": str, "integer": int}
+#: the keywords :func:`_quick_check` reads; the others only describe
+_NOTES = {"$schema", "$id", "$defs", "title", "description"}
+
+
+def _quick_check(schema: dict, defs: dict):
+    """A function telling whether a value is valid against ``schema``: the same answer
+    as jsonschema for the keywords the shipped schemas use (a :class:`KeyError` for any
+    other keyword), many times faster, since a clean record needs no messages."""
+    if "$ref" in schema:
+        schema = {**defs[schema["$ref"].rsplit("/", 1)[1]], **{k: v for k, v in schema.items() if k != "$ref"}}
+    unknown = set(schema) - _NOTES - {"type", "const", "required", "properties", "additionalProperties",
+                                      "items", "minItems", "minimum", "maximum", "pattern"}
+    if unknown:
+        raise KeyError(f"no quick check for the schema keywords {sorted(unknown)}")
+    kind_ = _TYPES[schema["type"]] if "type" in schema else None
+    checks = []
+    if "const" in schema:
+        const = schema["const"]
+        checks.append(lambda v: type(v) is type(const) and v == const)
+    if kind_ is dict:
+        required = tuple(schema.get("required", ()))
+        props = {k: _quick_check(sub, defs) for k, sub in schema.get("properties", {}).items()}
+        extra = schema.get("additionalProperties", True)
+        extra_check = _quick_check(extra, defs) if isinstance(extra, dict) else None
+
+        def check_object(v):
+            for k in required:
+                if k not in v:
+                    return False
+            for k, item in v.items():
+                sub = props.get(k)
+                if sub is not None:
+                    if not sub(item):
+                        return False
+                elif extra is False or (extra_check is not None and not extra_check(item)):
+                    return False
+            return True
+
+        checks.append(check_object)
+    if kind_ is list:
+        least = schema.get("minItems", 0)
+        item_check = _quick_check(schema["items"], defs) if "items" in schema else None
+        checks.append(lambda v: len(v) >= least and (item_check is None or all(map(item_check, v))))
+    if kind_ is int:
+        low, high = schema.get("minimum"), schema.get("maximum")
+        if low is not None:
+            checks.append(lambda v: v >= low)
+        if high is not None:
+            checks.append(lambda v: v <= high)
+    if kind_ is str and "pattern" in schema:
+        search = re.compile(schema["pattern"]).search
+        checks.append(lambda v: search(v) is not None)
+    if kind_ is None and set(schema) - _NOTES - {"const"}:
+        raise KeyError("a quick check needs a 'type' beside these keywords")
+
+    def check(v):
+        if kind_ is not None and type(v) is not kind_:
+            return False
+        for c in checks:
+            if not c(v):
+                return False
+        return True
+
+    return check
+
+
+@functools.lru_cache(maxsize=None)
+def _quick(schema_name: str):
+    schema = _validator(schema_name).schema
+    return _quick_check(schema, schema.get("$defs", {}))
+
+
+def schema_problems(value: Any, schema_name: str, limit: int = MAX_PROBLEMS) -> List[tuple]:
+    """``(JSON path, message)`` for each way ``value`` breaks ``schemas/<schema_name>``
+    (at most ``limit`` + 1, so a caller can tell there were more), in path order."""
+    if _quick(schema_name)(value):
+        return []
+    errors = list(itertools.islice(_validator(schema_name).iter_errors(value), limit + 1))
+    # in path order (keys and indices never compared with each other)
+    errors.sort(key=lambda e: [(isinstance(p, str), p) for p in e.absolute_path])
+    return [(json_path(e.absolute_path), _schema_message(e)) for e in errors]
+
+
+def format_problems(problems: Sequence[tuple], limit: int = MAX_PROBLEMS) -> List[str]:
+    """``error: PATH: MESSAGE`` lines for ``(path, message)`` pairs, at most ``limit``
+    of them and a last line saying that more were left out."""
+    lines = [f"error: {path}: {message}" if path else f"error: {message}" for path, message in problems[:limit]]
+    if len(problems) > limit:
+        lines.append(f"error: more problems not shown (the first {limit} are)")
+    return lines
+
+
+def record_problems(record: Any, ruleset: Optional[CompiledRuleset] = None) -> List[str]:
+    """Every problem of a record's shape (against ``schemas/game-log.schema.json``)
+    and, given the ruleset and when the shape is right, of its consistency with it
+    (format, players, seats, rounds, and the length of every per-seat list); each an
+    ``error: PATH: MESSAGE`` line. Empty: the record may be replayed."""
+    problems = schema_problems(record, "game-log.schema.json")
+    if not problems and ruleset is not None:
+        problems = _consistency_problems(record, ruleset)
+    return format_problems(problems)
+
+
+def _consistency_problems(record: dict, ruleset: CompiledRuleset) -> List[tuple]:
+    out: List[tuple] = []
+    if type(record["format"]) is not int:  # JSON Schema's const takes 1.0 for 1
+        out.append(("format", f"expected {LOG_FORMAT}, got {show(record['format'])}"))
+        return out
+    if record["ruleset"] != ruleset.id:
+        out.append(("ruleset", f"the record is a game of {show(record['ruleset'])}, not of {ruleset.id!r}"))
+        return out
+    players = record["players"]
+    if players not in ruleset.player_counts:
+        out.append(("players", f"{plural(players, 'player')}, but {ruleset.name} is for {ruleset.min_players}-{ruleset.max_players} players"))
+        return out
+    seats = ruleset.num_seats(players)
+    if len(record["seats"]) != players:
+        out.append(("seats", f"{plural(len(record['seats']), 'name')} for {plural(players, 'player')}"))
+    if len(record["rounds"]) != ruleset.rounds:
+        out.append(("rounds", f"{plural(len(record['rounds']), 'round')}, but {ruleset.name} has {ruleset.rounds}"))
+
+    def per_seat(path: str, value: list, what: str) -> None:
+        if len(value) != seats:
+            out.append((path, f"{plural(len(value), what)} for {plural(seats, 'seat')}"))
+
+    for r, rnd in enumerate(record["rounds"]):
+        per_seat(f"rounds[{r}].hands", rnd["hands"], "hand")
+        per_seat(f"rounds[{r}].scores", rnd["scores"], "score")
+        for t, turn in enumerate(rnd["turns"]):
+            per_seat(f"rounds[{r}].turns[{t}].picks", turn["picks"], "list")
+            if "controller" in turn and turn["controller"] >= players:
+                out.append((f"rounds[{r}].turns[{t}].controller", f"seat {turn['controller']} controls the dummy, but the players are seats 0-{players - 1}"))
+            if ("controller" in turn or "drawn" in turn) and not ruleset.dummy:
+                out.append((f"rounds[{r}].turns[{t}]", f"a dummy's turn, but {ruleset.name} has no dummy"))
+    per_seat("game_end", record["game_end"], "score")
+    per_seat("totals", record["totals"], "total")
+    for i, w in enumerate(record["winners"]):
+        if w >= players:
+            out.append((f"winners[{i}]", f"seat {w} wins, but the players are seats 0-{players - 1}"))
+    if len(set(record["winners"])) != len(record["winners"]):
+        out.append(("winners", "a seat is named twice"))
+    if "rules" in record:
+        for rid, pts in record["rules"].items():
+            if rid in ruleset.rule_ids:
+                per_seat(f"rules[{json.dumps(rid)}]" if not _IDENTIFIER.match(rid) else f"rules.{rid}", pts, "score")
+    return out
 
 
 def _card(ruleset: CompiledRuleset, card_id, where: str) -> int:
@@ -109,20 +440,24 @@ def _card(ruleset: CompiledRuleset, card_id, where: str) -> int:
         raise ReplayMismatch(f"{where}: unknown card {card_id!r}") from None
 
 
-def replay_record(ruleset: CompiledRuleset, record: dict) -> List[str]:
-    """Replay one logged game; return the problems found (empty: it replays clean)."""
-    problems: List[str] = []
-    if record.get("format") != LOG_FORMAT:
-        return [f"unknown record format {record.get('format')!r} (this version reads format {LOG_FORMAT})"]
+def replay_record(ruleset: CompiledRuleset, record: Any, *, shape_checked: bool = False) -> List[str]:
+    """Replay one logged game; return the problems found (empty: it replays clean).
+
+    The record is checked first (:func:`record_problems`; ``shape_checked=True``
+    skips the schema part, for a caller that has just run it): a record with any
+    problem there is not replayed and those problems are returned.
+    """
+    if shape_checked:
+        problems = format_problems(_consistency_problems(record, ruleset))
+    else:
+        problems = record_problems(record, ruleset)
+    if problems:
+        return problems
     try:
         players = record["players"]
         rounds = record["rounds"]
-        if record.get("ruleset") != ruleset.id:
-            return [f"the record is a game of {record.get('ruleset')!r}, not of {ruleset.id!r}"]
         game = Game(ruleset, players)
         seed = record["seed"]
-        if type(seed) is not int or seed < 0:
-            return [f"the seed must be a whole number, not {seed!r}"]
         # the deals are checked against the seed: the shuffle is part of the record
         state = game.new_initial_state(seed)
         dummy_seat = players if ruleset.dummy else None

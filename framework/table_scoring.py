@@ -11,45 +11,62 @@ from typing import Any, List
 
 from .engine import decide_winners
 from .errors import InputError
+from .game_log import MAX_PROBLEMS, format_problems, plural, schema_problems, show
 from .ruleset import CompiledRuleset
 from .scoring import score_rules
+from .suggest import did_you_mean
 from .tableau import Tableau
 
 
-def parse_table(ruleset: CompiledRuleset, table: Any, where: str = "table") -> List[List[List[int]]]:
-    """Check a table's shape and card ids; card indices per round per seat."""
-    if not isinstance(table, dict) or not isinstance(table.get("rounds"), list):
-        raise InputError(f'{where}: expected an object {{"rounds": [[[cards of seat 0], [cards of seat 1], ...], ...]}}')
-    rounds = table["rounds"]
-    if not 1 <= len(rounds) <= ruleset.rounds:
-        raise InputError(f"{where}: {len(rounds)} rounds, but {ruleset.name} has {ruleset.rounds}")
-    seats = None
-    out = []
-    for r, rnd in enumerate(rounds):
-        if not isinstance(rnd, list) or not all(isinstance(s, list) for s in rnd):
-            raise InputError(f"{where}: round {r + 1} must be a list with one list of card ids per seat")
-        if seats is None:
-            seats = len(rnd)
-        elif len(rnd) != seats:
-            raise InputError(f"{where}: round {r + 1} has {len(rnd)} seats, round 1 has {seats}")
-        cards_r = []
-        for s, cards in enumerate(rnd):
-            row = []
-            for c in cards:
-                if not isinstance(c, str) or not ruleset.catalogue.has_card(c):
-                    from .suggest import clipped, did_you_mean
+class TableError(InputError):
+    """A table that is not a finished table of the ruleset: every problem found, each
+    ``WHERE: error: PATH: MESSAGE`` (at most :data:`~ruledraft.game_log.MAX_PROBLEMS`)."""
 
-                    raise InputError(f"{where}: round {r + 1}, seat {s}: unknown card {clipped(repr(c))}{did_you_mean(str(c), ruleset.catalogue.ids)}")
-                row.append(ruleset.catalogue.index_of(c))
-            cards_r.append(row)
-        out.append(cards_r)
+    def __init__(self, lines: List[str]):
+        super().__init__("\n".join(lines))
+        self.lines = lines
+
+
+def table_problems(ruleset: CompiledRuleset, table: Any, partial: bool = True) -> List[tuple]:
+    """``(JSON path, message)`` for every problem of a table: its shape (against
+    ``schemas/score-table.schema.json``), then, if that is right, its agreement with
+    the ruleset: the number of rounds (fewer than the ruleset's only when ``partial``),
+    of seats, card ids, and copies of each card."""
+    problems = schema_problems(table, "score-table.schema.json")
+    if problems:
+        return problems
+    rounds = table["rounds"]
+    if len(rounds) > ruleset.rounds or (len(rounds) < ruleset.rounds and not partial):
+        more = "" if len(rounds) > ruleset.rounds else " (--partial scores the rounds played so far)"
+        problems.append(("rounds", f"{plural(len(rounds), 'round')}, but {ruleset.name} has {ruleset.rounds}{more}"))
+    seats = len(rounds[0])
+    for r, rnd in enumerate(rounds[1:], 1):
+        if len(rnd) != seats:
+            problems.append((f"rounds[{r}]", f"{plural(len(rnd), 'seat')}, but round 1 has {seats}"))
     dummies = ruleset.dummy.seats if ruleset.dummy else 0
-    players = (seats or 0) - dummies
-    if not ruleset.min_players <= players <= ruleset.max_players:
+    if not ruleset.min_players <= seats - dummies <= ruleset.max_players:
         extra = f" plus {dummies} dummy seat(s)" if dummies else ""
-        raise InputError(f"{where}: {seats} seats, but {ruleset.name} is for {ruleset.min_players}-{ruleset.max_players} players{extra}")
-    for r, n, card in _over_the_deck(ruleset, out):
-        raise InputError(f"{where}: {n} {card.id} played{r}, but the deck has only {card.count}")
+        problems.append(("rounds[0]", f"{plural(seats, 'seat')}, but {ruleset.name} is for {ruleset.min_players}-{ruleset.max_players} players{extra}"))
+    for r, rnd in enumerate(rounds):
+        for s, cards in enumerate(rnd):
+            for i, c in enumerate(cards):
+                if not ruleset.catalogue.has_card(c):
+                    if len(problems) > MAX_PROBLEMS:
+                        return problems
+                    problems.append((f"rounds[{r}][{s}][{i}]", f"unknown card {show(c)}{did_you_mean(c, ruleset.catalogue.ids)}"))
+    return problems
+
+
+def parse_table(ruleset: CompiledRuleset, table: Any, where: str = "table", partial: bool = True) -> List[List[List[int]]]:
+    """Check a table (see :func:`table_problems`); card indices per round per seat.
+    :class:`TableError` with every problem found."""
+    problems = table_problems(ruleset, table, partial)
+    if not problems:
+        out = [[[ruleset.catalogue.index_of(c) for c in cards] for cards in rnd] for rnd in table["rounds"]]
+        for r, n, card in _over_the_deck(ruleset, out):
+            problems.append(("rounds", f"{n} {card.id} played{r}, but the deck has only {card.count}"))
+    if problems:
+        raise TableError([f"{where}: {line}" for line in format_problems(problems)])
     return out
 
 
@@ -71,9 +88,11 @@ def _over_the_deck(ruleset: CompiledRuleset, rounds: List[List[List[int]]]):
                 return
 
 
-def score_table(ruleset: CompiledRuleset, table: Any, where: str = "table") -> dict:
-    """Points per round, at game end, in total, and the winners."""
-    rounds = parse_table(ruleset, table, where)
+def score_table(ruleset: CompiledRuleset, table: Any, where: str = "table", partial: bool = True) -> dict:
+    """Points per round, at game end, in total, and the winners. ``partial=False``
+    also refuses a table with fewer rounds than the ruleset has (the ``score``
+    command's default)."""
+    rounds = parse_table(ruleset, table, where, partial)
     seats = len(rounds[0])
     K = ruleset.catalogue.size
     kept_cards: List[List[int]] = [[] for _ in range(seats)]

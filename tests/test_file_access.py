@@ -60,8 +60,10 @@ def child(directory: Path, extends: str, name: str = "c.yaml") -> Path:
 def record_for(tmp_path: Path, ruleset_file: str) -> Path:
     """A log of one game of a non-bundled ruleset whose record names ``ruleset_file``."""
     log = tmp_path / "games.jsonl"
-    log.write_text(json.dumps({"format": 1, "ruleset": "not-bundled", "ruleset_file": ruleset_file, "players": 2,
-                               "seed": 0, "seats": ["a", "b"], "rounds": []}) + "\n", encoding="utf-8")
+    assert invoke("simulate", "sushi-go", "--games", 1, "-q", "--log", log, "--players", 2).exit_code == 0
+    record = json.loads(log.read_text(encoding="utf-8"))  # well formed, so replay goes on to find its ruleset
+    record.update(ruleset="not-bundled", ruleset_file=ruleset_file)
+    log.write_text(json.dumps(record) + "\n", encoding="utf-8")
     return log
 
 

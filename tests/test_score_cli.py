@@ -118,82 +118,133 @@ def test_score_accepts_a_variant_and_a_rule_file(tmp_path):
 # --------------------------------------------------------------------------- bad tables
 
 
-def test_unknown_card_names_round_seat_and_suggests(tmp_path):
-    """An unknown card id fails with the round, the seat, the bad id and a did-you-mean."""
+def bad_table(result):
+    """The lines on standard error of a refused table: exit 1, no traceback, nothing on stdout."""
+    assert result.exit_code == 1, result.output
+    assert isinstance(result.exception, SystemExit), repr(result.exception)
+    assert "Traceback" not in result.output
+    assert result.stdout == ""
+    return result.stderr.splitlines()
+
+
+def test_unknown_card_names_its_path_and_suggests(tmp_path):
+    """An unknown card id fails with the file, the JSON path of the card (round 2, seat 1), the bad id and a did-you-mean."""
     t = {"rounds": [[["tempura"], ["sashimi"]], [["sashimi"], ["tempra"]], [[], []]]}
     path = write(tmp_path, "table.json", json.dumps(t))
-    message = assert_clean_failure(run("score", "sushi-go", path), "round 2", "seat 1", "'tempra'", "did you mean 'tempura'")
-    assert path in message
+    assert bad_table(run("score", "sushi-go", path)) == [
+        f"{path}: error: rounds[1][1][0]: unknown card 'tempra' (did you mean 'tempura'?)"
+    ]
 
 
 def test_unknown_card_in_json_lines_names_the_line():
-    """In JSON Lines input the message also names the line of the bad table."""
-    text = json.dumps(TABLE) + "\n" + json.dumps({"rounds": [[["pudding"], ["salmon_nigri"]]]}) + "\n"
+    """In JSON Lines input the message also names the line of the bad table; the tables before it are printed."""
+    t = {"rounds": [[["pudding"], ["salmon_nigri"]], [[], []], [[], []]]}
+    text = json.dumps(TABLE) + "\n" + json.dumps(t) + "\n" + json.dumps(TABLE) + "\n"
     result = run("score", "sushi-go", "-", input=text)
-    message = result.stderr
-    assert result.exit_code != 0
-    assert "Traceback" not in result.output
-    for word in ("<stdin>:2", "round 1", "seat 1", "'salmon_nigri'", "did you mean 'salmon_nigiri'"):
-        assert word in message, message
+    assert result.exit_code == 1
+    assert [json.loads(line) for line in result.stdout.splitlines()] == [EXPECTED]
+    assert result.stderr == "<stdin>:2: error: rounds[0][1][0]: unknown card 'salmon_nigri' (did you mean 'salmon_nigiri'?)\n"
 
 
 def test_invalid_json_line_names_line_and_column():
     """A line that is not JSON fails with its line and column."""
     text = json.dumps(TABLE) + "\n" + '{"rounds": [[["tempura"], ]]}\n'
     result = run("score", "sushi-go", "-", input=text)
-    assert result.exit_code != 0
+    assert result.exit_code == 2
     assert "Traceback" not in result.output
-    assert "<stdin>:2:" in result.stderr and "not valid JSON" in result.stderr
+    assert result.stderr == "error: <stdin>:2:27: not valid JSON: Expecting value\n"
 
 
 @pytest.mark.parametrize(
-    "rounds, words",
+    "rounds, partial, problem",
     [
-        ([[[], []]] * 4, ["4 rounds", "3"]),  # too many rounds
-        ([], ["0 rounds", "3"]),  # no round at all
+        ([[[], []]] * 4, False, "rounds: 4 rounds, but Sushi Go! has 3"),
+        ([[[], []]] * 4, True, "rounds: 4 rounds, but Sushi Go! has 3"),
+        ([[[], []]], False, "rounds: 1 round, but Sushi Go! has 3 (--partial scores the rounds played so far)"),
+        ([[[], []]] * 2, False, "rounds: 2 rounds, but Sushi Go! has 3 (--partial scores the rounds played so far)"),
+        ([], True, "rounds: expected a list of rounds with at least 1 item(s), got an empty list"),
     ],
 )
-def test_wrong_number_of_rounds_is_refused(tmp_path, rounds, words):
-    """A table with more rounds than the game has (or none) fails with both numbers."""
+def test_wrong_number_of_rounds_is_refused(tmp_path, rounds, partial, problem):
+    """A table with more rounds than the game has, none, or fewer without --partial fails naming both numbers."""
     path = write(tmp_path, "t.json", json.dumps({"rounds": rounds}))
-    assert_clean_failure(run("score", "sushi-go", path), *words)
+    args = ["score", "sushi-go", path] + (["--partial"] if partial else [])
+    assert bad_table(run(*args)) == [f"{path}: error: {problem}"]
+
+
+def test_partial_scores_the_rounds_played_so_far(tmp_path):
+    """With --partial a table of the first rounds is scored, game-end scoring included."""
+    t = {"rounds": TABLE["rounds"][:2]}
+    result = run("score", "sushi-go", write(tmp_path, "t.json", json.dumps(t)), "--partial")
+    assert result.exit_code == 0, result.output
+    # puddings after two rounds: seat 1 has one, seat 0 none -> seat 1 +6 (no fine with 2 players)
+    assert json.loads(result.stdout) == {"rounds": [[11, 9], [10, 9]], "game_end": [0, 6], "totals": [21, 24], "winners": [1]}
 
 
 @pytest.mark.parametrize(
-    "ruleset, rounds, words",
+    "ruleset, rounds, problem",
     [
-        ("sushi-go", [[["tempura"]], [[]], [[]]], ["1 seat", "2-5 players"]),  # too few players
-        ("sushi-go", [[[]] * 6] * 3, ["6 seat", "2-5 players"]),  # too many players
-        ("sushi-go", [[[], []], [[], [], []], [[], []]], ["round 2", "3 seats", "2"]),  # seats change between rounds
-        ("sushi-go-two-player-dummy", [[[], []]] * 3, ["2 seats", "dummy"]),  # the dummy seat is missing
+        ("sushi-go", [[["tempura"]], [[]], [[]]], "rounds[0]: 1 seat, but Sushi Go! is for 2-5 players"),
+        ("sushi-go", [[[]] * 6] * 3, "rounds[0]: 6 seats, but Sushi Go! is for 2-5 players"),
+        ("sushi-go", [[[], []], [[], [], []], [[], []]], "rounds[1]: 3 seats, but round 1 has 2"),
+        ("sushi-go-two-player-dummy", [[[], []]] * 3, "rounds[0]: 2 seats, but Sushi Go! (two players with a dummy) is for 2-2 players plus 1 dummy seat(s)"),
     ],
 )
-def test_wrong_number_of_players_is_refused(tmp_path, ruleset, rounds, words):
+def test_wrong_number_of_players_is_refused(tmp_path, ruleset, rounds, problem):
     """A table whose number of seats the game does not allow (or that changes between rounds) fails clearly."""
     path = write(tmp_path, "t.json", json.dumps({"rounds": rounds}))
-    assert_clean_failure(run("score", ruleset, path), *words)
+    assert bad_table(run("score", ruleset, path)) == [f"{path}: error: {problem}"]
 
 
 def test_more_copies_than_the_deck_has_is_refused(tmp_path):
     """Playing more copies of a card than the deck holds (over all rounds and seats) fails with both numbers."""
     t = {"rounds": [[["chopsticks", "chopsticks"], ["chopsticks"]], [["chopsticks"], []], [["chopsticks"], []]]}
     path = write(tmp_path, "t.json", json.dumps(t))
-    assert_clean_failure(run("score", "sushi-go", path), "5", "chopsticks", "4")
+    assert bad_table(run("score", "sushi-go", path)) == [f"{path}: error: rounds: 5 chopsticks played, but the deck has only 4"]
 
 
 @pytest.mark.parametrize(
-    "text, words",
+    "text, problems",
     [
-        ('[1, 2, 3]', ['"rounds"']),
-        ('{"rounds": 3}', ['"rounds"']),
-        ('{"rounds": [["tempura"], ["sashimi"]]}', ["round 1", "list"]),
-        ('{"rounds": [[["tempura", 7], []]]}', ["round 1", "seat 0", "unknown card 7"]),
+        ('[1, 2, 3]', ['expected a table (an object {"rounds": [[[cards of seat 0], [cards of seat 1], ...], ...]}), got a list']),
+        ('{"rounds": 3}', ["rounds: expected a list of rounds, got a whole number"]),
+        ('{"rounds": [["tempura"], ["sashimi"]]}', ["rounds[0][0]: expected a list of card ids, got a string",
+                                                    "rounds[1][0]: expected a list of card ids, got a string"]),
+        ('{"rounds": [[["tempura", 7], []]]}', ["rounds[0][0][1]: expected a card id, got a whole number"]),
+        ('{"rounds": [[["tempura", null], [true]]]}', ["rounds[0][0][1]: expected a card id, got null",
+                                                       "rounds[0][1][0]: expected a card id, got true"]),
+        ('{"rounds": [[["tempura", ' + "9" * 5000 + '], []]]}', ["rounds[0][0][1]: expected a card id, got a number of 5000 digits"]),
+        ('{"round": []}', ["missing key 'rounds'", "unknown key 'round' (did you mean 'rounds'?)"]),
     ],
 )
-def test_malformed_tables_are_refused(tmp_path, text, words):
-    """A table of the wrong shape fails with a message about its shape, not a traceback."""
+def test_malformed_tables_are_refused(tmp_path, text, problems):
+    """A table of the wrong shape fails (exit 1) with every problem at its JSON path, not a traceback."""
     path = write(tmp_path, "t.json", text)
-    assert_clean_failure(run("score", "sushi-go", path), *words)
+    assert bad_table(run("score", "sushi-go", path)) == [f"{path}: error: {p}" for p in problems]
+
+
+def test_every_problem_of_a_table_is_reported(tmp_path):
+    """A table with a wrong number of rounds, a seat too many in one round and two unknown cards gets one line for each."""
+    t = {"rounds": [[["tempra"], ["sashimi"]], [["sashimi"], [], ["wasabbi"]]]}
+    path = write(tmp_path, "t.json", json.dumps(t))
+    assert bad_table(run("score", "sushi-go", path)) == [
+        f"{path}: error: rounds: 2 rounds, but Sushi Go! has 3 (--partial scores the rounds played so far)",
+        f"{path}: error: rounds[1]: 3 seats, but round 1 has 2",
+        f"{path}: error: rounds[0][0][0]: unknown card 'tempra' (did you mean 'tempura'?)",
+        f"{path}: error: rounds[1][2][0]: unknown card 'wasabbi' (did you mean 'wasabi'?)",
+    ]
+
+
+def test_a_whole_document_over_the_line_limit_is_refused(tmp_path, monkeypatch):
+    """A pretty-printed table longer in all than the line limit is refused before it is parsed."""
+    import ruledraft.cli.score as score_cli
+
+    monkeypatch.setattr(score_cli, "MAX_LINE_BYTES", 100)
+    text = "{\n" + '  "rounds": [\n' + '    [["tempura"], ["sashimi"]],\n' * 5 + "  ]\n}\n"
+    path = write(tmp_path, "pretty.json", text)
+    result = run("score", "sushi-go", path)
+    assert result.exit_code == 2 and result.stdout == ""
+    assert result.stderr == f"error: {path}: longer than 100 bytes (the limit for one table)\n"
 
 
 def test_missing_table_file_is_refused(tmp_path):
@@ -244,3 +295,27 @@ def test_json_nested_too_deeply_is_a_clean_error(tmp_path):
     """A table nested a hundred thousand levels deep is refused with a message, not a crash."""
     path = write(tmp_path, "deep.json", "[" * 100_000 + "\n")
     assert_clean_failure(run("score", "sushi-go", path), "nested too deeply")
+
+
+def test_blank_lines_count_towards_the_limit_and_keep_line_numbers(tmp_path, monkeypatch):
+    """Blank lines before a table count towards the size limit (a file of newlines is refused early), and an error after them names its true line."""
+    import ruledraft.cli.score as score_cli
+
+    text = "\n\n" + '{\n  "rounds": [\n    [["tempura"] ["sashimi"]]\n  ]\n}\n'
+    path = write(tmp_path, "late.json", text)
+    result = run("score", "sushi-go", path)
+    assert result.exit_code == 2
+    assert result.stderr == f"error: {path}:5:18: not valid JSON: Expecting ',' delimiter\n"
+    monkeypatch.setattr(score_cli, "MAX_LINE_BYTES", 100)
+    path = write(tmp_path, "blank.json", "\n" * 200)
+    result = run("score", "sushi-go", path)
+    assert result.exit_code == 2
+    assert result.stderr == f"error: {path}: longer than 100 bytes (the limit for one table)\n"
+
+
+def test_an_empty_table_file_is_refused(tmp_path):
+    """A file with nothing but blank lines is refused with its name (exit 2)."""
+    path = write(tmp_path, "empty.json", "\n  \n")
+    result = run("score", "sushi-go", path)
+    assert result.exit_code == 2
+    assert result.stderr == f"error: {path}: no table in the file\n"

@@ -1,0 +1,344 @@
+"""Game logs in (``ruledraft replay``) and table files in (``ruledraft score``): every record
+is checked against ``schemas/game-log.schema.json`` and its ruleset before it is replayed,
+every problem named by file, line and JSON path, bounded line length and memory, no traceback."""
+
+from __future__ import annotations
+
+import copy
+import io
+import json
+import subprocess
+import sys
+
+import pytest
+from typer.testing import CliRunner
+
+from ruledraft.cli.app import app
+from ruledraft.errors import InputError
+from ruledraft.game_log import (
+    MAX_LINE_BYTES,
+    MAX_PROBLEMS,
+    MAX_SEED,
+    read_lines,
+    record_game,
+    record_problems,
+    replay_record,
+)
+from ruledraft.runner import play_game
+from strategies import BUNDLED_RULESETS, bundled_game, bundled_ruleset
+
+runner = CliRunner()
+
+HUGE = "1" * 5000  # more digits than Python converts to an int
+
+
+def make_record(ruleset_id="sushi-go", players=3, seed=7):
+    """The record of a game played by bots with a small seed (so it fits every JSON reader)."""
+    game = bundled_game(ruleset_id, players)
+    bots = ["greedy"] + ["random"] * (players - 1)
+    return record_game(play_game(game, seed, bots), bots)
+
+
+@pytest.fixture(scope="module")
+def record():
+    """A clean 3-player sushi-go record."""
+    return make_record()
+
+
+def write_log(tmp_path, lines, name="games.jsonl"):
+    """Write the records (dicts, or raw text lines) as a JSON Lines file; its path as a string."""
+    path = tmp_path / name
+    text = "".join((line if isinstance(line, str) else json.dumps(line)) + "\n" for line in lines)
+    path.write_text(text, encoding="utf-8")
+    return str(path)
+
+
+def replay(path):
+    """Run ``ruledraft replay PATH``; the result, after checking that it ended without a traceback."""
+    result = runner.invoke(app, ["replay", path])
+    assert result.exception is None or isinstance(result.exception, SystemExit), repr(result.exception)
+    assert "Traceback" not in result.output
+    return result
+
+
+def changed(record, change):
+    """A deep copy of ``record`` with ``change(copy)`` applied."""
+    new = copy.deepcopy(record)
+    change(new)
+    return new
+
+
+def set_at(path, value):
+    """A change that sets the value at ``path`` (a list of keys and indices)."""
+
+    def change(rec):
+        target = rec
+        for key in path[:-1]:
+            target = target[key]
+        target[path[-1]] = value
+
+    return change
+
+
+# ---------------------------------------------------------------- clean logs
+
+
+@pytest.mark.parametrize("ruleset_id", BUNDLED_RULESETS)
+def test_records_of_every_bundled_ruleset_check_and_replay_clean(ruleset_id, tmp_path):
+    """Records written by record_game (the dummy variant included) pass every check and replay clean, through the API and the command."""
+    rs = bundled_ruleset(ruleset_id)
+    players = 2 if rs.dummy else 4
+    records = [make_record(ruleset_id, players, seed) for seed in (0, 1, MAX_SEED)]
+    for rec in records:
+        assert record_problems(rec, rs) == []
+        assert replay_record(rs, rec) == []
+    result = replay(write_log(tmp_path, records))
+    assert result.exit_code == 0, result.output
+    assert result.stderr == ""
+    assert result.stdout == "3 games replayed, 3 clean, 0 with problems\n"
+
+
+# ---------------------------------------------------------------- malformed and forged records
+
+BAD_RECORDS = [
+    # (change, the one problem it must produce)
+    (set_at(["rounds", 1, "turns", 0], "pick"), "rounds[1].turns[0]: expected a turn (an object with picks), got a string"),
+    (set_at(["rounds", 1, "turns", 0], None), "rounds[1].turns[0]: expected a turn (an object with picks), got null"),
+    (set_at(["rounds", 1, "turns", 0], ["tempura"]), "rounds[1].turns[0]: expected a turn (an object with picks), got a list"),
+    (set_at(["rounds", 0, "turns"], "all of them"), "rounds[0].turns: expected a list of turns, got a string"),
+    (set_at(["rounds", 2, "turns", 3, "picks", 1], "tempura"), "rounds[2].turns[3].picks[1]: expected a list of card ids, got a string"),
+    (set_at(["rounds", 0, "hands", 0, 0], "Tempura"), "rounds[0].hands[0][0]: expected a card id, got 'Tempura'"),
+    (set_at(["rules"], "maki"), "rules: expected an object of points per rule id, got a string"),
+    (set_at(["turns"], "9"), "unknown key 'turns'"),
+    (set_at(["sead"], 7), "unknown key 'sead' (did you mean 'seed'?)"),
+    (set_at(["format"], True), "format: expected 1, got true"),
+    (set_at(["format"], 2), "format: expected 1, got 2"),
+    (set_at(["format"], 1.0), "format: expected 1, got 1.0"),
+    (lambda r: r.pop("seats"), "missing key 'seats'"),
+    (set_at(["seats"], ["greedy", "random"]), "seats: 2 names for 3 players"),
+    (set_at(["seats"], "greedy"), "seats: expected a list of names, one per player, got a string"),
+    (set_at(["seats", 1], 3), "seats[1]: expected a name, got a whole number"),
+    (lambda r: r["rounds"].append(copy.deepcopy(r["rounds"][0])), "rounds: 4 rounds, but Sushi Go! has 3"),
+    (lambda r: r["rounds"].pop(), "rounds: 2 rounds, but Sushi Go! has 3"),
+    (set_at(["rounds"], []), "rounds: expected a list of rounds with at least 1 item(s), got an empty list"),
+    (lambda r: r.__setitem__("seed", r["seed"] + 2**64), f"seed: expected a whole number from 0 to {MAX_SEED}, got {7 + 2**64}"),
+    (set_at(["seed"], MAX_SEED + 1), f"seed: expected a whole number from 0 to {MAX_SEED}, got {MAX_SEED + 1}"),
+    (set_at(["seed"], -1), f"seed: expected a whole number from 0 to {MAX_SEED}, got -1"),
+    (set_at(["seed"], 7.0), "seed: expected a whole number, got a number"),
+    (set_at(["seed"], "7"), "seed: expected a whole number, got a string"),
+    (set_at(["players"], True), "players: expected a number of players, got true"),
+    (set_at(["players"], 6), "players: 6 players, but Sushi Go! is for 2-5 players"),
+    (set_at(["ruleset"], None), "ruleset: expected a ruleset id, got null"),
+    (lambda r: r["rounds"][0]["hands"].pop(), "rounds[0].hands: 2 hands for 3 seats"),
+    (lambda r: r["rounds"][1]["turns"][4]["picks"].append([]), "rounds[1].turns[4].picks: 4 lists for 3 seats"),
+    (lambda r: r["rounds"][2]["scores"].append(0), "rounds[2].scores: 4 scores for 3 seats"),
+    (set_at(["game_end"], [0, 0]), "game_end: 2 scores for 3 seats"),
+    (set_at(["totals"], [1, 2, 3, 4]), "totals: 4 totals for 3 seats"),
+    (lambda r: r["rules"]["maki"].pop(), "rules.maki: 2 scores for 3 seats"),
+    (set_at(["winners"], [3]), "winners[0]: seat 3 wins, but the players are seats 0-2"),
+    (set_at(["winners"], [1, 1]), "winners: a seat is named twice"),
+    (set_at(["winners", 0], -1), "winners[0]: expected a seat number of at least 0, got -1"),
+    (set_at(["rounds", 0, "turns", 0, "auto"], False), "rounds[0].turns[0].auto: expected true, got false"),
+    (set_at(["rounds", 0, "turns", 0, "controller"], 0), "rounds[0].turns[0]: a dummy's turn, but Sushi Go! has no dummy"),
+]
+
+
+@pytest.mark.parametrize("change, problem", BAD_RECORDS)
+def test_each_malformed_or_forged_record_is_refused_with_its_path(record, tmp_path, change, problem):
+    """A record with one thing wrong (shape, format, seats, rounds, seed, per-seat lengths) gets exactly that problem, named by line and JSON path; exit 1; the other records still replay."""
+    bad = changed(record, change)
+    path = write_log(tmp_path, [record, bad, record])
+    result = replay(path)
+    assert result.exit_code == 1
+    assert result.stderr == f"{path}:2: error: {problem}\n"
+    assert result.stdout == "3 games replayed, 2 clean, 1 with problems\n"
+    assert replay_record(bundled_ruleset("sushi-go"), bad) == [f"error: {problem}"]
+
+
+def test_a_record_that_is_not_an_object_is_refused(tmp_path):
+    """A line holding JSON that is not an object (a list, a string, null) is a bad record, exit 1."""
+    path = write_log(tmp_path, ["[1, 2]", '"game"', "null"])
+    result = replay(path)
+    assert result.exit_code == 1
+    assert result.stderr == "".join(
+        f"{path}:{n}: error: expected a game record (a JSON object), got {what}\n"
+        for n, what in ((1, "a list"), (2, "a string"), (3, "null"))
+    )
+    assert result.stdout == "3 games replayed, 0 clean, 3 with problems\n"
+
+
+def test_integers_longer_than_python_converts_are_a_located_problem(record, tmp_path):
+    """Integers of 5,000 digits (seed, a score, a seat) are reported at their path, exit 1, not an internal error (exit 70)."""
+    text = json.dumps(record)
+    line = text.replace(f'"seed": {record["seed"]}', f'"seed": {HUGE}')
+    assert line != text
+    rec = changed(record, set_at(["rounds", 0, "scores", 1], 0))
+    scores = json.dumps(rec).replace('"scores": ' + json.dumps(rec["rounds"][0]["scores"]),
+                                     '"scores": [' + f'{record["rounds"][0]["scores"][0]}, -{HUGE}, 0]', 1)
+    path = write_log(tmp_path, [line, scores])
+    result = replay(path)
+    assert result.exit_code == 1
+    assert result.stderr == (
+        f"{path}:1: error: seed: expected a whole number, got a number of 5000 digits\n"
+        f"{path}:2: error: rounds[0].scores[1]: expected a whole number of points, got a number of 5000 digits\n"
+    )
+
+
+def test_every_problem_of_a_record_is_reported_in_path_order(record, tmp_path):
+    """A record with several problems gets one line for each, in the order of their paths."""
+
+    def change(rec):
+        rec["format"] = True
+        rec["rounds"][1]["turns"][0] = "x"
+        rec["rounds"][0]["turns"][2] = None
+        del rec["winners"]
+        rec["seed"] = -4
+
+    path = write_log(tmp_path, [changed(record, change)])
+    result = replay(path)
+    assert result.exit_code == 1
+    assert result.stderr.splitlines() == [
+        f"{path}:1: error: missing key 'winners'",
+        f"{path}:1: error: format: expected 1, got true",
+        f"{path}:1: error: rounds[0].turns[2]: expected a turn (an object with picks), got null",
+        f"{path}:1: error: rounds[1].turns[0]: expected a turn (an object with picks), got a string",
+        f"{path}:1: error: seed: expected a whole number from 0 to {MAX_SEED}, got -4",
+    ]
+
+
+def test_the_number_of_problems_reported_for_a_record_is_bounded(record, tmp_path):
+    """A record with a hundred bad card ids gets at most MAX_PROBLEMS lines and one saying more were left out."""
+    rec = changed(record, set_at(["rounds", 0, "hands", 0], ["Bad"] * 100))
+    path = write_log(tmp_path, [rec])
+    result = replay(path)
+    assert result.exit_code == 1
+    lines = result.stderr.splitlines()
+    assert len(lines) == MAX_PROBLEMS + 1
+    assert lines[0] == f"{path}:1: error: rounds[0].hands[0][0]: expected a card id, got 'Bad'"
+    assert lines[-1] == f"{path}:1: error: more problems not shown (the first {MAX_PROBLEMS} are)"
+
+
+def test_a_consistent_record_that_lies_is_still_caught_by_the_replay(record, tmp_path):
+    """A record whose shape and counts are right but whose picks were changed is refused by the replay itself (exit 1)."""
+    held = set(record["rounds"][0]["hands"][0])
+    absent = next(c for c in bundled_ruleset("sushi-go").catalogue.ids if c not in held)
+    rec = changed(record, set_at(["rounds", 0, "turns", 0, "picks", 0, 0], absent))
+    path = write_log(tmp_path, [rec])
+    result = replay(path)
+    assert result.exit_code == 1
+    assert f"{path}:1: round 1, turn 1: illegal pick:" in result.stderr
+
+
+def test_a_dummy_controller_that_is_not_a_player_is_refused(tmp_path):
+    """In the dummy variant a controller that names the dummy's own seat is reported at its path."""
+    rec = make_record("sushi-go-two-player-dummy", 2)
+    rec["rounds"][0]["turns"][1]["controller"] = 2
+    path = write_log(tmp_path, [rec])
+    result = replay(path)
+    assert result.exit_code == 1
+    assert result.stderr == f"{path}:1: error: rounds[0].turns[1].controller: seat 2 controls the dummy, but the players are seats 0-1\n"
+
+
+def test_control_characters_in_a_record_do_not_reach_the_terminal(record, tmp_path):
+    """An unknown key holding an escape sequence is shown escaped."""
+    rec = changed(record, set_at(["\x1b[31mred"], 1))
+    path = write_log(tmp_path, [rec])
+    result = replay(path)
+    assert result.exit_code == 1
+    assert "\x1b" not in result.stderr
+    assert result.stderr == f"{path}:1: error: unknown key '\\x1b[31mred'\n"
+
+
+# ---------------------------------------------------------------- reading lines
+
+
+def test_read_lines_accepts_a_line_of_exactly_the_limit():
+    """A line of exactly ``limit`` bytes (with or without its newline) is read; one byte more is refused with the line number."""
+    assert list(read_lines(io.BytesIO(b"0123456789\n0123456789"), "f", limit=10)) == [(1, "0123456789\n"), (2, "0123456789")]
+    with pytest.raises(InputError) as e:
+        list(read_lines(io.BytesIO(b"ok\n0123456789a\n"), "f.jsonl", limit=10))
+    assert str(e.value) == "f.jsonl:2: line longer than 10 bytes (the limit for one record or table)"
+
+
+def test_a_line_that_is_not_utf8_is_refused_with_its_number(record, tmp_path):
+    """A log line with bytes that are not UTF-8 ends with a message naming the file and line, exit 2."""
+    path = tmp_path / "latin1.jsonl"
+    path.write_bytes(json.dumps(record).encode() + b"\n" + b'{"ruleset": "sushi-go\xff"}\n')
+    result = replay(str(path))
+    assert result.exit_code == 2
+    assert result.stderr == f"error: {path}:2: not UTF-8 text (byte 22 of the line)\n"
+
+
+LONG_LINE_SCRIPT = r"""
+import resource, subprocess, sys
+proc = subprocess.run(sys.argv[1:], capture_output=True, text=True)
+sys.stdout.write(proc.stderr)
+print("exit", proc.returncode)
+print("maxrss_kib", resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)
+"""
+
+
+@pytest.mark.parametrize("command", ["replay", "score"])
+def test_a_64_mib_line_is_refused_in_bounded_memory(tmp_path, command):
+    """A 64 MiB line (a hostile log or table) ends with a one-line error naming the line and the limit, exit 2, the process staying under 300 MB."""
+    path = tmp_path / "long.jsonl"
+    with open(path, "wb") as fh:
+        fh.write(b'{"rounds": [[["' + b"a" * (64 * 2**20) + b'"]]]}\n')
+    args = [sys.executable, "-c", "from ruledraft.cli.app import main; main()", command]
+    args += [str(path)] if command == "replay" else ["sushi-go", str(path)]
+    proc = subprocess.run([sys.executable, "-c", LONG_LINE_SCRIPT, *args], capture_output=True, text=True, timeout=300)
+    stderr, exit_line, rss_line = proc.stdout.rsplit("\n", 3)[:3]
+    assert stderr == f"error: {path}:1: line longer than {MAX_LINE_BYTES // 2**20} MiB (the limit for one record or table)"
+    assert exit_line == "exit 2"
+    assert int(rss_line.split()[1]) < 300 * 1024
+
+
+def test_many_unknown_keys_are_named_up_to_five(record, tmp_path):
+    """A record with many unknown keys names the first five (in file order) and counts the rest."""
+    rec = changed(record, lambda r: r.update({f"k{i}": i for i in range(8)}))
+    path = write_log(tmp_path, [rec])
+    result = replay(path)
+    assert result.exit_code == 1
+    assert result.stderr == (f"{path}:1: error: unknown key 'k0'; unknown key 'k1'; unknown key 'k2'; "
+                             "unknown key 'k3'; unknown key 'k4'; and 3 more unknown keys\n")
+
+
+def test_the_schema_reads_the_format_record_game_writes():
+    """The log schema's format constant and its seed bounds are the ones the code writes and checks."""
+    from ruledraft.bundled import schema_path
+    from ruledraft.game_log import LOG_FORMAT
+
+    schema = json.loads(schema_path("game-log.schema.json").read_text(encoding="utf-8"))
+    assert schema["properties"]["format"] == {"const": LOG_FORMAT, "description": "Version of this record format."}
+    assert (schema["properties"]["seed"]["minimum"], schema["properties"]["seed"]["maximum"]) == (0, MAX_SEED)
+
+
+def test_the_quick_check_agrees_with_jsonschema(record):
+    """The quick validity check used for clean records says exactly what jsonschema says, for clean records and every malformed one above (format 1.0 aside: JSON Schema takes it for 1; the record check refuses it)."""
+    from ruledraft.game_log import _quick, _validator
+
+    quick, full = _quick("game-log.schema.json"), _validator("game-log.schema.json")
+    dummy = make_record("sushi-go-two-player-dummy", 2)
+    samples = [record, dummy, [1], None] + [changed(record, change) for change, _ in BAD_RECORDS]
+    samples += [changed(dummy, set_at(["rounds", 0, "turns", 0, "drawn"], [1])), changed(dummy, set_at(["rounds", 0, "turns", 0, "controller"], -1))]
+    for rec in samples:
+        if rec is not None and not isinstance(rec, list) and rec.get("format") == 1.0 and type(rec["format"]) is float:
+            assert not quick(rec) and not list(full.iter_errors(rec))
+            continue
+        assert quick(rec) == (not list(full.iter_errors(rec))), rec
+
+
+def test_a_line_that_is_not_json_names_its_line_and_column(tmp_path):
+    """A log line that is not JSON ends replay with exit 2 and the file, line and column of the mistake."""
+    path = write_log(tmp_path, ['{"format": 1', "{}"])
+    result = replay(path)
+    assert result.exit_code == 2
+    assert result.stderr == f"error: {path}:1:13: not valid JSON: Expecting ',' delimiter\n"
+
+
+def test_a_record_of_another_ruleset_is_refused_under_ruleset(record, tmp_path):
+    """With --ruleset naming another ruleset, each record is refused at its ruleset field (exit 1), not replayed."""
+    path = write_log(tmp_path, [record])
+    result = runner.invoke(app, ["replay", path, "--ruleset", "sushi-go-soy-sauce"])
+    assert result.exit_code == 1
+    assert result.stderr == f"{path}:1: error: ruleset: the record is a game of 'sushi-go', not of 'sushi-go-soy-sauce'\n"
