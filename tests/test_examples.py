@@ -53,8 +53,8 @@ BROKEN_EXPECTED = {
     ],
     # the variant removes a card its parent's rule still names: the error is in the parent
     "examples/tutorial/broken-remove.yaml": [
-        ("examples/tutorial/step7.yaml", 81, 18, "card 'durian' is used here but was removed (remove: cards, examples/tutorial/broken-remove.yaml:19)"),
-        ("examples/tutorial/step7.yaml", 81, 54, "card 'durian' is used here but was removed (remove: cards, examples/tutorial/broken-remove.yaml:19)"),
+        ("examples/tutorial/step7.yaml", 82, 18, "card 'durian' is used here but was removed (remove: cards, examples/tutorial/broken-remove.yaml:19)"),
+        ("examples/tutorial/step7.yaml", 82, 54, "card 'durian' is used here but was removed (remove: cards, examples/tutorial/broken-remove.yaml:19)"),
     ],
 }
 
