@@ -73,6 +73,10 @@ def _cache_dir() -> Path:
 def server_script() -> Path:
     """The pinned yaml-language-server's entry script, installed with npm when missing."""
     prefix = _cache_dir() / f"yaml-language-server-{SERVER_VERSION}"
+    try:
+        prefix.mkdir(parents=True, exist_ok=True)
+    except OSError:  # no writable home: pytest's own cache folder, which git ignores
+        prefix = ROOT / ".pytest_cache" / f"yaml-language-server-{SERVER_VERSION}"
     script = prefix / "node_modules" / "yaml-language-server" / "bin" / "yaml-language-server"
     installed = prefix / "node_modules" / "yaml-language-server" / "package.json"
     if script.is_file() and installed.is_file():
