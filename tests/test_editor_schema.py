@@ -1,8 +1,9 @@
 """Editors agree with ``validate``: the rule files opened in the real ``yaml-language-server``.
 
 The server (the engine of the common editors' YAML support) is driven over stdio,
-one process for every file. It is a pinned npm package, installed on first use into
-a cache folder outside the repository (``$RULEDRAFT_NODE_CACHE``, default
+one server process for all the files. It is an npm package pinned with its
+dependencies by ``tests/data/editor/server/package-lock.json``, installed on first
+use into a cache folder outside the repository (``$RULEDRAFT_NODE_CACHE``, default
 ``~/.cache/ruledraft``); without Node and npm the test fails with a message saying so.
 
 The editor corpus ``tests/data/editor/`` holds files with schema-level mistakes; each
@@ -30,10 +31,14 @@ ROOT = Path(__file__).resolve().parent.parent
 SCHEMA = ROOT / "schemas" / "ruleset.schema.json"
 CORPUS = ROOT / "tests" / "data" / "editor"
 
-#: the pinned server: the 1.19 line applies draft-07 semantics (it ignores
-#: ``unevaluatedProperties`` and ``dependentRequired``), as the editors in common use
-#: do; ``RULEDRAFT_YAML_LS_VERSION`` tries another version (1.25 applies 2020-12)
-SERVER_VERSION = os.environ.get("RULEDRAFT_YAML_LS_VERSION", "1.19.2")
+#: the pinned server and its dependencies (package.json, package-lock.json): the 1.19
+#: line applies draft-07 semantics (it ignores ``unevaluatedProperties`` and
+#: ``dependentRequired``), as the editors in common use do
+SERVER_PACKAGE = CORPUS / "server"
+LOCKED_VERSION = json.loads((SERVER_PACKAGE / "package.json").read_text(encoding="utf-8"))["dependencies"][
+    "yaml-language-server"]
+#: ``RULEDRAFT_YAML_LS_VERSION=1.25.0`` tries another version (1.25 applies 2020-12), unlocked
+SERVER_VERSION = os.environ.get("RULEDRAFT_YAML_LS_VERSION", LOCKED_VERSION)
 MODELINE = re.compile(r"^# yaml-language-server: \$schema=(\S+)$")
 EXPECT_LINE = re.compile(r"^# expect-line: (\d+)$")
 
@@ -70,31 +75,59 @@ def _cache_dir() -> Path:
     return (Path(xdg) if xdg else Path.home() / ".cache") / "ruledraft"
 
 
+def _fail(message: str) -> None:
+    pytest.fail(message, pytrace=False)
+
+
 def server_script() -> Path:
     """The pinned yaml-language-server's entry script, installed with npm when missing."""
-    prefix = _cache_dir() / f"yaml-language-server-{SERVER_VERSION}"
+    if shutil.which("node") is None:
+        _fail(f"this test needs Node.js (and npm, to install yaml-language-server@{SERVER_VERSION}, "
+              "the editors' YAML engine): install Node.js with npm and run the tests again")
+    cache = _cache_dir()
     try:
-        prefix.mkdir(parents=True, exist_ok=True)
+        cache.mkdir(parents=True, exist_ok=True)
     except OSError:  # no writable home: pytest's own cache folder, which git ignores
-        prefix = ROOT / ".pytest_cache" / f"yaml-language-server-{SERVER_VERSION}"
-    script = prefix / "node_modules" / "yaml-language-server" / "bin" / "yaml-language-server"
-    installed = prefix / "node_modules" / "yaml-language-server" / "package.json"
-    if script.is_file() and installed.is_file():
-        if json.loads(installed.read_text(encoding="utf-8")).get("version") == SERVER_VERSION:
-            return script
-    if shutil.which("node") is None or shutil.which("npm") is None:
-        pytest.fail(f"this test needs Node.js and npm to install yaml-language-server@{SERVER_VERSION} "
-                    "(the editors' YAML engine); install Node.js (with npm) and run the tests again",
-                    pytrace=False)
-    prefix.mkdir(parents=True, exist_ok=True)
-    done = subprocess.run(
-        ["npm", "install", "--prefix", str(prefix), "--no-audit", "--no-fund", "--no-save",
-         "--loglevel=error", f"yaml-language-server@{SERVER_VERSION}"],
-        capture_output=True, text=True, stdin=subprocess.DEVNULL, timeout=600,
-    )
-    if done.returncode != 0 or not script.is_file():
-        pytest.fail(f"npm could not install yaml-language-server@{SERVER_VERSION} into {prefix}:\n"
-                    f"{done.stdout}{done.stderr}", pytrace=False)
+        cache = ROOT / ".pytest_cache"
+    prefix = cache / f"yaml-language-server-{SERVER_VERSION}"
+    package = prefix / "node_modules" / "yaml-language-server"
+    script = package / "bin" / "yaml-language-server"
+
+    def installed() -> bool:
+        manifest = package / "package.json"
+        return (script.is_file() and manifest.is_file()
+                and json.loads(manifest.read_text(encoding="utf-8")).get("version") == SERVER_VERSION)
+
+    if installed():
+        return script
+    if shutil.which("npm") is None:
+        _fail(f"this test needs npm to install yaml-language-server@{SERVER_VERSION} into {prefix}: "
+              "install Node.js with npm and run the tests again")
+    staging = cache / f"{prefix.name}.partial-{os.getpid()}"
+    shutil.rmtree(staging, ignore_errors=True)
+    staging.mkdir(parents=True)
+    quiet = ["--no-audit", "--no-fund", "--loglevel=error"]
+    if SERVER_VERSION == LOCKED_VERSION:
+        for name in ("package.json", "package-lock.json"):
+            shutil.copyfile(SERVER_PACKAGE / name, staging / name)
+        command = ["npm", "ci", "--prefix", str(staging), *quiet]
+    else:
+        command = ["npm", "install", "--prefix", str(staging), "--no-save", *quiet,
+                   f"yaml-language-server@{SERVER_VERSION}"]
+    done = subprocess.run(command, capture_output=True, text=True, stdin=subprocess.DEVNULL, timeout=600)
+    if done.returncode != 0:
+        shutil.rmtree(staging, ignore_errors=True)
+        _fail(f"npm could not install yaml-language-server@{SERVER_VERSION} ({' '.join(command)}):\n"
+              f"{done.stdout}{done.stderr}")
+    try:
+        os.rename(staging, prefix)
+    except OSError:  # a run beside this one got there first, or a broken copy is in the way
+        if not installed():
+            shutil.rmtree(prefix, ignore_errors=True)
+            os.rename(staging, prefix)
+        shutil.rmtree(staging, ignore_errors=True)
+    if not installed():
+        _fail(f"npm ran, but yaml-language-server@{SERVER_VERSION} is not in {prefix}")
     return script
 
 
