@@ -195,6 +195,8 @@ def serve(path: str) -> None:
             data += chunk
         if os.fork() == 0:
             server.close()
+            signal.signal(signal.SIGCHLD, signal.SIG_DFL)  # a command may wait for processes of its own
+            signal.alarm(TIMEOUT)  # a command that hangs must not outlive the run
             request = json.loads(data)
             for target, fd in enumerate(fds):
                 os.dup2(fd, target)
@@ -422,7 +424,9 @@ def update(guides=tuple(GUIDES)) -> tuple:
                 old_body = lines[block.first:block.last]
                 lead = old_body[:next(i for i, l in enumerate(old_body) if l.startswith("$ "))]
                 lines[block.first:block.last] = lead + body
-        path.write_text("\n".join(lines), encoding="utf-8")
+        text = "\n".join(lines)
+        if text != path.read_text(encoding="utf-8"):
+            path.write_text(text, encoding="utf-8")
     return rewritten, left
 
 
