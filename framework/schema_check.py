@@ -562,6 +562,11 @@ class _Reporter:
             key = negated["required"][0]
             self.key_error(path, key, message or f"'{key}' is not allowed {self.where(path, error.instance)}")
             return
+        if negated == {} and path and isinstance(path[-1], str):
+            # {"properties": {"size": {"not": {}}}}: the key may not be there at all
+            parent = path[:-1]
+            self.key_error(parent, path[-1], message or f"'{path[-1]}' is not allowed {self.where(parent, self.value_at(parent))}")
+            return
         self.value_error(path, message or f"{_name(path)} is not allowed here", "not")
 
     # -- oneOf / anyOf: find the branch the author meant

@@ -2,15 +2,12 @@
 
 from __future__ import annotations
 
-import glob
 import re
 import shlex
 import shutil
-import subprocess
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
 
 from ruledraft.cli.app import app
 from ruledraft.engine import Game
@@ -19,6 +16,8 @@ from ruledraft.loading import check_ruleset, load_ruleset
 from ruledraft.runner import simulate
 from ruledraft.scoring import Expression, Majority, Modifier, PerCard, Sets, Table
 from ruledraft.table_scoring import score_table
+
+import update_guide
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples"
@@ -53,8 +52,8 @@ BROKEN_EXPECTED = {
     ],
     # the variant removes a card its parent's rule still names: the error is in the parent
     "examples/tutorial/broken-remove.yaml": [
-        ("examples/tutorial/step7.yaml", 81, 18, "card 'durian' is used here but was removed (remove: cards, examples/tutorial/broken-remove.yaml:19)"),
-        ("examples/tutorial/step7.yaml", 81, 54, "card 'durian' is used here but was removed (remove: cards, examples/tutorial/broken-remove.yaml:19)"),
+        ("examples/tutorial/step7.yaml", 82, 18, "card 'durian' is used here but was removed (remove: cards, examples/tutorial/broken-remove.yaml:19)"),
+        ("examples/tutorial/step7.yaml", 82, 54, "card 'durian' is used here but was removed (remove: cards, examples/tutorial/broken-remove.yaml:19)"),
     ],
 }
 
@@ -75,8 +74,9 @@ def seat_bots(players: int) -> list:
 
 
 def test_examples_are_found():
-    """The examples folder ships the two games, the tutorial steps, the variant and the broken snippets."""
+    """The examples folder ships the three complete examples, the tutorial steps, the variant and the broken snippets."""
     assert "examples/midnight-apothecary.yaml" in GOOD
+    assert "examples/sushi-go-party-sampler.yaml" in GOOD
     assert "examples/sushi-go-party-soy-sauce.yaml" in GOOD
     assert [f"examples/tutorial/step{i}.yaml" for i in range(1, 8)] == [g for g in GOOD if "/step" in g]
     assert "examples/tutorial/variant.yaml" in GOOD
@@ -287,86 +287,77 @@ def test_guide_yaml_snippets_are_taken_from_the_shipped_files():
 
 
 def guide_commands():
-    """``(line, command words, expected exit status, expected output lines)`` for every
-    ``$ ruledraft`` line in the guide's console blocks, in order."""
-    text = GUIDE.read_text(encoding="utf-8")
+    """``(command text, words, expected exit status)`` for every ``ruledraft`` command of the guide's transcripts."""
     out = []
-    for block in re.findall(r"```console\n(.*?)```", text, flags=re.S):
-        current = None
-        for line in block.splitlines():
-            if line.startswith("$ "):
-                current = None
-                if line.startswith("$ ruledraft "):
-                    status = re.search(r"#\s*fails on purpose: exit status (\d+)\s*$", line)
-                    words = shlex.split(line[2:], comments=True)
-                    current = (line, words, int(status.group(1)) if status else 0, [])
-                    out.append(current)
-            elif current is not None:
-                current[3].append(line.rstrip())
+    for block in update_guide.find_blocks("examples/README.md"):
+        for command in block.commands:
+            words = shlex.split(command.text.split("|")[-1], comments=True)
+            out.append((command.text, words, command.status))
     return out
-
-
-#: commands whose output does not depend on the bots or the clock: their pasted
-#: output must appear, line by line and in order, in what they print now
-STRICT = {"validate", "show", "score", "replay", "rulesets"}
-
-
-def _expand(words):
-    args = []
-    for w in words[1:]:
-        args.extend(sorted(glob.glob(w)) if any(ch in w for ch in "*?[") else [w])
-    return args
-
-
-def _in_order(expected, actual) -> bool:
-    it = iter(actual)
-    return all(any(line == got for got in it) for line in expected)
 
 
 def test_guide_commands_exist_and_cover_the_workflow():
     """The guide runs validate, show, score, simulate, play, replay and rulesets, every step file, every broken file, and only real commands."""
     commands = guide_commands()
     registered = {c.name or c.callback.__name__ for c in app.registered_commands}
-    used = {words[1] for _, words, _, _ in commands}
+    assert all(words[0] == "ruledraft" for _, words, _ in commands)
+    used = {words[1] for _, words, _ in commands}
     assert {"validate", "show", "score", "simulate", "play", "replay", "rulesets"} <= used
     assert used <= registered
-    text_of = " ".join(line for line, _, _, _ in commands)
+    text_of = " ".join(text for text, _, _ in commands)
     for i in range(1, 8):
         assert f"examples/tutorial/step{i}.yaml" in text_of
     for path in BROKEN:
-        line = next(line for line, _, _, _ in commands if path in line)
-        assert "fails on purpose: exit status 1" in line
+        text = next(text for text, _, _ in commands if path in text)
+        assert "fails on purpose: exit status 1" in text
 
 
-def test_guide_commands_behave_as_shown(at_root):
-    """Every `$ ruledraft` line of the guide, run from the repository root, exits as the guide says (0 unless marked to fail) and prints what it shows."""
-    runner = CliRunner()
-    problems = []
-    for line, words, status, expected in guide_commands():
-        args = _expand(words)
-        stdin = "1\n" * 200 if args[0] == "play" else None
-        result = runner.invoke(app, args, input=stdin)
-        actual = [a.rstrip() for a in result.output.splitlines()]
-        if result.exit_code != status:
-            problems.append(f"{line}\n  exit status {result.exit_code}, the guide says {status}\n{result.output}")
-            continue
-        shown = [e for e in expected if e.strip() and e.strip() != "..."]
-        if args[0] in STRICT:
-            if not _in_order(shown, actual):
-                problems.append(f"{line}\n  the pasted output is stale; now it prints:\n{result.output}")
-        elif shown and shown[0].strip() not in [a.strip() for a in actual]:
-            problems.append(f"{line}\n  does not print {shown[0].strip()!r}; it prints:\n{result.output}")
-    assert not problems, "\n\n".join(problems)
-
-
-@pytest.mark.skipif(shutil.which("ruledraft") is None or shutil.which("bash") is None,
-                    reason="needs the installed ruledraft command and bash")
-def test_guide_piped_play_line_works():
-    """The guide's scripted `printf ... | ruledraft play` line plays a whole game and exits 0."""
+def test_guide_transcripts_are_found_in_both_guides():
+    """Every console block of the guide is a transcript, and the README's only transcript is its `score` example (refused whole, then --partial)."""
     text = GUIDE.read_text(encoding="utf-8")
-    lines = [line[2:] for line in text.splitlines() if line.startswith("$ printf ") and "| ruledraft play" in line]
-    assert lines
-    for command in lines:
-        done = subprocess.run(["bash", "-c", command], cwd=ROOT, capture_output=True, text=True, timeout=120)
-        assert done.returncode == 0, done.stderr
-        assert "=== Game over ===" in done.stdout
+    blocks = update_guide.find_blocks("examples/README.md")
+    assert len(blocks) == text.count("```console\n")
+    (readme,) = update_guide.find_blocks("README.md")
+    assert [c.text.split("| ")[-1].split()[:2] for c in readme.commands] == [["ruledraft", "score"]] * 2
+    assert readme.commands[0].status == 1 and readme.commands[0].expected[0].startswith("<stdin>: error: rounds: 1 round")
+    assert readme.commands[1].expected[0].startswith('{"rounds": [[6, 1, 1, 0]]')
+
+
+@pytest.mark.skipif(shutil.which("bash") is None, reason="the transcripts are shell command lines")
+def test_guide_transcripts_match_real_output():
+    """Every transcript of examples/README.md and the README's `score` example, run for real, exits as shown and prints what is shown."""
+    problems = update_guide.check()
+    assert not problems, ("stale transcripts; after an intended change run python3 tests/update_guide.py\n\n"
+                          + "\n\n".join(update_guide.describe(*p) for p in problems))
+
+
+def test_transcript_comparison_normalises_only_timings_and_speeds():
+    """Timings and games/s may differ from the transcript; any other difference, a missing line or an extra one, may not."""
+    shown = ["500 games in 1.64s (305 games/s, 1 job)"]
+    assert update_guide.matches(shown, ["500 games in 12.5s (40 games/s, 1 job)"])
+    assert not update_guide.matches(shown, ["501 games in 1.64s (305 games/s, 1 job)"])
+    assert not update_guide.matches(["a"], ["a", "b"])
+    assert not update_guide.matches(["a", "b"], ["a"])
+    assert update_guide.matches([], [])
+
+
+def test_transcript_elisions_stand_for_any_lines_but_anchor_both_ends():
+    """A '...' line stands for zero or more lines; the lines before it start the output, the lines after it end it."""
+    out = ["first", "x", "middle", "y", "last"]
+    assert update_guide.matches(["first", "...", "last"], out)
+    assert update_guide.matches(["first", "...", "middle", "...", "last"], out)
+    assert update_guide.matches(["first", "x", "...", "y", "last"], out)
+    assert not update_guide.matches(["x", "...", "last"], out)
+    assert not update_guide.matches(["first", "...", "y"], out)
+    assert not update_guide.matches(["first", "...", "absent", "...", "last"], out)
+    assert update_guide.matches(["first", "...", "middle", "y", "last"], out)
+
+
+def test_refreshing_a_transcript_keeps_its_elisions_and_unchanged_timings():
+    """The update tool rewrites only what changed: old timings stay, elided parts stay elided, moved parts are found by their first line."""
+    shown = ["Game: 3 players", "...", "=== Round 2 ===", "score 5", "...", "done in 1.0s"]
+    now = ["Game: 4 players", "a", "b", "=== Round 2 ===", "score 7", "c", "done in 2.5s"]
+    assert update_guide.refreshed(shown, now) == [
+        "Game: 4 players", "...", "=== Round 2 ===", "score 7", "...", "done in 1.0s"]
+    assert update_guide.refreshed(shown, ["Game: 4 players", "score 7", "done in 2.5s"]) is None
+    assert update_guide.refreshed(["x 1.0s", "old"], ["new", "x 9.9s"]) == ["new", "x 1.0s"]
