@@ -21,6 +21,7 @@ child or the parent, wherever the offending line is.
 
 from __future__ import annotations
 
+import functools
 import os
 from pathlib import Path
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
@@ -103,6 +104,23 @@ def is_rule_file(doc: Document) -> bool:
     return isinstance(doc.data, dict) and "format" in doc.data and "id" in doc.data
 
 
+def _has_a_rule_file_key(doc: Document) -> bool:
+    """A top-level mapping with at least one key a rule file may have (so the file's own
+    mistakes are worth listing, line by line)."""
+    if not isinstance(doc.data, dict):
+        return not doc.data  # an empty file is reported as the rule file it was meant to be
+    return any(key in _top_level_keys() for key in doc.data)
+
+
+@functools.lru_cache(maxsize=1)
+def _top_level_keys() -> frozenset:
+    import json
+
+    from .bundled import schema_path
+
+    return frozenset(json.loads(schema_path().read_text(encoding="utf-8"))["properties"])
+
+
 def _load_parent(doc: Document, name: str, parent_file: Path) -> Document:
     """The parent's document; a file that is not a rule file is one error at ``extends``, nothing of it shown."""
     try:
@@ -144,6 +162,10 @@ def resolve_document(path, check: Callable[[Document], List[Diagnostic]], _chain
     error at the ``extends`` line and none of its text is shown.
     """
     doc = _doc if _doc is not None else load_file(path)
+    if not _chain and not _has_a_rule_file_key(doc):
+        # nothing of a file that is not a rule file is shown (it may be anyone's secrets)
+        raise RulesetError([Diagnostic(doc.file, 1, 1, "not a rule file: its top level has none of the keys a rule "
+                                                       "file has (format, id, name, extends, cards, scoring, ...)")])
     problems = check(doc)
     if problems:
         raise RulesetError(problems)

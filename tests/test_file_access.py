@@ -514,3 +514,19 @@ def test_simulate_on_several_processes_with_allow_path_agrees_with_one(tmp_path,
     assert [r.exit_code for r in runs] == [0, 0], runs[1].stderr
     one, two = (json.loads(r.stdout) for r in runs)
     assert one["games"] == two["games"] == 4 and one["seats"] == two["seats"]
+
+
+def test_a_file_given_directly_that_is_not_a_rule_file_is_one_error_showing_none_of_it(tmp_path):
+    """validate /etc/shadow-like text: one 'not a rule file' error at 1:1, none of its text, with or without --show-source or JSON."""
+    secret = tmp_path / "shadow"
+    secret.write_text("root:$6$s3cr3t:20228:0:99999:7:::\ndaemon:*:20228:0:99999:7:::\n", encoding="utf-8")
+    expected = (f"{secret}:1:1: error: not a rule file: its top level has none of the keys a rule file has "
+                "(format, id, name, extends, cards, scoring, ...)\n")
+    for extra in ([], ["--show-source"]):
+        result = invoke("validate", *extra, secret)
+        assert (result.exit_code, result.stdout) == (1, expected)
+    result = invoke("validate", "--format", "json", secret)
+    assert result.exit_code == 1 and "s3cr3t" not in result.stdout and "daemon" not in result.stdout
+    for command in (["show", secret], ["simulate", secret, "-q"], ["score", secret, "-"]):
+        result = invoke(*command)
+        assert result.exit_code == 1 and "s3cr3t" not in result.output and "daemon" not in result.output, command
