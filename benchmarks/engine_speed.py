@@ -19,9 +19,9 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import handwritten_sushi_go  # noqa: E402
 
-from ruledraft.bench import measure, measure_jobs, player_counts  # noqa: E402
-from ruledraft.bundled import bundled_ids, bundled_path  # noqa: E402
-from ruledraft.loading import load_ruleset  # noqa: E402
+from ruledraft.play.bench import measure, measure_jobs, player_counts  # noqa: E402
+from ruledraft.language.bundled import bundled_ids, bundled_path  # noqa: E402
+from ruledraft.language.loading import load_ruleset  # noqa: E402
 
 
 def main() -> None:

@@ -27,7 +27,7 @@ app.command("replay")(replay.replay)
 app.command("bench")(bench.bench)
 
 def _terminated(signum, frame) -> None:
-    from ruledraft.runner import Interrupt
+    from ruledraft.play.runner import Interrupt
 
     raise Interrupt(signum)
 

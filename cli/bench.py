@@ -9,9 +9,9 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from ruledraft.bench import measure, measure_jobs, player_counts
-from ruledraft.bundled import bundled_ids
-from ruledraft.loading import load_ruleset, resolve_source
+from ruledraft.play.bench import measure, measure_jobs, player_counts
+from ruledraft.language.bundled import bundled_ids
+from ruledraft.language.loading import load_ruleset, resolve_source
 
 from ruledraft.errors import InputError
 

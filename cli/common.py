@@ -9,7 +9,7 @@ from typing import Iterator
 import typer
 
 from ruledraft.errors import InputError, RuledraftError, RulesetError, ScoringError
-from ruledraft.loading import load_ruleset
+from ruledraft.language.loading import load_ruleset
 
 
 def fail(message: str, code: int = 1) -> "typer.Exit":
@@ -71,7 +71,7 @@ def shown(text: object, *, markup: bool = False) -> str:
 
 def ruleset_help(*, stdin: bool = False) -> str:
     """The help of a ruleset argument: what it takes, naming the bundled rulesets."""
-    from ruledraft.bundled import bundled_ids
+    from ruledraft.language.bundled import bundled_ids
 
     also = ", or - for standard input" if stdin else ""
     return f"A bundled ruleset ({', '.join(bundled_ids())}) or a rule file{also}."
@@ -79,7 +79,7 @@ def ruleset_help(*, stdin: bool = False) -> str:
 
 def bots_help(what: str) -> str:
     """The help of a --bots option: ``what`` it does, then the known bots."""
-    from ruledraft.agents import agent_names
+    from ruledraft.play.agents import agent_names
 
     return f"{what} Bots: {', '.join(agent_names())}."
 
@@ -101,7 +101,7 @@ def allowed_dirs(paths) -> tuple:
     import os
     import stat
 
-    from ruledraft.file_access import display_name, os_reason
+    from ruledraft.language.file_access import display_name, os_reason
 
     dirs = []
     for p in paths or ():

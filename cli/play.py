@@ -23,13 +23,13 @@ from typing import Callable, Dict, List, Optional, Sequence
 
 import typer
 
-from ruledraft.agents import make_agent
-from ruledraft.board import board
-from ruledraft.engine import Game, State
+from ruledraft.play.agents import make_agent
+from ruledraft.engine.board import board
+from ruledraft.engine.state import Game, State
 from ruledraft.errors import InputError
-from ruledraft.game_log import record_game
-from ruledraft.ruleset import DIRECTION_NAMES
-from ruledraft.runner import bot_seed
+from ruledraft.play.game_log import record_game
+from ruledraft.language.ruleset import DIRECTION_NAMES
+from ruledraft.play.runner import bot_seed
 
 from .common import allow_path_option, allowed_dirs, bots_help, get_ruleset, reported_errors, ruleset_help, shown
 from .simulate import parse_bots
@@ -374,7 +374,7 @@ class HumanAgent:
                 self.write(help)
                 continue
             if low == "rules":
-                from ruledraft.describe import describe_ruleset
+                from ruledraft.language.describe import describe_ruleset
 
                 self.write("\n".join(shown(line) for line in describe_ruleset(rs).rstrip("\n").split("\n")))
                 continue

@@ -7,11 +7,11 @@ from typing import List
 
 import typer
 
-from ruledraft.bundled import OutOfReach, bundled_ids
+from ruledraft.language.bundled import OutOfReach, bundled_ids
 from ruledraft.errors import InputError, RulesetError
-from ruledraft.file_access import UnreadableInput, display_name, input_kind
-from ruledraft.game_log import read_records, record_problems, replay_record
-from ruledraft.loading import load_named_ruleset
+from ruledraft.language.file_access import UnreadableInput, display_name, input_kind
+from ruledraft.play.game_log import read_records, record_problems, replay_record
+from ruledraft.language.loading import load_named_ruleset
 
 from .common import allow_path_option, allowed_dirs, get_ruleset, reported_errors, shown
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import typer
 
-from ruledraft.bundled import bundled_ids, bundled_path
-from ruledraft.describe import describe_ruleset
-from ruledraft.loading import load_ruleset
+from ruledraft.language.bundled import bundled_ids, bundled_path
+from ruledraft.language.describe import describe_ruleset
+from ruledraft.language.loading import load_ruleset
 
 from typing import List
 

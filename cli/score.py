@@ -9,9 +9,9 @@ from typing import BinaryIO, Iterator, List
 import typer
 
 from ruledraft.errors import InputError
-from ruledraft.file_access import UnreadableInput, open_input
-from ruledraft.game_log import MAX_LINE_BYTES, parse_json, read_lines, size_in_words
-from ruledraft.table_scoring import TableError, score_table
+from ruledraft.language.file_access import UnreadableInput, open_input
+from ruledraft.play.game_log import MAX_LINE_BYTES, parse_json, read_lines, size_in_words
+from ruledraft.engine.table_scoring import TableError, score_table
 
 from .common import allow_path_option, allowed_dirs, get_ruleset, reported_errors, ruleset_help, shown
 
@@ -19,7 +19,7 @@ from .common import allow_path_option, allowed_dirs, get_ruleset, reported_error
 def read_tables(fh: BinaryIO, name: str) -> Iterator[tuple]:
     """``(where, object)`` for a JSON document holding one table, or JSON Lines with one
     per line. Read line by line: no line, and no whole document, may be longer than
-    :data:`~ruledraft.game_log.MAX_LINE_BYTES`."""
+    :data:`~ruledraft.play.game_log.MAX_LINE_BYTES`."""
     lines = read_lines(fh, name)
     size = 0  # bytes so far: a whole document may not be longer than a line
 

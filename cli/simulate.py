@@ -12,12 +12,12 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from ruledraft.agents import agent_names
-from ruledraft.engine import MAX_SEED
+from ruledraft.play.agents import agent_names
+from ruledraft.engine.state import MAX_SEED
 from ruledraft.errors import InputError, RuledraftError, RulesetError
-from ruledraft.loading import check_ruleset
-from ruledraft.runner import WorkerError, available_cores
-from ruledraft.runner import simulate as run_simulation
+from ruledraft.language.loading import check_ruleset
+from ruledraft.play.runner import WorkerError, available_cores
+from ruledraft.play.runner import simulate as run_simulation
 
 from .common import allow_path_option, allowed_dirs, bots_help, fail, reported_errors, ruleset_help, shown
 
@@ -30,7 +30,7 @@ def parse_bots(spec: str, players: int, *, allow: Optional[List[str]] = None) ->
         raise InputError("--bots needs at least one bot name; known: " + ", ".join(known))
     for n in names:
         if n not in known:
-            from ruledraft.suggest import did_you_mean
+            from ruledraft.language.suggest import did_you_mean
 
             raise InputError(f"unknown bot '{n}'{did_you_mean(n, known)}; known: {', '.join(known)}")
     if len(names) > players:

@@ -8,9 +8,9 @@ from typing import List
 
 import typer
 
-from ruledraft.bundled import bundled_ids
+from ruledraft.language.bundled import bundled_ids
 from ruledraft.errors import InputError
-from ruledraft.loading import check_ruleset, resolve_source
+from ruledraft.language.loading import check_ruleset, resolve_source
 
 from .common import allow_path_option, allowed_dirs, fail, shown
 
@@ -37,7 +37,7 @@ def expand_directory(path: str) -> List[str]:
     """The rule files (``*.yaml``, ``*.yml``) directly in a directory, sorted; InputError if none."""
     import os
 
-    from ruledraft.file_access import display_name, os_reason
+    from ruledraft.language.file_access import display_name, os_reason
 
     try:
         names = sorted(n for n in os.listdir(path) if n.endswith((".yaml", ".yml")))

@@ -1,1 +1,1 @@
-"""Bundled rulesets (YAML files); see ruledraft.bundled."""
+"""Bundled rulesets (YAML files); see ruledraft.language.bundled."""

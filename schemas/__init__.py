@@ -1,1 +1,1 @@
-"""JSON Schemas for rule files and game logs; see ruledraft.bundled.schema_path."""
+"""JSON Schemas for rule files and game logs; see ruledraft.language.bundled.schema_path."""

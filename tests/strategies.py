@@ -21,15 +21,15 @@ BOT_NAMES = ("random", "greedy")
 @_functools.lru_cache(maxsize=None)
 def bundled_ruleset(ruleset_id: str):
     """The compiled bundled ruleset, loaded once per test process (loading is slow)."""
-    from ruledraft.loading import load_ruleset
+    from ruledraft.language.loading import load_ruleset
 
     return load_ruleset(ruleset_id)
 
 
 @_functools.lru_cache(maxsize=None)
 def bundled_game(ruleset_id: str, players: int):
-    """A :class:`ruledraft.engine.Game` of a bundled ruleset, made once per process."""
-    from ruledraft.engine import Game
+    """A :class:`ruledraft.engine.state.Game` of a bundled ruleset, made once per process."""
+    from ruledraft.engine.state import Game
 
     return Game(bundled_ruleset(ruleset_id), players)
 
@@ -64,7 +64,7 @@ def deck_card_ids(ruleset) -> list:
 
 @_st.composite
 def finished_tables(draw, ruleset_id="sushi-go", players=None, full=False):
-    """A legal table for :func:`ruledraft.table_scoring.score_table`:
+    """A legal table for :func:`ruledraft.engine.table_scoring.score_table`:
     ``{"rounds": [[[seat 0's card ids in play order], ...], ...]}`` with every round
     of the ruleset, one list per seat (dummy seats included), the cards drawn from one
     shuffled deck (never more copies than the deck has) and at most a hand's worth of

@@ -1,4 +1,4 @@
-"""Bots (ruledraft.agents): the random bot, the greedy bot and the agent registry."""
+"""Bots (ruledraft.play.agents): the random bot, the greedy bot and the agent registry."""
 
 from __future__ import annotations
 
@@ -7,10 +7,10 @@ from collections import Counter
 import pytest
 from hypothesis import HealthCheck, given, settings
 
-from ruledraft import agents as agents_module
-from ruledraft.agents import GreedyAgent, RandomAgent, agent_names, make_agent, register_agent
-from ruledraft.runner import bot_seed, play_game
-from ruledraft.scoring import score_rules
+from ruledraft.play import agents as agents_module
+from ruledraft.play.agents import GreedyAgent, RandomAgent, agent_names, make_agent, register_agent
+from ruledraft.play.runner import bot_seed, play_game
+from ruledraft.language.scoring import score_rules
 from ruledraft.tableau import Tableau
 from strategies import BUNDLED_RULESETS, bundled_game, bundled_ruleset, cards, forced_game, game_setups
 
@@ -278,3 +278,23 @@ def test_a_registered_bot_plays_through_play_game(first_legal_registered):
         register_agent(name, FirstLegal)
     register_agent(name, FirstLegal, replace=True)
     assert isinstance(make_agent(name, 1), FirstLegal)
+
+
+def test_the_documented_registration_name_still_works():
+    """`ruledraft.agents.register_agent`, the name the README documents, registers into the one registry."""
+    from ruledraft.agents import agent_names, register_agent
+
+    class Lazy:
+        name = "lazy-doc"
+
+        def __init__(self, seed):
+            pass
+
+        def act(self, state, seat):
+            return state.legal_actions(seat)[0]
+
+    register_agent("lazy-doc", Lazy)
+    try:
+        assert "lazy-doc" in agent_names() and "lazy-doc" in agents_module.agent_names()
+    finally:
+        agents_module._REGISTRY.pop("lazy-doc", None)

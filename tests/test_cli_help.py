@@ -7,8 +7,8 @@ import re
 import pytest
 from typer.testing import CliRunner
 
-from ruledraft.agents import agent_names
-from ruledraft.bundled import bundled_ids
+from ruledraft.play.agents import agent_names
+from ruledraft.language.bundled import bundled_ids
 from ruledraft.cli.app import app
 
 runner = CliRunner()

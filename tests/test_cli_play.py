@@ -9,14 +9,14 @@ from collections import Counter
 import pytest
 from typer.testing import CliRunner
 
-from ruledraft.agents import make_agent
+from ruledraft.play.agents import make_agent
 from ruledraft.cli import play as play_module
 from ruledraft.cli.app import app
 from ruledraft.cli.play import HumanAgent, SeatNames, displayed_hand
-from ruledraft.engine import Game
-from ruledraft.game_log import replay_record
-from ruledraft.loading import load_ruleset
-from ruledraft.runner import bot_seed
+from ruledraft.engine.state import Game
+from ruledraft.play.game_log import replay_record
+from ruledraft.language.loading import load_ruleset
+from ruledraft.play.runner import bot_seed
 
 runner = CliRunner()
 

@@ -12,9 +12,9 @@ import pytest
 from jsonschema import Draft202012Validator
 from typer.testing import CliRunner
 
-from ruledraft.bundled import schema_path
+from ruledraft.language.bundled import schema_path
 from ruledraft.cli.app import app
-from ruledraft.runner import simulate as run_simulation
+from ruledraft.play.runner import simulate as run_simulation
 from strategies import BUNDLED_RULESETS, bundled_game, bundled_ruleset
 
 runner = CliRunner()
@@ -480,7 +480,7 @@ def test_a_write_error_mid_run_keeps_the_complete_lines(tmp_path):
 @pytest.mark.parametrize("value", ["auto", "0"])
 def test_jobs_auto_uses_every_processor(value):
     """--jobs auto (or 0) runs on one process per available processor, as the last line says."""
-    from ruledraft.runner import available_cores
+    from ruledraft.play.runner import available_cores
 
     cores = available_cores()
     result = invoke("simulate", "sushi-go", "--games", 4, "-q", "--jobs", value)
@@ -490,7 +490,7 @@ def test_jobs_auto_uses_every_processor(value):
 
 def test_jobs_beyond_the_processors_are_capped_with_a_note():
     """--jobs 999 runs on as many processes as there are processors and says so on stderr."""
-    from ruledraft.runner import available_cores
+    from ruledraft.play.runner import available_cores
 
     cores = available_cores()
     result = invoke("simulate", "sushi-go", "--games", 4, "-q", "--jobs", 999)
@@ -502,7 +502,7 @@ def test_jobs_beyond_the_processors_are_capped_with_a_note():
 @pytest.mark.parametrize("value", ["-1", "two", "1.5"])
 def test_jobs_must_be_a_count_or_auto(value):
     """--jobs that is not a whole number >= 0 or 'auto' is refused: exit 2 and one line."""
-    from ruledraft.runner import available_cores
+    from ruledraft.play.runner import available_cores
 
     result = invoke("simulate", "sushi-go", "--games", 2, "-q", "--jobs", value)
     assert result.exit_code == 2

@@ -25,7 +25,7 @@ from pathlib import Path
 
 import pytest
 
-from ruledraft.loading import check_ruleset
+from ruledraft.language.loading import check_ruleset
 
 ROOT = Path(__file__).resolve().parent.parent
 SCHEMA = ROOT / "schemas" / "ruleset.schema.json"

@@ -1,4 +1,4 @@
-"""The drafting engine (ruledraft.engine, ruledraft.procedures) against the Sushi Go! rules:
+"""The drafting engine (ruledraft.engine.state, ruledraft.engine.procedures) against the Sushi Go! rules:
 dealing, legal actions, chopsticks, illegal moves, cloning, observations, passing,
 the automatic last card and the two-player dummy variant."""
 
@@ -11,12 +11,12 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from ruledraft.agents import make_agent
-from ruledraft.engine import Game, State, decide_winners
+from ruledraft.play.agents import make_agent
+from ruledraft.engine.state import Game, State, decide_winners
 from ruledraft.errors import IllegalMoveError
-from ruledraft.procedures import sample_distinct, sample_one_or_two
-from ruledraft.runner import bot_seed
-from ruledraft.scoring import score_rules
+from ruledraft.engine.procedures import sample_distinct, sample_one_or_two
+from ruledraft.play.runner import bot_seed
+from ruledraft.language.scoring import score_rules
 from ruledraft.tableau import Tableau
 from strategies import BUNDLED_RULESETS, bundled_game, bundled_ruleset, cards, forced_game, game_seeds, game_setups
 
@@ -849,7 +849,7 @@ def test_play_out_with_several_special_actions_is_the_same_game_as_turn_by_turn(
     """With two special actions (chopsticks, and wasabi that also lets a seat take two cards) play_out takes its general path and still plays the turn-by-turn game."""
     import random
 
-    from ruledraft.loading import load_ruleset
+    from ruledraft.language.loading import load_ruleset
 
     path = tmp_path_factory.mktemp("two-actions") / "two-actions.yaml"
     path.write_text(TWO_ACTIONS)

@@ -10,12 +10,12 @@ from pathlib import Path
 import pytest
 
 from ruledraft.cli.app import app
-from ruledraft.engine import Game
-from ruledraft.game_log import replay_record
-from ruledraft.loading import check_ruleset, load_ruleset
-from ruledraft.runner import simulate
-from ruledraft.scoring import Expression, Majority, Modifier, PerCard, Sets, Table
-from ruledraft.table_scoring import score_table
+from ruledraft.engine.state import Game
+from ruledraft.play.game_log import replay_record
+from ruledraft.language.loading import check_ruleset, load_ruleset
+from ruledraft.play.runner import simulate
+from ruledraft.language.scoring import Expression, Majority, Modifier, PerCard, Sets, Table
+from ruledraft.engine.table_scoring import score_table
 
 import update_guide
 

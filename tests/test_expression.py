@@ -1,4 +1,4 @@
-"""Tests for the ruleset expression language (ruledraft.expression)."""
+"""Tests for the ruleset expression language (ruledraft.language.expression)."""
 
 from __future__ import annotations
 
@@ -7,9 +7,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ruledraft.catalogue import CardType, Catalogue
+from ruledraft.language.catalogue import CardType, Catalogue
 from ruledraft.errors import RulesetError, ScoringError
-from ruledraft.expression import CompiledExpression, ExpressionLimits, compile_expression
+from ruledraft.language.expression import CompiledExpression, ExpressionLimits, compile_expression
 from ruledraft.tableau import Tableau
 
 # ---------------------------------------------------------------------------

@@ -17,11 +17,11 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from ruledraft.bundled import NotFound, OutOfReach, bundled_path, resolve_source
+from ruledraft.language.bundled import NotFound, OutOfReach, bundled_path, resolve_source
 from ruledraft.cli.app import app
 from ruledraft.errors import InputError
-from ruledraft.file_access import UnreadableInput, input_kind, read_input, within
-from ruledraft.loading import check_ruleset
+from ruledraft.language.file_access import UnreadableInput, input_kind, read_input, within
+from ruledraft.language.loading import check_ruleset
 
 ROOT = Path(__file__).resolve().parent.parent
 STEP7 = ROOT / "examples" / "tutorial" / "step7.yaml"

@@ -13,17 +13,17 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from ruledraft.bundled import bundled_ids, bundled_path
+from ruledraft.language.bundled import bundled_ids, bundled_path
 from ruledraft.cli.app import app
 from ruledraft.errors import RulesetError, ScoringError
-from ruledraft.expression import compile_expression
-from ruledraft.inheritance import resolve_document
-from ruledraft.loading import check_ruleset, load_ruleset
-from ruledraft.schema_check import check_schema
-from ruledraft.semantic_check import MAX_DECISION_STEPS, _Checker
-from ruledraft.suggest import MAX_SUGGESTION_INPUT, did_you_mean
+from ruledraft.language.expression import compile_expression
+from ruledraft.language.inheritance import resolve_document
+from ruledraft.language.loading import check_ruleset, load_ruleset
+from ruledraft.language.schema_check import check_schema
+from ruledraft.language.semantic_check import MAX_DECISION_STEPS, _Checker
+from ruledraft.language.suggest import MAX_SUGGESTION_INPUT, did_you_mean
 from ruledraft.tableau import Tableau
-from ruledraft.yaml_loader import load_document
+from ruledraft.language.yaml_loader import load_document
 
 runner = CliRunner()
 
@@ -209,8 +209,8 @@ def test_a_long_name_gets_no_suggestion():
 HOSTILE = """
 import resource
 from ruledraft.errors import InputError
-from ruledraft.loading import load_ruleset
-from ruledraft.table_scoring import parse_table
+from ruledraft.language.loading import load_ruleset
+from ruledraft.engine.table_scoring import parse_table
 
 rs = load_ruleset("sushi-go")
 hostile = "x" * (64 << 20)

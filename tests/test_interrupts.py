@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from ruledraft.runner import game_seed
+from ruledraft.play.runner import game_seed
 
 GAMES = 1_000_000  # far more than a test waits for: every run here is stopped
 WAIT = 120  # seconds; generous, only so that a broken build fails instead of hanging
@@ -180,7 +180,7 @@ def test_main_maps_an_interrupt_inside_a_command_to_its_status(monkeypatch, caps
     import typer
 
     from ruledraft.cli import app as app_module
-    from ruledraft.runner import Interrupt
+    from ruledraft.play.runner import Interrupt
 
     tiny = typer.Typer()
 

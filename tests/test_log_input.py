@@ -15,7 +15,7 @@ from typer.testing import CliRunner
 
 from ruledraft.cli.app import app
 from ruledraft.errors import InputError
-from ruledraft.game_log import (
+from ruledraft.play.game_log import (
     MAX_LINE_BYTES,
     MAX_PROBLEMS,
     MAX_SEED,
@@ -24,7 +24,7 @@ from ruledraft.game_log import (
     record_problems,
     replay_record,
 )
-from ruledraft.runner import play_game
+from ruledraft.play.runner import play_game
 from strategies import BUNDLED_RULESETS, bundled_game, bundled_ruleset
 
 runner = CliRunner()
@@ -305,8 +305,8 @@ def test_many_unknown_keys_are_named_up_to_five(record, tmp_path):
 
 def test_the_schema_reads_the_format_record_game_writes():
     """The log schema's format constant and its seed bounds are the ones the code writes and checks."""
-    from ruledraft.bundled import schema_path
-    from ruledraft.game_log import LOG_FORMAT
+    from ruledraft.language.bundled import schema_path
+    from ruledraft.play.game_log import LOG_FORMAT
 
     schema = json.loads(schema_path("game-log.schema.json").read_text(encoding="utf-8"))
     assert schema["properties"]["format"] == {"const": LOG_FORMAT, "description": "Version of this record format."}
@@ -315,7 +315,7 @@ def test_the_schema_reads_the_format_record_game_writes():
 
 def test_the_quick_check_agrees_with_jsonschema(record):
     """The quick validity check used for clean records says exactly what jsonschema says, for clean records and every malformed one above (format 1.0 aside: JSON Schema takes it for 1; the record check refuses it)."""
-    from ruledraft.game_log import _quick, _validator
+    from ruledraft.play.game_log import _quick, _validator
 
     quick, full = _quick("game-log.schema.json"), _validator("game-log.schema.json")
     dummy = make_record("sushi-go-two-player-dummy", 2)

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from ruledraft.loading import load_ruleset
-from ruledraft.table_scoring import score_table
+from ruledraft.language.loading import load_ruleset
+from ruledraft.engine.table_scoring import score_table
 
 SAMPLER = Path(__file__).resolve().parent.parent / "examples" / "sushi-go-party-sampler.yaml"
 

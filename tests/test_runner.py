@@ -1,4 +1,4 @@
-"""Running many games (ruledraft.runner): seeds, reproducibility, several processes, statistics."""
+"""Running many games (ruledraft.play.runner): seeds, reproducibility, several processes, statistics."""
 
 from __future__ import annotations
 
@@ -10,10 +10,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ruledraft.engine import Game, derive_seed
-from ruledraft.game_log import record_game, replay_record
-from ruledraft.loading import resolve_source
-from ruledraft.runner import GameResult, Tally, bot_seed, game_seed, play_game, run_games, simulate, summarize, tally_games
+from ruledraft.engine.state import Game, derive_seed
+from ruledraft.play.game_log import record_game, replay_record
+from ruledraft.language.loading import resolve_source
+from ruledraft.play.runner import GameResult, Tally, bot_seed, game_seed, play_game, run_games, simulate, summarize, tally_games
 from strategies import BUNDLED_RULESETS, bundled_game, bundled_ruleset
 
 TIMING_KEYS = ("elapsed_seconds", "games_per_second")
@@ -196,7 +196,7 @@ def test_a_tally_counts_games_still_buffered_when_it_is_read_or_sent():
 
 def test_steady_heap_leaves_the_collector_as_it_found_it():
     """steady_heap freezes and raises the young-object threshold only while games run, restores both after an error, and keeps a heap the caller froze itself frozen."""
-    from ruledraft.runner import steady_heap
+    from ruledraft.play.runner import steady_heap
 
     before = gc.get_threshold()
     assert gc.get_freeze_count() == 0
@@ -217,7 +217,7 @@ def test_steady_heap_leaves_the_collector_as_it_found_it():
 
 def test_steady_heap_used_by_overlapping_threads_restores_the_threshold_once():
     """Two threads inside steady_heap at once: the threshold they found is back when both have left."""
-    from ruledraft.runner import steady_heap
+    from ruledraft.play.runner import steady_heap
 
     before = gc.get_threshold()
     inside, leave = threading.Barrier(2), threading.Event()
@@ -284,7 +284,7 @@ class _Vanishing(_Failing):
 
 @pytest.fixture
 def broken_bots():
-    from ruledraft import agents
+    from ruledraft.play import agents
 
     agents.register_agent("failing", _Failing, replace=True)
     agents.register_agent("vanishing", _Vanishing, replace=True)
@@ -295,7 +295,7 @@ def broken_bots():
 
 def test_a_worker_error_comes_back_as_one_message(broken_bots, capfd):
     """An exception in a worker process ends the run with WorkerError naming the worker and the error; the worker prints nothing."""
-    from ruledraft.runner import WorkerError
+    from ruledraft.play.runner import WorkerError
 
     with pytest.raises(WorkerError, match=r"^worker process [12] failed: RuntimeError: no move today$"):
         simulate(bundled_ruleset("sushi-go"), 2, 50, 0, ["failing", "random"], jobs=2)
@@ -304,7 +304,7 @@ def test_a_worker_error_comes_back_as_one_message(broken_bots, capfd):
 
 def test_a_worker_that_dies_is_reported(broken_bots, capfd):
     """A worker process killed mid-run ends the run with WorkerError saying which signal killed it."""
-    from ruledraft.runner import WorkerError
+    from ruledraft.play.runner import WorkerError
 
     with pytest.raises(WorkerError, match=r"^worker process [12] was killed by SIGKILL$"):
         simulate(bundled_ruleset("sushi-go"), 2, 50, 0, ["vanishing", "random"], jobs=2)

@@ -1,4 +1,4 @@
-"""Tests of the ruleset JSON Schema and ruledraft.schema_check, including the broken-file corpus."""
+"""Tests of the ruleset JSON Schema and ruledraft.language.schema_check, including the broken-file corpus."""
 
 from __future__ import annotations
 
@@ -12,8 +12,8 @@ from hypothesis import strategies as st
 from jsonschema import Draft202012Validator
 
 from ruledraft.errors import Diagnostic, RulesetError
-from ruledraft.schema_check import check_schema, load_schema
-from ruledraft.yaml_loader import load_document, load_file
+from ruledraft.language.schema_check import check_schema, load_schema
+from ruledraft.language.yaml_loader import load_document, load_file
 
 ROOT = Path(__file__).resolve().parent.parent
 SUSHI_GO = ROOT / "rulesets" / "sushi-go.yaml"

@@ -8,7 +8,7 @@ import json
 import pytest
 from typer.testing import CliRunner
 
-from ruledraft.bundled import bundled_ids
+from ruledraft.language.bundled import bundled_ids
 from ruledraft.cli.app import app
 
 runner = CliRunner()
@@ -105,7 +105,7 @@ def test_score_dash_reads_standard_input():
 
 def test_score_accepts_a_variant_and_a_rule_file(tmp_path):
     """The ruleset argument may be any bundled id or the path of a rule file."""
-    from ruledraft.bundled import bundled_path
+    from ruledraft.language.bundled import bundled_path
 
     t = {"rounds": [[["soy_sauce", "tempura"], ["sashimi"]], [[], []], [[], []]]}
     by_id = run("score", "sushi-go-soy-sauce", write(tmp_path, "t.json", json.dumps(t)))

@@ -13,7 +13,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from ruledraft.table_scoring import score_table
+from ruledraft.engine.table_scoring import score_table
 
 from strategies import bundled_ruleset, finished_tables, seat_permutations
 
@@ -131,7 +131,7 @@ def test_table_scoring_agrees_with_the_engine(rid, monkeypatch):
     """Random engine games score the same through score_table, given each round's cards (read at the engine's round end)."""
     import random
 
-    from ruledraft.engine import Game, State
+    from ruledraft.engine.state import Game, State
 
     rs = bundled_ruleset(rid)
     ids = rs.catalogue.ids
@@ -161,8 +161,8 @@ def test_table_scoring_agrees_with_the_engine(rid, monkeypatch):
 
 def _majorities():
     """Every majority rule of the bundled rulesets and examples, the remembered awards included."""
-    from ruledraft.loading import load_ruleset
-    from ruledraft.scoring import Majority
+    from ruledraft.language.loading import load_ruleset
+    from ruledraft.language.scoring import Majority
 
     examples = Path(__file__).resolve().parent.parent / "examples"
     out = []
@@ -188,7 +188,7 @@ def test_a_remembered_award_is_the_award_worked_out_afresh(rule, q):
 
 def test_remembered_awards_are_bounded(monkeypatch):
     """The memory of awards stops growing at AWARD_MEMO_SIZE entries and keeps answering correctly past it."""
-    import ruledraft.scoring as scoring
+    import ruledraft.language.scoring as scoring
     from ruledraft.tableau import Tableau
 
     monkeypatch.setattr(scoring, "AWARD_MEMO_SIZE", 10)

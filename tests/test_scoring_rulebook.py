@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import pytest
 
-from ruledraft.loading import load_ruleset
-from ruledraft.table_scoring import score_table
+from ruledraft.language.loading import load_ruleset
+from ruledraft.engine.table_scoring import score_table
 
 ROUNDS = 3
 

@@ -18,8 +18,8 @@ from pathlib import Path
 
 import pytest
 
-from ruledraft.bundled import bundled_ids
-from ruledraft.loading import check_ruleset
+from ruledraft.language.bundled import bundled_ids
+from ruledraft.language.loading import check_ruleset
 
 CORPUS = Path(__file__).resolve().parent / "data" / "broken-semantic"
 EXPECT = re.compile(r"^# expect: (?:(?P<file>[\w.-]+\.ya?ml):)?(?P<line>\d+):(?P<column>\d+): (?P<words>.+?)\s*$")

@@ -9,9 +9,9 @@ from collections import Counter
 
 import pytest
 
-from ruledraft.engine import Game
-from ruledraft.loading import load_ruleset
-from ruledraft.table_scoring import score_table
+from ruledraft.engine.state import Game
+from ruledraft.language.loading import load_ruleset
+from ruledraft.engine.table_scoring import score_table
 
 
 def table(*rounds) -> dict:

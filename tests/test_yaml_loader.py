@@ -1,4 +1,4 @@
-"""Tests of ruledraft.yaml_loader: plain data, positions, safety limits, located errors."""
+"""Tests of ruledraft.language.yaml_loader: plain data, positions, safety limits, located errors."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from ruledraft.errors import Diagnostic, RulesetError
-from ruledraft.yaml_loader import Document, LoaderLimits, load_document, load_file
+from ruledraft.language.yaml_loader import Document, LoaderLimits, load_document, load_file
 
 ROOT = Path(__file__).resolve().parent.parent
 SUSHI_GO = ROOT / "rulesets" / "sushi-go.yaml"

@@ -172,7 +172,7 @@ def serve(path: str) -> None:
     import socket
 
     from ruledraft.cli.app import main as ruledraft_main
-    from ruledraft.loading import load_ruleset
+    from ruledraft.language.loading import load_ruleset
 
     try:  # build the parsers and the schema validator once, before forking
         load_ruleset("sushi-go")

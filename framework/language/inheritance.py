@@ -2,7 +2,7 @@
 
 A child names its parent (a bundled id such as ``sushi-go``, or a path relative to
 the child's file, inside the child's directory unless ``--allow-path`` widens it:
-see :func:`ruledraft.bundled.resolve_source`) and says only what differs. Merge rules:
+see :func:`ruledraft.language.bundled.resolve_source`) and says only what differs. Merge rules:
 
 * ``id`` and ``name``: the child's (both are required). ``version`` and
   ``description``: the child's when it gives them, otherwise the parent's.
@@ -28,11 +28,11 @@ from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
 import attrs
 
-from .bundled import NotFound, OutOfReach, bundled_ids, resolve_source, rulesets_dir
-from .errors import Diagnostic, InputError, RulesetError
-from .file_access import UnreadableInput, display_name, input_kind
-from .suggest import did_you_mean
-from .yaml_loader import Document, load_file
+from ruledraft.language.bundled import NotFound, OutOfReach, bundled_ids, resolve_source, rulesets_dir
+from ruledraft.errors import Diagnostic, InputError, RulesetError
+from ruledraft.language.file_access import UnreadableInput, display_name, input_kind
+from ruledraft.language.suggest import did_you_mean
+from ruledraft.language.yaml_loader import Document, load_file
 
 #: a chain of parents longer than this is refused
 MAX_DEPTH = 16
@@ -116,7 +116,7 @@ def _has_a_rule_file_key(doc: Document) -> bool:
 def _top_level_keys() -> frozenset:
     import json
 
-    from .bundled import schema_path
+    from ruledraft.language.bundled import schema_path
 
     return frozenset(json.loads(schema_path().read_text(encoding="utf-8"))["properties"])
 
@@ -157,7 +157,7 @@ def resolve_document(path, check: Callable[[Document], List[Diagnostic]], _chain
     """Load ``path``, check it with ``check`` (the schema), and merge in its parents.
 
     Returns the plain :class:`Document` when there is no ``extends``. A parent is
-    found by :func:`ruledraft.bundled.resolve_source` inside the child's directory
+    found by :func:`ruledraft.language.bundled.resolve_source` inside the child's directory
     or one of the ``allow`` directories; a parent that is not a rule file is one
     error at the ``extends`` line and none of its text is shown.
     """

@@ -17,7 +17,7 @@ from __future__ import annotations
 import operator
 from typing import Dict, List, Sequence, Tuple
 
-from .errors import IllegalMoveError
+from ruledraft.errors import IllegalMoveError
 
 
 def as_action(seat: int, a) -> int:

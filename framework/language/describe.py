@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import List
 
-from .ruleset import DIRECTION_NAMES, CompiledRuleset
+from ruledraft.language.ruleset import DIRECTION_NAMES, CompiledRuleset
 
 
 def _players_list(counts: List[int]) -> str:

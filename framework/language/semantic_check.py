@@ -17,10 +17,10 @@ from typing import Any, Dict, List, Mapping
 
 import attrs
 
-from .catalogue import Catalogue
-from .compiler import build_catalogue, expand_player_keys, expression_compiler
-from .errors import Diagnostic, RulesetError
-from .suggest import did_you_mean
+from ruledraft.language.catalogue import Catalogue
+from ruledraft.language.compiler import build_catalogue, expand_player_keys, expression_compiler
+from ruledraft.errors import Diagnostic, RulesetError
+from ruledraft.language.suggest import did_you_mean
 
 #: the largest deck ruledraft will deal from
 MAX_DECK = 10_000
@@ -341,7 +341,7 @@ class _Checker:
         reads nothing else can only ever see none."""
         kept = {c.index for c in self.catalogue.cards if c.keep == "game"}
         compile_for = lambda path: expression_compiler(self.doc, self.catalogue, path)  # noqa: E731
-        from .quantity import compile_quantity
+        from ruledraft.language.quantity import compile_quantity
 
         def reads_of(path: tuple, spec):
             try:
@@ -394,7 +394,7 @@ class _Checker:
         reads the cards (the selectors' sizes, the expressions' steps; a majority
         once per seat); it does so for each of the cards of a hand in turn.
         """
-        from .quantity import selector_indices
+        from ruledraft.language.quantity import selector_indices
 
         players = self.data.get("players") or {}
         lo, hi = players.get("min"), players.get("max")

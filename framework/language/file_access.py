@@ -8,7 +8,7 @@
 * A path the system refuses (too long a name, no permission, a link loop, a file
   used as a directory) gets words of its own instead of an exception.
 * :func:`within` is the containment test of the path policy of rule files
-  (``extends:``, a log's ruleset): see :func:`ruledraft.loading.resolve_source`.
+  (``extends:``, a log's ruleset): see :func:`ruledraft.language.loading.resolve_source`.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ import stat
 import sys
 from typing import BinaryIO, Iterable, Optional, Union
 
-from .errors import InputError
+from ruledraft.errors import InputError
 
 #: names shown in messages are cut to this many characters
 _MAX_NAME = 120

@@ -16,9 +16,9 @@ import json
 import re
 from typing import Any, BinaryIO, Iterable, Iterator, List, Optional, Sequence
 
-from .engine import Game, State
-from .errors import IllegalMoveError, InputError, ReplayMismatch
-from .ruleset import CompiledRuleset
+from ruledraft.engine.state import Game, State
+from ruledraft.errors import IllegalMoveError, InputError, ReplayMismatch
+from ruledraft.language.ruleset import CompiledRuleset
 
 LOG_FORMAT = 1
 
@@ -74,7 +74,7 @@ def record_game(state: State, seats: Sequence[str]) -> dict:
 def is_bundled_file(source: str) -> bool:
     from pathlib import Path
 
-    from .bundled import rulesets_dir
+    from ruledraft.language.bundled import rulesets_dir
 
     try:
         return Path(source).resolve().parent == rulesets_dir().resolve()
@@ -255,7 +255,7 @@ def _schema_message(error) -> str:
         key = re.match(r"^(.*) is a required property$", error.message)
         return f"missing key {key.group(1)}" if key else error.message
     if v == "additionalProperties":
-        from .suggest import did_you_mean
+        from ruledraft.language.suggest import did_you_mean
 
         allowed = list(schema.get("properties", {}))
         extra = [k for k in value if k not in allowed]

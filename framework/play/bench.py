@@ -10,8 +10,8 @@ from typing import Sequence
 
 import attrs
 
-from .engine import Game
-from .runner import game_seed, play_game, simulate, steady_heap
+from ruledraft.engine.state import Game
+from ruledraft.play.runner import game_seed, play_game, simulate, steady_heap
 
 
 @attrs.frozen
@@ -50,7 +50,7 @@ def measure(ruleset, players: int, bot: str, *, min_seconds: float = 1.0, min_ga
 
 
 def measure_jobs(ruleset, source: str, players: int, bot: str, jobs: int, games: int) -> Figure:
-    """Throughput of :func:`ruledraft.runner.simulate` with ``jobs`` processes (start-up included)."""
+    """Throughput of :func:`ruledraft.play.runner.simulate` with ``jobs`` processes (start-up included)."""
     started = time.perf_counter()
     simulate(ruleset, players, games, 1, [bot] * players, jobs=jobs, source=source)
     return Figure(ruleset.id, players, bot, jobs, games, time.perf_counter() - started)

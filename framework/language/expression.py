@@ -8,7 +8,7 @@ example an Edamame-like rule::
 :func:`compile_expression` parses such a text with the LALR grammar in
 ``expression.lark`` and compiles it into a closure ``fn(tableau, seat) -> int``
 (see :class:`CompiledExpression`).  The text never reaches ``eval``/``exec``;
-names are resolved against the :class:`~ruledraft.catalogue.Catalogue` at compile
+names are resolved against the :class:`~ruledraft.language.catalogue.Catalogue` at compile
 time, so evaluation only indexes lists of small ints.
 
 The language
@@ -116,9 +116,9 @@ from typing import Callable, Optional, Sequence
 import attrs
 from lark import Lark, Token, Transformer, Tree, UnexpectedCharacters, UnexpectedInput, UnexpectedToken, v_args
 
-from ruledraft.catalogue import Catalogue
+from ruledraft.language.catalogue import Catalogue
 from ruledraft.errors import Diagnostic, RulesetError, ScoringError
-from ruledraft.suggest import MAX_SUGGESTION_INPUT
+from ruledraft.language.suggest import MAX_SUGGESTION_INPUT
 from ruledraft.tableau import Tableau
 
 __all__ = ["compile_expression", "CompiledExpression", "ExpressionLimits"]

@@ -184,9 +184,9 @@ def load_file(path, *, limits: LoaderLimits = DEFAULT_LIMITS) -> Document:
 
     ``-`` reads standard input (named ``<stdin>`` in messages); an already-open pipe
     (``<(...)``) is read once. A named FIFO, a device, a socket or a directory is
-    refused without being opened for reading (see :mod:`ruledraft.file_access`).
+    refused without being opened for reading (see :mod:`ruledraft.language.file_access`).
     """
-    from ruledraft.file_access import UnreadableInput, read_input
+    from ruledraft.language.file_access import UnreadableInput, read_input
 
     text = os.fspath(path) if isinstance(path, os.PathLike) else str(path)
     file = "<stdin>" if text == "-" else text

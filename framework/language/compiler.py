@@ -8,11 +8,11 @@ from __future__ import annotations
 
 from typing import Any, Dict, List, Mapping
 
-from .catalogue import CardType, Catalogue
-from .expression import compile_expression
-from .quantity import compile_quantity
-from .ruleset import LEFT, NO_PASS, RIGHT, CompiledRuleset, DummySpec, ExtraPick, TieBreak
-from .scoring import BuildContext, build_rule, parse_player_key
+from ruledraft.language.catalogue import CardType, Catalogue
+from ruledraft.language.expression import compile_expression
+from ruledraft.language.quantity import compile_quantity
+from ruledraft.language.ruleset import LEFT, NO_PASS, RIGHT, CompiledRuleset, DummySpec, ExtraPick, TieBreak
+from ruledraft.language.scoring import BuildContext, build_rule, parse_player_key
 
 DIRECTIONS = {"left": LEFT, "right": RIGHT, "none": NO_PASS}
 
@@ -77,8 +77,8 @@ def pass_directions(rounds: Mapping[str, Any]) -> tuple:
 
 
 def compile_ruleset(doc) -> CompiledRuleset:
-    """Compile a document that passed :func:`ruledraft.schema_check.check_schema` and
-    :func:`ruledraft.semantic_check.check_semantics`."""
+    """Compile a document that passed :func:`ruledraft.language.schema_check.check_schema` and
+    :func:`ruledraft.language.semantic_check.check_semantics`."""
     data = doc.data
     catalogue = build_catalogue(data["cards"])
 

@@ -21,11 +21,11 @@ from typing import Callable, Dict, Iterable, List, Optional, Sequence
 
 import attrs
 
-from .agents import make_agent
-from .errors import RuledraftError
-from .engine import MAX_SEED, Game, State, derive_seed
-from .game_log import record_game
-from .ruleset import CompiledRuleset
+from ruledraft.play.agents import make_agent
+from ruledraft.errors import RuledraftError
+from ruledraft.engine.state import MAX_SEED, Game, State, derive_seed
+from ruledraft.play.game_log import record_game
+from ruledraft.language.ruleset import CompiledRuleset
 
 
 _HEAP_LOCK = threading.Lock()
@@ -400,7 +400,7 @@ def _worker_main(conn, close: Sequence, payload, players: int, seed: int, bots: 
         if isinstance(payload, CompiledRuleset):
             ruleset = payload
         else:  # a checked document, sent where processes cannot fork
-            from .compiler import compile_ruleset
+            from ruledraft.language.compiler import compile_ruleset
 
             ruleset = compile_ruleset(payload)
         _settle_heap()  # this process only runs games from here on (see steady_heap)
@@ -644,8 +644,8 @@ def _simulate(ruleset, players, games, seed, bots, jobs, source, document, log, 
         payload = ruleset
         if _start_method() != "fork":
             if document is None and source is not None:
-                from .inheritance import resolve_document
-                from .schema_check import check_schema
+                from ruledraft.language.inheritance import resolve_document
+                from ruledraft.language.schema_check import check_schema
 
                 document = resolve_document(source, check=check_schema)
             if document is not None:

@@ -7,9 +7,9 @@ from importlib import resources
 from pathlib import Path
 from typing import List, Optional, Sequence, Union
 
-from .errors import InputError
-from .file_access import UnreadableInput, display_name, os_reason, within
-from .suggest import did_you_mean
+from ruledraft.errors import InputError
+from ruledraft.language.file_access import UnreadableInput, display_name, os_reason, within
+from ruledraft.language.suggest import did_you_mean
 
 
 def rulesets_dir() -> Path:
@@ -85,7 +85,7 @@ def resolve_source(
     between people) the file must lie inside ``base`` or one of the ``allow``
     directories (``--allow-path``), links followed: an absolute path, a ``..`` above
     ``base`` or a link out of it is :class:`OutOfReach`. Not found: :class:`NotFound`;
-    a path the system refuses: :class:`~ruledraft.file_access.UnreadableInput`.
+    a path the system refuses: :class:`~ruledraft.language.file_access.UnreadableInput`.
     """
     text = os.fspath(source)
     if base is None and text == "-":

@@ -19,9 +19,9 @@ from typing import List, Optional, Tuple
 
 import attrs
 
-from .engine import State
-from .scoring import Majority, Modifier
-from .tableau import Tableau
+from ruledraft.engine.state import State
+from ruledraft.language.scoring import Majority, Modifier
+from ruledraft.tableau import Tableau
 
 
 @attrs.frozen

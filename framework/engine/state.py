@@ -23,9 +23,9 @@ import _random
 import random
 from typing import Dict, List, Optional, Sequence, Tuple
 
-from .errors import IllegalMoveError, InputError
-from .ruleset import CompiledRuleset, ExtraPick
-from .tableau import Tableau
+from ruledraft.errors import IllegalMoveError, InputError
+from ruledraft.language.ruleset import CompiledRuleset, ExtraPick
+from ruledraft.tableau import Tableau
 
 
 #: the largest seed a simulation takes or logs: 2**53 - 1, the largest whole number a
@@ -98,7 +98,7 @@ class Game:
             raise InputError(
                 f"{ruleset.name} is for {ruleset.min_players}-{ruleset.max_players} players, not {num_players}"
             )
-        from .procedures import PROCEDURES  # late import: procedures build on State
+        from ruledraft.engine.procedures import PROCEDURES  # late import: procedures build on State
 
         self.ruleset = ruleset
         self.num_players = num_players

@@ -19,8 +19,8 @@ from typing import Callable, Optional
 
 import attrs
 
-from .catalogue import Catalogue, describe_selection
-from .tableau import Tableau
+from ruledraft.language.catalogue import Catalogue, describe_selection
+from ruledraft.tableau import Tableau
 
 
 @attrs.frozen

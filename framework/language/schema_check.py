@@ -27,8 +27,8 @@ from jsonschema import Draft202012Validator
 from jsonschema.exceptions import ValidationError, best_match
 
 from ruledraft.errors import Diagnostic
-from ruledraft.suggest import MAX_SUGGESTION_INPUT
-from ruledraft.yaml_loader import Document
+from ruledraft.language.suggest import MAX_SUGGESTION_INPUT
+from ruledraft.language.yaml_loader import Document
 
 __all__ = ["check_schema", "load_schema", "SCHEMA_NAME"]
 
@@ -37,15 +37,9 @@ SCHEMA_NAME = "ruleset.schema.json"
 
 @functools.lru_cache(maxsize=None)
 def _schema_text() -> str:
-    try:
-        from importlib.resources import files
+    from importlib.resources import files
 
-        return files("ruledraft.schemas").joinpath(SCHEMA_NAME).read_text(encoding="utf-8")
-    except (ImportError, FileNotFoundError, NotADirectoryError, OSError):
-        # A source checkout installed in editable mode without ``schemas/__init__.py``:
-        # the package ``ruledraft.schemas`` cannot be imported, but the file is there.
-        fallback = Path(__file__).resolve().parent.parent / "schemas" / SCHEMA_NAME
-        return fallback.read_text(encoding="utf-8")
+    return files("ruledraft.schemas").joinpath(SCHEMA_NAME).read_text(encoding="utf-8")
 
 
 def load_schema() -> dict:

@@ -1,6 +1,6 @@
 """The compiled ruleset: an immutable description of a game the engine can run.
 
-Nothing here knows YAML. The compiler (:mod:`ruledraft.compiler`) builds a
+Nothing here knows YAML. The compiler (:mod:`ruledraft.language.compiler`) builds a
 :class:`CompiledRuleset` once; the engine, the agents and the runner only read it.
 """
 
@@ -10,8 +10,8 @@ from typing import Mapping, Optional, Tuple
 
 import attrs
 
-from .catalogue import Catalogue
-from .quantity import Quantity
+from ruledraft.language.catalogue import Catalogue
+from ruledraft.language.quantity import Quantity
 
 LEFT, RIGHT, NO_PASS = 1, -1, 0
 DIRECTION_NAMES = {LEFT: "left", RIGHT: "right", NO_PASS: "none"}

@@ -9,18 +9,18 @@ from __future__ import annotations
 
 from typing import Any, List
 
-from .engine import decide_winners
-from .errors import InputError
-from .game_log import MAX_PROBLEMS, format_problems, plural, schema_problems, show
-from .ruleset import CompiledRuleset
-from .scoring import score_rules
-from .suggest import did_you_mean
-from .tableau import Tableau
+from ruledraft.engine.state import decide_winners
+from ruledraft.errors import InputError
+from ruledraft.play.game_log import MAX_PROBLEMS, format_problems, plural, schema_problems, show
+from ruledraft.language.ruleset import CompiledRuleset
+from ruledraft.language.scoring import score_rules
+from ruledraft.language.suggest import did_you_mean
+from ruledraft.tableau import Tableau
 
 
 class TableError(InputError):
     """A table that is not a finished table of the ruleset: every problem found, each
-    ``WHERE: error: PATH: MESSAGE`` (at most :data:`~ruledraft.game_log.MAX_PROBLEMS`)."""
+    ``WHERE: error: PATH: MESSAGE`` (at most :data:`~ruledraft.play.game_log.MAX_PROBLEMS`)."""
 
     def __init__(self, lines: List[str]):
         super().__init__("\n".join(lines))

@@ -13,14 +13,14 @@ from typing import Any, List, Optional, Sequence, Tuple, Union
 
 import attrs
 
-from .bundled import NotFound, OutOfReach, resolve_source  # noqa: F401 - the resolver lives beside the bundled ids
-from .compiler import compile_ruleset
-from .errors import Diagnostic, InputError, RulesetError
-from .file_access import display_name, input_kind
-from .inheritance import resolve_document
-from .ruleset import CompiledRuleset
-from .schema_check import check_schema
-from .semantic_check import check_semantics
+from ruledraft.language.bundled import NotFound, OutOfReach, resolve_source  # noqa: F401 - the resolver lives beside the bundled ids
+from ruledraft.language.compiler import compile_ruleset
+from ruledraft.errors import Diagnostic, InputError, RulesetError
+from ruledraft.language.file_access import display_name, input_kind
+from ruledraft.language.inheritance import resolve_document
+from ruledraft.language.ruleset import CompiledRuleset
+from ruledraft.language.schema_check import check_schema
+from ruledraft.language.semantic_check import check_semantics
 
 
 @attrs.frozen
@@ -84,8 +84,8 @@ def load_named_ruleset(name: str, *, base: Union[str, os.PathLike], allow: Seque
     and nothing of its text is shown; any other problem is the ruleset's
     :class:`RulesetError`.
     """
-    from .inheritance import is_rule_file
-    from .yaml_loader import load_file
+    from ruledraft.language.inheritance import is_rule_file
+    from ruledraft.language.yaml_loader import load_file
 
     path = resolve_source(name, base=base, allow=allow, within_what=within_what)
     input_kind(path)

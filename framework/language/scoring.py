@@ -18,10 +18,10 @@ from typing import Callable, Dict, List, Mapping, Optional, Sequence, Tuple
 
 import attrs
 
-from .catalogue import Catalogue
-from .errors import ScoringError
-from .quantity import Quantity, compile_quantity, count_fn, selector_indices, selector_words, weighted_all_fn
-from .tableau import Tableau
+from ruledraft.language.catalogue import Catalogue
+from ruledraft.errors import ScoringError
+from ruledraft.language.quantity import Quantity, compile_quantity, count_fn, selector_indices, selector_words, weighted_all_fn
+from ruledraft.tableau import Tableau
 
 # --------------------------------------------------------------------------- helpers
 

@@ -1,0 +1,1 @@
+"""Playing compiled rulesets: bots, the simulation runner, game logs and replay."""
