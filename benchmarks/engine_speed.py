@@ -19,9 +19,9 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import handwritten_sushi_go  # noqa: E402
 
-from ruledraft.play.bench import measure, measure_jobs, player_counts  # noqa: E402
 from ruledraft.language.bundled import bundled_ids, bundled_path  # noqa: E402
 from ruledraft.language.loading import load_ruleset  # noqa: E402
+from ruledraft.play.bench import measure, measure_jobs, player_counts  # noqa: E402
 
 
 def main() -> None:
@@ -48,9 +48,11 @@ def main() -> None:
         source = str(bundled_path("sushi-go"))
         one = measure_jobs(rs, source, 4, "random", 1, args.jobs_games)
         many = measure_jobs(rs, source, 4, "random", args.jobs, args.jobs_games)
-        print(f"simulate sushi-go, 4 random players, {args.jobs_games} games: "
-              f"--jobs 1 {one.games_per_second:,.0f} games/s, --jobs {args.jobs} {many.games_per_second:,.0f} games/s "
-              f"({many.games_per_second / one.games_per_second:.2f}x)")
+        print(
+            f"simulate sushi-go, 4 random players, {args.jobs_games} games: "
+            f"--jobs 1 {one.games_per_second:,.0f} games/s, --jobs {args.jobs} {many.games_per_second:,.0f} games/s "
+            f"({many.games_per_second / one.games_per_second:.2f}x)"
+        )
 
 
 if __name__ == "__main__":

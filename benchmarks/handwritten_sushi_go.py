@@ -14,10 +14,18 @@ import random
 import time
 
 DECK = (
-    ["tempura"] * 14 + ["sashimi"] * 14 + ["dumpling"] * 14
-    + ["maki1"] * 6 + ["maki2"] * 12 + ["maki3"] * 8
-    + ["egg"] * 5 + ["salmon"] * 10 + ["squid"] * 5
-    + ["pudding"] * 10 + ["wasabi"] * 6 + ["chopsticks"] * 4
+    ["tempura"] * 14
+    + ["sashimi"] * 14
+    + ["dumpling"] * 14
+    + ["maki1"] * 6
+    + ["maki2"] * 12
+    + ["maki3"] * 8
+    + ["egg"] * 5
+    + ["salmon"] * 10
+    + ["squid"] * 5
+    + ["pudding"] * 10
+    + ["wasabi"] * 6
+    + ["chopsticks"] * 4
 )
 HAND = {2: 10, 3: 9, 4: 8, 5: 7}
 NIGIRI = {"egg": 1, "salmon": 2, "squid": 3}
@@ -64,7 +72,7 @@ def play(n: int, rng: random.Random):
     puddings = [0] * n
     for _ in range(3):
         size = HAND[n]
-        hands = [deck[i * size:(i + 1) * size] for i in range(n)]
+        hands = [deck[i * size : (i + 1) * size] for i in range(n)]
         del deck[: n * size]
         tables = [[] for _ in range(n)]
         while hands[0]:

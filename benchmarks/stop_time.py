@@ -32,7 +32,7 @@ def leftovers(pid: int) -> int:
             text = Path(f"/proc/{entry}/stat").read_text()
         except OSError:
             continue
-        fields = text[text.rindex(")") + 2:].split()
+        fields = text[text.rindex(")") + 2 :].split()
         if int(fields[2]) == pid and int(entry) != pid:
             count += 1
     return count
@@ -41,9 +41,26 @@ def leftovers(pid: int) -> int:
 def one_stop(jobs: int, to_group: bool, bots: str, warm: float, folder: str) -> tuple:
     log = os.path.join(folder, f"stop-{jobs}.jsonl")
     proc = subprocess.Popen(
-        [sys.executable, "-m", "ruledraft", "simulate", "sushi-go", "--games", "10000000", "--jobs", str(jobs),
-         "--bots", bots, "-q", "--json", "--log", log],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True,
+        [
+            sys.executable,
+            "-m",
+            "ruledraft",
+            "simulate",
+            "sushi-go",
+            "--games",
+            "10000000",
+            "--jobs",
+            str(jobs),
+            "--bots",
+            bots,
+            "-q",
+            "--json",
+            "--log",
+            log,
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        start_new_session=True,
     )
     deadline = time.monotonic() + 60
     while not (os.path.exists(log) and os.path.getsize(log) > 0):
@@ -82,8 +99,10 @@ def main() -> None:
                 times = [t for t, _, _ in runs]
                 codes = sorted({c for _, c, _ in runs})
                 left = sum(n for _, _, n in runs)
-                print(f"{jobs:>5} {'process group' if to_group else 'main process':<14} "
-                      f"{statistics.median(times):>7.2f} {max(times):>7.2f}  {','.join(map(str, codes)):<5} {left}")
+                print(
+                    f"{jobs:>5} {'process group' if to_group else 'main process':<14} "
+                    f"{statistics.median(times):>7.2f} {max(times):>7.2f}  {','.join(map(str, codes)):<5} {left}"
+                )
 
 
 if __name__ == "__main__":

@@ -26,6 +26,7 @@ app.command("play")(play.play)
 app.command("replay")(replay.replay)
 app.command("bench")(bench.bench)
 
+
 def _terminated(signum, frame) -> None:
     from ruledraft.play.runner import Interrupt
 

@@ -3,28 +3,35 @@
 from __future__ import annotations
 
 import json
-from typing import List, Optional
 
 import typer
 from rich.console import Console
 from rich.table import Table
 
-from ruledraft.play.bench import measure, measure_jobs, player_counts
+from ruledraft.errors import InputError
 from ruledraft.language.bundled import bundled_ids
 from ruledraft.language.loading import load_ruleset, resolve_source
-
-from ruledraft.errors import InputError
+from ruledraft.play.bench import measure, measure_jobs, player_counts
 
 from .common import bots_help, reported_errors
 from .simulate import parse_bots
 
 
 def bench(
-    rulesets: Optional[List[str]] = typer.Argument(None, help="Rulesets to measure, bundled ids or rule files (default: every bundled one: " + ", ".join(bundled_ids()) + ")."),
-    players: str = typer.Option("2,4", "--players", "-p", help="Player counts, comma-separated (counts a ruleset does not allow are skipped)."),
+    rulesets: list[str] | None = typer.Argument(
+        None,
+        help="Rulesets to measure, bundled ids or rule files (default: every bundled one: "
+        + ", ".join(bundled_ids())
+        + ").",
+    ),
+    players: str = typer.Option(
+        "2,4", "--players", "-p", help="Player counts, comma-separated (counts a ruleset does not allow are skipped)."
+    ),
     bots: str = typer.Option("random,greedy", "--bots", "-b", help=bots_help("Bots to measure, each in every seat.")),
     seconds: float = typer.Option(2.0, "--seconds", help="Time per figure."),
-    jobs: int = typer.Option(0, "--jobs", "-j", help="Also measure simulate with this many processes against 1 (0: skip)."),
+    jobs: int = typer.Option(
+        0, "--jobs", "-j", help="Also measure simulate with this many processes against 1 (0: skip)."
+    ),
     jobs_games: int = typer.Option(4000, "--jobs-games", help="Games for the --jobs comparison."),
     as_json: bool = typer.Option(False, "--json", help="Print the figures as JSON."),
 ) -> None:
@@ -49,7 +56,10 @@ def bench(
                     fig = measure(rs, n, bot, min_seconds=seconds)
                     figures.append(fig)
                     if not as_json:
-                        console.print(f"  {rs.id:<28} {n} players  {bot:<8} {fig.games_per_second:>9,.0f} games/s", highlight=False)
+                        console.print(
+                            f"  {rs.id:<28} {n} players  {bot:<8} {fig.games_per_second:>9,.0f} games/s",
+                            highlight=False,
+                        )
             if jobs > 1:
                 n = player_counts(rs, [4])[0]
                 source = str(resolve_source(name))
@@ -57,7 +67,10 @@ def bench(
                     fig = measure_jobs(rs, source, n, bot_names[0], j, jobs_games)
                     figures.append(fig)
                     if not as_json:
-                        console.print(f"  {rs.id:<28} {n} players  {bot_names[0]:<8} {fig.games_per_second:>9,.0f} games/s with --jobs {j}", highlight=False)
+                        console.print(
+                            f"  {rs.id:<28} {n} players  {bot_names[0]:<8} {fig.games_per_second:>9,.0f} games/s with --jobs {j}",
+                            highlight=False,
+                        )
         if as_json:
             typer.echo(json.dumps([f.to_json() for f in figures], indent=2))
             return

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import sys
-from typing import Iterator
+from collections.abc import Iterator
 
 import typer
 
@@ -12,7 +12,7 @@ from ruledraft.errors import InputError, RuledraftError, RulesetError, ScoringEr
 from ruledraft.language.loading import load_ruleset
 
 
-def fail(message: str, code: int = 1) -> "typer.Exit":
+def fail(message: str, code: int = 1) -> typer.Exit:
     """Print ``message`` on standard error and leave with ``code``."""
     typer.echo(message, err=True)
     raise typer.Exit(code)

@@ -19,16 +19,16 @@ import os
 import shutil
 import sys
 import textwrap
-from typing import Callable, Dict, List, Optional, Sequence
+from collections.abc import Callable, Sequence
 
 import typer
 
-from ruledraft.play.agents import make_agent
 from ruledraft.engine.board import board
 from ruledraft.engine.state import Game, State
 from ruledraft.errors import InputError
-from ruledraft.play.game_log import record_game
 from ruledraft.language.ruleset import DIRECTION_NAMES
+from ruledraft.play.agents import make_agent
+from ruledraft.play.game_log import record_game
 from ruledraft.play.runner import bot_seed
 
 from .common import allow_path_option, allowed_dirs, bots_help, get_ruleset, reported_errors, ruleset_help, shown
@@ -129,7 +129,7 @@ def wrapping(write: Callable[..., None], width: int) -> Callable[..., None]:
 
     def out(text: str = "", nl: bool = True) -> None:
         text = safe_for_stdout(text)
-        lines: List[str] = []
+        lines: list[str] = []
         for line in text.split("\n"):
             if len(line) <= width:
                 lines.append(line)
@@ -138,8 +138,17 @@ def wrapping(write: Callable[..., None], width: int) -> Callable[..., None]:
             more = lead + "  "
             if len(more) > width // 2:
                 lead = more = ""
-            lines.extend(textwrap.wrap(line.lstrip(" "), width, initial_indent=lead, subsequent_indent=more,
-                                       break_on_hyphens=False, drop_whitespace=True) or [""])
+            lines.extend(
+                textwrap.wrap(
+                    line.lstrip(" "),
+                    width,
+                    initial_indent=lead,
+                    subsequent_indent=more,
+                    break_on_hyphens=False,
+                    drop_whitespace=True,
+                )
+                or [""]
+            )
         if not nl and text.endswith(" ") and not lines[-1].endswith(" ") and len(lines[-1]) < width:
             lines[-1] += " "
         for line in lines[:-1]:
@@ -149,12 +158,12 @@ def wrapping(write: Callable[..., None], width: int) -> Callable[..., None]:
     return out
 
 
-def packed(head: str, items: Sequence[str], width: int, sep: str = ";") -> List[str]:
+def packed(head: str, items: Sequence[str], width: int, sep: str = ";") -> list[str]:
     """``head item; item; ...`` in lines of at most ``width`` columns, broken
     between items where it can; a continued line is indented two columns more
     than ``head``."""
     indent = " " * (len(head) - len(head.lstrip(" ")) + 2)
-    lines: List[str] = []
+    lines: list[str] = []
     line = head
     for i, item in enumerate(items):
         item += sep if i < len(items) - 1 else ""
@@ -167,17 +176,17 @@ def packed(head: str, items: Sequence[str], width: int, sep: str = ";") -> List[
     return lines
 
 
-def grouped_items(ruleset, cards: Sequence[int]) -> List[str]:
+def grouped_items(ruleset, cards: Sequence[int]) -> list[str]:
     """``["Tempura x2", "Maki Roll (3)"]``: the card types in order of first appearance."""
     if not cards:
         return ["-"]
-    counts: Dict[int, int] = {}
+    counts: dict[int, int] = {}
     for c in cards:
         counts[c] = counts.get(c, 0) + 1
     return [card_name(ruleset, c) + (f" x{k}" if k > 1 else "") for c, k in counts.items()]
 
 
-def displayed_hand(hand: Sequence[int]) -> List[int]:
+def displayed_hand(hand: Sequence[int]) -> list[int]:
     """The hand in the order it is shown and numbered (by card type, so copies of a
     card sit together): number ``i`` is ``displayed_hand(hand)[i - 1]``."""
     return sorted(hand)
@@ -193,14 +202,19 @@ def grouped(ruleset, cards: Sequence[int]) -> str:
     return ", ".join(grouped_items(ruleset, cards))
 
 
-def layout(header: Sequence[str], rows: Sequence[Sequence[str]], width: int,
-           short_names: Optional[Sequence[str]] = None, right: Sequence[int] = ()) -> List[str]:
+def layout(
+    header: Sequence[str],
+    rows: Sequence[Sequence[str]],
+    width: int,
+    short_names: Sequence[str] | None = None,
+    right: Sequence[int] = (),
+) -> list[str]:
     """A table of ``rows`` under ``header`` that fits ``width`` columns: as one line
     per row if it fits (with ``short_names`` in the first column if only they make
     it fit), else one block per row, its name on one line and ``header value`` pairs
     below it, wrapped between pairs."""
 
-    def table(rows) -> List[str]:
+    def table(rows) -> list[str]:
         widths = [max(len(h), *(len(r[i]) for r in rows)) for i, h in enumerate(header)]
         out = []
         for cells in [header, *rows]:
@@ -233,7 +247,7 @@ def layout(header: Sequence[str], rows: Sequence[Sequence[str]], width: int,
 class SeatNames:
     """How seats are called in the transcript: "you", "seat 1 (greedy)", "dummy"."""
 
-    def __init__(self, game: Game, human: int, bots: Dict[int, str]):
+    def __init__(self, game: Game, human: int, bots: dict[int, str]):
         self.game = game
         self.human = human
         self.bots = bots
@@ -242,7 +256,11 @@ class SeatNames:
         if seat == self.human:
             return "you"
         if seat >= self.game.num_players:
-            return "dummy" if self.game.num_seats == self.game.num_players + 1 else f"dummy {seat - self.game.num_players + 1}"
+            return (
+                "dummy"
+                if self.game.num_seats == self.game.num_players + 1
+                else f"dummy {seat - self.game.num_players + 1}"
+            )
         return f"seat {seat}"
 
     def long(self, seat: int) -> str:
@@ -263,9 +281,14 @@ class HumanAgent:
 
     name = HUMAN
 
-    def __init__(self, names: SeatNames, read: Optional[Callable[[], str]] = None,
-                 write: Optional[Callable[..., None]] = None, width: Optional[int] = None,
-                 pause: Optional[Callable[[str], None]] = None):
+    def __init__(
+        self,
+        names: SeatNames,
+        read: Callable[[], str] | None = None,
+        write: Callable[..., None] | None = None,
+        width: int | None = None,
+        pause: Callable[[str], None] | None = None,
+    ):
         """``read()`` returns the next line typed (default :func:`read_line`);
         ``write(text, nl=True)`` shows text (default ``typer.echo``); ``width`` is
         the number of columns the tables must fit (default: the terminal's);
@@ -314,7 +337,7 @@ class HumanAgent:
 
     # ------------------------------------------------------------------ asking
 
-    def _ask_own(self, state: State, seat: int, hand: List[int], extra: int) -> List[int]:
+    def _ask_own(self, state: State, seat: int, hand: list[int], extra: int) -> list[int]:
         label = "Your pick"
         if extra:
             tools = self._extra_cards(state, seat)
@@ -327,7 +350,7 @@ class HumanAgent:
         names = [card_name(rs, a.card) for a in state.game.actions if state.counts[seat][a.card]]
         return " / ".join(dict.fromkeys(names)) or "special action"
 
-    def _why_one(self, state: Optional[State], seat: int) -> str:
+    def _why_one(self, state: State | None, seat: int) -> str:
         """Why only one card may be taken now."""
         if state is None:
             return "the dummy gets exactly one card"
@@ -339,22 +362,29 @@ class HumanAgent:
             return f"taking two cards needs {tools} already on your table"
         return f"not enough cards left in your hand to use your {tools}"
 
-    def _named(self, word: str, cards: List[int]) -> List[int]:
+    def _named(self, word: str, cards: list[int]) -> list[int]:
         """The card types among ``cards`` that ``word`` names: the one whose whole name
         or id it is, else every one whose name or id starts with it (case ignored;
         in an id, a space may stand for ``_``)."""
         catalogue = self.names.game.ruleset.catalogue.cards
         w = " ".join(word.split()).casefold()
         types = list(dict.fromkeys(cards))
-        keys = {c: (" ".join(catalogue[c].name.split()).casefold(), catalogue[c].id.casefold(),
-                    catalogue[c].id.replace("_", " ").casefold()) for c in types}
+        keys = {
+            c: (
+                " ".join(catalogue[c].name.split()).casefold(),
+                catalogue[c].id.casefold(),
+                catalogue[c].id.replace("_", " ").casefold(),
+            )
+            for c in types
+        }
         exact = [c for c in types if w in keys[c]]
         if exact:
             return exact
         return [c for c in types if any(k.startswith(w) for k in keys[c])]
 
-    def _ask_cards(self, label: str, cards: List[int], extra: int,
-                   state: Optional[State] = None, seat: int = -1, help: str = "") -> List[int]:
+    def _ask_cards(
+        self, label: str, cards: list[int], extra: int, state: State | None = None, seat: int = -1, help: str = ""
+    ) -> list[int]:
         """Indices (0-based) into ``cards`` named by the player, by number or by name
         (or the unique start of one); re-asks until valid."""
         rs = self.names.game.ruleset
@@ -387,7 +417,7 @@ class HumanAgent:
                 continue
             return picked
 
-    def _parse(self, text: str, cards: List[int], extra: int, state: Optional[State], seat: int, where: str):
+    def _parse(self, text: str, cards: list[int], extra: int, state: State | None, seat: int, where: str):
         """The indices ``text`` names in ``cards``, or the message saying why it names none.
 
         Numbers and names may be mixed; several cards are separated by commas or
@@ -408,8 +438,8 @@ class HumanAgent:
                 parts = [text]
         if not parts:
             return f"  Type a card's number, 1-{n}, or its name."
-        numbers: List[int] = []
-        types: List[int] = []
+        numbers: list[int] = []
+        types: list[int] = []
         for word in parts:
             short = shown(word if len(word) <= 12 else word[:12] + "...")
             if is_number(word):
@@ -417,18 +447,24 @@ class HumanAgent:
                     return f"  '{short}' is not a card number: type a card's number, 1-{n} (? for help)."
                 k = int(word)
                 if not 1 <= k <= n:
-                    return (f"  There is no card {k}: {'your hand holds' if state is not None else 'there are'} "
-                            f"{n} card{'s' if n != 1 else ''}, pick 1-{n}.")
+                    return (
+                        f"  There is no card {k}: {'your hand holds' if state is not None else 'there are'} "
+                        f"{n} card{'s' if n != 1 else ''}, pick 1-{n}."
+                    )
                 numbers.append(k)
                 continue
             named = self._named(word, cards)
             if not named:
-                return (f"  '{short}' is not a card number or the name of a card {where}: "
-                        f"type a card's number, 1-{n}, or the start of its name (? for help).")
+                return (
+                    f"  '{short}' is not a card number or the name of a card {where}: "
+                    f"type a card's number, 1-{n}, or the start of its name (? for help)."
+                )
             if len(named) > 1:
                 options = [card_name(rs, c) for c in named]
-                return (f"  '{short}' could be {', '.join(options[:-1])} or {options[-1]}: "
-                        "type more of the name, or the card's number.")
+                return (
+                    f"  '{short}' could be {', '.join(options[:-1])} or {options[-1]}: "
+                    "type more of the name, or the card's number."
+                )
             types.append(named[0])
         if len(parts) > 1 + extra:
             if extra == 0:
@@ -448,33 +484,47 @@ class HumanAgent:
                 return f"  There {'is' if held == 1 else 'are'} only {held} {card_name(rs, c)} {where}."
             taken.append(free[0])
         # in the order named
-        order: List[int] = []
+        order: list[int] = []
         nums = iter(k - 1 for k in numbers)
-        named_iter = iter(taken[len(numbers):])
+        named_iter = iter(taken[len(numbers) :])
         for word in parts:
             order.append(next(nums) if is_number(word) else next(named_iter))
         return order
 
     def help_text(self, state: State, seat: int, extra: int) -> str:
         """What may be typed at the pick prompt this turn."""
-        lines = ["  Type the number of the card you take, e.g. '3', or its name or the start of it, "
-                 "e.g. 'tempura' or 'temp'."]
+        lines = [
+            "  Type the number of the card you take, e.g. '3', or its name or the start of it, "
+            "e.g. 'tempura' or 'temp'."
+        ]
         if extra:
-            lines.append(f"  This turn you may take two cards instead, using your {self._extra_cards(state, seat)}: "
-                         "their numbers or names in the order you take them, e.g. '3 5' or 'tempura, salmon'.")
+            lines.append(
+                f"  This turn you may take two cards instead, using your {self._extra_cards(state, seat)}: "
+                "their numbers or names in the order you take them, e.g. '3 5' or 'tempura, salmon'."
+            )
         elif state.game.actions:
-            lines.append(f"  Two numbers ('3 5') take two cards only on a turn when you can use a special card "
-                         f"({self._action_names(state.game)}) already on your table; not now: {self._why_one(state, seat)}.")
+            lines.append(
+                f"  Two numbers ('3 5') take two cards only on a turn when you can use a special card "
+                f"({self._action_names(state.game)}) already on your table; not now: {self._why_one(state, seat)}."
+            )
         if state.controller == seat:
-            lines.append("  You control the dummy this turn: after your own pick you choose, from the cards left, the dummy's card.")
-        lines.append("  The table: 'points' are those of the rounds scored so far; 'round' what the cards on the "
-                     "table would score if the round ended now; a modifier is 'loaded' once a card is on it and "
-                     "'waiting' while it has room; 'kept' are the cards kept to the end of the game.")
-        lines.append(f"  'rules' prints the rules of the game, 'q' quits. Answers longer than {MAX_INPUT_LINE} bytes are refused.")
+            lines.append(
+                "  You control the dummy this turn: after your own pick you choose, from the cards left, the dummy's card."
+            )
+        lines.append(
+            "  The table: 'points' are those of the rounds scored so far; 'round' what the cards on the "
+            "table would score if the round ended now; a modifier is 'loaded' once a card is on it and "
+            "'waiting' while it has room; 'kept' are the cards kept to the end of the game."
+        )
+        lines.append(
+            f"  'rules' prints the rules of the game, 'q' quits. Answers longer than {MAX_INPUT_LINE} bytes are refused."
+        )
         return "\n".join(lines)
 
-    dummy_help = ("  Type the number or name of the card the dummy plays (one card, from those you did not take).\n"
-                  "  'rules' prints the rules of the game, 'q' quits.")
+    dummy_help = (
+        "  Type the number or name of the card the dummy plays (one card, from those you did not take).\n"
+        "  'rules' prints the rules of the game, 'q' quits."
+    )
 
     @staticmethod
     def _action_names(game: Game) -> str:
@@ -490,13 +540,17 @@ class HumanAgent:
         idx = rs.catalogue.index_of
         direction = DIRECTION_NAMES[rs.pass_directions[state.round]]
         self.write("")
-        self.write(f"--- Round {obs['round']} of {rs.rounds}, turn {obs['turn']} of {game.hand_size} (hands pass {direction}) ---")
+        self.write(
+            f"--- Round {obs['round']} of {rs.rounds}, turn {obs['turn']} of {game.hand_size} (hands pass {direction}) ---"
+        )
         for line in board_lines(state, self.names, self.width):
             self.write(line)
         if obs["controls_dummy"]:
             drawn = ", ".join(card_name(rs, c) for c in state.drawn)
-            self.write(f"You control the dummy this turn: you drew {drawn or 'nothing'} from its pile; "
-                       "you take your card, then give the dummy one of the rest.")
+            self.write(
+                f"You control the dummy this turn: you drew {drawn or 'nothing'} from its pile; "
+                "you take your card, then give the dummy one of the rest."
+            )
         elif state.controller >= 0:
             self.write(f"{self.names.short(state.controller).capitalize()} controls the dummy this turn.")
         self.write("Your hand:")
@@ -520,7 +574,7 @@ class HumanAgent:
         return text
 
 
-def board_lines(state: State, names: SeatNames, width: int) -> List[str]:
+def board_lines(state: State, names: SeatNames, width: int) -> list[str]:
     """Every seat's board fitted into ``width`` columns: a table of points so far,
     the round's running points, hand (or pile) size, each majority's quantity, each
     modifier's state and the kept cards; then each seat's cards played this round."""
@@ -529,8 +583,14 @@ def board_lines(state: State, names: SeatNames, width: int) -> List[str]:
     seats = board(state)
     keeps = any(game.kept)
     first = seats[0]
-    header = ["seat", "points", "round", "hand",
-              *(shown(rid) for rid, _ in first.majorities), *(shown(rid) for rid, _, _ in first.modifiers)]
+    header = [
+        "seat",
+        "points",
+        "round",
+        "hand",
+        *(shown(rid) for rid, _ in first.majorities),
+        *(shown(rid) for rid, _, _ in first.modifiers),
+    ]
     if keeps:
         header.append("kept")
     rows = []
@@ -539,9 +599,14 @@ def board_lines(state: State, names: SeatNames, width: int) -> List[str]:
         for _, loaded, waiting in b.modifiers:
             parts = ([f"{loaded} loaded"] if loaded else []) + ([f"{waiting} waiting"] if waiting else [])
             mods.append(" ".join(parts) or "-")
-        row = [names.long(b.seat), str(b.points), f"+{b.round_points}" if b.round_points else "0",
-               f"pile {b.pile}" if b.pile is not None else str(b.hand),
-               *(str(q) for _, q in b.majorities), *mods]
+        row = [
+            names.long(b.seat),
+            str(b.points),
+            f"+{b.round_points}" if b.round_points else "0",
+            f"pile {b.pile}" if b.pile is not None else str(b.hand),
+            *(str(q) for _, q in b.majorities),
+            *mods,
+        ]
         if keeps:
             row.append(grouped(rs, b.kept))
         rows.append(row)
@@ -558,7 +623,7 @@ def board_lines(state: State, names: SeatNames, width: int) -> List[str]:
 # ---------------------------------------------------------------------- after the moves
 
 
-def take_cards(game: Game, tables: List[List[int]], seat: int, action: int):
+def take_cards(game: Game, tables: list[list[int]], seat: int, action: int):
     """Put the cards of ``seat``'s ``action`` on ``tables`` (as the engine does: a used
     special card leaves the table); the special action used, if any."""
     cards, dummy = game.decode_action(action)
@@ -574,11 +639,11 @@ def take_cards(game: Game, tables: List[List[int]], seat: int, action: int):
     return used
 
 
-def round_tables(state: State, r: int) -> List[List[int]]:
+def round_tables(state: State, r: int) -> list[list[int]]:
     """Every seat's cards played in round ``r`` (0-based), rebuilt from the history
     (the engine clears the tables once a round is scored)."""
     game = state.game
-    tables: List[List[int]] = [[] for _ in range(game.num_seats)]
+    tables: list[list[int]] = [[] for _ in range(game.num_seats)]
     for turn in state.history[r]["turns"]:
         for seat, action in enumerate(turn["actions"]):
             take_cards(game, tables, seat, action)
@@ -589,15 +654,21 @@ class Reporter:
     """Prints what happened after each set of moves: the reveal, round summaries,
     the end of the game."""
 
-    def __init__(self, state: State, names: SeatNames, write: Callable[..., None] = typer.echo,
-                 width: Optional[int] = None, pause: Optional[Callable[[str], None]] = None):
+    def __init__(
+        self,
+        state: State,
+        names: SeatNames,
+        write: Callable[..., None] = typer.echo,
+        width: int | None = None,
+        pause: Callable[[str], None] | None = None,
+    ):
         self.names = names
         self.pause = pause
         self.write = write
         self.width = width or terminal_width()
         self.seen_rounds = 0
         self.seen_turns = 0  # turns of the current round already reported
-        self.tables: List[List[int]] = [[] for _ in range(state.game.num_seats)]
+        self.tables: list[list[int]] = [[] for _ in range(state.game.num_seats)]
         self.rule_points = {k: v[:] for k, v in state.rule_points.items()}
 
     def after_moves(self, state: State) -> None:
@@ -605,7 +676,7 @@ class Reporter:
         # the turns just played: the moves, and a last card the engine played by itself
         while True:
             hist = state.history[self.seen_rounds]
-            for turn in hist["turns"][self.seen_turns:]:
+            for turn in hist["turns"][self.seen_turns :]:
                 self._reveal(game, turn)
             self.seen_turns = len(hist["turns"])
             if self.seen_rounds < len(state.round_scores):
@@ -630,8 +701,9 @@ class Reporter:
                 text += f" (with {card_name(rs, used.card)}, which go back into the hand passed on)"
             parts.append(f"{self.names.short(seat)}: {text}")
             if dummy is not None:
-                dummy_parts.append(f"{self.names.short(game.num_players)}: {card_name(rs, dummy)} "
-                                   f"(given by {self.names.short(seat)})")
+                dummy_parts.append(
+                    f"{self.names.short(game.num_players)}: {card_name(rs, dummy)} (given by {self.names.short(seat)})"
+                )
         head = "Last cards (played automatically)" if turn.get("auto") else "Revealed"
         for line in packed(f"{head}:", parts + dummy_parts, self.width):
             self.write(line)
@@ -676,9 +748,14 @@ class Reporter:
             for s in seats:
                 for line in packed(f"  {self.names.short(s)}:", grouped_items(rs, kept[s]), self.width, ","):
                     self.write(line)
-            rows = [[self.names.long(s),
-                     *(str(state.rule_points[rid][s] - self.rule_points[rid][s]) for rid in rule_ids),
-                     str(state.game_end_scores[s])] for s in seats]
+            rows = [
+                [
+                    self.names.long(s),
+                    *(str(state.rule_points[rid][s] - self.rule_points[rid][s]) for rid in rule_ids),
+                    str(state.game_end_scores[s]),
+                ]
+                for s in seats
+            ]
             self.write("Game-end points (on the cards kept to the end):")
             self._table(["seat", *map(shown, rule_ids), "game end"], rows, seats)
         totals = state.totals()
@@ -689,7 +766,10 @@ class Reporter:
             self.write("No winner: the tie is not broken and this game does not share wins.")
         elif len(winners) == 1:
             w = winners[0]
-            self.write(f"Winner: {self.names.short(w)}, with {totals[w]} points." + (" Well played!" if w == self.names.human else ""))
+            self.write(
+                f"Winner: {self.names.short(w)}, with {totals[w]} points."
+                + (" Well played!" if w == self.names.human else "")
+            )
         else:
             self.write(f"Shared win: {self.names.list(winners)}, with {totals[winners[0]]} points each.")
 
@@ -701,10 +781,17 @@ def play(
     ruleset: str = typer.Argument(..., help=ruleset_help()),
     players: int = typer.Option(..., "--players", "-p", help="Number of players, you included."),
     seed: int = typer.Option(0, "--seed", "-s", help="Seed of the deal (and of the bots)."),
-    bots: str = typer.Option("greedy", "--bots", "-b", help=bots_help("Bots for the other seats in seat order, comma-separated; the last fills the remaining seats.")),
+    bots: str = typer.Option(
+        "greedy",
+        "--bots",
+        "-b",
+        help=bots_help("Bots for the other seats in seat order, comma-separated; the last fills the remaining seats."),
+    ),
     seat: int = typer.Option(0, "--seat", help="Your seat (0-based)."),
-    log: Optional[str] = typer.Option(None, "--log", help="Write the finished game as one JSON line (check it with `ruledraft replay`)."),
-    allow_path: List[str] = allow_path_option(),
+    log: str | None = typer.Option(
+        None, "--log", help="Write the finished game as one JSON line (check it with `ruledraft replay`)."
+    ),
+    allow_path: list[str] = allow_path_option(),
 ) -> None:
     """Play a game in the terminal against bots: type a card's number or name to take it.
 
@@ -715,7 +802,9 @@ def play(
     """
     with reported_errors():
         if ruleset == "-":
-            raise InputError("play reads your moves from standard input, so the ruleset cannot come from there (-); give a file or a bundled id")
+            raise InputError(
+                "play reads your moves from standard input, so the ruleset cannot come from there (-); give a file or a bundled id"
+            )
         rs = get_ruleset(ruleset, allowed_dirs(allow_path))
         game = Game(rs, players)  # checks the player count
         if not 0 <= seat < players:
@@ -723,7 +812,9 @@ def play(
         others = [s for s in range(players) if s != seat]
         named = [n for n in bots.split(",") if n.strip()]
         if len(named) > len(others):
-            raise InputError(f"--bots names {len(named)} bots for the {len(others)} other seat{'s' if len(others) != 1 else ''}")
+            raise InputError(
+                f"--bots names {len(named)} bots for the {len(others)} other seat{'s' if len(others) != 1 else ''}"
+            )
         bot_names = dict(zip(others, parse_bots(bots, len(others))))
         log_existed = bool(log) and os.path.exists(log)
         if log:  # find out now, not after the game, whether the record can be written
@@ -753,12 +844,21 @@ def play(
                     fh.write(json.dumps(record_game(state, seat_names), separators=(",", ":")) + "\n")
             except OSError as e:
                 raise InputError(f"{log}: cannot write: {e.strerror}") from None
-            wrapping(typer.echo, terminal_width())(f"Game record written to {log} (check it with: ruledraft replay {log}).")
+            wrapping(typer.echo, terminal_width())(
+                f"Game record written to {log} (check it with: ruledraft replay {log})."
+            )
 
 
-def play_game(game: Game, seed: int, seat: int, bot_names: Dict[int, str],
-              read: Optional[Callable[[], str]] = None, write: Optional[Callable[..., None]] = None,
-              width: Optional[int] = None, pause: bool = False) -> State:
+def play_game(
+    game: Game,
+    seed: int,
+    seat: int,
+    bot_names: dict[int, str],
+    read: Callable[[], str] | None = None,
+    write: Callable[..., None] | None = None,
+    width: int | None = None,
+    pause: bool = False,
+) -> State:
     """Play one game, the human at ``seat`` and the named bots elsewhere; the finished state.
     Bot ``s`` is seeded with ``bot_seed(seed, s)``, as in simulations. Every line
     written fits ``width`` columns (default: the terminal's width). With ``pause``
@@ -772,6 +872,7 @@ def play_game(game: Game, seed: int, seat: int, bot_names: Dict[int, str],
     names = SeatNames(game, seat, bot_names)
     wait = None
     if pause:
+
         def wait(what: str) -> None:
             write(f"Press Enter {what} (q quits): ", nl=False)
             try:
@@ -780,11 +881,14 @@ def play_game(game: Game, seed: int, seat: int, bot_names: Dict[int, str],
                 return
             if answer in ("q", "quit", "exit"):
                 raise QuitGame()
+
     human = HumanAgent(names, read, write, width, pause=wait)
     agents = [human if s == seat else make_agent(bot_names[s], bot_seed(seed, s)) for s in range(game.num_players)]
     state = game.new_initial_state(seed)
     opponents = ", ".join(names.long(s) for s in range(game.num_seats) if s != seat)
-    write(f"{shown(rs.name)}: {game.num_players} players, seed {seed}. You are seat {seat}; playing against {opponents}.")
+    write(
+        f"{shown(rs.name)}: {game.num_players} players, seed {seed}. You are seat {seat}; playing against {opponents}."
+    )
     write("Type a card's number or name to take it; ? for help, q to quit.")
     reporter = Reporter(state, names, write, width, pause=wait)
     reporter.after_moves(state)  # a deal that plays itself (hands of one card)

@@ -3,15 +3,14 @@
 from __future__ import annotations
 
 import os
-from typing import List
 
 import typer
 
-from ruledraft.language.bundled import OutOfReach, bundled_ids
 from ruledraft.errors import InputError, RulesetError
+from ruledraft.language.bundled import OutOfReach, bundled_ids
 from ruledraft.language.file_access import UnreadableInput, display_name, input_kind
-from ruledraft.play.game_log import read_records, record_problems, replay_record
 from ruledraft.language.loading import load_named_ruleset
+from ruledraft.play.game_log import read_records, record_problems, replay_record
 
 from .common import allow_path_option, allowed_dirs, get_ruleset, reported_errors, shown
 
@@ -29,8 +28,15 @@ def _record_ruleset(record: dict):
 
 def replay(
     log: str = typer.Argument(..., help="A JSON Lines game log written by `simulate --log` or `play --log`."),
-    ruleset: str = typer.Option(None, "--ruleset", "-r", help="Ruleset to check against: a bundled id (" + ", ".join(bundled_ids()) + ") or a rule file (default: the one each record names)."),
-    allow_path: List[str] = allow_path_option(),
+    ruleset: str = typer.Option(
+        None,
+        "--ruleset",
+        "-r",
+        help="Ruleset to check against: a bundled id ("
+        + ", ".join(bundled_ids())
+        + ") or a rule file (default: the one each record names).",
+    ),
+    allow_path: list[str] = allow_path_option(),
 ) -> None:
     """Replay logged games and check every pick and score.
 
@@ -71,7 +77,9 @@ def replay(
                     if ruleset is not None:  # named on the command line: any file
                         cache[name] = get_ruleset(name, allow)
                     else:
-                        cache[name] = load_named_ruleset(name, base=log_dir, allow=allow + (log_dir, "."), within_what="the log")
+                        cache[name] = load_named_ruleset(
+                            name, base=log_dir, allow=allow + (log_dir, "."), within_what="the log"
+                        )
                 except OutOfReach as e:
                     cache[name] = InputError(f"{e} (or give the ruleset with --ruleset FILE)")
                 except (InputError, RulesetError) as e:

@@ -8,8 +8,6 @@ from ruledraft.language.bundled import bundled_ids, bundled_path
 from ruledraft.language.describe import describe_ruleset
 from ruledraft.language.loading import load_ruleset
 
-from typing import List
-
 from .common import allow_path_option, allowed_dirs, get_ruleset, reported_errors, ruleset_help, shown
 
 
@@ -24,7 +22,7 @@ def rulesets() -> None:
 
 def show(
     ruleset: str = typer.Argument(..., help=ruleset_help(stdin=True)),
-    allow_path: List[str] = allow_path_option(),
+    allow_path: list[str] = allow_path_option(),
 ) -> None:
     """Print a ruleset's rules in plain words, generated from its data."""
     with reported_errors():

@@ -4,14 +4,15 @@ from __future__ import annotations
 
 import contextlib
 import json
-from typing import BinaryIO, Iterator, List
+from collections.abc import Iterator
+from typing import BinaryIO
 
 import typer
 
+from ruledraft.engine.table_scoring import TableError, score_table
 from ruledraft.errors import InputError
 from ruledraft.language.file_access import UnreadableInput, open_input
 from ruledraft.play.game_log import MAX_LINE_BYTES, parse_json, read_lines, size_in_words
-from ruledraft.engine.table_scoring import TableError, score_table
 
 from .common import allow_path_option, allowed_dirs, get_ruleset, reported_errors, ruleset_help, shown
 
@@ -57,10 +58,18 @@ def read_tables(fh: BinaryIO, name: str) -> Iterator[tuple]:
 
 def score(
     ruleset: str = typer.Argument(..., help=ruleset_help(stdin=True)),
-    table: str = typer.Argument(..., help=shown('A JSON file {"rounds": [[[cards of seat 0 in play order], ...], ...]} (per round, per seat, card ids), or JSON Lines with one such object per line; - reads standard input.', markup=True)),
+    table: str = typer.Argument(
+        ...,
+        help=shown(
+            'A JSON file {"rounds": [[[cards of seat 0 in play order], ...], ...]} (per round, per seat, card ids), or JSON Lines with one such object per line; - reads standard input.',
+            markup=True,
+        ),
+    ),
     rules: bool = typer.Option(False, "--rules", help="Also give the points of each scoring rule."),
-    allow_path: List[str] = allow_path_option(),
-    partial: bool = typer.Option(False, "--partial", help="Accept tables with fewer rounds than the ruleset has (the rounds played so far)."),
+    allow_path: list[str] = allow_path_option(),
+    partial: bool = typer.Option(
+        False, "--partial", help="Accept tables with fewer rounds than the ruleset has (the rounds played so far)."
+    ),
 ) -> None:
     """Score finished tables without playing them.
 

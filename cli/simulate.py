@@ -5,24 +5,24 @@ from __future__ import annotations
 import json
 import os
 import stat
-from typing import List, Optional, Sequence, Tuple
+from collections.abc import Sequence
 
 import typer
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from ruledraft.play.agents import agent_names
 from ruledraft.engine.state import MAX_SEED
 from ruledraft.errors import InputError, RuledraftError, RulesetError
 from ruledraft.language.loading import check_ruleset
+from ruledraft.play.agents import agent_names
 from ruledraft.play.runner import WorkerError, available_cores
 from ruledraft.play.runner import simulate as run_simulation
 
 from .common import allow_path_option, allowed_dirs, bots_help, fail, reported_errors, ruleset_help, shown
 
 
-def parse_bots(spec: str, players: int, *, allow: Optional[List[str]] = None) -> List[str]:
+def parse_bots(spec: str, players: int, *, allow: list[str] | None = None) -> list[str]:
     """``greedy,random`` -> one bot name per seat; the last name fills the seats left."""
     names = [n.strip() for n in spec.split(",") if n.strip()]
     known = allow if allow is not None else agent_names()
@@ -38,16 +38,28 @@ def parse_bots(spec: str, players: int, *, allow: Optional[List[str]] = None) ->
     return names + [names[-1]] * (players - len(names))
 
 
-def summary_tables(summary, ruleset) -> List[Table]:
+def summary_tables(summary, ruleset) -> list[Table]:
     """Two tables: results per seat, and mean points per scoring rule per seat."""
     seats = Table(title=f"{ruleset.name}: {summary.games} games, {summary.players} players, seed {summary.seed}")
-    for name, justify in (("seat", "right"), ("bot", "left"), ("win share", "right"), ("mean score", "right"),
-                          ("sd", "right"), ("min", "right"), ("max", "right")):
+    for name, justify in (
+        ("seat", "right"),
+        ("bot", "left"),
+        ("win share", "right"),
+        ("mean score", "right"),
+        ("sd", "right"),
+        ("min", "right"),
+        ("max", "right"),
+    ):
         seats.add_column(name, justify=justify)
     for s in summary.seats:
         seats.add_row(
-            str(s.seat), s.bot, f"{s.win_share:.1%}" if s.bot != "dummy" else "-",
-            f"{s.mean:.2f}", f"{s.stdev:.2f}", str(s.min), str(s.max),
+            str(s.seat),
+            s.bot,
+            f"{s.win_share:.1%}" if s.bot != "dummy" else "-",
+            f"{s.mean:.2f}",
+            f"{s.stdev:.2f}",
+            str(s.min),
+            str(s.max),
         )
     rules = Table(title="Mean points per scoring rule")
     rules.add_column("rule")
@@ -67,7 +79,7 @@ def load_with_inputs(name: str, allow=()):
     return result.ruleset, result.document, list(result.files)
 
 
-def parse_jobs(text: str) -> Tuple[int, Optional[str]]:
+def parse_jobs(text: str) -> tuple[int, str | None]:
     """``--jobs``: a number of processes, or ``0``/``auto`` for every processor; more
     than there are processors is capped (with a note to say so)."""
     cores = available_cores()
@@ -79,9 +91,14 @@ def parse_jobs(text: str) -> Tuple[int, Optional[str]]:
     except ValueError:
         jobs = -1
     if jobs < 0:
-        raise InputError(f"--jobs takes a number of processes, or 0 or 'auto' for all {cores} processors, not {shown(text)!r}")
+        raise InputError(
+            f"--jobs takes a number of processes, or 0 or 'auto' for all {cores} processors, not {shown(text)!r}"
+        )
     if jobs > cores:
-        return cores, f"note: --jobs {jobs} is more than the {cores} processor{'s' if cores > 1 else ''} here; using {cores}"
+        return (
+            cores,
+            f"note: --jobs {jobs} is more than the {cores} processor{'s' if cores > 1 else ''} here; using {cores}",
+        )
     return jobs, None
 
 
@@ -94,8 +111,13 @@ def _same_file(a: os.stat_result, b: os.stat_result) -> bool:
 
 
 def _kind(mode: int) -> str:
-    for test, what in ((stat.S_ISDIR, "a directory"), (stat.S_ISFIFO, "a FIFO"), (stat.S_ISSOCK, "a socket"),
-                       (stat.S_ISCHR, "a device"), (stat.S_ISBLK, "a device")):
+    for test, what in (
+        (stat.S_ISDIR, "a directory"),
+        (stat.S_ISFIFO, "a FIFO"),
+        (stat.S_ISSOCK, "a socket"),
+        (stat.S_ISCHR, "a device"),
+        (stat.S_ISBLK, "a device"),
+    ):
         if test(mode):
             return what
     return "not a regular file"
@@ -136,8 +158,8 @@ class GameLog:
         except BaseException:
             os.close(fd)
             raise
-        self.fd: Optional[int] = fd
-        self.lines: List[str] = []
+        self.fd: int | None = fd
+        self.lines: list[str] = []
         self.buffered = 0
         self.written = 0  # bytes of complete lines in the file
         self.games = 0  # games written
@@ -150,14 +172,20 @@ class GameLog:
                 null = None
             if null is not None and _same_file(st, null):
                 return
-            raise InputError(f"--log {self.name}: {_kind(st.st_mode)}; --log takes a regular file (created or replaced) or {os.devnull}")
+            raise InputError(
+                f"--log {self.name}: {_kind(st.st_mode)}; --log takes a regular file (created or replaced) or {os.devnull}"
+            )
         for n, file in enumerate(inputs):
             try:
                 same = _same_file(st, os.stat(file))
             except OSError:
                 continue
             if same:
-                what = "the rule file" if n == 0 else f"{shown(file)}, a rule file that {'it extends' if n == 1 else 'its parents extend'}"
+                what = (
+                    "the rule file"
+                    if n == 0
+                    else f"{shown(file)}, a rule file that {'it extends' if n == 1 else 'its parents extend'}"
+                )
                 raise InputError(f"--log {self.name} is {what}: the log would overwrite it")
 
     def write(self, record: dict) -> None:
@@ -187,7 +215,9 @@ class GameLog:
             fd, self.fd = self.fd, None
             os.close(fd)
             kept = f"{self.games} game{'s' if self.games != 1 else ''}"
-            raise LogWriteError(f"{self.name}: cannot write the game log: {e.strerror} (it keeps the first {kept} written, as complete lines)") from None
+            raise LogWriteError(
+                f"{self.name}: cannot write the game log: {e.strerror} (it keeps the first {kept} written, as complete lines)"
+            ) from None
         self.written += len(data)
         self.games += count
 
@@ -205,13 +235,32 @@ def simulate(
     ruleset: str = typer.Argument(..., help=ruleset_help(stdin=True)),
     players: int = typer.Option(4, "--players", "-p", help="Number of players."),
     games: int = typer.Option(1000, "--games", "-g", min=1, max=10_000_000, help="Number of games."),
-    seed: int = typer.Option(0, "--seed", "-s", help=f"Seed of the whole simulation (0 to {MAX_SEED}); game i uses a seed derived from it and i."),
-    bots: str = typer.Option("greedy,random", "--bots", "-b", help=bots_help("Bot per seat, comma-separated; the last fills the remaining seats.")),
-    jobs: str = typer.Option("1", "--jobs", "-j", help="Processes to run games on (0 or auto: one per processor; results do not depend on it)."),
-    log: Optional[str] = typer.Option(None, "--log", help="Write every game to this JSON Lines file, one record per line (the game-log schema in schemas/): a regular file, or /dev/null."),
+    seed: int = typer.Option(
+        0,
+        "--seed",
+        "-s",
+        help=f"Seed of the whole simulation (0 to {MAX_SEED}); game i uses a seed derived from it and i.",
+    ),
+    bots: str = typer.Option(
+        "greedy,random",
+        "--bots",
+        "-b",
+        help=bots_help("Bot per seat, comma-separated; the last fills the remaining seats."),
+    ),
+    jobs: str = typer.Option(
+        "1",
+        "--jobs",
+        "-j",
+        help="Processes to run games on (0 or auto: one per processor; results do not depend on it).",
+    ),
+    log: str | None = typer.Option(
+        None,
+        "--log",
+        help="Write every game to this JSON Lines file, one record per line (the game-log schema in schemas/): a regular file, or /dev/null.",
+    ),
     as_json: bool = typer.Option(False, "--json", help="Print the summary as JSON."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar."),
-    allow_path: List[str] = allow_path_option(),
+    allow_path: list[str] = allow_path_option(),
 ) -> None:
     """Simulate games between bots and print win shares, scores and points per rule.
 
@@ -232,12 +281,24 @@ def simulate(
         game_log = GameLog(log, inputs) if log is not None else None
         try:
             with Progress(
-                TextColumn("[progress.description]{task.description}"), BarColumn(), MofNCompleteColumn(),
-                TimeElapsedColumn(), console=err, disable=quiet, transient=True,
+                TextColumn("[progress.description]{task.description}"),
+                BarColumn(),
+                MofNCompleteColumn(),
+                TimeElapsedColumn(),
+                console=err,
+                disable=quiet,
+                transient=True,
             ) as progress:
                 task = progress.add_task(shown(rs.id, markup=True), total=games)
                 summary = run_simulation(
-                    rs, players, games, seed, names, jobs=jobs_used, document=document, log=game_log is not None,
+                    rs,
+                    players,
+                    games,
+                    seed,
+                    names,
+                    jobs=jobs_used,
+                    document=document,
+                    log=game_log is not None,
                     progress=lambda n: progress.advance(task, n),
                     on_result=(lambda r: game_log.write(r.record)) if game_log else None,
                 )
@@ -258,8 +319,12 @@ def simulate(
             out = Console()
             for table in summary_tables(summary, rs):
                 out.print(table)
-            out.print(f"{summary.games} games in {summary.elapsed:.2f}s ({summary.games_per_second:,.0f} games/s, "
-                      f"{jobs_used} job{'s' if jobs_used > 1 else ''})", highlight=False, soft_wrap=True)
+            out.print(
+                f"{summary.games} games in {summary.elapsed:.2f}s ({summary.games_per_second:,.0f} games/s, "
+                f"{jobs_used} job{'s' if jobs_used > 1 else ''})",
+                highlight=False,
+                soft_wrap=True,
+            )
             if stopped:
                 out.print(stopped, highlight=False, soft_wrap=True)
             if log:

@@ -4,12 +4,11 @@ from __future__ import annotations
 
 import json
 from enum import Enum
-from typing import List
 
 import typer
 
-from ruledraft.language.bundled import bundled_ids
 from ruledraft.errors import InputError
+from ruledraft.language.bundled import bundled_ids
 from ruledraft.language.loading import check_ruleset, resolve_source
 
 from .common import allow_path_option, allowed_dirs, fail, shown
@@ -22,7 +21,12 @@ class Format(str, Enum):
 
 def summary_line(ruleset) -> str:
     cat = ruleset.catalogue
-    players = f"{ruleset.min_players}-{ruleset.max_players}" if ruleset.min_players != ruleset.max_players else str(ruleset.min_players)
+    players = (
+        f"{ruleset.min_players}-{ruleset.max_players}"
+        if ruleset.min_players != ruleset.max_players
+        else str(ruleset.min_players)
+    )
+
     def n(count: int, noun: str) -> str:
         return f"{count} {noun}{'' if count == 1 else 's'}"
 
@@ -33,7 +37,7 @@ def summary_line(ruleset) -> str:
     )
 
 
-def expand_directory(path: str) -> List[str]:
+def expand_directory(path: str) -> list[str]:
     """The rule files (``*.yaml``, ``*.yml``) directly in a directory, sorted; InputError if none."""
     import os
 
@@ -58,10 +62,18 @@ def _is_directory_argument(path: str) -> bool:
 
 
 def validate(
-    paths: List[str] = typer.Argument(..., help="Rule files, directories of rule files (their *.yaml and *.yml), bundled ruleset ids (" + ", ".join(bundled_ids()) + "), or - for standard input.", metavar="PATH..."),
+    paths: list[str] = typer.Argument(
+        ...,
+        help="Rule files, directories of rule files (their *.yaml and *.yml), bundled ruleset ids ("
+        + ", ".join(bundled_ids())
+        + "), or - for standard input.",
+        metavar="PATH...",
+    ),
     format: Format = typer.Option(Format.text, "--format", "-f", help="text: one problem per line; json: for tools."),
-    show_source: bool = typer.Option(False, "--show-source", help="Show the offending line with a caret under each problem."),
-    allow_path: List[str] = allow_path_option(),
+    show_source: bool = typer.Option(
+        False, "--show-source", help="Show the offending line with a caret under each problem."
+    ),
+    allow_path: list[str] = allow_path_option(),
 ) -> None:
     """Check rule files against the schema and the semantic rules.
 
@@ -78,7 +90,13 @@ def validate(
     def refuse(path: str, e: InputError) -> None:
         nonlocal bad_argument
         bad_argument = True
-        reports.append({"file": path, "valid": False, "diagnostics": [{"file": path, "line": 0, "column": 0, "severity": "error", "message": str(e)}]})
+        reports.append(
+            {
+                "file": path,
+                "valid": False,
+                "diagnostics": [{"file": path, "line": 0, "column": 0, "severity": "error", "message": str(e)}],
+            }
+        )
         if format is Format.text:
             typer.echo(f"error: {shown(e)}", err=True)
 
@@ -86,7 +104,7 @@ def validate(
         allow = allowed_dirs(allow_path)
     except InputError as e:
         fail(f"error: {e}", 2)
-    files: List[str] = []
+    files: list[str] = []
     for path in paths:
         if _is_directory_argument(path):
             try:
@@ -102,15 +120,23 @@ def validate(
             refuse(path, e)
             continue
         if result.ok:
-            reports.append({"file": result.file, "valid": True, "summary": summary_line(result.ruleset),
-                            "diagnostics": [d.to_json() for d in result.diagnostics]})
+            reports.append(
+                {
+                    "file": result.file,
+                    "valid": True,
+                    "summary": summary_line(result.ruleset),
+                    "diagnostics": [d.to_json() for d in result.diagnostics],
+                }
+            )
             if format is Format.text:
                 for d in result.diagnostics:  # warnings
                     typer.echo(d.format(with_source=show_source))
                 typer.echo(f"{result.file}: ok: {summary_line(result.ruleset)}")
         else:
             failed = True
-            reports.append({"file": result.file, "valid": False, "diagnostics": [d.to_json() for d in result.diagnostics]})
+            reports.append(
+                {"file": result.file, "valid": False, "diagnostics": [d.to_json() for d in result.diagnostics]}
+            )
             if format is Format.text:
                 for d in result.diagnostics:
                     typer.echo(d.format(with_source=show_source))

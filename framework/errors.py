@@ -11,7 +11,7 @@ from illegal moves):
 
 from __future__ import annotations
 
-from typing import Iterable, Optional
+from collections.abc import Iterable
 
 import attrs
 
@@ -26,7 +26,7 @@ class Diagnostic:
     message: str
     severity: str = "error"
     #: Optional source line and caret column, for a code-frame under the message.
-    source_line: Optional[str] = attrs.field(default=None, eq=False, order=False)
+    source_line: str | None = attrs.field(default=None, eq=False, order=False)
 
     def format(self, *, with_source: bool = False) -> str:
         """``FILE:LINE:COLUMN: error: MESSAGE`` (optionally with the line and a caret)."""
@@ -61,7 +61,7 @@ class RulesetError(RuledraftError):
         super().__init__("\n".join(d.format() for d in self.diagnostics))
 
     @classmethod
-    def single(cls, file: str, line: int, column: int, message: str) -> "RulesetError":
+    def single(cls, file: str, line: int, column: int, message: str) -> RulesetError:
         return cls([Diagnostic(file, line, column, message)])
 
 
@@ -85,15 +85,21 @@ class ScoringError(RuledraftError):
     so an error raised in a worker process arrives whole.
     """
 
-    def __init__(self, message: str, rule: Optional[str] = None, file: Optional[str] = None,
-                 line: Optional[int] = None, column: Optional[int] = None):
+    def __init__(
+        self,
+        message: str,
+        rule: str | None = None,
+        file: str | None = None,
+        line: int | None = None,
+        column: int | None = None,
+    ):
         self.message, self.rule, self.file, self.line, self.column = message, rule, file, line, column
         super().__init__(self.format())
 
     def __reduce__(self):
         return (type(self), (self.message, self.rule, self.file, self.line, self.column))
 
-    def for_rule(self, rule: str) -> "ScoringError":
+    def for_rule(self, rule: str) -> ScoringError:
         """The same error, naming the scoring rule being scored."""
         return type(self)(self.message, rule, self.file, self.line, self.column)
 

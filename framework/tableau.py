@@ -13,7 +13,7 @@ either from the other on every call would cost time in the hot path:
 
 from __future__ import annotations
 
-from typing import List, Sequence
+from collections.abc import Sequence
 
 
 class Tableau:
@@ -21,7 +21,7 @@ class Tableau:
 
     __slots__ = ("counts", "cards", "num_seats", "round")
 
-    def __init__(self, counts: List[List[int]], cards: List[List[int]], round: int = 1):
+    def __init__(self, counts: list[list[int]], cards: list[list[int]], round: int = 1):
         self.counts = counts
         self.cards = cards
         self.num_seats = len(counts)
@@ -29,7 +29,7 @@ class Tableau:
         self.round = round
 
     @classmethod
-    def from_cards(cls, num_card_types: int, cards: Sequence[Sequence[int]], round: int = 1) -> "Tableau":
+    def from_cards(cls, num_card_types: int, cards: Sequence[Sequence[int]], round: int = 1) -> Tableau:
         """Build a tableau from each seat's cards in play order."""
         counts = []
         for seq in cards:
@@ -39,7 +39,7 @@ class Tableau:
             counts.append(row)
         return cls(counts, [list(seq) for seq in cards], round)
 
-    def with_seat(self, seat: int, counts: List[int], cards: List[int]) -> "Tableau":
+    def with_seat(self, seat: int, counts: list[int], cards: list[int]) -> Tableau:
         """A copy in which ``seat`` has other cards (used to try a move without making it)."""
         new_counts = list(self.counts)
         new_counts[seat] = counts

@@ -6,7 +6,6 @@ Several test modules add to this file: add your own section, do not rewrite othe
 from __future__ import annotations
 
 # ---------------------------------------------------------------- games: bundled rulesets, seeds, bots
-
 import functools as _functools
 
 from hypothesis import strategies as _st
@@ -18,7 +17,7 @@ BUNDLED_RULESETS = ("sushi-go", "sushi-go-pass-both-ways", "sushi-go-soy-sauce",
 BOT_NAMES = ("random", "greedy")
 
 
-@_functools.lru_cache(maxsize=None)
+@_functools.cache
 def bundled_ruleset(ruleset_id: str):
     """The compiled bundled ruleset, loaded once per test process (loading is slow)."""
     from ruledraft.language.loading import load_ruleset
@@ -26,7 +25,7 @@ def bundled_ruleset(ruleset_id: str):
     return load_ruleset(ruleset_id)
 
 
-@_functools.lru_cache(maxsize=None)
+@_functools.cache
 def bundled_game(ruleset_id: str, players: int):
     """A :class:`ruledraft.engine.state.Game` of a bundled ruleset, made once per process."""
     from ruledraft.engine.state import Game
@@ -57,6 +56,7 @@ def game_setups(draw, ruleset_ids=None, bots=BOT_NAMES):
 
 # ---------------------------------------------------------------- finished tables: the cards each seat played
 
+
 def deck_card_ids(ruleset) -> list:
     """The full deck of a compiled ruleset as card ids (each id as many times as its count)."""
     return [c.id for c in ruleset.catalogue.cards for _ in range(c.count)]
@@ -83,7 +83,7 @@ def finished_tables(draw, ruleset_id="sushi-go", players=None, full=False):
         rnd = []
         for _ in range(seats):
             k = hand if full else draw(_st.integers(min_value=0, max_value=hand))
-            rnd.append(list(deck[pos:pos + k]))
+            rnd.append(list(deck[pos : pos + k]))
             pos += k
         rounds.append(rnd)
     return {"rounds": rounds}
@@ -116,4 +116,3 @@ def forced_game(ruleset_id, players, round1, filler="tempura"):
     assert all(len(h) == game.hand_size for h in first), [len(h) for h in first]
     rest = [[rs.card_index(filler)] * game.hand_size for _ in range(game.num_seats)]
     return game, game.new_initial_state(0, deals=[first, rest, rest])
-

@@ -6,22 +6,18 @@ from collections import Counter
 
 import pytest
 from hypothesis import HealthCheck, given, settings
+from strategies import BUNDLED_RULESETS, bundled_game, bundled_ruleset, cards, forced_game, game_setups
 
+from ruledraft.language.scoring import score_rules
 from ruledraft.play import agents as agents_module
 from ruledraft.play.agents import GreedyAgent, RandomAgent, agent_names, make_agent, register_agent
 from ruledraft.play.runner import bot_seed, play_game
-from ruledraft.language.scoring import score_rules
 from ruledraft.tableau import Tableau
-from strategies import BUNDLED_RULESETS, bundled_game, bundled_ruleset, cards, forced_game, game_setups
 
 PROPERTY = settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 # ---------------------------------------------------------------- helpers
-
-
-
-
 
 
 def bots_for(names, seed):
@@ -112,11 +108,15 @@ def test_random_choices_cover_the_legal_actions():
 
 def test_greedy_puts_the_squid_on_its_wasabi():
     """With a wasabi on its table and a squid nigiri in hand, greedy takes the squid (9 points) over every other card."""
-    game, state = forced_game("sushi-go", 3, [
-        ["wasabi", "tempura*8"],
-        ["sashimi*9"],
-        ["squid_nigiri", "salmon_nigiri", "egg_nigiri", "maki_3", "dumpling", "pudding", "tempura", "sashimi*2"],
-    ])
+    game, state = forced_game(
+        "sushi-go",
+        3,
+        [
+            ["wasabi", "tempura*8"],
+            ["sashimi*9"],
+            ["squid_nigiri", "salmon_nigiri", "egg_nigiri", "maki_3", "dumpling", "pudding", "tempura", "sashimi*2"],
+        ],
+    )
     rs = game.ruleset
     state.apply_actions(cards(rs, "wasabi", "sashimi", "sashimi"))
     assert rs.card_index("squid_nigiri") in state.hands[0]
@@ -126,10 +126,14 @@ def test_greedy_puts_the_squid_on_its_wasabi():
 
 def test_greedy_completes_a_tempura_pair_over_an_egg_nigiri():
     """With one tempura on the table greedy takes the second tempura (5) over an egg nigiri (1); with none it takes the egg."""
-    game, state = forced_game("sushi-go", 2, [
-        ["tempura", "egg_nigiri", "sashimi*4", "dumpling*4"],
-        ["tempura*2", "egg_nigiri", "sashimi*3", "wasabi*4"],
-    ])
+    game, state = forced_game(
+        "sushi-go",
+        2,
+        [
+            ["tempura", "egg_nigiri", "sashimi*4", "dumpling*4"],
+            ["tempura*2", "egg_nigiri", "sashimi*3", "wasabi*4"],
+        ],
+    )
     rs = game.ruleset
     tem, egg, wasabi = cards(rs, "tempura", "egg_nigiri", "wasabi")
     # no tempura on seat 1's table yet: a lone tempura scores 0, the egg 1
@@ -143,10 +147,14 @@ def test_greedy_completes_a_tempura_pair_over_an_egg_nigiri():
 
 def test_greedy_uses_chopsticks_for_wasabi_then_squid():
     """With chopsticks on its table greedy takes wasabi then squid (9 points), not the reverse order (3)."""
-    game, state = forced_game("sushi-go", 2, [
-        ["chopsticks", "tempura*9"],
-        ["wasabi", "squid_nigiri", "egg_nigiri", "sashimi*7"],
-    ])
+    game, state = forced_game(
+        "sushi-go",
+        2,
+        [
+            ["chopsticks", "tempura*9"],
+            ["wasabi", "squid_nigiri", "egg_nigiri", "sashimi*7"],
+        ],
+    )
     rs = game.ruleset
     state.apply_actions(cards(rs, "chopsticks", "sashimi"))
     best = game.encode_action(cards(rs, "wasabi", "squid_nigiri"))
@@ -170,7 +178,11 @@ def test_greedy_choice_has_the_highest_immediate_gain(setup):
             gains = {a: reference_gain(state, seat, a) for a in legal}
             choice = greedy.act(state, seat)
             assert choice in gains
-            assert gains[choice] == max(gains.values()), (game.action_to_string(choice), gains[choice], max(gains.values()))
+            assert gains[choice] == max(gains.values()), (
+                game.action_to_string(choice),
+                gains[choice],
+                max(gains.values()),
+            )
             checked += 1
         state.apply_actions([a.act(state, s) for s, a in enumerate(agents)])
     assert checked >= 3 * 5
@@ -199,10 +211,14 @@ def test_greedy_plays_every_bundled_ruleset(ruleset_id):
 
 def tie_state():
     """Seat 0 to move with nothing on its table and a hand where several cards all gain 0."""
-    game, state = forced_game("sushi-go", 2, [
-        ["tempura", "sashimi", "wasabi", "chopsticks", "dumpling", "egg_nigiri*5"],
-        ["sashimi*10"],
-    ])
+    game, state = forced_game(
+        "sushi-go",
+        2,
+        [
+            ["tempura", "sashimi", "wasabi", "chopsticks", "dumpling", "egg_nigiri*5"],
+            ["sashimi*10"],
+        ],
+    )
     return game, state
 
 

@@ -7,9 +7,9 @@ import re
 import pytest
 from typer.testing import CliRunner
 
-from ruledraft.play.agents import agent_names
-from ruledraft.language.bundled import bundled_ids
 from ruledraft.cli.app import app
+from ruledraft.language.bundled import bundled_ids
+from ruledraft.play.agents import agent_names
 
 runner = CliRunner()
 
@@ -66,7 +66,9 @@ def test_help_of_a_command_taking_bots_names_the_bots(command):
 def test_score_help_shows_its_json_example_as_written():
     """`score --help` prints the table format with all its brackets, not eaten as markup."""
     text = flat(help_text("score"))
-    assert 'A JSON file {"rounds": [[[cards of seat 0 in play order], ...], ...]} (per round, per seat, card ids)' in text
+    assert (
+        'A JSON file {"rounds": [[[cards of seat 0 in play order], ...], ...]} (per round, per seat, card ids)' in text
+    )
 
 
 def test_play_help_says_what_the_game_shows_and_reads():

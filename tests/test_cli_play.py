@@ -9,13 +9,13 @@ from collections import Counter
 import pytest
 from typer.testing import CliRunner
 
-from ruledraft.play.agents import make_agent
 from ruledraft.cli import play as play_module
 from ruledraft.cli.app import app
 from ruledraft.cli.play import HumanAgent, SeatNames, displayed_hand
 from ruledraft.engine.state import Game
-from ruledraft.play.game_log import replay_record
 from ruledraft.language.loading import load_ruleset
+from ruledraft.play.agents import make_agent
+from ruledraft.play.game_log import replay_record
 from ruledraft.play.runner import bot_seed
 
 runner = CliRunner()
@@ -38,7 +38,7 @@ def table_after(output: str, title: str, rows: int):
     """The data rows of the text table printed after the line ``title`` (header skipped)."""
     lines = output.splitlines()
     start = lines.index(title)
-    return lines[start + 2:start + 2 + rows]
+    return lines[start + 2 : start + 2 + rows]
 
 
 def trailing_ints(line: str, k: int):
@@ -135,8 +135,9 @@ def test_only_one_possible_pick_is_played_without_asking(sushi_go):
     def no_input():
         raise AssertionError("input was read")
 
-    agent = HumanAgent(SeatNames(game, 0, {1: "greedy", 2: "greedy"}), read=no_input,
-                       write=lambda text="", nl=True: said.append(text))
+    agent = HumanAgent(
+        SeatNames(game, 0, {1: "greedy", 2: "greedy"}), read=no_input, write=lambda text="", nl=True: said.append(text)
+    )
     assert agent.act(state, 0) == tempura
     assert "Only one possible pick: Tempura; played for you." in said
 
@@ -171,8 +172,7 @@ def test_chopsticks_take_two_cards_and_go_back_into_the_passed_hand(tmp_path, su
     taken = turn2_hand[:2]
 
     log = tmp_path / "game.jsonl"
-    result = run(["sushi-go", "--players", "3", "--seed", str(seed), "--log", str(log)],
-                 f"{chop_number}\n1 2\n" + ONES)
+    result = run(["sushi-go", "--players", "3", "--seed", str(seed), "--log", str(log)], f"{chop_number}\n1 2\n" + ONES)
     assert result.exit_code == 0, result.output
     out = result.output
     turn2 = out.split("--- Round 1 of 3, turn 2 of 9")[1].split("--- Round 1 of 3, turn 3 of 9")[0]
@@ -246,6 +246,7 @@ def test_leaving_early_keeps_an_existing_log(tmp_path):
 
 def test_ctrl_c_exits_130_without_traceback(monkeypatch):
     """Ctrl-C at the prompt exits with code 130 and a one-line message, no traceback."""
+
     def interrupted():
         raise KeyboardInterrupt
 
@@ -336,8 +337,10 @@ def test_an_ambiguous_or_unknown_name_is_refused_with_the_candidates():
     assert result.exit_code == 0, result.output
     turn = first_turn(result.output)
     assert "  'maki' could be Maki Roll (2) or Maki Roll (3): type more of the name, or the card's number." in turn
-    assert ("  'squid' is not a card number or the name of a card in your hand: type a card's number, 1-7, "
-            "or the start of its name (? for help).") in turn
+    assert (
+        "  'squid' is not a card number or the name of a card in your hand: type a card's number, 1-7, "
+        "or the start of its name (? for help)."
+    ) in turn
     assert turn.count("Your pick [1-7, ? for help]:") == 3
 
 
@@ -352,8 +355,10 @@ def test_two_cards_by_name_with_chopsticks(tmp_path, sushi_go):
     second, first = hand[-1], hand[0]  # taken in the order named
     names = sushi_go.catalogue.cards
     log = tmp_path / "game.jsonl"
-    result = run(["sushi-go", "--players", "3", "--seed", str(seed), "--log", str(log)],
-                 f"{chop_number}\n{names[second].name}, {ids[first]}\n" + ONES)
+    result = run(
+        ["sushi-go", "--players", "3", "--seed", str(seed), "--log", str(log)],
+        f"{chop_number}\n{names[second].name}, {ids[first]}\n" + ONES,
+    )
     assert result.exit_code == 0, result.output
     assert read_log(log)["rounds"][0]["turns"][1]["picks"][0] == [ids[second], ids[first]]
 
@@ -361,8 +366,9 @@ def test_two_cards_by_name_with_chopsticks(tmp_path, sushi_go):
 def test_the_dummys_card_is_given_by_name(tmp_path):
     """In the dummy game, both your card and the dummy's may be named ('temp', then 'sashimi')."""
     log = tmp_path / "game.jsonl"
-    result = run(["sushi-go-two-player-dummy", "--players", "2", "--seed", "0", "--log", str(log)],
-                 "temp\nsashimi\n" + ONES)
+    result = run(
+        ["sushi-go-two-player-dummy", "--players", "2", "--seed", "0", "--log", str(log)], "temp\nsashimi\n" + ONES
+    )
     assert result.exit_code == 0, result.output
     assert "Card for the dummy [1-9, ? for help]: sashimi\n" in result.output
     turn = read_log(log)["rounds"][0]["turns"][0]
@@ -375,16 +381,27 @@ def test_the_dummys_card_is_given_by_name(tmp_path):
 
 def test_every_forced_turn_is_shown_with_what_was_played(sushi_go):
     """When every pick is forced, each turn still shows the board, says what was played for you and reveals the moves; no input is read."""
+
     def no_input():
         raise AssertionError("input was read")
 
     said = []
-    play_module.play_game(all_tempura_game(sushi_go), 0, 0, {1: "greedy", 2: "greedy"}, read=no_input,
-                          write=lambda text="", nl=True: said.append(text), width=80)
+    play_module.play_game(
+        all_tempura_game(sushi_go),
+        0,
+        0,
+        {1: "greedy", 2: "greedy"},
+        read=no_input,
+        write=lambda text="", nl=True: said.append(text),
+        width=80,
+    )
     out = "\n".join(said)
     for r in range(1, 4):
-        rnd = out.split(f"=== End of round {r - 1} of 3 ===")[-1].split(f"=== End of round {r} of 3 ===")[0] if r > 1 \
+        rnd = (
+            out.split(f"=== End of round {r - 1} of 3 ===")[-1].split(f"=== End of round {r} of 3 ===")[0]
+            if r > 1
             else out.split("=== End of round 1 of 3 ===")[0]
+        )
         turns = rnd.split("\n--- Round ")[1:]
         assert len(turns) == 8  # the ninth card is played by the engine
         for t in turns:
@@ -397,8 +414,30 @@ def test_the_board_shows_majorities_modifiers_running_points_and_kept_cards(sush
     """After wasabi, squid, wasabi, maki 3 and two puddings the board reads: maki 3, wasabi '1 loaded 1 waiting', round points, puddings kept."""
     game = Game(sushi_go, 2)
     ix = sushi_go.card_index
-    mine = ["wasabi", "squid_nigiri", "wasabi", "maki_3", "pudding", "pudding", "tempura", "tempura", "tempura", "tempura"]
-    theirs = ["maki_1", "egg_nigiri", "dumpling", "dumpling", "dumpling", "dumpling", "dumpling", "dumpling", "dumpling", "dumpling"]
+    mine = [
+        "wasabi",
+        "squid_nigiri",
+        "wasabi",
+        "maki_3",
+        "pudding",
+        "pudding",
+        "tempura",
+        "tempura",
+        "tempura",
+        "tempura",
+    ]
+    theirs = [
+        "maki_1",
+        "egg_nigiri",
+        "dumpling",
+        "dumpling",
+        "dumpling",
+        "dumpling",
+        "dumpling",
+        "dumpling",
+        "dumpling",
+        "dumpling",
+    ]
     deal = [[ix(c) for c in mine], [ix(c) for c in theirs]]
     state = game.new_initial_state(0, deals=[deal, deal, deal])
     for turn in range(6):  # hands pass every turn: each seat plays the next card of the hand it holds
@@ -430,10 +469,18 @@ def tokens(text: str):
 
 
 @pytest.mark.parametrize("columns", [80, 120])
-@pytest.mark.parametrize("ruleset, players", [
-    ("sushi-go", 2), ("sushi-go", 3), ("sushi-go", 4), ("sushi-go", 5),
-    ("sushi-go-soy-sauce", 5), ("sushi-go-two-player-dummy", 2), ("examples/sushi-go-party-sampler.yaml", 6),
-])
+@pytest.mark.parametrize(
+    "ruleset, players",
+    [
+        ("sushi-go", 2),
+        ("sushi-go", 3),
+        ("sushi-go", 4),
+        ("sushi-go", 5),
+        ("sushi-go-soy-sauce", 5),
+        ("sushi-go-two-player-dummy", 2),
+        ("examples/sushi-go-party-sampler.yaml", 6),
+    ],
+)
 def test_the_whole_game_fits_the_width_without_breaking_a_word(ruleset, players, columns, at_root):
     """Every line of a whole game (board, reveals, score tables, game end) fits the terminal width, and every word is one that a 1000-column run prints too: nothing is split."""
     args = [ruleset, "--players", str(players), "--seed", "3"]
@@ -449,8 +496,11 @@ def test_the_whole_game_fits_the_width_without_breaking_a_word(ruleset, players,
 def test_eight_seats_fit_the_width_too(tmp_path, columns):
     """A Sushi Go! variant for eight players plays a whole game within the width, no word split."""
     rules = tmp_path / "eight.yaml"
-    rules.write_text("format: 1\nextends: sushi-go\nid: eight\nname: Sushi Go! for eight\n"
-                     "players: {max: 8}\ndeal:\n  hand_size: {6: 5, 7: 4, 8: 4}\n", encoding="utf-8")
+    rules.write_text(
+        "format: 1\nextends: sushi-go\nid: eight\nname: Sushi Go! for eight\n"
+        "players: {max: 8}\ndeal:\n  hand_size: {6: 5, 7: 4, 8: 4}\n",
+        encoding="utf-8",
+    )
     args = [str(rules), "--players", "8", "--seed", "3"]
     narrow = run(args, ONES, columns=columns)
     assert narrow.exit_code == 0, narrow.output
@@ -546,8 +596,13 @@ def test_play_under_a_strict_ascii_encoding_with_bad_bytes_and_a_huge_line(tmp_p
 
     data = b"\xff\xfe\n" + b"7" * (64 << 20) + b"\n" + ONES.encode()
     env = {"PATH": "/usr/bin:/bin", "PYTHONIOENCODING": "ascii:strict", "COLUMNS": "80", "LC_ALL": "C"}
-    proc = subprocess.run([_sys.executable, "-m", "ruledraft", "play", "sushi-go", "--players", "2", "--seed", "3"],
-                          input=data, capture_output=True, timeout=300, env=env)
+    proc = subprocess.run(
+        [_sys.executable, "-m", "ruledraft", "play", "sushi-go", "--players", "2", "--seed", "3"],
+        input=data,
+        capture_output=True,
+        timeout=300,
+        env=env,
+    )
     out = proc.stdout.decode("ascii")
     assert proc.returncode == 0, proc.stderr.decode("ascii", "replace")
     assert "'\\ufffd\\ufffd' is not a card number or the name of a card in your hand" in out
@@ -575,11 +630,24 @@ def test_at_a_terminal_the_game_waits_after_a_forced_pick_and_after_each_round(s
         said.append("<Enter>")
         return "\n"
 
-    play_module.play_game(all_tempura_game(sushi_go), 0, 0, {1: "greedy", 2: "greedy"}, read=enter,
-                          write=lambda text="", nl=True: said.append(text), width=80, pause=True)
+    play_module.play_game(
+        all_tempura_game(sushi_go),
+        0,
+        0,
+        {1: "greedy", 2: "greedy"},
+        read=enter,
+        write=lambda text="", nl=True: said.append(text),
+        width=80,
+        pause=True,
+    )
     out = "\n".join(said)
     assert len(answers) == 8 * 3 + 2
-    assert out.count("Only one possible pick: Tempura; played for you.\nPress Enter to see the cards revealed (q quits): \n<Enter>\nRevealed:") == 24
+    assert (
+        out.count(
+            "Only one possible pick: Tempura; played for you.\nPress Enter to see the cards revealed (q quits): \n<Enter>\nRevealed:"
+        )
+        == 24
+    )
     assert "Press Enter to start round 2 (q quits): " in out and "Press Enter to start round 3 (q quits): " in out
     assert "round 4" not in out
 
@@ -587,5 +655,13 @@ def test_at_a_terminal_the_game_waits_after_a_forced_pick_and_after_each_round(s
 def test_q_at_a_pause_leaves_the_game(sushi_go):
     """Typing q when the game waits for Enter quits, as at the pick prompt."""
     with pytest.raises(play_module.QuitGame):
-        play_module.play_game(all_tempura_game(sushi_go), 0, 0, {1: "greedy", 2: "greedy"}, read=lambda: "q\n",
-                              write=lambda text="", nl=True: None, width=80, pause=True)
+        play_module.play_game(
+            all_tempura_game(sushi_go),
+            0,
+            0,
+            {1: "greedy", 2: "greedy"},
+            read=lambda: "q\n",
+            write=lambda text="", nl=True: None,
+            width=80,
+            pause=True,
+        )

@@ -10,12 +10,12 @@ import sys
 
 import pytest
 from jsonschema import Draft202012Validator
+from strategies import BUNDLED_RULESETS, bundled_game, bundled_ruleset
 from typer.testing import CliRunner
 
-from ruledraft.language.bundled import schema_path
 from ruledraft.cli.app import app
+from ruledraft.language.bundled import schema_path
 from ruledraft.play.runner import simulate as run_simulation
-from strategies import BUNDLED_RULESETS, bundled_game, bundled_ruleset
 
 runner = CliRunner()
 
@@ -47,8 +47,21 @@ def read_lines(path):
 def sushi_go_log(tmp_path_factory):
     """A 30-game 3-player log of sushi-go (seed 1, greedy then random) and the JSON summary printed with it."""
     path = tmp_path_factory.mktemp("logs") / "games.jsonl"
-    result = invoke("simulate", "sushi-go", "--players", 3, "--games", 30, "--seed", 1,
-                    "--bots", "greedy,random", "--json", "--log", path)
+    result = invoke(
+        "simulate",
+        "sushi-go",
+        "--players",
+        3,
+        "--games",
+        30,
+        "--seed",
+        1,
+        "--bots",
+        "greedy,random",
+        "--json",
+        "--log",
+        path,
+    )
     assert result.exit_code == 0, result.output
     return path, result
 
@@ -61,7 +74,11 @@ def test_simulate_json_prints_the_summary_fields(sushi_go_log):
     _, result = sushi_go_log
     data = json.loads(result.stdout)
     assert {k: data[k] for k in ("ruleset", "players", "games", "seed", "bots")} == {
-        "ruleset": "sushi-go", "players": 3, "games": 30, "seed": 1, "bots": ["greedy", "random", "random"],
+        "ruleset": "sushi-go",
+        "players": 3,
+        "games": 30,
+        "seed": 1,
+        "bots": ["greedy", "random", "random"],
     }
     assert set(TIMING_KEYS) <= set(data)
     assert [s["seat"] for s in data["seats"]] == [0, 1, 2]
@@ -90,8 +107,24 @@ def test_simulate_jobs_does_not_change_output_or_log(tmp_path):
     outputs = []
     for jobs in (1, 2):
         log = tmp_path / f"jobs{jobs}.jsonl"
-        result = invoke("simulate", "sushi-go-pass-both-ways", "-p", 4, "-g", 20, "-s", 3, "--bots", "random,greedy",
-                        "--jobs", jobs, "--json", "-q", "--log", log)
+        result = invoke(
+            "simulate",
+            "sushi-go-pass-both-ways",
+            "-p",
+            4,
+            "-g",
+            20,
+            "-s",
+            3,
+            "--bots",
+            "random,greedy",
+            "--jobs",
+            jobs,
+            "--json",
+            "-q",
+            "--log",
+            log,
+        )
         assert result.exit_code == 0, result.output
         data = json.loads(result.stdout)
         for key in TIMING_KEYS:
@@ -262,8 +295,22 @@ def test_every_bundled_ruleset_simulates_and_replays_clean(ruleset_id, tmp_path,
     rs = bundled_ruleset(ruleset_id)
     players = 2 if rs.dummy else 4
     log = tmp_path / "games.jsonl"
-    result = invoke("simulate", ruleset_id, "--players", players, "--games", 8, "--seed", 4,
-                    "--bots", "greedy,random", "--json", "-q", "--log", log)
+    result = invoke(
+        "simulate",
+        ruleset_id,
+        "--players",
+        players,
+        "--games",
+        8,
+        "--seed",
+        4,
+        "--bots",
+        "greedy,random",
+        "--json",
+        "-q",
+        "--log",
+        log,
+    )
     assert result.exit_code == 0, result.output
     data = json.loads(result.stdout)
     assert data["ruleset"] == ruleset_id and len(data["seats"]) == rs.num_seats(players)
@@ -284,7 +331,9 @@ def test_every_bundled_ruleset_simulates_and_replays_clean(ruleset_id, tmp_path,
 def test_replay_of_a_dummy_log_with_a_wrong_controller_fails(tmp_path):
     """In a dummy-variant log, a turn logged with the wrong controller makes replay exit 1, naming it."""
     log = tmp_path / "dummy.jsonl"
-    result = invoke("simulate", "sushi-go-two-player-dummy", "--players", 2, "--games", 2, "--seed", 9, "-q", "--json", "--log", log)
+    result = invoke(
+        "simulate", "sushi-go-two-player-dummy", "--players", 2, "--games", 2, "--seed", 9, "-q", "--json", "--log", log
+    )
     assert result.exit_code == 0, result.output
 
     def change(record):
@@ -324,9 +373,21 @@ def test_bad_simulate_input_is_a_message_not_a_traceback(args, message):
 def test_bad_input_through_the_installed_command_has_no_traceback():
     """Run as a real process, an unknown bot ends with exit 2 and a one-line error on stderr, nothing on stdout."""
     proc = subprocess.run(
-        [sys.executable, "-c", "from ruledraft.cli.app import main; main()",
-         "simulate", "sushi-go", "--bots", "greedy,nope", "--games", "2", "-q"],
-        capture_output=True, text=True, timeout=120,
+        [
+            sys.executable,
+            "-c",
+            "from ruledraft.cli.app import main; main()",
+            "simulate",
+            "sushi-go",
+            "--bots",
+            "greedy,nope",
+            "--games",
+            "2",
+            "-q",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
     )
     assert proc.returncode == 2, proc.stderr
     assert "Traceback" not in proc.stderr and proc.stdout == ""
@@ -369,10 +430,13 @@ def test_replay_of_json_nested_too_deeply_is_a_clean_error(tmp_path):
     assert result.exit_code == 2 and "nested too deeply" in result.output
 
 
-@pytest.mark.parametrize("args, words", [
-    (["--players", "abc"], "--players takes player counts"),
-    (["--bots", "foo"], "unknown bot 'foo'"),
-])
+@pytest.mark.parametrize(
+    "args, words",
+    [
+        (["--players", "abc"], "--players takes player counts"),
+        (["--bots", "foo"], "unknown bot 'foo'"),
+    ],
+)
 def test_bench_refuses_bad_values_with_a_message(args, words):
     """bench checks its player counts and bot names like simulate does: a message and exit 2."""
     result = invoke("bench", "sushi-go", "--seconds", "0.01", *args)
@@ -385,15 +449,26 @@ def test_bench_refuses_bad_values_with_a_message(args, words):
 
 def run_simulate(*args, timeout=120, **kwargs):
     """``ruledraft simulate`` as a real process."""
-    return subprocess.run([sys.executable, "-m", "ruledraft", "simulate", *[str(a) for a in args]],
-                          capture_output=True, text=True, timeout=timeout, **kwargs)
+    return subprocess.run(
+        [sys.executable, "-m", "ruledraft", "simulate", *[str(a) for a in args]],
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        **kwargs,
+    )
 
 
-@pytest.mark.parametrize("target, words", [
-    ("", "error: --log needs a file name (an empty one would log nothing)"),
-    ("/dev/full", "error: --log /dev/full: a device; --log takes a regular file (created or replaced) or /dev/null"),
-    (".", "error: --log .: a directory; --log takes a regular file (created or replaced) or /dev/null"),
-])
+@pytest.mark.parametrize(
+    "target, words",
+    [
+        ("", "error: --log needs a file name (an empty one would log nothing)"),
+        (
+            "/dev/full",
+            "error: --log /dev/full: a device; --log takes a regular file (created or replaced) or /dev/null",
+        ),
+        (".", "error: --log .: a directory; --log takes a regular file (created or replaced) or /dev/null"),
+    ],
+)
 def test_log_must_be_a_file_name_of_a_regular_file(target, words):
     """--log "" and --log at a device or a directory are refused before the run: exit 2, one line, nothing on stdout."""
     result = invoke("simulate", "sushi-go", "--games", 2, "-q", "--log", target)
@@ -407,7 +482,9 @@ def test_log_to_a_fifo_is_refused_without_waiting_for_a_reader(tmp_path):
     os.mkfifo(fifo)
     proc = run_simulate("sushi-go", "--games", 2, "-q", "--log", fifo)
     assert proc.returncode == 2
-    assert proc.stderr == f"error: --log {fifo}: a FIFO; --log takes a regular file (created or replaced) or /dev/null\n"
+    assert (
+        proc.stderr == f"error: --log {fifo}: a FIFO; --log takes a regular file (created or replaced) or /dev/null\n"
+    )
     assert proc.stdout == ""
 
 
@@ -430,16 +507,23 @@ def test_log_to_dev_null_runs(tmp_path):
 def test_log_may_not_overwrite_the_rule_file_or_its_parent(tmp_path, jobs):
     """--log naming the rule file, or the parent it extends, is refused before the run and leaves both files as they were."""
     parent = tmp_path / "parent.yaml"
-    parent.write_bytes(schema_path("ruleset.schema.json").parent.joinpath("..", "rulesets", "sushi-go.yaml").read_bytes())
+    parent.write_bytes(
+        schema_path("ruleset.schema.json").parent.joinpath("..", "rulesets", "sushi-go.yaml").read_bytes()
+    )
     child = tmp_path / "child.yaml"
-    child.write_text("format: 1\nextends: parent.yaml\nid: child\nname: Child\ncards:\n  - {id: pudding, count: 12}\n", encoding="utf-8")
+    child.write_text(
+        "format: 1\nextends: parent.yaml\nid: child\nname: Child\ncards:\n  - {id: pudding, count: 12}\n",
+        encoding="utf-8",
+    )
     before = {p: p.read_bytes() for p in (parent, child)}
     result = invoke("simulate", child, "--games", 2, "-q", "--jobs", jobs, "--log", child)
     assert result.exit_code == 2
     assert result.stderr == f"error: --log {child} is the rule file: the log would overwrite it\n"
     result = invoke("simulate", child, "--games", 2, "-q", "--jobs", jobs, "--log", parent)
     assert result.exit_code == 2
-    assert result.stderr == f"error: --log {parent} is {parent}, a rule file that it extends: the log would overwrite it\n"
+    assert (
+        result.stderr == f"error: --log {parent} is {parent}, a rule file that it extends: the log would overwrite it\n"
+    )
     assert {p: p.read_bytes() for p in (parent, child)} == before
 
 
@@ -448,9 +532,17 @@ def test_a_rule_file_read_from_a_pipe_runs_on_two_workers(tmp_path):
     rules = schema_path("ruleset.schema.json").parent.joinpath("..", "rulesets", "sushi-go.yaml").resolve()
     log = tmp_path / "games.jsonl"
     proc = subprocess.run(
-        ["bash", "-c", f'"$0" -m ruledraft simulate <(cat "$1") --games 20 --jobs 2 -q --json --log "$2"',
-         sys.executable, str(rules), str(log)],
-        capture_output=True, text=True, timeout=120,
+        [
+            "bash",
+            "-c",
+            '"$0" -m ruledraft simulate <(cat "$1") --games 20 --jobs 2 -q --json --log "$2"',
+            sys.executable,
+            str(rules),
+            str(log),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
     )
     assert proc.returncode == 0, proc.stderr
     assert proc.stderr == "" and json.loads(proc.stdout)["games"] == 20
@@ -467,12 +559,15 @@ def test_a_write_error_mid_run_keeps_the_complete_lines(tmp_path):
     def small_files():
         resource.setrlimit(resource.RLIMIT_FSIZE, (limit, limit))
 
-    proc = run_simulate("sushi-go", "--games", 2000, "--bots", "random", "-q", "--log", log, "--jobs", 2,
-                        preexec_fn=small_files)
+    proc = run_simulate(
+        "sushi-go", "--games", 2000, "--bots", "random", "-q", "--log", log, "--jobs", 2, preexec_fn=small_files
+    )
     assert proc.returncode == 1, proc.stderr
     lines = read_lines(log)
-    assert proc.stderr == (f"error: {log}: cannot write the game log: File too large "
-                           f"(it keeps the first {len(lines)} games written, as complete lines)\n")
+    assert proc.stderr == (
+        f"error: {log}: cannot write the game log: File too large "
+        f"(it keeps the first {len(lines)} games written, as complete lines)\n"
+    )
     assert proc.stdout == "" and 0 < len(lines) < 2000
     assert log.read_text(encoding="utf-8").endswith("\n") and all(json.loads(line)["format"] == 1 for line in lines)
 
@@ -495,7 +590,10 @@ def test_jobs_beyond_the_processors_are_capped_with_a_note():
     cores = available_cores()
     result = invoke("simulate", "sushi-go", "--games", 4, "-q", "--jobs", 999)
     assert result.exit_code == 0, result.output
-    assert result.stderr == f"note: --jobs 999 is more than the {cores} processor{'s' if cores > 1 else ''} here; using {cores}\n"
+    assert (
+        result.stderr
+        == f"note: --jobs 999 is more than the {cores} processor{'s' if cores > 1 else ''} here; using {cores}\n"
+    )
     assert result.stdout.rstrip().endswith(f"{cores} job{'s' if cores > 1 else ''})")
 
 
@@ -506,8 +604,10 @@ def test_jobs_must_be_a_count_or_auto(value):
 
     result = invoke("simulate", "sushi-go", "--games", 2, "-q", "--jobs", value)
     assert result.exit_code == 2
-    assert result.stderr == (f"error: --jobs takes a number of processes, or 0 or 'auto' for all "
-                             f"{available_cores()} processors, not '{value}'\n")
+    assert result.stderr == (
+        f"error: --jobs takes a number of processes, or 0 or 'auto' for all "
+        f"{available_cores()} processors, not '{value}'\n"
+    )
 
 
 @pytest.mark.parametrize("seed", [-1, 2**53, 2**64])

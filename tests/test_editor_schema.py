@@ -36,7 +36,8 @@ CORPUS = ROOT / "tests" / "data" / "editor"
 #: ``dependentRequired``), as the editors in common use do
 SERVER_PACKAGE = CORPUS / "server"
 LOCKED_VERSION = json.loads((SERVER_PACKAGE / "package.json").read_text(encoding="utf-8"))["dependencies"][
-    "yaml-language-server"]
+    "yaml-language-server"
+]
 #: ``RULEDRAFT_YAML_LS_VERSION=1.25.0`` tries another version (1.25 applies 2020-12), unlocked
 SERVER_VERSION = os.environ.get("RULEDRAFT_YAML_LS_VERSION", LOCKED_VERSION)
 MODELINE = re.compile(r"^# yaml-language-server: \$schema=(\S+)$")
@@ -82,8 +83,10 @@ def _fail(message: str) -> None:
 def server_script() -> Path:
     """The pinned yaml-language-server's entry script, installed with npm when missing."""
     if shutil.which("node") is None:
-        _fail(f"this test needs Node.js (and npm, to install yaml-language-server@{SERVER_VERSION}, "
-              "the editors' YAML engine): install Node.js with npm and run the tests again")
+        _fail(
+            f"this test needs Node.js (and npm, to install yaml-language-server@{SERVER_VERSION}, "
+            "the editors' YAML engine): install Node.js with npm and run the tests again"
+        )
     cache = _cache_dir()
     try:
         cache.mkdir(parents=True, exist_ok=True)
@@ -95,14 +98,19 @@ def server_script() -> Path:
 
     def installed() -> bool:
         manifest = package / "package.json"
-        return (script.is_file() and manifest.is_file()
-                and json.loads(manifest.read_text(encoding="utf-8")).get("version") == SERVER_VERSION)
+        return (
+            script.is_file()
+            and manifest.is_file()
+            and json.loads(manifest.read_text(encoding="utf-8")).get("version") == SERVER_VERSION
+        )
 
     if installed():
         return script
     if shutil.which("npm") is None:
-        _fail(f"this test needs npm to install yaml-language-server@{SERVER_VERSION} into {prefix}: "
-              "install Node.js with npm and run the tests again")
+        _fail(
+            f"this test needs npm to install yaml-language-server@{SERVER_VERSION} into {prefix}: "
+            "install Node.js with npm and run the tests again"
+        )
     staging = cache / f"{prefix.name}.partial-{os.getpid()}"
     shutil.rmtree(staging, ignore_errors=True)
     staging.mkdir(parents=True)
@@ -112,13 +120,22 @@ def server_script() -> Path:
             shutil.copyfile(SERVER_PACKAGE / name, staging / name)
         command = ["npm", "ci", "--prefix", str(staging), *quiet]
     else:
-        command = ["npm", "install", "--prefix", str(staging), "--no-save", *quiet,
-                   f"yaml-language-server@{SERVER_VERSION}"]
+        command = [
+            "npm",
+            "install",
+            "--prefix",
+            str(staging),
+            "--no-save",
+            *quiet,
+            f"yaml-language-server@{SERVER_VERSION}",
+        ]
     done = subprocess.run(command, capture_output=True, text=True, stdin=subprocess.DEVNULL, timeout=600)
     if done.returncode != 0:
         shutil.rmtree(staging, ignore_errors=True)
-        _fail(f"npm could not install yaml-language-server@{SERVER_VERSION} ({' '.join(command)}):\n"
-              f"{done.stdout}{done.stderr}")
+        _fail(
+            f"npm could not install yaml-language-server@{SERVER_VERSION} ({' '.join(command)}):\n"
+            f"{done.stdout}{done.stderr}"
+        )
     try:
         os.rename(staging, prefix)
     except OSError:  # a run beside this one got there first, or a broken copy is in the way
@@ -139,25 +156,38 @@ class LanguageServer:
 
     def __init__(self, script: Path, root: Path):
         self.proc = subprocess.Popen(
-            ["node", str(script), "--stdio"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-            stderr=subprocess.DEVNULL, cwd=root,
+            ["node", str(script), "--stdio"],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+            cwd=root,
         )
-        self.inbox: "queue.Queue[dict]" = queue.Queue()
+        self.inbox: queue.Queue[dict] = queue.Queue()
         self.diagnostics: dict[str, list] = {}
         self.next_id = 0
         threading.Thread(target=self._read, daemon=True).start()
         self.settings = {
-            "validate": True, "hover": False, "completion": False, "format": {"enable": False},
-            "schemaStore": {"enable": False}, "schemas": {}, "customTags": [],
+            "validate": True,
+            "hover": False,
+            "completion": False,
+            "format": {"enable": False},
+            "schemaStore": {"enable": False},
+            "schemas": {},
+            "customTags": [],
         }
-        self.request("initialize", {
-            "processId": os.getpid(),
-            "rootUri": root.as_uri(),
-            "capabilities": {"workspace": {"configuration": True},
-                             "textDocument": {"publishDiagnostics": {"relatedInformation": False}}},
-            "initializationOptions": {},
-            "workspaceFolders": [{"uri": root.as_uri(), "name": root.name}],
-        })
+        self.request(
+            "initialize",
+            {
+                "processId": os.getpid(),
+                "rootUri": root.as_uri(),
+                "capabilities": {
+                    "workspace": {"configuration": True},
+                    "textDocument": {"publishDiagnostics": {"relatedInformation": False}},
+                },
+                "initializationOptions": {},
+                "workspaceFolders": [{"uri": root.as_uri(), "name": root.name}],
+            },
+        )
         self.notify("initialized", {})
         self.notify("workspace/didChangeConfiguration", {"settings": {"yaml": self.settings}})
 
@@ -217,8 +247,9 @@ class LanguageServer:
             # a request from the server: configuration, capability registration, progress ...
             result = None
             if method == "workspace/configuration":
-                result = [self.settings if item.get("section") == "yaml" else None
-                          for item in message["params"]["items"]]
+                result = [
+                    self.settings if item.get("section") == "yaml" else None for item in message["params"]["items"]
+                ]
             self._send({"jsonrpc": "2.0", "id": message["id"], "result": result})
 
     # -- documents
@@ -230,9 +261,17 @@ class LanguageServer:
             uri = path.as_uri()
             uris[uri] = path
             self.diagnostics.pop(uri, None)
-            self.notify("textDocument/didOpen", {"textDocument": {
-                "uri": uri, "languageId": "yaml", "version": 1,
-                "text": path.read_text(encoding="utf-8")}})
+            self.notify(
+                "textDocument/didOpen",
+                {
+                    "textDocument": {
+                        "uri": uri,
+                        "languageId": "yaml",
+                        "version": 1,
+                        "text": path.read_text(encoding="utf-8"),
+                    }
+                },
+            )
         deadline = time.monotonic() + TIMEOUT
         while not all(uri in self.diagnostics for uri in uris):
             if time.monotonic() > deadline:
@@ -270,8 +309,10 @@ def opened():
 
 
 def _describe(diagnostics: list) -> str:
-    return "\n".join(f"  {d['range']['start']['line'] + 1}:{d['range']['start']['character'] + 1}: "
-                     f"{d.get('message')}" for d in diagnostics)
+    return "\n".join(
+        f"  {d['range']['start']['line'] + 1}:{d['range']['start']['character'] + 1}: {d.get('message')}"
+        for d in diagnostics
+    )
 
 
 def _rel(path: Path) -> str:
@@ -323,5 +364,4 @@ def test_validate_reports_the_same_lines_as_the_editor(path, monkeypatch):
     monkeypatch.chdir(ROOT)
     result = check_ruleset(_rel(path))
     assert not result.ok
-    assert {d.line for d in result.diagnostics} == _expected_lines(path), \
-        "\n".join(str(d) for d in result.diagnostics)
+    assert {d.line for d in result.diagnostics} == _expected_lines(path), "\n".join(str(d) for d in result.diagnostics)

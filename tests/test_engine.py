@@ -10,15 +10,15 @@ from collections import Counter
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from strategies import BUNDLED_RULESETS, bundled_game, bundled_ruleset, cards, forced_game, game_seeds, game_setups
 
-from ruledraft.play.agents import make_agent
+from ruledraft.engine.procedures import sample_distinct, sample_one_or_two
 from ruledraft.engine.state import Game, State, decide_winners
 from ruledraft.errors import IllegalMoveError
-from ruledraft.engine.procedures import sample_distinct, sample_one_or_two
-from ruledraft.play.runner import bot_seed
 from ruledraft.language.scoring import score_rules
+from ruledraft.play.agents import make_agent
+from ruledraft.play.runner import bot_seed
 from ruledraft.tableau import Tableau
-from strategies import BUNDLED_RULESETS, bundled_game, bundled_ruleset, cards, forced_game, game_seeds, game_setups
 
 PROPERTY = settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
@@ -26,10 +26,6 @@ DUMMY = "sushi-go-two-player-dummy"
 
 
 # ---------------------------------------------------------------- helpers
-
-
-
-
 
 
 def names(rs, seq):
@@ -126,8 +122,10 @@ def test_deals_take_consecutive_cards_from_one_shuffled_deck(ruleset_id):
     for players in rs.player_counts:
         game = bundled_game(ruleset_id, players)
         state = play_out(game.new_initial_state(players), bots_for(["random"] * players, players))
-        assert Counter(state.deck) == Counter(game.deck) == Counter(
-            {c.index: c.count for c in rs.catalogue.cards if c.count}
+        assert (
+            Counter(state.deck)
+            == Counter(game.deck)
+            == Counter({c.index: c.count for c in rs.catalogue.cards if c.count})
         )
         dealt = [c for rnd in state.history for hand in rnd["hands"] for c in hand]
         assert len(dealt) == 3 * rs.num_seats(players) * rs.hand_size(players) <= len(game.deck)
@@ -211,10 +209,14 @@ def test_actions_encode_and_decode_losslessly(data, ruleset_id):
 
 def test_a_hand_with_duplicates_offers_each_card_once():
     """Legal actions list each distinct card of the hand once, sorted, whatever the duplicates."""
-    game, state = forced_game("sushi-go", 2, [
-        ["tempura*4", "sashimi*3", "wasabi", "pudding", "maki_2"],
-        ["dumpling*10"],
-    ])
+    game, state = forced_game(
+        "sushi-go",
+        2,
+        [
+            ["tempura*4", "sashimi*3", "wasabi", "pudding", "maki_2"],
+            ["dumpling*10"],
+        ],
+    )
     rs = game.ruleset
     assert state.legal_actions(0) == sorted(set(cards(rs, "tempura", "sashimi", "wasabi", "pudding", "maki_2")))
     assert state.legal_actions(1) == [rs.card_index("dumpling")]
@@ -222,10 +224,14 @@ def test_a_hand_with_duplicates_offers_each_card_once():
 
 def test_chopsticks_offer_every_ordered_pair_the_hand_allows_once():
     """With chopsticks on the table, the two-card actions are exactly the ordered pairs the hand holds (a pair of one card only if held twice), each once."""
-    game, state = forced_game("sushi-go", 2, [
-        ["chopsticks", "tempura*9"],
-        ["sashimi*2", "wasabi", "squid_nigiri", "dumpling*6"],
-    ])
+    game, state = forced_game(
+        "sushi-go",
+        2,
+        [
+            ["chopsticks", "tempura*9"],
+            ["sashimi*2", "wasabi", "squid_nigiri", "dumpling*6"],
+        ],
+    )
     rs = game.ruleset
     state.apply_actions(cards(rs, "chopsticks", "dumpling"))
     hand = state.hands[0]
@@ -241,11 +247,15 @@ def test_chopsticks_offer_every_ordered_pair_the_hand_allows_once():
 
 def test_chopsticks_cannot_be_used_on_the_turn_they_are_played():
     """Chopsticks in hand (or being played this turn) give no two-card action; the turn after they do."""
-    game, state = forced_game("sushi-go", 3, [
-        ["chopsticks", "tempura*8"],
-        ["sashimi*9"],
-        ["dumpling*9"],
-    ])
+    game, state = forced_game(
+        "sushi-go",
+        3,
+        [
+            ["chopsticks", "tempura*8"],
+            ["sashimi*9"],
+            ["dumpling*9"],
+        ],
+    )
     rs = game.ruleset
     assert all(len(game.decode_action(a)[0]) == 1 for a in state.legal_actions(0))
     assert not state.can_use_action(0)
@@ -284,11 +294,15 @@ def test_two_card_actions_exist_exactly_when_chopsticks_were_played_earlier(setu
 
 def chopsticks_three_players():
     """Seat 0 plays chopsticks on turn 1 and receives seat 2's wasabi and squid on turn 2."""
-    return forced_game("sushi-go", 3, [
-        ["chopsticks", "tempura*8"],
-        ["dumpling*9"],
-        ["wasabi", "squid_nigiri", "egg_nigiri", "sashimi*6"],
-    ])
+    return forced_game(
+        "sushi-go",
+        3,
+        [
+            ["chopsticks", "tempura*8"],
+            ["dumpling*9"],
+            ["wasabi", "squid_nigiri", "egg_nigiri", "sashimi*6"],
+        ],
+    )
 
 
 def test_chopsticks_wasabi_then_nigiri_triples_and_the_chopsticks_go_to_the_next_seat():
@@ -296,7 +310,9 @@ def test_chopsticks_wasabi_then_nigiri_triples_and_the_chopsticks_go_to_the_next
     game, state = chopsticks_three_players()
     rs = game.ruleset
     state.apply_actions(cards(rs, "chopsticks", "dumpling", "sashimi"))
-    assert Counter(names(rs, state.hands[0])) == Counter({"wasabi": 1, "squid_nigiri": 1, "egg_nigiri": 1, "sashimi": 5})
+    assert Counter(names(rs, state.hands[0])) == Counter(
+        {"wasabi": 1, "squid_nigiri": 1, "egg_nigiri": 1, "sashimi": 5}
+    )
     pair = game.encode_action(cards(rs, "wasabi", "squid_nigiri"))
     assert pair in state.legal_actions(0)
     state.apply_actions([pair, rs.card_index("tempura"), rs.card_index("dumpling")])
@@ -314,7 +330,9 @@ def test_chopsticks_nigiri_then_wasabi_does_not_triple():
     game, state = chopsticks_three_players()
     rs = game.ruleset
     state.apply_actions(cards(rs, "chopsticks", "dumpling", "sashimi"))
-    state.apply_actions([game.encode_action(cards(rs, "squid_nigiri", "wasabi")), rs.card_index("tempura"), rs.card_index("dumpling")])
+    state.apply_actions(
+        [game.encode_action(cards(rs, "squid_nigiri", "wasabi")), rs.card_index("tempura"), rs.card_index("dumpling")]
+    )
     assert names(rs, state.played[0]) == ["squid_nigiri", "wasabi"]
     points = round_points(state)
     assert (points["nigiri"][0], points["wasabi"][0]) == (3, 0)
@@ -322,10 +340,14 @@ def test_chopsticks_nigiri_then_wasabi_does_not_triple():
 
 def test_at_most_one_chopsticks_per_turn_with_two_on_the_table():
     """Two chopsticks on the table still allow only two cards a turn, and using them returns one chopsticks only."""
-    game, state = forced_game("sushi-go", 2, [
-        ["chopsticks*2", "tempura*8"],
-        ["sashimi*10"],
-    ])
+    game, state = forced_game(
+        "sushi-go",
+        2,
+        [
+            ["chopsticks*2", "tempura*8"],
+            ["sashimi*10"],
+        ],
+    )
     rs = game.ruleset
     chop, tem, sas = cards(rs, "chopsticks", "tempura", "sashimi")
     state.apply_actions([chop, sas])  # seat 0 gets the sashimi, seat 1 the chopsticks + tempura
@@ -376,11 +398,15 @@ def illegal_cases(state):
 
 
 def state_with_chopsticks_ready():
-    game, state = forced_game("sushi-go", 3, [
-        ["chopsticks", "tempura*8"],
-        ["dumpling*9"],
-        ["wasabi", "squid_nigiri", "egg_nigiri", "sashimi*6"],
-    ])
+    game, state = forced_game(
+        "sushi-go",
+        3,
+        [
+            ["chopsticks", "tempura*8"],
+            ["dumpling*9"],
+            ["wasabi", "squid_nigiri", "egg_nigiri", "sashimi*6"],
+        ],
+    )
     rs = game.ruleset
     state.apply_actions(cards(rs, "chopsticks", "dumpling", "sashimi"))
     return state
@@ -425,7 +451,15 @@ def test_mutating_a_clone_never_changes_the_original(setup, moves):
     reference = state.clone()
     snapshot = {k: repr(v) for k, v in fields(state).items()}
     clone = state.clone()
-    for lists in (clone.hands, clone.played, clone.counts, clone.kept_cards, clone.kept_counts, clone.round_scores, clone.dummy_piles):
+    for lists in (
+        clone.hands,
+        clone.played,
+        clone.counts,
+        clone.kept_cards,
+        clone.kept_counts,
+        clone.round_scores,
+        clone.dummy_piles,
+    ):
         for row in lists:
             row.append(0)
     clone.drawn.append(0)
@@ -551,10 +585,14 @@ def test_the_last_card_is_played_automatically(ruleset_id, players):
 
 def test_chopsticks_on_a_two_card_hand_pass_on_and_are_played_automatically():
     """Using chopsticks on the last two cards returns the chopsticks into the one-card hand passed on, which the next seat plays automatically; every dealt card is on a table when the round is scored."""
-    game, state = forced_game("sushi-go", 2, [
-        ["chopsticks", "tempura*9"],
-        ["sashimi*10"],
-    ])
+    game, state = forced_game(
+        "sushi-go",
+        2,
+        [
+            ["chopsticks", "tempura*9"],
+            ["sashimi*10"],
+        ],
+    )
     rs = game.ruleset
     chop, tem, sas = cards(rs, "chopsticks", "tempura", "sashimi")
     with round_end_tables() as tables:
@@ -612,10 +650,12 @@ def test_dummy_control_alternates_and_the_controller_draws_the_pile_top(seed, bo
         controller = state.controller
         assert controller == ((0, 1, 0)[rnd] + turn) % 2
         assert state.drawn == [pile[turn]]
-        assert state.dummy_piles[0] == pile[turn + 1:]
+        assert state.dummy_piles[0] == pile[turn + 1 :]
         assert len(state.hands[controller]) == len(state.hands[1 - controller]) + 1
         assert pile[turn] in state.hands[controller]
-        assert state.observation(controller)["controls_dummy"] and not state.observation(1 - controller)["controls_dummy"]
+        assert (
+            state.observation(controller)["controls_dummy"] and not state.observation(1 - controller)["controls_dummy"]
+        )
         for seat in (0, 1):
             legal = state.legal_actions(seat)
             assert len(legal) == len(set(legal))
@@ -638,7 +678,10 @@ def test_the_dummy_controller_must_pick_for_the_dummy():
     bad = [
         [own, other],  # no dummy card
         [game.encode_action([own], absent), other],  # a dummy card it does not hold
-        [state.legal_actions(0)[0], game.encode_action([other], state.hands[1][1])],  # the other player picks for the dummy
+        [
+            state.legal_actions(0)[0],
+            game.encode_action([other], state.hands[1][1]),
+        ],  # the other player picks for the dummy
     ]
     if state.hands[0].count(own) == 1:
         bad.append([game.encode_action([own], own), other])  # the same single card twice
@@ -669,13 +712,19 @@ def test_dummy_seats_end_each_round_with_nine_cards_and_the_dummy_never_uses_cho
 
 def test_dummy_variant_chopsticks_return_into_the_swapped_hand():
     """In the dummy variant a player's used chopsticks go back into the hand the other player receives; the dummy's chopsticks stay on its table."""
-    game, state = forced_game(DUMMY, 2, [
-        ["chopsticks", "tempura*8"],
-        ["wasabi", "squid_nigiri", "sashimi*7"],
-        ["chopsticks", "dumpling*8"],
-    ])
+    game, state = forced_game(
+        DUMMY,
+        2,
+        [
+            ["chopsticks", "tempura*8"],
+            ["wasabi", "squid_nigiri", "sashimi*7"],
+            ["chopsticks", "dumpling*8"],
+        ],
+    )
     rs = game.ruleset
-    chop, tem, sas, wasabi, squid, dum = cards(rs, "chopsticks", "tempura", "sashimi", "wasabi", "squid_nigiri", "dumpling")
+    chop, tem, sas, wasabi, squid, dum = cards(
+        rs, "chopsticks", "tempura", "sashimi", "wasabi", "squid_nigiri", "dumpling"
+    )
     assert state.controller == 0 and state.drawn == [chop]
     # seat 0 controls: it plays a chopsticks and gives the drawn chopsticks to the dummy
     state.apply_actions([game.encode_action([chop], chop), sas])
@@ -776,7 +825,7 @@ def test_sample_one_or_two_maps_the_unit_interval_onto_every_single_and_ordered_
     total = len(expected)
     got = [sample_one_or_two(hand, lambda i=i: (i + 0.5) / total) for i in range(total)]
     assert sorted(got) == sorted(expected)
-    pairs = expected[len(counts):]
+    pairs = expected[len(counts) :]
     got = [sample_one_or_two(hand, lambda i=i: (i + 0.5) / len(pairs), singles=False) for i in range(len(pairs))]
     assert sorted(got) == sorted(pairs)
 
@@ -802,7 +851,9 @@ def test_sample_action_draws_uniformly_over_the_legal_actions(setup, turns):
             hand = state.hands[seat]
             assert sorted(set(hand)) == sorted(state.legal_actions(seat))
             for k in range(5):
-                assert state.sample_action(seat, random.Random(k).random) == sample_distinct(hand, random.Random(k).random)
+                assert state.sample_action(seat, random.Random(k).random) == sample_distinct(
+                    hand, random.Random(k).random
+                )
 
 
 @given(setup=game_setups(bots=["random"]), turns=st.integers(min_value=0, max_value=30))
@@ -876,7 +927,7 @@ def test_play_out_needs_one_stream_per_player():
 
 def _unseen_multiset(state, seat):
     """Every card ``seat`` cannot place: other hands, dummy piles and the undealt deck."""
-    cards = Counter(state.deck[state.deck_pos:])
+    cards = Counter(state.deck[state.deck_pos :])
     for other, hand in enumerate(state.hands):
         if other != seat:
             cards.update(hand)

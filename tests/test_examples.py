@@ -8,16 +8,15 @@ import shutil
 from pathlib import Path
 
 import pytest
+import update_guide
 
 from ruledraft.cli.app import app
 from ruledraft.engine.state import Game
-from ruledraft.play.game_log import replay_record
-from ruledraft.language.loading import check_ruleset, load_ruleset
-from ruledraft.play.runner import simulate
-from ruledraft.language.scoring import Expression, Majority, Modifier, PerCard, Sets, Table
 from ruledraft.engine.table_scoring import score_table
-
-import update_guide
+from ruledraft.language.loading import check_ruleset, load_ruleset
+from ruledraft.language.scoring import Expression, Majority, Modifier, PerCard, Sets, Table
+from ruledraft.play.game_log import replay_record
+from ruledraft.play.runner import simulate
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples"
@@ -35,8 +34,12 @@ BROKEN = [_rel(p) for p in ALL_YAML if p.name.startswith("broken-")]
 #: every broken example, with the diagnostics (file, line, column, message) the guide shows for it
 BROKEN_EXPECTED = {
     "examples/tutorial/broken-unknown-key.yaml": [
-        ("examples/tutorial/broken-unknown-key.yaml", 28, 5,
-         "unknown key 'sise' in a 'sets' scoring rule (did you mean 'size'?)"),
+        (
+            "examples/tutorial/broken-unknown-key.yaml",
+            28,
+            5,
+            "unknown key 'sise' in a 'sets' scoring rule (did you mean 'size'?)",
+        ),
     ],
     "examples/tutorial/broken-unknown-card.yaml": [
         ("examples/tutorial/broken-unknown-card.yaml", 27, 12, "unknown card 'pearr' (did you mean 'pear'?)"),
@@ -45,15 +48,33 @@ BROKEN_EXPECTED = {
         ("examples/tutorial/broken-expression.yaml", 66, 67, "'=' is not an operator: to compare, write '=='"),
     ],
     "examples/tutorial/broken-deck-too-small.yaml": [
-        ("examples/tutorial/broken-deck-too-small.yaml", 13, 22,
-         "the deck has 40 cards, too few to deal 5 cards to 3 seats for 3 rounds (45 needed)"),
-        ("examples/tutorial/broken-deck-too-small.yaml", 13, 22,
-         "the deck has 40 cards, too few to deal 5 cards to 4 seats for 3 rounds (60 needed)"),
+        (
+            "examples/tutorial/broken-deck-too-small.yaml",
+            13,
+            22,
+            "the deck has 40 cards, too few to deal 5 cards to 3 seats for 3 rounds (45 needed)",
+        ),
+        (
+            "examples/tutorial/broken-deck-too-small.yaml",
+            13,
+            22,
+            "the deck has 40 cards, too few to deal 5 cards to 4 seats for 3 rounds (60 needed)",
+        ),
     ],
     # the variant removes a card its parent's rule still names: the error is in the parent
     "examples/tutorial/broken-remove.yaml": [
-        ("examples/tutorial/step7.yaml", 82, 18, "card 'durian' is used here but was removed (remove: cards, examples/tutorial/broken-remove.yaml:19)"),
-        ("examples/tutorial/step7.yaml", 82, 54, "card 'durian' is used here but was removed (remove: cards, examples/tutorial/broken-remove.yaml:19)"),
+        (
+            "examples/tutorial/step7.yaml",
+            82,
+            18,
+            "card 'durian' is used here but was removed (remove: cards, examples/tutorial/broken-remove.yaml:19)",
+        ),
+        (
+            "examples/tutorial/step7.yaml",
+            82,
+            54,
+            "card 'durian' is used here but was removed (remove: cards, examples/tutorial/broken-remove.yaml:19)",
+        ),
     ],
 }
 
@@ -97,8 +118,9 @@ def test_example_simulates_at_min_and_max_players_and_its_logs_replay_clean(path
     rs = load_ruleset(path)
     for players in sorted({rs.min_players, rs.max_players}):
         records = []
-        summary = simulate(rs, players, 20, 11, seat_bots(players), log=True,
-                           on_result=lambda r: records.append(r.record))
+        summary = simulate(
+            rs, players, 20, 11, seat_bots(players), log=True, on_result=lambda r: records.append(r.record)
+        )
         assert summary.games == 20
         assert len(records) == 20
         for record in records:
@@ -210,22 +232,43 @@ def test_apothecary_uses_every_scoring_kind_an_action_a_kept_card_and_a_tie_brea
 
 def test_apothecary_scores_a_hand_worked_table(apothecary):
     """One round for 3 players, worked by hand: cauldron holds 2 elixirs, crystals tie in full without skipping 2nd, cats, wilted moonpetals, pages."""
-    table = {"rounds": [[
-        ["cauldron", "love_elixir", "strength_elixir", "healing_elixir", "crystal_3", "crystal_2",
-         "black_cat", "grimoire_page", "grimoire_page"],
-        ["toadstool", "toadstool", "toadstool", "moonpetal", "moonpetal", "crystal_3", "crystal_2",
-         "grimoire_page"],
-        ["moonpetal"] * 5 + ["crystal_1", "black_cat", "crystal_2", "grimoire_page", "grimoire_page"],
-    ]]}
+    table = {
+        "rounds": [
+            [
+                [
+                    "cauldron",
+                    "love_elixir",
+                    "strength_elixir",
+                    "healing_elixir",
+                    "crystal_3",
+                    "crystal_2",
+                    "black_cat",
+                    "grimoire_page",
+                    "grimoire_page",
+                ],
+                [
+                    "toadstool",
+                    "toadstool",
+                    "toadstool",
+                    "moonpetal",
+                    "moonpetal",
+                    "crystal_3",
+                    "crystal_2",
+                    "grimoire_page",
+                ],
+                ["moonpetal"] * 5 + ["crystal_1", "black_cat", "crystal_2", "grimoire_page", "grimoire_page"],
+            ]
+        ]
+    }
     result = score_table(apothecary, table)
     assert result["rules"] == {
         "toadstool": [0, 9, 0],
-        "moonpetal": [0, 5, 3],        # 2 -> 5; 5 or more wilt -> 3
-        "elixirs": [6, 0, 0],          # 3 + 2 + 1
-        "cauldron": [5, 0, 0],         # love and strength doubled; healing finds the cauldron full
-        "crystals": [6, 6, 3],         # 5, 5, 3 shards: tied 1st in full, then 2nd
-        "black_cat": [3, 0, 3],        # each cat owner: one opponent (seat 1) has none
-        "grimoire": [4, 1, 4],         # 2 pages, none has more: 2 each; 1 page: 1
+        "moonpetal": [0, 5, 3],  # 2 -> 5; 5 or more wilt -> 3
+        "elixirs": [6, 0, 0],  # 3 + 2 + 1
+        "cauldron": [5, 0, 0],  # love and strength doubled; healing finds the cauldron full
+        "crystals": [6, 6, 3],  # 5, 5, 3 shards: tied 1st in full, then 2nd
+        "black_cat": [3, 0, 3],  # each cat owner: one opponent (seat 1) has none
+        "grimoire": [4, 1, 4],  # 2 pages, none has more: 2 each; 1 page: 1
     }
     assert result["totals"] == [24, 21, 13]
     assert result["winners"] == [0]
@@ -233,10 +276,14 @@ def test_apothecary_scores_a_hand_worked_table(apothecary):
 
 def test_apothecary_tie_is_broken_by_grimoire_pages(apothecary):
     """Tied on points, the player with more grimoire pages wins."""
-    table = {"rounds": [[
-        ["grimoire_page", "grimoire_page", "toadstool"],              # 0 + 2 pages x 2 = 4
-        ["grimoire_page", "strength_elixir", "healing_elixir"],      # 3 + 1 page x 1 = 4
-    ]]}
+    table = {
+        "rounds": [
+            [
+                ["grimoire_page", "grimoire_page", "toadstool"],  # 0 + 2 pages x 2 = 4
+                ["grimoire_page", "strength_elixir", "healing_elixir"],  # 3 + 1 page x 1 = 4
+            ]
+        ]
+    }
     result = score_table(apothecary, table)
     assert result["totals"] == [4, 4]
     assert result["winners"] == [0]
@@ -255,12 +302,12 @@ def test_apothecary_broomstick_takes_two_cards_and_returns_to_the_hand(apothecar
     broom, toad, petal = (cat.index_of(c) for c in ("broomstick", "toadstool", "moonpetal"))
     state = game.new_initial_state(0, deals=[[[broom, toad, petal, toad] + [petal] * 5, [petal] * 9]] * 3)
     state.apply_actions([broom, petal])
-    assert state.hands[0] == [petal] * 8               # seat 0 now holds what seat 1 passed it
+    assert state.hands[0] == [petal] * 8  # seat 0 now holds what seat 1 passed it
     two = game.encode_action([petal, petal])
     assert two in state.legal_actions(0)
     state.apply_actions([two, toad])
-    assert state.counts[0][broom] == 0                 # the broomstick left the table ...
-    assert broom in state.hands[1]                     # ... inside the hand passed on to seat 1
+    assert state.counts[0][broom] == 0  # the broomstick left the table ...
+    assert broom in state.hands[1]  # ... inside the hand passed on to seat 1
     assert state.counts[0][petal] == 2
 
 
@@ -319,7 +366,9 @@ def test_guide_transcripts_are_found_in_both_guides():
     assert len(blocks) == text.count("```console\n")
     (readme,) = update_guide.find_blocks("README.md")
     assert [c.text.split("| ")[-1].split()[:2] for c in readme.commands] == [["ruledraft", "score"]] * 2
-    assert readme.commands[0].status == 1 and readme.commands[0].expected[0].startswith("<stdin>: error: rounds: 1 round")
+    assert readme.commands[0].status == 1 and readme.commands[0].expected[0].startswith(
+        "<stdin>: error: rounds: 1 round"
+    )
     assert readme.commands[1].expected[0].startswith('{"rounds": [[6, 1, 1, 0]]')
 
 
@@ -327,8 +376,10 @@ def test_guide_transcripts_are_found_in_both_guides():
 def test_guide_transcripts_match_real_output():
     """Every transcript of examples/README.md and the README's `score` example, run for real, exits as shown and prints what is shown."""
     problems = update_guide.check()
-    assert not problems, ("stale transcripts; after an intended change run python3 tests/update_guide.py\n\n"
-                          + "\n\n".join(update_guide.describe(*p) for p in problems))
+    assert not problems, (
+        "stale transcripts; after an intended change run python3 tests/update_guide.py\n\n"
+        + "\n\n".join(update_guide.describe(*p) for p in problems)
+    )
 
 
 def test_transcript_comparison_normalises_only_timings_and_speeds():
@@ -358,6 +409,12 @@ def test_refreshing_a_transcript_keeps_its_elisions_and_unchanged_timings():
     shown = ["Game: 3 players", "...", "=== Round 2 ===", "score 5", "...", "done in 1.0s"]
     now = ["Game: 4 players", "a", "b", "=== Round 2 ===", "score 7", "c", "done in 2.5s"]
     assert update_guide.refreshed(shown, now) == [
-        "Game: 4 players", "...", "=== Round 2 ===", "score 7", "...", "done in 1.0s"]
+        "Game: 4 players",
+        "...",
+        "=== Round 2 ===",
+        "score 7",
+        "...",
+        "done in 1.0s",
+    ]
     assert update_guide.refreshed(shown, ["Game: 4 players", "score 7", "done in 2.5s"]) is None
     assert update_guide.refreshed(["x 1.0s", "old"], ["new", "x 9.9s"]) == ["new", "x 1.0s"]

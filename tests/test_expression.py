@@ -7,8 +7,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ruledraft.language.catalogue import CardType, Catalogue
 from ruledraft.errors import RulesetError, ScoringError
+from ruledraft.language.catalogue import CardType, Catalogue
 from ruledraft.language.expression import CompiledExpression, ExpressionLimits, compile_expression
 from ruledraft.tableau import Tableau
 
@@ -30,11 +30,20 @@ _CARDS = [
     ("pudding", "pudding", ("dessert",), {}),
 ]
 
-CAT = Catalogue(tuple(
-    CardType(index=i, id=cid, name=cid.replace("_", " ").title(), count=5, group=group,
-             tags=frozenset(tags), attributes=dict(attrs_))
-    for i, (cid, group, tags, attrs_) in enumerate(_CARDS)
-))
+CAT = Catalogue(
+    tuple(
+        CardType(
+            index=i,
+            id=cid,
+            name=cid.replace("_", " ").title(),
+            count=5,
+            group=group,
+            tags=frozenset(tags),
+            attributes=dict(attrs_),
+        )
+        for i, (cid, group, tags, attrs_) in enumerate(_CARDS)
+    )
+)
 IX = {c.id: c.index for c in CAT.cards}
 
 
@@ -74,27 +83,38 @@ def only_error(text: str, **kw) -> tuple:
 # Arithmetic
 
 
-@pytest.mark.parametrize("text, expected", [
-    ("1 + 2 * 3", 7),
-    ("(1 + 2) * 3", 9),
-    ("10 - 4 - 3", 3),
-    ("2 * 3 % 4", 2),
-    ("-2 * 3", -6),
-    ("2 * -3", -6),
-    ("- - 4", 4),
-    ("1 - -1", 2),
-    ("100 / 10 / 5", 2),
-    ("7 - 2 * 3 + 8 / 4", 3),
-    ("999999 * 999999", 999999 * 999999),
-])
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("1 + 2 * 3", 7),
+        ("(1 + 2) * 3", 9),
+        ("10 - 4 - 3", 3),
+        ("2 * 3 % 4", 2),
+        ("-2 * 3", -6),
+        ("2 * -3", -6),
+        ("- - 4", 4),
+        ("1 - -1", 2),
+        ("100 / 10 / 5", 2),
+        ("7 - 2 * 3 + 8 / 4", 3),
+        ("999999 * 999999", 999999 * 999999),
+    ],
+)
 def test_arithmetic_and_precedence(text, expected):
     """+ - * / % and unary minus follow the usual precedence and associativity."""
     assert value(text) == expected
 
 
-@pytest.mark.parametrize("a, b, quotient, remainder", [
-    (7, 2, 3, 1), (-7, 2, -3, -1), (7, -2, -3, 1), (-7, -2, 3, -1), (6, 3, 2, 0), (-1, 2, 0, -1),
-])
+@pytest.mark.parametrize(
+    "a, b, quotient, remainder",
+    [
+        (7, 2, 3, 1),
+        (-7, 2, -3, -1),
+        (7, -2, -3, 1),
+        (-7, -2, 3, -1),
+        (6, 3, 2, 0),
+        (-1, 2, 0, -1),
+    ],
+)
 def test_division_rounds_toward_zero(a, b, quotient, remainder):
     """'/' rounds toward zero and '%' is the matching remainder, folded or at run time."""
     assert value(f"({a}) / ({b})") == quotient
@@ -105,8 +125,15 @@ def test_division_rounds_toward_zero(a, b, quotient, remainder):
     assert value(f"(round - 100) % ({b})", tab) == remainder
 
 
-@pytest.mark.parametrize("text", ["1 / (count(sashimi) * 2)", "count(tempura) % count(sashimi)", "10 / count(sashimi)",
-                                  "1 * 2 * 3 / 4 / count(sashimi)"])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "1 / (count(sashimi) * 2)",
+        "count(tempura) % count(sashimi)",
+        "10 / count(sashimi)",
+        "1 * 2 * 3 / 4 / count(sashimi)",
+    ],
+)
 def test_division_by_zero_is_a_scoring_error_naming_the_expression(text):
     """Dividing by zero raises ScoringError when evaluated, and the message names the expression."""
     compiled = compile_expression(text, CAT)  # compiling is fine
@@ -127,12 +154,25 @@ def test_values_are_python_ints():
 # Comparisons, logic, conditionals
 
 
-@pytest.mark.parametrize("text, expected", [
-    ("1 == 1", 1), ("1 == 2", 0), ("1 != 2", 1), ("2 != 2", 0),
-    ("1 < 2", 1), ("2 < 2", 0), ("2 <= 2", 1), ("3 <= 2", 0),
-    ("3 > 2", 1), ("2 > 2", 0), ("2 >= 2", 1), ("1 >= 2", 0),
-    ("1 + 1 == 2", 1), ("-1 < 0", 1),
-])
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("1 == 1", 1),
+        ("1 == 2", 0),
+        ("1 != 2", 1),
+        ("2 != 2", 0),
+        ("1 < 2", 1),
+        ("2 < 2", 0),
+        ("2 <= 2", 1),
+        ("3 <= 2", 0),
+        ("3 > 2", 1),
+        ("2 > 2", 0),
+        ("2 >= 2", 1),
+        ("1 >= 2", 0),
+        ("1 + 1 == 2", 1),
+        ("-1 < 0", 1),
+    ],
+)
 def test_comparisons(text, expected):
     """Comparisons give 1 or 0 and bind looser than arithmetic."""
     assert value(text) == expected
@@ -148,12 +188,26 @@ def test_comparisons_at_run_time_match_python(op):
             assert value(f"{a} {op} {b}", tab) == expected, (a, op, b)
 
 
-@pytest.mark.parametrize("text, expected", [
-    ("true and true", 1), ("true and false", 0), ("false or true", 1), ("false or false", 0),
-    ("not true", 0), ("not false", 1), ("not 5", 0), ("2 and 3", 1), ("0 or 7", 1),
-    ("true or false and false", 1), ("not 1 == 2", 1), ("true + true", 2), ("false * 5", 0),
-    ("1 and 2 and 3 and 0", 0), ("0 or 0 or 0 or 4", 1),
-])
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("true and true", 1),
+        ("true and false", 0),
+        ("false or true", 1),
+        ("false or false", 0),
+        ("not true", 0),
+        ("not false", 1),
+        ("not 5", 0),
+        ("2 and 3", 1),
+        ("0 or 7", 1),
+        ("true or false and false", 1),
+        ("not 1 == 2", 1),
+        ("true + true", 2),
+        ("false * 5", 0),
+        ("1 and 2 and 3 and 0", 0),
+        ("0 or 0 or 0 or 4", 1),
+    ],
+)
 def test_booleans(text, expected):
     """and/or/not give 1 or 0; 'and' binds tighter than 'or'; true/false are 1/0."""
     assert value(text) == expected
@@ -180,15 +234,18 @@ def test_and_or_stop_early():
     assert value("count(tempura) > 0 or 1 / count(sashimi) > 0", tab) == 1
 
 
-@pytest.mark.parametrize("text, expected", [
-    ("if true then 1 else 2", 1),
-    ("if 0 then 1 else 2", 2),
-    ("if round == 2 then 10 else if round == 3 then 20 else 30", 20),
-    ("1 + (if round > 1 then 5 else 0)", 6),
-    ("if round > 5 then 1 else 2 + 3", 5),  # the else part reaches as far right as it can
-    ("if count(tempura) == 2 then count(tempura) * 5 else 0", 10),
-    ("if count(sashimi) then 1 / count(sashimi) else -1", -1),  # the untaken branch never runs
-])
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("if true then 1 else 2", 1),
+        ("if 0 then 1 else 2", 2),
+        ("if round == 2 then 10 else if round == 3 then 20 else 30", 20),
+        ("1 + (if round > 1 then 5 else 0)", 6),
+        ("if round > 5 then 1 else 2 + 3", 5),  # the else part reaches as far right as it can
+        ("if count(tempura) == 2 then count(tempura) * 5 else 0", 10),
+        ("if count(sashimi) then 1 / count(sashimi) else -1", -1),  # the untaken branch never runs
+    ],
+)
 def test_conditional(text, expected):
     """if/then/else picks a branch by the condition and only evaluates that branch."""
     assert value(text, table(("tempura", "tempura"), round=3)) == expected
@@ -224,50 +281,73 @@ SEAT = table(
 )
 
 
-@pytest.mark.parametrize("text, expected", [
-    ("count()", 8),
-    ("count(tempura)", 2),
-    ("count(sashimi)", 0),
-    ("count(tag:nigiri)", 2),
-    ("count(group:nigiri)", 3),  # wasabi is in the nigiri group but has no nigiri tag
-    ("count(group:maki)", 2),
-    ("count(tempura | pudding)", 3),
-    ("count(maki_1 | maki_2 | tag:nigiri)", 3),
-    ("count(tempura | tempura)", 2),  # a union counts each card once
-    ("count(tag:maki | group:maki)", 2),
-    ("sum(icons)", 4),
-    ("sum(icons, maki_3)", 3),
-    ("sum(icons, maki_2 | maki_3)", 3),
-    ("sum(value)", 3),
-    ("sum(value, group:nigiri)", 3),  # wasabi has no 'value': it counts 0
-    ("sum(value, tempura)", 0),
-    ("groups()", 4),  # tempura, maki, nigiri (with wasabi), pudding
-    ("groups(tag:maki)", 1),
-    ("groups(tempura | sashimi | tag:nigiri)", 2),
-    ("groups(sashimi)", 0),
-    ("kinds()", 7),
-    ("kinds(tag:maki)", 2),
-    ("kinds(tempura)", 1),
-    ("kinds(group:nigiri | sashimi)", 3),
-    ("largest_group()", 3),  # salmon + egg + wasabi in the nigiri group
-])
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("count()", 8),
+        ("count(tempura)", 2),
+        ("count(sashimi)", 0),
+        ("count(tag:nigiri)", 2),
+        ("count(group:nigiri)", 3),  # wasabi is in the nigiri group but has no nigiri tag
+        ("count(group:maki)", 2),
+        ("count(tempura | pudding)", 3),
+        ("count(maki_1 | maki_2 | tag:nigiri)", 3),
+        ("count(tempura | tempura)", 2),  # a union counts each card once
+        ("count(tag:maki | group:maki)", 2),
+        ("sum(icons)", 4),
+        ("sum(icons, maki_3)", 3),
+        ("sum(icons, maki_2 | maki_3)", 3),
+        ("sum(value)", 3),
+        ("sum(value, group:nigiri)", 3),  # wasabi has no 'value': it counts 0
+        ("sum(value, tempura)", 0),
+        ("groups()", 4),  # tempura, maki, nigiri (with wasabi), pudding
+        ("groups(tag:maki)", 1),
+        ("groups(tempura | sashimi | tag:nigiri)", 2),
+        ("groups(sashimi)", 0),
+        ("kinds()", 7),
+        ("kinds(tag:maki)", 2),
+        ("kinds(tempura)", 1),
+        ("kinds(group:nigiri | sashimi)", 3),
+        ("largest_group()", 3),  # salmon + egg + wasabi in the nigiri group
+    ],
+)
 def test_own_card_functions(text, expected):
     """count/sum/groups/kinds/largest_group look at the current seat's cards."""
     assert value(text, SEAT, 0) == expected
 
 
-@pytest.mark.parametrize("text, expected", [
-    ("count()", 4), ("count(maki_2)", 3), ("sum(icons)", 6), ("sum(icons, tag:maki)", 6),
-    ("groups()", 2), ("kinds()", 2), ("largest_group()", 3), ("groups(group:maki)", 1),
-])
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("count()", 4),
+        ("count(maki_2)", 3),
+        ("sum(icons)", 6),
+        ("sum(icons, tag:maki)", 6),
+        ("groups()", 2),
+        ("kinds()", 2),
+        ("largest_group()", 3),
+        ("groups(group:maki)", 1),
+    ],
+)
 def test_own_card_functions_other_seat(text, expected):
     """The same functions read the seat they are evaluated for."""
     assert value(text, SEAT, 1) == expected
 
 
-@pytest.mark.parametrize("text", ["count()", "count(tag:nigiri)", "sum(icons)", "sum(value, egg_nigiri)",
-                                  "groups()", "groups(tag:maki)", "kinds()", "kinds(tempura | sashimi)",
-                                  "largest_group()"])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "count()",
+        "count(tag:nigiri)",
+        "sum(icons)",
+        "sum(value, egg_nigiri)",
+        "groups()",
+        "groups(tag:maki)",
+        "kinds()",
+        "kinds(tempura | sashimi)",
+        "largest_group()",
+    ],
+)
 def test_own_card_functions_on_no_cards_are_zero(text):
     """With no cards every card function is 0."""
     assert value(text, SEAT, 2) == 0
@@ -300,20 +380,23 @@ AGG = table(
 )
 
 
-@pytest.mark.parametrize("text, expected_by_seat", [
-    ("max_players(count())", [4, 4, 4, 4]),
-    ("min_players(count())", [0, 0, 0, 0]),
-    ("sum_players(count(tempura))", [3, 3, 3, 3]),
-    ("count_players(count(edamame) > 0)", [2, 2, 2, 2]),
-    ("max_opponents(count())", [4, 4, 3, 4]),
-    ("min_opponents(count())", [0, 0, 0, 1]),
-    ("sum_opponents(count(tempura))", [1, 2, 3, 3]),
-    ("count_opponents(count(edamame))", [1, 2, 1, 2]),
-    ("count() - max_opponents(count())", [-1, -3, 1, -4]),
-    ("if count() == max_players(count()) then 6 else 0", [0, 0, 6, 0]),
-    ("count_players(count() == max_players(count()))", [1, 1, 1, 1]),  # nested aggregate
-    ("sum_players(sum_opponents(count()))", [24, 24, 24, 24]),
-])
+@pytest.mark.parametrize(
+    "text, expected_by_seat",
+    [
+        ("max_players(count())", [4, 4, 4, 4]),
+        ("min_players(count())", [0, 0, 0, 0]),
+        ("sum_players(count(tempura))", [3, 3, 3, 3]),
+        ("count_players(count(edamame) > 0)", [2, 2, 2, 2]),
+        ("max_opponents(count())", [4, 4, 3, 4]),
+        ("min_opponents(count())", [0, 0, 0, 1]),
+        ("sum_opponents(count(tempura))", [1, 2, 3, 3]),
+        ("count_opponents(count(edamame))", [1, 2, 1, 2]),
+        ("count() - max_opponents(count())", [-1, -3, 1, -4]),
+        ("if count() == max_players(count()) then 6 else 0", [0, 0, 6, 0]),
+        ("count_players(count() == max_players(count()))", [1, 1, 1, 1]),  # nested aggregate
+        ("sum_players(sum_opponents(count()))", [24, 24, 24, 24]),
+    ],
+)
 def test_player_aggregates(text, expected_by_seat):
     """Aggregates evaluate their argument with each seat (or each other seat) in turn."""
     compiled = compile_expression(text, CAT)
@@ -342,12 +425,22 @@ def test_opponent_aggregates_with_a_single_seat_are_zero():
 # Arithmetic functions
 
 
-@pytest.mark.parametrize("text, expected", [
-    ("min(3, 5)", 3), ("max(3, 5)", 5), ("min(4, 2, 9, 3)", 2), ("max(4, 2, 9, 3)", 9),
-    ("abs(-4)", 4), ("abs(4)", 4), ("abs(2 - 9) + max(-1, -2)", 6),
-    ("min(count(tempura), 1)", 1), ("max(count(sashimi), count(tempura), 1)", 2),
-    ("abs(count(sashimi) - count(tempura))", 2), ("min(round, 10) * 2", 6),
-])
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("min(3, 5)", 3),
+        ("max(3, 5)", 5),
+        ("min(4, 2, 9, 3)", 2),
+        ("max(4, 2, 9, 3)", 9),
+        ("abs(-4)", 4),
+        ("abs(4)", 4),
+        ("abs(2 - 9) + max(-1, -2)", 6),
+        ("min(count(tempura), 1)", 1),
+        ("max(count(sashimi), count(tempura), 1)", 2),
+        ("abs(count(sashimi) - count(tempura))", 2),
+        ("min(round, 10) * 2", 6),
+    ],
+)
 def test_min_max_abs(text, expected):
     """min/max take two or more arguments, abs one; constant or not."""
     assert value(text, table(("tempura", "tempura"), round=3)) == expected
@@ -369,24 +462,27 @@ def test_boolean_mode_returns_zero_or_one():
 # What an expression looks at
 
 
-@pytest.mark.parametrize("text, is_local, reads", [
-    ("3 + 4", True, frozenset()),
-    ("players * round", True, frozenset()),
-    ("count(tempura)", True, {"tempura"}),
-    ("count(tag:maki) + count(sashimi)", True, {"maki_1", "maki_2", "maki_3", "sashimi"}),
-    ("sum(icons)", True, {"maki_1", "maki_2", "maki_3"}),
-    ("sum(value, group:nigiri)", True, {"egg_nigiri", "salmon_nigiri", "squid_nigiri"}),
-    ("kinds(tempura | pudding)", True, {"tempura", "pudding"}),
-    ("groups(tag:nigiri)", True, {"egg_nigiri", "salmon_nigiri", "squid_nigiri"}),
-    ("count()", True, None),
-    ("groups()", True, None),
-    ("kinds()", True, None),
-    ("largest_group() + count(tempura)", True, None),
-    ("max_players(count(pudding))", False, {"pudding"}),
-    ("count(pudding) == min_opponents(count(pudding))", False, {"pudding"}),
-    ("count_opponents(count() > 0)", False, None),
-    ("if true then count(tempura) else max_players(count())", True, {"tempura"}),  # folded away
-])
+@pytest.mark.parametrize(
+    "text, is_local, reads",
+    [
+        ("3 + 4", True, frozenset()),
+        ("players * round", True, frozenset()),
+        ("count(tempura)", True, {"tempura"}),
+        ("count(tag:maki) + count(sashimi)", True, {"maki_1", "maki_2", "maki_3", "sashimi"}),
+        ("sum(icons)", True, {"maki_1", "maki_2", "maki_3"}),
+        ("sum(value, group:nigiri)", True, {"egg_nigiri", "salmon_nigiri", "squid_nigiri"}),
+        ("kinds(tempura | pudding)", True, {"tempura", "pudding"}),
+        ("groups(tag:nigiri)", True, {"egg_nigiri", "salmon_nigiri", "squid_nigiri"}),
+        ("count()", True, None),
+        ("groups()", True, None),
+        ("kinds()", True, None),
+        ("largest_group() + count(tempura)", True, None),
+        ("max_players(count(pudding))", False, {"pudding"}),
+        ("count(pudding) == min_opponents(count(pudding))", False, {"pudding"}),
+        ("count_opponents(count() > 0)", False, None),
+        ("if true then count(tempura) else max_players(count())", True, {"tempura"}),  # folded away
+    ],
+)
 def test_is_local_and_reads(text, is_local, reads):
     """is_local is false exactly when player aggregates are used; reads lists the cards looked at."""
     compiled = compile_expression(text, CAT)
@@ -417,29 +513,41 @@ def test_names_that_are_variables_are_card_ids_inside_selectors():
 # Name errors: messages, exact lines and columns
 
 
-@pytest.mark.parametrize("text, column, message", [
-    ("count(tempra)", 7, "unknown card 'tempra' (did you mean 'tempura'?)"),
-    ("1 + count(maki_1 | tempra)", 20, "unknown card 'tempra' (did you mean 'tempura'?)"),
-    ("count(xyzzy)", 7, "unknown card 'xyzzy'"),
-    ("count(maki)", 7, "unknown card 'maki' (did you mean 'tag:maki'?)"),
-    ("count(tag:nigri)", 11, "unknown tag 'nigri' (did you mean 'nigiri'?)"),
-    ("count(group:zzz)", 13, "unknown group 'zzz'"),
-    ("groups(group:nigir)", 14, "unknown group 'nigir' (did you mean 'nigiri'?)"),
-    ("sum(icon)", 5, "unknown attribute 'icon' (did you mean 'icons'?)"),
-    ("sum(icons, tag:mak)", 16, "unknown tag 'mak' (did you mean 'maki'?)"),
-    ("count(tags:maki)", 7, "unknown selector 'tags:' (did you mean 'tag'?); a selector is a card id, "
-                            "tag:NAME or group:NAME (or several joined with '|')"),
-    ("cout(tempura)", 1, "unknown function 'cout' (did you mean 'count'?)"),
-    ("2 * max_player(count())", 5, "unknown function 'max_player' (did you mean 'max_players'?)"),
-    ("x + 1", 1, "unknown name 'x'; expressions know 'players' and 'round'"),
-    ("plyers * 2", 1, "unknown name 'plyers'; expressions know 'players' and 'round' "
-                      "(did you mean 'players'?)"),
-    ("1 + rund", 5, "unknown name 'rund'; expressions know 'players' and 'round' (did you mean 'round'?)"),
-    ("tempura * 2", 1, "unknown name 'tempura'; expressions know 'players' and 'round' "
-                       "(to count a card, write count(tempura))"),
-    ("count + 1", 1, "unknown name 'count'; expressions know 'players' and 'round' "
-                     "('count' is a function: write count(...))"),
-])
+@pytest.mark.parametrize(
+    "text, column, message",
+    [
+        ("count(tempra)", 7, "unknown card 'tempra' (did you mean 'tempura'?)"),
+        ("1 + count(maki_1 | tempra)", 20, "unknown card 'tempra' (did you mean 'tempura'?)"),
+        ("count(xyzzy)", 7, "unknown card 'xyzzy'"),
+        ("count(maki)", 7, "unknown card 'maki' (did you mean 'tag:maki'?)"),
+        ("count(tag:nigri)", 11, "unknown tag 'nigri' (did you mean 'nigiri'?)"),
+        ("count(group:zzz)", 13, "unknown group 'zzz'"),
+        ("groups(group:nigir)", 14, "unknown group 'nigir' (did you mean 'nigiri'?)"),
+        ("sum(icon)", 5, "unknown attribute 'icon' (did you mean 'icons'?)"),
+        ("sum(icons, tag:mak)", 16, "unknown tag 'mak' (did you mean 'maki'?)"),
+        (
+            "count(tags:maki)",
+            7,
+            "unknown selector 'tags:' (did you mean 'tag'?); a selector is a card id, "
+            "tag:NAME or group:NAME (or several joined with '|')",
+        ),
+        ("cout(tempura)", 1, "unknown function 'cout' (did you mean 'count'?)"),
+        ("2 * max_player(count())", 5, "unknown function 'max_player' (did you mean 'max_players'?)"),
+        ("x + 1", 1, "unknown name 'x'; expressions know 'players' and 'round'"),
+        ("plyers * 2", 1, "unknown name 'plyers'; expressions know 'players' and 'round' (did you mean 'players'?)"),
+        ("1 + rund", 5, "unknown name 'rund'; expressions know 'players' and 'round' (did you mean 'round'?)"),
+        (
+            "tempura * 2",
+            1,
+            "unknown name 'tempura'; expressions know 'players' and 'round' (to count a card, write count(tempura))",
+        ),
+        (
+            "count + 1",
+            1,
+            "unknown name 'count'; expressions know 'players' and 'round' ('count' is a function: write count(...))",
+        ),
+    ],
+)
 def test_name_errors(text, column, message):
     """Unknown cards, tags, groups, attributes, functions and names are located at the name."""
     assert only_error(text) == (1, column, message)
@@ -461,39 +569,62 @@ def test_several_unknown_names_are_all_reported():
     ]
 
 
-@pytest.mark.parametrize("text, column, message", [
-    ("count(tempura, sashimi)", 1, "count() takes at most 1 argument (a selector), got 2"),
-    ("kinds(tempura, sashimi)", 1, "kinds() takes at most 1 argument (a selector), got 2"),
-    ("sum()", 1, "sum() takes 1 or 2 arguments (an attribute, then optionally a selector), got 0"),
-    ("sum(icons, maki_1, maki_2)", 1, "sum() takes 1 or 2 arguments (an attribute, then optionally "
-                                      "a selector), got 3"),
-    ("1 + largest_group(tempura)", 5, "largest_group() takes no arguments, got 1"),
-    ("max_players()", 1, "max_players() takes exactly 1 argument, got 0"),
-    ("count_opponents(1, 2)", 1, "count_opponents() takes exactly 1 argument, got 2"),
-    ("max(count(tempura))", 1, "max() takes at least 2 arguments (for the largest value among the "
-                               "players, use max_players(...)), got 1"),
-    ("min()", 1, "min() takes at least 2 arguments (for the smallest value among the players, "
-                 "use min_players(...)), got 0"),
-    ("abs(1, 2)", 1, "abs() takes exactly 1 argument, got 2"),
-])
+@pytest.mark.parametrize(
+    "text, column, message",
+    [
+        ("count(tempura, sashimi)", 1, "count() takes at most 1 argument (a selector), got 2"),
+        ("kinds(tempura, sashimi)", 1, "kinds() takes at most 1 argument (a selector), got 2"),
+        ("sum()", 1, "sum() takes 1 or 2 arguments (an attribute, then optionally a selector), got 0"),
+        (
+            "sum(icons, maki_1, maki_2)",
+            1,
+            "sum() takes 1 or 2 arguments (an attribute, then optionally a selector), got 3",
+        ),
+        ("1 + largest_group(tempura)", 5, "largest_group() takes no arguments, got 1"),
+        ("max_players()", 1, "max_players() takes exactly 1 argument, got 0"),
+        ("count_opponents(1, 2)", 1, "count_opponents() takes exactly 1 argument, got 2"),
+        (
+            "max(count(tempura))",
+            1,
+            "max() takes at least 2 arguments (for the largest value among the players, use max_players(...)), got 1",
+        ),
+        (
+            "min()",
+            1,
+            "min() takes at least 2 arguments (for the smallest value among the players, use min_players(...)), got 0",
+        ),
+        ("abs(1, 2)", 1, "abs() takes exactly 1 argument, got 2"),
+    ],
+)
 def test_wrong_number_of_arguments(text, column, message):
     """A call with the wrong number of arguments is reported at the function name."""
     assert only_error(text) == (1, column, message)
 
 
-@pytest.mark.parametrize("text, column, message", [
-    ("tag:nigiri", 1, "a selector like 'tag:nigiri' can only be used inside count(), sum(), groups() "
-                      "or kinds()"),
-    ("max(group:maki, 1)", 5, "a selector like 'group:maki' can only be used inside count(), sum(), "
-                              "groups() or kinds()"),
-    ("max(tempura | sashimi, 1)", 5, "selectors joined with '|' can only be used inside count(), sum(), "
-                                     "groups() or kinds(); to combine conditions write 'or'"),
-    ("count(1 + 2)", 7, "count() expects a selector here: a card id, tag:NAME or group:NAME "
-                        "(or several joined with '|')"),
-    ("count(tempura | 2)", 17, "only card ids, tag:NAME and group:NAME can be joined with '|'"),
-    ("sum(2, tempura)", 5, "sum() needs a card attribute name first, as in sum(icons) or "
-                           "sum(icons, tag:maki)"),
-])
+@pytest.mark.parametrize(
+    "text, column, message",
+    [
+        ("tag:nigiri", 1, "a selector like 'tag:nigiri' can only be used inside count(), sum(), groups() or kinds()"),
+        (
+            "max(group:maki, 1)",
+            5,
+            "a selector like 'group:maki' can only be used inside count(), sum(), groups() or kinds()",
+        ),
+        (
+            "max(tempura | sashimi, 1)",
+            5,
+            "selectors joined with '|' can only be used inside count(), sum(), "
+            "groups() or kinds(); to combine conditions write 'or'",
+        ),
+        (
+            "count(1 + 2)",
+            7,
+            "count() expects a selector here: a card id, tag:NAME or group:NAME (or several joined with '|')",
+        ),
+        ("count(tempura | 2)", 17, "only card ids, tag:NAME and group:NAME can be joined with '|'"),
+        ("sum(2, tempura)", 5, "sum() needs a card attribute name first, as in sum(icons) or sum(icons, tag:maki)"),
+    ],
+)
 def test_selectors_only_where_selectors_belong(text, column, message):
     """Selectors outside count/sum/groups/kinds, and expressions where a selector belongs, are errors."""
     assert only_error(text) == (1, column, message)
@@ -503,54 +634,69 @@ def test_selectors_only_where_selectors_belong(text, column, message):
 # Syntax errors
 
 
-@pytest.mark.parametrize("text, column, message", [
-    ("", 1, "empty expression"),
-    ("   ", 1, "empty expression"),
-    ("(1 + 2", 1, "unclosed parenthesis: this '(' has no matching ')'"),
-    ("max(1, (count(tempura)", 8, "unclosed parenthesis: this '(' has no matching ')'"),
-    ("1 + 2)", 6, "unmatched ')': there is no '(' before it"),
-    ("1 +", 3, "the expression ends too early: something is missing after '+'"),
-    ("count(tempura) *", 16, "the expression ends too early: something is missing after '*'"),
-    ("not", 1, "the expression ends too early: something is missing after 'not'"),
-    ("count(tempura) = 2", 16, "'=' is not an operator: to compare, write '=='"),
-    ("round => 2", 7, "write '>=' or '<=' (the '=' comes second)"),
-    ("count(tempura) > 0 && round > 1", 20, "write 'and' instead of '&&'"),
-    ("count(tempura) > 0 || round > 1", 20, "write 'or' instead of '||'"),
-    ("count(tempura || sashimi)", 15, "write 'or' instead of '||'"),
-    ("!count(tempura)", 1, "write 'not' instead of '!'"),
-    ("5 if count(tempura) > 1 else 0", 3, "write a conditional as 'if CONDITION then A else B' "
-                                         "(not 'A if CONDITION else B')"),
-    ("max(count(tempura) if round > 1 else 0, 2)", 20, "write a conditional as 'if CONDITION then A "
-                                                       "else B' (not 'A if CONDITION else B')"),
-    ("(5) if round else 0", 5, "write a conditional as 'if CONDITION then A else B' "
-                               "(not 'A if CONDITION else B')"),
-    ("if round > 1 5 else 0", 14, "a conditional needs 'then': write 'if CONDITION then A else B'"),
-    ("if round > 1 then 5", 19, "a conditional needs 'else': write 'if CONDITION then A else B'"),
-    ("if round", 4, "a conditional needs 'then': write 'if CONDITION then A else B'"),
-    ("1 < round < 3", 11, "comparisons cannot be chained: write 'a < b and b < c' instead of 'a < b < c'"),
-    ("count(tempura) == 1 == 1", 21, "comparisons cannot be chained: write 'a < b and b < c' instead "
-                                     "of 'a < b < c'"),
-    ("2 ** 3", 3, "there is no power operator: multiply instead ('x * x')"),
-    ("2 ^ 3", 3, "there is no power operator: multiply instead ('x * x')"),
-    ("1.5 * count(tempura)", 2, "whole numbers only: there are no decimal points"),
-    ("count(tempura) 2", 16, "missing operator before '2'"),
-    ("round count(tempura)", 7, "missing operator before 'count'"),
-    ("max(1,, 2)", 7, "missing argument before ','"),
-    ("max(1, 2,)", 10, "missing argument before ')'"),
-    ("2 * ()", 6, "empty parentheses: put an expression inside"),
-    ("count(tempura) | 1", 16, "'|' only joins selectors inside count(), sum(), groups() or kinds(); "
-                               "to combine conditions write 'or'"),
-    ("round $ 2", 7, "unexpected character '$'"),
-    ("__import__('os')", 12, "unexpected character \"'\""),
-    ("1 + * 2", 5, "unexpected '*'; expected '(', '-', 'false', 'true', a name, a number"),
-])
+@pytest.mark.parametrize(
+    "text, column, message",
+    [
+        ("", 1, "empty expression"),
+        ("   ", 1, "empty expression"),
+        ("(1 + 2", 1, "unclosed parenthesis: this '(' has no matching ')'"),
+        ("max(1, (count(tempura)", 8, "unclosed parenthesis: this '(' has no matching ')'"),
+        ("1 + 2)", 6, "unmatched ')': there is no '(' before it"),
+        ("1 +", 3, "the expression ends too early: something is missing after '+'"),
+        ("count(tempura) *", 16, "the expression ends too early: something is missing after '*'"),
+        ("not", 1, "the expression ends too early: something is missing after 'not'"),
+        ("count(tempura) = 2", 16, "'=' is not an operator: to compare, write '=='"),
+        ("round => 2", 7, "write '>=' or '<=' (the '=' comes second)"),
+        ("count(tempura) > 0 && round > 1", 20, "write 'and' instead of '&&'"),
+        ("count(tempura) > 0 || round > 1", 20, "write 'or' instead of '||'"),
+        ("count(tempura || sashimi)", 15, "write 'or' instead of '||'"),
+        ("!count(tempura)", 1, "write 'not' instead of '!'"),
+        (
+            "5 if count(tempura) > 1 else 0",
+            3,
+            "write a conditional as 'if CONDITION then A else B' (not 'A if CONDITION else B')",
+        ),
+        (
+            "max(count(tempura) if round > 1 else 0, 2)",
+            20,
+            "write a conditional as 'if CONDITION then A else B' (not 'A if CONDITION else B')",
+        ),
+        ("(5) if round else 0", 5, "write a conditional as 'if CONDITION then A else B' (not 'A if CONDITION else B')"),
+        ("if round > 1 5 else 0", 14, "a conditional needs 'then': write 'if CONDITION then A else B'"),
+        ("if round > 1 then 5", 19, "a conditional needs 'else': write 'if CONDITION then A else B'"),
+        ("if round", 4, "a conditional needs 'then': write 'if CONDITION then A else B'"),
+        ("1 < round < 3", 11, "comparisons cannot be chained: write 'a < b and b < c' instead of 'a < b < c'"),
+        (
+            "count(tempura) == 1 == 1",
+            21,
+            "comparisons cannot be chained: write 'a < b and b < c' instead of 'a < b < c'",
+        ),
+        ("2 ** 3", 3, "there is no power operator: multiply instead ('x * x')"),
+        ("2 ^ 3", 3, "there is no power operator: multiply instead ('x * x')"),
+        ("1.5 * count(tempura)", 2, "whole numbers only: there are no decimal points"),
+        ("count(tempura) 2", 16, "missing operator before '2'"),
+        ("round count(tempura)", 7, "missing operator before 'count'"),
+        ("max(1,, 2)", 7, "missing argument before ','"),
+        ("max(1, 2,)", 10, "missing argument before ')'"),
+        ("2 * ()", 6, "empty parentheses: put an expression inside"),
+        (
+            "count(tempura) | 1",
+            16,
+            "'|' only joins selectors inside count(), sum(), groups() or kinds(); to combine conditions write 'or'",
+        ),
+        ("round $ 2", 7, "unexpected character '$'"),
+        ("__import__('os')", 12, 'unexpected character "\'"'),
+        ("1 + * 2", 5, "unexpected '*'; expected '(', '-', 'false', 'true', a name, a number"),
+    ],
+)
 def test_syntax_errors(text, column, message):
     """Syntax errors get a plain-words message located at the offending token."""
     assert only_error(text) == (1, column, message)
 
 
-@pytest.mark.parametrize("text, column", [("count(then)", 7), ("count(tempura) + else", 18),
-                                          ("if then then 1 else 2", 4)])
+@pytest.mark.parametrize(
+    "text, column", [("count(then)", 7), ("count(tempura) + else", 18), ("if then then 1 else 2", 4)]
+)
 def test_reserved_words_are_not_names(text, column):
     """Reserved words like 'then' are never names, wherever they appear."""
     line, col, message = only_error(text)
@@ -576,8 +722,9 @@ def locate_in_yaml(offset: int) -> tuple:
 def test_locate_maps_errors_into_the_file():
     """A custom locate puts every diagnostic at its line and column in the rule file."""
     with pytest.raises(RulesetError) as info:
-        compile_expression("count(tempra) + cout(x) * sum(icon)", CAT, file="game.yaml",
-                           locate=locate_in_yaml, source_lines=YAML_LINES)
+        compile_expression(
+            "count(tempra) + cout(x) * sum(icon)", CAT, file="game.yaml", locate=locate_in_yaml, source_lines=YAML_LINES
+        )
     found = [(d.file, d.line, d.column, d.message) for d in info.value.diagnostics]
     assert found == [
         ("game.yaml", 12, 17, "unknown card 'tempra' (did you mean 'tempura'?)"),
@@ -587,7 +734,7 @@ def test_locate_maps_errors_into_the_file():
     for d in info.value.diagnostics:
         assert d.source_line == YAML_LINES[11]
     first = info.value.diagnostics[0]
-    assert YAML_LINES[11][first.column - 1:].startswith("tempra")
+    assert YAML_LINES[11][first.column - 1 :].startswith("tempra")
     assert first.format(with_source=True) == (
         "game.yaml:12:17: error: unknown card 'tempra' (did you mean 'tempura'?)\n"
         "      points: count(tempra) + cout(x) * sum(icon)\n"
@@ -599,8 +746,7 @@ def test_locate_maps_syntax_errors_into_the_file():
     """A syntax error is located through locate too, with the file line as code frame."""
     lines = [""] * 11 + ["  points: count(tempura) = 2"]
     with pytest.raises(RulesetError) as info:
-        compile_expression("count(tempura) = 2", CAT, file="game.yaml", locate=locate_in_yaml,
-                           source_lines=lines)
+        compile_expression("count(tempura) = 2", CAT, file="game.yaml", locate=locate_in_yaml, source_lines=lines)
     (d,) = info.value.diagnostics
     assert (d.file, d.line, d.column) == ("game.yaml", 12, 26)
     assert lines[11][d.column - 1] == "="
@@ -626,9 +772,7 @@ def test_default_location_and_code_frame():
     (d,) = info.value.diagnostics
     assert (d.file, d.line, d.column) == ("<expr>", 1, 11)
     assert d.format(with_source=True) == (
-        "<expr>:1:11: error: unknown card 'tempra' (did you mean 'tempura'?)\n"
-        "    1 + count(tempra)\n"
-        "              ^"
+        "<expr>:1:11: error: unknown card 'tempra' (did you mean 'tempura'?)\n    1 + count(tempra)\n              ^"
     )
 
 
@@ -686,7 +830,10 @@ def test_player_aggregates_nest_at_most_three_deep():
     assert ExpressionLimits.max_aggregate_depth == 3
     assert value(three, AGG) == 8  # every level sees the same total: 8 cards on the table
     assert only_error(f"1 + count_players({three} > 0)") == (
-        1, 5, "player aggregates nested too deeply: at most 3 levels")
+        1,
+        5,
+        "player aggregates nested too deeply: at most 3 levels",
+    )
 
 
 def test_nesting_one_past_the_limit_fails():
@@ -736,7 +883,7 @@ def test_integer_arithmetic_matches_python(pair):
 
 
 @settings(max_examples=200, deadline=None)
-@given(st.integers(-10**6, 10**6), st.integers(-10**6, 10**6).filter(bool))
+@given(st.integers(-(10**6), 10**6), st.integers(-(10**6), 10**6).filter(bool))
 def test_division_and_remainder_agree(a, b):
     """a / b truncates toward zero and (a / b) * b + a % b == a, folded or not."""
     tab = table((), round=a)
@@ -748,9 +895,19 @@ def test_division_and_remainder_agree(a, b):
     assert value(f"({a}) / ({b})") == q and value(f"({a}) % ({b})") == r
 
 
-_truth_leaf = st.sampled_from([("0", "0"), ("1", "1"), ("2", "2"), ("true", "True"), ("false", "False"),
-                               ("count(tempura)", "3"), ("count(sashimi)", "0"), ("round > 3", "(4 > 3)"),
-                               ("round < 3", "(4 < 3)")])
+_truth_leaf = st.sampled_from(
+    [
+        ("0", "0"),
+        ("1", "1"),
+        ("2", "2"),
+        ("true", "True"),
+        ("false", "False"),
+        ("count(tempura)", "3"),
+        ("count(sashimi)", "0"),
+        ("round > 3", "(4 > 3)"),
+        ("round < 3", "(4 < 3)"),
+    ]
+)
 
 
 def _render_logic(parts):
@@ -777,10 +934,51 @@ def test_logic_matches_python_truthiness(pair):
     assert value(text, PROPERTY_TABLE, boolean=True) == int(expected)
 
 
-_SOUP = ["(", ")", "1", "42", "-", "+", "*", "/", "%", "==", "<", ">=", "and", "or", "not", "if", "then",
-         "else", "count(", "sum(", "icons", ",", "tempura", "tag:maki", "|", "max(", "abs(", "max_players(",
-         "count_opponents(", "largest_group()", "groups(", "round", "players", "true", "x", "=", "&&", "||",
-         "**", ".", "count()", "tempra", "$"]
+_SOUP = [
+    "(",
+    ")",
+    "1",
+    "42",
+    "-",
+    "+",
+    "*",
+    "/",
+    "%",
+    "==",
+    "<",
+    ">=",
+    "and",
+    "or",
+    "not",
+    "if",
+    "then",
+    "else",
+    "count(",
+    "sum(",
+    "icons",
+    ",",
+    "tempura",
+    "tag:maki",
+    "|",
+    "max(",
+    "abs(",
+    "max_players(",
+    "count_opponents(",
+    "largest_group()",
+    "groups(",
+    "round",
+    "players",
+    "true",
+    "x",
+    "=",
+    "&&",
+    "||",
+    "**",
+    ".",
+    "count()",
+    "tempra",
+    "$",
+]
 
 
 @settings(max_examples=300, deadline=None)

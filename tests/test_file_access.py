@@ -17,9 +17,9 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from ruledraft.language.bundled import NotFound, OutOfReach, bundled_path, resolve_source
 from ruledraft.cli.app import app
 from ruledraft.errors import InputError
+from ruledraft.language.bundled import NotFound, OutOfReach, bundled_path, resolve_source
 from ruledraft.language.file_access import UnreadableInput, input_kind, read_input, within
 from ruledraft.language.loading import check_ruleset
 
@@ -131,7 +131,10 @@ def test_extends_a_device_even_when_allowed_is_refused(tmp_path):
     """extends: /dev/zero with --allow-path /dev is still no file: one error at the extends line."""
     path = child(tmp_path, "/dev/zero")
     result = invoke("validate", path, "--allow-path", "/dev")
-    assert (result.exit_code, result.stdout) == (1, f"{path}:2:10: error: cannot read '/dev/zero': is a device, not a file\n")
+    assert (result.exit_code, result.stdout) == (
+        1,
+        f"{path}:2:10: error: cannot read '/dev/zero': is a device, not a file\n",
+    )
 
 
 def test_a_socket_is_refused(tmp_path):
@@ -156,7 +159,10 @@ def test_a_path_through_a_file_is_not_a_directory(tmp_path):
     (tmp_path / "rules.yaml").write_text("format: 1\n", encoding="utf-8")
     for args in (["validate", through], ["show", through], ["score", "sushi-go", through], ["replay", through]):
         result = invoke(*args)
-        assert (result.exit_code, result.stderr) == (2, f"error: {through}: cannot read: a part of the path is not a directory\n"), args
+        assert (result.exit_code, result.stderr) == (
+            2,
+            f"error: {through}: cannot read: a part of the path is not a directory\n",
+        ), args
 
 
 def test_a_name_too_long_is_a_message_not_an_internal_error(tmp_path):
@@ -174,11 +180,16 @@ def test_a_symlink_loop_is_named_as_such(tmp_path):
     (tmp_path / "b.yaml").symlink_to(tmp_path / "a.yaml")
     loop = tmp_path / "a.yaml"
     result = invoke("validate", loop)
-    assert (result.exit_code, result.stderr) == (2, f"error: {loop}: cannot read: too many levels of symbolic links (a link loop?)\n")
+    assert (result.exit_code, result.stderr) == (
+        2,
+        f"error: {loop}: cannot read: too many levels of symbolic links (a link loop?)\n",
+    )
     path = child(tmp_path, "a.yaml")
     result = invoke("validate", path)
     assert (result.exit_code, result.stdout) == (
-        1, f"{path}:2:10: error: cannot read 'a.yaml': too many levels of symbolic links (a link loop?)\n")
+        1,
+        f"{path}:2:10: error: cannot read 'a.yaml': too many levels of symbolic links (a link loop?)\n",
+    )
 
 
 def without_file_permissions(*args: str) -> subprocess.CompletedProcess:
@@ -235,9 +246,13 @@ def test_extends_an_absolute_path_is_refused_unless_allowed(tmp_path, outside):
     """extends: /abs/path is refused at the extends line; --allow-path on its directory lets it through."""
     path = child(tmp_path / "rules", str(outside / "base.yaml"))
     result = invoke("validate", path)
-    assert (result.exit_code, result.stdout) == (1, (
-        f"{path}:2:10: error: '{outside / 'base.yaml'}' is an absolute path; this file may name only a bundled ruleset "
-        "or a file in its own directory; allow a directory with --allow-path DIR\n"))
+    assert (result.exit_code, result.stdout) == (
+        1,
+        (
+            f"{path}:2:10: error: '{outside / 'base.yaml'}' is an absolute path; this file may name only a bundled ruleset "
+            "or a file in its own directory; allow a directory with --allow-path DIR\n"
+        ),
+    )
     result = invoke("validate", path, "--allow-path", outside)
     assert (result.exit_code, result.stdout) == (0, f"{path}: {STEP7_OK.replace('Fruit Stand (fruit-stand', 'C (c')}\n")
 
@@ -248,9 +263,13 @@ def test_extends_climbing_out_with_dot_dot_is_refused_unless_allowed(tmp_path, o
     for name in ("../outside/base.yaml", "sub/../../outside/base.yaml"):
         path = child(tmp_path / "rules", name)
         result = invoke("validate", path)
-        assert (result.exit_code, result.stdout) == (1, (
-            f"{path}:2:10: error: '{name}' is outside the directory of this file ('..' may not climb above it); "
-            "allow a directory with --allow-path DIR\n")), name
+        assert (result.exit_code, result.stdout) == (
+            1,
+            (
+                f"{path}:2:10: error: '{name}' is outside the directory of this file ('..' may not climb above it); "
+                "allow a directory with --allow-path DIR\n"
+            ),
+        ), name
         assert invoke("validate", path, "--allow-path", outside).exit_code == 0
 
 
@@ -259,9 +278,13 @@ def test_extends_a_symlink_out_of_the_directory_is_refused_unless_allowed(tmp_pa
     (tmp_path / "rules" / "base.yaml").symlink_to(outside / "base.yaml")
     path = child(tmp_path / "rules", "base.yaml")
     result = invoke("validate", path)
-    assert (result.exit_code, result.stdout) == (1, (
-        f"{path}:2:10: error: 'base.yaml' is a symbolic link to a file outside the directory of this file; "
-        "allow a directory with --allow-path DIR\n"))
+    assert (result.exit_code, result.stdout) == (
+        1,
+        (
+            f"{path}:2:10: error: 'base.yaml' is a symbolic link to a file outside the directory of this file; "
+            "allow a directory with --allow-path DIR\n"
+        ),
+    )
     assert invoke("validate", path, "--allow-path", outside).exit_code == 0
 
 
@@ -284,7 +307,9 @@ def test_a_file_that_is_not_a_rule_file_is_never_shown(tmp_path, outside, parent
     result = invoke(*args)
     head = f"{path}:2:10: error: '../outside/{parent}' is not a rule file"
     assert result.exit_code == 1
-    assert result.stdout == (head + f"\n    extends: ../outside/{parent}\n             ^\n" if show_source else head + "\n")
+    assert result.stdout == (
+        head + f"\n    extends: ../outside/{parent}\n             ^\n" if show_source else head + "\n"
+    )
     for text in ["SECRET", "hunter2", "root:x"] + SECRETS:
         assert text not in result.stdout + result.stderr
 
@@ -304,7 +329,10 @@ def test_a_log_whose_ruleset_is_not_a_rule_file_never_shows_it(tmp_path, outside
     log = record_for(tmp_path, str(tmp_path / "secret"))
     result = invoke("replay", log)
     assert result.exit_code == 1
-    assert result.stderr == f"{log}:1: cannot load ruleset '{tmp_path / 'secret'}': '{tmp_path / 'secret'}' is not a rule file\n"
+    assert (
+        result.stderr
+        == f"{log}:1: cannot load ruleset '{tmp_path / 'secret'}': '{tmp_path / 'secret'}' is not a rule file\n"
+    )
     assert "SECRET" not in result.stdout + result.stderr
 
 
@@ -319,9 +347,13 @@ def test_a_log_may_not_reach_outside_its_directory(tmp_path, outside, monkeypatc
     assert result.stderr == (
         f"{log}:1: cannot load ruleset '{outside / 'secret'}': '{outside / 'secret'}' is an absolute path; the log may "
         "name only a bundled ruleset or a file in its own directory; allow a directory with --allow-path DIR "
-        "(or give the ruleset with --ruleset FILE)\n")
+        "(or give the ruleset with --ruleset FILE)\n"
+    )
     result = invoke("replay", log, "--allow-path", outside)
-    assert result.stderr == f"{log}:1: cannot load ruleset '{outside / 'secret'}': '{outside / 'secret'}' is not a rule file\n"
+    assert (
+        result.stderr
+        == f"{log}:1: cannot load ruleset '{outside / 'secret'}': '{outside / 'secret'}' is not a rule file\n"
+    )
 
 
 def test_a_log_of_a_rule_file_replays_with_allow_path(tmp_path, outside, monkeypatch):
@@ -339,11 +371,19 @@ def test_a_log_of_a_rule_file_replays_with_allow_path(tmp_path, outside, monkeyp
 def test_allow_path_must_be_a_directory(tmp_path):
     """--allow-path naming a missing path or a file is a bad argument: exit 2 and a message, on every command that takes it."""
     missing = tmp_path / "nope"
-    for args in (["validate", STEP7], ["show", "sushi-go"], ["simulate", "sushi-go", "-q"], ["score", "sushi-go", "-"],
-                 ["replay", missing], ["play", "sushi-go", "-p", "2"]):
+    for args in (
+        ["validate", STEP7],
+        ["show", "sushi-go"],
+        ["simulate", "sushi-go", "-q"],
+        ["score", "sushi-go", "-"],
+        ["replay", missing],
+        ["play", "sushi-go", "-p", "2"],
+    ):
         result = invoke(*args, "--allow-path", missing)
-        assert (result.exit_code, result.stderr) == (2, f"error: --allow-path {missing}: cannot read: no such file\n"
-                                                     .replace("cannot read: ", "")), args
+        assert (result.exit_code, result.stderr) == (
+            2,
+            f"error: --allow-path {missing}: cannot read: no such file\n".replace("cannot read: ", ""),
+        ), args
     result = invoke("validate", STEP7, "--allow-path", STEP7)
     assert (result.exit_code, result.stderr) == (2, f"error: --allow-path {STEP7}: not a directory\n")
 
@@ -363,10 +403,14 @@ def test_a_bundled_id_wins_over_a_file_of_the_same_name_beside_the_child(tmp_pat
     shutil.copy(STEP7, tmp_path / "sushi-go.yaml")
     path = child(tmp_path, "sushi-go")
     result = invoke("validate", path)
-    assert (result.exit_code, result.stdout) == (0, (
-        f"{path}:2:10: warning: 'sushi-go' is the bundled ruleset; the file 'sushi-go.yaml' beside this one is not used "
-        "(write 'extends: ./sushi-go.yaml' to extend the file)\n"
-        f"{path}: {SUSHI_OK}\n"))
+    assert (result.exit_code, result.stdout) == (
+        0,
+        (
+            f"{path}:2:10: warning: 'sushi-go' is the bundled ruleset; the file 'sushi-go.yaml' beside this one is not used "
+            "(write 'extends: ./sushi-go.yaml' to extend the file)\n"
+            f"{path}: {SUSHI_OK}\n"
+        ),
+    )
 
 
 def test_the_local_file_is_reached_by_its_file_name(tmp_path):
@@ -375,7 +419,10 @@ def test_the_local_file_is_reached_by_its_file_name(tmp_path):
     for name in ("./sushi-go.yaml", "sushi-go.yaml"):
         path = child(tmp_path, name)
         result = invoke("validate", path)
-        assert (result.exit_code, result.stdout) == (0, f"{path}: {STEP7_OK.replace('Fruit Stand (fruit-stand', 'C (c')}\n"), name
+        assert (result.exit_code, result.stdout) == (
+            0,
+            f"{path}: {STEP7_OK.replace('Fruit Stand (fruit-stand', 'C (c')}\n",
+        ), name
 
 
 def test_a_bundled_id_wins_on_the_command_line_too(tmp_path, monkeypatch):
@@ -391,7 +438,10 @@ def test_the_resolver_finds_bare_names_as_yaml_files_and_reports_what_is_missing
     """A bare name that is not bundled is NAME.yaml in the base directory; a missing one is NotFound with a did-you-mean."""
     shutil.copy(STEP7, tmp_path / "fruit.yaml")
     assert resolve_source("fruit", base=tmp_path) == tmp_path / "fruit.yaml"
-    with pytest.raises(NotFound, match=r"^no ruleset 'sushi-goo': not a file, nor a bundled ruleset \(did you mean 'sushi-go'\?\); bundled: sushi-go, "):
+    with pytest.raises(
+        NotFound,
+        match=r"^no ruleset 'sushi-goo': not a file, nor a bundled ruleset \(did you mean 'sushi-go'\?\); bundled: sushi-go, ",
+    ):
         resolve_source("sushi-goo", base=tmp_path)
     with pytest.raises(NotFound, match=r"^nope/x.yaml: no such file$"):
         resolve_source("nope/x.yaml", base=tmp_path)
@@ -421,13 +471,19 @@ def test_validate_a_directory_checks_its_rule_files_in_order(tmp_path):
     (tmp_path / "sub").mkdir()
     shutil.copy(STEP7, tmp_path / "sub" / "c.yaml")
     result = invoke("validate", tmp_path)
-    assert (result.exit_code, result.stdout) == (0, f"{tmp_path / 'a.yml'}: {STEP7_OK}\n{tmp_path / 'b.yaml'}: {STEP7_OK}\n")
+    assert (result.exit_code, result.stdout) == (
+        0,
+        f"{tmp_path / 'a.yml'}: {STEP7_OK}\n{tmp_path / 'b.yaml'}: {STEP7_OK}\n",
+    )
 
 
 def test_validate_a_directory_without_rule_files_says_so(tmp_path):
     """validate of a directory with no *.yaml or *.yml is exit 2 and says there are none; other commands say it is a directory."""
     result = invoke("validate", tmp_path)
-    assert (result.exit_code, result.stderr) == (2, f"error: {tmp_path}: no rule files (*.yaml, *.yml) in this directory\n")
+    assert (result.exit_code, result.stderr) == (
+        2,
+        f"error: {tmp_path}: no rule files (*.yaml, *.yml) in this directory\n",
+    )
     result = invoke("show", tmp_path)
     assert (result.exit_code, result.stderr) == (2, f"error: {tmp_path}: is a directory\n")
 
@@ -436,7 +492,11 @@ def test_validate_reports_a_bad_argument_with_exit_2_and_still_checks_the_rest(t
     """A missing file among good ones: the good ones are checked, the missing one is named, exit 2."""
     missing = tmp_path / "nope.yaml"
     result = invoke("validate", STEP7, missing)
-    assert (result.exit_code, result.stdout, result.stderr) == (2, f"{STEP7}: {STEP7_OK}\n", f"error: {missing}: no such file\n")
+    assert (result.exit_code, result.stdout, result.stderr) == (
+        2,
+        f"{STEP7}: {STEP7_OK}\n",
+        f"error: {missing}: no such file\n",
+    )
 
 
 def test_standard_input_is_a_rule_file_named_stdin():
@@ -449,10 +509,25 @@ def test_standard_input_is_a_rule_file_named_stdin():
 
 def test_standard_input_cannot_feed_two_things_at_once():
     """score - - and play - are refused with a message (one standard input); simulate - --jobs 2 reads it once and runs."""
-    assert invoke("score", "-", "-").stderr == "error: the ruleset and the table cannot both be read from standard input (-)\n"
+    assert (
+        invoke("score", "-", "-").stderr
+        == "error: the ruleset and the table cannot both be read from standard input (-)\n"
+    )
     result = invoke("play", "-", "-p", "2")
     assert result.exit_code == 2 and result.stderr.startswith("error: play reads your moves from standard input")
-    result = invoke("simulate", "-", "--jobs", "2", "-q", "--games", "6", "-p", "3", "--json", input=STEP7.read_text(encoding="utf-8"))
+    result = invoke(
+        "simulate",
+        "-",
+        "--jobs",
+        "2",
+        "-q",
+        "--games",
+        "6",
+        "-p",
+        "3",
+        "--json",
+        input=STEP7.read_text(encoding="utf-8"),
+    )
     assert result.exit_code == 0, result.stderr
     assert json.loads(result.stdout)["games"] == 6
 
@@ -478,7 +553,9 @@ def test_process_substitution_works_with_simulate_on_two_processes():
 def test_process_substitution_with_extends_resolves_in_the_current_directory(tmp_path):
     """A rule file from a pipe has no directory of its own: its extends: is resolved in the current directory."""
     shutil.copy(STEP7, tmp_path / "base.yaml")
-    proc = bash('eval "$RULEDRAFT" validate "<(printf \'format: 1\\nextends: base.yaml\\nid: c\\nname: C\\n\')"', cwd=tmp_path)
+    proc = bash(
+        'eval "$RULEDRAFT" validate "<(printf \'format: 1\\nextends: base.yaml\\nid: c\\nname: C\\n\')"', cwd=tmp_path
+    )
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.endswith(f": {STEP7_OK.replace('Fruit Stand (fruit-stand', 'C (c')}\n")
 
@@ -509,8 +586,10 @@ def test_check_ruleset_raises_input_error_for_an_unusable_path(tmp_path):
 def test_simulate_on_several_processes_with_allow_path_agrees_with_one(tmp_path, outside):
     """simulate --jobs 2 of a child that needs --allow-path runs (the workers never re-read files) and agrees with --jobs 1."""
     path = child(tmp_path / "rules", "../outside/base.yaml")
-    runs = [invoke("simulate", path, "--allow-path", outside, "--jobs", jobs, "--games", 4, "-q", "-p", 2, "--json")
-            for jobs in (1, 2)]
+    runs = [
+        invoke("simulate", path, "--allow-path", outside, "--jobs", jobs, "--games", 4, "-q", "-p", 2, "--json")
+        for jobs in (1, 2)
+    ]
     assert [r.exit_code for r in runs] == [0, 0], runs[1].stderr
     one, two = (json.loads(r.stdout) for r in runs)
     assert one["games"] == two["games"] == 4 and one["seats"] == two["seats"]
@@ -520,8 +599,10 @@ def test_a_file_given_directly_that_is_not_a_rule_file_is_one_error_showing_none
     """validate /etc/shadow-like text: one 'not a rule file' error at 1:1, none of its text, with or without --show-source or JSON."""
     secret = tmp_path / "shadow"
     secret.write_text("root:$6$s3cr3t:20228:0:99999:7:::\ndaemon:*:20228:0:99999:7:::\n", encoding="utf-8")
-    expected = (f"{secret}:1:1: error: not a rule file: its top level has none of the keys a rule file has "
-                "(format, id, name, extends, cards, scoring, ...)\n")
+    expected = (
+        f"{secret}:1:1: error: not a rule file: its top level has none of the keys a rule file has "
+        "(format, id, name, extends, cards, scoring, ...)\n"
+    )
     for extra in ([], ["--show-source"]):
         result = invoke("validate", *extra, secret)
         assert (result.exit_code, result.stdout) == (1, expected)

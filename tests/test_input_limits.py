@@ -13,17 +13,17 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from ruledraft.language.bundled import bundled_ids, bundled_path
 from ruledraft.cli.app import app
 from ruledraft.errors import RulesetError, ScoringError
+from ruledraft.language.bundled import bundled_ids, bundled_path
 from ruledraft.language.expression import compile_expression
 from ruledraft.language.inheritance import resolve_document
 from ruledraft.language.loading import check_ruleset, load_ruleset
 from ruledraft.language.schema_check import check_schema
 from ruledraft.language.semantic_check import MAX_DECISION_STEPS, _Checker
 from ruledraft.language.suggest import MAX_SUGGESTION_INPUT, did_you_mean
-from ruledraft.tableau import Tableau
 from ruledraft.language.yaml_loader import load_document
+from ruledraft.tableau import Tableau
 
 runner = CliRunner()
 
@@ -97,9 +97,12 @@ def test_tabs_and_line_breaks_in_text_are_still_allowed():
 
 def test_markup_in_names_is_shown_as_written(tmp_path):
     """Rich markup in a ruleset's and a card's name validates, and `show` prints it exactly as written."""
-    text = HEAD.replace("name: Mini", "name: 'Oops [/] [bold'").replace(
-        "{id: apple, count: 40}", "{id: apple, count: 40, name: '[red]Apple[/]'}"
-    ) + "  - {id: apples, kind: per_card, cards: apple, value: 1}\n"
+    text = (
+        HEAD.replace("name: Mini", "name: 'Oops [/] [bold'").replace(
+            "{id: apple, count: 40}", "{id: apple, count: 40, name: '[red]Apple[/]'}"
+        )
+        + "  - {id: apples, kind: per_card, cards: apple, value: 1}\n"
+    )
     path = write(tmp_path, text)
     assert found(path) == []
     result = runner.invoke(app, ["show", str(path)])
@@ -113,7 +116,10 @@ def test_markup_in_names_is_shown_as_written(tmp_path):
 
 def test_constant_division_by_zero_is_a_located_validation_error(tmp_path):
     """`1 / 0` and `x % (2 - 2)` are refused by validate, at the divisor's line and column."""
-    text = HEAD + '  - {id: a, kind: expression, expr: "1 / 0"}\n  - {id: b, kind: expression, expr: "count(pear) % (2 - 2)"}\n'
+    text = (
+        HEAD
+        + '  - {id: a, kind: expression, expr: "1 / 0"}\n  - {id: b, kind: expression, expr: "count(pear) % (2 - 2)"}\n'
+    )
     path = write(tmp_path, text)
     assert found(path) == [
         (12, 42, "error", "division by zero: '0' is always 0"),
@@ -128,9 +134,13 @@ def test_values_that_could_overflow_statistics_are_refused(tmp_path):
     """A product of constant factors that can pass 10**15 is refused at validation, at the part that overflows."""
     text = HEAD + '  - {id: big, kind: expression, expr: "1 + count(apple) * 999999999 * 999999999"}\n'
     assert found(write(tmp_path, text)) == [
-        (12, 44, "error",
-         "'count(apple) * 999999999 * 999999999' can reach 39,999,999,920,000,000,040; values must stay between "
-         "-1,000,000,000,000,000 and 1,000,000,000,000,000"),
+        (
+            12,
+            44,
+            "error",
+            "'count(apple) * 999999999 * 999999999' can reach 39,999,999,920,000,000,040; values must stay between "
+            "-1,000,000,000,000,000 and 1,000,000,000,000,000",
+        ),
     ]
 
 
@@ -140,11 +150,14 @@ def test_the_value_bound_follows_the_catalogue(tmp_path):
     assert found(write(tmp_path, text)) == []
 
 
-DIV = HEAD + """\
+DIV = (
+    HEAD
+    + """\
   - id: ratio
     kind: expression
     expr: 10 / count(pear)
 """
+)
 
 
 def test_run_time_division_by_zero_names_the_rule_and_the_divisor(tmp_path):
@@ -178,7 +191,9 @@ def test_simulate_reports_a_run_time_division_by_zero_in_one_line(tmp_path, jobs
     path = write(tmp_path, DIV)
     proc = subprocess.run(
         [sys.executable, "-m", "ruledraft", "simulate", str(path), "--games", "20", "--jobs", jobs],
-        capture_output=True, text=True, timeout=300,
+        capture_output=True,
+        text=True,
+        timeout=300,
     )
     assert proc.returncode == 1, proc.stderr
     assert "Traceback" not in proc.stderr
@@ -246,10 +261,14 @@ def heavy_ruleset() -> str:
 def test_a_ruleset_that_would_make_bots_crawl_is_refused(tmp_path):
     """The estimate of a bot's work per hand (hand x candidates x scoring) over the limit is a located error."""
     assert found(write(tmp_path, heavy_ruleset())) == [
-        (510, 5, "error",
-         "choosing cards would cost a bot about 1,007,020,000 steps per hand (100 cards in a hand x 100 candidate "
-         "actions x 100,702 steps to score each); the limit is 20,000,000: use fewer card kinds, smaller hands, "
-         "or fewer or narrower rules; the costliest rule is 'r000'"),
+        (
+            510,
+            5,
+            "error",
+            "choosing cards would cost a bot about 1,007,020,000 steps per hand (100 cards in a hand x 100 candidate "
+            "actions x 100,702 steps to score each); the limit is 20,000,000: use fewer card kinds, smaller hands, "
+            "or fewer or narrower rules; the costliest rule is 'r000'",
+        ),
     ]
 
 
@@ -289,8 +308,12 @@ def test_majority_keys_count_dummy_seats(tmp_path):
         turn: {procedure: dummy, dummy: {seats: 1}}
         """)
     assert found(write(tmp_path, text)) == [
-        (15, 49, "error",
-         "awards for 2 seats can never be used: the game is scored with 3 seats (2 players and 1 dummy seat)"),
+        (
+            15,
+            49,
+            "error",
+            "awards for 2 seats can never be used: the game is scored with 3 seats (2 players and 1 dummy seat)",
+        ),
     ]
 
 
@@ -298,7 +321,9 @@ def test_unused_inherited_keys_are_warnings_and_validate_still_passes(tmp_path):
     """A key no game uses, inherited through extends from a parent that has the same problem, is a warning: exit 0."""
     parent = HEAD.replace("{2-4: 5}", '{2-4: 5, "9": 4}') + "  - {id: apples, kind: per_card, cards: apple, value: 1}\n"
     write(tmp_path, parent, "parent.yaml")
-    child = write(tmp_path, "format: 1\nextends: parent.yaml\nid: kid\nname: Kid\nplayers: {min: 2, max: 3}\n", "kid.yaml")
+    child = write(
+        tmp_path, "format: 1\nextends: parent.yaml\nid: kid\nname: Kid\nplayers: {min: 2, max: 3}\n", "kid.yaml"
+    )
     message = "the hand size for 9 players can never be used: the game is for 2-3 players (inherited through 'extends')"
     result = check_ruleset(child)
     assert result.ok
@@ -332,7 +357,12 @@ def test_messages_list_what_is_allowed(tmp_path):
         """)
     assert found(write(tmp_path, text)) == [
         (10, 26, "error", "'pass' must be one of left, right, none, or a list of them, not 'sideways'"),
-        (12, 62, "error", "unknown key '2-5' in 'most'; awards that depend on the number of players go under "
-                          "'players': write {default: [...], players: {'2-5': [...]}}"),
+        (
+            12,
+            62,
+            "error",
+            "unknown key '2-5' in 'most'; awards that depend on the number of players go under "
+            "'players': write {default: [...], players: {'2-5': [...]}}",
+        ),
         (13, 55, "error", "unknown key 'same' in 'targets'; the keys allowed here are cards, group and tag"),
     ]

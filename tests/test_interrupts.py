@@ -28,7 +28,7 @@ def proc_stat(pid: str):
         text = Path(f"/proc/{pid}/stat").read_text()
     except OSError:
         return None
-    fields = text[text.rindex(")") + 2:].split()
+    fields = text[text.rindex(")") + 2 :].split()
     return int(fields[1]), int(fields[2])
 
 
@@ -60,9 +60,30 @@ def start(tmp_path, *extra, jobs="2"):
     """A simulate process in its own process group, once its workers run and its log has lines."""
     log = tmp_path / "games.jsonl"
     proc = subprocess.Popen(
-        [sys.executable, "-m", "ruledraft", "simulate", "sushi-go", "--players", "3", "--games", str(GAMES),
-         "--seed", "7", "--bots", "greedy,random", "--jobs", jobs, "--log", str(log), *extra],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
+        [
+            sys.executable,
+            "-m",
+            "ruledraft",
+            "simulate",
+            "sushi-go",
+            "--players",
+            "3",
+            "--games",
+            str(GAMES),
+            "--seed",
+            "7",
+            "--bots",
+            "greedy,random",
+            "--jobs",
+            jobs,
+            "--log",
+            str(log),
+            *extra,
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
     )
     try:
         if jobs != "1":
@@ -112,7 +133,9 @@ def check_stopped_run(proc, log, out, err, status):
     # exactly the logged games are summarised: sums over the log give the summary's figures
     for seat in summary["seats"]:
         assert sum(r["totals"][seat["seat"]] for r in records) / n == pytest.approx(seat["mean"])
-        assert sum(1 / len(r["winners"]) for r in records if seat["seat"] in r["winners"]) == pytest.approx(seat["wins"])
+        assert sum(1 / len(r["winners"]) for r in records if seat["seat"] in r["winners"]) == pytest.approx(
+            seat["wins"]
+        )
     # each a different game of this simulation (in game order, but for the last few)
     seeds = {game_seed(7, i): i for i in range(n + 20_000)}
     assert len({seeds[r["seed"]] for r in records}) == n

@@ -11,6 +11,7 @@ import subprocess
 import sys
 
 import pytest
+from strategies import BUNDLED_RULESETS, bundled_game, bundled_ruleset
 from typer.testing import CliRunner
 
 from ruledraft.cli.app import app
@@ -25,7 +26,6 @@ from ruledraft.play.game_log import (
     replay_record,
 )
 from ruledraft.play.runner import play_game
-from strategies import BUNDLED_RULESETS, bundled_game, bundled_ruleset
 
 runner = CliRunner()
 
@@ -102,11 +102,20 @@ def test_records_of_every_bundled_ruleset_check_and_replay_clean(ruleset_id, tmp
 
 BAD_RECORDS = [
     # (change, the one problem it must produce)
-    (set_at(["rounds", 1, "turns", 0], "pick"), "rounds[1].turns[0]: expected a turn (an object with picks), got a string"),
+    (
+        set_at(["rounds", 1, "turns", 0], "pick"),
+        "rounds[1].turns[0]: expected a turn (an object with picks), got a string",
+    ),
     (set_at(["rounds", 1, "turns", 0], None), "rounds[1].turns[0]: expected a turn (an object with picks), got null"),
-    (set_at(["rounds", 1, "turns", 0], ["tempura"]), "rounds[1].turns[0]: expected a turn (an object with picks), got a list"),
+    (
+        set_at(["rounds", 1, "turns", 0], ["tempura"]),
+        "rounds[1].turns[0]: expected a turn (an object with picks), got a list",
+    ),
     (set_at(["rounds", 0, "turns"], "all of them"), "rounds[0].turns: expected a list of turns, got a string"),
-    (set_at(["rounds", 2, "turns", 3, "picks", 1], "tempura"), "rounds[2].turns[3].picks[1]: expected a list of card ids, got a string"),
+    (
+        set_at(["rounds", 2, "turns", 3, "picks", 1], "tempura"),
+        "rounds[2].turns[3].picks[1]: expected a list of card ids, got a string",
+    ),
     (set_at(["rounds", 0, "hands", 0, 0], "Tempura"), "rounds[0].hands[0][0]: expected a card id, got 'Tempura'"),
     (set_at(["rules"], "maki"), "rules: expected an object of points per rule id, got a string"),
     (set_at(["turns"], "9"), "unknown key 'turns'"),
@@ -121,7 +130,10 @@ BAD_RECORDS = [
     (lambda r: r["rounds"].append(copy.deepcopy(r["rounds"][0])), "rounds: 4 rounds, but Sushi Go! has 3"),
     (lambda r: r["rounds"].pop(), "rounds: 2 rounds, but Sushi Go! has 3"),
     (set_at(["rounds"], []), "rounds: expected a list of rounds with at least 1 item(s), got an empty list"),
-    (lambda r: r.__setitem__("seed", r["seed"] + 2**64), f"seed: expected a whole number from 0 to {MAX_SEED}, got {7 + 2**64}"),
+    (
+        lambda r: r.__setitem__("seed", r["seed"] + 2**64),
+        f"seed: expected a whole number from 0 to {MAX_SEED}, got {7 + 2**64}",
+    ),
     (set_at(["seed"], MAX_SEED + 1), f"seed: expected a whole number from 0 to {MAX_SEED}, got {MAX_SEED + 1}"),
     (set_at(["seed"], -1), f"seed: expected a whole number from 0 to {MAX_SEED}, got -1"),
     (set_at(["seed"], 7.0), "seed: expected a whole number, got a number"),
@@ -139,7 +151,10 @@ BAD_RECORDS = [
     (set_at(["winners"], [1, 1]), "winners: a seat is named twice"),
     (set_at(["winners", 0], -1), "winners[0]: expected a seat number of at least 0, got -1"),
     (set_at(["rounds", 0, "turns", 0, "auto"], False), "rounds[0].turns[0].auto: expected true, got false"),
-    (set_at(["rounds", 0, "turns", 0, "controller"], 0), "rounds[0].turns[0]: a dummy's turn, but Sushi Go! has no dummy"),
+    (
+        set_at(["rounds", 0, "turns", 0, "controller"], 0),
+        "rounds[0].turns[0]: a dummy's turn, but Sushi Go! has no dummy",
+    ),
 ]
 
 
@@ -173,8 +188,11 @@ def test_integers_longer_than_python_converts_are_a_located_problem(record, tmp_
     line = text.replace(f'"seed": {record["seed"]}', f'"seed": {HUGE}')
     assert line != text
     rec = changed(record, set_at(["rounds", 0, "scores", 1], 0))
-    scores = json.dumps(rec).replace('"scores": ' + json.dumps(rec["rounds"][0]["scores"]),
-                                     '"scores": [' + f'{record["rounds"][0]["scores"][0]}, -{HUGE}, 0]', 1)
+    scores = json.dumps(rec).replace(
+        '"scores": ' + json.dumps(rec["rounds"][0]["scores"]),
+        '"scores": [' + f"{record['rounds'][0]['scores'][0]}, -{HUGE}, 0]",
+        1,
+    )
     path = write_log(tmp_path, [line, scores])
     result = replay(path)
     assert result.exit_code == 1
@@ -236,7 +254,10 @@ def test_a_dummy_controller_that_is_not_a_player_is_refused(tmp_path):
     path = write_log(tmp_path, [rec])
     result = replay(path)
     assert result.exit_code == 1
-    assert result.stderr == f"{path}:1: error: rounds[0].turns[1].controller: seat 2 controls the dummy, but the players are seats 0-1\n"
+    assert (
+        result.stderr
+        == f"{path}:1: error: rounds[0].turns[1].controller: seat 2 controls the dummy, but the players are seats 0-1\n"
+    )
 
 
 def test_control_characters_in_a_record_do_not_reach_the_terminal(record, tmp_path):
@@ -254,7 +275,10 @@ def test_control_characters_in_a_record_do_not_reach_the_terminal(record, tmp_pa
 
 def test_read_lines_accepts_a_line_of_exactly_the_limit():
     """A line of exactly ``limit`` bytes (with or without its newline) is read; one byte more is refused with the line number."""
-    assert list(read_lines(io.BytesIO(b"0123456789\n0123456789"), "f", limit=10)) == [(1, "0123456789\n"), (2, "0123456789")]
+    assert list(read_lines(io.BytesIO(b"0123456789\n0123456789"), "f", limit=10)) == [
+        (1, "0123456789\n"),
+        (2, "0123456789"),
+    ]
     with pytest.raises(InputError) as e:
         list(read_lines(io.BytesIO(b"ok\n0123456789a\n"), "f.jsonl", limit=10))
     assert str(e.value) == "f.jsonl:2: line longer than 10 bytes (the limit for one record or table)"
@@ -288,7 +312,9 @@ def test_a_64_mib_line_is_refused_in_bounded_memory(tmp_path, command):
     args += [str(path)] if command == "replay" else ["sushi-go", str(path)]
     proc = subprocess.run([sys.executable, "-c", LONG_LINE_SCRIPT, *args], capture_output=True, text=True, timeout=300)
     stderr, exit_line, rss_line = proc.stdout.rsplit("\n", 3)[:3]
-    assert stderr == f"error: {path}:1: line longer than {MAX_LINE_BYTES // 2**20} MiB (the limit for one record or table)"
+    assert (
+        stderr == f"error: {path}:1: line longer than {MAX_LINE_BYTES // 2**20} MiB (the limit for one record or table)"
+    )
     assert exit_line == "exit 2"
     assert int(rss_line.split()[1]) < 300 * 1024
 
@@ -299,8 +325,10 @@ def test_many_unknown_keys_are_named_up_to_five(record, tmp_path):
     path = write_log(tmp_path, [rec])
     result = replay(path)
     assert result.exit_code == 1
-    assert result.stderr == (f"{path}:1: error: unknown key 'k0'; unknown key 'k1'; unknown key 'k2'; "
-                             "unknown key 'k3'; unknown key 'k4'; and 3 more unknown keys\n")
+    assert result.stderr == (
+        f"{path}:1: error: unknown key 'k0'; unknown key 'k1'; unknown key 'k2'; "
+        "unknown key 'k3'; unknown key 'k4'; and 3 more unknown keys\n"
+    )
 
 
 def test_the_schema_reads_the_format_record_game_writes():
@@ -320,7 +348,10 @@ def test_the_quick_check_agrees_with_jsonschema(record):
     quick, full = _quick("game-log.schema.json"), _validator("game-log.schema.json")
     dummy = make_record("sushi-go-two-player-dummy", 2)
     samples = [record, dummy, [1], None] + [changed(record, change) for change, _ in BAD_RECORDS]
-    samples += [changed(dummy, set_at(["rounds", 0, "turns", 0, "drawn"], [1])), changed(dummy, set_at(["rounds", 0, "turns", 0, "controller"], -1))]
+    samples += [
+        changed(dummy, set_at(["rounds", 0, "turns", 0, "drawn"], [1])),
+        changed(dummy, set_at(["rounds", 0, "turns", 0, "controller"], -1)),
+    ]
     for rec in samples:
         if rec is not None and not isinstance(rec, list) and rec.get("format") == 1.0 and type(rec["format"]) is float:
             assert not quick(rec) and not list(full.iter_errors(rec))
@@ -341,4 +372,6 @@ def test_a_record_of_another_ruleset_is_refused_under_ruleset(record, tmp_path):
     path = write_log(tmp_path, [record])
     result = runner.invoke(app, ["replay", path, "--ruleset", "sushi-go-soy-sauce"])
     assert result.exit_code == 1
-    assert result.stderr == f"{path}:1: error: ruleset: the record is a game of 'sushi-go', not of 'sushi-go-soy-sauce'\n"
+    assert (
+        result.stderr == f"{path}:1: error: ruleset: the record is a game of 'sushi-go', not of 'sushi-go-soy-sauce'\n"
+    )

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from ruledraft.language.loading import load_ruleset
 from ruledraft.engine.table_scoring import score_table
+from ruledraft.language.loading import load_ruleset
 
 SAMPLER = Path(__file__).resolve().parent.parent / "examples" / "sushi-go-party-sampler.yaml"
 
@@ -70,11 +70,13 @@ def test_tea_scores_the_largest_colour_group(party):
 
 def test_fruit_scores_each_kind_by_its_icons_at_game_end(party):
     """Fruit: each kind separately, 0 icons -2, 1 -> 0, 2 -> 1, 3 -> 3, 4 -> 6, 5 or more -> 10."""
-    table = {"rounds": [
-        [["fruit_ww", "fruit_wp"], ["eel"]],
-        [["fruit_ww"], ["eel"]],
-        [["fruit_wo"], ["eel"]],
-    ]}
+    table = {
+        "rounds": [
+            [["fruit_ww", "fruit_wp"], ["eel"]],
+            [["fruit_ww"], ["eel"]],
+            [["fruit_wo"], ["eel"]],
+        ]
+    }
     result = score_table(party, table)
     # seat 0: watermelon 2+1+2+1 = 6 -> 10, pineapple 1 -> 0, orange 1 -> 0; seat 1: no fruit -> -2 x 3
     assert result["rules"]["watermelon"] == [10, -2]
@@ -85,9 +87,11 @@ def test_fruit_scores_each_kind_by_its_icons_at_game_end(party):
 
 def test_ties_are_broken_by_the_most_dessert_cards(party):
     """Players tied on points: the one with more dessert (fruit) cards wins."""
-    table = {"rounds": [
-        [["fruit_ww", "fruit_oo", "eel"], ["fruit_pp", "eel", "eel"]],
-    ]}
+    table = {
+        "rounds": [
+            [["fruit_ww", "fruit_oo", "eel"], ["fruit_pp", "eel", "eel"]],
+        ]
+    }
     result = score_table(party, table)
     # seat 0: eel -3; watermelon 2 -> 1, pineapple 0 -> -2, orange 2 -> 1: total -3
     # seat 1: eel 7;  pineapple 2 -> 1, watermelon 0 -> -2, orange 0 -> -2: total 4

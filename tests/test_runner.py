@@ -9,12 +9,22 @@ import threading
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from strategies import BUNDLED_RULESETS, bundled_game, bundled_ruleset
 
 from ruledraft.engine.state import Game, derive_seed
-from ruledraft.play.game_log import record_game, replay_record
 from ruledraft.language.loading import resolve_source
-from ruledraft.play.runner import GameResult, Tally, bot_seed, game_seed, play_game, run_games, simulate, summarize, tally_games
-from strategies import BUNDLED_RULESETS, bundled_game, bundled_ruleset
+from ruledraft.play.game_log import record_game, replay_record
+from ruledraft.play.runner import (
+    GameResult,
+    Tally,
+    bot_seed,
+    game_seed,
+    play_game,
+    run_games,
+    simulate,
+    summarize,
+    tally_games,
+)
 
 TIMING_KEYS = ("elapsed_seconds", "games_per_second")
 
@@ -71,7 +81,9 @@ def test_jobs_two_gives_the_same_summary_and_logs_as_jobs_one(ruleset_id):
     bots = bots_for(rs, players)
     one, two = [], []
     s1 = simulate(rs, players, 40, 5, bots, jobs=1, log=True, on_result=one.append)
-    s2 = simulate(rs, players, 40, 5, bots, jobs=2, source=str(resolve_source(ruleset_id)), log=True, on_result=two.append)
+    s2 = simulate(
+        rs, players, 40, 5, bots, jobs=2, source=str(resolve_source(ruleset_id)), log=True, on_result=two.append
+    )
     assert s1 == s2
     assert without_timing(s1) == without_timing(s2)
     assert [r.index for r in two] == list(range(40))
@@ -126,7 +138,9 @@ def test_a_shared_win_counts_fractionally():
     assert [s.mean for s in summary.seats] == pytest.approx([35 / 3, 5, 5])
     assert [s.rules["tempura"] for s in summary.seats] == pytest.approx([35 / 3, 5, 5])
     assert [(s.min, s.max) for s in summary.seats] == [(5, 20), (0, 10), (5, 5)]
-    assert [s.stdev for s in summary.seats] == pytest.approx([statistics.stdev([20, 10, 5]), statistics.stdev([0, 10, 5]), 0.0])
+    assert [s.stdev for s in summary.seats] == pytest.approx(
+        [statistics.stdev([20, 10, 5]), statistics.stdev([0, 10, 5]), 0.0]
+    )
     assert [s.bot for s in summary.seats] == ["a", "b", "c"]
 
 
@@ -185,10 +199,14 @@ def test_a_tally_counts_games_still_buffered_when_it_is_read_or_sent():
     for state in states:
         tally.add_state(state)
     sent = pickle.loads(pickle.dumps(tally))
-    expected = [sum(st.rule_points["maki"][0] for st in states) / 5, sum(st.rule_points["maki"][1] for st in states) / 5]
+    expected = [
+        sum(st.rule_points["maki"][0] for st in states) / 5,
+        sum(st.rule_points["maki"][1] for st in states) / 5,
+    ]
     assert [s.rules["maki"] for s in sent.summary(rs.id, 2, 3, ["random"] * 2).seats] == pytest.approx(expected)
     assert [s.mean for s in tally.summary(rs.id, 2, 3, ["random"] * 2).seats] == pytest.approx(
-        [sum(st.totals()[k] for st in states) / 5 for k in range(2)])
+        [sum(st.totals()[k] for st in states) / 5 for k in range(2)]
+    )
 
 
 # ---------------------------------------------------------------- the garbage collector

@@ -87,7 +87,8 @@ def test_every_property_and_definition_has_title_and_description():
     lacking = [
         where
         for where, sub in walk_properties(schema)
-        if isinstance(sub, dict) and not (sub.get("title") and sub.get("description"))
+        if isinstance(sub, dict)
+        and not (sub.get("title") and sub.get("description"))
         and "/then/properties/" not in where  # bare 'required' refinements of properties described above
         and "/if/properties/" not in where
     ]
@@ -122,7 +123,9 @@ def test_without_extends_the_sections_are_required():
 
 def test_unknown_key_is_reported_at_the_key_with_suggestion():
     """An unknown key is reported at the key, naming the rule kind and the closest allowed key."""
-    text = MINI.replace("value: 1}", "value: 1}\n  - id: pairs\n    kind: sets\n    cards: pear\n    sizee: 2\n    points: 5")
+    text = MINI.replace(
+        "value: 1}", "value: 1}\n  - id: pairs\n    kind: sets\n    cards: pear\n    sizee: 2\n    points: 5"
+    )
     assert messages(text) == [(16, 5, "unknown key 'sizee' in a 'sets' scoring rule (did you mean 'size'?)")]
 
 
@@ -154,17 +157,23 @@ def test_misspelt_required_key_is_reported_once():
 
 def test_wrong_type_message():
     """A value of the wrong type says what it must be and what it is."""
-    assert messages(MINI.replace("count: 10}", "count: ten}", 1)) == [(6, 24, "'count' must be a whole number, not 'ten'")]
+    assert messages(MINI.replace("count: 10}", "count: ten}", 1)) == [
+        (6, 24, "'count' must be a whole number, not 'ten'")
+    ]
 
 
 def test_float_is_not_a_whole_number():
     """3.0 is not accepted where a whole number is required."""
-    assert messages(MINI.replace("count: 10}", "count: 10.0}", 1)) == [(6, 24, "'count' must be a whole number, not 10.0")]
+    assert messages(MINI.replace("count: 10}", "count: 10.0}", 1)) == [
+        (6, 24, "'count' must be a whole number, not 10.0")
+    ]
 
 
 def test_bool_is_not_a_number():
     """true is not accepted where a whole number is required."""
-    assert messages(MINI.replace("count: 10}", "count: true}", 1)) == [(6, 24, "'count' must be a whole number, not true")]
+    assert messages(MINI.replace("count: 10}", "count: true}", 1)) == [
+        (6, 24, "'count' must be a whole number, not true")
+    ]
 
 
 def test_enum_message_with_suggestion():
@@ -249,12 +258,47 @@ def test_too_many_items_located_at_first_extra_item():
 # -- robustness ----------------------------------------------------------------------------------
 
 KEYS = st.sampled_from(
-    ["format", "id", "name", "players", "cards", "deal", "rounds", "scoring", "kind", "count", "sum", "of",
-     "distinct", "most", "least", "default", "tag", "attribute", "value", "points", "size", "min", "max",
-     "quantity", "hand_size", "2", "x", "extends", "remove", "winner", "tie_breaks", "turn", "dummy"]
+    [
+        "format",
+        "id",
+        "name",
+        "players",
+        "cards",
+        "deal",
+        "rounds",
+        "scoring",
+        "kind",
+        "count",
+        "sum",
+        "of",
+        "distinct",
+        "most",
+        "least",
+        "default",
+        "tag",
+        "attribute",
+        "value",
+        "points",
+        "size",
+        "min",
+        "max",
+        "quantity",
+        "hand_size",
+        "2",
+        "x",
+        "extends",
+        "remove",
+        "winner",
+        "tie_breaks",
+        "turn",
+        "dummy",
+    ]
 )
 SCALARS = st.one_of(
-    st.none(), st.booleans(), st.integers(-(10**8), 10**8), st.floats(allow_nan=False, allow_infinity=False),
+    st.none(),
+    st.booleans(),
+    st.integers(-(10**8), 10**8),
+    st.floats(allow_nan=False, allow_infinity=False),
     st.sampled_from(["sets", "table", "per_card", "modifier", "majority", "expression", "apple", "Apple", "", "left"]),
 )
 DATA = st.recursive(

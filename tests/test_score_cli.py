@@ -8,8 +8,8 @@ import json
 import pytest
 from typer.testing import CliRunner
 
-from ruledraft.language.bundled import bundled_ids
 from ruledraft.cli.app import app
+from ruledraft.language.bundled import bundled_ids
 
 runner = CliRunner()
 
@@ -27,7 +27,12 @@ TABLE = {
 EXPECTED = {"rounds": [[11, 9], [10, 9], [0, 6]], "game_end": [6, 0], "totals": [27, 24], "winners": [0]}
 
 SECOND = {"rounds": [[["maki_1"], ["maki_1"], []], [[], [], ["pudding"]], [[], [], []]]}
-SECOND_EXPECTED = {"rounds": [[3, 3, 0], [0, 0, 0], [0, 0, 0]], "game_end": [-3, -3, 6], "totals": [0, 0, 6], "winners": [2]}
+SECOND_EXPECTED = {
+    "rounds": [[3, 3, 0], [0, 0, 0], [0, 0, 0]],
+    "game_end": [-3, -3, 6],
+    "totals": [0, 0, 6],
+    "winners": [2],
+}
 
 
 def run(*args, input=None):
@@ -143,7 +148,10 @@ def test_unknown_card_in_json_lines_names_the_line():
     result = run("score", "sushi-go", "-", input=text)
     assert result.exit_code == 1
     assert [json.loads(line) for line in result.stdout.splitlines()] == [EXPECTED]
-    assert result.stderr == "<stdin>:2: error: rounds[0][1][0]: unknown card 'salmon_nigri' (did you mean 'salmon_nigiri'?)\n"
+    assert (
+        result.stderr
+        == "<stdin>:2: error: rounds[0][1][0]: unknown card 'salmon_nigri' (did you mean 'salmon_nigiri'?)\n"
+    )
 
 
 def test_invalid_json_line_names_line_and_column():
@@ -178,7 +186,12 @@ def test_partial_scores_the_rounds_played_so_far(tmp_path):
     result = run("score", "sushi-go", write(tmp_path, "t.json", json.dumps(t)), "--partial")
     assert result.exit_code == 0, result.output
     # puddings after two rounds: seat 1 has one, seat 0 none -> seat 1 +6 (no fine with 2 players)
-    assert json.loads(result.stdout) == {"rounds": [[11, 9], [10, 9]], "game_end": [0, 6], "totals": [21, 24], "winners": [1]}
+    assert json.loads(result.stdout) == {
+        "rounds": [[11, 9], [10, 9]],
+        "game_end": [0, 6],
+        "totals": [21, 24],
+        "winners": [1],
+    }
 
 
 @pytest.mark.parametrize(
@@ -187,7 +200,11 @@ def test_partial_scores_the_rounds_played_so_far(tmp_path):
         ("sushi-go", [[["tempura"]], [[]], [[]]], "rounds[0]: 1 seat, but Sushi Go! is for 2-5 players"),
         ("sushi-go", [[[]] * 6] * 3, "rounds[0]: 6 seats, but Sushi Go! is for 2-5 players"),
         ("sushi-go", [[[], []], [[], [], []], [[], []]], "rounds[1]: 3 seats, but round 1 has 2"),
-        ("sushi-go-two-player-dummy", [[[], []]] * 3, "rounds[0]: 2 seats, but Sushi Go! (two players with a dummy) is for 2-2 players plus 1 dummy seat(s)"),
+        (
+            "sushi-go-two-player-dummy",
+            [[[], []]] * 3,
+            "rounds[0]: 2 seats, but Sushi Go! (two players with a dummy) is for 2-2 players plus 1 dummy seat(s)",
+        ),
     ],
 )
 def test_wrong_number_of_players_is_refused(tmp_path, ruleset, rounds, problem):
@@ -200,20 +217,35 @@ def test_more_copies_than_the_deck_has_is_refused(tmp_path):
     """Playing more copies of a card than the deck holds (over all rounds and seats) fails with both numbers."""
     t = {"rounds": [[["chopsticks", "chopsticks"], ["chopsticks"]], [["chopsticks"], []], [["chopsticks"], []]]}
     path = write(tmp_path, "t.json", json.dumps(t))
-    assert bad_table(run("score", "sushi-go", path)) == [f"{path}: error: rounds: 5 chopsticks played, but the deck has only 4"]
+    assert bad_table(run("score", "sushi-go", path)) == [
+        f"{path}: error: rounds: 5 chopsticks played, but the deck has only 4"
+    ]
 
 
 @pytest.mark.parametrize(
     "text, problems",
     [
-        ('[1, 2, 3]', ['expected a table (an object {"rounds": [[[cards of seat 0], [cards of seat 1], ...], ...]}), got a list']),
+        (
+            "[1, 2, 3]",
+            ['expected a table (an object {"rounds": [[[cards of seat 0], [cards of seat 1], ...], ...]}), got a list'],
+        ),
         ('{"rounds": 3}', ["rounds: expected a list of rounds, got a whole number"]),
-        ('{"rounds": [["tempura"], ["sashimi"]]}', ["rounds[0][0]: expected a list of card ids, got a string",
-                                                    "rounds[1][0]: expected a list of card ids, got a string"]),
+        (
+            '{"rounds": [["tempura"], ["sashimi"]]}',
+            [
+                "rounds[0][0]: expected a list of card ids, got a string",
+                "rounds[1][0]: expected a list of card ids, got a string",
+            ],
+        ),
         ('{"rounds": [[["tempura", 7], []]]}', ["rounds[0][0][1]: expected a card id, got a whole number"]),
-        ('{"rounds": [[["tempura", null], [true]]]}', ["rounds[0][0][1]: expected a card id, got null",
-                                                       "rounds[0][1][0]: expected a card id, got true"]),
-        ('{"rounds": [[["tempura", ' + "9" * 5000 + '], []]]}', ["rounds[0][0][1]: expected a card id, got a number of 5000 digits"]),
+        (
+            '{"rounds": [[["tempura", null], [true]]]}',
+            ["rounds[0][0][1]: expected a card id, got null", "rounds[0][1][0]: expected a card id, got true"],
+        ),
+        (
+            '{"rounds": [[["tempura", ' + "9" * 5000 + "], []]]}",
+            ["rounds[0][0][1]: expected a card id, got a number of 5000 digits"],
+        ),
         ('{"round": []}', ["missing key 'rounds'", "unknown key 'round' (did you mean 'rounds'?)"]),
     ],
 )
@@ -262,7 +294,12 @@ def test_unknown_ruleset_lists_the_bundled_ids(tmp_path):
     message = assert_clean_failure(run("score", "sushi-goo", path), "sushi-goo", "did you mean 'sushi-go'")
     for rid in bundled_ids():
         assert rid in message
-    assert set(bundled_ids()) >= {"sushi-go", "sushi-go-pass-both-ways", "sushi-go-soy-sauce", "sushi-go-two-player-dummy"}
+    assert set(bundled_ids()) >= {
+        "sushi-go",
+        "sushi-go-pass-both-ways",
+        "sushi-go-soy-sauce",
+        "sushi-go-two-player-dummy",
+    }
 
 
 def test_missing_rule_file_is_refused(tmp_path):

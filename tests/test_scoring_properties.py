@@ -12,10 +12,9 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from strategies import bundled_ruleset, finished_tables, seat_permutations
 
 from ruledraft.engine.table_scoring import score_table
-
-from strategies import bundled_ruleset, finished_tables, seat_permutations
 
 SETTINGS = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
@@ -51,7 +50,11 @@ def test_permuting_seats_permutes_the_scores(case):
 
 
 @SETTINGS
-@given(st.sampled_from(("sushi-go", "sushi-go-soy-sauce", "sushi-go-two-player-dummy")).flatmap(lambda rid: st.tuples(st.just(rid), finished_tables(rid))))
+@given(
+    st.sampled_from(("sushi-go", "sushi-go-soy-sauce", "sushi-go-two-player-dummy")).flatmap(
+        lambda rid: st.tuples(st.just(rid), finished_tables(rid))
+    )
+)
 def test_scoring_is_deterministic_and_leaves_the_table_alone(case):
     """Scoring the same table twice gives the same result, and the table itself is not changed."""
     rid, t = case
@@ -82,7 +85,9 @@ def test_play_order_only_matters_for_wasabi(case):
     for rule in a["rules"]:
         if rule != "wasabi":
             assert a["rules"][rule] == b["rules"][rule], rule
-    assert [x - w for x, w in zip(a["totals"], a["rules"]["wasabi"])] == [x - w for x, w in zip(b["totals"], b["rules"]["wasabi"])]
+    assert [x - w for x, w in zip(a["totals"], a["rules"]["wasabi"])] == [
+        x - w for x, w in zip(b["totals"], b["rules"]["wasabi"])
+    ]
     assert a["game_end"] == b["game_end"]
 
 
@@ -126,7 +131,9 @@ def test_full_tables_are_accepted_and_add_up(t):
     assert -6 <= sum(result["game_end"]) <= 6
 
 
-@pytest.mark.parametrize("rid", ["sushi-go", "sushi-go-soy-sauce", "sushi-go-pass-both-ways", "sushi-go-two-player-dummy"])
+@pytest.mark.parametrize(
+    "rid", ["sushi-go", "sushi-go-soy-sauce", "sushi-go-pass-both-ways", "sushi-go-two-player-dummy"]
+)
 def test_table_scoring_agrees_with_the_engine(rid, monkeypatch):
     """Random engine games score the same through score_table, given each round's cards (read at the engine's round end)."""
     import random
@@ -166,7 +173,12 @@ def _majorities():
 
     examples = Path(__file__).resolve().parent.parent / "examples"
     out = []
-    for source in ("sushi-go", "sushi-go-soy-sauce", examples / "sushi-go-party-sampler.yaml", examples / "midnight-apothecary.yaml"):
+    for source in (
+        "sushi-go",
+        "sushi-go-soy-sauce",
+        examples / "sushi-go-party-sampler.yaml",
+        examples / "midnight-apothecary.yaml",
+    ):
         out += [r for r in load_ruleset(source).rules if isinstance(r, Majority)]
     return out
 

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import pytest
 
-from ruledraft.language.loading import load_ruleset
 from ruledraft.engine.table_scoring import score_table
+from ruledraft.language.loading import load_ruleset
 
 ROUNDS = 3
 
@@ -145,7 +145,15 @@ def test_wasabi_without_nigiri_scores_nothing(sushi_go, cards):
 # --------------------------------------------------------------------------- maki
 
 
-MAKI = {1: ["maki_1"], 2: ["maki_2"], 3: ["maki_3"], 4: ["maki_3", "maki_1"], 5: ["maki_3", "maki_2"], 6: ["maki_3", "maki_3"], 0: []}
+MAKI = {
+    1: ["maki_1"],
+    2: ["maki_2"],
+    3: ["maki_3"],
+    4: ["maki_3", "maki_1"],
+    5: ["maki_3", "maki_2"],
+    6: ["maki_3", "maki_3"],
+    0: [],
+}
 
 
 @pytest.mark.parametrize(
@@ -267,7 +275,9 @@ def test_tie_break_only_looks_at_the_tied_players(sushi_go):
 
 def test_tie_on_points_and_puddings_is_a_shared_win(sushi_go):
     """Still tied after the pudding tie-break: every tied seat is listed as a winner."""
-    result = score(sushi_go, ["tempura", "tempura", "pudding"], ["sashimi", "pudding"], ["tempura", "tempura", "pudding"])
+    result = score(
+        sushi_go, ["tempura", "tempura", "pudding"], ["sashimi", "pudding"], ["tempura", "tempura", "pudding"]
+    )
     assert result["totals"] == [5, 0, 5]
     assert result["winners"] == [0, 2]
 
@@ -394,7 +404,16 @@ GAME_B = {
 # Totals: S0 = S1 = 18+12+16 = 46, S2 17+20+4-6 = 35, S3 17+13+8+6 = 44.
 # S0 and S1 tie on 46 with 3 puddings each: a shared win.
 _C_ROUND_1_PAIR = ["maki_3", "maki_2", "tempura", "tempura", "sashimi", "sashimi", "sashimi", "pudding"]
-_C_ROUND_2_PAIR = ["dumpling", "dumpling", "dumpling", "salmon_nigiri", "salmon_nigiri", "maki_2", "pudding", "egg_nigiri"]
+_C_ROUND_2_PAIR = [
+    "dumpling",
+    "dumpling",
+    "dumpling",
+    "salmon_nigiri",
+    "salmon_nigiri",
+    "maki_2",
+    "pudding",
+    "egg_nigiri",
+]
 _C_ROUND_3_PAIR = ["wasabi", "squid_nigiri", "tempura", "tempura", "maki_2", "maki_2", "dumpling", "pudding"]
 GAME_C = {
     "rounds": [
@@ -425,17 +444,32 @@ GAME_C = {
     [
         pytest.param(
             GAME_A,
-            {"rounds": [[19, 21, 8, 20], [11, 10, 3, 16], [16, 7, 19, 4]], "game_end": [0, 0, 6, -6], "totals": [46, 38, 36, 34], "winners": [0]},
+            {
+                "rounds": [[19, 21, 8, 20], [11, 10, 3, 16], [16, 7, 19, 4]],
+                "game_end": [0, 0, 6, -6],
+                "totals": [46, 38, 36, 34],
+                "winners": [0],
+            },
             id="A-clear-winner",
         ),
         pytest.param(
             GAME_B,
-            {"rounds": [[20, 21, 13, 5], [9, 21, 22, 17], [14, 6, 2, 8]], "game_end": [0, -6, 6, 0], "totals": [43, 42, 43, 30], "winners": [2]},
+            {
+                "rounds": [[20, 21, 13, 5], [9, 21, 22, 17], [14, 6, 2, 8]],
+                "game_end": [0, -6, 6, 0],
+                "totals": [43, 42, 43, 30],
+                "winners": [2],
+            },
             id="B-pudding-tie-break",
         ),
         pytest.param(
             GAME_C,
-            {"rounds": [[18, 18, 17, 17], [12, 12, 20, 13], [16, 16, 4, 8]], "game_end": [0, 0, -6, 6], "totals": [46, 46, 35, 44], "winners": [0, 1]},
+            {
+                "rounds": [[18, 18, 17, 17], [12, 12, 20, 13], [16, 16, 4, 8]],
+                "game_end": [0, 0, -6, 6],
+                "totals": [46, 46, 35, 44],
+                "winners": [0, 1],
+            },
             id="C-shared-win",
         ),
     ],

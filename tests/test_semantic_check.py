@@ -107,7 +107,7 @@ def test_expression_error_column_points_at_the_token_in_the_file(tmp_path):
     )
     cases = {
         # expression text in the file          -> (line offset from the 'expr' line, column of the second '*')
-        'expr: count(apple) * * 2': (0, 26),
+        "expr: count(apple) * * 2": (0, 26),
         'expr: "count(apple) * * 2"': (0, 27),
         "expr: 'count(apple) * * 2'": (0, 27),
         'expr: "count(\\x61pple) * * 2"': (0, 30),  # an escape is 4 characters in the file, 1 in the value

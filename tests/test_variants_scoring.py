@@ -10,8 +10,8 @@ from collections import Counter
 import pytest
 
 from ruledraft.engine.state import Game
-from ruledraft.language.loading import load_ruleset
 from ruledraft.engine.table_scoring import score_table
+from ruledraft.language.loading import load_ruleset
 
 
 def table(*rounds) -> dict:
@@ -70,7 +70,7 @@ def test_soy_sauce_counts_colour_groups(soy, mine, counts_as):
     """Colours = distinct colour groups this round (soy sauce, chopsticks, this round's pudding count; nigiri+wasabi one, maki one)."""
     groups = ["tempura", "sashimi", "dumpling", "maki_1", "egg_nigiri", "pudding", "chopsticks"]
     # a rival without soy sauce with exactly as many colours: a tie, so the soy sauce scores
-    assert soy_points(soy, mine, groups[: counts_as]) == [4, 0]
+    assert soy_points(soy, mine, groups[:counts_as]) == [4, 0]
     # a rival with one colour more sets a bar the soy sauce player does not reach
     # (with all 8 colours nobody can have more)
     if counts_as < len(groups):
@@ -96,8 +96,19 @@ def test_pudding_from_an_earlier_round_is_not_a_colour(soy):
     [
         ((["soy_sauce", "tempura"], ["soy_sauce", "sashimi"]), [2, 2]),
         ((["soy_sauce", "tempura"], ["soy_sauce", "sashimi"], ["soy_sauce", "dumpling"]), [1, 1, 1]),  # 4 // 3
-        ((["soy_sauce", "tempura"], ["soy_sauce", "sashimi"], ["soy_sauce", "dumpling"], ["soy_sauce", "egg_nigiri"]), [1, 1, 1, 1]),
-        ((["soy_sauce", "tempura"], ["soy_sauce", "sashimi"], ["dumpling", "pudding"]), [2, 2, 0]),  # a tied player without soy sauce gets nothing
+        (
+            (
+                ["soy_sauce", "tempura"],
+                ["soy_sauce", "sashimi"],
+                ["soy_sauce", "dumpling"],
+                ["soy_sauce", "egg_nigiri"],
+            ),
+            [1, 1, 1, 1],
+        ),
+        (
+            (["soy_sauce", "tempura"], ["soy_sauce", "sashimi"], ["dumpling", "pudding"]),
+            [2, 2, 0],
+        ),  # a tied player without soy sauce gets nothing
         ((["soy_sauce", "tempura", "sashimi"], ["soy_sauce", "sashimi"], []), [4, 0, 0]),  # fewer colours: nothing
     ],
 )

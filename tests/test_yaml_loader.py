@@ -59,14 +59,33 @@ def test_scalar_types_follow_the_standard_tags():
     """Plain scalars become int/float/bool/None/str as YAML's standard tags say."""
     doc = load_document("a: 3\nb: 2.5\nc: true\nd: ~\ne: null\nf: word\ng: '3'\nh: !!str 4\ni: !!float 2\nj: -7\n")
     assert doc.data == {
-        "a": 3, "b": 2.5, "c": True, "d": None, "e": None, "f": "word", "g": "3", "h": "4", "i": 2.0, "j": -7,
+        "a": 3,
+        "b": 2.5,
+        "c": True,
+        "d": None,
+        "e": None,
+        "f": "word",
+        "g": "3",
+        "h": "4",
+        "i": 2.0,
+        "j": -7,
     }
 
 
 def test_only_yaml_1_2_booleans_are_booleans():
     """true/True/TRUE and false/False/FALSE are booleans; YAML 1.1's yes/no/on/off stay text (a card may be called no), unless tagged !!bool."""
     doc = load_document("a: true\nb: False\nc: TRUE\nd: yes\ne: no\nf: On\ng: OFF\nh: !!bool yes\nids: [no, off]\n")
-    assert doc.data == {"a": True, "b": False, "c": True, "d": "yes", "e": "no", "f": "On", "g": "OFF", "h": True, "ids": ["no", "off"]}
+    assert doc.data == {
+        "a": True,
+        "b": False,
+        "c": True,
+        "d": "yes",
+        "e": "no",
+        "f": "On",
+        "g": "OFF",
+        "h": True,
+        "ids": ["no", "off"],
+    }
 
 
 @pytest.mark.parametrize("written, read_as", [("010", 8), ("0x10", 16), ("0b101", 5), ("1:10", 70), ("1_000", 1000)])
@@ -378,7 +397,10 @@ def test_limits_defaults():
     """The default limits are 1 MiB, 100,000 values, 64 levels and 100,000 characters."""
     limits = LoaderLimits()
     assert (limits.max_file_size, limits.max_nodes, limits.max_depth, limits.max_scalar_length) == (
-        1 << 20, 100_000, 64, 100_000,
+        1 << 20,
+        100_000,
+        64,
+        100_000,
     )
 
 

@@ -34,7 +34,6 @@ import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Optional
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -52,16 +51,16 @@ _SPEED = re.compile(r"\b\d[\d,]*(?:\.\d+)? games/s\b")
 
 @dataclass
 class Command:
-    text: str                  # what follows "$ "
-    status: int                # the exit status the guide promises
+    text: str  # what follows "$ "
+    status: int  # the exit status the guide promises
     expected: list = field(default_factory=list)  # the output lines shown (with "..." lines)
 
 
 @dataclass
 class Block:
-    guide: str                 # the guide's path, relative to the repository root
-    first: int                 # index (0-based) of the block's first line after the fence
-    last: int                  # index of its closing fence
+    guide: str  # the guide's path, relative to the repository root
+    first: int  # index (0-based) of the block's first line after the fence
+    last: int  # index of its closing fence
     commands: list = field(default_factory=list)
 
     @property
@@ -73,13 +72,13 @@ class Block:
 class Run:
     command: Command
     status: int
-    output: list               # the output lines, temporary paths written back as /tmp
+    output: list  # the output lines, temporary paths written back as /tmp
 
 
 # ---------------------------------------------------------------- reading the guides
 
 
-def find_blocks(guide: str, text: Optional[str] = None) -> list:
+def find_blocks(guide: str, text: str | None = None) -> list:
     """Every transcript in ``guide`` (a path relative to the repository root)."""
     if text is None:
         text = (ROOT / guide).read_text(encoding="utf-8")
@@ -92,7 +91,7 @@ def find_blocks(guide: str, text: Optional[str] = None) -> list:
             while end < len(lines) and lines[end].strip() != "```":
                 end += 1
             block = Block(guide, i + 1, end)
-            for line in lines[i + 1:end]:
+            for line in lines[i + 1 : end]:
                 if line.startswith("$ "):
                     status = FAILS.search(line)
                     block.commands.append(Command(line[2:], int(status.group(1)) if status else 0))
@@ -114,11 +113,18 @@ def _environment(bindir: Path) -> dict:
     env = dict(os.environ)
     for name in ("FORCE_COLOR", "CLICOLOR_FORCE", "TTY_COMPATIBLE", "TTY_INTERACTIVE"):
         env.pop(name, None)
-    env.update({
-        "PATH": f"{bindir}{os.pathsep}{env.get('PATH', '')}",
-        "COLUMNS": "80", "LINES": "50", "NO_COLOR": "1", "TERM": "dumb",
-        "LC_COLLATE": "C", "PYTHONUNBUFFERED": "1", "PYTHONIOENCODING": "utf-8",
-    })
+    env.update(
+        {
+            "PATH": f"{bindir}{os.pathsep}{env.get('PATH', '')}",
+            "COLUMNS": "80",
+            "LINES": "50",
+            "NO_COLOR": "1",
+            "TERM": "dumb",
+            "LC_COLLATE": "C",
+            "PYTHONUNBUFFERED": "1",
+            "PYTHONIOENCODING": "utf-8",
+        }
+    )
     return env
 
 
@@ -129,9 +135,17 @@ def run_block(block: Block, tmp: Path, bindir: Path) -> list:
     for command in block.commands:
         script = "set -o pipefail\n" + command.text.replace("/tmp/", f"{tmp}/")
         try:
-            done = subprocess.run(["bash", "-c", script], cwd=ROOT, env=env, input=STDIN, text=True,
-                                  encoding="utf-8", stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                                  timeout=TIMEOUT)
+            done = subprocess.run(
+                ["bash", "-c", script],
+                cwd=ROOT,
+                env=env,
+                input=STDIN,
+                text=True,
+                encoding="utf-8",
+                stdout=subprocess.PIPE,
+                stderr=subprocess.STDOUT,
+                timeout=TIMEOUT,
+            )
             output, status = done.stdout, done.returncode
         except subprocess.TimeoutExpired:
             output, status = f"(no end after {TIMEOUT} s)", -1
@@ -252,8 +266,12 @@ def run_all(blocks: list) -> dict:
             client = tmp_path / "client.py"
             client.write_text(_CLIENT, encoding="utf-8")
             shim.write_text(f'#!/bin/sh\nexec "{sys.executable}" -S "{client}" "{sock}" "$@"\n', encoding="utf-8")
-            zygote = subprocess.Popen([sys.executable, str(Path(__file__).resolve()), "--serve", str(sock)],
-                                      cwd=ROOT, env=_environment(bindir), stdin=subprocess.DEVNULL)
+            zygote = subprocess.Popen(
+                [sys.executable, str(Path(__file__).resolve()), "--serve", str(sock)],
+                cwd=ROOT,
+                env=_environment(bindir),
+                stdin=subprocess.DEVNULL,
+            )
             waited = 0.0
             while not sock.exists():
                 if zygote.poll() is not None or waited > TIMEOUT:
@@ -297,7 +315,7 @@ def _segments(expected: list) -> list:
 
 def _find(seg: list, actual: list, start: int) -> int:
     for at in range(start, len(actual) - len(seg) + 1):
-        if all(normalise(s) == normalise(a) for s, a in zip(seg, actual[at:at + len(seg)])):
+        if all(normalise(s) == normalise(a) for s, a in zip(seg, actual[at : at + len(seg)])):
             return at
     return -1
 
@@ -331,15 +349,14 @@ def matches(expected: list, actual: list) -> bool:
 def _keep_old(old: list, new: list) -> list:
     """``new``, except that lines equal to old ones once normalised keep their old text."""
     out = list(new)
-    matcher = difflib.SequenceMatcher(None, [normalise(o) for o in old], [normalise(n) for n in new],
-                                      autojunk=False)
+    matcher = difflib.SequenceMatcher(None, [normalise(o) for o in old], [normalise(n) for n in new], autojunk=False)
     for tag, i1, i2, j1, j2 in matcher.get_opcodes():
         if tag == "equal":
             out[j1:j2] = old[i1:i2]
     return out
 
 
-def refreshed(expected: list, actual: list) -> Optional[list]:
+def refreshed(expected: list, actual: list) -> list | None:
     """The lines to show for ``actual``, keeping ``expected``'s elisions; None if a part cannot be placed."""
     if matches(expected, actual):
         return expected
@@ -350,8 +367,8 @@ def refreshed(expected: list, actual: list) -> Optional[list]:
     if len(segments) == 1:
         return _keep_old(expected, actual)
     first, *middle, last = segments
-    head = _keep_old(first, actual[:len(first)])
-    tail = _keep_old(last, actual[len(actual) - len(last):]) if last else []
+    head = _keep_old(first, actual[: len(first)])
+    tail = _keep_old(last, actual[len(actual) - len(last) :]) if last else []
     position, end = len(head), len(actual) - len(tail)
     out = list(head)
     for seg in middle:
@@ -362,7 +379,7 @@ def refreshed(expected: list, actual: list) -> Optional[list]:
         at = next((i for i in range(position, end) if normalise(actual[i]) == anchor), -1)
         if at < 0:
             return None
-        part = _keep_old(seg, actual[at:min(at + len(seg), end)])
+        part = _keep_old(seg, actual[at : min(at + len(seg), end)])
         out += part
         position = at + len(part)
     out.append(ELISION)
@@ -406,14 +423,22 @@ def update(guides=tuple(GUIDES)) -> tuple:
             skip_block = False
             for run in runs:
                 if run.status != run.command.status:
-                    left.append(describe(block, run, f"exit status {run.status}, the guide says "
-                                                     f"{run.command.status} (edit the guide by hand)"))
+                    left.append(
+                        describe(
+                            block,
+                            run,
+                            f"exit status {run.status}, the guide says {run.command.status} (edit the guide by hand)",
+                        )
+                    )
                     skip_block = True
                     continue
                 new = refreshed(run.command.expected, run.output)
                 if new is None:
-                    left.append(describe(block, run, "a part between '...' lines is no longer in the "
-                                                     "output (edit the guide by hand)"))
+                    left.append(
+                        describe(
+                            block, run, "a part between '...' lines is no longer in the output (edit the guide by hand)"
+                        )
+                    )
                     skip_block = True
                     continue
                 if new != run.command.expected:
@@ -421,9 +446,9 @@ def update(guides=tuple(GUIDES)) -> tuple:
                     rewritten.append(f"{block.where}: $ {run.command.text}")
                 body += ["$ " + run.command.text] + new
             if changed and not skip_block:
-                old_body = lines[block.first:block.last]
-                lead = old_body[:next(i for i, l in enumerate(old_body) if l.startswith("$ "))]
-                lines[block.first:block.last] = lead + body
+                old_body = lines[block.first : block.last]
+                lead = old_body[: next(i for i, l in enumerate(old_body) if l.startswith("$ "))]
+                lines[block.first : block.last] = lead + body
         text = "\n".join(lines)
         if text != path.read_text(encoding="utf-8"):
             path.write_text(text, encoding="utf-8")

@@ -15,8 +15,6 @@ a hand's cards.
 
 from __future__ import annotations
 
-from typing import List, Optional, Tuple
-
 import attrs
 
 from ruledraft.engine.state import State
@@ -37,15 +35,15 @@ class SeatBoard:
     #: cards in hand (0 for a dummy, whose cards are a pile)
     hand: int
     #: a dummy's face-down pile size; None for a player
-    pile: Optional[int]
+    pile: int | None
     #: per majority rule, in ruleset order: (rule id, this seat's quantity)
-    majorities: Tuple[Tuple[str, int], ...]
+    majorities: tuple[tuple[str, int], ...]
     #: per modifier rule, in ruleset order: (rule id, loaded, waiting)
-    modifiers: Tuple[Tuple[str, int, int], ...]
+    modifiers: tuple[tuple[str, int, int], ...]
     #: cards kept to the end of the game: kept from earlier rounds, then those played this round
-    kept: Tuple[int, ...]
+    kept: tuple[int, ...]
     #: this round's cards on the table, in play order
-    played: Tuple[int, ...]
+    played: tuple[int, ...]
 
 
 def _with_kept_in_play(state: State) -> Tableau:
@@ -56,7 +54,7 @@ def _with_kept_in_play(state: State) -> Tableau:
     return Tableau.from_cards(state.game.num_card_types, cards, state.round + 1)
 
 
-def board(state: State) -> List[SeatBoard]:
+def board(state: State) -> list[SeatBoard]:
     """Every seat's side of the board (players, then dummies)."""
     game = state.game
     rs = game.ruleset
@@ -69,12 +67,12 @@ def board(state: State) -> List[SeatBoard]:
         for rule in rs.round_rules:
             for s, p in enumerate(rule.score(table)):
                 round_points[s] += p
-    majorities: List[Tuple[str, List[int]]] = []
+    majorities: list[tuple[str, list[int]]] = []
     for rule in rs.rules:
         if isinstance(rule, Majority):
             on = table if rule.when == "round_end" else kept_now
             majorities.append((rule.id, rule.quantities(on)))
-    modifiers: List[Tuple[str, List[Tuple[int, int]]]] = []
+    modifiers: list[tuple[str, list[tuple[int, int]]]] = []
     for rule in rs.round_rules:
         if isinstance(rule, Modifier):
             modifiers.append((rule.id, [rule.loaded_and_waiting(seq) for seq in table.cards]))
@@ -86,16 +84,18 @@ def board(state: State) -> List[SeatBoard]:
         if is_dummy:
             d = s - game.num_players
             pile = len(state.dummy_piles[d]) if d < len(state.dummy_piles) else 0
-        out.append(SeatBoard(
-            seat=s,
-            is_dummy=is_dummy,
-            points=totals[s],
-            round_points=round_points[s],
-            hand=len(state.hands[s]),
-            pile=pile,
-            majorities=tuple((rid, q[s]) for rid, q in majorities),
-            modifiers=tuple((rid, *lw[s]) for rid, lw in modifiers),
-            kept=tuple(kept_now.cards[s]),
-            played=tuple(state.played[s]),
-        ))
+        out.append(
+            SeatBoard(
+                seat=s,
+                is_dummy=is_dummy,
+                points=totals[s],
+                round_points=round_points[s],
+                hand=len(state.hands[s]),
+                pile=pile,
+                majorities=tuple((rid, q[s]) for rid, q in majorities),
+                modifiers=tuple((rid, *lw[s]) for rid, lw in modifiers),
+                kept=tuple(kept_now.cards[s]),
+                played=tuple(state.played[s]),
+            )
+        )
     return out

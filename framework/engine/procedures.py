@@ -15,7 +15,7 @@ Both share the special-action machinery (extra picks such as chopsticks).
 from __future__ import annotations
 
 import operator
-from typing import Dict, List, Sequence, Tuple
+from collections.abc import Sequence
 
 from ruledraft.errors import IllegalMoveError
 
@@ -33,7 +33,7 @@ def as_action(seat: int, a) -> int:
         raise IllegalMoveError(f"seat {seat}: an action is an integer, not {a!r}") from None
 
 
-def sample_distinct(hand: List[int], random) -> int:
+def sample_distinct(hand: list[int], random) -> int:
     """One of the distinct cards of ``hand``, each equally likely.
 
     Rejection sampling: a position drawn uniformly is kept with probability one over
@@ -49,7 +49,7 @@ def sample_distinct(hand: List[int], random) -> int:
             return card
 
 
-def sample_one_or_two(hand: List[int], random, singles: bool = True) -> Tuple[int, int]:
+def sample_one_or_two(hand: list[int], random, singles: bool = True) -> tuple[int, int]:
     """One card of ``hand`` or an ordered pair of its cards, each distinct choice
     equally likely (what ``legal_actions`` lists when one extra card may be taken):
     ``(card, -1)`` or ``(first, second)``. One draw, and no list of the choices.
@@ -112,7 +112,7 @@ class StandardProcedure:
 
     # ------------------------------------------------------------------ legal actions
 
-    def own_options(self, state, seat: int) -> List[Tuple[int, ...]]:
+    def own_options(self, state, seat: int) -> list[tuple[int, ...]]:
         """Card sequences ``seat`` may take for itself (without the dummy's pick)."""
         hand = state.hands[seat]
         singles = sorted(set(hand))
@@ -134,7 +134,7 @@ class StandardProcedure:
                 frontier = nxt
         return options
 
-    def legal_actions(self, state, seat: int) -> List[int]:
+    def legal_actions(self, state, seat: int) -> list[int]:
         hand = state.hands[seat]
         if len(hand) < 2:
             return hand[:]
@@ -186,13 +186,17 @@ class StandardProcedure:
                     f"seat {seat} cannot take {len(cards)} cards this turn"
                     + ("" if self.actions else " (this game has no special action for it)")
                 )
-        need: Dict[int, int] = {}
+        need: dict[int, int] = {}
         for c in cards:
             need[c] = need.get(c, 0) + 1
         for c, k in need.items():
             if hand.count(c) < k:
                 card = self.game.ruleset.catalogue.ids[c] if 0 <= c < self.K else c
-                raise IllegalMoveError(f"seat {seat} has no {card!s} in hand to take" if k == 1 else f"seat {seat} has fewer than {k} {card!s} in hand")
+                raise IllegalMoveError(
+                    f"seat {seat} has no {card!s} in hand to take"
+                    if k == 1
+                    else f"seat {seat} has fewer than {k} {card!s} in hand"
+                )
 
     def _take(self, state, seat: int, cards: Sequence[int]) -> None:
         """Move cards from the seat's hand to its table, then resolve the special action."""
@@ -205,7 +209,7 @@ class StandardProcedure:
             state._unplay(seat, action.card)
             hand.append(action.card)
 
-    def _decode(self, seat: int, a) -> Tuple[int, ...]:
+    def _decode(self, seat: int, a) -> tuple[int, ...]:
         cards, dummy = self.game.decode_action(as_action(seat, a))
         if dummy is not None:
             raise IllegalMoveError(f"seat {seat} does not control a dummy")
@@ -382,7 +386,7 @@ class StandardProcedure:
     def _passing_seats(self, state) -> int:
         return len(state.hands)
 
-    def known_hands(self, state, seat: int) -> Dict[int, List[int]]:
+    def known_hands(self, state, seat: int) -> dict[int, list[int]]:
         """Hands now at other seats whose contents ``seat`` has seen (all changes since are public)."""
         n = self._passing_seats(state)
         d = self.directions[state.round] if state.round < len(self.directions) else 0
@@ -412,7 +416,7 @@ class DummyProcedure(StandardProcedure):
         game = self.game
         hands = state._deal_hands(game.num_seats, game.hand_size)
         state.history.append({"hands": [h[:] for h in hands], "turns": []})
-        state.dummy_piles = hands[self.players:]
+        state.dummy_piles = hands[self.players :]
         state.hands = hands[: self.players] + [[] for _ in state.dummy_piles]
         state.controller = self.spec.first_controller[state.round] if self.spec.first_controller else 0
         self._draw(state)
@@ -427,7 +431,7 @@ class DummyProcedure(StandardProcedure):
     def _reserved(self, state, seat: int) -> int:
         return 1 if seat == state.controller else 0
 
-    def legal_actions(self, state, seat: int) -> List[int]:
+    def legal_actions(self, state, seat: int) -> list[int]:
         if seat != state.controller:
             return super().legal_actions(state, seat)
         hand = state.hands[seat]
@@ -493,14 +497,16 @@ class DummyProcedure(StandardProcedure):
         :meth:`StandardProcedure.play_out`), turn by turn through the checked path."""
         self._play_out_by_turns(state, randoms)
 
-    def _check_cards_with_dummy(self, state, seat: int, cards: Tuple[int, ...], dummy: int) -> None:
+    def _check_cards_with_dummy(self, state, seat: int, cards: tuple[int, ...], dummy: int) -> None:
         hand = state.hands[seat]
-        need: Dict[int, int] = {}
+        need: dict[int, int] = {}
         for c in cards + (dummy,):
             need[c] = need.get(c, 0) + 1
         for c, k in need.items():
             if hand.count(c) < k:
-                raise IllegalMoveError(f"seat {seat} does not have {self.game.ruleset.catalogue.ids[c]} in hand for that")
+                raise IllegalMoveError(
+                    f"seat {seat} does not have {self.game.ruleset.catalogue.ids[c]} in hand for that"
+                )
 
     def _pass(self, state) -> None:
         d = self.directions[state.round]
@@ -515,7 +521,7 @@ class DummyProcedure(StandardProcedure):
     def _passing_seats(self, state) -> int:
         return self.players
 
-    def known_hands(self, state, seat: int) -> Dict[int, List[int]]:
+    def known_hands(self, state, seat: int) -> dict[int, list[int]]:
         out = {}
         for other, cards in super().known_hands(state, seat).items():
             cards = cards[:]

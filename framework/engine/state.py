@@ -21,12 +21,11 @@ from __future__ import annotations
 
 import _random
 import random
-from typing import Dict, List, Optional, Sequence, Tuple
+from collections.abc import Sequence
 
 from ruledraft.errors import IllegalMoveError, InputError
 from ruledraft.language.ruleset import CompiledRuleset, ExtraPick
 from ruledraft.tableau import Tableau
-
 
 #: the largest seed a simulation takes or logs: 2**53 - 1, the largest whole number a
 #: JSON reader that uses doubles (jq, JavaScript) keeps exactly
@@ -62,7 +61,7 @@ def shuffled(cards, rng: random.Random) -> list:
     return sorted(cards, key=lambda _: r())
 
 
-def decide_winners(ruleset: CompiledRuleset, num_players: int, totals: Sequence[int], kept: Tableau) -> List[int]:
+def decide_winners(ruleset: CompiledRuleset, num_players: int, totals: Sequence[int], kept: Tableau) -> list[int]:
     """The winning seats: most points among those who can win, then the ruleset's
     tie-break chain on the cards kept to game end; whoever is still tied shares the win
     (or nobody wins, if the ruleset says a tie is not shared)."""
@@ -120,7 +119,7 @@ class Game:
 
     # ------------------------------------------------------------------ actions
 
-    def special_action_for(self, table_counts: Sequence[int], num_cards: int) -> Optional[ExtraPick]:
+    def special_action_for(self, table_counts: Sequence[int], num_cards: int) -> ExtraPick | None:
         """The special action (chopsticks) that lets a seat with ``table_counts`` (count per
         card index on its table before the turn) take ``num_cards`` cards at once: the
         first in ruleset order whose card is on the table and allows that many. Its card
@@ -132,7 +131,7 @@ class Game:
                 return action
         return None
 
-    def encode_action(self, cards: Sequence[int], dummy: Optional[int] = None) -> int:
+    def encode_action(self, cards: Sequence[int], dummy: int | None = None) -> int:
         """Cards taken in order (and a card picked for a dummy) -> one action integer."""
         K = self.num_card_types
         a = cards[0]
@@ -144,7 +143,7 @@ class Game:
             a += self.own_span * (dummy + 1)
         return a
 
-    def decode_action(self, action: int) -> Tuple[Tuple[int, ...], Optional[int]]:
+    def decode_action(self, action: int) -> tuple[tuple[int, ...], int | None]:
         """Inverse of :meth:`encode_action`: (cards in order, dummy card or None)."""
         K = self.num_card_types
         if 0 <= action < K:
@@ -169,7 +168,7 @@ class Game:
             text += f" (dummy: {ids[dummy]})"
         return text
 
-    def action_from_ids(self, card_ids: Sequence[str], dummy: Optional[str] = None) -> int:
+    def action_from_ids(self, card_ids: Sequence[str], dummy: str | None = None) -> int:
         idx = self.ruleset.catalogue.index_of
         try:
             return self.encode_action([idx(c) for c in card_ids], idx(dummy) if dummy is not None else None)
@@ -183,7 +182,7 @@ class Game:
 
     # ------------------------------------------------------------------ states
 
-    def new_initial_state(self, seed: int = 0, deals: Optional[Sequence[Sequence[Sequence[int]]]] = None) -> "State":
+    def new_initial_state(self, seed: int = 0, deals: Sequence[Sequence[Sequence[int]]] | None = None) -> State:
         """A new game: the deck shuffled by ``seed`` and round 1 dealt.
 
         ``deals`` (one list of hands per round, card indices) replaces the shuffled
@@ -198,10 +197,27 @@ class State:
     """One moment of a game. Cheap to :meth:`clone`."""
 
     __slots__ = (
-        "game", "seed", "deck", "deck_pos", "forced_deals", "round", "turn",
-        "hands", "played", "counts", "kept_cards", "kept_counts",
-        "round_scores", "game_end_scores", "scored", "history",
-        "controller", "drawn", "dummy_piles", "finished", "winners",
+        "game",
+        "seed",
+        "deck",
+        "deck_pos",
+        "forced_deals",
+        "round",
+        "turn",
+        "hands",
+        "played",
+        "counts",
+        "kept_cards",
+        "kept_counts",
+        "round_scores",
+        "game_end_scores",
+        "scored",
+        "history",
+        "controller",
+        "drawn",
+        "dummy_piles",
+        "finished",
+        "winners",
     )
 
     def __init__(self, game: Game, seed: int, deals=None):
@@ -214,22 +230,22 @@ class State:
         self.forced_deals = deals
         self.round = 0  # 0-based index of the current round
         self.turn = 0  # 0-based turn within the round
-        self.hands: List[List[int]] = [[] for _ in range(n)]
-        self.played: List[List[int]] = [[] for _ in range(n)]
-        self.counts: List[List[int]] = [[0] * K for _ in range(n)]
-        self.kept_cards: List[List[int]] = [[] for _ in range(n)]
-        self.kept_counts: List[List[int]] = [[0] * K for _ in range(n)]
-        self.round_scores: List[List[int]] = []
-        self.game_end_scores: List[int] = [0] * n
+        self.hands: list[list[int]] = [[] for _ in range(n)]
+        self.played: list[list[int]] = [[] for _ in range(n)]
+        self.counts: list[list[int]] = [[0] * K for _ in range(n)]
+        self.kept_cards: list[list[int]] = [[] for _ in range(n)]
+        self.kept_counts: list[list[int]] = [[0] * K for _ in range(n)]
+        self.round_scores: list[list[int]] = []
+        self.game_end_scores: list[int] = [0] * n
         #: per scoring (each round end, then game end): (rules, [points per seat of each rule])
-        self.scored: List[tuple] = []
+        self.scored: list[tuple] = []
         #: per round: {"hands": dealt hands, "turns": [per turn: {"actions": [...], ...}]}
-        self.history: List[dict] = []
+        self.history: list[dict] = []
         self.controller: int = -1
-        self.drawn: List[int] = []
-        self.dummy_piles: List[List[int]] = []
+        self.drawn: list[int] = []
+        self.dummy_piles: list[list[int]] = []
         self.finished = False
-        self.winners: List[int] = []
+        self.winners: list[int] = []
 
     # ------------------------------------------------------------------ queries
 
@@ -244,7 +260,7 @@ class State:
         """Seats that submit an action this turn (every player; a dummy never acts itself)."""
         return range(self.game.num_players)
 
-    def legal_actions(self, seat: int) -> List[int]:
+    def legal_actions(self, seat: int) -> list[int]:
         """The distinct legal actions of ``seat`` now (empty when the game is over)."""
         if self.finished:
             return []
@@ -261,11 +277,11 @@ class State:
         """Whether ``seat`` may take extra cards this turn (chopsticks on its table, enough cards)."""
         return self.game.procedure.extra_available(self, seat) > 0
 
-    def totals(self) -> List[int]:
+    def totals(self) -> list[int]:
         """Points per seat so far (rounds scored plus game end)."""
         return list(map(sum, zip(self.game_end_scores, *self.round_scores)))
 
-    def returns(self) -> List[int]:
+    def returns(self) -> list[int]:
         """Final points per seat (OpenSpiel's name; the same as :meth:`totals`)."""
         return self.totals()
 
@@ -277,7 +293,7 @@ class State:
         """Cards kept until game end, as game-end scoring sees them."""
         return Tableau(self.kept_counts, self.kept_cards, min(self.round + 1, self.game.ruleset.rounds))
 
-    def resample_hidden(self, seat: int, random) -> "State":
+    def resample_hidden(self, seat: int, random) -> State:
         """A copy in which everything ``seat`` cannot see is dealt again at random,
         consistently with what it has seen: the determinization step of
         information-set search. ``random`` is a function returning floats in [0, 1).
@@ -288,8 +304,8 @@ class State:
         """
         new = self.clone()
         known = self.game.procedure.known_hands(self, seat)
-        pool: List[int] = []
-        keep: Dict[int, List[int]] = {}
+        pool: list[int] = []
+        keep: dict[int, list[int]] = {}
         for other, hand in enumerate(self.hands):
             if other == seat:
                 continue
@@ -304,21 +320,21 @@ class State:
             pool.extend(rest)
         for pile in self.dummy_piles:
             pool.extend(pile)
-        undealt = self.deck[self.deck_pos:]
+        undealt = self.deck[self.deck_pos :]
         pool.extend(undealt)
         pool = sorted(pool, key=lambda _: random())
         at = 0
         for other, kept_cards in keep.items():
             n = len(self.hands[other]) - len(kept_cards)
-            new.hands[other] = kept_cards + pool[at:at + n]
+            new.hands[other] = kept_cards + pool[at : at + n]
             at += n
         for i, pile in enumerate(self.dummy_piles):
-            new.dummy_piles[i] = pool[at:at + len(pile)]
+            new.dummy_piles[i] = pool[at : at + len(pile)]
             at += len(pile)
-        new.deck = self.deck[:self.deck_pos] + pool[at:]
+        new.deck = self.deck[: self.deck_pos] + pool[at:]
         return new
 
-    def clone(self) -> "State":
+    def clone(self) -> State:
         """A deep-enough copy: mutating the clone never touches this state."""
         new = State.__new__(State)
         new.game = self.game
@@ -376,7 +392,7 @@ class State:
         self.played[seat].remove(card)  # the oldest copy
         self.counts[seat][card] -= 1
 
-    def _deal_hands(self, seats: int, size: int) -> List[List[int]]:
+    def _deal_hands(self, seats: int, size: int) -> list[list[int]]:
         if self.forced_deals is not None:
             try:
                 hands = [list(h) for h in self.forced_deals[self.round]]
@@ -390,7 +406,7 @@ class State:
         hands = []
         pos = self.deck_pos
         for _ in range(seats):
-            hands.append(self.deck[pos:pos + size])
+            hands.append(self.deck[pos : pos + size])
             pos += size
         self.deck_pos = pos
         return hands
@@ -407,7 +423,7 @@ class State:
         kept_types = game.kept_types
         K = game.num_card_types
         reshuffle = rules.between_rounds == "reshuffle"
-        discarded: List[int] = []
+        discarded: list[int] = []
         played, counts = self.played, self.counts
         for s in range(game.num_seats):
             row = counts[s]
@@ -430,7 +446,7 @@ class State:
         self.counts = [[0] * K for _ in counts]
         if reshuffle and self.forced_deals is None:
             # every card that is not kept goes back: the undealt deck, unplayed hands, played cards
-            deck = self.deck[self.deck_pos:] + discarded
+            deck = self.deck[self.deck_pos :] + discarded
             for h in self.hands + self.dummy_piles:
                 deck.extend(h)
             self.deck = shuffled(deck, _random.Random(derive_seed(self.seed, 1, self.round)))
@@ -443,7 +459,7 @@ class State:
         else:
             self._end_game()
 
-    def _score(self, rules, t: Tableau) -> List[int]:
+    def _score(self, rules, t: Tableau) -> list[int]:
         """Score ``rules`` on ``t`` and remember each rule's points; the total per seat."""
         points = [rule.score(t) for rule in rules]
         self.scored.append((rules, points))
@@ -452,7 +468,7 @@ class State:
         return list(map(sum, zip(*points)))
 
     @property
-    def rule_points(self) -> Dict[str, List[int]]:
+    def rule_points(self) -> dict[str, list[int]]:
         """Points per seat of each scoring rule so far, by rule id."""
         n = self.game.num_seats
         out = {r.id: [0] * n for r in self.game.ruleset.rules}
@@ -470,7 +486,7 @@ class State:
         self.finished = True
         self.winners = self._winners(kt)
 
-    def _winners(self, kt: Tableau) -> List[int]:
+    def _winners(self, kt: Tableau) -> list[int]:
         return decide_winners(self.game.ruleset, self.game.num_players, self.totals(), kt)
 
     # ------------------------------------------------------------------ views

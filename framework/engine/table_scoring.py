@@ -7,14 +7,14 @@ from the round they were played in.
 
 from __future__ import annotations
 
-from typing import Any, List
+from typing import Any
 
 from ruledraft.engine.state import decide_winners
 from ruledraft.errors import InputError
-from ruledraft.play.game_log import MAX_PROBLEMS, format_problems, plural, schema_problems, show
 from ruledraft.language.ruleset import CompiledRuleset
 from ruledraft.language.scoring import score_rules
 from ruledraft.language.suggest import did_you_mean
+from ruledraft.play.game_log import MAX_PROBLEMS, format_problems, plural, schema_problems, show
 from ruledraft.tableau import Tableau
 
 
@@ -22,12 +22,12 @@ class TableError(InputError):
     """A table that is not a finished table of the ruleset: every problem found, each
     ``WHERE: error: PATH: MESSAGE`` (at most :data:`~ruledraft.play.game_log.MAX_PROBLEMS`)."""
 
-    def __init__(self, lines: List[str]):
+    def __init__(self, lines: list[str]):
         super().__init__("\n".join(lines))
         self.lines = lines
 
 
-def table_problems(ruleset: CompiledRuleset, table: Any, partial: bool = True) -> List[tuple]:
+def table_problems(ruleset: CompiledRuleset, table: Any, partial: bool = True) -> list[tuple]:
     """``(JSON path, message)`` for every problem of a table: its shape (against
     ``schemas/score-table.schema.json``), then, if that is right, its agreement with
     the ruleset: the number of rounds (fewer than the ruleset's only when ``partial``),
@@ -46,18 +46,27 @@ def table_problems(ruleset: CompiledRuleset, table: Any, partial: bool = True) -
     dummies = ruleset.dummy.seats if ruleset.dummy else 0
     if not ruleset.min_players <= seats - dummies <= ruleset.max_players:
         extra = f" plus {dummies} dummy seat(s)" if dummies else ""
-        problems.append(("rounds[0]", f"{plural(seats, 'seat')}, but {ruleset.name} is for {ruleset.min_players}-{ruleset.max_players} players{extra}"))
+        problems.append(
+            (
+                "rounds[0]",
+                f"{plural(seats, 'seat')}, but {ruleset.name} is for {ruleset.min_players}-{ruleset.max_players} players{extra}",
+            )
+        )
     for r, rnd in enumerate(rounds):
         for s, cards in enumerate(rnd):
             for i, c in enumerate(cards):
                 if not ruleset.catalogue.has_card(c):
                     if len(problems) > MAX_PROBLEMS:
                         return problems
-                    problems.append((f"rounds[{r}][{s}][{i}]", f"unknown card {show(c)}{did_you_mean(c, ruleset.catalogue.ids)}"))
+                    problems.append(
+                        (f"rounds[{r}][{s}][{i}]", f"unknown card {show(c)}{did_you_mean(c, ruleset.catalogue.ids)}")
+                    )
     return problems
 
 
-def parse_table(ruleset: CompiledRuleset, table: Any, where: str = "table", partial: bool = True) -> List[List[List[int]]]:
+def parse_table(
+    ruleset: CompiledRuleset, table: Any, where: str = "table", partial: bool = True
+) -> list[list[list[int]]]:
     """Check a table (see :func:`table_problems`); card indices per round per seat.
     :class:`TableError` with every problem found."""
     problems = table_problems(ruleset, table, partial)
@@ -70,7 +79,7 @@ def parse_table(ruleset: CompiledRuleset, table: Any, where: str = "table", part
     return out
 
 
-def _over_the_deck(ruleset: CompiledRuleset, rounds: List[List[List[int]]]):
+def _over_the_deck(ruleset: CompiledRuleset, rounds: list[list[list[int]]]):
     """``(where, number, card)`` for cards played more often than the deck allows: over
     the whole game, or (when every card not kept is shuffled back between rounds) in
     one round together with the kept cards of earlier rounds."""
@@ -95,7 +104,7 @@ def score_table(ruleset: CompiledRuleset, table: Any, where: str = "table", part
     rounds = parse_table(ruleset, table, where, partial)
     seats = len(rounds[0])
     K = ruleset.catalogue.size
-    kept_cards: List[List[int]] = [[] for _ in range(seats)]
+    kept_cards: list[list[int]] = [[] for _ in range(seats)]
     round_points = []
     by_rule_total = {rid: [0] * seats for rid in ruleset.rule_ids}
     for r, cards in enumerate(rounds):

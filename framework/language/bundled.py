@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Sequence
 from importlib import resources
 from pathlib import Path
-from typing import List, Optional, Sequence, Union
 
 from ruledraft.errors import InputError
 from ruledraft.language.file_access import UnreadableInput, display_name, os_reason, within
@@ -16,12 +16,12 @@ def rulesets_dir() -> Path:
     return Path(str(resources.files("ruledraft.rulesets")))
 
 
-def bundled_ids() -> List[str]:
+def bundled_ids() -> list[str]:
     """Ids of the bundled rulesets (their file names without ``.yaml``), sorted."""
     return sorted(p.stem for p in rulesets_dir().glob("*.yaml"))
 
 
-def bundled_path(ruleset_id: str) -> Optional[Path]:
+def bundled_path(ruleset_id: str) -> Path | None:
     """The file of a bundled ruleset, or None if there is no such id."""
     if ruleset_id not in bundled_ids():
         return None
@@ -63,10 +63,10 @@ def _exists(path: Path) -> bool:
 
 
 def resolve_source(
-    source: Union[str, os.PathLike],
+    source: str | os.PathLike,
     *,
-    base: Union[str, os.PathLike, None] = None,
-    allow: Sequence[Union[str, os.PathLike]] = (),
+    base: str | os.PathLike | None = None,
+    allow: Sequence[str | os.PathLike] = (),
     within_what: str = "the file that names it",
 ) -> Path:
     """The one resolver for "a bundled ruleset id or a path", for the command line and ``extends:`` alike.
@@ -121,8 +121,12 @@ def _check_reach(text: str, candidate: Path, base: Path, allow, within_what: str
     hint = "; allow a directory with --allow-path DIR"
     shown_name = display_name(text)
     if os.path.isabs(text):
-        raise OutOfReach(f"'{shown_name}' is an absolute path; {within_what} may name only a bundled ruleset or a file in its own directory{hint}")
+        raise OutOfReach(
+            f"'{shown_name}' is an absolute path; {within_what} may name only a bundled ruleset or a file in its own directory{hint}"
+        )
     if not within(candidate, [base]):
         if os.path.normpath(text).split(os.sep)[0] == os.pardir:
-            raise OutOfReach(f"'{shown_name}' is outside the directory of {within_what} ('..' may not climb above it){hint}")
+            raise OutOfReach(
+                f"'{shown_name}' is outside the directory of {within_what} ('..' may not climb above it){hint}"
+            )
         raise OutOfReach(f"'{shown_name}' is a symbolic link to a file outside the directory of {within_what}{hint}")

@@ -8,7 +8,7 @@ here once, at compile time, into tuples of indices.
 
 from __future__ import annotations
 
-from typing import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 
 import attrs
 
@@ -88,9 +88,7 @@ class Catalogue:
     def select(self, *, ids: Iterable[str] = (), tags: Iterable[str] = (), groups: Iterable[str] = ()) -> tuple:
         """Indices of the cards that have any of the ids, tags or groups (sorted, unique)."""
         ids, tags, groups = set(ids), set(tags), set(groups)
-        return tuple(
-            c.index for c in self.cards if c.id in ids or c.group in groups or (c.tags & tags)
-        )
+        return tuple(c.index for c in self.cards if c.id in ids or c.group in groups or (c.tags & tags))
 
     def attribute_vector(self, name: str, default: int = 0) -> tuple:
         """For each card index, the value of attribute ``name`` (``default`` when absent)."""

@@ -6,7 +6,8 @@ and cross-references. Expressions are compiled once, here, into closures.
 
 from __future__ import annotations
 
-from typing import Any, Dict, List, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from ruledraft.language.catalogue import CardType, Catalogue
 from ruledraft.language.expression import compile_expression
@@ -17,7 +18,7 @@ from ruledraft.language.scoring import BuildContext, build_rule, parse_player_ke
 DIRECTIONS = {"left": LEFT, "right": RIGHT, "none": NO_PASS}
 
 
-def build_catalogue(cards: List[Mapping[str, Any]]) -> Catalogue:
+def build_catalogue(cards: list[Mapping[str, Any]]) -> Catalogue:
     """Card types from the ``cards`` list (entries without an id are skipped)."""
     out = []
     for spec in cards:
@@ -33,7 +34,9 @@ def build_catalogue(cards: List[Mapping[str, Any]]) -> Catalogue:
                 count=count if isinstance(count, int) else 0,
                 group=str(spec.get("group") or spec["id"]),
                 tags=frozenset(t for t in (spec.get("tags") or []) if isinstance(t, str)),
-                attributes={k: v for k, v in attributes.items() if isinstance(v, int)} if isinstance(attributes, dict) else {},
+                attributes={k: v for k, v in attributes.items() if isinstance(v, int)}
+                if isinstance(attributes, dict)
+                else {},
                 keep=spec.get("keep", "round"),
                 description=str(spec.get("description") or ""),
             )
@@ -41,9 +44,9 @@ def build_catalogue(cards: List[Mapping[str, Any]]) -> Catalogue:
     return Catalogue(tuple(out))
 
 
-def expand_player_keys(mapping: Mapping[str, Any]) -> Dict[int, Any]:
+def expand_player_keys(mapping: Mapping[str, Any]) -> dict[int, Any]:
     """``{"2": 10, "3-4": 9}`` -> ``{2: 10, 3: 9, 4: 9}``."""
-    out: Dict[int, Any] = {}
+    out: dict[int, Any] = {}
     for key, value in mapping.items():
         for n in parse_player_key(key):
             out[n] = value
@@ -114,7 +117,9 @@ def compile_ruleset(doc) -> CompiledRuleset:
         key = "most" if "most" in tb else "least"
         spec = tb[key]
         compile_expr = expression_compiler(doc, catalogue, ("winner", "tie_breaks", i, key))
-        q = compile_quantity(spec, catalogue, lambda text, ce=compile_expr, s=spec: ce(() if isinstance(s, str) else ("expr",), text))
+        q = compile_quantity(
+            spec, catalogue, lambda text, ce=compile_expr, s=spec: ce(() if isinstance(s, str) else ("expr",), text)
+        )
         tie_breaks.append(TieBreak(q, key == "most"))
 
     players = data["players"]

@@ -2,19 +2,17 @@
 
 from __future__ import annotations
 
-from typing import List
-
 from ruledraft.language.ruleset import DIRECTION_NAMES, CompiledRuleset
 
 
-def _players_list(counts: List[int]) -> str:
+def _players_list(counts: list[int]) -> str:
     return ", ".join(str(n) for n in counts)
 
 
 def describe_ruleset(rs: CompiledRuleset) -> str:
     """The rules of a ruleset as a person would read them."""
     cat = rs.catalogue
-    out: List[str] = []
+    out: list[str] = []
     title = f"{rs.name} ({rs.id}{' ' + rs.version if rs.version else ''})"
     out += [title, "=" * len(title)]
     if rs.extends:
@@ -54,7 +52,9 @@ def describe_ruleset(rs: CompiledRuleset) -> str:
     out.append(f"  {rs.rounds} round{'s' if rs.rounds != 1 else ''}.")
     dirs = [DIRECTION_NAMES[d] for d in rs.pass_directions]
     if len(set(dirs)) == 1:
-        out.append(f"  Hands pass {dirs[0]} every round" + (" (seat i hands to seat i+1)." if dirs[0] == "left" else "."))
+        out.append(
+            f"  Hands pass {dirs[0]} every round" + (" (seat i hands to seat i+1)." if dirs[0] == "left" else ".")
+        )
     else:
         out.append("  Hands pass " + ", ".join(f"{d} in round {i + 1}" for i, d in enumerate(dirs)) + ".")
     if rs.between_rounds == "keep_deck":
@@ -75,7 +75,9 @@ def describe_ruleset(rs: CompiledRuleset) -> str:
             f"card(s) from it, then picks one card for themself and one for the dummy; the other player picks as usual."
         )
         out.append(f"  Control of the dummy alternates every turn, starting with {ctrl}.")
-        out.append("  The dummy scores as a seat of its own" + (" and can win." if d.can_win else " but can never win."))
+        out.append(
+            "  The dummy scores as a seat of its own" + (" and can win." if d.can_win else " but can never win.")
+        )
         out.append(
             "  Wherever scoring depends on the number of players, the dummy counts as one "
             f"(this game is scored as a {rs.min_players + d.seats}-player game)."
@@ -96,7 +98,10 @@ def describe_ruleset(rs: CompiledRuleset) -> str:
                 out.append(f"    {a.description}")
         out.append("")
 
-    for label, rules in (("Scoring at the end of each round", rs.round_rules), ("Scoring at the end of the game", rs.game_rules)):
+    for label, rules in (
+        ("Scoring at the end of each round", rs.round_rules),
+        ("Scoring at the end of the game", rs.game_rules),
+    ):
         if not rules:
             continue
         out.append(label)

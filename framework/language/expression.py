@@ -109,15 +109,15 @@ from __future__ import annotations
 
 import difflib
 import operator
-from functools import lru_cache
+from collections.abc import Callable, Sequence
+from functools import cache
 from pathlib import Path
-from typing import Callable, Optional, Sequence
 
 import attrs
 from lark import Lark, Token, Transformer, Tree, UnexpectedCharacters, UnexpectedInput, UnexpectedToken, v_args
 
-from ruledraft.language.catalogue import Catalogue
 from ruledraft.errors import Diagnostic, RulesetError, ScoringError
+from ruledraft.language.catalogue import Catalogue
 from ruledraft.language.suggest import MAX_SUGGESTION_INPUT
 from ruledraft.tableau import Tableau
 
@@ -161,7 +161,7 @@ class CompiledExpression:
     text: str
     fn: Callable[[Tableau, int], int] = attrs.field(repr=False, eq=False)
     is_local: bool
-    reads: Optional[frozenset]
+    reads: frozenset | None
     #: work per evaluation as polynomial coefficients in the number of seats
     cost: tuple = attrs.field(default=(1,), eq=False)
     #: true when evaluating may divide by a value that can be 0 (a ScoringError)
@@ -171,7 +171,7 @@ class CompiledExpression:
 
     def steps(self, seats: int) -> int:
         """An upper bound on the steps of one evaluation with ``seats`` seats."""
-        return sum(c * seats ** k for k, c in enumerate(self.cost))
+        return sum(c * seats**k for k, c in enumerate(self.cost))
 
 
 # ---------------------------------------------------------------------------
@@ -181,7 +181,7 @@ class CompiledExpression:
 _GRAMMAR_FILE = Path(__file__).with_name("expression.lark")
 
 
-@lru_cache(maxsize=None)
+@cache
 def _parser() -> Lark:
     return Lark(
         _GRAMMAR_FILE.read_text(encoding="utf-8"),
@@ -215,12 +215,18 @@ _MISSING_ARG = "missing argument before {tok}"
 _EMPTY_PARENS = "empty parentheses: put an expression inside"
 _THEN = "a conditional needs 'then': write 'if CONDITION then A else B'"
 _ELSE = "a conditional needs 'else': write 'if CONDITION then A else B'"
-_STRAY_BAR = ("'|' only joins selectors inside count(), sum(), groups() or kinds(); "
-              "to combine conditions write 'or'")
+_STRAY_BAR = "'|' only joins selectors inside count(), sum(), groups() or kinds(); to combine conditions write 'or'"
 
 _SYNTAX_EXAMPLES = {
-    _PY_IF: ["1 if 2 else 3", "a if b else c", "f(a) if b else c", "true if b else c",
-             "(a) if b else c", "f(a if b else c)", "x:y if b else c"],
+    _PY_IF: [
+        "1 if 2 else 3",
+        "a if b else c",
+        "f(a) if b else c",
+        "true if b else c",
+        "(a) if b else c",
+        "f(a if b else c)",
+        "x:y if b else c",
+    ],
     _ASSIGN: ["a = b", "1 = 2", "f(a) = 1", "a =", "= 1"],
     _ARROW: ["a => b", "a =< b"],
     _AND: ["a && b", "a & b", "f(a) && b", "1 && 2"],
@@ -228,8 +234,20 @@ _SYNTAX_EXAMPLES = {
     _CHAINED: ["a < b < c", "1 == 2 == 3", "f(a) < 1 < 2", "a < b > c", "a < 1 < 2", "a < (1) < 2"],
     _POWER: ["2 ^ 3", "a ^ b"],
     _DECIMAL: ["1.5", "0.5 * a", ".5"],
-    _MISSING_OP: ["1 2", "a b", "f(a) b", "1 (2)", "f(a) (b)", "f(a) g(b)", "1 a", "true false",
-                  "a true", "(1) 2", "a:b c", "a not b"],
+    _MISSING_OP: [
+        "1 2",
+        "a b",
+        "f(a) b",
+        "1 (2)",
+        "f(a) (b)",
+        "f(a) g(b)",
+        "1 a",
+        "true false",
+        "a true",
+        "(1) 2",
+        "a:b c",
+        "a not b",
+    ],
     _MISSING_ARG: ["f(a,)", "f(,a)", "f(a,,b)", "f(1,)", "f(g(a),)", "f(a, b,)", "f(a, b,, c)"],
     _EMPTY_PARENS: ["()", "1 + ()", "f(())"],
     _THEN: ["if a else b", "if a b else c", "if f(a) else b", "if 1 else 2"],
@@ -239,10 +257,26 @@ _SYNTAX_EXAMPLES = {
 
 #: How to name a terminal in a message.
 _TERMINAL_WORDS = {
-    "INT": "a number", "NAME": "a name", "LPAR": "'('", "RPAR": "')'", "COMMA": "','",
-    "COLON": "':'", "VBAR": "'|'", "PLUS": "'+'", "MINUS": "'-'", "MUL_OP": "'*', '/' or '%'",
-    "COMPARE": "a comparison", "IF": "'if'", "THEN": "'then'", "ELSE": "'else'", "AND": "'and'",
-    "OR": "'or'", "NOT": "'not'", "TRUE": "'true'", "FALSE": "'false'", "$END": "the end",
+    "INT": "a number",
+    "NAME": "a name",
+    "LPAR": "'('",
+    "RPAR": "')'",
+    "COMMA": "','",
+    "COLON": "':'",
+    "VBAR": "'|'",
+    "PLUS": "'+'",
+    "MINUS": "'-'",
+    "MUL_OP": "'*', '/' or '%'",
+    "COMPARE": "a comparison",
+    "IF": "'if'",
+    "THEN": "'then'",
+    "ELSE": "'else'",
+    "AND": "'and'",
+    "OR": "'or'",
+    "NOT": "'not'",
+    "TRUE": "'true'",
+    "FALSE": "'false'",
+    "$END": "the end",
 }
 _OPERAND_STARTS = frozenset({"INT", "NAME", "LPAR", "TRUE", "FALSE", "NOT", "IF"})
 
@@ -256,11 +290,11 @@ def _error_key(err: UnexpectedInput, text: str):
 
 def _bad_chars(text: str, pos: int) -> str:
     """The characters a lexer error stops at (``&&`` counts as one)."""
-    two = text[pos:pos + 2]
-    return two if two in ("&&", "=>", "=<") else text[pos:pos + 1]
+    two = text[pos : pos + 2]
+    return two if two in ("&&", "=>", "=<") else text[pos : pos + 1]
 
 
-@lru_cache(maxsize=None)
+@cache
 def _example_index() -> dict:
     """``{error key: message}``, built by parsing every example once."""
     index: dict = {}
@@ -301,7 +335,7 @@ def _fallback_message(token: Token, accepts) -> str:
     return message
 
 
-def _syntax_error(err: UnexpectedInput, text: str, unclosed: list, stray_close: Optional[int]) -> tuple:
+def _syntax_error(err: UnexpectedInput, text: str, unclosed: list, stray_close: int | None) -> tuple:
     """``(offset, message)`` for a parser error, in plain words."""
     if isinstance(err, UnexpectedCharacters):
         pos = err.pos_in_stream
@@ -316,7 +350,7 @@ def _syntax_error(err: UnexpectedInput, text: str, unclosed: list, stray_close: 
         if unclosed:
             return unclosed[-1], _UNCLOSED
         # The end token borrows the position of the last real token.
-        prev = text[token.start_pos:token.end_pos]
+        prev = text[token.start_pos : token.end_pos]
         if "THEN" in err.accepts:
             return pos, _THEN
         if "ELSE" in err.accepts:
@@ -344,9 +378,9 @@ class _Site:
     """Where a divisor is written: the words for a message and its file position."""
 
     words: str
-    file: Optional[str] = None
-    line: Optional[int] = None
-    column: Optional[int] = None
+    file: str | None = None
+    line: int | None = None
+    column: int | None = None
 
     def error(self, what: str) -> ScoringError:
         return ScoringError(f"{what} by zero in expression {self.words}", None, self.file, self.line, self.column)
@@ -375,34 +409,52 @@ def _const_fn(k: int) -> Callable:
 
 # Arithmetic closures: general, constant on the right, constant on the left.
 _ARITH = {
-    "+": (lambda f, g: lambda t, s: f(t, s) + g(t, s),
-          lambda f, k: lambda t, s: f(t, s) + k,
-          lambda k, g: lambda t, s: k + g(t, s)),
-    "-": (lambda f, g: lambda t, s: f(t, s) - g(t, s),
-          lambda f, k: lambda t, s: f(t, s) - k,
-          lambda k, g: lambda t, s: k - g(t, s)),
-    "*": (lambda f, g: lambda t, s: f(t, s) * g(t, s),
-          lambda f, k: lambda t, s: f(t, s) * k,
-          lambda k, g: lambda t, s: k * g(t, s)),
+    "+": (
+        lambda f, g: lambda t, s: f(t, s) + g(t, s),
+        lambda f, k: lambda t, s: f(t, s) + k,
+        lambda k, g: lambda t, s: k + g(t, s),
+    ),
+    "-": (
+        lambda f, g: lambda t, s: f(t, s) - g(t, s),
+        lambda f, k: lambda t, s: f(t, s) - k,
+        lambda k, g: lambda t, s: k - g(t, s),
+    ),
+    "*": (
+        lambda f, g: lambda t, s: f(t, s) * g(t, s),
+        lambda f, k: lambda t, s: f(t, s) * k,
+        lambda k, g: lambda t, s: k * g(t, s),
+    ),
 }
 
 # Comparison closures: general and constant on the right.
 _COMPARE = {
-    "==": (lambda f, g: lambda t, s: 1 if f(t, s) == g(t, s) else 0,
-           lambda f, k: lambda t, s: 1 if f(t, s) == k else 0),
-    "!=": (lambda f, g: lambda t, s: 1 if f(t, s) != g(t, s) else 0,
-           lambda f, k: lambda t, s: 1 if f(t, s) != k else 0),
-    "<": (lambda f, g: lambda t, s: 1 if f(t, s) < g(t, s) else 0,
-          lambda f, k: lambda t, s: 1 if f(t, s) < k else 0),
-    "<=": (lambda f, g: lambda t, s: 1 if f(t, s) <= g(t, s) else 0,
-           lambda f, k: lambda t, s: 1 if f(t, s) <= k else 0),
-    ">": (lambda f, g: lambda t, s: 1 if f(t, s) > g(t, s) else 0,
-          lambda f, k: lambda t, s: 1 if f(t, s) > k else 0),
-    ">=": (lambda f, g: lambda t, s: 1 if f(t, s) >= g(t, s) else 0,
-           lambda f, k: lambda t, s: 1 if f(t, s) >= k else 0),
+    "==": (
+        lambda f, g: lambda t, s: 1 if f(t, s) == g(t, s) else 0,
+        lambda f, k: lambda t, s: 1 if f(t, s) == k else 0,
+    ),
+    "!=": (
+        lambda f, g: lambda t, s: 1 if f(t, s) != g(t, s) else 0,
+        lambda f, k: lambda t, s: 1 if f(t, s) != k else 0,
+    ),
+    "<": (lambda f, g: lambda t, s: 1 if f(t, s) < g(t, s) else 0, lambda f, k: lambda t, s: 1 if f(t, s) < k else 0),
+    "<=": (
+        lambda f, g: lambda t, s: 1 if f(t, s) <= g(t, s) else 0,
+        lambda f, k: lambda t, s: 1 if f(t, s) <= k else 0,
+    ),
+    ">": (lambda f, g: lambda t, s: 1 if f(t, s) > g(t, s) else 0, lambda f, k: lambda t, s: 1 if f(t, s) > k else 0),
+    ">=": (
+        lambda f, g: lambda t, s: 1 if f(t, s) >= g(t, s) else 0,
+        lambda f, k: lambda t, s: 1 if f(t, s) >= k else 0,
+    ),
 }
-_COMPARE_OP = {"==": operator.eq, "!=": operator.ne, "<": operator.lt,
-               "<=": operator.le, ">": operator.gt, ">=": operator.ge}
+_COMPARE_OP = {
+    "==": operator.eq,
+    "!=": operator.ne,
+    "<": operator.lt,
+    "<=": operator.le,
+    ">": operator.gt,
+    ">=": operator.ge,
+}
 #: ``k OP x`` is ``x FLIPPED k``.
 _FLIPPED = {"==": "==", "!=": "!=", "<": ">", "<=": ">=", ">": "<", ">=": "<="}
 
@@ -419,14 +471,14 @@ def _truth(f: Callable) -> Callable:
 class _Value:
     """A compiled sub-expression."""
 
-    fn: Optional[Callable]          # None when constant
-    const: Optional[int]            # the value, when known at compile time
-    start: int                      # source offsets (for messages)
+    fn: Callable | None  # None when constant
+    const: int | None  # the value, when known at compile time
+    start: int  # source offsets (for messages)
     end: int
     local: bool = True
-    reads: Optional[frozenset] = frozenset()
-    boolean: bool = False           # value is always 0 or 1
-    aggregates: int = 0             # deepest nesting of player aggregates inside
+    reads: frozenset | None = frozenset()
+    boolean: bool = False  # value is always 0 or 1
+    aggregates: int = 0  # deepest nesting of player aggregates inside
     #: work of one evaluation as polynomial coefficients in the number of seats n:
     #: cost[k] * n**k steps (each player aggregate multiplies its argument's work by n)
     cost: tuple = (1,)
@@ -437,7 +489,7 @@ class _Value:
         return self.fn if self.fn is not None else _const_fn(self.const)
 
 
-def _merge_reads(values) -> Optional[frozenset]:
+def _merge_reads(values) -> frozenset | None:
     out: set = set()
     for v in values:
         if v.reads is None:
@@ -460,9 +512,18 @@ def _mag(v: _Value) -> int:
 
 def _derived(fn, values, start, end, *, boolean=False, local=True, bound=0) -> _Value:
     """A non-constant value computed from ``values`` (``bound``: its largest magnitude)."""
-    return _Value(fn, None, start, end, local and all(v.local for v in values),
-                  _merge_reads(values), boolean, max(v.aggregates for v in values),
-                  _add_costs((1,), *(v.cost for v in values)), bound)
+    return _Value(
+        fn,
+        None,
+        start,
+        end,
+        local and all(v.local for v in values),
+        _merge_reads(values),
+        boolean,
+        max(v.aggregates for v in values),
+        _add_costs((1,), *(v.cost for v in values)),
+        bound,
+    )
 
 
 @attrs.define(slots=True)
@@ -494,8 +555,16 @@ _VARIABLES = {
 }
 
 _SELECTOR_FUNCTIONS = ("count", "groups", "kinds")
-_AGGREGATES = ("max_players", "min_players", "sum_players", "count_players",
-               "max_opponents", "min_opponents", "sum_opponents", "count_opponents")
+_AGGREGATES = (
+    "max_players",
+    "min_players",
+    "sum_players",
+    "count_players",
+    "max_opponents",
+    "min_opponents",
+    "sum_opponents",
+    "count_opponents",
+)
 _FUNCTIONS = ("count", "sum", "groups", "kinds", "largest_group", *_AGGREGATES, "min", "max", "abs")
 _SELECTOR_HELP = "a card id, tag:NAME or group:NAME (or several joined with '|')"
 
@@ -511,7 +580,7 @@ def _did_you_mean(word: str, candidates) -> str:
 class _Compiler(Transformer):
     """Turns a parse tree into a :class:`_Value`, one method per grammar alias."""
 
-    def __init__(self, text: str, catalogue: Catalogue, site: Optional[Callable[[int], tuple]] = None):
+    def __init__(self, text: str, catalogue: Catalogue, site: Callable[[int], tuple] | None = None):
         super().__init__(visit_tokens=False)
         self.text = text
         self.catalogue = catalogue
@@ -533,7 +602,7 @@ class _Compiler(Transformer):
         return _Value(None, 0, start, end)
 
     def _source(self, v: _Value) -> str:
-        return self.text[v.start:v.end]
+        return self.text[v.start : v.end]
 
     def _expr(self, item) -> _Value:
         """``item`` used as a number: resolve bare names, refuse selectors."""
@@ -541,19 +610,27 @@ class _Compiler(Transformer):
             limit = ExpressionLimits.max_value
             if not self._too_big and _mag(item) > limit:
                 self._too_big = True  # the innermost part over the limit says it all
-                self._problem(item.start, f"'{self._source(item)}' can reach {_mag(item):,}; values must stay "
-                                          f"between -{limit:,} and {limit:,}")
+                self._problem(
+                    item.start,
+                    f"'{self._source(item)}' can reach {_mag(item):,}; values must stay "
+                    f"between -{limit:,} and {limit:,}",
+                )
             return item
         if isinstance(item, _Name):
             return self._variable(item.token)
         if isinstance(item, _Qualified):
             start, end = item.kind.start_pos, item.name.end_pos
-            self._problem(start, f"a selector like '{self.text[start:end]}' can only be used inside "
-                                "count(), sum(), groups() or kinds()")
+            self._problem(
+                start,
+                f"a selector like '{self.text[start:end]}' can only be used inside count(), sum(), groups() or kinds()",
+            )
             return self._dummy(start, end)
         assert isinstance(item, _Union)
-        self._problem(item.start, "selectors joined with '|' can only be used inside count(), sum(), "
-                                 "groups() or kinds(); to combine conditions write 'or'")
+        self._problem(
+            item.start,
+            "selectors joined with '|' can only be used inside count(), sum(), "
+            "groups() or kinds(); to combine conditions write 'or'",
+        )
         return self._dummy(item.start, item.start + 1)
 
     def _variable(self, token: Token) -> _Value:
@@ -573,7 +650,7 @@ class _Compiler(Transformer):
         self._problem(start, message)
         return self._dummy(start, end)
 
-    def _selector(self, item, fname: str) -> Optional[tuple]:
+    def _selector(self, item, fname: str) -> tuple | None:
         """Card indices for a selector argument (``None`` after an error)."""
         cat = self.catalogue
         if isinstance(item, _Union):
@@ -615,9 +692,10 @@ class _Compiler(Transformer):
                     return cat.select(groups=[word])
                 self._problem(item.name.start_pos, f"unknown group '{word}'{_did_you_mean(word, cat.groups)}")
                 return None
-            self._problem(item.kind.start_pos,
-                         f"unknown selector '{kind}:'{_did_you_mean(kind, ('tag', 'group'))}; "
-                         f"a selector is {_SELECTOR_HELP}")
+            self._problem(
+                item.kind.start_pos,
+                f"unknown selector '{kind}:'{_did_you_mean(kind, ('tag', 'group'))}; a selector is {_SELECTOR_HELP}",
+            )
             return None
         assert isinstance(item, _Value)
         self._problem(item.start, f"{fname}() expects a selector here: {_SELECTOR_HELP}")
@@ -672,7 +750,7 @@ class _Compiler(Transformer):
         if not terms:
             return _Value(None, k, start, end)
         if len(terms) == 1:
-            (sg, f), = terms
+            ((sg, f),) = terms
             if sg < 0:
                 fn = _ARITH["-"][2](k, f)
             elif k:
@@ -698,6 +776,7 @@ class _Compiler(Transformer):
                 for f in minus:
                     v -= f(t, s)
                 return v
+
         return _derived(fn, values, start, end, bound=sum(_mag(v) for v in values))
 
     def term(self, meta, children) -> _Value:
@@ -715,8 +794,7 @@ class _Compiler(Transformer):
             return acc
         # Long chains: one loop instead of deeply nested closures.
         values = [acc] + [v for _, v in steps]
-        if all(v.const is not None for v in values) and not any(
-                op != "*" and v.const == 0 for op, v in steps):
+        if all(v.const is not None for v in values) and not any(op != "*" and v.const == 0 for op, v in steps):
             for op, v in steps:
                 acc = self._binary(op, acc, v, meta.start_pos, v.end)
             return acc
@@ -737,6 +815,7 @@ class _Compiler(Transformer):
                 else:
                     x = _mod(x, y, where)
             return x
+
         return _derived(fn, values, meta.start_pos, meta.end_pos, bound=bound)
 
     def _where(self, divisor: _Value) -> _Site:
@@ -760,8 +839,9 @@ class _Compiler(Transformer):
             return _derived(lambda t, s: helper(fa(t, s), fb(t, s), where), [a, b], start, end, bound=bound)
         general, right_const, left_const = _ARITH[op]
         if a.const is not None and b.const is not None:
-            return _Value(None, {"+": operator.add, "-": operator.sub, "*": operator.mul}[op](a.const, b.const),
-                          start, end)
+            return _Value(
+                None, {"+": operator.add, "-": operator.sub, "*": operator.mul}[op](a.const, b.const), start, end
+            )
         if b.const is not None:
             fn = right_const(a.fn, b.const)
         elif a.const is not None:
@@ -834,8 +914,14 @@ class _Compiler(Transformer):
             chosen = a if cond.const else b
             return attrs.evolve(chosen, start=start, end=end)
         fc, fa, fb = cond.fn, a.func(), b.func()
-        return _derived(lambda t, s: fa(t, s) if fc(t, s) else fb(t, s), [cond, a, b], start, end,
-                        boolean=a.boolean and b.boolean, bound=max(_mag(a), _mag(b)))
+        return _derived(
+            lambda t, s: fa(t, s) if fc(t, s) else fb(t, s),
+            [cond, a, b],
+            start,
+            end,
+            boolean=a.boolean and b.boolean,
+            bound=max(_mag(a), _mag(b)),
+        )
 
     # -- function calls ---------------------------------------------------------
 
@@ -871,13 +957,16 @@ class _Compiler(Transformer):
             attr = args[0]
             if not isinstance(attr, _Name):
                 where = attr.start if isinstance(attr, (_Value, _Union)) else attr.kind.start_pos
-                self._problem(where, "sum() needs a card attribute name first, as in sum(icons) "
-                                    "or sum(icons, tag:maki)")
+                self._problem(
+                    where, "sum() needs a card attribute name first, as in sum(icons) or sum(icons, tag:maki)"
+                )
                 return self._dummy(start, end)
             word = str(attr.token)
             if not self.catalogue.has_attribute(word):
-                self._problem(attr.token.start_pos, f"unknown attribute '{word}'"
-                                                   f"{_did_you_mean(word, self.catalogue.attribute_names)}")
+                self._problem(
+                    attr.token.start_pos,
+                    f"unknown attribute '{word}'{_did_you_mean(word, self.catalogue.attribute_names)}",
+                )
                 return self._dummy(start, end)
             sel = None
             if n == 2:
@@ -894,15 +983,18 @@ class _Compiler(Transformer):
                 return arity("takes exactly 1 argument")
             inner = self._expr(args[0])
             if inner.aggregates >= ExpressionLimits.max_aggregate_depth:
-                self._problem(name_tok.start_pos, "player aggregates nested too deeply: at most "
-                                                  f"{ExpressionLimits.max_aggregate_depth} levels")
+                self._problem(
+                    name_tok.start_pos,
+                    f"player aggregates nested too deeply: at most {ExpressionLimits.max_aggregate_depth} levels",
+                )
                 return self._dummy(start, end)
             return self._fn_aggregate(fname, inner, start, end)
         if fname in ("min", "max"):
             if n < 2:
                 other = "largest" if fname == "max" else "smallest"
-                return arity(f"takes at least 2 arguments (for the {other} value among the players, "
-                             f"use {fname}_players(...))")
+                return arity(
+                    f"takes at least 2 arguments (for the {other} value among the players, use {fname}_players(...))"
+                )
             values = [self._expr(a) for a in args]
             pick = min if fname == "min" else max
             if all(v.const is not None for v in values):
@@ -916,8 +1008,9 @@ class _Compiler(Transformer):
                     fn = lambda t, s: max(f(t, s), g(t, s))  # noqa: E731
             else:
                 fn = lambda t, s: pick([f(t, s) for f in fns])  # noqa: E731
-            return _derived(fn, values, start, end, boolean=all(v.boolean for v in values),
-                            bound=max(_mag(v) for v in values))
+            return _derived(
+                fn, values, start, end, boolean=all(v.boolean for v in values), bound=max(_mag(v) for v in values)
+            )
         assert fname == "abs"
         if n != 1:
             return arity("takes exactly 1 argument")
@@ -971,7 +1064,7 @@ class _Compiler(Transformer):
     def _members_by_group(self, sel) -> tuple:
         """For each colour group with a selected card, the selected card indices in it."""
         by_group: dict = {}
-        for i in (range(self.catalogue.size) if sel is None else sel):
+        for i in range(self.catalogue.size) if sel is None else sel:
             by_group.setdefault(self._group_index[i], []).append(i)
         return tuple(tuple(members) for members in by_group.values())
 
@@ -982,15 +1075,14 @@ class _Compiler(Transformer):
             (members,) = by_group
             if len(members) == 1:
                 (i,) = members
-                return _Value(lambda t, s: 1 if t.counts[s][i] else 0, None, start, end, reads=reads,
-                              boolean=True)
+                return _Value(lambda t, s: 1 if t.counts[s][i] else 0, None, start, end, reads=reads, boolean=True)
             get = operator.itemgetter(*members) if len(members) > 1 else None
-            return _Value(lambda t, s: 1 if any(get(t.counts[s])) else 0, None, start, end, reads=reads,
-                          boolean=True)
+            return _Value(lambda t, s: 1 if any(get(t.counts[s])) else 0, None, start, end, reads=reads, boolean=True)
         if sel is None:
             gi = self._group_index
-            return _Value(lambda t, s: len({gi[c] for c in t.cards[s]}), None, start, end, reads=None,
-                          bound=len(by_group))
+            return _Value(
+                lambda t, s: len({gi[c] for c in t.cards[s]}), None, start, end, reads=None, bound=len(by_group)
+            )
 
         def fn(t, s):
             c = t.counts[s]
@@ -1001,12 +1093,12 @@ class _Compiler(Transformer):
                         n += 1
                         break
             return n
+
         return _Value(fn, None, start, end, reads=reads, bound=len(by_group))
 
     def _fn_kinds(self, sel, start, end) -> _Value:
         if sel is None:
-            return _Value(lambda t, s: len(set(t.cards[s])), None, start, end, reads=None,
-                          bound=self.catalogue.size)
+            return _Value(lambda t, s: len(set(t.cards[s])), None, start, end, reads=None, bound=self.catalogue.size)
         reads = frozenset(sel)
         if len(sel) == 1:
             (i,) = sel
@@ -1030,6 +1122,7 @@ class _Compiler(Transformer):
                 if n > best:
                     best = n
             return best
+
         return _Value(fn, None, start, end, reads=None, bound=self._deck)
 
     def _fn_aggregate(self, fname: str, v: _Value, start, end) -> _Value:
@@ -1055,8 +1148,17 @@ class _Compiler(Transformer):
                 fn = lambda t, s: sum([1 for o in range(t.num_seats) if o != s and f(t, o)])  # noqa: E731
         seats = ExpressionLimits.bound_seats
         bound = {"max": _mag(v), "min": _mag(v), "sum": seats * _mag(v)}.get(what, seats)
-        return _Value(fn, None, start, end, local=False, reads=v.reads, aggregates=v.aggregates + 1,
-                      cost=(1,) + v.cost, bound=bound)  # n evaluations of the argument
+        return _Value(
+            fn,
+            None,
+            start,
+            end,
+            local=False,
+            reads=v.reads,
+            aggregates=v.aggregates + 1,
+            cost=(1,) + v.cost,
+            bound=bound,
+        )  # n evaluations of the argument
 
 
 # ---------------------------------------------------------------------------
@@ -1088,7 +1190,7 @@ def _scan_parentheses(text: str):
     return None, open_at, stray_close
 
 
-def _too_deep(tree: Tree) -> Optional[int]:
+def _too_deep(tree: Tree) -> int | None:
     """Offset of the first node nested deeper than the limit, found without recursion."""
     stack = [(tree, 0)]
     while stack:
@@ -1110,8 +1212,8 @@ def compile_expression(
     catalogue: Catalogue,
     *,
     file: str = "<expr>",
-    locate: Optional[Callable[[int], tuple]] = None,
-    source_lines: Optional[Sequence[str]] = None,
+    locate: Callable[[int], tuple] | None = None,
+    source_lines: Sequence[str] | None = None,
     boolean: bool = False,
 ) -> CompiledExpression:
     """Compile ``text`` against ``catalogue`` (see the module docstring for the language).
@@ -1154,6 +1256,7 @@ def compile_expression(
     deep = _too_deep(tree)
     if deep is not None:
         raise fail([(deep, _TOO_DEEP.format(limits.max_depth))])
+
     def site(offset: int) -> tuple:
         line, column = (1, offset + 1) if locate is None else locate(offset)
         return (file, line, column)
@@ -1170,5 +1273,12 @@ def compile_expression(
         fn = _truth(value.fn)
     else:
         fn = value.fn
-    return CompiledExpression(text=text, fn=fn, is_local=value.local, reads=value.reads, cost=value.cost,
-                              may_fail=compiler.may_fail, bound=_mag(value))
+    return CompiledExpression(
+        text=text,
+        fn=fn,
+        is_local=value.local,
+        reads=value.reads,
+        cost=value.cost,
+        may_fail=compiler.may_fail,
+        bound=_mag(value),
+    )

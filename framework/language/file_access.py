@@ -18,7 +18,8 @@ import os
 import re
 import stat
 import sys
-from typing import BinaryIO, Iterable, Optional, Union
+from collections.abc import Iterable
+from typing import BinaryIO, Union
 
 from ruledraft.errors import InputError
 
@@ -57,7 +58,7 @@ def display_name(path: PathLike) -> str:
     """The path as messages show it: cut short if it is very long."""
     text = os.fspath(path)
     if len(text) > _MAX_NAME:
-        return f"{text[:_MAX_NAME // 2]}...({len(text)} characters)"
+        return f"{text[: _MAX_NAME // 2]}...({len(text)} characters)"
     return text
 
 
@@ -68,10 +69,10 @@ def os_reason(exc: OSError) -> str:
     return (exc.strerror or str(exc)).lower()
 
 
-_PIPE_DEV: Optional[int] = None
+_PIPE_DEV: int | None = None
 
 
-def _pipe_device() -> Optional[int]:
+def _pipe_device() -> int | None:
     """The device number of anonymous pipes (Linux's pipefs), found from a pipe of our own."""
     global _PIPE_DEV
     if _PIPE_DEV is None and sys.platform.startswith("linux"):

@@ -23,13 +23,14 @@ from __future__ import annotations
 
 import functools
 import os
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
+from typing import Any
 
 import attrs
 
-from ruledraft.language.bundled import NotFound, OutOfReach, bundled_ids, resolve_source, rulesets_dir
 from ruledraft.errors import Diagnostic, InputError, RulesetError
+from ruledraft.language.bundled import NotFound, OutOfReach, bundled_ids, resolve_source, rulesets_dir
 from ruledraft.language.file_access import UnreadableInput, display_name, input_kind
 from ruledraft.language.suggest import did_you_mean
 from ruledraft.language.yaml_loader import Document, load_file
@@ -41,22 +42,22 @@ MERGED_MAPPINGS = ("players", "deal", "rounds", "turn", "winner")
 BY_ID_MERGED = ("cards",)
 BY_ID_REPLACED = ("scoring", "actions")
 
-Origin = Tuple[Document, tuple]
+Origin = tuple[Document, tuple]
 
 
 class MergedDocument:
     """A document assembled from a child and its parents; each part remembers its origin."""
 
-    def __init__(self, data: Any, origins: Dict[tuple, Origin], child: Document):
+    def __init__(self, data: Any, origins: dict[tuple, Origin], child: Document):
         self.data = data
         self._origins = origins
         self.file = child.file
         self.lines = child.lines
         self.child = child
         #: (section, id) -> (file, line) of the ``remove:`` entry that dropped it
-        self.removed: Dict[Tuple[str, str], Tuple[str, int]] = {}
+        self.removed: dict[tuple[str, str], tuple[str, int]] = {}
         #: warnings found while resolving ``extends`` (a bundled id shadowing a local file)
-        self.warnings: List[Diagnostic] = []
+        self.warnings: list[Diagnostic] = []
 
     def origin(self, path: tuple) -> Origin:
         path = tuple(path)
@@ -136,7 +137,7 @@ def _load_parent(doc: Document, name: str, parent_file: Path) -> Document:
     return parent
 
 
-def _shadow_warning(doc: Document, name: str, base: Path) -> List[Diagnostic]:
+def _shadow_warning(doc: Document, name: str, base: Path) -> list[Diagnostic]:
     """A bundled id wins over a file of the same name beside the child: say so, never silently."""
     for local in (base / f"{name}.yaml", base / name):
         try:
@@ -152,8 +153,14 @@ def _shadow_warning(doc: Document, name: str, base: Path) -> List[Diagnostic]:
     return []
 
 
-def resolve_document(path, check: Callable[[Document], List[Diagnostic]], _chain: Tuple[str, ...] = (),
-                     *, allow: Sequence = (), _doc: Optional[Document] = None):
+def resolve_document(
+    path,
+    check: Callable[[Document], list[Diagnostic]],
+    _chain: tuple[str, ...] = (),
+    *,
+    allow: Sequence = (),
+    _doc: Document | None = None,
+):
     """Load ``path``, check it with ``check`` (the schema), and merge in its parents.
 
     Returns the plain :class:`Document` when there is no ``extends``. A parent is
@@ -164,8 +171,17 @@ def resolve_document(path, check: Callable[[Document], List[Diagnostic]], _chain
     doc = _doc if _doc is not None else load_file(path)
     if not _chain and not _has_a_rule_file_key(doc):
         # nothing of a file that is not a rule file is shown (it may be anyone's secrets)
-        raise RulesetError([Diagnostic(doc.file, 1, 1, "not a rule file: its top level has none of the keys a rule "
-                                                       "file has (format, id, name, extends, cards, scoring, ...)")])
+        raise RulesetError(
+            [
+                Diagnostic(
+                    doc.file,
+                    1,
+                    1,
+                    "not a rule file: its top level has none of the keys a rule "
+                    "file has (format, id, name, extends, cards, scoring, ...)",
+                )
+            ]
+        )
     problems = check(doc)
     if problems:
         raise RulesetError(problems)
@@ -178,12 +194,21 @@ def resolve_document(path, check: Callable[[Document], List[Diagnostic]], _chain
     try:
         parent_file = resolve_source(name, base=base, allow=allow, within_what="this file")
     except NotFound:
-        raise RulesetError([doc.diagnostic(("extends",), f"cannot find the ruleset '{display_name(name)}' to extend{did_you_mean(name, bundled_ids())}")]) from None
+        raise RulesetError(
+            [
+                doc.diagnostic(
+                    ("extends",),
+                    f"cannot find the ruleset '{display_name(name)}' to extend{did_you_mean(name, bundled_ids())}",
+                )
+            ]
+        ) from None
     except OutOfReach as e:
         raise RulesetError([doc.diagnostic(("extends",), str(e))]) from None
     except UnreadableInput as e:
         raise RulesetError([doc.diagnostic(("extends",), f"cannot read '{display_name(name)}': {e.reason}")]) from None
-    warnings = _shadow_warning(doc, name, base) if parent_file.parent == rulesets_dir() and base != rulesets_dir() else []
+    warnings = (
+        _shadow_warning(doc, name, base) if parent_file.parent == rulesets_dir() and base != rulesets_dir() else []
+    )
     if os.path.realpath(parent_file) in chain:
         loop = " -> ".join(os.path.basename(p) for p in chain + (os.path.realpath(parent_file),))
         raise RulesetError([doc.diagnostic(("extends",), f"rulesets extend each other in a cycle: {loop}")])
@@ -205,9 +230,9 @@ def _origins_of(doc) -> Callable[[tuple], Origin]:
 def merge(parent, child: Document) -> MergedDocument:
     """The child's changes applied to the parent (see the module docstring)."""
     p_origin = _origins_of(parent)
-    origins: Dict[tuple, Origin] = {(): (child, ())}
-    data: Dict[str, Any] = {}
-    problems: List[Diagnostic] = []
+    origins: dict[tuple, Origin] = {(): (child, ())}
+    data: dict[str, Any] = {}
+    problems: list[Diagnostic] = []
     cdata = child.data
     removals = cdata.get("remove") or {}
 
@@ -216,7 +241,7 @@ def merge(parent, child: Document) -> MergedDocument:
             continue
         data[key] = value
         origins[(key,)] = p_origin((key,))
-    removed: Dict[Tuple[str, str], Tuple[str, int]] = {}
+    removed: dict[tuple[str, str], tuple[str, int]] = {}
     for key in BY_ID_MERGED + BY_ID_REPLACED:
         names = removals.get(key) or []
         parent_items = parent.data.get(key) or []
@@ -224,7 +249,12 @@ def merge(parent, child: Document) -> MergedDocument:
         for i, name in enumerate(names):
             if name not in known:
                 what = "scoring rule" if key == "scoring" else key[:-1]
-                problems.append(child.diagnostic(("remove", key, i), f"the parent has no {what} '{name}' to remove{did_you_mean(name, [k for k in known if k])}"))
+                problems.append(
+                    child.diagnostic(
+                        ("remove", key, i),
+                        f"the parent has no {what} '{name}' to remove{did_you_mean(name, [k for k in known if k])}",
+                    )
+                )
             else:
                 removed[(key, name)] = (child.file, child.locate(("remove", key, i))[0])
         if key not in parent.data:
@@ -246,13 +276,15 @@ def merge(parent, child: Document) -> MergedDocument:
         elif key in BY_ID_MERGED + BY_ID_REPLACED and isinstance(value, list):
             items = list(data.get(key) or [])
             index = {it.get("id"): n for n, it in enumerate(items) if isinstance(it, dict)}
-            seen: Dict[Any, int] = {}
+            seen: dict[Any, int] = {}
             for i, item in enumerate(value):
                 ident = item.get("id") if isinstance(item, dict) else None
                 if ident is not None and ident in seen:
                     what = "scoring rule" if key == "scoring" else key[:-1]
                     first = child.locate((key, seen[ident], "id"))[0]
-                    problems.append(child.diagnostic((key, i, "id"), f"duplicate {what} id '{ident}' (first at line {first})"))
+                    problems.append(
+                        child.diagnostic((key, i, "id"), f"duplicate {what} id '{ident}' (first at line {first})")
+                    )
                     continue
                 seen[ident] = i
                 if ident in index and key in BY_ID_MERGED:
@@ -286,7 +318,7 @@ def merge(parent, child: Document) -> MergedDocument:
     return merged
 
 
-def _merge_mapping(base: dict, over: dict, path: tuple, child: Document, origins: Dict[tuple, Origin]) -> dict:
+def _merge_mapping(base: dict, over: dict, path: tuple, child: Document, origins: dict[tuple, Origin]) -> dict:
     out = dict(base)
     for key, value in over.items():
         if isinstance(value, dict) and isinstance(out.get(key), dict):

@@ -9,13 +9,14 @@
 from __future__ import annotations
 
 import os
-from typing import Any, List, Optional, Sequence, Tuple, Union
+from collections.abc import Sequence
+from typing import Any
 
 import attrs
 
+from ruledraft.errors import Diagnostic, InputError, RulesetError
 from ruledraft.language.bundled import NotFound, OutOfReach, resolve_source  # noqa: F401 - the resolver lives beside the bundled ids
 from ruledraft.language.compiler import compile_ruleset
-from ruledraft.errors import Diagnostic, InputError, RulesetError
 from ruledraft.language.file_access import display_name, input_kind
 from ruledraft.language.inheritance import resolve_document
 from ruledraft.language.ruleset import CompiledRuleset
@@ -26,19 +27,19 @@ from ruledraft.language.semantic_check import check_semantics
 @attrs.frozen
 class CheckResult:
     file: str
-    ruleset: Optional[CompiledRuleset]
-    diagnostics: List[Diagnostic]
+    ruleset: CompiledRuleset | None
+    diagnostics: list[Diagnostic]
     #: the checked document the ruleset was compiled from (None when a check failed)
     document: Any = None
     #: every file read for it: the rule file, then each parent named by ``extends:``
-    files: Tuple[str, ...] = ()
+    files: tuple[str, ...] = ()
 
     @property
     def ok(self) -> bool:
         return self.ruleset is not None and not any(d.severity == "error" for d in self.diagnostics)
 
 
-def check_ruleset(source: Union[str, os.PathLike], *, allow: Sequence[Union[str, os.PathLike]] = ()) -> CheckResult:
+def check_ruleset(source: str | os.PathLike, *, allow: Sequence[str | os.PathLike] = ()) -> CheckResult:
     """Load, check and compile; never raises for a bad rule file (only for a name that is no usable file).
 
     ``source`` is resolved by :func:`resolve_source` as typed on the command line;
@@ -48,9 +49,9 @@ def check_ruleset(source: Union[str, os.PathLike], *, allow: Sequence[Union[str,
     if os.fspath(path) != "-":
         input_kind(path)  # a directory, FIFO, device or refused path: InputError, before any read
     file = "<stdin>" if os.fspath(path) == "-" else str(path)
-    files: List[str] = []
+    files: list[str] = []
 
-    def check(document) -> List[Diagnostic]:
+    def check(document) -> list[Diagnostic]:
         files.append(document.file)
         return check_schema(document)
 
@@ -68,7 +69,7 @@ def check_ruleset(source: Union[str, os.PathLike], *, allow: Sequence[Union[str,
     return CheckResult(file, ruleset, diagnostics, doc, tuple(files))  # warnings only
 
 
-def load_ruleset(source: Union[str, os.PathLike], *, allow: Sequence[Union[str, os.PathLike]] = ()) -> CompiledRuleset:
+def load_ruleset(source: str | os.PathLike, *, allow: Sequence[str | os.PathLike] = ()) -> CompiledRuleset:
     """The compiled ruleset, or :class:`RulesetError` listing every problem."""
     result = check_ruleset(source, allow=allow)
     if not result.ok:
@@ -76,8 +77,9 @@ def load_ruleset(source: Union[str, os.PathLike], *, allow: Sequence[Union[str, 
     return result.ruleset
 
 
-def load_named_ruleset(name: str, *, base: Union[str, os.PathLike], allow: Sequence[Union[str, os.PathLike]] = (),
-                       within_what: str) -> CompiledRuleset:
+def load_named_ruleset(
+    name: str, *, base: str | os.PathLike, allow: Sequence[str | os.PathLike] = (), within_what: str
+) -> CompiledRuleset:
     """A ruleset named inside a shared file (a game log's ruleset): resolved and confined as ``extends:`` is.
 
     A file that is not a rule file is :class:`InputError` ``'NAME' is not a rule file``

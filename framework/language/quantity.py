@@ -14,8 +14,8 @@ or simply an expression string. Both compile to the same thing: a function of
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from operator import mul
-from typing import Callable, Optional
 
 import attrs
 
@@ -29,7 +29,7 @@ class Quantity:
 
     fn: Callable[[Tableau, int], int]
     #: card indices it depends on (None: any card)
-    reads: Optional[frozenset]
+    reads: frozenset | None
     #: True when it only looks at the seat's own cards
     is_local: bool
     #: plain words, e.g. "roll icons on Maki Roll cards"
@@ -40,7 +40,7 @@ class Quantity:
     #: steps of one evaluation for a number of seats (declarative forms: 1)
     steps: Callable[[int], int] = lambda seats: 1
     #: ``all_fn(tableau) -> [value per seat]``, a faster way to get every seat's value
-    all_fn: Optional[Callable[[Tableau], list]] = None
+    all_fn: Callable[[Tableau], list] | None = None
 
     def values(self, t: Tableau) -> list:
         """The value of every seat."""
@@ -73,7 +73,9 @@ def selector_words(spec, catalogue: Catalogue) -> str:
     if isinstance(spec, dict) and set(spec) == {"tag"}:
         return f"{spec['tag']} cards ({describe_selection(catalogue, selector_indices(spec, catalogue))})"
     if isinstance(spec, dict) and set(spec) == {"group"}:
-        return f"cards of the {spec['group']} colour ({describe_selection(catalogue, selector_indices(spec, catalogue))})"
+        return (
+            f"cards of the {spec['group']} colour ({describe_selection(catalogue, selector_indices(spec, catalogue))})"
+        )
     return describe_selection(catalogue, selector_indices(spec, catalogue))
 
 
@@ -150,8 +152,14 @@ def compile_quantity(spec, catalogue: Catalogue, compile_expr: Callable[..., obj
         return Quantity(expr.fn, expr.reads, expr.is_local, f"the value of `{spec['expr']}`", steps=expr.steps)
     if "count" in spec:
         idx = selector_indices(spec["count"], catalogue)
-        return Quantity(count_fn(idx), frozenset(idx), True, f"number of {selector_words(spec['count'], catalogue)}", True,
-                        all_fn=count_all_fn(idx))
+        return Quantity(
+            count_fn(idx),
+            frozenset(idx),
+            True,
+            f"number of {selector_words(spec['count'], catalogue)}",
+            True,
+            all_fn=count_all_fn(idx),
+        )
     if "sum" in spec:
         idx = selector_indices(spec.get("of"), catalogue)
         weights = catalogue.attribute_vector(spec["sum"])
@@ -167,5 +175,11 @@ def compile_quantity(spec, catalogue: Catalogue, compile_expr: Callable[..., obj
         idx = selector_indices(spec.get("of"), catalogue)
         key = catalogue.group_index if spec["distinct"] == "group" else tuple(range(catalogue.size))
         what = "colour groups" if spec["distinct"] == "group" else "card types"
-        return Quantity(distinct_fn(idx, key), frozenset(idx), True, f"number of different {what} among {selector_words(spec.get('of'), catalogue)}", True)
+        return Quantity(
+            distinct_fn(idx, key),
+            frozenset(idx),
+            True,
+            f"number of different {what} among {selector_words(spec.get('of'), catalogue)}",
+            True,
+        )
     raise ValueError(f"not a quantity: {spec!r}")  # unreachable after the schema check

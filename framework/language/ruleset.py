@@ -6,7 +6,7 @@ Nothing here knows YAML. The compiler (:mod:`ruledraft.language.compiler`) build
 
 from __future__ import annotations
 
-from typing import Mapping, Optional, Tuple
+from collections.abc import Mapping
 
 import attrs
 
@@ -35,7 +35,7 @@ class DummySpec:
 
     seats: int = 1
     #: which player controls the dummy on the first turn of each round
-    first_controller: Tuple[int, ...] = ()
+    first_controller: tuple[int, ...] = ()
     #: cards the controller draws from the dummy pile each turn
     draw: int = 1
     can_win: bool = False
@@ -63,22 +63,22 @@ class CompiledRuleset:
     between_rounds: str
     rounds: int
     #: per round: +1 pass to seat i+1 (left), -1 to seat i-1 (right), 0 no passing
-    pass_directions: Tuple[int, ...]
+    pass_directions: tuple[int, ...]
     procedure: str
-    dummy: Optional[DummySpec]
-    actions: Tuple[ExtraPick, ...]
-    round_rules: Tuple[object, ...]
-    game_rules: Tuple[object, ...]
-    tie_breaks: Tuple[TieBreak, ...]
+    dummy: DummySpec | None
+    actions: tuple[ExtraPick, ...]
+    round_rules: tuple[object, ...]
+    game_rules: tuple[object, ...]
+    tie_breaks: tuple[TieBreak, ...]
     shared_win: bool = True
-    extends: Optional[str] = None
+    extends: str | None = None
 
     @property
-    def rules(self) -> Tuple[object, ...]:
+    def rules(self) -> tuple[object, ...]:
         return self.round_rules + self.game_rules
 
     @property
-    def rule_ids(self) -> Tuple[str, ...]:
+    def rule_ids(self) -> tuple[str, ...]:
         return tuple(r.id for r in self.rules)
 
     @property

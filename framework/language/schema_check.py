@@ -19,8 +19,8 @@ import difflib
 import functools
 import json
 import re
-from pathlib import Path
-from typing import Any, Iterable, Optional
+from collections.abc import Iterable
+from typing import Any
 
 import jsonschema
 from jsonschema import Draft202012Validator
@@ -35,7 +35,7 @@ __all__ = ["check_schema", "load_schema", "SCHEMA_NAME"]
 SCHEMA_NAME = "ruleset.schema.json"
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _schema_text() -> str:
     from importlib.resources import files
 
@@ -47,7 +47,7 @@ def load_schema() -> dict:
     return json.loads(_schema_text())
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _cached_schema() -> dict:
     return load_schema()
 
@@ -63,7 +63,7 @@ _Validator = jsonschema.validators.extend(
 )
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _validator():
     return _Validator(_cached_schema())
 
@@ -166,7 +166,7 @@ _PLAYER_KEY = re.compile(r"[0-9]{1,2}(-[0-9]{1,2})?\Z")
 _LISTED_KEYS = 4
 
 
-def _closest(word: str, choices: Iterable[str]) -> Optional[str]:
+def _closest(word: str, choices: Iterable[str]) -> str | None:
     choices = sorted({c for c in choices if isinstance(c, str)})
     if not isinstance(word, str) or not choices or len(word) > MAX_SUGGESTION_INPUT:
         return None
@@ -232,7 +232,7 @@ class _Reporter:
         if spot not in self.best or entry[:2] < self.best[spot][:2]:
             self.best[spot] = entry
 
-    def value_error(self, path: tuple, message: str, validator: str = "", at: Optional[tuple] = None) -> None:
+    def value_error(self, path: tuple, message: str, validator: str = "", at: tuple | None = None) -> None:
         where = at if at is not None else path
         self.put(("value", path), _RANK.get(validator, 5), self.diagnostic(where, message))
 
@@ -392,7 +392,7 @@ class _Reporter:
             kinds = kind_schema.get("enum", []) if isinstance(kind_schema, dict) else []
             kind = instance.get("kind") if isinstance(instance, dict) else None
             if isinstance(kind, str) and kind in kinds:
-                return f"in {_article(kind)[:-len(kind)]}'{kind}' {noun}"
+                return f"in {_article(kind)[: -len(kind)]}'{kind}' {noun}"
             return "in " + _article(noun)
         return f"in '{path[-1]}'"
 
@@ -418,8 +418,10 @@ class _Reporter:
                 hint = f" (did you mean '{match}'?)"
                 self.suggested.setdefault(path, set()).add(match)
             elif _PLAYER_KEY.match(key) and {"default", "players"} <= set(allowed):
-                hint = (f"; awards that depend on the number of players go under 'players': "
-                        f"write {{default: [...], players: {{'{key}': [...]}}}}")
+                hint = (
+                    f"; awards that depend on the number of players go under 'players': "
+                    f"write {{default: [...], players: {{'{key}': [...]}}}}"
+                )
             elif 0 < len(allowed) <= _LISTED_KEYS:
                 hint = f"; the keys allowed here are {_and_list(sorted(allowed))}"
             self.key_error(path, key, f"unknown key '{key}' {where}{hint}")
@@ -453,7 +455,9 @@ class _Reporter:
         for key, needs in error.validator_value.items():
             lacking = [n for n in needs if n not in instance]
             if key in instance and lacking:
-                self.key_error(path, key, f"'{key}' can only be used together with {_and_list([repr(n) for n in lacking])}")
+                self.key_error(
+                    path, key, f"'{key}' can only be used together with {_and_list([repr(n) for n in lacking])}"
+                )
 
     def on_type(self, error: ValidationError, path: tuple) -> None:
         types = error.validator_value if isinstance(error.validator_value, list) else [error.validator_value]
@@ -469,7 +473,9 @@ class _Reporter:
         self.value_error(path, message, "enum")
 
     def on_const(self, error: ValidationError, path: tuple) -> None:
-        self.value_error(path, f"{_name(path)} must be {_plain(error.validator_value)}, not {_show(error.instance)}", "const")
+        self.value_error(
+            path, f"{_name(path)} must be {_plain(error.validator_value)}, not {_show(error.instance)}", "const"
+        )
 
     def on_pattern(self, error: ValidationError, path: tuple) -> None:
         hint = error.schema.get("errorMessage") or f"must match the pattern {error.validator_value}"
@@ -486,16 +492,28 @@ class _Reporter:
         self.key_error(path, key, f"key '{key}' in {_name(path)} {hint}")
 
     def on_minimum(self, error: ValidationError, path: tuple) -> None:
-        self.value_error(path, f"{_name(path)} must be at least {error.validator_value}, not {_show(error.instance)}", "minimum")
+        self.value_error(
+            path, f"{_name(path)} must be at least {error.validator_value}, not {_show(error.instance)}", "minimum"
+        )
 
     def on_maximum(self, error: ValidationError, path: tuple) -> None:
-        self.value_error(path, f"{_name(path)} must be at most {error.validator_value}, not {_show(error.instance)}", "maximum")
+        self.value_error(
+            path, f"{_name(path)} must be at most {error.validator_value}, not {_show(error.instance)}", "maximum"
+        )
 
     def on_exclusiveMinimum(self, error: ValidationError, path: tuple) -> None:
-        self.value_error(path, f"{_name(path)} must be more than {error.validator_value}, not {_show(error.instance)}", "exclusiveMinimum")
+        self.value_error(
+            path,
+            f"{_name(path)} must be more than {error.validator_value}, not {_show(error.instance)}",
+            "exclusiveMinimum",
+        )
 
     def on_exclusiveMaximum(self, error: ValidationError, path: tuple) -> None:
-        self.value_error(path, f"{_name(path)} must be less than {error.validator_value}, not {_show(error.instance)}", "exclusiveMaximum")
+        self.value_error(
+            path,
+            f"{_name(path)} must be less than {error.validator_value}, not {_show(error.instance)}",
+            "exclusiveMaximum",
+        )
 
     def on_minLength(self, error: ValidationError, path: tuple) -> None:
         if error.validator_value <= 1:
@@ -532,7 +550,9 @@ class _Reporter:
         items = error.instance
         for index, item in enumerate(items):
             if any(self._same_type(item, other) and item == other for other in items[:index]):
-                self.value_error(path, f"{_name(path)} lists {_show(item)} more than once", "uniqueItems", at=path + (index,))
+                self.value_error(
+                    path, f"{_name(path)} lists {_show(item)} more than once", "uniqueItems", at=path + (index,)
+                )
                 return
 
     def on_minProperties(self, error: ValidationError, path: tuple) -> None:
@@ -559,7 +579,9 @@ class _Reporter:
         if negated == {} and path and isinstance(path[-1], str):
             # {"properties": {"size": {"not": {}}}}: the key may not be there at all
             parent = path[:-1]
-            self.key_error(parent, path[-1], message or f"'{path[-1]}' is not allowed {self.where(parent, self.value_at(parent))}")
+            self.key_error(
+                parent, path[-1], message or f"'{path[-1]}' is not allowed {self.where(parent, self.value_at(parent))}"
+            )
             return
         self.value_error(path, message or f"{_name(path)} is not allowed here", "not")
 

@@ -14,13 +14,20 @@ for any) so a bot can skip rules a move cannot change.
 
 from __future__ import annotations
 
-from typing import Callable, Dict, List, Mapping, Optional, Sequence, Tuple
+from collections.abc import Callable, Mapping, Sequence
 
 import attrs
 
-from ruledraft.language.catalogue import Catalogue
 from ruledraft.errors import ScoringError
-from ruledraft.language.quantity import Quantity, compile_quantity, count_fn, selector_indices, selector_words, weighted_all_fn
+from ruledraft.language.catalogue import Catalogue
+from ruledraft.language.quantity import (
+    Quantity,
+    compile_quantity,
+    count_fn,
+    selector_indices,
+    selector_words,
+    weighted_all_fn,
+)
 from ruledraft.tableau import Tableau
 
 # --------------------------------------------------------------------------- helpers
@@ -48,12 +55,12 @@ class Awards:
     by_seats: Mapping[int, tuple] = attrs.field(factory=dict)
 
     @classmethod
-    def from_spec(cls, spec) -> "Awards":
+    def from_spec(cls, spec) -> Awards:
         if spec is None:
             return cls(())
         if isinstance(spec, list):
             return cls(tuple(spec))
-        by: Dict[int, tuple] = {}
+        by: dict[int, tuple] = {}
         for key, values in (spec.get("players") or {}).items():
             for n in parse_player_key(key):
                 by[n] = tuple(values)
@@ -67,7 +74,7 @@ class Awards:
             return " / ".join(f"{p:+d}" if p < 0 else str(p) for p in v) if v else "nothing"
 
         text = fmt(self.default)
-        runs: List[list] = []  # [first, last, awards] for runs of player counts with the same awards
+        runs: list[list] = []  # [first, last, awards] for runs of player counts with the same awards
         for n, v in sorted(self.by_seats.items()):
             if runs and runs[-1][1] == n - 1 and runs[-1][2] == v:
                 runs[-1][1] = n
@@ -84,7 +91,6 @@ class Awards:
 #: most distinct quantity lists a majority remembers the award of (each entry is a
 #: few small tuples: this bounds the memory at a few megabytes per rule)
 AWARD_MEMO_SIZE = 1 << 14
-
 
 
 class OwnCardsRule:
@@ -119,7 +125,7 @@ class Sets(OwnCardsRule):
     def reads(self) -> frozenset:
         return frozenset(self.indices)
 
-    def score(self, t: Tableau) -> List[int]:
+    def score(self, t: Tableau) -> list[int]:
         idx = self.indices
         if not self.distinct:
             size, pts = self.size, self.points
@@ -140,7 +146,7 @@ class Sets(OwnCardsRule):
             out.append(total)
         return out
 
-    def score_row(self, row: List[int], seq: List[int]) -> int:
+    def score_row(self, row: list[int], seq: list[int]) -> int:
         if not self.distinct:
             return sum([row[i] for i in self.indices]) // self.size * self.points
         return self.score(Tableau([row], [seq]))[0]
@@ -160,13 +166,13 @@ class Table:
     quantity: Quantity
     points: tuple
     #: when the quantity is just the count of one card type: its index (a fast path)
-    single_card: Optional[int] = None
+    single_card: int | None = None
 
     @property
-    def reads(self) -> Optional[frozenset]:
+    def reads(self) -> frozenset | None:
         return self.quantity.reads
 
-    def score(self, t: Tableau) -> List[int]:
+    def score(self, t: Tableau) -> list[int]:
         pts, last = self.points, len(self.points) - 1
         if self.single_card is not None:
             i = self.single_card
@@ -178,7 +184,7 @@ class Table:
     def own_cards_only(self) -> bool:
         return self.quantity.pure
 
-    def score_row(self, row: List[int], seq: List[int]) -> int:
+    def score_row(self, row: list[int], seq: list[int]) -> int:
         if self.single_card is not None:
             q, last = row[self.single_card], len(self.points) - 1
             return self.points[q if q < last else last]
@@ -216,10 +222,10 @@ class PerCard(OwnCardsRule):
     def reads(self) -> frozenset:
         return frozenset(self.indices)
 
-    def score(self, t: Tableau) -> List[int]:
+    def score(self, t: Tableau) -> list[int]:
         return self.all_values(t)
 
-    def score_row(self, row: List[int], seq: List[int]) -> int:
+    def score_row(self, row: list[int], seq: list[int]) -> int:
         return sum([row[i] * v for i, v in self.pairs])
 
     def describe(self) -> str:
@@ -252,11 +258,11 @@ class Modifier(OwnCardsRule):
     def reads(self) -> frozenset:
         return frozenset(self.targets) | {self.card}
 
-    def score(self, t: Tableau) -> List[int]:
+    def score(self, t: Tableau) -> list[int]:
         score_row, mod = self.score_row, self.card
         return [score_row(row, seq) if row[mod] else 0 for row, seq in zip(t.counts, t.cards)]
 
-    def score_row(self, row: List[int], seq: List[int]) -> int:
+    def score_row(self, row: list[int], seq: list[int]) -> int:
         mod = self.card
         if not row[mod]:
             return 0
@@ -270,11 +276,11 @@ class Modifier(OwnCardsRule):
                 bonus += extra[c]
         return bonus
 
-    def loaded_and_waiting(self, seq: Sequence[int]) -> Tuple[int, int]:
+    def loaded_and_waiting(self, seq: Sequence[int]) -> tuple[int, int]:
         """How many of the modifier cards in ``seq`` (one seat's cards in play order)
         are full (every place taken by a target) and how many still have room."""
         mod, cap, targets = self.card, self.capacity, self.target_set
-        rooms: List[int] = []
+        rooms: list[int] = []
         for c in seq:
             if c == mod:
                 rooms.append(cap)
@@ -309,15 +315,15 @@ class Majority:
     least: Awards
     split: bool
     tie_skips_places: bool
-    minimum: Optional[int]
-    eligible: Optional[Quantity]
-    multiplier: Optional[Quantity]
+    minimum: int | None
+    eligible: Quantity | None
+    multiplier: Quantity | None
     nothing_if_all_equal: bool
     #: number of seats -> the non-empty award lists, most first (filled on first use)
-    _plans: Dict[int, list] = attrs.field(init=False, factory=dict, eq=False, repr=False)
+    _plans: dict[int, list] = attrs.field(init=False, factory=dict, eq=False, repr=False)
     #: quantities -> points, when the award depends on the quantities alone (no
     #: ``eligible`` or ``multiplier`` reading the table); bounded by AWARD_MEMO_SIZE
-    _memo: Optional[dict] = attrs.field(init=False, default=None, eq=False, repr=False)
+    _memo: dict | None = attrs.field(init=False, default=None, eq=False, repr=False)
     _values: Callable = attrs.field(init=False, eq=False, repr=False)
 
     def __attrs_post_init__(self) -> None:
@@ -327,20 +333,20 @@ class Majority:
         object.__setattr__(self, "_values", q.all_fn if q.all_fn is not None else q.values)
 
     @property
-    def reads(self) -> Optional[frozenset]:
+    def reads(self) -> frozenset | None:
         parts = [self.quantity] + [q for q in (self.eligible, self.multiplier) if q is not None]
         if any(p.reads is None for p in parts):
             return None
         return frozenset().union(*(p.reads for p in parts))
 
-    def quantities(self, t: Tableau) -> List[int]:
+    def quantities(self, t: Tableau) -> list[int]:
         """The ranked quantity of every seat."""
         return self.quantity.values(t)
 
-    def score(self, t: Tableau) -> List[int]:
+    def score(self, t: Tableau) -> list[int]:
         return self.award(self._values(t), t)
 
-    def award(self, q: List[int], t: Tableau) -> List[int]:
+    def award(self, q: list[int], t: Tableau) -> list[int]:
         """Points per seat for these quantities (``t`` is read only by ``eligible`` and ``multiplier``)."""
         memo = self._memo
         if memo is None:
@@ -353,7 +359,7 @@ class Majority:
                 memo[key] = pts
         return pts[:]
 
-    def _award(self, q: List[int], t: Tableau) -> List[int]:
+    def _award(self, q: list[int], t: Tableau) -> list[int]:
         n = len(q)
         if self.nothing_if_all_equal and min(q) == max(q):
             return [0] * n
@@ -377,7 +383,7 @@ class Majority:
         for awards, highest in plans:
             place = 0
             last = len(awards)
-            for v in (values if highest else reversed(values)):
+            for v in values if highest else reversed(values):
                 if place >= last:
                     break
                 tied = q.count(v)
@@ -408,7 +414,7 @@ class Majority:
     def score_seat(self, t: Tableau, seat: int) -> int:
         return self.score(t)[seat]
 
-    def score_seat_changed(self, t: Tableau, seat: int, base_q: List[int]) -> int:
+    def score_seat_changed(self, t: Tableau, seat: int, base_q: list[int]) -> int:
         """``score_seat`` when only ``seat``'s cards differ from those ``base_q`` was computed on."""
         q = base_q[:]
         q[seat] = self.quantity.fn(t, seat)
@@ -450,10 +456,10 @@ class Expression:
     text: str
 
     @property
-    def reads(self) -> Optional[frozenset]:
+    def reads(self) -> frozenset | None:
         return self.quantity.reads
 
-    def score(self, t: Tableau) -> List[int]:
+    def score(self, t: Tableau) -> list[int]:
         f = self.quantity.fn
         return [f(t, s) for s in range(t.num_seats)]
 
@@ -479,7 +485,11 @@ class BuildContext:
 
 
 def _quantity(ctx: BuildContext, spec, key: str, boolean: bool = False) -> Quantity:
-    return compile_quantity(spec, ctx.catalogue, lambda text: ctx.compile_expr((key,) if isinstance(spec, str) else (key, "expr"), text, boolean=boolean))
+    return compile_quantity(
+        spec,
+        ctx.catalogue,
+        lambda text: ctx.compile_expr((key,) if isinstance(spec, str) else (key, "expr"), text, boolean=boolean),
+    )
 
 
 def _value_vector(spec, catalogue: Catalogue) -> tuple:
@@ -502,7 +512,9 @@ def build_table(spec: Mapping, ctx: BuildContext):
         q = _quantity(ctx, spec["quantity"], "quantity")
     else:
         idx = selector_indices(spec["cards"], ctx.catalogue)
-        q = Quantity(count_fn(idx), frozenset(idx), True, f"number of {selector_words(spec['cards'], ctx.catalogue)}", True)
+        q = Quantity(
+            count_fn(idx), frozenset(idx), True, f"number of {selector_words(spec['cards'], ctx.catalogue)}", True
+        )
         if len(idx) == 1:
             return Table(spec["id"], spec["when"], q, tuple(spec["points"]), idx[0])
     return Table(spec["id"], spec["when"], q, tuple(spec["points"]))
@@ -556,7 +568,7 @@ def build_expression(spec: Mapping, ctx: BuildContext):
 
 
 #: kind name -> builder(spec, context) -> rule
-BUILDERS: Dict[str, Callable[[Mapping, BuildContext], object]] = {
+BUILDERS: dict[str, Callable[[Mapping, BuildContext], object]] = {
     "sets": build_sets,
     "table": build_table,
     "per_card": build_per_card,
@@ -597,10 +609,10 @@ def _naming_rule(compile_expr: Callable[..., object], rule_id: str) -> Callable[
     return compile_named
 
 
-def score_rules(rules: Sequence, t: Tableau) -> Tuple[List[int], Dict[str, List[int]]]:
+def score_rules(rules: Sequence, t: Tableau) -> tuple[list[int], dict[str, list[int]]]:
     """Total points per seat, and the points of each rule by id."""
     total = [0] * t.num_seats
-    by_rule: Dict[str, List[int]] = {}
+    by_rule: dict[str, list[int]] = {}
     for rule in rules:
         pts = rule.score(t)
         by_rule[rule.id] = pts

@@ -13,13 +13,14 @@ diagnostics to one list, so a user sees all problems at once:
 from __future__ import annotations
 
 import re
-from typing import Any, Dict, List, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 import attrs
 
+from ruledraft.errors import Diagnostic, RulesetError
 from ruledraft.language.catalogue import Catalogue
 from ruledraft.language.compiler import build_catalogue, expand_player_keys, expression_compiler
-from ruledraft.errors import Diagnostic, RulesetError
 from ruledraft.language.suggest import did_you_mean
 
 #: the largest deck ruledraft will deal from
@@ -35,10 +36,10 @@ class _Checker:
     def __init__(self, doc):
         self.doc = doc
         self.data: Mapping[str, Any] = doc.data
-        self.out: List[Diagnostic] = []
+        self.out: list[Diagnostic] = []
         self.catalogue: Catalogue = build_catalogue(self.data.get("cards") or [])
         #: every expression compiled, with its place, for the cost check
-        self.expressions: List[tuple] = []
+        self.expressions: list[tuple] = []
 
     def error(self, path: tuple, message: str, *, key: bool = False) -> None:
         self.out.append(self.doc.diagnostic(path, message, key=key))
@@ -50,7 +51,9 @@ class _Checker:
             return True
         removed = getattr(self.doc, "removed", {}).get(("cards", card_id))
         if removed is not None:
-            self.error(path, f"card '{card_id}' is used here but was removed (remove: cards, {removed[0]}:{removed[1]})")
+            self.error(
+                path, f"card '{card_id}' is used here but was removed (remove: cards, {removed[0]}:{removed[1]})"
+            )
         else:
             self.error(path, f"unknown card '{card_id}'{did_you_mean(card_id, self.catalogue.ids)}")
         return False
@@ -76,14 +79,19 @@ class _Checker:
             if "tag" in spec and not cat.has_tag(spec["tag"]):
                 self.error(path + ("tag",), f"no card has the tag '{spec['tag']}'{did_you_mean(spec['tag'], cat.tags)}")
             if "group" in spec and not cat.has_group(spec["group"]):
-                self.error(path + ("group",), f"no card is in the colour group '{spec['group']}'{did_you_mean(spec['group'], cat.groups)}")
+                self.error(
+                    path + ("group",),
+                    f"no card is in the colour group '{spec['group']}'{did_you_mean(spec['group'], cat.groups)}",
+                )
             for i, card_id in enumerate(spec.get("cards") or []):
                 self.check_card(path + ("cards", i), card_id)
 
     def check_attribute(self, path: tuple, name: str) -> None:
         if not self.catalogue.has_attribute(name):
             known = self.catalogue.attribute_names
-            hint = did_you_mean(name, known) or (f"; cards have {', '.join(known)}" if known else "; no card has attributes")
+            hint = did_you_mean(name, known) or (
+                f"; cards have {', '.join(known)}" if known else "; no card has attributes"
+            )
             self.error(path, f"no card has the attribute '{name}'{hint}")
 
     def check_expression(self, path: tuple, text: str, boolean: bool = False) -> None:
@@ -97,7 +105,10 @@ class _Checker:
                 m = re.match(r"unknown card '([^']+)'", d.message)
                 gone = removed.get(("cards", m.group(1))) if m else None
                 if gone is not None:
-                    d = attrs.evolve(d, message=f"card '{m.group(1)}' is used here but was removed (remove: cards, {gone[0]}:{gone[1]})")
+                    d = attrs.evolve(
+                        d,
+                        message=f"card '{m.group(1)}' is used here but was removed (remove: cards, {gone[0]}:{gone[1]})",
+                    )
                 self.out.append(d)
 
     def check_quantity(self, path: tuple, spec, boolean: bool = False) -> None:
@@ -114,7 +125,7 @@ class _Checker:
                 self.check_selector(path + ("of",), spec["of"])
 
     def check_unique(self, items: list, what: str, section: str) -> None:
-        seen: Dict[str, int] = {}
+        seen: dict[str, int] = {}
         for i, item in enumerate(items):
             ident = item.get("id") if isinstance(item, dict) else None
             if not isinstance(ident, str):
@@ -167,7 +178,9 @@ class _Checker:
         for n in range(lo, hi + 1):
             if n not in sizes:
                 where = self.in_child(("deal", "hand_size"), ("players", "max" if n == hi else "min"))
-                self.error(where, f"no hand size for {n} players (the game is for {lo}-{hi} players)", key=where[0] == "deal")
+                self.error(
+                    where, f"no hand size for {n} players (the game is for {lo}-{hi} players)", key=where[0] == "deal"
+                )
                 continue
             seats = n + dummies
             needed = seats * sizes[n] * (1 if reshuffle else rounds)
@@ -195,7 +208,7 @@ class _Checker:
     def check_player_keys(self, path: tuple, mapping: Mapping[str, Any]) -> None:
         """Each player count may be given by one key only (``2`` and ``02``, or ``2`` and
         ``2-3``, would leave it to chance which value wins)."""
-        first: Dict[int, str] = {}
+        first: dict[int, str] = {}
         for key in mapping:
             for n in expand_player_keys({key: 0}):
                 if n in first:
@@ -274,10 +287,16 @@ class _Checker:
             controllers = dummy.get("first_controller")
             if controllers is not None:
                 if count is not None and len(controllers) != count:
-                    self.error(("turn", "dummy", "first_controller"), f"'first_controller' lists {_n(len(controllers), 'seat')} for {_n(count, 'round')}")
+                    self.error(
+                        ("turn", "dummy", "first_controller"),
+                        f"'first_controller' lists {_n(len(controllers), 'seat')} for {_n(count, 'round')}",
+                    )
                 for i, c in enumerate(controllers):
                     if c >= players.get("min", 0):
-                        self.error(("turn", "dummy", "first_controller", i), f"seat {c} is not a player with {players.get('min')} players")
+                        self.error(
+                            ("turn", "dummy", "first_controller", i),
+                            f"seat {c} is not a player with {players.get('min')} players",
+                        )
         elif "dummy" in turn:
             self.error(("turn", "dummy"), "'dummy' settings need 'procedure: dummy'", key=True)
 
@@ -345,7 +364,11 @@ class _Checker:
 
         def reads_of(path: tuple, spec):
             try:
-                q = compile_quantity(spec, self.catalogue, lambda text: compile_for(path if isinstance(spec, str) else path + ("expr",))((), text))
+                q = compile_quantity(
+                    spec,
+                    self.catalogue,
+                    lambda text: compile_for(path if isinstance(spec, str) else path + ("expr",))((), text),
+                )
             except (RulesetError, KeyError, ValueError):
                 return None
             return q.reads
@@ -353,11 +376,13 @@ class _Checker:
         places = []
         for i, rule in enumerate(self.data.get("scoring") or []):
             if rule.get("when") == "game_end":
-                spec = rule.get("quantity") or rule.get("expr") or (
-                    {"count": rule["cards"]} if "cards" in rule else None
+                spec = (
+                    rule.get("quantity") or rule.get("expr") or ({"count": rule["cards"]} if "cards" in rule else None)
                 )
                 if spec is not None:
-                    places.append((("scoring", i, "when"), spec, f"scoring rule '{rule.get('id')}' is scored at game end"))
+                    places.append(
+                        (("scoring", i, "when"), spec, f"scoring rule '{rule.get('id')}' is scored at game end")
+                    )
         for i, tb in enumerate((self.data.get("winner") or {}).get("tie_breaks") or []):
             for key in ("most", "least"):
                 if key in tb:
@@ -365,7 +390,10 @@ class _Checker:
         for path, spec, what in places:
             reads = reads_of(path, spec)
             if reads is not None and reads and not (reads & kept):
-                self.warn(path, f"{what} but reads only cards that are not kept to game end (they are discarded after each round), so it always sees none; add 'keep: game' to those cards")
+                self.warn(
+                    path,
+                    f"{what} but reads only cards that are not kept to game end (they are discarded after each round), so it always sees none; add 'keep: game' to those cards",
+                )
 
     def check_cost(self) -> None:
         """Refuse rulesets whose expressions would take too long to score: each is
@@ -408,7 +436,7 @@ class _Checker:
         m = min(hand, kinds)
         extra = max((a.get("extra", 1) for a in self.data.get("actions") or []), default=0)
         candidates = m * (m + 1) ** extra
-        steps_by_rule: Dict[int, int] = {}
+        steps_by_rule: dict[int, int] = {}
         for path, compiled in self.expressions:
             if path[:1] == ("scoring",):
                 steps_by_rule[path[1]] = steps_by_rule.get(path[1], 0) + compiled.steps(seats)
@@ -464,7 +492,7 @@ class _Checker:
                 if key in tb:
                     self.check_quantity(("winner", "tie_breaks", i, key), tb[key])
 
-    def run(self) -> List[Diagnostic]:
+    def run(self) -> list[Diagnostic]:
         self.check_cards()
         self.check_players_and_deal()
         self.check_rounds_and_turn()
@@ -484,6 +512,6 @@ def _n(count: int, noun: str) -> str:
     return f"{count} {noun}{'' if count == 1 else 's'}"
 
 
-def check_semantics(doc) -> List[Diagnostic]:
+def check_semantics(doc) -> list[Diagnostic]:
     """Every semantic problem in a schema-valid document, located."""
     return sorted(set(_Checker(doc).run()))

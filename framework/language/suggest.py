@@ -1,9 +1,9 @@
-""""Did you mean ...?" for near misses."""
+""" "Did you mean ...?" for near misses."""
 
 from __future__ import annotations
 
 import difflib
-from typing import Iterable
+from collections.abc import Iterable
 
 #: The longest name a suggestion is looked for (difflib's work and memory grow with
 #: the length of the name: about 44 bytes per character, so a hostile 1 GiB name would
@@ -30,4 +30,4 @@ def clipped(name: object) -> str:
     text = str(name)
     if len(text) <= MAX_SHOWN_NAME:
         return text
-    return f"{text[:MAX_SHOWN_NAME - 3]}... ({len(text)} characters)"
+    return f"{text[: MAX_SHOWN_NAME - 3]}... ({len(text)} characters)"

@@ -29,7 +29,8 @@ import copy
 import os
 import re
 import unicodedata
-from typing import Any, Callable, Optional
+from collections.abc import Callable
+from typing import Any
 
 import attrs
 import yaml
@@ -92,10 +93,10 @@ class _Pos:
 
     line: int
     column: int
-    key_line: Optional[int] = None
-    key_column: Optional[int] = None
+    key_line: int | None = None
+    key_column: int | None = None
     #: For scalars: (style, start index, end index, text as parsed) of the scalar token.
-    scalar: Optional[tuple] = None
+    scalar: tuple | None = None
 
 
 @attrs.frozen(eq=False)
@@ -172,8 +173,7 @@ def load_document(text, file: str = "<string>", *, limits: LoaderLimits = DEFAUL
     if not isinstance(text, str):
         raise TypeError(f"load_document() needs text, not {type(text).__name__}")
     if len(text) > limits.max_file_size or (
-        4 * len(text) > limits.max_file_size
-        and len(text.encode("utf-8", "surrogatepass")) > limits.max_file_size
+        4 * len(text) > limits.max_file_size and len(text.encode("utf-8", "surrogatepass")) > limits.max_file_size
     ):
         raise _too_large(file, len(text.encode("utf-8", "surrogatepass")), limits)
     return _Builder(text, file, limits).build()
@@ -242,7 +242,7 @@ def _unshowable_message(char: str) -> str:
     return f"character U+{code:04X} ({what}) cannot be shown and is not allowed in a rule file"
 
 
-def _source_line(lines: tuple, line: int) -> Optional[str]:
+def _source_line(lines: tuple, line: int) -> str | None:
     if 1 <= line <= len(lines):
         return lines[line - 1]
     return None
@@ -258,7 +258,7 @@ def _split_lines(text: str) -> tuple:
 
 
 def _tag_name(tag: str) -> str:
-    return "!!" + tag[len(_Y):] if tag.startswith(_Y) else tag
+    return "!!" + tag[len(_Y) :] if tag.startswith(_Y) else tag
 
 
 def _kind_name(value: Any) -> str:
@@ -406,16 +406,16 @@ class _Anchor:
     size: int
     height: int
     rel_positions: list  # [(relative path, _Pos)], first one for the anchored value itself
-    key_text: Optional[str]  # the scalar as written, when the anchored value is a scalar
+    key_text: str | None  # the scalar as written, when the anchored value is a scalar
 
 
 @attrs.define(slots=True)
 class _Frame:
     is_map: bool
     value: Any
-    path: Optional[tuple]
+    path: tuple | None
     role: str  # "value" or "key"
-    anchor: Optional[str]
+    anchor: str | None
     count0: int
     order0: int
     start_line: int
@@ -423,7 +423,7 @@ class _Frame:
     height: int = 0
     n: int = 0
     key: Any = _NOKEY
-    key_pos: Optional[tuple] = None
+    key_pos: tuple | None = None
     seen: dict = attrs.field(factory=dict)
 
 
@@ -576,7 +576,7 @@ class _Builder:
             return "value", None, None
         return "value", frame.path + (frame.key,), frame.key_pos
 
-    def _record(self, path, line: int, column: int, key_pos, scalar=None) -> Optional[_Pos]:
+    def _record(self, path, line: int, column: int, key_pos, scalar=None) -> _Pos | None:
         if path is None:
             return None
         pos = _Pos(line, column, key_pos[0] if key_pos else None, key_pos[1] if key_pos else None, scalar)
@@ -610,7 +610,7 @@ class _Builder:
             frame.value.append(value)
             frame.n += 1
 
-    def _set_key(self, text: Optional[str], line: int, column: int) -> None:
+    def _set_key(self, text: str | None, line: int, column: int) -> None:
         frame = self.stack[-1]
         if text is None:
             frame.key = _BAD
@@ -699,7 +699,11 @@ class _Builder:
         if tag == _INT and not explicit and not _DECIMAL.match(raw):
             # YAML 1.1 reads 010 as 8, 0x1f, 0b101 and 1:10 (= 70) as numbers too: in a rule
             # file that is more likely a slip than a wish, so say so instead of guessing
-            self.error(line, column, f"write whole numbers in plain decimal: '{raw}' would be read as {construct(ScalarNode(tag, raw))}")
+            self.error(
+                line,
+                column,
+                f"write whole numbers in plain decimal: '{raw}' would be read as {construct(ScalarNode(tag, raw))}",
+            )
             return None, False
         try:
             return construct(ScalarNode(tag, raw)), True

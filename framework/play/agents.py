@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import _random
 import random
-from typing import Callable, Dict, List, Optional, Protocol, Sequence
+from collections.abc import Callable, Sequence
+from typing import Protocol
 
 from ruledraft.tableau import Tableau
 
@@ -25,7 +26,7 @@ class Agent(Protocol):
 
 AgentFactory = Callable[[int], Agent]
 
-_REGISTRY: Dict[str, AgentFactory] = {}
+_REGISTRY: dict[str, AgentFactory] = {}
 
 
 def register_agent(name: str, factory: AgentFactory, *, replace: bool = False) -> None:
@@ -38,7 +39,7 @@ def register_agent(name: str, factory: AgentFactory, *, replace: bool = False) -
     _REGISTRY[name] = factory
 
 
-def agent_names() -> List[str]:
+def agent_names() -> list[str]:
     return sorted(_REGISTRY)
 
 
@@ -98,7 +99,7 @@ class GreedyAgent:
         score_kept = bool(game.ruleset.game_rules)
         this_round = _Baseline(state.tableau(), seat)
         to_game_end = None
-        best: List[int] = []
+        best: list[int] = []
         best_gain = None
         for action in legal:
             if action < K:
@@ -161,7 +162,7 @@ class _Baseline:
         self.seat = seat
         self.row = t.counts[seat]
         self.seq = t.cards[seat]
-        self.base: Dict[object, object] = {}
+        self.base: dict[object, object] = {}
 
     def gain(self, rules, card: int) -> int:
         """Points ``rules`` would give ``seat`` with ``card`` added, minus what they give now."""
@@ -193,13 +194,13 @@ class _Baseline:
         return gain
 
 
-def _returned_card(state, seat: int, cards: Sequence[int]) -> Optional[int]:
+def _returned_card(state, seat: int, cards: Sequence[int]) -> int | None:
     """The special-action card that leaves the table when ``cards`` are taken together."""
     action = state.game.special_action_for(state.counts[seat], len(cards))
     return action.card if action is not None else None
 
 
-def _with_cards(t: Tableau, seat: int, cards: Sequence[int], removed: Optional[int]) -> Tableau:
+def _with_cards(t: Tableau, seat: int, cards: Sequence[int], removed: int | None) -> Tableau:
     counts = t.counts[seat][:]
     seq = t.cards[seat] + list(cards)
     for c in cards:

@@ -6,7 +6,7 @@ Figures are printed, never asserted: timing depends on the machine and its load.
 from __future__ import annotations
 
 import time
-from typing import Sequence
+from collections.abc import Sequence
 
 import attrs
 

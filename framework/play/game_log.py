@@ -14,7 +14,8 @@ import functools
 import itertools
 import json
 import re
-from typing import Any, BinaryIO, Iterable, Iterator, List, Optional, Sequence
+from collections.abc import Iterable, Iterator, Sequence
+from typing import Any, BinaryIO
 
 from ruledraft.engine.state import Game, State
 from ruledraft.errors import IllegalMoveError, InputError, ReplayMismatch
@@ -32,7 +33,7 @@ def record_game(state: State, seats: Sequence[str]) -> dict:
     for r, hist in enumerate(state.history):
         turns = []
         for turn in hist["turns"]:
-            picks: List[List[str]] = [[] for _ in range(game.num_seats)]
+            picks: list[list[str]] = [[] for _ in range(game.num_seats)]
             for seat, action in enumerate(turn["actions"]):
                 cards, dummy_card = game.decode_action(action)
                 picks[seat] = [ids[c] for c in cards]
@@ -116,7 +117,7 @@ def _parse_int(text: str):
     return LongNumber(text) if len(text) > _MAX_DIGITS else int(text)
 
 
-def parse_json(text: str, name: str, line: Optional[int] = None):
+def parse_json(text: str, name: str, line: int | None = None):
     """``text`` (line ``line`` of file ``name``, or the whole file) as JSON; :class:`InputError`
     naming the file, line and column if it is not. Integers too long to convert are
     kept as :class:`LongNumber` for the checks to report."""
@@ -127,7 +128,9 @@ def parse_json(text: str, name: str, line: Optional[int] = None):
     except json.JSONDecodeError as e:
         raise InputError(f"{name}:{(line or 1) - 1 + e.lineno}:{e.colno}: not valid JSON: {e.msg}") from None
     except RecursionError:
-        raise InputError(f"{name}:{line}: JSON nested too deeply" if line else f"{name}: JSON nested too deeply") from None
+        raise InputError(
+            f"{name}:{line}: JSON nested too deeply" if line else f"{name}: JSON nested too deeply"
+        ) from None
 
 
 def size_in_words(size: int) -> str:
@@ -180,7 +183,7 @@ def _is_whole_number(checker, instance) -> bool:
     return isinstance(instance, int) and not isinstance(instance, bool)
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _validator(schema_name: str):
     from importlib.resources import files
 
@@ -241,8 +244,15 @@ def show(value: Any) -> str:
     return repr(value)
 
 
-_TYPE_WORDS = {"integer": "a whole number", "string": "a string", "array": "a list", "object": "an object",
-               "boolean": "true or false", "number": "a number", "null": "null"}
+_TYPE_WORDS = {
+    "integer": "a whole number",
+    "string": "a string",
+    "array": "a list",
+    "object": "an object",
+    "boolean": "true or false",
+    "number": "a number",
+    "null": "null",
+}
 
 
 def _schema_message(error) -> str:
@@ -295,8 +305,22 @@ def _quick_check(schema: dict, defs: dict):
     other keyword), many times faster, since a clean record needs no messages."""
     if "$ref" in schema:
         schema = {**defs[schema["$ref"].rsplit("/", 1)[1]], **{k: v for k, v in schema.items() if k != "$ref"}}
-    unknown = set(schema) - _NOTES - {"type", "const", "required", "properties", "additionalProperties",
-                                      "items", "minItems", "minimum", "maximum", "pattern"}
+    unknown = (
+        set(schema)
+        - _NOTES
+        - {
+            "type",
+            "const",
+            "required",
+            "properties",
+            "additionalProperties",
+            "items",
+            "minItems",
+            "minimum",
+            "maximum",
+            "pattern",
+        }
+    )
     if unknown:
         raise KeyError(f"no quick check for the schema keywords {sorted(unknown)}")
     kind_ = _TYPES[schema["type"]] if "type" in schema else None
@@ -351,13 +375,13 @@ def _quick_check(schema: dict, defs: dict):
     return check
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _quick(schema_name: str):
     schema = _validator(schema_name).schema
     return _quick_check(schema, schema.get("$defs", {}))
 
 
-def schema_problems(value: Any, schema_name: str, limit: int = MAX_PROBLEMS) -> List[tuple]:
+def schema_problems(value: Any, schema_name: str, limit: int = MAX_PROBLEMS) -> list[tuple]:
     """``(JSON path, message)`` for each way ``value`` breaks ``schemas/<schema_name>``
     (at most ``limit`` + 1, so a caller can tell there were more), in path order."""
     if _quick(schema_name)(value):
@@ -368,7 +392,7 @@ def schema_problems(value: Any, schema_name: str, limit: int = MAX_PROBLEMS) -> 
     return [(json_path(e.absolute_path), _schema_message(e)) for e in errors]
 
 
-def format_problems(problems: Sequence[tuple], limit: int = MAX_PROBLEMS) -> List[str]:
+def format_problems(problems: Sequence[tuple], limit: int = MAX_PROBLEMS) -> list[str]:
     """``error: PATH: MESSAGE`` lines for ``(path, message)`` pairs, at most ``limit``
     of them and a last line saying that more were left out."""
     lines = [f"error: {path}: {message}" if path else f"error: {message}" for path, message in problems[:limit]]
@@ -377,7 +401,7 @@ def format_problems(problems: Sequence[tuple], limit: int = MAX_PROBLEMS) -> Lis
     return lines
 
 
-def record_problems(record: Any, ruleset: Optional[CompiledRuleset] = None) -> List[str]:
+def record_problems(record: Any, ruleset: CompiledRuleset | None = None) -> list[str]:
     """Every problem of a record's shape (against ``schemas/game-log.schema.json``)
     and, given the ruleset and when the shape is right, of its consistency with it
     (format, players, seats, rounds, and the length of every per-seat list); each an
@@ -388,8 +412,8 @@ def record_problems(record: Any, ruleset: Optional[CompiledRuleset] = None) -> L
     return format_problems(problems)
 
 
-def _consistency_problems(record: dict, ruleset: CompiledRuleset) -> List[tuple]:
-    out: List[tuple] = []
+def _consistency_problems(record: dict, ruleset: CompiledRuleset) -> list[tuple]:
+    out: list[tuple] = []
     if type(record["format"]) is not int:  # JSON Schema's const takes 1.0 for 1
         out.append(("format", f"expected {LOG_FORMAT}, got {show(record['format'])}"))
         return out
@@ -398,7 +422,12 @@ def _consistency_problems(record: dict, ruleset: CompiledRuleset) -> List[tuple]
         return out
     players = record["players"]
     if players not in ruleset.player_counts:
-        out.append(("players", f"{plural(players, 'player')}, but {ruleset.name} is for {ruleset.min_players}-{ruleset.max_players} players"))
+        out.append(
+            (
+                "players",
+                f"{plural(players, 'player')}, but {ruleset.name} is for {ruleset.min_players}-{ruleset.max_players} players",
+            )
+        )
         return out
     seats = ruleset.num_seats(players)
     if len(record["seats"]) != players:
@@ -416,7 +445,12 @@ def _consistency_problems(record: dict, ruleset: CompiledRuleset) -> List[tuple]
         for t, turn in enumerate(rnd["turns"]):
             per_seat(f"rounds[{r}].turns[{t}].picks", turn["picks"], "list")
             if "controller" in turn and turn["controller"] >= players:
-                out.append((f"rounds[{r}].turns[{t}].controller", f"seat {turn['controller']} controls the dummy, but the players are seats 0-{players - 1}"))
+                out.append(
+                    (
+                        f"rounds[{r}].turns[{t}].controller",
+                        f"seat {turn['controller']} controls the dummy, but the players are seats 0-{players - 1}",
+                    )
+                )
             if ("controller" in turn or "drawn" in turn) and not ruleset.dummy:
                 out.append((f"rounds[{r}].turns[{t}]", f"a dummy's turn, but {ruleset.name} has no dummy"))
     per_seat("game_end", record["game_end"], "score")
@@ -440,7 +474,7 @@ def _card(ruleset: CompiledRuleset, card_id, where: str) -> int:
         raise ReplayMismatch(f"{where}: unknown card {card_id!r}") from None
 
 
-def replay_record(ruleset: CompiledRuleset, record: Any, *, shape_checked: bool = False) -> List[str]:
+def replay_record(ruleset: CompiledRuleset, record: Any, *, shape_checked: bool = False) -> list[str]:
     """Replay one logged game; return the problems found (empty: it replays clean).
 
     The record is checked first (:func:`record_problems`; ``shape_checked=True``
@@ -478,12 +512,16 @@ def replay_record(ruleset: CompiledRuleset, record: Any, *, shape_checked: bool 
                     problems.append(f"{where}: the rules ended round {r + 1} before this turn")
                     return problems
                 if "controller" in turn and turn["controller"] != state.controller:
-                    problems.append(f"{where}: seat {turn['controller']} is logged as controlling the dummy, the rules say seat {state.controller}")
+                    problems.append(
+                        f"{where}: seat {turn['controller']} is logged as controlling the dummy, the rules say seat {state.controller}"
+                    )
                     return problems
                 if "drawn" in turn:
                     drawn = [_card(ruleset, c, where) for c in turn["drawn"]]
                     if drawn != state.drawn:
-                        problems.append(f"{where}: the dummy pile gave {[ruleset.card_id(c) for c in state.drawn]}, the log says {turn['drawn']}")
+                        problems.append(
+                            f"{where}: the dummy pile gave {[ruleset.card_id(c) for c in state.drawn]}, the log says {turn['drawn']}"
+                        )
                         return problems
                 actions = []
                 for seat in state.acting_seats():
@@ -508,9 +546,13 @@ def replay_record(ruleset: CompiledRuleset, record: Any, *, shape_checked: bool 
         expected = record_game(state, record.get("seats", []))
         for r, (mine, theirs) in enumerate(zip(expected["rounds"], rounds)):
             if [t["picks"] for t in mine["turns"]] != [t["picks"] for t in theirs["turns"]]:
-                problems.append(f"round {r + 1}: the turns played do not match the log (an automatic last card differs?)")
+                problems.append(
+                    f"round {r + 1}: the turns played do not match the log (an automatic last card differs?)"
+                )
             if mine["scores"] != theirs.get("scores"):
-                problems.append(f"round {r + 1}: scores {theirs.get('scores')} in the log, the rules give {mine['scores']}")
+                problems.append(
+                    f"round {r + 1}: scores {theirs.get('scores')} in the log, the rules give {mine['scores']}"
+                )
         for key in ("game_end", "totals", "winners"):
             if expected[key] != record.get(key):
                 problems.append(f"{key}: {record.get(key)} in the log, the rules give {expected[key]}")

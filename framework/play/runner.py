@@ -15,18 +15,17 @@ import os
 import signal
 import threading
 import time
+from collections.abc import Callable, Iterable, Sequence
 from multiprocessing.connection import wait as wait_for
 from operator import add
-from typing import Callable, Dict, Iterable, List, Optional, Sequence
 
 import attrs
 
-from ruledraft.play.agents import make_agent
-from ruledraft.errors import RuledraftError
 from ruledraft.engine.state import MAX_SEED, Game, State, derive_seed
-from ruledraft.play.game_log import record_game
+from ruledraft.errors import RuledraftError
 from ruledraft.language.ruleset import CompiledRuleset
-
+from ruledraft.play.agents import make_agent
+from ruledraft.play.game_log import record_game
 
 _HEAP_LOCK = threading.Lock()
 _HEAP_USERS = 0
@@ -83,13 +82,13 @@ def bot_seed(seed: int, seat: int) -> int:
     return derive_seed(seed, 0xB07, seat)
 
 
-def bot_seeds(seed: int, seats: int) -> List[int]:
+def bot_seeds(seed: int, seats: int) -> list[int]:
     """``[bot_seed(seed, seat) for seat in range(seats)]``, mixing the shared prefix once."""
     base = derive_seed(seed, 0xB07)
     return [derive_seed(base, seat) for seat in range(seats)]
 
 
-def play_game(game: Game, seed: int, bots: Sequence[str], agents: Optional[Sequence] = None) -> State:
+def play_game(game: Game, seed: int, bots: Sequence[str], agents: Sequence | None = None) -> State:
     """Play one game to the end with the named bots (or the given agents)."""
     if agents is None:
         agents = [make_agent(name, s) for name, s in zip(bots, bot_seeds(seed, len(bots)))]
@@ -113,13 +112,19 @@ class GameResult:
     seed: int
     totals: tuple
     winners: tuple
-    rule_points: Dict[str, tuple]
-    record: Optional[dict] = None
+    rule_points: dict[str, tuple]
+    record: dict | None = None
 
 
-def run_games(ruleset: CompiledRuleset, players: int, seed: int, bots: Sequence[str],
-              indices: Iterable[int], log: bool = False,
-              stop: Optional[Callable[[], bool]] = None) -> List[GameResult]:
+def run_games(
+    ruleset: CompiledRuleset,
+    players: int,
+    seed: int,
+    bots: Sequence[str],
+    indices: Iterable[int],
+    log: bool = False,
+    stop: Callable[[], bool] | None = None,
+) -> list[GameResult]:
     """Play the games with these indices (before each, ``stop()`` may end the run:
     the results of the games already played are returned)."""
     game = Game(ruleset, players)
@@ -142,8 +147,14 @@ def run_games(ruleset: CompiledRuleset, players: int, seed: int, bots: Sequence[
     return out
 
 
-def tally_games(ruleset: CompiledRuleset, players: int, seed: int, bots: Sequence[str],
-                indices: Iterable[int], stop: Optional[Callable[[], bool]] = None) -> "Tally":
+def tally_games(
+    ruleset: CompiledRuleset,
+    players: int,
+    seed: int,
+    bots: Sequence[str],
+    indices: Iterable[int],
+    stop: Callable[[], bool] | None = None,
+) -> Tally:
     """Play the games with these indices and keep only their statistics (no per-game
     results to build, send between processes or keep in memory). ``stop`` as for
     :func:`run_games`: the tally counts exactly the games played."""
@@ -176,16 +187,26 @@ class Tally:
     total_sq: list = attrs.Factory(list)
     low: list = attrs.Factory(list)
     high: list = attrs.Factory(list)
-    rules: Dict[str, list] = attrs.Factory(dict)  # rule id -> points per seat
+    rules: dict[str, list] = attrs.Factory(dict)  # rule id -> points per seat
     #: id(rules) -> (rules, [points of each scoring]), summed in bulk by flush()
     _pending: dict = attrs.field(factory=dict, eq=False, repr=False)
     _pending_games: int = attrs.field(default=0, eq=False, repr=False)
 
     @classmethod
-    def empty(cls, num_seats: int, rule_ids: Sequence[str]) -> "Tally":
+    def empty(cls, num_seats: int, rule_ids: Sequence[str]) -> Tally:
         n = num_seats
-        return cls(n, tuple(rule_ids), math.lcm(*range(1, n + 1)), 0, [0] * n, [0] * n, [0] * n,
-                   [None] * n, [None] * n, {rid: [0] * n for rid in rule_ids})
+        return cls(
+            n,
+            tuple(rule_ids),
+            math.lcm(*range(1, n + 1)),
+            0,
+            [0] * n,
+            [0] * n,
+            [0] * n,
+            [None] * n,
+            [None] * n,
+            {rid: [0] * n for rid in rule_ids},
+        )
 
     def _add_outcome(self, totals: Sequence[int], winners: Sequence[int]) -> None:
         self.games += 1
@@ -230,7 +251,7 @@ class Tally:
         self._pending.clear()
         self._pending_games = 0
 
-    def merge(self, other: "Tally") -> None:
+    def merge(self, other: Tally) -> None:
         """Add another tally of other games (of the same table) to this one."""
         if (other.num_seats, other.rule_ids, other.unit) != (self.num_seats, self.rule_ids, self.unit):
             raise ValueError("cannot merge tallies of different tables (seats or scoring rules differ)")
@@ -253,8 +274,17 @@ class Tally:
         for name, value in state.items():
             object.__setattr__(self, name, value)
 
-    def summary(self, ruleset_id: str, players: int, seed: int, bots: Sequence[str], elapsed: float = 0.0, *,
-                requested: Optional[int] = None, signum: int = 0) -> "Summary":
+    def summary(
+        self,
+        ruleset_id: str,
+        players: int,
+        seed: int,
+        bots: Sequence[str],
+        elapsed: float = 0.0,
+        *,
+        requested: int | None = None,
+        signum: int = 0,
+    ) -> Summary:
         self.flush()
         n = self.games
         seats = []
@@ -276,8 +306,18 @@ class Tally:
                     rules={rid: (self.rules[rid][seat] / n if n else 0.0) for rid in self.rule_ids},
                 )
             )
-        return Summary(ruleset_id, players, n, seed, tuple(bots), tuple(seats), self.rule_ids, elapsed,
-                       requested=n if requested is None else requested, signal=signum)
+        return Summary(
+            ruleset_id,
+            players,
+            n,
+            seed,
+            tuple(bots),
+            tuple(seats),
+            self.rule_ids,
+            elapsed,
+            requested=n if requested is None else requested,
+            signal=signum,
+        )
 
 
 # ---------------------------------------------------------------- stopping
@@ -308,7 +348,7 @@ class StopSignals:
 
     def __init__(self) -> None:
         self.signum = 0
-        self.on_second: List[Callable[[], None]] = []
+        self.on_second: list[Callable[[], None]] = []
         self._saved: dict = {}
         self._fds: tuple = ()
 
@@ -340,7 +380,7 @@ class StopSignals:
         except OSError:
             pass
 
-    def __enter__(self) -> "StopSignals":
+    def __enter__(self) -> StopSignals:
         self._fds = os.pipe()
         for fd in self._fds:
             os.set_blocking(fd, False)
@@ -380,8 +420,9 @@ def _start_method() -> str:
     return "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
 
 
-def _worker_main(conn, close: Sequence, payload, players: int, seed: int, bots: Sequence[str], log: bool,
-                 per_game: bool) -> None:
+def _worker_main(
+    conn, close: Sequence, payload, players: int, seed: int, bots: Sequence[str], log: bool, per_game: bool
+) -> None:
     """A worker process: play the chunks of games the main process sends, send back
     results or tallies, until told to stop (``None``) or the main process goes away.
 
@@ -413,8 +454,11 @@ def _worker_main(conn, close: Sequence, payload, players: int, seed: int, bots: 
                 break
             started = time.perf_counter()
             indices = range(*task)
-            result = (run_games(ruleset, players, seed, bots, indices, log) if per_game
-                      else tally_games(ruleset, players, seed, bots, indices))
+            result = (
+                run_games(ruleset, players, seed, bots, indices, log)
+                if per_game
+                else tally_games(ruleset, players, seed, bots, indices)
+            )
             conn.send(("done", task, result, time.perf_counter() - started))
     except (EOFError, BrokenPipeError, ConnectionResetError):
         pass  # the main process is gone: nobody to tell
@@ -445,8 +489,11 @@ class _Workers:
             for _ in range(jobs):
                 mine, theirs = ctx.Pipe()
                 self.conns.append(mine)
-                proc = ctx.Process(target=_worker_main, daemon=True,
-                                   args=(theirs, self.conns if forked else [], payload, players, seed, list(bots), log, per_game))
+                proc = ctx.Process(
+                    target=_worker_main,
+                    daemon=True,
+                    args=(theirs, self.conns if forked else [], payload, players, seed, list(bots), log, per_game),
+                )
                 try:
                     proc.start()
                 finally:
@@ -520,7 +567,7 @@ class SeatStats:
     stdev: float
     min: int
     max: int
-    rules: Dict[str, float]
+    rules: dict[str, float]
 
     def to_json(self) -> dict:
         return attrs.asdict(self)
@@ -537,7 +584,7 @@ class Summary:
     rule_ids: tuple
     elapsed: float = attrs.field(eq=False, default=0.0)
     #: the games asked for (``games`` is fewer when the run was interrupted)
-    requested: Optional[int] = attrs.field(default=None, converter=attrs.converters.optional(int))
+    requested: int | None = attrs.field(default=None, converter=attrs.converters.optional(int))
     #: the signal that stopped the run early (SIGINT, SIGTERM), 0 if it ran to the end
     signal: int = 0
 
@@ -568,8 +615,14 @@ class Summary:
         }
 
 
-def summarize(ruleset: CompiledRuleset, players: int, seed: int, bots: Sequence[str],
-              results: Sequence[GameResult], elapsed: float = 0.0) -> Summary:
+def summarize(
+    ruleset: CompiledRuleset,
+    players: int,
+    seed: int,
+    bots: Sequence[str],
+    results: Sequence[GameResult],
+    elapsed: float = 0.0,
+) -> Summary:
     """Per seat: win share (a shared win counts fractionally), mean score and spread,
     and mean points per scoring rule."""
     num_seats = len(results[0].totals) if results else ruleset.num_seats(players)
@@ -579,10 +632,20 @@ def summarize(ruleset: CompiledRuleset, players: int, seed: int, bots: Sequence[
     return tally.summary(ruleset.id, players, seed, bots, elapsed)
 
 
-def simulate(ruleset: CompiledRuleset, players: int, games: int, seed: int, bots: Sequence[str], *,
-             jobs: int = 1, source: Optional[str] = None, document=None, log: bool = False,
-             progress: Optional[Callable[[int], None]] = None,
-             on_result: Optional[Callable[[GameResult], None]] = None) -> Summary:
+def simulate(
+    ruleset: CompiledRuleset,
+    players: int,
+    games: int,
+    seed: int,
+    bots: Sequence[str],
+    *,
+    jobs: int = 1,
+    source: str | None = None,
+    document=None,
+    log: bool = False,
+    progress: Callable[[int], None] | None = None,
+    on_result: Callable[[GameResult], None] | None = None,
+) -> Summary:
     """Play ``games`` games and summarise them.
 
     With ``jobs > 1`` games run on that many worker processes; results are identical
@@ -603,13 +666,14 @@ def simulate(ruleset: CompiledRuleset, players: int, games: int, seed: int, bots
         return _simulate(ruleset, players, games, seed, bots, jobs, source, document, log, progress, on_result, stop)
 
 
-def _simulate(ruleset, players, games, seed, bots, jobs, source, document, log, progress, on_result,
-              stop: StopSignals) -> Summary:
+def _simulate(
+    ruleset, players, games, seed, bots, jobs, source, document, log, progress, on_result, stop: StopSignals
+) -> Summary:
     started = time.perf_counter()
     game = Game(ruleset, players)
     tally = Tally.empty(game.num_seats, ruleset.rule_ids)
     per_game = log or on_result is not None  # otherwise only statistics travel
-    pending: Dict[int, GameResult] = {}
+    pending: dict[int, GameResult] = {}
     next_index = 0
 
     def hand_over(r: GameResult) -> None:
@@ -638,8 +702,11 @@ def _simulate(ruleset, players, games, seed, bots, jobs, source, document, log, 
             if stop.requested():
                 break
             indices = range(start, min(games, start + chunk))
-            deliver(run_games(ruleset, players, seed, bots, indices, log, stop.requested) if per_game
-                    else tally_games(ruleset, players, seed, bots, indices, stop.requested))
+            deliver(
+                run_games(ruleset, players, seed, bots, indices, log, stop.requested)
+                if per_game
+                else tally_games(ruleset, players, seed, bots, indices, stop.requested)
+            )
     else:
         payload = ruleset
         if _start_method() != "fork":
@@ -654,18 +721,19 @@ def _simulate(ruleset, players, games, seed, bots, jobs, source, document, log, 
     # what arrived out of order before a stop: finished games, so counted and logged too
     for index in sorted(pending):
         hand_over(pending.pop(index))
-    return tally.summary(ruleset.id, players, seed, bots, time.perf_counter() - started,
-                         requested=games, signum=stop.signum)
+    return tally.summary(
+        ruleset.id, players, seed, bots, time.perf_counter() - started, requested=games, signum=stop.signum
+    )
 
 
 def _run_on_workers(jobs, payload, players, games, seed, bots, log, per_game, deliver, stop: StopSignals) -> None:
     """Deal chunks of games to ``jobs`` workers (two chunks in flight per worker, so
     none waits for work) until every game is in or a stop is requested."""
     cap = 200 if per_game else 2000
-    per_game_seconds: Optional[float] = None
+    per_game_seconds: float | None = None
     next_start = 0
 
-    def next_chunk() -> Optional[tuple]:
+    def next_chunk() -> tuple | None:
         nonlocal next_start
         left = games - next_start
         if left <= 0:
