@@ -33,9 +33,9 @@ def _terminated(signum, frame) -> None:
     raise Interrupt(signum)
 
 
-def _interrupt_behind(exc: BaseException):
+def _interrupt_behind(exc: BaseException | None) -> KeyboardInterrupt | None:
     """The KeyboardInterrupt (or SIGTERM's Interrupt) an exit was raised from, if any."""
-    seen = set()
+    seen: set[int] = set()
     while exc is not None and id(exc) not in seen:
         if isinstance(exc, KeyboardInterrupt):
             return exc
@@ -60,7 +60,7 @@ def main() -> None:
     except KeyboardInterrupt as e:
         _leaving()
         typer.echo("interrupted", err=True)
-        raise SystemExit(128 + getattr(e, "signum", signal.SIGINT))
+        raise SystemExit(128 + getattr(e, "signum", signal.SIGINT)) from None
     except SystemExit as e:  # typer turns an interrupt inside a command into a silent exit 130
         _leaving()
         stop = _interrupt_behind(e)
@@ -73,4 +73,4 @@ def main() -> None:
         if os.environ.get("RULEDRAFT_DEBUG"):
             raise
         typer.echo(f"ruledraft: internal error: {type(e).__name__}: {e} (set RULEDRAFT_DEBUG=1 for details)", err=True)
-        raise SystemExit(70)
+        raise SystemExit(70) from None

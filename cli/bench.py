@@ -9,8 +9,8 @@ from rich.console import Console
 from rich.table import Table
 
 from ruledraft.errors import InputError
-from ruledraft.language.bundled import bundled_ids
-from ruledraft.language.loading import load_ruleset, resolve_source
+from ruledraft.language.bundled import bundled_ids, resolve_source
+from ruledraft.language.loading import load_ruleset
 from ruledraft.play.bench import measure, measure_jobs, player_counts
 
 from .common import bots_help, reported_errors

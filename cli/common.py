@@ -26,7 +26,7 @@ def reported_errors() -> Iterator[None]:
     except RulesetError as e:
         for d in e.diagnostics:
             typer.echo(d.format(), err=True)
-        raise typer.Exit(1)
+        raise typer.Exit(1) from None
     except InputError as e:
         fail(f"error: {e}", 2)
     except ScoringError as e:  # already "FILE:LINE:COLUMN: error: ..."
@@ -35,7 +35,7 @@ def reported_errors() -> Iterator[None]:
         fail(f"error: {e}", 1)
     except BrokenPipeError:  # e.g. piped into `head`
         sys.stderr.close()
-        raise typer.Exit(0)
+        raise typer.Exit(0) from None
 
 
 def get_ruleset(source: str, allow=()):

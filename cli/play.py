@@ -19,7 +19,7 @@ import os
 import shutil
 import sys
 import textwrap
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 
 import typer
 
@@ -56,7 +56,7 @@ class LineTooLong(Exception):
     """An input line longer than :data:`MAX_INPUT_LINE` (its rest has been skipped)."""
 
 
-def _skip_rest_of_line(read: Callable[[int], object]) -> None:
+def _skip_rest_of_line(read: Callable[[int], str | bytes]) -> None:
     """Read and drop the rest of an over-long line, 64 KiB at a time."""
     while True:
         chunk = read(1 << 16)
@@ -207,7 +207,7 @@ def layout(
     rows: Sequence[Sequence[str]],
     width: int,
     short_names: Sequence[str] | None = None,
-    right: Sequence[int] = (),
+    right: Collection[int] = (),
 ) -> list[str]:
     """A table of ``rows`` under ``header`` that fits ``width`` columns: as one line
     per row if it fits (with ``short_names`` in the first column if only they make
@@ -321,7 +321,7 @@ class HumanAgent:
             cards = [hand[i] for i in own]
             dummy_card = None
             if state.controller == seat:
-                for_dummy = {d for cs, d in map(game.decode_action, legal) if list(cs) == cards}
+                for_dummy = {d for cs, d in map(game.decode_action, legal) if list(cs) == cards and d is not None}
                 if len(for_dummy) == 1:
                     dummy_card = for_dummy.pop()
                     self.write(f"The dummy gets the only card it can: {card_name(rs, dummy_card)}.")
@@ -816,7 +816,7 @@ def play(
                 f"--bots names {len(named)} bots for the {len(others)} other seat{'s' if len(others) != 1 else ''}"
             )
         bot_names = dict(zip(others, parse_bots(bots, len(others))))
-        log_existed = bool(log) and os.path.exists(log)
+        log_existed = log is not None and os.path.exists(log)
         if log:  # find out now, not after the game, whether the record can be written
             try:
                 open(log, "a", encoding="utf-8").close()
@@ -830,13 +830,13 @@ def play(
                     os.remove(log)  # no game to record; an existing file is left as it was
             if isinstance(e, QuitGame):
                 typer.echo("You left the game.")
-                raise typer.Exit(0)
+                raise typer.Exit(0) from None
             typer.echo("")  # end the prompt's line
             if isinstance(e, EndOfInput):
                 typer.echo("Input ended before the game did; game abandoned.", err=True)
-                raise typer.Exit(1)
+                raise typer.Exit(1) from None
             typer.echo("Interrupted; game abandoned.", err=True)
-            raise typer.Exit(130)
+            raise typer.Exit(130) from None
         if log:
             seat_names = [HUMAN if s == seat else bot_names[s] for s in range(players)]
             try:

@@ -15,7 +15,9 @@ def rulesets() -> None:
     """List the bundled rulesets."""
     with reported_errors():
         for rid in bundled_ids():
-            rs = load_ruleset(bundled_path(rid))
+            path = bundled_path(rid)
+            assert path is not None  # every listed id has its file
+            rs = load_ruleset(path)
             players = f"{rs.min_players}-{rs.max_players}" if rs.min_players != rs.max_players else str(rs.min_players)
             typer.echo(f"{rid:<28} {shown(rs.name)} ({players} players)")
 

@@ -31,12 +31,11 @@ def read_tables(fh: BinaryIO, name: str) -> Iterator[tuple]:
             raise InputError(f"{name}: longer than {size_in_words(MAX_LINE_BYTES)} (the limit for one table)")
         return line
 
-    for n, line in lines:
-        if counted(line).strip():
+    for first_n, first in lines:  # noqa: B007 - the first table's line number is used below
+        if counted(first).strip():
             break
     else:
         raise InputError(f"{name}: no table in the file")
-    first_n, first = n, line
     try:
         table = parse_json(first, name, first_n)
     except InputError:
@@ -96,7 +95,7 @@ def score(
                 except TableError as e:
                     for line in e.lines:
                         typer.echo(shown(line), err=True)
-                    raise typer.Exit(1)
+                    raise typer.Exit(1) from None
                 if not rules:
                     result.pop("rules")
                 typer.echo(json.dumps(result))

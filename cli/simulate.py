@@ -8,7 +8,7 @@ import stat
 from collections.abc import Sequence
 
 import typer
-from rich.console import Console
+from rich.console import Console, JustifyMethod
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
@@ -16,7 +16,7 @@ from ruledraft.engine.state import MAX_SEED
 from ruledraft.errors import InputError, RuledraftError, RulesetError
 from ruledraft.language.loading import check_ruleset
 from ruledraft.play.agents import agent_names
-from ruledraft.play.runner import WorkerError, available_cores
+from ruledraft.play.runner import GameResult, WorkerError, available_cores
 from ruledraft.play.runner import simulate as run_simulation
 
 from .common import allow_path_option, allowed_dirs, bots_help, fail, reported_errors, ruleset_help, shown
@@ -41,7 +41,7 @@ def parse_bots(spec: str, players: int, *, allow: list[str] | None = None) -> li
 def summary_tables(summary, ruleset) -> list[Table]:
     """Two tables: results per seat, and mean points per scoring rule per seat."""
     seats = Table(title=f"{ruleset.name}: {summary.games} games, {summary.players} players, seed {summary.seed}")
-    for name, justify in (
+    columns: tuple[tuple[str, JustifyMethod], ...] = (
         ("seat", "right"),
         ("bot", "left"),
         ("win share", "right"),
@@ -49,7 +49,8 @@ def summary_tables(summary, ruleset) -> list[Table]:
         ("sd", "right"),
         ("min", "right"),
         ("max", "right"),
-    ):
+    )
+    for name, justify in columns:
         seats.add_column(name, justify=justify)
     for s in summary.seats:
         seats.add_row(
@@ -188,6 +189,11 @@ class GameLog:
                 )
                 raise InputError(f"--log {self.name} is {what}: the log would overwrite it")
 
+    def write_result(self, result: GameResult) -> None:
+        """Record one game (``simulate``'s ``on_result``; a run asked to log builds every record)."""
+        if result.record is not None:
+            self.write(result.record)
+
     def write(self, record: dict) -> None:
         line = json.dumps(record, separators=(",", ":")) + "\n"
         self.lines.append(line)
@@ -300,7 +306,7 @@ def simulate(
                     document=document,
                     log=game_log is not None,
                     progress=lambda n: progress.advance(task, n),
-                    on_result=(lambda r: game_log.write(r.record)) if game_log else None,
+                    on_result=None if game_log is None else game_log.write_result,
                 )
             if game_log:
                 game_log.close()

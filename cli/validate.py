@@ -8,8 +8,8 @@ from enum import Enum
 import typer
 
 from ruledraft.errors import InputError
-from ruledraft.language.bundled import bundled_ids
-from ruledraft.language.loading import check_ruleset, resolve_source
+from ruledraft.language.bundled import bundled_ids, resolve_source
+from ruledraft.language.loading import check_ruleset
 
 from .common import allow_path_option, allowed_dirs, fail, shown
 

@@ -10,8 +10,10 @@ import functools as _functools
 
 from hypothesis import strategies as _st
 
-#: every bundled ruleset id
-BUNDLED_RULESETS = ("sushi-go", "sushi-go-pass-both-ways", "sushi-go-soy-sauce", "sushi-go-two-player-dummy")
+from ruledraft.language.bundled import bundled_ids as _bundled_ids
+
+#: every bundled ruleset id (asked of the package: a new bundled file joins every test)
+BUNDLED_RULESETS = tuple(_bundled_ids())
 
 #: the bots every test may seat
 BOT_NAMES = ("random", "greedy")
@@ -116,3 +118,11 @@ def forced_game(ruleset_id, players, round1, filler="tempura"):
     assert all(len(h) == game.hand_size for h in first), [len(h) for h in first]
     rest = [[rs.card_index(filler)] * game.hand_size for _ in range(game.num_seats)]
     return game, game.new_initial_state(0, deals=[first, rest, rest])
+
+
+# ---------------------------------------------------------------- bundled rulesets by shape
+
+
+def bundled_without_dummy():
+    """Ids of the bundled rulesets whose seats are all players (no dummy), for tests of the standard procedure."""
+    return tuple(rid for rid in BUNDLED_RULESETS if not bundled_ruleset(rid).dummy)

@@ -196,7 +196,7 @@ def test_greedy_plays_every_bundled_ruleset(ruleset_id):
         game = bundled_game(ruleset_id, players)
         dummy_picks = []
 
-        def check(state, seat, action):
+        def check(state, seat, action, game=game, dummy_picks=dummy_picks):
             assert action in state.legal_actions(seat)
             dummy_card = game.decode_action(action)[1]
             assert (dummy_card is not None) == (seat == state.controller)

@@ -8,9 +8,18 @@ import contextlib
 from collections import Counter
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
-from strategies import BUNDLED_RULESETS, bundled_game, bundled_ruleset, cards, forced_game, game_seeds, game_setups
+from strategies import (
+    BUNDLED_RULESETS,
+    bundled_game,
+    bundled_ruleset,
+    bundled_without_dummy,
+    cards,
+    forced_game,
+    game_seeds,
+    game_setups,
+)
 
 from ruledraft.engine.procedures import sample_distinct, sample_one_or_two
 from ruledraft.engine.state import Game, State, decide_winners
@@ -550,7 +559,7 @@ def test_observations_never_show_a_hand_the_seat_has_not_held(setup):
 # ---------------------------------------------------------------- last card, passing
 
 
-@pytest.mark.parametrize("ruleset_id", ["sushi-go", "sushi-go-pass-both-ways", "sushi-go-soy-sauce"])
+@pytest.mark.parametrize("ruleset_id", bundled_without_dummy())
 @pytest.mark.parametrize("players", [2, 3, 5])
 def test_the_last_card_is_played_automatically(ruleset_id, players):
     """In a standard game no decision is ever asked with one card left: the last cards are passed on and played by the engine as an 'auto' turn."""
@@ -841,9 +850,9 @@ def test_sample_action_draws_uniformly_over_the_legal_actions(setup, turns):
     state = game.new_initial_state(seed)
     agents = [make_agent(b, bot_seed(seed, s)) for s, b in enumerate(bots)]
     for _ in range(turns):
-        if state.is_terminal():
-            return
+        assume(not state.is_terminal())  # the game ended sooner: nothing left to check
         state.apply_actions([agents[s].act(state, s) for s in state.acting_seats()])
+    assume(not state.is_terminal())  # a finished game has no one to act
     for seat in state.acting_seats():
         if state.can_use_action(seat) or state.controller == seat:  # one draw over the listed actions
             assert sorted(_all_samples(state, seat)) == sorted(state.legal_actions(seat))
@@ -867,8 +876,7 @@ def test_play_out_is_the_same_game_as_sampling_and_applying_turn_by_turn(setup, 
     state = game.new_initial_state(seed)
     agents = bots_for(["random"] * players, seed)
     for _ in range(turns):
-        if state.is_terminal():
-            return
+        assume(not state.is_terminal())  # the game ended sooner: nothing left to check
         step(state, agents)
     fast, slow = state.clone(), state.clone()
     fast.play_out([random.Random(seed + s).random for s in range(players)])
@@ -947,8 +955,7 @@ def test_resample_hidden_keeps_what_the_seat_knows_and_redeals_the_rest(setup, t
     state = game.new_initial_state(seed)
     agents = [make_agent(b, bot_seed(seed, s)) for s, b in enumerate(bots)]
     for _ in range(turns):
-        if state.is_terminal():
-            return
+        assume(not state.is_terminal())  # the game ended sooner: nothing left to check
         state.apply_actions([agents[s].act(state, s) for s in state.acting_seats()])
     seat = 0
     known = game.procedure.known_hands(state, seat)
@@ -957,8 +964,8 @@ def test_resample_hidden_keeps_what_the_seat_knows_and_redeals_the_rest(setup, t
     assert other.hands[seat] == state.hands[seat]
     assert other.played == state.played and other.kept_cards == state.kept_cards
     assert [len(h) for h in other.hands] == [len(h) for h in state.hands]
-    for s, cards in known.items():
-        assert not Counter(cards) - Counter(other.hands[s])  # what the seat saw is still there
+    for s, seen in known.items():
+        assert not Counter(seen) - Counter(other.hands[s])  # what the seat saw is still there
     assert _unseen_multiset(other, seat) == _unseen_multiset(state, seat)
     assert (state.hands, state.deck, state.dummy_piles) == before  # the original is untouched
     while not other.is_terminal():

@@ -119,7 +119,13 @@ def test_example_simulates_at_min_and_max_players_and_its_logs_replay_clean(path
     for players in sorted({rs.min_players, rs.max_players}):
         records = []
         summary = simulate(
-            rs, players, 20, 11, seat_bots(players), log=True, on_result=lambda r: records.append(r.record)
+            rs,
+            players,
+            20,
+            11,
+            seat_bots(players),
+            log=True,
+            on_result=lambda r, records=records: records.append(r.record),
         )
         assert summary.games == 20
         assert len(records) == 20

@@ -4,6 +4,7 @@ bots crawl, player-count keys no game uses; and messages list what is allowed.""
 
 from __future__ import annotations
 
+import json
 import pickle
 import subprocess
 import sys
@@ -333,6 +334,32 @@ def test_unused_inherited_keys_are_warnings_and_validate_still_passes(tmp_path):
     cli = runner.invoke(app, ["validate", str(child)])
     assert cli.exit_code == 0, cli.output
     assert f"{tmp_path / 'parent.yaml'}:9:23: warning: {message}" in cli.output
+
+
+def test_a_warning_on_a_valid_file_reaches_json_and_shows_its_source(tmp_path):
+    """validate --format json lists a valid file's warning (valid: true, severity warning, exit 0); --show-source prints the warned line with a caret under the column."""
+    parent_text = (
+        HEAD.replace("{2-4: 5}", '{2-4: 5, "9": 4}') + "  - {id: apples, kind: per_card, cards: apple, value: 1}\n"
+    )
+    parent = write(tmp_path, parent_text, "parent.yaml")
+    child = write(
+        tmp_path, "format: 1\nextends: parent.yaml\nid: kid\nname: Kid\nplayers: {min: 2, max: 3}\n", "kid.yaml"
+    )
+    message = "the hand size for 9 players can never be used: the game is for 2-3 players (inherited through 'extends')"
+    cli = runner.invoke(app, ["validate", "--format", "json", str(child)])
+    assert cli.exit_code == 0, cli.output
+    [report] = json.loads(cli.stdout)
+    assert (report["file"], report["valid"]) == (str(child), True)
+    assert report["diagnostics"] == [
+        {"file": str(parent), "line": 9, "column": 23, "severity": "warning", "message": message}
+    ]
+    cli = runner.invoke(app, ["validate", "--show-source", str(child)])
+    assert cli.exit_code == 0, cli.output
+    assert cli.stdout.splitlines()[:3] == [
+        f"{parent}:9:23: warning: {message}",
+        "    " + parent_text.splitlines()[8],
+        "    " + " " * 22 + "^",
+    ]
 
 
 def test_narrowing_the_parent_range_is_silent(tmp_path):

@@ -110,7 +110,7 @@ def finish(proc):
     except subprocess.TimeoutExpired:
         os.killpg(proc.pid, signal.SIGKILL)
         proc.communicate()
-        raise AssertionError("simulate did not stop")
+        raise AssertionError("simulate did not stop") from None
     return out, err
 
 

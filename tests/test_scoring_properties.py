@@ -7,19 +7,20 @@ of a card than the deck has, at most a hand's worth of cards per seat and round.
 from __future__ import annotations
 
 import copy
+import functools
 from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from strategies import bundled_ruleset, finished_tables, seat_permutations
+from strategies import BUNDLED_RULESETS, bundled_ruleset, bundled_without_dummy, finished_tables, seat_permutations
 
 from ruledraft.engine.table_scoring import score_table
 
 SETTINGS = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 #: rulesets with ordinary seats (no dummy: a dummy is the last seat by definition, so it cannot be permuted freely)
-PERMUTABLE = ("sushi-go", "sushi-go-soy-sauce", "sushi-go-pass-both-ways")
+PERMUTABLE = bundled_without_dummy()
 
 
 @st.composite
@@ -131,9 +132,7 @@ def test_full_tables_are_accepted_and_add_up(t):
     assert -6 <= sum(result["game_end"]) <= 6
 
 
-@pytest.mark.parametrize(
-    "rid", ["sushi-go", "sushi-go-soy-sauce", "sushi-go-pass-both-ways", "sushi-go-two-player-dummy"]
-)
+@pytest.mark.parametrize("rid", BUNDLED_RULESETS)
 def test_table_scoring_agrees_with_the_engine(rid, monkeypatch):
     """Random engine games score the same through score_table, given each round's cards (read at the engine's round end)."""
     import random
@@ -166,6 +165,7 @@ def test_table_scoring_agrees_with_the_engine(rid, monkeypatch):
             assert result["winners"] == state.winners
 
 
+@functools.cache
 def _majorities():
     """Every majority rule of the bundled rulesets and examples, the remembered awards included."""
     from ruledraft.language.loading import load_ruleset
@@ -183,19 +183,52 @@ def _majorities():
     return out
 
 
-@pytest.mark.parametrize("rule", _majorities(), ids=lambda r: r.id)
+def _remembers(rule) -> bool:
+    """Whether a majority's awards depend on the quantities alone (no ``eligible`` or ``multiplier``)."""
+    return rule.eligible is None and rule.multiplier is None
+
+
+def _tables(seats: int):
+    """Tableaux of ``seats`` seats over 40 card types (more than any ruleset here has)."""
+    from ruledraft.tableau import Tableau
+
+    rows = st.lists(st.integers(0, 3), min_size=40, max_size=40)
+    return st.lists(rows, min_size=seats, max_size=seats).map(
+        lambda counts: Tableau(counts, [[c for c, k in enumerate(row) for _ in range(k)] for row in counts])
+    )
+
+
+def test_the_majorities_checked_include_remembered_and_table_reading_ones():
+    """The majorities below cover both kinds: awards remembered by quantities, and awards that read the table (soy sauce)."""
+    rules = _majorities()
+    assert any(_remembers(r) for r in rules)
+    assert "soy_sauce" in [r.id for r in rules if not _remembers(r)]
+
+
+@pytest.mark.parametrize("rule", [r for r in _majorities() if _remembers(r)], ids=lambda r: r.id)
 @given(q=st.integers(2, 8).flatmap(lambda n: st.lists(st.integers(-2, 12), min_size=n, max_size=n)))
 def test_a_remembered_award_is_the_award_worked_out_afresh(rule, q):
     """A majority that remembers awards by quantities gives what working them out gives, and a caller changing the returned list changes nothing remembered."""
     from ruledraft.tableau import Tableau
 
-    if rule.eligible is not None or rule.multiplier is not None:
-        return  # these read the table, and are never remembered
     t = Tableau([[0] * 40 for _ in q], [[] for _ in q])
     first = rule.award(q, t)
     assert first == rule._award(q, t)
     first[0] += 1000
     assert rule.award(q, t) == rule._award(q, t)
+
+
+@pytest.mark.parametrize("rule", [r for r in _majorities() if not _remembers(r)], ids=lambda r: r.id)
+@SETTINGS
+@given(data=st.data())
+def test_a_majority_that_reads_the_table_is_never_remembered(rule, data):
+    """A majority with `eligible` or `multiplier` keeps no memory: the same quantities on two different tables each get the award worked out for that table."""
+    seats = data.draw(st.integers(2, 8))
+    q = data.draw(st.lists(st.integers(-2, 12), min_size=seats, max_size=seats))
+    first, second = data.draw(_tables(seats)), data.draw(_tables(seats))
+    assert rule.award(q, first) == rule._award(q, first)
+    assert rule.award(q, second) == rule._award(q, second)
+    assert rule._memo is None
 
 
 def test_remembered_awards_are_bounded(monkeypatch):

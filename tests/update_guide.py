@@ -447,7 +447,7 @@ def update(guides=tuple(GUIDES)) -> tuple:
                 body += ["$ " + run.command.text] + new
             if changed and not skip_block:
                 old_body = lines[block.first : block.last]
-                lead = old_body[: next(i for i, l in enumerate(old_body) if l.startswith("$ "))]
+                lead = old_body[: next(i for i, text in enumerate(old_body) if text.startswith("$ "))]
                 lines[block.first : block.last] = lead + body
         text = "\n".join(lines)
         if text != path.read_text(encoding="utf-8"):

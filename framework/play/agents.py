@@ -12,7 +12,7 @@ from __future__ import annotations
 import _random
 import random
 from collections.abc import Callable, Sequence
-from typing import Protocol
+from typing import Any, Protocol
 
 from ruledraft.tableau import Tableau
 
@@ -65,8 +65,8 @@ class RandomAgent:
         #: such agents can be played by the engine's tighter loop (State.play_out).
         rng = _random.Random(seed) if type(seed) is int else random.Random(seed)  # str seeds: random's own hashing
         self.uniform_random = rng.random
-        self._game = None
-        self._sample = None
+        self._game: object = None
+        self._sample: Any = None
 
     def act(self, state, seat: int) -> int:
         if state.game is not self._game:  # the game's sampler, looked up once
@@ -131,7 +131,7 @@ class GreedyAgent:
             changed.add(dummy_card)
         round_t = state.tableau()
         hyp = _with_cards(round_t, seat, cards, returned)
-        if dummy_card is not None:
+        if dummy_card is not None and dummy_seat is not None:
             hyp = _with_cards(hyp, dummy_seat, (dummy_card,), None)
         gain = 0
         rules = {r for c in changed for r in game.round_rules_reading[c]}
@@ -144,7 +144,7 @@ class GreedyAgent:
         if (kept_cards or kept_dummy) and ruleset.game_rules:
             kept_t = _kept_now(state)
             hyp_k = _with_cards(kept_t, seat, kept_cards, None) if kept_cards else kept_t
-            if kept_dummy:
+            if kept_dummy and dummy_card is not None and dummy_seat is not None:
                 hyp_k = _with_cards(hyp_k, dummy_seat, (dummy_card,), None)
             for rule in ruleset.game_rules:
                 gain += rule.score_seat(hyp_k, seat) - rule.score_seat(kept_t, seat)
@@ -162,7 +162,7 @@ class _Baseline:
         self.seat = seat
         self.row = t.counts[seat]
         self.seq = t.cards[seat]
-        self.base: dict[object, object] = {}
+        self.base: dict[object, tuple[object, int]] = {}
 
     def gain(self, rules, card: int) -> int:
         """Points ``rules`` would give ``seat`` with ``card`` added, minus what they give now."""

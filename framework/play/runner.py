@@ -18,6 +18,7 @@ import time
 from collections.abc import Callable, Iterable, Sequence
 from multiprocessing.connection import wait as wait_for
 from operator import add
+from typing import Any
 
 import attrs
 
@@ -479,7 +480,7 @@ class _Workers:
     """``jobs`` worker processes, each fed chunks of games through its own pipe."""
 
     def __init__(self, jobs: int, payload, players, seed, bots, log, per_game):
-        ctx = multiprocessing.get_context(_start_method())
+        ctx: Any = multiprocessing.get_context(_start_method())  # typed as the base, which has no Process
         forked = ctx.get_start_method() == "fork"
         if not forked and isinstance(payload, CompiledRuleset):
             raise ValueError("simulate with jobs > 1 needs the ruleset's source (or document) on this platform")
@@ -770,6 +771,7 @@ def _run_on_workers(jobs, payload, players, games, seed, bots, log, per_game, de
         index_of = {conn: n for n, conn in enumerate(workers.conns)}
         while any(in_flight) and not stop.requested():
             busy = [c for c, k in zip(workers.conns, in_flight) if k]
+            ready: Any  # a worker's connection, or the stop signal's
             for ready in wait_for(busy + [stop]):
                 if ready is stop:
                     stop.drain()
