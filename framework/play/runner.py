@@ -479,13 +479,15 @@ class WorkerError(RuntimeError):
 class _Workers:
     """``jobs`` worker processes, each fed chunks of games through its own pipe."""
 
-    def __init__(self, jobs: int, payload, players, seed, bots, log, per_game):
+    def __init__(self, jobs: int, payload, players, seed, bots, log, per_game, stop: StopSignals | None = None):
         ctx: Any = multiprocessing.get_context(_start_method())  # typed as the base, which has no Process
         forked = ctx.get_start_method() == "fork"
         if not forked and isinstance(payload, CompiledRuleset):
             raise ValueError("simulate with jobs > 1 needs the ruleset's source (or document) on this platform")
         self.procs: list = []
         self.conns: list = []
+        if stop is not None:  # before the first fork: a second signal at any moment from now kills them
+            stop.on_second.append(self.kill_now)
         try:
             for _ in range(jobs):
                 mine, theirs = ctx.Pipe()
@@ -502,6 +504,8 @@ class _Workers:
                 self.procs.append(proc)
         except BaseException:  # a worker that cannot start (or a stop meanwhile): none is left behind
             self.close(finished=False)
+            if stop is not None:
+                stop.on_second.remove(self.kill_now)
             raise
 
     def kill(self) -> None:
@@ -749,8 +753,7 @@ def _run_on_workers(jobs, payload, players, games, seed, bots, log, per_game, de
         next_start += size
         return task
 
-    workers = _Workers(jobs, payload, players, seed, bots, log, per_game)
-    stop.on_second.append(workers.kill_now)
+    workers = _Workers(jobs, payload, players, seed, bots, log, per_game, stop)
     finished = False
     in_flight = [0] * jobs
 
@@ -797,5 +800,7 @@ def _run_on_workers(jobs, payload, players, games, seed, bots, log, per_game, de
                 deliver(result)
         finished = not stop.requested()
     finally:
-        stop.on_second.remove(workers.kill_now)
-        workers.close(finished)
+        try:
+            workers.close(finished)
+        finally:  # only once they are reaped: a second signal until then kills them before leaving
+            stop.on_second.remove(workers.kill_now)
