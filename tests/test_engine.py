@@ -63,14 +63,14 @@ def first_single(state, seat):
 def round_end_tables():
     """Collect, for each round scored, the cards on every seat's table just before scoring."""
     captured = []
-    original = State._end_round
+    original = State.end_round
 
     def spy(self):
         captured.append([p[:] for p in self.played])
         return original(self)
 
     with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(State, "_end_round", spy)
+        mp.setattr(State, "end_round", spy)
         yield captured
 
 

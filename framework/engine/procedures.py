@@ -89,7 +89,7 @@ class StandardProcedure:
 
     def deal(self, state) -> None:
         game = self.game
-        state.hands = state._deal_hands(game.num_seats, game.hand_size)
+        state.hands = state.deal_hands(game.num_seats, game.hand_size)
         state.history.append({"hands": [h[:] for h in state.hands], "turns": []})
         self._maybe_autoplay(state)
 
@@ -204,9 +204,9 @@ class StandardProcedure:
         action = self.game.special_action_for(state.counts[seat], len(cards))
         for c in cards:
             hand.remove(c)
-            state._play(seat, c)
+            state.play_card(seat, c)
         if action is not None:  # its card goes back into the hand that is passed on
-            state._unplay(seat, action.card)
+            state.unplay_card(seat, action.card)
             hand.append(action.card)
 
     def _decode(self, seat: int, a) -> tuple[int, ...]:
@@ -331,7 +331,7 @@ class StandardProcedure:
         the state as it was (the hand order may differ; hands are unordered)."""
         for seat in range(upto):
             a = actions[seat]
-            state._unplay(seat, a)
+            state.unplay_card(seat, a)
             state.hands[seat].append(a)
 
     def _apply_slow(self, state, actions: Sequence[int], first: int) -> None:
@@ -374,12 +374,12 @@ class StandardProcedure:
             actions = []
             for seat, hand in enumerate(hands):
                 c = hand.pop()
-                state._play(seat, c)
+                state.play_card(seat, c)
                 actions.append(c)
             state.history[-1]["turns"].append({"actions": actions, "auto": True})
             state.turn += 1
         if not hands[0] and all(not h for h in state.hands):
-            state._end_round()
+            state.end_round()
 
     # ------------------------------------------------------------------ information
 
@@ -414,7 +414,7 @@ class DummyProcedure(StandardProcedure):
 
     def deal(self, state) -> None:
         game = self.game
-        hands = state._deal_hands(game.num_seats, game.hand_size)
+        hands = state.deal_hands(game.num_seats, game.hand_size)
         state.history.append({"hands": [h[:] for h in hands], "turns": []})
         state.dummy_piles = hands[self.players :]
         state.hands = hands[: self.players] + [[] for _ in state.dummy_piles]
@@ -474,10 +474,10 @@ class DummyProcedure(StandardProcedure):
         for seat, (cards, dummy) in enumerate(decoded):
             if dummy is not None:
                 state.hands[seat].remove(dummy)
-                state._play(self.dummy_seat, dummy)
+                state.play_card(self.dummy_seat, dummy)
             if len(cards) == 1:
                 state.hands[seat].remove(cards[0])
-                state._play(seat, cards[0])
+                state.play_card(seat, cards[0])
             else:
                 self._take(state, seat, cards)
         state.history[-1]["turns"].append(
@@ -487,7 +487,7 @@ class DummyProcedure(StandardProcedure):
         state.turn += 1
         if all(not h for h in state.hands) and all(not p for p in state.dummy_piles):
             state.drawn = []
-            state._end_round()
+            state.end_round()
             return
         state.controller = (state.controller + 1) % self.players
         self._draw(state)

@@ -104,7 +104,7 @@ class Game:
         self.num_seats = ruleset.num_seats(num_players)
         self.hand_size = ruleset.hand_size(num_players)
         self.num_card_types = K = ruleset.catalogue.size
-        self.kept = tuple(c.keep == "game" for c in ruleset.catalogue.cards)
+        self.kept = tuple(c.kept for c in ruleset.catalogue.cards)
         self.kept_types = tuple(i for i, k in enumerate(self.kept) if k)
         self.deck = tuple(ruleset.catalogue.deck())
         self.actions = ruleset.actions
@@ -189,7 +189,7 @@ class Game:
         deal, for replaying a logged game.
         """
         state = State(self, seed, deals)
-        state._start_round()
+        state.start_round()
         return state
 
 
@@ -382,17 +382,25 @@ class State:
             raise ValueError(f"{len(randoms)} random streams for {self.game.num_players} players")
         self.game.procedure.play_out(self, randoms)
 
-    # ------------------------------------------------------------------ internals shared by procedures
+    # ------------------------------------------------------------------ the seam procedures use
+    #
+    # A turn procedure (procedures.py) changes a state only through these methods and
+    # the public lists (``hands``, ``played``, ``counts``, ``history``, ...); bots and
+    # the command line use apply_actions / play_out, which check the moves.
 
-    def _play(self, seat: int, card: int) -> None:
+    def play_card(self, seat: int, card: int) -> None:
+        """Put ``card`` on ``seat``'s table (it has left the hand already)."""
         self.played[seat].append(card)
         self.counts[seat][card] += 1
 
-    def _unplay(self, seat: int, card: int) -> None:
+    def unplay_card(self, seat: int, card: int) -> None:
+        """Take the oldest copy of ``card`` back off ``seat``'s table."""
         self.played[seat].remove(card)  # the oldest copy
         self.counts[seat][card] -= 1
 
-    def _deal_hands(self, seats: int, size: int) -> list[list[int]]:
+    def deal_hands(self, seats: int, size: int) -> list[list[int]]:
+        """This round's hands: ``seats`` hands of ``size`` cards, from the deck (or the
+        deals given for a replay)."""
         if self.forced_deals is not None:
             try:
                 hands = [list(h) for h in self.forced_deals[self.round]]
@@ -411,11 +419,14 @@ class State:
         self.deck_pos = pos
         return hands
 
-    def _start_round(self) -> None:
+    def start_round(self) -> None:
+        """Turn 1 of the current round: the procedure deals."""
         self.turn = 0
         self.game.procedure.deal(self)
 
-    def _end_round(self) -> None:
+    def end_round(self) -> None:
+        """Score the round, keep the cards kept to game end, then deal the next round
+        or score the game end."""
         game = self.game
         rules = game.ruleset
         self.round_scores.append(self._score(rules.round_rules, self.tableau()))
@@ -455,7 +466,7 @@ class State:
         self.dummy_piles = []
         if self.round + 1 < rules.rounds:
             self.round += 1
-            self._start_round()
+            self.start_round()
         else:
             self._end_game()
 

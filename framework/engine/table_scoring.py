@@ -87,7 +87,7 @@ def _over_the_deck(ruleset: CompiledRuleset, rounds: list[list[list[int]]]):
     used = [0] * len(cards)
     for r, rnd in enumerate(rounds):
         if ruleset.between_rounds == "reshuffle":
-            used = [n if cards[i].keep == "game" else 0 for i, n in enumerate(used)]
+            used = [n if cards[i].kept else 0 for i, n in enumerate(used)]
         for seat in rnd:
             for c in seat:
                 used[c] += 1
@@ -113,7 +113,7 @@ def score_table(ruleset: CompiledRuleset, table: Any, where: str = "table", part
         for rid, pts in by_rule.items():
             by_rule_total[rid] = [a + b for a, b in zip(by_rule_total[rid], pts)]
         for s, seq in enumerate(cards):
-            kept_cards[s].extend(c for c in seq if ruleset.catalogue.cards[c].keep == "game")
+            kept_cards[s].extend(c for c in seq if ruleset.catalogue.cards[c].kept)
     kept = Tableau.from_cards(K, kept_cards, len(rounds))
     game_end, by_rule = score_rules(ruleset.game_rules, kept)
     for rid, pts in by_rule.items():
