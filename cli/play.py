@@ -24,6 +24,7 @@ from collections.abc import Callable, Sequence
 import typer
 
 from ruledraft.engine.board import board
+from ruledraft.engine.records import Turn
 from ruledraft.engine.state import Game, State
 from ruledraft.errors import InputError
 from ruledraft.language.ruleset import DIRECTION_NAMES
@@ -644,8 +645,8 @@ def round_tables(state: State, r: int) -> list[list[int]]:
     (the engine clears the tables once a round is scored)."""
     game = state.game
     tables: list[list[int]] = [[] for _ in range(game.num_seats)]
-    for turn in state.history[r]["turns"]:
-        for seat, action in enumerate(turn["actions"]):
+    for actions in state.history[r].actions:
+        for seat, action in enumerate(actions):
             take_cards(game, tables, seat, action)
     return tables
 
@@ -676,9 +677,10 @@ class Reporter:
         # the turns just played: the moves, and a last card the engine played by itself
         while True:
             hist = state.history[self.seen_rounds]
-            for turn in hist["turns"][self.seen_turns :]:
+            turns = hist.turns
+            for turn in turns[self.seen_turns :]:
                 self._reveal(game, turn)
-            self.seen_turns = len(hist["turns"])
+            self.seen_turns = len(turns)
             if self.seen_rounds < len(state.round_scores):
                 self._round_summary(state, self.seen_rounds)
                 self.seen_rounds += 1
@@ -690,10 +692,10 @@ class Reporter:
         if state.is_terminal():
             self._game_end(state)
 
-    def _reveal(self, game: Game, turn: dict) -> None:
+    def _reveal(self, game: Game, turn: Turn) -> None:
         rs = game.ruleset
         parts, dummy_parts = [], []
-        for seat, action in enumerate(turn["actions"]):
+        for seat, action in enumerate(turn.actions):
             cards, dummy = game.decode_action(action)
             used = take_cards(game, self.tables, seat, action)
             text = " + ".join(card_name(rs, c) for c in cards)
@@ -704,7 +706,7 @@ class Reporter:
                 dummy_parts.append(
                     f"{self.names.short(game.num_players)}: {card_name(rs, dummy)} (given by {self.names.short(seat)})"
                 )
-        head = "Last cards (played automatically)" if turn.get("auto") else "Revealed"
+        head = "Last cards (played automatically)" if turn.auto else "Revealed"
         for line in packed(f"{head}:", parts + dummy_parts, self.width):
             self.write(line)
 

@@ -17,6 +17,7 @@ from __future__ import annotations
 import operator
 from collections.abc import Sequence
 
+from ruledraft.engine.records import RoundRecord
 from ruledraft.errors import IllegalMoveError
 
 
@@ -90,7 +91,7 @@ class StandardProcedure:
     def deal(self, state) -> None:
         game = self.game
         state.hands = state.deal_hands(game.num_seats, game.hand_size)
-        state.history.append({"hands": [h[:] for h in state.hands], "turns": []})
+        state.history.append(RoundRecord([h[:] for h in state.hands]))
         self._maybe_autoplay(state)
 
     # ------------------------------------------------------------------ special actions
@@ -239,7 +240,7 @@ class StandardProcedure:
                 break
         if seat < len(actions):
             self._apply_slow(state, actions, seat)
-        state.history[-1]["turns"].append({"actions": list(actions)})
+        state.history[-1].actions.append(list(actions))
         d = self.directions[state.round]  # pass the hands (in place; see _pass)
         if d == 1:
             hands.insert(0, hands.pop())
@@ -271,7 +272,7 @@ class StandardProcedure:
         seats = tuple(enumerate(randoms))
         while not state.finished:
             hands, played, counts = state.hands, state.played, state.counts
-            turns = state.history[-1]["turns"]
+            turns = state.history[-1].actions
             d = directions[state.round]
             while len(hands[0]) > 1:
                 actions = [0] * len(seats)
@@ -311,7 +312,7 @@ class StandardProcedure:
                         played[seat].append(a)
                         row[a] += 1
                     actions[seat] = a
-                turns.append({"actions": actions})
+                turns.append(actions)
                 if d == 1:
                     hands.insert(0, hands.pop())
                 elif d == -1:
@@ -376,7 +377,7 @@ class StandardProcedure:
                 c = hand.pop()
                 state.play_card(seat, c)
                 actions.append(c)
-            state.history[-1]["turns"].append({"actions": actions, "auto": True})
+            state.history[-1].add_turn(actions, auto=True)
             state.turn += 1
         if not hands[0] and all(not h for h in state.hands):
             state.end_round()
@@ -415,7 +416,7 @@ class DummyProcedure(StandardProcedure):
     def deal(self, state) -> None:
         game = self.game
         hands = state.deal_hands(game.num_seats, game.hand_size)
-        state.history.append({"hands": [h[:] for h in hands], "turns": []})
+        state.history.append(RoundRecord([h[:] for h in hands]))
         state.dummy_piles = hands[self.players :]
         state.hands = hands[: self.players] + [[] for _ in state.dummy_piles]
         state.controller = self.spec.first_controller[state.round] if self.spec.first_controller else 0
@@ -480,9 +481,7 @@ class DummyProcedure(StandardProcedure):
                 state.play_card(seat, cards[0])
             else:
                 self._take(state, seat, cards)
-        state.history[-1]["turns"].append(
-            {"actions": list(actions), "controller": state.controller, "drawn": state.drawn[:]}
-        )
+        state.history[-1].add_dummy_turn(actions, state.controller, state.drawn)
         self._pass(state)
         state.turn += 1
         if all(not h for h in state.hands) and all(not p for p in state.dummy_piles):

@@ -23,6 +23,7 @@ import _random
 import random
 from collections.abc import Sequence
 
+from ruledraft.engine.records import RoundRecord
 from ruledraft.errors import IllegalMoveError, InputError
 from ruledraft.language.ruleset import CompiledRuleset, ExtraPick
 from ruledraft.tableau import Tableau
@@ -239,8 +240,8 @@ class State:
         self.game_end_scores: list[int] = [0] * n
         #: per scoring (each round end, then game end): (rules, [points per seat of each rule])
         self.scored: list[tuple] = []
-        #: per round: {"hands": dealt hands, "turns": [per turn: {"actions": [...], ...}]}
-        self.history: list[dict] = []
+        #: per round dealt: its deal, turns and (once it has ended) tables
+        self.history: list[RoundRecord] = []
         self.controller: int = -1
         self.drawn: list[int] = []
         self.dummy_piles: list[list[int]] = []
@@ -352,7 +353,9 @@ class State:
         new.round_scores = [r[:] for r in self.round_scores]
         new.game_end_scores = self.game_end_scores[:]
         new.scored = self.scored[:]  # entries are never changed once added
-        new.history = [{"hands": r["hands"], "turns": r["turns"][:]} for r in self.history]
+        history = new.history = self.history[:]  # rounds that have ended never change: shared
+        if history and not self.finished:
+            history[-1] = history[-1].copy()
         new.controller = self.controller
         new.drawn = self.drawn[:]
         new.dummy_piles = [p[:] for p in self.dummy_piles]
@@ -453,6 +456,7 @@ class State:
                         kk[c] += 1
                     else:
                         discarded.append(c)
+        self.history[-1].tables = played  # these lists are never changed again
         self.played = [[] for _ in played]
         self.counts = [[0] * K for _ in counts]
         if reshuffle and self.forced_deals is None:

@@ -32,23 +32,23 @@ def record_game(state: State, seats: Sequence[str]) -> dict:
     rounds = []
     for r, hist in enumerate(state.history):
         turns = []
-        for turn in hist["turns"]:
+        for turn in hist.turns:
             picks: list[list[str]] = [[] for _ in range(game.num_seats)]
-            for seat, action in enumerate(turn["actions"]):
+            for seat, action in enumerate(turn.actions):
                 cards, dummy_card = game.decode_action(action)
                 picks[seat] = [ids[c] for c in cards]
                 if dummy_card is not None:
                     picks[dummy_seat] = [ids[dummy_card]]
-            entry = {"picks": picks}
-            if turn.get("auto"):
+            entry: dict[str, Any] = {"picks": picks}
+            if turn.auto:
                 entry["auto"] = True
-            if "controller" in turn:
-                entry["controller"] = turn["controller"]
-                entry["drawn"] = [ids[c] for c in turn["drawn"]]
+            if turn.controller is not None:
+                entry["controller"] = turn.controller
+                entry["drawn"] = [ids[c] for c in turn.drawn]
             turns.append(entry)
         rounds.append(
             {
-                "hands": [[ids[c] for c in h] for h in hist["hands"]],
+                "hands": [[ids[c] for c in h] for h in hist.hands],
                 "turns": turns,
                 "scores": state.round_scores[r] if r < len(state.round_scores) else [],
             }
@@ -499,7 +499,7 @@ def replay_record(ruleset: CompiledRuleset, record: Any, *, shape_checked: bool 
             if state.is_terminal() or state.round != r:
                 break  # reported below, once the turns are compared
             logged = [[_card(ruleset, c, f"round {r + 1} hands") for c in hand] for hand in rnd["hands"]]
-            if logged != state.history[r]["hands"]:
+            if logged != state.history[r].hands:
                 return [f"round {r + 1}: the cards dealt in the log are not those seed {seed} deals"]
             for t, turn in enumerate(rnd["turns"]):
                 where = f"round {r + 1}, turn {t + 1}"
