@@ -670,7 +670,6 @@ class Reporter:
         self.seen_rounds = 0
         self.seen_turns = 0  # turns of the current round already reported
         self.tables: list[list[int]] = [[] for _ in range(state.game.num_seats)]
-        self.rule_points = {k: v[:] for k, v in state.rule_points.items()}
 
     def after_moves(self, state: State) -> None:
         game = state.game
@@ -724,14 +723,14 @@ class Reporter:
         for s in seats:
             for line in packed(f"  {self.names.long(s)}:", grouped_items(rs, self.tables[s]), self.width, ","):
                 self.write(line)
-        rule_ids = [rule.id for rule in rs.round_rules]
-        totals_after = [sum(state.round_scores[k][s] for k in range(r + 1)) for s in seats]
+        sheet = state.score_sheet()
+        scoring = sheet.rounds[r]
+        rule_ids = [rule.id for rule in scoring.rules]
+        totals_after = [sum(sc.totals[s] for sc in sheet.rounds[: r + 1]) for s in seats]
         rows = []
         for s in seats:
-            by_rule = [state.rule_points[rid][s] - self.rule_points[rid][s] for rid in rule_ids]
-            rows.append([self.names.long(s), *map(str, by_rule), str(state.round_scores[r][s]), str(totals_after[s])])
-        for rid in rule_ids:
-            self.rule_points[rid] = state.rule_points[rid][:]
+            by_rule = [pts[s] for pts in scoring.points]
+            rows.append([self.names.long(s), *map(str, by_rule), str(scoring.totals[s]), str(totals_after[s])])
         self.write(f"Points in round {r + 1}:")
         self._table(["seat", *map(shown, rule_ids), "round", "total"], rows, seats)
         if self.pause and r + 1 < rs.rounds:
@@ -743,9 +742,11 @@ class Reporter:
         seats = range(game.num_seats)
         self.write("")
         self.write("=== Game over ===")
-        if rs.game_rules:
+        sheet = state.score_sheet()
+        if rs.game_rules and sheet.game_end is not None:
+            scoring = sheet.game_end
             kept = state.kept_cards
-            rule_ids = [rule.id for rule in rs.game_rules]
+            rule_ids = [rule.id for rule in scoring.rules]
             self.write("Kept to the end of the game:")
             for s in seats:
                 for line in packed(f"  {self.names.short(s)}:", grouped_items(rs, kept[s]), self.width, ","):
@@ -753,17 +754,17 @@ class Reporter:
             rows = [
                 [
                     self.names.long(s),
-                    *(str(state.rule_points[rid][s] - self.rule_points[rid][s]) for rid in rule_ids),
-                    str(state.game_end_scores[s]),
+                    *(str(pts[s]) for pts in scoring.points),
+                    str(scoring.totals[s]),
                 ]
                 for s in seats
             ]
             self.write("Game-end points (on the cards kept to the end):")
             self._table(["seat", *map(shown, rule_ids), "game end"], rows, seats)
-        totals = state.totals()
+        totals = sheet.totals
         self.write("Final totals:")
         self._table(["seat", "points"], [[self.names.long(s), str(totals[s])] for s in seats], seats)
-        winners = state.winners
+        winners = sheet.winners
         if not winners:
             self.write("No winner: the tie is not broken and this game does not share wins.")
         elif len(winners) == 1:

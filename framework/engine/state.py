@@ -24,6 +24,15 @@ import random
 from collections.abc import Sequence
 
 from ruledraft.engine.records import RoundRecord
+from ruledraft.engine.scoresheet import (
+    ScoreSheet,
+    Scoring,
+    game_rules,
+    keep_cards,
+    round_rules,
+    score_scoring,
+)
+from ruledraft.engine.scoresheet import decide_winners as decide_winners  # where it was before the pipeline
 from ruledraft.errors import IllegalMoveError, InputError
 from ruledraft.language.ruleset import CompiledRuleset, ExtraPick
 from ruledraft.tableau import Tableau
@@ -62,27 +71,6 @@ def shuffled(cards, rng: random.Random) -> list:
     return sorted(cards, key=lambda _: r())
 
 
-def decide_winners(ruleset: CompiledRuleset, num_players: int, totals: Sequence[int], kept: Tableau) -> list[int]:
-    """The winning seats: most points among those who can win, then the ruleset's
-    tie-break chain on the cards kept to game end; whoever is still tied shares the win
-    (or nobody wins, if the ruleset says a tie is not shared)."""
-    dummy = ruleset.dummy
-    candidates = list(range(num_players))
-    if dummy and dummy.can_win:
-        candidates += list(range(num_players, len(totals)))
-    best = max(totals[s] for s in candidates)
-    tied = [s for s in candidates if totals[s] == best]
-    for tb in ruleset.tie_breaks:
-        if len(tied) == 1:
-            break
-        values = {s: tb.quantity.fn(kept, s) for s in tied}
-        target = max(values.values()) if tb.most else min(values.values())
-        tied = [s for s in tied if values[s] == target]
-    if not ruleset.shared_win and len(tied) > 1:
-        return []
-    return tied
-
-
 def _rules_reading(rules, num_card_types: int) -> tuple:
     out = []
     for c in range(num_card_types):
@@ -113,6 +101,9 @@ class Game:
         #: size of the part of an action that encodes a player's own cards
         self.own_span = K * (K + 1) ** self.max_extra
         self.procedure = PROCEDURES[ruleset.procedure](self)
+        #: the rules scored at each round end, and at game end
+        self.round_scoring_rules = round_rules(ruleset)
+        self.game_scoring_rules = game_rules(ruleset)
         #: for each card index, the round-end rules whose score can change when it is played
         self.round_rules_reading = _rules_reading(ruleset.round_rules, K)
         #: the same for game-end rules
@@ -212,7 +203,8 @@ class State:
         "kept_counts",
         "round_scores",
         "game_end_scores",
-        "scored",
+        "scorings",
+        "sheet",
         "history",
         "controller",
         "drawn",
@@ -238,8 +230,10 @@ class State:
         self.kept_counts: list[list[int]] = [[0] * K for _ in range(n)]
         self.round_scores: list[list[int]] = []
         self.game_end_scores: list[int] = [0] * n
-        #: per scoring (each round end, then game end): (rules, [points per seat of each rule])
-        self.scored: list[tuple] = []
+        #: each scoring so far (each round end, then game end), by the scoring pipeline
+        self.scorings: list[Scoring] = []
+        #: the finished game's score sheet (None until the game is over)
+        self.sheet: ScoreSheet | None = None
         #: per round dealt: its deal, turns and (once it has ended) tables
         self.history: list[RoundRecord] = []
         self.controller: int = -1
@@ -352,7 +346,8 @@ class State:
         new.kept_counts = [k[:] for k in self.kept_counts]
         new.round_scores = [r[:] for r in self.round_scores]
         new.game_end_scores = self.game_end_scores[:]
-        new.scored = self.scored[:]  # entries are never changed once added
+        new.scorings = self.scorings[:]  # entries are never changed once added
+        new.sheet = self.sheet  # never changed once made
         history = new.history = self.history[:]  # rounds that have ended never change: shared
         if history and not self.finished:
             history[-1] = history[-1].copy()
@@ -432,34 +427,18 @@ class State:
         or score the game end."""
         game = self.game
         rules = game.ruleset
-        self.round_scores.append(self._score(rules.round_rules, self.tableau()))
-        kept = game.kept
-        kept_types = game.kept_types
+        scoring = score_scoring(game.round_scoring_rules, self.tableau())
+        self.scorings.append(scoring)
+        self.round_scores.append(scoring.totals[:])
         K = game.num_card_types
         reshuffle = rules.between_rounds == "reshuffle"
-        discarded: list[int] = []
+        discarded: list[int] | None = [] if reshuffle else None
         played, counts = self.played, self.counts
-        for s in range(game.num_seats):
-            row = counts[s]
-            if not reshuffle and len(kept_types) == 1:
-                # one kept card type (puddings): its copies are alike, so play order is moot
-                k = kept_types[0]
-                if row[k]:
-                    self.kept_cards[s].extend([k] * row[k])
-                    self.kept_counts[s][k] += row[k]
-                continue
-            if reshuffle or any(map(row.__getitem__, kept_types)):
-                kc, kk = self.kept_cards[s], self.kept_counts[s]
-                for c in played[s]:
-                    if kept[c]:
-                        kc.append(c)
-                        kk[c] += 1
-                    else:
-                        discarded.append(c)
+        keep_cards(game.kept, game.kept_types, played, counts, self.kept_cards, self.kept_counts, discarded)
         self.history[-1].tables = played  # these lists are never changed again
         self.played = [[] for _ in played]
         self.counts = [[0] * K for _ in counts]
-        if reshuffle and self.forced_deals is None:
+        if discarded is not None and self.forced_deals is None:
             # every card that is not kept goes back: the undealt deck, unplayed hands, played cards
             deck = self.deck[self.deck_pos :] + discarded
             for h in self.hands + self.dummy_piles:
@@ -474,35 +453,27 @@ class State:
         else:
             self._end_game()
 
-    def _score(self, rules, t: Tableau) -> list[int]:
-        """Score ``rules`` on ``t`` and remember each rule's points; the total per seat."""
-        points = [rule.score(t) for rule in rules]
-        self.scored.append((rules, points))
-        if not points:
-            return [0] * t.num_seats
-        return list(map(sum, zip(*points)))
-
     @property
     def rule_points(self) -> dict[str, list[int]]:
         """Points per seat of each scoring rule so far, by rule id."""
-        n = self.game.num_seats
-        out = {r.id: [0] * n for r in self.game.ruleset.rules}
-        for rules, points in self.scored:
-            for rule, pts in zip(rules, points):
-                acc = out[rule.id]
-                for s, p in enumerate(pts):
-                    acc[s] += p
-        return out
+        return self.score_sheet().rule_points
+
+    def score_sheet(self) -> ScoreSheet:
+        """The scores so far: the rounds scored (and, once the game is over, game end and the winners)."""
+        if self.sheet is not None:
+            return self.sheet
+        game = self.game
+        return ScoreSheet(game.ruleset, game.num_players, game.num_seats, self.scorings, None, None)
 
     def _end_game(self) -> None:
-        rules = self.game.ruleset
+        game = self.game
         kt = self.kept_tableau()
-        self.game_end_scores = self._score(rules.game_rules, kt)
+        scoring = score_scoring(game.game_scoring_rules, kt)
+        self.scorings.append(scoring)
+        self.game_end_scores = scoring.totals[:]
         self.finished = True
-        self.winners = self._winners(kt)
-
-    def _winners(self, kt: Tableau) -> list[int]:
-        return decide_winners(self.game.ruleset, self.game.num_players, self.totals(), kt)
+        self.sheet = ScoreSheet(game.ruleset, game.num_players, game.num_seats, self.scorings[:-1], scoring, kt)
+        self.winners = self.sheet.winners[:]
 
     # ------------------------------------------------------------------ views
 

@@ -29,6 +29,8 @@ def record_game(state: State, seats: Sequence[str]) -> dict:
     game = state.game
     ids = game.ruleset.catalogue.ids
     dummy_seat = game.num_players if game.ruleset.dummy else None
+    sheet = state.score_sheet()
+    round_points = sheet.round_points
     rounds = []
     for r, hist in enumerate(state.history):
         turns = []
@@ -50,7 +52,7 @@ def record_game(state: State, seats: Sequence[str]) -> dict:
             {
                 "hands": [[ids[c] for c in h] for h in hist.hands],
                 "turns": turns,
-                "scores": state.round_scores[r] if r < len(state.round_scores) else [],
+                "scores": round_points[r] if r < len(round_points) else [],
             }
         )
     record = {
@@ -60,10 +62,10 @@ def record_game(state: State, seats: Sequence[str]) -> dict:
         "seed": state.seed,
         "seats": list(seats),
         "rounds": rounds,
-        "game_end": list(state.game_end_scores),
-        "totals": state.totals(),
-        "winners": list(state.winners),
-        "rules": {k: v[:] for k, v in state.rule_points.items()},
+        "game_end": sheet.game_end_points,
+        "totals": sheet.totals[:],
+        "winners": sheet.winners[:],
+        "rules": sheet.rule_points,
     }
     if not is_bundled_file(game.ruleset.source):
         from pathlib import Path
