@@ -542,11 +542,11 @@ class HumanAgent:
         direction = DIRECTION_NAMES[rs.pass_directions[state.round]]
         self.write("")
         self.write(
-            f"--- Round {obs['round']} of {rs.rounds}, turn {obs['turn']} of {game.hand_size} (hands pass {direction}) ---"
+            f"--- Round {obs.round} of {rs.rounds}, turn {obs.turn} of {game.hand_size} (hands pass {direction}) ---"
         )
         for line in board_lines(state, self.names, self.width):
             self.write(line)
-        if obs["controls_dummy"]:
+        if obs.controls_dummy:
             drawn = ", ".join(card_name(rs, c) for c in state.drawn)
             self.write(
                 f"You control the dummy this turn: you drew {drawn or 'nothing'} from its pile; "
@@ -555,8 +555,8 @@ class HumanAgent:
         elif state.controller >= 0:
             self.write(f"{self.names.short(state.controller).capitalize()} controls the dummy this turn.")
         self.write("Your hand:")
-        self._list(rs, displayed_hand([idx(c) for c in obs["hand"]]))
-        if obs["can_use_action"]:
+        self._list(rs, displayed_hand([idx(c) for c in obs.hand]))
+        if obs.can_use_action:
             self.write(f"You may take two cards this turn with your {self._extra_cards(state, seat)}.")
 
     def _list(self, rs, cards: Sequence[int]) -> None:

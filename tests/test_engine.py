@@ -484,9 +484,9 @@ def test_round_one_turn_one_knows_no_other_hand():
     rs = game.ruleset
     for seat in range(4):
         obs = state.observation(seat)
-        assert obs["known_hands"] == {}
-        assert obs["hand"] == names(rs, state.hands[seat])
-        assert obs["hand_sizes"] == [8] * 4
+        assert obs.known_hands == {}
+        assert obs.hand == names(rs, state.hands[seat])
+        assert obs.hand_sizes == [8] * 4
 
 
 def test_after_one_pass_a_seat_knows_only_the_hand_it_passed():
@@ -498,7 +498,7 @@ def test_after_one_pass_a_seat_knows_only_the_hand_it_passed():
     picks = [state.legal_actions(s)[0] for s in range(4)]
     state.apply_actions(picks)
     for seat in range(4):
-        known = state.observation(seat)["known_hands"]
+        known = state.observation(seat).known_hands
         nxt = (seat + 1) % 4
         assert set(known) == {nxt}
         held = dealt[seat][:]
@@ -506,7 +506,7 @@ def test_after_one_pass_a_seat_knows_only_the_hand_it_passed():
         assert Counter(known[nxt]) == Counter(names(rs, held))
     state.apply_actions([state.legal_actions(s)[0] for s in range(4)])
     for seat in range(4):
-        assert set(state.observation(seat)["known_hands"]) == {(seat + 1) % 4, (seat + 2) % 4}
+        assert set(state.observation(seat).known_hands) == {(seat + 1) % 4, (seat + 2) % 4}
 
 
 @PROPERTY
@@ -526,8 +526,8 @@ def test_observations_never_show_a_hand_the_seat_has_not_held(setup):
             held = [{s} for s in range(players)]
         for seat in range(players):
             obs = state.observation(seat)
-            assert obs["hand"] == names(rs, state.hands[seat])
-            known = obs["known_hands"]
+            assert obs.hand == names(rs, state.hands[seat])
+            known = obs.known_hands
             expected = {o for o in range(players) if o != seat and origin[o] in held[seat]}
             assert set(known) == expected
             for o in expected:
@@ -653,9 +653,7 @@ def test_dummy_control_alternates_and_the_controller_draws_the_pile_top(seed, bo
         assert state.dummy_piles[0] == pile[turn + 1 :]
         assert len(state.hands[controller]) == len(state.hands[1 - controller]) + 1
         assert pile[turn] in state.hands[controller]
-        assert (
-            state.observation(controller)["controls_dummy"] and not state.observation(1 - controller)["controls_dummy"]
-        )
+        assert state.observation(controller).controls_dummy and not state.observation(1 - controller).controls_dummy
         for seat in (0, 1):
             legal = state.legal_actions(seat)
             assert len(legal) == len(set(legal))

@@ -1,4 +1,5 @@
-"""Typed records of a game as it is played: each round's deal, turns and tables.
+"""Typed records of a game as it is played: each round's deal, turns and tables, and
+what one seat may see of it (:class:`Observation`).
 
 :class:`RoundRecord` is what :attr:`State.history <ruledraft.engine.state.State.history>`
 holds, one per round dealt. It is written by the turn procedures and read by the
@@ -102,3 +103,35 @@ class RoundRecord:
 
     def __repr__(self) -> str:
         return f"RoundRecord(hands={self.hands!r}, turns={list(self.turns)!r}, tables={self.tables!r})"
+
+
+@attrs.frozen
+class Observation:
+    """What one seat may know at one moment (``State.observation``): its own hand,
+    every table, the scores, and the hands it has already held that are now elsewhere.
+    Never another seat's unseen hand. Cards are given by id."""
+
+    seat: int
+    #: 1-based round and turn
+    round: int
+    turn: int
+    hand: list[str]
+    #: cards in each seat's hand (0 for a dummy, whose cards are a pile)
+    hand_sizes: list[int]
+    #: this round's cards on each seat's table, in play order
+    played: list[list[str]]
+    #: cards each seat keeps to game end, from earlier rounds
+    kept: list[list[str]]
+    #: points per seat so far
+    scores: list[int]
+    #: per round scored, points per seat
+    round_scores: list[list[int]]
+    #: other seats' hands that this seat has held this round (as they are now)
+    known_hands: dict[int, list[str]]
+    controls_dummy: bool
+    #: whether this seat may take extra cards this turn (a special action such as chopsticks)
+    can_use_action: bool
+
+    def to_json(self) -> dict[str, object]:
+        """The observation as plain JSON data (``known_hands`` keyed by seat number)."""
+        return attrs.asdict(self)

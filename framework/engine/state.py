@@ -23,7 +23,7 @@ import _random
 import random
 from collections.abc import Sequence
 
-from ruledraft.engine.records import RoundRecord
+from ruledraft.engine.records import Observation, RoundRecord
 from ruledraft.engine.scoresheet import (
     ScoreSheet,
     Scoring,
@@ -477,23 +477,23 @@ class State:
 
     # ------------------------------------------------------------------ views
 
-    def observation(self, seat: int) -> dict:
+    def observation(self, seat: int) -> Observation:
         """What ``seat`` may know: its hand, every table, scores, and the hands it has
         already seen that are now elsewhere. Never another seat's unseen hand."""
         game = self.game
         ids = game.ruleset.catalogue.ids
         known = game.procedure.known_hands(self, seat)
-        return {
-            "seat": seat,
-            "round": self.round + 1,
-            "turn": self.turn + 1,
-            "hand": [ids[c] for c in self.hands[seat]],
-            "hand_sizes": [len(h) for h in self.hands],
-            "played": [[ids[c] for c in p] for p in self.played],
-            "kept": [[ids[c] for c in k] for k in self.kept_cards],
-            "scores": self.totals(),
-            "round_scores": [r[:] for r in self.round_scores],
-            "known_hands": {s: [ids[c] for c in cards] for s, cards in known.items() if s != seat},
-            "controls_dummy": self.controller == seat,
-            "can_use_action": self.can_use_action(seat) if not self.finished else False,
-        }
+        return Observation(
+            seat=seat,
+            round=self.round + 1,
+            turn=self.turn + 1,
+            hand=[ids[c] for c in self.hands[seat]],
+            hand_sizes=[len(h) for h in self.hands],
+            played=[[ids[c] for c in p] for p in self.played],
+            kept=[[ids[c] for c in k] for k in self.kept_cards],
+            scores=self.totals(),
+            round_scores=[r[:] for r in self.round_scores],
+            known_hands={s: [ids[c] for c in cards] for s, cards in known.items() if s != seat},
+            controls_dummy=self.controller == seat,
+            can_use_action=self.can_use_action(seat) if not self.finished else False,
+        )
