@@ -20,8 +20,8 @@ The engine reads only the compiled ruleset: it knows no card by name.
 from __future__ import annotations
 
 import _random
-import random
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING, Any
 
 from ruledraft.engine.records import Observation, RoundRecord
 from ruledraft.engine.scoresheet import (
@@ -36,6 +36,9 @@ from ruledraft.engine.scoresheet import decide_winners as decide_winners  # wher
 from ruledraft.errors import IllegalMoveError, InputError
 from ruledraft.language.ruleset import CompiledRuleset, ExtraPick
 from ruledraft.tableau import Tableau
+
+if TYPE_CHECKING:
+    from ruledraft.engine.procedures import RandomFn
 
 #: the largest seed a simulation takes or logs: 2**53 - 1, the largest whole number a
 #: JSON reader that uses doubles (jq, JavaScript) keeps exactly
@@ -60,7 +63,7 @@ def derive_seed(seed: int, *parts: int) -> int:
     return x
 
 
-def shuffled(cards, rng: random.Random) -> list:
+def shuffled(cards: Iterable[int], rng: _random.Random) -> list[int]:
     """A uniformly shuffled copy (sorting by random keys: faster than ``rng.shuffle``
     in pure Python, and just as reproducible).
 
@@ -71,7 +74,7 @@ def shuffled(cards, rng: random.Random) -> list:
     return sorted(cards, key=lambda _: r())
 
 
-def _rules_reading(rules, num_card_types: int) -> tuple:
+def _rules_reading(rules: Sequence[Any], num_card_types: int) -> tuple[tuple[Any, ...], ...]:
     out = []
     for c in range(num_card_types):
         out.append(tuple(r for r in rules if r.reads is None or c in r.reads))
@@ -99,7 +102,7 @@ class Game:
         self.actions = ruleset.actions
         self.max_extra = max((a.extra for a in ruleset.actions), default=0)
         #: size of the part of an action that encodes a player's own cards
-        self.own_span = K * (K + 1) ** self.max_extra
+        self.own_span: int = K * (K + 1) ** self.max_extra
         self.procedure = PROCEDURES[ruleset.procedure](self)
         #: the rules scored at each round end, and at game end
         self.round_scoring_rules = round_rules(ruleset)
@@ -213,7 +216,7 @@ class State:
         "winners",
     )
 
-    def __init__(self, game: Game, seed: int, deals=None):
+    def __init__(self, game: Game, seed: int, deals: Sequence[Sequence[Sequence[int]]] | None = None) -> None:
         self.game = game
         self.seed = seed
         n = game.num_seats
@@ -261,7 +264,7 @@ class State:
             return []
         return self.game.procedure.legal_actions(self, seat)
 
-    def sample_action(self, seat: int, random) -> int:
+    def sample_action(self, seat: int, random: RandomFn) -> int:
         """A legal action of ``seat`` drawn uniformly, ``random`` being a function
         returning floats in [0, 1) (such as ``random.Random(seed).random``)."""
         if self.finished:
@@ -288,7 +291,7 @@ class State:
         """Cards kept until game end, as game-end scoring sees them."""
         return Tableau(self.kept_counts, self.kept_cards, min(self.round + 1, self.game.ruleset.rounds))
 
-    def resample_hidden(self, seat: int, random) -> State:
+    def resample_hidden(self, seat: int, random: RandomFn) -> State:
         """A copy in which everything ``seat`` cannot see is dealt again at random,
         consistently with what it has seen: the determinization step of
         information-set search. ``random`` is a function returning floats in [0, 1).
@@ -368,7 +371,7 @@ class State:
             raise IllegalMoveError(f"expected {self.game.num_players} actions (one per player), got {len(actions)}")
         self.game.procedure.apply(self, actions)
 
-    def play_out(self, randoms: Sequence) -> None:
+    def play_out(self, randoms: Sequence[RandomFn]) -> None:
         """Play to the end with every player choosing uniformly among its legal actions,
         ``randoms[seat]`` being its function returning floats in [0, 1).
 

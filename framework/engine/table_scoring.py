@@ -7,10 +7,12 @@ from the round they were played in.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 from ruledraft.engine.scoresheet import PlayedGame, ScoreSheet, score_game
 from ruledraft.errors import InputError
+from ruledraft.language.catalogue import CardType
 from ruledraft.language.ruleset import CompiledRuleset
 from ruledraft.language.suggest import did_you_mean
 from ruledraft.play.game_log import MAX_PROBLEMS, format_problems, plural, schema_problems, show
@@ -25,7 +27,7 @@ class TableError(InputError):
         self.lines = lines
 
 
-def table_problems(ruleset: CompiledRuleset, table: Any, partial: bool = True) -> list[tuple]:
+def table_problems(ruleset: CompiledRuleset, table: Any, partial: bool = True) -> list[tuple[str, str]]:
     """``(JSON path, message)`` for every problem of a table: its shape (against
     ``schemas/score-table.schema.json``), then, if that is right, its agreement with
     the ruleset: the number of rounds (fewer than the ruleset's only when ``partial``),
@@ -77,7 +79,7 @@ def parse_table(
     return out
 
 
-def _over_the_deck(ruleset: CompiledRuleset, rounds: list[list[list[int]]]):
+def _over_the_deck(ruleset: CompiledRuleset, rounds: list[list[list[int]]]) -> Iterator[tuple[str, int, CardType]]:
     """``(where, number, card)`` for cards played more often than the deck allows: over
     the whole game, or (when every card not kept is shuffled back between rounds) in
     one round together with the kept cards of earlier rounds."""
