@@ -24,6 +24,7 @@ from collections.abc import Callable, Collection, Sequence
 import typer
 
 from ruledraft.engine.board import board
+from ruledraft.engine.records import Turn
 from ruledraft.engine.state import Game, State
 from ruledraft.errors import InputError
 from ruledraft.language.ruleset import DIRECTION_NAMES
@@ -541,11 +542,11 @@ class HumanAgent:
         direction = DIRECTION_NAMES[rs.pass_directions[state.round]]
         self.write("")
         self.write(
-            f"--- Round {obs['round']} of {rs.rounds}, turn {obs['turn']} of {game.hand_size} (hands pass {direction}) ---"
+            f"--- Round {obs.round} of {rs.rounds}, turn {obs.turn} of {game.hand_size} (hands pass {direction}) ---"
         )
         for line in board_lines(state, self.names, self.width):
             self.write(line)
-        if obs["controls_dummy"]:
+        if obs.controls_dummy:
             drawn = ", ".join(card_name(rs, c) for c in state.drawn)
             self.write(
                 f"You control the dummy this turn: you drew {drawn or 'nothing'} from its pile; "
@@ -554,8 +555,8 @@ class HumanAgent:
         elif state.controller >= 0:
             self.write(f"{self.names.short(state.controller).capitalize()} controls the dummy this turn.")
         self.write("Your hand:")
-        self._list(rs, displayed_hand([idx(c) for c in obs["hand"]]))
-        if obs["can_use_action"]:
+        self._list(rs, displayed_hand([idx(c) for c in obs.hand]))
+        if obs.can_use_action:
             self.write(f"You may take two cards this turn with your {self._extra_cards(state, seat)}.")
 
     def _list(self, rs, cards: Sequence[int]) -> None:
@@ -644,8 +645,8 @@ def round_tables(state: State, r: int) -> list[list[int]]:
     (the engine clears the tables once a round is scored)."""
     game = state.game
     tables: list[list[int]] = [[] for _ in range(game.num_seats)]
-    for turn in state.history[r]["turns"]:
-        for seat, action in enumerate(turn["actions"]):
+    for actions in state.history[r].actions:
+        for seat, action in enumerate(actions):
             take_cards(game, tables, seat, action)
     return tables
 
@@ -669,16 +670,16 @@ class Reporter:
         self.seen_rounds = 0
         self.seen_turns = 0  # turns of the current round already reported
         self.tables: list[list[int]] = [[] for _ in range(state.game.num_seats)]
-        self.rule_points = {k: v[:] for k, v in state.rule_points.items()}
 
     def after_moves(self, state: State) -> None:
         game = state.game
         # the turns just played: the moves, and a last card the engine played by itself
         while True:
             hist = state.history[self.seen_rounds]
-            for turn in hist["turns"][self.seen_turns :]:
+            turns = hist.turns
+            for turn in turns[self.seen_turns :]:
                 self._reveal(game, turn)
-            self.seen_turns = len(hist["turns"])
+            self.seen_turns = len(turns)
             if self.seen_rounds < len(state.round_scores):
                 self._round_summary(state, self.seen_rounds)
                 self.seen_rounds += 1
@@ -690,10 +691,10 @@ class Reporter:
         if state.is_terminal():
             self._game_end(state)
 
-    def _reveal(self, game: Game, turn: dict) -> None:
+    def _reveal(self, game: Game, turn: Turn) -> None:
         rs = game.ruleset
         parts, dummy_parts = [], []
-        for seat, action in enumerate(turn["actions"]):
+        for seat, action in enumerate(turn.actions):
             cards, dummy = game.decode_action(action)
             used = take_cards(game, self.tables, seat, action)
             text = " + ".join(card_name(rs, c) for c in cards)
@@ -704,7 +705,7 @@ class Reporter:
                 dummy_parts.append(
                     f"{self.names.short(game.num_players)}: {card_name(rs, dummy)} (given by {self.names.short(seat)})"
                 )
-        head = "Last cards (played automatically)" if turn.get("auto") else "Revealed"
+        head = "Last cards (played automatically)" if turn.auto else "Revealed"
         for line in packed(f"{head}:", parts + dummy_parts, self.width):
             self.write(line)
 
@@ -722,14 +723,14 @@ class Reporter:
         for s in seats:
             for line in packed(f"  {self.names.long(s)}:", grouped_items(rs, self.tables[s]), self.width, ","):
                 self.write(line)
-        rule_ids = [rule.id for rule in rs.round_rules]
-        totals_after = [sum(state.round_scores[k][s] for k in range(r + 1)) for s in seats]
+        sheet = state.score_sheet()
+        scoring = sheet.rounds[r]
+        rule_ids = [rule.id for rule in scoring.rules]
+        totals_after = [sum(sc.totals[s] for sc in sheet.rounds[: r + 1]) for s in seats]
         rows = []
         for s in seats:
-            by_rule = [state.rule_points[rid][s] - self.rule_points[rid][s] for rid in rule_ids]
-            rows.append([self.names.long(s), *map(str, by_rule), str(state.round_scores[r][s]), str(totals_after[s])])
-        for rid in rule_ids:
-            self.rule_points[rid] = state.rule_points[rid][:]
+            by_rule = [pts[s] for pts in scoring.points]
+            rows.append([self.names.long(s), *map(str, by_rule), str(scoring.totals[s]), str(totals_after[s])])
         self.write(f"Points in round {r + 1}:")
         self._table(["seat", *map(shown, rule_ids), "round", "total"], rows, seats)
         if self.pause and r + 1 < rs.rounds:
@@ -741,9 +742,11 @@ class Reporter:
         seats = range(game.num_seats)
         self.write("")
         self.write("=== Game over ===")
-        if rs.game_rules:
+        sheet = state.score_sheet()
+        if rs.game_rules and sheet.game_end is not None:
+            scoring = sheet.game_end
             kept = state.kept_cards
-            rule_ids = [rule.id for rule in rs.game_rules]
+            rule_ids = [rule.id for rule in scoring.rules]
             self.write("Kept to the end of the game:")
             for s in seats:
                 for line in packed(f"  {self.names.short(s)}:", grouped_items(rs, kept[s]), self.width, ","):
@@ -751,17 +754,17 @@ class Reporter:
             rows = [
                 [
                     self.names.long(s),
-                    *(str(state.rule_points[rid][s] - self.rule_points[rid][s]) for rid in rule_ids),
-                    str(state.game_end_scores[s]),
+                    *(str(pts[s]) for pts in scoring.points),
+                    str(scoring.totals[s]),
                 ]
                 for s in seats
             ]
             self.write("Game-end points (on the cards kept to the end):")
             self._table(["seat", *map(shown, rule_ids), "game end"], rows, seats)
-        totals = state.totals()
+        totals = sheet.totals
         self.write("Final totals:")
         self._table(["seat", "points"], [[self.names.long(s), str(totals[s])] for s in seats], seats)
-        winners = state.winners
+        winners = sheet.winners
         if not winners:
             self.write("No winner: the tie is not broken and this game does not share wins.")
         elif len(winners) == 1:

@@ -9,7 +9,7 @@ from typing import BinaryIO
 
 import typer
 
-from ruledraft.engine.table_scoring import TableError, score_table
+from ruledraft.engine.table_scoring import TableError, table_sheet
 from ruledraft.errors import InputError
 from ruledraft.language.file_access import UnreadableInput, open_input
 from ruledraft.play.game_log import MAX_LINE_BYTES, parse_json, read_lines, size_in_words
@@ -91,11 +91,9 @@ def score(
         with fh as stream:
             for where, data in read_tables(stream, name):
                 try:
-                    result = score_table(rs, data, where, partial=partial)
+                    sheet = table_sheet(rs, data, where, partial=partial)
                 except TableError as e:
                     for line in e.lines:
                         typer.echo(shown(line), err=True)
                     raise typer.Exit(1) from None
-                if not rules:
-                    result.pop("rules")
-                typer.echo(json.dumps(result))
+                typer.echo(json.dumps(sheet.to_json(rules=rules)))

@@ -90,7 +90,7 @@ def test_random_with_the_same_seed_plays_the_same_game(ruleset_id):
     b = play_game(game, 17, ["random"] * players)
     assert a.history == b.history and a.totals() == b.totals() and a.winners == b.winners
     c = play_game(game, 17, ["random"] * players, agents=[RandomAgent(1000 + s) for s in range(players)])
-    assert c.history[0]["hands"] == a.history[0]["hands"]
+    assert c.history[0].hands == a.history[0].hands
     assert c.history != a.history
 
 

@@ -72,14 +72,14 @@ def first_single(state, seat):
 def round_end_tables():
     """Collect, for each round scored, the cards on every seat's table just before scoring."""
     captured = []
-    original = State._end_round
+    original = State.end_round
 
     def spy(self):
         captured.append([p[:] for p in self.played])
         return original(self)
 
     with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(State, "_end_round", spy)
+        mp.setattr(State, "end_round", spy)
         yield captured
 
 
@@ -99,7 +99,7 @@ def test_hand_size_per_player_count_is_the_rulesets(players, size):
     state = play_out(game.new_initial_state(5), bots_for(["random"] * players, 5))
     assert len(state.history) == 3
     for rnd in state.history:
-        assert [len(h) for h in rnd["hands"]] == [size] * players
+        assert [len(h) for h in rnd.hands] == [size] * players
 
 
 @pytest.mark.parametrize("ruleset_id", BUNDLED_RULESETS)
@@ -109,7 +109,7 @@ def test_every_bundled_ruleset_deals_its_hand_size_to_every_seat(ruleset_id):
     for players in rs.player_counts:
         game = bundled_game(ruleset_id, players)
         state = game.new_initial_state(11)
-        hands = state.history[0]["hands"]
+        hands = state.history[0].hands
         assert len(hands) == rs.num_seats(players)
         assert [len(h) for h in hands] == [rs.hand_size(players)] * rs.num_seats(players)
 
@@ -118,7 +118,7 @@ def test_dummy_variant_deals_three_hands_of_nine():
     """Two players with a dummy: three hands of 9, the third kept as the dummy's face-down pile."""
     game = bundled_game(DUMMY, 2)
     state = game.new_initial_state(3)
-    dealt = state.history[0]["hands"]
+    dealt = state.history[0].hands
     assert [len(h) for h in dealt] == [9, 9, 9]
     assert state.dummy_piles[0] == dealt[2][1:]  # the top card is already drawn by the controller
     assert state.hands[2] == []
@@ -136,7 +136,7 @@ def test_deals_take_consecutive_cards_from_one_shuffled_deck(ruleset_id):
             == Counter(game.deck)
             == Counter({c.index: c.count for c in rs.catalogue.cards if c.count})
         )
-        dealt = [c for rnd in state.history for hand in rnd["hands"] for c in hand]
+        dealt = [c for rnd in state.history for hand in rnd.hands for c in hand]
         assert len(dealt) == 3 * rs.num_seats(players) * rs.hand_size(players) <= len(game.deck)
         assert dealt == list(state.deck[: len(dealt)])
         assert not Counter(dealt) - Counter(game.deck)
@@ -158,7 +158,7 @@ def test_a_new_state_is_reproducible_from_its_seed(setup):
 def test_different_seeds_give_different_deals():
     """Fifty seeds give fifty different round-1 deals."""
     game = bundled_game("sushi-go", 4)
-    deals = {tuple(map(tuple, game.new_initial_state(seed).history[0]["hands"])) for seed in range(50)}
+    deals = {tuple(map(tuple, game.new_initial_state(seed).history[0].hands)) for seed in range(50)}
     assert len(deals) == 50
 
 
@@ -172,13 +172,13 @@ def test_every_dealt_card_is_played_exactly_once_per_round(setup):
         state = play_out(game.new_initial_state(seed), bots_for(bots, seed))
     assert len(tables) == len(state.history) == game.ruleset.rounds
     for rnd, played in zip(state.history, tables):
-        dealt = Counter(c for hand in rnd["hands"] for c in hand)
+        dealt = Counter(c for hand in rnd.hands for c in hand)
         assert Counter(c for seq in played for c in seq) == dealt
         # the log of picks agrees: every pick, minus one chopsticks per two-card pick
         picked = Counter()
         returned = 0
-        for turn in rnd["turns"]:
-            for action in turn["actions"]:
+        for turn in rnd.turns:
+            for action in turn.actions:
                 own, dummy_card = game.decode_action(action)
                 picked.update(own)
                 if dummy_card is not None:
@@ -493,9 +493,9 @@ def test_round_one_turn_one_knows_no_other_hand():
     rs = game.ruleset
     for seat in range(4):
         obs = state.observation(seat)
-        assert obs["known_hands"] == {}
-        assert obs["hand"] == names(rs, state.hands[seat])
-        assert obs["hand_sizes"] == [8] * 4
+        assert obs.known_hands == {}
+        assert obs.hand == names(rs, state.hands[seat])
+        assert obs.hand_sizes == [8] * 4
 
 
 def test_after_one_pass_a_seat_knows_only_the_hand_it_passed():
@@ -507,7 +507,7 @@ def test_after_one_pass_a_seat_knows_only_the_hand_it_passed():
     picks = [state.legal_actions(s)[0] for s in range(4)]
     state.apply_actions(picks)
     for seat in range(4):
-        known = state.observation(seat)["known_hands"]
+        known = state.observation(seat).known_hands
         nxt = (seat + 1) % 4
         assert set(known) == {nxt}
         held = dealt[seat][:]
@@ -515,7 +515,7 @@ def test_after_one_pass_a_seat_knows_only_the_hand_it_passed():
         assert Counter(known[nxt]) == Counter(names(rs, held))
     state.apply_actions([state.legal_actions(s)[0] for s in range(4)])
     for seat in range(4):
-        assert set(state.observation(seat)["known_hands"]) == {(seat + 1) % 4, (seat + 2) % 4}
+        assert set(state.observation(seat).known_hands) == {(seat + 1) % 4, (seat + 2) % 4}
 
 
 @PROPERTY
@@ -535,8 +535,8 @@ def test_observations_never_show_a_hand_the_seat_has_not_held(setup):
             held = [{s} for s in range(players)]
         for seat in range(players):
             obs = state.observation(seat)
-            assert obs["hand"] == names(rs, state.hands[seat])
-            known = obs["known_hands"]
+            assert obs.hand == names(rs, state.hands[seat])
+            known = obs.known_hands
             expected = {o for o in range(players) if o != seat and origin[o] in held[seat]}
             assert set(known) == expected
             for o in expected:
@@ -581,12 +581,12 @@ def test_the_last_card_is_played_automatically(ruleset_id, players):
                     hand.append(game.ruleset.card_index("chopsticks"))
                 left.append(hand)
             state.apply_actions(picks)
-            turns = state.history[rnd]["turns"]
+            turns = state.history[rnd].turns
             assert len(turns) == game.hand_size
             last = turns[-1]
-            assert last.get("auto") is True
+            assert last.auto is True
             d = game.ruleset.pass_directions[rnd]
-            assert [[a] for a in last["actions"]] == [left[(s - d) % players] for s in range(players)]
+            assert [[a] for a in last.actions] == [left[(s - d) % players] for s in range(players)]
             assert state.finished or (state.round == rnd + 1 and state.turn == 0)
         else:
             step(state, agents)
@@ -613,9 +613,9 @@ def test_chopsticks_on_a_two_card_hand_pass_on_and_are_played_automatically():
         assert pair in state.legal_actions(0)
         state.apply_actions([pair, state.hands[1][0]])
     assert state.round == 1 and state.turn == 0
-    auto = state.history[0]["turns"][-1]
-    assert auto.get("auto") is True and auto["actions"][1] == chop
-    assert len(state.history[0]["turns"]) == 10
+    auto = state.history[0].turns[-1]
+    assert auto.auto is True and auto.actions[1] == chop
+    assert len(state.history[0].turns) == 10
     first = tables[0]
     assert Counter(first[0] + first[1]) == Counter({tem: 9, sas: 10, chop: 1})
     assert first[1][-1] == chop and chop not in first[0]
@@ -655,24 +655,22 @@ def test_dummy_control_alternates_and_the_controller_draws_the_pile_top(seed, bo
     agents = bots_for(bots, seed)
     while not state.finished:
         rnd, turn = state.round, state.turn
-        pile = state.history[rnd]["hands"][2]
+        pile = state.history[rnd].hands[2]
         controller = state.controller
         assert controller == ((0, 1, 0)[rnd] + turn) % 2
         assert state.drawn == [pile[turn]]
         assert state.dummy_piles[0] == pile[turn + 1 :]
         assert len(state.hands[controller]) == len(state.hands[1 - controller]) + 1
         assert pile[turn] in state.hands[controller]
-        assert (
-            state.observation(controller)["controls_dummy"] and not state.observation(1 - controller)["controls_dummy"]
-        )
+        assert state.observation(controller).controls_dummy and not state.observation(1 - controller).controls_dummy
         for seat in (0, 1):
             legal = state.legal_actions(seat)
             assert len(legal) == len(set(legal))
             assert all((game.decode_action(a)[1] is not None) == (seat == controller) for a in legal)
         step(state, agents)
     for rnd, record in enumerate(state.history):
-        assert [t["controller"] for t in record["turns"]] == [((0, 1, 0)[rnd] + t) % 2 for t in range(9)]
-        assert [t["drawn"] for t in record["turns"]] == [[c] for c in record["hands"][2]]
+        assert [t.controller for t in record.turns] == [((0, 1, 0)[rnd] + t) % 2 for t in range(9)]
+        assert [t.drawn for t in record.turns] == [(c,) for c in record.hands[2]]
 
 
 def test_the_dummy_controller_must_pick_for_the_dummy():
@@ -712,8 +710,8 @@ def test_dummy_seats_end_each_round_with_nine_cards_and_the_dummy_never_uses_cho
     for record, played in zip(state.history, tables):
         assert [len(p) for p in played] == [9, 9, 9]
         dummy_picks = []
-        for turn in record["turns"]:
-            _, dummy_card = game.decode_action(turn["actions"][turn["controller"]])
+        for turn in record.turns:
+            _, dummy_card = game.decode_action(turn.actions[turn.controller])
             dummy_picks.append(dummy_card)
         assert played[2] == dummy_picks
     assert set(state.winners) <= {0, 1} and state.winners

@@ -142,13 +142,13 @@ def test_table_scoring_agrees_with_the_engine(rid, monkeypatch):
     rs = bundled_ruleset(rid)
     ids = rs.catalogue.ids
     captured = []
-    end_round = State._end_round
+    end_round = State.end_round
 
     def capturing_end_round(state):
         captured.append([[ids[c] for c in cards] for cards in state.played])
         return end_round(state)
 
-    monkeypatch.setattr(State, "_end_round", capturing_end_round)
+    monkeypatch.setattr(State, "end_round", capturing_end_round)
     for players in rs.player_counts:
         game = Game(rs, players)
         for seed in range(4):

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import attrs
 
+from ruledraft.engine.scoresheet import score_scoring
 from ruledraft.engine.state import State
 from ruledraft.language.scoring import Majority, Modifier
 from ruledraft.tableau import Tableau
@@ -62,11 +63,7 @@ def board(state: State) -> list[SeatBoard]:
     table = state.tableau()
     kept_now = _with_kept_in_play(state)
     finished = state.is_terminal()
-    round_points = [0] * n
-    if not finished:
-        for rule in rs.round_rules:
-            for s, p in enumerate(rule.score(table)):
-                round_points[s] += p
+    round_points = [0] * n if finished else score_scoring(game.round_scoring_rules, table).totals
     majorities: list[tuple[str, list[int]]] = []
     for rule in rs.rules:
         if isinstance(rule, Majority):

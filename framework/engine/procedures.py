@@ -15,12 +15,20 @@ Both share the special-action machinery (extra picks such as chopsticks).
 from __future__ import annotations
 
 import operator
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING
 
+from ruledraft.engine.records import RoundRecord
 from ruledraft.errors import IllegalMoveError
 
+if TYPE_CHECKING:
+    from ruledraft.engine.state import Game, State
 
-def as_action(seat: int, a) -> int:
+#: a source of floats in [0, 1), such as ``random.Random(seed).random``
+RandomFn = Callable[[], float]
+
+
+def as_action(seat: int, a: object) -> int:
     """An action as a plain int; integer-like values (numpy integers from an RL
     policy, say) are accepted, anything else is an illegal move."""
     if type(a) is int:
@@ -28,12 +36,12 @@ def as_action(seat: int, a) -> int:
     if isinstance(a, bool):
         raise IllegalMoveError(f"seat {seat}: an action is an integer, not {a!r}")
     try:
-        return operator.index(a)
+        return operator.index(a)  # type: ignore[arg-type]  # anything may come in; TypeError says it is no action
     except TypeError:
         raise IllegalMoveError(f"seat {seat}: an action is an integer, not {a!r}") from None
 
 
-def sample_distinct(hand: list[int], random) -> int:
+def sample_distinct(hand: list[int], random: RandomFn) -> int:
     """One of the distinct cards of ``hand``, each equally likely.
 
     Rejection sampling: a position drawn uniformly is kept with probability one over
@@ -49,7 +57,7 @@ def sample_distinct(hand: list[int], random) -> int:
             return card
 
 
-def sample_one_or_two(hand: list[int], random, singles: bool = True) -> tuple[int, int]:
+def sample_one_or_two(hand: list[int], random: RandomFn, singles: bool = True) -> tuple[int, int]:
     """One card of ``hand`` or an ordered pair of its cards, each distinct choice
     equally likely (what ``legal_actions`` lists when one extra card may be taken):
     ``(card, -1)`` or ``(first, second)``. One draw, and no list of the choices.
@@ -78,7 +86,7 @@ class StandardProcedure:
 
     name = "standard"
 
-    def __init__(self, game):
+    def __init__(self, game: Game) -> None:
         self.game = game
         self.K = game.num_card_types
         self.actions = game.actions
@@ -87,15 +95,15 @@ class StandardProcedure:
 
     # ------------------------------------------------------------------ dealing
 
-    def deal(self, state) -> None:
+    def deal(self, state: State) -> None:
         game = self.game
-        state.hands = state._deal_hands(game.num_seats, game.hand_size)
-        state.history.append({"hands": [h[:] for h in state.hands], "turns": []})
+        state.hands = state.deal_hands(game.num_seats, game.hand_size)
+        state.history.append(RoundRecord([h[:] for h in state.hands]))
         self._maybe_autoplay(state)
 
     # ------------------------------------------------------------------ special actions
 
-    def extra_available(self, state, seat: int) -> int:
+    def extra_available(self, state: State, seat: int) -> int:
         """How many extra cards ``seat`` may take this turn (0: none)."""
         room = len(state.hands[seat]) - 1 - self._reserved(state, seat)
         if room <= 0 or not self.actions:
@@ -106,25 +114,25 @@ class StandardProcedure:
                 return min(action.extra, room)
         return 0
 
-    def _reserved(self, state, seat: int) -> int:
+    def _reserved(self, state: State, seat: int) -> int:
         """Cards of the hand that must be kept for other picks this turn (the dummy's)."""
         return 0
 
     # ------------------------------------------------------------------ legal actions
 
-    def own_options(self, state, seat: int) -> list[tuple[int, ...]]:
+    def own_options(self, state: State, seat: int) -> list[tuple[int, ...]]:
         """Card sequences ``seat`` may take for itself (without the dummy's pick)."""
         hand = state.hands[seat]
         singles = sorted(set(hand))
         extra = self.extra_available(state, seat)
-        options = [(c,) for c in singles]
+        options: list[tuple[int, ...]] = [(c,) for c in singles]
         if extra:
             left = {c: hand.count(c) for c in singles}
-            frontier = [((c,), c) for c in singles]
+            frontier: list[tuple[tuple[int, ...], int]] = [((c,), c) for c in singles]
             for _ in range(extra):
-                nxt = []
+                nxt: list[tuple[tuple[int, ...], int]] = []
                 for seq, _last in frontier:
-                    used = {}
+                    used: dict[int, int] = {}
                     for c in seq:
                         used[c] = used.get(c, 0) + 1
                     for c in singles:
@@ -134,7 +142,7 @@ class StandardProcedure:
                 frontier = nxt
         return options
 
-    def legal_actions(self, state, seat: int) -> list[int]:
+    def legal_actions(self, state: State, seat: int) -> list[int]:
         hand = state.hands[seat]
         if len(hand) < 2:
             return hand[:]
@@ -159,7 +167,7 @@ class StandardProcedure:
         encode = self.game.encode_action
         return [encode(seq) for seq in self.own_options(state, seat)]
 
-    def sample_action(self, state, seat: int, random) -> int:
+    def sample_action(self, state: State, seat: int, random: RandomFn) -> int:
         """A legal action drawn uniformly (``random()`` gives floats in [0, 1)),
         without building the action list when no special action is possible:
         the fast path for random play-outs."""
@@ -177,7 +185,7 @@ class StandardProcedure:
 
     # ------------------------------------------------------------------ applying
 
-    def _check_cards(self, state, seat: int, cards: Sequence[int]) -> None:
+    def _check_cards(self, state: State, seat: int, cards: Sequence[int]) -> None:
         hand = state.hands[seat]
         if len(cards) > 1:
             extra = len(cards) - 1
@@ -198,18 +206,18 @@ class StandardProcedure:
                     else f"seat {seat} has fewer than {k} {card!s} in hand"
                 )
 
-    def _take(self, state, seat: int, cards: Sequence[int]) -> None:
+    def _take(self, state: State, seat: int, cards: Sequence[int]) -> None:
         """Move cards from the seat's hand to its table, then resolve the special action."""
         hand = state.hands[seat]
         action = self.game.special_action_for(state.counts[seat], len(cards))
         for c in cards:
             hand.remove(c)
-            state._play(seat, c)
+            state.play_card(seat, c)
         if action is not None:  # its card goes back into the hand that is passed on
-            state._unplay(seat, action.card)
+            state.unplay_card(seat, action.card)
             hand.append(action.card)
 
-    def _decode(self, seat: int, a) -> tuple[int, ...]:
+    def _decode(self, seat: int, a: object) -> tuple[int, ...]:
         cards, dummy = self.game.decode_action(as_action(seat, a))
         if dummy is not None:
             raise IllegalMoveError(f"seat {seat} does not control a dummy")
@@ -217,7 +225,7 @@ class StandardProcedure:
             raise IllegalMoveError(f"seat {seat}: not an action: {a}")
         return cards
 
-    def apply(self, state, actions: Sequence[int]) -> None:
+    def apply(self, state: State, actions: Sequence[int]) -> None:
         K = self.K
         hands = state.hands
         played, counts = state.played, state.counts
@@ -239,7 +247,7 @@ class StandardProcedure:
                 break
         if seat < len(actions):
             self._apply_slow(state, actions, seat)
-        state.history[-1]["turns"].append({"actions": list(actions)})
+        state.history[-1].actions.append(list(actions))
         d = self.directions[state.round]  # pass the hands (in place; see _pass)
         if d == 1:
             hands.insert(0, hands.pop())
@@ -249,7 +257,7 @@ class StandardProcedure:
         if len(hands[0]) <= 1:
             self._maybe_autoplay(state)
 
-    def play_out(self, state, randoms: Sequence) -> None:
+    def play_out(self, state: State, randoms: Sequence[RandomFn]) -> None:
         """Play to the end with every player choosing uniformly among its legal
         actions, ``randoms[seat]()`` giving its floats in [0, 1).
 
@@ -271,7 +279,7 @@ class StandardProcedure:
         seats = tuple(enumerate(randoms))
         while not state.finished:
             hands, played, counts = state.hands, state.played, state.counts
-            turns = state.history[-1]["turns"]
+            turns = state.history[-1].actions
             d = directions[state.round]
             while len(hands[0]) > 1:
                 actions = [0] * len(seats)
@@ -311,7 +319,7 @@ class StandardProcedure:
                         played[seat].append(a)
                         row[a] += 1
                     actions[seat] = a
-                turns.append({"actions": actions})
+                turns.append(actions)
                 if d == 1:
                     hands.insert(0, hands.pop())
                 elif d == -1:
@@ -319,26 +327,26 @@ class StandardProcedure:
                 state.turn += 1
             self._maybe_autoplay(state)
 
-    def _play_out_by_turns(self, state, randoms: Sequence) -> None:
+    def _play_out_by_turns(self, state: State, randoms: Sequence[RandomFn]) -> None:
         """:meth:`play_out` turn by turn, through the checked path."""
         sample, apply = self.sample_action, self.apply
         seats = tuple(enumerate(randoms))
         while not state.finished:
             apply(state, [sample(state, seat, random) for seat, random in seats])
 
-    def _undo(self, state, actions: Sequence[int], upto: int) -> None:
+    def _undo(self, state: State, actions: Sequence[int], upto: int) -> None:
         """Take back the single cards seats ``0..upto-1`` took, so an illegal move leaves
         the state as it was (the hand order may differ; hands are unordered)."""
         for seat in range(upto):
             a = actions[seat]
-            state._unplay(seat, a)
+            state.unplay_card(seat, a)
             state.hands[seat].append(a)
 
-    def _apply_slow(self, state, actions: Sequence[int], first: int) -> None:
+    def _apply_slow(self, state: State, actions: Sequence[int], first: int) -> None:
         """Seats ``first..`` when some take several cards: check them all, then apply."""
         K = self.K
         hands = state.hands
-        decoded: list = []  # a card index, or a tuple of cards
+        decoded: list[int | tuple[int, ...]] = []  # a card index, or a tuple of cards
         try:
             for seat in range(first, len(actions)):
                 a = actions[seat]
@@ -352,15 +360,15 @@ class StandardProcedure:
             self._undo(state, actions, first)
             raise
         played, counts = state.played, state.counts
-        for seat, cards in enumerate(decoded, first):
-            if type(cards) is int:
-                hands[seat].remove(cards)
-                played[seat].append(cards)
-                counts[seat][cards] += 1
+        for seat, taken in enumerate(decoded, first):
+            if isinstance(taken, int):
+                hands[seat].remove(taken)
+                played[seat].append(taken)
+                counts[seat][taken] += 1
             else:
-                self._take(state, seat, cards)
+                self._take(state, seat, taken)
 
-    def _pass(self, state) -> None:
+    def _pass(self, state: State) -> None:
         d = self.directions[state.round]
         hands = state.hands  # rotated in place: states never share this list (see State.clone)
         if d == 1:
@@ -368,25 +376,25 @@ class StandardProcedure:
         elif d == -1:
             hands.append(hands.pop(0))
 
-    def _maybe_autoplay(self, state) -> None:
+    def _maybe_autoplay(self, state: State) -> None:
         hands = state.hands
         if len(hands[0]) == 1 and all(len(h) == 1 for h in hands):
             actions = []
             for seat, hand in enumerate(hands):
                 c = hand.pop()
-                state._play(seat, c)
+                state.play_card(seat, c)
                 actions.append(c)
-            state.history[-1]["turns"].append({"actions": actions, "auto": True})
+            state.history[-1].add_turn(actions, auto=True)
             state.turn += 1
         if not hands[0] and all(not h for h in state.hands):
-            state._end_round()
+            state.end_round()
 
     # ------------------------------------------------------------------ information
 
-    def _passing_seats(self, state) -> int:
+    def _passing_seats(self, state: State) -> int:
         return len(state.hands)
 
-    def known_hands(self, state, seat: int) -> dict[int, list[int]]:
+    def known_hands(self, state: State, seat: int) -> dict[int, list[int]]:
         """Hands now at other seats whose contents ``seat`` has seen (all changes since are public)."""
         n = self._passing_seats(state)
         d = self.directions[state.round] if state.round < len(self.directions) else 0
@@ -406,32 +414,35 @@ class DummyProcedure(StandardProcedure):
 
     name = "dummy"
 
-    def __init__(self, game):
+    def __init__(self, game: Game) -> None:
         super().__init__(game)
-        self.spec = game.ruleset.dummy
+        spec = game.ruleset.dummy
+        if spec is None:
+            raise ValueError(f"{game.ruleset.id} has no dummy")
+        self.spec = spec
         self.players = game.num_players
         self.dummy_seat = game.num_players  # the first dummy seat
 
-    def deal(self, state) -> None:
+    def deal(self, state: State) -> None:
         game = self.game
-        hands = state._deal_hands(game.num_seats, game.hand_size)
-        state.history.append({"hands": [h[:] for h in hands], "turns": []})
+        hands = state.deal_hands(game.num_seats, game.hand_size)
+        state.history.append(RoundRecord([h[:] for h in hands]))
         state.dummy_piles = hands[self.players :]
         state.hands = hands[: self.players] + [[] for _ in state.dummy_piles]
         state.controller = self.spec.first_controller[state.round] if self.spec.first_controller else 0
         self._draw(state)
 
-    def _draw(self, state) -> None:
+    def _draw(self, state: State) -> None:
         pile = state.dummy_piles[0]
         drawn = pile[: self.spec.draw]
         del pile[: self.spec.draw]
         state.hands[state.controller].extend(drawn)
         state.drawn = drawn
 
-    def _reserved(self, state, seat: int) -> int:
+    def _reserved(self, state: State, seat: int) -> int:
         return 1 if seat == state.controller else 0
 
-    def legal_actions(self, state, seat: int) -> list[int]:
+    def legal_actions(self, state: State, seat: int) -> list[int]:
         if seat != state.controller:
             return super().legal_actions(state, seat)
         hand = state.hands[seat]
@@ -445,7 +456,7 @@ class DummyProcedure(StandardProcedure):
                 out.append(encode(own, d))
         return out
 
-    def sample_action(self, state, seat: int, random) -> int:
+    def sample_action(self, state: State, seat: int, random: RandomFn) -> int:
         if seat != state.controller:
             return super().sample_action(state, seat, random)
         if not self.extra_available(state, seat):
@@ -455,7 +466,7 @@ class DummyProcedure(StandardProcedure):
         legal = self.legal_actions(state, seat)
         return legal[int(random() * len(legal))]
 
-    def apply(self, state, actions: Sequence[int]) -> None:
+    def apply(self, state: State, actions: Sequence[int]) -> None:
         decoded = []
         for seat, a in enumerate(actions):
             cards, dummy = self.game.decode_action(as_action(seat, a))
@@ -474,30 +485,28 @@ class DummyProcedure(StandardProcedure):
         for seat, (cards, dummy) in enumerate(decoded):
             if dummy is not None:
                 state.hands[seat].remove(dummy)
-                state._play(self.dummy_seat, dummy)
+                state.play_card(self.dummy_seat, dummy)
             if len(cards) == 1:
                 state.hands[seat].remove(cards[0])
-                state._play(seat, cards[0])
+                state.play_card(seat, cards[0])
             else:
                 self._take(state, seat, cards)
-        state.history[-1]["turns"].append(
-            {"actions": list(actions), "controller": state.controller, "drawn": state.drawn[:]}
-        )
+        state.history[-1].add_dummy_turn(actions, state.controller, state.drawn)
         self._pass(state)
         state.turn += 1
         if all(not h for h in state.hands) and all(not p for p in state.dummy_piles):
             state.drawn = []
-            state._end_round()
+            state.end_round()
             return
         state.controller = (state.controller + 1) % self.players
         self._draw(state)
 
-    def play_out(self, state, randoms: Sequence) -> None:
+    def play_out(self, state: State, randoms: Sequence[RandomFn]) -> None:
         """Play to the end with every player choosing uniformly (see
         :meth:`StandardProcedure.play_out`), turn by turn through the checked path."""
         self._play_out_by_turns(state, randoms)
 
-    def _check_cards_with_dummy(self, state, seat: int, cards: tuple[int, ...], dummy: int) -> None:
+    def _check_cards_with_dummy(self, state: State, seat: int, cards: tuple[int, ...], dummy: int) -> None:
         hand = state.hands[seat]
         need: dict[int, int] = {}
         for c in cards + (dummy,):
@@ -508,7 +517,7 @@ class DummyProcedure(StandardProcedure):
                     f"seat {seat} does not have {self.game.ruleset.catalogue.ids[c]} in hand for that"
                 )
 
-    def _pass(self, state) -> None:
+    def _pass(self, state: State) -> None:
         d = self.directions[state.round]
         p = self.players
         hands = state.hands[:p]
@@ -518,10 +527,10 @@ class DummyProcedure(StandardProcedure):
             hands = hands[1:] + [hands[0]]
         state.hands = hands + state.hands[p:]
 
-    def _passing_seats(self, state) -> int:
+    def _passing_seats(self, state: State) -> int:
         return self.players
 
-    def known_hands(self, state, seat: int) -> dict[int, list[int]]:
+    def known_hands(self, state: State, seat: int) -> dict[int, list[int]]:
         out = {}
         for other, cards in super().known_hands(state, seat).items():
             cards = cards[:]

@@ -20,12 +20,25 @@ The engine reads only the compiled ruleset: it knows no card by name.
 from __future__ import annotations
 
 import _random
-import random
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING, Any
 
+from ruledraft.engine.records import Observation, RoundRecord
+from ruledraft.engine.scoresheet import (
+    ScoreSheet,
+    Scoring,
+    game_rules,
+    keep_cards,
+    round_rules,
+    score_scoring,
+)
+from ruledraft.engine.scoresheet import decide_winners as decide_winners  # where it was before the pipeline
 from ruledraft.errors import IllegalMoveError, InputError
 from ruledraft.language.ruleset import CompiledRuleset, ExtraPick
 from ruledraft.tableau import Tableau
+
+if TYPE_CHECKING:
+    from ruledraft.engine.procedures import RandomFn
 
 #: the largest seed a simulation takes or logs: 2**53 - 1, the largest whole number a
 #: JSON reader that uses doubles (jq, JavaScript) keeps exactly
@@ -50,7 +63,7 @@ def derive_seed(seed: int, *parts: int) -> int:
     return x
 
 
-def shuffled(cards, rng: random.Random) -> list:
+def shuffled(cards: Iterable[int], rng: _random.Random) -> list[int]:
     """A uniformly shuffled copy (sorting by random keys: faster than ``rng.shuffle``
     in pure Python, and just as reproducible).
 
@@ -61,28 +74,7 @@ def shuffled(cards, rng: random.Random) -> list:
     return sorted(cards, key=lambda _: r())
 
 
-def decide_winners(ruleset: CompiledRuleset, num_players: int, totals: Sequence[int], kept: Tableau) -> list[int]:
-    """The winning seats: most points among those who can win, then the ruleset's
-    tie-break chain on the cards kept to game end; whoever is still tied shares the win
-    (or nobody wins, if the ruleset says a tie is not shared)."""
-    dummy = ruleset.dummy
-    candidates = list(range(num_players))
-    if dummy and dummy.can_win:
-        candidates += list(range(num_players, len(totals)))
-    best = max(totals[s] for s in candidates)
-    tied = [s for s in candidates if totals[s] == best]
-    for tb in ruleset.tie_breaks:
-        if len(tied) == 1:
-            break
-        values = {s: tb.quantity.fn(kept, s) for s in tied}
-        target = max(values.values()) if tb.most else min(values.values())
-        tied = [s for s in tied if values[s] == target]
-    if not ruleset.shared_win and len(tied) > 1:
-        return []
-    return tied
-
-
-def _rules_reading(rules, num_card_types: int) -> tuple:
+def _rules_reading(rules: Sequence[Any], num_card_types: int) -> tuple[tuple[Any, ...], ...]:
     out = []
     for c in range(num_card_types):
         out.append(tuple(r for r in rules if r.reads is None or c in r.reads))
@@ -104,14 +96,17 @@ class Game:
         self.num_seats = ruleset.num_seats(num_players)
         self.hand_size = ruleset.hand_size(num_players)
         self.num_card_types = K = ruleset.catalogue.size
-        self.kept = tuple(c.keep == "game" for c in ruleset.catalogue.cards)
+        self.kept = tuple(c.kept for c in ruleset.catalogue.cards)
         self.kept_types = tuple(i for i, k in enumerate(self.kept) if k)
         self.deck = tuple(ruleset.catalogue.deck())
         self.actions = ruleset.actions
         self.max_extra = max((a.extra for a in ruleset.actions), default=0)
         #: size of the part of an action that encodes a player's own cards
-        self.own_span = K * (K + 1) ** self.max_extra
+        self.own_span: int = K * (K + 1) ** self.max_extra
         self.procedure = PROCEDURES[ruleset.procedure](self)
+        #: the rules scored at each round end, and at game end
+        self.round_scoring_rules = round_rules(ruleset)
+        self.game_scoring_rules = game_rules(ruleset)
         #: for each card index, the round-end rules whose score can change when it is played
         self.round_rules_reading = _rules_reading(ruleset.round_rules, K)
         #: the same for game-end rules
@@ -189,7 +184,7 @@ class Game:
         deal, for replaying a logged game.
         """
         state = State(self, seed, deals)
-        state._start_round()
+        state.start_round()
         return state
 
 
@@ -211,7 +206,8 @@ class State:
         "kept_counts",
         "round_scores",
         "game_end_scores",
-        "scored",
+        "scorings",
+        "sheet",
         "history",
         "controller",
         "drawn",
@@ -220,7 +216,7 @@ class State:
         "winners",
     )
 
-    def __init__(self, game: Game, seed: int, deals=None):
+    def __init__(self, game: Game, seed: int, deals: Sequence[Sequence[Sequence[int]]] | None = None) -> None:
         self.game = game
         self.seed = seed
         n = game.num_seats
@@ -237,10 +233,12 @@ class State:
         self.kept_counts: list[list[int]] = [[0] * K for _ in range(n)]
         self.round_scores: list[list[int]] = []
         self.game_end_scores: list[int] = [0] * n
-        #: per scoring (each round end, then game end): (rules, [points per seat of each rule])
-        self.scored: list[tuple] = []
-        #: per round: {"hands": dealt hands, "turns": [per turn: {"actions": [...], ...}]}
-        self.history: list[dict] = []
+        #: each scoring so far (each round end, then game end), by the scoring pipeline
+        self.scorings: list[Scoring] = []
+        #: the finished game's score sheet (None until the game is over)
+        self.sheet: ScoreSheet | None = None
+        #: per round dealt: its deal, turns and (once it has ended) tables
+        self.history: list[RoundRecord] = []
         self.controller: int = -1
         self.drawn: list[int] = []
         self.dummy_piles: list[list[int]] = []
@@ -266,7 +264,7 @@ class State:
             return []
         return self.game.procedure.legal_actions(self, seat)
 
-    def sample_action(self, seat: int, random) -> int:
+    def sample_action(self, seat: int, random: RandomFn) -> int:
         """A legal action of ``seat`` drawn uniformly, ``random`` being a function
         returning floats in [0, 1) (such as ``random.Random(seed).random``)."""
         if self.finished:
@@ -293,7 +291,7 @@ class State:
         """Cards kept until game end, as game-end scoring sees them."""
         return Tableau(self.kept_counts, self.kept_cards, min(self.round + 1, self.game.ruleset.rounds))
 
-    def resample_hidden(self, seat: int, random) -> State:
+    def resample_hidden(self, seat: int, random: RandomFn) -> State:
         """A copy in which everything ``seat`` cannot see is dealt again at random,
         consistently with what it has seen: the determinization step of
         information-set search. ``random`` is a function returning floats in [0, 1).
@@ -351,8 +349,11 @@ class State:
         new.kept_counts = [k[:] for k in self.kept_counts]
         new.round_scores = [r[:] for r in self.round_scores]
         new.game_end_scores = self.game_end_scores[:]
-        new.scored = self.scored[:]  # entries are never changed once added
-        new.history = [{"hands": r["hands"], "turns": r["turns"][:]} for r in self.history]
+        new.scorings = self.scorings[:]  # entries are never changed once added
+        new.sheet = self.sheet  # never changed once made
+        history = new.history = self.history[:]  # rounds that have ended never change: shared
+        if history and not self.finished:
+            history[-1] = history[-1].copy()
         new.controller = self.controller
         new.drawn = self.drawn[:]
         new.dummy_piles = [p[:] for p in self.dummy_piles]
@@ -370,7 +371,7 @@ class State:
             raise IllegalMoveError(f"expected {self.game.num_players} actions (one per player), got {len(actions)}")
         self.game.procedure.apply(self, actions)
 
-    def play_out(self, randoms: Sequence) -> None:
+    def play_out(self, randoms: Sequence[RandomFn]) -> None:
         """Play to the end with every player choosing uniformly among its legal actions,
         ``randoms[seat]`` being its function returning floats in [0, 1).
 
@@ -382,17 +383,25 @@ class State:
             raise ValueError(f"{len(randoms)} random streams for {self.game.num_players} players")
         self.game.procedure.play_out(self, randoms)
 
-    # ------------------------------------------------------------------ internals shared by procedures
+    # ------------------------------------------------------------------ the seam procedures use
+    #
+    # A turn procedure (procedures.py) changes a state only through these methods and
+    # the public lists (``hands``, ``played``, ``counts``, ``history``, ...); bots and
+    # the command line use apply_actions / play_out, which check the moves.
 
-    def _play(self, seat: int, card: int) -> None:
+    def play_card(self, seat: int, card: int) -> None:
+        """Put ``card`` on ``seat``'s table (it has left the hand already)."""
         self.played[seat].append(card)
         self.counts[seat][card] += 1
 
-    def _unplay(self, seat: int, card: int) -> None:
+    def unplay_card(self, seat: int, card: int) -> None:
+        """Take the oldest copy of ``card`` back off ``seat``'s table."""
         self.played[seat].remove(card)  # the oldest copy
         self.counts[seat][card] -= 1
 
-    def _deal_hands(self, seats: int, size: int) -> list[list[int]]:
+    def deal_hands(self, seats: int, size: int) -> list[list[int]]:
+        """This round's hands: ``seats`` hands of ``size`` cards, from the deck (or the
+        deals given for a replay)."""
         if self.forced_deals is not None:
             try:
                 hands = [list(h) for h in self.forced_deals[self.round]]
@@ -411,40 +420,28 @@ class State:
         self.deck_pos = pos
         return hands
 
-    def _start_round(self) -> None:
+    def start_round(self) -> None:
+        """Turn 1 of the current round: the procedure deals."""
         self.turn = 0
         self.game.procedure.deal(self)
 
-    def _end_round(self) -> None:
+    def end_round(self) -> None:
+        """Score the round, keep the cards kept to game end, then deal the next round
+        or score the game end."""
         game = self.game
         rules = game.ruleset
-        self.round_scores.append(self._score(rules.round_rules, self.tableau()))
-        kept = game.kept
-        kept_types = game.kept_types
+        scoring = score_scoring(game.round_scoring_rules, self.tableau())
+        self.scorings.append(scoring)
+        self.round_scores.append(scoring.totals[:])
         K = game.num_card_types
         reshuffle = rules.between_rounds == "reshuffle"
-        discarded: list[int] = []
+        discarded: list[int] | None = [] if reshuffle else None
         played, counts = self.played, self.counts
-        for s in range(game.num_seats):
-            row = counts[s]
-            if not reshuffle and len(kept_types) == 1:
-                # one kept card type (puddings): its copies are alike, so play order is moot
-                k = kept_types[0]
-                if row[k]:
-                    self.kept_cards[s].extend([k] * row[k])
-                    self.kept_counts[s][k] += row[k]
-                continue
-            if reshuffle or any(map(row.__getitem__, kept_types)):
-                kc, kk = self.kept_cards[s], self.kept_counts[s]
-                for c in played[s]:
-                    if kept[c]:
-                        kc.append(c)
-                        kk[c] += 1
-                    else:
-                        discarded.append(c)
+        keep_cards(game.kept, game.kept_types, played, counts, self.kept_cards, self.kept_counts, discarded)
+        self.history[-1].tables = played  # these lists are never changed again
         self.played = [[] for _ in played]
         self.counts = [[0] * K for _ in counts]
-        if reshuffle and self.forced_deals is None:
+        if discarded is not None and self.forced_deals is None:
             # every card that is not kept goes back: the undealt deck, unplayed hands, played cards
             deck = self.deck[self.deck_pos :] + discarded
             for h in self.hands + self.dummy_piles:
@@ -455,59 +452,51 @@ class State:
         self.dummy_piles = []
         if self.round + 1 < rules.rounds:
             self.round += 1
-            self._start_round()
+            self.start_round()
         else:
             self._end_game()
-
-    def _score(self, rules, t: Tableau) -> list[int]:
-        """Score ``rules`` on ``t`` and remember each rule's points; the total per seat."""
-        points = [rule.score(t) for rule in rules]
-        self.scored.append((rules, points))
-        if not points:
-            return [0] * t.num_seats
-        return list(map(sum, zip(*points)))
 
     @property
     def rule_points(self) -> dict[str, list[int]]:
         """Points per seat of each scoring rule so far, by rule id."""
-        n = self.game.num_seats
-        out = {r.id: [0] * n for r in self.game.ruleset.rules}
-        for rules, points in self.scored:
-            for rule, pts in zip(rules, points):
-                acc = out[rule.id]
-                for s, p in enumerate(pts):
-                    acc[s] += p
-        return out
+        return self.score_sheet().rule_points
+
+    def score_sheet(self) -> ScoreSheet:
+        """The scores so far: the rounds scored (and, once the game is over, game end and the winners)."""
+        if self.sheet is not None:
+            return self.sheet
+        game = self.game
+        return ScoreSheet(game.ruleset, game.num_players, game.num_seats, self.scorings, None, None)
 
     def _end_game(self) -> None:
-        rules = self.game.ruleset
+        game = self.game
         kt = self.kept_tableau()
-        self.game_end_scores = self._score(rules.game_rules, kt)
+        scoring = score_scoring(game.game_scoring_rules, kt)
+        self.scorings.append(scoring)
+        self.game_end_scores = scoring.totals[:]
         self.finished = True
-        self.winners = self._winners(kt)
-
-    def _winners(self, kt: Tableau) -> list[int]:
-        return decide_winners(self.game.ruleset, self.game.num_players, self.totals(), kt)
+        self.sheet = ScoreSheet(game.ruleset, game.num_players, game.num_seats, self.scorings[:-1], scoring, kt)
+        self.winners = self.sheet.winners[:]
 
     # ------------------------------------------------------------------ views
 
-    def observation(self, seat: int) -> dict:
+    def observation(self, seat: int) -> Observation:
         """What ``seat`` may know: its hand, every table, scores, and the hands it has
         already seen that are now elsewhere. Never another seat's unseen hand."""
         game = self.game
         ids = game.ruleset.catalogue.ids
         known = game.procedure.known_hands(self, seat)
-        return {
-            "seat": seat,
-            "round": self.round + 1,
-            "turn": self.turn + 1,
-            "hand": [ids[c] for c in self.hands[seat]],
-            "hand_sizes": [len(h) for h in self.hands],
-            "played": [[ids[c] for c in p] for p in self.played],
-            "kept": [[ids[c] for c in k] for k in self.kept_cards],
-            "scores": self.totals(),
-            "round_scores": [r[:] for r in self.round_scores],
-            "known_hands": {s: [ids[c] for c in cards] for s, cards in known.items() if s != seat},
-            "controls_dummy": self.controller == seat,
-            "can_use_action": self.can_use_action(seat) if not self.finished else False,
-        }
+        return Observation(
+            seat=seat,
+            round=self.round + 1,
+            turn=self.turn + 1,
+            hand=[ids[c] for c in self.hands[seat]],
+            hand_sizes=[len(h) for h in self.hands],
+            played=[[ids[c] for c in p] for p in self.played],
+            kept=[[ids[c] for c in k] for k in self.kept_cards],
+            scores=self.totals(),
+            round_scores=[r[:] for r in self.round_scores],
+            known_hands={s: [ids[c] for c in cards] for s, cards in known.items() if s != seat},
+            controls_dummy=self.controller == seat,
+            can_use_action=self.can_use_action(seat) if not self.finished else False,
+        )

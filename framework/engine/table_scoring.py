@@ -7,15 +7,15 @@ from the round they were played in.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
-from ruledraft.engine.state import decide_winners
+from ruledraft.engine.scoresheet import PlayedGame, ScoreSheet, score_game
 from ruledraft.errors import InputError
+from ruledraft.language.catalogue import CardType
 from ruledraft.language.ruleset import CompiledRuleset
-from ruledraft.language.scoring import score_rules
 from ruledraft.language.suggest import did_you_mean
 from ruledraft.play.game_log import MAX_PROBLEMS, format_problems, plural, schema_problems, show
-from ruledraft.tableau import Tableau
 
 
 class TableError(InputError):
@@ -27,7 +27,7 @@ class TableError(InputError):
         self.lines = lines
 
 
-def table_problems(ruleset: CompiledRuleset, table: Any, partial: bool = True) -> list[tuple]:
+def table_problems(ruleset: CompiledRuleset, table: Any, partial: bool = True) -> list[tuple[str, str]]:
     """``(JSON path, message)`` for every problem of a table: its shape (against
     ``schemas/score-table.schema.json``), then, if that is right, its agreement with
     the ruleset: the number of rounds (fewer than the ruleset's only when ``partial``),
@@ -79,7 +79,7 @@ def parse_table(
     return out
 
 
-def _over_the_deck(ruleset: CompiledRuleset, rounds: list[list[list[int]]]):
+def _over_the_deck(ruleset: CompiledRuleset, rounds: list[list[list[int]]]) -> Iterator[tuple[str, int, CardType]]:
     """``(where, number, card)`` for cards played more often than the deck allows: over
     the whole game, or (when every card not kept is shuffled back between rounds) in
     one round together with the kept cards of earlier rounds."""
@@ -87,7 +87,7 @@ def _over_the_deck(ruleset: CompiledRuleset, rounds: list[list[list[int]]]):
     used = [0] * len(cards)
     for r, rnd in enumerate(rounds):
         if ruleset.between_rounds == "reshuffle":
-            used = [n if cards[i].keep == "game" else 0 for i, n in enumerate(used)]
+            used = [n if cards[i].kept else 0 for i, n in enumerate(used)]
         for seat in rnd:
             for c in seat:
                 used[c] += 1
@@ -97,33 +97,16 @@ def _over_the_deck(ruleset: CompiledRuleset, rounds: list[list[list[int]]]):
                 return
 
 
-def score_table(ruleset: CompiledRuleset, table: Any, where: str = "table", partial: bool = True) -> dict:
-    """Points per round, at game end, in total, and the winners. ``partial=False``
+def table_sheet(ruleset: CompiledRuleset, table: Any, where: str = "table", partial: bool = True) -> ScoreSheet:
+    """The score sheet of a table, by the engine's scoring pipeline. ``partial=False``
     also refuses a table with fewer rounds than the ruleset has (the ``score``
-    command's default)."""
+    command's default). :class:`TableError` for a table that is not a table of the ruleset."""
     rounds = parse_table(ruleset, table, where, partial)
-    seats = len(rounds[0])
-    K = ruleset.catalogue.size
-    kept_cards: list[list[int]] = [[] for _ in range(seats)]
-    round_points = []
-    by_rule_total = {rid: [0] * seats for rid in ruleset.rule_ids}
-    for r, cards in enumerate(rounds):
-        total, by_rule = score_rules(ruleset.round_rules, Tableau.from_cards(K, cards, r + 1))
-        round_points.append(total)
-        for rid, pts in by_rule.items():
-            by_rule_total[rid] = [a + b for a, b in zip(by_rule_total[rid], pts)]
-        for s, seq in enumerate(cards):
-            kept_cards[s].extend(c for c in seq if ruleset.catalogue.cards[c].keep == "game")
-    kept = Tableau.from_cards(K, kept_cards, len(rounds))
-    game_end, by_rule = score_rules(ruleset.game_rules, kept)
-    for rid, pts in by_rule.items():
-        by_rule_total[rid] = [a + b for a, b in zip(by_rule_total[rid], pts)]
-    totals = [sum(r[s] for r in round_points) + game_end[s] for s in range(seats)]
-    players = seats - (ruleset.dummy.seats if ruleset.dummy else 0)
-    return {
-        "rounds": round_points,
-        "game_end": game_end,
-        "totals": totals,
-        "winners": decide_winners(ruleset, players, totals, kept),
-        "rules": by_rule_total,
-    }
+    return score_game(ruleset, PlayedGame.from_tables(ruleset, rounds))
+
+
+def score_table(ruleset: CompiledRuleset, table: Any, where: str = "table", partial: bool = True) -> dict[str, Any]:
+    """Points per round, at game end, in total, the winners and each rule's points
+    (:meth:`ScoreSheet.to_json <ruledraft.engine.scoresheet.ScoreSheet.to_json>`) of a
+    table (see :func:`table_sheet`)."""
+    return table_sheet(ruleset, table, where, partial).to_json()

@@ -28,6 +28,11 @@ class CardType:
     keep: str = "round"
     description: str = ""
 
+    @property
+    def kept(self) -> bool:
+        """Whether the card stays in front of its player until game end (``keep: game``)."""
+        return self.keep == "game"
+
 
 @attrs.frozen
 class Catalogue:

@@ -29,28 +29,30 @@ def record_game(state: State, seats: Sequence[str]) -> dict:
     game = state.game
     ids = game.ruleset.catalogue.ids
     dummy_seat = game.num_players if game.ruleset.dummy else None
+    sheet = state.score_sheet()
+    round_points = sheet.round_points
     rounds = []
     for r, hist in enumerate(state.history):
         turns = []
-        for turn in hist["turns"]:
+        for turn in hist.turns:
             picks: list[list[str]] = [[] for _ in range(game.num_seats)]
-            for seat, action in enumerate(turn["actions"]):
+            for seat, action in enumerate(turn.actions):
                 cards, dummy_card = game.decode_action(action)
                 picks[seat] = [ids[c] for c in cards]
                 if dummy_card is not None:
                     picks[dummy_seat] = [ids[dummy_card]]
-            entry = {"picks": picks}
-            if turn.get("auto"):
+            entry: dict[str, Any] = {"picks": picks}
+            if turn.auto:
                 entry["auto"] = True
-            if "controller" in turn:
-                entry["controller"] = turn["controller"]
-                entry["drawn"] = [ids[c] for c in turn["drawn"]]
+            if turn.controller is not None:
+                entry["controller"] = turn.controller
+                entry["drawn"] = [ids[c] for c in turn.drawn]
             turns.append(entry)
         rounds.append(
             {
-                "hands": [[ids[c] for c in h] for h in hist["hands"]],
+                "hands": [[ids[c] for c in h] for h in hist.hands],
                 "turns": turns,
-                "scores": state.round_scores[r] if r < len(state.round_scores) else [],
+                "scores": round_points[r] if r < len(round_points) else [],
             }
         )
     record = {
@@ -60,10 +62,10 @@ def record_game(state: State, seats: Sequence[str]) -> dict:
         "seed": state.seed,
         "seats": list(seats),
         "rounds": rounds,
-        "game_end": list(state.game_end_scores),
-        "totals": state.totals(),
-        "winners": list(state.winners),
-        "rules": {k: v[:] for k, v in state.rule_points.items()},
+        "game_end": sheet.game_end_points,
+        "totals": sheet.totals[:],
+        "winners": sheet.winners[:],
+        "rules": sheet.rule_points,
     }
     if not is_bundled_file(game.ruleset.source):
         from pathlib import Path
@@ -499,7 +501,7 @@ def replay_record(ruleset: CompiledRuleset, record: Any, *, shape_checked: bool 
             if state.is_terminal() or state.round != r:
                 break  # reported below, once the turns are compared
             logged = [[_card(ruleset, c, f"round {r + 1} hands") for c in hand] for hand in rnd["hands"]]
-            if logged != state.history[r]["hands"]:
+            if logged != state.history[r].hands:
                 return [f"round {r + 1}: the cards dealt in the log are not those seed {seed} deals"]
             for t, turn in enumerate(rnd["turns"]):
                 where = f"round {r + 1}, turn {t + 1}"

@@ -22,6 +22,7 @@ from typing import Any
 
 import attrs
 
+from ruledraft.engine.scoresheet import Scoring, add_rule_points
 from ruledraft.engine.state import MAX_SEED, Game, State, derive_seed
 from ruledraft.errors import RuledraftError
 from ruledraft.language.ruleset import CompiledRuleset
@@ -97,8 +98,9 @@ def play_game(game: Game, seed: int, bots: Sequence[str], agents: Sequence | Non
         raise ValueError(f"{len(agents)} agents for {game.num_players} players")
     state = game.new_initial_state(seed)
     randoms = [getattr(a, "uniform_random", None) for a in agents]
-    if all(randoms):  # every seat picks uniformly: the engine's own loop plays the same game
-        state.play_out(randoms)
+    uniform = [r for r in randoms if r is not None]
+    if len(uniform) == len(agents):  # every seat picks uniformly: the engine's own loop plays the same game
+        state.play_out(uniform)
         return state
     acts = list(enumerate(a.act for a in agents))
     apply = game.procedure.apply  # what State.apply_actions calls, minus checks that hold here
@@ -189,8 +191,8 @@ class Tally:
     low: list = attrs.Factory(list)
     high: list = attrs.Factory(list)
     rules: dict[str, list] = attrs.Factory(dict)  # rule id -> points per seat
-    #: id(rules) -> (rules, [points of each scoring]), summed in bulk by flush()
-    _pending: dict = attrs.field(factory=dict, eq=False, repr=False)
+    #: the scorings of the games counted since the last flush(), summed in bulk by it
+    _pending: list[Scoring] = attrs.field(factory=list, eq=False, repr=False)
     _pending_games: int = attrs.field(default=0, eq=False, repr=False)
 
     @classmethod
@@ -233,22 +235,14 @@ class Tally:
     def add_state(self, state: State) -> None:
         """Count one finished game, straight from its state."""
         self._add_outcome(state.totals(), state.winners)
-        pending = self._pending
-        for rules, points in state.scored:
-            entry = pending.get(id(rules))
-            if entry is None:
-                pending[id(rules)] = (rules, [points])
-            else:
-                entry[1].append(points)
+        self._pending.extend(state.scorings)
         self._pending_games += 1
         if self._pending_games >= 1024:
             self.flush()
 
     def flush(self) -> None:
         """Fold the buffered points of each rule into the sums (column by column, in C)."""
-        for rules, scorings in self._pending.values():
-            for rule, per_scoring in zip(rules, zip(*scorings)):
-                self.rules[rule.id] = list(map(add, self.rules[rule.id], map(sum, zip(*per_scoring))))
+        add_rule_points(self.rules, self._pending)
         self._pending.clear()
         self._pending_games = 0
 
