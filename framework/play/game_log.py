@@ -39,7 +39,7 @@ def record_game(state: State, seats: Sequence[str]) -> dict:
             for seat, action in enumerate(turn.actions):
                 cards, dummy_card = game.decode_action(action)
                 picks[seat] = [ids[c] for c in cards]
-                if dummy_card is not None:
+                if dummy_card is not None and dummy_seat is not None:
                     picks[dummy_seat] = [ids[dummy_card]]
             entry: dict[str, Any] = {"picks": picks}
             if turn.auto:
@@ -560,9 +560,11 @@ def replay_record(ruleset: CompiledRuleset, record: Any, *, shape_checked: bool 
                 problems.append(f"{key}: {record.get(key)} in the log, the rules give {expected[key]}")
         if "rules" in record and record["rules"] != expected["rules"]:
             for rid in sorted(set(expected["rules"]) | set(record["rules"] or {})):
-                logged = (record["rules"] or {}).get(rid)
-                if logged != expected["rules"].get(rid):
-                    problems.append(f"rule {rid}: {logged} in the log, the rules give {expected['rules'].get(rid)}")
+                logged_points = (record["rules"] or {}).get(rid)
+                if logged_points != expected["rules"].get(rid):
+                    problems.append(
+                        f"rule {rid}: {logged_points} in the log, the rules give {expected['rules'].get(rid)}"
+                    )
     except ReplayMismatch as e:
         problems.append(str(e))
     except (KeyError, TypeError, IndexError, ValueError) as e:
