@@ -28,7 +28,7 @@ import bisect
 import os
 import re
 import unicodedata
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 import attrs
@@ -86,6 +86,12 @@ class LoaderLimits:
 DEFAULT_LIMITS = LoaderLimits()
 
 
+#: Where a value sits: a tuple of keys and list indices from the top level.
+Path = tuple[Any, ...]
+#: A scalar as written: (style, start index, end index, text as parsed).
+_Span = tuple[str | None, int, int, str]
+
+
 @attrs.frozen
 class _Pos:
     """Where one value sits in the text (1-based), and its key if it is in a mapping."""
@@ -95,7 +101,7 @@ class _Pos:
     key_line: int | None = None
     key_column: int | None = None
     #: For scalars: (style, start index, end index, text as parsed) of the scalar token.
-    scalar: tuple | None = None
+    scalar: _Span | None = None
 
 
 @attrs.frozen(eq=False)
@@ -104,12 +110,12 @@ class Document:
 
     file: str
     text: str = attrs.field(repr=False)
-    lines: tuple = attrs.field(repr=False)
+    lines: tuple[str, ...] = attrs.field(repr=False)
     data: Any
-    _positions: dict = attrs.field(factory=dict, repr=False)
-    _line_starts: tuple = attrs.field(default=(0,), repr=False)
+    _positions: dict[Path, _Pos] = attrs.field(factory=dict, repr=False)
+    _line_starts: tuple[int, ...] = attrs.field(default=(0,), repr=False)
 
-    def locate(self, path, *, key: bool = False) -> tuple:
+    def locate(self, path: Iterable[Any], *, key: bool = False) -> tuple[int, int]:
         """1-based ``(line, column)`` of the value at ``path``.
 
         With ``key=True``, the position of its key in the parent mapping (for list
@@ -123,11 +129,11 @@ class Document:
         pos = self._positions.get(probe)
         if pos is None:
             return (1, 1)
-        if key and probe == path and pos.key_line is not None:
+        if key and probe == path and pos.key_line is not None and pos.key_column is not None:
             return (pos.key_line, pos.key_column)
         return (pos.line, pos.column)
 
-    def scalar_locator(self, path) -> Callable[[int], tuple]:
+    def scalar_locator(self, path: Iterable[Any]) -> Callable[[int], tuple[int, int]]:
         """A function mapping a 0-based offset in the text value at ``path`` to ``(line, column)``.
 
         Works for plain, quoted and block (``|``, ``>``) scalars, following line
@@ -135,22 +141,22 @@ class Document:
         character. For a path that is not a scalar, every offset maps to
         :meth:`locate` of the path.
         """
-        path = tuple(path)
-        pos = self._positions.get(path)
+        where = tuple(path)
+        pos = self._positions.get(where)
         if pos is None or pos.scalar is None:
-            here = self.locate(path)
+            here = self.locate(where)
             return lambda offset: here
         style, start, end, value = pos.scalar
         indices = _scalar_indices(self.text, style, start, end, value)
         to_line_col = self._line_col
 
-        def locate_offset(offset: int) -> tuple:
+        def locate_offset(offset: int) -> tuple[int, int]:
             offset = min(max(int(offset), 0), len(indices) - 1)
             return to_line_col(indices[offset])
 
         return locate_offset
 
-    def diagnostic(self, path, message: str, *, key: bool = False) -> Diagnostic:
+    def diagnostic(self, path: Iterable[Any], message: str, *, key: bool = False) -> Diagnostic:
         """A :class:`Diagnostic` at the value (or key) at ``path``, with its source line."""
         line, column = self.locate(path, key=key)
         return self.diagnostic_at(line, column, message)
@@ -159,12 +165,14 @@ class Document:
         """A :class:`Diagnostic` at ``line:column`` of this file, with its source line."""
         return Diagnostic(self.file, line, column, message, source_line=_source_line(self.lines, line))
 
-    def _line_col(self, index: int) -> tuple:
+    def _line_col(self, index: int) -> tuple[int, int]:
         row = bisect.bisect_right(self._line_starts, index) - 1
         return (row + 1, index - self._line_starts[row] + 1)
 
 
-def load_document(text, file: str = "<string>", *, limits: LoaderLimits = DEFAULT_LIMITS) -> Document:
+def load_document(
+    text: str | bytes | bytearray, file: str | os.PathLike[str] = "<string>", *, limits: LoaderLimits = DEFAULT_LIMITS
+) -> Document:
     """Parse rule-file text into a :class:`Document`; raise :class:`RulesetError` if it is unusable."""
     file = str(file)
     if isinstance(text, (bytes, bytearray)):
@@ -178,7 +186,7 @@ def load_document(text, file: str = "<string>", *, limits: LoaderLimits = DEFAUL
     return _build(text, file, limits)
 
 
-def load_file(path, *, limits: LoaderLimits = DEFAULT_LIMITS) -> Document:
+def load_file(path: str | os.PathLike[str], *, limits: LoaderLimits = DEFAULT_LIMITS) -> Document:
     """Read and parse a rule file; raise :class:`RulesetError` (at 1:1 if it cannot be read).
 
     ``-`` reads standard input (named ``<stdin>`` in messages); an already-open pipe
@@ -241,13 +249,13 @@ def _unshowable_message(char: str) -> str:
     return f"character U+{code:04X} ({what}) cannot be shown and is not allowed in a rule file"
 
 
-def _source_line(lines: tuple, line: int) -> str | None:
+def _source_line(lines: tuple[str, ...], line: int) -> str | None:
     if 1 <= line <= len(lines):
         return lines[line - 1]
     return None
 
 
-def _split_lines(text: str) -> tuple:
+def _split_lines(text: str) -> tuple[tuple[str, ...], tuple[int, ...]]:
     starts = [0]
     starts.extend(m.end() for m in _LINE_BREAK.finditer(text))
     pieces = _LINE_BREAK.split(text)
@@ -285,7 +293,7 @@ def _skip_properties(text: str, index: int, end: int) -> int:
 # -- mapping offsets inside a scalar back to the text ---------------------------------------
 
 
-def _scalar_indices(text: str, style, start: int, end: int, value: str) -> list:
+def _scalar_indices(text: str, style: str | None, start: int, end: int, value: str) -> list[int]:
     """For each offset 0..len(value) in a scalar's value, the index in ``text`` it came from."""
     tokens = _scalar_tokens(text, style, start, end)
     out = []
@@ -308,7 +316,7 @@ def _scalar_indices(text: str, style, start: int, end: int, value: str) -> list:
     return out
 
 
-def _scalar_tokens(text: str, style, start: int, end: int) -> list:
+def _scalar_tokens(text: str, style: str | None, start: int, end: int) -> list[tuple[str, int, bool]]:
     """``(character, index, literal)`` for the source of a scalar; ``literal`` ones come from escapes."""
     end = min(end, len(text))
     if style in ("|", ">"):
@@ -369,9 +377,9 @@ def _scalar_tokens(text: str, style, start: int, end: int) -> list:
                     tokens.append((replacements[nxt], k, True))
                     k += 2
                 elif nxt in codes:
-                    digits = text[k + 2 : k + 2 + codes[nxt]]
+                    code = text[k + 2 : k + 2 + codes[nxt]]
                     try:
-                        decoded = chr(int(digits, 16))
+                        decoded = chr(int(code, 16))
                     except (ValueError, OverflowError):
                         decoded = "\ufffd"
                     tokens.append((decoded, k, True))
@@ -427,9 +435,14 @@ class _Composer(yaml.SafeLoader):
         #: id(node) -> (values it builds, nesting height) once the node is complete
         self.finished: dict[int, tuple[int, int]] = {}
         self.scalars: dict[int, _Scalar] = {}  # id(scalar node) -> its value
-        self.spans: dict[int, tuple[str | None, int, int, str]] = {}  # id(scalar node) -> scalar info
+        self.spans: dict[int, _Span] = {}  # id(scalar node) -> scalar info
         self.keys: dict[int, str | None] = {}  # id(key node) -> its text, None when unusable
         self.seen: dict[int, dict[str, int]] = {}  # id(mapping node) -> key -> line of first use
+
+    @property
+    def parser(self) -> Any:
+        """This loader, for PyYAML's methods that carry no types."""
+        return self
 
     def compose(self) -> yaml.nodes.Node | None:
         yaml.SafeLoader.__init__(self, self.text)
@@ -462,12 +475,13 @@ class _Composer(yaml.SafeLoader):
     # -- composing
 
     def compose_node(self, parent: yaml.nodes.Node | None, index: Any) -> yaml.nodes.Node:
-        event = self.peek_event()
+        event: Any = self.parser.peek_event()
         line, column = event.start_mark.line + 1, event.start_mark.column + 1
+        start, end = event.start_mark.index, event.end_mark.index
         as_key = isinstance(parent, yaml.MappingNode) and index is None
         node: yaml.nodes.Node
         if isinstance(event, _ev.AliasEvent):
-            node = self._alias(self.get_event(), line, column)
+            node = self._alias(self.parser.get_event(), line, column)
         else:
             count0 = self.count
             self.add(1, line, column)
@@ -475,12 +489,11 @@ class _Composer(yaml.SafeLoader):
                 self.anchors.pop(event.anchor, None)  # an anchor may be named again
             if isinstance(event, _ev.ScalarEvent):
                 value = self._scalar_value(event, line, column, as_key=as_key)
-                node = super().compose_node(parent, index)
+                node = self._compose(parent, index)
                 self.scalars[id(node)] = value
-                start = event.start_mark.index
                 if event.anchor is not None or event.tag is not None:
-                    start = _skip_properties(self.text, start, event.end_mark.index)
-                self.spans[id(node)] = (event.style, start, event.end_mark.index, event.value)
+                    start = _skip_properties(self.text, start, end)
+                self.spans[id(node)] = (event.style, start, end, event.value)
                 height = 0
                 if as_key:
                     self.keys[id(node)] = event.value if value[1] else None
@@ -496,7 +509,7 @@ class _Composer(yaml.SafeLoader):
                     self.error(
                         line, column, f"a mapping key must be a single value, not {_kind_name({} if is_map else [])}"
                     )
-                node = super().compose_node(parent, index)
+                node = self._compose(parent, index)
                 self.depth -= 1
                 children = [n for pair in node.value for n in pair] if is_map else node.value
                 height = 1 + max((self._height(child) for child in children), default=0)
@@ -507,12 +520,14 @@ class _Composer(yaml.SafeLoader):
             self._check_key(parent, node, line)
         return node
 
+    def _compose(self, parent: yaml.nodes.Node | None, index: Any) -> yaml.nodes.Node:
+        node = super().compose_node(parent, index)
+        assert node is not None  # an event was waiting
+        return node
+
     def _height(self, node: yaml.nodes.Node) -> int:
-        if isinstance(node, _AliasNode):
-            node = node.target
-            if node is None:
-                return 0
-        return self.finished[id(node)][1]
+        target = node.target if isinstance(node, _AliasNode) else node
+        return 0 if target is None else self.finished[id(target)][1]
 
     def _alias(self, event: Any, line: int, column: int) -> yaml.nodes.Node:
         target = self.anchors.get(event.anchor)
@@ -571,7 +586,7 @@ class _Composer(yaml.SafeLoader):
         if tag == "!":  # the non-specific tag: a string (YAML 1.2, 6.9.1)
             tag = _STR
         elif not explicit:
-            tag = self.resolve(ScalarNode, raw, event.implicit)
+            tag = self.parser.resolve(ScalarNode, raw, event.implicit)
         if as_key:
             if tag == _MERGE and not explicit:
                 self.error(line, column, "merge keys ('<<') are not supported in a rule file; write the keys out")
@@ -627,8 +642,8 @@ class _Composer(yaml.SafeLoader):
     def data(
         self,
         node: yaml.nodes.Node,
-        path: tuple[Any, ...],
-        positions: dict[tuple[Any, ...], _Pos],
+        path: Path,
+        positions: dict[Path, _Pos],
         key_pos: tuple[int, int] | None,
     ) -> Any:
         """The plain value of ``node`` (an alias gives a fresh copy), recording every position under ``path``."""
@@ -720,7 +735,7 @@ def _build(text: str, file: str, limits: LoaderLimits) -> Document:
             )
     if composer.errors or root is None:
         raise RulesetError(composer.errors)
-    positions: dict[tuple[Any, ...], _Pos] = {}
+    positions: dict[Path, _Pos] = {}
     data = composer.data(root, (), positions, None)
     return Document(file, text, composer.lines, data, positions=positions, line_starts=composer.line_starts)
 
