@@ -10,7 +10,9 @@ value in the file, in plain words::
 Raw jsonschema errors are rewritten here: unknown keys become one diagnostic per
 key (at the key, with a suggestion drawn from the keys the schema allows at that
 spot); ``oneOf``/``anyOf`` failures are narrowed to the branch the author
-evidently meant; the same spot is never reported twice.
+evidently meant; the same spot is never reported twice. jsonschema's own messages and
+``best_match`` are used where they serve as well; tests/test_front_end_reasons.py pins
+each place where the wording here does better.
 """
 
 from __future__ import annotations

@@ -5,8 +5,8 @@ A rule file is read into plain Python data (``dict``/``list``/``str``/``int``/
 every mapping key -- are recorded, so that any later stage can point at the exact
 spot of a problem (``rules.yaml:12:7: error: ...``).
 
-The data is built directly from PyYAML's *event* stream (the parser, never a
-constructor of arbitrary objects), iteratively, so that:
+The data is built from PyYAML's *composer* (node marks, aliases as shared nodes;
+never a constructor of arbitrary objects), so that:
 
 * only the standard scalar tags (str, int, float, bool, null) and plain lists and
   mappings are ever produced; any other tag is a located error;
@@ -403,7 +403,8 @@ def _scalar_tokens(text: str, style: str | None, start: int, end: int) -> list[t
 # unknown or recursive alias and carrying on (PyYAML stops at the first, and lets an alias
 # inside its own anchor build a cycle); letting an anchor be named again (YAML 1.2 allows it,
 # PyYAML refuses). Scalars and keys are checked as they are composed, so that problems before
-# a syntax error are reported with it.
+# a syntax error are reported with it. tests/test_front_end_reasons.py pins each reason, and the
+# columns inside a quoted value (_scalar_indices), which a node's mark alone cannot give.
 
 
 class _Fatal(Exception):
