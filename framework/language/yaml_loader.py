@@ -432,21 +432,17 @@ class _Composer(yaml.SafeLoader):
         self.errors: list[Diagnostic] = []
         self.reported: set[tuple[int, int, str]] = set()
         self.count = 0
-        self.depth = 0
-        #: id(node) -> (values it builds, nesting height) once the node is complete
+        self.heights: list[int] = []  # for each list or mapping being composed, the height of its highest child
+        #: id(anchored node) -> (values it builds, nesting height) once the node is complete
         self.finished: dict[int, tuple[int, int]] = {}
         self.scalars: dict[int, _Scalar] = {}  # id(scalar node) -> its value
         self.spans: dict[int, _Span] = {}  # id(scalar node) -> scalar info
         self.keys: dict[int, str | None] = {}  # id(key node) -> its text, None when unusable
         self.seen: dict[int, dict[str, int]] = {}  # id(mapping node) -> key -> line of first use
 
-    @property
-    def parser(self) -> Any:
-        """This loader, for PyYAML's methods that carry no types."""
-        return self
-
     def compose(self) -> yaml.nodes.Node | None:
         yaml.SafeLoader.__init__(self, self.text)
+        self.untyped: Any = self  # for PyYAML's methods that carry no types
         node: yaml.nodes.Node | None = self.get_single_node()
         return node
 
@@ -476,23 +472,30 @@ class _Composer(yaml.SafeLoader):
     # -- composing
 
     def compose_node(self, parent: yaml.nodes.Node | None, index: Any) -> yaml.nodes.Node:
-        event: Any = self.parser.peek_event()
-        line, column = event.start_mark.line + 1, event.start_mark.column + 1
-        start, end = event.start_mark.index, event.end_mark.index
-        as_key = isinstance(parent, yaml.MappingNode) and index is None
+        event: Any = self.untyped.peek_event()
+        first: Any = event.start_mark  # taken before isinstance() gives the event PyYAML's loose types
+        last: Any = event.end_mark
+        line, column = first.line + 1, first.column + 1
+        as_key = index is None and isinstance(parent, yaml.MappingNode)
         node: yaml.nodes.Node
         if isinstance(event, _ev.AliasEvent):
-            node = self._alias(self.parser.get_event(), line, column)
+            node = self._alias(self.untyped.get_event(), line, column)
         else:
             count0 = self.count
             self.add(1, line, column)
-            if event.anchor is not None:
-                self.anchors.pop(event.anchor, None)  # an anchor may be named again
+            anchor = event.anchor
+            if anchor is not None:
+                self.anchors.pop(anchor, None)  # an anchor may be named again
             if isinstance(event, _ev.ScalarEvent):
+                # built here rather than by PyYAML, which would resolve its tag a second time
+                self.untyped.get_event()
                 value = self._scalar_value(event, line, column, as_key=as_key)
-                node = self._compose(parent, index)
+                node = ScalarNode(event.tag or "", event.value, first, last, event.style)
+                if anchor is not None:
+                    self.anchors[anchor] = node
                 self.scalars[id(node)] = value
-                if event.anchor is not None or event.tag is not None:
+                start, end = first.index, last.index
+                if anchor is not None or event.tag is not None:
                     start = _skip_properties(self.text, start, end)
                 self.spans[id(node)] = (event.style, start, end, event.value)
                 height = 0
@@ -500,8 +503,7 @@ class _Composer(yaml.SafeLoader):
                     self.keys[id(node)] = event.value if value[1] else None
             else:
                 is_map = isinstance(event, _ev.MappingStartEvent)
-                self.depth += 1
-                if self.depth > self.limits.max_depth:
+                if len(self.heights) >= self.limits.max_depth:
                     raise _Fatal(line, column, f"values are nested more than {self.limits.max_depth} levels deep")
                 tag = event.tag
                 if tag is not None and tag != "!" and tag != (_MAP if is_map else _SEQ):
@@ -510,25 +512,18 @@ class _Composer(yaml.SafeLoader):
                     self.error(
                         line, column, f"a mapping key must be a single value, not {_kind_name({} if is_map else [])}"
                     )
-                node = self._compose(parent, index)
-                self.depth -= 1
-                children = [n for pair in node.value for n in pair] if is_map else node.value
-                height = 1 + max((self._height(child) for child in children), default=0)
+                self.heights.append(0)
+                node = super().compose_node(parent, index)  # type: ignore[assignment]  # never None here
+                height = 1 + self.heights.pop()
                 if as_key:
                     self.keys[id(node)] = None
-            self.finished[id(node)] = (self.count - count0, height)
+            if self.heights and height > self.heights[-1]:
+                self.heights[-1] = height
+            if anchor is not None:
+                self.finished[id(node)] = (self.count - count0, height)
         if as_key:
             self._check_key(parent, node, line)
         return node
-
-    def _compose(self, parent: yaml.nodes.Node | None, index: Any) -> yaml.nodes.Node:
-        node = super().compose_node(parent, index)
-        assert node is not None  # an event was waiting
-        return node
-
-    def _height(self, node: yaml.nodes.Node) -> int:
-        target = node.target if isinstance(node, _AliasNode) else node
-        return 0 if target is None else self.finished[id(target)][1]
 
     def _alias(self, event: Any, line: int, column: int) -> yaml.nodes.Node:
         target = self.anchors.get(event.anchor)
@@ -541,8 +536,10 @@ class _Composer(yaml.SafeLoader):
             return _AliasNode(None, event.start_mark)
         size, height = self.finished[id(target)]
         self.add(size, line, column)
-        if self.depth + height > self.limits.max_depth:
+        if len(self.heights) + height > self.limits.max_depth:
             raise _Fatal(line, column, f"values are nested more than {self.limits.max_depth} levels deep")
+        if self.heights and height > self.heights[-1]:
+            self.heights[-1] = height
         return _AliasNode(target, event.start_mark)
 
     def _check_key(self, mapping: Any, node: yaml.nodes.Node, line: int) -> None:
@@ -587,7 +584,7 @@ class _Composer(yaml.SafeLoader):
         if tag == "!":  # the non-specific tag: a string (YAML 1.2, 6.9.1)
             tag = _STR
         elif not explicit:
-            tag = self.parser.resolve(ScalarNode, raw, event.implicit)
+            tag = self.untyped.resolve(ScalarNode, raw, event.implicit)
         if as_key:
             if tag == _MERGE and not explicit:
                 self.error(line, column, "merge keys ('<<') are not supported in a rule file; write the keys out")
