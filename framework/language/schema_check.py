@@ -130,6 +130,15 @@ _RANK = {
 }
 
 
+#: how a number's bound is worded, by schema keyword
+_BOUNDS = {
+    "minimum": "at least",
+    "maximum": "at most",
+    "exclusiveMinimum": "more than",
+    "exclusiveMaximum": "less than",
+}
+
+
 def _show(value: Any) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
@@ -156,18 +165,15 @@ def _plain(value: Any) -> str:
     return str(value)
 
 
-def _or_list(items: Iterable[str]) -> str:
+def _or_list(items: Iterable[str], last: str = "or") -> str:
     items = list(items)
     if len(items) <= 1:
         return "".join(items)
-    return ", ".join(items[:-1]) + " or " + items[-1]
+    return ", ".join(items[:-1]) + f" {last} " + items[-1]
 
 
 def _and_list(items: Iterable[str]) -> str:
-    items = list(items)
-    if len(items) <= 1:
-        return "".join(items)
-    return ", ".join(items[:-1]) + " and " + items[-1]
+    return _or_list(items, "and")
 
 
 def _article(noun: str) -> str:
@@ -246,15 +252,8 @@ class _Reporter:
         return sorted(out)
 
     def diagnostic(self, path: _Path, message: str, *, key: bool = False) -> Diagnostic:
-        """A diagnostic at ``path``; works for a :class:`Document` and for any object with
-        ``locate`` (and optionally ``file_of``/``lines_of``, as merged documents have)."""
-        line, column = self.doc.locate(path, key=key)
-        file_of = getattr(self.doc, "file_of", None)
-        lines_of = getattr(self.doc, "lines_of", None)
-        file = file_of(path) if callable(file_of) else getattr(self.doc, "file", "<string>")
-        lines = lines_of(path) if callable(lines_of) else getattr(self.doc, "lines", ())
-        source = lines[line - 1] if lines and 1 <= line <= len(lines) else None
-        return Diagnostic(file, line, column, message, source_line=source)
+        """A diagnostic at ``path`` (a merged document knows which file each path came from)."""
+        return self.doc.diagnostic(path, message, key=key)
 
     def put(self, spot: tuple[str, _Path], rank: int, diagnostic: Diagnostic) -> None:
         self.seq += 1
@@ -516,29 +515,12 @@ class _Reporter:
             hint = "is not allowed: " + error.message
         self.key_error(path, key, f"key '{key}' in {_name(path)} {hint}")
 
-    def on_minimum(self, error: ValidationError, path: _Path) -> None:
-        self.value_error(
-            path, f"{_name(path)} must be at least {_expected(error)}, not {_show(_instance(error))}", "minimum"
-        )
+    def on_bound(self, error: ValidationError, path: _Path) -> None:
+        words = _BOUNDS[str(error.validator)]
+        message = f"{_name(path)} must be {words} {_expected(error)}, not {_show(_instance(error))}"
+        self.value_error(path, message, str(error.validator))
 
-    def on_maximum(self, error: ValidationError, path: _Path) -> None:
-        self.value_error(
-            path, f"{_name(path)} must be at most {_expected(error)}, not {_show(_instance(error))}", "maximum"
-        )
-
-    def on_exclusiveMinimum(self, error: ValidationError, path: _Path) -> None:
-        self.value_error(
-            path,
-            f"{_name(path)} must be more than {_expected(error)}, not {_show(_instance(error))}",
-            "exclusiveMinimum",
-        )
-
-    def on_exclusiveMaximum(self, error: ValidationError, path: _Path) -> None:
-        self.value_error(
-            path,
-            f"{_name(path)} must be less than {_expected(error)}, not {_show(_instance(error))}",
-            "exclusiveMaximum",
-        )
+    on_minimum = on_maximum = on_exclusiveMinimum = on_exclusiveMaximum = on_bound
 
     def on_minLength(self, error: ValidationError, path: _Path) -> None:
         if _expected(error) <= 1:
