@@ -136,6 +136,22 @@ def test_a_column_inside_a_quoted_value_follows_its_escapes():
     assert load_document(text).scalar_locator(("expr",))(offset) == (1, 7 + 1 + 2 + 6 + 3)
 
 
+def test_a_control_character_written_as_an_escape_is_refused_where_the_escape_is():
+    """PyYAML refuses raw control characters but turns ``\\e`` into ESC; the loader refuses it at the escape's column."""
+    text = 'a: "red \\e[31m"\n'
+    assert yaml.safe_load(text) == {"a": "red \x1b[31m"}
+    message = "character U+001B (a control character) cannot be shown and is not allowed in a rule file"
+    assert errors(text) == [(1, 9, message)]
+
+
+def test_a_bidi_control_is_refused_even_in_a_comment():
+    """PyYAML reads a right-to-left override as text; the loader refuses it anywhere, since a code frame shows the line."""
+    text = "# note \u202e\na: 1\n"
+    assert yaml.safe_load(text) == {"a": 1}
+    message = "character U+202E (a bidirectional-text control) cannot be shown and is not allowed in a rule file"
+    assert errors(text) == [(1, 8, message)]
+
+
 # -- the schema check: jsonschema's errors, worded and located for an author -------------------
 
 
