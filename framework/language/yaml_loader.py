@@ -166,8 +166,7 @@ class Document:
         return Diagnostic(self.file, line, column, message, source_line=_source_line(self.lines, line))
 
     def _line_col(self, index: int) -> tuple[int, int]:
-        row = bisect.bisect_right(self._line_starts, index) - 1
-        return (row + 1, index - self._line_starts[row] + 1)
+        return _line_col(self._line_starts, index)
 
 
 def load_document(
@@ -253,6 +252,11 @@ def _source_line(lines: tuple[str, ...], line: int) -> str | None:
     if 1 <= line <= len(lines):
         return lines[line - 1]
     return None
+
+
+def _line_col(line_starts: tuple[int, ...], index: int) -> tuple[int, int]:
+    row = bisect.bisect_right(line_starts, index) - 1
+    return (row + 1, index - line_starts[row] + 1)
 
 
 def _split_lines(text: str) -> tuple[tuple[str, ...], tuple[int, ...]]:
@@ -396,15 +400,16 @@ def _scalar_tokens(text: str, style: str | None, start: int, end: int) -> list[t
 # -- the composer ---------------------------------------------------------------------------
 #
 # PyYAML's own composer builds the node graph (marks on every node, an alias is the anchored
-# node itself, shared). Four of its steps are overridden, each for a guarantee it cannot give:
-# counting values with aliases expanded and refusing nesting while composing (so a bomb or a
-# hundred thousand brackets stop at the spot that crosses the limit, before anything grows);
-# keeping the alias's own place (a shared node has one mark, the anchor's); reporting an
-# unknown or recursive alias and carrying on (PyYAML stops at the first, and lets an alias
-# inside its own anchor build a cycle); letting an anchor be named again (YAML 1.2 allows it,
-# PyYAML refuses). Scalars and keys are checked as they are composed, so that problems before
-# a syntax error are reported with it. tests/test_front_end_reasons.py pins each reason, and the
-# columns inside a quoted value (_scalar_indices), which a node's mark alone cannot give.
+# node itself, shared; mappings and lists are composed by PyYAML). compose_node is overridden
+# for what the composer alone cannot guarantee: values counted with aliases expanded and
+# nesting refused while composing (a bomb or a hundred thousand brackets stop at the spot that
+# crosses the limit, before anything grows or the stack runs out); an alias that keeps its own
+# place (a shared node has one mark, the anchor's); unknown and recursive aliases reported
+# without stopping (PyYAML stops at the first, and lets an alias inside its own anchor build a
+# cycle); an anchor that may be named again (YAML 1.2 allows it, PyYAML refuses). Scalars and
+# keys are checked as they are composed, so that problems before a syntax error are reported
+# with it. tests/test_front_end_reasons.py pins each reason, and the columns inside a quoted
+# value (_scalar_indices), which a node's mark alone cannot give.
 
 
 class _Fatal(Exception):
@@ -455,9 +460,7 @@ class _Composer(yaml.SafeLoader):
         self.errors.append(Diagnostic(self.file, line, column, message, source_line=_source_line(self.lines, line)))
 
     def line_col(self, index: int) -> tuple[int, int]:
-        index = max(0, min(index, len(self.text)))
-        row = bisect.bisect_right(self.line_starts, index) - 1
-        return (row + 1, index - self.line_starts[row] + 1)
+        return _line_col(self.line_starts, max(0, min(index, len(self.text))))
 
     def add(self, amount: int, line: int, column: int) -> None:
         self.count += amount
@@ -489,15 +492,16 @@ class _Composer(yaml.SafeLoader):
             if isinstance(event, _ev.ScalarEvent):
                 # built here rather than by PyYAML, which would resolve its tag a second time
                 self.untyped.get_event()
-                value = self._scalar_value(event, line, column, as_key=as_key)
+                start, end = first.index, last.index
+                if anchor is not None or event.tag is not None:
+                    start = _skip_properties(self.text, start, end)
+                span = (event.style, start, end, event.value)
+                value = self._scalar_value(event, span, line, column, as_key=as_key)
                 node = ScalarNode(event.tag or "", event.value, first, last, event.style)
                 if anchor is not None:
                     self.anchors[anchor] = node
                 self.scalars[id(node)] = value
-                start, end = first.index, last.index
-                if anchor is not None or event.tag is not None:
-                    start = _skip_properties(self.text, start, end)
-                self.spans[id(node)] = (event.style, start, end, event.value)
+                self.spans[id(node)] = span
                 height = 0
                 if as_key:
                     self.keys[id(node)] = event.value if value[1] else None
@@ -564,7 +568,7 @@ class _Composer(yaml.SafeLoader):
             return
         seen[text] = line
 
-    def _scalar_value(self, event: Any, line: int, column: int, *, as_key: bool) -> _Scalar:
+    def _scalar_value(self, event: Any, span: _Span, line: int, column: int, *, as_key: bool) -> _Scalar:
         """``(value, usable)`` for a scalar event; reports disallowed tags and unreadable values."""
         raw: str = event.value
         if len(raw) > self.limits.max_scalar_length:
@@ -577,7 +581,8 @@ class _Composer(yaml.SafeLoader):
             return None, False
         bad = _UNSHOWABLE.search(raw)
         if bad is not None:
-            self._unshowable(event, bad.start(), bad.group())
+            indices = _scalar_indices(self.text, *span)
+            self.error(*self.line_col(indices[min(bad.start(), len(indices) - 1)]), _unshowable_message(bad.group()))
             return None, False
         tag = event.tag
         explicit = tag is not None
@@ -625,15 +630,6 @@ class _Composer(yaml.SafeLoader):
             shown = raw if len(raw) <= 40 else raw[:37] + "..."
             self.error(line, column, f"cannot read '{shown}' as {what}")
             return None, False
-
-    def _unshowable(self, event: Any, offset: int, char: str) -> None:
-        """Report the character at ``offset`` of a scalar's value, located where it is written."""
-        start = event.start_mark.index
-        if event.anchor is not None or event.tag is not None:
-            start = _skip_properties(self.text, start, event.end_mark.index)
-        indices = _scalar_indices(self.text, event.style, start, event.end_mark.index, event.value)
-        line, column = self.line_col(indices[min(offset, len(indices) - 1)])
-        self.error(line, column, _unshowable_message(char))
 
     # -- from nodes to plain data
 
