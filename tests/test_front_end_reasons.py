@@ -120,6 +120,22 @@ def test_duplicate_keys_are_errors():
     assert errors(text) == [(2, 1, "duplicate key 'c' (first at line 1)")]
 
 
+def test_problems_before_a_syntax_error_are_reported_with_it():
+    """compose() raises at a syntax error with nothing built; keys and scalars checked while composing are still reported."""
+    text = "a: 1\na: 2\nb: 010\nc: [1\n"
+    with pytest.raises(yaml.MarkedYAMLError):
+        yaml.compose(text)
+    assert errors(text) == [
+        (2, 1, "duplicate key 'a' (first at line 1)"),
+        (3, 4, "write whole numbers in plain decimal: '010' would be read as 8"),
+        (
+            5,
+            1,
+            "YAML syntax: expected ',' or ']', but got '<stream end>' (while parsing a flow sequence at line 4, column 4)",
+        ),
+    ]
+
+
 def test_yaml_1_2_scalars_not_yaml_1_1():
     """PyYAML reads ``no`` as false, ``010`` as 8 and the key ``2`` as a number; the loader reads YAML 1.2 and text keys."""
     assert yaml.safe_load("a: no\n2: x\nb: 010\n") == {"a": False, 2: "x", "b": 8}
