@@ -10,7 +10,9 @@ value in the file, in plain words::
 Raw jsonschema errors are rewritten here: unknown keys become one diagnostic per
 key (at the key, with a suggestion drawn from the keys the schema allows at that
 spot); ``oneOf``/``anyOf`` failures are narrowed to the branch the author
-evidently meant; the same spot is never reported twice.
+evidently meant; the same spot is never reported twice. jsonschema's own messages and
+``best_match`` are used where they serve as well; tests/test_front_end_reasons.py pins
+each place where the wording here does better.
 """
 
 from __future__ import annotations
@@ -19,12 +21,16 @@ import difflib
 import functools
 import json
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 import jsonschema
+import referencing
+import referencing.exceptions
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import ValidationError, best_match
+from jsonschema.protocols import Validator
+from referencing.jsonschema import DRAFT202012
 
 from ruledraft.errors import Diagnostic
 from ruledraft.language.suggest import MAX_SUGGESTION_INPUT
@@ -34,6 +40,9 @@ __all__ = ["check_schema", "load_schema", "SCHEMA_NAME"]
 
 SCHEMA_NAME = "ruleset.schema.json"
 
+#: where a value sits: keys and list indices from the top level
+_Path = tuple[Any, ...]
+
 
 @functools.cache
 def _schema_text() -> str:
@@ -42,30 +51,46 @@ def _schema_text() -> str:
     return files("ruledraft.schemas").joinpath(SCHEMA_NAME).read_text(encoding="utf-8")
 
 
-def load_schema() -> dict:
+def load_schema() -> dict[str, Any]:
     """The ruleset JSON Schema, as a fresh ``dict`` (read once, then cached)."""
-    return json.loads(_schema_text())
+    schema: dict[str, Any] = json.loads(_schema_text())
+    return schema
 
 
 @functools.cache
-def _cached_schema() -> dict:
+def _cached_schema() -> dict[str, Any]:
     return load_schema()
 
 
-def _is_whole_number(checker, instance) -> bool:
+def _is_whole_number(checker: object, instance: object) -> bool:
     # JSON Schema calls 3.0 an integer; a rule file must write 3.
     return isinstance(instance, int) and not isinstance(instance, bool)
 
 
-_Validator = jsonschema.validators.extend(
+_Validator: type[Validator] = jsonschema.validators.extend(  # type: ignore[no-untyped-call]
     Draft202012Validator,
     type_checker=Draft202012Validator.TYPE_CHECKER.redefine("integer", _is_whole_number),
 )
 
 
 @functools.cache
-def _validator():
+def _validator() -> Validator:
     return _Validator(_cached_schema())
+
+
+# jsonschema types these as possibly unset; an error handed to a handler always has them.
+def _expected(error: ValidationError) -> Any:
+    """The value of the schema keyword that failed (``3`` for ``minimum: 3``)."""
+    return error.validator_value
+
+
+def _instance(error: ValidationError) -> Any:
+    return error.instance
+
+
+def _schema_of(error: ValidationError) -> dict[str, Any]:
+    schema = error.schema
+    return dict(schema) if isinstance(schema, Mapping) else {}
 
 
 def check_schema(doc: Document) -> list[Diagnostic]:
@@ -105,6 +130,15 @@ _RANK = {
 }
 
 
+#: how a number's bound is worded, by schema keyword
+_BOUNDS = {
+    "minimum": "at least",
+    "maximum": "at most",
+    "exclusiveMinimum": "more than",
+    "exclusiveMaximum": "less than",
+}
+
+
 def _show(value: Any) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
@@ -131,25 +165,22 @@ def _plain(value: Any) -> str:
     return str(value)
 
 
-def _or_list(items: list) -> str:
+def _or_list(items: Iterable[str], last: str = "or") -> str:
     items = list(items)
     if len(items) <= 1:
         return "".join(items)
-    return ", ".join(items[:-1]) + " or " + items[-1]
+    return ", ".join(items[:-1]) + f" {last} " + items[-1]
 
 
-def _and_list(items: list) -> str:
-    items = list(items)
-    if len(items) <= 1:
-        return "".join(items)
-    return ", ".join(items[:-1]) + " and " + items[-1]
+def _and_list(items: Iterable[str]) -> str:
+    return _or_list(items, "and")
 
 
 def _article(noun: str) -> str:
     return ("an " if noun[:1] in "aeiou" else "a ") + noun
 
 
-def _name(path: tuple) -> str:
+def _name(path: _Path) -> str:
     if not path:
         return "the file"
     last = path[-1]
@@ -188,19 +219,24 @@ def _suggest(word: str, choices: Iterable[str]) -> str:
 class _Reporter:
     """Turns jsonschema errors into at most one plain-words diagnostic per spot."""
 
-    def __init__(self, doc: Document, schema: dict, validator):
+    def __init__(self, doc: Document, schema: dict[str, Any], validator: Validator) -> None:
         self.doc = doc
         self.schema = schema
         self.validator = validator
-        self.best: dict = {}  # spot -> (rank, seq, line, column, message)
-        self.missing: dict = {}  # ("missing", path) -> [(keys, wording)], keys: the keys any of which would do
-        self.suggested: dict = {}  # path -> keys offered as "did you mean" for unknown keys there
-        self.list_form: set = set()  # paths whose value may also be a list of the allowed words
+        resource = DRAFT202012.create_resource(schema)
+        base = resource.id() or ""
+        self.resolver = referencing.Registry().with_resource(base, resource).resolver(base_uri=base)
+        self.best: dict[tuple[str, _Path], tuple[int, int, Diagnostic]] = {}  # spot -> (rank, seq, diagnostic)
+        self.missing: dict[
+            tuple[str, _Path], list[tuple[tuple[str, ...], str]]
+        ] = {}  # ("missing", path) -> [(keys, wording)], keys: the keys any of which would do
+        self.suggested: dict[_Path, set[str]] = {}  # path -> keys offered as "did you mean" for unknown keys there
+        self.list_form: set[_Path] = set()  # paths whose value may also be a list of the allowed words
         self.seq = 0
 
     # -- collection
 
-    def result(self) -> list:
+    def result(self) -> list[Diagnostic]:
         out = []
         for (_, path), entries in self.missing.items():
             # A key missing because it was misspelt is already reported as the unknown key.
@@ -215,31 +251,24 @@ class _Reporter:
             out.append(diagnostic)
         return sorted(out)
 
-    def diagnostic(self, path: tuple, message: str, *, key: bool = False) -> Diagnostic:
-        """A diagnostic at ``path``; works for a :class:`Document` and for any object with
-        ``locate`` (and optionally ``file_of``/``lines_of``, as merged documents have)."""
-        line, column = self.doc.locate(path, key=key)
-        file_of = getattr(self.doc, "file_of", None)
-        lines_of = getattr(self.doc, "lines_of", None)
-        file = file_of(path) if callable(file_of) else getattr(self.doc, "file", "<string>")
-        lines = lines_of(path) if callable(lines_of) else getattr(self.doc, "lines", ())
-        source = lines[line - 1] if lines and 1 <= line <= len(lines) else None
-        return Diagnostic(file, line, column, message, source_line=source)
+    def diagnostic(self, path: _Path, message: str, *, key: bool = False) -> Diagnostic:
+        """A diagnostic at ``path`` (a merged document knows which file each path came from)."""
+        return self.doc.diagnostic(path, message, key=key)
 
-    def put(self, spot, rank: int, diagnostic: Diagnostic) -> None:
+    def put(self, spot: tuple[str, _Path], rank: int, diagnostic: Diagnostic) -> None:
         self.seq += 1
         entry = (rank, self.seq, diagnostic)
         if spot not in self.best or entry[:2] < self.best[spot][:2]:
             self.best[spot] = entry
 
-    def value_error(self, path: tuple, message: str, validator: str = "", at: tuple | None = None) -> None:
+    def value_error(self, path: _Path, message: str, validator: str = "", at: _Path | None = None) -> None:
         where = at if at is not None else path
         self.put(("value", path), _RANK.get(validator, 5), self.diagnostic(where, message))
 
-    def key_error(self, path: tuple, key: str, message: str) -> None:
+    def key_error(self, path: _Path, key: str, message: str) -> None:
         self.put(("key", path + (key,)), 0, self.diagnostic(path + (key,), message, key=True))
 
-    def add_missing(self, path: tuple, keys: list) -> None:
+    def add_missing(self, path: _Path, keys: list[str]) -> None:
         entries = self.missing.setdefault(("missing", path), [])
         entry = (tuple(keys), _or_list([f"'{k}'" for k in keys]))
         if entry not in entries:
@@ -248,21 +277,14 @@ class _Reporter:
     # -- schema helpers
 
     def resolve(self, schema: Any) -> Any:
-        """Follow local ``$ref`` s (``#/$defs/...``) to the schema they name."""
+        """Follow ``$ref`` s to the schema they name, with jsonschema's own resolver."""
         for _ in range(32):
             if not isinstance(schema, dict) or not isinstance(schema.get("$ref"), str):
                 return schema
-            ref = schema["$ref"]
-            if not ref.startswith("#"):
+            try:
+                schema = self.resolver.lookup(schema["$ref"]).contents
+            except referencing.exceptions.Unresolvable:
                 return schema
-            target: Any = self.schema
-            for part in [p for p in ref[1:].split("/") if p]:
-                part = part.replace("~1", "/").replace("~0", "~")
-                if isinstance(target, dict) and part in target:
-                    target = target[part]
-                else:
-                    return schema
-            schema = target
         return schema  # pragma: no cover - no ref cycles in our schema
 
     def is_valid(self, instance: Any, schema: Any) -> bool:
@@ -295,7 +317,7 @@ class _Reporter:
             return True
         return type(a) is type(b)
 
-    def type_words(self, schema: Any) -> list:
+    def type_words(self, schema: Any) -> list[str]:
         schema = self.resolve(schema)
         if not isinstance(schema, dict):
             return []
@@ -305,8 +327,8 @@ class _Reporter:
             return ["one of " + ", ".join(_plain(v) for v in schema["enum"])]
         if "type" in schema:
             types = schema["type"] if isinstance(schema["type"], list) else [schema["type"]]
-            return [_TYPE_WORDS.get(t, t) for t in types]
-        words = []
+            return [_TYPE_WORDS.get(t, str(t)) for t in types]
+        words: list[str] = []
         for keyword in ("oneOf", "anyOf"):
             for sub in schema.get(keyword, ()):
                 for word in self.type_words(sub):
@@ -314,7 +336,7 @@ class _Reporter:
                         words.append(word)
         return words
 
-    def allowed_keys(self, schema: Any, instance: Any, depth: int = 0) -> set:
+    def allowed_keys(self, schema: Any, instance: Any, depth: int = 0) -> set[str]:
         """The keys ``schema`` lets ``instance`` have, following $ref, allOf and if/then/else.
 
         When no ``if`` of a set of conditional branches holds (say the rule's ``kind``
@@ -335,7 +357,7 @@ class _Reporter:
                     keys |= self.allowed_keys(sub, instance, depth + 1)
         if conditionals:
             matched = False
-            every_branch: set = set()
+            every_branch: set[str] = set()
             for cond in conditionals:
                 then_keys = self.allowed_keys(cond.get("then", {}), instance, depth + 1)
                 else_keys = self.allowed_keys(cond.get("else", {}), instance, depth + 1)
@@ -349,7 +371,7 @@ class _Reporter:
                 keys |= every_branch
         return keys
 
-    def item_schema(self, path: tuple) -> Any:
+    def item_schema(self, path: _Path) -> Any:
         """The schema of the value at ``path``, following properties and items only."""
         schema: Any = self.schema
         for step in path:
@@ -368,7 +390,7 @@ class _Reporter:
                     return None
         return self.resolve(schema)
 
-    def value_at(self, path: tuple) -> Any:
+    def value_at(self, path: _Path) -> Any:
         value: Any = self.doc.data
         for step in path:
             try:
@@ -377,7 +399,7 @@ class _Reporter:
                 return None
         return value
 
-    def where(self, path: tuple, instance: Any) -> str:
+    def where(self, path: _Path, instance: Any) -> str:
         """``at the top level``, ``in a card``, ``in a 'sets' scoring rule``, ``in 'players'``..."""
         if not path:
             return "at the top level"
@@ -408,7 +430,9 @@ class _Reporter:
         else:
             self.value_error(path, f"{_name(path)}: {error.message}", str(error.validator))
 
-    def unknown_keys(self, path: tuple, instance: dict, unknown: Iterable[str], allowed: Iterable[str]) -> None:
+    def unknown_keys(
+        self, path: _Path, instance: dict[str, Any], unknown: Iterable[str], allowed: Iterable[str]
+    ) -> None:
         allowed = list(allowed)
         where = self.where(path, instance)
         for key in unknown:
@@ -426,8 +450,8 @@ class _Reporter:
                 hint = f"; the keys allowed here are {_and_list(sorted(allowed))}"
             self.key_error(path, key, f"unknown key '{key}' {where}{hint}")
 
-    def on_additionalProperties(self, error: ValidationError, path: tuple) -> None:
-        instance, schema = error.instance, error.schema
+    def on_additionalProperties(self, error: ValidationError, path: _Path) -> None:
+        instance, schema = _instance(error), _schema_of(error)
         if not isinstance(instance, dict):
             return
         props = schema.get("properties", {})
@@ -435,119 +459,102 @@ class _Reporter:
         unknown = [k for k in instance if k not in props and not any(re.search(p, k) for p in patterns)]
         self.unknown_keys(path, instance, unknown, props)
 
-    def on_unevaluatedProperties(self, error: ValidationError, path: tuple) -> None:
-        instance = error.instance
+    def on_unevaluatedProperties(self, error: ValidationError, path: _Path) -> None:
+        instance = _instance(error)
         if not isinstance(instance, dict):
             return
-        allowed = self.allowed_keys(error.schema, instance)
+        allowed = self.allowed_keys(_schema_of(error), instance)
         unknown = [k for k in instance if k not in allowed]
         self.unknown_keys(path, instance, unknown, allowed)
 
-    def on_required(self, error: ValidationError, path: tuple) -> None:
-        if not isinstance(error.instance, dict):
+    def on_required(self, error: ValidationError, path: _Path) -> None:
+        if not isinstance(_instance(error), dict):
             return
-        for key in error.validator_value:
-            if key not in error.instance:
+        for key in _expected(error):
+            if key not in _instance(error):
                 self.add_missing(path, [key])
 
-    def on_dependentRequired(self, error: ValidationError, path: tuple) -> None:
-        instance = error.instance
-        for key, needs in error.validator_value.items():
+    def on_dependentRequired(self, error: ValidationError, path: _Path) -> None:
+        instance = _instance(error)
+        for key, needs in _expected(error).items():
             lacking = [n for n in needs if n not in instance]
             if key in instance and lacking:
                 self.key_error(
                     path, key, f"'{key}' can only be used together with {_and_list([repr(n) for n in lacking])}"
                 )
 
-    def on_type(self, error: ValidationError, path: tuple) -> None:
-        types = error.validator_value if isinstance(error.validator_value, list) else [error.validator_value]
+    def on_type(self, error: ValidationError, path: _Path) -> None:
+        types = _expected(error) if isinstance(_expected(error), list) else [_expected(error)]
         words = [_TYPE_WORDS.get(t, t) for t in types]
-        self.value_error(path, f"{_name(path)} must be {_or_list(words)}, not {_show(error.instance)}", "type")
+        self.value_error(path, f"{_name(path)} must be {_or_list(words)}, not {_show(_instance(error))}", "type")
 
-    def on_enum(self, error: ValidationError, path: tuple) -> None:
-        allowed = [_plain(v) for v in error.validator_value]
+    def on_enum(self, error: ValidationError, path: _Path) -> None:
+        allowed = [_plain(v) for v in _expected(error)]
         also = ", or a list of them" if path in self.list_form else ""
-        message = f"{_name(path)} must be one of {', '.join(allowed)}{also}, not {_show(error.instance)}"
-        if isinstance(error.instance, str):
-            message += _suggest(error.instance, allowed)
+        message = f"{_name(path)} must be one of {', '.join(allowed)}{also}, not {_show(_instance(error))}"
+        if isinstance(_instance(error), str):
+            message += _suggest(_instance(error), allowed)
         self.value_error(path, message, "enum")
 
-    def on_const(self, error: ValidationError, path: tuple) -> None:
+    def on_const(self, error: ValidationError, path: _Path) -> None:
         self.value_error(
-            path, f"{_name(path)} must be {_plain(error.validator_value)}, not {_show(error.instance)}", "const"
+            path, f"{_name(path)} must be {_plain(_expected(error))}, not {_show(_instance(error))}", "const"
         )
 
-    def on_pattern(self, error: ValidationError, path: tuple) -> None:
-        hint = error.schema.get("errorMessage") or f"must match the pattern {error.validator_value}"
-        self.value_error(path, f"{_name(path)} {hint}, not {_show(error.instance)}", "pattern")
+    def on_pattern(self, error: ValidationError, path: _Path) -> None:
+        hint = _schema_of(error).get("errorMessage") or f"must match the pattern {_expected(error)}"
+        self.value_error(path, f"{_name(path)} {hint}, not {_show(_instance(error))}", "pattern")
 
-    def on_property_name(self, error: ValidationError, path: tuple) -> None:
-        key = error.instance
+    def on_property_name(self, error: ValidationError, path: _Path) -> None:
+        key = _instance(error)
         if not isinstance(key, str):  # pragma: no cover - keys are always strings
             return
         if error.validator == "pattern":
-            hint = error.schema.get("errorMessage") or f"must match the pattern {error.validator_value}"
+            hint = _schema_of(error).get("errorMessage") or f"must match the pattern {_expected(error)}"
         else:
             hint = "is not allowed: " + error.message
         self.key_error(path, key, f"key '{key}' in {_name(path)} {hint}")
 
-    def on_minimum(self, error: ValidationError, path: tuple) -> None:
-        self.value_error(
-            path, f"{_name(path)} must be at least {error.validator_value}, not {_show(error.instance)}", "minimum"
-        )
+    def on_bound(self, error: ValidationError, path: _Path) -> None:
+        words = _BOUNDS[str(error.validator)]
+        message = f"{_name(path)} must be {words} {_expected(error)}, not {_show(_instance(error))}"
+        self.value_error(path, message, str(error.validator))
 
-    def on_maximum(self, error: ValidationError, path: tuple) -> None:
-        self.value_error(
-            path, f"{_name(path)} must be at most {error.validator_value}, not {_show(error.instance)}", "maximum"
-        )
+    on_minimum = on_maximum = on_exclusiveMinimum = on_exclusiveMaximum = on_bound
 
-    def on_exclusiveMinimum(self, error: ValidationError, path: tuple) -> None:
-        self.value_error(
-            path,
-            f"{_name(path)} must be more than {error.validator_value}, not {_show(error.instance)}",
-            "exclusiveMinimum",
-        )
-
-    def on_exclusiveMaximum(self, error: ValidationError, path: tuple) -> None:
-        self.value_error(
-            path,
-            f"{_name(path)} must be less than {error.validator_value}, not {_show(error.instance)}",
-            "exclusiveMaximum",
-        )
-
-    def on_minLength(self, error: ValidationError, path: tuple) -> None:
-        if error.validator_value <= 1:
+    def on_minLength(self, error: ValidationError, path: _Path) -> None:
+        if _expected(error) <= 1:
             message = f"{_name(path)} must not be empty"
         else:
-            message = f"{_name(path)} must have at least {error.validator_value} characters"
+            message = f"{_name(path)} must have at least {_expected(error)} characters"
         self.value_error(path, message, "minLength")
 
-    def on_maxLength(self, error: ValidationError, path: tuple) -> None:
+    def on_maxLength(self, error: ValidationError, path: _Path) -> None:
         self.value_error(
             path,
-            f"{_name(path)} is too long ({len(error.instance)} characters; at most {error.validator_value} are allowed)",
+            f"{_name(path)} is too long ({len(_instance(error))} characters; at most {_expected(error)} are allowed)",
             "maxLength",
         )
 
-    def on_minItems(self, error: ValidationError, path: tuple) -> None:
-        count = error.validator_value
+    def on_minItems(self, error: ValidationError, path: _Path) -> None:
+        count = _expected(error)
         if count == 1:
             message = f"{_name(path)} must not be empty"
         else:
-            message = f"{_name(path)} needs at least {count} items, not {len(error.instance)}"
+            message = f"{_name(path)} needs at least {count} items, not {len(_instance(error))}"
         self.value_error(path, message, "minItems")
 
-    def on_maxItems(self, error: ValidationError, path: tuple) -> None:
-        count = error.validator_value
+    def on_maxItems(self, error: ValidationError, path: _Path) -> None:
+        count = _expected(error)
         self.value_error(
             path,
-            f"{_name(path)} has {len(error.instance)} items; at most {count} are allowed",
+            f"{_name(path)} has {len(_instance(error))} items; at most {count} are allowed",
             "maxItems",
             at=path + (count,),
         )
 
-    def on_uniqueItems(self, error: ValidationError, path: tuple) -> None:
-        items = error.instance
+    def on_uniqueItems(self, error: ValidationError, path: _Path) -> None:
+        items = _instance(error)
         for index, item in enumerate(items):
             if any(self._same_type(item, other) and item == other for other in items[:index]):
                 self.value_error(
@@ -555,26 +562,26 @@ class _Reporter:
                 )
                 return
 
-    def on_minProperties(self, error: ValidationError, path: tuple) -> None:
-        if error.validator_value <= 1:
+    def on_minProperties(self, error: ValidationError, path: _Path) -> None:
+        if _expected(error) <= 1:
             message = f"{_name(path)} must not be empty"
         else:  # pragma: no cover - not used by our schema
-            message = f"{_name(path)} needs at least {error.validator_value} entries"
+            message = f"{_name(path)} needs at least {_expected(error)} entries"
         self.value_error(path, message, "minProperties")
 
-    def on_maxProperties(self, error: ValidationError, path: tuple) -> None:
+    def on_maxProperties(self, error: ValidationError, path: _Path) -> None:
         self.value_error(
             path,
-            f"{_name(path)} has {len(error.instance)} entries; at most {error.validator_value} are allowed",
+            f"{_name(path)} has {len(_instance(error))} entries; at most {_expected(error)} are allowed",
             "maxProperties",
         )
 
-    def on_not(self, error: ValidationError, path: tuple) -> None:
-        message = error.schema.get("errorMessage")
-        negated = error.validator_value
-        if isinstance(negated, dict) and list(negated.get("required", [])) and isinstance(error.instance, dict):
+    def on_not(self, error: ValidationError, path: _Path) -> None:
+        message = _schema_of(error).get("errorMessage")
+        negated = _expected(error)
+        if isinstance(negated, dict) and list(negated.get("required", [])) and isinstance(_instance(error), dict):
             key = negated["required"][0]
-            self.key_error(path, key, message or f"'{key}' is not allowed {self.where(path, error.instance)}")
+            self.key_error(path, key, message or f"'{key}' is not allowed {self.where(path, _instance(error))}")
             return
         if negated == {} and path and isinstance(path[-1], str):
             # {"properties": {"size": {"not": {}}}}: the key may not be there at all
@@ -587,16 +594,16 @@ class _Reporter:
 
     # -- oneOf / anyOf: find the branch the author meant
 
-    def on_oneOf(self, error: ValidationError, path: tuple) -> None:
+    def on_oneOf(self, error: ValidationError, path: _Path) -> None:
         self.choice(error, path)
 
-    def on_anyOf(self, error: ValidationError, path: tuple) -> None:
+    def on_anyOf(self, error: ValidationError, path: _Path) -> None:
         self.choice(error, path)
 
-    def choice(self, error: ValidationError, path: tuple) -> None:
-        instance = error.instance
-        branches = [self.resolve(b) for b in error.validator_value]
-        by_branch: dict = {}
+    def choice(self, error: ValidationError, path: _Path) -> None:
+        instance = _instance(error)
+        branches = [self.resolve(b) for b in _expected(error)]
+        by_branch: dict[Any, list[ValidationError]] = {}
         for sub in error.context or ():
             by_branch.setdefault(sub.relative_schema_path[0], []).append(sub)
         exactly_one = error.validator == "oneOf"
@@ -616,7 +623,7 @@ class _Reporter:
         ):
             self.list_form.add(path)  # 'pass: lfet' where 'pass: [left, right]' would also do
         if not candidates:
-            words = self.type_words({error.validator: error.validator_value})
+            words = self.type_words({error.validator: _expected(error)})
             self.value_error(path, f"{_name(path)} must be {_or_list(words)}, not {_show(instance)}", "type")
             return
         if len(candidates) == 1 and by_branch.get(candidates[0]):
@@ -649,10 +656,10 @@ class _Reporter:
         if best is not None:
             self.add(best)
             return
-        words = self.type_words({error.validator: error.validator_value})
+        words = self.type_words({error.validator: _expected(error)})
         self.value_error(path, f"{_name(path)} must be {_or_list(words)}, not {_show(instance)}", "type")
 
-    def is_list_of(self, others: list, single: Any) -> bool:
+    def is_list_of(self, others: list[Any], single: Any) -> bool:
         """Whether one of ``others`` is a list whose items are what ``single`` allows."""
         single = self.resolve(single)
         if not isinstance(single, dict) or "enum" not in single:
@@ -665,7 +672,7 @@ class _Reporter:
                     return True
         return False
 
-    def choose_form(self, path: tuple, instance: Any, forms: list, exactly_one: bool) -> None:
+    def choose_form(self, path: _Path, instance: Any, forms: list[str], exactly_one: bool) -> None:
         """Report a mapping that has none (or, for oneOf, more than one) of the keys ``forms``."""
         quoted = [f"'{f}'" for f in forms]
         if not isinstance(instance, dict):  # pragma: no cover - type errors come first

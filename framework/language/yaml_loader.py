@@ -5,8 +5,8 @@ A rule file is read into plain Python data (``dict``/``list``/``str``/``int``/
 every mapping key -- are recorded, so that any later stage can point at the exact
 spot of a problem (``rules.yaml:12:7: error: ...``).
 
-The data is built directly from PyYAML's *event* stream (the parser, never a
-constructor of arbitrary objects), iteratively, so that:
+The data is built from PyYAML's *composer* (node marks, aliases as shared nodes;
+never a constructor of arbitrary objects), so that:
 
 * only the standard scalar tags (str, int, float, bool, null) and plain lists and
   mappings are ever produced; any other tag is a located error;
@@ -25,11 +25,10 @@ constructor of arbitrary objects), iteratively, so that:
 from __future__ import annotations
 
 import bisect
-import copy
 import os
 import re
 import unicodedata
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 import attrs
@@ -87,6 +86,12 @@ class LoaderLimits:
 DEFAULT_LIMITS = LoaderLimits()
 
 
+#: Where a value sits: a tuple of keys and list indices from the top level.
+Path = tuple[Any, ...]
+#: A scalar as written: (style, start index, end index, text as parsed).
+_Span = tuple[str | None, int, int, str]
+
+
 @attrs.frozen
 class _Pos:
     """Where one value sits in the text (1-based), and its key if it is in a mapping."""
@@ -96,7 +101,7 @@ class _Pos:
     key_line: int | None = None
     key_column: int | None = None
     #: For scalars: (style, start index, end index, text as parsed) of the scalar token.
-    scalar: tuple | None = None
+    scalar: _Span | None = None
 
 
 @attrs.frozen(eq=False)
@@ -105,12 +110,12 @@ class Document:
 
     file: str
     text: str = attrs.field(repr=False)
-    lines: tuple = attrs.field(repr=False)
+    lines: tuple[str, ...] = attrs.field(repr=False)
     data: Any
-    _positions: dict = attrs.field(factory=dict, repr=False)
-    _line_starts: tuple = attrs.field(default=(0,), repr=False)
+    _positions: dict[Path, _Pos] = attrs.field(factory=dict, repr=False)
+    _line_starts: tuple[int, ...] = attrs.field(default=(0,), repr=False)
 
-    def locate(self, path, *, key: bool = False) -> tuple:
+    def locate(self, path: Iterable[Any], *, key: bool = False) -> tuple[int, int]:
         """1-based ``(line, column)`` of the value at ``path``.
 
         With ``key=True``, the position of its key in the parent mapping (for list
@@ -124,11 +129,11 @@ class Document:
         pos = self._positions.get(probe)
         if pos is None:
             return (1, 1)
-        if key and probe == path and pos.key_line is not None:
+        if key and probe == path and pos.key_line is not None and pos.key_column is not None:
             return (pos.key_line, pos.key_column)
         return (pos.line, pos.column)
 
-    def scalar_locator(self, path) -> Callable[[int], tuple]:
+    def scalar_locator(self, path: Iterable[Any]) -> Callable[[int], tuple[int, int]]:
         """A function mapping a 0-based offset in the text value at ``path`` to ``(line, column)``.
 
         Works for plain, quoted and block (``|``, ``>``) scalars, following line
@@ -136,22 +141,22 @@ class Document:
         character. For a path that is not a scalar, every offset maps to
         :meth:`locate` of the path.
         """
-        path = tuple(path)
-        pos = self._positions.get(path)
+        where = tuple(path)
+        pos = self._positions.get(where)
         if pos is None or pos.scalar is None:
-            here = self.locate(path)
+            here = self.locate(where)
             return lambda offset: here
         style, start, end, value = pos.scalar
         indices = _scalar_indices(self.text, style, start, end, value)
         to_line_col = self._line_col
 
-        def locate_offset(offset: int) -> tuple:
+        def locate_offset(offset: int) -> tuple[int, int]:
             offset = min(max(int(offset), 0), len(indices) - 1)
             return to_line_col(indices[offset])
 
         return locate_offset
 
-    def diagnostic(self, path, message: str, *, key: bool = False) -> Diagnostic:
+    def diagnostic(self, path: Iterable[Any], message: str, *, key: bool = False) -> Diagnostic:
         """A :class:`Diagnostic` at the value (or key) at ``path``, with its source line."""
         line, column = self.locate(path, key=key)
         return self.diagnostic_at(line, column, message)
@@ -160,12 +165,13 @@ class Document:
         """A :class:`Diagnostic` at ``line:column`` of this file, with its source line."""
         return Diagnostic(self.file, line, column, message, source_line=_source_line(self.lines, line))
 
-    def _line_col(self, index: int) -> tuple:
-        row = bisect.bisect_right(self._line_starts, index) - 1
-        return (row + 1, index - self._line_starts[row] + 1)
+    def _line_col(self, index: int) -> tuple[int, int]:
+        return _line_col(self._line_starts, index)
 
 
-def load_document(text, file: str = "<string>", *, limits: LoaderLimits = DEFAULT_LIMITS) -> Document:
+def load_document(
+    text: str | bytes | bytearray, file: str | os.PathLike[str] = "<string>", *, limits: LoaderLimits = DEFAULT_LIMITS
+) -> Document:
     """Parse rule-file text into a :class:`Document`; raise :class:`RulesetError` if it is unusable."""
     file = str(file)
     if isinstance(text, (bytes, bytearray)):
@@ -176,10 +182,10 @@ def load_document(text, file: str = "<string>", *, limits: LoaderLimits = DEFAUL
         4 * len(text) > limits.max_file_size and len(text.encode("utf-8", "surrogatepass")) > limits.max_file_size
     ):
         raise _too_large(file, len(text.encode("utf-8", "surrogatepass")), limits)
-    return _Builder(text, file, limits).build()
+    return _build(text, file, limits)
 
 
-def load_file(path, *, limits: LoaderLimits = DEFAULT_LIMITS) -> Document:
+def load_file(path: str | os.PathLike[str], *, limits: LoaderLimits = DEFAULT_LIMITS) -> Document:
     """Read and parse a rule file; raise :class:`RulesetError` (at 1:1 if it cannot be read).
 
     ``-`` reads standard input (named ``<stdin>`` in messages); an already-open pipe
@@ -242,13 +248,18 @@ def _unshowable_message(char: str) -> str:
     return f"character U+{code:04X} ({what}) cannot be shown and is not allowed in a rule file"
 
 
-def _source_line(lines: tuple, line: int) -> str | None:
+def _source_line(lines: tuple[str, ...], line: int) -> str | None:
     if 1 <= line <= len(lines):
         return lines[line - 1]
     return None
 
 
-def _split_lines(text: str) -> tuple:
+def _line_col(line_starts: tuple[int, ...], index: int) -> tuple[int, int]:
+    row = bisect.bisect_right(line_starts, index) - 1
+    return (row + 1, index - line_starts[row] + 1)
+
+
+def _split_lines(text: str) -> tuple[tuple[str, ...], tuple[int, ...]]:
     starts = [0]
     starts.extend(m.end() for m in _LINE_BREAK.finditer(text))
     pieces = _LINE_BREAK.split(text)
@@ -286,7 +297,7 @@ def _skip_properties(text: str, index: int, end: int) -> int:
 # -- mapping offsets inside a scalar back to the text ---------------------------------------
 
 
-def _scalar_indices(text: str, style, start: int, end: int, value: str) -> list:
+def _scalar_indices(text: str, style: str | None, start: int, end: int, value: str) -> list[int]:
     """For each offset 0..len(value) in a scalar's value, the index in ``text`` it came from."""
     tokens = _scalar_tokens(text, style, start, end)
     out = []
@@ -309,7 +320,7 @@ def _scalar_indices(text: str, style, start: int, end: int, value: str) -> list:
     return out
 
 
-def _scalar_tokens(text: str, style, start: int, end: int) -> list:
+def _scalar_tokens(text: str, style: str | None, start: int, end: int) -> list[tuple[str, int, bool]]:
     """``(character, index, literal)`` for the source of a scalar; ``literal`` ones come from escapes."""
     end = min(end, len(text))
     if style in ("|", ">"):
@@ -370,9 +381,9 @@ def _scalar_tokens(text: str, style, start: int, end: int) -> list:
                     tokens.append((replacements[nxt], k, True))
                     k += 2
                 elif nxt in codes:
-                    digits = text[k + 2 : k + 2 + codes[nxt]]
+                    code = text[k + 2 : k + 2 + codes[nxt]]
                     try:
-                        decoded = chr(int(digits, 16))
+                        decoded = chr(int(code, 16))
                     except (ValueError, OverflowError):
                         decoded = "\ufffd"
                     tokens.append((decoded, k, True))
@@ -386,65 +397,59 @@ def _scalar_tokens(text: str, style, start: int, end: int) -> list:
     return [(text[k], k, False) for k in range(start, end)]
 
 
-# -- the builder ----------------------------------------------------------------------------
+# -- the composer ---------------------------------------------------------------------------
+#
+# PyYAML's own composer builds the node graph (marks on every node, an alias is the anchored
+# node itself, shared; mappings and lists are composed by PyYAML). compose_node is overridden
+# for what the composer alone cannot guarantee: values counted with aliases expanded and
+# nesting refused while composing (a bomb or a hundred thousand brackets stop at the spot that
+# crosses the limit, before anything grows or the stack runs out); an alias that keeps its own
+# place (a shared node has one mark, the anchor's); unknown and recursive aliases reported
+# without stopping (PyYAML stops at the first, and lets an alias inside its own anchor build a
+# cycle); an anchor that may be named again (YAML 1.2 allows it, PyYAML refuses). Scalars and
+# keys are checked as they are composed, so that problems before a syntax error are reported
+# with it. tests/test_front_end_reasons.py pins each reason, and the columns inside a quoted
+# value (_scalar_indices), which a node's mark alone cannot give.
 
 
 class _Fatal(Exception):
-    def __init__(self, line: int, column: int, message: str):
+    def __init__(self, line: int, column: int, message: str) -> None:
         super().__init__(message)
         self.line, self.column, self.message = line, column, message
 
 
-_NOKEY = object()  # a mapping frame waiting for its next key
-_BAD = object()  # the pending key is unusable: build its value, then drop it
-_OPEN = object()  # an anchor whose value is still being built
+class _AliasNode(yaml.nodes.Node):
+    """Where an alias is written; ``target`` is the anchored node (``None`` if it is unusable)."""
+
+    def __init__(self, target: yaml.nodes.Node | None, mark: yaml.Mark) -> None:
+        super().__init__("", target, mark, mark)
+        self.target = target
 
 
-@attrs.define(slots=True)
-class _Anchor:
-    data: Any
-    size: int
-    height: int
-    rel_positions: list  # [(relative path, _Pos)], first one for the anchored value itself
-    key_text: str | None  # the scalar as written, when the anchored value is a scalar
+_Scalar = tuple[Any, bool]  # (value, usable)
 
 
-@attrs.define(slots=True)
-class _Frame:
-    is_map: bool
-    value: Any
-    path: tuple | None
-    role: str  # "value" or "key"
-    anchor: str | None
-    count0: int
-    order0: int
-    start_line: int
-    start_column: int
-    height: int = 0
-    n: int = 0
-    key: Any = _NOKEY
-    key_pos: tuple | None = None
-    seen: dict = attrs.field(factory=dict)
-
-
-class _Builder:
-    def __init__(self, text: str, file: str, limits: LoaderLimits):
-        self.text = text
-        self.file = file
-        self.limits = limits
+class _Composer(yaml.SafeLoader):
+    def __init__(self, text: str, file: str, limits: LoaderLimits) -> None:
+        # PyYAML's own state is set up by compose(), where its errors are caught
+        self.text, self.file, self.limits = text, file, limits
         self.lines, self.line_starts = _split_lines(text)
-        self.errors: list = []
-        self.positions: dict = {}
-        self.order: list = []
-        self.anchors: dict = {}
+        self.errors: list[Diagnostic] = []
+        self.reported: set[tuple[int, int, str]] = set()
         self.count = 0
-        self.stack: list = []
-        self.root: Any = None
-        self.root_set = False
-        self.root_is_empty_scalar = False
-        self.documents = 0
-        self.loader = None
-        self.reported: set = set()  # (line, column, message) of every error, to report each once
+        self.heights: list[int] = []  # for each list or mapping being composed, the height of its highest child
+        #: id(anchored node) -> (values it builds, nesting height) once the node is complete
+        self.finished: dict[int, tuple[int, int]] = {}
+        self.scalars: dict[int, _Scalar] = {}  # id(scalar node) -> its value
+        self.spans: dict[int, _Span] = {}  # id(scalar node) -> scalar info
+        self.keys: dict[int, str | None] = {}  # id(key node) -> its text, None when unusable
+        self.seen: dict[int, dict[str, int]] = {}  # id(mapping node) -> key -> line of first use
+
+    def compose(self) -> yaml.nodes.Node | None:
+        yaml.SafeLoader.__init__(self, self.text)
+        self.untyped: Any = self  # for PyYAML's methods that carry no types
+        node: yaml.nodes.Node | None = self.get_single_node()
+        return node
 
     # -- reporting
 
@@ -454,205 +459,118 @@ class _Builder:
         self.reported.add((line, column, message))
         self.errors.append(Diagnostic(self.file, line, column, message, source_line=_source_line(self.lines, line)))
 
-    def fail(self, line: int, column: int, message: str):
-        raise _Fatal(line, column, message)
+    def line_col(self, index: int) -> tuple[int, int]:
+        return _line_col(self.line_starts, max(0, min(index, len(self.text))))
 
-    def _line_col(self, index: int) -> tuple:
-        index = max(0, min(index, len(self.text)))
-        row = bisect.bisect_right(self.line_starts, index) - 1
-        return (row + 1, index - self.line_starts[row] + 1)
-
-    # -- driver
-
-    def build(self) -> Document:
-        # Bidi controls are refused anywhere, comments included: a code frame under a
-        # message shows the line, and they would reorder it on the terminal.
-        for bidi in _BIDI.finditer(self.text):
-            line, column = self._line_col(bidi.start())
-            self.error(line, column, _unshowable_message(bidi.group()))
-        try:
-            self._run()
-        except _Fatal as fatal:
-            self.error(fatal.line, fatal.column, fatal.message)
-        except yaml.MarkedYAMLError as exc:
-            self._syntax_error(exc)
-        except yaml.reader.ReaderError as exc:
-            line, column = self._line_col(exc.position if isinstance(exc.position, int) else 0)
-            reason = exc.reason or "unreadable text"
-            character = exc.character
-            if isinstance(character, str) and len(character) == 1:
-                character = ord(character)
-            if isinstance(character, int) and exc.encoding == "unicode":
-                what = f"character #x{character:04x}"
-            elif isinstance(character, (int, bytes)):
-                what = "byte"
-            else:  # pragma: no cover - defensive
-                what = "character"
-            self.error(line, column, f"YAML syntax: unacceptable {what} ({reason})")
-        except yaml.YAMLError as exc:  # pragma: no cover - every PyYAML error is one of the above
-            self.error(1, 1, f"YAML syntax: {exc}")
-        except RecursionError:  # pragma: no cover - the builder never recurses deeply
-            self.error(1, 1, "the file nests values too deeply to be read")
-        except Exception as exc:  # pragma: no cover - a PyYAML bug: still a located error, not a traceback
-            self.error(1, 1, f"could not read the file as YAML ({type(exc).__name__}: {exc})")
-        finally:
-            if self.loader is not None:
-                try:
-                    self.loader.dispose()
-                except Exception:  # pragma: no cover
-                    pass
-        if self.errors:
-            raise RulesetError(self.errors)
-        return Document(
-            self.file, self.text, self.lines, self.root, positions=self.positions, line_starts=self.line_starts
-        )
-
-    def _syntax_error(self, exc: yaml.MarkedYAMLError) -> None:
-        mark = exc.problem_mark or exc.context_mark
-        line, column = (mark.line + 1, mark.column + 1) if mark is not None else (1, 1)
-        problem = exc.problem or exc.context or "malformed YAML"
-        message = f"YAML syntax: {problem}"
-        if exc.problem and exc.context:
-            where = ""
-            if exc.context_mark is not None and exc.context_mark is not mark:
-                where = f" at line {exc.context_mark.line + 1}, column {exc.context_mark.column + 1}"
-            message += f" ({exc.context}{where})"
-        if "'\\t'" in problem:
-            message += "; tabs cannot be used to indent YAML, use spaces"
-        elif "expected <block end>" in problem or "expected <block mapping start>" in problem:
-            message += "; check the indentation"
-        self.error(line, column, message)
-
-    def _run(self) -> None:
-        self.loader = loader = yaml.SafeLoader(self.text)
-        while True:
-            event = loader.get_event()
-            if event is None or isinstance(event, _ev.StreamEndEvent):
-                break
-            if isinstance(event, _ev.ScalarEvent):
-                self._scalar(event)
-            elif isinstance(event, (_ev.MappingStartEvent, _ev.SequenceStartEvent)):
-                self._open(event)
-            elif isinstance(event, (_ev.MappingEndEvent, _ev.SequenceEndEvent)):
-                self._close()
-            elif isinstance(event, _ev.AliasEvent):
-                self._alias(event)
-            elif isinstance(event, _ev.DocumentStartEvent):
-                self.documents += 1
-                if self.documents > 1:
-                    mark = event.start_mark
-                    self.fail(
-                        mark.line + 1,
-                        mark.column + 1,
-                        "a rule file holds a single YAML document, but a second one starts here",
-                    )
-        self._finish()
-
-    def _finish(self) -> None:
-        if not self.root_set or (self.root is None and self.root_is_empty_scalar):
-            if not self.errors:
-                self.error(1, 1, "the file is empty: a rule file is a mapping of keys to values (format: 1, id: ...)")
-            return
-        if not isinstance(self.root, dict):
-            line, column = self.positions[()].line, self.positions[()].column
-            self.error(
-                line,
-                column,
-                f"the top level of a rule file must be a mapping of keys to values, not {_kind_name(self.root)}",
-            )
-
-    # -- slots: where the next value goes
-
-    def _slot(self):
-        """``(role, path, key_pos)`` for the node about to be built."""
-        if not self.stack:
-            return "root", (), None
-        frame = self.stack[-1]
-        if not frame.is_map:
-            return "value", (None if frame.path is None else frame.path + (frame.n,)), None
-        if frame.key is _NOKEY:
-            return "key", None, None
-        if frame.path is None or frame.key is _BAD:
-            return "value", None, None
-        return "value", frame.path + (frame.key,), frame.key_pos
-
-    def _record(self, path, line: int, column: int, key_pos, scalar=None) -> _Pos | None:
-        if path is None:
-            return None
-        pos = _Pos(line, column, key_pos[0] if key_pos else None, key_pos[1] if key_pos else None, scalar)
-        self.positions[path] = pos
-        self.order.append((path, pos))
-        return pos
-
-    def _count(self, amount: int, line: int, column: int) -> None:
+    def add(self, amount: int, line: int, column: int) -> None:
         self.count += amount
         if self.count > self.limits.max_nodes:
-            self.fail(
+            raise _Fatal(
                 line,
                 column,
                 f"the file builds more than {self.limits.max_nodes} values "
                 "(aliases repeating aliases can multiply a small file into a huge one)",
             )
 
-    def _attach(self, value: Any, height: int) -> None:
-        if not self.stack:
-            self.root = value
-            self.root_set = True
-            return
-        frame = self.stack[-1]
-        frame.height = max(frame.height, height)
-        if frame.is_map:
-            if frame.key is not _BAD:
-                frame.value[frame.key] = value
-            frame.key = _NOKEY
-            frame.key_pos = None
-        else:
-            frame.value.append(value)
-            frame.n += 1
+    # -- composing
 
-    def _set_key(self, text: str | None, line: int, column: int) -> None:
-        frame = self.stack[-1]
+    def compose_node(self, parent: yaml.nodes.Node | None, index: Any) -> yaml.nodes.Node:
+        event: Any = self.untyped.peek_event()
+        first: Any = event.start_mark  # taken before isinstance() gives the event PyYAML's loose types
+        last: Any = event.end_mark
+        line, column = first.line + 1, first.column + 1
+        as_key = index is None and isinstance(parent, yaml.MappingNode)
+        node: yaml.nodes.Node
+        if isinstance(event, _ev.AliasEvent):
+            node = self._alias(self.untyped.get_event(), line, column)
+        else:
+            count0 = self.count
+            self.add(1, line, column)
+            anchor = event.anchor
+            if anchor is not None:
+                self.anchors.pop(anchor, None)  # an anchor may be named again
+            if isinstance(event, _ev.ScalarEvent):
+                # built here rather than by PyYAML, which would resolve its tag a second time
+                self.untyped.get_event()
+                start, end = first.index, last.index
+                if anchor is not None or event.tag is not None:
+                    start = _skip_properties(self.text, start, end)
+                span = (event.style, start, end, event.value)
+                value = self._scalar_value(event, span, line, column, as_key=as_key)
+                node = ScalarNode(event.tag or "", event.value, first, last, event.style)
+                if anchor is not None:
+                    self.anchors[anchor] = node
+                self.scalars[id(node)] = value
+                self.spans[id(node)] = span
+                height = 0
+                if as_key:
+                    self.keys[id(node)] = event.value if value[1] else None
+            else:
+                is_map = isinstance(event, _ev.MappingStartEvent)
+                if len(self.heights) >= self.limits.max_depth:
+                    raise _Fatal(line, column, f"values are nested more than {self.limits.max_depth} levels deep")
+                tag = event.tag
+                if tag is not None and tag != "!" and tag != (_MAP if is_map else _SEQ):
+                    self.error(line, column, f"tag '{_tag_name(tag)}' is not allowed in a rule file")
+                if as_key:
+                    self.error(
+                        line, column, f"a mapping key must be a single value, not {_kind_name({} if is_map else [])}"
+                    )
+                self.heights.append(0)
+                node = super().compose_node(parent, index)  # type: ignore[assignment]  # never None here
+                height = 1 + self.heights.pop()
+                if as_key:
+                    self.keys[id(node)] = None
+            if self.heights and height > self.heights[-1]:
+                self.heights[-1] = height
+            if anchor is not None:
+                self.finished[id(node)] = (self.count - count0, height)
+        if as_key:
+            self._check_key(parent, node, line)
+        return node
+
+    def _alias(self, event: Any, line: int, column: int) -> yaml.nodes.Node:
+        target = self.anchors.get(event.anchor)
+        if target is None or id(target) not in self.finished:
+            if target is None:
+                self.error(line, column, f"unknown alias '*{event.anchor}' (no '&{event.anchor}' before it)")
+            else:
+                self.error(line, column, f"alias '*{event.anchor}' is used inside the value it names")
+            self.add(1, line, column)
+            return _AliasNode(None, event.start_mark)
+        size, height = self.finished[id(target)]
+        self.add(size, line, column)
+        if len(self.heights) + height > self.limits.max_depth:
+            raise _Fatal(line, column, f"values are nested more than {self.limits.max_depth} levels deep")
+        if self.heights and height > self.heights[-1]:
+            self.heights[-1] = height
+        return _AliasNode(target, event.start_mark)
+
+    def _check_key(self, mapping: Any, node: yaml.nodes.Node, line: int) -> None:
+        column = node.start_mark.column + 1
+        if isinstance(node, _AliasNode):
+            target, text = node.target, None
+            if target is not None:
+                usable = isinstance(target, yaml.ScalarNode) and self.scalars[id(target)][1]
+                if not usable:
+                    self.error(line, column, "a mapping key must be a single value, not a list or mapping")
+                else:
+                    text = self.spans[id(target)][3]
+            self.keys[id(node)] = text
+        text = self.keys[id(node)]
         if text is None:
-            frame.key = _BAD
             return
-        first = frame.seen.get(text)
+        seen = self.seen.setdefault(id(mapping), {})
+        first = seen.get(text)
         if first is not None:
             self.error(line, column, f"duplicate key '{text}' (first at line {first})")
-            frame.key = _BAD
+            self.keys[id(node)] = None
             return
-        frame.seen[text] = line
-        frame.key = text
-        frame.key_pos = (line, column)
+        seen[text] = line
 
-    # -- events
-
-    def _scalar(self, event) -> None:
-        mark = event.start_mark
-        line, column = mark.line + 1, mark.column + 1
-        role, path, key_pos = self._slot()
-        self._count(1, line, column)
-        if event.anchor is not None:
-            self.anchors[event.anchor] = _OPEN
-        raw = event.value
-        value, ok = self._scalar_value(event, line, column, as_key=(role == "key"))
-        start = mark.index
-        if event.anchor is not None or event.tag is not None:
-            start = _skip_properties(self.text, start, event.end_mark.index)
-        scalar_info = (event.style, start, event.end_mark.index, raw)
-        if role == "key":
-            pos = _Pos(line, column, scalar=scalar_info)
-            self._set_key(raw if ok else None, line, column)
-        else:
-            pos = self._record(path, line, column, key_pos, scalar_info) or _Pos(line, column, scalar=scalar_info)
-            if role == "root":
-                self.root_is_empty_scalar = raw == "" and event.style is None
-            self._attach(value, 0)
-        if event.anchor is not None:
-            self.anchors[event.anchor] = _Anchor(value, 1, 0, [((), pos)], raw if ok else None)
-
-    def _scalar_value(self, event, line: int, column: int, *, as_key: bool):
-        """``(value, ok)`` for a scalar event; reports disallowed tags and unreadable values."""
-        raw = event.value
+    def _scalar_value(self, event: Any, span: _Span, line: int, column: int, *, as_key: bool) -> _Scalar:
+        """``(value, usable)`` for a scalar event; reports disallowed tags and unreadable values."""
+        raw: str = event.value
         if len(raw) > self.limits.max_scalar_length:
             self.error(
                 line,
@@ -663,14 +581,15 @@ class _Builder:
             return None, False
         bad = _UNSHOWABLE.search(raw)
         if bad is not None:
-            self._unshowable(event, bad.start(), bad.group())
+            indices = _scalar_indices(self.text, *span)
+            self.error(*self.line_col(indices[min(bad.start(), len(indices) - 1)]), _unshowable_message(bad.group()))
             return None, False
         tag = event.tag
         explicit = tag is not None
         if tag == "!":  # the non-specific tag: a string (YAML 1.2, 6.9.1)
             tag = _STR
         elif not explicit:
-            tag = self.loader.resolve(ScalarNode, raw, event.implicit)
+            tag = self.untyped.resolve(ScalarNode, raw, event.implicit)
         if as_key:
             if tag == _MERGE and not explicit:
                 self.error(line, column, "merge keys ('<<') are not supported in a rule file; write the keys out")
@@ -687,10 +606,10 @@ class _Builder:
             return raw, True
         if tag == _BOOL and not explicit and raw not in _YAML_1_2_BOOLS:
             return raw, True  # yes / no / on / off: text, as YAML 1.2 reads them
-        constructors = {
-            _INT: (self.loader.construct_yaml_int, "a whole number"),
-            _FLOAT: (self.loader.construct_yaml_float, "a number"),
-            _BOOL: (self.loader.construct_yaml_bool, "true or false"),
+        constructors: dict[str, tuple[Callable[[ScalarNode], Any], str]] = {
+            _INT: (self.construct_yaml_int, "a whole number"),
+            _FLOAT: (self.construct_yaml_float, "a number"),
+            _BOOL: (self.construct_yaml_bool, "true or false"),
         }
         if tag not in constructors:
             self.error(line, column, f"tag '{_tag_name(tag)}' is not allowed in a rule file")
@@ -712,92 +631,121 @@ class _Builder:
             self.error(line, column, f"cannot read '{shown}' as {what}")
             return None, False
 
-    def _unshowable(self, event, offset: int, char: str) -> None:
-        """Report the character at ``offset`` of a scalar's value, located where it is written."""
-        start = event.start_mark.index
-        if event.anchor is not None or event.tag is not None:
-            start = _skip_properties(self.text, start, event.end_mark.index)
-        indices = _scalar_indices(self.text, event.style, start, event.end_mark.index, event.value)
-        line, column = self._line_col(indices[min(offset, len(indices) - 1)])
-        self.error(line, column, _unshowable_message(char))
+    # -- from nodes to plain data
 
-    def _open(self, event) -> None:
-        mark = event.start_mark
-        line, column = mark.line + 1, mark.column + 1
-        is_map = isinstance(event, _ev.MappingStartEvent)
-        depth = len(self.stack) + 1
-        if depth > self.limits.max_depth:
-            self.fail(line, column, f"values are nested more than {self.limits.max_depth} levels deep")
-        role, path, key_pos = self._slot()
-        count0 = self.count
-        self._count(1, line, column)
-        tag = event.tag
-        if tag is not None and tag != "!" and tag != (_MAP if is_map else _SEQ):
-            self.error(line, column, f"tag '{_tag_name(tag)}' is not allowed in a rule file")
-        if role == "key":
-            self.error(line, column, f"a mapping key must be a single value, not {'a mapping' if is_map else 'a list'}")
-        order0 = len(self.order)
-        self._record(path, line, column, key_pos)
-        if event.anchor is not None:
-            self.anchors[event.anchor] = _OPEN
-        self.stack.append(
-            _Frame(
-                is_map=is_map,
-                value={} if is_map else [],
-                path=path,
-                role=role,
-                anchor=event.anchor,
-                count0=count0,
-                order0=order0,
-                start_line=line,
-                start_column=column,
+    def data(
+        self,
+        node: yaml.nodes.Node,
+        path: Path,
+        positions: dict[Path, _Pos],
+        key_pos: tuple[int, int] | None,
+    ) -> Any:
+        """The plain value of ``node`` (an alias gives a fresh copy), recording every position under ``path``."""
+        mark = node.start_mark
+        key_line, key_column = key_pos if key_pos else (None, None)
+        if isinstance(node, _AliasNode):
+            target = node.target
+            span = self.spans.get(id(target)) if target is not None else None
+            positions[path] = _Pos(mark.line + 1, mark.column + 1, key_line, key_column, span)
+            if target is None:
+                return None
+            if isinstance(target, yaml.ScalarNode):
+                return self.scalars[id(target)][0]
+            node = target
+            mark = None  # the alias's own place is recorded
+        if isinstance(node, yaml.ScalarNode):
+            if mark is not None:
+                positions[path] = _Pos(mark.line + 1, mark.column + 1, key_line, key_column, self.spans[id(node)])
+            return self.scalars[id(node)][0]
+        if mark is not None:
+            positions[path] = _Pos(mark.line + 1, mark.column + 1, key_line, key_column)
+        if isinstance(node, yaml.SequenceNode):
+            return [self.data(item, path + (n,), positions, None) for n, item in enumerate(node.value)]
+        out: dict[str, Any] = {}
+        for key, value in node.value:
+            text = self.keys[id(key)]
+            if text is not None:
+                key_mark = key.start_mark
+                out[text] = self.data(value, path + (text,), positions, (key_mark.line + 1, key_mark.column + 1))
+        return out
+
+
+def _build(text: str, file: str, limits: LoaderLimits) -> Document:
+    composer = _Composer(text, file, limits)
+    # Bidi controls are refused anywhere, comments included: a code frame under a
+    # message shows the line, and they would reorder it on the terminal.
+    for bidi in _BIDI.finditer(text):
+        line, column = composer.line_col(bidi.start())
+        composer.error(line, column, _unshowable_message(bidi.group()))
+    root: yaml.nodes.Node | None = None
+    composed = False
+    try:
+        root = composer.compose()
+        composed = True
+    except _Fatal as fatal:
+        composer.error(fatal.line, fatal.column, fatal.message)
+    except yaml.composer.ComposerError as exc:
+        if exc.problem != "but found another document" or exc.problem_mark is None:  # pragma: no cover
+            _syntax_error(composer, exc)
+        else:
+            mark = exc.problem_mark
+            message = "a rule file holds a single YAML document, but a second one starts here"
+            composer.error(mark.line + 1, mark.column + 1, message)
+    except yaml.MarkedYAMLError as exc:
+        _syntax_error(composer, exc)
+    except yaml.reader.ReaderError as exc:
+        line, column = composer.line_col(exc.position if isinstance(exc.position, int) else 0)
+        reason = exc.reason or "unreadable text"
+        character: Any = exc.character
+        if isinstance(character, str) and len(character) == 1:
+            character = ord(character)
+        if isinstance(character, int) and exc.encoding == "unicode":
+            what = f"character #x{character:04x}"
+        elif isinstance(character, (int, bytes)):
+            what = "byte"
+        else:  # pragma: no cover - defensive
+            what = "character"
+        composer.error(line, column, f"YAML syntax: unacceptable {what} ({reason})")
+    except yaml.YAMLError as exc:  # pragma: no cover - every PyYAML error is one of the above
+        composer.error(1, 1, f"YAML syntax: {exc}")
+    except RecursionError:  # pragma: no cover - nesting is refused long before
+        composer.error(1, 1, "the file nests values too deeply to be read")
+    except Exception as exc:  # pragma: no cover - a PyYAML bug: still a located error, not a traceback
+        composer.error(1, 1, f"could not read the file as YAML ({type(exc).__name__}: {exc})")
+    finally:
+        composer.dispose()
+    if composed:
+        if root is None or (isinstance(root, yaml.ScalarNode) and root.value == "" and root.style is None):
+            if not composer.errors:
+                composer.error(
+                    1, 1, "the file is empty: a rule file is a mapping of keys to values (format: 1, id: ...)"
+                )
+        elif not isinstance(root, yaml.MappingNode):
+            value = composer.scalars.get(id(root), (None, False))[0]  # the root may be an unknown alias
+            what = "a list" if isinstance(root, yaml.SequenceNode) else _kind_name(value)
+            line, column = root.start_mark.line + 1, root.start_mark.column + 1
+            composer.error(
+                line, column, f"the top level of a rule file must be a mapping of keys to values, not {what}"
             )
-        )
+    if composer.errors or root is None:
+        raise RulesetError(composer.errors)
+    positions: dict[Path, _Pos] = {}
+    data = composer.data(root, (), positions, None)
+    return Document(file, text, composer.lines, data, positions=positions, line_starts=composer.line_starts)
 
-    def _close(self) -> None:
-        frame = self.stack.pop()
-        height = frame.height + 1
-        if frame.anchor is not None:
-            rel = []
-            if frame.path is not None:
-                cut = len(frame.path)
-                rel = [(p[cut:], pos) for p, pos in self.order[frame.order0 :]]
-            self.anchors[frame.anchor] = _Anchor(frame.value, self.count - frame.count0, height, rel, None)
-        if frame.role == "key":
-            self.stack[-1].key = _BAD
-            return
-        self._attach(frame.value, height)
 
-    def _alias(self, event) -> None:
-        mark = event.start_mark
-        line, column = mark.line + 1, mark.column + 1
-        role, path, key_pos = self._slot()
-        anchor = self.anchors.get(event.anchor)
-        if anchor is None or anchor is _OPEN:
-            if anchor is None:
-                self.error(line, column, f"unknown alias '*{event.anchor}' (no '&{event.anchor}' before it)")
-            else:
-                self.error(line, column, f"alias '*{event.anchor}' is used inside the value it names")
-            self._count(1, line, column)
-            if role == "key":
-                self._set_key(None, line, column)
-            else:
-                self._record(path, line, column, key_pos)
-                self._attach(None, 0)
-            return
-        self._count(anchor.size, line, column)
-        if len(self.stack) + anchor.height > self.limits.max_depth:
-            self.fail(line, column, f"values are nested more than {self.limits.max_depth} levels deep")
-        if role == "key":
-            if anchor.key_text is None:
-                self.error(line, column, "a mapping key must be a single value, not a list or mapping")
-            self._set_key(anchor.key_text, line, column)
-            return
-        if path is not None:
-            root_scalar = anchor.rel_positions[0][1].scalar if anchor.rel_positions else None
-            self._record(path, line, column, key_pos, root_scalar)
-            for rel, pos in anchor.rel_positions[1:]:
-                self.positions[path + rel] = pos
-                self.order.append((path + rel, pos))
-        value = copy.deepcopy(anchor.data) if isinstance(anchor.data, (dict, list)) else anchor.data
-        self._attach(value, anchor.height)
+def _syntax_error(composer: _Composer, exc: yaml.MarkedYAMLError) -> None:
+    mark = exc.problem_mark or exc.context_mark
+    line, column = (mark.line + 1, mark.column + 1) if mark is not None else (1, 1)
+    problem = exc.problem or exc.context or "malformed YAML"
+    message = f"YAML syntax: {problem}"
+    if exc.problem and exc.context:
+        where = ""
+        if exc.context_mark is not None and exc.context_mark is not mark:
+            where = f" at line {exc.context_mark.line + 1}, column {exc.context_mark.column + 1}"
+        message += f" ({exc.context}{where})"
+    if "'\\t'" in problem:
+        message += "; tabs cannot be used to indent YAML, use spaces"
+    elif "expected <block end>" in problem or "expected <block mapping start>" in problem:
+        message += "; check the indentation"
+    composer.error(line, column, message)
