@@ -13,8 +13,13 @@ import update_guide
 from ruledraft.cli.app import app
 from ruledraft.engine.state import Game
 from ruledraft.engine.table_scoring import score_table
+from ruledraft.language.kinds.expression import Expression
+from ruledraft.language.kinds.majority import Majority
+from ruledraft.language.kinds.modifier import Modifier
+from ruledraft.language.kinds.per_card import PerCard
+from ruledraft.language.kinds.sets import Sets
+from ruledraft.language.kinds.table import Table
 from ruledraft.language.loading import check_ruleset, load_ruleset
-from ruledraft.language.scoring import Expression, Majority, Modifier, PerCard, Sets, Table
 from ruledraft.play.game_log import replay_record
 from ruledraft.play.runner import simulate
 

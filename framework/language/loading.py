@@ -1,6 +1,6 @@
 """From a file name (or a bundled id) to a compiled ruleset, through every check.
 
-    text -> yaml_loader -> inheritance (extends) -> schema_check -> semantic_check -> compiler
+    text -> yaml_loader -> inheritance (extends) -> schema_check -> build (one walk: checks and compiles)
 
 :func:`check_ruleset` returns every problem found; :func:`load_ruleset` raises
 :class:`~ruledraft.errors.RulesetError` with them.
@@ -15,13 +15,12 @@ from typing import Any
 import attrs
 
 from ruledraft.errors import Diagnostic, InputError, RulesetError
+from ruledraft.language.build import build_ruleset
 from ruledraft.language.bundled import NotFound, OutOfReach, resolve_source  # noqa: F401 - the resolver lives beside the bundled ids
-from ruledraft.language.compiler import compile_ruleset
 from ruledraft.language.file_access import display_name, input_kind
 from ruledraft.language.inheritance import resolve_document
 from ruledraft.language.ruleset import CompiledRuleset
 from ruledraft.language.schema_check import check_schema
-from ruledraft.language.semantic_check import check_semantics
 
 
 @attrs.frozen
@@ -59,13 +58,10 @@ def check_ruleset(source: str | os.PathLike, *, allow: Sequence[str | os.PathLik
         doc = resolve_document(path, check=check, allow=allow)
     except RulesetError as e:
         return CheckResult(file, None, list(e.diagnostics))
-    diagnostics = list(getattr(doc, "warnings", [])) + check_semantics(doc)
-    if any(d.severity == "error" for d in diagnostics):
+    ruleset, found = build_ruleset(doc)
+    diagnostics = list(getattr(doc, "warnings", [])) + found
+    if ruleset is None:
         return CheckResult(file, None, diagnostics)
-    try:
-        ruleset = compile_ruleset(doc)
-    except RulesetError as e:
-        return CheckResult(file, None, list(e.diagnostics))
     return CheckResult(file, ruleset, diagnostics, doc, tuple(files))  # warnings only
 
 

@@ -1,13 +1,18 @@
-"""Semantic checks: what JSON Schema cannot see.
+"""The one walk from a merged rule document to a :class:`CompiledRuleset`.
 
-Runs on a document that passed the schema check. Every check adds located
-diagnostics to one list, so a user sees all problems at once:
+It runs on a document the schema check accepted, and both checks and builds: each
+name (card, tag, colour group, attribute, rule id) is resolved once, through one
+resolver that records a located diagnostic and carries on, and each expression is
+compiled exactly once, so a user sees every problem at once and the ruleset that is
+built is the one that was checked. What it checks besides the names:
 
 * card ids, rule ids and action ids are unique;
-* every card, tag, colour group and attribute a rule names exists ("did you mean ...?");
 * each player count has a hand size and the deck is big enough for the deals;
-* every expression parses and names only things that exist;
-* sizes stay within limits (a deck of a billion cards is refused).
+* sizes stay within limits (a deck of a billion cards is refused), and so does the
+  work of scoring (``MAX_SCORING_STEPS``) and of a bot's choice (``MAX_DECISION_STEPS``).
+
+Each scoring rule is built by its kind's unit (:mod:`ruledraft.language.kinds`),
+through a :class:`~ruledraft.language.kinds.context.RuleContext` bound to its place.
 """
 
 from __future__ import annotations
@@ -18,9 +23,15 @@ from typing import Any
 
 import attrs
 
-from ruledraft.errors import Diagnostic, RulesetError
-from ruledraft.language.catalogue import Catalogue
-from ruledraft.language.compiler import build_catalogue, expand_player_keys, expression_compiler
+from ruledraft.errors import Diagnostic, RulesetError, ScoringError
+from ruledraft.language.catalogue import CardType, Catalogue
+from ruledraft.language.expression import CompiledExpression, compile_expression
+from ruledraft.language.kinds import SCORING_KINDS
+from ruledraft.language.kinds.context import Path
+from ruledraft.language.quantity import Quantity, compile_quantity, selector_indices, selector_words
+from ruledraft.language.rule import Rule
+from ruledraft.language.ruleset import LEFT, NO_PASS, RIGHT, CompiledRuleset, DummySpec, ExtraPick, TieBreak
+from ruledraft.language.scoring import parse_player_key
 from ruledraft.language.suggest import did_you_mean
 
 #: the largest deck ruledraft will deal from
@@ -31,34 +42,175 @@ MAX_SCORING_STEPS = 200_000
 #: ``check_decision_work``): about a second of work; the bundled rulesets need under 1% of it
 MAX_DECISION_STEPS = 20_000_000
 
+DIRECTIONS = {"left": LEFT, "right": RIGHT, "none": NO_PASS}
 
-class _Checker:
-    def __init__(self, doc):
+
+def build_catalogue(cards: list[Mapping[str, Any]]) -> Catalogue:
+    """Card types from the ``cards`` list (entries without an id are skipped)."""
+    out = []
+    for spec in cards:
+        if not isinstance(spec, dict) or not isinstance(spec.get("id"), str):
+            continue
+        count = spec.get("count", 0)
+        attributes = spec.get("attributes") or {}
+        out.append(
+            CardType(
+                index=len(out),
+                id=spec["id"],
+                name=str(spec.get("name") or spec["id"].replace("_", " ").title()),
+                count=count if isinstance(count, int) else 0,
+                group=str(spec.get("group") or spec["id"]),
+                tags=frozenset(t for t in (spec.get("tags") or []) if isinstance(t, str)),
+                attributes={k: v for k, v in attributes.items() if isinstance(v, int)}
+                if isinstance(attributes, dict)
+                else {},
+                keep=spec.get("keep", "round"),
+                description=str(spec.get("description") or ""),
+            )
+        )
+    return Catalogue(tuple(out))
+
+
+def expand_player_keys(mapping: Mapping[str, Any]) -> dict[int, Any]:
+    """``{"2": 10, "3-4": 9}`` -> ``{2: 10, 3: 9, 4: 9}``."""
+    out: dict[int, Any] = {}
+    for key, value in mapping.items():
+        for n in parse_player_key(key):
+            out[n] = value
+    return out
+
+
+def pass_directions(rounds: Mapping[str, Any]) -> tuple[int, ...]:
+    spec = rounds.get("pass", "left")
+    count = rounds["count"]
+    if isinstance(spec, str):
+        return (DIRECTIONS[spec],) * count
+    return tuple(DIRECTIONS[d] for d in spec)
+
+
+def _naming(compiled: CompiledExpression, rule_id: str) -> CompiledExpression:
+    """``compiled`` whose :class:`ScoringError` names ``rule_id``: only an expression
+    that can fail (a division by something that may be 0) gets the extra call."""
+    if not compiled.may_fail:
+        return compiled
+    inner = compiled.fn
+
+    def fn(t: Any, s: int) -> int:
+        try:
+            return inner(t, s)
+        except ScoringError as e:
+            raise e.for_rule(rule_id) from None
+
+    return attrs.evolve(compiled, fn=fn)
+
+
+class _RuleContext:
+    """A :class:`~ruledraft.language.kinds.context.RuleContext` for one place (a rule,
+    a tie-break): paths it is given are below ``base``."""
+
+    def __init__(self, walk: RulesetBuilder, base: Path, rule_id: str | None = None) -> None:
+        self.walk = walk
+        self.base = base
+        self.rule_id = rule_id
+
+    @property
+    def catalogue(self) -> Catalogue:
+        return self.walk.catalogue
+
+    def error(self, path: Path, message: str, *, key: bool = False) -> None:
+        self.walk.error(self.base + path, message, key=key)
+
+    def card(self, path: Path, card_id: str) -> int | None:
+        return self.walk.card(self.base + path, card_id)
+
+    def cards(self, path: Path, spec: Any) -> tuple[int, ...] | None:
+        return self.walk.cards(self.base + path, spec)
+
+    def words(self, spec: Any) -> str:
+        return selector_words(spec, self.walk.catalogue)
+
+    def values(self, path: Path, spec: Any) -> tuple[int, ...] | None:
+        return self.walk.values(self.base + path, spec)
+
+    def quantity(self, path: Path, spec: Any, *, boolean: bool = False) -> Quantity | None:
+        return self.walk.quantity(self.base + path, spec, boolean=boolean, rule_id=self.rule_id)
+
+    def expression(self, path: Path, text: str, *, boolean: bool = False) -> CompiledExpression | None:
+        return self.walk.expression(self.base + path, text, boolean=boolean, rule_id=self.rule_id)
+
+    def seat_keys(self, path: Path, mapping: Mapping[str, Any]) -> None:
+        self.walk.check_player_keys(self.base + path, mapping)
+        self.walk.check_unused_player_keys(self.base + path, mapping, seats=True)
+
+
+class RulesetBuilder:
+    """One walk over a merged document: :meth:`run` returns every diagnostic, and
+    :attr:`ruleset` is the compiled ruleset when there was no error."""
+
+    def __init__(self, doc: Any) -> None:
         self.doc = doc
         self.data: Mapping[str, Any] = doc.data
         self.out: list[Diagnostic] = []
         self.catalogue: Catalogue = build_catalogue(self.data.get("cards") or [])
-        #: every expression compiled, with its place, for the cost check
-        self.expressions: list[tuple] = []
+        #: every expression compiled, with its place, for the cost checks
+        self.expressions: list[tuple[Path, CompiledExpression]] = []
+        #: the cards a selector, quantity or expression at a place reads (None: any)
+        self.reads: dict[Path, frozenset[int] | None] = {}
+        self.rules: list[Rule] = []
+        self.actions: list[ExtraPick] = []
+        self.tie_breaks: list[TieBreak] = []
+        self.ruleset: CompiledRuleset | None = None
 
-    def error(self, path: tuple, message: str, *, key: bool = False) -> None:
+    def error(self, path: Path, message: str, *, key: bool = False) -> None:
         self.out.append(self.doc.diagnostic(path, message, key=key))
 
-    # ------------------------------------------------------------------ names
+    # ------------------------------------------------------------------ names: the one resolver
 
-    def check_card(self, path: tuple, card_id: str) -> bool:
+    def _removed(self, card_id: str) -> tuple[int, int] | None:
+        removed: tuple[int, int] | None = getattr(self.doc, "removed", {}).get(("cards", card_id))
+        return removed
+
+    def card(self, path: Path, card_id: str) -> int | None:
+        """The index of card ``card_id``, or None after recording why there is none."""
         if self.catalogue.has_card(card_id):
-            return True
-        removed = getattr(self.doc, "removed", {}).get(("cards", card_id))
+            return self.catalogue.index_of(card_id)
+        removed = self._removed(card_id)
         if removed is not None:
             self.error(
                 path, f"card '{card_id}' is used here but was removed (remove: cards, {removed[0]}:{removed[1]})"
             )
         else:
             self.error(path, f"unknown card '{card_id}'{did_you_mean(card_id, self.catalogue.ids)}")
-        return False
+        return None
 
-    def in_child(self, *paths: tuple) -> tuple:
+    def cards(self, path: Path, spec: Any) -> tuple[int, ...] | None:
+        """The indices a selector names, or None after recording every unknown name in it."""
+        cat = self.catalogue
+        ok = True
+        if isinstance(spec, str):
+            ok = self.card(path, spec) is not None
+        elif isinstance(spec, list):
+            for i, card_id in enumerate(spec):
+                ok = self.card(path + (i,), card_id) is not None and ok
+        elif isinstance(spec, dict):
+            if "tag" in spec and not cat.has_tag(spec["tag"]):
+                self.error(path + ("tag",), f"no card has the tag '{spec['tag']}'{did_you_mean(spec['tag'], cat.tags)}")
+                ok = False
+            if "group" in spec and not cat.has_group(spec["group"]):
+                self.error(
+                    path + ("group",),
+                    f"no card is in the colour group '{spec['group']}'{did_you_mean(spec['group'], cat.groups)}",
+                )
+                ok = False
+            for i, card_id in enumerate(spec.get("cards") or []):
+                ok = self.card(path + ("cards", i), card_id) is not None and ok
+        if not ok:
+            return None
+        idx = selector_indices(spec, cat)
+        self.reads[path] = frozenset(idx)
+        return idx
+
+    def in_child(self, *paths: Path) -> Path:
         """Of several places a problem could be shown, the first written in the file
         being checked (for a ruleset that extends another), else the first."""
         child = getattr(self.doc, "child", None)
@@ -68,61 +220,75 @@ class _Checker:
                     return p
         return paths[0]
 
-    def check_selector(self, path: tuple, spec) -> None:
-        cat = self.catalogue
-        if isinstance(spec, str):
-            self.check_card(path, spec)
-        elif isinstance(spec, list):
-            for i, card_id in enumerate(spec):
-                self.check_card(path + (i,), card_id)
-        elif isinstance(spec, dict):
-            if "tag" in spec and not cat.has_tag(spec["tag"]):
-                self.error(path + ("tag",), f"no card has the tag '{spec['tag']}'{did_you_mean(spec['tag'], cat.tags)}")
-            if "group" in spec and not cat.has_group(spec["group"]):
-                self.error(
-                    path + ("group",),
-                    f"no card is in the colour group '{spec['group']}'{did_you_mean(spec['group'], cat.groups)}",
-                )
-            for i, card_id in enumerate(spec.get("cards") or []):
-                self.check_card(path + ("cards", i), card_id)
+    def attribute(self, path: Path, name: str) -> bool:
+        if self.catalogue.has_attribute(name):
+            return True
+        known = self.catalogue.attribute_names
+        hint = did_you_mean(name, known) or (
+            f"; cards have {', '.join(known)}" if known else "; no card has attributes"
+        )
+        self.error(path, f"no card has the attribute '{name}'{hint}")
+        return False
 
-    def check_attribute(self, path: tuple, name: str) -> None:
-        if not self.catalogue.has_attribute(name):
-            known = self.catalogue.attribute_names
-            hint = did_you_mean(name, known) or (
-                f"; cards have {', '.join(known)}" if known else "; no card has attributes"
-            )
-            self.error(path, f"no card has the attribute '{name}'{hint}")
+    def values(self, path: Path, spec: Any) -> tuple[int, ...] | None:
+        if isinstance(spec, int):
+            return (spec,) * self.catalogue.size
+        if not self.attribute(path + ("attribute",), spec["attribute"]):
+            return None
+        vector: tuple[int, ...] = self.catalogue.attribute_vector(spec["attribute"])
+        return vector
 
-    def check_expression(self, path: tuple, text: str, boolean: bool = False) -> None:
-        compile_expr = expression_compiler(self.doc, self.catalogue, path)
+    def expression(
+        self, path: Path, text: str, *, boolean: bool = False, rule_id: str | None = None
+    ) -> CompiledExpression | None:
+        """``text`` compiled (the only place an expression of a rule file is compiled)."""
+        doc = self.doc
         try:
-            compiled = compile_expr((), text, boolean=boolean)
-            self.expressions.append((path, compiled))
+            compiled = compile_expression(
+                text,
+                self.catalogue,
+                file=doc.file_of(path) if hasattr(doc, "file_of") else doc.file,
+                locate=doc.scalar_locator(path),
+                source_lines=doc.lines_of(path) if hasattr(doc, "lines_of") else doc.lines,
+                boolean=boolean,
+            )
         except RulesetError as e:
-            removed = getattr(self.doc, "removed", {})
             for d in e.diagnostics:
                 m = re.match(r"unknown card '([^']+)'", d.message)
-                gone = removed.get(("cards", m.group(1))) if m else None
-                if gone is not None:
+                gone = self._removed(m.group(1)) if m else None
+                if m and gone is not None:
                     d = attrs.evolve(
                         d,
                         message=f"card '{m.group(1)}' is used here but was removed (remove: cards, {gone[0]}:{gone[1]})",
                     )
                 self.out.append(d)
+            return None
+        self.expressions.append((path, compiled))
+        self.reads[path] = compiled.reads
+        return _naming(compiled, rule_id) if rule_id is not None else compiled
 
-    def check_quantity(self, path: tuple, spec, boolean: bool = False) -> None:
+    def quantity(self, path: Path, spec: Any, *, boolean: bool = False, rule_id: str | None = None) -> Quantity | None:
+        """A quantity (a declarative form or an expression), or None after recording why not."""
+        expr: CompiledExpression | None = None
         if isinstance(spec, str):
-            self.check_expression(path, spec, boolean)
-        elif isinstance(spec, dict):
+            expr = self.expression(path, spec, boolean=boolean, rule_id=rule_id)
+            ok = expr is not None
+        else:
+            ok = True
             if "expr" in spec:
-                self.check_expression(path + ("expr",), spec["expr"], boolean)
+                expr = self.expression(path + ("expr",), spec["expr"], boolean=boolean, rule_id=rule_id)
+                ok = expr is not None
             if "count" in spec:
-                self.check_selector(path + ("count",), spec["count"])
+                ok = self.cards(path + ("count",), spec["count"]) is not None and ok
             if "sum" in spec:
-                self.check_attribute(path + ("sum",), spec["sum"])
+                ok = self.attribute(path + ("sum",), spec["sum"]) and ok
             if "of" in spec:
-                self.check_selector(path + ("of",), spec["of"])
+                ok = self.cards(path + ("of",), spec["of"]) is not None and ok
+        if not ok:
+            return None
+        q = compile_quantity(spec, self.catalogue, lambda _text: expr)
+        self.reads[path] = q.reads
+        return q
 
     def check_unique(self, items: list, what: str, section: str) -> None:
         seen: dict[str, int] = {}
@@ -303,53 +469,26 @@ class _Checker:
     def check_actions(self) -> None:
         actions = self.data.get("actions") or []
         self.check_unique(actions, "action", "actions")
-        for i, action in enumerate(actions):
-            self.check_card(("actions", i, "card"), action["card"])
+        for i, a in enumerate(actions):
+            card = self.card(("actions", i, "card"), a["card"])
+            if card is not None:
+                self.actions.append(
+                    ExtraPick(id=a["id"], card=card, extra=a.get("extra", 1), description=a.get("description", ""))
+                )
 
     def check_scoring(self) -> None:
         rules = self.data.get("scoring") or []
         self.check_unique(rules, "scoring rule", "scoring")
-        for i, rule in enumerate(rules):
-            path = ("scoring", i)
-            kind = rule.get("kind")
-            check = getattr(self, f"rule_{kind}", None)
-            if check is not None:
-                check(path, rule)
-
-    def rule_sets(self, path: tuple, rule: Mapping) -> None:
-        self.check_selector(path + ("cards",), rule["cards"])
-
-    def rule_table(self, path: tuple, rule: Mapping) -> None:
-        if "cards" in rule:
-            self.check_selector(path + ("cards",), rule["cards"])
-        if "quantity" in rule:
-            self.check_quantity(path + ("quantity",), rule["quantity"])
-
-    def rule_per_card(self, path: tuple, rule: Mapping) -> None:
-        self.check_selector(path + ("cards",), rule["cards"])
-        if isinstance(rule.get("value"), dict):
-            self.check_attribute(path + ("value", "attribute"), rule["value"]["attribute"])
-
-    def rule_modifier(self, path: tuple, rule: Mapping) -> None:
-        self.check_card(path + ("card",), rule["card"])
-        self.check_selector(path + ("targets",), rule["targets"])
-        if isinstance(rule.get("value"), dict):
-            self.check_attribute(path + ("value", "attribute"), rule["value"]["attribute"])
-
-    def rule_majority(self, path: tuple, rule: Mapping) -> None:
-        self.check_quantity(path + ("quantity",), rule["quantity"])
-        for key in ("most", "least"):
-            awards = rule.get(key)
-            if isinstance(awards, dict) and isinstance(awards.get("players"), dict):
-                self.check_player_keys(path + (key, "players"), awards["players"])
-                self.check_unused_player_keys(path + (key, "players"), awards["players"], seats=True)
-        if "eligible" in rule:
-            self.check_quantity(path + ("eligible",), rule["eligible"], boolean=True)
-        if "multiplier" in rule:
-            self.check_quantity(path + ("multiplier",), rule["multiplier"])
-
-    def rule_expression(self, path: tuple, rule: Mapping) -> None:
-        self.check_expression(path + ("expr",), rule["expr"])
+        for i, spec in enumerate(rules):
+            kind = SCORING_KINDS.get(spec["kind"])
+            if kind is None:  # pragma: no cover - the schema admits registered kinds only
+                self.error(("scoring", i, "kind"), f"unknown scoring kind '{spec['kind']}'")
+                continue
+            spec = dict(spec)
+            spec.setdefault("when", "round_end")
+            rule = kind.build(spec, _RuleContext(self, ("scoring", i), spec["id"]))
+            if rule is not None:
+                self.rules.append(rule)
 
     def warn(self, path: tuple, message: str, *, key: bool = False) -> None:
         d = self.doc.diagnostic(path, message, key=key)
@@ -359,36 +498,25 @@ class _Checker:
         """Game-end rules and tie-breaks see only cards kept to game end: one that
         reads nothing else can only ever see none."""
         kept = {c.index for c in self.catalogue.cards if c.keep == "game"}
-        compile_for = lambda path: expression_compiler(self.doc, self.catalogue, path)  # noqa: E731
-        from ruledraft.language.quantity import compile_quantity
-
-        def reads_of(path: tuple, spec):
-            try:
-                q = compile_quantity(
-                    spec,
-                    self.catalogue,
-                    lambda text: compile_for(path if isinstance(spec, str) else path + ("expr",))((), text),
-                )
-            except (RulesetError, KeyError, ValueError):
-                return None
-            return q.reads
-
-        places = []
+        places: list[tuple[Path, Path, str]] = []  # (where to say it, what was read there, what)
         for i, rule in enumerate(self.data.get("scoring") or []):
             if rule.get("when") == "game_end":
-                spec = (
-                    rule.get("quantity") or rule.get("expr") or ({"count": rule["cards"]} if "cards" in rule else None)
-                )
-                if spec is not None:
+                key = next((k for k in ("quantity", "expr", "cards") if rule.get(k)), None)
+                if key is not None:
                     places.append(
-                        (("scoring", i, "when"), spec, f"scoring rule '{rule.get('id')}' is scored at game end")
+                        (
+                            ("scoring", i, "when"),
+                            ("scoring", i, key),
+                            f"scoring rule '{rule.get('id')}' is scored at game end",
+                        )
                     )
         for i, tb in enumerate((self.data.get("winner") or {}).get("tie_breaks") or []):
             for key in ("most", "least"):
                 if key in tb:
-                    places.append((("winner", "tie_breaks", i, key), tb[key], "this tie-break is decided at game end"))
-        for path, spec, what in places:
-            reads = reads_of(path, spec)
+                    path = ("winner", "tie_breaks", i, key)
+                    places.append((path, path, "this tie-break is decided at game end"))
+        for path, read_at, what in places:
+            reads = self.reads.get(read_at)
             if reads is not None and reads and not (reads & kept):
                 self.warn(
                     path,
@@ -459,7 +587,8 @@ class _Checker:
                     for inner in ("count", "of"):
                         if inner in spec:
                             work += selected(spec[inner])
-            if rule.get("kind") == "majority":
+            kind = SCORING_KINDS.get(rule.get("kind")) if isinstance(rule.get("kind"), str) else None
+            if kind is not None and kind.compares_seats:
                 work *= seats
             works.append(work)
         per_candidate = kinds + seats + sum(works)
@@ -490,9 +619,12 @@ class _Checker:
         for i, tb in enumerate(winner.get("tie_breaks") or []):
             for key in ("most", "least"):
                 if key in tb:
-                    self.check_quantity(("winner", "tie_breaks", i, key), tb[key])
+                    q = self.quantity(("winner", "tie_breaks", i, key), tb[key])
+                    if q is not None:
+                        self.tie_breaks.append(TieBreak(q, key == "most"))
 
     def run(self) -> list[Diagnostic]:
+        """Walk the document once; every diagnostic, sorted (the ruleset in :attr:`ruleset` if no error)."""
         self.check_cards()
         self.check_players_and_deal()
         self.check_rounds_and_turn()
@@ -500,11 +632,53 @@ class _Checker:
         self.check_scoring()
         self.check_winner()
         self.check_cost()
-        if not any(d.severity == "error" for d in self.out):
+        if not self._failed():
             self.check_decision_work()
-        if not any(d.severity == "error" for d in self.out):
+        if not self._failed():
             self.check_game_end_reads()
-        return self.out
+        if not self._failed():
+            self.ruleset = self._compiled()
+        return sorted(set(self.out))
+
+    def _failed(self) -> bool:
+        return any(d.severity == "error" for d in self.out)
+
+    def _compiled(self) -> CompiledRuleset:
+        data = self.data
+        turn = data.get("turn") or {}
+        dummy = None
+        if turn.get("procedure") == "dummy":
+            d = turn.get("dummy") or {}
+            dummy = DummySpec(
+                seats=d.get("seats", 1),
+                first_controller=tuple(d.get("first_controller") or [0] * data["rounds"]["count"]),
+                draw=d.get("draw", 1),
+                can_win=d.get("can_win", False),
+            )
+        winner = data.get("winner") or {}
+        players = data["players"]
+        return CompiledRuleset(
+            id=data["id"],
+            name=data["name"],
+            version=str(data.get("version", "")),
+            description=str(data.get("description", "")).strip(),
+            source=self.doc.file,
+            min_players=players["min"],
+            max_players=players["max"],
+            catalogue=self.catalogue,
+            hand_sizes=expand_player_keys(data["deal"]["hand_size"]),
+            between_rounds=data["deal"].get("between_rounds", "keep_deck"),
+            rounds=data["rounds"]["count"],
+            pass_directions=pass_directions(data["rounds"]),
+            procedure=turn.get("procedure", "standard"),
+            dummy=dummy,
+            actions=tuple(self.actions),
+            round_rules=tuple(r for r in self.rules if r.when == "round_end"),
+            game_rules=tuple(r for r in self.rules if r.when == "game_end"),
+            tie_breaks=tuple(self.tie_breaks),
+            shared_win=winner.get("shared", True),
+            extends=data.get("extends"),
+        )
 
 
 def _n(count: int, noun: str) -> str:
@@ -512,6 +686,17 @@ def _n(count: int, noun: str) -> str:
     return f"{count} {noun}{'' if count == 1 else 's'}"
 
 
-def check_semantics(doc) -> list[Diagnostic]:
-    """Every semantic problem in a schema-valid document, located."""
-    return sorted(set(_Checker(doc).run()))
+def build_ruleset(doc: Any) -> tuple[CompiledRuleset | None, list[Diagnostic]]:
+    """The compiled ruleset of a schema-valid document (None if it has an error), and
+    every diagnostic (errors and warnings), located and sorted."""
+    walk = RulesetBuilder(doc)
+    diagnostics = walk.run()
+    return walk.ruleset, diagnostics
+
+
+def compile_ruleset(doc: Any) -> CompiledRuleset:
+    """The compiled ruleset of a schema-valid document, or :class:`RulesetError` with its errors."""
+    ruleset, diagnostics = build_ruleset(doc)
+    if ruleset is None:
+        raise RulesetError([d for d in diagnostics if d.severity == "error"])
+    return ruleset
