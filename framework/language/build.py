@@ -486,7 +486,18 @@ class RulesetBuilder:
                 continue
             spec = dict(spec)
             spec.setdefault("when", "round_end")
-            rule = kind.build(spec, _RuleContext(self, ("scoring", i), spec["id"]))
+            ctx = _RuleContext(self, ("scoring", i), spec["id"])
+            if SCORING_KINDS.is_builtin(kind.name):
+                rule = kind.build(spec, ctx)
+            else:
+                try:
+                    rule = kind.build(spec, ctx)
+                except Exception as e:  # noqa: BLE001 - a plug-in's failure is this rule's diagnostic
+                    reason = f"{type(e).__name__}: {e}".splitlines()[0]
+                    self.error(
+                        ("scoring", i, "kind"), f"the scoring kind '{kind.name}' could not build this rule: {reason}"
+                    )
+                    continue
             if rule is not None:
                 self.rules.append(rule)
 

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import difflib
 import functools
-import json
 import re
 from collections.abc import Iterable
 from typing import Any
@@ -35,21 +34,30 @@ __all__ = ["check_schema", "load_schema", "SCHEMA_NAME"]
 SCHEMA_NAME = "ruleset.schema.json"
 
 
-@functools.cache
-def _schema_text() -> str:
-    from importlib.resources import files
-
-    return files("ruledraft.schemas").joinpath(SCHEMA_NAME).read_text(encoding="utf-8")
-
-
 def load_schema() -> dict:
-    """The ruleset JSON Schema, as a fresh ``dict`` (read once, then cached)."""
-    return json.loads(_schema_text())
+    """The ruleset JSON Schema, with every registered scoring kind (plug-ins too), as a fresh ``dict``.
+
+    With the built-in kinds only it is ``schemas/ruleset.schema.json`` (generated
+    from the same units; a test keeps the file current).
+    """
+    from ruledraft.language.kinds.schema import ruleset_schema
+
+    return ruleset_schema()
+
+
+def _kinds_generation() -> int:
+    from ruledraft.language.kinds import SCORING_KINDS
+
+    return SCORING_KINDS.generation
 
 
 @functools.cache
-def _cached_schema() -> dict:
+def _schema_for(generation: int) -> dict:
     return load_schema()
+
+
+def _cached_schema() -> dict:
+    return _schema_for(_kinds_generation())
 
 
 def _is_whole_number(checker, instance) -> bool:
@@ -64,8 +72,12 @@ _Validator = jsonschema.validators.extend(
 
 
 @functools.cache
+def _validator_for(generation: int):
+    return _Validator(_schema_for(generation))
+
+
 def _validator():
-    return _Validator(_cached_schema())
+    return _validator_for(_kinds_generation())
 
 
 def check_schema(doc: Document) -> list[Diagnostic]:

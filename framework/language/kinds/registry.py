@@ -85,6 +85,9 @@ class Registry(Generic[U]):
         if self._units.pop(name, None) is not None:
             self._generation += 1
 
+    def is_builtin(self, name: str) -> bool:
+        return name in self._builtin
+
     def get(self, name: str) -> U | None:
         self.load_plugins()
         return self._units.get(name)
