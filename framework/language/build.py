@@ -18,7 +18,7 @@ through a :class:`~ruledraft.language.kinds.context.RuleContext` bound to its pl
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import attrs
@@ -147,8 +147,11 @@ class RulesetBuilder:
     """One walk over a merged document: :meth:`run` returns every diagnostic, and
     :attr:`ruleset` is the compiled ruleset when there was no error."""
 
-    def __init__(self, doc: Any) -> None:
+    def __init__(self, doc: Any, valid: Callable[[Path], bool] | None = None) -> None:
         self.doc = doc
+        #: for a document the schema check refused: which sections (and scoring rules) it
+        #: accepted, so their checks still run; None when the whole document passed
+        self.valid = valid
         self.data: Mapping[str, Any] = doc.data
         self.out: list[Diagnostic] = []
         self.catalogue: Catalogue = build_catalogue(self.data.get("cards") or [])
@@ -480,6 +483,8 @@ class RulesetBuilder:
         rules = self.data.get("scoring") or []
         self.check_unique(rules, "scoring rule", "scoring")
         for i, spec in enumerate(rules):
+            if self.valid is not None and not self.valid(("scoring", i)):
+                continue
             kind = SCORING_KINDS.get(spec["kind"])
             if kind is None:  # pragma: no cover - the schema admits registered kinds only
                 self.error(("scoring", i, "kind"), f"unknown scoring kind '{spec['kind']}'")
@@ -636,6 +641,8 @@ class RulesetBuilder:
 
     def run(self) -> list[Diagnostic]:
         """Walk the document once; every diagnostic, sorted (the ruleset in :attr:`ruleset` if no error)."""
+        if self.valid is not None:
+            return self._run_accepted_sections(self.valid)
         self.check_cards()
         self.check_players_and_deal()
         self.check_rounds_and_turn()
@@ -649,6 +656,29 @@ class RulesetBuilder:
             self.check_game_end_reads()
         if not self._failed():
             self.ruleset = self._compiled()
+        return sorted(set(self.out))
+
+    def _run_accepted_sections(self, valid: Callable[[Path], bool]) -> list[Diagnostic]:
+        """The checks of the sections the schema accepted, in a document it refused: a
+        check runs when every section it reads was accepted (cards, when every card has
+        an id the rules could name). Nothing is compiled and the whole-ruleset cost
+        checks wait for a document without schema errors."""
+        data = self.data
+        named = isinstance(data.get("cards"), list) and all(
+            isinstance(c, dict) and isinstance(c.get("id"), str) for c in data["cards"]
+        )
+        if valid(("cards",)):
+            self.check_cards()
+        if all(valid((k,)) for k in ("players", "deal", "rounds", "turn", "cards")):
+            self.check_players_and_deal()
+        if all(valid((k,)) for k in ("players", "rounds", "turn")):
+            self.check_rounds_and_turn()
+        if named and valid(("actions",)):
+            self.check_actions()
+        if named and isinstance(data.get("scoring"), list):
+            self.check_scoring()
+        if named and valid(("winner",)):
+            self.check_winner()
         return sorted(set(self.out))
 
     def _failed(self) -> bool:
@@ -695,6 +725,47 @@ class RulesetBuilder:
 def _n(count: int, noun: str) -> str:
     """``1 round``, ``3 rounds``."""
     return f"{count} {noun}{'' if count == 1 else 's'}"
+
+
+#: top-level sections a ruleset without ``extends`` must have
+REQUIRED_SECTIONS = ("players", "cards", "deal", "rounds", "scoring")
+#: the sections the walk reads, each checked on its own against the schema
+SECTIONS = ("players", "cards", "deal", "rounds", "turn", "actions", "scoring", "winner")
+
+
+def accepted_sections(data: Any) -> Callable[[Path], bool]:
+    """For a document the schema check refused: whether a top-level section, or one
+    scoring rule (``("scoring", i)``), is valid on its own against the schema."""
+    from ruledraft.language.schema_check import load_schema
+
+    schema = load_schema()
+    then = schema.get("then", {}).get("properties", {}) if "extends" not in data else {}
+    defs = schema["$defs"]
+    ok: dict[Path, bool] = {}
+    for name in SECTIONS:
+        if name not in data:
+            ok[(name,)] = name not in REQUIRED_SECTIONS or "extends" in data
+            continue
+        parts = [schema["properties"][name]] + ([then[name]] if name in then else [])
+        ok[(name,)] = _is_valid(data[name], {"$defs": defs, "allOf": parts})
+    rules = data.get("scoring")
+    if isinstance(rules, list):
+        for i, rule in enumerate(rules):
+            ok[("scoring", i)] = _is_valid(rule, {"$defs": defs, "$ref": "#/$defs/scoringRule"})
+    return lambda path: ok.get(path, False)
+
+
+def _is_valid(instance: Any, schema: dict[str, Any]) -> bool:
+    import jsonschema
+
+    def whole_number(checker: Any, value: Any) -> bool:
+        return isinstance(value, int) and not isinstance(value, bool)
+
+    cls = jsonschema.validators.extend(
+        jsonschema.Draft202012Validator,
+        type_checker=jsonschema.Draft202012Validator.TYPE_CHECKER.redefine("integer", whole_number),
+    )
+    return bool(cls(schema).is_valid(instance))
 
 
 def build_ruleset(doc: Any) -> tuple[CompiledRuleset | None, list[Diagnostic]]:

@@ -15,7 +15,7 @@ from typing import Any
 import attrs
 
 from ruledraft.errors import Diagnostic, InputError, RulesetError
-from ruledraft.language.build import build_ruleset
+from ruledraft.language.build import RulesetBuilder, accepted_sections, build_ruleset
 from ruledraft.language.bundled import NotFound, OutOfReach, resolve_source  # noqa: F401 - the resolver lives beside the bundled ids
 from ruledraft.language.file_access import display_name, input_kind
 from ruledraft.language.inheritance import resolve_document
@@ -49,15 +49,23 @@ def check_ruleset(source: str | os.PathLike, *, allow: Sequence[str | os.PathLik
         input_kind(path)  # a directory, FIFO, device or refused path: InputError, before any read
     file = "<stdin>" if os.fspath(path) == "-" else str(path)
     files: list[str] = []
+    refused: list[Diagnostic] = []
 
     def check(document) -> list[Diagnostic]:
         files.append(document.file)
-        return check_schema(document)
+        problems = check_schema(document)
+        if problems and len(files) == 1 and isinstance(document.data, dict) and "extends" not in document.data:
+            refused.extend(problems)  # the walk still checks the sections the schema accepted
+            return []
+        return problems
 
     try:
         doc = resolve_document(path, check=check, allow=allow)
     except RulesetError as e:
         return CheckResult(file, None, list(e.diagnostics))
+    if refused:
+        found = RulesetBuilder(doc, accepted_sections(doc.data)).run()
+        return CheckResult(file, None, sorted(set(refused + found)))
     ruleset, found = build_ruleset(doc)
     diagnostics = list(getattr(doc, "warnings", [])) + found
     if ruleset is None:
