@@ -36,7 +36,7 @@ class Diagnostic:
             return f"{head}\n    {self.source_line}\n    {caret}"
         return head
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, object]:
         return {
             "file": self.file,
             "line": self.line,
@@ -96,7 +96,7 @@ class ScoringError(RuledraftError):
         self.message, self.rule, self.file, self.line, self.column = message, rule, file, line, column
         super().__init__(self.format())
 
-    def __reduce__(self):
+    def __reduce__(self) -> tuple[type[ScoringError], tuple[str, str | None, str | None, int | None, int | None]]:
         return (type(self), (self.message, self.rule, self.file, self.line, self.column))
 
     def for_rule(self, rule: str) -> ScoringError:

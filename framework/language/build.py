@@ -47,7 +47,7 @@ DIRECTIONS = {"left": LEFT, "right": RIGHT, "none": NO_PASS}
 
 def build_catalogue(cards: list[Mapping[str, Any]]) -> Catalogue:
     """Card types from the ``cards`` list (entries without an id are skipped)."""
-    out = []
+    out: list[CardType] = []
     for spec in cards:
         if not isinstance(spec, dict) or not isinstance(spec.get("id"), str):
             continue
@@ -84,7 +84,7 @@ def pass_directions(rounds: Mapping[str, Any]) -> tuple[int, ...]:
     spec = rounds.get("pass", "left")
     count = rounds["count"]
     if isinstance(spec, str):
-        return (DIRECTIONS[spec],) * count
+        return (DIRECTIONS[spec],) * int(count)
     return tuple(DIRECTIONS[d] for d in spec)
 
 
@@ -293,7 +293,7 @@ class RulesetBuilder:
         self.reads[path] = q.reads
         return q
 
-    def check_unique(self, items: list, what: str, section: str) -> None:
+    def check_unique(self, items: list[Any], what: str, section: str) -> None:
         seen: dict[str, int] = {}
         for i, item in enumerate(items):
             ident = item.get("id") if isinstance(item, dict) else None
@@ -374,7 +374,7 @@ class RulesetBuilder:
                 return key
         return ""
 
-    def check_player_keys(self, path: tuple, mapping: Mapping[str, Any]) -> None:
+    def check_player_keys(self, path: Path, mapping: Mapping[str, Any]) -> None:
         """Each player count may be given by one key only (``2`` and ``02``, or ``2`` and
         ``2-3``, would leave it to chance which value wins)."""
         first: dict[int, str] = {}
@@ -385,7 +385,7 @@ class RulesetBuilder:
                     break
                 first[n] = key
 
-    def check_unused_player_keys(self, path: tuple, mapping: Mapping[str, Any], *, seats: bool) -> None:
+    def check_unused_player_keys(self, path: Path, mapping: Mapping[str, Any], *, seats: bool) -> None:
         """A key for player counts no game of this ruleset has is an error where it is
         written, and a warning where it is inherited (unless the file that wrote it
         plays those counts: a child may narrow its parent's range).
@@ -406,14 +406,14 @@ class RulesetBuilder:
             what = ("awards" if seats else "the hand size") + f" for {key} {unit}"
             message = f"{what} can never be used: {self.range_words(possible, seats)}"
             origin = self.doc.origin(where)[0] if child is not None else None
-            if origin is None or self.doc.file_of(where) == child.file:
+            if origin is None or child is None or self.doc.file_of(where) == child.file:
                 self.error(where, message, key=True)
             else:
                 theirs = self.possible_counts(getattr(origin, "data", None), seats)
                 if theirs is None or not counts & theirs:
                     self.warn(where, message + " (inherited through 'extends')", key=True)
 
-    def possible_counts(self, data, seats: bool):
+    def possible_counts(self, data: Any, seats: bool) -> set[int] | None:
         """The player (or scoring seat) counts a ruleset's ``data`` allows, or None if unknown."""
         players = data.get("players") if isinstance(data, dict) else None
         lo = players.get("min") if isinstance(players, dict) else None
@@ -427,7 +427,7 @@ class RulesetBuilder:
                 extra = (turn.get("dummy") or {}).get("seats", 1)
         return set(range(lo + extra, hi + extra + 1))
 
-    def range_words(self, possible: set, seats: bool) -> str:
+    def range_words(self, possible: set[int], seats: bool) -> str:
         lo, hi = min(possible), max(possible)
         span = f"{lo}-{hi}" if lo != hi else str(lo)
         dummies = self.dummy_seats() if seats else 0
@@ -440,7 +440,8 @@ class RulesetBuilder:
         turn = self.data.get("turn") or {}
         if turn.get("procedure") != "dummy":
             return 0
-        return (turn.get("dummy") or {}).get("seats", 1)
+        seats: int = (turn.get("dummy") or {}).get("seats", 1)
+        return seats
 
     def check_rounds_and_turn(self) -> None:
         rounds = self.data.get("rounds") or {}
@@ -506,7 +507,7 @@ class RulesetBuilder:
             if rule is not None:
                 self.rules.append(rule)
 
-    def warn(self, path: tuple, message: str, *, key: bool = False) -> None:
+    def warn(self, path: Path, message: str, *, key: bool = False) -> None:
         d = self.doc.diagnostic(path, message, key=key)
         self.out.append(Diagnostic(d.file, d.line, d.column, d.message, "warning", d.source_line))
 
@@ -529,8 +530,8 @@ class RulesetBuilder:
         for i, tb in enumerate((self.data.get("winner") or {}).get("tie_breaks") or []):
             for key in ("most", "least"):
                 if key in tb:
-                    path = ("winner", "tie_breaks", i, key)
-                    places.append((path, path, "this tie-break is decided at game end"))
+                    place: Path = ("winner", "tie_breaks", i, key)
+                    places.append((place, place, "this tie-break is decided at game end"))
         for path, read_at, what in places:
             reads = self.reads.get(read_at)
             if reads is not None and reads and not (reads & kept):
@@ -556,7 +557,7 @@ class RulesetBuilder:
                 f"use fewer or less deeply nested player aggregates",
             )
 
-    def decision_work(self):
+    def decision_work(self) -> tuple[int, int, int, int, int | None] | None:
         """``(total, hand, candidates, per_candidate, worst rule index)``: an estimate of
         the steps the greedy bot takes to choose the cards of one hand (hand size x
         candidate actions x scoring work), or None if it cannot be made.
@@ -575,23 +576,23 @@ class RulesetBuilder:
         kinds = self.catalogue.size
         if not hands or not kinds:
             return None
-        hand = max(hands)
-        seats = hi + self.dummy_seats()
+        hand: int = max(hands)
+        seats: int = (hi or 0) + self.dummy_seats()
         m = min(hand, kinds)
         extra = max((a.get("extra", 1) for a in self.data.get("actions") or []), default=0)
         candidates = m * (m + 1) ** extra
         steps_by_rule: dict[int, int] = {}
         for path, compiled in self.expressions:
-            if path[:1] == ("scoring",):
+            if path[:1] == ("scoring",) and isinstance(path[1], int):
                 steps_by_rule[path[1]] = steps_by_rule.get(path[1], 0) + compiled.steps(seats)
 
-        def selected(spec) -> int:
+        def selected(spec: Any) -> int:
             try:
                 return len(selector_indices(spec, self.catalogue))
             except Exception:  # a name already reported as unknown
                 return kinds
 
-        works = []
+        works: list[int] = []
         for i, rule in enumerate(self.data.get("scoring") or []):
             work = 1 + steps_by_rule.get(i, 0)
             for key in ("cards", "targets"):
@@ -761,7 +762,8 @@ def _is_valid(instance: Any, schema: dict[str, Any]) -> bool:
     def whole_number(checker: Any, value: Any) -> bool:
         return isinstance(value, int) and not isinstance(value, bool)
 
-    cls = jsonschema.validators.extend(
+    extend: Any = jsonschema.validators.extend
+    cls = extend(
         jsonschema.Draft202012Validator,
         type_checker=jsonschema.Draft202012Validator.TYPE_CHECKER.redefine("integer", whole_number),
     )

@@ -38,7 +38,7 @@ class CheckResult:
         return self.ruleset is not None and not any(d.severity == "error" for d in self.diagnostics)
 
 
-def check_ruleset(source: str | os.PathLike, *, allow: Sequence[str | os.PathLike] = ()) -> CheckResult:
+def check_ruleset(source: str | os.PathLike[str], *, allow: Sequence[str | os.PathLike[str]] = ()) -> CheckResult:
     """Load, check and compile; never raises for a bad rule file (only for a name that is no usable file).
 
     ``source`` is resolved by :func:`resolve_source` as typed on the command line;
@@ -51,7 +51,7 @@ def check_ruleset(source: str | os.PathLike, *, allow: Sequence[str | os.PathLik
     files: list[str] = []
     refused: list[Diagnostic] = []
 
-    def check(document) -> list[Diagnostic]:
+    def check(document: Any) -> list[Diagnostic]:
         files.append(document.file)
         problems = check_schema(document)
         if problems and len(files) == 1 and isinstance(document.data, dict) and "extends" not in document.data:
@@ -73,16 +73,17 @@ def check_ruleset(source: str | os.PathLike, *, allow: Sequence[str | os.PathLik
     return CheckResult(file, ruleset, diagnostics, doc, tuple(files))  # warnings only
 
 
-def load_ruleset(source: str | os.PathLike, *, allow: Sequence[str | os.PathLike] = ()) -> CompiledRuleset:
+def load_ruleset(source: str | os.PathLike[str], *, allow: Sequence[str | os.PathLike[str]] = ()) -> CompiledRuleset:
     """The compiled ruleset, or :class:`RulesetError` listing every problem."""
     result = check_ruleset(source, allow=allow)
     if not result.ok:
         raise RulesetError([d for d in result.diagnostics if d.severity == "error"])
+    assert result.ruleset is not None  # ok means compiled
     return result.ruleset
 
 
 def load_named_ruleset(
-    name: str, *, base: str | os.PathLike, allow: Sequence[str | os.PathLike] = (), within_what: str
+    name: str, *, base: str | os.PathLike[str], allow: Sequence[str | os.PathLike[str]] = (), within_what: str
 ) -> CompiledRuleset:
     """A ruleset named inside a shared file (a game log's ruleset): resolved and confined as ``extends:`` is.
 

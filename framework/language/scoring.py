@@ -9,10 +9,14 @@ Party!'s maki are three settings of the ``majority`` kind.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
 
 import attrs
 
 from ruledraft.tableau import Tableau
+
+if TYPE_CHECKING:
+    from ruledraft.language.rule import Rule
 
 # --------------------------------------------------------------------------- helpers
 
@@ -35,30 +39,30 @@ def parse_player_key(key: str) -> range:
 class Awards:
     """Points for 1st, 2nd, ... place, which may depend on the number of seats scored."""
 
-    default: tuple
-    by_seats: Mapping[int, tuple] = attrs.field(factory=dict)
+    default: tuple[int, ...]
+    by_seats: Mapping[int, tuple[int, ...]] = attrs.field(factory=dict)
 
     @classmethod
-    def from_spec(cls, spec) -> Awards:
+    def from_spec(cls, spec: Any) -> Awards:
         if spec is None:
             return cls(())
         if isinstance(spec, list):
             return cls(tuple(spec))
-        by: dict[int, tuple] = {}
+        by: dict[int, tuple[int, ...]] = {}
         for key, values in (spec.get("players") or {}).items():
             for n in parse_player_key(key):
                 by[n] = tuple(values)
         return cls(tuple(spec.get("default", ())), by)
 
-    def for_seats(self, n: int) -> tuple:
+    def for_seats(self, n: int) -> tuple[int, ...]:
         return self.by_seats.get(n, self.default)
 
     def words(self) -> str:
-        def fmt(v: tuple) -> str:
+        def fmt(v: tuple[int, ...]) -> str:
             return " / ".join(f"{p:+d}" if p < 0 else str(p) for p in v) if v else "nothing"
 
         text = fmt(self.default)
-        runs: list[list] = []  # [first, last, awards] for runs of player counts with the same awards
+        runs: list[list[Any]] = []  # [first, last, awards] for runs of player counts with the same awards
         for n, v in sorted(self.by_seats.items()):
             if runs and runs[-1][1] == n - 1 and runs[-1][2] == v:
                 runs[-1][1] = n
@@ -70,7 +74,7 @@ class Awards:
         return text
 
 
-def score_rules(rules: Sequence, t: Tableau) -> tuple[list[int], dict[str, list[int]]]:
+def score_rules(rules: Sequence[Rule], t: Tableau) -> tuple[list[int], dict[str, list[int]]]:
     """Total points per seat, and the points of each rule by id."""
     total = [0] * t.num_seats
     by_rule: dict[str, list[int]] = {}

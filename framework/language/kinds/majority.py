@@ -106,15 +106,15 @@ class Majority(RuleBase):
     nothing_if_all_equal: bool
     plans: Cache[int, Plan] = attrs.field(init=False, eq=False, repr=False)
     award_cache: Cache[tuple[int, ...], list[int]] | None = attrs.field(init=False, eq=False, repr=False)
+    #: the quantity seats are ranked by (the Rule protocol's ``ranks_by``): a plain
+    #: attribute, since bots read it for every candidate move
+    ranks_by: Quantity = attrs.field(init=False, eq=False, repr=False)
 
     def __attrs_post_init__(self) -> None:
+        object.__setattr__(self, "ranks_by", self.quantity)
         object.__setattr__(self, "plans", Cache(64))
         memo = Cache[tuple[int, ...], list[int]](AWARD_MEMO_SIZE)
         object.__setattr__(self, "award_cache", memo if self.eligible is None and self.multiplier is None else None)
-
-    @property
-    def ranks_by(self) -> Quantity:  # type: ignore[override]
-        return self.quantity
 
     @property
     def reads(self) -> frozenset[int] | None:
