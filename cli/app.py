@@ -7,7 +7,7 @@ import signal
 
 import typer
 
-from . import bench, play, replay, rulesets, score, simulate, validate
+from . import bench, play, replay, rulesets, schema, score, simulate, validate
 
 app = typer.Typer(
     name="ruledraft",
@@ -25,6 +25,30 @@ app.command("simulate")(simulate.simulate)
 app.command("play")(play.play)
 app.command("replay")(replay.replay)
 app.command("bench")(bench.bench)
+app.command("schema")(schema.schema)
+
+
+@app.callback()
+def _plugins(
+    plugin: list[str] = typer.Option(
+        [],
+        "--plugin",
+        metavar="MODULE_OR_FILE.py",
+        help="Load scoring kinds from a Python module or file before the command runs (repeatable). "
+        "Rule files can then use them; installed plug-ins load without it.",
+        show_default=False,
+    ),
+) -> None:
+    """Rules-as-data for card-drafting games: validate, show, score, simulate and play rulesets."""
+    from ruledraft.language.kinds import PluginError, load_plugin
+
+    from .common import fail
+
+    for spec in plugin:
+        try:
+            load_plugin(spec)
+        except PluginError as e:
+            fail(f"error: {e}", 2)
 
 
 def _terminated(signum, frame) -> None:

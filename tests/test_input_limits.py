@@ -16,12 +16,12 @@ from typer.testing import CliRunner
 
 from ruledraft.cli.app import app
 from ruledraft.errors import RulesetError, ScoringError
+from ruledraft.language.build import MAX_DECISION_STEPS, RulesetBuilder
 from ruledraft.language.bundled import bundled_ids, bundled_path
 from ruledraft.language.expression import compile_expression
 from ruledraft.language.inheritance import resolve_document
 from ruledraft.language.loading import check_ruleset, load_ruleset
 from ruledraft.language.schema_check import check_schema
-from ruledraft.language.semantic_check import MAX_DECISION_STEPS, _Checker
 from ruledraft.language.suggest import MAX_SUGGESTION_INPUT, did_you_mean
 from ruledraft.language.yaml_loader import load_document
 from ruledraft.tableau import Tableau
@@ -276,7 +276,7 @@ def test_a_ruleset_that_would_make_bots_crawl_is_refused(tmp_path):
 @pytest.mark.parametrize("ruleset_id", bundled_ids())
 def test_bundled_rulesets_sit_far_below_the_work_limit(ruleset_id):
     """Every bundled ruleset needs under 1% of MAX_DECISION_STEPS."""
-    checker = _Checker(resolve_document(bundled_path(ruleset_id), check=check_schema))
+    checker = RulesetBuilder(resolve_document(bundled_path(ruleset_id), check=check_schema))
     checker.run()
     total = checker.decision_work()[0]
     assert 0 < total < MAX_DECISION_STEPS / 100

@@ -168,8 +168,8 @@ def test_table_scoring_agrees_with_the_engine(rid, monkeypatch):
 @functools.cache
 def _majorities():
     """Every majority rule of the bundled rulesets and examples, the remembered awards included."""
+    from ruledraft.language.kinds.majority import Majority
     from ruledraft.language.loading import load_ruleset
-    from ruledraft.language.scoring import Majority
 
     examples = Path(__file__).resolve().parent.parent / "examples"
     out = []
@@ -228,20 +228,21 @@ def test_a_majority_that_reads_the_table_is_never_remembered(rule, data):
     first, second = data.draw(_tables(seats)), data.draw(_tables(seats))
     assert rule.award(q, first) == rule._award(q, first)
     assert rule.award(q, second) == rule._award(q, second)
-    assert rule._memo is None
+    assert rule.award_cache is None
 
 
 def test_remembered_awards_are_bounded(monkeypatch):
-    """The memory of awards stops growing at AWARD_MEMO_SIZE entries and keeps answering correctly past it."""
-    import ruledraft.language.scoring as scoring
+    """The award cache stops growing at its limit (AWARD_MEMO_SIZE when built) and keeps answering correctly past it."""
+    from ruledraft.language.kinds.majority import AWARD_MEMO_SIZE
     from ruledraft.tableau import Tableau
 
-    monkeypatch.setattr(scoring, "AWARD_MEMO_SIZE", 10)
     rule = next(r for r in bundled_ruleset("sushi-go").rules if r.id == "maki")
-    rule._memo.clear()
+    assert rule.award_cache.limit == AWARD_MEMO_SIZE
+    monkeypatch.setattr(rule.award_cache, "limit", 10)
+    rule.award_cache.clear()
     t = Tableau([[0] * 12 for _ in range(3)], [[] for _ in range(3)])
     for a in range(8):
         for b in range(8):
             q = [a, b, 3]
             assert rule.award(q, t) == rule._award(q, t)
-    assert len(rule._memo) == 10
+    assert len(rule.award_cache) == 10

@@ -5,9 +5,10 @@ cards: the points so far and the points the round's rules would give now, the ha
 size (or a dummy's pile size), the quantities each majority rule compares, each
 modifier's cards that are loaded or still waiting, and the cards kept to the end of
 the game (those kept from earlier rounds and those played this round). It reads the
-compiled rules through their public methods only (``Majority.quantities``,
-``Modifier.loaded_and_waiting``, ``score``), so a display needs to know nothing of
-scoring internals.
+compiled rules through the :class:`~ruledraft.language.rule.Rule` protocol only
+(``ranks_by`` and ``quantities``, ``holds_cards`` and ``loaded_and_waiting``,
+``score``), so a display needs to know nothing of scoring internals, and a plug-in
+kind shows like a built-in one.
 
 It reads the tables, the scores and the hand sizes, which every seat may see; never
 a hand's cards.
@@ -19,7 +20,6 @@ import attrs
 
 from ruledraft.engine.scoresheet import score_scoring
 from ruledraft.engine.state import State
-from ruledraft.language.scoring import Majority, Modifier
 from ruledraft.tableau import Tableau
 
 
@@ -66,12 +66,12 @@ def board(state: State) -> list[SeatBoard]:
     round_points = [0] * n if finished else score_scoring(game.round_scoring_rules, table).totals
     majorities: list[tuple[str, list[int]]] = []
     for rule in rs.rules:
-        if isinstance(rule, Majority):
+        if rule.ranks_by is not None:
             on = table if rule.when == "round_end" else kept_now
             majorities.append((rule.id, rule.quantities(on)))
     modifiers: list[tuple[str, list[tuple[int, int]]]] = []
     for rule in rs.round_rules:
-        if isinstance(rule, Modifier):
+        if rule.holds_cards:
             modifiers.append((rule.id, [rule.loaded_and_waiting(seq) for seq in table.cards]))
     totals = state.totals()
     out = []

@@ -63,10 +63,10 @@ def _exists(path: Path) -> bool:
 
 
 def resolve_source(
-    source: str | os.PathLike,
+    source: str | os.PathLike[str],
     *,
-    base: str | os.PathLike | None = None,
-    allow: Sequence[str | os.PathLike] = (),
+    base: str | os.PathLike[str] | None = None,
+    allow: Sequence[str | os.PathLike[str]] = (),
     within_what: str = "the file that names it",
 ) -> Path:
     """The one resolver for "a bundled ruleset id or a path", for the command line and ``extends:`` alike.
@@ -114,7 +114,9 @@ def resolve_source(
     )
 
 
-def _check_reach(text: str, candidate: Path, base: Path, allow, within_what: str) -> None:
+def _check_reach(
+    text: str, candidate: Path, base: Path, allow: Sequence[str | os.PathLike[str]], within_what: str
+) -> None:
     """:class:`OutOfReach` unless ``candidate`` lies inside ``base`` or an allowed directory."""
     if within(candidate, allow):
         return

@@ -22,7 +22,7 @@ class CardType:
     name: str
     count: int
     group: str
-    tags: frozenset = frozenset()
+    tags: frozenset[str] = frozenset()
     attributes: Mapping[str, int] = attrs.field(factory=dict)
     #: ``"round"``: discarded after the round is scored; ``"game"``: stays until game end.
     keep: str = "round"
@@ -38,7 +38,7 @@ class CardType:
 class Catalogue:
     """All card types of a ruleset, with the lookups compilers need."""
 
-    cards: tuple  # tuple[CardType, ...]
+    cards: tuple[CardType, ...]
     _index: Mapping[str, int] = attrs.field(init=False, repr=False, eq=False)
 
     def __attrs_post_init__(self) -> None:
@@ -49,7 +49,7 @@ class Catalogue:
         return len(self.cards)
 
     @property
-    def ids(self) -> tuple:
+    def ids(self) -> tuple[str, ...]:
         return tuple(c.id for c in self.cards)
 
     def index_of(self, card_id: str) -> int:
@@ -69,39 +69,41 @@ class Catalogue:
         return any(name in c.attributes for c in self.cards)
 
     @property
-    def tags(self) -> tuple:
+    def tags(self) -> tuple[str, ...]:
         return tuple(sorted({t for c in self.cards for t in c.tags}))
 
     @property
-    def groups(self) -> tuple:
+    def groups(self) -> tuple[str, ...]:
         """Colour groups in order of first appearance."""
-        seen: dict = {}
+        seen: dict[str, None] = {}
         for c in self.cards:
             seen.setdefault(c.group, None)
         return tuple(seen)
 
     @property
-    def attribute_names(self) -> tuple:
+    def attribute_names(self) -> tuple[str, ...]:
         return tuple(sorted({a for c in self.cards for a in c.attributes}))
 
     @property
-    def group_index(self) -> tuple:
+    def group_index(self) -> tuple[int, ...]:
         """For each card index, the index of its colour group in :attr:`groups`."""
         order = {g: i for i, g in enumerate(self.groups)}
         return tuple(order[c.group] for c in self.cards)
 
-    def select(self, *, ids: Iterable[str] = (), tags: Iterable[str] = (), groups: Iterable[str] = ()) -> tuple:
+    def select(
+        self, *, ids: Iterable[str] = (), tags: Iterable[str] = (), groups: Iterable[str] = ()
+    ) -> tuple[int, ...]:
         """Indices of the cards that have any of the ids, tags or groups (sorted, unique)."""
-        ids, tags, groups = set(ids), set(tags), set(groups)
-        return tuple(c.index for c in self.cards if c.id in ids or c.group in groups or (c.tags & tags))
+        id_set, tag_set, group_set = set(ids), set(tags), set(groups)
+        return tuple(c.index for c in self.cards if c.id in id_set or c.group in group_set or (c.tags & tag_set))
 
-    def attribute_vector(self, name: str, default: int = 0) -> tuple:
+    def attribute_vector(self, name: str, default: int = 0) -> tuple[int, ...]:
         """For each card index, the value of attribute ``name`` (``default`` when absent)."""
         return tuple(c.attributes.get(name, default) for c in self.cards)
 
-    def deck(self) -> list:
+    def deck(self) -> list[int]:
         """The full deck as a list of card indices, in catalogue order."""
-        out: list = []
+        out: list[int] = []
         for c in self.cards:
             out.extend([c.index] * c.count)
         return out

@@ -41,9 +41,9 @@ def describe_ruleset(rs: CompiledRuleset) -> str:
     out.append("")
 
     out.append("Set-up and flow")
-    by_size: dict = {}
+    by_size: dict[int, list[int]] = {}
     for n in rs.player_counts:
-        by_size.setdefault(rs.hand_sizes.get(n), []).append(n)
+        by_size.setdefault(rs.hand_sizes[n], []).append(n)
     deal = "; ".join(f"{size} cards each with {_players_list(ns)} players" for size, ns in by_size.items())
     if rs.dummy:
         out.append(f"  Deal {deal}, and as many to each of {rs.dummy.seats} dummy seat(s).")

@@ -112,14 +112,19 @@ import operator
 from collections.abc import Callable, Sequence
 from functools import cache
 from pathlib import Path
+from typing import Any, cast
 
 import attrs
 from lark import Lark, Token, Transformer, Tree, UnexpectedCharacters, UnexpectedInput, UnexpectedToken, v_args
+from lark.tree import Meta
 
 from ruledraft.errors import Diagnostic, RulesetError, ScoringError
 from ruledraft.language.catalogue import Catalogue
 from ruledraft.language.suggest import MAX_SUGGESTION_INPUT
 from ruledraft.tableau import Tableau
+
+#: a compiled (sub-)expression: ``fn(tableau, seat) -> int``
+Fn = Callable[[Tableau, int], int]
 
 __all__ = ["compile_expression", "CompiledExpression", "ExpressionLimits"]
 
@@ -161,9 +166,9 @@ class CompiledExpression:
     text: str
     fn: Callable[[Tableau, int], int] = attrs.field(repr=False, eq=False)
     is_local: bool
-    reads: frozenset | None
+    reads: frozenset[int] | None
     #: work per evaluation as polynomial coefficients in the number of seats
-    cost: tuple = attrs.field(default=(1,), eq=False)
+    cost: tuple[int, ...] = attrs.field(default=(1,), eq=False)
     #: true when evaluating may divide by a value that can be 0 (a ScoringError)
     may_fail: bool = attrs.field(default=False, eq=False)
     #: the largest magnitude the value can reach (see ExpressionLimits.max_value)
@@ -281,11 +286,11 @@ _TERMINAL_WORDS = {
 _OPERAND_STARTS = frozenset({"INT", "NAME", "LPAR", "TRUE", "FALSE", "NOT", "IF"})
 
 
-def _error_key(err: UnexpectedInput, text: str):
+def _error_key(err: UnexpectedInput, text: str) -> tuple[Any, ...]:
     """What identifies a syntax error when matching it against the examples."""
     if isinstance(err, UnexpectedToken):
         return (err.state.position, err.token.type, frozenset(err.accepts))
-    return (None, _bad_chars(text, err.pos_in_stream), None)
+    return (None, _bad_chars(text, cast(int, err.pos_in_stream)), None)
 
 
 def _bad_chars(text: str, pos: int) -> str:
@@ -295,9 +300,9 @@ def _bad_chars(text: str, pos: int) -> str:
 
 
 @cache
-def _example_index() -> dict:
+def _example_index() -> dict[tuple[Any, ...], str]:
     """``{error key: message}``, built by parsing every example once."""
-    index: dict = {}
+    index: dict[tuple[Any, ...], str] = {}
     parse = _parser().parse
     for message, examples in _SYNTAX_EXAMPLES.items():
         for example in examples:
@@ -316,7 +321,7 @@ def _token_words(token: Token) -> str:
     return f"'{token.value}'"
 
 
-def _fallback_message(token: Token, accepts) -> str:
+def _fallback_message(token: Token, accepts: Any) -> str:
     """A message for a token error no example matched, from what was acceptable there."""
     if token.type == "IF" and "PLUS" in accepts:
         return _PY_IF
@@ -335,10 +340,10 @@ def _fallback_message(token: Token, accepts) -> str:
     return message
 
 
-def _syntax_error(err: UnexpectedInput, text: str, unclosed: list, stray_close: int | None) -> tuple:
+def _syntax_error(err: UnexpectedInput, text: str, unclosed: list[int], stray_close: int | None) -> tuple[int, str]:
     """``(offset, message)`` for a parser error, in plain words."""
     if isinstance(err, UnexpectedCharacters):
-        pos = err.pos_in_stream
+        pos = cast(int, err.pos_in_stream)
         message = _example_index().get(_error_key(err, text))
         return pos, message or f"unexpected character {text[pos]!r}"
 
@@ -386,7 +391,7 @@ class _Site:
         return ScoringError(f"{what} by zero in expression {self.words}", None, self.file, self.line, self.column)
 
 
-def _div(a: int, b: int, where) -> int:
+def _div(a: int, b: int, where: _Site) -> int:
     """Whole-number division rounding toward zero."""
     if b == 0:
         raise where.error("division")
@@ -396,19 +401,19 @@ def _div(a: int, b: int, where) -> int:
     return q
 
 
-def _mod(a: int, b: int, where) -> int:
+def _mod(a: int, b: int, where: _Site) -> int:
     """The remainder matching :func:`_div` (sign of ``a``)."""
     if b == 0:
         raise where.error("modulo")
     return a - b * _div(a, b, where)
 
 
-def _const_fn(k: int) -> Callable:
+def _const_fn(k: int) -> Fn:
     return lambda t, s: k
 
 
 # Arithmetic closures: general, constant on the right, constant on the left.
-_ARITH = {
+_ARITH: dict[str, tuple[Any, Any, Any]] = {
     "+": (
         lambda f, g: lambda t, s: f(t, s) + g(t, s),
         lambda f, k: lambda t, s: f(t, s) + k,
@@ -427,7 +432,7 @@ _ARITH = {
 }
 
 # Comparison closures: general and constant on the right.
-_COMPARE = {
+_COMPARE: dict[str, tuple[Any, Any]] = {
     "==": (
         lambda f, g: lambda t, s: 1 if f(t, s) == g(t, s) else 0,
         lambda f, k: lambda t, s: 1 if f(t, s) == k else 0,
@@ -459,7 +464,7 @@ _COMPARE_OP = {
 _FLIPPED = {"==": "==", "!=": "!=", "<": ">", "<=": ">=", ">": "<", ">=": "<="}
 
 
-def _truth(f: Callable) -> Callable:
+def _truth(f: Fn) -> Fn:
     return lambda t, s: 1 if f(t, s) else 0
 
 
@@ -471,26 +476,26 @@ def _truth(f: Callable) -> Callable:
 class _Value:
     """A compiled sub-expression."""
 
-    fn: Callable | None  # None when constant
+    fn: Any  # None when constant
     const: int | None  # the value, when known at compile time
     start: int  # source offsets (for messages)
     end: int
     local: bool = True
-    reads: frozenset | None = frozenset()
+    reads: frozenset[int] | None = frozenset()
     boolean: bool = False  # value is always 0 or 1
     aggregates: int = 0  # deepest nesting of player aggregates inside
     #: work of one evaluation as polynomial coefficients in the number of seats n:
     #: cost[k] * n**k steps (each player aggregate multiplies its argument's work by n)
-    cost: tuple = (1,)
+    cost: tuple[int, ...] = (1,)
     #: the largest magnitude the value can reach (when not constant and not boolean)
     bound: int = 0
 
-    def func(self) -> Callable:
-        return self.fn if self.fn is not None else _const_fn(self.const)
+    def func(self) -> Fn:
+        return cast(Fn, self.fn) if self.fn is not None else _const_fn(cast(int, self.const))
 
 
-def _merge_reads(values) -> frozenset | None:
-    out: set = set()
+def _merge_reads(values: Sequence[_Value]) -> frozenset[int] | None:
+    out: set[int] = set()
     for v in values:
         if v.reads is None:
             return None
@@ -498,7 +503,7 @@ def _merge_reads(values) -> frozenset | None:
     return frozenset(out)
 
 
-def _add_costs(*costs: tuple) -> tuple:
+def _add_costs(*costs: tuple[int, ...]) -> tuple[int, ...]:
     width = max(len(c) for c in costs)
     return tuple(sum(c[k] for c in costs if k < len(c)) for k in range(width))
 
@@ -510,7 +515,16 @@ def _mag(v: _Value) -> int:
     return 1 if v.boolean else v.bound
 
 
-def _derived(fn, values, start, end, *, boolean=False, local=True, bound=0) -> _Value:
+def _derived(
+    fn: Any,
+    values: Sequence[_Value],
+    start: int,
+    end: int,
+    *,
+    boolean: bool = False,
+    local: bool = True,
+    bound: int = 0,
+) -> _Value:
     """A non-constant value computed from ``values`` (``bound``: its largest magnitude)."""
     return _Value(
         fn,
@@ -545,7 +559,7 @@ class _Qualified:
 class _Union:
     """``A | B | ...``: only valid as a selector."""
 
-    items: list
+    items: list[Any]
     start: int
 
 
@@ -569,7 +583,7 @@ _FUNCTIONS = ("count", "sum", "groups", "kinds", "largest_group", *_AGGREGATES, 
 _SELECTOR_HELP = "a card id, tag:NAME or group:NAME (or several joined with '|')"
 
 
-def _did_you_mean(word: str, candidates) -> str:
+def _did_you_mean(word: str, candidates: Any) -> str:
     if len(word) > MAX_SUGGESTION_INPUT:
         return ""
     close = difflib.get_close_matches(word, list(candidates), n=1)
@@ -577,14 +591,14 @@ def _did_you_mean(word: str, candidates) -> str:
 
 
 @v_args(meta=True)
-class _Compiler(Transformer):
+class _Compiler(Transformer[Token, Any]):
     """Turns a parse tree into a :class:`_Value`, one method per grammar alias."""
 
-    def __init__(self, text: str, catalogue: Catalogue, site: Callable[[int], tuple] | None = None):
+    def __init__(self, text: str, catalogue: Catalogue, site: Callable[[int], tuple[str, int, int]] | None = None):
         super().__init__(visit_tokens=False)
         self.text = text
         self.catalogue = catalogue
-        self.problems: list = []  # (offset, message)
+        self.problems: list[tuple[int, str]] = []  # (offset, message)
         self._group_index = catalogue.group_index
         #: site(offset) -> (file, line, column), for run-time errors
         self._site = site or (lambda offset: ("<expr>", 1, offset + 1))
@@ -604,7 +618,11 @@ class _Compiler(Transformer):
     def _source(self, v: _Value) -> str:
         return self.text[v.start : v.end]
 
-    def _expr(self, item) -> _Value:
+    def expression_of(self, item: Any) -> _Value:
+        """The whole expression's value (``item`` used as a number, as :meth:`_expr` does)."""
+        return self._expr(item)
+
+    def _expr(self, item: Any) -> _Value:
         """``item`` used as a number: resolve bare names, refuse selectors."""
         if isinstance(item, _Value):
             limit = ExpressionLimits.max_value
@@ -619,7 +637,7 @@ class _Compiler(Transformer):
         if isinstance(item, _Name):
             return self._variable(item.token)
         if isinstance(item, _Qualified):
-            start, end = item.kind.start_pos, item.name.end_pos
+            start, end = cast(int, item.kind.start_pos), cast(int, item.name.end_pos)
             self._problem(
                 start,
                 f"a selector like '{self.text[start:end]}' can only be used inside count(), sum(), groups() or kinds()",
@@ -635,7 +653,7 @@ class _Compiler(Transformer):
 
     def _variable(self, token: Token) -> _Value:
         word = str(token)
-        start, end = token.start_pos, token.end_pos
+        start, end = cast(int, token.start_pos), cast(int, token.end_pos)
         fn = _VARIABLES.get(word)
         if fn is not None:
             bound = ExpressionLimits.bound_seats if word == "players" else ExpressionLimits.bound_rounds
@@ -650,11 +668,11 @@ class _Compiler(Transformer):
         self._problem(start, message)
         return self._dummy(start, end)
 
-    def _selector(self, item, fname: str) -> tuple | None:
+    def _selector(self, item: Any, fname: str) -> tuple[int, ...] | None:
         """Card indices for a selector argument (``None`` after an error)."""
         cat = self.catalogue
         if isinstance(item, _Union):
-            chosen: set = set()
+            chosen: set[int] = set()
             ok = True
             for part in item.items:
                 if isinstance(part, (_Name, _Qualified)):
@@ -678,22 +696,24 @@ class _Compiler(Transformer):
                 hint = f" (did you mean 'group:{word}'?)"
             else:
                 hint = _did_you_mean(word, cat.ids)
-            self._problem(item.token.start_pos, f"unknown card '{word}'{hint}")
+            self._problem(cast(int, item.token.start_pos), f"unknown card '{word}'{hint}")
             return None
         if isinstance(item, _Qualified):
             kind, word = str(item.kind), str(item.name)
             if kind == "tag":
                 if cat.has_tag(word):
                     return cat.select(tags=[word])
-                self._problem(item.name.start_pos, f"unknown tag '{word}'{_did_you_mean(word, cat.tags)}")
+                self._problem(cast(int, item.name.start_pos), f"unknown tag '{word}'{_did_you_mean(word, cat.tags)}")
                 return None
             if kind == "group":
                 if cat.has_group(word):
                     return cat.select(groups=[word])
-                self._problem(item.name.start_pos, f"unknown group '{word}'{_did_you_mean(word, cat.groups)}")
+                self._problem(
+                    cast(int, item.name.start_pos), f"unknown group '{word}'{_did_you_mean(word, cat.groups)}"
+                )
                 return None
             self._problem(
-                item.kind.start_pos,
+                cast(int, item.kind.start_pos),
                 f"unknown selector '{kind}:'{_did_you_mean(kind, ('tag', 'group'))}; a selector is {_SELECTOR_HELP}",
             )
             return None
@@ -703,41 +723,41 @@ class _Compiler(Transformer):
 
     # -- literals and names ---------------------------------------------------
 
-    def number(self, meta, children) -> _Value:
+    def number(self, meta: Meta, children: list[Any]) -> _Value:
         (tok,) = children
         if len(tok) > ExpressionLimits.max_digits:
             self._problem(tok.start_pos, f"number too long: at most {ExpressionLimits.max_digits} digits")
             return self._dummy(tok.start_pos, tok.end_pos)
         return _Value(None, int(tok), tok.start_pos, tok.end_pos)
 
-    def true(self, meta, children) -> _Value:
+    def true(self, meta: Meta, children: list[Any]) -> _Value:
         return _Value(None, 1, meta.start_pos, meta.end_pos, boolean=True)
 
-    def false(self, meta, children) -> _Value:
+    def false(self, meta: Meta, children: list[Any]) -> _Value:
         return _Value(None, 0, meta.start_pos, meta.end_pos, boolean=True)
 
-    def name(self, meta, children) -> _Name:
+    def name(self, meta: Meta, children: list[Any]) -> _Name:
         return _Name(children[0])
 
-    def qualified(self, meta, children) -> _Qualified:
+    def qualified(self, meta: Meta, children: list[Any]) -> _Qualified:
         return _Qualified(children[0], children[1])
 
-    def union(self, meta, children) -> _Union:
+    def union(self, meta: Meta, children: list[Any]) -> _Union:
         return _Union(list(children), meta.start_pos)
 
-    def arguments(self, meta, children) -> list:
+    def arguments(self, meta: Meta, children: list[Any]) -> list[Any]:
         return list(children)
 
     # -- operators --------------------------------------------------------------
 
-    def negative(self, meta, children) -> _Value:
+    def negative(self, meta: Meta, children: list[Any]) -> _Value:
         v = self._expr(children[1])
         if v.const is not None:
             return _Value(None, -v.const, meta.start_pos, meta.end_pos)
         f = v.fn
         return _derived(lambda t, s: -f(t, s), [v], meta.start_pos, meta.end_pos, bound=_mag(v))
 
-    def arith(self, meta, children) -> _Value:
+    def arith(self, meta: Meta, children: list[Any]) -> _Value:
         """``a + b - c ...``: constants summed, terms added in one closure."""
         values = [self._expr(children[0])]
         signs = [1]
@@ -769,7 +789,7 @@ class _Compiler(Transformer):
             plus = tuple(f for sg, f in terms if sg > 0)
             minus = tuple(f for sg, f in terms if sg < 0)
 
-            def fn(t, s, plus=plus, minus=minus, k=k):
+            def fn(t: Tableau, s: int, plus: tuple[Fn, ...] = plus, minus: tuple[Fn, ...] = minus, k: int = k) -> int:
                 v = k
                 for f in plus:
                     v += f(t, s)
@@ -779,7 +799,7 @@ class _Compiler(Transformer):
 
         return _derived(fn, values, start, end, bound=sum(_mag(v) for v in values))
 
-    def term(self, meta, children) -> _Value:
+    def term(self, meta: Meta, children: list[Any]) -> _Value:
         """``a * b / c % d ...``, left to right."""
         acc = self._expr(children[0])
         steps = [(str(op), self._expr(item)) for op, item in zip(children[1::2], children[2::2])]
@@ -804,7 +824,7 @@ class _Compiler(Transformer):
         for op, v in steps:
             bound = bound * _mag(v) if op == "*" else (bound if op == "/" else min(bound, _mag(v)))
 
-        def fn(t, s):
+        def fn(t: Tableau, s: int) -> int:
             x = first(t, s)
             for op, f, where in ops:
                 y = f(t, s)
@@ -851,7 +871,7 @@ class _Compiler(Transformer):
         bound = _mag(a) * _mag(b) if op == "*" else _mag(a) + _mag(b)
         return _derived(fn, [a, b], start, end, bound=bound)
 
-    def compare(self, meta, children) -> _Value:
+    def compare(self, meta: Meta, children: list[Any]) -> _Value:
         a, op, b = self._expr(children[0]), str(children[1]), self._expr(children[2])
         start, end = meta.start_pos, meta.end_pos
         if a.const is not None and b.const is not None:
@@ -862,19 +882,19 @@ class _Compiler(Transformer):
         fn = right_const(a.fn, b.const) if b.const is not None else general(a.fn, b.fn)
         return _derived(fn, [a, b], start, end, boolean=True)
 
-    def logical_not(self, meta, children) -> _Value:
+    def logical_not(self, meta: Meta, children: list[Any]) -> _Value:
         v = self._expr(children[0])
         if v.const is not None:
             return _Value(None, 0 if v.const else 1, meta.start_pos, meta.end_pos, boolean=True)
         f = v.fn
         return _derived(lambda t, s: 0 if f(t, s) else 1, [v], meta.start_pos, meta.end_pos, boolean=True)
 
-    def _logic(self, meta, children, is_and: bool) -> _Value:
+    def _logic(self, meta: Meta, children: list[Any], is_and: bool) -> _Value:
         values = [self._expr(c) for c in children]
         start, end = meta.start_pos, meta.end_pos
         # Constants that cannot change the result are dropped; one that decides
         # it ends the chain (later operands would never be evaluated).
-        kept = []
+        kept: list[_Value] = []
         for v in values:
             if v.const is not None:
                 if bool(v.const) == is_and:
@@ -901,13 +921,13 @@ class _Compiler(Transformer):
             fn = lambda t, s: 1 if any(f(t, s) for f in fns) else 0  # noqa: E731
         return _derived(fn, kept, start, end, boolean=True)
 
-    def and_test(self, meta, children) -> _Value:
+    def and_test(self, meta: Meta, children: list[Any]) -> _Value:
         return self._logic(meta, children, True)
 
-    def or_test(self, meta, children) -> _Value:
+    def or_test(self, meta: Meta, children: list[Any]) -> _Value:
         return self._logic(meta, children, False)
 
-    def conditional(self, meta, children) -> _Value:
+    def conditional(self, meta: Meta, children: list[Any]) -> _Value:
         cond, a, b = (self._expr(c) for c in children)
         start, end = meta.start_pos, meta.end_pos
         if cond.const is not None:
@@ -925,7 +945,7 @@ class _Compiler(Transformer):
 
     # -- function calls ---------------------------------------------------------
 
-    def call(self, meta, children) -> _Value:
+    def call(self, meta: Meta, children: list[Any]) -> _Value:
         name_tok, args = children
         args = args or []
         fname = str(name_tok)
@@ -950,7 +970,8 @@ class _Compiler(Transformer):
                 sel = self._selector(args[0], fname)
                 if sel is None:
                     return self._dummy(start, end)
-            return getattr(self, "_fn_" + fname)(sel, start, end)
+            value: _Value = getattr(self, "_fn_" + fname)(sel, start, end)
+            return value
         if fname == "sum":
             if n not in (1, 2):
                 return arity("takes 1 or 2 arguments (an attribute, then optionally a selector)")
@@ -964,7 +985,7 @@ class _Compiler(Transformer):
             word = str(attr.token)
             if not self.catalogue.has_attribute(word):
                 self._problem(
-                    attr.token.start_pos,
+                    cast(int, attr.token.start_pos),
                     f"unknown attribute '{word}'{_did_you_mean(word, self.catalogue.attribute_names)}",
                 )
                 return self._dummy(start, end)
@@ -998,7 +1019,7 @@ class _Compiler(Transformer):
             values = [self._expr(a) for a in args]
             pick = min if fname == "min" else max
             if all(v.const is not None for v in values):
-                return _Value(None, pick(v.const for v in values), start, end)
+                return _Value(None, pick(cast(int, v.const) for v in values), start, end)
             fns = tuple(v.func() for v in values)
             if len(fns) == 2:
                 f, g = fns
@@ -1022,7 +1043,7 @@ class _Compiler(Transformer):
 
     # The seat's own cards.  ``sel`` is a tuple of card indices, or None for all.
 
-    def _fn_count(self, sel, start, end) -> _Value:
+    def _fn_count(self, sel: tuple[int, ...] | None, start: int, end: int) -> _Value:
         if sel is None:
             return _Value(lambda t, s: len(t.cards[s]), None, start, end, reads=None, bound=self._deck)
         bound = sum(self.catalogue.cards[i].count for i in sel)
@@ -1032,7 +1053,7 @@ class _Compiler(Transformer):
         elif len(sel) == 2:
             i, j = sel
 
-            def fn(t, s):
+            def fn(t: Tableau, s: int) -> int:
                 c = t.counts[s]
                 return c[i] + c[j]
         else:
@@ -1040,7 +1061,7 @@ class _Compiler(Transformer):
             fn = lambda t, s: sum(get(t.counts[s]))  # noqa: E731
         return _Value(fn, None, start, end, reads=frozenset(sel), bound=bound)
 
-    def _fn_sum(self, attribute: str, sel, start, end) -> _Value:
+    def _fn_sum(self, attribute: str, sel: tuple[int, ...] | None, start: int, end: int) -> _Value:
         weights = self.catalogue.attribute_vector(attribute)
         candidates = range(len(weights)) if sel is None else sel
         pairs = [(i, weights[i]) for i in candidates if weights[i]]
@@ -1061,14 +1082,14 @@ class _Compiler(Transformer):
         mul = operator.mul
         return _Value(lambda t, s: sum(map(mul, get(t.counts[s]), ws)), None, start, end, reads=reads, bound=bound)
 
-    def _members_by_group(self, sel) -> tuple:
+    def _members_by_group(self, sel: tuple[int, ...] | None) -> tuple[tuple[int, ...], ...]:
         """For each colour group with a selected card, the selected card indices in it."""
-        by_group: dict = {}
+        by_group: dict[int, list[int]] = {}
         for i in range(self.catalogue.size) if sel is None else sel:
             by_group.setdefault(self._group_index[i], []).append(i)
         return tuple(tuple(members) for members in by_group.values())
 
-    def _fn_groups(self, sel, start, end) -> _Value:
+    def _fn_groups(self, sel: tuple[int, ...] | None, start: int, end: int) -> _Value:
         reads = None if sel is None else frozenset(sel)
         by_group = self._members_by_group(sel)
         if len(by_group) == 1:
@@ -1076,7 +1097,7 @@ class _Compiler(Transformer):
             if len(members) == 1:
                 (i,) = members
                 return _Value(lambda t, s: 1 if t.counts[s][i] else 0, None, start, end, reads=reads, boolean=True)
-            get = operator.itemgetter(*members) if len(members) > 1 else None
+            get: Any = operator.itemgetter(*members) if len(members) > 1 else None
             return _Value(lambda t, s: 1 if any(get(t.counts[s])) else 0, None, start, end, reads=reads, boolean=True)
         if sel is None:
             gi = self._group_index
@@ -1084,7 +1105,7 @@ class _Compiler(Transformer):
                 lambda t, s: len({gi[c] for c in t.cards[s]}), None, start, end, reads=None, bound=len(by_group)
             )
 
-        def fn(t, s):
+        def fn(t: Tableau, s: int) -> int:
             c = t.counts[s]
             n = 0
             for members in by_group:
@@ -1096,7 +1117,7 @@ class _Compiler(Transformer):
 
         return _Value(fn, None, start, end, reads=reads, bound=len(by_group))
 
-    def _fn_kinds(self, sel, start, end) -> _Value:
+    def _fn_kinds(self, sel: tuple[int, ...] | None, start: int, end: int) -> _Value:
         if sel is None:
             return _Value(lambda t, s: len(set(t.cards[s])), None, start, end, reads=None, bound=self.catalogue.size)
         reads = frozenset(sel)
@@ -1107,12 +1128,12 @@ class _Compiler(Transformer):
         n = len(sel)
         return _Value(lambda t, s: n - get(t.counts[s]).count(0), None, start, end, reads=reads, bound=n)
 
-    def _fn_largest_group(self, start, end) -> _Value:
+    def _fn_largest_group(self, start: int, end: int) -> _Value:
         by_group = self._members_by_group(None)
         if all(len(m) == 1 for m in by_group):
             return _Value(lambda t, s: max(t.counts[s], default=0), None, start, end, reads=None, bound=self._deck)
 
-        def fn(t, s):
+        def fn(t: Tableau, s: int) -> int:
             c = t.counts[s]
             best = 0
             for members in by_group:
@@ -1125,7 +1146,7 @@ class _Compiler(Transformer):
 
         return _Value(fn, None, start, end, reads=None, bound=self._deck)
 
-    def _fn_aggregate(self, fname: str, v: _Value, start, end) -> _Value:
+    def _fn_aggregate(self, fname: str, v: _Value, start: int, end: int) -> _Value:
         f = v.func()
         what, over = fname.split("_")
         if over == "players":
@@ -1168,14 +1189,14 @@ _TOO_DEEP = "expression nested too deeply: more than {} levels of parentheses, c
 _LEAVES = frozenset({"number", "true", "false", "name", "qualified"})
 
 
-def _scan_parentheses(text: str):
+def _scan_parentheses(text: str) -> tuple[int | None, list[int], int | None]:
     """One plain pass over the text: ``(too_deep_at, unclosed, stray_close)``.
 
     ``too_deep_at`` is the offset of the first ``(`` past the depth limit (or None);
     ``unclosed`` the offsets of the ``(`` still open at the end; ``stray_close`` the
     offset of the first ``)`` without a ``(`` (or None).
     """
-    open_at: list = []
+    open_at: list[int] = []
     stray_close = None
     for pos, ch in enumerate(text):
         if ch == "(":
@@ -1190,7 +1211,7 @@ def _scan_parentheses(text: str):
     return None, open_at, stray_close
 
 
-def _too_deep(tree: Tree) -> int | None:
+def _too_deep(tree: Tree[Token]) -> int | None:
     """Offset of the first node nested deeper than the limit, found without recursion."""
     stack = [(tree, 0)]
     while stack:
@@ -1212,7 +1233,7 @@ def compile_expression(
     catalogue: Catalogue,
     *,
     file: str = "<expr>",
-    locate: Callable[[int], tuple] | None = None,
+    locate: Callable[[int], tuple[int, int]] | None = None,
     source_lines: Sequence[str] | None = None,
     boolean: bool = False,
 ) -> CompiledExpression:
@@ -1225,7 +1246,7 @@ def compile_expression(
     Raises :class:`RulesetError` for every problem found.
     """
 
-    def fail(problems) -> RulesetError:
+    def fail(problems: list[tuple[int, str]]) -> RulesetError:
         diagnostics = []
         for offset, message in problems:
             if locate is None:
@@ -1257,12 +1278,12 @@ def compile_expression(
     if deep is not None:
         raise fail([(deep, _TOO_DEEP.format(limits.max_depth))])
 
-    def site(offset: int) -> tuple:
+    def site(offset: int) -> tuple[str, int, int]:
         line, column = (1, offset + 1) if locate is None else locate(offset)
         return (file, line, column)
 
     compiler = _Compiler(text, catalogue, site)
-    value = compiler._expr(compiler.transform(tree))
+    value = compiler.expression_of(compiler.transform(tree))
     if compiler.problems:
         raise fail(compiler.problems)
 

@@ -165,7 +165,7 @@ def open_input(path: PathLike) -> BinaryIO:
     before any blocking open (the checks of :func:`read_input`)."""
     text = os.fspath(path)
     if text == "-":
-        stream = getattr(sys.stdin, "buffer", None)
+        stream: BinaryIO | None = getattr(sys.stdin, "buffer", None)
         if stream is None:
             raise UnreadableInput("-", "there is no standard input")
         return stream
@@ -191,7 +191,7 @@ def open_input(path: PathLike) -> BinaryIO:
 #: what each open pipe gave, by (name, device, inode): a pipe can be read only once, so a
 #: second look at the same name (a check, then a load; a worker process forked later)
 #: gets the same text
-_PIPES_READ: dict = {}
+_PIPES_READ: dict[tuple[str, int, int], bytes] = {}
 
 
 def _read_pipe_once(text: str, limit: int) -> bytes:
@@ -203,7 +203,8 @@ def _read_pipe_once(text: str, limit: int) -> bytes:
                 _PIPES_READ[key] = handle.read(limit + 1)
     except OSError as exc:
         raise UnreadableInput(text, os_reason(exc), os_error=True) from None
-    return _PIPES_READ[key][: limit + 1]
+    data: bytes = _PIPES_READ[key]
+    return data[: limit + 1]
 
 
 def within(path: PathLike, roots: Iterable[PathLike]) -> bool:

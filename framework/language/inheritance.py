@@ -42,13 +42,14 @@ MERGED_MAPPINGS = ("players", "deal", "rounds", "turn", "winner")
 BY_ID_MERGED = ("cards",)
 BY_ID_REPLACED = ("scoring", "actions")
 
-Origin = tuple[Document, tuple]
+DocPath = tuple[Any, ...]
+Origin = tuple[Document, DocPath]
 
 
 class MergedDocument:
     """A document assembled from a child and its parents; each part remembers its origin."""
 
-    def __init__(self, data: Any, origins: dict[tuple, Origin], child: Document):
+    def __init__(self, data: Any, origins: dict[DocPath, Origin], child: Document):
         self.data = data
         self._origins = origins
         self.file = child.file
@@ -59,7 +60,7 @@ class MergedDocument:
         #: warnings found while resolving ``extends`` (a bundled id shadowing a local file)
         self.warnings: list[Diagnostic] = []
 
-    def origin(self, path: tuple) -> Origin:
+    def origin(self, path: DocPath) -> Origin:
         path = tuple(path)
         for cut in range(len(path), -1, -1):
             hit = self._origins.get(path[:cut])
@@ -68,26 +69,28 @@ class MergedDocument:
                 return doc, base + path[cut:]
         return self.child, path
 
-    def locate(self, path, *, key: bool = False) -> tuple:
+    def locate(self, path: DocPath, *, key: bool = False) -> tuple[int, int]:
         doc, p = self.origin(path)
-        return doc.locate(p, key=key)
+        line, column = doc.locate(p, key=key)
+        return line, column
 
-    def scalar_locator(self, path):
+    def scalar_locator(self, path: DocPath) -> Callable[[int], tuple[int, int]]:
         doc, p = self.origin(path)
         return doc.scalar_locator(p)
 
-    def diagnostic(self, path, message: str, *, key: bool = False) -> Diagnostic:
+    def diagnostic(self, path: DocPath, message: str, *, key: bool = False) -> Diagnostic:
         doc, p = self.origin(path)
         return doc.diagnostic(p, message, key=key)
 
-    def file_of(self, path) -> str:
-        return self.origin(path)[0].file
+    def file_of(self, path: DocPath) -> str:
+        file: str = self.origin(path)[0].file
+        return file
 
-    def lines_of(self, path):
+    def lines_of(self, path: DocPath) -> Any:
         return self.origin(path)[0].lines
 
 
-def _base_dir(path) -> Path:
+def _base_dir(path: Any) -> Path:
     """The directory a file's ``extends:`` is resolved in: the file's own; the current one for standard input or a pipe."""
     text = os.fspath(path)
     if text in ("-", "<stdin>"):
@@ -114,7 +117,7 @@ def _has_a_rule_file_key(doc: Document) -> bool:
 
 
 @functools.lru_cache(maxsize=1)
-def _top_level_keys() -> frozenset:
+def _top_level_keys() -> frozenset[str]:
     import json
 
     from ruledraft.language.bundled import schema_path
@@ -154,13 +157,13 @@ def _shadow_warning(doc: Document, name: str, base: Path) -> list[Diagnostic]:
 
 
 def resolve_document(
-    path,
+    path: Any,
     check: Callable[[Document], list[Diagnostic]],
     _chain: tuple[str, ...] = (),
     *,
-    allow: Sequence = (),
+    allow: Sequence[Any] = (),
     _doc: Document | None = None,
-):
+) -> Any:
     """Load ``path``, check it with ``check`` (the schema), and merge in its parents.
 
     Returns the plain :class:`Document` when there is no ``extends``. A parent is
@@ -221,16 +224,16 @@ def resolve_document(
     return merged
 
 
-def _origins_of(doc) -> Callable[[tuple], Origin]:
+def _origins_of(doc: Any) -> Callable[[DocPath], Origin]:
     if isinstance(doc, MergedDocument):
         return doc.origin
     return lambda path: (doc, tuple(path))
 
 
-def merge(parent, child: Document) -> MergedDocument:
+def merge(parent: Any, child: Document) -> MergedDocument:
     """The child's changes applied to the parent (see the module docstring)."""
     p_origin = _origins_of(parent)
-    origins: dict[tuple, Origin] = {(): (child, ())}
+    origins: dict[DocPath, Origin] = {(): (child, ())}
     data: dict[str, Any] = {}
     problems: list[Diagnostic] = []
     cdata = child.data
@@ -260,7 +263,7 @@ def merge(parent, child: Document) -> MergedDocument:
         if key not in parent.data:
             continue
         drop = set(names)
-        items = []
+        items: list[Any] = []
         for i, item in enumerate(parent_items):
             if isinstance(item, dict) and item.get("id") in drop:
                 continue
@@ -313,12 +316,14 @@ def merge(parent, child: Document) -> MergedDocument:
         raise RulesetError(problems)
     data["extends"] = cdata["extends"]
     origins[("extends",)] = (child, ("extends",))
-    merged = MergedDocument(data, origins, child)
-    merged.removed = {**getattr(parent, "removed", {}), **removed}
-    return merged
+    result = MergedDocument(data, origins, child)
+    result.removed = {**getattr(parent, "removed", {}), **removed}
+    return result
 
 
-def _merge_mapping(base: dict, over: dict, path: tuple, child: Document, origins: dict[tuple, Origin]) -> dict:
+def _merge_mapping(
+    base: dict[str, Any], over: dict[str, Any], path: DocPath, child: Document, origins: dict[DocPath, Origin]
+) -> dict[str, Any]:
     out = dict(base)
     for key, value in over.items():
         if isinstance(value, dict) and isinstance(out.get(key), dict):

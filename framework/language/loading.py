@@ -1,6 +1,6 @@
 """From a file name (or a bundled id) to a compiled ruleset, through every check.
 
-    text -> yaml_loader -> inheritance (extends) -> schema_check -> semantic_check -> compiler
+    text -> yaml_loader -> inheritance (extends) -> schema_check -> build (one walk: checks and compiles)
 
 :func:`check_ruleset` returns every problem found; :func:`load_ruleset` raises
 :class:`~ruledraft.errors.RulesetError` with them.
@@ -15,13 +15,12 @@ from typing import Any
 import attrs
 
 from ruledraft.errors import Diagnostic, InputError, RulesetError
+from ruledraft.language.build import RulesetBuilder, accepted_sections, build_ruleset
 from ruledraft.language.bundled import NotFound, OutOfReach, resolve_source  # noqa: F401 - the resolver lives beside the bundled ids
-from ruledraft.language.compiler import compile_ruleset
 from ruledraft.language.file_access import display_name, input_kind
 from ruledraft.language.inheritance import resolve_document
 from ruledraft.language.ruleset import CompiledRuleset
 from ruledraft.language.schema_check import check_schema
-from ruledraft.language.semantic_check import check_semantics
 
 
 @attrs.frozen
@@ -39,7 +38,7 @@ class CheckResult:
         return self.ruleset is not None and not any(d.severity == "error" for d in self.diagnostics)
 
 
-def check_ruleset(source: str | os.PathLike, *, allow: Sequence[str | os.PathLike] = ()) -> CheckResult:
+def check_ruleset(source: str | os.PathLike[str], *, allow: Sequence[str | os.PathLike[str]] = ()) -> CheckResult:
     """Load, check and compile; never raises for a bad rule file (only for a name that is no usable file).
 
     ``source`` is resolved by :func:`resolve_source` as typed on the command line;
@@ -50,35 +49,41 @@ def check_ruleset(source: str | os.PathLike, *, allow: Sequence[str | os.PathLik
         input_kind(path)  # a directory, FIFO, device or refused path: InputError, before any read
     file = "<stdin>" if os.fspath(path) == "-" else str(path)
     files: list[str] = []
+    refused: list[Diagnostic] = []
 
-    def check(document) -> list[Diagnostic]:
+    def check(document: Any) -> list[Diagnostic]:
         files.append(document.file)
-        return check_schema(document)
+        problems = check_schema(document)
+        if problems and len(files) == 1 and isinstance(document.data, dict) and "extends" not in document.data:
+            refused.extend(problems)  # the walk still checks the sections the schema accepted
+            return []
+        return problems
 
     try:
         doc = resolve_document(path, check=check, allow=allow)
     except RulesetError as e:
         return CheckResult(file, None, list(e.diagnostics))
-    diagnostics = list(getattr(doc, "warnings", [])) + check_semantics(doc)
-    if any(d.severity == "error" for d in diagnostics):
+    if refused:
+        found = RulesetBuilder(doc, accepted_sections(doc.data)).run()
+        return CheckResult(file, None, sorted(set(refused + found)))
+    ruleset, found = build_ruleset(doc)
+    diagnostics = list(getattr(doc, "warnings", [])) + found
+    if ruleset is None:
         return CheckResult(file, None, diagnostics)
-    try:
-        ruleset = compile_ruleset(doc)
-    except RulesetError as e:
-        return CheckResult(file, None, list(e.diagnostics))
     return CheckResult(file, ruleset, diagnostics, doc, tuple(files))  # warnings only
 
 
-def load_ruleset(source: str | os.PathLike, *, allow: Sequence[str | os.PathLike] = ()) -> CompiledRuleset:
+def load_ruleset(source: str | os.PathLike[str], *, allow: Sequence[str | os.PathLike[str]] = ()) -> CompiledRuleset:
     """The compiled ruleset, or :class:`RulesetError` listing every problem."""
     result = check_ruleset(source, allow=allow)
     if not result.ok:
         raise RulesetError([d for d in result.diagnostics if d.severity == "error"])
+    assert result.ruleset is not None  # ok means compiled
     return result.ruleset
 
 
 def load_named_ruleset(
-    name: str, *, base: str | os.PathLike, allow: Sequence[str | os.PathLike] = (), within_what: str
+    name: str, *, base: str | os.PathLike[str], allow: Sequence[str | os.PathLike[str]] = (), within_what: str
 ) -> CompiledRuleset:
     """A ruleset named inside a shared file (a game log's ruleset): resolved and confined as ``extends:`` is.
 

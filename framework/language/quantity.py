@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from operator import mul
+from typing import Any
 
 import attrs
 
@@ -29,7 +30,7 @@ class Quantity:
 
     fn: Callable[[Tableau, int], int]
     #: card indices it depends on (None: any card)
-    reads: frozenset | None
+    reads: frozenset[int] | None
     #: True when it only looks at the seat's own cards
     is_local: bool
     #: plain words, e.g. "roll icons on Maki Roll cards"
@@ -40,9 +41,9 @@ class Quantity:
     #: steps of one evaluation for a number of seats (declarative forms: 1)
     steps: Callable[[int], int] = lambda seats: 1
     #: ``all_fn(tableau) -> [value per seat]``, a faster way to get every seat's value
-    all_fn: Callable[[Tableau], list] | None = None
+    all_fn: Callable[[Tableau], list[int]] | None = None
 
-    def values(self, t: Tableau) -> list:
+    def values(self, t: Tableau) -> list[int]:
         """The value of every seat."""
         if self.all_fn is not None:
             return self.all_fn(t)
@@ -50,7 +51,7 @@ class Quantity:
         return [fn(t, s) for s in range(t.num_seats)]
 
 
-def selector_indices(spec, catalogue: Catalogue) -> tuple:
+def selector_indices(spec: Any, catalogue: Catalogue) -> tuple[int, ...]:
     """Card indices named by a selector: an id, a list of ids, or ``{tag, group, cards}``.
 
     The semantic check has already made sure every name exists.
@@ -66,7 +67,7 @@ def selector_indices(spec, catalogue: Catalogue) -> tuple:
     return catalogue.select(ids=spec.get("cards", ()), tags=tags, groups=groups)
 
 
-def selector_words(spec, catalogue: Catalogue) -> str:
+def selector_words(spec: Any, catalogue: Catalogue) -> str:
     """Plain words for a selector."""
     if spec is None:
         return "all cards"
@@ -79,7 +80,7 @@ def selector_words(spec, catalogue: Catalogue) -> str:
     return describe_selection(catalogue, selector_indices(spec, catalogue))
 
 
-def count_all_fn(indices: tuple) -> Callable[[Tableau], list]:
+def count_all_fn(indices: tuple[int, ...]) -> Callable[[Tableau], list[int]]:
     """``tableau -> [number of each seat's cards among indices]``."""
     if len(indices) == 1:
         (i,) = indices
@@ -87,7 +88,7 @@ def count_all_fn(indices: tuple) -> Callable[[Tableau], list]:
     return lambda t: [sum(map(row.__getitem__, indices)) for row in t.counts]
 
 
-def weighted_all_fn(indices: tuple, weights: tuple) -> Callable[[Tableau], list]:
+def weighted_all_fn(indices: tuple[int, ...], weights: tuple[int, ...]) -> Callable[[Tableau], list[int]]:
     """``tableau -> [sum of weights over each seat's cards among indices]``."""
     idx = tuple(i for i in indices if weights[i])
     ws = tuple(weights[i] for i in idx)
@@ -104,7 +105,7 @@ def weighted_all_fn(indices: tuple, weights: tuple) -> Callable[[Tableau], list]
     return lambda t: [sum(map(mul, map(row.__getitem__, idx), ws)) for row in t.counts]
 
 
-def count_fn(indices: tuple) -> Callable[[Tableau, int], int]:
+def count_fn(indices: tuple[int, ...]) -> Callable[[Tableau, int], int]:
     """``(tableau, seat) -> number of the seat's cards among indices``."""
     if len(indices) == 1:
         (i,) = indices
@@ -121,7 +122,7 @@ def count_fn(indices: tuple) -> Callable[[Tableau, int], int]:
     return count_many
 
 
-def weighted_fn(indices: tuple, weights: tuple) -> Callable[[Tableau, int], int]:
+def weighted_fn(indices: tuple[int, ...], weights: tuple[int, ...]) -> Callable[[Tableau, int], int]:
     """``(tableau, seat) -> sum of weights[card] over the seat's cards among indices``."""
     pairs = tuple((i, weights[i]) for i in indices if weights[i])
 
@@ -132,7 +133,7 @@ def weighted_fn(indices: tuple, weights: tuple) -> Callable[[Tableau, int], int]
     return weighted
 
 
-def distinct_fn(indices: tuple, key: tuple) -> Callable[[Tableau, int], int]:
+def distinct_fn(indices: tuple[int, ...], key: tuple[int, ...]) -> Callable[[Tableau, int], int]:
     """``(tableau, seat) -> number of distinct key[card] among the seat's cards``."""
 
     def distinct(t: Tableau, s: int) -> int:
@@ -142,7 +143,7 @@ def distinct_fn(indices: tuple, key: tuple) -> Callable[[Tableau, int], int]:
     return distinct
 
 
-def compile_quantity(spec, catalogue: Catalogue, compile_expr: Callable[..., object]) -> Quantity:
+def compile_quantity(spec: Any, catalogue: Catalogue, compile_expr: Callable[[str], Any]) -> Quantity:
     """Compile a quantity spec. ``compile_expr(text)`` compiles an expression string
     (the caller binds the file position, so errors stay located)."""
     if isinstance(spec, str):

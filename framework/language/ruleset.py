@@ -1,6 +1,6 @@
 """The compiled ruleset: an immutable description of a game the engine can run.
 
-Nothing here knows YAML. The compiler (:mod:`ruledraft.language.compiler`) builds a
+Nothing here knows YAML. The walk (:mod:`ruledraft.language.build`) builds a
 :class:`CompiledRuleset` once; the engine, the agents and the runner only read it.
 """
 
@@ -12,6 +12,7 @@ import attrs
 
 from ruledraft.language.catalogue import Catalogue
 from ruledraft.language.quantity import Quantity
+from ruledraft.language.rule import Rule
 
 LEFT, RIGHT, NO_PASS = 1, -1, 0
 DIRECTION_NAMES = {LEFT: "left", RIGHT: "right", NO_PASS: "none"}
@@ -67,14 +68,14 @@ class CompiledRuleset:
     procedure: str
     dummy: DummySpec | None
     actions: tuple[ExtraPick, ...]
-    round_rules: tuple[object, ...]
-    game_rules: tuple[object, ...]
+    round_rules: tuple[Rule, ...]
+    game_rules: tuple[Rule, ...]
     tie_breaks: tuple[TieBreak, ...]
     shared_win: bool = True
     extends: str | None = None
 
     @property
-    def rules(self) -> tuple[object, ...]:
+    def rules(self) -> tuple[Rule, ...]:
         return self.round_rules + self.game_rules
 
     @property

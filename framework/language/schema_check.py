@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import difflib
 import functools
-import json
 import re
 from collections.abc import Iterable, Mapping
 from typing import Any
@@ -44,22 +43,30 @@ SCHEMA_NAME = "ruleset.schema.json"
 _Path = tuple[Any, ...]
 
 
-@functools.cache
-def _schema_text() -> str:
-    from importlib.resources import files
-
-    return files("ruledraft.schemas").joinpath(SCHEMA_NAME).read_text(encoding="utf-8")
-
-
 def load_schema() -> dict[str, Any]:
-    """The ruleset JSON Schema, as a fresh ``dict`` (read once, then cached)."""
-    schema: dict[str, Any] = json.loads(_schema_text())
-    return schema
+    """The ruleset JSON Schema, with every registered scoring kind (plug-ins too), as a fresh ``dict``.
+
+    With the built-in kinds only it is ``schemas/ruleset.schema.json`` (generated
+    from the same units; a test keeps the file current).
+    """
+    from ruledraft.language.kinds.schema import ruleset_schema
+
+    return ruleset_schema()
+
+
+def _kinds_generation() -> int:
+    from ruledraft.language.kinds import SCORING_KINDS
+
+    return SCORING_KINDS.generation
 
 
 @functools.cache
-def _cached_schema() -> dict[str, Any]:
+def _schema_for(generation: int) -> dict[str, Any]:
     return load_schema()
+
+
+def _cached_schema() -> dict[str, Any]:
+    return _schema_for(_kinds_generation())
 
 
 def _is_whole_number(checker: object, instance: object) -> bool:
@@ -74,8 +81,12 @@ _Validator: type[Validator] = jsonschema.validators.extend(  # type: ignore[no-u
 
 
 @functools.cache
+def _validator_for(generation: int) -> Validator:
+    return _Validator(_schema_for(generation))
+
+
 def _validator() -> Validator:
-    return _Validator(_cached_schema())
+    return _validator_for(_kinds_generation())
 
 
 # jsonschema types these as possibly unset; an error handed to a handler always has them.

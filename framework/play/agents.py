@@ -180,7 +180,8 @@ class _Baseline:
                 continue
             if hyp is None:
                 hyp = t.with_seat(seat, row2, seq2)
-            if hasattr(rule, "score_seat_changed") and rule.quantity.is_local:
+            ranks_by = rule.ranks_by
+            if ranks_by is not None and ranks_by.is_local:
                 # a majority: the other seats' quantities do not change with this move
                 if rule not in base:
                     q = rule.quantities(t)

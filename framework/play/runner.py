@@ -436,7 +436,7 @@ def _worker_main(
         if isinstance(payload, CompiledRuleset):
             ruleset = payload
         else:  # a checked document, sent where processes cannot fork
-            from ruledraft.language.compiler import compile_ruleset
+            from ruledraft.language.build import compile_ruleset
 
             ruleset = compile_ruleset(payload)
         _settle_heap()  # this process only runs games from here on (see steady_heap)

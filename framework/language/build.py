@@ -1,0 +1,786 @@
+"""The one walk from a merged rule document to a :class:`CompiledRuleset`.
+
+It runs on a document the schema check accepted, and both checks and builds: each
+name (card, tag, colour group, attribute, rule id) is resolved once, through one
+resolver that records a located diagnostic and carries on, and each expression is
+compiled exactly once, so a user sees every problem at once and the ruleset that is
+built is the one that was checked. What it checks besides the names:
+
+* card ids, rule ids and action ids are unique;
+* each player count has a hand size and the deck is big enough for the deals;
+* sizes stay within limits (a deck of a billion cards is refused), and so does the
+  work of scoring (``MAX_SCORING_STEPS``) and of a bot's choice (``MAX_DECISION_STEPS``).
+
+Each scoring rule is built by its kind's unit (:mod:`ruledraft.language.kinds`),
+through a :class:`~ruledraft.language.kinds.context.RuleContext` bound to its place.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping
+from typing import Any
+
+import attrs
+
+from ruledraft.errors import Diagnostic, RulesetError, ScoringError
+from ruledraft.language.catalogue import CardType, Catalogue
+from ruledraft.language.expression import CompiledExpression, compile_expression
+from ruledraft.language.kinds import SCORING_KINDS
+from ruledraft.language.kinds.context import Path
+from ruledraft.language.quantity import Quantity, compile_quantity, selector_indices, selector_words
+from ruledraft.language.rule import Rule
+from ruledraft.language.ruleset import LEFT, NO_PASS, RIGHT, CompiledRuleset, DummySpec, ExtraPick, TieBreak
+from ruledraft.language.scoring import parse_player_key
+from ruledraft.language.suggest import did_you_mean
+
+#: the largest deck ruledraft will deal from
+MAX_DECK = 10_000
+#: the most expression steps one scoring may take (a few tens of milliseconds)
+MAX_SCORING_STEPS = 200_000
+#: the most steps a bot may need to choose the cards of one hand (see
+#: ``check_decision_work``): about a second of work; the bundled rulesets need under 1% of it
+MAX_DECISION_STEPS = 20_000_000
+
+DIRECTIONS = {"left": LEFT, "right": RIGHT, "none": NO_PASS}
+
+
+def build_catalogue(cards: list[Mapping[str, Any]]) -> Catalogue:
+    """Card types from the ``cards`` list (entries without an id are skipped)."""
+    out: list[CardType] = []
+    for spec in cards:
+        if not isinstance(spec, dict) or not isinstance(spec.get("id"), str):
+            continue
+        count = spec.get("count", 0)
+        attributes = spec.get("attributes") or {}
+        out.append(
+            CardType(
+                index=len(out),
+                id=spec["id"],
+                name=str(spec.get("name") or spec["id"].replace("_", " ").title()),
+                count=count if isinstance(count, int) else 0,
+                group=str(spec.get("group") or spec["id"]),
+                tags=frozenset(t for t in (spec.get("tags") or []) if isinstance(t, str)),
+                attributes={k: v for k, v in attributes.items() if isinstance(v, int)}
+                if isinstance(attributes, dict)
+                else {},
+                keep=spec.get("keep", "round"),
+                description=str(spec.get("description") or ""),
+            )
+        )
+    return Catalogue(tuple(out))
+
+
+def expand_player_keys(mapping: Mapping[str, Any]) -> dict[int, Any]:
+    """``{"2": 10, "3-4": 9}`` -> ``{2: 10, 3: 9, 4: 9}``."""
+    out: dict[int, Any] = {}
+    for key, value in mapping.items():
+        for n in parse_player_key(key):
+            out[n] = value
+    return out
+
+
+def pass_directions(rounds: Mapping[str, Any]) -> tuple[int, ...]:
+    spec = rounds.get("pass", "left")
+    count = rounds["count"]
+    if isinstance(spec, str):
+        return (DIRECTIONS[spec],) * int(count)
+    return tuple(DIRECTIONS[d] for d in spec)
+
+
+def _naming(compiled: CompiledExpression, rule_id: str) -> CompiledExpression:
+    """``compiled`` whose :class:`ScoringError` names ``rule_id``: only an expression
+    that can fail (a division by something that may be 0) gets the extra call."""
+    if not compiled.may_fail:
+        return compiled
+    inner = compiled.fn
+
+    def fn(t: Any, s: int) -> int:
+        try:
+            return inner(t, s)
+        except ScoringError as e:
+            raise e.for_rule(rule_id) from None
+
+    return attrs.evolve(compiled, fn=fn)
+
+
+class _RuleContext:
+    """A :class:`~ruledraft.language.kinds.context.RuleContext` for one place (a rule,
+    a tie-break): paths it is given are below ``base``."""
+
+    def __init__(self, walk: RulesetBuilder, base: Path, rule_id: str | None = None) -> None:
+        self.walk = walk
+        self.base = base
+        self.rule_id = rule_id
+
+    @property
+    def catalogue(self) -> Catalogue:
+        return self.walk.catalogue
+
+    def error(self, path: Path, message: str, *, key: bool = False) -> None:
+        self.walk.error(self.base + path, message, key=key)
+
+    def card(self, path: Path, card_id: str) -> int | None:
+        return self.walk.card(self.base + path, card_id)
+
+    def cards(self, path: Path, spec: Any) -> tuple[int, ...] | None:
+        return self.walk.cards(self.base + path, spec)
+
+    def words(self, spec: Any) -> str:
+        return selector_words(spec, self.walk.catalogue)
+
+    def values(self, path: Path, spec: Any) -> tuple[int, ...] | None:
+        return self.walk.values(self.base + path, spec)
+
+    def quantity(self, path: Path, spec: Any, *, boolean: bool = False) -> Quantity | None:
+        return self.walk.quantity(self.base + path, spec, boolean=boolean, rule_id=self.rule_id)
+
+    def expression(self, path: Path, text: str, *, boolean: bool = False) -> CompiledExpression | None:
+        return self.walk.expression(self.base + path, text, boolean=boolean, rule_id=self.rule_id)
+
+    def seat_keys(self, path: Path, mapping: Mapping[str, Any]) -> None:
+        self.walk.check_player_keys(self.base + path, mapping)
+        self.walk.check_unused_player_keys(self.base + path, mapping, seats=True)
+
+
+class RulesetBuilder:
+    """One walk over a merged document: :meth:`run` returns every diagnostic, and
+    :attr:`ruleset` is the compiled ruleset when there was no error."""
+
+    def __init__(self, doc: Any, valid: Callable[[Path], bool] | None = None) -> None:
+        self.doc = doc
+        #: for a document the schema check refused: which sections (and scoring rules) it
+        #: accepted, so their checks still run; None when the whole document passed
+        self.valid = valid
+        self.data: Mapping[str, Any] = doc.data
+        self.out: list[Diagnostic] = []
+        self.catalogue: Catalogue = build_catalogue(self.data.get("cards") or [])
+        #: every expression compiled, with its place, for the cost checks
+        self.expressions: list[tuple[Path, CompiledExpression]] = []
+        #: the cards a selector, quantity or expression at a place reads (None: any)
+        self.reads: dict[Path, frozenset[int] | None] = {}
+        self.rules: list[Rule] = []
+        self.actions: list[ExtraPick] = []
+        self.tie_breaks: list[TieBreak] = []
+        self.ruleset: CompiledRuleset | None = None
+
+    def error(self, path: Path, message: str, *, key: bool = False) -> None:
+        self.out.append(self.doc.diagnostic(path, message, key=key))
+
+    # ------------------------------------------------------------------ names: the one resolver
+
+    def _removed(self, card_id: str) -> tuple[int, int] | None:
+        removed: tuple[int, int] | None = getattr(self.doc, "removed", {}).get(("cards", card_id))
+        return removed
+
+    def card(self, path: Path, card_id: str) -> int | None:
+        """The index of card ``card_id``, or None after recording why there is none."""
+        if self.catalogue.has_card(card_id):
+            return self.catalogue.index_of(card_id)
+        removed = self._removed(card_id)
+        if removed is not None:
+            self.error(
+                path, f"card '{card_id}' is used here but was removed (remove: cards, {removed[0]}:{removed[1]})"
+            )
+        else:
+            self.error(path, f"unknown card '{card_id}'{did_you_mean(card_id, self.catalogue.ids)}")
+        return None
+
+    def cards(self, path: Path, spec: Any) -> tuple[int, ...] | None:
+        """The indices a selector names, or None after recording every unknown name in it."""
+        cat = self.catalogue
+        ok = True
+        if isinstance(spec, str):
+            ok = self.card(path, spec) is not None
+        elif isinstance(spec, list):
+            for i, card_id in enumerate(spec):
+                ok = self.card(path + (i,), card_id) is not None and ok
+        elif isinstance(spec, dict):
+            if "tag" in spec and not cat.has_tag(spec["tag"]):
+                self.error(path + ("tag",), f"no card has the tag '{spec['tag']}'{did_you_mean(spec['tag'], cat.tags)}")
+                ok = False
+            if "group" in spec and not cat.has_group(spec["group"]):
+                self.error(
+                    path + ("group",),
+                    f"no card is in the colour group '{spec['group']}'{did_you_mean(spec['group'], cat.groups)}",
+                )
+                ok = False
+            for i, card_id in enumerate(spec.get("cards") or []):
+                ok = self.card(path + ("cards", i), card_id) is not None and ok
+        if not ok:
+            return None
+        idx = selector_indices(spec, cat)
+        self.reads[path] = frozenset(idx)
+        return idx
+
+    def in_child(self, *paths: Path) -> Path:
+        """Of several places a problem could be shown, the first written in the file
+        being checked (for a ruleset that extends another), else the first."""
+        child = getattr(self.doc, "child", None)
+        if child is not None:
+            for p in paths:
+                if self.doc.file_of(p) == child.file:
+                    return p
+        return paths[0]
+
+    def attribute(self, path: Path, name: str) -> bool:
+        if self.catalogue.has_attribute(name):
+            return True
+        known = self.catalogue.attribute_names
+        hint = did_you_mean(name, known) or (
+            f"; cards have {', '.join(known)}" if known else "; no card has attributes"
+        )
+        self.error(path, f"no card has the attribute '{name}'{hint}")
+        return False
+
+    def values(self, path: Path, spec: Any) -> tuple[int, ...] | None:
+        if isinstance(spec, int):
+            return (spec,) * self.catalogue.size
+        if not self.attribute(path + ("attribute",), spec["attribute"]):
+            return None
+        vector: tuple[int, ...] = self.catalogue.attribute_vector(spec["attribute"])
+        return vector
+
+    def expression(
+        self, path: Path, text: str, *, boolean: bool = False, rule_id: str | None = None
+    ) -> CompiledExpression | None:
+        """``text`` compiled (the only place an expression of a rule file is compiled)."""
+        doc = self.doc
+        try:
+            compiled = compile_expression(
+                text,
+                self.catalogue,
+                file=doc.file_of(path) if hasattr(doc, "file_of") else doc.file,
+                locate=doc.scalar_locator(path),
+                source_lines=doc.lines_of(path) if hasattr(doc, "lines_of") else doc.lines,
+                boolean=boolean,
+            )
+        except RulesetError as e:
+            for d in e.diagnostics:
+                m = re.match(r"unknown card '([^']+)'", d.message)
+                gone = self._removed(m.group(1)) if m else None
+                if m and gone is not None:
+                    d = attrs.evolve(
+                        d,
+                        message=f"card '{m.group(1)}' is used here but was removed (remove: cards, {gone[0]}:{gone[1]})",
+                    )
+                self.out.append(d)
+            return None
+        self.expressions.append((path, compiled))
+        self.reads[path] = compiled.reads
+        return _naming(compiled, rule_id) if rule_id is not None else compiled
+
+    def quantity(self, path: Path, spec: Any, *, boolean: bool = False, rule_id: str | None = None) -> Quantity | None:
+        """A quantity (a declarative form or an expression), or None after recording why not."""
+        expr: CompiledExpression | None = None
+        if isinstance(spec, str):
+            expr = self.expression(path, spec, boolean=boolean, rule_id=rule_id)
+            ok = expr is not None
+        else:
+            ok = True
+            if "expr" in spec:
+                expr = self.expression(path + ("expr",), spec["expr"], boolean=boolean, rule_id=rule_id)
+                ok = expr is not None
+            if "count" in spec:
+                ok = self.cards(path + ("count",), spec["count"]) is not None and ok
+            if "sum" in spec:
+                ok = self.attribute(path + ("sum",), spec["sum"]) and ok
+            if "of" in spec:
+                ok = self.cards(path + ("of",), spec["of"]) is not None and ok
+        if not ok:
+            return None
+        q = compile_quantity(spec, self.catalogue, lambda _text: expr)
+        self.reads[path] = q.reads
+        return q
+
+    def check_unique(self, items: list[Any], what: str, section: str) -> None:
+        seen: dict[str, int] = {}
+        for i, item in enumerate(items):
+            ident = item.get("id") if isinstance(item, dict) else None
+            if not isinstance(ident, str):
+                continue
+            if ident in seen:
+                first = self.doc.locate((section, seen[ident], "id"))[0]
+                self.error((section, i, "id"), f"duplicate {what} id '{ident}' (first at line {first})")
+            else:
+                seen[ident] = i
+
+    # ------------------------------------------------------------------ sections
+
+    def check_cards(self) -> None:
+        cards = self.data.get("cards") or []
+        self.check_unique(cards, "card", "cards")
+        total = 0
+        for i, card in enumerate(cards):
+            if "count" not in card:
+                self.error(("cards", i), f"card '{card.get('id')}' has no 'count'", key=False)
+            total += card.get("count", 0)
+        if total > MAX_DECK:
+            self.error(("cards",), f"the deck has {total} cards; ruledraft deals from at most {MAX_DECK}", key=True)
+        elif cards and total == 0:
+            self.error(("cards",), "the deck is empty: every card has count 0", key=True)
+
+    def check_players_and_deal(self) -> None:
+        players = self.data.get("players") or {}
+        lo, hi = players.get("min"), players.get("max")
+        if lo is None or hi is None:
+            return
+        if lo > hi:
+            self.error(("players", "min"), f"players.min ({lo}) is more than players.max ({hi})")
+            return
+        deal = self.data.get("deal") or {}
+        sizes_spec = deal.get("hand_size") or {}
+        for key in sizes_spec:
+            if "-" in key:
+                a, b = key.split("-", 1)
+                if int(a) > int(b):
+                    self.error(("deal", "hand_size", key), f"player range '{key}' is empty", key=True)
+        self.check_player_keys(("deal", "hand_size"), sizes_spec)
+        self.check_unused_player_keys(("deal", "hand_size"), sizes_spec, seats=False)
+        sizes = expand_player_keys(sizes_spec)
+        # hand sizes inherited for player counts outside players.min..max are unused but
+        # not wrong: a ruleset that extends another may narrow the player range
+        rounds = (self.data.get("rounds") or {}).get("count", 1)
+        deck = sum(c.count for c in self.catalogue.cards)
+        dummies = self.dummy_seats()
+        reshuffle = deal.get("between_rounds") == "reshuffle"
+        for n in range(lo, hi + 1):
+            if n not in sizes:
+                where = self.in_child(("deal", "hand_size"), ("players", "max" if n == hi else "min"))
+                self.error(
+                    where, f"no hand size for {n} players (the game is for {lo}-{hi} players)", key=where[0] == "deal"
+                )
+                continue
+            seats = n + dummies
+            needed = seats * sizes[n] * (1 if reshuffle else rounds)
+            if reshuffle and rounds > 1:
+                # kept cards leave the deck for good: at worst every one was played earlier
+                kept_total = sum(c.count for c in self.catalogue.cards if c.keep == "game")
+                needed += min(kept_total, seats * sizes[n] * (rounds - 1))
+            extra = ""
+            if dummies:
+                extra = f" (with {dummies} dummy seat{'s' if dummies > 1 else ''})"
+            if needed > deck:
+                how = "every round (cards kept to game end leave the deck)" if reshuffle else _n(rounds, "round")
+                self.error(
+                    ("deal", "hand_size", self.key_for(sizes_spec, n)),
+                    f"the deck has {deck} cards, too few to deal {_n(sizes[n], 'card')} to {_n(seats, 'seat')}{extra} for {how} ({needed} needed)",
+                )
+
+    @staticmethod
+    def key_for(sizes_spec: Mapping[str, Any], n: int) -> str:
+        for key in sizes_spec:
+            if n in expand_player_keys({key: 0}):
+                return key
+        return ""
+
+    def check_player_keys(self, path: Path, mapping: Mapping[str, Any]) -> None:
+        """Each player count may be given by one key only (``2`` and ``02``, or ``2`` and
+        ``2-3``, would leave it to chance which value wins)."""
+        first: dict[int, str] = {}
+        for key in mapping:
+            for n in expand_player_keys({key: 0}):
+                if n in first:
+                    self.error(path + (key,), f"{n} players is given twice: by '{first[n]}' and by '{key}'", key=True)
+                    break
+                first[n] = key
+
+    def check_unused_player_keys(self, path: Path, mapping: Mapping[str, Any], *, seats: bool) -> None:
+        """A key for player counts no game of this ruleset has is an error where it is
+        written, and a warning where it is inherited (unless the file that wrote it
+        plays those counts: a child may narrow its parent's range).
+
+        ``seats``: the keys count scoring seats (dummy seats included), as majority
+        awards do; otherwise players, as hand sizes do.
+        """
+        possible = self.possible_counts(self.data, seats)
+        if possible is None:
+            return
+        child = getattr(self.doc, "child", None)
+        for key in mapping:
+            counts = set(expand_player_keys({key: 0}))
+            if not counts or counts & possible:
+                continue  # used, or an empty range (reported on its own)
+            where = path + (key,)
+            unit = "seats" if seats and self.dummy_seats() else "players"
+            what = ("awards" if seats else "the hand size") + f" for {key} {unit}"
+            message = f"{what} can never be used: {self.range_words(possible, seats)}"
+            origin = self.doc.origin(where)[0] if child is not None else None
+            if origin is None or child is None or self.doc.file_of(where) == child.file:
+                self.error(where, message, key=True)
+            else:
+                theirs = self.possible_counts(getattr(origin, "data", None), seats)
+                if theirs is None or not counts & theirs:
+                    self.warn(where, message + " (inherited through 'extends')", key=True)
+
+    def possible_counts(self, data: Any, seats: bool) -> set[int] | None:
+        """The player (or scoring seat) counts a ruleset's ``data`` allows, or None if unknown."""
+        players = data.get("players") if isinstance(data, dict) else None
+        lo = players.get("min") if isinstance(players, dict) else None
+        hi = players.get("max") if isinstance(players, dict) else None
+        if not isinstance(lo, int) or not isinstance(hi, int) or lo > hi:
+            return None
+        extra = 0
+        if seats:
+            turn = data.get("turn") or {}
+            if isinstance(turn, dict) and turn.get("procedure") == "dummy":
+                extra = (turn.get("dummy") or {}).get("seats", 1)
+        return set(range(lo + extra, hi + extra + 1))
+
+    def range_words(self, possible: set[int], seats: bool) -> str:
+        lo, hi = min(possible), max(possible)
+        span = f"{lo}-{hi}" if lo != hi else str(lo)
+        dummies = self.dummy_seats() if seats else 0
+        if dummies:
+            players = f"{lo - dummies}-{hi - dummies}" if lo != hi else str(lo - dummies)
+            return f"the game is scored with {span} seats ({players} players and {_n(dummies, 'dummy seat')})"
+        return f"the game is for {span} players"
+
+    def dummy_seats(self) -> int:
+        turn = self.data.get("turn") or {}
+        if turn.get("procedure") != "dummy":
+            return 0
+        seats: int = (turn.get("dummy") or {}).get("seats", 1)
+        return seats
+
+    def check_rounds_and_turn(self) -> None:
+        rounds = self.data.get("rounds") or {}
+        count = rounds.get("count")
+        passes = rounds.get("pass")
+        if isinstance(passes, list) and count is not None and len(passes) != count:
+            where = self.in_child(("rounds", "pass"), ("rounds", "count"))
+            self.error(where, f"'pass' lists {_n(len(passes), 'direction')} for {_n(count, 'round')}")
+        turn = self.data.get("turn") or {}
+        if turn.get("procedure") == "dummy":
+            dummy = turn.get("dummy") or {}
+            players = self.data.get("players") or {}
+            controllers = dummy.get("first_controller")
+            if controllers is not None:
+                if count is not None and len(controllers) != count:
+                    self.error(
+                        ("turn", "dummy", "first_controller"),
+                        f"'first_controller' lists {_n(len(controllers), 'seat')} for {_n(count, 'round')}",
+                    )
+                for i, c in enumerate(controllers):
+                    if c >= players.get("min", 0):
+                        self.error(
+                            ("turn", "dummy", "first_controller", i),
+                            f"seat {c} is not a player with {players.get('min')} players",
+                        )
+        elif "dummy" in turn:
+            self.error(("turn", "dummy"), "'dummy' settings need 'procedure: dummy'", key=True)
+
+    def check_actions(self) -> None:
+        actions = self.data.get("actions") or []
+        self.check_unique(actions, "action", "actions")
+        for i, a in enumerate(actions):
+            card = self.card(("actions", i, "card"), a["card"])
+            if card is not None:
+                self.actions.append(
+                    ExtraPick(id=a["id"], card=card, extra=a.get("extra", 1), description=a.get("description", ""))
+                )
+
+    def check_scoring(self) -> None:
+        rules = self.data.get("scoring") or []
+        self.check_unique(rules, "scoring rule", "scoring")
+        for i, spec in enumerate(rules):
+            if self.valid is not None and not self.valid(("scoring", i)):
+                continue
+            kind = SCORING_KINDS.get(spec["kind"])
+            if kind is None:  # pragma: no cover - the schema admits registered kinds only
+                self.error(("scoring", i, "kind"), f"unknown scoring kind '{spec['kind']}'")
+                continue
+            spec = dict(spec)
+            spec.setdefault("when", "round_end")
+            ctx = _RuleContext(self, ("scoring", i), spec["id"])
+            if SCORING_KINDS.is_builtin(kind.name):
+                rule = kind.build(spec, ctx)
+            else:
+                try:
+                    rule = kind.build(spec, ctx)
+                except Exception as e:  # noqa: BLE001 - a plug-in's failure is this rule's diagnostic
+                    reason = f"{type(e).__name__}: {e}".splitlines()[0]
+                    self.error(
+                        ("scoring", i, "kind"), f"the scoring kind '{kind.name}' could not build this rule: {reason}"
+                    )
+                    continue
+            if rule is not None:
+                self.rules.append(rule)
+
+    def warn(self, path: Path, message: str, *, key: bool = False) -> None:
+        d = self.doc.diagnostic(path, message, key=key)
+        self.out.append(Diagnostic(d.file, d.line, d.column, d.message, "warning", d.source_line))
+
+    def check_game_end_reads(self) -> None:
+        """Game-end rules and tie-breaks see only cards kept to game end: one that
+        reads nothing else can only ever see none."""
+        kept = {c.index for c in self.catalogue.cards if c.keep == "game"}
+        places: list[tuple[Path, Path, str]] = []  # (where to say it, what was read there, what)
+        for i, rule in enumerate(self.data.get("scoring") or []):
+            if rule.get("when") == "game_end":
+                key = next((k for k in ("quantity", "expr", "cards") if rule.get(k)), None)
+                if key is not None:
+                    places.append(
+                        (
+                            ("scoring", i, "when"),
+                            ("scoring", i, key),
+                            f"scoring rule '{rule.get('id')}' is scored at game end",
+                        )
+                    )
+        for i, tb in enumerate((self.data.get("winner") or {}).get("tie_breaks") or []):
+            for key in ("most", "least"):
+                if key in tb:
+                    place: Path = ("winner", "tie_breaks", i, key)
+                    places.append((place, place, "this tie-break is decided at game end"))
+        for path, read_at, what in places:
+            reads = self.reads.get(read_at)
+            if reads is not None and reads and not (reads & kept):
+                self.warn(
+                    path,
+                    f"{what} but reads only cards that are not kept to game end (they are discarded after each round), so it always sees none; add 'keep: game' to those cards",
+                )
+
+    def check_cost(self) -> None:
+        """Refuse rulesets whose expressions would take too long to score: each is
+        evaluated once per seat, and each player aggregate multiplies by the seats."""
+        if not self.expressions:
+            return
+        seats = ((self.data.get("players") or {}).get("max") or 1) + self.dummy_seats()
+        costs = [(compiled.steps(seats) * seats, path) for path, compiled in self.expressions]
+        total = sum(c for c, _ in costs)
+        if total > MAX_SCORING_STEPS:
+            worst, path = max(costs, key=lambda c: c[0])
+            self.error(
+                path,
+                f"the expressions of this ruleset would take about {total:,} steps to score once with "
+                f"{seats} seats (this one {worst:,}); the limit is {MAX_SCORING_STEPS:,}: "
+                f"use fewer or less deeply nested player aggregates",
+            )
+
+    def decision_work(self) -> tuple[int, int, int, int, int | None] | None:
+        """``(total, hand, candidates, per_candidate, worst rule index)``: an estimate of
+        the steps the greedy bot takes to choose the cards of one hand (hand size x
+        candidate actions x scoring work), or None if it cannot be made.
+
+        For each candidate action (every kind in a full hand, and every ordered pick
+        a special action allows) it copies a row of counts and scores each rule that
+        reads the cards (the selectors' sizes, the expressions' steps; a majority
+        once per seat); it does so for each of the cards of a hand in turn.
+        """
+        from ruledraft.language.quantity import selector_indices
+
+        players = self.data.get("players") or {}
+        lo, hi = players.get("min"), players.get("max")
+        sizes = expand_player_keys((self.data.get("deal") or {}).get("hand_size") or {})
+        hands = [sizes[n] for n in range(lo or 0, (hi or -1) + 1) if n in sizes]
+        kinds = self.catalogue.size
+        if not hands or not kinds:
+            return None
+        hand: int = max(hands)
+        seats: int = (hi or 0) + self.dummy_seats()
+        m = min(hand, kinds)
+        extra = max((a.get("extra", 1) for a in self.data.get("actions") or []), default=0)
+        candidates = m * (m + 1) ** extra
+        steps_by_rule: dict[int, int] = {}
+        for path, compiled in self.expressions:
+            if path[:1] == ("scoring",) and isinstance(path[1], int):
+                steps_by_rule[path[1]] = steps_by_rule.get(path[1], 0) + compiled.steps(seats)
+
+        def selected(spec: Any) -> int:
+            try:
+                return len(selector_indices(spec, self.catalogue))
+            except Exception:  # a name already reported as unknown
+                return kinds
+
+        works: list[int] = []
+        for i, rule in enumerate(self.data.get("scoring") or []):
+            work = 1 + steps_by_rule.get(i, 0)
+            for key in ("cards", "targets"):
+                if key in rule:
+                    work += selected(rule[key])
+            for key in ("quantity", "eligible", "multiplier"):
+                spec = rule.get(key)
+                if isinstance(spec, dict):
+                    for inner in ("count", "of"):
+                        if inner in spec:
+                            work += selected(spec[inner])
+            kind = SCORING_KINDS.get(rule.get("kind")) if isinstance(rule.get("kind"), str) else None
+            if kind is not None and kind.compares_seats:
+                work *= seats
+            works.append(work)
+        per_candidate = kinds + seats + sum(works)
+        worst = max(range(len(works)), key=works.__getitem__) if works else None
+        return hand * candidates * per_candidate, hand, candidates, per_candidate, worst
+
+    def check_decision_work(self) -> None:
+        """Refuse a ruleset that would make a bot work too long for each card it chooses
+        (the cost check bounds each expression, not the total): ``MAX_DECISION_STEPS``."""
+        estimate = self.decision_work()
+        if estimate is None or estimate[0] <= MAX_DECISION_STEPS:
+            return
+        total, hand, candidates, per_candidate, worst = estimate
+        path = ("scoring", worst) if worst is not None else ("cards",)
+        costliest = ""
+        if worst is not None:
+            costliest = f"; the costliest rule is '{(self.data['scoring'][worst] or {}).get('id')}'"
+        self.error(
+            path,
+            f"choosing cards would cost a bot about {total:,} steps per hand ({hand} cards in a hand x "
+            f"{candidates:,} candidate actions x {per_candidate:,} steps to score each); the limit is "
+            f"{MAX_DECISION_STEPS:,}: use fewer card kinds, smaller hands, or fewer or narrower rules{costliest}",
+            key=worst is None,
+        )
+
+    def check_winner(self) -> None:
+        winner = self.data.get("winner") or {}
+        for i, tb in enumerate(winner.get("tie_breaks") or []):
+            for key in ("most", "least"):
+                if key in tb:
+                    q = self.quantity(("winner", "tie_breaks", i, key), tb[key])
+                    if q is not None:
+                        self.tie_breaks.append(TieBreak(q, key == "most"))
+
+    def run(self) -> list[Diagnostic]:
+        """Walk the document once; every diagnostic, sorted (the ruleset in :attr:`ruleset` if no error)."""
+        if self.valid is not None:
+            return self._run_accepted_sections(self.valid)
+        self.check_cards()
+        self.check_players_and_deal()
+        self.check_rounds_and_turn()
+        self.check_actions()
+        self.check_scoring()
+        self.check_winner()
+        self.check_cost()
+        if not self._failed():
+            self.check_decision_work()
+        if not self._failed():
+            self.check_game_end_reads()
+        if not self._failed():
+            self.ruleset = self._compiled()
+        return sorted(set(self.out))
+
+    def _run_accepted_sections(self, valid: Callable[[Path], bool]) -> list[Diagnostic]:
+        """The checks of the sections the schema accepted, in a document it refused: a
+        check runs when every section it reads was accepted (cards, when every card has
+        an id the rules could name). Nothing is compiled and the whole-ruleset cost
+        checks wait for a document without schema errors."""
+        data = self.data
+        named = isinstance(data.get("cards"), list) and all(
+            isinstance(c, dict) and isinstance(c.get("id"), str) for c in data["cards"]
+        )
+        if valid(("cards",)):
+            self.check_cards()
+        if all(valid((k,)) for k in ("players", "deal", "rounds", "turn", "cards")):
+            self.check_players_and_deal()
+        if all(valid((k,)) for k in ("players", "rounds", "turn")):
+            self.check_rounds_and_turn()
+        if named and valid(("actions",)):
+            self.check_actions()
+        if named and isinstance(data.get("scoring"), list):
+            self.check_scoring()
+        if named and valid(("winner",)):
+            self.check_winner()
+        return sorted(set(self.out))
+
+    def _failed(self) -> bool:
+        return any(d.severity == "error" for d in self.out)
+
+    def _compiled(self) -> CompiledRuleset:
+        data = self.data
+        turn = data.get("turn") or {}
+        dummy = None
+        if turn.get("procedure") == "dummy":
+            d = turn.get("dummy") or {}
+            dummy = DummySpec(
+                seats=d.get("seats", 1),
+                first_controller=tuple(d.get("first_controller") or [0] * data["rounds"]["count"]),
+                draw=d.get("draw", 1),
+                can_win=d.get("can_win", False),
+            )
+        winner = data.get("winner") or {}
+        players = data["players"]
+        return CompiledRuleset(
+            id=data["id"],
+            name=data["name"],
+            version=str(data.get("version", "")),
+            description=str(data.get("description", "")).strip(),
+            source=self.doc.file,
+            min_players=players["min"],
+            max_players=players["max"],
+            catalogue=self.catalogue,
+            hand_sizes=expand_player_keys(data["deal"]["hand_size"]),
+            between_rounds=data["deal"].get("between_rounds", "keep_deck"),
+            rounds=data["rounds"]["count"],
+            pass_directions=pass_directions(data["rounds"]),
+            procedure=turn.get("procedure", "standard"),
+            dummy=dummy,
+            actions=tuple(self.actions),
+            round_rules=tuple(r for r in self.rules if r.when == "round_end"),
+            game_rules=tuple(r for r in self.rules if r.when == "game_end"),
+            tie_breaks=tuple(self.tie_breaks),
+            shared_win=winner.get("shared", True),
+            extends=data.get("extends"),
+        )
+
+
+def _n(count: int, noun: str) -> str:
+    """``1 round``, ``3 rounds``."""
+    return f"{count} {noun}{'' if count == 1 else 's'}"
+
+
+#: top-level sections a ruleset without ``extends`` must have
+REQUIRED_SECTIONS = ("players", "cards", "deal", "rounds", "scoring")
+#: the sections the walk reads, each checked on its own against the schema
+SECTIONS = ("players", "cards", "deal", "rounds", "turn", "actions", "scoring", "winner")
+
+
+def accepted_sections(data: Any) -> Callable[[Path], bool]:
+    """For a document the schema check refused: whether a top-level section, or one
+    scoring rule (``("scoring", i)``), is valid on its own against the schema."""
+    from ruledraft.language.schema_check import load_schema
+
+    schema = load_schema()
+    then = schema.get("then", {}).get("properties", {}) if "extends" not in data else {}
+    defs = schema["$defs"]
+    ok: dict[Path, bool] = {}
+    for name in SECTIONS:
+        if name not in data:
+            ok[(name,)] = name not in REQUIRED_SECTIONS or "extends" in data
+            continue
+        parts = [schema["properties"][name]] + ([then[name]] if name in then else [])
+        ok[(name,)] = _is_valid(data[name], {"$defs": defs, "allOf": parts})
+    rules = data.get("scoring")
+    if isinstance(rules, list):
+        for i, rule in enumerate(rules):
+            ok[("scoring", i)] = _is_valid(rule, {"$defs": defs, "$ref": "#/$defs/scoringRule"})
+    return lambda path: ok.get(path, False)
+
+
+def _is_valid(instance: Any, schema: dict[str, Any]) -> bool:
+    import jsonschema
+
+    def whole_number(checker: Any, value: Any) -> bool:
+        return isinstance(value, int) and not isinstance(value, bool)
+
+    extend: Any = jsonschema.validators.extend
+    cls = extend(
+        jsonschema.Draft202012Validator,
+        type_checker=jsonschema.Draft202012Validator.TYPE_CHECKER.redefine("integer", whole_number),
+    )
+    return bool(cls(schema).is_valid(instance))
+
+
+def build_ruleset(doc: Any) -> tuple[CompiledRuleset | None, list[Diagnostic]]:
+    """The compiled ruleset of a schema-valid document (None if it has an error), and
+    every diagnostic (errors and warnings), located and sorted."""
+    walk = RulesetBuilder(doc)
+    diagnostics = walk.run()
+    return walk.ruleset, diagnostics
+
+
+def compile_ruleset(doc: Any) -> CompiledRuleset:
+    """The compiled ruleset of a schema-valid document, or :class:`RulesetError` with its errors."""
+    ruleset, diagnostics = build_ruleset(doc)
+    if ruleset is None:
+        raise RulesetError([d for d in diagnostics if d.severity == "error"])
+    return ruleset

@@ -1,0 +1,53 @@
+"""What a kind's builder may ask while it turns a rule's spec into a compiled rule.
+
+Every question takes the place it is about as a path *below the rule* (``("cards",)``,
+``("value", "attribute")``), resolves a name or compiles an expression, and, when
+something is wrong, records a located diagnostic and answers ``None``. The builder
+carries on asking, so every mistake of a rule is reported, and returns ``None`` if
+any answer was ``None``. Nothing here raises for a mistake in the rule file.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, Protocol
+
+from ruledraft.language.catalogue import Catalogue
+from ruledraft.language.expression import CompiledExpression
+from ruledraft.language.quantity import Quantity
+
+Path = tuple[str | int, ...]
+
+
+class RuleContext(Protocol):
+    """The questions a builder may ask (see the module docstring)."""
+
+    @property
+    def catalogue(self) -> Catalogue:
+        """The ruleset's cards (every name in it exists)."""
+        ...
+
+    def error(self, path: Path, message: str, *, key: bool = False) -> None:
+        """Record a problem at ``path`` (at its key rather than its value with ``key``)."""
+
+    def card(self, path: Path, card_id: str) -> int | None:
+        """The index of a card named by id."""
+
+    def cards(self, path: Path, spec: Any) -> tuple[int, ...] | None:
+        """The sorted indices a selector names (an id, a list of ids, ``{tag, group, cards}``)."""
+
+    def words(self, spec: Any) -> str:
+        """Plain words for a selector that resolved."""
+        ...
+
+    def values(self, path: Path, spec: Any) -> tuple[int, ...] | None:
+        """Per card index, a ``value``: a number for every card, or ``{attribute: NAME}``."""
+
+    def quantity(self, path: Path, spec: Any, *, boolean: bool = False) -> Quantity | None:
+        """A compiled quantity (``{count: ...}``, ``{sum: ...}``, an expression...)."""
+
+    def expression(self, path: Path, text: str, *, boolean: bool = False) -> CompiledExpression | None:
+        """A compiled expression; a division that may fail names the rule."""
+
+    def seat_keys(self, path: Path, mapping: Mapping[str, Any]) -> None:
+        """Check keys that are numbers of scoring seats (``"2"``, ``"3-5"``)."""

@@ -1,0 +1,131 @@
+"""The ``modifier`` kind: a card that multiplies the next card played onto it (wasabi)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import attrs
+
+from ruledraft.language.kinds.context import RuleContext
+from ruledraft.language.rule import OwnCardsRule
+from ruledraft.tableau import Tableau
+
+NAME = "modifier"
+
+SCHEMA: dict[str, Any] = {
+    "title": "Modifier rule",
+    "description": "A card that multiplies the value of the next target card(s) played after it (like wasabi).",
+    "type": "object",
+    "required": ["card", "targets", "value", "factor"],
+    "additionalProperties": False,
+    "properties": {
+        "id": True,
+        "kind": True,
+        "when": True,
+        "description": True,
+        "card": {"title": "Modifier card", "description": "The card that modifies.", "$ref": "#/$defs/identifier"},
+        "targets": {"title": "Targets", "description": "The cards it can modify.", "$ref": "#/$defs/selector"},
+        "value": {"title": "Value", "description": "The base value of a target card.", "$ref": "#/$defs/value"},
+        "factor": {
+            "title": "Factor",
+            "description": "How many times its value a modified card scores in all (3: "
+            "triple). Another rule already scores the card once, so this rule "
+            "adds factor - 1 times the value.",
+            "type": "integer",
+            "minimum": -1000,
+            "maximum": 1000,
+        },
+        "capacity": {
+            "title": "Capacity",
+            "description": "How many target cards one modifier card can take.",
+            "type": "integer",
+            "minimum": 1,
+            "maximum": 100,
+            "default": 1,
+        },
+    },
+}
+
+
+@attrs.frozen(eq=False)  # rules are compared and hashed by identity
+class Modifier(OwnCardsRule):
+    """A card that changes a later card: the next target played after it goes onto the
+    oldest modifier with room and scores ``factor`` times (wasabi). This rule scores the
+    extra ``(factor - 1) x value``; the target's own rule scores its base value."""
+
+    id: str
+    when: str
+    card: int
+    targets: tuple[int, ...]
+    extra: tuple[int, ...]  # per card index: (factor - 1) * value
+    capacity: int
+    factor: int
+    words: str
+    target_set: frozenset[int] = attrs.field(init=False, eq=False, repr=False)
+
+    holds_cards = True
+
+    def __attrs_post_init__(self) -> None:
+        object.__setattr__(self, "target_set", frozenset(self.targets))
+
+    @property
+    def reads(self) -> frozenset[int]:
+        return frozenset(self.targets) | {self.card}
+
+    def score(self, t: Tableau) -> list[int]:
+        score_row, mod = self.score_row, self.card
+        return [score_row(row, seq) if row[mod] else 0 for row, seq in zip(t.counts, t.cards)]
+
+    def score_row(self, row: list[int], seq: list[int]) -> int:
+        mod = self.card
+        if not row[mod]:
+            return 0
+        cap, extra, targets = self.capacity, self.extra, self.target_set
+        room = bonus = 0
+        for c in seq:
+            if c == mod:
+                room += cap
+            elif room and c in targets:
+                room -= 1
+                bonus += extra[c]
+        return bonus
+
+    def loaded_and_waiting(self, seq: Sequence[int]) -> tuple[int, int]:
+        """How many of the modifier cards in ``seq`` (one seat's cards in play order)
+        are full (every place taken by a target) and how many still have room."""
+        mod, cap, targets = self.card, self.capacity, self.target_set
+        rooms: list[int] = []
+        for c in seq:
+            if c == mod:
+                rooms.append(cap)
+            elif c in targets:
+                for i, room in enumerate(rooms):  # the oldest modifier with room
+                    if room:
+                        rooms[i] = room - 1
+                        break
+        waiting = sum(1 for room in rooms if room)
+        return len(rooms) - waiting, waiting
+
+    def describe(self) -> str:
+        return self.words
+
+
+def build(spec: Mapping[str, Any], ctx: RuleContext) -> Modifier | None:
+    cat = ctx.catalogue
+    card = ctx.card(("card",), spec["card"])
+    selected = ctx.cards(("targets",), spec["targets"])
+    values = ctx.values(("value",), spec["value"])
+    if card is None or selected is None or values is None:
+        return None
+    targets = tuple(i for i in selected if i != card)
+    factor = spec["factor"]
+    extra = tuple(v * (factor - 1) for v in values)
+    capacity = spec.get("capacity", 1)
+    name = cat.cards[card].name
+    words = (
+        f"When one of {ctx.words(spec['targets'])} is played while you have a {name} with room on it, "
+        f"it goes onto the oldest such {name} ({capacity} per {name}) and scores {factor} times its value "
+        f"(this rule counts the extra {factor - 1}x). Only cards played after the {name} count; a {name} alone scores 0."
+    )
+    return Modifier(spec["id"], spec["when"], card, targets, extra, capacity, factor, words)

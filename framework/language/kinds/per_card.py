@@ -1,0 +1,76 @@
+"""The ``per_card`` kind: each matching card scores its own value (nigiri)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+import attrs
+
+from ruledraft.language.kinds.context import RuleContext
+from ruledraft.language.quantity import weighted_all_fn
+from ruledraft.language.rule import OwnCardsRule
+from ruledraft.tableau import Tableau
+
+NAME = "per_card"
+
+SCHEMA: dict[str, Any] = {
+    "title": "Per-card rule",
+    "description": "Each selected card scores a value.",
+    "type": "object",
+    "required": ["cards", "value"],
+    "additionalProperties": False,
+    "properties": {
+        "id": True,
+        "kind": True,
+        "when": True,
+        "description": True,
+        "cards": {"title": "Cards", "description": "The cards that score.", "$ref": "#/$defs/selector"},
+        "value": {"title": "Value", "description": "What each card scores.", "$ref": "#/$defs/value"},
+    },
+}
+
+
+@attrs.frozen(eq=False)  # rules are compared and hashed by identity
+class PerCard(OwnCardsRule):
+    """Each matching card scores its own value (nigiri)."""
+
+    id: str
+    when: str
+    indices: tuple[int, ...]
+    values: tuple[int, ...]  # per card index
+    words: str
+    value_words: str = ""
+    pairs: tuple[tuple[int, int], ...] = attrs.field(init=False, eq=False, repr=False)
+    all_values: Callable[[Tableau], list[int]] = attrs.field(init=False, eq=False, repr=False)
+
+    def __attrs_post_init__(self) -> None:
+        pairs = tuple((i, self.values[i]) for i in self.indices if self.values[i])
+        object.__setattr__(self, "pairs", pairs)
+        object.__setattr__(self, "all_values", weighted_all_fn(self.indices, self.values))
+
+    @property
+    def reads(self) -> frozenset[int]:
+        return frozenset(self.indices)
+
+    def score(self, t: Tableau) -> list[int]:
+        return self.all_values(t)
+
+    def score_row(self, row: list[int], seq: list[int]) -> int:
+        return sum([row[i] * v for i, v in self.pairs])
+
+    def describe(self) -> str:
+        values = sorted({self.values[i] for i in self.indices})
+        if len(values) == 1:
+            return f"Each of {self.words} scores {values[0]}."
+        return f"Each of {self.words} scores its value: {self.value_words}."
+
+
+def build(spec: Mapping[str, Any], ctx: RuleContext) -> PerCard | None:
+    idx = ctx.cards(("cards",), spec["cards"])
+    values = ctx.values(("value",), spec["value"])
+    if idx is None or values is None:
+        return None
+    names = ctx.catalogue.cards
+    value_words = ", ".join(f"{names[i].name} {values[i]}" for i in idx)
+    return PerCard(spec["id"], spec["when"], idx, values, ctx.words(spec["cards"]), value_words)

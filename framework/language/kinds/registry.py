@@ -1,0 +1,194 @@
+"""Registries of named units, and the plug-ins that add to them.
+
+A unit is a self-contained piece of the language: for a scoring kind, its schema
+fragment, its builder and its rule class (which scores and describes itself). The
+built-in units are registered when :mod:`ruledraft.language.kinds` is imported;
+others come from
+
+* an installed package, through an entry point in a registry's group (for scoring
+  kinds ``ruledraft.scoring_kinds``); the entry point names a unit, or a function
+  called with no arguments that registers units itself;
+* a module or ``.py`` file named by ``ruledraft --plugin MODULE_OR_FILE.py``
+  (:func:`load_plugin`), which registers its units when imported.
+
+A rule file never names code to import: it can only use the kinds registered.
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.metadata
+import importlib.util
+import os
+import re
+import sys
+from collections.abc import Iterator
+from typing import Generic, Protocol, TypeVar
+
+from ruledraft.errors import InputError
+
+#: plug-in modules and files loaded in this process (``--plugin``), passed on to
+#: worker processes that start afresh (where processes cannot fork)
+PLUGINS_ENV = "RULEDRAFT_PLUGINS"
+
+NAME = re.compile(r"^[a-z][a-z0-9_]{0,39}$")
+
+
+class PluginError(InputError):
+    """A plug-in that cannot be loaded, or a unit that cannot be registered."""
+
+
+class Named(Protocol):
+    @property
+    def name(self) -> str: ...
+
+
+U = TypeVar("U", bound=Named)
+
+
+class Registry(Generic[U]):
+    """The units of one sort (scoring kinds; card effects, triggers and turn shapes
+    follow the same pattern), in the order they were registered.
+
+    ``generation`` changes whenever the set of units does, so anything derived
+    from them (the schema, its validator) can be cached per generation.
+    """
+
+    def __init__(self, what: str, group: str) -> None:
+        self.what = what
+        self.group = group
+        self._units: dict[str, U] = {}
+        self._builtin: set[str] = set()
+        self._generation = 0
+        self._plugins_loaded = False
+
+    def register(self, unit: U, *, builtin: bool = False) -> U:
+        """Add ``unit``; :class:`PluginError` if its name is malformed or taken by another unit."""
+        name = unit.name
+        if not isinstance(name, str) or not NAME.match(name):
+            raise PluginError(f"{self.what} name {name!r} must be lower-case letters, digits and _ (a letter first)")
+        known = self._units.get(name)
+        if known is unit:
+            return unit
+        if known is not None:
+            raise PluginError(f"a {self.what} named '{name}' is already registered")
+        self._units[name] = unit
+        if builtin:
+            self._builtin.add(name)
+        self._generation += 1
+        return unit
+
+    def unregister(self, name: str) -> None:
+        """Remove a unit that is not built in (tests, and a plug-in that replaces its own)."""
+        if name in self._builtin:
+            raise PluginError(f"the built-in {self.what} '{name}' cannot be removed")
+        if self._units.pop(name, None) is not None:
+            self._generation += 1
+
+    def is_builtin(self, name: str) -> bool:
+        return name in self._builtin
+
+    def get(self, name: str) -> U | None:
+        self.load_plugins()
+        return self._units.get(name)
+
+    def units(self, *, builtin_only: bool = False) -> tuple[U, ...]:
+        if builtin_only:
+            return tuple(u for n, u in self._units.items() if n in self._builtin)
+        self.load_plugins()
+        return tuple(self._units.values())
+
+    def names(self) -> tuple[str, ...]:
+        return tuple(u.name for u in self.units())
+
+    def __iter__(self) -> Iterator[U]:
+        return iter(self.units())
+
+    @property
+    def generation(self) -> int:
+        self.load_plugins()
+        return self._generation
+
+    def load_plugins(self) -> None:
+        """Once per process: the installed packages' entry points, then the plug-ins
+        the parent process was given (see :data:`PLUGINS_ENV`)."""
+        if self._plugins_loaded:
+            return
+        self._plugins_loaded = True
+        for ep in importlib.metadata.entry_points(group=self.group):
+            try:
+                target = ep.load()
+            except Exception as e:  # noqa: BLE001 - any failure of foreign code is one message
+                raise PluginError(
+                    f"entry point '{ep.name}' ({ep.value}) in {self.group} failed to load: {_reason(e)}"
+                ) from None
+            self._take(target, f"entry point '{ep.name}' ({ep.value}) in {self.group}")
+        for spec in filter(None, os.environ.get(PLUGINS_ENV, "").split(os.pathsep)):
+            load_plugin(spec)
+
+    def _take(self, target: object, where: str) -> None:
+        if isinstance(target, type(self)):
+            return
+        if callable(target) and not hasattr(target, "name"):
+            try:
+                target = target()
+            except PluginError:
+                raise
+            except Exception as e:  # noqa: BLE001
+                raise PluginError(f"{where} failed: {_reason(e)}") from None
+            if target is None:
+                return
+        if not isinstance(getattr(target, "name", None), str):
+            raise PluginError(f"{where} is not a {self.what}")
+        self.register(target)  # type: ignore[arg-type]
+
+
+def _reason(e: BaseException) -> str:
+    return f"{type(e).__name__}: {e}".splitlines()[0]
+
+
+_loaded: list[str] = []
+
+
+def load_plugin(spec: str) -> None:
+    """Import a plug-in: a module name (``my_kinds``) or a Python file (``my_kinds.py``).
+
+    It registers its units when imported. Loading the same plug-in twice does
+    nothing the second time. Any failure is one :class:`PluginError` line.
+    """
+    is_file = spec.endswith(".py") or os.sep in spec or (os.altsep is not None and os.altsep in spec)
+    key = os.path.abspath(spec) if is_file else spec
+    if key in _loaded:
+        return
+    if is_file:
+        if not os.path.isfile(key):
+            raise PluginError(f"plug-in '{spec}': no such file")
+        stem = re.sub(r"\W", "_", os.path.splitext(os.path.basename(key))[0])
+        module_name = f"ruledraft_plugin_{stem}"
+        found = importlib.util.spec_from_file_location(module_name, key)
+        if found is None or found.loader is None:  # pragma: no cover - a .py file always has a loader
+            raise PluginError(f"plug-in '{spec}': not a Python file")
+        module = importlib.util.module_from_spec(found)
+        sys.modules[module_name] = module
+        try:
+            found.loader.exec_module(module)
+        except PluginError:
+            sys.modules.pop(module_name, None)
+            raise
+        except (Exception, SystemExit) as e:  # noqa: BLE001 - a SystemExit in a plug-in is its failure too
+            sys.modules.pop(module_name, None)
+            raise PluginError(f"plug-in '{spec}' failed to load: {_reason(e)}") from None
+    else:
+        try:
+            importlib.import_module(spec)
+        except PluginError:
+            raise
+        except (Exception, SystemExit) as e:  # noqa: BLE001
+            raise PluginError(f"plug-in '{spec}' failed to load: {_reason(e)}") from None
+    _loaded.append(key)
+    os.environ[PLUGINS_ENV] = os.pathsep.join(_loaded)
+
+
+def loaded_plugins() -> tuple[str, ...]:
+    """The plug-ins :func:`load_plugin` loaded in this process."""
+    return tuple(_loaded)

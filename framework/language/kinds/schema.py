@@ -1,0 +1,98 @@
+"""The ruleset JSON Schema, generated from the scoring kinds.
+
+``ruleset.base.schema.json`` (beside this module) holds everything but the kinds:
+the generation adds each kind's definition, the ``kind`` enum and the branch that
+applies a kind's definition to a rule of that kind. ``schemas/ruleset.schema.json``
+is the schema of the built-in kinds, committed for editors; regenerate it with
+
+    python3 -m ruledraft.language.kinds.schema          (write it)
+    python3 -m ruledraft.language.kinds.schema --check  (exit 1 if it is stale)
+
+``ruledraft schema`` prints the schema with the plug-ins loaded.
+"""
+
+from __future__ import annotations
+
+import copy
+import functools
+import json
+import sys
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+
+from ruledraft.language.kinds import SCORING_KINDS, ScoringKind
+
+BASE = Path(__file__).with_name("ruleset.base.schema.json")
+
+
+@functools.cache
+def _base() -> dict[str, Any]:
+    loaded: dict[str, Any] = json.loads(BASE.read_text(encoding="utf-8"))
+    return loaded
+
+
+def base_definitions() -> frozenset[str]:
+    """The names of the definitions the base schema has (a kind may not take one)."""
+    return frozenset(_base()["$defs"])
+
+
+def _or_list(names: list[str]) -> str:
+    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} or {names[-1]}"
+
+
+def ruleset_schema(kinds: Iterable[ScoringKind] | None = None) -> dict[str, Any]:
+    """The ruleset schema for ``kinds`` (default: every registered kind, plug-ins included)."""
+    units = tuple(SCORING_KINDS.units() if kinds is None else kinds)
+    schema = copy.deepcopy(_base())
+    names = [k.name for k in units]
+    rule = schema["$defs"]["scoringRule"]
+    rule["properties"]["kind"]["description"] = f"{_or_list(names)}."
+    rule["properties"]["kind"]["enum"] = names
+    rule["allOf"] = [
+        {
+            "if": {"required": ["kind"], "properties": {"kind": {"const": k.name}}},
+            "then": {"$ref": f"#/$defs/{k.schema_name}"},
+        }
+        for k in units
+    ]
+    defs: dict[str, Any] = {}
+    for key, value in schema["$defs"].items():
+        if key == "scoringRule":
+            for k in units:
+                defs[k.schema_name] = copy.deepcopy(k.full_schema())
+        defs[key] = value
+    schema["$defs"] = defs
+    return schema
+
+
+def schema_text(schema: dict[str, Any]) -> str:
+    """The schema as the committed file writes it."""
+    return json.dumps(schema, indent=2) + "\n"
+
+
+def committed_path() -> Path:
+    from ruledraft.language.bundled import schema_path
+
+    return schema_path()
+
+
+def builtin_schema_text() -> str:
+    """What ``schemas/ruleset.schema.json`` must hold: the schema of the built-in kinds."""
+    return schema_text(ruleset_schema(SCORING_KINDS.units(builtin_only=True)))
+
+
+def main(argv: list[str]) -> int:
+    path = committed_path()
+    text = builtin_schema_text()
+    if argv[1:] == ["--check"]:
+        if path.read_text(encoding="utf-8") != text:
+            print(f"{path} is stale: run python3 -m ruledraft.language.kinds.schema", file=sys.stderr)
+            return 1
+        return 0
+    path.write_text(text, encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))

@@ -1,0 +1,131 @@
+"""The ``sets`` kind: points for complete sets (tempura, sashimi), or for sets of different cards (onigiri)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import attrs
+
+from ruledraft.language.kinds.context import RuleContext
+from ruledraft.language.rule import OwnCardsRule
+from ruledraft.tableau import Tableau
+
+NAME = "sets"
+
+SCHEMA: dict[str, Any] = {
+    "title": "Sets rule",
+    "description": "Points for complete sets: size cards score points each time; or, with distinct: true, "
+    "points[n] for a set of n different cards.",
+    "type": "object",
+    "required": ["cards", "points"],
+    "additionalProperties": False,
+    "properties": {
+        "id": True,
+        "kind": True,
+        "when": True,
+        "description": True,
+        "cards": {"title": "Cards", "description": "The cards that make up sets.", "$ref": "#/$defs/selector"},
+        "size": {
+            "title": "Set size",
+            "description": "How many cards make one set.",
+            "type": "integer",
+            "minimum": 1,
+            "maximum": 100,
+        },
+        "distinct": {
+            "title": "Distinct",
+            "description": "true: sets are of different cards, scored by points[set size].",
+            "const": True,
+        },
+        "points": {
+            "title": "Points",
+            "description": "With size: the points per complete set. With distinct: a list of "
+            "points indexed by set size.",
+        },
+    },
+    "if": {"required": ["distinct"]},
+    "then": {
+        "properties": {
+            "points": {
+                "title": "Points by set size",
+                "description": "points[n] is the score of a set of n different cards.",
+                "$ref": "#/$defs/pointsList",
+            },
+            "size": {"not": {}, "errorMessage": "'size' and 'distinct' cannot be used together in a sets rule"},
+        }
+    },
+    "else": {
+        "required": ["size"],
+        "properties": {
+            "points": {
+                "title": "Points per set",
+                "description": "Points for each complete set.",
+                "$ref": "#/$defs/points",
+            }
+        },
+    },
+}
+
+
+@attrs.frozen(eq=False)  # rules are compared and hashed by identity
+class Sets(OwnCardsRule):
+    """Every complete group of ``size`` matching cards scores ``points`` (tempura, sashimi).
+
+    With ``distinct`` the cards are instead split into sets of different card
+    types, largest first, and a set of k types scores ``table[k]`` (onigiri).
+    """
+
+    id: str
+    when: str
+    indices: tuple[int, ...]
+    size: int
+    points: int
+    table: tuple[int, ...] = ()
+    distinct: bool = False
+    words: str = ""
+
+    @property
+    def reads(self) -> frozenset[int]:
+        return frozenset(self.indices)
+
+    def score(self, t: Tableau) -> list[int]:
+        idx = self.indices
+        if not self.distinct:
+            size, pts = self.size, self.points
+            if len(idx) == 1:
+                i = idx[0]
+                return [row[i] // size * pts for row in t.counts]
+            return [sum([row[i] for i in idx]) // size * pts for row in t.counts]
+        out = []
+        last = len(self.table) - 1
+        for row in t.counts:
+            left = sorted((row[i] for i in idx if row[i]), reverse=True)
+            total = 0
+            # peel off sets of distinct types: with counts sorted, the set sizes are
+            # how many types still have a card after each peel
+            for layer in range(left[0] if left else 0):
+                k = sum(1 for c in left if c > layer)
+                total += self.table[min(k, last)]
+            out.append(total)
+        return out
+
+    def score_row(self, row: list[int], seq: list[int]) -> int:
+        if not self.distinct:
+            return sum([row[i] for i in self.indices]) // self.size * self.points
+        return self.score(Tableau([row], [seq]))[0]
+
+    def describe(self) -> str:
+        if self.distinct:
+            return f"Sets of different {self.words}: a set of 1, 2, 3... different cards scores {', '.join(map(str, self.table[1:]))}."
+        return f"Every complete set of {self.size} {self.words} scores {self.points}; incomplete sets score 0."
+
+
+def build(spec: Mapping[str, Any], ctx: RuleContext) -> Sets | None:
+    idx = ctx.cards(("cards",), spec["cards"])
+    if idx is None:
+        return None
+    words = ctx.words(spec["cards"])
+    if spec.get("distinct"):
+        return Sets(spec["id"], spec["when"], idx, 1, 0, tuple(spec["points"]), True, words)
+    return Sets(spec["id"], spec["when"], idx, spec["size"], spec["points"], (), False, words)

@@ -1,0 +1,148 @@
+"""What every compiled rule provides: the :class:`Rule` protocol, and an explicit cache.
+
+The engine, the bots and the board ask a rule questions through these names only,
+never by its class or by ``hasattr``, so a kind brought by a plug-in is scored,
+shown and played like a built-in one.
+
+* ``id``, ``when`` (``"round_end"`` or ``"game_end"``), ``describe()`` (plain words
+  for ``ruledraft show``);
+* ``reads``: the card types its points depend on (``None``: any), so a bot can skip
+  rules a move cannot change;
+* ``score(t)``: points for every seat; ``score_seat(t, seat)``: for one seat;
+* ``own_cards_only``: a seat's points come from its own cards alone; then
+  ``score_row(counts, cards)`` scores one seat's row without a table;
+* ``ranks_by``: the per-seat quantity the rule ranks seats by (a majority), or None;
+  then ``quantities(t)``, ``award(q, t)`` and ``score_seat_changed(t, seat, base_q)``
+  let a bot rescore one seat's move without recomputing the others;
+* ``loaded_and_waiting(cards)``: for a rule that puts cards onto earlier cards (a
+  modifier, ``holds_cards``), how many of those are full and how many have room.
+
+:class:`RuleBase` gives the defaults; a kind overrides what it offers.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Generic, Protocol, TypeVar, runtime_checkable
+
+from ruledraft.language.quantity import Quantity
+from ruledraft.tableau import Tableau
+
+K = TypeVar("K")
+V = TypeVar("V")
+
+
+class Cache(Generic[K, V]):
+    """A bounded memo a compiled rule keeps beside its immutable settings.
+
+    Compiled rules are frozen: their settings never change once built. What does
+    change is this cache of answers already worked out (say, the award for a list
+    of quantities), which never alters a result, only how fast it comes. It holds
+    at most ``limit`` entries (the first ones asked for stay) and may be cleared at
+    any time. Each process has its own: a forked worker inherits a copy.
+    """
+
+    __slots__ = ("entries", "limit")
+
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+        self.entries: dict[K, V] = {}
+
+    def get(self, key: K) -> V | None:
+        return self.entries.get(key)
+
+    def put(self, key: K, value: V) -> None:
+        if len(self.entries) < self.limit:
+            self.entries[key] = value
+
+    def clear(self) -> None:
+        self.entries.clear()
+
+    def __len__(self) -> int:
+        return len(self.entries)
+
+
+@runtime_checkable
+class Rule(Protocol):
+    """What every compiled scoring rule provides (see the module docstring)."""
+
+    @property
+    def id(self) -> str: ...
+
+    @property
+    def when(self) -> str: ...
+
+    @property
+    def reads(self) -> frozenset[int] | None: ...
+
+    @property
+    def own_cards_only(self) -> bool: ...
+
+    @property
+    def ranks_by(self) -> Quantity | None: ...
+
+    @property
+    def holds_cards(self) -> bool: ...
+
+    def score(self, t: Tableau) -> list[int]: ...
+
+    def score_seat(self, t: Tableau, seat: int) -> int: ...
+
+    def score_row(self, row: list[int], seq: list[int]) -> int: ...
+
+    def quantities(self, t: Tableau) -> list[int]: ...
+
+    def award(self, q: list[int], t: Tableau) -> list[int]: ...
+
+    def score_seat_changed(self, t: Tableau, seat: int, base_q: list[int]) -> int: ...
+
+    def loaded_and_waiting(self, seq: Sequence[int]) -> tuple[int, int]: ...
+
+    def describe(self) -> str: ...
+
+
+class RuleBase:
+    """Defaults for the optional parts of :class:`Rule`: a kind overrides what it offers.
+
+    A subclass defines ``id``, ``when``, ``reads``, ``score`` and ``describe``.
+    """
+
+    __slots__ = ()
+    own_cards_only: bool = False
+    ranks_by: Quantity | None = None
+    holds_cards: bool = False
+
+    def score(self, t: Tableau) -> list[int]:  # pragma: no cover - every kind defines it
+        raise NotImplementedError
+
+    def score_seat(self, t: Tableau, seat: int) -> int:
+        return self.score(t)[seat]
+
+    def score_row(self, row: list[int], seq: list[int]) -> int:
+        """One seat's points from its row alone (meaningful when ``own_cards_only``)."""
+        return self.score_seat(Tableau([row], [seq]), 0)
+
+    def quantities(self, t: Tableau) -> list[int]:
+        """The ranked quantity of every seat (meaningful when ``ranks_by`` is set)."""
+        q = self.ranks_by
+        return q.values(t) if q is not None else [0] * t.num_seats
+
+    def award(self, q: list[int], t: Tableau) -> list[int]:
+        return self.score(t)
+
+    def score_seat_changed(self, t: Tableau, seat: int, base_q: list[int]) -> int:
+        return self.score_seat(t, seat)
+
+    def loaded_and_waiting(self, seq: Sequence[int]) -> tuple[int, int]:
+        return 0, 0
+
+
+class OwnCardsRule(RuleBase):
+    """A rule whose points for a seat come from that seat's cards alone: it defines
+    ``score_row(counts, cards)`` and gets ``score_seat`` from it."""
+
+    __slots__ = ()
+    own_cards_only = True
+
+    def score_seat(self, t: Tableau, seat: int) -> int:
+        return self.score_row(t.counts[seat], t.cards[seat])
