@@ -199,3 +199,17 @@ def test_a_plugin_builder_that_fails_is_a_diagnostic_at_the_rule(tmp_path):
     assert result.output.strip().splitlines()[0] == (
         f"{VARIANT}:13:11: error: the scoring kind 'longest_run' could not build this rule: ValueError: no good"
     )
+
+
+def test_an_unknown_kind_says_how_a_plug_in_kind_is_loaded():
+    """A rule file using a plug-in's kind without --plugin says where, and how to load the plug-in."""
+    from typer.testing import CliRunner
+
+    from ruledraft.cli.app import app
+
+    result = CliRunner().invoke(app, ["validate", "examples/plugins/sushi-go-conveyor.yaml"])
+    assert result.exit_code == 1
+    assert result.output.startswith("examples/plugins/sushi-go-conveyor.yaml:13:11: error: 'kind' must be one of ")
+    assert result.output.rstrip().endswith(
+        "not 'longest_run' (a kind from a plug-in is known once it is loaded: ruledraft --plugin FILE_OR_MODULE ...)"
+    )

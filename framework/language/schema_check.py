@@ -504,7 +504,10 @@ class _Reporter:
         also = ", or a list of them" if path in self.list_form else ""
         message = f"{_name(path)} must be one of {', '.join(allowed)}{also}, not {_show(_instance(error))}"
         if isinstance(_instance(error), str):
-            message += _suggest(_instance(error), allowed)
+            hint = _suggest(_instance(error), allowed)
+            if not hint and len(path) == 3 and path[0] == "scoring" and path[2] == "kind":
+                hint = " (a kind from a plug-in is known once it is loaded: ruledraft --plugin FILE_OR_MODULE ...)"
+            message += hint
         self.value_error(path, message, "enum")
 
     def on_const(self, error: ValidationError, path: _Path) -> None:
