@@ -14,17 +14,12 @@ from ruledraft.tableau import Tableau
 
 NAME = "expression"
 
+#: its own keys; ScoringKind.full_schema adds `type: object`, no other keys, and id, kind, when, description
 SCHEMA: dict[str, Any] = {
     "title": "Expression rule",
     "description": "Points given by an expression.",
-    "type": "object",
     "required": ["expr"],
-    "additionalProperties": False,
     "properties": {
-        "id": True,
-        "kind": True,
-        "when": True,
-        "description": True,
         "expr": {"title": "Expression", "description": "The points, as an expression.", "$ref": "#/$defs/expression"},
     },
 }

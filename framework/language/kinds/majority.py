@@ -19,17 +19,12 @@ NAME = "majority"
 #: few small tuples: this bounds the memory at a few megabytes per rule)
 AWARD_MEMO_SIZE = 1 << 14
 
+#: its own keys; ScoringKind.full_schema adds `type: object`, no other keys, and id, kind, when, description
 SCHEMA: dict[str, Any] = {
     "title": "Majority rule",
     "description": "Points for the players with the most (and/or least) of a quantity.",
-    "type": "object",
     "required": ["quantity"],
-    "additionalProperties": False,
     "properties": {
-        "id": True,
-        "kind": True,
-        "when": True,
-        "description": True,
         "quantity": {"title": "Quantity", "description": "What players are compared on.", "$ref": "#/$defs/quantity"},
         "most": {"title": "Most", "description": "Points for 1st, 2nd, ... most.", "$ref": "#/$defs/awards"},
         "least": {"title": "Least", "description": "Points for 1st, 2nd, ... least.", "$ref": "#/$defs/awards"},

@@ -13,17 +13,12 @@ from ruledraft.tableau import Tableau
 
 NAME = "modifier"
 
+#: its own keys; ScoringKind.full_schema adds `type: object`, no other keys, and id, kind, when, description
 SCHEMA: dict[str, Any] = {
     "title": "Modifier rule",
     "description": "A card that multiplies the value of the next target card(s) played after it (like wasabi).",
-    "type": "object",
     "required": ["card", "targets", "value", "factor"],
-    "additionalProperties": False,
     "properties": {
-        "id": True,
-        "kind": True,
-        "when": True,
-        "description": True,
         "card": {"title": "Modifier card", "description": "The card that modifies.", "$ref": "#/$defs/identifier"},
         "targets": {"title": "Targets", "description": "The cards it can modify.", "$ref": "#/$defs/selector"},
         "value": {"title": "Value", "description": "The base value of a target card.", "$ref": "#/$defs/value"},

@@ -14,17 +14,12 @@ from ruledraft.tableau import Tableau
 
 NAME = "per_card"
 
+#: its own keys; ScoringKind.full_schema adds `type: object`, no other keys, and id, kind, when, description
 SCHEMA: dict[str, Any] = {
     "title": "Per-card rule",
     "description": "Each selected card scores a value.",
-    "type": "object",
     "required": ["cards", "value"],
-    "additionalProperties": False,
     "properties": {
-        "id": True,
-        "kind": True,
-        "when": True,
-        "description": True,
         "cards": {"title": "Cards", "description": "The cards that score.", "$ref": "#/$defs/selector"},
         "value": {"title": "Value", "description": "What each card scores.", "$ref": "#/$defs/value"},
     },

@@ -13,18 +13,13 @@ from ruledraft.tableau import Tableau
 
 NAME = "sets"
 
+#: its own keys; ScoringKind.full_schema adds `type: object`, no other keys, and id, kind, when, description
 SCHEMA: dict[str, Any] = {
     "title": "Sets rule",
     "description": "Points for complete sets: size cards score points each time; or, with distinct: true, "
     "points[n] for a set of n different cards.",
-    "type": "object",
     "required": ["cards", "points"],
-    "additionalProperties": False,
     "properties": {
-        "id": True,
-        "kind": True,
-        "when": True,
-        "description": True,
         "cards": {"title": "Cards", "description": "The cards that make up sets.", "$ref": "#/$defs/selector"},
         "size": {
             "title": "Set size",

@@ -14,18 +14,13 @@ from ruledraft.tableau import Tableau
 
 NAME = "table"
 
+#: its own keys; ScoringKind.full_schema adds `type: object`, no other keys, and id, kind, when, description
 SCHEMA: dict[str, Any] = {
     "title": "Table rule",
     "description": "Points looked up in a table by how many cards the player has (or by a quantity): points[n]; "
     "counts past the end use the last entry.",
-    "type": "object",
     "required": ["points"],
-    "additionalProperties": False,
     "properties": {
-        "id": True,
-        "kind": True,
-        "when": True,
-        "description": True,
         "points": {
             "title": "Points table",
             "description": "points[n] is the score for n cards (or a quantity of n).",
