@@ -141,19 +141,8 @@ def read_input(path: PathLike, limit: int) -> bytes:
     kind = input_kind(text)
     if kind == "pipe":
         return _read_pipe_once(text, limit)
-    flags = os.O_RDONLY | getattr(os, "O_CLOEXEC", 0)
-    if kind == "file":
-        # a file swapped for a FIFO after the stat still cannot make the open wait
-        flags |= getattr(os, "O_NONBLOCK", 0)
-    try:
-        fd = os.open(text, flags)
-    except OSError as exc:
-        raise UnreadableInput(text, os_reason(exc), os_error=True) from None
-    with os.fdopen(fd, "rb") as handle:
+    with _open_checked(text, kind) as handle:
         try:
-            mode = os.fstat(fd).st_mode
-            if kind == "file" and not stat.S_ISREG(mode):
-                raise UnreadableInput(text, _kind_reason(mode))
             return handle.read(limit + 1)
         except OSError as exc:
             raise UnreadableInput(text, os_reason(exc), os_error=True) from None
@@ -169,7 +158,12 @@ def open_input(path: PathLike) -> BinaryIO:
         if stream is None:
             raise UnreadableInput("-", "there is no standard input")
         return stream
-    kind = input_kind(text)
+    return _open_checked(text, input_kind(text))
+
+
+def _open_checked(text: str, kind: str) -> BinaryIO:
+    """Open what :func:`input_kind` found to be a ``file`` or a ``pipe``, never waiting:
+    a regular file swapped for a FIFO after the stat is refused, not waited on."""
     flags = os.O_RDONLY | getattr(os, "O_CLOEXEC", 0)
     if kind == "file":
         flags |= getattr(os, "O_NONBLOCK", 0)
@@ -182,6 +176,9 @@ def open_input(path: PathLike) -> BinaryIO:
         if kind == "file" and not stat.S_ISREG(mode):
             raise UnreadableInput(text, _kind_reason(mode))
         os.set_blocking(fd, True)
+    except OSError as exc:
+        os.close(fd)
+        raise UnreadableInput(text, os_reason(exc), os_error=True) from None
     except BaseException:
         os.close(fd)
         raise
