@@ -734,9 +734,17 @@ REQUIRED_SECTIONS = ("players", "cards", "deal", "rounds", "scoring")
 SECTIONS = ("players", "cards", "deal", "rounds", "turn", "actions", "scoring", "winner")
 
 
-def accepted_sections(data: Any) -> Callable[[Path], bool]:
-    """For a document the schema check refused: whether a top-level section, or one
-    scoring rule (``("scoring", i)``), is valid on its own against the schema."""
+def accepted_sections(data: Any, merged: Any = None) -> Callable[[Path], bool]:
+    """For a document the schema check refused: whether a top-level section (or
+    ``("extends",)``), or one scoring rule (``("scoring", i)``), is valid on its own
+    against the schema.
+
+    ``data`` is the file's own. For a file with ``extends:``, ``merged`` is the data
+    merged with its parents' (which passed the schema) and the scoring rules asked
+    about are the merged list's: a section the file did not write is its parents'
+    (accepted), one it wrote is accepted when the file's own part is, and a scoring
+    rule is matched by ``id``: accepted when it is a parent's, or when the file's own
+    entry with that id is valid (an entry without a usable id is never accepted)."""
     from ruledraft.language.schema_check import load_schema
 
     schema = load_schema()
@@ -749,10 +757,25 @@ def accepted_sections(data: Any) -> Callable[[Path], bool]:
             continue
         parts = [schema["properties"][name]] + ([then[name]] if name in then else [])
         ok[(name,)] = _is_valid(data[name], {"$defs": defs, "allOf": parts})
+    ok[("extends",)] = "extends" not in data or _is_valid(
+        data["extends"], {"$defs": defs, **schema["properties"]["extends"]}
+    )
+    rule_schema = {"$defs": defs, "$ref": "#/$defs/scoringRule"}
     rules = data.get("scoring")
-    if isinstance(rules, list):
-        for i, rule in enumerate(rules):
-            ok[("scoring", i)] = _is_valid(rule, {"$defs": defs, "$ref": "#/$defs/scoringRule"})
+    if merged is None:
+        if isinstance(rules, list):
+            for i, rule in enumerate(rules):
+                ok[("scoring", i)] = _is_valid(rule, rule_schema)
+        return lambda path: ok.get(path, False)
+    own: dict[str, bool] = {}  # the file's own rules, by id: valid or not
+    for rule in rules if isinstance(rules, list) else []:
+        ident = rule.get("id") if isinstance(rule, dict) else None
+        if isinstance(ident, str):
+            own[ident] = own.get(ident, True) and _is_valid(rule, rule_schema)
+    merged_rules = merged.get("scoring") if isinstance(merged, dict) else None
+    for i, rule in enumerate(merged_rules if isinstance(merged_rules, list) else []):
+        ident = rule.get("id") if isinstance(rule, dict) else None
+        ok[("scoring", i)] = isinstance(ident, str) and own.get(ident, True)
     return lambda path: ok.get(path, False)
 
 

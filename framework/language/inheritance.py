@@ -237,7 +237,12 @@ def merge(parent: Any, child: Document) -> MergedDocument:
     data: dict[str, Any] = {}
     problems: list[Diagnostic] = []
     cdata = child.data
-    removals = cdata.get("remove") or {}
+    # data the schema refused is merged as far as it can be and never crashes the merge:
+    # a 'remove' that is no mapping, a list in it that is no list, an id that is no
+    # string, are left out (the schema's problem is reported)
+    removals = cdata.get("remove")
+    if not isinstance(removals, dict):
+        removals = {}
 
     for key, value in parent.data.items():
         if key in ("remove",):
@@ -246,10 +251,13 @@ def merge(parent: Any, child: Document) -> MergedDocument:
         origins[(key,)] = p_origin((key,))
     removed: dict[tuple[str, str], tuple[str, int]] = {}
     for key in BY_ID_MERGED + BY_ID_REPLACED:
-        names = removals.get(key) or []
+        listed = removals.get(key)
+        names = (
+            [(i, name) for i, name in enumerate(listed) if isinstance(name, str)] if isinstance(listed, list) else []
+        )
         parent_items = parent.data.get(key) or []
         known = {it.get("id") for it in parent_items if isinstance(it, dict)}
-        for i, name in enumerate(names):
+        for i, name in names:
             if name not in known:
                 what = "scoring rule" if key == "scoring" else key[:-1]
                 problems.append(
@@ -262,7 +270,7 @@ def merge(parent: Any, child: Document) -> MergedDocument:
                 removed[(key, name)] = (child.file, child.locate(("remove", key, i))[0])
         if key not in parent.data:
             continue
-        drop = set(names)
+        drop = {name for _, name in names}
         items: list[Any] = []
         for i, item in enumerate(parent_items):
             if isinstance(item, dict) and item.get("id") in drop:
@@ -282,6 +290,8 @@ def merge(parent: Any, child: Document) -> MergedDocument:
             seen: dict[Any, int] = {}
             for i, item in enumerate(value):
                 ident = item.get("id") if isinstance(item, dict) else None
+                if not isinstance(ident, str):
+                    ident = None  # no usable id: an entry of its own, matched with nothing
                 if ident is not None and ident in seen:
                     what = "scoring rule" if key == "scoring" else key[:-1]
                     first = child.locate((key, seen[ident], "id"))[0]
@@ -289,22 +299,24 @@ def merge(parent: Any, child: Document) -> MergedDocument:
                         child.diagnostic((key, i, "id"), f"duplicate {what} id '{ident}' (first at line {first})")
                     )
                     continue
-                seen[ident] = i
-                if ident in index and key in BY_ID_MERGED:
+                if ident is not None:
+                    seen[ident] = i
+                if ident is not None and ident in index and key in BY_ID_MERGED:
                     n = index[ident]
                     merged = dict(items[n])
                     for field, v in item.items():
                         merged[field] = v
                         origins[(key, n, field)] = (child, (key, i, field))
                     items[n] = merged
-                elif ident in index:
+                elif ident is not None and ident in index:
                     n = index[ident]
                     items[n] = item
                     origins[(key, n)] = (child, (key, i))
                     for sub in [k for k in origins if len(k) > 2 and k[:2] == (key, n)]:
                         del origins[sub]
                 else:
-                    index[ident] = len(items)
+                    if ident is not None:
+                        index[ident] = len(items)
                     origins[(key, len(items))] = (child, (key, i))
                     items.append(item)
             data[key] = items

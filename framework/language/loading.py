@@ -50,22 +50,31 @@ def check_ruleset(source: str | os.PathLike[str], *, allow: Sequence[str | os.Pa
     file = "<stdin>" if os.fspath(path) == "-" else str(path)
     files: list[str] = []
     refused: list[Diagnostic] = []
+    judged: list[Any] = []  # the top file's accepted_sections, once it had schema problems
 
     def check(document: Any) -> list[Diagnostic]:
         files.append(document.file)
         problems = check_schema(document)
-        if problems and len(files) == 1 and isinstance(document.data, dict) and "extends" not in document.data:
-            refused.extend(problems)  # the walk still checks the sections the schema accepted
-            return []
+        if problems and len(files) == 1 and isinstance(document.data, dict):
+            judged.append(accepted_sections(document.data))
+            if judged[0](("extends",)):
+                # the walk still checks the sections the schema accepted (merged with the
+                # parents' when there are any: a parent's own schema errors still stop)
+                refused.extend(problems)
+                return []
         return problems
 
     try:
         doc = resolve_document(path, check=check, allow=allow)
     except RulesetError as e:
+        if refused:
+            return CheckResult(file, None, sorted(set(refused + list(e.diagnostics))))
         return CheckResult(file, None, list(e.diagnostics))
     if refused:
-        found = RulesetBuilder(doc, accepted_sections(doc.data)).run()
-        return CheckResult(file, None, sorted(set(refused + found)))
+        child = getattr(doc, "child", None)
+        valid = judged[0] if child is None else accepted_sections(child.data, doc.data)
+        found = RulesetBuilder(doc, valid).run()
+        return CheckResult(file, None, list(getattr(doc, "warnings", [])) + sorted(set(refused + found)))
     ruleset, found = build_ruleset(doc)
     diagnostics = list(getattr(doc, "warnings", [])) + found
     if ruleset is None:
