@@ -25,7 +25,7 @@ import typer
 
 from ruledraft.engine.board import board
 from ruledraft.engine.records import Turn
-from ruledraft.engine.state import Game, State
+from ruledraft.engine.state import MAX_SEED, Game, State
 from ruledraft.errors import InputError
 from ruledraft.language.ruleset import DIRECTION_NAMES
 from ruledraft.play.agents import make_agent
@@ -783,7 +783,7 @@ class Reporter:
 def play(
     ruleset: str = typer.Argument(..., help=ruleset_help()),
     players: int = typer.Option(..., "--players", "-p", help="Number of players, you included."),
-    seed: int = typer.Option(0, "--seed", "-s", help="Seed of the deal (and of the bots)."),
+    seed: int = typer.Option(0, "--seed", "-s", help=f"Seed of the deal and of the bots (0 to {MAX_SEED})."),
     bots: str = typer.Option(
         "greedy",
         "--bots",
@@ -804,6 +804,8 @@ def play(
     width (COLUMNS). Answers are read as lines of at most 1024 bytes.
     """
     with reported_errors():
+        if not 0 <= seed <= MAX_SEED:
+            raise InputError(f"--seed must be a whole number from 0 to {MAX_SEED}, not {seed}")
         if ruleset == "-":
             raise InputError(
                 "play reads your moves from standard input, so the ruleset cannot come from there (-); give a file or a bundled id"

@@ -59,6 +59,10 @@ def replay(
         games = bad = 0
         for line, record in read_records(log):
             games += 1
+            if isinstance(record, InputError):
+                bad += 1
+                typer.echo(shown(f"error: {record}"), err=True)
+                continue
             problems = record_problems(record)
             if problems:
                 bad += 1

@@ -360,11 +360,12 @@ def test_the_quick_check_agrees_with_jsonschema(record):
 
 
 def test_a_line_that_is_not_json_names_its_line_and_column(tmp_path):
-    """A log line that is not JSON ends replay with exit 2 and the file, line and column of the mistake."""
+    """A log line that is not JSON is a bad record named by file, line and column of the mistake; the next line is still read (exit 1)."""
     path = write_log(tmp_path, ['{"format": 1', "{}"])
     result = replay(path)
-    assert result.exit_code == 2
-    assert result.stderr == f"error: {path}:1:13: not valid JSON: Expecting ',' delimiter\n"
+    assert result.exit_code == 1
+    assert result.stderr.startswith(f"error: {path}:1:13: not valid JSON: Expecting ',' delimiter\n{path}:2: ")
+    assert result.stdout == "2 games replayed, 0 clean, 2 with problems\n"
 
 
 def test_a_record_of_another_ruleset_is_refused_under_ruleset(record, tmp_path):
@@ -375,3 +376,23 @@ def test_a_record_of_another_ruleset_is_refused_under_ruleset(record, tmp_path):
     assert (
         result.stderr == f"{path}:1: error: ruleset: the record is a game of 'sushi-go', not of 'sushi-go-soy-sauce'\n"
     )
+
+
+def test_a_line_that_is_not_json_is_one_bad_record_and_the_rest_still_replay(tmp_path):
+    """A log with a cut or garbled line between good ones: that line is reported, the others replay, exit 1 with the summary."""
+    log = tmp_path / "g.jsonl"
+    assert CliRunner().invoke(app, ["simulate", "sushi-go", "-g", "2", "-q", "--log", str(log)]).exit_code == 0
+    first, second = log.read_text(encoding="utf-8").splitlines()
+    log.write_text(f"{first}\n{{bad\n{second}\n", encoding="utf-8")
+    result = CliRunner().invoke(app, ["replay", str(log)])
+    assert result.exit_code == 1
+    assert result.stdout == "3 games replayed, 2 clean, 1 with problems\n"
+    assert result.stderr.startswith(f"error: {log}:2:2: not valid JSON")
+
+
+def test_play_refuses_a_seed_that_its_log_could_not_replay():
+    """play --seed outside 0..2^53-1 is refused up front (its log would not replay), with simulate's message."""
+    for seed in ("-5", str(2**53)):
+        result = CliRunner().invoke(app, ["play", "sushi-go", "-p", "2", "--seed", seed], input="1\n")
+        assert result.exit_code == 2
+        assert result.stderr == f"error: --seed must be a whole number from 0 to 9007199254740991, not {seed}\n"

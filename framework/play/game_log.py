@@ -164,7 +164,9 @@ def read_lines(fh: BinaryIO, name: str, limit: int = MAX_LINE_BYTES) -> Iterator
 
 def read_records(path: str) -> Iterator[tuple]:
     """``(line number, record)`` for each non-blank line of a JSON Lines file; the
-    records are parsed JSON, not yet checked (see :func:`record_problems`)."""
+    records are parsed JSON, not yet checked (see :func:`record_problems`). A line that
+    is not JSON (a log cut short by a killed writer, say) is yielded as its
+    :class:`InputError`, so the lines after it are still read."""
     try:
         fh = open(path, "rb")
     except OSError as e:
@@ -172,7 +174,10 @@ def read_records(path: str) -> Iterator[tuple]:
     with fh:
         for n, line in read_lines(fh, path):
             if line.strip():
-                record = parse_json(line, path, n)
+                try:
+                    record = parse_json(line, path, n)
+                except InputError as e:
+                    record = e
                 yield n, record
 
 
