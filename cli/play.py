@@ -28,7 +28,7 @@ from ruledraft.engine.records import Turn
 from ruledraft.engine.state import Game, State
 from ruledraft.errors import InputError
 from ruledraft.language.ruleset import DIRECTION_NAMES
-from ruledraft.play.agents import make_agent
+from ruledraft.play.agents import checked_act, make_agent
 from ruledraft.play.game_log import record_game
 from ruledraft.play.runner import bot_seed
 
@@ -788,7 +788,10 @@ def play(
         "greedy",
         "--bots",
         "-b",
-        help=bots_help("Bots for the other seats in seat order, comma-separated; the last fills the remaining seats."),
+        help=bots_help(
+            "Bots for the other seats in seat order, comma-separated; the last fills the remaining seats. "
+            "Options after colons (value:tempura=3); your own bot as FILE.py:CLASS or MODULE:CLASS (see `ruledraft bots`)."
+        ),
     ),
     seat: int = typer.Option(0, "--seat", help="Your seat (0-based)."),
     log: str | None = typer.Option(
@@ -818,7 +821,7 @@ def play(
             raise InputError(
                 f"--bots names {len(named)} bots for the {len(others)} other seat{'s' if len(others) != 1 else ''}"
             )
-        bot_names = dict(zip(others, parse_bots(bots, len(others))))
+        bot_names = dict(zip(others, parse_bots(bots, len(others), card_ids=rs.catalogue.ids)))
         log_existed = log is not None and os.path.exists(log)
         if log:  # find out now, not after the game, whether the record can be written
             try:
@@ -896,6 +899,11 @@ def play_game(
     reporter = Reporter(state, names, write, width, pause=wait)
     reporter.after_moves(state)  # a deal that plays itself (hands of one card)
     while not state.is_terminal():
-        state.apply_actions([agents[s].act(state, s) for s in state.acting_seats()])
+        state.apply_actions(
+            [
+                agents[s].act(state, s) if s == seat else checked_act(agents[s], bot_names[s], state, s, seed)
+                for s in state.acting_seats()
+            ]
+        )
         reporter.after_moves(state)
     return state
