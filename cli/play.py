@@ -28,11 +28,11 @@ from ruledraft.engine.records import Turn
 from ruledraft.engine.state import Game, State
 from ruledraft.errors import InputError
 from ruledraft.language.ruleset import DIRECTION_NAMES
-from ruledraft.play.agents import checked_act, make_agent
+from ruledraft.play.agents import BotFailure, checked_act, make_agent
 from ruledraft.play.game_log import record_game
 from ruledraft.play.runner import bot_seed
 
-from .common import allow_path_option, allowed_dirs, bots_help, get_ruleset, reported_errors, ruleset_help, shown
+from .common import allow_path_option, allowed_dirs, bots_help, fail, get_ruleset, reported_errors, ruleset_help, shown
 from .simulate import parse_bots
 
 HUMAN = "human"
@@ -830,10 +830,12 @@ def play(
                 raise InputError(f"{log}: cannot write: {e.strerror}") from None
         try:
             state = play_game(game, seed, seat, bot_names, pause=stdin_is_terminal())
-        except (QuitGame, EndOfInput, KeyboardInterrupt) as e:
+        except (QuitGame, EndOfInput, KeyboardInterrupt, BotFailure) as e:
             if log and not log_existed:
                 with contextlib.suppress(OSError):
                     os.remove(log)  # no game to record; an existing file is left as it was
+            if isinstance(e, BotFailure):  # its text comes from the bot's own code
+                fail(f"error: {shown(e)}", 1)
             if isinstance(e, QuitGame):
                 typer.echo("You left the game.")
                 raise typer.Exit(0) from None

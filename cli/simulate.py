@@ -15,7 +15,7 @@ from rich.table import Table
 from ruledraft.engine.state import MAX_SEED
 from ruledraft.errors import InputError, RuledraftError, RulesetError
 from ruledraft.language.loading import check_ruleset
-from ruledraft.play.agents import BotSpecError, agent_names, parse_bot
+from ruledraft.play.agents import BotFailure, BotSpecError, agent_names, parse_bot
 from ruledraft.play.runner import GameResult, WorkerError, available_cores
 from ruledraft.play.runner import simulate as run_simulation
 
@@ -323,6 +323,8 @@ def simulate(
                 game_log.close()
         except WorkerError as e:
             fail(f"error: {shown(e)}", 70)
+        except BotFailure as e:  # its text comes from the bot's own code
+            fail(f"error: {shown(e)}", 1)
         finally:
             if game_log and game_log.fd is not None:  # leaving early: keep the complete lines
                 try:

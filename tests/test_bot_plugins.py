@@ -52,6 +52,14 @@ BOTS = textwrap.dedent(
             return 999
 
 
+    class Loud:
+        def __init__(self, seed):
+            self.name = "loud"
+
+        def act(self, state, seat):
+            raise RuntimeError("\\x1b[31mred")
+
+
     class NoAct:
         def __init__(self, seed):
             pass
@@ -243,3 +251,21 @@ def test_replay_never_loads_a_bot_named_in_a_log(bot_file, tmp_path):
     replayed = cli.invoke(app, ["replay", str(log)])
     assert replayed.exit_code == 0, replayed.output
     assert not [n for n in sys.modules if n.startswith("ruledraft_bot_") or n == "mybots"]
+
+
+def test_a_bots_own_error_text_is_made_safe_for_the_terminal(bot_file):
+    """An escape sequence in a bot's exception reaches stderr escaped, never raw."""
+    result = simulate("--games", "2", "--bots", "mybots:Loud")
+    assert result.exit_code == 1
+    assert "\x1b" not in result.stderr
+    assert result.stderr.startswith("error: bot 'mybots:Loud' at seat 0 raised RuntimeError: ")
+
+
+def test_play_leaves_no_log_when_a_bot_fails(bot_file, tmp_path):
+    """play --log with a bot that raises creates no log file (the game never finished)."""
+    log = tmp_path / "game.jsonl"
+    result = cli.invoke(
+        app, ["play", "sushi-go", "--players", "2", "--bots", "mybots:Boom", "--log", str(log)], input="1\n" * 60
+    )
+    assert result.exit_code == 1
+    assert not log.exists()
