@@ -7,7 +7,7 @@ import signal
 
 import typer
 
-from . import bench, play, replay, rulesets, schema, score, simulate, validate
+from . import bench, bots, play, replay, rulesets, schema, score, simulate, validate
 
 app = typer.Typer(
     name="ruledraft",
@@ -26,6 +26,7 @@ app.command("play")(play.play)
 app.command("replay")(replay.replay)
 app.command("bench")(bench.bench)
 app.command("schema")(schema.schema)
+app.command("bots")(bots.bots)
 
 
 @app.callback()

@@ -28,11 +28,11 @@ from ruledraft.engine.records import Turn
 from ruledraft.engine.state import MAX_SEED, Game, State
 from ruledraft.errors import InputError
 from ruledraft.language.ruleset import DIRECTION_NAMES
-from ruledraft.play.agents import make_agent
+from ruledraft.play.agents import BotFailure, checked_act, make_agent
 from ruledraft.play.game_log import record_game
 from ruledraft.play.runner import bot_seed
 
-from .common import allow_path_option, allowed_dirs, bots_help, get_ruleset, reported_errors, ruleset_help, shown
+from .common import allow_path_option, allowed_dirs, bots_help, fail, get_ruleset, reported_errors, ruleset_help, shown
 from .simulate import parse_bots
 
 HUMAN = "human"
@@ -788,7 +788,10 @@ def play(
         "greedy",
         "--bots",
         "-b",
-        help=bots_help("Bots for the other seats in seat order, comma-separated; the last fills the remaining seats."),
+        help=bots_help(
+            "Bots for the other seats in seat order, comma-separated; the last fills the remaining seats. "
+            "Options after colons (value:tempura=3); your own bot as FILE.py:CLASS or MODULE:CLASS (see `ruledraft bots`)."
+        ),
     ),
     seat: int = typer.Option(0, "--seat", help="Your seat (0-based)."),
     log: str | None = typer.Option(
@@ -820,7 +823,7 @@ def play(
             raise InputError(
                 f"--bots names {len(named)} bots for the {len(others)} other seat{'s' if len(others) != 1 else ''}"
             )
-        bot_names = dict(zip(others, parse_bots(bots, len(others))))
+        bot_names = dict(zip(others, parse_bots(bots, len(others), card_ids=rs.catalogue.ids)))
         log_existed = log is not None and os.path.exists(log)
         if log:  # find out now, not after the game, whether the record can be written
             try:
@@ -829,10 +832,12 @@ def play(
                 raise InputError(f"{log}: cannot write: {e.strerror}") from None
         try:
             state = play_game(game, seed, seat, bot_names, pause=stdin_is_terminal())
-        except (QuitGame, EndOfInput, KeyboardInterrupt) as e:
+        except (QuitGame, EndOfInput, KeyboardInterrupt, BotFailure) as e:
             if log and not log_existed:
                 with contextlib.suppress(OSError):
                     os.remove(log)  # no game to record; an existing file is left as it was
+            if isinstance(e, BotFailure):  # its text comes from the bot's own code
+                fail(f"error: {shown(e)}", 1)
             if isinstance(e, QuitGame):
                 typer.echo("You left the game.")
                 raise typer.Exit(0) from None
@@ -898,6 +903,11 @@ def play_game(
     reporter = Reporter(state, names, write, width, pause=wait)
     reporter.after_moves(state)  # a deal that plays itself (hands of one card)
     while not state.is_terminal():
-        state.apply_actions([agents[s].act(state, s) for s in state.acting_seats()])
+        state.apply_actions(
+            [
+                agents[s].act(state, s) if s == seat else checked_act(agents[s], bot_names[s], state, s, seed)
+                for s in state.acting_seats()
+            ]
+        )
         reporter.after_moves(state)
     return state

@@ -15,21 +15,30 @@ from rich.table import Table
 from ruledraft.engine.state import MAX_SEED
 from ruledraft.errors import InputError, RuledraftError, RulesetError
 from ruledraft.language.loading import check_ruleset
-from ruledraft.play.agents import agent_names
+from ruledraft.play.agents import BotFailure, BotSpecError, agent_names, parse_bot
 from ruledraft.play.runner import GameResult, WorkerError, available_cores
 from ruledraft.play.runner import simulate as run_simulation
 
 from .common import allow_path_option, allowed_dirs, bots_help, fail, reported_errors, ruleset_help, shown
 
 
-def parse_bots(spec: str, players: int, *, allow: list[str] | None = None) -> list[str]:
-    """``greedy,random`` -> one bot name per seat; the last name fills the seats left."""
+def parse_bots(
+    spec: str, players: int, *, allow: list[str] | None = None, card_ids: Sequence[str] | None = None
+) -> list[str]:
+    """``greedy,random`` -> one bot spec per seat; the last fills the seats left. Each
+    spec is ``NAME[:KEY=VALUE]...``, ``FILE.py:CLASS[:...]`` or ``MODULE:CLASS[:...]``
+    (loaded and its options checked now; with ``card_ids``, card values too)."""
     names = [n.strip() for n in spec.split(",") if n.strip()]
     known = allow if allow is not None else agent_names()
     if not names:
         raise InputError("--bots needs at least one bot name; known: " + ", ".join(known))
     for n in names:
-        if n not in known:
+        if allow is None:
+            try:
+                parse_bot(n, card_ids)
+            except BotSpecError as e:
+                raise BotSpecError(shown(e)) from None
+        elif n not in known:
             from ruledraft.language.suggest import did_you_mean
 
             raise InputError(f"unknown bot '{n}'{did_you_mean(n, known)}; known: {', '.join(known)}")
@@ -251,7 +260,9 @@ def simulate(
         "greedy,random",
         "--bots",
         "-b",
-        help=bots_help("Bot per seat, comma-separated; the last fills the remaining seats."),
+        help=bots_help(
+            "Bot per seat, comma-separated; the last fills the remaining seats. Options after colons (value:tempura=3); your own bot as FILE.py:CLASS or MODULE:CLASS (see `ruledraft bots`)."
+        ),
     ),
     jobs: str = typer.Option(
         "1",
@@ -280,7 +291,7 @@ def simulate(
         rs, document, inputs = load_with_inputs(ruleset, allowed_dirs(allow_path))
         if not rs.min_players <= players <= rs.max_players:
             raise InputError(f"{rs.name} is for {rs.min_players}-{rs.max_players} players, not {players}")
-        names = parse_bots(bots, players)
+        names = parse_bots(bots, players, card_ids=rs.catalogue.ids)
         err = Console(stderr=True)
         if note:
             typer.echo(note, err=True)
@@ -312,6 +323,8 @@ def simulate(
                 game_log.close()
         except WorkerError as e:
             fail(f"error: {shown(e)}", 70)
+        except BotFailure as e:  # its text comes from the bot's own code
+            fail(f"error: {shown(e)}", 1)
         finally:
             if game_log and game_log.fd is not None:  # leaving early: keep the complete lines
                 try:

@@ -4,6 +4,6 @@ The registry lives in :mod:`ruledraft.play.agents`; this module keeps the name t
 README documents.
 """
 
-from ruledraft.play.agents import agent_names, make_agent, register_agent
+from ruledraft.play.agents import BotOption, agent_names, make_agent, register_agent
 
-__all__ = ["agent_names", "make_agent", "register_agent"]
+__all__ = ["BotOption", "agent_names", "make_agent", "register_agent"]

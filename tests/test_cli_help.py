@@ -13,7 +13,7 @@ from ruledraft.play.agents import agent_names
 
 runner = CliRunner()
 
-COMMANDS = ["rulesets", "show", "validate", "score", "simulate", "play", "replay", "bench", "schema"]
+COMMANDS = ["rulesets", "show", "validate", "score", "simulate", "play", "replay", "bench", "schema", "bots"]
 
 
 def help_text(*command: str, columns: int = 80) -> str:

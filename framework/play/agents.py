@@ -10,11 +10,41 @@ Bots look only at what their seat may know: their own hand and the public tables
 from __future__ import annotations
 
 import _random
+import inspect
 import random
 from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
+from ruledraft.play.bot_specs import (
+    BotFailure,
+    BotKind,
+    BotOption,
+    BotSpec,
+    BotSpecError,
+    entry_point_bots,
+    entry_point_kind,
+    options_of,
+    parse_spec,
+)
 from ruledraft.tableau import Tableau
+
+__all__ = [
+    "Agent",
+    "BotFailure",
+    "BotOption",
+    "BotSpecError",
+    "FirstAgent",
+    "GreedyAgent",
+    "RandomAgent",
+    "ValueAgent",
+    "agent_names",
+    "bot_kinds",
+    "checked_act",
+    "is_foreign",
+    "make_agent",
+    "parse_bot",
+    "register_agent",
+]
 
 
 class Agent(Protocol):
@@ -24,32 +54,99 @@ class Agent(Protocol):
         ...
 
 
-AgentFactory = Callable[[int], Agent]
+AgentFactory = Callable[..., Agent]
 
-_REGISTRY: dict[str, AgentFactory] = {}
+_REGISTRY: dict[str, BotKind] = {}
+#: specs parsed so far in this process, by their text (``value:tempura=3``, ``my.py:Bot``)
+_SPECS: dict[str, BotSpec] = {}
 
 
-def register_agent(name: str, factory: AgentFactory, *, replace: bool = False) -> None:
+def register_agent(
+    name: str,
+    factory: AgentFactory,
+    *,
+    replace: bool = False,
+    options: Sequence[BotOption] | None = None,
+    summary: str | None = None,
+    card_values: bool = False,
+) -> None:
     """Make ``name`` usable wherever bots are named (``--bots greedy,random``).
 
-    ``factory(seed)`` returns a fresh agent seeded with ``seed``.
+    ``factory(seed, **options)`` returns a fresh agent seeded with ``seed``; the
+    options given on the command line (``name:key=value``) are passed by keyword.
+    ``options`` declares them (default: the factory's ``options`` attribute);
+    ``summary`` is the line ``ruledraft bots`` shows (default: the first line of
+    the factory's docstring). A ``card_values`` bot also takes any card id of the
+    ruleset as a number, passed as ``values={card id: number}``.
     """
     if name in _REGISTRY and not replace:
         raise ValueError(f"an agent called {name!r} is already registered")
-    _REGISTRY[name] = factory
+    if summary is None:
+        doc = inspect.getdoc(factory) or ""
+        summary = doc.splitlines()[0] if doc else ""
+    _REGISTRY[name] = BotKind(
+        name=name,
+        factory=factory,
+        options=tuple(options) if options is not None else options_of(factory),
+        summary=summary,
+        card_values=card_values,
+    )
+    _SPECS.clear()  # a spec parsed before may name the bot replaced
 
 
 def agent_names() -> list[str]:
-    return sorted(_REGISTRY)
+    """The bots known by name: registered ones and installed ones (entry points)."""
+    return sorted(set(_REGISTRY) | set(entry_point_bots()))
+
+
+def bot_kinds() -> list[BotKind]:
+    """Every bot known by name, sorted (installed ones are loaded to learn their options;
+    one that fails to load raises :class:`BotSpecError`)."""
+    installed = entry_point_bots()
+    return [_REGISTRY[n] if n in _REGISTRY else entry_point_kind(n, installed[n]) for n in agent_names()]
+
+
+def parse_bot(spec: str, card_ids: Sequence[str] | None = None) -> BotSpec:
+    """The bot ``spec`` names, with its options checked (:class:`BotSpecError` if not
+    usable; with the ruleset's ``card_ids``, card values are checked too)."""
+    parsed = parse_spec(spec, _REGISTRY, card_ids)
+    _SPECS[spec] = parsed
+    return parsed
 
 
 def make_agent(name: str, seed: int) -> Agent:
-    """A new agent of the named kind; ``KeyError`` with the known names if unknown."""
+    """A new agent for a bot name or spec (``greedy``, ``value:tempura=3``,
+    ``mybot.py:MyBot``); ``KeyError`` if a plain name is unknown, :class:`BotSpecError`
+    if a spec is not usable."""
+    kind = _REGISTRY.get(name)
+    if kind is not None:
+        return kind.factory(seed)
+    spec = _SPECS.get(name)
+    if spec is None:
+        if ":" not in name and name not in entry_point_bots():
+            raise KeyError(name)
+        spec = parse_bot(name)
+    return spec.make(seed)
+
+
+def is_foreign(name: str) -> bool:
+    """Whether the bot ``name`` comes from outside (a file, a module, an installed
+    package): its moves are checked before they are played."""
+    spec = _SPECS.get(name)
+    return spec is not None and spec.kind.foreign
+
+
+def checked_act(agent: Agent, name: str, state, seat: int, seed: int) -> int:
+    """``agent.act(state, seat)``, with a :class:`BotFailure` naming the bot, the seat,
+    the game's seed and the action if it raises or its move is not legal."""
     try:
-        factory = _REGISTRY[name]
-    except KeyError:
-        raise KeyError(name) from None
-    return factory(seed)
+        action = agent.act(state, seat)
+    except Exception as e:  # noqa: BLE001 - any failure of a bot is one message
+        reason = f"{type(e).__name__}: {e}".splitlines()[0]
+        raise BotFailure(f"bot '{name}' at seat {seat} raised {reason} (game seed {seed})") from None
+    if type(action) is not int or action not in state.legal_actions(seat):
+        raise BotFailure(f"bot '{name}' at seat {seat} chose {action!r}, not a legal action (game seed {seed})")
+    return action
 
 
 class RandomAgent:
@@ -225,5 +322,123 @@ def _kept_now(state) -> Tableau:
     return Tableau(counts, cards, state.round + 1)
 
 
+class FirstAgent:
+    """The first legal move: a floor for strength figures."""
+
+    name = "first"
+
+    def __init__(self, seed: int = 0):
+        pass
+
+    def act(self, state, seat: int) -> int:
+        return state.legal_actions(seat)[0]
+
+
+#: games of random play sampled for the value bot's default card values
+VALUE_SAMPLE_GAMES = 10
+_default_values: dict[int, tuple[object, list[float]]] = {}
+
+
+def default_card_values(game) -> list[float]:
+    """What the value bot counts a card type as worth without options: the mean points
+    one more card of that type would add, as the ruleset's own scoring rules count
+    them (round rules on the round's table, game-end rules on the kept cards), over
+    every seat and turn of :data:`VALUE_SAMPLE_GAMES` random games seeded 0, 1, ...
+    Computed once per game object."""
+    cached = _default_values.get(id(game))
+    if cached is not None and cached[0] is game:
+        return cached[1]
+    K = game.num_card_types
+    kept = game.kept
+    score_kept = bool(game.ruleset.game_rules)
+    sums = [0.0] * K
+    samples = 0
+    for i in range(VALUE_SAMPLE_GAMES):
+        rng = random.Random(i)
+        state = game.new_initial_state(i)
+        while not state.is_terminal():
+            seats = state.acting_seats()
+            for seat in seats:
+                this_round = _Baseline(state.tableau(), seat)
+                to_game_end = _Baseline(_kept_now(state), seat) if score_kept else None
+                for card in range(K):
+                    gain = this_round.gain(game.round_rules_reading[card], card)
+                    if kept[card] and to_game_end is not None:
+                        gain += to_game_end.gain(game.game_rules_reading[card], card)
+                    sums[card] += gain
+                samples += 1
+            state.apply_actions([state.sample_action(seat, rng.random) for seat in seats])
+    values = [round(x / max(samples, 1), 3) for x in sums]
+    _default_values[id(game)] = (game, values)
+    return values
+
+
+class ValueAgent:
+    """A fixed value per card type: takes the move whose cards are worth most.
+
+    Values come from the options (``value:tempura=3:sashimi=4``, by card id) and,
+    for the cards not given, from :func:`default_card_values`. A move's worth is
+    the sum of the values of the cards it takes (less a card it hands back, such as
+    chopsticks); ties are broken by the seeded RNG.
+    """
+
+    name = "value"
+
+    def __init__(self, seed: int = 0, values: dict[str, float] | None = None):
+        self._rng = random.Random(seed)
+        self._given = dict(values or {})
+        self._game: object = None
+        self._values: list[float] = []
+
+    def values_for(self, game) -> list[float]:
+        """The value of each card type in ``game`` (options over the defaults)."""
+        if game is not self._game:
+            values = list(default_card_values(game))
+            index = game.ruleset.catalogue.index_of
+            for card_id, v in self._given.items():
+                try:
+                    values[index(card_id)] = v
+                except KeyError:
+                    raise ValueError(f"{game.ruleset.id} has no card '{card_id}'") from None
+            self._game, self._values = game, values
+        return self._values
+
+    def act(self, state, seat: int) -> int:
+        legal = state.legal_actions(seat)
+        if len(legal) == 1:
+            return legal[0]
+        game = state.game
+        values = self.values_for(game)
+        K = game.num_card_types
+        best: list[int] = []
+        best_worth = None
+        for action in legal:
+            if action < K:
+                worth = values[action]
+            else:
+                cards, _dummy = game.decode_action(action)
+                worth = sum(values[c] for c in cards)
+                returned = _returned_card(state, seat, cards)
+                if returned is not None:
+                    worth -= values[returned]
+            if best_worth is None or worth > best_worth:
+                best_worth, best = worth, [action]
+            elif worth == best_worth:
+                best.append(action)
+        return best[0] if len(best) == 1 else self._rng.choice(best)
+
+
 register_agent("random", RandomAgent)
-register_agent("greedy", GreedyAgent)
+register_agent(
+    "greedy",
+    GreedyAgent,
+    summary="The move that most raises its own score right now, as the ruleset's scoring rules count it.",
+)
+register_agent("first", FirstAgent)
+register_agent(
+    "value",
+    ValueAgent,
+    summary="A fixed value per card type (by card id, e.g. value:tempura=3); cards not "
+    "given: the mean points one more of them adds in a fixed sample of random games.",
+    card_values=True,
+)

@@ -26,7 +26,7 @@ from ruledraft.engine.scoresheet import Scoring, add_rule_points
 from ruledraft.engine.state import MAX_SEED, Game, State, derive_seed
 from ruledraft.errors import RuledraftError
 from ruledraft.language.ruleset import CompiledRuleset
-from ruledraft.play.agents import make_agent
+from ruledraft.play.agents import checked_act, is_foreign, make_agent
 from ruledraft.play.game_log import record_game
 
 _HEAP_LOCK = threading.Lock()
@@ -102,8 +102,13 @@ def play_game(game: Game, seed: int, bots: Sequence[str], agents: Sequence | Non
     if len(uniform) == len(agents):  # every seat picks uniformly: the engine's own loop plays the same game
         state.play_out(uniform)
         return state
-    acts = list(enumerate(a.act for a in agents))
     apply = game.procedure.apply  # what State.apply_actions calls, minus checks that hold here
+    if any(is_foreign(name) for name in bots):  # a bot from outside: its failures and moves are checked
+        named = [(s, a, bots[s]) for s, a in enumerate(agents)]
+        while not state.finished:
+            apply(state, [checked_act(a, name, state, s, seed) for s, a, name in named])
+        return state
+    acts = list(enumerate(a.act for a in agents))
     while not state.finished:
         apply(state, [act(state, s) for s, act in acts])
     return state

@@ -1,0 +1,29 @@
+"""``ruledraft bots``: the bots known by name, what they do and the options they take."""
+
+from __future__ import annotations
+
+import typer
+
+from ruledraft.play.agents import bot_kinds
+
+from .common import reported_errors, shown
+
+
+def bots() -> None:
+    """List the bots, with their options and defaults.
+
+    A bot is named in --bots as NAME, with options after colons
+    (NAME:KEY=VALUE:KEY=VALUE); your own as FILE.py:CLASS or MODULE:CLASS (options
+    after further colons). Installed packages add bots through the entry point
+    group ruledraft.bots.
+    """
+    with reported_errors():
+        for kind in bot_kinds():
+            typer.echo(f"{shown(kind.name)}: {shown(kind.summary)}" if kind.summary else shown(kind.name))
+            for option in kind.options:
+                line = f"  {shown(option.describe())}"
+                typer.echo(f"{line}: {shown(option.help)}" if option.help else line)
+            if kind.card_values:
+                typer.echo("  CARD=number (default from the ruleset): the value of a card type, by card id")
+        typer.echo("")
+        typer.echo("Options: NAME:KEY=VALUE:KEY=VALUE. Your own bot: FILE.py:CLASS or MODULE:CLASS[:KEY=VALUE].")

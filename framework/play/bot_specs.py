@@ -1,0 +1,271 @@
+"""Bot specs: how a seat's bot is named on the command line, with its options.
+
+One syntax for every bot, free of the comma that separates seats::
+
+    NAME[:KEY=VALUE]...              a registered bot, or an installed one
+                                     (entry point group ``ruledraft.bots``)
+    FILE.py:CLASS[:KEY=VALUE]...     a class in a Python file
+    MODULE:CLASS[:KEY=VALUE]...      a class in an importable module
+
+A spec is parsed (and its file or module imported) once per process and kept, so
+making a bot for every game costs a dictionary look-up. Worker processes get the
+spec text and load the same bot themselves, whether they were forked or spawned.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib
+import importlib.metadata
+import importlib.util
+import inspect
+import os
+import sys
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+import attrs
+
+from ruledraft.errors import InputError, RuledraftError
+
+#: the entry point group an installed package lists its bots in
+ENTRY_POINT_GROUP = "ruledraft.bots"
+
+
+class BotSpecError(InputError):
+    """A ``--bots`` spec that names no usable bot, or gives it an option it does not take."""
+
+
+class BotFailure(RuledraftError):
+    """A bot raised, or chose a move that is not legal."""
+
+
+_TRUE = {"true", "yes", "on", "1"}
+_FALSE = {"false", "no", "off", "0"}
+
+
+@attrs.frozen
+class BotOption:
+    """One option a bot takes: ``name`` (as typed after the colon), its ``type``
+    (``int``, ``float``, ``bool`` or ``str``), the ``default`` the bot uses without
+    it, a one-line ``help``, and for numbers an optional ``minimum``."""
+
+    name: str
+    type: type
+    default: Any
+    help: str = ""
+    minimum: float | None = None
+
+    def parse(self, text: str) -> Any:
+        """The option's value from its text; ``ValueError`` with the reason if unusable."""
+        if self.type is bool:
+            word = text.strip().lower()
+            if word in _TRUE:
+                return True
+            if word in _FALSE:
+                return False
+            raise ValueError("expected true or false")
+        if self.type is int:
+            try:
+                value: Any = int(text)
+            except ValueError:
+                raise ValueError("expected a whole number") from None
+        elif self.type is float:
+            try:
+                value = float(text)
+            except ValueError:
+                raise ValueError("expected a number") from None
+            if value != value or value in (float("inf"), float("-inf")):
+                raise ValueError("expected a finite number")
+        else:
+            value = self.type(text)
+        if self.minimum is not None and value < self.minimum:
+            raise ValueError(f"must be at least {self.minimum:g}")
+        return value
+
+    def describe(self) -> str:
+        kind = {int: "integer", float: "number", bool: "true/false", str: "text"}.get(self.type, self.type.__name__)
+        return f"{self.name}={kind} (default {self.default})"
+
+
+@attrs.frozen
+class BotKind:
+    """What the registry knows of a bot: how to make one and what options it takes.
+    ``card_values`` bots also take any card id of the ruleset as a numeric option."""
+
+    name: str
+    factory: Callable[..., Any]
+    options: tuple[BotOption, ...] = ()
+    summary: str = ""
+    card_values: bool = False
+    #: loaded from a file, a module or an entry point: its moves are checked
+    foreign: bool = False
+
+
+@attrs.frozen
+class BotSpec:
+    """A parsed spec: the text as typed, the bot, and the options given."""
+
+    text: str
+    kind: BotKind
+    options: Mapping[str, Any]
+
+    def make(self, seed: int) -> Any:
+        return self.kind.factory(seed, **self.options)
+
+
+def options_of(target: object) -> tuple[BotOption, ...]:
+    """The options a bot class declares (its ``options`` attribute: ``BotOption``s)."""
+    declared = getattr(target, "options", ())
+    if not isinstance(declared, (list, tuple)) or not all(isinstance(o, BotOption) for o in declared):
+        return ()
+    return tuple(declared)
+
+
+def _reason(e: BaseException) -> str:
+    return f"{type(e).__name__}: {e}".splitlines()[0]
+
+
+def _is_file(part: str) -> bool:
+    return part.endswith(".py") or os.sep in part or (os.altsep is not None and os.altsep in part)
+
+
+def _load_file(spec: str, path: str) -> object:
+    key = os.path.abspath(path)
+    if not os.path.isfile(key):
+        raise BotSpecError(f"bot '{spec}': no such file: {path}")
+    module_name = "ruledraft_bot_" + hashlib.sha1(key.encode("utf-8", "surrogateescape")).hexdigest()[:16]
+    if module_name in sys.modules:
+        return sys.modules[module_name]
+    found = importlib.util.spec_from_file_location(module_name, key)
+    if found is None or found.loader is None:
+        raise BotSpecError(f"bot '{spec}': {path} is not a Python file")
+    module = importlib.util.module_from_spec(found)
+    sys.modules[module_name] = module
+    try:
+        found.loader.exec_module(module)
+    except (Exception, SystemExit) as e:  # noqa: BLE001 - any failure of foreign code is one message
+        sys.modules.pop(module_name, None)
+        raise BotSpecError(f"bot '{spec}': {path} failed to import: {_reason(e)}") from None
+    return module
+
+
+def _load_module(spec: str, name: str) -> object:
+    try:
+        return importlib.import_module(name)
+    except (Exception, SystemExit) as e:  # noqa: BLE001
+        raise BotSpecError(f"bot '{spec}': module {name} failed to import: {_reason(e)}") from None
+
+
+def _bot_class(spec: str, where: str, target: object, attr: str) -> BotKind:
+    if not callable(target) or not callable(getattr(target, "act", None)):
+        raise BotSpecError(f"bot '{spec}': {attr} in {where} is not a bot (a class with act(state, seat) -> action)")
+    doc = inspect.getdoc(target) or ""
+    return BotKind(
+        name=spec.split(":")[0] + ":" + attr,
+        factory=target,
+        options=options_of(target),
+        summary=doc.splitlines()[0] if doc else "",
+        foreign=True,
+    )
+
+
+def _class_in(spec: str, where: str, module: object, attr: str) -> BotKind:
+    if not attr.isidentifier():
+        raise BotSpecError(f"bot '{spec}': '{attr}' is not a class name")
+    target = getattr(module, attr, None)
+    if target is None:
+        raise BotSpecError(f"bot '{spec}': {where} has no class '{attr}'")
+    return _bot_class(spec, where, target, attr)
+
+
+def entry_point_bots() -> dict[str, importlib.metadata.EntryPoint]:
+    """The installed packages' bots (entry point group ``ruledraft.bots``), by name."""
+    return {ep.name: ep for ep in importlib.metadata.entry_points(group=ENTRY_POINT_GROUP)}
+
+
+_entry_kinds: dict[str, BotKind] = {}
+
+
+def entry_point_kind(name: str, ep: importlib.metadata.EntryPoint) -> BotKind:
+    """The bot an entry point names, loaded once."""
+    if name not in _entry_kinds:
+        where = f"entry point '{name}' ({ep.value}) in {ENTRY_POINT_GROUP}"
+        try:
+            target = ep.load()
+        except (Exception, SystemExit) as e:  # noqa: BLE001
+            raise BotSpecError(f"bot '{name}': {where} failed to load: {_reason(e)}") from None
+        kind = _bot_class(name, where, target, ep.value.rpartition(":")[2] or name)
+        _entry_kinds[name] = attrs.evolve(kind, name=name)
+    return _entry_kinds[name]
+
+
+def _kind_for(spec: str, head: str, rest: list[str], registry: Mapping[str, BotKind]) -> tuple[BotKind, list[str]]:
+    """The bot a spec names, and the option parts left after it."""
+    named = not _is_file(head) and (head in registry or head in entry_point_bots())
+    if rest and "=" not in rest[0] and not named:  # FILE.py:CLASS or MODULE:CLASS
+        attr = rest[0]
+        if _is_file(head):
+            return _class_in(spec, head, _load_file(spec, head), attr), rest[1:]
+        return _class_in(spec, f"module {head}", _load_module(spec, head), attr), rest[1:]
+    if _is_file(head):
+        raise BotSpecError(f"bot '{spec}': name the class after the file ({head}:ClassName)")
+    if head in registry:
+        return registry[head], rest
+    found = entry_point_bots().get(head)
+    if found is not None:
+        return entry_point_kind(head, found), rest
+    from ruledraft.language.suggest import did_you_mean
+
+    known = sorted(set(registry) | set(entry_point_bots()))
+    raise BotSpecError(
+        f"unknown bot '{head}'{did_you_mean(head, known)}; known: {', '.join(known)} (or FILE.py:CLASS, MODULE:CLASS)"
+    )
+
+
+def parse_spec(spec: str, registry: Mapping[str, BotKind], card_ids: Sequence[str] | None = None) -> BotSpec:
+    """Parse ``spec`` (see the module's doc) into a :class:`BotSpec`; :class:`BotSpecError`
+    says what is wrong in one line. With ``card_ids`` (the ruleset's), the card values
+    a ``card_values`` bot is given are checked too."""
+    text = spec.strip()
+    head, *rest = text.split(":")
+    if not head:
+        raise BotSpecError(f"bot '{spec}': no bot name before ':'")
+    kind, parts = _kind_for(text, head, rest, registry)
+    declared = {o.name: o for o in kind.options}
+    values: dict[str, Any] = {}
+    card_values: dict[str, float] = {}
+    for part in parts:
+        key, eq, value = part.partition("=")
+        key = key.strip()
+        if not eq or not key:
+            raise BotSpecError(f"bot '{text}': '{part}' is not an option (KEY=VALUE)")
+        if key in values or key in card_values:
+            raise BotSpecError(f"bot '{text}': option '{key}' is given twice")
+        option = declared.get(key)
+        if option is None and kind.card_values:
+            if card_ids is not None and key not in card_ids:
+                from ruledraft.language.suggest import did_you_mean
+
+                raise BotSpecError(
+                    f"bot '{text}': '{key}' is neither an option of {kind.name} nor a card of the ruleset"
+                    f"{did_you_mean(key, list(card_ids))}"
+                )
+            try:
+                number = float(value)
+            except ValueError:
+                number = float("nan")
+            if number != number or number in (float("inf"), float("-inf")):
+                raise BotSpecError(f"bot '{text}': card value {key}={value}: expected a number")
+            card_values[key] = number
+            continue
+        if option is None:
+            offered = ", ".join(o.name for o in kind.options) or "none"
+            raise BotSpecError(f"bot '{text}': unknown option '{key}' (options of {kind.name}: {offered})")
+        try:
+            values[key] = option.parse(value)
+        except ValueError as e:
+            raise BotSpecError(f"bot '{text}': option {key}={value}: {e}") from None
+    if card_values:
+        values["values"] = card_values
+    return BotSpec(text, kind, values)

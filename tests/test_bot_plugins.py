@@ -1,0 +1,271 @@
+"""Your own bot from the command line: ``FILE.py:CLASS``, ``MODULE:CLASS`` and the
+``ruledraft.bots`` entry point group, in ``simulate`` (one process, forked and spawned
+workers) and ``play``; bots that fail; and ``replay``, which never loads a bot."""
+
+from __future__ import annotations
+
+import json
+import re
+import textwrap
+
+import pytest
+from typer.testing import CliRunner
+
+from ruledraft.cli.app import app
+from ruledraft.play import agents, bot_specs, runner
+from ruledraft.play.runner import game_seed
+
+cli = CliRunner()
+
+BOTS = textwrap.dedent(
+    '''
+    from ruledraft.play.agents import BotOption
+
+
+    class Last:
+        """Takes the last legal move (or the first, with first=true)."""
+
+        options = (BotOption("first", bool, False, "take the first move instead"),)
+
+        def __init__(self, seed, first=False):
+            self.name = "last"
+            self.first = first
+
+        def act(self, state, seat):
+            legal = state.legal_actions(seat)
+            return legal[0] if self.first else legal[-1]
+
+
+    class Boom:
+        def __init__(self, seed):
+            self.name = "boom"
+
+        def act(self, state, seat):
+            raise RuntimeError("boom")
+
+
+    class Cheat:
+        def __init__(self, seed):
+            self.name = "cheat"
+
+        def act(self, state, seat):
+            return 999
+
+
+    class Loud:
+        def __init__(self, seed):
+            self.name = "loud"
+
+        def act(self, state, seat):
+            raise RuntimeError("\\x1b[31mred")
+
+
+    class NoAct:
+        def __init__(self, seed):
+            pass
+
+
+    NUMBER = 3
+    '''
+)
+
+
+@pytest.fixture
+def bot_file(tmp_path, monkeypatch):
+    """mybots.py in tmp_path, also importable as the module mybots; caches cleared after."""
+    path = tmp_path / "mybots.py"
+    path.write_text(BOTS, encoding="utf-8")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    yield path
+    agents._SPECS.clear()
+    bot_specs._entry_kinds.clear()
+
+
+@pytest.fixture
+def entry_point(bot_file, tmp_path):
+    """A dist-info on sys.path whose entry points name mybots:Last as 'lastbot'."""
+    info = tmp_path / "mybots-1.0.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: mybots\nVersion: 1.0\n", encoding="utf-8")
+    (info / "entry_points.txt").write_text("[ruledraft.bots]\nlastbot = mybots:Last\n", encoding="utf-8")
+    return "lastbot"
+
+
+def simulate(*args):
+    result = cli.invoke(app, ["simulate", "sushi-go", "-q", "--json", *map(str, args)])
+    return result
+
+
+def seats(result):
+    assert result.exit_code == 0, result.output
+    return [(s["bot"], s["mean"]) for s in json.loads(result.stdout)["seats"]]
+
+
+def test_a_bot_from_a_file_plays_by_path(bot_file):
+    """--bots path/mybots.py:Last plays, named by its spec, with the same results as MODULE:CLASS."""
+    by_path = seats(simulate("--games", "6", "--bots", f"{bot_file}:Last,greedy"))
+    by_module = seats(simulate("--games", "6", "--bots", "mybots:Last,greedy"))
+    assert by_path[0][0] == f"{bot_file}:Last" and by_module[0][0] == "mybots:Last"
+    assert [m for _, m in by_path] == [m for _, m in by_module]
+
+
+def test_options_of_a_bot_from_a_file(bot_file):
+    """mybots.py:Last:first=true plays as first does; a bad option value is a one-line error, exit 2."""
+    with_option = seats(simulate("--games", "6", "--bots", f"{bot_file}:Last:first=true,greedy"))
+    first = seats(simulate("--games", "6", "--bots", "first,greedy"))
+    assert [m for _, m in with_option] == [m for _, m in first]
+    bad = simulate("--games", "2", "--bots", "mybots:Last:first=perhaps")
+    assert bad.exit_code == 2
+    assert bad.stderr == "error: bot 'mybots:Last:first=perhaps': option first=perhaps: expected true or false\n"
+
+
+def test_an_installed_bot_appears_by_name(entry_point):
+    """An entry point in ruledraft.bots is usable by its name, with options, and listed by ruledraft bots."""
+    by_name = seats(simulate("--games", "6", "--bots", "lastbot,greedy"))
+    by_module = seats(simulate("--games", "6", "--bots", "mybots:Last,greedy"))
+    assert [m for _, m in by_name] == [m for _, m in by_module]
+    assert seats(simulate("--games", "2", "--bots", "lastbot:first=1,greedy"))[0][0] == "lastbot:first=1"
+    listing = cli.invoke(app, ["bots"])
+    assert "lastbot: Takes the last legal move (or the first, with first=true)." in listing.stdout.splitlines()
+    assert "  first=true/false (default False): take the first move instead" in listing.stdout.splitlines()
+
+
+@pytest.mark.parametrize("start", ["fork", "spawn"])
+@pytest.mark.parametrize("how", ["path", "module", "entry point"])
+def test_workers_load_the_same_bots(entry_point, bot_file, monkeypatch, start, how):
+    """simulate --jobs 2, forked or spawned, gives the same summary as --jobs 1 for a bot by path, module or entry point."""
+    spec = {"path": f"{bot_file}:Last", "module": "mybots:Last", "entry point": entry_point}[how]
+    monkeypatch.setattr(runner, "_start_method", lambda: start)
+    one = seats(simulate("--games", "12", "--seed", "4", "--bots", f"{spec},greedy", "--jobs", "1"))
+    two = seats(simulate("--games", "12", "--seed", "4", "--bots", f"{spec},greedy", "--jobs", "2"))
+    assert one == two
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+@pytest.mark.parametrize(
+    ("cls", "pattern"),
+    [
+        ("Boom", r"raised RuntimeError: boom"),
+        ("Cheat", r"chose 999, not a legal action"),
+    ],
+)
+def test_a_failing_bot_is_named_with_its_seat_and_the_games_seed(bot_file, jobs, cls, pattern):
+    """A bot that raises or plays an illegal move ends the run with one line naming it, its seat and the game's seed, exit 1."""
+    result = simulate("--games", "8", "--seed", "2", "--bots", f"greedy,mybots:{cls}", "--jobs", jobs)
+    assert result.exit_code == 1
+    found = re.fullmatch(rf"error: bot 'mybots:{cls}' at seat 1 {pattern} \(game seed (\d+)\)\n", result.stderr)
+    assert found, result.stderr
+    assert int(found.group(1)) in {game_seed(2, i) for i in range(8)}
+
+
+@pytest.mark.parametrize(
+    ("spec", "message"),
+    [
+        ("missing.py:Bot", "error: bot 'missing.py:Bot': no such file: missing.py"),
+        (
+            "mybots:NoAct",
+            "error: bot 'mybots:NoAct': NoAct in module mybots is not a bot (a class with act(state, seat) -> action)",
+        ),
+        (
+            "mybots:NUMBER",
+            "error: bot 'mybots:NUMBER': NUMBER in module mybots is not a bot (a class with act(state, seat) -> action)",
+        ),
+        ("mybots:Gone", "error: bot 'mybots:Gone': module mybots has no class 'Gone'"),
+        (
+            "nosuchmodule:Bot",
+            "error: bot 'nosuchmodule:Bot': module nosuchmodule failed to import: ModuleNotFoundError: No module named 'nosuchmodule'",
+        ),
+        (
+            "mybots:Last:depth=2",
+            "error: bot 'mybots:Last:depth=2': unknown option 'depth' (options of mybots:Last: first)",
+        ),
+    ],
+)
+def test_bad_bot_specs_are_one_line_errors(bot_file, spec, message):
+    """A spec naming no usable bot exits 2 with exactly one line on stderr."""
+    result = simulate("--games", "2", "--bots", spec)
+    assert (result.exit_code, result.stderr) == (2, message + "\n")
+
+
+def test_a_file_that_fails_to_import_is_one_line(tmp_path):
+    """A bot file raising on import is reported as failing to import, with the error, exit 2."""
+    bad = tmp_path / "broken.py"
+    bad.write_text("raise ValueError('not today')\n", encoding="utf-8")
+    result = simulate("--games", "2", "--bots", f"{bad}:Bot")
+    assert (result.exit_code, result.stderr) == (
+        2,
+        f"error: bot '{bad}:Bot': {bad} failed to import: ValueError: not today\n",
+    )
+
+
+def test_an_installed_bot_that_fails_to_load_is_one_line(tmp_path, monkeypatch):
+    """An entry point whose module is missing is an exit-2 message naming the entry point."""
+    info = tmp_path / "badbots-1.0.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: badbots\nVersion: 1.0\n", encoding="utf-8")
+    (info / "entry_points.txt").write_text("[ruledraft.bots]\nghost = nowhere_at_all:Ghost\n", encoding="utf-8")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    try:
+        result = simulate("--games", "2", "--bots", "ghost")
+    finally:
+        bot_specs._entry_kinds.clear()
+    assert (result.exit_code, result.stderr) == (
+        2,
+        "error: bot 'ghost': entry point 'ghost' (nowhere_at_all:Ghost) in ruledraft.bots failed to load: "
+        "ModuleNotFoundError: No module named 'nowhere_at_all'\n",
+    )
+
+
+def test_play_against_a_bot_from_a_file(bot_file, tmp_path):
+    """play --bots mybots.py:Last plays a whole game piped in, and the log names the bot by its spec."""
+    log = tmp_path / "game.jsonl"
+    result = cli.invoke(
+        app,
+        ["play", "sushi-go", "--players", "2", "--bots", f"{bot_file}:Last", "--log", str(log)],
+        input="1\n" * 60,
+    )
+    assert result.exit_code == 0, result.output
+    assert json.loads(log.read_text(encoding="utf-8"))["seats"] == ["human", f"{bot_file}:Last"]
+
+
+def test_play_reports_a_failing_bot(bot_file):
+    """play with a bot that raises ends with one line naming the bot, its seat and the game's seed, exit 1."""
+    result = cli.invoke(
+        app, ["play", "sushi-go", "--players", "2", "--seed", "7", "--bots", "mybots:Boom"], input="1\n" * 60
+    )
+    assert result.exit_code == 1
+    assert result.stderr == "error: bot 'mybots:Boom' at seat 1 raised RuntimeError: boom (game seed 7)\n"
+
+
+def test_replay_never_loads_a_bot_named_in_a_log(bot_file, tmp_path):
+    """A log of games by a file bot replays clean after the file is gone: replay plays the recorded moves."""
+    log = tmp_path / "games.jsonl"
+    result = simulate("--games", "3", "--bots", f"{bot_file}:Last,greedy", "--log", str(log))
+    assert result.exit_code == 0, result.output
+    bot_file.unlink()
+    agents._SPECS.clear()
+    import sys
+
+    for name in [n for n in sys.modules if n.startswith("ruledraft_bot_") or n == "mybots"]:
+        del sys.modules[name]
+    replayed = cli.invoke(app, ["replay", str(log)])
+    assert replayed.exit_code == 0, replayed.output
+    assert not [n for n in sys.modules if n.startswith("ruledraft_bot_") or n == "mybots"]
+
+
+def test_a_bots_own_error_text_is_made_safe_for_the_terminal(bot_file):
+    """An escape sequence in a bot's exception reaches stderr escaped, never raw."""
+    result = simulate("--games", "2", "--bots", "mybots:Loud")
+    assert result.exit_code == 1
+    assert "\x1b" not in result.stderr
+    assert result.stderr.startswith("error: bot 'mybots:Loud' at seat 0 raised RuntimeError: ")
+
+
+def test_play_leaves_no_log_when_a_bot_fails(bot_file, tmp_path):
+    """play --log with a bot that raises creates no log file (the game never finished)."""
+    log = tmp_path / "game.jsonl"
+    result = cli.invoke(
+        app, ["play", "sushi-go", "--players", "2", "--bots", "mybots:Boom", "--log", str(log)], input="1\n" * 60
+    )
+    assert result.exit_code == 1
+    assert not log.exists()
