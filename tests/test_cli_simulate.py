@@ -422,12 +422,12 @@ def test_replay_refuses_a_log_whose_deals_do_not_come_from_its_seed(sushi_go_log
 
 
 def test_replay_of_json_nested_too_deeply_is_a_clean_error(tmp_path):
-    """A log line nested a hundred thousand levels deep gives a message and exit 2, not a crash."""
+    """A log line nested a hundred thousand levels deep is a bad record with a message (exit 1), not a crash."""
     path = tmp_path / "deep.jsonl"
     path.write_text("[" * 100_000 + "\n")
     result = invoke("replay", path)
     assert_no_traceback(result)
-    assert result.exit_code == 2 and "nested too deeply" in result.output
+    assert result.exit_code == 1 and "nested too deeply" in result.output
 
 
 @pytest.mark.parametrize(
