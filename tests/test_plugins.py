@@ -213,3 +213,27 @@ def test_an_unknown_kind_says_how_a_plug_in_kind_is_loaded():
     assert result.output.rstrip().endswith(
         "not 'longest_run' (a kind from a plug-in is known once it is loaded: ruledraft --plugin FILE_OR_MODULE ...)"
     )
+
+
+@pytest.mark.parametrize(
+    "returns, message",
+    [
+        ("None", "the scoring kind 'odd_kind' built no rule and reported no problem"),
+        ("7", "the scoring kind 'odd_kind' built int, not a rule (see ruledraft.language.rule.Rule)"),
+    ],
+)
+def test_a_plugin_builder_that_gives_no_rule_is_an_error_at_the_rule(tmp_path, returns, message):
+    """A plug-in builder returning nothing (without a diagnostic) or a non-rule is an error at the rule's kind, never a dropped rule or exit 70."""
+    plugin = tmp_path / "odd.py"
+    plugin.write_text(
+        "from ruledraft.language.kinds import register_scoring_kind\n"
+        f"register_scoring_kind('odd_kind', lambda spec, ctx: {returns}, {{'properties': {{}}}})\n",
+        encoding="utf-8",
+    )
+    rules = tmp_path / "odd.yaml"
+    rules.write_text(
+        "format: 1\nextends: sushi-go\nid: odd\nname: Odd\nscoring:\n  - id: z\n    kind: odd_kind\n", encoding="utf-8"
+    )
+    result = invoke("--plugin", plugin, "validate", rules)
+    assert result.exit_code == 1
+    assert result.output == f"{rules}:7:11: error: {message}\n"

@@ -496,12 +496,26 @@ class RulesetBuilder:
             if SCORING_KINDS.is_builtin(kind.name):
                 rule = kind.build(spec, ctx)
             else:
+                told = len(self.out)
                 try:
                     rule = kind.build(spec, ctx)
                 except Exception as e:  # noqa: BLE001 - a plug-in's failure is this rule's diagnostic
                     reason = f"{type(e).__name__}: {e}".splitlines()[0]
                     self.error(
                         ("scoring", i, "kind"), f"the scoring kind '{kind.name}' could not build this rule: {reason}"
+                    )
+                    continue
+                # a plug-in must give a rule, or say why not: never drop a rule in silence
+                if rule is None and len(self.out) == told:
+                    self.error(
+                        ("scoring", i, "kind"),
+                        f"the scoring kind '{kind.name}' built no rule and reported no problem",
+                    )
+                elif rule is not None and not isinstance(rule, Rule):
+                    self.error(
+                        ("scoring", i, "kind"),
+                        f"the scoring kind '{kind.name}' built {type(rule).__name__}, not a rule "
+                        "(see ruledraft.language.rule.Rule)",
                     )
                     continue
             if rule is not None:
