@@ -237,3 +237,24 @@ def test_a_plugin_builder_that_gives_no_rule_is_an_error_at_the_rule(tmp_path, r
     result = invoke("--plugin", plugin, "validate", rules)
     assert result.exit_code == 1
     assert result.output == f"{rules}:7:11: error: {message}\n"
+
+
+@pytest.mark.parametrize(
+    "schema, message",
+    [
+        ("{'properties': 5}", "its schema is not a valid JSON Schema: 5 is not of type 'object'"),
+        ("{'properties': {'x': {'type': object}}}", "its schema is not JSON data"),
+        ("{'properties': {'x': {'$ref': '#/$defs/nothing'}}}", "its schema refers to '#/$defs/nothing'"),
+    ],
+)
+def test_a_plugin_schema_that_cannot_work_is_refused_when_it_registers(tmp_path, schema, message):
+    """A plug-in whose schema is no JSON, no JSON Schema, or refers to a missing definition is one line at load, exit 2."""
+    plugin = tmp_path / "bad_schema.py"
+    plugin.write_text(
+        "from ruledraft.language.kinds import register_scoring_kind\n"
+        f"register_scoring_kind('bad_schema', lambda spec, ctx: None, {schema})\n",
+        encoding="utf-8",
+    )
+    result = invoke("--plugin", plugin, "schema")
+    assert result.exit_code == 2
+    assert result.output.startswith(f"error: scoring kind 'bad_schema': {message}")
