@@ -9,7 +9,7 @@ from collections.abc import Iterator
 import typer
 
 from ruledraft.errors import InputError, RuledraftError, RulesetError, ScoringError
-from ruledraft.language.loading import load_ruleset
+from ruledraft.language.loading import check_ruleset
 
 
 def fail(message: str, code: int = 1) -> typer.Exit:
@@ -39,8 +39,20 @@ def reported_errors() -> Iterator[None]:
 
 
 def get_ruleset(source: str, allow=()):
-    """The compiled ruleset named by a bundled id or a path (errors are reported by the caller)."""
-    return load_ruleset(source, allow=allow)
+    """The compiled ruleset named by a bundled id or a path (errors are reported by the
+    caller); its warnings go to standard error here, as ``validate`` would show them."""
+    return checked_ruleset(source, allow).ruleset
+
+
+def checked_ruleset(source: str, allow=()):
+    """:func:`~ruledraft.language.loading.check_ruleset`'s result for a command that goes
+    on to use the ruleset: :class:`RulesetError` on errors, warnings on standard error."""
+    result = check_ruleset(source, allow=allow)
+    if not result.ok:
+        raise RulesetError([d for d in result.diagnostics if d.severity == "error"])
+    for d in result.diagnostics:
+        typer.echo(shown(d.format()), err=True)
+    return result
 
 
 _INVISIBLE = {"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"}

@@ -13,13 +13,21 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from ruledraft.engine.state import MAX_SEED
-from ruledraft.errors import InputError, RuledraftError, RulesetError
-from ruledraft.language.loading import check_ruleset
+from ruledraft.errors import InputError, RuledraftError
 from ruledraft.play.agents import BotFailure, BotSpecError, agent_names, parse_bot
 from ruledraft.play.runner import GameResult, WorkerError, available_cores
 from ruledraft.play.runner import simulate as run_simulation
 
-from .common import allow_path_option, allowed_dirs, bots_help, fail, reported_errors, ruleset_help, shown
+from .common import (
+    allow_path_option,
+    allowed_dirs,
+    bots_help,
+    checked_ruleset,
+    fail,
+    reported_errors,
+    ruleset_help,
+    shown,
+)
 
 
 def parse_bots(
@@ -83,9 +91,7 @@ def summary_tables(summary, ruleset) -> list[Table]:
 def load_with_inputs(name: str, allow=()):
     """The compiled ruleset, its checked document and every file read for it (the rule
     file and each parent named by ``extends:``), each file read once."""
-    result = check_ruleset(name, allow=allow)
-    if not result.ok:
-        raise RulesetError([d for d in result.diagnostics if d.severity == "error"])
+    result = checked_ruleset(name, allow)
     return result.ruleset, result.document, list(result.files)
 
 

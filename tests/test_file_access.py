@@ -611,3 +611,23 @@ def test_a_file_given_directly_that_is_not_a_rule_file_is_one_error_showing_none
     for command in (["show", secret], ["simulate", secret, "-q"], ["score", secret, "-"]):
         result = invoke(*command)
         assert result.exit_code == 1 and "s3cr3t" not in result.output and "daemon" not in result.output, command
+
+
+def test_every_command_that_uses_a_ruleset_shows_its_warnings(tmp_path, monkeypatch):
+    """The warning that a bundled id shadows a file beside the child reaches stderr from show, simulate and score too, not only validate."""
+    shutil.copy(bundled_path("sushi-go"), tmp_path / "sushi-go.yaml")
+    (tmp_path / "s.yaml").write_text("format: 1\nextends: sushi-go\nid: s\nname: S\n", encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    warning = (
+        "s.yaml:2:10: warning: 'sushi-go' is the bundled ruleset; the file 'sushi-go.yaml' beside this one is not "
+        "used (write 'extends: ./sushi-go.yaml' to extend the file)\n"
+    )
+    table = tmp_path / "t.json"
+    table.write_text('{"rounds": [[["maki_3"], ["maki_2"]]]}', encoding="utf-8")
+    for command in (
+        ["show", "s.yaml"],
+        ["simulate", "s.yaml", "-g", "2", "-q", "-p", "2"],
+        ["score", "s.yaml", table, "--partial"],
+    ):
+        result = invoke(*command)
+        assert (result.exit_code, result.stderr) == (0, warning), command
