@@ -125,6 +125,20 @@ def _top_level_keys() -> frozenset[str]:
     return frozenset(json.loads(schema_path().read_text(encoding="utf-8"))["properties"])
 
 
+def _looks_like_a_rule_file(path: Path) -> bool:
+    """Whether a file that does not load has, at the start of lines, the two keys every
+    rule file has (``format:`` and ``id:``, as :func:`is_rule_file` asks of a loaded one)."""
+    import re
+
+    from ruledraft.language.file_access import UnreadableInput, read_input
+
+    try:
+        text = read_input(path, 1 << 20).decode("utf-8", "replace")
+    except UnreadableInput:
+        return False
+    return all(re.search(rf"^{key}[ \t]*:", text, re.M) for key in ("format", "id"))
+
+
 def _load_parent(doc: Document, name: str, parent_file: Path) -> Document:
     """The parent's document; a file that is not a rule file is one error at ``extends``, nothing of it shown."""
     try:
@@ -134,6 +148,12 @@ def _load_parent(doc: Document, name: str, parent_file: Path) -> Document:
     try:
         parent = load_file(parent_file)
     except RulesetError:
+        # a file this one may read anyway: say that it does not load, and where to look, but
+        # show none of its text (it may not be a rule file at all)
+        if _looks_like_a_rule_file(parent_file):
+            raise RulesetError(
+                [doc.diagnostic(("extends",), f"'{display_name(name)}' does not load as YAML (validate it on its own)")]
+            ) from None
         parent = None
     if parent is None or not is_rule_file(parent):
         raise RulesetError([doc.diagnostic(("extends",), f"'{display_name(name)}' is not a rule file")])

@@ -67,10 +67,11 @@ def record_game(state: State, seats: Sequence[str]) -> dict:
         "winners": sheet.winners[:],
         "rules": sheet.rule_points,
     }
-    if not is_bundled_file(game.ruleset.source):
+    source = game.ruleset.source
+    if source and source != "-" and not source.startswith("<") and not is_bundled_file(source):
         from pathlib import Path
 
-        record["ruleset_file"] = str(Path(game.ruleset.source).resolve())
+        record["ruleset_file"] = str(Path(source).resolve())  # a rule file read from standard input has none
     return record
 
 
