@@ -80,12 +80,29 @@ def expand_player_keys(mapping: Mapping[str, Any]) -> dict[int, Any]:
     return out
 
 
-def pass_directions(rounds: Mapping[str, Any]) -> tuple[int, ...]:
+def pass_patterns(rounds: Mapping[str, Any]) -> tuple[tuple[int, ...], ...]:
+    """Per round, the pass direction after each turn (a pattern repeated through the round)."""
     spec = rounds.get("pass", "left")
-    count = rounds["count"]
+    count = int(rounds["count"])
+    if not isinstance(spec, list):
+        return (_pattern(spec),) * count
+    return tuple(_pattern(d) for d in spec)
+
+
+def _pattern(spec: str | Mapping[str, Any]) -> tuple[int, ...]:
     if isinstance(spec, str):
-        return (DIRECTIONS[spec],) * int(count)
-    return tuple(DIRECTIONS[d] for d in spec)
+        return (DIRECTIONS[spec],)
+    return tuple(DIRECTIONS[d] for d in spec["turns"])
+
+
+def _turn_patterns(patterns: tuple[tuple[int, ...], ...]) -> tuple[tuple[int, ...], ...]:
+    """``patterns``, or () when no round changes direction from turn to turn."""
+    return patterns if any(len(set(p)) > 1 for p in patterns) else ()
+
+
+def pass_directions(rounds: Mapping[str, Any]) -> tuple[int, ...]:
+    """Per round, the direction after its first turn."""
+    return tuple(p[0] for p in pass_patterns(rounds))
 
 
 def _naming(compiled: CompiledExpression, rule_id: str) -> CompiledExpression:
@@ -712,6 +729,7 @@ class RulesetBuilder:
             between_rounds=data["deal"].get("between_rounds", "keep_deck"),
             rounds=data["rounds"]["count"],
             pass_directions=pass_directions(data["rounds"]),
+            pass_patterns=_turn_patterns(pass_patterns(data["rounds"])),
             procedure=turn.get("procedure", "standard"),
             dummy=dummy,
             actions=tuple(self.actions),

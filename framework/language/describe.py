@@ -50,13 +50,16 @@ def describe_ruleset(rs: CompiledRuleset) -> str:
     else:
         out.append(f"  Deal {deal}.")
     out.append(f"  {rs.rounds} round{'s' if rs.rounds != 1 else ''}.")
-    dirs = [DIRECTION_NAMES[d] for d in rs.pass_directions]
-    if len(set(dirs)) == 1:
-        out.append(
-            f"  Hands pass {dirs[0]} every round" + (" (seat i hands to seat i+1)." if dirs[0] == "left" else ".")
-        )
+    if rs.pass_patterns:
+        out.append("  " + _pattern_words(rs.pass_patterns))
     else:
-        out.append("  Hands pass " + ", ".join(f"{d} in round {i + 1}" for i, d in enumerate(dirs)) + ".")
+        dirs = [DIRECTION_NAMES[d] for d in rs.pass_directions]
+        if len(set(dirs)) == 1:
+            out.append(
+                f"  Hands pass {dirs[0]} every round" + (" (seat i hands to seat i+1)." if dirs[0] == "left" else ".")
+            )
+        else:
+            out.append("  Hands pass " + ", ".join(f"{d} in round {i + 1}" for i, d in enumerate(dirs)) + ".")
     if rs.between_rounds == "keep_deck":
         out.append("  The deck is not reshuffled between rounds; cards left at the end are not used.")
     else:
@@ -117,3 +120,17 @@ def describe_ruleset(rs: CompiledRuleset) -> str:
     text += " Players still tied share the win." if rs.shared_win else " Players still tied all lose."
     out.append(text)
     return "\n".join(out).rstrip() + "\n"
+
+
+def _one_pattern(pattern: tuple[int, ...]) -> str:
+    names = [DIRECTION_NAMES[d] for d in pattern]
+    if len(set(names)) == 1:
+        return f"{names[0]} after every turn"
+    return "turn by turn " + ", ".join(names) + " (then again from the start)"
+
+
+def _pattern_words(patterns: tuple[tuple[int, ...], ...]) -> str:
+    """How hands pass when some round changes direction from turn to turn."""
+    if len(set(patterns)) == 1:
+        return f"Hands pass {_one_pattern(patterns[0])}, every round."
+    return "Hands pass " + "; ".join(f"in round {i + 1}: {_one_pattern(p)}" for i, p in enumerate(patterns)) + "."
