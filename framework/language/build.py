@@ -24,7 +24,7 @@ from typing import Any
 import attrs
 
 from ruledraft.errors import Diagnostic, RulesetError, ScoringError
-from ruledraft.language.catalogue import CardType, Catalogue
+from ruledraft.language.catalogue import MAX_PLAYERS, CardType, Catalogue, players_range_words
 from ruledraft.language.expression import CompiledExpression, compile_expression
 from ruledraft.language.kinds import SCORING_KINDS
 from ruledraft.language.kinds.context import Path
@@ -66,9 +66,28 @@ def build_catalogue(cards: list[Mapping[str, Any]]) -> Catalogue:
                 else {},
                 keep=spec.get("keep", "round"),
                 description=str(spec.get("description") or ""),
+                players=_card_players(spec.get("players")),
             )
         )
     return Catalogue(tuple(out))
+
+
+def _span(lo: int, hi: int) -> str:
+    return f"{lo}-{hi}" if lo != hi else str(lo)
+
+
+def _players_words(counts: list[int]) -> str:
+    """``[2]`` -> ``2 players``; ``[7, 8]`` -> ``7-8 players``; ``[1, 2, 7]`` -> ``1, 2, 7 players``."""
+    if counts == list(range(counts[0], counts[-1] + 1)):
+        return f"{_span(counts[0], counts[-1])} players"
+    return ", ".join(map(str, counts)) + " players"
+
+
+def _card_players(spec: Any) -> tuple[int, int] | None:
+    """A card's ``players: {min, max}`` as (fewest, most); None when the card has none."""
+    if not isinstance(spec, dict):
+        return None
+    return (int(spec.get("min", 1)), int(spec.get("max", MAX_PLAYERS)))
 
 
 def expand_player_keys(mapping: Mapping[str, Any]) -> dict[int, Any]:
@@ -337,11 +356,34 @@ class RulesetBuilder:
         elif cards and total == 0:
             self.error(("cards",), "the deck is empty: every card has count 0", key=True)
 
+    def check_card_players(self, lo: int, hi: int) -> None:
+        """A card in the deck (count above 0) must allow every player count of the game."""
+        for i, card in enumerate(self.data.get("cards") or []):
+            allowed = _card_players(card.get("players"))
+            if allowed is None:
+                continue
+            fewest, most = allowed
+            where = ("cards", i, "players")
+            if fewest > most:
+                self.error(where, f"card '{card.get('id')}' is for at least {fewest} and at most {most} players")
+                continue
+            if not card.get("count"):
+                continue
+            outside = [n for n in range(lo, hi + 1) if not fewest <= n <= most]
+            if outside:
+                self.error(
+                    self.in_child(where, ("players", "min"), ("players", "max")),
+                    f"card '{card.get('id')}' is only for {players_range_words(allowed)}, but this game is also for "
+                    f"{_players_words(outside)} (narrow 'players' or set the card's count to 0)",
+                )
+
     def check_players_and_deal(self) -> None:
         players = self.data.get("players") or {}
         lo, hi = players.get("min"), players.get("max")
         if lo is None or hi is None:
             return
+        if lo <= hi:
+            self.check_card_players(lo, hi)
         if lo > hi:
             self.error(("players", "min"), f"players.min ({lo}) is more than players.max ({hi})")
             return

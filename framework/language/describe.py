@@ -34,6 +34,8 @@ def describe_ruleset(rs: CompiledRuleset) -> str:
             extras.append(", ".join(f"{k} {v}" for k, v in sorted(c.attributes.items())))
         if c.keep == "game":
             extras.append("kept until the end of the game")
+        if c.players is not None:
+            extras.append(f"only with {c.players_words}")
         line = f"  {c.count:>4} x {c.name:<{width}}  colour: {c.group}"
         if extras:
             line += "; " + "; ".join(extras)
