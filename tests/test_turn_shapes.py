@@ -197,7 +197,7 @@ def test_known_hands_are_the_hands_the_seat_has_held(players, seed):
 
 @pytest.mark.parametrize("players", [3, 4, 5])
 def test_every_dealt_card_is_accounted_for_and_logs_replay(switchback, players):
-    """Random games with patterns keep every card in a hand, on a table, kept or in the deck, and their logs replay clean."""
+    """Random games with patterns and pudding held back keep every card dealt, in the deck or held back, and their logs replay clean."""
     game = Game(switchback, players)
     for seed in range(5):
         state = game.new_initial_state(seed)
@@ -212,7 +212,8 @@ def test_every_dealt_card_is_accounted_for_and_logs_replay(switchback, players):
                     in_play.update(state.played[seat])
                 assert in_play == Counter(c for hand in state.history[-1].hands for c in hand)
                 dealt = Counter(c for r in state.history for hand in r.hands for c in hand)
-                assert dealt + Counter(state.deck[state.deck_pos :]) == Counter(game.deck)
+                held = Counter(c for reserve in state.reserves for c in reserve)
+                assert dealt + Counter(state.deck[state.deck_pos :]) + held == Counter(switchback.catalogue.deck())
         record = record_game(state, ["random"] * players)
         assert replay_record(switchback, record) == []
 

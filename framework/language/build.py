@@ -30,7 +30,16 @@ from ruledraft.language.kinds import SCORING_KINDS
 from ruledraft.language.kinds.context import Path
 from ruledraft.language.quantity import Quantity, compile_quantity, selector_indices, selector_words
 from ruledraft.language.rule import Rule
-from ruledraft.language.ruleset import LEFT, NO_PASS, RIGHT, CompiledRuleset, DummySpec, ExtraPick, TieBreak
+from ruledraft.language.ruleset import (
+    LEFT,
+    NO_PASS,
+    RIGHT,
+    CompiledRuleset,
+    DummySpec,
+    ExtraPick,
+    RoundAddition,
+    TieBreak,
+)
 from ruledraft.language.scoring import parse_player_key
 from ruledraft.language.suggest import did_you_mean
 
@@ -377,6 +386,65 @@ class RulesetBuilder:
                     f"{_players_words(outside)} (narrow 'players' or set the card's count to 0)",
                 )
 
+    def check_additions(self, lo: int, hi: int, sizes: Mapping[int, int]) -> None:
+        """rounds.add: the cards held back exist and are held once; a count for every
+        player count, one number per round, no more than are held back; and each
+        round's deal fits the deck as it is then."""
+        rounds_spec = self.data.get("rounds") or {}
+        rounds = rounds_spec.get("count", 1)
+        reshuffle = (self.data.get("deal") or {}).get("between_rounds") == "reshuffle"
+        held_by: dict[int, int] = {}
+        held_total = 0
+        schedules: list[dict[int, list[int]]] = []
+        specs: list[Mapping[str, Any]] = []
+        for i, item in enumerate(rounds_spec.get("add") or []):
+            path: Path = ("rounds", "add", i)
+            cards = self.cards(path + ("cards",), item.get("cards"))
+            for c in cards or ():
+                if c in held_by and held_by[c] != i:
+                    self.error(
+                        path + ("cards",),
+                        f"card '{self.catalogue.cards[c].id}' is already held back by item {held_by[c] + 1} of 'add'",
+                    )
+                held_by.setdefault(c, i)
+            pool = sum(self.catalogue.cards[c].count for c in set(cards or ()))
+            held_total += pool
+            spec = item.get("count") or {}
+            self.check_player_keys(path + ("count",), spec)
+            self.check_unused_player_keys(path + ("count",), spec, seats=False)
+            by_n = expand_player_keys(spec)
+            schedules.append(by_n)
+            specs.append(spec)
+            for key, numbers in spec.items():
+                where = path + ("count", key)
+                if len(numbers) != rounds:
+                    self.error(where, f"'{key}' lists {_n(len(numbers), 'number')} for {_n(rounds, 'round')}")
+                elif cards is not None and sum(numbers) > pool:
+                    self.error(where, f"'{key}' adds {sum(numbers)} cards but {_n(pool, 'card')} are held back")
+            for n in range(lo, hi + 1):
+                if n not in by_n:
+                    self.error(path + ("count",), f"no count for {n} players (the game is for {_span(lo, hi)} players)")
+        if not schedules:
+            return
+        base = sum(c.count for c in self.catalogue.cards) - held_total
+        kept_total = sum(c.count for c in self.catalogue.cards if c.keep == "game")
+        seats_extra = self.dummy_seats()
+        for n in range(lo, hi + 1):
+            if n not in sizes or any(n not in s or len(s[n]) != rounds for s in schedules):
+                continue
+            deal = (n + seats_extra) * sizes[n]
+            available = base
+            for r in range(rounds):
+                available += sum(s[n][r] for s in schedules)
+                needed = deal + min(kept_total, deal * r) if reshuffle else deal * (r + 1)
+                if needed > available:
+                    self.error(
+                        ("rounds", "add", 0, "count", self.key_for(specs[0], n)),
+                        f"with {n} players round {r + 1} needs {needed} cards but the deck then holds {available}"
+                        " (cards added so far included)",
+                    )
+                    break
+
     def check_players_and_deal(self) -> None:
         players = self.data.get("players") or {}
         lo, hi = players.get("min"), players.get("max")
@@ -397,6 +465,8 @@ class RulesetBuilder:
         self.check_player_keys(("deal", "hand_size"), sizes_spec)
         self.check_unused_player_keys(("deal", "hand_size"), sizes_spec, seats=False)
         sizes = expand_player_keys(sizes_spec)
+        if (self.data.get("rounds") or {}).get("add"):
+            self.check_additions(lo, hi, sizes)
         # hand sizes inherited for player counts outside players.min..max are unused but
         # not wrong: a ruleset that extends another may narrow the player range
         rounds = (self.data.get("rounds") or {}).get("count", 1)
@@ -772,6 +842,13 @@ class RulesetBuilder:
             rounds=data["rounds"]["count"],
             pass_directions=pass_directions(data["rounds"]),
             pass_patterns=_turn_patterns(pass_patterns(data["rounds"])),
+            additions=tuple(
+                RoundAddition(
+                    cards=self.cards(("rounds", "add", i, "cards"), item["cards"]) or (),
+                    counts={n: tuple(v) for n, v in expand_player_keys(item["count"]).items()},
+                )
+                for i, item in enumerate(data["rounds"].get("add") or [])
+            ),
             procedure=turn.get("procedure", "standard"),
             dummy=dummy,
             actions=tuple(self.actions),

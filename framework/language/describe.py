@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ruledraft.language.ruleset import DIRECTION_NAMES, CompiledRuleset
+from ruledraft.language.ruleset import DIRECTION_NAMES, CompiledRuleset, RoundAddition
 
 
 def _players_list(counts: list[int]) -> str:
@@ -62,6 +62,8 @@ def describe_ruleset(rs: CompiledRuleset) -> str:
             )
         else:
             out.append("  Hands pass " + ", ".join(f"{d} in round {i + 1}" for i, d in enumerate(dirs)) + ".")
+    for addition in rs.additions:
+        out.append("  " + _addition_words(rs, addition))
     if rs.between_rounds == "keep_deck":
         out.append("  The deck is not reshuffled between rounds; cards left at the end are not used.")
     else:
@@ -136,3 +138,18 @@ def _pattern_words(patterns: tuple[tuple[int, ...], ...]) -> str:
     if len(set(patterns)) == 1:
         return f"Hands pass {_one_pattern(patterns[0])}, every round."
     return "Hands pass " + "; ".join(f"in round {i + 1}: {_one_pattern(p)}" for i, p in enumerate(patterns)) + "."
+
+
+def _addition_words(rs: CompiledRuleset, addition: RoundAddition) -> str:
+    """``Held out of the deck at the start: Pudding (15); before rounds 1, 2, 3 shuffle in 5, 3, 2 of them with 2-5 players; ...``."""
+    cat = rs.catalogue
+    held = ", ".join(f"{cat.cards[c].name} ({cat.cards[c].count})" for c in addition.cards)
+    by_schedule: dict[tuple[int, ...], list[int]] = {}
+    for n in rs.player_counts:
+        by_schedule.setdefault(addition.counts[n], []).append(n)
+    rounds = ", ".join(str(r + 1) for r in range(rs.rounds))
+    parts = [
+        f"{', '.join(map(str, numbers))} of them with {_players_list(ns)} players"
+        for numbers, ns in by_schedule.items()
+    ]
+    return f"Held out of the deck at the start: {held}; before rounds {rounds} shuffle in " + "; ".join(parts) + "."

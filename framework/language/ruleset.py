@@ -51,6 +51,16 @@ class TieBreak:
 
 
 @attrs.frozen
+class RoundAddition:
+    """Cards held out of the deck at the start and shuffled in before rounds."""
+
+    #: the card types held back (every copy of each)
+    cards: tuple[int, ...]
+    #: by number of players: how many of them are shuffled in before each round
+    counts: Mapping[int, tuple[int, ...]]
+
+
+@attrs.frozen
 class CompiledRuleset:
     id: str
     name: str
@@ -77,6 +87,8 @@ class CompiledRuleset:
     #: per round, the direction after each turn (repeated through the round); empty
     #: when every round passes one way throughout (then ``pass_directions`` says it all)
     pass_patterns: tuple[tuple[int, ...], ...] = ()
+    #: cards held back and added before rounds (empty: the whole deck from the start)
+    additions: tuple[RoundAddition, ...] = ()
 
     @property
     def rules(self) -> tuple[Rule, ...]:
