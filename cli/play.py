@@ -539,7 +539,7 @@ class HumanAgent:
         rs = game.ruleset
         obs = state.observation(seat)  # only what this seat may know
         idx = rs.catalogue.index_of
-        direction = DIRECTION_NAMES[rs.pass_directions[state.round]]
+        direction = DIRECTION_NAMES[rs.pass_direction(state.round, state.turn)]
         self.write("")
         self.write(
             f"--- Round {obs.round} of {rs.rounds}, turn {obs.turn} of {game.hand_size} (hands pass {direction}) ---"

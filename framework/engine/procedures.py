@@ -91,6 +91,8 @@ class StandardProcedure:
         self.K = game.num_card_types
         self.actions = game.actions
         self.directions = game.ruleset.pass_directions
+        #: per-turn directions by round; empty when each round passes one way (the fast path)
+        self.patterns = game.ruleset.pass_patterns
         self.action_cards = tuple(a.card for a in self.actions)
 
     # ------------------------------------------------------------------ dealing
@@ -248,7 +250,8 @@ class StandardProcedure:
         if seat < len(actions):
             self._apply_slow(state, actions, seat)
         state.history[-1].actions.append(list(actions))
-        d = self.directions[state.round]  # pass the hands (in place; see _pass)
+        # pass the hands (in place; see _pass)
+        d = self.direction(state) if self.patterns else self.directions[state.round]
         if d == 1:
             hands.insert(0, hands.pop())
         elif d == -1:
@@ -267,7 +270,8 @@ class StandardProcedure:
         roll-outs. A seat's pick reads only its own hand and table, and changes only
         them, so taking the seats one after the other is the same as all at once.
         """
-        if self.game.max_extra > 1:  # hands would shrink at different speeds: the general path
+        if self.game.max_extra > 1 or self.patterns:
+            # hands shrinking at different speeds, or a direction per turn: the general path
             self._play_out_by_turns(state, randoms)
             return
         K = self.K
@@ -368,8 +372,12 @@ class StandardProcedure:
             else:
                 self._take(state, seat, taken)
 
+    def direction(self, state: State) -> int:
+        """Which way the hands pass after the current turn."""
+        return self.game.ruleset.pass_direction(state.round, state.turn)
+
     def _pass(self, state: State) -> None:
-        d = self.directions[state.round]
+        d = self.direction(state)
         hands = state.hands  # rotated in place: states never share this list (see State.clone)
         if d == 1:
             hands.insert(0, hands.pop())
@@ -397,7 +405,11 @@ class StandardProcedure:
     def known_hands(self, state: State, seat: int) -> dict[int, list[int]]:
         """Hands now at other seats whose contents ``seat`` has seen (all changes since are public)."""
         n = self._passing_seats(state)
-        d = self.directions[state.round] if state.round < len(self.directions) else 0
+        if state.round >= len(self.directions):
+            return {}
+        if self.patterns:
+            return self._known_hands_by_pattern(state, seat, n)
+        d = self.directions[state.round]
         out = {}
         for other in range(n):
             if other == seat or d == 0:
@@ -405,6 +417,22 @@ class StandardProcedure:
             k0 = (d * (other - seat)) % n
             if k0 <= state.turn:
                 out[other] = state.hands[other][:]
+        return out
+
+    def _known_hands_by_pattern(self, state: State, seat: int, n: int) -> dict[int, list[int]]:
+        """:meth:`known_hands` when the direction changes from turn to turn: follow each
+        hand back through the turns of this round and see whether ``seat`` held it."""
+        pattern = self.patterns[state.round]
+        out = {}
+        for other in range(n):
+            if other == seat:
+                continue
+            at = other
+            for turn in range(state.turn - 1, -1, -1):
+                at = (at - pattern[turn % len(pattern)]) % n
+                if at == seat:
+                    out[other] = state.hands[other][:]
+                    break
         return out
 
 
@@ -518,7 +546,7 @@ class DummyProcedure(StandardProcedure):
                 )
 
     def _pass(self, state: State) -> None:
-        d = self.directions[state.round]
+        d = self.direction(state)
         p = self.players
         hands = state.hands[:p]
         if d == 1:

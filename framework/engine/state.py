@@ -98,7 +98,12 @@ class Game:
         self.num_card_types = K = ruleset.catalogue.size
         self.kept = tuple(c.kept for c in ruleset.catalogue.cards)
         self.kept_types = tuple(i for i, k in enumerate(self.kept) if k)
-        self.deck = tuple(ruleset.catalogue.deck())
+        held = {c for a in ruleset.additions for c in a.cards}
+        #: the deck at the start: every card but those held back for later rounds
+        self.deck = tuple(c for c in ruleset.catalogue.deck() if c not in held)
+        #: per addition (rounds.add): its held-back cards, and how many join before each round
+        self.reserves = tuple(tuple(c for c in ruleset.catalogue.deck() if c in a.cards) for a in ruleset.additions)
+        self.added = tuple(a.counts[num_players] for a in ruleset.additions)
         self.actions = ruleset.actions
         self.max_extra = max((a.extra for a in ruleset.actions), default=0)
         #: size of the part of an action that encodes a player's own cards
@@ -212,6 +217,7 @@ class State:
         "controller",
         "drawn",
         "dummy_piles",
+        "reserves",
         "finished",
         "winners",
     )
@@ -242,6 +248,10 @@ class State:
         self.controller: int = -1
         self.drawn: list[int] = []
         self.dummy_piles: list[list[int]] = []
+        #: per addition, the held-back cards not yet shuffled in (lists replaced, never changed in place)
+        self.reserves: list[list[int]] = [
+            shuffled(r, _random.Random(derive_seed(seed, 2, i))) for i, r in enumerate(game.reserves)
+        ]
         self.finished = False
         self.winners: list[int] = []
 
@@ -330,6 +340,8 @@ class State:
             new.dummy_piles[i] = pool[at : at + len(pile)]
             at += len(pile)
         new.deck = self.deck[: self.deck_pos] + pool[at:]
+        if self.reserves:  # which held-back cards come next is unknown too
+            new.reserves = [sorted(r, key=lambda _: random()) for r in self.reserves]
         return new
 
     def clone(self) -> State:
@@ -357,6 +369,7 @@ class State:
         new.controller = self.controller
         new.drawn = self.drawn[:]
         new.dummy_piles = [p[:] for p in self.dummy_piles]
+        new.reserves = self.reserves[:]
         new.finished = self.finished
         new.winners = self.winners[:]
         return new
@@ -423,7 +436,19 @@ class State:
     def start_round(self) -> None:
         """Turn 1 of the current round: the procedure deals."""
         self.turn = 0
+        if self.reserves and self.forced_deals is None:
+            self.add_cards()
         self.game.procedure.deal(self)
+
+    def add_cards(self) -> None:
+        """Shuffle this round's share of each held-back family into what is left of the deck."""
+        deck = self.deck[self.deck_pos :]
+        for i, reserve in enumerate(self.reserves):
+            n = self.game.added[i][self.round]
+            deck.extend(reserve[:n])
+            self.reserves[i] = reserve[n:]
+        self.deck = shuffled(deck, _random.Random(derive_seed(self.seed, 3, self.round)))
+        self.deck_pos = 0
 
     def end_round(self) -> None:
         """Score the round, keep the cards kept to game end, then deal the next round

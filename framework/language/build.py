@@ -24,13 +24,22 @@ from typing import Any
 import attrs
 
 from ruledraft.errors import Diagnostic, RulesetError, ScoringError
-from ruledraft.language.catalogue import CardType, Catalogue
+from ruledraft.language.catalogue import MAX_PLAYERS, CardType, Catalogue, players_range_words
 from ruledraft.language.expression import CompiledExpression, compile_expression
 from ruledraft.language.kinds import SCORING_KINDS
 from ruledraft.language.kinds.context import Path
 from ruledraft.language.quantity import Quantity, compile_quantity, selector_indices, selector_words
 from ruledraft.language.rule import Rule
-from ruledraft.language.ruleset import LEFT, NO_PASS, RIGHT, CompiledRuleset, DummySpec, ExtraPick, TieBreak
+from ruledraft.language.ruleset import (
+    LEFT,
+    NO_PASS,
+    RIGHT,
+    CompiledRuleset,
+    DummySpec,
+    ExtraPick,
+    RoundAddition,
+    TieBreak,
+)
 from ruledraft.language.scoring import parse_player_key
 from ruledraft.language.suggest import did_you_mean
 
@@ -66,9 +75,28 @@ def build_catalogue(cards: list[Mapping[str, Any]]) -> Catalogue:
                 else {},
                 keep=spec.get("keep", "round"),
                 description=str(spec.get("description") or ""),
+                players=_card_players(spec.get("players")),
             )
         )
     return Catalogue(tuple(out))
+
+
+def _span(lo: int, hi: int) -> str:
+    return f"{lo}-{hi}" if lo != hi else str(lo)
+
+
+def _players_words(counts: list[int]) -> str:
+    """``[2]`` -> ``2 players``; ``[7, 8]`` -> ``7-8 players``; ``[1, 2, 7]`` -> ``1, 2, 7 players``."""
+    if counts == list(range(counts[0], counts[-1] + 1)):
+        return f"{_span(counts[0], counts[-1])} players"
+    return ", ".join(map(str, counts)) + " players"
+
+
+def _card_players(spec: Any) -> tuple[int, int] | None:
+    """A card's ``players: {min, max}`` as (fewest, most); None when the card has none."""
+    if not isinstance(spec, dict):
+        return None
+    return (int(spec.get("min", 1)), int(spec.get("max", MAX_PLAYERS)))
 
 
 def expand_player_keys(mapping: Mapping[str, Any]) -> dict[int, Any]:
@@ -80,12 +108,29 @@ def expand_player_keys(mapping: Mapping[str, Any]) -> dict[int, Any]:
     return out
 
 
-def pass_directions(rounds: Mapping[str, Any]) -> tuple[int, ...]:
+def pass_patterns(rounds: Mapping[str, Any]) -> tuple[tuple[int, ...], ...]:
+    """Per round, the pass direction after each turn (a pattern repeated through the round)."""
     spec = rounds.get("pass", "left")
-    count = rounds["count"]
+    count = int(rounds["count"])
+    if not isinstance(spec, list):
+        return (_pattern(spec),) * count
+    return tuple(_pattern(d) for d in spec)
+
+
+def _pattern(spec: str | Mapping[str, Any]) -> tuple[int, ...]:
     if isinstance(spec, str):
-        return (DIRECTIONS[spec],) * int(count)
-    return tuple(DIRECTIONS[d] for d in spec)
+        return (DIRECTIONS[spec],)
+    return tuple(DIRECTIONS[d] for d in spec["turns"])
+
+
+def _turn_patterns(patterns: tuple[tuple[int, ...], ...]) -> tuple[tuple[int, ...], ...]:
+    """``patterns``, or () when no round changes direction from turn to turn."""
+    return patterns if any(len(set(p)) > 1 for p in patterns) else ()
+
+
+def pass_directions(rounds: Mapping[str, Any]) -> tuple[int, ...]:
+    """Per round, the direction after its first turn."""
+    return tuple(p[0] for p in pass_patterns(rounds))
 
 
 def _naming(compiled: CompiledExpression, rule_id: str) -> CompiledExpression:
@@ -320,11 +365,93 @@ class RulesetBuilder:
         elif cards and total == 0:
             self.error(("cards",), "the deck is empty: every card has count 0", key=True)
 
+    def check_card_players(self, lo: int, hi: int) -> None:
+        """A card in the deck (count above 0) must allow every player count of the game."""
+        for i, card in enumerate(self.data.get("cards") or []):
+            allowed = _card_players(card.get("players"))
+            if allowed is None:
+                continue
+            fewest, most = allowed
+            where = ("cards", i, "players")
+            if fewest > most:
+                self.error(where, f"card '{card.get('id')}' is for at least {fewest} and at most {most} players")
+                continue
+            if not card.get("count"):
+                continue
+            outside = [n for n in range(lo, hi + 1) if not fewest <= n <= most]
+            if outside:
+                self.error(
+                    self.in_child(where, ("players", "min"), ("players", "max")),
+                    f"card '{card.get('id')}' is only for {players_range_words(allowed)}, but this game is also for "
+                    f"{_players_words(outside)} (narrow 'players' or set the card's count to 0)",
+                )
+
+    def check_additions(self, lo: int, hi: int, sizes: Mapping[int, int]) -> None:
+        """rounds.add: the cards held back exist and are held once; a count for every
+        player count, one number per round, no more than are held back; and each
+        round's deal fits the deck as it is then."""
+        rounds_spec = self.data.get("rounds") or {}
+        rounds = rounds_spec.get("count", 1)
+        reshuffle = (self.data.get("deal") or {}).get("between_rounds") == "reshuffle"
+        held_by: dict[int, int] = {}
+        held_total = 0
+        schedules: list[dict[int, list[int]]] = []
+        specs: list[Mapping[str, Any]] = []
+        for i, item in enumerate(rounds_spec.get("add") or []):
+            path: Path = ("rounds", "add", i)
+            cards = self.cards(path + ("cards",), item.get("cards"))
+            for c in cards or ():
+                if c in held_by and held_by[c] != i:
+                    self.error(
+                        path + ("cards",),
+                        f"card '{self.catalogue.cards[c].id}' is already held back by item {held_by[c] + 1} of 'add'",
+                    )
+                held_by.setdefault(c, i)
+            pool = sum(self.catalogue.cards[c].count for c in set(cards or ()))
+            held_total += pool
+            spec = item.get("count") or {}
+            self.check_player_keys(path + ("count",), spec)
+            self.check_unused_player_keys(path + ("count",), spec, seats=False)
+            by_n = expand_player_keys(spec)
+            schedules.append(by_n)
+            specs.append(spec)
+            for key, numbers in spec.items():
+                where = path + ("count", key)
+                if len(numbers) != rounds:
+                    self.error(where, f"'{key}' lists {_n(len(numbers), 'number')} for {_n(rounds, 'round')}")
+                elif cards is not None and sum(numbers) > pool:
+                    self.error(where, f"'{key}' adds {sum(numbers)} cards but {_n(pool, 'card')} are held back")
+            for n in range(lo, hi + 1):
+                if n not in by_n:
+                    self.error(path + ("count",), f"no count for {n} players (the game is for {_span(lo, hi)} players)")
+        if not schedules:
+            return
+        base = sum(c.count for c in self.catalogue.cards) - held_total
+        kept_total = sum(c.count for c in self.catalogue.cards if c.keep == "game")
+        seats_extra = self.dummy_seats()
+        for n in range(lo, hi + 1):
+            if n not in sizes or any(n not in s or len(s[n]) != rounds for s in schedules):
+                continue
+            deal = (n + seats_extra) * sizes[n]
+            available = base
+            for r in range(rounds):
+                available += sum(s[n][r] for s in schedules)
+                needed = deal + min(kept_total, deal * r) if reshuffle else deal * (r + 1)
+                if needed > available:
+                    self.error(
+                        ("rounds", "add", 0, "count", self.key_for(specs[0], n)),
+                        f"with {n} players round {r + 1} needs {needed} cards but the deck then holds {available}"
+                        " (cards added so far included)",
+                    )
+                    break
+
     def check_players_and_deal(self) -> None:
         players = self.data.get("players") or {}
         lo, hi = players.get("min"), players.get("max")
         if lo is None or hi is None:
             return
+        if lo <= hi:
+            self.check_card_players(lo, hi)
         if lo > hi:
             self.error(("players", "min"), f"players.min ({lo}) is more than players.max ({hi})")
             return
@@ -338,6 +465,8 @@ class RulesetBuilder:
         self.check_player_keys(("deal", "hand_size"), sizes_spec)
         self.check_unused_player_keys(("deal", "hand_size"), sizes_spec, seats=False)
         sizes = expand_player_keys(sizes_spec)
+        if (self.data.get("rounds") or {}).get("add"):
+            self.check_additions(lo, hi, sizes)
         # hand sizes inherited for player counts outside players.min..max are unused but
         # not wrong: a ruleset that extends another may narrow the player range
         rounds = (self.data.get("rounds") or {}).get("count", 1)
@@ -726,6 +855,14 @@ class RulesetBuilder:
             between_rounds=data["deal"].get("between_rounds", "keep_deck"),
             rounds=data["rounds"]["count"],
             pass_directions=pass_directions(data["rounds"]),
+            pass_patterns=_turn_patterns(pass_patterns(data["rounds"])),
+            additions=tuple(
+                RoundAddition(
+                    cards=self.cards(("rounds", "add", i, "cards"), item["cards"]) or (),
+                    counts={n: tuple(v) for n, v in expand_player_keys(item["count"]).items()},
+                )
+                for i, item in enumerate(data["rounds"].get("add") or [])
+            ),
             procedure=turn.get("procedure", "standard"),
             dummy=dummy,
             actions=tuple(self.actions),

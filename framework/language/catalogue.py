@@ -12,6 +12,19 @@ from collections.abc import Iterable, Mapping, Sequence
 
 import attrs
 
+#: the most players the schema allows (a card's players.max when it gives none)
+MAX_PLAYERS = 16
+
+
+def players_range_words(span: tuple[int, int]) -> str:
+    """``(3, 16)`` -> ``3 or more players``; ``(1, 6)`` -> ``at most 6 players``; ``(2, 6)`` -> ``2-6 players``."""
+    fewest, most = span
+    if most >= MAX_PLAYERS:
+        return f"{fewest} or more players" if fewest > 1 else "any number of players"
+    if fewest <= 1:
+        return f"at most {most} players"
+    return f"{fewest}-{most} players" if fewest != most else f"{fewest} players"
+
 
 @attrs.frozen
 class CardType:
@@ -27,6 +40,13 @@ class CardType:
     #: ``"round"``: discarded after the round is scored; ``"game"``: stays until game end.
     keep: str = "round"
     description: str = ""
+    #: the player counts the card may be used at (fewest, most); None: any
+    players: tuple[int, int] | None = None
+
+    @property
+    def players_words(self) -> str:
+        """The card's player counts in words: ``3 or more players``, ``2-6 players``."""
+        return players_range_words(self.players or (1, MAX_PLAYERS))
 
     @property
     def kept(self) -> bool:

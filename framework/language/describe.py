@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ruledraft.language.ruleset import DIRECTION_NAMES, CompiledRuleset
+from ruledraft.language.ruleset import DIRECTION_NAMES, CompiledRuleset, RoundAddition
 
 
 def _players_list(counts: list[int]) -> str:
@@ -34,6 +34,8 @@ def describe_ruleset(rs: CompiledRuleset) -> str:
             extras.append(", ".join(f"{k} {v}" for k, v in sorted(c.attributes.items())))
         if c.keep == "game":
             extras.append("kept until the end of the game")
+        if c.players is not None:
+            extras.append(f"only with {c.players_words}")
         line = f"  {c.count:>4} x {c.name:<{width}}  colour: {c.group}"
         if extras:
             line += "; " + "; ".join(extras)
@@ -50,13 +52,18 @@ def describe_ruleset(rs: CompiledRuleset) -> str:
     else:
         out.append(f"  Deal {deal}.")
     out.append(f"  {rs.rounds} round{'s' if rs.rounds != 1 else ''}.")
-    dirs = [DIRECTION_NAMES[d] for d in rs.pass_directions]
-    if len(set(dirs)) == 1:
-        out.append(
-            f"  Hands pass {dirs[0]} every round" + (" (seat i hands to seat i+1)." if dirs[0] == "left" else ".")
-        )
+    if rs.pass_patterns:
+        out.append("  " + _pattern_words(rs.pass_patterns))
     else:
-        out.append("  Hands pass " + ", ".join(f"{d} in round {i + 1}" for i, d in enumerate(dirs)) + ".")
+        dirs = [DIRECTION_NAMES[d] for d in rs.pass_directions]
+        if len(set(dirs)) == 1:
+            out.append(
+                f"  Hands pass {dirs[0]} every round" + (" (seat i hands to seat i+1)." if dirs[0] == "left" else ".")
+            )
+        else:
+            out.append("  Hands pass " + ", ".join(f"{d} in round {i + 1}" for i, d in enumerate(dirs)) + ".")
+    for addition in rs.additions:
+        out.append("  " + _addition_words(rs, addition))
     if rs.between_rounds == "keep_deck":
         out.append("  The deck is not reshuffled between rounds; cards left at the end are not used.")
     else:
@@ -117,3 +124,32 @@ def describe_ruleset(rs: CompiledRuleset) -> str:
     text += " Players still tied share the win." if rs.shared_win else " Players still tied all lose."
     out.append(text)
     return "\n".join(out).rstrip() + "\n"
+
+
+def _one_pattern(pattern: tuple[int, ...]) -> str:
+    names = [DIRECTION_NAMES[d] for d in pattern]
+    if len(set(names)) == 1:
+        return f"{names[0]} after every turn"
+    return "turn by turn " + ", ".join(names) + " (then again from the start)"
+
+
+def _pattern_words(patterns: tuple[tuple[int, ...], ...]) -> str:
+    """How hands pass when some round changes direction from turn to turn."""
+    if len(set(patterns)) == 1:
+        return f"Hands pass {_one_pattern(patterns[0])}, every round."
+    return "Hands pass " + "; ".join(f"in round {i + 1}: {_one_pattern(p)}" for i, p in enumerate(patterns)) + "."
+
+
+def _addition_words(rs: CompiledRuleset, addition: RoundAddition) -> str:
+    """``Held out of the deck at the start: Pudding (15); before rounds 1, 2, 3 shuffle in 5, 3, 2 of them with 2-5 players; ...``."""
+    cat = rs.catalogue
+    held = ", ".join(f"{cat.cards[c].name} ({cat.cards[c].count})" for c in addition.cards)
+    by_schedule: dict[tuple[int, ...], list[int]] = {}
+    for n in rs.player_counts:
+        by_schedule.setdefault(addition.counts[n], []).append(n)
+    rounds = ", ".join(str(r + 1) for r in range(rs.rounds))
+    parts = [
+        f"{', '.join(map(str, numbers))} of them with {_players_list(ns)} players"
+        for numbers, ns in by_schedule.items()
+    ]
+    return f"Held out of the deck at the start: {held}; before rounds {rounds} shuffle in " + "; ".join(parts) + "."

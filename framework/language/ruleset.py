@@ -51,6 +51,16 @@ class TieBreak:
 
 
 @attrs.frozen
+class RoundAddition:
+    """Cards held out of the deck at the start and shuffled in before rounds."""
+
+    #: the card types held back (every copy of each)
+    cards: tuple[int, ...]
+    #: by number of players: how many of them are shuffled in before each round
+    counts: Mapping[int, tuple[int, ...]]
+
+
+@attrs.frozen
 class CompiledRuleset:
     id: str
     name: str
@@ -64,6 +74,7 @@ class CompiledRuleset:
     between_rounds: str
     rounds: int
     #: per round: +1 pass to seat i+1 (left), -1 to seat i-1 (right), 0 no passing
+    #: (a round with a per-turn pattern: its first turn's direction)
     pass_directions: tuple[int, ...]
     procedure: str
     dummy: DummySpec | None
@@ -73,6 +84,11 @@ class CompiledRuleset:
     tie_breaks: tuple[TieBreak, ...]
     shared_win: bool = True
     extends: str | None = None
+    #: per round, the direction after each turn (repeated through the round); empty
+    #: when every round passes one way throughout (then ``pass_directions`` says it all)
+    pass_patterns: tuple[tuple[int, ...], ...] = ()
+    #: cards held back and added before rounds (empty: the whole deck from the start)
+    additions: tuple[RoundAddition, ...] = ()
 
     @property
     def rules(self) -> tuple[Rule, ...]:
@@ -89,6 +105,13 @@ class CompiledRuleset:
     def num_seats(self, players: int) -> int:
         """Seats at the table for ``players`` players (a dummy takes a seat too)."""
         return players + (self.dummy.seats if self.dummy else 0)
+
+    def pass_direction(self, round_index: int, turn: int) -> int:
+        """Which way hands pass after ``turn`` (0-based) of round ``round_index`` (0-based)."""
+        if self.pass_patterns:
+            pattern = self.pass_patterns[round_index]
+            return pattern[turn % len(pattern)]
+        return self.pass_directions[round_index]
 
     def hand_size(self, players: int) -> int:
         return self.hand_sizes[players]

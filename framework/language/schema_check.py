@@ -682,7 +682,9 @@ class _Reporter:
             other = self.resolve(other)
             if isinstance(other, dict) and other.get("type") == "array":
                 items = self.resolve(other.get("items"))
-                if isinstance(items, dict) and items.get("enum") == single["enum"]:
+                # the items may be a choice too ('pass': a direction or a per-turn pattern)
+                choices = [items] + (items.get("oneOf", []) + items.get("anyOf", []) if isinstance(items, dict) else [])
+                if any(self.resolve(c).get("enum") == single["enum"] for c in choices if isinstance(c, dict)):
                     return True
         return False
 
