@@ -25,14 +25,19 @@ def bench(
         + ").",
     ),
     players: str = typer.Option(
-        "2,4", "--players", "-p", help="Player counts, comma-separated (counts a ruleset does not allow are skipped)."
+        "2,4",
+        "--players",
+        "-p",
+        help="Player counts, comma-separated (counts a ruleset does not allow are skipped; one that allows none of them is measured at its smallest).",
     ),
     bots: str = typer.Option("random,greedy", "--bots", "-b", help=bots_help("Bots to measure, each in every seat.")),
-    seconds: float = typer.Option(2.0, "--seconds", help="Time per figure."),
+    seconds: float = typer.Option(2.0, "--seconds", min=0.01, max=3600.0, help="Time per figure."),
     jobs: int = typer.Option(
-        0, "--jobs", "-j", help="Also measure simulate with this many processes against 1 (0: skip)."
+        0, "--jobs", "-j", min=0, max=256, help="Also measure simulate with this many processes against 1 (0: skip)."
     ),
-    jobs_games: int = typer.Option(4000, "--jobs-games", help="Games for the --jobs comparison."),
+    jobs_games: int = typer.Option(
+        4000, "--jobs-games", min=1, max=10_000_000, help="Games for the --jobs comparison."
+    ),
     as_json: bool = typer.Option(False, "--json", help="Print the figures as JSON."),
 ) -> None:
     """Print games per second for the bots on the bundled rulesets.
@@ -44,6 +49,8 @@ def bench(
         names = rulesets or bundled_ids()
         try:
             counts = [int(x) for x in players.split(",") if x.strip()]
+            if not counts or min(counts) < 1:
+                raise ValueError
         except ValueError:
             raise InputError(f"--players takes player counts separated by commas, not {players!r}") from None
         bot_names = list(dict.fromkeys(parse_bots(bots, len(bots.split(",")))))

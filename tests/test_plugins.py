@@ -258,3 +258,16 @@ def test_a_plugin_schema_that_cannot_work_is_refused_when_it_registers(tmp_path,
     result = invoke("--plugin", plugin, "schema")
     assert result.exit_code == 2
     assert result.output.startswith(f"error: scoring kind 'bad_schema': {message}")
+
+
+@pytest.mark.parametrize(
+    "spec, message",
+    [
+        (".foo", "error: plug-in '.foo': neither a Python file (NAME.py) nor a module name (package.module)"),
+        ("/tmp", "error: plug-in '/tmp': a directory, not a Python file"),
+    ],
+)
+def test_a_plugin_spec_that_names_no_file_or_module_says_what_it_is(spec, message):
+    """A directory or a word that is no module name is one line saying so (not 'no such file' or an import internals message)."""
+    result = invoke("--plugin", spec, "validate", "sushi-go")
+    assert (result.exit_code, result.output.strip()) == (2, message)

@@ -161,6 +161,8 @@ def load_plugin(spec: str) -> None:
     if key in _loaded:
         return
     if is_file:
+        if os.path.isdir(key):
+            raise PluginError(f"plug-in '{spec}': a directory, not a Python file")
         if not os.path.isfile(key):
             raise PluginError(f"plug-in '{spec}': no such file")
         stem = re.sub(r"\W", "_", os.path.splitext(os.path.basename(key))[0])
@@ -179,6 +181,8 @@ def load_plugin(spec: str) -> None:
             sys.modules.pop(module_name, None)
             raise PluginError(f"plug-in '{spec}' failed to load: {_reason(e)}") from None
     else:
+        if not re.fullmatch(r"[A-Za-z_]\w*(\.[A-Za-z_]\w*)*", spec):
+            raise PluginError(f"plug-in '{spec}': neither a Python file (NAME.py) nor a module name (package.module)")
         try:
             importlib.import_module(spec)
         except PluginError:
