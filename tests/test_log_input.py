@@ -396,3 +396,21 @@ def test_play_refuses_a_seed_that_its_log_could_not_replay():
         result = CliRunner().invoke(app, ["play", "sushi-go", "-p", "2", "--seed", seed], input="1\n")
         assert result.exit_code == 2
         assert result.stderr == f"error: --seed must be a whole number from 0 to 9007199254740991, not {seed}\n"
+
+
+def test_a_dummy_turn_without_its_controller_or_draw_is_refused(tmp_path):
+    """In a dummy ruleset's log, a turn without 'controller' (or 'drawn') is refused at its path, not replayed as clean."""
+    log = tmp_path / "d.jsonl"
+    args = ["simulate", "sushi-go-two-player-dummy", "-p", "2", "-g", "1", "-q", "--log", str(log)]
+    assert CliRunner().invoke(app, args).exit_code == 0
+    for key in ("controller", "drawn"):
+        record = json.loads(log.read_text(encoding="utf-8"))
+        del record["rounds"][0]["turns"][2][key]
+        forged = tmp_path / f"no-{key}.jsonl"
+        forged.write_text(json.dumps(record) + "\n", encoding="utf-8")
+        result = CliRunner().invoke(app, ["replay", str(forged)])
+        assert result.exit_code == 1
+        assert result.stderr == (
+            f"{forged}:1: error: rounds[0].turns[2]: missing key '{key}' "
+            "(every turn of Sushi Go! (two players with a dummy) has a dummy)\n"
+        )

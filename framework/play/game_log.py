@@ -461,6 +461,15 @@ def _consistency_problems(record: dict, ruleset: CompiledRuleset) -> list[tuple]
                 )
             if ("controller" in turn or "drawn" in turn) and not ruleset.dummy:
                 out.append((f"rounds[{r}].turns[{t}]", f"a dummy's turn, but {ruleset.name} has no dummy"))
+            elif ruleset.dummy and not turn.get("auto"):
+                for key in ("controller", "drawn"):
+                    if key not in turn:
+                        out.append(
+                            (
+                                f"rounds[{r}].turns[{t}]",
+                                f"missing key '{key}' (every turn of {ruleset.name} has a dummy)",
+                            )
+                        )
     per_seat("game_end", record["game_end"], "score")
     per_seat("totals", record["totals"], "total")
     for i, w in enumerate(record["winners"]):
