@@ -16,10 +16,9 @@ from .common import allow_path_option, allowed_dirs, get_ruleset, reported_error
 
 
 def _record_ruleset(record: dict):
-    """What a record names as its ruleset: a bundled id first, then the record's own file, then its id."""
+    """What a record names as its ruleset: the rule file it was played from when that is
+    still there (a game of a bundled ruleset names no file), then its id."""
     name = record.get("ruleset")
-    if isinstance(name, str) and name in bundled_ids():
-        return name
     path = record.get("ruleset_file")
     if isinstance(path, str) and path and (not isinstance(name, str) or os.path.lexists(path)):
         return path

@@ -631,3 +631,14 @@ def test_every_command_that_uses_a_ruleset_shows_its_warnings(tmp_path, monkeypa
     ):
         result = invoke(*command)
         assert (result.exit_code, result.stderr) == (0, warning), command
+
+
+def test_a_copy_of_a_bundled_ruleset_replays_against_its_own_file(tmp_path, monkeypatch):
+    """A rule file that keeps a bundled id but changes the deck replays against the file it was played from, not the bundled one."""
+    text = bundled_path("sushi-go").read_text(encoding="utf-8")
+    assert "count: 14" in text
+    (tmp_path / "mysushi.yaml").write_text(text.replace("count: 14", "count: 13"), encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    assert invoke("simulate", "mysushi.yaml", "-g", 2, "-q", "--log", "my.jsonl").exit_code == 0
+    result = invoke("replay", "my.jsonl")
+    assert (result.exit_code, result.stdout) == (0, "2 games replayed, 2 clean, 0 with problems\n")
