@@ -8,7 +8,7 @@ group); then a rule file may write::
     - id: conveyor
       kind: longest_run
       cards: {tag: nigiri}     # which cards make up a run
-      points: [0, 0, 2, 5, 9]  # points[n] for a longest run of n (the last for longer)
+      points: [0, 0, 0, 2, 5, 9]  # points[n] for a longest run of n (the last for longer)
 """
 
 from __future__ import annotations
