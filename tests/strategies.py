@@ -126,3 +126,20 @@ def forced_game(ruleset_id, players, round1, filler="tempura"):
 def bundled_without_dummy():
     """Ids of the bundled rulesets whose seats are all players (no dummy), for tests of the standard procedure."""
     return tuple(rid for rid in BUNDLED_RULESETS if not bundled_ruleset(rid).dummy)
+
+
+#: the smallest valid rule file, for tests of the loader and the schema check
+MINI = """\
+format: 1
+id: mini
+name: Mini
+players: {min: 2, max: 4}
+cards:
+  - {id: apple, count: 10}
+  - {id: pear, count: 10, tags: [fruit], attributes: {value: 2}}
+deal:
+  hand_size: {2: 5, 3-4: 4}
+rounds: {count: 1, pass: left}
+scoring:
+  - {id: apples, kind: per_card, cards: apple, value: 1}
+"""

@@ -15,27 +15,13 @@ import pytest
 import yaml
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import best_match
+from strategies import MINI
 
 from ruledraft.errors import RulesetError
 from ruledraft.language.schema_check import check_schema, load_schema
 from ruledraft.language.yaml_loader import LoaderLimits, load_document, load_file
 
 BROKEN = Path(__file__).resolve().parent / "data" / "broken"
-
-MINI = """\
-format: 1
-id: mini
-name: Mini
-players: {min: 2, max: 4}
-cards:
-  - {id: apple, count: 10}
-  - {id: pear, count: 10, tags: [fruit], attributes: {value: 2}}
-deal:
-  hand_size: {2: 5, 3-4: 4}
-rounds: {count: 1, pass: left}
-scoring:
-  - {id: apples, kind: per_card, cards: apple, value: 1}
-"""
 
 
 def errors(text: str, **kwargs: Any) -> list[tuple[int, int, str]]:

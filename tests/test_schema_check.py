@@ -10,6 +10,7 @@ import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from jsonschema import Draft202012Validator
+from strategies import MINI
 
 from ruledraft.errors import Diagnostic, RulesetError
 from ruledraft.language.schema_check import check_schema, load_schema
@@ -19,21 +20,6 @@ ROOT = Path(__file__).resolve().parent.parent
 SUSHI_GO = ROOT / "rulesets" / "sushi-go.yaml"
 BROKEN = Path(__file__).resolve().parent / "data" / "broken"
 EXPECT = re.compile(r"^# expect: (\d+):(\d+): (.+?)\s*$")
-
-MINI = """\
-format: 1
-id: mini
-name: Mini
-players: {min: 2, max: 4}
-cards:
-  - {id: apple, count: 10}
-  - {id: pear, count: 10, tags: [fruit], attributes: {value: 2}}
-deal:
-  hand_size: {2: 5, 3-4: 4}
-rounds: {count: 1, pass: left}
-scoring:
-  - {id: apples, kind: per_card, cards: apple, value: 1}
-"""
 
 
 def check_text(text: str) -> list:
