@@ -140,3 +140,17 @@ def test_simulate_prints_no_note_for_an_iteration_budget():
     )
     assert result.exit_code == 0, result.output
     assert "note:" not in result.output
+
+
+def test_bots_lists_ismcts_with_its_options_and_defaults():
+    """`ruledraft bots` lists ismcts with each option, its type and its default."""
+    result = CliRunner().invoke(app, ["bots"])
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    at = next(i for i, line in enumerate(lines) if line.startswith("ismcts: "))
+    assert lines[at + 1 : at + 5] == [
+        "  iterations=integer (default 200): search iterations per decision",
+        "  ms=number (default 0.0): time per decision in milliseconds instead of iterations (0: off; not reproducible)",
+        "  objective=margin|win (default margin): margin (own score minus best other) or win",
+        "  c=number (default 0.7): UCB exploration constant",
+    ]
