@@ -15,6 +15,7 @@ from rich.table import Table
 from ruledraft.engine.state import MAX_SEED
 from ruledraft.errors import InputError, RuledraftError
 from ruledraft.play.agents import BotFailure, BotSpecError, agent_names, parse_bot
+from ruledraft.play.ismcts import time_budget_note
 from ruledraft.play.runner import GameResult, WorkerError, available_cores
 from ruledraft.play.runner import simulate as run_simulation
 
@@ -301,6 +302,9 @@ def simulate(
         err = Console(stderr=True)
         if note:
             typer.echo(note, err=True)
+        budget_note = time_budget_note(names)
+        if budget_note:
+            typer.echo(shown(budget_note), err=True)
         game_log = GameLog(log, inputs) if log is not None else None
         try:
             with Progress(

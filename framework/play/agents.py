@@ -442,3 +442,5 @@ register_agent(
     "given: the mean points one more of them adds in a fixed sample of random games.",
     card_values=True,
 )
+
+import ruledraft.play.ismcts  # noqa: E402, F401 - registers the ismcts bot

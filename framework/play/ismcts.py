@@ -1,0 +1,273 @@
+"""The ``ismcts`` bot: information-set Monte Carlo tree search.
+
+Each decision runs a number of iterations. An iteration deals again everything the
+seat cannot see (``State.resample_hidden``: one determinization), walks down the
+tree, adds one node, plays the rest of the game at random with the engine's own
+loop (``State.play_out``) and backs up every seat's reward.
+
+Moves are simultaneous, so the tree is decoupled: each node keeps one table of
+statistics per seat, every seat picks its own action by UCB from its own table,
+and the joint action is applied with ``apply_actions``. A seat's action counts are
+kept per action with how often it was available (the other seats' hands differ
+between determinizations), and the choice at the root is the most visited action.
+
+The bot reads only ``legal_actions``, the state's public interface and the scores:
+it knows no card by name, so it plays every ruleset, the dummy's controller and
+special actions (chopsticks) included.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from collections.abc import Sequence
+from typing import Any
+
+from ruledraft.play.agents import parse_bot, register_agent
+from ruledraft.play.bot_specs import BotOption
+
+__all__ = ["DEFAULT_ITERATIONS", "ISMCTSAgent", "Objective", "canonical", "time_budget_note"]
+
+#: iterations per decision when no budget is given
+DEFAULT_ITERATIONS = 200
+
+
+class Objective(str):
+    """What the search maximises: ``margin`` (own score minus the best other) or
+    ``win`` (1 for a win, 1/k for a win shared by k, else 0)."""
+
+    CHOICES = ("margin", "win")
+
+    def __new__(cls, text: str) -> Objective:
+        word = text.strip().lower()
+        if word not in cls.CHOICES:
+            raise ValueError("expected " + " or ".join(cls.CHOICES))
+        return super().__new__(cls, word)
+
+
+Objective.__name__ = "margin|win"  # how `ruledraft bots` names the option's type
+
+
+class _Node:
+    """One node of the decoupled tree: per acting seat, per action, the visits, the
+    summed reward and how often the action was available; children by joint action."""
+
+    __slots__ = ("stats", "children")
+
+    def __init__(self, seats: int) -> None:
+        #: stats[seat][action] = [visits, reward sum, availability]
+        self.stats: list[dict[int, list[float]]] = [{} for _ in range(seats)]
+        self.children: dict[tuple[int, ...], _Node] = {}
+
+
+class ISMCTSAgent:
+    """Information-set Monte Carlo tree search (decoupled UCT, random roll-outs);
+    iterations or a time budget per decision."""
+
+    name = "ismcts"
+    options = (
+        BotOption("iterations", int, DEFAULT_ITERATIONS, "search iterations per decision", minimum=1),
+        BotOption(
+            "ms", float, 0.0, "time per decision in milliseconds instead of iterations (0: off; not reproducible)", 0
+        ),
+        BotOption("objective", Objective, Objective("margin"), "margin (own score minus best other) or win"),
+        BotOption("c", float, 0.7, "UCB exploration constant", minimum=0),
+    )
+
+    def __init__(
+        self,
+        seed: int = 0,
+        iterations: int = DEFAULT_ITERATIONS,
+        ms: float = 0.0,
+        objective: str = "margin",
+        c: float = 0.7,
+    ) -> None:
+        if type(iterations) is not int or iterations < 1:
+            raise ValueError(f"iterations must be a whole number of at least 1, not {iterations!r}")
+        if not ms >= 0 or math.isinf(ms):
+            raise ValueError(f"ms must be a finite number of at least 0, not {ms!r}")
+        if not c >= 0 or math.isinf(c):
+            raise ValueError(f"c must be a finite number of at least 0, not {c!r}")
+        self._objective = str(Objective(objective))
+        self._rng = random.Random(seed)
+        self.iterations = iterations
+        self.ms = float(ms)
+        self.c = float(c)
+
+    # ------------------------------------------------------------------ rewards
+
+    def _rewards(self, state: Any) -> list[float]:
+        """Each player's reward at the end of a game: its margin over the best other
+        seat that can win, or its share of the win."""
+        game = state.game
+        players = game.num_players
+        if self._objective == "win":
+            winners = state.winners
+            share = 1.0 / len(winners) if winners else 0.0
+            return [share if s in winners else 0.0 for s in range(players)]
+        totals = state.totals()
+        dummy = game.ruleset.dummy
+        rivals = len(totals) if dummy is not None and dummy.can_win else players
+        out = []
+        for s in range(players):
+            best = max(totals[o] for o in range(rivals) if o != s)
+            out.append(float(totals[s] - best))
+        return out
+
+    # ------------------------------------------------------------------ search
+
+    def act(self, state: Any, seat: int) -> int:
+        legal = state.legal_actions(seat)
+        if len(legal) == 1:
+            return int(legal[0])
+        root = self.search(state, seat)
+        stats = root.stats[seat]
+        # most visited; ties by the better mean, then the smaller action number
+        return max(legal, key=lambda a: (stats[a][0], stats[a][1] / stats[a][0] if stats[a][0] else 0.0, -a))
+
+    def search(self, state: Any, seat: int) -> _Node:
+        """The tree grown from ``state`` for ``seat`` within the budget."""
+        players = state.game.num_players
+        root = _Node(players)
+        state = canonical(state, seat)
+        rng = self._rng
+        draw = rng.random
+        #: the largest reward size seen so far: margins are scaled into [-1, 1] by it
+        scale = [1.0]
+        if self.ms > 0:
+            deadline = time.perf_counter() + self.ms / 1000.0
+            self._iterate(state, seat, root, draw, scale)
+            while time.perf_counter() < deadline:
+                self._iterate(state, seat, root, draw, scale)
+        else:
+            for _ in range(self.iterations):
+                self._iterate(state, seat, root, draw, scale)
+        return root
+
+    def _iterate(self, state: Any, seat: int, root: _Node, draw: Any, scale: list[float]) -> None:
+        det = state.resample_hidden(seat, draw)
+        players = state.game.num_players
+        c = self.c
+        log = math.log
+        sqrt = math.sqrt
+        path: list[tuple[_Node, tuple[int, ...]]] = []
+        node = root
+        while not det.finished:
+            joint = []
+            for s in range(players):
+                legal = det.legal_actions(s)
+                table = node.stats[s]
+                if len(legal) == 1:
+                    a = legal[0]
+                    entry = table.get(a)
+                    if entry is None:
+                        entry = table[a] = [0, 0.0, 0]
+                    entry[2] += 1
+                    joint.append(a)
+                    continue
+                untried = []
+                best_a, best_v = legal[0], -math.inf
+                sc = scale[0]
+                for a in legal:
+                    entry = table.get(a)
+                    if entry is None:
+                        entry = table[a] = [0, 0.0, 0]
+                    entry[2] += 1
+                    n = entry[0]
+                    if n == 0:
+                        untried.append(a)
+                        continue
+                    v = entry[1] / (n * sc) + c * sqrt(log(entry[2]) / n)
+                    if v > best_v:
+                        best_a, best_v = a, v
+                if untried:
+                    best_a = untried[int(draw() * len(untried))]
+                joint.append(best_a)
+            key = tuple(joint)
+            path.append((node, key))
+            child = node.children.get(key)
+            det.apply_actions(joint)
+            if child is None:
+                node.children[key] = _Node(players)
+                break
+            node = child
+        if not det.finished:
+            det.play_out([draw] * players)
+        rewards = self._rewards(det)
+        biggest = max(abs(r) for r in rewards)
+        if biggest > scale[0]:
+            scale[0] = biggest
+        for n_, key in path:
+            stats = n_.stats
+            for s, a in enumerate(key):
+                entry = stats[s][a]
+                entry[0] += 1
+                entry[1] += rewards[s]
+
+
+def canonical(state: Any, seat: int) -> Any:
+    """A copy of ``state`` in which everything ``seat`` cannot see is laid out in one
+    fixed order (the hidden cards sorted and dealt back into the same places).
+
+    Two states that ``seat`` cannot tell apart give the same copy, so the search's
+    determinizations, and its move, depend only on what the seat knows.
+    """
+    new = state.clone()
+    known = state.game.procedure.known_hands(state, seat)
+    pool: list[int] = []
+    seen_by: dict[int, list[int]] = {}
+    for other, hand in enumerate(state.hands):
+        if other == seat:
+            continue
+        rest = hand[:]
+        seen = []
+        # a controller's drawn cards are hidden from the others, whatever the state says
+        hidden = len(state.drawn) if other == state.controller else 0
+        for c in known.get(other, ())[: len(hand) - hidden]:
+            if c in rest:
+                rest.remove(c)
+                seen.append(c)
+        seen_by[other] = seen
+        pool.extend(rest)
+    for pile in state.dummy_piles:
+        pool.extend(pile)
+    pool.extend(state.deck[state.deck_pos :])
+    pool.sort()
+    at = 0
+    for other, seen in seen_by.items():
+        n = len(state.hands[other]) - len(seen)
+        new.hands[other] = sorted(seen) + pool[at : at + n]
+        at += n
+    for i, pile in enumerate(state.dummy_piles):
+        new.dummy_piles[i] = pool[at : at + len(pile)]
+        at += len(pile)
+    new.deck = state.deck[: state.deck_pos] + pool[at:]
+    if 0 <= state.controller != seat and state.drawn:
+        # the controller's hidden cards stand for what it drew, so that the state stays
+        # consistent (``resample_hidden`` re-deals exactly those)
+        new.drawn = new.hands[state.controller][-len(state.drawn) :]
+    new.reserves = [sorted(r) for r in state.reserves]
+    return new
+
+
+def time_budget_note(specs: Sequence[str]) -> str | None:
+    """A one-line note when one of the bot ``specs`` is an ``ismcts`` bot with a time
+    budget (``ismcts:ms=50``): its moves depend on the machine's speed, so the results
+    cannot be reproduced. ``None`` when every bot's moves follow from the seed."""
+    for text in dict.fromkeys(specs):
+        spec = parse_bot(text)
+        if spec.kind.factory is ISMCTSAgent and spec.options.get("ms", 0) > 0:
+            return (
+                f"note: {text} searches for a time, not a number of iterations: its moves depend "
+                "on the machine's speed and load, so these results cannot be reproduced (iterations=N can)"
+            )
+    return None
+
+
+register_agent(
+    "ismcts",
+    ISMCTSAgent,
+    summary="Information-set Monte Carlo tree search: determinized, decoupled UCT over "
+    "simultaneous moves, random roll-outs (ismcts:iterations=400, ismcts:ms=50, objective=margin|win).",
+)
