@@ -104,3 +104,19 @@ def test_kept_cards_are_flagged_on_the_card_type(ruleset_id):
     assert [c.id for c in rs.catalogue.cards if c.kept] == ["pudding"]
     game = bundled_game(ruleset_id, rs.min_players)
     assert game.kept == tuple(c.keep == "game" for c in rs.catalogue.cards)
+
+
+def test_a_redeal_keeps_the_dummy_controllers_draw_consistent():
+    """In the dummy game, re-dealing (at random or in canonical order) for the other seat makes `drawn` the controller's re-dealt last cards, and both copies keep every card."""
+    game = bundled_game("sushi-go-two-player-dummy", 2)
+    state = game.new_initial_state(7)
+    assert state.drawn and 0 <= state.controller
+    other = 1 - state.controller
+    rng = random.Random(3)
+    for copy in (state.resample_hidden(other, rng.random), state.canonical_hidden(other)):
+        hand = copy.hands[state.controller]
+        assert copy.drawn == hand[-len(state.drawn) :]
+        assert copy.hands[other] == state.hands[other]
+        everything = sorted(sum(copy.hands, []) + sum(copy.dummy_piles, []) + copy.deck[copy.deck_pos :])
+        assert everything == sorted(sum(state.hands, []) + sum(state.dummy_piles, []) + state.deck[state.deck_pos :])
+    assert state.canonical_hidden(other).hands == state.resample_hidden(other, rng.random).canonical_hidden(other).hands

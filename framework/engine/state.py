@@ -20,7 +20,7 @@ The engine reads only the compiled ruleset: it knows no card by name.
 from __future__ import annotations
 
 import _random
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from ruledraft.engine.records import Observation, RoundRecord
@@ -310,6 +310,18 @@ class State:
         that ``seat`` has already seen. Re-dealt: the unseen cards of other hands, the
         dummy's face-down pile and the undealt deck, among themselves.
         """
+        return self._redeal_hidden(seat, lambda cards: sorted(cards, key=lambda _: random()), sort_seen=False)
+
+    def canonical_hidden(self, seat: int) -> State:
+        """A copy in which everything ``seat`` cannot see is laid out in one fixed order
+        (the hidden cards sorted, dealt back into the same places): two states ``seat``
+        cannot tell apart give the same copy, so a search started from it depends only
+        on what the seat knows."""
+        return self._redeal_hidden(seat, sorted, sort_seen=True)
+
+    def _redeal_hidden(self, seat: int, arrange: Callable[[list[int]], list[int]], *, sort_seen: bool) -> State:
+        """The copy both of the above make: the cards ``seat`` cannot see, pooled, put in
+        the order ``arrange`` gives and dealt back into the places they came from."""
         new = self.clone()
         known = self.game.procedure.known_hands(self, seat)
         pool: list[int] = []
@@ -317,20 +329,20 @@ class State:
         for other, hand in enumerate(self.hands):
             if other == seat:
                 continue
-            seen = list(known.get(other, ()))
             rest = hand[:]
             kept_cards = []
-            for c in seen:
+            # a controller's drawn cards (the last of its hand) are hidden from the others
+            hidden = len(self.drawn) if other == self.controller else 0
+            for c in list(known.get(other, ()))[: len(hand) - hidden]:
                 if c in rest:
                     rest.remove(c)
                     kept_cards.append(c)
-            keep[other] = kept_cards
+            keep[other] = sorted(kept_cards) if sort_seen else kept_cards
             pool.extend(rest)
         for pile in self.dummy_piles:
             pool.extend(pile)
-        undealt = self.deck[self.deck_pos :]
-        pool.extend(undealt)
-        pool = sorted(pool, key=lambda _: random())
+        pool.extend(self.deck[self.deck_pos :])
+        pool = arrange(pool)
         at = 0
         for other, kept_cards in keep.items():
             n = len(self.hands[other]) - len(kept_cards)
@@ -340,8 +352,11 @@ class State:
             new.dummy_piles[i] = pool[at : at + len(pile)]
             at += len(pile)
         new.deck = self.deck[: self.deck_pos] + pool[at:]
+        if 0 <= self.controller != seat and self.drawn:
+            # the controller's re-dealt last cards stand for what it drew: the copy stays consistent
+            new.drawn = new.hands[self.controller][-len(self.drawn) :]
         if self.reserves:  # which held-back cards come next is unknown too
-            new.reserves = [sorted(r, key=lambda _: random()) for r in self.reserves]
+            new.reserves = [arrange(r) for r in self.reserves]
         return new
 
     def clone(self) -> State:

@@ -27,7 +27,7 @@ from typing import Any
 from ruledraft.play.agents import parse_bot, register_agent
 from ruledraft.play.bot_specs import BotOption
 
-__all__ = ["DEFAULT_ITERATIONS", "ISMCTSAgent", "Objective", "canonical", "time_budget_note"]
+__all__ = ["DEFAULT_ITERATIONS", "ISMCTSAgent", "Objective", "time_budget_note"]
 
 #: iterations per decision when no budget is given
 DEFAULT_ITERATIONS = 200
@@ -130,7 +130,7 @@ class ISMCTSAgent:
         """The tree grown from ``state`` for ``seat`` within the budget."""
         players = state.game.num_players
         root = _Node(players)
-        state = canonical(state, seat)
+        state = state.canonical_hidden(seat)  # the search depends only on what the seat knows
         rng = self._rng
         draw = rng.random
         #: the largest reward size seen so far: margins are scaled into [-1, 1] by it
@@ -204,51 +204,6 @@ class ISMCTSAgent:
                 entry = stats[s][a]
                 entry[0] += 1
                 entry[1] += rewards[s]
-
-
-def canonical(state: Any, seat: int) -> Any:
-    """A copy of ``state`` in which everything ``seat`` cannot see is laid out in one
-    fixed order (the hidden cards sorted and dealt back into the same places).
-
-    Two states that ``seat`` cannot tell apart give the same copy, so the search's
-    determinizations, and its move, depend only on what the seat knows.
-    """
-    new = state.clone()
-    known = state.game.procedure.known_hands(state, seat)
-    pool: list[int] = []
-    seen_by: dict[int, list[int]] = {}
-    for other, hand in enumerate(state.hands):
-        if other == seat:
-            continue
-        rest = hand[:]
-        seen = []
-        # a controller's drawn cards are hidden from the others, whatever the state says
-        hidden = len(state.drawn) if other == state.controller else 0
-        for c in known.get(other, ())[: len(hand) - hidden]:
-            if c in rest:
-                rest.remove(c)
-                seen.append(c)
-        seen_by[other] = seen
-        pool.extend(rest)
-    for pile in state.dummy_piles:
-        pool.extend(pile)
-    pool.extend(state.deck[state.deck_pos :])
-    pool.sort()
-    at = 0
-    for other, seen in seen_by.items():
-        n = len(state.hands[other]) - len(seen)
-        new.hands[other] = sorted(seen) + pool[at : at + n]
-        at += n
-    for i, pile in enumerate(state.dummy_piles):
-        new.dummy_piles[i] = pool[at : at + len(pile)]
-        at += len(pile)
-    new.deck = state.deck[: state.deck_pos] + pool[at:]
-    if 0 <= state.controller != seat and state.drawn:
-        # the controller's hidden cards stand for what it drew, so that the state stays
-        # consistent (``resample_hidden`` re-deals exactly those)
-        new.drawn = new.hands[state.controller][-len(state.drawn) :]
-    new.reserves = [sorted(r) for r in state.reserves]
-    return new
 
 
 def time_budget_note(specs: Sequence[str]) -> str | None:
