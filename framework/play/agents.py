@@ -5,6 +5,8 @@ found by name through a registry (:func:`register_agent`, :func:`make_agent`), s
 new bot plugs in without touching the runner or the CLI.
 
 Bots look only at what their seat may know: their own hand and the public tables.
+:func:`observe` gives exactly that, as a record and as the vector the PettingZoo
+environments give a learner (:mod:`ruledraft.engine.encoding`).
 """
 
 from __future__ import annotations
@@ -15,6 +17,8 @@ import random
 from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
+from ruledraft.engine.encoding import encoder_for
+from ruledraft.engine.records import Observation
 from ruledraft.play.bot_specs import (
     BotFailure,
     BotKind,
@@ -42,6 +46,7 @@ __all__ = [
     "checked_act",
     "is_foreign",
     "make_agent",
+    "observe",
     "parse_bot",
     "register_agent",
 ]
@@ -147,6 +152,14 @@ def checked_act(agent: Agent, name: str, state, seat: int, seed: int) -> int:
     if type(action) is not int or action not in state.legal_actions(seat):
         raise BotFailure(f"bot '{name}' at seat {seat} chose {action!r}, not a legal action (game seed {seed})")
     return action
+
+
+def observe(state, seat: int) -> tuple[Observation, list[float]]:
+    """What ``seat`` may know now: ``state.observation(seat)`` and the same as the
+    fixed-size vector of :class:`ruledraft.engine.encoding.Encoder` (the observation
+    of the PettingZoo environments; ``encoder_for(state.game).fields`` names its parts)."""
+    obs = state.observation(seat)
+    return obs, encoder_for(state.game).encode(obs)
 
 
 class RandomAgent:
