@@ -344,6 +344,8 @@ class ParallelDraftEnv(ParallelEnv):
         dict[str, dict[str, Any]],
     ]:
         table = self._table
+        if not self.agents:
+            raise IllegalMoveError(f"the game is over (seed {table.seed}): reset() starts another")
         live = self.agents[:]
         final: list[float] | None = None
         chosen: dict[int, int] = {}

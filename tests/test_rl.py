@@ -209,6 +209,8 @@ def test_illegal_reward_ends_the_game_with_that_reward_for_the_agent_that_made_i
     assert rewards == {"player_0": 0.0, "player_1": -1.0, "player_2": 0.0}
     assert all(terminations.values()) and par.agents == []
     assert all(not o["action_mask"].any() for o in obs.values())
+    with pytest.raises(IllegalMoveError, match=re.escape("the game is over (seed 2): reset() starts another")):
+        par.step({})
     aec = rl.raw_env(ruleset="sushi-go", players=3, illegal_reward=-1)
     aec.reset(seed=2)
     aec.step(-1)
