@@ -121,8 +121,8 @@ class _Table:
     def new_game(self, seed: int | None) -> None:
         """Start a game: ``seed`` itself, or the next of the stream."""
         if seed is not None:
-            self._stream = (seed, 0)
-            game_seed = seed
+            game_seed = int(seed)  # a NumPy integer too
+            self._stream = (game_seed, 0)
         else:
             if self._stream is None:
                 self._stream = (random.SystemRandom().randrange(MAX_SEED + 1), 0)
@@ -388,20 +388,20 @@ class ParallelDraftEnv(ParallelEnv):
         pass
 
 
-def raw_env(**kwargs: Any) -> DraftEnv:
-    """The AEC environment without wrappers (``DraftEnv(**kwargs)``)."""
-    return DraftEnv(**kwargs)
+def raw_env(*args: Any, **kwargs: Any) -> DraftEnv:
+    """The AEC environment without wrappers (``DraftEnv(...)``)."""
+    return DraftEnv(*args, **kwargs)
 
 
-def env(**kwargs: Any) -> AECEnv:
+def env(*args: Any, **kwargs: Any) -> AECEnv:
     """The AEC environment with PettingZoo's usual checks: actions within bounds, and
     ``reset`` before ``step`` (``ruleset``, ``players``, ``reward``,
     ``illegal_reward``, ``render_mode`` as :class:`DraftEnv` takes them)."""
-    wrapped: AECEnv = DraftEnv(**kwargs)
+    wrapped: AECEnv = DraftEnv(*args, **kwargs)
     wrapped = wrappers.AssertOutOfBoundsWrapper(wrapped)
     return wrappers.OrderEnforcingWrapper(wrapped)
 
 
-def parallel_env(**kwargs: Any) -> ParallelDraftEnv:
-    """The parallel environment (``ParallelDraftEnv(**kwargs)``)."""
-    return ParallelDraftEnv(**kwargs)
+def parallel_env(*args: Any, **kwargs: Any) -> ParallelDraftEnv:
+    """The parallel environment (``ParallelDraftEnv(...)``)."""
+    return ParallelDraftEnv(*args, **kwargs)

@@ -279,6 +279,10 @@ def test_the_environments_take_a_compiled_ruleset_or_a_game_and_check_their_opti
     game = bundled_game("sushi-go", 3)
     assert rl.parallel_env(ruleset=game).possible_agents == ["player_0", "player_1", "player_2"]
     assert rl.raw_env(ruleset=game.ruleset, players=5).game.num_players == 5
+    assert rl.env("sushi-go", 4).unwrapped.game.num_players == 4
+    by_numpy = rl.parallel_env("sushi-go", 2)
+    by_numpy.reset(seed=np.int64(7))
+    assert by_numpy.engine_state.hands == bundled_game("sushi-go", 2).new_initial_state(7).hands
     with pytest.raises(ValueError, match=re.escape("reward must be one of points, margin, win, not 'score'")):
         rl.raw_env(reward="score")
     with pytest.raises(ValueError, match=re.escape("render_mode must be one of ansi, human, not 'rgb_array'")):
