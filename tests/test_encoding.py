@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import random
+import re
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from strategies import BUNDLED_RULESETS, MINI, bundled_game, bundled_ruleset, game_seeds
 
+import ruledraft.engine.encoding as encoding
 from ruledraft.engine.encoding import FIELDS, Encoder, FieldSpec, encoder_for
 from ruledraft.engine.state import Game
 from ruledraft.language.loading import load_ruleset
@@ -176,3 +179,13 @@ def test_the_dummy_seat_comes_after_the_players_for_every_observer():
     assert sizes[0][2] == sizes[1][2] == 0
     assert sizes[0][:2] == [len(state.hands[0]), len(state.hands[1])]
     assert sizes[1][:2] == [len(state.hands[1]), len(state.hands[0])]
+
+
+def test_the_module_docstring_and_the_readme_document_every_field_in_order():
+    """Each name of FIELDS appears, in order, in the encoding module's table and in the README's field table."""
+    names = [spec.name for spec in FIELDS]
+    in_doc = re.findall(r"^``(\w+)``", encoding.__doc__, re.M)
+    assert in_doc == names
+    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text().split("## Reinforcement learning", 1)[1]
+    in_readme = [n for row in re.findall(r"^\| (`[^|]+) \|", readme, re.M) for n in re.findall(r"`(\w+)`", row)]
+    assert in_readme == names
