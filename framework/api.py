@@ -69,7 +69,7 @@ def check_ruleset(
     only when ``source`` names no ruleset or file that can be read.
     """
     if (source is None) == (text is None):
-        raise TypeError("give a ruleset's source (a bundled id or a path) or its text=, not both")
+        raise TypeError("give either a ruleset's source (a bundled id or a path) or its text=")
     if text is not None:
         return loading.check_ruleset(name, allow=tuple(allow_paths), text=text)
     assert source is not None

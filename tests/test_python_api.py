@@ -128,10 +128,10 @@ def test_text_extends_resolves_from_the_current_directory(tmp_path, monkeypatch)
 
 
 def test_load_ruleset_needs_a_source_or_text_but_not_both():
-    """Naming no ruleset, or both a source and text, is a TypeError."""
-    with pytest.raises(TypeError, match="not both"):
+    """Naming no ruleset, or both a source and text, is a TypeError saying to give one."""
+    with pytest.raises(TypeError, match=r"^give either a ruleset.s source \(a bundled id or a path\) or its text=$"):
         ruledraft.load_ruleset()
-    with pytest.raises(TypeError, match="not both"):
+    with pytest.raises(TypeError, match=r"^give either a ruleset.s source \(a bundled id or a path\) or its text=$"):
         ruledraft.load_ruleset("sushi-go", text=BROKEN)
 
 
@@ -304,3 +304,16 @@ def test_read_log_names_the_line_of_a_bad_record(tmp_path):
         ruledraft.read_log(path)
     path.write_text(good + "\n\n", encoding="utf-8")
     assert ruledraft.read_log(path) == [json.loads(good)]
+
+
+def test_simulate_takes_bot_specs_not_agent_objects():
+    """An agent object given to `simulate` (which makes fresh bots for every game) is a TypeError saying what to do."""
+
+    class First:
+        name = "mine"
+
+        def act(self, state, seat):
+            return state.legal_actions(seat)[0]
+
+    with pytest.raises(TypeError, match=r"^simulate takes bot specs \(text\), not agent objects: register the bot"):
+        ruledraft.simulate("sushi-go", games=1, bots=["greedy", First()])
