@@ -14,9 +14,9 @@ from rich.table import Table
 
 from ruledraft.engine.state import MAX_SEED
 from ruledraft.errors import InputError, RuledraftError
-from ruledraft.play.agents import BotFailure, BotSpecError, agent_names, parse_bot
+from ruledraft.play.agents import BotFailure, BotSpecError
 from ruledraft.play.ismcts import time_budget_note
-from ruledraft.play.runner import GameResult, WorkerError, available_cores
+from ruledraft.play.runner import GameResult, WorkerError, available_cores, fill_seats
 from ruledraft.play.runner import simulate as run_simulation
 
 from .common import (
@@ -31,29 +31,15 @@ from .common import (
 )
 
 
-def parse_bots(
-    spec: str, players: int, *, allow: list[str] | None = None, card_ids: Sequence[str] | None = None
-) -> list[str]:
+def parse_bots(spec: str, players: int, *, card_ids: Sequence[str] | None = None) -> list[str]:
     """``greedy,random`` -> one bot spec per seat; the last fills the seats left. Each
     spec is ``NAME[:KEY=VALUE]...``, ``FILE.py:CLASS[:...]`` or ``MODULE:CLASS[:...]``
-    (loaded and its options checked now; with ``card_ids``, card values too)."""
-    names = [n.strip() for n in spec.split(",") if n.strip()]
-    known = allow if allow is not None else agent_names()
-    if not names:
-        raise InputError("--bots needs at least one bot name; known: " + ", ".join(known))
-    for n in names:
-        if allow is None:
-            try:
-                parse_bot(n, card_ids)
-            except BotSpecError as e:
-                raise BotSpecError(shown(e)) from None
-        elif n not in known:
-            from ruledraft.language.suggest import did_you_mean
-
-            raise InputError(f"unknown bot '{n}'{did_you_mean(n, known)}; known: {', '.join(known)}")
-    if len(names) > players:
-        raise InputError(f"--bots names {len(names)} bots for {players} players")
-    return names + [names[-1]] * (players - len(names))
+    (loaded and its options checked now; with ``card_ids``, card values too). The
+    seats are filled by :func:`~ruledraft.play.runner.fill_seats`, as ``ruledraft.simulate`` fills them."""
+    try:
+        return fill_seats(spec, players, card_ids, option="--bots")
+    except BotSpecError as e:
+        raise BotSpecError(shown(e)) from None
 
 
 def summary_tables(summary, ruleset) -> list[Table]:

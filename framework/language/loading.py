@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 import attrs
@@ -21,6 +22,7 @@ from ruledraft.language.file_access import display_name, input_kind
 from ruledraft.language.inheritance import resolve_document
 from ruledraft.language.ruleset import CompiledRuleset
 from ruledraft.language.schema_check import check_schema
+from ruledraft.language.yaml_loader import load_document
 
 
 @attrs.frozen
@@ -38,16 +40,23 @@ class CheckResult:
         return self.ruleset is not None and not any(d.severity == "error" for d in self.diagnostics)
 
 
-def check_ruleset(source: str | os.PathLike[str], *, allow: Sequence[str | os.PathLike[str]] = ()) -> CheckResult:
+def check_ruleset(
+    source: str | os.PathLike[str], *, allow: Sequence[str | os.PathLike[str]] = (), text: str | None = None
+) -> CheckResult:
     """Load, check and compile; never raises for a bad rule file (only for a name that is no usable file).
 
     ``source`` is resolved by :func:`resolve_source` as typed on the command line;
-    ``allow`` widens where its ``extends:`` may reach.
+    ``allow`` widens where its ``extends:`` may reach. Given ``text`` (rule-file text),
+    that is checked instead, ``source`` is the name its messages give, and its
+    ``extends:`` is resolved as standard input's is (from the current directory).
     """
-    path = resolve_source(source)
-    if os.fspath(path) != "-":
-        input_kind(path)  # a directory, FIFO, device or refused path: InputError, before any read
-    file = "<stdin>" if os.fspath(path) == "-" else str(path)
+    if text is None:
+        path = resolve_source(source)
+        if os.fspath(path) != "-":
+            input_kind(path)  # a directory, FIFO, device or refused path: InputError, before any read
+        file = "<stdin>" if os.fspath(path) == "-" else str(path)
+    else:
+        path, file = Path("-"), os.fspath(source)
     files: list[str] = []
     refused: list[Diagnostic] = []
     judged: list[Any] = []  # the top file's accepted_sections, once it had schema problems
@@ -65,7 +74,8 @@ def check_ruleset(source: str | os.PathLike[str], *, allow: Sequence[str | os.Pa
         return problems
 
     try:
-        doc = resolve_document(path, check=check, allow=allow)
+        given = None if text is None else load_document(text, file)
+        doc = resolve_document(path, check=check, allow=allow, _doc=given)
     except RulesetError as e:
         if refused:
             return CheckResult(file, None, sorted(set(refused + list(e.diagnostics))))
@@ -82,9 +92,11 @@ def check_ruleset(source: str | os.PathLike[str], *, allow: Sequence[str | os.Pa
     return CheckResult(file, ruleset, diagnostics, doc, tuple(files))  # warnings only
 
 
-def load_ruleset(source: str | os.PathLike[str], *, allow: Sequence[str | os.PathLike[str]] = ()) -> CompiledRuleset:
-    """The compiled ruleset, or :class:`RulesetError` listing every problem."""
-    result = check_ruleset(source, allow=allow)
+def load_ruleset(
+    source: str | os.PathLike[str], *, allow: Sequence[str | os.PathLike[str]] = (), text: str | None = None
+) -> CompiledRuleset:
+    """The compiled ruleset, or :class:`RulesetError` listing every problem (arguments as for :func:`check_ruleset`)."""
+    result = check_ruleset(source, allow=allow, text=text)
     if not result.ok:
         raise RulesetError([d for d in result.diagnostics if d.severity == "error"])
     assert result.ruleset is not None  # ok means compiled

@@ -53,6 +53,9 @@ __all__ = [
 
 
 class Agent(Protocol):
+    """A bot: a ``name`` and ``act(state, seat)``, the action it takes (one of
+    ``state.legal_actions(seat)``), looking only at what its seat may know."""
+
     name: str
 
     def act(self, state, seat: int) -> int:  # pragma: no cover - protocol

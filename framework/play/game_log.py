@@ -498,12 +498,20 @@ def replay_record(ruleset: CompiledRuleset, record: Any, *, shape_checked: bool 
     skips the schema part, for a caller that has just run it): a record with any
     problem there is not replayed and those problems are returned.
     """
+    return replay_game(ruleset, record, shape_checked=shape_checked)[1]
+
+
+def replay_game(
+    ruleset: CompiledRuleset, record: Any, *, shape_checked: bool = False
+) -> tuple[State | None, list[str]]:
+    """:func:`replay_record`, and the finished state of the game replayed (None
+    unless it replays clean)."""
     if shape_checked:
         problems = format_problems(_consistency_problems(record, ruleset))
     else:
         problems = record_problems(record, ruleset)
     if problems:
-        return problems
+        return None, problems
     try:
         players = record["players"]
         rounds = record["rounds"]
@@ -517,29 +525,29 @@ def replay_record(ruleset: CompiledRuleset, record: Any, *, shape_checked: bool 
                 break  # reported below, once the turns are compared
             logged = [[_card(ruleset, c, f"round {r + 1} hands") for c in hand] for hand in rnd["hands"]]
             if logged != state.history[r].hands:
-                return [f"round {r + 1}: the cards dealt in the log are not those seed {seed} deals"]
+                return None, [f"round {r + 1}: the cards dealt in the log are not those seed {seed} deals"]
             for t, turn in enumerate(rnd["turns"]):
                 where = f"round {r + 1}, turn {t + 1}"
                 if turn.get("auto"):
                     continue  # played by the engine itself; checked against its history below
                 if state.is_terminal():
                     problems.append(f"{where}: the game is already over")
-                    return problems
+                    return None, problems
                 if state.round != r:
                     problems.append(f"{where}: the rules ended round {r + 1} before this turn")
-                    return problems
+                    return None, problems
                 if "controller" in turn and turn["controller"] != state.controller:
                     problems.append(
                         f"{where}: seat {turn['controller']} is logged as controlling the dummy, the rules say seat {state.controller}"
                     )
-                    return problems
+                    return None, problems
                 if "drawn" in turn:
                     drawn = [_card(ruleset, c, where) for c in turn["drawn"]]
                     if drawn != state.drawn:
                         problems.append(
                             f"{where}: the dummy pile gave {[ruleset.card_id(c) for c in state.drawn]}, the log says {turn['drawn']}"
                         )
-                        return problems
+                        return None, problems
                 actions = []
                 for seat in state.acting_seats():
                     cards = [_card(ruleset, c, where) for c in turn["picks"][seat]]
@@ -556,10 +564,10 @@ def replay_record(ruleset: CompiledRuleset, record: Any, *, shape_checked: bool 
                     state.apply_actions(actions)
                 except IllegalMoveError as e:
                     problems.append(f"{where}: illegal pick: {e}")
-                    return problems
+                    return None, problems
         if not state.is_terminal():
             problems.append("the log ends before the game does")
-            return problems
+            return None, problems
         expected = record_game(state, record.get("seats", []))
         for r, (mine, theirs) in enumerate(zip(expected["rounds"], rounds)):
             if [t["picks"] for t in mine["turns"]] != [t["picks"] for t in theirs["turns"]]:
@@ -586,4 +594,4 @@ def replay_record(ruleset: CompiledRuleset, record: Any, *, shape_checked: bool 
         problems.append(f"the record is malformed ({type(e).__name__}: {e})")
     except InputError as e:
         problems.append(str(e))
-    return problems
+    return (None if problems else state), problems

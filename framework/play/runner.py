@@ -24,9 +24,9 @@ import attrs
 
 from ruledraft.engine.scoresheet import Scoring, add_rule_points
 from ruledraft.engine.state import MAX_SEED, Game, State, derive_seed
-from ruledraft.errors import RuledraftError
+from ruledraft.errors import InputError, RuledraftError
 from ruledraft.language.ruleset import CompiledRuleset
-from ruledraft.play.agents import checked_act, is_foreign, make_agent
+from ruledraft.play.agents import agent_names, checked_act, is_foreign, make_agent, parse_bot
 from ruledraft.play.game_log import record_game
 
 _HEAP_LOCK = threading.Lock()
@@ -88,6 +88,26 @@ def bot_seeds(seed: int, seats: int) -> list[int]:
     """``[bot_seed(seed, seat) for seat in range(seats)]``, mixing the shared prefix once."""
     base = derive_seed(seed, 0xB07)
     return [derive_seed(base, seat) for seat in range(seats)]
+
+
+def fill_seats(
+    bots: str | Sequence[Any], players: int, card_ids: Sequence[str] | None = None, *, option: str = "bots"
+) -> list:
+    """One bot per seat from the bots named, as ``--bots`` takes them: ``greedy,random``
+    (or a list), the last filling the seats left. Each spec is checked now
+    (:class:`~ruledraft.play.agents.BotSpecError` if unusable; with the ruleset's
+    ``card_ids``, card values too); an entry that is not text (an agent) is kept as
+    it is. :class:`InputError` for no bot, or more bots than ``players``; ``option``
+    is how the messages name the setting."""
+    entries = [n.strip() for n in bots.split(",") if n.strip()] if isinstance(bots, str) else list(bots)
+    if not entries:
+        raise InputError(f"{option} needs at least one bot name; known: " + ", ".join(agent_names()))
+    for entry in entries:
+        if isinstance(entry, str):
+            parse_bot(entry, card_ids)
+    if len(entries) > players:
+        raise InputError(f"{option} names {len(entries)} bots for {players} players")
+    return entries + [entries[-1]] * (players - len(entries))
 
 
 def play_game(game: Game, seed: int, bots: Sequence[str], agents: Sequence | None = None) -> State:
@@ -563,6 +583,10 @@ class _Workers:
 
 @attrs.frozen
 class SeatStats:
+    """One seat's figures over a simulation: its bot, wins (a win shared by k seats
+    counts 1/k), win share, mean score and its standard deviation, lowest and highest
+    score, and the mean points of each scoring rule (by rule id)."""
+
     seat: int
     bot: str
     wins: float
@@ -579,6 +603,10 @@ class SeatStats:
 
 @attrs.frozen
 class Summary:
+    """What ``simulate`` found: the ruleset's id, players, games played, seed, the bot
+    of each seat, a :class:`SeatStats` per seat (dummy seats too, as ``dummy``), the
+    scoring rules' ids and the time taken; :meth:`to_json` is ``simulate --json``."""
+
     ruleset: str
     players: int
     games: int

@@ -1,0 +1,255 @@
+"""The functions of the Python API (``import ruledraft``) that are more than a name
+re-exported: each takes a ruleset as a compiled one or as a bundled id or a path, and
+fills bots into seats as the command line does.
+
+The package's ``__init__`` imports this module only when one of its names is first
+used, so ``import ruledraft`` (and the ``ruledraft`` command's start) stays quick.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from ruledraft.engine.state import MAX_SEED, Game, State
+from ruledraft.engine.table_scoring import table_sheet
+from ruledraft.errors import InputError, ReplayMismatch, RulesetError
+from ruledraft.language import loading
+from ruledraft.language.bundled import OutOfReach, bundled_ids
+from ruledraft.language.file_access import UnreadableInput, input_kind
+from ruledraft.language.ruleset import CompiledRuleset
+from ruledraft.play import runner
+from ruledraft.play.agents import checked_act, make_agent
+from ruledraft.play.game_log import read_records, record_problems, replay_game
+
+__all__ = [
+    "bundled_rulesets",
+    "check_ruleset",
+    "load_ruleset",
+    "play_game",
+    "read_log",
+    "replay",
+    "score_table",
+    "simulate",
+]
+
+PathText = str | os.PathLike[str]
+#: a ruleset as the functions here take it: compiled, or a bundled id or a path to load
+RulesetLike = CompiledRuleset | str | os.PathLike[str]
+#: the bots of a table: ``"greedy,random"`` or ``["greedy", "random"]`` (bot specs)
+Bots = str | Sequence[Any]
+
+DEFAULT_BOTS = "greedy,random"  # what `ruledraft simulate` plays without --bots
+
+
+def bundled_rulesets() -> list[str]:
+    """The ids of the rulesets that ship with ruledraft (``sushi-go``, ...), sorted."""
+    return bundled_ids()
+
+
+def check_ruleset(
+    source: PathText | None = None,
+    *,
+    text: str | None = None,
+    name: str = "<text>",
+    allow_paths: Sequence[PathText] = (),
+) -> loading.CheckResult:
+    """Load, check and compile a ruleset, returning every problem instead of raising.
+
+    ``source`` is a bundled id (``"sushi-go"``) or a path to a rule file; or give
+    the rule file's ``text`` instead (its messages name it ``name``; its
+    ``extends:`` is resolved from the current directory). ``allow_paths`` lists
+    directories a rule file's ``extends:`` may also reach (``--allow-path``).
+
+    The result has ``ok``, ``ruleset`` (the compiled ruleset, or None) and
+    ``diagnostics`` (each a :class:`~ruledraft.errors.Diagnostic`: ``file``,
+    ``line``, ``column``, ``message``, ``severity``; ``format()`` gives
+    ``FILE:LINE:COLUMN: error: MESSAGE``). :class:`~ruledraft.errors.InputError`
+    only when ``source`` names no ruleset or file that can be read.
+    """
+    if (source is None) == (text is None):
+        raise TypeError("give either a ruleset's source (a bundled id or a path) or its text=")
+    if text is not None:
+        return loading.check_ruleset(name, allow=tuple(allow_paths), text=text)
+    assert source is not None
+    return loading.check_ruleset(source, allow=tuple(allow_paths))
+
+
+def load_ruleset(
+    source: PathText | None = None,
+    *,
+    text: str | None = None,
+    name: str = "<text>",
+    allow_paths: Sequence[PathText] = (),
+) -> CompiledRuleset:
+    """The compiled ruleset of a bundled id, a rule file or rule-file ``text``.
+
+    Arguments as for :func:`check_ruleset`. A rule file with problems raises
+    :class:`~ruledraft.errors.RulesetError`: its ``diagnostics`` list every one, and
+    its message is one ``FILE:LINE:COLUMN: error: MESSAGE`` line per problem. A
+    name that is neither a bundled id nor a readable file raises
+    :class:`~ruledraft.errors.InputError`.
+    """
+    result = check_ruleset(source, text=text, name=name, allow_paths=allow_paths)
+    if not result.ok:
+        raise RulesetError([d for d in result.diagnostics if d.severity == "error"])
+    assert result.ruleset is not None  # ok means compiled
+    return result.ruleset
+
+
+def _compiled(ruleset: RulesetLike) -> tuple[CompiledRuleset, Any]:
+    """The compiled ruleset, and (when loaded here) the checked document it came from,
+    which worker processes get where they cannot be forked."""
+    if isinstance(ruleset, CompiledRuleset):
+        return ruleset, None
+    result = check_ruleset(ruleset)
+    if not result.ok:
+        raise RulesetError([d for d in result.diagnostics if d.severity == "error"])
+    assert result.ruleset is not None
+    return result.ruleset, result.document
+
+
+def play_game(ruleset: RulesetLike, players: int = 4, bots: Bots = DEFAULT_BOTS, seed: int = 0) -> State:
+    """Play one game with bots to the end; the finished :class:`~ruledraft.engine.state.State`.
+
+    ``bots`` name one bot per seat as ``--bots`` does (``"greedy,random"``, or a
+    list of specs such as ``"value:tempura=3"`` or ``"mybot.py:MyBot"``); the last
+    fills the seats left. An entry may also be an agent object (``name`` and
+    ``act(state, seat)``), which then plays its seat (and, repeated, the seats
+    after it) as it is; the moves of such an object are checked. Bots made from
+    specs are seeded from ``seed`` as in ``simulate``, so a game with a given seed
+    is the same game every time.
+
+    The state gives ``totals()``, ``winners``, ``score_sheet()``, ``history``;
+    :func:`~ruledraft.play.game_log.record_game` turns it into a log record.
+    :class:`~ruledraft.errors.InputError` for a player count the ruleset does not
+    take or a bot that cannot be made; :class:`~ruledraft.play.agents.BotFailure`
+    when a bot from outside (a file, a module, an object) raises or picks an
+    illegal move.
+    """
+    rs = _compiled(ruleset)[0]
+    _check_seed(seed)
+    game = Game(rs, players)
+    seats = runner.fill_seats(bots, players, rs.catalogue.ids)
+    if all(isinstance(s, str) for s in seats):
+        return runner.play_game(game, seed, seats)  # the same game simulate plays for this seed
+    seeds = runner.bot_seeds(seed, players)
+    agents = [make_agent(s, seeds[n]) if isinstance(s, str) else s for n, s in enumerate(seats)]
+    names = [s if isinstance(s, str) else str(getattr(s, "name", type(s).__name__)) for s in seats]
+    state = game.new_initial_state(seed)
+    while not state.is_terminal():
+        state.apply_actions([checked_act(a, names[n], state, n, seed) for n, a in enumerate(agents)])
+    return state
+
+
+def simulate(
+    ruleset: RulesetLike,
+    players: int = 4,
+    games: int = 1000,
+    bots: Bots = DEFAULT_BOTS,
+    seed: int = 0,
+    jobs: int = 1,
+) -> runner.Summary:
+    """Play ``games`` games between bots and summarise them: what ``ruledraft simulate`` prints.
+
+    ``bots`` as ``--bots`` takes them (``"greedy,random"`` or a list of specs; the
+    last fills the seats left), so ``simulate("sushi-go", bots=["greedy"])`` is
+    ``ruledraft simulate sushi-go --bots greedy``. Game ``i`` is seeded from ``seed``
+    and ``i``; ``jobs`` processes (0: one per processor) give the same figures as
+    one. Returns a :class:`~ruledraft.play.runner.Summary`: per seat the bot, win
+    share, mean score, spread and mean points per scoring rule; ``to_json()`` is
+    ``--json``. Ctrl-C stops it early (``Summary.interrupted``), as on the command
+    line.
+
+    :class:`~ruledraft.errors.InputError` for a player count the ruleset does not
+    take or an unusable bot; ``ValueError`` for a seed outside 0..2**53-1, fewer
+    than one game or a negative ``jobs``.
+    """
+    rs, document = _compiled(ruleset)
+    _check_seed(seed)
+    if games < 1:
+        raise ValueError(f"games must be at least 1, not {games}")
+    if jobs < 0:
+        raise ValueError(f"jobs must be 0 (one per processor) or more, not {jobs}")
+    Game(rs, players)  # the player count, checked before any bot is loaded
+    seats = runner.fill_seats(bots, players, rs.catalogue.ids)
+    if not all(isinstance(s, str) for s in seats):
+        raise TypeError("simulate takes bot specs (text), not agent objects: register the bot or name its class")
+    return runner.simulate(rs, players, games, seed, seats, jobs=jobs or runner.available_cores(), document=document)
+
+
+def _check_seed(seed: int) -> None:
+    if not 0 <= seed <= MAX_SEED:
+        raise ValueError(f"the seed must be a whole number from 0 to {MAX_SEED}, not {seed}")
+
+
+def score_table(
+    ruleset: RulesetLike, table: Mapping[str, Any], *, partial: bool = False, rules: bool = False
+) -> dict[str, Any]:
+    """Score a finished table without playing it: what ``ruledraft score`` prints for it.
+
+    ``table`` is ``{"rounds": [[[seat 0's card ids in play order], ...], ...]}``
+    (``schemas/score-table.schema.json``). Returns ``{"rounds", "game_end",
+    "totals", "winners"}`` (and ``"rules"``, each scoring rule's points, with
+    ``rules=True``, as ``--rules``). A table needs every round of the game unless
+    ``partial``; one that is not a table of the ruleset raises
+    :class:`~ruledraft.errors.InputError` (a ``TableError`` whose ``lines`` are
+    ``table: error: PATH: MESSAGE``).
+    """
+    rs = _compiled(ruleset)[0]
+    return table_sheet(rs, table, "table", partial=partial).to_json(rules=rules)
+
+
+def read_log(path: PathText) -> list[dict[str, Any]]:
+    """The records of a game log (JSON Lines, as ``simulate --log`` writes), in order.
+
+    Each record is checked against ``schemas/game-log.schema.json``; a line that is
+    not JSON or not a game record raises :class:`~ruledraft.errors.InputError`
+    naming ``FILE:LINE`` and the problem.
+    """
+    name = os.fspath(path)
+    try:
+        input_kind(name)  # a FIFO, a device, a directory: refused before any open
+    except UnreadableInput as e:
+        raise InputError(str(e)) from None
+    records = []
+    for line, record in read_records(name):
+        if isinstance(record, InputError):
+            raise record
+        problems = record_problems(record)
+        if problems:
+            raise InputError(f"{name}:{line}: " + "; ".join(p.removeprefix("error: ") for p in problems))
+        records.append(record)
+    return records
+
+
+def replay(
+    record: Mapping[str, Any], ruleset: RulesetLike | None = None, *, allow_paths: Sequence[PathText] = ()
+) -> State:
+    """Play a logged game again under its ruleset; the finished :class:`~ruledraft.engine.state.State`.
+
+    Every pick is checked against the rules and every score against the scoring,
+    as ``ruledraft replay`` does; no bot is run. ``ruleset`` defaults to the one
+    the record names: its rule file when that is in the current directory or one
+    of ``allow_paths``, else its id (a bundled ruleset). A record that does not
+    replay clean raises :class:`~ruledraft.errors.ReplayMismatch` listing the
+    problems.
+    """
+    if ruleset is None:
+        named = record.get("ruleset")
+        path = record.get("ruleset_file")  # the rule file it was played from, when that is still there
+        if isinstance(path, str) and path and (not isinstance(named, str) or os.path.lexists(path)):
+            named = path
+        if not isinstance(named, str):
+            raise InputError("the record names no ruleset; pass ruleset=")
+        try:
+            rs = loading.load_named_ruleset(named, base=".", allow=(".", *allow_paths), within_what="the record")
+        except OutOfReach as e:
+            raise InputError(f"{e} (or pass ruleset=)") from None
+    else:
+        rs = _compiled(ruleset)[0]
+    state, problems = replay_game(rs, record)
+    if state is None:
+        raise ReplayMismatch("; ".join(p.removeprefix("error: ") for p in problems))
+    return state
