@@ -208,11 +208,21 @@ class RulesetBuilder:
         self.actions: list[ExtraPick] = []
         self.tie_breaks: list[TieBreak] = []
         self.ruleset: CompiledRuleset | None = None
+        #: names of cards a menu left out, met while building (a rule that names one does not score)
+        self.off_menu_hits = 0
 
     def error(self, path: Path, message: str, *, key: bool = False) -> None:
         self.out.append(self.doc.diagnostic(path, message, key=key))
 
     # ------------------------------------------------------------------ names: the one resolver
+
+    def _off_menu(self, what: str, name: str) -> bool:
+        """Whether ``name`` is only on cards the menu left out (noted: the rule being built does not score)."""
+        off = getattr(self.doc, "off_menu", None)
+        if off is None or not off.has(what, name):
+            return False
+        self.off_menu_hits += 1
+        return True
 
     def _removed(self, card_id: str) -> tuple[int, int] | None:
         removed: tuple[int, int] | None = getattr(self.doc, "removed", {}).get(("cards", card_id))
@@ -223,7 +233,9 @@ class RulesetBuilder:
         if self.catalogue.has_card(card_id):
             return self.catalogue.index_of(card_id)
         removed = self._removed(card_id)
-        if removed is not None:
+        if self._off_menu("card", card_id):
+            self.error(path, f"card '{card_id}' is not on the menu")
+        elif removed is not None:
             self.error(
                 path, f"card '{card_id}' is used here but was removed (remove: cards, {removed[0]}:{removed[1]})"
             )
@@ -242,9 +254,17 @@ class RulesetBuilder:
                 ok = self.card(path + (i,), card_id) is not None and ok
         elif isinstance(spec, dict):
             if "tag" in spec and not cat.has_tag(spec["tag"]):
-                self.error(path + ("tag",), f"no card has the tag '{spec['tag']}'{did_you_mean(spec['tag'], cat.tags)}")
+                if self._off_menu("tag", spec["tag"]):
+                    self.error(path + ("tag",), f"the cards with the tag '{spec['tag']}' are not on the menu")
+                else:
+                    self.error(
+                        path + ("tag",), f"no card has the tag '{spec['tag']}'{did_you_mean(spec['tag'], cat.tags)}"
+                    )
                 ok = False
-            if "group" in spec and not cat.has_group(spec["group"]):
+            if "group" in spec and not cat.has_group(spec["group"]) and self._off_menu("group", spec["group"]):
+                self.error(path + ("group",), f"the cards of the colour group '{spec['group']}' are not on the menu")
+                ok = False
+            elif "group" in spec and not cat.has_group(spec["group"]):
                 self.error(
                     path + ("group",),
                     f"no card is in the colour group '{spec['group']}'{did_you_mean(spec['group'], cat.groups)}",
@@ -271,6 +291,9 @@ class RulesetBuilder:
     def attribute(self, path: Path, name: str) -> bool:
         if self.catalogue.has_attribute(name):
             return True
+        if self._off_menu("attribute", name):
+            self.error(path, f"the cards with the attribute '{name}' are not on the menu")
+            return False
         known = self.catalogue.attribute_names
         hint = did_you_mean(name, known) or (
             f"; cards have {', '.join(known)}" if known else "; no card has attributes"
@@ -301,7 +324,10 @@ class RulesetBuilder:
                 boolean=boolean,
             )
         except RulesetError as e:
+            off = getattr(self.doc, "off_menu", None)
             for d in e.diagnostics:
+                if off is not None and off.named_in(d.message):
+                    self.off_menu_hits += 1
                 m = re.match(r"unknown card '([^']+)'", d.message)
                 gone = self._removed(m.group(1)) if m else None
                 if m and gone is not None:
@@ -427,7 +453,10 @@ class RulesetBuilder:
         if not schedules:
             return
         base = sum(c.count for c in self.catalogue.cards) - held_total
-        kept_total = sum(c.count for c in self.catalogue.cards if c.keep == "game")
+        held = set(held_by)
+        # kept cards leave the deck for good, but a held-back one only after it was added
+        kept_base = sum(c.count for c in self.catalogue.cards if c.keep == "game" and c.index not in held)
+        kept_held = sum(c.count for c in self.catalogue.cards if c.keep == "game" and c.index in held)
         seats_extra = self.dummy_seats()
         for n in range(lo, hi + 1):
             if n not in sizes or any(n not in s or len(s[n]) != rounds for s in schedules):
@@ -436,6 +465,8 @@ class RulesetBuilder:
             available = base
             for r in range(rounds):
                 available += sum(s[n][r] for s in schedules)
+                added_before = sum(s[n][q] for s in schedules for q in range(r))
+                kept_total = kept_base + min(kept_held, added_before)
                 needed = deal + min(kept_total, deal * r) if reshuffle else deal * (r + 1)
                 if needed > available:
                     self.error(
@@ -489,7 +520,8 @@ class RulesetBuilder:
             extra = ""
             if dummies:
                 extra = f" (with {dummies} dummy seat{'s' if dummies > 1 else ''})"
-            if needed > deck:
+            if needed > deck and not (self.data.get("rounds") or {}).get("add"):
+                # (cards added before rounds: check_additions checks each round's deck)
                 how = "every round (cards kept to game end leave the deck)" if reshuffle else _n(rounds, "round")
                 self.error(
                     ("deal", "hand_size", self.key_for(sizes_spec, n)),
@@ -622,10 +654,10 @@ class RulesetBuilder:
             spec = dict(spec)
             spec.setdefault("when", "round_end")
             ctx = _RuleContext(self, ("scoring", i), spec["id"])
+            told, hits = len(self.out), self.off_menu_hits
             if SCORING_KINDS.is_builtin(kind.name):
                 rule = kind.build(spec, ctx)
             else:
-                told = len(self.out)
                 try:
                     rule = kind.build(spec, ctx)
                 except Exception as e:  # noqa: BLE001 - a plug-in's failure is this rule's diagnostic
@@ -635,7 +667,7 @@ class RulesetBuilder:
                     )
                     continue
                 # a plug-in must give a rule, or say why not: never drop a rule in silence
-                if rule is None and len(self.out) == told:
+                if rule is None and len(self.out) == told and self.off_menu_hits == hits:
                     self.error(
                         ("scoring", i, "kind"),
                         f"the scoring kind '{kind.name}' built no rule and reported no problem",
@@ -647,6 +679,11 @@ class RulesetBuilder:
                         "(see ruledraft.language.rule.Rule)",
                     )
                     continue
+            if self.off_menu_hits != hits:
+                # it names cards the menu left out: it does not score (and is no mistake)
+                del self.out[told:]
+                self.expressions = [(p, e) for p, e in self.expressions if p[:2] != ("scoring", i)]
+                continue
             if rule is not None:
                 self.rules.append(rule)
 
@@ -946,9 +983,19 @@ def _is_valid(instance: Any, schema: dict[str, Any]) -> bool:
 
 def build_ruleset(doc: Any) -> tuple[CompiledRuleset | None, list[Diagnostic]]:
     """The compiled ruleset of a schema-valid document (None if it has an error), and
-    every diagnostic (errors and warnings), located and sorted."""
+    every diagnostic (errors and warnings), located and sorted.
+
+    A menu (``menu:`` over a card library's ``courses:``) is applied first
+    (:func:`ruledraft.language.menu.apply_menu`)."""
+    from ruledraft.language.menu import apply_menu
+
+    doc, problems, courses = apply_menu(doc)
+    if problems:
+        return None, sorted(set(problems))
     walk = RulesetBuilder(doc)
     diagnostics = walk.run()
+    if walk.ruleset is not None and courses:
+        walk.ruleset = attrs.evolve(walk.ruleset, menu=courses)
     return walk.ruleset, diagnostics
 
 

@@ -11,6 +11,7 @@ from collections.abc import Mapping
 import attrs
 
 from ruledraft.language.catalogue import Catalogue
+from ruledraft.language.menu import Course
 from ruledraft.language.quantity import Quantity
 from ruledraft.language.rule import Rule
 
@@ -89,6 +90,8 @@ class CompiledRuleset:
     pass_patterns: tuple[tuple[int, ...], ...] = ()
     #: cards held back and added before rounds (empty: the whole deck from the start)
     additions: tuple[RoundAddition, ...] = ()
+    #: a menu of a card library: its courses and the dishes chosen (empty: no menu)
+    menu: tuple[Course, ...] = ()
 
     @property
     def rules(self) -> tuple[Rule, ...]:
