@@ -28,6 +28,7 @@ from ruledraft.language.catalogue import MAX_PLAYERS, CardType, Catalogue, playe
 from ruledraft.language.expression import CompiledExpression, compile_expression
 from ruledraft.language.kinds import SCORING_KINDS
 from ruledraft.language.kinds.context import Path
+from ruledraft.language.menu import Course
 from ruledraft.language.quantity import Quantity, compile_quantity, selector_indices, selector_words
 from ruledraft.language.rule import Rule
 from ruledraft.language.ruleset import (
@@ -193,6 +194,13 @@ class RulesetBuilder:
     :attr:`ruleset` is the compiled ruleset when there was no error."""
 
     def __init__(self, doc: Any, valid: Callable[[Path], bool] | None = None) -> None:
+        from ruledraft.language.menu import apply_menu
+
+        #: a menu's problems (the walk stops at them) and its courses
+        self.menu_problems: list[Diagnostic] = []
+        self.menu: tuple[Course, ...] = ()
+        if valid is None:
+            doc, self.menu_problems, self.menu = apply_menu(doc)
         self.doc = doc
         #: for a document the schema check refused: which sections (and scoring rules) it
         #: accepted, so their checks still run; None when the whole document passed
@@ -314,6 +322,14 @@ class RulesetBuilder:
     ) -> CompiledExpression | None:
         """``text`` compiled (the only place an expression of a rule file is compiled)."""
         doc = self.doc
+        off = getattr(doc, "off_menu", None)
+        if off is not None:
+            # an expression that names a card (or tag) a menu left out is not compiled at all
+            for word in re.findall(r"(?:tag:|group:)?[A-Za-z_][A-Za-z0-9_]*", text):
+                what, _, name = word.rpartition(":")
+                if not self.catalogue.has_card(name) and self._off_menu(what or "card", name):
+                    self.error(path, f"{what or 'card'} '{name}' is not on the menu")
+                    return None
         try:
             compiled = compile_expression(
                 text,
@@ -324,10 +340,7 @@ class RulesetBuilder:
                 boolean=boolean,
             )
         except RulesetError as e:
-            off = getattr(self.doc, "off_menu", None)
             for d in e.diagnostics:
-                if off is not None and off.named_in(d.message):
-                    self.off_menu_hits += 1
                 m = re.match(r"unknown card '([^']+)'", d.message)
                 gone = self._removed(m.group(1)) if m else None
                 if m and gone is not None:
@@ -824,6 +837,8 @@ class RulesetBuilder:
         """Walk the document once; every diagnostic, sorted (the ruleset in :attr:`ruleset` if no error)."""
         if self.valid is not None:
             return self._run_accepted_sections(self.valid)
+        if self.menu_problems:
+            return sorted(set(self.menu_problems))
         self.check_cards()
         self.check_players_and_deal()
         self.check_rounds_and_turn()
@@ -908,6 +923,7 @@ class RulesetBuilder:
             tie_breaks=tuple(self.tie_breaks),
             shared_win=winner.get("shared", True),
             extends=data.get("extends"),
+            menu=self.menu,
         )
 
 
@@ -987,15 +1003,8 @@ def build_ruleset(doc: Any) -> tuple[CompiledRuleset | None, list[Diagnostic]]:
 
     A menu (``menu:`` over a card library's ``courses:``) is applied first
     (:func:`ruledraft.language.menu.apply_menu`)."""
-    from ruledraft.language.menu import apply_menu
-
-    doc, problems, courses = apply_menu(doc)
-    if problems:
-        return None, sorted(set(problems))
     walk = RulesetBuilder(doc)
     diagnostics = walk.run()
-    if walk.ruleset is not None and courses:
-        walk.ruleset = attrs.evolve(walk.ruleset, menu=courses)
     return walk.ruleset, diagnostics
 
 

@@ -57,11 +57,6 @@ class OffMenu:
         """Whether ``name`` (a ``card``, ``tag``, ``group`` or ``attribute``) is only on cards off the menu."""
         return name in {"card": self.cards, "tag": self.tags, "group": self.groups, "attribute": self.attributes}[what]
 
-    def named_in(self, message: str) -> bool:
-        """Whether a diagnostic of an unknown name is about a name the menu left out."""
-        m = re.match(r"unknown (card|tag|group|attribute) '([^']+)'", message)
-        return bool(m) and self.has(m.group(1), m.group(2))
-
 
 class MenuDocument:
     """A merged document with the cards of dishes off the menu left out (and, unless the
@@ -267,10 +262,10 @@ def apply_menu(doc: Any) -> tuple[Any, list[Diagnostic], tuple[Course, ...]]:
 
     ordered = [(seen.get(d), d) for d in sorted(on_menu, key=lambda d: seen.get(d, -1))]
     if own:
-        for i, dish in ordered:
+        for at, dish in ordered:
             fewest, most = span(dish)
             if fewest > lo or most < hi:
-                where = ("menu", i) if i is not None else ("players",)
+                where = ("menu", at) if at is not None else ("players",)
                 problems.append(
                     doc.diagnostic(
                         where,
@@ -310,6 +305,6 @@ def apply_menu(doc: Any) -> tuple[Any, list[Diagnostic], tuple[Course, ...]]:
     new_data = dict(data)
     new_data["cards"] = on
     new_data["players"] = players
-    menu_courses = (Course("always", tuple(always), True),) if always else ()
+    menu_courses: tuple[Course, ...] = (Course("always", tuple(always), True),) if always else ()
     menu_courses += tuple(Course(course["name"], tuple(d for _, d in chosen[k])) for k, course in enumerate(choose))
     return MenuDocument(doc, new_data, kept, off_menu), [], menu_courses
