@@ -324,6 +324,12 @@ def test_a_menu_may_narrow_its_players_within_its_cards(tmp_path):
     assert (rs.min_players, rs.max_players) == (4, 6)
 
 
+def test_a_bound_the_menu_leaves_out_comes_from_its_cards(tmp_path):
+    """A menu giving only players.max keeps the least its cards allow (edamame: 3) as its minimum."""
+    rs = load_ruleset(write_menu(tmp_path, EDAMAME, extra="players: {max: 5}\n"))
+    assert (rs.min_players, rs.max_players) == (3, 5)
+
+
 # ---------------------------------------------------------------- menu errors, located
 
 

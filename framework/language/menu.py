@@ -246,11 +246,11 @@ def apply_menu(doc: Any) -> tuple[Any, list[Diagnostic], tuple[Course, ...]]:
     in_courses = {i for dish in course_of for i in members(dish)}
     kept = [i for i in range(len(cards)) if i in served or i not in in_courses]
 
-    # player counts: the intersection of the dishes' ranges, or the menu's own range
+    # player counts: the intersection of the dishes' ranges, within the library's; a bound
+    # the menu gives itself must suit every dish
     players = dict(data.get("players") or {})
-    lo, hi = players.get("min", 1), players.get("max", MAX_PLAYERS)
     child = getattr(doc, "child", None)
-    own = child is None or any(doc.file_of(("players", k)) == child.file for k in ("min", "max") if k in players)
+    own = {k for k in ("min", "max") if k in players and (child is None or doc.file_of(("players", k)) == child.file)}
 
     def span(dish: str) -> tuple[int, int]:
         fewest, most = 1, MAX_PLAYERS
@@ -261,6 +261,11 @@ def apply_menu(doc: Any) -> tuple[Any, list[Diagnostic], tuple[Course, ...]]:
         return fewest, most
 
     ordered = [(seen.get(d), d) for d in sorted(on_menu, key=lambda d: seen.get(d, -1))]
+    lo, hi = players.get("min", 1), players.get("max", MAX_PLAYERS)
+    for _, dish in ordered:
+        fewest, most = span(dish)
+        lo = lo if "min" in own else max(lo, fewest)
+        hi = hi if "max" in own else min(hi, most)
     if own:
         for at, dish in ordered:
             fewest, most = span(dish)
@@ -273,20 +278,16 @@ def apply_menu(doc: Any) -> tuple[Any, list[Diagnostic], tuple[Course, ...]]:
                         f"{players_range_words((lo, hi))} (its 'players')",
                     )
                 )
-    else:
-        for _, dish in ordered:
-            fewest, most = span(dish)
-            lo, hi = max(lo, fewest), min(hi, most)
-        if lo > hi:
-            problems.append(
-                doc.diagnostic(
-                    ("menu",),
-                    "no player count suits every dish of this menu: "
-                    + "; ".join(f"{d} is for {players_range_words(span(d))}" for _, d in ordered),
-                    key=True,
-                )
+    if lo > hi and not problems:
+        problems.append(
+            doc.diagnostic(
+                ("menu",),
+                "no player count suits every dish of this menu: "
+                + "; ".join(f"{d} is for {players_range_words(span(d))}" for _, d in ordered),
+                key=True,
             )
-        players.update({"min": lo, "max": hi})
+        )
+    players.update({"min": lo, "max": hi})
     if problems:
         return doc, problems, ()
 
