@@ -14,6 +14,7 @@ from typer.testing import CliRunner
 from ruledraft.cli.app import app
 from ruledraft.engine.state import Game
 from ruledraft.engine.table_scoring import score_table
+from ruledraft.errors import RulesetError
 from ruledraft.language.bundled import bundled_ids, bundled_libraries
 from ruledraft.language.describe import describe_ruleset
 from ruledraft.language.loading import check_ruleset, load_ruleset
@@ -443,6 +444,15 @@ def test_the_library_on_its_own_is_not_playable_and_names_its_menus():
         "bundled menus: sushi-go-party-starter; or write your own menu, a file with 'extends: sushi-go-party' "
         "and 'menu: [...]' listing its dishes"
     )
+
+
+def test_the_library_validates_with_a_warning_but_does_not_load_for_play():
+    """validate checks the library (exit 0, the not-a-game note as a warning); load_ruleset refuses it with that note."""
+    result = runner.invoke(app, ["validate", "sushi-go-party"])
+    assert result.exit_code == 0, result.output
+    assert "sushi-go-party.yaml:29:1: warning: 'sushi-go-party' is a card library, not a game" in result.output
+    with pytest.raises(RulesetError, match="is a card library, not a game: play one of its menus"):
+        load_ruleset("sushi-go-party")
 
 
 def test_the_library_is_not_listed_among_the_rulesets_one_can_play():

@@ -194,11 +194,13 @@ class RulesetBuilder:
     :attr:`ruleset` is the compiled ruleset when there was no error."""
 
     def __init__(self, doc: Any, valid: Callable[[Path], bool] | None = None) -> None:
-        from ruledraft.language.menu import apply_menu
+        from ruledraft.language.menu import apply_menu, library_note
 
         #: a menu's problems (the walk stops at them) and its courses
         self.menu_problems: list[Diagnostic] = []
         self.menu: tuple[Course, ...] = ()
+        #: a card library on its own: why it is not played (None: it is a game)
+        self.library = library_note(doc)
         if valid is None:
             doc, self.menu_problems, self.menu = apply_menu(doc)
         self.doc = doc
@@ -495,7 +497,8 @@ class RulesetBuilder:
         if lo is None or hi is None:
             return
         if lo <= hi:
-            self.check_card_players(lo, hi)
+            if self.library is None:  # a library is never dealt whole: its menus are checked
+                self.check_card_players(lo, hi)
         if lo > hi:
             self.error(("players", "min"), f"players.min ({lo}) is more than players.max ({hi})")
             return
@@ -839,6 +842,8 @@ class RulesetBuilder:
             return self._run_accepted_sections(self.valid)
         if self.menu_problems:
             return sorted(set(self.menu_problems))
+        if self.library is not None:
+            self.out.append(attrs.evolve(self.library, severity="warning"))
         self.check_cards()
         self.check_players_and_deal()
         self.check_rounds_and_turn()
@@ -924,6 +929,7 @@ class RulesetBuilder:
             shared_win=winner.get("shared", True),
             extends=data.get("extends"),
             menu=self.menu,
+            unplayable=self.library,
         )
 
 

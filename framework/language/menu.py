@@ -15,8 +15,9 @@ checks the menu against the courses (each course's number of dishes, unknown dis
 a dish twice, the dishes' player counts) and leaves out of the deck every card of a
 dish that is not on the menu; the walk then drops each scoring rule that names such
 a card (it does not score). A menu's player range is the intersection of its
-cards' ranges, unless the menu gives ``players`` itself (then every dish must allow
-all of them). A library without a menu is not playable.
+cards' ranges, within the library's; a bound the menu gives itself must suit every
+dish. A library without a menu is checked (its courses, cards and rules, every card
+with the library's player counts) but not played (:func:`library_note`).
 """
 
 from __future__ import annotations
@@ -130,33 +131,34 @@ def library_menus(library_id: str) -> list[str]:
     return out
 
 
+def library_note(doc: Any) -> Diagnostic | None:
+    """For a card library without a menu: why it is not played on its own (at ``courses``), else None."""
+    data: Mapping[str, Any] = doc.data
+    if data.get("courses") is None or data.get("menu") is not None:
+        return None
+    ident = data.get("id")
+    menus = library_menus(ident) if isinstance(ident, str) else []
+    bundled = f"; bundled menus: {', '.join(menus)}" if menus else ""
+    note: Diagnostic = doc.diagnostic(
+        ("courses",),
+        f"'{ident}' is a card library, not a game: play one of its menus{bundled}; or write your own "
+        f"menu, a file with 'extends: {ident}' and 'menu: [...]' listing its dishes",
+        key=True,
+    )
+    return note
+
+
 def apply_menu(doc: Any) -> tuple[Any, list[Diagnostic], tuple[Course, ...]]:
     """``doc`` with its menu applied, the menu's problems, and its courses.
 
-    A document without ``courses`` and ``menu`` is returned as it is. With problems the
-    document returned is ``doc`` itself (the caller stops).
+    A document without ``menu`` is returned as it is (a library's courses checked). With
+    problems the document returned is ``doc`` itself (the caller stops).
     """
     data: Mapping[str, Any] = doc.data
     courses = data.get("courses")
     menu = data.get("menu")
     if courses is None and menu is None:
         return doc, [], ()
-    if menu is None:
-        ident = data.get("id")
-        menus = library_menus(ident) if isinstance(ident, str) else []
-        bundled = f"; bundled menus: {', '.join(menus)}" if menus else ""
-        return (
-            doc,
-            [
-                doc.diagnostic(
-                    ("courses",),
-                    f"'{ident}' is a card library, not a game: play one of its menus{bundled}; or write your own "
-                    f"menu, a file with 'extends: {ident}' and 'menu: [...]' listing its dishes",
-                    key=True,
-                )
-            ],
-            (),
-        )
     if courses is None:
         return (
             doc,
@@ -198,8 +200,8 @@ def apply_menu(doc: Any) -> tuple[Any, list[Diagnostic], tuple[Course, ...]]:
             problems.append(doc.diagnostic(path, f"the dish '{dish}' is in two courses"))
         else:
             course_of[dish] = k
-    if problems:
-        return doc, problems, ()
+    if problems or menu is None:
+        return doc, problems, ()  # a library on its own: see library_note
 
     # the menu: known dishes, each once, so many per course
     chosen: dict[int, list[tuple[int, str]]] = {k: [] for k in range(len(choose))}

@@ -10,6 +10,7 @@ from collections.abc import Mapping
 
 import attrs
 
+from ruledraft.errors import Diagnostic
 from ruledraft.language.catalogue import Catalogue
 from ruledraft.language.menu import Course
 from ruledraft.language.quantity import Quantity
@@ -92,6 +93,8 @@ class CompiledRuleset:
     additions: tuple[RoundAddition, ...] = ()
     #: a menu of a card library: its courses and the dishes chosen (empty: no menu)
     menu: tuple[Course, ...] = ()
+    #: why the ruleset is not played on its own (a card library without a menu), else None
+    unplayable: Diagnostic | None = None
 
     @property
     def rules(self) -> tuple[Rule, ...]:
