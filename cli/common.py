@@ -50,6 +50,8 @@ def checked_ruleset(source: str, allow=()):
     result = check_ruleset(source, allow=allow)
     if not result.ok:
         raise RulesetError([d for d in result.diagnostics if d.severity == "error"])
+    if result.ruleset is not None and result.ruleset.unplayable is not None:  # a card library: play its menus
+        raise RulesetError([result.ruleset.unplayable])
     for d in result.diagnostics:
         typer.echo(shown(d.format()), err=True)
     return result

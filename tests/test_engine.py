@@ -124,7 +124,9 @@ def test_dummy_variant_deals_three_hands_of_nine():
     assert state.hands[2] == []
 
 
-@pytest.mark.parametrize("ruleset_id", BUNDLED_RULESETS)
+@pytest.mark.parametrize(
+    "ruleset_id", [rid for rid in BUNDLED_RULESETS if bundled_ruleset(rid).between_rounds == "keep_deck"]
+)
 def test_deals_take_consecutive_cards_from_one_shuffled_deck(ruleset_id):
     """Over the 3 rounds the deck is never over-drawn and no deck position is dealt twice (no reshuffle)."""
     rs = bundled_ruleset(ruleset_id)
@@ -184,8 +186,8 @@ def test_every_dealt_card_is_played_exactly_once_per_round(setup):
                 if dummy_card is not None:
                     picked[dummy_card] += 1
                 returned += len(own) > 1
-        chop = game.ruleset.card_index("chopsticks")
-        picked[chop] -= returned
+        if returned:
+            picked[game.ruleset.card_index("chopsticks")] -= returned
         assert +picked == dealt
 
 
@@ -287,7 +289,8 @@ def test_two_card_actions_exist_exactly_when_chopsticks_were_played_earlier(setu
     """At every decision, a seat has two-card actions iff chopsticks from an earlier turn are on its table and its hand has two cards to take (beyond a dummy's card); never three cards."""
     rid, players, seed, bots = setup
     game = bundled_game(rid, players)
-    chop = game.ruleset.card_index("chopsticks")
+    cat = game.ruleset.catalogue
+    chop = cat.index_of("chopsticks") if cat.has_card("chopsticks") else -1  # -1: never on a table
     state = game.new_initial_state(seed)
     agents = bots_for(bots, seed)
     while not state.finished:

@@ -318,17 +318,18 @@ def _party_with(tmp_path, old: str, new: str) -> Path:
         ),
         (
             "{id: sashimi, count: 40}",
-            "{id: sashimi, count: 18}",
+            "{id: sashimi, count: 12}",
             [
+                # desserts kept from rounds 1 and 2 (7 + 5 at most) have left the deck
                 (
                     12,
                     36,
-                    "with 7 players round 2 needs 71 cards but the deck then holds 70 (cards added so far included)",
+                    "with 7 players round 3 needs 68 cards but the deck then holds 67 (cards added so far included)",
                 ),
                 (
                     12,
                     36,
-                    "with 8 players round 2 needs 71 cards but the deck then holds 70 (cards added so far included)",
+                    "with 8 players round 3 needs 68 cards but the deck then holds 67 (cards added so far included)",
                 ),
             ],
         ),

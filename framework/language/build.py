@@ -28,6 +28,7 @@ from ruledraft.language.catalogue import MAX_PLAYERS, CardType, Catalogue, playe
 from ruledraft.language.expression import CompiledExpression, compile_expression
 from ruledraft.language.kinds import SCORING_KINDS
 from ruledraft.language.kinds.context import Path
+from ruledraft.language.menu import Course
 from ruledraft.language.quantity import Quantity, compile_quantity, selector_indices, selector_words
 from ruledraft.language.rule import Rule
 from ruledraft.language.ruleset import (
@@ -193,6 +194,15 @@ class RulesetBuilder:
     :attr:`ruleset` is the compiled ruleset when there was no error."""
 
     def __init__(self, doc: Any, valid: Callable[[Path], bool] | None = None) -> None:
+        from ruledraft.language.menu import apply_menu, library_note
+
+        #: a menu's problems (the walk stops at them) and its courses
+        self.menu_problems: list[Diagnostic] = []
+        self.menu: tuple[Course, ...] = ()
+        #: a card library on its own: why it is not played (None: it is a game)
+        self.library = library_note(doc)
+        if valid is None:
+            doc, self.menu_problems, self.menu = apply_menu(doc)
         self.doc = doc
         #: for a document the schema check refused: which sections (and scoring rules) it
         #: accepted, so their checks still run; None when the whole document passed
@@ -208,11 +218,21 @@ class RulesetBuilder:
         self.actions: list[ExtraPick] = []
         self.tie_breaks: list[TieBreak] = []
         self.ruleset: CompiledRuleset | None = None
+        #: names of cards a menu left out, met while building (a rule that names one does not score)
+        self.off_menu_hits = 0
 
     def error(self, path: Path, message: str, *, key: bool = False) -> None:
         self.out.append(self.doc.diagnostic(path, message, key=key))
 
     # ------------------------------------------------------------------ names: the one resolver
+
+    def _off_menu(self, what: str, name: str) -> bool:
+        """Whether ``name`` is only on cards the menu left out (noted: the rule being built does not score)."""
+        off = getattr(self.doc, "off_menu", None)
+        if off is None or not off.has(what, name):
+            return False
+        self.off_menu_hits += 1
+        return True
 
     def _removed(self, card_id: str) -> tuple[int, int] | None:
         removed: tuple[int, int] | None = getattr(self.doc, "removed", {}).get(("cards", card_id))
@@ -223,7 +243,9 @@ class RulesetBuilder:
         if self.catalogue.has_card(card_id):
             return self.catalogue.index_of(card_id)
         removed = self._removed(card_id)
-        if removed is not None:
+        if self._off_menu("card", card_id):
+            self.error(path, f"card '{card_id}' is not on the menu")
+        elif removed is not None:
             self.error(
                 path, f"card '{card_id}' is used here but was removed (remove: cards, {removed[0]}:{removed[1]})"
             )
@@ -242,9 +264,17 @@ class RulesetBuilder:
                 ok = self.card(path + (i,), card_id) is not None and ok
         elif isinstance(spec, dict):
             if "tag" in spec and not cat.has_tag(spec["tag"]):
-                self.error(path + ("tag",), f"no card has the tag '{spec['tag']}'{did_you_mean(spec['tag'], cat.tags)}")
+                if self._off_menu("tag", spec["tag"]):
+                    self.error(path + ("tag",), f"the cards with the tag '{spec['tag']}' are not on the menu")
+                else:
+                    self.error(
+                        path + ("tag",), f"no card has the tag '{spec['tag']}'{did_you_mean(spec['tag'], cat.tags)}"
+                    )
                 ok = False
-            if "group" in spec and not cat.has_group(spec["group"]):
+            if "group" in spec and not cat.has_group(spec["group"]) and self._off_menu("group", spec["group"]):
+                self.error(path + ("group",), f"the cards of the colour group '{spec['group']}' are not on the menu")
+                ok = False
+            elif "group" in spec and not cat.has_group(spec["group"]):
                 self.error(
                     path + ("group",),
                     f"no card is in the colour group '{spec['group']}'{did_you_mean(spec['group'], cat.groups)}",
@@ -271,6 +301,9 @@ class RulesetBuilder:
     def attribute(self, path: Path, name: str) -> bool:
         if self.catalogue.has_attribute(name):
             return True
+        if self._off_menu("attribute", name):
+            self.error(path, f"the cards with the attribute '{name}' are not on the menu")
+            return False
         known = self.catalogue.attribute_names
         hint = did_you_mean(name, known) or (
             f"; cards have {', '.join(known)}" if known else "; no card has attributes"
@@ -291,6 +324,14 @@ class RulesetBuilder:
     ) -> CompiledExpression | None:
         """``text`` compiled (the only place an expression of a rule file is compiled)."""
         doc = self.doc
+        off = getattr(doc, "off_menu", None)
+        if off is not None:
+            # an expression that names a card (or tag) a menu left out is not compiled at all
+            for word in re.findall(r"(?:tag:|group:)?[A-Za-z_][A-Za-z0-9_]*", text):
+                what, _, name = word.rpartition(":")
+                if not self.catalogue.has_card(name) and self._off_menu(what or "card", name):
+                    self.error(path, f"{what or 'card'} '{name}' is not on the menu")
+                    return None
         try:
             compiled = compile_expression(
                 text,
@@ -427,7 +468,10 @@ class RulesetBuilder:
         if not schedules:
             return
         base = sum(c.count for c in self.catalogue.cards) - held_total
-        kept_total = sum(c.count for c in self.catalogue.cards if c.keep == "game")
+        held = set(held_by)
+        # kept cards leave the deck for good, but a held-back one only after it was added
+        kept_base = sum(c.count for c in self.catalogue.cards if c.keep == "game" and c.index not in held)
+        kept_held = sum(c.count for c in self.catalogue.cards if c.keep == "game" and c.index in held)
         seats_extra = self.dummy_seats()
         for n in range(lo, hi + 1):
             if n not in sizes or any(n not in s or len(s[n]) != rounds for s in schedules):
@@ -436,6 +480,8 @@ class RulesetBuilder:
             available = base
             for r in range(rounds):
                 available += sum(s[n][r] for s in schedules)
+                added_before = sum(s[n][q] for s in schedules for q in range(r))
+                kept_total = kept_base + min(kept_held, added_before)
                 needed = deal + min(kept_total, deal * r) if reshuffle else deal * (r + 1)
                 if needed > available:
                     self.error(
@@ -451,7 +497,8 @@ class RulesetBuilder:
         if lo is None or hi is None:
             return
         if lo <= hi:
-            self.check_card_players(lo, hi)
+            if self.library is None:  # a library is never dealt whole: its menus are checked
+                self.check_card_players(lo, hi)
         if lo > hi:
             self.error(("players", "min"), f"players.min ({lo}) is more than players.max ({hi})")
             return
@@ -489,7 +536,8 @@ class RulesetBuilder:
             extra = ""
             if dummies:
                 extra = f" (with {dummies} dummy seat{'s' if dummies > 1 else ''})"
-            if needed > deck:
+            if needed > deck and not (self.data.get("rounds") or {}).get("add"):
+                # (cards added before rounds: check_additions checks each round's deck)
                 how = "every round (cards kept to game end leave the deck)" if reshuffle else _n(rounds, "round")
                 self.error(
                     ("deal", "hand_size", self.key_for(sizes_spec, n)),
@@ -622,10 +670,10 @@ class RulesetBuilder:
             spec = dict(spec)
             spec.setdefault("when", "round_end")
             ctx = _RuleContext(self, ("scoring", i), spec["id"])
+            told, hits = len(self.out), self.off_menu_hits
             if SCORING_KINDS.is_builtin(kind.name):
                 rule = kind.build(spec, ctx)
             else:
-                told = len(self.out)
                 try:
                     rule = kind.build(spec, ctx)
                 except Exception as e:  # noqa: BLE001 - a plug-in's failure is this rule's diagnostic
@@ -635,7 +683,7 @@ class RulesetBuilder:
                     )
                     continue
                 # a plug-in must give a rule, or say why not: never drop a rule in silence
-                if rule is None and len(self.out) == told:
+                if rule is None and len(self.out) == told and self.off_menu_hits == hits:
                     self.error(
                         ("scoring", i, "kind"),
                         f"the scoring kind '{kind.name}' built no rule and reported no problem",
@@ -647,6 +695,11 @@ class RulesetBuilder:
                         "(see ruledraft.language.rule.Rule)",
                     )
                     continue
+            if self.off_menu_hits != hits:
+                # it names cards the menu left out: it does not score (and is no mistake)
+                del self.out[told:]
+                self.expressions = [(p, e) for p, e in self.expressions if p[:2] != ("scoring", i)]
+                continue
             if rule is not None:
                 self.rules.append(rule)
 
@@ -787,6 +840,10 @@ class RulesetBuilder:
         """Walk the document once; every diagnostic, sorted (the ruleset in :attr:`ruleset` if no error)."""
         if self.valid is not None:
             return self._run_accepted_sections(self.valid)
+        if self.menu_problems:
+            return sorted(set(self.menu_problems))
+        if self.library is not None:
+            self.out.append(attrs.evolve(self.library, severity="warning"))
         self.check_cards()
         self.check_players_and_deal()
         self.check_rounds_and_turn()
@@ -871,6 +928,8 @@ class RulesetBuilder:
             tie_breaks=tuple(self.tie_breaks),
             shared_win=winner.get("shared", True),
             extends=data.get("extends"),
+            menu=self.menu,
+            unplayable=self.library,
         )
 
 
@@ -946,7 +1005,10 @@ def _is_valid(instance: Any, schema: dict[str, Any]) -> bool:
 
 def build_ruleset(doc: Any) -> tuple[CompiledRuleset | None, list[Diagnostic]]:
     """The compiled ruleset of a schema-valid document (None if it has an error), and
-    every diagnostic (errors and warnings), located and sorted."""
+    every diagnostic (errors and warnings), located and sorted.
+
+    A menu (``menu:`` over a card library's ``courses:``) is applied first
+    (:func:`ruledraft.language.menu.apply_menu`)."""
     walk = RulesetBuilder(doc)
     diagnostics = walk.run()
     return walk.ruleset, diagnostics

@@ -17,13 +17,31 @@ def rulesets_dir() -> Path:
 
 
 def bundled_ids() -> list[str]:
-    """Ids of the bundled rulesets (their file names without ``.yaml``), sorted."""
-    return sorted(p.stem for p in rulesets_dir().glob("*.yaml"))
+    """Ids of the bundled rulesets one can play (their file names without ``.yaml``),
+    sorted; card libraries (:func:`bundled_libraries`) are not among them."""
+    libraries = set(bundled_libraries())
+    return sorted(p.stem for p in rulesets_dir().glob("*.yaml") if p.stem not in libraries)
+
+
+def bundled_libraries() -> list[str]:
+    """Ids of the bundled card libraries: rule files with ``courses`` and no ``menu``,
+    which menus extend and nobody plays on their own."""
+    import re
+
+    out = []
+    for p in rulesets_dir().glob("*.yaml"):
+        try:
+            text = p.read_text(encoding="utf-8")
+        except OSError:
+            continue
+        if re.search(r"^courses:", text, re.M) and not re.search(r"^menu:", text, re.M):
+            out.append(p.stem)
+    return sorted(out)
 
 
 def bundled_path(ruleset_id: str) -> Path | None:
-    """The file of a bundled ruleset, or None if there is no such id."""
-    if ruleset_id not in bundled_ids():
+    """The file of a bundled ruleset or card library, or None if there is no such id."""
+    if ruleset_id not in {p.stem for p in rulesets_dir().glob("*.yaml")}:
         return None
     return rulesets_dir() / f"{ruleset_id}.yaml"
 

@@ -21,6 +21,8 @@ def describe_ruleset(rs: CompiledRuleset) -> str:
         out += [rs.description, ""]
     seats = f"{rs.min_players}-{rs.max_players}" if rs.min_players != rs.max_players else str(rs.min_players)
     out.append(f"Players: {seats}")
+    if rs.menu:
+        out.append("Menu: " + _menu_words(rs))
     out.append("")
 
     deck = sum(c.count for c in cat.cards)
@@ -153,3 +155,21 @@ def _addition_words(rs: CompiledRuleset, addition: RoundAddition) -> str:
         for numbers, ns in by_schedule.items()
     ]
     return f"Held out of the deck at the start: {held}; before rounds {rounds} shuffle in " + "; ".join(parts) + "."
+
+
+def _menu_words(rs: CompiledRuleset) -> str:
+    """``Nigiri always; roll: Maki; appetizers: Tempura, Sashimi, Eel; ...`` (dishes of a card library)."""
+    from ruledraft.language.menu import dish_words
+
+    parts = []
+    for course in rs.menu:
+        dishes = ", ".join(dish_words(d) for d in course.dishes)
+        if course.always:
+            parts.append(f"{dishes} always")
+        elif course.dishes:
+            parts.append(f"{course.name}{'s' if len(course.dishes) > 1 else ''}: {dishes}")
+    return (
+        "; ".join(parts) + f" (the dishes chosen from {rs.extends}'s courses)."
+        if rs.extends
+        else "; ".join(parts) + "."
+    )

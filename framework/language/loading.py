@@ -100,6 +100,8 @@ def load_ruleset(
     if not result.ok:
         raise RulesetError([d for d in result.diagnostics if d.severity == "error"])
     assert result.ruleset is not None  # ok means compiled
+    if result.ruleset.unplayable is not None:  # a card library: its menus are played
+        raise RulesetError([result.ruleset.unplayable])
     return result.ruleset
 
 

@@ -10,7 +10,9 @@ from collections.abc import Mapping
 
 import attrs
 
+from ruledraft.errors import Diagnostic
 from ruledraft.language.catalogue import Catalogue
+from ruledraft.language.menu import Course
 from ruledraft.language.quantity import Quantity
 from ruledraft.language.rule import Rule
 
@@ -89,6 +91,10 @@ class CompiledRuleset:
     pass_patterns: tuple[tuple[int, ...], ...] = ()
     #: cards held back and added before rounds (empty: the whole deck from the start)
     additions: tuple[RoundAddition, ...] = ()
+    #: a menu of a card library: its courses and the dishes chosen (empty: no menu)
+    menu: tuple[Course, ...] = ()
+    #: why the ruleset is not played on its own (a card library without a menu), else None
+    unplayable: Diagnostic | None = None
 
     @property
     def rules(self) -> tuple[Rule, ...]:

@@ -1,4 +1,5 @@
-"""The ``sets`` kind: points for complete sets (tempura, sashimi), or for sets of different cards (onigiri)."""
+"""The ``sets`` kind: points for complete sets (tempura, sashimi), or for sets of different cards or of
+different values of an attribute (onigiri shapes)."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ import attrs
 
 from ruledraft.language.kinds.context import RuleContext
 from ruledraft.language.rule import OwnCardsRule
+from ruledraft.language.suggest import did_you_mean
 from ruledraft.tableau import Tableau
 
 NAME = "sets"
@@ -17,7 +19,7 @@ NAME = "sets"
 SCHEMA: dict[str, Any] = {
     "title": "Sets rule",
     "description": "Points for complete sets: size cards score points each time; or, with distinct: true, "
-    "points[n] for a set of n different cards.",
+    "points[n] for a set of n different cards (distinct: ATTRIBUTE: of n different values of that attribute).",
     "required": ["cards", "points"],
     "properties": {
         "cards": {"title": "Cards", "description": "The cards that make up sets.", "$ref": "#/$defs/selector"},
@@ -30,8 +32,16 @@ SCHEMA: dict[str, Any] = {
         },
         "distinct": {
             "title": "Distinct",
-            "description": "true: sets are of different cards, scored by points[set size].",
-            "const": True,
+            "description": "true: sets are of different cards, scored by points[set size]; an attribute name "
+            "(shape): sets are of cards with different values of that attribute.",
+            "oneOf": [
+                {"title": "Different cards", "description": "Sets of different card ids.", "const": True},
+                {
+                    "title": "Different values of an attribute",
+                    "description": "Sets of cards whose values of this attribute differ.",
+                    "$ref": "#/$defs/identifier",
+                },
+            ],
         },
         "points": {
             "title": "Points",
@@ -68,7 +78,9 @@ class Sets(OwnCardsRule):
     """Every complete group of ``size`` matching cards scores ``points`` (tempura, sashimi).
 
     With ``distinct`` the cards are instead split into sets of different card
-    types, largest first, and a set of k types scores ``table[k]`` (onigiri).
+    types, largest first, and a set of k types scores ``table[k]``; with
+    ``classes`` (``distinct: ATTRIBUTE``) the cards of one class (one value of the
+    attribute) count as one type (onigiri shapes).
     """
 
     id: str
@@ -79,6 +91,11 @@ class Sets(OwnCardsRule):
     table: tuple[int, ...] = ()
     distinct: bool = False
     words: str = ""
+    #: with distinct: the card indices that count as one type (one attribute value
+    #: each); empty: every card index is its own type
+    classes: tuple[tuple[int, ...], ...] = ()
+    #: the attribute whose values differ (``distinct: ATTRIBUTE``), for describe
+    attribute: str = ""
 
     @property
     def reads(self) -> frozenset[int]:
@@ -94,8 +111,13 @@ class Sets(OwnCardsRule):
             return [sum([row[i] for i in idx]) // size * pts for row in t.counts]
         out = []
         last = len(self.table) - 1
+        classes = self.classes
         for row in t.counts:
-            left = sorted((row[i] for i in idx if row[i]), reverse=True)
+            if classes:
+                per_class = [sum([row[i] for i in members]) for members in classes]
+                left = sorted((n for n in per_class if n), reverse=True)
+            else:
+                left = sorted((row[i] for i in idx if row[i]), reverse=True)
             total = 0
             # peel off sets of distinct types: with counts sorted, the set sizes are
             # how many types still have a card after each peel
@@ -111,6 +133,11 @@ class Sets(OwnCardsRule):
         return self.score(Tableau([row], [seq]))[0]
 
     def describe(self) -> str:
+        if self.distinct and self.attribute:
+            return (
+                f"Sets of {self.words} with different {self.attribute}: a set of 1, 2, 3... different "
+                f"{self.attribute}s scores {', '.join(map(str, self.table[1:]))}."
+            )
         if self.distinct:
             return f"Sets of different {self.words}: a set of 1, 2, 3... different cards scores {', '.join(map(str, self.table[1:]))}."
         return f"Every complete set of {self.size} {self.words} scores {self.points}; incomplete sets score 0."
@@ -121,6 +148,26 @@ def build(spec: Mapping[str, Any], ctx: RuleContext) -> Sets | None:
     if idx is None:
         return None
     words = ctx.words(spec["cards"])
-    if spec.get("distinct"):
+    distinct = spec.get("distinct")
+    if isinstance(distinct, str):
+        cat = ctx.catalogue
+        if not cat.has_attribute(distinct):
+            known = cat.attribute_names
+            hint = did_you_mean(distinct, known) or (f"; cards have {', '.join(known)}" if known else "")
+            ctx.error(("distinct",), f"no card has the attribute '{distinct}'{hint}")
+            return None
+        values = cat.attribute_vector(distinct)
+        lacking = [cat.cards[i].id for i in idx if distinct not in cat.cards[i].attributes]
+        if lacking:
+            ctx.error(
+                ("distinct",), f"card '{lacking[0]}' has no attribute '{distinct}' (every card of the sets needs one)"
+            )
+            return None
+        by_value: dict[int, list[int]] = {}
+        for i in idx:
+            by_value.setdefault(values[i], []).append(i)
+        classes = tuple(tuple(members) for members in by_value.values())
+        return Sets(spec["id"], spec["when"], idx, 1, 0, tuple(spec["points"]), True, words, classes, distinct)
+    if distinct:
         return Sets(spec["id"], spec["when"], idx, 1, 0, tuple(spec["points"]), True, words)
     return Sets(spec["id"], spec["when"], idx, spec["size"], spec["points"], (), False, words)
