@@ -91,7 +91,7 @@ def connect(scheduler: str | None = None, local_workers: int | None = None) -> I
                     n_workers=local_workers,
                     threads_per_worker=1,
                     processes=True,
-                    dashboard_address=None,
+                    dashboard_address=":0",
                     scheduler_kwargs={"dashboard": False},
                     silence_logs=logging.CRITICAL,
                 )
@@ -240,13 +240,16 @@ def run_on_cluster(
     """Play ``games`` games of the ruleset in the checked ``document`` on the cluster
     ``client`` talks to, and return their tally (reduced on the cluster).
 
-    ``on_record`` (a log) receives every game's record, in game order, as soon as the
-    games before it are in; ``progress`` the number of games of each finished chunk.
-    When ``stop`` is requested the queued tasks are cancelled and the tally counts
-    exactly the chunks finished by then (each of their records handed over, in order).
+    A few chunks per worker are queued at a time (a long run holds little anywhere).
+    Each finished chunk's tally is merged on the cluster with the next one ready,
+    two at a time, so only the last merge comes back. ``on_record`` (a log) receives
+    every game's record, in game order, as soon as the games before it are in;
+    ``progress`` the number of games of each finished chunk. When ``stop`` is
+    requested the queued chunks are cancelled and the tally counts exactly the chunks
+    finished by then (each of their records handed over, in order).
     ``plugins``: the scoring-kind plug-ins workers load (by default the ones loaded here).
     """
-    from distributed import as_completed
+    from distributed import as_completed, wait
 
     if plugins is None:
         from ruledraft.language.kinds import loaded_plugins
@@ -257,12 +260,25 @@ def run_on_cluster(
     bots = list(bots)
     workers = max(1, len(client.scheduler_info().get("workers", {})))
     size = chunk_size(games, workers, log)
+    window = 4 * workers  # chunks queued or running at a time
     run = uuid.uuid4().hex[:12]
     digest = hashlib.sha256(pickle.dumps(document)).hexdigest()
     doc = client.submit(_document, document, key=f"ruledraft-document-{run}")
-    starts = list(range(0, games, size))
-    chunks = [
-        client.submit(
+
+    next_start = 0  # of the next chunk to submit
+    running: dict[str, tuple[int, Any, Any]] = {}  # chunk key -> (start, chunk, records)
+    ready: list[Any] = []  # finished chunks and merges, not merged yet
+    merging: dict[str, Any] = {}  # merges on their way
+    waiting: dict[int, Any] = {}  # start -> records future (or records), until written in order
+    written = 0  # the start of the next chunk to write
+    pending = as_completed()
+    merges = 0
+
+    def submit_chunk() -> None:
+        nonlocal next_start
+        start, end = next_start, min(games, next_start + size)
+        next_start = end
+        chunk = client.submit(
             _play,
             doc,
             digest,
@@ -270,93 +286,98 @@ def run_on_cluster(
             players,
             seed,
             bots,
-            s,
-            min(games, s + size),
+            start,
+            end,
             log,
-            key=f"ruledraft-chunk-{run}-{s}",
+            key=f"ruledraft-chunk-{run}-{start}",
         )
-        for s in starts
-    ]
-    records = (
-        [client.submit(_records, c, key=f"ruledraft-records-{run}-{s}") for c, s in zip(chunks, starts)] if log else []
-    )
-    level: list[Any] = list(chunks)
-    depth = 0
-    while len(level) > 1 or depth == 0:  # chunks are merged at least once: the root is a Tally
-        level = [
-            client.submit(_merge, *level[i : i + 2], key=f"ruledraft-merge-{run}-{depth}-{i}")
-            for i in range(0, len(level), 2)
-        ]
-        depth += 1
-    root = level[0]
+        records = client.submit(_records, chunk, key=f"ruledraft-records-{run}-{start}") if log else None
+        running[chunk.key] = (start, chunk, records)
+        pending.add(chunk)
 
-    watched = records if log else chunks
-    start_of = {f.key: s for f, s in zip(watched, starts)}
-    waiting: dict[int, tuple] = {}  # records that arrived before the chunks ahead of them
-    next_start = 0
-    seen: set[int] = set()
+    def merge_ready() -> None:
+        nonlocal merges
+        while len(ready) >= 2:
+            a, b = ready.pop(), ready.pop()
+            future = client.submit(_merge, a, b, key=f"ruledraft-merge-{run}-{merges}")
+            merges += 1
+            merging[future.key] = future
+            pending.add(future)
 
-    def hand_over() -> None:
-        nonlocal next_start
-        while next_start in waiting:
-            for record in waiting.pop(next_start):
+    def write_in_order(block: bool) -> None:
+        nonlocal written
+        while written in waiting:
+            item = waiting[written]
+            if not isinstance(item, tuple):
+                if not block and item.status == "pending":
+                    return
+                if item.status == "error":
+                    _raise_failure(item)
+                item = item.result()
+            del waiting[written]
+            for record in item:
                 emit(record)
-            next_start = next_start + size
-
-    def take(futures: list) -> None:
-        failed = [f for f in futures if f.status != "finished"]
-        if failed:
-            _raise_failure(failed[0])
-        fresh = [f for f in futures if start_of[f.key] not in seen]
-        if log:
-            for f, recs in zip(fresh, client.gather(fresh)):
-                waiting[start_of[f.key]] = recs
-            hand_over()
-        for f in fresh:
-            s = start_of[f.key]
-            seen.add(s)
-            if progress is not None:
-                progress(min(games, s + size) - s)
+            written = min(games, written + size)
 
     try:
-        pending = as_completed(watched)
+        while next_start < games and len(running) < window:
+            submit_chunk()
         while not pending.is_empty():
             if stop is not None and stop.requested():
                 break
             batch = pending.next_batch(block=False)
-            if batch:
-                take(batch)
+            if not batch:
+                if log:
+                    write_in_order(block=False)
+                if stop is not None:
+                    if select.select([stop], [], [], 0.05)[0]:
+                        stop.drain()
+                else:
+                    time.sleep(0.05)
                 continue
-            if stop is not None:
-                ready, _, _ = select.select([stop], [], [], 0.1)
-                if ready:
-                    stop.drain()
-            else:
-                time.sleep(0.05)
-        if stop is None or not stop.requested():
-            try:
-                tally: Tally = root.result()
-            except Exception:  # noqa: BLE001 - the failure of a task, told as one message
-                _raise_failure(root)
-            return tally
-        # stopped: count the chunks finished by now, no more
-        finished = [c.status == "finished" for c in chunks]
-        client.cancel([root] + [c for c, f in zip(chunks, finished) if not f])
+            for future in batch:
+                if future.status != "finished":
+                    _raise_failure(future)
+                if future.key in merging:
+                    del merging[future.key]
+                else:
+                    start, chunk, records = running.pop(future.key)
+                    if log:
+                        waiting[start] = records
+                    if progress is not None:
+                        progress(min(games, start + size) - start)
+                    if next_start < games and (stop is None or not stop.requested()):
+                        submit_chunk()
+                ready.append(future)
+            merge_ready()
+            if log:
+                write_in_order(block=False)
+        # the end, or a stop: what is still running is dropped, what finished is counted
+        with _quiet():
+            client.cancel([c for _, c, _ in running.values()] + [r for _, _, r in running.values() if r is not None])
+        running.clear()
+        wait(list(merging.values()))
+        for future in merging.values():
+            if future.status != "finished":
+                _raise_failure(future)
+            ready.append(future)
+        merging.clear()
         if log:
-            late = [r for s, r, f in zip(starts, records, finished) if f and s not in seen]
-            for r, recs in zip(late, client.gather(late)):
-                waiting[start_of[r.key]] = recs
-            for s in sorted(waiting):  # finished games, so logged too (the last ones possibly after a gap)
-                for record in waiting.pop(s):
-                    emit(record)
-        done = [c for c, f in zip(chunks, finished) if f]
-        if not done:  # nothing played: an empty tally of this table
+            write_in_order(block=True)
+            for start in sorted(waiting):  # finished games after a gap (a stop): logged too
+                written = start
+                write_in_order(block=True)
+        if not ready:  # nothing played: an empty tally of this table
             return play_chunk(_compiled(digest, document, ()), players, seed, bots, 0, 0).tally
-        stopped: Tally = client.submit(_merge, *done, key=f"ruledraft-merge-{run}-stopped").result()
-        return stopped
+        total = client.submit(_merge, *ready, key=f"ruledraft-merge-{run}-total")
+        try:
+            tally: Tally = total.result()
+        except Exception:  # noqa: BLE001 - the failure of a task, told as one message
+            _raise_failure(total)
+        return tally
     except BaseException:  # an error or an interrupt: nothing left running for this run
         with _quiet():
-            client.cancel([f for f in (root, *chunks, *records) if not f.done()])
+            client.cancel([c for _, c, _ in running.values()] + list(merging.values()))
         raise
 
 
