@@ -11,6 +11,7 @@ import socket
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
@@ -23,6 +24,7 @@ from ruledraft.play.runner import simulate as run_simulation
 
 WAIT = 120  # seconds; generous, only so that a broken build fails instead of hanging
 TIMING_KEYS = ("elapsed_seconds", "games_per_second")
+EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 
 
 @pytest.fixture(scope="module")
@@ -130,16 +132,38 @@ def test_a_wrong_scheduler_address_is_a_one_line_error():
     assert lines[0].startswith(f"error: cannot reach the Dask scheduler at {address} within 5 s: "), lines[0]
 
 
-def test_cluster_local_2_runs_end_to_end(tmp_path):
-    """--cluster local:2 from the command line starts two workers, prints the --jobs 1 summary and says where it ran."""
-    args = ["simulate", "sushi-go", "-p", 2, "-g", 60, "-s", 4, "-q"]
-    result = run_cli(*args, "--cluster", "local:2", "--log", tmp_path / "dask.jsonl")
-    assert result.exit_code == 0, result.output
-    local = run_cli(*args, "--log", tmp_path / "local.jsonl")
-    assert result.stderr == ""
-    assert result.stdout.splitlines()[-2].endswith("games/s, local Dask cluster of 2 workers)")
-    assert result.stdout.splitlines()[:-2] == local.stdout.splitlines()[:-2]
-    assert local.stdout.splitlines()[-2].endswith("games/s, 1 job)")
+MY_BOT = """
+class Last:
+    def __init__(self, seed):
+        self.name = "last"
+
+    def act(self, state, seat):
+        return state.legal_actions(seat)[-1]
+"""
+
+
+def test_cluster_local_2_runs_end_to_end_with_a_plugin_and_a_file_bot(tmp_path):
+    """--cluster local:2 from the command line, with a --plugin scoring kind and a FILE.py:CLASS bot, prints and logs what --jobs 1 does."""
+    (tmp_path / "my_bot.py").write_text(MY_BOT, encoding="utf-8")
+    plugin = EXAMPLES / "plugins" / "longest_run.py"
+    rules = EXAMPLES / "plugins" / "sushi-go-conveyor.yaml"
+    runs = {}
+    for name, extra in (("dask", ["--cluster", "local:2"]), ("local", [])):
+        proc = subprocess.run(
+            [sys.executable, "-m", "ruledraft", "--plugin", str(plugin), "simulate", str(rules), "-p", "3"]
+            + ["-g", "40", "-s", "4", "--bots", "my_bot.py:Last,random", "-q", "--log", f"{name}.jsonl", *extra],
+            capture_output=True,
+            text=True,
+            timeout=WAIT,
+            cwd=tmp_path,
+        )
+        assert proc.returncode == 0, proc.stderr
+        assert proc.stderr == ""
+        runs[name] = proc.stdout.splitlines()
+    assert runs["dask"][-2].endswith("games/s, local Dask cluster of 2 workers)")
+    assert runs["local"][-2].endswith("games/s, 1 job)")
+    assert any("│ conveyor " in line for line in runs["dask"]) and "my_bot.py:Last" in "".join(runs["dask"])
+    assert runs["dask"][:-2] == runs["local"][:-2]
     assert (tmp_path / "dask.jsonl").read_bytes() == (tmp_path / "local.jsonl").read_bytes()
 
 

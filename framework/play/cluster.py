@@ -413,9 +413,9 @@ def simulate_on_cluster(
     chunks finished by then (``Summary.signal`` says which signal); a second signal
     ends the process at once, killing a local cluster's workers first.
     """
-    started = time.perf_counter()
     with StopSignals() as stop:
         with connect(scheduler, local_workers) as client:
+            started = time.perf_counter()  # the games' time, not the cluster's start
             if local_workers is not None:
                 pids = list(client.run(os.getpid).values())
                 stop.on_second.append(lambda: _kill(pids))
@@ -425,9 +425,8 @@ def simulate_on_cluster(
                 tally = run_on_cluster(
                     client, document, players, bots, games, seed, on_record=on_record, progress=progress, stop=stop
                 )
-        return tally.summary(
-            ruleset.id, players, seed, bots, time.perf_counter() - started, requested=games, signum=stop.signum
-        )
+            elapsed = time.perf_counter() - started
+        return tally.summary(ruleset.id, players, seed, bots, elapsed, requested=games, signum=stop.signum)
 
 
 def _kill(pids: Sequence[int]) -> None:
