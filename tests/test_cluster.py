@@ -261,3 +261,12 @@ def test_wrong_cluster_options_are_one_line_messages(args, message):
     result = run_cli("simulate", "sushi-go", "-g", 5, *args)
     assert result.exit_code == 2
     assert result.stderr == message + "\n"
+
+
+def test_simulate_help_names_the_cluster_options_and_the_extra():
+    """simulate --help lists --scheduler ADDRESS and --cluster local:N, each naming the ruledraft[dask] extra as written."""
+    result = CliRunner().invoke(app, ["simulate", "--help"], terminal_width=200, env={"COLUMNS": "200"})
+    assert result.exit_code == 0
+    lines = {line.split()[1]: line for line in result.stdout.splitlines() if line.startswith("│ --")}
+    assert "ADDRESS" in lines["--scheduler"] and "needs ruledraft[dask]." in lines["--scheduler"]
+    assert "local:N" in lines["--cluster"] and "needs ruledraft[dask]." in lines["--cluster"]
