@@ -260,7 +260,7 @@ def run_on_cluster(
     bots = list(bots)
     workers = max(1, len(client.scheduler_info().get("workers", {})))
     size = chunk_size(games, workers, log)
-    window = 4 * workers  # chunks queued or running at a time
+    window = 4 * workers  # chunks queued or running at a time (workers that join later widen it)
     run = uuid.uuid4().hex[:12]
     digest = hashlib.sha256(pickle.dumps(document)).hexdigest()
     doc = client.submit(_document, document, key=f"ruledraft-document-{run}")
@@ -346,7 +346,8 @@ def run_on_cluster(
                         waiting[start] = records
                     if progress is not None:
                         progress(min(games, start + size) - start)
-                    if next_start < games and (stop is None or not stop.requested()):
+                    window = max(window, 4 * len(client.scheduler_info().get("workers", {})))
+                    while next_start < games and len(running) < window and (stop is None or not stop.requested()):
                         submit_chunk()
                 ready.append(future)
             merge_ready()
