@@ -44,6 +44,9 @@ CONNECT_TIMEOUT = 5.0
 CHUNK_CAP = 2000
 LOG_CHUNK_CAP = 200
 
+#: the states of a task that will not give a result (a lost one, "pending" again, is recomputed)
+FAILED = ("error", "cancelled")
+
 INSTALL_HINT = "running on a Dask cluster needs the dask extra: pip install 'ruledraft[dask]'"
 
 
@@ -311,7 +314,7 @@ def run_on_cluster(
             if not isinstance(item, tuple):
                 if not block and item.status == "pending":
                     return
-                if item.status == "error":
+                if item.status in FAILED:
                     _raise_failure(item)
                 item = item.result()
             del waiting[written]
@@ -336,7 +339,7 @@ def run_on_cluster(
                     time.sleep(0.05)
                 continue
             for future in batch:
-                if future.status != "finished":
+                if future.status in FAILED:  # "pending" again is a result lost with its worker: recomputed
                     _raise_failure(future)
                 if future.key in merging:
                     del merging[future.key]
@@ -359,7 +362,7 @@ def run_on_cluster(
         running.clear()
         wait(list(merging.values()))
         for future in merging.values():
-            if future.status != "finished":
+            if future.status in FAILED:
                 _raise_failure(future)
             ready.append(future)
         merging.clear()
