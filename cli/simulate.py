@@ -15,6 +15,7 @@ from rich.table import Table
 from ruledraft.engine.state import MAX_SEED
 from ruledraft.errors import InputError, RuledraftError
 from ruledraft.play.agents import BotFailure, BotSpecError
+from ruledraft.play.cluster import ClusterError
 from ruledraft.play.ismcts import time_budget_note
 from ruledraft.play.runner import GameResult, WorkerError, available_cores, fill_seats
 from ruledraft.play.runner import simulate as run_simulation
@@ -103,6 +104,31 @@ def parse_jobs(text: str) -> tuple[int, str | None]:
             f"note: --jobs {jobs} is more than the {cores} processor{'s' if cores > 1 else ''} here; using {cores}",
         )
     return jobs, None
+
+
+def cluster_wanted(scheduler: str | None, cluster: str | None, jobs: str) -> tuple[str, int | None] | None:
+    """``--scheduler``/``--cluster``: None for the local processes, else how to name the
+    cluster in the summary and the number of local workers to start (None for a
+    scheduler). :class:`InputError` for a wrong combination or a ``local:N`` that is
+    not one, :class:`ClusterError` (saying how to install it) without dask."""
+    if scheduler is None and cluster is None:
+        return None
+    if scheduler is not None and cluster is not None:
+        raise InputError("--scheduler and --cluster exclude each other: give one")
+    if jobs.strip() != "1":
+        raise InputError("--jobs does not apply to a Dask cluster (its workers run the games): leave it out")
+    from ruledraft.play.cluster import ClusterError, parse_cluster, require_dask
+
+    workers = parse_cluster(cluster) if cluster is not None else None
+    if scheduler is not None and not scheduler.strip():
+        raise InputError("--scheduler needs an address, such as tcp://10.0.0.5:8786")
+    try:
+        require_dask()
+    except ClusterError as e:
+        raise InputError(str(e)) from None
+    if workers is None:
+        return f"Dask scheduler {shown(scheduler, markup=True)}", None
+    return f"local Dask cluster of {workers} worker{'s' if workers > 1 else ''}", workers
 
 
 class LogWriteError(RuledraftError):
@@ -268,6 +294,18 @@ def simulate(
         "--log",
         help="Write every game to this JSON Lines file, one record per line (the game-log schema in schemas/): a regular file, or /dev/null.",
     ),
+    scheduler: str | None = typer.Option(
+        None,
+        "--scheduler",
+        metavar="ADDRESS",
+        help="Run the games on the Dask cluster of this scheduler (tcp://HOST:8786); needs ruledraft\\[dask].",
+    ),
+    cluster: str | None = typer.Option(
+        None,
+        "--cluster",
+        metavar="local:N",
+        help="Run the games on a Dask cluster of N worker processes started here for the run; needs ruledraft\\[dask].",
+    ),
     as_json: bool = typer.Option(False, "--json", help="Print the summary as JSON."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar."),
     allow_path: list[str] = allow_path_option(),
@@ -280,7 +318,8 @@ def simulate(
     with reported_errors():
         if not 0 <= seed <= MAX_SEED:
             raise InputError(f"--seed must be a whole number from 0 to {MAX_SEED}, not {seed}")
-        jobs_used, note = parse_jobs(jobs)
+        where = cluster_wanted(scheduler, cluster, jobs)
+        jobs_used, note = parse_jobs(jobs) if where is None else (1, None)
         rs, document, inputs = load_with_inputs(ruleset, allowed_dirs(allow_path))
         if not rs.min_players <= players <= rs.max_players:
             raise InputError(f"{rs.name} is for {rs.min_players}-{rs.max_players} players, not {players}")
@@ -303,20 +342,38 @@ def simulate(
                 transient=True,
             ) as progress:
                 task = progress.add_task(shown(rs.id, markup=True), total=games)
-                summary = run_simulation(
-                    rs,
-                    players,
-                    games,
-                    seed,
-                    names,
-                    jobs=jobs_used,
-                    document=document,
-                    log=game_log is not None,
-                    progress=lambda n: progress.advance(task, n),
-                    on_result=None if game_log is None else game_log.write_result,
-                )
+                if where is None:
+                    summary = run_simulation(
+                        rs,
+                        players,
+                        games,
+                        seed,
+                        names,
+                        jobs=jobs_used,
+                        document=document,
+                        log=game_log is not None,
+                        progress=lambda n: progress.advance(task, n),
+                        on_result=None if game_log is None else game_log.write_result,
+                    )
+                else:
+                    from ruledraft.play.cluster import simulate_on_cluster
+
+                    summary = simulate_on_cluster(
+                        rs,
+                        document,
+                        players,
+                        games,
+                        seed,
+                        names,
+                        scheduler=scheduler,
+                        local_workers=where[1],
+                        on_record=None if game_log is None else game_log.write,
+                        progress=lambda n: progress.advance(task, n),
+                    )
             if game_log:
                 game_log.close()
+        except ClusterError as e:
+            fail(f"error: {shown(e)}", 1)
         except WorkerError as e:
             fail(f"error: {shown(e)}", 70)
         except BotFailure as e:  # its text comes from the bot's own code
@@ -334,9 +391,9 @@ def simulate(
             out = Console()
             for table in summary_tables(summary, rs):
                 out.print(table)
+            ran_on = f"{jobs_used} job{'s' if jobs_used > 1 else ''}" if where is None else where[0]
             out.print(
-                f"{summary.games} games in {summary.elapsed:.2f}s ({summary.games_per_second:,.0f} games/s, "
-                f"{jobs_used} job{'s' if jobs_used > 1 else ''})",
+                f"{summary.games} games in {summary.elapsed:.2f}s ({summary.games_per_second:,.0f} games/s, {ran_on})",
                 highlight=False,
                 soft_wrap=True,
             )

@@ -196,6 +196,47 @@ def tally_games(
     return tally
 
 
+@attrs.frozen
+class Chunk:
+    """Games ``start`` to ``end`` (excluded) of a run: their statistics, and with a log
+    their game-log records in game order. ``end`` is where a stop cut the chunk short."""
+
+    start: int
+    end: int
+    tally: Tally
+    records: tuple = ()
+
+
+def play_chunk(
+    ruleset: CompiledRuleset,
+    players: int,
+    seed: int,
+    bots: Sequence[str],
+    start: int,
+    end: int,
+    log: bool = False,
+    stop: Callable[[], bool] | None = None,
+) -> Chunk:
+    """Play games ``start..end`` of the run seeded with ``seed`` into one tally (and, with
+    ``log``, their records): the step every way of running a simulation shares (worker
+    processes, a cluster), so all of them count and log the same games the same way.
+    ``stop`` as for :func:`run_games`."""
+    game = Game(ruleset, players)
+    tally = Tally.empty(game.num_seats, ruleset.rule_ids)
+    records = []
+    index = start
+    while index < end:
+        if stop is not None and stop():
+            break
+        state = play_game(game, game_seed(seed, index), bots)
+        tally.add_state(state)
+        if log:
+            records.append(record_game(state, bots))
+        index += 1
+    tally.flush()
+    return Chunk(start, index, tally, tuple(records))
+
+
 @attrs.define
 class Tally:
     """Statistics of many games that merge exactly.
@@ -477,7 +518,7 @@ def _worker_main(
             result = (
                 run_games(ruleset, players, seed, bots, indices, log)
                 if per_game
-                else tally_games(ruleset, players, seed, bots, indices)
+                else play_chunk(ruleset, players, seed, bots, *task).tally
             )
             conn.send(("done", task, result, time.perf_counter() - started))
     except (EOFError, BrokenPipeError, ConnectionResetError):
@@ -737,7 +778,7 @@ def _simulate(
             deliver(
                 run_games(ruleset, players, seed, bots, indices, log, stop.requested)
                 if per_game
-                else tally_games(ruleset, players, seed, bots, indices, stop.requested)
+                else play_chunk(ruleset, players, seed, bots, start, indices.stop, stop=stop.requested).tally
             )
     else:
         payload = ruleset
