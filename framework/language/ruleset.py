@@ -7,6 +7,7 @@ Nothing here knows YAML. The walk (:mod:`ruledraft.language.build`) builds a
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import Any
 
 import attrs
 
@@ -89,6 +90,9 @@ class CompiledRuleset:
     pass_patterns: tuple[tuple[int, ...], ...] = ()
     #: cards held back and added before rounds (empty: the whole deck from the start)
     additions: tuple[RoundAddition, ...] = ()
+    #: the card effects other than pick-time extra picks (those are in ``actions``), in
+    #: catalogue order (see :mod:`ruledraft.language.effects`); empty: play is plain picks
+    effects: tuple[Any, ...] = ()
 
     @property
     def rules(self) -> tuple[Rule, ...]:
