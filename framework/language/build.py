@@ -627,7 +627,8 @@ class RulesetBuilder:
             if built is None:
                 continue
             if isinstance(built, ExtraPick):
-                self.actions.append(built)
+                if not any(a.card == card for a in self.actions):  # the older ``actions:`` entry wins
+                    self.actions.append(built)
             else:
                 self.effects.append(built)
 
