@@ -94,7 +94,11 @@ class EffectKind:
                 "minimum": 0,
                 "maximum": 1000,
             },
-            "description": {"$ref": "#/$defs/description"},
+            "description": {
+                "title": "Description",
+                "description": "Notes about the effect for people.",
+                "$ref": "#/$defs/description",
+            },
         }
         out["properties"] = {**common, **own}
         return out
