@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from strategies import bundled_game, bundled_without_dummy
 
 from ruledraft.engine.decisions import Decision
 from ruledraft.engine.state import Game, State
@@ -16,7 +17,6 @@ from ruledraft.errors import IllegalMoveError
 from ruledraft.language.loading import load_ruleset
 from ruledraft.play.game_log import record_game, replay_record
 from ruledraft.play.runner import play_game
-from strategies import bundled_game, bundled_without_dummy
 
 SMALL = Path(__file__).parent / "data" / "effects-small.yaml"
 
@@ -110,7 +110,11 @@ def test_menu_draws_four_plays_one_returns_three_and_is_discarded():
 
 def test_a_card_chosen_from_a_draw_fires_its_own_when_played_effect():
     """A menu chosen through a sampler acts itself: a second draw and decision follow."""
-    state = dealt(2, [["sampler", "tempura"] * 2, ["salmon"] * 4], deck=["menu", "salmon", "tempura", "salmon", "miso_soup", "tempura"])
+    state = dealt(
+        2,
+        [["sampler", "tempura"] * 2, ["salmon"] * 4],
+        deck=["menu", "salmon", "tempura", "salmon", "miso_soup", "tempura"],
+    )
     g = state.game
     act(state, "sampler", "salmon")
     assert ids(g, state.pending.shown) == ["menu", "salmon"]
@@ -155,7 +159,9 @@ def test_a_miso_soup_arriving_through_chopsticks_counts():
 
 def test_a_miso_soup_arriving_through_a_menu_counts():
     """A soup chosen from a menu collides with a soup picked by another seat."""
-    state = dealt(2, [["menu", "tempura"] * 2, ["miso_soup", "salmon"] * 2], deck=["miso_soup", "salmon", "tempura", "salmon"])
+    state = dealt(
+        2, [["menu", "tempura"] * 2, ["miso_soup", "salmon"] * 2], deck=["miso_soup", "salmon", "tempura", "salmon"]
+    )
     g = state.game
     act(state, "menu", "miso_soup")
     act(state, "miso_soup")
@@ -165,7 +171,9 @@ def test_a_miso_soup_arriving_through_a_menu_counts():
 
 def test_the_lower_order_number_resolves_first_and_the_later_seat_sees_it():
     """Seat 1's chopsticks 1 resolve before seat 0's chopsticks 2; seat 0 then sees seat 1's second card."""
-    state = dealt(2, [["chopsticks_2", "tempura", "salmon", "tempura"], ["chopsticks_1", "salmon", "salmon", "tempura"]])
+    state = dealt(
+        2, [["chopsticks_2", "tempura", "salmon", "tempura"], ["chopsticks_1", "salmon", "salmon", "tempura"]]
+    )
     g = state.game
     act(state, "chopsticks_2", "chopsticks_1")
     act(state, "salmon", "tempura")
@@ -180,7 +188,9 @@ def test_the_lower_order_number_resolves_first_and_the_later_seat_sees_it():
 
 def test_equal_order_numbers_resolve_in_seat_order():
     """Two chopsticks 1 in one turn: seat 0 decides first, then seat 1."""
-    state = dealt(2, [["chopsticks_1", "tempura", "salmon", "tempura"], ["chopsticks_1", "salmon", "salmon", "tempura"]])
+    state = dealt(
+        2, [["chopsticks_1", "tempura", "salmon", "tempura"], ["chopsticks_1", "salmon", "salmon", "tempura"]]
+    )
     g = state.game
     act(state, "chopsticks_1", "chopsticks_1")
     act(state, "salmon", "tempura")
@@ -300,3 +310,27 @@ def test_resampling_for_another_seat_redraws_the_cards_only_the_decider_saw():
         assert copy.all_cards() == state.all_cards()
     same = state.resample_hidden(0, rng)
     assert same.pending == state.pending
+
+
+def test_play_asks_the_human_for_decisions_within_80_columns_and_logs_them(tmp_path):
+    """`ruledraft play` asks each decision with its prompt and numbered options, shows
+    the decisions made, fits 80 columns, and its log replays clean."""
+    from typer.testing import CliRunner
+
+    from ruledraft.cli.app import app
+
+    log = tmp_path / "game.jsonl"
+    result = CliRunner().invoke(
+        app,
+        ["play", str(SMALL), "--players", "3", "--seed", "1", "--log", str(log)],
+        input="1\n" * 300,
+        env={"COLUMNS": "80"},
+    )
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    assert max(map(len, lines)) <= 80
+    assert "Your choice [1-3, ? for help]: 1" in lines
+    assert any(line.startswith("Decided: ") for line in lines)
+    assert "=== Game over ===" in lines
+    replay = CliRunner().invoke(app, ["replay", str(log)])
+    assert replay.exit_code == 0 and "1 clean" in replay.output, replay.output

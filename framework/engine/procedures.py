@@ -508,7 +508,7 @@ class StandardProcedure:
         """``decision`` as it would be had its effect drawn ``shown`` instead (for a
         re-deal of hidden cards); None if nothing among them could be chosen."""
         effect = self.game.effect_of[decision.card]
-        excluded = getattr(effect, "excluded", frozenset())
+        excluded: frozenset[int] = getattr(effect, "excluded", frozenset())
         options = tuple(sorted({c for c in shown if c not in excluded}))
         if not options:
             return None

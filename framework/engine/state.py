@@ -474,7 +474,9 @@ class State:
             raise IllegalMoveError("the game is over")
         acting = 1 if self.pending is not None else self.game.num_players
         if len(actions) != acting:
-            raise IllegalMoveError(f"expected {acting} action{'s' if acting != 1 else ''} (one per acting seat), got {len(actions)}")
+            raise IllegalMoveError(
+                f"expected {acting} action{'s' if acting != 1 else ''} (one per acting seat), got {len(actions)}"
+            )
         self.game.procedure.apply(self, actions)
 
     def play_out(self, randoms: Sequence[RandomFn]) -> None:

@@ -530,7 +530,9 @@ def _replay_decisions(game: Game, state: State, turn: dict, t: int, where: str) 
         except IllegalMoveError as e:
             return f"{where}: illegal decision: {e}"
     if state.pending is not None and state.turn == t and not state.is_terminal():
-        return f"{where}: the rules ask seat {state.pending.seat} to decide ({state.pending.prompt}); the log does not say"
+        return (
+            f"{where}: the rules ask seat {state.pending.seat} to decide ({state.pending.prompt}); the log does not say"
+        )
     return None
 
 

@@ -108,9 +108,7 @@ class EffectKind:
 EFFECT_KINDS: Registry[EffectKind] = Registry("card effect", "ruledraft.card_effects")
 
 for _unit in (extra_pick, second_pick, draw_and_choose, collision):
-    EFFECT_KINDS.register(
-        EffectKind(_unit.NAME, _unit.build, _unit.SCHEMA, _unit.WHEN, _unit.TRIGGERS), builtin=True
-    )
+    EFFECT_KINDS.register(EffectKind(_unit.NAME, _unit.build, _unit.SCHEMA, _unit.WHEN, _unit.TRIGGERS), builtin=True)
 
 
 def effect_schemas() -> tuple[dict[str, Any], dict[str, Any]]:
