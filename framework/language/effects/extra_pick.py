@@ -20,10 +20,10 @@ SCHEMA: dict[str, Any] = {
     "properties": {
         "extra": {
             "title": "Extra cards",
-            "description": "How many more cards may be taken at once.",
+            "description": "How many more cards may be taken at once (1, the only value supported).",
             "type": "integer",
             "minimum": 1,
-            "maximum": 3,
+            "maximum": 1,
             "default": 1,
         },
     },
