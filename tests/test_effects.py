@@ -334,3 +334,28 @@ def test_play_asks_the_human_for_decisions_within_80_columns_and_logs_them(tmp_p
     assert "=== Game over ===" in lines
     replay = CliRunner().invoke(app, ["replay", str(log)])
     assert replay.exit_code == 0 and "1 clean" in replay.output, replay.output
+
+
+def test_greedy_judges_a_decision_by_the_points_it_makes_now():
+    """Greedy chooses from a menu the card that raises its own points most (a tempura completing a pair)."""
+    from ruledraft.play.agents import make_agent
+
+    state = dealt(
+        2,
+        [["tempura", "salmon", "salmon", "salmon"], ["menu", "salmon", "salmon", "salmon"]],
+        deck=["salmon", "tempura", "menu", "miso_soup"],
+    )
+    g = state.game
+    act(state, "tempura", "salmon")  # the hands pass: seat 0 now holds the menu
+    act(state, "menu", "salmon")
+    assert state.pending is not None and state.pending.seat == 0
+    assert make_agent("greedy", 1).act(state, 0) == g.ruleset.catalogue.index_of("tempura")
+
+
+def test_every_bot_makes_decisions_in_a_whole_game():
+    """random, first, greedy, value and ismcts play a game of the effects ruleset to the end, making its decisions."""
+    g = game(2)
+    for bots in (["random", "first"], ["greedy", "value"], ["ismcts:iterations=20", "random"]):
+        state = play_game(g, 3, bots)
+        assert state.is_terminal()
+        assert replay_record(small(), record_game(state, bots)) == []
