@@ -603,9 +603,10 @@ class RulesetBuilder:
     def check_actions(self) -> None:
         actions = self.data.get("actions") or []
         self.check_unique(actions, "action", "actions")
+        by_effect = {e.card for e in self.actions}  # the cards whose effect: says it already
         for i, a in enumerate(actions):
             card = self.card(("actions", i, "card"), a["card"])
-            if card is not None:
+            if card is not None and card not in by_effect:
                 self.actions.append(
                     ExtraPick(id=a["id"], card=card, extra=a.get("extra", 1), description=a.get("description", ""))
                 )
@@ -627,8 +628,7 @@ class RulesetBuilder:
             if built is None:
                 continue
             if isinstance(built, ExtraPick):
-                if not any(a.card == card for a in self.actions):  # the older ``actions:`` entry wins
-                    self.actions.append(built)
+                self.actions.append(built)
             else:
                 self.effects.append(built)
 
@@ -813,8 +813,8 @@ class RulesetBuilder:
         self.check_cards()
         self.check_players_and_deal()
         self.check_rounds_and_turn()
+        self.check_effects()  # a card's extra_pick comes first, as the cards come before actions:
         self.check_actions()
-        self.check_effects()
         self.check_scoring()
         self.check_winner()
         self.check_cost()
@@ -841,10 +841,10 @@ class RulesetBuilder:
             self.check_players_and_deal()
         if all(valid((k,)) for k in ("players", "rounds", "turn")):
             self.check_rounds_and_turn()
-        if named and valid(("actions",)):
-            self.check_actions()
         if named and valid(("cards",)):
             self.check_effects()
+        if named and valid(("actions",)):
+            self.check_actions()
         if named and isinstance(data.get("scoring"), list):
             self.check_scoring()
         if named and valid(("winner",)):
