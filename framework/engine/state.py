@@ -527,7 +527,9 @@ class State:
 
     def add_job(self, seat: int, effect: Any) -> None:
         """Queue ``effect`` of ``seat``'s card for this turn, by play order then seat."""
-        self.jobs.append((effect.order, seat, len(self.jobs) + 1000 * self.turn, effect))
+        jobs = self.jobs
+        # a sequence number above every queued one: first come, first served, and never a tie
+        jobs.append((effect.order, seat, max((j[2] for j in jobs), default=-1) + 1, effect))
 
     def discard(self, card: int) -> None:
         """``card`` (already off the table) goes to the discard pile."""
