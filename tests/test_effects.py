@@ -359,3 +359,45 @@ def test_every_bot_makes_decisions_in_a_whole_game():
         state = play_game(g, 3, bots)
         assert state.is_terminal()
         assert replay_record(small(), record_game(state, bots)) == []
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "message"),
+    [
+        ("not: [menu]", "not: [menuu]", "13:73: error: unknown card 'menuu' (did you mean 'menu'?)"),
+        (
+            "kind: draw_and_choose, draw: 4",
+            "kind: draw_and_chose, draw: 4",
+            "13:41: error: 'kind' must be one of extra_pick, second_pick, draw_and_choose, collision, "
+            "not 'draw_and_chose' (did you mean 'draw_and_choose'?)",
+        ),
+        ("at_least: 2", "at_leest: 2", "10:57: error: unknown key 'at_leest' in 'effect' (did you mean 'at_least'?)"),
+    ],
+)
+def test_a_mistake_in_an_effect_is_located_with_a_suggestion(tmp_path, old, new, message):
+    """A wrong card, effect kind or key in an effect is one located line with a did-you-mean and exit 1."""
+    from typer.testing import CliRunner
+
+    from ruledraft.cli.app import app
+
+    bad = tmp_path / "bad.yaml"
+    bad.write_text(SMALL.read_text(encoding="utf-8").replace(old, new), encoding="utf-8")
+    result = CliRunner().invoke(app, ["validate", str(bad)])
+    assert result.exit_code == 1
+    assert result.output.strip() == f"{bad}:{message}"
+
+
+def test_show_says_each_effect_in_plain_words():
+    """`show` lists the card effects under their own heading."""
+    from ruledraft.language.describe import describe_ruleset
+
+    text = describe_ruleset(small())
+    assert (
+        "Card effects\n"
+        "  Miso Soup: at the end of a turn, if 2 or more were placed in it (by anyone, any way), "
+        "all of them are discarded.\n"
+    ) in text
+    assert (
+        "  Menu: when played (order 7), draw 4 cards from the deck and play one (not Menu); "
+        "the others go back into the deck, shuffled; the Menu is discarded.\n"
+    ) in text
