@@ -303,6 +303,8 @@ class HumanAgent:
     # ------------------------------------------------------------------ the agent interface
 
     def act(self, state: State, seat: int) -> int:
+        if state.pending is not None:
+            return self.decide(state, seat)
         game = state.game
         rs = game.ruleset
         self.show(state, seat)
@@ -335,6 +337,60 @@ class HumanAgent:
             if action in legal:
                 return action
             self.write(f"  {self.describe(game, action)} is not a legal pick now; choose again.")
+
+    def decide(self, state: State, seat: int) -> int:
+        """A decision a card effect asks of this seat: its prompt and numbered options,
+        answered by number, by card name, or ``done``."""
+        game = state.game
+        rs = game.ruleset
+        decision = state.observation(seat).pending
+        assert decision is not None  # the engine asks only the deciding seat
+        options = list(decision.options)
+        self.write("")
+        if decision.shown:
+            for line in packed("Drawn:", [card_name(rs, c) for c in decision.shown], self.width, ","):
+                self.write(line)
+        self.write(shown(decision.prompt))
+        width = len(str(len(options)))
+        for i, a in enumerate(options, 1):
+            self.write(f"  {i:>{width}}. {self.option_name(game, a)}")
+        if len(options) == 1:
+            self.write(f"Only one choice: {self.option_name(game, options[0])}; made for you.")
+            return options[0]
+        n = len(options)
+        while True:
+            self.write(f"Your choice [1-{n}, ? for help]: ", nl=False)
+            try:
+                text = " ".join(self.read().split())
+            except LineTooLong:
+                self.write(f"  That line is longer than {MAX_INPUT_LINE} bytes; type a choice's number or name.")
+                continue
+            low = text.casefold()
+            if low in ("q", "quit", "exit"):
+                raise QuitGame()
+            if low in ("?", "h", "help"):
+                self.write(
+                    f"  Type a number, 1-{n}, or a card's name" + (", or done." if game.done_action in options else ".")
+                )
+                continue
+            if low.isascii() and low.isdigit() and len(low) <= 4 and 1 <= int(low) <= n:
+                return options[int(low) - 1]
+            if low == "done" and game.done_action in options:
+                return game.done_action
+            named = self._named(text, [a for a in options if a < game.num_card_types]) if text else []
+            if len(named) == 1:
+                return named[0]
+            short = shown(text if len(text) <= 12 else text[:12] + "...")
+            self.write(f"  '{short}' is not one of the choices: type a number, 1-{n}, or a card's name.")
+
+    @staticmethod
+    def option_name(game: Game, action: int) -> str:
+        """A decision option in words: a card's name, a family, or done."""
+        if action < game.num_card_types:
+            return card_name(game.ruleset, action)
+        if action == game.done_action:
+            return "done (no)"
+        return f"any {shown(game.families[action - game.num_card_types])}"
 
     # ------------------------------------------------------------------ asking
 
@@ -669,6 +725,7 @@ class Reporter:
         self.width = width or terminal_width()
         self.seen_rounds = 0
         self.seen_turns = 0  # turns of the current round already reported
+        self.seen_decisions = 0  # decisions of the current round already reported
         self.tables: list[list[int]] = [[] for _ in range(state.game.num_seats)]
 
     def after_moves(self, state: State) -> None:
@@ -680,10 +737,13 @@ class Reporter:
             for turn in turns[self.seen_turns :]:
                 self._reveal(game, turn)
             self.seen_turns = len(turns)
+            self._decisions(game, hist.decisions[self.seen_decisions :])
+            self.seen_decisions = len(hist.decisions)
             if self.seen_rounds < len(state.round_scores):
                 self._round_summary(state, self.seen_rounds)
                 self.seen_rounds += 1
                 self.seen_turns = 0
+                self.seen_decisions = 0
                 self.tables = [[] for _ in range(game.num_seats)]
                 if self.seen_rounds < len(state.history):
                     continue
@@ -709,6 +769,14 @@ class Reporter:
         for line in packed(f"{head}:", parts + dummy_parts, self.width):
             self.write(line)
 
+    def _decisions(self, game: Game, made: Sequence[tuple[int, int, int]]) -> None:
+        """The decisions card effects asked for, as they were made."""
+        if not made:
+            return
+        parts = [f"{self.names.short(seat)}: {HumanAgent.option_name(game, a)}" for _turn, seat, a in made]
+        for line in packed("Decided:", parts, self.width):
+            self.write(line)
+
     def _table(self, header: Sequence[str], rows: Sequence[Sequence[str]], seats: Sequence[int]) -> None:
         short = [self.names.short(s) for s in seats]
         for line in layout(header, rows, self.width, short, right=range(1, len(header))):
@@ -720,8 +788,11 @@ class Reporter:
         seats = range(game.num_seats)
         self.write("")
         self.write(f"=== End of round {r + 1} of {rs.rounds} ===")
+        # with card effects, cards move after the picks: the tables the round was scored on
+        tables = state.history[r].tables if game.general else None
         for s in seats:
-            for line in packed(f"  {self.names.long(s)}:", grouped_items(rs, self.tables[s]), self.width, ","):
+            table = tables[s] if tables is not None else self.tables[s]
+            for line in packed(f"  {self.names.long(s)}:", grouped_items(rs, table), self.width, ","):
                 self.write(line)
         sheet = state.score_sheet()
         scoring = sheet.rounds[r]

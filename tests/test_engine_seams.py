@@ -94,6 +94,7 @@ def test_an_observation_is_a_typed_record_with_a_json_form():
         "known_hands",
         "controls_dummy",
         "can_use_action",
+        "pending",
     }
 
 

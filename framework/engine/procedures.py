@@ -18,6 +18,10 @@ import operator
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
+import attrs
+
+from ruledraft.engine.decisions import Decision
+from ruledraft.engine.effects import STEPS
 from ruledraft.engine.records import RoundRecord
 from ruledraft.errors import IllegalMoveError
 
@@ -94,6 +98,8 @@ class StandardProcedure:
         #: per-turn directions by round; empty when each round passes one way (the fast path)
         self.patterns = game.ruleset.pass_patterns
         self.action_cards = tuple(a.card for a in self.actions)
+        #: card effects beyond pick-time extra picks: every turn through the general path
+        self.general = game.general
 
     # ------------------------------------------------------------------ dealing
 
@@ -228,6 +234,9 @@ class StandardProcedure:
         return cards
 
     def apply(self, state: State, actions: Sequence[int]) -> None:
+        if self.general:
+            self._apply_general(state, actions)
+            return
         K = self.K
         hands = state.hands
         played, counts = state.played, state.counts
@@ -270,6 +279,9 @@ class StandardProcedure:
         roll-outs. A seat's pick reads only its own hand and table, and changes only
         them, so taking the seats one after the other is the same as all at once.
         """
+        if self.general:
+            self._play_out_general(state, randoms)
+            return
         if self.game.max_extra > 1 or self.patterns:
             # hands shrinking at different speeds, or a direction per turn: the general path
             self._play_out_by_turns(state, randoms)
@@ -385,6 +397,9 @@ class StandardProcedure:
             hands.append(hands.pop(0))
 
     def _maybe_autoplay(self, state: State) -> None:
+        if self.general:
+            self._next_turn(state)
+            return
         hands = state.hands
         if len(hands[0]) == 1 and all(len(h) == 1 for h in hands):
             actions = []
@@ -396,6 +411,108 @@ class StandardProcedure:
             state.turn += 1
         if not hands[0] and all(not h for h in state.hands):
             state.end_round()
+
+    # ------------------------------------------------------------------ card effects: the general path
+    #
+    # A turn: the picks are revealed and placed; the when-played effects of the cards
+    # placed and the after-reveal effects of cards on the tables from earlier turns are
+    # queued; they resolve by play order, then seat (each may place more cards, whose
+    # own effects join the queue, and may wait for a decision); then the turn-end
+    # effects act, the hands pass, and the next turn (or the automatic last card, or
+    # the round end) follows.
+
+    def _apply_general(self, state: State, actions: Sequence[int]) -> None:
+        pending = state.pending
+        if pending is not None:
+            seat = pending.seat
+            a = as_action(seat, actions[0])
+            if a not in pending.options:
+                raise IllegalMoveError(
+                    f"seat {seat}: {a} is not one of the choices now ({pending.prompt}): "
+                    + ", ".join(self.game.decision_to_string(o) for o in pending.options)
+                )
+            state.pending = None
+            state.history[-1].add_decision(state.turn, seat, a)
+            STEPS[pending.effect].decide(state, pending, a)
+            self._resume(state)
+            return
+        decoded: list[tuple[int, ...]] = []
+        for seat, a in enumerate(actions):
+            cards = self._decode(seat, a)
+            self._check_cards(state, seat, cards)
+            decoded.append(cards)
+        state.history[-1].actions.append(list(actions))
+        self._reveal(state, decoded)
+
+    def _reveal(self, state: State, decoded: Sequence[Sequence[int]]) -> None:
+        """Place the revealed cards, queue the effects they start, resolve."""
+        game = self.game
+        earlier = [row[:] for row in state.counts]
+        for seat, cards in enumerate(decoded):
+            if len(cards) == 1:
+                state.hands[seat].remove(cards[0])
+                state.play_card(seat, cards[0])
+            else:
+                self._take(state, seat, cards)
+            state.placed[seat].extend(cards)
+        play_effects = game.play_effects
+        for seat, cards in enumerate(decoded):
+            for c in cards:
+                effect = play_effects[c]
+                if effect is not None:
+                    state.add_job(seat, effect)
+            for effect in game.reveal_effects:  # on the table since an earlier turn
+                if earlier[seat][effect.card] and state.counts[seat][effect.card]:
+                    state.add_job(seat, effect)
+        self._resume(state)
+
+    def _resume(self, state: State) -> None:
+        """Resolve the queued effects until one waits for a decision or none is left;
+        then end the turn."""
+        jobs = state.jobs
+        while jobs:
+            job = min(jobs)
+            jobs.remove(job)
+            _order, seat, _n, effect = job
+            decision = STEPS[effect.kind].start(state, seat, effect)
+            if decision is not None:
+                state.pending = decision
+                return
+        for effect in self.game.turn_end_effects:
+            STEPS[effect.kind].turn_end(state, effect)
+        state.placed = [[] for _ in state.placed]
+        history = state.history[-1]
+        if not (history.auto_turns and history.auto_turns[-1] == state.turn):
+            self._pass(state)
+        state.turn += 1
+        self._next_turn(state)
+
+    def _next_turn(self, state: State) -> None:
+        """The automatic last card, or the round end, when the hands say so."""
+        hands = state.hands
+        if hands[0] and all(len(h) == 1 for h in hands):
+            cards = [(h[0],) for h in hands]
+            state.history[-1].add_turn([c[0] for c in cards], auto=True)
+            self._reveal(state, cards)
+        elif all(not h for h in hands):
+            state.end_round()
+
+    def _play_out_general(self, state: State, randoms: Sequence[RandomFn]) -> None:
+        """:meth:`play_out` with card effects: every acting seat (the deciding seat while
+        a decision is pending) samples, turn after turn, through the checked path."""
+        sample, apply = state.sample_action, self.apply
+        while not state.finished:
+            apply(state, [sample(seat, randoms[seat]) for seat in state.acting_seats()])
+
+    def redrawn(self, decision: Decision, shown: tuple[int, ...]) -> Decision | None:
+        """``decision`` as it would be had its effect drawn ``shown`` instead (for a
+        re-deal of hidden cards); None if nothing among them could be chosen."""
+        effect = self.game.effect_of[decision.card]
+        excluded: frozenset[int] = getattr(effect, "excluded", frozenset())
+        options = tuple(sorted({c for c in shown if c not in excluded}))
+        if not options:
+            return None
+        return attrs.evolve(decision, shown=shown, options=options)
 
     # ------------------------------------------------------------------ information
 

@@ -20,6 +20,8 @@ from collections.abc import Sequence
 
 import attrs
 
+from ruledraft.engine.decisions import Decision
+
 
 @attrs.frozen
 class Turn:
@@ -33,12 +35,14 @@ class Turn:
     controller: int | None = None
     #: the dummy procedure: the cards the controller drew from the dummy's pile
     drawn: tuple[int, ...] = ()
+    #: decisions card effects asked for this turn, in the order made: (seat, action)
+    decisions: tuple[tuple[int, int], ...] = ()
 
 
 class RoundRecord:
     """One round as it was played: the deal, the turns, and the tables at round end."""
 
-    __slots__ = ("hands", "actions", "auto_turns", "controllers", "drawn", "tables")
+    __slots__ = ("hands", "actions", "auto_turns", "controllers", "drawn", "tables", "decisions")
 
     def __init__(self, hands: list[list[int]]) -> None:
         #: the hands dealt, one per seat (a dummy seat's is its face-down pile); never changed
@@ -54,6 +58,8 @@ class RoundRecord:
         #: every seat's cards on the table when the round was scored, in play order
         #: (None until the round ends)
         self.tables: list[list[int]] | None = None
+        #: decisions made, in order: (turn, seat, action) (empty without card effects)
+        self.decisions: list[tuple[int, int, int]] = []
 
     def add_turn(self, actions: Sequence[int], auto: bool = False) -> None:
         """Record a turn (``auto``: the engine played it)."""
@@ -67,17 +73,25 @@ class RoundRecord:
         self.controllers.append(controller)
         self.drawn.append(list(drawn))
 
+    def add_decision(self, turn: int, seat: int, action: int) -> None:
+        """Record a decision ``seat`` made in ``turn`` (0-based)."""
+        self.decisions.append((turn, seat, action))
+
     @property
     def turns(self) -> tuple[Turn, ...]:
         """The turns played so far, as records."""
         auto = set(self.auto_turns)
         controllers, drawn = self.controllers, self.drawn
+        made: dict[int, list[tuple[int, int]]] = {}
+        for t, seat, action in self.decisions:
+            made.setdefault(t, []).append((seat, action))
         return tuple(
             Turn(
                 tuple(actions),
                 t in auto,
                 controllers[t] if t < len(controllers) else None,
                 tuple(drawn[t]) if t < len(drawn) else (),
+                tuple(made.get(t, ())),
             )
             for t, actions in enumerate(self.actions)
         )
@@ -92,6 +106,7 @@ class RoundRecord:
         new.controllers = self.controllers[:]
         new.drawn = self.drawn[:]
         new.tables = self.tables
+        new.decisions = self.decisions[:]
         return new
 
     def __eq__(self, other: object) -> bool:
@@ -131,6 +146,8 @@ class Observation:
     controls_dummy: bool
     #: whether this seat may take extra cards this turn (a special action such as chopsticks)
     can_use_action: bool
+    #: the decision this seat must make now (with the cards only it may see), else None
+    pending: Decision | None = None
 
     def to_json(self) -> dict[str, object]:
         """The observation as plain JSON data (``known_hands`` keyed by seat number)."""

@@ -23,6 +23,7 @@ import _random
 from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
+from ruledraft.engine.decisions import Decision
 from ruledraft.engine.records import Observation, RoundRecord
 from ruledraft.engine.scoresheet import (
     ScoreSheet,
@@ -108,6 +109,23 @@ class Game:
         self.max_extra = max((a.extra for a in ruleset.actions), default=0)
         #: size of the part of an action that encodes a player's own cards
         self.own_span: int = K * (K + 1) ** self.max_extra
+        #: card families a decision may name (action ``K + f``), from the cards' groups
+        self.families: tuple[str, ...] = ruleset.catalogue.groups
+        #: the decision action that ends a multi-card choice or declines an optional one
+        self.done_action: int = K + len(self.families)
+        #: the card effects other than pick-time extra picks; none: the fast paths
+        self.effects = ruleset.effects
+        self.general = bool(ruleset.effects)
+        if self.general and ruleset.procedure != "standard":
+            raise InputError(f"{ruleset.name}: card effects need the standard turn procedure")
+        effect_of: list[Any] = [None] * K
+        for e in ruleset.effects:
+            effect_of[e.card] = e
+        #: per card index, its effect (None: none, or a pick-time extra pick)
+        self.effect_of: tuple[Any, ...] = tuple(effect_of)
+        self.play_effects = tuple(e if e is not None and e.when == "play" else None for e in effect_of)
+        self.reveal_effects = tuple(e for e in ruleset.effects if e.when == "reveal")
+        self.turn_end_effects = tuple(e for e in ruleset.effects if e.when == "turn_end")
         self.procedure = PROCEDURES[ruleset.procedure](self)
         #: the rules scored at each round end, and at game end
         self.round_scoring_rules = round_rules(ruleset)
@@ -160,13 +178,27 @@ class Game:
             cards.append(digit - 1)
         return tuple(cards), (dummy_part - 1 if dummy_part else None)
 
-    def action_to_string(self, action: int) -> str:
+    def action_to_string(self, action: int, state: State | None = None) -> str:
+        """An action in words; given ``state`` with a pending decision, what the decision action means."""
+        if state is not None and state.pending is not None:
+            return self.decision_to_string(action)
         cards, dummy = self.decode_action(action)
         ids = self.ruleset.catalogue.ids
         text = " + ".join(ids[c] for c in cards)
         if dummy is not None:
             text += f" (dummy: {ids[dummy]})"
         return text
+
+    def decision_to_string(self, action: int) -> str:
+        """A decision action in words: a card id, ``family NAME`` or ``done``."""
+        K = self.num_card_types
+        if 0 <= action < K:
+            return self.ruleset.catalogue.ids[action]
+        if K <= action < self.done_action:
+            return f"family {self.families[action - K]}"
+        if action == self.done_action:
+            return "done"
+        raise IllegalMoveError(f"not a decision action: {action}")
 
     def action_from_ids(self, card_ids: Sequence[str], dummy: str | None = None) -> int:
         idx = self.ruleset.catalogue.index_of
@@ -178,7 +210,8 @@ class Game:
     @property
     def num_distinct_actions(self) -> int:
         """Size of the action space (for fixed-size policies, e.g. a PettingZoo adapter)."""
-        return self.own_span * ((self.num_card_types + 1) if self.ruleset.dummy else 1)
+        picks = self.own_span * ((self.num_card_types + 1) if self.ruleset.dummy else 1)
+        return max(picks, self.done_action + 1) if self.general else picks
 
     # ------------------------------------------------------------------ states
 
@@ -220,6 +253,10 @@ class State:
         "reserves",
         "finished",
         "winners",
+        "pending",
+        "jobs",
+        "placed",
+        "discarded",
     )
 
     def __init__(self, game: Game, seed: int, deals: Sequence[Sequence[Sequence[int]]] | None = None) -> None:
@@ -254,6 +291,16 @@ class State:
         ]
         self.finished = False
         self.winners: list[int] = []
+        #: the decision the turn waits for (None: the picks, or nothing to decide)
+        self.pending: Decision | None = None
+        #: effects still to resolve this turn: (order, seat, sequence number, effect)
+        self.jobs: list[tuple[int, int, int, Any]] = []
+        #: per seat, the cards placed on its table this turn, any way (picks, effects)
+        self.placed: list[list[int]] = [[] for _ in range(n)]
+        #: cards discarded by effects (and, with effects, cards that leave at round end
+        #: under ``between_rounds: keep_deck``); under ``reshuffle`` they go back into the
+        #: deck at round end
+        self.discarded: list[int] = []
 
     # ------------------------------------------------------------------ queries
 
@@ -264,14 +311,19 @@ class State:
     def num_seats(self) -> int:
         return self.game.num_seats
 
-    def acting_seats(self) -> range:
-        """Seats that submit an action this turn (every player; a dummy never acts itself)."""
-        return range(self.game.num_players)
+    def acting_seats(self) -> tuple[int, ...]:
+        """Seats that submit an action now: during the picks every player (a dummy never
+        acts itself); while a decision is pending, just the deciding seat."""
+        if self.pending is not None:
+            return (self.pending.seat,)
+        return tuple(range(self.game.num_players))
 
     def legal_actions(self, seat: int) -> list[int]:
         """The distinct legal actions of ``seat`` now (empty when the game is over)."""
         if self.finished:
             return []
+        if self.pending is not None:
+            return list(self.pending.options) if seat == self.pending.seat else []
         return self.game.procedure.legal_actions(self, seat)
 
     def sample_action(self, seat: int, random: RandomFn) -> int:
@@ -279,6 +331,9 @@ class State:
         returning floats in [0, 1) (such as ``random.Random(seed).random``)."""
         if self.finished:
             raise IllegalMoveError("the game is over")
+        if self.pending is not None:
+            options = self.pending.options
+            return options[int(random() * len(options))]
         return self.game.procedure.sample_action(self, seat, random)
 
     def can_use_action(self, seat: int) -> bool:
@@ -342,7 +397,22 @@ class State:
         for pile in self.dummy_piles:
             pool.extend(pile)
         pool.extend(self.deck[self.deck_pos :])
-        pool = arrange(pool)
+        pending = self.pending
+        redrawn: Decision | None = None
+        if pending is not None and pending.shown and pending.seat != seat:
+            # cards drawn by another seat's effect: only it has seen them; re-drawn from
+            # the pool (the last of it), tries while nothing drawn could be chosen
+            k = len(pending.shown)
+            for _ in range(20):
+                tried = arrange(pool + list(pending.shown))
+                redrawn = self.game.procedure.redrawn(pending, tuple(tried[-k:]))
+                if redrawn is not None:
+                    pool = tried[:-k]
+                    break
+            else:
+                pool = arrange(pool)  # the drawn cards stay as they are
+        else:
+            pool = arrange(pool)
         at = 0
         for other, kept_cards in keep.items():
             n = len(self.hands[other]) - len(kept_cards)
@@ -357,6 +427,9 @@ class State:
             new.drawn = new.hands[self.controller][-len(self.drawn) :]
         if self.reserves:  # which held-back cards come next is unknown too
             new.reserves = [arrange(r) for r in self.reserves]
+        pending = self.pending
+        if redrawn is not None:
+            new.pending = redrawn
         return new
 
     def clone(self) -> State:
@@ -387,6 +460,10 @@ class State:
         new.reserves = self.reserves[:]
         new.finished = self.finished
         new.winners = self.winners[:]
+        new.pending = self.pending  # frozen
+        new.jobs = self.jobs[:]
+        new.placed = [p[:] for p in self.placed]
+        new.discarded = self.discarded[:]
         return new
 
     # ------------------------------------------------------------------ moves
@@ -395,8 +472,11 @@ class State:
         """Reveal one action per acting seat at once, resolve them, pass, score."""
         if self.finished:
             raise IllegalMoveError("the game is over")
-        if len(actions) != self.game.num_players:
-            raise IllegalMoveError(f"expected {self.game.num_players} actions (one per player), got {len(actions)}")
+        acting = 1 if self.pending is not None else self.game.num_players
+        if len(actions) != acting:
+            raise IllegalMoveError(
+                f"expected {acting} action{'s' if acting != 1 else ''} (one per acting seat), got {len(actions)}"
+            )
         self.game.procedure.apply(self, actions)
 
     def play_out(self, randoms: Sequence[RandomFn]) -> None:
@@ -426,6 +506,59 @@ class State:
         """Take the oldest copy of ``card`` back off ``seat``'s table."""
         self.played[seat].remove(card)  # the oldest copy
         self.counts[seat][card] -= 1
+
+    def remove_from_table(self, seat: int, card: int) -> None:
+        """Take the newest copy of ``card`` off ``seat``'s table (an effect moves it on)."""
+        table = self.played[seat]
+        for i in range(len(table) - 1, -1, -1):
+            if table[i] == card:
+                del table[i]
+                break
+        self.counts[seat][card] -= 1
+
+    def place(self, seat: int, card: int) -> None:
+        """An effect puts ``card`` on ``seat``'s table (it has left wherever it was): it
+        counts as placed this turn, and its own when-played effect acts in turn."""
+        self.play_card(seat, card)
+        self.placed[seat].append(card)
+        effect = self.game.play_effects[card]
+        if effect is not None:
+            self.add_job(seat, effect)
+
+    def add_job(self, seat: int, effect: Any) -> None:
+        """Queue ``effect`` of ``seat``'s card for this turn, by play order then seat."""
+        jobs = self.jobs
+        # a sequence number above every queued one: first come, first served, and never a tie
+        jobs.append((effect.order, seat, max((j[2] for j in jobs), default=-1) + 1, effect))
+
+    def discard(self, card: int) -> None:
+        """``card`` (already off the table) goes to the discard pile."""
+        self.discarded.append(card)
+
+    def draw(self, n: int) -> list[int]:
+        """Up to ``n`` cards from the top of the deck."""
+        drawn = self.deck[self.deck_pos : self.deck_pos + n]
+        self.deck_pos += len(drawn)
+        return drawn
+
+    def return_to_deck(self, cards: Sequence[int], seat: int) -> None:
+        """Shuffle ``cards`` back into the rest of the deck (by the seed; a new list: clones share the old)."""
+        rest = self.deck[self.deck_pos :] + list(cards)
+        rng = _random.Random(derive_seed(self.seed, 4, self.round, self.turn, seat, len(rest)))
+        self.deck = self.deck[: self.deck_pos] + shuffled(rest, rng)
+
+    def all_cards(self) -> list[int]:
+        """Every card of the game, wherever it is now (hands, tables, undealt deck, kept,
+        held back, drawn for a pending decision, discarded), sorted: the whole deck."""
+        out: list[int] = []
+        for group in (self.hands, self.played, self.kept_cards, self.dummy_piles, self.reserves):
+            for cards in group:
+                out.extend(cards)
+        out.extend(self.deck[self.deck_pos :])
+        out.extend(self.discarded)
+        if self.pending is not None:
+            out.extend(self.pending.shown)
+        return sorted(out)
 
     def deal_hands(self, seats: int, size: int) -> list[list[int]]:
         """This round's hands: ``seats`` hands of ``size`` cards, from the deck (or the
@@ -477,13 +610,16 @@ class State:
         reshuffle = rules.between_rounds == "reshuffle"
         discarded: list[int] | None = [] if reshuffle else None
         played, counts = self.played, self.counts
+        if discarded is None and game.general:
+            discarded = self.discarded  # cards that leave: out of play, but still counted
         keep_cards(game.kept, game.kept_types, played, counts, self.kept_cards, self.kept_counts, discarded)
         self.history[-1].tables = played  # these lists are never changed again
         self.played = [[] for _ in played]
         self.counts = [[0] * K for _ in counts]
         if discarded is not None and self.forced_deals is None:
             # every card that is not kept goes back: the undealt deck, unplayed hands, played cards
-            deck = self.deck[self.deck_pos :] + discarded
+            deck = self.deck[self.deck_pos :] + discarded + self.discarded
+            self.discarded = []
             for h in self.hands + self.dummy_piles:
                 deck.extend(h)
             self.deck = shuffled(deck, _random.Random(derive_seed(self.seed, 1, self.round)))
@@ -538,5 +674,6 @@ class State:
             round_scores=[r[:] for r in self.round_scores],
             known_hands={s: [ids[c] for c in cards] for s, cards in known.items() if s != seat},
             controls_dummy=self.controller == seat,
-            can_use_action=self.can_use_action(seat) if not self.finished else False,
+            can_use_action=self.can_use_action(seat) if not self.finished and self.pending is None else False,
+            pending=self.pending if self.pending is not None and self.pending.seat == seat else None,
         )

@@ -216,6 +216,7 @@ class RulesetBuilder:
         self.reads: dict[Path, frozenset[int] | None] = {}
         self.rules: list[Rule] = []
         self.actions: list[ExtraPick] = []
+        self.effects: list[Any] = []
         self.tie_breaks: list[TieBreak] = []
         self.ruleset: CompiledRuleset | None = None
         #: names of cards a menu left out, met while building (a rule that names one does not score)
@@ -650,12 +651,34 @@ class RulesetBuilder:
     def check_actions(self) -> None:
         actions = self.data.get("actions") or []
         self.check_unique(actions, "action", "actions")
+        by_effect = {e.card for e in self.actions}  # the cards whose effect: says it already
         for i, a in enumerate(actions):
             card = self.card(("actions", i, "card"), a["card"])
-            if card is not None:
+            if card is not None and card not in by_effect:
                 self.actions.append(
                     ExtraPick(id=a["id"], card=card, extra=a.get("extra", 1), description=a.get("description", ""))
                 )
+
+    def check_effects(self) -> None:
+        """Each card's ``effect:``, built by its kind's unit (names resolved, located errors)."""
+        from ruledraft.language.effects import EFFECT_KINDS
+
+        for i, spec in enumerate(self.data.get("cards") or []):
+            effect = spec.get("effect") if isinstance(spec, dict) else None
+            if not isinstance(effect, dict) or not isinstance(spec.get("id"), str):
+                continue
+            kind = EFFECT_KINDS.get(effect.get("kind", ""))
+            if kind is None:  # pragma: no cover - the schema admits registered kinds only
+                self.error(("cards", i, "effect", "kind"), f"unknown effect kind '{effect.get('kind')}'")
+                continue
+            card = self.catalogue.index_of(spec["id"])
+            built = kind.build(effect, _RuleContext(self, ("cards", i, "effect")), card)
+            if built is None:
+                continue
+            if isinstance(built, ExtraPick):
+                self.actions.append(built)
+            else:
+                self.effects.append(built)
 
     def check_scoring(self) -> None:
         rules = self.data.get("scoring") or []
@@ -847,6 +870,7 @@ class RulesetBuilder:
         self.check_cards()
         self.check_players_and_deal()
         self.check_rounds_and_turn()
+        self.check_effects()  # a card's extra_pick comes first, as the cards come before actions:
         self.check_actions()
         self.check_scoring()
         self.check_winner()
@@ -874,6 +898,8 @@ class RulesetBuilder:
             self.check_players_and_deal()
         if all(valid((k,)) for k in ("players", "rounds", "turn")):
             self.check_rounds_and_turn()
+        if named and valid(("cards",)):
+            self.check_effects()
         if named and valid(("actions",)):
             self.check_actions()
         if named and isinstance(data.get("scoring"), list):
@@ -923,6 +949,7 @@ class RulesetBuilder:
             procedure=turn.get("procedure", "standard"),
             dummy=dummy,
             actions=tuple(self.actions),
+            effects=tuple(self.effects),
             round_rules=tuple(r for r in self.rules if r.when == "round_end"),
             game_rules=tuple(r for r in self.rules if r.when == "game_end"),
             tie_breaks=tuple(self.tie_breaks),

@@ -107,6 +107,12 @@ def describe_ruleset(rs: CompiledRuleset) -> str:
                 out.append(f"    {a.description}")
         out.append("")
 
+    if rs.effects:
+        out.append("Card effects")
+        for e in rs.effects:
+            out.append(f"  {e.describe()}")
+        out.append("")
+
     for label, rules in (
         ("Scoring at the end of each round", rs.round_rules),
         ("Scoring at the end of the game", rs.game_rules),

@@ -7,6 +7,7 @@ Nothing here knows YAML. The walk (:mod:`ruledraft.language.build`) builds a
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import Any
 
 import attrs
 
@@ -95,6 +96,9 @@ class CompiledRuleset:
     menu: tuple[Course, ...] = ()
     #: why the ruleset is not played on its own (a card library without a menu), else None
     unplayable: Diagnostic | None = None
+    #: the card effects other than pick-time extra picks (those are in ``actions``), in
+    #: catalogue order (see :mod:`ruledraft.language.effects`); empty: play is plain picks
+    effects: tuple[Any, ...] = ()
 
     @property
     def rules(self) -> tuple[Rule, ...]:

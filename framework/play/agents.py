@@ -182,6 +182,8 @@ class RandomAgent:
         self._sample: Any = None
 
     def act(self, state, seat: int) -> int:
+        if state.pending is not None:  # a decision: uniform over its options
+            return state.sample_action(seat, self.uniform_random)
         if state.game is not self._game:  # the game's sampler, looked up once
             self._game = state.game
             self._sample = state.game.procedure.sample_action
@@ -206,6 +208,8 @@ class GreedyAgent:
         legal = state.legal_actions(seat)
         if len(legal) == 1:
             return legal[0]
+        if state.pending is not None:
+            return _best_decision(state, seat, legal, self._rng)
         game = state.game
         K = game.num_card_types
         kept = game.kept
@@ -262,6 +266,31 @@ class GreedyAgent:
             for rule in ruleset.game_rules:
                 gain += rule.score_seat(hyp_k, seat) - rule.score_seat(kept_t, seat)
         return gain
+
+
+def _own_points(state, seat: int) -> int:
+    """``seat``'s points so far plus what its table would score at round end now."""
+    points = state.totals()[seat]
+    if not state.is_terminal():
+        t = state.tableau()
+        points += sum(rule.score_seat(t, seat) for rule in state.game.ruleset.round_rules)
+    return points
+
+
+def _best_decision(state, seat: int, legal: list[int], rng: random.Random) -> int:
+    """A one-step look at a pending decision: each option applied to a clone, the one
+    that leaves ``seat`` with the most points now (ties: ``rng``)."""
+    best: list[int] = []
+    best_points = None
+    for action in legal:
+        after = state.clone()
+        after.apply_actions([action])
+        points = _own_points(after, seat)
+        if best_points is None or points > best_points:
+            best_points, best = points, [action]
+        elif points == best_points:
+            best.append(action)
+    return best[0] if len(best) == 1 else rng.choice(best)
 
 
 class _Baseline:
@@ -423,6 +452,8 @@ class ValueAgent:
         legal = state.legal_actions(seat)
         if len(legal) == 1:
             return legal[0]
+        if state.pending is not None:
+            return _best_decision(state, seat, legal, self._rng)
         game = state.game
         values = self.values_for(game)
         K = game.num_card_types

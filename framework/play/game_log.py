@@ -47,6 +47,8 @@ def record_game(state: State, seats: Sequence[str]) -> dict:
             if turn.controller is not None:
                 entry["controller"] = turn.controller
                 entry["drawn"] = [ids[c] for c in turn.drawn]
+            if turn.decisions:
+                entry["decisions"] = [decision_entry(game, seat, action) for seat, action in turn.decisions]
             turns.append(entry)
         rounds.append(
             {
@@ -73,6 +75,30 @@ def record_game(state: State, seats: Sequence[str]) -> dict:
 
         record["ruleset_file"] = str(Path(source).resolve())  # a rule file read from standard input has none
     return record
+
+
+def decision_entry(game: Game, seat: int, action: int) -> dict[str, Any]:
+    """A decision as the log writes it: ``{"seat": 0, "card": ID}``, ``{"seat": 0,
+    "family": NAME}`` or ``{"seat": 0, "done": true}``."""
+    K = game.num_card_types
+    if 0 <= action < K:
+        return {"seat": seat, "card": game.ruleset.catalogue.ids[action]}
+    if action == game.done_action:
+        return {"seat": seat, "done": True}
+    return {"seat": seat, "family": game.families[action - K]}
+
+
+def decision_action(game: Game, entry: dict, where: str) -> int:
+    """The action of a logged decision (see :func:`decision_entry`)."""
+    if entry.get("done"):
+        return game.done_action
+    if "family" in entry:
+        if entry["family"] not in game.families:
+            raise ReplayMismatch(f"{where}: unknown card family {entry['family']!r}")
+        return game.num_card_types + game.families.index(entry["family"])
+    if "card" in entry:
+        return _card(game.ruleset, entry["card"], where)
+    raise ReplayMismatch(f"{where}: a decision names a card, a family or done")
 
 
 def is_bundled_file(source: str) -> bool:
@@ -491,6 +517,25 @@ def _card(ruleset: CompiledRuleset, card_id, where: str) -> int:
         raise ReplayMismatch(f"{where}: unknown card {card_id!r}") from None
 
 
+def _replay_decisions(game: Game, state: State, turn: dict, t: int, where: str) -> str | None:
+    """Make the decisions logged for turn ``t``; a problem in words, or None."""
+    for i, entry in enumerate(turn.get("decisions") or []):
+        pending = state.pending
+        if pending is None:
+            return f"{where}: the log has a decision (number {i + 1}) the rules did not ask for"
+        if entry["seat"] != pending.seat:
+            return f"{where}: seat {entry['seat']} is logged as deciding, the rules ask seat {pending.seat}"
+        try:
+            state.apply_actions([decision_action(game, entry, where)])
+        except IllegalMoveError as e:
+            return f"{where}: illegal decision: {e}"
+    if state.pending is not None and state.turn == t and not state.is_terminal():
+        return (
+            f"{where}: the rules ask seat {state.pending.seat} to decide ({state.pending.prompt}); the log does not say"
+        )
+    return None
+
+
 def replay_record(ruleset: CompiledRuleset, record: Any, *, shape_checked: bool = False) -> list[str]:
     """Replay one logged game; return the problems found (empty: it replays clean).
 
@@ -529,7 +574,13 @@ def replay_game(
             for t, turn in enumerate(rnd["turns"]):
                 where = f"round {r + 1}, turn {t + 1}"
                 if turn.get("auto"):
-                    continue  # played by the engine itself; checked against its history below
+                    # played by the engine itself (checked against its history below); its
+                    # cards' effects may still ask for decisions
+                    problem = _replay_decisions(game, state, turn, t, where)
+                    if problem:
+                        problems.append(problem)
+                        return None, problems
+                    continue
                 if state.is_terminal():
                     problems.append(f"{where}: the game is already over")
                     return None, problems
@@ -564,6 +615,10 @@ def replay_game(
                     state.apply_actions(actions)
                 except IllegalMoveError as e:
                     problems.append(f"{where}: illegal pick: {e}")
+                    return None, problems
+                problem = _replay_decisions(game, state, turn, t, where)
+                if problem:
+                    problems.append(problem)
                     return None, problems
         if not state.is_terminal():
             problems.append("the log ends before the game does")

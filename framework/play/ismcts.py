@@ -151,11 +151,13 @@ class ISMCTSAgent:
         c = self.c
         log = math.log
         sqrt = math.sqrt
-        path: list[tuple[_Node, tuple[int, ...]]] = []
+        path: list[tuple[_Node, tuple[int, ...], tuple[int, ...]]] = []
         node = root
         while not det.finished:
             joint = []
-            for s in range(players):
+            # a pending decision is a simultaneous node with one acting seat
+            seats = det.acting_seats()
+            for s in seats:
                 legal = det.legal_actions(s)
                 table = node.stats[s]
                 if len(legal) == 1:
@@ -185,7 +187,7 @@ class ISMCTSAgent:
                     best_a = untried[int(draw() * len(untried))]
                 joint.append(best_a)
             key = tuple(joint)
-            path.append((node, key))
+            path.append((node, seats, key))
             child = node.children.get(key)
             det.apply_actions(joint)
             if child is None:
@@ -198,9 +200,9 @@ class ISMCTSAgent:
         biggest = max(abs(r) for r in rewards)
         if biggest > scale[0]:
             scale[0] = biggest
-        for n_, key in path:
+        for n_, seats, key in path:
             stats = n_.stats
-            for s, a in enumerate(key):
+            for s, a in zip(seats, key):
                 entry = stats[s][a]
                 entry[0] += 1
                 entry[1] += rewards[s]

@@ -126,10 +126,18 @@ def play_game(game: Game, seed: int, bots: Sequence[str], agents: Sequence | Non
     if any(is_foreign(name) for name in bots):  # a bot from outside: its failures and moves are checked
         named = [(s, a, bots[s]) for s, a in enumerate(agents)]
         while not state.finished:
+            if state.pending is not None:  # a card effect asks one seat to decide
+                s = state.pending.seat
+                apply(state, [checked_act(agents[s], bots[s], state, s, seed)])
+                continue
             apply(state, [checked_act(a, name, state, s, seed) for s, a, name in named])
         return state
     acts = list(enumerate(a.act for a in agents))
     while not state.finished:
+        if state.pending is not None:
+            s = state.pending.seat
+            apply(state, [agents[s].act(state, s)])
+            continue
         apply(state, [act(state, s) for s, act in acts])
     return state
 

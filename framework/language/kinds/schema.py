@@ -62,6 +62,17 @@ def ruleset_schema(kinds: Iterable[ScoringKind] | None = None) -> dict[str, Any]
             for k in units:
                 defs[k.schema_name] = copy.deepcopy(k.full_schema())
         defs[key] = value
+    from ruledraft.language.effects import effect_schemas
+
+    effect, effect_defs = effect_schemas()
+    card = defs["card"]
+    card["properties"]["effect"] = {
+        "title": "Effect",
+        "description": "What the card does in play (for example kind: draw_and_choose).",
+        "$ref": "#/$defs/effect",
+    }
+    defs["effect"] = effect
+    defs.update(effect_defs)
     schema["$defs"] = defs
     return schema
 

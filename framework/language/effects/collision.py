@@ -1,0 +1,55 @@
+"""The ``collision`` effect: Party's miso soup. At the end of a turn, if at least
+``at_least`` copies of the card were placed this turn, by anyone and any way, every
+copy placed this turn is discarded."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import attrs
+
+from ruledraft.language.kinds.context import RuleContext
+
+NAME = "collision"
+WHEN = "turn_end"
+TRIGGERS = ("turn_end",)
+SCHEMA: dict[str, Any] = {
+    "title": "Collision",
+    "description": "At the end of a turn, if enough copies were placed this turn by anyone, all of them are discarded.",
+    "properties": {
+        "at_least": {
+            "title": "At least",
+            "description": "How many copies placed in one turn make them all discarded.",
+            "type": "integer",
+            "minimum": 2,
+            "maximum": 100,
+            "default": 2,
+        },
+    },
+}
+
+
+@attrs.frozen
+class Collision:
+    card: int
+    when: str
+    order: int
+    at_least: int
+    name: str
+
+    @property
+    def kind(self) -> str:
+        return NAME
+
+    def describe(self) -> str:
+        return (
+            f"{self.name}: at the end of a turn, if {self.at_least} or more were placed in it "
+            "(by anyone, any way), all of them are discarded."
+        )
+
+
+def build(spec: Mapping[str, Any], ctx: RuleContext, card: int) -> Collision:
+    return Collision(
+        card, spec.get("when", WHEN), spec.get("order", 0), spec.get("at_least", 2), ctx.catalogue.cards[card].name
+    )
