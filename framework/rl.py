@@ -158,9 +158,8 @@ class _Table:
     def play(self, chosen: Mapping[int, int]) -> None:
         """Apply the joint move: ``chosen`` has one action per acting seat."""
         state = self.state
-        acting = set(state.acting_seats())
-        # a seat that does not act now sends nothing; the engine takes one entry per player
-        state.apply_actions([chosen[s] if s in acting else 0 for s in range(self.game.num_players)])
+        # a seat that does not act now sends nothing: the engine takes one action per acting seat
+        state.apply_actions([chosen[s] for s in state.acting_seats()])
 
     def final_rewards(self) -> list[float]:
         self.over = True

@@ -49,6 +49,10 @@ def test_a_hand_built_position_gives_the_vector_worked_out_by_hand(mini_game):
         2,  # turn
         0,  # controls_dummy
         0,  # can_use_action
+        0,  # deciding
+        *(0, 0),  # decision_card
+        *(0, 0),  # decision_shown
+        *(0, 0),  # decision_owner
     ]
 
 
@@ -68,8 +72,12 @@ def test_fields_name_offset_and_size_and_cut_a_vector_by_name(mini_game):
         ("turn", 20, 1),
         ("controls_dummy", 21, 1),
         ("can_use_action", 22, 1),
+        ("deciding", 23, 1),
+        ("decision_card", 24, 2),
+        ("decision_shown", 26, 2),
+        ("decision_owner", 28, 2),
     ]
-    assert enc.size == 23
+    assert enc.size == 30
     parts = enc.decode(enc.encode(_mini_state(mini_game).observation(0)))
     assert parts["hand"] == [4, 0] and parts["played"] == [0, 1, 1, 0] and parts["known"] == [1]
     assert enc.field("turn").offset == 20
@@ -84,7 +92,7 @@ def test_one_more_field_spec_is_one_more_part_of_the_vector(mini_game):
     )
     enc = Encoder(mini_game, [*FIELDS, extra])
     f = enc.field("seat")
-    assert (f.offset, f.size, f.low, f.high, enc.size) == (23, 1, (0.0,), (9.0,), 24)
+    assert (f.offset, f.size, f.low, f.high, enc.size) == (30, 1, (0.0,), (9.0,), 31)
     assert enc.encode(_mini_state(mini_game).observation(1))[-1] == 1.0
 
 
@@ -110,11 +118,11 @@ def test_the_vector_has_the_same_size_at_every_moment_for_every_seat(rid):
 
 
 def test_the_size_follows_the_table_of_the_module_docstring():
-    """Four-player Sushi Go! (12 card types, 3 rounds): K + (P-1)K + (P-1) + P + 2PK + P + RP + 4 values."""
+    """Four-player Sushi Go! (12 card types, 3 rounds): K + (P-1)K + (P-1) + P + 2PK + P + RP + 4 values, then the decision's 1 + 2K + P."""
     game = bundled_game("sushi-go", 4)
     K, P, R = 12, 4, 3
     assert game.num_card_types == K
-    assert encoder_for(game).size == K + (P - 1) * K + (P - 1) + P + 2 * P * K + P + R * P + 4
+    assert encoder_for(game).size == K + (P - 1) * K + (P - 1) + P + 2 * P * K + P + R * P + 4 + 1 + 2 * K + P
 
 
 def _played(rid, seed, turns):

@@ -15,7 +15,6 @@ from strategies import BUNDLED_RULESETS, bundled_game, bundled_ruleset
 
 from ruledraft import rl
 from ruledraft.engine.encoding import encoder_for
-from ruledraft.engine.state import State
 from ruledraft.errors import IllegalMoveError
 
 # PettingZoo's checks warn about every observation that is a dict (its own classic games
@@ -218,36 +217,50 @@ def test_illegal_reward_ends_the_game_with_that_reward_for_the_agent_that_made_i
     assert aec.rewards == {"player_0": -1.0, "player_1": 0.0, "player_2": 0.0}
 
 
-def test_agents_that_do_not_act_are_skipped_and_get_an_all_zero_mask(monkeypatch):
-    """When a moment's acting seats leave seat 0 out, the AEC selector never picks player_0 and the parallel env ignores what it sends."""
-    apply = State.apply_actions
-    sent = []
+EFFECTS = str(Path(__file__).parent / "data" / "effects-small.yaml")
 
-    def without_seat_0(self):
-        return range(1, self.game.num_players)
 
-    def apply_for_seat_0(self, actions):
-        sent.append(actions[0])
-        apply(self, [self.legal_actions(0)[0], *actions[1:]])
+def test_while_a_card_effect_waits_only_the_deciding_agent_is_selected():
+    """With Party's chopsticks, menu and miso soup, the AEC selector picks just the deciding seat while a decision is pending, with the decision's options as its mask."""
+    environment = rl.raw_env(ruleset=EFFECTS, players=3)
+    environment.reset(seed=5)
+    decisions = []
 
-    monkeypatch.setattr(State, "acting_seats", without_seat_0)
-    monkeypatch.setattr(State, "apply_actions", apply_for_seat_0)
-    environment = rl.raw_env(ruleset="sushi-go", players=3)
-    environment.reset(seed=4)
-    selected = []
-    _play_aec(environment, random.Random(4), lambda agent, obs: selected.append(agent))
-    assert set(selected) == {"player_1", "player_2"}
-    par = rl.parallel_env(ruleset="sushi-go", players=3)
-    obs, _ = par.reset(seed=4)
-    assert not obs["player_0"]["action_mask"].any() and obs["player_1"]["action_mask"].any()
-    par.step(
-        {
-            "player_0": 10**6,
-            "player_1": par.engine_state.legal_actions(1)[0],
-            "player_2": par.engine_state.legal_actions(2)[0],
+    def check(agent, obs):
+        state = environment.engine_state
+        if state.pending is not None:
+            assert agent == f"player_{state.pending.seat}"
+            assert np.flatnonzero(obs["action_mask"]).tolist() == sorted(state.pending.options)
+            decisions.append(agent)
+
+    _play_aec(environment, random.Random(5), check)
+    assert decisions, "the game asked for no decision"
+
+
+def test_the_parallel_env_gives_non_deciding_agents_an_all_zero_mask_and_ignores_them():
+    """In a decision the parallel env's other agents have all-zero masks; what they send is ignored and the decision is applied."""
+    par = rl.parallel_env(ruleset=EFFECTS, players=3)
+    obs, _ = par.reset(seed=5)
+    rng = random.Random(5)
+    while par.agents and par.engine_state.pending is None:
+        actions = {
+            a: int(rng.choice(np.flatnonzero(o["action_mask"]))) for a, o in obs.items() if o["action_mask"].any()
         }
-    )
-    assert par.engine_state.turn == 1
+        obs, *_ = par.step(actions)
+    state = par.engine_state
+    assert state.pending is not None, "the game asked for no decision"
+    decider = f"player_{state.pending.seat}"
+    for agent, o in obs.items():
+        assert o["action_mask"].any() == (agent == decider)
+    turn, pending = state.turn, state.pending
+    obs, *_ = par.step({**{a: 10**6 for a in par.agents}, decider: pending.options[0]})
+    assert par.engine_state.pending != pending or par.engine_state.turn != turn
+
+
+def test_both_environments_pass_pettingzoos_api_tests_with_card_effects():
+    """api_test and parallel_api_test pass on a ruleset whose cards ask for decisions."""
+    api_test(rl.env(ruleset=EFFECTS, players=3), num_cycles=1000)
+    parallel_api_test(rl.parallel_env(ruleset=EFFECTS, players=3), num_cycles=1000)
 
 
 def test_the_spaces_are_fixed_per_game_and_the_same_objects_each_call():

@@ -31,6 +31,12 @@ field               size           what
 ``turn``            1              the turn within the round, 1-based
 ``controls_dummy``  1              1 if this seat picks for the dummy this turn
 ``can_use_action``  1              1 if this seat may take extra cards this turn (chopsticks)
+``deciding``        1              1 if a card effect waits for this seat's choice now
+``decision_card``   K              the card whose effect asks (one-hot; 0 when not deciding)
+``decision_shown``  K              the cards shown only to this seat for the choice (a menu's
+                                   draw), by type
+``decision_owner``  P              per relative seat, 1 for the seat whose card acts (the
+                                   deciding seat itself, or another: a spoon's owner)
 ==================  =============  ===========================================================
 
 :attr:`Encoder.fields` gives each field's name, offset and size, to slice a vector.
@@ -173,6 +179,31 @@ def _read_round_scores(layout: Layout, obs: Observation, seats: list[int]) -> li
     return out
 
 
+def _read_deciding(layout: Layout, obs: Observation, seats: list[int]) -> list[float]:
+    return [0.0 if obs.pending is None else 1.0]
+
+
+def _read_decision_card(layout: Layout, obs: Observation, seats: list[int]) -> list[float]:
+    out = [0.0] * layout.num_card_types
+    if obs.pending is not None:
+        out[obs.pending.card] = 1.0
+    return out
+
+
+def _read_decision_shown(layout: Layout, obs: Observation, seats: list[int]) -> list[float]:
+    out = [0.0] * layout.num_card_types
+    if obs.pending is not None:
+        for c in obs.pending.shown:
+            out[c] += 1.0
+    return out
+
+
+def _read_decision_owner(layout: Layout, obs: Observation, seats: list[int]) -> list[float]:
+    if obs.pending is None:
+        return [0.0] * layout.seats
+    return [1.0 if s == obs.pending.owner else 0.0 for s in seats]
+
+
 def _per_card(layout: Layout) -> list[float]:
     return [float(c) for c in layout.copies]
 
@@ -250,6 +281,33 @@ FIELDS: list[FieldSpec] = [
         _zero,
         _one,
         "1 if this seat may take extra cards this turn (a special action such as chopsticks)",
+    ),
+    FieldSpec(
+        "deciding", lambda g: 1, _read_deciding, _zero, _one, "1 if a card effect waits for this seat's choice now"
+    ),
+    FieldSpec(
+        "decision_card",
+        lambda g: g.num_card_types,
+        _read_decision_card,
+        _zero,
+        _one,
+        "the card whose effect asks (one-hot; 0 when not deciding)",
+    ),
+    FieldSpec(
+        "decision_shown",
+        lambda g: g.num_card_types,
+        _read_decision_shown,
+        _zero,
+        _per_card,
+        "the cards shown only to this seat for the choice (a menu's draw), by type",
+    ),
+    FieldSpec(
+        "decision_owner",
+        lambda g: g.seats,
+        _read_decision_owner,
+        _zero,
+        _one,
+        "per relative seat, 1 for the seat whose card acts",
     ),
 ]
 
