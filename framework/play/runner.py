@@ -25,6 +25,7 @@ import attrs
 from ruledraft.engine.scoresheet import Scoring, add_rule_points
 from ruledraft.engine.state import MAX_SEED, Game, State, derive_seed
 from ruledraft.errors import RuledraftError
+from ruledraft.lab.figures import LabTally, figures
 from ruledraft.language.ruleset import CompiledRuleset
 from ruledraft.play.agents import checked_act, is_foreign, make_agent
 from ruledraft.play.game_log import record_game
@@ -122,6 +123,8 @@ class GameResult:
     winners: tuple
     rule_points: dict[str, tuple]
     record: dict | None = None
+    #: the game's counts for the lab's figures (per card, per rule, score histograms)
+    lab: LabTally | None = attrs.field(default=None, eq=False, repr=False)
 
 
 def run_games(
@@ -132,16 +135,22 @@ def run_games(
     indices: Iterable[int],
     log: bool = False,
     stop: Callable[[], bool] | None = None,
+    cards: bool = False,
 ) -> list[GameResult]:
     """Play the games with these indices (before each, ``stop()`` may end the run:
-    the results of the games already played are returned)."""
+    the results of the games already played are returned). ``cards``: count the
+    lab's per-card figures too (see :mod:`ruledraft.lab.figures`)."""
     game = Game(ruleset, players)
+    template = LabTally.for_game(game, cards)
     out = []
     for index in indices:
         if stop is not None and stop():
             break
         s = game_seed(seed, index)
         state = play_game(game, s, bots)
+        lab = template.empty_copy()
+        lab.add_game(state.history, state.scorings, state.kept_cards, state.totals(), state.winners)
+        lab.flush()
         out.append(
             GameResult(
                 index=index,
@@ -150,6 +159,7 @@ def run_games(
                 winners=tuple(state.winners),
                 rule_points={k: tuple(v) for k, v in state.rule_points.items()},
                 record=record_game(state, bots) if log else None,
+                lab=lab,
             )
         )
     return out
@@ -162,12 +172,13 @@ def tally_games(
     bots: Sequence[str],
     indices: Iterable[int],
     stop: Callable[[], bool] | None = None,
+    cards: bool = False,
 ) -> Tally:
     """Play the games with these indices and keep only their statistics (no per-game
-    results to build, send between processes or keep in memory). ``stop`` as for
-    :func:`run_games`: the tally counts exactly the games played."""
+    results to build, send between processes or keep in memory). ``stop`` and
+    ``cards`` as for :func:`run_games`: the tally counts exactly the games played."""
     game = Game(ruleset, players)
-    tally = Tally.empty(game.num_seats, ruleset.rule_ids)
+    tally = Tally.empty(game.num_seats, ruleset.rule_ids, lab=LabTally.for_game(game, cards))
     for index in indices:
         if stop is not None and stop():
             break
@@ -183,7 +194,9 @@ class Tally:
     Everything is an integer sum (a win shared by k seats counts ``unit // k``, with
     ``unit`` divisible by every possible k), so tallies merged in any grouping and any
     order -- games split over processes, or later over machines -- give the same
-    summary as one tally of all the games.
+    summary as one tally of all the games. ``lab`` holds the counts behind the lab's
+    figures (:mod:`ruledraft.lab.figures`): per card, per rule, score histograms; a
+    tally made without it (``Tally.empty(seats, rules)``) summarises without figures.
     """
 
     num_seats: int
@@ -196,12 +209,13 @@ class Tally:
     low: list = attrs.Factory(list)
     high: list = attrs.Factory(list)
     rules: dict[str, list] = attrs.Factory(dict)  # rule id -> points per seat
+    lab: LabTally | None = attrs.field(default=None, eq=False)
     #: the scorings of the games counted since the last flush(), summed in bulk by it
     _pending: list[Scoring] = attrs.field(factory=list, eq=False, repr=False)
     _pending_games: int = attrs.field(default=0, eq=False, repr=False)
 
     @classmethod
-    def empty(cls, num_seats: int, rule_ids: Sequence[str]) -> Tally:
+    def empty(cls, num_seats: int, rule_ids: Sequence[str], lab: LabTally | None = None) -> Tally:
         n = num_seats
         return cls(
             n,
@@ -214,6 +228,7 @@ class Tally:
             [None] * n,
             [None] * n,
             {rid: [0] * n for rid in rule_ids},
+            lab,
         )
 
     def _add_outcome(self, totals: Sequence[int], winners: Sequence[int]) -> None:
@@ -236,10 +251,21 @@ class Tally:
         self._add_outcome(result.totals, result.winners)
         for rid, pts in result.rule_points.items():
             self.rules[rid] = list(map(add, self.rules[rid], pts))
+        self._merge_lab(result.lab)
+
+    def _merge_lab(self, lab: LabTally | None) -> None:
+        if lab is None:
+            return
+        if self.lab is None:
+            self.lab = lab.empty_copy()
+        self.lab.merge(lab)
 
     def add_state(self, state: State) -> None:
         """Count one finished game, straight from its state."""
-        self._add_outcome(state.totals(), state.winners)
+        totals = state.totals()
+        self._add_outcome(totals, state.winners)
+        if self.lab is not None:
+            self.lab.add_game(state.history, state.scorings, state.kept_cards, totals, state.winners)
         self._pending.extend(state.scorings)
         self._pending_games += 1
         if self._pending_games >= 1024:
@@ -265,6 +291,7 @@ class Tally:
         self.high = [b if a is None or (b is not None and b > a) else a for a, b in zip(self.high, other.high)]
         for rid, pts in other.rules.items():
             self.rules[rid] = list(map(add, self.rules[rid], pts))
+        self._merge_lab(other.lab)
 
     def __getstate__(self) -> dict:  # the pending points hold compiled rules: fold them first
         self.flush()
@@ -317,6 +344,7 @@ class Tally:
             elapsed,
             requested=n if requested is None else requested,
             signal=signum,
+            figures=figures(self, bots) if self.lab is not None else None,
         )
 
 
@@ -421,7 +449,15 @@ def _start_method() -> str:
 
 
 def _worker_main(
-    conn, close: Sequence, payload, players: int, seed: int, bots: Sequence[str], log: bool, per_game: bool
+    conn,
+    close: Sequence,
+    payload,
+    players: int,
+    seed: int,
+    bots: Sequence[str],
+    log: bool,
+    per_game: bool,
+    cards: bool = False,
 ) -> None:
     """A worker process: play the chunks of games the main process sends, send back
     results or tallies, until told to stop (``None``) or the main process goes away.
@@ -455,9 +491,9 @@ def _worker_main(
             started = time.perf_counter()
             indices = range(*task)
             result = (
-                run_games(ruleset, players, seed, bots, indices, log)
+                run_games(ruleset, players, seed, bots, indices, log, cards=cards)
                 if per_game
-                else tally_games(ruleset, players, seed, bots, indices)
+                else tally_games(ruleset, players, seed, bots, indices, cards=cards)
             )
             conn.send(("done", task, result, time.perf_counter() - started))
     except (EOFError, BrokenPipeError, ConnectionResetError):
@@ -478,7 +514,9 @@ class WorkerError(RuntimeError):
 class _Workers:
     """``jobs`` worker processes, each fed chunks of games through its own pipe."""
 
-    def __init__(self, jobs: int, payload, players, seed, bots, log, per_game, stop: StopSignals | None = None):
+    def __init__(
+        self, jobs: int, payload, players, seed, bots, log, per_game, stop: StopSignals | None = None, cards=False
+    ):
         ctx: Any = multiprocessing.get_context(_start_method())  # typed as the base, which has no Process
         forked = ctx.get_start_method() == "fork"
         if not forked and isinstance(payload, CompiledRuleset):
@@ -494,7 +532,17 @@ class _Workers:
                 proc = ctx.Process(
                     target=_worker_main,
                     daemon=True,
-                    args=(theirs, self.conns if forked else [], payload, players, seed, list(bots), log, per_game),
+                    args=(
+                        theirs,
+                        self.conns if forked else [],
+                        payload,
+                        players,
+                        seed,
+                        list(bots),
+                        log,
+                        per_game,
+                        cards,
+                    ),
                 )
                 try:
                     proc.start()
@@ -591,6 +639,8 @@ class Summary:
     requested: int | None = attrs.field(default=None, converter=attrs.converters.optional(int))
     #: the signal that stopped the run early (SIGINT, SIGTERM), 0 if it ran to the end
     signal: int = 0
+    #: the lab's figures (:func:`ruledraft.lab.figures.figures`), None for a tally without them
+    figures: dict | None = None
 
     def __attrs_post_init__(self) -> None:
         if self.requested is None:
@@ -616,6 +666,7 @@ class Summary:
             "seats": [s.to_json() for s in self.seats],
             "elapsed_seconds": round(self.elapsed, 3),
             "games_per_second": round(self.games_per_second, 1),
+            **({"figures": self.figures} if self.figures is not None else {}),
         }
 
 
@@ -626,11 +677,12 @@ def summarize(
     bots: Sequence[str],
     results: Sequence[GameResult],
     elapsed: float = 0.0,
+    cards: bool = False,
 ) -> Summary:
     """Per seat: win share (a shared win counts fractionally), mean score and spread,
     and mean points per scoring rule."""
     num_seats = len(results[0].totals) if results else ruleset.num_seats(players)
-    tally = Tally.empty(num_seats, ruleset.rule_ids)
+    tally = Tally.empty(num_seats, ruleset.rule_ids, lab=LabTally.for_game(Game(ruleset, players), cards))
     for r in results:
         tally.add_result(r)
     return tally.summary(ruleset.id, players, seed, bots, elapsed)
@@ -649,8 +701,10 @@ def simulate(
     log: bool = False,
     progress: Callable[[int], None] | None = None,
     on_result: Callable[[GameResult], None] | None = None,
+    cards: bool = False,
 ) -> Summary:
-    """Play ``games`` games and summarise them.
+    """Play ``games`` games and summarise them (``cards``: with the lab's per-card
+    figures, which cost about half the time of a random game again).
 
     With ``jobs > 1`` games run on that many worker processes; results are identical
     to ``jobs=1``. The workers are forked with the compiled ruleset in memory and read
@@ -667,15 +721,17 @@ def simulate(
     if not 0 <= seed <= MAX_SEED:
         raise ValueError(f"the seed must be within 0..{MAX_SEED}, not {seed}")
     with steady_heap(), StopSignals() as stop:
-        return _simulate(ruleset, players, games, seed, bots, jobs, source, document, log, progress, on_result, stop)
+        return _simulate(
+            ruleset, players, games, seed, bots, jobs, source, document, log, progress, on_result, stop, cards
+        )
 
 
 def _simulate(
-    ruleset, players, games, seed, bots, jobs, source, document, log, progress, on_result, stop: StopSignals
+    ruleset, players, games, seed, bots, jobs, source, document, log, progress, on_result, stop: StopSignals, cards
 ) -> Summary:
     started = time.perf_counter()
     game = Game(ruleset, players)
-    tally = Tally.empty(game.num_seats, ruleset.rule_ids)
+    tally = Tally.empty(game.num_seats, ruleset.rule_ids, lab=LabTally.for_game(game, cards))
     per_game = log or on_result is not None  # otherwise only statistics travel
     pending: dict[int, GameResult] = {}
     next_index = 0
@@ -707,9 +763,9 @@ def _simulate(
                 break
             indices = range(start, min(games, start + chunk))
             deliver(
-                run_games(ruleset, players, seed, bots, indices, log, stop.requested)
+                run_games(ruleset, players, seed, bots, indices, log, stop.requested, cards)
                 if per_game
-                else tally_games(ruleset, players, seed, bots, indices, stop.requested)
+                else tally_games(ruleset, players, seed, bots, indices, stop.requested, cards)
             )
     else:
         payload = ruleset
@@ -721,7 +777,7 @@ def _simulate(
                 document = resolve_document(source, check=check_schema)
             if document is not None:
                 payload = document
-        _run_on_workers(min(jobs, games), payload, players, games, seed, bots, log, per_game, deliver, stop)
+        _run_on_workers(min(jobs, games), payload, players, games, seed, bots, log, per_game, deliver, stop, cards)
     # what arrived out of order before a stop: finished games, so counted and logged too
     for index in sorted(pending):
         hand_over(pending.pop(index))
@@ -730,7 +786,9 @@ def _simulate(
     )
 
 
-def _run_on_workers(jobs, payload, players, games, seed, bots, log, per_game, deliver, stop: StopSignals) -> None:
+def _run_on_workers(
+    jobs, payload, players, games, seed, bots, log, per_game, deliver, stop: StopSignals, cards=False
+) -> None:
     """Deal chunks of games to ``jobs`` workers (two chunks in flight per worker, so
     none waits for work) until every game is in or a stop is requested."""
     cap = 200 if per_game else 2000
@@ -752,7 +810,7 @@ def _run_on_workers(jobs, payload, players, games, seed, bots, log, per_game, de
         next_start += size
         return task
 
-    workers = _Workers(jobs, payload, players, seed, bots, log, per_game, stop)
+    workers = _Workers(jobs, payload, players, seed, bots, log, per_game, stop, cards)
     finished = False
     in_flight = [0] * jobs
 
