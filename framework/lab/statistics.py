@@ -100,7 +100,9 @@ def wilson(successes: float, n: float, confidence: float = 0.95) -> tuple[float,
     z2 = z * z
     centre = (p + z2 / (2 * n)) / (1 + z2 / n)
     half = z / (1 + z2 / n) * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n))
-    return (max(0.0, centre - half), min(1.0, centre + half))
+    low = 0.0 if successes == 0 else max(0.0, centre - half)
+    high = 1.0 if successes == n else min(1.0, centre + half)
+    return (low, high)
 
 
 def newcombe(x1: float, n1: float, x2: float, n2: float, confidence: float = 0.95) -> tuple[float, float, float]:
