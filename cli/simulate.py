@@ -162,7 +162,7 @@ def card_table(cards: Sequence[dict]) -> Table:
         title="Per card: taken per game, mean turn, points per copy,\n"
         "win rate of takers, and its difference from non-takers"
     )
-    for name, justify in (
+    columns: tuple[tuple[str, JustifyMethod], ...] = (
         ("card", "left"),
         ("taken", "right"),
         ("turn", "right"),
@@ -170,7 +170,8 @@ def card_table(cards: Sequence[dict]) -> Table:
         ("win%", "right"),
         ("vs none", "right"),
         ("95% CI", "right"),
-    ):
+    )
+    for name, justify in columns:
         table.add_column(name, justify=justify)
     for c in cards:
         turn = c["mean_turn"]

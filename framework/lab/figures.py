@@ -139,9 +139,9 @@ class CardShares:
 
         #: a seat's points of the sharing rules, from its points of every rule of the
         #: scoring (a tuple, or a number when one rule shares)
-        self.points_of = itemgetter(*positions) if positions else None
+        self.points_of: Any = itemgetter(*positions) if positions else None
         #: the counts of the cards in ``union``, from a seat's count of every card
-        self.counts_of = itemgetter(*self.union) if self.union else None
+        self.counts_of: Any = itemgetter(*self.union) if self.union else None
 
 
 class LabTally:
@@ -392,11 +392,11 @@ class LabTally:
                 parts = self._share_parts(*entry)
                 if len(memo) < _BUFFER:
                     memo[entry] = parts
-            for key, x in parts:
-                if isinstance(key, str):
-                    unattributed[key] = unattributed.get(key, 0) + x * m
+            for where, x in parts:
+                if isinstance(where, str):
+                    unattributed[where] = unattributed.get(where, 0) + x * m
                 else:
-                    points[key] = points.get(key, 0) + x * m
+                    points[where] = points.get(where, 0) + x * m
         self._reset_pending()
 
     def _share_parts(self, kind: int, counts: tuple[int, ...], pts: Any) -> tuple[tuple[int | str, int], ...]:
