@@ -63,7 +63,7 @@ only ever added. Every interval is 95% and given as ``[low, high]``.
          "share_of_points": 0.08, "unattributed": 0.0,        # per game, all seats
          "per_seat": [{"mean": 3.2, "interval": [lo, hi]}, ...]}
       ],
-      "cards": [
+      "cards": [                      # null unless the per-card figures were counted (--cards)
         {"card": "tempura",
          "taken_per_game": 2.9,             # all player seats together
          "taken_per_seat": [1.5, 1.4],      # per game, per player seat
@@ -71,6 +71,7 @@ only ever added. Every interval is 95% and given as ``[low, high]``.
          "points_per_game": 6.1,            # points it brings, all player seats, per game
          "points_per_card": 2.1,            # per copy taken (null if never taken)
          "by_count": [{"count": 0, "seats": 700, "win_rate": 0.41, "interval": [lo, hi]}, ...],
+                                            # player seat-games that held 0, 1, 2, ... copies over the game
          "takers": {"seats": 1300, "win_rate": 0.55},
          "non_takers": {"seats": 700, "win_rate": 0.41},
          "difference": 0.14, "difference_interval": [lo, hi]}   # Newcombe
