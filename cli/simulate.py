@@ -43,13 +43,30 @@ def parse_bots(spec: str, players: int, *, card_ids: Sequence[str] | None = None
         raise BotSpecError(shown(e)) from None
 
 
-def summary_tables(summary, ruleset) -> list[Table]:
-    """Two tables: results per seat, and mean points per scoring rule per seat."""
+def _pct(x: float) -> str:
+    return f"{x:.1%}"
+
+
+def _span(pair, fmt: str = "{:.1%}") -> str:
+    """An interval as ``low-high``."""
+    return f"{fmt.format(pair[0])}-{fmt.format(pair[1])}"
+
+
+#: the most seats whose points per rule get a column each (beyond, only all seats together: see --json)
+RULE_SEAT_COLUMNS = 4
+
+
+def summary_tables(summary, ruleset, *, cards: bool = False) -> list[Table | str]:
+    """The tables (and plain lines) ``simulate`` prints: results per seat with 95%
+    intervals, whether the seats differ, the margin of victory and ties, points per
+    scoring rule, and with ``cards`` the per-card figures."""
+    figures = summary.figures
     seats = Table(title=f"{ruleset.name}: {summary.games} games, {summary.players} players, seed {summary.seed}")
     columns: tuple[tuple[str, JustifyMethod], ...] = (
         ("seat", "right"),
         ("bot", "left"),
-        ("win share", "right"),
+        ("wins", "right"),
+        ("95% CI", "right"),
         ("mean score", "right"),
         ("sd", "right"),
         ("min", "right"),
@@ -58,22 +75,107 @@ def summary_tables(summary, ruleset) -> list[Table]:
     for name, justify in columns:
         seats.add_column(name, justify=justify)
     for s in summary.seats:
+        fig = figures["seats"][s.seat] if figures else None
+        wins = s.bot != "dummy" or (fig is not None and fig["can_win"])
+        mean = f"{s.mean:.2f}"
+        if fig is not None and summary.games > 1:
+            mean = f"{s.mean:.1f} ± {(fig['mean_interval'][1] - fig['mean_interval'][0]) / 2:.1f}"
         seats.add_row(
             str(s.seat),
             s.bot,
-            f"{s.win_share:.1%}" if s.bot != "dummy" else "-",
-            f"{s.mean:.2f}",
-            f"{s.stdev:.2f}",
+            _pct(s.win_share) if wins else "-",
+            "{:.1f}-{:.1f}%".format(*(100 * x for x in fig["win_share_interval"])) if wins and fig is not None else "-",
+            mean,
+            f"{s.stdev:.1f}",
             str(s.min),
             str(s.max),
         )
-    rules = Table(title="Mean points per scoring rule")
+    out: list[Table | str] = [seats]
+    if figures:
+        out.extend(_outcome_lines(figures))
+    rules = Table(title="Mean points per scoring rule, per seat")
     rules.add_column("rule")
-    for s in summary.seats:
-        rules.add_column(f"{s.seat}: {s.bot}", justify="right")
-    for rid in summary.rule_ids:
-        rules.add_row(rid, *(f"{s.rules[rid]:.2f}" for s in summary.seats))
-    return [seats, rules]
+    if figures:
+        rules.add_column("all seats", justify="right")
+        rules.add_column("95% CI", justify="right")
+        rules.add_column("share", justify="right")
+    per_seat = not figures or len(summary.seats) <= RULE_SEAT_COLUMNS
+    if per_seat:
+        for s in summary.seats:
+            rules.add_column(f"{s.seat}: {s.bot}" if not figures else str(s.seat), justify="right")
+    for n, rid in enumerate(summary.rule_ids):
+        row = [rid]
+        if figures:
+            r = figures["rules"][n]
+            row += [f"{r['mean']:.2f}", "{:.2f} to {:.2f}".format(*r["interval"]), _pct(r["share_of_points"])]
+        if per_seat:
+            row += [f"{s.rules[rid]:.2f}" for s in summary.seats]
+        rules.add_row(*row)
+    out.append(rules)
+    if cards and figures and figures.get("cards"):
+        out.append(card_table(figures["cards"]))
+    return out
+
+
+def _outcome_lines(figures: dict) -> list[str]:
+    lines = []
+    test = figures["seats_equal"]
+    if sum(1 for s in figures["seats"] if s["can_win"]) >= 2 and figures["games"]:
+        p = test["p_value"]
+        words = "seats differ" if p < 0.05 else "no evidence seats differ"
+        lines.append(f"{words}: p {_p(p)} (chi-square {test['statistic']:.1f}, {test['df']} df)")
+    m, ties = figures["margin"], figures["ties"]
+    q = m["quantiles"]
+    if q["50"] is not None:
+        lines.append(f"margin of victory: mean {m['mean']:.1f}, median {q['50']}, 5-95% {q['5']} to {q['95']}")
+        lines.append(
+            f"top score tied in {_pct(ties['top_score_tied'])} of games, win shared in {_pct(ties['shared_win'])}"
+            + (f", no winner in {_pct(ties['no_winner'])}" if ties["no_winner"] else "")
+        )
+    return lines
+
+
+def _p(p: float) -> str:
+    if p < 0.001:
+        return "< 0.001"
+    return f"= {p:.3f}" if p < 0.01 else f"= {p:.2f}"
+
+
+def card_table(cards: Sequence[dict]) -> Table:
+    """Per card: copies taken per game, the mean turn it is taken on, points per copy,
+    the win rate of seats that took it, and how much higher (or lower) that is than of
+    seats that took none, with its 95% interval."""
+    table = Table(
+        title="Per card: taken per game, mean turn, points per copy,\n"
+        "win rate of takers, and its difference from non-takers"
+    )
+    columns: tuple[tuple[str, JustifyMethod], ...] = (
+        ("card", "left"),
+        ("taken", "right"),
+        ("turn", "right"),
+        ("pts", "right"),
+        ("win%", "right"),
+        ("vs none", "right"),
+        ("95% CI", "right"),
+    )
+    for name, justify in columns:
+        table.add_column(name, justify=justify)
+    for c in cards:
+        turn = c["mean_turn"]
+        per = c["points_per_card"]
+        took = c["takers"]["seats"]
+        table.add_row(
+            c["card"],
+            f"{c['taken_per_game']:.2f}",
+            f"{turn:.1f}" if turn is not None else "-",
+            f"{per:.2f}" if per is not None else "-",
+            _pct(c["takers"]["win_rate"]) if took else "-",
+            f"{c['difference'] * 100:+.1f}" if took and c["non_takers"]["seats"] else "-",
+            "{:+.1f} to {:+.1f}".format(*(100 * x for x in c["difference_interval"]))
+            if took and c["non_takers"]["seats"]
+            else "-",
+        )
+    return table
 
 
 def load_with_inputs(name: str, allow=()):
@@ -307,6 +409,11 @@ def simulate(
         help="Run the games on a Dask cluster of N worker processes started here for the run; needs ruledraft\\[dask].",
     ),
     as_json: bool = typer.Option(False, "--json", help="Print the summary as JSON."),
+    cards: bool = typer.Option(
+        False,
+        "--cards",
+        help="Also count and show per-card figures: taken, turn, points, win rates (slower).",
+    ),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar."),
     allow_path: list[str] = allow_path_option(),
 ) -> None:
@@ -354,6 +461,7 @@ def simulate(
                         log=game_log is not None,
                         progress=lambda n: progress.advance(task, n),
                         on_result=None if game_log is None else game_log.write_result,
+                        cards=cards,
                     )
                 else:
                     from ruledraft.play.cluster import simulate_on_cluster
@@ -369,6 +477,7 @@ def simulate(
                         local_workers=where[1],
                         on_record=None if game_log is None else game_log.write,
                         progress=lambda n: progress.advance(task, n),
+                        cards=cards,
                     )
             if game_log:
                 game_log.close()
@@ -389,8 +498,11 @@ def simulate(
             typer.echo(json.dumps(summary.to_json(), indent=2))
         else:
             out = Console()
-            for table in summary_tables(summary, rs):
-                out.print(table)
+            for part in summary_tables(summary, rs, cards=cards):
+                if isinstance(part, str):
+                    out.print(part, markup=False, highlight=False)
+                else:
+                    out.print(part)
             ran_on = f"{jobs_used} job{'s' if jobs_used > 1 else ''}" if where is None else where[0]
             out.print(
                 f"{summary.games} games in {summary.elapsed:.2f}s ({summary.games_per_second:,.0f} games/s, {ran_on})",

@@ -197,10 +197,11 @@ def _play(
     start: int,
     end: int,
     log: bool,
+    cards: bool = False,
 ) -> Chunk:
     ruleset = _compiled(digest, document, plugins)
     with steady_heap():
-        return play_chunk(ruleset, players, seed, bots, start, end, log)
+        return play_chunk(ruleset, players, seed, bots, start, end, log, cards=cards)
 
 
 def _records(chunk: Chunk) -> tuple:
@@ -239,6 +240,7 @@ def run_on_cluster(
     progress: Callable[[int], None] | None = None,
     stop: StopSignals | None = None,
     plugins: Sequence[str] | None = None,
+    cards: bool = False,
 ) -> Tally:
     """Play ``games`` games of the ruleset in the checked ``document`` on the cluster
     ``client`` talks to, and return their tally (reduced on the cluster).
@@ -251,6 +253,7 @@ def run_on_cluster(
     requested the queued chunks are cancelled and the tally counts exactly the chunks
     finished by then (each of their records handed over, in order).
     ``plugins``: the scoring-kind plug-ins workers load (by default the ones loaded here).
+    ``cards``: count the per-card figures too (as ``simulate --cards``).
     """
     from distributed import as_completed, wait
 
@@ -292,6 +295,7 @@ def run_on_cluster(
             start,
             end,
             log,
+            cards,
             key=f"ruledraft-chunk-{run}-{start}",
         )
         records = client.submit(_records, chunk, key=f"ruledraft-records-{run}-{start}") if log else None
@@ -372,7 +376,7 @@ def run_on_cluster(
                 written = start
                 write_in_order(block=True)
         if not ready:  # nothing played: an empty tally of this table
-            return play_chunk(_compiled(digest, document, ()), players, seed, bots, 0, 0).tally
+            return play_chunk(_compiled(digest, document, ()), players, seed, bots, 0, 0, cards=cards).tally
         total = client.submit(_merge, *ready, key=f"ruledraft-merge-{run}-total")
         try:
             tally: Tally = total.result()
@@ -409,6 +413,7 @@ def simulate_on_cluster(
     local_workers: int | None = None,
     on_record: Callable[[dict], None] | None = None,
     progress: Callable[[int], None] | None = None,
+    cards: bool = False,
 ) -> Summary:
     """:func:`ruledraft.play.runner.simulate` on a cluster: the scheduler at ``scheduler``
     or a ``LocalCluster`` of ``local_workers`` processes (started and closed here).
@@ -424,10 +429,19 @@ def simulate_on_cluster(
                 pids = list(client.run(os.getpid).values())
                 stop.on_second.append(lambda: _kill(pids))
             if stop.requested():
-                tally = play_chunk(ruleset, players, seed, bots, 0, 0).tally
+                tally = play_chunk(ruleset, players, seed, bots, 0, 0, cards=cards).tally
             else:
                 tally = run_on_cluster(
-                    client, document, players, bots, games, seed, on_record=on_record, progress=progress, stop=stop
+                    client,
+                    document,
+                    players,
+                    bots,
+                    games,
+                    seed,
+                    on_record=on_record,
+                    progress=progress,
+                    stop=stop,
+                    cards=cards,
                 )
             elapsed = time.perf_counter() - started
         return tally.summary(ruleset.id, players, seed, bots, elapsed, requested=games, signum=stop.signum)

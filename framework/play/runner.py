@@ -25,6 +25,7 @@ import attrs
 from ruledraft.engine.scoresheet import Scoring, add_rule_points
 from ruledraft.engine.state import MAX_SEED, Game, State, derive_seed
 from ruledraft.errors import InputError, RuledraftError
+from ruledraft.lab.figures import LabTally, figures
 from ruledraft.language.ruleset import CompiledRuleset
 from ruledraft.play.agents import agent_names, checked_act, is_foreign, make_agent, parse_bot
 from ruledraft.play.game_log import record_game
@@ -150,6 +151,8 @@ class GameResult:
     winners: tuple
     rule_points: dict[str, tuple]
     record: dict | None = None
+    #: the game's counts for the lab's figures (per card, per rule, score histograms)
+    lab: LabTally | None = attrs.field(default=None, eq=False, repr=False)
 
 
 def run_games(
@@ -160,16 +163,22 @@ def run_games(
     indices: Iterable[int],
     log: bool = False,
     stop: Callable[[], bool] | None = None,
+    cards: bool = False,
 ) -> list[GameResult]:
     """Play the games with these indices (before each, ``stop()`` may end the run:
-    the results of the games already played are returned)."""
+    the results of the games already played are returned). ``cards``: count the
+    lab's per-card figures too (see :mod:`ruledraft.lab.figures`)."""
     game = Game(ruleset, players)
+    template = LabTally.for_game(game, cards)
     out = []
     for index in indices:
         if stop is not None and stop():
             break
         s = game_seed(seed, index)
         state = play_game(game, s, bots)
+        lab = template.empty_copy()
+        lab.add_game(state.history, state.scorings, state.kept_cards, state.totals(), state.winners)
+        lab.flush()
         out.append(
             GameResult(
                 index=index,
@@ -178,6 +187,7 @@ def run_games(
                 winners=tuple(state.winners),
                 rule_points={k: tuple(v) for k, v in state.rule_points.items()},
                 record=record_game(state, bots) if log else None,
+                lab=lab,
             )
         )
     return out
@@ -188,20 +198,13 @@ def tally_games(
     players: int,
     seed: int,
     bots: Sequence[str],
-    indices: Iterable[int],
+    indices: range,
     stop: Callable[[], bool] | None = None,
+    cards: bool = False,
 ) -> Tally:
-    """Play the games with these indices and keep only their statistics (no per-game
-    results to build, send between processes or keep in memory). ``stop`` as for
-    :func:`run_games`: the tally counts exactly the games played."""
-    game = Game(ruleset, players)
-    tally = Tally.empty(game.num_seats, ruleset.rule_ids)
-    for index in indices:
-        if stop is not None and stop():
-            break
-        tally.add_state(play_game(game, game_seed(seed, index), bots))
-    tally.flush()
-    return tally
+    """Play the games with these indices (a range) and keep only their statistics:
+    :func:`play_chunk` without records."""
+    return play_chunk(ruleset, players, seed, bots, indices.start, indices.stop, stop=stop, cards=cards).tally
 
 
 @attrs.frozen
@@ -224,13 +227,14 @@ def play_chunk(
     end: int,
     log: bool = False,
     stop: Callable[[], bool] | None = None,
+    cards: bool = False,
 ) -> Chunk:
     """Play games ``start..end`` of the run seeded with ``seed`` into one tally (and, with
     ``log``, their records): the step every way of running a simulation shares (worker
     processes, a cluster), so all of them count and log the same games the same way.
-    ``stop`` as for :func:`run_games`."""
+    ``stop`` and ``cards`` as for :func:`run_games`."""
     game = Game(ruleset, players)
-    tally = Tally.empty(game.num_seats, ruleset.rule_ids)
+    tally = Tally.empty(game.num_seats, ruleset.rule_ids, lab=LabTally.for_game(game, cards))
     records = []
     index = start
     while index < end:
@@ -252,7 +256,9 @@ class Tally:
     Everything is an integer sum (a win shared by k seats counts ``unit // k``, with
     ``unit`` divisible by every possible k), so tallies merged in any grouping and any
     order -- games split over processes, or later over machines -- give the same
-    summary as one tally of all the games.
+    summary as one tally of all the games. ``lab`` holds the counts behind the lab's
+    figures (:mod:`ruledraft.lab.figures`): per card, per rule, score histograms; a
+    tally made without it (``Tally.empty(seats, rules)``) summarises without figures.
     """
 
     num_seats: int
@@ -265,12 +271,13 @@ class Tally:
     low: list = attrs.Factory(list)
     high: list = attrs.Factory(list)
     rules: dict[str, list] = attrs.Factory(dict)  # rule id -> points per seat
+    lab: LabTally | None = attrs.field(default=None, eq=False)
     #: the scorings of the games counted since the last flush(), summed in bulk by it
     _pending: list[Scoring] = attrs.field(factory=list, eq=False, repr=False)
     _pending_games: int = attrs.field(default=0, eq=False, repr=False)
 
     @classmethod
-    def empty(cls, num_seats: int, rule_ids: Sequence[str]) -> Tally:
+    def empty(cls, num_seats: int, rule_ids: Sequence[str], lab: LabTally | None = None) -> Tally:
         n = num_seats
         return cls(
             n,
@@ -283,6 +290,7 @@ class Tally:
             [None] * n,
             [None] * n,
             {rid: [0] * n for rid in rule_ids},
+            lab,
         )
 
     def _add_outcome(self, totals: Sequence[int], winners: Sequence[int]) -> None:
@@ -305,10 +313,21 @@ class Tally:
         self._add_outcome(result.totals, result.winners)
         for rid, pts in result.rule_points.items():
             self.rules[rid] = list(map(add, self.rules[rid], pts))
+        self._merge_lab(result.lab)
+
+    def _merge_lab(self, lab: LabTally | None) -> None:
+        if lab is None:
+            return
+        if self.lab is None:
+            self.lab = lab.empty_copy()
+        self.lab.merge(lab)
 
     def add_state(self, state: State) -> None:
         """Count one finished game, straight from its state."""
-        self._add_outcome(state.totals(), state.winners)
+        totals = state.totals()
+        self._add_outcome(totals, state.winners)
+        if self.lab is not None:
+            self.lab.add_game(state.history, state.scorings, state.kept_cards, totals, state.winners)
         self._pending.extend(state.scorings)
         self._pending_games += 1
         if self._pending_games >= 1024:
@@ -334,6 +353,7 @@ class Tally:
         self.high = [b if a is None or (b is not None and b > a) else a for a, b in zip(self.high, other.high)]
         for rid, pts in other.rules.items():
             self.rules[rid] = list(map(add, self.rules[rid], pts))
+        self._merge_lab(other.lab)
 
     def __getstate__(self) -> dict:  # the pending points hold compiled rules: fold them first
         self.flush()
@@ -386,6 +406,7 @@ class Tally:
             elapsed,
             requested=n if requested is None else requested,
             signal=signum,
+            figures=figures(self, bots) if self.lab is not None else None,
         )
 
 
@@ -490,7 +511,15 @@ def _start_method() -> str:
 
 
 def _worker_main(
-    conn, close: Sequence, payload, players: int, seed: int, bots: Sequence[str], log: bool, per_game: bool
+    conn,
+    close: Sequence,
+    payload,
+    players: int,
+    seed: int,
+    bots: Sequence[str],
+    log: bool,
+    per_game: bool,
+    cards: bool = False,
 ) -> None:
     """A worker process: play the chunks of games the main process sends, send back
     results or tallies, until told to stop (``None``) or the main process goes away.
@@ -524,9 +553,9 @@ def _worker_main(
             started = time.perf_counter()
             indices = range(*task)
             result = (
-                run_games(ruleset, players, seed, bots, indices, log)
+                run_games(ruleset, players, seed, bots, indices, log, cards=cards)
                 if per_game
-                else play_chunk(ruleset, players, seed, bots, *task).tally
+                else play_chunk(ruleset, players, seed, bots, indices.start, indices.stop, cards=cards).tally
             )
             conn.send(("done", task, result, time.perf_counter() - started))
     except (EOFError, BrokenPipeError, ConnectionResetError):
@@ -547,7 +576,9 @@ class WorkerError(RuntimeError):
 class _Workers:
     """``jobs`` worker processes, each fed chunks of games through its own pipe."""
 
-    def __init__(self, jobs: int, payload, players, seed, bots, log, per_game, stop: StopSignals | None = None):
+    def __init__(
+        self, jobs: int, payload, players, seed, bots, log, per_game, stop: StopSignals | None = None, cards=False
+    ):
         ctx: Any = multiprocessing.get_context(_start_method())  # typed as the base, which has no Process
         forked = ctx.get_start_method() == "fork"
         if not forked and isinstance(payload, CompiledRuleset):
@@ -563,7 +594,17 @@ class _Workers:
                 proc = ctx.Process(
                     target=_worker_main,
                     daemon=True,
-                    args=(theirs, self.conns if forked else [], payload, players, seed, list(bots), log, per_game),
+                    args=(
+                        theirs,
+                        self.conns if forked else [],
+                        payload,
+                        players,
+                        seed,
+                        list(bots),
+                        log,
+                        per_game,
+                        cards,
+                    ),
                 )
                 try:
                     proc.start()
@@ -668,6 +709,8 @@ class Summary:
     requested: int | None = attrs.field(default=None, converter=attrs.converters.optional(int))
     #: the signal that stopped the run early (SIGINT, SIGTERM), 0 if it ran to the end
     signal: int = 0
+    #: the lab's figures (:func:`ruledraft.lab.figures.figures`), None for a tally without them
+    figures: dict | None = None
 
     def __attrs_post_init__(self) -> None:
         if self.requested is None:
@@ -693,6 +736,7 @@ class Summary:
             "seats": [s.to_json() for s in self.seats],
             "elapsed_seconds": round(self.elapsed, 3),
             "games_per_second": round(self.games_per_second, 1),
+            **({"figures": self.figures} if self.figures is not None else {}),
         }
 
 
@@ -703,11 +747,12 @@ def summarize(
     bots: Sequence[str],
     results: Sequence[GameResult],
     elapsed: float = 0.0,
+    cards: bool = False,
 ) -> Summary:
     """Per seat: win share (a shared win counts fractionally), mean score and spread,
     and mean points per scoring rule."""
     num_seats = len(results[0].totals) if results else ruleset.num_seats(players)
-    tally = Tally.empty(num_seats, ruleset.rule_ids)
+    tally = Tally.empty(num_seats, ruleset.rule_ids, lab=LabTally.for_game(Game(ruleset, players), cards))
     for r in results:
         tally.add_result(r)
     return tally.summary(ruleset.id, players, seed, bots, elapsed)
@@ -726,8 +771,10 @@ def simulate(
     log: bool = False,
     progress: Callable[[int], None] | None = None,
     on_result: Callable[[GameResult], None] | None = None,
+    cards: bool = False,
 ) -> Summary:
-    """Play ``games`` games and summarise them.
+    """Play ``games`` games and summarise them (``cards``: with the lab's per-card
+    figures, which cost about half the time of a random game again).
 
     With ``jobs > 1`` games run on that many worker processes; results are identical
     to ``jobs=1``. The workers are forked with the compiled ruleset in memory and read
@@ -744,15 +791,17 @@ def simulate(
     if not 0 <= seed <= MAX_SEED:
         raise ValueError(f"the seed must be within 0..{MAX_SEED}, not {seed}")
     with steady_heap(), StopSignals() as stop:
-        return _simulate(ruleset, players, games, seed, bots, jobs, source, document, log, progress, on_result, stop)
+        return _simulate(
+            ruleset, players, games, seed, bots, jobs, source, document, log, progress, on_result, stop, cards
+        )
 
 
 def _simulate(
-    ruleset, players, games, seed, bots, jobs, source, document, log, progress, on_result, stop: StopSignals
+    ruleset, players, games, seed, bots, jobs, source, document, log, progress, on_result, stop: StopSignals, cards
 ) -> Summary:
     started = time.perf_counter()
     game = Game(ruleset, players)
-    tally = Tally.empty(game.num_seats, ruleset.rule_ids)
+    tally = Tally.empty(game.num_seats, ruleset.rule_ids, lab=LabTally.for_game(game, cards))
     per_game = log or on_result is not None  # otherwise only statistics travel
     pending: dict[int, GameResult] = {}
     next_index = 0
@@ -784,9 +833,11 @@ def _simulate(
                 break
             indices = range(start, min(games, start + chunk))
             deliver(
-                run_games(ruleset, players, seed, bots, indices, log, stop.requested)
+                run_games(ruleset, players, seed, bots, indices, log, stop.requested, cards)
                 if per_game
-                else play_chunk(ruleset, players, seed, bots, start, indices.stop, stop=stop.requested).tally
+                else play_chunk(
+                    ruleset, players, seed, bots, start, indices.stop, stop=stop.requested, cards=cards
+                ).tally
             )
     else:
         payload = ruleset
@@ -798,7 +849,7 @@ def _simulate(
                 document = resolve_document(source, check=check_schema)
             if document is not None:
                 payload = document
-        _run_on_workers(min(jobs, games), payload, players, games, seed, bots, log, per_game, deliver, stop)
+        _run_on_workers(min(jobs, games), payload, players, games, seed, bots, log, per_game, deliver, stop, cards)
     # what arrived out of order before a stop: finished games, so counted and logged too
     for index in sorted(pending):
         hand_over(pending.pop(index))
@@ -807,7 +858,9 @@ def _simulate(
     )
 
 
-def _run_on_workers(jobs, payload, players, games, seed, bots, log, per_game, deliver, stop: StopSignals) -> None:
+def _run_on_workers(
+    jobs, payload, players, games, seed, bots, log, per_game, deliver, stop: StopSignals, cards=False
+) -> None:
     """Deal chunks of games to ``jobs`` workers (two chunks in flight per worker, so
     none waits for work) until every game is in or a stop is requested."""
     cap = 200 if per_game else 2000
@@ -829,7 +882,7 @@ def _run_on_workers(jobs, payload, players, games, seed, bots, log, per_game, de
         next_start += size
         return task
 
-    workers = _Workers(jobs, payload, players, seed, bots, log, per_game, stop)
+    workers = _Workers(jobs, payload, players, seed, bots, log, per_game, stop, cards)
     finished = False
     in_flight = [0] * jobs
 

@@ -1,0 +1,337 @@
+"""The lab's figures: per card, per seat and per rule, checked by hand on fixed games;
+exact merges in any order; the same figures for any --jobs; simulate's --json and its
+80-column tables; memory that does not grow with the number of games."""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import pickle
+import subprocess
+import sys
+from collections import Counter
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from strategies import BUNDLED_RULESETS, bundled_game, bundled_ruleset
+from typer.testing import CliRunner
+
+from ruledraft.cli.app import app
+from ruledraft.lab.figures import LabTally, figures, quantiles
+from ruledraft.lab.statistics import mean_interval, newcombe, wilson
+from ruledraft.play.runner import Tally, game_seed, play_game, run_games, simulate, summarize
+
+runner = CliRunner()
+SAMPLER = Path(__file__).resolve().parent.parent / "examples" / "sushi-go-party-sampler.yaml"
+
+
+def played(ruleset_id, players, seeds, bots=None):
+    game = bundled_game(ruleset_id, players)
+    bots = bots or ["random"] * players
+    return game, [play_game(game, game_seed(7, i), bots) for i in seeds]
+
+
+def tally_of(game, states, cards=True):
+    tally = Tally.empty(game.num_seats, game.ruleset.rule_ids, lab=LabTally.for_game(game, cards))
+    for s in states:
+        tally.add_state(s)
+    tally.flush()
+    return tally
+
+
+def fig(tally, bots=("random", "random")):
+    return figures(tally, list(bots))
+
+
+# ---------------------------------------------------------------- per card, by hand
+
+
+def test_taken_counts_and_win_rates_by_count_follow_the_tables():
+    """Taken per seat is the cards on its table at round ends; by-count rows count seat-games and their wins."""
+    game, states = played("sushi-go", 2, range(6))
+    f = fig(tally_of(game, states))
+    ids = game.ruleset.catalogue.ids
+    for c, cid in enumerate(ids):
+        held = [[sum(r.tables[s].count(c) for r in st_.history) for s in range(2)] for st_ in states]
+        card = f["cards"][c]
+        assert card["card"] == cid
+        assert card["taken_per_seat"] == [sum(h[s] for h in held) / 6 for s in range(2)]
+        assert card["taken_per_game"] == sum(map(sum, held)) / 6
+        rows = {}
+        for h, st_ in zip(held, states):
+            for s in range(2):
+                seats, wins = rows.get(h[s], (0, Fraction(0)))
+                won = Fraction(1, len(st_.winners)) if s in st_.winners else 0
+                rows[h[s]] = (seats + 1, wins + won)
+        assert [(r["count"], r["seats"]) for r in card["by_count"]] == sorted((k, v[0]) for k, v in rows.items())
+        for r in card["by_count"]:
+            seats, wins = rows[r["count"]]
+            assert r["win_rate"] == pytest.approx(float(wins / seats), abs=1e-12)
+            assert r["interval"] == pytest.approx(list(wilson(float(wins), seats)), abs=1e-12)
+        took = [(k, v) for k, v in rows.items() if k]
+        none = rows.get(0, (0, 0))
+        if took and none[0]:
+            d, lo, hi = newcombe(
+                float(sum(w for _, (_, w) in took)), sum(n for _, (n, _) in took), float(none[1]), none[0]
+            )
+            assert (card["difference"], card["difference_interval"]) == (
+                pytest.approx(d, abs=1e-12),
+                pytest.approx([lo, hi], abs=1e-12),
+            )
+
+
+def test_mean_turn_comes_from_the_picks():
+    """The mean turn of a card is the mean over its picks of the 1-based turn of the round it was picked on."""
+    game, states = played("sushi-go", 2, range(4))
+    f = fig(tally_of(game, states))
+    picks, turns = Counter(), Counter()
+    for st_ in states:
+        for rec in st_.history:
+            for t, row in enumerate(rec.actions):
+                for a in row:
+                    for c in game.decode_action(a)[0]:
+                        picks[c] += 1
+                        turns[c] += t + 1
+    for c, card in enumerate(f["cards"]):
+        assert card["mean_turn"] == (pytest.approx(turns[c] / picks[c]) if picks[c] else None)
+
+
+def test_card_points_share_each_rule_by_count_and_maki_by_icons():
+    """A rule's points go to the cards it reads on that table, in proportion to count (maki: times icons)."""
+    game, states = played("sushi-go", 2, range(5))
+    rs = game.ruleset
+    ids = rs.catalogue.ids
+    idx = {cid: n for n, cid in enumerate(ids)}
+    icons = {idx["maki_1"]: 1, idx["maki_2"]: 2, idx["maki_3"]: 3}
+    expected = [Fraction(0)] * len(ids)
+    for st_ in states:
+        scorings = st_.scorings
+        for i, sc in enumerate(scorings):
+            tables = st_.kept_cards if i == len(scorings) - 1 else st_.history[i].tables
+            for rule, pts in zip(sc.rules, sc.points):
+                reads = sorted(rule.reads)
+                for s in range(2):
+                    weight = {c: tables[s].count(c) * icons.get(c, 1) for c in reads}
+                    total = sum(weight.values())
+                    if pts[s] and total:
+                        for c, w in weight.items():
+                            expected[c] += Fraction(pts[s] * w, total)
+    f = fig(tally_of(game, states))
+    for c, card in enumerate(f["cards"]):
+        assert card["points_per_game"] == pytest.approx(float(expected[c]) / 5, abs=1e-12)
+    assert f["cards"][idx["chopsticks"]]["points_per_game"] == 0.0
+
+
+def test_points_with_none_of_the_cards_belong_to_no_card():
+    """A penalty scored with none of the cards a sharing rule reads is the rule's unattributed points."""
+    game = bundled_game("sushi-go", 2)
+    lab = LabTally.for_game(game)
+    shares = lab.shares[0]
+    union = shares.union
+    nothing = tuple(0 for _ in union)
+    minus_three = tuple(-3 for _ in shares.positions)
+    lab._b_shares.append((0, nothing, minus_three if len(minus_three) > 1 else minus_three[0]))
+    lab.flush()
+    assert lab.unattributed == {rid: -3 for rid, _ in shares.shared}
+    assert lab.points == {}
+
+
+# ---------------------------------------------------------------- per seat and per rule, by hand
+
+
+def test_seat_figures_by_hand():
+    """Win shares with Wilson intervals, mean score intervals, exact quantiles, margins and ties from the games."""
+    game, states = played("sushi-go", 3, range(9))
+    f = figures(tally_of(game, states), ["random"] * 3)
+    totals = [st_.totals() for st_ in states]
+    for s in range(3):
+        wins = sum(Fraction(1, len(st_.winners)) for st_ in states if s in st_.winners)
+        seat = f["seats"][s]
+        assert seat["wins"] == pytest.approx(float(wins))
+        assert seat["win_share_interval"] == pytest.approx(list(wilson(float(wins), 9)))
+        xs = [t[s] for t in totals]
+        m, lo, hi = mean_interval(9, sum(xs), sum(x * x for x in xs))
+        assert (seat["mean"], seat["mean_interval"]) == (pytest.approx(m), pytest.approx([lo, hi]))
+        xs.sort()
+        # the q quantile: the smallest value with at least q% of the games at or below it
+        assert seat["quantiles"] == {str(q): xs[math.ceil(q * 9 / 100) - 1] for q in (5, 25, 50, 75, 95)}
+    margins = Counter(sorted(t, reverse=True)[0] - sorted(t, reverse=True)[1] for t in totals)
+    assert f["margin"]["histogram"] == {str(k): v for k, v in sorted(margins.items())}
+    assert f["ties"]["top_score_tied"] == margins[0] / 9
+    assert f["ties"]["shared_win"] == sum(len(st_.winners) > 1 for st_ in states) / 9
+
+
+def test_quantiles_of_a_histogram_by_hand():
+    """Histogram {1: 1, 2: 1, 3: 2}: 5% -> 1, 25% -> 1, 50% -> 2, 75% -> 3, 95% -> 3."""
+    assert quantiles({3: 2, 1: 1, 2: 1}) == {"5": 1, "25": 1, "50": 2, "75": 3, "95": 3}
+    assert quantiles({}) == dict.fromkeys(("5", "25", "50", "75", "95"))
+
+
+def test_rule_figures_by_hand():
+    """Per rule: mean points per seat and game with a t interval from the games' points, and the share of all points."""
+    game, states = played("sushi-go", 2, range(8))
+    f = fig(tally_of(game, states))
+    sheets = [st_.score_sheet().rule_points for st_ in states]
+    grand = sum(sum(sum(p) for p in sh.values()) for sh in sheets)
+    for r in f["rules"]:
+        xs = [p for sh in sheets for p in sh[r["rule"]]]
+        m, lo, hi = mean_interval(len(xs), sum(xs), sum(x * x for x in xs))
+        assert (r["mean"], r["interval"]) == (pytest.approx(m), pytest.approx([lo, hi]))
+        assert r["share_of_points"] == pytest.approx(sum(xs) / grand)
+        for s in range(2):
+            ys = [sh[r["rule"]][s] for sh in sheets]
+            assert r["per_seat"][s]["interval"] == pytest.approx(
+                list(mean_interval(8, sum(ys), sum(y * y for y in ys))[1:])
+            )
+
+
+def test_chi_square_covers_only_the_seats_that_can_win():
+    """With a dummy that cannot win, the test of equal seats has one degree of freedom for two players."""
+    game, states = played("sushi-go-two-player-dummy", 2, range(6))
+    f = fig(tally_of(game, states))
+    assert [s["can_win"] for s in f["seats"]] == [True, True, False]
+    assert f["seats_equal"]["df"] == 1
+
+
+def test_without_cards_the_card_figures_are_null():
+    """A tally without the per-card bookkeeping reports ``"cards": null`` and the rest as usual."""
+    game, states = played("sushi-go", 2, range(3))
+    f = fig(tally_of(game, states, cards=False))
+    assert f["cards"] is None
+    assert f["seats"][0]["quantiles"]["50"] is not None
+
+
+# ---------------------------------------------------------------- merging
+
+
+GAMES = {
+    rid: played(rid, 3 if rid != "sushi-go-two-player-dummy" else 2, range(10))
+    for rid in ("sushi-go-soy-sauce", "sushi-go-two-player-dummy")
+}
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    rid=st.sampled_from(sorted(GAMES)),
+    cuts=st.lists(st.integers(min_value=0, max_value=10), max_size=4),
+    order=st.randoms(use_true_random=False),
+)
+def test_merging_a_partition_of_the_games_in_any_order_gives_identical_figures(rid, cuts, order):
+    """Split the games anywhere, tally each part, merge them in any order (pickled or not): the same counts and figures."""
+    game, states = GAMES[rid]
+    bots = ["random"] * game.num_players
+    whole = tally_of(game, states)
+    bounds = [0, *sorted(cuts), len(states)]
+    parts = [tally_of(game, states[a:b]) for a, b in zip(bounds, bounds[1:])]
+    order.shuffle(parts)
+    merged = Tally.empty(game.num_seats, game.ruleset.rule_ids, lab=LabTally.for_game(game))
+    for n, part in enumerate(parts):
+        if n % 2:
+            part = pickle.loads(pickle.dumps(part))
+        merged.merge(part)
+    assert merged.lab.state() == whole.lab.state()
+    assert figures(merged, bots) == figures(whole, bots)
+
+
+def test_per_game_results_give_the_same_figures_as_tallies():
+    """Games summarised from their results (as with --log) give the figures a tally of them gives."""
+    rs = bundled_ruleset("sushi-go")
+    results = run_games(rs, 2, 3, ["random", "greedy"], range(40), cards=True)
+    from_results = summarize(rs, 2, 3, ["random", "greedy"], results, cards=True)
+    direct = simulate(rs, 2, 40, 3, ["random", "greedy"], cards=True)
+    assert from_results.figures == direct.figures
+
+
+@pytest.mark.parametrize("ruleset_id", BUNDLED_RULESETS)
+def test_jobs_1_and_2_give_identical_figures(ruleset_id):
+    """The same seed on one process and on two gives exactly the same figures, per card included."""
+    rs = bundled_ruleset(ruleset_id)
+    players = 2 if rs.dummy else 3
+    bots = ["greedy"] + ["random"] * (players - 1)
+    one = simulate(rs, players, 150, 11, bots, jobs=1, cards=True)
+    two = simulate(rs, players, 150, 11, bots, jobs=2, cards=True)
+    assert one.figures == two.figures
+    assert one.figures["cards"]
+
+
+# ---------------------------------------------------------------- the command
+
+
+def test_json_round_trip_carries_every_figure():
+    """``simulate --json --cards`` prints the library's figures, intervals and all, and they read back equal."""
+    result = runner.invoke(app, ["simulate", "sushi-go", "-p", "2", "-g", "60", "-s", "4", "-q", "--json", "--cards"])
+    assert result.exit_code == 0, result.output
+    printed = json.loads(result.stdout)["figures"]
+    direct = simulate(bundled_ruleset("sushi-go"), 2, 60, 4, ["greedy", "random"], cards=True).figures
+    assert printed == json.loads(json.dumps(direct))
+    assert set(printed) == {"confidence", "games", "seats", "seats_equal", "margin", "ties", "rules", "cards"}
+    assert {"win_share_interval", "mean_interval", "quantiles", "histogram"} <= set(printed["seats"][0])
+    assert {"difference_interval", "by_count", "mean_turn", "points_per_card"} <= set(printed["cards"][0])
+
+
+CASES = [(rid, None) for rid in BUNDLED_RULESETS] + [(str(SAMPLER), 6)]
+
+
+@pytest.mark.parametrize(("ruleset", "players"), CASES)
+def test_simulate_tables_fit_80_columns(ruleset, players):
+    """Every table and line of ``simulate --cards`` fits 80 columns, for each bundled ruleset and the 6-player sampler."""
+    rs_players = players or (2 if "dummy" in ruleset else 4)
+    result = runner.invoke(
+        app,
+        ["simulate", ruleset, "-p", str(rs_players), "-g", "20", "-q", "--cards", "-b", "random"],
+        env={"COLUMNS": "80", "TERM": "dumb"},
+    )
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.splitlines()
+    assert max(len(line) for line in lines) <= 80
+    text = result.stdout
+    assert "95% CI" in text and "seats differ: p" in text and "Per card" in text
+
+
+def test_the_seat_line_says_whether_seats_differ_in_plain_words():
+    """A greedy bot against random ones: 'seats differ: p < 0.001'; identical bots over few games: 'no evidence'."""
+    differ = runner.invoke(app, ["simulate", "sushi-go", "-p", "2", "-g", "300", "-q"], env={"COLUMNS": "80"})
+    assert "seats differ: p < 0.001 (chi-square" in differ.stdout
+    same = runner.invoke(
+        app, ["simulate", "sushi-go", "-p", "2", "-g", "40", "-q", "-b", "random", "-s", "1"], env={"COLUMNS": "80"}
+    )
+    f = json.loads(
+        runner.invoke(
+            app, ["simulate", "sushi-go", "-p", "2", "-g", "40", "-q", "-b", "random", "-s", "1", "--json"]
+        ).stdout
+    )["figures"]["seats_equal"]
+    word = "seats differ" if f["p_value"] < 0.05 else "no evidence seats differ"
+    assert f"{word}: p = {f['p_value']:.2f}" in same.stdout or f"{word}: p = {f['p_value']:.3f}" in same.stdout
+
+
+# ---------------------------------------------------------------- memory
+
+MEASURE = """
+import json, resource, sys
+from ruledraft.language.loading import load_ruleset
+from ruledraft.play.runner import simulate
+games = int(sys.argv[1])
+summary = simulate(load_ruleset("sushi-go"), 2, games, 0, ["random", "random"], jobs=2, cards=True)
+assert summary.games == games
+peak = max(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)
+print(json.dumps({"peak_kib": peak}))
+"""
+
+
+def _peak_kib(games: int) -> int:
+    out = subprocess.run(
+        [sys.executable, "-c", MEASURE, str(games)], capture_output=True, text=True, timeout=600, env=os.environ.copy()
+    )
+    assert out.returncode == 0, out.stderr
+    return json.loads(out.stdout)["peak_kib"]
+
+
+def test_memory_does_not_grow_with_the_number_of_games():
+    """Peak resident memory after 200,000 random two-player games is within 20 MB of that after 20,000."""
+    small = _peak_kib(20_000)
+    large = _peak_kib(200_000)
+    assert large - small < 20 * 1024, (small, large)
