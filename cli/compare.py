@@ -134,8 +134,8 @@ def run_with_progress(a: Side, b: Side, games: int, paired: bool, jobs: int, qui
 
 
 def compare(
-    ruleset_a: str = typer.Argument(..., metavar="A", help=ruleset_help()),
-    ruleset_b: str | None = typer.Argument(None, metavar="[B]", help="Side B's ruleset (default: A's)."),
+    ruleset_a: str = typer.Argument(..., help=ruleset_help()),
+    ruleset_b: str | None = typer.Argument(None, help="Side B's ruleset (default: A's).", show_default=False),
     players: int = typer.Option(4, "--players", "-p", help="Number of players."),
     players_b: int | None = typer.Option(None, "--players-b", help="Side B's number of players."),
     bots: str = typer.Option(
@@ -155,8 +155,8 @@ def compare(
 ) -> None:
     """Compare two sides: rulesets, player counts or bot line-ups.
 
-    Options without -b apply to both sides; those ending in -b override them for
-    side B (which otherwise equals A). Games are paired (both sides from the same
+    --players-b, --bots-b and --seed-b set side B's; the other options apply to
+    both sides (B otherwise equals A). Games are paired (both sides from the same
     seeds) when the sides deal the same cards, and independent otherwise or with
     --seed-b. Each seat's win share and score, each rule's points and each card's
     take rate and points differ by B - A, with a 95% interval; flagged at 5% after

@@ -66,7 +66,7 @@ def sweep_text(result: dict) -> list[str]:
     lines = [
         f"{shown(result['ruleset'])}: {result['games']} games per player count, bots {shown(result['bots'])}, "
         f"seed {result['seed']}",
-        "Every count plays from the same seed; its games are independent of the other counts'.",
+        "Every count plays from this seed; the counts' games are independent.",
     ]
     for start in range(0, len(counts), PER_PAGE):
         page = counts[start : start + PER_PAGE]
