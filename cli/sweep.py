@@ -75,7 +75,7 @@ def sweep_text(result: dict) -> list[str]:
             lines.append(title)
             for label, cells in rows:
                 lines.append(f"  {label:<{LABEL - 2}}" + "".join(f"{cell:>{COLUMN}}" for cell in cells))
-    lines.append("top cards: win rate of the seats that took them - of the others (points)")
+    lines.append("top cards: win rate of their takers - of the others (percentage points)")
     for c in counts:
         top = ", ".join(
             f"{shown(card)} {d * 100:+.0f}" for card, d in key_figures(c["figures"], c["players"])["top_cards"]

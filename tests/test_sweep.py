@@ -99,7 +99,7 @@ def test_terminal_blocks_fit_80_columns_with_a_column_per_count():
         "mean score (sd)",
         "margin of victory",
         "mean points per seat, by rule",
-        "top cards: win rate of the seats that took them - of the others (points)",
+        "top cards: win rate of their takers - of the others (percentage points)",
     ):
         assert title in lines
     seat4 = next(line for line in lines if line.startswith("  seat 4"))
