@@ -4,6 +4,13 @@ from __future__ import annotations
 
 import json
 import math
+import os
+import re
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
@@ -228,3 +235,106 @@ def test_errors_are_one_line_with_exit_2(args, message):
     assert result.exit_code == 2, result.output
     assert result.stdout == ""
     assert result.stderr.startswith(message) and len(result.stderr.splitlines()) == 1
+
+
+RICH_TEMPURA = """\
+format: 1
+extends: sushi-go
+id: sushi-go-rich-tempura
+name: Sushi Go! (rich tempura)
+scoring:
+  - id: tempura
+    when: round_end
+    kind: sets
+    cards: tempura
+    size: 2
+    points: 8
+"""
+
+
+def test_a_variant_that_changes_only_scoring_is_paired(tmp_path):
+    """Two rulesets that deal alike (a variant changing one rule's points) play paired games; the rule's points are flagged."""
+    variant = tmp_path / "rich.yaml"
+    variant.write_text(RICH_TEMPURA)
+    result = run_json("sushi-go", str(variant), "--bots", "greedy", "--games", "40")
+    assert result["paired"] is True and result["b"]["seed"] == 0
+    assert result["pairing"] == "paired games: both sides deal game i the same cards from the same seed"
+    tempura = row(result, "rule tempura")
+    assert tempura["flagged"] is True and tempura["interval"][0] > 0
+    # every card dealt is taken by someone: the same deals give the same totals taken
+    assert row(result, "card tempura taken")["difference"] == 0.0
+
+
+def _children(pid: int) -> list[int]:
+    try:
+        text = Path(f"/proc/{pid}/task/{pid}/children").read_text()
+    except OSError:
+        return []
+    return [int(p) for p in text.split()]
+
+
+def _gone(pid: int) -> bool:
+    try:
+        text = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return True
+    return text[text.rindex(")") + 2] == "Z"  # a zombie has ended
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").exists(), reason="needs /proc")
+def test_a_killed_worker_is_an_error_not_a_hang():
+    """A worker process killed mid-run ends compare with exit 70 and a one-line message naming the signal, within seconds."""
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "ruledraft", "compare", "sushi-go", "--bots", "greedy", "--games", "100000"]
+        + ["--jobs", "2", "--quiet"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        deadline = time.monotonic() + 60
+        while len(_children(proc.pid)) < 2 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        workers = _children(proc.pid)
+        assert len(workers) >= 2, "the workers never started"
+        time.sleep(0.5)
+        os.kill(workers[0], signal.SIGKILL)
+        out, err = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.communicate()
+    assert proc.returncode == 70, err
+    assert out == ""
+    assert re.fullmatch(r"error: worker process [12] was killed by SIGKILL\n", err)
+    assert all(_gone(pid) for pid in workers)
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").exists(), reason="needs /proc")
+def test_ctrl_c_stops_compare_on_two_workers():
+    """Ctrl-C (SIGINT to the process group) during a run on two workers: exit 130, 'interrupted', no process left."""
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "ruledraft", "compare", "sushi-go", "--bots", "greedy", "--games", "100000"]
+        + ["--jobs", "2", "--quiet"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+    )
+    try:
+        deadline = time.monotonic() + 60
+        while len(_children(proc.pid)) < 2 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        workers = _children(proc.pid)
+        assert len(workers) >= 2, "the workers never started"
+        os.killpg(proc.pid, signal.SIGINT)
+        out, err = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.communicate()
+    assert (proc.returncode, out, err) == (130, "", "interrupted\n")
+    deadline = time.monotonic() + 10
+    while not all(_gone(pid) for pid in workers) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert all(_gone(pid) for pid in workers)

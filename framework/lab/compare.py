@@ -80,7 +80,7 @@ from ruledraft.engine.state import Game, derive_seed
 from ruledraft.lab.figures import CONFIDENCE, figures
 from ruledraft.lab.statistics import holm, mean_interval, newcombe, normal_cdf, t_cdf, t_quantile
 from ruledraft.language.ruleset import CompiledRuleset
-from ruledraft.play.runner import GameResult, Tally, run_games, steady_heap
+from ruledraft.play.runner import GameResult, Tally, WorkerError, run_games, steady_heap
 
 ALPHA = 0.05
 
@@ -274,13 +274,39 @@ def play_chunk(a: Side, b: Side, paired: bool, start: int, stop: int) -> Compare
 _JOB: tuple = ()  # (a, b, paired) for forked workers: compiled rulesets do not pickle
 
 
-def _worker_start() -> None:
+_STOP_SIGNALS = {signal.SIGINT, signal.SIGTERM}
+
+
+def _worker_start(mask: Any) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the main process decides what a Ctrl-C ends
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)  # and ends the workers with SIGTERM, quietly
+    signal.pthread_sigmask(signal.SIG_SETMASK, mask)
 
 
 def _worker_chunk(task: tuple[int, int]) -> CompareTally:
     a, b, paired = _JOB
     return play_chunk(a, b, paired, *task)
+
+
+def _signal_name(number: int) -> str:
+    try:
+        return signal.Signals(number).name
+    except ValueError:
+        return f"signal {number}"
+
+
+def _next_part(parts: Any, workers: Sequence[Any]) -> CompareTally:
+    """The next chunk's tally; a worker that ended meanwhile is an error (its chunk
+    would never arrive), not a wait for ever."""
+    while True:
+        try:
+            return parts.next(timeout=0.5)
+        except multiprocessing.TimeoutError:
+            for n, proc in enumerate(workers):
+                code = proc.exitcode
+                if code is not None:
+                    how = f"was killed by {_signal_name(-code)}" if code < 0 else f"ended with exit status {code}"
+                    raise WorkerError(f"worker process {n + 1} {how}") from None
 
 
 def play_sides(
@@ -309,8 +335,17 @@ def play_sides(
         _JOB = (a, b, paired)
         try:
             ctx: Any = multiprocessing.get_context("fork")
-            with ctx.Pool(min(jobs, len(tasks)), initializer=_worker_start) as pool:
-                for part in pool.imap_unordered(_worker_chunk, tasks):
+            # the workers are born with the stop signals held back, until they set their own
+            held = signal.pthread_sigmask(signal.SIG_BLOCK, _STOP_SIGNALS)
+            try:
+                pool = ctx.Pool(min(jobs, len(tasks)), initializer=_worker_start, initargs=(held,))
+            finally:
+                signal.pthread_sigmask(signal.SIG_SETMASK, held)
+            with pool:
+                workers = [p for p in multiprocessing.active_children() if p.name.startswith("ForkPoolWorker")]
+                parts = pool.imap_unordered(_worker_chunk, tasks)
+                for _ in tasks:
+                    part = _next_part(parts, workers)
                     total.merge(part)
                     if progress is not None:
                         progress(part.sums_a.n)
