@@ -13,6 +13,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from ruledraft.engine.state import MAX_SEED
 from ruledraft.errors import InputError
 from ruledraft.lab.compare import Side, comparison, independent_seed, labels, pairing, play_sides
+from ruledraft.lab.compare import lineup as bot_lineup
 from ruledraft.play.agents import BotFailure
 from ruledraft.play.ismcts import time_budget_note
 from ruledraft.play.runner import WorkerError
@@ -25,14 +26,8 @@ NAME = 27
 
 
 def lineup(bots: Sequence[str]) -> str:
-    """``greedy x3, random``: the bots per seat, runs of the same bot counted."""
-    parts: list[list] = []
-    for b in bots:
-        if parts and parts[-1][0] == b:
-            parts[-1][1] += 1
-        else:
-            parts.append([b, 1])
-    return ", ".join(shown(b) + (f" x{k}" if k > 1 else "") for b, k in parts)
+    """``greedy x3, random``: the bots per seat, runs of the same bot counted (safe to print)."""
+    return shown(bot_lineup(bots))
 
 
 def fit(text: str, width: int) -> str:

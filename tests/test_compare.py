@@ -137,6 +137,11 @@ def test_soy_sauce_rule_is_flagged_against_the_base_game():
     assert result["a"]["label"] == "sushi-go" and result["b"]["label"] == "sushi-go-soy-sauce"
     assert result["a"]["figures"]["games"] == result["b"]["figures"]["games"] == 150
     assert result["flagged"] == sum(r["flagged"] for r in result["rows"])
+    assert set(result) == {"a", "b", "paired", "pairing", "alpha", "compared", "flagged", "rows"}
+    assert set(result["b"]) == {"label", "ruleset", "players", "bots", "seed", "games", "figures"}
+    assert result["alpha"] == 0.05 and {g for r in result["rows"] for g in [r["group"]]} == {"seats", "rules", "cards"}
+    keys = {"figure", "group", "a", "b", "difference", "interval", "p_value", "p_holm", "flagged"}
+    assert all(set(r) == keys for r in result["rows"])
     assert result["compared"] == len(result["rows"]) == 4 * 2 + 8 + 13 * 2
 
 
@@ -176,7 +181,7 @@ def test_two_line_ups_are_paired_and_differ():
     result = run_json("sushi-go", "--bots", "greedy", "--bots-b", "random", "--games", "40")
     assert result["paired"] is True
     assert result["a"]["bots"] == ["greedy"] * 4 and result["b"]["bots"] == ["random"] * 4
-    assert result["a"]["label"] == "greedy,greedy,greedy,greedy"
+    assert (result["a"]["label"], result["b"]["label"]) == ("greedy x4", "random x4")
 
 
 def test_jobs_do_not_change_the_comparison():

@@ -141,6 +141,17 @@ def independent_seed(seed: int) -> int:
     return derive_seed(seed, 0xB) >> 11
 
 
+def lineup(bots: Sequence[str]) -> str:
+    """``greedy x3, random``: the bots per seat, runs of the same bot counted."""
+    parts: list[list] = []
+    for name in bots:
+        if parts and parts[-1][0] == name:
+            parts[-1][1] += 1
+        else:
+            parts.append([name, 1])
+    return ", ".join(name + (f" x{k}" if k > 1 else "") for name, k in parts)
+
+
 def labels(a: Side, b: Side) -> tuple[str, str]:
     """Short names for the two sides: what differs between them (or A and B)."""
     parts_a, parts_b = [], []
@@ -151,8 +162,8 @@ def labels(a: Side, b: Side) -> tuple[str, str]:
         parts_a.append(f"{a.players} players")
         parts_b.append(f"{b.players} players")
     if a.bots != b.bots:
-        parts_a.append(",".join(a.bots))
-        parts_b.append(",".join(b.bots))
+        parts_a.append(lineup(a.bots))
+        parts_b.append(lineup(b.bots))
     if not parts_a:
         return "A", "B"
     return ", ".join(parts_a), ", ".join(parts_b)
