@@ -7,7 +7,7 @@ import signal
 
 import typer
 
-from . import bench, bots, play, replay, rulesets, schema, score, simulate, validate
+from . import bench, bots, compare, play, replay, rulesets, schema, score, simulate, sweep, validate
 
 app = typer.Typer(
     name="ruledraft",
@@ -27,6 +27,8 @@ app.command("replay")(replay.replay)
 app.command("bench")(bench.bench)
 app.command("schema")(schema.schema)
 app.command("bots")(bots.bots)
+app.command("compare")(compare.compare)
+app.command("sweep")(sweep.sweep)
 
 
 @app.callback()

@@ -13,7 +13,20 @@ from ruledraft.play.agents import agent_names
 
 runner = CliRunner()
 
-COMMANDS = ["rulesets", "show", "validate", "score", "simulate", "play", "replay", "bench", "schema", "bots"]
+COMMANDS = [
+    "rulesets",
+    "show",
+    "validate",
+    "score",
+    "simulate",
+    "play",
+    "replay",
+    "bench",
+    "schema",
+    "bots",
+    "compare",
+    "sweep",
+]
 
 
 def help_text(*command: str, columns: int = 80) -> str:
@@ -46,7 +59,9 @@ def test_app_help_lists_every_command():
     assert listed == COMMANDS
 
 
-@pytest.mark.parametrize("command", ["show", "validate", "score", "simulate", "play", "replay", "bench"])
+@pytest.mark.parametrize(
+    "command", ["show", "validate", "score", "simulate", "play", "replay", "bench", "compare", "sweep"]
+)
 def test_help_of_a_command_taking_a_ruleset_names_the_bundled_ones(command):
     """Where an argument or option takes a ruleset, its help names every bundled ruleset id, whole."""
     text = flat(help_text(command))

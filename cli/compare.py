@@ -1,0 +1,192 @@
+"""``ruledraft compare``: two rulesets, player counts or bot line-ups, and how their figures differ."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+
+import attrs
+import typer
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+from ruledraft.engine.state import MAX_SEED
+from ruledraft.errors import InputError
+from ruledraft.lab.compare import Side, comparison, independent_seed, labels, pairing, play_sides
+from ruledraft.lab.compare import lineup as bot_lineup
+from ruledraft.play.agents import BotFailure
+from ruledraft.play.ismcts import time_budget_note
+from ruledraft.play.runner import WorkerError
+
+from .common import allow_path_option, allowed_dirs, checked_ruleset, fail, reported_errors, ruleset_help, shown
+from .simulate import parse_bots, parse_jobs
+
+WIDTH = 80
+NAME = 27
+
+
+def lineup(bots: Sequence[str]) -> str:
+    """``greedy x3, random``: the bots per seat, runs of the same bot counted (safe to print)."""
+    return shown(bot_lineup(bots))
+
+
+def fit(text: str, width: int) -> str:
+    """``text`` cut to ``width`` characters (an ellipsis says it was cut)."""
+    return text if len(text) <= width else text[: width - 1] + "…"
+
+
+def p_text(p: float) -> str:
+    return "<0.001" if p < 0.001 else f"{p:.3f}"
+
+
+def _row_text(row: dict) -> str:
+    share = row["figure"].endswith(" win share")
+    scale, unit = (100, "%") if share else (1, "")
+    dec = 1 if share else 2
+
+    def num(x: float, sign: str = "") -> str:
+        return f"{x * scale:{sign}.{dec}f}{unit}"
+
+    lo, hi = row["interval"]
+    interval = f"[{num(lo, '+')}, {num(hi, '+')}]"
+    mark = "*" if row["flagged"] else " "
+    return (
+        f"{mark} {fit(shown(row['figure']), NAME):<{NAME}} {num(row['a']):>7} {num(row['b']):>7} "
+        f"{num(row['difference'], '+'):>7} {interval:>16} {p_text(row['p_holm']):>6}"
+    )
+
+
+def comparison_text(result: dict, games: int) -> list[str]:
+    """The terminal form of a comparison (every line within 80 columns, but for long names)."""
+    lines = []
+    for key in ("a", "b"):
+        s = result[key]
+        lines.append(
+            f"{key.upper()}: {shown(s['ruleset'])}, {s['players']} players, {lineup(s['bots'])}, seed {s['seed']}"
+        )
+    lines += [f"{games} games a side", *result["pairing"].split("; ")]
+    header = f"  {'figure':<{NAME}} {'A':>7} {'B':>7} {'B - A':>7} {'95% interval':>16} {'p':>6}"
+    lines += ["", header]
+    flagged = [r for r in result["rows"] if r["flagged"]]
+    rest = [r for r in result["rows"] if not r["flagged"]]
+    lines += [_row_text(r) for r in flagged]
+    if flagged and rest:
+        lines.append("")
+    lines += [_row_text(r) for r in rest]
+    alpha = result["alpha"]
+    lines += [
+        "",
+        f"{result['compared']} figures compared; {result['flagged']} flagged (*) at {alpha:.0%} after Holm's correction.",
+        "B - A with its 95% interval; p: two-sided, Holm-adjusted over every figure.",
+    ]
+    return lines
+
+
+def load_side(name: str, allow: tuple, which: str):
+    """A side's compiled ruleset; a problem of side B's names the side."""
+    if which == "A":
+        return checked_ruleset(name, allow).ruleset
+    try:
+        return checked_ruleset(name, allow).ruleset
+    except InputError as e:
+        raise InputError(f"side B: {e}") from None
+
+
+def check_players(rs, players: int, which: str) -> None:
+    if not rs.min_players <= players <= rs.max_players:
+        side = "side B: " if which == "B" else ""
+        raise InputError(f"{side}{shown(rs.name)} is for {rs.min_players}-{rs.max_players} players, not {players}")
+
+
+def side_bots(spec: str, players: int, rs, which: str) -> list[str]:
+    try:
+        return parse_bots(spec, players, card_ids=rs.catalogue.ids)
+    except InputError as e:
+        if which == "A":
+            raise
+        raise type(e)(f"side B: {e}") from None
+
+
+def run_with_progress(a: Side, b: Side, games: int, paired: bool, jobs: int, quiet: bool, what: str):
+    """Play both sides with a progress bar on standard error (none with ``quiet``)."""
+    with Progress(
+        TextColumn("[progress.description]{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        console=Console(stderr=True),
+        disable=quiet,
+        transient=True,
+    ) as progress:
+        task = progress.add_task(shown(what, markup=True), total=games)
+        try:
+            return play_sides(a, b, games, paired=paired, jobs=jobs, progress=lambda n: progress.advance(task, n))
+        except WorkerError as e:
+            fail(f"error: {shown(e)}", 70)
+        except BotFailure as e:
+            fail(f"error: {shown(e)}", 1)
+    raise AssertionError("unreachable")
+
+
+def compare(
+    ruleset_a: str = typer.Argument(..., help=ruleset_help()),
+    ruleset_b: str | None = typer.Argument(None, help="Side B's ruleset (default: A's).", show_default=False),
+    players: int = typer.Option(4, "--players", "-p", help="Number of players."),
+    players_b: int | None = typer.Option(None, "--players-b", help="Side B's number of players."),
+    bots: str = typer.Option(
+        "greedy,random",
+        "--bots",
+        "-b",
+        help="Bot per seat, comma-separated; the last fills the remaining seats (as simulate's).",
+    ),
+    bots_b: str | None = typer.Option(None, "--bots-b", help="Side B's bots."),
+    games: int = typer.Option(1000, "--games", "-g", min=2, max=10_000_000, help="Games on each side."),
+    seed: int = typer.Option(0, "--seed", "-s", help=f"Seed of the games (0 to {MAX_SEED})."),
+    seed_b: int | None = typer.Option(None, "--seed-b", help="Side B's seed: its games are then independent of A's."),
+    jobs: str = typer.Option("1", "--jobs", "-j", help="Processes (0 or auto: one per processor)."),
+    as_json: bool = typer.Option(False, "--json", help="Print both sides' figures and the rows as JSON."),
+    quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar."),
+    allow_path: list[str] = allow_path_option(),
+) -> None:
+    """Compare two sides: rulesets, player counts or bot line-ups.
+
+    --players-b, --bots-b and --seed-b set side B's; the other options apply to
+    both sides (B otherwise equals A). Games are paired (both sides from the same
+    seeds) when the sides deal the same cards, and independent otherwise or with
+    --seed-b. Each seat's win share and score, each rule's points and each card's
+    take rate and points differ by B - A, with a 95% interval; flagged at 5% after
+    Holm's correction over all of them.
+    """
+    with reported_errors():
+        for option, value in (("--seed", seed), ("--seed-b", seed_b)):
+            if value is not None and not 0 <= value <= MAX_SEED:
+                raise InputError(f"{option} must be a whole number from 0 to {MAX_SEED}, not {value}")
+        jobs_used, note = parse_jobs(jobs)
+        allow = allowed_dirs(allow_path)
+        rs_a = load_side(ruleset_a, allow, "A")
+        rs_b = rs_a if ruleset_b is None or ruleset_b == ruleset_a else load_side(ruleset_b, allow, "B")
+        n_b = players if players_b is None else players_b
+        check_players(rs_a, players, "A")
+        check_players(rs_b, n_b, "B")
+        names_a = side_bots(bots, players, rs_a, "A")
+        names_b = side_bots(bots if bots_b is None else bots_b, n_b, rs_b, "B")
+        if note:
+            typer.echo(note, err=True)
+        budget_note = time_budget_note([*names_a, *names_b])
+        if budget_note:
+            typer.echo(shown(budget_note), err=True)
+        a = Side(rs_a, players, names_a, seed)
+        b = Side(rs_b, n_b, names_b, seed if seed_b is None else seed_b)
+        paired, why = pairing(a, b, seed_b is not None)
+        if not paired and seed_b is None:
+            b = attrs.evolve(b, seed=independent_seed(seed))
+            why += "; B's seed is derived from --seed"
+        label_a, label_b = labels(a, b)
+        a, b = attrs.evolve(a, label=label_a), attrs.evolve(b, label=label_b)
+        tally = run_with_progress(a, b, games, paired, jobs_used, quiet, f"{rs_a.id} / {rs_b.id}")
+        result = comparison(a, b, tally, why)
+        if as_json:
+            typer.echo(json.dumps(result, indent=2))
+        else:
+            for line in comparison_text(result, games):
+                typer.echo(line)

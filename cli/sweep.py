@@ -1,0 +1,152 @@
+"""``ruledraft sweep``: one ruleset's key figures for several player counts."""
+
+from __future__ import annotations
+
+import json
+
+import typer
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+from ruledraft.engine.state import MAX_SEED
+from ruledraft.errors import InputError
+from ruledraft.lab.sweep import key_figures, player_counts
+from ruledraft.lab.sweep import sweep as run_sweep
+from ruledraft.play.agents import BotFailure
+from ruledraft.play.ismcts import time_budget_note
+from ruledraft.play.runner import WorkerError
+
+from .common import allow_path_option, allowed_dirs, checked_ruleset, fail, reported_errors, ruleset_help, shown
+from .compare import fit, p_text
+from .simulate import parse_bots, parse_jobs
+
+LABEL = 22
+COLUMN = 14
+PER_PAGE = (80 - LABEL) // COLUMN
+
+
+def _blocks(counts: list[dict]) -> list[tuple[str, list[tuple[str, list[str]]]]]:
+    """(title, [(row label, one cell per count)]) for every block of the table."""
+    keys = [key_figures(c["figures"], c["players"]) for c in counts]
+    most = max(c["players"] for c in counts)
+
+    def per_seat(field: str, cell) -> list[tuple[str, list[str]]]:
+        return [(f"seat {s}", [cell(*k[field][s]) if s < len(k[field]) else "-" for k in keys]) for s in range(most)]
+
+    rules = list(dict.fromkeys(r for k in keys for r in k["rules"]))
+    return [
+        (
+            "win share % [95% interval]",
+            per_seat("win_share", lambda w, lo, hi: f"{w * 100:.1f} [{lo * 100:.0f},{hi * 100:.0f}]")
+            + [("seats equal: p", [p_text(k["seats_equal_p"]) for k in keys])],
+        ),
+        ("mean score (sd)", per_seat("score", lambda m, sd: f"{m:.1f} ({sd:.1f})")),
+        (
+            "margin of victory",
+            [
+                ("mean", [f"{k['margin_mean']:.2f}" for k in keys]),
+                ("median", [str(k["margin_median"]) for k in keys]),
+                ("top score tied %", [f"{k['top_tied'] * 100:.1f}" for k in keys]),
+            ],
+        ),
+        (
+            "mean points per seat, by rule",
+            [
+                (fit(shown(r), LABEL - 2), [f"{k['rules'][r]:.2f}" if r in k["rules"] else "-" for k in keys])
+                for r in rules
+            ],
+        ),
+    ]
+
+
+def sweep_text(result: dict) -> list[str]:
+    """The terminal form of a sweep: one block per figure, a column per player count
+    (in pages of as many counts as fit 80 columns)."""
+    counts = result["counts"]
+    lines = [
+        f"{shown(result['ruleset'])}: {result['games']} games per player count, bots {shown(result['bots'])}, "
+        f"seed {result['seed']}",
+        "Every count plays from this seed; the counts' games are independent.",
+    ]
+    for start in range(0, len(counts), PER_PAGE):
+        page = counts[start : start + PER_PAGE]
+        lines += ["", " " * LABEL + "".join(f"{str(c['players']) + ' players':>{COLUMN}}" for c in page)]
+        for title, rows in _blocks(page):
+            lines.append(title)
+            for label, cells in rows:
+                lines.append(f"  {label:<{LABEL - 2}}" + "".join(f"{cell:>{COLUMN}}" for cell in cells))
+    lines.append("top cards: win rate of their takers - of the others (percentage points)")
+    for c in counts:
+        top = ", ".join(
+            f"{shown(card)} {d * 100:+.0f}" for card, d in key_figures(c["figures"], c["players"])["top_cards"]
+        )
+        lines.append(f"  {str(c['players']) + ' players':<{LABEL - 2}}" + fit(top or "-", 80 - LABEL))
+    return lines
+
+
+def sweep(
+    ruleset: str = typer.Argument(..., help=ruleset_help()),
+    players: str = typer.Option(..., "--players", "-p", help="Player counts: a range (2-5) or a list (3,5)."),
+    bots: str = typer.Option(
+        "greedy,random",
+        "--bots",
+        "-b",
+        help="Bot per seat, comma-separated; the last fills the remaining seats (as simulate's).",
+    ),
+    games: int = typer.Option(1000, "--games", "-g", min=2, max=10_000_000, help="Games per player count."),
+    seed: int = typer.Option(0, "--seed", "-s", help=f"Seed of every count's games (0 to {MAX_SEED})."),
+    jobs: str = typer.Option("1", "--jobs", "-j", help="Processes (0 or auto: one per processor)."),
+    as_json: bool = typer.Option(False, "--json", help="Print every count's figures as JSON."),
+    quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar."),
+    allow_path: list[str] = allow_path_option(),
+) -> None:
+    """Play a ruleset at several player counts and show the key figures side by side.
+
+    Per count: win share per seat with intervals and the test that seats are equal,
+    mean score and spread, margin of victory, points per rule and the cards whose
+    takers win most. Ctrl-C stops early (exit status 130).
+    """
+    with reported_errors():
+        if not 0 <= seed <= MAX_SEED:
+            raise InputError(f"--seed must be a whole number from 0 to {MAX_SEED}, not {seed}")
+        jobs_used, note = parse_jobs(jobs)
+        rs = checked_ruleset(ruleset, allowed_dirs(allow_path)).ruleset
+        counts = player_counts(players, rs.min_players, rs.max_players, shown(rs.name))
+        lineups = {n: parse_bots(bots, n, card_ids=rs.catalogue.ids) for n in counts}
+        if note:
+            typer.echo(note, err=True)
+        budget_note = time_budget_note(lineups[counts[-1]])
+        if budget_note:
+            typer.echo(shown(budget_note), err=True)
+        with Progress(
+            TextColumn("[progress.description]{task.description}"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TimeElapsedColumn(),
+            console=Console(stderr=True),
+            disable=quiet,
+            transient=True,
+        ) as progress:
+            task = progress.add_task(shown(rs.id, markup=True), total=games * len(counts))
+            try:
+                result, signum = run_sweep(
+                    rs,
+                    counts,
+                    games,
+                    seed,
+                    lineups.__getitem__,
+                    bots,
+                    jobs=jobs_used,
+                    progress=lambda n: progress.advance(task, n),
+                )
+            except WorkerError as e:
+                fail(f"error: {shown(e)}", 70)
+            except BotFailure as e:
+                fail(f"error: {shown(e)}", 1)
+        if signum:
+            fail("interrupted", 128 + signum)
+        if as_json:
+            typer.echo(json.dumps(result, indent=2))
+        else:
+            for line in sweep_text(result):
+                typer.echo(line)

@@ -1,0 +1,478 @@
+"""Two sides compared: the differences of their figures, with intervals and Holm-corrected flags.
+
+A *side* is a ruleset played by a number of players with a line-up of bots from a
+seed (:class:`Side`). :func:`play_sides` plays ``games`` games of each side and folds
+them into a :class:`CompareTally`: each side's runner :class:`~ruledraft.play.runner.Tally`
+(behind :func:`~ruledraft.lab.figures.figures`), and for every figure compared the
+exact sums of its per-game values and their squares -- and, when the games are
+paired, of the per-game differences and their squares. Every sum is an integer or
+an exact fraction, so tallies of chunks merge in any grouping and order into the
+same figures: ``jobs`` (and any other way of spreading the chunks) never changes the
+result.
+
+Pairing
+-------
+
+Both sides play from the same seeds when that pairs games meaningfully: the same
+number of players and seats, and the same deal (:func:`deal_signature`: the same
+cards in the same deck order, the same hand size, rounds, turn procedure and cards
+added between rounds). Then game i of A and game i of B are dealt the same cards,
+and each figure's difference is the mean of the per-game differences, with
+Student's t interval and a paired t-test. Otherwise (or when B's seed is given)
+the games are independent: B plays from its own seed (derived from A's unless
+given), win shares differ by Newcombe's interval with a two-proportion z-test, and
+the other figures by Welch's t interval and test. :func:`pairing` says which and why.
+
+The figures compared (per game, then averaged over the games)
+------------------------------------------------------------
+
+* ``seat S win share`` and ``seat S score`` for the player seats both sides have
+  (seats from 0, as ``simulate`` numbers them); a win shared by k seats counts 1/k.
+* ``rule R`` -- the rule's points per seat and game (all seats pooled: the
+  ``mean`` of the figures' rule), for every rule of either side.
+* ``card C taken`` and ``card C points`` -- the copies of the card on the player
+  seats' tables at round ends per game, and the points it brings per game (the
+  figures' ``taken_per_game`` and ``points_per_game``), for every card of either side.
+
+A rule or card one side does not have counts as 0 there. Every figure gets a
+two-sided p-value; Holm's step-down correction over all of them gives ``p_holm``,
+and a figure is flagged when ``p_holm <= alpha`` (0.05). A difference with no
+spread at all (every game the same) has p-value 1 when it is 0 and 0 otherwise.
+
+The JSON shape (``compare --json``)
+-----------------------------------
+
+A contract for the tools built on it (the HTML report); fields are only ever added.
+Every difference is B minus A; intervals are 95% and given as ``[low, high]``.
+
+.. code-block:: text
+
+    {
+      "a": {"label": "sushi-go",            # what tells the side apart
+            "ruleset": "sushi-go", "players": 4, "bots": ["greedy", ...],
+            "seed": 0, "games": 400,
+            "figures": {...}},                # ruledraft.lab.figures' shape
+      "b": {...},
+      "paired": true,
+      "pairing": "why the games are (or are not) paired",
+      "alpha": 0.05,
+      "compared": 46, "flagged": 3,
+      "rows": [
+        {"figure": "seat 0 win share", "group": "seats",   # "seats", "rules" or "cards"
+         "a": 0.25, "b": 0.31, "difference": 0.06, "interval": [0.01, 0.11],
+         "p_value": 0.02, "p_holm": 0.9, "flagged": false}
+      ]
+    }
+"""
+
+from __future__ import annotations
+
+import math
+import multiprocessing
+import signal
+from collections.abc import Callable, Mapping, Sequence
+from fractions import Fraction
+from typing import Any
+
+import attrs
+
+from ruledraft.engine.state import Game, derive_seed
+from ruledraft.lab.figures import CONFIDENCE, figures
+from ruledraft.lab.statistics import holm, mean_interval, newcombe, normal_cdf, t_cdf, t_quantile
+from ruledraft.language.ruleset import CompiledRuleset
+from ruledraft.play.runner import GameResult, Tally, WorkerError, run_games, steady_heap
+
+ALPHA = 0.05
+
+Number = int | Fraction
+
+
+@attrs.frozen
+class Side:
+    """One side of a comparison: a ruleset, its players, a bot per seat and a seed."""
+
+    ruleset: CompiledRuleset = attrs.field(eq=False)
+    players: int
+    bots: tuple[str, ...] = attrs.field(converter=tuple[str, ...])
+    seed: int
+    #: what tells this side apart from the other (set by :func:`labels`)
+    label: str = ""
+
+    @property
+    def ruleset_id(self) -> str:
+        return self.ruleset.id
+
+
+def deal_signature(ruleset: CompiledRuleset, players: int) -> tuple:
+    """What decides the cards dealt from a seed: equal signatures deal game i alike."""
+    game = Game(ruleset, players)
+    ids = ruleset.catalogue.ids
+    return (
+        game.num_seats,
+        game.hand_size,
+        ruleset.rounds,
+        ruleset.procedure,
+        tuple(ids[c] for c in game.deck),
+        tuple(tuple(ids[c] for c in r) for r in game.reserves),
+        tuple(game.added),
+    )
+
+
+def pairing(a: Side, b: Side, seed_b_given: bool) -> tuple[bool, str]:
+    """Whether the two sides' games are paired (same seeds, same deals), and why (or why not)."""
+    if seed_b_given:
+        return False, "independent games: B's seed was given (--seed-b)"
+    if a.players != b.players:
+        return False, f"independent games: the player counts differ ({a.players} and {b.players})"
+    sa, sb = deal_signature(a.ruleset, a.players), deal_signature(b.ruleset, b.players)
+    if sa == sb:
+        return True, "paired games: both sides deal game i the same cards from the same seed"
+    if sa[0] != sb[0]:
+        why = f"the seat counts differ ({sa[0]} and {sb[0]})"
+    elif sorted(sa[4]) != sorted(sb[4]):
+        why = "the decks differ"
+    else:
+        why = "the deals differ (hand size, rounds, turns or cards added between rounds)"
+    return False, f"independent games: {why}"
+
+
+def independent_seed(seed: int) -> int:
+    """B's seed when its games cannot be paired with A's and none was given."""
+    return derive_seed(seed, 0xB) >> 11
+
+
+def lineup(bots: Sequence[str]) -> str:
+    """``greedy x3, random``: the bots per seat, runs of the same bot counted."""
+    parts: list[list] = []
+    for name in bots:
+        if parts and parts[-1][0] == name:
+            parts[-1][1] += 1
+        else:
+            parts.append([name, 1])
+    return ", ".join(name + (f" x{k}" if k > 1 else "") for name, k in parts)
+
+
+def labels(a: Side, b: Side) -> tuple[str, str]:
+    """Short names for the two sides: what differs between them (or A and B)."""
+    parts_a, parts_b = [], []
+    if a.ruleset_id != b.ruleset_id:
+        parts_a.append(a.ruleset_id)
+        parts_b.append(b.ruleset_id)
+    if a.players != b.players:
+        parts_a.append(f"{a.players} players")
+        parts_b.append(f"{b.players} players")
+    if a.bots != b.bots:
+        parts_a.append(lineup(a.bots))
+        parts_b.append(lineup(b.bots))
+    if not parts_a:
+        return "A", "B"
+    return ", ".join(parts_a), ", ".join(parts_b)
+
+
+# ---------------------------------------------------------------------- per-game values
+
+
+def game_values(result: GameResult, players: int, num_seats: int, card_ids: Sequence[str]) -> dict[str, Number]:
+    """The figures compared, for one game (see the module docstring)."""
+    values: dict[str, Number] = {}
+    shared = len(result.winners)
+    for s in range(players):
+        values[f"seat {s} win share"] = Fraction(1, shared) if s in result.winners else 0
+        values[f"seat {s} score"] = result.totals[s]
+    for rid, pts in result.rule_points.items():
+        values[f"rule {rid}"] = Fraction(sum(pts), num_seats)
+    lab = result.lab
+    if lab is not None and lab.cards:
+        K = lab.num_card_types
+        for c, cid in enumerate(card_ids):
+            values[f"card {cid} taken"] = sum(lab.taken[s * K + c] for s in range(players))
+            share = lab.card_points(c, dict(result.rule_points))
+            values[f"card {cid} points"] = share.numerator if share.denominator == 1 else share
+    return values
+
+
+@attrs.define
+class Sums:
+    """Per figure: the number of games, and the exact sums of its values and their squares."""
+
+    n: int = 0
+    total: dict[str, Number] = attrs.Factory(dict)
+    squares: dict[str, Number] = attrs.Factory(dict)
+
+    def add(self, values: Mapping[str, Number]) -> None:
+        self.n += 1
+        total, squares = self.total, self.squares
+        for k, v in values.items():
+            if v:
+                total[k] = total.get(k, 0) + v
+                squares[k] = squares.get(k, 0) + v * v
+
+    def merge(self, other: Sums) -> None:
+        self.n += other.n
+        for mine, theirs in ((self.total, other.total), (self.squares, other.squares)):
+            for k, v in theirs.items():
+                mine[k] = mine.get(k, 0) + v
+
+    def mean(self, key: str) -> Fraction:
+        return Fraction(self.total.get(key, 0), self.n) if self.n else Fraction(0)
+
+    def variance(self, key: str) -> Fraction:
+        """The sample variance (n - 1 in the denominator; 0 with fewer than two games)."""
+        n = self.n
+        if n < 2:
+            return Fraction(0)
+        t = self.total.get(key, 0)
+        return Fraction(n * self.squares.get(key, 0) - t * t, n * (n - 1))
+
+
+def add_pair(sums: Sums, values_a: Mapping[str, Number], values_b: Mapping[str, Number]) -> None:
+    """Count one pair of games in ``sums`` as the differences B - A of their values."""
+    sums.add({k: values_b.get(k, 0) - values_a.get(k, 0) for k in values_a.keys() | values_b.keys()})
+
+
+# ---------------------------------------------------------------------- the tally
+
+
+@attrs.define
+class CompareTally:
+    """Everything counted for a comparison; merges exactly (see the module docstring)."""
+
+    tally_a: Tally
+    tally_b: Tally
+    sums_a: Sums = attrs.Factory(Sums)
+    sums_b: Sums = attrs.Factory(Sums)
+    #: the per-game differences B - A (None when the games are not paired)
+    pairs: Sums | None = None
+
+    def merge(self, other: CompareTally) -> None:
+        self.tally_a.merge(other.tally_a)
+        self.tally_b.merge(other.tally_b)
+        self.sums_a.merge(other.sums_a)
+        self.sums_b.merge(other.sums_b)
+        if self.pairs is not None and other.pairs is not None:
+            self.pairs.merge(other.pairs)
+
+
+def _empty_tally(side: Side) -> Tally:
+    game = Game(side.ruleset, side.players)
+    from ruledraft.lab.figures import LabTally
+
+    return Tally.empty(game.num_seats, side.ruleset.rule_ids, lab=LabTally.for_game(game, True))
+
+
+def play_chunk(a: Side, b: Side, paired: bool, start: int, stop: int) -> CompareTally:
+    """Play games ``start`` to ``stop - 1`` of both sides and count them."""
+    out = CompareTally(_empty_tally(a), _empty_tally(b), pairs=Sums() if paired else None)
+    per_side = []
+    for side, tally, sums in ((a, out.tally_a, out.sums_a), (b, out.tally_b, out.sums_b)):
+        seats = side.ruleset.num_seats(side.players)
+        ids = side.ruleset.catalogue.ids
+        values = []
+        for r in run_games(side.ruleset, side.players, side.seed, side.bots, range(start, stop), cards=True):
+            tally.add_result(r)
+            v = game_values(r, side.players, seats, ids)
+            sums.add(v)
+            values.append(v)
+        per_side.append(values)
+    if out.pairs is not None:
+        for va, vb in zip(*per_side):
+            add_pair(out.pairs, va, vb)
+    out.tally_a.flush()
+    out.tally_b.flush()
+    return out
+
+
+_JOB: tuple = ()  # (a, b, paired) for forked workers: compiled rulesets do not pickle
+
+
+_STOP_SIGNALS = {signal.SIGINT, signal.SIGTERM}
+
+
+def _worker_start(mask: Any) -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the main process decides what a Ctrl-C ends
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)  # and ends the workers with SIGTERM, quietly
+    signal.pthread_sigmask(signal.SIG_SETMASK, mask)
+
+
+def _worker_chunk(task: tuple[int, int]) -> CompareTally:
+    a, b, paired = _JOB
+    return play_chunk(a, b, paired, *task)
+
+
+def _signal_name(number: int) -> str:
+    try:
+        return signal.Signals(number).name
+    except ValueError:
+        return f"signal {number}"
+
+
+def _next_part(parts: Any, workers: Sequence[Any]) -> CompareTally:
+    """The next chunk's tally; a worker that ended meanwhile is an error (its chunk
+    would never arrive), not a wait for ever."""
+    while True:
+        try:
+            return parts.next(timeout=0.5)
+        except multiprocessing.TimeoutError:
+            for n, proc in enumerate(workers):
+                code = proc.exitcode
+                if code is not None:
+                    how = f"was killed by {_signal_name(-code)}" if code < 0 else f"ended with exit status {code}"
+                    raise WorkerError(f"worker process {n + 1} {how}") from None
+
+
+def play_sides(
+    a: Side,
+    b: Side,
+    games: int,
+    *,
+    paired: bool,
+    jobs: int = 1,
+    progress: Callable[[int], None] | None = None,
+) -> CompareTally:
+    """Play ``games`` games of each side (on ``jobs`` processes where processes fork;
+    the result never depends on it) and count them. ``progress`` gets the number of
+    games (of each side) finished, chunk by chunk."""
+    global _JOB
+    chunk = max(1, min(200, -(-games // (4 * max(1, jobs)))))
+    tasks = [(lo, min(games, lo + chunk)) for lo in range(0, games, chunk)]
+    total = CompareTally(_empty_tally(a), _empty_tally(b), pairs=Sums() if paired else None)
+    with steady_heap():
+        if jobs <= 1 or len(tasks) < 2 or "fork" not in multiprocessing.get_all_start_methods():
+            for lo, hi in tasks:
+                total.merge(play_chunk(a, b, paired, lo, hi))
+                if progress is not None:
+                    progress(hi - lo)
+            return total
+        _JOB = (a, b, paired)
+        try:
+            ctx: Any = multiprocessing.get_context("fork")
+            # the workers are born with the stop signals held back, until they set their own
+            held = signal.pthread_sigmask(signal.SIG_BLOCK, _STOP_SIGNALS)
+            try:
+                pool = ctx.Pool(min(jobs, len(tasks)), initializer=_worker_start, initargs=(held,))
+            finally:
+                signal.pthread_sigmask(signal.SIG_SETMASK, held)
+            with pool:
+                workers = [p for p in multiprocessing.active_children() if p.name.startswith("ForkPoolWorker")]
+                parts = pool.imap_unordered(_worker_chunk, tasks)
+                for _ in tasks:
+                    part = _next_part(parts, workers)
+                    total.merge(part)
+                    if progress is not None:
+                        progress(part.sums_a.n)
+        finally:
+            _JOB = ()
+    return total
+
+
+# ---------------------------------------------------------------------- the rows
+
+
+def _order(a: Side, b: Side) -> list[tuple[str, str]]:
+    """(figure, group) in the order of the rows: seats, rules, then cards (A's order, then B's own)."""
+    rows = []
+    for s in range(min(a.players, b.players)):
+        rows += [(f"seat {s} win share", "seats"), (f"seat {s} score", "seats")]
+    rules = list(dict.fromkeys([*a.ruleset.rule_ids, *b.ruleset.rule_ids]))
+    rows += [(f"rule {rid}", "rules") for rid in rules]
+    cards = list(dict.fromkeys([*a.ruleset.catalogue.ids, *b.ruleset.catalogue.ids]))
+    for cid in cards:
+        rows += [(f"card {cid} taken", "cards"), (f"card {cid} points", "cards")]
+    return rows
+
+
+def _two_sided_t(d: float, se: float, df: float) -> float:
+    return min(1.0, 2 * t_cdf(-abs(d) / se, df))
+
+
+def paired_row(pairs: Sums, key: str) -> tuple[float, list[float], float]:
+    """The mean difference, its t interval and the paired t-test's p-value."""
+    n = pairs.n
+    d = pairs.mean(key)
+    var = pairs.variance(key)
+    if not var:
+        return float(d), [float(d), float(d)], 1.0 if d == 0 else 0.0
+    mean, lo, hi = mean_interval(n, float(pairs.total.get(key, 0)), float(pairs.squares.get(key, 0)), CONFIDENCE)
+    return float(d), [lo, hi], _two_sided_t(float(d), math.sqrt(var / n), n - 1)
+
+
+def proportions_row(sa: Sums, sb: Sums, key: str) -> tuple[float, list[float], float]:
+    """B - A of two independent proportions: Newcombe's interval, the pooled z-test's p-value."""
+    xa, xb = float(sa.total.get(key, 0)), float(sb.total.get(key, 0))
+    d, lo, hi = newcombe(xb, sb.n, xa, sa.n, CONFIDENCE)
+    pooled = (xa + xb) / (sa.n + sb.n)
+    se = math.sqrt(pooled * (1 - pooled) * (1 / sa.n + 1 / sb.n))
+    if se == 0:
+        return d, [lo, hi], 1.0 if d == 0 else 0.0
+    return d, [lo, hi], min(1.0, 2 * normal_cdf(-abs(d) / se))
+
+
+def welch_row(sa: Sums, sb: Sums, key: str) -> tuple[float, list[float], float]:
+    """B - A of two independent means: Welch's t interval and test."""
+    d = float(sb.mean(key) - sa.mean(key))
+    va, vb = sa.variance(key) / sa.n, sb.variance(key) / sb.n
+    se2 = va + vb
+    if not se2:
+        return d, [d, d], 1.0 if d == 0 else 0.0
+    df = float(se2 * se2 / (va * va / (sa.n - 1) + vb * vb / (sb.n - 1)))
+    se = math.sqrt(se2)
+    half = t_quantile(0.5 + CONFIDENCE / 2, df) * se
+    return d, [d - half, d + half], _two_sided_t(d, se, df)
+
+
+def comparison_rows(
+    order: Sequence[tuple[str, str]], sums_a: Sums, sums_b: Sums, pairs: Sums | None, alpha: float = ALPHA
+) -> list[dict]:
+    """The rows of the comparison, in ``order``, flagged after Holm's correction over all of them."""
+    rows: list[dict] = []
+    results: list[tuple[float, list[float], float]] = []
+    for key, group in order:
+        if pairs is not None:
+            d, interval, p = paired_row(pairs, key)
+        elif key.endswith(" win share"):
+            d, interval, p = proportions_row(sums_a, sums_b, key)
+        else:
+            d, interval, p = welch_row(sums_a, sums_b, key)
+        results.append((d, interval, p))
+        rows.append(
+            {
+                "figure": key,
+                "group": group,
+                "a": float(sums_a.mean(key)),
+                "b": float(sums_b.mean(key)),
+                "difference": d,
+                "interval": interval,
+                "p_value": p,
+            }
+        )
+    for row, (q, flagged) in zip(rows, holm([p for *_, p in results], alpha)):
+        row["p_holm"] = q
+        row["flagged"] = flagged
+    return rows
+
+
+def comparison(a: Side, b: Side, tally: CompareTally, pairing_reason: str, alpha: float = ALPHA) -> dict:
+    """The comparison in the JSON shape of the module docstring."""
+    rows = comparison_rows(_order(a, b), tally.sums_a, tally.sums_b, tally.pairs, alpha)
+
+    def side(s: Side, t: Tally) -> dict:
+        return {
+            "label": s.label,
+            "ruleset": s.ruleset_id,
+            "players": s.players,
+            "bots": list(s.bots),
+            "seed": s.seed,
+            "games": t.games,
+            "figures": figures(t, s.bots),
+        }
+
+    return {
+        "a": side(a, tally.tally_a),
+        "b": side(b, tally.tally_b),
+        "paired": tally.pairs is not None,
+        "pairing": pairing_reason,
+        "alpha": alpha,
+        "compared": len(rows),
+        "flagged": sum(r["flagged"] for r in rows),
+        "rows": rows,
+    }

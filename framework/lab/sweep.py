@@ -1,0 +1,120 @@
+"""One ruleset's figures for several player counts, side by side.
+
+:func:`sweep` plays ``games`` games at each player count through :func:`play_count`
+(the runner's ``simulate`` with the per-card figures, from the same inputs) and keeps
+each count's figures (:func:`ruledraft.lab.figures.figures`). Every count plays from
+the same seed; games of different player counts are dealt differently, so they are
+independent and nothing is paired. :func:`key_figures` picks what the terminal shows.
+
+The JSON shape (``sweep --json``)
+---------------------------------
+
+A contract for the tools built on it (the HTML report); fields are only ever added.
+
+.. code-block:: text
+
+    {
+      "ruleset": "sushi-go",
+      "bots": "greedy,random",        # the --bots spec, filled per count (the last fills the seats)
+      "games": 1000, "seed": 0,
+      "counts": [
+        {"players": 2, "bots": ["greedy", "random"],
+         "figures": {...}}            # ruledraft.lab.figures' shape
+      ]
+    }
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from ruledraft.errors import InputError
+from ruledraft.language.ruleset import CompiledRuleset
+from ruledraft.play.runner import Summary, simulate
+
+#: how many cards the terminal lists by win-rate effect
+TOP_CARDS = 3
+
+
+def player_counts(text: str, low: int, high: int, name: str = "the ruleset") -> list[int]:
+    """``2-5``, ``3,5`` or ``2-3,5`` -> the player counts (sorted, each once), each
+    within ``low..high`` (:class:`InputError` otherwise)."""
+    counts: set[int] = set()
+    for part in text.split(","):
+        bounds = part.strip().split("-")
+        try:
+            if len(bounds) not in (1, 2) or not all(b.strip().isdigit() for b in bounds):
+                raise ValueError
+            first, last = int(bounds[0]), int(bounds[-1])
+        except ValueError:
+            raise InputError(f"--players takes counts such as 2-5 or 3,5, not {text!r}") from None
+        if first > last:
+            raise InputError(f"--players {part.strip()}: the range runs backwards (write {last}-{first})")
+        for n in (first, last):
+            if not low <= n <= high:
+                raise InputError(f"{name} is for {low}-{high} players, not {n}")
+        counts.update(range(first, last + 1))
+    return sorted(counts)
+
+
+def play_count(
+    ruleset: CompiledRuleset,
+    players: int,
+    games: int,
+    seed: int,
+    bots: Sequence[str],
+    *,
+    jobs: int = 1,
+    progress: Callable[[int], None] | None = None,
+) -> Summary:
+    """The games of one player count, with every figure (the runner's ``simulate``)."""
+    return simulate(ruleset, players, games, seed, bots, jobs=jobs, progress=progress, cards=True)
+
+
+def sweep(
+    ruleset: CompiledRuleset,
+    counts: Sequence[int],
+    games: int,
+    seed: int,
+    bots: Callable[[int], list[str]],
+    spec: str,
+    *,
+    jobs: int = 1,
+    progress: Callable[[int], None] | None = None,
+) -> tuple[dict, int]:
+    """Every count's figures in the JSON shape of the module docstring, and the signal
+    that stopped the run early (0 if none: then every count played every game)."""
+    out = []
+    for n in counts:
+        names = bots(n)
+        summary = play_count(ruleset, n, games, seed, names, jobs=jobs, progress=progress)
+        out.append({"players": n, "bots": list(names), "figures": summary.figures})
+        if summary.interrupted:
+            return _result(ruleset, spec, games, seed, out), summary.signal
+    return _result(ruleset, spec, games, seed, out), 0
+
+
+def _result(ruleset: CompiledRuleset, spec: str, games: int, seed: int, counts: list[dict]) -> dict:
+    return {"ruleset": ruleset.id, "bots": spec, "games": games, "seed": seed, "counts": counts}
+
+
+def top_cards(figures: dict, k: int = TOP_CARDS) -> list[tuple[str, float]]:
+    """The ``k`` cards whose takers win most more often than their non-takers: (card, difference)."""
+    cards = [c for c in figures.get("cards") or () if c["takers"]["seats"] and c["non_takers"]["seats"]]
+    cards.sort(key=lambda c: (-c["difference"], c["card"]))
+    return [(c["card"], c["difference"]) for c in cards[:k]]
+
+
+def key_figures(figures: dict, players: int) -> dict:
+    """What the terminal shows of one count's figures."""
+    seats = figures["seats"][:players]
+    return {
+        "win_share": [(s["win_share"], *s["win_share_interval"]) for s in seats],
+        "seats_equal_p": figures["seats_equal"]["p_value"],
+        "score": [(s["mean"], s["stdev"]) for s in seats],
+        "margin_mean": figures["margin"]["mean"],
+        "margin_median": figures["margin"]["quantiles"]["50"],
+        "top_tied": figures["ties"]["top_score_tied"],
+        "rules": {r["rule"]: r["mean"] for r in figures["rules"]},
+        "top_cards": top_cards(figures),
+    }
