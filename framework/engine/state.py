@@ -693,6 +693,7 @@ class State:
             discarded = self.discarded  # cards that leave: out of play, but still counted
         keep_cards(game.kept, game.kept_types, played, counts, self.kept_cards, self.kept_counts, discarded)
         if self.under:
+            self.history[-1].turned = self.turned()
             self._return_changed(discarded)
         if game.keeps_round:
             self.round_placed = tuple(() for _ in played)
