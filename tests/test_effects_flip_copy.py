@@ -157,7 +157,9 @@ def test_a_turned_dessert_is_not_kept_and_goes_back_into_the_deck():
     finish_round(s, avoid="pudding")
     table = s.history[0].tables[0]
     assert table[0] == ix("takeout_face_down")
-    assert s.history[0].turned is not None and s.history[0].turned[0] == {0: (ix("pudding"), 1)}
+    assert s.history[0].turned is not None and s.history[0].turned[0] == {
+        0: (ix("pudding"), 1)
+    }  # one card before the box
     assert s.kept_cards[0].count(ix("pudding")) == table.count(ix("pudding"))
     assert ix("takeout_face_down") not in s.kept_cards[0] and s.kept_under == ()
     assert s.all_cards() == sorted(g.deck)
@@ -209,6 +211,25 @@ def test_a_turned_nigiri_scores_2_and_its_wasabi_stays_used():
     assert names(s.played[0]) == ["wasabi", "takeout_face_down", "squid"]
     p = points(s)
     assert (p["nigiri"], p["wasabi"], p["face_down"]) == ([3, 0], [0, 0], [2, 0])
+
+
+def test_score_game_of_the_round_record_keeps_the_wasabi_used_by_a_turned_nigiri():
+    """The round's record says which cards were turned, so the scoring pipeline gives the round the engine's points."""
+    from ruledraft.engine.scoresheet import PlayedGame, score_game
+
+    s = fresh()
+    turn(s, "wasabi", "tempura")
+    turn(s, "salmon", "tempura")
+    turn(s, "takeout_box_10", "tempura")
+    decide(s, "salmon")
+    decide(s, "done")
+    turn(s, "squid", "tempura")
+    finish_round(s, avoid="squid")
+    sheet = score_game(ruleset(), PlayedGame.from_history(2, s.history))
+    assert sheet.rounds[0].totals == s.round_scores[0]
+    assert s.history[0].turned is not None and s.history[0].turned[0] == {
+        1: (ix("salmon"), 2)
+    }  # two cards before the box
 
 
 def test_an_empty_wasabi_turned_takes_no_later_nigiri():
@@ -453,3 +474,16 @@ def test_play_asks_the_takeout_and_special_order_decisions_and_its_log_replays(t
     assert "=== Game over ===" in lines
     replay = CliRunner().invoke(app, ["replay", str(log)])
     assert replay.exit_code == 0 and "1 clean" in replay.output, replay.output
+
+
+@settings(max_examples=10, deadline=None)
+@given(players=st.integers(2, 6), seed=st.integers(0, 2**32))
+def test_score_game_of_the_history_scores_turned_cards_as_play_did(players, seed):
+    """The scoring pipeline given a finished game's history (turned cards recorded per round) gives the engine's scores."""
+    from ruledraft.engine.scoresheet import PlayedGame, score_game
+
+    g = game(players)
+    state = g.new_initial_state(seed)
+    state.play_out([random.Random(seed + s).random for s in range(players)])
+    sheet = score_game(ruleset(), PlayedGame.from_history(players, state.history))
+    assert (sheet.totals, sheet.winners) == (state.totals(), state.winners)
