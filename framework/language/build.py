@@ -614,6 +614,7 @@ class RulesetBuilder:
         """Each card's ``effect:``, built by its kind's unit (names resolved, located errors)."""
         from ruledraft.language.effects import EFFECT_KINDS
 
+        picks = 0
         for i, spec in enumerate(self.data.get("cards") or []):
             effect = spec.get("effect") if isinstance(spec, dict) else None
             if not isinstance(effect, dict) or not isinstance(spec.get("id"), str):
@@ -628,7 +629,9 @@ class RulesetBuilder:
                 continue
             if isinstance(built, ExtraPick):
                 if not any(a.card == card for a in self.actions):  # the older ``actions:`` entry wins
-                    self.actions.append(built)
+                    # cards' extra picks come first, as a parent's actions: entries did
+                    self.actions.insert(picks, built)
+                    picks += 1
             else:
                 self.effects.append(built)
 
