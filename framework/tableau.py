@@ -13,20 +13,31 @@ either from the other on every call would cost time in the hot path:
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 
 class Tableau:
     """The cards in front of each seat, as counts and as a play-order sequence."""
 
-    __slots__ = ("counts", "cards", "num_seats", "round")
+    __slots__ = ("counts", "cards", "num_seats", "round", "turned")
 
-    def __init__(self, counts: list[list[int]], cards: list[list[int]], round: int = 1):
+    def __init__(
+        self,
+        counts: list[list[int]],
+        cards: list[list[int]],
+        round: int = 1,
+        turned: Sequence[Mapping[int, tuple[int, int]]] | None = None,
+    ):
         self.counts = counts
         self.cards = cards
         self.num_seats = len(counts)
         #: 1-based number of the round being scored (the last round for game end).
         self.round = round
+        #: per seat, its cards turned face down by an effect: position in ``cards`` ->
+        #: (the card it was, the seat's number of cards when it was turned); None: none
+        #: turned. The face-down card type is in ``cards``; a rule that pairs cards by
+        #: play order (a modifier) reads this to keep the pairs made before the turn.
+        self.turned = turned
 
     @classmethod
     def from_cards(cls, num_card_types: int, cards: Sequence[Sequence[int]], round: int = 1) -> Tableau:
@@ -45,4 +56,4 @@ class Tableau:
         new_counts[seat] = counts
         new_cards = list(self.cards)
         new_cards[seat] = cards
-        return Tableau(new_counts, new_cards, self.round)
+        return Tableau(new_counts, new_cards, self.round, self.turned)

@@ -14,6 +14,7 @@ from strategies import bundled_game, bundled_without_dummy
 from ruledraft.engine.decisions import Decision
 from ruledraft.engine.state import Game, State
 from ruledraft.errors import IllegalMoveError
+from ruledraft.language.effects import EFFECT_KINDS
 from ruledraft.language.loading import load_ruleset
 from ruledraft.play.game_log import record_game, replay_record
 from ruledraft.play.runner import play_game
@@ -368,8 +369,9 @@ def test_every_bot_makes_decisions_in_a_whole_game():
         (
             "kind: draw_and_choose, draw: 4",
             "kind: draw_and_chose, draw: 4",
-            "13:41: error: 'kind' must be one of extra_pick, second_pick, draw_and_choose, collision, "
-            "not 'draw_and_chose' (did you mean 'draw_and_choose'?)",
+            "13:41: error: 'kind' must be one of "
+            + ", ".join(k.name for k in EFFECT_KINDS)
+            + ", not 'draw_and_chose' (did you mean 'draw_and_choose'?)",
         ),
         ("at_least: 2", "at_leest: 2", "10:57: error: unknown key 'at_leest' in 'effect' (did you mean 'at_least'?)"),
     ],

@@ -26,12 +26,17 @@ if TYPE_CHECKING:
 
 
 class Step(Protocol):
+    #: whether the step reads the cards placed earlier this round (``State.round_placed``)
+    keeps_round: bool
+
     def start(self, state: State, seat: int, effect: Any) -> Decision | None: ...
     def decide(self, state: State, decision: Decision, action: int) -> None: ...
     def turn_end(self, state: State, effect: Any) -> None: ...
 
 
 class _StepBase:
+    keeps_round = False
+
     def start(self, state: State, seat: int, effect: Any) -> Decision | None:
         return None
 
@@ -65,8 +70,7 @@ class SecondPickStep(_StepBase):
             return
         seat = decision.seat
         state.hands[seat].remove(action)
-        state.remove_from_table(seat, decision.card)
-        state.hands[seat].append(decision.card)
+        state.hands[seat].append(state.remove_from_table(seat, decision.card))
         state.place(seat, action)
 
 
@@ -79,8 +83,7 @@ class DrawAndChooseStep(_StepBase):
         if not options:
             state.return_to_deck(drawn, seat)
             if effect.discard and state.counts[seat][effect.card]:
-                state.remove_from_table(seat, effect.card)
-                state.discard(effect.card)
+                state.discard(state.remove_from_table(seat, effect.card))
             return None
         name = state.game.ruleset.catalogue.cards[effect.card].name
         return Decision(
@@ -100,13 +103,13 @@ class DrawAndChooseStep(_StepBase):
         state.return_to_deck(rest, seat)
         effect = state.game.effect_of[decision.card]
         if effect is not None and effect.discard and state.counts[seat][decision.card]:
-            state.remove_from_table(seat, decision.card)
-            state.discard(decision.card)
+            state.discard(state.remove_from_table(seat, decision.card))
         state.place(seat, action)
 
 
 class CollisionStep(_StepBase):
-    """Miso soup: enough copies placed this turn, by anyone, and all of them are discarded."""
+    """Miso soup: enough copies placed this turn, by anyone, and all of them are discarded
+    (one turned face down this turn too: it goes as the card it is)."""
 
     def turn_end(self, state: State, effect: Any) -> None:
         card = effect.card
@@ -115,9 +118,106 @@ class CollisionStep(_StepBase):
             return
         for seat, cards in enumerate(placed):
             for _ in range(cards.count(card)):
-                if state.counts[seat][card]:
-                    state.remove_from_table(seat, card)
-                    state.discard(card)
+                try:
+                    state.discard(state.remove_from_table(seat, card, turned=True))
+                except ValueError:  # it has left the table already
+                    break
+
+
+def _newest(table: list[int], card: int) -> int:
+    """The position of the newest copy of ``card`` in ``table``."""
+    return len(table) - 1 - table[::-1].index(card)
+
+
+class TurnFaceDownStep(_StepBase):
+    """Takeout box: turn cards placed this round face down, one decision per card until
+    done (each into the declared face-down card); then the card is discarded."""
+
+    def choices(self, state: State, seat: int, effect: Any) -> list[int]:
+        """The card types of ``seat``'s table it may turn (not face-down ones, not cards
+        with this effect: they are about to leave)."""
+        effect_of = state.game.effect_of
+        return sorted(
+            c
+            for c, n in enumerate(state.counts[seat])
+            if n and c != effect.face_down and (effect_of[c] is None or effect_of[c].kind != effect.kind)
+        )
+
+    def start(self, state: State, seat: int, effect: Any) -> Decision | None:
+        if not state.counts[seat][effect.card]:
+            return None
+        options = self.choices(state, seat, effect)
+        if not options:
+            self.finish(state, seat, effect)
+            return None
+        game = state.game
+        name = game.ruleset.catalogue.cards[effect.card].name
+        return Decision(
+            seat=seat,
+            effect=effect.kind,
+            card=effect.card,
+            prompt=f"{name}: turn a card of yours face down (done: no more)",
+            options=(*options, game.done_action),
+            owner=seat,
+        )
+
+    def decide(self, state: State, decision: Decision, action: int) -> None:
+        seat = decision.seat
+        effect = state.game.effect_of[decision.card]
+        if action == state.game.done_action:
+            self.finish(state, seat, effect)
+            return
+        state.change_card(seat, _newest(state.played[seat], action), effect.face_down, turned=True)
+        state.add_job(seat, effect)  # the next card, or done
+
+    def finish(self, state: State, seat: int, effect: Any) -> None:
+        if effect.discard and state.counts[seat][effect.card]:
+            state.discard(state.remove_from_table(seat, effect.card))
+
+
+class CopyEarlierStep(_StepBase):
+    """Special order: become a copy of a card type the seat placed earlier this round
+    (one decision when there is a choice); with nothing to copy, discarded."""
+
+    keeps_round = True
+
+    def start(self, state: State, seat: int, effect: Any) -> Decision | None:
+        if not state.counts[seat][effect.card]:
+            return None
+        effect_of = state.game.effect_of
+        placed = state.placed[seat]
+        mine = placed.index(effect.card) if effect.card in placed else len(placed)
+        earlier = {*state.round_placed[seat], *placed[:mine]}
+        options = sorted(c for c in earlier if effect_of[c] is None or effect_of[c].kind != effect.kind)
+        if not options:
+            state.discard(state.remove_from_table(seat, effect.card))
+            return None
+        if len(options) == 1:
+            self.copy(state, seat, effect.card, options[0])
+            return None
+        name = state.game.ruleset.catalogue.cards[effect.card].name
+        return Decision(
+            seat=seat,
+            effect=effect.kind,
+            card=effect.card,
+            prompt=f"{name}: copy one of the cards you played this round",
+            options=tuple(options),
+            owner=seat,
+        )
+
+    def decide(self, state: State, decision: Decision, action: int) -> None:
+        self.copy(state, decision.seat, decision.card, action)
+
+    def copy(self, state: State, seat: int, card: int, chosen: int) -> None:
+        """``seat``'s newest ``card`` becomes ``chosen``: placed as it this turn, and its
+        when-played effect acts."""
+        state.change_card(seat, _newest(state.played[seat], card), chosen)
+        placed = state.placed[seat]
+        if card in placed:
+            placed[placed.index(card)] = chosen
+        effect = state.game.play_effects[chosen]
+        if effect is not None:
+            state.add_job(seat, effect)
 
 
 #: the run-time step of each effect kind (``extra_pick`` acts at pick time, in the procedure)
@@ -125,4 +225,6 @@ STEPS: dict[str, Step] = {
     "second_pick": SecondPickStep(),
     "draw_and_choose": DrawAndChooseStep(),
     "collision": CollisionStep(),
+    "turn_face_down": TurnFaceDownStep(),
+    "copy_earlier": CopyEarlierStep(),
 }

@@ -222,8 +222,7 @@ class StandardProcedure:
             hand.remove(c)
             state.play_card(seat, c)
         if action is not None:  # its card goes back into the hand that is passed on
-            state.unplay_card(seat, action.card)
-            hand.append(action.card)
+            hand.append(state.unplay_card(seat, action.card))
 
     def _decode(self, seat: int, a: object) -> tuple[int, ...]:
         cards, dummy = self.game.decode_action(as_action(seat, a))
@@ -480,6 +479,8 @@ class StandardProcedure:
                 return
         for effect in self.game.turn_end_effects:
             STEPS[effect.kind].turn_end(state, effect)
+        if self.game.keeps_round:
+            state.round_placed = tuple(r + tuple(p) for r, p in zip(state.round_placed, state.placed))
         state.placed = [[] for _ in state.placed]
         history = state.history[-1]
         if not (history.auto_turns and history.auto_turns[-1] == state.turn):

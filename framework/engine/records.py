@@ -42,7 +42,7 @@ class Turn:
 class RoundRecord:
     """One round as it was played: the deal, the turns, and the tables at round end."""
 
-    __slots__ = ("hands", "actions", "auto_turns", "controllers", "drawn", "tables", "decisions")
+    __slots__ = ("hands", "actions", "auto_turns", "controllers", "drawn", "tables", "decisions", "turned")
 
     def __init__(self, hands: list[list[int]]) -> None:
         #: the hands dealt, one per seat (a dummy seat's is its face-down pile); never changed
@@ -60,6 +60,8 @@ class RoundRecord:
         self.tables: list[list[int]] | None = None
         #: decisions made, in order: (turn, seat, action) (empty without card effects)
         self.decisions: list[tuple[int, int, int]] = []
+        #: the cards turned face down on the tables at round end (``Tableau.turned``), or None
+        self.turned: list[dict[int, tuple[int, int]]] | None = None
 
     def add_turn(self, actions: Sequence[int], auto: bool = False) -> None:
         """Record a turn (``auto``: the engine played it)."""
@@ -107,6 +109,7 @@ class RoundRecord:
         new.drawn = self.drawn[:]
         new.tables = self.tables
         new.decisions = self.decisions[:]
+        new.turned = self.turned
         return new
 
     def __eq__(self, other: object) -> bool:

@@ -304,6 +304,8 @@ def score_game(ruleset: CompiledRuleset, game: PlayedGame) -> ScoreSheet:
     rounds = []
     for r, rnd in enumerate(game.rounds):
         t = Tableau.from_cards(K, rnd.tables, r + 1)
+        if rnd.record is not None:  # cards turned face down pair as they did in play
+            t.turned = rnd.record.turned
         rounds.append(score_scoring(rules, t))
         keep_cards(kept, kept_types, t.cards, t.counts, kept_cards, kept_counts)
     kt = Tableau(kept_counts, kept_cards, len(game.rounds))

@@ -24,6 +24,7 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from ruledraft.engine.decisions import Decision
+from ruledraft.engine.effects import STEPS
 from ruledraft.engine.records import Observation, RoundRecord
 from ruledraft.engine.scoresheet import (
     ScoreSheet,
@@ -124,6 +125,8 @@ class Game:
         #: per card index, its effect (None: none, or a pick-time extra pick)
         self.effect_of: tuple[Any, ...] = tuple(effect_of)
         self.play_effects = tuple(e if e is not None and e.when == "play" else None for e in effect_of)
+        #: whether an effect reads the cards each seat placed earlier this round (``State.round_placed``)
+        self.keeps_round = any(STEPS[e.kind].keeps_round for e in ruleset.effects if e.kind in STEPS)
         self.reveal_effects = tuple(e for e in ruleset.effects if e.when == "reveal")
         self.turn_end_effects = tuple(e for e in ruleset.effects if e.when == "turn_end")
         self.procedure = PROCEDURES[ruleset.procedure](self)
@@ -257,6 +260,9 @@ class State:
         "jobs",
         "placed",
         "discarded",
+        "under",
+        "kept_under",
+        "round_placed",
     )
 
     def __init__(self, game: Game, seed: int, deals: Sequence[Sequence[Sequence[int]]] | None = None) -> None:
@@ -301,6 +307,15 @@ class State:
         #: under ``between_rounds: keep_deck``); under ``reshuffle`` they go back into the
         #: deck at round end
         self.discarded: list[int] = []
+        #: table cards changed by effects (turned face down, copies): (seat, position on
+        #: its table) -> (the physical card there, the face it showed before it was turned
+        #: face down or -1, the seat's table length when it was turned); empty without such effects
+        self.under: dict[tuple[int, int], tuple[int, int, int]] = {}
+        #: kept cards that are changed cards: (the face kept, the physical card); never changed in place
+        self.kept_under: tuple[tuple[int, int], ...] = ()
+        #: per seat, the cards placed on its table this round before this turn (as they
+        #: became), kept only for effects that read it (``Game.keeps_round``); never changed in place
+        self.round_placed: tuple[tuple[int, ...], ...] = tuple(() for _ in range(n))
 
     # ------------------------------------------------------------------ queries
 
@@ -350,7 +365,7 @@ class State:
 
     def tableau(self) -> Tableau:
         """This round's played cards, as scoring sees them."""
-        return Tableau(self.counts, self.played, self.round + 1)
+        return Tableau(self.counts, self.played, self.round + 1, self.turned() if self.under else None)
 
     def kept_tableau(self) -> Tableau:
         """Cards kept until game end, as game-end scoring sees them."""
@@ -464,6 +479,9 @@ class State:
         new.jobs = self.jobs[:]
         new.placed = [p[:] for p in self.placed]
         new.discarded = self.discarded[:]
+        new.under = self.under.copy() if self.under else {}
+        new.kept_under = self.kept_under
+        new.round_placed = self.round_placed
         return new
 
     # ------------------------------------------------------------------ moves
@@ -502,19 +520,75 @@ class State:
         self.played[seat].append(card)
         self.counts[seat][card] += 1
 
-    def unplay_card(self, seat: int, card: int) -> None:
-        """Take the oldest copy of ``card`` back off ``seat``'s table."""
-        self.played[seat].remove(card)  # the oldest copy
-        self.counts[seat][card] -= 1
-
-    def remove_from_table(self, seat: int, card: int) -> None:
-        """Take the newest copy of ``card`` off ``seat``'s table (an effect moves it on)."""
+    def unplay_card(self, seat: int, card: int) -> int:
+        """Take the oldest copy of ``card`` back off ``seat``'s table; the physical card
+        that was there (another one when ``card`` is a changed card's face)."""
         table = self.played[seat]
-        for i in range(len(table) - 1, -1, -1):
-            if table[i] == card:
-                del table[i]
-                break
+        i = table.index(card)  # the oldest copy
+        del table[i]
         self.counts[seat][card] -= 1
+        return self._taken(seat, i, card) if self.under else card
+
+    def remove_from_table(self, seat: int, card: int, *, turned: bool = False) -> int:
+        """Take the newest copy of ``card`` off ``seat``'s table (an effect moves it on);
+        the physical card that was there. With ``turned``, a card turned face down from
+        ``card`` counts as one too (the newer of the two goes)."""
+        table = self.played[seat]
+        under = self.under
+        for i in range(len(table) - 1, -1, -1):
+            c = table[i]
+            if c == card or (turned and under and under.get((seat, i), (0, -1, 0))[1] == card):
+                del table[i]
+                self.counts[seat][c] -= 1
+                return self._taken(seat, i, c) if under else c
+        raise ValueError(f"no {card} on the table of seat {seat}")
+
+    def _taken(self, seat: int, i: int, face: int) -> int:
+        """Position ``i`` of ``seat``'s table has gone: its physical card; later positions shift."""
+        physical = face
+        moved: dict[tuple[int, int], tuple[int, int, int]] = {}
+        for (s, p), entry in self.under.items():
+            if s != seat or p < i:
+                moved[s, p] = entry
+            elif p == i:
+                physical = entry[0]
+            else:
+                card, former, stamp = entry
+                moved[s, p - 1] = (card, former, stamp)
+        for key, (card, former, stamp) in list(moved.items()):
+            if key[0] == seat and former >= 0 and stamp > i:
+                moved[key] = (card, former, stamp - 1)
+        self.under = moved
+        return physical
+
+    def change_card(self, seat: int, position: int, new: int, *, turned: bool = False) -> None:
+        """The card at ``position`` of ``seat``'s table becomes card type ``new`` (a copy,
+        or, ``turned``, a face-down card): every rule sees ``new``, and the physical card
+        is remembered to go back into the deck (or be kept) as itself."""
+        table, row = self.played[seat], self.counts[seat]
+        old = table[position]
+        row[old] -= 1
+        row[new] += 1
+        table[position] = new
+        key = (seat, position)
+        physical = self.under[key][0] if key in self.under else old
+        self.under[key] = (physical, old, len(table)) if turned else (physical, -1, 0)
+
+    def physical(self, seat: int, position: int) -> int:
+        """The card that is really at ``position`` of ``seat``'s table."""
+        entry = self.under.get((seat, position))
+        return entry[0] if entry is not None else self.played[seat][position]
+
+    def turned(self) -> list[dict[int, tuple[int, int]]] | None:
+        """Per seat, its cards turned face down: position -> (the face before, the table
+        length when turned); None when no card is turned."""
+        if not self.under:
+            return None
+        out: list[dict[int, tuple[int, int]]] = [{} for _ in self.played]
+        for (seat, p), (_card, former, stamp) in self.under.items():
+            if former >= 0:
+                out[seat][p] = (former, stamp)
+        return out if any(out) else None
 
     def place(self, seat: int, card: int) -> None:
         """An effect puts ``card`` on ``seat``'s table (it has left wherever it was): it
@@ -558,6 +632,13 @@ class State:
         out.extend(self.discarded)
         if self.pending is not None:
             out.extend(self.pending.shown)
+        if self.under or self.kept_under:  # changed cards: the physical card, not the face
+            for (seat, p), (card, _former, _stamp) in self.under.items():
+                out.remove(self.played[seat][p])
+                out.append(card)
+            for face, card in self.kept_under:
+                out.remove(face)
+                out.append(card)
         return sorted(out)
 
     def deal_hands(self, seats: int, size: int) -> list[list[int]]:
@@ -613,6 +694,11 @@ class State:
         if discarded is None and game.general:
             discarded = self.discarded  # cards that leave: out of play, but still counted
         keep_cards(game.kept, game.kept_types, played, counts, self.kept_cards, self.kept_counts, discarded)
+        if self.under:
+            self.history[-1].turned = self.turned()
+            self._return_changed(discarded)
+        if game.keeps_round:
+            self.round_placed = tuple(() for _ in played)
         self.history[-1].tables = played  # these lists are never changed again
         self.played = [[] for _ in played]
         self.counts = [[0] * K for _ in counts]
@@ -631,6 +717,21 @@ class State:
             self.start_round()
         else:
             self._end_game()
+
+    def _return_changed(self, discarded: list[int] | None) -> None:
+        """Round end: a changed card that leaves the table leaves as its physical card; a
+        kept one (a copied dessert) is kept as its face, its physical card remembered."""
+        kept = self.game.kept
+        kept_under = list(self.kept_under)
+        for (seat, p), (card, _former, _stamp) in sorted(self.under.items()):
+            face = self.played[seat][p]
+            if kept[face]:
+                kept_under.append((face, card))
+            elif discarded is not None:
+                discarded.remove(face)
+                discarded.append(card)
+        self.kept_under = tuple(kept_under)
+        self.under = {}
 
     @property
     def rule_points(self) -> dict[str, list[int]]:

@@ -70,7 +70,34 @@ class Modifier(OwnCardsRule):
 
     def score(self, t: Tableau) -> list[int]:
         score_row, mod = self.score_row, self.card
+        if t.turned is not None:
+            return [
+                self.score_turned(seq, turned) if row[mod] else 0
+                for row, seq, turned in zip(t.counts, t.cards, t.turned)
+            ]
         return [score_row(row, seq) if row[mod] else 0 for row, seq in zip(t.counts, t.cards)]
+
+    def score_turned(self, seq: Sequence[int], turned: Mapping[int, tuple[int, int]]) -> int:
+        """:meth:`score_row` when cards were turned face down (``Tableau.turned``): a
+        target goes onto the oldest modifier that had room and was face up when it was
+        placed, and stays there; it scores the extra only if both are still face up."""
+        cap, extra, targets, mod = self.capacity, self.extra, self.target_set, self.card
+        never = len(seq) + 1
+        rooms: list[list[int]] = []  # per modifier: [room, table length when turned, or never]
+        bonus = 0
+        for q, c in enumerate(seq):
+            was = turned.get(q)
+            face = c if was is None else was[0]
+            if face == mod:
+                rooms.append([cap, never if was is None else was[1]])
+            elif face in targets:
+                for r in rooms:
+                    if r[0] and r[1] > q:
+                        r[0] -= 1
+                        if was is None and r[1] == never:
+                            bonus += extra[c]
+                        break
+        return bonus
 
     def score_row(self, row: list[int], seq: list[int]) -> int:
         mod = self.card
