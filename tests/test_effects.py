@@ -368,7 +368,7 @@ def test_every_bot_makes_decisions_in_a_whole_game():
         (
             "kind: draw_and_choose, draw: 4",
             "kind: draw_and_chose, draw: 4",
-            "13:41: error: 'kind' must be one of extra_pick, second_pick, draw_and_choose, collision, "
+            "13:41: error: 'kind' must be one of extra_pick, second_pick, draw_and_choose, collision, ask_for, "
             "not 'draw_and_chose' (did you mean 'draw_and_choose'?)",
         ),
         ("at_least: 2", "at_leest: 2", "10:57: error: unknown key 'at_leest' in 'effect' (did you mean 'at_least'?)"),

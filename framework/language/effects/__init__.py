@@ -3,7 +3,7 @@ one registry, in the pattern of the scoring kinds (:mod:`ruledraft.language.kind
 
 A card declares its effect in its entry: ``effect: {kind: draw_and_choose, draw: 4,
 not: [menu], order: 7}``. A unit (one module per kind: :mod:`.extra_pick`,
-:mod:`.second_pick`, :mod:`.draw_and_choose`, :mod:`.collision`) holds
+:mod:`.second_pick`, :mod:`.draw_and_choose`, :mod:`.collision`, :mod:`.ask_for`) holds
 
 * ``NAME`` and ``SCHEMA``: the JSON Schema of the effect's own keys (``kind``,
   ``when``, ``order`` and ``description`` are common to every effect);
@@ -31,7 +31,7 @@ from typing import Any, Protocol
 
 import attrs
 
-from ruledraft.language.effects import collision, draw_and_choose, extra_pick, second_pick
+from ruledraft.language.effects import ask_for, collision, draw_and_choose, extra_pick, second_pick
 from ruledraft.language.kinds.context import RuleContext
 from ruledraft.language.kinds.registry import Registry
 
@@ -107,7 +107,7 @@ class EffectKind:
 #: every effect kind, in the order registered
 EFFECT_KINDS: Registry[EffectKind] = Registry("card effect", "ruledraft.card_effects")
 
-for _unit in (extra_pick, second_pick, draw_and_choose, collision):
+for _unit in (extra_pick, second_pick, draw_and_choose, collision, ask_for):
     EFFECT_KINDS.register(EffectKind(_unit.NAME, _unit.build, _unit.SCHEMA, _unit.WHEN, _unit.TRIGGERS), builtin=True)
 
 
