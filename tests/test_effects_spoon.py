@@ -363,3 +363,19 @@ def test_play_asks_a_human_giver_when_a_bot_owns_the_spoon():
         "  1. Egg Nigiri",
         "  2. Salmon Nigiri",
     ]
+
+
+def test_play_takes_a_family_by_name_and_helps_with_it():
+    """The owner at `play` may type a family (``maki`` or ``any maki``); the help says so."""
+    from ruledraft.cli.play import HumanAgent, SeatNames
+
+    state = after_first_turn(["spoon_4", "tempura", "tempura"], [[], ["maki_1"], []])
+    g = state.game
+    act(state, "tempura", "tempura", "tempura")
+    out: list[str] = []
+    for typed, expected in (("any Nigiri", family(g, "nigiri")), ("maki", family(g, "maki"))):
+        answers = iter(["?", typed])
+        names = SeatNames(g, 0, {1: "greedy", 2: "greedy"})
+        human = HumanAgent(names, read=lambda: next(answers), write=lambda t="", nl=True: out.append(t), width=80)
+        assert human.act(state, 0) == expected
+    assert "  Type a number, 1-15, or a card's name or a family's (maki or any ...), or done." in out
