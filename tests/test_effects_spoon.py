@@ -376,6 +376,6 @@ def test_play_takes_a_family_by_name_and_helps_with_it():
     for typed, expected in (("any Nigiri", family(g, "nigiri")), ("maki", family(g, "maki"))):
         answers = iter(["?", typed])
         names = SeatNames(g, 0, {1: "greedy", 2: "greedy"})
-        human = HumanAgent(names, read=lambda: next(answers), write=lambda t="", nl=True: out.append(t), width=80)
+        human = HumanAgent(names, read=answers.__next__, write=lambda t="", nl=True: out.append(t), width=80)
         assert human.act(state, 0) == expected
     assert "  Type a number, 1-15, or a card's name or a family's (maki or any ...), or done." in out
