@@ -379,3 +379,26 @@ def test_play_takes_a_family_by_name_and_helps_with_it():
         human = HumanAgent(names, read=answers.__next__, write=lambda t="", nl=True: out.append(t), width=80)
         assert human.act(state, 0) == expected
     assert "  Type a number, 1-15, or a card's name or a family's (maki or any ...), or done." in out
+
+
+def test_play_at_8_seats_with_spoons_fits_80_columns_and_its_log_replays(tmp_path):
+    """`ruledraft play` of the spoon ruleset at 8 seats fits 80 columns, asks the human's
+    spoon decisions, and its log replays clean."""
+    from typer.testing import CliRunner
+
+    from ruledraft.cli.app import app
+
+    log = tmp_path / "game.jsonl"
+    result = CliRunner().invoke(
+        app,
+        ["play", str(SPOON), "--players", "8", "--seed", "3", "--log", str(log)],
+        input="1\n1\n4\n" + "1\n" * 300,  # the third pick is the spoon 4
+        env={"COLUMNS": "80"},
+    )
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    assert max(map(len, lines)) <= 80
+    assert "Spoon 4: name a card or a family to ask the others for (done: not now)" in lines
+    assert "=== Game over ===" in lines
+    replay = CliRunner().invoke(app, ["replay", str(log)])
+    assert replay.exit_code == 0 and "1 clean" in replay.output, replay.output
