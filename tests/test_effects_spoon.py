@@ -99,15 +99,11 @@ def test_naming_an_exact_card_takes_it_from_the_nearest_seat_to_the_left_that_ho
     assert state.history[0].turns[1].decisions == ((0, idx(g, "maki_2")[0]),)
 
 
-def test_asking_right_takes_it_from_the_nearest_seat_to_the_right():
+def test_asking_right_takes_it_from_the_nearest_seat_to_the_right(tmp_path):
     """With ask: right the seat to the right (seat 3 of 4) is asked first."""
-    text = SPOON.read_text(encoding="utf-8").replace("ask: left, order: 4", "ask: right, order: 4")
-    path = SPOON.parent / "effects-spoon-right.yaml"
-    try:
-        path.write_text(text, encoding="utf-8")
-        g = Game(load_ruleset(str(path)), 4)
-    finally:
-        path.unlink()
+    path = tmp_path / "effects-spoon-right.yaml"
+    path.write_text(SPOON.read_text(encoding="utf-8").replace("ask: left, order: 4", "ask: right, order: 4"), "utf-8")
+    g = Game(load_ruleset(str(path)), 4)
     state = after_first_turn(["spoon_4", "tempura", "tempura", "tempura"], [[], ["maki_2"], ["maki_2"], ["maki_2"]], g)
     act(state, "tempura", "tempura", "tempura", "tempura")
     before = [ids(g, h).count("maki_2") for h in state.hands]
