@@ -368,9 +368,13 @@ class HumanAgent:
             low = text.casefold()
             if low in ("q", "quit", "exit"):
                 raise QuitGame()
+            K = game.num_card_types
+            families = {game.families[a - K].casefold(): a for a in options if K <= a < game.done_action}
             if low in ("?", "h", "help"):
                 self.write(
-                    f"  Type a number, 1-{n}, or a card's name" + (", or done." if game.done_action in options else ".")
+                    f"  Type a number, 1-{n}, or a card's name"
+                    + (f" or a family's ({shown(next(iter(families)))} or any ...)" if families else "")
+                    + (", or done." if game.done_action in options else ".")
                 )
                 continue
             if low.isascii() and low.isdigit() and len(low) <= 4 and 1 <= int(low) <= n:
@@ -378,8 +382,12 @@ class HumanAgent:
             if low == "done" and game.done_action in options:
                 return game.done_action
             named = self._named(text, [a for a in options if a < game.num_card_types]) if text else []
+            if low.startswith("any ") and low[4:] in families:
+                return families[low[4:]]
             if len(named) == 1:
                 return named[0]
+            if low in families:  # a family, unless the word names one card
+                return families[low]
             short = shown(text if len(text) <= 12 else text[:12] + "...")
             self.write(f"  '{short}' is not one of the choices: type a number, 1-{n}, or a card's name.")
 

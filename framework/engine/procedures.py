@@ -432,7 +432,10 @@ class StandardProcedure:
                 )
             state.pending = None
             state.history[-1].add_decision(state.turn, seat, a)
-            STEPS[pending.effect].decide(state, pending, a)
+            follow = STEPS[pending.effect].decide(state, pending, a)
+            if follow is not None:  # the choice asks another (of the same seat, or another)
+                state.pending = follow
+                return
             self._resume(state)
             return
         decoded: list[tuple[int, ...]] = []
@@ -484,9 +487,29 @@ class StandardProcedure:
         state.placed = [[] for _ in state.placed]
         history = state.history[-1]
         if not (history.auto_turns and history.auto_turns[-1] == state.turn):
+            if any(state.known_in_hand):
+                self._pass_known(state)
             self._pass(state)
         state.turn += 1
         self._next_turn(state)
+
+    def _pass_known(self, state: State) -> None:
+        """What every seat knows to be in a hand goes with the hand (before :meth:`_pass`);
+        a card that has left the hand is no longer known to be there."""
+        known = state.known_in_hand
+        for seat, cards in enumerate(known):
+            rest = state.hands[seat][:]
+            still = []
+            for c in cards:
+                if c in rest:
+                    rest.remove(c)
+                    still.append(c)
+            known[seat] = still
+        d = self.direction(state)
+        if d == 1:
+            known.insert(0, known.pop())
+        elif d == -1:
+            known.append(known.pop(0))
 
     def _next_turn(self, state: State) -> None:
         """The automatic last card, or the round end, when the hands say so."""

@@ -110,8 +110,9 @@ class Game:
         self.max_extra = max((a.extra for a in ruleset.actions), default=0)
         #: size of the part of an action that encodes a player's own cards
         self.own_span: int = K * (K + 1) ** self.max_extra
-        #: card families a decision may name (action ``K + f``), from the cards' groups
-        self.families: tuple[str, ...] = ruleset.catalogue.groups
+        #: card families a decision may name (action ``K + f``): the cards' tags, sorted
+        #: (a family is a tag, not a colour group: Party's nigiri group also holds wasabi)
+        self.families: tuple[str, ...] = ruleset.catalogue.tags
         #: the decision action that ends a multi-card choice or declines an optional one
         self.done_action: int = K + len(self.families)
         #: the card effects other than pick-time extra picks; none: the fast paths
@@ -263,6 +264,7 @@ class State:
         "under",
         "kept_under",
         "round_placed",
+        "known_in_hand",
     )
 
     def __init__(self, game: Game, seed: int, deals: Sequence[Sequence[Sequence[int]]] | None = None) -> None:
@@ -316,6 +318,9 @@ class State:
         #: per seat, the cards placed on its table this round before this turn (as they
         #: became), kept only for effects that read it (``Game.keeps_round``); never changed in place
         self.round_placed: tuple[tuple[int, ...], ...] = tuple(() for _ in range(n))
+        #: per seat, cards every seat knows are in its hand (a card an effect gave it);
+        #: they pass with the hand and stay in it in a re-deal of hidden cards
+        self.known_in_hand: list[list[int]] = [[] for _ in range(n)]
 
     # ------------------------------------------------------------------ queries
 
@@ -396,6 +401,7 @@ class State:
         known = self.game.procedure.known_hands(self, seat)
         pool: list[int] = []
         keep: dict[int, list[int]] = {}
+        pending = self.pending
         for other, hand in enumerate(self.hands):
             if other == seat:
                 continue
@@ -403,7 +409,11 @@ class State:
             kept_cards = []
             # a controller's drawn cards (the last of its hand) are hidden from the others
             hidden = len(self.drawn) if other == self.controller else 0
-            for c in list(known.get(other, ()))[: len(hand) - hidden]:
+            seen = list(known.get(other, ()))[: len(hand) - hidden] + self.known_in_hand[other]
+            if pending is not None and pending.seat == other and not pending.shown:
+                # a seat deciding among cards of its own hand keeps them: the decision stays legal
+                seen.extend(c for c in pending.options if c < self.game.num_card_types)
+            for c in seen:
                 if c in rest:
                     rest.remove(c)
                     kept_cards.append(c)
@@ -412,7 +422,6 @@ class State:
         for pile in self.dummy_piles:
             pool.extend(pile)
         pool.extend(self.deck[self.deck_pos :])
-        pending = self.pending
         redrawn: Decision | None = None
         if pending is not None and pending.shown and pending.seat != seat:
             # cards drawn by another seat's effect: only it has seen them; re-drawn from
@@ -482,6 +491,7 @@ class State:
         new.under = self.under.copy() if self.under else {}
         new.kept_under = self.kept_under
         new.round_placed = self.round_placed
+        new.known_in_hand = [k[:] for k in self.known_in_hand]
         return new
 
     # ------------------------------------------------------------------ moves
@@ -711,6 +721,7 @@ class State:
             self.deck = shuffled(deck, _random.Random(derive_seed(self.seed, 1, self.round)))
             self.deck_pos = 0
         self.hands = [[] for _ in range(game.num_seats)]
+        self.known_in_hand = [[] for _ in range(game.num_seats)]
         self.dummy_piles = []
         if self.round + 1 < rules.rounds:
             self.round += 1

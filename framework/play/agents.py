@@ -278,12 +278,15 @@ def _own_points(state, seat: int) -> int:
 
 
 def _best_decision(state, seat: int, legal: list[int], rng: random.Random) -> int:
-    """A one-step look at a pending decision: each option applied to a clone, the one
-    that leaves ``seat`` with the most points now (ties: ``rng``)."""
+    """A one-step look at a pending decision: each option applied to a copy, the one
+    that leaves ``seat`` with the most points now (ties: ``rng``). The copy re-deals
+    what ``seat`` cannot see (one deal for every option): a decision that asks other
+    seats (a spoon) is judged on what the seat knows, never on their real hands."""
     best: list[int] = []
     best_points = None
+    seen = state.resample_hidden(seat, rng.random)
     for action in legal:
-        after = state.clone()
+        after = seen.clone()
         after.apply_actions([action])
         points = _own_points(after, seat)
         if best_points is None or points > best_points:

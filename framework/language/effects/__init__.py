@@ -4,7 +4,7 @@ one registry, in the pattern of the scoring kinds (:mod:`ruledraft.language.kind
 A card declares its effect in its entry: ``effect: {kind: draw_and_choose, draw: 4,
 not: [menu], order: 7}``. A unit (one module per kind: :mod:`.extra_pick`,
 :mod:`.second_pick`, :mod:`.draw_and_choose`, :mod:`.collision`,
-:mod:`.turn_face_down`, :mod:`.copy_earlier`) holds
+:mod:`.turn_face_down`, :mod:`.copy_earlier`, :mod:`.ask_for`) holds
 
 * ``NAME`` and ``SCHEMA``: the JSON Schema of the effect's own keys (``kind``,
   ``when``, ``order`` and ``description`` are common to every effect);
@@ -33,6 +33,7 @@ from typing import Any, Protocol
 import attrs
 
 from ruledraft.language.effects import (
+    ask_for,
     collision,
     copy_earlier,
     draw_and_choose,
@@ -115,7 +116,7 @@ class EffectKind:
 #: every effect kind, in the order registered
 EFFECT_KINDS: Registry[EffectKind] = Registry("card effect", "ruledraft.card_effects")
 
-for _unit in (extra_pick, second_pick, draw_and_choose, collision, turn_face_down, copy_earlier):
+for _unit in (extra_pick, second_pick, draw_and_choose, collision, turn_face_down, copy_earlier, ask_for):
     EFFECT_KINDS.register(EffectKind(_unit.NAME, _unit.build, _unit.SCHEMA, _unit.WHEN, _unit.TRIGGERS), builtin=True)
 
 

@@ -1,0 +1,104 @@
+"""The ``ask_for`` effect: Party's spoon. On a later turn, after the reveal, the seat
+may name a card or a family (a tag: ``maki``, ``nigiri``); the other seats are asked
+in turn (``ask: left``, nearest to the left first, around the table; or ``right``),
+and the first one holding a match in its hand gives one (its choice, when its
+matches are of several kinds). The seat plays the card given (its own effects act)
+and the giver gets the card with the effect into its hand. Nobody holds a match: the
+card with the effect is discarded. Done declines: the card stays on the table."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import attrs
+
+from ruledraft.language.kinds.context import RuleContext
+from ruledraft.language.suggest import clipped, did_you_mean
+
+NAME = "ask_for"
+WHEN = "reveal"
+TRIGGERS = ("reveal",)
+SCHEMA: dict[str, Any] = {
+    "title": "Ask the others for a card (after the reveal)",
+    "description": (
+        "On a later turn, after the reveal, name a card or a family; the first seat asked that holds a "
+        "match gives one, you play it and it gets this card. Nobody has one: this card is discarded."
+    ),
+    "properties": {
+        "ask": {
+            "title": "Ask",
+            "description": "The order the other seats are asked in: left (nearest to the left first) or right.",
+            "enum": ["left", "right"],
+            "default": "left",
+        },
+        "families": {
+            "title": "Families",
+            "description": "The tags that may be named as a family (default: every tag of the cards in the deck).",
+            "type": "array",
+            "items": {"type": "string", "minLength": 1, "maxLength": 64},
+            "maxItems": 100,
+            "uniqueItems": True,
+        },
+    },
+}
+
+
+@attrs.frozen
+class AskFor:
+    card: int
+    when: str
+    order: int
+    #: +1: the nearest seat to the left first (the way hands pass left); -1: to the right
+    step: int
+    #: the cards that may be named (every card type in the deck), sorted
+    cards: tuple[int, ...]
+    #: the families that may be named, each with the cards it matches
+    families: tuple[tuple[str, tuple[int, ...]], ...]
+    name: str
+
+    @property
+    def kind(self) -> str:
+        return NAME
+
+    def matching(self, family: str) -> tuple[int, ...]:
+        """The cards a named family matches."""
+        return dict(self.families)[family]
+
+    def describe(self) -> str:
+        side = "left" if self.step == 1 else "right"
+        names = ", ".join(f for f, _ in self.families)
+        what = f"a card or a family ({names})" if names else "a card"
+        return (
+            f"{self.name}: on a later turn, after the reveal (order {self.order}), you may name {what}; "
+            f"the nearest player to your {side} holding a match in their hand gives you one (their choice "
+            f"if several kinds match), you play it and they get the {self.name} into their hand; if "
+            f"nobody holds one, the {self.name} is discarded."
+        )
+
+
+def build(spec: Mapping[str, Any], ctx: RuleContext, card: int) -> AskFor | None:
+    catalogue = ctx.catalogue
+    in_deck = tuple(c.index for c in catalogue.cards if c.count > 0)
+    tags = sorted({t for c in catalogue.cards if c.count > 0 for t in c.tags})
+    names = spec.get("families")
+    ok = True
+    if names is None:
+        names = tags
+    else:
+        for i, family in enumerate(names):
+            if family not in tags:
+                ctx.error(("families", i), f"no card has the tag '{clipped(family)}'{did_you_mean(family, tags)}")
+                ok = False
+    if not ok:
+        return None
+    families = tuple((f, catalogue.select(tags=[f])) for f in sorted(names))
+    return AskFor(
+        card,
+        spec.get("when", WHEN),
+        spec.get("order", 0),
+        1 if spec.get("ask", "left") == "left" else -1,
+        in_deck,
+        families,
+        catalogue.cards[card].name,
+    )
