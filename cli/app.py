@@ -8,6 +8,7 @@ import signal
 import typer
 
 from . import bench, bots, compare, play, replay, rulesets, schema, score, simulate, sweep, validate
+from .common import shown
 
 app = typer.Typer(
     name="ruledraft",
@@ -99,5 +100,11 @@ def main() -> None:
         _leaving()
         if os.environ.get("RULEDRAFT_DEBUG"):
             raise
+        from ruledraft.language.kinds.registry import plugin_failure
+
+        failure = plugin_failure(e)  # a plug-in's code failed, not ruledraft's
+        if failure is not None:
+            typer.echo(f"error: {shown(str(failure))}", err=True)
+            raise SystemExit(2) from None
         typer.echo(f"ruledraft: internal error: {type(e).__name__}: {e} (set RULEDRAFT_DEBUG=1 for details)", err=True)
         raise SystemExit(70) from None

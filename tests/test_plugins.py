@@ -271,3 +271,25 @@ def test_a_plugin_spec_that_names_no_file_or_module_says_what_it_is(spec, messag
     """A directory or a word that is no module name is one line saying so (not 'no such file' or an import internals message)."""
     result = invoke("--plugin", spec, "validate", "sushi-go")
     assert (result.exit_code, result.output.strip()) == (2, message)
+
+
+@pytest.mark.parametrize("args", [["--bots", "greedy"], ["--bots", "random", "--jobs", "2"]])
+def test_a_plugin_rule_that_raises_in_play_is_one_line_naming_the_plugin(tmp_path, args):
+    """A plug-in kind whose rule raises while a bot weighs a card or a round is scored is one line naming the plug-in's file and line, exit 2, in the main process and in workers."""
+    source = (ROOT / PLUGIN).read_text(encoding="utf-8")
+    broken = source.replace("return self.points[min(best, len(self.points) - 1)]", "return 1 // 0")
+    assert broken != source
+    plugin = tmp_path / "broken_run.py"
+    plugin.write_text(broken, encoding="utf-8")
+    line = broken.splitlines().index("        return 1 // 0") + 1
+    rules = ROOT / "examples" / "plugins" / "sushi-go-conveyor.yaml"
+    proc = subprocess.run(
+        [sys.executable, "-m", "ruledraft", "--plugin", str(plugin), "simulate", str(rules), "-g", "20", "-q", *args],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert proc.returncode == 2
+    assert (
+        proc.stderr == f"error: plug-in {plugin}, line {line}: ZeroDivisionError: integer division or modulo by zero\n"
+    )

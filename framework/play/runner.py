@@ -562,6 +562,9 @@ def _worker_main(
         pass  # the main process is gone: nobody to tell
     except BaseException as e:  # noqa: BLE001 - reported by the main process, never printed here
         code = 1
+        from ruledraft.language.kinds.registry import plugin_failure
+
+        e = plugin_failure(e) or e  # a plug-in's code failed: its own message
         try:  # a problem of the ruleset (a division by zero, ...) travels as itself, anything else as text
             conn.send(("error", e if isinstance(e, RuledraftError) else f"{type(e).__name__}: {e}"))
         except BaseException:  # noqa: BLE001

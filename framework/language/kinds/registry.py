@@ -122,6 +122,7 @@ class Registry(Generic[U]):
                 raise PluginError(
                     f"entry point '{ep.name}' ({ep.value}) in {self.group} failed to load: {_reason(e)}"
                 ) from None
+            _note_module(getattr(target, "__module__", None) or ep.module)
             self._take(target, f"entry point '{ep.name}' ({ep.value}) in {self.group}")
         for spec in filter(None, os.environ.get(PLUGINS_ENV, "").split(os.pathsep)):
             load_plugin(spec)
@@ -190,7 +191,37 @@ def load_plugin(spec: str) -> None:
         except (Exception, SystemExit) as e:  # noqa: BLE001
             raise PluginError(f"plug-in '{spec}' failed to load: {_reason(e)}") from None
     _loaded.append(key)
+    _note_module(module_name if is_file else spec)
     os.environ[PLUGINS_ENV] = os.pathsep.join(_loaded)
+
+
+#: the source files of the plug-in modules loaded in this process (see :func:`plugin_failure`)
+_plugin_files: set[str] = set()
+
+
+def _note_module(name: str | None) -> None:
+    file = getattr(sys.modules.get(name or ""), "__file__", None)
+    if file:
+        _plugin_files.add(os.path.realpath(file))
+
+
+def plugin_failure(error: BaseException) -> PluginError | None:
+    """When ``error`` was raised by the code of a loaded plug-in (a scoring rule of a
+    plug-in kind failing while a game is scored or a bot weighs a card), a
+    :class:`PluginError` saying so in one line: the plug-in's file and line, and the
+    error. None when no plug-in's code is on the way (a fault of ruledraft's own)."""
+    if not _plugin_files:
+        return None
+    culprit = None
+    tb = error.__traceback__
+    while tb is not None:
+        file = tb.tb_frame.f_code.co_filename
+        if os.path.realpath(file) in _plugin_files:
+            culprit = (file, tb.tb_lineno)
+        tb = tb.tb_next
+    if culprit is None:
+        return None
+    return PluginError(f"plug-in {culprit[0]}, line {culprit[1]}: {_reason(error)}")
 
 
 def loaded_plugins() -> tuple[str, ...]:
