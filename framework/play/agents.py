@@ -444,3 +444,4 @@ register_agent(
 )
 
 import ruledraft.play.ismcts  # noqa: E402, F401 - registers the ismcts bot
+import ruledraft.play.planner  # noqa: E402, F401 - registers the planner bot
