@@ -12,6 +12,8 @@ this.
 
     python3 benchmarks/bot_strength.py [--games 500] [--jobs 2] [--seed 1]
         [--match planner/greedy --match ismcts/planner ...] [--timing-games 3]
+
+``--games 0`` prints only the times per decision.
 """
 
 from __future__ import annotations
@@ -26,8 +28,10 @@ sys.path.insert(0, str(Path(__file__).parent))
 
 from ismcts_strength import decision_times, wilson  # noqa: E402
 
+from ruledraft.engine.state import Game  # noqa: E402
 from ruledraft.language.loading import load_ruleset  # noqa: E402
 from ruledraft.play.agents import parse_bot  # noqa: E402
+from ruledraft.play.planner import count_values  # noqa: E402
 from ruledraft.play.runner import available_cores, simulate  # noqa: E402
 
 #: (bot, opponent, the issue's target win share)
@@ -82,9 +86,10 @@ def main() -> None:
     for bot, opponent, _ in matches:
         parse_bot(bot)
         parse_bot(opponent)
-    print(f"{ruleset.name}, {PLAYERS} players, seats rotated, seed {args.seed}; a fair share is 25%")
-    print(f"{'bot':<10} {'against':<12} {'games':>5} {'win share':>9}  {'95% interval':<15} {'target':>6}")
-    for bot, opponent, target in matches:
+    if args.games:
+        print(f"{ruleset.name}, {PLAYERS} players, seats rotated, seed {args.seed}; a fair share is 25%")
+        print(f"{'bot':<10} {'against':<12} {'games':>5} {'win share':>9}  {'95% interval':<15} {'target':>6}")
+    for bot, opponent, target in matches if args.games else ():
         start = time.perf_counter()
         share, played = rotated_share(ruleset, bot, opponent, args.games, args.seed, args.jobs)
         low, high = wilson(share, played)
@@ -95,6 +100,7 @@ def main() -> None:
             f"   ({took:.0f} s)",
             flush=True,
         )
+    count_values(Game(ruleset, PLAYERS))  # the card values both bots use, measured once before the clock runs
     for bot in dict.fromkeys(b for b, _, _ in matches):
         times = decision_times(ruleset, bot, args.timing_games, args.seed)
         bound = f" (bound {ISMCTS_DECISION_BOUND * 1000:.0f} ms)" if bot == "ismcts" else ""
