@@ -96,7 +96,7 @@ def test_an_unknown_bot_name_suggests_and_lists_the_known_ones():
     with pytest.raises(BotSpecError) as caught:
         parse_bot("gredy")
     assert str(caught.value) == (
-        "unknown bot 'gredy' (did you mean 'greedy'?); known: first, greedy, ismcts, random, value (or FILE.py:CLASS, MODULE:CLASS)"
+        "unknown bot 'gredy' (did you mean 'greedy'?); known: first, greedy, ismcts, planner, random, value (or FILE.py:CLASS, MODULE:CLASS)"
     )
 
 

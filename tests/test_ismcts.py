@@ -87,12 +87,12 @@ def test_ismcts_beats_random_in_a_small_match():
 
 
 def test_ismcts_takes_its_options_from_the_spec():
-    """The spec's options reach the bot; the defaults are 200 iterations, the margin objective."""
+    """The spec's options reach the bot; the defaults are 400 iterations, the margin objective, card-value roll-outs."""
     spec = parse_bot("ismcts:iterations=7:objective=win:c=1.5")
     bot = spec.make(1)
     assert (bot.iterations, bot.c, bot.ms) == (7, 1.5, 0.0)
     default = make_agent("ismcts", 1)
-    assert (default.iterations, default.ms, default.c) == (200, 0.0, 0.7)
+    assert (default.iterations, default.ms, default.c, default.rollout) == (400, 0.0, 0.7, "values")
 
 
 @pytest.mark.parametrize(
@@ -106,7 +106,7 @@ def test_ismcts_takes_its_options_from_the_spec():
         ("ismcts:objective=lose", "bot 'ismcts:objective=lose': option objective=lose: expected margin or win"),
         (
             "ismcts:depth=3",
-            "bot 'ismcts:depth=3': unknown option 'depth' (options of ismcts: iterations, ms, objective, c)",
+            "bot 'ismcts:depth=3': unknown option 'depth' (options of ismcts: iterations, ms, objective, c, rollout)",
         ),
     ],
 )
@@ -148,9 +148,10 @@ def test_bots_lists_ismcts_with_its_options_and_defaults():
     assert result.exit_code == 0, result.output
     lines = result.output.splitlines()
     at = next(i for i, line in enumerate(lines) if line.startswith("ismcts: "))
-    assert lines[at + 1 : at + 5] == [
-        "  iterations=integer (default 200): search iterations per decision",
+    assert lines[at + 1 : at + 6] == [
+        "  iterations=integer (default 400): search iterations per decision",
         "  ms=number (default 0.0): time per decision in milliseconds instead of iterations (0: off; not reproducible)",
         "  objective=margin|win (default margin): margin (own score minus best other) or win",
         "  c=number (default 0.7): UCB exploration constant",
+        "  rollout=values|random (default values): values (planner's card values) or random roll-outs",
     ]

@@ -494,3 +494,4 @@ register_agent(
 )
 
 import ruledraft.play.ismcts  # noqa: E402, F401 - registers the ismcts bot
+import ruledraft.play.planner  # noqa: E402, F401 - registers the planner bot

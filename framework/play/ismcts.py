@@ -2,8 +2,12 @@
 
 Each decision runs a number of iterations. An iteration deals again everything the
 seat cannot see (``State.resample_hidden``: one determinization), walks down the
-tree, adds one node, plays the rest of the game at random with the engine's own
-loop (``State.play_out``) and backs up every seat's reward.
+tree, adds one node, plays the rest of the game out and backs up every seat's reward.
+A roll-out (``rollout=values``, the default) lets every seat take the move whose
+cards are worth most by the ``planner`` bot's count-aware card values (measured
+once per game from the ruleset's own scoring, so they know no card by name); with
+``rollout=random`` every seat plays uniformly in the engine's own loop
+(``State.play_out``): cheaper, weaker.
 
 Moves are simultaneous, so the tree is decoupled: each node keeps one table of
 statistics per seat, every seat picks its own action by UCB from its own table,
@@ -26,11 +30,12 @@ from typing import Any
 
 from ruledraft.play.agents import parse_bot, register_agent
 from ruledraft.play.bot_specs import BotOption
+from ruledraft.play.planner import count_values, policy_action
 
-__all__ = ["DEFAULT_ITERATIONS", "ISMCTSAgent", "Objective", "time_budget_note"]
+__all__ = ["DEFAULT_ITERATIONS", "ISMCTSAgent", "Objective", "Rollout", "time_budget_note"]
 
 #: iterations per decision when no budget is given
-DEFAULT_ITERATIONS = 200
+DEFAULT_ITERATIONS = 400
 
 
 class Objective(str):
@@ -49,6 +54,23 @@ class Objective(str):
 Objective.__name__ = "margin|win"  # how `ruledraft bots` names the option's type
 
 
+class Rollout(str):
+    """How a roll-out plays the rest of the game: ``values`` (every seat takes the move
+    whose cards are worth most by the ``planner`` bot's count-aware card values) or
+    ``random`` (uniform, in the engine's own loop)."""
+
+    CHOICES = ("values", "random")
+
+    def __new__(cls, text: str) -> Rollout:
+        word = text.strip().lower()
+        if word not in cls.CHOICES:
+            raise ValueError("expected " + " or ".join(cls.CHOICES))
+        return super().__new__(cls, word)
+
+
+Rollout.__name__ = "values|random"
+
+
 class _Node:
     """One node of the decoupled tree: per acting seat, per action, the visits, the
     summed reward and how often the action was available; children by joint action."""
@@ -62,8 +84,8 @@ class _Node:
 
 
 class ISMCTSAgent:
-    """Information-set Monte Carlo tree search (decoupled UCT, random roll-outs);
-    iterations or a time budget per decision."""
+    """Information-set Monte Carlo tree search (decoupled UCT, roll-outs by card values
+    or at random); iterations or a time budget per decision."""
 
     name = "ismcts"
     options = (
@@ -73,6 +95,7 @@ class ISMCTSAgent:
         ),
         BotOption("objective", Objective, Objective("margin"), "margin (own score minus best other) or win"),
         BotOption("c", float, 0.7, "UCB exploration constant", minimum=0),
+        BotOption("rollout", Rollout, Rollout("values"), "values (planner's card values) or random roll-outs"),
     )
 
     def __init__(
@@ -82,6 +105,7 @@ class ISMCTSAgent:
         ms: float = 0.0,
         objective: str = "margin",
         c: float = 0.7,
+        rollout: str = "values",
     ) -> None:
         if type(iterations) is not int or iterations < 1:
             raise ValueError(f"iterations must be a whole number of at least 1, not {iterations!r}")
@@ -94,6 +118,7 @@ class ISMCTSAgent:
         self.iterations = iterations
         self.ms = float(ms)
         self.c = float(c)
+        self.rollout = str(Rollout(rollout))
 
     # ------------------------------------------------------------------ rewards
 
@@ -195,7 +220,12 @@ class ISMCTSAgent:
                 break
             node = child
         if not det.finished:
-            det.play_out([draw] * players)
+            if self.rollout == "values":
+                values = count_values(det.game)
+                while not det.finished:
+                    det.apply_actions([policy_action(det, s, values) for s in range(players)])
+            else:
+                det.play_out([draw] * players)
         rewards = self._rewards(det)
         biggest = max(abs(r) for r in rewards)
         if biggest > scale[0]:
@@ -226,5 +256,5 @@ register_agent(
     "ismcts",
     ISMCTSAgent,
     summary="Information-set Monte Carlo tree search: determinized, decoupled UCT over "
-    "simultaneous moves, random roll-outs (ismcts:iterations=400, ismcts:ms=50, objective=margin|win).",
+    "simultaneous moves, roll-outs by card values (ismcts:iterations=800, ismcts:ms=50, rollout=random).",
 )
