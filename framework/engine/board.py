@@ -63,7 +63,8 @@ def board(state: State) -> list[SeatBoard]:
     table = state.tableau()
     kept_now = _with_kept_in_play(state)
     finished = state.is_terminal()
-    round_points = [0] * n if finished else score_scoring(game.round_scoring_rules, table).totals
+    turns = state.turn_rule_points(table) if game.turn_rules and not finished else None
+    round_points = [0] * n if finished else score_scoring(game.round_scoring_rules, table, turns).totals
     majorities: list[tuple[str, list[int]]] = []
     for rule in rs.rules:
         if rule.ranks_by is not None:

@@ -480,6 +480,8 @@ class StandardProcedure:
                 return
         for effect in self.game.turn_end_effects:
             STEPS[effect.kind].turn_end(state, effect)
+        if self.game.turn_rules:
+            state.score_turn_end()
         state.placed = [[] for _ in state.placed]
         history = state.history[-1]
         if not (history.auto_turns and history.auto_turns[-1] == state.turn):

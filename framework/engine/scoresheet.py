@@ -222,9 +222,15 @@ class ScoreSheet:
 # ---------------------------------------------------------------------- the stages
 
 
-def score_scoring(rules: Sequence[ScoringRule], t: Tableau) -> Scoring:
-    """Score ``rules`` (a ruleset's round-end or game-end rules) on tableau ``t``."""
-    points = [rule.score(t) for rule in rules]
+def score_scoring(rules: Sequence[ScoringRule], t: Tableau, scored: Mapping[int, list[int]] | None = None) -> Scoring:
+    """Score ``rules`` (a ruleset's round-end or game-end rules) on tableau ``t``.
+
+    ``scored``: the points of rules already worked out, by index in ``rules`` (a rule
+    that scored during the round, from its progress through the turns)."""
+    if scored:
+        points = [scored[i] if i in scored else rule.score(t) for i, rule in enumerate(rules)]
+    else:
+        points = [rule.score(t) for rule in rules]
     if not points:
         return Scoring(rules, points, [0] * t.num_seats)
     return Scoring(rules, points, list(map(sum, zip(*points))))

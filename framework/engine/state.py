@@ -35,6 +35,7 @@ from ruledraft.engine.scoresheet import (
 )
 from ruledraft.engine.scoresheet import decide_winners as decide_winners  # where it was before the pipeline
 from ruledraft.errors import IllegalMoveError, InputError
+from ruledraft.language.rule import TurnScoring
 from ruledraft.language.ruleset import CompiledRuleset, ExtraPick
 from ruledraft.tableau import Tableau
 
@@ -115,9 +116,16 @@ class Game:
         self.done_action: int = K + len(self.families)
         #: the card effects other than pick-time extra picks; none: the fast paths
         self.effects = ruleset.effects
-        self.general = bool(ruleset.effects)
-        if self.general and ruleset.procedure != "standard":
+        #: the round-end rules that also score at the end of every turn (a race): (index
+        #: among the round-end rules, its turn-end part)
+        self.turn_rules: tuple[tuple[int, TurnScoring], ...] = tuple(
+            (i, r.turn_scoring) for i, r in enumerate(ruleset.round_rules) if r.turn_scoring is not None
+        )
+        self.general = bool(ruleset.effects) or bool(self.turn_rules)
+        if ruleset.effects and ruleset.procedure != "standard":
             raise InputError(f"{ruleset.name}: card effects need the standard turn procedure")
+        if self.turn_rules and ruleset.procedure != "standard":
+            raise InputError(f"{ruleset.name}: scoring at the end of each turn needs the standard turn procedure")
         effect_of: list[Any] = [None] * K
         for e in ruleset.effects:
             effect_of[e.card] = e
@@ -257,6 +265,7 @@ class State:
         "jobs",
         "placed",
         "discarded",
+        "turn_progress",
     )
 
     def __init__(self, game: Game, seed: int, deals: Sequence[Sequence[Sequence[int]]] | None = None) -> None:
@@ -301,6 +310,8 @@ class State:
         #: under ``between_rounds: keep_deck``); under ``reshuffle`` they go back into the
         #: deck at round end
         self.discarded: list[int] = []
+        #: per rule of ``game.turn_rules``, its progress through this round (immutable values)
+        self.turn_progress: list[Any] = [part.start(n) for _, part in game.turn_rules]
 
     # ------------------------------------------------------------------ queries
 
@@ -464,6 +475,7 @@ class State:
         new.jobs = self.jobs[:]
         new.placed = [p[:] for p in self.placed]
         new.discarded = self.discarded[:]
+        new.turn_progress = self.turn_progress[:]
         return new
 
     # ------------------------------------------------------------------ moves
@@ -547,6 +559,23 @@ class State:
         rng = _random.Random(derive_seed(self.seed, 4, self.round, self.turn, seat, len(rest)))
         self.deck = self.deck[: self.deck_pos] + shuffled(rest, rng)
 
+    def score_turn_end(self) -> None:
+        """At the end of a turn, the rules that score during the round (``game.turn_rules``)
+        act: their progress moves on, and the cards they name leave the tables, discarded."""
+        t = self.tableau()
+        for j, (_, part) in enumerate(self.game.turn_rules):
+            progress, leaving = part.turn_end(t, self.turn_progress[j])
+            self.turn_progress[j] = progress
+            for seat, cards in enumerate(leaving):
+                for c in cards:
+                    self.remove_from_table(seat, c)
+                    self.discard(c)
+
+    def turn_rule_points(self, t: Tableau) -> dict[int, list[int]]:
+        """The round's points of the rules that score during the round, by their index
+        among the round-end rules, were the round to end with tables ``t``."""
+        return {i: part.round_end(t, self.turn_progress[j]) for j, (i, part) in enumerate(self.game.turn_rules)}
+
     def all_cards(self) -> list[int]:
         """Every card of the game, wherever it is now (hands, tables, undealt deck, kept,
         held back, drawn for a pending decision, discarded), sorted: the whole deck."""
@@ -603,8 +632,11 @@ class State:
         or score the game end."""
         game = self.game
         rules = game.ruleset
-        scoring = score_scoring(game.round_scoring_rules, self.tableau())
+        t = self.tableau()
+        scoring = score_scoring(game.round_scoring_rules, t, self.turn_rule_points(t) if game.turn_rules else None)
         self.scorings.append(scoring)
+        if game.turn_rules:
+            self.turn_progress = [part.start(game.num_seats) for _, part in game.turn_rules]
         self.round_scores.append(scoring.totals[:])
         K = game.num_card_types
         reshuffle = rules.between_rounds == "reshuffle"
