@@ -97,10 +97,27 @@ def _over_the_deck(ruleset: CompiledRuleset, rounds: list[list[list[int]]]) -> I
                 return
 
 
+def turns_needed(ruleset: CompiledRuleset) -> str | None:
+    """Why a table of rounds cannot be scored under ``ruleset`` (a rule scores at the
+    end of each turn, a race: the turns are needed), or None when it can."""
+    for rule in ruleset.rules:
+        part = rule.turn_scoring
+        if part is not None:
+            return (
+                f"rule '{rule.id}' needs the turns, not only the tables: {part.turns_reason}; "
+                "give a game log line (as --log writes it) instead of a table"
+            )
+    return None
+
+
 def table_sheet(ruleset: CompiledRuleset, table: Any, where: str = "table", partial: bool = True) -> ScoreSheet:
     """The score sheet of a table, by the engine's scoring pipeline. ``partial=False``
     also refuses a table with fewer rounds than the ruleset has (the ``score``
-    command's default). :class:`TableError` for a table that is not a table of the ruleset."""
+    command's default). :class:`TableError` for a table that is not a table of the
+    ruleset, or of a ruleset whose scoring needs the turns (:func:`turns_needed`)."""
+    reason = turns_needed(ruleset)
+    if reason is not None:
+        raise TableError([f"{where}: error: {reason}"])
     rounds = parse_table(ruleset, table, where, partial)
     return score_game(ruleset, PlayedGame.from_tables(ruleset, rounds))
 

@@ -17,6 +17,7 @@ import re
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Any, BinaryIO
 
+from ruledraft.engine.scoresheet import ScoreSheet
 from ruledraft.engine.state import Game, State
 from ruledraft.errors import IllegalMoveError, InputError, ReplayMismatch
 from ruledraft.language.ruleset import CompiledRuleset
@@ -543,6 +544,21 @@ def replay_record(ruleset: CompiledRuleset, record: Any, *, shape_checked: bool 
     skips the schema part, for a caller that has just run it): a record with any
     problem there is not replayed and those problems are returned.
     """
+    return _replay(ruleset, record, shape_checked, [])
+
+
+def replay_sheet(ruleset: CompiledRuleset, record: Any) -> tuple[ScoreSheet | None, list[str]]:
+    """Replay one logged game (see :func:`replay_record`): its score sheet, worked out
+    turn by turn by the engine, and no problems; or None and the problems found."""
+    states: list[State] = []
+    problems = _replay(ruleset, record, False, states)
+    if problems or not states:
+        return None, problems
+    return states[0].score_sheet(), []
+
+
+def _replay(ruleset: CompiledRuleset, record: Any, shape_checked: bool, states: list[State]) -> list[str]:
+    """:func:`replay_record`; the state played is put in ``states``."""
     if shape_checked:
         problems = format_problems(_consistency_problems(record, ruleset))
     else:
@@ -556,6 +572,7 @@ def replay_record(ruleset: CompiledRuleset, record: Any, *, shape_checked: bool 
         seed = record["seed"]
         # the deals are checked against the seed: the shuffle is part of the record
         state = game.new_initial_state(seed)
+        states.append(state)
         dummy_seat = players if ruleset.dummy else None
         for r, rnd in enumerate(rounds):
             if state.is_terminal() or state.round != r:

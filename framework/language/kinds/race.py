@@ -116,7 +116,7 @@ class Race(RuleBase):
 
     @property
     def turns_reason(self) -> str:
-        return f"it awards places at the end of each turn, when {self.words} reach {self.threshold}"
+        return f"it awards places at the end of each turn (a race to {self.threshold})"
 
     def counted(self, t: Tableau) -> list[int]:
         """What each seat's race cards count now."""
