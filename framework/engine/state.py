@@ -576,6 +576,13 @@ class State:
         among the round-end rules, were the round to end with tables ``t``."""
         return {i: part.round_end(t, self.turn_progress[j]) for j, (i, part) in enumerate(self.game.turn_rules)}
 
+    def round_points_now(self) -> list[int]:
+        """Per seat, what this round would score if it ended with the tables as they are
+        (the points a race has given during the round included)."""
+        game = self.game
+        t = self.tableau()
+        return score_scoring(game.round_scoring_rules, t, self.turn_rule_points(t) if game.turn_rules else None).totals
+
     def all_cards(self) -> list[int]:
         """Every card of the game, wherever it is now (hands, tables, undealt deck, kept,
         held back, drawn for a pending decision, discarded), sorted: the whole deck."""
