@@ -330,3 +330,23 @@ def test_score_takes_a_game_log_line_of_any_ruleset():
     result = CliRunner().invoke(app, ["score", "sushi-go", "-", "--rules"], input=json.dumps(record))
     assert result.exit_code == 0, result.stderr
     assert json.loads(result.stdout) == state.score_sheet().to_json()
+
+
+def test_the_scoring_pipeline_refuses_to_score_a_race_from_tables_alone():
+    """score_game of a race ruleset raises the one-line reason instead of scoring the tables without the turns."""
+    from ruledraft.engine.scoresheet import PlayedGame, score_game
+    from ruledraft.errors import InputError
+
+    state = played_round([["uramaki_5", "uramaki_5"], [], []])
+    with pytest.raises(InputError, match=r"^rule 'uramaki' needs the turns, not only the tables: .*\(a race to 10\)"):
+        score_game(race_ruleset(), PlayedGame.from_history(3, state.history))
+
+
+def test_the_board_counts_the_race_points_taken_this_round():
+    """`play`'s board shows a seat's race place in its round points as soon as the turn ends."""
+    from ruledraft.engine.board import board
+
+    state = played_round([["uramaki_5", "uramaki_5", "salmon"], [], []], stop_after=3)
+    # seat 0: 8 for the race and a salmon; the others: three salmon each
+    assert [b.round_points for b in board(state)] == [8 + 2, 6, 6]
+    assert state.round_points_now() == [10, 6, 6]

@@ -10,12 +10,14 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from ruledraft.engine.scoresheet import PlayedGame, ScoreSheet, score_game
+from ruledraft.engine.scoresheet import PlayedGame, ScoreSheet, score_game, turns_needed
 from ruledraft.errors import InputError
 from ruledraft.language.catalogue import CardType
 from ruledraft.language.ruleset import CompiledRuleset
 from ruledraft.language.suggest import did_you_mean
 from ruledraft.play.game_log import MAX_PROBLEMS, format_problems, plural, schema_problems, show
+
+__all__ = ["TableError", "parse_table", "score_table", "table_problems", "table_sheet", "turns_needed"]
 
 
 class TableError(InputError):
@@ -95,19 +97,6 @@ def _over_the_deck(ruleset: CompiledRuleset, rounds: list[list[list[int]]]) -> I
             if n > cards[i].count:
                 yield (f" in round {r + 1}" if ruleset.between_rounds == "reshuffle" else ""), n, cards[i]
                 return
-
-
-def turns_needed(ruleset: CompiledRuleset) -> str | None:
-    """Why a table of rounds cannot be scored under ``ruleset`` (a rule scores at the
-    end of each turn, a race: the turns are needed), or None when it can."""
-    for rule in ruleset.rules:
-        part = rule.turn_scoring
-        if part is not None:
-            return (
-                f"rule '{rule.id}' needs the turns, not only the tables: {part.turns_reason}; "
-                "give a game log line (as --log writes it) instead of a table"
-            )
-    return None
 
 
 def table_sheet(ruleset: CompiledRuleset, table: Any, where: str = "table", partial: bool = True) -> ScoreSheet:
