@@ -12,7 +12,7 @@ import typer
 from ruledraft.engine.table_scoring import TableError, table_sheet
 from ruledraft.errors import InputError
 from ruledraft.language.file_access import UnreadableInput, open_input
-from ruledraft.play.game_log import MAX_LINE_BYTES, parse_json, read_lines, size_in_words
+from ruledraft.play.game_log import MAX_LINE_BYTES, parse_json, read_lines, replay_sheet, size_in_words
 
 from .common import allow_path_option, allowed_dirs, get_ruleset, reported_errors, ruleset_help, shown
 
@@ -60,7 +60,7 @@ def score(
     table: str = typer.Argument(
         ...,
         help=shown(
-            'A JSON file {"rounds": [[[cards of seat 0 in play order], ...], ...]} (per round, per seat, card ids), or JSON Lines with one such object per line; - reads standard input.',
+            'A JSON file {"rounds": [[[cards of seat 0 in play order], ...], ...]} (per round, per seat, card ids), or JSON Lines with one such object per line, or game log lines (as --log writes them); - reads standard input.',
             markup=True,
         ),
     ),
@@ -78,6 +78,10 @@ def score(
     round of the game unless --partial is given); every problem of a bad table
     is reported and the command exits 1. A line (and a JSON document) may be at
     most 8 MiB long.
+
+    A game log line (an object with "format", as simulate --log and play --log
+    write it) is scored turn by turn by replaying it, as replay checks it: the
+    only form for a ruleset whose scoring needs the turns (a race).
     """
     with reported_errors():
         if ruleset == "-" and table == "-":
@@ -90,6 +94,15 @@ def score(
             raise InputError(str(e)) from None
         with fh as stream:
             for where, data in read_tables(stream, name):
+                if isinstance(data, dict) and "format" in data:  # a game log line: scored by replaying it
+                    sheet, problems = replay_sheet(rs, data)
+                    if sheet is None:
+                        for p in problems:
+                            text = f"{where}: {p}"
+                            typer.echo("\n".join(shown(part) for part in text.split("\n")), err=True)
+                        raise typer.Exit(1)
+                    typer.echo(json.dumps(sheet.to_json(rules=rules)))
+                    continue
                 try:
                     sheet = table_sheet(rs, data, where, partial=partial)
                 except TableError as e:

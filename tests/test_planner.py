@@ -149,3 +149,22 @@ def test_ismcts_rolls_out_by_card_values_unless_told_otherwise():
     with pytest.raises(BotSpecError) as e:
         parse_bot("ismcts:rollout=smart")
     assert str(e.value) == "bot 'ismcts:rollout=smart': option rollout=smart: expected values or random"
+
+
+@pytest.mark.parametrize("name", ["effects-small", "effects-flip-copy", "effects-spoon", "effects-race"])
+def test_planner_and_ismcts_play_through_card_effect_decisions(name):
+    """On rulesets whose cards ask for decisions (menu, chopsticks, takeout box, special order, spoon, a race), planner and ismcts with card-value roll-outs play whole games, every move legal, and the logs replay."""
+    from pathlib import Path
+
+    from ruledraft.engine.state import Game
+    from ruledraft.language.loading import load_ruleset
+    from ruledraft.play.game_log import record_game, replay_record
+    from ruledraft.play.runner import play_game
+
+    ruleset = load_ruleset(Path(__file__).parent / "data" / f"{name}.yaml")
+    bots = ["planner", "ismcts:iterations=8", "planner:samples=1"]
+    state = play_game(Game(ruleset, 3), 11, bots)
+    assert state.is_terminal()
+    if name != "effects-race":  # the race scores at turn ends and asks nothing
+        assert any(t.decisions for r in state.history for t in r.turns), "no decision was asked"
+    assert replay_record(ruleset, record_game(state, bots)) == []

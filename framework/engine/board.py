@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import attrs
 
-from ruledraft.engine.scoresheet import score_scoring
 from ruledraft.engine.state import State
 from ruledraft.tableau import Tableau
 
@@ -63,7 +62,7 @@ def board(state: State) -> list[SeatBoard]:
     table = state.tableau()
     kept_now = _with_kept_in_play(state)
     finished = state.is_terminal()
-    round_points = [0] * n if finished else score_scoring(game.round_scoring_rules, table).totals
+    round_points = [0] * n if finished else state.round_points_now()
     majorities: list[tuple[str, list[int]]] = []
     for rule in rs.rules:
         if rule.ranks_by is not None:

@@ -484,6 +484,8 @@ class StandardProcedure:
             STEPS[effect.kind].turn_end(state, effect)
         if self.game.keeps_round:
             state.round_placed = tuple(r + tuple(p) for r, p in zip(state.round_placed, state.placed))
+        if self.game.turn_rules:
+            state.score_turn_end()
         state.placed = [[] for _ in state.placed]
         history = state.history[-1]
         if not (history.auto_turns and history.auto_turns[-1] == state.turn):

@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Any, Protocol, cast
 import attrs
 
 from ruledraft.engine.records import RoundRecord
+from ruledraft.errors import InputError
 from ruledraft.tableau import Tableau
 
 if TYPE_CHECKING:
@@ -222,9 +223,15 @@ class ScoreSheet:
 # ---------------------------------------------------------------------- the stages
 
 
-def score_scoring(rules: Sequence[ScoringRule], t: Tableau) -> Scoring:
-    """Score ``rules`` (a ruleset's round-end or game-end rules) on tableau ``t``."""
-    points = [rule.score(t) for rule in rules]
+def score_scoring(rules: Sequence[ScoringRule], t: Tableau, scored: Mapping[int, list[int]] | None = None) -> Scoring:
+    """Score ``rules`` (a ruleset's round-end or game-end rules) on tableau ``t``.
+
+    ``scored``: the points of rules already worked out, by index in ``rules`` (a rule
+    that scored during the round, from its progress through the turns)."""
+    if scored:
+        points = [scored[i] if i in scored else rule.score(t) for i, rule in enumerate(rules)]
+    else:
+        points = [rule.score(t) for rule in rules]
     if not points:
         return Scoring(rules, points, [0] * t.num_seats)
     return Scoring(rules, points, list(map(sum, zip(*points))))
@@ -290,9 +297,28 @@ def decide_winners(ruleset: CompiledRuleset, num_players: int, totals: Sequence[
     return tied
 
 
+def turns_needed(ruleset: CompiledRuleset) -> str | None:
+    """Why a game of ``ruleset`` cannot be scored from its tables (a rule scores at the
+    end of each turn, a race: the turns are needed), or None when it can."""
+    for rule in ruleset.rules:
+        part = rule.turn_scoring
+        if part is not None:
+            return (
+                f"rule '{rule.id}' needs the turns, not only the tables: {part.turns_reason}; "
+                "give a game log line (as --log writes it) instead of a table"
+            )
+    return None
+
+
 def score_game(ruleset: CompiledRuleset, game: PlayedGame) -> ScoreSheet:
     """The whole pipeline: every round's tables scored by the round-end rules, the
-    kept cards gathered, game end scored on them, totals and winners decided."""
+    kept cards gathered, game end scored on them, totals and winners decided.
+
+    :class:`~ruledraft.errors.InputError` for a ruleset whose scoring needs the
+    turns (:func:`turns_needed`): the engine scores those as it plays."""
+    reason = turns_needed(ruleset)
+    if reason is not None:
+        raise InputError(reason)
     cards = ruleset.catalogue.cards
     K = len(cards)
     kept = tuple(c.kept for c in cards)

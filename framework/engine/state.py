@@ -36,6 +36,7 @@ from ruledraft.engine.scoresheet import (
 )
 from ruledraft.engine.scoresheet import decide_winners as decide_winners  # where it was before the pipeline
 from ruledraft.errors import IllegalMoveError, InputError
+from ruledraft.language.rule import TurnScoring
 from ruledraft.language.ruleset import CompiledRuleset, ExtraPick
 from ruledraft.tableau import Tableau
 
@@ -117,9 +118,16 @@ class Game:
         self.done_action: int = K + len(self.families)
         #: the card effects other than pick-time extra picks; none: the fast paths
         self.effects = ruleset.effects
-        self.general = bool(ruleset.effects)
-        if self.general and ruleset.procedure != "standard":
+        #: the round-end rules that also score at the end of every turn (a race): (index
+        #: among the round-end rules, its turn-end part)
+        self.turn_rules: tuple[tuple[int, TurnScoring], ...] = tuple(
+            (i, r.turn_scoring) for i, r in enumerate(ruleset.round_rules) if r.turn_scoring is not None
+        )
+        self.general = bool(ruleset.effects) or bool(self.turn_rules)
+        if ruleset.effects and ruleset.procedure != "standard":
             raise InputError(f"{ruleset.name}: card effects need the standard turn procedure")
+        if self.turn_rules and ruleset.procedure != "standard":
+            raise InputError(f"{ruleset.name}: scoring at the end of each turn needs the standard turn procedure")
         effect_of: list[Any] = [None] * K
         for e in ruleset.effects:
             effect_of[e.card] = e
@@ -265,6 +273,7 @@ class State:
         "kept_under",
         "round_placed",
         "known_in_hand",
+        "turn_progress",
     )
 
     def __init__(self, game: Game, seed: int, deals: Sequence[Sequence[Sequence[int]]] | None = None) -> None:
@@ -321,6 +330,8 @@ class State:
         #: per seat, cards every seat knows are in its hand (a card an effect gave it);
         #: they pass with the hand and stay in it in a re-deal of hidden cards
         self.known_in_hand: list[list[int]] = [[] for _ in range(n)]
+        #: per rule of ``game.turn_rules``, its progress through this round (immutable values)
+        self.turn_progress: list[Any] = [part.start(n) for _, part in game.turn_rules]
 
     # ------------------------------------------------------------------ queries
 
@@ -492,6 +503,7 @@ class State:
         new.kept_under = self.kept_under
         new.round_placed = self.round_placed
         new.known_in_hand = [k[:] for k in self.known_in_hand]
+        new.turn_progress = self.turn_progress[:]
         return new
 
     # ------------------------------------------------------------------ moves
@@ -631,6 +643,30 @@ class State:
         rng = _random.Random(derive_seed(self.seed, 4, self.round, self.turn, seat, len(rest)))
         self.deck = self.deck[: self.deck_pos] + shuffled(rest, rng)
 
+    def score_turn_end(self) -> None:
+        """At the end of a turn, the rules that score during the round (``game.turn_rules``)
+        act: their progress moves on, and the cards they name leave the tables, discarded."""
+        t = self.tableau()
+        for j, (_, part) in enumerate(self.game.turn_rules):
+            progress, leaving = part.turn_end(t, self.turn_progress[j])
+            self.turn_progress[j] = progress
+            for seat, cards in enumerate(leaving):
+                for c in cards:
+                    self.remove_from_table(seat, c)
+                    self.discard(c)
+
+    def turn_rule_points(self, t: Tableau) -> dict[int, list[int]]:
+        """The round's points of the rules that score during the round, by their index
+        among the round-end rules, were the round to end with tables ``t``."""
+        return {i: part.round_end(t, self.turn_progress[j]) for j, (i, part) in enumerate(self.game.turn_rules)}
+
+    def round_points_now(self) -> list[int]:
+        """Per seat, what this round would score if it ended with the tables as they are
+        (the points a race has given during the round included)."""
+        game = self.game
+        t = self.tableau()
+        return score_scoring(game.round_scoring_rules, t, self.turn_rule_points(t) if game.turn_rules else None).totals
+
     def all_cards(self) -> list[int]:
         """Every card of the game, wherever it is now (hands, tables, undealt deck, kept,
         held back, drawn for a pending decision, discarded), sorted: the whole deck."""
@@ -694,8 +730,11 @@ class State:
         or score the game end."""
         game = self.game
         rules = game.ruleset
-        scoring = score_scoring(game.round_scoring_rules, self.tableau())
+        t = self.tableau()
+        scoring = score_scoring(game.round_scoring_rules, t, self.turn_rule_points(t) if game.turn_rules else None)
         self.scorings.append(scoring)
+        if game.turn_rules:
+            self.turn_progress = [part.start(game.num_seats) for _, part in game.turn_rules]
         self.round_scores.append(scoring.totals[:])
         K = game.num_card_types
         reshuffle = rules.between_rounds == "reshuffle"

@@ -10,12 +10,14 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from ruledraft.engine.scoresheet import PlayedGame, ScoreSheet, score_game
+from ruledraft.engine.scoresheet import PlayedGame, ScoreSheet, score_game, turns_needed
 from ruledraft.errors import InputError
 from ruledraft.language.catalogue import CardType
 from ruledraft.language.ruleset import CompiledRuleset
 from ruledraft.language.suggest import did_you_mean
 from ruledraft.play.game_log import MAX_PROBLEMS, format_problems, plural, schema_problems, show
+
+__all__ = ["TableError", "parse_table", "score_table", "table_problems", "table_sheet", "turns_needed"]
 
 
 class TableError(InputError):
@@ -100,7 +102,11 @@ def _over_the_deck(ruleset: CompiledRuleset, rounds: list[list[list[int]]]) -> I
 def table_sheet(ruleset: CompiledRuleset, table: Any, where: str = "table", partial: bool = True) -> ScoreSheet:
     """The score sheet of a table, by the engine's scoring pipeline. ``partial=False``
     also refuses a table with fewer rounds than the ruleset has (the ``score``
-    command's default). :class:`TableError` for a table that is not a table of the ruleset."""
+    command's default). :class:`TableError` for a table that is not a table of the
+    ruleset, or of a ruleset whose scoring needs the turns (:func:`turns_needed`)."""
+    reason = turns_needed(ruleset)
+    if reason is not None:
+        raise TableError([f"{where}: error: {reason}"])
     rounds = parse_table(ruleset, table, where, partial)
     return score_game(ruleset, PlayedGame.from_tables(ruleset, rounds))
 

@@ -15,7 +15,10 @@ shown and played like a built-in one.
   then ``quantities(t)``, ``award(q, t)`` and ``score_seat_changed(t, seat, base_q)``
   let a bot rescore one seat's move without recomputing the others;
 * ``loaded_and_waiting(cards)``: for a rule that puts cards onto earlier cards (a
-  modifier, ``holds_cards``), how many of those are full and how many have room.
+  modifier, ``holds_cards``), how many of those are full and how many have room;
+* ``turn_scoring``: None, or the rule's part that scores during the round at the end
+  of every turn (a race, :class:`TurnScoring`); such a rule needs the turns, not only
+  the tables, to be scored.
 
 :class:`RuleBase` gives the defaults; a kind overrides what it offers.
 """
@@ -23,7 +26,7 @@ shown and played like a built-in one.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Generic, Protocol, TypeVar, runtime_checkable
+from typing import Any, Generic, Protocol, TypeVar, runtime_checkable
 
 from ruledraft.language.quantity import Quantity
 from ruledraft.tableau import Tableau
@@ -62,6 +65,28 @@ class Cache(Generic[K, V]):
         return len(self.entries)
 
 
+class TurnScoring(Protocol):
+    """The part of a rule that scores during a round, at the end of every turn.
+
+    Its progress through a round is an immutable value the engine keeps for it:
+    :meth:`start` makes it when a round starts, :meth:`turn_end` advances it at the
+    end of every turn (and names, per seat, the cards that leave the table: the
+    engine discards them), :meth:`round_end` gives the round's points from it and
+    the tables, which the score sheet shows under the rule's id.
+    """
+
+    @property
+    def turns_reason(self) -> str:
+        """Plain words: why the turns are needed (a table of rounds is not enough)."""
+        ...
+
+    def start(self, seats: int) -> Any: ...
+
+    def turn_end(self, t: Tableau, progress: Any) -> tuple[Any, list[tuple[int, ...]]]: ...
+
+    def round_end(self, t: Tableau, progress: Any) -> list[int]: ...
+
+
 @runtime_checkable
 class Rule(Protocol):
     """What every compiled scoring rule provides (see the module docstring)."""
@@ -83,6 +108,9 @@ class Rule(Protocol):
 
     @property
     def holds_cards(self) -> bool: ...
+
+    @property
+    def turn_scoring(self) -> TurnScoring | None: ...
 
     def score(self, t: Tableau) -> list[int]: ...
 
@@ -111,6 +139,11 @@ class RuleBase:
     own_cards_only: bool = False
     ranks_by: Quantity | None = None
     holds_cards: bool = False
+
+    @property
+    def turn_scoring(self) -> TurnScoring | None:
+        """None: the rule scores when its round (or the game) ends, from the tables alone."""
+        return None
 
     def score(self, t: Tableau) -> list[int]:  # pragma: no cover - every kind defines it
         raise NotImplementedError

@@ -272,8 +272,7 @@ def _own_points(state, seat: int) -> int:
     """``seat``'s points so far plus what its table would score at round end now."""
     points = state.totals()[seat]
     if not state.is_terminal():
-        t = state.tableau()
-        points += sum(rule.score_seat(t, seat) for rule in state.game.ruleset.round_rules)
+        points += state.round_points_now()[seat]
     return points
 
 

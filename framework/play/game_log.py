@@ -17,6 +17,7 @@ import re
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Any, BinaryIO
 
+from ruledraft.engine.scoresheet import ScoreSheet
 from ruledraft.engine.state import Game, State
 from ruledraft.errors import IllegalMoveError, InputError, ReplayMismatch
 from ruledraft.language.ruleset import CompiledRuleset
@@ -544,6 +545,15 @@ def replay_record(ruleset: CompiledRuleset, record: Any, *, shape_checked: bool 
     problem there is not replayed and those problems are returned.
     """
     return replay_game(ruleset, record, shape_checked=shape_checked)[1]
+
+
+def replay_sheet(ruleset: CompiledRuleset, record: Any) -> tuple[ScoreSheet | None, list[str]]:
+    """Replay one logged game (see :func:`replay_record`): its score sheet, worked out
+    turn by turn by the engine, and no problems; or None and the problems found."""
+    state, problems = replay_game(ruleset, record)
+    if problems or state is None:
+        return None, problems
+    return state.score_sheet(), []
 
 
 def replay_game(

@@ -223,7 +223,7 @@ class ISMCTSAgent:
             if self.rollout == "values":
                 values = count_values(det.game)
                 while not det.finished:
-                    det.apply_actions([policy_action(det, s, values) for s in range(players)])
+                    det.apply_actions([policy_action(det, s, values) for s in det.acting_seats()])
             else:
                 det.play_out([draw] * players)
         rewards = self._rewards(det)

@@ -105,22 +105,21 @@ class PlannerAgent:
             return int(legal[0])
         game = state.game
         values = count_values(game)
-        players = game.num_players
         dummy = game.ruleset.dummy
-        rivals = game.num_seats if dummy is not None and dummy.can_win else players
+        rivals = game.num_seats if dummy is not None and dummy.can_win else game.num_players
         known = state.canonical_hidden(seat)  # what follows depends only on what the seat knows
         draw = self._rng.random
         worth = [0.0] * len(legal)
         this_round = state.round
+        acting = state.acting_seats()  # every player picking, or one seat deciding for a card's effect
         for _ in range(self.samples):
             det = known.resample_hidden(seat, draw)
-            others = [0 if s == seat else policy_action(det, s, values) for s in range(players)]
+            others = {s: policy_action(det, s, values) for s in acting if s != seat}
             for j, action in enumerate(legal):
                 sim = det.clone()
-                others[seat] = action
-                sim.apply_actions(others)
+                sim.apply_actions([action if s == seat else others[s] for s in acting])
                 while not sim.finished and sim.round == this_round:
-                    sim.apply_actions([policy_action(sim, s, values) for s in range(players)])
+                    sim.apply_actions([policy_action(sim, s, values) for s in sim.acting_seats()])
                 worth[j] += _margin(sim, seat, this_round, rivals)
         best = max(worth)
         choices = [a for a, w in zip(legal, worth) if w == best]
@@ -134,6 +133,8 @@ def policy_action(state: Any, seat: int, values: Sequence[Sequence[float]]) -> i
     legal = state.legal_actions(seat)
     if len(legal) == 1:
         return int(legal[0])
+    if state.pending is not None:
+        return _decision_action(state, seat, legal, values)
     row = state.counts[seat]
     K = state.game.num_card_types
     best_a, best_w = legal[0], None
@@ -154,6 +155,34 @@ def policy_action(state: Any, seat: int, values: Sequence[Sequence[float]]) -> i
         if best_w is None or w > best_w:
             best_a, best_w = a, w
     return int(best_a)
+
+
+def _decision_action(state: Any, seat: int, legal: Sequence[int], values: Sequence[Sequence[float]]) -> int:
+    """The look-ahead's choice for a card effect's decision: a card the seat will play
+    (from a menu, a second pick, a named card or family) is judged by ``values`` at its
+    counts, the best first; a card it must give away, the least valuable; declining
+    ("done") is worth nothing, and turning cards face down is declined."""
+    pending = state.pending
+    game = state.game
+    K = game.num_card_types
+    done = game.done_action
+    if pending.effect == "turn_face_down" and done in legal:
+        return int(done)
+    row = state.counts[seat]
+    giving = pending.owner != seat
+    tags = game.ruleset.catalogue.cards
+
+    def worth(a: int) -> float:
+        if a < K:
+            w = values[a][min(row[a], COUNT_CAP)]
+        elif a == done:
+            return 0.0
+        else:
+            family = game.families[a - K]
+            w = max((values[c][min(row[c], COUNT_CAP)] for c in range(K) if family in tags[c].tags), default=0.0)
+        return -w if giving else w
+
+    return int(max(legal, key=worth))
 
 
 def _margin(sim: Any, seat: int, this_round: int, rivals: int) -> float:

@@ -1,0 +1,233 @@
+"""The ``race`` kind: places awarded during a round when a quantity reaches a
+threshold at the end of a turn (Sushi Go Party!'s uramaki).
+
+At the end of every turn each seat's quantity is the sum of a value over its race
+cards on the table. Seats at the threshold or more take the next open places, most
+first; a seat that scores discards its race cards (they leave the table) and counts
+again from zero, so it may take a later place. Seats tied on a turn each take the
+place in full (or share the places they cover, with ``ties: split``) and use up as
+many places as there are tied seats. When every place is gone nothing more scores
+and nothing is discarded. At round end the seats with some quantity left take the
+open places in order (``leftovers: places``), ties as above.
+
+A race is the one scoring kind with a turn-end part (:class:`~ruledraft.language.rule.TurnScoring`):
+the engine calls :meth:`Race.turn_end` at the end of every turn, takes the cards it
+names off the tables, and keeps the race's progress through the round (places used,
+points so far), which :meth:`Race.round_end` turns into the round's points under the
+rule's id. A table of rounds alone cannot be scored by it: the turns are needed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import attrs
+
+from ruledraft.language.kinds.context import RuleContext
+from ruledraft.language.rule import RuleBase
+from ruledraft.language.scoring import Awards, split_evenly
+from ruledraft.tableau import Tableau
+
+NAME = "race"
+
+#: its own keys; ScoringKind.full_schema adds `type: object`, no other keys, and id, kind, when, description
+SCHEMA: dict[str, Any] = {
+    "title": "Race rule",
+    "description": "Places awarded at the end of a turn to the players whose cards reach a threshold; "
+    "they discard those cards. What is left at round end takes the open places.",
+    "required": ["cards", "threshold", "places"],
+    "properties": {
+        "cards": {
+            "title": "Cards",
+            "description": "The race cards: counted, and discarded by a player who takes a place.",
+            "$ref": "#/$defs/selector",
+        },
+        "value": {
+            "title": "Value",
+            "description": "What each race card counts (default 1), e.g. {attribute: icons}.",
+            "$ref": "#/$defs/value",
+        },
+        "threshold": {
+            "title": "Threshold",
+            "description": "A player whose race cards count this much or more at the end of a turn takes a place.",
+            "type": "integer",
+            "minimum": 1,
+            "maximum": 1000000,
+        },
+        "places": {
+            "title": "Places",
+            "description": "Points for 1st, 2nd, ... place, in the order the places are taken.",
+            "$ref": "#/$defs/awards",
+        },
+        "ties": {
+            "title": "Ties",
+            "description": "Players level on the same turn (more counted goes first): full: each takes the "
+            "place in full; split: they share the points of the places they cover (remainder dropped). "
+            "Either way k tied players use up k places.",
+            "type": "string",
+            "enum": ["full", "split"],
+        },
+        "leftovers": {
+            "title": "Leftovers",
+            "description": "At round end, players with race cards still counted: places (take the open "
+            "places in order of what they count, ties as above) or nothing.",
+            "type": "string",
+            "enum": ["places", "nothing"],
+        },
+    },
+}
+
+
+@attrs.frozen
+class RaceProgress:
+    """A race's progress through a round: places taken so far, points per seat so far."""
+
+    used: int
+    points: tuple[int, ...]
+
+
+@attrs.frozen(eq=False)  # rules are compared and hashed by identity
+class Race(RuleBase):
+    """Places taken during the round when the race cards reach ``threshold`` (see the module docstring)."""
+
+    id: str
+    when: str
+    indices: tuple[int, ...]
+    values: tuple[int, ...]  # per card index
+    threshold: int
+    places: Awards
+    split: bool
+    leftovers: bool
+    words: str
+    value_words: str
+    pairs: tuple[tuple[int, int], ...] = attrs.field(init=False, eq=False, repr=False)
+
+    def __attrs_post_init__(self) -> None:
+        object.__setattr__(self, "pairs", tuple((i, self.values[i]) for i in self.indices if self.values[i]))
+
+    @property
+    def reads(self) -> frozenset[int]:
+        return frozenset(self.indices)
+
+    @property
+    def turn_scoring(self) -> Race:
+        return self
+
+    @property
+    def turns_reason(self) -> str:
+        return f"it awards places at the end of each turn (a race to {self.threshold})"
+
+    def counted(self, t: Tableau) -> list[int]:
+        """What each seat's race cards count now."""
+        pairs = self.pairs
+        return [sum([row[i] * v for i, v in pairs]) for row in t.counts]
+
+    def start(self, seats: int) -> RaceProgress:
+        """The progress at the start of a round: no place taken, no points."""
+        return RaceProgress(0, (0,) * seats)
+
+    def _take(
+        self, q: Sequence[int], contenders: list[int], progress: RaceProgress, awards: Sequence[int]
+    ) -> tuple[RaceProgress, list[int]]:
+        """The ``contenders`` take the open places, most first: the new progress and who scored."""
+        used = progress.used
+        points = list(progress.points)
+        scored: list[int] = []
+        for v in sorted({q[s] for s in contenders}, reverse=True):
+            if used >= len(awards):
+                break
+            group = [s for s in contenders if q[s] == v]
+            k = len(group)
+            if self.split:
+                share = split_evenly(sum(awards[used : used + k]), k)
+                for s in group:
+                    points[s] += share
+            else:
+                for s in group:
+                    points[s] += awards[used]
+            scored += group
+            used += k
+        return RaceProgress(used, tuple(points)), scored
+
+    def turn_end(self, t: Tableau, progress: RaceProgress) -> tuple[RaceProgress, list[tuple[int, ...]]]:
+        """At the end of a turn: the new progress, and per seat the cards that leave its table."""
+        awards = self.places.for_seats(t.num_seats)
+        leaving: list[tuple[int, ...]] = [()] * t.num_seats
+        if progress.used >= len(awards):
+            return progress, leaving
+        q = self.counted(t)
+        reached = [s for s, v in enumerate(q) if v >= self.threshold]
+        if not reached:
+            return progress, leaving
+        progress, scored = self._take(q, reached, progress, awards)
+        for s in scored:
+            leaving[s] = tuple(c for c in t.cards[s] if c in self.indices)
+        return progress, leaving
+
+    def round_end(self, t: Tableau, progress: RaceProgress) -> list[int]:
+        """The round's points: those taken during it, and the leftovers' places."""
+        if not self.leftovers:
+            return list(progress.points)
+        q = self.counted(t)
+        progress, _ = self._take(q, [s for s, v in enumerate(q) if v > 0], progress, self.places.for_seats(t.num_seats))
+        return list(progress.points)
+
+    def score(self, t: Tableau) -> list[int]:
+        """The round-end part alone, every place open (what the tables would score if
+        no turn had ended yet): the turns are needed for the whole rule."""
+        return self.round_end(t, self.start(t.num_seats))
+
+    def describe(self) -> str:
+        values = sorted({self.values[i] for i in self.indices})
+        counts = (
+            f"{self.words} count {values[0]} each" if len(values) == 1 else f"{self.words} count: {self.value_words}"
+        )
+        parts = [
+            f"A race: {counts}. At the end of each turn, players whose cards count {self.threshold} or more "
+            f"take the next open places ({self.places.words()}), most first, and discard those cards; "
+            "they count again from zero and may take a later place."
+        ]
+        if self.split:
+            parts.append("Players level on the same turn share the points of the places they cover.")
+        else:
+            parts.append("Players level on the same turn each take the place in full.")
+        parts.append("Tied players use up as many places as there are of them; when none is left, nothing more scores.")
+        if self.leftovers:
+            parts.append("At round end, players with such cards left take the open places in order of what they count.")
+        else:
+            parts.append("Cards left at round end score nothing.")
+        return " ".join(parts)
+
+
+def build(spec: Mapping[str, Any], ctx: RuleContext) -> Race | None:
+    idx = ctx.cards(("cards",), spec["cards"])
+    values = ctx.values(("value",), spec["value"]) if "value" in spec else None
+    places = spec["places"]
+    if isinstance(places, dict) and isinstance(places.get("players"), dict):
+        ctx.seat_keys(("places", "players"), places["players"])
+    ok = idx is not None and ("value" not in spec or values is not None)
+    if spec["when"] != "round_end":
+        ctx.error(("when",), "a race scores during the rounds: its when must be round_end")
+        ok = False
+    if not ok or idx is None:
+        return None
+    if values is None:
+        values = (1,) * ctx.catalogue.size
+    if not any(values[i] for i in idx):
+        ctx.error(("value",), "every race card counts 0: nobody could ever reach the threshold")
+        return None
+    names = ctx.catalogue.cards
+    value_words = ", ".join(f"{names[i].name} {values[i]}" for i in idx)
+    return Race(
+        id=spec["id"],
+        when=spec["when"],
+        indices=idx,
+        values=values,
+        threshold=spec["threshold"],
+        places=Awards.from_spec(places),
+        split=spec.get("ties", "full") == "split",
+        leftovers=spec.get("leftovers", "places") == "places",
+        words=ctx.words(spec["cards"]),
+        value_words=value_words,
+    )
