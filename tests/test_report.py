@@ -146,6 +146,15 @@ def sim_figures():
 
 
 @pytest.fixture(scope="module")
+def dummy_figures():
+    """The figures of 40 two-player games with a dummy seat that cannot win (seed 2), per-card figures counted."""
+    summary = run_simulation(bundled_ruleset("sushi-go-two-player-dummy"), 2, 40, 2, ["greedy", "random"], cards=True)
+    figures = roundtrip(summary.figures)
+    assert [s["can_win"] for s in figures["seats"]] == [True, True, False]
+    return figures
+
+
+@pytest.fixture(scope="module")
 def compare_json():
     """A hand-written compare-shaped JSON: sushi-go against its soy sauce variant (a rule and a card more)."""
     return json.loads((DATA / "compare.json").read_text(encoding="utf-8"))
@@ -300,13 +309,15 @@ def drawn(monkeypatch):
     return lambda: [calls[k] for k in order]
 
 
-@pytest.mark.parametrize("kind", ["simulate", "compare", "sweep"])
+@pytest.mark.parametrize("kind", ["simulate", "dummy", "compare", "sweep"])
 def test_each_plot_draws_exactly_the_numbers_its_paths_name(
-    kind, tmp_path, drawn, sim_figures, compare_json, sweep_json
+    kind, tmp_path, drawn, sim_figures, dummy_figures, compare_json, sweep_json
 ):
     """The numbers each plot hands to matplotlib are exactly those its data-figure paths give in the embedded JSON."""
     if kind == "simulate":
         path = simulate_report(tmp_path / "out", sim_figures)
+    elif kind == "dummy":
+        path = simulate_report(tmp_path / "out", dummy_figures)
     elif kind == "compare":
         path = compare_report(tmp_path / "out", compare_json)
     else:
@@ -331,6 +342,16 @@ def test_the_plots_name_the_figures_they_draw(tmp_path, sim_figures):
         ["sides[0].figures.cards[*].taken_per_game"],
         ["sides[0].figures.cards[*].difference", "sides[0].figures.cards[*].difference_interval"],
     ]
+
+
+def test_a_dummy_that_cannot_win_has_no_win_share_plotted(tmp_path, dummy_figures):
+    """The win share plot of a ruleset whose dummy cannot win draws the player seats only; the table marks the dummy with -."""
+    page = Page(simulate_report(tmp_path / "out", dummy_figures).read_text(encoding="utf-8"))
+    assert page.plots()[0] == [
+        "sides[0].figures.seats[can_win=True].win_share",
+        "sides[0].figures.seats[can_win=True].win_share_interval",
+    ]
+    assert page.tables["seats"][3][:5] == ["2", "dummy", "-", "-", "-"]
 
 
 def test_the_tables_show_the_numbers_plotted(tmp_path, sim_figures):

@@ -225,34 +225,33 @@ def _seats_section(page: _Page, labels: Sequence[str]) -> str:
     n = len(labels)
     seat_sets = [page.get(f"sides[{i}].figures.seats") for i in range(n)]
     winnable = [[bool(s["can_win"]) for s in seats] for seats in seat_sets]
+
+    def paths_of(i: int) -> tuple[str, str]:
+        # the seats that can win (a dummy that cannot has no win share to show)
+        which = "*" if all(winnable[i]) else "can_win=True"
+        return f"sides[{i}].figures.seats[{which}].win_share", f"sides[{i}].figures.seats[{which}].win_share_interval"
+
+    def ticks_of(i: int, bots: bool) -> list[str]:
+        return [f"{s['seat']}: {s['bot']}" if bots else f"seat {s['seat']}" for s in seat_sets[i] if s["can_win"]]
+
     out = []
     if n == 1 or all(w == winnable[0] for w in winnable):
-        seats = seat_sets[0]
-        ticks = [f"{s['seat']}: {s['bot']}" for s in seats] if n == 1 else [f"seat {s['seat']}" for s in seats]
         k = sum(winnable[0])
         paths = []
         series = []
         for i in range(n):
-            share, interval = (
-                f"sides[{i}].figures.seats[*].win_share",
-                f"sides[{i}].figures.seats[*].win_share_interval",
-            )
+            share, interval = paths_of(i)
             paths += [share, interval]
             series.append((labels[i], page.get(share), page.get(interval)))
-        png = plots.win_shares(ticks, series, 1 / k if k else None, "Win share per seat")
+        png = plots.win_shares(ticks_of(0, n == 1), series, 1 / k if k else None, "Win share per seat")
         out.append(page.figure(paths, png, "Win share per seat with 95% intervals and the fair share"))
     else:
         figs = []
         for i in range(n):
-            seats = seat_sets[i]
             k = sum(winnable[i])
-            share, interval = (
-                f"sides[{i}].figures.seats[*].win_share",
-                f"sides[{i}].figures.seats[*].win_share_interval",
-            )
-            ticks = [f"{s['seat']}: {s['bot']}" for s in seats]
+            share, interval = paths_of(i)
             png = plots.win_shares(
-                ticks, [(labels[i], page.get(share), page.get(interval))], 1 / k if k else None, labels[i]
+                ticks_of(i, True), [(labels[i], page.get(share), page.get(interval))], 1 / k if k else None, labels[i]
             )
             figs.append(page.figure([share, interval], png, f"Win share per seat, {labels[i]}"))
         out.append(_panels(figs))
@@ -288,7 +287,8 @@ def _seats_section(page: _Page, labels: Sequence[str]) -> str:
     out.append('<ul class="notes">' + "".join(tests) + "</ul>")
     intro = (
         "<p>A shared win counts 1/k to each of the k winners. Bars: the win share; lines: its 95% "
-        "interval (Wilson); dashed: the fair share (one over the seats that can win).</p>"
+        "interval (Wilson); dashed: the fair share (one over the seats that can win; a dummy "
+        "seat that cannot win is left out).</p>"
     )
     return _section("seats", "Seats: win share", intro + "".join(out))
 
