@@ -134,7 +134,7 @@ def report_option():
         None,
         "--report",
         metavar="DIR",
-        help="Also write an HTML report with plots to DIR/index.html (needs matplotlib: ruledraft[plots]).",
+        help="Also write an HTML report with plots to DIR/index.html (needs matplotlib, the plots extra).",
         show_default=False,
     )
 

@@ -279,6 +279,7 @@ def drawn(monkeypatch):
     calls: dict[int, list[float]] = {}
     order: list[int] = []
     inside: list[str] = []  # barh draws through bar: count the outer call only
+    alive: list = []
 
     def record(method, pick):
         original = getattr(matplotlib.axes.Axes, method)
@@ -290,6 +291,7 @@ def drawn(monkeypatch):
             if key not in calls:
                 calls[key] = []
                 order.append(key)
+                alive.append(self.figure)  # so that no later figure is given the same id
             calls[key].extend(float(v) for v in pick(*args, **kwargs))
             inside.append(method)
             try:
@@ -567,3 +569,12 @@ def test_write_report_without_matplotlib_raises_plots_missing(tmp_path):
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout == "the HTML report needs matplotlib, which is not installed: pip install 'ruledraft[plots]'\n"
     assert issubclass(PlotsMissing, ReportError)
+
+
+def test_simulate_help_names_the_report_option_and_its_extra():
+    """simulate --help lists --report DIR and says it needs matplotlib, the plots extra, with nothing eaten as markup."""
+    result = runner.invoke(app, ["simulate", "--help"], env={"COLUMNS": "300"}, terminal_width=300)
+    assert result.exit_code == 0
+    line = next(line for line in result.output.splitlines() if "--report" in line)
+    assert "DIR" in line
+    assert "Also write an HTML report with plots to DIR/index.html (needs matplotlib, the plots extra)." in line

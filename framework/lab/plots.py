@@ -115,10 +115,12 @@ def win_shares(
     series: Sequence[tuple[str, Sequence[float], Sequence[Sequence[float]]]],
     fair: float | None,
     title: str,
+    ymax: float | None = None,
 ) -> bytes:
     """Win share per seat, one bar per side (grouped), a line from each interval's low
     to high end, and the fair share as a dashed line. ``series``: (label, shares,
-    intervals) per side, each as long as ``seat_labels`` or shorter."""
+    intervals) per side, each as long as ``seat_labels`` or shorter; ``ymax``: the top
+    of the scale (shared by the panels that are compared)."""
     fig, ax = _figure(3.4)
     n = len(series)
     width = 0.8 if n > 1 else 0.6
@@ -131,7 +133,7 @@ def win_shares(
         ax.axhline(fair, color=FAIR, linestyle="--", linewidth=1, label=f"fair share {fair:.1%}")
     ax.set_xticks(range(len(seat_labels)), list(seat_labels))
     ax.set_ylabel("win share (95% interval)")
-    ax.set_ylim(bottom=0)
+    ax.set_ylim(0, ymax)
     ax.yaxis.set_major_formatter(_percent())
     ax.set_title(title)
     _legend(fig, ax)

@@ -247,11 +247,18 @@ def _seats_section(page: _Page, labels: Sequence[str]) -> str:
         out.append(page.figure(paths, png, "Win share per seat with 95% intervals and the fair share"))
     else:
         figs = []
+        tops = [iv[1] for i in range(n) for iv in page.get(paths_of(i)[1]) if iv]
+        tops += [1 / sum(w) for w in winnable if any(w)]
+        top = min(1.0, max(tops) * 1.05) if tops else None
         for i in range(n):
             k = sum(winnable[i])
             share, interval = paths_of(i)
             png = plots.win_shares(
-                ticks_of(i, True), [(labels[i], page.get(share), page.get(interval))], 1 / k if k else None, labels[i]
+                ticks_of(i, True),
+                [(labels[i], page.get(share), page.get(interval))],
+                1 / k if k else None,
+                labels[i],
+                top,
             )
             figs.append(page.figure([share, interval], png, f"Win share per seat, {labels[i]}"))
         out.append(_panels(figs))
