@@ -96,7 +96,7 @@ def _legend(fig: Any, ax: Any) -> None:
     """The legend below the plot, where it covers nothing."""
     handles, labels = ax.get_legend_handles_labels()
     if handles:
-        fig.legend(handles, labels, loc="outside lower center", ncols=min(3, len(handles)))
+        fig.legend(handles, labels, loc="outside lower center", ncols=min(4, len(handles)))
 
 
 def _finite(x: Any) -> bool:
