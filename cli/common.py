@@ -128,3 +128,41 @@ def allowed_dirs(paths) -> tuple:
             raise InputError(f"--allow-path {shown(display_name(p))}: not a directory")
         dirs.append(p)
     return tuple(dirs)
+
+
+def report_option():
+    """The ``--report DIR`` option (an HTML report with plots), the same on every command that writes one."""
+    return typer.Option(
+        None,
+        "--report",
+        metavar="DIR",
+        help="Also write an HTML report with plots to DIR/index.html (needs matplotlib, the plots extra).",
+        show_default=False,
+    )
+
+
+def report_directory(path: str | None):
+    """``--report DIR`` checked before any game is played (:class:`InputError` if it
+    cannot be written, or matplotlib is missing); None without the option."""
+    if path is None:
+        return None
+    from ruledraft.lab.report import INSTALL, PlotsMissing, ReportError, prepare_directory
+
+    try:
+        return prepare_directory(path)
+    except PlotsMissing:
+        raise InputError(f"--report needs matplotlib, which is not installed: {INSTALL}") from None
+    except ReportError as e:
+        raise InputError(f"--report {shown(e)}") from None
+
+
+def write_html_report(directory, *, err: bool = False, **report) -> None:
+    """Write the report (:func:`ruledraft.lab.report.write_report`'s arguments) and
+    print its ``file://`` URL (on standard error with ``err``, e.g. beside ``--json``)."""
+    from ruledraft.lab.report import ReportError, write_report
+
+    try:
+        path = write_report(directory, **report)
+    except ReportError as e:
+        raise RuledraftError(f"--report {shown(e)}") from None
+    typer.echo(f"report: {shown(path.resolve().as_uri())}", err=err)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import shlex
 import stat
 from collections.abc import Sequence
 
@@ -26,9 +27,12 @@ from .common import (
     bots_help,
     checked_ruleset,
     fail,
+    report_directory,
+    report_option,
     reported_errors,
     ruleset_help,
     shown,
+    write_html_report,
 )
 
 
@@ -416,6 +420,7 @@ def simulate(
     ),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar."),
     allow_path: list[str] = allow_path_option(),
+    report: str | None = report_option(),
 ) -> None:
     """Simulate games between bots and print win shares, scores and points per rule.
 
@@ -431,6 +436,8 @@ def simulate(
         if not rs.min_players <= players <= rs.max_players:
             raise InputError(f"{rs.name} is for {rs.min_players}-{rs.max_players} players, not {players}")
         names = parse_bots(bots, players, card_ids=rs.catalogue.ids)
+        report_dir = report_directory(report)
+        counted = cards or report_dir is not None  # a report plots the per-card figures
         err = Console(stderr=True)
         if note:
             typer.echo(note, err=True)
@@ -461,7 +468,7 @@ def simulate(
                         log=game_log is not None,
                         progress=lambda n: progress.advance(task, n),
                         on_result=None if game_log is None else game_log.write_result,
-                        cards=cards,
+                        cards=counted,
                     )
                 else:
                     from ruledraft.play.cluster import simulate_on_cluster
@@ -477,7 +484,7 @@ def simulate(
                         local_workers=where[1],
                         on_record=None if game_log is None else game_log.write,
                         progress=lambda n: progress.advance(task, n),
-                        cards=cards,
+                        cards=counted,
                     )
             if game_log:
                 game_log.close()
@@ -513,6 +520,28 @@ def simulate(
                 out.print(stopped, highlight=False, soft_wrap=True)
             if log:
                 out.print(f"log: {shown(log)}", markup=False, highlight=False, soft_wrap=True)
+        if report_dir is not None and summary.figures is not None:
+            write_html_report(
+                report_dir,
+                err=as_json,
+                title=f"{rs.name}: {summary.games} games, {players} players" + (f" ({stopped})" if stopped else ""),
+                command=shlex.join(
+                    [
+                        "ruledraft",
+                        "simulate",
+                        ruleset,
+                        "-p",
+                        str(players),
+                        "-g",
+                        str(games),
+                        "-s",
+                        str(seed),
+                        "-b",
+                        bots,
+                    ]
+                ),
+                sides=[(f"{rs.id}, {players} players", summary.figures)],
+            )
         if summary.interrupted:
             typer.echo(stopped, err=True)
             raise typer.Exit(128 + summary.signal)
