@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import shlex
 from collections.abc import Sequence
 
 import attrs
@@ -18,7 +19,18 @@ from ruledraft.play.agents import BotFailure
 from ruledraft.play.ismcts import time_budget_note
 from ruledraft.play.runner import WorkerError
 
-from .common import allow_path_option, allowed_dirs, checked_ruleset, fail, reported_errors, ruleset_help, shown
+from .common import (
+    allow_path_option,
+    allowed_dirs,
+    checked_ruleset,
+    fail,
+    report_directory,
+    report_option,
+    reported_errors,
+    ruleset_help,
+    shown,
+    write_html_report,
+)
 from .simulate import parse_bots, parse_jobs
 
 WIDTH = 80
@@ -146,6 +158,7 @@ def compare(
     jobs: str = typer.Option("1", "--jobs", "-j", help="Processes (0 or auto: one per processor)."),
     as_json: bool = typer.Option(False, "--json", help="Print both sides' figures and the rows as JSON."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar."),
+    report: str | None = report_option(),
     allow_path: list[str] = allow_path_option(),
 ) -> None:
     """Compare two sides: rulesets, player counts or bot line-ups.
@@ -170,6 +183,7 @@ def compare(
         check_players(rs_b, n_b, "B")
         names_a = side_bots(bots, players, rs_a, "A")
         names_b = side_bots(bots if bots_b is None else bots_b, n_b, rs_b, "B")
+        report_dir = report_directory(report)
         if note:
             typer.echo(note, err=True)
         budget_note = time_budget_note([*names_a, *names_b])
@@ -190,3 +204,22 @@ def compare(
         else:
             for line in comparison_text(result, games):
                 typer.echo(line)
+        if report_dir is not None:
+            command = ["ruledraft", "compare", ruleset_a, *([ruleset_b] if ruleset_b else [])]
+            command += ["-p", str(players), "-g", str(games), "-s", str(seed), "-b", bots]
+            b_options: tuple[tuple[str, object], ...] = (
+                ("--players-b", players_b),
+                ("--bots-b", bots_b),
+                ("--seed-b", seed_b),
+            )
+            for option, given in b_options:
+                if given is not None:
+                    command += [option, str(given)]
+            write_html_report(
+                report_dir,
+                err=as_json,
+                title=f"{rs_a.name} / {rs_b.name}: {games} games each",
+                command=shlex.join(command),
+                sides=[(result[k]["label"], result[k]["figures"]) for k in ("a", "b")],
+                comparison=result,
+            )

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import shlex
 
 import typer
 from rich.console import Console
@@ -16,7 +17,18 @@ from ruledraft.play.agents import BotFailure
 from ruledraft.play.ismcts import time_budget_note
 from ruledraft.play.runner import WorkerError
 
-from .common import allow_path_option, allowed_dirs, checked_ruleset, fail, reported_errors, ruleset_help, shown
+from .common import (
+    allow_path_option,
+    allowed_dirs,
+    checked_ruleset,
+    fail,
+    report_directory,
+    report_option,
+    reported_errors,
+    ruleset_help,
+    shown,
+    write_html_report,
+)
 from .compare import fit, p_text
 from .simulate import parse_bots, parse_jobs
 
@@ -98,6 +110,7 @@ def sweep(
     jobs: str = typer.Option("1", "--jobs", "-j", help="Processes (0 or auto: one per processor)."),
     as_json: bool = typer.Option(False, "--json", help="Print every count's figures as JSON."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar."),
+    report: str | None = report_option(),
     allow_path: list[str] = allow_path_option(),
 ) -> None:
     """Play a ruleset at several player counts and show the key figures side by side.
@@ -113,6 +126,7 @@ def sweep(
         rs = checked_ruleset(ruleset, allowed_dirs(allow_path)).ruleset
         counts = player_counts(players, rs.min_players, rs.max_players, shown(rs.name))
         lineups = {n: parse_bots(bots, n, card_ids=rs.catalogue.ids) for n in counts}
+        report_dir = report_directory(report)
         if note:
             typer.echo(note, err=True)
         budget_note = time_budget_note(lineups[counts[-1]])
@@ -150,3 +164,14 @@ def sweep(
         else:
             for line in sweep_text(result):
                 typer.echo(line)
+        if report_dir is not None:
+            write_html_report(
+                report_dir,
+                err=as_json,
+                title=f"{rs.name}: {games} games at each of {len(counts)} player counts",
+                command=shlex.join(
+                    ["ruledraft", "sweep", ruleset, "-p", players, "-g", str(games), "-s", str(seed), "-b", bots]
+                ),
+                sides=[(f"{c['players']} players", c["figures"]) for c in result["counts"]],
+                sweep=result,
+            )

@@ -578,3 +578,30 @@ def test_simulate_help_names_the_report_option_and_its_extra():
     line = next(line for line in result.output.splitlines() if "--report" in line)
     assert "DIR" in line
     assert "Also write an HTML report with plots to DIR/index.html (needs matplotlib, the plots extra)." in line
+
+
+def _embedded(path: Path) -> dict:
+    text = path.read_text(encoding="utf-8")
+    start = text.index('<script type="application/json" id="figures">') + len(
+        '<script type="application/json" id="figures">'
+    )
+    return json.loads(text[start : text.index("</script>", start)])
+
+
+@pytest.mark.parametrize(
+    ("args", "key"),
+    [
+        (["compare", "sushi-go", "sushi-go-soy-sauce", "-p", "3", "-g", "40", "-b", "random"], "comparison"),
+        (["sweep", "sushi-go", "-p", "2-3", "-g", "30", "-b", "random"], "sweep"),
+    ],
+)
+def test_compare_and_sweep_write_a_report_of_the_figures_they_print(tmp_path, args, key):
+    """compare --report and sweep --report write one page whose embedded comparison or sweep is exactly their --json output, with one side per ruleset or count."""
+    out = tmp_path / "report"
+    result = CliRunner().invoke(app, [*args, "-q", "--json", "--report", str(out)])
+    assert result.exit_code == 0, result.output
+    printed = json.loads(result.stdout)
+    page = _embedded(out / "index.html")
+    assert page[key] == roundtrip(printed)
+    sides = [printed["a"], printed["b"]] if key == "comparison" else printed["counts"]
+    assert [s["figures"] for s in page["sides"]] == [roundtrip(s["figures"]) for s in sides]
