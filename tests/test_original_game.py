@@ -347,6 +347,32 @@ def test_random_and_greedy_play_at_every_player_count_never_raises_and_replays(p
         assert replay_record(ruleset(), record_game(state, bots)) == []
 
 
+def test_play_asks_the_bazaars_decisions_within_80_columns_and_its_log_replays(tmp_path):
+    """`ruledraft play` at 4 seats asks a human who always types 1 the porters', haggler's,
+    scout's and camel's decisions within 80 columns, and its log replays clean."""
+    log = tmp_path / "game.jsonl"
+    result = runner.invoke(
+        app,
+        ["play", str(BAZAAR), "--players", "4", "--seed", "3", "--log", str(log)],
+        input="1\n" * 400,
+        env={"COLUMNS": "80"},
+    )
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    assert [line for line in lines if len(line) > 80] == []
+    assert "=== Game over ===" in lines
+    for prompt in (
+        "Play a second card with your Porters? (done: no)",
+        "Haggler: name a card or a family to ask the others for (done: not now)",
+        "Scout: play one of the cards drawn",
+        "Camel: turn a card of yours face down (done: no more)",
+    ):
+        assert prompt in lines
+    replay = runner.invoke(app, ["replay", str(log)])
+    assert replay.exit_code == 0, replay.output
+    assert "1 games replayed, 1 clean, 0 with problems" in replay.output
+
+
 def test_show_matches_the_golden_file():
     """show explains the bazaar's cards, effects, turn patterns, dinars and rules as the golden
     file says (RULEDRAFT_UPDATE_GOLDEN=1 rewrites it)."""
