@@ -143,3 +143,86 @@ rounds: {count: 1, pass: left}
 scoring:
   - {id: apples, kind: per_card, cards: apple, value: 1}
 """
+
+
+# ---------------------------------------------------------------- rulesets played with effects: bundled, examples, test data
+
+
+def _tests_dir():
+    from pathlib import Path
+
+    return Path(__file__).resolve().parent
+
+
+@_functools.cache
+def played_ruleset(source: str):
+    """The compiled ruleset of a bundled id or a rule file, loaded once per test process."""
+    from ruledraft.language.loading import load_ruleset
+
+    return load_ruleset(source)
+
+
+@_functools.cache
+def played_game(source: str, players: int):
+    """A :class:`ruledraft.engine.state.Game` of :func:`played_ruleset`, made once per process."""
+    from ruledraft.engine.state import Game
+
+    return Game(played_ruleset(source), players)
+
+
+def has_effects(source: str) -> bool:
+    """Whether a card of the ruleset has an effect (Sushi Go!'s chopsticks included)."""
+    rs = played_ruleset(source)
+    return any(e is not None for e in played_game(source, rs.min_players).effect_of)
+
+
+@_functools.cache
+def effect_examples() -> tuple[str, ...]:
+    """The example rule files whose cards have effects (asked of the files: a new example joins every test)."""
+    return tuple(str(p) for p in sorted((_tests_dir().parent / "examples").glob("*.yaml")) if has_effects(str(p)))
+
+
+@_functools.cache
+def played_sources() -> tuple[str, ...]:
+    """Every ruleset the play properties run over: the bundled ones, the examples with
+    effects, and the test data's effect rulesets (every effect kind, in small decks)."""
+    return (
+        BUNDLED_RULESETS
+        + effect_examples()
+        + tuple(str(p) for p in sorted((_tests_dir() / "data").glob("effects-*.yaml")))
+    )
+
+
+def source_id(source: str) -> str:
+    """A short pytest id for a ruleset source: the bundled id or the file's name."""
+    return source.rsplit("/", 1)[-1].removesuffix(".yaml")
+
+
+@_st.composite
+def played_setups(draw, source: str, bots=BOT_NAMES):
+    """``(players, seed, bot names one per player)`` for the ruleset of ``source``, the
+    player count drawn from the counts it allows."""
+    rs = played_ruleset(source)
+    players = draw(_st.sampled_from(list(rs.player_counts)))
+    seed = draw(_st.integers(min_value=0, max_value=2**53 - 1))
+    names = draw(_st.lists(_st.sampled_from(bots), min_size=players, max_size=players))
+    return players, seed, names
+
+
+def permuted_played_game(played, perm):
+    """A :class:`ruledraft.engine.scoresheet.PlayedGame` whose seat ``i`` holds what seat
+    ``perm[i]`` held (the players' seats only; dummy seats stay last): every round's tables,
+    card states and the cards turned face down (all that scoring reads of a round's record)."""
+    from ruledraft.engine.scoresheet import PlayedGame, PlayedRound
+
+    rounds = []
+    for rnd in played.rounds:
+        order = list(perm) + list(range(len(perm), len(rnd.tables)))
+        record = None
+        if rnd.record is not None:
+            record = rnd.record.copy()
+            if record.turned is not None:
+                record.turned = [record.turned[s] for s in order]
+        states = None if rnd.card_states is None else tuple(rnd.card_states[s] for s in order)
+        rounds.append(PlayedRound(tuple(rnd.tables[s] for s in order), record, states))
+    return PlayedGame(played.players, tuple(rounds))

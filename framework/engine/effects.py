@@ -282,8 +282,7 @@ class AskForStep(_StepBase):
                     options=found,
                     owner=owner,
                 )
-        state.remove_from_table(owner, decision.card)  # nobody holds one
-        state.discard(decision.card)
+        state.discard(state.remove_from_table(owner, decision.card))  # nobody holds one: the physical card
         return None
 
     @staticmethod
@@ -291,9 +290,8 @@ class AskForStep(_StepBase):
         """``giver`` hands ``card`` over: the owner plays it, the giver gets the card with the effect."""
         owner = decision.owner
         state.hands[giver].remove(card)
-        state.remove_from_table(owner, decision.card)
-        state.hands[giver].append(decision.card)
-        state.known_in_hand[giver].append(decision.card)
+        state.hands[giver].append(state.remove_from_table(owner, decision.card))  # the physical card (a copy's)
+        state.known_in_hand[giver].append(state.hands[giver][-1])
         state.place(owner, card)
 
 
