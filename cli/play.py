@@ -25,7 +25,7 @@ import typer
 
 from ruledraft.engine.board import board
 from ruledraft.engine.records import Turn
-from ruledraft.engine.state import MAX_SEED, Game, State
+from ruledraft.engine.state import MAX_SEED, Event, Game, State
 from ruledraft.errors import InputError
 from ruledraft.language.ruleset import DIRECTION_NAMES
 from ruledraft.play.agents import BotFailure, checked_act, make_agent
@@ -715,9 +715,92 @@ def round_tables(state: State, r: int) -> list[list[int]]:
     return tables
 
 
+def ordinal(n: int) -> str:
+    """``1st``, ``2nd``, ``3rd``, ``4th``, ... ``11th``, ``21st``."""
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
+
+
+def counted(n: int, word: str) -> str:
+    """``1 card``, ``3 cards``."""
+    return f"{n} {word}{'' if n == 1 else 's'}"
+
+
+def event_line(game: Game, names: SeatNames, what: Sequence, tied: bool = False, width: int = 80) -> str:
+    """One thing a card effect or a race did (an :class:`Event`'s ``what``) as a
+    sentence; ``tied``: a race place shared with another seat at the same turn end.
+    A race place names the cards discarded when that fits ``width``, else counts them."""
+    rs = game.ruleset
+
+    def name(card: int) -> str:
+        return card_name(rs, card)
+
+    def subject(seat: int, verb: str, verb_s: str) -> str:
+        """``You take`` or ``Seat 1 takes``."""
+        if seat == names.human:
+            return f"You {verb}"
+        return f"{names.short(seat).capitalize()} {verb_s}"
+
+    def whose(seat: int) -> str:
+        return "Your" if seat == names.human else f"{names.short(seat).capitalize()}'s"
+
+    def pronoun(seat: int) -> str:
+        return "your" if seat == names.human else "its"
+
+    kind = what[0]
+    if kind == "race":
+        _, rule, seat, place, points, cards = what
+        text = f"{subject(seat, 'take', 'takes')} {ordinal(place)} place in {shown(rule)}"
+        text += f"{' (tied)' if tied else ''}: {counted(points, 'point')}"
+        if not cards:
+            return text + "."
+        named = f"{text}, discarding {grouped(rs, cards)}."
+        return named if len(named) <= width else f"{text}, discarding {counted(len(cards), 'card')}."
+    seat = what[1]
+    if kind == "drew":
+        n, by = what[2], what[3]
+        if not n:
+            return f"{whose(seat)} {name(by)} draws nothing: the deck is empty."
+        return f"{subject(seat, 'draw', 'draws')} {counted(n, 'card')} with {pronoun(seat)} {name(by)}."
+    if kind == "returned":
+        n = what[2]
+        return f"{subject(seat, 'shuffle', 'shuffles')} {counted(n, 'drawn card')} back into the deck."
+    if kind == "played":
+        return f"{subject(seat, 'play', 'plays')} {name(what[2])} with {pronoun(seat)} {name(what[3])}."
+    if kind == "to_hand":
+        return f"{subject(seat, 'take', 'takes')} {name(what[2])} into {pronoun(seat)} hand."
+    if kind in ("asked", "none"):
+        asked = what[2]
+        K = game.num_card_types
+        thing = name(asked) if asked < K else f"{shown(game.families[asked - K])} card"
+        if kind == "asked":
+            thing = thing if asked < K else f"any {thing}"
+            return f"{subject(seat, 'ask', 'asks')} for {thing} with {pronoun(seat)} {name(what[3])}."
+        return f"{subject(seat, 'have', 'has')} no {thing}."
+    if kind == "gave":
+        owner, card = what[2], what[3]
+        to = "you" if owner == names.human else names.short(owner)
+        return f"{subject(seat, 'give', 'gives')} {name(card)} to {to} to play."
+    if kind == "turned":
+        return f"{subject(seat, 'turn', 'turns')} {pronoun(seat)} {name(what[2])} face down (now {name(what[3])})."
+    if kind == "copied":
+        return f"{whose(seat)} {name(what[3])} becomes a copy of {name(what[2])}."
+    if kind == "discarded":
+        card, why, n = what[2], what[3], what[4]
+        text = f"{whose(seat)} {name(card)} is discarded"
+        if why == "collision":
+            return f"{text}: {n} {'was' if n == 1 else 'were'} played this turn."
+        return text + {
+            "used": " after use.",
+            "unmatched": ": nobody had one to give.",
+            "nothing_to_copy": ": nothing to copy.",
+        }.get(why, ".")
+    return shown(" ".join(map(str, what)))  # a kind this screen does not know yet
+
+
 class Reporter:
-    """Prints what happened after each set of moves: the reveal, round summaries,
-    the end of the game."""
+    """Prints what happened after each set of moves: the reveal, the decisions and
+    what card effects did, round summaries, the end of the game."""
 
     def __init__(
         self,
@@ -734,19 +817,14 @@ class Reporter:
         self.seen_rounds = 0
         self.seen_turns = 0  # turns of the current round already reported
         self.seen_decisions = 0  # decisions of the current round already reported
+        self.seen_events = 0  # events of the game (``State.events``) already reported
         self.tables: list[list[int]] = [[] for _ in range(state.game.num_seats)]
 
     def after_moves(self, state: State) -> None:
         game = state.game
         # the turns just played: the moves, and a last card the engine played by itself
         while True:
-            hist = state.history[self.seen_rounds]
-            turns = hist.turns
-            for turn in turns[self.seen_turns :]:
-                self._reveal(game, turn)
-            self.seen_turns = len(turns)
-            self._decisions(game, hist.decisions[self.seen_decisions :])
-            self.seen_decisions = len(hist.decisions)
+            self._happenings(state)
             if self.seen_rounds < len(state.round_scores):
                 self._round_summary(state, self.seen_rounds)
                 self.seen_rounds += 1
@@ -777,11 +855,52 @@ class Reporter:
         for line in packed(f"{head}:", parts + dummy_parts, self.width):
             self.write(line)
 
-    def _decisions(self, game: Game, made: Sequence[tuple[int, int, int]]) -> None:
-        """The decisions card effects asked for, as they were made."""
+    def _happenings(self, state: State) -> None:
+        """What the round has seen since the last report, in the order it happened:
+        per turn the reveal, then the decisions made and what the effects did."""
+        game = state.game
+        r = self.seen_rounds
+        hist = state.history[r]
+        turns = hist.turns
+        # (turn, decisions made before it, 0: an event / 1: a decision, sequence) -> what
+        items: list[tuple[tuple[int, int, int, int], object]] = [
+            ((t, -1, 0, 0), turns[t]) for t in range(self.seen_turns, len(turns))
+        ]
+        for i in range(self.seen_decisions, len(hist.decisions)):
+            t, seat, action = hist.decisions[i]
+            items.append(((t, i, 1, 0), (seat, action)))
+        events = state.events
+        k = self.seen_events
+        while k < len(events) and events[k].round == r:
+            items.append(((events[k].turn, events[k].after, 0, k), events[k]))
+            k += 1
+        self.seen_turns, self.seen_decisions, self.seen_events = len(turns), len(hist.decisions), k
+        items.sort(key=lambda item: item[0])
+        places: dict[tuple[int, str, int], int] = {}  # race places taken, to tell ties
+        for _, e in items:
+            if isinstance(e, Event) and e.what[0] == "race":
+                key = (e.turn, e.what[1], e.what[3])
+                places[key] = places.get(key, 0) + 1
+        made: list[tuple[int, int]] = []  # decisions in a row, told on one line
+        for _, item in items:
+            if isinstance(item, tuple) and not isinstance(item, Event):
+                made.append(item)
+                continue
+            self._decisions(game, made)
+            made = []
+            if isinstance(item, Turn):
+                self._reveal(game, item)
+            elif isinstance(item, Event):
+                what = item.what
+                tied = what[0] == "race" and places[item.turn, what[1], what[3]] > 1
+                self.write(f"  - {event_line(game, self.names, what, tied, self.width - 4)}")
+        self._decisions(game, made)
+
+    def _decisions(self, game: Game, made: Sequence[tuple[int, int]]) -> None:
+        """Decisions card effects asked for, as they were made."""
         if not made:
             return
-        parts = [f"{self.names.short(seat)}: {HumanAgent.option_name(game, a)}" for _turn, seat, a in made]
+        parts = [f"{self.names.short(seat)}: {HumanAgent.option_name(game, a)}" for seat, a in made]
         for line in packed("Decided:", parts, self.width):
             self.write(line)
 

@@ -13,7 +13,9 @@ A step is what the engine does with a compiled effect (see
 
 Steps change a state only through its seam (``place``, ``remove_from_table``,
 ``discard``, ``draw``, ``return_to_deck``), so every card stays countable: in a hand,
-on a table, in the deck, kept, set aside in a pending decision, or discarded.
+on a table, in the deck, kept, set aside in a pending decision, or discarded. What
+they do that the players see is written down as they do it (``state.note``: the
+kinds of :class:`~ruledraft.engine.state.Event`), for ``play`` to tell.
 """
 
 from __future__ import annotations
@@ -70,8 +72,10 @@ class SecondPickStep(_StepBase):
         if action == state.game.done_action:
             return
         seat = decision.seat
+        state.note("played", seat, action, decision.card)
         state.hands[seat].remove(action)
         state.hands[seat].append(state.remove_from_table(seat, decision.card))
+        state.note("to_hand", seat, decision.card)
         state.place(seat, action)
 
 
@@ -80,11 +84,15 @@ class DrawAndChooseStep(_StepBase):
 
     def start(self, state: State, seat: int, effect: Any) -> Decision | None:
         drawn = state.draw(effect.draw)
+        state.note("drew", seat, len(drawn), effect.card)
         options = tuple(sorted({c for c in drawn if c not in effect.excluded}))
         if not options:
             state.return_to_deck(drawn, seat)
+            if drawn:
+                state.note("returned", seat, len(drawn))
             if effect.discard and state.counts[seat][effect.card]:
                 state.discard(state.remove_from_table(seat, effect.card))
+                state.note("discarded", seat, effect.card, "used", 0)
             return None
         name = state.game.ruleset.catalogue.cards[effect.card].name
         return Decision(
@@ -99,12 +107,16 @@ class DrawAndChooseStep(_StepBase):
 
     def decide(self, state: State, decision: Decision, action: int) -> None:
         seat = decision.seat
+        state.note("played", seat, action, decision.card)
         rest = list(decision.shown)
         rest.remove(action)
         state.return_to_deck(rest, seat)
+        if rest:
+            state.note("returned", seat, len(rest))
         effect = state.game.effect_of[decision.card]
         if effect is not None and effect.discard and state.counts[seat][decision.card]:
             state.discard(state.remove_from_table(seat, decision.card))
+            state.note("discarded", seat, decision.card, "used", 0)
         state.place(seat, action)
 
 
@@ -115,14 +127,17 @@ class CollisionStep(_StepBase):
     def turn_end(self, state: State, effect: Any) -> None:
         card = effect.card
         placed = state.placed
-        if sum(p.count(card) for p in placed) < effect.at_least:
+        n = sum(p.count(card) for p in placed)
+        if n < effect.at_least:
             return
         for seat, cards in enumerate(placed):
             for _ in range(cards.count(card)):
                 try:
-                    state.discard(state.remove_from_table(seat, card, turned=True))
+                    gone = state.remove_from_table(seat, card, turned=True)
                 except ValueError:  # it has left the table already
                     break
+                state.discard(gone)
+                state.note("discarded", seat, gone, "collision", n)
 
 
 def _newest(table: list[int], card: int) -> int:
@@ -169,11 +184,13 @@ class TurnFaceDownStep(_StepBase):
             self.finish(state, seat, effect)
             return
         state.change_card(seat, _newest(state.played[seat], action), effect.face_down, turned=True)
+        state.note("turned", seat, action, effect.face_down)
         state.add_job(seat, effect)  # the next card, or done
 
     def finish(self, state: State, seat: int, effect: Any) -> None:
         if effect.discard and state.counts[seat][effect.card]:
             state.discard(state.remove_from_table(seat, effect.card))
+            state.note("discarded", seat, effect.card, "used", 0)
 
 
 class CopyEarlierStep(_StepBase):
@@ -192,6 +209,7 @@ class CopyEarlierStep(_StepBase):
         options = sorted(c for c in earlier if effect_of[c] is None or effect_of[c].kind != effect.kind)
         if not options:
             state.discard(state.remove_from_table(seat, effect.card))
+            state.note("discarded", seat, effect.card, "nothing_to_copy", 0)
             return None
         if len(options) == 1:
             self.copy(state, seat, effect.card, options[0])
@@ -213,6 +231,7 @@ class CopyEarlierStep(_StepBase):
         """``seat``'s newest ``card`` becomes ``chosen``: placed as it this turn, and its
         when-played effect acts."""
         state.change_card(seat, _newest(state.played[seat], card), chosen)
+        state.note("copied", seat, chosen, card)
         placed = state.placed[seat]
         if card in placed:
             placed[placed.index(card)] = chosen
@@ -268,12 +287,15 @@ class AskForStep(_StepBase):
             family = game.families[action - K]
             matches = effect.matching(family)
             what = f"any {family}"
+        state.note("asked", owner, action, decision.card)
         for giver in self.asked(state, owner, effect):
             found = tuple(sorted({c for c in state.hands[giver] if c in matches}))
-            if len(found) == 1:
+            if not found:
+                state.note("none", giver, action)
+            elif len(found) == 1:
                 self.give(state, decision, giver, found[0])
                 return None
-            if found:
+            else:
                 return Decision(
                     seat=giver,
                     effect=decision.effect,
@@ -283,15 +305,18 @@ class AskForStep(_StepBase):
                     owner=owner,
                 )
         state.discard(state.remove_from_table(owner, decision.card))  # nobody holds one: the physical card
+        state.note("discarded", owner, decision.card, "unmatched", 0)
         return None
 
     @staticmethod
     def give(state: State, decision: Decision, giver: int, card: int) -> None:
         """``giver`` hands ``card`` over: the owner plays it, the giver gets the card with the effect."""
         owner = decision.owner
+        state.note("gave", giver, owner, card)
         state.hands[giver].remove(card)
         state.hands[giver].append(state.remove_from_table(owner, decision.card))  # the physical card (a copy's)
         state.known_in_hand[giver].append(state.hands[giver][-1])
+        state.note("to_hand", giver, state.hands[giver][-1])
         state.place(owner, card)
 
 

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import _random
 from collections.abc import Callable, Iterable, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ruledraft.engine.decisions import Decision
 from ruledraft.engine.effects import STEPS
@@ -46,6 +46,41 @@ if TYPE_CHECKING:
 #: the largest seed a simulation takes or logs: 2**53 - 1, the largest whole number a
 #: JSON reader that uses doubles (jq, JavaScript) keeps exactly
 MAX_SEED = 2**53 - 1
+
+
+class Event(NamedTuple):
+    """One thing a card effect or a race did in a turn, in the order it happened
+    (:attr:`State.events`): data for a screen to put in words, every part public.
+
+    ``what`` is one of (cards are card indices, seats seat numbers):
+
+    * ``("drew", seat, n, card)``: ``seat``'s ``card`` drew ``n`` cards (only it sees them);
+    * ``("returned", seat, n)``: ``seat`` shuffled ``n`` drawn cards back into the deck;
+    * ``("played", seat, card, by)``: ``seat`` played ``card`` through its ``by``'s effect;
+    * ``("to_hand", seat, card)``: ``card`` went from a table into ``seat``'s hand;
+    * ``("asked", seat, asked, by)``: ``seat``'s ``by`` asks the others for ``asked`` (a
+      decision action: a card, or ``K + f`` for family ``f``);
+    * ``("none", seat, asked)``: ``seat`` held nothing matching ``asked``;
+    * ``("gave", giver, owner, card)``: ``giver`` gave ``card`` from its hand to ``owner``,
+      who played it;
+    * ``("turned", seat, card, face)``: ``seat`` turned its ``card`` face down into ``face``;
+    * ``("copied", seat, card, by)``: ``seat``'s ``by`` became a copy of ``card``;
+    * ``("discarded", seat, card, why, n)``: ``card`` left ``seat``'s table, discarded,
+      ``why`` being ``"collision"`` (``n`` copies were placed this turn), ``"used"`` (its
+      effect is done), ``"unmatched"`` (nobody held what it asked for) or
+      ``"nothing_to_copy"``;
+    * ``("race", rule, seat, place, points, cards)``: at the turn end ``seat`` took
+      ``place`` (from 1) of the race rule with id ``rule`` for ``points``, and its
+      ``cards`` (faces) left its table, discarded.
+    """
+
+    #: the round and the turn in it (both 0-based)
+    round: int
+    turn: int
+    #: the decisions made this round before it (``RoundRecord.decisions``): it comes
+    #: after the one with index ``after - 1`` and before the one with index ``after``
+    after: int
+    what: tuple[Any, ...]
 
 
 def derive_seed(seed: int, *parts: int) -> int:
@@ -274,6 +309,7 @@ class State:
         "round_placed",
         "known_in_hand",
         "turn_progress",
+        "events",
     )
 
     def __init__(self, game: Game, seed: int, deals: Sequence[Sequence[Sequence[int]]] | None = None) -> None:
@@ -332,6 +368,9 @@ class State:
         self.known_in_hand: list[list[int]] = [[] for _ in range(n)]
         #: per rule of ``game.turn_rules``, its progress through this round (immutable values)
         self.turn_progress: list[Any] = [part.start(n) for _, part in game.turn_rules]
+        #: what card effects and races did so far this game, in order (:class:`Event`);
+        #: replaced, never changed in place (clones share it); empty without them
+        self.events: tuple[Event, ...] = ()
 
     # ------------------------------------------------------------------ queries
 
@@ -504,6 +543,7 @@ class State:
         new.round_placed = self.round_placed
         new.known_in_hand = [k[:] for k in self.known_in_hand]
         new.turn_progress = self.turn_progress[:]
+        new.events = self.events
         return new
 
     # ------------------------------------------------------------------ moves
@@ -643,13 +683,20 @@ class State:
         rng = _random.Random(derive_seed(self.seed, 4, self.round, self.turn, seat, len(rest)))
         self.deck = self.deck[: self.deck_pos] + shuffled(rest, rng)
 
+    def note(self, *what: Any) -> None:
+        """Record what an effect or a race just did (an :class:`Event`'s ``what``)."""
+        self.events += (Event(self.round, self.turn, len(self.history[-1].decisions), what),)
+
     def score_turn_end(self) -> None:
         """At the end of a turn, the rules that score during the round (``game.turn_rules``)
         act: their progress moves on, and the cards they name leave the tables, discarded."""
         t = self.tableau()
-        for j, (_, part) in enumerate(self.game.turn_rules):
+        rules = self.game.ruleset.round_rules
+        for j, (i, part) in enumerate(self.game.turn_rules):
             progress, leaving = part.turn_end(t, self.turn_progress[j])
             self.turn_progress[j] = progress
+            for seat, place, points in part.taken(progress):
+                self.note("race", rules[i].id, seat, place, points, leaving[seat])
             for seat, cards in enumerate(leaving):
                 for c in cards:
                     self.remove_from_table(seat, c)

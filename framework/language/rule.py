@@ -72,7 +72,8 @@ class TurnScoring(Protocol):
     :meth:`start` makes it when a round starts, :meth:`turn_end` advances it at the
     end of every turn (and names, per seat, the cards that leave the table: the
     engine discards them), :meth:`round_end` gives the round's points from it and
-    the tables, which the score sheet shows under the rule's id.
+    the tables, which the score sheet shows under the rule's id; :meth:`taken` tells
+    who took which place at the latest turn end (``play`` announces it).
     """
 
     @property
@@ -85,6 +86,11 @@ class TurnScoring(Protocol):
     def turn_end(self, t: Tableau, progress: Any) -> tuple[Any, list[tuple[int, ...]]]: ...
 
     def round_end(self, t: Tableau, progress: Any) -> list[int]: ...
+
+    def taken(self, progress: Any) -> Sequence[tuple[int, int, int]]:
+        """The places awarded by the turn end that made ``progress``: (seat, place from 1,
+        points), in the order awarded (empty when that turn end awarded none)."""
+        ...
 
 
 @runtime_checkable

@@ -81,10 +81,12 @@ SCHEMA: dict[str, Any] = {
 
 @attrs.frozen
 class RaceProgress:
-    """A race's progress through a round: places taken so far, points per seat so far."""
+    """A race's progress through a round: places taken so far, points per seat so far,
+    and the places the latest turn end awarded: (seat, place from 1, points)."""
 
     used: int
     points: tuple[int, ...]
+    latest: tuple[tuple[int, int, int], ...] = ()
 
 
 @attrs.frozen(eq=False)  # rules are compared and hashed by identity
@@ -134,26 +136,26 @@ class Race(RuleBase):
         used = progress.used
         points = list(progress.points)
         scored: list[int] = []
+        latest: list[tuple[int, int, int]] = []
         for v in sorted({q[s] for s in contenders}, reverse=True):
             if used >= len(awards):
                 break
             group = [s for s in contenders if q[s] == v]
             k = len(group)
-            if self.split:
-                share = split_evenly(sum(awards[used : used + k]), k)
-                for s in group:
-                    points[s] += share
-            else:
-                for s in group:
-                    points[s] += awards[used]
+            got = split_evenly(sum(awards[used : used + k]), k) if self.split else awards[used]
+            for s in group:
+                points[s] += got
+                latest.append((s, used + 1, got))
             scored += group
             used += k
-        return RaceProgress(used, tuple(points)), scored
+        return RaceProgress(used, tuple(points), tuple(latest)), scored
 
     def turn_end(self, t: Tableau, progress: RaceProgress) -> tuple[RaceProgress, list[tuple[int, ...]]]:
         """At the end of a turn: the new progress, and per seat the cards that leave its table."""
         awards = self.places.for_seats(t.num_seats)
         leaving: list[tuple[int, ...]] = [()] * t.num_seats
+        if progress.latest:  # what an earlier turn end awarded is no news now
+            progress = RaceProgress(progress.used, progress.points)
         if progress.used >= len(awards):
             return progress, leaving
         q = self.counted(t)
@@ -164,6 +166,10 @@ class Race(RuleBase):
         for s in scored:
             leaving[s] = tuple(c for c in t.cards[s] if c in self.indices)
         return progress, leaving
+
+    def taken(self, progress: RaceProgress) -> tuple[tuple[int, int, int], ...]:
+        """The places the turn end that made ``progress`` awarded: (seat, place from 1, points)."""
+        return progress.latest
 
     def round_end(self, t: Tableau, progress: RaceProgress) -> list[int]:
         """The round's points: those taken during it, and the leftovers' places."""
