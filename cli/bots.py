@@ -7,6 +7,7 @@ import typer
 from ruledraft.play.agents import bot_kinds
 
 from .common import reported_errors, shown
+from .play import terminal_width, wrapping
 
 
 def bots() -> None:
@@ -18,12 +19,13 @@ def bots() -> None:
     group ruledraft.bots.
     """
     with reported_errors():
+        echo = wrapping(typer.echo, terminal_width())  # every line within the terminal's width
         for kind in bot_kinds():
-            typer.echo(f"{shown(kind.name)}: {shown(kind.summary)}" if kind.summary else shown(kind.name))
+            echo(f"{shown(kind.name)}: {shown(kind.summary)}" if kind.summary else shown(kind.name))
             for option in kind.options:
                 line = f"  {shown(option.describe())}"
-                typer.echo(f"{line}: {shown(option.help)}" if option.help else line)
+                echo(f"{line}: {shown(option.help)}" if option.help else line)
             if kind.card_values:
-                typer.echo("  CARD=number (default from the ruleset): the value of a card type, by card id")
-        typer.echo("")
-        typer.echo("Options: NAME:KEY=VALUE:KEY=VALUE. Your own bot: FILE.py:CLASS or MODULE:CLASS[:KEY=VALUE].")
+                echo("  CARD=number (default from the ruleset): the value of a card type, by card id")
+        echo("")
+        echo("Options: NAME:KEY=VALUE:KEY=VALUE. Your own bot: FILE.py:CLASS or MODULE:CLASS[:KEY=VALUE].")

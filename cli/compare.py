@@ -107,7 +107,7 @@ def load_side(name: str, allow: tuple, which: str):
 def check_players(rs, players: int, which: str) -> None:
     if not rs.min_players <= players <= rs.max_players:
         side = "side B: " if which == "B" else ""
-        raise InputError(f"{side}{shown(rs.name)} is for {rs.min_players}-{rs.max_players} players, not {players}")
+        raise InputError(f"{side}{shown(rs.name)} is for {rs.player_range}, not {players}")
 
 
 def side_bots(spec: str, players: int, rs, which: str) -> list[str]:

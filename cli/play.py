@@ -667,7 +667,7 @@ def board_lines(state: State, names: SeatNames, width: int) -> list[str]:
         row = [
             names.long(b.seat),
             str(b.points),
-            f"+{b.round_points}" if b.round_points else "0",
+            f"{b.round_points:+}" if b.round_points else "0",
             f"pile {b.pile}" if b.pile is not None else str(b.hand),
             *(str(q) for _, q in b.majorities),
             *mods,
@@ -1043,8 +1043,7 @@ def play(
             if isinstance(e, EndOfInput):
                 typer.echo("Input ended before the game did; game abandoned.", err=True)
                 raise typer.Exit(1) from None
-            typer.echo("Interrupted; game abandoned.", err=True)
-            raise typer.Exit(130) from None
+            raise typer.Exit(130) from None  # the entry point says "interrupted"
         if log:
             seat_names = [HUMAN if s == seat else bot_names[s] for s in range(players)]
             try:

@@ -9,6 +9,7 @@ from ruledraft.language.describe import describe_ruleset
 from ruledraft.language.loading import load_ruleset
 
 from .common import allow_path_option, allowed_dirs, get_ruleset, reported_errors, ruleset_help, shown
+from .play import terminal_width, wrapping
 
 
 def rulesets() -> None:
@@ -31,4 +32,7 @@ def show(
         text = describe_ruleset(get_ruleset(ruleset, allowed_dirs(allow_path)))
         # printed as plain text (not through rich), so markup needs no escaping; every
         # other character a rule file could hold that a terminal would act on is escaped
-        typer.echo("".join(shown(line.expandtabs(4)) + "\n" for line in text.splitlines()), nl=False)
+        # lines longer than the terminal are broken between words
+        echo = wrapping(typer.echo, terminal_width())
+        for line in text.splitlines():
+            echo(shown(line.expandtabs(4)))

@@ -434,7 +434,7 @@ def simulate(
         jobs_used, note = parse_jobs(jobs) if where is None else (1, None)
         rs, document, inputs = load_with_inputs(ruleset, allowed_dirs(allow_path))
         if not rs.min_players <= players <= rs.max_players:
-            raise InputError(f"{rs.name} is for {rs.min_players}-{rs.max_players} players, not {players}")
+            raise InputError(f"{rs.name} is for {rs.player_range}, not {players}")
         names = parse_bots(bots, players, card_ids=rs.catalogue.ids)
         report_dir = report_directory(report)
         counted = cards or report_dir is not None  # a report plots the per-card figures

@@ -192,8 +192,8 @@ def test_simulate_cli_runs_the_baselines_with_options():
 
 
 def test_the_bots_command_lists_every_bot_with_its_options(tuned):
-    """ruledraft bots prints each bot's summary, its options with defaults, and the spec syntax."""
-    result = runner.invoke(app, ["bots"])
+    """ruledraft bots prints each bot's summary, its options with defaults, and the spec syntax (wide terminal: no line broken)."""
+    result = runner.invoke(app, ["bots"], env={"COLUMNS": "200"})
     assert result.exit_code == 0, result.output
     lines = result.stdout.splitlines()
     assert "first: The first legal move: a floor for strength figures." in lines
@@ -202,6 +202,15 @@ def test_the_bots_command_lists_every_bot_with_its_options(tuned):
     assert "  greedy=true/false (default False): take points first" in lines
     assert "  CARD=number (default from the ruleset): the value of a card type, by card id" in lines
     assert lines[-1] == "Options: NAME:KEY=VALUE:KEY=VALUE. Your own bot: FILE.py:CLASS or MODULE:CLASS[:KEY=VALUE]."
+
+
+def test_the_bots_command_fits_80_columns():
+    """At 80 columns every line of ruledraft bots fits, a long summary continued on an indented line."""
+    result = runner.invoke(app, ["bots"], env={"COLUMNS": "80"})
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.splitlines()
+    assert max(map(len, lines)) <= 80
+    assert "greedy: The move that most raises its own score right now, as the ruleset's" in lines
 
 
 @pytest.mark.parametrize("command", ["simulate", "play"])

@@ -356,7 +356,7 @@ def test_replay_of_a_dummy_log_with_a_wrong_controller_fails(tmp_path):
         (["sushi-go", "--bots", ","], "--bots"),
         (["sushi-go", "--players", 6], "2-5 players"),
         (["sushi-go", "--players", 1, "--bots", "random"], "2-5 players"),
-        (["sushi-go-two-player-dummy", "--players", 3], "2-2 players"),
+        (["sushi-go-two-player-dummy", "--players", 3], "is for 2 players, not 3"),
         (["no-such-ruleset"], "no ruleset 'no-such-ruleset'"),
         (["missing/file.yaml"], "no such file"),
     ],
@@ -625,3 +625,10 @@ def test_the_largest_seed_gives_logged_seeds_jq_keeps(tmp_path):
     assert result.exit_code == 0, result.output
     seeds = [json.loads(line)["seed"] for line in read_lines(log)]
     assert len(seeds) == 20 and all(0 <= s <= 2**53 - 1 and int(float(s)) == s for s in seeds)
+
+
+def test_an_empty_entry_in_bots_is_an_error_not_a_shifted_seat():
+    """--bots 'random,,greedy' names no bot for seat 1: one line and exit 2, never a game with the seats shifted."""
+    result = CliRunner().invoke(app, ["simulate", "sushi-go", "-g", "5", "-q", "--bots", "random,,greedy"])
+    assert result.exit_code == 2
+    assert result.output == "error: --bots has an empty entry (seat 1): name a bot for every seat listed\n"

@@ -228,7 +228,7 @@ def test_terminal_table_fits_80_columns_and_marks_the_flagged_first():
         (["sushi-go", "--players", "1"], "error: Sushi Go! is for 2-5 players, not 1\n"),
         (
             ["sushi-go", "sushi-go-two-player-dummy"],
-            "error: side B: Sushi Go! (two players with a dummy) is for 2-2 players, not 4\n",
+            "error: side B: Sushi Go! (two players with a dummy) is for 2 players, not 4\n",
         ),
         (["sushi-go", "--bots-b", "nope"], "error: side B: unknown bot 'nope'"),
         (["sushi-go", "--seed-b", "-1"], "error: --seed-b must be a whole number from 0 to 9007199254740991, not -1\n"),

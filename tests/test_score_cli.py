@@ -203,7 +203,7 @@ def test_partial_scores_the_rounds_played_so_far(tmp_path):
         (
             "sushi-go-two-player-dummy",
             [[[], []]] * 3,
-            "rounds[0]: 2 seats, but Sushi Go! (two players with a dummy) is for 2-2 players plus 1 dummy seat(s)",
+            "rounds[0]: 2 seats, but Sushi Go! (two players with a dummy) is for 2 players plus 1 dummy seat(s)",
         ),
     ],
 )

@@ -124,9 +124,7 @@ class Game:
 
     def __init__(self, ruleset: CompiledRuleset, num_players: int):
         if not ruleset.min_players <= num_players <= ruleset.max_players:
-            raise InputError(
-                f"{ruleset.name} is for {ruleset.min_players}-{ruleset.max_players} players, not {num_players}"
-            )
+            raise InputError(f"{ruleset.name} is for {ruleset.player_range}, not {num_players}")
         from ruledraft.engine.procedures import PROCEDURES  # late import: procedures build on State
 
         self.ruleset = ruleset

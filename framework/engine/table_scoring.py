@@ -51,7 +51,7 @@ def table_problems(ruleset: CompiledRuleset, table: Any, partial: bool = True) -
         problems.append(
             (
                 "rounds[0]",
-                f"{plural(seats, 'seat')}, but {ruleset.name} is for {ruleset.min_players}-{ruleset.max_players} players{extra}",
+                f"{plural(seats, 'seat')}, but {ruleset.name} is for {ruleset.player_range}{extra}",
             )
         )
     for r, rnd in enumerate(rounds):

@@ -123,6 +123,12 @@ class CompiledRuleset:
             return pattern[turn % len(pattern)]
         return self.pass_directions[round_index]
 
+    @property
+    def player_range(self) -> str:
+        """The player counts in words: ``2-5 players``, or ``2 players`` for one count."""
+        lo, hi = self.min_players, self.max_players
+        return f"{lo} players" if lo == hi else f"{lo}-{hi} players"
+
     def hand_size(self, players: int) -> int:
         return self.hand_sizes[players]
 

@@ -460,7 +460,7 @@ def _consistency_problems(record: dict, ruleset: CompiledRuleset) -> list[tuple]
         out.append(
             (
                 "players",
-                f"{plural(players, 'player')}, but {ruleset.name} is for {ruleset.min_players}-{ruleset.max_players} players",
+                f"{plural(players, 'player')}, but {ruleset.name} is for {ruleset.player_range}",
             )
         )
         return out

@@ -100,9 +100,11 @@ def fill_seats(
     ``card_ids``, card values too); an entry that is not text (an agent) is kept as
     it is. :class:`InputError` for no bot, or more bots than ``players``; ``option``
     is how the messages name the setting."""
-    entries = [n.strip() for n in bots.split(",") if n.strip()] if isinstance(bots, str) else list(bots)
-    if not entries:
+    entries = [n.strip() for n in bots.split(",")] if isinstance(bots, str) else list(bots)
+    if not any(entries):
         raise InputError(f"{option} needs at least one bot name; known: " + ", ".join(agent_names()))
+    if "" in entries:  # 'random,,greedy': a seat left out would shift the others
+        raise InputError(f"{option} has an empty entry (seat {entries.index('')}): name a bot for every seat listed")
     for entry in entries:
         if isinstance(entry, str):
             parse_bot(entry, card_ids)
