@@ -413,6 +413,16 @@ def test_a_bundled_id_wins_over_a_file_of_the_same_name_beside_the_child(tmp_pat
     )
 
 
+def test_a_copy_of_the_bundled_file_beside_the_child_is_no_warning(tmp_path):
+    """With an exact copy of the bundled sushi-go.yaml beside the child (a checkout's rulesets/), which one is used makes no difference: no warning."""
+    from ruledraft.language.bundled import rulesets_dir
+
+    shutil.copy(rulesets_dir() / "sushi-go.yaml", tmp_path / "sushi-go.yaml")
+    path = child(tmp_path, "sushi-go")
+    result = invoke("validate", path)
+    assert (result.exit_code, result.stdout) == (0, f"{path}: {SUSHI_OK}\n")
+
+
 def test_the_local_file_is_reached_by_its_file_name(tmp_path):
     """extends: ./sushi-go.yaml (or sushi-go.yaml) means the local file, with no warning."""
     shutil.copy(STEP7, tmp_path / "sushi-go.yaml")

@@ -160,11 +160,14 @@ def _load_parent(doc: Document, name: str, parent_file: Path) -> Document:
     return parent
 
 
-def _shadow_warning(doc: Document, name: str, base: Path) -> list[Diagnostic]:
-    """A bundled id wins over a file of the same name beside the child: say so, never silently."""
+def _shadow_warning(doc: Document, name: str, base: Path, bundled: Path) -> list[Diagnostic]:
+    """A bundled id wins over a file of the same name beside the child: say so, never
+    silently -- unless that file is a copy of the bundled one (a checkout's rulesets/)."""
     for local in (base / f"{name}.yaml", base / name):
         try:
             if local.is_file():
+                if local.stat().st_size == bundled.stat().st_size and local.read_bytes() == bundled.read_bytes():
+                    return []
                 d = doc.diagnostic(
                     ("extends",),
                     f"'{name}' is the bundled ruleset; the file '{local.name}' beside this one is not used "
@@ -230,7 +233,9 @@ def resolve_document(
     except UnreadableInput as e:
         raise RulesetError([doc.diagnostic(("extends",), f"cannot read '{display_name(name)}': {e.reason}")]) from None
     warnings = (
-        _shadow_warning(doc, name, base) if parent_file.parent == rulesets_dir() and base != rulesets_dir() else []
+        _shadow_warning(doc, name, base, parent_file)
+        if parent_file.parent == rulesets_dir() and base != rulesets_dir()
+        else []
     )
     if os.path.realpath(parent_file) in chain:
         loop = " -> ".join(os.path.basename(p) for p in chain + (os.path.realpath(parent_file),))
