@@ -8,6 +8,10 @@ only the final :class:`~ruledraft.play.runner.Tally` comes back. With a log, eac
 chunk's records come back as well and are handed over in game order as soon as the
 chunks before them are in.
 
+``compare``'s chunks (both sides' games, :func:`ruledraft.lab.compare.play_chunk`) go
+up the same tree (:func:`run_chunks` takes any chunk function and its tally), and a
+sweep plays every player count on one client.
+
 Tasks are pure (every game's seed comes from the run's seed and the game's index):
 when a worker is lost, the scheduler runs its tasks again elsewhere and they give the
 same results; the client takes each chunk's records once, so nothing is counted or
