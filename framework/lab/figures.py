@@ -82,7 +82,6 @@ only ever added. Every interval is 95% and given as ``[low, high]``.
 from __future__ import annotations
 
 import math
-from collections import Counter
 from collections import _count_elements as count_into  # type: ignore[attr-defined]  # Counter's own loop, in C
 from collections.abc import Sequence
 from fractions import Fraction
@@ -96,8 +95,9 @@ from ruledraft.tableau import Tableau
 CONFIDENCE = 0.95
 QUANTILES = (5, 25, 50, 75, 95)
 
-#: picks buffered before a flush folds them (about 4,000 two-player games; bounds memory)
-_BUFFER = 1 << 18
+#: distinct seat scorings counted before a flush folds them (bounds memory; the other
+#: buffers are counts of a bounded number of keys)
+_BUFFER = 1 << 16
 
 #: key strides of the flat dictionaries (a card index times the stride plus a count or a denominator)
 _STRIDE = 1 << 32
@@ -173,12 +173,12 @@ class CardShares:
 class LabTally:
     """Mergeable statistics for the lab's figures (see the module docstring).
 
-    A game's per-card counts are first buffered with a few list operations in C: its
-    picks, each encoded with its turn; per player seat and round, the sorted cards of
-    its table the sharing rules read, with their points; per player seat, the copies
-    of each card it held over the game. :meth:`flush` (when the buffers are full,
-    before a pickle, and when the figures are read) counts the buffers with
-    ``collections.Counter`` and folds them into the figures' sums: the seats that held
+    A game's per-card facts are first counted in C (``collections.Counter``'s loop)
+    into dictionaries of small keys: its picks, each encoded with its turn; per player
+    seat and round, the sorted cards of its table the sharing rules read, with their
+    points; per player seat, the copies of each card it held over the game.
+    :meth:`flush` (when many distinct scorings are waiting, before a pickle, and when
+    the figures are read) folds those counts into the figures' sums: the seats that held
     none of a card come from the number of games, and a rule's share of its points is
     worked out once per distinct (cards it reads, points).
     """
@@ -248,13 +248,13 @@ class LabTally:
         # held over a game, encoded as (seat * K + card) * _STRIDE + copies (the same for
         # the winners, by number of winners); (scoring kind, counts of the cards the
         # sharing rules read, their points)
-        self._b_scores: list[tuple[int, int]] = []
-        self._b_picks: list[int] = []
-        self._b_held: list[list[tuple[int, int]]] = [[] for _ in range(self.players)]
-        self._b_won: dict[int, list[tuple[int, int]]] = {}
+        self._b_scores: dict[tuple[int, int], int] = {}
+        self._b_picks: dict[int, int] = {}
+        self._b_held: list[dict[tuple[int, int], int]] = [{} for _ in range(self.players)]
+        self._b_won: dict[int, dict[tuple[int, int], int]] = {}
         self._b_won_seats: dict[int, int] = {}
         self._b_games = 0
-        self._b_shares: list[tuple] = []
+        self._b_shares: dict[tuple, int] = {}
 
     @classmethod
     def for_game(cls, game: Any, cards: bool = True) -> LabTally:
@@ -328,7 +328,7 @@ class LabTally:
         its winners."""
         self.games += 1
         P = self.players
-        self._b_scores.extend(enumerate(totals))
+        count_into(self._b_scores, enumerate(totals))
         if P >= 2:
             best, second = sorted(totals[:P], reverse=True)[:2]
             margin = best - second
@@ -365,7 +365,7 @@ class LabTally:
         if offsets is None:
             offsets = self._layout(shape)
         picks = self._b_picks
-        picks.extend(map(add, offsets, chain.from_iterable(chain.from_iterable(acts))))
+        count_into(picks, map(add, offsets, chain.from_iterable(chain.from_iterable(acts))))
         # per player seat and round: the cards its table holds that the sharing rules read
         # (sorted), with the points of those rules
         tables = [rec.tables[:P] for rec in recs]
@@ -379,12 +379,13 @@ class LabTally:
             else:
                 keys = [sh.key(t) for seats in tables for t in seats]
             pts = chain.from_iterable([map(sh.points_of, islice(zip(*sc.points), P)) for sc in rounds])
-            shares.extend(zip(repeat(0), keys, pts))
+            count_into(shares, zip(repeat(0), keys, pts))
         end = self.shares[1]
         if end.union:
             key = end.key
-            shares.extend(
-                zip(repeat(1), [key(t) for t in kept_cards[:P]], map(end.points_of, zip(*scorings[-1].points)))
+            count_into(
+                shares,
+                zip(repeat(1), [key(t) for t in kept_cards[:P]], map(end.points_of, zip(*scorings[-1].points))),
             )
         # per player seat, the copies of each card it held over the game (the cards it
         # did not hold are counted at the flush)
@@ -394,27 +395,27 @@ class LabTally:
             w = len(winners)
             won = self._b_won.get(w)
             if won is None:
-                won = self._b_won[w] = []
+                won = self._b_won[w] = {}
         for s, (bank, seat_tables) in enumerate(zip(self._b_held, zip(*tables))):
             held: dict[int, int] = {}
             count_into(held, chain.from_iterable(seat_tables))
             items = held.items()
-            bank.extend(items)
+            count_into(bank, items)
             if won is not None and s in winners:
-                won.extend(items)
+                count_into(won, items)
                 self._b_won_seats[w] = self._b_won_seats.get(w, 0) + 1
-        if len(picks) >= _BUFFER:
+        if len(shares) >= _BUFFER:
             self.flush()
 
     def flush(self) -> None:
         """Fold what was counted since the last flush into the figures' sums."""
         K = self.num_card_types
-        for (s, x), m in Counter(self._b_scores).items():
+        for (s, x), m in self._b_scores.items():
             row = self.scores[s]
             row[x] = row.get(x, 0) + m
         picks, turns, decode = self.picks, self.pick_turns, self.decode
         span = self.own_span * (K + 1)
-        for key, m in Counter(self._b_picks).items():
+        for key, m in self._b_picks.items():
             t, a = divmod(key, span)
             for c in decode(a) if a >= K else (a,):
                 picks[c] += m
@@ -424,7 +425,7 @@ class LabTally:
         holding = [0] * K  # per card: the seat-games that held any
         for s, bank in enumerate(self._b_held):
             base = s * K
-            for (c, k), m in Counter(bank).items():
+            for (c, k), m in bank.items():
                 taken[base + c] += k * m
                 key = c * _STRIDE + k
                 by_count[key] = by_count.get(key, 0) + m
@@ -437,7 +438,7 @@ class LabTally:
         for w, buffer in self._b_won.items():
             share = self.unit // w
             holding = [0] * K
-            for (c, k), m in Counter(buffer).items():
+            for (c, k), m in buffer.items():
                 key = c * _STRIDE + k
                 wins[key] = wins.get(key, 0) + m * share
                 holding[c] += m
@@ -447,7 +448,7 @@ class LabTally:
                     wins[c * _STRIDE] = wins.get(c * _STRIDE, 0) + (seats - m) * share
         points, unattributed = self.points, self.unattributed
         memo = self._shares_memo
-        for entry, m in Counter(self._b_shares).items():
+        for entry, m in self._b_shares.items():
             parts = memo.get(entry)
             if parts is None:
                 parts = self._share_parts(*entry)
@@ -487,16 +488,16 @@ class LabTally:
     def merge(self, other: LabTally) -> None:
         """Add the counts of another tally (of other games at the same table)."""
         # what the other has not folded yet joins this one's buffers (folded later, once)
-        self._b_scores.extend(other._b_scores)
-        self._b_picks.extend(other._b_picks)
+        _add_into(self._b_scores, other._b_scores)
+        _add_into(self._b_picks, other._b_picks)
         for bank, more in zip(self._b_held, other._b_held):
-            bank.extend(more)
+            _add_into(bank, more)
         for w, buffer in other._b_won.items():
-            self._b_won.setdefault(w, []).extend(buffer)
+            _add_into(self._b_won.setdefault(w, {}), buffer)
         for w, m in other._b_won_seats.items():
             self._b_won_seats[w] = self._b_won_seats.get(w, 0) + m
         self._b_games += other._b_games
-        self._b_shares.extend(other._b_shares)
+        _add_into(self._b_shares, other._b_shares)
         self.games += other.games
         self.cards = self.cards and other.cards
         for mine, theirs in zip(self.scores, other.scores):
@@ -513,7 +514,7 @@ class LabTally:
         _add_into(self.by_count_wins, other.by_count_wins)
         _add_into(self.points, other.points)
         _add_into(self.unattributed, other.unattributed)
-        if len(self._b_picks) >= _BUFFER:
+        if len(self._b_shares) >= _BUFFER:
             self.flush()
 
     def rule_squares(self) -> dict[str, list[int]]:
