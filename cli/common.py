@@ -166,3 +166,50 @@ def write_html_report(directory, *, err: bool = False, **report) -> None:
     except ReportError as e:
         raise RuledraftError(f"--report {shown(e)}") from None
     typer.echo(f"report: {shown(path.resolve().as_uri())}", err=err)
+
+
+def scheduler_option():
+    """The ``--scheduler ADDRESS`` option (a Dask cluster's scheduler), the same on every
+    command that plays games."""
+    return typer.Option(
+        None,
+        "--scheduler",
+        metavar="ADDRESS",
+        help="Run the games on the Dask cluster of this scheduler (tcp://HOST:8786); needs ruledraft\\[dask].",
+    )
+
+
+def cluster_option():
+    """The ``--cluster local:N`` option (a Dask cluster started for the run), the same on
+    every command that plays games."""
+    return typer.Option(
+        None,
+        "--cluster",
+        metavar="local:N",
+        help="Run the games on a Dask cluster of N worker processes started here for the run; needs ruledraft\\[dask].",
+    )
+
+
+def cluster_wanted(scheduler: str | None, cluster: str | None, jobs: str) -> tuple[str, int | None] | None:
+    """``--scheduler``/``--cluster``: None for the local processes, else how to name the
+    cluster in the summary and the number of local workers to start (None for a
+    scheduler). :class:`InputError` for a wrong combination or a ``local:N`` that is
+    not one, :class:`ClusterError` (saying how to install it) without dask."""
+    if scheduler is None and cluster is None:
+        return None
+    if scheduler is not None and cluster is not None:
+        raise InputError("--scheduler and --cluster exclude each other: give one")
+    if jobs.strip() != "1":
+        raise InputError("--jobs does not apply to a Dask cluster (its workers run the games): leave it out")
+    from ruledraft.play.cluster import ClusterError, parse_cluster, require_dask
+
+    workers = parse_cluster(cluster) if cluster is not None else None
+    if scheduler is not None and not scheduler.strip():
+        raise InputError("--scheduler needs an address, such as tcp://10.0.0.5:8786")
+    try:
+        require_dask()
+    except ClusterError as e:
+        raise InputError(str(e)) from None
+    if workers is None:
+        return f"Dask scheduler {shown(scheduler, markup=True)}", None
+    return f"local Dask cluster of {workers} worker{'s' if workers > 1 else ''}", workers

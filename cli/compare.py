@@ -16,6 +16,7 @@ from ruledraft.errors import InputError
 from ruledraft.lab.compare import Side, comparison, independent_seed, labels, pairing, play_sides
 from ruledraft.lab.compare import lineup as bot_lineup
 from ruledraft.play.agents import BotFailure
+from ruledraft.play.cluster import ClusterError
 from ruledraft.play.ismcts import time_budget_note
 from ruledraft.play.runner import WorkerError
 
@@ -23,11 +24,14 @@ from .common import (
     allow_path_option,
     allowed_dirs,
     checked_ruleset,
+    cluster_option,
+    cluster_wanted,
     fail,
     report_directory,
     report_option,
     reported_errors,
     ruleset_help,
+    scheduler_option,
     shown,
     write_html_report,
 )
@@ -95,11 +99,11 @@ def comparison_text(result: dict, games: int) -> list[str]:
 
 
 def load_side(name: str, allow: tuple, which: str):
-    """A side's compiled ruleset; a problem of side B's names the side."""
+    """A side's checked ruleset (``.ruleset``, ``.document``); a problem of side B's names the side."""
     if which == "A":
-        return checked_ruleset(name, allow).ruleset
+        return checked_ruleset(name, allow)
     try:
-        return checked_ruleset(name, allow).ruleset
+        return checked_ruleset(name, allow)
     except InputError as e:
         raise InputError(f"side B: {e}") from None
 
@@ -119,8 +123,19 @@ def side_bots(spec: str, players: int, rs, which: str) -> list[str]:
         raise type(e)(f"side B: {e}") from None
 
 
-def run_with_progress(a: Side, b: Side, games: int, paired: bool, jobs: int, quiet: bool, what: str):
-    """Play both sides with a progress bar on standard error (none with ``quiet``)."""
+def run_with_progress(
+    a: Side,
+    b: Side,
+    games: int,
+    paired: bool,
+    jobs: int,
+    quiet: bool,
+    what: str,
+    cluster: tuple[str | None, int | None, tuple] | None = None,
+):
+    """Play both sides with a progress bar on standard error (none with ``quiet``), on
+    ``jobs`` processes or on a Dask cluster (``cluster``: the scheduler's address or the
+    number of local workers, and the two sides' checked documents)."""
     with Progress(
         TextColumn("[progress.description]{task.description}"),
         BarColumn(),
@@ -132,7 +147,23 @@ def run_with_progress(a: Side, b: Side, games: int, paired: bool, jobs: int, qui
     ) as progress:
         task = progress.add_task(shown(what, markup=True), total=games)
         try:
-            return play_sides(a, b, games, paired=paired, jobs=jobs, progress=lambda n: progress.advance(task, n))
+            if cluster is None:
+                return play_sides(a, b, games, paired=paired, jobs=jobs, progress=lambda n: progress.advance(task, n))
+            from ruledraft.play.cluster import play_sides_on_cluster
+
+            scheduler, local_workers, documents = cluster
+            return play_sides_on_cluster(
+                a,
+                b,
+                documents,
+                games,
+                paired=paired,
+                scheduler=scheduler,
+                local_workers=local_workers,
+                progress=lambda n: progress.advance(task, n),
+            )
+        except ClusterError as e:
+            fail(f"error: {shown(e)}", 1)
         except WorkerError as e:
             fail(f"error: {shown(e)}", 70)
         except BotFailure as e:
@@ -156,6 +187,8 @@ def compare(
     seed: int = typer.Option(0, "--seed", "-s", help=f"Seed of the games (0 to {MAX_SEED})."),
     seed_b: int | None = typer.Option(None, "--seed-b", help="Side B's seed: its games are then independent of A's."),
     jobs: str = typer.Option("1", "--jobs", "-j", help="Processes (0 or auto: one per processor)."),
+    scheduler: str | None = scheduler_option(),
+    cluster: str | None = cluster_option(),
     as_json: bool = typer.Option(False, "--json", help="Print both sides' figures and the rows as JSON."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar."),
     report: str | None = report_option(),
@@ -174,10 +207,12 @@ def compare(
         for option, value in (("--seed", seed), ("--seed-b", seed_b)):
             if value is not None and not 0 <= value <= MAX_SEED:
                 raise InputError(f"{option} must be a whole number from 0 to {MAX_SEED}, not {value}")
-        jobs_used, note = parse_jobs(jobs)
+        where = cluster_wanted(scheduler, cluster, jobs)
+        jobs_used, note = parse_jobs(jobs) if where is None else (1, None)
         allow = allowed_dirs(allow_path)
-        rs_a = load_side(ruleset_a, allow, "A")
-        rs_b = rs_a if ruleset_b is None or ruleset_b == ruleset_a else load_side(ruleset_b, allow, "B")
+        checked_a = load_side(ruleset_a, allow, "A")
+        checked_b = checked_a if ruleset_b is None or ruleset_b == ruleset_a else load_side(ruleset_b, allow, "B")
+        rs_a, rs_b = checked_a.ruleset, checked_b.ruleset
         n_b = players if players_b is None else players_b
         check_players(rs_a, players, "A")
         check_players(rs_b, n_b, "B")
@@ -197,7 +232,8 @@ def compare(
             why += "; B's seed is derived from --seed"
         label_a, label_b = labels(a, b)
         a, b = attrs.evolve(a, label=label_a), attrs.evolve(b, label=label_b)
-        tally = run_with_progress(a, b, games, paired, jobs_used, quiet, f"{rs_a.id} / {rs_b.id}")
+        on = None if where is None else (scheduler, where[1], (checked_a.document, checked_b.document))
+        tally = run_with_progress(a, b, games, paired, jobs_used, quiet, f"{rs_a.id} / {rs_b.id}", on)
         result = comparison(a, b, tally, why)
         if as_json:
             typer.echo(json.dumps(result, indent=2))

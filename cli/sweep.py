@@ -14,6 +14,7 @@ from ruledraft.errors import InputError
 from ruledraft.lab.sweep import key_figures, player_counts
 from ruledraft.lab.sweep import sweep as run_sweep
 from ruledraft.play.agents import BotFailure
+from ruledraft.play.cluster import ClusterError
 from ruledraft.play.ismcts import time_budget_note
 from ruledraft.play.runner import WorkerError
 
@@ -21,11 +22,14 @@ from .common import (
     allow_path_option,
     allowed_dirs,
     checked_ruleset,
+    cluster_option,
+    cluster_wanted,
     fail,
     report_directory,
     report_option,
     reported_errors,
     ruleset_help,
+    scheduler_option,
     shown,
     write_html_report,
 )
@@ -108,6 +112,8 @@ def sweep(
     games: int = typer.Option(1000, "--games", "-g", min=2, max=10_000_000, help="Games per player count."),
     seed: int = typer.Option(0, "--seed", "-s", help=f"Seed of every count's games (0 to {MAX_SEED})."),
     jobs: str = typer.Option("1", "--jobs", "-j", help="Processes (0 or auto: one per processor)."),
+    scheduler: str | None = scheduler_option(),
+    cluster: str | None = cluster_option(),
     as_json: bool = typer.Option(False, "--json", help="Print every count's figures as JSON."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar."),
     report: str | None = report_option(),
@@ -122,8 +128,10 @@ def sweep(
     with reported_errors():
         if not 0 <= seed <= MAX_SEED:
             raise InputError(f"--seed must be a whole number from 0 to {MAX_SEED}, not {seed}")
-        jobs_used, note = parse_jobs(jobs)
-        rs = checked_ruleset(ruleset, allowed_dirs(allow_path)).ruleset
+        where = cluster_wanted(scheduler, cluster, jobs)
+        jobs_used, note = parse_jobs(jobs) if where is None else (1, None)
+        checked = checked_ruleset(ruleset, allowed_dirs(allow_path))
+        rs = checked.ruleset
         counts = player_counts(players, rs.min_players, rs.max_players, shown(rs.name))
         lineups = {n: parse_bots(bots, n, card_ids=rs.catalogue.ids) for n in counts}
         report_dir = report_directory(report)
@@ -143,16 +151,34 @@ def sweep(
         ) as progress:
             task = progress.add_task(shown(rs.id, markup=True), total=games * len(counts))
             try:
-                result, signum = run_sweep(
-                    rs,
-                    counts,
-                    games,
-                    seed,
-                    lineups.__getitem__,
-                    bots,
-                    jobs=jobs_used,
-                    progress=lambda n: progress.advance(task, n),
-                )
+                if where is None:
+                    result, signum = run_sweep(
+                        rs,
+                        counts,
+                        games,
+                        seed,
+                        lineups.__getitem__,
+                        bots,
+                        jobs=jobs_used,
+                        progress=lambda n: progress.advance(task, n),
+                    )
+                else:
+                    from ruledraft.play.cluster import sweep_on_cluster
+
+                    result, signum = sweep_on_cluster(
+                        rs,
+                        checked.document,
+                        counts,
+                        games,
+                        seed,
+                        lineups.__getitem__,
+                        bots,
+                        scheduler=scheduler,
+                        local_workers=where[1],
+                        progress=lambda n: progress.advance(task, n),
+                    )
+            except ClusterError as e:
+                fail(f"error: {shown(e)}", 1)
             except WorkerError as e:
                 fail(f"error: {shown(e)}", 70)
             except BotFailure as e:

@@ -131,10 +131,9 @@ def test_points_with_none_of_the_cards_belong_to_no_card():
     game = bundled_game("sushi-go", 2)
     lab = LabTally.for_game(game)
     shares = lab.shares[0]
-    union = shares.union
-    nothing = tuple(0 for _ in union)
+    nothing = shares.key([])  # a table without any card the sharing rules read
     minus_three = tuple(-3 for _ in shares.positions)
-    lab._b_shares.append((0, nothing, minus_three if len(minus_three) > 1 else minus_three[0]))
+    lab._b_shares[(0, nothing, minus_three if len(minus_three) > 1 else minus_three[0])] = 1
     lab.flush()
     assert lab.unattributed == {rid: -3 for rid, _ in shares.shared}
     assert lab.points == {}

@@ -260,9 +260,14 @@ def _empty_tally(side: Side) -> Tally:
     return Tally.empty(game.num_seats, side.ruleset.rule_ids, lab=LabTally.for_game(game, True))
 
 
+def empty_compare_tally(a: Side, b: Side, paired: bool) -> CompareTally:
+    """The tally of no games of the two sides."""
+    return CompareTally(_empty_tally(a), _empty_tally(b), pairs=Sums() if paired else None)
+
+
 def play_chunk(a: Side, b: Side, paired: bool, start: int, stop: int) -> CompareTally:
     """Play games ``start`` to ``stop - 1`` of both sides and count them."""
-    out = CompareTally(_empty_tally(a), _empty_tally(b), pairs=Sums() if paired else None)
+    out = empty_compare_tally(a, b, paired)
     per_side = []
     for side, tally, sums in ((a, out.tally_a, out.sums_a), (b, out.tally_b, out.sums_b)):
         seats = side.ruleset.num_seats(side.players)
@@ -335,7 +340,7 @@ def play_sides(
     global _JOB
     chunk = max(1, min(200, -(-games // (4 * max(1, jobs)))))
     tasks = [(lo, min(games, lo + chunk)) for lo in range(0, games, chunk)]
-    total = CompareTally(_empty_tally(a), _empty_tally(b), pairs=Sums() if paired else None)
+    total = empty_compare_tally(a, b, paired)
     with steady_heap():
         if jobs <= 1 or len(tasks) < 2 or "fork" not in multiprocessing.get_all_start_methods():
             for lo, hi in tasks:

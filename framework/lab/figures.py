@@ -82,10 +82,10 @@ only ever added. Every interval is 95% and given as ``[low, high]``.
 from __future__ import annotations
 
 import math
-from collections import Counter
+from collections import _count_elements as count_into  # type: ignore[attr-defined]  # Counter's own loop, in C
 from collections.abc import Sequence
 from fractions import Fraction
-from itertools import chain, repeat
+from itertools import chain, islice, repeat
 from operator import add, itemgetter, mul
 from typing import Any
 
@@ -95,8 +95,9 @@ from ruledraft.tableau import Tableau
 CONFIDENCE = 0.95
 QUANTILES = (5, 25, 50, 75, 95)
 
-#: picks buffered before a flush folds them (about 4,000 two-player games; bounds memory)
-_BUFFER = 1 << 18
+#: distinct seat scorings counted before a flush folds them (bounds memory; the other
+#: buffers are counts of a bounded number of keys)
+_BUFFER = 1 << 16
 
 #: key strides of the flat dictionaries (a card index times the stride plus a count or a denominator)
 _STRIDE = 1 << 32
@@ -122,7 +123,7 @@ class CardShares:
     """For a ruleset's round-end or game-end rules: which rules read one card only (their
     points all go to it) and how the others share theirs."""
 
-    def __init__(self, rules: Sequence[Any], num_card_types: int):
+    def __init__(self, rules: Sequence[Any], num_card_types: int, byte_keys: bool | None = None):
         self.single: list[tuple[str, int]] = []  # (rule id, card)
         self.shared: list[tuple[str, tuple[tuple[int, int], ...]]] = []  # (rule id, ((card, weight), ...))
         positions = []
@@ -141,17 +142,45 @@ class CardShares:
         #: a seat's points of the sharing rules, from its points of every rule of the
         #: scoring (a tuple, or a number when one rule shares)
         self.points_of: Any = itemgetter(*positions) if positions else None
-        #: the counts of the cards in ``union``, from a seat's count of every card
-        self.counts_of: Any = itemgetter(*self.union) if self.union else None
+        if byte_keys is None:
+            byte_keys = num_card_types <= 256
+        #: the cards outside ``union`` (what :meth:`key` leaves out) when keys are bytes
+        #: (every card index fits one), else None
+        self.others = bytes(c for c in range(num_card_types) if c not in self.union) if byte_keys else None
+        self._union_set = frozenset(self.union)
+        #: per sharing rule, the cards of ``union`` it does not read (for bytes keys)
+        self._not_read = (
+            [bytes(c for c in self.union if c not in dict(ws)) for _, ws in self.shared] if byte_keys else []
+        )
+        #: per sharing rule, the cards it reads
+        self._read = [frozenset(dict(ws)) for _, ws in self.shared]
+
+    def own_cards(self, j: int, key: bytes | tuple[int, ...]) -> bytes | tuple[int, ...]:
+        """The part of a :meth:`key` that sharing rule ``j`` reads."""
+        if isinstance(key, bytes):
+            return key.translate(None, self._not_read[j])
+        read = self._read[j]
+        return tuple(c for c in key if c in read)
+
+    def key(self, table: Sequence[int]) -> bytes | tuple[int, ...]:
+        """The cards of ``table`` the sharing rules read, sorted: equal for tables that
+        share their points alike (bytes while every card index fits one)."""
+        if self.others is not None:
+            return bytes(sorted(table)).translate(None, self.others)
+        return tuple(sorted(c for c in table if c in self._union_set))
 
 
 class LabTally:
     """Mergeable statistics for the lab's figures (see the module docstring).
 
-    Each game is first counted in C (``collections.Counter`` over small tuples) and
-    the counters are folded into the figures' sums by :meth:`flush` (every thousand
-    games or so, and before a merge or a pickle), which keeps a game's bookkeeping to
-    a few microseconds.
+    A game's per-card facts are first counted in C (``collections.Counter``'s loop)
+    into dictionaries of small keys: its picks, each encoded with its turn; per player
+    seat and round, the sorted cards of its table the sharing rules read, with their
+    points; per player seat, the copies of each card it held over the game.
+    :meth:`flush` (when many distinct scorings are waiting, before a pickle, and when
+    the figures are read) folds those counts into the figures' sums: the seats that held
+    none of a card come from the number of games, and a rule's share of its points is
+    worked out once per distinct (cards it reads, points).
     """
 
     def __init__(
@@ -208,11 +237,9 @@ class LabTally:
         self.points: dict[int, int] = {}
         #: rule id -> points scored with none of the cards it reads (belonging to no card)
         self.unattributed: dict[str, int] = {}
-        self._layouts: dict[int, list[int]] = {}
+        self._layouts: dict[tuple[int, ...], list[int]] = {}
         self._shares_memo: dict[tuple, tuple] = {}
-        self._card_range = range(K)
-        #: per player seat, per card: (seat * K + card) * _STRIDE, the base of a held-cards key
-        self._held_offsets = [[(s * K + c) * _STRIDE for c in range(K)] for s in range(P)]
+        self._rule_memo: dict[tuple, tuple] = {}
         self._reset_pending()
 
     def _reset_pending(self) -> None:
@@ -221,11 +248,13 @@ class LabTally:
         # held over a game, encoded as (seat * K + card) * _STRIDE + copies (the same for
         # the winners, by number of winners); (scoring kind, counts of the cards the
         # sharing rules read, their points)
-        self._b_scores: list[tuple[int, int]] = []
-        self._b_picks: list[int] = []
-        self._b_held: list[int] = []
-        self._b_won: dict[int, list[int]] = {}
-        self._b_shares: list[tuple] = []
+        self._b_scores: dict[tuple[int, int], int] = {}
+        self._b_picks: dict[int, int] = {}
+        self._b_held: list[dict[tuple[int, int], int]] = [{} for _ in range(self.players)]
+        self._b_won: dict[int, dict[tuple[int, int], int]] = {}
+        self._b_won_seats: dict[int, int] = {}
+        self._b_games = 0
+        self._b_shares: dict[tuple, int] = {}
 
     @classmethod
     def for_game(cls, game: Any, cards: bool = True) -> LabTally:
@@ -279,10 +308,11 @@ class LabTally:
 
     # ------------------------------------------------------------------ counting
 
-    def _layout(self, turns: int) -> list[int]:
-        """Offsets that encode the picks of a round of ``turns`` turns (turn * span + action)."""
+    def _layout(self, shape: tuple[int, ...]) -> list[int]:
+        """Offsets that encode the picks of a game whose rounds have ``shape`` turns each
+        (turn * span + action; turns from 0 in each round)."""
         span = self.own_span * (self.num_card_types + 1)
-        lay = self._layouts[turns] = [t * span for t in range(turns) for _ in range(self.players)]
+        lay = self._layouts[shape] = [t * span for turns in shape for t in range(turns) for _ in range(self.players)]
         return lay
 
     def add_game(
@@ -298,7 +328,7 @@ class LabTally:
         its winners."""
         self.games += 1
         P = self.players
-        self._b_scores.extend(enumerate(totals))
+        count_into(self._b_scores, enumerate(totals))
         if P >= 2:
             best, second = sorted(totals[:P], reverse=True)[:2]
             margin = best - second
@@ -322,72 +352,103 @@ class LabTally:
         self.rule_sq = list(map(add, self.rule_sq, map(mul, flat, flat)))
         if not self.cards:
             return
-        # per round: the picks, each player seat's count of every card on its table, and
-        # the points of the rules that share them with the counts of the cards they read
-        layouts, picks, shares = self._layouts, self._b_picks, self._b_shares
-        card_range = self._card_range
+        # per round: the picks, and for each player seat the sorted cards of its table the
+        # sharing rules read with their points; then per player seat the copies of each
+        # card it held over the game (cards it did not hold are counted at the flush)
+        recs = history[: len(rounds)]
+        if not recs:
+            return
+        # the picks of the whole game, each encoded with its turn (one pass in C)
+        acts = [rec.actions for rec in recs]
+        shape = tuple(map(len, acts))
+        offsets = self._layouts.get(shape)
+        if offsets is None:
+            offsets = self._layout(shape)
+        picks = self._b_picks
+        count_into(picks, map(add, offsets, chain.from_iterable(chain.from_iterable(acts))))
+        # per player seat and round: the cards its table holds that the sharing rules read
+        # (sorted), with the points of those rules
+        tables = [rec.tables[:P] for rec in recs]
+        shares = self._b_shares
         sh = self.shares[0]
-        union, counts_of, points_of = sh.union, sh.counts_of, sh.points_of
-        held = None
-        for rec, sc in zip(history, rounds):
-            acts = rec.actions
-            offsets = layouts.get(len(acts))
-            if offsets is None:
-                offsets = self._layout(len(acts))
-            picks.extend(map(add, offsets, chain.from_iterable(acts)))
-            vecs = [list(map(t.count, card_range)) for t in rec.tables[:P]]
-            held = vecs if held is None else [list(map(add, h, v)) for h, v in zip(held, vecs)]
-            if union:
-                shares.extend(zip(repeat(0), map(counts_of, vecs), map(points_of, zip(*sc.points))))
+        if sh.union:
+            others = sh.others
+            keys: list[bytes] | list[bytes | tuple[int, ...]]
+            if others is not None:
+                keys = [bytes(sorted(t)).translate(None, others) for seats in tables for t in seats]
+            else:
+                keys = [sh.key(t) for seats in tables for t in seats]
+            pts = chain.from_iterable([map(sh.points_of, islice(zip(*sc.points), P)) for sc in rounds])
+            count_into(shares, zip(repeat(0), keys, pts))
         end = self.shares[1]
         if end.union:
-            vecs = [list(map(t.count, card_range)) for t in kept_cards[:P]]
-            shares.extend(zip(repeat(1), map(end.counts_of, vecs), map(end.points_of, zip(*scorings[-1].points))))
-        # the copies of each card each player seat held over the game
-        if held is not None:
-            won = None
-            if winners:
-                won = self._b_won.get(len(winners))
-                if won is None:
-                    won = self._b_won[len(winners)] = []
-            bank = self._b_held
-            for s, (base, vec) in enumerate(zip(self._held_offsets, held)):
-                keys = list(map(add, base, vec))
-                bank.extend(keys)
-                if won is not None and s in winners:
-                    won.extend(keys)
-        if len(picks) >= _BUFFER:
+            key = end.key
+            count_into(
+                shares,
+                zip(repeat(1), [key(t) for t in kept_cards[:P]], map(end.points_of, zip(*scorings[-1].points))),
+            )
+        # per player seat, the copies of each card it held over the game (the cards it
+        # did not hold are counted at the flush)
+        self._b_games += 1
+        won = None
+        if winners:
+            w = len(winners)
+            won = self._b_won.get(w)
+            if won is None:
+                won = self._b_won[w] = {}
+        for s, (bank, seat_tables) in enumerate(zip(self._b_held, zip(*tables))):
+            held: dict[int, int] = {}
+            count_into(held, chain.from_iterable(seat_tables))
+            items = held.items()
+            count_into(bank, items)
+            if won is not None and s in winners:
+                count_into(won, items)
+                self._b_won_seats[w] = self._b_won_seats.get(w, 0) + 1
+        if len(shares) >= _BUFFER:
             self.flush()
 
     def flush(self) -> None:
         """Fold what was counted since the last flush into the figures' sums."""
         K = self.num_card_types
-        for (s, x), m in Counter(self._b_scores).items():
+        for (s, x), m in self._b_scores.items():
             row = self.scores[s]
             row[x] = row.get(x, 0) + m
         picks, turns, decode = self.picks, self.pick_turns, self.decode
         span = self.own_span * (K + 1)
-        for key, m in Counter(self._b_picks).items():
+        for key, m in self._b_picks.items():
             t, a = divmod(key, span)
             for c in decode(a) if a >= K else (a,):
                 picks[c] += m
                 turns[c] += (t + 1) * m
         taken, by_count = self.taken, self.by_count
-        for key, m in Counter(self._b_held).items():
-            sc, k = divmod(key, _STRIDE)
-            taken[sc] += k * m
-            key = (sc % K) * _STRIDE + k
-            by_count[key] = by_count.get(key, 0) + m
+        P = self.players
+        holding = [0] * K  # per card: the seat-games that held any
+        for s, bank in enumerate(self._b_held):
+            base = s * K
+            for (c, k), m in bank.items():
+                taken[base + c] += k * m
+                key = c * _STRIDE + k
+                by_count[key] = by_count.get(key, 0) + m
+                holding[c] += m
+        if self._b_games:
+            for c, m in enumerate(holding):
+                if m < P * self._b_games:
+                    by_count[c * _STRIDE] = by_count.get(c * _STRIDE, 0) + P * self._b_games - m
         wins = self.by_count_wins
         for w, buffer in self._b_won.items():
             share = self.unit // w
-            for key, m in Counter(buffer).items():
-                sc, k = divmod(key, _STRIDE)
-                key = (sc % K) * _STRIDE + k
+            holding = [0] * K
+            for (c, k), m in buffer.items():
+                key = c * _STRIDE + k
                 wins[key] = wins.get(key, 0) + m * share
+                holding[c] += m
+            seats = self._b_won_seats.get(w, 0)
+            for c, m in enumerate(holding):
+                if m < seats:
+                    wins[c * _STRIDE] = wins.get(c * _STRIDE, 0) + (seats - m) * share
         points, unattributed = self.points, self.unattributed
         memo = self._shares_memo
-        for entry, m in Counter(self._b_shares).items():
+        for entry, m in self._b_shares.items():
             parts = memo.get(entry)
             if parts is None:
                 parts = self._share_parts(*entry)
@@ -400,32 +461,43 @@ class LabTally:
                     points[where] = points.get(where, 0) + x * m
         self._reset_pending()
 
-    def _share_parts(self, kind: int, counts: tuple[int, ...], pts: Any) -> tuple[tuple[int | str, int], ...]:
+    def _share_parts(self, kind: int, counts: bytes | tuple[int, ...], pts: Any) -> tuple[tuple[int | str, int], ...]:
         """What one seat's scoring adds: (card * _STRIDE + denominator, numerator) per
-        card, or (rule id, points) for points that belong to no card."""
+        card, or (rule id, points) for points that belong to no card. Each rule's part
+        depends only on its own cards and points, and is remembered as such (far fewer
+        cases than whole tables)."""
         sh = self.shares[kind]
-        n_of = dict(zip(sh.union, counts))
+        memo = self._rule_memo
         out: list[tuple[int | str, int]] = []
-        for (rid, weights), p in zip(sh.shared, pts if isinstance(pts, tuple) else (pts,)):
+        for j, p in enumerate(pts if isinstance(pts, tuple) else (pts,)):
             if not p:
                 continue
-            parts = [(c, w * n_of[c]) for c, w in weights if n_of[c]]
-            d = sum(x for _, x in parts)
-            if not d:
-                out.append((rid, p))
-                continue
-            out.extend((c * _STRIDE + d, p * x) for c, x in parts)
+            own = sh.own_cards(j, counts)
+            parts = memo.get((kind, j, own, p))
+            if parts is None:
+                rid, weights = sh.shared[j]
+                n_of: dict[int, int] = dict.fromkeys(sh.union, 0)
+                count_into(n_of, own)
+                held = [(c, w * n_of[c]) for c, w in weights if n_of[c]]
+                d = sum(x for _, x in held)
+                parts = ((rid, p),) if not d else tuple((c * _STRIDE + d, p * x) for c, x in held)
+                memo[(kind, j, own, p)] = parts
+            out.extend(parts)
         return tuple(out)
 
     def merge(self, other: LabTally) -> None:
         """Add the counts of another tally (of other games at the same table)."""
         # what the other has not folded yet joins this one's buffers (folded later, once)
-        self._b_scores.extend(other._b_scores)
-        self._b_picks.extend(other._b_picks)
-        self._b_held.extend(other._b_held)
+        _add_into(self._b_scores, other._b_scores)
+        _add_into(self._b_picks, other._b_picks)
+        for bank, more in zip(self._b_held, other._b_held):
+            _add_into(bank, more)
         for w, buffer in other._b_won.items():
-            self._b_won.setdefault(w, []).extend(buffer)
-        self._b_shares.extend(other._b_shares)
+            _add_into(self._b_won.setdefault(w, {}), buffer)
+        for w, m in other._b_won_seats.items():
+            self._b_won_seats[w] = self._b_won_seats.get(w, 0) + m
+        self._b_games += other._b_games
+        _add_into(self._b_shares, other._b_shares)
         self.games += other.games
         self.cards = self.cards and other.cards
         for mine, theirs in zip(self.scores, other.scores):
@@ -442,7 +514,7 @@ class LabTally:
         _add_into(self.by_count_wins, other.by_count_wins)
         _add_into(self.points, other.points)
         _add_into(self.unattributed, other.unattributed)
-        if len(self._b_picks) >= _BUFFER:
+        if len(self._b_shares) >= _BUFFER:
             self.flush()
 
     def rule_squares(self) -> dict[str, list[int]]:
@@ -487,11 +559,9 @@ class LabTally:
 
     def __setstate__(self, state: dict) -> None:
         self.__dict__.update(state)
-        K, P = self.num_card_types, self.players
         self._layouts = {}
         self._shares_memo = {}
-        self._card_range = range(K)
-        self._held_offsets = [[(s * K + c) * _STRIDE for c in range(K)] for s in range(P)]
+        self._rule_memo = {}
         self._reset_pending()
 
 

@@ -81,13 +81,19 @@ def sweep(
     *,
     jobs: int = 1,
     progress: Callable[[int], None] | None = None,
+    play: Callable[..., Summary] | None = None,
 ) -> tuple[dict, int]:
     """Every count's figures in the JSON shape of the module docstring, and the signal
-    that stopped the run early (0 if none: then every count played every game)."""
+    that stopped the run early (0 if none: then every count played every game).
+    ``play`` plays one count, as :func:`play_count` does on ``jobs`` processes (the
+    cluster's ``sweep_on_cluster`` passes its own)."""
     out = []
     for n in counts:
         names = bots(n)
-        summary = play_count(ruleset, n, games, seed, names, jobs=jobs, progress=progress)
+        if play is None:
+            summary = play_count(ruleset, n, games, seed, names, jobs=jobs, progress=progress)
+        else:
+            summary = play(ruleset, n, games, seed, names, progress=progress)
         out.append({"players": n, "bots": list(names), "figures": summary.figures})
         if summary.interrupted:
             return _result(ruleset, spec, games, seed, out), summary.signal

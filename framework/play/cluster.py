@@ -8,6 +8,10 @@ only the final :class:`~ruledraft.play.runner.Tally` comes back. With a log, eac
 chunk's records come back as well and are handed over in game order as soon as the
 chunks before them are in.
 
+``compare``'s chunks (both sides' games, :func:`ruledraft.lab.compare.play_chunk`) go
+up the same tree (:func:`run_chunks` takes any chunk function and its tally), and a
+sweep plays every player count on one client.
+
 Tasks are pure (every game's seed comes from the run's seed and the game's index):
 when a worker is lost, the scheduler runs its tasks again elsewhere and they give the
 same results; the client takes each chunk's records once, so nothing is counted or
@@ -31,11 +35,14 @@ import time
 import uuid
 from collections import OrderedDict
 from collections.abc import Callable, Iterator, Sequence
-from typing import Any, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from ruledraft.errors import InputError, RuledraftError
 from ruledraft.language.ruleset import CompiledRuleset
 from ruledraft.play.runner import Chunk, StopSignals, Summary, Tally, WorkerError, play_chunk, steady_heap
+
+if TYPE_CHECKING:
+    from ruledraft.lab.compare import CompareTally, Side
 
 #: how long to try reaching a scheduler before saying it cannot be reached
 CONNECT_TIMEOUT = 5.0
@@ -194,23 +201,47 @@ def _play(
     players: int,
     seed: int,
     bots: Sequence[str],
+    log: bool,
+    cards: bool,
     start: int,
     end: int,
-    log: bool,
-    cards: bool = False,
 ) -> Chunk:
+    """``simulate``'s task: games ``start..end`` of the run (:func:`ruledraft.play.runner.play_chunk`)."""
     ruleset = _compiled(digest, document, plugins)
     with steady_heap():
         return play_chunk(ruleset, players, seed, bots, start, end, log, cards=cards)
+
+
+def _play_sides(
+    document_a: Any,
+    digest_a: str,
+    document_b: Any,
+    digest_b: str,
+    plugins: Sequence[str],
+    side_a: tuple[int, tuple[str, ...], int],
+    side_b: tuple[int, tuple[str, ...], int],
+    paired: bool,
+    start: int,
+    end: int,
+) -> CompareTally:
+    """``compare``'s task: games ``start..end`` of both sides (:func:`ruledraft.lab.compare.play_chunk`);
+    a side travels as (players, bots, seed) beside its ruleset's document."""
+    from ruledraft.lab.compare import Side
+    from ruledraft.lab.compare import play_chunk as play_compare_chunk
+
+    a = Side(_compiled(digest_a, document_a, plugins), *side_a)
+    b = Side(_compiled(digest_b, document_b, plugins), *side_b)
+    with steady_heap():
+        return play_compare_chunk(a, b, paired, start, end)
 
 
 def _records(chunk: Chunk) -> tuple:
     return chunk.records
 
 
-def _merge(*parts: Chunk | Tally) -> Tally:
-    """One tally of the parts (chunks or tallies), without changing them (a task's
-    inputs may be read again)."""
+def _merge(*parts: Any) -> Any:
+    """One tally of the parts (chunks, or tallies with a ``merge``), without changing
+    them (a task's inputs may be read again)."""
     tallies = [p.tally if isinstance(p, Chunk) else p for p in parts]
     out = copy.deepcopy(tallies[0])
     for t in tallies[1:]:
@@ -228,6 +259,21 @@ def chunk_size(games: int, workers: int, log: bool) -> int:
     return max(1, min(cap, -(-games // (16 * max(1, workers)))))
 
 
+def _shared(client: Any, document: Any) -> tuple[Any, str]:
+    """A ruleset's checked document kept on the cluster for the run's tasks, and its digest
+    (the key workers compile it under)."""
+    digest = hashlib.sha256(pickle.dumps(document)).hexdigest()
+    return client.submit(_document, document, key=f"ruledraft-document-{uuid.uuid4().hex[:12]}"), digest
+
+
+def _plugins(plugins: Sequence[str] | None) -> tuple[str, ...]:
+    if plugins is None:
+        from ruledraft.language.kinds import loaded_plugins
+
+        plugins = loaded_plugins()
+    return tuple(plugins)
+
+
 def run_on_cluster(
     client: Any,
     document: Any,
@@ -243,33 +289,70 @@ def run_on_cluster(
     cards: bool = False,
 ) -> Tally:
     """Play ``games`` games of the ruleset in the checked ``document`` on the cluster
-    ``client`` talks to, and return their tally (reduced on the cluster).
+    ``client`` talks to, and return their tally (reduced on the cluster): the chunks of
+    :func:`ruledraft.play.runner.play_chunk` through :func:`run_chunks`.
 
-    A few chunks per worker are queued at a time (a long run holds little anywhere).
-    Each finished chunk's tally is merged on the cluster with the next one ready,
-    two at a time, so only the last merge comes back. ``on_record`` (a log) receives
-    every game's record, in game order, as soon as the games before it are in;
-    ``progress`` the number of games of each finished chunk. When ``stop`` is
-    requested the queued chunks are cancelled and the tally counts exactly the chunks
-    finished by then (each of their records handed over, in order).
+    ``on_record``, ``progress`` and ``stop`` as for :func:`run_chunks`.
     ``plugins``: the scoring-kind plug-ins workers load (by default the ones loaded here).
     ``cards``: count the per-card figures too (as ``simulate --cards``).
     """
+    plugins = _plugins(plugins)
+    bots = list(bots)
+    doc, digest = _shared(client, document)
+
+    def empty() -> Tally:
+        return play_chunk(_compiled(digest, document, ()), players, seed, bots, 0, 0, cards=cards).tally
+
+    tally: Tally = run_chunks(
+        client,
+        games,
+        _play,
+        (doc, digest, plugins, players, seed, bots, on_record is not None, cards),
+        empty,
+        on_record=on_record,
+        progress=progress,
+        stop=stop,
+    )
+    return tally
+
+
+def run_chunks(
+    client: Any,
+    games: int,
+    play: Callable[..., Any],
+    args: Sequence[Any],
+    empty: Callable[[], Any],
+    *,
+    on_record: Callable[[dict], None] | None = None,
+    progress: Callable[[int], None] | None = None,
+    stop: StopSignals | None = None,
+) -> Any:
+    """Play ``games`` games on the cluster ``client`` talks to, in chunks, and return their
+    tally, reduced on the cluster.
+
+    Each chunk is the task ``play(*args, start, end)`` (``args`` may hold futures, such as
+    a shared document): a :class:`~ruledraft.play.runner.Chunk` (its tally, and its records
+    with a log), or a tally itself; tallies merge with their ``merge``, exactly, in any
+    order. ``empty()`` gives the tally of no games (the result when nothing finished).
+
+    A few chunks per worker are queued at a time (a long run holds little anywhere).
+    Each finished chunk's tally is merged on the cluster with the next one ready,
+    two at a time, so only the last merge comes back. ``on_record`` (a log: the chunks
+    are then Chunks with records) receives every game's record, in game order, as soon
+    as the games before it are in; ``progress`` the number of games of each finished
+    chunk. When ``stop`` is requested the queued chunks are cancelled and the tally
+    counts exactly the chunks finished by then (each of their records handed over, in
+    order).
+    """
     from distributed import as_completed, wait
 
-    if plugins is None:
-        from ruledraft.language.kinds import loaded_plugins
-
-        plugins = loaded_plugins()
     log = on_record is not None
     emit: Callable[[dict], None] = on_record if on_record is not None else (lambda record: None)
-    bots = list(bots)
+    args = tuple(args)
     workers = max(1, len(client.scheduler_info().get("workers", {})))
     size = chunk_size(games, workers, log)
     window = 4 * workers  # chunks queued or running at a time (workers that join later widen it)
     run = uuid.uuid4().hex[:12]
-    digest = hashlib.sha256(pickle.dumps(document)).hexdigest()
-    doc = client.submit(_document, document, key=f"ruledraft-document-{run}")
 
     next_start = 0  # of the next chunk to submit
     running: dict[str, tuple[int, Any, Any]] = {}  # chunk key -> (start, chunk, records)
@@ -284,20 +367,7 @@ def run_on_cluster(
         nonlocal next_start
         start, end = next_start, min(games, next_start + size)
         next_start = end
-        chunk = client.submit(
-            _play,
-            doc,
-            digest,
-            tuple(plugins),
-            players,
-            seed,
-            bots,
-            start,
-            end,
-            log,
-            cards,
-            key=f"ruledraft-chunk-{run}-{start}",
-        )
+        chunk = client.submit(play, *args, start, end, key=f"ruledraft-chunk-{run}-{start}")
         records = client.submit(_records, chunk, key=f"ruledraft-records-{run}-{start}") if log else None
         running[chunk.key] = (start, chunk, records)
         pending.add(chunk)
@@ -376,10 +446,10 @@ def run_on_cluster(
                 written = start
                 write_in_order(block=True)
         if not ready:  # nothing played: an empty tally of this table
-            return play_chunk(_compiled(digest, document, ()), players, seed, bots, 0, 0, cards=cards).tally
+            return empty()
         total = client.submit(_merge, *ready, key=f"ruledraft-merge-{run}-total")
         try:
-            tally: Tally = total.result()
+            tally = total.result()
         except Exception:  # noqa: BLE001 - the failure of a task, told as one message
             _raise_failure(total)
         return tally
@@ -445,6 +515,87 @@ def simulate_on_cluster(
                 )
             elapsed = time.perf_counter() - started
         return tally.summary(ruleset.id, players, seed, bots, elapsed, requested=games, signum=stop.signum)
+
+
+def play_sides_on_cluster(
+    a: Side,
+    b: Side,
+    documents: tuple[Any, Any],
+    games: int,
+    *,
+    paired: bool,
+    scheduler: str | None = None,
+    local_workers: int | None = None,
+    progress: Callable[[int], None] | None = None,
+    plugins: Sequence[str] | None = None,
+) -> CompareTally:
+    """:func:`ruledraft.lab.compare.play_sides` on a cluster (as :func:`simulate_on_cluster`
+    connects): the same chunks, merged up the same tree; ``documents`` are the two sides'
+    checked documents (the same object for both when the sides share a ruleset)."""
+    from ruledraft.lab.compare import empty_compare_tally
+
+    with connect(scheduler, local_workers) as client:
+        doc_a, digest_a = _shared(client, documents[0])
+        doc_b, digest_b = (doc_a, digest_a) if documents[1] is documents[0] else _shared(client, documents[1])
+        result: CompareTally = run_chunks(
+            client,
+            games,
+            _play_sides,
+            (
+                doc_a,
+                digest_a,
+                doc_b,
+                digest_b,
+                _plugins(plugins),
+                (a.players, a.bots, a.seed),
+                (b.players, b.bots, b.seed),
+                paired,
+            ),
+            lambda: empty_compare_tally(a, b, paired),
+            progress=progress,
+        )
+    return result
+
+
+def sweep_on_cluster(
+    ruleset: CompiledRuleset,
+    document: Any,
+    counts: Sequence[int],
+    games: int,
+    seed: int,
+    bots: Callable[[int], list[str]],
+    spec: str,
+    *,
+    scheduler: str | None = None,
+    local_workers: int | None = None,
+    progress: Callable[[int], None] | None = None,
+) -> tuple[dict, int]:
+    """:func:`ruledraft.lab.sweep.sweep` on a cluster: every player count's games on the one
+    client (connected as :func:`simulate_on_cluster` connects), each count's tally
+    reduced there. A stop signal ends the sweep as it ends a local one."""
+    from ruledraft.lab.sweep import sweep
+
+    with StopSignals() as stop:
+        with connect(scheduler, local_workers) as client:
+            if local_workers is not None:
+                pids = list(client.run(os.getpid).values())
+                stop.on_second.append(lambda: _kill(pids))
+
+            def play_count(
+                rs: CompiledRuleset,
+                players: int,
+                n: int,
+                seed: int,
+                names: Sequence[str],
+                *,
+                progress: Callable[[int], None] | None = None,
+            ) -> Summary:
+                tally = run_on_cluster(
+                    client, document, players, names, n, seed, progress=progress, stop=stop, cards=True
+                )
+                return tally.summary(rs.id, players, seed, names, requested=n, signum=stop.signum)
+
+            return sweep(ruleset, counts, games, seed, bots, spec, progress=progress, play=play_count)
 
 
 def _kill(pids: Sequence[int]) -> None:
