@@ -136,7 +136,9 @@ def test_full_tables_are_accepted_and_add_up(t):
 
 #: a table of each round's cards cannot show what a takeout box turned face down
 #: (score_table refuses the face-down cards; tests/test_party_menus.py pins that)
-PER_ROUND = [rid for rid in BUNDLED_RULESETS if not any(e.kind == "turn_face_down" for e in bundled_ruleset(rid).effects)]
+PER_ROUND = [
+    rid for rid in BUNDLED_RULESETS if not any(e.kind == "turn_face_down" for e in bundled_ruleset(rid).effects)
+]
 
 
 @pytest.mark.parametrize("rid", PER_ROUND)
