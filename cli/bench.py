@@ -11,7 +11,7 @@ from rich.table import Table
 from ruledraft.errors import InputError
 from ruledraft.language.bundled import bundled_ids, resolve_source
 from ruledraft.language.loading import load_ruleset
-from ruledraft.play.bench import measure, measure_jobs, player_counts
+from ruledraft.play.bench import default_player_counts, measure, measure_jobs, player_counts
 
 from .common import bots_help, reported_errors
 from .simulate import parse_bots
@@ -24,11 +24,11 @@ def bench(
         + ", ".join(bundled_ids())
         + ").",
     ),
-    players: str = typer.Option(
-        "2,4",
+    players: str | None = typer.Option(
+        None,
         "--players",
         "-p",
-        help="Player counts, comma-separated (counts a ruleset does not allow are skipped; one that allows none of them is measured at its smallest).",
+        help="Player counts, comma-separated (counts a ruleset does not allow are skipped; one that allows none of them is measured at its smallest). Default: 2 and 4; a menu of a card library at 4 and at the most players it allows.",
     ),
     bots: str = typer.Option("random,greedy", "--bots", "-b", help=bots_help("Bots to measure, each in every seat.")),
     seconds: float = typer.Option(2.0, "--seconds", min=0.01, max=3600.0, help="Time per figure."),
@@ -47,24 +47,26 @@ def bench(
     """
     with reported_errors():
         names = rulesets or bundled_ids()
-        try:
-            counts = [int(x) for x in players.split(",") if x.strip()]
-            if not counts or min(counts) < 1:
-                raise ValueError
-        except ValueError:
-            raise InputError(f"--players takes player counts separated by commas, not {players!r}") from None
+        counts: list[int] | None = None
+        if players is not None:
+            try:
+                counts = [int(x) for x in players.split(",") if x.strip()]
+                if not counts or min(counts) < 1:
+                    raise ValueError
+            except ValueError:
+                raise InputError(f"--players takes player counts separated by commas, not {players!r}") from None
         bot_names = list(dict.fromkeys(parse_bots(bots, len(bots.split(",")))))
         figures = []
         console = Console(stderr=True)
         for name in names:
             rs = load_ruleset(name)
-            for n in player_counts(rs, counts):
+            for n in default_player_counts(rs) if counts is None else player_counts(rs, counts):
                 for bot in bot_names:
                     fig = measure(rs, n, bot, min_seconds=seconds)
                     figures.append(fig)
                     if not as_json:
                         console.print(
-                            f"  {rs.id:<28} {n} players  {bot:<8} {fig.games_per_second:>9,.0f} games/s",
+                            f"  {rs.id:<30} {n} players  {bot:<8} {fig.games_per_second:>9,.0f} games/s",
                             highlight=False,
                         )
             if jobs > 1:
@@ -75,7 +77,7 @@ def bench(
                     figures.append(fig)
                     if not as_json:
                         console.print(
-                            f"  {rs.id:<28} {n} players  {bot_names[0]:<8} {fig.games_per_second:>9,.0f} games/s with --jobs {j}",
+                            f"  {rs.id:<30} {n} players  {bot_names[0]:<8} {fig.games_per_second:>9,.0f} games/s with --jobs {j}",
                             highlight=False,
                         )
         if as_json:

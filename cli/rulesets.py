@@ -15,12 +15,14 @@ from .play import terminal_width, wrapping
 def rulesets() -> None:
     """List the bundled rulesets."""
     with reported_errors():
-        for rid in bundled_ids():
+        ids = bundled_ids()
+        width = max([28, *map(len, ids)])  # the ids line up, however long
+        for rid in ids:
             path = bundled_path(rid)
             assert path is not None  # every listed id has its file
             rs = load_ruleset(path)
             players = f"{rs.min_players}-{rs.max_players}" if rs.min_players != rs.max_players else str(rs.min_players)
-            typer.echo(f"{rid:<28} {shown(rs.name)} ({players} players)")
+            typer.echo(f"{rid:<{width}} {shown(rs.name)} ({players} players)")
 
 
 def show(

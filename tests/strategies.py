@@ -226,3 +226,15 @@ def permuted_played_game(played, perm):
         states = None if rnd.card_states is None else tuple(rnd.card_states[s] for s in order)
         rounds.append(PlayedRound(tuple(rnd.tables[s] for s in order), record, states))
     return PlayedGame(played.players, tuple(rounds))
+
+
+def bundled_without_effects():
+    """Ids of the bundled rulesets whose cards do nothing but score and take extra picks
+    (``Game.general`` false: every seat acts every turn, no decisions): for tests whose
+    premise is the plain turn. Rulesets with card effects are played by
+    tests/test_party_menus.py and tests/test_effects*.py."""
+    from ruledraft.engine.state import Game
+
+    return tuple(
+        rid for rid in BUNDLED_RULESETS if not Game(bundled_ruleset(rid), bundled_ruleset(rid).min_players).general
+    )

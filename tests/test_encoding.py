@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from strategies import BUNDLED_RULESETS, MINI, bundled_game, bundled_ruleset, game_seeds
+from strategies import BUNDLED_RULESETS, MINI, bundled_game, bundled_ruleset, bundled_without_effects, game_seeds
 
 import ruledraft.engine.encoding as encoding
 from ruledraft.engine.encoding import FIELDS, Encoder, FieldSpec, encoder_for
@@ -96,7 +96,7 @@ def test_one_more_field_spec_is_one_more_part_of_the_vector(mini_game):
     assert enc.encode(_mini_state(mini_game).observation(1))[-1] == 1.0
 
 
-@pytest.mark.parametrize("rid", BUNDLED_RULESETS)
+@pytest.mark.parametrize("rid", bundled_without_effects())
 def test_the_vector_has_the_same_size_at_every_moment_for_every_seat(rid):
     """Every observation of every seat over a whole game encodes to Encoder.size values within the fields' bounds."""
     rs = bundled_ruleset(rid)

@@ -345,7 +345,7 @@ def test_a_bound_the_menu_leaves_out_comes_from_its_cards(tmp_path):
                     5,
                     1,
                     "a menu has 3 appetizers, this one has 2 (tempura, eel); choose from: tempura, sashimi, "
-                    "dumpling, eel, tofu, onigiri, edamame",
+                    "dumpling, eel, tofu, onigiri, edamame, miso_soup",
                 )
             ],
         ),
@@ -356,7 +356,8 @@ def test_a_bound_the_menu_leaves_out_comes_from_its_cards(tmp_path):
                 (
                     5,
                     47,
-                    "a menu has 2 specials, this one has 3 (wasabi, tea, soy_sauce); choose from: wasabi, tea, soy_sauce",
+                    "a menu has 2 specials, this one has 3 (wasabi, tea, soy_sauce); choose from: wasabi, tea, soy_sauce, "
+                    "chopsticks, spoon, menu, takeout_box, special_order",
                 )
             ],
         ),
@@ -385,7 +386,7 @@ def test_a_bound_the_menu_leaves_out_comes_from_its_cards(tmp_path):
                     5,
                     1,
                     "a menu has 3 appetizers, this one has 2 (tempura, eel); choose from: tempura, sashimi, "
-                    "dumpling, eel, tofu, onigiri, edamame",
+                    "dumpling, eel, tofu, onigiri, edamame, miso_soup",
                 ),
             ],
         ),
@@ -440,8 +441,9 @@ def test_the_library_on_its_own_is_not_playable_and_names_its_menus():
     assert "Traceback" not in result.output
     line = next(line for line in result.output.splitlines() if "error:" in line)
     assert line.endswith(
-        "sushi-go-party.yaml:29:1: error: 'sushi-go-party' is a card library, not a game: play one of its menus; "
-        "bundled menus: sushi-go-party-starter; or write your own menu, a file with 'extends: sushi-go-party' "
+        "sushi-go-party.yaml:32:1: error: 'sushi-go-party' is a card library, not a game: play one of its menus; "
+        f"bundled menus: {', '.join(rid for rid in bundled_ids() if rid.startswith('sushi-go-party-'))}; "
+        "or write your own menu, a file with 'extends: sushi-go-party' "
         "and 'menu: [...]' listing its dishes"
     )
 
@@ -450,7 +452,7 @@ def test_the_library_validates_with_a_warning_but_does_not_load_for_play():
     """validate checks the library (exit 0, the not-a-game note as a warning); load_ruleset refuses it with that note."""
     result = runner.invoke(app, ["validate", "sushi-go-party"])
     assert result.exit_code == 0, result.output
-    assert "sushi-go-party.yaml:29:1: warning: 'sushi-go-party' is a card library, not a game" in result.output
+    assert "sushi-go-party.yaml:32:1: warning: 'sushi-go-party' is a card library, not a game" in result.output
     with pytest.raises(RulesetError, match="is a card library, not a game: play one of its menus"):
         load_ruleset("sushi-go-party")
 

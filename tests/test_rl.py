@@ -11,7 +11,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 from pettingzoo.test import api_test, parallel_api_test, parallel_seed_test, seed_test
-from strategies import BUNDLED_RULESETS, bundled_game, bundled_ruleset
+from strategies import bundled_game, bundled_ruleset, bundled_without_effects
 
 from ruledraft import rl
 from ruledraft.engine.encoding import encoder_for
@@ -30,7 +30,7 @@ README = Path(__file__).resolve().parent.parent / "README.md"
 def _tables():
     """Each bundled ruleset at its fewest players and at four (or its most): sushi-go at 2 and 4, the dummy variant, pass-both-ways..."""
     out = []
-    for rid in BUNDLED_RULESETS:
+    for rid in bundled_without_effects():
         rs = bundled_ruleset(rid)
         for n in sorted({rs.min_players, min(4, rs.max_players)}):
             out.append((rid, n))
@@ -137,7 +137,7 @@ def _final_state(rid, players, seed, reward):
     return rewards, state
 
 
-@pytest.mark.parametrize("rid", BUNDLED_RULESETS)
+@pytest.mark.parametrize("rid", bundled_without_effects())
 def test_rewards_are_the_engines_points_margins_and_win_shares(rid):
     """reward=points is each player's total; margin is its total minus the best other's (a dummy that cannot win left out); win is 1 shared by the winners."""
     players = bundled_ruleset(rid).min_players

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from strategies import BUNDLED_RULESETS, bundled_game, bundled_ruleset, game_setups
+from strategies import BUNDLED_RULESETS, bundled_game, bundled_ruleset, bundled_without_effects, game_setups
 
 from ruledraft.engine.scoresheet import (
     PlayedGame,
@@ -70,7 +70,7 @@ def test_permuting_the_seats_of_a_finished_record_permutes_its_scores(setup, dat
     assert after.winners == sorted(i for i in range(seats) if perm[i] in before.winners)
 
 
-@pytest.mark.parametrize("ruleset_id", BUNDLED_RULESETS)
+@pytest.mark.parametrize("ruleset_id", bundled_without_effects())
 def test_score_gives_the_engine_s_sheet_for_the_cards_each_seat_played(ruleset_id):
     """A finished game's tables, as card ids through score_table, give the record the engine logged (rounds, game end, totals, winners, rules)."""
     rs = bundled_ruleset(ruleset_id)

@@ -59,3 +59,10 @@ def measure_jobs(ruleset, source: str, players: int, bot: str, jobs: int, games:
 def player_counts(ruleset, wanted: Sequence[int]) -> list:
     counts = [n for n in wanted if ruleset.min_players <= n <= ruleset.max_players]
     return counts or [ruleset.min_players]
+
+
+def default_player_counts(ruleset) -> list:
+    """The player counts measured unless others are asked for: a menu of a card library
+    (Sushi Go Party!) at 4 players and at the most it allows, any other ruleset at 2 and 4."""
+    wanted = [4, ruleset.max_players] if ruleset.menu else [2, 4]
+    return player_counts(ruleset, sorted(set(wanted)))
