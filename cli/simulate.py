@@ -114,7 +114,7 @@ def summary_tables(summary, ruleset, *, cards: bool = False) -> list[Table | str
         row = [rid]
         if figures:
             r = figures["rules"][n]
-            row += [f"{r['mean']:.2f}", "{:.2f} to {:.2f}".format(*r["interval"]), _pct(r["share_of_points"])]
+            row += [f"{r['mean']:.2f}", "{:.1f} to {:.1f}".format(*r["interval"]), _pct(r["share_of_points"])]
         if per_seat:
             row += [f"{s.rules[rid]:.2f}" for s in summary.seats]
         rules.add_row(*row)

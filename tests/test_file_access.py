@@ -625,7 +625,8 @@ def test_a_file_given_directly_that_is_not_a_rule_file_is_one_error_showing_none
 
 def test_every_command_that_uses_a_ruleset_shows_its_warnings(tmp_path, monkeypatch):
     """The warning that a bundled id shadows a file beside the child reaches stderr from show, simulate and score too, not only validate."""
-    shutil.copy(bundled_path("sushi-go"), tmp_path / "sushi-go.yaml")
+    changed = bundled_path("sushi-go").read_text(encoding="utf-8") + "# a local change\n"
+    (tmp_path / "sushi-go.yaml").write_text(changed, encoding="utf-8")
     (tmp_path / "s.yaml").write_text("format: 1\nextends: sushi-go\nid: s\nname: S\n", encoding="utf-8")
     monkeypatch.chdir(tmp_path)
     warning = (

@@ -60,7 +60,7 @@ def test_the_plugin_file_makes_the_variant_validate_show_and_simulate():
     result = invoke("--plugin", PLUGIN, "validate", VARIANT)
     assert result.exit_code == 0, result.output
     assert "ok: Sushi Go! (conveyor belt)" in result.output
-    result = invoke("--plugin", PLUGIN, "show", VARIANT)
+    result = runner.invoke(app, ["--plugin", PLUGIN, "show", VARIANT], env={"COLUMNS": "300"})
     assert (
         "  conveyor: By the longest run of nigiri cards (Egg Nigiri, Salmon Nigiri, Squid Nigiri) played one after "
         "another: 0: 0, 1: 0, 2: 0, 3: 2, 4: 5, 5: 9 (and 9 for longer)."

@@ -11,7 +11,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 from pettingzoo.test import api_test, parallel_api_test, parallel_seed_test, seed_test
-from strategies import bundled_game, bundled_ruleset, bundled_without_effects
+from strategies import BUNDLED_RULESETS, bundled_game, bundled_ruleset, bundled_without_effects
 
 from ruledraft import rl
 from ruledraft.engine.encoding import encoder_for
@@ -38,6 +38,10 @@ def _tables():
 
 
 TABLES = _tables()
+#: every bundled ruleset whose cards ask for decisions (the Party menus), at its fewest players
+EFFECT_TABLES = [
+    (rid, bundled_ruleset(rid).min_players) for rid in BUNDLED_RULESETS if rid not in bundled_without_effects()
+]
 
 
 def test_the_tables_cover_the_cases_the_environments_must_pass():
@@ -47,14 +51,14 @@ def test_the_tables_cover_the_cases_the_environments_must_pass():
     )
 
 
-@pytest.mark.parametrize(("rid", "players"), TABLES)
+@pytest.mark.parametrize(("rid", "players"), TABLES + EFFECT_TABLES)
 def test_the_aec_environment_passes_pettingzoos_api_test(rid, players):
     """pettingzoo.test.api_test passes on the wrapped environment and on the raw one."""
     api_test(rl.env(ruleset=rid, players=players), num_cycles=1000)
     api_test(rl.raw_env(ruleset=rid, players=players), num_cycles=1000)
 
 
-@pytest.mark.parametrize(("rid", "players"), TABLES)
+@pytest.mark.parametrize(("rid", "players"), TABLES + EFFECT_TABLES)
 def test_the_parallel_environment_passes_pettingzoos_parallel_api_test(rid, players):
     """pettingzoo.test.parallel_api_test passes on the parallel environment."""
     parallel_api_test(rl.parallel_env(ruleset=rid, players=players), num_cycles=1000)

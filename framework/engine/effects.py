@@ -31,6 +31,7 @@ if TYPE_CHECKING:
 class Step(Protocol):
     #: whether the step reads the cards placed earlier this round (``State.round_placed``)
     keeps_round: bool
+    changes_cards: bool
 
     def start(self, state: State, seat: int, effect: Any) -> Decision | None: ...
     def decide(self, state: State, decision: Decision, action: int) -> Decision | None: ...
@@ -38,6 +39,9 @@ class Step(Protocol):
 
 
 class _StepBase:
+    #: the step turns table cards into other card types (a face-down card, a copy): a
+    #: round's table may then hold more of a type than the deck has
+    changes_cards = False
     keeps_round = False
 
     def start(self, state: State, seat: int, effect: Any) -> Decision | None:
@@ -149,6 +153,8 @@ class TurnFaceDownStep(_StepBase):
     """Takeout box: turn cards placed this round face down, one decision per card until
     done (each into the declared face-down card); then the card is discarded."""
 
+    changes_cards = True
+
     def choices(self, state: State, seat: int, effect: Any) -> list[int]:
         """The card types of ``seat``'s table it may turn (not face-down ones, not cards
         with this effect: they are about to leave)."""
@@ -198,6 +204,7 @@ class CopyEarlierStep(_StepBase):
     (one decision when there is a choice); with nothing to copy, discarded."""
 
     keeps_round = True
+    changes_cards = True
 
     def start(self, state: State, seat: int, effect: Any) -> Decision | None:
         if not state.counts[seat][effect.card]:

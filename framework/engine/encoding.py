@@ -204,6 +204,12 @@ def _read_decision_owner(layout: Layout, obs: Observation, seats: list[int]) -> 
     return [1.0 if s == obs.pending.owner else 0.0 for s in seats]
 
 
+def _on_table(layout: Layout) -> list[float]:
+    """The most cards of one type a table (or a seat's kept cards) can hold: the whole
+    deck, since card effects may turn cards into others (a face-down card, a copy)."""
+    return [float(layout.deck_size)] * layout.num_card_types
+
+
 def _per_card(layout: Layout) -> list[float]:
     return [float(c) for c in layout.copies]
 
@@ -235,7 +241,7 @@ FIELDS: list[FieldSpec] = [
         lambda g: g.seats * g.num_card_types,
         _read_played,
         _zero,
-        lambda g: _per_card(g) * g.seats,
+        lambda g: _on_table(g) * g.seats,
         "per relative seat, this round's cards on its table by type",
     ),
     FieldSpec(
@@ -243,7 +249,7 @@ FIELDS: list[FieldSpec] = [
         lambda g: g.seats * g.num_card_types,
         _read_kept,
         _zero,
-        lambda g: _per_card(g) * g.seats,
+        lambda g: _on_table(g) * g.seats,
         "per relative seat, cards kept to game end from earlier rounds, by type",
     ),
     FieldSpec("scores", lambda g: g.seats, _read_scores, _unbounded, _unbounded, "per relative seat, points so far"),

@@ -10,6 +10,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
+import attrs
+
 from ruledraft.engine.scoresheet import PlayedGame, ScoreSheet, score_game, turns_needed
 from ruledraft.errors import InputError
 from ruledraft.language.catalogue import CardType
@@ -81,11 +83,30 @@ def parse_table(
     return out
 
 
-def _over_the_deck(ruleset: CompiledRuleset, rounds: list[list[list[int]]]) -> Iterator[tuple[str, int, CardType]]:
+@attrs.frozen
+class _AnyCard:
+    """Stands for every card in :func:`_over_the_deck`'s message ("70 cards played...")."""
+
+    id: str
+    count: int
+
+
+def _ANY_CARD(deck: int) -> _AnyCard:
+    return _AnyCard("cards", deck)
+
+
+def _over_the_deck(
+    ruleset: CompiledRuleset, rounds: list[list[list[int]]]
+) -> Iterator[tuple[str, int, CardType | _AnyCard]]:
     """``(where, number, card)`` for cards played more often than the deck allows: over
     the whole game, or (when every card not kept is shuffled back between rounds) in
     one round together with the kept cards of earlier rounds."""
+    from ruledraft.engine.effects import STEPS
+
     cards = ruleset.catalogue.cards
+    # effects that turn cards into others (face down, copies): a type may exceed its
+    # count, so only the whole deck bounds what is played
+    changed = any(getattr(STEPS.get(e.kind), "changes_cards", False) for e in ruleset.effects)
     used = [0] * len(cards)
     for r, rnd in enumerate(rounds):
         if ruleset.between_rounds == "reshuffle":
@@ -93,6 +114,12 @@ def _over_the_deck(ruleset: CompiledRuleset, rounds: list[list[list[int]]]) -> I
         for seat in rnd:
             for c in seat:
                 used[c] += 1
+        if changed:
+            total, deck = sum(used), sum(card.count for card in cards)
+            if total > deck:
+                yield (f" in round {r + 1}" if ruleset.between_rounds == "reshuffle" else ""), total, _ANY_CARD(deck)
+                return
+            continue
         for i, n in enumerate(used):
             if n > cards[i].count:
                 yield (f" in round {r + 1}" if ruleset.between_rounds == "reshuffle" else ""), n, cards[i]

@@ -957,6 +957,11 @@ class RulesetBuilder:
             extends=data.get("extends"),
             menu=self.menu,
             unplayable=self.library,
+            rule_notes=tuple(
+                (r["id"], str(r["description"]).strip())
+                for r in data.get("scoring") or []
+                if isinstance(r, dict) and isinstance(r.get("id"), str) and r.get("description")
+            ),
         )
 
 

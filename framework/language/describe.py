@@ -121,7 +121,11 @@ def describe_ruleset(rs: CompiledRuleset) -> str:
             continue
         out.append(label)
         for r in rules:
-            out.append(f"  {r.id}: {r.describe()}")
+            note = dict(rs.rule_notes).get(r.id)
+            # a rule's own description says it in words; the generated line stays for the detail
+            out.append(f"  {r.id}: {note}" if note else f"  {r.id}: {r.describe()}")
+            if note:
+                out.append(f"    ({r.describe()})")
         out.append("")
 
     out.append("Winner")

@@ -94,6 +94,8 @@ class CompiledRuleset:
     additions: tuple[RoundAddition, ...] = ()
     #: a menu of a card library: its courses and the dishes chosen (empty: no menu)
     menu: tuple[Course, ...] = ()
+    #: each scoring rule's own ``description:`` (plain words for ``show``), by rule id
+    rule_notes: tuple[tuple[str, str], ...] = ()
     #: why the ruleset is not played on its own (a card library without a menu), else None
     unplayable: Diagnostic | None = None
     #: the card effects other than pick-time extra picks (those are in ``actions``), in
