@@ -101,7 +101,7 @@ def main() -> None:
             flush=True,
         )
     count_values(Game(ruleset, PLAYERS))  # the card values both bots use, measured once before the clock runs
-    for bot in dict.fromkeys(b for b, _, _ in matches):
+    for bot in dict.fromkeys(b for b, _, _ in matches) if args.timing_games > 0 else ():
         times = decision_times(ruleset, bot, args.timing_games, args.seed)
         bound = f" (bound {ISMCTS_DECISION_BOUND * 1000:.0f} ms)" if bot == "ismcts" else ""
         print(
