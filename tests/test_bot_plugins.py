@@ -125,7 +125,7 @@ def test_an_installed_bot_appears_by_name(entry_point):
     by_module = seats(simulate("--games", "6", "--bots", "mybots:Last,greedy"))
     assert [m for _, m in by_name] == [m for _, m in by_module]
     assert seats(simulate("--games", "2", "--bots", "lastbot:first=1,greedy"))[0][0] == "lastbot:first=1"
-    listing = cli.invoke(app, ["bots"])
+    listing = cli.invoke(app, ["bots"], env={"COLUMNS": "200"})
     assert "lastbot: Takes the last legal move (or the first, with first=true)." in listing.stdout.splitlines()
     assert "  first=true/false (default False): take the first move instead" in listing.stdout.splitlines()
 

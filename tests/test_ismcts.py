@@ -144,7 +144,7 @@ def test_simulate_prints_no_note_for_an_iteration_budget():
 
 def test_bots_lists_ismcts_with_its_options_and_defaults():
     """`ruledraft bots` lists ismcts with each option, its type and its default."""
-    result = CliRunner().invoke(app, ["bots"])
+    result = CliRunner().invoke(app, ["bots"], env={"COLUMNS": "200"})
     assert result.exit_code == 0, result.output
     lines = result.output.splitlines()
     at = next(i for i, line in enumerate(lines) if line.startswith("ismcts: "))

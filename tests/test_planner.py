@@ -38,8 +38,9 @@ def test_planner_plays_only_legal_moves_on_every_bundled_ruleset(rid, seed, bot_
     state = game.new_initial_state(seed)
     bots = [PlannerAgent(bot_seed + s, samples=1) for s in range(players)]
     while not state.is_terminal():
-        actions = [bots[s].act(state, s) for s in state.acting_seats()]
-        for s, a in enumerate(actions):
+        seats = state.acting_seats()
+        actions = [bots[s].act(state, s) for s in seats]
+        for s, a in zip(seats, actions):
             assert a in state.legal_actions(s)
         state.apply_actions(actions)
     assert state.is_terminal()
@@ -52,9 +53,10 @@ def test_planner_move_is_the_same_for_the_same_seed(rid):
     for turns in (0, 3, 9):
         state = _midgame(rid, rs.min_players, 7, turns)
         assert not state.is_terminal()
-        moves = {PlannerAgent(5, samples=3).act(state.clone(), 0) for _ in range(3)}
+        seat = state.acting_seats()[0]  # seat 0, or the seat a card effect asks
+        moves = {PlannerAgent(5, samples=3).act(state.clone(), seat) for _ in range(3)}
         assert len(moves) == 1
-        assert moves <= set(state.legal_actions(0))
+        assert moves <= set(state.legal_actions(seat))
 
 
 @pytest.mark.parametrize("rid", strategies.BUNDLED_RULESETS)
@@ -65,7 +67,8 @@ def test_planner_does_not_peek_at_hidden_cards(rid, turns):
     players = rs.min_players
     for seed in range(4):
         state = _midgame(rid, players, seed, turns)
-        seat = seed % players
+        acting = state.acting_seats()  # a card effect's decision: only the deciding seat acts
+        seat = acting[seed % len(acting)]
         other = state.resample_hidden(seat, random.Random(seed + 100).random)
         assert other.hands[seat] == state.hands[seat]
         assert PlannerAgent(3).act(state, seat) == PlannerAgent(3).act(other, seat)
@@ -117,7 +120,7 @@ def test_bad_planner_options_are_one_line_errors(spec, message):
 
 def test_bots_lists_planner_with_its_option_and_default():
     """`ruledraft bots` lists planner with its summary and its samples option and default."""
-    result = CliRunner().invoke(app, ["bots"])
+    result = CliRunner().invoke(app, ["bots"], env={"COLUMNS": "200"})
     assert result.exit_code == 0, result.output
     lines = result.output.splitlines()
     at = next(i for i, line in enumerate(lines) if line.startswith("planner: "))
@@ -136,8 +139,9 @@ def test_ismcts_with_random_rollouts_still_plays_a_whole_game(rid):
     state = game.new_initial_state(4)
     bots = [ISMCTSAgent(s, iterations=3, rollout="random") for s in range(game.num_players)]
     while not state.is_terminal():
-        actions = [bots[s].act(state, s) for s in state.acting_seats()]
-        for s, a in enumerate(actions):
+        seats = state.acting_seats()
+        actions = [bots[s].act(state, s) for s in seats]
+        for s, a in zip(seats, actions):
             assert a in state.legal_actions(s)
         state.apply_actions(actions)
 
