@@ -238,3 +238,12 @@ def bundled_without_effects():
     return tuple(
         rid for rid in BUNDLED_RULESETS if not Game(bundled_ruleset(rid), bundled_ruleset(rid).min_players).general
     )
+
+
+def bundled_table_scored():
+    """Ids of the bundled rulesets whose scoring reads only the tables (no race scoring
+    at turn ends): ``score_game`` and score tables take them; the others need the turns
+    (``ruledraft score`` replays a log line for them, tests/test_race.py)."""
+    from ruledraft.engine.scoresheet import turns_needed
+
+    return tuple(rid for rid in BUNDLED_RULESETS if turns_needed(bundled_ruleset(rid)) is None)

@@ -34,8 +34,8 @@ table_scored = pytest.mark.parametrize(
 
 
 def test_the_examples_with_effects_are_found():
-    """The original game is among the examples the properties run over."""
-    assert [source_id(s) for s in effect_examples()] == ["caravan-bazaar"]
+    """The original game and the Party sampler menu are the examples with effects the properties run over."""
+    assert [source_id(s) for s in effect_examples()] == ["caravan-bazaar", "sushi-go-party-sampler"]
 
 
 @table_scored

@@ -201,7 +201,7 @@ def test_a_player_count_outside_the_ruleset_is_refused(ruleset_id, players):
     from ruledraft.errors import InputError
 
     rs = bundled_ruleset(ruleset_id)
-    with pytest.raises(InputError, match=f"{rs.min_players}-{rs.max_players} players"):
+    with pytest.raises(InputError, match=f"is for {rs.player_range}, not"):
         Game(rs, players)
 
 
@@ -946,6 +946,8 @@ def _unseen_multiset(state, seat):
             cards.update(hand)
     for pile in state.dummy_piles:
         cards.update(pile)
+    if state.pending is not None and state.pending.seat != seat:
+        cards.update(state.pending.shown)  # drawn for another seat's decision (a menu): unseen
     return cards
 
 

@@ -364,7 +364,7 @@ def test_a_bound_the_menu_leaves_out_comes_from_its_cards(tmp_path):
         (
             "maki, temaki, tempura, eel, tofu, wasabi, tea, pudding",
             "",
-            [(5, 14, "a menu has 1 roll, this one has 2 (maki, temaki); choose from: maki, temaki")],
+            [(5, 14, "a menu has 1 roll, this one has 2 (maki, temaki); choose from: maki, temaki, uramaki")],
         ),
         (
             "maki, tempura, eel, tofu, wasabi, tea",
@@ -395,7 +395,7 @@ def test_a_bound_the_menu_leaves_out_comes_from_its_cards(tmp_path):
             "",
             [
                 (5, 8, "'maki_2' is not a dish of the library's courses (did you mean 'maki'?)"),
-                (5, 1, "a menu has 1 roll, this one has 0 (none); choose from: maki, temaki"),
+                (5, 1, "a menu has 1 roll, this one has 0 (none); choose from: maki, temaki, uramaki"),
             ],
         ),
         (

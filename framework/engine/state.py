@@ -697,8 +697,7 @@ class State:
                 self.note("race", rules[i].id, seat, place, points, leaving[seat])
             for seat, cards in enumerate(leaving):
                 for c in cards:
-                    self.remove_from_table(seat, c)
-                    self.discard(c)
+                    self.discard(self.remove_from_table(seat, c))  # the physical card (a copy's)
 
     def turn_rule_points(self, t: Tableau) -> dict[int, list[int]]:
         """The round's points of the rules that score during the round, by their index
