@@ -50,13 +50,18 @@ def fig(tally, bots=("random", "random")):
 # ---------------------------------------------------------------- per card, by hand
 
 
-def test_taken_counts_and_win_rates_by_count_follow_the_tables():
-    """Taken per seat is the cards on its table at round ends; by-count rows count seat-games and their wins."""
+def _picked(game, state, seat, card):
+    """The copies of ``card`` among ``seat``'s picks over the game (both cards of a chopsticks pick)."""
+    return sum(game.decode_action(row[seat])[0].count(card) for rec in state.history for row in rec.actions)
+
+
+def test_taken_counts_and_win_rates_by_count_follow_the_picks():
+    """Taken per seat is the copies it picked over the game; by-count rows count seat-games and their wins."""
     game, states = played("sushi-go", 2, range(6))
     f = fig(tally_of(game, states))
     ids = game.ruleset.catalogue.ids
     for c, cid in enumerate(ids):
-        held = [[sum(r.tables[s].count(c) for r in st_.history) for s in range(2)] for st_ in states]
+        held = [[_picked(game, st_, s, c) for s in range(2)] for st_ in states]
         card = f["cards"][c]
         assert card["card"] == cid
         assert card["taken_per_seat"] == [sum(h[s] for h in held) / 6 for s in range(2)]
@@ -136,8 +141,57 @@ def test_points_with_none_of_the_cards_belong_to_no_card():
     minus_three = tuple(-3 for _ in shares.positions)
     lab._b_shares.append((0, nothing, minus_three if len(minus_three) > 1 else minus_three[0]))
     lab.flush()
-    assert lab.unattributed == {rid: -3 for rid, _ in shares.shared}
+    assert lab.unattributed == {rid: -3 for rid, _, _ in shares.shared}
     assert lab.points == {}
+
+
+def _rule_totals_add_up(game, states):
+    """For every rule: the points it brought each card plus its unattributed points equal its points over all seats."""
+    tally = tally_of(game, states)
+    per_rule = tally.lab.rule_card_points()
+    for rid in game.ruleset.rule_ids:
+        brought = sum(per_rule[rid].values(), Fraction(0))
+        assert brought + tally.lab.unattributed.get(rid, 0) == sum(tally.rules[rid]), rid
+
+
+@settings(max_examples=30, deadline=None)
+@given(rid=st.sampled_from(BUNDLED_RULESETS), seed=st.integers(0, 2**32), count=st.integers(1, 4))
+def test_every_rules_points_are_its_cards_shares_plus_its_unattributed_points(rid, seed, count):
+    """Over any bundled ruleset and seed, each rule's card shares plus its unattributed points are exactly its total."""
+    rs = bundled_ruleset(rid)
+    players = rs.min_players if rs.dummy else min(rs.max_players, 4)
+    game = bundled_game(rid, players)
+    states = [play_game(game, game_seed(seed, i), ["random"] * players) for i in range(count)]
+    _rule_totals_add_up(game, states)
+
+
+def test_pudding_penalty_of_seats_with_none_is_unattributed():
+    """Sushi Go!'s pudding: the -6 of a seat with no pudding goes to no card; pudding gets the points of its holders."""
+    game, states = played("sushi-go", 4, range(40))
+    pudding = game.ruleset.catalogue.ids.index("pudding")
+    penalty = brought = 0
+    for st_ in states:
+        pts = st_.scorings[-1].by_rule()["pudding"]
+        for s in range(4):
+            if st_.kept_cards[s].count(pudding):
+                brought += pts[s]
+            else:
+                penalty += pts[s]
+    tally = tally_of(game, states)
+    tally.lab.flush()
+    assert penalty < 0
+    assert tally.lab.unattributed["pudding"] == penalty
+    assert tally.lab.rule_card_points()["pudding"] == {pudding: brought}
+    _rule_totals_add_up(game, states)
+
+
+def test_a_dummy_seats_points_are_unattributed():
+    """With a dummy seat, its points of every rule count as unattributed, so the rules still add up."""
+    game, states = played("sushi-go-two-player-dummy", 2, range(10))
+    tally = tally_of(game, states)
+    dummy = {rid: sum(st_.score_sheet().rule_points[rid][2] for st_ in states) for rid in tally.rule_ids}
+    assert any(dummy.values())
+    _rule_totals_add_up(game, states)
 
 
 # ---------------------------------------------------------------- per seat and per rule, by hand

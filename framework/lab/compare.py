@@ -186,7 +186,7 @@ def game_values(result: GameResult, players: int, num_seats: int, card_ids: Sequ
         K = lab.num_card_types
         for c, cid in enumerate(card_ids):
             values[f"card {cid} taken"] = sum(lab.taken[s * K + c] for s in range(players))
-            share = lab.card_points(c, dict(result.rule_points))
+            share = lab.card_points(c)
             values[f"card {cid} points"] = share.numerator if share.denominator == 1 else share
     return values
 

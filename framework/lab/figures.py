@@ -13,20 +13,28 @@ How the figures are counted
 * **Wins** are counted as the runner counts them: a win shared by k seats counts 1/k
   to each. Win shares and win rates are those fractional counts over the games (or
   seat-games), and their Wilson intervals are taken at the fractional count.
-* **Taken**: the cards on a seat's table when each round is scored, over the game
-  (a chopsticks card handed back to the hand is not on the table: it counts for the
-  seat on whose table it ends the round). Player seats only: a dummy's cards are
-  nobody's choice.
+* **Taken** means chosen: the cards of a seat's picks over the game (both cards of a
+  pick with chopsticks), whatever becomes of them later -- a menu or takeout box that
+  leaves or turns over after acting, chopsticks going back to the hand, a special
+  order that becomes a copy, uramaki or miso soup discarded all count as taken. A
+  card an effect then places from the seat's choice (the card chosen from a menu's
+  draw, the second card of Party's chopsticks, the card a spoon brings) is not a pick
+  and is not counted. Player seats only: a dummy's cards are nobody's choice.
 * **Turn taken**: from the picks themselves; turn 1 is the first pick of a round
   (every card of a pick with chopsticks is taken on that turn).
-* **Points a card brings**: each scoring rule's points of a seat are shared among the
-  cards that rule reads (its ``reads``; all cards when it reads any) on that seat's
-  table when the rule scored, in proportion to their count times their weight. A
+* **Points a card brings** are what scored: each scoring rule's points of a seat are
+  shared among the cards that rule reads (its ``reads``; all cards when it reads any)
+  on that seat's table when the rule scored (the kept cards for a game-end rule), in
+  proportion to their count times their weight -- a card that left the table before
+  the scoring brings nothing, a copy counts as the card it became. A
   card's weight for a rule is 1, except for a rule that ranks seats by a quantity of
   the seat's own cards (a majority such as maki rolls): then it is what one such card
   alone is worth to that quantity (its icons), when that is positive for every card
-  the rule reads. Points scored with none of those cards on the table (a penalty for
-  having none) belong to no card: they are reported per rule as ``unattributed``.
+  the rule reads (a rule that reads one card gives it all its points). Points scored
+  with none of those cards on the table (pudding's or temaki's penalty for having
+  none) and a dummy seat's points belong to no card: they are reported per rule as
+  ``unattributed``. So for every rule, the points it brought its cards plus its
+  unattributed points are exactly its points over all seats.
   The shares are kept as exact fractions (an integer numerator per card and common
   denominator), so they merge exactly too.
 * **Quantiles** of scores and margins are exact, from integer histograms: the q
@@ -65,13 +73,13 @@ only ever added. Every interval is 95% and given as ``[low, high]``.
       ],
       "cards": [                      # null unless the per-card figures were counted (--cards)
         {"card": "tempura",
-         "taken_per_game": 2.9,             # all player seats together
+         "taken_per_game": 2.9,             # copies picked, all player seats together
          "taken_per_seat": [1.5, 1.4],      # per game, per player seat
          "mean_turn": 4.2,                  # null if never picked
          "points_per_game": 6.1,            # points it brings, all player seats, per game
          "points_per_card": 2.1,            # per copy taken (null if never taken)
          "by_count": [{"count": 0, "seats": 700, "win_rate": 0.41, "interval": [lo, hi]}, ...],
-                                            # player seat-games that held 0, 1, 2, ... copies over the game
+                                            # player seat-games that took 0, 1, 2, ... copies
          "takers": {"seats": 1300, "win_rate": 0.55},
          "non_takers": {"seats": 700, "win_rate": 0.41},
          "difference": 0.14, "difference_interval": [lo, hi]}   # Newcombe
@@ -118,31 +126,41 @@ def _rule_weights(rule: Any, num_card_types: int) -> dict[int, int]:
     return weights
 
 
-class CardShares:
-    """For a ruleset's round-end or game-end rules: which rules read one card only (their
-    points all go to it) and how the others share theirs."""
+class _One:
+    """``itemgetter`` of one index that still gives a tuple (and pickles)."""
 
-    def __init__(self, rules: Sequence[Any], num_card_types: int):
-        self.single: list[tuple[str, int]] = []  # (rule id, card)
-        self.shared: list[tuple[str, tuple[tuple[int, int], ...]]] = []  # (rule id, ((card, weight), ...))
-        positions = []
+    def __init__(self, index: int):
+        self.index = index
+
+    def __call__(self, counts: Sequence[int]) -> tuple[int]:
+        return (counts[self.index],)
+
+
+class CardShares:
+    """For a ruleset's round-end or game-end rules: how each rule shares its points
+    among the cards it reads (a rule that reads one card gives them all to it, from the
+    seats that hold it)."""
+
+    def __init__(self, rules: Sequence[Any], num_card_types: int, first: int = 0):
+        #: (rule id, its position in the tally's rule order, ((card, weight), ...)) per rule
+        self.shared: list[tuple[str, int, tuple[tuple[int, int], ...]]] = []
         for j, rule in enumerate(rules):
             w = _rule_weights(rule, num_card_types)
-            if len(w) == 1:
-                self.single.append((rule.id, next(iter(w))))
-            else:
-                self.shared.append((rule.id, tuple(w.items())))
-                positions.append(j)
-        #: the positions of the sharing rules among the scoring's rules
-        self.positions = tuple(positions)
-        #: every card a sharing rule reads (sorted)
-        self.union = tuple(sorted({c for _, ws in self.shared for c, _ in ws}))
+            self.shared.append((rule.id, first + j, tuple(w.items())))
+        #: the positions of the rules among the scoring's rules
+        self.positions = tuple(range(len(self.shared)))
+        #: every card a rule reads (sorted)
+        self.union = tuple(sorted({c for _, _, ws in self.shared for c, _ in ws}))
 
-        #: a seat's points of the sharing rules, from its points of every rule of the
-        #: scoring (a tuple, or a number when one rule shares)
-        self.points_of: Any = itemgetter(*positions) if positions else None
+        #: a seat's points of the rules, from its points of every rule of the scoring
+        #: (a tuple, or a number when there is one rule)
+        self.points_of: Any = itemgetter(*self.positions) if self.positions else None
         #: the counts of the cards in ``union``, from a seat's count of every card
-        self.counts_of: Any = itemgetter(*self.union) if self.union else None
+        self.counts_of: Any = None
+        if len(self.union) == 1:
+            self.counts_of = _One(self.union[0])
+        elif self.union:
+            self.counts_of = itemgetter(*self.union)
 
 
 class LabTally:
@@ -196,7 +214,8 @@ class LabTally:
         #: per rule (in ``rule_order``), per seat (flat, rule * seats + seat): sum over
         #: games of the square of the game's points
         self.rule_sq = [0] * (len(self.rule_order) * n)
-        #: per player seat, per card (flat, seat * K + card): cards on the table at round ends
+        #: per player seat, per card (flat, seat * K + card): copies taken (picked, or placed
+        #: by an effect's choice), over the games
         self.taken = [0] * (P * K)
         #: per card: picks and the sum of their turns (1-based)
         self.picks = [0] * K
@@ -204,12 +223,15 @@ class LabTally:
         #: card * _STRIDE + k (k >= 1 copies over a game) -> player seat-games, and their wins (in ``unit``)
         self.by_count: dict[int, int] = {}
         self.by_count_wins: dict[int, int] = {}
-        #: card * _STRIDE + denominator -> numerator of the card's points (exact fractions)
+        #: (rule * K + card) * _STRIDE + denominator -> numerator of the points the card
+        #: brought through the rule (``rule``: its position in ``rule_order``; exact fractions)
         self.points: dict[int, int] = {}
-        #: rule id -> points scored with none of the cards it reads (belonging to no card)
+        #: rule id -> points that belong to no card: scored with none of the cards it reads,
+        #: or by a dummy seat
         self.unattributed: dict[str, int] = {}
         self._layouts: dict[int, list[int]] = {}
         self._shares_memo: dict[tuple, tuple] = {}
+        self._picked: dict[int, tuple[int, ...]] = {}
         self._card_range = range(K)
         #: per player seat, per card: (seat * K + card) * _STRIDE, the base of a held-cards key
         self._held_offsets = [[(s * K + c) * _STRIDE for c in range(K)] for s in range(P)]
@@ -240,7 +262,7 @@ class LabTally:
             K,
             rs.rule_ids,
             game.own_span,
-            (CardShares(rs.round_rules, K), CardShares(rs.game_rules, K)),
+            (CardShares(rs.round_rules, K), CardShares(rs.game_rules, K, len(rs.round_rules))),
             rs.catalogue.ids,
             [s < game.num_players or bool(dummy and dummy.can_win) for s in range(game.num_seats)],
             [r.id for r in rs.round_rules] + [r.id for r in rs.game_rules],
@@ -261,10 +283,6 @@ class LabTally:
             self.rule_order,
             self.cards,
         )
-
-    def single_rules(self) -> dict[str, int]:
-        """Rule id -> the one card it reads, for the rules that read one card only."""
-        return {rid: c for sh in self.shares for rid, c in sh.single}
 
     def decode(self, action: int) -> tuple[int, ...]:
         """The cards of a player's own pick in ``action`` (as ``Game.decode_action``)."""
@@ -322,27 +340,36 @@ class LabTally:
         self.rule_sq = list(map(add, self.rule_sq, map(mul, flat, flat)))
         if not self.cards:
             return
-        # per round: the picks, each player seat's count of every card on its table, and
-        # the points of the rules that share them with the counts of the cards they read
+        # per round: the picks, the copies of every card each player seat took (its picks
+        # and the cards an effect placed from its choice), and the points of every rule
+        # with the counts of the cards it reads on each seat's table (a dummy seat's
+        # points belong to no card: it counts as holding none)
         layouts, picks, shares = self._layouts, self._b_picks, self._b_shares
-        card_range = self._card_range
+        card_range, K = self._card_range, self.num_card_types
+        took = self._took
         sh = self.shares[0]
-        union, counts_of, points_of = sh.union, sh.counts_of, sh.points_of
-        held = None
+        counts_of, points_of = sh.counts_of, sh.points_of
+        none = (0,) * len(sh.union)
+        held: list[list[int]] | None = None
         for rec, sc in zip(history, rounds):
             acts = rec.actions
             offsets = layouts.get(len(acts))
             if offsets is None:
                 offsets = self._layout(len(acts))
             picks.extend(map(add, offsets, chain.from_iterable(acts)))
-            vecs = [list(map(t.count, card_range)) for t in rec.tables[:P]]
+            vecs = took(rec, P, K)
             held = vecs if held is None else [list(map(add, h, v)) for h, v in zip(held, vecs)]
-            if union:
-                shares.extend(zip(repeat(0), map(counts_of, vecs), map(points_of, zip(*sc.points))))
+            if points_of is not None:
+                per_seat = list(map(points_of, zip(*sc.points)))
+                tables = [list(map(t.count, card_range)) for t in rec.tables[:P]]
+                shares.extend(zip(repeat(0), map(counts_of, tables), per_seat))
+                shares.extend(zip(repeat(0), repeat(none), per_seat[P:]))
         end = self.shares[1]
-        if end.union:
+        if end.points_of is not None:
+            per_seat = list(map(end.points_of, zip(*scorings[-1].points)))
             vecs = [list(map(t.count, card_range)) for t in kept_cards[:P]]
-            shares.extend(zip(repeat(1), map(end.counts_of, vecs), map(end.points_of, zip(*scorings[-1].points))))
+            shares.extend(zip(repeat(1), map(end.counts_of, vecs), per_seat))
+            shares.extend(zip(repeat(1), repeat((0,) * len(end.union)), per_seat[P:]))
         # the copies of each card each player seat held over the game
         if held is not None:
             won = None
@@ -358,6 +385,23 @@ class LabTally:
                     won.extend(keys)
         if len(picks) >= _BUFFER:
             self.flush()
+
+    def _took(self, rec: Any, P: int, K: int) -> list[list[int]]:
+        """Per player seat, the copies of each card it took in the round ``rec``: the cards
+        of its picks (both of a pick with chopsticks) and the cards placed on its table
+        by an effect from its choice."""
+        picked = self._picked
+        out = []
+        for s in range(P):
+            vec = [0] * K
+            for a, m in Counter(row[s] for row in rec.actions).items():
+                cards = picked.get(a)
+                if cards is None:
+                    cards = picked[a] = self.decode(a)
+                for c in cards:
+                    vec[c] += m
+            out.append(vec)
+        return out
 
     def flush(self) -> None:
         """Fold what was counted since the last flush into the figures' sums."""
@@ -406,7 +450,8 @@ class LabTally:
         sh = self.shares[kind]
         n_of = dict(zip(sh.union, counts))
         out: list[tuple[int | str, int]] = []
-        for (rid, weights), p in zip(sh.shared, pts if isinstance(pts, tuple) else (pts,)):
+        K = self.num_card_types
+        for (rid, r, weights), p in zip(sh.shared, pts if isinstance(pts, tuple) else (pts,)):
             if not p:
                 continue
             parts = [(c, w * n_of[c]) for c, w in weights if n_of[c]]
@@ -414,7 +459,7 @@ class LabTally:
             if not d:
                 out.append((rid, p))
                 continue
-            out.extend((c * _STRIDE + d, p * x) for c, x in parts)
+            out.extend(((r * K + c) * _STRIDE + d, p * x) for c, x in parts)
         return tuple(out)
 
     def merge(self, other: LabTally) -> None:
@@ -470,16 +515,28 @@ class LabTally:
             "unattributed": dict(sorted((k, v) for k, v in self.unattributed.items() if v)),
         }
 
-    def card_points(self, card: int, rule_points: dict[str, Sequence[int]]) -> Fraction:
-        """The exact points card ``card`` brought, over every game and player seat
-        (``rule_points``: the runner's points per rule per seat, for the rules that
-        read this card alone)."""
-        lo, hi = card * _STRIDE, (card + 1) * _STRIDE
-        total = sum((Fraction(v, k - lo) for k, v in self.points.items() if lo <= k < hi), Fraction(0))
-        for rid, c in self.single_rules().items():
-            if c == card:
-                total += sum(rule_points[rid][: self.players])
-        return total
+    def rule_card_points(self) -> dict[str, dict[int, Fraction]]:
+        """Rule id -> card -> the exact points the card brought through that rule, over
+        every game and player seat (cards that brought none left out)."""
+        self.flush()
+        K = self.num_card_types
+        out: dict[str, dict[int, Fraction]] = {rid: {} for rid in self.rule_order}
+        for key, v in self.points.items():
+            rc, d = divmod(key, _STRIDE)
+            r, c = divmod(rc, K)
+            row = out[self.rule_order[r]]
+            row[c] = row.get(c, Fraction(0)) + Fraction(v, d)
+        return out
+
+    def card_points(self, card: int) -> Fraction:
+        """The exact points card ``card`` brought, through every rule, over every game
+        and player seat."""
+        self.flush()
+        K = self.num_card_types
+        return sum(
+            (Fraction(v, key % _STRIDE) for key, v in self.points.items() if (key // _STRIDE) % K == card),
+            Fraction(0),
+        )
 
     def __getstate__(self) -> dict:  # what travels is the folded counts
         self.flush()
@@ -490,6 +547,7 @@ class LabTally:
         K, P = self.num_card_types, self.players
         self._layouts = {}
         self._shares_memo = {}
+        self._picked = {}
         self._card_range = range(K)
         self._held_offsets = [[(s * K + c) * _STRIDE for c in range(K)] for s in range(P)]
         self._reset_pending()
@@ -634,7 +692,7 @@ def _card_figures(tally: Any, lab: LabTally) -> list[dict]:
         non = sum(m for k, m, _ in rows if not k)
         non_wins = sum(w for k, _, w in rows if not k) / unit
         d, lo, hi = newcombe(taker_wins, takers, non_wins, non, CONFIDENCE)
-        pts = float(lab.card_points(c, tally.rules))
+        pts = float(lab.card_points(c))
         cards.append(
             {
                 "card": cid,
