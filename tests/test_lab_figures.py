@@ -89,6 +89,50 @@ def test_taken_counts_and_win_rates_by_count_follow_the_picks():
             )
 
 
+FLIP = Path(__file__).resolve().parent / "data" / "effects-flip-copy.yaml"
+
+
+def test_cards_that_leave_the_table_after_acting_count_as_taken():
+    """Menus, takeout boxes and special orders are never on a table at round end, yet count as taken when picked."""
+    from ruledraft.engine.state import Game
+    from ruledraft.language.loading import load_ruleset
+
+    game = Game(load_ruleset(str(FLIP)), 3)
+    states = [play_game(game, game_seed(5, i), ["random"] * 3) for i in range(12)]
+    f = figures(tally_of(game, states), ["random"] * 3)
+    ids = game.ruleset.catalogue.ids
+    for name in ("menu", "takeout_box_10", "special_order", "chopsticks", "miso_soup"):
+        c = ids.index(name)
+        picked = [sum(_picked(game, st_, s, c) for st_ in states) for s in range(3)]
+        card = f["cards"][c]
+        assert card["taken_per_seat"] == [p / 12 for p in picked], name
+        assert card["taken_per_game"] == sum(picked) / 12
+    for name in ("menu", "takeout_box_10", "special_order"):
+        c = ids.index(name)
+        assert sum(t.count(c) for st_ in states for rec in st_.history for t in rec.tables) == 0
+        assert f["cards"][c]["taken_per_game"] > 0, name
+
+
+def test_taken_in_one_game_by_hand():
+    """One three-player game of the flip-and-copy rules: each seat's takes are the cards of its picks, counted by hand."""
+    from ruledraft.engine.state import Game
+    from ruledraft.language.loading import load_ruleset
+
+    game = Game(load_ruleset(str(FLIP)), 3)
+    state = play_game(game, game_seed(2, 0), ["random"] * 3)
+    ids = game.ruleset.catalogue.ids
+    by_hand = [Counter() for _ in range(3)]
+    for rec in state.history:
+        for row in rec.actions:
+            for s, a in enumerate(row):
+                for c in game.decode_action(a)[0]:
+                    by_hand[s][ids[c]] += 1
+    f = figures(tally_of(game, [state]), ["random"] * 3)
+    for card in f["cards"]:
+        assert card["taken_per_seat"] == [float(by_hand[s][card["card"]]) for s in range(3)], card["card"]
+    assert sum(card["taken_per_game"] for card in f["cards"]) == sum(sum(h.values()) for h in by_hand)
+
+
 def test_mean_turn_comes_from_the_picks():
     """The mean turn of a card is the mean over its picks of the 1-based turn of the round it was picked on."""
     game, states = played("sushi-go", 2, range(4))
