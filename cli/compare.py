@@ -15,6 +15,7 @@ from ruledraft.engine.state import MAX_SEED
 from ruledraft.errors import InputError
 from ruledraft.lab.compare import Side, comparison, independent_seed, labels, pairing, play_sides
 from ruledraft.lab.compare import lineup as bot_lineup
+from ruledraft.lab.figures import formatted
 from ruledraft.play.agents import BotFailure
 from ruledraft.play.ismcts import time_budget_note
 from ruledraft.play.runner import WorkerError
@@ -57,7 +58,7 @@ def _row_text(row: dict) -> str:
     dec = 1 if share else 2
 
     def num(x: float, sign: str = "") -> str:
-        return f"{x * scale:{sign}.{dec}f}{unit}"
+        return formatted(x * scale, f"{sign}.{dec}f") + unit
 
     lo, hi = row["interval"]
     interval = f"[{num(lo, '+')}, {num(hi, '+')}]"

@@ -11,6 +11,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 from ruledraft.engine.state import MAX_SEED
 from ruledraft.errors import InputError
+from ruledraft.lab.figures import formatted
 from ruledraft.lab.sweep import key_figures, player_counts
 from ruledraft.lab.sweep import sweep as run_sweep
 from ruledraft.play.agents import BotFailure
@@ -49,14 +50,17 @@ def _blocks(counts: list[dict]) -> list[tuple[str, list[tuple[str, list[str]]]]]
     return [
         (
             "win share % [95% interval]",
-            per_seat("win_share", lambda w, lo, hi: f"{w * 100:.1f} [{lo * 100:.0f},{hi * 100:.0f}]")
+            per_seat(
+                "win_share",
+                lambda w, lo, hi: f"{w * 100:.1f} [{formatted(lo * 100, '.0f')},{formatted(hi * 100, '.0f')}]",
+            )
             + [("seats equal: p", [p_text(k["seats_equal_p"]) for k in keys])],
         ),
-        ("mean score (sd)", per_seat("score", lambda m, sd: f"{m:.1f} ({sd:.1f})")),
+        ("mean score (sd)", per_seat("score", lambda m, sd: f"{formatted(m, '.1f')} ({sd:.1f})")),
         (
             "margin of victory",
             [
-                ("mean", [f"{k['margin_mean']:.2f}" for k in keys]),
+                ("mean", [formatted(k["margin_mean"], ".2f") for k in keys]),
                 ("median", [str(k["margin_median"]) for k in keys]),
                 ("top score tied %", [f"{k['top_tied'] * 100:.1f}" for k in keys]),
             ],
@@ -64,7 +68,7 @@ def _blocks(counts: list[dict]) -> list[tuple[str, list[tuple[str, list[str]]]]]
         (
             "mean points per seat, by rule",
             [
-                (fit(shown(r), LABEL - 2), [f"{k['rules'][r]:.2f}" if r in k["rules"] else "-" for k in keys])
+                (fit(shown(r), LABEL - 2), [formatted(k["rules"][r], ".2f") if r in k["rules"] else "-" for k in keys])
                 for r in rules
             ],
         ),
@@ -90,7 +94,8 @@ def sweep_text(result: dict) -> list[str]:
     lines.append("top cards: win rate of their takers - of the others (percentage points)")
     for c in counts:
         top = ", ".join(
-            f"{shown(card)} {d * 100:+.0f}" for card, d in key_figures(c["figures"], c["players"])["top_cards"]
+            f"{shown(card)} {formatted(d * 100, '+.0f')}"
+            for card, d in key_figures(c["figures"], c["players"])["top_cards"]
         )
         lines.append(f"  {str(c['players']) + ' players':<{LABEL - 2}}" + fit(top or "-", 80 - LABEL))
     return lines

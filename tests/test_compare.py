@@ -343,3 +343,33 @@ def test_ctrl_c_stops_compare_on_two_workers():
     while not all(_gone(pid) for pid in workers) and time.monotonic() < deadline:
         time.sleep(0.05)
     assert all(_gone(pid) for pid in workers)
+
+
+NEGATIVE_ZERO = re.compile(r"-0(\.0+)?(?![.\d])")
+
+
+def test_a_value_that_rounds_to_zero_never_shows_a_minus_sign():
+    """Differences, intervals and means that round to zero print as 0.00 or +0.00, never -0.00."""
+    from ruledraft.cli.compare import comparison_text
+
+    result = run_json("sushi-go", "--games", "4", "--bots", "random")
+    rule = next(r for r in result["rows"] if r["group"] == "rules")
+    rule.update(a=-0.001, b=-0.004, difference=-0.003, interval=[-0.004, -0.001])
+    share = next(r for r in result["rows"] if r["figure"].endswith("win share"))
+    share.update(a=0.2, b=0.19996, difference=-0.00004, interval=[-0.0004, 0.0002])
+    lines = comparison_text(result, 4)
+    text = "\n".join(lines)
+    assert not NEGATIVE_ZERO.search(text), [x for x in lines if NEGATIVE_ZERO.search(x)]
+    assert f"{rule['figure']:<27}    0.00    0.00   +0.00   [+0.00, +0.00]" in text
+    assert f"{share['figure']:<27}   20.0%   20.0%   +0.0%   [+0.0%, +0.0%]" in text
+
+
+def test_formatted_numbers_drop_the_sign_of_zero():
+    """formatted() gives 0.00 for -0.001, +0.0 for -0.04 with '+', and keeps real negatives."""
+    from ruledraft.lab.figures import formatted
+
+    assert formatted(-0.001, ".2f") == "0.00"
+    assert formatted(-0.04, "+.1f") == "+0.0"
+    assert formatted(-0.0004, ".1%") == "0.0%"
+    assert formatted(-0.006, ".2f") == "-0.01"
+    assert formatted(-0.0, ">7.2f") == "   0.00"

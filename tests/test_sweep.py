@@ -123,3 +123,24 @@ def test_errors_are_one_line_with_exit_2(args, message):
     assert result.exit_code == 2, result.output
     assert result.stdout == ""
     assert result.stderr.startswith(message) and len(result.stderr.splitlines()) == 1
+
+
+def test_a_value_that_rounds_to_zero_never_shows_a_minus_sign():
+    """Rule means, scores, margins and card differences that round to zero print without a minus sign."""
+    import re
+
+    from ruledraft.cli.sweep import sweep_text
+
+    result = run_json("sushi-go", "--players", "2-3", "--games", "6", "--bots", "random")
+    for count in result["counts"]:
+        f = count["figures"]
+        for r in f["rules"]:
+            r["mean"] = -0.001
+        f["seats"][0]["mean"] = -0.01
+        f["margin"]["mean"] = -0.001
+        for c in f["cards"]:
+            c["difference"] = -0.001
+    lines = sweep_text(result)
+    bad = re.compile(r"-0(\.0+)?(?![.\d])")
+    assert not [x for x in lines if bad.search(x)]
+    assert any(line.startswith("  maki ") and line.split()[1:] == ["0.00", "0.00"] for line in lines)

@@ -30,8 +30,8 @@ The figures compared (per game, then averaged over the games)
   (seats from 0, as ``simulate`` numbers them); a win shared by k seats counts 1/k.
 * ``rule R`` -- the rule's points per seat and game (all seats pooled: the
   ``mean`` of the figures' rule), for every rule of either side.
-* ``card C taken`` and ``card C points`` -- the copies of the card on the player
-  seats' tables at round ends per game, and the points it brings per game (the
+* ``card C taken`` and ``card C points`` -- the copies of the card the player seats
+  picked per game, and the points it brings per game (the
   figures' ``taken_per_game`` and ``points_per_game``), for every card of either side.
 
 A rule or card one side does not have counts as 0 there. Every figure gets a

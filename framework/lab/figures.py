@@ -581,6 +581,15 @@ def quantiles(histogram: dict[int, int], qs: Sequence[int] = QUANTILES) -> dict[
     return out
 
 
+def formatted(x: float, spec: str) -> str:
+    """``format(x, spec)``, but a number that shows as zero never shows a minus sign
+    (``-0.001`` at two decimals is ``0.00``, or ``+0.00`` with a ``+`` in ``spec``)."""
+    text = format(x, spec)
+    if "-" in text and not any(ch in "123456789" for ch in text):
+        text = format(0.0, spec)
+    return text
+
+
 def _interval(pair: tuple[float, float]) -> list[float]:
     return [pair[0], pair[1]]
 

@@ -41,6 +41,7 @@ from pathlib import Path
 from typing import Any
 
 from ruledraft.errors import RuledraftError
+from ruledraft.lab.figures import formatted
 
 INSTALL = "pip install 'ruledraft[plots]'"
 PAGE = "index.html"
@@ -143,11 +144,11 @@ def _num(x: Any, digits: int = 2) -> str:
         return str(x)
     if isinstance(x, float) and not math.isfinite(x):
         return str(x)
-    return f"{x:.{digits}f}"
+    return formatted(x, f".{digits}f")
 
 
 def _pct(x: Any) -> str:
-    return "-" if x is None else f"{x:.1%}"
+    return "-" if x is None else formatted(x, ".1%")
 
 
 def _interval(iv: Any, fmt: Any = _num) -> str:
@@ -407,9 +408,7 @@ def _cards_section(page: _Page, labels: Sequence[str]) -> str:
         d, iv = f"sides[{i}].figures.cards[*].difference", f"sides[{i}].figures.cards[*].difference_interval"
         diff_paths += [d, iv]
         diffs.append((labels[i], _aligned(names, own[i], page.get(d)), _aligned(names, own[i], page.get(iv))))
-    taken_png = plots.horizontal_bars(
-        names, taken, "Cards taken per game", "copies on the tables per game (all players)"
-    )
+    taken_png = plots.horizontal_bars(names, taken, "Cards taken per game", "copies picked per game (all players)")
     diff_png = plots.differences(
         names,
         diffs,
@@ -453,7 +452,7 @@ def _cards_section(page: _Page, labels: Sequence[str]) -> str:
         ]
     )
     intro = (
-        "<p>How often each card ends on a player's table, and the win rate of seats that took it at "
+        "<p>How often each card is taken (picked; see the README), and the win rate of seats that took it at "
         "least once minus that of seats that never did, with its 95% interval (Newcombe). Points a rule "
         "gives are shared among the cards it reads.</p>"
     )
