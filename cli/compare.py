@@ -121,14 +121,16 @@ def side_bots(spec: str, players: int, rs, which: str) -> list[str]:
 
 
 def run_with_progress(a: Side, b: Side, games: int, paired: bool, jobs: int, quiet: bool, what: str):
-    """Play both sides with a progress bar on standard error (none with ``quiet``)."""
+    """Play both sides with a progress bar on standard error (none with ``quiet``, or
+    when standard error is not a terminal)."""
+    err = Console(stderr=True)
     with Progress(
         TextColumn("[progress.description]{task.description}"),
         BarColumn(),
         MofNCompleteColumn(),
         TimeElapsedColumn(),
-        console=Console(stderr=True),
-        disable=quiet,
+        console=err,
+        disable=quiet or not err.is_terminal,  # elsewhere it would only leave a blank line
         transient=True,
     ) as progress:
         task = progress.add_task(shown(what, markup=True), total=games)

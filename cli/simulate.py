@@ -459,7 +459,7 @@ def simulate(
                 MofNCompleteColumn(),
                 TimeElapsedColumn(),
                 console=err,
-                disable=quiet,
+                disable=quiet or not err.is_terminal,  # elsewhere it would only leave a blank line
                 transient=True,
             ) as progress:
                 task = progress.add_task(shown(rs.id, markup=True), total=games)

@@ -137,13 +137,14 @@ def sweep(
         budget_note = time_budget_note(lineups[counts[-1]])
         if budget_note:
             typer.echo(shown(budget_note), err=True)
+        err = Console(stderr=True)
         with Progress(
             TextColumn("[progress.description]{task.description}"),
             BarColumn(),
             MofNCompleteColumn(),
             TimeElapsedColumn(),
-            console=Console(stderr=True),
-            disable=quiet,
+            console=err,
+            disable=quiet or not err.is_terminal,  # elsewhere it would only leave a blank line
             transient=True,
         ) as progress:
             task = progress.add_task(shown(rs.id, markup=True), total=games * len(counts))

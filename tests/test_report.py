@@ -605,3 +605,25 @@ def test_compare_and_sweep_write_a_report_of_the_figures_they_print(tmp_path, ar
     assert page[key] == roundtrip(printed)
     sides = [printed["a"], printed["b"]] if key == "comparison" else printed["counts"]
     assert [s["figures"] for s in page["sides"]] == [roundtrip(s["figures"]) for s in sides]
+
+
+@pytest.mark.parametrize(
+    ("args", "first"),
+    [
+        (["simulate", "sushi-go", "-p", "2", "-g", "20"], "Sushi Go!: 20 games, 2 players, seed 0"),
+        (["compare", "sushi-go", "-g", "4", "-b", "random"], "A: sushi-go, 4 players, random x4, seed 0"),
+        (["sweep", "sushi-go", "-p", "2-3", "-g", "4", "-b", "random"], "sushi-go: 4 games per player count,"),
+    ],
+)
+def test_report_output_starts_with_the_figures_not_a_blank_line(tmp_path, args, first):
+    """Without --quiet, output to a file (no terminal) starts with the figures; nothing but the report goes to stderr."""
+    proc = subprocess.run(
+        [sys.executable, "-m", "ruledraft", *args, "--report", str(tmp_path / "r")],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.splitlines()[0].strip().startswith(first)
+    assert proc.stdout.splitlines()[-1] == f"report: {(tmp_path / 'r' / 'index.html').resolve().as_uri()}"
+    assert proc.stderr == ""
