@@ -171,7 +171,8 @@ def compare(
     seeds) when the sides deal the same cards, and independent otherwise or with
     --seed-b. Each seat's win share and score, each rule's points and each card's
     take rate and points differ by B - A, with a 95% interval; flagged at 5% after
-    Holm's correction over all of them.
+    Holm's correction over all of them. Ctrl-C stops early: the pairs of games
+    finished are compared, and the exit status is 130.
     """
     with reported_errors():
         for option, value in (("--seed", seed), ("--seed-b", seed_b)):
@@ -201,12 +202,18 @@ def compare(
         label_a, label_b = labels(a, b)
         a, b = attrs.evolve(a, label=label_a), attrs.evolve(b, label=label_b)
         tally = run_with_progress(a, b, games, paired, jobs_used, quiet, f"{rs_a.id} / {rs_b.id}")
-        result = comparison(a, b, tally, why)
+        played = tally.sums_a.n
+        stopped = f"interrupted after {played} of {games} games" if tally.signal else ""
+        if stopped and not played:
+            fail(stopped, 128 + tally.signal)
+        result = comparison(a, b, tally, why, requested=games)
         if as_json:
             typer.echo(json.dumps(result, indent=2))
         else:
-            for line in comparison_text(result, games):
+            for line in comparison_text(result, played):
                 typer.echo(line)
+            if stopped:
+                typer.echo(stopped)
         if report_dir is not None:
             command = ["ruledraft", "compare", ruleset_a, *([ruleset_b] if ruleset_b else [])]
             command += ["-p", str(players), "-g", str(games), "-s", str(seed), "-b", bots]
@@ -221,8 +228,10 @@ def compare(
             write_html_report(
                 report_dir,
                 err=as_json,
-                title=f"{rs_a.name} / {rs_b.name}: {games} games each",
+                title=f"{rs_a.name} / {rs_b.name}: {played} games each" + (f" ({stopped})" if stopped else ""),
                 command=shlex.join(command),
                 sides=[(result[k]["label"], result[k]["figures"]) for k in ("a", "b")],
                 comparison=result,
             )
+        if stopped:
+            fail(stopped, 128 + tally.signal)

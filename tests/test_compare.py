@@ -317,7 +317,7 @@ def test_a_killed_worker_is_an_error_not_a_hang():
 
 @pytest.mark.skipif(not Path("/proc/self/task").exists(), reason="needs /proc")
 def test_ctrl_c_stops_compare_on_two_workers():
-    """Ctrl-C (SIGINT to the process group) during a run on two workers: exit 130, 'interrupted', no process left."""
+    """Ctrl-C (SIGINT to the process group) on two workers: the pairs finished compared, 'interrupted after N of G games', exit 130, no process left."""
     proc = subprocess.Popen(
         [sys.executable, "-m", "ruledraft", "compare", "sushi-go", "--bots", "greedy", "--games", "100000"]
         + ["--jobs", "2", "--quiet"],
@@ -332,13 +332,20 @@ def test_ctrl_c_stops_compare_on_two_workers():
             time.sleep(0.05)
         workers = _children(proc.pid)
         assert len(workers) >= 2, "the workers never started"
+        time.sleep(4)  # some chunks finish
         os.killpg(proc.pid, signal.SIGINT)
         out, err = proc.communicate(timeout=60)
     finally:
         if proc.poll() is None:
             os.killpg(proc.pid, signal.SIGKILL)
             proc.communicate()
-    assert (proc.returncode, out, err) == (130, "", "interrupted\n")
+    assert proc.returncode == 130, err
+    lines = out.splitlines()
+    played = int(lines[2].split()[0])
+    assert lines[2] == f"{played} games a side" and 0 < played < 100000
+    assert lines[-1] == f"interrupted after {played} of 100000 games"
+    assert "figures compared;" in out
+    assert err == f"interrupted after {played} of 100000 games\n"
     deadline = time.monotonic() + 10
     while not all(_gone(pid) for pid in workers) and time.monotonic() < deadline:
         time.sleep(0.05)
@@ -373,3 +380,30 @@ def test_formatted_numbers_drop_the_sign_of_zero():
     assert formatted(-0.0004, ".1%") == "0.0%"
     assert formatted(-0.006, ".2f") == "-0.01"
     assert formatted(-0.0, ">7.2f") == "   0.00"
+
+
+def test_ctrl_c_stops_compare_on_one_process_with_json():
+    """SIGINT during a one-process run with --json: the JSON of the pairs finished, marked interrupted; exit 130."""
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "ruledraft", "compare", "sushi-go", "--bots", "greedy", "--games", "100000"]
+        + ["--quiet", "--json"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+    )
+    try:
+        time.sleep(4)
+        os.killpg(proc.pid, signal.SIGINT)
+        out, err = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.communicate()
+    assert proc.returncode == 130, err
+    result = json.loads(out)
+    played = result["games"]
+    assert 0 < played < 100000
+    assert (result["games_requested"], result["interrupted"]) == (100000, True)
+    assert result["a"]["games"] == result["b"]["games"] == played
+    assert err == f"interrupted after {played} of 100000 games\n"
