@@ -84,6 +84,11 @@ def sweep_text(result: dict) -> list[str]:
         f"seed {result['seed']}",
         "Every count plays from this seed; the counts' games are independent.",
     ]
+    lines += [
+        f"{c['players']} players: only {c['games']} of {result['games']} games (interrupted)"
+        for c in counts
+        if c.get("games", result["games"]) != result["games"]
+    ]
     for start in range(0, len(counts), PER_PAGE):
         page = counts[start : start + PER_PAGE]
         lines += ["", " " * LABEL + "".join(f"{str(c['players']) + ' players':>{COLUMN}}" for c in page)]
@@ -163,21 +168,34 @@ def sweep(
                 fail(f"error: {shown(e)}", 70)
             except BotFailure as e:
                 fail(f"error: {shown(e)}", 1)
+        stopped = ""
         if signum:
-            fail("interrupted", 128 + signum)
+            cut = result["interrupted_at"]
+            done = [c["players"] for c in result["counts"] if c["players"] != cut]
+            at_cut = next((c["games"] for c in result["counts"] if c["players"] == cut), 0)
+            stopped = f"interrupted after {at_cut} of {games} games at {cut} players" + (
+                f" (finished: {', '.join(map(str, done))} players)" if done else ""
+            )
+            if not result["counts"]:
+                fail(stopped, 128 + signum)
         if as_json:
             typer.echo(json.dumps(result, indent=2))
         else:
             for line in sweep_text(result):
                 typer.echo(line)
+            if stopped:
+                typer.echo(stopped)
         if report_dir is not None:
             write_html_report(
                 report_dir,
                 err=as_json,
-                title=f"{rs.name}: {games} games at each of {len(counts)} player counts",
+                title=f"{rs.name}: {games} games at each of {len(counts)} player counts"
+                + (f" ({stopped})" if stopped else ""),
                 command=shlex.join(
                     ["ruledraft", "sweep", ruleset, "-p", players, "-g", str(games), "-s", str(seed), "-b", bots]
                 ),
                 sides=[(f"{c['players']} players", c["figures"]) for c in result["counts"]],
                 sweep=result,
             )
+        if stopped:
+            fail(stopped, 128 + signum)

@@ -144,3 +144,42 @@ def test_a_value_that_rounds_to_zero_never_shows_a_minus_sign():
     bad = re.compile(r"-0(\.0+)?(?![.\d])")
     assert not [x for x in lines if bad.search(x)]
     assert any(line.startswith("  maki ") and line.split()[1:] == ["0.00", "0.00"] for line in lines)
+
+
+def test_ctrl_c_prints_the_counts_finished_and_the_one_cut_short():
+    """SIGINT during a sweep: the counts finished and the one cut short are shown, then 'interrupted after N of G games at P players'; exit 130."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "ruledraft", "sweep", "sushi-go", "--players", "2-5", "--bots", "greedy"]
+        + ["--games", "1500", "--quiet", "--json"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+    )
+    try:
+        time.sleep(8)
+        os.killpg(proc.pid, signal.SIGINT)
+        out, err = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.communicate()
+    assert proc.returncode == 130, err
+    result = json.loads(out)
+    cut = result["interrupted_at"]
+    assert cut in (2, 3, 4, 5)
+    finished = [c for c in result["counts"] if c["players"] != cut]
+    assert [c["players"] for c in finished] == list(range(2, cut))
+    assert all(c["games"] == c["figures"]["games"] == 1500 for c in finished)
+    short = [c for c in result["counts"] if c["players"] == cut]
+    played = short[0]["games"] if short else 0
+    assert played == (short[0]["figures"]["games"] if short else 0) < 1500
+    done = ", ".join(str(c["players"]) for c in finished)
+    also = f" (finished: {done} players)" if finished else ""
+    assert err == f"interrupted after {played} of 1500 games at {cut} players{also}\n"
