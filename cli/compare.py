@@ -48,6 +48,11 @@ def fit(text: str, width: int) -> str:
     return text if len(text) <= width else text[: width - 1] + "…"
 
 
+def side_label(side: str, label: str) -> str:
+    """A side's name in the report, as the terminal names it: ``A: sushi-go`` (or ``A``)."""
+    return side if label in ("", side) else f"{side}: {label}"
+
+
 def p_text(p: float) -> str:
     return "<0.001" if p < 0.001 else f"{p:.3f}"
 
@@ -230,7 +235,7 @@ def compare(
                 err=as_json,
                 title=f"{rs_a.name} / {rs_b.name}: {played} games each" + (f" ({stopped})" if stopped else ""),
                 command=shlex.join(command),
-                sides=[(result[k]["label"], result[k]["figures"]) for k in ("a", "b")],
+                sides=[(side_label(k.upper(), result[k]["label"]), result[k]["figures"]) for k in ("a", "b")],
                 comparison=result,
             )
         if stopped:

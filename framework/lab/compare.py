@@ -62,6 +62,8 @@ Every difference is B minus A; intervals are 95% and given as ``[low, high]``.
       "compared": 46, "flagged": 3,
       "rows": [
         {"figure": "seat 0 win share", "group": "seats",   # "seats", "rules" or "cards"
+         "measure": "win_share",     # what is measured (its unit): "win_share" (a fraction),
+                                     # "score", "rule" or "points" (points), "taken" (cards)
          "a": 0.25, "b": 0.31, "difference": 0.06, "interval": [0.01, 0.11],
          "p_value": 0.02, "p_holm": 0.9, "flagged": false}
       ]
@@ -461,6 +463,15 @@ def welch_row(sa: Sums, sb: Sums, key: str) -> tuple[float, list[float], float]:
     return d, [d - half, d + half], _two_sided_t(d, se, df)
 
 
+def measure(figure: str) -> str:
+    """What a figure of the comparison measures (see the JSON shape): win_share, score, rule, taken or points."""
+    if figure.startswith("rule "):
+        return "rule"
+    if figure.startswith("card "):
+        return "taken" if figure.endswith(" taken") else "points"
+    return "win_share" if figure.endswith(" win share") else "score"
+
+
 def comparison_rows(
     order: Sequence[tuple[str, str]], sums_a: Sums, sums_b: Sums, pairs: Sums | None, alpha: float = ALPHA
 ) -> list[dict]:
@@ -479,6 +490,7 @@ def comparison_rows(
             {
                 "figure": key,
                 "group": group,
+                "measure": measure(key),
                 "a": float(sums_a.mean(key)),
                 "b": float(sums_b.mean(key)),
                 "difference": d,
