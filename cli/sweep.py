@@ -127,7 +127,8 @@ def sweep(
 
     Per count: win share per seat with intervals and the test that seats are equal,
     mean score and spread, margin of victory, points per rule and the cards whose
-    takers win most. Ctrl-C stops early (exit status 130).
+    takers win most. Ctrl-C stops early: the counts finished and the one cut
+    short are shown, and the exit status is 130.
     """
     with reported_errors():
         if not 0 <= seed <= MAX_SEED:
