@@ -386,8 +386,9 @@ def _play_sides(
 
                 def kill_now() -> None:  # a second signal: no worker may outlive the process
                     for proc in workers:
-                        with contextlib.suppress(OSError):
-                            os.kill(proc.pid, signal.SIGKILL)
+                        if proc.pid is not None:
+                            with contextlib.suppress(OSError):
+                                os.kill(proc.pid, signal.SIGKILL)
 
                 stop.on_second.append(kill_now)
                 try:
