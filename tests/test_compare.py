@@ -137,10 +137,16 @@ def test_soy_sauce_rule_is_flagged_against_the_base_game():
     assert result["a"]["label"] == "sushi-go" and result["b"]["label"] == "sushi-go-soy-sauce"
     assert result["a"]["figures"]["games"] == result["b"]["figures"]["games"] == 150
     assert result["flagged"] == sum(r["flagged"] for r in result["rows"])
-    assert set(result) == {"a", "b", "paired", "pairing", "alpha", "compared", "flagged", "rows"}
+    assert set(result) == {"a", "b", "games", "games_requested", "interrupted", "paired", "pairing"} | {
+        "alpha",
+        "compared",
+        "flagged",
+        "rows",
+    }
+    assert (result["games"], result["games_requested"], result["interrupted"]) == (150, 150, False)
     assert set(result["b"]) == {"label", "ruleset", "players", "bots", "seed", "games", "figures"}
     assert result["alpha"] == 0.05 and {g for r in result["rows"] for g in [r["group"]]} == {"seats", "rules", "cards"}
-    keys = {"figure", "group", "a", "b", "difference", "interval", "p_value", "p_holm", "flagged"}
+    keys = {"figure", "group", "measure", "a", "b", "difference", "interval", "p_value", "p_holm", "flagged"}
     assert all(set(r) == keys for r in result["rows"])
     assert result["compared"] == len(result["rows"]) == 4 * 2 + 8 + 13 * 2
 
