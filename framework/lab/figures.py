@@ -392,9 +392,9 @@ class LabTally:
         by an effect from its choice."""
         picked = self._picked
         out = []
-        for s in range(P):
+        for column in zip(*rec.actions):  # one per player seat, its actions over the round
             vec = [0] * K
-            for a, m in Counter(row[s] for row in rec.actions).items():
+            for a, m in Counter(column).items():
                 cards = picked.get(a)
                 if cards is None:
                     cards = picked[a] = self.decode(a)
