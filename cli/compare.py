@@ -15,6 +15,7 @@ from ruledraft.engine.state import MAX_SEED
 from ruledraft.errors import InputError
 from ruledraft.lab.compare import Side, comparison, independent_seed, labels, pairing, play_sides
 from ruledraft.lab.compare import lineup as bot_lineup
+from ruledraft.lab.figures import formatted
 from ruledraft.play.agents import BotFailure
 from ruledraft.play.cluster import ClusterError
 from ruledraft.play.ismcts import time_budget_note
@@ -51,6 +52,11 @@ def fit(text: str, width: int) -> str:
     return text if len(text) <= width else text[: width - 1] + "…"
 
 
+def side_label(side: str, label: str) -> str:
+    """A side's name in the report, as the terminal names it: ``A: sushi-go`` (or ``A``)."""
+    return side if label in ("", side) else f"{side}: {label}"
+
+
 def p_text(p: float) -> str:
     return "<0.001" if p < 0.001 else f"{p:.3f}"
 
@@ -61,7 +67,7 @@ def _row_text(row: dict) -> str:
     dec = 1 if share else 2
 
     def num(x: float, sign: str = "") -> str:
-        return f"{x * scale:{sign}.{dec}f}{unit}"
+        return formatted(x * scale, f"{sign}.{dec}f") + unit
 
     lo, hi = row["interval"]
     interval = f"[{num(lo, '+')}, {num(hi, '+')}]"
@@ -133,16 +139,18 @@ def run_with_progress(
     what: str,
     cluster: tuple[str | None, int | None, tuple] | None = None,
 ):
-    """Play both sides with a progress bar on standard error (none with ``quiet``), on
-    ``jobs`` processes or on a Dask cluster (``cluster``: the scheduler's address or the
-    number of local workers, and the two sides' checked documents)."""
+    """Play both sides with a progress bar on standard error (none with ``quiet``, or
+    when standard error is not a terminal), on ``jobs`` processes or on a Dask cluster
+    (``cluster``: the scheduler's address or the number of local workers, and the two
+    sides' checked documents)."""
+    err = Console(stderr=True)
     with Progress(
         TextColumn("[progress.description]{task.description}"),
         BarColumn(),
         MofNCompleteColumn(),
         TimeElapsedColumn(),
-        console=Console(stderr=True),
-        disable=quiet,
+        console=err,
+        disable=quiet or not err.is_terminal,  # elsewhere it would only leave a blank line
         transient=True,
     ) as progress:
         task = progress.add_task(shown(what, markup=True), total=games)
@@ -201,7 +209,8 @@ def compare(
     seeds) when the sides deal the same cards, and independent otherwise or with
     --seed-b. Each seat's win share and score, each rule's points and each card's
     take rate and points differ by B - A, with a 95% interval; flagged at 5% after
-    Holm's correction over all of them.
+    Holm's correction over all of them. Ctrl-C stops early: the pairs of games
+    finished are compared, and the exit status is 130.
     """
     with reported_errors():
         for option, value in (("--seed", seed), ("--seed-b", seed_b)):
@@ -234,12 +243,18 @@ def compare(
         a, b = attrs.evolve(a, label=label_a), attrs.evolve(b, label=label_b)
         on = None if where is None else (scheduler, where[1], (checked_a.document, checked_b.document))
         tally = run_with_progress(a, b, games, paired, jobs_used, quiet, f"{rs_a.id} / {rs_b.id}", on)
-        result = comparison(a, b, tally, why)
+        played = tally.sums_a.n
+        stopped = f"interrupted after {played} of {games} games" if tally.signal else ""
+        if stopped and not played:
+            fail(stopped, 128 + tally.signal)
+        result = comparison(a, b, tally, why, requested=games)
         if as_json:
             typer.echo(json.dumps(result, indent=2))
         else:
-            for line in comparison_text(result, games):
+            for line in comparison_text(result, played):
                 typer.echo(line)
+            if stopped:
+                typer.echo(stopped)
         if report_dir is not None:
             command = ["ruledraft", "compare", ruleset_a, *([ruleset_b] if ruleset_b else [])]
             command += ["-p", str(players), "-g", str(games), "-s", str(seed), "-b", bots]
@@ -254,8 +269,10 @@ def compare(
             write_html_report(
                 report_dir,
                 err=as_json,
-                title=f"{rs_a.name} / {rs_b.name}: {games} games each",
+                title=f"{rs_a.name} / {rs_b.name}: {played} games each" + (f" ({stopped})" if stopped else ""),
                 command=shlex.join(command),
-                sides=[(result[k]["label"], result[k]["figures"]) for k in ("a", "b")],
+                sides=[(side_label(k.upper(), result[k]["label"]), result[k]["figures"]) for k in ("a", "b")],
                 comparison=result,
             )
+        if stopped:
+            fail(stopped, 128 + tally.signal)

@@ -15,6 +15,7 @@ from rich.table import Table
 
 from ruledraft.engine.state import MAX_SEED
 from ruledraft.errors import InputError, RuledraftError
+from ruledraft.lab.figures import formatted
 from ruledraft.play.agents import BotFailure, BotSpecError
 from ruledraft.play.cluster import ClusterError
 from ruledraft.play.ismcts import time_budget_note
@@ -84,9 +85,9 @@ def summary_tables(summary, ruleset, *, cards: bool = False) -> list[Table | str
     for s in summary.seats:
         fig = figures["seats"][s.seat] if figures else None
         wins = s.bot != "dummy" or (fig is not None and fig["can_win"])
-        mean = f"{s.mean:.2f}"
+        mean = formatted(s.mean, ".2f")
         if fig is not None and summary.games > 1:
-            mean = f"{s.mean:.1f} ± {(fig['mean_interval'][1] - fig['mean_interval'][0]) / 2:.1f}"
+            mean = f"{formatted(s.mean, '.1f')} ± {(fig['mean_interval'][1] - fig['mean_interval'][0]) / 2:.1f}"
         seats.add_row(
             str(s.seat),
             s.bot,
@@ -114,9 +115,13 @@ def summary_tables(summary, ruleset, *, cards: bool = False) -> list[Table | str
         row = [rid]
         if figures:
             r = figures["rules"][n]
-            row += [f"{r['mean']:.2f}", "{:.1f} to {:.1f}".format(*r["interval"]), _pct(r["share_of_points"])]
+            row += [
+                formatted(r["mean"], ".2f"),
+                " to ".join(formatted(x, ".1f") for x in r["interval"]),
+                _pct(r["share_of_points"]),
+            ]
         if per_seat:
-            row += [f"{s.rules[rid]:.2f}" for s in summary.seats]
+            row += [formatted(s.rules[rid], ".2f") for s in summary.seats]
         rules.add_row(*row)
     out.append(rules)
     if cards and figures and figures.get("cards"):
@@ -134,7 +139,9 @@ def _outcome_lines(figures: dict) -> list[str]:
     m, ties = figures["margin"], figures["ties"]
     q = m["quantiles"]
     if q["50"] is not None:
-        lines.append(f"margin of victory: mean {m['mean']:.1f}, median {q['50']}, 5-95% {q['5']} to {q['95']}")
+        lines.append(
+            f"margin of victory: mean {formatted(m['mean'], '.1f')}, median {q['50']}, 5-95% {q['5']} to {q['95']}"
+        )
         lines.append(
             f"top score tied in {_pct(ties['top_score_tied'])} of games, win shared in {_pct(ties['shared_win'])}"
             + (f", no winner in {_pct(ties['no_winner'])}" if ties["no_winner"] else "")
@@ -175,10 +182,10 @@ def card_table(cards: Sequence[dict]) -> Table:
             c["card"],
             f"{c['taken_per_game']:.2f}",
             f"{turn:.1f}" if turn is not None else "-",
-            f"{per:.2f}" if per is not None else "-",
+            formatted(per, ".2f") if per is not None else "-",
             _pct(c["takers"]["win_rate"]) if took else "-",
-            f"{c['difference'] * 100:+.1f}" if took and c["non_takers"]["seats"] else "-",
-            "{:+.1f} to {:+.1f}".format(*(100 * x for x in c["difference_interval"]))
+            formatted(c["difference"] * 100, "+.1f") if took and c["non_takers"]["seats"] else "-",
+            " to ".join(formatted(100 * x, "+.1f") for x in c["difference_interval"])
             if took and c["non_takers"]["seats"]
             else "-",
         )
@@ -420,7 +427,7 @@ def simulate(
                 MofNCompleteColumn(),
                 TimeElapsedColumn(),
                 console=err,
-                disable=quiet,
+                disable=quiet or not err.is_terminal,  # elsewhere it would only leave a blank line
                 transient=True,
             ) as progress:
                 task = progress.add_task(shown(rs.id, markup=True), total=games)

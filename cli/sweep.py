@@ -11,6 +11,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 from ruledraft.engine.state import MAX_SEED
 from ruledraft.errors import InputError
+from ruledraft.lab.figures import formatted
 from ruledraft.lab.sweep import key_figures, player_counts
 from ruledraft.lab.sweep import sweep as run_sweep
 from ruledraft.play.agents import BotFailure
@@ -53,14 +54,17 @@ def _blocks(counts: list[dict]) -> list[tuple[str, list[tuple[str, list[str]]]]]
     return [
         (
             "win share % [95% interval]",
-            per_seat("win_share", lambda w, lo, hi: f"{w * 100:.1f} [{lo * 100:.0f},{hi * 100:.0f}]")
+            per_seat(
+                "win_share",
+                lambda w, lo, hi: f"{w * 100:.1f} [{formatted(lo * 100, '.0f')},{formatted(hi * 100, '.0f')}]",
+            )
             + [("seats equal: p", [p_text(k["seats_equal_p"]) for k in keys])],
         ),
-        ("mean score (sd)", per_seat("score", lambda m, sd: f"{m:.1f} ({sd:.1f})")),
+        ("mean score (sd)", per_seat("score", lambda m, sd: f"{formatted(m, '.1f')} ({sd:.1f})")),
         (
             "margin of victory",
             [
-                ("mean", [f"{k['margin_mean']:.2f}" for k in keys]),
+                ("mean", [formatted(k["margin_mean"], ".2f") for k in keys]),
                 ("median", [str(k["margin_median"]) for k in keys]),
                 ("top score tied %", [f"{k['top_tied'] * 100:.1f}" for k in keys]),
             ],
@@ -68,7 +72,7 @@ def _blocks(counts: list[dict]) -> list[tuple[str, list[tuple[str, list[str]]]]]
         (
             "mean points per seat, by rule",
             [
-                (fit(shown(r), LABEL - 2), [f"{k['rules'][r]:.2f}" if r in k["rules"] else "-" for k in keys])
+                (fit(shown(r), LABEL - 2), [formatted(k["rules"][r], ".2f") if r in k["rules"] else "-" for k in keys])
                 for r in rules
             ],
         ),
@@ -84,6 +88,11 @@ def sweep_text(result: dict) -> list[str]:
         f"seed {result['seed']}",
         "Every count plays from this seed; the counts' games are independent.",
     ]
+    lines += [
+        f"{c['players']} players: only {c['games']} of {result['games']} games (interrupted)"
+        for c in counts
+        if c.get("games", result["games"]) != result["games"]
+    ]
     for start in range(0, len(counts), PER_PAGE):
         page = counts[start : start + PER_PAGE]
         lines += ["", " " * LABEL + "".join(f"{str(c['players']) + ' players':>{COLUMN}}" for c in page)]
@@ -94,7 +103,8 @@ def sweep_text(result: dict) -> list[str]:
     lines.append("top cards: win rate of their takers - of the others (percentage points)")
     for c in counts:
         top = ", ".join(
-            f"{shown(card)} {d * 100:+.0f}" for card, d in key_figures(c["figures"], c["players"])["top_cards"]
+            f"{shown(card)} {formatted(d * 100, '+.0f')}"
+            for card, d in key_figures(c["figures"], c["players"])["top_cards"]
         )
         lines.append(f"  {str(c['players']) + ' players':<{LABEL - 2}}" + fit(top or "-", 80 - LABEL))
     return lines
@@ -123,7 +133,8 @@ def sweep(
 
     Per count: win share per seat with intervals and the test that seats are equal,
     mean score and spread, margin of victory, points per rule and the cards whose
-    takers win most. Ctrl-C stops early (exit status 130).
+    takers win most. Ctrl-C stops early: the counts finished and the one cut
+    short are shown, and the exit status is 130.
     """
     with reported_errors():
         if not 0 <= seed <= MAX_SEED:
@@ -140,13 +151,14 @@ def sweep(
         budget_note = time_budget_note(lineups[counts[-1]])
         if budget_note:
             typer.echo(shown(budget_note), err=True)
+        err = Console(stderr=True)
         with Progress(
             TextColumn("[progress.description]{task.description}"),
             BarColumn(),
             MofNCompleteColumn(),
             TimeElapsedColumn(),
-            console=Console(stderr=True),
-            disable=quiet,
+            console=err,
+            disable=quiet or not err.is_terminal,  # elsewhere it would only leave a blank line
             transient=True,
         ) as progress:
             task = progress.add_task(shown(rs.id, markup=True), total=games * len(counts))
@@ -183,21 +195,34 @@ def sweep(
                 fail(f"error: {shown(e)}", 70)
             except BotFailure as e:
                 fail(f"error: {shown(e)}", 1)
+        stopped = ""
         if signum:
-            fail("interrupted", 128 + signum)
+            cut = result["interrupted_at"]
+            done = [c["players"] for c in result["counts"] if c["players"] != cut]
+            at_cut = next((c["games"] for c in result["counts"] if c["players"] == cut), 0)
+            stopped = f"interrupted after {at_cut} of {games} games at {cut} players" + (
+                f" (finished: {', '.join(map(str, done))} players)" if done else ""
+            )
+            if not result["counts"]:
+                fail(stopped, 128 + signum)
         if as_json:
             typer.echo(json.dumps(result, indent=2))
         else:
             for line in sweep_text(result):
                 typer.echo(line)
+            if stopped:
+                typer.echo(stopped)
         if report_dir is not None:
             write_html_report(
                 report_dir,
                 err=as_json,
-                title=f"{rs.name}: {games} games at each of {len(counts)} player counts",
+                title=f"{rs.name}: {games} games at each of {len(counts)} player counts"
+                + (f" ({stopped})" if stopped else ""),
                 command=shlex.join(
                     ["ruledraft", "sweep", ruleset, "-p", players, "-g", str(games), "-s", str(seed), "-b", bots]
                 ),
                 sides=[(f"{c['players']} players", c["figures"]) for c in result["counts"]],
                 sweep=result,
             )
+        if stopped:
+            fail(stopped, 128 + signum)

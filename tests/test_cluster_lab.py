@@ -205,24 +205,3 @@ def test_compare_and_sweep_help_the_cluster_options_as_simulate_does(command):
         assert mine[option] == simulate[option]
     assert "ADDRESS" in mine["--scheduler"] and "needs ruledraft[dask]." in mine["--scheduler"]
     assert "local:N" in mine["--cluster"]
-
-
-@pytest.mark.parametrize("players", [2, 5])
-def test_card_figures_are_the_same_with_tuple_keys_as_with_byte_keys(players):
-    """The per-card figures of a ruleset whose card indices would not fit a byte (tuple keys) equal those of byte keys."""
-    from ruledraft.engine.state import Game
-    from ruledraft.lab.figures import CardShares, LabTally
-    from ruledraft.play.runner import game_seed, play_game
-
-    rs = check_ruleset("sushi-go").ruleset
-    game = Game(rs, players)
-    labs = [LabTally.for_game(game), LabTally.for_game(game)]
-    K = game.num_card_types
-    labs[1].shares = (CardShares(rs.round_rules, K, byte_keys=False), CardShares(rs.game_rules, K, byte_keys=False))
-    assert labs[1].shares[0].key([3, 4, 3]) == (3, 3, 4) and labs[0].shares[0].key([3, 4, 3]) == bytes([3, 3, 4])
-    for i in range(150):
-        state = play_game(game, game_seed(4, i), ["random"] * players)
-        for lab in labs:
-            lab.add_game(state.history, state.scorings, state.kept_cards, state.totals(), state.winners)
-    assert labs[1].state() == labs[0].state()
-    assert labs[0].state()["points"]

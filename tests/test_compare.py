@@ -137,10 +137,16 @@ def test_soy_sauce_rule_is_flagged_against_the_base_game():
     assert result["a"]["label"] == "sushi-go" and result["b"]["label"] == "sushi-go-soy-sauce"
     assert result["a"]["figures"]["games"] == result["b"]["figures"]["games"] == 150
     assert result["flagged"] == sum(r["flagged"] for r in result["rows"])
-    assert set(result) == {"a", "b", "paired", "pairing", "alpha", "compared", "flagged", "rows"}
+    assert set(result) == {"a", "b", "games", "games_requested", "interrupted", "paired", "pairing"} | {
+        "alpha",
+        "compared",
+        "flagged",
+        "rows",
+    }
+    assert (result["games"], result["games_requested"], result["interrupted"]) == (150, 150, False)
     assert set(result["b"]) == {"label", "ruleset", "players", "bots", "seed", "games", "figures"}
     assert result["alpha"] == 0.05 and {g for r in result["rows"] for g in [r["group"]]} == {"seats", "rules", "cards"}
-    keys = {"figure", "group", "a", "b", "difference", "interval", "p_value", "p_holm", "flagged"}
+    keys = {"figure", "group", "measure", "a", "b", "difference", "interval", "p_value", "p_holm", "flagged"}
     assert all(set(r) == keys for r in result["rows"])
     assert result["compared"] == len(result["rows"]) == 4 * 2 + 8 + 13 * 2
 
@@ -317,7 +323,7 @@ def test_a_killed_worker_is_an_error_not_a_hang():
 
 @pytest.mark.skipif(not Path("/proc/self/task").exists(), reason="needs /proc")
 def test_ctrl_c_stops_compare_on_two_workers():
-    """Ctrl-C (SIGINT to the process group) during a run on two workers: exit 130, 'interrupted', no process left."""
+    """Ctrl-C (SIGINT to the process group) on two workers: the pairs finished compared, 'interrupted after N of G games', exit 130, no process left."""
     proc = subprocess.Popen(
         [sys.executable, "-m", "ruledraft", "compare", "sushi-go", "--bots", "greedy", "--games", "100000"]
         + ["--jobs", "2", "--quiet"],
@@ -332,14 +338,78 @@ def test_ctrl_c_stops_compare_on_two_workers():
             time.sleep(0.05)
         workers = _children(proc.pid)
         assert len(workers) >= 2, "the workers never started"
+        time.sleep(4)  # some chunks finish
         os.killpg(proc.pid, signal.SIGINT)
         out, err = proc.communicate(timeout=60)
     finally:
         if proc.poll() is None:
             os.killpg(proc.pid, signal.SIGKILL)
             proc.communicate()
-    assert (proc.returncode, out, err) == (130, "", "interrupted\n")
+    assert proc.returncode == 130, err
+    lines = out.splitlines()
+    played = int(lines[2].split()[0])
+    assert lines[2] == f"{played} games a side" and 0 < played < 100000
+    assert lines[-1] == f"interrupted after {played} of 100000 games"
+    assert "figures compared;" in out
+    assert err == f"interrupted after {played} of 100000 games\n"
     deadline = time.monotonic() + 10
     while not all(_gone(pid) for pid in workers) and time.monotonic() < deadline:
         time.sleep(0.05)
     assert all(_gone(pid) for pid in workers)
+
+
+NEGATIVE_ZERO = re.compile(r"-0(\.0+)?(?![.\d])")
+
+
+def test_a_value_that_rounds_to_zero_never_shows_a_minus_sign():
+    """Differences, intervals and means that round to zero print as 0.00 or +0.00, never -0.00."""
+    from ruledraft.cli.compare import comparison_text
+
+    result = run_json("sushi-go", "--games", "4", "--bots", "random")
+    rule = next(r for r in result["rows"] if r["group"] == "rules")
+    rule.update(a=-0.001, b=-0.004, difference=-0.003, interval=[-0.004, -0.001])
+    share = next(r for r in result["rows"] if r["figure"].endswith("win share"))
+    share.update(a=0.2, b=0.19996, difference=-0.00004, interval=[-0.0004, 0.0002])
+    lines = comparison_text(result, 4)
+    text = "\n".join(lines)
+    assert not NEGATIVE_ZERO.search(text), [x for x in lines if NEGATIVE_ZERO.search(x)]
+    assert f"{rule['figure']:<27}    0.00    0.00   +0.00   [+0.00, +0.00]" in text
+    assert f"{share['figure']:<27}   20.0%   20.0%   +0.0%   [+0.0%, +0.0%]" in text
+
+
+def test_formatted_numbers_drop_the_sign_of_zero():
+    """formatted() gives 0.00 for -0.001, +0.0 for -0.04 with '+', and keeps real negatives."""
+    from ruledraft.lab.figures import formatted
+
+    assert formatted(-0.001, ".2f") == "0.00"
+    assert formatted(-0.04, "+.1f") == "+0.0"
+    assert formatted(-0.0004, ".1%") == "0.0%"
+    assert formatted(-0.006, ".2f") == "-0.01"
+    assert formatted(-0.0, ">7.2f") == "   0.00"
+
+
+def test_ctrl_c_stops_compare_on_one_process_with_json():
+    """SIGINT during a one-process run with --json: the JSON of the pairs finished, marked interrupted; exit 130."""
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "ruledraft", "compare", "sushi-go", "--bots", "greedy", "--games", "100000"]
+        + ["--quiet", "--json"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+    )
+    try:
+        time.sleep(4)
+        os.killpg(proc.pid, signal.SIGINT)
+        out, err = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.communicate()
+    assert proc.returncode == 130, err
+    result = json.loads(out)
+    played = result["games"]
+    assert 0 < played < 100000
+    assert (result["games_requested"], result["interrupted"]) == (100000, True)
+    assert result["a"]["games"] == result["b"]["games"] == played
+    assert err == f"interrupted after {played} of 100000 games\n"

@@ -50,13 +50,18 @@ def fig(tally, bots=("random", "random")):
 # ---------------------------------------------------------------- per card, by hand
 
 
-def test_taken_counts_and_win_rates_by_count_follow_the_tables():
-    """Taken per seat is the cards on its table at round ends; by-count rows count seat-games and their wins."""
+def _picked(game, state, seat, card):
+    """The copies of ``card`` among ``seat``'s picks over the game (both cards of a chopsticks pick)."""
+    return sum(game.decode_action(row[seat])[0].count(card) for rec in state.history for row in rec.actions)
+
+
+def test_taken_counts_and_win_rates_by_count_follow_the_picks():
+    """Taken per seat is the copies it picked over the game; by-count rows count seat-games and their wins."""
     game, states = played("sushi-go", 2, range(6))
     f = fig(tally_of(game, states))
     ids = game.ruleset.catalogue.ids
     for c, cid in enumerate(ids):
-        held = [[sum(r.tables[s].count(c) for r in st_.history) for s in range(2)] for st_ in states]
+        held = [[_picked(game, st_, s, c) for s in range(2)] for st_ in states]
         card = f["cards"][c]
         assert card["card"] == cid
         assert card["taken_per_seat"] == [sum(h[s] for h in held) / 6 for s in range(2)]
@@ -82,6 +87,50 @@ def test_taken_counts_and_win_rates_by_count_follow_the_tables():
                 pytest.approx(d, abs=1e-12),
                 pytest.approx([lo, hi], abs=1e-12),
             )
+
+
+FLIP = Path(__file__).resolve().parent / "data" / "effects-flip-copy.yaml"
+
+
+def test_cards_that_leave_the_table_after_acting_count_as_taken():
+    """Menus, takeout boxes and special orders are never on a table at round end, yet count as taken when picked."""
+    from ruledraft.engine.state import Game
+    from ruledraft.language.loading import load_ruleset
+
+    game = Game(load_ruleset(str(FLIP)), 3)
+    states = [play_game(game, game_seed(5, i), ["random"] * 3) for i in range(12)]
+    f = figures(tally_of(game, states), ["random"] * 3)
+    ids = game.ruleset.catalogue.ids
+    for name in ("menu", "takeout_box_10", "special_order", "chopsticks", "miso_soup"):
+        c = ids.index(name)
+        picked = [sum(_picked(game, st_, s, c) for st_ in states) for s in range(3)]
+        card = f["cards"][c]
+        assert card["taken_per_seat"] == [p / 12 for p in picked], name
+        assert card["taken_per_game"] == sum(picked) / 12
+    for name in ("menu", "takeout_box_10", "special_order"):
+        c = ids.index(name)
+        assert sum(t.count(c) for st_ in states for rec in st_.history for t in rec.tables) == 0
+        assert f["cards"][c]["taken_per_game"] > 0, name
+
+
+def test_taken_in_one_game_by_hand():
+    """One three-player game of the flip-and-copy rules: each seat's takes are the cards of its picks, counted by hand."""
+    from ruledraft.engine.state import Game
+    from ruledraft.language.loading import load_ruleset
+
+    game = Game(load_ruleset(str(FLIP)), 3)
+    state = play_game(game, game_seed(2, 0), ["random"] * 3)
+    ids = game.ruleset.catalogue.ids
+    by_hand = [Counter() for _ in range(3)]
+    for rec in state.history:
+        for row in rec.actions:
+            for s, a in enumerate(row):
+                for c in game.decode_action(a)[0]:
+                    by_hand[s][ids[c]] += 1
+    f = figures(tally_of(game, [state]), ["random"] * 3)
+    for card in f["cards"]:
+        assert card["taken_per_seat"] == [float(by_hand[s][card["card"]]) for s in range(3)], card["card"]
+    assert sum(card["taken_per_game"] for card in f["cards"]) == sum(sum(h.values()) for h in by_hand)
 
 
 def test_mean_turn_comes_from_the_picks():
@@ -131,12 +180,62 @@ def test_points_with_none_of_the_cards_belong_to_no_card():
     game = bundled_game("sushi-go", 2)
     lab = LabTally.for_game(game)
     shares = lab.shares[0]
-    nothing = shares.key([])  # a table without any card the sharing rules read
+    union = shares.union
+    nothing = tuple(0 for _ in union)
     minus_three = tuple(-3 for _ in shares.positions)
-    lab._b_shares[(0, nothing, minus_three if len(minus_three) > 1 else minus_three[0])] = 1
+    lab._b_shares.append((0, nothing, minus_three if len(minus_three) > 1 else minus_three[0]))
     lab.flush()
-    assert lab.unattributed == {rid: -3 for rid, _ in shares.shared}
+    assert lab.unattributed == {rid: -3 for rid, _, _ in shares.shared}
     assert lab.points == {}
+
+
+def _rule_totals_add_up(game, states):
+    """For every rule: the points it brought each card plus its unattributed points equal its points over all seats."""
+    tally = tally_of(game, states)
+    per_rule = tally.lab.rule_card_points()
+    for rid in game.ruleset.rule_ids:
+        brought = sum(per_rule[rid].values(), Fraction(0))
+        assert brought + tally.lab.unattributed.get(rid, 0) == sum(tally.rules[rid]), rid
+
+
+@settings(max_examples=30, deadline=None)
+@given(rid=st.sampled_from(BUNDLED_RULESETS), seed=st.integers(0, 2**32), count=st.integers(1, 4))
+def test_every_rules_points_are_its_cards_shares_plus_its_unattributed_points(rid, seed, count):
+    """Over any bundled ruleset and seed, each rule's card shares plus its unattributed points are exactly its total."""
+    rs = bundled_ruleset(rid)
+    players = rs.min_players if rs.dummy else min(rs.max_players, 4)
+    game = bundled_game(rid, players)
+    states = [play_game(game, game_seed(seed, i), ["random"] * players) for i in range(count)]
+    _rule_totals_add_up(game, states)
+
+
+def test_pudding_penalty_of_seats_with_none_is_unattributed():
+    """Sushi Go!'s pudding: the -6 of a seat with no pudding goes to no card; pudding gets the points of its holders."""
+    game, states = played("sushi-go", 4, range(40))
+    pudding = game.ruleset.catalogue.ids.index("pudding")
+    penalty = brought = 0
+    for st_ in states:
+        pts = st_.scorings[-1].by_rule()["pudding"]
+        for s in range(4):
+            if st_.kept_cards[s].count(pudding):
+                brought += pts[s]
+            else:
+                penalty += pts[s]
+    tally = tally_of(game, states)
+    tally.lab.flush()
+    assert penalty < 0
+    assert tally.lab.unattributed["pudding"] == penalty
+    assert tally.lab.rule_card_points()["pudding"] == {pudding: brought}
+    _rule_totals_add_up(game, states)
+
+
+def test_a_dummy_seats_points_are_unattributed():
+    """With a dummy seat, its points of every rule count as unattributed, so the rules still add up."""
+    game, states = played("sushi-go-two-player-dummy", 2, range(10))
+    tally = tally_of(game, states)
+    dummy = {rid: sum(st_.score_sheet().rule_points[rid][2] for st_ in states) for rid in tally.rule_ids}
+    assert any(dummy.values())
+    _rule_totals_add_up(game, states)
 
 
 # ---------------------------------------------------------------- per seat and per rule, by hand

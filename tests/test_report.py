@@ -378,7 +378,37 @@ def test_the_comparison_marks_its_flagged_rows(tmp_path, compare_json):
     rows = page.tables["comparison"][1:]
     assert [r[0] for r in rows] == [("* " if r["flagged"] else "") + r["figure"] for r in compare_json["rows"]]
     assert [r[-1] for r in rows] == ["flagged" if r["flagged"] else "" for r in compare_json["rows"]]
-    assert [r[4] for r in rows] == [f"{r['difference']:.3f}" for r in compare_json["rows"]]
+    shares = [r["measure"] == "win_share" for r in compare_json["rows"]]
+    assert [r[4] for r in rows] == [
+        f"{r['difference']:+.1%}" if share else f"{r['difference']:+.3f}"
+        for r, share in zip(compare_json["rows"], shares)
+    ]
+
+
+def test_the_comparison_plots_win_shares_and_points_on_separate_panels(tmp_path, compare_json):
+    """Win-share differences (fractions) and score differences (points) never share an axis: one panel per measure."""
+    page = Page(compare_report(tmp_path / "out", compare_json).read_text(encoding="utf-8"))
+    panels = [p for p in page.plots() if p[0].startswith("comparison.")]
+    assert panels == [
+        [f"comparison.rows[measure={m}].difference", f"comparison.rows[measure={m}].interval"]
+        for m in ("win_share", "score", "rule", "taken")
+    ]
+
+
+def test_the_comparison_table_shows_win_shares_in_percent_with_sides_a_and_b(tmp_path, compare_json):
+    """The comparison table's columns are A, B and B - A as in the terminal; win shares are percentages."""
+    page = Page(compare_report(tmp_path / "out", compare_json).read_text(encoding="utf-8"))
+    table = page.tables["comparison"]
+    assert table[0][2:5] == ["A", "B", "B - A"]
+    share = next(r for r in compare_json["rows"] if r["measure"] == "win_share")
+    row = next(r for r in table[1:] if r[0].endswith(share["figure"]))
+    lo, hi = share["interval"]
+    assert row[2:6] == [
+        f"{share['a']:.1%}",
+        f"{share['b']:.1%}",
+        f"{share['difference']:+.1%}",
+        f"{lo:+.1%} to {hi:+.1%}",
+    ]
 
 
 def test_a_side_without_card_figures_says_so(tmp_path, sim_figures):
@@ -605,3 +635,80 @@ def test_compare_and_sweep_write_a_report_of_the_figures_they_print(tmp_path, ar
     assert page[key] == roundtrip(printed)
     sides = [printed["a"], printed["b"]] if key == "comparison" else printed["counts"]
     assert [s["figures"] for s in page["sides"]] == [roundtrip(s["figures"]) for s in sides]
+
+
+@pytest.mark.parametrize(
+    ("args", "first"),
+    [
+        (["simulate", "sushi-go", "-p", "2", "-g", "20"], "Sushi Go!: 20 games, 2 players, seed 0"),
+        (["compare", "sushi-go", "-g", "4", "-b", "random"], "A: sushi-go, 4 players, random x4, seed 0"),
+        (["sweep", "sushi-go", "-p", "2-3", "-g", "4", "-b", "random"], "sushi-go: 4 games per player count,"),
+    ],
+)
+def test_report_output_starts_with_the_figures_not_a_blank_line(tmp_path, args, first):
+    """Without --quiet, output to a file (no terminal) starts with the figures; nothing but the report goes to stderr."""
+    proc = subprocess.run(
+        [sys.executable, "-m", "ruledraft", *args, "--report", str(tmp_path / "r")],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.splitlines()[0].strip().startswith(first)
+    assert proc.stdout.splitlines()[-1] == f"report: {(tmp_path / 'r' / 'index.html').resolve().as_uri()}"
+    assert proc.stderr == ""
+
+
+EIGHT = [f"{s}: {'greedy' if s == 0 else 'random'}" for s in range(8)]
+
+
+@pytest.fixture
+def kept(monkeypatch):
+    """The matplotlib figures the plots draw, kept open (drawn) for a look at their layout."""
+    from ruledraft.lab import plots
+
+    figures = []
+
+    def keep(fig):
+        fig.canvas.draw()
+        figures.append(fig)
+        return b""
+
+    monkeypatch.setattr(plots, "_png", keep)
+    return figures
+
+
+def _inside(fig, artist) -> bool:
+    box, frame = artist.get_window_extent(), fig.bbox
+    return frame.x0 <= box.x0 and box.x1 <= frame.x1 and frame.y0 <= box.y0 and box.y1 <= frame.y1
+
+
+def test_eight_seats_win_share_labels_do_not_overlap(kept):
+    """With eight seats the seat labels of the win-share plot are turned so that none overlaps the next, all inside the figure."""
+    from ruledraft.lab import plots
+
+    plots.win_shares(EIGHT, [("side", [0.125] * 8, [[0.1, 0.15]] * 8)], 0.125, "Win share per seat")
+    fig = kept[-1]
+    ticks = [t for t in fig.axes[0].get_xticklabels() if t.get_text()]
+    assert [t.get_text() for t in ticks] == EIGHT
+    import math
+
+    # turned labels are parallel lines of text: apart by the ticks' spacing times the
+    # sine of the angle, which must exceed a line's height
+    ax = fig.axes[0]
+    xs = [ax.transData.transform((x, 0))[0] for x in ax.get_xticks()]
+    angle = math.radians(ticks[0].get_rotation())
+    line = ticks[0].get_fontsize() * fig.dpi / 72
+    assert 0 < angle and (xs[1] - xs[0]) * math.sin(angle) > line
+    assert all(_inside(fig, t) for t in ticks)
+
+
+def test_eight_seats_score_legend_stays_inside_the_figure(kept):
+    """The score plot's legend of eight seats fits within the figure's width (no entry cut off at the right)."""
+    from ruledraft.lab import plots
+
+    plots.score_distribution([(label, {"10": 3, "12": 5}) for label in EIGHT], "Scores per seat", (10, 12), 5)
+    fig = kept[-1]
+    (legend,) = fig.legends
+    assert [t.get_text() for t in legend.get_texts()] == EIGHT
+    assert _inside(fig, legend)

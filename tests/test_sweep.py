@@ -123,3 +123,63 @@ def test_errors_are_one_line_with_exit_2(args, message):
     assert result.exit_code == 2, result.output
     assert result.stdout == ""
     assert result.stderr.startswith(message) and len(result.stderr.splitlines()) == 1
+
+
+def test_a_value_that_rounds_to_zero_never_shows_a_minus_sign():
+    """Rule means, scores, margins and card differences that round to zero print without a minus sign."""
+    import re
+
+    from ruledraft.cli.sweep import sweep_text
+
+    result = run_json("sushi-go", "--players", "2-3", "--games", "6", "--bots", "random")
+    for count in result["counts"]:
+        f = count["figures"]
+        for r in f["rules"]:
+            r["mean"] = -0.001
+        f["seats"][0]["mean"] = -0.01
+        f["margin"]["mean"] = -0.001
+        for c in f["cards"]:
+            c["difference"] = -0.001
+    lines = sweep_text(result)
+    bad = re.compile(r"-0(\.0+)?(?![.\d])")
+    assert not [x for x in lines if bad.search(x)]
+    assert any(line.startswith("  maki ") and line.split()[1:] == ["0.00", "0.00"] for line in lines)
+
+
+def test_ctrl_c_prints_the_counts_finished_and_the_one_cut_short():
+    """SIGINT during a sweep: the counts finished and the one cut short are shown, then 'interrupted after N of G games at P players'; exit 130."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "ruledraft", "sweep", "sushi-go", "--players", "2,5", "--bots", "greedy"]
+        + ["--games", "4000", "--quiet", "--json"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+    )
+    try:
+        time.sleep(6)  # two players take about 3 s, five about 8 s
+        os.killpg(proc.pid, signal.SIGINT)
+        out, err = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.communicate()
+    assert proc.returncode == 130, err
+    result = json.loads(out)
+    cut = result["interrupted_at"]
+    assert cut in (2, 5)
+    finished = [c for c in result["counts"] if c["players"] != cut]
+    assert [c["players"] for c in finished] == ([2] if cut == 5 else [])
+    assert all(c["games"] == c["figures"]["games"] == 4000 for c in finished)
+    short = [c for c in result["counts"] if c["players"] == cut]
+    played = short[0]["games"] if short else 0
+    assert played == (short[0]["figures"]["games"] if short else 0) < 4000
+    done = ", ".join(str(c["players"]) for c in finished)
+    also = f" (finished: {done} players)" if finished else ""
+    assert err == f"interrupted after {played} of 4000 games at {cut} players{also}\n"

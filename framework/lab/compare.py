@@ -30,8 +30,8 @@ The figures compared (per game, then averaged over the games)
   (seats from 0, as ``simulate`` numbers them); a win shared by k seats counts 1/k.
 * ``rule R`` -- the rule's points per seat and game (all seats pooled: the
   ``mean`` of the figures' rule), for every rule of either side.
-* ``card C taken`` and ``card C points`` -- the copies of the card on the player
-  seats' tables at round ends per game, and the points it brings per game (the
+* ``card C taken`` and ``card C points`` -- the copies of the card the player seats
+  picked per game, and the points it brings per game (the
   figures' ``taken_per_game`` and ``points_per_game``), for every card of either side.
 
 A rule or card one side does not have counts as 0 there. Every figure gets a
@@ -53,12 +53,17 @@ Every difference is B minus A; intervals are 95% and given as ``[low, high]``.
             "seed": 0, "games": 400,
             "figures": {...}},                # ruledraft.lab.figures' shape
       "b": {...},
+      "games": 400,                       # pairs of games played (one game of each side)
+      "games_requested": 400,             # more when the run was interrupted
+      "interrupted": false,
       "paired": true,
       "pairing": "why the games are (or are not) paired",
       "alpha": 0.05,
       "compared": 46, "flagged": 3,
       "rows": [
         {"figure": "seat 0 win share", "group": "seats",   # "seats", "rules" or "cards"
+         "measure": "win_share",     # what is measured (its unit): "win_share" (a fraction),
+                                     # "score", "rule" or "points" (points), "taken" (cards)
          "a": 0.25, "b": 0.31, "difference": 0.06, "interval": [0.01, 0.11],
          "p_value": 0.02, "p_holm": 0.9, "flagged": false}
       ]
@@ -67,8 +72,10 @@ Every difference is B minus A; intervals are 95% and given as ``[low, high]``.
 
 from __future__ import annotations
 
+import contextlib
 import math
 import multiprocessing
+import os
 import signal
 from collections.abc import Callable, Mapping, Sequence
 from fractions import Fraction
@@ -80,7 +87,7 @@ from ruledraft.engine.state import Game, derive_seed
 from ruledraft.lab.figures import CONFIDENCE, figures
 from ruledraft.lab.statistics import holm, mean_interval, newcombe, normal_cdf, t_cdf, t_quantile
 from ruledraft.language.ruleset import CompiledRuleset
-from ruledraft.play.runner import GameResult, Tally, WorkerError, run_games, steady_heap
+from ruledraft.play.runner import GameResult, StopSignals, Tally, WorkerError, run_games, steady_heap
 
 ALPHA = 0.05
 
@@ -186,7 +193,7 @@ def game_values(result: GameResult, players: int, num_seats: int, card_ids: Sequ
         K = lab.num_card_types
         for c, cid in enumerate(card_ids):
             values[f"card {cid} taken"] = sum(lab.taken[s * K + c] for s in range(players))
-            share = lab.card_points(c, dict(result.rule_points))
+            share = lab.card_points(c)
             values[f"card {cid} points"] = share.numerator if share.denominator == 1 else share
     return values
 
@@ -243,6 +250,8 @@ class CompareTally:
     sums_b: Sums = attrs.Factory(Sums)
     #: the per-game differences B - A (None when the games are not paired)
     pairs: Sums | None = None
+    #: the signal that stopped the run early (SIGINT, SIGTERM), 0 if every game was played
+    signal: int = 0
 
     def merge(self, other: CompareTally) -> None:
         self.tally_a.merge(other.tally_a)
@@ -311,12 +320,14 @@ def _signal_name(number: int) -> str:
         return f"signal {number}"
 
 
-def _next_part(parts: Any, workers: Sequence[Any]) -> CompareTally:
-    """The next chunk's tally; a worker that ended meanwhile is an error (its chunk
-    would never arrive), not a wait for ever."""
+def _next_part(parts: Any, workers: Sequence[Any], stop: StopSignals) -> CompareTally | None:
+    """The next chunk's tally, or None once a stop is requested; a worker that ended
+    meanwhile is an error (its chunk would never arrive), not a wait for ever."""
     while True:
+        if stop.requested():
+            return None
         try:
-            return parts.next(timeout=0.5)
+            return parts.next(timeout=0.1)
         except multiprocessing.TimeoutError:
             for n, proc in enumerate(workers):
                 code = proc.exitcode
@@ -336,14 +347,32 @@ def play_sides(
 ) -> CompareTally:
     """Play ``games`` games of each side (on ``jobs`` processes where processes fork;
     the result never depends on it) and count them. ``progress`` gets the number of
-    games (of each side) finished, chunk by chunk."""
+    games (of each side) finished, chunk by chunk.
+
+    SIGINT or SIGTERM (in the main thread) stops the run: the workers are ended at
+    once and the tally counts the pairs of games finished (both sides of each, so
+    ``sums_a.n`` of them), with ``signal`` saying which signal. A second signal ends
+    the process at once (:class:`~ruledraft.play.runner.StopSignals`)."""
+    with StopSignals() as stop:
+        total = _play_sides(a, b, games, paired, jobs, progress, stop)
+    total.signal = stop.signum
+    return total
+
+
+def _play_sides(
+    a: Side, b: Side, games: int, paired: bool, jobs: int, progress: Callable[[int], None] | None, stop: StopSignals
+) -> CompareTally:
     global _JOB
-    chunk = max(1, min(200, -(-games // (4 * max(1, jobs)))))
+    sequential = jobs <= 1 or "fork" not in multiprocessing.get_all_start_methods()
+    # one process: small chunks, so that a stop waits for few games
+    chunk = max(1, min(10 if sequential else 50, -(-games // (4 * max(1, jobs)))))
     tasks = [(lo, min(games, lo + chunk)) for lo in range(0, games, chunk)]
     total = empty_compare_tally(a, b, paired)
     with steady_heap():
-        if jobs <= 1 or len(tasks) < 2 or "fork" not in multiprocessing.get_all_start_methods():
+        if sequential or len(tasks) < 2:
             for lo, hi in tasks:
+                if stop.requested():
+                    break
                 total.merge(play_chunk(a, b, paired, lo, hi))
                 if progress is not None:
                     progress(hi - lo)
@@ -359,12 +388,27 @@ def play_sides(
                 signal.pthread_sigmask(signal.SIG_SETMASK, held)
             with pool:
                 workers = [p for p in multiprocessing.active_children() if p.name.startswith("ForkPoolWorker")]
-                parts = pool.imap_unordered(_worker_chunk, tasks)
-                for _ in tasks:
-                    part = _next_part(parts, workers)
-                    total.merge(part)
-                    if progress is not None:
-                        progress(part.sums_a.n)
+
+                def kill_now() -> None:  # a second signal: no worker may outlive the process
+                    for proc in workers:
+                        if proc.pid is not None:
+                            with contextlib.suppress(OSError):
+                                os.kill(proc.pid, signal.SIGKILL)
+
+                stop.on_second.append(kill_now)
+                try:
+                    parts = pool.imap_unordered(_worker_chunk, tasks)
+                    for _ in tasks:
+                        part = _next_part(parts, workers, stop)
+                        if part is None:
+                            break
+                        total.merge(part)
+                        if progress is not None:
+                            progress(part.sums_a.n)
+                    if stop.requested():
+                        pool.terminate()
+                finally:
+                    stop.on_second.remove(kill_now)
         finally:
             _JOB = ()
     return total
@@ -425,6 +469,15 @@ def welch_row(sa: Sums, sb: Sums, key: str) -> tuple[float, list[float], float]:
     return d, [d - half, d + half], _two_sided_t(d, se, df)
 
 
+def measure(figure: str) -> str:
+    """What a figure of the comparison measures (see the JSON shape): win_share, score, rule, taken or points."""
+    if figure.startswith("rule "):
+        return "rule"
+    if figure.startswith("card "):
+        return "taken" if figure.endswith(" taken") else "points"
+    return "win_share" if figure.endswith(" win share") else "score"
+
+
 def comparison_rows(
     order: Sequence[tuple[str, str]], sums_a: Sums, sums_b: Sums, pairs: Sums | None, alpha: float = ALPHA
 ) -> list[dict]:
@@ -443,6 +496,7 @@ def comparison_rows(
             {
                 "figure": key,
                 "group": group,
+                "measure": measure(key),
                 "a": float(sums_a.mean(key)),
                 "b": float(sums_b.mean(key)),
                 "difference": d,
@@ -456,8 +510,12 @@ def comparison_rows(
     return rows
 
 
-def comparison(a: Side, b: Side, tally: CompareTally, pairing_reason: str, alpha: float = ALPHA) -> dict:
-    """The comparison in the JSON shape of the module docstring."""
+def comparison(
+    a: Side, b: Side, tally: CompareTally, pairing_reason: str, alpha: float = ALPHA, *, requested: int | None = None
+) -> dict:
+    """The comparison in the JSON shape of the module docstring (``requested``: the
+    games asked for on each side; fewer were played when the run was interrupted)."""
+    played = tally.sums_a.n
     rows = comparison_rows(_order(a, b), tally.sums_a, tally.sums_b, tally.pairs, alpha)
 
     def side(s: Side, t: Tally) -> dict:
@@ -474,6 +532,9 @@ def comparison(a: Side, b: Side, tally: CompareTally, pairing_reason: str, alpha
     return {
         "a": side(a, tally.tally_a),
         "b": side(b, tally.tally_b),
+        "games": played,
+        "games_requested": played if requested is None else requested,
+        "interrupted": bool(tally.signal),
         "paired": tally.pairs is not None,
         "pairing": pairing_reason,
         "alpha": alpha,

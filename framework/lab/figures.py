@@ -13,20 +13,28 @@ How the figures are counted
 * **Wins** are counted as the runner counts them: a win shared by k seats counts 1/k
   to each. Win shares and win rates are those fractional counts over the games (or
   seat-games), and their Wilson intervals are taken at the fractional count.
-* **Taken**: the cards on a seat's table when each round is scored, over the game
-  (a chopsticks card handed back to the hand is not on the table: it counts for the
-  seat on whose table it ends the round). Player seats only: a dummy's cards are
-  nobody's choice.
+* **Taken** means chosen: the cards of a seat's picks over the game (both cards of a
+  pick with chopsticks), whatever becomes of them later -- a menu or takeout box that
+  leaves or turns over after acting, chopsticks going back to the hand, a special
+  order that becomes a copy, uramaki or miso soup discarded all count as taken. A
+  card an effect then places from the seat's choice (the card chosen from a menu's
+  draw, the second card of Party's chopsticks, the card a spoon brings) is not a pick
+  and is not counted. Player seats only: a dummy's cards are nobody's choice.
 * **Turn taken**: from the picks themselves; turn 1 is the first pick of a round
   (every card of a pick with chopsticks is taken on that turn).
-* **Points a card brings**: each scoring rule's points of a seat are shared among the
-  cards that rule reads (its ``reads``; all cards when it reads any) on that seat's
-  table when the rule scored, in proportion to their count times their weight. A
+* **Points a card brings** are what scored: each scoring rule's points of a seat are
+  shared among the cards that rule reads (its ``reads``; all cards when it reads any)
+  on that seat's table when the rule scored (the kept cards for a game-end rule), in
+  proportion to their count times their weight -- a card that left the table before
+  the scoring brings nothing, a copy counts as the card it became. A
   card's weight for a rule is 1, except for a rule that ranks seats by a quantity of
   the seat's own cards (a majority such as maki rolls): then it is what one such card
   alone is worth to that quantity (its icons), when that is positive for every card
-  the rule reads. Points scored with none of those cards on the table (a penalty for
-  having none) belong to no card: they are reported per rule as ``unattributed``.
+  the rule reads (a rule that reads one card gives it all its points). Points scored
+  with none of those cards on the table (pudding's or temaki's penalty for having
+  none) and a dummy seat's points belong to no card: they are reported per rule as
+  ``unattributed``. So for every rule, the points it brought its cards plus its
+  unattributed points are exactly its points over all seats.
   The shares are kept as exact fractions (an integer numerator per card and common
   denominator), so they merge exactly too.
 * **Quantiles** of scores and margins are exact, from integer histograms: the q
@@ -65,13 +73,13 @@ only ever added. Every interval is 95% and given as ``[low, high]``.
       ],
       "cards": [                      # null unless the per-card figures were counted (--cards)
         {"card": "tempura",
-         "taken_per_game": 2.9,             # all player seats together
+         "taken_per_game": 2.9,             # copies picked, all player seats together
          "taken_per_seat": [1.5, 1.4],      # per game, per player seat
          "mean_turn": 4.2,                  # null if never picked
          "points_per_game": 6.1,            # points it brings, all player seats, per game
          "points_per_card": 2.1,            # per copy taken (null if never taken)
          "by_count": [{"count": 0, "seats": 700, "win_rate": 0.41, "interval": [lo, hi]}, ...],
-                                            # player seat-games that held 0, 1, 2, ... copies over the game
+                                            # player seat-games that took 0, 1, 2, ... copies
          "takers": {"seats": 1300, "win_rate": 0.55},
          "non_takers": {"seats": 700, "win_rate": 0.41},
          "difference": 0.14, "difference_interval": [lo, hi]}   # Newcombe
@@ -82,10 +90,10 @@ only ever added. Every interval is 95% and given as ``[low, high]``.
 from __future__ import annotations
 
 import math
-from collections import _count_elements as count_into  # type: ignore[attr-defined]  # Counter's own loop, in C
+from collections import Counter
 from collections.abc import Sequence
 from fractions import Fraction
-from itertools import chain, islice, repeat
+from itertools import chain, repeat
 from operator import add, itemgetter, mul
 from typing import Any
 
@@ -95,9 +103,8 @@ from ruledraft.tableau import Tableau
 CONFIDENCE = 0.95
 QUANTILES = (5, 25, 50, 75, 95)
 
-#: distinct seat scorings counted before a flush folds them (bounds memory; the other
-#: buffers are counts of a bounded number of keys)
-_BUFFER = 1 << 16
+#: picks buffered before a flush folds them (about 4,000 two-player games; bounds memory)
+_BUFFER = 1 << 18
 
 #: key strides of the flat dictionaries (a card index times the stride plus a count or a denominator)
 _STRIDE = 1 << 32
@@ -119,68 +126,50 @@ def _rule_weights(rule: Any, num_card_types: int) -> dict[int, int]:
     return weights
 
 
-class CardShares:
-    """For a ruleset's round-end or game-end rules: which rules read one card only (their
-    points all go to it) and how the others share theirs."""
+class _One:
+    """``itemgetter`` of one index that still gives a tuple (and pickles)."""
 
-    def __init__(self, rules: Sequence[Any], num_card_types: int, byte_keys: bool | None = None):
-        self.single: list[tuple[str, int]] = []  # (rule id, card)
-        self.shared: list[tuple[str, tuple[tuple[int, int], ...]]] = []  # (rule id, ((card, weight), ...))
-        positions = []
+    def __init__(self, index: int):
+        self.index = index
+
+    def __call__(self, counts: Sequence[int]) -> tuple[int]:
+        return (counts[self.index],)
+
+
+class CardShares:
+    """For a ruleset's round-end or game-end rules: how each rule shares its points
+    among the cards it reads (a rule that reads one card gives them all to it, from the
+    seats that hold it)."""
+
+    def __init__(self, rules: Sequence[Any], num_card_types: int, first: int = 0):
+        #: (rule id, its position in the tally's rule order, ((card, weight), ...)) per rule
+        self.shared: list[tuple[str, int, tuple[tuple[int, int], ...]]] = []
         for j, rule in enumerate(rules):
             w = _rule_weights(rule, num_card_types)
-            if len(w) == 1:
-                self.single.append((rule.id, next(iter(w))))
-            else:
-                self.shared.append((rule.id, tuple(w.items())))
-                positions.append(j)
-        #: the positions of the sharing rules among the scoring's rules
-        self.positions = tuple(positions)
-        #: every card a sharing rule reads (sorted)
-        self.union = tuple(sorted({c for _, ws in self.shared for c, _ in ws}))
+            self.shared.append((rule.id, first + j, tuple(w.items())))
+        #: the positions of the rules among the scoring's rules
+        self.positions = tuple(range(len(self.shared)))
+        #: every card a rule reads (sorted)
+        self.union = tuple(sorted({c for _, _, ws in self.shared for c, _ in ws}))
 
-        #: a seat's points of the sharing rules, from its points of every rule of the
-        #: scoring (a tuple, or a number when one rule shares)
-        self.points_of: Any = itemgetter(*positions) if positions else None
-        if byte_keys is None:
-            byte_keys = num_card_types <= 256
-        #: the cards outside ``union`` (what :meth:`key` leaves out) when keys are bytes
-        #: (every card index fits one), else None
-        self.others = bytes(c for c in range(num_card_types) if c not in self.union) if byte_keys else None
-        self._union_set = frozenset(self.union)
-        #: per sharing rule, the cards of ``union`` it does not read (for bytes keys)
-        self._not_read = (
-            [bytes(c for c in self.union if c not in dict(ws)) for _, ws in self.shared] if byte_keys else []
-        )
-        #: per sharing rule, the cards it reads
-        self._read = [frozenset(dict(ws)) for _, ws in self.shared]
-
-    def own_cards(self, j: int, key: bytes | tuple[int, ...]) -> bytes | tuple[int, ...]:
-        """The part of a :meth:`key` that sharing rule ``j`` reads."""
-        if isinstance(key, bytes):
-            return key.translate(None, self._not_read[j])
-        read = self._read[j]
-        return tuple(c for c in key if c in read)
-
-    def key(self, table: Sequence[int]) -> bytes | tuple[int, ...]:
-        """The cards of ``table`` the sharing rules read, sorted: equal for tables that
-        share their points alike (bytes while every card index fits one)."""
-        if self.others is not None:
-            return bytes(sorted(table)).translate(None, self.others)
-        return tuple(sorted(c for c in table if c in self._union_set))
+        #: a seat's points of the rules, from its points of every rule of the scoring
+        #: (a tuple, or a number when there is one rule)
+        self.points_of: Any = itemgetter(*self.positions) if self.positions else None
+        #: the counts of the cards in ``union``, from a seat's count of every card
+        self.counts_of: Any = None
+        if len(self.union) == 1:
+            self.counts_of = _One(self.union[0])
+        elif self.union:
+            self.counts_of = itemgetter(*self.union)
 
 
 class LabTally:
     """Mergeable statistics for the lab's figures (see the module docstring).
 
-    A game's per-card facts are first counted in C (``collections.Counter``'s loop)
-    into dictionaries of small keys: its picks, each encoded with its turn; per player
-    seat and round, the sorted cards of its table the sharing rules read, with their
-    points; per player seat, the copies of each card it held over the game.
-    :meth:`flush` (when many distinct scorings are waiting, before a pickle, and when
-    the figures are read) folds those counts into the figures' sums: the seats that held
-    none of a card come from the number of games, and a rule's share of its points is
-    worked out once per distinct (cards it reads, points).
+    Each game is first counted in C (``collections.Counter`` over small tuples) and
+    the counters are folded into the figures' sums by :meth:`flush` (every thousand
+    games or so, and before a merge or a pickle), which keeps a game's bookkeeping to
+    a few microseconds.
     """
 
     def __init__(
@@ -225,7 +214,8 @@ class LabTally:
         #: per rule (in ``rule_order``), per seat (flat, rule * seats + seat): sum over
         #: games of the square of the game's points
         self.rule_sq = [0] * (len(self.rule_order) * n)
-        #: per player seat, per card (flat, seat * K + card): cards on the table at round ends
+        #: per player seat, per card (flat, seat * K + card): copies taken (picked, or placed
+        #: by an effect's choice), over the games
         self.taken = [0] * (P * K)
         #: per card: picks and the sum of their turns (1-based)
         self.picks = [0] * K
@@ -233,13 +223,18 @@ class LabTally:
         #: card * _STRIDE + k (k >= 1 copies over a game) -> player seat-games, and their wins (in ``unit``)
         self.by_count: dict[int, int] = {}
         self.by_count_wins: dict[int, int] = {}
-        #: card * _STRIDE + denominator -> numerator of the card's points (exact fractions)
+        #: (rule * K + card) * _STRIDE + denominator -> numerator of the points the card
+        #: brought through the rule (``rule``: its position in ``rule_order``; exact fractions)
         self.points: dict[int, int] = {}
-        #: rule id -> points scored with none of the cards it reads (belonging to no card)
+        #: rule id -> points that belong to no card: scored with none of the cards it reads,
+        #: or by a dummy seat
         self.unattributed: dict[str, int] = {}
-        self._layouts: dict[tuple[int, ...], list[int]] = {}
+        self._layouts: dict[int, list[int]] = {}
         self._shares_memo: dict[tuple, tuple] = {}
-        self._rule_memo: dict[tuple, tuple] = {}
+        self._picked: dict[int, tuple[int, ...]] = {}
+        self._card_range = range(K)
+        #: per player seat, per card: (seat * K + card) * _STRIDE, the base of a held-cards key
+        self._held_offsets = [[(s * K + c) * _STRIDE for c in range(K)] for s in range(P)]
         self._reset_pending()
 
     def _reset_pending(self) -> None:
@@ -248,13 +243,11 @@ class LabTally:
         # held over a game, encoded as (seat * K + card) * _STRIDE + copies (the same for
         # the winners, by number of winners); (scoring kind, counts of the cards the
         # sharing rules read, their points)
-        self._b_scores: dict[tuple[int, int], int] = {}
-        self._b_picks: dict[int, int] = {}
-        self._b_held: list[dict[tuple[int, int], int]] = [{} for _ in range(self.players)]
-        self._b_won: dict[int, dict[tuple[int, int], int]] = {}
-        self._b_won_seats: dict[int, int] = {}
-        self._b_games = 0
-        self._b_shares: dict[tuple, int] = {}
+        self._b_scores: list[tuple[int, int]] = []
+        self._b_picks: list[int] = []
+        self._b_held: list[int] = []
+        self._b_won: dict[int, list[int]] = {}
+        self._b_shares: list[tuple] = []
 
     @classmethod
     def for_game(cls, game: Any, cards: bool = True) -> LabTally:
@@ -269,7 +262,7 @@ class LabTally:
             K,
             rs.rule_ids,
             game.own_span,
-            (CardShares(rs.round_rules, K), CardShares(rs.game_rules, K)),
+            (CardShares(rs.round_rules, K), CardShares(rs.game_rules, K, len(rs.round_rules))),
             rs.catalogue.ids,
             [s < game.num_players or bool(dummy and dummy.can_win) for s in range(game.num_seats)],
             [r.id for r in rs.round_rules] + [r.id for r in rs.game_rules],
@@ -291,10 +284,6 @@ class LabTally:
             self.cards,
         )
 
-    def single_rules(self) -> dict[str, int]:
-        """Rule id -> the one card it reads, for the rules that read one card only."""
-        return {rid: c for sh in self.shares for rid, c in sh.single}
-
     def decode(self, action: int) -> tuple[int, ...]:
         """The cards of a player's own pick in ``action`` (as ``Game.decode_action``)."""
         K = self.num_card_types
@@ -308,11 +297,10 @@ class LabTally:
 
     # ------------------------------------------------------------------ counting
 
-    def _layout(self, shape: tuple[int, ...]) -> list[int]:
-        """Offsets that encode the picks of a game whose rounds have ``shape`` turns each
-        (turn * span + action; turns from 0 in each round)."""
+    def _layout(self, turns: int) -> list[int]:
+        """Offsets that encode the picks of a round of ``turns`` turns (turn * span + action)."""
         span = self.own_span * (self.num_card_types + 1)
-        lay = self._layouts[shape] = [t * span for turns in shape for t in range(turns) for _ in range(self.players)]
+        lay = self._layouts[turns] = [t * span for t in range(turns) for _ in range(self.players)]
         return lay
 
     def add_game(
@@ -328,7 +316,7 @@ class LabTally:
         its winners."""
         self.games += 1
         P = self.players
-        count_into(self._b_scores, enumerate(totals))
+        self._b_scores.extend(enumerate(totals))
         if P >= 2:
             best, second = sorted(totals[:P], reverse=True)[:2]
             margin = best - second
@@ -352,103 +340,98 @@ class LabTally:
         self.rule_sq = list(map(add, self.rule_sq, map(mul, flat, flat)))
         if not self.cards:
             return
-        # per round: the picks, and for each player seat the sorted cards of its table the
-        # sharing rules read with their points; then per player seat the copies of each
-        # card it held over the game (cards it did not hold are counted at the flush)
-        recs = history[: len(rounds)]
-        if not recs:
-            return
-        # the picks of the whole game, each encoded with its turn (one pass in C)
-        acts = [rec.actions for rec in recs]
-        shape = tuple(map(len, acts))
-        offsets = self._layouts.get(shape)
-        if offsets is None:
-            offsets = self._layout(shape)
-        picks = self._b_picks
-        count_into(picks, map(add, offsets, chain.from_iterable(chain.from_iterable(acts))))
-        # per player seat and round: the cards its table holds that the sharing rules read
-        # (sorted), with the points of those rules
-        tables = [rec.tables[:P] for rec in recs]
-        shares = self._b_shares
+        # per round: the picks, the copies of every card each player seat took (its picks
+        # and the cards an effect placed from its choice), and the points of every rule
+        # with the counts of the cards it reads on each seat's table (a dummy seat's
+        # points belong to no card: it counts as holding none)
+        layouts, picks, shares = self._layouts, self._b_picks, self._b_shares
+        card_range, K = self._card_range, self.num_card_types
+        took = self._took
         sh = self.shares[0]
-        if sh.union:
-            others = sh.others
-            keys: list[bytes] | list[bytes | tuple[int, ...]]
-            if others is not None:
-                keys = [bytes(sorted(t)).translate(None, others) for seats in tables for t in seats]
-            else:
-                keys = [sh.key(t) for seats in tables for t in seats]
-            pts = chain.from_iterable([map(sh.points_of, islice(zip(*sc.points), P)) for sc in rounds])
-            count_into(shares, zip(repeat(0), keys, pts))
+        counts_of, points_of = sh.counts_of, sh.points_of
+        none = (0,) * len(sh.union)
+        held: list[list[int]] | None = None
+        for rec, sc in zip(history, rounds):
+            acts = rec.actions
+            offsets = layouts.get(len(acts))
+            if offsets is None:
+                offsets = self._layout(len(acts))
+            picks.extend(map(add, offsets, chain.from_iterable(acts)))
+            vecs = took(rec, P, K)
+            held = vecs if held is None else [list(map(add, h, v)) for h, v in zip(held, vecs)]
+            if points_of is not None:
+                per_seat = list(map(points_of, zip(*sc.points)))
+                tables = [list(map(t.count, card_range)) for t in rec.tables[:P]]
+                shares.extend(zip(repeat(0), map(counts_of, tables), per_seat))
+                shares.extend(zip(repeat(0), repeat(none), per_seat[P:]))
         end = self.shares[1]
-        if end.union:
-            key = end.key
-            count_into(
-                shares,
-                zip(repeat(1), [key(t) for t in kept_cards[:P]], map(end.points_of, zip(*scorings[-1].points))),
-            )
-        # per player seat, the copies of each card it held over the game (the cards it
-        # did not hold are counted at the flush)
-        self._b_games += 1
-        won = None
-        if winners:
-            w = len(winners)
-            won = self._b_won.get(w)
-            if won is None:
-                won = self._b_won[w] = {}
-        for s, (bank, seat_tables) in enumerate(zip(self._b_held, zip(*tables))):
-            held: dict[int, int] = {}
-            count_into(held, chain.from_iterable(seat_tables))
-            items = held.items()
-            count_into(bank, items)
-            if won is not None and s in winners:
-                count_into(won, items)
-                self._b_won_seats[w] = self._b_won_seats.get(w, 0) + 1
-        if len(shares) >= _BUFFER:
+        if end.points_of is not None:
+            per_seat = list(map(end.points_of, zip(*scorings[-1].points)))
+            vecs = [list(map(t.count, card_range)) for t in kept_cards[:P]]
+            shares.extend(zip(repeat(1), map(end.counts_of, vecs), per_seat))
+            shares.extend(zip(repeat(1), repeat((0,) * len(end.union)), per_seat[P:]))
+        # the copies of each card each player seat held over the game
+        if held is not None:
+            won = None
+            if winners:
+                won = self._b_won.get(len(winners))
+                if won is None:
+                    won = self._b_won[len(winners)] = []
+            bank = self._b_held
+            for s, (base, vec) in enumerate(zip(self._held_offsets, held)):
+                keys = list(map(add, base, vec))
+                bank.extend(keys)
+                if won is not None and s in winners:
+                    won.extend(keys)
+        if len(picks) >= _BUFFER:
             self.flush()
+
+    def _took(self, rec: Any, P: int, K: int) -> list[list[int]]:
+        """Per player seat, the copies of each card it took in the round ``rec``: the cards
+        of its picks (both of a pick with chopsticks) and the cards placed on its table
+        by an effect from its choice."""
+        picked = self._picked
+        out = []
+        for column in zip(*rec.actions):  # one per player seat, its actions over the round
+            vec = [0] * K
+            for a, m in Counter(column).items():
+                cards = picked.get(a)
+                if cards is None:
+                    cards = picked[a] = self.decode(a)
+                for c in cards:
+                    vec[c] += m
+            out.append(vec)
+        return out
 
     def flush(self) -> None:
         """Fold what was counted since the last flush into the figures' sums."""
         K = self.num_card_types
-        for (s, x), m in self._b_scores.items():
+        for (s, x), m in Counter(self._b_scores).items():
             row = self.scores[s]
             row[x] = row.get(x, 0) + m
         picks, turns, decode = self.picks, self.pick_turns, self.decode
         span = self.own_span * (K + 1)
-        for key, m in self._b_picks.items():
+        for key, m in Counter(self._b_picks).items():
             t, a = divmod(key, span)
             for c in decode(a) if a >= K else (a,):
                 picks[c] += m
                 turns[c] += (t + 1) * m
         taken, by_count = self.taken, self.by_count
-        P = self.players
-        holding = [0] * K  # per card: the seat-games that held any
-        for s, bank in enumerate(self._b_held):
-            base = s * K
-            for (c, k), m in bank.items():
-                taken[base + c] += k * m
-                key = c * _STRIDE + k
-                by_count[key] = by_count.get(key, 0) + m
-                holding[c] += m
-        if self._b_games:
-            for c, m in enumerate(holding):
-                if m < P * self._b_games:
-                    by_count[c * _STRIDE] = by_count.get(c * _STRIDE, 0) + P * self._b_games - m
+        for key, m in Counter(self._b_held).items():
+            sc, k = divmod(key, _STRIDE)
+            taken[sc] += k * m
+            key = (sc % K) * _STRIDE + k
+            by_count[key] = by_count.get(key, 0) + m
         wins = self.by_count_wins
         for w, buffer in self._b_won.items():
             share = self.unit // w
-            holding = [0] * K
-            for (c, k), m in buffer.items():
-                key = c * _STRIDE + k
+            for key, m in Counter(buffer).items():
+                sc, k = divmod(key, _STRIDE)
+                key = (sc % K) * _STRIDE + k
                 wins[key] = wins.get(key, 0) + m * share
-                holding[c] += m
-            seats = self._b_won_seats.get(w, 0)
-            for c, m in enumerate(holding):
-                if m < seats:
-                    wins[c * _STRIDE] = wins.get(c * _STRIDE, 0) + (seats - m) * share
         points, unattributed = self.points, self.unattributed
         memo = self._shares_memo
-        for entry, m in self._b_shares.items():
+        for entry, m in Counter(self._b_shares).items():
             parts = memo.get(entry)
             if parts is None:
                 parts = self._share_parts(*entry)
@@ -461,43 +444,33 @@ class LabTally:
                     points[where] = points.get(where, 0) + x * m
         self._reset_pending()
 
-    def _share_parts(self, kind: int, counts: bytes | tuple[int, ...], pts: Any) -> tuple[tuple[int | str, int], ...]:
+    def _share_parts(self, kind: int, counts: tuple[int, ...], pts: Any) -> tuple[tuple[int | str, int], ...]:
         """What one seat's scoring adds: (card * _STRIDE + denominator, numerator) per
-        card, or (rule id, points) for points that belong to no card. Each rule's part
-        depends only on its own cards and points, and is remembered as such (far fewer
-        cases than whole tables)."""
+        card, or (rule id, points) for points that belong to no card."""
         sh = self.shares[kind]
-        memo = self._rule_memo
+        n_of = dict(zip(sh.union, counts))
         out: list[tuple[int | str, int]] = []
-        for j, p in enumerate(pts if isinstance(pts, tuple) else (pts,)):
+        K = self.num_card_types
+        for (rid, r, weights), p in zip(sh.shared, pts if isinstance(pts, tuple) else (pts,)):
             if not p:
                 continue
-            own = sh.own_cards(j, counts)
-            parts = memo.get((kind, j, own, p))
-            if parts is None:
-                rid, weights = sh.shared[j]
-                n_of: dict[int, int] = dict.fromkeys(sh.union, 0)
-                count_into(n_of, own)
-                held = [(c, w * n_of[c]) for c, w in weights if n_of[c]]
-                d = sum(x for _, x in held)
-                parts = ((rid, p),) if not d else tuple((c * _STRIDE + d, p * x) for c, x in held)
-                memo[(kind, j, own, p)] = parts
-            out.extend(parts)
+            parts = [(c, w * n_of[c]) for c, w in weights if n_of[c]]
+            d = sum(x for _, x in parts)
+            if not d:
+                out.append((rid, p))
+                continue
+            out.extend(((r * K + c) * _STRIDE + d, p * x) for c, x in parts)
         return tuple(out)
 
     def merge(self, other: LabTally) -> None:
         """Add the counts of another tally (of other games at the same table)."""
         # what the other has not folded yet joins this one's buffers (folded later, once)
-        _add_into(self._b_scores, other._b_scores)
-        _add_into(self._b_picks, other._b_picks)
-        for bank, more in zip(self._b_held, other._b_held):
-            _add_into(bank, more)
+        self._b_scores.extend(other._b_scores)
+        self._b_picks.extend(other._b_picks)
+        self._b_held.extend(other._b_held)
         for w, buffer in other._b_won.items():
-            _add_into(self._b_won.setdefault(w, {}), buffer)
-        for w, m in other._b_won_seats.items():
-            self._b_won_seats[w] = self._b_won_seats.get(w, 0) + m
-        self._b_games += other._b_games
-        _add_into(self._b_shares, other._b_shares)
+            self._b_won.setdefault(w, []).extend(buffer)
+        self._b_shares.extend(other._b_shares)
         self.games += other.games
         self.cards = self.cards and other.cards
         for mine, theirs in zip(self.scores, other.scores):
@@ -514,7 +487,7 @@ class LabTally:
         _add_into(self.by_count_wins, other.by_count_wins)
         _add_into(self.points, other.points)
         _add_into(self.unattributed, other.unattributed)
-        if len(self._b_shares) >= _BUFFER:
+        if len(self._b_picks) >= _BUFFER:
             self.flush()
 
     def rule_squares(self) -> dict[str, list[int]]:
@@ -542,16 +515,28 @@ class LabTally:
             "unattributed": dict(sorted((k, v) for k, v in self.unattributed.items() if v)),
         }
 
-    def card_points(self, card: int, rule_points: dict[str, Sequence[int]]) -> Fraction:
-        """The exact points card ``card`` brought, over every game and player seat
-        (``rule_points``: the runner's points per rule per seat, for the rules that
-        read this card alone)."""
-        lo, hi = card * _STRIDE, (card + 1) * _STRIDE
-        total = sum((Fraction(v, k - lo) for k, v in self.points.items() if lo <= k < hi), Fraction(0))
-        for rid, c in self.single_rules().items():
-            if c == card:
-                total += sum(rule_points[rid][: self.players])
-        return total
+    def rule_card_points(self) -> dict[str, dict[int, Fraction]]:
+        """Rule id -> card -> the exact points the card brought through that rule, over
+        every game and player seat (cards that brought none left out)."""
+        self.flush()
+        K = self.num_card_types
+        out: dict[str, dict[int, Fraction]] = {rid: {} for rid in self.rule_order}
+        for key, v in self.points.items():
+            rc, d = divmod(key, _STRIDE)
+            r, c = divmod(rc, K)
+            row = out[self.rule_order[r]]
+            row[c] = row.get(c, Fraction(0)) + Fraction(v, d)
+        return out
+
+    def card_points(self, card: int) -> Fraction:
+        """The exact points card ``card`` brought, through every rule, over every game
+        and player seat."""
+        self.flush()
+        K = self.num_card_types
+        return sum(
+            (Fraction(v, key % _STRIDE) for key, v in self.points.items() if (key // _STRIDE) % K == card),
+            Fraction(0),
+        )
 
     def __getstate__(self) -> dict:  # what travels is the folded counts
         self.flush()
@@ -559,9 +544,12 @@ class LabTally:
 
     def __setstate__(self, state: dict) -> None:
         self.__dict__.update(state)
+        K, P = self.num_card_types, self.players
         self._layouts = {}
         self._shares_memo = {}
-        self._rule_memo = {}
+        self._picked = {}
+        self._card_range = range(K)
+        self._held_offsets = [[(s * K + c) * _STRIDE for c in range(K)] for s in range(P)]
         self._reset_pending()
 
 
@@ -591,6 +579,15 @@ def quantiles(histogram: dict[int, int], qs: Sequence[int] = QUANTILES) -> dict[
                 out[str(q)] = value
                 break
     return out
+
+
+def formatted(x: float, spec: str) -> str:
+    """``format(x, spec)``, but a number that shows as zero never shows a minus sign
+    (``-0.001`` at two decimals is ``0.00``, or ``+0.00`` with a ``+`` in ``spec``)."""
+    text = format(x, spec)
+    if "-" in text and not any(ch in "123456789" for ch in text):
+        text = format(0.0, spec)
+    return text
 
 
 def _interval(pair: tuple[float, float]) -> list[float]:
@@ -704,7 +701,7 @@ def _card_figures(tally: Any, lab: LabTally) -> list[dict]:
         non = sum(m for k, m, _ in rows if not k)
         non_wins = sum(w for k, _, w in rows if not k) / unit
         d, lo, hi = newcombe(taker_wins, takers, non_wins, non, CONFIDENCE)
-        pts = float(lab.card_points(c, tally.rules))
+        pts = float(lab.card_points(c))
         cards.append(
             {
                 "card": cid,

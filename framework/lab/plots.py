@@ -92,11 +92,25 @@ def _styled(draw: Any) -> Any:
     return wrapped
 
 
+#: inches per character of a label at the legend's and the ticks' font size (a generous average)
+CHAR = 0.085
+#: inches of a legend entry besides its text (the line or patch, the gaps)
+ENTRY = 0.75
+
+
 def _legend(fig: Any, ax: Any) -> None:
-    """The legend below the plot, where it covers nothing."""
+    """The legend below the plot, where it covers nothing, in as many columns as fit
+    the figure's width (so that no entry is cut off at the right edge)."""
     handles, labels = ax.get_legend_handles_labels()
     if handles:
-        fig.legend(handles, labels, loc="outside lower center", ncols=min(4, len(handles)))
+        widest = max(len(str(label)) for label in labels) * CHAR + ENTRY
+        ncols = max(1, min(4, len(handles), int((WIDTH - 0.2) // widest)))
+        fig.legend(handles, labels, loc="outside lower center", ncols=ncols)
+
+
+def _ticks_fit(labels: Sequence[str]) -> bool:
+    """Whether labels side by side along the x axis fit without touching."""
+    return bool(labels) and max(len(str(t)) for t in labels) * CHAR + 0.1 <= (WIDTH - 1.0) / len(labels)
 
 
 def _finite(x: Any) -> bool:
@@ -131,7 +145,10 @@ def win_shares(
         ax.vlines(xs, [iv[0] for iv in intervals], [iv[1] for iv in intervals], color="#222222", linewidth=1.4)
     if fair is not None:
         ax.axhline(fair, color=FAIR, linestyle="--", linewidth=1, label=f"fair share {fair:.1%}")
-    ax.set_xticks(range(len(seat_labels)), list(seat_labels))
+    if _ticks_fit(seat_labels):
+        ax.set_xticks(range(len(seat_labels)), list(seat_labels))
+    else:  # turned, so that long labels or many seats never overlap
+        ax.set_xticks(range(len(seat_labels)), list(seat_labels), rotation=40, ha="right", rotation_mode="anchor")
     ax.set_ylabel("win share (95% interval)")
     ax.set_ylim(0, ymax)
     ax.yaxis.set_major_formatter(_percent())

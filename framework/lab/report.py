@@ -41,6 +41,7 @@ from pathlib import Path
 from typing import Any
 
 from ruledraft.errors import RuledraftError
+from ruledraft.lab.figures import formatted
 
 INSTALL = "pip install 'ruledraft[plots]'"
 PAGE = "index.html"
@@ -143,11 +144,11 @@ def _num(x: Any, digits: int = 2) -> str:
         return str(x)
     if isinstance(x, float) and not math.isfinite(x):
         return str(x)
-    return f"{x:.{digits}f}"
+    return formatted(x, f".{digits}f")
 
 
 def _pct(x: Any) -> str:
-    return "-" if x is None else f"{x:.1%}"
+    return "-" if x is None else formatted(x, ".1%")
 
 
 def _interval(iv: Any, fmt: Any = _num) -> str:
@@ -378,8 +379,8 @@ def _rules_section(page: _Page, labels: Sequence[str]) -> str:
     heads = ["rule"] + (["side"] if n > 1 else []) + ["mean points", "95% interval", "share of points", "unattributed"]
     intro = (
         "<p>Mean points of each scoring rule per seat and game (all seats pooled) with 95% intervals "
-        "(Student's t); the share of all points scored; points a rule gave with none of its cards on "
-        "the table (per game).</p>"
+        "(Student's t); the share of all points scored; points a rule gave that belong to no card "
+        "(per game): scored with none of its cards on the table, or by a dummy seat.</p>"
     )
     return _section(
         "rules",
@@ -407,9 +408,7 @@ def _cards_section(page: _Page, labels: Sequence[str]) -> str:
         d, iv = f"sides[{i}].figures.cards[*].difference", f"sides[{i}].figures.cards[*].difference_interval"
         diff_paths += [d, iv]
         diffs.append((labels[i], _aligned(names, own[i], page.get(d)), _aligned(names, own[i], page.get(iv))))
-    taken_png = plots.horizontal_bars(
-        names, taken, "Cards taken per game", "copies on the tables per game (all players)"
-    )
+    taken_png = plots.horizontal_bars(names, taken, "Cards taken per game", "copies picked per game (all players)")
     diff_png = plots.differences(
         names,
         diffs,
@@ -453,7 +452,7 @@ def _cards_section(page: _Page, labels: Sequence[str]) -> str:
         ]
     )
     intro = (
-        "<p>How often each card ends on a player's table, and the win rate of seats that took it at "
+        "<p>How often each card is taken (picked; see the README), and the win rate of seats that took it at "
         "least once minus that of seats that never did, with its 95% interval (Newcombe). Points a rule "
         "gives are shared among the cards it reads.</p>"
     )
@@ -472,31 +471,55 @@ def _cards_section(page: _Page, labels: Sequence[str]) -> str:
 
 _GROUPS = ("seats", "rules", "cards")
 
+#: the panels of the comparison, by what the rows measure: title, axis label, whether in percent
+_MEASURES = {
+    "win_share": ("B - A: win share", "percentage points", True),
+    "score": ("B - A: score", "points", False),
+    "rule": ("B - A: rule points", "points per seat and game", False),
+    "taken": ("B - A: cards taken", "copies per game", False),
+    "points": ("B - A: card points", "points per game", False),
+}
+
 
 def _comparison_section(page: _Page, labels: Sequence[str]) -> str:
     from ruledraft.lab import plots
 
     comp = page.get("comparison")
     rows_all = comp.get("rows", [])
-    groups = [g for g in _GROUPS if any(r.get("group") == g for r in rows_all)]
-    groups += [g for g in _union([[str(r.get("group"))] for r in rows_all]) if g not in groups]
+    # one panel per measure (each on its own scale: fractions and points never share an
+    # axis); rows without a measure (older JSON) get one panel per group
+    if all("measure" in r for r in rows_all):
+        key = "measure"
+        kinds = [m for m in _MEASURES if any(r["measure"] == m for r in rows_all)]
+        kinds += [m for m in _union([[str(r["measure"])] for r in rows_all]) if m not in kinds]
+    else:
+        key = "group"
+        kinds = [g for g in _GROUPS if any(r.get("group") == g for r in rows_all)]
+        kinds += [g for g in _union([[str(r.get("group"))] for r in rows_all]) if g not in kinds]
     figs = []
-    for g in groups:
-        d, iv = f"comparison.rows[group={g}].difference", f"comparison.rows[group={g}].interval"
-        names = [str(x) for x in page.get(f"comparison.rows[group={g}].figure")]
-        flagged = [bool(x) for x in page.get(f"comparison.rows[group={g}].flagged")]
-        png = plots.differences(
-            names, [("b - a", page.get(d), page.get(iv))], f"Differences: {g}", "b minus a (95% interval)", flagged
-        )
-        figs.append(page.figure([d, iv], png, f"Differences in the {g} figures, flagged ones marked"))
+    for k in kinds:
+        title, axis, percent = _MEASURES.get(k, (f"B - A: {k}", "", False))
+        d, iv = f"comparison.rows[{key}={k}].difference", f"comparison.rows[{key}={k}].interval"
+        names = [str(x) for x in page.get(f"comparison.rows[{key}={k}].figure")]
+        flagged = [bool(x) for x in page.get(f"comparison.rows[{key}={k}].flagged")]
+        png = plots.differences(names, [("B - A", page.get(d), page.get(iv))], title, axis, flagged, percent)
+        figs.append(page.figure([d, iv], png, f"{title}, flagged ones marked"))
+
+    def value(r: dict, x: Any, sign: str = "") -> str:
+        if x is None:
+            return "-"
+        if r.get("measure") == "win_share":
+            return formatted(x, f"{sign}.1%")
+        return formatted(x, f"{sign}.3f")
+
     rows = [
         [
             ("* " if r.get("flagged") else "") + _e(r.get("figure")),
             _e(r.get("group")),
-            _num(r.get("a"), 3),
-            _num(r.get("b"), 3),
-            _num(r.get("difference"), 3),
-            _interval(r.get("interval"), lambda x: _num(x, 3)),
+            value(r, r.get("a")),
+            value(r, r.get("b")),
+            value(r, r.get("difference"), "+"),
+            _interval(r.get("interval"), lambda x, r=r: value(r, x, "+")),
             _p(r.get("p_value")),
             _p(r.get("p_holm")),
             "flagged" if r.get("flagged") else "",
@@ -506,14 +529,15 @@ def _comparison_section(page: _Page, labels: Sequence[str]) -> str:
     how = "paired" if comp.get("paired") else "played from independent seeds"
     pairing = f" ({_e(comp['pairing'])})" if comp.get("pairing") not in (None, "") else ""
     intro = (
-        f"<p>a is the first side, b the second; games {how}{pairing}. Each point is b minus a with its 95% "
-        f"interval; a figure is flagged (*) when its p-value after Holm's correction over the "
-        f"{len(rows_all)} figures compared is below {_e(comp.get('alpha'))}.</p>"
+        f"<p>A is the first side, B the second; games {how}{pairing}. Each "
+        f"point is B minus A with its 95% interval, win shares in percentage points and the rest "
+        f"in their own units, one panel each; a figure is flagged (*) when its p-value after "
+        f"Holm's correction over the {len(rows_all)} figures compared is below {_e(comp.get('alpha'))}.</p>"
     )
     body = (
         intro
         + _panels(figs)
-        + _table(["figure", "group", "a", "b", "b - a", "95% interval", "p", "p (Holm)", "flagged"], rows, 2)
+        + _table(["figure", "group", "A", "B", "B - A", "95% interval", "p", "p (Holm)", "flagged"], rows, 2)
     )
     return _section("comparison", "Comparison", body)
 

@@ -16,9 +16,11 @@ A contract for the tools built on it (the HTML report); fields are only ever add
     {
       "ruleset": "sushi-go",
       "bots": "greedy,random",        # the --bots spec, filled per count (the last fills the seats)
-      "games": 1000, "seed": 0,
+      "games": 1000, "seed": 0,       # the games asked for at each count
+      "interrupted_at": null,         # the player count a stop cut short (null: none)
       "counts": [
         {"players": 2, "bots": ["greedy", "random"],
+         "games": 1000,               # fewer at the count a stop cut short
          "figures": {...}}            # ruledraft.lab.figures' shape
       ]
     }
@@ -84,9 +86,11 @@ def sweep(
     play: Callable[..., Summary] | None = None,
 ) -> tuple[dict, int]:
     """Every count's figures in the JSON shape of the module docstring, and the signal
-    that stopped the run early (0 if none: then every count played every game).
-    ``play`` plays one count, as :func:`play_count` does on ``jobs`` processes (the
-    cluster's ``sweep_on_cluster`` passes its own)."""
+    that stopped the run early (0 if none: then every count played every game). A
+    stop keeps the counts finished and the one cut short, with the games it played
+    (none left out if it played none). ``play`` plays one count, as
+    :func:`play_count` does on ``jobs`` processes (the cluster's ``sweep_on_cluster``
+    passes its own)."""
     out = []
     for n in counts:
         names = bots(n)
@@ -94,14 +98,24 @@ def sweep(
             summary = play_count(ruleset, n, games, seed, names, jobs=jobs, progress=progress)
         else:
             summary = play(ruleset, n, games, seed, names, progress=progress)
-        out.append({"players": n, "bots": list(names), "figures": summary.figures})
+        if summary.games:
+            out.append({"players": n, "bots": list(names), "games": summary.games, "figures": summary.figures})
         if summary.interrupted:
-            return _result(ruleset, spec, games, seed, out), summary.signal
+            return _result(ruleset, spec, games, seed, out, n), summary.signal
     return _result(ruleset, spec, games, seed, out), 0
 
 
-def _result(ruleset: CompiledRuleset, spec: str, games: int, seed: int, counts: list[dict]) -> dict:
-    return {"ruleset": ruleset.id, "bots": spec, "games": games, "seed": seed, "counts": counts}
+def _result(
+    ruleset: CompiledRuleset, spec: str, games: int, seed: int, counts: list[dict], cut: int | None = None
+) -> dict:
+    return {
+        "ruleset": ruleset.id,
+        "bots": spec,
+        "games": games,
+        "seed": seed,
+        "interrupted_at": cut,
+        "counts": counts,
+    }
 
 
 def top_cards(figures: dict, k: int = TOP_CARDS) -> list[tuple[str, float]]:
