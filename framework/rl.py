@@ -188,7 +188,25 @@ class _Table:
         return "\n".join(lines)
 
 
-class DraftEnv(AECEnv):
+class _OnTable:
+    """What both environments answer from their :class:`_Table`."""
+
+    _table: _Table
+
+    @property
+    def engine_state(self) -> State:
+        """The engine state of the game being played."""
+        return self._table.state
+
+    def observation_space(self, agent: str) -> spaces.Space:
+        """The same object for every call (PettingZoo seeds spaces through it)."""
+        return self._table.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space:
+        return self._table.action_spaces[agent]
+
+
+class DraftEnv(_OnTable, AECEnv):
     """The AEC environment (see the module's description)."""
 
     metadata: dict[str, Any] = {"render_modes": list(RENDER_MODES), "name": "ruledraft_v0", "is_parallelizable": True}
@@ -211,18 +229,6 @@ class DraftEnv(AECEnv):
         self.render_mode = render_mode
         self._chosen: dict[int, int] = {}
         self.reset()
-
-    @property
-    def engine_state(self) -> State:
-        """The engine state of the game being played."""
-        return self._table.state
-
-    def observation_space(self, agent: str) -> spaces.Space:
-        """The same object for every call (PettingZoo seeds spaces through it)."""
-        return self._table.observation_spaces[agent]
-
-    def action_space(self, agent: str) -> spaces.Space:
-        return self._table.action_spaces[agent]
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         return self._table.observe(self._table.seat_of[agent])
@@ -289,7 +295,7 @@ class DraftEnv(AECEnv):
         pass
 
 
-class ParallelDraftEnv(ParallelEnv):
+class ParallelDraftEnv(_OnTable, ParallelEnv):
     """The parallel environment (see the module's description)."""
 
     metadata: dict[str, Any] = {"render_modes": list(RENDER_MODES), "name": "ruledraft_v0"}
@@ -310,18 +316,6 @@ class ParallelDraftEnv(ParallelEnv):
         self.possible_agents = self._table.agents[:]
         self.agents = self.possible_agents[:]
         self.render_mode = render_mode
-
-    @property
-    def engine_state(self) -> State:
-        """The engine state of the game being played."""
-        return self._table.state
-
-    def observation_space(self, agent: str) -> spaces.Space:
-        """The same object for every call (PettingZoo seeds spaces through it)."""
-        return self._table.observation_spaces[agent]
-
-    def action_space(self, agent: str) -> spaces.Space:
-        return self._table.action_spaces[agent]
 
     def _observations(self) -> dict[str, dict[str, np.ndarray]]:
         return {a: self._table.observe(self._table.seat_of[a]) for a in self.agents}
