@@ -205,7 +205,19 @@ def test_miso_soup_is_an_appetizer_of_three_points():
     assert round_points(rs, [["miso_soup", "miso_soup"], ["miso_soup"]], "miso_soup") == [6, 3]
 
 
-@pytest.mark.xfail(strict=True, reason="a face-down card is its own colour group: the engine has no colourless card")
+def test_face_down_cards_add_no_colour_for_soy_sauce():
+    """Ruling: a face-down card has no colour, so it does not add a colour to a seat's count for soy sauce."""
+    lib = library()
+    ids = {c.id: c.index for c in lib.catalogue.cards}
+    soy = next(r for r in lib.rules if r.id == "soy_sauce")
+    seats = [
+        [ids["soy_sauce"], ids["tempura"], ids["takeout_face_down"]],
+        [ids["soy_sauce"], ids["tempura"], ids["eel"]],
+    ]
+    # seat 1 has three colours, seat 0 two (the face-down card is none): only seat 1 scores its soy sauce
+    assert soy.score(Tableau.from_cards(lib.catalogue.size, seats)) == [0, 4]
+
+
 def test_face_down_cards_have_no_colour_for_tea():
     """Ruling: a face-down card has no colour, so four of them do not make tea's largest group."""
     lib = library()

@@ -26,6 +26,10 @@ def players_range_words(span: tuple[int, int]) -> str:
     return f"{fewest}-{most} players" if fewest != most else f"{fewest} players"
 
 
+#: the ``group`` of a card that has no colour: no colour group counts it (tea, soy sauce)
+NO_COLOUR = "none"
+
+
 @attrs.frozen
 class CardType:
     """One kind of card, as the ruleset declares it."""
@@ -94,10 +98,11 @@ class Catalogue:
 
     @property
     def groups(self) -> tuple[str, ...]:
-        """Colour groups in order of first appearance."""
+        """Colour groups in order of first appearance (:data:`NO_COLOUR` is none)."""
         seen: dict[str, None] = {}
         for c in self.cards:
-            seen.setdefault(c.group, None)
+            if c.group != NO_COLOUR:
+                seen.setdefault(c.group, None)
         return tuple(seen)
 
     @property
@@ -106,9 +111,10 @@ class Catalogue:
 
     @property
     def group_index(self) -> tuple[int, ...]:
-        """For each card index, the index of its colour group in :attr:`groups`."""
+        """For each card index, the index of its colour group in :attr:`groups`; -1 for a
+        card of no colour (``group: none``, such as a card turned face down)."""
         order = {g: i for i, g in enumerate(self.groups)}
-        return tuple(order[c.group] for c in self.cards)
+        return tuple(order.get(c.group, -1) for c in self.cards)
 
     def select(
         self, *, ids: Iterable[str] = (), tags: Iterable[str] = (), groups: Iterable[str] = ()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from ruledraft.language.catalogue import NO_COLOUR
 from ruledraft.language.ruleset import DIRECTION_NAMES, CompiledRuleset, RoundAddition
 
 
@@ -38,7 +39,7 @@ def describe_ruleset(rs: CompiledRuleset) -> str:
             extras.append("kept until the end of the game")
         if c.players is not None:
             extras.append(f"only with {c.players_words}")
-        line = f"  {c.count:>4} x {c.name:<{width}}  colour: {c.group}"
+        line = f"  {c.count:>4} x {c.name:<{width}}  " + ("no colour" if c.group == NO_COLOUR else f"colour: {c.group}")
         if extras:
             line += "; " + "; ".join(extras)
         out.append(line)

@@ -1086,7 +1086,8 @@ class _Compiler(Transformer[Token, Any]):
         """For each colour group with a selected card, the selected card indices in it."""
         by_group: dict[int, list[int]] = {}
         for i in range(self.catalogue.size) if sel is None else sel:
-            by_group.setdefault(self._group_index[i], []).append(i)
+            if self._group_index[i] >= 0:  # a card of no colour is in no group
+                by_group.setdefault(self._group_index[i], []).append(i)
         return tuple(tuple(members) for members in by_group.values())
 
     def _fn_groups(self, sel: tuple[int, ...] | None, start: int, end: int) -> _Value:
@@ -1099,7 +1100,7 @@ class _Compiler(Transformer[Token, Any]):
                 return _Value(lambda t, s: 1 if t.counts[s][i] else 0, None, start, end, reads=reads, boolean=True)
             get: Any = operator.itemgetter(*members) if len(members) > 1 else None
             return _Value(lambda t, s: 1 if any(get(t.counts[s])) else 0, None, start, end, reads=reads, boolean=True)
-        if sel is None:
+        if sel is None and min(self._group_index, default=0) >= 0:
             gi = self._group_index
             return _Value(
                 lambda t, s: len({gi[c] for c in t.cards[s]}), None, start, end, reads=None, bound=len(by_group)
@@ -1130,7 +1131,7 @@ class _Compiler(Transformer[Token, Any]):
 
     def _fn_largest_group(self, start: int, end: int) -> _Value:
         by_group = self._members_by_group(None)
-        if all(len(m) == 1 for m in by_group):
+        if all(len(m) == 1 for m in by_group) and min(self._group_index, default=0) >= 0:
             return _Value(lambda t, s: max(t.counts[s], default=0), None, start, end, reads=None, bound=self._deck)
 
         def fn(t: Tableau, s: int) -> int:

@@ -175,6 +175,7 @@ def compile_quantity(spec: Any, catalogue: Catalogue, compile_expr: Callable[[st
     if "distinct" in spec:
         idx = selector_indices(spec.get("of"), catalogue)
         key = catalogue.group_index if spec["distinct"] == "group" else tuple(range(catalogue.size))
+        idx = tuple(i for i in idx if key[i] >= 0)  # a card of no colour adds no colour
         what = "colour groups" if spec["distinct"] == "group" else "card types"
         return Quantity(
             distinct_fn(idx, key),
