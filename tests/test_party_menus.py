@@ -390,3 +390,11 @@ def test_observations_of_a_menu_with_takeout_boxes_stay_within_the_encoders_boun
                 v = enc.encode(state.observation(seat))
                 assert all((lo is None or lo <= x) and (hi is None or x <= hi) for x, lo, hi in zip(v, low, high))
             state.apply_actions([rng.choice(state.legal_actions(s)) for s in state.acting_seats()])
+
+
+def test_a_spoon_names_only_the_families_its_menu_has():
+    """The library's spoons list every Party family; a menu keeps those its cards have, quietly (Cutthroat Combo: nigiri and spoon)."""
+    rs = loaded("sushi-go-party-cutthroat-combo")
+    spoons = [e for e in rs.effects if e.kind == "ask_for"]
+    assert len(spoons) == 3
+    assert {tuple(f for f, _ in e.families) for e in spoons} == {("nigiri", "spoon")}

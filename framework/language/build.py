@@ -188,6 +188,10 @@ class _RuleContext:
         self.walk.check_player_keys(self.base + path, mapping)
         self.walk.check_unused_player_keys(self.base + path, mapping, seats=True)
 
+    def left_off_menu(self, what: str, name: str) -> bool:
+        off = getattr(self.walk.doc, "off_menu", None)
+        return off is not None and bool(off.has(what, name))
+
 
 class RulesetBuilder:
     """One walk over a merged document: :meth:`run` returns every diagnostic, and

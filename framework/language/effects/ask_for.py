@@ -86,10 +86,14 @@ def build(spec: Mapping[str, Any], ctx: RuleContext, card: int) -> AskFor | None
     if names is None:
         names = tags
     else:
+        kept = []
         for i, family in enumerate(names):
-            if family not in tags:
+            if family in tags:
+                kept.append(family)
+            elif not ctx.left_off_menu("tag", family):  # a family a menu left out is simply not asked for
                 ctx.error(("families", i), f"no card has the tag '{clipped(family)}'{did_you_mean(family, tags)}")
                 ok = False
+        names = kept
     if not ok:
         return None
     families = tuple((f, catalogue.select(tags=[f])) for f in sorted(names))

@@ -51,3 +51,8 @@ class RuleContext(Protocol):
 
     def seat_keys(self, path: Path, mapping: Mapping[str, Any]) -> None:
         """Check keys that are numbers of scoring seats (``"2"``, ``"3-5"``)."""
+
+    def left_off_menu(self, what: str, name: str) -> bool:
+        """Whether ``name`` (a ``card``, ``tag``, ``group``) is only on cards the menu of a
+        card library left out: a unit may then drop it quietly."""
+        ...
