@@ -27,24 +27,6 @@ TIMING_KEYS = ("elapsed_seconds", "games_per_second")
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 
 
-@pytest.fixture(scope="module")
-def client():
-    """A real LocalCluster of two worker processes, and a client of it, for the whole module."""
-    from distributed import Client, LocalCluster
-
-    cluster = LocalCluster(
-        n_workers=2,
-        threads_per_worker=1,
-        processes=True,
-        dashboard_address=":0",
-        scheduler_kwargs={"dashboard": False},
-    )
-    c = Client(cluster)
-    yield c
-    c.close()
-    cluster.close()
-
-
 def run_cli(*args):
     result = CliRunner().invoke(app, [str(a) for a in args])
     assert "Traceback" not in result.output

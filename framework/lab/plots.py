@@ -218,11 +218,17 @@ def horizontal_bars(
             )
     ax.set_yticks(range(len(labels)), list(labels))
     ax.invert_yaxis()
+    return _finish(fig, ax, title, xlabel, percent, n > 1)
+
+
+def _finish(fig: Any, ax: Any, title: str, xlabel: str, percent: bool, legend: bool) -> bytes:
+    """The end every row plot shares: the axis label (as percentages with ``percent``),
+    the title, a legend when several sides are drawn, and the PNG bytes."""
     ax.set_xlabel(xlabel)
     if percent:
         ax.xaxis.set_major_formatter(_percent())
     ax.set_title(title)
-    if n > 1:
+    if legend:
         _legend(fig, ax)
     return _png(fig)
 
@@ -271,13 +277,7 @@ def differences(
             tick.set_color(FLAG)
             tick.set_fontweight("bold")
     ax.set_ylim(len(labels) - 0.5, -0.5)
-    ax.set_xlabel(xlabel)
-    if percent:
-        ax.xaxis.set_major_formatter(_percent())
-    ax.set_title(title)
-    if n > 1:
-        _legend(fig, ax)
-    return _png(fig)
+    return _finish(fig, ax, title, xlabel, percent, n > 1)
 
 
 @_styled
