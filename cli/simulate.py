@@ -389,9 +389,9 @@ def simulate(
     cluster: str | None = cluster_option(),
     as_json: bool = typer.Option(False, "--json", help="Print the summary as JSON."),
     cards: bool = typer.Option(
-        False,
-        "--cards",
-        help="Also count and show per-card figures: taken, turn, points, win rates (slower).",
+        True,
+        "--cards/--no-cards",
+        help="Count and show the per-card figures: taken, turn, points, win rates (--no-cards: leave them out).",
     ),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar."),
     allow_path: list[str] = allow_path_option(),

@@ -92,6 +92,19 @@ def test_taken_counts_and_win_rates_by_count_follow_the_picks():
 FLIP = Path(__file__).resolve().parent / "data" / "effects-flip-copy.yaml"
 
 
+def _placed(state, seat, card):
+    """The copies of ``card`` an effect placed on ``seat``'s table from its choice over the game:
+    played through a menu or Party's chopsticks, or brought by its spoon."""
+    n = 0
+    for e in state.events:
+        kind = e.what[0]
+        if kind == "played" and (e.what[1], e.what[2]) == (seat, card):
+            n += 1
+        elif kind == "gave" and (e.what[2], e.what[3]) == (seat, card):
+            n += 1
+    return n
+
+
 def test_cards_that_leave_the_table_after_acting_count_as_taken():
     """Menus, takeout boxes and special orders are never on a table at round end, yet count as taken when picked."""
     from ruledraft.engine.state import Game
@@ -103,14 +116,32 @@ def test_cards_that_leave_the_table_after_acting_count_as_taken():
     ids = game.ruleset.catalogue.ids
     for name in ("menu", "takeout_box_10", "special_order", "chopsticks", "miso_soup"):
         c = ids.index(name)
-        picked = [sum(_picked(game, st_, s, c) for st_ in states) for s in range(3)]
+        took = [sum(_picked(game, st_, s, c) + _placed(st_, s, c) for st_ in states) for s in range(3)]
         card = f["cards"][c]
-        assert card["taken_per_seat"] == [p / 12 for p in picked], name
-        assert card["taken_per_game"] == sum(picked) / 12
+        assert card["taken_per_seat"] == [p / 12 for p in took], name
+        assert card["taken_per_game"] == sum(took) / 12
     for name in ("menu", "takeout_box_10", "special_order"):
         c = ids.index(name)
         assert sum(t.count(c) for st_ in states for rec in st_.history for t in rec.tables) == 0
         assert f["cards"][c]["taken_per_game"] > 0, name
+
+
+def _taken_by_hand(game, state):
+    """Per seat, the cards it took over the game, counted by hand: the cards of its picks,
+    and those an effect placed from its choice."""
+    ids = game.ruleset.catalogue.ids
+    by_hand = [Counter() for _ in range(game.num_players)]
+    for rec in state.history:
+        for row in rec.actions:
+            for s, a in enumerate(row):
+                for c in game.decode_action(a)[0]:
+                    by_hand[s][ids[c]] += 1
+    for e in state.events:
+        if e.what[0] == "played":
+            by_hand[e.what[1]][ids[e.what[2]]] += 1
+        elif e.what[0] == "gave":
+            by_hand[e.what[2]][ids[e.what[3]]] += 1
+    return by_hand
 
 
 def test_taken_in_one_game_by_hand():
@@ -120,17 +151,46 @@ def test_taken_in_one_game_by_hand():
 
     game = Game(load_ruleset(str(FLIP)), 3)
     state = play_game(game, game_seed(2, 0), ["random"] * 3)
-    ids = game.ruleset.catalogue.ids
-    by_hand = [Counter() for _ in range(3)]
-    for rec in state.history:
-        for row in rec.actions:
-            for s, a in enumerate(row):
-                for c in game.decode_action(a)[0]:
-                    by_hand[s][ids[c]] += 1
+    by_hand = _taken_by_hand(game, state)
     f = figures(tally_of(game, [state]), ["random"] * 3)
     for card in f["cards"]:
         assert card["taken_per_seat"] == [float(by_hand[s][card["card"]]) for s in range(3)], card["card"]
     assert sum(card["taken_per_game"] for card in f["cards"]) == sum(sum(h.values()) for h in by_hand)
+
+
+@pytest.mark.parametrize(
+    "ruleset_id, effect",
+    [
+        ("sushi-go-party-party-sampler", "played"),  # the card chosen from a menu's draw
+        ("sushi-go-party-big-banquet", "gave"),  # the card a spoon brings
+        ("sushi-go-party-big-banquet", "played"),  # Party chopsticks' second card
+    ],
+)
+def test_cards_an_effect_places_from_a_seats_choice_count_as_taken_on_their_turn(ruleset_id, effect):
+    """A card placed by an effect from the seat's own choice is taken, on the turn it was placed."""
+    game, states = played(ruleset_id, 4, range(30))
+    assert any(e.what[0] == effect for st_ in states for e in st_.events), "the games exercise the effect"
+    f = fig(tally_of(game, states), ["random"] * 4)
+    ids = game.ruleset.catalogue.ids
+    took = [Counter() for _ in range(4)]
+    picks, turns = Counter(), Counter()
+    for st_ in states:
+        for s, h in enumerate(_taken_by_hand(game, st_)):
+            took[s].update(h)
+        for rec in st_.history:
+            for t, row in enumerate(rec.actions):
+                for a in row:
+                    for c in game.decode_action(a)[0]:
+                        picks[c] += 1
+                        turns[c] += t + 1
+        for e in st_.events:
+            if e.what[0] in ("played", "gave"):
+                c = e.what[2] if e.what[0] == "played" else e.what[3]
+                picks[c] += 1
+                turns[c] += e.turn + 1
+    for c, card in enumerate(f["cards"]):
+        assert card["taken_per_seat"] == [took[s][ids[c]] / 30 for s in range(4)], ids[c]
+        assert card["mean_turn"] == (pytest.approx(turns[c] / picks[c]) if picks[c] else None), ids[c]
 
 
 def test_mean_turn_comes_from_the_picks():
@@ -176,17 +236,20 @@ def test_card_points_share_each_rule_by_count_and_maki_by_icons():
 
 
 def test_points_with_none_of_the_cards_belong_to_no_card():
-    """A penalty scored with none of the cards a sharing rule reads is the rule's unattributed points."""
+    """A penalty scored with none of the cards a rule reads is the rule's unattributed points, one-card rules or not."""
+    from types import SimpleNamespace
+
     game = bundled_game("sushi-go", 2)
+    rs = game.ruleset
+    K = game.num_card_types
     lab = LabTally.for_game(game)
-    shares = lab.shares[0]
-    union = shares.union
-    nothing = tuple(0 for _ in union)
-    minus_three = tuple(-3 for _ in shares.positions)
-    lab._b_shares.append((0, nothing, minus_three if len(minus_three) > 1 else minus_three[0]))
-    lab.flush()
-    assert lab.unattributed == {rid: -3 for rid, _, _ in shares.shared}
-    assert lab.points == {}
+    nothing = [[0] * K, [0] * K]
+    rounds = [SimpleNamespace(actions=[[11, 11]], counts=nothing, tables=[[], []]) for _ in range(rs.rounds)]
+    minus_three = [SimpleNamespace(points=[[-3, -3] for _ in rs.round_rules]) for _ in range(rs.rounds)]
+    minus_three.append(SimpleNamespace(points=[[-3, -3] for _ in rs.game_rules]))
+    lab.add_game(rounds, minus_three, nothing, [-21, -21], [0, 1])
+    assert lab.unattributed == {r.id: -6 * rs.rounds for r in rs.round_rules} | {r.id: -6 for r in rs.game_rules}
+    assert lab.rule_card_points() == {rid: {} for rid in lab.rule_order}
 
 
 def _rule_totals_add_up(game, states):
@@ -307,8 +370,13 @@ def test_without_cards_the_card_figures_are_null():
 
 
 GAMES = {
-    rid: played(rid, 3 if rid != "sushi-go-two-player-dummy" else 2, range(10))
-    for rid in ("sushi-go-soy-sauce", "sushi-go-two-player-dummy")
+    rid: played(rid, 2 if rid in ("sushi-go-two-player-dummy", "sushi-go-party-dinner-for-two") else 3, range(10))
+    for rid in (
+        "sushi-go-soy-sauce",
+        "sushi-go-two-player-dummy",
+        "sushi-go-party-dinner-for-two",  # a race, a menu, special orders
+        "sushi-go-party-big-banquet",  # spoons, Party chopsticks
+    )
 }
 
 
@@ -333,6 +401,64 @@ def test_merging_a_partition_of_the_games_in_any_order_gives_identical_figures(r
         merged.merge(part)
     assert merged.lab.state() == whole.lab.state()
     assert figures(merged, bots) == figures(whole, bots)
+
+
+@pytest.mark.parametrize("every", [1, 3, 7])
+def test_folding_after_any_number_of_games_gives_identical_counts(every, monkeypatch):
+    """The buffered games fold into the sums in bulk; folding after every 1, 3 or 7 games changes nothing."""
+    from ruledraft.lab import figures as lab_figures
+
+    for game, states in GAMES.values():
+        whole = tally_of(game, states).lab.state()
+        monkeypatch.setattr(lab_figures, "_FOLD_EVERY", every)
+        assert tally_of(game, states).lab.state() == whole
+        monkeypatch.undo()
+
+
+def test_sums_too_large_for_floating_point_stay_exact():
+    """The bulk sums are exact even where float64 would round (weights beyond 2**53)."""
+    import numpy as np
+
+    from ruledraft.lab.figures import _exact_bincount
+
+    keys = np.array([0, 1, 1, 2])
+    big = 2**60 + 1
+    assert _exact_bincount(np, keys, np.array([big, big, 3, -5]), 4).tolist() == [big, big + 3, -5, 0]
+    assert _exact_bincount(np, keys, np.array([1, 2, 3, 4]), 4).tolist() == [1, 5, 4, 0]
+    assert _exact_bincount(np, keys[:0], keys[:0], 2).tolist() == [0, 0]
+
+
+def test_race_points_go_to_its_cards_also_those_that_left_for_its_places():
+    """Uramaki: a seat's race points are shared among its uramaki at round end and those that left for a place."""
+    game, states = played("sushi-go-party-dinner-for-two", 2, range(30))
+    rs = game.ruleset
+    ids = rs.catalogue.ids
+    race = next(j for j, rule in enumerate(rs.round_rules) if rule.turn_scoring is not None)
+    rid = rs.round_rules[race].id
+    reads = sorted(rs.round_rules[race].reads)
+    expected: dict[int, Fraction] = {}
+    none = 0
+    for st_ in states:
+        for i, rec in enumerate(st_.history):
+            for s in range(2):
+                p = st_.scorings[i].points[race][s]
+                if not p:
+                    continue
+                held = Counter({c: rec.tables[s].count(c) for c in reads})
+                for e in st_.events:
+                    if e.what[0] == "race" and e.round == i and e.what[2] == s:
+                        held.update(e.what[5])
+                total = sum(held[c] for c in reads)
+                if not total:
+                    none += p
+                for c in reads:
+                    if held[c]:
+                        expected[c] = expected.get(c, Fraction(0)) + Fraction(p * held[c], total)
+    assert any(e.what[0] == "race" for st_ in states for e in st_.events), "the games run races"
+    lab = tally_of(game, states).lab
+    assert lab.rule_card_points()[rid] == {c: v for c, v in expected.items() if v}
+    assert lab.unattributed.get(rid, 0) == none
+    assert {ids[c] for c in expected} <= {ids[c] for c in reads}
 
 
 def test_per_game_results_give_the_same_figures_as_tallies():

@@ -42,7 +42,7 @@ class Turn:
 class RoundRecord:
     """One round as it was played: the deal, the turns, and the tables at round end."""
 
-    __slots__ = ("hands", "actions", "auto_turns", "controllers", "drawn", "tables", "decisions", "turned")
+    __slots__ = ("hands", "actions", "auto_turns", "controllers", "drawn", "tables", "counts", "decisions", "turned")
 
     def __init__(self, hands: list[list[int]]) -> None:
         #: the hands dealt, one per seat (a dummy seat's is its face-down pile); never changed
@@ -58,6 +58,8 @@ class RoundRecord:
         #: every seat's cards on the table when the round was scored, in play order
         #: (None until the round ends)
         self.tables: list[list[int]] | None = None
+        #: every seat's count of each card in ``tables`` (None until the round ends)
+        self.counts: list[list[int]] | None = None
         #: decisions made, in order: (turn, seat, action) (empty without card effects)
         self.decisions: list[tuple[int, int, int]] = []
         #: the cards turned face down on the tables at round end (``Tableau.turned``), or None
@@ -108,6 +110,7 @@ class RoundRecord:
         new.controllers = self.controllers[:]
         new.drawn = self.drawn[:]
         new.tables = self.tables
+        new.counts = self.counts
         new.decisions = self.decisions[:]
         new.turned = self.turned
         return new

@@ -793,6 +793,7 @@ class State:
         if game.keeps_round:
             self.round_placed = tuple(() for _ in played)
         self.history[-1].tables = played  # these lists are never changed again
+        self.history[-1].counts = counts
         self.played = [[] for _ in played]
         self.counts = [[0] * K for _ in counts]
         if discarded is not None and self.forced_deals is None:

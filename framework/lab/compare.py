@@ -190,10 +190,12 @@ def game_values(result: GameResult, players: int, num_seats: int, card_ids: Sequ
         values[f"rule {rid}"] = Fraction(sum(pts), num_seats)
     lab = result.lab
     if lab is not None and lab.cards:
+        lab.flush()
         K = lab.num_card_types
+        points = lab.points_by_card()
         for c, cid in enumerate(card_ids):
             values[f"card {cid} taken"] = sum(lab.taken[s * K + c] for s in range(players))
-            share = lab.card_points(c)
+            share = points[c]
             values[f"card {cid} points"] = share.numerator if share.denominator == 1 else share
     return values
 

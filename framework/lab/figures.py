@@ -1,11 +1,14 @@
 """The balance lab's figures: per seat, per scoring rule and per card, from tallies that merge exactly.
 
-:class:`LabTally` is what each worker folds its games into beside the runner's
-:class:`~ruledraft.play.runner.Tally` (which owns it): integer counts, integer sums and
-integer histograms only, of a size fixed by the ruleset (card types, rules, seats) and
-the range of scores -- never a list per game -- so memory does not grow with the
-number of games, and tallies merged in any grouping and any order give identical
-figures. :func:`figures` turns a tally into the figures below.
+:class:`LabTally` is what each worker counts its games into, inside the runner's
+:class:`~ruledraft.play.runner.Tally` (which owns it and reads its own sums from it).
+Counting a game copies its numbers into flat lists; every thousand games or so they
+are folded with numpy, all at once, into integer counts, integer sums and integer
+histograms of a size fixed by the ruleset (card types, rules, seats) and the range of
+scores -- never a list per game -- so memory does not grow with the number of games,
+and tallies merged in any grouping and any order give identical figures. This keeps
+every figure within a few percent of a simulation's time (``benchmarks/lab_cost.py``).
+:func:`figures` turns a tally into the figures below.
 
 How the figures are counted
 ---------------------------
@@ -14,19 +17,21 @@ How the figures are counted
   to each. Win shares and win rates are those fractional counts over the games (or
   seat-games), and their Wilson intervals are taken at the fractional count.
 * **Taken** means chosen: the cards of a seat's picks over the game (both cards of a
-  pick with chopsticks), whatever becomes of them later -- a menu or takeout box that
-  leaves or turns over after acting, chopsticks going back to the hand, a special
-  order that becomes a copy, uramaki or miso soup discarded all count as taken. A
-  card an effect then places from the seat's choice (the card chosen from a menu's
-  draw, the second card of Party's chopsticks, the card a spoon brings) is not a pick
-  and is not counted. Player seats only: a dummy's cards are nobody's choice.
-* **Turn taken**: from the picks themselves; turn 1 is the first pick of a round
-  (every card of a pick with chopsticks is taken on that turn).
+  pick with chopsticks) and the cards an effect places on its table from its own
+  choice (the card chosen from a menu's draw, the second card of Party's chopsticks,
+  the card its spoon brings), whatever becomes of them later -- a menu or takeout box
+  that leaves or turns over after acting, chopsticks going back to the hand, a
+  special order that becomes a copy, uramaki or miso soup discarded all count as
+  taken. Player seats only: a dummy's cards are nobody's choice.
+* **Turn taken**: the turn of the pick or of the effect that placed the card; turn 1
+  is the first turn of a round (every card of a pick with chopsticks is taken on
+  that turn).
 * **Points a card brings** are what scored: each scoring rule's points of a seat are
   shared among the cards that rule reads (its ``reads``; all cards when it reads any)
   on that seat's table when the rule scored (the kept cards for a game-end rule), in
   proportion to their count times their weight -- a card that left the table before
-  the scoring brings nothing, a copy counts as the card it became. A
+  the scoring brings nothing, a copy counts as the card it became, and for a race
+  (uramaki) the cards that left the table for its places count as on it. A
   card's weight for a rule is 1, except for a rule that ranks seats by a quantity of
   the seat's own cards (a majority such as maki rolls): then it is what one such card
   alone is worth to that quantity (its icons), when that is positive for every card
@@ -35,8 +40,9 @@ How the figures are counted
   none) and a dummy seat's points belong to no card: they are reported per rule as
   ``unattributed``. So for every rule, the points it brought its cards plus its
   unattributed points are exactly its points over all seats.
-  The shares are kept as exact fractions (an integer numerator per card and common
-  denominator), so they merge exactly too.
+  The shares are kept as exact fractions (an integer numerator per card and
+  denominator), so they merge exactly too; numpy sums them in float64 only while no
+  sum can reach 2**53, where every integer is exact, and in Python integers beyond.
 * **Quantiles** of scores and margins are exact, from integer histograms: the q
   quantile is the smallest value whose cumulative count reaches q of the games
   (the inverse of the empirical distribution function).
@@ -71,9 +77,9 @@ only ever added. Every interval is 95% and given as ``[low, high]``.
          "share_of_points": 0.08, "unattributed": 0.0,        # per game, all seats
          "per_seat": [{"mean": 3.2, "interval": [lo, hi]}, ...]}
       ],
-      "cards": [                      # null unless the per-card figures were counted (--cards)
+      "cards": [                      # null when the per-card figures were left out (--no-cards)
         {"card": "tempura",
-         "taken_per_game": 2.9,             # copies picked, all player seats together
+         "taken_per_game": 2.9,             # copies taken, all player seats together
          "taken_per_seat": [1.5, 1.4],      # per game, per player seat
          "mean_turn": 4.2,                  # null if never picked
          "points_per_game": 6.1,            # points it brings, all player seats, per game
@@ -90,12 +96,12 @@ only ever added. Every interval is 95% and given as ``[low, high]``.
 from __future__ import annotations
 
 import math
-from collections import Counter
 from collections.abc import Sequence
 from fractions import Fraction
-from itertools import chain, repeat
-from operator import add, itemgetter, mul
+from operator import add
 from typing import Any
+
+import attrs
 
 from ruledraft.lab.statistics import chi_square_uniform, mean_interval, newcombe, wilson
 from ruledraft.tableau import Tableau
@@ -103,11 +109,12 @@ from ruledraft.tableau import Tableau
 CONFIDENCE = 0.95
 QUANTILES = (5, 25, 50, 75, 95)
 
-#: picks buffered before a flush folds them (about 4,000 two-player games; bounds memory)
-_BUFFER = 1 << 18
+#: games buffered before their counts are folded into the sums (bounds memory)
+_FOLD_EVERY = 1024
 
-#: key strides of the flat dictionaries (a card index times the stride plus a count or a denominator)
-_STRIDE = 1 << 32
+#: a tally with at most this many games buffered travels (pickles) as is: one game's
+#: result stays cheap to send; a chunk's tally is folded first and sends only sums
+_SEND_RAW = 16
 
 
 def _rule_weights(rule: Any, num_card_types: int) -> dict[int, int]:
@@ -126,50 +133,74 @@ def _rule_weights(rule: Any, num_card_types: int) -> dict[int, int]:
     return weights
 
 
-class _One:
-    """``itemgetter`` of one index that still gives a tuple (and pickles)."""
+@attrs.frozen
+class RuleShare:
+    """How one scoring rule shares its points among the cards it reads."""
 
-    def __init__(self, index: int):
-        self.index = index
+    #: the rule's id and its position in the tally's rule order (round-end rules, then game-end rules)
+    id: str
+    position: int
+    #: False: scored at round end; True: at game end (on the kept cards)
+    game_end: bool
+    #: (card, weight) of every card it reads, by card
+    weights: tuple[tuple[int, int], ...]
+    #: whether it scores during the round (a race): the cards that left a table for its
+    #: places count as on that table for it
+    race: bool = False
 
-    def __call__(self, counts: Sequence[int]) -> tuple[int]:
-        return (counts[self.index],)
+    @property
+    def cards(self) -> list[int]:
+        return [c for c, _ in self.weights]
 
 
-class CardShares:
-    """For a ruleset's round-end or game-end rules: how each rule shares its points
-    among the cards it reads (a rule that reads one card gives them all to it, from the
-    seats that hold it)."""
+class _Games:
+    """Games counted but not yet folded (:meth:`LabTally.flush`), all alike (the same
+    turns per round), as flat lists of integers: per game, its totals and each seat's wins (in the
+    tally's ``unit``); each scoring's points, rule by rule, seat by seat (the rounds',
+    then game end's); for the per-card figures, every turn's actions seat by seat, each
+    player seat's count of every card at each scoring (its table at each round end,
+    then its kept cards), and what card effects placed (game, turn, seat, card) and
+    races took from tables (game, round, seat, card), four numbers each."""
 
-    def __init__(self, rules: Sequence[Any], num_card_types: int, first: int = 0):
-        #: (rule id, its position in the tally's rule order, ((card, weight), ...)) per rule
-        self.shared: list[tuple[str, int, tuple[tuple[int, int], ...]]] = []
-        for j, rule in enumerate(rules):
-            w = _rule_weights(rule, num_card_types)
-            self.shared.append((rule.id, first + j, tuple(w.items())))
-        #: the positions of the rules among the scoring's rules
-        self.positions = tuple(range(len(self.shared)))
-        #: every card a rule reads (sorted)
-        self.union = tuple(sorted({c for _, _, ws in self.shared for c, _ in ws}))
+    __slots__ = ("turns", "games", "totals", "wins", "points", "actions", "counts", "placed", "left")
 
-        #: a seat's points of the rules, from its points of every rule of the scoring
-        #: (a tuple, or a number when there is one rule)
-        self.points_of: Any = itemgetter(*self.positions) if self.positions else None
-        #: the counts of the cards in ``union``, from a seat's count of every card
-        self.counts_of: Any = None
-        if len(self.union) == 1:
-            self.counts_of = _One(self.union[0])
-        elif self.union:
-            self.counts_of = itemgetter(*self.union)
+    def __init__(self, turns: tuple[int, ...]):
+        self.turns = turns
+        self.games = 0
+        self.totals: list[int] = []
+        self.wins: list[int] = []
+        self.points: list[int] = []
+        self.actions: list[int] = []
+        self.counts: list[int] = []
+        self.placed: list[int] = []
+        self.left: list[int] = []
+
+    def extend(self, other: _Games) -> None:
+        """Add the games of ``other`` after these."""
+        g = self.games
+        self.games += other.games
+        for name in ("totals", "wins", "points", "actions", "counts"):
+            getattr(self, name).extend(getattr(other, name))
+        for mine, theirs in ((self.placed, other.placed), (self.left, other.left)):
+            for i in range(0, len(theirs), 4):
+                mine.extend((theirs[i] + g, *theirs[i + 1 : i + 4]))
+
+    def __getstate__(self) -> tuple:
+        return tuple(getattr(self, k) for k in self.__slots__)
+
+    def __setstate__(self, state: tuple) -> None:
+        for k, v in zip(self.__slots__, state):
+            setattr(self, k, v)
 
 
 class LabTally:
     """Mergeable statistics for the lab's figures (see the module docstring).
 
-    Each game is first counted in C (``collections.Counter`` over small tuples) and
-    the counters are folded into the figures' sums by :meth:`flush` (every thousand
-    games or so, and before a merge or a pickle), which keeps a game's bookkeeping to
-    a few microseconds.
+    Counting a game only copies its numbers into flat lists (a few ``list.extend``
+    calls); every thousand games or so, and before figures are read, :meth:`flush`
+    folds them into the sums with numpy, all games at once. The sums are Python
+    integers and exact fractions, so tallies merged in any grouping and order agree
+    exactly.
     """
 
     def __init__(
@@ -179,24 +210,23 @@ class LabTally:
         num_card_types: int,
         rule_ids: Sequence[str],
         own_span: int,
-        shares: tuple[CardShares, CardShares],
+        max_extra: int,
+        shares: Sequence[RuleShare],
         card_ids: Sequence[str],
         can_win: Sequence[bool],
-        rule_order: Sequence[str],
         cards: bool = True,
     ):
         n, P, K = num_seats, players, num_card_types
-        #: whether the per-card figures are counted (they cost most of the bookkeeping)
+        #: whether the per-card figures are counted
         self.cards = cards
         self.card_ids = tuple(card_ids)
         #: per seat: whether it can win (players; dummy seats when the ruleset lets them)
         self.can_win = tuple(can_win)
-        #: the part of an action that encodes a player's own cards (``Game.own_span``)
+        #: how actions encode a player's cards (``Game.own_span``, ``Game.max_extra``)
         self.own_span = own_span
-        #: how the round-end and the game-end rules share their points among cards
-        self.shares = shares
-        #: the rule ids in scoring order (round-end rules, then game-end rules)
-        self.rule_order = tuple(rule_order)
+        self.max_extra = max_extra
+        #: how each rule shares its points among cards, in scoring order
+        self.shares = tuple(shares)
         self.num_seats = n
         self.players = P
         self.num_card_types = K
@@ -211,61 +241,62 @@ class LabTally:
         self.top_tied = 0
         self.shared_wins = 0
         self.no_winner = 0
-        #: per rule (in ``rule_order``), per seat (flat, rule * seats + seat): sum over
-        #: games of the square of the game's points
-        self.rule_sq = [0] * (len(self.rule_order) * n)
-        #: per player seat, per card (flat, seat * K + card): copies taken (picked, or placed
-        #: by an effect's choice), over the games
+        #: per seat: its wins (in ``unit``)
+        self.wins = [0] * n
+        #: per rule (in ``shares`` order), per seat (flat, rule * seats + seat): the sum
+        #: over games of the game's points, and of their squares
+        self.rule_sum = [0] * (len(self.shares) * n)
+        self.rule_sq = [0] * (len(self.shares) * n)
+        #: per player seat, per card (flat, seat * K + card): copies taken over the games
         self.taken = [0] * (P * K)
-        #: per card: picks and the sum of their turns (1-based)
+        #: per card: copies taken, and the sum of the (1-based) turns they were taken on
         self.picks = [0] * K
         self.pick_turns = [0] * K
-        #: card * _STRIDE + k (k >= 1 copies over a game) -> player seat-games, and their wins (in ``unit``)
-        self.by_count: dict[int, int] = {}
-        self.by_count_wins: dict[int, int] = {}
-        #: (rule * K + card) * _STRIDE + denominator -> numerator of the points the card
-        #: brought through the rule (``rule``: its position in ``rule_order``; exact fractions)
-        self.points: dict[int, int] = {}
-        #: rule id -> points that belong to no card: scored with none of the cards it reads,
-        #: or by a dummy seat
-        self.unattributed: dict[str, int] = {}
-        self._layouts: dict[int, list[int]] = {}
-        self._shares_memo: dict[tuple, tuple] = {}
-        self._picked: dict[int, tuple[int, ...]] = {}
-        self._card_range = range(K)
-        #: per player seat, per card: (seat * K + card) * _STRIDE, the base of a held-cards key
-        self._held_offsets = [[(s * K + c) * _STRIDE for c in range(K)] for s in range(P)]
-        self._reset_pending()
+        #: (card, k) -> player seat-games that took k copies of the card over a game,
+        #: and their wins (in ``unit``)
+        self.by_count: dict[tuple[int, int], int] = {}
+        self.by_count_wins: dict[tuple[int, int], int] = {}
+        #: per rule: the points player seats scored with none of the cards it reads
+        self.none_points = [0] * len(self.shares)
+        #: (rule position, card, denominator) -> numerator: the points each card brought
+        #: through each rule, as exact fractions
+        self.shared: dict[tuple[int, int, int], int] = {}
+        #: games counted but not folded yet, by their turns per round
+        self.pending: dict[tuple[int, ...], _Games] = {}
+        self._setup()
 
-    def _reset_pending(self) -> None:
-        # counted since the last flush, as flat lists the flush counts in C:
-        # (seat, total); turn * span + action; per player seat and card, the copies it
-        # held over a game, encoded as (seat * K + card) * _STRIDE + copies (the same for
-        # the winners, by number of winners); (scoring kind, counts of the cards the
-        # sharing rules read, their points)
-        self._b_scores: list[tuple[int, int]] = []
-        self._b_picks: list[int] = []
-        self._b_held: list[int] = []
-        self._b_won: dict[int, list[int]] = {}
-        self._b_shares: list[tuple] = []
+    def _setup(self) -> None:
+        """What is derived from the table (not pickled)."""
+        self._win_rows: dict[tuple[int, ...], tuple[int, ...]] = {}
+        self._buffered = sum(g.games for g in self.pending.values())
+        self._round_rules = sum(1 for sh in self.shares if not sh.game_end)
+        self._tables: list[Any] | None = None
 
     @classmethod
     def for_game(cls, game: Any, cards: bool = True) -> LabTally:
         """An empty tally for games of ``game`` (an engine ``Game``); ``cards``: count
         the per-card figures too."""
         K = game.num_card_types
-        dummy = game.ruleset.dummy
         rs = game.ruleset
+        dummy = rs.dummy
+        shares = [
+            RuleShare(rule.id, j, False, tuple(_rule_weights(rule, K).items()), rule.turn_scoring is not None)
+            for j, rule in enumerate(rs.round_rules)
+        ]
+        shares += [
+            RuleShare(rule.id, len(shares) + j, True, tuple(_rule_weights(rule, K).items()))
+            for j, rule in enumerate(rs.game_rules)
+        ]
         return cls(
             game.num_seats,
             game.num_players,
             K,
             rs.rule_ids,
             game.own_span,
-            (CardShares(rs.round_rules, K), CardShares(rs.game_rules, K, len(rs.round_rules))),
+            game.max_extra,
+            shares,
             rs.catalogue.ids,
             [s < game.num_players or bool(dummy and dummy.can_win) for s in range(game.num_seats)],
-            [r.id for r in rs.round_rules] + [r.id for r in rs.game_rules],
             cards,
         )
 
@@ -277,223 +308,320 @@ class LabTally:
             self.num_card_types,
             self.rule_ids,
             self.own_span,
+            self.max_extra,
             self.shares,
             self.card_ids,
             self.can_win,
-            self.rule_order,
             self.cards,
         )
 
-    def decode(self, action: int) -> tuple[int, ...]:
-        """The cards of a player's own pick in ``action`` (as ``Game.decode_action``)."""
-        K = self.num_card_types
-        own = action % self.own_span
-        cards = [own % K]
-        rest = own // K
-        while rest:
-            rest, digit = divmod(rest, K + 1)
-            cards.append(digit - 1)
-        return tuple(cards)
+    @property
+    def rule_order(self) -> tuple[str, ...]:
+        """The rule ids in scoring order (round-end rules, then game-end rules)."""
+        return tuple(sh.id for sh in self.shares)
 
     # ------------------------------------------------------------------ counting
 
-    def _layout(self, turns: int) -> list[int]:
-        """Offsets that encode the picks of a round of ``turns`` turns (turn * span + action)."""
-        span = self.own_span * (self.num_card_types + 1)
-        lay = self._layouts[turns] = [t * span for t in range(turns) for _ in range(self.players)]
-        return lay
+    def add_state(self, state: Any, totals: Sequence[int] | None = None) -> None:
+        """Count one finished game from its engine state (``totals``: its totals, when known)."""
+        self.add_game(
+            state.history,
+            state.scorings,
+            state.kept_counts,
+            state.totals() if totals is None else totals,
+            state.winners,
+            state.events,
+        )
 
     def add_game(
         self,
         history: Sequence[Any],
         scorings: Sequence[Any],
-        kept_cards: Sequence[Sequence[int]],
+        kept_counts: Sequence[Sequence[int]],
         totals: Sequence[int],
         winners: Sequence[int],
+        events: Sequence[Any] = (),
     ) -> None:
         """Count one finished game: its rounds (``State.history``), its scorings (the
-        rounds', then game end's), each seat's cards kept to game end, its totals and
-        its winners."""
-        self.games += 1
-        P = self.players
-        self._b_scores.extend(enumerate(totals))
-        if P >= 2:
-            best, second = sorted(totals[:P], reverse=True)[:2]
-            margin = best - second
-        else:
-            margin = 0
-        margins = self.margins
-        margins[margin] = margins.get(margin, 0) + 1
-        if not margin:
-            self.top_tied += 1
-        if len(winners) != 1:
-            if winners:
-                self.shared_wins += 1
-            else:
-                self.no_winner += 1
-        # points per rule over the game (rule-major, seat-minor), squared
-        rounds = scorings[:-1]
-        flat = list(chain.from_iterable(rounds[0].points)) if rounds else []
-        for sc in rounds[1:]:
-            flat = list(map(add, flat, chain.from_iterable(sc.points)))
-        flat.extend(chain.from_iterable(scorings[-1].points))
-        self.rule_sq = list(map(add, self.rule_sq, map(mul, flat, flat)))
-        if not self.cards:
-            return
-        # per round: the picks, the copies of every card each player seat took (its picks
-        # and the cards an effect placed from its choice), and the points of every rule
-        # with the counts of the cards it reads on each seat's table (a dummy seat's
-        # points belong to no card: it counts as holding none)
-        layouts, picks, shares = self._layouts, self._b_picks, self._b_shares
-        card_range, K = self._card_range, self.num_card_types
-        took = self._took
-        sh = self.shares[0]
-        counts_of, points_of = sh.counts_of, sh.points_of
-        none = (0,) * len(sh.union)
-        held: list[list[int]] | None = None
-        for rec, sc in zip(history, rounds):
-            acts = rec.actions
-            offsets = layouts.get(len(acts))
-            if offsets is None:
-                offsets = self._layout(len(acts))
-            picks.extend(map(add, offsets, chain.from_iterable(acts)))
-            vecs = took(rec, P, K)
-            held = vecs if held is None else [list(map(add, h, v)) for h, v in zip(held, vecs)]
-            if points_of is not None:
-                per_seat = list(map(points_of, zip(*sc.points)))
-                tables = [list(map(t.count, card_range)) for t in rec.tables[:P]]
-                shares.extend(zip(repeat(0), map(counts_of, tables), per_seat))
-                shares.extend(zip(repeat(0), repeat(none), per_seat[P:]))
-        end = self.shares[1]
-        if end.points_of is not None:
-            per_seat = list(map(end.points_of, zip(*scorings[-1].points)))
-            vecs = [list(map(t.count, card_range)) for t in kept_cards[:P]]
-            shares.extend(zip(repeat(1), map(end.counts_of, vecs), per_seat))
-            shares.extend(zip(repeat(1), repeat((0,) * len(end.union)), per_seat[P:]))
-        # the copies of each card each player seat held over the game
-        if held is not None:
-            won = None
-            if winners:
-                won = self._b_won.get(len(winners))
-                if won is None:
-                    won = self._b_won[len(winners)] = []
-            bank = self._b_held
-            for s, (base, vec) in enumerate(zip(self._held_offsets, held)):
-                keys = list(map(add, base, vec))
-                bank.extend(keys)
-                if won is not None and s in winners:
-                    won.extend(keys)
-        if len(picks) >= _BUFFER:
+        rounds', then game end's), each seat's count of every card kept to game end,
+        its totals, its winners and what card effects did (``State.events``)."""
+        # games are buffered by their turns per round (only their number matters without cards)
+        turns = tuple([len(rec.actions) for rec in history]) if self.cards else (0,) * len(history)
+        games = self.pending.get(turns)
+        if games is None:
+            games = self.pending[turns] = _Games(turns)
+        games.games += 1
+        # flat lists of numbers only: rows kept as rows would be objects the garbage
+        # collector visits again and again until the fold
+        games.totals += totals
+        won = self._win_rows.get(tuple(winners))
+        if won is None:
+            won = self._win_row(winners)
+        games.wins += won
+        points = games.points
+        for sc in scorings:
+            for row in sc.points:
+                points += row
+        if self.cards:
+            actions, counts = games.actions, games.counts
+            P = self.players
+            for rec in history:
+                for row in rec.actions:
+                    actions += row
+                for row in rec.counts[:P]:
+                    counts += row
+            for row in kept_counts[:P]:
+                counts += row
+            if events:
+                self._note_events(games, events)
+        self._buffered += 1
+        if self._buffered >= _FOLD_EVERY:
             self.flush()
 
-    def _took(self, rec: Any, P: int, K: int) -> list[list[int]]:
-        """Per player seat, the copies of each card it took in the round ``rec``: the cards
-        of its picks (both of a pick with chopsticks) and the cards placed on its table
-        by an effect from its choice."""
-        picked = self._picked
-        out = []
-        for column in zip(*rec.actions):  # one per player seat, its actions over the round
-            vec = [0] * K
-            for a, m in Counter(column).items():
-                cards = picked.get(a)
-                if cards is None:
-                    cards = picked[a] = self.decode(a)
-                for c in cards:
-                    vec[c] += m
-            out.append(vec)
+    def _win_row(self, winners: Sequence[int]) -> tuple[int, ...]:
+        row = [0] * self.num_seats
+        for w in winners:
+            row[w] = self.unit // len(winners)
+        out = self._win_rows[tuple(winners)] = tuple(row)
         return out
 
-    def flush(self) -> None:
-        """Fold what was counted since the last flush into the figures' sums."""
-        K = self.num_card_types
-        for (s, x), m in Counter(self._b_scores).items():
-            row = self.scores[s]
-            row[x] = row.get(x, 0) + m
-        picks, turns, decode = self.picks, self.pick_turns, self.decode
-        span = self.own_span * (K + 1)
-        for key, m in Counter(self._b_picks).items():
-            t, a = divmod(key, span)
-            for c in decode(a) if a >= K else (a,):
-                picks[c] += m
-                turns[c] += (t + 1) * m
-        taken, by_count = self.taken, self.by_count
-        for key, m in Counter(self._b_held).items():
-            sc, k = divmod(key, _STRIDE)
-            taken[sc] += k * m
-            key = (sc % K) * _STRIDE + k
-            by_count[key] = by_count.get(key, 0) + m
-        wins = self.by_count_wins
-        for w, buffer in self._b_won.items():
-            share = self.unit // w
-            for key, m in Counter(buffer).items():
-                sc, k = divmod(key, _STRIDE)
-                key = (sc % K) * _STRIDE + k
-                wins[key] = wins.get(key, 0) + m * share
-        points, unattributed = self.points, self.unattributed
-        memo = self._shares_memo
-        for entry, m in Counter(self._b_shares).items():
-            parts = memo.get(entry)
-            if parts is None:
-                parts = self._share_parts(*entry)
-                if len(memo) < _BUFFER:
-                    memo[entry] = parts
-            for where, x in parts:
-                if isinstance(where, str):
-                    unattributed[where] = unattributed.get(where, 0) + x * m
-                else:
-                    points[where] = points.get(where, 0) + x * m
-        self._reset_pending()
-
-    def _share_parts(self, kind: int, counts: tuple[int, ...], pts: Any) -> tuple[tuple[int | str, int], ...]:
-        """What one seat's scoring adds: (card * _STRIDE + denominator, numerator) per
-        card, or (rule id, points) for points that belong to no card."""
-        sh = self.shares[kind]
-        n_of = dict(zip(sh.union, counts))
-        out: list[tuple[int | str, int]] = []
-        K = self.num_card_types
-        for (rid, r, weights), p in zip(sh.shared, pts if isinstance(pts, tuple) else (pts,)):
-            if not p:
-                continue
-            parts = [(c, w * n_of[c]) for c, w in weights if n_of[c]]
-            d = sum(x for _, x in parts)
-            if not d:
-                out.append((rid, p))
-                continue
-            out.extend(((r * K + c) * _STRIDE + d, p * x) for c, x in parts)
-        return tuple(out)
+    def _note_events(self, games: _Games, events: Sequence[Any]) -> None:
+        """The cards an effect placed on a player's table from its own choice (played
+        through an effect, brought by a spoon), and those a race took from a table."""
+        P, g = self.players, games.games - 1
+        for e in events:
+            what = e.what
+            kind = what[0]
+            if kind == "played":
+                if what[1] < P:
+                    games.placed.extend((g, e.turn, what[1], what[2]))
+            elif kind == "gave":
+                if what[2] < P:
+                    games.placed.extend((g, e.turn, what[2], what[3]))
+            elif kind == "race" and what[2] < P:
+                for c in what[5]:
+                    games.left.extend((g, e.round, what[2], c))
 
     def merge(self, other: LabTally) -> None:
         """Add the counts of another tally (of other games at the same table)."""
-        # what the other has not folded yet joins this one's buffers (folded later, once)
-        self._b_scores.extend(other._b_scores)
-        self._b_picks.extend(other._b_picks)
-        self._b_held.extend(other._b_held)
-        for w, buffer in other._b_won.items():
-            self._b_won.setdefault(w, []).extend(buffer)
-        self._b_shares.extend(other._b_shares)
+        if self.cards != other.cards:  # the games buffered differ in what they hold
+            self.flush()
+            other.flush()
+            self.cards = False
         self.games += other.games
-        self.cards = self.cards and other.cards
+        for turns, buffered in other.pending.items():
+            games = self.pending.get(turns)
+            if games is None:
+                games = self.pending[turns] = _Games(turns)
+            games.extend(buffered)
+            self._buffered += buffered.games
         for mine, theirs in zip(self.scores, other.scores):
             _add_into(mine, theirs)
         _add_into(self.margins, other.margins)
         self.top_tied += other.top_tied
         self.shared_wins += other.shared_wins
         self.no_winner += other.no_winner
-        self.rule_sq = list(map(add, self.rule_sq, other.rule_sq))
-        self.taken = list(map(add, self.taken, other.taken))
-        self.picks = list(map(add, self.picks, other.picks))
-        self.pick_turns = list(map(add, self.pick_turns, other.pick_turns))
+        for name in ("wins", "rule_sum", "rule_sq", "taken", "picks", "pick_turns", "none_points"):
+            setattr(self, name, list(map(add, getattr(self, name), getattr(other, name))))
         _add_into(self.by_count, other.by_count)
         _add_into(self.by_count_wins, other.by_count_wins)
-        _add_into(self.points, other.points)
-        _add_into(self.unattributed, other.unattributed)
-        if len(self._b_picks) >= _BUFFER:
+        _add_into(self.shared, other.shared)
+        if self._buffered >= _FOLD_EVERY:
             self.flush()
+
+    # ------------------------------------------------------------------ folding
+
+    def flush(self) -> None:
+        """Fold the games counted since the last flush into the sums."""
+        if not self.pending:
+            return
+        import numpy as np
+
+        for games in self.pending.values():
+            self.games += games.games
+            self._fold(np, games)
+        self.pending = {}
+        self._buffered = 0
+
+    def _fold(self, np: Any, games: _Games) -> None:
+        G, n, P = games.games, self.num_seats, self.players
+        totals = _array(np, games.totals, n)
+        wins = _array(np, games.wins, n)
+        for s in range(n):
+            _add_counts(self.scores[s], *np.unique(totals[:, s], return_counts=True))
+        if P >= 2:
+            top = np.sort(totals[:, :P], axis=1)
+            margin = top[:, -1] - top[:, -2]
+        else:
+            margin = np.zeros(G, dtype=np.int64)
+        _add_counts(self.margins, *np.unique(margin, return_counts=True))
+        self.top_tied += int((margin == 0).sum())
+        self.wins = _add_list(self.wins, wins.sum(axis=0))
+        winners = (wins > 0).sum(axis=1)
+        self.shared_wins += int((winners > 1).sum())
+        self.no_winner += int((winners == 0).sum())
+        # every rule's points per seat over each game, and squared
+        rounds, R0 = len(games.turns), self._round_rules
+        points = _array(np, games.points, n).reshape(G, -1)
+        by_round = points[:, : rounds * R0 * n].reshape(G, rounds, R0, n)
+        at_end = points[:, rounds * R0 * n :].reshape(G, -1, n)
+        game = np.concatenate([by_round.sum(axis=1), at_end], axis=1)
+        self.rule_sum = list(map(add, self.rule_sum, game.sum(axis=0).ravel().tolist()))
+        self.rule_sq = list(map(add, self.rule_sq, (game * game).sum(axis=0).ravel().tolist()))
+        if self.cards:
+            self._fold_cards(np, games, wins[:, :P], by_round[..., :P], at_end[..., :P])
+
+    def _fold_cards(self, np: Any, games: _Games, wins: Any, by_round: Any, at_end: Any) -> None:
+        G, P, K = games.games, self.players, self.num_card_types
+        rounds = len(games.turns)
+        # the cards of every action, slot by slot (an action takes up to 1 + max_extra
+        # cards; K: no card in that slot), as (games, turns, player seats)
+        K1 = K + 1
+        actions = _array(np, games.actions, P).reshape(G, -1, P)
+        if self.num_seats > P:  # a dummy: the part of an action that is the player's own cards
+            actions = actions % self.own_span
+        slots = [actions] if not self.max_extra else [table[actions] for table in self._slot_tables(np)]
+        T = actions.shape[1]
+        seat_base = ((np.arange(G) * P)[:, None, None] + np.arange(P)[None, None, :]) * K1
+        turn_base = (np.arange(T) * K1)[None, :, None]
+        held = sum(np.bincount((seat_base + c).ravel(), minlength=G * P * K1) for c in slots)
+        by_turn = sum(np.bincount((turn_base + c).ravel(), minlength=T * K1) for c in slots)
+        by_turn = by_turn.reshape(T, K1)[:, :K]
+        held = held.reshape(G, P, K1)[:, :, :K]
+        turn = np.concatenate([np.arange(1, n + 1) for n in games.turns])  # 1-based, in its round
+        picks = by_turn.sum(axis=0)
+        pick_turns = turn @ by_turn
+        if games.placed:
+            placed = np.array(games.placed, dtype=np.int64).reshape(-1, 4)
+            g, t, s, c = placed.T
+            np.add.at(held, (g, s, c), 1)
+            picks = picks + np.bincount(c, minlength=K)
+            pick_turns = pick_turns + _exact_bincount(np, c, t + 1, K)
+        self.picks = _add_list(self.picks, picks)
+        self.pick_turns = _add_list(self.pick_turns, pick_turns)
+        self.taken = _add_list(self.taken, held.sum(axis=0).ravel())
+        # seat-games by copies held, and their wins
+        top = int(held.max()) + 1 if held.size else 1
+        key = (np.arange(K) * top + held).ravel()
+        seats = np.bincount(key, minlength=K * top)
+        won = _exact_bincount(np, key, np.broadcast_to(wins[:, :, None], held.shape).ravel(), K * top)
+        for k in np.nonzero(seats)[0].tolist():
+            where = divmod(k, top)
+            self.by_count[where] = self.by_count.get(where, 0) + int(seats[k])
+            if won[k]:
+                self.by_count_wins[where] = self.by_count_wins.get(where, 0) + int(won[k])
+        # the points of each rule, shared among the cards it reads on each player's table
+        counts = _array(np, games.counts, K).reshape(G, rounds + 1, P, K)
+        left = None
+        if games.left:
+            left = np.zeros((G, rounds, P, K), dtype=np.int64)
+            gone = np.array(games.left, dtype=np.int64).reshape(-1, 4)
+            np.add.at(left, (gone[:, 0], gone[:, 1], gone[:, 2], gone[:, 3]), 1)
+        for sh in self.shares:
+            if not sh.weights:
+                continue
+            if sh.game_end:
+                pts = at_end[:, sh.position - self._round_rules][:, None]
+                held_now = counts[:, rounds:, :, sh.cards]
+            else:
+                pts = by_round[:, :, sh.position]
+                held_now = counts[:, :rounds, :, sh.cards]
+                if sh.race and left is not None:
+                    held_now = held_now + left[..., sh.cards]
+            self._share(np, sh, pts, held_now)
+
+    def _slot_tables(self, np: Any) -> list[Any]:
+        """Per card slot of an action, the card each own-cards action takes in it (K: none)."""
+        if self._tables is None:
+            K, K1 = self.num_card_types, self.num_card_types + 1
+            own = np.arange(self.own_span)
+            tables = [own % K]
+            rest = own // K
+            for _ in range(self.max_extra):
+                digit = rest % K1
+                tables.append(np.where(digit == 0, K, digit - 1))
+                rest = rest // K1
+            self._tables = tables
+        return self._tables
+
+    def _share(self, np: Any, sh: RuleShare, pts: Any, held: Any) -> None:
+        """Share ``pts`` (per game, scoring and player seat) among the rule's cards by
+        ``held`` (the same, per card it reads)."""
+        weights = np.array([w for _, w in sh.weights], dtype=np.int64)
+        whole = (held * weights).sum(axis=-1)
+        scored = pts != 0
+        self.none_points[sh.position] += int(pts[scored & (whole == 0)].sum())
+        some = scored & (whole > 0)
+        if len(sh.weights) == 1:  # one card: it gets the points
+            key = (sh.position, sh.weights[0][0], 1)
+            self.shared[key] = self.shared.get(key, 0) + int(pts[some].sum())
+            return
+        denominators = whole[some]
+        for i, (c, w) in enumerate(sh.weights):
+            sums = _exact_bincount(np, denominators, (pts * (w * held[..., i]))[some], None)
+            for d in np.nonzero(sums)[0].tolist():
+                key = (sh.position, c, d)
+                self.shared[key] = self.shared.get(key, 0) + int(sums[d])
+
+    # ------------------------------------------------------------------ reading
+
+    def rule_points(self) -> dict[str, list[int]]:
+        """Rule id -> per seat, the sum over games of the rule's points."""
+        self.flush()
+        n = self.num_seats
+        return {sh.id: self.rule_sum[sh.position * n : (sh.position + 1) * n] for sh in self.shares}
 
     def rule_squares(self) -> dict[str, list[int]]:
         """Rule id -> per seat, the sum over games of the square of the game's points."""
+        self.flush()
         n = self.num_seats
-        return {rid: self.rule_sq[j * n : (j + 1) * n] for j, rid in enumerate(self.rule_order)}
+        return {sh.id: self.rule_sq[sh.position * n : (sh.position + 1) * n] for sh in self.shares}
+
+    def rule_card_points(self) -> dict[str, dict[int, Fraction]]:
+        """Rule id -> card -> the exact points the card brought through that rule, over
+        every game and player seat (cards that brought none left out)."""
+        self.flush()
+        out: dict[str, dict[int, Fraction]] = {sh.id: {} for sh in self.shares}
+        for (pos, c, d), v in self.shared.items():
+            row = out[self.shares[pos].id]
+            row[c] = row.get(c, Fraction(0)) + Fraction(v, d)
+        return {rid: {c: v for c, v in row.items() if v} for rid, row in out.items()}
+
+    def points_by_card(self) -> list[Fraction]:
+        """Per card, the exact points it brought through every rule, over every game and player seat."""
+        self.flush()
+        out = [Fraction(0)] * self.num_card_types
+        for (_pos, c, d), v in self.shared.items():
+            out[c] += Fraction(v, d)
+        return out
+
+    def card_points(self, card: int) -> Fraction:
+        """The exact points card ``card`` brought, through every rule, over every game
+        and player seat."""
+        return self.points_by_card()[card]
+
+    @property
+    def unattributed(self) -> dict[str, int]:
+        """Rule id -> the points that belong to no card (see the module docstring):
+        scored with none of the cards it reads, or by a dummy seat (rules with none left out)."""
+        self.flush()
+        n, P = self.num_seats, self.players
+        out = {}
+        for sh in self.shares:
+            r = sh.position
+            if sh.weights:
+                x = self.none_points[r] + sum(self.rule_sum[r * n + P : (r + 1) * n])
+            else:
+                x = sum(self.rule_sum[r * n : (r + 1) * n])
+            if x:
+                out[sh.id] = x
+        return out
+
+    def by_count_rows(self, card: int) -> list[tuple[int, int, int]]:
+        """(k, player seat-games that took k copies of ``card`` over a game, their wins
+        in ``unit``) for every k that happened, in order of k."""
+        self.flush()
+        return sorted((k, m, self.by_count_wins.get((c, k), 0)) for (c, k), m in self.by_count.items() if c == card)
 
     def state(self) -> dict:
         """Everything counted, as plain data (equal for equal counts, whatever the order)."""
@@ -505,52 +633,54 @@ class LabTally:
             "top_tied": self.top_tied,
             "shared_wins": self.shared_wins,
             "no_winner": self.no_winner,
+            "wins": self.wins,
+            "rule_sum": self.rule_sum,
             "rule_sq": self.rule_sq,
             "taken": self.taken,
             "picks": self.picks,
             "pick_turns": self.pick_turns,
             "by_count": dict(sorted(self.by_count.items())),
             "by_count_wins": dict(sorted((k, v) for k, v in self.by_count_wins.items() if v)),
-            "points": dict(sorted((k, v) for k, v in self.points.items() if v)),
-            "unattributed": dict(sorted((k, v) for k, v in self.unattributed.items() if v)),
+            "none_points": self.none_points,
+            "shared": dict(sorted((k, v) for k, v in self.shared.items() if v)),
         }
 
-    def rule_card_points(self) -> dict[str, dict[int, Fraction]]:
-        """Rule id -> card -> the exact points the card brought through that rule, over
-        every game and player seat (cards that brought none left out)."""
-        self.flush()
-        K = self.num_card_types
-        out: dict[str, dict[int, Fraction]] = {rid: {} for rid in self.rule_order}
-        for key, v in self.points.items():
-            rc, d = divmod(key, _STRIDE)
-            r, c = divmod(rc, K)
-            row = out[self.rule_order[r]]
-            row[c] = row.get(c, Fraction(0)) + Fraction(v, d)
-        return out
-
-    def card_points(self, card: int) -> Fraction:
-        """The exact points card ``card`` brought, through every rule, over every game
-        and player seat."""
-        self.flush()
-        K = self.num_card_types
-        return sum(
-            (Fraction(v, key % _STRIDE) for key, v in self.points.items() if (key // _STRIDE) % K == card),
-            Fraction(0),
-        )
-
-    def __getstate__(self) -> dict:  # what travels is the folded counts
-        self.flush()
+    def __getstate__(self) -> dict:
+        if self._buffered > _SEND_RAW:
+            self.flush()
         return {k: v for k, v in self.__dict__.items() if not k.startswith("_")}
 
     def __setstate__(self, state: dict) -> None:
         self.__dict__.update(state)
-        K, P = self.num_card_types, self.players
-        self._layouts = {}
-        self._shares_memo = {}
-        self._picked = {}
-        self._card_range = range(K)
-        self._held_offsets = [[(s * K + c) * _STRIDE for c in range(K)] for s in range(P)]
-        self._reset_pending()
+        self._setup()
+
+
+def _array(np: Any, numbers: list[int], width: int) -> Any:
+    """A flat list of integers as an array of rows of ``width``."""
+    return np.array(numbers, dtype=np.int64).reshape(-1, width)
+
+
+def _add_counts(acc: dict[int, int], values: Any, counts: Any) -> None:
+    for v, m in zip(values.tolist(), counts.tolist()):
+        acc[v] = acc.get(v, 0) + m
+
+
+def _add_list(acc: list[int], values: Any) -> list[int]:
+    return list(map(add, acc, values.tolist()))
+
+
+def _exact_bincount(np: Any, keys: Any, weights: Any, length: int | None) -> Any:
+    """``np.bincount`` of integer ``weights``, exact: sums in float64 while no sum can
+    reach 2**53 (always, for points and turns of games), else in whole numbers."""
+    weights = np.asarray(weights, dtype=np.int64)
+    size = length if length is not None else (int(keys.max()) + 1 if keys.size else 0)
+    if keys.size == 0:
+        return np.zeros(size, dtype=np.int64)
+    if int(np.abs(weights).sum()) < 2**53:
+        return np.rint(np.bincount(keys, weights=weights, minlength=size)).astype(np.int64)
+    out = np.zeros(size, dtype=object)
+    np.add.at(out, keys, weights.astype(object))
+    return out
 
 
 def _add_into(acc: dict, other: dict) -> None:
@@ -603,7 +733,7 @@ def figures(tally: Any, bots: Sequence[str]) -> dict:
     """Every figure of a runner tally (:class:`~ruledraft.play.runner.Tally` with its
     ``lab``), in the JSON shape of the module docstring."""
     lab: LabTally = tally.lab
-    lab.flush()
+    tally.flush()
     can_win = lab.can_win
     n = tally.games
     unit = tally.unit
@@ -644,6 +774,7 @@ def figures(tally: Any, bots: Sequence[str]) -> dict:
     # per rule: mean points per seat and game (all seats pooled, and each seat)
     squares = lab.rule_squares()
     all_points = sum(sum(tally.rules[rid]) for rid in tally.rule_ids)
+    unattributed = lab.unattributed
     rules = []
     for rid in tally.rule_ids:
         pts, sq = tally.rules[rid], squares[rid]
@@ -658,7 +789,7 @@ def figures(tally: Any, bots: Sequence[str]) -> dict:
                 "mean": mean,
                 "interval": [lo, hi],
                 "share_of_points": sum(pts) / all_points if all_points else 0.0,
-                "unattributed": lab.unattributed.get(rid, 0) / n if n else 0.0,
+                "unattributed": unattributed.get(rid, 0) / n if n else 0.0,
                 "per_seat": per_seat,
             }
         )
@@ -676,17 +807,13 @@ def figures(tally: Any, bots: Sequence[str]) -> dict:
 
 def _card_figures(tally: Any, lab: LabTally) -> list[dict]:
     n, unit = tally.games, tally.unit
+    points = lab.points_by_card()
     P, K = lab.players, lab.num_card_types
     cards = []
     for c, cid in enumerate(lab.card_ids):
         taken_per_seat = [lab.taken[s * K + c] / n if n else 0.0 for s in range(P)]
         taken = sum(lab.taken[s * K + c] for s in range(P))
-        counts = sorted(
-            (key - c * _STRIDE, seats_k)
-            for key, seats_k in lab.by_count.items()
-            if c * _STRIDE <= key < (c + 1) * _STRIDE
-        )
-        rows = [(k, m, lab.by_count_wins.get(c * _STRIDE + k, 0)) for k, m in counts]
+        rows = lab.by_count_rows(c)
         by_count = [
             {
                 "count": k,
@@ -701,7 +828,7 @@ def _card_figures(tally: Any, lab: LabTally) -> list[dict]:
         non = sum(m for k, m, _ in rows if not k)
         non_wins = sum(w for k, _, w in rows if not k) / unit
         d, lo, hi = newcombe(taker_wins, takers, non_wins, non, CONFIDENCE)
-        pts = float(lab.card_points(c))
+        pts = float(points[c])
         cards.append(
             {
                 "card": cid,

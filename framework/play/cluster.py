@@ -286,7 +286,7 @@ def run_on_cluster(
     progress: Callable[[int], None] | None = None,
     stop: StopSignals | None = None,
     plugins: Sequence[str] | None = None,
-    cards: bool = False,
+    cards: bool = True,
 ) -> Tally:
     """Play ``games`` games of the ruleset in the checked ``document`` on the cluster
     ``client`` talks to, and return their tally (reduced on the cluster): the chunks of
@@ -483,7 +483,7 @@ def simulate_on_cluster(
     local_workers: int | None = None,
     on_record: Callable[[dict], None] | None = None,
     progress: Callable[[int], None] | None = None,
-    cards: bool = False,
+    cards: bool = True,
 ) -> Summary:
     """:func:`ruledraft.play.runner.simulate` on a cluster: the scheduler at ``scheduler``
     or a ``LocalCluster`` of ``local_workers`` processes (started and closed here).

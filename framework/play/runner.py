@@ -165,7 +165,7 @@ def run_games(
     indices: Iterable[int],
     log: bool = False,
     stop: Callable[[], bool] | None = None,
-    cards: bool = False,
+    cards: bool = True,
 ) -> list[GameResult]:
     """Play the games with these indices (before each, ``stop()`` may end the run:
     the results of the games already played are returned). ``cards``: count the
@@ -179,7 +179,7 @@ def run_games(
         s = game_seed(seed, index)
         state = play_game(game, s, bots)
         lab = template.empty_copy()
-        lab.add_game(state.history, state.scorings, state.kept_cards, state.totals(), state.winners)
+        lab.add_state(state)
         lab.flush()
         out.append(
             GameResult(
@@ -202,7 +202,7 @@ def tally_games(
     bots: Sequence[str],
     indices: range,
     stop: Callable[[], bool] | None = None,
-    cards: bool = False,
+    cards: bool = True,
 ) -> Tally:
     """Play the games with these indices (a range) and keep only their statistics:
     :func:`play_chunk` without records."""
@@ -229,7 +229,7 @@ def play_chunk(
     end: int,
     log: bool = False,
     stop: Callable[[], bool] | None = None,
-    cards: bool = False,
+    cards: bool = True,
 ) -> Chunk:
     """Play games ``start..end`` of the run seeded with ``seed`` into one tally (and, with
     ``log``, their records): the step every way of running a simulation shares (worker
@@ -261,6 +261,11 @@ class Tally:
     summary as one tally of all the games. ``lab`` holds the counts behind the lab's
     figures (:mod:`ruledraft.lab.figures`): per card, per rule, score histograms; a
     tally made without it (``Tally.empty(seats, rules)``) summarises without figures.
+
+    With a lab, the lab counts every game and this tally's sums (wins, totals, their
+    squares, lowest and highest, points per rule) are read from the lab's at
+    :meth:`flush`, so a game is counted once; tallies with a lab merge only with
+    tallies with a lab.
     """
 
     num_seats: int
@@ -312,39 +317,64 @@ class Tally:
 
     def add_result(self, result: GameResult) -> None:
         """Count one game's result."""
+        if self.lab is None and result.lab is not None and not self.games:
+            self.lab = result.lab.empty_copy()  # an empty tally takes on the lab's counts
+        if self.lab is not None:
+            if result.lab is None:
+                raise ValueError("a tally with the lab's counts needs them for every game")
+            self.games += 1
+            self.lab.merge(result.lab)
+            return
         self._add_outcome(result.totals, result.winners)
         for rid, pts in result.rule_points.items():
             self.rules[rid] = list(map(add, self.rules[rid], pts))
-        self._merge_lab(result.lab)
-
-    def _merge_lab(self, lab: LabTally | None) -> None:
-        if lab is None:
-            return
-        if self.lab is None:
-            self.lab = lab.empty_copy()
-        self.lab.merge(lab)
 
     def add_state(self, state: State) -> None:
         """Count one finished game, straight from its state."""
         totals = state.totals()
-        self._add_outcome(totals, state.winners)
         if self.lab is not None:
-            self.lab.add_game(state.history, state.scorings, state.kept_cards, totals, state.winners)
+            self.games += 1
+            self.lab.add_state(state, totals)
+            return
+        self._add_outcome(totals, state.winners)
         self._pending.extend(state.scorings)
         self._pending_games += 1
         if self._pending_games >= 1024:
             self.flush()
 
     def flush(self) -> None:
-        """Fold the buffered points of each rule into the sums (column by column, in C)."""
+        """Bring the sums up to date: fold the buffered points of each rule into them
+        (column by column, in C), or with a lab, read them from the lab's."""
+        if self.lab is not None:
+            self._read_lab(self.lab)
+            return
         add_rule_points(self.rules, self._pending)
         self._pending.clear()
         self._pending_games = 0
+
+    def _read_lab(self, lab: LabTally) -> None:
+        lab.flush()
+        self.wins = list(lab.wins)
+        self.total = [sum(x * m for x, m in h.items()) for h in lab.scores]
+        self.total_sq = [sum(x * x * m for x, m in h.items()) for h in lab.scores]
+        self.low = [min(h) if h else None for h in lab.scores]
+        self.high = [max(h) if h else None for h in lab.scores]
+        self.rules = lab.rule_points()
 
     def merge(self, other: Tally) -> None:
         """Add another tally of other games (of the same table) to this one."""
         if (other.num_seats, other.rule_ids, other.unit) != (self.num_seats, self.rule_ids, self.unit):
             raise ValueError("cannot merge tallies of different tables (seats or scoring rules differ)")
+        if self.lab is None and other.lab is not None and not self.games:
+            self.lab = other.lab.empty_copy()  # an empty tally takes on the lab's counts
+        if other.lab is None and self.lab is not None and not other.games:
+            return
+        if (self.lab is None) != (other.lab is None):
+            raise ValueError("cannot merge a tally with the lab's counts and one without")
+        if self.lab is not None and other.lab is not None:
+            self.games += other.games
+            self.lab.merge(other.lab)
+            return
         self.flush()
         other.flush()
         self.games += other.games
@@ -355,7 +385,6 @@ class Tally:
         self.high = [b if a is None or (b is not None and b > a) else a for a, b in zip(self.high, other.high)]
         for rid, pts in other.rules.items():
             self.rules[rid] = list(map(add, self.rules[rid], pts))
-        self._merge_lab(other.lab)
 
     def __getstate__(self) -> dict:  # the pending points hold compiled rules: fold them first
         self.flush()
@@ -521,7 +550,7 @@ def _worker_main(
     bots: Sequence[str],
     log: bool,
     per_game: bool,
-    cards: bool = False,
+    cards: bool = True,
 ) -> None:
     """A worker process: play the chunks of games the main process sends, send back
     results or tallies, until told to stop (``None``) or the main process goes away.
@@ -582,7 +611,7 @@ class _Workers:
     """``jobs`` worker processes, each fed chunks of games through its own pipe."""
 
     def __init__(
-        self, jobs: int, payload, players, seed, bots, log, per_game, stop: StopSignals | None = None, cards=False
+        self, jobs: int, payload, players, seed, bots, log, per_game, stop: StopSignals | None = None, cards=True
     ):
         ctx: Any = multiprocessing.get_context(_start_method())  # typed as the base, which has no Process
         forked = ctx.get_start_method() == "fork"
@@ -752,12 +781,15 @@ def summarize(
     bots: Sequence[str],
     results: Sequence[GameResult],
     elapsed: float = 0.0,
-    cards: bool = False,
+    cards: bool = True,
 ) -> Summary:
     """Per seat: win share (a shared win counts fractionally), mean score and spread,
-    and mean points per scoring rule."""
+    and mean points per scoring rule; with the lab's figures when every result carries
+    the lab's counts."""
     num_seats = len(results[0].totals) if results else ruleset.num_seats(players)
-    tally = Tally.empty(num_seats, ruleset.rule_ids, lab=LabTally.for_game(Game(ruleset, players), cards))
+    counted = all(r.lab is not None for r in results)
+    lab = LabTally.for_game(Game(ruleset, players), cards) if counted else None
+    tally = Tally.empty(num_seats, ruleset.rule_ids, lab=lab)
     for r in results:
         tally.add_result(r)
     return tally.summary(ruleset.id, players, seed, bots, elapsed)
@@ -776,7 +808,7 @@ def simulate(
     log: bool = False,
     progress: Callable[[int], None] | None = None,
     on_result: Callable[[GameResult], None] | None = None,
-    cards: bool = False,
+    cards: bool = True,
 ) -> Summary:
     """Play ``games`` games and summarise them (``cards``: with the lab's per-card
     figures, which cost about half the time of a random game again).
@@ -864,7 +896,7 @@ def _simulate(
 
 
 def _run_on_workers(
-    jobs, payload, players, games, seed, bots, log, per_game, deliver, stop: StopSignals, cards=False
+    jobs, payload, players, games, seed, bots, log, per_game, deliver, stop: StopSignals, cards=True
 ) -> None:
     """Deal chunks of games to ``jobs`` workers (two chunks in flight per worker, so
     none waits for work) until every game is in or a stop is requested."""
