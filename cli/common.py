@@ -18,6 +18,15 @@ def fail(message: str, code: int = 1) -> typer.Exit:
     raise typer.Exit(code)
 
 
+def leave_interrupted(message: str, signum: int, said: bool) -> typer.Exit:
+    """Leave a run a stop signal cut short with status 128 + ``signum``, saying
+    ``message`` on standard error -- unless ``said`` (the summary on standard output
+    ends with it) and both streams are this terminal, where it would show twice."""
+    if said and sys.stdout.isatty() and sys.stderr.isatty():
+        raise typer.Exit(128 + signum)
+    return fail(message, 128 + signum)
+
+
 @contextlib.contextmanager
 def reported_errors() -> Iterator[None]:
     """Bad input becomes a message and a non-zero exit, never a traceback."""

@@ -28,6 +28,7 @@ from .common import (
     cluster_option,
     cluster_wanted,
     fail,
+    leave_interrupted,
     report_directory,
     report_option,
     reported_errors,
@@ -275,4 +276,4 @@ def compare(
                 comparison=result,
             )
         if stopped:
-            fail(stopped, 128 + tally.signal)
+            leave_interrupted(stopped, tally.signal, said=not as_json)

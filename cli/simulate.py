@@ -30,6 +30,7 @@ from .common import (
     cluster_option,
     cluster_wanted,
     fail,
+    leave_interrupted,
     report_directory,
     report_option,
     reported_errors,
@@ -518,5 +519,4 @@ def simulate(
                 sides=[(f"{rs.id}, {players} players", summary.figures)],
             )
         if summary.interrupted:
-            typer.echo(stopped, err=True)
-            raise typer.Exit(128 + summary.signal)
+            leave_interrupted(stopped, summary.signal, said=not as_json)

@@ -26,6 +26,7 @@ from .common import (
     cluster_option,
     cluster_wanted,
     fail,
+    leave_interrupted,
     report_directory,
     report_option,
     reported_errors,
@@ -225,4 +226,4 @@ def sweep(
                 sweep=result,
             )
         if stopped:
-            fail(stopped, 128 + signum)
+            leave_interrupted(stopped, signum, said=not as_json)

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import select
 import signal
 import subprocess
 import sys
@@ -217,3 +218,57 @@ def test_main_maps_an_interrupt_inside_a_command_to_its_status(monkeypatch, caps
         app_module.main()
     assert leaving.value.code == status
     assert capsys.readouterr().err == "interrupted\n"
+
+
+def test_in_a_terminal_the_interrupted_line_shows_once(tmp_path):
+    """With both streams on a terminal, the summary's 'interrupted after N of G games' is not repeated on stderr."""
+    import pty
+
+    main, child = pty.openpty()
+    log = tmp_path / "games.jsonl"
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "ruledraft",
+            "simulate",
+            "sushi-go",
+            "-g",
+            str(GAMES),
+            "-j",
+            "2",
+            "-q",
+            "--log",
+            str(log),
+        ],
+        stdin=child,
+        stdout=child,
+        stderr=child,
+        start_new_session=True,
+        env={**os.environ, "COLUMNS": "80"},
+    )
+    os.close(child)
+    chunks = []
+
+    def read_some() -> None:
+        try:
+            while select.select([main], [], [], 0.05)[0]:
+                chunks.append(os.read(main, 65536))
+        except OSError:  # the terminal closed with the process
+            pass
+
+    try:
+        wait_until(lambda: log.exists() and log.stat().st_size > 0, "the first games")
+        os.killpg(proc.pid, signal.SIGINT)
+        deadline = time.monotonic() + 30
+        while proc.poll() is None and time.monotonic() < deadline:
+            read_some()
+        read_some()
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        proc.wait()
+        os.close(main)
+    text = b"".join(chunks).decode(errors="replace")
+    assert proc.returncode == 130, text
+    assert text.count("interrupted after") == 1, text

@@ -158,6 +158,25 @@ def test_taken_in_one_game_by_hand():
     assert sum(card["taken_per_game"] for card in f["cards"]) == sum(sum(h.values()) for h in by_hand)
 
 
+def _turns_by_hand(game, states):
+    """Per card, the copies taken and the sum of the (1-based) turns they were taken on:
+    every card of every pick, and every card an effect placed from a seat's choice."""
+    picks, turns = Counter(), Counter()
+    for st_ in states:
+        for rec in st_.history:
+            for t, row in enumerate(rec.actions):
+                for a in row:
+                    for c in game.decode_action(a)[0]:
+                        picks[c] += 1
+                        turns[c] += t + 1
+        for e in st_.events:
+            if e.what[0] in ("played", "gave"):
+                c = e.what[2] if e.what[0] == "played" else e.what[3]
+                picks[c] += 1
+                turns[c] += e.turn + 1
+    return picks, turns
+
+
 @pytest.mark.parametrize(
     "ruleset_id, effect",
     [
@@ -173,21 +192,10 @@ def test_cards_an_effect_places_from_a_seats_choice_count_as_taken_on_their_turn
     f = fig(tally_of(game, states), ["random"] * 4)
     ids = game.ruleset.catalogue.ids
     took = [Counter() for _ in range(4)]
-    picks, turns = Counter(), Counter()
     for st_ in states:
         for s, h in enumerate(_taken_by_hand(game, st_)):
             took[s].update(h)
-        for rec in st_.history:
-            for t, row in enumerate(rec.actions):
-                for a in row:
-                    for c in game.decode_action(a)[0]:
-                        picks[c] += 1
-                        turns[c] += t + 1
-        for e in st_.events:
-            if e.what[0] in ("played", "gave"):
-                c = e.what[2] if e.what[0] == "played" else e.what[3]
-                picks[c] += 1
-                turns[c] += e.turn + 1
+    picks, turns = _turns_by_hand(game, states)
     for c, card in enumerate(f["cards"]):
         assert card["taken_per_seat"] == [took[s][ids[c]] / 30 for s in range(4)], ids[c]
         assert card["mean_turn"] == (pytest.approx(turns[c] / picks[c]) if picks[c] else None), ids[c]
@@ -197,14 +205,7 @@ def test_mean_turn_comes_from_the_picks():
     """The mean turn of a card is the mean over its picks of the 1-based turn of the round it was picked on."""
     game, states = played("sushi-go", 2, range(4))
     f = fig(tally_of(game, states))
-    picks, turns = Counter(), Counter()
-    for st_ in states:
-        for rec in st_.history:
-            for t, row in enumerate(rec.actions):
-                for a in row:
-                    for c in game.decode_action(a)[0]:
-                        picks[c] += 1
-                        turns[c] += t + 1
+    picks, turns = _turns_by_hand(game, states)
     for c, card in enumerate(f["cards"]):
         assert card["mean_turn"] == (pytest.approx(turns[c] / picks[c]) if picks[c] else None)
 
@@ -428,25 +429,61 @@ def test_sums_too_large_for_floating_point_stay_exact():
     assert _exact_bincount(np, keys[:0], keys[:0], 2).tolist() == [0, 0]
 
 
-def test_race_points_go_to_its_cards_also_those_that_left_for_its_places():
-    """Uramaki: a seat's race points are shared among its uramaki at round end and those that left for a place."""
-    game, states = played("sushi-go-party-dinner-for-two", 2, range(30))
-    rs = game.ruleset
-    ids = rs.catalogue.ids
-    race = next(j for j, rule in enumerate(rs.round_rules) if rule.turn_scoring is not None)
-    rid = rs.round_rules[race].id
-    reads = sorted(rs.round_rules[race].reads)
+BIG = """format: 1
+extends: sushi-go
+id: big-points
+name: Big points
+version: "1.0"
+description: A rule worth nearly a billion points a tempura.
+scoring:
+  - {id: big, when: round_end, kind: expression, expr: "count(tempura) * 999999999"}
+"""
+
+
+def test_points_too_large_for_64_bits_stay_exact(tmp_path):
+    """A rule worth billions: its sums and squares over the games are exact, past what 64-bit integers hold."""
+    from ruledraft.engine.state import Game
+    from ruledraft.language.loading import load_ruleset
+
+    path = tmp_path / "big.yaml"
+    path.write_text(BIG)
+    game = Game(load_ruleset(str(path)), 2)
+    states = [play_game(game, game_seed(1, i), ["random"] * 2) for i in range(20)]
+    lab = tally_of(game, states).lab
+    by_game = [[sum(sc.by_rule()["big"][s] for sc in st_.scorings[:-1]) for s in range(2)] for st_ in states]
+    assert lab.rule_points()["big"] == [sum(g[s] for g in by_game) for s in range(2)]
+    assert lab.rule_squares()["big"] == [sum(g[s] ** 2 for g in by_game) for s in range(2)]
+    assert max(lab.rule_squares()["big"]) > 2**63
+    tempura = game.ruleset.catalogue.ids.index("tempura")
+    assert lab.rule_card_points()["big"] == {tempura: sum(map(sum, by_game))}
+
+
+TWO_RACES = """format: 1
+extends: sushi-go-party-points-platter
+id: two-races
+name: Two races
+version: "1.0"
+description: A second race on the same uramaki.
+scoring:
+  - {id: uramaki_b, when: round_end, kind: race, cards: {tag: uramaki}, threshold: 2, places: [3, 1], ties: full, leftovers: nothing}
+"""
+
+
+def _race_shares_by_hand(game, states, race):
+    """Rule ``race``'s points shared by hand among its cards at round end and those that left for its places."""
+    rule = game.ruleset.round_rules[race]
+    reads = sorted(rule.reads)
     expected: dict[int, Fraction] = {}
     none = 0
     for st_ in states:
         for i, rec in enumerate(st_.history):
-            for s in range(2):
+            for s in range(game.num_players):
                 p = st_.scorings[i].points[race][s]
                 if not p:
                     continue
                 held = Counter({c: rec.tables[s].count(c) for c in reads})
                 for e in st_.events:
-                    if e.what[0] == "race" and e.round == i and e.what[2] == s:
+                    if e.what[0] == "race" and e.what[1] == rule.id and e.round == i and e.what[2] == s:
                         held.update(e.what[5])
                 total = sum(held[c] for c in reads)
                 if not total:
@@ -454,11 +491,58 @@ def test_race_points_go_to_its_cards_also_those_that_left_for_its_places():
                 for c in reads:
                     if held[c]:
                         expected[c] = expected.get(c, Fraction(0)) + Fraction(p * held[c], total)
-    assert any(e.what[0] == "race" for st_ in states for e in st_.events), "the games run races"
+    return {c: v for c, v in expected.items() if v}, none
+
+
+def test_two_races_on_the_same_cards_each_count_only_the_cards_that_left_for_their_own_places(tmp_path):
+    """Two races reading the same uramaki: each shares its points among the cards that left for its own places."""
+    from ruledraft.engine.state import Game
+    from ruledraft.language.loading import load_ruleset
+
+    path = tmp_path / "two-races.yaml"
+    path.write_text(TWO_RACES)
+    game = Game(load_ruleset(str(path)), 4)
+    states = [play_game(game, game_seed(2, i), ["random"] * 4) for i in range(25)]
     lab = tally_of(game, states).lab
-    assert lab.rule_card_points()[rid] == {c: v for c, v in expected.items() if v}
+    races = [j for j, rule in enumerate(game.ruleset.round_rules) if rule.turn_scoring is not None]
+    assert len(races) == 2
+    for race in races:
+        rid = game.ruleset.round_rules[race].id
+        assert any(e.what[0] == "race" and e.what[1] == rid for st_ in states for e in st_.events), rid
+        expected, none = _race_shares_by_hand(game, states, race)
+        assert lab.rule_card_points()[rid] == expected, rid
+        assert lab.unattributed.get(rid, 0) == none, rid
+
+
+def test_race_points_go_to_its_cards_also_those_that_left_for_its_places():
+    """Uramaki: a seat's race points are shared among its uramaki at round end and those that left for a place."""
+    game, states = played("sushi-go-party-dinner-for-two", 2, range(30))
+    race = next(j for j, rule in enumerate(game.ruleset.round_rules) if rule.turn_scoring is not None)
+    rid = game.ruleset.round_rules[race].id
+    assert any(e.what[0] == "race" for st_ in states for e in st_.events), "the games run races"
+    expected, none = _race_shares_by_hand(game, states, race)
+    lab = tally_of(game, states).lab
+    assert lab.rule_card_points()[rid] == expected
     assert lab.unattributed.get(rid, 0) == none
-    assert {ids[c] for c in expected} <= {ids[c] for c in reads}
+
+
+@pytest.mark.parametrize("ruleset_id", ["sushi-go", "sushi-go-party-big-banquet", "sushi-go-party-dinner-for-two"])
+def test_each_games_card_values_add_up_to_the_tallys(ruleset_id):
+    """compare's per-game values: each game's takes and card points, folded together, sum to the tally's figures."""
+    from ruledraft.lab.compare import card_values
+
+    rs = bundled_ruleset(ruleset_id)
+    players = min(rs.max_players, 3)
+    results = run_games(rs, players, 5, ["random"] * players, range(12), cards=True)
+    values = card_values(results)
+    assert len(values) == 12
+    for r, (taken, points) in zip(results, values):
+        one = r.lab.empty_copy()
+        one.merge(r.lab)
+        one.flush()
+        K = one.num_card_types
+        assert taken == [sum(one.taken[s * K + c] for s in range(players)) for c in range(K)]
+        assert points == one.points_by_card()
 
 
 def test_per_game_results_give_the_same_figures_as_tallies():

@@ -179,8 +179,15 @@ def labels(a: Side, b: Side) -> tuple[str, str]:
 # ---------------------------------------------------------------------- per-game values
 
 
-def game_values(result: GameResult, players: int, num_seats: int, card_ids: Sequence[str]) -> dict[str, Number]:
-    """The figures compared, for one game (see the module docstring)."""
+def game_values(
+    result: GameResult,
+    players: int,
+    num_seats: int,
+    card_ids: Sequence[str],
+    cards: tuple[list[int], list[Fraction]] | None = None,
+) -> dict[str, Number]:
+    """The figures compared, for one game (see the module docstring); ``cards``: the
+    game's per-card values (:meth:`~ruledraft.lab.figures.LabTally.card_values`)."""
     values: dict[str, Number] = {}
     shared = len(result.winners)
     for s in range(players):
@@ -188,16 +195,35 @@ def game_values(result: GameResult, players: int, num_seats: int, card_ids: Sequ
         values[f"seat {s} score"] = result.totals[s]
     for rid, pts in result.rule_points.items():
         values[f"rule {rid}"] = Fraction(sum(pts), num_seats)
-    lab = result.lab
-    if lab is not None and lab.cards:
-        lab.flush()
-        K = lab.num_card_types
-        points = lab.points_by_card()
+    if cards is not None:
+        taken, points = cards
         for c, cid in enumerate(card_ids):
-            values[f"card {cid} taken"] = sum(lab.taken[s * K + c] for s in range(players))
+            values[f"card {cid} taken"] = taken[c]
             share = points[c]
             values[f"card {cid} points"] = share.numerator if share.denominator == 1 else share
     return values
+
+
+def card_values(results: Sequence[GameResult]) -> list[tuple[list[int], list[Fraction]]]:
+    """Each game's per-card values (copies its player seats took, points by card), from
+    the lab's counts the results carry, all folded at once."""
+    labs = [r.lab for r in results if r.lab is not None]
+    if not labs:
+        return []
+    batch = labs[0].empty_copy()
+    for lab in labs:
+        batch.merge(lab)
+    try:
+        out = batch.card_values()
+    except ValueError:  # games of different shapes: each on its own
+        out = []
+        for lab in labs:
+            one = lab.empty_copy()
+            one.merge(lab)
+            out.extend(one.card_values())
+    if len(out) != len(results):
+        raise ValueError("every result must carry its game's counts, not yet folded")
+    return out
 
 
 @attrs.define
@@ -284,9 +310,10 @@ def play_chunk(a: Side, b: Side, paired: bool, start: int, stop: int) -> Compare
         seats = side.ruleset.num_seats(side.players)
         ids = side.ruleset.catalogue.ids
         values = []
-        for r in run_games(side.ruleset, side.players, side.seed, side.bots, range(start, stop), cards=True):
+        results = run_games(side.ruleset, side.players, side.seed, side.bots, range(start, stop), cards=True)
+        for r, cards in zip(results, card_values(results)):
             tally.add_result(r)
-            v = game_values(r, side.players, seats, ids)
+            v = game_values(r, side.players, seats, ids, cards)
             sums.add(v)
             values.append(v)
         per_side.append(values)

@@ -159,8 +159,9 @@ class _Games:
     tally's ``unit``); each scoring's points, rule by rule, seat by seat (the rounds',
     then game end's); for the per-card figures, every turn's actions seat by seat, each
     player seat's count of every card at each scoring (its table at each round end,
-    then its kept cards), and what card effects placed (game, turn, seat, card) and
-    races took from tables (game, round, seat, card), four numbers each."""
+    then its kept cards), what card effects placed (game, turn, seat, card: four
+    numbers each) and what races took from tables (game, round, seat, card, the race
+    rule's position: five numbers each)."""
 
     __slots__ = ("turns", "games", "totals", "wins", "points", "actions", "counts", "placed", "left")
 
@@ -181,9 +182,9 @@ class _Games:
         self.games += other.games
         for name in ("totals", "wins", "points", "actions", "counts"):
             getattr(self, name).extend(getattr(other, name))
-        for mine, theirs in ((self.placed, other.placed), (self.left, other.left)):
-            for i in range(0, len(theirs), 4):
-                mine.extend((theirs[i] + g, *theirs[i + 1 : i + 4]))
+        for mine, theirs, width in ((self.placed, other.placed, 4), (self.left, other.left, 5)):
+            for i in range(0, len(theirs), width):
+                mine.extend((theirs[i] + g, *theirs[i + 1 : i + width]))
 
     def __getstate__(self) -> tuple:
         return tuple(getattr(self, k) for k in self.__slots__)
@@ -191,6 +192,15 @@ class _Games:
     def __setstate__(self, state: tuple) -> None:
         for k, v in zip(self.__slots__, state):
             setattr(self, k, v)
+
+
+class _GameValues:
+    """Each game's own per-card values, gathered while a fold shares them out
+    (:meth:`LabTally.card_values`): copies taken, and points by card."""
+
+    def __init__(self, games: int):
+        self.taken: list[list[int]] = []
+        self.points: list[dict[int, Fraction]] = [{} for _ in range(games)]
 
 
 class LabTally:
@@ -271,6 +281,7 @@ class LabTally:
         self._buffered = sum(g.games for g in self.pending.values())
         self._round_rules = sum(1 for sh in self.shares if not sh.game_end)
         self._tables: list[Any] | None = None
+        self._race_positions = {sh.id: sh.position for sh in self.shares if sh.race}
 
     @classmethod
     def for_game(cls, game: Any, cards: bool = True) -> LabTally:
@@ -399,8 +410,9 @@ class LabTally:
                 if what[2] < P:
                     games.placed.extend((g, e.turn, what[2], what[3]))
             elif kind == "race" and what[2] < P:
+                race = self._race_positions[what[1]]
                 for c in what[5]:
-                    games.left.extend((g, e.round, what[2], c))
+                    games.left.extend((g, e.round, what[2], c, race))
 
     def merge(self, other: LabTally) -> None:
         """Add the counts of another tally (of other games at the same table)."""
@@ -443,7 +455,7 @@ class LabTally:
         self.pending = {}
         self._buffered = 0
 
-    def _fold(self, np: Any, games: _Games) -> None:
+    def _fold(self, np: Any, games: _Games, per_game: _GameValues | None = None) -> None:
         G, n, P = games.games, self.num_seats, self.players
         totals = _array(np, games.totals, n)
         wins = _array(np, games.wins, n)
@@ -463,15 +475,20 @@ class LabTally:
         # every rule's points per seat over each game, and squared
         rounds, R0 = len(games.turns), self._round_rules
         points = _array(np, games.points, n).reshape(G, -1)
+        bound = int(np.abs(points).max(initial=0)) * (rounds + 1)
+        if bound * bound * G >= 2**62:  # sums or squares past what int64 holds: Python integers
+            points = points.astype(object)
         by_round = points[:, : rounds * R0 * n].reshape(G, rounds, R0, n)
         at_end = points[:, rounds * R0 * n :].reshape(G, -1, n)
         game = np.concatenate([by_round.sum(axis=1), at_end], axis=1)
         self.rule_sum = list(map(add, self.rule_sum, game.sum(axis=0).ravel().tolist()))
         self.rule_sq = list(map(add, self.rule_sq, (game * game).sum(axis=0).ravel().tolist()))
         if self.cards:
-            self._fold_cards(np, games, wins[:, :P], by_round[..., :P], at_end[..., :P])
+            self._fold_cards(np, games, wins[:, :P], by_round[..., :P], at_end[..., :P], per_game)
 
-    def _fold_cards(self, np: Any, games: _Games, wins: Any, by_round: Any, at_end: Any) -> None:
+    def _fold_cards(
+        self, np: Any, games: _Games, wins: Any, by_round: Any, at_end: Any, per_game: _GameValues | None
+    ) -> None:
         G, P, K = games.games, self.players, self.num_card_types
         rounds = len(games.turns)
         # the cards of every action, slot by slot (an action takes up to 1 + max_extra
@@ -500,6 +517,8 @@ class LabTally:
         self.picks = _add_list(self.picks, picks)
         self.pick_turns = _add_list(self.pick_turns, pick_turns)
         self.taken = _add_list(self.taken, held.sum(axis=0).ravel())
+        if per_game is not None:
+            per_game.taken = held.sum(axis=1).tolist()
         # seat-games by copies held, and their wins
         top = int(held.max()) + 1 if held.size else 1
         key = (np.arange(K) * top + held).ravel()
@@ -512,11 +531,7 @@ class LabTally:
                 self.by_count_wins[where] = self.by_count_wins.get(where, 0) + int(won[k])
         # the points of each rule, shared among the cards it reads on each player's table
         counts = _array(np, games.counts, K).reshape(G, rounds + 1, P, K)
-        left = None
-        if games.left:
-            left = np.zeros((G, rounds, P, K), dtype=np.int64)
-            gone = np.array(games.left, dtype=np.int64).reshape(-1, 4)
-            np.add.at(left, (gone[:, 0], gone[:, 1], gone[:, 2], gone[:, 3]), 1)
+        gone = np.array(games.left, dtype=np.int64).reshape(-1, 5)
         for sh in self.shares:
             if not sh.weights:
                 continue
@@ -526,9 +541,12 @@ class LabTally:
             else:
                 pts = by_round[:, :, sh.position]
                 held_now = counts[:, :rounds, :, sh.cards]
-                if sh.race and left is not None:
+                mine = gone[gone[:, 4] == sh.position] if sh.race else gone[:0]
+                if len(mine):  # the race's cards that left the table for its places
+                    left = np.zeros((G, rounds, P, K), dtype=np.int64)
+                    np.add.at(left, (mine[:, 0], mine[:, 1], mine[:, 2], mine[:, 3]), 1)
                     held_now = held_now + left[..., sh.cards]
-            self._share(np, sh, pts, held_now)
+            self._share(np, sh, pts, held_now, per_game)
 
     def _slot_tables(self, np: Any) -> list[Any]:
         """Per card slot of an action, the card each own-cards action takes in it (K: none)."""
@@ -544,7 +562,7 @@ class LabTally:
             self._tables = tables
         return self._tables
 
-    def _share(self, np: Any, sh: RuleShare, pts: Any, held: Any) -> None:
+    def _share(self, np: Any, sh: RuleShare, pts: Any, held: Any, per_game: _GameValues | None) -> None:
         """Share ``pts`` (per game, scoring and player seat) among the rule's cards by
         ``held`` (the same, per card it reads)."""
         weights = np.array([w for _, w in sh.weights], dtype=np.int64)
@@ -552,6 +570,8 @@ class LabTally:
         scored = pts != 0
         self.none_points[sh.position] += int(pts[scored & (whole == 0)].sum())
         some = scored & (whole > 0)
+        if per_game is not None:
+            self._share_per_game(np, sh, pts, held, whole, some, per_game)
         if len(sh.weights) == 1:  # one card: it gets the points
             key = (sh.position, sh.weights[0][0], 1)
             self.shared[key] = self.shared.get(key, 0) + int(pts[some].sum())
@@ -562,6 +582,43 @@ class LabTally:
             for d in np.nonzero(sums)[0].tolist():
                 key = (sh.position, c, d)
                 self.shared[key] = self.shared.get(key, 0) + int(sums[d])
+
+    def _share_per_game(
+        self, np: Any, sh: RuleShare, pts: Any, held: Any, whole: Any, some: Any, per_game: _GameValues
+    ) -> None:
+        """As :meth:`_share`, each game's shares on their own (for :meth:`card_values`)."""
+        game = np.broadcast_to(np.arange(pts.shape[0]).reshape((-1,) + (1,) * (pts.ndim - 1)), pts.shape)[some]
+        denominators = whole[some]
+        top = int(denominators.max(initial=0)) + 1
+        for i, (c, w) in enumerate(sh.weights):
+            sums = _exact_bincount(np, game * top + denominators, (pts * (w * held[..., i]))[some], None)
+            for k in np.nonzero(sums)[0].tolist():
+                g, d = divmod(k, top)
+                points = per_game.points[g]
+                points[c] = points.get(c, Fraction(0)) + Fraction(int(sums[k]), d)
+
+    def card_values(self) -> list[tuple[list[int], list[Fraction]]]:
+        """For each game counted since the last fold, in the order counted: the copies of
+        each card its player seats took, and the exact points each card brought them.
+        Folds those games (as :meth:`flush`); all of them must have had the same turns
+        per round (as every game at one table has)."""
+        if not self.cards:
+            raise ValueError("the per-card figures were not counted")
+        if len(self.pending) > 1:
+            raise ValueError("the games counted differ in their turns per round")
+        import numpy as np
+
+        out = []
+        for games in self.pending.values():
+            per_game = _GameValues(games.games)
+            self.games += games.games
+            self._fold(np, games, per_game)
+            K = self.num_card_types
+            for taken, points in zip(per_game.taken, per_game.points):
+                out.append((taken, [points.get(c, Fraction(0)) for c in range(K)]))
+        self.pending = {}
+        self._buffered = 0
+        return out
 
     # ------------------------------------------------------------------ reading
 
@@ -671,12 +728,12 @@ def _add_list(acc: list[int], values: Any) -> list[int]:
 
 def _exact_bincount(np: Any, keys: Any, weights: Any, length: int | None) -> Any:
     """``np.bincount`` of integer ``weights``, exact: sums in float64 while no sum can
-    reach 2**53 (always, for points and turns of games), else in whole numbers."""
-    weights = np.asarray(weights, dtype=np.int64)
+    reach 2**53 (always, for points and turns of games), else in Python integers."""
+    weights = np.asarray(weights)
     size = length if length is not None else (int(keys.max()) + 1 if keys.size else 0)
     if keys.size == 0:
         return np.zeros(size, dtype=np.int64)
-    if int(np.abs(weights).sum()) < 2**53:
+    if weights.dtype != object and int(np.abs(weights).max()) * weights.size < 2**53:
         return np.rint(np.bincount(keys, weights=weights, minlength=size)).astype(np.int64)
     out = np.zeros(size, dtype=object)
     np.add.at(out, keys, weights.astype(object))
