@@ -57,8 +57,9 @@ def wait_until(condition, what: str):
         time.sleep(0.05)
 
 
-def start(tmp_path, *extra, jobs="2"):
-    """A simulate process in its own process group, once its workers run and its log has lines."""
+def start(tmp_path, *extra, jobs="2", terminal=None):
+    """A simulate process in its own process group, once its workers run and its log has lines
+    (``terminal``: a pty's file descriptor for its three streams, else pipes)."""
     log = tmp_path / "games.jsonl"
     proc = subprocess.Popen(
         [
@@ -81,8 +82,9 @@ def start(tmp_path, *extra, jobs="2"):
             str(log),
             *extra,
         ],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
+        stdin=terminal,
+        stdout=subprocess.PIPE if terminal is None else terminal,
+        stderr=subprocess.PIPE if terminal is None else terminal,
         text=True,
         start_new_session=True,
     )
@@ -225,28 +227,7 @@ def test_in_a_terminal_the_interrupted_line_shows_once(tmp_path):
     import pty
 
     main, child = pty.openpty()
-    log = tmp_path / "games.jsonl"
-    proc = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "ruledraft",
-            "simulate",
-            "sushi-go",
-            "-g",
-            str(GAMES),
-            "-j",
-            "2",
-            "-q",
-            "--log",
-            str(log),
-        ],
-        stdin=child,
-        stdout=child,
-        stderr=child,
-        start_new_session=True,
-        env={**os.environ, "COLUMNS": "80"},
-    )
+    proc, _log = start(tmp_path, "-q", terminal=child)
     os.close(child)
     chunks = []
 
@@ -258,8 +239,7 @@ def test_in_a_terminal_the_interrupted_line_shows_once(tmp_path):
             pass
 
     try:
-        wait_until(lambda: log.exists() and log.stat().st_size > 0, "the first games")
-        os.killpg(proc.pid, signal.SIGINT)
+        send(proc, signal.SIGINT, to_group=True)
         deadline = time.monotonic() + 30
         while proc.poll() is None and time.monotonic() < deadline:
             read_some()

@@ -429,6 +429,17 @@ def test_sums_too_large_for_floating_point_stay_exact():
     assert _exact_bincount(np, keys[:0], keys[:0], 2).tolist() == [0, 0]
 
 
+def _played_from_text(tmp_path, text, players, seed, games):
+    """Random games of the rule file ``text``."""
+    from ruledraft.engine.state import Game
+    from ruledraft.language.loading import load_ruleset
+
+    path = tmp_path / "rules.yaml"
+    path.write_text(text)
+    game = Game(load_ruleset(str(path)), players)
+    return game, [play_game(game, game_seed(seed, i), ["random"] * players) for i in range(games)]
+
+
 BIG = """format: 1
 extends: sushi-go
 id: big-points
@@ -442,13 +453,7 @@ scoring:
 
 def test_points_too_large_for_64_bits_stay_exact(tmp_path):
     """A rule worth billions: its sums and squares over the games are exact, past what 64-bit integers hold."""
-    from ruledraft.engine.state import Game
-    from ruledraft.language.loading import load_ruleset
-
-    path = tmp_path / "big.yaml"
-    path.write_text(BIG)
-    game = Game(load_ruleset(str(path)), 2)
-    states = [play_game(game, game_seed(1, i), ["random"] * 2) for i in range(20)]
+    game, states = _played_from_text(tmp_path, BIG, 2, seed=1, games=20)
     lab = tally_of(game, states).lab
     by_game = [[sum(sc.by_rule()["big"][s] for sc in st_.scorings[:-1]) for s in range(2)] for st_ in states]
     assert lab.rule_points()["big"] == [sum(g[s] for g in by_game) for s in range(2)]
@@ -496,13 +501,7 @@ def _race_shares_by_hand(game, states, race):
 
 def test_two_races_on_the_same_cards_each_count_only_the_cards_that_left_for_their_own_places(tmp_path):
     """Two races reading the same uramaki: each shares its points among the cards that left for its own places."""
-    from ruledraft.engine.state import Game
-    from ruledraft.language.loading import load_ruleset
-
-    path = tmp_path / "two-races.yaml"
-    path.write_text(TWO_RACES)
-    game = Game(load_ruleset(str(path)), 4)
-    states = [play_game(game, game_seed(2, i), ["random"] * 4) for i in range(25)]
+    game, states = _played_from_text(tmp_path, TWO_RACES, 4, seed=2, games=25)
     lab = tally_of(game, states).lab
     races = [j for j, rule in enumerate(game.ruleset.round_rules) if rule.turn_scoring is not None]
     assert len(races) == 2
