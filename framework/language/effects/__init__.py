@@ -10,7 +10,8 @@ not: [menu], order: 7}``. A unit (one module per kind: :mod:`.extra_pick`,
   ``when``, ``order`` and ``description`` are common to every effect);
 * ``WHEN``: its trigger when the card gives none, and ``TRIGGERS``, those it allows;
 * ``build(spec, ctx, card)``: the compiled effect (an attrs object with ``kind``,
-  ``card``, ``when``, ``order`` and ``describe()``), asking ``ctx`` to resolve names.
+  ``card``, ``when``, ``order`` and ``describe()``; :class:`.base.EffectBase` gives the
+  common keys and :func:`.base.common` reads them), asking ``ctx`` to resolve names.
 
 The engine runs a compiled effect through the run-time step of its kind
 (:mod:`ruledraft.engine.effects`); it knows no card by name.

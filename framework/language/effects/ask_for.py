@@ -9,10 +9,11 @@ card with the effect is discarded. Done declines: the card stays on the table.""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, ClassVar
 
 import attrs
 
+from ruledraft.language.effects.base import EffectBase, common
 from ruledraft.language.kinds.context import RuleContext
 from ruledraft.language.suggest import clipped, did_you_mean
 
@@ -44,22 +45,15 @@ SCHEMA: dict[str, Any] = {
 }
 
 
-@attrs.frozen
-class AskFor:
-    card: int
-    when: str
-    order: int
+@attrs.frozen(kw_only=True)
+class AskFor(EffectBase):
+    KIND: ClassVar[str] = NAME
     #: +1: the nearest seat to the left first (the way hands pass left); -1: to the right
     step: int
     #: the cards that may be named (every card type in the deck), sorted
     cards: tuple[int, ...]
     #: the families that may be named, each with the cards it matches
     families: tuple[tuple[str, tuple[int, ...]], ...]
-    name: str
-
-    @property
-    def kind(self) -> str:
-        return NAME
 
     def matching(self, family: str) -> tuple[int, ...]:
         """The cards a named family matches."""
@@ -98,11 +92,8 @@ def build(spec: Mapping[str, Any], ctx: RuleContext, card: int) -> AskFor | None
         return None
     families = tuple((f, catalogue.select(tags=[f])) for f in sorted(names))
     return AskFor(
-        card,
-        spec.get("when", WHEN),
-        spec.get("order", 0),
-        1 if spec.get("ask", "left") == "left" else -1,
-        in_deck,
-        families,
-        catalogue.cards[card].name,
+        **common(spec, ctx, card, WHEN),
+        step=1 if spec.get("ask", "left") == "left" else -1,
+        cards=in_deck,
+        families=families,
     )

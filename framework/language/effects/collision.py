@@ -5,10 +5,11 @@ copy placed this turn is discarded."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, ClassVar
 
 import attrs
 
+from ruledraft.language.effects.base import EffectBase, common
 from ruledraft.language.kinds.context import RuleContext
 
 NAME = "collision"
@@ -30,17 +31,10 @@ SCHEMA: dict[str, Any] = {
 }
 
 
-@attrs.frozen
-class Collision:
-    card: int
-    when: str
-    order: int
+@attrs.frozen(kw_only=True)
+class Collision(EffectBase):
+    KIND: ClassVar[str] = NAME
     at_least: int
-    name: str
-
-    @property
-    def kind(self) -> str:
-        return NAME
 
     def describe(self) -> str:
         return (
@@ -50,6 +44,4 @@ class Collision:
 
 
 def build(spec: Mapping[str, Any], ctx: RuleContext, card: int) -> Collision:
-    return Collision(
-        card, spec.get("when", WHEN), spec.get("order", 0), spec.get("at_least", 2), ctx.catalogue.cards[card].name
-    )
+    return Collision(**common(spec, ctx, card, WHEN), at_least=spec.get("at_least", 2))

@@ -9,10 +9,11 @@ The physical card stays under its face and goes back into the deck as itself."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, ClassVar
 
 import attrs
 
+from ruledraft.language.effects.base import EffectBase, common
 from ruledraft.language.kinds.context import RuleContext
 
 NAME = "copy_earlier"
@@ -25,16 +26,9 @@ SCHEMA: dict[str, Any] = {
 }
 
 
-@attrs.frozen
-class CopyEarlier:
-    card: int
-    when: str
-    order: int
-    name: str
-
-    @property
-    def kind(self) -> str:
-        return NAME
+@attrs.frozen(kw_only=True)
+class CopyEarlier(EffectBase):
+    KIND: ClassVar[str] = NAME
 
     def describe(self) -> str:
         return (
@@ -45,4 +39,4 @@ class CopyEarlier:
 
 
 def build(spec: Mapping[str, Any], ctx: RuleContext, card: int) -> CopyEarlier:
-    return CopyEarlier(card, spec.get("when", WHEN), spec.get("order", 0), ctx.catalogue.cards[card].name)
+    return CopyEarlier(**common(spec, ctx, card, WHEN))

@@ -6,10 +6,11 @@ the cards ``not`` names; the rest go back into the deck, shuffled. With ``discar
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, ClassVar
 
 import attrs
 
+from ruledraft.language.effects.base import EffectBase, common
 from ruledraft.language.kinds.context import RuleContext
 
 NAME = "draw_and_choose"
@@ -42,20 +43,13 @@ SCHEMA: dict[str, Any] = {
 }
 
 
-@attrs.frozen
-class DrawAndChoose:
-    card: int
-    when: str
-    order: int
+@attrs.frozen(kw_only=True)
+class DrawAndChoose(EffectBase):
+    KIND: ClassVar[str] = NAME
     draw: int
     excluded: frozenset[int]
     discard: bool
-    name: str
     excluded_words: str
-
-    @property
-    def kind(self) -> str:
-        return NAME
 
     def describe(self) -> str:
         text = f"{self.name}: when played (order {self.order}), draw {self.draw} cards from the deck and play one"
@@ -74,12 +68,9 @@ def build(spec: Mapping[str, Any], ctx: RuleContext, card: int) -> DrawAndChoose
             return None
         excluded, words = found, ctx.words(spec["not"])
     return DrawAndChoose(
-        card,
-        spec.get("when", WHEN),
-        spec.get("order", 0),
-        spec["draw"],
-        frozenset(excluded),
-        spec.get("discard", True),
-        ctx.catalogue.cards[card].name,
-        words,
+        **common(spec, ctx, card, WHEN),
+        draw=spec["draw"],
+        excluded=frozenset(excluded),
+        discard=spec.get("discard", True),
+        excluded_words=words,
     )

@@ -5,10 +5,11 @@ decline); the card with the effect then goes into that hand."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, ClassVar
 
 import attrs
 
+from ruledraft.language.effects.base import EffectBase, common
 from ruledraft.language.kinds.context import RuleContext
 
 NAME = "second_pick"
@@ -21,16 +22,9 @@ SCHEMA: dict[str, Any] = {
 }
 
 
-@attrs.frozen
-class SecondPick:
-    card: int
-    when: str
-    order: int
-    name: str
-
-    @property
-    def kind(self) -> str:
-        return NAME
+@attrs.frozen(kw_only=True)
+class SecondPick(EffectBase):
+    KIND: ClassVar[str] = NAME
 
     def describe(self) -> str:
         return (
@@ -40,4 +34,4 @@ class SecondPick:
 
 
 def build(spec: Mapping[str, Any], ctx: RuleContext, card: int) -> SecondPick:
-    return SecondPick(card, spec.get("when", WHEN), spec.get("order", 0), ctx.catalogue.cards[card].name)
+    return SecondPick(**common(spec, ctx, card, WHEN))

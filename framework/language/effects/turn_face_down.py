@@ -9,10 +9,11 @@ The physical card stays under its face and goes back into the deck as itself."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, ClassVar
 
 import attrs
 
+from ruledraft.language.effects.base import EffectBase, common
 from ruledraft.language.kinds.context import RuleContext
 
 NAME = "turn_face_down"
@@ -38,19 +39,12 @@ SCHEMA: dict[str, Any] = {
 }
 
 
-@attrs.frozen
-class TurnFaceDown:
-    card: int
-    when: str
-    order: int
+@attrs.frozen(kw_only=True)
+class TurnFaceDown(EffectBase):
+    KIND: ClassVar[str] = NAME
     face_down: int
     discard: bool
-    name: str
     face_down_name: str
-
-    @property
-    def kind(self) -> str:
-        return NAME
 
     def describe(self) -> str:
         text = (
@@ -70,11 +64,8 @@ def build(spec: Mapping[str, Any], ctx: RuleContext, card: int) -> TurnFaceDown 
         ctx.error(("face_down",), f"the face-down card must be another card than {cards[card].id}")
         return None
     return TurnFaceDown(
-        card,
-        spec.get("when", WHEN),
-        spec.get("order", 0),
-        face_down,
-        spec.get("discard", True),
-        cards[card].name,
-        cards[face_down].name,
+        **common(spec, ctx, card, WHEN),
+        face_down=face_down,
+        discard=spec.get("discard", True),
+        face_down_name=cards[face_down].name,
     )
