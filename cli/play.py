@@ -23,7 +23,7 @@ from collections.abc import Callable, Collection, Sequence
 
 import typer
 
-from ruledraft.engine.board import board
+from ruledraft.engine.board import board, majority_words
 from ruledraft.engine.records import Turn
 from ruledraft.engine.state import MAX_SEED, Event, Game, State
 from ruledraft.errors import InputError
@@ -1097,6 +1097,14 @@ def play_game(
         f"{shown(rs.name)}: {game.num_players} players, seed {seed}. You are seat {seat}; playing against {opponents}."
     )
     write("Type a card's number or name to take it; ? for help, q to quit.")
+    columns = majority_words(state)
+    if columns:
+        write("On the board:")
+        for rid, words in columns:
+            for line in textwrap.wrap(
+                f"{shown(rid)}: {shown(words)}", width, initial_indent="  ", subsequent_indent="    "
+            ):
+                write(line)
     reporter = Reporter(state, names, write, width, pause=wait)
     reporter.after_moves(state)  # a deal that plays itself (hands of one card)
     while not state.is_terminal():

@@ -124,6 +124,20 @@ def test_help_prints_the_input_rules_and_quit_leaves():
     assert "Traceback" not in result.output
 
 
+def test_the_start_says_what_each_majority_column_counts():
+    """Before the first board, each majority column is named with what it counts (soy sauce: colours, not soy sauces)."""
+    result = run(["sushi-go-soy-sauce", "--players", "3", "--seed", "1"], "q\n", columns=80)
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    start = lines.index("On the board:")
+    assert lines[start + 1].startswith("  maki: total 'icons' on maki cards")
+    assert "  soy_sauce: number of different colour groups among all cards" in lines[start + 1 : start + 5]
+    assert "  pudding: number of Pudding" in lines[start + 1 : start + 5]
+    assert all(len(line) <= 80 for line in lines)
+    header = next(line for line in lines if line.lstrip().startswith("seat ") and "soy_sauce" in line)
+    assert lines.index(header) > start
+
+
 def test_only_one_possible_pick_is_played_without_asking(sushi_go):
     """A hand with a single legal action is played for the human without reading input, saying so."""
     game = Game(sushi_go, 3)

@@ -54,6 +54,12 @@ def _with_kept_in_play(state: State) -> Tableau:
     return Tableau.from_cards(state.game.num_card_types, cards, state.round + 1)
 
 
+def majority_words(state: State) -> tuple[tuple[str, str], ...]:
+    """(rule id, what it compares, in plain words) for each majority column of the
+    board, in its order: what a column's numbers count."""
+    return tuple((rule.id, rule.ranks_by.words) for rule in state.game.ruleset.rules if rule.ranks_by is not None)
+
+
 def board(state: State) -> list[SeatBoard]:
     """Every seat's side of the board (players, then dummies)."""
     game = state.game
