@@ -301,6 +301,7 @@ def test_a_killed_worker_is_an_error_not_a_hang():
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
+        start_new_session=True,
     )
     try:
         deadline = time.monotonic() + 60
@@ -312,13 +313,54 @@ def test_a_killed_worker_is_an_error_not_a_hang():
         os.kill(workers[0], signal.SIGKILL)
         out, err = proc.communicate(timeout=60)
     finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.communicate()
+        if proc.poll() is None:  # a hang: end the whole group, workers too, so the test fails instead
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.communicate(timeout=10)
     assert proc.returncode == 70, err
     assert out == ""
     assert re.fullmatch(r"error: worker process [12] was killed by SIGKILL\n", err)
     assert all(_gone(pid) for pid in workers)
+
+
+DIES_HOLDING_THE_TASK_LOCK = """
+import os, signal, sys
+from ruledraft.lab import compare
+from ruledraft.language.loading import load_ruleset
+from ruledraft.play.runner import WorkerError
+
+def die_holding_the_task_lock(task):
+    frame = sys._getframe()
+    while frame.f_code.co_name != "worker":  # multiprocessing.pool.worker(inqueue, outqueue, ...)
+        frame = frame.f_back
+    frame.f_locals["inqueue"]._rlock.acquire()
+    os.kill(os.getpid(), signal.SIGKILL)
+
+compare._worker_chunk = die_holding_the_task_lock
+side = compare.Side(load_ruleset("sushi-go"), 3, ["random"] * 3, 0)
+try:
+    compare.play_sides(side, side, 2000, paired=True, jobs=2)
+except WorkerError as e:
+    print(e)
+"""
+
+
+def test_a_worker_killed_while_it_holds_the_task_queue_lock_is_an_error_not_a_hang():
+    """A worker that dies holding the pool's task-queue lock (as one killed while reading its next task does) ends the run with WorkerError."""
+    proc = subprocess.Popen(
+        [sys.executable, "-c", DIES_HOLDING_THE_TASK_LOCK],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+    )
+    try:
+        out, err = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.communicate()
+    assert proc.returncode == 0, err
+    assert re.fullmatch(r"worker process [12] was killed by SIGKILL\n", out), out
 
 
 @pytest.mark.skipif(not Path("/proc/self/task").exists(), reason="needs /proc")

@@ -75,6 +75,7 @@ from __future__ import annotations
 import contextlib
 import math
 import multiprocessing
+import multiprocessing.pool
 import os
 import signal
 from collections.abc import Callable, Mapping, Sequence
@@ -349,6 +350,27 @@ def _signal_name(number: int) -> str:
         return f"signal {number}"
 
 
+def _abandon(pool: Any) -> None:
+    """After a worker died: kill the others, and free the pool's queue locks a dead
+    worker may have held (killed while it read a task or sent a result), so that
+    terminating the pool cannot wait for ever on a lock nobody will release.
+
+    ``multiprocessing.pool.Pool`` offers no public way to do either, so this reaches
+    into its private parts (checked by
+    tests/test_compare.py::test_a_worker_killed_while_it_holds_the_task_queue_lock_is_an_error_not_a_hang)."""
+    pool._worker_handler._state = multiprocessing.pool.TERMINATE  # noqa: SLF001  # no replacement workers
+    for proc in multiprocessing.active_children():
+        if proc.name.startswith("ForkPoolWorker"):
+            proc.kill()
+            proc.join(5)
+    for lock in (pool._inqueue._rlock, pool._outqueue._wlock):  # noqa: SLF001
+        if lock.acquire(timeout=0.1):
+            lock.release()
+        else:  # held by a process that is gone
+            with contextlib.suppress(ValueError):
+                lock.release()
+
+
 def _next_part(parts: Any, workers: Sequence[Any], stop: StopSignals) -> CompareTally | None:
     """The next chunk's tally, or None once a stop is requested; a worker that ended
     meanwhile is an error (its chunk would never arrive), not a wait for ever."""
@@ -436,6 +458,9 @@ def _play_sides(
                             progress(part.sums_a.n)
                     if stop.requested():
                         pool.terminate()
+                except WorkerError:
+                    _abandon(pool)
+                    raise
                 finally:
                     stop.on_second.remove(kill_now)
         finally:
