@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import math
 import os
@@ -292,18 +293,26 @@ def _gone(pid: int) -> bool:
     return text[text.rindex(")") + 2] == "Z"  # a zombie has ended
 
 
+@contextlib.contextmanager
+def _started(args):
+    """A process in its own process group, its output piped; if it is still running at
+    the end (a hang), the whole group is killed, workers too, so the test fails instead."""
+    proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
+    try:
+        yield proc
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.communicate(timeout=10)
+
+
 @pytest.mark.skipif(not Path("/proc/self/task").exists(), reason="needs /proc")
 def test_a_killed_worker_is_an_error_not_a_hang():
     """A worker process killed mid-run ends compare with exit 70 and a one-line message naming the signal, within seconds."""
-    proc = subprocess.Popen(
+    with _started(
         [sys.executable, "-m", "ruledraft", "compare", "sushi-go", "--bots", "greedy", "--games", "100000"]
-        + ["--jobs", "2", "--quiet"],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        start_new_session=True,
-    )
-    try:
+        + ["--jobs", "2", "--quiet"]
+    ) as proc:
         deadline = time.monotonic() + 60
         while len(_children(proc.pid)) < 2 and time.monotonic() < deadline:
             time.sleep(0.05)
@@ -312,10 +321,6 @@ def test_a_killed_worker_is_an_error_not_a_hang():
         time.sleep(0.5)
         os.kill(workers[0], signal.SIGKILL)
         out, err = proc.communicate(timeout=60)
-    finally:
-        if proc.poll() is None:  # a hang: end the whole group, workers too, so the test fails instead
-            os.killpg(proc.pid, signal.SIGKILL)
-            proc.communicate(timeout=10)
     assert proc.returncode == 70, err
     assert out == ""
     assert re.fullmatch(r"error: worker process [12] was killed by SIGKILL\n", err)
@@ -346,19 +351,8 @@ except WorkerError as e:
 
 def test_a_worker_killed_while_it_holds_the_task_queue_lock_is_an_error_not_a_hang():
     """A worker that dies holding the pool's task-queue lock (as one killed while reading its next task does) ends the run with WorkerError."""
-    proc = subprocess.Popen(
-        [sys.executable, "-c", DIES_HOLDING_THE_TASK_LOCK],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        start_new_session=True,
-    )
-    try:
+    with _started([sys.executable, "-c", DIES_HOLDING_THE_TASK_LOCK]) as proc:
         out, err = proc.communicate(timeout=60)
-    finally:
-        if proc.poll() is None:
-            os.killpg(proc.pid, signal.SIGKILL)
-            proc.communicate()
     assert proc.returncode == 0, err
     assert re.fullmatch(r"worker process [12] was killed by SIGKILL\n", out), out
 
@@ -366,15 +360,10 @@ def test_a_worker_killed_while_it_holds_the_task_queue_lock_is_an_error_not_a_ha
 @pytest.mark.skipif(not Path("/proc/self/task").exists(), reason="needs /proc")
 def test_ctrl_c_stops_compare_on_two_workers():
     """Ctrl-C (SIGINT to the process group) on two workers: the pairs finished compared, 'interrupted after N of G games', exit 130, no process left."""
-    proc = subprocess.Popen(
+    with _started(
         [sys.executable, "-m", "ruledraft", "compare", "sushi-go", "--bots", "greedy", "--games", "100000"]
-        + ["--jobs", "2", "--quiet"],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        start_new_session=True,
-    )
-    try:
+        + ["--jobs", "2", "--quiet"]
+    ) as proc:
         deadline = time.monotonic() + 60
         while len(_children(proc.pid)) < 2 and time.monotonic() < deadline:
             time.sleep(0.05)
@@ -383,10 +372,6 @@ def test_ctrl_c_stops_compare_on_two_workers():
         time.sleep(4)  # some chunks finish
         os.killpg(proc.pid, signal.SIGINT)
         out, err = proc.communicate(timeout=60)
-    finally:
-        if proc.poll() is None:
-            os.killpg(proc.pid, signal.SIGKILL)
-            proc.communicate()
     assert proc.returncode == 130, err
     lines = out.splitlines()
     played = int(lines[2].split()[0])
@@ -432,22 +417,13 @@ def test_formatted_numbers_drop_the_sign_of_zero():
 
 def test_ctrl_c_stops_compare_on_one_process_with_json():
     """SIGINT during a one-process run with --json: the JSON of the pairs finished, marked interrupted; exit 130."""
-    proc = subprocess.Popen(
+    with _started(
         [sys.executable, "-m", "ruledraft", "compare", "sushi-go", "--bots", "greedy", "--games", "100000"]
-        + ["--quiet", "--json"],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        start_new_session=True,
-    )
-    try:
+        + ["--quiet", "--json"]
+    ) as proc:
         time.sleep(4)
         os.killpg(proc.pid, signal.SIGINT)
         out, err = proc.communicate(timeout=60)
-    finally:
-        if proc.poll() is None:
-            os.killpg(proc.pid, signal.SIGKILL)
-            proc.communicate()
     assert proc.returncode == 130, err
     result = json.loads(out)
     played = result["games"]
