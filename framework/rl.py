@@ -192,6 +192,33 @@ class _OnTable:
     """What both environments answer from their :class:`_Table`."""
 
     _table: _Table
+    render_mode: str | None
+
+    def _seat(
+        self,
+        ruleset: str | os.PathLike[str] | CompiledRuleset | Game,
+        players: int | None,
+        reward: str,
+        illegal_reward: float | None,
+        render_mode: str | None,
+    ) -> None:
+        """Take a table (the constructors' common part)."""
+        if render_mode is not None and render_mode not in RENDER_MODES:
+            raise ValueError(f"render_mode must be one of {', '.join(RENDER_MODES)}, not {render_mode!r}")
+        self._table = _Table(ruleset, players, reward, illegal_reward)
+        self.game = self._table.game
+        self.possible_agents = self._table.agents[:]
+        self.render_mode = render_mode
+
+    def render(self) -> str | None:
+        text = self._table.render()
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+    def close(self) -> None:
+        pass
 
     @property
     def engine_state(self) -> State:
@@ -221,12 +248,7 @@ class DraftEnv(_OnTable, AECEnv):
         render_mode: str | None = None,
     ) -> None:
         super().__init__()
-        if render_mode is not None and render_mode not in RENDER_MODES:
-            raise ValueError(f"render_mode must be one of {', '.join(RENDER_MODES)}, not {render_mode!r}")
-        self._table = _Table(ruleset, players, reward, illegal_reward)
-        self.game = self._table.game
-        self.possible_agents = self._table.agents[:]
-        self.render_mode = render_mode
+        self._seat(ruleset, players, reward, illegal_reward, render_mode)
         self._chosen: dict[int, int] = {}
         self.reset()
 
@@ -284,16 +306,6 @@ class DraftEnv(_OnTable, AECEnv):
         self.terminations = dict.fromkeys(self.agents, True)
         self.agent_selection = self.agents[0]
 
-    def render(self) -> str | None:
-        text = self._table.render()
-        if self.render_mode == "human":
-            print(text)
-            return None
-        return text
-
-    def close(self) -> None:
-        pass
-
 
 class ParallelDraftEnv(_OnTable, ParallelEnv):
     """The parallel environment (see the module's description)."""
@@ -309,13 +321,8 @@ class ParallelDraftEnv(_OnTable, ParallelEnv):
         illegal_reward: float | None = None,
         render_mode: str | None = None,
     ) -> None:
-        if render_mode is not None and render_mode not in RENDER_MODES:
-            raise ValueError(f"render_mode must be one of {', '.join(RENDER_MODES)}, not {render_mode!r}")
-        self._table = _Table(ruleset, players, reward, illegal_reward)
-        self.game = self._table.game
-        self.possible_agents = self._table.agents[:]
+        self._seat(ruleset, players, reward, illegal_reward, render_mode)
         self.agents = self.possible_agents[:]
-        self.render_mode = render_mode
 
     def _observations(self) -> dict[str, dict[str, np.ndarray]]:
         return {a: self._table.observe(self._table.seat_of[a]) for a in self.agents}
@@ -369,16 +376,6 @@ class ParallelDraftEnv(_OnTable, ParallelEnv):
         if self.render_mode == "human":
             self.render()
         return observations, rewards_now, terminations, truncations, infos
-
-    def render(self) -> str | None:
-        text = self._table.render()
-        if self.render_mode == "human":
-            print(text)
-            return None
-        return text
-
-    def close(self) -> None:
-        pass
 
 
 def raw_env(*args: Any, **kwargs: Any) -> DraftEnv:

@@ -109,6 +109,29 @@ def cards(rs, *names):
     return out
 
 
+def card_indices(game, *names) -> list:
+    """The card indices of the cards named, in a game of the ruleset."""
+    return [game.ruleset.catalogue.index_of(n) for n in names]
+
+
+def card_ids(game, cards) -> list:
+    """The ids of ``cards`` (card indices), in a game of the ruleset."""
+    return [game.ruleset.catalogue.ids[c] for c in cards]
+
+
+def midgame(ruleset_id: str, players: int, seed: int, turns: int):
+    """A state of a bundled ruleset after ``turns`` turns of random play."""
+    import random
+
+    state = bundled_game(ruleset_id, players).new_initial_state(seed)
+    rng = random.Random(seed)
+    for _ in range(turns):
+        if state.is_terminal():
+            break
+        state.apply_actions([state.sample_action(s, rng.random) for s in state.acting_seats()])
+    return state
+
+
 def forced_game(ruleset_id, players, round1, filler="tempura"):
     """A state whose round 1 is dealt ``round1`` (card-name lists, one per seat, dummy
     pile last) and whose rounds 2 and 3 are all ``filler``."""

@@ -10,6 +10,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from strategies import bundled_game, bundled_without_dummy, bundled_without_effects
+from strategies import card_ids as ids
+from strategies import card_indices as idx
 
 from ruledraft.engine.decisions import Decision
 from ruledraft.engine.state import Game, State
@@ -30,14 +32,6 @@ def small() -> object:
 @functools.cache
 def game(players: int = 2) -> Game:
     return Game(small(), players)  # type: ignore[arg-type]
-
-
-def ids(g: Game, cards) -> list[str]:
-    return [g.ruleset.catalogue.ids[c] for c in cards]
-
-
-def idx(g: Game, *names: str) -> list[int]:
-    return [g.ruleset.catalogue.index_of(n) for n in names]
 
 
 def dealt(players: int, hands: list[list[str]], deck: list[str] | None = None, seed: int = 1) -> State:

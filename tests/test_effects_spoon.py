@@ -10,6 +10,8 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from strategies import card_ids as ids
+from strategies import card_indices as idx
 
 from ruledraft.engine.state import Game, State
 from ruledraft.language.loading import load_ruleset
@@ -27,14 +29,6 @@ def spoon() -> object:
 @functools.cache
 def game(players: int = 3) -> Game:
     return Game(spoon(), players)  # type: ignore[arg-type]
-
-
-def ids(g: Game, cards) -> list[str]:
-    return [g.ruleset.catalogue.ids[c] for c in cards]
-
-
-def idx(g: Game, *names: str) -> list[int]:
-    return [g.ruleset.catalogue.index_of(n) for n in names]
 
 
 def family(g: Game, name: str) -> int:

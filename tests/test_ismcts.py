@@ -16,17 +16,6 @@ from ruledraft.play.ismcts import ISMCTSAgent
 from ruledraft.play.runner import simulate
 
 
-def _midgame(rid: str, players: int, seed: int, turns: int):
-    """A state of ``rid`` after ``turns`` turns of random play."""
-    state = strategies.bundled_game(rid, players).new_initial_state(seed)
-    rng = random.Random(seed)
-    for _ in range(turns):
-        if state.is_terminal():
-            break
-        state.apply_actions([state.sample_action(s, rng.random) for s in state.acting_seats()])
-    return state
-
-
 @settings(max_examples=12, deadline=None)
 @given(st.sampled_from(strategies.bundled_without_effects()), strategies.game_seeds(), st.integers(0, 2**32 - 1))
 def test_ismcts_plays_only_legal_moves_on_every_bundled_ruleset(rid, seed, bot_seed):
@@ -48,7 +37,7 @@ def test_ismcts_plays_only_legal_moves_on_every_bundled_ruleset(rid, seed, bot_s
 def test_ismcts_move_is_the_same_for_the_same_seed_and_budget(rid, objective):
     """Two bots with the same seed and iteration budget choose the same move in the same state."""
     rs = strategies.bundled_ruleset(rid)
-    state = _midgame(rid, rs.min_players, 7, 1)
+    state = strategies.midgame(rid, rs.min_players, 7, 1)
     moves = {ISMCTSAgent(5, iterations=30, objective=objective).act(state.clone(), 0) for _ in range(3)}
     assert len(moves) == 1
     assert moves <= set(state.legal_actions(0))
@@ -70,7 +59,7 @@ def test_ismcts_does_not_peek_at_hidden_cards(rid, turns):
     rs = strategies.bundled_ruleset(rid)
     players = rs.min_players
     for seed in range(4):
-        state = _midgame(rid, players, seed, turns)
+        state = strategies.midgame(rid, players, seed, turns)
         seat = seed % players
         other = state.resample_hidden(seat, random.Random(seed + 100).random)
         assert other.hands[seat] == state.hands[seat]

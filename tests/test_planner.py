@@ -17,17 +17,6 @@ from ruledraft.play.planner import COUNT_CAP, PlannerAgent, count_values
 from ruledraft.play.runner import simulate
 
 
-def _midgame(rid: str, players: int, seed: int, turns: int):
-    """A state of ``rid`` after ``turns`` turns of random play."""
-    state = strategies.bundled_game(rid, players).new_initial_state(seed)
-    rng = random.Random(seed)
-    for _ in range(turns):
-        if state.is_terminal():
-            break
-        state.apply_actions([state.sample_action(s, rng.random) for s in state.acting_seats()])
-    return state
-
-
 @settings(max_examples=15, deadline=None)
 @given(strategies.bundled_ruleset_ids(), strategies.game_seeds(), st.integers(0, 2**32 - 1), st.data())
 def test_planner_plays_only_legal_moves_on_every_bundled_ruleset(rid, seed, bot_seed, data):
@@ -51,7 +40,7 @@ def test_planner_move_is_the_same_for_the_same_seed(rid):
     """Planner bots with the same seed choose the same move in the same state, every turn of a game."""
     rs = strategies.bundled_ruleset(rid)
     for turns in (0, 3, 9):
-        state = _midgame(rid, rs.min_players, 7, turns)
+        state = strategies.midgame(rid, rs.min_players, 7, turns)
         assert not state.is_terminal()
         seat = state.acting_seats()[0]  # seat 0, or the seat a card effect asks
         moves = {PlannerAgent(5, samples=3).act(state.clone(), seat) for _ in range(3)}
@@ -66,7 +55,7 @@ def test_planner_does_not_peek_at_hidden_cards(rid, turns):
     rs = strategies.bundled_ruleset(rid)
     players = rs.min_players
     for seed in range(4):
-        state = _midgame(rid, players, seed, turns)
+        state = strategies.midgame(rid, players, seed, turns)
         acting = state.acting_seats()  # a card effect's decision: only the deciding seat acts
         seat = acting[seed % len(acting)]
         other = state.resample_hidden(seat, random.Random(seed + 100).random)

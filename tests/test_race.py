@@ -11,6 +11,8 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from strategies import card_ids as names
+from strategies import card_indices as idx
 from typer.testing import CliRunner
 
 from ruledraft.cli.app import app
@@ -33,14 +35,6 @@ def race_ruleset():
 @functools.cache
 def game(players: int) -> Game:
     return Game(race_ruleset(), players)
-
-
-def idx(g: Game, *names: str) -> list[int]:
-    return [g.ruleset.catalogue.index_of(n) for n in names]
-
-
-def names(g: Game, cards) -> list[str]:
-    return [g.ruleset.catalogue.ids[c] for c in cards]
 
 
 def deal_for(g: Game, picks: list[list[str]]) -> list[list[int]]:

@@ -53,6 +53,13 @@ class _StepBase:
     def turn_end(self, state: State, effect: Any) -> None:
         return None
 
+    @staticmethod
+    def discard_own(state: State, seat: int, card: int, why: str) -> None:
+        """The card with the effect leaves ``seat``'s table, discarded (its physical
+        card, should it be a copy), and an event says ``why``."""
+        state.discard(state.remove_from_table(seat, card))
+        state.note("discarded", seat, card, why, 0)
+
 
 class SecondPickStep(_StepBase):
     """Party's chopsticks: after the reveal, a second card from the hand (or done);
@@ -95,8 +102,7 @@ class DrawAndChooseStep(_StepBase):
             if drawn:
                 state.note("returned", seat, len(drawn))
             if effect.discard and state.counts[seat][effect.card]:
-                state.discard(state.remove_from_table(seat, effect.card))
-                state.note("discarded", seat, effect.card, "used", 0)
+                self.discard_own(state, seat, effect.card, "used")
             return None
         name = state.game.ruleset.catalogue.cards[effect.card].name
         return Decision(
@@ -119,8 +125,7 @@ class DrawAndChooseStep(_StepBase):
             state.note("returned", seat, len(rest))
         effect = state.game.effect_of[decision.card]
         if effect is not None and effect.discard and state.counts[seat][decision.card]:
-            state.discard(state.remove_from_table(seat, decision.card))
-            state.note("discarded", seat, decision.card, "used", 0)
+            self.discard_own(state, seat, decision.card, "used")
         state.place(seat, action)
 
 
@@ -195,8 +200,7 @@ class TurnFaceDownStep(_StepBase):
 
     def finish(self, state: State, seat: int, effect: Any) -> None:
         if effect.discard and state.counts[seat][effect.card]:
-            state.discard(state.remove_from_table(seat, effect.card))
-            state.note("discarded", seat, effect.card, "used", 0)
+            self.discard_own(state, seat, effect.card, "used")
 
 
 class CopyEarlierStep(_StepBase):
@@ -215,8 +219,7 @@ class CopyEarlierStep(_StepBase):
         earlier = {*state.round_placed[seat], *placed[:mine]}
         options = sorted(c for c in earlier if effect_of[c] is None or effect_of[c].kind != effect.kind)
         if not options:
-            state.discard(state.remove_from_table(seat, effect.card))
-            state.note("discarded", seat, effect.card, "nothing_to_copy", 0)
+            self.discard_own(state, seat, effect.card, "nothing_to_copy")
             return None
         if len(options) == 1:
             self.copy(state, seat, effect.card, options[0])
@@ -311,8 +314,7 @@ class AskForStep(_StepBase):
                     options=found,
                     owner=owner,
                 )
-        state.discard(state.remove_from_table(owner, decision.card))  # nobody holds one: the physical card
-        state.note("discarded", owner, decision.card, "unmatched", 0)
+        self.discard_own(state, owner, decision.card, "unmatched")  # nobody holds one: the physical card
         return None
 
     @staticmethod

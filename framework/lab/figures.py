@@ -445,13 +445,23 @@ class LabTally:
 
     def flush(self) -> None:
         """Fold the games counted since the last flush into the sums."""
+        self._fold_pending(None)
+
+    def _fold_pending(self, values: list[tuple[list[int], list[Fraction]]] | None) -> None:
+        """Fold every game counted since the last flush; with ``values``, add each
+        game's own per-card values to it (:meth:`card_values`)."""
         if not self.pending:
             return
         import numpy as np
 
+        K = self.num_card_types
         for games in self.pending.values():
             self.games += games.games
-            self._fold(np, games)
+            per_game = _GameValues(games.games) if values is not None else None
+            self._fold(np, games, per_game)
+            if values is not None and per_game is not None:
+                for taken, points in zip(per_game.taken, per_game.points):
+                    values.append((taken, [points.get(c, Fraction(0)) for c in range(K)]))
         self.pending = {}
         self._buffered = 0
 
@@ -606,18 +616,8 @@ class LabTally:
             raise ValueError("the per-card figures were not counted")
         if len(self.pending) > 1:
             raise ValueError("the games counted differ in their turns per round")
-        import numpy as np
-
-        out = []
-        for games in self.pending.values():
-            per_game = _GameValues(games.games)
-            self.games += games.games
-            self._fold(np, games, per_game)
-            K = self.num_card_types
-            for taken, points in zip(per_game.taken, per_game.points):
-                out.append((taken, [points.get(c, Fraction(0)) for c in range(K)]))
-        self.pending = {}
-        self._buffered = 0
+        out: list[tuple[list[int], list[Fraction]]] = []
+        self._fold_pending(out)
         return out
 
     # ------------------------------------------------------------------ reading

@@ -14,7 +14,8 @@ from __future__ import annotations
 import _random
 import inspect
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from operator import add
 from typing import Any, Protocol
 
 from ruledraft.engine.encoding import encoder_for
@@ -386,6 +387,32 @@ VALUE_SAMPLE_GAMES = 10
 _default_values: dict[int, tuple[object, list[float]]] = {}
 
 
+def sampled_gains(game, games: int) -> Iterator[tuple[list[int], list[float]]]:
+    """At every seat and turn of ``games`` random games seeded 0, 1, ...: the seat's
+    count of each card, and the points one more card of each type would add as the
+    ruleset's own rules count them (round rules on the round's table, game-end rules
+    on the cards kept). Read each pair before the next: the game moves on."""
+    K = game.num_card_types
+    kept = game.kept
+    score_kept = bool(game.ruleset.game_rules)
+    for i in range(games):
+        rng = random.Random(i)
+        state = game.new_initial_state(i)
+        while not state.is_terminal():
+            seats = state.acting_seats()
+            for seat in seats:
+                this_round = _Baseline(state.tableau(), seat)
+                to_game_end = _Baseline(_kept_now(state), seat) if score_kept else None
+                gains: list[float] = []
+                for card in range(K):
+                    gain = this_round.gain(game.round_rules_reading[card], card)
+                    if kept[card] and to_game_end is not None:
+                        gain += to_game_end.gain(game.game_rules_reading[card], card)
+                    gains.append(gain)
+                yield state.counts[seat], gains
+            state.apply_actions([state.sample_action(seat, rng.random) for seat in seats])
+
+
 def default_card_values(game) -> list[float]:
     """What the value bot counts a card type as worth without options: the mean points
     one more card of that type would add, as the ruleset's own scoring rules count
@@ -395,26 +422,11 @@ def default_card_values(game) -> list[float]:
     cached = _default_values.get(id(game))
     if cached is not None and cached[0] is game:
         return cached[1]
-    K = game.num_card_types
-    kept = game.kept
-    score_kept = bool(game.ruleset.game_rules)
-    sums = [0.0] * K
+    sums = [0.0] * game.num_card_types
     samples = 0
-    for i in range(VALUE_SAMPLE_GAMES):
-        rng = random.Random(i)
-        state = game.new_initial_state(i)
-        while not state.is_terminal():
-            seats = state.acting_seats()
-            for seat in seats:
-                this_round = _Baseline(state.tableau(), seat)
-                to_game_end = _Baseline(_kept_now(state), seat) if score_kept else None
-                for card in range(K):
-                    gain = this_round.gain(game.round_rules_reading[card], card)
-                    if kept[card] and to_game_end is not None:
-                        gain += to_game_end.gain(game.game_rules_reading[card], card)
-                    sums[card] += gain
-                samples += 1
-            state.apply_actions([state.sample_action(seat, rng.random) for seat in seats])
+    for _row, gains in sampled_gains(game, VALUE_SAMPLE_GAMES):
+        sums = list(map(add, sums, gains))
+        samples += 1
     values = [round(x / max(samples, 1), 3) for x in sums]
     _default_values[id(game)] = (game, values)
     return values

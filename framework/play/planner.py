@@ -27,7 +27,7 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
-from ruledraft.play.agents import _Baseline, _kept_now, _returned_card, register_agent
+from ruledraft.play.agents import _returned_card, register_agent, sampled_gains
 from ruledraft.play.bot_specs import BotOption
 
 __all__ = ["DEFAULT_SAMPLES", "PlannerAgent", "count_values", "policy_action"]
@@ -56,27 +56,13 @@ def count_values(game: Any) -> list[list[float]]:
     if cached is not None and cached[0] is game.ruleset:
         return cached[1]
     K = game.num_card_types
-    kept = game.kept
-    score_kept = bool(game.ruleset.game_rules)
     sums = [[0.0] * (COUNT_CAP + 1) for _ in range(K)]
     seen = [[0] * (COUNT_CAP + 1) for _ in range(K)]
-    for i in range(COUNT_SAMPLE_GAMES):
-        rng = random.Random(i)
-        state = game.new_initial_state(i)
-        while not state.is_terminal():
-            seats = state.acting_seats()
-            for seat in seats:
-                row = state.counts[seat]
-                this_round = _Baseline(state.tableau(), seat)
-                to_game_end = _Baseline(_kept_now(state), seat) if score_kept else None
-                for card in range(K):
-                    gain = this_round.gain(game.round_rules_reading[card], card)
-                    if kept[card] and to_game_end is not None:
-                        gain += to_game_end.gain(game.game_rules_reading[card], card)
-                    n = min(row[card], COUNT_CAP)
-                    sums[card][n] += gain
-                    seen[card][n] += 1
-            state.apply_actions([state.sample_action(seat, rng.random) for seat in seats])
+    for row, gains in sampled_gains(game, COUNT_SAMPLE_GAMES):
+        for card, gain in enumerate(gains):
+            n = min(row[card], COUNT_CAP)
+            sums[card][n] += gain
+            seen[card][n] += 1
     values = []
     for card in range(K):
         total = sum(seen[card])

@@ -19,6 +19,14 @@ import attrs
 
 from ruledraft.language.kinds.context import RuleContext
 
+#: the schema of ``discard``, for an effect whose card may leave the table once it has acted
+DISCARD: dict[str, Any] = {
+    "title": "Discard",
+    "description": "Whether the card with the effect is discarded afterwards (default true).",
+    "type": "boolean",
+    "default": True,
+}
+
 
 @attrs.frozen(kw_only=True)
 class EffectBase:

@@ -10,7 +10,7 @@ from typing import Any, ClassVar
 
 import attrs
 
-from ruledraft.language.effects.base import EffectBase, common
+from ruledraft.language.effects.base import DISCARD, EffectBase, common
 from ruledraft.language.kinds.context import RuleContext
 
 NAME = "draw_and_choose"
@@ -33,12 +33,7 @@ SCHEMA: dict[str, Any] = {
             "description": "Cards that may not be chosen (they go back with the rest).",
             "$ref": "#/$defs/selector",
         },
-        "discard": {
-            "title": "Discard",
-            "description": "Whether the card with the effect is discarded afterwards (default true).",
-            "type": "boolean",
-            "default": True,
-        },
+        "discard": DISCARD,
     },
 }
 

@@ -13,7 +13,7 @@ from typing import Any, ClassVar
 
 import attrs
 
-from ruledraft.language.effects.base import EffectBase, common
+from ruledraft.language.effects.base import DISCARD, EffectBase, common
 from ruledraft.language.kinds.context import RuleContext
 
 NAME = "turn_face_down"
@@ -29,12 +29,7 @@ SCHEMA: dict[str, Any] = {
             "description": "The card a turned card becomes (declare it with count: 0 and score it with a rule).",
             "$ref": "#/$defs/identifier",
         },
-        "discard": {
-            "title": "Discard",
-            "description": "Whether the card with the effect is discarded afterwards (default true).",
-            "type": "boolean",
-            "default": True,
-        },
+        "discard": DISCARD,
     },
 }
 
