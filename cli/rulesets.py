@@ -9,7 +9,7 @@ from ruledraft.language.describe import describe_ruleset
 from ruledraft.language.loading import load_ruleset
 
 from .common import allow_path_option, allowed_dirs, get_ruleset, reported_errors, ruleset_help, shown
-from .play import terminal_width, wrapping
+from .terminal import terminal_width, wrapping
 
 
 def rulesets() -> None:
