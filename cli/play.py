@@ -32,34 +32,34 @@ from ruledraft.play.game_log import record_game
 from ruledraft.play.runner import bot_seed
 
 from .board import board_lines as board_lines
-from .common import allow_path_option, allowed_dirs, bots_help, fail, get_ruleset, reported_errors, ruleset_help, shown
+from .common import fail, get_ruleset, reported_errors, shown
 from .event_words import event_line as event_line
 from .event_words import ordinal as ordinal
 from .human_seat import HUMAN, HumanAgent, QuitGame
 from .human_seat import displayed_hand as displayed_hand
 from .naming import SeatNames
+from .options import (
+    allow_path_option,
+    allowed_dirs,
+    bots_option,
+    log_option,
+    parse_bots,
+    players_option,
+    ruleset_argument,
+    seat_bots_help,
+    seed_option,
+)
 from .reporter import Reporter
-from .simulate import parse_bots
 from .terminal import EndOfInput, LineTooLong, read_line, stdin_is_terminal, terminal_width, wrapping
 
 
 def play(
-    ruleset: str = typer.Argument(..., help=ruleset_help()),
-    players: int = typer.Option(..., "--players", "-p", help="Number of players, you included."),
-    seed: int = typer.Option(0, "--seed", "-s", help=f"Seed of the deal and of the bots (0 to {MAX_SEED})."),
-    bots: str = typer.Option(
-        "greedy",
-        "--bots",
-        "-b",
-        help=bots_help(
-            "Bots for the other seats in seat order, comma-separated; the last fills the remaining seats. "
-            "Options after colons (value:tempura=3); your own bot as FILE.py:CLASS or MODULE:CLASS (see `ruledraft bots`)."
-        ),
-    ),
+    ruleset: str = ruleset_argument(),
+    players: int = players_option(..., "Number of players, you included."),
+    seed: int = seed_option("Seed of the deal and of the bots"),
+    bots: str = bots_option("greedy", seat_bots_help("Bots for the other seats in seat order")),
     seat: int = typer.Option(0, "--seat", help="Your seat (0-based)."),
-    log: str | None = typer.Option(
-        None, "--log", help="Write the finished game as one JSON line (check it with `ruledraft replay`)."
-    ),
+    log: str | None = log_option("Write the finished game as one JSON line (check it with `ruledraft replay`)."),
     allow_path: list[str] = allow_path_option(),
 ) -> None:
     """Play a game in the terminal against bots: type a card's number or name to take it.
