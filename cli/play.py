@@ -10,7 +10,9 @@ seats' hand sizes -- never another hand.
 The parts: :mod:`.terminal` (reading answers, fitting text to the width),
 :mod:`.naming` (seats and cards in words), :mod:`.human_seat` (the human's moves),
 :mod:`.board` (every seat's board), :mod:`.event_words` (what effects did, in
-words) and :mod:`.reporter` (what is printed after each set of moves).
+words) and :mod:`.reporter` (what is printed after each set of moves). The names
+callers imported from this module before it was split (``X as X`` below) still
+import from here.
 """
 
 from __future__ import annotations
