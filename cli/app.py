@@ -9,6 +9,7 @@ import typer
 
 from . import bench, bots, compare, play, replay, rulesets, schema, score, simulate, sweep, validate
 from .common import shown
+from .options import plugin_option
 
 app = typer.Typer(
     name="ruledraft",
@@ -34,14 +35,7 @@ app.command("sweep")(sweep.sweep)
 
 @app.callback()
 def _plugins(
-    plugin: list[str] = typer.Option(
-        [],
-        "--plugin",
-        metavar="MODULE_OR_FILE.py",
-        help="Load scoring kinds from a Python module or file before the command runs (repeatable). "
-        "Rule files can then use them; installed plug-ins load without it.",
-        show_default=False,
-    ),
+    plugin: list[str] = plugin_option(),
 ) -> None:
     """Rules-as-data for card-drafting games: validate, show, score, simulate and play rulesets."""
     from ruledraft.language.kinds import PluginError, load_plugin

@@ -13,8 +13,8 @@ from ruledraft.language.bundled import bundled_ids, resolve_source
 from ruledraft.language.loading import load_ruleset
 from ruledraft.play.bench import default_player_counts, measure, measure_jobs, player_counts
 
-from .common import bots_help, reported_errors
-from .simulate import parse_bots
+from .common import reported_errors
+from .options import bots_help, bots_option, json_option, parse_bots, players_option
 
 
 def bench(
@@ -24,13 +24,11 @@ def bench(
         + ", ".join(bundled_ids())
         + ").",
     ),
-    players: str | None = typer.Option(
+    players: str | None = players_option(
         None,
-        "--players",
-        "-p",
-        help="Player counts, comma-separated (counts a ruleset does not allow are skipped; one that allows none of them is measured at its smallest). Default: 2 and 4; a menu of a card library at 4 and at the most players it allows.",
+        "Player counts, comma-separated (counts a ruleset does not allow are skipped; one that allows none of them is measured at its smallest). Default: 2 and 4; a menu of a card library at 4 and at the most players it allows.",
     ),
-    bots: str = typer.Option("random,greedy", "--bots", "-b", help=bots_help("Bots to measure, each in every seat.")),
+    bots: str = bots_option("random,greedy", bots_help("Bots to measure, each in every seat.")),
     seconds: float = typer.Option(2.0, "--seconds", min=0.01, max=3600.0, help="Time per figure."),
     jobs: int = typer.Option(
         0, "--jobs", "-j", min=0, max=256, help="Also measure simulate with this many processes against 1 (0: skip)."
@@ -38,7 +36,7 @@ def bench(
     jobs_games: int = typer.Option(
         4000, "--jobs-games", min=1, max=10_000_000, help="Games for the --jobs comparison."
     ),
-    as_json: bool = typer.Option(False, "--json", help="Print the figures as JSON."),
+    as_json: bool = json_option("the figures"),
 ) -> None:
     """Print games per second for the bots on the bundled rulesets.
 

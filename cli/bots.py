@@ -7,7 +7,7 @@ import typer
 from ruledraft.play.agents import bot_kinds
 
 from .common import reported_errors, shown
-from .play import terminal_width, wrapping
+from .terminal import terminal_width, wrapping
 
 
 def bots() -> None:

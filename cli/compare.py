@@ -21,23 +21,27 @@ from ruledraft.play.cluster import ClusterError
 from ruledraft.play.ismcts import time_budget_note
 from ruledraft.play.runner import WorkerError
 
-from .common import (
+from .common import checked_ruleset, fail, leave_interrupted, reported_errors, shown, write_html_report
+from .options import (
+    SEAT_BOTS_AS_SIMULATE,
     allow_path_option,
     allowed_dirs,
-    checked_ruleset,
+    bots_option,
     cluster_option,
     cluster_wanted,
-    fail,
-    leave_interrupted,
+    games_option,
+    jobs_option,
+    json_option,
+    parse_bots,
+    parse_jobs,
+    players_option,
+    quiet_option,
     report_directory,
     report_option,
-    reported_errors,
-    ruleset_help,
+    ruleset_argument,
     scheduler_option,
-    shown,
-    write_html_report,
+    seed_option,
 )
-from .simulate import parse_bots, parse_jobs
 
 WIDTH = 80
 NAME = 27
@@ -181,25 +185,20 @@ def run_with_progress(
 
 
 def compare(
-    ruleset_a: str = typer.Argument(..., help=ruleset_help()),
+    ruleset_a: str = ruleset_argument(),
     ruleset_b: str | None = typer.Argument(None, help="Side B's ruleset (default: A's).", show_default=False),
-    players: int = typer.Option(4, "--players", "-p", help="Number of players."),
+    players: int = players_option(),
     players_b: int | None = typer.Option(None, "--players-b", help="Side B's number of players."),
-    bots: str = typer.Option(
-        "greedy,random",
-        "--bots",
-        "-b",
-        help="Bot per seat, comma-separated; the last fills the remaining seats (as simulate's).",
-    ),
+    bots: str = bots_option("greedy,random", SEAT_BOTS_AS_SIMULATE),
     bots_b: str | None = typer.Option(None, "--bots-b", help="Side B's bots."),
-    games: int = typer.Option(1000, "--games", "-g", min=2, max=10_000_000, help="Games on each side."),
-    seed: int = typer.Option(0, "--seed", "-s", help=f"Seed of the games (0 to {MAX_SEED})."),
+    games: int = games_option("Games on each side.", fewest=2),
+    seed: int = seed_option("Seed of the games"),
     seed_b: int | None = typer.Option(None, "--seed-b", help="Side B's seed: its games are then independent of A's."),
-    jobs: str = typer.Option("1", "--jobs", "-j", help="Processes (0 or auto: one per processor)."),
+    jobs: str = jobs_option(),
     scheduler: str | None = scheduler_option(),
     cluster: str | None = cluster_option(),
-    as_json: bool = typer.Option(False, "--json", help="Print both sides' figures and the rows as JSON."),
-    quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar."),
+    as_json: bool = json_option("both sides' figures and the rows"),
+    quiet: bool = quiet_option(),
     report: str | None = report_option(),
     allow_path: list[str] = allow_path_option(),
 ) -> None:

@@ -12,7 +12,8 @@ from ruledraft.language.file_access import UnreadableInput, display_name, input_
 from ruledraft.language.loading import load_named_ruleset
 from ruledraft.play.game_log import read_records, record_problems, replay_record
 
-from .common import allow_path_option, allowed_dirs, get_ruleset, reported_errors, shown
+from .common import get_ruleset, reported_errors, shown
+from .options import allow_path_option, allowed_dirs
 
 
 def _record_ruleset(record: dict):

@@ -8,8 +8,9 @@ from ruledraft.language.bundled import bundled_ids, bundled_path
 from ruledraft.language.describe import describe_ruleset
 from ruledraft.language.loading import load_ruleset
 
-from .common import allow_path_option, allowed_dirs, get_ruleset, reported_errors, ruleset_help, shown
-from .play import terminal_width, wrapping
+from .common import get_ruleset, reported_errors, shown
+from .options import allow_path_option, allowed_dirs, ruleset_argument
+from .terminal import terminal_width, wrapping
 
 
 def rulesets() -> None:
@@ -26,7 +27,7 @@ def rulesets() -> None:
 
 
 def show(
-    ruleset: str = typer.Argument(..., help=ruleset_help(stdin=True)),
+    ruleset: str = ruleset_argument(stdin=True),
     allow_path: list[str] = allow_path_option(),
 ) -> None:
     """Print a ruleset's rules in plain words, generated from its data."""

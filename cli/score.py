@@ -14,7 +14,8 @@ from ruledraft.errors import InputError
 from ruledraft.language.file_access import UnreadableInput, open_input
 from ruledraft.play.game_log import MAX_LINE_BYTES, parse_json, read_lines, replay_sheet, size_in_words
 
-from .common import allow_path_option, allowed_dirs, get_ruleset, reported_errors, ruleset_help, shown
+from .common import get_ruleset, reported_errors, shown
+from .options import allow_path_option, allowed_dirs, ruleset_argument
 
 
 def read_tables(fh: BinaryIO, name: str) -> Iterator[tuple]:
@@ -56,7 +57,7 @@ def read_tables(fh: BinaryIO, name: str) -> Iterator[tuple]:
 
 
 def score(
-    ruleset: str = typer.Argument(..., help=ruleset_help(stdin=True)),
+    ruleset: str = ruleset_argument(stdin=True),
     table: str = typer.Argument(
         ...,
         help=shown(

@@ -16,40 +16,34 @@ from rich.table import Table
 from ruledraft.engine.state import MAX_SEED
 from ruledraft.errors import InputError, RuledraftError
 from ruledraft.lab.figures import formatted
-from ruledraft.play.agents import BotFailure, BotSpecError
+from ruledraft.play.agents import BotFailure
 from ruledraft.play.cluster import ClusterError
 from ruledraft.play.ismcts import time_budget_note
-from ruledraft.play.runner import GameResult, WorkerError, available_cores, fill_seats
+from ruledraft.play.runner import GameResult, WorkerError
 from ruledraft.play.runner import simulate as run_simulation
 
-from .common import (
+from .common import checked_ruleset, fail, leave_interrupted, reported_errors, shown, write_html_report
+from .options import (
     allow_path_option,
     allowed_dirs,
-    bots_help,
-    checked_ruleset,
+    bots_option,
     cluster_option,
     cluster_wanted,
-    fail,
-    leave_interrupted,
+    games_option,
+    jobs_option,
+    json_option,
+    log_option,
+    parse_bots,
+    parse_jobs,
+    players_option,
+    quiet_option,
     report_directory,
     report_option,
-    reported_errors,
-    ruleset_help,
+    ruleset_argument,
     scheduler_option,
-    shown,
-    write_html_report,
+    seat_bots_help,
+    seed_option,
 )
-
-
-def parse_bots(spec: str, players: int, *, card_ids: Sequence[str] | None = None) -> list[str]:
-    """``greedy,random`` -> one bot spec per seat; the last fills the seats left. Each
-    spec is ``NAME[:KEY=VALUE]...``, ``FILE.py:CLASS[:...]`` or ``MODULE:CLASS[:...]``
-    (loaded and its options checked now; with ``card_ids``, card values too). The
-    seats are filled by :func:`~ruledraft.play.runner.fill_seats`, as ``ruledraft.simulate`` fills them."""
-    try:
-        return fill_seats(spec, players, card_ids, option="--bots")
-    except BotSpecError as e:
-        raise BotSpecError(shown(e)) from None
 
 
 def _pct(x: float) -> str:
@@ -200,29 +194,6 @@ def load_with_inputs(name: str, allow=()):
     return result.ruleset, result.document, list(result.files)
 
 
-def parse_jobs(text: str) -> tuple[int, str | None]:
-    """``--jobs``: a number of processes, or ``0``/``auto`` for every processor; more
-    than there are processors is capped (with a note to say so)."""
-    cores = available_cores()
-    word = text.strip().lower()
-    if word in ("auto", "0"):
-        return cores, None
-    try:
-        jobs = int(word)
-    except ValueError:
-        jobs = -1
-    if jobs < 0:
-        raise InputError(
-            f"--jobs takes a number of processes, or 0 or 'auto' for all {cores} processors, not {shown(text)!r}"
-        )
-    if jobs > cores:
-        return (
-            cores,
-            f"note: --jobs {jobs} is more than the {cores} processor{'s' if cores > 1 else ''} here; using {cores}",
-        )
-    return jobs, None
-
-
 class LogWriteError(RuledraftError):
     """Writing the game log failed part-way through the run."""
 
@@ -358,43 +329,24 @@ class GameLog:
 
 
 def simulate(
-    ruleset: str = typer.Argument(..., help=ruleset_help(stdin=True)),
-    players: int = typer.Option(4, "--players", "-p", help="Number of players."),
-    games: int = typer.Option(1000, "--games", "-g", min=1, max=10_000_000, help="Number of games."),
-    seed: int = typer.Option(
-        0,
-        "--seed",
-        "-s",
-        help=f"Seed of the whole simulation (0 to {MAX_SEED}); game i uses a seed derived from it and i.",
-    ),
-    bots: str = typer.Option(
-        "greedy,random",
-        "--bots",
-        "-b",
-        help=bots_help(
-            "Bot per seat, comma-separated; the last fills the remaining seats. Options after colons (value:tempura=3); your own bot as FILE.py:CLASS or MODULE:CLASS (see `ruledraft bots`)."
-        ),
-    ),
-    jobs: str = typer.Option(
-        "1",
-        "--jobs",
-        "-j",
-        help="Processes to run games on (0 or auto: one per processor; results do not depend on it).",
-    ),
-    log: str | None = typer.Option(
-        None,
-        "--log",
-        help="Write every game to this JSON Lines file, one record per line (the game-log schema in schemas/): a regular file, or /dev/null.",
+    ruleset: str = ruleset_argument(stdin=True),
+    players: int = players_option(),
+    games: int = games_option("Number of games."),
+    seed: int = seed_option("Seed of the whole simulation", "; game i uses a seed derived from it and i"),
+    bots: str = bots_option("greedy,random", seat_bots_help()),
+    jobs: str = jobs_option("Processes to run games on", "; results do not depend on it"),
+    log: str | None = log_option(
+        "Write every game to this JSON Lines file, one record per line (the game-log schema in schemas/): a regular file, or /dev/null."
     ),
     scheduler: str | None = scheduler_option(),
     cluster: str | None = cluster_option(),
-    as_json: bool = typer.Option(False, "--json", help="Print the summary as JSON."),
+    as_json: bool = json_option("the summary"),
     cards: bool = typer.Option(
         True,
         "--cards/--no-cards",
         help="Count and show the per-card figures: taken, turn, points, win rates (--no-cards: leave them out).",
     ),
-    quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar."),
+    quiet: bool = quiet_option(),
     allow_path: list[str] = allow_path_option(),
     report: str | None = report_option(),
 ) -> None:

@@ -19,24 +19,28 @@ from ruledraft.play.cluster import ClusterError
 from ruledraft.play.ismcts import time_budget_note
 from ruledraft.play.runner import WorkerError
 
-from .common import (
+from .common import checked_ruleset, fail, leave_interrupted, reported_errors, shown, write_html_report
+from .compare import fit, p_text
+from .options import (
+    SEAT_BOTS_AS_SIMULATE,
     allow_path_option,
     allowed_dirs,
-    checked_ruleset,
+    bots_option,
     cluster_option,
     cluster_wanted,
-    fail,
-    leave_interrupted,
+    games_option,
+    jobs_option,
+    json_option,
+    parse_bots,
+    parse_jobs,
+    players_option,
+    quiet_option,
     report_directory,
     report_option,
-    reported_errors,
-    ruleset_help,
+    ruleset_argument,
     scheduler_option,
-    shown,
-    write_html_report,
+    seed_option,
 )
-from .compare import fit, p_text
-from .simulate import parse_bots, parse_jobs
 
 LABEL = 22
 COLUMN = 14
@@ -112,21 +116,16 @@ def sweep_text(result: dict) -> list[str]:
 
 
 def sweep(
-    ruleset: str = typer.Argument(..., help=ruleset_help()),
-    players: str = typer.Option(..., "--players", "-p", help="Player counts: a range (2-5) or a list (3,5)."),
-    bots: str = typer.Option(
-        "greedy,random",
-        "--bots",
-        "-b",
-        help="Bot per seat, comma-separated; the last fills the remaining seats (as simulate's).",
-    ),
-    games: int = typer.Option(1000, "--games", "-g", min=2, max=10_000_000, help="Games per player count."),
-    seed: int = typer.Option(0, "--seed", "-s", help=f"Seed of every count's games (0 to {MAX_SEED})."),
-    jobs: str = typer.Option("1", "--jobs", "-j", help="Processes (0 or auto: one per processor)."),
+    ruleset: str = ruleset_argument(),
+    players: str = players_option(..., "Player counts: a range (2-5) or a list (3,5)."),
+    bots: str = bots_option("greedy,random", SEAT_BOTS_AS_SIMULATE),
+    games: int = games_option("Games per player count.", fewest=2),
+    seed: int = seed_option("Seed of every count's games"),
+    jobs: str = jobs_option(),
     scheduler: str | None = scheduler_option(),
     cluster: str | None = cluster_option(),
-    as_json: bool = typer.Option(False, "--json", help="Print every count's figures as JSON."),
-    quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar."),
+    as_json: bool = json_option("every count's figures"),
+    quiet: bool = quiet_option(),
     report: str | None = report_option(),
     allow_path: list[str] = allow_path_option(),
 ) -> None:

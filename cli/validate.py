@@ -11,7 +11,8 @@ from ruledraft.errors import InputError
 from ruledraft.language.bundled import bundled_ids, resolve_source
 from ruledraft.language.loading import check_ruleset
 
-from .common import allow_path_option, allowed_dirs, fail, shown
+from .common import fail, shown
+from .options import allow_path_option, allowed_dirs
 
 
 class Format(str, Enum):

@@ -568,7 +568,6 @@ _VARIABLES = {
     "round": lambda t, s: t.round,
 }
 
-_SELECTOR_FUNCTIONS = ("count", "groups", "kinds")
 _AGGREGATES = (
     "max_players",
     "min_players",
@@ -579,8 +578,19 @@ _AGGREGATES = (
     "sum_opponents",
     "count_opponents",
 )
-_FUNCTIONS = ("count", "sum", "groups", "kinds", "largest_group", *_AGGREGATES, "min", "max", "abs")
 _SELECTOR_HELP = "a card id, tag:NAME or group:NAME (or several joined with '|')"
+
+
+@attrs.frozen
+class _Call:
+    """A function call being compiled: the function's name and where it is, the
+    arguments as parsed, and the call's span."""
+
+    name: str
+    at: int
+    args: list[Any]
+    start: int
+    end: int
 
 
 def _did_you_mean(word: str, candidates: Any) -> str:
@@ -592,7 +602,8 @@ def _did_you_mean(word: str, candidates: Any) -> str:
 
 @v_args(meta=True)
 class _Compiler(Transformer[Token, Any]):
-    """Turns a parse tree into a :class:`_Value`, one method per grammar alias."""
+    """Turns a parse tree into a :class:`_Value`, one method per grammar alias; a
+    function call is compiled by the method :attr:`_CALLS` names for the function."""
 
     def __init__(self, text: str, catalogue: Catalogue, site: Callable[[int], tuple[str, int, int]] | None = None):
         super().__init__(visit_tokens=False)
@@ -659,12 +670,12 @@ class _Compiler(Transformer[Token, Any]):
             bound = ExpressionLimits.bound_seats if word == "players" else ExpressionLimits.bound_rounds
             return _Value(fn, None, start, end, bound=bound)
         message = f"unknown name '{word}'; expressions know 'players' and 'round'"
-        if word in _FUNCTIONS:
+        if word in self._CALLS:
             message += f" ('{word}' is a function: write {word}(...))"
         elif self.catalogue.has_card(word):
             message += f" (to count a card, write count({word}))"
         else:
-            message += _did_you_mean(word, (*_VARIABLES, "true", "false", *_FUNCTIONS))
+            message += _did_you_mean(word, (*_VARIABLES, "true", "false", *self._CALLS))
         self._problem(start, message)
         return self._dummy(start, end)
 
@@ -947,99 +958,129 @@ class _Compiler(Transformer[Token, Any]):
 
     def call(self, meta: Meta, children: list[Any]) -> _Value:
         name_tok, args = children
-        args = args or []
-        fname = str(name_tok)
-        start, end = meta.start_pos, meta.end_pos
-        if fname not in _FUNCTIONS:
-            hint = _did_you_mean(fname, _FUNCTIONS)
+        call = _Call(str(name_tok), cast(int, name_tok.start_pos), args or [], meta.start_pos, meta.end_pos)
+        compile_call = self._CALLS.get(call.name)
+        if compile_call is None:
+            hint = _did_you_mean(call.name, self._CALLS)
             if not hint:
-                hint = "; functions are " + ", ".join(sorted(_FUNCTIONS))
-            self._problem(name_tok.start_pos, f"unknown function '{fname}'{hint}")
-            return self._dummy(start, end)
-        n = len(args)
+                hint = "; functions are " + ", ".join(sorted(self._CALLS))
+            self._problem(call.at, f"unknown function '{call.name}'{hint}")
+            return self._dummy(call.start, call.end)
+        return compile_call(self, call)
 
-        def arity(message: str) -> _Value:
-            self._problem(name_tok.start_pos, f"{fname}() {message}, got {n}")
-            return self._dummy(start, end)
+    def _arity(self, call: _Call, message: str) -> _Value:
+        """A call with the wrong number of arguments: ``message`` says how many it takes."""
+        self._problem(call.at, f"{call.name}() {message}, got {len(call.args)}")
+        return self._dummy(call.start, call.end)
 
-        if fname in _SELECTOR_FUNCTIONS:
-            if n > 1:
-                return arity("takes at most 1 argument (a selector)")
-            sel = None
-            if n == 1:
-                sel = self._selector(args[0], fname)
-                if sel is None:
-                    return self._dummy(start, end)
-            value: _Value = getattr(self, "_fn_" + fname)(sel, start, end)
-            return value
-        if fname == "sum":
-            if n not in (1, 2):
-                return arity("takes 1 or 2 arguments (an attribute, then optionally a selector)")
-            attr = args[0]
-            if not isinstance(attr, _Name):
-                where = attr.start if isinstance(attr, (_Value, _Union)) else attr.kind.start_pos
-                self._problem(
-                    where, "sum() needs a card attribute name first, as in sum(icons) or sum(icons, tag:maki)"
-                )
-                return self._dummy(start, end)
-            word = str(attr.token)
-            if not self.catalogue.has_attribute(word):
-                self._problem(
-                    cast(int, attr.token.start_pos),
-                    f"unknown attribute '{word}'{_did_you_mean(word, self.catalogue.attribute_names)}",
-                )
-                return self._dummy(start, end)
-            sel = None
-            if n == 2:
-                sel = self._selector(args[1], fname)
-                if sel is None:
-                    return self._dummy(start, end)
-            return self._fn_sum(word, sel, start, end)
-        if fname == "largest_group":
-            if n:
-                return arity("takes no arguments")
-            return self._fn_largest_group(start, end)
-        if fname in _AGGREGATES:
-            if n != 1:
-                return arity("takes exactly 1 argument")
-            inner = self._expr(args[0])
-            if inner.aggregates >= ExpressionLimits.max_aggregate_depth:
-                self._problem(
-                    name_tok.start_pos,
-                    f"player aggregates nested too deeply: at most {ExpressionLimits.max_aggregate_depth} levels",
-                )
-                return self._dummy(start, end)
-            return self._fn_aggregate(fname, inner, start, end)
-        if fname in ("min", "max"):
-            if n < 2:
-                other = "largest" if fname == "max" else "smallest"
-                return arity(
-                    f"takes at least 2 arguments (for the {other} value among the players, use {fname}_players(...))"
-                )
-            values = [self._expr(a) for a in args]
-            pick = min if fname == "min" else max
-            if all(v.const is not None for v in values):
-                return _Value(None, pick(cast(int, v.const) for v in values), start, end)
-            fns = tuple(v.func() for v in values)
-            if len(fns) == 2:
-                f, g = fns
-                if pick is min:
-                    fn = lambda t, s: min(f(t, s), g(t, s))  # noqa: E731
-                else:
-                    fn = lambda t, s: max(f(t, s), g(t, s))  # noqa: E731
-            else:
-                fn = lambda t, s: pick([f(t, s) for f in fns])  # noqa: E731
-            return _derived(
-                fn, values, start, end, boolean=all(v.boolean for v in values), bound=max(_mag(v) for v in values)
+    def _on_selector(self, call: _Call, fn: Callable[[tuple[int, ...] | None, int, int], _Value]) -> _Value:
+        """``count``, ``groups``, ``kinds``: at most one argument, a selector (none: every card)."""
+        if len(call.args) > 1:
+            return self._arity(call, "takes at most 1 argument (a selector)")
+        sel = None
+        if call.args:
+            sel = self._selector(call.args[0], call.name)
+            if sel is None:
+                return self._dummy(call.start, call.end)
+        return fn(sel, call.start, call.end)
+
+    def _count_call(self, call: _Call) -> _Value:
+        return self._on_selector(call, self._fn_count)
+
+    def _groups_call(self, call: _Call) -> _Value:
+        return self._on_selector(call, self._fn_groups)
+
+    def _kinds_call(self, call: _Call) -> _Value:
+        return self._on_selector(call, self._fn_kinds)
+
+    def _sum_call(self, call: _Call) -> _Value:
+        """``sum(ATTRIBUTE[, SELECTOR])``."""
+        args, start, end = call.args, call.start, call.end
+        if len(args) not in (1, 2):
+            return self._arity(call, "takes 1 or 2 arguments (an attribute, then optionally a selector)")
+        attr = args[0]
+        if not isinstance(attr, _Name):
+            where = attr.start if isinstance(attr, (_Value, _Union)) else attr.kind.start_pos
+            self._problem(where, "sum() needs a card attribute name first, as in sum(icons) or sum(icons, tag:maki)")
+            return self._dummy(start, end)
+        word = str(attr.token)
+        if not self.catalogue.has_attribute(word):
+            self._problem(
+                cast(int, attr.token.start_pos),
+                f"unknown attribute '{word}'{_did_you_mean(word, self.catalogue.attribute_names)}",
             )
-        assert fname == "abs"
-        if n != 1:
-            return arity("takes exactly 1 argument")
-        v = self._expr(args[0])
+            return self._dummy(start, end)
+        sel = None
+        if len(args) == 2:
+            sel = self._selector(args[1], call.name)
+            if sel is None:
+                return self._dummy(start, end)
+        return self._fn_sum(word, sel, start, end)
+
+    def _largest_group_call(self, call: _Call) -> _Value:
+        if call.args:
+            return self._arity(call, "takes no arguments")
+        return self._fn_largest_group(call.start, call.end)
+
+    def _aggregate_call(self, call: _Call) -> _Value:
+        """``max_players(...)`` and the other player aggregates: one argument, nested at most so deep."""
+        if len(call.args) != 1:
+            return self._arity(call, "takes exactly 1 argument")
+        inner = self._expr(call.args[0])
+        if inner.aggregates >= ExpressionLimits.max_aggregate_depth:
+            self._problem(
+                call.at,
+                f"player aggregates nested too deeply: at most {ExpressionLimits.max_aggregate_depth} levels",
+            )
+            return self._dummy(call.start, call.end)
+        return self._fn_aggregate(call.name, inner, call.start, call.end)
+
+    def _min_max_call(self, call: _Call) -> _Value:
+        """``min(a, b, ...)``, ``max(a, b, ...)``: two arguments or more."""
+        fname, start, end = call.name, call.start, call.end
+        if len(call.args) < 2:
+            other = "largest" if fname == "max" else "smallest"
+            return self._arity(
+                call, f"takes at least 2 arguments (for the {other} value among the players, use {fname}_players(...))"
+            )
+        values = [self._expr(a) for a in call.args]
+        pick = min if fname == "min" else max
+        if all(v.const is not None for v in values):
+            return _Value(None, pick(cast(int, v.const) for v in values), start, end)
+        fns = tuple(v.func() for v in values)
+        if len(fns) == 2:
+            f, g = fns
+            if pick is min:
+                fn = lambda t, s: min(f(t, s), g(t, s))  # noqa: E731
+            else:
+                fn = lambda t, s: max(f(t, s), g(t, s))  # noqa: E731
+        else:
+            fn = lambda t, s: pick([f(t, s) for f in fns])  # noqa: E731
+        return _derived(
+            fn, values, start, end, boolean=all(v.boolean for v in values), bound=max(_mag(v) for v in values)
+        )
+
+    def _abs_call(self, call: _Call) -> _Value:
+        if len(call.args) != 1:
+            return self._arity(call, "takes exactly 1 argument")
+        v = self._expr(call.args[0])
         if v.const is not None:
-            return _Value(None, abs(v.const), start, end)
+            return _Value(None, abs(v.const), call.start, call.end)
         f = v.fn
-        return _derived(lambda t, s: abs(f(t, s)), [v], start, end, boolean=v.boolean, bound=_mag(v))
+        return _derived(lambda t, s: abs(f(t, s)), [v], call.start, call.end, boolean=v.boolean, bound=_mag(v))
+
+    #: every function of the language: its name -> what compiles a call of it
+    _CALLS: dict[str, Callable[[_Compiler, _Call], _Value]] = {
+        "count": _count_call,
+        "sum": _sum_call,
+        "groups": _groups_call,
+        "kinds": _kinds_call,
+        "largest_group": _largest_group_call,
+        **dict.fromkeys(_AGGREGATES, _aggregate_call),
+        "min": _min_max_call,
+        "max": _min_max_call,
+        "abs": _abs_call,
+    }
 
     # The seat's own cards.  ``sel`` is a tuple of card indices, or None for all.
 

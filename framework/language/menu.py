@@ -152,7 +152,9 @@ def apply_menu(doc: Any) -> tuple[Any, list[Diagnostic], tuple[Course, ...]]:
     """``doc`` with its menu applied, the menu's problems, and its courses.
 
     A document without ``menu`` is returned as it is (a library's courses checked). With
-    problems the document returned is ``doc`` itself (the caller stops).
+    problems the document returned is ``doc`` itself (the caller stops). The steps:
+    the library's courses, then the menu's dishes per course, then the player counts
+    the dishes allow; each stops at its problems.
     """
     data: Mapping[str, Any] = doc.data
     courses = data.get("courses")
@@ -160,50 +162,107 @@ def apply_menu(doc: Any) -> tuple[Any, list[Diagnostic], tuple[Course, ...]]:
     if courses is None and menu is None:
         return doc, [], ()
     if courses is None:
-        return (
-            doc,
-            [
-                doc.diagnostic(
-                    ("menu",),
-                    "'menu' chooses dishes from the courses of a card library, and this ruleset has no "
-                    "'courses' (extend a card library, such as sushi-go-party)",
-                    key=True,
-                )
-            ],
-            (),
-        )
-    problems: list[Diagnostic] = []
-    cards: list[Any] = [c for c in data.get("cards") or []]
+        return doc, [_menu_without_courses(doc)], ()
+    dishes = _Dishes([c for c in data.get("cards") or []])
+    always = list(courses.get("always") or [])
+    choose = list(courses.get("choose") or [])
+    course_of, problems = _check_courses(doc, dishes, always, choose)
+    if problems or menu is None:
+        return doc, problems, ()  # a library on its own: see library_note
+    chosen, seen, problems = _check_menu(doc, menu, course_of, choose)
+    if problems:
+        return doc, problems, ()
+    on_menu = set(always) | set(seen)
+    players, problems = _menu_players(doc, data, dishes, on_menu, seen)
+    if problems:
+        return doc, problems, ()
+    kept = dishes.kept(on_menu, course_of)
+    new_data = dict(data)
+    new_data["cards"] = [dishes.cards[i] for i in kept]
+    new_data["players"] = players
+    menu_courses: tuple[Course, ...] = (Course("always", tuple(always), True),) if always else ()
+    menu_courses += tuple(Course(course["name"], tuple(d for _, d in chosen[k])) for k, course in enumerate(choose))
+    return MenuDocument(doc, new_data, kept, _off_menu(dishes.cards, kept)), [], menu_courses
 
-    def members(dish: str) -> list[int]:
+
+class _Dishes:
+    """A library's cards found by dish: a card id, or a family (a tag its cards share)."""
+
+    def __init__(self, cards: list[Any]) -> None:
+        self.cards = cards
+
+    def members(self, dish: str) -> list[int]:
+        """The indices of the dish's cards."""
         return [
             i
-            for i, c in enumerate(cards)
+            for i, c in enumerate(self.cards)
             if isinstance(c, dict) and (c.get("id") == dish or dish in (c.get("tags") or []))
         ]
 
-    # the library's courses: every dish names cards, and is in one course only
-    course_of: dict[str, int] = {}  # dish -> index in choose (-1: always)
-    always = list(courses.get("always") or [])
-    choose = list(courses.get("choose") or [])
+    def names(self) -> list[str]:
+        """Every card id, then every tag: what a dish may name."""
+        cards = self.cards
+        ids = [c.get("id") for c in cards if isinstance(c, dict) and isinstance(c.get("id"), str)]
+        tags = sorted({t for c in cards if isinstance(c, dict) for t in c.get("tags") or []})
+        return ids + tags
+
+    def span(self, dish: str) -> tuple[int, int]:
+        """The player counts every card of the dish allows (the cards dealt, those with a count)."""
+        cards = self.cards
+        fewest, most = 1, MAX_PLAYERS
+        for i in self.members(dish):
+            p = cards[i].get("players")
+            if isinstance(p, dict) and cards[i].get("count"):
+                fewest, most = max(fewest, p.get("min", 1)), min(most, p.get("max", MAX_PLAYERS))
+        return fewest, most
+
+    def kept(self, on_menu: set[str], course_of: Mapping[str, int]) -> list[int]:
+        """The cards the menu deals: those of its dishes, and those of no course."""
+        served = {i for dish in on_menu for i in self.members(dish)}
+        in_courses = {i for dish in course_of for i in self.members(dish)}
+        return [i for i in range(len(self.cards)) if i in served or i not in in_courses]
+
+
+def _menu_without_courses(doc: Any) -> Diagnostic:
+    problem: Diagnostic = doc.diagnostic(
+        ("menu",),
+        "'menu' chooses dishes from the courses of a card library, and this ruleset has no "
+        "'courses' (extend a card library, such as sushi-go-party)",
+        key=True,
+    )
+    return problem
+
+
+def _check_courses(
+    doc: Any, dishes: _Dishes, always: list[Any], choose: list[Any]
+) -> tuple[dict[str, int], list[Diagnostic]]:
+    """The library's courses: every dish names cards, and is in one course only.
+    Each dish's course (its index in ``choose``; -1: ``always``), and the problems."""
+    problems: list[Diagnostic] = []
+    course_of: dict[str, int] = {}
     places: list[tuple[Path, str, int]] = [(("courses", "always", j), d, -1) for j, d in enumerate(always)]
     for k, course in enumerate(choose):
         places += [(("courses", "choose", k, "dishes", j), d, k) for j, d in enumerate(course["dishes"])]
     for path, dish, k in places:
-        if not members(dish):
-            ids = [c.get("id") for c in cards if isinstance(c, dict) and isinstance(c.get("id"), str)]
-            tags = sorted({t for c in cards if isinstance(c, dict) for t in c.get("tags") or []})
+        if not dishes.members(dish):
             problems.append(
-                doc.diagnostic(path, f"no card or family (tag) '{dish}' for this dish{did_you_mean(dish, ids + tags)}")
+                doc.diagnostic(
+                    path, f"no card or family (tag) '{dish}' for this dish{did_you_mean(dish, dishes.names())}"
+                )
             )
         elif dish in course_of:
             problems.append(doc.diagnostic(path, f"the dish '{dish}' is in two courses"))
         else:
             course_of[dish] = k
-    if problems or menu is None:
-        return doc, problems, ()  # a library on its own: see library_note
+    return course_of, problems
 
-    # the menu: known dishes, each once, so many per course
+
+def _check_menu(
+    doc: Any, menu: Any, course_of: Mapping[str, int], choose: list[Any]
+) -> tuple[dict[int, list[tuple[int, str]]], dict[str, int], list[Diagnostic]]:
+    """The menu: known dishes, each once, so many per course. The dishes chosen per
+    course (with their place on the menu), each dish's place, and the problems."""
+    problems: list[Diagnostic] = []
     chosen: dict[int, list[tuple[int, str]]] = {k: [] for k in range(len(choose))}
     seen: dict[str, int] = {}
     dishes = list(course_of)
@@ -240,37 +299,27 @@ def apply_menu(doc: Any) -> tuple[Any, list[Diagnostic], tuple[Course, ...]]:
                 key=where == ("menu",),
             )
         )
-    if problems:
-        return doc, problems, ()
+    return chosen, seen, problems
 
-    on_menu = set(always) | set(seen)
-    served = {i for dish in on_menu for i in members(dish)}
-    in_courses = {i for dish in course_of for i in members(dish)}
-    kept = [i for i in range(len(cards)) if i in served or i not in in_courses]
 
-    # player counts: the intersection of the dishes' ranges, within the library's; a bound
-    # the menu gives itself must suit every dish
+def _menu_players(
+    doc: Any, data: Mapping[str, Any], dishes: _Dishes, on_menu: set[str], seen: Mapping[str, int]
+) -> tuple[dict[str, Any], list[Diagnostic]]:
+    """The menu's ``players``: the intersection of the dishes' ranges, within the
+    library's; a bound the menu gives itself must suit every dish. The problems too."""
+    problems: list[Diagnostic] = []
     players = dict(data.get("players") or {})
     child = getattr(doc, "child", None)
     own = {k for k in ("min", "max") if k in players and (child is None or doc.file_of(("players", k)) == child.file)}
-
-    def span(dish: str) -> tuple[int, int]:
-        fewest, most = 1, MAX_PLAYERS
-        for i in members(dish):
-            p = cards[i].get("players")
-            if isinstance(p, dict) and cards[i].get("count"):
-                fewest, most = max(fewest, p.get("min", 1)), min(most, p.get("max", MAX_PLAYERS))
-        return fewest, most
-
     ordered = [(seen.get(d), d) for d in sorted(on_menu, key=lambda d: seen.get(d, -1))]
     lo, hi = players.get("min", 1), players.get("max", MAX_PLAYERS)
     for _, dish in ordered:
-        fewest, most = span(dish)
+        fewest, most = dishes.span(dish)
         lo = lo if "min" in own else max(lo, fewest)
         hi = hi if "max" in own else min(hi, most)
     if own:
         for at, dish in ordered:
-            fewest, most = span(dish)
+            fewest, most = dishes.span(dish)
             if fewest > lo or most < hi:
                 where = ("menu", at) if at is not None else ("players",)
                 problems.append(
@@ -285,29 +334,25 @@ def apply_menu(doc: Any) -> tuple[Any, list[Diagnostic], tuple[Course, ...]]:
             doc.diagnostic(
                 ("menu",),
                 "no player count suits every dish of this menu: "
-                + "; ".join(f"{d} is for {players_range_words(span(d))}" for _, d in ordered),
+                + "; ".join(f"{d} is for {players_range_words(dishes.span(d))}" for _, d in ordered),
                 key=True,
             )
         )
     players.update({"min": lo, "max": hi})
-    if problems:
-        return doc, problems, ()
+    return players, problems
 
+
+def _off_menu(cards: list[Any], kept: list[int]) -> OffMenu:
+    """The names only the cards left out have."""
     off = [cards[i] for i in range(len(cards)) if i not in set(kept)]
     on = [cards[i] for i in kept]
 
     def only_off(get: Any) -> frozenset[str]:
         return frozenset(set().union(*[set(get(c)) for c in off]) - set().union(*[set(get(c)) for c in on]))
 
-    off_menu = OffMenu(
+    return OffMenu(
         cards=frozenset(str(c.get("id")) for c in off),
         tags=only_off(lambda c: c.get("tags") or []),
         groups=only_off(lambda c: [c.get("group") or c.get("id")]),
         attributes=only_off(lambda c: list(c.get("attributes") or {})),
     )
-    new_data = dict(data)
-    new_data["cards"] = on
-    new_data["players"] = players
-    menu_courses: tuple[Course, ...] = (Course("always", tuple(always), True),) if always else ()
-    menu_courses += tuple(Course(course["name"], tuple(d for _, d in chosen[k])) for k, course in enumerate(choose))
-    return MenuDocument(doc, new_data, kept, off_menu), [], menu_courses

@@ -1,0 +1,387 @@
+"""The human's seat in ``play``: :class:`HumanAgent` shows the seat's view and asks
+for its picks and decisions on the terminal, re-asking until the answer is legal.
+
+It has the same shape as a bot (``name`` and ``act(state, seat) -> action``), so it
+could join the agent registry later. It sees only what its seat may know
+(:meth:`State.observation`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+import typer
+
+from ruledraft.engine.state import Game, State
+from ruledraft.language.ruleset import DIRECTION_NAMES
+
+from .board import board_lines
+from .common import shown
+from .naming import SeatNames, card_name, option_name
+from .terminal import MAX_INPUT_LINE, LineTooLong, packed, read_line, terminal_width
+
+HUMAN = "human"
+
+
+class QuitGame(Exception):
+    """The player typed ``q``/``quit``."""
+
+
+def displayed_hand(hand: Sequence[int]) -> list[int]:
+    """The hand in the order it is shown and numbered (by card type, so copies of a
+    card sit together): number ``i`` is ``displayed_hand(hand)[i - 1]``."""
+    return sorted(hand)
+
+
+class HumanAgent:
+    """A seat played from the terminal: shows the seat's view, asks for a pick, and
+    re-asks (with the reason) until the answer is a legal action."""
+
+    name = HUMAN
+
+    def __init__(
+        self,
+        names: SeatNames,
+        read: Callable[[], str] | None = None,
+        write: Callable[..., None] | None = None,
+        width: int | None = None,
+        pause: Callable[[str], None] | None = None,
+    ):
+        """``read()`` returns the next line typed (default :func:`read_line`);
+        ``write(text, nl=True)`` shows text (default ``typer.echo``); ``width`` is
+        the number of columns the tables must fit (default: the terminal's);
+        ``pause(what)``, if given, waits for the player after a pick played for them."""
+        self.names = names
+        self.pause = pause
+        self.read = read or (lambda: read_line())
+        self.write = write or typer.echo
+        self.width = width or terminal_width()
+
+    # ------------------------------------------------------------------ the agent interface
+
+    def act(self, state: State, seat: int) -> int:
+        if state.pending is not None:
+            return self.decide(state, seat)
+        game = state.game
+        rs = game.ruleset
+        self.show(state, seat)
+        legal = state.legal_actions(seat)
+        if len(legal) == 1:
+            self.write(f"Only one possible pick: {self.describe(game, legal[0])}; played for you.")
+            if self.pause:
+                self.pause("to see the cards revealed")
+            return legal[0]
+        hand = displayed_hand(state.hands[seat])
+        extra = game.procedure.extra_available(state, seat) if state.can_use_action(seat) else 0
+        while True:
+            own = self._ask_own(state, seat, hand, extra)
+            rest = hand[:]
+            for i in sorted(own, reverse=True):
+                del rest[i]
+            cards = [hand[i] for i in own]
+            dummy_card = None
+            if state.controller == seat:
+                for_dummy = {d for cs, d in map(game.decode_action, legal) if list(cs) == cards and d is not None}
+                if len(for_dummy) == 1:
+                    dummy_card = for_dummy.pop()
+                    self.write(f"The dummy gets the only card it can: {card_name(rs, dummy_card)}.")
+                elif for_dummy:
+                    self.write("Cards left for the dummy:")
+                    self._list(rs, rest)
+                    i = self._ask_cards("Card for the dummy", rest, 0, help=self.dummy_help)[0]
+                    dummy_card = rest[i]
+            action = game.encode_action(cards, dummy_card)
+            if action in legal:
+                return action
+            self.write(f"  {self.describe(game, action)} is not a legal pick now; choose again.")
+
+    def decide(self, state: State, seat: int) -> int:
+        """A decision a card effect asks of this seat: its prompt and numbered options,
+        answered by number, by card name, or ``done``."""
+        game = state.game
+        rs = game.ruleset
+        decision = state.observation(seat).pending
+        assert decision is not None  # the engine asks only the deciding seat
+        options = list(decision.options)
+        self.write("")
+        if decision.shown:
+            for line in packed("Drawn:", [card_name(rs, c) for c in decision.shown], self.width, ","):
+                self.write(line)
+        self.write(shown(decision.prompt))
+        width = len(str(len(options)))
+        for i, a in enumerate(options, 1):
+            self.write(f"  {i:>{width}}. {option_name(game, a)}")
+        if len(options) == 1:
+            self.write(f"Only one choice: {option_name(game, options[0])}; made for you.")
+            return options[0]
+        n = len(options)
+        while True:
+            self.write(f"Your choice [1-{n}, ? for help]: ", nl=False)
+            try:
+                text = " ".join(self.read().split())
+            except LineTooLong:
+                self.write(f"  That line is longer than {MAX_INPUT_LINE} bytes; type a choice's number or name.")
+                continue
+            low = text.casefold()
+            if low in ("q", "quit", "exit"):
+                raise QuitGame()
+            K = game.num_card_types
+            families = {game.families[a - K].casefold(): a for a in options if K <= a < game.done_action}
+            if low in ("?", "h", "help"):
+                self.write(
+                    f"  Type a number, 1-{n}, or a card's name"
+                    + (f" or a family's ({shown(next(iter(families)))} or any ...)" if families else "")
+                    + (", or done." if game.done_action in options else ".")
+                )
+                continue
+            if low.isascii() and low.isdigit() and len(low) <= 4 and 1 <= int(low) <= n:
+                return options[int(low) - 1]
+            if low == "done" and game.done_action in options:
+                return game.done_action
+            named = self._named(text, [a for a in options if a < game.num_card_types]) if text else []
+            if low.startswith("any ") and low[4:] in families:
+                return families[low[4:]]
+            if len(named) == 1:
+                return named[0]
+            if low in families:  # a family, unless the word names one card
+                return families[low]
+            short = shown(text if len(text) <= 12 else text[:12] + "...")
+            self.write(f"  '{short}' is not one of the choices: type a number, 1-{n}, or a card's name.")
+
+    # ------------------------------------------------------------------ asking
+
+    def _ask_own(self, state: State, seat: int, hand: list[int], extra: int) -> list[int]:
+        label = "Your pick"
+        if extra:
+            tools = self._extra_cards(state, seat)
+            how = "two" if extra == 1 else f"up to {extra + 1}"
+            label += f" (or {how}, e.g. '3 5', using your {tools})"
+        return self._ask_cards(label, hand, extra, state, seat, help=self.help_text(state, seat, extra))
+
+    def _extra_cards(self, state: State, seat: int) -> str:
+        rs = state.game.ruleset
+        names = [card_name(rs, a.card) for a in state.game.actions if state.counts[seat][a.card]]
+        return " / ".join(dict.fromkeys(names)) or "special action"
+
+    def _why_one(self, state: State | None, seat: int) -> str:
+        """Why only one card may be taken now."""
+        if state is None:
+            return "the dummy gets exactly one card"
+        game = state.game
+        if not game.actions:
+            return "this game has no way to take two cards"
+        tools = self._action_names(game)
+        if not any(state.counts[seat][a.card] for a in game.actions):
+            return f"taking two cards needs {tools} already on your table"
+        return f"not enough cards left in your hand to use your {tools}"
+
+    def _named(self, word: str, cards: list[int]) -> list[int]:
+        """The card types among ``cards`` that ``word`` names: the one whose whole name
+        or id it is, else every one whose name or id starts with it (case ignored;
+        in an id, a space may stand for ``_``)."""
+        catalogue = self.names.game.ruleset.catalogue.cards
+        w = " ".join(word.split()).casefold()
+        types = list(dict.fromkeys(cards))
+        keys = {
+            c: (
+                " ".join(catalogue[c].name.split()).casefold(),
+                catalogue[c].id.casefold(),
+                catalogue[c].id.replace("_", " ").casefold(),
+            )
+            for c in types
+        }
+        exact = [c for c in types if w in keys[c]]
+        if exact:
+            return exact
+        return [c for c in types if any(k.startswith(w) for k in keys[c])]
+
+    def _ask_cards(
+        self, label: str, cards: list[int], extra: int, state: State | None = None, seat: int = -1, help: str = ""
+    ) -> list[int]:
+        """Indices (0-based) into ``cards`` named by the player, by number or by name
+        (or the unique start of one); re-asks until valid."""
+        rs = self.names.game.ruleset
+        n = len(cards)
+        where = "in your hand" if state is not None else "left for the dummy"
+        while True:
+            self.write(f"{label} [{'1' if n == 1 else f'1-{n}'}, ? for help]: ", nl=False)
+            try:
+                text = self.read().strip()
+            except LineTooLong:
+                self.write(f"  That line is longer than {MAX_INPUT_LINE} bytes; type a card's number or name.")
+                continue
+            low = text.lower()
+            if low in ("q", "quit", "exit"):
+                raise QuitGame()
+            if low in ("?", "h", "help"):
+                self.write(help)
+                continue
+            if low == "rules":
+                from ruledraft.language.describe import describe_ruleset
+
+                self.write("\n".join(shown(line) for line in describe_ruleset(rs).rstrip("\n").split("\n")))
+                continue
+            if not text:
+                self.write(f"  Type a card's number, 1-{n}, or its name.")
+                continue
+            picked = self._parse(text, cards, extra, state, seat, where)
+            if isinstance(picked, str):
+                self.write(picked)
+                continue
+            return picked
+
+    def _parse(self, text: str, cards: list[int], extra: int, state: State | None, seat: int, where: str):
+        """The indices ``text`` names in ``cards``, or the message saying why it names none.
+
+        Numbers and names may be mixed; several cards are separated by commas or
+        spaces (``3 5``, ``tempura, salmon``); a name with spaces is read whole
+        when the whole answer names a card."""
+        rs = self.names.game.ruleset
+        n = len(cards)
+
+        def is_number(w: str) -> bool:
+            # plain ASCII digits only ('²'.isdigit() is true too)
+            return w.isascii() and w.isdigit()
+
+        if "," in text:
+            parts = [p.strip() for p in text.split(",") if p.strip()]
+        else:
+            parts = text.split()
+            if len(parts) > 1 and not all(map(is_number, parts)) and len(self._named(text, cards)) == 1:
+                parts = [text]
+        if not parts:
+            return f"  Type a card's number, 1-{n}, or its name."
+        numbers: list[int] = []
+        types: list[int] = []
+        for word in parts:
+            short = shown(word if len(word) <= 12 else word[:12] + "...")
+            if is_number(word):
+                if len(word) > 4:
+                    return f"  '{short}' is not a card number: type a card's number, 1-{n} (? for help)."
+                k = int(word)
+                if not 1 <= k <= n:
+                    return (
+                        f"  There is no card {k}: {'your hand holds' if state is not None else 'there are'} "
+                        f"{n} card{'s' if n != 1 else ''}, pick 1-{n}."
+                    )
+                numbers.append(k)
+                continue
+            named = self._named(word, cards)
+            if not named:
+                return (
+                    f"  '{short}' is not a card number or the name of a card {where}: "
+                    f"type a card's number, 1-{n}, or the start of its name (? for help)."
+                )
+            if len(named) > 1:
+                options = [card_name(rs, c) for c in named]
+                return (
+                    f"  '{short}' could be {', '.join(options[:-1])} or {options[-1]}: "
+                    "type more of the name, or the card's number."
+                )
+            types.append(named[0])
+        if len(parts) > 1 + extra:
+            if extra == 0:
+                return f"  Only one card this time: {self._why_one(state, seat)}."
+            return f"  At most {extra + 1} cards this turn."
+        if len(set(numbers)) != len(numbers):
+            k = next(k for k in numbers if numbers.count(k) > 1)
+            name = card_name(rs, cards[k - 1])
+            held = cards.count(cards[k - 1])
+            more = "" if held == 1 else f" (to take two of your {held} {name}, give two of their numbers)"
+            return f"  Card {k} named twice: that is one {name} card{more}."
+        taken = [k - 1 for k in numbers]
+        for c in types:
+            free = [i for i, d in enumerate(cards) if d == c and i not in taken]
+            if not free:
+                held = cards.count(c)
+                return f"  There {'is' if held == 1 else 'are'} only {held} {card_name(rs, c)} {where}."
+            taken.append(free[0])
+        # in the order named
+        order: list[int] = []
+        nums = iter(k - 1 for k in numbers)
+        named_iter = iter(taken[len(numbers) :])
+        for word in parts:
+            order.append(next(nums) if is_number(word) else next(named_iter))
+        return order
+
+    def help_text(self, state: State, seat: int, extra: int) -> str:
+        """What may be typed at the pick prompt this turn."""
+        lines = [
+            "  Type the number of the card you take, e.g. '3', or its name or the start of it, "
+            "e.g. 'tempura' or 'temp'."
+        ]
+        if extra:
+            lines.append(
+                f"  This turn you may take two cards instead, using your {self._extra_cards(state, seat)}: "
+                "their numbers or names in the order you take them, e.g. '3 5' or 'tempura, salmon'."
+            )
+        elif state.game.actions:
+            lines.append(
+                f"  Two numbers ('3 5') take two cards only on a turn when you can use a special card "
+                f"({self._action_names(state.game)}) already on your table; not now: {self._why_one(state, seat)}."
+            )
+        if state.controller == seat:
+            lines.append(
+                "  You control the dummy this turn: after your own pick you choose, from the cards left, the dummy's card."
+            )
+        lines.append(
+            "  The table: 'points' are those of the rounds scored so far; 'round' what the cards on the "
+            "table would score if the round ended now; a modifier is 'loaded' once a card is on it and "
+            "'waiting' while it has room; 'kept' are the cards kept to the end of the game."
+        )
+        lines.append(
+            f"  'rules' prints the rules of the game, 'q' quits. Answers longer than {MAX_INPUT_LINE} bytes are refused."
+        )
+        return "\n".join(lines)
+
+    dummy_help = (
+        "  Type the number or name of the card the dummy plays (one card, from those you did not take).\n"
+        "  'rules' prints the rules of the game, 'q' quits."
+    )
+
+    @staticmethod
+    def _action_names(game: Game) -> str:
+        return " or ".join(dict.fromkeys(card_name(game.ruleset, a.card) for a in game.actions))
+
+    # ------------------------------------------------------------------ showing
+
+    def show(self, state: State, seat: int) -> None:
+        """The seat's view: round and turn, every seat's board, its hand."""
+        game = state.game
+        rs = game.ruleset
+        obs = state.observation(seat)  # only what this seat may know
+        idx = rs.catalogue.index_of
+        direction = DIRECTION_NAMES[rs.pass_direction(state.round, state.turn)]
+        self.write("")
+        self.write(
+            f"--- Round {obs.round} of {rs.rounds}, turn {obs.turn} of {game.hand_size} (hands pass {direction}) ---"
+        )
+        for line in board_lines(state, self.names, self.width):
+            self.write(line)
+        if obs.controls_dummy:
+            drawn = ", ".join(card_name(rs, c) for c in state.drawn)
+            self.write(
+                f"You control the dummy this turn: you drew {drawn or 'nothing'} from its pile; "
+                "you take your card, then give the dummy one of the rest."
+            )
+        elif state.controller >= 0:
+            self.write(f"{self.names.short(state.controller).capitalize()} controls the dummy this turn.")
+        self.write("Your hand:")
+        self._list(rs, displayed_hand([idx(c) for c in obs.hand]))
+        if obs.can_use_action:
+            self.write(f"You may take two cards this turn with your {self._extra_cards(state, seat)}.")
+
+    def _list(self, rs, cards: Sequence[int]) -> None:
+        width = len(str(len(cards)))
+        for i, c in enumerate(cards, 1):
+            card = rs.catalogue.cards[c]
+            self.write(f"  {i:>{width}}. {shown(card.name)} ({shown(card.id)})")
+
+    @staticmethod
+    def describe(game: Game, action: int) -> str:
+        cards, dummy = game.decode_action(action)
+        rs = game.ruleset
+        text = " + ".join(card_name(rs, c) for c in cards)
+        if dummy is not None:
+            text += f", {card_name(rs, dummy)} for the dummy"
+        return text

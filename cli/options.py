@@ -1,0 +1,263 @@
+"""The arguments and options several commands share, each declared once beside its parser.
+
+A command declares a shared option by calling its function here as the parameter's
+default (``seed: int = seed_option("Seed of the games")``). The option's names, its
+default, its limits and the part of its help that says what it accepts are written
+here once; a command passes only what differs (what the option means for it). The
+parser next to each option checks a given value and turns it into what the command
+uses, raising :class:`~ruledraft.errors.InputError` with the option's name.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import typer
+
+from ruledraft.engine.state import MAX_SEED
+from ruledraft.errors import InputError
+
+from .common import shown
+
+# ---------------------------------------------------------------------- the ruleset
+
+
+def ruleset_help(*, stdin: bool = False) -> str:
+    """The help of a ruleset argument: what it takes, naming the bundled rulesets."""
+    from ruledraft.language.bundled import bundled_ids
+
+    also = ", or - for standard input" if stdin else ""
+    return f"A bundled ruleset ({', '.join(bundled_ids())}) or a rule file{also}."
+
+
+def ruleset_argument(*, stdin: bool = False) -> Any:
+    """The ``RULESET`` argument: a bundled id or a rule file (or ``-`` with ``stdin``)."""
+    return typer.Argument(..., help=ruleset_help(stdin=stdin))
+
+
+ALLOW_PATH_HELP = (
+    "A directory that rule files (their `extends:`) and game logs (their ruleset) may also "
+    "read from; without it they reach only bundled rulesets and files in their own directory. "
+    "Repeat for several."
+)
+
+
+def allow_path_option() -> Any:
+    """The ``--allow-path DIR`` option, the same on every command that loads rule files."""
+    return typer.Option([], "--allow-path", metavar="DIR", help=ALLOW_PATH_HELP, show_default=False)
+
+
+def allowed_dirs(paths) -> tuple:
+    """The ``--allow-path`` values, each checked to be a directory (:class:`InputError` if not)."""
+    import os
+    import stat
+
+    from ruledraft.language.file_access import display_name, os_reason
+
+    dirs = []
+    for p in paths or ():
+        try:
+            mode = os.stat(p).st_mode
+        except (OSError, ValueError) as e:
+            reason = os_reason(e) if isinstance(e, OSError) else "the name contains a NUL character"
+            raise InputError(f"--allow-path {shown(display_name(p))}: {reason}") from None
+        if not stat.S_ISDIR(mode):
+            raise InputError(f"--allow-path {shown(display_name(p))}: not a directory")
+        dirs.append(p)
+    return tuple(dirs)
+
+
+def plugin_option() -> Any:
+    """The app's ``--plugin MODULE_OR_FILE.py`` option (before the command)."""
+    return typer.Option(
+        [],
+        "--plugin",
+        metavar="MODULE_OR_FILE.py",
+        help="Load scoring kinds from a Python module or file before the command runs (repeatable). "
+        "Rule files can then use them; installed plug-ins load without it.",
+        show_default=False,
+    )
+
+
+# ---------------------------------------------------------------------- the match
+
+
+def players_option(default: Any = 4, help: str = "Number of players.") -> Any:
+    """``--players/-p``: the number of players (``...`` when it must be given); a
+    command that takes several counts says how in ``help``."""
+    return typer.Option(default, "--players", "-p", help=help)
+
+
+def seed_option(what: str, more: str = "") -> Any:
+    """``--seed/-s``, 0 by default: ``what`` it seeds, its range, then ``more``."""
+    return typer.Option(0, "--seed", "-s", help=f"{what} (0 to {MAX_SEED}){more}.")
+
+
+def games_option(help: str, fewest: int = 1) -> Any:
+    """``--games/-g``: 1000 by default, from ``fewest`` to ten million."""
+    return typer.Option(1000, "--games", "-g", min=fewest, max=10_000_000, help=help)
+
+
+def bots_help(what: str) -> str:
+    """The help of a --bots option: ``what`` it does, then the known bots."""
+    from ruledraft.play.agents import agent_names
+
+    return f"{what} Bots: {', '.join(agent_names())}."
+
+
+def seat_bots_help(seats: str = "Bot per seat") -> str:
+    """The help of a --bots that gives ``seats`` (whose bots) one bot each: how they
+    are listed, how a bot is written, and the known bots."""
+    return bots_help(
+        f"{seats}, comma-separated; the last fills the remaining seats. Options after colons "
+        "(value:tempura=3); your own bot as FILE.py:CLASS or MODULE:CLASS (see `ruledraft bots`)."
+    )
+
+
+#: the help of a --bots read as simulate's
+SEAT_BOTS_AS_SIMULATE = "Bot per seat, comma-separated; the last fills the remaining seats (as simulate's)."
+
+
+def bots_option(default: str, help: str) -> Any:
+    """``--bots/-b``: bot specs, comma-separated, read by :func:`parse_bots`."""
+    return typer.Option(default, "--bots", "-b", help=help)
+
+
+def parse_bots(spec: str, players: int, *, card_ids: Sequence[str] | None = None) -> list[str]:
+    """``greedy,random`` -> one bot spec per seat; the last fills the seats left. Each
+    spec is ``NAME[:KEY=VALUE]...``, ``FILE.py:CLASS[:...]`` or ``MODULE:CLASS[:...]``
+    (loaded and its options checked now; with ``card_ids``, card values too). The
+    seats are filled by :func:`~ruledraft.play.runner.fill_seats`, as ``ruledraft.simulate`` fills them."""
+    from ruledraft.play.agents import BotSpecError
+    from ruledraft.play.runner import fill_seats
+
+    try:
+        return fill_seats(spec, players, card_ids, option="--bots")
+    except BotSpecError as e:
+        raise BotSpecError(shown(e)) from None
+
+
+def log_option(help: str) -> Any:
+    """``--log FILE``: where the games are written, none by default."""
+    return typer.Option(None, "--log", help=help)
+
+
+# ---------------------------------------------------------------------- where the games run
+
+
+def jobs_option(what: str = "Processes", more: str = "") -> Any:
+    """``--jobs/-j``, 1 by default: ``what`` the processes do, what it accepts, then ``more``;
+    read by :func:`parse_jobs`."""
+    return typer.Option("1", "--jobs", "-j", help=f"{what} (0 or auto: one per processor{more}).")
+
+
+def parse_jobs(text: str) -> tuple[int, str | None]:
+    """``--jobs``: a number of processes, or ``0``/``auto`` for every processor; more
+    than there are processors is capped (with a note to say so)."""
+    from ruledraft.play.runner import available_cores
+
+    cores = available_cores()
+    word = text.strip().lower()
+    if word in ("auto", "0"):
+        return cores, None
+    try:
+        jobs = int(word)
+    except ValueError:
+        jobs = -1
+    if jobs < 0:
+        raise InputError(
+            f"--jobs takes a number of processes, or 0 or 'auto' for all {cores} processors, not {shown(text)!r}"
+        )
+    if jobs > cores:
+        return (
+            cores,
+            f"note: --jobs {jobs} is more than the {cores} processor{'s' if cores > 1 else ''} here; using {cores}",
+        )
+    return jobs, None
+
+
+def scheduler_option() -> Any:
+    """The ``--scheduler ADDRESS`` option (a Dask cluster's scheduler), the same on every
+    command that plays games."""
+    return typer.Option(
+        None,
+        "--scheduler",
+        metavar="ADDRESS",
+        help="Run the games on the Dask cluster of this scheduler (tcp://HOST:8786); needs ruledraft\\[dask].",
+    )
+
+
+def cluster_option() -> Any:
+    """The ``--cluster local:N`` option (a Dask cluster started for the run), the same on
+    every command that plays games."""
+    return typer.Option(
+        None,
+        "--cluster",
+        metavar="local:N",
+        help="Run the games on a Dask cluster of N worker processes started here for the run; needs ruledraft\\[dask].",
+    )
+
+
+def cluster_wanted(scheduler: str | None, cluster: str | None, jobs: str) -> tuple[str, int | None] | None:
+    """``--scheduler``/``--cluster``: None for the local processes, else how to name the
+    cluster in the summary and the number of local workers to start (None for a
+    scheduler). :class:`InputError` for a wrong combination or a ``local:N`` that is
+    not one, :class:`ClusterError` (saying how to install it) without dask."""
+    if scheduler is None and cluster is None:
+        return None
+    if scheduler is not None and cluster is not None:
+        raise InputError("--scheduler and --cluster exclude each other: give one")
+    if jobs.strip() != "1":
+        raise InputError("--jobs does not apply to a Dask cluster (its workers run the games): leave it out")
+    from ruledraft.play.cluster import ClusterError, parse_cluster, require_dask
+
+    workers = parse_cluster(cluster) if cluster is not None else None
+    if scheduler is not None and not scheduler.strip():
+        raise InputError("--scheduler needs an address, such as tcp://10.0.0.5:8786")
+    try:
+        require_dask()
+    except ClusterError as e:
+        raise InputError(str(e)) from None
+    if workers is None:
+        return f"Dask scheduler {shown(scheduler, markup=True)}", None
+    return f"local Dask cluster of {workers} worker{'s' if workers > 1 else ''}", workers
+
+
+# ---------------------------------------------------------------------- what is printed
+
+
+def json_option(what: str) -> Any:
+    """``--json``: print ``what`` as JSON instead of the tables."""
+    return typer.Option(False, "--json", help=f"Print {what} as JSON.")
+
+
+def quiet_option() -> Any:
+    """``--quiet/-q``: no progress bar."""
+    return typer.Option(False, "--quiet", "-q", help="No progress bar.")
+
+
+def report_option() -> Any:
+    """The ``--report DIR`` option (an HTML report with plots), the same on every command that writes one."""
+    return typer.Option(
+        None,
+        "--report",
+        metavar="DIR",
+        help="Also write an HTML report with plots to DIR/index.html (needs matplotlib, the plots extra).",
+        show_default=False,
+    )
+
+
+def report_directory(path: str | None):
+    """``--report DIR`` checked before any game is played (:class:`InputError` if it
+    cannot be written, or matplotlib is missing); None without the option."""
+    if path is None:
+        return None
+    from ruledraft.lab.report import INSTALL, PlotsMissing, ReportError, prepare_directory
+
+    try:
+        return prepare_directory(path)
+    except PlotsMissing:
+        raise InputError(f"--report needs matplotlib, which is not installed: {INSTALL}") from None
+    except ReportError as e:
+        raise InputError(f"--report {shown(e)}") from None
