@@ -8,7 +8,6 @@ from collections.abc import Sequence
 
 import attrs
 import typer
-from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from ruledraft.engine.state import MAX_SEED
@@ -27,6 +26,7 @@ from .common import (
     checked_ruleset,
     cluster_option,
     cluster_wanted,
+    console,
     fail,
     leave_interrupted,
     report_directory,
@@ -144,7 +144,7 @@ def run_with_progress(
     when standard error is not a terminal), on ``jobs`` processes or on a Dask cluster
     (``cluster``: the scheduler's address or the number of local workers, and the two
     sides' checked documents)."""
-    err = Console(stderr=True)
+    err = console(stderr=True)
     with Progress(
         TextColumn("[progress.description]{task.description}"),
         BarColumn(),

@@ -9,7 +9,7 @@ import stat
 from collections.abc import Sequence
 
 import typer
-from rich.console import Console, JustifyMethod
+from rich.console import JustifyMethod
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
@@ -29,6 +29,7 @@ from .common import (
     checked_ruleset,
     cluster_option,
     cluster_wanted,
+    console,
     fail,
     leave_interrupted,
     report_directory,
@@ -414,7 +415,7 @@ def simulate(
         names = parse_bots(bots, players, card_ids=rs.catalogue.ids)
         report_dir = report_directory(report)
         counted = cards or report_dir is not None  # a report plots the per-card figures
-        err = Console(stderr=True)
+        err = console(stderr=True)
         if note:
             typer.echo(note, err=True)
         budget_note = time_budget_note(names)
@@ -480,7 +481,7 @@ def simulate(
         if as_json:
             typer.echo(json.dumps(summary.to_json(), indent=2))
         else:
-            out = Console()
+            out = console()
             for part in summary_tables(summary, rs, cards=cards):
                 if isinstance(part, str):
                     out.print(part, markup=False, highlight=False)

@@ -6,7 +6,6 @@ import json
 import shlex
 
 import typer
-from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from ruledraft.engine.state import MAX_SEED
@@ -25,6 +24,7 @@ from .common import (
     checked_ruleset,
     cluster_option,
     cluster_wanted,
+    console,
     fail,
     leave_interrupted,
     report_directory,
@@ -152,7 +152,7 @@ def sweep(
         budget_note = time_budget_note(lineups[counts[-1]])
         if budget_note:
             typer.echo(shown(budget_note), err=True)
-        err = Console(stderr=True)
+        err = console(stderr=True)
         with Progress(
             TextColumn("[progress.description]{task.description}"),
             BarColumn(),
