@@ -573,9 +573,12 @@ class RulesetBuilder:
             if needed > deck and not (self.data.get("rounds") or {}).get("add"):
                 # (cards added before rounds: check_additions checks each round's deck)
                 how = "every round (cards kept to game end leave the deck)" if reshuffle else _n(rounds, "round")
+                fix = f"add {needed - deck} cards or deal fewer"
+                if not reshuffle and rounds > 1 and seats * sizes[n] <= deck:
+                    fix += ", or set deal.between_rounds: reshuffle (then one round's deal must fit)"
                 self.error(
                     ("deal", "hand_size", self.key_for(sizes_spec, n)),
-                    f"the deck has {deck} cards, too few to deal {_n(sizes[n], 'card')} to {_n(seats, 'seat')}{extra} for {how} ({needed} needed)",
+                    f"the deck has {deck} cards, too few to deal {_n(sizes[n], 'card')} to {_n(seats, 'seat')}{extra} for {how} ({needed} needed): {fix}",
                 )
 
     @staticmethod
