@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import errno
 import os
 import signal
+import sys
 
 import typer
 
@@ -72,19 +74,50 @@ def _leaving() -> None:
         signal.signal(sig, signal.SIG_IGN)
 
 
+#: a write that failed for want of room or of a working device: one line, exit 74 (EX_IOERR)
+_NO_ROOM = {errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EIO}
+EXIT_CANNOT_WRITE = 74
+
+
+def _run() -> None:
+    """The app, with standard output flushed before it returns: a full disk shows here,
+    where it is reported, rather than at the interpreter's exit."""
+    try:
+        app()
+    finally:
+        sys.stdout.flush()
+
+
+def _output_lost(e: OSError) -> None:
+    """Report a write to standard output (or any file the command did not report itself)
+    that failed on a full disk, and point standard output at the null device so that
+    the interpreter's own final flush has nothing left to fail on."""
+    _leaving()
+    try:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    except (OSError, ValueError):
+        pass
+    where = f" {e.filename}" if e.filename else " the output"
+    typer.echo(f"ruledraft: cannot write{shown(where)}: {e.strerror}", err=True)
+    raise SystemExit(EXIT_CANNOT_WRITE) from None
+
+
 def main() -> None:
     """Entry point: any failure that slipped past the commands' own reporting still
     ends in a one-line message, never a traceback (set RULEDRAFT_DEBUG=1 to see it).
-    Ctrl-C ends with status 130 and SIGTERM with 143, saying "interrupted"."""
+    Ctrl-C ends with status 130 and SIGTERM with 143, saying "interrupted"; output
+    that cannot be written (a full disk) ends with status 74, saying so."""
     signal.signal(signal.SIGTERM, _terminated)
     try:
-        app()
+        _run()
     except KeyboardInterrupt as e:
         _leaving()
         typer.echo("interrupted", err=True)
         raise SystemExit(128 + getattr(e, "signum", signal.SIGINT)) from None
     except SystemExit as e:  # typer turns an interrupt inside a command into a silent exit 130
         _leaving()
+        if isinstance(e.__context__, OSError) and e.__context__.errno in _NO_ROOM:
+            _output_lost(e.__context__)
         stop = _interrupt_behind(e)
         if stop is None:
             raise
@@ -92,6 +125,8 @@ def main() -> None:
         raise SystemExit(128 + getattr(stop, "signum", signal.SIGINT)) from None
     except Exception as e:  # noqa: BLE001 - the last line of defence
         _leaving()
+        if isinstance(e, OSError) and e.errno in _NO_ROOM:
+            _output_lost(e)
         if os.environ.get("RULEDRAFT_DEBUG"):
             raise
         from ruledraft.language.kinds.registry import plugin_failure

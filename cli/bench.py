@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 
 import typer
-from rich.console import Console
 from rich.table import Table
 
 from ruledraft.errors import InputError
@@ -13,7 +12,7 @@ from ruledraft.language.bundled import bundled_ids, resolve_source
 from ruledraft.language.loading import load_ruleset
 from ruledraft.play.bench import default_player_counts, measure, measure_jobs, player_counts
 
-from .common import reported_errors
+from .common import console, reported_errors
 from .options import bots_help, bots_option, json_option, parse_bots, players_option
 
 
@@ -55,7 +54,7 @@ def bench(
                 raise InputError(f"--players takes player counts separated by commas, not {players!r}") from None
         bot_names = list(dict.fromkeys(parse_bots(bots, len(bots.split(",")))))
         figures = []
-        console = Console(stderr=True)
+        err = console(stderr=True)
         for name in names:
             rs = load_ruleset(name)
             for n in default_player_counts(rs) if counts is None else player_counts(rs, counts):
@@ -63,7 +62,7 @@ def bench(
                     fig = measure(rs, n, bot, min_seconds=seconds)
                     figures.append(fig)
                     if not as_json:
-                        console.print(
+                        err.print(
                             f"  {rs.id:<30} {n} players  {bot:<8} {fig.games_per_second:>9,.0f} games/s",
                             highlight=False,
                         )
@@ -74,7 +73,7 @@ def bench(
                     fig = measure_jobs(rs, source, n, bot_names[0], j, jobs_games)
                     figures.append(fig)
                     if not as_json:
-                        console.print(
+                        err.print(
                             f"  {rs.id:<30} {n} players  {bot_names[0]:<8} {fig.games_per_second:>9,.0f} games/s with --jobs {j}",
                             highlight=False,
                         )
@@ -86,4 +85,4 @@ def bench(
             table.add_column(col, justify="right" if col in ("players", "jobs", "games/s") else "left")
         for f in figures:
             table.add_row(f.ruleset, str(f.players), f.bots, str(f.jobs), f"{f.games_per_second:,.0f}")
-        Console().print(table)
+        console().print(table)

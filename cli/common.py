@@ -7,6 +7,7 @@ import sys
 from collections.abc import Iterator
 
 import typer
+from rich.console import Console
 
 from ruledraft.errors import InputError, RuledraftError, RulesetError, ScoringError
 from ruledraft.language.loading import check_ruleset
@@ -64,6 +65,14 @@ def checked_ruleset(source: str, allow=()):
     for d in result.diagnostics:
         typer.echo(shown(d.format()), err=True)
     return result
+
+
+def console(*, stderr: bool = False) -> Console:
+    """A rich console that reads no markup: a table cell or title is printed as written,
+    so ``[/]`` or ``[bold`` in a ruleset's, rule's or card's name is text, not a style.
+    (A progress bar's description is read as markup by its column: pass it through
+    :func:`shown` with ``markup=True``.)"""
+    return Console(stderr=stderr, markup=False)
 
 
 _INVISIBLE = {"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"}

@@ -8,7 +8,6 @@ from collections.abc import Sequence
 
 import attrs
 import typer
-from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from ruledraft.engine.state import MAX_SEED
@@ -21,7 +20,7 @@ from ruledraft.play.cluster import ClusterError
 from ruledraft.play.ismcts import time_budget_note
 from ruledraft.play.runner import WorkerError
 
-from .common import checked_ruleset, fail, leave_interrupted, reported_errors, shown, write_html_report
+from .common import checked_ruleset, console, fail, leave_interrupted, reported_errors, shown, write_html_report
 from .options import (
     SEAT_BOTS_AS_SIMULATE,
     allow_path_option,
@@ -148,7 +147,7 @@ def run_with_progress(
     when standard error is not a terminal), on ``jobs`` processes or on a Dask cluster
     (``cluster``: the scheduler's address or the number of local workers, and the two
     sides' checked documents)."""
-    err = Console(stderr=True)
+    err = console(stderr=True)
     with Progress(
         TextColumn("[progress.description]{task.description}"),
         BarColumn(),

@@ -9,7 +9,7 @@ import stat
 from collections.abc import Sequence
 
 import typer
-from rich.console import Console, JustifyMethod
+from rich.console import JustifyMethod
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
@@ -22,7 +22,7 @@ from ruledraft.play.ismcts import time_budget_note
 from ruledraft.play.runner import GameResult, WorkerError
 from ruledraft.play.runner import simulate as run_simulation
 
-from .common import checked_ruleset, fail, leave_interrupted, reported_errors, shown, write_html_report
+from .common import checked_ruleset, console, fail, leave_interrupted, reported_errors, shown, write_html_report
 from .options import (
     allow_path_option,
     allowed_dirs,
@@ -366,7 +366,7 @@ def simulate(
         names = parse_bots(bots, players, card_ids=rs.catalogue.ids)
         report_dir = report_directory(report)
         counted = cards or report_dir is not None  # a report plots the per-card figures
-        err = Console(stderr=True)
+        err = console(stderr=True)
         if note:
             typer.echo(note, err=True)
         budget_note = time_budget_note(names)
@@ -432,7 +432,7 @@ def simulate(
         if as_json:
             typer.echo(json.dumps(summary.to_json(), indent=2))
         else:
-            out = Console()
+            out = console()
             for part in summary_tables(summary, rs, cards=cards):
                 if isinstance(part, str):
                     out.print(part, markup=False, highlight=False)

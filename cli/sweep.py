@@ -6,7 +6,6 @@ import json
 import shlex
 
 import typer
-from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from ruledraft.engine.state import MAX_SEED
@@ -19,7 +18,7 @@ from ruledraft.play.cluster import ClusterError
 from ruledraft.play.ismcts import time_budget_note
 from ruledraft.play.runner import WorkerError
 
-from .common import checked_ruleset, fail, leave_interrupted, reported_errors, shown, write_html_report
+from .common import checked_ruleset, console, fail, leave_interrupted, reported_errors, shown, write_html_report
 from .compare import fit, p_text
 from .options import (
     SEAT_BOTS_AS_SIMULATE,
@@ -151,7 +150,7 @@ def sweep(
         budget_note = time_budget_note(lineups[counts[-1]])
         if budget_note:
             typer.echo(shown(budget_note), err=True)
-        err = Console(stderr=True)
+        err = console(stderr=True)
         with Progress(
             TextColumn("[progress.description]{task.description}"),
             BarColumn(),

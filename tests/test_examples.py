@@ -58,13 +58,13 @@ BROKEN_EXPECTED = {
             "examples/tutorial/broken-deck-too-small.yaml",
             13,
             22,
-            "the deck has 40 cards, too few to deal 5 cards to 3 seats for 3 rounds (45 needed)",
+            "the deck has 40 cards, too few to deal 5 cards to 3 seats for 3 rounds (45 needed): add 5 cards or deal fewer, or set deal.between_rounds: reshuffle (then one round's deal must fit)",
         ),
         (
             "examples/tutorial/broken-deck-too-small.yaml",
             13,
             22,
-            "the deck has 40 cards, too few to deal 5 cards to 4 seats for 3 rounds (60 needed)",
+            "the deck has 40 cards, too few to deal 5 cards to 4 seats for 3 rounds (60 needed): add 20 cards or deal fewer, or set deal.between_rounds: reshuffle (then one round's deal must fit)",
         ),
     ],
     # the variant removes a card its parent's rule still names: the error is in the parent

@@ -271,10 +271,13 @@ def test_scalar_locator_clamps_and_falls_back():
 # -- located errors ---------------------------------------------------------------------------
 
 
-def test_syntax_error_is_located_with_yaml_problem_text():
-    """Malformed YAML gives a diagnostic at the problem mark with yaml's problem text."""
+def test_syntax_error_is_located_and_says_the_fix():
+    """Malformed YAML gives a diagnostic at the problem mark saying what to write instead."""
     diag = only_error("a: 1\nb: 2\nc: d: e\n")
-    assert diag.format() == "r.yaml:3:5: error: YAML syntax: mapping values are not allowed here"
+    assert diag.format() == (
+        "r.yaml:3:5: error: YAML syntax: the value of 'c' holds ': ', which YAML reads as another key; "
+        "put the value in quotes: c: 'd: e'"
+    )
     assert diag.source_line == "c: d: e"
 
 

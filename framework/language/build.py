@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import Any, TypeGuard
 
 import attrs
 
@@ -28,6 +28,7 @@ from ruledraft.language.catalogue import MAX_PLAYERS, CardType, Catalogue, playe
 from ruledraft.language.expression import CompiledExpression, compile_expression
 from ruledraft.language.kinds import SCORING_KINDS
 from ruledraft.language.kinds.context import Path
+from ruledraft.language.kinds.plugin_rule import CheckedRule
 from ruledraft.language.menu import Course
 from ruledraft.language.quantity import Quantity, compile_quantity, selector_indices, selector_words
 from ruledraft.language.rule import Rule
@@ -55,26 +56,27 @@ MAX_DECISION_STEPS = 20_000_000
 DIRECTIONS = {"left": LEFT, "right": RIGHT, "none": NO_PASS}
 
 
-def build_catalogue(cards: list[Mapping[str, Any]]) -> Catalogue:
-    """Card types from the ``cards`` list (entries without an id are skipped)."""
+def build_catalogue(cards: Any) -> Catalogue:
+    """Card types from the ``cards`` list (entries without an id are skipped, and so is
+    anything but a list: the schema reports it)."""
     out: list[CardType] = []
-    for spec in cards:
+    for spec in cards if isinstance(cards, list) else ():
         if not isinstance(spec, dict) or not isinstance(spec.get("id"), str):
             continue
         count = spec.get("count", 0)
-        attributes = spec.get("attributes") or {}
+        attributes = spec.get("attributes")
+        tags = spec.get("tags")
+        keep = spec.get("keep", "round")
         out.append(
             CardType(
                 index=len(out),
                 id=spec["id"],
                 name=str(spec.get("name") or spec["id"].replace("_", " ").title()),
-                count=count if isinstance(count, int) else 0,
+                count=count if _whole(count) and 0 <= count <= MAX_DECK else 0,
                 group=str(spec.get("group") or spec["id"]),
-                tags=frozenset(t for t in (spec.get("tags") or []) if isinstance(t, str)),
-                attributes={k: v for k, v in attributes.items() if isinstance(v, int)}
-                if isinstance(attributes, dict)
-                else {},
-                keep=spec.get("keep", "round"),
+                tags=frozenset(t for t in tags if isinstance(t, str)) if isinstance(tags, list) else frozenset(),
+                attributes={k: v for k, v in attributes.items() if _whole(v)} if isinstance(attributes, dict) else {},
+                keep=keep if keep in ("round", "game") else "round",
                 description=str(spec.get("description") or ""),
                 players=_card_players(spec.get("players")),
             )
@@ -93,11 +95,38 @@ def _players_words(counts: list[int]) -> str:
     return ", ".join(map(str, counts)) + " players"
 
 
+#: a dummy's ``seats``: the schema allows exactly one (and reports any other value there)
+DUMMY_SEATS = 1
+
+
+def _whole(value: object) -> TypeGuard[int]:
+    """A whole number as the schema means it (YAML's ``true`` is no number)."""
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _player_count(value: object) -> TypeGuard[int]:
+    """Whether ``value`` is a player count the schema allows (a whole number 1-16, not a bool):
+    the builder also walks files the schema refused, and reads no other value as a count."""
+    return _whole(value) and 1 <= value <= MAX_PLAYERS
+
+
+def players_bounds(players: Any) -> tuple[int, int] | None:
+    """A ``players: {min, max}`` mapping as (min, max) when both are counts the schema
+    allows (the schema reports anything else); None otherwise."""
+    if not isinstance(players, dict):
+        return None
+    lo, hi = players.get("min"), players.get("max")
+    if _player_count(lo) and _player_count(hi):
+        return (lo, hi)
+    return None
+
+
 def _card_players(spec: Any) -> tuple[int, int] | None:
-    """A card's ``players: {min, max}`` as (fewest, most); None when the card has none."""
+    """A card's ``players: {min, max}`` as (fewest, most); None when the card has none,
+    or gives a value the schema refuses (reported there)."""
     if not isinstance(spec, dict):
         return None
-    return (int(spec.get("min", 1)), int(spec.get("max", MAX_PLAYERS)))
+    return players_bounds({"min": 1, "max": MAX_PLAYERS} | spec)
 
 
 def expand_player_keys(mapping: Mapping[str, Any]) -> dict[int, Any]:
@@ -497,10 +526,10 @@ class RulesetBuilder:
                     break
 
     def check_players_and_deal(self) -> None:
-        players = self.data.get("players") or {}
-        lo, hi = players.get("min"), players.get("max")
-        if lo is None or hi is None:
-            return
+        bounds = players_bounds(self.data.get("players"))
+        if bounds is None:
+            return  # missing or outside what the schema allows: reported there
+        lo, hi = bounds
         if lo <= hi:
             if self.library is None:  # a library is never dealt whole: its menus are checked
                 self.check_card_players(lo, hi)
@@ -544,9 +573,12 @@ class RulesetBuilder:
             if needed > deck and not (self.data.get("rounds") or {}).get("add"):
                 # (cards added before rounds: check_additions checks each round's deck)
                 how = "every round (cards kept to game end leave the deck)" if reshuffle else _n(rounds, "round")
+                fix = f"add {needed - deck} cards or deal fewer"
+                if not reshuffle and rounds > 1 and seats * sizes[n] <= deck:
+                    fix += ", or set deal.between_rounds: reshuffle (then one round's deal must fit)"
                 self.error(
                     ("deal", "hand_size", self.key_for(sizes_spec, n)),
-                    f"the deck has {deck} cards, too few to deal {_n(sizes[n], 'card')} to {_n(seats, 'seat')}{extra} for {how} ({needed} needed)",
+                    f"the deck has {deck} cards, too few to deal {_n(sizes[n], 'card')} to {_n(seats, 'seat')}{extra} for {how} ({needed} needed): {fix}",
                 )
 
     @staticmethod
@@ -597,16 +629,15 @@ class RulesetBuilder:
 
     def possible_counts(self, data: Any, seats: bool) -> set[int] | None:
         """The player (or scoring seat) counts a ruleset's ``data`` allows, or None if unknown."""
-        players = data.get("players") if isinstance(data, dict) else None
-        lo = players.get("min") if isinstance(players, dict) else None
-        hi = players.get("max") if isinstance(players, dict) else None
-        if not isinstance(lo, int) or not isinstance(hi, int) or lo > hi:
+        bounds = players_bounds(data.get("players") if isinstance(data, dict) else None)
+        if bounds is None or bounds[0] > bounds[1]:
             return None
+        lo, hi = bounds
         extra = 0
         if seats:
             turn = data.get("turn") or {}
             if isinstance(turn, dict) and turn.get("procedure") == "dummy":
-                extra = (turn.get("dummy") or {}).get("seats", 1)
+                extra = DUMMY_SEATS
         return set(range(lo + extra, hi + extra + 1))
 
     def range_words(self, possible: set[int], seats: bool) -> str:
@@ -622,8 +653,7 @@ class RulesetBuilder:
         turn = self.data.get("turn") or {}
         if turn.get("procedure") != "dummy":
             return 0
-        seats: int = (turn.get("dummy") or {}).get("seats", 1)
-        return seats
+        return DUMMY_SEATS
 
     def check_rounds_and_turn(self) -> None:
         rounds = self.data.get("rounds") or {}
@@ -722,6 +752,8 @@ class RulesetBuilder:
                         "(see ruledraft.language.rule.Rule)",
                     )
                     continue
+                if rule is not None:
+                    rule = CheckedRule(rule, kind.name)
             if self.off_menu_hits != hits:
                 # it names cards the menu left out: it does not score (and is no mistake)
                 del self.out[told:]

@@ -28,7 +28,7 @@ import bisect
 import os
 import re
 import unicodedata
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 import attrs
@@ -735,6 +735,10 @@ def _build(text: str, file: str, limits: LoaderLimits) -> Document:
 
 
 def _syntax_error(composer: _Composer, exc: yaml.MarkedYAMLError) -> None:
+    said = _structure_in_words(composer.lines, exc)
+    if said is not None:
+        composer.error(*said)
+        return
     mark = exc.problem_mark or exc.context_mark
     line, column = (mark.line + 1, mark.column + 1) if mark is not None else (1, 1)
     problem = exc.problem or exc.context or "malformed YAML"
@@ -749,3 +753,142 @@ def _syntax_error(composer: _Composer, exc: yaml.MarkedYAMLError) -> None:
     elif "expected <block end>" in problem or "expected <block mapping start>" in problem:
         message += "; check the indentation"
     composer.error(line, column, message)
+
+
+# ---------------------------------------------------------------------- structure in a designer's words
+
+_KEY_LINE = re.compile(r"^(\s*)(- +)?([^\s#:{}\[\]'\"][^:#]*?):(\s+|$)(.*)$")
+
+
+def _indent(text: str) -> int:
+    return len(text) - len(text.lstrip(" "))
+
+
+def _content(lines: Sequence[str], number: int) -> str | None:
+    """Line ``number`` (1-based) when it holds more than blanks and a comment."""
+    if not 1 <= number <= len(lines):
+        return None
+    text = lines[number - 1]
+    stripped = text.strip()
+    return text if stripped and not stripped.startswith("#") else None
+
+
+def _before(lines: Sequence[str], number: int) -> tuple[int, str] | None:
+    """The nearest line above ``number`` with content, and its number."""
+    for n in range(number - 1, 0, -1):
+        text = _content(lines, n)
+        if text is not None:
+            return n, text
+    return None
+
+
+def _plural_spaces(n: int) -> str:
+    return "1 space" if n == 1 else f"{n} spaces"
+
+
+def _structure_in_words(lines: Sequence[str], exc: yaml.MarkedYAMLError) -> tuple[int, int, str] | None:
+    """PyYAML's structural errors ("expected <block end>", "mapping values are not
+    allowed here", "could not find expected ':'") said the way a designer thinks of
+    the mistake, at the line that is wrong: a line indented too little or too much,
+    a list item without its ``-``, a key without its ``:``, a value with an unquoted
+    ``: ``, a card written on one line in braces that goes on below. None when the
+    mistake is none of these (the caller keeps PyYAML's words)."""
+    problem = exc.problem or ""
+    mark, context = exc.problem_mark, exc.context_mark
+    if mark is None:
+        return None
+    if problem.startswith("expected <block end>") and context is not None:
+        return _misplaced_line(lines, mark.line + 1, context, exc.context or "")
+    if problem == "mapping values are not allowed here":
+        return _unexpected_colon(lines, mark.line + 1, mark.column + 1)
+    if problem == "could not find expected ':'" and context is not None:
+        return _key_without_colon(lines, context.line + 1, context.column + 1)
+    return None
+
+
+def _misplaced_line(lines: Sequence[str], number: int, context: yaml.Mark, within: str) -> tuple[int, int, str] | None:
+    text = _content(lines, number)
+    above = _before(lines, number)
+    if text is None or above is None:
+        return None
+    column = _indent(text) + 1
+    start = f"YAML syntax: this line is indented by {_plural_spaces(column - 1)}"
+    previous_number, previous = above
+    if "collection" in within and column == context.column + 1 and not text.lstrip().startswith("-"):
+        return (
+            number,
+            column,
+            f"YAML syntax: is a '-' missing before this item? The items of the list at line {context.line + 1} "
+            "each start with '- '",
+        )
+    if previous.rstrip().endswith(("}", "]")) and _indent(text) > _indent(previous):
+        shown = text.strip().split(":", 1)[0]
+        return (
+            number,
+            column,
+            f"YAML syntax: line {previous_number}'s value is written on one line in {{ }} or [ ], so '{shown}' "
+            "cannot go on below it: put it inside the brackets, or indent it as far as the keys it belongs with",
+        )
+    levels = {context.column}
+    for n in range(context.line + 1, number):
+        t = _content(lines, n)
+        if t is not None:
+            levels.add(_indent(t))
+            item = re.match(r"\s*-\s+", t)
+            if item is not None:
+                levels.add(item.end())  # the keys of a list item start after its '- '
+    if not any(level < _indent(text) for level in levels):
+        return None
+    return (
+        number,
+        column,
+        f"{start}, which matches no key above it: line it up with the keys it belongs with "
+        f"({' or '.join(_plural_spaces(level) for level in sorted(levels) if level != _indent(text))})",
+    )
+
+
+def _unexpected_colon(lines: Sequence[str], number: int, column: int) -> tuple[int, int, str] | None:
+    text = _content(lines, number)
+    if text is None:
+        return None
+    line = _KEY_LINE.match(text)
+    if line is not None and len(line.group(1)) + len(line.group(2) or "") + len(line.group(3)) + 1 < column:
+        key, value = line.group(3), text[len(line.group(1)) + len(line.group(2) or "") + len(line.group(3)) + 1 :]
+        return (
+            number,
+            column,
+            f"YAML syntax: the value of '{key}' holds ': ', which YAML reads as another key; "
+            f"put the value in quotes: {key}: '{value.strip()}'",
+        )
+    above = _before(lines, number)
+    if above is not None and _indent(text) > _indent(above[1]):
+        previous_number, previous = above
+        first = _KEY_LINE.match(previous)
+        if first is not None and first.group(5).strip():
+            return (
+                number,
+                _indent(text) + 1,
+                f"YAML syntax: this line is indented more than line {previous_number} ('{first.group(3)}' "
+                "and its value), so YAML reads it as more of that value; indent it as far as the keys beside it "
+                f"({_plural_spaces(_indent(previous) + len(first.group(2) or ''))})",
+            )
+    return None
+
+
+def _key_without_colon(lines: Sequence[str], number: int, column: int) -> tuple[int, int, str] | None:
+    text = _content(lines, number)
+    if text is None:
+        return None
+    above = _before(lines, number)
+    if above is not None and above[1].lstrip().startswith("- ") and _indent(above[1]) == column - 1:
+        return (
+            number,
+            column,
+            f"YAML syntax: is a '-' missing before this item? The item on line {above[0]} starts with '- '",
+        )
+    word = text.strip().split()[0] if text.strip() else ""
+    return (
+        number,
+        column,
+        f"YAML syntax: '{text.strip()}' is not 'key: value': is the ':' after '{word}' missing?",
+    )

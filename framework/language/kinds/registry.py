@@ -21,6 +21,7 @@ import importlib.metadata
 import importlib.util
 import os
 import re
+import stat
 import sys
 from collections.abc import Iterator
 from typing import Generic, Protocol, TypeVar
@@ -76,6 +77,7 @@ class Registry(Generic[U]):
         if builtin:
             self._builtin.add(name)
         self._generation += 1
+        _registered_from.append(_module_of(unit))
         return unit
 
     def unregister(self, name: str) -> None:
@@ -144,6 +146,44 @@ class Registry(Generic[U]):
         self.register(target)  # type: ignore[arg-type]
 
 
+#: the module of every unit registered in this process, in order (see :func:`load_plugin`)
+_registered_from: list[str] = []
+
+
+def _module_of(unit: object) -> str:
+    """The module that defined ``unit`` (a function's, or an instance's class's)."""
+    own = getattr(unit, "__module__", None)
+    return own if isinstance(own, str) else type(unit).__module__
+
+
+_FILE_KINDS = (
+    (stat.S_ISFIFO, "a named pipe (FIFO)"),
+    (stat.S_ISCHR, "a device"),
+    (stat.S_ISBLK, "a device"),
+    (stat.S_ISSOCK, "a socket"),
+)
+
+
+def _python_file(spec: str, path: str) -> None:
+    """:class:`PluginError` unless ``path`` is a regular file: a FIFO would block the
+    import, a directory or device is no Python file."""
+    try:
+        st = os.stat(path)
+    except FileNotFoundError:
+        raise PluginError(f"plug-in '{spec}': no such file") from None
+    except OSError as e:
+        raise PluginError(f"plug-in '{spec}': {e.strerror or e}") from None
+    if stat.S_ISDIR(st.st_mode):
+        raise PluginError(f"plug-in '{spec}': a directory, not a Python file")
+    for test, what in _FILE_KINDS:
+        if test(st.st_mode):
+            raise PluginError(f"plug-in '{spec}': {what}, not a Python file")
+    if not stat.S_ISREG(st.st_mode):
+        raise PluginError(f"plug-in '{spec}': not a regular file")
+    if not os.access(path, os.R_OK):
+        raise PluginError(f"plug-in '{spec}': permission denied")
+
+
 def _reason(e: BaseException) -> str:
     return f"{type(e).__name__}: {e}".splitlines()[0]
 
@@ -161,11 +201,9 @@ def load_plugin(spec: str) -> None:
     key = os.path.abspath(spec) if is_file else spec
     if key in _loaded:
         return
+    before = len(_registered_from)
     if is_file:
-        if os.path.isdir(key):
-            raise PluginError(f"plug-in '{spec}': a directory, not a Python file")
-        if not os.path.isfile(key):
-            raise PluginError(f"plug-in '{spec}': no such file")
+        _python_file(spec, key)
         stem = re.sub(r"\W", "_", os.path.splitext(os.path.basename(key))[0])
         module_name = f"ruledraft_plugin_{stem}"
         found = importlib.util.spec_from_file_location(module_name, key)
@@ -190,8 +228,16 @@ def load_plugin(spec: str) -> None:
             raise
         except (Exception, SystemExit) as e:  # noqa: BLE001
             raise PluginError(f"plug-in '{spec}' failed to load: {_reason(e)}") from None
+    name = module_name if is_file else spec
+    if len(_registered_from) == before and not any(m == name or m.startswith(name + ".") for m in _registered_from):
+        # importing it registered nothing, and nothing registered earlier came from it
+        if is_file:
+            sys.modules.pop(name, None)
+        raise PluginError(
+            f"plug-in '{spec}' registers no scoring kind or card effect (a plug-in registers its units when it is imported)"
+        )
     _loaded.append(key)
-    _note_module(module_name if is_file else spec)
+    _note_module(name)
     os.environ[PLUGINS_ENV] = os.pathsep.join(_loaded)
 
 

@@ -1,0 +1,86 @@
+"""A plug-in scoring kind's rule, held to the contract of a rule's results.
+
+A built-in rule's points are whole numbers within the language's bounds by
+construction; a plug-in's code may return anything. Its rules are wrapped in
+:class:`CheckedRule`, which passes every call through and checks what comes back:
+one whole number per seat, each within :attr:`ExpressionLimits.max_value`. A result
+that breaks the contract is a :class:`PluginError` naming the rule and the kind,
+never a wrong score or a crash further on.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from ruledraft.language.expression import ExpressionLimits
+from ruledraft.language.kinds.registry import PluginError
+from ruledraft.tableau import Tableau
+
+
+def _points(value: object) -> bool:
+    return type(value) is int and -ExpressionLimits.max_value <= value <= ExpressionLimits.max_value
+
+
+def _shown(value: object) -> str:
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+class CheckedRule:
+    """``rule`` (built by the plug-in kind ``kind``) with its results checked."""
+
+    __slots__ = ("_kind", "_rule")
+
+    def __init__(self, rule: Any, kind: str) -> None:
+        self._rule = rule
+        self._kind = kind
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._rule, name)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (CheckedRule, (self._rule, self._kind))
+
+    def __repr__(self) -> str:
+        return f"CheckedRule({self._rule!r}, {self._kind!r})"
+
+    def _refuse(self, method: str, what: str) -> PluginError:
+        return PluginError(
+            f"scoring rule '{self._rule.id}' (plug-in kind '{self._kind}'): {method} gave {what} "
+            f"(a rule's points: one whole number per seat, each from -{ExpressionLimits.max_value:,} "
+            f"to {ExpressionLimits.max_value:,})"
+        )
+
+    def _row(self, method: str, values: object, seats: int) -> list[int]:
+        if not isinstance(values, (list, tuple)):
+            raise self._refuse(method, f"{type(values).__name__} {_shown(values)}, not a list of one number per seat")
+        if len(values) != seats:
+            raise self._refuse(method, f"{len(values)} values for {seats} seats")
+        for v in values:
+            if not _points(v):
+                raise self._refuse(method, _shown(v))
+        return list(values)
+
+    def _one(self, method: str, value: object) -> int:
+        if not _points(value):
+            raise self._refuse(method, _shown(value))
+        return value  # type: ignore[return-value]
+
+    def score(self, t: Tableau) -> list[int]:
+        return self._row("score", self._rule.score(t), t.num_seats)
+
+    def score_seat(self, t: Tableau, seat: int) -> int:
+        return self._one("score_seat", self._rule.score_seat(t, seat))
+
+    def score_row(self, row: list[int], seq: list[int]) -> int:
+        return self._one("score_row", self._rule.score_row(row, seq))
+
+    def award(self, q: list[int], t: Tableau) -> list[int]:
+        return self._row("award", self._rule.award(q, t), t.num_seats)
+
+    def quantities(self, t: Tableau) -> list[int]:
+        return self._row("quantities", self._rule.quantities(t), t.num_seats)
+
+    def score_seat_changed(self, t: Tableau, seat: int, base_q: Sequence[int]) -> int:
+        return self._one("score_seat_changed", self._rule.score_seat_changed(t, seat, base_q))

@@ -1,0 +1,195 @@
+"""What a hostile or unlucky user gives the command line ends in one clear line and
+the documented exit status: rich markup in a ruleset's name, a full disk behind
+standard output, plug-ins that are no plug-ins or whose rules return nonsense."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+RULESETS = Path(__file__).resolve().parents[2] / "rulesets"
+CANNOT_WRITE = 74
+
+
+def ruledraft(*args: str, cwd: Path | None = None, env: dict[str, str] | None = None, stdout=subprocess.PIPE):
+    """Run the installed command as a user would, in its own process."""
+    return subprocess.run(
+        [sys.executable, "-m", "ruledraft", *args],
+        stdout=stdout,
+        stderr=subprocess.PIPE,
+        text=True,
+        cwd=cwd,
+        env={**os.environ, **(env or {})},
+        timeout=300,
+    )
+
+
+@pytest.fixture(scope="module")
+def markup_file(tmp_path_factory) -> Path:
+    """Sushi Go! under a name that is broken rich markup."""
+    text = (RULESETS / "sushi-go.yaml").read_text()
+    lines = ["name: 'Oops [/] [bold'" if line.startswith("name:") else line for line in text.splitlines()]
+    path = tmp_path_factory.mktemp("markup") / "oops.yaml"
+    path.write_text("\n".join(lines) + "\n")
+    return path
+
+
+@pytest.mark.parametrize("extra", [(), ("--jobs", "2")], ids=["one process", "two processes"])
+def test_markup_in_a_ruleset_name_is_printed_as_written(markup_file, extra):
+    """`simulate` prints a name with `[/]` and `[bold` as text, not as a style that fails."""
+    done = ruledraft("simulate", str(markup_file), "--players", "2", "--games", "5", *extra)
+    assert done.returncode == 0, done.stderr
+    assert "Oops [/] [bold: 5 games, 2 players" in done.stdout
+    assert "internal error" not in done.stderr
+
+
+def test_markup_in_a_ruleset_name_reaches_the_report(markup_file, tmp_path):
+    """`simulate --report` with a name full of markup writes its report and says where."""
+    done = ruledraft("simulate", str(markup_file), "--players", "2", "--games", "5", "--report", str(tmp_path / "r"))
+    assert done.returncode == 0, done.stderr
+    assert "Oops [/] [bold" in done.stdout
+    assert any((tmp_path / "r").iterdir())
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full (Linux)")
+@pytest.mark.parametrize(
+    "args",
+    [("validate", "sushi-go"), ("schema",), ("simulate", "sushi-go", "--players", "2", "--games", "3")],
+    ids=["validate", "schema", "simulate"],
+)
+def test_standard_output_on_a_full_disk_is_one_line_and_exit_74(args):
+    """Output that cannot be written (ENOSPC) ends in one line saying so and status 74."""
+    with open("/dev/full", "w") as full:
+        done = ruledraft(*args, stdout=full)
+    assert done.returncode == CANNOT_WRITE
+    assert done.stderr.strip().splitlines() == ["ruledraft: cannot write the output: No space left on device"]
+
+
+def test_a_module_that_registers_nothing_is_no_plugin():
+    """`--plugin os` names a module that registers no unit: refused, not accepted silently."""
+    done = ruledraft("--plugin", "os", "validate", "sushi-go")
+    assert done.returncode == 2
+    assert done.stderr.strip() == (
+        "error: plug-in 'os' registers no scoring kind or card effect "
+        "(a plug-in registers its units when it is imported)"
+    )
+
+
+def test_a_plugin_file_that_registers_nothing_is_no_plugin(tmp_path):
+    """A Python file that imports cleanly but registers nothing is refused the same way."""
+    (tmp_path / "empty.py").write_text("X = 1\n")
+    done = ruledraft("--plugin", "empty.py", "validate", "sushi-go", cwd=tmp_path)
+    assert done.returncode == 2
+    assert "plug-in 'empty.py' registers no scoring kind or card effect" in done.stderr
+
+
+def test_a_plugin_that_is_a_fifo_is_refused_without_waiting(tmp_path):
+    """A FIFO named as a plug-in is refused at once (reading it would wait for a writer)."""
+    os.mkfifo(tmp_path / "kinds.py")
+    done = ruledraft("--plugin", "kinds.py", "validate", "sushi-go", cwd=tmp_path)
+    assert done.returncode == 2
+    assert done.stderr.strip() == "error: plug-in 'kinds.py': a named pipe (FIFO), not a Python file"
+
+
+BAD_KIND = textwrap.dedent(
+    """
+    import os
+
+    import attrs
+
+    from ruledraft.language.kinds import register_scoring_kind
+    from ruledraft.language.rule import OwnCardsRule
+
+    SCHEMA = {
+        "title": "Bad",
+        "description": "Scores whatever BAD_RESULT says.",
+        "required": ["cards"],
+        "properties": {"cards": {"title": "Cards", "description": "Cards.", "$ref": "#/$defs/selector"}},
+    }
+
+
+    @attrs.frozen(eq=False)
+    class Bad(OwnCardsRule):
+        id: str
+        when: str
+        cards: frozenset
+
+        @property
+        def reads(self):
+            return self.cards
+
+        def score(self, t):
+            n = t.num_seats
+            return {
+                "strings": ["x"] * n,
+                "too few": [1] * (n - 1),
+                "huge": [10**400] * n,
+                "true": [True] * n,
+                "a float": [1.5] * n,
+                "a number": 7,
+            }[os.environ["BAD_RESULT"]]
+
+        def score_row(self, row, seq):
+            return 0
+
+        def describe(self):
+            return "Whatever BAD_RESULT says."
+
+
+    def build(spec, ctx):
+        return Bad(spec["id"], spec["when"], frozenset(ctx.cards(("cards",), spec["cards"])))
+
+
+    register_scoring_kind("bad_kind", build, SCHEMA)
+    """
+)
+
+BAD_RULES = """\
+format: 1
+extends: sushi-go
+id: bad
+name: Bad
+scoring:
+  - {id: badrule, kind: bad_kind, cards: {cards: [tempura]}}
+"""
+
+
+@pytest.mark.parametrize(
+    ("result", "said"),
+    [
+        ("strings", "score gave 'x'"),
+        ("too few", "score gave 2 values for 3 seats"),
+        ("huge", "score gave 1000000000000000000000000000000000000..."),
+        ("true", "score gave True"),
+        ("a float", "score gave 1.5"),
+        ("a number", "score gave int 7, not a list of one number per seat"),
+    ],
+)
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_a_plugin_rule_that_returns_nonsense_is_one_line(tmp_path, result, said, jobs):
+    """A plug-in rule's points that are not one whole number per seat within the bounds
+    end the run in one line naming the rule and the kind, exit 2, on any --jobs."""
+    (tmp_path / "bad_kind.py").write_text(BAD_KIND)
+    (tmp_path / "bad.yaml").write_text(BAD_RULES)
+    done = ruledraft(
+        "--plugin",
+        "bad_kind.py",
+        "simulate",
+        "bad.yaml",
+        "--players",
+        "3",
+        "--games",
+        "4",
+        "--jobs",
+        jobs,
+        cwd=tmp_path,
+        env={"BAD_RESULT": result},
+    )
+    assert done.returncode == 2, done.stderr
+    [line] = done.stderr.strip().splitlines()
+    assert line.startswith(f"error: scoring rule 'badrule' (plug-in kind 'bad_kind'): {said} (a rule's points:")
