@@ -16,9 +16,8 @@ from rich.table import Table
 from ruledraft.engine.state import MAX_SEED
 from ruledraft.errors import InputError, RuledraftError
 from ruledraft.lab.figures import formatted
-from ruledraft.play.agents import BotFailure
+from ruledraft.play.agents import BotFailure, time_budget_note
 from ruledraft.play.cluster import ClusterError
-from ruledraft.play.ismcts import time_budget_note
 from ruledraft.play.runner import GameResult, WorkerError
 from ruledraft.play.runner import simulate as run_simulation
 
