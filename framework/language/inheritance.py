@@ -256,24 +256,60 @@ def _origins_of(doc: Any) -> Callable[[DocPath], Origin]:
 
 
 def merge(parent: Any, child: Document) -> MergedDocument:
-    """The child's changes applied to the parent (see the module docstring)."""
+    """The child's changes applied to the parent (see the module docstring): the
+    parent's data less what the child removes, then the child's keys, lists merged or
+    replaced item by item by id."""
     p_origin = _origins_of(parent)
     origins: dict[DocPath, Origin] = {(): (child, ())}
     data: dict[str, Any] = {}
     problems: list[Diagnostic] = []
     cdata = child.data
-    # data the schema refused is merged as far as it can be and never crashes the merge:
-    # a 'remove' that is no mapping, a list in it that is no list, an id that is no
-    # string, are left out (the schema's problem is reported)
-    removals = cdata.get("remove")
-    if not isinstance(removals, dict):
-        removals = {}
-
     for key, value in parent.data.items():
         if key in ("remove",):
             continue
         data[key] = value
         origins[(key,)] = p_origin((key,))
+    removed = _remove(parent, child, data, origins, problems)
+    for key, value in cdata.items():
+        if key in ("extends", "remove"):
+            continue
+        if key in MERGED_MAPPINGS and isinstance(value, dict) and isinstance(data.get(key), dict):
+            data[key] = _merge_mapping(data[key], value, (key,), child, origins)
+        elif key in BY_ID_MERGED + BY_ID_REPLACED and isinstance(value, list):
+            data[key] = _merge_by_id(key, list(data.get(key) or []), value, child, origins, problems)
+            origins[(key,)] = origins.get((key,), (child, (key,)))
+        else:
+            data[key] = value
+            origins[(key,)] = (child, (key,))
+    if problems:
+        raise RulesetError(problems)
+    data["extends"] = cdata["extends"]
+    origins[("extends",)] = (child, ("extends",))
+    result = MergedDocument(data, origins, child)
+    result.removed = {**getattr(parent, "removed", {}), **removed}
+    return result
+
+
+def _what(key: str) -> str:
+    return "scoring rule" if key == "scoring" else key[:-1]
+
+
+def _remove(
+    parent: Any,
+    child: Document,
+    data: dict[str, Any],
+    origins: dict[DocPath, Origin],
+    problems: list[Diagnostic],
+) -> dict[tuple[str, str], tuple[str, int]]:
+    """The child's ``remove:`` applied to the parent's lists in ``data``; what was
+    removed, by (list, id), with where the child said so. Data the schema refused is
+    merged as far as it can be and never crashes the merge: a 'remove' that is no
+    mapping, a list in it that is no list, an id that is no string, are left out (the
+    schema's problem is reported)."""
+    p_origin = _origins_of(parent)
+    removals = child.data.get("remove")
+    if not isinstance(removals, dict):
+        removals = {}
     removed: dict[tuple[str, str], tuple[str, int]] = {}
     for key in BY_ID_MERGED + BY_ID_REPLACED:
         listed = removals.get(key)
@@ -284,11 +320,11 @@ def merge(parent: Any, child: Document) -> MergedDocument:
         known = {it.get("id") for it in parent_items if isinstance(it, dict)}
         for i, name in names:
             if name not in known:
-                what = "scoring rule" if key == "scoring" else key[:-1]
                 problems.append(
                     child.diagnostic(
                         ("remove", key, i),
-                        f"the parent has no {what} '{name}' to remove{did_you_mean(name, [k for k in known if k])}",
+                        f"the parent has no {_what(key)} '{name}' to remove"
+                        f"{did_you_mean(name, [k for k in known if k])}",
                     )
                 )
             else:
@@ -303,59 +339,53 @@ def merge(parent: Any, child: Document) -> MergedDocument:
             origins[(key, len(items))] = p_origin((key, i))
             items.append(item)
         data[key] = items
+    return removed
 
-    for key, value in cdata.items():
-        if key in ("extends", "remove"):
+
+def _merge_by_id(
+    key: str,
+    items: list[Any],
+    value: list[Any],
+    child: Document,
+    origins: dict[DocPath, Origin],
+    problems: list[Diagnostic],
+) -> list[Any]:
+    """The child's list ``value`` for ``key`` laid over the parent's ``items``: an item
+    whose id the parent has is merged field by field (``BY_ID_MERGED``) or replaced
+    whole; any other is appended. An id given twice by the child is a problem."""
+    index = {it.get("id"): n for n, it in enumerate(items) if isinstance(it, dict)}
+    seen: dict[Any, int] = {}
+    for i, item in enumerate(value):
+        ident = item.get("id") if isinstance(item, dict) else None
+        if not isinstance(ident, str):
+            ident = None  # no usable id: an entry of its own, matched with nothing
+        if ident is not None and ident in seen:
+            first = child.locate((key, seen[ident], "id"))[0]
+            problems.append(
+                child.diagnostic((key, i, "id"), f"duplicate {_what(key)} id '{ident}' (first at line {first})")
+            )
             continue
-        if key in MERGED_MAPPINGS and isinstance(value, dict) and isinstance(data.get(key), dict):
-            data[key] = _merge_mapping(data[key], value, (key,), child, origins)
-        elif key in BY_ID_MERGED + BY_ID_REPLACED and isinstance(value, list):
-            items = list(data.get(key) or [])
-            index = {it.get("id"): n for n, it in enumerate(items) if isinstance(it, dict)}
-            seen: dict[Any, int] = {}
-            for i, item in enumerate(value):
-                ident = item.get("id") if isinstance(item, dict) else None
-                if not isinstance(ident, str):
-                    ident = None  # no usable id: an entry of its own, matched with nothing
-                if ident is not None and ident in seen:
-                    what = "scoring rule" if key == "scoring" else key[:-1]
-                    first = child.locate((key, seen[ident], "id"))[0]
-                    problems.append(
-                        child.diagnostic((key, i, "id"), f"duplicate {what} id '{ident}' (first at line {first})")
-                    )
-                    continue
-                if ident is not None:
-                    seen[ident] = i
-                if ident is not None and ident in index and key in BY_ID_MERGED:
-                    n = index[ident]
-                    merged = dict(items[n])
-                    for field, v in item.items():
-                        merged[field] = v
-                        origins[(key, n, field)] = (child, (key, i, field))
-                    items[n] = merged
-                elif ident is not None and ident in index:
-                    n = index[ident]
-                    items[n] = item
-                    origins[(key, n)] = (child, (key, i))
-                    for sub in [k for k in origins if len(k) > 2 and k[:2] == (key, n)]:
-                        del origins[sub]
-                else:
-                    if ident is not None:
-                        index[ident] = len(items)
-                    origins[(key, len(items))] = (child, (key, i))
-                    items.append(item)
-            data[key] = items
-            origins[(key,)] = origins.get((key,), (child, (key,)))
+        if ident is not None:
+            seen[ident] = i
+        if ident is not None and ident in index and key in BY_ID_MERGED:
+            n = index[ident]
+            merged = dict(items[n])
+            for field, v in item.items():
+                merged[field] = v
+                origins[(key, n, field)] = (child, (key, i, field))
+            items[n] = merged
+        elif ident is not None and ident in index:
+            n = index[ident]
+            items[n] = item
+            origins[(key, n)] = (child, (key, i))
+            for sub in [k for k in origins if len(k) > 2 and k[:2] == (key, n)]:
+                del origins[sub]
         else:
-            data[key] = value
-            origins[(key,)] = (child, (key,))
-    if problems:
-        raise RulesetError(problems)
-    data["extends"] = cdata["extends"]
-    origins[("extends",)] = (child, ("extends",))
-    result = MergedDocument(data, origins, child)
-    result.removed = {**getattr(parent, "removed", {}), **removed}
-    return result
+            if ident is not None:
+                index[ident] = len(items)
+            origins[(key, len(items))] = (child, (key, i))
+            items.append(item)
+    return items
 
 
 def _merge_mapping(
