@@ -6,6 +6,7 @@ with its directory or how to install matplotlib."""
 from __future__ import annotations
 
 import base64
+import contextlib
 import json
 import os
 import re
@@ -13,6 +14,7 @@ import subprocess
 import sys
 from html.parser import HTMLParser
 from pathlib import Path
+from typing import NamedTuple
 
 import matplotlib.axes
 import pytest
@@ -196,23 +198,90 @@ def sweep_report(directory, sweep):
     )
 
 
+@contextlib.contextmanager
+def drawing():
+    """While inside, the numbers handed to matplotlib are recorded: the function yielded
+    gives them per figure, in the order the figures were drawn."""
+    calls: dict[int, list[float]] = {}
+    order: list[int] = []
+    inside: list[str] = []  # barh draws through bar: count the outer call only
+    alive: list = []
+
+    with pytest.MonkeyPatch.context() as monkeypatch:
+
+        def record(method, pick):
+            original = getattr(matplotlib.axes.Axes, method)
+
+            def wrapper(self, *args, **kwargs):
+                if inside:
+                    return original(self, *args, **kwargs)
+                key = id(self.figure)
+                if key not in calls:
+                    calls[key] = []
+                    order.append(key)
+                    alive.append(self.figure)  # so that no later figure is given the same id
+                calls[key].extend(float(v) for v in pick(*args, **kwargs))
+                inside.append(method)
+                try:
+                    return original(self, *args, **kwargs)
+                finally:
+                    inside.pop()
+
+            monkeypatch.setattr(matplotlib.axes.Axes, method, wrapper)
+
+        record("bar", lambda x, height, *a, **k: list(height))  # bars' heights
+        record("barh", lambda y, width, *a, **k: list(width))  # bars' lengths
+        record("vlines", lambda x, lo, hi, *a, **k: list(lo) + list(hi))  # intervals' ends
+        record("hlines", lambda y, lo, hi, *a, **k: list(lo) + list(hi))
+        record("scatter", lambda x, y, *a, **k: list(x))  # points along the x axis
+        record("plot", lambda x, y, *a, **k: list(y))  # points over the player counts
+        record("stairs", lambda values, edges, *a, **k: [v for v in values if v])  # histogram counts
+        yield lambda: [calls[k] for k in order]
+
+
+class Written(NamedTuple):
+    """A report written: the directory asked for, the path returned, and the numbers each
+    figure handed to matplotlib while it was drawn."""
+
+    directory: Path
+    path: Path
+    drawn: list[list[float]]
+
+    def page(self) -> Page:
+        return Page(self.path.read_text(encoding="utf-8"))
+
+
+@pytest.fixture(scope="module")
+def written(tmp_path_factory, sim_figures, dummy_figures, compare_json, sweep_json) -> dict[str, Written]:
+    """Each kind of report written once, for the tests that only read it (drawing the
+    plots is most of a report's cost): simulate, simulate with a dummy, compare, sweep."""
+    base = tmp_path_factory.mktemp("reports")
+    makers = {
+        "simulate": lambda d: simulate_report(d, sim_figures),
+        "dummy": lambda d: simulate_report(d, dummy_figures),
+        "compare": lambda d: compare_report(d, compare_json),
+        "sweep": lambda d: sweep_report(d, sweep_json),
+    }
+    reports = {}
+    for kind, make in makers.items():
+        directory = base / kind / "a" / "b"  # neither it nor its parent exists yet
+        with drawing() as drawn:
+            path = make(directory)
+            reports[kind] = Written(directory, path, drawn())
+    return reports
+
+
 @pytest.fixture(params=["simulate", "compare", "sweep"])
-def report(request, tmp_path, sim_figures, compare_json, sweep_json):
+def report(request, written):
     """Each kind of report written, with what it was made from."""
-    if request.param == "simulate":
-        path = simulate_report(tmp_path / "out", sim_figures)
-    elif request.param == "compare":
-        path = compare_report(tmp_path / "out", compare_json)
-    else:
-        path = sweep_report(tmp_path / "out", sweep_json)
-    return request.param, path
+    return request.param, written[request.param].path
 
 
-def test_write_report_writes_one_file_named_index_html_in_a_new_directory(tmp_path, sim_figures):
+def test_write_report_writes_one_file_named_index_html_in_a_new_directory(written):
     """write_report creates the directory (parents too) and returns DIR/index.html, the only file in it."""
-    path = simulate_report(tmp_path / "a" / "b", sim_figures)
-    assert path == tmp_path / "a" / "b" / "index.html"
-    assert sorted(p.name for p in path.parent.iterdir()) == ["index.html"]
+    for w in written.values():
+        assert w.path == w.directory / "index.html"
+        assert sorted(p.name for p in w.path.parent.iterdir()) == ["index.html"]
 
 
 def test_the_page_parses_with_every_tag_closed(report):
@@ -255,79 +324,31 @@ def test_the_page_has_a_section_for_each_group_of_figures(report):
     assert [a["href"] for tag, a in page.elements if tag == "a"] == ["#" + s for s in page.sections]
 
 
-def test_the_embedded_json_is_exactly_the_figures_given(tmp_path, sim_figures, compare_json, sweep_json):
+def test_the_embedded_json_is_exactly_the_figures_given(written, sim_figures, compare_json, sweep_json):
     """The page embeds each side's figures, the comparison and the sweep unchanged, with its title and command."""
-    page = Page(simulate_report(tmp_path / "s", sim_figures).read_text(encoding="utf-8"))
+    page = written["simulate"].page()
     assert page.document == {
         "title": "Sushi Go!: 200 games, 3 players",
         "command": "ruledraft simulate sushi-go -p 3 -g 200 -s 5",
         "sides": [{"label": "sushi-go, 3 players", "figures": sim_figures}],
     }
-    page = Page(compare_report(tmp_path / "c", compare_json).read_text(encoding="utf-8"))
+    page = written["compare"].page()
     assert page.document["comparison"] == compare_json
     assert [s["figures"] for s in page.document["sides"]] == [
         compare_json["a"]["figures"],
         compare_json["b"]["figures"],
     ]
-    page = Page(sweep_report(tmp_path / "w", sweep_json).read_text(encoding="utf-8"))
+    page = written["sweep"].page()
     assert page.document["sweep"] == sweep_json
     assert [s["label"] for s in page.document["sides"]] == ["2 players", "3 players"]
 
 
-@pytest.fixture
-def drawn(monkeypatch):
-    """The numbers handed to matplotlib, per figure in the order the figures were drawn."""
-    calls: dict[int, list[float]] = {}
-    order: list[int] = []
-    inside: list[str] = []  # barh draws through bar: count the outer call only
-    alive: list = []
-
-    def record(method, pick):
-        original = getattr(matplotlib.axes.Axes, method)
-
-        def wrapper(self, *args, **kwargs):
-            if inside:
-                return original(self, *args, **kwargs)
-            key = id(self.figure)
-            if key not in calls:
-                calls[key] = []
-                order.append(key)
-                alive.append(self.figure)  # so that no later figure is given the same id
-            calls[key].extend(float(v) for v in pick(*args, **kwargs))
-            inside.append(method)
-            try:
-                return original(self, *args, **kwargs)
-            finally:
-                inside.pop()
-
-        monkeypatch.setattr(matplotlib.axes.Axes, method, wrapper)
-
-    record("bar", lambda x, height, *a, **k: list(height))  # bars' heights
-    record("barh", lambda y, width, *a, **k: list(width))  # bars' lengths
-    record("vlines", lambda x, lo, hi, *a, **k: list(lo) + list(hi))  # intervals' ends
-    record("hlines", lambda y, lo, hi, *a, **k: list(lo) + list(hi))
-    record("scatter", lambda x, y, *a, **k: list(x))  # points along the x axis
-    record("plot", lambda x, y, *a, **k: list(y))  # points over the player counts
-    record("stairs", lambda values, edges, *a, **k: [v for v in values if v])  # histogram counts
-    return lambda: [calls[k] for k in order]
-
-
 @pytest.mark.parametrize("kind", ["simulate", "dummy", "compare", "sweep"])
-def test_each_plot_draws_exactly_the_numbers_its_paths_name(
-    kind, tmp_path, drawn, sim_figures, dummy_figures, compare_json, sweep_json
-):
+def test_each_plot_draws_exactly_the_numbers_its_paths_name(kind, written):
     """The numbers each plot hands to matplotlib are exactly those its data-figure paths give in the embedded JSON."""
-    if kind == "simulate":
-        path = simulate_report(tmp_path / "out", sim_figures)
-    elif kind == "dummy":
-        path = simulate_report(tmp_path / "out", dummy_figures)
-    elif kind == "compare":
-        path = compare_report(tmp_path / "out", compare_json)
-    else:
-        path = sweep_report(tmp_path / "out", sweep_json)
-    page = Page(path.read_text(encoding="utf-8"))
+    page = written[kind].page()
     plots = page.plots()
-    figures = drawn()
+    figures = written[kind].drawn
     assert len(plots) == len(figures) >= 5
     for paths, numbers_drawn in zip(plots, figures):
         expected = [float(n) for p in paths for n in numbers(resolve(page.document, p))]
@@ -335,9 +356,9 @@ def test_each_plot_draws_exactly_the_numbers_its_paths_name(
         assert sorted(numbers_drawn) == sorted(expected), paths
 
 
-def test_the_plots_name_the_figures_they_draw(tmp_path, sim_figures):
+def test_the_plots_name_the_figures_they_draw(written):
     """A simulate report plots win shares with their intervals, the histograms, rule means and card figures."""
-    page = Page(simulate_report(tmp_path / "out", sim_figures).read_text(encoding="utf-8"))
+    page = written["simulate"].page()
     assert page.plots() == [
         ["sides[0].figures.seats[*].win_share", "sides[0].figures.seats[*].win_share_interval"],
         ["sides[0].figures.seats[*].histogram"],
@@ -347,9 +368,9 @@ def test_the_plots_name_the_figures_they_draw(tmp_path, sim_figures):
     ]
 
 
-def test_a_dummy_that_cannot_win_has_no_win_share_plotted(tmp_path, dummy_figures):
+def test_a_dummy_that_cannot_win_has_no_win_share_plotted(written):
     """The win share plot of a ruleset whose dummy cannot win draws the player seats only; the table marks the dummy with -."""
-    page = Page(simulate_report(tmp_path / "out", dummy_figures).read_text(encoding="utf-8"))
+    page = written["dummy"].page()
     assert page.plots()[0] == [
         "sides[0].figures.seats[can_win=True].win_share",
         "sides[0].figures.seats[can_win=True].win_share_interval",
@@ -357,9 +378,9 @@ def test_a_dummy_that_cannot_win_has_no_win_share_plotted(tmp_path, dummy_figure
     assert page.tables["seats"][3][:5] == ["2", "dummy", "-", "-", "-"]
 
 
-def test_the_tables_show_the_numbers_plotted(tmp_path, sim_figures):
+def test_the_tables_show_the_numbers_plotted(written, sim_figures):
     """Under the plots, the seats table gives each seat's win share and interval, the rules table each rule's mean."""
-    page = Page(simulate_report(tmp_path / "out", sim_figures).read_text(encoding="utf-8"))
+    page = written["simulate"].page()
     seats = page.tables["seats"]
     assert seats[0][:5] == ["seat", "bot", "wins", "win share", "95% interval"]
     for row, s in zip(seats[1:], sim_figures["seats"]):
@@ -373,9 +394,9 @@ def test_the_tables_show_the_numbers_plotted(tmp_path, sim_figures):
     assert [r[0] for r in cards[1:]] == [c["card"] for c in sim_figures["cards"]]
 
 
-def test_the_comparison_marks_its_flagged_rows(tmp_path, compare_json):
+def test_the_comparison_marks_its_flagged_rows(written, compare_json):
     """The comparison table marks exactly the flagged rows, and its differences are compare's."""
-    page = Page(compare_report(tmp_path / "out", compare_json).read_text(encoding="utf-8"))
+    page = written["compare"].page()
     rows = page.tables["comparison"][1:]
     assert [r[0] for r in rows] == [("* " if r["flagged"] else "") + r["figure"] for r in compare_json["rows"]]
     assert [r[-1] for r in rows] == ["flagged" if r["flagged"] else "" for r in compare_json["rows"]]
@@ -386,9 +407,9 @@ def test_the_comparison_marks_its_flagged_rows(tmp_path, compare_json):
     ]
 
 
-def test_the_comparison_plots_win_shares_and_points_on_separate_panels(tmp_path, compare_json):
+def test_the_comparison_plots_win_shares_and_points_on_separate_panels(written, compare_json):
     """Win-share differences (fractions) and score differences (points) never share an axis: one panel per measure."""
-    page = Page(compare_report(tmp_path / "out", compare_json).read_text(encoding="utf-8"))
+    page = written["compare"].page()
     panels = [p for p in page.plots() if p[0].startswith("comparison.")]
     assert panels == [
         [f"comparison.rows[measure={m}].difference", f"comparison.rows[measure={m}].interval"]
@@ -396,9 +417,9 @@ def test_the_comparison_plots_win_shares_and_points_on_separate_panels(tmp_path,
     ]
 
 
-def test_the_comparison_table_shows_win_shares_in_percent_with_sides_a_and_b(tmp_path, compare_json):
+def test_the_comparison_table_shows_win_shares_in_percent_with_sides_a_and_b(written, compare_json):
     """The comparison table's columns are A, B and B - A as in the terminal; win shares are percentages."""
-    page = Page(compare_report(tmp_path / "out", compare_json).read_text(encoding="utf-8"))
+    page = written["compare"].page()
     table = page.tables["comparison"]
     assert table[0][2:5] == ["A", "B", "B - A"]
     share = next(r for r in compare_json["rows"] if r["measure"] == "win_share")
@@ -441,9 +462,9 @@ def test_names_from_rule_files_stay_text(tmp_path, compare_json):
     assert any(hostile in r[0] for r in page.tables["rules"][1:])
 
 
-def test_the_same_figures_give_the_same_bytes(tmp_path, sim_figures, compare_json):
+def test_the_same_figures_give_the_same_bytes(tmp_path, written, sim_figures, compare_json):
     """Writing a report twice, here and in a fresh process with another hash seed, gives identical files."""
-    first = simulate_report(tmp_path / "one", sim_figures).read_bytes()
+    first = written["simulate"].path.read_bytes()
     assert simulate_report(tmp_path / "two", sim_figures).read_bytes() == first
     (tmp_path / "figures.json").write_text(json.dumps(sim_figures), encoding="utf-8")
     code = (
@@ -462,7 +483,7 @@ def test_the_same_figures_give_the_same_bytes(tmp_path, sim_figures, compare_jso
         timeout=300,
     )
     assert (tmp_path / "three" / "index.html").read_bytes() == first
-    a = compare_report(tmp_path / "c1", compare_json).read_bytes()
+    a = written["compare"].path.read_bytes()
     assert compare_report(tmp_path / "c2", compare_json).read_bytes() == a
 
 
