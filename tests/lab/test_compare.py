@@ -14,6 +14,7 @@ import time
 from pathlib import Path
 
 import pytest
+from processes import until_busy
 from typer.testing import CliRunner
 
 from ruledraft.cli.app import app
@@ -293,26 +294,6 @@ def _gone(pid: int) -> bool:
     return text[text.rindex(")") + 2] == "Z"  # a zombie has ended
 
 
-def _cpu_seconds(pid: int) -> float:
-    """The processor time (user and system) a process has used so far; 0 once it is gone."""
-    try:
-        text = Path(f"/proc/{pid}/stat").read_text()
-    except OSError:
-        return 0.0
-    fields = text[text.rindex(")") + 2 :].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-
-
-def _until_busy(proc, pids, seconds: float) -> None:
-    """Wait until ``pids`` have used ``seconds`` of processor time together: that much work
-    is done however busy the machine is, which no wait on the wall clock can promise."""
-    deadline = time.monotonic() + 120  # only so that a hang fails
-    while sum(_cpu_seconds(pid) for pid in pids) < seconds:
-        assert proc.poll() is None, proc.communicate()
-        assert time.monotonic() < deadline, "no work done in 120 s"
-        time.sleep(0.05)
-
-
 @contextlib.contextmanager
 def _started(args):
     """A process in its own process group, its output piped; if it is still running at
@@ -389,7 +370,7 @@ def test_ctrl_c_stops_compare_on_two_workers():
             time.sleep(0.05)
         workers = _children(proc.pid)
         assert len(workers) >= 2, "the workers never started"
-        _until_busy(proc, workers, 1.0)  # some chunks (about 0.2 s each) finish
+        until_busy(proc, workers, 1.0)  # some chunks (about 0.2 s each) finish
         os.killpg(proc.pid, signal.SIGINT)
         out, err = proc.communicate(timeout=60)
     assert proc.returncode == 130, err
@@ -442,7 +423,7 @@ def test_ctrl_c_stops_compare_on_one_process_with_json():
         [sys.executable, "-m", "ruledraft", "compare", "sushi-go", "--bots", "greedy", "--games", "100000"]
         + ["--quiet", "--json"]
     ) as proc:
-        _until_busy(proc, [proc.pid], 1.5)  # past starting (about 0.4 s), pairs of games (2 ms each) finish
+        until_busy(proc, [proc.pid], 1.5)  # past starting (about 0.4 s), pairs of games (2 ms each) finish
         os.killpg(proc.pid, signal.SIGINT)
         out, err = proc.communicate(timeout=60)
     assert proc.returncode == 130, err

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import json
+import os
 
 import pytest
+from processes import until_busy
 from typer.testing import CliRunner
 
 from ruledraft.cli.app import app
@@ -146,9 +148,9 @@ def test_a_value_that_rounds_to_zero_never_shows_a_minus_sign():
     assert any(line.startswith("  maki ") and line.split()[1:] == ["0.00", "0.00"] for line in lines)
 
 
+@pytest.mark.skipif(not os.path.exists("/proc/self/stat"), reason="needs /proc")
 def test_ctrl_c_prints_the_counts_finished_and_the_one_cut_short():
     """SIGINT during a sweep: the counts finished and the one cut short are shown, then 'interrupted after N of G games at P players'; exit 130."""
-    import os
     import signal
     import subprocess
     import sys
@@ -163,7 +165,9 @@ def test_ctrl_c_prints_the_counts_finished_and_the_one_cut_short():
         start_new_session=True,
     )
     try:
-        time.sleep(6)  # two players take about 3 s, five about 8 s
+        started = time.monotonic()
+        until_busy(proc, [proc.pid], 1.0)  # started (about 0.4 s) and playing, however busy the machine
+        time.sleep(max(0.0, 6 - (time.monotonic() - started)))  # idle, two players take about 3 s, five about 8 s
         os.killpg(proc.pid, signal.SIGINT)
         out, err = proc.communicate(timeout=60)
     finally:
