@@ -3,6 +3,13 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import HealthCheck, settings
+
+# The machine the suite runs on may be busy: no example fails for the time it took
+# (hypothesis's default is a 200 ms deadline per example, and a health check on slow
+# generation). How many examples each test draws stays its own.
+settings.register_profile("ruledraft", deadline=None, suppress_health_check=[HealthCheck.too_slow])
+settings.load_profile("ruledraft")
 
 
 @pytest.fixture(scope="module")

@@ -8,6 +8,7 @@ from __future__ import annotations
 # ---------------------------------------------------------------- games: bundled rulesets, seeds, bots
 import functools as _functools
 
+import paths as _paths
 from hypothesis import strategies as _st
 
 from ruledraft.language.bundled import bundled_ids as _bundled_ids
@@ -171,12 +172,6 @@ scoring:
 # ---------------------------------------------------------------- rulesets played with effects: bundled, examples, test data
 
 
-def _tests_dir():
-    from pathlib import Path
-
-    return Path(__file__).resolve().parent
-
-
 @_functools.cache
 def played_ruleset(source: str):
     """The compiled ruleset of a bundled id or a rule file, loaded once per test process."""
@@ -202,18 +197,14 @@ def has_effects(source: str) -> bool:
 @_functools.cache
 def effect_examples() -> tuple[str, ...]:
     """The example rule files whose cards have effects (asked of the files: a new example joins every test)."""
-    return tuple(str(p) for p in sorted((_tests_dir().parent / "examples").glob("*.yaml")) if has_effects(str(p)))
+    return tuple(str(p) for p in sorted(_paths.EXAMPLES.glob("*.yaml")) if has_effects(str(p)))
 
 
 @_functools.cache
 def played_sources() -> tuple[str, ...]:
     """Every ruleset the play properties run over: the bundled ones, the examples with
     effects, and the test data's effect rulesets (every effect kind, in small decks)."""
-    return (
-        BUNDLED_RULESETS
-        + effect_examples()
-        + tuple(str(p) for p in sorted((_tests_dir() / "data").glob("effects-*.yaml")))
-    )
+    return BUNDLED_RULESETS + effect_examples() + tuple(str(p) for p in sorted(_paths.DATA.glob("effects-*.yaml")))
 
 
 def source_id(source: str) -> str:
@@ -255,7 +246,7 @@ def bundled_without_effects():
     """Ids of the bundled rulesets whose cards do nothing but score and take extra picks
     (``Game.general`` false: every seat acts every turn, no decisions): for tests whose
     premise is the plain turn. Rulesets with card effects are played by
-    tests/test_party_menus.py and tests/test_effects*.py."""
+    tests/rulesets/test_party_menus.py and tests/engine/test_effects*.py."""
     from ruledraft.engine.state import Game
 
     return tuple(
@@ -266,7 +257,7 @@ def bundled_without_effects():
 def bundled_table_scored():
     """Ids of the bundled rulesets whose scoring reads only the tables (no race scoring
     at turn ends): ``score_game`` and score tables take them; the others need the turns
-    (``ruledraft score`` replays a log line for them, tests/test_race.py)."""
+    (``ruledraft score`` replays a log line for them, tests/language/test_race.py)."""
     from ruledraft.engine.scoresheet import turns_needed
 
     return tuple(rid for rid in BUNDLED_RULESETS if turns_needed(bundled_ruleset(rid)) is None)

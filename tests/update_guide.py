@@ -35,7 +35,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+from paths import ROOT
 
 #: guide file -> whether every console block is a transcript (else only blocks showing output)
 GUIDES = {"examples/README.md": True, "README.md": False}

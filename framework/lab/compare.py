@@ -357,7 +357,7 @@ def _abandon(pool: Any) -> None:
 
     ``multiprocessing.pool.Pool`` offers no public way to do either, so this reaches
     into its private parts (checked by
-    tests/test_compare.py::test_a_worker_killed_while_it_holds_the_task_queue_lock_is_an_error_not_a_hang)."""
+    tests/lab/test_compare.py::test_a_worker_killed_while_it_holds_the_task_queue_lock_is_an_error_not_a_hang)."""
     pool._worker_handler._state = multiprocessing.pool.TERMINATE  # noqa: SLF001  # no replacement workers
     for proc in multiprocessing.active_children():
         if proc.name.startswith("ForkPoolWorker"):

@@ -1,7 +1,7 @@
 """Intervals, tests and quantiles in plain Python, exact to the last digits that matter.
 
 Nothing here needs more than :mod:`math`; every function is checked against values
-computed by hand or read from the usual statistical tables (tests/test_lab_statistics.py).
+computed by hand or read from the usual statistical tables (tests/lab/test_lab_statistics.py).
 
 * :func:`wilson` -- the Wilson score interval of a proportion. ``successes`` may be
   fractional: a win shared by k seats counts 1/k to each of them, so a seat's wins

@@ -11,7 +11,7 @@ Raw jsonschema errors are rewritten here: unknown keys become one diagnostic per
 key (at the key, with a suggestion drawn from the keys the schema allows at that
 spot); ``oneOf``/``anyOf`` failures are narrowed to the branch the author
 evidently meant; the same spot is never reported twice. jsonschema's own messages and
-``best_match`` are used where they serve as well; tests/test_front_end_reasons.py pins
+``best_match`` are used where they serve as well; tests/language/test_front_end_reasons.py pins
 each place where the wording here does better.
 """
 

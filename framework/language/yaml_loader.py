@@ -408,7 +408,7 @@ def _scalar_tokens(text: str, style: str | None, start: int, end: int) -> list[t
 # without stopping (PyYAML stops at the first, and lets an alias inside its own anchor build a
 # cycle); an anchor that may be named again (YAML 1.2 allows it, PyYAML refuses). Scalars and
 # keys are checked as they are composed, so that problems before a syntax error are reported
-# with it. tests/test_front_end_reasons.py pins each reason, and the columns inside a quoted
+# with it. tests/language/test_front_end_reasons.py pins each reason, and the columns inside a quoted
 # value (_scalar_indices), which a node's mark alone cannot give.
 
 

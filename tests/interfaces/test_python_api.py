@@ -1,0 +1,316 @@
+"""The documented Python API: ``import ruledraft`` and the README's "Python API" section."""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+
+import pytest
+from paths import README, ROOT
+from typer.testing import CliRunner
+
+import ruledraft
+from ruledraft.cli.app import app
+
+runner = CliRunner()
+
+BROKEN = "format: 1\nid: mine\nname: Mine\nextends: sushi-go\ndeal: 3\n"
+
+
+def readme_section(title: str) -> str:
+    """The text of the README's ``## TITLE`` section, up to the next ``## ``."""
+    text = README.read_text(encoding="utf-8")
+    start = text.index(f"\n## {title}\n")
+    end = text.find("\n## ", start + 1)
+    return text[start : end if end != -1 else len(text)]
+
+
+def python_blocks() -> list[str]:
+    """Every ```python block of the README, in order."""
+    return re.findall(r"^```python\n(.*?)^```$", README.read_text(encoding="utf-8"), flags=re.M | re.S)
+
+
+def without_timing(summary: dict) -> dict:
+    return {k: v for k, v in summary.items() if k not in ("elapsed_seconds", "games_per_second")}
+
+
+# ------------------------------------------------------------------ the names
+
+
+def test_all_lists_exactly_the_names_of_the_readme_api_table():
+    """`ruledraft.__all__` holds exactly the names of the README's Python API table, each once."""
+    rows = re.findall(r"^\| `([A-Za-z_]\w*)", readme_section("Python API"), flags=re.M)
+    assert len(rows) == len(set(rows))
+    assert len(ruledraft.__all__) == len(set(ruledraft.__all__))
+    assert sorted(rows) == sorted(ruledraft.__all__)
+
+
+@pytest.mark.parametrize("name", ruledraft.__all__)
+def test_every_stable_name_has_a_docstring(name):
+    """Every name in `ruledraft.__all__` resolves and has a docstring of its own."""
+    value = getattr(ruledraft, name)
+    assert (value.__doc__ or "").strip()
+
+
+def test_star_import_gives_every_stable_name():
+    """`from ruledraft import *` binds every name of `__all__`, and an unknown name is an AttributeError."""
+    space: dict = {}
+    exec("from ruledraft import *", space)
+    assert set(ruledraft.__all__) <= set(space)
+    with pytest.raises(AttributeError, match="module 'ruledraft' has no attribute 'no_such_name'"):
+        ruledraft.no_such_name  # noqa: B018
+
+
+def test_importing_ruledraft_loads_none_of_its_modules():
+    """`import ruledraft` imports no submodule (the names load when first used), so the command's start-up is not slowed."""
+    code = "import sys, ruledraft; print(sorted(m for m in sys.modules if m.startswith('ruledraft.')))"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=True)
+    assert out.stdout.strip() == "[]"
+
+
+@pytest.mark.parametrize("block", python_blocks(), ids=lambda b: b.strip().splitlines()[-1][:40])
+def test_readme_python_blocks_run(block, tmp_path):
+    """Every ```python block of the README runs to the end without an error (in an empty directory)."""
+    script = tmp_path / "example.py"
+    script.write_text(block, encoding="utf-8")
+    done = subprocess.run([sys.executable, str(script)], cwd=tmp_path, capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr
+
+
+def test_the_readme_has_the_promised_examples():
+    """The Python API section shows loading, one game, a 200-game simulation, scoring a table, a registered bot and a log."""
+    section = readme_section("Python API")
+    blocks = re.findall(r"^```python\n(.*?)^```$", section, flags=re.M | re.S)
+    text = "\n".join(blocks)
+    for call in ("load_ruleset(", "play_game(", "games=200", "score_table(", "register_agent(", "read_log(", "replay("):
+        assert call in text
+
+
+# ------------------------------------------------------------------ rulesets
+
+
+def test_load_errors_carry_file_line_and_column(tmp_path):
+    """A broken rule file (by path or as text) raises RulesetError whose message and diagnostics give FILE:LINE:COLUMN."""
+    with pytest.raises(ruledraft.RulesetError) as caught:
+        ruledraft.load_ruleset(text=BROKEN, name="mine.yaml")
+    assert str(caught.value) == "mine.yaml:5:7: error: 'deal' must be a mapping, not 3"
+    path = tmp_path / "mine.yaml"
+    path.write_text(BROKEN, encoding="utf-8")
+    with pytest.raises(ruledraft.RulesetError) as caught:
+        ruledraft.load_ruleset(path)
+    (d,) = caught.value.diagnostics
+    assert (d.file, d.line, d.column, d.message) == (str(path), 5, 7, "'deal' must be a mapping, not 3")
+
+
+def test_check_ruleset_returns_the_problems_without_raising():
+    """`check_ruleset` gives the same located problems as `load_ruleset` raises, and the ruleset when there are none."""
+    result = ruledraft.check_ruleset(text=BROKEN, name="mine.yaml")
+    assert not result.ok and result.ruleset is None
+    assert [d.format() for d in result.diagnostics] == ["mine.yaml:5:7: error: 'deal' must be a mapping, not 3"]
+    good = ruledraft.check_ruleset("sushi-go")
+    assert good.ok and good.ruleset.id == "sushi-go"
+
+
+def test_text_extends_resolves_from_the_current_directory(tmp_path, monkeypatch):
+    """Rule-file text extends a file of the current directory, as standard input does."""
+    (tmp_path / "base.yaml").write_text(
+        (ROOT / "rulesets" / "sushi-go.yaml").read_text(encoding="utf-8").replace("id: sushi-go", "id: base", 1),
+        encoding="utf-8",
+    )
+    monkeypatch.chdir(tmp_path)
+    rs = ruledraft.load_ruleset(text="format: 1\nid: child\nname: Child\nextends: base.yaml\n")
+    assert (rs.id, rs.name) == ("child", "Child")
+
+
+def test_load_ruleset_needs_a_source_or_text_but_not_both():
+    """Naming no ruleset, or both a source and text, is a TypeError saying to give one."""
+    with pytest.raises(TypeError, match=r"^give either a ruleset.s source \(a bundled id or a path\) or its text=$"):
+        ruledraft.load_ruleset()
+    with pytest.raises(TypeError, match=r"^give either a ruleset.s source \(a bundled id or a path\) or its text=$"):
+        ruledraft.load_ruleset("sushi-go", text=BROKEN)
+
+
+def test_an_unknown_ruleset_name_is_an_input_error():
+    """A name that is no bundled id nor file raises InputError with the command line's message."""
+    with pytest.raises(
+        ruledraft.InputError,
+        match=r"^no ruleset 'sushi-goo': not a file, nor a bundled ruleset \(did you mean 'sushi-go'\?\)",
+    ):
+        ruledraft.load_ruleset("sushi-goo")
+
+
+def test_bundled_rulesets_are_the_bundled_ids():
+    """`bundled_rulesets()` lists the ids `ruledraft rulesets` knows, sushi-go among them."""
+    from ruledraft.language.bundled import bundled_ids
+
+    assert ruledraft.bundled_rulesets() == bundled_ids()
+    assert "sushi-go" in ruledraft.bundled_rulesets()
+
+
+# ------------------------------------------------------------------ playing and simulating
+
+
+def test_simulate_fills_seats_like_the_command_line():
+    """`simulate(bots=["greedy"])` at 4 players is `ruledraft simulate --bots greedy`: every seat greedy, the same figures."""
+    summary = ruledraft.simulate("sushi-go", players=4, games=20, bots=["greedy"], seed=5)
+    result = runner.invoke(
+        app,
+        ["simulate", "sushi-go", "--players", "4", "--games", "20", "--bots", "greedy", "--seed", "5", "--json", "-q"],
+    )
+    assert result.exit_code == 0, result.output
+    cli = json.loads(result.stdout)
+    assert cli["bots"] == ["greedy"] * 4
+    assert without_timing(summary.to_json()) == without_timing(cli)
+
+
+def test_simulate_on_two_processes_gives_the_figures_of_one():
+    """`simulate(jobs=2)` (forked workers) gives the same summary as `jobs=1` for the same seed."""
+    one = ruledraft.simulate("sushi-go", games=40, bots="greedy,value,first,random", seed=9, jobs=1)
+    two = ruledraft.simulate("sushi-go", games=40, bots="greedy,value,first,random", seed=9, jobs=2)
+    assert one.games == two.games == 40
+    assert one == two
+
+
+def test_simulate_refuses_bad_bots_with_the_reason():
+    """No bot, more bots than players, and an unusable spec are InputErrors saying so."""
+    with pytest.raises(ruledraft.InputError, match=r"^bots needs at least one bot name; known: .*greedy"):
+        ruledraft.simulate("sushi-go", bots=[])
+    with pytest.raises(ruledraft.InputError, match=r"^bots names 5 bots for 4 players$"):
+        ruledraft.simulate("sushi-go", bots="greedy,greedy,greedy,greedy,greedy")
+    with pytest.raises(ruledraft.InputError, match="ismcts"):
+        ruledraft.simulate("sushi-go", bots="ismcts:iterations=-1")
+    with pytest.raises(ruledraft.InputError, match=r"^Sushi Go! is for 2-5 players, not 6$"):
+        ruledraft.simulate("sushi-go", players=6)
+    with pytest.raises(ValueError, match="games must be at least 1, not 0"):
+        ruledraft.simulate("sushi-go", games=0)
+
+
+def test_play_game_with_a_fixed_seed_is_the_same_game():
+    """`play_game` with the same seed and bots plays the same game: the same picks and the same scores."""
+    a = ruledraft.play_game("sushi-go", players=3, bots="greedy,random", seed=11)
+    b = ruledraft.play_game(ruledraft.load_ruleset("sushi-go"), players=3, bots=["greedy", "random", "random"], seed=11)
+    assert a.is_terminal()
+    assert [r.actions for r in a.history] == [r.actions for r in b.history]
+    assert a.score_sheet().to_json() == b.score_sheet().to_json()
+
+
+def test_play_game_takes_agent_objects_and_checks_their_moves():
+    """An agent object plays its seat; one that picks an illegal move raises BotFailure naming it, its seat and the seed."""
+
+    class First:
+        name = "mine"
+
+        def act(self, state, seat):
+            return state.legal_actions(seat)[0]
+
+    class Cheat(First):
+        name = "cheat"
+
+        def act(self, state, seat):
+            return 10**6
+
+    state = ruledraft.play_game("sushi-go", players=2, bots=[First(), "greedy"], seed=3)
+    assert state.is_terminal()
+    with pytest.raises(ruledraft.BotFailure) as caught:
+        ruledraft.play_game("sushi-go", players=2, bots=["greedy", Cheat()], seed=3)
+    assert str(caught.value) == "bot 'cheat' at seat 1 chose 1000000, not a legal action (game seed 3)"
+
+
+# ------------------------------------------------------------------ scoring a table
+
+
+def test_score_table_matches_the_score_command(tmp_path):
+    """`score_table` gives what `ruledraft score` prints for a whole game's table, with and without --rules."""
+    state = ruledraft.play_game("sushi-go", players=4, bots="greedy,random", seed=2)
+    ids = state.game.ruleset.catalogue.ids
+    table = {"rounds": [[[ids[c] for c in seat] for seat in r.tables] for r in state.history]}
+    path = tmp_path / "table.json"
+    path.write_text(json.dumps(table), encoding="utf-8")
+    for flags, rules in (([], False), (["--rules"], True)):
+        result = runner.invoke(app, ["score", "sushi-go", str(path), *flags])
+        assert result.exit_code == 0, result.output
+        assert ruledraft.score_table("sushi-go", table, rules=rules) == json.loads(result.stdout)
+    assert ruledraft.score_table("sushi-go", table)["totals"] == state.totals()
+
+
+def test_score_table_refuses_a_short_table_unless_partial():
+    """A table with fewer rounds than the game is refused with the command's message, and scored with partial=True."""
+    table = {"rounds": [[["maki_3", "maki_2"], ["maki_3"], ["maki_1", "maki_2"], ["maki_2"]]]}
+    with pytest.raises(ruledraft.InputError) as caught:
+        ruledraft.score_table("sushi-go", table)
+    assert str(caught.value) == (
+        "table: error: rounds: 1 round, but Sushi Go! has 3 (--partial scores the rounds played so far)"
+    )
+    assert ruledraft.score_table("sushi-go", table, partial=True) == {
+        "rounds": [[6, 1, 1, 0]],
+        "game_end": [0, 0, 0, 0],
+        "totals": [6, 1, 1, 0],
+        "winners": [0],
+    }
+
+
+# ------------------------------------------------------------------ logs
+
+
+def test_a_fixed_seed_replays_from_a_log(tmp_path):
+    """A game played with a seed, logged, read back and replayed gives the same finished game."""
+    bots = ["greedy", "value", "random"]
+    state = ruledraft.play_game("sushi-go-soy-sauce", players=3, bots=bots, seed=21)
+    path = tmp_path / "games.jsonl"
+    path.write_text(json.dumps(ruledraft.record_game(state, bots)) + "\n", encoding="utf-8")
+    (record,) = ruledraft.read_log(path)
+    assert (record["seed"], record["seats"]) == (21, bots)
+    replayed = ruledraft.replay(record)
+    assert replayed.is_terminal()
+    assert replayed.score_sheet().to_json() == state.score_sheet().to_json()
+    assert [r.actions for r in replayed.history] == [r.actions for r in state.history]
+
+
+def test_replay_of_a_record_that_does_not_match_raises():
+    """A record whose totals were changed raises ReplayMismatch saying what the rules give."""
+    state = ruledraft.play_game("sushi-go", players=2, bots="random", seed=4)
+    record = ruledraft.record_game(state, ["random", "random"])
+    record["totals"] = [0, 0]
+    with pytest.raises(
+        ruledraft.ReplayMismatch,
+        match=rf"^totals: \[0, 0\] in the log, the rules give \[{state.totals()[0]}, {state.totals()[1]}\]$",
+    ):
+        ruledraft.replay(record)
+
+
+def test_replay_of_a_dummy_game_uses_the_ruleset_the_record_names():
+    """A two-player dummy game replays by the bundled id its record names."""
+    state = ruledraft.play_game("sushi-go-two-player-dummy", players=2, bots="greedy,random", seed=8)
+    record = ruledraft.record_game(state, ["greedy", "random"])
+    assert "ruleset_file" not in record
+    assert ruledraft.replay(record).score_sheet().to_json() == state.score_sheet().to_json()
+
+
+def test_read_log_names_the_line_of_a_bad_record(tmp_path):
+    """A log line that is not JSON, or not a game record, is an InputError naming FILE:LINE."""
+    state = ruledraft.play_game("sushi-go", players=2, bots="random", seed=1)
+    good = json.dumps(ruledraft.record_game(state, ["random", "random"]))
+    path = tmp_path / "games.jsonl"
+    path.write_text(good + "\n{not json\n", encoding="utf-8")
+    with pytest.raises(ruledraft.InputError, match=r"^.*games\.jsonl:2:2: not valid JSON"):
+        ruledraft.read_log(path)
+    path.write_text(good + '\n{"format": 1}\n', encoding="utf-8")
+    with pytest.raises(ruledraft.InputError, match=r"^.*games\.jsonl:2: missing key 'ruleset'; "):
+        ruledraft.read_log(path)
+    path.write_text(good + "\n\n", encoding="utf-8")
+    assert ruledraft.read_log(path) == [json.loads(good)]
+
+
+def test_simulate_takes_bot_specs_not_agent_objects():
+    """An agent object given to `simulate` (which makes fresh bots for every game) is a TypeError saying what to do."""
+
+    class First:
+        name = "mine"
+
+        def act(self, state, seat):
+            return state.legal_actions(seat)[0]
+
+    with pytest.raises(TypeError, match=r"^simulate takes bot specs \(text\), not agent objects: register the bot"):
+        ruledraft.simulate("sushi-go", games=1, bots=["greedy", First()])

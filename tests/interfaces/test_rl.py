@@ -1,0 +1,326 @@
+"""The PettingZoo environments (ruledraft.rl, the `rl` extra): PettingZoo's own API tests, masks, seeds, rewards."""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import random
+import re
+
+import numpy as np
+import pytest
+from paths import DATA, README
+from pettingzoo.test import api_test, parallel_api_test, parallel_seed_test, seed_test
+from strategies import BUNDLED_RULESETS, bundled_game, bundled_ruleset, bundled_without_effects
+
+from ruledraft import rl
+from ruledraft.engine.encoding import encoder_for
+from ruledraft.errors import IllegalMoveError
+
+# PettingZoo's checks warn about every observation that is a dict (its own classic games
+# with action masks are exempted by name): the mask has to travel in the observation
+pytestmark = [
+    pytest.mark.filterwarnings("ignore:Observation is not a NumPy array:UserWarning"),
+    pytest.mark.filterwarnings("ignore:Observation space for each agent probably should be:UserWarning"),
+]
+
+
+def _tables():
+    """Each bundled ruleset at its fewest players and at four (or its most): sushi-go at 2 and 4, the dummy variant, pass-both-ways..."""
+    out = []
+    for rid in bundled_without_effects():
+        rs = bundled_ruleset(rid)
+        for n in sorted({rs.min_players, min(4, rs.max_players)}):
+            out.append((rid, n))
+    return out
+
+
+TABLES = _tables()
+#: every bundled ruleset whose cards ask for decisions (the Party menus), at its fewest players
+EFFECT_TABLES = [
+    (rid, bundled_ruleset(rid).min_players) for rid in BUNDLED_RULESETS if rid not in bundled_without_effects()
+]
+
+
+def test_the_tables_cover_the_cases_the_environments_must_pass():
+    """The API tests run on sushi-go at 2 and 4 players, the dummy variant and pass-both-ways."""
+    assert {("sushi-go", 2), ("sushi-go", 4), ("sushi-go-two-player-dummy", 2), ("sushi-go-pass-both-ways", 4)} <= set(
+        TABLES
+    )
+
+
+@pytest.mark.parametrize(("rid", "players"), TABLES + EFFECT_TABLES)
+def test_the_aec_environment_passes_pettingzoos_api_test(rid, players):
+    """pettingzoo.test.api_test passes on the wrapped environment and on the raw one."""
+    api_test(rl.env(ruleset=rid, players=players), num_cycles=1000)
+    api_test(rl.raw_env(ruleset=rid, players=players), num_cycles=1000)
+
+
+@pytest.mark.parametrize(("rid", "players"), TABLES + EFFECT_TABLES)
+def test_the_parallel_environment_passes_pettingzoos_parallel_api_test(rid, players):
+    """pettingzoo.test.parallel_api_test passes on the parallel environment."""
+    parallel_api_test(rl.parallel_env(ruleset=rid, players=players), num_cycles=1000)
+
+
+@pytest.mark.parametrize(("rid", "players"), TABLES)
+def test_both_environments_pass_pettingzoos_seed_tests(rid, players):
+    """seed_test and parallel_seed_test pass (the latter samples unmasked actions: illegal ones end the game by illegal_reward)."""
+    seed_test(lambda: rl.env(ruleset=rid, players=players), num_cycles=500)
+    parallel_seed_test(lambda: rl.parallel_env(ruleset=rid, players=players, illegal_reward=-1), num_cycles=500)
+
+
+def _play_aec(environment, rng, check=None):
+    """Masked random actions to the end; returns the final rewards by agent and the joint actions played."""
+    final = {}
+    for agent in environment.agent_iter():
+        obs, reward, terminated, truncated, _ = environment.last()
+        if terminated or truncated:
+            final[agent] = reward
+            environment.step(None)
+            continue
+        if check is not None:
+            check(agent, obs)
+        legal = np.flatnonzero(obs["action_mask"])
+        environment.step(int(legal[rng.randrange(len(legal))]))
+    return final
+
+
+@pytest.mark.parametrize(("rid", "players"), TABLES)
+def test_the_action_mask_is_exactly_the_legal_actions_of_the_acting_agent(rid, players):
+    """At every step of a game the selected agent's mask has 1 at its legal actions and 0 elsewhere; the observation is the encoder's vector."""
+    environment = rl.raw_env(ruleset=rid, players=players)
+    environment.reset(seed=3)
+    enc = encoder_for(environment.game)
+    checked = []
+
+    def check(agent, obs):
+        seat = int(agent.split("_")[1])
+        state = environment.engine_state
+        assert np.flatnonzero(obs["action_mask"]).tolist() == sorted(state.legal_actions(seat))
+        assert obs["action_mask"].dtype == np.int8 and obs["observation"].dtype == np.float32
+        assert obs["observation"].tolist() == enc.encode(state.observation(seat))
+        checked.append(agent)
+
+    _play_aec(environment, random.Random(3), check)
+    assert len(checked) >= players * environment.game.hand_size
+
+
+def test_masks_are_all_zero_once_the_game_is_over():
+    """After the last joint move every agent's mask is all zero and every agent is terminated."""
+    environment = rl.raw_env(ruleset="sushi-go", players=3)
+    environment.reset(seed=1)
+    rng = random.Random(1)
+    while not environment.terminations[environment.agent_selection]:
+        legal = np.flatnonzero(environment.observe(environment.agent_selection)["action_mask"])
+        environment.step(int(legal[rng.randrange(len(legal))]))
+    assert all(environment.terminations.values())
+    assert all(not environment.observe(a)["action_mask"].any() for a in environment.possible_agents)
+
+
+def _final_state(rid, players, seed, reward):
+    """A parallel game with masked random actions; returns its rewards and the engine game replayed from the same moves."""
+    environment = rl.parallel_env(ruleset=rid, players=players, reward=reward)
+    obs, _ = environment.reset(seed=seed)
+    rng = random.Random(seed)
+    moves = []
+    while environment.agents:
+        actions = {}
+        for a in environment.agents:
+            legal = np.flatnonzero(obs[a]["action_mask"])
+            actions[a] = int(legal[rng.randrange(len(legal))])
+        moves.append([actions[f"player_{s}"] for s in range(players)])
+        obs, rewards, terminations, truncations, _ = environment.step(actions)
+    assert all(terminations.values()) and not any(truncations.values())
+    state = bundled_game(rid, players).new_initial_state(seed)
+    for joint in moves:
+        state.apply_actions(joint)
+    assert state.is_terminal()
+    assert environment.engine_state.history == state.history
+    return rewards, state
+
+
+@pytest.mark.parametrize("rid", bundled_without_effects())
+def test_rewards_are_the_engines_points_margins_and_win_shares(rid):
+    """reward=points is each player's total; margin is its total minus the best other's (a dummy that cannot win left out); win is 1 shared by the winners."""
+    players = bundled_ruleset(rid).min_players
+    points, state = _final_state(rid, players, 11, "points")
+    totals = state.totals()
+    assert points == {f"player_{s}": float(totals[s]) for s in range(players)}
+    margins, _ = _final_state(rid, players, 11, "margin")
+    for s in range(players):
+        best_other = max(totals[o] for o in range(players) if o != s)
+        assert margins[f"player_{s}"] == totals[s] - best_other
+    wins, _ = _final_state(rid, players, 11, "win")
+    assert wins == {f"player_{s}": (1 / len(state.winners) if s in state.winners else 0.0) for s in range(players)}
+
+
+def test_a_seed_replays_the_same_game_and_is_the_engines_game_of_that_seed():
+    """reset(seed=S) twice with the same moves gives the same observations and the engine's game S; another seed deals differently."""
+    histories = []
+    for _ in range(2):
+        environment = rl.raw_env(ruleset="sushi-go", players=4)
+        environment.reset(seed=42)
+        assert environment.engine_state.hands == bundled_game("sushi-go", 4).new_initial_state(42).hands
+        _play_aec(environment, random.Random(0))
+        histories.append(environment.engine_state.history)
+    assert histories[0] == histories[1]
+    environment.reset(seed=43)
+    assert environment.engine_state.hands != bundled_game("sushi-go", 4).new_initial_state(42).hands
+
+
+def test_reset_without_a_seed_continues_a_reproducible_stream():
+    """After reset(seed=S), further reset() calls deal the same sequence of games in every environment."""
+    deals = []
+    for _ in range(2):
+        environment = rl.parallel_env(ruleset="sushi-go", players=2)
+        environment.reset(seed=5)
+        environment.reset()
+        first = [h[:] for h in environment.engine_state.hands]
+        environment.reset()
+        deals.append((first, [h[:] for h in environment.engine_state.hands]))
+    assert deals[0] == deals[1]
+    assert deals[0][0] != deals[0][1]
+
+
+def test_an_illegal_action_raises_a_message_naming_the_agent_the_action_and_the_seed():
+    """Without illegal_reward, an action that is not legal raises IllegalMoveError, in both environments."""
+    environment = rl.raw_env(ruleset="sushi-go", players=2)
+    environment.reset(seed=9)
+    bad = next(
+        a for a in range(environment.game.num_distinct_actions) if a not in environment.engine_state.legal_actions(0)
+    )
+    with pytest.raises(IllegalMoveError, match=re.escape(f"player_0: action {bad} is not legal now (seed 9)")):
+        environment.step(bad)
+    par = rl.parallel_env(ruleset="sushi-go", players=2)
+    par.reset(seed=9)
+    with pytest.raises(IllegalMoveError, match=re.escape(f"player_0: action {bad} is not legal now (seed 9)")):
+        par.step({"player_0": bad, "player_1": 0})
+    with pytest.raises(IllegalMoveError, match=re.escape("player_1 acts now but sent no action (seed 9)")):
+        par.step({"player_0": par.engine_state.legal_actions(0)[0]})
+
+
+def test_illegal_reward_ends_the_game_with_that_reward_for_the_agent_that_made_it():
+    """With illegal_reward=-1 an illegal action terminates every agent: -1 for the one that made it, 0 for the others."""
+    par = rl.parallel_env(ruleset="sushi-go", players=3, illegal_reward=-1)
+    par.reset(seed=2)
+    bad = next(a for a in range(par.game.num_distinct_actions) if a not in par.engine_state.legal_actions(1))
+    obs, rewards, terminations, _, _ = par.step(
+        {"player_0": par.engine_state.legal_actions(0)[0], "player_1": bad, "player_2": 0}
+    )
+    assert rewards == {"player_0": 0.0, "player_1": -1.0, "player_2": 0.0}
+    assert all(terminations.values()) and par.agents == []
+    assert all(not o["action_mask"].any() for o in obs.values())
+    with pytest.raises(IllegalMoveError, match=re.escape("the game is over (seed 2): reset() starts another")):
+        par.step({})
+    aec = rl.raw_env(ruleset="sushi-go", players=3, illegal_reward=-1)
+    aec.reset(seed=2)
+    aec.step(-1)
+    assert all(aec.terminations.values())
+    assert aec.rewards == {"player_0": -1.0, "player_1": 0.0, "player_2": 0.0}
+
+
+EFFECTS = str(DATA / "effects-small.yaml")
+
+
+def test_while_a_card_effect_waits_only_the_deciding_agent_is_selected():
+    """With Party's chopsticks, menu and miso soup, the AEC selector picks just the deciding seat while a decision is pending, with the decision's options as its mask."""
+    environment = rl.raw_env(ruleset=EFFECTS, players=3)
+    environment.reset(seed=5)
+    decisions = []
+
+    def check(agent, obs):
+        state = environment.engine_state
+        if state.pending is not None:
+            assert agent == f"player_{state.pending.seat}"
+            assert np.flatnonzero(obs["action_mask"]).tolist() == sorted(state.pending.options)
+            decisions.append(agent)
+
+    _play_aec(environment, random.Random(5), check)
+    assert decisions, "the game asked for no decision"
+
+
+def test_the_parallel_env_gives_non_deciding_agents_an_all_zero_mask_and_ignores_them():
+    """In a decision the parallel env's other agents have all-zero masks; what they send is ignored and the decision is applied."""
+    par = rl.parallel_env(ruleset=EFFECTS, players=3)
+    obs, _ = par.reset(seed=5)
+    rng = random.Random(5)
+    while par.agents and par.engine_state.pending is None:
+        actions = {
+            a: int(rng.choice(np.flatnonzero(o["action_mask"]))) for a, o in obs.items() if o["action_mask"].any()
+        }
+        obs, *_ = par.step(actions)
+    state = par.engine_state
+    assert state.pending is not None, "the game asked for no decision"
+    decider = f"player_{state.pending.seat}"
+    for agent, o in obs.items():
+        assert o["action_mask"].any() == (agent == decider)
+    turn, pending = state.turn, state.pending
+    obs, *_ = par.step({**{a: 10**6 for a in par.agents}, decider: pending.options[0]})
+    assert par.engine_state.pending != pending or par.engine_state.turn != turn
+
+
+def test_both_environments_pass_pettingzoos_api_tests_with_card_effects():
+    """api_test and parallel_api_test pass on a ruleset whose cards ask for decisions."""
+    api_test(rl.env(ruleset=EFFECTS, players=3), num_cycles=1000)
+    parallel_api_test(rl.parallel_env(ruleset=EFFECTS, players=3), num_cycles=1000)
+
+
+def test_the_spaces_are_fixed_per_game_and_the_same_objects_each_call():
+    """observation_space is a Dict of a float32 Box of Encoder.size and an int8 mask over num_distinct_actions; action_space is Discrete of that size."""
+    environment = rl.parallel_env(ruleset="sushi-go-two-player-dummy", players=2)
+    game = environment.game
+    space = environment.observation_space("player_1")
+    assert space is environment.observation_space("player_1")
+    assert space["observation"].shape == (encoder_for(game).size,)
+    assert space["action_mask"].shape == (game.num_distinct_actions,) == (2028,)
+    assert environment.action_space("player_0").n == game.num_distinct_actions
+    assert environment.possible_agents == ["player_0", "player_1"]
+
+
+def test_render_returns_the_table_as_text():
+    """render() gives the ruleset, the seed, the round and turn, and each seat's points, table and hand."""
+    environment = rl.raw_env(ruleset="sushi-go", players=2, render_mode="ansi")
+    environment.reset(seed=1)
+    state = environment.engine_state
+    ids = environment.game.ruleset.catalogue.ids
+    lines = environment.render().splitlines()
+    assert lines[0] == "Sushi Go!, seed 1: round 1, turn 1"
+    assert lines[1] == f"player_0: 0 points; table: -; hand: {' '.join(ids[c] for c in state.hands[0])}"
+    environment.close()
+
+
+def test_the_environments_take_a_compiled_ruleset_or_a_game_and_check_their_options():
+    """A compiled ruleset or a Game works as the ruleset; a wrong reward, render mode or player count is one clear error."""
+    game = bundled_game("sushi-go", 3)
+    assert rl.parallel_env(ruleset=game).possible_agents == ["player_0", "player_1", "player_2"]
+    assert rl.raw_env(ruleset=game.ruleset, players=5).game.num_players == 5
+    assert rl.env("sushi-go", 4).unwrapped.game.num_players == 4
+    by_numpy = rl.parallel_env("sushi-go", 2)
+    by_numpy.reset(seed=np.int64(7))
+    assert by_numpy.engine_state.hands == bundled_game("sushi-go", 2).new_initial_state(7).hands
+    with pytest.raises(ValueError, match=re.escape("reward must be one of points, margin, win, not 'score'")):
+        rl.raw_env(reward="score")
+    with pytest.raises(ValueError, match=re.escape("render_mode must be one of ansi, human, not 'rgb_array'")):
+        rl.parallel_env(render_mode="rgb_array")
+    with pytest.raises(Exception, match="is for 2-5 players, not 7"):
+        rl.raw_env(ruleset="sushi-go", players=7)
+
+
+def test_the_readme_random_policy_loop_runs_and_prints_the_engines_margins():
+    """The README's Reinforcement learning code block runs as written and prints each player's margin for game seed 1."""
+    text = README.read_text()
+    code = text.split("## Reinforcement learning", 1)[1].split("```python\n", 1)[1].split("```", 1)[0]
+    assert len(code.strip().splitlines()) <= 13
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        exec(compile(code, "README.md", "exec"), {})
+    printed = dict(line.split() for line in out.getvalue().splitlines())
+    assert list(printed) == ["player_0", "player_1", "player_2", "player_3"]
+    state = bundled_game("sushi-go", 4).new_initial_state(1)
+    rng = np.random.default_rng(1)
+    while not state.is_terminal():
+        state.apply_actions([int(rng.choice(sorted(state.legal_actions(s)))) for s in range(4)])
+    totals = state.totals()
+    assert {a: float(m) for a, m in printed.items()} == {
+        f"player_{s}": float(totals[s] - max(totals[o] for o in range(4) if o != s)) for s in range(4)
+    }

@@ -1,0 +1,435 @@
+"""``ruledraft compare``: paired and independent differences, Holm's flags, output and errors."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import math
+import os
+import re
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from processes import until_busy
+from typer.testing import CliRunner
+
+from ruledraft.cli.app import app
+from ruledraft.lab.compare import (
+    Side,
+    Sums,
+    add_pair,
+    comparison,
+    comparison_rows,
+    labels,
+    pairing,
+    play_sides,
+)
+from ruledraft.lab.statistics import holm
+from ruledraft.language.loading import load_ruleset
+
+runner = CliRunner()
+
+
+def run(*args: str):
+    return runner.invoke(app, ["compare", *args, "--quiet"], env={"COLUMNS": "80"})
+
+
+def run_json(*args: str) -> dict:
+    result = run(*args, "--json")
+    assert result.exit_code == 0, result.output
+    return json.loads(result.stdout)
+
+
+def row(result: dict, figure: str) -> dict:
+    return next(r for r in result["rows"] if r["figure"] == figure)
+
+
+def test_holm_flags_a_fixed_list_of_p_values():
+    """Holm's step-down: p-values 0.01, 0.04, 0.03, 0.005 adjust to 0.03, 0.06, 0.06, 0.02; the first and last are flagged at 5%."""
+    adjusted = holm([0.01, 0.04, 0.03, 0.005], 0.05)
+    assert [round(q, 12) for q, _ in adjusted] == [0.03, 0.06, 0.06, 0.02]
+    assert [flag for _, flag in adjusted] == [True, False, False, True]
+
+
+def test_rows_are_flagged_after_holm_over_every_figure():
+    """A difference with no spread is certain (p 0) and flagged; an equal one has p 1 and is not."""
+    a, b, pairs = Sums(), Sums(), Sums()
+    for _ in range(3):
+        va, vb = {"x": 1, "y": 2}, {"x": 2, "y": 2}
+        a.add(va)
+        b.add(vb)
+        add_pair(pairs, va, vb)
+    rows = comparison_rows([("x", "rules"), ("y", "rules")], a, b, pairs)
+    assert [(r["difference"], r["interval"], r["p_value"], r["flagged"]) for r in rows] == [
+        (1.0, [1.0, 1.0], 0.0, True),
+        (0.0, [0.0, 0.0], 1.0, False),
+    ]
+
+
+def test_paired_difference_interval_on_four_games():
+    """Games A = 1, 2, 3, 4 and B = 2, 2, 5, 5: mean difference 1, sd sqrt(2/3), t(0.975, 3) = 3.182446, so 1 -+ 1.299228; paired t = sqrt(6), p = 0.091722."""
+    a, b, pairs = Sums(), Sums(), Sums()
+    for xa, xb in [(1, 2), (2, 2), (3, 5), (4, 5)]:
+        a.add({"x": xa})
+        b.add({"x": xb})
+        add_pair(pairs, {"x": xa}, {"x": xb})
+    (r,) = comparison_rows([("x", "cards")], a, b, pairs)
+    assert (r["a"], r["b"], r["difference"]) == (2.5, 3.5, 1.0)
+    lo, hi = r["interval"]
+    assert lo == pytest.approx(1 - 1.299228, abs=1e-6) and hi == pytest.approx(1 + 1.299228, abs=1e-6)
+    # df = 3: P(T <= t) = 1/2 + (atan(u) + u / (1 + u^2)) / pi with u = t / sqrt(3) = sqrt(2)
+    u = math.sqrt(2)
+    assert r["p_value"] == pytest.approx(2 * (0.5 - (math.atan(u) + u / 3) / math.pi), rel=1e-9)
+    assert r["p_value"] == pytest.approx(0.091722, abs=1e-6)
+
+
+def test_independent_means_differ_by_welch():
+    """Independent games: A = 1, 2, 3 and B = 3, 5, 7: difference 3, Welch df = 2.5 (variances 1 and 4 over 3 games)."""
+    a, b = Sums(), Sums()
+    for x in (1, 2, 3):
+        a.add({"x": x})
+    for x in (3, 5, 7):
+        b.add({"x": x})
+    (r,) = comparison_rows([("x", "rules")], a, b, None)
+    se = math.sqrt(1 / 3 + 4 / 3)
+    df = (5 / 3) ** 2 / ((1 / 3) ** 2 / 2 + (4 / 3) ** 2 / 2)
+    assert df == pytest.approx(50 / 17)
+    assert r["difference"] == 3.0
+    assert r["interval"][1] - 3 == pytest.approx(3 - r["interval"][0])
+    t = (r["interval"][1] - 3) / se  # t(0.975, 50/17): just above t(0.975, 3) = 3.182446, below 4.302653 (2)
+    assert 3.182446 < t < 4.302653 and t == pytest.approx(3.2188, abs=1e-3)
+
+
+def test_pairing_says_which_and_why():
+    """Same deal: paired; other player counts, other decks or a given B seed: independent, with the reason."""
+    go, soy = load_ruleset("sushi-go"), load_ruleset("sushi-go-soy-sauce")
+    greedy = ["greedy"] * 4
+    assert pairing(Side(go, 4, greedy, 0), Side(go, 4, ["random"] * 4, 0), False) == (
+        True,
+        "paired games: both sides deal game i the same cards from the same seed",
+    )
+    assert pairing(Side(go, 3, greedy[:3], 0), Side(go, 5, ["greedy"] * 5, 0), False) == (
+        False,
+        "independent games: the player counts differ (3 and 5)",
+    )
+    assert pairing(Side(go, 4, greedy, 0), Side(soy, 4, greedy, 0), False) == (
+        False,
+        "independent games: the decks differ",
+    )
+    assert pairing(Side(go, 4, greedy, 0), Side(go, 4, greedy, 7), True) == (
+        False,
+        "independent games: B's seed was given (--seed-b)",
+    )
+    assert labels(Side(go, 4, greedy, 0), Side(soy, 4, greedy, 0)) == ("sushi-go", "sushi-go-soy-sauce")
+    assert labels(Side(go, 4, greedy, 0), Side(go, 4, greedy, 7)) == ("A", "B")
+
+
+def test_soy_sauce_rule_is_flagged_against_the_base_game():
+    """compare sushi-go sushi-go-soy-sauce with greedy bots flags the soy sauce rule's points and the card taken, from independent games."""
+    result = run_json("sushi-go", "sushi-go-soy-sauce", "--bots", "greedy", "--games", "150")
+    assert result["paired"] is False
+    assert result["pairing"] == "independent games: the decks differ; B's seed is derived from --seed"
+    soy = row(result, "rule soy_sauce")
+    assert soy["a"] == 0.0 and soy["b"] > 1 and soy["flagged"] is True and soy["interval"][0] > 0
+    assert row(result, "card soy_sauce taken")["flagged"] is True
+    assert result["a"]["label"] == "sushi-go" and result["b"]["label"] == "sushi-go-soy-sauce"
+    assert result["a"]["figures"]["games"] == result["b"]["figures"]["games"] == 150
+    assert result["flagged"] == sum(r["flagged"] for r in result["rows"])
+    assert set(result) == {"a", "b", "games", "games_requested", "interrupted", "paired", "pairing"} | {
+        "alpha",
+        "compared",
+        "flagged",
+        "rows",
+    }
+    assert (result["games"], result["games_requested"], result["interrupted"]) == (150, 150, False)
+    assert set(result["b"]) == {"label", "ruleset", "players", "bots", "seed", "games", "figures"}
+    assert result["alpha"] == 0.05 and {g for r in result["rows"] for g in [r["group"]]} == {"seats", "rules", "cards"}
+    keys = {"figure", "group", "measure", "a", "b", "difference", "interval", "p_value", "p_holm", "flagged"}
+    assert all(set(r) == keys for r in result["rows"])
+    assert result["compared"] == len(result["rows"]) == 4 * 2 + 8 + 13 * 2
+
+
+def test_a_ruleset_against_itself_from_another_seed_flags_nothing():
+    """compare sushi-go sushi-go --seed-b: independent games of one ruleset, nothing flagged (a fixed seed)."""
+    result = run_json("sushi-go", "sushi-go", "--bots", "random", "--games", "100", "--seed", "2", "--seed-b", "1002")
+    assert result["paired"] is False and result["b"]["seed"] == 1002
+    assert result["flagged"] == 0 and not any(r["flagged"] for r in result["rows"])
+
+
+@pytest.mark.parametrize("games", [100])
+def test_independent_flags_stay_within_chance_over_several_seeds(games):
+    """Over eight independent comparisons of a ruleset with itself, at most one flags anything, and under 5% of the rows are flagged."""
+    rs = load_ruleset("sushi-go")
+    flagged, rows, runs_flagging = 0, 0, 0
+    for seed in range(2, 10):
+        a, b = Side(rs, 4, ["random"] * 4, seed), Side(rs, 4, ["random"] * 4, 1000 + seed)
+        result = comparison(a, b, play_sides(a, b, games, paired=False), "x")
+        flagged += result["flagged"]
+        rows += result["compared"]
+        runs_flagging += result["flagged"] > 0
+    assert runs_flagging <= 1 and flagged / rows < 0.05
+
+
+def test_identical_sides_from_the_same_seeds_differ_by_nothing():
+    """One ruleset, one line-up, the same seeds: paired games, every difference and interval 0, no flag."""
+    result = run_json("sushi-go", "--bots", "random", "--games", "30")
+    assert result["paired"] is True and result["b"]["seed"] == result["a"]["seed"] == 0
+    assert {(r["difference"], tuple(r["interval"]), r["p_value"], r["flagged"]) for r in result["rows"]} == {
+        (0.0, (0.0, 0.0), 1.0, False)
+    }
+    assert result["a"]["figures"] == result["b"]["figures"]
+
+
+def test_two_line_ups_are_paired_and_differ():
+    """One ruleset, greedy against random bots: paired games, and greedy's first seat scores differently."""
+    result = run_json("sushi-go", "--bots", "greedy", "--bots-b", "random", "--games", "40")
+    assert result["paired"] is True
+    assert result["a"]["bots"] == ["greedy"] * 4 and result["b"]["bots"] == ["random"] * 4
+    assert (result["a"]["label"], result["b"]["label"]) == ("greedy x4", "random x4")
+
+
+def test_jobs_do_not_change_the_comparison():
+    """--jobs 1 and --jobs 2 give the same JSON, paired or not."""
+    for extra in ([], ["--seed-b", "5"]):
+        args = ["sushi-go", "--bots", "greedy,random", "--bots-b", "random", "--games", "24", *extra]
+        assert run_json(*args, "--jobs", "1") == run_json(*args, "--jobs", "2")
+
+
+def test_player_counts_are_compared_on_their_common_seats():
+    """3 against 5 players: independent games, seats 0-2 compared, every rule and card."""
+    result = run_json("sushi-go", "--players", "3", "--players-b", "5", "--bots", "random", "--games", "20")
+    assert result["paired"] is False and (result["a"]["players"], result["b"]["players"]) == (3, 5)
+    seats = [r["figure"] for r in result["rows"] if r["group"] == "seats"]
+    assert seats == [f"seat {s} {what}" for s in range(3) for what in ("win share", "score")]
+
+
+def test_terminal_table_fits_80_columns_and_marks_the_flagged_first():
+    """The table's lines fit 80 columns; flagged rows (marked *) come first; the summary counts them."""
+    result = run("sushi-go", "sushi-go-soy-sauce", "--bots", "greedy", "--games", "60")
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.splitlines()
+    assert all(len(line) <= 80 for line in lines), [line for line in lines if len(line) > 80]
+    assert lines[:5] == [
+        "A: sushi-go, 4 players, greedy x4, seed 0",
+        "B: sushi-go-soy-sauce, 4 players, greedy x4, seed 2848476260233222",
+        "60 games a side",
+        "independent games: the decks differ",
+        "B's seed is derived from --seed",
+    ]
+    table = lines[lines.index(next(x for x in lines if x.startswith("  figure"))) + 1 :]
+    marks = [x[0] for x in table if x.startswith(("* ", "  seat", "  rule", "  card"))]
+    assert marks[0] == "*" and "".join(marks) == "*" * marks.count("*") + " " * marks.count(" ")
+    flagged = marks.count("*")
+    assert f"{len(marks)} figures compared; {flagged} flagged (*) at 5% after Holm's correction." in lines
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["nope"], "error: no ruleset 'nope': not a file, nor a bundled ruleset; bundled: "),
+        (["sushi-go", "nope"], "error: side B: no ruleset 'nope': not a file, nor a bundled ruleset; bundled: "),
+        (["sushi-go", "--players-b", "9"], "error: side B: Sushi Go! is for 2-5 players, not 9\n"),
+        (["sushi-go", "--players", "1"], "error: Sushi Go! is for 2-5 players, not 1\n"),
+        (
+            ["sushi-go", "sushi-go-two-player-dummy"],
+            "error: side B: Sushi Go! (two players with a dummy) is for 2 players, not 4\n",
+        ),
+        (["sushi-go", "--bots-b", "nope"], "error: side B: unknown bot 'nope'"),
+        (["sushi-go", "--seed-b", "-1"], "error: --seed-b must be a whole number from 0 to 9007199254740991, not -1\n"),
+    ],
+)
+def test_errors_are_one_line_with_exit_2(args, message):
+    """An unknown ruleset, a player count a side does not allow, a B that cannot be played, a bad bot or seed: one line on stderr, exit 2."""
+    result = run(*args, "--games", "2")
+    assert result.exit_code == 2, result.output
+    assert result.stdout == ""
+    assert result.stderr.startswith(message) and len(result.stderr.splitlines()) == 1
+
+
+RICH_TEMPURA = """\
+format: 1
+extends: sushi-go
+id: sushi-go-rich-tempura
+name: Sushi Go! (rich tempura)
+scoring:
+  - id: tempura
+    when: round_end
+    kind: sets
+    cards: tempura
+    size: 2
+    points: 8
+"""
+
+
+def test_a_variant_that_changes_only_scoring_is_paired(tmp_path):
+    """Two rulesets that deal alike (a variant changing one rule's points) play paired games; the rule's points are flagged."""
+    variant = tmp_path / "rich.yaml"
+    variant.write_text(RICH_TEMPURA)
+    result = run_json("sushi-go", str(variant), "--bots", "greedy", "--games", "40")
+    assert result["paired"] is True and result["b"]["seed"] == 0
+    assert result["pairing"] == "paired games: both sides deal game i the same cards from the same seed"
+    tempura = row(result, "rule tempura")
+    assert tempura["flagged"] is True and tempura["interval"][0] > 0
+    # every card dealt is taken by someone: the same deals give the same totals taken
+    assert row(result, "card tempura taken")["difference"] == 0.0
+
+
+def _children(pid: int) -> list[int]:
+    try:
+        text = Path(f"/proc/{pid}/task/{pid}/children").read_text()
+    except OSError:
+        return []
+    return [int(p) for p in text.split()]
+
+
+def _gone(pid: int) -> bool:
+    try:
+        text = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return True
+    return text[text.rindex(")") + 2] == "Z"  # a zombie has ended
+
+
+@contextlib.contextmanager
+def _started(args):
+    """A process in its own process group, its output piped; if it is still running at
+    the end (a hang), the whole group is killed, workers too, so the test fails instead."""
+    proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
+    try:
+        yield proc
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.communicate(timeout=10)
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").exists(), reason="needs /proc")
+def test_a_killed_worker_is_an_error_not_a_hang():
+    """A worker process killed mid-run ends compare with exit 70 and a one-line message naming the signal, within seconds."""
+    with _started(
+        [sys.executable, "-m", "ruledraft", "compare", "sushi-go", "--bots", "greedy", "--games", "100000"]
+        + ["--jobs", "2", "--quiet"]
+    ) as proc:
+        deadline = time.monotonic() + 60
+        while len(_children(proc.pid)) < 2 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        workers = _children(proc.pid)
+        assert len(workers) >= 2, "the workers never started"
+        time.sleep(0.5)
+        os.kill(workers[0], signal.SIGKILL)
+        out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 70, err
+    assert out == ""
+    assert re.fullmatch(r"error: worker process [12] was killed by SIGKILL\n", err)
+    assert all(_gone(pid) for pid in workers)
+
+
+DIES_HOLDING_THE_TASK_LOCK = """
+import os, signal, sys
+from ruledraft.lab import compare
+from ruledraft.language.loading import load_ruleset
+from ruledraft.play.runner import WorkerError
+
+def die_holding_the_task_lock(task):
+    frame = sys._getframe()
+    while frame.f_code.co_name != "worker":  # multiprocessing.pool.worker(inqueue, outqueue, ...)
+        frame = frame.f_back
+    frame.f_locals["inqueue"]._rlock.acquire()
+    os.kill(os.getpid(), signal.SIGKILL)
+
+compare._worker_chunk = die_holding_the_task_lock
+side = compare.Side(load_ruleset("sushi-go"), 3, ["random"] * 3, 0)
+try:
+    compare.play_sides(side, side, 2000, paired=True, jobs=2)
+except WorkerError as e:
+    print(e)
+"""
+
+
+def test_a_worker_killed_while_it_holds_the_task_queue_lock_is_an_error_not_a_hang():
+    """A worker that dies holding the pool's task-queue lock (as one killed while reading its next task does) ends the run with WorkerError."""
+    with _started([sys.executable, "-c", DIES_HOLDING_THE_TASK_LOCK]) as proc:
+        out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 0, err
+    assert re.fullmatch(r"worker process [12] was killed by SIGKILL\n", out), out
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").exists(), reason="needs /proc")
+def test_ctrl_c_stops_compare_on_two_workers():
+    """Ctrl-C (SIGINT to the process group) on two workers: the pairs finished compared, 'interrupted after N of G games', exit 130, no process left."""
+    with _started(
+        [sys.executable, "-m", "ruledraft", "compare", "sushi-go", "--bots", "greedy", "--games", "100000"]
+        + ["--jobs", "2", "--quiet"]
+    ) as proc:
+        deadline = time.monotonic() + 60
+        while len(_children(proc.pid)) < 2 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        workers = _children(proc.pid)
+        assert len(workers) >= 2, "the workers never started"
+        until_busy(proc, workers, 1.0)  # some chunks (about 0.2 s each) finish
+        os.killpg(proc.pid, signal.SIGINT)
+        out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130, err
+    lines = out.splitlines()
+    played = int(lines[2].split()[0])
+    assert lines[2] == f"{played} games a side" and 0 < played < 100000
+    assert lines[-1] == f"interrupted after {played} of 100000 games"
+    assert "figures compared;" in out
+    assert err == f"interrupted after {played} of 100000 games\n"
+    deadline = time.monotonic() + 10
+    while not all(_gone(pid) for pid in workers) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert all(_gone(pid) for pid in workers)
+
+
+NEGATIVE_ZERO = re.compile(r"-0(\.0+)?(?![.\d])")
+
+
+def test_a_value_that_rounds_to_zero_never_shows_a_minus_sign():
+    """Differences, intervals and means that round to zero print as 0.00 or +0.00, never -0.00."""
+    from ruledraft.cli.compare import comparison_text
+
+    result = run_json("sushi-go", "--games", "4", "--bots", "random")
+    rule = next(r for r in result["rows"] if r["group"] == "rules")
+    rule.update(a=-0.001, b=-0.004, difference=-0.003, interval=[-0.004, -0.001])
+    share = next(r for r in result["rows"] if r["figure"].endswith("win share"))
+    share.update(a=0.2, b=0.19996, difference=-0.00004, interval=[-0.0004, 0.0002])
+    lines = comparison_text(result, 4)
+    text = "\n".join(lines)
+    assert not NEGATIVE_ZERO.search(text), [x for x in lines if NEGATIVE_ZERO.search(x)]
+    assert f"{rule['figure']:<27}    0.00    0.00   +0.00   [+0.00, +0.00]" in text
+    assert f"{share['figure']:<27}   20.0%   20.0%   +0.0%   [+0.0%, +0.0%]" in text
+
+
+def test_formatted_numbers_drop_the_sign_of_zero():
+    """formatted() gives 0.00 for -0.001, +0.0 for -0.04 with '+', and keeps real negatives."""
+    from ruledraft.lab.figures import formatted
+
+    assert formatted(-0.001, ".2f") == "0.00"
+    assert formatted(-0.04, "+.1f") == "+0.0"
+    assert formatted(-0.0004, ".1%") == "0.0%"
+    assert formatted(-0.006, ".2f") == "-0.01"
+    assert formatted(-0.0, ">7.2f") == "   0.00"
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").exists(), reason="needs /proc")
+def test_ctrl_c_stops_compare_on_one_process_with_json():
+    """SIGINT during a one-process run with --json: the JSON of the pairs finished, marked interrupted; exit 130."""
+    with _started(
+        [sys.executable, "-m", "ruledraft", "compare", "sushi-go", "--bots", "greedy", "--games", "100000"]
+        + ["--quiet", "--json"]
+    ) as proc:
+        until_busy(proc, [proc.pid], 1.5)  # past starting (about 0.4 s), pairs of games (2 ms each) finish
+        os.killpg(proc.pid, signal.SIGINT)
+        out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130, err
+    result = json.loads(out)
+    played = result["games"]
+    assert 0 < played < 100000
+    assert (result["games_requested"], result["interrupted"]) == (100000, True)
+    assert result["a"]["games"] == result["b"]["games"] == played
+    assert err == f"interrupted after {played} of 100000 games\n"

@@ -1,0 +1,295 @@
+"""Plug-in scoring kinds: `--plugin MODULE_OR_FILE.py`, the `ruledraft.scoring_kinds` entry points, workers."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from paths import ROOT
+from typer.testing import CliRunner
+
+import ruledraft.language.kinds.registry as registry
+from ruledraft.cli.app import app
+from ruledraft.language.kinds import SCORING_KINDS
+from ruledraft.language.loading import check_ruleset
+
+PLUGIN = "examples/plugins/longest_run.py"
+VARIANT = "examples/plugins/sushi-go-conveyor.yaml"
+
+runner = CliRunner()
+
+
+@pytest.fixture(autouse=True)
+def no_plugins_after(monkeypatch):
+    """Each test starts and ends with the built-in kinds only and no plug-in remembered."""
+    monkeypatch.chdir(ROOT)
+    monkeypatch.delenv(registry.PLUGINS_ENV, raising=False)
+    before = set(SCORING_KINDS.names())
+    loaded = list(registry._loaded)
+    modules = set(sys.modules)
+    yield
+    for name in set(SCORING_KINDS.names()) - before:
+        SCORING_KINDS.unregister(name)
+    registry._loaded[:] = loaded
+    for name in set(sys.modules) - modules:
+        if name.startswith(("ruledraft_plugin_", "fake_kinds")):
+            del sys.modules[name]
+    os.environ.pop(registry.PLUGINS_ENV, None)
+
+
+def invoke(*args):
+    return runner.invoke(app, [str(a) for a in args])
+
+
+def test_without_the_plugin_the_kind_is_a_located_schema_error():
+    """A rule file never imports code: without the plug-in its kind is unknown, at the kind's line and column."""
+    result = invoke("validate", VARIANT)
+    assert result.exit_code == 1
+    assert (
+        f"{VARIANT}:13:11: error: 'kind' must be one of sets, table, per_card, modifier, majority, expression, race, not 'longest_run'"
+        in result.output
+    )
+
+
+def test_the_plugin_file_makes_the_variant_validate_show_and_simulate():
+    """With --plugin FILE.py the variant validates, `show` describes the kind, and --jobs 2 simulates it."""
+    result = invoke("--plugin", PLUGIN, "validate", VARIANT)
+    assert result.exit_code == 0, result.output
+    assert "ok: Sushi Go! (conveyor belt)" in result.output
+    result = runner.invoke(app, ["--plugin", PLUGIN, "show", VARIANT], env={"COLUMNS": "300"})
+    assert (
+        "  conveyor: By the longest run of nigiri cards (Egg Nigiri, Salmon Nigiri, Squid Nigiri) played one after "
+        "another: 0: 0, 1: 0, 2: 0, 3: 2, 4: 5, 5: 9 (and 9 for longer)."
+    ) in result.output.splitlines()
+    result = invoke(
+        "--plugin", PLUGIN, "simulate", VARIANT, "--players", "3", "--games", "60", "--jobs", "2", "--quiet"
+    )
+    assert result.exit_code == 0, result.output
+    assert "conveyor" in result.output
+
+
+def test_the_schema_command_prints_the_plugin_fragment():
+    """`ruledraft --plugin FILE schema` adds the kind's definition and enum entry for editors; without it, the shipped file."""
+    schema = json.loads(invoke("--plugin", PLUGIN, "schema").output)
+    assert schema["$defs"]["scoringRule"]["properties"]["kind"]["enum"][-1] == "longest_run"
+    assert schema["$defs"]["longestRunRule"]["required"] == ["cards", "points"]
+
+
+def test_the_plugin_scores_its_rule():
+    """The kind's rule scores the longest run in play order, capped at the last entry."""
+    invoke("--plugin", PLUGIN, "schema")
+    rs = check_ruleset(VARIANT).ruleset
+    rule = next(r for r in rs.rules if r.id == "conveyor")
+    egg, tempura = rs.card_index("egg_nigiri"), rs.card_index("tempura")
+    from ruledraft.tableau import Tableau
+
+    t = Tableau.from_cards(rs.catalogue.size, [[egg, egg, egg], [egg, tempura, egg, egg], [egg] * 7])
+    assert rule.score(t) == [2, 0, 9]
+    assert [rule.score_seat(t, s) for s in range(3)] == [2, 0, 9]
+
+
+@pytest.mark.parametrize(
+    ("spec", "message"),
+    [
+        ("examples/plugins/nothing_here.py", "error: plug-in 'examples/plugins/nothing_here.py': no such file"),
+        (
+            "no_such_plugin_module",
+            "error: plug-in 'no_such_plugin_module' failed to load: ModuleNotFoundError: No module named 'no_such_plugin_module'",
+        ),
+    ],
+)
+def test_a_plugin_that_cannot_load_is_one_line(spec, message):
+    """A missing file or module is one line naming it, exit 2, no traceback."""
+    result = invoke("--plugin", spec, "validate", "sushi-go")
+    assert result.exit_code == 2
+    assert result.output.strip() == message
+
+
+def test_a_plugin_that_fails_or_clashes_is_one_line(tmp_path):
+    """A plug-in raising on import, or taking a built-in kind's name, is one line, exit 2."""
+    bad = tmp_path / "bad.py"
+    bad.write_text("raise RuntimeError('broken on purpose')\n", encoding="utf-8")
+    result = invoke("--plugin", bad, "validate", "sushi-go")
+    assert result.exit_code == 2
+    assert result.output.strip() == f"error: plug-in '{bad}' failed to load: RuntimeError: broken on purpose"
+    clash = tmp_path / "clash.py"
+    clash.write_text(
+        "from ruledraft.language.kinds import register_scoring_kind\n"
+        "register_scoring_kind('sets', lambda spec, ctx: None, {'properties': {}})\n",
+        encoding="utf-8",
+    )
+    result = invoke("--plugin", clash, "validate", "sushi-go")
+    assert result.exit_code == 2
+    assert result.output.strip() == "error: a scoring kind named 'sets' is already registered"
+
+
+def _fake_distribution(tmp_path: Path) -> Path:
+    """A distribution on a path entry: a module and a dist-info naming it in ruledraft.scoring_kinds."""
+    site = tmp_path / "site"
+    site.mkdir()
+    source = (ROOT / PLUGIN).read_text(encoding="utf-8")
+    (site / "fake_kinds.py").write_text(
+        source.replace("KIND = register_scoring_kind(", "KIND = ScoringKind(").replace(
+            "from ruledraft.language.kinds import register_scoring_kind",
+            "from ruledraft.language.kinds import ScoringKind",
+        ),
+        encoding="utf-8",
+    )
+    info = site / "fake_kinds-1.0.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: fake-kinds\nVersion: 1.0\n", encoding="utf-8")
+    (info / "entry_points.txt").write_text(
+        "[ruledraft.scoring_kinds]\nlongest_run = fake_kinds:KIND\n", encoding="utf-8"
+    )
+    return site
+
+
+def test_an_installed_package_brings_its_kind_through_the_entry_point_group(tmp_path, monkeypatch):
+    """A distribution naming a kind in ruledraft.scoring_kinds is loaded with no --plugin, and its rules score."""
+    site = _fake_distribution(tmp_path)
+    monkeypatch.syspath_prepend(str(site))
+    monkeypatch.setattr(SCORING_KINDS, "_plugins_loaded", False)
+    result = check_ruleset(VARIANT)
+    assert result.diagnostics == []
+    assert "longest_run" in SCORING_KINDS.names()
+    assert any(r.id == "conveyor" for r in result.ruleset.rules)
+
+
+def test_workers_that_start_afresh_load_the_plugins_again(tmp_path):
+    """A process that does not fork from the command (spawned workers) gets --plugin modules through RULEDRAFT_PLUGINS."""
+    code = (
+        "from ruledraft.language.loading import load_ruleset\n"
+        f"rs = load_ruleset({VARIANT!r})\n"
+        "print([r.id for r in rs.rules][-2])\n"
+    )
+    env = dict(os.environ, **{registry.PLUGINS_ENV: str(ROOT / PLUGIN)})
+    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "conveyor"
+
+
+def test_simulate_with_spawned_workers_scores_the_plugin_kind(monkeypatch):
+    """Where processes cannot fork, --jobs 2 workers start afresh and still score the plug-in's rule."""
+    import ruledraft.play.runner as runner_module
+
+    monkeypatch.setattr(runner_module, "_start_method", lambda: "spawn")
+    result = invoke(
+        "--plugin", PLUGIN, "simulate", VARIANT, "--players", "3", "--games", "30", "--jobs", "2", "--quiet"
+    )
+    assert result.exit_code == 0, result.output
+    assert "conveyor" in result.output
+
+
+def test_a_plugin_builder_that_fails_is_a_diagnostic_at_the_rule(tmp_path):
+    """A plug-in builder that raises gives one located diagnostic at the rule's kind, not a traceback."""
+    plugin = tmp_path / "faulty.py"
+    plugin.write_text(
+        "from ruledraft.language.kinds import register_scoring_kind\n"
+        "def build(spec, ctx):\n"
+        "    raise ValueError('no good')\n"
+        "register_scoring_kind('longest_run', build, {'properties': {'cards': True, 'points': True}})\n",
+        encoding="utf-8",
+    )
+    result = invoke("--plugin", plugin, "validate", VARIANT)
+    assert result.exit_code == 1
+    assert result.output.strip().splitlines()[0] == (
+        f"{VARIANT}:13:11: error: the scoring kind 'longest_run' could not build this rule: ValueError: no good"
+    )
+
+
+def test_an_unknown_kind_says_how_a_plug_in_kind_is_loaded():
+    """A rule file using a plug-in's kind without --plugin says where, and how to load the plug-in."""
+    from typer.testing import CliRunner
+
+    from ruledraft.cli.app import app
+
+    result = CliRunner().invoke(app, ["validate", "examples/plugins/sushi-go-conveyor.yaml"])
+    assert result.exit_code == 1
+    assert result.output.startswith("examples/plugins/sushi-go-conveyor.yaml:13:11: error: 'kind' must be one of ")
+    assert result.output.rstrip().endswith(
+        "not 'longest_run' (a kind from a plug-in is known once it is loaded: ruledraft --plugin FILE_OR_MODULE ...)"
+    )
+
+
+@pytest.mark.parametrize(
+    "returns, message",
+    [
+        ("None", "the scoring kind 'odd_kind' built no rule and reported no problem"),
+        ("7", "the scoring kind 'odd_kind' built int, not a rule (see ruledraft.language.rule.Rule)"),
+    ],
+)
+def test_a_plugin_builder_that_gives_no_rule_is_an_error_at_the_rule(tmp_path, returns, message):
+    """A plug-in builder returning nothing (without a diagnostic) or a non-rule is an error at the rule's kind, never a dropped rule or exit 70."""
+    plugin = tmp_path / "odd.py"
+    plugin.write_text(
+        "from ruledraft.language.kinds import register_scoring_kind\n"
+        f"register_scoring_kind('odd_kind', lambda spec, ctx: {returns}, {{'properties': {{}}}})\n",
+        encoding="utf-8",
+    )
+    rules = tmp_path / "odd.yaml"
+    rules.write_text(
+        "format: 1\nextends: sushi-go\nid: odd\nname: Odd\nscoring:\n  - id: z\n    kind: odd_kind\n", encoding="utf-8"
+    )
+    result = invoke("--plugin", plugin, "validate", rules)
+    assert result.exit_code == 1
+    assert result.output == f"{rules}:7:11: error: {message}\n"
+
+
+@pytest.mark.parametrize(
+    "schema, message",
+    [
+        ("{'properties': 5}", "its schema is not a valid JSON Schema: 5 is not of type 'object'"),
+        ("{'properties': {'x': {'type': object}}}", "its schema is not JSON data"),
+        ("{'properties': {'x': {'$ref': '#/$defs/nothing'}}}", "its schema refers to '#/$defs/nothing'"),
+    ],
+)
+def test_a_plugin_schema_that_cannot_work_is_refused_when_it_registers(tmp_path, schema, message):
+    """A plug-in whose schema is no JSON, no JSON Schema, or refers to a missing definition is one line at load, exit 2."""
+    plugin = tmp_path / "bad_schema.py"
+    plugin.write_text(
+        "from ruledraft.language.kinds import register_scoring_kind\n"
+        f"register_scoring_kind('bad_schema', lambda spec, ctx: None, {schema})\n",
+        encoding="utf-8",
+    )
+    result = invoke("--plugin", plugin, "schema")
+    assert result.exit_code == 2
+    assert result.output.startswith(f"error: scoring kind 'bad_schema': {message}")
+
+
+@pytest.mark.parametrize(
+    "spec, message",
+    [
+        (".foo", "error: plug-in '.foo': neither a Python file (NAME.py) nor a module name (package.module)"),
+        ("/tmp", "error: plug-in '/tmp': a directory, not a Python file"),
+    ],
+)
+def test_a_plugin_spec_that_names_no_file_or_module_says_what_it_is(spec, message):
+    """A directory or a word that is no module name is one line saying so (not 'no such file' or an import internals message)."""
+    result = invoke("--plugin", spec, "validate", "sushi-go")
+    assert (result.exit_code, result.output.strip()) == (2, message)
+
+
+@pytest.mark.parametrize("args", [["--bots", "greedy"], ["--bots", "random", "--jobs", "2"]])
+def test_a_plugin_rule_that_raises_in_play_is_one_line_naming_the_plugin(tmp_path, args):
+    """A plug-in kind whose rule raises while a bot weighs a card or a round is scored is one line naming the plug-in's file and line, exit 2, in the main process and in workers."""
+    source = (ROOT / PLUGIN).read_text(encoding="utf-8")
+    broken = source.replace("return self.points[min(best, len(self.points) - 1)]", "return 1 // 0")
+    assert broken != source
+    plugin = tmp_path / "broken_run.py"
+    plugin.write_text(broken, encoding="utf-8")
+    line = broken.splitlines().index("        return 1 // 0") + 1
+    rules = ROOT / "examples" / "plugins" / "sushi-go-conveyor.yaml"
+    proc = subprocess.run(
+        [sys.executable, "-m", "ruledraft", "--plugin", str(plugin), "simulate", str(rules), "-g", "20", "-q", *args],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert proc.returncode == 2
+    assert (
+        proc.stderr == f"error: plug-in {plugin}, line {line}: ZeroDivisionError: integer division or modulo by zero\n"
+    )

@@ -1,0 +1,134 @@
+"""Semantic checks of rule files (what JSON Schema cannot see), through ``check_ruleset``.
+
+The corpus ``tests/data/broken-semantic/*.yaml``: each file starts with comment lines
+
+    # expect: [FILE:]LINE:COLUMN: KEY WORDS ... MORE KEY WORDS
+    # xfail: REASON            (optional: a known bug, the expectation is what should happen)
+
+and checking it must give exactly those diagnostics: one per ``expect`` line, at that
+line and column (of FILE when given, a file next to it, else of the file itself), its
+message containing each ``...``-separated fragment in order. Only the location and the
+words a user needs are pinned, so the wording can still be polished.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from paths import DATA
+
+from ruledraft.language.bundled import bundled_ids
+from ruledraft.language.loading import check_ruleset
+
+CORPUS = DATA / "broken-semantic"
+EXPECT = re.compile(r"^# expect: (?:(?P<file>[\w.-]+\.ya?ml):)?(?P<line>\d+):(?P<column>\d+): (?P<words>.+?)\s*$")
+XFAIL = re.compile(r"^# xfail: (?P<reason>.+?)\s*$")
+
+
+def read_header(path: Path):
+    """The expectations ``[(file name, line, column, [fragments])]`` and the xfail reason (or None) of a corpus file."""
+    expected, reason = [], None
+    for text in path.read_text(encoding="utf-8").splitlines():
+        if not text.startswith("#"):
+            break
+        m = EXPECT.match(text)
+        if m:
+            fragments = [f.strip() for f in m["words"].split(" ... ")]
+            expected.append((m["file"] or path.name, int(m["line"]), int(m["column"]), fragments))
+            continue
+        m = XFAIL.match(text)
+        if m:
+            reason = m["reason"]
+    return expected, reason
+
+
+def corpus_params():
+    """One pytest param per corpus file; known bugs are strict xfails."""
+    out = []
+    for path in sorted(CORPUS.glob("*.yaml")):
+        _, reason = read_header(path)
+        marks = [pytest.mark.xfail(strict=True, reason=reason)] if reason else []
+        out.append(pytest.param(path, id=path.stem, marks=marks))
+    return out
+
+
+def contains_in_order(message: str, fragments) -> bool:
+    """Whether ``message`` contains every fragment, in this order."""
+    pos = 0
+    for fragment in fragments:
+        found = message.find(fragment, pos)
+        if found < 0:
+            return False
+        pos = found + len(fragment)
+    return True
+
+
+def test_corpus_files_all_declare_expectations():
+    """Every corpus file states at least one expected diagnostic (a file without one would test nothing)."""
+    files = sorted(CORPUS.glob("*.yaml"))
+    assert len(files) >= 20
+    for path in files:
+        expected, _ = read_header(path)
+        assert expected, f"{path.name} has no '# expect:' line"
+
+
+@pytest.mark.parametrize("path", corpus_params())
+def test_broken_semantic_corpus(path):
+    """Each broken file gives exactly its expected diagnostics: located (file, line, column) and with the key words."""
+    expected, _ = read_header(path)
+    result = check_ruleset(path)
+    assert result.ruleset is None and not result.ok
+    got = sorted(result.diagnostics, key=lambda d: (Path(d.file).name, d.line, d.column))
+    want = sorted(expected, key=lambda e: (e[0], e[1], e[2]))
+    shown = "\n".join(d.format() for d in got)
+    assert len(got) == len(want), f"expected {len(want)} diagnostics, got:\n{shown}"
+    for d, (name, line, column, fragments) in zip(got, want):
+        assert (Path(d.file).resolve(), d.line, d.column) == ((CORPUS / name).resolve(), line, column), shown
+        assert contains_in_order(d.message, fragments), f"{fragments} not in {d.message!r}"
+        assert d.severity == "error"
+
+
+def test_diagnostics_carry_the_source_line():
+    """A semantic diagnostic keeps the offending source line, so a caret can be drawn under the column."""
+    path = CORPUS / "unknown-card-in-selector.yaml"
+    d = min(check_ruleset(path).diagnostics)
+    assert d.source_line is not None and "aple" in d.source_line
+    assert d.source_line[d.column - 1 :].startswith("aple")
+    assert d.format(with_source=True).splitlines()[-1].strip() == "^"
+
+
+def test_expression_error_column_points_at_the_token_in_the_file(tmp_path):
+    """An expression syntax error points at the offending token's line and column in the file, however the text is quoted."""
+    head = (
+        "format: 1\nid: mini\nname: Mini\nplayers: {min: 2, max: 4}\n"
+        "cards:\n  - {id: apple, count: 10}\n  - {id: pear, count: 10}\n"
+        "deal:\n  hand_size: {2: 5, 3-4: 4}\nrounds: {count: 1, pass: left}\n"
+    )
+    cases = {
+        # expression text in the file          -> (line offset from the 'expr' line, column of the second '*')
+        "expr: count(apple) * * 2": (0, 26),
+        'expr: "count(apple) * * 2"': (0, 27),
+        "expr: 'count(apple) * * 2'": (0, 27),
+        'expr: "count(\\x61pple) * * 2"': (0, 30),  # an escape is 4 characters in the file, 1 in the value
+        "expr: >\n      count(apple)\n      + * 2": (2, 9),
+    }
+    for text, (offset, column) in cases.items():
+        path = tmp_path / "e.yaml"
+        body = head + "scoring:\n  - id: apples\n    kind: expression\n    " + text + "\n"
+        path.write_text(body, encoding="utf-8")
+        expr_line = body.splitlines().index("    " + text.splitlines()[0]) + 1
+        diagnostics = check_ruleset(path).diagnostics
+        assert len(diagnostics) == 1, [d.format() for d in diagnostics]
+        d = diagnostics[0]
+        assert (d.line, d.column) == (expr_line + offset, column), (text, d.format())
+        assert "unexpected" in d.message
+
+
+@pytest.mark.parametrize("ruleset_id", bundled_ids())
+def test_bundled_rulesets_have_no_diagnostics(ruleset_id):
+    """The bundled rulesets check clean (so every diagnostic of the corpus comes from its own mistake)."""
+    result = check_ruleset(ruleset_id)
+    assert result.diagnostics == []
+    assert result.ok

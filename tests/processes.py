@@ -1,0 +1,32 @@
+"""Waiting on the processes a test starts by the work they have done, never by the clock:
+on a busy machine a wall-clock wait (``time.sleep(4)  # some games finish``) may end
+before the process has even started (Linux: read from /proc)."""
+
+from __future__ import annotations
+
+import os
+import time
+from pathlib import Path
+
+#: only so that a hang fails instead of blocking the run
+HANG = 120
+
+
+def cpu_seconds(pid: int) -> float:
+    """The processor time (user and system) a process has used so far; 0 once it is gone."""
+    try:
+        text = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return 0.0
+    fields = text[text.rindex(")") + 2 :].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def until_busy(proc, pids, seconds: float) -> None:
+    """Wait until ``pids`` have used ``seconds`` of processor time together (that much work
+    is done however busy the machine is); fails if ``proc`` ends first or after HANG s."""
+    deadline = time.monotonic() + HANG
+    while sum(cpu_seconds(pid) for pid in pids) < seconds:
+        assert proc.poll() is None, proc.communicate()
+        assert time.monotonic() < deadline, f"no work done in {HANG} s"
+        time.sleep(0.05)
