@@ -11,8 +11,9 @@ import textwrap
 from pathlib import Path
 
 import pytest
+from paths import ROOT
 
-RULESETS = Path(__file__).resolve().parents[2] / "rulesets"
+RULESETS = ROOT / "rulesets"
 CANNOT_WRITE = 74
 
 

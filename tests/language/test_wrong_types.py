@@ -9,15 +9,14 @@ from __future__ import annotations
 import copy
 import resource
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 import yaml
+from paths import ROOT
 
 from ruledraft.language.loading import check_ruleset
 
-ROOT = Path(__file__).resolve().parents[2]
 FILES = (
     "rulesets/sushi-go.yaml",
     "rulesets/sushi-go-two-player-dummy.yaml",
