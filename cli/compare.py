@@ -15,9 +15,8 @@ from ruledraft.errors import InputError
 from ruledraft.lab.compare import Side, comparison, independent_seed, labels, pairing, play_sides
 from ruledraft.lab.compare import lineup as bot_lineup
 from ruledraft.lab.figures import formatted
-from ruledraft.play.agents import BotFailure
+from ruledraft.play.agents import BotFailure, time_budget_note
 from ruledraft.play.cluster import ClusterError
-from ruledraft.play.ismcts import time_budget_note
 from ruledraft.play.runner import WorkerError
 
 from .common import checked_ruleset, console, fail, leave_interrupted, reported_errors, shown, write_html_report

@@ -12,7 +12,8 @@ import typer
 from ruledraft.engine.table_scoring import TableError, table_sheet
 from ruledraft.errors import InputError
 from ruledraft.language.file_access import UnreadableInput, open_input
-from ruledraft.play.game_log import MAX_LINE_BYTES, parse_json, read_lines, replay_sheet, size_in_words
+from ruledraft.language.json_check import parse_json
+from ruledraft.play.game_log import MAX_LINE_BYTES, read_lines, replay_sheet, size_in_words
 
 from .common import get_ruleset, reported_errors, shown
 from .options import allow_path_option, allowed_dirs, ruleset_argument

@@ -16,9 +16,8 @@ from rich.table import Table
 from ruledraft.engine.state import MAX_SEED
 from ruledraft.errors import InputError, RuledraftError
 from ruledraft.lab.figures import formatted
-from ruledraft.play.agents import BotFailure
+from ruledraft.play.agents import BotFailure, time_budget_note
 from ruledraft.play.cluster import ClusterError
-from ruledraft.play.ismcts import time_budget_note
 from ruledraft.play.runner import GameResult, WorkerError
 from ruledraft.play.runner import simulate as run_simulation
 
@@ -59,10 +58,91 @@ def _span(pair, fmt: str = "{:.1%}") -> str:
 RULE_SEAT_COLUMNS = 4
 
 
-def summary_tables(summary, ruleset, *, cards: bool = False) -> list[Table | str]:
+#: under the tables: what their words mean, one line each (``--explain`` says more)
+SEATS_LEGEND = "95% CI: holds the true figure in 95 of 100 such runs; ± is half its width"
+TEST_LEGEND = "seats differ: chi-square test of equal wins; df: degrees of freedom; p: chance"
+CARDS_LEGEND = "vs none: win rate of takers minus that of non-takers, in percentage points"
+EFFECT_LEGEND = "pts is 0 for effect cards ({cards}): their worth shows in win% and vs none"
+EXPLAIN_HINT = "(--explain says what each figure means)"
+
+#: ``--explain``: one paragraph per figure
+EXPLANATIONS = (
+    (
+        "wins",
+        "The share of games the seat won. A win shared by several seats counts as a fraction for each "
+        "(two tied winners get half a win each).",
+    ),
+    (
+        "95% CI",
+        "A 95% confidence interval: had the same simulation been run many times with other seeds, 95 of "
+        "100 such intervals would hold the true figure. Narrow it with more games. '±' after a mean is "
+        "half the interval's width.",
+    ),
+    (
+        "mean score, sd, min, max",
+        "The seat's final score over all games: its mean, its standard deviation (how far a typical game "
+        "lies from the mean), and the lowest and highest scores seen.",
+    ),
+    (
+        "seats differ (chi-square, df, p)",
+        "Whether the seats win equally often. The chi-square statistic measures how far the win counts lie "
+        "from equal shares; df (degrees of freedom) is the number of seats that can win, less one; p is the "
+        "chance that equal seats would lie at least this far apart. Below 0.05 the seats are taken to differ. "
+        "When the seats play different bots this tests the bots as much as the seats.",
+    ),
+    (
+        "margin of victory, ties",
+        "How many points the winner led the runner-up by (mean, median, and the range holding 90% of games), "
+        "and how often the top score was tied or the win shared.",
+    ),
+    (
+        "points per scoring rule",
+        "The mean points each rule gave per seat and game ('all seats'), with its 95% interval, and the "
+        "rule's share of all points scored.",
+    ),
+    (
+        "per card: taken, turn, pts",
+        "Copies of the card taken per game (all seats together), the mean turn it was taken on, and the "
+        "points each copy brought: a rule's points shared among the cards it read.",
+    ),
+    (
+        "per card: win%, vs none",
+        "The win rate of seats that took at least one copy, and how many points of percent higher (or lower) "
+        "it is than the win rate of seats that took none, with its 95% interval. With different bots at the "
+        "seats this mostly shows which bot takes the card: for card figures, give every seat the same bot.",
+    ),
+)
+
+
+def explanation_lines() -> list[str]:
+    """The paragraphs ``simulate --explain`` prints after the tables."""
+    return [f"{name}: {text}" for name, text in EXPLANATIONS]
+
+
+def _bots_note(summary) -> str | None:
+    bots = list(dict.fromkeys(s.bot for s in summary.seats if s.bot != "dummy"))
+    if len(bots) < 2:
+        return None
+    return (
+        "Different bots at the seats: 'vs none' mostly shows which bot takes a card.\n"
+        f"For card figures give every seat one bot (--bots {bots[0]})."
+    )
+
+
+def _effect_cards(ruleset, cards: Sequence[dict]) -> list[str]:
+    """The cards in the table whose worth is an action or effect, not points of their own."""
+    if ruleset is None:
+        return []
+    ids = ruleset.catalogue.ids
+    acting = {ids[e.card] for e in getattr(ruleset, "effects", ())} | {ids[a.card] for a in ruleset.actions}
+    return [c["card"] for c in cards if c["card"] in acting and not c.get("points_per_card")]
+
+
+def summary_tables(summary, ruleset, *, cards: bool = False, explain: bool = False) -> list[Table | str]:
     """The tables (and plain lines) ``simulate`` prints: results per seat with 95%
     intervals, whether the seats differ, the margin of victory and ties, points per
-    scoring rule, and with ``cards`` the per-card figures."""
+    scoring rule, and with ``cards`` the per-card figures; under them, what their
+    words mean (with ``explain``, a paragraph per figure)."""
     figures = summary.figures
     seats = Table(title=f"{ruleset.name}: {summary.games} games, {summary.players} players, seed {summary.seed}")
     columns: tuple[tuple[str, JustifyMethod], ...] = (
@@ -76,7 +156,7 @@ def summary_tables(summary, ruleset, *, cards: bool = False) -> list[Table | str
         ("max", "right"),
     )
     for name, justify in columns:
-        seats.add_column(name, justify=justify)
+        seats.add_column(name, justify=justify, no_wrap=name != "bot")
     for s in summary.seats:
         fig = figures["seats"][s.seat] if figures else None
         wins = s.bot != "dummy" or (fig is not None and fig["can_win"])
@@ -95,12 +175,16 @@ def summary_tables(summary, ruleset, *, cards: bool = False) -> list[Table | str
         )
     out: list[Table | str] = [seats]
     if figures:
-        out.extend(_outcome_lines(figures))
+        out.append(SEATS_LEGEND)
+        outcome = _outcome_lines(figures)
+        if outcome and outcome[0].startswith(("seats differ", "no evidence")):
+            outcome.insert(1, TEST_LEGEND)
+        out.extend(outcome)
     rules = Table(title="Mean points per scoring rule, per seat")
     rules.add_column("rule")
     if figures:
         rules.add_column("all seats", justify="right")
-        rules.add_column("95% CI", justify="right")
+        rules.add_column("95% CI", justify="right", no_wrap=True)
         rules.add_column("share", justify="right")
     per_seat = not figures or len(summary.seats) <= RULE_SEAT_COLUMNS
     if per_seat:
@@ -121,6 +205,15 @@ def summary_tables(summary, ruleset, *, cards: bool = False) -> list[Table | str
     out.append(rules)
     if cards and figures and figures.get("cards"):
         out.append(card_table(figures["cards"]))
+        out.append(CARDS_LEGEND)
+        acting = _effect_cards(ruleset, figures["cards"])
+        if acting:
+            out.append(EFFECT_LEGEND.format(cards=", ".join(acting)))
+        note = _bots_note(summary)
+        if note is not None:
+            out.append(note)
+    if figures:
+        out.extend(explanation_lines() if explain else [EXPLAIN_HINT])
     return out
 
 
@@ -168,7 +261,7 @@ def card_table(cards: Sequence[dict]) -> Table:
         ("95% CI", "right"),
     )
     for name, justify in columns:
-        table.add_column(name, justify=justify)
+        table.add_column(name, justify=justify, no_wrap=name != "card")
     for c in cards:
         turn = c["mean_turn"]
         per = c["points_per_card"]
@@ -346,6 +439,7 @@ def simulate(
         "--cards/--no-cards",
         help="Count and show the per-card figures: taken, turn, points, win rates (--no-cards: leave them out).",
     ),
+    explain: bool = typer.Option(False, "--explain", help="After the tables, a paragraph on what each figure means."),
     quiet: bool = quiet_option(),
     allow_path: list[str] = allow_path_option(),
     report: str | None = report_option(),
@@ -433,7 +527,7 @@ def simulate(
             typer.echo(json.dumps(summary.to_json(), indent=2))
         else:
             out = console()
-            for part in summary_tables(summary, rs, cards=cards):
+            for part in summary_tables(summary, rs, cards=cards, explain=explain):
                 if isinstance(part, str):
                     out.print(part, markup=False, highlight=False)
                 else:

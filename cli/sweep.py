@@ -13,9 +13,8 @@ from ruledraft.errors import InputError
 from ruledraft.lab.figures import formatted
 from ruledraft.lab.sweep import key_figures, player_counts
 from ruledraft.lab.sweep import sweep as run_sweep
-from ruledraft.play.agents import BotFailure
+from ruledraft.play.agents import BotFailure, time_budget_note
 from ruledraft.play.cluster import ClusterError
-from ruledraft.play.ismcts import time_budget_note
 from ruledraft.play.runner import WorkerError
 
 from .common import checked_ruleset, console, fail, leave_interrupted, reported_errors, shown, write_html_report

@@ -12,10 +12,9 @@ import importlib
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (it costs more than the rest)
 
-__version__ = "0.1.0"
-
-#: each stable name -> the module it comes from (the same names as ``__all__``)
+#: each stable name -> the module it comes from (the names of ``__all__``, and the version)
 _SOURCES = {
+    "__version__": "ruledraft.version",
     # rulesets
     "load_ruleset": "ruledraft.api",
     "check_ruleset": "ruledraft.api",
@@ -110,6 +109,7 @@ if TYPE_CHECKING:  # what the names are, for type checkers and editors
     from ruledraft.play.agents import Agent, BotFailure, BotOption, agent_names, register_agent
     from ruledraft.play.game_log import record_game
     from ruledraft.play.runner import Summary
+    from ruledraft.version import __version__ as __version__
 
 
 def __getattr__(name: str) -> Any:
@@ -123,4 +123,4 @@ def __getattr__(name: str) -> Any:
 
 
 def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(__all__))
+    return sorted(set(globals()) | set(_SOURCES))

@@ -16,9 +16,9 @@ from typer.testing import CliRunner
 
 from ruledraft.cli.app import app
 from ruledraft.errors import InputError
+from ruledraft.language.json_check import MAX_PROBLEMS
 from ruledraft.play.game_log import (
     MAX_LINE_BYTES,
-    MAX_PROBLEMS,
     MAX_SEED,
     read_lines,
     record_game,
@@ -343,7 +343,7 @@ def test_the_schema_reads_the_format_record_game_writes():
 
 def test_the_quick_check_agrees_with_jsonschema(record):
     """The quick validity check used for clean records says exactly what jsonschema says, for clean records and every malformed one above (format 1.0 aside: JSON Schema takes it for 1; the record check refuses it)."""
-    from ruledraft.play.game_log import _quick, _validator
+    from ruledraft.language.json_check import _quick, _validator
 
     quick, full = _quick("game-log.schema.json"), _validator("game-log.schema.json")
     dummy = make_record("sushi-go-two-player-dummy", 2)

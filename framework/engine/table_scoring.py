@@ -15,16 +15,16 @@ import attrs
 from ruledraft.engine.scoresheet import PlayedGame, ScoreSheet, score_game, turns_needed
 from ruledraft.errors import InputError
 from ruledraft.language.catalogue import CardType
+from ruledraft.language.json_check import MAX_PROBLEMS, format_problems, plural, schema_problems, show
 from ruledraft.language.ruleset import CompiledRuleset
 from ruledraft.language.suggest import did_you_mean
-from ruledraft.play.game_log import MAX_PROBLEMS, format_problems, plural, schema_problems, show
 
 __all__ = ["TableError", "parse_table", "score_table", "table_problems", "table_sheet", "turns_needed"]
 
 
 class TableError(InputError):
     """A table that is not a finished table of the ruleset: every problem found, each
-    ``WHERE: error: PATH: MESSAGE`` (at most :data:`~ruledraft.play.game_log.MAX_PROBLEMS`)."""
+    ``WHERE: error: PATH: MESSAGE`` (at most :data:`~ruledraft.language.json_check.MAX_PROBLEMS`)."""
 
     def __init__(self, lines: list[str]):
         super().__init__("\n".join(lines))

@@ -42,6 +42,7 @@ from typing import Any
 
 from ruledraft.errors import RuledraftError
 from ruledraft.lab.figures import formatted
+from ruledraft.version import __version__
 
 INSTALL = "pip install 'ruledraft[plots]'"
 PAGE = "index.html"
@@ -643,7 +644,6 @@ def render(
 ) -> str:
     """The report's HTML (see :func:`write_report`)."""
     require_plots()
-    from ruledraft import __version__
 
     if not sides:
         raise ValueError("a report needs at least one side")

@@ -11,11 +11,16 @@ def _players_list(counts: list[int]) -> str:
 
 
 def describe_ruleset(rs: CompiledRuleset) -> str:
-    """The rules of a ruleset as a person would read them."""
-    cat = rs.catalogue
-    out: list[str] = []
+    """The rules of a ruleset as a person would read them: its heading, then a
+    section for each part of the game, each written by a function of its own."""
+    sections = (_heading, _cards, _flow, _actions, _effects, _scoring, _winner)
+    out = [line for section in sections for line in section(rs)]
+    return "\n".join(out).rstrip() + "\n"
+
+
+def _heading(rs: CompiledRuleset) -> list[str]:
     title = f"{rs.name} ({rs.id}{' ' + rs.version if rs.version else ''})"
-    out += [title, "=" * len(title)]
+    out = [title, "=" * len(title)]
     if rs.extends:
         out.append(f"Extends: {rs.extends}")
     if rs.description:
@@ -25,9 +30,13 @@ def describe_ruleset(rs: CompiledRuleset) -> str:
     if rs.menu:
         out.append("Menu: " + _menu_words(rs))
     out.append("")
+    return out
 
+
+def _cards(rs: CompiledRuleset) -> list[str]:
+    cat = rs.catalogue
     deck = sum(c.count for c in cat.cards)
-    out.append(f"Cards ({deck} in the deck)")
+    out = [f"Cards ({deck} in the deck)"]
     width = max(len(c.name) for c in cat.cards)
     for c in cat.cards:
         extras = []
@@ -44,8 +53,12 @@ def describe_ruleset(rs: CompiledRuleset) -> str:
             line += "; " + "; ".join(extras)
         out.append(line)
     out.append("")
+    return out
 
-    out.append("Set-up and flow")
+
+def _flow(rs: CompiledRuleset) -> list[str]:
+    """Set-up and flow: the deal, rounds, passing, additions, the deck between rounds, turns."""
+    out = ["Set-up and flow"]
     by_size: dict[int, list[int]] = {}
     for n in rs.player_counts:
         by_size.setdefault(rs.hand_sizes[n], []).append(n)
@@ -55,65 +68,77 @@ def describe_ruleset(rs: CompiledRuleset) -> str:
     else:
         out.append(f"  Deal {deal}.")
     out.append(f"  {rs.rounds} round{'s' if rs.rounds != 1 else ''}.")
-    if rs.pass_patterns:
-        out.append("  " + _pattern_words(rs.pass_patterns))
-    else:
-        dirs = [DIRECTION_NAMES[d] for d in rs.pass_directions]
-        if len(set(dirs)) == 1:
-            out.append(
-                f"  Hands pass {dirs[0]} every round" + (" (seat i hands to seat i+1)." if dirs[0] == "left" else ".")
-            )
-        else:
-            out.append("  Hands pass " + ", ".join(f"{d} in round {i + 1}" for i, d in enumerate(dirs)) + ".")
+    out.append("  " + _passing_words(rs))
     for addition in rs.additions:
         out.append("  " + _addition_words(rs, addition))
     if rs.between_rounds == "keep_deck":
         out.append("  The deck is not reshuffled between rounds; cards left at the end are not used.")
     else:
         out.append("  Between rounds every card that is not kept is shuffled back into the deck.")
-    kept = [c.name for c in cat.cards if c.keep == "game"]
+    kept = [c.name for c in rs.catalogue.cards if c.keep == "game"]
     if kept:
         out.append(f"  Played cards are discarded after each round, except {', '.join(kept)}, kept until game end.")
-    if rs.procedure == "standard":
-        out.append("  Each turn every player picks a card at the same time, all reveal, and hands pass on.")
-        out.append("  A last single card is played automatically.")
-    elif rs.dummy:
-        d = rs.dummy
-        ctrl = ", ".join(f"seat {c} in round {i + 1}" for i, c in enumerate(d.first_controller))
-        out.append(
-            f"  The dummy's hand is a face-down pile. Each turn the player controlling the dummy draws {d.draw} "
-            f"card(s) from it, then picks one card for themself and one for the dummy; the other player picks as usual."
-        )
-        out.append(f"  Control of the dummy alternates every turn, starting with {ctrl}.")
-        out.append(
-            "  The dummy scores as a seat of its own" + (" and can win." if d.can_win else " but can never win.")
-        )
-        out.append(
-            "  Wherever scoring depends on the number of players, the dummy counts as one "
-            f"(this game is scored as a {rs.min_players + d.seats}-player game)."
-        )
+    out += _turn_words(rs)
     out.append("")
+    return out
 
-    if rs.actions:
-        out.append("Special actions")
-        for a in rs.actions:
-            name = cat.cards[a.card].name
-            extra = "one more card" if a.extra == 1 else f"up to {a.extra} more cards"
-            out.append(
-                f"  {a.id}: with a {name} played on an earlier turn, take {extra} from your hand "
-                f"this turn, in the order you choose; then the {name} goes back into your hand and "
-                f"is passed on. At most one per turn."
-            )
-            if a.description:
-                out.append(f"    {a.description}")
-        out.append("")
 
-    if rs.effects:
-        out.append("Card effects")
-        for e in rs.effects:
-            out.append(f"  {e.describe()}")
-        out.append("")
+def _passing_words(rs: CompiledRuleset) -> str:
+    if rs.pass_patterns:
+        return _pattern_words(rs.pass_patterns)
+    dirs = [DIRECTION_NAMES[d] for d in rs.pass_directions]
+    if len(set(dirs)) == 1:
+        return f"Hands pass {dirs[0]} every round" + (" (seat i hands to seat i+1)." if dirs[0] == "left" else ".")
+    return "Hands pass " + ", ".join(f"{d} in round {i + 1}" for i, d in enumerate(dirs)) + "."
 
+
+def _turn_words(rs: CompiledRuleset) -> list[str]:
+    if rs.procedure == "standard":
+        return [
+            "  Each turn every player picks a card at the same time, all reveal, and hands pass on.",
+            "  A last single card is played automatically.",
+        ]
+    if not rs.dummy:
+        return []
+    d = rs.dummy
+    ctrl = ", ".join(f"seat {c} in round {i + 1}" for i, c in enumerate(d.first_controller))
+    return [
+        f"  The dummy's hand is a face-down pile. Each turn the player controlling the dummy draws {d.draw} "
+        f"card(s) from it, then picks one card for themself and one for the dummy; the other player picks as usual.",
+        f"  Control of the dummy alternates every turn, starting with {ctrl}.",
+        "  The dummy scores as a seat of its own" + (" and can win." if d.can_win else " but can never win."),
+        "  Wherever scoring depends on the number of players, the dummy counts as one "
+        f"(this game is scored as a {rs.min_players + d.seats}-player game).",
+    ]
+
+
+def _actions(rs: CompiledRuleset) -> list[str]:
+    if not rs.actions:
+        return []
+    out = ["Special actions"]
+    for a in rs.actions:
+        name = rs.catalogue.cards[a.card].name
+        extra = "one more card" if a.extra == 1 else f"up to {a.extra} more cards"
+        out.append(
+            f"  {a.id}: with a {name} played on an earlier turn, take {extra} from your hand "
+            f"this turn, in the order you choose; then the {name} goes back into your hand and "
+            f"is passed on. At most one per turn."
+        )
+        if a.description:
+            out.append(f"    {a.description}")
+    out.append("")
+    return out
+
+
+def _effects(rs: CompiledRuleset) -> list[str]:
+    if not rs.effects:
+        return []
+    return ["Card effects", *(f"  {e.describe()}" for e in rs.effects), ""]
+
+
+def _scoring(rs: CompiledRuleset) -> list[str]:
+    out: list[str] = []
+    notes = dict(rs.rule_notes)
     for label, rules in (
         ("Scoring at the end of each round", rs.round_rules),
         ("Scoring at the end of the game", rs.game_rules),
@@ -122,21 +147,22 @@ def describe_ruleset(rs: CompiledRuleset) -> str:
             continue
         out.append(label)
         for r in rules:
-            note = dict(rs.rule_notes).get(r.id)
+            note = notes.get(r.id)
             # a rule's own description says it in words; the generated line stays for the detail
             out.append(f"  {r.id}: {note}" if note else f"  {r.id}: {r.describe()}")
             if note:
                 out.append(f"    ({r.describe()})")
         out.append("")
+    return out
 
-    out.append("Winner")
+
+def _winner(rs: CompiledRuleset) -> list[str]:
     chain = ["most points"]
     for tb in rs.tie_breaks:
         chain.append(f"the {'highest' if tb.most else 'lowest'} {tb.quantity.words}")
     text = "  " + ", then ".join(chain) + "."
     text += " Players still tied share the win." if rs.shared_win else " Players still tied all lose."
-    out.append(text)
-    return "\n".join(out).rstrip() + "\n"
+    return ["Winner", text]
 
 
 def _one_pattern(pattern: tuple[int, ...]) -> str:

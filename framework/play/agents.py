@@ -2,7 +2,10 @@
 
 An agent is anything with ``name`` and ``act(state, seat) -> action``. Agents are
 found by name through a registry (:func:`register_agent`, :func:`make_agent`), so a
-new bot plugs in without touching the runner or the CLI.
+new bot plugs in without touching the runner or the CLI. This module registers the
+built-in bots: its own, and the search bots of :mod:`ruledraft.play.planner` and
+:mod:`ruledraft.play.ismcts`, which stand below it and know nothing of the registry
+(what the bots share lives lower still, in :mod:`ruledraft.play.gains`).
 
 Bots look only at what their seat may know: their own hand and the public tables.
 :func:`observe` gives exactly that, as a record and as the vector the PettingZoo
@@ -14,7 +17,7 @@ from __future__ import annotations
 import _random
 import inspect
 import random
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from operator import add
 from typing import Any, Protocol
 
@@ -31,7 +34,9 @@ from ruledraft.play.bot_specs import (
     options_of,
     parse_spec,
 )
-from ruledraft.tableau import Tableau
+from ruledraft.play.gains import Baseline, kept_now, returned_card, sampled_gains, with_cards
+from ruledraft.play.ismcts import ISMCTSAgent
+from ruledraft.play.planner import PlannerAgent
 
 __all__ = [
     "Agent",
@@ -50,6 +55,7 @@ __all__ = [
     "observe",
     "parse_bot",
     "register_agent",
+    "time_budget_note",
 ]
 
 
@@ -166,6 +172,20 @@ def observe(state, seat: int) -> tuple[Observation, list[float]]:
     return obs, encoder_for(state.game).encode(obs)
 
 
+def time_budget_note(specs: Sequence[str]) -> str | None:
+    """A one-line note when one of the bot ``specs`` is an ``ismcts`` bot with a time
+    budget (``ismcts:ms=50``): its moves depend on the machine's speed, so the results
+    cannot be reproduced. ``None`` when every bot's moves follow from the seed."""
+    for text in dict.fromkeys(specs):
+        spec = parse_bot(text)
+        if spec.kind.factory is ISMCTSAgent and spec.options.get("ms", 0) > 0:
+            return (
+                f"note: {text} searches for a time, not a number of iterations: its moves depend "
+                "on the machine's speed and load, so these results cannot be reproduced (iterations=N can)"
+            )
+    return None
+
+
 class RandomAgent:
     """Uniform over the legal actions (chopsticks moves included), seeded."""
 
@@ -215,7 +235,7 @@ class GreedyAgent:
         K = game.num_card_types
         kept = game.kept
         score_kept = bool(game.ruleset.game_rules)
-        this_round = _Baseline(state.tableau(), seat)
+        this_round = Baseline(state.tableau(), seat)
         to_game_end = None
         best: list[int] = []
         best_gain = None
@@ -225,7 +245,7 @@ class GreedyAgent:
                 gain = this_round.gain(game.round_rules_reading[action], action)
                 if kept[action] and score_kept:
                     if to_game_end is None:
-                        to_game_end = _Baseline(_kept_now(state), seat)
+                        to_game_end = Baseline(kept_now(state), seat)
                     gain += to_game_end.gain(game.game_rules_reading[action], action)
             else:
                 gain = self._gain(state, seat, action)
@@ -241,16 +261,16 @@ class GreedyAgent:
         ruleset = game.ruleset
         cards, dummy_card = game.decode_action(action)
         dummy_seat = game.num_players if ruleset.dummy else None
-        returned = _returned_card(state, seat, cards)
+        returned = returned_card(state, seat, cards)
         changed = set(cards)
         if returned is not None:
             changed.add(returned)
         if dummy_card is not None:
             changed.add(dummy_card)
         round_t = state.tableau()
-        hyp = _with_cards(round_t, seat, cards, returned)
+        hyp = with_cards(round_t, seat, cards, returned)
         if dummy_card is not None and dummy_seat is not None:
-            hyp = _with_cards(hyp, dummy_seat, (dummy_card,), None)
+            hyp = with_cards(hyp, dummy_seat, (dummy_card,), None)
         gain = 0
         rules = {r for c in changed for r in game.round_rules_reading[c]}
         for rule in ruleset.round_rules:  # in ruleset order, for reproducible sums
@@ -260,10 +280,10 @@ class GreedyAgent:
         kept_cards = tuple(c for c in cards if kept[c])
         kept_dummy = dummy_card is not None and kept[dummy_card]
         if (kept_cards or kept_dummy) and ruleset.game_rules:
-            kept_t = _kept_now(state)
-            hyp_k = _with_cards(kept_t, seat, kept_cards, None) if kept_cards else kept_t
+            kept_t = kept_now(state)
+            hyp_k = with_cards(kept_t, seat, kept_cards, None) if kept_cards else kept_t
             if kept_dummy and dummy_card is not None and dummy_seat is not None:
-                hyp_k = _with_cards(hyp_k, dummy_seat, (dummy_card,), None)
+                hyp_k = with_cards(hyp_k, dummy_seat, (dummy_card,), None)
             for rule in ruleset.game_rules:
                 gain += rule.score_seat(hyp_k, seat) - rule.score_seat(kept_t, seat)
         return gain
@@ -296,80 +316,6 @@ def _best_decision(state, seat: int, legal: list[int], rng: random.Random) -> in
     return best[0] if len(best) == 1 else rng.choice(best)
 
 
-class _Baseline:
-    """One seat's score before a move, rule by rule (computed once, on demand), and
-    the change one more card would make."""
-
-    __slots__ = ("t", "seat", "row", "seq", "base")
-
-    def __init__(self, t: Tableau, seat: int):
-        self.t = t
-        self.seat = seat
-        self.row = t.counts[seat]
-        self.seq = t.cards[seat]
-        self.base: dict[object, tuple[object, int]] = {}
-
-    def gain(self, rules, card: int) -> int:
-        """Points ``rules`` would give ``seat`` with ``card`` added, minus what they give now."""
-        row2 = self.row[:]
-        row2[card] += 1
-        seq2 = self.seq + [card]
-        t, seat, base = self.t, self.seat, self.base
-        hyp = None
-        gain = 0
-        for rule in rules:
-            if rule.own_cards_only:
-                if rule not in base:
-                    base[rule] = rule.score_row(self.row, self.seq)
-                gain += rule.score_row(row2, seq2) - base[rule]
-                continue
-            if hyp is None:
-                hyp = t.with_seat(seat, row2, seq2)
-            ranks_by = rule.ranks_by
-            if ranks_by is not None and ranks_by.is_local:
-                # a majority: the other seats' quantities do not change with this move
-                if rule not in base:
-                    q = rule.quantities(t)
-                    base[rule] = (q, rule.award(q, t)[seat])
-                q, before = base[rule]
-                gain += rule.score_seat_changed(hyp, seat, q) - before
-            else:
-                if rule not in base:
-                    base[rule] = rule.score_seat(t, seat)
-                gain += rule.score_seat(hyp, seat) - base[rule]
-        return gain
-
-
-def _returned_card(state, seat: int, cards: Sequence[int]) -> int | None:
-    """The special-action card that leaves the table when ``cards`` are taken together."""
-    action = state.game.special_action_for(state.counts[seat], len(cards))
-    return action.card if action is not None else None
-
-
-def _with_cards(t: Tableau, seat: int, cards: Sequence[int], removed: int | None) -> Tableau:
-    counts = t.counts[seat][:]
-    seq = t.cards[seat] + list(cards)
-    for c in cards:
-        counts[c] += 1
-    if removed is not None:
-        counts[removed] -= 1
-        seq.remove(removed)
-    return t.with_seat(seat, counts, seq)
-
-
-def _kept_now(state) -> Tableau:
-    """Cards that will be kept to game end, counting those already played this round."""
-    kept = state.game.kept
-    counts = [row[:] for row in state.kept_counts]
-    cards = [seq[:] for seq in state.kept_cards]
-    for s, seq in enumerate(state.played):
-        for c in seq:
-            if kept[c]:
-                counts[s][c] += 1
-                cards[s].append(c)
-    return Tableau(counts, cards, state.round + 1)
-
-
 class FirstAgent:
     """The first legal move: a floor for strength figures."""
 
@@ -385,32 +331,6 @@ class FirstAgent:
 #: games of random play sampled for the value bot's default card values
 VALUE_SAMPLE_GAMES = 10
 _default_values: dict[int, tuple[object, list[float]]] = {}
-
-
-def sampled_gains(game, games: int) -> Iterator[tuple[list[int], list[float]]]:
-    """At every seat and turn of ``games`` random games seeded 0, 1, ...: the seat's
-    count of each card, and the points one more card of each type would add as the
-    ruleset's own rules count them (round rules on the round's table, game-end rules
-    on the cards kept). Read each pair before the next: the game moves on."""
-    K = game.num_card_types
-    kept = game.kept
-    score_kept = bool(game.ruleset.game_rules)
-    for i in range(games):
-        rng = random.Random(i)
-        state = game.new_initial_state(i)
-        while not state.is_terminal():
-            seats = state.acting_seats()
-            for seat in seats:
-                this_round = _Baseline(state.tableau(), seat)
-                to_game_end = _Baseline(_kept_now(state), seat) if score_kept else None
-                gains: list[float] = []
-                for card in range(K):
-                    gain = this_round.gain(game.round_rules_reading[card], card)
-                    if kept[card] and to_game_end is not None:
-                        gain += to_game_end.gain(game.game_rules_reading[card], card)
-                    gains.append(gain)
-                yield state.counts[seat], gains
-            state.apply_actions([state.sample_action(seat, rng.random) for seat in seats])
 
 
 def default_card_values(game) -> list[float]:
@@ -479,7 +399,7 @@ class ValueAgent:
             else:
                 cards, _dummy = game.decode_action(action)
                 worth = sum(values[c] for c in cards)
-                returned = _returned_card(state, seat, cards)
+                returned = returned_card(state, seat, cards)
                 if returned is not None:
                     worth -= values[returned]
             if best_worth is None or worth > best_worth:
@@ -504,5 +424,15 @@ register_agent(
     card_values=True,
 )
 
-import ruledraft.play.ismcts  # noqa: E402, F401 - registers the ismcts bot
-import ruledraft.play.planner  # noqa: E402, F401 - registers the planner bot
+register_agent(
+    "planner",
+    PlannerAgent,
+    summary="Values a move by what it is worth at round end: a few deals of the unseen cards, "
+    "the rest of the round played out by count-aware card values (planner:samples=8).",
+)
+register_agent(
+    "ismcts",
+    ISMCTSAgent,
+    summary="Information-set Monte Carlo tree search: determinized, decoupled UCT over "
+    "simultaneous moves, roll-outs by card values (ismcts:iterations=800, ismcts:ms=50, rollout=random).",
+)

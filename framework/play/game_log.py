@@ -10,16 +10,13 @@ describes the format.
 
 from __future__ import annotations
 
-import functools
-import itertools
-import json
-import re
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from typing import Any, BinaryIO
 
 from ruledraft.engine.scoresheet import ScoreSheet
 from ruledraft.engine.state import Game, State
 from ruledraft.errors import IllegalMoveError, InputError, ReplayMismatch
+from ruledraft.language.json_check import format_problems, json_path, parse_json, plural, schema_problems, show
 from ruledraft.language.ruleset import CompiledRuleset
 
 LOG_FORMAT = 1
@@ -122,46 +119,6 @@ MAX_LINE_BYTES = 8 * 2**20
 #: (JavaScript, jq) reads them exactly.
 MAX_SEED = 2**53 - 1
 
-#: At most this many problems are reported for one record or table.
-MAX_PROBLEMS = 20
-
-#: Integers longer than this are not converted (Python refuses over 4,300 digits,
-#: and no field of a record or table needs more than a few).
-_MAX_DIGITS = 100
-
-
-class LongNumber:
-    """A JSON integer too long to be converted: kept as its digit count, so a check
-    can say where it is and what it is, and no field accepts it."""
-
-    __slots__ = ("digits",)
-
-    def __init__(self, text: str):
-        self.digits = len(text.lstrip("-"))
-
-    def __repr__(self) -> str:
-        return f"a number of {self.digits} digits"
-
-
-def _parse_int(text: str):
-    return LongNumber(text) if len(text) > _MAX_DIGITS else int(text)
-
-
-def parse_json(text: str, name: str, line: int | None = None):
-    """``text`` (line ``line`` of file ``name``, or the whole file) as JSON; :class:`InputError`
-    naming the file, line and column if it is not. Integers too long to convert are
-    kept as :class:`LongNumber` for the checks to report."""
-    if line is not None:
-        text = text.rstrip("\r\n")  # an error at the end of the line is on the line
-    try:
-        return json.loads(text, parse_int=_parse_int)
-    except json.JSONDecodeError as e:
-        raise InputError(f"{name}:{(line or 1) - 1 + e.lineno}:{e.colno}: not valid JSON: {e.msg}") from None
-    except RecursionError:
-        raise InputError(
-            f"{name}:{line}: JSON nested too deeply" if line else f"{name}: JSON nested too deeply"
-        ) from None
-
 
 def size_in_words(size: int) -> str:
     """``8 MiB`` or ``10 bytes``."""
@@ -207,233 +164,6 @@ def read_records(path: str) -> Iterator[tuple]:
                 except InputError as e:
                     record = e
                 yield n, record
-
-
-# ---------------------------------------------------------------------------
-# checking a record: its shape (the schema), then what a schema cannot say
-
-
-def _is_whole_number(checker, instance) -> bool:
-    # JSON Schema calls 3.0 an integer and Python calls True one; a record writes 3
-    return isinstance(instance, int) and not isinstance(instance, bool)
-
-
-@functools.cache
-def _validator(schema_name: str):
-    from importlib.resources import files
-
-    import jsonschema
-    from jsonschema import Draft202012Validator
-
-    schema = json.loads(files("ruledraft.schemas").joinpath(schema_name).read_text(encoding="utf-8"))
-    cls = jsonschema.validators.extend(
-        Draft202012Validator,
-        type_checker=Draft202012Validator.TYPE_CHECKER.redefine("integer", _is_whole_number),
-    )
-    return cls(schema)
-
-
-def json_path(path: Iterable) -> str:
-    """``rounds[1].turns[0]`` for the path ``["rounds", 1, "turns", 0]``."""
-    out = ""
-    for part in path:
-        if isinstance(part, int):
-            out += f"[{part}]"
-        elif _IDENTIFIER.match(part):
-            out += f".{part}" if out else part
-        else:
-            out += f"[{json.dumps(part)}]"
-    return out
-
-
-_IDENTIFIER = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
-
-
-def kind(value: Any) -> str:
-    """What a JSON value is, in words: ``a string``, ``null``, ``a list``, ..."""
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if value is None:
-        return "null"
-    if isinstance(value, str):
-        return "a string"
-    if isinstance(value, int):
-        return "a whole number"
-    if isinstance(value, float):
-        return "a number"
-    if isinstance(value, list):
-        return "a list"
-    if isinstance(value, dict):
-        return "an object"
-    if isinstance(value, LongNumber):
-        return repr(value)
-    return type(value).__name__  # pragma: no cover - JSON gives the kinds above only
-
-
-def show(value: Any) -> str:
-    """A short JSON value as written (long text and containers summarised)."""
-    if isinstance(value, str):
-        return repr(value if len(value) <= 40 else value[:37] + "...")
-    if isinstance(value, (bool, type(None), list, dict, LongNumber)):
-        return kind(value) if isinstance(value, (list, dict, LongNumber)) else json.dumps(value)
-    return repr(value)
-
-
-_TYPE_WORDS = {
-    "integer": "a whole number",
-    "string": "a string",
-    "array": "a list",
-    "object": "an object",
-    "boolean": "true or false",
-    "number": "a number",
-    "null": "null",
-}
-
-
-def _schema_message(error) -> str:
-    """One jsonschema error in plain words."""
-    schema, value, v = error.schema, error.instance, error.validator
-    what = schema.get("title") or _TYPE_WORDS.get(schema.get("type"), "a value")
-    if v == "type":
-        return f"expected {what}, got {kind(value)}"
-    if v == "required":
-        key = re.match(r"^(.*) is a required property$", error.message)
-        return f"missing key {key.group(1)}" if key else error.message
-    if v == "additionalProperties":
-        from ruledraft.language.suggest import did_you_mean
-
-        allowed = list(schema.get("properties", {}))
-        extra = [k for k in value if k not in allowed]
-        words = "; ".join(f"unknown key {shown_key(k)}{did_you_mean(k, allowed)}" for k in extra[:5])
-        return words + (f"; and {len(extra) - 5} more unknown keys" if len(extra) > 5 else "")
-    if v == "const":
-        return f"expected {json.dumps(error.validator_value)}, got {show(value)}"
-    if v in ("minimum", "maximum"):
-        low, high = schema.get("minimum"), schema.get("maximum")
-        bounds = f"from {low} to {high}" if high is not None else f"of at least {low}"
-        return f"expected {what} {bounds}, got {show(value)}"
-    if v == "minItems":
-        return f"expected {what} with at least {error.validator_value} item(s), got an empty list"
-    if v == "pattern":
-        return f"expected {what}, got {show(value)}"
-    return error.message  # pragma: no cover - the schemas use the keywords above only
-
-
-def plural(n: int, word: str) -> str:
-    """``1 round``, ``3 rounds``."""
-    return f"{n} {word}" if n == 1 else f"{n} {word}s"
-
-
-def shown_key(key: str) -> str:
-    """A key from a file, quoted and cut short."""
-    return repr(key if len(key) <= 40 else key[:37] + "...")
-
-
-_TYPES = {"object": dict, "array": list, "string": str, "integer": int}
-#: the keywords :func:`_quick_check` reads; the others only describe
-_NOTES = {"$schema", "$id", "$defs", "title", "description"}
-
-
-def _quick_check(schema: dict, defs: dict):
-    """A function telling whether a value is valid against ``schema``: the same answer
-    as jsonschema for the keywords the shipped schemas use (a :class:`KeyError` for any
-    other keyword), many times faster, since a clean record needs no messages."""
-    if "$ref" in schema:
-        schema = {**defs[schema["$ref"].rsplit("/", 1)[1]], **{k: v for k, v in schema.items() if k != "$ref"}}
-    unknown = (
-        set(schema)
-        - _NOTES
-        - {
-            "type",
-            "const",
-            "required",
-            "properties",
-            "additionalProperties",
-            "items",
-            "minItems",
-            "minimum",
-            "maximum",
-            "pattern",
-        }
-    )
-    if unknown:
-        raise KeyError(f"no quick check for the schema keywords {sorted(unknown)}")
-    kind_ = _TYPES[schema["type"]] if "type" in schema else None
-    checks = []
-    if "const" in schema:
-        const = schema["const"]
-        checks.append(lambda v: type(v) is type(const) and v == const)
-    if kind_ is dict:
-        required = tuple(schema.get("required", ()))
-        props = {k: _quick_check(sub, defs) for k, sub in schema.get("properties", {}).items()}
-        extra = schema.get("additionalProperties", True)
-        extra_check = _quick_check(extra, defs) if isinstance(extra, dict) else None
-
-        def check_object(v):
-            for k in required:
-                if k not in v:
-                    return False
-            for k, item in v.items():
-                sub = props.get(k)
-                if sub is not None:
-                    if not sub(item):
-                        return False
-                elif extra is False or (extra_check is not None and not extra_check(item)):
-                    return False
-            return True
-
-        checks.append(check_object)
-    if kind_ is list:
-        least = schema.get("minItems", 0)
-        item_check = _quick_check(schema["items"], defs) if "items" in schema else None
-        checks.append(lambda v: len(v) >= least and (item_check is None or all(map(item_check, v))))
-    if kind_ is int:
-        low, high = schema.get("minimum"), schema.get("maximum")
-        if low is not None:
-            checks.append(lambda v: v >= low)
-        if high is not None:
-            checks.append(lambda v: v <= high)
-    if kind_ is str and "pattern" in schema:
-        search = re.compile(schema["pattern"]).search
-        checks.append(lambda v: search(v) is not None)
-    if kind_ is None and set(schema) - _NOTES - {"const"}:
-        raise KeyError("a quick check needs a 'type' beside these keywords")
-
-    def check(v):
-        if kind_ is not None and type(v) is not kind_:
-            return False
-        for c in checks:
-            if not c(v):
-                return False
-        return True
-
-    return check
-
-
-@functools.cache
-def _quick(schema_name: str):
-    schema = _validator(schema_name).schema
-    return _quick_check(schema, schema.get("$defs", {}))
-
-
-def schema_problems(value: Any, schema_name: str, limit: int = MAX_PROBLEMS) -> list[tuple]:
-    """``(JSON path, message)`` for each way ``value`` breaks ``schemas/<schema_name>``
-    (at most ``limit`` + 1, so a caller can tell there were more), in path order."""
-    if _quick(schema_name)(value):
-        return []
-    errors = list(itertools.islice(_validator(schema_name).iter_errors(value), limit + 1))
-    # in path order (keys and indices never compared with each other)
-    errors.sort(key=lambda e: [(isinstance(p, str), p) for p in e.absolute_path])
-    return [(json_path(e.absolute_path), _schema_message(e)) for e in errors]
-
-
-def format_problems(problems: Sequence[tuple], limit: int = MAX_PROBLEMS) -> list[str]:
-    """``error: PATH: MESSAGE`` lines for ``(path, message)`` pairs, at most ``limit``
-    of them and a last line saying that more were left out."""
-    lines = [f"error: {path}: {message}" if path else f"error: {message}" for path, message in problems[:limit]]
-    if len(problems) > limit:
-        lines.append(f"error: more problems not shown (the first {limit} are)")
-    return lines
 
 
 def record_problems(record: Any, ruleset: CompiledRuleset | None = None) -> list[str]:
@@ -507,7 +237,7 @@ def _consistency_problems(record: dict, ruleset: CompiledRuleset) -> list[tuple]
     if "rules" in record:
         for rid, pts in record["rules"].items():
             if rid in ruleset.rule_ids:
-                per_seat(f"rules[{json.dumps(rid)}]" if not _IDENTIFIER.match(rid) else f"rules.{rid}", pts, "score")
+                per_seat(json_path(("rules", rid)), pts, "score")
     return out
 
 

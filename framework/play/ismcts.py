@@ -25,14 +25,12 @@ from __future__ import annotations
 import math
 import random
 import time
-from collections.abc import Sequence
 from typing import Any
 
-from ruledraft.play.agents import parse_bot, register_agent
 from ruledraft.play.bot_specs import BotOption
 from ruledraft.play.planner import count_values, policy_action
 
-__all__ = ["DEFAULT_ITERATIONS", "ISMCTSAgent", "Objective", "Rollout", "time_budget_note"]
+__all__ = ["DEFAULT_ITERATIONS", "ISMCTSAgent", "Objective", "Rollout"]
 
 #: iterations per decision when no budget is given
 DEFAULT_ITERATIONS = 400
@@ -236,25 +234,3 @@ class ISMCTSAgent:
                 entry = stats[s][a]
                 entry[0] += 1
                 entry[1] += rewards[s]
-
-
-def time_budget_note(specs: Sequence[str]) -> str | None:
-    """A one-line note when one of the bot ``specs`` is an ``ismcts`` bot with a time
-    budget (``ismcts:ms=50``): its moves depend on the machine's speed, so the results
-    cannot be reproduced. ``None`` when every bot's moves follow from the seed."""
-    for text in dict.fromkeys(specs):
-        spec = parse_bot(text)
-        if spec.kind.factory is ISMCTSAgent and spec.options.get("ms", 0) > 0:
-            return (
-                f"note: {text} searches for a time, not a number of iterations: its moves depend "
-                "on the machine's speed and load, so these results cannot be reproduced (iterations=N can)"
-            )
-    return None
-
-
-register_agent(
-    "ismcts",
-    ISMCTSAgent,
-    summary="Information-set Monte Carlo tree search: determinized, decoupled UCT over "
-    "simultaneous moves, roll-outs by card values (ismcts:iterations=800, ismcts:ms=50, rollout=random).",
-)

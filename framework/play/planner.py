@@ -27,8 +27,8 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
-from ruledraft.play.agents import _returned_card, register_agent, sampled_gains
 from ruledraft.play.bot_specs import BotOption
+from ruledraft.play.gains import returned_card, sampled_gains
 
 __all__ = ["DEFAULT_SAMPLES", "PlannerAgent", "count_values", "policy_action"]
 
@@ -135,7 +135,7 @@ def policy_action(state: Any, seat: int, values: Sequence[Sequence[float]]) -> i
                 n = row[c] + extra.get(c, 0)
                 w += values[c][min(n, COUNT_CAP)]
                 extra[c] = extra.get(c, 0) + 1
-            returned = _returned_card(state, seat, cards)
+            returned = returned_card(state, seat, cards)
             if returned is not None:
                 w -= values[returned][min(row[returned], COUNT_CAP)]
         if best_w is None or w > best_w:
@@ -186,11 +186,3 @@ def _margin(sim: Any, seat: int, this_round: int, rivals: int) -> float:
                 points[s] += p
     others = [points[s] for s in range(rivals) if s != seat]
     return points[seat] - (sum(others) / len(others) if others else 0.0)
-
-
-register_agent(
-    "planner",
-    PlannerAgent,
-    summary="Values a move by what it is worth at round end: a few deals of the unseen cards, "
-    "the rest of the round played out by count-aware card values (planner:samples=8).",
-)

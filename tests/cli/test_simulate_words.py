@@ -1,0 +1,86 @@
+"""`simulate`'s summary says what its words mean: a one-line legend under the tables,
+a note when the seats' bots differ (then "vs none" mostly tells the bots apart), a
+note on effect cards' zero points, `--explain` for a paragraph per figure; and at
+80 columns no interval is split over two lines."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from typer.testing import CliRunner
+
+from ruledraft.cli.app import app
+from ruledraft.cli.simulate import CARDS_LEGEND, EXPLANATIONS, SEATS_LEGEND, TEST_LEGEND
+
+runner = CliRunner()
+INTERVAL = re.compile(r"[-+]?\d+\.\d+%? to [-+]?\d+\.\d+%?|\d+\.\d-\d+\.\d%")
+
+
+def simulate(*args: str) -> list[str]:
+    """The summary's lines as printed at 80 columns (as when piped)."""
+    done = runner.invoke(app, ["simulate", *args], env={"COLUMNS": "80"})
+    assert done.exit_code == 0, done.output
+    return done.output.splitlines()
+
+
+@pytest.fixture(scope="module")
+def mixed() -> list[str]:
+    """Five seats, greedy against random: the widest Sushi Go! summary."""
+    return simulate("sushi-go", "--players", "5", "--games", "60", "--seed", "3", "--bots", "greedy,random")
+
+
+def test_each_legend_is_one_line_under_its_table(mixed):
+    """The legends are printed whole, each on one line of at most 80 columns."""
+    for legend in (SEATS_LEGEND, TEST_LEGEND, CARDS_LEGEND):
+        assert legend in mixed
+        assert len(legend) <= 80
+    assert mixed.index(SEATS_LEGEND) < mixed.index(TEST_LEGEND) < mixed.index(CARDS_LEGEND)
+
+
+def test_no_interval_is_split_at_80_columns(mixed):
+    """Every interval cell reads whole on its line ('17.3 to 18.1', never '17.3 to' / '18.1')."""
+    assert all(len(line) <= 80 for line in mixed)
+    cells = [c.strip() for line in mixed for c in line.split("│")]
+    broken = [c for c in cells if c.endswith(" to") or c.startswith("to ")]
+    assert not broken
+    assert sum(1 for line in mixed if INTERVAL.search(line)) >= 12
+
+
+def test_different_bots_are_named_as_the_cause_of_vs_none(mixed):
+    """With greedy and random seats the summary says 'vs none' mostly shows the bots, and how to fix it."""
+    assert "Different bots at the seats: 'vs none' mostly shows which bot takes a card." in mixed
+    assert "For card figures give every seat one bot (--bots greedy)." in mixed
+
+
+def test_one_bot_everywhere_has_no_bots_note():
+    """With the same bot at every seat there is nothing to warn about."""
+    lines = simulate("sushi-go", "--players", "3", "--games", "30", "--bots", "random")
+    assert not any("Different bots" in line for line in lines)
+    assert CARDS_LEGEND in lines
+
+
+def test_effect_cards_zero_points_are_explained():
+    """Chopsticks score nothing themselves: the note names them and says where their worth shows."""
+    lines = simulate("sushi-go", "--players", "3", "--games", "30", "--bots", "random")
+    assert "pts is 0 for effect cards (chopsticks): their worth shows in win% and vs none" in lines
+    row = next(line for line in lines if line.startswith("│ chopsticks"))
+    assert row.split("│")[4].strip() == "0.00"
+
+
+def test_explain_gives_a_paragraph_per_figure():
+    """`--explain` prints each figure's paragraph; without it, one line says it exists."""
+    plain = "\n".join(simulate("sushi-go", "--players", "2", "--games", "20"))
+    told = " ".join(" ".join(simulate("sushi-go", "--players", "2", "--games", "20", "--explain")).split())
+    assert "(--explain says what each figure means)" in plain
+    assert "(--explain says" not in told
+    for name, text in EXPLANATIONS:
+        assert f"{name}: {text.split()[0]}" in told
+        assert " ".join(text.split()[-3:]) in told
+
+
+def test_json_has_no_words():
+    """`--json` stays JSON: no legend reaches it."""
+    done = runner.invoke(app, ["simulate", "sushi-go", "--players", "2", "--games", "5", "--json"])
+    assert done.exit_code == 0
+    assert SEATS_LEGEND not in done.output
