@@ -71,6 +71,39 @@ INSPECT = """async () => {
           document: JSON.parse(document.getElementById('figures').textContent)};
 }"""
 
+#: each table wider than its box, scrolled to its end: whether its first column is still in
+#: view and its last reachable; and the words of the command that a line break split
+SCROLLED = """() => {
+  const tables = [];
+  for (const wrap of document.querySelectorAll('.table-wrap')) {
+    if (wrap.scrollWidth <= wrap.clientWidth) continue;
+    wrap.scrollLeft = wrap.scrollWidth;
+    const box = wrap.getBoundingClientRect();
+    const inside = (c) => { const r = c.getBoundingClientRect();
+                            return r.left >= box.left - 0.5 && r.right <= box.right + 0.5; };
+    const rows = [...wrap.querySelectorAll('tr')];
+    tables.push({head: rows[0].cells[0].textContent,
+                 firstInView: rows.every(r => inside(r.cells[0])),
+                 lastInView: rows.every(r => inside(r.cells[r.cells.length - 1]))});
+  }
+  const lines = (range) => new Set([...range.getClientRects()].filter(r => r.width > 0).map(r => Math.round(r.top))).size;
+  const code = document.querySelector('header code');
+  const split = [];
+  if (code === null) return {tables, split, commandLines: 0};
+  const walk = document.createTreeWalker(code, NodeFilter.SHOW_TEXT);
+  for (let node = walk.nextNode(); node; node = walk.nextNode()) {
+    for (const m of node.data.matchAll(/\\S+/g)) {
+      const range = document.createRange();
+      range.setStart(node, m.index);
+      range.setEnd(node, m.index + m[0].length);
+      if (lines(range) > 1) split.push(m[0]);
+    }
+  }
+  const whole = document.createRange();
+  whole.selectNodeContents(code);
+  return {tables, split, commandLines: lines(whole)};
+}"""
+
 
 def chromium_or_skip() -> str:
     """The browser's path; skip without one, but fail under CI (a skipped test there hides a defect)."""
@@ -125,6 +158,7 @@ class Visit:
             self.info: dict = page.evaluate(INSPECT)
             if screenshot is not None:
                 page.screenshot(path=str(screenshot), full_page=True)
+            self.scrolled: dict = page.evaluate(SCROLLED)
         finally:
             context.close()
 
@@ -166,6 +200,22 @@ def test_the_report_never_scrolls_sideways_and_cuts_nothing_off(visits, kind, wi
     assert info["cut"] == []
 
 
+@pytest.mark.parametrize("kind", list(RUNS))
+def test_a_wide_table_scrolled_to_its_end_still_shows_its_first_column(visits, kind):
+    """At 390 px the widest tables scroll in their box; scrolled to the end, the first column (the row names) and the last are in view."""
+    tables = visits(kind, 390).scrolled["tables"]
+    assert tables, "no table is wider than a phone's window: nothing was checked"
+    assert [t for t in tables if not (t["firstInView"] and t["lastInView"])] == []
+
+
+@pytest.mark.parametrize("kind", list(RUNS))
+def test_the_command_breaks_between_words_never_at_a_hyphen(visits, kind):
+    """At 390 px the command that made the report wraps between its words; no word is split at a hyphen."""
+    scrolled = visits(kind, 390).scrolled
+    assert scrolled["commandLines"] > 1  # it wraps at this width, so the check means something
+    assert scrolled["split"] == []
+
+
 @pytest.mark.parametrize(("kind", "width"), PAGES)
 def test_every_plot_image_decodes_at_its_size_and_fits_the_window(visits, kind, width):
     """Each plot is one image in a figure, decoded with the size the page declares, shown within the window."""
@@ -198,6 +248,18 @@ def test_the_embedded_figures_are_those_json_printed(visits, runs, kind):
     else:
         assert [s["figures"] for s in document["sides"]] == [c["figures"] for c in printed["counts"]]
         assert document["sweep"] == printed
+
+
+def test_a_command_word_longer_than_the_line_wraps_inside_the_window(browser, runs, tmp_path):
+    """A rule file's path longer than a phone's line breaks inside itself rather than widening the page."""
+    from ruledraft.lab.report import write_report
+
+    figures = runs["simulate"][1]["figures"]
+    long_path = "/home/designer/" + "-".join(["a-very-long-rule-file-name"] * 6) + ".yaml"
+    page = write_report(tmp_path, title="t", command=f"ruledraft simulate {long_path} -g 30", sides=[("t", figures)])
+    v = Visit(browser, page.as_uri(), 390)
+    assert v.info["scrollWidth"] <= 390 and v.info["cut"] == []
+    assert v.scrolled["split"] == [long_path]  # the one word that cannot fit, and only it
 
 
 def test_the_checks_see_what_a_broken_page_does(browser, tmp_path):
