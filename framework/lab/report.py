@@ -614,18 +614,36 @@ figure.plot img { display: block; width: 100%; height: auto; }
 figcaption { font-size: 0.85rem; color: #555; }
 .panels { display: grid; grid-template-columns: repeat(auto-fit, minmax(min(100%, 440px), 1fr)); gap: 0.75rem; }
 .panels figure.plot { max-width: none; }
-.table-wrap { overflow-x: auto; margin: 0.5rem 0; }
-table { border-collapse: collapse; font-size: 0.88rem; font-variant-numeric: tabular-nums; }
+/* a table wider than the window scrolls sideways in its box; a shadow at the edge where
+   more columns are hidden (covered by the white ends once scrolled to them) says so,
+   and the first column stays in view, naming the rows */
+.table-wrap { overflow-x: auto; margin: 0.5rem 0; background-color: #fff;
+  background-image: linear-gradient(to left, #fff 30%, rgba(255, 255, 255, 0)),
+    linear-gradient(to left, rgba(0, 0, 0, 0.2), rgba(0, 0, 0, 0));
+  background-position: right center, right center; background-size: 2.5rem 100%, 0.8rem 100%;
+  background-repeat: no-repeat; background-attachment: local, scroll; }
+table { border-collapse: separate; border-spacing: 0; font-size: 0.88rem; font-variant-numeric: tabular-nums; }
 th, td { padding: 0.2rem 0.45rem; border-bottom: 1px solid #eceae6; text-align: right; white-space: nowrap; }
-th { background: #f3f3f0; font-weight: 600; }
+th { background: rgba(60, 60, 20, 0.05); font-weight: 600; }
+th:first-child, td:first-child { position: sticky; left: 0; z-index: 1; background: #fff;
+  box-shadow: inset -1px 0 0 #eceae6; }
+th:first-child { background: #f3f3f0; }
 th.text, td.text { text-align: left; }
 ul.notes { padding-left: 1.2rem; }
+.cmd span { display: inline-block; max-width: 100%; }
 @media (max-width: 600px) {
   main { padding: 0.4rem; }
   section { padding: 0.6rem; }
   table { font-size: 0.8rem; }
 }
 """
+
+
+def _command(command: str) -> str:
+    """The command with each hyphenated word in a box of its own, so that a narrow window
+    breaks the line between words, never at a word's hyphen (a word longer than the line
+    still breaks inside its box)."""
+    return " ".join(f"<span>{_e(word)}</span>" if "-" in word else _e(word) for word in command.split(" "))
 
 
 def _json_for_html(document: Any) -> str:
@@ -681,7 +699,7 @@ def render(
         f"<title>{_e(title)}</title><style>{_CSS}</style></head>\n"
         "<body><main><header>"
         f"<h1>{_e(title)}</h1>"
-        f"<p>Made by <code>{_e(command)}</code>. Intervals are 95%.</p>"
+        f'<p>Made by <code class="cmd">{_command(command)}</code>. Intervals are 95%.</p>'
         f'<ul class="notes">{sides_list}</ul>'
         f"<nav>{nav}</nav></header>\n"
         + "\n".join(body for _, _, body in sections)
