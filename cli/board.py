@@ -6,14 +6,15 @@ from ruledraft.engine.board import board
 from ruledraft.engine.state import State
 
 from .common import shown
-from .naming import SeatNames, grouped, grouped_items
+from .naming import SeatNames, grouped, in_play_order
 from .terminal import layout, packed
 
 
-def board_lines(state: State, names: SeatNames, width: int) -> list[str]:
+def board_lines(state: State, names: SeatNames, width: int, room: int | None = None) -> list[str]:
     """Every seat's board fitted into ``width`` columns: a table of points so far,
     the round's running points, hand (or pile) size, each majority's quantity, each
-    modifier's state and the kept cards; then each seat's cards played this round."""
+    modifier's state and the kept cards; then each seat's cards played this round, in
+    the order played."""
     game = state.game
     rs = game.ruleset
     seats = board(state)
@@ -52,5 +53,5 @@ def board_lines(state: State, names: SeatNames, width: int) -> list[str]:
         return lines  # the round's first turn: nothing on the tables yet
     lines.append("Played this round:")
     for b in seats:
-        lines.extend(packed(f"  {names.short(b.seat)}:", grouped_items(rs, b.played), width, ","))
+        lines.extend(packed(f"  {names.short(b.seat)}:", in_play_order(rs, b.played), width, ","))
     return lines

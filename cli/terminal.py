@@ -20,6 +20,10 @@ MAX_INPUT_LINE = 1024
 #: narrowest layout the game prints (a narrower terminal gets lines this long)
 MIN_WIDTH = 40
 
+#: rows a screen of the game (the board, the hand or a decision, and the prompt) is
+#: fitted into when the output is not a terminal whose height is known
+SCREEN_ROWS = 30
+
 
 class EndOfInput(Exception):
     """Standard input ended before the game did."""
@@ -93,6 +97,33 @@ def safe_for_stdout(text: str) -> str:
 def terminal_width() -> int:
     """Columns to fit the game into: the terminal's (or ``COLUMNS``), at least :data:`MIN_WIDTH`."""
     return max(MIN_WIDTH, shutil.get_terminal_size((80, 24)).columns)
+
+
+def terminal_height() -> int:
+    """Rows a screen of the game must fit: the terminal's (or ``LINES``) when standard
+    output is a terminal, else :data:`SCREEN_ROWS`; at least 20."""
+    try:
+        tty = sys.stdout.isatty()
+    except (AttributeError, ValueError):
+        tty = False
+    return max(20, shutil.get_terminal_size((80, SCREEN_ROWS)).lines) if tty else SCREEN_ROWS
+
+
+def grid(items: Sequence[str], width: int, indent: int = 2, gap: int = 3) -> list[str]:
+    """``items`` in as many columns as fit ``width`` (read down each column, as ``ls``
+    lists files), each line starting with ``indent`` spaces; one per line when even
+    two columns do not fit."""
+    if not items:
+        return []
+    widest = max(map(len, items))
+    columns = max(1, min(len(items), (width - indent + gap) // (widest + gap)))
+    rows = -(-len(items) // columns)
+    columns = -(-len(items) // rows)  # as few columns as give that many rows
+    lines = []
+    for r in range(rows):
+        cells = [items[c * rows + r] for c in range(columns) if c * rows + r < len(items)]
+        lines.append((" " * indent + (" " * gap).join(cell.ljust(widest) for cell in cells)).rstrip())
+    return lines
 
 
 def wrapping(write: Callable[..., None], width: int) -> Callable[..., None]:

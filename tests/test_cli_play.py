@@ -482,8 +482,9 @@ def test_the_board_shows_majorities_modifiers_running_points_and_kept_cards(sush
     seat1 = lines[2].split()
     # seat 1: squid 3 + dumplings 3 + maki most (4 icons) 6 = 12; 1 pudding kept this round
     assert seat1 == ["seat", "1", "(greedy)", "0", "+12", "4", "4", "1", "-", "Pudding"]
-    assert "  you: Wasabi x2, Egg Nigiri, Dumpling x2, Pudding" in lines
-    assert "  seat 1: Maki Roll (1), Squid Nigiri, Dumpling x2, Maki Roll (3), Pudding" in lines
+    # in the order played: which nigiri a wasabi triples shows
+    assert "  you: Wasabi, Egg Nigiri, Wasabi, Dumpling, Pudding, Dumpling" in lines
+    assert "  seat 1: Maki Roll (1), Squid Nigiri, Dumpling, Maki Roll (3), Dumpling, Pudding" in lines
 
 
 def test_the_dummy_board_shows_its_pile_size():
