@@ -18,7 +18,7 @@ from ruledraft.engine.decisions import Decision
 from ruledraft.engine.state import Game, State
 from ruledraft.language.ruleset import DIRECTION_NAMES, NO_PASS
 
-from .board import board_lines
+from .board import board_lines, kept_from_earlier_rounds
 from .common import shown
 from .naming import SeatNames, card_name, effect_reminder, option_name
 from .terminal import MAX_INPUT_LINE, LineTooLong, grid, packed, read_line, terminal_height, terminal_width
@@ -166,6 +166,9 @@ class HumanAgent:
             if low in ("?", "h", "help"):
                 self.write(self._decision_help(game, decision, n, by_family, done, cards_on_request))
                 continue
+            if low == "kept":
+                self.write_kept(state)
+                continue
             if low in ("cards", "c") and cards:
                 for line in grid(entries(cards), self.width):
                     self.write(line)
@@ -283,6 +286,9 @@ class HumanAgent:
             if low in ("?", "h", "help"):
                 self.write(help)
                 continue
+            if low == "kept" and state is not None:
+                self.write_kept(state)
+                continue
             if low == "rules":
                 from ruledraft.language.describe import describe_ruleset
 
@@ -397,7 +403,8 @@ class HumanAgent:
             "'waiting' while it has room; 'kept' are the cards kept to the end of the game."
         )
         lines.append(
-            f"  'rules' prints the rules of the game, 'q' quits. Answers longer than {MAX_INPUT_LINE} bytes are refused."
+            "  'rules' prints the rules of the game, 'kept' the cards kept from earlier rounds, 'q' quits. "
+            f"Answers longer than {MAX_INPUT_LINE} bytes are refused."
         )
         return "\n".join(lines)
 
@@ -417,6 +424,12 @@ class HumanAgent:
         obs_round, obs_turn = state.round + 1, state.turn + 1
         rs = state.game.ruleset
         return f"--- Round {obs_round} of {rs.rounds}, turn {obs_turn} of {state.game.hand_size} ({passing(state)}) ---"
+
+    def write_kept(self, state: State) -> None:
+        """Every seat's cards kept from earlier rounds (the ``kept`` command)."""
+        lines = kept_from_earlier_rounds(state, self.names, self.width)
+        for line in lines or ["  No card has been kept from an earlier round."]:
+            self.write(line)
 
     def _board(self, state: State, seat: int, room: int) -> list[str]:
         """The board's head line and every seat's board, in ``room`` rows if it can."""

@@ -125,7 +125,7 @@ def effect_reminder(game: Game, decision: Decision, names: SeatNames) -> str:
         face_down = shown(getattr(effect, "face_down_name", "face-down card"))
         return f"Each card you choose is turned face down: it becomes a {face_down}, one at a time."
     if kind == "copy_earlier":
-        return f"Your {card} becomes a copy of the card you choose; a copy's own effect acts too."
+        return f"Your {card} becomes a copy of the card you choose; its effect acts too."
     if effect is None:
         return ""
     first = shown(effect.describe()).split(": ", 1)[-1]
