@@ -402,6 +402,11 @@ class HumanAgent:
             "table would score if the round ended now; a modifier is 'loaded' once a card is on it and "
             "'waiting' while it has room; 'kept' are the cards kept to the end of the game."
         )
+        if state.game.turn_rules:
+            lines.append(
+                "  A race's column ('7/10') is what your cards count toward its next place; the line "
+                "under the table gives the places taken (by whom, for how many points) and those still open."
+            )
         lines.append(
             "  'rules' prints the rules of the game, 'kept' the cards kept from earlier rounds, 'q' quits. "
             f"Answers longer than {MAX_INPUT_LINE} bytes are refused."

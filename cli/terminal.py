@@ -189,24 +189,29 @@ def layout(
 ) -> list[str]:
     """A table of ``rows`` under ``header`` that fits ``width`` columns: as one line
     per row if it fits (with ``short_names`` in the first column if only they make
-    it fit), else one block per row, its name on one line and ``header value`` pairs
+    it fit, then with one space between columns), else one block per row, its name on one line and ``header value`` pairs
     below it, wrapped between pairs."""
 
-    def table(rows) -> list[str]:
+    def table(rows, gap: str = "  ") -> list[str]:
         widths = [max(len(h), *(len(r[i]) for r in rows)) for i, h in enumerate(header)]
         out = []
         for cells in [header, *rows]:
             parts = [c.rjust(w) if i in right else c.ljust(w) for i, (c, w) in enumerate(zip(cells, widths))]
-            out.append(("  " + "  ".join(parts)).rstrip())
+            out.append(("  " + gap.join(parts)).rstrip())
         return out
 
     lines = table(rows)
     if max(map(len, lines)) <= width:
         return lines
+    named = rows
     if short_names is not None:
-        lines = table([[n, *r[1:]] for n, r in zip(short_names, rows)])
+        named = [[n, *r[1:]] for n, r in zip(short_names, rows)]
+        lines = table(named)
         if max(map(len, lines)) <= width:
             return lines
+    lines = table(named, " ")  # closer columns, before one block per row
+    if max(map(len, lines)) <= width:
+        return lines
     out = []
     for r in rows:
         out.append(f"  {r[0]}")
