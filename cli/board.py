@@ -69,7 +69,7 @@ def board_lines(state: State, names: SeatNames, width: int, room: int | None = N
     if any(b.played for b in seats):  # else the round's first turn: nothing on the tables yet
         played.append("Played this round:")
         for b in seats:
-            played.extend(packed(f"  {names.short(b.seat)}:", in_play_order(rs, b.played), width, ","))
+            played.extend(packed(f"  {names.short(b.seat)}:", in_play_order(rs, b.played, dict(b.copies)), width, ","))
     if kept_lines and room is not None and len(lines) + len(kept_lines) + len(race_rows) + len(played) > room:
         kept_lines = [KEPT_ON_REQUEST]
     return lines + kept_lines + race_rows + played

@@ -163,6 +163,9 @@ class HumanAgent:
             low = text.casefold()
             if low in ("q", "quit", "exit"):
                 raise QuitGame()
+            if not low:
+                self.write(f"  Type a choice's number, 1-{n}, or its name (? for help).")
+                continue
             if low in ("?", "h", "help"):
                 self.write(self._decision_help(game, decision, n, by_family, done, cards_on_request))
                 continue

@@ -3,7 +3,7 @@ their rule-file names, and the options of a card effect's decision."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from ruledraft.engine.decisions import Decision
 from ruledraft.engine.state import Game
@@ -26,19 +26,24 @@ def grouped_items(ruleset, cards: Sequence[int]) -> list[str]:
     return [card_name(ruleset, c) + (f" x{k}" if k > 1 else "") for c, k in counts.items()]
 
 
-def in_play_order(ruleset, cards: Sequence[int]) -> list[str]:
+def in_play_order(ruleset, cards: Sequence[int], copies: Mapping[int, int] | None = None) -> list[str]:
     """``["Wasabi", "Squid Nigiri", "Tofu x2", "Squid Nigiri"]``: the cards in the order
     they were played (which decides what a modifier such as wasabi acts on); only
-    copies played one right after another are counted together."""
+    copies played one right after another are counted together. ``copies``: position
+    -> the card a copy is ("Special Order (as Tofu)")."""
     if not cards:
         return ["-"]
-    runs: list[list[int]] = []
-    for c in cards:
-        if runs and runs[-1][0] == c:
+    copies = copies or {}
+    runs: list[list] = []
+    for i, c in enumerate(cards):
+        name = card_name(ruleset, c)
+        if i in copies:
+            name = f"{card_name(ruleset, copies[i])} (as {name})"
+        if runs and runs[-1][0] == name:
             runs[-1][1] += 1
         else:
-            runs.append([c, 1])
-    return [card_name(ruleset, c) + (f" x{k}" if k > 1 else "") for c, k in runs]
+            runs.append([name, 1])
+    return [name + (f" x{k}" if k > 1 else "") for name, k in runs]
 
 
 def grouped(ruleset, cards: Sequence[int]) -> str:

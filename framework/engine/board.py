@@ -49,6 +49,9 @@ class SeatBoard:
     #: per rule that scores during the round (a race), in ruleset order: (rule id, what
     #: this seat's cards count now toward its next place)
     races: tuple[tuple[str, int], ...] = ()
+    #: the cards of ``played`` that are copies of another card type (a special order):
+    #: (position in ``played``, the card it is)
+    copies: tuple[tuple[int, int], ...] = ()
 
 
 @attrs.frozen
@@ -144,6 +147,13 @@ def board(state: State) -> list[SeatBoard]:
                 kept=tuple(kept_now.cards[s]),
                 played=tuple(state.played[s]),
                 races=tuple((rid, q[s]) for rid, q in counted),
+                copies=tuple(
+                    sorted(
+                        (p, physical)
+                        for (seat, p), (physical, former, _) in state.under.items()
+                        if seat == s and former == -1
+                    )
+                ),
             )
         )
     return out

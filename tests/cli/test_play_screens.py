@@ -50,13 +50,15 @@ def test_races_reads_the_places_from_the_rule_and_the_rounds_events():
 
 
 def test_a_special_order_that_copied_a_menu_is_named_as_the_card_it_is():
-    """A special order that became a copy of a menu draws, plays and is discarded as 'Special Order (as Menu (7))', never as a Menu (7) of its own."""
+    """A special order that became a copy of a menu draws, plays and is discarded as 'Special Order (as Menu (7))', never as a Menu (7) of its own; a copy on the table shows so in the cards played."""
     lines = played(["sushi-go-party-dinner-for-two", "--players", "6", "--seed", "12"], "")
     copied = lines.index("  - Seat 4's Special Order becomes a copy of Menu (7).")
     told = lines[copied : copied + 6]
     assert "  - Seat 4 draws 4 cards with its Special Order (as Menu (7))." in told
     assert "  - Seat 4's Special Order (as Menu (7)) is discarded after use." in told
     assert not any("Seat 4's Menu (7) is discarded" in line for line in told)
+    # on the board too: a copy still on the table is named as the card it is
+    assert "  seat 3: Squid Nigiri, Miso Soup x2, Tofu, Special Order (as Tofu)" in lines
 
 
 def test_event_line_names_the_acting_card_as_the_copy_it_is_and_nothing_else():
