@@ -2,18 +2,22 @@
 
 from __future__ import annotations
 
-from ruledraft.engine.board import board
+from ruledraft.engine.board import RaceBoard, board, races
 from ruledraft.engine.state import State
 
 from .common import shown
-from .naming import SeatNames, grouped, grouped_items
+from .event_words import ordinal
+from .naming import SeatNames, grouped, grouped_items, in_play_order
 from .terminal import layout, packed
 
 
-def board_lines(state: State, names: SeatNames, width: int) -> list[str]:
+def board_lines(state: State, names: SeatNames, width: int, room: int | None = None) -> list[str]:
     """Every seat's board fitted into ``width`` columns: a table of points so far,
     the round's running points, hand (or pile) size, each majority's quantity, each
-    modifier's state and the kept cards; then each seat's cards played this round."""
+    modifier's state, what its cards count in a race, and the kept cards (counted when
+    they make the table too wide, those of earlier rounds then listed under it, or
+    left to the ``kept`` command when the board would not fit ``room`` rows); each
+    race's places; then each seat's cards played this round, in the order played."""
     game = state.game
     rs = game.ruleset
     seats = board(state)
@@ -26,9 +30,11 @@ def board_lines(state: State, names: SeatNames, width: int) -> list[str]:
         "hand",
         *(shown(rid) for rid, _ in first.majorities),
         *(shown(rid) for rid, _, _ in first.modifiers),
+        *(shown(rid) for rid, _ in first.races),
     ]
     if keeps:
         header.append("kept")
+    race_boards = races(state)
     rows = []
     for b in seats:
         mods = []
@@ -42,15 +48,57 @@ def board_lines(state: State, names: SeatNames, width: int) -> list[str]:
             f"pile {b.pile}" if b.pile is not None else str(b.hand),
             *(str(q) for _, q in b.majorities),
             *mods,
+            *(f"{q}/{race.target}" for (_, q), race in zip(b.races, race_boards)),
         ]
         if keeps:
             row.append(grouped(rs, b.kept))
         rows.append(row)
-    right = {1, 2, 3} | set(range(4, 4 + len(first.majorities)))
-    lines = layout(header, rows, width, [names.short(b.seat) for b in seats], right)
-    if not any(b.played for b in seats):
-        return lines  # the round's first turn: nothing on the tables yet
-    lines.append("Played this round:")
-    for b in seats:
-        lines.extend(packed(f"  {names.short(b.seat)}:", grouped_items(rs, b.played), width, ","))
+    race_at = len(header) - len(first.races) - (1 if keeps else 0)
+    right = {1, 2, 3} | set(range(4, 4 + len(first.majorities))) | set(range(race_at, race_at + len(first.races)))
+    short = [names.short(b.seat) for b in seats]
+    lines = layout(header, rows, width, short, right)
+    kept_lines: list[str] = []
+    if keeps and len(lines) > len(rows) + 1:  # no table fits: the kept cards counted, and listed below
+        counted = [[*r[:-1], str(len(b.kept))] for r, b in zip(rows, seats)]
+        table = layout(header, counted, width, short, right | {len(header) - 1})
+        if len(table) == len(rows) + 1:
+            lines = table
+            kept_lines = kept_from_earlier_rounds(state, names, width)
+    race_rows = [line for race in race_boards for line in race_lines(race, names, width)]
+    played = []
+    if any(b.played for b in seats):  # else the round's first turn: nothing on the tables yet
+        played.append("Played this round:")
+        for b in seats:
+            played.extend(packed(f"  {names.short(b.seat)}:", in_play_order(rs, b.played, dict(b.copies)), width, ","))
+    if kept_lines and room is not None and len(lines) + len(kept_lines) + len(race_rows) + len(played) > room:
+        kept_lines = [KEPT_ON_REQUEST]
+    return lines + kept_lines + race_rows + played
+
+
+#: said under the board instead of the cards kept from earlier rounds when they do not fit the screen
+KEPT_ON_REQUEST = "Kept to the end of the game: 'kept' lists them."
+
+
+def kept_from_earlier_rounds(state: State, names: SeatNames, width: int) -> list[str]:
+    """Each seat's cards kept from earlier rounds (this round's are among the cards played)."""
+    rs = state.game.ruleset
+    earlier = [(s, kept) for s, kept in enumerate(state.kept_cards) if kept]
+    if not earlier:
+        return []
+    lines = ["Kept to the end of the game:"]
+    for s, kept in earlier:
+        lines.extend(packed(f"  {names.short(s)}:", grouped_items(rs, kept), width, ","))
     return lines
+
+
+def race_lines(race: RaceBoard, names: SeatNames, width: int) -> list[str]:
+    """A race under the board: what takes a place, the places taken (by whom, for how
+    many points) and those still open, e.g. ``uramaki, a race to 10: 1st seat 2 (8);
+    open: 2nd (5), 3rd (2)``."""
+    parts = [f"{ordinal(place)} {names.short(seat)} ({points})" for seat, place, points in race.taken]
+    left = [f"{ordinal(k + 1)} ({race.places[k]})" for k in range(race.used, len(race.places))]
+    if left:
+        parts.append("open: " + ", ".join(left))
+    else:
+        parts.append("no place left")
+    return packed(f"  {shown(race.rule)}, a race to {race.target}:", parts, width)

@@ -8,19 +8,25 @@ could join the agent registry later. It sees only what its seat may know
 
 from __future__ import annotations
 
+import re
+import textwrap
 from collections.abc import Callable, Sequence
 
 import typer
 
+from ruledraft.engine.decisions import Decision
 from ruledraft.engine.state import Game, State
-from ruledraft.language.ruleset import DIRECTION_NAMES
+from ruledraft.language.ruleset import DIRECTION_NAMES, NO_PASS
 
-from .board import board_lines
+from .board import board_lines, kept_from_earlier_rounds
 from .common import shown
-from .naming import SeatNames, card_name, option_name
-from .terminal import MAX_INPUT_LINE, LineTooLong, packed, read_line, terminal_width
+from .naming import SeatNames, card_name, effect_reminder, option_name
+from .terminal import MAX_INPUT_LINE, LineTooLong, grid, packed, read_line, terminal_height, terminal_width
 
 HUMAN = "human"
+
+#: rows of options a decision lists at once; past that, families first, cards on request
+DECISION_ROWS = 6
 
 
 class QuitGame(Exception):
@@ -31,6 +37,12 @@ def displayed_hand(hand: Sequence[int]) -> list[int]:
     """The hand in the order it is shown and numbered (by card type, so copies of a
     card sit together): number ``i`` is ``displayed_hand(hand)[i - 1]``."""
     return sorted(hand)
+
+
+def passing(state: State) -> str:
+    """Where the hands go after this turn: "hands pass left", "hands do not pass"."""
+    direction = state.game.ruleset.pass_direction(state.round, state.turn)
+    return "hands do not pass" if direction == NO_PASS else f"hands pass {DIRECTION_NAMES[direction]}"
 
 
 class HumanAgent:
@@ -46,16 +58,20 @@ class HumanAgent:
         write: Callable[..., None] | None = None,
         width: int | None = None,
         pause: Callable[[str], None] | None = None,
+        height: int | None = None,
     ):
         """``read()`` returns the next line typed (default :func:`read_line`);
         ``write(text, nl=True)`` shows text (default ``typer.echo``); ``width`` is
-        the number of columns the tables must fit (default: the terminal's);
+        the number of columns the tables must fit (default: the terminal's), ``height``
+        the rows a screen (board, hand or decision, prompt) should fit (default:
+        :func:`~.terminal.terminal_height`);
         ``pause(what)``, if given, waits for the player after a pick played for them."""
         self.names = names
         self.pause = pause
         self.read = read or (lambda: read_line())
         self.write = write or typer.echo
         self.width = width or terminal_width()
+        self.height = height or terminal_height()
 
     # ------------------------------------------------------------------ the agent interface
 
@@ -96,25 +112,47 @@ class HumanAgent:
             self.write(f"  {self.describe(game, action)} is not a legal pick now; choose again.")
 
     def decide(self, state: State, seat: int) -> int:
-        """A decision a card effect asks of this seat: its prompt and numbered options,
-        answered by number, by card name, or ``done``."""
+        """A decision a card effect asks of this seat: the board as it is now, the
+        question with a one-line reminder of what the effect does, and the options
+        (families first and the cards on request when they are many), answered by
+        number, by card or family name, or ``no``."""
         game = state.game
         rs = game.ruleset
         decision = state.observation(seat).pending
         assert decision is not None  # the engine asks only the deciding seat
         options = list(decision.options)
-        self.write("")
-        if decision.shown:
-            for line in packed("Drawn:", [card_name(rs, c) for c in decision.shown], self.width, ","):
-                self.write(line)
-        self.write(shown(decision.prompt))
-        width = len(str(len(options)))
-        for i, a in enumerate(options, 1):
-            self.write(f"  {i:>{width}}. {option_name(game, a)}")
-        if len(options) == 1:
-            self.write(f"Only one choice: {option_name(game, options[0])}; made for you.")
-            return options[0]
         n = len(options)
+        K = game.num_card_types
+        number = {a: i for i, a in enumerate(options, 1)}
+        digits = len(str(n))
+
+        def entries(actions: Sequence[int]) -> list[str]:
+            return [f"{number[a]:>{digits}}. {option_name(game, a, decision)}" for a in actions]
+
+        cards = [a for a in options if a < K]
+        families = [a for a in options if K <= a < game.done_action]
+        done = game.done_action in options
+        question = [shown(line) for line in self._question(state, decision)]
+        drawn = packed("Drawn:", [card_name(rs, c) for c in decision.shown], self.width, ",") if decision.shown else []
+        listed = grid(entries(cards + families), self.width)
+        cards_on_request = bool(families) and len(listed) > DECISION_ROWS
+        if cards_on_request:
+            listed = grid(entries(families), self.width)
+            first, last = number[cards[0]], number[cards[-1]]
+            listed.append(f"  or a card: its name, or 'cards' to list the {len(cards)} cards ({first}-{last})")
+        if done:
+            listed.append(
+                f"  {number[game.done_action]:>{digits}}. {option_name(game, game.done_action, decision, True)}"
+            )
+        block = [*question, *drawn, *listed]
+        board = self._board(state, seat, room=self.height - len(block) - 1)
+        for line in ["", *board, *block]:
+            self.write(line)
+        if n == 1:
+            self.write(f"Only one choice: {option_name(game, options[0], decision)}; made for you.")
+            return options[0]
+        by_family = {game.families[a - K].casefold(): a for a in families}
+        no_words = ("done", "no", "n", "none", "not now", "stop")
         while True:
             self.write(f"Your choice [1-{n}, ? for help]: ", nl=False)
             try:
@@ -125,28 +163,63 @@ class HumanAgent:
             low = text.casefold()
             if low in ("q", "quit", "exit"):
                 raise QuitGame()
-            K = game.num_card_types
-            families = {game.families[a - K].casefold(): a for a in options if K <= a < game.done_action}
+            if not low:
+                self.write(f"  Type a choice's number, 1-{n}, or its name (? for help).")
+                continue
             if low in ("?", "h", "help"):
-                self.write(
-                    f"  Type a number, 1-{n}, or a card's name"
-                    + (f" or a family's ({shown(next(iter(families)))} or any ...)" if families else "")
-                    + (", or done." if game.done_action in options else ".")
-                )
+                self.write(self._decision_help(game, decision, n, by_family, done, cards_on_request))
+                continue
+            if low == "kept":
+                self.write_kept(state)
+                continue
+            if low in ("cards", "c") and cards:
+                for line in grid(entries(cards), self.width):
+                    self.write(line)
                 continue
             if low.isascii() and low.isdigit() and len(low) <= 4 and 1 <= int(low) <= n:
                 return options[int(low) - 1]
-            if low == "done" and game.done_action in options:
+            if low in no_words and done:
                 return game.done_action
-            named = self._named(text, [a for a in options if a < game.num_card_types]) if text else []
-            if low.startswith("any ") and low[4:] in families:
-                return families[low[4:]]
+            named = self._named(text, cards) if text else []
+            if low.startswith("any ") and low[4:] in by_family:
+                return by_family[low[4:]]
             if len(named) == 1:
                 return named[0]
-            if low in families:  # a family, unless the word names one card
-                return families[low]
+            if low in by_family:  # a family, unless the word names one card
+                return by_family[low]
             short = shown(text if len(text) <= 12 else text[:12] + "...")
-            self.write(f"  '{short}' is not one of the choices: type a number, 1-{n}, or a card's name.")
+            self.write(f"  '{short}' is not one of the choices: type a number, 1-{n}, or a name (? for help).")
+
+    def _question(self, state: State, decision: Decision) -> list[str]:
+        """The decision's question, then one line (indented) of what the effect does."""
+        game = state.game
+        prompt = re.sub(r"\s*\((done|no)\b[^)]*\)\s*$", "", decision.prompt)  # the options say what no means
+        reminder = effect_reminder(game, decision, self.names)
+        lines = textwrap.wrap(prompt, self.width, subsequent_indent="  ") or [""]
+        if reminder:
+            lines.append("  " + textwrap.shorten(reminder, self.width - 2, placeholder=" ..."))
+        return lines
+
+    def _decision_help(
+        self, game: Game, decision: Decision, n: int, by_family: dict[str, int], done: bool, on_request: bool
+    ) -> str:
+        """What the effect does (its rule in full) and what may be typed."""
+        effect = game.effect_of[decision.card]
+        lines = textwrap.wrap(
+            shown(effect.describe()) if effect is not None else shown(decision.prompt),
+            self.width,
+            initial_indent="  ",
+            subsequent_indent="  ",
+        )
+        ways = [f"a number, 1-{n}", "a card's name (or the start of it)"]
+        if by_family:
+            ways.append(f"a family ({shown(next(iter(by_family)))} or any {shown(next(iter(by_family)))})")
+        if on_request:
+            ways.append("'cards' to list the cards")
+        if done:
+            ways.append(f"'no' for {option_name(game, game.done_action, decision)}")
+        lines.extend(textwrap.wrap("  Type " + ", ".join(ways) + "; q quits.", self.width, subsequent_indent="  "))
+        return "\n".join(lines)
 
     # ------------------------------------------------------------------ asking
 
@@ -215,6 +288,9 @@ class HumanAgent:
                 raise QuitGame()
             if low in ("?", "h", "help"):
                 self.write(help)
+                continue
+            if low == "kept" and state is not None:
+                self.write_kept(state)
                 continue
             if low == "rules":
                 from ruledraft.language.describe import describe_ruleset
@@ -329,8 +405,14 @@ class HumanAgent:
             "table would score if the round ended now; a modifier is 'loaded' once a card is on it and "
             "'waiting' while it has room; 'kept' are the cards kept to the end of the game."
         )
+        if state.game.turn_rules:
+            lines.append(
+                "  A race's column ('7/10') is what your cards count toward its next place; the line "
+                "under the table gives the places taken (by whom, for how many points) and those still open."
+            )
         lines.append(
-            f"  'rules' prints the rules of the game, 'q' quits. Answers longer than {MAX_INPUT_LINE} bytes are refused."
+            "  'rules' prints the rules of the game, 'kept' the cards kept from earlier rounds, 'q' quits. "
+            f"Answers longer than {MAX_INPUT_LINE} bytes are refused."
         )
         return "\n".join(lines)
 
@@ -345,37 +427,69 @@ class HumanAgent:
 
     # ------------------------------------------------------------------ showing
 
+    def head(self, state: State) -> str:
+        """The line that starts the board: round, turn and where the hands go."""
+        obs_round, obs_turn = state.round + 1, state.turn + 1
+        rs = state.game.ruleset
+        return f"--- Round {obs_round} of {rs.rounds}, turn {obs_turn} of {state.game.hand_size} ({passing(state)}) ---"
+
+    def write_kept(self, state: State) -> None:
+        """Every seat's cards kept from earlier rounds (the ``kept`` command)."""
+        lines = kept_from_earlier_rounds(state, self.names, self.width)
+        for line in lines or ["  No card has been kept from an earlier round."]:
+            self.write(line)
+
+    def _board(self, state: State, seat: int, room: int) -> list[str]:
+        """The board's head line and every seat's board, in ``room`` rows if it can."""
+        return [self.head(state), *board_lines(state, self.names, self.width, room - 1)]
+
     def show(self, state: State, seat: int) -> None:
-        """The seat's view: round and turn, every seat's board, its hand."""
+        """The seat's view: round and turn, every seat's board, its hand (in columns
+        when a card a line would not fit the screen)."""
         game = state.game
         rs = game.ruleset
         obs = state.observation(seat)  # only what this seat may know
         idx = rs.catalogue.index_of
-        direction = DIRECTION_NAMES[rs.pass_direction(state.round, state.turn)]
-        self.write("")
-        self.write(
-            f"--- Round {obs.round} of {rs.rounds}, turn {obs.turn} of {game.hand_size} (hands pass {direction}) ---"
-        )
-        for line in board_lines(state, self.names, self.width):
-            self.write(line)
+        after: list[str] = []
         if obs.controls_dummy:
             drawn = ", ".join(card_name(rs, c) for c in state.drawn)
-            self.write(
+            after.append(
                 f"You control the dummy this turn: you drew {drawn or 'nothing'} from its pile; "
                 "you take your card, then give the dummy one of the rest."
             )
         elif state.controller >= 0:
-            self.write(f"{self.names.short(state.controller).capitalize()} controls the dummy this turn.")
-        self.write("Your hand:")
-        self._list(rs, displayed_hand([idx(c) for c in obs.hand]))
+            after.append(f"{self.names.short(state.controller).capitalize()} controls the dummy this turn.")
+        after.append("Your hand:")
+        hand = displayed_hand([idx(c) for c in obs.hand])
+        tail = []
         if obs.can_use_action:
-            self.write(f"You may take two cards this turn with your {self._extra_cards(state, seat)}.")
+            tail.append(f"You may take two cards this turn with your {self._extra_cards(state, seat)}.")
+        rows = sum(max(1, len(textwrap.wrap(t, self.width))) for t in [*after, *tail]) + 1  # and the prompt
+        board = self._board(state, seat, room=self.height - 1 - rows - len(hand))
+        listed = self._card_lines(rs, hand)
+        if 1 + len(board) + rows + len(listed) > self.height:
+            width = len(str(len(hand)))
+            listed = grid([f"{i:>{width}}. {card_name(rs, c)}" for i, c in enumerate(hand, 1)], self.width)
+        self.write("")
+        for line in board:
+            self.write(line)
+        for line in after:
+            self.write(line)
+        for line in listed:
+            self.write(line)
+        for line in tail:
+            self.write(line)
+
+    def _card_lines(self, rs, cards: Sequence[int]) -> list[str]:
+        width = len(str(len(cards)))
+        return [
+            f"  {i:>{width}}. {shown(rs.catalogue.cards[c].name)} ({shown(rs.catalogue.cards[c].id)})"
+            for i, c in enumerate(cards, 1)
+        ]
 
     def _list(self, rs, cards: Sequence[int]) -> None:
-        width = len(str(len(cards)))
-        for i, c in enumerate(cards, 1):
-            card = rs.catalogue.cards[c]
-            self.write(f"  {i:>{width}}. {shown(card.name)} ({shown(card.id)})")
+        for line in self._card_lines(rs, cards):
+            self.write(line)
 
     @staticmethod
     def describe(game: Game, action: int) -> str:

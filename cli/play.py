@@ -26,7 +26,7 @@ from collections.abc import Callable
 
 import typer
 
-from ruledraft.engine.board import majority_words
+from ruledraft.engine.board import majority_words, races
 from ruledraft.engine.state import MAX_SEED, Game, State
 from ruledraft.errors import InputError
 from ruledraft.play.agents import BotFailure, checked_act, make_agent
@@ -164,7 +164,10 @@ def play_game(
         f"{shown(rs.name)}: {game.num_players} players, seed {seed}. You are seat {seat}; playing against {opponents}."
     )
     write("Type a card's number or name to take it; ? for help, q to quit.")
-    columns = majority_words(state)
+    columns = majority_words(state) + tuple(
+        (race.rule, f"what each seat's cards count toward {race.target}: a seat that reaches it takes the next place")
+        for race in races(state)
+    )
     if columns:
         write("On the board:")
         for rid, words in columns:

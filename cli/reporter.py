@@ -7,6 +7,7 @@ from collections.abc import Callable, Sequence
 
 import typer
 
+from ruledraft.engine.decisions import Decision
 from ruledraft.engine.records import Turn
 from ruledraft.engine.state import Event, Game, State
 
@@ -53,6 +54,10 @@ class Reporter:
         self.seen_decisions = 0  # decisions of the current round already reported
         self.seen_events = 0  # events of the game (``State.events``) already reported
         self.tables: list[list[int]] = [[] for _ in range(state.game.num_seats)]
+        #: per seat, this round's copies on its table: copied card type -> the card it is
+        self.copies: dict[int, dict[int, int]] = {}
+        #: the decisions asked, by (round, index among the round's decisions)
+        self.asked: dict[tuple[int, int], Decision] = {}
 
     def after_moves(self, state: State) -> None:
         game = state.game
@@ -65,9 +70,12 @@ class Reporter:
                 self.seen_turns = 0
                 self.seen_decisions = 0
                 self.tables = [[] for _ in range(game.num_seats)]
+                self.copies = {}
                 if self.seen_rounds < len(state.history):
                     continue
             break
+        if state.pending is not None:  # remembered, to tell what its answer means
+            self.asked[state.round, len(state.history[-1].decisions)] = state.pending
         if state.is_terminal():
             self._game_end(state)
 
@@ -102,7 +110,7 @@ class Reporter:
         ]
         for i in range(self.seen_decisions, len(hist.decisions)):
             t, seat, action = hist.decisions[i]
-            items.append(((t, i, 1, 0), (seat, action)))
+            items.append(((t, i, 1, 0), (seat, action, self.asked.pop((r, i), None))))
         events = state.events
         k = self.seen_events
         while k < len(events) and events[k].round == r:
@@ -115,7 +123,7 @@ class Reporter:
             if isinstance(e, Event) and e.what[0] == "race":
                 key = (e.turn, e.what[1], e.what[3])
                 places[key] = places.get(key, 0) + 1
-        made: list[tuple[int, int]] = []  # decisions in a row, told on one line
+        made: list[tuple[int, int, Decision | None]] = []  # decisions in a row, told on one line
         for _, item in items:
             if isinstance(item, tuple) and not isinstance(item, Event):
                 made.append(item)
@@ -127,14 +135,34 @@ class Reporter:
             elif isinstance(item, Event):
                 what = item.what
                 tied = what[0] == "race" and places[item.turn, what[1], what[3]] > 1
-                self.write(f"  - {event_line(game, self.names, what, tied, self.width - 4)}")
+                copies = self._copies_for(what)
+                self.write(f"  - {event_line(game, self.names, what, tied, self.width - 4, copies)}")
         self._decisions(game, made)
 
-    def _decisions(self, game: Game, made: Sequence[tuple[int, int]]) -> None:
+    def _copies_for(self, what: Sequence) -> dict[int, int]:
+        """The copies on the table of the seat an event is about (copied type -> the card
+        it is), as that event should name them; kept up to date as copies are made and leave."""
+        kind = what[0]
+        if kind == "race":
+            return {}
+        seat = what[1]
+        mine = self.copies.setdefault(seat, {})
+        if kind == "copied":
+            mine[what[2]] = what[3]
+            return {}
+        if kind == "discarded" and what[3] == "collision":  # the engine names the card as it is
+            mine.pop(what[2], None)
+            return {}
+        shown = dict(mine)
+        if kind in ("discarded", "to_hand"):  # the card leaves the table
+            mine.pop(what[2], None)
+        return shown
+
+    def _decisions(self, game: Game, made: Sequence[tuple[int, int, Decision | None]]) -> None:
         """Decisions card effects asked for, as they were made."""
         if not made:
             return
-        parts = [f"{self.names.short(seat)}: {option_name(game, a)}" for seat, a in made]
+        parts = [f"{self.names.short(seat)}: {option_name(game, a, asked)}" for seat, a, asked in made]
         for line in packed("Decided:", parts, self.width):
             self.write(line)
 

@@ -20,6 +20,10 @@ MAX_INPUT_LINE = 1024
 #: narrowest layout the game prints (a narrower terminal gets lines this long)
 MIN_WIDTH = 40
 
+#: rows a screen of the game (the board, the hand or a decision, and the prompt) is
+#: fitted into when the output is not a terminal whose height is known
+SCREEN_ROWS = 30
+
 
 class EndOfInput(Exception):
     """Standard input ended before the game did."""
@@ -95,6 +99,33 @@ def terminal_width() -> int:
     return max(MIN_WIDTH, shutil.get_terminal_size((80, 24)).columns)
 
 
+def terminal_height() -> int:
+    """Rows a screen of the game must fit: the terminal's (or ``LINES``) when standard
+    output is a terminal, else :data:`SCREEN_ROWS`; at least 20."""
+    try:
+        tty = sys.stdout.isatty()
+    except (AttributeError, ValueError):
+        tty = False
+    return max(20, shutil.get_terminal_size((80, SCREEN_ROWS)).lines) if tty else SCREEN_ROWS
+
+
+def grid(items: Sequence[str], width: int, indent: int = 2, gap: int = 3) -> list[str]:
+    """``items`` in as many columns as fit ``width`` (read down each column, as ``ls``
+    lists files), each line starting with ``indent`` spaces; one per line when even
+    two columns do not fit."""
+    if not items:
+        return []
+    widest = max(map(len, items))
+    columns = max(1, min(len(items), (width - indent + gap) // (widest + gap)))
+    rows = -(-len(items) // columns)
+    columns = -(-len(items) // rows)  # as few columns as give that many rows
+    lines = []
+    for r in range(rows):
+        cells = [items[c * rows + r] for c in range(columns) if c * rows + r < len(items)]
+        lines.append((" " * indent + (" " * gap).join(cell.ljust(widest) for cell in cells)).rstrip())
+    return lines
+
+
 def wrapping(write: Callable[..., None], width: int) -> Callable[..., None]:
     """A ``write(text="", nl=True)`` that fits every line of ``text`` into ``width``
     columns, breaking between words (a continued line is indented two more columns
@@ -158,24 +189,29 @@ def layout(
 ) -> list[str]:
     """A table of ``rows`` under ``header`` that fits ``width`` columns: as one line
     per row if it fits (with ``short_names`` in the first column if only they make
-    it fit), else one block per row, its name on one line and ``header value`` pairs
+    it fit, then with one space between columns), else one block per row, its name on one line and ``header value`` pairs
     below it, wrapped between pairs."""
 
-    def table(rows) -> list[str]:
+    def table(rows, gap: str = "  ") -> list[str]:
         widths = [max(len(h), *(len(r[i]) for r in rows)) for i, h in enumerate(header)]
         out = []
         for cells in [header, *rows]:
             parts = [c.rjust(w) if i in right else c.ljust(w) for i, (c, w) in enumerate(zip(cells, widths))]
-            out.append(("  " + "  ".join(parts)).rstrip())
+            out.append(("  " + gap.join(parts)).rstrip())
         return out
 
     lines = table(rows)
     if max(map(len, lines)) <= width:
         return lines
+    named = rows
     if short_names is not None:
-        lines = table([[n, *r[1:]] for n, r in zip(short_names, rows)])
+        named = [[n, *r[1:]] for n, r in zip(short_names, rows)]
+        lines = table(named)
         if max(map(len, lines)) <= width:
             return lines
+    lines = table(named, " ")  # closer columns, before one block per row
+    if max(map(len, lines)) <= width:
+        return lines
     out = []
     for r in rows:
         out.append(f"  {r[0]}")

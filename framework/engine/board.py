@@ -3,12 +3,14 @@
 :func:`board` gathers, for every seat, what the terminal game shows beside the
 cards: the points so far and the points the round's rules would give now, the hand
 size (or a dummy's pile size), the quantities each majority rule compares, each
-modifier's cards that are loaded or still waiting, and the cards kept to the end of
-the game (those kept from earlier rounds and those played this round). It reads the
-compiled rules through the :class:`~ruledraft.language.rule.Rule` protocol only
-(``ranks_by`` and ``quantities``, ``holds_cards`` and ``loaded_and_waiting``,
-``score``), so a display needs to know nothing of scoring internals, and a plug-in
-kind shows like a built-in one.
+modifier's cards that are loaded or still waiting, the cards kept to the end of the
+game (those kept from earlier rounds and those played this round), and what its
+cards count in a race; :func:`races` tells each race's places and who took them.
+It reads the compiled rules through the :class:`~ruledraft.language.rule.Rule`
+protocol only (``ranks_by`` and ``quantities``, ``holds_cards`` and
+``loaded_and_waiting``, ``score``, a turn scoring part's ``standing``), so a display
+needs to know nothing of scoring internals, and a plug-in kind shows like a
+built-in one.
 
 It reads the tables, the scores and the hand sizes, which every seat may see; never
 a hand's cards.
@@ -44,6 +46,27 @@ class SeatBoard:
     kept: tuple[int, ...]
     #: this round's cards on the table, in play order
     played: tuple[int, ...]
+    #: per rule that scores during the round (a race), in ruleset order: (rule id, what
+    #: this seat's cards count now toward its next place)
+    races: tuple[tuple[str, int], ...] = ()
+    #: the cards of ``played`` that are copies of another card type (a special order):
+    #: (position in ``played``, the card it is)
+    copies: tuple[tuple[int, int], ...] = ()
+
+
+@attrs.frozen
+class RaceBoard:
+    """A rule that scores during the round (a race), as the board shows it."""
+
+    rule: str
+    #: what a seat must count to take a place
+    target: int
+    #: the points of each place, in order
+    places: tuple[int, ...]
+    #: the places taken this round, in order: (seat, place from 1, points)
+    taken: tuple[tuple[int, int, int], ...]
+    #: how many places are used up (seats tied on a place use up as many places)
+    used: int
 
 
 def _with_kept_in_play(state: State) -> Tableau:
@@ -58,6 +81,27 @@ def majority_words(state: State) -> tuple[tuple[str, str], ...]:
     """(rule id, what it compares, in plain words) for each majority column of the
     board, in its order: what a column's numbers count."""
     return tuple((rule.id, rule.ranks_by.words) for rule in state.game.ruleset.rules if rule.ranks_by is not None)
+
+
+def races(state: State) -> tuple[RaceBoard, ...]:
+    """Each rule that scores during the round (a race): its target, its places and
+    who took which so far this round (the :class:`~ruledraft.language.rule.TurnScoring`
+    standing and the round's race events)."""
+    game = state.game
+    if not game.turn_rules or state.is_terminal():
+        return ()
+    table = state.tableau()
+    out = []
+    for (i, part), progress in zip(game.turn_rules, state.turn_progress):
+        rule = game.ruleset.round_rules[i].id
+        standing = part.standing(table, progress)
+        taken = tuple(
+            (e.what[2], e.what[3], e.what[4])
+            for e in state.events
+            if e.round == state.round and e.what[0] == "race" and e.what[1] == rule
+        )
+        out.append(RaceBoard(rule, standing.target, standing.places, taken, standing.taken))
+    return tuple(out)
 
 
 def board(state: State) -> list[SeatBoard]:
@@ -78,6 +122,10 @@ def board(state: State) -> list[SeatBoard]:
     for rule in rs.round_rules:
         if rule.holds_cards:
             modifiers.append((rule.id, [rule.loaded_and_waiting(seq) for seq in table.cards]))
+    counted: list[tuple[str, tuple[int, ...]]] = []
+    if game.turn_rules and not finished:
+        for (i, part), progress in zip(game.turn_rules, state.turn_progress):
+            counted.append((rs.round_rules[i].id, part.standing(table, progress).counted))
     totals = state.totals()
     out = []
     for s in range(n):
@@ -98,6 +146,14 @@ def board(state: State) -> list[SeatBoard]:
                 modifiers=tuple((rid, *lw[s]) for rid, lw in modifiers),
                 kept=tuple(kept_now.cards[s]),
                 played=tuple(state.played[s]),
+                races=tuple((rid, q[s]) for rid, q in counted),
+                copies=tuple(
+                    sorted(
+                        (p, physical)
+                        for (seat, p), (physical, former, _) in state.under.items()
+                        if seat == s and former == -1
+                    )
+                ),
             )
         )
     return out

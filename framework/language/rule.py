@@ -26,7 +26,7 @@ shown and played like a built-in one.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, Generic, Protocol, TypeVar, runtime_checkable
+from typing import Any, Generic, NamedTuple, Protocol, TypeVar, runtime_checkable
 
 from ruledraft.language.quantity import Quantity
 from ruledraft.tableau import Tableau
@@ -65,6 +65,19 @@ class Cache(Generic[K, V]):
         return len(self.entries)
 
 
+class TurnStanding(NamedTuple):
+    """Where a rule that scores during the round stands, as the board shows it."""
+
+    #: per seat, what its cards count now toward its next place
+    counted: tuple[int, ...]
+    #: what a seat must count to take a place
+    target: int
+    #: the points of each place, in the order the places are taken
+    places: tuple[int, ...]
+    #: how many places have been taken this round
+    taken: int
+
+
 class TurnScoring(Protocol):
     """The part of a rule that scores during a round, at the end of every turn.
 
@@ -86,6 +99,10 @@ class TurnScoring(Protocol):
     def turn_end(self, t: Tableau, progress: Any) -> tuple[Any, list[tuple[int, ...]]]: ...
 
     def round_end(self, t: Tableau, progress: Any) -> list[int]: ...
+
+    def standing(self, t: Tableau, progress: Any) -> TurnStanding:
+        """Where the rule stands with the tables ``t`` and its ``progress`` (for the board)."""
+        ...
 
     def taken(self, progress: Any) -> Sequence[tuple[int, int, int]]:
         """The places awarded by the turn end that made ``progress``: (seat, place from 1,

@@ -348,11 +348,12 @@ def test_play_asks_a_human_giver_when_a_bot_owns_the_spoon():
     names = SeatNames(g, 0, {1: "greedy", 2: "greedy"})
     human = HumanAgent(names, read=lambda: next(answers), write=lambda t="", nl=True: out.append(t), width=80)
     assert human.act(state, 0) == idx(g, "salmon_nigiri")[0]
-    assert out[1:4] == [
-        "Spoon 4: you are asked for any nigiri; which card do you give?",
-        "  1. Egg Nigiri",
-        "  2. Salmon Nigiri",
+    asked = out.index("Spoon 4: you are asked for any nigiri; which card do you give?")
+    assert out[asked + 1 : asked + 3] == [
+        "  You give one of them to seat 2 and get the Spoon 4 into your hand.",
+        "  1. Egg Nigiri      2. Salmon Nigiri",
     ]
+    assert out[1].startswith("--- Round 1 of 2, turn 2") and "  seat 2: Spoon 4, Tempura" in out[1:asked]
 
 
 def test_play_takes_a_family_by_name_and_helps_with_it():
@@ -368,7 +369,12 @@ def test_play_takes_a_family_by_name_and_helps_with_it():
         names = SeatNames(g, 0, {1: "greedy", 2: "greedy"})
         human = HumanAgent(names, read=answers.__next__, write=lambda t="", nl=True: out.append(t), width=80)
         assert human.act(state, 0) == expected
-    assert "  Type a number, 1-15, or a card's name or a family's (maki or any ...), or done." in out
+    said = "\n".join(out)
+    assert (
+        "  Type a number, 1-15, a card's name (or the start of it), a family (maki or any\n  maki), 'no' for not now"
+        in said
+    )
+    assert "  15. not now: keep your Spoon 4 for a later turn" in out
 
 
 def test_play_at_8_seats_with_spoons_fits_80_columns_and_its_log_replays(tmp_path):
@@ -388,7 +394,8 @@ def test_play_at_8_seats_with_spoons_fits_80_columns_and_its_log_replays(tmp_pat
     assert result.exit_code == 0, result.output
     lines = result.output.splitlines()
     assert max(map(len, lines)) <= 80
-    assert "Spoon 4: name a card or a family to ask the others for (done: not now)" in lines
+    assert "Spoon 4: name a card or a family to ask the others for" in lines
+    assert "  The nearest player to your left holding one trades it for your Spoon 4." in lines
     assert "=== Game over ===" in lines
     replay = CliRunner().invoke(app, ["replay", str(log)])
     assert replay.exit_code == 0 and "1 clean" in replay.output, replay.output

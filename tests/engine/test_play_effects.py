@@ -406,7 +406,7 @@ def test_play_tells_each_card_a_takeout_box_turns_and_each_special_order_copy():
         "  - Seat 1 turns its Egg face down (now Face-down card).",
         "Decided: seat 1: Salmon",
         "  - Seat 1 turns its Salmon face down (now Face-down card).",
-        "Decided: seat 1: done (no)",
+        "Decided: seat 1: no more cards",
         "  - Seat 1's Takeout Box is discarded after use.",
     ]
     assert turn_told(lines, "Revealed: you: Chopsticks; seat 1: Special Order; seat 2: Special Order")[:5] == [

@@ -226,8 +226,10 @@ def test_play_shows_the_direction_of_each_turn():
         app, ["play", EXAMPLE, "--players", "3", "--seed", "2"], input="1\n" * 80, env={"COLUMNS": "200"}
     )
     assert result.exit_code == 0, result.output
-    headings = re.findall(r"--- Round (\d) of 3, turn (\d+) of 9 \(hands pass (\w+)\) ---", result.output)
+    headings = re.findall(r"--- Round (\d) of 3, turn (\d+) of 9 \(hands (pass \w+|do not pass)\) ---", result.output)
     by_round = {r: [d for rr, _t, d in headings if rr == r] for r in "123"}
-    assert by_round["1"][:4] == ["left", "right", "left", "right"]
-    assert set(by_round["2"]) == {"right"}
-    assert by_round["3"][:6] == ["left", "left", "none", "left", "left", "none"]
+    assert by_round["1"][:4] == ["pass left", "pass right", "pass left", "pass right"]
+    assert set(by_round["2"]) == {"pass right"}
+    # a turn whose hands stay put says so, never "hands pass none"
+    assert by_round["3"][:6] == ["pass left", "pass left", "do not pass", "pass left", "pass left", "do not pass"]
+    assert "hands pass none" not in result.output

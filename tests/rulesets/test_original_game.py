@@ -361,12 +361,15 @@ def test_play_asks_the_bazaars_decisions_within_80_columns_and_its_log_replays(t
     assert [line for line in lines if len(line) > 80] == []
     assert "=== Game over ===" in lines
     for prompt in (
-        "Play a second card with your Porters? (done: no)",
-        "Haggler: name a card or a family to ask the others for (done: not now)",
+        "Play a second card with your Porters?",
+        "Haggler: name a card or a family to ask the others for",
         "Scout: play one of the cards drawn",
-        "Camel: turn a card of yours face down (done: no more)",
+        "Camel: turn a card of yours face down",
     ):
         assert prompt in lines
+    # each decision's 'no' says what it means, never "done (no)"
+    assert not any("done (no)" in line for line in lines)
+    assert any(line.endswith(". not now: keep your Haggler for a later turn") for line in lines)
     replay = runner.invoke(app, ["replay", str(log)])
     assert replay.exit_code == 0, replay.output
     assert "1 games replayed, 1 clean, 0 with problems" in replay.output

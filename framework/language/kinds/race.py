@@ -25,7 +25,7 @@ from typing import Any
 import attrs
 
 from ruledraft.language.kinds.context import RuleContext
-from ruledraft.language.rule import RuleBase
+from ruledraft.language.rule import RuleBase, TurnStanding
 from ruledraft.language.scoring import Awards, split_evenly
 from ruledraft.tableau import Tableau
 
@@ -166,6 +166,11 @@ class Race(RuleBase):
         for s in scored:
             leaving[s] = tuple(c for c in t.cards[s] if c in self.indices)
         return progress, leaving
+
+    def standing(self, t: Tableau, progress: RaceProgress) -> TurnStanding:
+        """What each seat counts now toward the threshold, the places' points and how many are taken."""
+        awards = tuple(self.places.for_seats(t.num_seats))
+        return TurnStanding(tuple(self.counted(t)), self.threshold, awards, min(progress.used, len(awards)))
 
     def taken(self, progress: RaceProgress) -> tuple[tuple[int, int, int], ...]:
         """The places the turn end that made ``progress`` awarded: (seat, place from 1, points)."""

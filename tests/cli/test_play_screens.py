@@ -1,0 +1,95 @@
+"""What ``ruledraft play`` shows of races, copies and effect decisions (issue 19's
+terminal game): a race's progress on the board, a copy named as the card it is, the
+spoon's families first with its cards on request, and each 'no' in words."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from ruledraft.cli.app import app
+from ruledraft.cli.board import board_lines
+from ruledraft.cli.play import SeatNames, event_line
+from ruledraft.engine.board import races
+from ruledraft.engine.state import Game
+from ruledraft.language.loading import load_ruleset
+
+runner = CliRunner()
+RACE = Path(__file__).resolve().parent.parent / "data" / "effects-race.yaml"
+
+
+def played(args: list[str], answers: str) -> list[str]:
+    """The lines of a whole game of ``play`` at 80 columns, answering ``answers`` then 1s."""
+    result = runner.invoke(app, ["play", *args], input=answers + "1\n" * 400, env={"COLUMNS": "80"})
+    assert result.exit_code == 0, result.output
+    return result.output.splitlines()
+
+
+def test_the_board_shows_what_each_seat_counts_in_the_race_and_the_places_taken_tied_ones_too():
+    """After a tie for 1st place in the uramaki race, the board's uramaki column counts each seat's icons toward 10 and the line under it gives both 1st places and leaves only 3rd open."""
+    lines = played([str(RACE), "--players", "3", "--seed", "1"], "")
+    tie = lines.index("  - Seat 1 takes 1st place in uramaki (tied): 8 points, discarding 2 cards.")
+    board = lines[lines.index("", tie) + 1 :]
+    assert board[0] == "--- Round 2 of 3, turn 4 of 8 (hands pass left) ---"
+    assert board[1].split() == ["seat", "points", "round", "hand", "uramaki"]
+    assert [row.split()[-1] for row in board[2:5]] == ["0/10", "0/10", "9/10"]  # the tied seats start again from 0
+    assert board[5] == "  uramaki, a race to 10: 1st you (8); 1st seat 1 (8); open: 3rd (2)"
+    assert "  uramaki, a race to 10: open: 1st (8), 2nd (5), 3rd (2)" in lines[: tie - 1]
+    assert "  uramaki: what each seat's cards count toward 10: a seat that reaches it takes" in lines[:8]
+
+
+def test_races_reads_the_places_from_the_rule_and_the_rounds_events():
+    """engine.board.races gives the race's target, its places' points for the seat count, and no place taken at the deal."""
+    rs = load_ruleset(str(RACE))
+    state = Game(rs, 4).new_initial_state(3)
+    (race,) = races(state)
+    assert (race.rule, race.target, race.places, race.taken, race.used) == ("uramaki", 10, (8, 5, 2), (), 0)
+    names = SeatNames(state.game, 0, {1: "greedy", 2: "greedy", 3: "greedy"})
+    assert board_lines(state, names, 80)[-1] == "  uramaki, a race to 10: open: 1st (8), 2nd (5), 3rd (2)"
+
+
+def test_a_special_order_that_copied_a_menu_is_named_as_the_card_it_is():
+    """A special order that became a copy of a menu draws, plays and is discarded as 'Special Order (as Menu (7))', never as a Menu (7) of its own; a copy on the table shows so in the cards played."""
+    lines = played(["sushi-go-party-dinner-for-two", "--players", "6", "--seed", "12"], "")
+    copied = lines.index("  - Seat 4's Special Order becomes a copy of Menu (7).")
+    told = lines[copied : copied + 6]
+    assert "  - Seat 4 draws 4 cards with its Special Order (as Menu (7))." in told
+    assert "  - Seat 4's Special Order (as Menu (7)) is discarded after use." in told
+    assert not any("Seat 4's Menu (7) is discarded" in line for line in told)
+    # on the board too: a copy still on the table is named as the card it is
+    assert "  seat 3: Squid Nigiri, Miso Soup x2, Tofu, Special Order (as Tofu)" in lines
+
+
+def test_event_line_names_the_acting_card_as_the_copy_it_is_and_nothing_else():
+    """With the seat's copies given, the card whose effect acts is named as the card it is; a card merely played is not."""
+    rs = load_ruleset("sushi-go-party-dinner-for-two")
+    g = Game(rs, 3)
+    ix = rs.catalogue.index_of
+    names = SeatNames(g, 0, {1: "greedy", 2: "greedy"})
+    copies = {ix("menu_7"): ix("special_order"), ix("tofu"): ix("special_order")}
+    discarded = ("discarded", 0, ix("menu_7"), "used", 0)
+    assert event_line(g, names, discarded) == "Your Menu (7) is discarded after use."
+    assert event_line(g, names, discarded, copies=copies) == "Your Special Order (as Menu (7)) is discarded after use."
+    play = ("played", 1, ix("tofu"), ix("menu_7"))
+    assert event_line(g, names, play, copies=copies) == "Seat 1 plays Tofu with its Special Order (as Menu (7))."
+
+
+def test_the_spoon_lists_families_first_its_cards_on_request_and_says_what_no_means():
+    """A Party spoon's 28 options: the families in a grid, the cards only on 'cards', a reminder and help saying what the spoon does, and 'no' told as 'not now'."""
+    lines = played(["sushi-go-party-master-menu", "--players", "4", "--seed", "3"], "9\n1\n?\ncards\nno\n")
+    asked = lines.index("Spoon (4): name a card or a family to ask the others for")
+    prompt = next(i for i in range(asked, len(lines)) if lines[i].startswith("Your choice [1-28"))
+    assert lines[asked + 1] == "  The nearest player to your left holding one trades it for your Spoon (4)."
+    assert lines[asked + 2].split() == ["23.", "any", "fruit", "25.", "any", "onigiri", "27.", "any", "takeout_box"]
+    assert lines[prompt - 2 : prompt] == [
+        "  or a card: its name, or 'cards' to list the 22 cards (1-22)",
+        "  28. not now: keep your Spoon (4) for a later turn",
+    ]
+    assert prompt - asked <= 8  # the question, reminder and options of 28 choices in 8 lines
+    after = lines[prompt + 1 :]
+    assert after[0].startswith("  Spoon (4): on a later turn, after the reveal")  # '?': the spoon's rule in full
+    listed = after.index("Your choice [1-28, ? for help]: cards")
+    assert after[listed + 1].split()[:3] == ["1.", "Egg", "Nigiri"]
+    assert "Decided: you: not now" in after
+    assert not any("done (no)" in line for line in lines)
