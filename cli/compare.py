@@ -13,7 +13,15 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 from ruledraft.engine.state import MAX_SEED
 from ruledraft.errors import InputError
-from ruledraft.lab.compare import Side, comparison, independent_seed, labels, pairing, play_sides
+from ruledraft.lab.compare import (
+    Side,
+    comparison,
+    independent_seed,
+    labels,
+    pairing,
+    play_sides,
+    play_sides_on_cluster,
+)
 from ruledraft.lab.compare import lineup as bot_lineup
 from ruledraft.lab.figures import formatted
 from ruledraft.play.agents import BotFailure
@@ -158,8 +166,6 @@ def run_with_progress(
         try:
             if cluster is None:
                 return play_sides(a, b, games, paired=paired, jobs=jobs, progress=lambda n: progress.advance(task, n))
-            from ruledraft.play.cluster import play_sides_on_cluster
-
             scheduler, local_workers, documents = cluster
             return play_sides_on_cluster(
                 a,

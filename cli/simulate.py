@@ -15,9 +15,10 @@ from rich.table import Table
 
 from ruledraft.engine.state import MAX_SEED
 from ruledraft.errors import InputError, RuledraftError
-from ruledraft.lab.figures import formatted
+from ruledraft.lab.figures import LabTally, formatted
 from ruledraft.play.agents import BotFailure, BotSpecError
 from ruledraft.play.cluster import ClusterError
+from ruledraft.play.game_log import record_line
 from ruledraft.play.ismcts import time_budget_note
 from ruledraft.play.runner import GameResult, WorkerError, available_cores, fill_seats
 from ruledraft.play.runner import simulate as run_simulation
@@ -315,29 +316,38 @@ class GameLog:
             self.write(result.record)
 
     def write(self, record: dict) -> None:
-        line = json.dumps(record, separators=(",", ":")) + "\n"
-        self.lines.append(line)
-        self.buffered += len(line)
+        self.write_lines(record_line(record))
+
+    def write_lines(self, text: str) -> None:
+        """Record games already written as the log's lines (one text, whole lines)."""
+        if not text:
+            return
+        self.lines.append(text)
+        self.buffered += len(text)
         if self.buffered >= self.FLUSH_AT:
             self.flush()
 
     def flush(self) -> None:
         if not self.lines or self.fd is None:
             return
-        data = "".join(self.lines).encode("utf-8")
-        count = len(self.lines)
+        text = "".join(self.lines)
+        data = text.encode("utf-8")
+        count = text.count("\n")
         self.lines, self.buffered = [], 0
         view = memoryview(data)
+        done = 0  # bytes of this flush in the file
         try:
-            while view:
-                n = os.write(self.fd, view)
-                view = view[n:]
+            while done < len(data):
+                done += os.write(self.fd, view[done:])
         except OSError as e:
+            whole = data.rfind(b"\n", 0, done) + 1  # the complete lines that did get in
             if self.regular:
                 try:  # no half line: back to the last complete one
-                    os.ftruncate(self.fd, self.written)
+                    os.ftruncate(self.fd, self.written + whole)
                 except OSError:
-                    pass
+                    whole = 0
+            if not self.regular or whole:
+                self.games += data.count(b"\n", 0, whole)
             fd, self.fd = self.fd, None
             os.close(fd)
             kept = f"{self.games} game{'s' if self.games != 1 else ''}"
@@ -441,10 +451,10 @@ def simulate(
                         names,
                         jobs=jobs_used,
                         document=document,
-                        log=game_log is not None,
                         progress=lambda n: progress.advance(task, n),
-                        on_result=None if game_log is None else game_log.write_result,
+                        on_lines=None if game_log is None else game_log.write_lines,
                         cards=counted,
+                        collector=LabTally.for_game,
                     )
                 else:
                     from ruledraft.play.cluster import simulate_on_cluster
@@ -458,7 +468,7 @@ def simulate(
                         names,
                         scheduler=scheduler,
                         local_workers=where[1],
-                        on_record=None if game_log is None else game_log.write,
+                        on_lines=None if game_log is None else game_log.write_lines,
                         progress=lambda n: progress.advance(task, n),
                         cards=counted,
                     )

@@ -12,7 +12,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from ruledraft.engine.state import MAX_SEED
 from ruledraft.errors import InputError
 from ruledraft.lab.figures import formatted
-from ruledraft.lab.sweep import key_figures, player_counts
+from ruledraft.lab.sweep import key_figures, player_counts, sweep_on_cluster
 from ruledraft.lab.sweep import sweep as run_sweep
 from ruledraft.play.agents import BotFailure
 from ruledraft.play.cluster import ClusterError
@@ -176,8 +176,6 @@ def sweep(
                         progress=lambda n: progress.advance(task, n),
                     )
                 else:
-                    from ruledraft.play.cluster import sweep_on_cluster
-
                     result, signum = sweep_on_cluster(
                         rs,
                         checked.document,

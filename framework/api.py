@@ -176,7 +176,10 @@ def simulate(
     seats = runner.fill_seats(bots, players, rs.catalogue.ids)
     if not all(isinstance(s, str) for s in seats):
         raise TypeError("simulate takes bot specs (text), not agent objects: register the bot or name its class")
-    return runner.simulate(rs, players, games, seed, seats, jobs=jobs or runner.available_cores(), document=document)
+    from ruledraft.lab.figures import LabTally
+
+    jobs = jobs or runner.available_cores()
+    return runner.simulate(rs, players, games, seed, seats, jobs=jobs, document=document, collector=LabTally.for_game)
 
 
 def _check_seed(seed: int) -> None:

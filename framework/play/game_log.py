@@ -25,6 +25,11 @@ from ruledraft.language.ruleset import CompiledRuleset
 LOG_FORMAT = 1
 
 
+def record_line(record: dict) -> str:
+    """A record as one line of the game log (JSON, compact, ending in a newline)."""
+    return json.dumps(record, separators=(",", ":")) + "\n"
+
+
 def record_game(state: State, seats: Sequence[str]) -> dict:
     """The complete record of a finished game."""
     game = state.game
