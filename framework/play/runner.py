@@ -23,10 +23,9 @@ import attrs
 
 from ruledraft.engine.scoresheet import Scoring, add_rule_points
 from ruledraft.engine.state import MAX_SEED, Game, State, derive_seed
-from ruledraft.errors import InputError
 from ruledraft.language.ruleset import CompiledRuleset
 from ruledraft.play import executor
-from ruledraft.play.agents import agent_names, checked_act, is_foreign, make_agent, parse_bot
+from ruledraft.play.agents import checked_act, is_foreign, make_agent
 from ruledraft.play.bot_specs import absolute_spec
 from ruledraft.play.executor import (  # noqa: F401 - where they have long been imported from
     CHUNK_SECONDS,
@@ -40,6 +39,7 @@ from ruledraft.play.executor import (  # noqa: F401 - where they have long been 
 )
 from ruledraft.play.executor import settle_heap as _settle_heap  # noqa: F401
 from ruledraft.play.game_log import record_game, record_line
+from ruledraft.play.match import Match, fill_seats  # noqa: F401 - fill_seats: where it has long been imported from
 
 
 class Collector(Protocol):
@@ -102,28 +102,6 @@ def bot_seeds(seed: int, seats: int) -> list[int]:
     """``[bot_seed(seed, seat) for seat in range(seats)]``, mixing the shared prefix once."""
     base = derive_seed(seed, 0xB07)
     return [derive_seed(base, seat) for seat in range(seats)]
-
-
-def fill_seats(
-    bots: str | Sequence[Any], players: int, card_ids: Sequence[str] | None = None, *, option: str = "bots"
-) -> list:
-    """One bot per seat from the bots named, as ``--bots`` takes them: ``greedy,random``
-    (or a list), the last filling the seats left. Each spec is checked now
-    (:class:`~ruledraft.play.agents.BotSpecError` if unusable; with the ruleset's
-    ``card_ids``, card values too); an entry that is not text (an agent) is kept as
-    it is. :class:`InputError` for no bot, or more bots than ``players``; ``option``
-    is how the messages name the setting."""
-    entries = [n.strip() for n in bots.split(",")] if isinstance(bots, str) else list(bots)
-    if not any(entries):
-        raise InputError(f"{option} needs at least one bot name; known: " + ", ".join(agent_names()))
-    if "" in entries:  # 'random,,greedy': a seat left out would shift the others
-        raise InputError(f"{option} has an empty entry (seat {entries.index('')}): name a bot for every seat listed")
-    for entry in entries:
-        if isinstance(entry, str):
-            parse_bot(entry, card_ids)
-    if len(entries) > players:
-        raise InputError(f"{option} names {len(entries)} bots for {players} players")
-    return entries + [entries[-1]] * (players - len(entries))
 
 
 def play_game(
@@ -197,11 +175,14 @@ def run_games(
     stop: Callable[[], bool] | None = None,
     cards: bool = True,
     collector: CollectorFactory | None = None,
+    *,
+    game: Game | None = None,
 ) -> list[GameResult]:
     """Play the games with these indices (before each, ``stop()`` may end the run:
     the results of the games already played are returned), each with its own counts
-    from the collector (``cards``: the per-card ones too; see :func:`collector_for`)."""
-    game = Game(ruleset, players)
+    from the collector (``cards``: the per-card ones too; see :func:`collector_for`).
+    ``game``: the ruleset's table for ``players``, when the caller has it."""
+    game = Game(ruleset, players) if game is None else game
     template = collector_for(game, cards, collector)
     out = []
     for index in indices:
@@ -271,6 +252,7 @@ class GamesWork:
         log: bool = False,
         cards: bool = True,
         collector: CollectorFactory | None = None,
+        game: Game | None = None,
     ) -> None:
         self.shipped = ruleset
         self.log = log
@@ -284,7 +266,13 @@ class GamesWork:
             collector = _DEFAULT_COLLECTOR[0]  # named, so that processes elsewhere use it too
         self.collector = collector
         self.cap = 200 if records else 2000
-        self._game: Game | None = None
+        self._game = game  # (not sent: where it is played, it is built there once)
+
+    @classmethod
+    def of(cls, match: Match, **options: Any) -> GamesWork:
+        """The games of ``match`` (``options`` as for the constructor)."""
+        shipped = ShippedRuleset(match.ruleset, match.document)
+        return cls(shipped, match.players, match.seed, match.bots, game=match.game, **options)
 
     @property
     def game(self) -> Game:
@@ -605,15 +593,6 @@ def summarize(
     return tally.summary(ruleset.id, players, seed, bots, elapsed)
 
 
-def check_seed(seed: int, option: str | None = None) -> None:
-    """:class:`InputError` unless ``seed`` is within ``0..MAX_SEED`` (``option``: how a
-    command line names it)."""
-    if not 0 <= seed <= MAX_SEED:
-        if option is None:
-            raise InputError(f"the seed must be within 0..{MAX_SEED}, not {seed}")
-        raise InputError(f"{option} must be a whole number from 0 to {MAX_SEED}, not {seed}")
-
-
 def simulate(
     ruleset: CompiledRuleset,
     players: int,
@@ -624,6 +603,27 @@ def simulate(
     jobs: int = 1,
     source: str | None = None,
     document=None,
+    **options: Any,
+) -> Summary:
+    """:func:`simulate_match` of the match these values make (checked by the caller:
+    the seed is, again, since a seed out of range would log games no reader replays).
+    Where processes cannot fork, ``jobs > 1`` sends the workers the checked
+    ``document``, or the one loaded here from ``source``."""
+    if not 0 <= seed <= MAX_SEED:
+        raise ValueError(f"the seed must be within 0..{MAX_SEED}, not {seed}")
+    if document is None and source is not None and jobs > 1 and _start_method() != "fork":
+        from ruledraft.language.inheritance import resolve_document
+        from ruledraft.language.schema_check import check_schema
+
+        document = resolve_document(source, check=check_schema)
+    return simulate_match(Match.trusted(ruleset, players, bots, seed, document), games, jobs=jobs, **options)
+
+
+def simulate_match(
+    match: Match,
+    games: int,
+    *,
+    jobs: int = 1,
     log: bool = False,
     progress: Callable[[int], None] | None = None,
     on_result: Callable[[GameResult], None] | None = None,
@@ -632,16 +632,16 @@ def simulate(
     collector: CollectorFactory | None = None,
     backend: executor.Backend | None = None,
 ) -> Summary:
-    """Play ``games`` games and summarise them (``cards``: with the collector's per-card
-    figures, on by default: they cost a few percent of the time).
+    """Play ``games`` games of ``match`` and summarise them (``cards``: with the
+    collector's per-card figures, on by default: they cost a few percent of the time).
 
     With ``jobs > 1`` games run on that many worker processes, or on ``backend`` when
     given (a cluster: :class:`ruledraft.play.cluster.DaskBackend`); results are
     identical to ``jobs=1``. Worker processes are forked with the compiled ruleset in
-    memory and read no file (where processes cannot fork, they are sent the checked
-    ``document``, or the one loaded here from ``source``). ``on_result`` receives
-    every game's result (with ``log``, its record), in game order; ``on_lines`` the
-    game log's lines instead, a text per chunk of games, in game order.
+    memory and read no file (where processes cannot fork, they are sent the match's
+    checked document). ``on_result`` receives every game's result (with ``log``, its
+    record), in game order; ``on_lines`` the game log's lines instead, a text per
+    chunk of games, in game order.
 
     SIGINT or SIGTERM (in the main thread) stops the run: the workers are ended at
     once, queued games are dropped, and the summary counts exactly the games whose
@@ -649,16 +649,8 @@ def simulate(
     order); ``Summary.signal`` says which signal. A second signal ends the process
     at once (see :class:`StopSignals`).
     """
-    if not 0 <= seed <= MAX_SEED:
-        raise ValueError(f"the seed must be within 0..{MAX_SEED}, not {seed}")
-    if document is None and source is not None and backend is None and jobs > 1 and _start_method() != "fork":
-        from ruledraft.language.inheritance import resolve_document
-        from ruledraft.language.schema_check import check_schema
-
-        document = resolve_document(source, check=check_schema)
     kept = "lines" if on_lines is not None else "results" if on_result is not None else ""
-    shipped = ShippedRuleset(ruleset, document)
-    work = GamesWork(shipped, players, seed, bots, records=kept, log=log, cards=cards, collector=collector)
+    work = GamesWork.of(match, records=kept, log=log, cards=cards, collector=collector)
     if backend is None:
         backend = (
             executor.Processes(min(jobs, games), _start_method()) if jobs > 1 and games > 1 else executor.InProcess()
@@ -668,7 +660,9 @@ def simulate(
         started = time.perf_counter()
         tally = executor.run(work, games, backend, on_records=deliver, progress=progress, stop=stop)
         elapsed = time.perf_counter() - started
-    return tally.summary(ruleset.id, players, seed, bots, elapsed, requested=games, signum=stop.signum)
+    return tally.summary(
+        match.ruleset.id, match.players, match.seed, match.bots, elapsed, requested=games, signum=stop.signum
+    )
 
 
 def _each(on_result: Callable[[GameResult], None]) -> Callable[[Sequence[GameResult]], None]:
