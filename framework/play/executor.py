@@ -301,11 +301,12 @@ def run(
     return fold.finish()
 
 
-def local(jobs: int, games: int) -> Backend:
-    """This process for one job (or fewer than two games), else ``jobs`` worker processes."""
+def local(jobs: int, games: int, method: str | None = None) -> Backend:
+    """This process for one job (or fewer than two games), else ``jobs`` worker processes
+    (started by ``method``: fork where there is one, else spawn)."""
     if jobs <= 1 or games < 2:
         return InProcess()
-    return Processes(min(jobs, games))
+    return Processes(min(jobs, games), method)
 
 
 class InProcess:
