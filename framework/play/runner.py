@@ -28,7 +28,6 @@ from ruledraft.play import executor
 from ruledraft.play.agents import checked_act, is_foreign, make_agent
 from ruledraft.play.bot_specs import absolute_spec
 from ruledraft.play.executor import (  # noqa: F401 - where they have long been imported from
-    CHUNK_SECONDS,
     Chunk,
     Interrupt,
     ShippedRuleset,
@@ -37,7 +36,6 @@ from ruledraft.play.executor import (  # noqa: F401 - where they have long been 
     available_cores,
     steady_heap,
 )
-from ruledraft.play.executor import settle_heap as _settle_heap  # noqa: F401
 from ruledraft.play.game_log import record_game, record_line
 from ruledraft.play.match import Match, fill_seats  # noqa: F401 - fill_seats: where it has long been imported from
 
