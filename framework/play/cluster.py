@@ -323,14 +323,11 @@ class _Run:
     def __init__(self, backend: DaskBackend, work: Work, games: int, fold: Fold, stop: StopSignals | None):
         from distributed import as_completed
 
-        self.backend, self.client, self.work, self.games, self.fold, self.stop = (
-            backend,
-            backend.client,
-            work,
-            games,
-            fold,
-            stop,
-        )
+        self.backend = backend
+        self.client = backend.client
+        self.games = games
+        self.fold = fold
+        self.stop = stop
         self.log = fold.wants_records
         threads = backend.threads()
         self.size = min(chunk_size(games, threads, self.log), work.cap)
