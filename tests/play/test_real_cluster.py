@@ -61,7 +61,7 @@ def test_simulate_log_on_a_real_cluster_equals_jobs_1_byte_for_byte(cluster):
     """simulate --log with a relative rule file and a relative FILE.py:CLASS bot: the same
     summary and log as --jobs 1, each record naming the client's rule file, and the log replays."""
     running, client = cluster
-    args = ["simulate", "rules.yaml", "-p", 3, "-g", 600, "-s", 3, "--bots", "last_bot.py:Last,greedy,random", "-q"]
+    args = ["simulate", "rules.yaml", "-p", 3, "-g", 300, "-s", 3, "--bots", "last_bot.py:Last,greedy,random", "-q"]
     local = command(*args, "--log", "local.jsonl", cwd=client)
     remote = command(*args, "--log", "remote.jsonl", "--scheduler", running.address, cwd=client)
     assert local.returncode == remote.returncode == 0, remote.stderr
@@ -76,7 +76,7 @@ def test_simulate_log_on_a_real_cluster_equals_jobs_1_byte_for_byte(cluster):
 def test_compare_on_a_real_cluster_prints_what_jobs_1_prints(cluster):
     """compare --scheduler with a relative rule file prints exactly what --jobs 1 prints."""
     running, client = cluster
-    args = ["compare", "rules.yaml", "--bots", "greedy", "--bots-b", "random", "-p", 3, "-g", 400, "-s", 5, "-q"]
+    args = ["compare", "rules.yaml", "--bots", "greedy", "--bots-b", "random", "-p", 3, "-g", 200, "-s", 5, "-q"]
     local = command(*args, cwd=client)
     remote = command(*args, "--scheduler", running.address, cwd=client)
     assert local.returncode == remote.returncode == 0, remote.stderr
