@@ -8,18 +8,22 @@ from collections.abc import Sequence
 
 import attrs
 import typer
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from ruledraft.engine.state import MAX_SEED
 from ruledraft.errors import InputError
-from ruledraft.lab.compare import Side, comparison, independent_seed, labels, pairing, play_sides
+from ruledraft.lab.compare import (
+    Side,
+    comparison,
+    independent_seed,
+    labels,
+    pairing,
+    play_sides,
+    play_sides_on_cluster,
+)
 from ruledraft.lab.compare import lineup as bot_lineup
 from ruledraft.lab.figures import formatted
-from ruledraft.play.agents import BotFailure, time_budget_note
-from ruledraft.play.cluster import ClusterError
-from ruledraft.play.runner import WorkerError
+from ruledraft.play.match import Match, check_seed
 
-from .common import checked_ruleset, console, fail, leave_interrupted, reported_errors, shown, write_html_report
+from .common import checked_ruleset, fail, leave_interrupted, reported_errors, shown, write_html_report
 from .options import (
     SEAT_BOTS_AS_SIMULATE,
     allow_path_option,
@@ -30,7 +34,6 @@ from .options import (
     games_option,
     jobs_option,
     json_option,
-    parse_bots,
     parse_jobs,
     players_option,
     quiet_option,
@@ -40,6 +43,7 @@ from .options import (
     scheduler_option,
     seed_option,
 )
+from .simulate import checked_match, notes, progress_bar, run_errors
 
 WIDTH = 80
 NAME = 27
@@ -117,15 +121,10 @@ def load_side(name: str, allow: tuple, which: str):
         raise InputError(f"side B: {e}") from None
 
 
-def check_players(rs, players: int, which: str) -> None:
-    if not rs.min_players <= players <= rs.max_players:
-        side = "side B: " if which == "B" else ""
-        raise InputError(f"{side}{shown(rs.name)} is for {rs.player_range}, not {players}")
-
-
-def side_bots(spec: str, players: int, rs, which: str) -> list[str]:
+def side_match(rs, players: int, bots: str, seed: int, document, which: str) -> Match:
+    """A side's match, checked once; a problem of side B's names the side."""
     try:
-        return parse_bots(spec, players, card_ids=rs.catalogue.ids)
+        return checked_match(rs, players, bots, seed, document, ruleset_name=shown(rs.name))
     except InputError as e:
         if which == "A":
             raise
@@ -146,40 +145,27 @@ def run_with_progress(
     when standard error is not a terminal), on ``jobs`` processes or on a Dask cluster
     (``cluster``: the scheduler's address or the number of local workers, and the two
     sides' checked documents)."""
-    err = console(stderr=True)
-    with Progress(
-        TextColumn("[progress.description]{task.description}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeElapsedColumn(),
-        console=err,
-        disable=quiet or not err.is_terminal,  # elsewhere it would only leave a blank line
-        transient=True,
-    ) as progress:
-        task = progress.add_task(shown(what, markup=True), total=games)
-        try:
-            if cluster is None:
-                return play_sides(a, b, games, paired=paired, jobs=jobs, progress=lambda n: progress.advance(task, n))
-            from ruledraft.play.cluster import play_sides_on_cluster
-
-            scheduler, local_workers, documents = cluster
-            return play_sides_on_cluster(
-                a,
-                b,
-                documents,
-                games,
-                paired=paired,
-                scheduler=scheduler,
-                local_workers=local_workers,
-                progress=lambda n: progress.advance(task, n),
-            )
-        except ClusterError as e:
-            fail(f"error: {shown(e)}", 1)
-        except WorkerError as e:
-            fail(f"error: {shown(e)}", 70)
-        except BotFailure as e:
-            fail(f"error: {shown(e)}", 1)
+    with run_errors(), progress_bar(what, games, quiet) as advance:
+        if cluster is None:
+            return play_sides(a, b, games, paired=paired, jobs=jobs, progress=advance)
+        scheduler, local_workers, documents = cluster
+        return play_sides_on_cluster(
+            a, b, documents, games, paired=paired, scheduler=scheduler, local_workers=local_workers, progress=advance
+        )
     raise AssertionError("unreachable")
+
+
+def sides(match_a: Match, match_b: Match, seed_b_given: bool) -> tuple[Side, Side, bool, str]:
+    """The two sides, labelled, whether their games are paired and why; B's seed derived
+    from A's when they cannot be paired and none was given."""
+    a = Side(match_a.ruleset, match_a.players, match_a.bots, match_a.seed)
+    b = Side(match_b.ruleset, match_b.players, match_b.bots, match_b.seed)
+    paired, why = pairing(a, b, seed_b_given)
+    if not paired and not seed_b_given:
+        b = attrs.evolve(b, seed=independent_seed(a.seed))
+        why += "; B's seed is derived from --seed"
+    label_a, label_b = labels(a, b)
+    return attrs.evolve(a, label=label_a), attrs.evolve(b, label=label_b), paired, why
 
 
 def compare(
@@ -211,34 +197,24 @@ def compare(
     finished are compared, and the exit status is 130.
     """
     with reported_errors():
-        for option, value in (("--seed", seed), ("--seed-b", seed_b)):
-            if value is not None and not 0 <= value <= MAX_SEED:
-                raise InputError(f"{option} must be a whole number from 0 to {MAX_SEED}, not {value}")
+        check_seed(seed, "--seed")
+        if seed_b is not None:
+            check_seed(seed_b, "--seed-b")
         where = cluster_wanted(scheduler, cluster, jobs)
         jobs_used, note = parse_jobs(jobs) if where is None else (1, None)
         allow = allowed_dirs(allow_path)
         checked_a = load_side(ruleset_a, allow, "A")
         checked_b = checked_a if ruleset_b is None or ruleset_b == ruleset_a else load_side(ruleset_b, allow, "B")
-        rs_a, rs_b = checked_a.ruleset, checked_b.ruleset
         n_b = players if players_b is None else players_b
-        check_players(rs_a, players, "A")
-        check_players(rs_b, n_b, "B")
-        names_a = side_bots(bots, players, rs_a, "A")
-        names_b = side_bots(bots if bots_b is None else bots_b, n_b, rs_b, "B")
+        match_a = side_match(checked_a.ruleset, players, bots, seed, checked_a.document, "A")
+        spec_b = bots if bots_b is None else bots_b
+        match_b = side_match(
+            checked_b.ruleset, n_b, spec_b, seed if seed_b is None else seed_b, checked_b.document, "B"
+        )
+        rs_a, rs_b = match_a.ruleset, match_b.ruleset
         report_dir = report_directory(report)
-        if note:
-            typer.echo(note, err=True)
-        budget_note = time_budget_note([*names_a, *names_b])
-        if budget_note:
-            typer.echo(shown(budget_note), err=True)
-        a = Side(rs_a, players, names_a, seed)
-        b = Side(rs_b, n_b, names_b, seed if seed_b is None else seed_b)
-        paired, why = pairing(a, b, seed_b is not None)
-        if not paired and seed_b is None:
-            b = attrs.evolve(b, seed=independent_seed(seed))
-            why += "; B's seed is derived from --seed"
-        label_a, label_b = labels(a, b)
-        a, b = attrs.evolve(a, label=label_a), attrs.evolve(b, label=label_b)
+        notes(note, [*match_a.bots, *match_b.bots])
+        a, b, paired, why = sides(match_a, match_b, seed_b is not None)
         on = None if where is None else (scheduler, where[1], (checked_a.document, checked_b.document))
         tally = run_with_progress(a, b, games, paired, jobs_used, quiet, f"{rs_a.id} / {rs_b.id}", on)
         played = tally.sums_a.n

@@ -2,24 +2,26 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import shlex
 import stat
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, Sequence
 
+import attrs
 import typer
 from rich.console import JustifyMethod
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from ruledraft.engine.state import MAX_SEED
 from ruledraft.errors import InputError, RuledraftError
-from ruledraft.lab.figures import formatted
-from ruledraft.play.agents import BotFailure, time_budget_note
+from ruledraft.lab.figures import LabTally, formatted
+from ruledraft.play.agents import BotFailure, BotSpecError, time_budget_note
 from ruledraft.play.cluster import ClusterError
-from ruledraft.play.runner import GameResult, WorkerError
-from ruledraft.play.runner import simulate as run_simulation
+from ruledraft.play.game_log import record_line
+from ruledraft.play.match import Match, check_seed
+from ruledraft.play.runner import GameResult, WorkerError, simulate_match
 
 from .common import checked_ruleset, console, fail, leave_interrupted, reported_errors, shown, write_html_report
 from .options import (
@@ -32,7 +34,6 @@ from .options import (
     jobs_option,
     json_option,
     log_option,
-    parse_bots,
     parse_jobs,
     players_option,
     quiet_option,
@@ -379,29 +380,38 @@ class GameLog:
             self.write(result.record)
 
     def write(self, record: dict) -> None:
-        line = json.dumps(record, separators=(",", ":")) + "\n"
-        self.lines.append(line)
-        self.buffered += len(line)
+        self.write_lines(record_line(record))
+
+    def write_lines(self, text: str) -> None:
+        """Record games already written as the log's lines (one text, whole lines)."""
+        if not text:
+            return
+        self.lines.append(text)
+        self.buffered += len(text)
         if self.buffered >= self.FLUSH_AT:
             self.flush()
 
     def flush(self) -> None:
         if not self.lines or self.fd is None:
             return
-        data = "".join(self.lines).encode("utf-8")
-        count = len(self.lines)
+        text = "".join(self.lines)
+        data = text.encode("utf-8")
+        count = text.count("\n")
         self.lines, self.buffered = [], 0
         view = memoryview(data)
+        done = 0  # bytes of this flush in the file
         try:
-            while view:
-                n = os.write(self.fd, view)
-                view = view[n:]
+            while done < len(data):
+                done += os.write(self.fd, view[done:])
         except OSError as e:
+            whole = data.rfind(b"\n", 0, done) + 1  # the complete lines that did get in
             if self.regular:
                 try:  # no half line: back to the last complete one
-                    os.ftruncate(self.fd, self.written)
+                    os.ftruncate(self.fd, self.written + whole)
                 except OSError:
-                    pass
+                    whole = 0
+            if not self.regular or whole:
+                self.games += data.count(b"\n", 0, whole)
             fd, self.fd = self.fd, None
             os.close(fd)
             kept = f"{self.games} game{'s' if self.games != 1 else ''}"
@@ -450,119 +460,168 @@ def simulate(
     logged, and the exit status is 130 (143).
     """
     with reported_errors():
-        if not 0 <= seed <= MAX_SEED:
-            raise InputError(f"--seed must be a whole number from 0 to {MAX_SEED}, not {seed}")
+        check_seed(seed, "--seed")
         where = cluster_wanted(scheduler, cluster, jobs)
         jobs_used, note = parse_jobs(jobs) if where is None else (1, None)
         rs, document, inputs = load_with_inputs(ruleset, allowed_dirs(allow_path))
-        if not rs.min_players <= players <= rs.max_players:
-            raise InputError(f"{rs.name} is for {rs.player_range}, not {players}")
-        names = parse_bots(bots, players, card_ids=rs.catalogue.ids)
+        match = checked_match(rs, players, bots, seed, document)
         report_dir = report_directory(report)
-        counted = cards or report_dir is not None  # a report plots the per-card figures
-        err = console(stderr=True)
-        if note:
-            typer.echo(note, err=True)
-        budget_note = time_budget_note(names)
-        if budget_note:
-            typer.echo(shown(budget_note), err=True)
+        notes(note, match.bots)
         game_log = GameLog(log, inputs) if log is not None else None
-        try:
-            with Progress(
-                TextColumn("[progress.description]{task.description}"),
-                BarColumn(),
-                MofNCompleteColumn(),
-                TimeElapsedColumn(),
-                console=err,
-                disable=quiet or not err.is_terminal,  # elsewhere it would only leave a blank line
-                transient=True,
-            ) as progress:
-                task = progress.add_task(shown(rs.id, markup=True), total=games)
-                if where is None:
-                    summary = run_simulation(
-                        rs,
-                        players,
-                        games,
-                        seed,
-                        names,
-                        jobs=jobs_used,
-                        document=document,
-                        log=game_log is not None,
-                        progress=lambda n: progress.advance(task, n),
-                        on_result=None if game_log is None else game_log.write_result,
-                        cards=counted,
-                    )
-                else:
-                    from ruledraft.play.cluster import simulate_on_cluster
-
-                    summary = simulate_on_cluster(
-                        rs,
-                        document,
-                        players,
-                        games,
-                        seed,
-                        names,
-                        scheduler=scheduler,
-                        local_workers=where[1],
-                        on_record=None if game_log is None else game_log.write,
-                        progress=lambda n: progress.advance(task, n),
-                        cards=counted,
-                    )
-            if game_log:
-                game_log.close()
-        except ClusterError as e:
-            fail(f"error: {shown(e)}", 1)
-        except WorkerError as e:
-            fail(f"error: {shown(e)}", 70)
-        except BotFailure as e:  # its text comes from the bot's own code
-            fail(f"error: {shown(e)}", 1)
-        finally:
-            if game_log and game_log.fd is not None:  # leaving early: keep the complete lines
-                try:
-                    game_log.close()
-                except LogWriteError:
-                    pass
+        on = RunsOn(jobs_used, where, scheduler)
+        summary = run_logged(match, games, on, game_log, cards=cards or report_dir is not None, quiet=quiet)
         stopped = f"interrupted after {summary.games} of {summary.requested} games" if summary.interrupted else ""
         if as_json:
             typer.echo(json.dumps(summary.to_json(), indent=2))
         else:
-            out = console()
-            for part in summary_tables(summary, rs, cards=cards, explain=explain):
-                if isinstance(part, str):
-                    out.print(part, markup=False, highlight=False)
-                else:
-                    out.print(part)
-            ran_on = f"{jobs_used} job{'s' if jobs_used > 1 else ''}" if where is None else where[0]
-            out.print(
-                f"{summary.games} games in {summary.elapsed:.2f}s ({summary.games_per_second:,.0f} games/s, {ran_on})",
-                highlight=False,
-                soft_wrap=True,
-            )
-            if stopped:
-                out.print(stopped, highlight=False, soft_wrap=True)
-            if log:
-                out.print(f"log: {shown(log)}", markup=False, highlight=False, soft_wrap=True)
+            print_summary(summary, rs, cards=cards, ran_on=on.name, stopped=stopped, log=log, explain=explain)
         if report_dir is not None and summary.figures is not None:
+            command = [
+                "ruledraft",
+                "simulate",
+                ruleset,
+                "-p",
+                str(players),
+                "-g",
+                str(games),
+                "-s",
+                str(seed),
+                "-b",
+                bots,
+            ]
             write_html_report(
                 report_dir,
                 err=as_json,
                 title=f"{rs.name}: {summary.games} games, {players} players" + (f" ({stopped})" if stopped else ""),
-                command=shlex.join(
-                    [
-                        "ruledraft",
-                        "simulate",
-                        ruleset,
-                        "-p",
-                        str(players),
-                        "-g",
-                        str(games),
-                        "-s",
-                        str(seed),
-                        "-b",
-                        bots,
-                    ]
-                ),
+                command=shlex.join(command),
                 sides=[(f"{rs.id}, {players} players", summary.figures)],
             )
         if summary.interrupted:
             leave_interrupted(stopped, summary.signal, said=not as_json)
+
+
+def checked_match(rs, players: int, bots: str, seed: int, document, ruleset_name: str | None = None) -> Match:
+    """The match the options make, checked once (:meth:`~ruledraft.play.match.Match.build`),
+    its messages naming the options; ``ruleset_name``: how they name the ruleset."""
+    try:
+        return Match.build(rs, players, bots, seed, document=document, names=("--seed", "--bots", ruleset_name))
+    except BotSpecError as e:
+        raise BotSpecError(shown(e)) from None
+
+
+def notes(jobs_note: str | None, bots: Sequence[str]) -> None:
+    """The notes said before a run: jobs capped to the processors, bots' time budgets."""
+    if jobs_note:
+        typer.echo(jobs_note, err=True)
+    budget_note = time_budget_note(list(bots))
+    if budget_note:
+        typer.echo(shown(budget_note), err=True)
+
+
+@attrs.frozen
+class RunsOn:
+    """Where the games run: ``jobs`` local processes, or the cluster ``where`` names
+    (:func:`~ruledraft.cli.common.cluster_wanted`: its name and local workers) at ``scheduler``."""
+
+    jobs: int
+    where: tuple[str, int | None] | None
+    scheduler: str | None
+
+    @property
+    def name(self) -> str:
+        if self.where is None:
+            return f"{self.jobs} job{'s' if self.jobs > 1 else ''}"
+        return self.where[0]
+
+
+@contextlib.contextmanager
+def progress_bar(description: str, total: int, quiet: bool) -> Iterator[Callable[[int], None]]:
+    """A progress bar on standard error (none with ``quiet``, or when standard error is
+    not a terminal): yields what advances it by a number of games."""
+    err = console(stderr=True)
+    with Progress(
+        TextColumn("[progress.description]{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        console=err,
+        disable=quiet or not err.is_terminal,  # elsewhere it would only leave a blank line
+        transient=True,
+    ) as progress:
+        task = progress.add_task(shown(description, markup=True), total=total)
+        yield lambda n: progress.advance(task, n)
+
+
+@contextlib.contextmanager
+def run_errors() -> Iterator[None]:
+    """A failure of the run as one line: the cluster (exit 1), a worker (70), a bot (1)."""
+    try:
+        yield
+    except ClusterError as e:
+        fail(f"error: {shown(e)}", 1)
+    except WorkerError as e:
+        fail(f"error: {shown(e)}", 70)
+    except BotFailure as e:  # its text comes from the bot's own code
+        fail(f"error: {shown(e)}", 1)
+
+
+def run_logged(match: Match, games: int, on: RunsOn, game_log: GameLog | None, *, cards: bool, quiet: bool):
+    """Play the match's games where ``on`` says, with a progress bar, writing the log;
+    its summary. A failure ends the command (:func:`run_errors`); the log keeps its
+    complete lines whatever happens."""
+    lines = None if game_log is None else game_log.write_lines
+    try:
+        with run_errors(), progress_bar(match.ruleset.id, games, quiet) as advance:
+            if on.where is None:
+                summary = simulate_match(
+                    match,
+                    games,
+                    jobs=on.jobs,
+                    progress=advance,
+                    on_lines=lines,
+                    cards=cards,
+                    collector=LabTally.for_game,
+                )
+            else:
+                from ruledraft.play import cluster
+
+                with cluster.backend(on.scheduler, on.where[1]) as backend:
+                    summary = simulate_match(
+                        match,
+                        games,
+                        progress=advance,
+                        on_lines=lines,
+                        cards=cards,
+                        collector=LabTally.for_game,
+                        backend=backend,
+                    )
+            if game_log:
+                game_log.close()
+    finally:
+        if game_log and game_log.fd is not None:  # leaving early: keep the complete lines
+            try:
+                game_log.close()
+            except LogWriteError:
+                pass
+    return summary
+
+
+def print_summary(
+    summary, rs, *, cards: bool, ran_on: str, stopped: str, log: str | None, explain: bool = False
+) -> None:
+    """The summary's tables and lines on standard output (``explain``: a paragraph per figure)."""
+    out = console()
+    for part in summary_tables(summary, rs, cards=cards, explain=explain):
+        if isinstance(part, str):
+            out.print(part, markup=False, highlight=False)
+        else:
+            out.print(part)
+    out.print(
+        f"{summary.games} games in {summary.elapsed:.2f}s ({summary.games_per_second:,.0f} games/s, {ran_on})",
+        highlight=False,
+        soft_wrap=True,
+    )
+    if stopped:
+        out.print(stopped, highlight=False, soft_wrap=True)
+    if log:
+        out.print(f"log: {shown(log)}", markup=False, highlight=False, soft_wrap=True)

@@ -6,18 +6,13 @@ import json
 import shlex
 
 import typer
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from ruledraft.engine.state import MAX_SEED
-from ruledraft.errors import InputError
 from ruledraft.lab.figures import formatted
-from ruledraft.lab.sweep import key_figures, player_counts
+from ruledraft.lab.sweep import key_figures, player_counts, sweep_on_cluster
 from ruledraft.lab.sweep import sweep as run_sweep
-from ruledraft.play.agents import BotFailure, time_budget_note
-from ruledraft.play.cluster import ClusterError
-from ruledraft.play.runner import WorkerError
+from ruledraft.play.match import check_seed
 
-from .common import checked_ruleset, console, fail, leave_interrupted, reported_errors, shown, write_html_report
+from .common import checked_ruleset, fail, leave_interrupted, reported_errors, shown, write_html_report
 from .compare import fit, p_text
 from .options import (
     SEAT_BOTS_AS_SIMULATE,
@@ -39,6 +34,7 @@ from .options import (
     scheduler_option,
     seed_option,
 )
+from .simulate import notes, progress_bar, run_errors
 
 LABEL = 22
 COLUMN = 14
@@ -135,8 +131,7 @@ def sweep(
     short are shown, and the exit status is 130.
     """
     with reported_errors():
-        if not 0 <= seed <= MAX_SEED:
-            raise InputError(f"--seed must be a whole number from 0 to {MAX_SEED}, not {seed}")
+        check_seed(seed, "--seed")
         where = cluster_wanted(scheduler, cluster, jobs)
         jobs_used, note = parse_jobs(jobs) if where is None else (1, None)
         checked = checked_ruleset(ruleset, allowed_dirs(allow_path))
@@ -144,63 +139,35 @@ def sweep(
         counts = player_counts(players, rs.min_players, rs.max_players, shown(rs.name))
         lineups = {n: parse_bots(bots, n, card_ids=rs.catalogue.ids) for n in counts}
         report_dir = report_directory(report)
-        if note:
-            typer.echo(note, err=True)
-        budget_note = time_budget_note(lineups[counts[-1]])
-        if budget_note:
-            typer.echo(shown(budget_note), err=True)
-        err = console(stderr=True)
-        with Progress(
-            TextColumn("[progress.description]{task.description}"),
-            BarColumn(),
-            MofNCompleteColumn(),
-            TimeElapsedColumn(),
-            console=err,
-            disable=quiet or not err.is_terminal,  # elsewhere it would only leave a blank line
-            transient=True,
-        ) as progress:
-            task = progress.add_task(shown(rs.id, markup=True), total=games * len(counts))
-            try:
-                if where is None:
-                    result, signum = run_sweep(
-                        rs,
-                        counts,
-                        games,
-                        seed,
-                        lineups.__getitem__,
-                        bots,
-                        jobs=jobs_used,
-                        progress=lambda n: progress.advance(task, n),
-                    )
-                else:
-                    from ruledraft.play.cluster import sweep_on_cluster
-
-                    result, signum = sweep_on_cluster(
-                        rs,
-                        checked.document,
-                        counts,
-                        games,
-                        seed,
-                        lineups.__getitem__,
-                        bots,
-                        scheduler=scheduler,
-                        local_workers=where[1],
-                        progress=lambda n: progress.advance(task, n),
-                    )
-            except ClusterError as e:
-                fail(f"error: {shown(e)}", 1)
-            except WorkerError as e:
-                fail(f"error: {shown(e)}", 70)
-            except BotFailure as e:
-                fail(f"error: {shown(e)}", 1)
+        notes(note, lineups[counts[-1]])
+        with run_errors(), progress_bar(rs.id, games * len(counts), quiet) as advance:
+            if where is None:
+                result, signum = run_sweep(
+                    rs, counts, games, seed, lineups.__getitem__, bots, jobs=jobs_used, progress=advance
+                )
+            else:
+                result, signum = sweep_on_cluster(
+                    rs,
+                    checked.document,
+                    counts,
+                    games,
+                    seed,
+                    lineups.__getitem__,
+                    bots,
+                    scheduler=scheduler,
+                    local_workers=where[1],
+                    progress=advance,
+                )
         stopped = ""
         if signum:
             cut = result["interrupted_at"]
             done = [c["players"] for c in result["counts"] if c["players"] != cut]
             at_cut = next((c["games"] for c in result["counts"] if c["players"] == cut), 0)
-            stopped = f"interrupted after {at_cut} of {games} games at {cut} players" + (
-                f" (finished: {', '.join(map(str, done))} players)" if done else ""
-            )
+            finished = f" (finished: {', '.join(map(str, done))} players)" if done else ""
+            if cut is None:  # the stop came as the last count's last game ended
+                stopped = "interrupted as the last count finished" + finished
+            else:
+                stopped = f"interrupted after {at_cut} of {games} games at {cut} players" + finished
             if not result["counts"]:
                 fail(stopped, 128 + signum)
         if as_json:

@@ -12,7 +12,7 @@ import os
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ruledraft.engine.state import MAX_SEED, Game, State
+from ruledraft.engine.state import Game, State
 from ruledraft.engine.table_scoring import table_sheet
 from ruledraft.errors import InputError, ReplayMismatch, RulesetError
 from ruledraft.language import loading
@@ -22,6 +22,7 @@ from ruledraft.language.ruleset import CompiledRuleset
 from ruledraft.play import runner
 from ruledraft.play.agents import checked_act, make_agent
 from ruledraft.play.game_log import read_records, record_problems, replay_game
+from ruledraft.play.match import Match, check_seed, fill_seats
 
 __all__ = [
     "bundled_rulesets",
@@ -131,7 +132,7 @@ def play_game(ruleset: RulesetLike, players: int = 4, bots: Bots = DEFAULT_BOTS,
     rs = _compiled(ruleset)[0]
     _check_seed(seed)
     game = Game(rs, players)
-    seats = runner.fill_seats(bots, players, rs.catalogue.ids)
+    seats = fill_seats(bots, players, rs.catalogue.ids)
     if all(isinstance(s, str) for s in seats):
         return runner.play_game(game, seed, seats)  # the same game simulate plays for this seed
     seeds = runner.bot_seeds(seed, players)
@@ -167,21 +168,19 @@ def simulate(
     than one game or a negative ``jobs``.
     """
     rs, document = _compiled(ruleset)
-    _check_seed(seed)
     if games < 1:
         raise ValueError(f"games must be at least 1, not {games}")
     if jobs < 0:
         raise ValueError(f"jobs must be 0 (one per processor) or more, not {jobs}")
-    Game(rs, players)  # the player count, checked before any bot is loaded
-    seats = runner.fill_seats(bots, players, rs.catalogue.ids)
-    if not all(isinstance(s, str) for s in seats):
-        raise TypeError("simulate takes bot specs (text), not agent objects: register the bot or name its class")
-    return runner.simulate(rs, players, games, seed, seats, jobs=jobs or runner.available_cores(), document=document)
+    match = Match.build(rs, players, bots, seed, document=document, seed_error=ValueError)
+    from ruledraft.lab.figures import LabTally
+
+    jobs = jobs or runner.available_cores()
+    return runner.simulate_match(match, games, jobs=jobs, collector=LabTally.for_game)
 
 
 def _check_seed(seed: int) -> None:
-    if not 0 <= seed <= MAX_SEED:
-        raise ValueError(f"the seed must be a whole number from 0 to {MAX_SEED}, not {seed}")
+    check_seed(seed, error=ValueError)
 
 
 def score_table(

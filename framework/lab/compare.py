@@ -72,12 +72,7 @@ Every difference is B minus A; intervals are 95% and given as ``[low, high]``.
 
 from __future__ import annotations
 
-import contextlib
 import math
-import multiprocessing
-import multiprocessing.pool
-import os
-import signal
 from collections.abc import Callable, Mapping, Sequence
 from fractions import Fraction
 from typing import Any
@@ -85,10 +80,12 @@ from typing import Any
 import attrs
 
 from ruledraft.engine.state import Game, derive_seed
-from ruledraft.lab.figures import CONFIDENCE, figures
+from ruledraft.lab.figures import CONFIDENCE, LabTally, figures, fold_every
 from ruledraft.lab.statistics import holm, mean_interval, newcombe, normal_cdf, t_cdf, t_quantile
 from ruledraft.language.ruleset import CompiledRuleset
-from ruledraft.play.runner import GameResult, StopSignals, Tally, WorkerError, run_games, steady_heap
+from ruledraft.play import executor
+from ruledraft.play.executor import Backend, Chunk, ShippedRuleset, StopSignals, steady_heap
+from ruledraft.play.runner import GameResult, Tally, run_games
 
 ALPHA = 0.05
 
@@ -207,24 +204,31 @@ def game_values(
 
 def card_values(results: Sequence[GameResult]) -> list[tuple[list[int], list[Fraction]]]:
     """Each game's per-card values (copies its player seats took, points by card), from
-    the lab's counts the results carry, all folded at once."""
+    the lab's counts the results carry, folded a batch at a time (fewer games than a
+    tally holds before it folds them itself)."""
     labs = [r.lab for r in results if r.lab is not None]
-    if not labs:
-        return []
+    step = max(1, fold_every() - 1)
+    out = []
+    for first in range(0, len(labs), step):
+        out.extend(_card_values(labs[first : first + step]))
+    if len(out) != len(results):
+        raise ValueError("every result must carry its game's counts, not yet folded")
+    return out
+
+
+def _card_values(labs: Sequence[Any]) -> list[tuple[list[int], list[Fraction]]]:
     batch = labs[0].empty_copy()
     for lab in labs:
         batch.merge(lab)
     try:
-        out = batch.card_values()
+        return batch.card_values()
     except ValueError:  # games of different shapes: each on its own
         out = []
         for lab in labs:
             one = lab.empty_copy()
             one.merge(lab)
             out.extend(one.card_values())
-    if len(out) != len(results):
-        raise ValueError("every result must carry its game's counts, not yet folded")
-    return out
+        return out
 
 
 @attrs.define
@@ -293,8 +297,6 @@ class CompareTally:
 
 def _empty_tally(side: Side) -> Tally:
     game = Game(side.ruleset, side.players)
-    from ruledraft.lab.figures import LabTally
-
     return Tally.empty(game.num_seats, side.ruleset.rule_ids, lab=LabTally.for_game(game, True))
 
 
@@ -311,7 +313,15 @@ def play_chunk(a: Side, b: Side, paired: bool, start: int, stop: int) -> Compare
         seats = side.ruleset.num_seats(side.players)
         ids = side.ruleset.catalogue.ids
         values = []
-        results = run_games(side.ruleset, side.players, side.seed, side.bots, range(start, stop), cards=True)
+        results = run_games(
+            side.ruleset,
+            side.players,
+            side.seed,
+            side.bots,
+            range(start, stop),
+            cards=True,
+            collector=LabTally.for_game,
+        )
         for r, cards in zip(results, card_values(results)):
             tally.add_result(r)
             v = game_values(r, side.players, seats, ids, cards)
@@ -326,65 +336,40 @@ def play_chunk(a: Side, b: Side, paired: bool, start: int, stop: int) -> Compare
     return out
 
 
-_JOB: tuple = ()  # (a, b, paired) for forked workers: compiled rulesets do not pickle
+class CompareWork:
+    """The games of a comparison as :mod:`ruledraft.play.executor` plays them: games
+    ``start..end`` of both sides into one :class:`CompareTally` (:func:`play_chunk`).
+    It travels to worker processes and clusters, each side's ruleset as a
+    :class:`~ruledraft.play.executor.ShippedRuleset` (``documents``: the sides' checked
+    documents, needed only where processes do not fork)."""
 
+    cap = 500
+    inline_chunk = 10  # a pair of games costs two: small chunks, so that a stop waits for few
 
-_STOP_SIGNALS = {signal.SIGINT, signal.SIGTERM}
+    def __init__(
+        self,
+        a: Side,
+        b: Side,
+        paired: bool,
+        documents: tuple[Any, Any] = (None, None),
+        plugins: Sequence[str] | None = None,
+    ) -> None:
+        self.shipped_a = ShippedRuleset(a.ruleset, documents[0], plugins)
+        same = b.ruleset is a.ruleset and documents[1] is documents[0]
+        self.shipped_b = self.shipped_a if same else ShippedRuleset(b.ruleset, documents[1], plugins)
+        self.side_a = (a.players, a.bots, a.seed)
+        self.side_b = (b.players, b.bots, b.seed)
+        self.paired = paired
 
+    def sides(self) -> tuple[Side, Side]:
+        return Side(self.shipped_a.ruleset, *self.side_a), Side(self.shipped_b.ruleset, *self.side_b)
 
-def _worker_start(mask: Any) -> None:
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the main process decides what a Ctrl-C ends
-    signal.signal(signal.SIGTERM, signal.SIG_DFL)  # and ends the workers with SIGTERM, quietly
-    signal.pthread_sigmask(signal.SIG_SETMASK, mask)
+    def empty(self) -> CompareTally:
+        return empty_compare_tally(*self.sides(), self.paired)
 
-
-def _worker_chunk(task: tuple[int, int]) -> CompareTally:
-    a, b, paired = _JOB
-    return play_chunk(a, b, paired, *task)
-
-
-def _signal_name(number: int) -> str:
-    try:
-        return signal.Signals(number).name
-    except ValueError:
-        return f"signal {number}"
-
-
-def _abandon(pool: Any) -> None:
-    """After a worker died: kill the others, and free the pool's queue locks a dead
-    worker may have held (killed while it read a task or sent a result), so that
-    terminating the pool cannot wait for ever on a lock nobody will release.
-
-    ``multiprocessing.pool.Pool`` offers no public way to do either, so this reaches
-    into its private parts (checked by
-    tests/lab/test_compare.py::test_a_worker_killed_while_it_holds_the_task_queue_lock_is_an_error_not_a_hang)."""
-    pool._worker_handler._state = multiprocessing.pool.TERMINATE  # noqa: SLF001  # no replacement workers
-    for proc in multiprocessing.active_children():
-        if proc.name.startswith("ForkPoolWorker"):
-            proc.kill()
-            proc.join(5)
-    for lock in (pool._inqueue._rlock, pool._outqueue._wlock):  # noqa: SLF001
-        if lock.acquire(timeout=0.1):
-            lock.release()
-        else:  # held by a process that is gone
-            with contextlib.suppress(ValueError):
-                lock.release()
-
-
-def _next_part(parts: Any, workers: Sequence[Any], stop: StopSignals) -> CompareTally | None:
-    """The next chunk's tally, or None once a stop is requested; a worker that ended
-    meanwhile is an error (its chunk would never arrive), not a wait for ever."""
-    while True:
-        if stop.requested():
-            return None
-        try:
-            return parts.next(timeout=0.1)
-        except multiprocessing.TimeoutError:
-            for n, proc in enumerate(workers):
-                code = proc.exitcode
-                if code is not None:
-                    how = f"was killed by {_signal_name(-code)}" if code < 0 else f"ended with exit status {code}"
-                    raise WorkerError(f"worker process {n + 1} {how}") from None
+    def play(self, start: int, end: int, stop: Callable[[], bool] | None = None) -> Chunk:
+        with steady_heap():
+            return Chunk(start, end, play_chunk(*self.sides(), self.paired, start, end))
 
 
 def play_sides(
@@ -395,76 +380,51 @@ def play_sides(
     paired: bool,
     jobs: int = 1,
     progress: Callable[[int], None] | None = None,
+    backend: Backend | None = None,
+    documents: tuple[Any, Any] = (None, None),
 ) -> CompareTally:
-    """Play ``games`` games of each side (on ``jobs`` processes where processes fork;
-    the result never depends on it) and count them. ``progress`` gets the number of
-    games (of each side) finished, chunk by chunk.
+    """Play ``games`` games of each side (on ``jobs`` processes where processes fork,
+    or on ``backend``, a cluster; the result never depends on it) and count them.
+    ``progress`` gets the number of games (of each side) finished, chunk by chunk.
 
     SIGINT or SIGTERM (in the main thread) stops the run: the workers are ended at
     once and the tally counts the pairs of games finished (both sides of each, so
     ``sums_a.n`` of them), with ``signal`` saying which signal. A second signal ends
-    the process at once (:class:`~ruledraft.play.runner.StopSignals`)."""
-    with StopSignals() as stop:
-        total = _play_sides(a, b, games, paired, jobs, progress, stop)
+    the process at once (:class:`~ruledraft.play.executor.StopSignals`)."""
+    if backend is None:
+        forks = executor.start_method() == "fork"
+        backend = executor.local(jobs if forks else 1, games)
+    work = CompareWork(a, b, paired, documents)
+    with steady_heap(), StopSignals() as stop:
+        total: CompareTally = executor.run(work, games, backend, progress=progress, stop=stop)
     total.signal = stop.signum
     return total
 
 
-def _play_sides(
-    a: Side, b: Side, games: int, paired: bool, jobs: int, progress: Callable[[int], None] | None, stop: StopSignals
+def play_sides_on_cluster(
+    a: Side,
+    b: Side,
+    documents: tuple[Any, Any],
+    games: int,
+    *,
+    paired: bool,
+    scheduler: str | None = None,
+    local_workers: int | None = None,
+    progress: Callable[[int], None] | None = None,
+    plugins: Sequence[str] | None = None,
 ) -> CompareTally:
-    global _JOB
-    sequential = jobs <= 1 or "fork" not in multiprocessing.get_all_start_methods()
-    # one process: small chunks, so that a stop waits for few games
-    chunk = max(1, min(10 if sequential else 50, -(-games // (4 * max(1, jobs)))))
-    tasks = [(lo, min(games, lo + chunk)) for lo in range(0, games, chunk)]
-    total = empty_compare_tally(a, b, paired)
-    with steady_heap():
-        if sequential or len(tasks) < 2:
-            for lo, hi in tasks:
-                if stop.requested():
-                    break
-                total.merge(play_chunk(a, b, paired, lo, hi))
-                if progress is not None:
-                    progress(hi - lo)
-            return total
-        _JOB = (a, b, paired)
-        try:
-            ctx: Any = multiprocessing.get_context("fork")
-            # the workers are born with the stop signals held back, until they set their own
-            held = signal.pthread_sigmask(signal.SIG_BLOCK, _STOP_SIGNALS)
-            try:
-                pool = ctx.Pool(min(jobs, len(tasks)), initializer=_worker_start, initargs=(held,))
-            finally:
-                signal.pthread_sigmask(signal.SIG_SETMASK, held)
-            with pool:
-                workers = [p for p in multiprocessing.active_children() if p.name.startswith("ForkPoolWorker")]
+    """:func:`play_sides` on a Dask cluster: the scheduler at ``scheduler`` or a local
+    cluster of ``local_workers`` processes (:func:`ruledraft.play.cluster.connect`);
+    ``documents`` are the two sides' checked documents (the same object for both when
+    the sides share a ruleset), ``plugins`` the plug-ins the workers load (by default
+    the ones loaded here). A stop signal keeps the pairs finished, as locally."""
+    from ruledraft.play import cluster
 
-                def kill_now() -> None:  # a second signal: no worker may outlive the process
-                    for proc in workers:
-                        if proc.pid is not None:
-                            with contextlib.suppress(OSError):
-                                os.kill(proc.pid, signal.SIGKILL)
-
-                stop.on_second.append(kill_now)
-                try:
-                    parts = pool.imap_unordered(_worker_chunk, tasks)
-                    for _ in tasks:
-                        part = _next_part(parts, workers, stop)
-                        if part is None:
-                            break
-                        total.merge(part)
-                        if progress is not None:
-                            progress(part.sums_a.n)
-                    if stop.requested():
-                        pool.terminate()
-                except WorkerError:
-                    _abandon(pool)
-                    raise
-                finally:
-                    stop.on_second.remove(kill_now)
-        finally:
-            _JOB = ()
+    with cluster.backend(scheduler, local_workers) as on:
+        work = CompareWork(a, b, paired, documents, plugins)
+        with StopSignals() as stop:
+            total: CompareTally = executor.run(work, games, on, progress=progress, stop=stop)
+    total.signal = stop.signum
     return total
 
 

@@ -104,6 +104,7 @@ from typing import Any
 import attrs
 
 from ruledraft.lab.statistics import chi_square_uniform, mean_interval, newcombe, wilson
+from ruledraft.play.runner import register_collector
 from ruledraft.tableau import Tableau
 
 CONFIDENCE = 0.95
@@ -702,6 +703,10 @@ class LabTally:
             "shared": dict(sorted((k, v) for k, v in self.shared.items() if v)),
         }
 
+    def figures(self, tally: Any, bots: Sequence[str]) -> dict:
+        """The figures of the runner ``tally`` this collector counts for (:func:`figures`)."""
+        return figures(tally, bots)
+
     def __getstate__(self) -> dict:
         if self._buffered > _SEND_RAW:
             self.flush()
@@ -710,6 +715,12 @@ class LabTally:
     def __setstate__(self, state: dict) -> None:
         self.__dict__.update(state)
         self._setup()
+
+
+def fold_every() -> int:
+    """How many games a :class:`LabTally` buffers before it folds them (and can no
+    longer give each one's :meth:`~LabTally.card_values`)."""
+    return _FOLD_EVERY
 
 
 def _array(np: Any, numbers: list[int], width: int) -> Any:
@@ -902,3 +913,6 @@ def _card_figures(tally: Any, lab: LabTally) -> list[dict]:
             }
         )
     return cards
+
+
+register_collector(LabTally.for_game)  # the runs that name no collector count the lab's figures

@@ -29,9 +29,12 @@ A contract for the tools built on it (the HTML report); fields are only ever add
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from typing import Any
 
 from ruledraft.errors import InputError
+from ruledraft.lab.figures import LabTally
 from ruledraft.language.ruleset import CompiledRuleset
+from ruledraft.play.executor import Backend, StopSignals
 from ruledraft.play.runner import Summary, simulate
 
 #: how many cards the terminal lists by win-rate effect
@@ -68,9 +71,24 @@ def play_count(
     *,
     jobs: int = 1,
     progress: Callable[[int], None] | None = None,
+    backend: Backend | None = None,
+    document: Any = None,
 ) -> Summary:
-    """The games of one player count, with every figure (the runner's ``simulate``)."""
-    return simulate(ruleset, players, games, seed, bots, jobs=jobs, progress=progress, cards=True)
+    """The games of one player count, with every figure (the runner's ``simulate``, on
+    ``jobs`` processes or on ``backend``, which needs the checked ``document``)."""
+    return simulate(
+        ruleset,
+        players,
+        games,
+        seed,
+        bots,
+        jobs=jobs,
+        progress=progress,
+        cards=True,
+        collector=LabTally.for_game,
+        backend=backend,
+        document=document,
+    )
 
 
 def sweep(
@@ -83,26 +101,55 @@ def sweep(
     *,
     jobs: int = 1,
     progress: Callable[[int], None] | None = None,
-    play: Callable[..., Summary] | None = None,
+    backend: Backend | None = None,
+    document: Any = None,
 ) -> tuple[dict, int]:
     """Every count's figures in the JSON shape of the module docstring, and the signal
     that stopped the run early (0 if none: then every count played every game). A
     stop keeps the counts finished and the one cut short, with the games it played
-    (none left out if it played none). ``play`` plays one count, as
-    :func:`play_count` does on ``jobs`` processes (the cluster's ``sweep_on_cluster``
-    passes its own)."""
-    out = []
-    for n in counts:
-        names = bots(n)
-        if play is None:
-            summary = play_count(ruleset, n, games, seed, names, jobs=jobs, progress=progress)
-        else:
-            summary = play(ruleset, n, games, seed, names, progress=progress)
-        if summary.games:
-            out.append({"players": n, "bots": list(names), "games": summary.games, "figures": summary.figures})
-        if summary.interrupted:
-            return _result(ruleset, spec, games, seed, out, n), summary.signal
+    (none left out if it played none). Each count is played by :func:`play_count`, on
+    ``jobs`` processes or on ``backend`` (a cluster, with the checked ``document``:
+    :func:`sweep_on_cluster`)."""
+    out: list[dict] = []
+    # each count's run catches a stop while it plays; this one catches a stop that
+    # comes between two counts' runs, which the next count must not play through
+    with StopSignals() as between:
+        for i, n in enumerate(counts):
+            if between.requested():
+                return _result(ruleset, spec, games, seed, out, n), between.signum
+            names = bots(n)
+            summary = play_count(
+                ruleset, n, games, seed, names, jobs=jobs, progress=progress, backend=backend, document=document
+            )
+            if summary.games:
+                out.append({"players": n, "bots": list(names), "games": summary.games, "figures": summary.figures})
+            if summary.interrupted:
+                # a stop after the count's last game cuts short the next count, not this one
+                cut = n if summary.games < games else (counts[i + 1] if i + 1 < len(counts) else None)
+                return _result(ruleset, spec, games, seed, out, cut), summary.signal
     return _result(ruleset, spec, games, seed, out), 0
+
+
+def sweep_on_cluster(
+    ruleset: CompiledRuleset,
+    document: Any,
+    counts: Sequence[int],
+    games: int,
+    seed: int,
+    bots: Callable[[int], list[str]],
+    spec: str,
+    *,
+    scheduler: str | None = None,
+    local_workers: int | None = None,
+    progress: Callable[[int], None] | None = None,
+) -> tuple[dict, int]:
+    """:func:`sweep` on a Dask cluster: every player count's games on the one connection
+    (:func:`ruledraft.play.cluster.connect`), each count's tally reduced there. A stop
+    signal ends the sweep as it ends a local one."""
+    from ruledraft.play import cluster
+
+    with cluster.backend(scheduler, local_workers) as on:
+        return sweep(ruleset, counts, games, seed, bots, spec, progress=progress, backend=on, document=document)
 
 
 def _result(

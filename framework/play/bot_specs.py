@@ -200,6 +200,16 @@ def entry_point_kind(name: str, ep: importlib.metadata.EntryPoint) -> BotKind:
     return _entry_kinds[name]
 
 
+def absolute_spec(spec: str) -> str:
+    """``spec`` with its bot file named by its absolute path (``bot.py:Class`` ->
+    ``/home/me/bot.py:Class``): the same bot for a process in another directory. Any
+    other spec is returned as it is."""
+    head, sep, rest = spec.strip().partition(":")
+    if not sep or not _is_file(head) or os.path.isabs(head) or "=" in rest.partition(":")[0]:
+        return spec
+    return os.path.abspath(head) + sep + rest
+
+
 def _kind_for(spec: str, head: str, rest: list[str], registry: Mapping[str, BotKind]) -> tuple[BotKind, list[str]]:
     """The bot a spec names, and the option parts left after it."""
     named = not _is_file(head) and (head in registry or head in entry_point_bots())

@@ -1,48 +1,45 @@
-"""Simulations on a Dask cluster (the optional extra ``ruledraft[dask]``).
+"""Runs on a Dask cluster (the optional extra ``ruledraft[dask]``): the executor's
+cluster backend (:class:`DaskBackend`).
 
 The games of a run are cut into chunks; each chunk is one task that plays its games
-with :func:`ruledraft.play.runner.play_chunk` (the step the local worker processes
-use too), so a cluster counts and logs exactly the games ``--jobs 1`` does, seed for
-seed. The chunks' tallies are merged on the cluster, two at a time, up a tree:
-only the final :class:`~ruledraft.play.runner.Tally` comes back. With a log, each
-chunk's records come back as well and are handed over in game order as soon as the
-chunks before them are in.
-
-``compare``'s chunks (both sides' games, :func:`ruledraft.lab.compare.play_chunk`) go
-up the same tree (:func:`run_chunks` takes any chunk function and its tally), and a
-sweep plays every player count on one client.
+with the run's work (:class:`ruledraft.play.executor.Work`, the same step local worker
+processes take), so a cluster counts and logs exactly the games ``--jobs 1`` does,
+seed for seed. The chunks' tallies are merged on the cluster, two at a time, up a
+tree: only the final tally comes back. With a log, each chunk's records come back as
+the log's lines, written on the worker, and are handed over in game order as soon as
+the chunks before them are in.
 
 Tasks are pure (every game's seed comes from the run's seed and the game's index):
 when a worker is lost, the scheduler runs its tasks again elsewhere and they give the
-same results; the client takes each chunk's records once, so nothing is counted or
-logged twice.
+same results; a task that runs far longer than the others (a hung worker) is played
+again on another worker, and the first copy to finish counts; the client takes each
+chunk's records once, so nothing is counted or logged twice.
 
-Workers receive the ruleset as its checked document (they may not see the rule
-file) and compile it once per process. Every Dask import stays in this module.
+The client resolves every path before shipping (the rule file, bot files, plug-ins);
+workers receive the ruleset as its checked document (they may not see the rule file)
+and compile it once per process, and must run this client's version of ruledraft.
+Every Dask import stays in this module.
 """
 
 from __future__ import annotations
 
 import contextlib
 import copy
-import hashlib
 import logging
 import os
-import pickle
-import select
 import signal
+import socket
 import time
 import uuid
-from collections import OrderedDict
 from collections.abc import Callable, Iterator, Sequence
-from typing import TYPE_CHECKING, Any, NoReturn
+from typing import Any, NoReturn
 
-from ruledraft.errors import InputError, RuledraftError
+from ruledraft.errors import InputError, RuledraftError, ScoringError
 from ruledraft.language.ruleset import CompiledRuleset
-from ruledraft.play.runner import Chunk, StopSignals, Summary, Tally, WorkerError, play_chunk, steady_heap
-
-if TYPE_CHECKING:
-    from ruledraft.lab.compare import CompareTally, Side
+from ruledraft.play import executor
+from ruledraft.play.agents import BotFailure
+from ruledraft.play.executor import Chunk, Fold, ShippedRuleset, StopSignals, Work, WorkerError
+from ruledraft.play.runner import GamesWork, Summary, Tally, simulate
 
 #: how long to try reaching a scheduler before saying it cannot be reached
 CONNECT_TIMEOUT = 5.0
@@ -51,6 +48,11 @@ CONNECT_TIMEOUT = 5.0
 CHUNK_CAP = 2000
 LOG_CHUNK_CAP = 200
 
+#: a task running longer than this (seconds), and than ``TASK_TIME_FACTOR`` times the
+#: slowest chunk so far, is taken for hung and played again on another worker
+TASK_TIME_FLOOR = 120.0
+TASK_TIME_FACTOR = 20
+
 #: the states of a task that will not give a result (a lost one, "pending" again, is recomputed)
 FAILED = ("error", "cancelled")
 
@@ -58,8 +60,13 @@ INSTALL_HINT = "running on a Dask cluster needs the dask extra: pip install 'rul
 
 
 class ClusterError(RuledraftError):
-    """The cluster cannot be used: dask is missing, the scheduler cannot be reached,
-    or a local cluster did not start."""
+    """The cluster cannot be used: dask is missing, the scheduler cannot be reached or
+    was lost, a worker runs another version, or a local cluster did not start."""
+
+
+class OnWorkerError(RuledraftError):
+    """A problem that arose on a worker (a file it cannot read, a plug-in it cannot
+    load), said as arising there."""
 
 
 def require_dask() -> None:
@@ -86,54 +93,66 @@ def parse_cluster(text: str) -> int:
 def connect(scheduler: str | None = None, local_workers: int | None = None) -> Iterator[Any]:
     """A ``distributed.Client`` of the scheduler at ``scheduler``, or of a ``LocalCluster``
     of ``local_workers`` worker processes started here and closed on leaving (also
-    after an error or an interrupt). :class:`ClusterError` if neither can be had."""
+    after an error or an interrupt). :class:`ClusterError` if neither can be had.
+    Dask's own log lines stay off the terminal meanwhile."""
     require_dask()
     from distributed import Client, LocalCluster
 
     if (scheduler is None) == (local_workers is None):
         raise ValueError("connect takes a scheduler address or a number of local workers")
-    if local_workers is not None:
-        # the workers ignore Ctrl-C (it reaches the whole process group): this process
-        # decides when the run stops, and closes them
-        with _quiet(), _ignoring_sigint():
+    with _quiet():
+        if local_workers is not None:
+            # the workers ignore Ctrl-C (it reaches the whole process group): this process
+            # decides when the run stops, and closes them
+            with _ignoring_sigint():
+                try:
+                    cluster = LocalCluster(
+                        n_workers=local_workers,
+                        threads_per_worker=1,
+                        processes=True,
+                        dashboard_address=":0",
+                        scheduler_kwargs={"dashboard": False},
+                        silence_logs=logging.CRITICAL,
+                    )
+                except Exception as e:  # noqa: BLE001 - any failure to start is one message
+                    raise ClusterError(
+                        f"a local Dask cluster of {local_workers} workers did not start: {_reason(e)}"
+                    ) from None
             try:
-                cluster = LocalCluster(
-                    n_workers=local_workers,
-                    threads_per_worker=1,
-                    processes=True,
-                    dashboard_address=":0",
-                    scheduler_kwargs={"dashboard": False},
-                    silence_logs=logging.CRITICAL,
-                )
-            except Exception as e:  # noqa: BLE001 - any failure to start is one message
-                raise ClusterError(
-                    f"a local Dask cluster of {local_workers} workers did not start: {_reason(e)}"
-                ) from None
-        try:
-            with _quiet():
                 client = Client(cluster, timeout=CONNECT_TIMEOUT)
-            try:
-                yield client
-            finally:
-                with _quiet():
+                try:
+                    yield client
+                finally:
                     client.close()
-        finally:
-            with _quiet():
+            finally:
                 cluster.close()
-        return
-    assert scheduler is not None
-    try:
-        with _quiet():
+            return
+        assert scheduler is not None
+        try:
+            _probe(scheduler)
             client = Client(scheduler, timeout=CONNECT_TIMEOUT)
-    except Exception as e:  # noqa: BLE001 - a wrong address, a refused connection, a timeout
-        raise ClusterError(
-            f"cannot reach the Dask scheduler at {scheduler} within {CONNECT_TIMEOUT:g} s: {_reason(e)}"
-        ) from None
-    try:
-        yield client
-    finally:
-        with _quiet():
-            client.close()
+        except Exception as e:  # noqa: BLE001 - a wrong address, a refused connection, a timeout
+            raise ClusterError(
+                f"cannot reach the Dask scheduler at {scheduler} within {CONNECT_TIMEOUT:g} s: {_reason(e)}"
+            ) from None
+        try:
+            yield client
+        finally:
+            with contextlib.suppress(Exception):  # a lost scheduler: nothing left to close
+                client.close(timeout=2)
+
+
+def _probe(address: str) -> None:
+    """Fail at once (not after the whole connect timeout) when nothing listens at a TCP
+    address: a wrong port or host answers a plain connection straight away."""
+    scheme, _, rest = address.rpartition("://")
+    if scheme not in ("", "tcp"):
+        return  # tls, ucx, ...: the client's own handshake decides
+    host, _, port = rest.rpartition(":")
+    if not host or not port.isdigit():
+        return
+    with socket.create_connection((host.strip("[]"), int(port)), timeout=CONNECT_TIMEOUT):
+        pass
 
 
 def _reason(e: BaseException) -> str:
@@ -141,16 +160,26 @@ def _reason(e: BaseException) -> str:
     return f"{type(e).__name__}: {text}" if text else type(e).__name__
 
 
+_NOISY = ("distributed", "tornado", "asyncio")
+
+
 @contextlib.contextmanager
 def _quiet() -> Iterator[None]:
-    """Dask's own log lines (warnings about ports, closing comms) stay off the terminal."""
-    log = logging.getLogger("distributed")
-    level = log.level
-    log.setLevel(logging.CRITICAL)
+    """Dask's own log lines (warnings about ports, closing comms, a lost scheduler) stay
+    off the terminal: every logger of ``distributed`` (whose own configuration gives
+    some of them levels of their own) and of the libraries under it."""
+    manager = logging.getLogger().manager
+    names = [n for n in list(manager.loggerDict) if n.split(".")[0] in _NOISY] + list(_NOISY)
+    saved = {}
+    for name in dict.fromkeys(names):
+        log = logging.getLogger(name)
+        saved[name] = log.level
+        log.setLevel(logging.CRITICAL + 1)
     try:
         yield
     finally:
-        log.setLevel(level)
+        for name, level in saved.items():
+            logging.getLogger(name).setLevel(level)
 
 
 @contextlib.contextmanager
@@ -170,72 +199,47 @@ def _ignoring_sigint() -> Iterator[None]:
 
 # ---------------------------------------------------------------- on the workers
 
-#: compiled rulesets by the digest of their document, a few per worker process
-_COMPILED: OrderedDict[str, CompiledRuleset] = OrderedDict()
+
+def _version() -> str:
+    from ruledraft.version import __version__
+
+    return __version__
 
 
-def _compiled(digest: str, document: Any, plugins: Sequence[str]) -> CompiledRuleset:
-    ruleset = _COMPILED.get(digest)
-    if ruleset is None:
-        from ruledraft.language.build import compile_ruleset
-        from ruledraft.language.kinds import load_plugin
-
-        for spec in plugins:  # the plug-ins the client loaded (files at the same path)
-            load_plugin(spec)
-        ruleset = compile_ruleset(document)
-        _COMPILED[digest] = ruleset
-        while len(_COMPILED) > 4:
-            _COMPILED.popitem(last=False)
-    return ruleset
+def _shared(work: Work) -> Work:
+    """The run's work as a task's result: kept on the cluster (once per worker that
+    needs it), recomputed if lost."""
+    return work
 
 
-def _document(document: Any) -> Any:
-    """The ruleset document as a task's result: kept on the cluster, recomputed if lost."""
-    return document
+def _play(version: str, work: Work, start: int, end: int) -> Chunk:
+    """A chunk's task: games ``start..end`` of the work, by a worker of this version."""
+    if _version() != version:
+        raise OnWorkerError(_other_version(_here(), _version(), version))
+    try:
+        return work.play(start, end)
+    except (BotFailure, ScoringError):  # as it is when the games run here
+        raise
+    except RuledraftError as e:  # a file the worker cannot read, a plug-in it cannot load
+        raise OnWorkerError(f"on the Dask worker at {_here()}: {e}") from None
 
 
-def _play(
-    document: Any,
-    digest: str,
-    plugins: Sequence[str],
-    players: int,
-    seed: int,
-    bots: Sequence[str],
-    log: bool,
-    cards: bool,
-    start: int,
-    end: int,
-) -> Chunk:
-    """``simulate``'s task: games ``start..end`` of the run (:func:`ruledraft.play.runner.play_chunk`)."""
-    ruleset = _compiled(digest, document, plugins)
-    with steady_heap():
-        return play_chunk(ruleset, players, seed, bots, start, end, log, cards=cards)
+def _here() -> str:
+    from distributed import get_worker
+
+    try:
+        return str(get_worker().address)
+    except ValueError:
+        return "?"
 
 
-def _play_sides(
-    document_a: Any,
-    digest_a: str,
-    document_b: Any,
-    digest_b: str,
-    plugins: Sequence[str],
-    side_a: tuple[int, tuple[str, ...], int],
-    side_b: tuple[int, tuple[str, ...], int],
-    paired: bool,
-    start: int,
-    end: int,
-) -> CompareTally:
-    """``compare``'s task: games ``start..end`` of both sides (:func:`ruledraft.lab.compare.play_chunk`);
-    a side travels as (players, bots, seed) beside its ruleset's document."""
-    from ruledraft.lab.compare import Side
-    from ruledraft.lab.compare import play_chunk as play_compare_chunk
-
-    a = Side(_compiled(digest_a, document_a, plugins), *side_a)
-    b = Side(_compiled(digest_b, document_b, plugins), *side_b)
-    with steady_heap():
-        return play_compare_chunk(a, b, paired, start, end)
+def _other_version(where: str, theirs: str, mine: str) -> str:
+    return (
+        f"the Dask worker at {where} runs ruledraft {theirs}, not {mine} as this client does: install the same version"
+    )
 
 
-def _records(chunk: Chunk) -> tuple:
+def _records(chunk: Chunk) -> Any:
     return chunk.records
 
 
@@ -253,25 +257,256 @@ def _merge(*parts: Any) -> Any:
 
 
 def chunk_size(games: int, workers: int, log: bool) -> int:
-    """Games per task: about sixteen tasks per worker (so they finish together and the
-    progress moves), capped so that no task holds much."""
+    """Games per task: about sixteen tasks per worker thread (so they finish together
+    and the progress moves), capped so that no task holds much."""
     cap = LOG_CHUNK_CAP if log else CHUNK_CAP
     return max(1, min(cap, -(-games // (16 * max(1, workers)))))
 
 
-def _shared(client: Any, document: Any) -> tuple[Any, str]:
-    """A ruleset's checked document kept on the cluster for the run's tasks, and its digest
-    (the key workers compile it under)."""
-    digest = hashlib.sha256(pickle.dumps(document)).hexdigest()
-    return client.submit(_document, document, key=f"ruledraft-document-{uuid.uuid4().hex[:12]}"), digest
+class DaskBackend:
+    """The executor's backend on the cluster ``client`` talks to (:func:`connect`).
+
+    A few chunks per worker thread are queued at a time (a long run holds little
+    anywhere); each finished chunk's tally is merged on the cluster with the next one
+    ready, two at a time, so only the last merge comes back. ``task_time``: after how
+    many seconds a running task is taken for hung and played again elsewhere (by
+    default :data:`TASK_TIME_FACTOR` times the slowest chunk so far, at least
+    :data:`TASK_TIME_FLOOR`). ``local_pids``: the processes of a local cluster, killed
+    by a second stop signal."""
+
+    def __init__(self, client: Any, *, task_time: float | None = None, local_pids: Sequence[int] = ()) -> None:
+        self.client = client
+        self.task_time = task_time
+        self.local_pids = tuple(local_pids)
+        self._checked: set[str] = set()
+
+    def threads(self) -> int:
+        """The worker threads the cluster has now (checking each new worker's version)."""
+        nthreads = self.client.nthreads()
+        self.check_versions(nthreads)
+        return max(1, sum(nthreads.values()))
+
+    def check_versions(self, workers: Sequence[str]) -> None:
+        """:class:`ClusterError` when a worker runs another version of ruledraft."""
+        new = [w for w in workers if w not in self._checked]
+        if not new:
+            return
+        mine = _version()
+        for where, theirs in self.client.run(_version, workers=new, on_error="ignore").items():
+            if isinstance(theirs, str) and theirs != mine:
+                raise ClusterError(_other_version(where, theirs, mine))
+        self._checked.update(new)
+
+    def play(self, work: Work, games: int, fold: Fold, stop: StopSignals | None) -> None:
+        if stop is not None and self.local_pids:
+            stop.on_second.append(self._kill_local)
+        try:
+            with _quiet():
+                _Run(self, work, games, fold, stop).run()
+        finally:
+            if stop is not None and self.local_pids:
+                stop.on_second.remove(self._kill_local)
+
+    def _kill_local(self) -> None:
+        for pid in self.local_pids:
+            with contextlib.suppress(OSError):
+                os.kill(pid, signal.SIGKILL)
+
+    def lost(self) -> bool:
+        """Whether the connection to the scheduler is gone."""
+        return self.client.status != "running"
 
 
-def _plugins(plugins: Sequence[str] | None) -> tuple[str, ...]:
-    if plugins is None:
-        from ruledraft.language.kinds import loaded_plugins
+class _Run:
+    """One run's chunks on the cluster (see :class:`DaskBackend`)."""
 
-        plugins = loaded_plugins()
-    return tuple(plugins)
+    def __init__(self, backend: DaskBackend, work: Work, games: int, fold: Fold, stop: StopSignals | None):
+        from distributed import as_completed
+
+        self.backend = backend
+        self.client = backend.client
+        self.games = games
+        self.fold = fold
+        self.stop = stop
+        self.log = fold.wants_records
+        threads = backend.threads()
+        self.size = min(chunk_size(games, threads, self.log), work.cap)
+        self.window = 4 * threads  # chunks queued or running at a time (workers that join later widen it)
+        self.counted_at = time.monotonic()
+        self.key = uuid.uuid4().hex[:12]
+        self.version = _version()
+        self.shared = self.client.submit(_shared, work, key=f"ruledraft-work-{self.key}")
+        self.next_start = 0
+        self.chunks: dict[str, int] = {}  # a chunk task's key -> its start (a task played again: two keys)
+        self.running: dict[int, list[Any]] = {}  # start -> its chunk tasks (a copy when one hung)
+        self.submitted: dict[int, float] = {}  # start -> when its newest task was submitted
+        self.records: dict[str, tuple[int, Any]] = {}  # a records task's key -> its chunk's start, the task
+        self.merging: dict[str, Any] = {}
+        self.ready: list[Any] = []  # finished chunks and merges, not merged yet
+        self.merges = 0
+        self.slowest = 0.0
+        self.pending = as_completed()
+
+    def requested(self) -> bool:
+        return self.stop is not None and self.stop.requested()
+
+    def submit_chunk(self, start: int, end: int, again: int = 0, workers: list[str] | None = None) -> None:
+        key = f"ruledraft-chunk-{self.key}-{start}" + (f"-again{again}" if again else "")
+        where = {} if workers is None else {"workers": workers, "allow_other_workers": False}
+        future = self.client.submit(_play, self.version, self.shared, start, end, key=key, **where)
+        self.chunks[key] = start
+        self.running.setdefault(start, []).append(future)
+        self.submitted[start] = time.monotonic()
+        self.pending.add(future)
+
+    def fill(self) -> None:
+        if time.monotonic() - self.counted_at > 5:  # workers that joined: a wider window (a cheap call, now and then)
+            self.counted_at = time.monotonic()
+            self.window = max(self.window, 4 * self.backend.threads())
+        while self.next_start < self.games and len(self.running) < self.window and not self.requested():
+            start = self.next_start
+            self.next_start = min(self.games, start + self.size)
+            self.submit_chunk(start, self.next_start)
+
+    def end_of(self, start: int) -> int:
+        return min(self.games, start + self.size)
+
+    def finished_chunk(self, future: Any) -> None:
+        start = self.chunks.pop(future.key)
+        copies = self.running.pop(start, None)
+        if copies is None:  # another copy of this chunk finished first
+            return
+        self.slowest = max(self.slowest, time.monotonic() - self.submitted.pop(start))
+        others = [c for c in copies if c.key != future.key]
+        if others:
+            self.client.cancel(others)
+            for c in others:
+                self.chunks.pop(c.key, None)
+        self.ready.append(future)
+        if self.log:
+            records = self.client.submit(_records, future, key=f"ruledraft-records-{self.key}-{start}")
+            self.records[records.key] = (start, records)
+            self.pending.add(records)
+        else:
+            self.fold.played(start, self.end_of(start))
+
+    def merge_ready(self) -> None:
+        while len(self.ready) >= 2:
+            a, b = self.ready.pop(), self.ready.pop()
+            future = self.client.submit(_merge, a, b, key=f"ruledraft-merge-{self.key}-{self.merges}")
+            self.merges += 1
+            self.merging[future.key] = future
+            self.pending.add(future)
+
+    def take(self, future: Any) -> None:
+        key = future.key
+        if key in self.merging:
+            if future.status in FAILED:
+                self.fail(future)
+            del self.merging[key]
+            self.ready.append(future)
+        elif key in self.records:
+            if future.status in FAILED:
+                self.fail(future)
+            start, _ = self.records.pop(key)
+            self.fold.played(start, self.end_of(start), future.result())
+        elif key in self.chunks:
+            if future.status in FAILED:  # "pending" again is a result lost with its worker: recomputed
+                self.fail(future)
+            self.finished_chunk(future)
+        # else a copy of a chunk that another copy finished first (cancelled)
+
+    def replay_hung(self) -> None:
+        """Play again elsewhere each chunk running far longer than the others."""
+        limit = self.backend.task_time or max(TASK_TIME_FLOOR, TASK_TIME_FACTOR * self.slowest)
+        now = time.monotonic()
+        late = [s for s, t in self.submitted.items() if now - t > limit and s in self.running]
+        if not late:
+            return
+        processing = self.client.processing()
+        for start in late:
+            keys = {c.key for c in self.running[start]}
+            hung = {w for w, tasks in processing.items() if keys & set(tasks)}
+            if not hung:  # still waiting for a worker: not hung
+                self.submitted[start] = now
+                continue
+            others = [w for w in processing if w not in hung]
+            self.submit_chunk(start, self.end_of(start), len(keys), others or None)
+
+    def run(self) -> None:
+        from distributed import wait
+
+        try:
+            self.fill()
+            while not self.pending.is_empty() and not self.requested():
+                batch = self.pending.next_batch(block=False)
+                if not batch:  # (a lost scheduler cancels every task: they come as failed)
+                    if self.stop is not None:
+                        self.stop.wait(0.05)
+                    else:
+                        time.sleep(0.05)
+                    self.replay_hung()
+                    continue
+                for future in batch:
+                    self.take(future)
+                self.merge_ready()
+                self.fill()
+            # the end, or a stop: what is still running is dropped, what finished is counted
+            self.client.cancel([c for copies in self.running.values() for c in copies])
+            self.running.clear()
+            wait(list(self.merging.values()) + self.records_left())
+            for future in list(self.merging.values()):
+                self.take(future)
+            for future in self.records_left():
+                self.take(future)
+            if self.ready:
+                total = self.client.submit(_merge, *self.ready, key=f"ruledraft-merge-{self.key}-total")
+                try:
+                    tally = total.result()
+                except Exception:  # noqa: BLE001 - the failure of a task, told as one message
+                    self.fail(total)
+                self.fold.merge(tally)
+        except BaseException:  # an error or an interrupt: nothing left running for this run
+            if not self.backend.lost():
+                running = [c for copies in self.running.values() for c in copies]
+                self.client.cancel(running + list(self.merging.values()))
+            raise
+
+    def records_left(self) -> list[Any]:
+        return [future for _, future in self.records.values()]
+
+    def fail(self, future: Any) -> NoReturn:
+        """Raise the failure of a task: a problem of the ruleset or a bot as itself, a lost
+        scheduler as :class:`ClusterError`, anything else (a worker lost too often, an
+        import missing on a worker) as :class:`WorkerError`."""
+        if self.backend.lost():
+            raise ClusterError(f"lost the connection to the Dask scheduler at {_address(self.client)} mid-run")
+        try:
+            error = future.exception()
+        except Exception as e:  # noqa: BLE001 - a cancelled task (its workers gone) has no exception to show
+            error = e
+        if isinstance(error, RuledraftError):
+            raise error
+        what = _reason(error) if error is not None else future.status
+        raise WorkerError(f"a task on the Dask cluster failed: {what}")
+
+
+def _address(client: Any) -> str:
+    try:
+        return str(client.scheduler.address)
+    except AttributeError:
+        return "?"
+
+
+@contextlib.contextmanager
+def backend(
+    scheduler: str | None = None, local_workers: int | None = None, *, task_time: float | None = None
+) -> Iterator[DaskBackend]:
+    """A :class:`DaskBackend` of the scheduler at ``scheduler`` or of a local cluster of
+    ``local_workers`` processes (:func:`connect`), for as long as the block lasts."""
+    with connect(scheduler, local_workers) as client:
+        pids = list(client.run(os.getpid).values()) if local_workers is not None else []
+        yield DaskBackend(client, task_time=task_time, local_pids=pids)
 
 
 def run_on_cluster(
@@ -283,192 +518,37 @@ def run_on_cluster(
     seed: int,
     *,
     on_record: Callable[[dict], None] | None = None,
+    on_lines: Callable[[str], None] | None = None,
     progress: Callable[[int], None] | None = None,
     stop: StopSignals | None = None,
     plugins: Sequence[str] | None = None,
     cards: bool = True,
+    task_time: float | None = None,
 ) -> Tally:
     """Play ``games`` games of the ruleset in the checked ``document`` on the cluster
-    ``client`` talks to, and return their tally (reduced on the cluster): the chunks of
-    :func:`ruledraft.play.runner.play_chunk` through :func:`run_chunks`.
+    ``client`` talks to, and return their tally (reduced on the cluster).
 
-    ``on_record``, ``progress`` and ``stop`` as for :func:`run_chunks`.
-    ``plugins``: the scoring-kind plug-ins workers load (by default the ones loaded here).
-    ``cards``: count the per-card figures too (as ``simulate --cards``).
-    """
-    plugins = _plugins(plugins)
-    bots = list(bots)
-    doc, digest = _shared(client, document)
+    ``on_record`` receives every game's log record, in game order, as soon as the games
+    before it are in (``on_lines``: the log's lines, a text per chunk); ``progress``
+    the number of games of each finished chunk; when ``stop`` is requested the queued
+    chunks are cancelled and the tally counts exactly the chunks finished by then.
+    ``plugins``: the scoring-kind plug-ins workers load (by default the ones loaded
+    here). ``cards``: count the per-card figures too (as ``simulate --cards``).
+    ``task_time`` as for :class:`DaskBackend`."""
+    records = "lines" if on_lines is not None else "dicts" if on_record is not None else ""
+    work = GamesWork(ShippedRuleset(None, document, plugins), players, seed, bots, records=records, cards=cards)
+    deliver: Callable[[Any], None] | None = on_lines
+    if on_record is not None:
+        emit = on_record
 
-    def empty() -> Tally:
-        return play_chunk(_compiled(digest, document, ()), players, seed, bots, 0, 0, cards=cards).tally
+        def deliver(chunk_records: Any) -> None:
+            for record in chunk_records:
+                emit(record)
 
-    tally: Tally = run_chunks(
-        client,
-        games,
-        _play,
-        (doc, digest, plugins, players, seed, bots, on_record is not None, cards),
-        empty,
-        on_record=on_record,
-        progress=progress,
-        stop=stop,
+    tally: Tally = executor.run(
+        work, games, DaskBackend(client, task_time=task_time), on_records=deliver, progress=progress, stop=stop
     )
     return tally
-
-
-def run_chunks(
-    client: Any,
-    games: int,
-    play: Callable[..., Any],
-    args: Sequence[Any],
-    empty: Callable[[], Any],
-    *,
-    on_record: Callable[[dict], None] | None = None,
-    progress: Callable[[int], None] | None = None,
-    stop: StopSignals | None = None,
-) -> Any:
-    """Play ``games`` games on the cluster ``client`` talks to, in chunks, and return their
-    tally, reduced on the cluster.
-
-    Each chunk is the task ``play(*args, start, end)`` (``args`` may hold futures, such as
-    a shared document): a :class:`~ruledraft.play.runner.Chunk` (its tally, and its records
-    with a log), or a tally itself; tallies merge with their ``merge``, exactly, in any
-    order. ``empty()`` gives the tally of no games (the result when nothing finished).
-
-    A few chunks per worker are queued at a time (a long run holds little anywhere).
-    Each finished chunk's tally is merged on the cluster with the next one ready,
-    two at a time, so only the last merge comes back. ``on_record`` (a log: the chunks
-    are then Chunks with records) receives every game's record, in game order, as soon
-    as the games before it are in; ``progress`` the number of games of each finished
-    chunk. When ``stop`` is requested the queued chunks are cancelled and the tally
-    counts exactly the chunks finished by then (each of their records handed over, in
-    order).
-    """
-    from distributed import as_completed, wait
-
-    log = on_record is not None
-    emit: Callable[[dict], None] = on_record if on_record is not None else (lambda record: None)
-    args = tuple(args)
-    workers = max(1, len(client.scheduler_info().get("workers", {})))
-    size = chunk_size(games, workers, log)
-    window = 4 * workers  # chunks queued or running at a time (workers that join later widen it)
-    run = uuid.uuid4().hex[:12]
-
-    next_start = 0  # of the next chunk to submit
-    running: dict[str, tuple[int, Any, Any]] = {}  # chunk key -> (start, chunk, records)
-    ready: list[Any] = []  # finished chunks and merges, not merged yet
-    merging: dict[str, Any] = {}  # merges on their way
-    waiting: dict[int, Any] = {}  # start -> records future (or records), until written in order
-    written = 0  # the start of the next chunk to write
-    pending = as_completed()
-    merges = 0
-
-    def submit_chunk() -> None:
-        nonlocal next_start
-        start, end = next_start, min(games, next_start + size)
-        next_start = end
-        chunk = client.submit(play, *args, start, end, key=f"ruledraft-chunk-{run}-{start}")
-        records = client.submit(_records, chunk, key=f"ruledraft-records-{run}-{start}") if log else None
-        running[chunk.key] = (start, chunk, records)
-        pending.add(chunk)
-
-    def merge_ready() -> None:
-        nonlocal merges
-        while len(ready) >= 2:
-            a, b = ready.pop(), ready.pop()
-            future = client.submit(_merge, a, b, key=f"ruledraft-merge-{run}-{merges}")
-            merges += 1
-            merging[future.key] = future
-            pending.add(future)
-
-    def write_in_order(block: bool) -> None:
-        nonlocal written
-        while written in waiting:
-            item = waiting[written]
-            if not isinstance(item, tuple):
-                if not block and item.status == "pending":
-                    return
-                if item.status in FAILED:
-                    _raise_failure(item)
-                item = item.result()
-            del waiting[written]
-            for record in item:
-                emit(record)
-            written = min(games, written + size)
-
-    try:
-        while next_start < games and len(running) < window:
-            submit_chunk()
-        while not pending.is_empty():
-            if stop is not None and stop.requested():
-                break
-            batch = pending.next_batch(block=False)
-            if not batch:
-                if log:
-                    write_in_order(block=False)
-                if stop is not None:
-                    if select.select([stop], [], [], 0.05)[0]:
-                        stop.drain()
-                else:
-                    time.sleep(0.05)
-                continue
-            for future in batch:
-                if future.status in FAILED:  # "pending" again is a result lost with its worker: recomputed
-                    _raise_failure(future)
-                if future.key in merging:
-                    del merging[future.key]
-                else:
-                    start, chunk, records = running.pop(future.key)
-                    if log:
-                        waiting[start] = records
-                    if progress is not None:
-                        progress(min(games, start + size) - start)
-                    window = max(window, 4 * len(client.scheduler_info().get("workers", {})))
-                    while next_start < games and len(running) < window and (stop is None or not stop.requested()):
-                        submit_chunk()
-                ready.append(future)
-            merge_ready()
-            if log:
-                write_in_order(block=False)
-        # the end, or a stop: what is still running is dropped, what finished is counted
-        with _quiet():
-            client.cancel([c for _, c, _ in running.values()] + [r for _, _, r in running.values() if r is not None])
-        running.clear()
-        wait(list(merging.values()))
-        for future in merging.values():
-            if future.status in FAILED:
-                _raise_failure(future)
-            ready.append(future)
-        merging.clear()
-        if log:
-            write_in_order(block=True)
-            for start in sorted(waiting):  # finished games after a gap (a stop): logged too
-                written = start
-                write_in_order(block=True)
-        if not ready:  # nothing played: an empty tally of this table
-            return empty()
-        total = client.submit(_merge, *ready, key=f"ruledraft-merge-{run}-total")
-        try:
-            tally = total.result()
-        except Exception:  # noqa: BLE001 - the failure of a task, told as one message
-            _raise_failure(total)
-        return tally
-    except BaseException:  # an error or an interrupt: nothing left running for this run
-        with _quiet():
-            client.cancel([c for _, c, _ in running.values()] + list(merging.values()))
-        raise
-
-
-def _raise_failure(future: Any) -> NoReturn:
-    """Raise the failure of a task: a problem of the ruleset or a bot as itself, anything
-    else (a worker lost too often, an import missing on a worker) as :class:`WorkerError`."""
-    try:
-        error = future.exception()
-    except Exception as e:  # noqa: BLE001 - a cancelled task (its workers gone) has no exception to show
-        error = e
-    if isinstance(error, RuledraftError):
-        raise error
-    raise WorkerError(f"a task on the Dask cluster failed: {_reason(error) if error is not None else future.status}")
 
 
 def simulate_on_cluster(
@@ -482,123 +562,37 @@ def simulate_on_cluster(
     scheduler: str | None = None,
     local_workers: int | None = None,
     on_record: Callable[[dict], None] | None = None,
+    on_lines: Callable[[str], None] | None = None,
     progress: Callable[[int], None] | None = None,
     cards: bool = True,
 ) -> Summary:
     """:func:`ruledraft.play.runner.simulate` on a cluster: the scheduler at ``scheduler``
     or a ``LocalCluster`` of ``local_workers`` processes (started and closed here).
+    ``on_record``/``on_lines`` as for :func:`run_on_cluster`.
 
     SIGINT or SIGTERM stops the run as it stops the local one: the summary counts the
     chunks finished by then (``Summary.signal`` says which signal); a second signal
     ends the process at once, killing a local cluster's workers first.
     """
-    with StopSignals() as stop:
-        with connect(scheduler, local_workers) as client:
-            started = time.perf_counter()  # the games' time, not the cluster's start
-            if local_workers is not None:
-                pids = list(client.run(os.getpid).values())
-                stop.on_second.append(lambda: _kill(pids))
-            if stop.requested():
-                tally = play_chunk(ruleset, players, seed, bots, 0, 0, cards=cards).tally
-            else:
-                tally = run_on_cluster(
-                    client,
-                    document,
-                    players,
-                    bots,
-                    games,
-                    seed,
-                    on_record=on_record,
-                    progress=progress,
-                    stop=stop,
-                    cards=cards,
-                )
-            elapsed = time.perf_counter() - started
-        return tally.summary(ruleset.id, players, seed, bots, elapsed, requested=games, signum=stop.signum)
+    on_result = None
+    if on_record is not None:
+        emit = on_record
 
+        def on_result(result: Any) -> None:
+            emit(result.record)
 
-def play_sides_on_cluster(
-    a: Side,
-    b: Side,
-    documents: tuple[Any, Any],
-    games: int,
-    *,
-    paired: bool,
-    scheduler: str | None = None,
-    local_workers: int | None = None,
-    progress: Callable[[int], None] | None = None,
-    plugins: Sequence[str] | None = None,
-) -> CompareTally:
-    """:func:`ruledraft.lab.compare.play_sides` on a cluster (as :func:`simulate_on_cluster`
-    connects): the same chunks, merged up the same tree; ``documents`` are the two sides'
-    checked documents (the same object for both when the sides share a ruleset)."""
-    from ruledraft.lab.compare import empty_compare_tally
-
-    with connect(scheduler, local_workers) as client:
-        doc_a, digest_a = _shared(client, documents[0])
-        doc_b, digest_b = (doc_a, digest_a) if documents[1] is documents[0] else _shared(client, documents[1])
-        result: CompareTally = run_chunks(
-            client,
+    with backend(scheduler, local_workers) as cluster:
+        return simulate(
+            ruleset,
+            players,
             games,
-            _play_sides,
-            (
-                doc_a,
-                digest_a,
-                doc_b,
-                digest_b,
-                _plugins(plugins),
-                (a.players, a.bots, a.seed),
-                (b.players, b.bots, b.seed),
-                paired,
-            ),
-            lambda: empty_compare_tally(a, b, paired),
+            seed,
+            bots,
+            document=document,
+            log=on_record is not None,
+            on_result=on_result,
+            on_lines=on_lines,
             progress=progress,
+            cards=cards,
+            backend=cluster,
         )
-    return result
-
-
-def sweep_on_cluster(
-    ruleset: CompiledRuleset,
-    document: Any,
-    counts: Sequence[int],
-    games: int,
-    seed: int,
-    bots: Callable[[int], list[str]],
-    spec: str,
-    *,
-    scheduler: str | None = None,
-    local_workers: int | None = None,
-    progress: Callable[[int], None] | None = None,
-) -> tuple[dict, int]:
-    """:func:`ruledraft.lab.sweep.sweep` on a cluster: every player count's games on the one
-    client (connected as :func:`simulate_on_cluster` connects), each count's tally
-    reduced there. A stop signal ends the sweep as it ends a local one."""
-    from ruledraft.lab.sweep import sweep
-
-    with StopSignals() as stop:
-        with connect(scheduler, local_workers) as client:
-            if local_workers is not None:
-                pids = list(client.run(os.getpid).values())
-                stop.on_second.append(lambda: _kill(pids))
-
-            def play_count(
-                rs: CompiledRuleset,
-                players: int,
-                n: int,
-                seed: int,
-                names: Sequence[str],
-                *,
-                progress: Callable[[int], None] | None = None,
-            ) -> Summary:
-                tally = run_on_cluster(
-                    client, document, players, names, n, seed, progress=progress, stop=stop, cards=True
-                )
-                return tally.summary(rs.id, players, seed, names, requested=n, signum=stop.signum)
-
-            return sweep(ruleset, counts, games, seed, bots, spec, progress=progress, play=play_count)
-
-
-def _kill(pids: Sequence[int]) -> None:
-    for pid in pids:
-        with contextlib.suppress(OSError):
-            os.kill(pid, signal.SIGKILL)

@@ -10,6 +10,7 @@ describes the format.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator, Sequence
 from typing import Any, BinaryIO
 
@@ -20,6 +21,11 @@ from ruledraft.language.json_check import format_problems, json_path, parse_json
 from ruledraft.language.ruleset import CompiledRuleset
 
 LOG_FORMAT = 1
+
+
+def record_line(record: dict) -> str:
+    """A record as one line of the game log (JSON, compact, ending in a newline)."""
+    return json.dumps(record, separators=(",", ":")) + "\n"
 
 
 def record_game(state: State, seats: Sequence[str]) -> dict:

@@ -2,73 +2,84 @@
 
 Each game's seed is derived from the simulation seed and the game's index, and each
 bot's from the game seed and its seat, so a simulation gives the same results
-whatever the number of processes (``jobs``) and the order they finish in.
+whatever the number of processes (``jobs``), the machines (a cluster) and the order
+they finish in. The games are played in chunks by :mod:`ruledraft.play.executor`
+(:class:`GamesWork` says how to play a chunk of a simulation).
+
+The figures a run counts beside its sums come from a *collector*
+(:class:`Collector`): the lab's :class:`~ruledraft.lab.figures.LabTally`, which the
+lab registers as the default (:func:`register_collector`) or a caller passes.
 """
 
 from __future__ import annotations
 
-import contextlib
-import gc
 import math
-import multiprocessing
-import os
-import signal
-import threading
 import time
 from collections.abc import Callable, Iterable, Sequence
-from multiprocessing.connection import wait as wait_for
 from operator import add
-from typing import Any
+from typing import Any, Protocol
 
 import attrs
 
 from ruledraft.engine.scoresheet import Scoring, add_rule_points
 from ruledraft.engine.state import MAX_SEED, Game, State, derive_seed
-from ruledraft.errors import InputError, RuledraftError
-from ruledraft.lab.figures import LabTally, figures
 from ruledraft.language.ruleset import CompiledRuleset
-from ruledraft.play.agents import agent_names, checked_act, is_foreign, make_agent, parse_bot
-from ruledraft.play.game_log import record_game
-
-_HEAP_LOCK = threading.Lock()
-_HEAP_USERS = 0
-_HEAP_SAVED: tuple = ()  # (threshold, whether we froze) of the first user
-
-
-@contextlib.contextmanager
-def steady_heap():
-    """While many games run, leave the objects alive before them (the loaded ruleset,
-    the parsers and schemas behind it) out of the cyclic garbage collector's scans:
-    games allocate millions of short-lived objects, and each full collection would
-    walk all of those long-lived ones again (about 7% of a simulation). Young objects
-    are collected less often too (games make almost no reference cycles: about 3%).
-
-    The collector is left as it was found: a heap the caller froze itself stays
-    frozen, and overlapping uses (threads) restore it once, when the last one ends.
-    """
-    global _HEAP_USERS, _HEAP_SAVED
-    with _HEAP_LOCK:
-        if _HEAP_USERS == 0:
-            _HEAP_SAVED = (gc.get_threshold(), gc.get_freeze_count() == 0)
-            _settle_heap(freeze=_HEAP_SAVED[1])
-        _HEAP_USERS += 1
-    try:
-        yield
-    finally:
-        with _HEAP_LOCK:
-            _HEAP_USERS -= 1
-            if _HEAP_USERS == 0:
-                threshold, froze = _HEAP_SAVED
-                gc.set_threshold(*threshold)
-                if froze:
-                    gc.unfreeze()
+from ruledraft.play import executor
+from ruledraft.play.agents import checked_act, is_foreign, make_agent
+from ruledraft.play.bot_specs import absolute_spec
+from ruledraft.play.executor import (  # noqa: F401 - where they have long been imported from
+    Chunk,
+    Interrupt,
+    ShippedRuleset,
+    StopSignals,
+    WorkerError,
+    available_cores,
+    steady_heap,
+)
+from ruledraft.play.game_log import record_game, record_line
+from ruledraft.play.match import Match, fill_seats  # noqa: F401 - fill_seats: where it has long been imported from
 
 
-def _settle_heap(freeze: bool = True) -> None:
-    if freeze:
-        gc.freeze()
-    threshold = gc.get_threshold()
-    gc.set_threshold(max(threshold[0], 10_000), *threshold[1:])
+class Collector(Protocol):
+    """The counts behind a run's figures, kept per game and merged exactly (the lab's
+    :class:`~ruledraft.lab.figures.LabTally` is one): a :class:`Tally` with a collector
+    reads its sums from it at :meth:`Tally.flush`."""
+
+    wins: Any
+    scores: Any
+
+    def empty_copy(self) -> Collector: ...
+    def add_state(self, state: State, totals: Sequence[int] | None = None) -> None: ...
+    def merge(self, other: Any) -> None: ...
+    def flush(self) -> None: ...
+    def rule_points(self) -> dict[str, list[int]]: ...
+    def figures(self, tally: Tally, bots: Sequence[str]) -> dict:
+        """The figures of ``tally`` (its sums and these counts), as ``simulate --json`` prints them."""
+        ...
+
+
+#: ``factory(game, cards)``: an empty collector for games of ``game`` (``cards``: with the per-card counts)
+CollectorFactory = Callable[[Game, bool], Collector]
+
+_DEFAULT_COLLECTOR: list[CollectorFactory] = []
+
+
+def register_collector(factory: CollectorFactory) -> None:
+    """Make ``factory`` the collector of runs that name none (the lab registers its own)."""
+    _DEFAULT_COLLECTOR[:] = [factory]
+
+
+def collector_for(game: Game, cards: bool, factory: CollectorFactory | None = None) -> Collector | None:
+    """An empty collector for ``game``: from ``factory``, else the registered one (None if none is)."""
+    if factory is None:
+        if not _DEFAULT_COLLECTOR:
+            return None
+        factory = _DEFAULT_COLLECTOR[0]
+    return factory(game, cards)
+
+
+def _start_method() -> str:
+    return executor.start_method()
 
 
 def game_seed(seed: int, index: int) -> int:
@@ -91,32 +102,15 @@ def bot_seeds(seed: int, seats: int) -> list[int]:
     return [derive_seed(base, seat) for seat in range(seats)]
 
 
-def fill_seats(
-    bots: str | Sequence[Any], players: int, card_ids: Sequence[str] | None = None, *, option: str = "bots"
-) -> list:
-    """One bot per seat from the bots named, as ``--bots`` takes them: ``greedy,random``
-    (or a list), the last filling the seats left. Each spec is checked now
-    (:class:`~ruledraft.play.agents.BotSpecError` if unusable; with the ruleset's
-    ``card_ids``, card values too); an entry that is not text (an agent) is kept as
-    it is. :class:`InputError` for no bot, or more bots than ``players``; ``option``
-    is how the messages name the setting."""
-    entries = [n.strip() for n in bots.split(",")] if isinstance(bots, str) else list(bots)
-    if not any(entries):
-        raise InputError(f"{option} needs at least one bot name; known: " + ", ".join(agent_names()))
-    if "" in entries:  # 'random,,greedy': a seat left out would shift the others
-        raise InputError(f"{option} has an empty entry (seat {entries.index('')}): name a bot for every seat listed")
-    for entry in entries:
-        if isinstance(entry, str):
-            parse_bot(entry, card_ids)
-    if len(entries) > players:
-        raise InputError(f"{option} names {len(entries)} bots for {players} players")
-    return entries + [entries[-1]] * (players - len(entries))
-
-
-def play_game(game: Game, seed: int, bots: Sequence[str], agents: Sequence | None = None) -> State:
-    """Play one game to the end with the named bots (or the given agents)."""
+def play_game(
+    game: Game, seed: int, bots: Sequence[str], agents: Sequence | None = None, *, specs: Sequence[str] | None = None
+) -> State:
+    """Play one game to the end with the named bots (or the given agents). ``specs``:
+    the specs the agents are made from when they differ from the names the messages
+    give (a bot file named by its absolute path, on a worker elsewhere)."""
+    specs = bots if specs is None else specs
     if agents is None:
-        agents = [make_agent(name, s) for name, s in zip(bots, bot_seeds(seed, len(bots)))]
+        agents = [make_agent(spec, s) for spec, s in zip(specs, bot_seeds(seed, len(specs)))]
     if len(agents) != game.num_players:
         raise ValueError(f"{len(agents)} agents for {game.num_players} players")
     state = game.new_initial_state(seed)
@@ -126,7 +120,7 @@ def play_game(game: Game, seed: int, bots: Sequence[str], agents: Sequence | Non
         state.play_out(uniform)
         return state
     apply = game.procedure.apply  # what State.apply_actions calls, minus checks that hold here
-    if any(is_foreign(name) for name in bots):  # a bot from outside: its failures and moves are checked
+    if any(is_foreign(spec) for spec in specs):  # a bot from outside: its failures and moves are checked
         named = [(s, a, bots[s]) for s, a in enumerate(agents)]
         while not state.finished:
             if state.pending is not None:  # a card effect asks one seat to decide
@@ -153,8 +147,20 @@ class GameResult:
     winners: tuple
     rule_points: dict[str, tuple]
     record: dict | None = None
-    #: the game's counts for the lab's figures (per card, per rule, score histograms)
-    lab: LabTally | None = attrs.field(default=None, eq=False, repr=False)
+    #: the game's counts for the figures (per card, per rule, score histograms), not yet folded
+    lab: Collector | None = attrs.field(default=None, eq=False, repr=False)
+
+
+def _result(index: int, state: State, record: dict | None, lab: Collector | None = None) -> GameResult:
+    return GameResult(
+        index=index,
+        seed=state.seed,
+        totals=tuple(state.totals()),
+        winners=tuple(state.winners),
+        rule_points={k: tuple(v) for k, v in state.rule_points.items()},
+        record=record,
+        lab=lab,
+    )
 
 
 def run_games(
@@ -166,31 +172,26 @@ def run_games(
     log: bool = False,
     stop: Callable[[], bool] | None = None,
     cards: bool = True,
+    collector: CollectorFactory | None = None,
+    *,
+    game: Game | None = None,
 ) -> list[GameResult]:
     """Play the games with these indices (before each, ``stop()`` may end the run:
-    the results of the games already played are returned). ``cards``: count the
-    lab's per-card figures too (see :mod:`ruledraft.lab.figures`)."""
-    game = Game(ruleset, players)
-    template = LabTally.for_game(game, cards)
+    the results of the games already played are returned), each with its own counts
+    from the collector (``cards``: the per-card ones too; see :func:`collector_for`).
+    ``game``: the ruleset's table for ``players``, when the caller has it."""
+    game = Game(ruleset, players) if game is None else game
+    template = collector_for(game, cards, collector)
     out = []
     for index in indices:
         if stop is not None and stop():
             break
-        s = game_seed(seed, index)
-        state = play_game(game, s, bots)
-        lab = template.empty_copy()
-        lab.add_state(state)  # folded later, with the others (a fold of one game costs more than the game)
-        out.append(
-            GameResult(
-                index=index,
-                seed=s,
-                totals=tuple(state.totals()),
-                winners=tuple(state.winners),
-                rule_points={k: tuple(v) for k, v in state.rule_points.items()},
-                record=record_game(state, bots) if log else None,
-                lab=lab,
-            )
-        )
+        state = play_game(game, game_seed(seed, index), bots)
+        lab = None
+        if template is not None:
+            lab = template.empty_copy()
+            lab.add_state(state)  # folded later, with the others (a fold of one game costs more than the game)
+        out.append(_result(index, state, record_game(state, bots) if log else None, lab))
     return out
 
 
@@ -208,17 +209,6 @@ def tally_games(
     return play_chunk(ruleset, players, seed, bots, indices.start, indices.stop, stop=stop, cards=cards).tally
 
 
-@attrs.frozen
-class Chunk:
-    """Games ``start`` to ``end`` (excluded) of a run: their statistics, and with a log
-    their game-log records in game order. ``end`` is where a stop cut the chunk short."""
-
-    start: int
-    end: int
-    tally: Tally
-    records: tuple = ()
-
-
 def play_chunk(
     ruleset: CompiledRuleset,
     players: int,
@@ -231,23 +221,90 @@ def play_chunk(
     cards: bool = True,
 ) -> Chunk:
     """Play games ``start..end`` of the run seeded with ``seed`` into one tally (and, with
-    ``log``, their records): the step every way of running a simulation shares (worker
-    processes, a cluster), so all of them count and log the same games the same way.
-    ``stop`` and ``cards`` as for :func:`run_games`."""
-    game = Game(ruleset, players)
-    tally = Tally.empty(game.num_seats, ruleset.rule_ids, lab=LabTally.for_game(game, cards))
-    records = []
-    index = start
-    while index < end:
-        if stop is not None and stop():
-            break
-        state = play_game(game, game_seed(seed, index), bots)
-        tally.add_state(state)
-        if log:
-            records.append(record_game(state, bots))
-        index += 1
-    tally.flush()
-    return Chunk(start, index, tally, tuple(records))
+    ``log``, their records): :meth:`GamesWork.play`, the step every way of running a
+    simulation shares. ``stop`` and ``cards`` as for :func:`run_games`."""
+    work = GamesWork(ShippedRuleset(ruleset), players, seed, bots, records="dicts" if log else "", cards=cards)
+    return work.play(start, end, stop)
+
+
+class GamesWork:
+    """The games of one simulation as :mod:`ruledraft.play.executor` plays them: a chunk
+    of games into one tally and, as asked, their records (``records``: ``"results"``,
+    a :class:`GameResult` per game, with ``log`` its log record; ``"dicts"``, the log records;
+    ``"lines"``, the log's JSON lines as one text; ``""``, none).
+
+    It travels to worker processes and clusters: the ruleset as a
+    :class:`~ruledraft.play.executor.ShippedRuleset`, a bot file by its absolute path
+    (the names in records and messages stay as given)."""
+
+    inline_chunk = 100
+
+    def __init__(
+        self,
+        ruleset: ShippedRuleset,
+        players: int,
+        seed: int,
+        bots: Sequence[str],
+        *,
+        records: str = "",
+        log: bool = False,
+        cards: bool = True,
+        collector: CollectorFactory | None = None,
+        game: Game | None = None,
+    ) -> None:
+        self.shipped = ruleset
+        self.log = log
+        self.players = players
+        self.seed = seed
+        self.bots = tuple(bots)
+        self.specs = tuple(absolute_spec(b) for b in self.bots)
+        self.records = records
+        self.cards = cards
+        if collector is None and _DEFAULT_COLLECTOR:
+            collector = _DEFAULT_COLLECTOR[0]  # named, so that processes elsewhere use it too
+        self.collector = collector
+        self.cap = 200 if records else 2000
+        self._game = game  # (not sent: where it is played, it is built there once)
+
+    @classmethod
+    def of(cls, match: Match, **options: Any) -> GamesWork:
+        """The games of ``match`` (``options`` as for the constructor)."""
+        shipped = ShippedRuleset(match.ruleset, match.document)
+        return cls(shipped, match.players, match.seed, match.bots, game=match.game, **options)
+
+    @property
+    def game(self) -> Game:
+        if self._game is None:
+            self._game = Game(self.shipped.ruleset, self.players)
+        return self._game
+
+    def __getstate__(self) -> dict:
+        return {k: v for k, v in self.__dict__.items() if k != "_game"} | {"_game": None}
+
+    def empty(self) -> Tally:
+        game = self.game
+        return Tally.empty(game.num_seats, game.ruleset.rule_ids, lab=collector_for(game, self.cards, self.collector))
+
+    def play(self, start: int, end: int, stop: Callable[[], bool] | None = None) -> Chunk:
+        game, seed, bots, specs, kept = self.game, self.seed, self.bots, self.specs, self.records
+        tally = self.empty()
+        records: list = []
+        index = start
+        with executor.steady_heap():
+            while index < end:
+                if stop is not None and stop():
+                    break
+                state = play_game(game, game_seed(seed, index), bots, specs=specs)
+                tally.add_state(state)
+                if kept == "lines":
+                    records.append(record_line(record_game(state, bots)))
+                elif kept == "dicts":
+                    records.append(record_game(state, bots))
+                elif kept == "results":
+                    records.append(_result(index, state, record_game(state, bots) if self.log else None))
+                index += 1
+        tally.flush()
+        return Chunk(start, index, tally, "".join(records) if kept == "lines" else tuple(records))
 
 
 @attrs.define
@@ -258,7 +315,7 @@ class Tally:
     ``unit`` divisible by every possible k), so tallies merged in any grouping and any
     order -- games split over processes, or later over machines -- give the same
     summary as one tally of all the games. ``lab`` holds the counts behind the lab's
-    figures (:mod:`ruledraft.lab.figures`): per card, per rule, score histograms; a
+    figures (a :class:`Collector`, such as the lab's): per card, per rule, score histograms; a
     tally made without it (``Tally.empty(seats, rules)``) summarises without figures.
 
     With a lab, the lab counts every game and this tally's sums (wins, totals, their
@@ -277,13 +334,13 @@ class Tally:
     low: list = attrs.Factory(list)
     high: list = attrs.Factory(list)
     rules: dict[str, list] = attrs.Factory(dict)  # rule id -> points per seat
-    lab: LabTally | None = attrs.field(default=None, eq=False)
+    lab: Collector | None = attrs.field(default=None, eq=False)
     #: the scorings of the games counted since the last flush(), summed in bulk by it
     _pending: list[Scoring] = attrs.field(factory=list, eq=False, repr=False)
     _pending_games: int = attrs.field(default=0, eq=False, repr=False)
 
     @classmethod
-    def empty(cls, num_seats: int, rule_ids: Sequence[str], lab: LabTally | None = None) -> Tally:
+    def empty(cls, num_seats: int, rule_ids: Sequence[str], lab: Collector | None = None) -> Tally:
         n = num_seats
         return cls(
             n,
@@ -351,7 +408,7 @@ class Tally:
         self._pending.clear()
         self._pending_games = 0
 
-    def _read_lab(self, lab: LabTally) -> None:
+    def _read_lab(self, lab: Collector) -> None:
         lab.flush()
         self.wins = list(lab.wins)
         self.total = [sum(x * m for x, m in h.items()) for h in lab.scores]
@@ -436,269 +493,8 @@ class Tally:
             elapsed,
             requested=n if requested is None else requested,
             signal=signum,
-            figures=figures(self, bots) if self.lab is not None else None,
+            figures=self.lab.figures(self, bots) if self.lab is not None else None,
         )
-
-
-# ---------------------------------------------------------------- stopping
-
-
-class Interrupt(KeyboardInterrupt):
-    """A stop signal raised as an exception (the ``ruledraft`` command raises it for
-    SIGTERM, as Python does KeyboardInterrupt for SIGINT). ``signum`` says which
-    signal (the exit status is 128 + signum)."""
-
-    def __init__(self, signum: int):
-        super().__init__(signum)
-        self.signum = signum
-
-
-class StopSignals:
-    """While a run lasts, SIGINT and SIGTERM ask it to stop instead of killing it.
-
-    The first signal only records itself (``signum``) and wakes whoever waits on
-    ``fileno()``; the run then stops between games, keeping every finished one. A
-    second one calls the ``on_second`` callbacks (which end the worker processes),
-    says "interrupted" and ends the process at once with status 128 + signal (no
-    clean-up that could hang or print a traceback). Outside the main thread signals
-    cannot be caught: nothing is installed and the run cannot be stopped this way.
-    """
-
-    SIGNALS = (signal.SIGINT, signal.SIGTERM)
-
-    def __init__(self) -> None:
-        self.signum = 0
-        self.on_second: list[Callable[[], None]] = []
-        self._saved: dict = {}
-        self._fds: tuple = ()
-
-    def requested(self) -> bool:
-        return self.signum != 0
-
-    def fileno(self) -> int:
-        return self._fds[0]
-
-    def drain(self) -> None:
-        """Empty the wake-up pipe (the signal itself is in ``signum``)."""
-        try:
-            while os.read(self._fds[0], 512):
-                pass
-        except OSError:  # empty (it does not block)
-            pass
-
-    def _handle(self, signum, frame) -> None:
-        if self.signum:  # asked twice: no more clean-up, leave now
-            for end in self.on_second:
-                end()
-            try:
-                os.write(2, b"interrupted\n")
-            finally:
-                os._exit(128 + signum)
-        self.signum = signum
-        try:
-            os.write(self._fds[1], b"!")
-        except OSError:
-            pass
-
-    def __enter__(self) -> StopSignals:
-        self._fds = os.pipe()
-        for fd in self._fds:
-            os.set_blocking(fd, False)
-        if threading.current_thread() is threading.main_thread():
-            for sig in self.SIGNALS:
-                self._saved[sig] = signal.signal(sig, self._handle)
-        return self
-
-    def __exit__(self, *exc) -> None:
-        for sig, old in self._saved.items():
-            signal.signal(sig, old if old is not None else signal.SIG_DFL)
-        self._saved.clear()
-        for fd in self._fds:
-            os.close(fd)
-        self._fds = ()
-
-
-# ---------------------------------------------------------------- several processes
-
-#: a chunk of games sent to a worker should take about this long: short enough
-#: that the progress bar moves and little work is lost on a stop, long enough that
-#: sending chunks costs nothing measurable
-CHUNK_SECONDS = 0.2
-
-
-def available_cores() -> int:
-    """The processors this process may run on."""
-    try:
-        return len(os.sched_getaffinity(0)) or 1
-    except (AttributeError, OSError):
-        return os.cpu_count() or 1
-
-
-def _start_method() -> str:
-    """``fork`` where there is one: the workers start with the compiled ruleset
-    already in memory, and read no file."""
-    return "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
-
-
-def _worker_main(
-    conn,
-    close: Sequence,
-    payload,
-    players: int,
-    seed: int,
-    bots: Sequence[str],
-    log: bool,
-    per_game: bool,
-    cards: bool = True,
-) -> None:
-    """A worker process: play the chunks of games the main process sends, send back
-    results or tallies, until told to stop (``None``) or the main process goes away.
-
-    It ignores SIGINT and SIGTERM (the main process decides and ends it), never
-    prints (an error travels back as a message) and leaves by ``os._exit``.
-    """
-    code = 0
-    try:
-        signal.signal(signal.SIGINT, signal.SIG_IGN)
-        signal.signal(signal.SIGTERM, signal.SIG_IGN)
-        for other in close:  # the main process's ends of the pipes, inherited through fork
-            try:
-                other.close()
-            except OSError:
-                pass
-        if isinstance(payload, CompiledRuleset):
-            ruleset = payload
-        else:  # a checked document, sent where processes cannot fork
-            from ruledraft.language.build import compile_ruleset
-
-            ruleset = compile_ruleset(payload)
-        _settle_heap()  # this process only runs games from here on (see steady_heap)
-        while True:
-            try:
-                task = conn.recv()
-            except (EOFError, OSError):
-                break
-            if task is None:
-                break
-            started = time.perf_counter()
-            indices = range(*task)
-            result = (
-                run_games(ruleset, players, seed, bots, indices, log, cards=cards)
-                if per_game
-                else play_chunk(ruleset, players, seed, bots, indices.start, indices.stop, cards=cards).tally
-            )
-            conn.send(("done", task, result, time.perf_counter() - started))
-    except (EOFError, BrokenPipeError, ConnectionResetError):
-        pass  # the main process is gone: nobody to tell
-    except BaseException as e:  # noqa: BLE001 - reported by the main process, never printed here
-        code = 1
-        from ruledraft.language.kinds.registry import plugin_failure
-
-        e = plugin_failure(e) or e  # a plug-in's code failed: its own message
-        try:  # a problem of the ruleset (a division by zero, ...) travels as itself, anything else as text
-            conn.send(("error", e if isinstance(e, RuledraftError) else f"{type(e).__name__}: {e}"))
-        except BaseException:  # noqa: BLE001
-            pass
-    os._exit(code)
-
-
-class WorkerError(RuntimeError):
-    """A worker process failed (its error, or how it ended)."""
-
-
-class _Workers:
-    """``jobs`` worker processes, each fed chunks of games through its own pipe."""
-
-    def __init__(
-        self, jobs: int, payload, players, seed, bots, log, per_game, stop: StopSignals | None = None, cards=True
-    ):
-        ctx: Any = multiprocessing.get_context(_start_method())  # typed as the base, which has no Process
-        forked = ctx.get_start_method() == "fork"
-        if not forked and isinstance(payload, CompiledRuleset):
-            raise ValueError("simulate with jobs > 1 needs the ruleset's source (or document) on this platform")
-        self.procs: list = []
-        self.conns: list = []
-        if stop is not None:  # before the first fork: a second signal at any moment from now kills them
-            stop.on_second.append(self.kill_now)
-        try:
-            for _ in range(jobs):
-                mine, theirs = ctx.Pipe()
-                self.conns.append(mine)
-                proc = ctx.Process(
-                    target=_worker_main,
-                    daemon=True,
-                    args=(
-                        theirs,
-                        self.conns if forked else [],
-                        payload,
-                        players,
-                        seed,
-                        list(bots),
-                        log,
-                        per_game,
-                        cards,
-                    ),
-                )
-                try:
-                    proc.start()
-                finally:
-                    theirs.close()
-                self.procs.append(proc)
-        except BaseException:  # a worker that cannot start (or a stop meanwhile): none is left behind
-            self.close(finished=False)
-            if stop is not None:
-                stop.on_second.remove(self.kill_now)
-            raise
-
-    def kill(self) -> None:
-        """End every worker now (SIGKILL: they hold nothing worth saving)."""
-        for proc in self.procs:
-            if proc.exitcode is None:
-                try:
-                    os.kill(proc.pid, signal.SIGKILL)
-                except OSError:
-                    pass
-
-    def kill_now(self) -> None:
-        """Kill every worker and wait for each to be gone (a few milliseconds), so that
-        none outlives a process that is about to leave without clean-up."""
-        self.kill()
-        for proc in self.procs:
-            if proc.exitcode is None:
-                try:
-                    os.waitpid(proc.pid, 0)
-                except OSError:
-                    pass
-
-    def close(self, finished: bool) -> None:
-        """Let the workers leave (``finished``) or kill them, then reap them all."""
-        if finished:
-            for conn in self.conns:
-                try:
-                    conn.send(None)
-                except OSError:
-                    pass
-            deadline = time.monotonic() + 5
-            for proc in self.procs:
-                proc.join(max(0.0, deadline - time.monotonic()))
-        self.kill()
-        for proc in self.procs:
-            proc.join()
-        for conn in self.conns:
-            conn.close()
-
-    def describe_end(self, n: int) -> str:
-        proc = self.procs[n]
-        proc.join(1)
-        code = proc.exitcode
-        if code is None:
-            return "stopped answering"
-        if code < 0:
-            try:
-                return f"was killed by {signal.Signals(-code).name}"
-            except ValueError:
-                return f"was killed by signal {-code}"
-        return f"ended with exit status {code}"
 
 
 # ---------------------------------------------------------------- statistics
@@ -742,7 +538,7 @@ class Summary:
     requested: int | None = attrs.field(default=None, converter=attrs.converters.optional(int))
     #: the signal that stopped the run early (SIGINT, SIGTERM), 0 if it ran to the end
     signal: int = 0
-    #: the lab's figures (:func:`ruledraft.lab.figures.figures`), None for a tally without them
+    #: the collector's figures (the lab's: :func:`ruledraft.lab.figures.figures`), None for a tally without one
     figures: dict | None = None
 
     def __attrs_post_init__(self) -> None:
@@ -781,13 +577,14 @@ def summarize(
     results: Sequence[GameResult],
     elapsed: float = 0.0,
     cards: bool = True,
+    collector: CollectorFactory | None = None,
 ) -> Summary:
     """Per seat: win share (a shared win counts fractionally), mean score and spread,
-    and mean points per scoring rule; with the lab's figures when every result carries
-    the lab's counts."""
+    and mean points per scoring rule; with the collector's figures when every result
+    carries its counts."""
     num_seats = len(results[0].totals) if results else ruleset.num_seats(players)
     counted = all(r.lab is not None for r in results)
-    lab = LabTally.for_game(Game(ruleset, players), cards) if counted else None
+    lab = collector_for(Game(ruleset, players), cards, collector) if counted else None
     tally = Tally.empty(num_seats, ruleset.rule_ids, lab=lab)
     for r in results:
         tally.add_result(r)
@@ -804,19 +601,45 @@ def simulate(
     jobs: int = 1,
     source: str | None = None,
     document=None,
+    **options: Any,
+) -> Summary:
+    """:func:`simulate_match` of the match these values make (checked by the caller:
+    the seed is, again, since a seed out of range would log games no reader replays).
+    Where processes cannot fork, ``jobs > 1`` sends the workers the checked
+    ``document``, or the one loaded here from ``source``."""
+    if not 0 <= seed <= MAX_SEED:
+        raise ValueError(f"the seed must be within 0..{MAX_SEED}, not {seed}")
+    if document is None and source is not None and jobs > 1 and _start_method() != "fork":
+        from ruledraft.language.inheritance import resolve_document
+        from ruledraft.language.schema_check import check_schema
+
+        document = resolve_document(source, check=check_schema)
+    return simulate_match(Match.trusted(ruleset, players, bots, seed, document), games, jobs=jobs, **options)
+
+
+def simulate_match(
+    match: Match,
+    games: int,
+    *,
+    jobs: int = 1,
     log: bool = False,
     progress: Callable[[int], None] | None = None,
     on_result: Callable[[GameResult], None] | None = None,
+    on_lines: Callable[[str], None] | None = None,
     cards: bool = True,
+    collector: CollectorFactory | None = None,
+    backend: executor.Backend | None = None,
 ) -> Summary:
-    """Play ``games`` games and summarise them (``cards``: with the lab's per-card
-    figures, on by default: they cost a few percent of the time).
+    """Play ``games`` games of ``match`` and summarise them (``cards``: with the
+    collector's per-card figures, on by default: they cost a few percent of the time).
 
-    With ``jobs > 1`` games run on that many worker processes; results are identical
-    to ``jobs=1``. The workers are forked with the compiled ruleset in memory and read
-    no file (where processes cannot fork, they are sent the checked ``document``, or
-    the one loaded here from ``source``). ``on_result`` receives every game's result,
-    in game order.
+    With ``jobs > 1`` games run on that many worker processes, or on ``backend`` when
+    given (a cluster: :class:`ruledraft.play.cluster.DaskBackend`); results are
+    identical to ``jobs=1``. Worker processes are forked with the compiled ruleset in
+    memory and read no file (where processes cannot fork, they are sent the match's
+    checked document). ``on_result`` receives every game's result (with ``log``, its
+    record), in game order; ``on_lines`` the game log's lines instead, a text per
+    chunk of games, in game order.
 
     SIGINT or SIGTERM (in the main thread) stops the run: the workers are ended at
     once, queued games are dropped, and the summary counts exactly the games whose
@@ -824,148 +647,23 @@ def simulate(
     order); ``Summary.signal`` says which signal. A second signal ends the process
     at once (see :class:`StopSignals`).
     """
-    if not 0 <= seed <= MAX_SEED:
-        raise ValueError(f"the seed must be within 0..{MAX_SEED}, not {seed}")
+    kept = "lines" if on_lines is not None else "results" if on_result is not None else ""
+    work = GamesWork.of(match, records=kept, log=log, cards=cards, collector=collector)
+    if backend is None:
+        backend = executor.local(jobs, games, _start_method())
+    deliver = on_lines if on_lines is not None else _each(on_result) if on_result is not None else None
     with steady_heap(), StopSignals() as stop:
-        return _simulate(
-            ruleset, players, games, seed, bots, jobs, source, document, log, progress, on_result, stop, cards
-        )
-
-
-def _simulate(
-    ruleset, players, games, seed, bots, jobs, source, document, log, progress, on_result, stop: StopSignals, cards
-) -> Summary:
-    started = time.perf_counter()
-    game = Game(ruleset, players)
-    tally = Tally.empty(game.num_seats, ruleset.rule_ids, lab=LabTally.for_game(game, cards))
-    per_game = log or on_result is not None  # otherwise only statistics travel
-    pending: dict[int, GameResult] = {}
-    next_index = 0
-
-    def hand_over(r: GameResult) -> None:
-        tally.add_result(r)
-        if on_result is not None:
-            on_result(r)
-
-    def deliver(batch) -> None:
-        nonlocal next_index
-        if isinstance(batch, Tally):
-            tally.merge(batch)
-            done = batch.games
-        else:  # results, handed over in game order
-            for r in batch:
-                pending[r.index] = r
-            while next_index in pending:
-                hand_over(pending.pop(next_index))
-                next_index += 1
-            done = len(batch)
-        if progress is not None:
-            progress(done)
-
-    if jobs <= 1 or games < 2:
-        chunk = max(1, min(100, games // 50 or 1))
-        for start in range(0, games, chunk):
-            if stop.requested():
-                break
-            indices = range(start, min(games, start + chunk))
-            deliver(
-                run_games(ruleset, players, seed, bots, indices, log, stop.requested, cards)
-                if per_game
-                else play_chunk(
-                    ruleset, players, seed, bots, start, indices.stop, stop=stop.requested, cards=cards
-                ).tally
-            )
-    else:
-        payload = ruleset
-        if _start_method() != "fork":
-            if document is None and source is not None:
-                from ruledraft.language.inheritance import resolve_document
-                from ruledraft.language.schema_check import check_schema
-
-                document = resolve_document(source, check=check_schema)
-            if document is not None:
-                payload = document
-        _run_on_workers(min(jobs, games), payload, players, games, seed, bots, log, per_game, deliver, stop, cards)
-    # what arrived out of order before a stop: finished games, so counted and logged too
-    for index in sorted(pending):
-        hand_over(pending.pop(index))
+        started = time.perf_counter()
+        tally = executor.run(work, games, backend, on_records=deliver, progress=progress, stop=stop)
+        elapsed = time.perf_counter() - started
     return tally.summary(
-        ruleset.id, players, seed, bots, time.perf_counter() - started, requested=games, signum=stop.signum
+        match.ruleset.id, match.players, match.seed, match.bots, elapsed, requested=games, signum=stop.signum
     )
 
 
-def _run_on_workers(
-    jobs, payload, players, games, seed, bots, log, per_game, deliver, stop: StopSignals, cards=True
-) -> None:
-    """Deal chunks of games to ``jobs`` workers (two chunks in flight per worker, so
-    none waits for work) until every game is in or a stop is requested."""
-    cap = 200 if per_game else 2000
-    per_game_seconds: float | None = None
-    next_start = 0
+def _each(on_result: Callable[[GameResult], None]) -> Callable[[Sequence[GameResult]], None]:
+    def deliver(results: Sequence[GameResult]) -> None:
+        for r in results:
+            on_result(r)
 
-    def next_chunk() -> tuple | None:
-        nonlocal next_start
-        left = games - next_start
-        if left <= 0:
-            return None
-        if per_game_seconds is None:
-            size = 4  # a first measurement, quickly
-        else:
-            size = int(CHUNK_SECONDS / max(per_game_seconds, 1e-6))
-        # near the end, smaller chunks so that the workers finish together
-        size = max(1, min(size, cap, -(-left // (2 * jobs))))
-        task = (next_start, next_start + size)
-        next_start += size
-        return task
-
-    workers = _Workers(jobs, payload, players, seed, bots, log, per_game, stop, cards)
-    finished = False
-    in_flight = [0] * jobs
-
-    def send(n: int, conn) -> None:
-        task = next_chunk()
-        if task is None:
-            return
-        try:
-            conn.send(task)
-        except OSError:
-            pass  # the worker has ended: its pipe still holds why (or ends), read as an answer
-        in_flight[n] += 1
-
-    try:
-        for n, conn in enumerate(workers.conns):
-            send(n, conn)
-            send(n, conn)
-        index_of = {conn: n for n, conn in enumerate(workers.conns)}
-        while any(in_flight) and not stop.requested():
-            busy = [c for c, k in zip(workers.conns, in_flight) if k]
-            ready: Any  # a worker's connection, or the stop signal's
-            for ready in wait_for(busy + [stop]):
-                if ready is stop:
-                    stop.drain()
-                    continue
-                if stop.requested():
-                    break
-                n = index_of[ready]
-                try:
-                    message = ready.recv()
-                except (EOFError, OSError):
-                    if stop.requested():
-                        break
-                    raise WorkerError(f"worker process {n + 1} {workers.describe_end(n)}") from None
-                if message[0] != "done":
-                    if isinstance(message[1], RuledraftError):
-                        raise message[1]
-                    raise WorkerError(f"worker process {n + 1} failed: {message[1]}")
-                _, (lo, hi), result, seconds = message
-                in_flight[n] -= 1
-                if hi > lo:
-                    per_game_seconds = seconds / (hi - lo)
-                send(n, ready)
-                deliver(result)
-        finished = not stop.requested()
-    finally:
-        try:
-            workers.close(finished)
-        finally:  # only once they are reaped: a second signal until then kills them before leaving
-            stop.on_second.remove(workers.kill_now)
+    return deliver

@@ -11,10 +11,10 @@ import pytest
 from typer.testing import CliRunner
 
 from ruledraft.cli.app import app
-from ruledraft.lab.compare import Side, comparison, pairing, play_sides
+from ruledraft.lab.compare import Side, comparison, pairing, play_sides, play_sides_on_cluster
 from ruledraft.language.loading import check_ruleset
 from ruledraft.play import cluster as cluster_module
-from ruledraft.play.cluster import INSTALL_HINT, chunk_size, play_sides_on_cluster
+from ruledraft.play.cluster import INSTALL_HINT, chunk_size
 
 WAIT = 120  # seconds; generous, only so that a broken build fails instead of hanging
 COMMANDS = {

@@ -329,19 +329,18 @@ def test_a_killed_worker_is_an_error_not_a_hang():
 
 
 DIES_HOLDING_THE_TASK_LOCK = """
-import os, signal, sys
+import os, signal, threading
 from ruledraft.lab import compare
 from ruledraft.language.loading import load_ruleset
 from ruledraft.play.runner import WorkerError
 
-def die_holding_the_task_lock(task):
-    frame = sys._getframe()
-    while frame.f_code.co_name != "worker":  # multiprocessing.pool.worker(inqueue, outqueue, ...)
-        frame = frame.f_back
-    frame.f_locals["inqueue"]._rlock.acquire()
+HELD = threading.Lock()
+
+def die_holding_a_lock(a, b, paired, start, stop):
+    HELD.acquire()  # as a worker killed while it reads its next task or sends a result
     os.kill(os.getpid(), signal.SIGKILL)
 
-compare._worker_chunk = die_holding_the_task_lock
+compare.play_chunk = die_holding_a_lock
 side = compare.Side(load_ruleset("sushi-go"), 3, ["random"] * 3, 0)
 try:
     compare.play_sides(side, side, 2000, paired=True, jobs=2)
@@ -351,7 +350,7 @@ except WorkerError as e:
 
 
 def test_a_worker_killed_while_it_holds_the_task_queue_lock_is_an_error_not_a_hang():
-    """A worker that dies holding the pool's task-queue lock (as one killed while reading its next task does) ends the run with WorkerError."""
+    """A worker killed while it holds a lock (as one killed while reading its next task) ends the run with WorkerError, not a hang."""
     with _started([sys.executable, "-c", DIES_HOLDING_THE_TASK_LOCK]) as proc:
         out, err = proc.communicate(timeout=60)
     assert proc.returncode == 0, err

@@ -1,0 +1,100 @@
+"""A match: what a run plays -- a ruleset, its players, a bot per seat, a seed --
+checked once where it comes in (the command line, the Python API) and passed down.
+
+:meth:`Match.build` is the one place the seed, the player count and the bots are
+checked; what runs the games (:func:`ruledraft.play.runner.simulate_match`, the lab)
+takes the match as it is, with its :class:`~ruledraft.engine.state.Game` built once.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import attrs
+
+from ruledraft.engine.state import MAX_SEED, Game
+from ruledraft.errors import InputError
+from ruledraft.language.ruleset import CompiledRuleset
+from ruledraft.play.agents import agent_names, parse_bot
+
+
+def check_seed(seed: int, name: str = "the seed", error: type[Exception] = InputError) -> None:
+    """``error`` unless ``seed`` is within ``0..MAX_SEED`` (``name``: how the message
+    names it, an option such as ``--seed`` on the command line)."""
+    if not 0 <= seed <= MAX_SEED:
+        raise error(f"{name} must be a whole number from 0 to {MAX_SEED}, not {seed}")
+
+
+def check_players(ruleset: CompiledRuleset, players: int, name: str | None = None) -> None:
+    """:class:`InputError` unless the ruleset takes ``players`` players (``name``: how
+    the message names the ruleset, its name by default)."""
+    if not ruleset.min_players <= players <= ruleset.max_players:
+        raise InputError(f"{ruleset.name if name is None else name} is for {ruleset.player_range}, not {players}")
+
+
+def fill_seats(
+    bots: str | Sequence[Any], players: int, card_ids: Sequence[str] | None = None, *, option: str = "bots"
+) -> list:
+    """One bot per seat from the bots named, as ``--bots`` takes them: ``greedy,random``
+    (or a list), the last filling the seats left. Each spec is checked now
+    (:class:`~ruledraft.play.agents.BotSpecError` if unusable; with the ruleset's
+    ``card_ids``, card values too); an entry that is not text (an agent) is kept as
+    it is. :class:`InputError` for no bot, or more bots than ``players``; ``option``
+    is how the messages name the setting."""
+    entries = [n.strip() for n in bots.split(",")] if isinstance(bots, str) else list(bots)
+    if not any(entries):
+        raise InputError(f"{option} needs at least one bot name; known: " + ", ".join(agent_names()))
+    if "" in entries:  # 'random,,greedy': a seat left out would shift the others
+        raise InputError(f"{option} has an empty entry (seat {entries.index('')}): name a bot for every seat listed")
+    for entry in entries:
+        if isinstance(entry, str):
+            parse_bot(entry, card_ids)
+    if len(entries) > players:
+        raise InputError(f"{option} names {len(entries)} bots for {players} players")
+    return entries + [entries[-1]] * (players - len(entries))
+
+
+@attrs.frozen
+class Match:
+    """A ruleset played by ``players`` players with a bot spec per seat from ``seed``;
+    ``document`` is the ruleset's checked document (what other processes and
+    machines compile), ``game`` the table, built once."""
+
+    ruleset: CompiledRuleset = attrs.field(eq=False)
+    players: int
+    bots: tuple[str, ...]
+    seed: int
+    document: Any = attrs.field(default=None, eq=False, repr=False)
+    game: Game = attrs.field(default=None, eq=False, repr=False)
+
+    @classmethod
+    def build(
+        cls,
+        ruleset: CompiledRuleset,
+        players: int,
+        bots: str | Sequence[str],
+        seed: int,
+        *,
+        document: Any = None,
+        names: tuple[str, str, str | None] = ("the seed", "bots", None),
+        seed_error: type[Exception] = InputError,
+    ) -> Match:
+        """The match, checked: the seed (``seed_error`` if out of range), the player
+        count, then every bot spec (loaded, its options and card values checked).
+        ``names``: how messages name the seed, the bots and the ruleset (``("--seed",
+        "--bots", None)`` on the command line)."""
+        seed_name, bots_name, ruleset_name = names
+        check_seed(seed, seed_name, seed_error)
+        check_players(ruleset, players, ruleset_name)
+        seats = fill_seats(bots, players, ruleset.catalogue.ids, option=bots_name)
+        if not all(isinstance(s, str) for s in seats):
+            raise TypeError("simulate takes bot specs (text), not agent objects: register the bot or name its class")
+        return cls(ruleset, players, tuple(seats), seed, document, Game(ruleset, players))
+
+    @classmethod
+    def trusted(
+        cls, ruleset: CompiledRuleset, players: int, bots: Sequence[str], seed: int, document: Any = None
+    ) -> Match:
+        """A match of values already checked (bots one per seat)."""
+        return cls(ruleset, players, tuple(bots), seed, document, Game(ruleset, players))

@@ -1,0 +1,24 @@
+"""A compare chunk holds more games than a lab tally buffers before folding them (as a
+cluster's chunks of up to 2,000 games do): every game still gives its own values."""
+
+from __future__ import annotations
+
+from ruledraft.lab import figures as lab_figures
+from ruledraft.lab.compare import Side, comparison, empty_compare_tally, pairing, play_chunk
+from ruledraft.language.loading import load_ruleset
+
+
+def test_a_chunk_larger_than_the_fold_gives_the_comparison_of_small_chunks(monkeypatch):
+    """play_chunk over more games than a tally folds at equals the same games in small chunks (no 'not yet folded' error)."""
+    monkeypatch.setattr(lab_figures, "_FOLD_EVERY", 8)
+    rs = load_ruleset("sushi-go")
+    a = Side(rs, 3, ["greedy", "random", "random"], 4, label="A")
+    b = Side(rs, 3, ["random"] * 3, 4, label="B")
+    paired, why = pairing(a, b, False)
+    assert paired
+    whole = play_chunk(a, b, paired, 0, 30)
+    parts = empty_compare_tally(a, b, paired)
+    for start in range(0, 30, 5):
+        parts.merge(play_chunk(a, b, paired, start, start + 5))
+    assert whole.sums_a.n == parts.sums_a.n == 30
+    assert comparison(a, b, whole, why) == comparison(a, b, parts, why)
