@@ -242,7 +242,17 @@ class BulkEncoder:
                     dest.append(at["round_scores"] + rnd * S + r)
                     src.append(r * C + 2 * K + 2 + rnd)
         self.dest = np.array(dest, dtype=np.intp)
-        self.src = np.array(src, dtype=np.intp)
+        src_at = np.array(src, dtype=np.intp)
+        # per player, where each element of its vector comes from in the public rows
+        # laid flat and followed by [0, round, turn]: its relative seat's row, then the
+        # column (the private parts point at the 0 and are counted on top)
+        zero = S * C
+        self.gather = np.full((game.num_players, enc.size), zero, dtype=np.intp)
+        if self.bulk:
+            self.gather[:, self.dest] = self.order[:, src_at // C] * C + src_at % C
+            self.gather[:, at["round"]] = zero + 1
+            self.gather[:, at["turn"]] = zero + 2
+        self.everyone = list(range(game.num_players))
 
     def encode(self, state: State, seats: Sequence[int]) -> np.ndarray:
         """The vectors of ``seats`` (players) at ``state``: a (len(seats), size) float32 matrix."""
@@ -254,23 +264,23 @@ class BulkEncoder:
             )
         views = seat_views(state, seats)
         n, K, S, at, size = len(seats), self.K, self.S, self.at, self.size
-        out = np.zeros((n, size), dtype=np.float32)
         if not n:
-            return out
+            return np.zeros((0, size), dtype=np.float32)
         public = views[0]
-        # one conversion of plain lists: faster than filling the parts one by one
+        # one conversion of one plain list: faster than filling the parts one by one
         later = [0] * (self.R - len(public.round_scores))
         by_round = list(zip(*public.round_scores)) if public.round_scores else [()] * S
-        rows = np.array(
-            [
-                [*public.tables[s], *public.kept[s], public.hand_sizes[s], public.scores[s], *by_round[s], *later]
-                for s in range(S)
-            ],
-            dtype=np.float32,
-        )
-        out[:, self.dest] = rows[self.order[seats]].reshape(n, -1)[:, self.src]
-        out[:, at["round"]] = public.round + 1
-        out[:, at["turn"]] = public.turn + 1
+        flat_rows: list[int] = []
+        for s in range(S):
+            flat_rows += public.tables[s]
+            flat_rows += public.kept[s]
+            flat_rows.append(public.hand_sizes[s])
+            flat_rows.append(public.scores[s])
+            flat_rows += by_round[s]
+            flat_rows += later
+        flat_rows += (0, public.round + 1, public.turn + 1)
+        rows = np.array(flat_rows, dtype=np.float32)
+        out = rows[self.gather if seats == self.everyone else self.gather[seats]]
         # each seat's own part: one list of flat positions, counted once
         flat: list[int] = []
         position = self.position
