@@ -1,6 +1,6 @@
 """Steps per second of the PettingZoo parallel environment, beside an earlier version.
 
-    python3 benchmarks/rl_speed.py [--baseline REV] [--rounds 5] [--games 60]
+    python3 benchmarks/rl_speed.py [--baseline REV] [--rounds 15] [--games 20]
 
 Plays the same games (the first legal action of every mask, seeds 0, 1, ...) in
 ``ruledraft.rl.parallel_env`` as it is and as it was at git revision ``REV`` (its
@@ -52,8 +52,8 @@ def steps_per_second(make, games: int) -> float:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--baseline", default="bc2f3af", help="git revision of the earlier rl.py")
-    parser.add_argument("--rounds", type=int, default=5)
-    parser.add_argument("--games", type=int, default=60)
+    parser.add_argument("--rounds", type=int, default=15)
+    parser.add_argument("--games", type=int, default=20)
     parser.add_argument("--ruleset", default="sushi-go")
     parser.add_argument("--players", type=int, default=4)
     args = parser.parse_args()
