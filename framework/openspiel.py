@@ -45,7 +45,11 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-import pyspiel
+
+try:
+    import pyspiel
+except ImportError as e:  # pragma: no cover - the extra is installed wherever the tests run
+    raise ImportError("ruledraft.openspiel needs OpenSpiel: pip install 'ruledraft[openspiel]'") from e
 
 from ruledraft.engine.encoding import encoder_for
 from ruledraft.engine.records import Observation
@@ -92,9 +96,10 @@ def _load(ruleset: str, players: int) -> Game:
 
 
 def _utility_bound(game: Game) -> float:
-    """A bound on any seat's final score in absolute value: the biggest round score a
-    random game reaches, times the rounds and generously more (scores are not bounded
-    by the rule file in a way cheap to compute)."""
+    """OpenSpiel's utility bound for ``returns=points``: an estimate, ten times the
+    largest total of eight random games, times the rounds. The language's hard bound
+    (10**15 per rule and scoring, as the RL spaces use) holds for certain but would be
+    useless to an algorithm that scales values by it."""
     import random
 
     best = 1
