@@ -457,3 +457,22 @@ def test_the_single_agent_env_refuses_unknown_bots_and_ends_on_an_illegal_action
     strict.reset(seed=1)
     with pytest.raises(IllegalMoveError, match=f"player_0: action {bad} is not legal now"):
         strict.step(bad)
+
+
+def test_an_encoder_with_other_fields_is_encoded_seat_by_seat_with_the_same_rows():
+    """BulkEncoder given an Encoder of other fields (a part left out) falls back to Encoder.encode per seat: the rows are still that encoder's vectors."""
+    from ruledraft.engine.encoding import FIELDS, Encoder
+
+    game = bundled_game("sushi-go", 3)
+    custom = Encoder(game, FIELDS[:4])
+    bulk = rl.BulkEncoder(game, custom)
+    assert not bulk.bulk
+    state = game.new_initial_state(2)
+    state.apply_actions([state.legal_actions(s)[0] for s in range(3)])
+    matrix = bulk.encode(state, [2, 0])
+    assert matrix.shape == (2, custom.size)
+    assert matrix.tolist() == [custom.encode(state.observation(2)), custom.encode(state.observation(0))]
+    assert rl.BulkEncoder(game).encode(state, [2, 0]).tolist() == [
+        encoder_for(game).encode(state.observation(2)),
+        encoder_for(game).encode(state.observation(0)),
+    ]
