@@ -7,7 +7,12 @@
 * Observation: a dict with ``observation`` (a float32 ``Box``: the vector of
   :class:`ruledraft.engine.encoding.Encoder`, the same for every agent of a game) and
   ``action_mask`` (int8, one entry per action of ``Game.num_distinct_actions``: 1 where
-  the action is legal for that agent now).
+  the action is legal for that agent now). The vectors of all agents are made at once
+  by :class:`BulkEncoder` (NumPy), from what :func:`seat_views` lets each seat see.
+  Every bound is finite: scores are bounded by the language's bound on a rule's
+  points (``ExpressionLimits.max_value``) times the scorings of a game.
+* ``state()`` (``state_space``): the global state for a centralized critic: player
+  0's observation vector, then every seat's hand by type (hidden information).
 * Action: ``Discrete(Game.num_distinct_actions)``; ``Game.decode_action`` turns one
   into the cards taken.
 * Picks are simultaneous. The AEC environment asks each acting agent in turn (seat
@@ -16,9 +21,14 @@
   environment every live agent is in the dict it returns; an agent that does not act
   at a moment has an all-zero mask, and whatever it sends (or leaving it out) is
   ignored. A mask is all zero for every agent once the game is over.
-* Rewards come at game end only: ``reward="points"`` (the final score),
-  ``"margin"`` (own score minus the best other seat that can win) or ``"win"`` (1
-  for a win, shared equally by tied winners, else 0).
+* Rewards come at game end: ``reward="points"`` (the final score), ``"margin"``
+  (own score minus the best other seat that can win) or ``"win"`` (1 for a win,
+  shared equally by tied winners, else 0). With ``per_round=True`` they come as the
+  game goes: after each move, the change of :func:`reward_so_far` (a round's points
+  when it is scored), adding up to the game-end reward.
+* :class:`DraftGymEnv` (:func:`single_agent_env`, or
+  ``gymnasium.make("ruledraft/Draft-v0", ...)``) is a gymnasium environment for one
+  learner against bots (``opponents="planner"``).
 * ``reset(seed=S)`` plays the game ``Game.new_initial_state(S)``; ``reset()`` without a
   seed plays the next seed of a stream started by the last seed given (or by the
   operating system if none was).
@@ -30,20 +40,38 @@ from __future__ import annotations
 
 import os
 import random
-from collections.abc import Mapping
-from typing import Any
+from collections.abc import Mapping, Sequence
+from typing import Any, NamedTuple
 
+import gymnasium
 import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv, ParallelEnv
 from pettingzoo.utils import wrappers
 
-from ruledraft.engine.encoding import encoder_for
+from ruledraft.engine.decisions import Decision
+from ruledraft.engine.encoding import Encoder, encoder_for
 from ruledraft.engine.state import MAX_SEED, Game, State, derive_seed
 from ruledraft.errors import IllegalMoveError, InputError
+from ruledraft.language.expression import ExpressionLimits
 from ruledraft.language.ruleset import CompiledRuleset
+from ruledraft.play.agents import Agent, make_agent
 
-__all__ = ["REWARDS", "DraftEnv", "ParallelDraftEnv", "env", "parallel_env", "raw_env", "rewards"]
+__all__ = [
+    "REWARDS",
+    "BulkEncoder",
+    "DraftEnv",
+    "DraftGymEnv",
+    "ParallelDraftEnv",
+    "SeatView",
+    "env",
+    "parallel_env",
+    "raw_env",
+    "reward_so_far",
+    "rewards",
+    "seat_views",
+    "single_agent_env",
+]
 
 #: the reward options
 REWARDS = ("points", "margin", "win")
@@ -81,6 +109,215 @@ def rewards(state: State, kind: str = "points") -> list[float]:
     raise ValueError(f"reward must be one of {', '.join(REWARDS)}, not {kind!r}")
 
 
+def reward_so_far(state: State, kind: str = "points") -> list[float]:
+    """Each player's reward were the game to end now: :func:`rewards` of the scores so
+    far (``win``: 0 until the game is over). The per-round rewards of the environments
+    are its changes, so they add up to the game-end reward."""
+    if kind == "win" and not state.is_terminal():
+        return [0.0] * state.game.num_players
+    return rewards(state, kind)
+
+
+class SeatView(NamedTuple):
+    """What one seat may see at one moment, as card indices (read-only by contract:
+    the lists are the state's own, not copies)."""
+
+    seat: int
+    #: 0-based round and turn
+    round: int
+    turn: int
+    #: its own hand
+    hand: Sequence[int]
+    #: the hands now at other seats whose contents it has seen
+    known_hands: Mapping[int, Sequence[int]]
+    #: public: cards in each seat's hand, each seat's table and kept cards by type, scores
+    hand_sizes: Sequence[int]
+    tables: Sequence[Sequence[int]]
+    kept: Sequence[Sequence[int]]
+    scores: Sequence[int]
+    round_scores: Sequence[Sequence[int]]
+    controls_dummy: bool
+    can_use_action: bool
+    #: the decision it must make now, else None
+    pending: Decision | None
+
+
+def seat_views(state: State, seats: Sequence[int]) -> list[SeatView]:
+    """What each of ``seats`` may see of ``state``: the one place the environments read
+    the game for a seat (the same as ``State.observation(seat)``, without naming the
+    cards). The public parts are read once and shared by the views."""
+    pending = state.pending
+    procedure = state.game.procedure
+    sizes = [len(h) for h in state.hands]
+    scores = state.totals()
+    picking = not state.finished and pending is None
+    out = []
+    for seat in seats:
+        known = procedure.known_hands(state, seat)
+        known.pop(seat, None)
+        out.append(
+            SeatView(
+                seat=seat,
+                round=state.round,
+                turn=state.turn,
+                hand=state.hands[seat],
+                known_hands=known,
+                hand_sizes=sizes,
+                tables=state.counts,
+                kept=state.kept_counts,
+                scores=scores,
+                round_scores=state.round_scores,
+                controls_dummy=state.controller == seat,
+                can_use_action=state.can_use_action(seat) if picking else False,
+                pending=pending if pending is not None and pending.seat == seat else None,
+            )
+        )
+    return out
+
+
+def _bot_sees(state: State, seat: int) -> State:
+    """What a bot opponent of the single-agent environment is handed to choose a move
+    (its ``act(state, seat)``): a copy, so no bot can change the game."""
+    return state.clone()
+
+
+#: the encoder's fields that :class:`BulkEncoder` fills in bulk, in order
+BULK_FIELDS = (
+    "hand",
+    "known_hands",
+    "known",
+    "hand_sizes",
+    "played",
+    "kept",
+    "scores",
+    "round_scores",
+    "round",
+    "turn",
+    "controls_dummy",
+    "can_use_action",
+    "deciding",
+    "decision_card",
+    "decision_shown",
+    "decision_owner",
+)
+
+
+class BulkEncoder:
+    """The :class:`~ruledraft.engine.encoding.Encoder`'s vectors of several seats at
+    once, as one float32 matrix (a row per seat): what every seat shares (tables, kept
+    cards, scores) is gathered once by NumPy for all seats in their relative order; a
+    seat's own part (its hand, the hands it has seen, its decision) is one count over
+    all seats. Row ``i`` equals ``Encoder.encode(state.observation(seats[i]))``; an
+    encoder with other fields than :data:`BULK_FIELDS` is encoded seat by seat."""
+
+    def __init__(self, game: Game, encoder: Encoder | None = None) -> None:
+        enc = encoder if encoder is not None else encoder_for(game)
+        self.game = game
+        self.encoder = enc
+        self.size = enc.size
+        self.bulk = tuple(f.name for f in enc.fields) == BULK_FIELDS
+        self.at = at = {f.name: f.offset for f in enc.fields}
+        layout = enc.layout
+        K = self.K = layout.num_card_types
+        S = self.S = layout.seats
+        R = self.R = layout.rounds
+        #: per player, the seats in its relative order
+        self.order = np.array([layout.relative_seats(s) for s in range(game.num_players)], dtype=np.intp)
+        #: per player, the absolute seat -> its relative position
+        self.position = np.argsort(self.order, axis=1)
+        # the public part: per absolute seat one row [table by type | kept by type | hand
+        # size | score | each round's points]; a player's rows in its relative order,
+        # flattened, land in its vector at ``dest`` from ``src``
+        self.columns = C = 2 * K + 2 + R
+        dest: list[int] = []
+        src: list[int] = []
+        if self.bulk:
+            for r in range(S):
+                for k in range(K):
+                    dest += [at["played"] + r * K + k, at["kept"] + r * K + k]
+                    src += [r * C + k, r * C + K + k]
+                dest += [at["hand_sizes"] + r, at["scores"] + r]
+                src += [r * C + 2 * K, r * C + 2 * K + 1]
+                for rnd in range(R):
+                    dest.append(at["round_scores"] + rnd * S + r)
+                    src.append(r * C + 2 * K + 2 + rnd)
+        self.dest = np.array(dest, dtype=np.intp)
+        src_at = np.array(src, dtype=np.intp)
+        # per player, where each element of its vector comes from in the public rows
+        # laid flat and followed by [0, round, turn]: its relative seat's row, then the
+        # column (the private parts point at the 0 and are counted on top)
+        zero = S * C
+        self.gather = np.full((game.num_players, enc.size), zero, dtype=np.intp)
+        if self.bulk:
+            self.gather[:, self.dest] = self.order[:, src_at // C] * C + src_at % C
+            self.gather[:, at["round"]] = zero + 1
+            self.gather[:, at["turn"]] = zero + 2
+        self.everyone = list(range(game.num_players))
+
+    def encode(self, state: State, seats: Sequence[int]) -> np.ndarray:
+        """The vectors of ``seats`` (players) at ``state``: a (len(seats), size) float32 matrix."""
+        seats = list(seats)
+        if not self.bulk:
+            enc = self.encoder
+            return np.array([enc.encode(state.observation(s)) for s in seats], dtype=np.float32).reshape(
+                len(seats), self.size
+            )
+        views = seat_views(state, seats)
+        n, K, S, at, size = len(seats), self.K, self.S, self.at, self.size
+        if not n:
+            return np.zeros((0, size), dtype=np.float32)
+        public = views[0]
+        # one conversion of one plain list: faster than filling the parts one by one
+        later = [0] * (self.R - len(public.round_scores))
+        by_round = list(zip(*public.round_scores)) if public.round_scores else [()] * S
+        flat_rows: list[int] = []
+        for s in range(S):
+            flat_rows += public.tables[s]
+            flat_rows += public.kept[s]
+            flat_rows.append(public.hand_sizes[s])
+            flat_rows.append(public.scores[s])
+            flat_rows += by_round[s]
+            flat_rows += later
+        flat_rows += (0, public.round + 1, public.turn + 1)
+        rows = np.array(flat_rows, dtype=np.float32)
+        out = rows[self.gather if seats == self.everyone else self.gather[seats]]
+        # each seat's own part: one list of flat positions, counted once
+        flat: list[int] = []
+        position = self.position
+        for i, view in enumerate(views):
+            row = i * size
+            base = row + at["hand"]
+            flat += [base + c for c in view.hand]
+            rel = position[view.seat]
+            for other, cards in view.known_hands.items():
+                r = int(rel[other])  # 1..S-1
+                base = row + at["known_hands"] + (r - 1) * K
+                flat += [base + c for c in cards]
+                flat.append(row + at["known"] + r - 1)
+            if view.controls_dummy:
+                flat.append(row + at["controls_dummy"])
+            if view.can_use_action:
+                flat.append(row + at["can_use_action"])
+            pending = view.pending
+            if pending is not None:
+                flat += [row + at["deciding"], row + at["decision_card"] + pending.card]
+                base = row + at["decision_shown"]
+                flat += [base + c for c in pending.shown]
+                if 0 <= pending.owner < S:
+                    flat.append(row + at["decision_owner"] + int(rel[pending.owner]))
+        if flat:
+            out += np.bincount(flat, minlength=n * size).reshape(n, size)
+        return out
+
+
+def _score_bound(game: Game) -> float:
+    """The most points a seat can have in absolute value: each rule's points per round
+    are bounded by the language (``ExpressionLimits.max_value``)."""
+    rules = game.ruleset
+    scorings = len(rules.round_rules) * rules.rounds + len(rules.game_rules)
+    return float(max(1, scorings) * ExpressionLimits.max_value)
+
+
 class _Table:
     """What both environments share: the game, its spaces, the state, seeds, masks."""
 
@@ -90,17 +327,21 @@ class _Table:
         players: int | None,
         reward: str,
         illegal_reward: float | None,
+        per_round: bool = False,
     ) -> None:
         if reward not in REWARDS:
             raise ValueError(f"reward must be one of {', '.join(REWARDS)}, not {reward!r}")
         self.game = game = _game(ruleset, players)
         self.reward = reward
+        self.per_round = per_round
         self.illegal_reward = illegal_reward
         self.encoder = enc = encoder_for(game)
+        self.bulk = BulkEncoder(game, enc)
         self.agents = [f"player_{i}" for i in range(game.num_players)]
         self.seat_of = {a: i for i, a in enumerate(self.agents)}
-        low = np.array([-np.inf if x is None else x for f in enc.fields for x in f.low], dtype=np.float32)
-        high = np.array([np.inf if x is None else x for f in enc.fields for x in f.high], dtype=np.float32)
+        bound = _score_bound(game)
+        low = np.array([-bound if x is None else x for f in enc.fields for x in f.low], dtype=np.float32)
+        high = np.array([bound if x is None else x for f in enc.fields for x in f.high], dtype=np.float32)
         n = game.num_distinct_actions
         self.observation_spaces = {
             a: spaces.Dict(
@@ -112,11 +353,24 @@ class _Table:
             for a in self.agents
         }
         self.action_spaces = {a: spaces.Discrete(n) for a in self.agents}
+        K, S = game.num_card_types, game.num_seats
+        copies = np.array([c.count for c in game.ruleset.catalogue.cards], dtype=np.float32)
+        #: the global state (``state()``): seat 0's observation, then every seat's hand by type
+        self.state_space = spaces.Box(
+            low=np.concatenate([low, np.zeros(S * K, dtype=np.float32)]),
+            high=np.concatenate([high, np.tile(copies, S)]),
+            dtype=np.float32,
+        )
         self.state: State = game.new_initial_state(0)
         self.seed: int = 0
         self._stream: tuple[int, int] | None = None
         #: the game has ended (played to the end, or by an illegal action)
         self.over = False
+        #: every player's observation vector at the state as it is (None: not made yet)
+        self._vectors: np.ndarray | None = None
+        self._masks: np.ndarray | None = None
+        #: the rewards so far (per-round rewards are their changes)
+        self.so_far = [0.0] * game.num_players
 
     def new_game(self, seed: int | None) -> None:
         """Start a game: ``seed`` itself, or the next of the stream."""
@@ -132,14 +386,36 @@ class _Table:
         self.seed = game_seed
         self.state = self.game.new_initial_state(game_seed)
         self.over = False
+        self._vectors = self._masks = None
+        self.so_far = [0.0] * self.game.num_players
+
+    def vectors(self) -> np.ndarray:
+        """Every player's observation vector now (a new matrix after each move: rows
+        handed out earlier keep their values)."""
+        if self._vectors is None:
+            self._vectors = self.bulk.encode(self.state, range(self.game.num_players))
+        return self._vectors
+
+    def masks(self) -> np.ndarray:
+        """Every player's action mask now (a new matrix after each move)."""
+        if self._masks is None:
+            state = self.state
+            masks = self._masks = np.zeros((self.game.num_players, self.game.num_distinct_actions), dtype=np.int8)
+            if not self.over:
+                for seat in state.acting_seats():
+                    masks[seat, state.legal_actions(seat)] = 1
+        return self._masks
 
     def observe(self, seat: int) -> dict[str, np.ndarray]:
-        state = self.state
-        vector = np.asarray(self.encoder.encode(state.observation(seat)), dtype=np.float32)
-        mask = np.zeros(self.game.num_distinct_actions, dtype=np.int8)
-        if not self.over and seat in state.acting_seats():
-            mask[state.legal_actions(seat)] = 1
-        return {"observation": vector, "action_mask": mask}
+        return {"observation": self.vectors()[seat], "action_mask": self.masks()[seat]}
+
+    def global_state(self) -> np.ndarray:
+        """Seat 0's observation, then every seat's hand by type (hidden information:
+        for a centralized critic, never for a player's policy)."""
+        hands = np.zeros((self.game.num_seats, self.game.num_card_types), dtype=np.float32)
+        for s, hand in enumerate(self.state.hands):
+            np.add.at(hands[s], hand, 1.0)
+        return np.concatenate([self.vectors()[0], hands.ravel()])
 
     def action(self, agent: str, action: Any) -> int | None:
         """``action`` as an engine action, or None if it is illegal and the game ends
@@ -158,16 +434,33 @@ class _Table:
     def play(self, chosen: Mapping[int, int]) -> None:
         """Apply the joint move: ``chosen`` has one action per acting seat."""
         state = self.state
+        self._vectors = self._masks = None
         # a seat that does not act now sends nothing: the engine takes one action per acting seat
         state.apply_actions([chosen[s] for s in state.acting_seats()])
 
     def final_rewards(self) -> list[float]:
         self.over = True
-        return rewards(self.state, self.reward)
+        self._masks = None
+        final = rewards(self.state, self.reward)
+        if self.per_round:
+            return [f - before for f, before in zip(final, self.so_far)]
+        return final
+
+    def round_rewards(self) -> list[float]:
+        """With ``per_round``, what each player's reward so far changed by in the last
+        move (a round's points when it ends); else zeros."""
+        players = self.game.num_players
+        if not self.per_round:
+            return [0.0] * players
+        now = reward_so_far(self.state, self.reward)
+        change = [n - b for n, b in zip(now, self.so_far)]
+        self.so_far = now
+        return change
 
     def illegal(self, seat: int) -> list[float]:
         """The rewards when ``seat``'s illegal action ends the game."""
         self.over = True
+        self._masks = None
         out = [0.0] * self.game.num_players
         out[seat] = float(self.illegal_reward or 0.0)
         return out
@@ -201,11 +494,13 @@ class _OnTable:
         reward: str,
         illegal_reward: float | None,
         render_mode: str | None,
+        per_round: bool = False,
     ) -> None:
         """Take a table (the constructors' common part)."""
         if render_mode is not None and render_mode not in RENDER_MODES:
             raise ValueError(f"render_mode must be one of {', '.join(RENDER_MODES)}, not {render_mode!r}")
-        self._table = _Table(ruleset, players, reward, illegal_reward)
+        self._table = _Table(ruleset, players, reward, illegal_reward, per_round)
+        self.state_space = self._table.state_space
         self.game = self._table.game
         self.possible_agents = self._table.agents[:]
         self.render_mode = render_mode
@@ -219,6 +514,12 @@ class _OnTable:
 
     def close(self) -> None:
         pass
+
+    def state(self) -> np.ndarray:
+        """The global state (``state_space``): seat 0's observation vector, then every
+        seat's hand by type. It holds what the players cannot see: for a centralized
+        critic in training, never as a player's observation."""
+        return self._table.global_state()
 
     @property
     def engine_state(self) -> State:
@@ -246,9 +547,10 @@ class DraftEnv(_OnTable, AECEnv):
         reward: str = "points",
         illegal_reward: float | None = None,
         render_mode: str | None = None,
+        per_round: bool = False,
     ) -> None:
         super().__init__()
-        self._seat(ruleset, players, reward, illegal_reward, render_mode)
+        self._seat(ruleset, players, reward, illegal_reward, render_mode, per_round)
         self._chosen: dict[int, int] = {}
         self.reset()
 
@@ -293,6 +595,8 @@ class DraftEnv(_OnTable, AECEnv):
                 if table.state.is_terminal():
                     self._finish(table.final_rewards())
                 else:
+                    for s, r in enumerate(table.round_rewards()):
+                        self.rewards[self.possible_agents[s]] = r
                     self.agent_selection = self._next_agent()
             else:
                 self.agent_selection = self._next_agent()
@@ -320,8 +624,9 @@ class ParallelDraftEnv(_OnTable, ParallelEnv):
         reward: str = "points",
         illegal_reward: float | None = None,
         render_mode: str | None = None,
+        per_round: bool = False,
     ) -> None:
-        self._seat(ruleset, players, reward, illegal_reward, render_mode)
+        self._seat(ruleset, players, reward, illegal_reward, render_mode, per_round)
         self.agents = self.possible_agents[:]
 
     def _observations(self) -> dict[str, dict[str, np.ndarray]]:
@@ -358,16 +663,16 @@ class ParallelDraftEnv(_OnTable, ParallelEnv):
                 final = table.illegal(s)
                 break
             chosen[s] = a
+        done = final is not None
         if final is None:
             table.play(chosen)
             if table.state.is_terminal():
                 final = table.final_rewards()
+                done = True
+            else:
+                final = table.round_rewards()
         observations = {a: table.observe(table.seat_of[a]) for a in live}
-        if final is None:
-            rewards_now = dict.fromkeys(live, 0.0)
-        else:
-            rewards_now = {a: final[table.seat_of[a]] for a in live}
-        done = final is not None
+        rewards_now = {a: final[table.seat_of[a]] for a in live}
         terminations = dict.fromkeys(live, done)
         truncations = dict.fromkeys(live, False)
         infos: dict[str, dict[str, Any]] = {a: {} for a in live}
@@ -395,3 +700,124 @@ def env(*args: Any, **kwargs: Any) -> AECEnv:
 def parallel_env(*args: Any, **kwargs: Any) -> ParallelDraftEnv:
     """The parallel environment (``ParallelDraftEnv(...)``)."""
     return ParallelDraftEnv(*args, **kwargs)
+
+
+class DraftGymEnv(gymnasium.Env):
+    """A gymnasium environment: one learner at ``seat``, bots in the other seats.
+
+    ``opponents`` is a bot name or spec (``"planner"``, ``"greedy"``,
+    ``"ismcts:iterations=200"``) for every other player, or one per other player in
+    seat order. Observation and action spaces are the learner's in the PettingZoo
+    environments (a dict of ``observation`` and ``action_mask``; ``Discrete``). A step
+    is the learner's move: the bots choose theirs for the same turn (each from its
+    own copy of the game), and any decision a card effect then asks of a bot alone is
+    made before the step returns, so every observation asks the learner to act.
+    Rewards as in the PettingZoo environments (``reward``, ``per_round``). An illegal
+    action ends the episode with ``illegal_reward`` (default -1; ``None`` raises
+    :class:`~ruledraft.errors.IllegalMoveError`). ``info`` holds the game's ``seed``.
+    """
+
+    metadata: dict[str, Any] = {"render_modes": list(RENDER_MODES)}
+
+    def __init__(
+        self,
+        ruleset: str | os.PathLike[str] | CompiledRuleset | Game = "sushi-go",
+        players: int | None = None,
+        *,
+        seat: int = 0,
+        opponents: str | Sequence[str] = "random",
+        reward: str = "points",
+        per_round: bool = False,
+        illegal_reward: float | None = -1.0,
+        render_mode: str | None = None,
+    ) -> None:
+        if render_mode is not None and render_mode not in RENDER_MODES:
+            raise ValueError(f"render_mode must be one of {', '.join(RENDER_MODES)}, not {render_mode!r}")
+        self._table = table = _Table(ruleset, players, reward, illegal_reward, per_round)
+        self.game = game = table.game
+        if not 0 <= seat < game.num_players:
+            raise ValueError(f"seat must be from 0 to {game.num_players - 1}, not {seat}")
+        self.seat = seat
+        others = [s for s in range(game.num_players) if s != seat]
+        names = [opponents] * len(others) if isinstance(opponents, str) else list(opponents)
+        if len(names) != len(others):
+            raise ValueError(f"{len(names)} opponents for {len(others)} other players")
+        for name in names:
+            try:
+                make_agent(name, 0)
+            except KeyError:
+                raise ValueError(f"no bot called {name!r}") from None
+        self.opponents = dict(zip(others, names))
+        self._bots: dict[int, Agent] = {}
+        self.agent = table.agents[seat]
+        self.observation_space = table.observation_spaces[self.agent]
+        self.action_space = table.action_spaces[self.agent]
+        self.render_mode = render_mode
+        self._gained = 0.0
+
+    def _observe(self) -> dict[str, np.ndarray]:
+        """The learner's observation: new arrays every time (callers keep them)."""
+        return {k: v.copy() for k, v in self._table.observe(self.seat).items()}
+
+    @property
+    def engine_state(self) -> State:
+        """The engine state of the game being played."""
+        return self._table.state
+
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
+        super().reset(seed=seed)
+        table = self._table
+        table.new_game(seed)
+        self._bots = {s: make_agent(name, derive_seed(table.seed, 5, s) >> 11) for s, name in self.opponents.items()}
+        self._gained = 0.0
+        self._bots_move()
+        return self._observe(), {"seed": table.seed}
+
+    def _bots_move(self) -> None:
+        """Play the moves in which only bots act (decisions asked of them alone)."""
+        table = self._table
+        state = table.state
+        while not state.is_terminal() and self.seat not in state.acting_seats():
+            table.play({s: self._bots[s].act(_bot_sees(state, s), s) for s in state.acting_seats()})
+            self._gained += (
+                table.final_rewards()[self.seat] if state.is_terminal() else table.round_rewards()[self.seat]
+            )
+
+    def step(self, action: Any) -> tuple[dict[str, np.ndarray], float, bool, bool, dict[str, Any]]:
+        table = self._table
+        state = table.state
+        if table.over:
+            raise IllegalMoveError(f"the game is over (seed {table.seed}): reset() starts another")
+        a = table.action(self.agent, action)
+        if a is None:
+            gained = table.illegal(self.seat)[self.seat]
+            return self._observe(), gained, True, False, {"seed": table.seed}
+        chosen = {self.seat: a}
+        for s in state.acting_seats():
+            if s != self.seat:
+                chosen[s] = self._bots[s].act(_bot_sees(state, s), s)
+        table.play(chosen)
+        self._gained = table.final_rewards()[self.seat] if state.is_terminal() else table.round_rewards()[self.seat]
+        self._bots_move()
+        if self.render_mode == "human":
+            self.render()
+        return self._observe(), self._gained, state.is_terminal(), False, {"seed": table.seed}
+
+    def render(self) -> str | None:
+        text = self._table.render()
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+
+def single_agent_env(*args: Any, **kwargs: Any) -> DraftGymEnv:
+    """The gymnasium environment with bot opponents (``DraftGymEnv(...)``; also
+    ``gymnasium.make("ruledraft/Draft-v0", ...)``)."""
+    return DraftGymEnv(*args, **kwargs)
+
+
+if "ruledraft/Draft-v0" not in gymnasium.registry:
+    gymnasium.register(id="ruledraft/Draft-v0", entry_point="ruledraft.rl:DraftGymEnv")

@@ -324,3 +324,155 @@ def test_the_readme_random_policy_loop_runs_and_prints_the_engines_margins():
     assert {a: float(m) for a, m in printed.items()} == {
         f"player_{s}": float(totals[s] - max(totals[o] for o in range(4) if o != s)) for s in range(4)
     }
+
+
+@pytest.mark.parametrize("source", BUNDLED_RULESETS + (EFFECTS,))
+def test_the_bulk_encoder_gives_every_players_encoder_vector_at_every_moment(source):
+    """BulkEncoder's rows equal Encoder.encode(state.observation(seat)) for every player at every step of random games, card effects included."""
+    from ruledraft.engine.state import Game
+    from ruledraft.language.loading import load_ruleset
+
+    rs = bundled_ruleset(source) if source in BUNDLED_RULESETS else load_ruleset(source)
+    checked = 0
+    for players in sorted({rs.min_players, min(rs.max_players, 5)}):
+        game = Game(rs, players)
+        enc, bulk = encoder_for(game), rl.BulkEncoder(game)
+        for seed in range(2):
+            state, rng = game.new_initial_state(seed), random.Random(seed)
+            while True:
+                matrix = bulk.encode(state, range(players))
+                assert matrix.dtype == np.float32 and matrix.shape == (players, enc.size)
+                for seat in range(players):
+                    assert matrix[seat].tolist() == enc.encode(state.observation(seat))
+                checked += 1
+                if state.is_terminal():
+                    break
+                state.apply_actions([state.sample_action(s, rng.random) for s in state.acting_seats()])
+    assert checked > 50
+
+
+@pytest.mark.parametrize("rid", ["sushi-go", "sushi-go-two-player-dummy", "sushi-go-party-party-sampler"])
+def test_observation_bounds_are_finite_and_hold_every_observation(rid):
+    """Every bound of the observation and state spaces is finite, and every observation and state of a random game lies within them."""
+    players = bundled_ruleset(rid).min_players
+    par = rl.parallel_env(rid, players)
+    space = par.observation_space("player_0")["observation"]
+    assert np.isfinite(space.low).all() and np.isfinite(space.high).all()
+    assert np.isfinite(par.state_space.low).all() and np.isfinite(par.state_space.high).all()
+    obs, _ = par.reset(seed=4)
+    rng = random.Random(4)
+    while par.agents:
+        assert all(space.contains(o["observation"]) for o in obs.values())
+        assert par.state_space.contains(par.state())
+        actions = {
+            a: int(rng.choice(np.flatnonzero(o["action_mask"]))) for a, o in obs.items() if o["action_mask"].any()
+        }
+        obs, *_ = par.step(actions)
+
+
+def test_state_is_player_0s_view_then_every_hand_by_type():
+    """parallel_env.state() (and the AEC env's) is player 0's observation vector followed by every seat's hand counted by type."""
+    par = rl.parallel_env("sushi-go", 3)
+    obs, _ = par.reset(seed=8)
+    state = par.state()
+    game = par.game
+    K, size = game.num_card_types, encoder_for(game).size
+    assert state.shape == par.state_space.shape == (size + 3 * K,)
+    assert state[:size].tolist() == obs["player_0"]["observation"].tolist()
+    for s, hand in enumerate(par.engine_state.hands):
+        assert state[size + s * K : size + (s + 1) * K].tolist() == [float(hand.count(c)) for c in range(K)]
+    aec = rl.raw_env("sushi-go", 3)
+    aec.reset(seed=8)
+    assert aec.state().tolist() == state.tolist()
+
+
+@pytest.mark.parametrize("reward", rl.REWARDS)
+def test_per_round_rewards_come_at_each_round_end_and_add_up_to_the_game_end_reward(reward):
+    """With per_round=True the parallel env rewards each round's change (zero inside a round) and the sum is the game-end reward of the same game."""
+    players, seed = 3, 6
+    par = rl.parallel_env("sushi-go", players, reward=reward, per_round=True)
+    obs, _ = par.reset(seed=seed)
+    rng = random.Random(seed)
+    summed = dict.fromkeys(par.possible_agents, 0.0)
+    paid_in_round = []
+    while par.agents:
+        round_before = par.engine_state.round
+        actions = {
+            a: int(rng.choice(np.flatnonzero(o["action_mask"]))) for a, o in obs.items() if o["action_mask"].any()
+        }
+        obs, rewards_now, *_ = par.step(actions)
+        for a, r in rewards_now.items():
+            summed[a] += r
+        if any(rewards_now.values()):
+            paid_in_round.append(par.engine_state.round != round_before or par.engine_state.is_terminal())
+    final, _ = _final_state("sushi-go", players, seed, reward)
+    assert summed == pytest.approx(final)
+    assert all(paid_in_round)
+    if reward == "points":
+        assert len(paid_in_round) >= 3
+
+
+def test_the_single_agent_env_passes_gymnasiums_env_checker():
+    """gymnasium.utils.env_checker.check_env passes on the single-agent env with planner, greedy and random opponents, card effects included."""
+    from gymnasium.utils.env_checker import check_env
+
+    check_env(rl.single_agent_env("sushi-go", 3, opponents="planner"), skip_render_check=True)
+    check_env(rl.single_agent_env(EFFECTS, 3, opponents=["greedy", "random"], per_round=True), skip_render_check=True)
+    check_env(rl.single_agent_env("sushi-go-two-player-dummy", 2, seat=1), skip_render_check=True)
+
+
+def test_the_single_agent_env_plays_the_learner_against_its_bots_to_the_end():
+    """Every observation asks the learner to act; the game is the engine's game of the seed; the rewards add up to the learner's final points."""
+    import gymnasium
+
+    env_ = gymnasium.make("ruledraft/Draft-v0", ruleset=EFFECTS, players=3, seat=1, opponents="greedy", per_round=True)
+    obs, info = env_.reset(seed=12)
+    assert info == {"seed": 12}
+    inner = env_.unwrapped
+    total, rng = 0.0, random.Random(12)
+    terminated = False
+    while not terminated:
+        state = inner.engine_state
+        assert 1 in state.acting_seats()
+        assert np.flatnonzero(obs["action_mask"]).tolist() == sorted(state.legal_actions(1))
+        obs, reward, terminated, truncated, info = env_.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+        total += reward
+        assert not truncated
+    assert total == inner.engine_state.totals()[1]
+    assert inner.engine_state.history[0].hands == inner.game.new_initial_state(12).history[0].hands
+
+
+def test_the_single_agent_env_refuses_unknown_bots_and_ends_on_an_illegal_action():
+    """An unknown opponent or a wrong count of them is one clear error; an illegal action ends the episode with illegal_reward, or raises with None."""
+    with pytest.raises(ValueError, match="no bot called 'nobody'"):
+        rl.single_agent_env("sushi-go", 3, opponents="nobody")
+    with pytest.raises(ValueError, match="1 opponents for 2 other players"):
+        rl.single_agent_env("sushi-go", 3, opponents=["greedy"])
+    env_ = rl.single_agent_env("sushi-go", 2, illegal_reward=-5)
+    obs, _ = env_.reset(seed=1)
+    bad = int(np.flatnonzero(obs["action_mask"] == 0)[0])
+    _, reward, terminated, _, _ = env_.step(bad)
+    assert (reward, terminated) == (-5, True)
+    strict = rl.single_agent_env("sushi-go", 2, illegal_reward=None)
+    strict.reset(seed=1)
+    with pytest.raises(IllegalMoveError, match=f"player_0: action {bad} is not legal now"):
+        strict.step(bad)
+
+
+def test_an_encoder_with_other_fields_is_encoded_seat_by_seat_with_the_same_rows():
+    """BulkEncoder given an Encoder of other fields (a part left out) falls back to Encoder.encode per seat: the rows are still that encoder's vectors."""
+    from ruledraft.engine.encoding import FIELDS, Encoder
+
+    game = bundled_game("sushi-go", 3)
+    custom = Encoder(game, FIELDS[:4])
+    bulk = rl.BulkEncoder(game, custom)
+    assert not bulk.bulk
+    state = game.new_initial_state(2)
+    state.apply_actions([state.legal_actions(s)[0] for s in range(3)])
+    matrix = bulk.encode(state, [2, 0])
+    assert matrix.shape == (2, custom.size)
+    assert matrix.tolist() == [custom.encode(state.observation(2)), custom.encode(state.observation(0))]
+    assert rl.BulkEncoder(game).encode(state, [2, 0]).tolist() == [
+        encoder_for(game).encode(state.observation(2)),
+        encoder_for(game).encode(state.observation(0)),
+    ]

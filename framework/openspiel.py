@@ -1,0 +1,348 @@
+"""Any ruleset as an OpenSpiel game (``pip install 'ruledraft[openspiel]'``).
+
+Importing this module registers the Python game ``ruledraft`` with OpenSpiel::
+
+    import pyspiel
+    import ruledraft.openspiel  # registers "ruledraft"
+
+    game = pyspiel.load_game("ruledraft", {"ruleset": "sushi-go-party-party-sampler", "players": 3})
+
+Parameters: ``ruleset`` (a bundled id or a rule file's path; default ``sushi-go``),
+``players`` (0, the default: the ruleset's fewest), ``deals`` (how many different
+deals the chance node chooses among; default 65536) and ``returns`` (``points``, the
+default: each player's final score; or ``win``: 1 shared equally by the winners).
+
+* **Moves are simultaneous.** While the players pick, ``current_player()`` is
+  ``pyspiel.PlayerId.SIMULTANEOUS`` and every player has legal actions; while a card
+  effect waits for one seat's choice (a Party menu, a spoon), that seat alone moves
+  (``current_player()`` is its number), as in the engine's ``State.acting_seats()``.
+  Actions are the engine's (``Game.decode_action``); ``action_to_string`` words them.
+* **Chance is one explicit node: the deal.** The engine draws every shuffle of a game
+  (the deal, the reshuffles between rounds, the cards a menu draws) from one seed;
+  the first node of a game is a chance node whose outcome ``i`` (uniform among
+  ``deals``) is that seed, so outcome ``i`` plays the engine's game
+  ``Game.new_initial_state(i)``. A chance node per card dealt would describe the same
+  distribution over games (a uniform shuffle), with thousands of nodes per game, and
+  would lose the engine's reproducible seeds. No player observes the outcome: it
+  shows only through the cards a seat is dealt and later sees.
+* **Observations** go through an observer (``game.make_py_observer``, so
+  ``pyspiel``'s ``observation_tensor``, ``information_state_tensor`` and their
+  strings work). The observation tensor is the engine's encoder vector
+  (:class:`ruledraft.engine.encoding.Encoder`, the same as the PettingZoo
+  environments'); the information-state tensor adds every earlier round's tables by
+  seat and type. The observation string is the seat's view now; the
+  information-state string is every view the seat has had, with its own moves
+  (perfect recall).
+* **Serialization**: OpenSpiel's own (the chance outcome and the moves), so
+  ``pyspiel.serialize_game_and_state`` / ``deserialize_game_and_state`` and pickling
+  work.
+
+What a seat may see is read through one function, :func:`seat_view`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+try:
+    import pyspiel
+except ImportError as e:  # pragma: no cover - the extra is installed wherever the tests run
+    raise ImportError("ruledraft.openspiel needs OpenSpiel: pip install 'ruledraft[openspiel]'") from e
+
+from ruledraft.engine.encoding import encoder_for
+from ruledraft.engine.records import Observation
+from ruledraft.engine.state import Game, State
+from ruledraft.errors import InputError
+
+__all__ = ["DEFAULT_PARAMS", "GAME_TYPE", "RuledraftGame", "RuledraftState", "seat_view"]
+
+#: the game's parameters and their defaults
+DEFAULT_PARAMS: dict[str, Any] = {"ruleset": "sushi-go", "players": 0, "deals": 1 << 16, "returns": "points"}
+#: what ``returns`` takes
+RETURNS = ("points", "win")
+#: the most players any ruleset allows (a ruleset's own range is checked when loaded)
+MAX_PLAYERS = 10
+
+GAME_TYPE = pyspiel.GameType(
+    short_name="ruledraft",
+    long_name="ruledraft card-drafting ruleset",
+    dynamics=pyspiel.GameType.Dynamics.SIMULTANEOUS,
+    chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
+    information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
+    utility=pyspiel.GameType.Utility.GENERAL_SUM,
+    reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+    max_num_players=MAX_PLAYERS,
+    min_num_players=1,
+    provides_information_state_string=True,
+    provides_information_state_tensor=True,
+    provides_observation_string=True,
+    provides_observation_tensor=True,
+    parameter_specification=DEFAULT_PARAMS,
+)
+
+
+def seat_view(state: State, seat: int) -> Observation:
+    """What ``seat`` may see of ``state``: the one place this module reads a seat's view."""
+    return state.observation(seat)
+
+
+def _load(ruleset: str, players: int) -> Game:
+    from ruledraft.language.loading import load_ruleset
+
+    compiled = load_ruleset(ruleset)
+    return Game(compiled, players or compiled.min_players)
+
+
+def _utility_bound(game: Game) -> float:
+    """OpenSpiel's utility bound for ``returns=points``: an estimate, ten times the
+    largest total of eight random games, times the rounds. The language's hard bound
+    (10**15 per rule and scoring, as the RL spaces use) holds for certain but would be
+    useless to an algorithm that scales values by it."""
+    import random
+
+    best = 1
+    for seed in range(8):
+        state = game.new_initial_state(seed)
+        rngs = [random.Random(seed * 31 + s).random for s in range(game.num_players)]
+        state.play_out(rngs)
+        best = max(best, *(abs(t) for t in state.totals()))
+    return float(10 * best * game.ruleset.rounds)
+
+
+class RuledraftGame(pyspiel.Game):
+    """A ruleset at a table: makes states and observers."""
+
+    def __init__(self, params: dict[str, Any] | None = None) -> None:
+        params = {**DEFAULT_PARAMS, **(params or {})}
+        if params["returns"] not in RETURNS:
+            raise InputError(f"returns must be one of {', '.join(RETURNS)}, not {params['returns']!r}")
+        if int(params["deals"]) < 1:
+            raise InputError(f"deals must be at least 1, not {params['deals']}")
+        self.engine_game = game = _load(str(params["ruleset"]), int(params["players"]))
+        self.deals = int(params["deals"])
+        self.returns_kind = str(params["returns"])
+        bound = 1.0 if self.returns_kind == "win" else _utility_bound(game)
+        # the longest game: every turn of every round, each with a decision or two per seat
+        turns = game.ruleset.rounds * game.hand_size * (1 + 4 * game.num_players if game.general else 1)
+        super().__init__(
+            GAME_TYPE,
+            pyspiel.GameInfo(
+                num_distinct_actions=game.num_distinct_actions,
+                max_chance_outcomes=self.deals,
+                num_players=game.num_players,
+                min_utility=0.0 if self.returns_kind == "win" else -bound,
+                max_utility=bound,
+                utility_sum=1.0 if self.returns_kind == "win" else None,
+                max_game_length=turns + 1,
+            ),
+            {**params, "players": game.num_players},
+        )
+        self.encoder = encoder_for(game)
+
+    def new_initial_state(self) -> RuledraftState:
+        return RuledraftState(self)
+
+    def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> RuledraftObserver:
+        return RuledraftObserver(self, iig_obs_type, params)
+
+
+class _Held:
+    """The engine state inside an OpenSpiel state: OpenSpiel clones a Python state by
+    deep-copying its attributes (here the engine's own cheap ``clone``) and serializes
+    it by pickling them (here nothing: the state is played again from its moves)."""
+
+    __slots__ = ("state",)
+
+    def __init__(self, state: State | None = None) -> None:
+        self.state = state
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> _Held:
+        return _Held(None if self.state is None else self.state.clone())
+
+    def __reduce__(self) -> tuple[type[_Held], tuple[()]]:
+        return (_Held, ())
+
+
+class RuledraftState(pyspiel.State):
+    """One moment of one game: a chance node (the deal), then the engine's state."""
+
+    def __init__(self, game: RuledraftGame) -> None:
+        super().__init__(game)
+        #: the chance outcome (the engine's seed; None before the deal) and the moves since
+        self.deal: int | None = None
+        self.moves: list[tuple[int, ...]] = []
+        self._held = _Held()
+        #: per player, its views so far with its own moves (the information-state string)
+        self.memory: list[list[str]] = [[] for _ in range(game.engine_game.num_players)]
+
+    @property
+    def game(self) -> RuledraftGame:
+        game: RuledraftGame = self.get_game()
+        return game
+
+    @property
+    def engine(self) -> State | None:
+        """The engine's state (None before the deal); after deserializing, played again from the moves."""
+        held = self._held
+        if held.state is None and self.deal is not None:
+            state = self.game.engine_game.new_initial_state(self.deal)
+            for joint in self.moves:
+                state.apply_actions(list(joint))
+            held.state = state
+        return held.state
+
+    # ---------------------------------------------------------------- the moves
+
+    def current_player(self) -> int:
+        engine = self.engine
+        if engine is None:
+            return int(pyspiel.PlayerId.CHANCE)
+        if engine.is_terminal():
+            return int(pyspiel.PlayerId.TERMINAL)
+        if engine.pending is not None:
+            return engine.pending.seat
+        return int(pyspiel.PlayerId.SIMULTANEOUS)
+
+    def _legal_actions(self, player: int) -> list[int]:
+        engine = self.engine
+        if engine is None or player < 0:
+            return []
+        return sorted(engine.legal_actions(player))
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        deals = self.game.deals
+        p = 1.0 / deals
+        return [(i, p) for i in range(deals)]
+
+    def _apply_action(self, action: int) -> None:
+        engine = self.engine
+        if engine is None:
+            self.deal = int(action)
+            self._remember({})
+            return
+        seat = self.current_player()
+        engine.apply_actions([int(action)])
+        self.moves.append((int(action),))
+        self._remember({seat: int(action)})
+
+    def _apply_actions(self, actions: list[int]) -> None:
+        engine = self.engine
+        assert engine is not None
+        joint = tuple(int(a) for a in actions)
+        engine.apply_actions(list(joint))
+        self.moves.append(joint)
+        self._remember(dict(enumerate(joint)))
+
+    def _remember(self, moves: dict[int, int]) -> None:
+        """Add to each player's memory its own move (if it made one) and its view now."""
+        engine = self.engine
+        assert engine is not None
+        game = self.game.engine_game
+        for seat, memory in enumerate(self.memory):
+            if seat in moves:
+                memory.append(f"played {moves[seat]}")
+            memory.append(_view_text(game, seat_view(engine, seat)))
+
+    def _action_to_string(self, player: int, action: int) -> str:
+        if player == pyspiel.PlayerId.CHANCE:
+            return f"deal {action}"
+        engine = self.engine
+        game = self.game.engine_game
+        if engine is not None and engine.pending is not None and engine.pending.seat == player:
+            return game.decision_to_string(action)
+        return game.action_to_string(action)
+
+    def is_terminal(self) -> bool:
+        return self.engine is not None and self.engine.is_terminal()
+
+    def returns(self) -> list[float]:
+        engine = self.engine
+        players = self.game.engine_game.num_players
+        if engine is None or not engine.is_terminal():
+            return [0.0] * players
+        if self.game.returns_kind == "win":
+            winners = engine.winners
+            return [1.0 / len(winners) if s in winners else 0.0 for s in range(players)]
+        return [float(t) for t in engine.totals()[:players]]
+
+    def __str__(self) -> str:
+        engine = self.engine
+        if engine is None:
+            return "before the deal"
+        ids = self.game.engine_game.ruleset.catalogue.ids
+        lines = [f"round {engine.round + 1}, turn {engine.turn + 1}"]
+        for s, hand in enumerate(engine.hands):
+            lines.append(
+                f"seat {s}: hand {' '.join(ids[c] for c in hand)}; table {' '.join(ids[c] for c in engine.played[s])}"
+            )
+        return "\n".join(lines)
+
+
+def _view_text(game: Game, view: Observation) -> str:
+    """One seat's view as one line of text."""
+    parts = [f"round {view.round} turn {view.turn}", f"hand {' '.join(sorted(view.hand))}"]
+    for s, table in enumerate(view.played):
+        parts.append(f"table {s}: {' '.join(table)}")
+    for s, kept in enumerate(view.kept):
+        if kept:
+            parts.append(f"kept {s}: {' '.join(kept)}")
+    for s, hand in sorted(view.known_hands.items()):
+        parts.append(f"hand {s}: {' '.join(sorted(hand))}")
+    parts.append("scores " + " ".join(map(str, view.scores)))
+    if view.pending is not None:
+        ids = game.ruleset.catalogue.ids
+        shown = " ".join(ids[c] for c in view.pending.shown)
+        parts.append(f"deciding for {ids[view.pending.card]}: {view.pending.prompt} [{shown}]")
+    return "; ".join(parts)
+
+
+class RuledraftObserver:
+    """OpenSpiel's observer: the observation (the encoder's vector, the view now) or
+    the information state (adding the earlier rounds' tables; every view so far)."""
+
+    def __init__(self, game: RuledraftGame, iig_obs_type: Any, params: Any) -> None:
+        if params:
+            raise ValueError(f"observation parameters are not supported: {params}")
+        self.game = game
+        self.perfect_recall = bool(iig_obs_type is not None and iig_obs_type.perfect_recall)
+        engine_game = game.engine_game
+        encoder = game.encoder
+        pieces: list[tuple[str, int, tuple[int, ...]]] = [(f.name, f.size, (f.size,)) for f in encoder.fields]
+        if self.perfect_recall:
+            rounds, seats, types = engine_game.ruleset.rounds, engine_game.num_seats, engine_game.num_card_types
+            pieces.append(("earlier_tables", rounds * seats * types, (rounds, seats, types)))
+        self.tensor = np.zeros(sum(size for _, size, _ in pieces), np.float32)
+        self.dict: dict[str, np.ndarray] = {}
+        at = 0
+        for name, size, dims in pieces:
+            self.dict[name] = self.tensor[at : at + size].reshape(dims)
+            at += size
+
+    def set_from(self, state: RuledraftState, player: int) -> None:
+        self.tensor.fill(0)
+        engine = state.engine
+        if engine is None:
+            return
+        encoder = self.game.encoder
+        self.tensor[: encoder.size] = encoder.encode(seat_view(engine, player))
+        if self.perfect_recall:
+            seats = encoder.layout.relative_seats(player)
+            earlier = self.dict["earlier_tables"]
+            for r, record in enumerate(engine.history):
+                if record.counts is None:
+                    continue
+                for rel, s in enumerate(seats):
+                    earlier[r, rel] = record.counts[s]
+
+    def string_from(self, state: RuledraftState, player: int) -> str:
+        engine = state.engine
+        if engine is None:
+            return ""
+        if self.perfect_recall:
+            return "\n".join(state.memory[player])
+        return _view_text(self.game.engine_game, seat_view(engine, player))
+
+
+pyspiel.register_game(GAME_TYPE, RuledraftGame)

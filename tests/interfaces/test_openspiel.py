@@ -1,0 +1,179 @@
+"""The OpenSpiel game (ruledraft.openspiel, the `openspiel` extra): OpenSpiel's own checks, chance, moves, observers, serialization, its MCTS."""
+
+from __future__ import annotations
+
+import pickle
+
+import numpy as np
+import pytest
+from strategies import BUNDLED_RULESETS, bundled_game
+
+pyspiel = pytest.importorskip("pyspiel")
+ruledraft_openspiel = pytest.importorskip("ruledraft.openspiel")
+
+from ruledraft.engine.encoding import encoder_for  # noqa: E402
+
+#: few deals keep the chance node's outcome list short; the test needs no more
+DEALS = 64
+
+
+def _load(ruleset, players=0, **more):
+    return pyspiel.load_game("ruledraft", {"ruleset": ruleset, "players": players, "deals": DEALS, **more})
+
+
+@pytest.mark.parametrize("rid", BUNDLED_RULESETS)
+def test_openspiels_random_sim_test_passes_on_every_bundled_ruleset(rid):
+    """pyspiel.random_sim_test (legal moves, chance, observers, serialization) passes on every bundled ruleset at its fewest players."""
+    pyspiel.random_sim_test(_load(rid), num_sims=1, serialize=True, verbose=False)
+
+
+def test_the_game_type_says_simultaneous_imperfect_information_with_explicit_chance():
+    """The registered game type: simultaneous moves, explicit chance, imperfect information, every string and tensor provided."""
+    game_type = _load("sushi-go").get_type()
+    assert game_type.short_name == "ruledraft"
+    assert game_type.dynamics == pyspiel.GameType.Dynamics.SIMULTANEOUS
+    assert game_type.chance_mode == pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC
+    assert game_type.information == pyspiel.GameType.Information.IMPERFECT_INFORMATION
+    assert game_type.provides_information_state_tensor and game_type.provides_observation_tensor
+    assert game_type.provides_information_state_string and game_type.provides_observation_string
+    assert set(game_type.parameter_specification) == {"ruleset", "players", "deals", "returns"}
+
+
+def test_parameters_choose_the_ruleset_and_players_and_the_sizes_follow_the_engine():
+    """players=0 is the ruleset's fewest; actions, players and the observation size are the engine game's and encoder's."""
+    game = _load("sushi-go-two-player-dummy")
+    engine_game = bundled_game("sushi-go-two-player-dummy", 2)
+    assert game.num_players() == 2
+    assert game.num_distinct_actions() == engine_game.num_distinct_actions == 2028
+    assert game.observation_tensor_size() == encoder_for(engine_game).size
+    four = _load("sushi-go", 4)
+    assert four.num_players() == 4
+    assert four.information_state_tensor_size() == encoder_for(bundled_game("sushi-go", 4)).size + 3 * 4 * 12
+
+
+def test_the_deal_is_a_uniform_chance_node_whose_outcome_is_the_engines_seed():
+    """The first node is chance with `deals` equally likely outcomes; outcome i deals the engine's game i."""
+    game = _load("sushi-go", 3)
+    state = game.new_initial_state()
+    assert state.is_chance_node()
+    outcomes = state.chance_outcomes()
+    assert [o for o, _ in outcomes] == list(range(DEALS)) and all(p == pytest.approx(1 / DEALS) for _, p in outcomes)
+    state.apply_action(17)
+    assert state.engine.hands == bundled_game("sushi-go", 3).new_initial_state(17).hands
+    assert state.current_player() == pyspiel.PlayerId.SIMULTANEOUS
+    assert "17" not in state.observation_string(0).split("; ")[0]
+
+
+def test_picks_are_simultaneous_and_a_card_effect_decision_is_one_players_node():
+    """Picks are simultaneous nodes of every player; while a Party menu or spoon waits, only the deciding seat moves, with the decision's options."""
+    game = _load("sushi-go-party-party-sampler", 3)
+    rng = np.random.default_rng(2)
+    decisions = 0
+    for deal in range(6):
+        state = game.new_initial_state()
+        state.apply_action(deal)
+        while not state.is_terminal():
+            engine = state.engine
+            if state.is_simultaneous_node():
+                assert engine.pending is None
+                state.apply_actions([int(rng.choice(state.legal_actions(p))) for p in range(3)])
+            else:
+                assert state.current_player() == engine.pending.seat
+                assert state.legal_actions() == sorted(engine.pending.options)
+                decisions += 1
+                state.apply_action(int(rng.choice(state.legal_actions())))
+        assert state.returns() == [float(t) for t in state.engine.totals()[:3]]
+    assert decisions, "no game asked for a decision"
+
+
+def test_observations_are_the_encoder_vector_and_hide_other_hands():
+    """The observation tensor is the engine encoder's vector of the seat's view; its strings show the own hand, never an unseen other hand."""
+    game = _load("sushi-go", 2)
+    state = game.new_initial_state()
+    state.apply_action(5)
+    engine = state.engine
+    enc = encoder_for(engine.game)
+    for seat in range(2):
+        assert state.observation_tensor(seat) == pytest.approx(enc.encode(engine.observation(seat)))
+    ids = engine.game.ruleset.catalogue.ids
+    text = state.observation_string(0)
+    assert f"hand {' '.join(sorted(ids[c] for c in engine.hands[0]))}" in text
+    assert " ".join(sorted(ids[c] for c in engine.hands[1])) not in text
+    assert state.information_state_string(0) != state.information_state_string(1)
+
+
+def test_the_information_state_remembers_own_moves_and_earlier_rounds():
+    """The information-state string grows with every move and names the player's own move; its tensor holds earlier rounds' tables."""
+    game = _load("sushi-go", 2, returns="win")
+    state = game.new_initial_state()
+    state.apply_action(3)
+    before = state.information_state_string(0)
+    moves = [state.legal_actions(0)[0], state.legal_actions(1)[0]]
+    state.apply_actions(moves)
+    after = state.information_state_string(0)
+    assert after.startswith(before) and f"played {moves[0]}" in after and f"played {moves[1]}" not in after
+    rng = np.random.default_rng(0)
+    while state.engine.round == 0:
+        state.apply_actions([int(rng.choice(state.legal_actions(p))) for p in range(2)])
+    tensor = np.array(state.information_state_tensor(0))
+    size = encoder_for(state.engine.game).size
+    earlier = tensor[size:].reshape(3, 2, -1)
+    assert earlier[0].tolist() == [state.engine.history[0].counts[0], state.engine.history[0].counts[1]]
+    assert not earlier[1:].any()
+    while not state.is_terminal():
+        state.apply_actions([int(rng.choice(state.legal_actions(p))) for p in range(2)])
+    assert sorted(state.returns()) in ([0.0, 1.0], [0.5, 0.5])
+
+
+def test_a_state_survives_serialization_pickling_and_cloning():
+    """serialize/deserialize_game_and_state and pickle give the same game position; a clone moves on without touching its original."""
+    game = _load("sushi-go-party-party-sampler", 3)
+    state = game.new_initial_state()
+    state.apply_action(9)
+    rng = np.random.default_rng(9)
+    for _ in range(5):
+        if state.is_simultaneous_node():
+            state.apply_actions([int(rng.choice(state.legal_actions(p))) for p in range(3)])
+        else:
+            state.apply_action(int(rng.choice(state.legal_actions())))
+    _, copy = pyspiel.deserialize_game_and_state(pyspiel.serialize_game_and_state(game, state))
+    assert copy.engine.hands == state.engine.hands and copy.engine.history == state.engine.history
+    assert copy.information_state_string(1) == state.information_state_string(1)
+    unpickled = pickle.loads(pickle.dumps(state))
+    assert unpickled.engine.played == state.engine.played
+    clone = state.clone()
+    history = state.history()
+    while not clone.is_terminal():
+        if clone.is_simultaneous_node():
+            clone.apply_actions([int(rng.choice(clone.legal_actions(p))) for p in range(3)])
+        else:
+            clone.apply_action(int(rng.choice(clone.legal_actions())))
+    assert state.history() == history and not state.is_terminal()
+
+
+def test_openspiels_mcts_plays_the_turn_based_conversion():
+    """OpenSpiel's MCTSBot (random roll-outs) chooses legal moves on pyspiel.convert_to_turn_based of a Party menu."""
+    from open_spiel.python.algorithms import mcts
+
+    game = pyspiel.convert_to_turn_based(_load("sushi-go-party-party-sampler", 3, returns="win"))
+    rng = np.random.RandomState(0)
+    bot = mcts.MCTSBot(game, 1.4, 16, mcts.RandomRolloutEvaluator(1, rng), random_state=rng)
+    state = game.new_initial_state()
+    moves = 0
+    while not state.is_terminal() and moves < 8:
+        if state.is_chance_node():
+            state.apply_action(int(rng.randint(DEALS)))
+            continue
+        action = bot.step(state)
+        assert action in state.legal_actions()
+        state.apply_action(action)
+        moves += 1
+    assert moves == 8
+
+
+def test_wrong_parameters_are_clear_errors():
+    """An unknown returns option or a player count outside the ruleset's range is refused."""
+    with pytest.raises(Exception, match="returns must be one of points, win"):
+        _load("sushi-go", returns="margin")
+    with pytest.raises(Exception, match="is for 2-5 players, not 7"):
+        _load("sushi-go", 7)
