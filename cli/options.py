@@ -221,6 +221,16 @@ def cluster_wanted(scheduler: str | None, cluster: str | None, jobs: str) -> tup
         raise InputError(str(e)) from None
     if workers is None:
         return f"Dask scheduler {shown(scheduler, markup=True)}", None
+    from ruledraft.play.runner import available_cores
+
+    cores = available_cores()
+    if workers > cores:  # as --jobs: more workers than processors only slow the run (and its stop)
+        typer.echo(
+            f"note: --cluster local:{workers} is more than the {cores} processor{'s' if cores > 1 else ''} here; "
+            f"using {cores}",
+            err=True,
+        )
+        workers = cores
     return f"local Dask cluster of {workers} worker{'s' if workers > 1 else ''}", workers
 
 

@@ -131,9 +131,14 @@ def connect(scheduler: str | None = None, local_workers: int | None = None) -> I
         try:
             _probe(scheduler)
             client = Client(scheduler, timeout=CONNECT_TIMEOUT)
-        except Exception as e:  # noqa: BLE001 - a wrong address, a refused connection, a timeout
+        except (OSError, TimeoutError) as e:  # a wrong address, a refused connection, a timeout
             raise ClusterError(
                 f"cannot reach the Dask scheduler at {scheduler} within {CONNECT_TIMEOUT:g} s: {_reason(e)}"
+            ) from None
+        except Exception:  # noqa: BLE001 - something answered, but its bytes are no Dask message
+            raise ClusterError(
+                f"something answers at {scheduler}, but not as a Dask scheduler does "
+                "(is it the scheduler's address and port? 8786 unless it was started with another)"
             ) from None
         try:
             yield client

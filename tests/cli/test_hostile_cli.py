@@ -194,3 +194,46 @@ def test_a_plugin_rule_that_returns_nonsense_is_one_line(tmp_path, result, said,
     assert done.returncode == 2, done.stderr
     [line] = done.stderr.strip().splitlines()
     assert line.startswith(f"error: scoring rule 'badrule' (plug-in kind 'bad_kind'): {said} (a rule's points:")
+
+
+def test_a_local_cluster_larger_than_the_machine_is_capped_like_jobs():
+    """`--cluster local:999` starts no more workers than there are processors, and says so."""
+    from ruledraft.play.runner import available_cores
+
+    cores = available_cores()
+    done = ruledraft("simulate", "sushi-go", "--cluster", "local:999", "--games", "6", "--players", "2", "--quiet")
+    assert done.returncode == 0, done.stderr
+    s = "s" if cores > 1 else ""
+    assert f"note: --cluster local:999 is more than the {cores} processor{s} here; using {cores}" in done.stderr
+    assert f"local Dask cluster of {cores} worker{s})" in done.stdout
+
+
+def test_an_address_that_answers_garbage_is_no_scheduler(tmp_path):
+    """A server that answers with bytes no Dask scheduler sends is named as such, in one
+    line and at once (not an allocation error from reading its bytes as a length)."""
+    import socket
+    import threading
+
+    server = socket.create_server(("127.0.0.1", 0))
+    port = server.getsockname()[1]
+
+    def answer() -> None:
+        server.settimeout(60)
+        try:
+            while True:
+                conn, _ = server.accept()
+                with conn:
+                    conn.sendall(b"\xff" * 64)
+        except OSError:
+            pass
+
+    threading.Thread(target=answer, daemon=True).start()
+    try:
+        done = ruledraft("simulate", "sushi-go", "--scheduler", f"tcp://127.0.0.1:{port}", "--games", "4")
+    finally:
+        server.close()
+    assert done.returncode == 1
+    assert done.stderr.strip().splitlines() == [
+        f"error: something answers at tcp://127.0.0.1:{port}, but not as a Dask scheduler does "
+        "(is it the scheduler's address and port? 8786 unless it was started with another)"
+    ]
