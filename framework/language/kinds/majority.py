@@ -9,7 +9,7 @@ import attrs
 
 from ruledraft.language.kinds.context import RuleContext
 from ruledraft.language.quantity import Quantity
-from ruledraft.language.rule import Cache, RuleBase
+from ruledraft.language.rule import Cache, KernelWriter, RuleBase
 from ruledraft.language.scoring import Awards, split_evenly
 from ruledraft.tableau import Tableau
 
@@ -209,6 +209,59 @@ class Majority(RuleBase):
         q = base_q[:]
         q[seat] = self.quantity.fn(t, seat)
         return self.award(q, t)[seat]
+
+    def kernel(self, w: KernelWriter) -> str | None:
+        """:meth:`_award` on every seat's quantity, the awards resolved for the kernel's seats."""
+        q = w.quantity(self.quantity)
+        elig = w.quantity(self.eligible) if self.eligible is not None else ""
+        mult = w.quantity(self.multiplier) if self.multiplier is not None else ""
+        if q is None or elig is None or mult is None:
+            return None
+        args = "(counts, seq, lens, rnd, s)"
+        lines = [
+            "q = np.empty(N, np.int64)",
+            "for s in range(N):",
+            f"    q[s] = {q}{args}",
+            "    out[s] = 0",
+        ]
+        if self.nothing_if_all_equal:
+            lines += ["if q.min() == q.max():", "    return"]
+        lines.append("vals = np.unique(q)[::-1]")
+        if self.minimum is not None:
+            lines.append(f"vals = vals[vals >= {self.minimum}]")
+        lines.append("nv = len(vals)")
+        allowed = f"{elig}{args} != 0" if elig else "True"
+        for awards, highest in self._plan(w.seats):
+            arr = w.array(awards)
+            lines += [
+                "place = 0",
+                "for j in range(nv):",
+                f"    if place >= {len(awards)}:",
+                "        break",
+                f"    v = vals[{'j' if highest else 'nv - 1 - j'}]",
+                "    tied = 0",
+                "    rec = 0",
+                "    for s in range(N):",
+                "        if q[s] == v:",
+                "            tied += 1",
+                f"            if {allowed}:",
+                "                rec += 1",
+                "    if rec:",
+                f"        amount = {arr}[place]",
+            ]
+            if self.split:
+                lines += [
+                    "        if rec > 1:",
+                    "            share = abs(amount) // rec",
+                    "            amount = share if amount >= 0 else -share",
+                ]
+            lines += [
+                "        for s in range(N):",
+                f"            if q[s] == v and {allowed}:",
+                f"                out[s] += amount{f' * {mult}{args}' if mult else ''}",
+                f"    place += {'tied' if self.tie_skips_places else '1'}",
+            ]
+        return "\n".join(lines) + "\n"
 
     def describe(self) -> str:
         parts = [f"Players are ranked by {self.quantity.words}."]
