@@ -231,7 +231,7 @@ def write_source(ruleset: CompiledRuleset, players: int) -> str:
         "import numpy as np",
         "from numba import njit",
         "",
-        "from ruledraft.kernel.rng import derive_seed1, mt_randbelow, mt_random, mt_seed",
+        "from ruledraft.kernel.rng import derive_seed1, mt_seed_many, randbelow_at, random_at",
         "",
         f"N = {seats}",
         f"K = {K}",

@@ -6,14 +6,16 @@ from :func:`ruledraft.engine.state.derive_seed` (splitmix64 over parts). These
 functions do the same inside compiled code, so a kernel game and a reference game
 with one seed deal the same cards and make the same random choices:
 
-* :func:`mt_seed`: ``random.Random(n)`` for a whole number ``0 <= n < 2**64``
+* :func:`mt_seed_many`: ``random.Random(n)`` for whole numbers ``0 <= n < 2**64``
   (CPython's ``init_by_array`` over the 32-bit words of ``n``, low word first);
-* :func:`mt_random`: ``Random.random()`` (53 bits from two words);
-* :func:`mt_randbelow`: ``Random._randbelow(n)`` (``choice``): ``getrandbits(k)``
+* :func:`random_at`: ``Random.random()`` (53 bits from two words);
+* :func:`randbelow_at`: ``Random._randbelow(n)`` (``choice``): ``getrandbits(k)``
   tries, ``k = n.bit_length()``;
 * :func:`derive_seed1` .. :func:`derive_seed3`: ``derive_seed(seed, *parts)``.
 
-A state is a ``uint32`` array of 625 entries: the 624 words, then the position.
+A stream is a row of 625 ``uint32`` of a 2-D array: the 624 words, then the
+position; :func:`mt_seed`, :func:`mt_random` and :func:`mt_randbelow` take a
+single stream (a 1-D array) for tests and one-off use.
 """
 
 from __future__ import annotations
@@ -30,77 +32,99 @@ UPPER = np.uint32(0x80000000)
 LOWER = np.uint32(0x7FFFFFFF)
 
 
-@njit(cache=True, inline="always")
-def _init_genrand(mt: np.ndarray, s: np.uint32) -> None:
-    mt[0] = s
+def _genrand_base() -> np.ndarray:
+    """``init_genrand(19650218)``, where ``init_by_array`` starts for every seed: made once."""
+    mt = [0] * N
+    mt[0] = 19650218
     for i in range(1, N):
-        prev = np.uint64(mt[i - 1])
-        mt[i] = np.uint32(
-            (np.uint64(1812433253) * (prev ^ (prev >> np.uint64(30))) + np.uint64(i)) & np.uint64(0xFFFFFFFF)
-        )
-    mt[N] = N
+        prev = mt[i - 1]
+        mt[i] = (1812433253 * (prev ^ (prev >> 30)) + i) & 0xFFFFFFFF
+    return np.array(mt, dtype=np.uint32)
+
+
+BASE = _genrand_base()
 
 
 @njit(cache=True)
 def mt_seed(mt: np.ndarray, seed: np.uint64) -> None:
     """Seed ``mt`` as ``random.Random(seed)`` does (``seed`` below 2**64)."""
-    lo = np.uint32(seed & np.uint64(0xFFFFFFFF))
-    hi = np.uint32(seed >> np.uint64(32))
-    key = np.empty(2, np.uint64)
-    key[0] = np.uint64(lo)
-    key[1] = np.uint64(hi)
-    key_length = 2 if hi != 0 else 1
-    _init_genrand(mt, np.uint32(19650218))
-    i = 1
-    j = 0
-    k = N if N > key_length else key_length
-    mask = np.uint64(0xFFFFFFFF)
-    while k > 0:
-        prev = np.uint64(mt[i - 1])
-        v = (np.uint64(mt[i]) ^ ((prev ^ (prev >> np.uint64(30))) * np.uint64(1664525))) + key[j] + np.uint64(j)
-        mt[i] = np.uint32(v & mask)
-        i += 1
-        j += 1
-        if i >= N:
-            mt[0] = mt[N - 1]
-            i = 1
-        if j >= key_length:
-            j = 0
-        k -= 1
-    k = N - 1
-    while k > 0:
-        prev = np.uint64(mt[i - 1])
-        v = (np.uint64(mt[i]) ^ ((prev ^ (prev >> np.uint64(30))) * np.uint64(1566083941))) - np.uint64(i)
-        mt[i] = np.uint32(v & mask)
-        i += 1
-        if i >= N:
-            mt[0] = mt[N - 1]
-            i = 1
-        k -= 1
-    mt[0] = np.uint32(0x80000000)
-    mt[N] = N
+    seeds = np.empty(1, np.uint64)
+    seeds[0] = seed
+    mt_seed_many(mt.reshape((1, N + 1)), seeds)
 
 
 @njit(cache=True)
-def _twist(mt: np.ndarray) -> None:
-    for kk in range(N - M):
-        y = (mt[kk] & UPPER) | (mt[kk + 1] & LOWER)
-        mt[kk] = mt[kk + M] ^ (y >> np.uint32(1)) ^ (MATRIX_A if y & np.uint32(1) else np.uint32(0))
-    for kk in range(N - M, N - 1):
-        y = (mt[kk] & UPPER) | (mt[kk + 1] & LOWER)
-        mt[kk] = mt[kk + (M - N)] ^ (y >> np.uint32(1)) ^ (MATRIX_A if y & np.uint32(1) else np.uint32(0))
-    y = (mt[N - 1] & UPPER) | (mt[0] & LOWER)
-    mt[N - 1] = mt[M - 1] ^ (y >> np.uint32(1)) ^ (MATRIX_A if y & np.uint32(1) else np.uint32(0))
-    mt[N] = 0
+def mt_seed_many(mts: np.ndarray, seeds: np.ndarray) -> None:
+    """Seed the streams ``mts[t]`` with ``seeds[t]`` (see :func:`mt_seed`) side by side:
+    each stream's seeding is a chain of some 1,250 dependent steps; laid out word by
+    word across the streams, the chains run together (the processor overlaps them,
+    several to a vector instruction)."""
+    n = len(seeds)
+    mask = np.uint64(0xFFFFFFFF)
+    key0 = np.empty(n, np.uint64)
+    key1 = np.empty(n, np.uint64)
+    two = np.empty(n, np.uint64)  # 1 where the seed has two 32-bit words
+    w = np.empty((N, n), np.uint64)  # word i of stream t at w[i, t]
+    for t in range(n):
+        seed = np.uint64(seeds[t])
+        key0[t] = seed & mask
+        key1[t] = seed >> np.uint64(32)
+        two[t] = np.uint64(1) if key1[t] != 0 else np.uint64(0)
+    for i in range(N):
+        for t in range(n):
+            w[i, t] = np.uint64(BASE[i])
+    i = 1
+    for step in range(N):  # k = max(N, key length) = N steps; the key word j alternates for two words
+        odd = np.uint64(step & 1)
+        for t in range(n):
+            j = odd * two[t]
+            k = key1[t] if j else key0[t]
+            prev = w[i - 1, t]
+            w[i, t] = ((w[i, t] ^ ((prev ^ (prev >> np.uint64(30))) * np.uint64(1664525))) + k + j) & mask
+        i += 1
+        if i >= N:
+            for t in range(n):
+                w[0, t] = w[N - 1, t]
+            i = 1
+    for _ in range(N - 1):
+        ii = np.uint64(i)
+        for t in range(n):
+            prev = w[i - 1, t]
+            w[i, t] = ((w[i, t] ^ ((prev ^ (prev >> np.uint64(30))) * np.uint64(1566083941))) - ii) & mask
+        i += 1
+        if i >= N:
+            for t in range(n):
+                w[0, t] = w[N - 1, t]
+            i = 1
+    for t in range(n):
+        mts[t, 0] = np.uint32(0x80000000)
+        for i in range(1, N):
+            mts[t, i] = np.uint32(w[i, t])
+        mts[t, N] = N
+
+
+# Streams are rows of one 2-D array and are named by their row: a row taken as an
+# array of its own in the game loop costs a reference count each time.
 
 
 @njit(cache=True, inline="always")
-def mt_uint32(mt: np.ndarray) -> Any:  # an np.uint32
-    """The next 32-bit word (``genrand_uint32``)."""
-    if mt[N] >= N:
-        _twist(mt)
-    y = mt[mt[N]]
-    mt[N] += np.uint32(1)
+def uint32_at(mts: np.ndarray, t: int) -> Any:  # an np.uint32
+    """The next 32-bit word (``genrand_uint32``) of stream ``mts[t]``.
+
+    The twist is done word by word as the words are drawn, not 624 at once: word
+    ``kk`` of a twist reads words ``kk + 1`` and ``kk + 397`` as they were before it
+    (those not yet redone) and, from ``kk = 227`` on, word ``kk - 227`` as it is after
+    it (redone already): drawing in order computes exactly what the whole twist would,
+    and a game draws far fewer than 624 words from most of its streams."""
+    kk = mts[t, N]
+    if kk >= N:
+        kk = 0
+    nxt = kk + 1 if kk + 1 < N else 0
+    far = kk + M if kk < N - M else kk + M - N
+    y = (mts[t, kk] & UPPER) | (mts[t, nxt] & LOWER)
+    y = mts[t, far] ^ (y >> np.uint32(1)) ^ (MATRIX_A if y & np.uint32(1) else np.uint32(0))
+    mts[t, kk] = y
+    mts[t, N] = kk + 1
     y ^= y >> np.uint32(11)
     y ^= (y << np.uint32(7)) & np.uint32(0x9D2C5680)
     y ^= (y << np.uint32(15)) & np.uint32(0xEFC60000)
@@ -109,26 +133,38 @@ def mt_uint32(mt: np.ndarray) -> Any:  # an np.uint32
 
 
 @njit(cache=True, inline="always")
-def mt_random(mt: np.ndarray) -> float:
-    """``Random.random()``: a float in [0, 1) from 53 random bits."""
-    a = mt_uint32(mt) >> np.uint32(5)
-    b = mt_uint32(mt) >> np.uint32(6)
+def random_at(mts: np.ndarray, t: int) -> float:
+    """``Random.random()`` of stream ``mts[t]``: a float in [0, 1) from 53 random bits."""
+    a = uint32_at(mts, t) >> np.uint32(5)
+    b = uint32_at(mts, t) >> np.uint32(6)
     return (float(a) * 67108864.0 + float(b)) * (1.0 / 9007199254740992.0)
 
 
 @njit(cache=True)
-def mt_randbelow(mt: np.ndarray, n: int) -> int:
-    """``Random._randbelow(n)`` for ``1 <= n < 2**32`` (what ``choice`` draws)."""
+def randbelow_at(mts: np.ndarray, t: int, n: int) -> int:
+    """``Random._randbelow(n)`` of stream ``mts[t]``, ``1 <= n < 2**32`` (what ``choice`` draws)."""
     k = 0
     m = n
     while m:
         k += 1
         m >>= 1
     shift = np.uint32(32 - k)
-    r = int(mt_uint32(mt) >> shift)
+    r = int(uint32_at(mts, t) >> shift)
     while r >= n:
-        r = int(mt_uint32(mt) >> shift)
+        r = int(uint32_at(mts, t) >> shift)
     return r
+
+
+@njit(cache=True)
+def mt_random(mt: np.ndarray) -> float:
+    """``Random.random()`` of the single stream ``mt``."""
+    return random_at(mt.reshape((1, N + 1)), 0)
+
+
+@njit(cache=True)
+def mt_randbelow(mt: np.ndarray, n: int) -> int:
+    """``Random._randbelow(n)`` of the single stream ``mt``."""
+    return randbelow_at(mt.reshape((1, N + 1)), 0, n)
 
 
 @njit(cache=True, inline="always")

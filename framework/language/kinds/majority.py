@@ -226,19 +226,28 @@ class Majority(RuleBase):
         ]
         if self.nothing_if_all_equal:
             lines += ["if q.min() == q.max():", "    return"]
-        lines.append("vals = np.unique(q)[::-1]")
-        if self.minimum is not None:
-            lines.append(f"vals = vals[vals >= {self.minimum}]")
-        lines.append("nv = len(vals)")
         allowed = f"{elig}{args} != 0" if elig else "True"
+        floor = f"x >= {self.minimum} and " if self.minimum is not None else ""
         for awards, highest in self._plan(w.seats):
             arr = w.array(awards)
+            # the distinct values at or above the minimum, best first, found one after another
+            better, beyond = (">", "<") if highest else ("<", ">")
             lines += [
                 "place = 0",
-                "for j in range(nv):",
-                f"    if place >= {len(awards)}:",
+                "last = 0",
+                "started = False",
+                "while True:",
+                "    found = False",
+                "    v = 0",
+                "    for s in range(N):",
+                "        x = q[s]",
+                f"        if {floor}(not started or x {beyond} last) and (not found or x {better} v):",
+                "            v = x",
+                "            found = True",
+                f"    if not found or place >= {len(awards)}:",
                 "        break",
-                f"    v = vals[{'j' if highest else 'nv - 1 - j'}]",
+                "    started = True",
+                "    last = v",
                 "    tied = 0",
                 "    rec = 0",
                 "    for s in range(N):",
