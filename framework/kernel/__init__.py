@@ -101,7 +101,8 @@ class Kernel:
         self.module = module
         #: the generated source (kept in the cache directory; numba's cache beside it)
         self.path = path
-        #: seconds spent making it ready: writing, importing and compiling (or loading the cache)
+        #: seconds spent making its module ready (writing, importing and compiling, or
+        #: loading numba's cache), the first time in this process; shared by every player count
         self.compile_seconds = seconds
 
     def refuses(self, bots: Sequence[str]) -> str | None:
@@ -131,11 +132,14 @@ class Kernel:
 
 
 _KERNELS: dict[tuple[int, int], tuple[CompiledRuleset, Kernel | Unsupported]] = {}
+#: per ruleset (by identity): its compiled module and the seconds it took, or why there is none
+_MODULES: dict[int, tuple[CompiledRuleset, tuple[ModuleType, Path, float] | Unsupported]] = {}
 
 
 def compile_kernel(ruleset: CompiledRuleset, players: int) -> Kernel | Unsupported:
     """The kernel of ``ruleset`` at ``players`` players, compiled (or loaded from the
-    cache), or :class:`Unsupported` saying why there is none. Remembered per process."""
+    cache), or :class:`Unsupported` saying why there is none. One compiled module
+    serves every player count of a ruleset; both are remembered per process."""
     key = (id(ruleset), players)
     known = _KERNELS.get(key)
     if known is not None and known[0] is ruleset:
@@ -150,15 +154,34 @@ def _compile(ruleset: CompiledRuleset, players: int) -> Kernel | Unsupported:
         return Unsupported(f"{ruleset.name} is for {ruleset.player_range}, not {players}")
     if importlib.util.find_spec("numba") is None:
         return Unsupported("numba is not installed (pip install 'ruledraft[kernel]')")
+    from ruledraft.kernel.codegen import refusal
+
+    reason = refusal(ruleset, players)
+    if reason is not None:
+        return Unsupported(reason)
+    known = _MODULES.get(id(ruleset))
+    made = known[1] if known is not None and known[0] is ruleset else None
+    if made is None:
+        made = _module(ruleset)
+        _MODULES[id(ruleset)] = (ruleset, made)
+    if isinstance(made, Unsupported):
+        return made
+    module, path, seconds = made
+    return Kernel(ruleset, players, module, path, seconds)
+
+
+def _module(ruleset: CompiledRuleset) -> tuple[ModuleType, Path, float] | Unsupported:
+    """The ruleset's kernel module, written, imported and its game loop compiled (or
+    loaded from numba's cache): (module, its file, seconds taken)."""
+    import hashlib
+
     from ruledraft.kernel.codegen import NoKernel, source_hash, write_source
 
     started = time.perf_counter()
     try:
-        source = write_source(ruleset, players)
+        source = write_source(ruleset)
     except NoKernel as e:
         return Unsupported(str(e))
-    import hashlib
-
     digest = hashlib.sha256((source_hash() + source).encode()).hexdigest()[:20]
     folder = cache_dir() / "kernels"
     folder.mkdir(parents=True, exist_ok=True)
@@ -174,12 +197,11 @@ def _compile(ruleset: CompiledRuleset, players: int) -> Kernel | Unsupported:
         spec = importlib.util.spec_from_file_location(name, path)
         assert spec is not None and spec.loader is not None
         module = importlib.util.module_from_spec(spec)
-        sys.modules[name] = module
+        sys.modules[name] = module  # numba's cache finds the module's globals by its name
         spec.loader.exec_module(module)
-    kernel = Kernel(ruleset, players, module, path, 0.0)
-    kernel.play([0], ["random"] * players)  # compiles the loop (or loads it from the cache)
-    kernel.compile_seconds = time.perf_counter() - started
-    return kernel
+    players = ruleset.min_players
+    Kernel(ruleset, players, module, path, 0.0).play([0], ["random"] * players)  # compile, or load the cache
+    return module, path, time.perf_counter() - started
 
 
 def _use_cache_dir() -> None:

@@ -38,17 +38,17 @@ class NoKernel(Exception):
 class _Writer:
     """The :class:`~ruledraft.language.rule.KernelWriter` the rules write through."""
 
-    def __init__(self, ruleset: CompiledRuleset, seats: int) -> None:
+    def __init__(self, ruleset: CompiledRuleset, seat_counts: tuple[int, ...]) -> None:
         self.ruleset = ruleset
-        self._seats = seats
+        self._seat_counts = seat_counts
         self.arrays: list[str] = []
         self.functions: list[str] = []
         self._quantities: dict[int, str] = {}
         self.why_not: str | None = None
 
     @property
-    def seats(self) -> int:
-        return self._seats
+    def seat_counts(self) -> tuple[int, ...]:
+        return self._seat_counts
 
     def array(self, values: Sequence[int]) -> str:
         name = f"A{len(self.arrays)}"
@@ -96,8 +96,9 @@ class _Writer:
         return None
 
 
-def refusal(ruleset: CompiledRuleset, players: int) -> str | None:
-    """Why the kernel cannot play ``ruleset`` at ``players`` players (None: it can)."""
+def refusal(ruleset: CompiledRuleset, players: int | None = None) -> str | None:
+    """Why the kernel cannot play ``ruleset`` (at ``players`` players; None: at any
+    count it allows) -- None: it can."""
     if ruleset.procedure != "standard":
         return f"the '{ruleset.procedure}' turn procedure has no kernel part yet"
     if ruleset.effects:
@@ -113,7 +114,7 @@ def refusal(ruleset: CompiledRuleset, players: int) -> str | None:
         return "special actions other than one card allowing one extra pick have no kernel part yet"
     if ruleset.actions and ruleset.catalogue.size > MAX_CARD_TYPES_WITH_ACTIONS:
         return f"more than {MAX_CARD_TYPES_WITH_ACTIONS} card types with a special action"
-    if ruleset.hand_size(players) > MAX_HAND:
+    if players is not None and ruleset.hand_size(players) > MAX_HAND:
         return f"hands of more than {MAX_HAND} cards"
     for rule in ruleset.rules:
         if rule.turn_scoring is not None:
@@ -148,18 +149,22 @@ def source_hash() -> str:
     return h.hexdigest()[:16]
 
 
-def write_source(ruleset: CompiledRuleset, players: int) -> str:
-    """The kernel module's source; :class:`NoKernel` with the reason if there is none."""
-    reason = refusal(ruleset, players)
+def write_source(ruleset: CompiledRuleset) -> str:
+    """The kernel module's source, for every player count the ruleset allows (the
+    number of seats is an argument of its functions); :class:`NoKernel` with the
+    reason if there is none."""
+    reason = refusal(ruleset)
     if reason is not None:
         raise NoKernel(reason)
-    seats = ruleset.num_seats(players)
-    w = _Writer(ruleset, seats)
+    counts = tuple(n for n in ruleset.player_counts if ruleset.hand_size(n) <= MAX_HAND)
+    w = _Writer(ruleset, tuple(ruleset.num_seats(n) for n in counts))
     cat = ruleset.catalogue
     K = cat.size
     held = {c for a in ruleset.additions for c in a.cards}
     deck = [c for c in cat.deck() if c not in held]
-    H = ruleset.hand_size(players)
+    hand_sizes = [0] * (max(ruleset.num_seats(n) for n in counts) + 1)
+    for n in counts:
+        hand_sizes[ruleset.num_seats(n)] = ruleset.hand_size(n)
     rule_functions: list[tuple[str, str]] = []  # (when, name)
     for i, rule in enumerate(ruleset.rules):
         body = _kernel_body(rule, w)
@@ -167,7 +172,9 @@ def write_source(ruleset: CompiledRuleset, players: int) -> str:
             detail = f": {w.why_not}" if w.why_not else ""
             raise NoKernel(f"scoring rule '{rule.id}' ({type(rule).__name__}) has no kernel part{detail}")
         name = f"rule{i}"
-        w.functions.append(f"@njit(cache=True)\ndef {name}(counts, seq, lens, rnd, out):\n{_indent(body)}")
+        w.functions.append(
+            f"@njit(cache=True)\ndef {name}(counts, seq, lens, rnd, out):\n    N = lens.shape[0]\n{_indent(body)}"
+        )
         rule_functions.append((rule.when, name))
     tie_breaks = []
     for tb in ruleset.tie_breaks:
@@ -185,34 +192,36 @@ def write_source(ruleset: CompiledRuleset, players: int) -> str:
     round_names = [n for when, n in rule_functions if when != "game_end"]
     game_names = [n for when, n in rule_functions if when == "game_end"]
     assert len(round_names) == nrr and len(game_names) == ngr
+    # every seat is a player (no dummy has a kernel part yet)
     decide = [
         "@njit(cache=True)",
         "def decide(tot, kc, ks, kl, rnd, win):",
-        f"    tied = np.zeros({seats}, np.int64)",
+        "    N = tot.shape[0]",
+        "    tied = np.zeros(N, np.int64)",
         "    best = tot[0]",
-        f"    for s in range(1, {players}):",
+        "    for s in range(1, N):",
         "        if tot[s] > best:",
         "            best = tot[s]",
         "    n = 0",
-        f"    for s in range({players}):",
+        "    for s in range(N):",
         "        if tot[s] == best:",
         "            tied[s] = 1",
         "            n += 1",
-        f"    vals = np.zeros({seats}, np.int64)",
+        "    vals = np.zeros(N, np.int64)",
     ]
     for q, most in tie_breaks:
         decide += [
             "    if n > 1:",
             "        target = 0",
             "        first = True",
-            f"        for s in range({seats}):",
+            "        for s in range(N):",
             "            if tied[s]:",
             f"                vals[s] = {q}(kc, ks, kl, rnd, s)",
             f"                if first or vals[s] {'>' if most else '<'} target:",
             "                    target = vals[s]",
             "                    first = False",
             "        n = 0",
-            f"        for s in range({seats}):",
+            "        for s in range(N):",
             "            if tied[s]:",
             "                if vals[s] != target:",
             "                    tied[s] = 0",
@@ -221,10 +230,10 @@ def write_source(ruleset: CompiledRuleset, players: int) -> str:
         ]
     if not ruleset.shared_win:
         decide += ["    if n > 1:", "        tied[:] = 0"]
-    decide += [f"    for s in range({seats}):", "        win[s] = tied[s]"]
+    decide += ["    for s in range(N):", "        win[s] = tied[s]"]
     chop = ruleset.actions[0].card if ruleset.actions else -1
     parts = [
-        f"# The game kernel of {ruleset.id} at {players} players, written by ruledraft.kernel.codegen.",
+        f"# The game kernel of {ruleset.id}, written by ruledraft.kernel.codegen.",
         "# Generated: do not edit (it is written again whenever what it is made of changes).",
         "from collections import namedtuple",
         "",
@@ -233,9 +242,8 @@ def write_source(ruleset: CompiledRuleset, players: int) -> str:
         "",
         "from ruledraft.kernel.rng import derive_seed1, mt_seed_many, randbelow_at, random_at",
         "",
-        f"N = {seats}",
         f"K = {K}",
-        f"H = {H}",
+        f"HS = np.array({hand_sizes}, dtype=np.int64)  # hand size by number of seats",
         f"R = {ruleset.rounds}",
         f"D = {len(deck)}",
         f"NRR = {nrr}",

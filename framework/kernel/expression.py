@@ -36,7 +36,7 @@ _COMPARE = ("==", "!=", "<", "<=", ">", ">=")
 
 
 def expression_source(text: str, catalogue: Catalogue) -> str:
-    """``text`` as a numba expression of ``counts``, ``lens``, ``rnd``, ``N`` and seat ``s``."""
+    """``text`` as a numba expression of ``counts``, ``lens``, ``rnd`` and seat ``s``."""
     return _Writer(catalogue).value(_parser().parse(text))
 
 
@@ -58,7 +58,7 @@ class _Writer:
         if kind == "name":
             word = str(kids[0])
             if word == "players":
-                return "N"
+                return "lens.shape[0]"
             if word == "round":
                 return "rnd"
             raise NoKernelForm(f"the name '{word}'")

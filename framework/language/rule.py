@@ -147,13 +147,14 @@ class KernelWriter(Protocol):
     A rule's part is the body of a compiled function ``(counts, seq, lens, rnd, out)``:
     ``counts[s, c]`` is seat ``s``'s number of card ``c`` on the table scored,
     ``seq[s, :lens[s]]`` its cards in play order, ``rnd`` the round (from 1) and ``N``
-    (a constant) the number of seats; the body sets ``out[s]``, the points of every
-    seat, in plain numba-compatible Python on integers (``np`` is numpy).
+    the number of seats; the body sets ``out[s]``, the points of every seat, in plain
+    numba-compatible Python on integers (``np`` is numpy). One compiled kernel serves
+    every player count: what depends on it branches on ``N``.
     """
 
     @property
-    def seats(self) -> int:
-        """The number of seats the kernel is compiled for (awards by seat count resolve now)."""
+    def seat_counts(self) -> tuple[int, ...]:
+        """The numbers of seats ``N`` may be (awards by seat count are resolved for each)."""
         ...
 
     def quantity(self, q: Quantity) -> str | None:

@@ -228,7 +228,27 @@ class Majority(RuleBase):
             lines += ["if q.min() == q.max():", "    return"]
         allowed = f"{elig}{args} != 0" if elig else "True"
         floor = f"x >= {self.minimum} and " if self.minimum is not None else ""
-        for awards, highest in self._plan(w.seats):
+        # the awards depend on the number of seats: one branch per distinct plan
+        by_plan: dict[tuple[tuple[tuple[int, ...], bool], ...], list[int]] = {}
+        for n in w.seat_counts:
+            by_plan.setdefault(tuple(self._plan(n)), []).append(n)
+        for b, (plan, ns) in enumerate(by_plan.items()):
+            lines.append(("if " if b == 0 else "elif ") + " or ".join(f"N == {n}" for n in ns) + ":")
+            lines += ["    " + line for line in self._kernel_plan(w, plan, args, allowed, floor, mult)] or ["    pass"]
+        return "\n".join(lines) + "\n"
+
+    def _kernel_plan(
+        self,
+        w: KernelWriter,
+        plan: tuple[tuple[tuple[int, ...], bool], ...],
+        args: str,
+        allowed: str,
+        floor: str,
+        mult: str,
+    ) -> list[str]:
+        """The kernel lines awarding ``plan`` (most and/or least) on the quantities ``q``."""
+        lines: list[str] = []
+        for awards, highest in plan:
             arr = w.array(awards)
             # the distinct values at or above the minimum, best first, found one after another
             better, beyond = (">", "<") if highest else ("<", ">")
@@ -270,7 +290,7 @@ class Majority(RuleBase):
                 f"                out[s] += amount{f' * {mult}{args}' if mult else ''}",
                 f"    place += {'tied' if self.tie_skips_places else '1'}",
             ]
-        return "\n".join(lines) + "\n"
+        return lines
 
     def describe(self) -> str:
         parts = [f"Players are ranked by {self.quantity.words}."]
