@@ -72,6 +72,13 @@ class _Writer:
         self._quantities[id(q)] = name
         return name
 
+    def _function(self, body: list[str]) -> str:
+        """A compiled function ``(counts, seq, lens, rnd, s)`` of ``body``: its name."""
+        name = f"f{len(self.functions)}"
+        lines = "".join(f"    {line}\n" for line in body)
+        self.functions.append(f"@njit(cache=True)\ndef {name}(counts, seq, lens, rnd, s):\n{lines}")
+        return name
+
     def _quantity_expr(self, q: Quantity) -> str | None:
         form = q.form
         if not form:
@@ -92,7 +99,7 @@ class _Writer:
             ]
             return "(" + (" + ".join(terms) or "0") + ")"
         if kind == "expr":
-            return expression_source(form[1], self.ruleset.catalogue)
+            return expression_source(form[1], self.ruleset.catalogue, self._function)
         return None
 
 
@@ -261,3 +268,27 @@ def write_source(ruleset: CompiledRuleset) -> str:
         (HERE / "game_loop.tmpl").read_text(encoding="utf-8"),
     ]
     return "\n".join(parts)
+
+
+def plain_rule(ruleset: CompiledRuleset, rule: Any) -> Any:
+    """``rule``'s kernel part run as plain Python (no numba): a function ``(counts, seq,
+    lens, rnd, out)``, or None if the rule has no part. The source is the very text
+    the kernel compiles, so a test can check every kind's part against its ``score``
+    cheaply, over many tables."""
+    import numpy as np
+
+    seat_counts = tuple(ruleset.num_seats(n) for n in ruleset.player_counts)
+    w = _Writer(ruleset, seat_counts)
+    body = _kernel_body(rule, w)
+    if body is None:
+        return None
+    source = "\n".join(
+        [*w.arrays, *w.functions, f"def rule(counts, seq, lens, rnd, out):\n    N = lens.shape[0]\n{_indent(body)}"]
+    )
+
+    def njit(*args: Any, **kwargs: Any) -> Any:
+        return lambda f: f
+
+    namespace: dict[str, Any] = {"np": np, "njit": njit}
+    exec(compile(source, f"<kernel part of rule {rule.id}>", "exec"), namespace)  # noqa: S102 - our own generated code
+    return namespace["rule"]

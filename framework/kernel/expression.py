@@ -12,6 +12,7 @@ this walk only translates.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -35,14 +36,23 @@ def _parser() -> Lark:
 _COMPARE = ("==", "!=", "<", "<=", ">", ">=")
 
 
-def expression_source(text: str, catalogue: Catalogue) -> str:
-    """``text`` as a numba expression of ``counts``, ``lens``, ``rnd`` and seat ``s``."""
-    return _Writer(catalogue).value(_parser().parse(text))
+#: ``add_function(body) -> name``: a compiled function ``(counts, seq, lens, rnd, s)``
+#: of the given body lines (a player aggregate needs one for its argument and one for itself)
+AddFunction = Callable[[list[str]], str]
+
+_AGGREGATES = {f"{what}_{over}" for what in ("max", "min", "sum", "count") for over in ("players", "opponents")}
+
+
+def expression_source(text: str, catalogue: Catalogue, add_function: AddFunction | None = None) -> str:
+    """``text`` as a numba expression of ``counts``, ``lens``, ``rnd`` and seat ``s``
+    (functions it needs, for player aggregates, are made through ``add_function``)."""
+    return _Writer(catalogue, add_function).value(_parser().parse(text))
 
 
 class _Writer:
-    def __init__(self, catalogue: Catalogue) -> None:
+    def __init__(self, catalogue: Catalogue, add_function: AddFunction | None) -> None:
         self.catalogue = catalogue
+        self.add_function = add_function
 
     def value(self, node: Any) -> str:
         if isinstance(node, Token):
@@ -110,9 +120,52 @@ class _Writer:
             return self.weighted(sel, list(weights))
         if name in ("min", "max"):
             return f"{name}(" + ", ".join(self.value(a) for a in args) + ")"
+        if name in ("groups", "largest_group"):
+            sel = self.selector(args[0]) if args else tuple(range(cat.size))
+            groups: dict[int, list[int]] = {}
+            for i in sel:
+                if cat.group_index[i] >= 0:  # a card of no colour is in no group
+                    groups.setdefault(cat.group_index[i], []).append(i)
+            if name == "groups":
+                return self.any_of([tuple(m) for m in groups.values()])
+            return "max(0, " + ", ".join(self.weighted(tuple(m), [1] * cat.size) for m in groups.values()) + ")"
+        if name == "kinds":
+            sel = self.selector(args[0]) if args else tuple(range(cat.size))
+            return self.any_of([(i,) for i in sel])
+        if name in _AGGREGATES:
+            return self.aggregate(name, args[0])
         if name == "abs":
             return f"abs({self.value(args[0])})"
         raise NoKernelForm(f"the function {name}()")
+
+    @staticmethod
+    def any_of(groups: list[tuple[int, ...]]) -> str:
+        """How many of ``groups`` have a card on the seat's table."""
+        terms = ["(1 if " + " or ".join(f"counts[s, {i}] > 0" for i in g) + " else 0)" for g in groups if g]
+        return "(" + (" + ".join(terms) or "0") + ")"
+
+    def aggregate(self, name: str, arg: Any) -> str:
+        """A player aggregate: its argument for every seat (or every other), folded."""
+        if self.add_function is None:
+            raise NoKernelForm(f"the function {name}() here")
+        inner = self.add_function([f"return {self.value(arg)}"])
+        what, over = name.split("_")
+        fold = {
+            "max": ["if not found or v > acc:", "    acc = v", "    found = True"],
+            "min": ["if not found or v < acc:", "    acc = v", "    found = True"],
+            "sum": ["acc += v"],
+            "count": ["if v != 0:", "    acc += 1"],
+        }[what]
+        body = [
+            "acc = 0",
+            "found = False",
+            "for o in range(lens.shape[0]):",
+            *(["    if o == s:", "        continue"] if over == "opponents" else []),
+            f"    v = {inner}(counts, seq, lens, rnd, o)",
+            *("    " + line for line in fold),
+            "return acc",
+        ]
+        return f"{self.add_function(body)}(counts, seq, lens, rnd, s)"
 
     @staticmethod
     def weighted(sel: tuple[int, ...], weights: list[int]) -> str:
