@@ -111,11 +111,7 @@ def refusal(ruleset: CompiledRuleset, players: int | None = None) -> str | None:
     if ruleset.effects:
         kinds = sorted({e.kind for e in ruleset.effects})
         return f"card effects ({', '.join(kinds)}) have no kernel part yet"
-    if ruleset.pass_patterns:
-        return "passing in a different direction from turn to turn has no kernel part yet"
-    if ruleset.additions:
-        return "cards added to the deck between rounds have no kernel part yet"
-    if ruleset.between_rounds != "keep_deck":
+    if ruleset.between_rounds not in ("keep_deck", "reshuffle"):
         return f"'between_rounds: {ruleset.between_rounds}' has no kernel part yet"
     if len(ruleset.actions) > 1 or any(a.extra != 1 for a in ruleset.actions):
         return "special actions other than one card allowing one extra pick have no kernel part yet"
@@ -239,6 +235,18 @@ def write_source(ruleset: CompiledRuleset) -> str:
         decide += ["    if n > 1:", "        tied[:] = 0"]
     decide += ["    for s in range(N):", "        win[s] = tied[s]"]
     chop = ruleset.actions[0].card if ruleset.actions else -1
+    # held-back families (rounds.add): their cards in catalogue-deck order, and how many
+    # of each join before each round, by number of seats
+    reserves = [[c for c in cat.deck() if c in a.cards] for a in ruleset.additions]
+    starts = [sum(len(r) for r in reserves[:i]) for i in range(len(reserves))]
+    top = max(ruleset.num_seats(n) for n in counts) + 1
+    added = [
+        [list(a.counts.get(n, ())) + [0] * (ruleset.rounds - len(a.counts.get(n, ()))) for a in ruleset.additions]
+        or [[0] * ruleset.rounds]
+        for n in range(top)
+    ]
+    width = max((len(p) for p in ruleset.pass_patterns), default=1)
+    patterns = [list(p) + [0] * (width - len(p)) for p in ruleset.pass_patterns] or [[0]] * ruleset.rounds
     parts = [
         f"# The game kernel of {ruleset.id}, written by ruledraft.kernel.codegen.",
         "# Generated: do not edit (it is written again whenever what it is made of changes).",
@@ -247,7 +255,7 @@ def write_source(ruleset: CompiledRuleset) -> str:
         "import numpy as np",
         "from numba import njit",
         "",
-        "from ruledraft.kernel.rng import derive_seed1, mt_seed_many, randbelow_at, random_at",
+        "from ruledraft.kernel.rng import derive_seed1, derive_seed2, mt_seed_many, randbelow_at, random_at",
         "",
         f"K = {K}",
         f"HS = np.array({hand_sizes}, dtype=np.int64)  # hand size by number of seats",
@@ -258,6 +266,16 @@ def write_source(ruleset: CompiledRuleset) -> str:
         f"CHOP = {chop}",
         f"DECK = np.array({deck}, dtype=np.int64)",
         f"DIRS = np.array({list(ruleset.pass_directions)}, dtype=np.int64)",
+        f"RESHUFFLE = {ruleset.between_rounds == 'reshuffle'}",
+        f"NADD = {len(reserves)}",
+        f"RES = np.array({[c for r in reserves for c in r]}, dtype=np.int64)",
+        f"RES_START = np.array({starts or [0]}, dtype=np.int64)",
+        f"RES_LEN = np.array({[len(r) for r in reserves] or [0]}, dtype=np.int64)",
+        f"ADDED = np.array({added}, dtype=np.int64)  # [seats, family, round]",
+        f"DT = {len(deck) + sum(len(r) for r in reserves)}",
+        f"PATTERNS = {bool(ruleset.pass_patterns)}",
+        f"PAT = np.array({patterns}, dtype=np.int64)  # per round, the direction after each turn (cycled)",
+        f"PLEN = np.array({[len(p) for p in ruleset.pass_patterns] or [1] * ruleset.rounds}, dtype=np.int64)",
         f"KEPT = np.array({[1 if c.kept else 0 for c in cat.cards]}, dtype=np.int64)",
         *w.arrays,
         "",

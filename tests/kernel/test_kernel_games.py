@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import attrs
 import pytest
 
@@ -15,12 +17,30 @@ from ruledraft.language.loading import load_ruleset  # noqa: E402
 from ruledraft.language.rule import RuleBase  # noqa: E402
 from ruledraft.play.runner import game_seed, play_game  # noqa: E402
 
-#: the bundled rulesets the kernel must play (the others may be refused, with a reason)
-MUST_PLAY = {"sushi-go", "sushi-go-pass-both-ways", "sushi-go-soy-sauce"}
+ROOT = Path(__file__).resolve().parent.parent.parent
+#: the example rule files that are games (the tutorial's broken files are not)
+EXAMPLES = tuple(str(p.relative_to(ROOT)) for p in sorted((ROOT / "examples").glob("*.yaml")) if "broken" not in p.name)
+
+#: the rule files the kernel must play (the others may be refused, with a reason)
+MUST_PLAY = {
+    "sushi-go",
+    "sushi-go-pass-both-ways",
+    "sushi-go-soy-sauce",
+    "sushi-go-party-starter",  # cards added to the deck before rounds
+    "examples/midnight-apothecary.yaml",  # reshuffled between rounds
+    "examples/sushi-go-switchback.yaml",  # a pass direction per turn
+    "examples/sushi-go-party-soy-sauce.yaml",
+    "examples/my-party-menu.yaml",
+}
+
+
+def _load(ruleset_id: str):
+    """A bundled ruleset by id, or an example by its path from the repository's root."""
+    return load_ruleset(str(ROOT / ruleset_id) if ruleset_id.startswith("examples/") else ruleset_id)
 
 
 def _kernel(ruleset_id: str, players: int) -> Kernel:
-    kernel = compile_kernel(load_ruleset(ruleset_id), players)
+    kernel = compile_kernel(_load(ruleset_id), players)
     assert isinstance(kernel, Kernel), kernel
     return kernel
 
@@ -39,12 +59,13 @@ def _assert_same_games(kernel: Kernel, bots: list[str], seeds: list[int]) -> Non
         assert {k: list(v) for k, v in rule_points.items()} == state.rule_points, f"rule points differ, seed {seed}"
 
 
-@pytest.mark.parametrize("ruleset_id", BUNDLED_RULESETS)
+@pytest.mark.parametrize("ruleset_id", BUNDLED_RULESETS + EXAMPLES)
 @pytest.mark.parametrize("end", ["min", "max"])
 def test_random_games_equal_the_reference(ruleset_id, end):
-    """Every bundled ruleset at its smallest and largest player counts: the kernel plays
-    300 seeds of random bots exactly as the reference engine does, or refuses with a reason."""
-    ruleset = load_ruleset(ruleset_id)
+    """Every bundled ruleset and example at its smallest and largest player counts: the
+    kernel plays 300 seeds of random bots exactly as the reference engine does, or
+    refuses with a reason."""
+    ruleset = _load(ruleset_id)
     players = ruleset.min_players if end == "min" else ruleset.max_players
     made = compile_kernel(ruleset, players)
     if isinstance(made, Unsupported):
@@ -57,9 +78,12 @@ def test_random_games_equal_the_reference(ruleset_id, end):
 @pytest.mark.parametrize("ruleset_id", sorted(MUST_PLAY))
 def test_greedy_and_first_games_equal_the_reference(ruleset_id):
     """Greedy (its rescoring and its seeded tie-breaks), first and random bots together: identical games."""
-    ruleset = load_ruleset(ruleset_id)
-    for players, bots in ((ruleset.min_players, ["greedy", "random"]), (ruleset.max_players, None)):
-        lineup = bots or (["greedy", "first", "random", "greedy"] * 2)[:players]
+    ruleset = _load(ruleset_id)
+    for players, seats in (
+        (ruleset.min_players, ["greedy", "random"]),
+        (ruleset.max_players, ["greedy", "first", "random"]),
+    ):
+        lineup = (seats * players)[:players]
         _assert_same_games(_kernel(ruleset_id, players), lineup, [game_seed(99, i) for i in range(60)])
 
 
