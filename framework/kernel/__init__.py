@@ -39,7 +39,7 @@ from ruledraft.language.ruleset import CompiledRuleset
 __all__ = ["BOTS", "Kernel", "KernelGames", "Unsupported", "cache_dir", "compile_kernel"]
 
 #: the bots the kernel plays, by name (the registry's names), and their codes in the kernel
-BOTS = {"random": 0, "first": 1, "greedy": 2}
+BOTS = {"random": 0, "first": 1, "greedy": 2, "value": 3}
 
 
 def cache_dir() -> Path:
@@ -104,12 +104,13 @@ class Kernel:
         #: seconds spent making its module ready (writing, importing and compiling, or
         #: loading numba's cache), the first time in this process; shared by every player count
         self.compile_seconds = seconds
+        self._values: np.ndarray | None = None
 
     def refuses(self, bots: Sequence[str]) -> str | None:
         """Why the kernel cannot play these bots (None: it can)."""
         for name in bots:
             if name not in BOTS:
-                return f"the bot '{name}' has no kernel part (the kernel plays {', '.join(BOTS)})"
+                return f"the bot '{name}' has no kernel part (the kernel plays {', '.join(BOTS)}, without options)"
         return None
 
     def play(self, seeds: Sequence[int] | np.ndarray, bots: Sequence[str]) -> KernelGames:
@@ -127,7 +128,15 @@ class Kernel:
         wins = np.zeros((G, N), np.int64)
         moves = np.zeros((G, r.rounds, H, N), np.int64)
         codes = np.array([BOTS[b] for b in bots], np.int64)
-        self.module.play(seeds_u, codes, totals, rules, wins, moves)
+        values = np.zeros(r.catalogue.size, np.float64)
+        if "value" in bots:  # the value bot's default card values, as the reference computes them
+            from ruledraft.engine.state import Game
+            from ruledraft.play.agents import default_card_values
+
+            if self._values is None:
+                self._values = np.array(default_card_values(Game(r, self.players)), np.float64)
+            values = self._values
+        self.module.play(seeds_u, codes, values, totals, rules, wins, moves)
         return KernelGames(seeds_u, r.rule_ids, totals, rules, wins, moves)
 
 

@@ -76,12 +76,13 @@ def test_random_games_equal_the_reference(ruleset_id, end):
 
 
 @pytest.mark.parametrize("ruleset_id", sorted(MUST_PLAY))
-def test_greedy_and_first_games_equal_the_reference(ruleset_id):
-    """Greedy (its rescoring and its seeded tie-breaks), first and random bots together: identical games."""
+def test_greedy_value_and_first_games_equal_the_reference(ruleset_id):
+    """Greedy (its rescoring and its seeded tie-breaks), value (its default card values), first
+    and random bots together: identical games."""
     ruleset = _load(ruleset_id)
     for players, seats in (
-        (ruleset.min_players, ["greedy", "random"]),
-        (ruleset.max_players, ["greedy", "first", "random"]),
+        (ruleset.min_players, ["greedy", "value"]),
+        (ruleset.max_players, ["greedy", "first", "random", "value"]),
     ):
         lineup = (seats * players)[:players]
         _assert_same_games(_kernel(ruleset_id, players), lineup, [game_seed(99, i) for i in range(60)])
