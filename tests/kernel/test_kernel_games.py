@@ -136,3 +136,17 @@ def test_a_bot_without_a_kernel_part_is_refused():
     assert "ismcts" in (kernel.refuses(["random", "ismcts"]) or "")
     with pytest.raises(ValueError, match="ismcts"):
         kernel.play([1], ["random", "ismcts"])
+
+
+def test_kernel_results_are_the_runners_game_results():
+    """game_results() gives the runner's GameResult for each game, indexed from the first index given."""
+    seeds = [game_seed(3, i) for i in range(10, 20)]
+    games = _kernel("sushi-go", 3).play(seeds, ["random"] * 3)
+    ruleset = load_ruleset("sushi-go")
+    game = Game(ruleset, 3)
+    for i, result in enumerate(games.game_results(first_index=10)):
+        state = play_game(game, seeds[i], ["random"] * 3)
+        assert (result.index, result.seed) == (10 + i, seeds[i])
+        assert list(result.totals) == state.totals() and list(result.winners) == state.winners
+        assert {k: list(v) for k, v in result.rule_points.items()} == state.rule_points
+    assert games.rule_ids == ruleset.rule_ids
