@@ -5,12 +5,13 @@ from __future__ import annotations
 import json
 
 import typer
+from rich.console import Console
 from rich.table import Table
 
 from ruledraft.errors import InputError
 from ruledraft.language.bundled import bundled_ids, resolve_source
 from ruledraft.language.loading import load_ruleset
-from ruledraft.play.bench import default_player_counts, measure, measure_jobs, player_counts
+from ruledraft.play.bench import Figure, default_player_counts, measure, measure_jobs, player_counts
 
 from .common import console, reported_errors
 from .options import bots_help, bots_option, json_option, parse_bots, players_option
@@ -36,6 +37,12 @@ def bench(
         4000, "--jobs-games", min=1, max=10_000_000, help="Games for the --jobs comparison."
     ),
     as_json: bool = json_option("the figures"),
+    engine: str = typer.Option(
+        "reference",
+        "--engine",
+        help="reference: the interpreter; kernel or auto: the compiled kernel where the ruleset and the bot "
+        "have one (the kernel extra), else the interpreter, said in one line. Compile time is reported apart.",
+    ),
 ) -> None:
     """Print games per second for the bots on the bundled rulesets.
 
@@ -52,6 +59,8 @@ def bench(
                     raise ValueError
             except ValueError:
                 raise InputError(f"--players takes player counts separated by commas, not {players!r}") from None
+        if engine not in ("reference", "kernel", "auto"):
+            raise InputError(f"--engine is reference, kernel or auto, not {engine!r}")
         bot_names = list(dict.fromkeys(parse_bots(bots, len(bots.split(",")))))
         figures = []
         err = console(stderr=True)
@@ -59,11 +68,12 @@ def bench(
             rs = load_ruleset(name)
             for n in default_player_counts(rs) if counts is None else player_counts(rs, counts):
                 for bot in bot_names:
-                    fig = measure(rs, n, bot, min_seconds=seconds)
+                    fig = measure_on(engine, rs, n, bot, seconds, err, as_json)
                     figures.append(fig)
                     if not as_json:
                         err.print(
-                            f"  {rs.id:<30} {n} players  {bot:<8} {fig.games_per_second:>9,.0f} games/s",
+                            f"  {rs.id:<30} {n} players  {bot:<8} {fig.games_per_second:>9,.0f} games/s"
+                            + (" (kernel)" if fig.engine == "kernel" else ""),
                             highlight=False,
                         )
             if jobs > 1:
@@ -81,8 +91,33 @@ def bench(
             typer.echo(json.dumps([f.to_json() for f in figures], indent=2))
             return
         table = Table(title="games per second (one process unless jobs > 1)")
-        for col in ("ruleset", "players", "bots", "jobs", "games/s"):
+        columns = ["ruleset", "players", "bots", "jobs", "games/s"] + (["engine"] if engine != "reference" else [])
+        for col in columns:
             table.add_column(col, justify="right" if col in ("players", "jobs", "games/s") else "left")
         for f in figures:
-            table.add_row(f.ruleset, str(f.players), f.bots, str(f.jobs), f"{f.games_per_second:,.0f}")
+            row = [f.ruleset, str(f.players), f.bots, str(f.jobs), f"{f.games_per_second:,.0f}"]
+            table.add_row(*row, *([f.engine] if engine != "reference" else []))
         console().print(table)
+
+
+def measure_on(engine: str, rs, players: int, bot: str, seconds: float, out: Console, quiet: bool) -> Figure:
+    """One figure on the engine asked for: the kernel when it has the ruleset and the
+    bot (its compile time reported on a line of its own), else the reference engine,
+    with one line saying why."""
+    if engine != "reference":
+        from ruledraft.kernel import Kernel, compile_kernel
+        from ruledraft.kernel.bench import measure_kernel
+
+        kernel = compile_kernel(rs, players)
+        reason = kernel.refuses([bot] * players) if isinstance(kernel, Kernel) else kernel.reason
+        if isinstance(kernel, Kernel) and reason is None:
+            if not quiet:
+                out.print(
+                    f"  {rs.id:<30} {players} players  kernel compiled or loaded in {kernel.compile_seconds:.2f} s",
+                    highlight=False,
+                )
+            games, elapsed = measure_kernel(kernel, bot, min_seconds=seconds)
+            return Figure(rs.id, players, bot, 1, games, elapsed, "kernel", round(kernel.compile_seconds, 3))
+        if not quiet:
+            out.print(f"  {rs.id:<30} {players} players  {bot:<8} on the reference engine: {reason}", highlight=False)
+    return measure(rs, players, bot, min_seconds=seconds)

@@ -42,6 +42,10 @@ class Quantity:
     steps: Callable[[int], int] = lambda seats: 1
     #: ``all_fn(tableau) -> [value per seat]``, a faster way to get every seat's value
     all_fn: Callable[[Tableau], list[int]] | None = None
+    #: what it is, as data, for code that compiles it again (the game kernel):
+    #: ``("count", indices)``, ``("sum", indices, weights)``, ``("distinct", indices,
+    #: key per card)`` or ``("expr", text)``; empty when only ``fn`` says (a plug-in's)
+    form: tuple[Any, ...] = ()
 
     def values(self, t: Tableau) -> list[int]:
         """The value of every seat."""
@@ -150,7 +154,14 @@ def compile_quantity(spec: Any, catalogue: Catalogue, compile_expr: Callable[[st
         spec = {"expr": spec}
     if "expr" in spec:
         expr = compile_expr(spec["expr"])
-        return Quantity(expr.fn, expr.reads, expr.is_local, f"the value of `{spec['expr']}`", steps=expr.steps)
+        return Quantity(
+            expr.fn,
+            expr.reads,
+            expr.is_local,
+            f"the value of `{spec['expr']}`",
+            steps=expr.steps,
+            form=("expr", expr.text),
+        )
     if "count" in spec:
         idx = selector_indices(spec["count"], catalogue)
         return Quantity(
@@ -160,6 +171,7 @@ def compile_quantity(spec: Any, catalogue: Catalogue, compile_expr: Callable[[st
             f"number of {selector_words(spec['count'], catalogue)}",
             True,
             all_fn=count_all_fn(idx),
+            form=("count", idx),
         )
     if "sum" in spec:
         idx = selector_indices(spec.get("of"), catalogue)
@@ -171,6 +183,7 @@ def compile_quantity(spec: Any, catalogue: Catalogue, compile_expr: Callable[[st
             f"total '{spec['sum']}' on {selector_words(spec.get('of'), catalogue)}",
             True,
             all_fn=weighted_all_fn(idx, weights),
+            form=("sum", idx, weights),
         )
     if "distinct" in spec:
         idx = selector_indices(spec.get("of"), catalogue)
@@ -183,5 +196,6 @@ def compile_quantity(spec: Any, catalogue: Catalogue, compile_expr: Callable[[st
             True,
             f"number of different {what} among {selector_words(spec.get('of'), catalogue)}",
             True,
+            form=("distinct", idx, key),
         )
     raise ValueError(f"not a quantity: {spec!r}")  # unreachable after the schema check

@@ -20,6 +20,11 @@ shown and played like a built-in one.
   of every turn (a race, :class:`TurnScoring`); such a rule needs the turns, not only
   the tables, to be scored.
 
+Optional, outside the protocol (a plug-in's rule may leave it out): ``kernel(w)``,
+the rule's part of the compiled game kernel (:class:`KernelWriter`); None, the
+default of :class:`RuleBase`, means it has none and its ruleset plays on the
+reference engine.
+
 :class:`RuleBase` gives the defaults; a kind overrides what it offers.
 """
 
@@ -152,6 +157,33 @@ class Rule(Protocol):
     def describe(self) -> str: ...
 
 
+class KernelWriter(Protocol):
+    """What a rule's ``kernel(w)`` may ask while it writes its part of the game kernel
+    (:mod:`ruledraft.kernel`).
+
+    A rule's part is the body of a compiled function ``(counts, seq, lens, rnd, out)``:
+    ``counts[s, c]`` is seat ``s``'s number of card ``c`` on the table scored,
+    ``seq[s, :lens[s]]`` its cards in play order, ``rnd`` the round (from 1) and ``N``
+    the number of seats; the body sets ``out[s]``, the points of every seat, in plain
+    numba-compatible Python on integers (``np`` is numpy). One compiled kernel serves
+    every player count: what depends on it branches on ``N``.
+    """
+
+    @property
+    def seat_counts(self) -> tuple[int, ...]:
+        """The numbers of seats ``N`` may be (awards by seat count are resolved for each)."""
+        ...
+
+    def quantity(self, q: Quantity) -> str | None:
+        """The name of a compiled function ``(counts, seq, lens, rnd, s) -> int`` giving
+        ``q`` for seat ``s``; None when ``q`` has no kernel form (then the rule has none)."""
+        ...
+
+    def array(self, values: Sequence[int]) -> str:
+        """The name of a constant ``int64`` array holding ``values``."""
+        ...
+
+
 class RuleBase:
     """Defaults for the optional parts of :class:`Rule`: a kind overrides what it offers.
 
@@ -191,6 +223,10 @@ class RuleBase:
 
     def loaded_and_waiting(self, seq: Sequence[int]) -> tuple[int, int]:
         return 0, 0
+
+    def kernel(self, w: KernelWriter) -> str | None:
+        """The rule's part of the game kernel (see :class:`KernelWriter`); None: it has none."""
+        return None
 
 
 class OwnCardsRule(RuleBase):

@@ -22,6 +22,10 @@ class Figure:
     jobs: int
     games: int
     seconds: float
+    #: which engine played the games: "reference" (the interpreter) or "kernel" (compiled)
+    engine: str = "reference"
+    #: with the kernel: seconds it took to compile it (or load it from the cache), not in ``seconds``
+    compile_seconds: float = 0.0
 
     @property
     def games_per_second(self) -> float:

@@ -9,7 +9,7 @@ import attrs
 
 from ruledraft.language.kinds.context import RuleContext
 from ruledraft.language.quantity import Quantity
-from ruledraft.language.rule import RuleBase
+from ruledraft.language.rule import KernelWriter, RuleBase
 from ruledraft.tableau import Tableau
 
 NAME = "expression"
@@ -47,6 +47,11 @@ class Expression(RuleBase):
     def score_seat(self, t: Tableau, seat: int) -> int:
         return self.quantity.fn(t, seat)
 
+    def kernel(self, w: KernelWriter) -> str | None:
+        """The expression, for each seat."""
+        q = w.quantity(self.quantity)
+        return None if q is None else f"for s in range(N):\n    out[s] = {q}(counts, seq, lens, rnd, s)\n"
+
     def describe(self) -> str:
         return f"Points: `{self.text}`."
 
@@ -55,5 +60,5 @@ def build(spec: Mapping[str, Any], ctx: RuleContext) -> Expression | None:
     expr = ctx.expression(("expr",), spec["expr"])
     if expr is None:
         return None
-    q = Quantity(expr.fn, expr.reads, expr.is_local, f"`{spec['expr']}`", steps=expr.steps)
+    q = Quantity(expr.fn, expr.reads, expr.is_local, f"`{spec['expr']}`", steps=expr.steps, form=("expr", expr.text))
     return Expression(spec["id"], spec["when"], q, spec["expr"])

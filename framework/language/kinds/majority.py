@@ -9,7 +9,7 @@ import attrs
 
 from ruledraft.language.kinds.context import RuleContext
 from ruledraft.language.quantity import Quantity
-from ruledraft.language.rule import Cache, RuleBase
+from ruledraft.language.rule import Cache, KernelWriter, RuleBase
 from ruledraft.language.scoring import Awards, split_evenly
 from ruledraft.tableau import Tableau
 
@@ -209,6 +209,88 @@ class Majority(RuleBase):
         q = base_q[:]
         q[seat] = self.quantity.fn(t, seat)
         return self.award(q, t)[seat]
+
+    def kernel(self, w: KernelWriter) -> str | None:
+        """:meth:`_award` on every seat's quantity, the awards resolved for the kernel's seats."""
+        q = w.quantity(self.quantity)
+        elig = w.quantity(self.eligible) if self.eligible is not None else ""
+        mult = w.quantity(self.multiplier) if self.multiplier is not None else ""
+        if q is None or elig is None or mult is None:
+            return None
+        args = "(counts, seq, lens, rnd, s)"
+        lines = [
+            "q = np.empty(N, np.int64)",
+            "for s in range(N):",
+            f"    q[s] = {q}{args}",
+            "    out[s] = 0",
+        ]
+        if self.nothing_if_all_equal:
+            lines += ["if q.min() == q.max():", "    return"]
+        allowed = f"{elig}{args} != 0" if elig else "True"
+        floor = f"x >= {self.minimum} and " if self.minimum is not None else ""
+        # the awards depend on the number of seats: one branch per distinct plan
+        by_plan: dict[tuple[tuple[tuple[int, ...], bool], ...], list[int]] = {}
+        for n in w.seat_counts:
+            by_plan.setdefault(tuple(self._plan(n)), []).append(n)
+        for b, (plan, ns) in enumerate(by_plan.items()):
+            lines.append(("if " if b == 0 else "elif ") + " or ".join(f"N == {n}" for n in ns) + ":")
+            lines += ["    " + line for line in self._kernel_plan(w, plan, args, allowed, floor, mult)] or ["    pass"]
+        return "\n".join(lines) + "\n"
+
+    def _kernel_plan(
+        self,
+        w: KernelWriter,
+        plan: tuple[tuple[tuple[int, ...], bool], ...],
+        args: str,
+        allowed: str,
+        floor: str,
+        mult: str,
+    ) -> list[str]:
+        """The kernel lines awarding ``plan`` (most and/or least) on the quantities ``q``."""
+        lines: list[str] = []
+        for awards, highest in plan:
+            arr = w.array(awards)
+            # the distinct values at or above the minimum, best first, found one after another
+            better, beyond = (">", "<") if highest else ("<", ">")
+            lines += [
+                "place = 0",
+                "last = 0",
+                "started = False",
+                "while True:",
+                "    found = False",
+                "    v = 0",
+                "    for s in range(N):",
+                "        x = q[s]",
+                f"        if {floor}(not started or x {beyond} last) and (not found or x {better} v):",
+                "            v = x",
+                "            found = True",
+                f"    if not found or place >= {len(awards)}:",
+                "        break",
+                "    started = True",
+                "    last = v",
+                "    tied = 0",
+                "    rec = 0",
+                "    for s in range(N):",
+                "        if q[s] == v:",
+                "            tied += 1",
+                f"            if {allowed}:",
+                "                rec += 1",
+                "    if rec:",
+                f"        amount = {arr}[place]",
+            ]
+            if self.split:
+                lines += [
+                    "        if rec > 1:",
+                    "            share = abs(amount) // rec",
+                    "            amount = share if amount >= 0 else -share",
+                ]
+            lines += [
+                "        for s in range(N):",
+                f"            if q[s] == v and {allowed}:",
+                f"                out[s] += amount{f' * {mult}{args}' if mult else ''}",
+                f"    place += {'tied' if self.tie_skips_places else '1'}",
+            ]
+        return lines
 
     def describe(self) -> str:
         parts = [f"Players are ranked by {self.quantity.words}."]

@@ -8,7 +8,7 @@ from typing import Any
 import attrs
 
 from ruledraft.language.kinds.context import RuleContext
-from ruledraft.language.rule import OwnCardsRule
+from ruledraft.language.rule import KernelWriter, OwnCardsRule
 from ruledraft.tableau import Tableau
 
 NAME = "modifier"
@@ -128,6 +128,32 @@ class Modifier(OwnCardsRule):
                         break
         waiting = sum(1 for room in rooms if room)
         return len(rooms) - waiting, waiting
+
+    def kernel(self, w: KernelWriter) -> str:
+        """:meth:`score_row` over each seat's cards in play order (no card is ever turned
+        face down in the kernel: it has no card effects)."""
+        extra = w.array(self.extra)
+        targets = w.array([1 if c in self.target_set else 0 for c in range(len(self.extra))])
+        mod, cap = self.card, self.capacity
+        return (
+            "\n".join(
+                [
+                    "for s in range(N):",
+                    "    room = 0",
+                    "    bonus = 0",
+                    f"    if counts[s, {mod}]:",
+                    "        for j in range(lens[s]):",
+                    "            c = seq[s, j]",
+                    f"            if c == {mod}:",
+                    f"                room += {cap}",
+                    f"            elif room and {targets}[c]:",
+                    "                room -= 1",
+                    f"                bonus += {extra}[c]",
+                    "    out[s] = bonus",
+                ]
+            )
+            + "\n"
+        )
 
     def describe(self) -> str:
         return self.words

@@ -9,7 +9,7 @@ import attrs
 
 from ruledraft.language.kinds.context import RuleContext
 from ruledraft.language.quantity import weighted_all_fn
-from ruledraft.language.rule import OwnCardsRule
+from ruledraft.language.rule import KernelWriter, OwnCardsRule
 from ruledraft.tableau import Tableau
 
 NAME = "per_card"
@@ -53,6 +53,11 @@ class PerCard(OwnCardsRule):
 
     def score_row(self, row: list[int], seq: list[int]) -> int:
         return sum([row[i] * v for i, v in self.pairs])
+
+    def kernel(self, w: KernelWriter) -> str:
+        """Each card's count times its value."""
+        terms = " + ".join(f"counts[s, {i}] * {v}" for i, v in self.pairs) or "0"
+        return f"for s in range(N):\n    out[s] = {terms}\n"
 
     def describe(self) -> str:
         values = sorted({self.values[i] for i in self.indices})

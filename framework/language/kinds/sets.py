@@ -9,7 +9,7 @@ from typing import Any
 import attrs
 
 from ruledraft.language.kinds.context import RuleContext
-from ruledraft.language.rule import OwnCardsRule
+from ruledraft.language.rule import KernelWriter, OwnCardsRule
 from ruledraft.language.suggest import did_you_mean
 from ruledraft.tableau import Tableau
 
@@ -131,6 +131,28 @@ class Sets(OwnCardsRule):
         if not self.distinct:
             return sum([row[i] for i in self.indices]) // self.size * self.points
         return self.score(Tableau([row], [seq]))[0]
+
+    def kernel(self, w: KernelWriter) -> str:
+        """Complete sets: a count divided; sets of different cards: peeled layer by layer."""
+        if not self.distinct:
+            terms = " + ".join(f"counts[s, {i}]" for i in self.indices) or "0"
+            return f"for s in range(N):\n    out[s] = ({terms}) // {self.size} * {self.points}\n"
+        classes = self.classes or tuple((i,) for i in self.indices)
+        table = w.array(self.table)
+        lines = [f"left = np.zeros({max(len(classes), 1)}, np.int64)", "for s in range(N):"]
+        for j, members in enumerate(classes):
+            lines.append(f"    left[{j}] = " + " + ".join(f"counts[s, {i}]" for i in members))
+        lines += [
+            "    total = 0",
+            "    for layer in range(left.max()):",
+            "        k = 0",
+            f"        for j in range({len(classes)}):",
+            "            if left[j] > layer:",
+            "                k += 1",
+            f"        total += {table}[min(k, {len(self.table) - 1})]",
+            "    out[s] = total",
+        ]
+        return "\n".join(lines) + "\n"
 
     def describe(self) -> str:
         if self.distinct and self.attribute:

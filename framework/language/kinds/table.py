@@ -9,7 +9,7 @@ import attrs
 
 from ruledraft.language.kinds.context import RuleContext
 from ruledraft.language.quantity import Quantity, count_fn
-from ruledraft.language.rule import RuleBase
+from ruledraft.language.rule import KernelWriter, RuleBase
 from ruledraft.tableau import Tableau
 
 NAME = "table"
@@ -76,6 +76,17 @@ class Table(RuleBase):
         last = len(self.points) - 1
         return self.points[min(max(q, 0), last)]
 
+    def kernel(self, w: KernelWriter) -> str | None:
+        """The quantity looked up in the points, capped at both ends."""
+        q = w.quantity(self.quantity)
+        if q is None:
+            return None
+        pts = w.array(self.points)
+        return (
+            "for s in range(N):\n"
+            f"    out[s] = {pts}[min(max({q}(counts, seq, lens, rnd, s), 0), {len(self.points) - 1})]\n"
+        )
+
     def describe(self) -> str:
         steps = ", ".join(f"{n}: {p}" for n, p in enumerate(self.points))
         return f"By the {self.quantity.words}: {steps} (and {self.points[-1]} for more)."
@@ -89,5 +100,7 @@ def build(spec: Mapping[str, Any], ctx: RuleContext) -> Table | None:
     idx = ctx.cards(("cards",), spec["cards"])
     if idx is None:
         return None
-    q = Quantity(count_fn(idx), frozenset(idx), True, f"number of {ctx.words(spec['cards'])}", True)
+    q = Quantity(
+        count_fn(idx), frozenset(idx), True, f"number of {ctx.words(spec['cards'])}", True, form=("count", idx)
+    )
     return Table(spec["id"], spec["when"], q, points, idx[0] if len(idx) == 1 else None)

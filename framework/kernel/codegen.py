@@ -1,0 +1,312 @@
+"""Writing a kernel's source from a compiled ruleset at a number of players.
+
+The module written holds the ruleset's constants (the deck, the pass directions,
+the special action's card, which cards are kept), one compiled function per
+quantity and per scoring rule (each written by the rule's own ``kernel(w)``, see
+:class:`ruledraft.language.rule.KernelWriter`), the functions scoring a round and
+game end and deciding the winners, then the game loop (``game_loop.tmpl``, the same
+for every ruleset). Anything the kernel cannot play raises :class:`NoKernel` with
+the reason.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from ruledraft.kernel.expression import NoKernelForm, expression_source
+from ruledraft.language.quantity import Quantity
+from ruledraft.language.ruleset import CompiledRuleset
+
+#: bumped when the generated code changes in a way the sources hashed below do not show
+FORMAT = 1
+
+#: the largest card index the random bot's emulation of CPython's set order covers
+MAX_CARD_TYPES_WITH_ACTIONS = 32
+#: the largest hand it covers (the set grows a second time at 19 distinct cards)
+MAX_HAND = 18
+
+HERE = Path(__file__).resolve().parent
+
+
+class NoKernel(Exception):
+    """The ruleset (at this number of players) has no kernel yet: the message says why."""
+
+
+class _Writer:
+    """The :class:`~ruledraft.language.rule.KernelWriter` the rules write through."""
+
+    def __init__(self, ruleset: CompiledRuleset, seat_counts: tuple[int, ...]) -> None:
+        self.ruleset = ruleset
+        self._seat_counts = seat_counts
+        self.arrays: list[str] = []
+        self.functions: list[str] = []
+        self._quantities: dict[int, str] = {}
+        self.why_not: str | None = None
+
+    @property
+    def seat_counts(self) -> tuple[int, ...]:
+        return self._seat_counts
+
+    def array(self, values: Sequence[int]) -> str:
+        name = f"A{len(self.arrays)}"
+        self.arrays.append(f"{name} = np.array([{', '.join(str(int(v)) for v in values)}], dtype=np.int64)")
+        return name
+
+    def quantity(self, q: Quantity) -> str | None:
+        known = self._quantities.get(id(q))
+        if known is not None:
+            return known
+        try:
+            body = self._quantity_expr(q)
+        except NoKernelForm as e:
+            self.why_not = f"the quantity `{q.words}`: {e} has no kernel form yet"
+            return None
+        if body is None:
+            self.why_not = f"the quantity '{q.words}' has no kernel form (it is not one of count, sum, distinct, expr)"
+            return None
+        name = f"q{len(self._quantities)}"
+        self.functions.append(f"@njit(cache=True)\ndef {name}(counts, seq, lens, rnd, s):\n    return {body}\n")
+        self._quantities[id(q)] = name
+        return name
+
+    def _function(self, body: list[str]) -> str:
+        """A compiled function ``(counts, seq, lens, rnd, s)`` of ``body``: its name."""
+        name = f"f{len(self.functions)}"
+        lines = "".join(f"    {line}\n" for line in body)
+        self.functions.append(f"@njit(cache=True)\ndef {name}(counts, seq, lens, rnd, s):\n{lines}")
+        return name
+
+    def _quantity_expr(self, q: Quantity) -> str | None:
+        form = q.form
+        if not form:
+            return None
+        kind = form[0]
+        if kind == "count":
+            return "(" + (" + ".join(f"counts[s, {i}]" for i in form[1]) or "0") + ")"
+        if kind == "sum":
+            idx, weights = form[1], form[2]
+            return "(" + (" + ".join(f"counts[s, {i}] * {weights[i]}" for i in idx if weights[i]) or "0") + ")"
+        if kind == "distinct":
+            idx, key = form[1], form[2]
+            members: dict[int, list[int]] = {}
+            for i in idx:
+                members.setdefault(key[i], []).append(i)
+            terms = [
+                "(1 if " + " or ".join(f"counts[s, {i}] > 0" for i in group) + " else 0)" for group in members.values()
+            ]
+            return "(" + (" + ".join(terms) or "0") + ")"
+        if kind == "expr":
+            return expression_source(form[1], self.ruleset.catalogue, self._function)
+        return None
+
+
+def refusal(ruleset: CompiledRuleset, players: int | None = None) -> str | None:
+    """Why the kernel cannot play ``ruleset`` (at ``players`` players; None: at any
+    count it allows) -- None: it can."""
+    if ruleset.procedure != "standard":
+        return f"the '{ruleset.procedure}' turn procedure has no kernel part yet"
+    if ruleset.effects:
+        kinds = sorted({e.kind for e in ruleset.effects})
+        return f"card effects ({', '.join(kinds)}) have no kernel part yet"
+    if ruleset.between_rounds not in ("keep_deck", "reshuffle"):
+        return f"'between_rounds: {ruleset.between_rounds}' has no kernel part yet"
+    if len(ruleset.actions) > 1 or any(a.extra != 1 for a in ruleset.actions):
+        return "special actions other than one card allowing one extra pick have no kernel part yet"
+    if ruleset.actions and ruleset.catalogue.size > MAX_CARD_TYPES_WITH_ACTIONS:
+        return f"more than {MAX_CARD_TYPES_WITH_ACTIONS} card types with a special action"
+    if players is not None and ruleset.hand_size(players) > MAX_HAND:
+        return f"hands of more than {MAX_HAND} cards"
+    for rule in ruleset.rules:
+        if rule.turn_scoring is not None:
+            return f"rule '{rule.id}' scores during the round, which has no kernel part yet"
+    return None
+
+
+def _kernel_body(rule: Any, w: _Writer) -> str | None:
+    part = getattr(rule, "kernel", None)  # optional: a plug-in's rule may have none
+    return part(w) if callable(part) else None
+
+
+def _indent(text: str, by: str = "    ") -> str:
+    return "".join(by + line if line.strip() else line for line in text.splitlines(keepends=True))
+
+
+def source_hash() -> str:
+    """A digest of the code every kernel is made of (the template, the random streams,
+    this writer, the expression writer, the kinds): part of each kernel's file name,
+    so a change to any of them compiles anew rather than reusing a stale cache."""
+    from ruledraft.language import kinds as kinds_package
+
+    h = hashlib.sha256(str(FORMAT).encode())
+    files = (
+        sorted(HERE.glob("*.py"))
+        + sorted(HERE.glob("*.tmpl"))
+        + sorted(Path(kinds_package.__file__).parent.glob("*.py"))
+    )
+    for path in files:
+        h.update(path.name.encode())
+        h.update(path.read_bytes())
+    return h.hexdigest()[:16]
+
+
+def write_source(ruleset: CompiledRuleset) -> str:
+    """The kernel module's source, for every player count the ruleset allows (the
+    number of seats is an argument of its functions); :class:`NoKernel` with the
+    reason if there is none."""
+    reason = refusal(ruleset)
+    if reason is not None:
+        raise NoKernel(reason)
+    counts = tuple(n for n in ruleset.player_counts if ruleset.hand_size(n) <= MAX_HAND)
+    w = _Writer(ruleset, tuple(ruleset.num_seats(n) for n in counts))
+    cat = ruleset.catalogue
+    K = cat.size
+    held = {c for a in ruleset.additions for c in a.cards}
+    deck = [c for c in cat.deck() if c not in held]
+    hand_sizes = [0] * (max(ruleset.num_seats(n) for n in counts) + 1)
+    for n in counts:
+        hand_sizes[ruleset.num_seats(n)] = ruleset.hand_size(n)
+    rule_functions: list[tuple[str, str]] = []  # (when, name)
+    for i, rule in enumerate(ruleset.rules):
+        body = _kernel_body(rule, w)
+        if body is None:
+            detail = f": {w.why_not}" if w.why_not else ""
+            raise NoKernel(f"scoring rule '{rule.id}' ({type(rule).__name__}) has no kernel part{detail}")
+        name = f"rule{i}"
+        w.functions.append(
+            f"@njit(cache=True)\ndef {name}(counts, seq, lens, rnd, out):\n    N = lens.shape[0]\n{_indent(body)}"
+        )
+        rule_functions.append((rule.when, name))
+    tie_breaks = []
+    for tb in ruleset.tie_breaks:
+        q = w.quantity(tb.quantity)
+        if q is None:
+            raise NoKernel(f"a tie-break: {w.why_not}")
+        tie_breaks.append((q, tb.most))
+    nrr, ngr = len(ruleset.round_rules), len(ruleset.game_rules)
+
+    def scorer(name: str, names: list[str]) -> str:
+        lines = [f"@njit(cache=True)\ndef {name}(counts, seq, lens, rnd, pts):"]
+        lines += [f"    {n}(counts, seq, lens, rnd, pts[{j}])" for j, n in enumerate(names)] or ["    pass"]
+        return "\n".join(lines) + "\n"
+
+    round_names = [n for when, n in rule_functions if when != "game_end"]
+    game_names = [n for when, n in rule_functions if when == "game_end"]
+    assert len(round_names) == nrr and len(game_names) == ngr
+    # every seat is a player (no dummy has a kernel part yet)
+    decide = [
+        "@njit(cache=True)",
+        "def decide(tot, kc, ks, kl, rnd, win):",
+        "    N = tot.shape[0]",
+        "    tied = np.zeros(N, np.int64)",
+        "    best = tot[0]",
+        "    for s in range(1, N):",
+        "        if tot[s] > best:",
+        "            best = tot[s]",
+        "    n = 0",
+        "    for s in range(N):",
+        "        if tot[s] == best:",
+        "            tied[s] = 1",
+        "            n += 1",
+        "    vals = np.zeros(N, np.int64)",
+    ]
+    for q, most in tie_breaks:
+        decide += [
+            "    if n > 1:",
+            "        target = 0",
+            "        first = True",
+            "        for s in range(N):",
+            "            if tied[s]:",
+            f"                vals[s] = {q}(kc, ks, kl, rnd, s)",
+            f"                if first or vals[s] {'>' if most else '<'} target:",
+            "                    target = vals[s]",
+            "                    first = False",
+            "        n = 0",
+            "        for s in range(N):",
+            "            if tied[s]:",
+            "                if vals[s] != target:",
+            "                    tied[s] = 0",
+            "                else:",
+            "                    n += 1",
+        ]
+    if not ruleset.shared_win:
+        decide += ["    if n > 1:", "        tied[:] = 0"]
+    decide += ["    for s in range(N):", "        win[s] = tied[s]"]
+    chop = ruleset.actions[0].card if ruleset.actions else -1
+    # held-back families (rounds.add): their cards in catalogue-deck order, and how many
+    # of each join before each round, by number of seats
+    reserves = [[c for c in cat.deck() if c in a.cards] for a in ruleset.additions]
+    starts = [sum(len(r) for r in reserves[:i]) for i in range(len(reserves))]
+    top = max(ruleset.num_seats(n) for n in counts) + 1
+    added = [
+        [list(a.counts.get(n, ())) + [0] * (ruleset.rounds - len(a.counts.get(n, ()))) for a in ruleset.additions]
+        or [[0] * ruleset.rounds]
+        for n in range(top)
+    ]
+    width = max((len(p) for p in ruleset.pass_patterns), default=1)
+    patterns = [list(p) + [0] * (width - len(p)) for p in ruleset.pass_patterns] or [[0]] * ruleset.rounds
+    parts = [
+        f"# The game kernel of {ruleset.id}, written by ruledraft.kernel.codegen.",
+        "# Generated: do not edit (it is written again whenever what it is made of changes).",
+        "from collections import namedtuple",
+        "",
+        "import numpy as np",
+        "from numba import njit",
+        "",
+        "from ruledraft.kernel.rng import derive_seed1, derive_seed2, mt_seed_many, randbelow_at, random_at",
+        "",
+        f"K = {K}",
+        f"HS = np.array({hand_sizes}, dtype=np.int64)  # hand size by number of seats",
+        f"R = {ruleset.rounds}",
+        f"D = {len(deck)}",
+        f"NRR = {nrr}",
+        f"NGR = {ngr}",
+        f"CHOP = {chop}",
+        f"DECK = np.array({deck}, dtype=np.int64)",
+        f"DIRS = np.array({list(ruleset.pass_directions)}, dtype=np.int64)",
+        f"RESHUFFLE = {ruleset.between_rounds == 'reshuffle'}",
+        f"NADD = {len(reserves)}",
+        f"RES = np.array({[c for r in reserves for c in r]}, dtype=np.int64)",
+        f"RES_START = np.array({starts or [0]}, dtype=np.int64)",
+        f"RES_LEN = np.array({[len(r) for r in reserves] or [0]}, dtype=np.int64)",
+        f"ADDED = np.array({added}, dtype=np.int64)  # [seats, family, round]",
+        f"DT = {len(deck) + sum(len(r) for r in reserves)}",
+        f"PATTERNS = {bool(ruleset.pass_patterns)}",
+        f"PAT = np.array({patterns}, dtype=np.int64)  # per round, the direction after each turn (cycled)",
+        f"PLEN = np.array({[len(p) for p in ruleset.pass_patterns] or [1] * ruleset.rounds}, dtype=np.int64)",
+        f"KEPT = np.array({[1 if c.kept else 0 for c in cat.cards]}, dtype=np.int64)",
+        *w.arrays,
+        "",
+        *w.functions,
+        scorer("score_round", round_names),
+        scorer("score_end", game_names),
+        "\n".join(decide) + "\n",
+        (HERE / "game_loop.tmpl").read_text(encoding="utf-8"),
+    ]
+    return "\n".join(parts)
+
+
+def plain_rule(ruleset: CompiledRuleset, rule: Any) -> Any:
+    """``rule``'s kernel part run as plain Python (no numba): a function ``(counts, seq,
+    lens, rnd, out)``, or None if the rule has no part. The source is the very text
+    the kernel compiles, so a test can check every kind's part against its ``score``
+    cheaply, over many tables."""
+    import numpy as np
+
+    seat_counts = tuple(ruleset.num_seats(n) for n in ruleset.player_counts)
+    w = _Writer(ruleset, seat_counts)
+    body = _kernel_body(rule, w)
+    if body is None:
+        return None
+    source = "\n".join(
+        [*w.arrays, *w.functions, f"def rule(counts, seq, lens, rnd, out):\n    N = lens.shape[0]\n{_indent(body)}"]
+    )
+
+    def njit(*args: Any, **kwargs: Any) -> Any:
+        return lambda f: f
+
+    namespace: dict[str, Any] = {"np": np, "njit": njit}
+    exec(compile(source, f"<kernel part of rule {rule.id}>", "exec"), namespace)  # noqa: S102 - our own generated code
+    return namespace["rule"]

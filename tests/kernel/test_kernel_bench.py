@@ -1,0 +1,39 @@
+"""``ruledraft bench --engine``: figures on the kernel where it plays, else on the reference engine."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+pytest.importorskip("numba")
+
+from typer.testing import CliRunner  # noqa: E402
+
+from ruledraft.cli.app import app  # noqa: E402
+
+
+def _figures(*args: str) -> list[dict]:
+    result = CliRunner().invoke(app, ["bench", *args, "--seconds", "0.01", "--json"])
+    assert result.exit_code == 0, result.output
+    return json.loads(result.stdout)
+
+
+def test_bench_measures_on_the_kernel_with_its_compile_time_apart():
+    """--engine auto on Sushi Go! with random bots: a kernel figure, its compile time a field of its own."""
+    (fig,) = _figures("sushi-go", "-p", "2", "--bots", "random", "--engine", "auto")
+    assert fig["engine"] == "kernel"
+    assert fig["compile_seconds"] > 0
+    assert fig["games"] >= 20
+
+
+def test_bench_falls_back_to_the_reference_engine_where_there_is_no_kernel():
+    """--engine kernel on the dummy variant (no kernel part): measured on the reference engine."""
+    (fig,) = _figures("sushi-go-two-player-dummy", "--bots", "random", "--engine", "kernel")
+    assert fig["engine"] == "reference"
+
+
+def test_bench_keeps_the_reference_engine_by_default():
+    """Without --engine, bench measures the reference engine as before."""
+    (fig,) = _figures("sushi-go", "-p", "2", "--bots", "random")
+    assert fig["engine"] == "reference"

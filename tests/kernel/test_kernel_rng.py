@@ -1,0 +1,43 @@
+"""The kernel's random streams are CPython's, draw for draw."""
+
+from __future__ import annotations
+
+import _random
+import random
+
+import pytest
+
+np = pytest.importorskip("numpy")
+pytest.importorskip("numba")
+
+from ruledraft.engine.state import derive_seed  # noqa: E402
+from ruledraft.kernel import rng  # noqa: E402
+
+SEEDS = [0, 1, 12345, 2**32 - 1, 2**32, 2**53 - 1, 2**64 - 1, 0xDEADBEEFCAFEF00D]
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_random_floats_are_cpythons(seed):
+    """mt_seed + mt_random give the floats _random.Random(seed).random() gives (two twists' worth)."""
+    mt = np.zeros(625, np.uint32)
+    rng.mt_seed(mt, np.uint64(seed))
+    theirs = _random.Random(seed)
+    assert [rng.mt_random(mt) for _ in range(1500)] == [theirs.random() for _ in range(1500)]
+
+
+@pytest.mark.parametrize("seed", SEEDS[:4])
+def test_randbelow_is_what_choice_draws(seed):
+    """mt_randbelow(n) equals random.Random(seed)._randbelow(n) over many n in a row."""
+    mt = np.zeros(625, np.uint32)
+    rng.mt_seed(mt, np.uint64(seed))
+    theirs = random.Random(seed)
+    ns = list(range(1, 400)) + [2**31, 2**32 - 1]
+    assert [rng.mt_randbelow(mt, n) for n in ns] == [theirs._randbelow(n) for n in ns]
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_derived_seeds_are_the_engines(seed):
+    """derive_seed1/2 equal engine.state.derive_seed for parts up to 64 bits."""
+    for a in (0, 1, 0xB07, 2**63 + 5):
+        assert int(rng.derive_seed1(np.uint64(seed), np.uint64(a))) == derive_seed(seed, a)
+        assert int(rng.derive_seed2(np.uint64(seed), np.uint64(a), np.uint64(3))) == derive_seed(seed, a, 3)
