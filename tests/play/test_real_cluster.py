@@ -163,9 +163,9 @@ def test_a_bot_that_fails_on_a_worker_says_it_was_a_worker(cluster):
 
 
 OTHER_VERSION = """
-import ruledraft
+import ruledraft.version
 
-ruledraft.__version__ = "0.0.0-other"
+ruledraft.version.__version__ = "0.0.0-other"
 """
 
 
