@@ -20,10 +20,9 @@ from typing import TYPE_CHECKING
 
 import attrs
 
-from ruledraft.engine.decisions import Decision
-from ruledraft.engine.effects import STEPS
 from ruledraft.engine.records import RoundRecord
 from ruledraft.errors import IllegalMoveError
+from ruledraft.language.decision import Decision
 
 if TYPE_CHECKING:
     from ruledraft.engine.state import Game, State
@@ -432,7 +431,9 @@ class StandardProcedure:
                 )
             state.pending = None
             state.history[-1].add_decision(state.turn, seat, a)
-            follow = STEPS[pending.effect].decide(state, pending, a)
+            effect = self.game.effect_of[pending.card]
+            assert effect is not None  # a decision is asked by the effect of its card
+            follow = effect.decide(state, pending, a)
             if follow is not None:  # the choice asks another (of the same seat, or another)
                 state.pending = follow
                 return
@@ -476,12 +477,12 @@ class StandardProcedure:
             job = min(jobs)
             jobs.remove(job)
             _order, seat, _n, effect = job
-            decision = STEPS[effect.kind].start(state, seat, effect)
+            decision = effect.start(state, seat)
             if decision is not None:
                 state.pending = decision
                 return
         for effect in self.game.turn_end_effects:
-            STEPS[effect.kind].turn_end(state, effect)
+            effect.turn_end(state)
         if self.game.keeps_round:
             state.round_placed = tuple(r + tuple(p) for r, p in zip(state.round_placed, state.placed))
         if self.game.turn_rules:
@@ -534,8 +535,8 @@ class StandardProcedure:
         """``decision`` as it would be had its effect drawn ``shown`` instead (for a
         re-deal of hidden cards); None if nothing among them could be chosen."""
         effect = self.game.effect_of[decision.card]
-        excluded: frozenset[int] = getattr(effect, "excluded", frozenset())
-        options = tuple(sorted({c for c in shown if c not in excluded}))
+        assert effect is not None  # a decision is asked by the effect of its card
+        options = effect.redrawn(shown)
         if not options:
             return None
         return attrs.evolve(decision, shown=shown, options=options)

@@ -21,10 +21,9 @@ from __future__ import annotations
 
 import _random
 from collections.abc import Callable, Iterable, Sequence
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import Any, NamedTuple
 
-from ruledraft.engine.decisions import Decision
-from ruledraft.engine.effects import STEPS
+from ruledraft.engine.procedures import PROCEDURES, RandomFn
 from ruledraft.engine.records import Observation, RoundRecord
 from ruledraft.engine.scoresheet import (
     ScoreSheet,
@@ -35,13 +34,13 @@ from ruledraft.engine.scoresheet import (
     score_scoring,
 )
 from ruledraft.engine.scoresheet import decide_winners as decide_winners  # where it was before the pipeline
-from ruledraft.errors import IllegalMoveError, InputError
+from ruledraft.errors import Diagnostic, IllegalMoveError, InputError, RulesetError
+from ruledraft.language.decision import Decision
+from ruledraft.language.effect import CardEffect
+from ruledraft.language.effects import has_step
 from ruledraft.language.rule import TurnScoring
 from ruledraft.language.ruleset import CompiledRuleset, ExtraPick
 from ruledraft.tableau import Tableau
-
-if TYPE_CHECKING:
-    from ruledraft.engine.procedures import RandomFn
 
 #: the largest seed a simulation takes or logs: 2**53 - 1, the largest whole number a
 #: JSON reader that uses doubles (jq, JavaScript) keeps exactly
@@ -125,8 +124,6 @@ class Game:
     def __init__(self, ruleset: CompiledRuleset, num_players: int):
         if not ruleset.min_players <= num_players <= ruleset.max_players:
             raise InputError(f"{ruleset.name} is for {ruleset.player_range}, not {num_players}")
-        from ruledraft.engine.procedures import PROCEDURES  # late import: procedures build on State
-
         self.ruleset = ruleset
         self.num_players = num_players
         self.num_seats = ruleset.num_seats(num_players)
@@ -161,14 +158,17 @@ class Game:
             raise InputError(f"{ruleset.name}: card effects need the standard turn procedure")
         if self.turn_rules and ruleset.procedure != "standard":
             raise InputError(f"{ruleset.name}: scoring at the end of each turn needs the standard turn procedure")
-        effect_of: list[Any] = [None] * K
+        stepless = [i for i, e in enumerate(ruleset.effects) if not has_step(e)]
+        if stepless:
+            raise RulesetError(self._stepless(ruleset, i) for i in stepless)
+        effect_of: list[CardEffect | None] = [None] * K
         for e in ruleset.effects:
             effect_of[e.card] = e
         #: per card index, its effect (None: none, or a pick-time extra pick)
-        self.effect_of: tuple[Any, ...] = tuple(effect_of)
+        self.effect_of: tuple[CardEffect | None, ...] = tuple(effect_of)
         self.play_effects = tuple(e if e is not None and e.when == "play" else None for e in effect_of)
         #: whether an effect reads the cards each seat placed earlier this round (``State.round_placed``)
-        self.keeps_round = any(STEPS[e.kind].keeps_round for e in ruleset.effects if e.kind in STEPS)
+        self.keeps_round = any(e.keeps_round for e in ruleset.effects)
         self.reveal_effects = tuple(e for e in ruleset.effects if e.when == "reveal")
         self.turn_end_effects = tuple(e for e in ruleset.effects if e.when == "turn_end")
         self.procedure = PROCEDURES[ruleset.procedure](self)
@@ -179,6 +179,19 @@ class Game:
         self.round_rules_reading = _rules_reading(ruleset.round_rules, K)
         #: the same for game-end rules
         self.game_rules_reading = _rules_reading(ruleset.game_rules, K)
+
+    @staticmethod
+    def _stepless(ruleset: CompiledRuleset, i: int) -> Diagnostic:
+        """The refusal of effect ``i`` of ``ruleset``, which has no step for its trigger, where it is declared."""
+        effect = ruleset.effects[i]
+        step = "turn_end" if effect.when == "turn_end" else "start"
+        message = (
+            f"the card effect '{effect.kind}' of card '{ruleset.card_id(effect.card)}' has no engine step "
+            f"for when: {effect.when} (its effect object needs a {step} method; see register_card_effect)"
+        )
+        if i < len(ruleset.effect_places):
+            return Diagnostic(*ruleset.effect_places[i], message)
+        return Diagnostic(ruleset.source, 1, 1, message)
 
     # ------------------------------------------------------------------ actions
 
@@ -345,7 +358,7 @@ class State:
         #: the decision the turn waits for (None: the picks, or nothing to decide)
         self.pending: Decision | None = None
         #: effects still to resolve this turn: (order, seat, sequence number, effect)
-        self.jobs: list[tuple[int, int, int, Any]] = []
+        self.jobs: list[tuple[int, int, int, CardEffect]] = []
         #: per seat, the cards placed on its table this turn, any way (picks, effects)
         self.placed: list[list[int]] = [[] for _ in range(n)]
         #: cards discarded by effects (and, with effects, cards that leave at round end
@@ -659,11 +672,28 @@ class State:
         if effect is not None:
             self.add_job(seat, effect)
 
-    def add_job(self, seat: int, effect: Any) -> None:
+    def add_job(self, seat: int, effect: CardEffect) -> None:
         """Queue ``effect`` of ``seat``'s card for this turn, by play order then seat."""
         jobs = self.jobs
         # a sequence number above every queued one: first come, first served, and never a tie
         jobs.append((effect.order, seat, max((j[2] for j in jobs), default=-1) + 1, effect))
+
+    def take_from_hand(self, seat: int, card: int) -> None:
+        """``card`` leaves ``seat``'s hand (an effect places it or gives it away)."""
+        self.hands[seat].remove(card)
+
+    def into_hand(self, seat: int, card: int, *, known: bool = False) -> None:
+        """``card`` goes into ``seat``'s hand; ``known``: in sight of every seat, so it
+        passes with the hand as known (:attr:`known_in_hand`)."""
+        self.hands[seat].append(card)
+        if known:
+            self.known_in_hand[seat].append(card)
+
+    def became(self, seat: int, card: int, new: int) -> None:
+        """``seat``'s ``card`` placed this turn has become ``new`` (a copy): placed as it."""
+        placed = self.placed[seat]
+        if card in placed:
+            placed[placed.index(card)] = new
 
     def discard(self, card: int) -> None:
         """``card`` (already off the table) goes to the discard pile."""

@@ -1,4 +1,4 @@
-"""The ruleset JSON Schema, generated from the scoring kinds.
+"""The ruleset JSON Schema, generated from the scoring kinds and the card effects.
 
 ``ruleset.base.schema.json`` (beside this module) holds everything but the kinds:
 the generation adds each kind's definition, the ``kind`` enum and the branch that
@@ -41,8 +41,9 @@ def _or_list(names: list[str]) -> str:
     return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} or {names[-1]}"
 
 
-def ruleset_schema(kinds: Iterable[ScoringKind] | None = None) -> dict[str, Any]:
-    """The ruleset schema for ``kinds`` (default: every registered kind, plug-ins included)."""
+def ruleset_schema(kinds: Iterable[ScoringKind] | None = None, *, builtin_effects: bool = False) -> dict[str, Any]:
+    """The ruleset schema for ``kinds`` (default: every registered kind, plug-ins
+    included) and the card effects (every registered one, or the built-in ones)."""
     units = tuple(SCORING_KINDS.units() if kinds is None else kinds)
     schema = copy.deepcopy(_base())
     names = [k.name for k in units]
@@ -62,9 +63,9 @@ def ruleset_schema(kinds: Iterable[ScoringKind] | None = None) -> dict[str, Any]
             for k in units:
                 defs[k.schema_name] = copy.deepcopy(k.full_schema())
         defs[key] = value
-    from ruledraft.language.effects import effect_schemas
+    from ruledraft.language.effects import EFFECT_KINDS, effect_schemas
 
-    effect, effect_defs = effect_schemas()
+    effect, effect_defs = effect_schemas(EFFECT_KINDS.units(builtin_only=True) if builtin_effects else None)
     card = defs["card"]
     card["properties"]["effect"] = {
         "title": "Effect",
@@ -90,7 +91,7 @@ def committed_path() -> Path:
 
 def builtin_schema_text() -> str:
     """What ``schemas/ruleset.schema.json`` must hold: the schema of the built-in kinds."""
-    return schema_text(ruleset_schema(SCORING_KINDS.units(builtin_only=True)))
+    return schema_text(ruleset_schema(SCORING_KINDS.units(builtin_only=True), builtin_effects=True))
 
 
 def main(argv: list[str]) -> int:
