@@ -38,7 +38,7 @@ def _plugins(
         [],
         "--plugin",
         metavar="MODULE_OR_FILE.py",
-        help="Load scoring kinds from a Python module or file before the command runs (repeatable). "
+        help="Load scoring kinds and card effects from a Python module or file before the command runs (repeatable). "
         "Rule files can then use them; installed plug-ins load without it.",
         show_default=False,
     ),

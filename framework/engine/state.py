@@ -37,7 +37,7 @@ from ruledraft.engine.scoresheet import decide_winners as decide_winners  # wher
 from ruledraft.errors import Diagnostic, IllegalMoveError, InputError, RulesetError
 from ruledraft.language.decision import Decision
 from ruledraft.language.effect import CardEffect
-from ruledraft.language.effects import has_step
+from ruledraft.language.effects import has_step, no_step
 from ruledraft.language.rule import TurnScoring
 from ruledraft.language.ruleset import CompiledRuleset, ExtraPick
 from ruledraft.tableau import Tableau
@@ -184,11 +184,7 @@ class Game:
     def _stepless(ruleset: CompiledRuleset, i: int) -> Diagnostic:
         """The refusal of effect ``i`` of ``ruleset``, which has no step for its trigger, where it is declared."""
         effect = ruleset.effects[i]
-        step = "turn_end" if effect.when == "turn_end" else "start"
-        message = (
-            f"the card effect '{effect.kind}' of card '{ruleset.card_id(effect.card)}' has no engine step "
-            f"for when: {effect.when} (its effect object needs a {step} method; see register_card_effect)"
-        )
+        message = no_step(effect.kind, effect.when, ruleset.card_id(effect.card))
         if i < len(ruleset.effect_places):
             return Diagnostic(*ruleset.effect_places[i], message)
         return Diagnostic(ruleset.source, 1, 1, message)
@@ -826,7 +822,7 @@ class State:
         self.history[-1].counts = counts
         self.played = [[] for _ in played]
         self.counts = [[0] * K for _ in counts]
-        if discarded is not None and self.forced_deals is None:
+        if reshuffle and discarded is not None and self.forced_deals is None:
             # every card that is not kept goes back: the undealt deck, unplayed hands, played cards
             deck = self.deck[self.deck_pos :] + discarded + self.discarded
             self.discarded = []

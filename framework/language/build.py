@@ -26,7 +26,7 @@ import attrs
 from ruledraft.errors import Diagnostic, RulesetError, ScoringError
 from ruledraft.language.catalogue import MAX_PLAYERS, CardType, Catalogue, players_range_words
 from ruledraft.language.effect import CardEffect
-from ruledraft.language.effects import EFFECT_KINDS
+from ruledraft.language.effects import EFFECT_KINDS, has_step, no_step
 from ruledraft.language.expression import CompiledExpression, compile_expression
 from ruledraft.language.kinds import SCORING_KINDS
 from ruledraft.language.kinds.context import Path
@@ -697,6 +697,10 @@ class RulesetBuilder:
                         ("cards", i, "effect", "kind"),
                         f"the card effect '{kind.name}' built no effect and reported no problem",
                     )
+                elif built is not None and not isinstance(built, ExtraPick) and not has_step(built):
+                    when = getattr(built, "when", None)
+                    self.error(("cards", i, "effect", "kind"), no_step(kind.name, when, spec["id"]))
+                    continue
             if built is None:
                 continue
             if isinstance(built, ExtraPick):

@@ -48,7 +48,7 @@ from ruledraft.language.effects import (
     second_pick,
     turn_face_down,
 )
-from ruledraft.language.effects.base import EffectBase, has_step
+from ruledraft.language.effects.base import EffectBase, has_step, no_step
 from ruledraft.language.kinds import check_plugin_schema
 from ruledraft.language.kinds.context import RuleContext
 from ruledraft.language.kinds.registry import PluginError, Registry
@@ -62,6 +62,7 @@ __all__ = [
     "EffectKind",
     "effect_schemas",
     "has_step",
+    "no_step",
     "register_card_effect",
 ]
 

@@ -124,9 +124,20 @@ def discarded(what: Sequence[Any], say: Speech) -> str:
 def has_step(effect: CardEffect) -> bool:
     """Whether ``effect`` carries the run-time step of its trigger (a unit of
     :class:`EffectBase` overrides it; any other object has it callable)."""
-    method = "turn_end" if effect.when == "turn_end" else "start"
+    when = getattr(effect, "when", None)  # a plug-in's object may lack anything
+    method = "turn_end" if when == "turn_end" else "start"
     step = getattr(type(effect), method, None)
     return callable(step) and step is not getattr(EffectBase, method)
+
+
+def no_step(kind: str, when: object, card_id: str) -> str:
+    """Why an effect of ``kind`` acting at ``when`` (of card ``card_id``) cannot be played:
+    it has no step for its trigger."""
+    step = "turn_end" if when == "turn_end" else "start"
+    return (
+        f"the card effect '{kind}' of card '{card_id}' has no engine step for when: {when} "
+        f"(its effect object needs a {step} method; see register_card_effect)"
+    )
 
 
 def common(spec: Mapping[str, Any], ctx: RuleContext, card: int, when: str) -> dict[str, Any]:
