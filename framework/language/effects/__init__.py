@@ -49,10 +49,9 @@ from ruledraft.language.effects import (
     turn_face_down,
 )
 from ruledraft.language.effects.base import EffectBase, has_step, no_step
-from ruledraft.language.kinds import check_plugin_schema
 from ruledraft.language.kinds.context import RuleContext
+from ruledraft.language.kinds.plugin_schema import base_definitions, check_plugin_schema
 from ruledraft.language.kinds.registry import PluginError, Registry
-from ruledraft.language.kinds.schema import base_definitions
 from ruledraft.language.ruleset import ExtraPick
 
 __all__ = [

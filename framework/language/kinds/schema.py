@@ -14,27 +14,17 @@ is the schema of the built-in kinds, committed for editors; regenerate it with
 from __future__ import annotations
 
 import copy
-import functools
 import json
 import sys
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
+from ruledraft.language.effects import EFFECT_KINDS, effect_schemas
 from ruledraft.language.kinds import SCORING_KINDS, ScoringKind
-
-BASE = Path(__file__).with_name("ruleset.base.schema.json")
-
-
-@functools.cache
-def _base() -> dict[str, Any]:
-    loaded: dict[str, Any] = json.loads(BASE.read_text(encoding="utf-8"))
-    return loaded
-
-
-def base_definitions() -> frozenset[str]:
-    """The names of the definitions the base schema has (a kind may not take one)."""
-    return frozenset(_base()["$defs"])
+from ruledraft.language.kinds.plugin_schema import BASE as BASE
+from ruledraft.language.kinds.plugin_schema import base_definitions as base_definitions
+from ruledraft.language.kinds.plugin_schema import base_schema
 
 
 def _or_list(names: list[str]) -> str:
@@ -45,7 +35,7 @@ def ruleset_schema(kinds: Iterable[ScoringKind] | None = None, *, builtin_effect
     """The ruleset schema for ``kinds`` (default: every registered kind, plug-ins
     included) and the card effects (every registered one, or the built-in ones)."""
     units = tuple(SCORING_KINDS.units() if kinds is None else kinds)
-    schema = copy.deepcopy(_base())
+    schema = copy.deepcopy(base_schema())
     names = [k.name for k in units]
     rule = schema["$defs"]["scoringRule"]
     rule["properties"]["kind"]["description"] = f"{_or_list(names)}."
@@ -63,8 +53,6 @@ def ruleset_schema(kinds: Iterable[ScoringKind] | None = None, *, builtin_effect
             for k in units:
                 defs[k.schema_name] = copy.deepcopy(k.full_schema())
         defs[key] = value
-    from ruledraft.language.effects import EFFECT_KINDS, effect_schemas
-
     effect, effect_defs = effect_schemas(EFFECT_KINDS.units(builtin_only=True) if builtin_effects else None)
     card = defs["card"]
     card["properties"]["effect"] = {
