@@ -64,28 +64,46 @@ class TurnGame(EffectGame, Protocol):
 
 
 class TurnState(EffectState, Protocol):
-    """What a procedure reads and changes of a state (``state.State``): its public
-    lists and counters, and the methods of its seam."""
+    """What a procedure reads of a state (``state.State``), and the methods by which it
+    changes it (it assigns none of its fields; it moves cards within the lists)."""
 
     @property
     def game(self) -> TurnGame: ...
 
-    hands: list[list[int]]
-    played: list[list[int]]
-    counts: list[list[int]]
-    placed: list[list[int]]
-    round_placed: tuple[tuple[int, ...], ...]
-    known_in_hand: list[list[int]]
-    history: list[RoundRecord]
-    round: int
-    turn: int
-    finished: bool
-    pending: Decision | None
-    jobs: list[tuple[int, int, int, CardEffect]]
-    controller: int
-    drawn: list[int]
-    dummy_piles: list[list[int]]
+    @property
+    def hands(self) -> list[list[int]]: ...
+    @property
+    def played(self) -> list[list[int]]: ...
+    @property
+    def counts(self) -> list[list[int]]: ...
+    @property
+    def history(self) -> list[RoundRecord]: ...
+    @property
+    def round(self) -> int: ...
+    @property
+    def turn(self) -> int: ...
+    @property
+    def finished(self) -> bool: ...
+    @property
+    def pending(self) -> Decision | None: ...
+    @property
+    def controller(self) -> int: ...
+    @property
+    def drawn(self) -> list[int]: ...
+    @property
+    def dummy_piles(self) -> list[list[int]]: ...
 
+    def deal_round(self, hands: list[list[int]], *, dummies: int = 0, controller: int = -1) -> None: ...
+    def turn_over(self, turns: int = 1) -> None: ...
+    def wait_for(self, decision: Decision | None) -> None: ...
+    def decided(self, seat: int, action: int) -> None: ...
+    def placed_now(self, seat: int, cards: Sequence[int]) -> None: ...
+    def next_job(self) -> tuple[int, CardEffect] | None: ...
+    def effect_turn_over(self) -> None: ...
+    def pass_known(self, direction: int) -> None: ...
+    def pass_player_hands(self, hands: list[list[int]]) -> None: ...
+    def controller_draws(self, cards: list[int]) -> None: ...
+    def pass_control(self, players: int) -> None: ...
     def play_card(self, seat: int, card: int) -> None: ...
     def unplay_card(self, seat: int, card: int) -> int: ...
     def deal_hands(self, seats: int, size: int) -> list[list[int]]: ...
@@ -168,8 +186,9 @@ class StandardProcedure:
 
     def deal(self, state: TurnState) -> None:
         game = self.game
-        state.hands = state.deal_hands(game.num_seats, game.hand_size)
-        state.history.append(RoundRecord([h[:] for h in state.hands]))
+        hands = state.deal_hands(game.num_seats, game.hand_size)
+        state.history.append(RoundRecord([h[:] for h in hands]))
+        state.deal_round(hands)
         self._maybe_autoplay(state)
 
     # ------------------------------------------------------------------ special actions
@@ -327,7 +346,7 @@ class StandardProcedure:
             hands.insert(0, hands.pop())
         elif d == -1:
             hands.append(hands.pop(0))
-        state.turn += 1
+        state.turn_over()
         if len(hands[0]) <= 1:
             self._maybe_autoplay(state)
 
@@ -359,6 +378,7 @@ class StandardProcedure:
             hands, played, counts = state.hands, state.played, state.counts
             turns = state.history[-1].actions
             d = directions[state.round]
+            turns_over = 0
             while len(hands[0]) > 1:
                 actions = [0] * len(seats)
                 for seat, random in seats:
@@ -402,7 +422,8 @@ class StandardProcedure:
                     hands.insert(0, hands.pop())
                 elif d == -1:
                     hands.append(hands.pop(0))
-                state.turn += 1
+                turns_over += 1  # told the state once per round: nothing in the loop reads the turn
+            state.turn_over(turns_over)
             self._maybe_autoplay(state)
 
     def _play_out_by_turns(self, state: TurnState, randoms: Sequence[RandomFn]) -> None:
@@ -470,7 +491,7 @@ class StandardProcedure:
                 state.play_card(seat, c)
                 actions.append(c)
             state.history[-1].add_turn(actions, auto=True)
-            state.turn += 1
+            state.turn_over()
         if not hands[0] and all(not h for h in state.hands):
             state.end_round()
 
@@ -493,13 +514,12 @@ class StandardProcedure:
                     f"seat {seat}: {a} is not one of the choices now ({pending.prompt}): "
                     + ", ".join(self.game.decision_to_string(o) for o in pending.options)
                 )
-            state.pending = None
-            state.history[-1].add_decision(state.turn, seat, a)
+            state.decided(seat, a)
             effect = self.game.effect_of[pending.card]
             assert effect is not None  # a decision is asked by the effect of its card
             follow = effect.decide(state, pending, a)
             if follow is not None:  # the choice asks another (of the same seat, or another)
-                state.pending = follow
+                state.wait_for(follow)
                 return
             self._resume(state)
             return
@@ -521,7 +541,7 @@ class StandardProcedure:
                 state.play_card(seat, cards[0])
             else:
                 self._take(state, seat, cards)
-            state.placed[seat].extend(cards)
+            state.placed_now(seat, cards)
         play_effects = game.play_effects
         for seat, cards in enumerate(decoded):
             for c in cards:
@@ -536,47 +556,23 @@ class StandardProcedure:
     def _resume(self, state: TurnState) -> None:
         """Resolve the queued effects until one waits for a decision or none is left;
         then end the turn."""
-        jobs = state.jobs
-        while jobs:
-            job = min(jobs)
-            jobs.remove(job)
-            _order, seat, _n, effect = job
+        while (job := state.next_job()) is not None:
+            seat, effect = job
             decision = effect.start(state, seat)
             if decision is not None:
-                state.pending = decision
+                state.wait_for(decision)
                 return
         for effect in self.game.turn_end_effects:
             effect.turn_end(state)
-        if self.game.keeps_round:
-            state.round_placed = tuple(r + tuple(p) for r, p in zip(state.round_placed, state.placed))
         if self.game.turn_rules:
             state.score_turn_end()
-        state.placed = [[] for _ in state.placed]
+        state.effect_turn_over()  # the placements of the turn (a race's discards change none)
         history = state.history[-1]
         if not (history.auto_turns and history.auto_turns[-1] == state.turn):
-            if any(state.known_in_hand):
-                self._pass_known(state)
+            state.pass_known(self.direction(state))
             self._pass(state)
-        state.turn += 1
+        state.turn_over()
         self._next_turn(state)
-
-    def _pass_known(self, state: TurnState) -> None:
-        """What every seat knows to be in a hand goes with the hand (before :meth:`_pass`);
-        a card that has left the hand is no longer known to be there."""
-        known = state.known_in_hand
-        for seat, cards in enumerate(known):
-            rest = state.hands[seat][:]
-            still = []
-            for c in cards:
-                if c in rest:
-                    rest.remove(c)
-                    still.append(c)
-            known[seat] = still
-        d = self.direction(state)
-        if d == 1:
-            known.insert(0, known.pop())
-        elif d == -1:
-            known.append(known.pop(0))
 
     def _next_turn(self, state: TurnState) -> None:
         """The automatic last card, or the round end, when the hands say so."""
@@ -663,17 +659,15 @@ class DummyProcedure(StandardProcedure):
         game = self.game
         hands = state.deal_hands(game.num_seats, game.hand_size)
         state.history.append(RoundRecord([h[:] for h in hands]))
-        state.dummy_piles = hands[self.players :]
-        state.hands = hands[: self.players] + [[] for _ in state.dummy_piles]
-        state.controller = self.spec.first_controller[state.round] if self.spec.first_controller else 0
+        first = self.spec.first_controller[state.round] if self.spec.first_controller else 0
+        state.deal_round(hands, dummies=len(hands) - self.players, controller=first)
         self._draw(state)
 
     def _draw(self, state: TurnState) -> None:
         pile = state.dummy_piles[0]
         drawn = pile[: self.spec.draw]
         del pile[: self.spec.draw]
-        state.hands[state.controller].extend(drawn)
-        state.drawn = drawn
+        state.controller_draws(drawn)
 
     def _reserved(self, state: TurnState, seat: int) -> int:
         return 1 if seat == state.controller else 0
@@ -729,12 +723,12 @@ class DummyProcedure(StandardProcedure):
                 self._take(state, seat, cards)
         state.history[-1].add_dummy_turn(actions, state.controller, state.drawn)
         self._pass(state)
-        state.turn += 1
+        state.turn_over()
         if all(not h for h in state.hands) and all(not p for p in state.dummy_piles):
-            state.drawn = []
+            state.controller_draws([])  # nothing: the round is over
             state.end_round()
             return
-        state.controller = (state.controller + 1) % self.players
+        state.pass_control(self.players)
         self._draw(state)
 
     def play_out(self, state: TurnState, randoms: Sequence[RandomFn]) -> None:
@@ -761,7 +755,7 @@ class DummyProcedure(StandardProcedure):
             hands = [hands[-1]] + hands[:-1]
         elif d == -1:
             hands = hands[1:] + [hands[0]]
-        state.hands = hands + state.hands[p:]
+        state.pass_player_hands(hands)
 
     def _passing_seats(self, state: TurnState) -> int:
         return self.players
