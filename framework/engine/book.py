@@ -63,13 +63,6 @@ class EffectBook:
         new.turn_progress = self.turn_progress[:]
         return new
 
-    def turn_over(self, keeps_round: bool) -> None:
-        """This turn's placements are done: remembered for the round when an effect reads
-        them (``keeps_round``), and a new turn places nothing yet."""
-        if keeps_round:
-            self.round_placed = tuple(r + tuple(p) for r, p in zip(self.round_placed, self.placed))
-        self.placed = [[] for _ in self.placed]
-
     def pass_known(self, hands: list[list[int]], direction: int) -> None:
         """What every seat knows to be in a hand goes with the hand (before the hands
         pass ``direction``); a card that has left the hand is no longer known to be there."""

@@ -97,9 +97,9 @@ class TurnState(EffectState, Protocol):
     def turn_over(self, turns: int = 1) -> None: ...
     def wait_for(self, decision: Decision | None) -> None: ...
     def decided(self, seat: int, action: int) -> None: ...
-    def placed_now(self, seat: int, cards: Sequence[int]) -> None: ...
-    def next_job(self) -> tuple[int, CardEffect] | None: ...
-    def effect_turn_over(self) -> None: ...
+    def revealed(self, cards: Sequence[Sequence[int]]) -> None: ...
+    def run_jobs(self) -> Decision | None: ...
+    def effect_turn_over(self) -> bool: ...
     def pass_known(self, direction: int) -> None: ...
     def pass_player_hands(self, hands: list[list[int]]) -> None: ...
     def controller_draws(self, cards: list[int]) -> None: ...
@@ -541,7 +541,7 @@ class StandardProcedure:
                 state.play_card(seat, cards[0])
             else:
                 self._take(state, seat, cards)
-            state.placed_now(seat, cards)
+        state.revealed(decoded)
         play_effects = game.play_effects
         for seat, cards in enumerate(decoded):
             for c in cards:
@@ -556,20 +556,17 @@ class StandardProcedure:
     def _resume(self, state: TurnState) -> None:
         """Resolve the queued effects until one waits for a decision or none is left;
         then end the turn."""
-        while (job := state.next_job()) is not None:
-            seat, effect = job
-            decision = effect.start(state, seat)
-            if decision is not None:
-                state.wait_for(decision)
-                return
+        if state.run_jobs() is not None:
+            return  # a decision: the turn waits for it
         for effect in self.game.turn_end_effects:
             effect.turn_end(state)
         if self.game.turn_rules:
             state.score_turn_end()
-        state.effect_turn_over()  # the placements of the turn (a race's discards change none)
+        known = state.effect_turn_over()  # the placements of the turn (a race's discards change none)
         history = state.history[-1]
         if not (history.auto_turns and history.auto_turns[-1] == state.turn):
-            state.pass_known(self.direction(state))
+            if known:
+                state.pass_known(self.direction(state))
             self._pass(state)
         state.turn_over()
         self._next_turn(state)

@@ -43,6 +43,9 @@ from ruledraft.language.rule import TurnScoring
 from ruledraft.language.ruleset import CompiledRuleset, ExtraPick
 from ruledraft.tableau import Tableau
 
+#: why a state method of card effects was called in a game without them (never, on purpose)
+NO_BOOK = "only the general path (card effects, races) keeps an effect book"
+
 #: the largest seed a simulation takes or logs: 2**53 - 1, the largest whole number a
 #: JSON reader that uses doubles (jq, JavaScript) keeps exactly
 MAX_SEED = 2**53 - 1
@@ -51,8 +54,11 @@ MAX_SEED = 2**53 - 1
 class Event(NamedTuple):
     """One thing a card effect or a race did in a turn, in the order it happened
     (:attr:`State.events`): data for a screen to put in words, every part public.
+    ``play`` asks the game's effects to word them (``CardEffect.event_line``), so an
+    effect (a plug-in's too) may note events of its own.
 
-    ``what`` is one of (cards are card indices, seats seat numbers):
+    ``what`` of the built-in effects and races is one of (cards are card indices,
+    seats seat numbers):
 
     * ``("drew", seat, n, card)``: ``seat``'s ``card`` drew ``n`` cards (only it sees them);
     * ``("returned", seat, n)``: ``seat`` shuffled ``n`` drawn cards back into the deck;
@@ -582,29 +588,46 @@ class State:
         self.pending = None
         self.history[-1].add_decision(self.turn, seat, action)
 
-    def placed_now(self, seat: int, cards: Sequence[int]) -> None:
-        """``cards`` revealed by ``seat`` are on its table: placed this turn."""
-        self._book().placed[seat].extend(cards)
+    def revealed(self, cards: Sequence[Sequence[int]]) -> None:
+        """Each seat's ``cards`` revealed this turn are on its table (the procedure put them
+        there): placed this turn."""
+        book = self.book
+        assert book is not None, NO_BOOK
+        for placed, taken in zip(book.placed, cards):
+            placed.extend(taken)
 
-    def next_job(self) -> tuple[int, CardEffect] | None:
-        """The queued effect to resolve next, taken off the queue: (seat, effect); None when none is left."""
-        jobs = self._book().jobs
-        if not jobs:
-            return None
-        job = min(jobs)
-        jobs.remove(job)
-        return job[1], job[3]
+    def run_jobs(self) -> Decision | None:
+        """Resolve the queued effects, lowest play order first, then seat, then queued
+        first, each through its step, until one asks a decision (returned: the turn
+        waits for it) or none is left (None)."""
+        book = self.book
+        assert book is not None, NO_BOOK
+        jobs = book.jobs
+        while jobs:
+            job = min(jobs)
+            jobs.remove(job)
+            decision = job[3].start(self, job[1])
+            if decision is not None:
+                self.pending = decision
+                return decision
+        return None
 
-    def effect_turn_over(self) -> None:
+    def effect_turn_over(self) -> bool:
         """The effects of this turn are done: its placements join the round's (when an effect
-        reads them) and a new turn places nothing yet."""
-        self._book().turn_over(self.game.keeps_round)
+        reads them) and a new turn places nothing yet. Whether a card is known to be in a
+        hand (then :meth:`pass_known` before the hands pass)."""
+        book = self.book
+        assert book is not None, NO_BOOK
+        if self.game.keeps_round:
+            book.round_placed = tuple(r + tuple(p) for r, p in zip(book.round_placed, book.placed))
+        book.placed = [[] for _ in book.placed]
+        return any(book.known_in_hand)
 
     def pass_known(self, direction: int) -> None:
         """Before the hands pass ``direction``: what every seat knows to be in a hand goes with it."""
         book = self.book
-        if book is not None and any(book.known_in_hand):
-            book.pass_known(self.hands, direction)
+        assert book is not None, NO_BOOK
+        book.pass_known(self.hands, direction)
 
     def pass_player_hands(self, hands: list[list[int]]) -> None:
         """The players' hands after passing (a dummy's pile stays where it is)."""
@@ -620,22 +643,19 @@ class State:
         """The next player controls the dummy."""
         self.controller = (self.controller + 1) % players
 
-    def _book(self) -> EffectBook:
-        """The effect book: only a game with card effects or races changes cards through it."""
-        book = self.book
-        if book is None:
-            raise IllegalMoveError(f"{self.game.ruleset.name} has no card effects")
-        return book
-
     @property
     def placed(self) -> list[list[int]]:
         """Per seat, the cards placed on its table this turn, any way (``book.placed``)."""
-        return self._book().placed
+        book = self.book
+        assert book is not None, NO_BOOK
+        return book.placed
 
     @property
     def round_placed(self) -> tuple[tuple[int, ...], ...]:
         """Per seat, its placements of the round before this turn (``book.round_placed``)."""
-        return self._book().round_placed
+        book = self.book
+        assert book is not None, NO_BOOK
+        return book.round_placed
 
     def play_card(self, seat: int, card: int) -> None:
         """Put ``card`` on ``seat``'s table (it has left the hand already)."""
@@ -656,7 +676,9 @@ class State:
         the physical card that was there. With ``turned``, a card turned face down from
         ``card`` counts as one too (the newer of the two goes)."""
         table = self.played[seat]
-        under = self._book().under
+        book = self.book
+        assert book is not None, NO_BOOK
+        under = book.under
         for i in range(len(table) - 1, -1, -1):
             c = table[i]
             if c == card or (turned and under and under.get((seat, i), (0, -1, 0))[1] == card):
@@ -667,7 +689,8 @@ class State:
 
     def _taken(self, seat: int, i: int, face: int) -> int:
         """Position ``i`` of ``seat``'s table has gone: its physical card; later positions shift."""
-        book = self._book()
+        book = self.book
+        assert book is not None, NO_BOOK
         physical = face
         moved: dict[tuple[int, int], tuple[int, int, int]] = {}
         for (s, p), entry in book.under.items():
@@ -694,7 +717,9 @@ class State:
         row[new] += 1
         table[position] = new
         key = (seat, position)
-        under = self._book().under
+        book = self.book
+        assert book is not None, NO_BOOK
+        under = book.under
         physical = under[key][0] if key in under else old
         under[key] = (physical, old, len(table)) if turned else (physical, -1, 0)
 
@@ -718,14 +743,18 @@ class State:
         """An effect puts ``card`` on ``seat``'s table (it has left wherever it was): it
         counts as placed this turn, and its own when-played effect acts in turn."""
         self.play_card(seat, card)
-        self._book().placed[seat].append(card)
+        book = self.book
+        assert book is not None, NO_BOOK
+        book.placed[seat].append(card)
         effect = self.game.play_effects[card]
         if effect is not None:
             self.add_job(seat, effect)
 
     def add_job(self, seat: int, effect: CardEffect) -> None:
         """Queue ``effect`` of ``seat``'s card for this turn, by play order then seat."""
-        jobs = self._book().jobs
+        book = self.book
+        assert book is not None, NO_BOOK
+        jobs = book.jobs
         # a sequence number above every queued one: first come, first served, and never a tie
         jobs.append((effect.order, seat, max((j[2] for j in jobs), default=-1) + 1, effect))
 
@@ -738,17 +767,23 @@ class State:
         passes with the hand as known (:attr:`known_in_hand`)."""
         self.hands[seat].append(card)
         if known:
-            self._book().known_in_hand[seat].append(card)
+            book = self.book
+            assert book is not None, NO_BOOK
+            book.known_in_hand[seat].append(card)
 
     def became(self, seat: int, card: int, new: int) -> None:
         """``seat``'s ``card`` placed this turn has become ``new`` (a copy): placed as it."""
-        placed = self._book().placed[seat]
+        book = self.book
+        assert book is not None, NO_BOOK
+        placed = book.placed[seat]
         if card in placed:
             placed[placed.index(card)] = new
 
     def discard(self, card: int) -> None:
         """``card`` (already off the table) goes to the discard pile."""
-        self._book().discarded.append(card)
+        book = self.book
+        assert book is not None, NO_BOOK
+        book.discarded.append(card)
 
     def draw(self, n: int) -> list[int]:
         """Up to ``n`` cards from the top of the deck."""
@@ -771,7 +806,9 @@ class State:
         act: their progress moves on, and the cards they name leave the tables, discarded."""
         t = self.tableau()
         rules = self.game.ruleset.round_rules
-        progresses = self._book().turn_progress
+        book = self.book
+        assert book is not None, NO_BOOK
+        progresses = book.turn_progress
         for j, (i, part) in enumerate(self.game.turn_rules):
             progress, leaving = part.turn_end(t, progresses[j])
             progresses[j] = progress
@@ -784,7 +821,9 @@ class State:
     def turn_rule_points(self, t: Tableau) -> dict[int, list[int]]:
         """The round's points of the rules that score during the round, by their index
         among the round-end rules, were the round to end with tables ``t``."""
-        progresses = self._book().turn_progress
+        book = self.book
+        assert book is not None, NO_BOOK
+        progresses = book.turn_progress
         return {i: part.round_end(t, progresses[j]) for j, (i, part) in enumerate(self.game.turn_rules)}
 
     def round_points_now(self) -> list[int]:

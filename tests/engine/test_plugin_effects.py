@@ -160,6 +160,18 @@ def test_a_simulated_game_on_two_workers_plays_the_effect_and_its_log_replays_cl
     assert "40 games replayed, 40 clean, 0 with problems" in result.output
 
 
+def test_simulate_with_spawned_workers_plays_the_plugin_effect(monkeypatch):
+    """Where processes cannot fork, --jobs 2 workers start afresh, load the plug-in again and play its effect."""
+    import ruledraft.play.runner as runner_module
+
+    monkeypatch.setattr(runner_module, "_start_method", lambda: "spawn")
+    result = invoke(
+        "--plugin", PLUGIN, "simulate", VARIANT, "--players", "3", "--games", "20", "--jobs", "2", "--quiet"
+    )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    assert "recycler" in result.output
+
+
 def test_the_effect_acts_by_its_step_and_keeps_every_card():
     """A recycler's decision discards the chosen table card, and every card stays counted at every step,
     across the round ends of a deck that is not reshuffled (cards that leave are out of play, once)."""
