@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from ruledraft.engine.state import Game
+from ruledraft.language.effects.base import shared_event_line
 
 from .common import shown
 from .naming import SeatNames, card_name, grouped
@@ -21,6 +22,48 @@ def counted(n: int, word: str) -> str:
     return f"{n} {word}{'' if n == 1 else 's'}"
 
 
+class EffectSpeech:
+    """How a card effect's events speak of seats and cards (the
+    :class:`~ruledraft.language.effect.Speech` an effect's ``event_line`` is given).
+    ``copies``: the acting seat's cards that are copies of another card type (a special
+    order that became a menu), copied type -> the card it is."""
+
+    def __init__(self, game: Game, names: SeatNames, copies: Mapping[int, int] | None = None):
+        self.game = game
+        self.names = names
+        self.copies = copies or {}
+
+    def name(self, card: int) -> str:
+        return card_name(self.game.ruleset, card)
+
+    def acting(self, card: int) -> str:
+        if card in self.copies:
+            return f"{self.name(self.copies[card])} (as {self.name(card)})"
+        return self.name(card)
+
+    def subject(self, seat: int, verb: str, verb_s: str) -> str:
+        """``You take`` or ``Seat 1 takes``."""
+        if seat == self.names.human:
+            return f"You {verb}"
+        return f"{self.names.short(seat).capitalize()} {verb_s}"
+
+    def whose(self, seat: int) -> str:
+        return "Your" if seat == self.names.human else f"{self.names.short(seat).capitalize()}'s"
+
+    def pronoun(self, seat: int) -> str:
+        return "your" if seat == self.names.human else "its"
+
+    def whom(self, seat: int) -> str:
+        return "you" if seat == self.names.human else self.names.short(seat)
+
+    def counted(self, n: int, noun: str) -> str:
+        return counted(n, noun)
+
+    def asked(self, action: int, *, family: str = "") -> str:
+        K = self.game.num_card_types
+        return self.name(action) if action < K else f"{family}{shown(self.game.families[action - K])} card"
+
+
 def event_line(
     game: Game,
     names: SeatNames,
@@ -32,78 +75,25 @@ def event_line(
     """One thing a card effect or a race did (an :class:`Event`'s ``what``) as a
     sentence; ``tied``: a race place shared with another seat at the same turn end.
     A race place names the cards discarded when that fits ``width``, else counts them.
+    A card effect's events are worded by the effects of the game (their ``event_line``).
     ``copies``: the acting seat's cards that are copies of another card type (a
     special order that became a menu), copied type -> the card it is; the card whose
     effect acts is named as it is ("Special Order (as Menu (7))")."""
     rs = game.ruleset
-
-    def name(card: int) -> str:
-        return card_name(rs, card)
-
-    def acting(card: int) -> str:
-        """The card whose effect acts, named as the card it is when it is a copy."""
-        if copies and card in copies:
-            return f"{name(copies[card])} (as {name(card)})"
-        return name(card)
-
-    def subject(seat: int, verb: str, verb_s: str) -> str:
-        """``You take`` or ``Seat 1 takes``."""
-        if seat == names.human:
-            return f"You {verb}"
-        return f"{names.short(seat).capitalize()} {verb_s}"
-
-    def whose(seat: int) -> str:
-        return "Your" if seat == names.human else f"{names.short(seat).capitalize()}'s"
-
-    def pronoun(seat: int) -> str:
-        return "your" if seat == names.human else "its"
-
-    kind = what[0]
-    if kind == "race":
+    speech = EffectSpeech(game, names, copies)
+    if what[0] == "race":
         _, rule, seat, place, points, cards = what
-        text = f"{subject(seat, 'take', 'takes')} {ordinal(place)} place in {shown(rule)}"
+        text = f"{speech.subject(seat, 'take', 'takes')} {ordinal(place)} place in {shown(rule)}"
         text += f"{' (tied)' if tied else ''}: {counted(points, 'point')}"
         if not cards:
             return text + "."
         named = f"{text}, discarding {grouped(rs, cards)}."
         return named if len(named) <= width else f"{text}, discarding {counted(len(cards), 'card')}."
-    seat = what[1]
-    if kind == "drew":
-        n, by = what[2], what[3]
-        if not n:
-            return f"{whose(seat)} {acting(by)} draws nothing: the deck is empty."
-        return f"{subject(seat, 'draw', 'draws')} {counted(n, 'card')} with {pronoun(seat)} {acting(by)}."
-    if kind == "returned":
-        n = what[2]
-        return f"{subject(seat, 'shuffle', 'shuffles')} {counted(n, 'drawn card')} back into the deck."
-    if kind == "played":
-        return f"{subject(seat, 'play', 'plays')} {name(what[2])} with {pronoun(seat)} {acting(what[3])}."
-    if kind == "to_hand":
-        return f"{subject(seat, 'take', 'takes')} {acting(what[2])} into {pronoun(seat)} hand."
-    if kind in ("asked", "none"):
-        asked = what[2]
-        K = game.num_card_types
-        thing = name(asked) if asked < K else f"{shown(game.families[asked - K])} card"
-        if kind == "asked":
-            thing = thing if asked < K else f"any {thing}"
-            return f"{subject(seat, 'ask', 'asks')} for {thing} with {pronoun(seat)} {acting(what[3])}."
-        return f"{subject(seat, 'have', 'has')} no {thing}."
-    if kind == "gave":
-        owner, card = what[2], what[3]
-        to = "you" if owner == names.human else names.short(owner)
-        return f"{subject(seat, 'give', 'gives')} {name(card)} to {to} to play."
-    if kind == "turned":
-        return f"{subject(seat, 'turn', 'turns')} {pronoun(seat)} {name(what[2])} face down (now {name(what[3])})."
-    if kind == "copied":
-        return f"{whose(seat)} {name(what[3])} becomes a copy of {name(what[2])}."
-    if kind == "discarded":
-        card, why, n = what[2], what[3], what[4]
-        text = f"{whose(seat)} {acting(card)} is discarded"
-        if why == "collision":
-            return f"{text}: {n} {'was' if n == 1 else 'were'} played this turn."
-        return text + {
-            "used": " after use.",
-            "unmatched": ": nobody had one to give.",
-            "nothing_to_copy": ": nothing to copy.",
-        }.get(why, ".")
+    for effect in rs.effects:
+        line = effect.event_line(what, speech)
+        if line is not None:
+            return line
+    line = shared_event_line(what, speech)
+    if line is not None:
+        return line
     return shown(" ".join(map(str, what)))  # a kind this screen does not know yet

@@ -74,7 +74,7 @@ def plugin_option() -> Any:
         [],
         "--plugin",
         metavar="MODULE_OR_FILE.py",
-        help="Load scoring kinds from a Python module or file before the command runs (repeatable). "
+        help="Load scoring kinds and card effects from a Python module or file before the command runs (repeatable). "
         "Rule files can then use them; installed plug-ins load without it.",
         show_default=False,
     )

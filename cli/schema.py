@@ -10,7 +10,7 @@ from .common import reported_errors
 
 
 def schema() -> None:
-    """Print the ruleset JSON Schema with every scoring kind, plug-ins included (for editors).
+    """Print the ruleset JSON Schema with every scoring kind and card effect, plug-ins included (for editors).
 
     Without plug-ins it is the schemas/ruleset.schema.json shipped with ruledraft.
     """

@@ -33,6 +33,7 @@ _SOURCES = {
     # scoring
     "score_table": "ruledraft.api",
     "register_scoring_kind": "ruledraft.language.kinds",
+    "register_card_effect": "ruledraft.language.effects",
     # game logs
     "record_game": "ruledraft.play.game_log",
     "read_log": "ruledraft.api",
@@ -67,6 +68,7 @@ __all__ = [
     # scoring
     "score_table",
     "register_scoring_kind",
+    "register_card_effect",
     # game logs
     "record_game",
     "read_log",
@@ -105,6 +107,7 @@ if TYPE_CHECKING:  # what the names are, for type checkers and editors
         RulesetError,
         ScoringError,
     )
+    from ruledraft.language.effects import register_card_effect
     from ruledraft.language.kinds import register_scoring_kind
     from ruledraft.play.agents import Agent, BotFailure, BotOption, agent_names, register_agent
     from ruledraft.play.game_log import record_game

@@ -92,7 +92,9 @@ def races(state: State) -> tuple[RaceBoard, ...]:
         return ()
     table = state.tableau()
     out = []
-    for (i, part), progress in zip(game.turn_rules, state.turn_progress):
+    book = state.book
+    assert book is not None  # a game with turn rules keeps its book
+    for (i, part), progress in zip(game.turn_rules, book.turn_progress):
         rule = game.ruleset.round_rules[i].id
         standing = part.standing(table, progress)
         taken = tuple(
@@ -123,10 +125,11 @@ def board(state: State) -> list[SeatBoard]:
         if rule.holds_cards:
             modifiers.append((rule.id, [rule.loaded_and_waiting(seq) for seq in table.cards]))
     counted: list[tuple[str, tuple[int, ...]]] = []
-    if game.turn_rules and not finished:
-        for (i, part), progress in zip(game.turn_rules, state.turn_progress):
+    if game.turn_rules and not finished and state.book is not None:
+        for (i, part), progress in zip(game.turn_rules, state.book.turn_progress):
             counted.append((rs.round_rules[i].id, part.standing(table, progress).counted))
     totals = state.totals()
+    under = state.book.under if state.book is not None else {}
     out = []
     for s in range(n):
         is_dummy = s >= game.num_players
@@ -150,7 +153,7 @@ def board(state: State) -> list[SeatBoard]:
                 copies=tuple(
                     sorted(
                         (p, physical)
-                        for (seat, p), (physical, former, _) in state.under.items()
+                        for (seat, p), (physical, former, _) in under.items()
                         if seat == s and former == -1
                     )
                 ),

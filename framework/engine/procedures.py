@@ -16,20 +16,101 @@ from __future__ import annotations
 
 import operator
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 import attrs
 
-from ruledraft.engine.decisions import Decision
-from ruledraft.engine.effects import STEPS
 from ruledraft.engine.records import RoundRecord
 from ruledraft.errors import IllegalMoveError
-
-if TYPE_CHECKING:
-    from ruledraft.engine.state import Game, State
+from ruledraft.language.decision import Decision
+from ruledraft.language.effect import CardEffect, EffectGame, EffectState
+from ruledraft.language.rule import TurnScoring
+from ruledraft.language.ruleset import CompiledRuleset, ExtraPick
 
 #: a source of floats in [0, 1), such as ``random.Random(seed).random``
 RandomFn = Callable[[], float]
+
+
+class TurnGame(EffectGame, Protocol):
+    """What a procedure reads of the game (``state.Game``, which builds the procedure:
+    the procedures are written against these names so the imports run one way,
+    ``state`` -> ``procedures``)."""
+
+    @property
+    def ruleset(self) -> CompiledRuleset: ...
+    @property
+    def actions(self) -> tuple[ExtraPick, ...]: ...
+    @property
+    def general(self) -> bool: ...
+    @property
+    def keeps_round(self) -> bool: ...
+    @property
+    def max_extra(self) -> int: ...
+    @property
+    def hand_size(self) -> int: ...
+    @property
+    def num_seats(self) -> int: ...
+    @property
+    def reveal_effects(self) -> Sequence[CardEffect]: ...
+    @property
+    def turn_end_effects(self) -> Sequence[CardEffect]: ...
+    @property
+    def turn_rules(self) -> Sequence[tuple[int, TurnScoring]]: ...
+
+    def special_action_for(self, table_counts: Sequence[int], num_cards: int) -> ExtraPick | None: ...
+    def encode_action(self, cards: Sequence[int], dummy: int | None = None) -> int: ...
+    def decode_action(self, action: int) -> tuple[tuple[int, ...], int | None]: ...
+    def decision_to_string(self, action: int) -> str: ...
+
+
+class TurnState(EffectState, Protocol):
+    """What a procedure reads of a state (``state.State``), and the methods by which it
+    changes it (it assigns none of its fields; it moves cards within the lists)."""
+
+    @property
+    def game(self) -> TurnGame: ...
+
+    @property
+    def hands(self) -> list[list[int]]: ...
+    @property
+    def played(self) -> list[list[int]]: ...
+    @property
+    def counts(self) -> list[list[int]]: ...
+    @property
+    def history(self) -> list[RoundRecord]: ...
+    @property
+    def round(self) -> int: ...
+    @property
+    def turn(self) -> int: ...
+    @property
+    def finished(self) -> bool: ...
+    @property
+    def pending(self) -> Decision | None: ...
+    @property
+    def controller(self) -> int: ...
+    @property
+    def drawn(self) -> list[int]: ...
+    @property
+    def dummy_piles(self) -> list[list[int]]: ...
+
+    def deal_round(self, hands: list[list[int]], *, dummies: int = 0, controller: int = -1) -> None: ...
+    def turn_over(self, turns: int = 1) -> None: ...
+    def wait_for(self, decision: Decision | None) -> None: ...
+    def decided(self, seat: int, action: int) -> None: ...
+    def revealed(self, cards: Sequence[Sequence[int]]) -> None: ...
+    def run_jobs(self) -> Decision | None: ...
+    def effect_turn_over(self) -> bool: ...
+    def pass_known(self, direction: int) -> None: ...
+    def pass_player_hands(self, hands: list[list[int]]) -> None: ...
+    def controller_draws(self, cards: list[int]) -> None: ...
+    def pass_control(self, players: int) -> None: ...
+    def play_card(self, seat: int, card: int) -> None: ...
+    def unplay_card(self, seat: int, card: int) -> int: ...
+    def deal_hands(self, seats: int, size: int) -> list[list[int]]: ...
+    def end_round(self) -> None: ...
+    def score_turn_end(self) -> None: ...
+    def sample_action(self, seat: int, random: RandomFn) -> int: ...
+    def acting_seats(self) -> tuple[int, ...]: ...
 
 
 def as_action(seat: int, a: object) -> int:
@@ -90,7 +171,7 @@ class StandardProcedure:
 
     name = "standard"
 
-    def __init__(self, game: Game) -> None:
+    def __init__(self, game: TurnGame) -> None:
         self.game = game
         self.K = game.num_card_types
         self.actions = game.actions
@@ -103,15 +184,16 @@ class StandardProcedure:
 
     # ------------------------------------------------------------------ dealing
 
-    def deal(self, state: State) -> None:
+    def deal(self, state: TurnState) -> None:
         game = self.game
-        state.hands = state.deal_hands(game.num_seats, game.hand_size)
-        state.history.append(RoundRecord([h[:] for h in state.hands]))
+        hands = state.deal_hands(game.num_seats, game.hand_size)
+        state.history.append(RoundRecord([h[:] for h in hands]))
+        state.deal_round(hands)
         self._maybe_autoplay(state)
 
     # ------------------------------------------------------------------ special actions
 
-    def extra_available(self, state: State, seat: int) -> int:
+    def extra_available(self, state: TurnState, seat: int) -> int:
         """How many extra cards ``seat`` may take this turn (0: none)."""
         room = len(state.hands[seat]) - 1 - self._reserved(state, seat)
         if room <= 0 or not self.actions:
@@ -122,13 +204,13 @@ class StandardProcedure:
                 return min(action.extra, room)
         return 0
 
-    def _reserved(self, state: State, seat: int) -> int:
+    def _reserved(self, state: TurnState, seat: int) -> int:
         """Cards of the hand that must be kept for other picks this turn (the dummy's)."""
         return 0
 
     # ------------------------------------------------------------------ legal actions
 
-    def own_options(self, state: State, seat: int) -> list[tuple[int, ...]]:
+    def own_options(self, state: TurnState, seat: int) -> list[tuple[int, ...]]:
         """Card sequences ``seat`` may take for itself (without the dummy's pick)."""
         hand = state.hands[seat]
         singles = sorted(set(hand))
@@ -150,7 +232,7 @@ class StandardProcedure:
                 frontier = nxt
         return options
 
-    def legal_actions(self, state: State, seat: int) -> list[int]:
+    def legal_actions(self, state: TurnState, seat: int) -> list[int]:
         hand = state.hands[seat]
         if len(hand) < 2:
             return hand[:]
@@ -175,7 +257,7 @@ class StandardProcedure:
         encode = self.game.encode_action
         return [encode(seq) for seq in self.own_options(state, seat)]
 
-    def sample_action(self, state: State, seat: int, random: RandomFn) -> int:
+    def sample_action(self, state: TurnState, seat: int, random: RandomFn) -> int:
         """A legal action drawn uniformly (``random()`` gives floats in [0, 1)),
         without building the action list when no special action is possible:
         the fast path for random play-outs."""
@@ -193,7 +275,7 @@ class StandardProcedure:
 
     # ------------------------------------------------------------------ applying
 
-    def _check_cards(self, state: State, seat: int, cards: Sequence[int]) -> None:
+    def _check_cards(self, state: TurnState, seat: int, cards: Sequence[int]) -> None:
         hand = state.hands[seat]
         if len(cards) > 1:
             extra = len(cards) - 1
@@ -214,7 +296,7 @@ class StandardProcedure:
                     else f"seat {seat} has fewer than {k} {card!s} in hand"
                 )
 
-    def _take(self, state: State, seat: int, cards: Sequence[int]) -> None:
+    def _take(self, state: TurnState, seat: int, cards: Sequence[int]) -> None:
         """Move cards from the seat's hand to its table, then resolve the special action."""
         hand = state.hands[seat]
         action = self.game.special_action_for(state.counts[seat], len(cards))
@@ -232,7 +314,7 @@ class StandardProcedure:
             raise IllegalMoveError(f"seat {seat}: not an action: {a}")
         return cards
 
-    def apply(self, state: State, actions: Sequence[int]) -> None:
+    def apply(self, state: TurnState, actions: Sequence[int]) -> None:
         if self.general:
             self._apply_general(state, actions)
             return
@@ -264,11 +346,11 @@ class StandardProcedure:
             hands.insert(0, hands.pop())
         elif d == -1:
             hands.append(hands.pop(0))
-        state.turn += 1
+        state.turn_over()
         if len(hands[0]) <= 1:
             self._maybe_autoplay(state)
 
-    def play_out(self, state: State, randoms: Sequence[RandomFn]) -> None:
+    def play_out(self, state: TurnState, randoms: Sequence[RandomFn]) -> None:
         """Play to the end with every player choosing uniformly among its legal
         actions, ``randoms[seat]()`` giving its floats in [0, 1).
 
@@ -296,6 +378,7 @@ class StandardProcedure:
             hands, played, counts = state.hands, state.played, state.counts
             turns = state.history[-1].actions
             d = directions[state.round]
+            turns_over = 0
             while len(hands[0]) > 1:
                 actions = [0] * len(seats)
                 for seat, random in seats:
@@ -339,17 +422,18 @@ class StandardProcedure:
                     hands.insert(0, hands.pop())
                 elif d == -1:
                     hands.append(hands.pop(0))
-                state.turn += 1
+                turns_over += 1  # told the state once per round: nothing in the loop reads the turn
+            state.turn_over(turns_over)
             self._maybe_autoplay(state)
 
-    def _play_out_by_turns(self, state: State, randoms: Sequence[RandomFn]) -> None:
+    def _play_out_by_turns(self, state: TurnState, randoms: Sequence[RandomFn]) -> None:
         """:meth:`play_out` turn by turn, through the checked path."""
         sample, apply = self.sample_action, self.apply
         seats = tuple(enumerate(randoms))
         while not state.finished:
             apply(state, [sample(state, seat, random) for seat, random in seats])
 
-    def _undo(self, state: State, actions: Sequence[int], upto: int) -> None:
+    def _undo(self, state: TurnState, actions: Sequence[int], upto: int) -> None:
         """Take back the single cards seats ``0..upto-1`` took, so an illegal move leaves
         the state as it was (the hand order may differ; hands are unordered)."""
         for seat in range(upto):
@@ -357,7 +441,7 @@ class StandardProcedure:
             state.unplay_card(seat, a)
             state.hands[seat].append(a)
 
-    def _apply_slow(self, state: State, actions: Sequence[int], first: int) -> None:
+    def _apply_slow(self, state: TurnState, actions: Sequence[int], first: int) -> None:
         """Seats ``first..`` when some take several cards: check them all, then apply."""
         K = self.K
         hands = state.hands
@@ -383,11 +467,11 @@ class StandardProcedure:
             else:
                 self._take(state, seat, taken)
 
-    def direction(self, state: State) -> int:
+    def direction(self, state: TurnState) -> int:
         """Which way the hands pass after the current turn."""
         return self.game.ruleset.pass_direction(state.round, state.turn)
 
-    def _pass(self, state: State) -> None:
+    def _pass(self, state: TurnState) -> None:
         d = self.direction(state)
         hands = state.hands  # rotated in place: states never share this list (see State.clone)
         if d == 1:
@@ -395,7 +479,7 @@ class StandardProcedure:
         elif d == -1:
             hands.append(hands.pop(0))
 
-    def _maybe_autoplay(self, state: State) -> None:
+    def _maybe_autoplay(self, state: TurnState) -> None:
         if self.general:
             self._next_turn(state)
             return
@@ -407,7 +491,7 @@ class StandardProcedure:
                 state.play_card(seat, c)
                 actions.append(c)
             state.history[-1].add_turn(actions, auto=True)
-            state.turn += 1
+            state.turn_over()
         if not hands[0] and all(not h for h in state.hands):
             state.end_round()
 
@@ -420,7 +504,7 @@ class StandardProcedure:
     # effects act, the hands pass, and the next turn (or the automatic last card, or
     # the round end) follows.
 
-    def _apply_general(self, state: State, actions: Sequence[int]) -> None:
+    def _apply_general(self, state: TurnState, actions: Sequence[int]) -> None:
         pending = state.pending
         if pending is not None:
             seat = pending.seat
@@ -430,11 +514,12 @@ class StandardProcedure:
                     f"seat {seat}: {a} is not one of the choices now ({pending.prompt}): "
                     + ", ".join(self.game.decision_to_string(o) for o in pending.options)
                 )
-            state.pending = None
-            state.history[-1].add_decision(state.turn, seat, a)
-            follow = STEPS[pending.effect].decide(state, pending, a)
+            state.decided(seat, a)
+            effect = self.game.effect_of[pending.card]
+            assert effect is not None  # a decision is asked by the effect of its card
+            follow = effect.decide(state, pending, a)
             if follow is not None:  # the choice asks another (of the same seat, or another)
-                state.pending = follow
+                state.wait_for(follow)
                 return
             self._resume(state)
             return
@@ -446,7 +531,7 @@ class StandardProcedure:
         state.history[-1].actions.append(list(actions))
         self._reveal(state, decoded)
 
-    def _reveal(self, state: State, decoded: Sequence[Sequence[int]]) -> None:
+    def _reveal(self, state: TurnState, decoded: Sequence[Sequence[int]]) -> None:
         """Place the revealed cards, queue the effects they start, resolve."""
         game = self.game
         earlier = [row[:] for row in state.counts]
@@ -456,7 +541,7 @@ class StandardProcedure:
                 state.play_card(seat, cards[0])
             else:
                 self._take(state, seat, cards)
-            state.placed[seat].extend(cards)
+        state.revealed(decoded)
         play_effects = game.play_effects
         for seat, cards in enumerate(decoded):
             for c in cards:
@@ -468,52 +553,25 @@ class StandardProcedure:
                     state.add_job(seat, effect)
         self._resume(state)
 
-    def _resume(self, state: State) -> None:
+    def _resume(self, state: TurnState) -> None:
         """Resolve the queued effects until one waits for a decision or none is left;
         then end the turn."""
-        jobs = state.jobs
-        while jobs:
-            job = min(jobs)
-            jobs.remove(job)
-            _order, seat, _n, effect = job
-            decision = STEPS[effect.kind].start(state, seat, effect)
-            if decision is not None:
-                state.pending = decision
-                return
+        if state.run_jobs() is not None:
+            return  # a decision: the turn waits for it
         for effect in self.game.turn_end_effects:
-            STEPS[effect.kind].turn_end(state, effect)
-        if self.game.keeps_round:
-            state.round_placed = tuple(r + tuple(p) for r, p in zip(state.round_placed, state.placed))
+            effect.turn_end(state)
         if self.game.turn_rules:
             state.score_turn_end()
-        state.placed = [[] for _ in state.placed]
+        known = state.effect_turn_over()  # the placements of the turn (a race's discards change none)
         history = state.history[-1]
         if not (history.auto_turns and history.auto_turns[-1] == state.turn):
-            if any(state.known_in_hand):
-                self._pass_known(state)
+            if known:
+                state.pass_known(self.direction(state))
             self._pass(state)
-        state.turn += 1
+        state.turn_over()
         self._next_turn(state)
 
-    def _pass_known(self, state: State) -> None:
-        """What every seat knows to be in a hand goes with the hand (before :meth:`_pass`);
-        a card that has left the hand is no longer known to be there."""
-        known = state.known_in_hand
-        for seat, cards in enumerate(known):
-            rest = state.hands[seat][:]
-            still = []
-            for c in cards:
-                if c in rest:
-                    rest.remove(c)
-                    still.append(c)
-            known[seat] = still
-        d = self.direction(state)
-        if d == 1:
-            known.insert(0, known.pop())
-        elif d == -1:
-            known.append(known.pop(0))
-
-    def _next_turn(self, state: State) -> None:
+    def _next_turn(self, state: TurnState) -> None:
         """The automatic last card, or the round end, when the hands say so."""
         hands = state.hands
         if hands[0] and all(len(h) == 1 for h in hands):
@@ -523,7 +581,7 @@ class StandardProcedure:
         elif all(not h for h in hands):
             state.end_round()
 
-    def _play_out_general(self, state: State, randoms: Sequence[RandomFn]) -> None:
+    def _play_out_general(self, state: TurnState, randoms: Sequence[RandomFn]) -> None:
         """:meth:`play_out` with card effects: every acting seat (the deciding seat while
         a decision is pending) samples, turn after turn, through the checked path."""
         sample, apply = state.sample_action, self.apply
@@ -534,18 +592,18 @@ class StandardProcedure:
         """``decision`` as it would be had its effect drawn ``shown`` instead (for a
         re-deal of hidden cards); None if nothing among them could be chosen."""
         effect = self.game.effect_of[decision.card]
-        excluded: frozenset[int] = getattr(effect, "excluded", frozenset())
-        options = tuple(sorted({c for c in shown if c not in excluded}))
+        assert effect is not None  # a decision is asked by the effect of its card
+        options = effect.redrawn(shown)
         if not options:
             return None
         return attrs.evolve(decision, shown=shown, options=options)
 
     # ------------------------------------------------------------------ information
 
-    def _passing_seats(self, state: State) -> int:
+    def _passing_seats(self, state: TurnState) -> int:
         return len(state.hands)
 
-    def known_hands(self, state: State, seat: int) -> dict[int, list[int]]:
+    def known_hands(self, state: TurnState, seat: int) -> dict[int, list[int]]:
         """Hands now at other seats whose contents ``seat`` has seen (all changes since are public)."""
         n = self._passing_seats(state)
         if state.round >= len(self.directions):
@@ -562,7 +620,7 @@ class StandardProcedure:
                 out[other] = state.hands[other][:]
         return out
 
-    def _known_hands_by_pattern(self, state: State, seat: int, n: int) -> dict[int, list[int]]:
+    def _known_hands_by_pattern(self, state: TurnState, seat: int, n: int) -> dict[int, list[int]]:
         """:meth:`known_hands` when the direction changes from turn to turn: follow each
         hand back through the turns of this round and see whether ``seat`` held it."""
         pattern = self.patterns[state.round]
@@ -585,7 +643,7 @@ class DummyProcedure(StandardProcedure):
 
     name = "dummy"
 
-    def __init__(self, game: Game) -> None:
+    def __init__(self, game: TurnGame) -> None:
         super().__init__(game)
         spec = game.ruleset.dummy
         if spec is None:
@@ -594,26 +652,24 @@ class DummyProcedure(StandardProcedure):
         self.players = game.num_players
         self.dummy_seat = game.num_players  # the first dummy seat
 
-    def deal(self, state: State) -> None:
+    def deal(self, state: TurnState) -> None:
         game = self.game
         hands = state.deal_hands(game.num_seats, game.hand_size)
         state.history.append(RoundRecord([h[:] for h in hands]))
-        state.dummy_piles = hands[self.players :]
-        state.hands = hands[: self.players] + [[] for _ in state.dummy_piles]
-        state.controller = self.spec.first_controller[state.round] if self.spec.first_controller else 0
+        first = self.spec.first_controller[state.round] if self.spec.first_controller else 0
+        state.deal_round(hands, dummies=len(hands) - self.players, controller=first)
         self._draw(state)
 
-    def _draw(self, state: State) -> None:
+    def _draw(self, state: TurnState) -> None:
         pile = state.dummy_piles[0]
         drawn = pile[: self.spec.draw]
         del pile[: self.spec.draw]
-        state.hands[state.controller].extend(drawn)
-        state.drawn = drawn
+        state.controller_draws(drawn)
 
-    def _reserved(self, state: State, seat: int) -> int:
+    def _reserved(self, state: TurnState, seat: int) -> int:
         return 1 if seat == state.controller else 0
 
-    def legal_actions(self, state: State, seat: int) -> list[int]:
+    def legal_actions(self, state: TurnState, seat: int) -> list[int]:
         if seat != state.controller:
             return super().legal_actions(state, seat)
         hand = state.hands[seat]
@@ -627,7 +683,7 @@ class DummyProcedure(StandardProcedure):
                 out.append(encode(own, d))
         return out
 
-    def sample_action(self, state: State, seat: int, random: RandomFn) -> int:
+    def sample_action(self, state: TurnState, seat: int, random: RandomFn) -> int:
         if seat != state.controller:
             return super().sample_action(state, seat, random)
         if not self.extra_available(state, seat):
@@ -637,7 +693,7 @@ class DummyProcedure(StandardProcedure):
         legal = self.legal_actions(state, seat)
         return legal[int(random() * len(legal))]
 
-    def apply(self, state: State, actions: Sequence[int]) -> None:
+    def apply(self, state: TurnState, actions: Sequence[int]) -> None:
         decoded = []
         for seat, a in enumerate(actions):
             cards, dummy = self.game.decode_action(as_action(seat, a))
@@ -664,20 +720,20 @@ class DummyProcedure(StandardProcedure):
                 self._take(state, seat, cards)
         state.history[-1].add_dummy_turn(actions, state.controller, state.drawn)
         self._pass(state)
-        state.turn += 1
+        state.turn_over()
         if all(not h for h in state.hands) and all(not p for p in state.dummy_piles):
-            state.drawn = []
+            state.controller_draws([])  # nothing: the round is over
             state.end_round()
             return
-        state.controller = (state.controller + 1) % self.players
+        state.pass_control(self.players)
         self._draw(state)
 
-    def play_out(self, state: State, randoms: Sequence[RandomFn]) -> None:
+    def play_out(self, state: TurnState, randoms: Sequence[RandomFn]) -> None:
         """Play to the end with every player choosing uniformly (see
         :meth:`StandardProcedure.play_out`), turn by turn through the checked path."""
         self._play_out_by_turns(state, randoms)
 
-    def _check_cards_with_dummy(self, state: State, seat: int, cards: tuple[int, ...], dummy: int) -> None:
+    def _check_cards_with_dummy(self, state: TurnState, seat: int, cards: tuple[int, ...], dummy: int) -> None:
         hand = state.hands[seat]
         need: dict[int, int] = {}
         for c in cards + (dummy,):
@@ -688,7 +744,7 @@ class DummyProcedure(StandardProcedure):
                     f"seat {seat} does not have {self.game.ruleset.catalogue.ids[c]} in hand for that"
                 )
 
-    def _pass(self, state: State) -> None:
+    def _pass(self, state: TurnState) -> None:
         d = self.direction(state)
         p = self.players
         hands = state.hands[:p]
@@ -696,12 +752,12 @@ class DummyProcedure(StandardProcedure):
             hands = [hands[-1]] + hands[:-1]
         elif d == -1:
             hands = hands[1:] + [hands[0]]
-        state.hands = hands + state.hands[p:]
+        state.pass_player_hands(hands)
 
-    def _passing_seats(self, state: State) -> int:
+    def _passing_seats(self, state: TurnState) -> int:
         return self.players
 
-    def known_hands(self, state: State, seat: int) -> dict[int, list[int]]:
+    def known_hands(self, state: TurnState, seat: int) -> dict[int, list[int]]:
         out = {}
         for other, cards in super().known_hands(state, seat).items():
             cards = cards[:]

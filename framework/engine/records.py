@@ -20,7 +20,7 @@ from collections.abc import Sequence
 
 import attrs
 
-from ruledraft.engine.decisions import Decision
+from ruledraft.language.decision import Decision
 
 
 @attrs.frozen

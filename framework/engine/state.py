@@ -21,10 +21,10 @@ from __future__ import annotations
 
 import _random
 from collections.abc import Callable, Iterable, Sequence
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import Any, NamedTuple
 
-from ruledraft.engine.decisions import Decision
-from ruledraft.engine.effects import STEPS
+from ruledraft.engine.book import EffectBook
+from ruledraft.engine.procedures import PROCEDURES, RandomFn
 from ruledraft.engine.records import Observation, RoundRecord
 from ruledraft.engine.scoresheet import (
     ScoreSheet,
@@ -35,13 +35,16 @@ from ruledraft.engine.scoresheet import (
     score_scoring,
 )
 from ruledraft.engine.scoresheet import decide_winners as decide_winners  # where it was before the pipeline
-from ruledraft.errors import IllegalMoveError, InputError
+from ruledraft.errors import Diagnostic, IllegalMoveError, InputError, RulesetError
+from ruledraft.language.decision import Decision
+from ruledraft.language.effect import CardEffect
+from ruledraft.language.effects import has_step, no_step
 from ruledraft.language.rule import TurnScoring
 from ruledraft.language.ruleset import CompiledRuleset, ExtraPick
 from ruledraft.tableau import Tableau
 
-if TYPE_CHECKING:
-    from ruledraft.engine.procedures import RandomFn
+#: why a state method of card effects was called in a game without them (never, on purpose)
+NO_BOOK = "only the general path (card effects, races) keeps an effect book"
 
 #: the largest seed a simulation takes or logs: 2**53 - 1, the largest whole number a
 #: JSON reader that uses doubles (jq, JavaScript) keeps exactly
@@ -51,8 +54,11 @@ MAX_SEED = 2**53 - 1
 class Event(NamedTuple):
     """One thing a card effect or a race did in a turn, in the order it happened
     (:attr:`State.events`): data for a screen to put in words, every part public.
+    ``play`` asks the game's effects to word them (``CardEffect.event_line``), so an
+    effect (a plug-in's too) may note events of its own.
 
-    ``what`` is one of (cards are card indices, seats seat numbers):
+    ``what`` of the built-in effects and races is one of (cards are card indices,
+    seats seat numbers):
 
     * ``("drew", seat, n, card)``: ``seat``'s ``card`` drew ``n`` cards (only it sees them);
     * ``("returned", seat, n)``: ``seat`` shuffled ``n`` drawn cards back into the deck;
@@ -125,8 +131,6 @@ class Game:
     def __init__(self, ruleset: CompiledRuleset, num_players: int):
         if not ruleset.min_players <= num_players <= ruleset.max_players:
             raise InputError(f"{ruleset.name} is for {ruleset.player_range}, not {num_players}")
-        from ruledraft.engine.procedures import PROCEDURES  # late import: procedures build on State
-
         self.ruleset = ruleset
         self.num_players = num_players
         self.num_seats = ruleset.num_seats(num_players)
@@ -161,14 +165,17 @@ class Game:
             raise InputError(f"{ruleset.name}: card effects need the standard turn procedure")
         if self.turn_rules and ruleset.procedure != "standard":
             raise InputError(f"{ruleset.name}: scoring at the end of each turn needs the standard turn procedure")
-        effect_of: list[Any] = [None] * K
+        stepless = [i for i, e in enumerate(ruleset.effects) if not has_step(e)]
+        if stepless:
+            raise RulesetError(self._stepless(ruleset, i) for i in stepless)
+        effect_of: list[CardEffect | None] = [None] * K
         for e in ruleset.effects:
             effect_of[e.card] = e
         #: per card index, its effect (None: none, or a pick-time extra pick)
-        self.effect_of: tuple[Any, ...] = tuple(effect_of)
+        self.effect_of: tuple[CardEffect | None, ...] = tuple(effect_of)
         self.play_effects = tuple(e if e is not None and e.when == "play" else None for e in effect_of)
         #: whether an effect reads the cards each seat placed earlier this round (``State.round_placed``)
-        self.keeps_round = any(STEPS[e.kind].keeps_round for e in ruleset.effects if e.kind in STEPS)
+        self.keeps_round = any(e.keeps_round for e in ruleset.effects)
         self.reveal_effects = tuple(e for e in ruleset.effects if e.when == "reveal")
         self.turn_end_effects = tuple(e for e in ruleset.effects if e.when == "turn_end")
         self.procedure = PROCEDURES[ruleset.procedure](self)
@@ -179,6 +186,15 @@ class Game:
         self.round_rules_reading = _rules_reading(ruleset.round_rules, K)
         #: the same for game-end rules
         self.game_rules_reading = _rules_reading(ruleset.game_rules, K)
+
+    @staticmethod
+    def _stepless(ruleset: CompiledRuleset, i: int) -> Diagnostic:
+        """The refusal of effect ``i`` of ``ruleset``, which has no step for its trigger, where it is declared."""
+        effect = ruleset.effects[i]
+        message = no_step(effect.kind, effect.when, ruleset.card_id(effect.card))
+        if i < len(ruleset.effect_places):
+            return Diagnostic(*ruleset.effect_places[i], message)
+        return Diagnostic(ruleset.source, 1, 1, message)
 
     # ------------------------------------------------------------------ actions
 
@@ -274,41 +290,47 @@ class Game:
 class State:
     """One moment of a game. Cheap to :meth:`clone`."""
 
-    __slots__ = (
-        "game",
-        "seed",
-        "deck",
-        "deck_pos",
-        "forced_deals",
-        "round",
-        "turn",
-        "hands",
-        "played",
-        "counts",
-        "kept_cards",
-        "kept_counts",
-        "round_scores",
-        "game_end_scores",
-        "scorings",
-        "sheet",
-        "history",
-        "controller",
-        "drawn",
-        "dummy_piles",
-        "reserves",
-        "finished",
-        "winners",
-        "pending",
-        "jobs",
-        "placed",
-        "discarded",
-        "under",
-        "kept_under",
-        "round_placed",
-        "known_in_hand",
-        "turn_progress",
-        "events",
-    )
+    game: Game
+    seed: int
+    #: the deck in play order; dealt from ``deck_pos`` on (never changed in place once
+    #: dealt from: a reshuffle makes a new list, so clones share it)
+    deck: list[int]
+    deck_pos: int
+    #: the deals given for a replay (one list of hands per round), or None
+    forced_deals: Sequence[Sequence[Sequence[int]]] | None
+    #: 0-based index of the current round, and turn within it
+    round: int
+    turn: int
+    hands: list[list[int]]
+    played: list[list[int]]
+    counts: list[list[int]]
+    kept_cards: list[list[int]]
+    kept_counts: list[list[int]]
+    round_scores: list[list[int]]
+    game_end_scores: list[int]
+    #: each scoring so far (each round end, then game end), by the scoring pipeline
+    scorings: list[Scoring]
+    #: the finished game's score sheet (None until the game is over)
+    sheet: ScoreSheet | None
+    #: per round dealt: its deal, turns and (once it has ended) tables
+    history: list[RoundRecord]
+    #: the dummy procedure's controller (-1: none), its cards drawn this turn, the dummy piles
+    controller: int
+    drawn: list[int]
+    dummy_piles: list[list[int]]
+    #: per addition, the held-back cards not yet shuffled in (lists replaced, never changed in place)
+    reserves: list[list[int]]
+    finished: bool
+    winners: list[int]
+    #: the decision the turn waits for (None: the picks, or nothing to decide)
+    pending: Decision | None
+    #: what card effects and races did so far this game, in order (:class:`Event`);
+    #: replaced, never changed in place (clones share it); empty without them
+    events: tuple[Event, ...]
+    #: the bookkeeping of card effects and races (None in a game without them)
+    book: EffectBook | None
+
+    __slots__ = tuple(__annotations__)
 
     def __init__(self, game: Game, seed: int, deals: Sequence[Sequence[Sequence[int]]] | None = None) -> None:
         self.game = game
@@ -318,57 +340,29 @@ class State:
         self.deck = shuffled(game.deck, _random.Random(derive_seed(seed, 0)))
         self.deck_pos = 0
         self.forced_deals = deals
-        self.round = 0  # 0-based index of the current round
-        self.turn = 0  # 0-based turn within the round
-        self.hands: list[list[int]] = [[] for _ in range(n)]
-        self.played: list[list[int]] = [[] for _ in range(n)]
-        self.counts: list[list[int]] = [[0] * K for _ in range(n)]
-        self.kept_cards: list[list[int]] = [[] for _ in range(n)]
-        self.kept_counts: list[list[int]] = [[0] * K for _ in range(n)]
-        self.round_scores: list[list[int]] = []
-        self.game_end_scores: list[int] = [0] * n
-        #: each scoring so far (each round end, then game end), by the scoring pipeline
-        self.scorings: list[Scoring] = []
-        #: the finished game's score sheet (None until the game is over)
-        self.sheet: ScoreSheet | None = None
-        #: per round dealt: its deal, turns and (once it has ended) tables
-        self.history: list[RoundRecord] = []
-        self.controller: int = -1
-        self.drawn: list[int] = []
-        self.dummy_piles: list[list[int]] = []
-        #: per addition, the held-back cards not yet shuffled in (lists replaced, never changed in place)
-        self.reserves: list[list[int]] = [
-            shuffled(r, _random.Random(derive_seed(seed, 2, i))) for i, r in enumerate(game.reserves)
-        ]
+        self.round = 0
+        self.turn = 0
+        self.hands = [[] for _ in range(n)]
+        self.played = [[] for _ in range(n)]
+        self.counts = [[0] * K for _ in range(n)]
+        self.kept_cards = [[] for _ in range(n)]
+        self.kept_counts = [[0] * K for _ in range(n)]
+        self.round_scores = []
+        self.game_end_scores = [0] * n
+        self.scorings = []
+        self.sheet = None
+        self.history = []
+        self.controller = -1
+        self.drawn = []
+        self.dummy_piles = []
+        self.reserves = [shuffled(r, _random.Random(derive_seed(seed, 2, i))) for i, r in enumerate(game.reserves)]
         self.finished = False
-        self.winners: list[int] = []
-        #: the decision the turn waits for (None: the picks, or nothing to decide)
-        self.pending: Decision | None = None
-        #: effects still to resolve this turn: (order, seat, sequence number, effect)
-        self.jobs: list[tuple[int, int, int, Any]] = []
-        #: per seat, the cards placed on its table this turn, any way (picks, effects)
-        self.placed: list[list[int]] = [[] for _ in range(n)]
-        #: cards discarded by effects (and, with effects, cards that leave at round end
-        #: under ``between_rounds: keep_deck``); under ``reshuffle`` they go back into the
-        #: deck at round end
-        self.discarded: list[int] = []
-        #: table cards changed by effects (turned face down, copies): (seat, position on
-        #: its table) -> (the physical card there, the face it showed before it was turned
-        #: face down or -1, the seat's table length when it was turned); empty without such effects
-        self.under: dict[tuple[int, int], tuple[int, int, int]] = {}
-        #: kept cards that are changed cards: (the face kept, the physical card); never changed in place
-        self.kept_under: tuple[tuple[int, int], ...] = ()
-        #: per seat, the cards placed on its table this round before this turn (as they
-        #: became), kept only for effects that read it (``Game.keeps_round``); never changed in place
-        self.round_placed: tuple[tuple[int, ...], ...] = tuple(() for _ in range(n))
-        #: per seat, cards every seat knows are in its hand (a card an effect gave it);
-        #: they pass with the hand and stay in it in a re-deal of hidden cards
-        self.known_in_hand: list[list[int]] = [[] for _ in range(n)]
-        #: per rule of ``game.turn_rules``, its progress through this round (immutable values)
-        self.turn_progress: list[Any] = [part.start(n) for _, part in game.turn_rules]
-        #: what card effects and races did so far this game, in order (:class:`Event`);
-        #: replaced, never changed in place (clones share it); empty without them
-        self.events: tuple[Event, ...] = ()
+        self.winners = []
+        self.pending = None
+        self.events = ()
+        # the general path of the turns (card effects, races) keeps its book; the fast one none
+        general = game.procedure.general
+        self.book = EffectBook(n, [part.start(n) for _, part in game.turn_rules]) if general else None
 
     # ------------------------------------------------------------------ queries
 
@@ -418,7 +412,9 @@ class State:
 
     def tableau(self) -> Tableau:
         """This round's played cards, as scoring sees them."""
-        return Tableau(self.counts, self.played, self.round + 1, self.turned() if self.under else None)
+        return Tableau(
+            self.counts, self.played, self.round + 1, self.turned() if self.book and self.book.under else None
+        )
 
     def kept_tableau(self) -> Tableau:
         """Cards kept until game end, as game-end scoring sees them."""
@@ -457,7 +453,9 @@ class State:
             kept_cards = []
             # a controller's drawn cards (the last of its hand) are hidden from the others
             hidden = len(self.drawn) if other == self.controller else 0
-            seen = list(known.get(other, ()))[: len(hand) - hidden] + self.known_in_hand[other]
+            seen = list(known.get(other, ()))[: len(hand) - hidden]
+            if self.book is not None:
+                seen += self.book.known_in_hand[other]
             if pending is not None and pending.seat == other and not pending.shown:
                 # a seat deciding among cards of its own hand keeps them: the decision stays legal
                 seen.extend(c for c in pending.options if c < self.game.num_card_types)
@@ -533,15 +531,8 @@ class State:
         new.finished = self.finished
         new.winners = self.winners[:]
         new.pending = self.pending  # frozen
-        new.jobs = self.jobs[:]
-        new.placed = [p[:] for p in self.placed]
-        new.discarded = self.discarded[:]
-        new.under = self.under.copy() if self.under else {}
-        new.kept_under = self.kept_under
-        new.round_placed = self.round_placed
-        new.known_in_hand = [k[:] for k in self.known_in_hand]
-        new.turn_progress = self.turn_progress[:]
         new.events = self.events
+        new.book = self.book.clone() if self.book is not None else None
         return new
 
     # ------------------------------------------------------------------ moves
@@ -575,6 +566,97 @@ class State:
     # the public lists (``hands``, ``played``, ``counts``, ``history``, ...); bots and
     # the command line use apply_actions / play_out, which check the moves.
 
+    def deal_round(self, hands: list[list[int]], *, dummies: int = 0, controller: int = -1) -> None:
+        """The round's hands are dealt (recorded by the procedure): the last ``dummies``
+        are dummy piles, face down, and ``controller`` picks for the dummy first."""
+        if dummies:
+            self.dummy_piles = hands[-dummies:]
+            hands = hands[:-dummies] + [[] for _ in self.dummy_piles]
+        self.hands = hands
+        self.controller = controller
+
+    def turn_over(self, turns: int = 1) -> None:
+        """``turns`` more turns of the round are over."""
+        self.turn += turns
+
+    def wait_for(self, decision: Decision | None) -> None:
+        """The turn waits for ``decision`` (None: for nothing more)."""
+        self.pending = decision
+
+    def decided(self, seat: int, action: int) -> None:
+        """``seat`` has made the pending decision: ``action``, recorded in the round."""
+        self.pending = None
+        self.history[-1].add_decision(self.turn, seat, action)
+
+    def revealed(self, cards: Sequence[Sequence[int]]) -> None:
+        """Each seat's ``cards`` revealed this turn are on its table (the procedure put them
+        there): placed this turn."""
+        book = self.book
+        assert book is not None, NO_BOOK
+        for placed, taken in zip(book.placed, cards):
+            placed.extend(taken)
+
+    def run_jobs(self) -> Decision | None:
+        """Resolve the queued effects, lowest play order first, then seat, then queued
+        first, each through its step, until one asks a decision (returned: the turn
+        waits for it) or none is left (None)."""
+        book = self.book
+        assert book is not None, NO_BOOK
+        jobs = book.jobs
+        while jobs:
+            job = min(jobs)
+            jobs.remove(job)
+            decision = job[3].start(self, job[1])
+            if decision is not None:
+                self.pending = decision
+                return decision
+        return None
+
+    def effect_turn_over(self) -> bool:
+        """The effects of this turn are done: its placements join the round's (when an effect
+        reads them) and a new turn places nothing yet. Whether a card is known to be in a
+        hand (then :meth:`pass_known` before the hands pass)."""
+        book = self.book
+        assert book is not None, NO_BOOK
+        if self.game.keeps_round:
+            book.round_placed = tuple(r + tuple(p) for r, p in zip(book.round_placed, book.placed))
+        book.placed = [[] for _ in book.placed]
+        return any(book.known_in_hand)
+
+    def pass_known(self, direction: int) -> None:
+        """Before the hands pass ``direction``: what every seat knows to be in a hand goes with it."""
+        book = self.book
+        assert book is not None, NO_BOOK
+        book.pass_known(self.hands, direction)
+
+    def pass_player_hands(self, hands: list[list[int]]) -> None:
+        """The players' hands after passing (a dummy's pile stays where it is)."""
+        self.hands = hands + self.hands[len(hands) :]
+
+    def controller_draws(self, cards: list[int]) -> None:
+        """The dummy's controller drew ``cards`` from the dummy pile into its hand (only it sees them)."""
+        if self.controller >= 0:
+            self.hands[self.controller].extend(cards)
+        self.drawn = cards
+
+    def pass_control(self, players: int) -> None:
+        """The next player controls the dummy."""
+        self.controller = (self.controller + 1) % players
+
+    @property
+    def placed(self) -> list[list[int]]:
+        """Per seat, the cards placed on its table this turn, any way (``book.placed``)."""
+        book = self.book
+        assert book is not None, NO_BOOK
+        return book.placed
+
+    @property
+    def round_placed(self) -> tuple[tuple[int, ...], ...]:
+        """Per seat, its placements of the round before this turn (``book.round_placed``)."""
+        book = self.book
+        assert book is not None, NO_BOOK
+        return book.round_placed
+
     def play_card(self, seat: int, card: int) -> None:
         """Put ``card`` on ``seat``'s table (it has left the hand already)."""
         self.played[seat].append(card)
@@ -587,14 +669,16 @@ class State:
         i = table.index(card)  # the oldest copy
         del table[i]
         self.counts[seat][card] -= 1
-        return self._taken(seat, i, card) if self.under else card
+        return self._taken(seat, i, card) if self.book and self.book.under else card
 
     def remove_from_table(self, seat: int, card: int, *, turned: bool = False) -> int:
         """Take the newest copy of ``card`` off ``seat``'s table (an effect moves it on);
         the physical card that was there. With ``turned``, a card turned face down from
         ``card`` counts as one too (the newer of the two goes)."""
         table = self.played[seat]
-        under = self.under
+        book = self.book
+        assert book is not None, NO_BOOK
+        under = book.under
         for i in range(len(table) - 1, -1, -1):
             c = table[i]
             if c == card or (turned and under and under.get((seat, i), (0, -1, 0))[1] == card):
@@ -605,9 +689,11 @@ class State:
 
     def _taken(self, seat: int, i: int, face: int) -> int:
         """Position ``i`` of ``seat``'s table has gone: its physical card; later positions shift."""
+        book = self.book
+        assert book is not None, NO_BOOK
         physical = face
         moved: dict[tuple[int, int], tuple[int, int, int]] = {}
-        for (s, p), entry in self.under.items():
+        for (s, p), entry in book.under.items():
             if s != seat or p < i:
                 moved[s, p] = entry
             elif p == i:
@@ -618,7 +704,7 @@ class State:
         for key, (card, former, stamp) in list(moved.items()):
             if key[0] == seat and former >= 0 and stamp > i:
                 moved[key] = (card, former, stamp - 1)
-        self.under = moved
+        book.under = moved
         return physical
 
     def change_card(self, seat: int, position: int, new: int, *, turned: bool = False) -> None:
@@ -631,21 +717,24 @@ class State:
         row[new] += 1
         table[position] = new
         key = (seat, position)
-        physical = self.under[key][0] if key in self.under else old
-        self.under[key] = (physical, old, len(table)) if turned else (physical, -1, 0)
+        book = self.book
+        assert book is not None, NO_BOOK
+        under = book.under
+        physical = under[key][0] if key in under else old
+        under[key] = (physical, old, len(table)) if turned else (physical, -1, 0)
 
     def physical(self, seat: int, position: int) -> int:
         """The card that is really at ``position`` of ``seat``'s table."""
-        entry = self.under.get((seat, position))
+        entry = self.book.under.get((seat, position)) if self.book is not None else None
         return entry[0] if entry is not None else self.played[seat][position]
 
     def turned(self) -> list[dict[int, tuple[int, int]]] | None:
         """Per seat, its cards turned face down: position -> (the face before, the table
         length when turned); None when no card is turned."""
-        if not self.under:
+        if self.book is None or not self.book.under:
             return None
         out: list[dict[int, tuple[int, int]]] = [{} for _ in self.played]
-        for (seat, p), (_card, former, stamp) in self.under.items():
+        for (seat, p), (_card, former, stamp) in self.book.under.items():
             if former >= 0:
                 out[seat][p] = (former, stamp)
         return out if any(out) else None
@@ -654,20 +743,47 @@ class State:
         """An effect puts ``card`` on ``seat``'s table (it has left wherever it was): it
         counts as placed this turn, and its own when-played effect acts in turn."""
         self.play_card(seat, card)
-        self.placed[seat].append(card)
+        book = self.book
+        assert book is not None, NO_BOOK
+        book.placed[seat].append(card)
         effect = self.game.play_effects[card]
         if effect is not None:
             self.add_job(seat, effect)
 
-    def add_job(self, seat: int, effect: Any) -> None:
+    def add_job(self, seat: int, effect: CardEffect) -> None:
         """Queue ``effect`` of ``seat``'s card for this turn, by play order then seat."""
-        jobs = self.jobs
+        book = self.book
+        assert book is not None, NO_BOOK
+        jobs = book.jobs
         # a sequence number above every queued one: first come, first served, and never a tie
         jobs.append((effect.order, seat, max((j[2] for j in jobs), default=-1) + 1, effect))
 
+    def take_from_hand(self, seat: int, card: int) -> None:
+        """``card`` leaves ``seat``'s hand (an effect places it or gives it away)."""
+        self.hands[seat].remove(card)
+
+    def into_hand(self, seat: int, card: int, *, known: bool = False) -> None:
+        """``card`` goes into ``seat``'s hand; ``known``: in sight of every seat, so it
+        passes with the hand as known (:attr:`known_in_hand`)."""
+        self.hands[seat].append(card)
+        if known:
+            book = self.book
+            assert book is not None, NO_BOOK
+            book.known_in_hand[seat].append(card)
+
+    def became(self, seat: int, card: int, new: int) -> None:
+        """``seat``'s ``card`` placed this turn has become ``new`` (a copy): placed as it."""
+        book = self.book
+        assert book is not None, NO_BOOK
+        placed = book.placed[seat]
+        if card in placed:
+            placed[placed.index(card)] = new
+
     def discard(self, card: int) -> None:
         """``card`` (already off the table) goes to the discard pile."""
-        self.discarded.append(card)
+        book = self.book
+        assert book is not None, NO_BOOK
+        book.discarded.append(card)
 
     def draw(self, n: int) -> list[int]:
         """Up to ``n`` cards from the top of the deck."""
@@ -690,9 +806,12 @@ class State:
         act: their progress moves on, and the cards they name leave the tables, discarded."""
         t = self.tableau()
         rules = self.game.ruleset.round_rules
+        book = self.book
+        assert book is not None, NO_BOOK
+        progresses = book.turn_progress
         for j, (i, part) in enumerate(self.game.turn_rules):
-            progress, leaving = part.turn_end(t, self.turn_progress[j])
-            self.turn_progress[j] = progress
+            progress, leaving = part.turn_end(t, progresses[j])
+            progresses[j] = progress
             for seat, place, points in part.taken(progress):
                 self.note("race", rules[i].id, seat, place, points, leaving[seat])
             for seat, cards in enumerate(leaving):
@@ -702,7 +821,10 @@ class State:
     def turn_rule_points(self, t: Tableau) -> dict[int, list[int]]:
         """The round's points of the rules that score during the round, by their index
         among the round-end rules, were the round to end with tables ``t``."""
-        return {i: part.round_end(t, self.turn_progress[j]) for j, (i, part) in enumerate(self.game.turn_rules)}
+        book = self.book
+        assert book is not None, NO_BOOK
+        progresses = book.turn_progress
+        return {i: part.round_end(t, progresses[j]) for j, (i, part) in enumerate(self.game.turn_rules)}
 
     def round_points_now(self) -> list[int]:
         """Per seat, what this round would score if it ended with the tables as they are
@@ -719,14 +841,16 @@ class State:
             for cards in group:
                 out.extend(cards)
         out.extend(self.deck[self.deck_pos :])
-        out.extend(self.discarded)
         if self.pending is not None:
             out.extend(self.pending.shown)
-        if self.under or self.kept_under:  # changed cards: the physical card, not the face
-            for (seat, p), (card, _former, _stamp) in self.under.items():
+        book = self.book
+        if book is not None:
+            out.extend(book.discarded)
+            # changed cards: the physical card, not the face
+            for (seat, p), (card, _former, _stamp) in book.under.items():
                 out.remove(self.played[seat][p])
                 out.append(card)
-            for face, card in self.kept_under:
+            for face, card in book.kept_under:
                 out.remove(face)
                 out.append(card)
         return sorted(out)
@@ -777,35 +901,39 @@ class State:
         t = self.tableau()
         scoring = score_scoring(game.round_scoring_rules, t, self.turn_rule_points(t) if game.turn_rules else None)
         self.scorings.append(scoring)
-        if game.turn_rules:
-            self.turn_progress = [part.start(game.num_seats) for _, part in game.turn_rules]
+        book = self.book
+        if book is not None and game.turn_rules:
+            book.turn_progress = [part.start(game.num_seats) for _, part in game.turn_rules]
         self.round_scores.append(scoring.totals[:])
         K = game.num_card_types
         reshuffle = rules.between_rounds == "reshuffle"
         discarded: list[int] | None = [] if reshuffle else None
         played, counts = self.played, self.counts
-        if discarded is None and game.general:
-            discarded = self.discarded  # cards that leave: out of play, but still counted
+        if discarded is None and book is not None:
+            discarded = book.discarded  # cards that leave: out of play, but still counted
         keep_cards(game.kept, game.kept_types, played, counts, self.kept_cards, self.kept_counts, discarded)
-        if self.under:
+        if book is not None and book.under:
             self.history[-1].turned = self.turned()
-            self._return_changed(discarded)
-        if game.keeps_round:
-            self.round_placed = tuple(() for _ in played)
+            self._return_changed(book, discarded)
+        if book is not None and game.keeps_round:
+            book.round_placed = tuple(() for _ in played)
         self.history[-1].tables = played  # these lists are never changed again
         self.history[-1].counts = counts
         self.played = [[] for _ in played]
         self.counts = [[0] * K for _ in counts]
-        if discarded is not None and self.forced_deals is None:
+        if reshuffle and discarded is not None and self.forced_deals is None:
             # every card that is not kept goes back: the undealt deck, unplayed hands, played cards
-            deck = self.deck[self.deck_pos :] + discarded + self.discarded
-            self.discarded = []
+            deck = self.deck[self.deck_pos :] + discarded
+            if book is not None:
+                deck += book.discarded
+                book.discarded = []
             for h in self.hands + self.dummy_piles:
                 deck.extend(h)
             self.deck = shuffled(deck, _random.Random(derive_seed(self.seed, 1, self.round)))
             self.deck_pos = 0
         self.hands = [[] for _ in range(game.num_seats)]
-        self.known_in_hand = [[] for _ in range(game.num_seats)]
+        if book is not None:
+            book.known_in_hand = [[] for _ in range(game.num_seats)]
         self.dummy_piles = []
         if self.round + 1 < rules.rounds:
             self.round += 1
@@ -813,20 +941,20 @@ class State:
         else:
             self._end_game()
 
-    def _return_changed(self, discarded: list[int] | None) -> None:
+    def _return_changed(self, book: EffectBook, discarded: list[int] | None) -> None:
         """Round end: a changed card that leaves the table leaves as its physical card; a
         kept one (a copied dessert) is kept as its face, its physical card remembered."""
         kept = self.game.kept
-        kept_under = list(self.kept_under)
-        for (seat, p), (card, _former, _stamp) in sorted(self.under.items()):
+        kept_under = list(book.kept_under)
+        for (seat, p), (card, _former, _stamp) in sorted(book.under.items()):
             face = self.played[seat][p]
             if kept[face]:
                 kept_under.append((face, card))
             elif discarded is not None:
                 discarded.remove(face)
                 discarded.append(card)
-        self.kept_under = tuple(kept_under)
-        self.under = {}
+        book.kept_under = tuple(kept_under)
+        book.under = {}
 
     @property
     def rule_points(self) -> dict[str, list[int]]:

@@ -101,12 +101,10 @@ def _over_the_deck(
     """``(where, number, card)`` for cards played more often than the deck allows: over
     the whole game, or (when every card not kept is shuffled back between rounds) in
     one round together with the kept cards of earlier rounds."""
-    from ruledraft.engine.effects import STEPS
-
     cards = ruleset.catalogue.cards
     # effects that turn cards into others (face down, copies): a type may exceed its
     # count, so only the whole deck bounds what is played
-    changed = any(getattr(STEPS.get(e.kind), "changes_cards", False) for e in ruleset.effects)
+    changed = any(e.changes_cards for e in ruleset.effects)
     used = [0] * len(cards)
     for r, rnd in enumerate(rounds):
         if ruleset.between_rounds == "reshuffle":

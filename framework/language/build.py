@@ -25,6 +25,8 @@ import attrs
 
 from ruledraft.errors import Diagnostic, RulesetError, ScoringError
 from ruledraft.language.catalogue import MAX_PLAYERS, CardType, Catalogue, players_range_words
+from ruledraft.language.effect import CardEffect
+from ruledraft.language.effects import EFFECT_KINDS, has_step, no_step
 from ruledraft.language.expression import CompiledExpression, compile_expression
 from ruledraft.language.kinds import SCORING_KINDS
 from ruledraft.language.kinds.context import Path
@@ -249,7 +251,9 @@ class RulesetBuilder:
         self.reads: dict[Path, frozenset[int] | None] = {}
         self.rules: list[Rule] = []
         self.actions: list[ExtraPick] = []
-        self.effects: list[Any] = []
+        self.effects: list[CardEffect] = []
+        #: where each effect is declared (its ``kind``): file, line, column
+        self.effect_places: list[tuple[str, int, int]] = []
         self.tie_breaks: list[TieBreak] = []
         self.ruleset: CompiledRuleset | None = None
         #: names of cards a menu left out, met while building (a rule that names one does not score)
@@ -695,8 +699,6 @@ class RulesetBuilder:
 
     def check_effects(self) -> None:
         """Each card's ``effect:``, built by its kind's unit (names resolved, located errors)."""
-        from ruledraft.language.effects import EFFECT_KINDS
-
         for i, spec in enumerate(self.data.get("cards") or []):
             effect = spec.get("effect") if isinstance(spec, dict) else None
             if not isinstance(effect, dict) or not isinstance(spec.get("id"), str):
@@ -706,13 +708,37 @@ class RulesetBuilder:
                 self.error(("cards", i, "effect", "kind"), f"unknown effect kind '{effect.get('kind')}'")
                 continue
             card = self.catalogue.index_of(spec["id"])
-            built = kind.build(effect, _RuleContext(self, ("cards", i, "effect")), card)
+            ctx = _RuleContext(self, ("cards", i, "effect"))
+            if EFFECT_KINDS.is_builtin(kind.name):
+                built = kind.build(effect, ctx, card)
+            else:
+                told, hits = len(self.out), self.off_menu_hits
+                try:
+                    built = kind.build(effect, ctx, card)
+                except Exception as e:  # noqa: BLE001 - a plug-in's failure is this effect's diagnostic
+                    reason = f"{type(e).__name__}: {e}".splitlines()[0]
+                    self.error(
+                        ("cards", i, "effect", "kind"),
+                        f"the card effect '{kind.name}' could not build this effect: {reason}",
+                    )
+                    continue
+                if built is None and len(self.out) == told and self.off_menu_hits == hits:
+                    self.error(
+                        ("cards", i, "effect", "kind"),
+                        f"the card effect '{kind.name}' built no effect and reported no problem",
+                    )
+                elif built is not None and not isinstance(built, ExtraPick) and not has_step(built):
+                    when = getattr(built, "when", None)
+                    self.error(("cards", i, "effect", "kind"), no_step(kind.name, when, spec["id"]))
+                    continue
             if built is None:
                 continue
             if isinstance(built, ExtraPick):
                 self.actions.append(built)
             else:
                 self.effects.append(built)
+                at = self.doc.diagnostic(("cards", i, "effect", "kind"), "")
+                self.effect_places.append((at.file, at.line, at.column))
 
     def check_scoring(self) -> None:
         rules = self.data.get("scoring") or []
@@ -986,6 +1012,7 @@ class RulesetBuilder:
             dummy=dummy,
             actions=tuple(self.actions),
             effects=tuple(self.effects),
+            effect_places=tuple(self.effect_places),
             round_rules=tuple(r for r in self.rules if r.when == "round_end"),
             game_rules=tuple(r for r in self.rules if r.when == "game_end"),
             tie_breaks=tuple(self.tie_breaks),

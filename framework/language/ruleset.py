@@ -7,12 +7,12 @@ Nothing here knows YAML. The walk (:mod:`ruledraft.language.build`) builds a
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
 
 import attrs
 
 from ruledraft.errors import Diagnostic
 from ruledraft.language.catalogue import Catalogue
+from ruledraft.language.effect import CardEffect
 from ruledraft.language.menu import Course
 from ruledraft.language.quantity import Quantity
 from ruledraft.language.rule import Rule
@@ -100,7 +100,10 @@ class CompiledRuleset:
     unplayable: Diagnostic | None = None
     #: the card effects other than pick-time extra picks (those are in ``actions``), in
     #: catalogue order (see :mod:`ruledraft.language.effects`); empty: play is plain picks
-    effects: tuple[Any, ...] = ()
+    effects: tuple[CardEffect, ...] = ()
+    #: where each of ``effects`` is declared (the ``kind`` of the card's ``effect:``):
+    #: file, line, column; empty for a ruleset not built from a file
+    effect_places: tuple[tuple[str, int, int], ...] = ()
 
     @property
     def rules(self) -> tuple[Rule, ...]:

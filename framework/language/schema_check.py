@@ -54,14 +54,15 @@ def load_schema() -> dict[str, Any]:
     return ruleset_schema()
 
 
-def _kinds_generation() -> int:
+def _kinds_generation() -> tuple[int, int]:
+    from ruledraft.language.effects import EFFECT_KINDS
     from ruledraft.language.kinds import SCORING_KINDS
 
-    return SCORING_KINDS.generation
+    return SCORING_KINDS.generation, EFFECT_KINDS.generation
 
 
 @functools.cache
-def _schema_for(generation: int) -> dict[str, Any]:
+def _schema_for(generation: tuple[int, int]) -> dict[str, Any]:
     return load_schema()
 
 
@@ -81,7 +82,7 @@ _Validator: type[Validator] = jsonschema.validators.extend(  # type: ignore[no-u
 
 
 @functools.cache
-def _validator_for(generation: int) -> Validator:
+def _validator_for(generation: tuple[int, int]) -> Validator:
     return _Validator(_schema_for(generation))
 
 
@@ -507,6 +508,8 @@ class _Reporter:
             hint = _suggest(_instance(error), allowed)
             if not hint and len(path) == 3 and path[0] == "scoring" and path[2] == "kind":
                 hint = " (a kind from a plug-in is known once it is loaded: ruledraft --plugin FILE_OR_MODULE ...)"
+            elif not hint and len(path) == 4 and path[0] == "cards" and path[2:] == ("effect", "kind"):
+                hint = " (an effect from a plug-in is known once it is loaded: ruledraft --plugin FILE_OR_MODULE ...)"
             message += hint
         self.value_error(path, message, "enum")
 

@@ -147,12 +147,14 @@ def _decision_action(state: Any, seat: int, legal: Sequence[int], values: Sequen
     """The look-ahead's choice for a card effect's decision: a card the seat will play
     (from a menu, a second pick, a named card or family) is judged by ``values`` at its
     counts, the best first; a card it must give away, the least valuable; declining
-    ("done") is worth nothing, and turning cards face down is declined."""
+    ("done") is worth nothing, and an effect bots decline (``bots_decline``: turning
+    cards face down) is declined."""
     pending = state.pending
     game = state.game
     K = game.num_card_types
     done = game.done_action
-    if pending.effect == "turn_face_down" and done in legal:
+    effect = game.effect_of[pending.card]
+    if effect is not None and effect.bots_decline and done in legal:
         return int(done)
     row = state.counts[seat]
     giving = pending.owner != seat

@@ -99,7 +99,7 @@ def test_menu_draws_four_plays_one_returns_three_and_is_discarded():
     assert state.observation(0).pending == d and state.observation(1).pending is None
     act(state, "miso_soup")
     assert ids(g, state.played[0]) == ["miso_soup"]
-    assert ids(g, state.discarded) == ["menu"]
+    assert ids(g, state.book.discarded) == ["menu"]
     assert len(state.deck) - state.deck_pos == deck_left - 1
 
 
@@ -128,7 +128,7 @@ def test_two_miso_soups_revealed_in_a_turn_by_two_seats_are_discarded():
     g = state.game
     act(state, "miso_soup", "miso_soup")
     assert state.played == [[], []]
-    assert ids(g, state.discarded) == ["miso_soup", "miso_soup"]
+    assert ids(g, state.book.discarded) == ["miso_soup", "miso_soup"]
 
 
 def test_a_lone_miso_soup_stays():
@@ -136,7 +136,7 @@ def test_a_lone_miso_soup_stays():
     state = dealt(2, [["miso_soup", "tempura"] * 2, ["salmon"] * 4])
     g = state.game
     act(state, "miso_soup", "salmon")
-    assert ids(g, state.played[0]) == ["miso_soup"] and state.discarded == []
+    assert ids(g, state.played[0]) == ["miso_soup"] and state.book.discarded == []
 
 
 def test_a_miso_soup_arriving_through_chopsticks_counts():
@@ -149,7 +149,7 @@ def test_a_miso_soup_arriving_through_chopsticks_counts():
     act(state, "miso_soup")  # seat 0's second card, with the chopsticks
     assert ids(g, state.played[0]) == ["salmon"]
     assert ids(g, state.played[1]) == ["salmon"]
-    assert ids(g, state.discarded) == ["miso_soup", "miso_soup"]
+    assert ids(g, state.book.discarded) == ["miso_soup", "miso_soup"]
 
 
 def test_a_miso_soup_arriving_through_a_menu_counts():
@@ -161,7 +161,7 @@ def test_a_miso_soup_arriving_through_a_menu_counts():
     act(state, "menu", "miso_soup")
     act(state, "miso_soup")
     assert state.played == [[], []]
-    assert sorted(ids(g, state.discarded)) == ["menu", "miso_soup", "miso_soup"]
+    assert sorted(ids(g, state.book.discarded)) == ["menu", "miso_soup", "miso_soup"]
 
 
 def test_the_lower_order_number_resolves_first_and_the_later_seat_sees_it():

@@ -125,7 +125,7 @@ def test_takeout_box_turns_chosen_cards_face_down_one_at_a_time_and_is_discarded
     decide(s, "done")
     assert s.pending is None
     assert names(s.played[0]) == ["tempura", "takeout_face_down"]
-    assert names(s.discarded) == ["takeout_box_10"]
+    assert names(s.book.discarded) == ["takeout_box_10"]
     p = points(s)
     assert (p["tempura"], p["face_down"]) == ([0, 0], [2, 0])
     assert s.physical(0, 1) == ix("tempura")
@@ -140,7 +140,7 @@ def test_a_turned_maki_has_no_icons_and_the_box_stops_when_nothing_is_left_to_tu
     turn(s, "takeout_box_11", "tempura")
     decide(s, "maki_2")
     assert s.pending is None
-    assert names(s.played[0]) == ["takeout_face_down"] and names(s.discarded) == ["takeout_box_11"]
+    assert names(s.played[0]) == ["takeout_face_down"] and names(s.book.discarded) == ["takeout_box_11"]
     p = points(s)
     assert (p["maki"], p["face_down"]) == ([0, 6], [2, 0])
 
@@ -160,7 +160,7 @@ def test_a_turned_dessert_is_not_kept_and_goes_back_into_the_deck():
         0: (ix("pudding"), 1)
     }  # one card before the box
     assert s.kept_cards[0].count(ix("pudding")) == table.count(ix("pudding"))
-    assert ix("takeout_face_down") not in s.kept_cards[0] and s.kept_under == ()
+    assert ix("takeout_face_down") not in s.kept_cards[0] and s.book.kept_under == ()
     assert s.all_cards() == sorted(g.deck)
 
 
@@ -177,7 +177,7 @@ def test_a_miso_soup_turned_in_the_turn_of_its_collision_is_discarded():
     decide(s, "miso_soup")
     assert s.pending is None
     assert names(s.played[0]) == [] and names(s.played[1]) == ["tempura"]
-    assert names(s.discarded) == ["takeout_box_10", "miso_soup", "miso_soup"]
+    assert names(s.book.discarded) == ["takeout_box_10", "miso_soup", "miso_soup"]
     assert s.all_cards() == sorted(g.deck)
 
 
@@ -313,7 +313,7 @@ def test_a_copied_dessert_is_kept_and_the_special_order_returns_as_itself():
     assert names(s.played[0]) == ["pudding", "pudding"]
     finish_round(s, avoid="pudding")
     assert s.kept_cards[0].count(ix("pudding")) == s.history[0].tables[0].count(ix("pudding")) >= 2
-    assert s.kept_under == ((ix("pudding"), ix("special_order")),)
+    assert s.book.kept_under == ((ix("pudding"), ix("special_order")),)
     assert s.all_cards() == sorted(g.deck)
 
 
@@ -323,7 +323,7 @@ def test_a_copied_menu_acts_and_is_discarded():
     stack(s, "squid", "tempura", "salmon", "egg")
     turn(s, "menu", "tempura")
     decide(s, "squid")
-    assert names(s.discarded) == ["menu"]
+    assert names(s.book.discarded) == ["menu"]
     stack(s, "egg", "tempura", "maki_2", "wasabi")
     turn(s, "special_order", "tempura")
     assert s.pending is not None and s.pending.options == (ix("squid"), ix("menu"))
@@ -332,7 +332,7 @@ def test_a_copied_menu_acts_and_is_discarded():
     assert d is not None and d.effect == "draw_and_choose" and names(d.shown) == ["egg", "tempura", "maki_2", "wasabi"]
     decide(s, "egg")
     assert names(s.played[0]) == ["squid", "egg"]
-    assert names(s.discarded) == ["menu", "special_order"]
+    assert names(s.book.discarded) == ["menu", "special_order"]
     assert s.all_cards() == sorted(s.game.deck)
 
 
@@ -360,7 +360,7 @@ def test_a_special_order_with_nothing_to_copy_is_discarded():
     """A special order as the round's first card is discarded at once: no decision, no points."""
     s = fresh()
     turn(s, "special_order", "tempura")
-    assert s.pending is None and s.played[0] == [] and names(s.discarded) == ["special_order"]
+    assert s.pending is None and s.played[0] == [] and names(s.book.discarded) == ["special_order"]
     assert all(p[0] == 0 for p in points(s).values())
 
 
@@ -370,7 +370,7 @@ def test_a_copied_miso_soup_collides_and_leaves_as_a_special_order():
     turn(s, "miso_soup", "tempura")
     turn(s, "special_order", "miso_soup")
     assert names(s.played[0]) == ["miso_soup"] and names(s.played[1]) == ["tempura"]
-    assert sorted(names(s.discarded)) == ["miso_soup", "special_order"]
+    assert sorted(names(s.book.discarded)) == ["miso_soup", "special_order"]
     assert s.all_cards() == sorted(s.game.deck)
 
 

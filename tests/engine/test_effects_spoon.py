@@ -89,7 +89,7 @@ def test_naming_an_exact_card_takes_it_from_the_nearest_seat_to_the_left_that_ho
     # the hands passed left after the turn: seat 2's old hand, now with the spoon, is seat 3's
     assert "spoon_4" in ids(g, state.hands[3]) and "maki_2" not in ids(g, state.hands[3])
     assert ids(g, state.hands[0]).count("maki_2") == 1  # seat 3's old hand kept its maki_2
-    assert ids(g, state.known_in_hand[3]) == ["spoon_4"]
+    assert ids(g, state.book.known_in_hand[3]) == ["spoon_4"]
     assert state.history[0].turns[1].decisions == ((0, idx(g, "maki_2")[0]),)
 
 
@@ -147,7 +147,7 @@ def test_nobody_holding_one_discards_the_spoon():
     hands = [sorted(h) for h in state.hands]
     state.apply_actions(idx(g, "salmon_nigiri"))
     assert ids(g, state.played[0]) == ["tempura"]
-    assert ids(g, state.discarded) == ["spoon_4"]
+    assert ids(g, state.book.discarded) == ["spoon_4"]
     assert sorted(sorted(h) for h in state.hands) == sorted(hands)
 
 
@@ -169,7 +169,7 @@ def test_the_card_given_fires_its_own_effect_and_counts_for_a_miso_collision():
     act(state, "tempura", "tempura", "miso_soup")
     state.apply_actions(idx(g, "miso_soup"))
     assert ids(g, state.played[0]) == ["tempura"] and ids(g, state.played[2]) == ["tempura"]
-    assert sorted(ids(g, state.discarded)) == ["miso_soup", "miso_soup"]
+    assert sorted(ids(g, state.book.discarded)) == ["miso_soup", "miso_soup"]
 
     state = after_first_turn(["spoon_4", "tempura", "tempura"], [[], ["menu"], []])
     act(state, "tempura", "tempura", "tempura")

@@ -67,8 +67,8 @@ def test_a_seat_reaching_ten_at_turn_end_takes_eight_and_discards_its_uramaki():
     state = played_round([["uramaki_5", "uramaki_5"], [], []], stop_after=2)
     g = state.game
     assert names(g, state.played[0]) == []
-    assert names(g, state.discarded) == ["uramaki_5", "uramaki_5"]
-    assert state.turn_progress[0].points == (8, 0, 0)
+    assert names(g, state.book.discarded) == ["uramaki_5", "uramaki_5"]
+    assert state.book.turn_progress[0].points == (8, 0, 0)
     state = played_round([["uramaki_5", "uramaki_5"], [], []])
     assert uramaki_points(state) == [8, 0, 0]
 
@@ -77,14 +77,14 @@ def test_nine_icons_score_nothing_at_turn_end_and_stay_on_the_table():
     """Below the threshold nothing happens at turn end: the cards stay and no place is taken."""
     state = played_round([["uramaki_5", "uramaki_4"], [], []], stop_after=2)
     assert names(state.game, state.played[0]) == ["uramaki_5", "uramaki_4"]
-    assert state.turn_progress[0].used == 0 and state.discarded == []
+    assert state.book.turn_progress[0].used == 0 and state.book.discarded == []
 
 
 def test_two_seats_reaching_it_on_one_turn_with_eleven_and_ten_take_eight_and_five():
     """Same-turn arrivals: more icons first (11 takes 8, 10 takes 5); both discard their uramaki."""
     state = played_round([["uramaki_4", "uramaki_3", "uramaki_4"], ["uramaki_5", FILL, "uramaki_5"], []], stop_after=3)
-    assert state.turn_progress[0].points == (8, 5, 0)
-    assert sorted(names(state.game, state.discarded)) == [
+    assert state.book.turn_progress[0].points == (8, 5, 0)
+    assert sorted(names(state.game, state.book.discarded)) == [
         "uramaki_3",
         "uramaki_4",
         "uramaki_4",
@@ -104,7 +104,7 @@ def test_two_seats_tied_at_ten_both_take_eight_and_the_next_open_place_is_third(
         [FILL, FILL, "uramaki_3", "uramaki_3", "uramaki_4"],
     ]
     state = played_round(picks, stop_after=2)
-    assert state.turn_progress[0].points == (8, 8, 0) and state.turn_progress[0].used == 2
+    assert state.book.turn_progress[0].points == (8, 8, 0) and state.book.turn_progress[0].used == 2
     assert uramaki_points(played_round(picks)) == [8, 8, 2]
 
 
@@ -125,8 +125,8 @@ def test_when_every_place_is_gone_nothing_more_scores_or_is_discarded():
     ]
     state = played_round(picks, stop_after=5)
     g = state.game
-    assert state.turn_progress[0].used == 3
-    assert sorted(names(g, state.discarded)) == ["uramaki_3"] + ["uramaki_4"] * 2 + ["uramaki_5"] * 4
+    assert state.book.turn_progress[0].used == 3
+    assert sorted(names(g, state.book.discarded)) == ["uramaki_3"] + ["uramaki_4"] * 2 + ["uramaki_5"] * 4
     state = played_round(picks)  # seat 0 reaches 10 on turn 7: too late
     assert uramaki_points(state) == [8, 5, 2]
     assert [c for c in names(g, state.history[0].tables[0]) if c != FILL] == ["uramaki_4", "uramaki_3", "uramaki_3"]

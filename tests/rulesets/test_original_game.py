@@ -153,7 +153,7 @@ def test_two_mirages_in_one_turn_vanish_and_a_lone_mirage_scores_3():
     state = dealt(3)
     turn(state, "mirage", "mirage", FILLER)
     assert state.played[0] == [] and state.played[1] == []
-    assert names(state.discarded) == ["mirage", "mirage"]
+    assert names(state.book.discarded) == ["mirage", "mirage"]
     turn(state, FILLER, "mirage", FILLER)
     assert names(state.played[1]) == ["mirage"]
     assert points(state)["mirages"] == [0, 3, 0]
@@ -189,7 +189,7 @@ def test_a_scout_draws_three_plays_one_and_shuffles_two_back():
     assert names(d.options) == ["silk_3", "mirage"]
     decide(state, "silk_3")
     assert names(state.played[0]) == ["silk_3"]
-    assert names(state.discarded) == ["scout"]
+    assert names(state.book.discarded) == ["scout"]
     assert len(state.deck) - state.deck_pos == left - 1
     assert points(state)["silk"] == [6, 0, 0]
 
@@ -236,7 +236,7 @@ def test_a_camel_packs_a_mirage_into_a_bale_worth_2():
     decide(state, "done")
     assert state.pending is None
     assert names(state.played[0]) == ["bale", "saffron"]
-    assert names(state.discarded) == ["camel"]
+    assert names(state.book.discarded) == ["camel"]
     p = points(state)
     assert (p["mirages"], p["bales"], p["spices"]) == ([0, 0, 0], [2, 0, 0], [1, 0, 0])
 
@@ -282,10 +282,10 @@ def test_a_haggler_copied_by_a_forger_goes_to_the_giver_as_the_forger():
     turn(state, FILLER, FILLER, FILLER)
     decide(state, "family:spice")  # the newest haggler goes: the forger's copy
     assert state.pending is None
-    assert names(state.played[0]) == ["haggler", "lamp", "clove"] and state.under == {}
+    assert names(state.played[0]) == ["haggler", "lamp", "clove"] and state.book.under == {}
     # the hands went right after turn 3: seat 1's old hand, with the forger, is seat 0's
     assert sorted(names(state.hands[0])) == ["forger"] + ["lamp"] * (size - 2)
-    assert names(state.known_in_hand[0]) == ["forger"]
+    assert names(state.book.known_in_hand[0]) == ["forger"]
 
 
 def test_a_haggler_copied_by_a_forger_that_finds_nothing_discards_the_forger():
@@ -294,8 +294,8 @@ def test_a_haggler_copied_by_a_forger_that_finds_nothing_discards_the_forger():
     turn(state, FILLER, FILLER, FILLER)
     decide(state, "clove")  # nobody holds a clove
     assert state.pending is None
-    assert names(state.played[0]) == ["haggler", "lamp"] and state.under == {}
-    assert names(state.discarded) == ["forger"]
+    assert names(state.played[0]) == ["haggler", "lamp"] and state.book.under == {}
+    assert names(state.book.discarded) == ["forger"]
 
 
 # ---------------------------------------------------------------------- scoring

@@ -8,12 +8,14 @@ card with the effect is discarded. Done declines: the card stays on the table.""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 import attrs
 
-from ruledraft.language.effects.base import EffectBase, common
+from ruledraft.language.decision import Decision
+from ruledraft.language.effect import EffectState, Speech
+from ruledraft.language.effects.base import EffectBase, common, discarded
 from ruledraft.language.kinds.context import RuleContext
 from ruledraft.language.suggest import clipped, did_you_mean
 
@@ -69,6 +71,88 @@ class AskFor(EffectBase):
             f"if several kinds match), you play it and they get the {self.name} into their hand; if "
             f"nobody holds one, the {self.name} is discarded."
         )
+
+    def start(self, state: EffectState, seat: int) -> Decision | None:
+        if not state.counts[seat][self.card]:
+            return None
+        if not any(state.hands[s] for s in self.asked(state, seat)):
+            return None  # nothing left in any hand to ask for
+        game = state.game
+        K = game.num_card_types
+        families = tuple(K + game.families.index(f) for f, _ in self.families)
+        return Decision(
+            seat=seat,
+            effect=self.kind,
+            card=self.card,
+            prompt=f"{self.name}: name a card or a family to ask the others for (done: not now)",
+            options=tuple(sorted(self.cards + families)) + (game.done_action,),
+            owner=seat,
+        )
+
+    def asked(self, state: EffectState, seat: int) -> list[int]:
+        """The other players in the order they are asked."""
+        n = state.game.num_players
+        return [(seat + self.step * k) % n for k in range(1, n)]
+
+    def decide(self, state: EffectState, decision: Decision, action: int) -> Decision | None:
+        game = state.game
+        owner = decision.owner
+        if decision.seat != owner:  # the giver chose which card to give
+            self.give(state, decision, decision.seat, action)
+            return None
+        if action == game.done_action:
+            return None
+        K = game.num_card_types
+        if action < K:
+            matches: tuple[int, ...] = (action,)
+            what = game.ruleset.catalogue.cards[action].name
+        else:
+            family = game.families[action - K]
+            matches = self.matching(family)
+            what = f"any {family}"
+        state.note("asked", owner, action, decision.card)
+        for giver in self.asked(state, owner):
+            found = tuple(sorted({c for c in state.hands[giver] if c in matches}))
+            if not found:
+                state.note("none", giver, action)
+            elif len(found) == 1:
+                self.give(state, decision, giver, found[0])
+                return None
+            else:
+                return Decision(
+                    seat=giver,
+                    effect=decision.effect,
+                    card=decision.card,
+                    prompt=f"{self.name}: you are asked for {what}; which card do you give?",
+                    options=found,
+                    owner=owner,
+                )
+        self.discard_own(state, owner, decision.card, "unmatched")  # nobody holds one: the physical card
+        return None
+
+    @staticmethod
+    def give(state: EffectState, decision: Decision, giver: int, card: int) -> None:
+        """``giver`` hands ``card`` over: the owner plays it, the giver gets the card with
+        the effect, in sight of every seat."""
+        owner = decision.owner
+        state.note("gave", giver, owner, card)
+        state.take_from_hand(giver, card)
+        physical = state.remove_from_table(owner, decision.card)  # the physical card (a copy's)
+        state.into_hand(giver, physical, known=True)
+        state.note("to_hand", giver, physical)
+        state.place(owner, card)
+
+    def event_line(self, what: Sequence[Any], say: Speech) -> str | None:
+        event, seat = what[0], what[1]
+        if event == "asked":
+            return f"{say.subject(seat, 'ask', 'asks')} for {say.asked(what[2], family='any ')} with {say.pronoun(seat)} {say.acting(what[3])}."
+        if event == "none":
+            return f"{say.subject(seat, 'have', 'has')} no {say.asked(what[2])}."
+        if event == "gave":
+            return f"{say.subject(seat, 'give', 'gives')} {say.name(what[3])} to {say.whom(what[2])} to play."
+        if event == "discarded" and what[3] == "unmatched":
+            return f"{discarded(what, say)}: nobody had one to give."
+        return None
 
 
 def build(spec: Mapping[str, Any], ctx: RuleContext, card: int) -> AskFor | None:

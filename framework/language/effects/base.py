@@ -1,22 +1,28 @@
 """What every compiled card effect holds: its card, when it acts, its play order and
-the card's name, and its kind (each unit's ``NAME``). A unit's class adds its own
-keys (keyword arguments only, so the common ones need no place in line)::
+the card's name, and its kind (each unit's ``NAME``); the defaults of
+:class:`~ruledraft.language.effect.CardEffect`, and the words of the events several
+effects note. A unit's class adds its own keys (keyword arguments only, so the common
+ones need no place in line) and its step::
 
     @attrs.frozen(kw_only=True)
     class Collision(EffectBase):
         KIND: ClassVar[str] = NAME
         at_least: int
 
+        def turn_end(self, state: EffectState) -> None: ...
+
     Collision(**common(spec, ctx, card, WHEN), at_least=spec.get("at_least", 2))
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 import attrs
 
+from ruledraft.language.decision import Decision
+from ruledraft.language.effect import CardEffect, EffectState, Speech
 from ruledraft.language.kinds.context import RuleContext
 
 #: the schema of ``discard``, for an effect whose card may leave the table once it has acted
@@ -30,10 +36,21 @@ DISCARD: dict[str, Any] = {
 
 @attrs.frozen(kw_only=True)
 class EffectBase:
-    """The keys every effect has (Sushi Go!'s chopsticks, a pick rule, have their own)."""
+    """The keys every effect has (Sushi Go!'s chopsticks, a pick rule, have their own),
+    and the defaults of :class:`~ruledraft.language.effect.CardEffect`. A unit gives
+    the step of its trigger: :meth:`start` (``play``, ``reveal``) or :meth:`turn_end`."""
 
     #: the kind's name, the ``kind:`` value (each unit's ``NAME``)
     KIND: ClassVar[str] = ""
+    #: it reads the cards each seat placed earlier this round (``State.round_placed``)
+    keeps_round: ClassVar[bool] = False
+    #: it turns table cards into other card types (a face-down card, a copy): a round's
+    #: table may then hold more of a type than the deck has
+    changes_cards: ClassVar[bool] = False
+    #: a look-ahead bot declines its decisions (says done) when it may
+    bots_decline: ClassVar[bool] = False
+    #: a compiled kernel's part of the unit, once there is a kernel (None: its step here)
+    kernel: ClassVar[object | None] = None
     #: the card index of the card with the effect
     card: int
     #: its trigger (``pick``, ``play``, ``reveal``, ``turn_end``)
@@ -46,6 +63,83 @@ class EffectBase:
     @property
     def kind(self) -> str:
         return self.KIND
+
+    def describe(self) -> str:  # pragma: no cover - every unit says itself
+        return f"{self.name}: {self.kind} (order {self.order})."
+
+    def start(self, state: EffectState, seat: int) -> Decision | None:
+        """The step of a ``play`` or ``reveal`` effect: ``seat``'s card acts; a decision
+        when it needs a choice (the turn waits for it), else None."""
+        raise NotImplementedError(f"the {self.kind} effect has no step for when: {self.when}")
+
+    def decide(self, state: EffectState, decision: Decision, action: int) -> Decision | None:
+        """The choice ``action`` (already checked legal) made for ``decision``; the next
+        decision when the choice asks another (of any seat), else None."""
+        raise NotImplementedError(f"the {self.kind} effect asks no decision")
+
+    def turn_end(self, state: EffectState) -> None:
+        """The step of a ``turn_end`` effect, after every other effect of the turn."""
+        raise NotImplementedError(f"the {self.kind} effect has no step for when: {self.when}")
+
+    def redrawn(self, shown: Sequence[int]) -> tuple[int, ...]:
+        """The options of its decision had it shown ``shown`` (cards drawn) instead: any of them."""
+        return tuple(sorted(set(shown)))
+
+    def event_line(self, what: Sequence[Any], say: Speech) -> str | None:
+        """An event of this effect's own in words (None: not one of its own; the
+        events several effects note are worded by :func:`shared_event_line`)."""
+        return None
+
+    def same_kind(self, other: CardEffect | None) -> bool:
+        """Whether ``other`` (a card's effect, or None) is of this effect's kind."""
+        return other is not None and other.kind == self.kind
+
+    @staticmethod
+    def discard_own(state: EffectState, seat: int, card: int, why: str) -> None:
+        """The card with the effect leaves ``seat``'s table, discarded (its physical
+        card, should it be a copy), and a ``discarded`` event says ``why``."""
+        state.discard(state.remove_from_table(seat, card))
+        state.note("discarded", seat, card, why, 0)
+
+
+def shared_event_line(what: Sequence[Any], say: Speech) -> str | None:
+    """The events several effects note, in words: ``played`` (a card played through an
+    effect), ``to_hand`` (a table card into a hand), ``discarded`` (``why``: ``used``,
+    its effect done; a unit words its own reasons in its :meth:`~EffectBase.event_line`)."""
+    event, seat = what[0], what[1]
+    if event == "played":
+        return (
+            f"{say.subject(seat, 'play', 'plays')} {say.name(what[2])} with {say.pronoun(seat)} {say.acting(what[3])}."
+        )
+    if event == "to_hand":
+        return f"{say.subject(seat, 'take', 'takes')} {say.acting(what[2])} into {say.pronoun(seat)} hand."
+    if event == "discarded":
+        return f"{discarded(what, say)}{' after use.' if what[3] == 'used' else '.'}"
+    return None
+
+
+def discarded(what: Sequence[Any], say: Speech) -> str:
+    """The start of a ``discarded`` event's line: ``Your Miso Soup is discarded``."""
+    return f"{say.whose(what[1])} {say.acting(what[2])} is discarded"
+
+
+def has_step(effect: CardEffect) -> bool:
+    """Whether ``effect`` carries the run-time step of its trigger (a unit of
+    :class:`EffectBase` overrides it; any other object has it callable)."""
+    when = getattr(effect, "when", None)  # a plug-in's object may lack anything
+    method = "turn_end" if when == "turn_end" else "start"
+    step = getattr(type(effect), method, None)
+    return callable(step) and step is not getattr(EffectBase, method)
+
+
+def no_step(kind: str, when: object, card_id: str) -> str:
+    """Why an effect of ``kind`` acting at ``when`` (of card ``card_id``) cannot be played:
+    it has no step for its trigger."""
+    step = "turn_end" if when == "turn_end" else "start"
+    return (
+        f"the card effect '{kind}' of card '{card_id}' has no engine step for when: {when} "
+        f"(its effect object needs a {step} method; see register_card_effect)"
+    )
 
 
 def common(spec: Mapping[str, Any], ctx: RuleContext, card: int, when: str) -> dict[str, Any]:

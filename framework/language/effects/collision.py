@@ -4,12 +4,13 @@ copy placed this turn is discarded."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 import attrs
 
-from ruledraft.language.effects.base import EffectBase, common
+from ruledraft.language.effect import EffectState, Speech
+from ruledraft.language.effects.base import EffectBase, common, discarded
 from ruledraft.language.kinds.context import RuleContext
 
 NAME = "collision"
@@ -41,6 +42,27 @@ class Collision(EffectBase):
             f"{self.name}: at the end of a turn, if {self.at_least} or more were placed in it "
             "(by anyone, any way), all of them are discarded."
         )
+
+    def turn_end(self, state: EffectState) -> None:
+        card = self.card
+        placed = state.placed
+        n = sum(p.count(card) for p in placed)
+        if n < self.at_least:
+            return
+        for seat, cards in enumerate(placed):
+            for _ in range(cards.count(card)):
+                try:
+                    gone = state.remove_from_table(seat, card, turned=True)
+                except ValueError:  # it has left the table already
+                    break
+                state.discard(gone)
+                state.note("discarded", seat, gone, "collision", n)
+
+    def event_line(self, what: Sequence[Any], say: Speech) -> str | None:
+        if what[0] == "discarded" and what[3] == "collision":
+            n = what[4]
+            return f"{discarded(what, say)}: {n} {'was' if n == 1 else 'were'} played this turn."
+        return None
 
 
 def build(spec: Mapping[str, Any], ctx: RuleContext, card: int) -> Collision:

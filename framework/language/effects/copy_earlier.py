@@ -8,12 +8,15 @@ The physical card stays under its face and goes back into the deck as itself."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 import attrs
 
-from ruledraft.language.effects.base import EffectBase, common
+from ruledraft.language.decision import Decision
+from ruledraft.language.effect import EffectState, Speech
+from ruledraft.language.effects.base import EffectBase, common, discarded
+from ruledraft.language.effects.turn_face_down import newest
 from ruledraft.language.kinds.context import RuleContext
 
 NAME = "copy_earlier"
@@ -29,6 +32,8 @@ SCHEMA: dict[str, Any] = {
 @attrs.frozen(kw_only=True)
 class CopyEarlier(EffectBase):
     KIND: ClassVar[str] = NAME
+    keeps_round: ClassVar[bool] = True
+    changes_cards: ClassVar[bool] = True
 
     def describe(self) -> str:
         return (
@@ -36,6 +41,50 @@ class CopyEarlier(EffectBase):
             f"this round (not a {self.name}): every rule sees that card, and its when-played effect acts; "
             f"with nothing to copy the {self.name} is discarded."
         )
+
+    def start(self, state: EffectState, seat: int) -> Decision | None:
+        if not state.counts[seat][self.card]:
+            return None
+        effect_of = state.game.effect_of
+        placed = state.placed[seat]
+        mine = placed.index(self.card) if self.card in placed else len(placed)
+        earlier = {*state.round_placed[seat], *placed[:mine]}
+        options = sorted(c for c in earlier if not self.same_kind(effect_of[c]))
+        if not options:
+            self.discard_own(state, seat, self.card, "nothing_to_copy")
+            return None
+        if len(options) == 1:
+            self.copy(state, seat, options[0])
+            return None
+        return Decision(
+            seat=seat,
+            effect=self.kind,
+            card=self.card,
+            prompt=f"{self.name}: copy one of the cards you played this round",
+            options=tuple(options),
+            owner=seat,
+        )
+
+    def decide(self, state: EffectState, decision: Decision, action: int) -> None:
+        self.copy(state, decision.seat, action)
+
+    def copy(self, state: EffectState, seat: int, chosen: int) -> None:
+        """``seat``'s newest card with this effect becomes ``chosen``: placed as it this
+        turn, and its when-played effect acts."""
+        card = self.card
+        state.change_card(seat, newest(state.played[seat], card), chosen)
+        state.note("copied", seat, chosen, card)
+        state.became(seat, card, chosen)
+        effect = state.game.play_effects[chosen]
+        if effect is not None:
+            state.add_job(seat, effect)
+
+    def event_line(self, what: Sequence[Any], say: Speech) -> str | None:
+        if what[0] == "copied":
+            return f"{say.whose(what[1])} {say.name(what[3])} becomes a copy of {say.name(what[2])}."
+        if what[0] == "discarded" and what[3] == "nothing_to_copy":
+            return f"{discarded(what, say)}: nothing to copy."
+        return None
 
 
 def build(spec: Mapping[str, Any], ctx: RuleContext, card: int) -> CopyEarlier:

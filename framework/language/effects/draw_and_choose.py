@@ -5,11 +5,13 @@ the cards ``not`` names; the rest go back into the deck, shuffled. With ``discar
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 import attrs
 
+from ruledraft.language.decision import Decision
+from ruledraft.language.effect import EffectState, Speech
 from ruledraft.language.effects.base import DISCARD, EffectBase, common
 from ruledraft.language.kinds.context import RuleContext
 
@@ -52,6 +54,56 @@ class DrawAndChoose(EffectBase):
             text += f" (not {self.excluded_words})"
         text += "; the others go back into the deck, shuffled"
         return text + (f"; the {self.name} is discarded." if self.discard else ".")
+
+    def start(self, state: EffectState, seat: int) -> Decision | None:
+        drawn = state.draw(self.draw)
+        state.note("drew", seat, len(drawn), self.card)
+        options = tuple(sorted({c for c in drawn if c not in self.excluded}))
+        if not options:
+            state.return_to_deck(drawn, seat)
+            if drawn:
+                state.note("returned", seat, len(drawn))
+            if self.discard and state.counts[seat][self.card]:
+                self.discard_own(state, seat, self.card, "used")
+            return None
+        return Decision(
+            seat=seat,
+            effect=self.kind,
+            card=self.card,
+            prompt=f"{self.name}: play one of the cards drawn",
+            options=options,
+            shown=tuple(drawn),
+            owner=seat,
+        )
+
+    def decide(self, state: EffectState, decision: Decision, action: int) -> None:
+        seat = decision.seat
+        state.note("played", seat, action, decision.card)
+        rest = list(decision.shown)
+        rest.remove(action)
+        state.return_to_deck(rest, seat)
+        if rest:
+            state.note("returned", seat, len(rest))
+        if self.discard and state.counts[seat][decision.card]:
+            self.discard_own(state, seat, decision.card, "used")
+        state.place(seat, action)
+
+    def redrawn(self, shown: Sequence[int]) -> tuple[int, ...]:
+        """The options had the effect drawn ``shown`` (a re-deal of hidden cards)."""
+        return tuple(sorted({c for c in shown if c not in self.excluded}))
+
+    def event_line(self, what: Sequence[Any], say: Speech) -> str | None:
+        event, seat = what[0], what[1]
+        if event == "drew":
+            n, by = what[2], what[3]
+            if not n:
+                return f"{say.whose(seat)} {say.acting(by)} draws nothing: the deck is empty."
+            return f"{say.subject(seat, 'draw', 'draws')} {say.counted(n, 'card')} with {say.pronoun(seat)} {say.acting(by)}."
+        if event == "returned":
+            return (
+                f"{say.subject(seat, 'shuffle', 'shuffles')} {say.counted(what[2], 'drawn card')} back into the deck."
+            )
+        return None
 
 
 def build(spec: Mapping[str, Any], ctx: RuleContext, card: int) -> DrawAndChoose | None:

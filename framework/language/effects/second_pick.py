@@ -9,6 +9,8 @@ from typing import Any, ClassVar
 
 import attrs
 
+from ruledraft.language.decision import Decision
+from ruledraft.language.effect import EffectState
 from ruledraft.language.effects.base import EffectBase, common
 from ruledraft.language.kinds.context import RuleContext
 
@@ -31,6 +33,29 @@ class SecondPick(EffectBase):
             f"{self.name}: on a later turn, after the reveal (order {self.order}), you may play a second "
             f"card from your hand; the {self.name} then go into your hand."
         )
+
+    def start(self, state: EffectState, seat: int) -> Decision | None:
+        hand = state.hands[seat]
+        if not hand or not state.counts[seat][self.card]:
+            return None
+        return Decision(
+            seat=seat,
+            effect=self.kind,
+            card=self.card,
+            prompt=f"Play a second card with your {self.name}? (done: no)",
+            options=tuple(sorted(set(hand))) + (state.game.done_action,),
+            owner=seat,
+        )
+
+    def decide(self, state: EffectState, decision: Decision, action: int) -> None:
+        if action == state.game.done_action:
+            return
+        seat = decision.seat
+        state.note("played", seat, action, decision.card)
+        state.take_from_hand(seat, action)
+        state.into_hand(seat, state.remove_from_table(seat, decision.card))
+        state.note("to_hand", seat, decision.card)
+        state.place(seat, action)
 
 
 def build(spec: Mapping[str, Any], ctx: RuleContext, card: int) -> SecondPick:

@@ -8,11 +8,13 @@ The physical card stays under its face and goes back into the deck as itself."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 import attrs
 
+from ruledraft.language.decision import Decision
+from ruledraft.language.effect import EffectState, Speech
 from ruledraft.language.effects.base import DISCARD, EffectBase, common
 from ruledraft.language.kinds.context import RuleContext
 
@@ -37,6 +39,9 @@ SCHEMA: dict[str, Any] = {
 @attrs.frozen(kw_only=True)
 class TurnFaceDown(EffectBase):
     KIND: ClassVar[str] = NAME
+    changes_cards: ClassVar[bool] = True
+    #: turning a card face down costs its points, which a look-ahead does not weigh
+    bots_decline: ClassVar[bool] = True
     face_down: int
     discard: bool
     face_down_name: str
@@ -48,6 +53,56 @@ class TurnFaceDown(EffectBase):
             "which counts for nothing but its own scoring (the newest copy of the card named is turned)"
         )
         return text + (f"; the {self.name} is discarded." if self.discard else ".")
+
+    def choices(self, state: EffectState, seat: int) -> list[int]:
+        """The card types of ``seat``'s table it may turn (not face-down ones, not cards
+        with this effect: they are about to leave)."""
+        effect_of = state.game.effect_of
+        return sorted(
+            c
+            for c, n in enumerate(state.counts[seat])
+            if n and c != self.face_down and not self.same_kind(effect_of[c])
+        )
+
+    def start(self, state: EffectState, seat: int) -> Decision | None:
+        if not state.counts[seat][self.card]:
+            return None
+        options = self.choices(state, seat)
+        if not options:
+            self.finish(state, seat)
+            return None
+        return Decision(
+            seat=seat,
+            effect=self.kind,
+            card=self.card,
+            prompt=f"{self.name}: turn a card of yours face down (done: no more)",
+            options=(*options, state.game.done_action),
+            owner=seat,
+        )
+
+    def decide(self, state: EffectState, decision: Decision, action: int) -> None:
+        seat = decision.seat
+        if action == state.game.done_action:
+            self.finish(state, seat)
+            return
+        state.change_card(seat, newest(state.played[seat], action), self.face_down, turned=True)
+        state.note("turned", seat, action, self.face_down)
+        state.add_job(seat, self)  # the next card, or done
+
+    def finish(self, state: EffectState, seat: int) -> None:
+        if self.discard and state.counts[seat][self.card]:
+            self.discard_own(state, seat, self.card, "used")
+
+    def event_line(self, what: Sequence[Any], say: Speech) -> str | None:
+        if what[0] == "turned":
+            seat = what[1]
+            return f"{say.subject(seat, 'turn', 'turns')} {say.pronoun(seat)} {say.name(what[2])} face down (now {say.name(what[3])})."
+        return None
+
+
+def newest(table: Sequence[int], card: int) -> int:
+    """The position of the newest copy of ``card`` in ``table``."""
+    return len(table) - 1 - table[::-1].index(card)
 
 
 def build(spec: Mapping[str, Any], ctx: RuleContext, card: int) -> TurnFaceDown | None:

@@ -18,7 +18,6 @@ it (``python3 -m ruledraft.language.kinds.schema``). A plug-in adds a kind with
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -26,6 +25,7 @@ import attrs
 
 from ruledraft.language.kinds import expression, majority, modifier, per_card, race, sets, table
 from ruledraft.language.kinds.context import RuleContext
+from ruledraft.language.kinds.plugin_schema import base_definitions, check_plugin_schema
 from ruledraft.language.kinds.registry import PluginError, Registry, load_plugin, loaded_plugins
 from ruledraft.language.rule import Rule
 
@@ -102,36 +102,8 @@ def register_scoring_kind(
         raise PluginError(f"scoring kind '{name}': its schema must be a JSON Schema of an object")
     if not callable(build):
         raise PluginError(f"scoring kind '{name}': build must be a function (spec, ctx) -> rule")
-    from ruledraft.language.kinds.schema import base_definitions
-
-    _check_schema(name, dict(schema))
+    check_plugin_schema(name, dict(schema))
     kind = ScoringKind(name, build, schema, compares_seats=compares_seats)
     if isinstance(name, str) and kind.schema_name in base_definitions():
         raise PluginError(f"scoring kind '{name}': the name is reserved")
     return SCORING_KINDS.register(kind)
-
-
-def _check_schema(name: str, schema: dict[str, Any]) -> None:
-    """A plug-in's schema must be JSON and a valid JSON Schema whose ``$ref``s name the
-    ruleset schema's definitions: found now, not as an internal error mid-validation."""
-    import json
-
-    import jsonschema
-
-    from ruledraft.language.kinds.schema import base_definitions
-
-    try:
-        text = json.dumps(schema)
-    except (TypeError, ValueError) as e:
-        raise PluginError(f"scoring kind '{name}': its schema is not JSON data ({e})") from None
-    try:
-        jsonschema.Draft202012Validator.check_schema(schema)
-    except jsonschema.SchemaError as e:
-        raise PluginError(f"scoring kind '{name}': its schema is not a valid JSON Schema: {e.message}") from None
-    known = base_definitions()
-    for ref in sorted(set(re.findall(r'"\$ref": "([^"]*)"', text))):
-        if not (ref.startswith("#/$defs/") and ref.removeprefix("#/$defs/") in known):
-            raise PluginError(
-                f"scoring kind '{name}': its schema refers to {ref!r}; a plug-in may refer to the ruleset "
-                "schema's own definitions (#/$defs/selector, #/$defs/points, ...)"
-            )

@@ -6,8 +6,9 @@ built-in units are registered when :mod:`ruledraft.language.kinds` is imported;
 others come from
 
 * an installed package, through an entry point in a registry's group (for scoring
-  kinds ``ruledraft.scoring_kinds``); the entry point names a unit, or a function
-  called with no arguments that registers units itself;
+  kinds ``ruledraft.scoring_kinds``, for card effects ``ruledraft.card_effects``);
+  the entry point names a unit, or a function called with no arguments that
+  registers units itself;
 * a module or ``.py`` file named by ``ruledraft --plugin MODULE_OR_FILE.py``
   (:func:`load_plugin`), which registers its units when imported.
 

@@ -1,4 +1,4 @@
-"""The ruleset JSON Schema, generated from the scoring kinds.
+"""The ruleset JSON Schema, generated from the scoring kinds and the card effects.
 
 ``ruleset.base.schema.json`` (beside this module) holds everything but the kinds:
 the generation adds each kind's definition, the ``kind`` enum and the branch that
@@ -14,37 +14,28 @@ is the schema of the built-in kinds, committed for editors; regenerate it with
 from __future__ import annotations
 
 import copy
-import functools
 import json
 import sys
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
+from ruledraft.language.effects import EFFECT_KINDS, effect_schemas
 from ruledraft.language.kinds import SCORING_KINDS, ScoringKind
-
-BASE = Path(__file__).with_name("ruleset.base.schema.json")
-
-
-@functools.cache
-def _base() -> dict[str, Any]:
-    loaded: dict[str, Any] = json.loads(BASE.read_text(encoding="utf-8"))
-    return loaded
-
-
-def base_definitions() -> frozenset[str]:
-    """The names of the definitions the base schema has (a kind may not take one)."""
-    return frozenset(_base()["$defs"])
+from ruledraft.language.kinds.plugin_schema import BASE as BASE
+from ruledraft.language.kinds.plugin_schema import base_definitions as base_definitions
+from ruledraft.language.kinds.plugin_schema import base_schema
 
 
 def _or_list(names: list[str]) -> str:
     return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} or {names[-1]}"
 
 
-def ruleset_schema(kinds: Iterable[ScoringKind] | None = None) -> dict[str, Any]:
-    """The ruleset schema for ``kinds`` (default: every registered kind, plug-ins included)."""
+def ruleset_schema(kinds: Iterable[ScoringKind] | None = None, *, builtin_effects: bool = False) -> dict[str, Any]:
+    """The ruleset schema for ``kinds`` (default: every registered kind, plug-ins
+    included) and the card effects (every registered one, or the built-in ones)."""
     units = tuple(SCORING_KINDS.units() if kinds is None else kinds)
-    schema = copy.deepcopy(_base())
+    schema = copy.deepcopy(base_schema())
     names = [k.name for k in units]
     rule = schema["$defs"]["scoringRule"]
     rule["properties"]["kind"]["description"] = f"{_or_list(names)}."
@@ -62,9 +53,7 @@ def ruleset_schema(kinds: Iterable[ScoringKind] | None = None) -> dict[str, Any]
             for k in units:
                 defs[k.schema_name] = copy.deepcopy(k.full_schema())
         defs[key] = value
-    from ruledraft.language.effects import effect_schemas
-
-    effect, effect_defs = effect_schemas()
+    effect, effect_defs = effect_schemas(EFFECT_KINDS.units(builtin_only=True) if builtin_effects else None)
     card = defs["card"]
     card["properties"]["effect"] = {
         "title": "Effect",
@@ -90,7 +79,7 @@ def committed_path() -> Path:
 
 def builtin_schema_text() -> str:
     """What ``schemas/ruleset.schema.json`` must hold: the schema of the built-in kinds."""
-    return schema_text(ruleset_schema(SCORING_KINDS.units(builtin_only=True)))
+    return schema_text(ruleset_schema(SCORING_KINDS.units(builtin_only=True), builtin_effects=True))
 
 
 def main(argv: list[str]) -> int:

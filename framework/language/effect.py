@@ -1,0 +1,183 @@
+"""What every compiled card effect provides: the :class:`CardEffect` protocol, and the
+views of a game it acts on.
+
+A card effect is one unit (:mod:`ruledraft.language.effects`), like a scoring kind:
+its schema, its builder, and the compiled effect, which says itself in words and
+carries its own run-time step. The engine, the bots and ``play`` ask an effect
+through these names only, never by its kind's name, so an effect brought by a
+plug-in is checked, shown, played, logged and replayed like a built-in one.
+
+* ``kind``, ``card``, ``when`` (its trigger), ``order``, ``describe()`` (its line under
+  "Card effects" in ``ruledraft show``);
+* the step, for its trigger: ``start(state, seat)`` for a ``play`` or ``reveal``
+  effect (a :class:`~ruledraft.language.decision.Decision` when it needs a choice,
+  else None), ``decide(state, decision, action)`` for the choices it asks (the next
+  decision, or None), ``turn_end(state)`` for a ``turn_end`` effect. The state is seen
+  through :class:`EffectState`: the seam that keeps every card countable;
+* ``event_line(what, say)``: the events it notes (``state.note``) in a sentence of
+  ``play``, through :class:`Speech`; None for an event that is not its own;
+* what the engine and the bots must know of it beforehand: ``keeps_round`` (it reads
+  the cards placed earlier this round), ``changes_cards`` (it turns table cards into
+  other card types), ``bots_decline`` (a look-ahead bot says done to its decisions
+  when it may: acting costs points it cannot see);
+* ``redrawn(shown)``: the options of its decision had it shown ``shown`` instead (a
+  re-deal of the cards only the deciding seat has seen);
+* ``kernel``: reserved for a compiled kernel's part of the unit (None: the kernel, when
+  there is one, runs the effect through this step).
+
+:class:`~ruledraft.language.effects.base.EffectBase` gives the common keys, the
+defaults and the words of the events several effects share.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, Protocol
+
+from ruledraft.language.catalogue import Catalogue
+from ruledraft.language.decision import Decision
+
+
+class _Rules(Protocol):
+    @property
+    def catalogue(self) -> Catalogue: ...
+
+
+class EffectGame(Protocol):
+    """What a step reads of the game (``Game``): the decision actions, the card
+    effects of the other cards."""
+
+    @property
+    def ruleset(self) -> _Rules: ...
+    @property
+    def num_card_types(self) -> int: ...
+    @property
+    def num_players(self) -> int: ...
+    @property
+    def families(self) -> tuple[str, ...]: ...
+    @property
+    def done_action(self) -> int: ...
+    @property
+    def effect_of(self) -> Sequence[CardEffect | None]: ...
+    @property
+    def play_effects(self) -> Sequence[CardEffect | None]: ...
+
+
+class EffectState(Protocol):
+    """The state as a step sees it (``State``): read the hands and tables, change them
+    only through these methods, so every card stays countable (in a hand, on a
+    table, in the deck, kept, shown in a pending decision, or discarded)."""
+
+    @property
+    def game(self) -> EffectGame: ...
+    @property
+    def hands(self) -> Sequence[Sequence[int]]: ...
+    @property
+    def counts(self) -> Sequence[Sequence[int]]: ...
+    @property
+    def played(self) -> Sequence[Sequence[int]]: ...
+    @property
+    def placed(self) -> Sequence[Sequence[int]]: ...
+    @property
+    def round_placed(self) -> Sequence[Sequence[int]]: ...
+
+    def place(self, seat: int, card: int) -> None:
+        """Put ``card`` on ``seat``'s table: placed this turn, its own ``play`` effect queued."""
+
+    def remove_from_table(self, seat: int, card: int, *, turned: bool = False) -> int:
+        """Take the newest copy of ``card`` off ``seat``'s table; the physical card."""
+        ...
+
+    def change_card(self, seat: int, position: int, new: int, *, turned: bool = False) -> None:
+        """The card at ``position`` of ``seat``'s table becomes card type ``new``."""
+
+    def take_from_hand(self, seat: int, card: int) -> None:
+        """``card`` leaves ``seat``'s hand (to be placed or given)."""
+
+    def into_hand(self, seat: int, card: int, *, known: bool = False) -> None:
+        """``card`` goes into ``seat``'s hand; ``known``: in sight of every seat."""
+
+    def became(self, seat: int, card: int, new: int) -> None:
+        """``seat``'s ``card`` placed this turn counts as ``new`` from now on."""
+
+    def discard(self, card: int) -> None:
+        """``card`` (already off the table) goes to the discard pile."""
+
+    def draw(self, n: int) -> list[int]:
+        """Up to ``n`` cards from the top of the deck."""
+        ...
+
+    def return_to_deck(self, cards: Sequence[int], seat: int) -> None:
+        """Shuffle ``cards`` back into the rest of the deck."""
+
+    def add_job(self, seat: int, effect: CardEffect) -> None:
+        """Queue ``effect`` of ``seat``'s card for this turn."""
+
+    def note(self, *what: Any) -> None:
+        """Record what the effect just did, for ``play`` to tell (an event's ``what``)."""
+
+
+class Speech(Protocol):
+    """How ``play`` puts seats and cards in words, for an effect's :meth:`CardEffect.event_line`."""
+
+    def name(self, card: int) -> str:
+        """A card's name."""
+        ...
+
+    def acting(self, card: int) -> str:
+        """The card whose effect acts (or that the effect moves), named as the card it
+        is when it is a copy of another type: ``Special Order (as Menu (7))``."""
+        ...
+
+    def subject(self, seat: int, verb: str, verb_s: str) -> str:
+        """``You take`` or ``Seat 1 takes``."""
+        ...
+
+    def whose(self, seat: int) -> str:
+        """``Your`` or ``Seat 1's``."""
+        ...
+
+    def pronoun(self, seat: int) -> str:
+        """``your`` or ``its``."""
+        ...
+
+    def whom(self, seat: int) -> str:
+        """``you`` or ``seat 1``."""
+        ...
+
+    def counted(self, n: int, noun: str) -> str:
+        """``1 card``, ``3 cards``."""
+        ...
+
+    def asked(self, action: int, *, family: str = "") -> str:
+        """A card or family named in a decision: ``Tempura``, or ``nigiri card`` after
+        the words ``family`` (``any nigiri card``)."""
+        ...
+
+
+class CardEffect(Protocol):
+    """A compiled card effect, as the engine, the bots and ``play`` see it."""
+
+    @property
+    def kind(self) -> str: ...
+    @property
+    def card(self) -> int: ...
+    @property
+    def when(self) -> str: ...
+    @property
+    def order(self) -> int: ...
+    @property
+    def keeps_round(self) -> bool: ...
+    @property
+    def changes_cards(self) -> bool: ...
+    @property
+    def bots_decline(self) -> bool: ...
+    @property
+    def kernel(self) -> object | None: ...
+
+    def describe(self) -> str: ...
+    def start(self, state: EffectState, seat: int) -> Decision | None: ...
+    def decide(self, state: EffectState, decision: Decision, action: int) -> Decision | None: ...
+    def turn_end(self, state: EffectState) -> None: ...
+    def redrawn(self, shown: Sequence[int]) -> tuple[int, ...]: ...
+    def event_line(self, what: Sequence[Any], say: Speech) -> str | None: ...
