@@ -134,3 +134,32 @@ def test_show_words_the_three_mechanisms():
     )
     assert "The most sets of 3 different colours among flower cards" in text
     assert "With 2 players the one opponent is both neighbours and is compared once." in text
+
+
+def test_play_shows_the_bees_and_the_stings_on_the_board_within_80_columns(tmp_path):
+    """`ruledraft play` at 2 seats puts a bees and a hornets column on the board, fits 80
+    columns, and its log replays clean."""
+    log = tmp_path / "game.jsonl"
+    result = runner.invoke(
+        app,
+        ["play", str(MEADOW), "--players", "2", "--seed", "3", "--log", str(log)],
+        input="1\n" * 100,
+        env={"COLUMNS": "80"},
+    )
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    assert [line for line in lines if len(line) > 80] == []
+    assert "  hornets: total 'stings' on hornet cards (Hornet, Hornet Nest)" in lines
+    assert "  seat             points  round  hand  bees  hornets" in lines
+    assert "=== Game over ===" in lines
+    replay = runner.invoke(app, ["replay", str(log)])
+    assert replay.exit_code == 0, replay.output
+    assert "1 games replayed, 1 clean, 0 with problems" in replay.output
+
+
+def test_the_guide_shows_the_table_as_shipped():
+    """The guide's section 23 shows examples/meadow-keepers-table.json as it is, and says its totals."""
+    guide = (ROOT / "examples" / "README.md").read_text(encoding="utf-8")
+    table = (ROOT / "examples" / "meadow-keepers-table.json").read_text(encoding="utf-8")
+    assert f"```text\n{table}```\n" in guide
+    assert '"totals": [13, 5, 15]' in guide
