@@ -142,6 +142,19 @@ def test_wrong_neighbours_specs_are_located():
     ]
 
 
+def test_a_game_end_comparison_takes_one_number_per_outcome():
+    """A game-end rule compares once: points by round are a located error there; one number scores."""
+    game_end = MILITARY.replace("kind: neighbours", "kind: neighbours\n    when: game_end")
+    assert diagnostics(game_end) == [
+        (16, 10, "a game-end rule compares once, at the end of the last round: give 'win' as one number")
+    ]
+    kept = HEAD.replace("{id: shield, count: 40,", "{id: shield, count: 40, keep: game,")
+    rs = load_ruleset("war.yaml", text=kept + game_end.replace("win: [1, 3, 5]", "win: 4"))
+    table = {"rounds": [[["shield"], ["shield"] * 3], [[], []], [["shield"], []]]}
+    # shields kept to the end: 2 and 3; seat 1 wins the one comparison (2 players): -1 and 4
+    assert score_table(rs, table)["game_end"] == [-1, 4]
+
+
 def test_show_says_who_is_compared_and_what_two_players_do():
     """show names the neighbours, the points by round, and the one comparison with 2 players."""
     (rule,) = ruleset().rules

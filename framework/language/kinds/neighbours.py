@@ -155,4 +155,15 @@ def build(spec: Mapping[str, Any], ctx: RuleContext) -> Neighbours | None:
         v = spec.get(key, 0)
         return tuple(v) if isinstance(v, list) else (v,)
 
+    wrong = False
+    if spec["when"] == "game_end":
+        for key in ("win", "tie", "loss"):
+            if isinstance(spec.get(key), list) and len(spec[key]) > 1:
+                ctx.error(
+                    (key,),
+                    f"a game-end rule compares once, at the end of the last round: give '{key}' as one number",
+                )
+                wrong = True
+    if wrong:
+        return None
     return Neighbours(spec["id"], spec["when"], quantity, by_round("win"), by_round("tie"), by_round("loss"))
