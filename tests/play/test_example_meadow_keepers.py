@@ -6,6 +6,7 @@ the neighbours only (hornets). It validates, scores a hand-worked game, and the 
 from __future__ import annotations
 
 import functools
+import os
 from pathlib import Path
 
 import pytest
@@ -14,6 +15,7 @@ from typer.testing import CliRunner
 from ruledraft.cli.app import app
 from ruledraft.engine.state import Game
 from ruledraft.engine.table_scoring import score_table
+from ruledraft.language.describe import describe_ruleset
 from ruledraft.language.loading import load_ruleset
 from ruledraft.language.ruleset import CompiledRuleset
 from ruledraft.play.game_log import record_game, replay_record
@@ -175,3 +177,15 @@ def test_the_planner_beats_random_and_ismcts_plays_legally():
     state = play_game(Game(ruleset(), 2), 1, ["ismcts", "random"])
     assert state.finished
     assert replay_record(ruleset(), record_game(state, ["ismcts", "random"])) == []
+
+
+GOLDEN = ROOT / "tests" / "data" / "meadow-keepers.show.txt"
+
+
+def test_show_matches_the_golden_file():
+    """show explains the meadow's cards and its four rules as the golden file says
+    (RULEDRAFT_UPDATE_GOLDEN=1 rewrites it)."""
+    text = describe_ruleset(ruleset())
+    if os.environ.get("RULEDRAFT_UPDATE_GOLDEN") == "1":
+        GOLDEN.write_text(text, encoding="utf-8")
+    assert text == GOLDEN.read_text(encoding="utf-8")
