@@ -319,12 +319,16 @@ def _ordinal(n: int) -> str:
     return f"{n}{'th' if 10 <= n % 100 <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th')}"
 
 
-def _place_ties(spec: Any, awards: Mapping[str, Awards], ctx: RuleContext) -> tuple[tuple[bool, ...], tuple[bool, ...]]:
+def _place_ties(
+    spec: Any, awards: Mapping[str, Awards], ctx: RuleContext
+) -> tuple[tuple[bool, ...], tuple[bool, ...]] | None:
     """``ties: {most: ..., least: ...}`` as splits flags by place; each handling given for
-    an award list the rule lacks, or for a place it never awards, is a located error."""
+    an award list the rule lacks, or for a place it never awards, is a located error
+    (then None)."""
     if not isinstance(spec, dict):
         return (), ()
     out: list[tuple[bool, ...]] = []
+    wrong = False
     for key in ("most", "least"):
         given = spec.get(key)
         if given is None:
@@ -338,6 +342,7 @@ def _place_ties(spec: Any, awards: Mapping[str, Awards], ctx: RuleContext) -> tu
                 f"{'most' if key == 'most' else 'fewest'} (add '{key}:' or remove this)",
                 key=True,
             )
+            wrong = True
         flags = tuple(t == "split" for t in ([given] if isinstance(given, str) else given))
         if not isinstance(given, str) and 0 < places < len(flags):
             ctx.error(
@@ -345,8 +350,9 @@ def _place_ties(spec: Any, awards: Mapping[str, Awards], ctx: RuleContext) -> tu
                 f"ties for place {places + 1} of '{key}', but '{key}' awards {places} "
                 f"place{'s' if places > 1 else ''} at most",
             )
+            wrong = True
         out.append(flags)
-    return out[0], out[1]
+    return None if wrong else (out[0], out[1])
 
 
 def build(spec: Mapping[str, Any], ctx: RuleContext) -> Majority | None:
@@ -360,7 +366,12 @@ def build(spec: Mapping[str, Any], ctx: RuleContext) -> Majority | None:
     awards = {key: Awards.from_spec(spec.get(key)) for key in ("most", "least")}
     ties = spec.get("ties", "split")
     place_ties = _place_ties(ties, awards, ctx)
-    if quantity is None or ("eligible" in spec and eligible is None) or ("multiplier" in spec and multiplier is None):
+    if (
+        quantity is None
+        or place_ties is None
+        or ("eligible" in spec and eligible is None)
+        or ("multiplier" in spec and multiplier is None)
+    ):
         return None
     return Majority(
         id=spec["id"],
