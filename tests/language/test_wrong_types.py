@@ -25,6 +25,7 @@ FILES = (
     "examples/caravan-bazaar.yaml",
     "examples/sushi-go-switchback.yaml",
     "examples/midnight-apothecary.yaml",
+    "examples/meadow-keepers.yaml",
 )
 WRONG: tuple[Any, ...] = (None, [3], {"x": 1}, "word", 1e3, float("inf"), 10**30, -5, True, 0)
 

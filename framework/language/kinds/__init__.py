@@ -1,7 +1,8 @@
 """The scoring kinds: each one a self-contained unit, found through one registry.
 
 A unit (one module per built-in kind: :mod:`.sets`, :mod:`.table`, :mod:`.per_card`,
-:mod:`.modifier`, :mod:`.majority`, :mod:`.expression`, :mod:`.race`) holds
+:mod:`.modifier`, :mod:`.majority`, :mod:`.expression`, :mod:`.race`,
+:mod:`.neighbours`) holds
 
 * ``SCHEMA``: the JSON Schema of a rule of that kind (its own keys; ``id``, ``kind``,
   ``when`` and ``description`` are common to every rule);
@@ -23,7 +24,7 @@ from typing import Any
 
 import attrs
 
-from ruledraft.language.kinds import expression, majority, modifier, per_card, race, sets, table
+from ruledraft.language.kinds import expression, majority, modifier, neighbours, per_card, race, sets, table
 from ruledraft.language.kinds.context import RuleContext
 from ruledraft.language.kinds.plugin_schema import base_definitions, check_plugin_schema
 from ruledraft.language.kinds.registry import PluginError, Registry, load_plugin, loaded_plugins
@@ -76,9 +77,10 @@ class ScoringKind:
 #: every scoring kind, built-in first, then plug-ins in the order they were registered
 SCORING_KINDS: Registry[ScoringKind] = Registry("scoring kind", "ruledraft.scoring_kinds")
 
-for _unit in (sets, table, per_card, modifier, majority, expression, race):
+for _unit in (sets, table, per_card, modifier, majority, expression, race, neighbours):
     SCORING_KINDS.register(
-        ScoringKind(_unit.NAME, _unit.build, _unit.SCHEMA, compares_seats=_unit in (majority, race)), builtin=True
+        ScoringKind(_unit.NAME, _unit.build, _unit.SCHEMA, compares_seats=_unit in (majority, race, neighbours)),
+        builtin=True,
     )
 
 

@@ -19,6 +19,24 @@ NAME = "majority"
 #: few small tuples: this bounds the memory at a few megabytes per rule)
 AWARD_MEMO_SIZE = 1 << 14
 
+#: how a tie for one place is handled
+TIE_HANDLING: dict[str, Any] = {"type": "string", "enum": ["split", "full"]}
+
+#: the ties of the places of ``most`` (or ``least``): one handling, or one per place
+TIES_BY_PLACE: dict[str, Any] = {
+    "oneOf": [
+        TIE_HANDLING,
+        {
+            "title": "Ties by place",
+            "description": "The 1st, 2nd, ... place's handling; places past the end use the last.",
+            "type": "array",
+            "minItems": 1,
+            "maxItems": 100,
+            "items": TIE_HANDLING,
+        },
+    ]
+}
+
 #: its own keys; ScoringKind.full_schema adds `type: object`, no other keys, and id, kind, when, description
 SCHEMA: dict[str, Any] = {
     "title": "Majority rule",
@@ -31,9 +49,31 @@ SCHEMA: dict[str, Any] = {
         "ties": {
             "title": "Ties",
             "description": "split: tied players share the points of the places they cover "
-            "(remainder dropped); full: each tied player gets the full points.",
-            "type": "string",
-            "enum": ["split", "full"],
+            "(remainder dropped); full: each tied player gets the full points. Or per place: "
+            "{most: split, least: full}, a list giving the 1st, 2nd, ... place's handling.",
+            "oneOf": [
+                TIE_HANDLING,
+                {
+                    "title": "Ties per place",
+                    "description": "How ties are handled for the most and for the fewest: one handling for "
+                    "every place, or a list for the 1st, 2nd, ... place (places past its end use its last).",
+                    "type": "object",
+                    "additionalProperties": False,
+                    "minProperties": 1,
+                    "properties": {
+                        "most": {
+                            "title": "Ties for the most",
+                            "description": "split or full, or a list for the 1st, 2nd, ... most.",
+                            **TIES_BY_PLACE,
+                        },
+                        "least": {
+                            "title": "Ties for the fewest",
+                            "description": "split or full, or a list for the 1st, 2nd, ... fewest.",
+                            **TIES_BY_PLACE,
+                        },
+                    },
+                },
+            ],
         },
         "tie_skips_places": {
             "title": "Tie skips places",
@@ -67,7 +107,9 @@ SCHEMA: dict[str, Any] = {
     "anyOf": [{"required": ["most"]}, {"required": ["least"]}],
 }
 
-Plan = list[tuple[tuple[int, ...], bool]]
+#: per award list (most, then least) of a number of seats: the points by place, whether
+#: it goes to the highest quantities, and whether a tie for each place splits
+Plan = list[tuple[tuple[int, ...], bool, tuple[bool, ...]]]
 
 
 @attrs.frozen(eq=False)  # rules are compared and hashed by identity
@@ -80,6 +122,9 @@ class Majority(RuleBase):
     ``minimum`` (a seat below it takes no part); ``eligible`` (a seat that fails it
     still counts in the ranking but receives nothing); ``multiplier`` (award times a
     quantity); ``all_equal`` ``nothing`` (everyone level: nobody scores).
+    ``place_ties`` (``ties: {most: ..., least: ...}``) sets the handling per place:
+    for the most and for the fewest, a tuple of "splits" flags by place (places past
+    its end use its last; an empty tuple: ``split`` for every place).
 
     The settings are frozen. Two explicit caches (:class:`~ruledraft.language.rule.Cache`)
     sit beside them and never change a result: ``plans`` (number of seats -> the
@@ -99,6 +144,8 @@ class Majority(RuleBase):
     eligible: Quantity | None
     multiplier: Quantity | None
     nothing_if_all_equal: bool
+    #: ties per place, for the most and for the fewest (see the class docstring)
+    place_ties: tuple[tuple[bool, ...], tuple[bool, ...]] = ((), ())
     plans: Cache[int, Plan] = attrs.field(init=False, eq=False, repr=False)
     award_cache: Cache[tuple[int, ...], list[int]] | None = attrs.field(init=False, eq=False, repr=False)
     #: the quantity seats are ranked by (the Rule protocol's ``ranks_by``): a plain
@@ -150,12 +197,21 @@ class Majority(RuleBase):
         plan = self.plans.get(n)
         if plan is None:
             plan = [
-                (awards, highest)
-                for awards, highest in ((self.most.for_seats(n), True), (self.least.for_seats(n), False))
+                (awards, highest, self._splits(len(awards), ties))
+                for awards, highest, ties in (
+                    (self.most.for_seats(n), True, self.place_ties[0]),
+                    (self.least.for_seats(n), False, self.place_ties[1]),
+                )
                 if awards
             ]
             self.plans.put(n, plan)
         return plan
+
+    def _splits(self, places: int, ties: tuple[bool, ...]) -> tuple[bool, ...]:
+        """Whether a tie for each of ``places`` places splits its points."""
+        if not ties:
+            return (self.split,) * places
+        return tuple(ties[min(p, len(ties) - 1)] for p in range(places))
 
     def _award(self, q: list[int], t: Tableau) -> list[int]:
         n = len(q)
@@ -171,8 +227,8 @@ class Majority(RuleBase):
         if not values:
             return pts
         elig, mult = self.eligible, self.multiplier
-        split, skips = self.split, self.tie_skips_places
-        for awards, highest in plans:
+        skips = self.tie_skips_places
+        for awards, highest, splits in plans:
             place = 0
             last = len(awards)
             for v in values if highest else reversed(values):
@@ -184,7 +240,7 @@ class Majority(RuleBase):
                     if tied == 1:
                         pts[q.index(v)] += amount
                     else:
-                        if split:
+                        if splits[place]:
                             amount = split_evenly(amount, tied)
                         for s in range(n):
                             if q[s] == v:
@@ -194,7 +250,7 @@ class Majority(RuleBase):
                     recipients = group if elig is None else [s for s in group if elig.fn(t, s)]
                     if recipients:
                         amount = awards[place]
-                        if split and len(recipients) > 1:
+                        if splits[place] and len(recipients) > 1:
                             amount = split_evenly(amount, len(recipients))
                         for s in recipients:
                             pts[s] += amount if mult is None else amount * mult.fn(t, s)
@@ -229,7 +285,7 @@ class Majority(RuleBase):
         allowed = f"{elig}{args} != 0" if elig else "True"
         floor = f"x >= {self.minimum} and " if self.minimum is not None else ""
         # the awards depend on the number of seats: one branch per distinct plan
-        by_plan: dict[tuple[tuple[tuple[int, ...], bool], ...], list[int]] = {}
+        by_plan: dict[tuple[tuple[tuple[int, ...], bool, tuple[bool, ...]], ...], list[int]] = {}
         for n in w.seat_counts:
             by_plan.setdefault(tuple(self._plan(n)), []).append(n)
         for b, (plan, ns) in enumerate(by_plan.items()):
@@ -240,7 +296,7 @@ class Majority(RuleBase):
     def _kernel_plan(
         self,
         w: KernelWriter,
-        plan: tuple[tuple[tuple[int, ...], bool], ...],
+        plan: tuple[tuple[tuple[int, ...], bool, tuple[bool, ...]], ...],
         args: str,
         allowed: str,
         floor: str,
@@ -248,7 +304,7 @@ class Majority(RuleBase):
     ) -> list[str]:
         """The kernel lines awarding ``plan`` (most and/or least) on the quantities ``q``."""
         lines: list[str] = []
-        for awards, highest in plan:
+        for awards, highest, splits in plan:
             arr = w.array(awards)
             # the distinct values at or above the minimum, best first, found one after another
             better, beyond = (">", "<") if highest else ("<", ">")
@@ -278,9 +334,10 @@ class Majority(RuleBase):
                 "    if rec:",
                 f"        amount = {arr}[place]",
             ]
-            if self.split:
+            if any(splits):  # whether a tie for each place splits its points
+                split = "" if all(splits) else f"{w.array([int(x) for x in splits])}[place] and "
                 lines += [
-                    "        if rec > 1:",
+                    f"        if {split}rec > 1:",
                     "            share = abs(amount) // rec",
                     "            amount = share if amount >= 0 else -share",
                 ]
@@ -298,10 +355,7 @@ class Majority(RuleBase):
             parts.append(f"Most: {self.most.words()}.")
         if self.least.default or self.least.by_seats:
             parts.append(f"Fewest: {self.least.words()}.")
-        if self.split:
-            parts.append("Tied players split the points, dropping the remainder.")
-        else:
-            parts.append("Tied players each score in full.")
+        parts.append(self._ties_words())
         parts.append(
             "A tie for a place uses up the places after it."
             if self.tie_skips_places
@@ -317,6 +371,72 @@ class Majority(RuleBase):
             parts.append("If everyone is level, nobody scores.")
         return " ".join(parts)
 
+    def _ties_words(self) -> str:
+        """How ties are handled, in plain words: one sentence for the whole rule when
+        every place is handled alike."""
+        handled = {True: "split the points, dropping the remainder", False: "each score in full"}
+        sides = [
+            (which, ties or (self.split,), max([len(a.default), *map(len, a.by_seats.values())]))
+            for which, ties, a in zip(("most", "fewest"), self.place_ties, (self.most, self.least))
+            if a.default or a.by_seats
+        ]
+        flags = {flag for _, ties, _ in sides for flag in ties}
+        if len(flags) <= 1:
+            return f"Tied players {handled[next(iter(flags)) if flags else self.split]}."
+        out = []
+        for which, ties, places in sides:
+            if len(set(ties)) == 1:
+                out.append(f"players tied for the {which} {handled[ties[0]]}")
+                continue
+            by_place = ", ".join(
+                f"{_ordinal(p + 1)} place{' and after' if p == len(ties) - 1 < places - 1 else ''} "
+                f"{'split (remainder dropped)' if flag else 'in full'}"
+                for p, flag in enumerate(ties)
+            )
+            out.append(f"players tied for the {which}: {by_place}")
+        text = "; ".join(out)
+        return text[0].upper() + text[1:] + "."
+
+
+def _ordinal(n: int) -> str:
+    return f"{n}{'th' if 10 <= n % 100 <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th')}"
+
+
+def _place_ties(
+    spec: Any, awards: Mapping[str, Awards], ctx: RuleContext
+) -> tuple[tuple[bool, ...], tuple[bool, ...]] | None:
+    """``ties: {most: ..., least: ...}`` as splits flags by place; each handling given for
+    an award list the rule lacks, or for a place it never awards, is a located error
+    (then None)."""
+    if not isinstance(spec, dict):
+        return (), ()
+    out: list[tuple[bool, ...]] = []
+    wrong = False
+    for key in ("most", "least"):
+        given = spec.get(key)
+        if given is None:
+            out.append(())
+            continue
+        places = max([len(awards[key].default), *map(len, awards[key].by_seats.values())])
+        if places == 0:
+            ctx.error(
+                ("ties", key),
+                f"ties are given for '{key}' but the rule awards nothing for the "
+                f"{'most' if key == 'most' else 'fewest'} (add '{key}:' or remove this)",
+                key=True,
+            )
+            wrong = True
+        flags = tuple(t == "split" for t in ([given] if isinstance(given, str) else given))
+        if not isinstance(given, str) and 0 < places < len(flags):
+            ctx.error(
+                ("ties", key, places),
+                f"ties for place {places + 1} of '{key}', but '{key}' awards {places} "
+                f"place{'s' if places > 1 else ''} at most",
+            )
+            wrong = True
+        out.append(flags)
+    return None if wrong else (out[0], out[1])
+
 
 def build(spec: Mapping[str, Any], ctx: RuleContext) -> Majority | None:
     quantity = ctx.quantity(("quantity",), spec["quantity"])
@@ -326,18 +446,27 @@ def build(spec: Mapping[str, Any], ctx: RuleContext) -> Majority | None:
             ctx.seat_keys((key, "players"), awards["players"])
     eligible = ctx.quantity(("eligible",), spec["eligible"], boolean=True) if "eligible" in spec else None
     multiplier = ctx.quantity(("multiplier",), spec["multiplier"]) if "multiplier" in spec else None
-    if quantity is None or ("eligible" in spec and eligible is None) or ("multiplier" in spec and multiplier is None):
+    awards = {key: Awards.from_spec(spec.get(key)) for key in ("most", "least")}
+    ties = spec.get("ties", "split")
+    place_ties = _place_ties(ties, awards, ctx)
+    if (
+        quantity is None
+        or place_ties is None
+        or ("eligible" in spec and eligible is None)
+        or ("multiplier" in spec and multiplier is None)
+    ):
         return None
     return Majority(
         id=spec["id"],
         when=spec["when"],
         quantity=quantity,
-        most=Awards.from_spec(spec.get("most")),
-        least=Awards.from_spec(spec.get("least")),
-        split=spec.get("ties", "split") == "split",
+        most=awards["most"],
+        least=awards["least"],
+        split=ties == "split" if isinstance(ties, str) else True,
         tie_skips_places=spec.get("tie_skips_places", True),
         minimum=spec.get("minimum"),
         eligible=eligible,
         multiplier=multiplier,
         nothing_if_all_equal=spec.get("all_equal", "score") == "nothing",
+        place_ties=place_ties,
     )

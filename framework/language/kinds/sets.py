@@ -1,5 +1,12 @@
 """The ``sets`` kind: points for complete sets (tempura, sashimi), or for sets of different cards or of
-different values of an attribute (onigiri shapes)."""
+different values of an attribute.
+
+Sets of different cards (``distinct:``) are counted in one of two ways, which the
+``grouping`` key names: ``layers`` (the default, Party's onigiri: the first set takes
+one card of every value there is, the next one of every value left, ..., and a set of
+n values scores ``points[n]``) or ``disjoint`` (the most sets of exactly ``size``
+different values that share no card, each scoring ``points``: "12 per set of 4
+different colours")."""
 
 from __future__ import annotations
 
@@ -19,7 +26,8 @@ NAME = "sets"
 SCHEMA: dict[str, Any] = {
     "title": "Sets rule",
     "description": "Points for complete sets: size cards score points each time; or, with distinct: true, "
-    "points[n] for a set of n different cards (distinct: ATTRIBUTE: of n different values of that attribute).",
+    "points[n] for a set of n different cards (distinct: ATTRIBUTE: of n different values of that attribute); "
+    "or, with distinct and grouping: disjoint, points for each of the most sets of size different cards.",
     "required": ["cards", "points"],
     "properties": {
         "cards": {"title": "Cards", "description": "The cards that make up sets.", "$ref": "#/$defs/selector"},
@@ -43,22 +51,50 @@ SCHEMA: dict[str, Any] = {
                 },
             ],
         },
+        "grouping": {
+            "title": "Grouping",
+            "description": "How cards of different values make sets (with distinct): layers (the default): "
+            "one card of every value, then one of every value left, ..., a set of n values scoring "
+            "points[n] (Party's onigiri); disjoint: the most sets of exactly size different values, "
+            "no card in two sets, each scoring points.",
+            "type": "string",
+            "enum": ["layers", "disjoint"],
+        },
         "points": {
             "title": "Points",
             "description": "With size: the points per complete set. With distinct: a list of "
-            "points indexed by set size.",
+            "points indexed by set size (with grouping: disjoint, the points per set).",
         },
     },
     "if": {"required": ["distinct"]},
     "then": {
-        "properties": {
-            "points": {
-                "title": "Points by set size",
-                "description": "points[n] is the score of a set of n different cards.",
-                "$ref": "#/$defs/pointsList",
+        # any grouping but layers (a misspelt disjoint too) takes the disjoint branch
+        "if": {"required": ["grouping"], "properties": {"grouping": {"not": {"const": "layers"}}}},
+        "then": {
+            "required": ["size"],
+            "properties": {
+                "points": {
+                    "title": "Points per set",
+                    "description": "Points for each set of size different cards.",
+                    "$ref": "#/$defs/points",
+                },
             },
-            "size": {"not": {}, "errorMessage": "'size' and 'distinct' cannot be used together in a sets rule"},
-        }
+        },
+        "else": {
+            "properties": {
+                "points": {
+                    "title": "Points by set size",
+                    "description": "points[n] is the score of a set of n different cards.",
+                    "$ref": "#/$defs/pointsList",
+                },
+                "size": {
+                    "title": "Set size",
+                    "description": "Not with distinct, unless grouping: disjoint.",
+                    "not": {},
+                    "errorMessage": "'size' and 'distinct' cannot be used together in a sets rule",
+                },
+            }
+        },
     },
     "else": {
         "required": ["size"],
@@ -67,7 +103,13 @@ SCHEMA: dict[str, Any] = {
                 "title": "Points per set",
                 "description": "Points for each complete set.",
                 "$ref": "#/$defs/points",
-            }
+            },
+            "grouping": {
+                "title": "Grouping",
+                "description": "Only with distinct.",
+                "not": {},
+                "errorMessage": "'grouping' needs 'distinct': it says how sets of different cards are made",
+            },
         },
     },
 }
@@ -80,7 +122,9 @@ class Sets(OwnCardsRule):
     With ``distinct`` the cards are instead split into sets of different card
     types, largest first, and a set of k types scores ``table[k]``; with
     ``classes`` (``distinct: ATTRIBUTE``) the cards of one class (one value of the
-    attribute) count as one type (onigiri shapes).
+    attribute) count as one type (onigiri shapes). With ``disjoint`` (``grouping:
+    disjoint``) the types make the most sets of exactly ``size`` different types
+    sharing no card, each scoring ``points`` (:func:`most_disjoint_sets`).
     """
 
     id: str
@@ -96,6 +140,8 @@ class Sets(OwnCardsRule):
     classes: tuple[tuple[int, ...], ...] = ()
     #: the attribute whose values differ (``distinct: ATTRIBUTE``), for describe
     attribute: str = ""
+    #: grouping: disjoint (the most sets of exactly ``size`` different types)
+    disjoint: bool = False
 
     @property
     def reads(self) -> frozenset[int]:
@@ -112,6 +158,12 @@ class Sets(OwnCardsRule):
         out = []
         last = len(self.table) - 1
         classes = self.classes
+        if self.disjoint:
+            size, pts = self.size, self.points
+            for row in t.counts:
+                per_type = [sum([row[i] for i in members]) for members in classes] if classes else [row[i] for i in idx]
+                out.append(most_disjoint_sets(per_type, size) * pts)
+            return out
         for row in t.counts:
             if classes:
                 per_class = [sum([row[i] for i in members]) for members in classes]
@@ -132,8 +184,12 @@ class Sets(OwnCardsRule):
             return sum([row[i] for i in self.indices]) // self.size * self.points
         return self.score(Tableau([row], [seq]))[0]
 
-    def kernel(self, w: KernelWriter) -> str:
-        """Complete sets: a count divided; sets of different cards: peeled layer by layer."""
+    def kernel(self, w: KernelWriter) -> str | None:
+        """Complete sets: a count divided; sets of different cards: peeled layer by layer
+        (the most disjoint sets have no kernel part yet: such a ruleset plays on the
+        reference engine)."""
+        if self.disjoint:
+            return None
         if not self.distinct:
             terms = " + ".join(f"counts[s, {i}]" for i in self.indices) or "0"
             return f"for s in range(N):\n    out[s] = ({terms}) // {self.size} * {self.points}\n"
@@ -155,6 +211,12 @@ class Sets(OwnCardsRule):
         return "\n".join(lines) + "\n"
 
     def describe(self) -> str:
+        if self.disjoint:
+            what = f"different {self.attribute}s" if self.attribute else "different cards"
+            return (
+                f"The most sets of {self.size} {what} among {self.words}, no card in two sets: each set scores "
+                f"{self.points}; cards left over score nothing."
+            )
         if self.distinct and self.attribute:
             return (
                 f"Sets of {self.words} with different {self.attribute}: a set of 1, 2, 3... different "
@@ -165,12 +227,36 @@ class Sets(OwnCardsRule):
         return f"Every complete set of {self.size} {self.words} scores {self.points}; incomplete sets score 0."
 
 
+def most_disjoint_sets(counts: list[int], size: int) -> int:
+    """How many sets of ``size`` different types, no card in two, ``counts`` (cards per
+    type) make at most.
+
+    m such sets exist exactly when the types can fill m sets: a type gives at most one
+    card to each set, so at most min(count, m) in all, and when those add up to
+    ``size`` x m or more the cards can be dealt round the m sets (the largest types
+    first) without a set getting two of a type. The largest such m is found by
+    bisection, since a smaller number of sets is possible whenever a larger one is.
+    """
+    counts = [c for c in counts if c > 0]
+    if len(counts) < size:
+        return 0
+    lo, hi = 0, sum(counts) // size
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if sum([c if c < mid else mid for c in counts]) >= size * mid:
+            lo = mid
+        else:
+            hi = mid - 1
+    return lo
+
+
 def build(spec: Mapping[str, Any], ctx: RuleContext) -> Sets | None:
     idx = ctx.cards(("cards",), spec["cards"])
     if idx is None:
         return None
     words = ctx.words(spec["cards"])
     distinct = spec.get("distinct")
+    disjoint = spec.get("grouping") == "disjoint"
     if isinstance(distinct, str):
         cat = ctx.catalogue
         if not cat.has_attribute(distinct):
@@ -189,7 +275,34 @@ def build(spec: Mapping[str, Any], ctx: RuleContext) -> Sets | None:
         for i in idx:
             by_value.setdefault(values[i], []).append(i)
         classes = tuple(tuple(members) for members in by_value.values())
+        if disjoint:
+            return _disjoint(spec, ctx, idx, words, classes, distinct)
         return Sets(spec["id"], spec["when"], idx, 1, 0, tuple(spec["points"]), True, words, classes, distinct)
+    if distinct and disjoint:
+        return _disjoint(spec, ctx, idx, words, (), "")
     if distinct:
         return Sets(spec["id"], spec["when"], idx, 1, 0, tuple(spec["points"]), True, words)
     return Sets(spec["id"], spec["when"], idx, spec["size"], spec["points"], (), False, words)
+
+
+def _disjoint(
+    spec: Mapping[str, Any],
+    ctx: RuleContext,
+    idx: tuple[int, ...],
+    words: str,
+    classes: tuple[tuple[int, ...], ...],
+    attribute: str,
+) -> Sets | None:
+    """``grouping: disjoint``: a set needs ``size`` different types, so at least that many
+    must be selected (else no set could ever score: a located error)."""
+    size = spec["size"]
+    types = len(classes) if classes else len(idx)
+    if types < size:
+        what = f"values of '{attribute}'" if attribute else "different cards"
+        ctx.error(
+            ("size",),
+            f"a set needs {size} different {'values' if attribute else 'cards'}, but the cards selected have "
+            f"only {types} {what}: no set could ever score",
+        )
+        return None
+    return Sets(spec["id"], spec["when"], idx, size, spec["points"], (), True, words, classes, attribute, disjoint=True)
