@@ -156,9 +156,12 @@ def test_ctrl_c_prints_the_counts_finished_and_the_one_cut_short():
     import sys
     import time
 
+    # enough games that the sweep is far from done when the signal comes at 6 s (idle,
+    # two players take about 6.5 s): a stop after the last game would leave nothing to cut
+    GAMES = 10_000
     proc = subprocess.Popen(
         [sys.executable, "-m", "ruledraft", "sweep", "sushi-go", "--players", "2,5", "--bots", "greedy"]
-        + ["--games", "4000", "--quiet", "--json"],
+        + ["--games", str(GAMES), "--quiet", "--json"],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
@@ -167,7 +170,7 @@ def test_ctrl_c_prints_the_counts_finished_and_the_one_cut_short():
     try:
         started = time.monotonic()
         until_busy(proc, [proc.pid], 1.0)  # started (about 0.4 s) and playing, however busy the machine
-        time.sleep(max(0.0, 6 - (time.monotonic() - started)))  # idle, two players take about 3 s, five about 8 s
+        time.sleep(max(0.0, 6 - (time.monotonic() - started)))
         os.killpg(proc.pid, signal.SIGINT)
         out, err = proc.communicate(timeout=60)
     finally:
@@ -180,10 +183,10 @@ def test_ctrl_c_prints_the_counts_finished_and_the_one_cut_short():
     assert cut in (2, 5)
     finished = [c for c in result["counts"] if c["players"] != cut]
     assert [c["players"] for c in finished] == ([2] if cut == 5 else [])
-    assert all(c["games"] == c["figures"]["games"] == 4000 for c in finished)
+    assert all(c["games"] == c["figures"]["games"] == GAMES for c in finished)
     short = [c for c in result["counts"] if c["players"] == cut]
     played = short[0]["games"] if short else 0
-    assert played == (short[0]["figures"]["games"] if short else 0) < 4000
+    assert played == (short[0]["figures"]["games"] if short else 0) < GAMES
     done = ", ".join(str(c["players"]) for c in finished)
     also = f" (finished: {done} players)" if finished else ""
-    assert err == f"interrupted after {played} of 4000 games at {cut} players{also}\n"
+    assert err == f"interrupted after {played} of {GAMES} games at {cut} players{also}\n"
