@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import typer
 
-from ruledraft.language.kinds.schema import ruleset_schema, schema_text
+from ruledraft.language.schema import ruleset_schema, schema_text
 
 from .common import reported_errors
 

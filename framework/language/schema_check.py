@@ -49,7 +49,7 @@ def load_schema() -> dict[str, Any]:
     With the built-in kinds only it is ``schemas/ruleset.schema.json`` (generated
     from the same units; a test keeps the file current).
     """
-    from ruledraft.language.kinds.schema import ruleset_schema
+    from ruledraft.language.schema import ruleset_schema
 
     return ruleset_schema()
 

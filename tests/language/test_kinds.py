@@ -6,13 +6,13 @@ import json
 
 from ruledraft.language.bundled import bundled_ids
 from ruledraft.language.kinds import SCORING_KINDS
-from ruledraft.language.kinds.schema import builtin_schema_text, committed_path, ruleset_schema
 from ruledraft.language.loading import load_ruleset
 from ruledraft.language.rule import Rule
+from ruledraft.language.schema import builtin_schema_text, committed_path, ruleset_schema
 
 
 def test_the_committed_ruleset_schema_is_the_generated_one():
-    """schemas/ruleset.schema.json is exactly what the built-in kinds generate (regenerate: python3 -m ruledraft.language.kinds.schema)."""
+    """schemas/ruleset.schema.json is exactly what the built-in kinds generate (regenerate: python3 -m ruledraft.language.schema)."""
     assert committed_path().read_text(encoding="utf-8") == builtin_schema_text()
 
 

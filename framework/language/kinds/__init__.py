@@ -13,7 +13,7 @@ A unit (one module per built-in kind: :mod:`.sets`, :mod:`.table`, :mod:`.per_ca
   scores, and ``describe()`` says it in plain words for ``ruledraft show``.
 
 :data:`SCORING_KINDS` lists them; ``schemas/ruleset.schema.json`` is generated from
-it (``python3 -m ruledraft.language.kinds.schema``). A plug-in adds a kind with
+it (``python3 -m ruledraft.language.schema``). A plug-in adds a kind with
 :func:`register_scoring_kind` (see ``examples/README.md``, "Plug-in scoring kinds").
 """
 

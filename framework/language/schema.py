@@ -5,8 +5,8 @@ the generation adds each kind's definition, the ``kind`` enum and the branch tha
 applies a kind's definition to a rule of that kind. ``schemas/ruleset.schema.json``
 is the schema of the built-in kinds, committed for editors; regenerate it with
 
-    python3 -m ruledraft.language.kinds.schema          (write it)
-    python3 -m ruledraft.language.kinds.schema --check  (exit 1 if it is stale)
+    python3 -m ruledraft.language.schema          (write it)
+    python3 -m ruledraft.language.schema --check  (exit 1 if it is stale)
 
 ``ruledraft schema`` prints the schema with the plug-ins loaded.
 """
@@ -87,7 +87,7 @@ def main(argv: list[str]) -> int:
     text = builtin_schema_text()
     if argv[1:] == ["--check"]:
         if path.read_text(encoding="utf-8") != text:
-            print(f"{path} is stale: run python3 -m ruledraft.language.kinds.schema", file=sys.stderr)
+            print(f"{path} is stale: run python3 -m ruledraft.language.schema", file=sys.stderr)
             return 1
         return 0
     path.write_text(text, encoding="utf-8")
