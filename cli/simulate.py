@@ -17,6 +17,7 @@ from rich.table import Table
 
 from ruledraft.errors import InputError, RuledraftError
 from ruledraft.lab.figures import LabTally, formatted
+from ruledraft.language.file_access import file_kind
 from ruledraft.play.agents import BotFailure, BotSpecError, time_budget_note
 from ruledraft.play.cluster import ClusterError
 from ruledraft.play.game_log import record_line
@@ -296,19 +297,6 @@ def _same_file(a: os.stat_result, b: os.stat_result) -> bool:
     return (a.st_dev, a.st_ino) == (b.st_dev, b.st_ino)
 
 
-def _kind(mode: int) -> str:
-    for test, what in (
-        (stat.S_ISDIR, "a directory"),
-        (stat.S_ISFIFO, "a FIFO"),
-        (stat.S_ISSOCK, "a socket"),
-        (stat.S_ISCHR, "a device"),
-        (stat.S_ISBLK, "a device"),
-    ):
-        if test(mode):
-            return what
-    return "not a regular file"
-
-
 class GameLog:
     """The ``--log`` target: a regular file (created or truncated) or ``/dev/null``,
     never one of the run's input files. Checked before the run without a blocking
@@ -359,7 +347,7 @@ class GameLog:
             if null is not None and _same_file(st, null):
                 return
             raise InputError(
-                f"--log {self.name}: {_kind(st.st_mode)}; --log takes a regular file (created or replaced) or {os.devnull}"
+                f"--log {self.name}: {file_kind(st.st_mode, fifo='a FIFO')}; --log takes a regular file (created or replaced) or {os.devnull}"
             )
         for n, file in enumerate(inputs):
             try:

@@ -96,16 +96,32 @@ def _is_open_pipe(path: str, st: os.stat_result) -> bool:
     return bool(_FD_PATH.search(os.path.abspath(path)))
 
 
+def file_kind(mode: int, *, fifo: str = "a named pipe (FIFO)") -> str | None:
+    """What a path that is no regular file is, in words (``a directory``, ``fifo``, ``a
+    device``, ``a socket``, ``not a regular file``); None for a regular file."""
+    if stat.S_ISREG(mode):
+        return None
+    for test, what in (
+        (stat.S_ISDIR, "a directory"),
+        (stat.S_ISFIFO, fifo),
+        (stat.S_ISCHR, "a device"),
+        (stat.S_ISBLK, "a device"),
+        (stat.S_ISSOCK, "a socket"),
+    ):
+        if test(mode):
+            return what
+    return "not a regular file"
+
+
 def _kind_reason(mode: int) -> str:
+    what = file_kind(mode)
+    if what in (None, "not a regular file"):
+        return "is not a regular file"
     if stat.S_ISDIR(mode):
         return "is a directory"
     if stat.S_ISFIFO(mode):
-        return "is a named pipe (FIFO), not a file; to read a pipe, give - and send it to standard input"
-    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
-        return "is a device, not a file"
-    if stat.S_ISSOCK(mode):
-        return "is a socket, not a file"
-    return "is not a regular file"
+        return f"is {what}, not a file; to read a pipe, give - and send it to standard input"
+    return f"is {what}, not a file"
 
 
 def input_kind(path: PathLike) -> str:

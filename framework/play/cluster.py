@@ -35,11 +35,10 @@ from collections.abc import Callable, Iterator, Sequence
 from typing import Any, NoReturn
 
 from ruledraft.errors import InputError, RuledraftError, ScoringError
-from ruledraft.language.ruleset import CompiledRuleset
 from ruledraft.play import executor
 from ruledraft.play.agents import BotFailure
 from ruledraft.play.executor import Chunk, Fold, ShippedRuleset, StopSignals, Work, WorkerError
-from ruledraft.play.runner import GamesWork, Summary, Tally, simulate
+from ruledraft.play.runner import GamesWork, Tally
 
 #: how long to try reaching a scheduler before saying it cannot be reached
 CONNECT_TIMEOUT = 5.0
@@ -554,50 +553,3 @@ def run_on_cluster(
         work, games, DaskBackend(client, task_time=task_time), on_records=deliver, progress=progress, stop=stop
     )
     return tally
-
-
-def simulate_on_cluster(
-    ruleset: CompiledRuleset,
-    document: Any,
-    players: int,
-    games: int,
-    seed: int,
-    bots: Sequence[str],
-    *,
-    scheduler: str | None = None,
-    local_workers: int | None = None,
-    on_record: Callable[[dict], None] | None = None,
-    on_lines: Callable[[str], None] | None = None,
-    progress: Callable[[int], None] | None = None,
-    cards: bool = True,
-) -> Summary:
-    """:func:`ruledraft.play.runner.simulate` on a cluster: the scheduler at ``scheduler``
-    or a ``LocalCluster`` of ``local_workers`` processes (started and closed here).
-    ``on_record``/``on_lines`` as for :func:`run_on_cluster`.
-
-    SIGINT or SIGTERM stops the run as it stops the local one: the summary counts the
-    chunks finished by then (``Summary.signal`` says which signal); a second signal
-    ends the process at once, killing a local cluster's workers first.
-    """
-    on_result = None
-    if on_record is not None:
-        emit = on_record
-
-        def on_result(result: Any) -> None:
-            emit(result.record)
-
-    with backend(scheduler, local_workers) as cluster:
-        return simulate(
-            ruleset,
-            players,
-            games,
-            seed,
-            bots,
-            document=document,
-            log=on_record is not None,
-            on_result=on_result,
-            on_lines=on_lines,
-            progress=progress,
-            cards=cards,
-            backend=cluster,
-        )

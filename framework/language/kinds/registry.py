@@ -22,12 +22,12 @@ import importlib.metadata
 import importlib.util
 import os
 import re
-import stat
 import sys
 from collections.abc import Iterator
 from typing import Generic, Protocol, TypeVar
 
 from ruledraft.errors import InputError
+from ruledraft.language.file_access import file_kind
 
 #: plug-in modules and files loaded in this process (``--plugin``), passed on to
 #: worker processes that start afresh (where processes cannot fork)
@@ -157,14 +157,6 @@ def _module_of(unit: object) -> str:
     return own if isinstance(own, str) else type(unit).__module__
 
 
-_FILE_KINDS = (
-    (stat.S_ISFIFO, "a named pipe (FIFO)"),
-    (stat.S_ISCHR, "a device"),
-    (stat.S_ISBLK, "a device"),
-    (stat.S_ISSOCK, "a socket"),
-)
-
-
 def _python_file(spec: str, path: str) -> None:
     """:class:`PluginError` unless ``path`` is a regular file: a FIFO would block the
     import, a directory or device is no Python file."""
@@ -174,13 +166,11 @@ def _python_file(spec: str, path: str) -> None:
         raise PluginError(f"plug-in '{spec}': no such file") from None
     except OSError as e:
         raise PluginError(f"plug-in '{spec}': {e.strerror or e}") from None
-    if stat.S_ISDIR(st.st_mode):
-        raise PluginError(f"plug-in '{spec}': a directory, not a Python file")
-    for test, what in _FILE_KINDS:
-        if test(st.st_mode):
-            raise PluginError(f"plug-in '{spec}': {what}, not a Python file")
-    if not stat.S_ISREG(st.st_mode):
-        raise PluginError(f"plug-in '{spec}': not a regular file")
+    what = file_kind(st.st_mode)
+    if what == "not a regular file":
+        raise PluginError(f"plug-in '{spec}': {what}")
+    if what is not None:
+        raise PluginError(f"plug-in '{spec}': {what}, not a Python file")
     if not os.access(path, os.R_OK):
         raise PluginError(f"plug-in '{spec}': permission denied")
 
