@@ -16,6 +16,8 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from ruledraft.errors import InputError, RuledraftError
+from ruledraft.lab.counterfactual import MARGINAL_SECTION, MarginalCounts
+from ruledraft.lab.extra_counts import with_extras
 from ruledraft.lab.figures import LabTally, formatted
 from ruledraft.language.file_access import file_kind
 from ruledraft.play.agents import BotFailure, BotSpecError, time_budget_note
@@ -24,6 +26,7 @@ from ruledraft.play.game_log import record_line
 from ruledraft.play.match import Match, check_seed
 from ruledraft.play.runner import GameResult, WorkerError, simulate_match
 
+from .card_worth import marginal_parts
 from .common import checked_ruleset, console, fail, leave_interrupted, reported_errors, shown, write_html_report
 from .options import (
     allow_path_option,
@@ -214,6 +217,8 @@ def summary_tables(summary, ruleset, *, cards: bool = False, explain: bool = Fal
         note = _bots_note(summary)
         if note is not None:
             out.append(note)
+    if figures and figures.get("marginal"):
+        out.extend(marginal_parts(figures))
     if figures:
         out.extend(explanation_lines() if explain else [EXPLAIN_HINT])
     return out
@@ -438,6 +443,11 @@ def simulate(
         help="Count and show the per-card figures: taken, turn, points, win rates (--no-cards: leave them out).",
     ),
     explain: bool = typer.Option(False, "--explain", help="After the tables, a paragraph on what each figure means."),
+    marginal: bool = typer.Option(
+        False,
+        "--marginal",
+        help="Also value every card as a counterfactual: the points its seat loses without that copy (costs time).",
+    ),
     quiet: bool = quiet_option(),
     allow_path: list[str] = allow_path_option(),
     report: str | None = report_option(),
@@ -457,7 +467,10 @@ def simulate(
         notes(note, match.bots)
         game_log = GameLog(log, inputs) if log is not None else None
         on = RunsOn(jobs_used, where, scheduler)
-        summary = run_logged(match, games, on, game_log, cards=cards or report_dir is not None, quiet=quiet)
+        collector = with_extras(MarginalCounts.for_game) if marginal else LabTally.for_game
+        summary = run_logged(
+            match, games, on, game_log, cards=cards or report_dir is not None, quiet=quiet, collector=collector
+        )
         stopped = f"interrupted after {summary.games} of {summary.requested} games" if summary.interrupted else ""
         if as_json:
             typer.echo(json.dumps(summary.to_json(), indent=2))
@@ -476,13 +489,14 @@ def simulate(
                 str(seed),
                 "-b",
                 bots,
-            ]
+            ] + (["--marginal"] if marginal else [])
             write_html_report(
                 report_dir,
                 err=as_json,
                 title=f"{rs.name}: {summary.games} games, {players} players" + (f" ({stopped})" if stopped else ""),
                 command=shlex.join(command),
                 sides=[(f"{rs.id}, {players} players", summary.figures)],
+                extra=[MARGINAL_SECTION] if marginal else [],
             )
         if summary.interrupted:
             leave_interrupted(stopped, summary.signal, said=not as_json)
@@ -553,9 +567,11 @@ def run_errors() -> Iterator[None]:
         fail(f"error: {shown(e)}", 1)
 
 
-def run_logged(match: Match, games: int, on: RunsOn, game_log: GameLog | None, *, cards: bool, quiet: bool):
+def run_logged(
+    match: Match, games: int, on: RunsOn, game_log: GameLog | None, *, cards: bool, quiet: bool, collector=None
+):
     """Play the match's games where ``on`` says, with a progress bar, writing the log;
-    its summary. A failure ends the command (:func:`run_errors`); the log keeps its
+    its summary (``collector``: the lab's tally by default). A failure ends the command (:func:`run_errors`); the log keeps its
     complete lines whatever happens."""
     lines = None if game_log is None else game_log.write_lines
     try:
@@ -568,7 +584,7 @@ def run_logged(match: Match, games: int, on: RunsOn, game_log: GameLog | None, *
                     progress=advance,
                     on_lines=lines,
                     cards=cards,
-                    collector=LabTally.for_game,
+                    collector=collector or LabTally.for_game,
                 )
             else:
                 from ruledraft.play import cluster
@@ -580,7 +596,7 @@ def run_logged(match: Match, games: int, on: RunsOn, game_log: GameLog | None, *
                         progress=advance,
                         on_lines=lines,
                         cards=cards,
-                        collector=LabTally.for_game,
+                        collector=collector or LabTally.for_game,
                         backend=backend,
                     )
             if game_log:
