@@ -46,6 +46,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from fractions import Fraction
 from operator import add
 from typing import Any
 
@@ -362,9 +363,10 @@ class QualityCounts:
 
     def _decisiveness(self) -> dict:
         games = sum(self.decisive.values())
-        share_sum = sum(m * t / n for (t, n), m in self.decisive.items())
-        share_sq = sum(m * (t / n) ** 2 for (t, n), m in self.decisive.items())
-        mean, lo, hi = mean_interval(games, share_sum, share_sq, CONFIDENCE)
+        # exact sums (as fractions), so that counts merged in any order give the same figures
+        share_sum = sum((Fraction(m * t, n) for (t, n), m in self.decisive.items()), Fraction(0))
+        share_sq = sum((Fraction(m * t * t, n * n) for (t, n), m in self.decisive.items()), Fraction(0))
+        mean, lo, hi = mean_interval(games, float(share_sum), float(share_sq), CONFIDENCE)
         return {
             "games": games,
             "mean_turn": sum(m * t for (t, _), m in self.decisive.items()) / games if games else None,
