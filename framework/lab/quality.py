@@ -520,7 +520,9 @@ def _report_body(page: Any, labels: Sequence[str]) -> str:
     from ruledraft.lab.report import _e, _interval, _num, _pct, _table
 
     q = page.get("quality")
-    parts = [f"<p>{_e(len(q['seatings']))} seating(s) of the line-up, {_e(q['games'])} games in all.</p>"]
+    k = len(q["seatings"])
+    how = f"the line-up rotated through the seats ({k} seatings, the same deals in each)" if k > 1 else "one seating"
+    parts = [f"<p>{_e(how)}: {_e(q['games'])} games in all.</p>"]
     seats = [f"Seat {s['seat']}" for s in q["seats"]]
     png = plots.horizontal_bars(
         seats,
@@ -550,28 +552,20 @@ def _report_body(page: Any, labels: Sequence[str]) -> str:
         parts.append(_table(["bot", "seats", "wins", "per seat", "95% interval"], rows))
         parts.append(f"<p>Skill gap: {_pct(skill['gap']['difference'])}. {_e(EXPLANATIONS['skill_gap'])}</p>")
     d = q["decisiveness"]
+    lead, spread, last = q["lead_changes"], q["score_spread"], q["last_round_decides"]
     measures = [
-        ["decisiveness", _pct(d["mean_share"]), _interval(d["interval"], _pct), _e(EXPLANATIONS["decisiveness"])],
-        [
-            "lead changes",
-            _num(q["lead_changes"]["mean"]),
-            _interval(q["lead_changes"]["interval"]),
-            _e(EXPLANATIONS["lead_changes"]),
-        ],
-        [
-            "score spread",
-            _num(q["score_spread"]["mean"]),
-            _interval(q["score_spread"]["interval"]),
-            _e(EXPLANATIONS["score_spread"]),
-        ],
-        [
-            "last round decides",
-            _pct(q["last_round_decides"]["rate"]),
-            _interval(q["last_round_decides"]["interval"], _pct),
-            _e(EXPLANATIONS["last_round_decides"]),
-        ],
+        ["decisiveness", _pct(d["mean_share"]), _interval(d["interval"], _pct)],
+        ["lead changes", _num(lead["mean"]), _interval(lead["interval"])],
+        ["score spread", _num(spread["mean"]), _interval(spread["interval"])],
+        ["last round decides", _pct(last["rate"]), _interval(last["interval"], _pct)],
     ]
-    parts.append(_table(["measure", "mean", "95% interval", "what it means"], measures))
+    parts.append(_table(["measure (per game)", "mean", "95% interval"], measures))
+    words = ("decisiveness", "lead_changes", "score_spread", "last_round_decides")
+    parts.append(
+        '<ul class="notes">'
+        + "".join(f"<li>{_e(k.replace('_', ' '))}: {_e(EXPLANATIONS[k])}</li>" for k in words)
+        + "</ul>"
+    )
     rows = []
     for c in q["picks"]:
         dep = c["depends_on"]
