@@ -258,3 +258,30 @@ def test_quality_report_has_the_measures_section(tmp_path):
     document = json.loads(page.split('id="figures">', 1)[1].split("</script>", 1)[0])
     assert document["quality"]["seatings"] == [["greedy", "random"], ["random", "greedy"]]
     assert math.isclose(sum(s["win_share"] for s in document["quality"]["seats"]), 1.0)
+
+
+def test_ctrl_c_measures_the_games_finished_and_exits_130():
+    """SIGINT stops `quality`: the measures of the games finished so far, marked interrupted, exit status 130."""
+    import signal
+    import subprocess
+    import sys
+
+    from processes import until_busy
+
+    args = ["quality", "sushi-go", "-p", "3", "-g", "1000000", "-b", "random", "-q", "--json"]
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "ruledraft", *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    )
+    try:
+        until_busy(proc, [proc.pid], 4.0)  # imports, then games
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=120)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.communicate()
+    assert proc.returncode == 130, err
+    q = json.loads(out)
+    assert q["interrupted"] is True and 0 < q["games"] < 1000000
+    assert err.rstrip().splitlines()[-1] == f"interrupted after {q['games']} of 1000000 games"
+    assert sum(q["lead_changes"]["histogram"].values()) == q["games"]
