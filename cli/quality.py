@@ -173,8 +173,8 @@ def quality_parts(q: dict, name: str) -> list[Table | str]:
             label,
             formatted(f["mean"], ".2f") if f["mean"] is not None else "-",
             _ci(f["interval"], 1, "", 2),
-            str(qs["50"]),
-            f"{qs['5']} to {qs['95']}",
+            "-" if qs["50"] is None else str(qs["50"]),
+            "-" if qs["5"] is None else f"{qs['5']} to {qs['95']}",
         )
     last = q["last_round_decides"]
     games.add_row("last round decides", _pct(last["rate"]), _ci(last["interval"]), "", "")
