@@ -5,9 +5,10 @@ from __future__ import annotations
 
 import json
 
+import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
-from strategies import bundled_game, bundled_ruleset, bundled_table_scored, finished_tables
+from strategies import BUNDLED_RULESETS, bundled_game, bundled_ruleset, bundled_table_scored, finished_tables
 from typer.testing import CliRunner
 
 from ruledraft.cli.app import app
@@ -187,6 +188,25 @@ def test_a_nigiri_with_no_wasabi_is_worth_its_printed_value_and_sets_their_step(
 
 
 # ---------------------------------------------------------------- over a simulation
+
+
+@pytest.mark.parametrize("rid", BUNDLED_RULESETS)
+def test_played_games_of_every_bundled_ruleset_are_valued_as_their_tables(rid):
+    """Every bundled ruleset's played games are valued (card effects, races and the dummy too); where the
+    tables alone can be scored, the values from the game's own scorings equal those from its tables."""
+    rs = bundled_ruleset(rid)
+    game = bundled_game(rid, rs.min_players)
+    counts = MarginalCounts.for_game(game)
+    for i in range(3):
+        state = play_game(game, game_seed(2, i), ["random"] * rs.min_players)
+        counts.add_state(state)
+        played = PlayedGame.from_history(game.num_players, state.history)
+        kept = Tableau(state.kept_counts, state.kept_cards, rs.rounds)
+        mine = game_losses(rs, played, state.scorings, kept)
+        assert all(x.seat < game.num_players for x in mine)
+        if rid in bundled_table_scored():
+            assert mine == game_losses(rs, played)
+    assert counts.games == 3 and sum(counts.copies) > 0
 
 
 def test_the_counts_are_the_sum_of_each_games_losses_the_game_as_the_unit():
