@@ -87,8 +87,14 @@ def quality(
         interrupted = None
         for bots_here in lineups:
             m = attrs.evolve(match, bots=bots_here)
-            summary = run_logged(
-                m, games, on, None, cards=True, quiet=quiet, collector=with_extras(QualityCounts.for_game)
+            summary = run_logged(  # the lab's per-card figures only for the report's sections
+                m,
+                games,
+                on,
+                None,
+                cards=report_dir is not None,
+                quiet=quiet,
+                collector=with_extras(QualityCounts.for_game),
             )
             runs.append((bots_here, summary.figures))
             if summary.interrupted:

@@ -571,8 +571,8 @@ def run_logged(
     match: Match, games: int, on: RunsOn, game_log: GameLog | None, *, cards: bool, quiet: bool, collector=None
 ):
     """Play the match's games where ``on`` says, with a progress bar, writing the log;
-    its summary (``collector``: the lab's tally by default). A failure ends the command (:func:`run_errors`); the log keeps its
-    complete lines whatever happens."""
+    its summary (``collector``: the lab's tally by default). A failure ends the command
+    (:func:`run_errors`); the log keeps its complete lines whatever happens."""
     lines = None if game_log is None else game_log.write_lines
     try:
         with run_errors(), progress_bar(match.ruleset.id, games, quiet) as advance:
