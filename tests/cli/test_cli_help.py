@@ -26,6 +26,7 @@ COMMANDS = [
     "bots",
     "compare",
     "sweep",
+    "tune",
 ]
 
 
@@ -70,7 +71,7 @@ def test_help_of_a_command_taking_a_ruleset_names_the_bundled_ones(command):
     assert ", ".join(ids) in text
 
 
-@pytest.mark.parametrize("command", ["simulate", "play", "bench"])
+@pytest.mark.parametrize("command", ["simulate", "play", "bench", "tune"])
 def test_help_of_a_command_taking_bots_names_the_bots(command):
     """`--bots` help lists every registered bot."""
     text = flat(help_text(command))
@@ -92,3 +93,12 @@ def test_play_help_says_what_the_game_shows_and_reads():
     assert "type a card's number or name to take it" in text
     assert "fits the terminal's width (COLUMNS)" in text
     assert "lines of at most 1024 bytes" in text
+
+
+def test_tune_help_says_what_it_searches_and_writes():
+    """`tune --help` names the target forms, the stopping rule, the file it writes and what Ctrl-C keeps."""
+    text = flat(help_text("tune"))
+    assert "cards:K, cards:K:CARD,CARD, seats:K or points:MEAN:K" in text
+    assert "meets the target with every 95% interval inside it" in text
+    assert "NAME.tuned.yaml" in text and "nothing is overwritten" in text
+    assert "Ctrl-C keeps the best so far, writes it, and exits 130" in text
