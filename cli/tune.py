@@ -40,9 +40,14 @@ def _values(t: Try, names) -> str:
 
 def _try_line(t: Try, names) -> str:
     if t.invalid:
-        return f"  try {t.number:>3}: {_values(t, names):<14} invalid: {shown(t.invalid)}"
+        return f"  try {t.number:>3}: {_values(t, names):<12} invalid: {shown(t.invalid)}"
     state = "met, intervals inside" if t.inside else "met" if t.met else f"off by {t.miss:.1f}"
-    return f"  try {t.number:>3}: {_values(t, names):<14} {state}"
+    line = f"  try {t.number:>3}: {_values(t, names):<12} {state:<21}"
+    if t.figures:  # the figure furthest from the target (or whose interval reaches furthest out)
+        f = max(t.figures, key=lambda f: (f.miss, f.spread))
+        lo, hi = f.interval
+        line += f" {shown(f.item)} {formatted(f.value, '+.1f')} [{formatted(lo, '+.1f')}, {formatted(hi, '+.1f')}]"
+    return line.rstrip()
 
 
 def _figure_lines(t: Try) -> list[str]:

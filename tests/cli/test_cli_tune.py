@@ -44,7 +44,8 @@ def test_tune_prints_the_search_and_writes_the_tuned_file_beside_the_rule_file(v
         "at most 8 tries"
     )
     assert lines[1] == "target cards:10:squid_nigiri: win effect of squid_nigiri within ±10 percentage points"
-    assert lines[3].startswith("  try   1: 12             off by ")
+    assert lines[3].startswith("  try   1: 12           off by ")
+    assert " squid_nigiri +" in lines[3]  # the figure furthest out, with its interval
     best = next(line for line in lines if line.startswith(f"  {SQUID} = "))
     value = int(best.split("=")[1].split()[0])
     assert 1 <= value <= 4 and best.endswith("(was 12)")
