@@ -179,3 +179,12 @@ def test_the_tuned_file_is_a_new_file_beside_the_original(tmp_path):
     assert tuned.ok and not tuned.marks
     assert tuned.document.data["cards"] == check_ruleset("sushi-go").document.data["cards"]
     assert "# the rulebook: 3" in (tmp_path / "v.tuned.yaml").read_text(encoding="utf-8")
+
+
+def test_a_try_on_worker_processes_gives_the_figures_of_one_process():
+    """--jobs: the tries run through the play executor, and two processes give the same figures as one."""
+    target = parse_target("cards:10")
+    one = Trials(VARIANT, (), 2, ("greedy", "random"), 80, 3, (target,))({SQUID: 5})
+    two = Trials(VARIANT, (), 2, ("greedy", "random"), 80, 3, (target,), jobs=2)({SQUID: 5})
+    assert one.run == two.run and one.figures == two.figures
+    assert one.run["games"] == 80
