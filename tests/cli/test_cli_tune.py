@@ -137,3 +137,19 @@ def test_ctrl_c_keeps_the_best_so_far_and_writes_it(variant):
     assert best in {int(t.split(":")[1].split()[0]) for t in tries}
     assert check_ruleset(tuned).ok
     assert err.startswith("interrupted after ")
+
+
+def test_tune_report_writes_the_page_and_the_search(variant, tmp_path):
+    """--report DIR: the HTML page of the start and the best values, and DIR/search.json with every try."""
+    report = tmp_path / "report"
+    args = [a if a != "8" else "3" for a in SMALL]  # three tries
+    result = invoke("tune", variant, *args, "--report", report)
+    assert result.exit_code == 0, result.output
+    page = (report / "index.html").read_text(encoding="utf-8")
+    assert "start values (try 1)" in page
+    search = json.loads((report / "search.json").read_text(encoding="utf-8"))
+    assert len(search["tries"]) == 3 and search["start"] == 1
+    assert search["tries"][search["best"] - 1]["values"][SQUID] < 12
+    if search["best"] != 1:
+        assert f"tuned values (try {search['best']})" in page
+    assert f"report: {(report / 'index.html').resolve().as_uri()}" in result.output

@@ -183,3 +183,27 @@ def test_the_bundled_rulesets_have_no_marks():
     """The bundled rule files hold plain numbers only (a mark there would change what every user plays)."""
     for path in sorted((ROOT / "rulesets").glob("*.yaml")):
         assert find_marks(load_document(path.read_text(encoding="utf-8"), str(path))) == ([], [])
+
+
+def test_marks_in_a_table_cell_and_a_modifier_factor_compile_as_the_numbers(tmp_path):
+    """Any whole number can be a mark: a table's cell and a modifier's factor, at the rulebook's values, give Sushi Go!'s scoring."""
+    path = tmp_path / "cells.yaml"
+    path.write_text(
+        "format: 1\nid: cells\nname: Cells\nextends: sushi-go\nscoring:\n"
+        "  - {id: dumpling, when: round_end, kind: table, cards: dumpling, points: [0, 1, 3, 6, {tune: [5, 20]}, 15]}\n"
+        "  - {id: wasabi, when: round_end, kind: modifier, card: wasabi, targets: {tag: nigiri},"
+        " value: {attribute: value}, factor: {tune: [1, 5], start: 2}}\n",
+        encoding="utf-8",
+    )
+    marked = check_ruleset(path)
+    assert marked.ok, marked.diagnostics
+    assert marked.marks.values == {"scoring[dumpling].points[4]": 12, "scoring[wasabi].factor": 2}
+    rulebook = check_ruleset(path, tune={"scoring[dumpling].points[4]": 10, "scoring[wasabi].factor": 3})
+    bundled = check_ruleset("sushi-go")
+    ours = {r["id"]: r for r in rulebook.document.data["scoring"]}
+    theirs = {r["id"]: r for r in bundled.document.data["scoring"]}
+    assert {k: ours[k]["points" if k == "dumpling" else "factor"] for k in ("dumpling", "wasabi")} == {
+        k: theirs[k]["points" if k == "dumpling" else "factor"] for k in ("dumpling", "wasabi")
+    }
+    scoring = {rule.id: rule for rule in rulebook.ruleset.rules}
+    assert set(scoring) == {rule.id for rule in bundled.ruleset.rules}
