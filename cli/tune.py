@@ -34,6 +34,11 @@ from .options import (
 from .simulate import notes, progress_bar, run_errors
 
 
+def _form(f) -> str:
+    """How a figure's numbers are written: a card's effect with its sign, a share or a score without."""
+    return "+.1f" if f.target.startswith("cards") else ".1f"
+
+
 def _values(t: Try, names) -> str:
     return ", ".join(str(t.values[n]) for n in names)
 
@@ -45,19 +50,19 @@ def _try_line(t: Try, names) -> str:
     line = f"  try {t.number:>3}: {_values(t, names):<12} {state:<21}"
     if t.figures:  # the figure furthest from the target (or whose interval reaches furthest out)
         f = max(t.figures, key=lambda f: (f.miss, f.spread))
-        lo, hi = f.interval
-        line += f" {shown(f.item)} {formatted(f.value, '+.1f')} [{formatted(lo, '+.1f')}, {formatted(hi, '+.1f')}]"
+        lo, hi, form = *f.interval, _form(f)
+        line += f" {shown(f.item)} {formatted(f.value, form)} [{formatted(lo, form)}, {formatted(hi, form)}]"
     return line.rstrip()
 
 
 def _figure_lines(t: Try) -> list[str]:
     out = []
     for f in t.figures:
-        lo, hi = f.interval
+        lo, hi, form = *f.interval, _form(f)
         where = "inside" if f.spread == 0 else "met" if f.miss == 0 else "outside"
         out.append(
-            f"  {shown(f.item):<16} {formatted(f.value, '+.1f'):>7}  [{formatted(lo, '+.1f')}, {formatted(hi, '+.1f')}]"
-            f"  band [{formatted(f.band[0], '+.1f')}, {formatted(f.band[1], '+.1f')}]  {where}"
+            f"  {shown(f.item):<16} {formatted(f.value, form):>7}  [{formatted(lo, form)}, {formatted(hi, form)}]"
+            f"  band [{formatted(f.band[0], form)}, {formatted(f.band[1], form)}]  {where}"
         )
     return out
 
