@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import math
 
+import attrs
 import pytest
 from paths import DATA
 
@@ -188,3 +189,25 @@ def test_a_try_on_worker_processes_gives_the_figures_of_one_process():
     two = Trials(VARIANT, (), 2, ("greedy", "random"), 80, 3, (target,), jobs=2)({SQUID: 5})
     assert one.run == two.run and one.figures == two.figures
     assert one.run["games"] == 80
+
+
+def test_tpe_tries_the_starts_first_and_stops_when_the_intervals_are_inside():
+    """TPE's first try is the marks' starts; a try inside the band ends the search at once."""
+    from ruledraft.lab.tune import tpe_search
+
+    marks, trial, played = _fake(lambda v: 3.0 * (v - 7), interval=0.5)
+    best, why = tpe_search(marks, trial, 60, lambda: len(set(played)), seed=1)
+    assert played[0] == 20
+    assert best.inside and best.values == {"x": 7} and why == "target met with every interval inside"
+    assert played[-1] == 7 and len(set(played)) <= 21
+
+
+def test_tpe_stops_when_every_value_is_tried():
+    """On a small range that never meets the target, TPE stops once every value is tried, with the nearest."""
+    from ruledraft.lab.tune import tpe_search
+
+    marks, trial, played = _fake(lambda v: 10.0 + v)
+    small = TuneMarks("f.yaml", "x", (attrs.evolve(marks.marks[0], low=0, high=3, start=3),), {"x": 3})
+    best, why = tpe_search(small, trial, 50, lambda: len(set(played)), seed=2)
+    assert why == "every set of values tried"
+    assert set(played) == {0, 1, 2, 3} and best.values == {"x": 0}
