@@ -106,7 +106,7 @@ def test_bad_input_is_one_line_and_writes_nothing(variant, args, code, message):
 def test_ctrl_c_keeps_the_best_so_far_and_writes_it(variant):
     """SIGINT after two tries: the best of the tries finished is printed and written, and the exit status is 130."""
     proc = subprocess.Popen(
-        [sys.executable, "-m", "ruledraft", "tune", str(variant), "-p", "2", "-b", "random", "-g", "3000"]
+        [sys.executable, "-m", "ruledraft", "tune", str(variant), "-p", "2", "-b", "random", "-g", "1500"]
         + ["-t", "cards:0.1:squid_nigiri", "--budget", "50", "-q"],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
