@@ -612,8 +612,9 @@ def simulate(
     if document is None and source is not None and jobs > 1 and _start_method() != "fork":
         from ruledraft.language.inheritance import resolve_document
         from ruledraft.language.schema_check import check_schema
+        from ruledraft.language.tunable import preparer
 
-        document = resolve_document(source, check=check_schema)
+        document = resolve_document(source, check=check_schema, prepare=preparer()[0])
     return simulate_match(Match.trusted(ruleset, players, bots, seed, document), games, jobs=jobs, **options)
 
 

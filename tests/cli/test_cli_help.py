@@ -27,6 +27,7 @@ COMMANDS = [
     "compare",
     "sweep",
     "quality",
+    "tune",
 ]
 
 
@@ -71,7 +72,7 @@ def test_help_of_a_command_taking_a_ruleset_names_the_bundled_ones(command):
     assert ", ".join(ids) in text
 
 
-@pytest.mark.parametrize("command", ["simulate", "play", "bench", "quality"])
+@pytest.mark.parametrize("command", ["simulate", "play", "bench", "quality", "tune"])
 def test_help_of_a_command_taking_bots_names_the_bots(command):
     """`--bots` help lists every registered bot."""
     text = flat(help_text(command))
@@ -110,3 +111,12 @@ def test_simulate_help_offers_the_marginal_points():
     text = flat(help_text("simulate"))
     assert "--marginal" in text
     assert "the points its seat loses without that copy" in text
+
+
+def test_tune_help_says_what_it_searches_and_writes():
+    """`tune --help` names the target forms, the stopping rule, the file it writes and what Ctrl-C keeps."""
+    text = flat(help_text("tune"))
+    assert "cards:K, cards:K:CARD,CARD, seats:K or points:MEAN:K" in text
+    assert "meets the target with every 95% interval inside it" in text
+    assert "NAME.tuned.yaml" in text and "nothing is overwritten" in text
+    assert "Ctrl-C keeps the best so far, writes it, and exits 130" in text
