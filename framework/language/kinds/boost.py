@@ -271,10 +271,12 @@ def build(spec: Mapping[str, Any], ctx: RuleContext) -> Boost | None:
             return None
     factor = spec["factor"]
     capacity = spec.get("capacity", 1)
-    name = cat.cards[holders[0]].name if isinstance(spec["card"], str) else ctx.words(spec["card"])
+    single = len(holders) == 1
+    name = cat.cards[holders[0]].name if single else "boost card"
+    which = "" if single else f"The boost cards are {ctx.words(spec['card'])}. "
     times = {2: "twice", 3: "three times"}.get(factor, f"{factor} times")
     scored = "each round" if spec["when"] == "round_end" else "at game end"
-    words = (
+    words = which + (
         f"When one of {ctx.words(spec['targets'])} is played while you have a {name} with room on it, "
         f"it goes onto the oldest such {name} ({capacity} per {name}) and counts {times} for every other "
         f"rule scored {scored}: as {factor} cards, with {times} its attributes. This rule scores what that "

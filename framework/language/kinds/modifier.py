@@ -226,8 +226,10 @@ def build(spec: Mapping[str, Any], ctx: RuleContext) -> Modifier | None:
     factor = spec["factor"]
     extra = tuple(v * (factor - 1) for v in values)
     capacity = spec.get("capacity", 1)
-    name = cat.cards[holders[0]].name if isinstance(spec["card"], str) else ctx.words(spec["card"])
-    words = (
+    single = len(holders) == 1
+    name = cat.cards[holders[0]].name if single else "modifier card"
+    which = "" if single else f"The modifier cards are {ctx.words(spec['card'])}. "
+    words = which + (
         f"When one of {ctx.words(spec['targets'])} is played while you have a {name} with room on it, "
         f"it goes onto the oldest such {name} ({capacity} per {name}) and scores {factor} times its value "
         f"(this rule counts the extra {factor - 1}x). Only cards played after the {name} count; a {name} alone scores 0."
