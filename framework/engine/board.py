@@ -24,6 +24,7 @@ from collections.abc import Iterable
 import attrs
 
 from ruledraft.engine.state import State
+from ruledraft.language.rule import Rule
 from ruledraft.tableau import Tableau
 
 
@@ -125,10 +126,12 @@ def board(state: State) -> list[SeatBoard]:
     finished = state.is_terminal()
     round_points = [0] * n if finished else state.round_points_now()
     majorities: list[tuple[str, list[int]]] = []
+    read = {"round_end": _as_read(rs.round_rules, table), "game_end": _as_read(rs.game_rules, kept_now)}
     for rule in rs.rules:
-        if rule.ranks_by is not None:
-            on = table if rule.when == "round_end" else kept_now
-            majorities.append((rule.id, rule.quantities(on)))
+        if rule.ranks_by is not None and rule.turn_scoring is None:
+            majorities.append((rule.id, rule.quantities(read[rule.when])))
+        elif rule.ranks_by is not None:
+            majorities.append((rule.id, rule.quantities(table)))
     modifiers: list[tuple[str, list[tuple[int, int]]]] = []
     for rule in rs.round_rules:
         if rule.holds_cards:
@@ -185,6 +188,17 @@ def board(state: State) -> list[SeatBoard]:
             )
         )
     return out
+
+
+def _as_read(rules: Iterable[Rule], t: Tableau) -> Tableau:
+    """The table the rules read: ``t`` as the last boost among ``rules`` leaves it (a
+    boosted card as several), or ``t`` itself without one."""
+    for rule in reversed(tuple(rules)):
+        as_read = getattr(rule, "as_read", None)  # optional, outside the Rule protocol
+        if callable(as_read):
+            found: Tableau = as_read(t)
+            return found
+    return t
 
 
 def _most_counted(marks: Iterable[tuple[tuple[int, int], ...]]) -> tuple[tuple[int, int], ...]:

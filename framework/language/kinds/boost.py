@@ -13,7 +13,9 @@ Points: every other rule keeps scoring the table as played; this rule scores the
 difference its boost makes to all of them together (a set completed by the second
 copy, a table read one row further, a majority won), as a modifier scores its extra.
 So a score sheet shows the boost's worth on its own line, and the totals are those of
-the rules on the boosted table. Several boosts act in ruleset order, each on the table
+the rules on the boosted table. In the balance figures the boost's points belong to
+the boost cards on the seat's table (``credited``); the other rules' points are shared
+among the cards as played, a boosted card counted once. Several boosts act in ruleset order, each on the table
 the earlier ones left; each scores what it added.
 
 The pairing of boost cards and targets is :mod:`.pairing`'s (capacity, ``same``,
@@ -143,6 +145,12 @@ class Boost(RuleBase):
         return frozenset(reads)
 
     @property
+    def credited(self) -> frozenset[int]:
+        """The cards this rule's points belong to in the balance figures: the boost cards
+        (the lab shares a rule's points among these when a rule names them)."""
+        return self.holder_set
+
+    @property
     def own_cards_only(self) -> bool:  # type: ignore[override]
         earlier, changed = self.links()
         return all(r.own_cards_only for r in changed)
@@ -200,6 +208,10 @@ class Boost(RuleBase):
         for boost in self.links()[0]:
             before = boost.boosted(before)
         return before, self.boosted(before)
+
+    def as_read(self, t: Tableau) -> Tableau:
+        """The table the rules it changes read: ``t`` after the earlier boosts and this one."""
+        return self.tables(t)[1]
 
     # ------------------------------------------------------------------ scoring
 
