@@ -18,6 +18,7 @@ from paths import EXAMPLES, ROOT
 from typer.testing import CliRunner
 
 from ruledraft.cli.app import app
+from ruledraft.engine.board import board
 from ruledraft.engine.state import Game
 from ruledraft.engine.table_scoring import score_table
 from ruledraft.lab.figures import LabTally
@@ -173,3 +174,22 @@ def test_the_balance_figures_give_the_sparkle_to_the_sparklers_and_add_up():
     sparkler = ruleset().catalogue.index_of("sparkler")
     assert set(per_rule["sparkle"]) <= {sparkler}
     assert per_rule["sparkle"][sparkler] > 0
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_the_board_compares_each_seat_with_its_neighbours(players):
+    """At 2 players the one opponent is both neighbours and appears once on the board; at
+    3 the two others; at 4 the seats to the right and to the left, never the one across."""
+    # a few turns in, so that the tables hold lanterns
+    state = Game(ruleset(), players).new_initial_state(5)
+    for _ in range(4):
+        state.apply_actions([state.legal_actions(s)[0] for s in state.acting_seats()])
+    seats = board(state)
+    glow = [dict(b.majorities)["street"] for b in seats]
+    for b in seats:
+        ((rule, found),) = b.neighbours
+        assert rule == "street"
+        expected = {(b.seat - 1) % players, (b.seat + 1) % players}
+        assert {o for o, _ in found} == expected and len(found) == len(expected)
+        for other, sign in found:
+            assert sign == (glow[b.seat] > glow[other]) - (glow[b.seat] < glow[other])
