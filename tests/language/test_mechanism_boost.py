@@ -224,3 +224,15 @@ def test_a_factor_below_two_is_refused():
     """A boost that counts a card once changes nothing: the schema asks for 2 or more."""
     got = wrong("  - {id: sparkle, kind: boost, card: sparkler, targets: red, factor: 1}\n")
     assert len(got) == 1 and "factor" in got[0] and "2" in got[0]
+
+
+def test_a_boosted_card_on_a_classic_modifier():
+    """A one-card modifier without same: (wasabi) holds a boosted lantern's two copies in one place."""
+    rules = (
+        LIGHT + "  - {id: wasabi, kind: modifier, card: box, targets: {tag: lantern}, value: 1, factor: 3}\n" + SPARKLE
+    )
+    # seat 0: box (the wasabi), sparkler, red, blue: red on the box and on the sparkler; blue finds the box full
+    #   as played: light 2, wasabi 2; boosted: light 3 (+1), both reds on the box: wasabi 4 (+2): sparkle 3
+    #   in all 2 + 2 + 3 = 7 = red as two lanterns tripled (6) + blue (1)
+    got = rules_of(rules, ["box", "sparkler", "red", "blue"], [])
+    assert got == {"light": [2, 0], "wasabi": [2, 0], "sparkle": [3, 0]}
