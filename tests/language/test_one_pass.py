@@ -45,8 +45,10 @@ def test_expressions_compile_once(source, monkeypatch):
 def _document(source: str):
     from ruledraft.language.inheritance import resolve_document
     from ruledraft.language.schema_check import check_schema
+    from ruledraft.language.tunable import preparer
 
-    return resolve_document(source, check=check_schema)
+    prepare, _ = preparer()  # as the loader does: tune marks read at their starts
+    return resolve_document(source, check=check_schema, prepare=prepare)
 
 
 def test_the_loader_compiles_through_the_one_walk(monkeypatch):
