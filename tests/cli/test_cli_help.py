@@ -26,6 +26,7 @@ COMMANDS = [
     "bots",
     "compare",
     "sweep",
+    "tournament",
 ]
 
 
