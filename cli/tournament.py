@@ -36,7 +36,7 @@ def _pct(x: float | None) -> str:
 
 
 def _ms(x: float | None) -> str:
-    return "-" if x is None else f"{x:.3g}"
+    return "-" if x is None else f"{x:.3f}"
 
 
 def tournament_text(result: dict) -> list[str]:

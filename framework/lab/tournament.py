@@ -21,9 +21,10 @@ What it counts, per bot:
   are rated one after another in a fixed order (deal by deal, the seatings of a deal
   in line-up order), so any number of processes or a cluster gives the same ratings.
   ``ordinal`` is ``mu - 3 sigma``, the conservative figure ranked by.
-* **time per decision**: every call of its ``act`` timed, median and 95th percentile
-  (from a histogram of 1% wide bins, so the figures merge across processes; times
-  are the one figure that differs from run to run).
+* **time per decision**: every call of its ``act`` timed (CPU time of the thread
+  that plays it, so other work on the machine counts little), median and 95th
+  percentile (from a histogram of 1% wide bins, so the figures merge across
+  processes; times are the one figure that differs from run to run).
 
 The games are played by :mod:`ruledraft.play.executor` (this process, worker
 processes, or a Dask cluster); shares and ratings are the same on all of them.
@@ -95,9 +96,9 @@ class _Timed:
         self._bins = bins
 
     def act(self, state: Any, seat: int) -> int:
-        started = time.perf_counter()
+        started = time.thread_time()
         action = self._agent.act(state, seat)
-        seconds = time.perf_counter() - started
+        seconds = time.thread_time() - started
         self._bins[max(0, int(math.log(max(seconds, _FLOOR) / _FLOOR) / _BIN))] += 1
         return action
 
