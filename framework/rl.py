@@ -267,6 +267,9 @@ class BulkEncoder:
             and game.num_seats == game.num_players
         )
         self._indices: dict[tuple[int, int], np.ndarray] = {}
+        #: after :meth:`encode_all` of a state where the players pick: (that state, each
+        #: player's hand by type, the players who may take extra cards), else None
+        self.picks: tuple[State, np.ndarray, list[int]] | None = None
         #: where the counts end and the other numbers begin, and where those end
         self._counted = S * 3 * K
         self._tail = self._counted + S * (2 + R)
@@ -351,11 +354,17 @@ class BulkEncoder:
         if 0 <= state.controller < S:
             out[state.controller, at["controls_dummy"]] = 1.0
         pending = state.pending
+        self.picks = None
         if pending is None:
             if not state.finished:
+                extra = []
                 for seat in self.everyone:
                     if state.can_use_action(seat):
                         out[seat, at["can_use_action"]] = 1.0
+                        extra.append(seat)
+                # the picks: a seat without extra cards may take one card of any type in its hand
+                hands_now = counted[: self._counted].reshape(S, 3 * K)[: len(self.everyone), 2 * K :]
+                self.picks = (state, hands_now, extra)
         else:
             seat = pending.seat
             row = out[seat]
@@ -524,8 +533,17 @@ class _Table:
             n = self.game.num_distinct_actions
             masks = self._masks = np.zeros((self.game.num_players, n), dtype=np.int8)
             if not self.over:
-                at = [seat * n + a for seat, legal in self.legal().items() for a in legal]
-                masks.put(at, 1)
+                self.vectors()
+                picks = self.bulk.picks
+                if picks is not None and picks[0] is self.state:
+                    # a pick of one card is the card's type: legal where the hand holds one
+                    _, hands_now, extra = picks
+                    masks[:, : self.game.num_card_types] = hands_now > 0
+                    for seat in extra:  # one or more extra cards: the engine's list
+                        masks[seat, self.state.legal_actions(seat)] = 1
+                else:
+                    at = [seat * n + a for seat, legal in self.legal().items() for a in legal]
+                    masks.put(at, 1)
         return self._masks
 
     def observe(self, seat: int) -> dict[str, np.ndarray]:
@@ -788,14 +806,15 @@ class ParallelDraftEnv(_OnTable, ParallelEnv):
         final: list[float] | None = None
         chosen: list[int] = []
         names = self.possible_agents
-        legal = table.legal()
+        masks = table.masks()
+        n = masks.shape[1]
         for s in table.state.acting_seats():
             agent = names[s]
             try:
                 sent = actions[agent]
             except KeyError:
                 raise IllegalMoveError(f"{agent} acts now but sent no action (seed {table.seed})") from None
-            if type(sent) is not int or sent not in legal[s]:  # anything else: converted and checked
+            if type(sent) is not int or not 0 <= sent < n or not masks[s, sent]:  # converted and checked
                 sent = table.action(agent, sent)
                 if sent is None:
                     final = table.illegal(s)

@@ -512,3 +512,30 @@ def test_encode_all_counts_past_255_cards_of_a_type():
     rows = bulk.encode_all(state)
     assert 300.0 in rows
     assert rows.tolist() == bulk.encode(state, range(3)).tolist()
+
+
+@pytest.mark.parametrize("source", BUNDLED_RULESETS + (EFFECTS,))
+def test_the_parallel_envs_masks_are_the_legal_actions_on_every_ruleset(source):
+    """Every agent's mask in the parallel environment is exactly its legal actions at every step (all zero for a seat that does not act), chopsticks and card effects included."""
+    from ruledraft.language.loading import load_ruleset
+
+    rs = bundled_ruleset(source) if source in BUNDLED_RULESETS else load_ruleset(source)
+    checked = 0
+    for players in sorted({rs.min_players, min(rs.max_players, 5)}):
+        env = rl.parallel_env(rs, players)
+        rng = random.Random(players)
+        for seed in range(2):
+            obs, _ = env.reset(seed=seed)
+            while env.agents:
+                state = env.engine_state
+                acting = state.acting_seats()
+                for agent, o in obs.items():
+                    seat = int(agent.split("_")[1])
+                    legal = sorted(state.legal_actions(seat)) if seat in acting else []
+                    assert np.flatnonzero(o["action_mask"]).tolist() == legal
+                    checked += 1
+                moves = {
+                    f"player_{s}": int(rng.choice(np.flatnonzero(obs[f"player_{s}"]["action_mask"]))) for s in acting
+                }
+                obs, *_ = env.step(moves)
+    assert checked > 100
