@@ -267,6 +267,8 @@ class BulkEncoder:
             and game.num_seats == game.num_players
         )
         self._indices: dict[tuple[int, int], np.ndarray] = {}
+        #: the cards whose special action (chopsticks) lets a seat take extra cards
+        self._action_cards = tuple(getattr(procedure, "action_cards", ()))
         #: after :meth:`encode_all` of a state where the players pick: (that state, each
         #: player's hand by type, the players who may take extra cards), else None
         self.picks: tuple[State, np.ndarray, list[int]] | None = None
@@ -330,14 +332,17 @@ class BulkEncoder:
         # the counts as bytes (one conversion of them all: a count is below 256 but in
         # freak decks, counted by codes then), the other numbers as they are
         counts, kept_counts = state.counts, state.kept_counts
-        blob: list[list[int]] = []
+        action_cards = self._action_cards
+        blob: list[int] = []
         numbers: list[int] = []
         for s in range(S):
             hand = hands[s]
             by_type = [0] * K
             for c in hand:
                 by_type[c] += 1
-            blob += (counts[s], kept_counts[s], by_type)
+            blob += counts[s]
+            blob += kept_counts[s]
+            blob += by_type
             numbers.append(len(hand))
             numbers.append(scores[s])
             numbers += by_round[s]
@@ -345,9 +350,9 @@ class BulkEncoder:
         numbers += (0, state.round + 1, state.turn + 1, 1)
         counted: np.ndarray
         try:
-            counted = np.frombuffer(b"".join(map(bytes, blob)), dtype=np.uint8)
+            counted = np.frombuffer(bytes(blob), dtype=np.uint8)
         except ValueError:  # a count of 256 or more
-            counted = np.array(blob, dtype=np.int64).ravel()
+            counted = np.array(blob, dtype=np.int64)
         every = np.concatenate((counted, numbers)).astype(np.float32)
         out = every[self._index(state)]
         at = self.at
@@ -359,7 +364,8 @@ class BulkEncoder:
             if not state.finished:
                 extra = []
                 for seat in self.everyone:
-                    if state.can_use_action(seat):
+                    row = counts[seat]  # no card of a special action on its table: none to use
+                    if any(row[c] for c in action_cards) and state.can_use_action(seat):
                         out[seat, at["can_use_action"]] = 1.0
                         extra.append(seat)
                 # the picks: a seat without extra cards may take one card of any type in its hand
