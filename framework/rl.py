@@ -343,8 +343,7 @@ class BulkEncoder:
             blob += counts[s]
             blob += kept_counts[s]
             blob += by_type
-            numbers.append(len(hand))
-            numbers.append(scores[s])
+            numbers += (len(hand), scores[s])
             numbers += by_round[s]
             numbers += later
         numbers += (0, state.round + 1, state.turn + 1, 1)
@@ -363,11 +362,14 @@ class BulkEncoder:
         if pending is None:
             if not state.finished:
                 extra = []
-                for seat in self.everyone:
-                    row = counts[seat]  # no card of a special action on its table: none to use
-                    if any(row[c] for c in action_cards) and state.can_use_action(seat):
-                        out[seat, at["can_use_action"]] = 1.0
-                        extra.append(seat)
+                for seat in self.everyone if action_cards else ():
+                    row = counts[seat]
+                    for c in action_cards:  # no card of a special action on its table: none to use
+                        if row[c]:
+                            if state.can_use_action(seat):
+                                out[seat, at["can_use_action"]] = 1.0
+                                extra.append(seat)
+                            break
                 # the picks: a seat without extra cards may take one card of any type in its hand
                 hands_now = counted[: self._counted].reshape(S, 3 * K)[: len(self.everyone), 2 * K :]
                 self.picks = (state, hands_now, extra)
@@ -557,7 +559,10 @@ class _Table:
 
     def observations(self, agents: Sequence[str]) -> dict[str, dict[str, np.ndarray]]:
         """The observations of ``agents`` (rows of one matrix of vectors and one of masks)."""
-        vectors, masks, seat_of = self.vectors(), self.masks(), self.seat_of
+        vectors, masks = self.vectors(), self.masks()
+        if agents == self.agents:  # every player (the rows in seat order)
+            return {a: {"observation": v, "action_mask": m} for a, v, m in zip(self.agents, vectors, masks)}
+        seat_of = self.seat_of
         return {a: {"observation": vectors[seat_of[a]], "action_mask": masks[seat_of[a]]} for a in agents}
 
     def global_state(self) -> np.ndarray:
@@ -835,8 +840,11 @@ class ParallelDraftEnv(_OnTable, ParallelEnv):
             else:
                 final = table.round_rewards()
         observations = table.observations(live)
-        seat_of = table.seat_of
-        rewards_now = {a: final[seat_of[a]] for a in live}
+        if live == names:
+            rewards_now = dict(zip(live, final))
+        else:
+            seat_of = table.seat_of
+            rewards_now = {a: final[seat_of[a]] for a in live}
         terminations = dict.fromkeys(live, done)
         truncations = dict.fromkeys(live, False)
         infos: dict[str, dict[str, Any]] = {a: {} for a in live}
