@@ -9,7 +9,22 @@ import sys
 
 import typer
 
-from . import bench, bots, compare, play, quality, replay, rulesets, schema, score, simulate, sweep, tune, validate
+from . import (
+    bench,
+    bots,
+    compare,
+    play,
+    quality,
+    replay,
+    rulesets,
+    schema,
+    score,
+    simulate,
+    sweep,
+    tournament,
+    tune,
+    validate,
+)
 from .common import shown
 from .options import plugin_option
 
@@ -35,6 +50,7 @@ app.command("compare")(compare.compare)
 app.command("sweep")(sweep.sweep)
 app.command("quality")(quality.quality)
 app.command("tune")(tune.tune)
+app.command("tournament")(tournament.tournament)
 
 
 @app.callback()

@@ -25,6 +25,7 @@ _SOURCES = {
     # bots
     "play_game": "ruledraft.api",
     "simulate": "ruledraft.api",
+    "tournament": "ruledraft.api",
     "Summary": "ruledraft.play.runner",
     "Agent": "ruledraft.play.agents",
     "BotOption": "ruledraft.play.agents",
@@ -60,6 +61,7 @@ __all__ = [
     # bots
     "play_game",
     "simulate",
+    "tournament",
     "Summary",
     "Agent",
     "BotOption",
@@ -96,6 +98,7 @@ if TYPE_CHECKING:  # what the names are, for type checkers and editors
         replay,
         score_table,
         simulate,
+        tournament,
     )
     from ruledraft.engine.state import Game, State
     from ruledraft.errors import (

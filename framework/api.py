@@ -33,6 +33,7 @@ __all__ = [
     "replay",
     "score_table",
     "simulate",
+    "tournament",
 ]
 
 PathText = str | os.PathLike[str]
@@ -252,3 +253,29 @@ def replay(
     if state is None:
         raise ReplayMismatch("; ".join(p.removeprefix("error: ") for p in problems))
     return state
+
+
+def tournament(
+    ruleset: RulesetLike,
+    bots: Bots,
+    players: int = 4,
+    games: int = 200,
+    seed: int = 0,
+    jobs: int = 1,
+) -> dict[str, Any]:
+    """Play every line-up of ``bots`` (``"planner,greedy,random"`` or a list of specs)
+    at ``players`` seats, seats rotated on the same deals: what ``ruledraft
+    tournament`` prints, as its ``--json`` document (``ranking``: each bot's win share
+    with its 95% Wilson interval, OpenSkill rating and time per decision;
+    ``lineups``: each line-up's shares). ``games`` per line-up; ``jobs`` processes
+    (0: one per processor) give the same figures but the times. See
+    :mod:`ruledraft.lab.tournament`."""
+    from ruledraft.lab.tournament import run_tournament
+
+    rs, document = _compiled(ruleset)
+    names = [b.strip() for b in bots.split(",")] if isinstance(bots, str) else list(bots)
+    if jobs < 0:
+        raise ValueError(f"jobs must be 0 (one per processor) or more, not {jobs}")
+    result = run_tournament(rs, names, players, games, seed, jobs=jobs or runner.available_cores(), document=document)
+    result.pop("signal", None)
+    return result

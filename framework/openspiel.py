@@ -37,6 +37,13 @@ default: each player's final score; or ``win``: 1 shared equally by the winners)
   ``pyspiel.serialize_game_and_state`` / ``deserialize_game_and_state`` and pickling
   work.
 
+* **Turn by turn, for information-set search**: ``ruledraft_turns`` (same
+  parameters) is the same game with the picks taken one seat after another, each
+  hidden from the seats after it until the turn is played, and states that
+  determinize themselves (``resample_from_infostate``): OpenSpiel's Python
+  ``ISMCTSBot`` (``open_spiel.python.algorithms.ismcts``) plays it. Its C++
+  ``pyspiel.ISMCTSBot`` cannot play a Python game (see :class:`RuledraftTurnsGame`).
+
 What a seat may see is read through one function, :func:`seat_view`.
 """
 
@@ -56,7 +63,16 @@ from ruledraft.engine.records import Observation
 from ruledraft.engine.state import Game, State
 from ruledraft.errors import InputError
 
-__all__ = ["DEFAULT_PARAMS", "GAME_TYPE", "RuledraftGame", "RuledraftState", "seat_view"]
+__all__ = [
+    "DEFAULT_PARAMS",
+    "GAME_TYPE",
+    "TURNS_GAME_TYPE",
+    "RuledraftGame",
+    "RuledraftState",
+    "RuledraftTurnsGame",
+    "RuledraftTurnsState",
+    "seat_view",
+]
 
 #: the game's parameters and their defaults
 DEFAULT_PARAMS: dict[str, Any] = {"ruleset": "sushi-go", "players": 0, "deals": 1 << 16, "returns": "points"}
@@ -114,6 +130,11 @@ def _utility_bound(game: Game) -> float:
 class RuledraftGame(pyspiel.Game):
     """A ruleset at a table: makes states and observers."""
 
+    #: the game type registered (the turn-by-turn game has its own)
+    game_type = GAME_TYPE
+    #: whether the seats move one after another (a move per seat and turn)
+    in_turn = False
+
     def __init__(self, params: dict[str, Any] | None = None) -> None:
         params = {**DEFAULT_PARAMS, **(params or {})}
         if params["returns"] not in RETURNS:
@@ -127,7 +148,7 @@ class RuledraftGame(pyspiel.Game):
         # the longest game: every turn of every round, each with a decision or two per seat
         turns = game.ruleset.rounds * game.hand_size * (1 + 4 * game.num_players if game.general else 1)
         super().__init__(
-            GAME_TYPE,
+            self.game_type,
             pyspiel.GameInfo(
                 num_distinct_actions=game.num_distinct_actions,
                 max_chance_outcomes=self.deals,
@@ -135,7 +156,7 @@ class RuledraftGame(pyspiel.Game):
                 min_utility=0.0 if self.returns_kind == "win" else -bound,
                 max_utility=bound,
                 utility_sum=1.0 if self.returns_kind == "win" else None,
-                max_game_length=turns + 1,
+                max_game_length=turns * (game.num_players if self.in_turn else 1) + 1,
             ),
             {**params, "players": game.num_players},
         )
@@ -346,3 +367,187 @@ class RuledraftObserver:
 
 
 pyspiel.register_game(GAME_TYPE, RuledraftGame)
+
+
+# ---------------------------------------------------------------- turn by turn, for information-set search
+
+TURNS_GAME_TYPE = pyspiel.GameType(
+    short_name="ruledraft_turns",
+    long_name="ruledraft card-drafting ruleset, picks taken in turn",
+    dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+    chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
+    information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
+    utility=pyspiel.GameType.Utility.GENERAL_SUM,
+    reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+    max_num_players=MAX_PLAYERS,
+    min_num_players=1,
+    provides_information_state_string=True,
+    provides_information_state_tensor=False,
+    provides_observation_string=True,
+    provides_observation_tensor=True,
+    parameter_specification=DEFAULT_PARAMS,
+)
+
+
+class RuledraftTurnsGame(RuledraftGame):
+    """The same game with the simultaneous picks taken one seat after another, each
+    hidden from the seats after it until the turn is played (what
+    ``pyspiel.convert_to_turn_based`` does), written in Python so that a state can be
+    determinized: :meth:`RuledraftTurnsState.resample_from_infostate`, which OpenSpiel's
+    information-set MCTS (``open_spiel.python.algorithms.ismcts.ISMCTSBot``) calls.
+    OpenSpiel's C++ ``ISMCTSBot`` cannot use it: a Python game's states do not pass
+    ``ResampleFromInfostate`` to C++ and the Python binding of that bot takes no
+    resampler (open_spiel 2.0)."""
+
+    game_type = TURNS_GAME_TYPE
+    in_turn = True
+
+    def new_initial_state(self) -> RuledraftTurnsState:
+        return RuledraftTurnsState(self)
+
+    def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> TurnsObserver:  # type: ignore[override]
+        return TurnsObserver(self, iig_obs_type, params)
+
+
+class RuledraftTurnsState(pyspiel.State):
+    """A state of :class:`RuledraftTurnsGame`: the engine's state, the picks chosen so
+    far this turn (seat -> action) and each seat's own moves."""
+
+    def __init__(self, game: RuledraftTurnsGame) -> None:
+        super().__init__(game)
+        self.deal: int | None = None
+        self._held = _Held()
+        self.chosen: dict[int, int] = {}
+        #: per seat, its own moves (the rest of what it knows is in its view now)
+        self.own: list[list[int]] = [[] for _ in range(game.engine_game.num_players)]
+
+    @property
+    def engine(self) -> State | None:
+        return self._held.state
+
+    def put(self, world: State) -> None:
+        """Play on from ``world`` (a determinization of this state's engine state)."""
+        self._held = _Held(world)
+
+    def _waiting(self) -> list[int]:
+        engine = self.engine
+        assert engine is not None
+        return [s for s in engine.acting_seats() if s not in self.chosen]
+
+    def current_player(self) -> int:
+        engine = self.engine
+        if engine is None:
+            return int(pyspiel.PlayerId.CHANCE)
+        if engine.is_terminal():
+            return int(pyspiel.PlayerId.TERMINAL)
+        return self._waiting()[0]
+
+    def _legal_actions(self, player: int) -> list[int]:
+        engine = self.engine
+        if engine is None or engine.is_terminal() or player != self.current_player():
+            return []
+        return sorted(engine.legal_actions(player))
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        deals = self.get_game().deals
+        return [(i, 1.0 / deals) for i in range(deals)]
+
+    def _apply_action(self, action: int) -> None:
+        engine = self.engine
+        if engine is None:
+            self.deal = int(action)
+            self._held = _Held(self.get_game().engine_game.new_initial_state(self.deal))
+            return
+        seat = self.current_player()
+        self.chosen[seat] = int(action)
+        self.own[seat].append(int(action))
+        if not self._waiting():
+            engine.apply_actions([self.chosen[s] for s in engine.acting_seats()])
+            self.chosen = {}
+
+    def _action_to_string(self, player: int, action: int) -> str:
+        if player == pyspiel.PlayerId.CHANCE:
+            return f"deal {action}"
+        engine = self.engine
+        game = self.get_game().engine_game
+        if engine is not None and engine.pending is not None and engine.pending.seat == player:
+            return game.decision_to_string(action)
+        return game.action_to_string(action)
+
+    def is_terminal(self) -> bool:
+        return self.engine is not None and self.engine.is_terminal()
+
+    def returns(self) -> list[float]:
+        engine = self.engine
+        players = self.get_game().engine_game.num_players
+        if engine is None or not engine.is_terminal():
+            return [0.0] * players
+        if self.get_game().returns_kind == "win":
+            winners = engine.winners
+            return [1.0 / len(winners) if s in winners else 0.0 for s in range(players)]
+        return [float(t) for t in engine.totals()[:players]]
+
+    def key(self, player: int) -> str:
+        """What ``player`` knows: its view now, its own moves, and its pick this turn if
+        it has chosen (the picks of the seats before it this turn are hidden)."""
+        engine = self.engine
+        if engine is None:
+            return ""
+        mine = f"chose {self.chosen[player]}; " if player in self.chosen else ""
+        moves = " ".join(map(str, self.own[player]))
+        return f"{mine}moves {moves}; {_view_text(self.get_game().engine_game, seat_view(engine, player))}"
+
+    def resample_from_infostate(self, player: int, sampler: Any) -> RuledraftTurnsState:
+        """A state ``player`` cannot tell from this one: what it cannot see dealt again
+        (``State.resample_hidden``), the picks the seats before it made this turn drawn
+        again uniformly among their legal ones. (The other seats' own moves are kept:
+        they key only the tree's nodes of those seats.)"""
+        import random
+
+        engine = self.engine
+        assert engine is not None
+        draw = random.Random(int(sampler() * (1 << 53))).random
+        new = self.clone()
+        world = engine.resample_hidden(player, draw)
+        new.put(world)
+        for seat in list(new.chosen):
+            if seat != player:
+                legal = sorted(world.legal_actions(seat))
+                new.chosen[seat] = legal[int(draw() * len(legal))]
+        return new
+
+    def __str__(self) -> str:
+        engine = self.engine
+        if engine is None:
+            return "before the deal"
+        return f"round {engine.round + 1}, turn {engine.turn + 1}, chosen {sorted(self.chosen)}"
+
+
+class TurnsObserver:
+    """The turn-by-turn game's observer: the encoder's vector of the seat's view, and
+    as text :meth:`RuledraftTurnsState.key` (with ``perfect_recall``) or the view."""
+
+    def __init__(self, game: RuledraftTurnsGame, iig_obs_type: Any, params: Any) -> None:
+        if params:
+            raise ValueError(f"observation parameters are not supported: {params}")
+        self.game = game
+        self.perfect_recall = bool(iig_obs_type is not None and iig_obs_type.perfect_recall)
+        self.tensor = np.zeros(game.encoder.size, np.float32)
+        self.dict = {"observation": self.tensor}
+
+    def set_from(self, state: RuledraftTurnsState, player: int) -> None:
+        self.tensor.fill(0)
+        engine = state.engine
+        if engine is not None:
+            self.tensor[:] = self.game.encoder.encode(seat_view(engine, player))
+
+    def string_from(self, state: RuledraftTurnsState, player: int) -> str:
+        engine = state.engine
+        if engine is None:
+            return ""
+        if self.perfect_recall:
+            return state.key(player)
+        return _view_text(self.game.engine_game, seat_view(engine, player))
+
+
+pyspiel.register_game(TURNS_GAME_TYPE, RuledraftTurnsGame)

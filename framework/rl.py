@@ -51,6 +51,7 @@ from pettingzoo.utils import wrappers
 
 from ruledraft.engine.decisions import Decision
 from ruledraft.engine.encoding import Encoder, encoder_for
+from ruledraft.engine.procedures import StandardProcedure
 from ruledraft.engine.state import MAX_SEED, Game, State, derive_seed
 from ruledraft.errors import IllegalMoveError, InputError
 from ruledraft.language.expression import ExpressionLimits
@@ -253,6 +254,135 @@ class BulkEncoder:
             self.gather[:, at["round"]] = zero + 1
             self.gather[:, at["turn"]] = zero + 2
         self.everyone = list(range(game.num_players))
+        # every player at once (:meth:`encode_all`): the cards on the tables, kept and in
+        # hands counted by one bincount of their codes, the other numbers beside them,
+        # and every vector gathered from that by one index. Which hands a player has
+        # seen depends only on the round and the turn in the standard procedure, so the
+        # index is made once per (round, turn): a hand not seen points at a 0, its flag
+        # at 0 or 1
+        procedure = game.procedure
+        self.all_at_once = (
+            self.bulk
+            and type(procedure).known_hands is StandardProcedure.known_hands
+            and game.num_seats == game.num_players
+        )
+        self._indices: dict[tuple[int, int], np.ndarray] = {}
+        #: the cards whose special action (chopsticks) lets a seat take extra cards
+        self._action_cards = tuple(getattr(procedure, "action_cards", ()))
+        #: after :meth:`encode_all` of a state where the players pick: (that state, each
+        #: player's hand by type, the players who may take extra cards), else None
+        self.picks: tuple[State, np.ndarray, list[int]] | None = None
+        #: where the counts end and the other numbers begin, and where those end
+        self._counted = S * 3 * K
+        self._tail = self._counted + S * (2 + R)
+        #: the index of every vector but the hands it shows (the same at every moment)
+        self._template = self._public_index() if self.all_at_once else self.gather
+
+    def _public_index(self) -> np.ndarray:
+        """:attr:`gather` for the numbers :meth:`encode_all` makes (see :meth:`_index`),
+        the hands left at the 0."""
+        K, C, R = self.K, self.columns, self.R
+        counted, zero = self._counted, self._tail
+        source = self.gather[:, self.dest]
+        row, column = source // C, source % C
+        public = np.where(column < 2 * K, row * 3 * K + column, counted + row * (2 + R) + column - 2 * K)
+        index = np.full((self.game.num_players, self.size), zero, dtype=np.intp)
+        index[:, self.dest] = public
+        index[:, self.at["round"]] = zero + 1
+        index[:, self.at["turn"]] = zero + 2
+        return index
+
+    def _index(self, state: State) -> np.ndarray:
+        """The gather index of every player's vector at this round and turn, into the
+        numbers :meth:`encode_all` makes: per seat its table, kept cards and hand by
+        type (``seat * 3K + part * K + type``), then per seat its hand size, score and
+        each round's points, then ``0, round, turn, 1``."""
+        key = (state.round, state.turn)
+        index = self._indices.get(key)
+        if index is not None:
+            return index
+        K, at = self.K, self.at
+        one = self._tail + 3
+        index = self._template.copy()
+        procedure = self.game.procedure
+        types = np.arange(K)
+        for p in range(self.game.num_players):
+            index[p, at["hand"] : at["hand"] + K] = p * 3 * K + 2 * K + types
+            for other in procedure.known_hands(state, p):
+                if other == p:
+                    continue
+                r = int(self.position[p, other])
+                start = at["known_hands"] + (r - 1) * K
+                index[p, start : start + K] = other * 3 * K + 2 * K + types
+                index[p, at["known"] + r - 1] = one
+        self._indices[key] = index
+        return index
+
+    def encode_all(self, state: State) -> np.ndarray:
+        """Every player's vector at ``state`` (``encode(state, range(players))``), without
+        a view object per seat where the procedure allows (:attr:`all_at_once`)."""
+        if not self.all_at_once:
+            return self.encode(state, self.everyone)
+        K, S, R = self.K, self.S, self.R
+        hands = state.hands
+        scores_by_round = state.round_scores
+        scores = state.totals()
+        later = [0] * (R - len(scores_by_round))
+        by_round = list(zip(*scores_by_round)) if scores_by_round else [()] * S
+        # the counts as bytes (one conversion of them all: a count is below 256 but in
+        # freak decks, counted by codes then), the other numbers as they are
+        counts, kept_counts = state.counts, state.kept_counts
+        action_cards = self._action_cards
+        blob: list[int] = []
+        numbers: list[int] = []
+        for s in range(S):
+            hand = hands[s]
+            by_type = [0] * K
+            for c in hand:
+                by_type[c] += 1
+            blob += counts[s]
+            blob += kept_counts[s]
+            blob += by_type
+            numbers += (len(hand), scores[s])
+            numbers += by_round[s]
+            numbers += later
+        numbers += (0, state.round + 1, state.turn + 1, 1)
+        counted: np.ndarray
+        try:
+            counted = np.frombuffer(bytes(blob), dtype=np.uint8)
+        except ValueError:  # a count of 256 or more
+            counted = np.array(blob, dtype=np.int64)
+        every = np.concatenate((counted, numbers)).astype(np.float32)
+        out = every[self._index(state)]
+        at = self.at
+        if 0 <= state.controller < S:
+            out[state.controller, at["controls_dummy"]] = 1.0
+        pending = state.pending
+        self.picks = None
+        if pending is None:
+            if not state.finished:
+                extra = []
+                for seat in self.everyone if action_cards else ():
+                    row = counts[seat]
+                    for c in action_cards:  # no card of a special action on its table: none to use
+                        if row[c]:
+                            if state.can_use_action(seat):
+                                out[seat, at["can_use_action"]] = 1.0
+                                extra.append(seat)
+                            break
+                # the picks: a seat without extra cards may take one card of any type in its hand
+                hands_now = counted[: self._counted].reshape(S, 3 * K)[: len(self.everyone), 2 * K :]
+                self.picks = (state, hands_now, extra)
+        else:
+            seat = pending.seat
+            row = out[seat]
+            row[at["deciding"]] = 1.0
+            row[at["decision_card"] + pending.card] += 1.0
+            for c in pending.shown:
+                row[at["decision_shown"] + c] += 1.0
+            if 0 <= pending.owner < S:
+                row[at["decision_owner"] + int(self.position[seat, pending.owner])] += 1.0
+        return out
 
     def encode(self, state: State, seats: Sequence[int]) -> np.ndarray:
         """The vectors of ``seats`` (players) at ``state``: a (len(seats), size) float32 matrix."""
@@ -369,6 +499,7 @@ class _Table:
         #: every player's observation vector at the state as it is (None: not made yet)
         self._vectors: np.ndarray | None = None
         self._masks: np.ndarray | None = None
+        self._legal: dict[int, list[int]] | None = None
         #: the rewards so far (per-round rewards are their changes)
         self.so_far = [0.0] * game.num_players
 
@@ -386,28 +517,53 @@ class _Table:
         self.seed = game_seed
         self.state = self.game.new_initial_state(game_seed)
         self.over = False
-        self._vectors = self._masks = None
+        self._vectors = self._masks = self._legal = None
         self.so_far = [0.0] * self.game.num_players
 
     def vectors(self) -> np.ndarray:
         """Every player's observation vector now (a new matrix after each move: rows
         handed out earlier keep their values)."""
         if self._vectors is None:
-            self._vectors = self.bulk.encode(self.state, range(self.game.num_players))
+            self._vectors = self.bulk.encode_all(self.state)
         return self._vectors
+
+    def legal(self) -> dict[int, list[int]]:
+        """The legal actions of each acting seat now, asked of the engine once per move
+        (the masks and the check of the actions sent both read them)."""
+        if self._legal is None:
+            state = self.state
+            self._legal = {} if state.finished else {s: state.legal_actions(s) for s in state.acting_seats()}
+        return self._legal
 
     def masks(self) -> np.ndarray:
         """Every player's action mask now (a new matrix after each move)."""
         if self._masks is None:
-            state = self.state
-            masks = self._masks = np.zeros((self.game.num_players, self.game.num_distinct_actions), dtype=np.int8)
+            n = self.game.num_distinct_actions
+            masks = self._masks = np.zeros((self.game.num_players, n), dtype=np.int8)
             if not self.over:
-                for seat in state.acting_seats():
-                    masks[seat, state.legal_actions(seat)] = 1
+                self.vectors()
+                picks = self.bulk.picks
+                if picks is not None and picks[0] is self.state:
+                    # a pick of one card is the card's type: legal where the hand holds one
+                    _, hands_now, extra = picks
+                    masks[:, : self.game.num_card_types] = hands_now > 0
+                    for seat in extra:  # one or more extra cards: the engine's list
+                        masks[seat, self.state.legal_actions(seat)] = 1
+                else:
+                    at = [seat * n + a for seat, legal in self.legal().items() for a in legal]
+                    masks.put(at, 1)
         return self._masks
 
     def observe(self, seat: int) -> dict[str, np.ndarray]:
         return {"observation": self.vectors()[seat], "action_mask": self.masks()[seat]}
+
+    def observations(self, agents: Sequence[str]) -> dict[str, dict[str, np.ndarray]]:
+        """The observations of ``agents`` (rows of one matrix of vectors and one of masks)."""
+        vectors, masks = self.vectors(), self.masks()
+        if agents == self.agents:  # every player (the rows in seat order)
+            return {a: {"observation": v, "action_mask": m} for a, v, m in zip(self.agents, vectors, masks)}
+        seat_of = self.seat_of
+        return {a: {"observation": vectors[seat_of[a]], "action_mask": masks[seat_of[a]]} for a in agents}
 
     def global_state(self) -> np.ndarray:
         """Seat 0's observation, then every seat's hand by type (hidden information:
@@ -425,16 +581,22 @@ class _Table:
             a = int(action)
         except (TypeError, ValueError):
             a = -1
-        if a in self.state.legal_actions(seat):
+        legal = self.legal()
+        if a in (legal[seat] if seat in legal else self.state.legal_actions(seat)):
             return a
         if self.illegal_reward is not None:
             return None
         raise IllegalMoveError(f"{agent}: action {action!r} is not legal now (seed {self.seed})")
 
+    def play_in_order(self, chosen: list[int]) -> None:
+        """Apply the joint move: ``chosen`` has the acting seats' actions in seat order."""
+        self._vectors = self._masks = self._legal = None
+        self.state.apply_actions(chosen)
+
     def play(self, chosen: Mapping[int, int]) -> None:
         """Apply the joint move: ``chosen`` has one action per acting seat."""
         state = self.state
-        self._vectors = self._masks = None
+        self._vectors = self._masks = self._legal = None
         # a seat that does not act now sends nothing: the engine takes one action per acting seat
         state.apply_actions([chosen[s] for s in state.acting_seats()])
 
@@ -630,7 +792,7 @@ class ParallelDraftEnv(_OnTable, ParallelEnv):
         self.agents = self.possible_agents[:]
 
     def _observations(self) -> dict[str, dict[str, np.ndarray]]:
-        return {a: self._table.observe(self._table.seat_of[a]) for a in self.agents}
+        return self._table.observations(self.agents)
 
     def reset(
         self, seed: int | None = None, options: dict[str, Any] | None = None
@@ -653,26 +815,36 @@ class ParallelDraftEnv(_OnTable, ParallelEnv):
             raise IllegalMoveError(f"the game is over (seed {table.seed}): reset() starts another")
         live = self.agents[:]
         final: list[float] | None = None
-        chosen: dict[int, int] = {}
+        chosen: list[int] = []
+        names = self.possible_agents
+        masks = table.masks()
+        n = masks.shape[1]
         for s in table.state.acting_seats():
-            agent = self.possible_agents[s]
-            if agent not in actions:
-                raise IllegalMoveError(f"{agent} acts now but sent no action (seed {table.seed})")
-            a = table.action(agent, actions[agent])
-            if a is None:
-                final = table.illegal(s)
-                break
-            chosen[s] = a
+            agent = names[s]
+            try:
+                sent = actions[agent]
+            except KeyError:
+                raise IllegalMoveError(f"{agent} acts now but sent no action (seed {table.seed})") from None
+            if type(sent) is not int or not 0 <= sent < n or not masks[s, sent]:  # converted and checked
+                sent = table.action(agent, sent)
+                if sent is None:
+                    final = table.illegal(s)
+                    break
+            chosen.append(sent)
         done = final is not None
         if final is None:
-            table.play(chosen)
-            if table.state.is_terminal():
+            table.play_in_order(chosen)
+            if table.state.finished:
                 final = table.final_rewards()
                 done = True
             else:
                 final = table.round_rewards()
-        observations = {a: table.observe(table.seat_of[a]) for a in live}
-        rewards_now = {a: final[table.seat_of[a]] for a in live}
+        observations = table.observations(live)
+        if live == names:
+            rewards_now = dict(zip(live, final))
+        else:
+            seat_of = table.seat_of
+            rewards_now = {a: final[seat_of[a]] for a in live}
         terminations = dict.fromkeys(live, done)
         truncations = dict.fromkeys(live, False)
         infos: dict[str, dict[str, Any]] = {a: {} for a in live}

@@ -590,6 +590,62 @@ def _sweep_section(page: _Page) -> str:
     return _section("sweep", "By player count", body)
 
 
+def _tournament_section(page: _Page) -> str:
+    """A tournament's ranking (win share per bot with its interval, rating, time per
+    decision) and each line-up's shares (:mod:`ruledraft.lab.tournament`)."""
+    from ruledraft.lab import plots
+
+    ranking = page.get("tournament.ranking")
+    share, interval = "tournament.ranking[*].win_share", "tournament.ranking[*].win_share_interval"
+    png = plots.horizontal_bars(
+        [str(r["bot"]) for r in ranking],
+        [("win share", page.get(share), page.get(interval))],
+        f"Win share per bot (fair: {page.get('tournament.fair_share'):.0%})",
+        "win share",
+        percent=True,
+    )
+    out = [page.figure([share, interval], png, "Win share per bot with 95% intervals")]
+    rows = []
+    for r in ranking:
+        rating = r["rating"] or {}
+        rows.append(
+            [
+                _e(r["bot"]),
+                _num(r["seat_games"]),
+                _pct(r["win_share"]),
+                _interval(r["win_share_interval"], _pct),
+                _num(rating.get("mu")),
+                _num(rating.get("sigma")),
+                _num(rating.get("ordinal")),
+                _num(r["decision_ms_median"], 3),
+                _num(r["decision_ms_p95"], 3),
+            ]
+        )
+    heads = ["bot", "seats played", "win share", "95% interval", "rating", "sigma", "ordinal", "ms/decision", "p95"]
+    out.append(_table(heads, rows))
+    lineup_rows = []
+    for lu in page.get("tournament.lineups"):
+        for bot, v in lu["by_bot"].items():
+            lineup_rows.append(
+                [
+                    _e(", ".join(lu["bots"])),
+                    _e(bot),
+                    _num(v["seats"]),
+                    _num(lu["games"]),
+                    _pct(v["win_share"]),
+                    _interval(v["win_share_interval"], _pct),
+                ]
+            )
+    out.append("<h3>Line-ups</h3>")
+    out.append(_table(["line-up", "bot", "seats", "games", "win share", "95% interval"], lineup_rows, 2))
+    intro = (
+        f"<p>{_e(page.get('tournament.games'))} games: every line-up turned round the table, every "
+        f"seating on the same {_e(page.get('tournament.deals'))} deals. Rating: "
+        f"{_e(page.get('tournament.rating_model'))}, ranked by ordinal (mu - 3 sigma).</p>"
+    )
+    return _section("tournament", "Tournament", intro + "".join(out))
+
+
 def _section(ident: str, heading: str, body: str) -> str:
     return f'<section id="{ident}"><h2>{_e(heading)}</h2>{body}</section>'
 
@@ -666,11 +722,12 @@ def render(
     comparison: dict | None = None,
     sweep: dict | None = None,
     extra: Sequence[Section] = (),
+    tournament: dict | None = None,
 ) -> str:
     """The report's HTML (see :func:`write_report`)."""
     require_plots()
 
-    if not sides:
+    if not sides and tournament is None:
         raise ValueError("a report needs at least one side")
     document: dict[str, Any] = {
         "title": title,
@@ -682,6 +739,8 @@ def render(
     if sweep is not None:
         document["sweep"] = sweep
     document.update({ident: data for ident, _, data, _ in extra if data is not None})
+    if tournament is not None:
+        document["tournament"] = tournament
     page = _Page(document)
     labels = [str(label) for label, _ in sides]
     sections = []
@@ -689,12 +748,15 @@ def render(
         sections.append(("comparison", "Comparison", _comparison_section(page, labels)))
     if sweep is not None:
         sections.append(("sweep", "By player count", _sweep_section(page)))
-    sections += [
-        ("seats", "Seats", _seats_section(page, labels)),
-        ("scores", "Scores", _scores_section(page, labels)),
-        ("rules", "Rules", _rules_section(page, labels)),
-        ("cards", "Cards", _cards_section(page, labels)),
-    ]
+    if tournament is not None:
+        sections.append(("tournament", "Tournament", _tournament_section(page)))
+    if sides:
+        sections += [
+            ("seats", "Seats", _seats_section(page, labels)),
+            ("scores", "Scores", _scores_section(page, labels)),
+            ("rules", "Rules", _rules_section(page, labels)),
+            ("cards", "Cards", _cards_section(page, labels)),
+        ]
     sections += [(ident, name, _section(ident, name, draw(page, labels))) for ident, name, _, draw in extra]
     nav = "".join(f'<a href="#{ident}">{_e(name)}</a>' for ident, name, _ in sections)
     sides_list = "".join(
@@ -727,15 +789,25 @@ def write_report(
     comparison: dict | None = None,
     sweep: dict | None = None,
     extra: Sequence[Section] = (),
+    tournament: dict | None = None,
 ) -> Path:
     """Write the report as ``directory/index.html`` (creating the directory) and return
     that path. ``sides``: ``(label, figures JSON)`` per side (one for ``simulate``, two
     for ``compare``, one per player count for ``sweep``); ``comparison``: compare's JSON;
-    ``sweep``: sweep's JSON; ``extra``: sections other modules draw (:data:`Section`),
-    after the others. The same arguments always give the same bytes.
+    ``sweep``: sweep's JSON; ``tournament``: a tournament's JSON (then ``sides`` may
+    be empty); ``extra``: sections other modules draw (:data:`Section`), after the
+    others. The same arguments always give the same bytes.
     :class:`ReportError` (one line) when matplotlib is missing or the file cannot be written."""
     where = prepare_directory(directory)
-    text = render(title=title, command=command, sides=sides, comparison=comparison, sweep=sweep, extra=extra)
+    text = render(
+        title=title,
+        command=command,
+        sides=sides,
+        comparison=comparison,
+        sweep=sweep,
+        extra=extra,
+        tournament=tournament,
+    )
     target = where / PAGE
     name = os.path.join(os.fspath(directory), PAGE)
     try:

@@ -28,6 +28,7 @@ COMMANDS = [
     "sweep",
     "quality",
     "tune",
+    "tournament",
 ]
 
 

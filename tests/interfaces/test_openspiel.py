@@ -177,3 +177,64 @@ def test_wrong_parameters_are_clear_errors():
         _load("sushi-go", returns="margin")
     with pytest.raises(Exception, match="is for 2-5 players, not 7"):
         _load("sushi-go", 7)
+
+
+def _turns(ruleset, players=0, **more):
+    return pyspiel.load_game("ruledraft_turns", {"ruleset": ruleset, "players": players, "deals": DEALS, **more})
+
+
+@pytest.mark.parametrize("rid", ["sushi-go", "sushi-go-party-party-sampler", "sushi-go-two-player-dummy"])
+def test_the_turn_by_turn_game_passes_random_sim_test(rid):
+    """pyspiel.random_sim_test passes on ruledraft_turns: sequential picks, a Party menu's decisions, a dummy."""
+    game = _turns(rid)
+    assert game.get_type().dynamics == pyspiel.GameType.Dynamics.SEQUENTIAL
+    pyspiel.random_sim_test(game, num_sims=1, serialize=False, verbose=False)
+
+
+def test_the_turn_by_turn_game_plays_the_simultaneous_games_moves():
+    """Seat 0's pick is hidden from seat 1 until the turn is played; then both engines are at the same state."""
+    turns, joint = _turns("sushi-go", 2).new_initial_state(), _load("sushi-go", 2).new_initial_state()
+    turns.apply_action(5)
+    joint.apply_action(5)
+    before = turns.information_state_string(1)
+    a0 = turns.legal_actions(0)[0]
+    turns.apply_action(a0)
+    assert turns.current_player() == 1 and turns.information_state_string(1) == before
+    assert "chose" not in turns.information_state_string(1) and "chose" in turns.information_state_string(0)
+    a1 = turns.legal_actions(1)[-1]
+    turns.apply_action(a1)
+    joint.apply_actions([a0, a1])
+    assert turns.engine.hands == joint.engine.hands and turns.engine.played == joint.engine.played
+
+
+def test_a_resampled_state_is_one_the_player_cannot_tell_apart():
+    """resample_from_infostate keeps the player's information state and deals the hidden cards again."""
+    game = _turns("sushi-go", 3)
+    state = game.new_initial_state()
+    state.apply_action(9)
+    state.apply_action(state.legal_actions()[0])  # seat 0 picks; seat 1 must not know what
+    sampler = pyspiel.UniformProbabilitySampler(0.0, 1.0)
+    others = set()
+    for _ in range(8):
+        world = state.resample_from_infostate(1, sampler)
+        assert world.information_state_string(1) == state.information_state_string(1)
+        assert world.engine.hands[1] == state.engine.hands[1]
+        assert world.chosen[0] in world.engine.legal_actions(0)
+        others.add(tuple(sorted(world.engine.hands[2])))
+    assert len(others) > 1  # seat 2's unseen hand is dealt again
+
+
+def test_openspiels_own_ismcts_plays_the_turn_by_turn_game():
+    """OpenSpiel's information-set MCTS (open_spiel.python.algorithms.ismcts) chooses legal moves on ruledraft_turns."""
+    from open_spiel.python.algorithms import ismcts, mcts
+
+    game = _turns("sushi-go", 2)
+    rng = np.random.RandomState(0)
+    bot = ismcts.ISMCTSBot(game, mcts.RandomRolloutEvaluator(1, rng), 1.4, 16, random_state=rng)
+    state = game.new_initial_state()
+    state.apply_action(3)
+    for _ in range(6):
+        action = bot.step(state)
+        assert action in state.legal_actions()
+        state.apply_action(action)
+    assert state.engine.turn == 3  # six picks of two seats: three turns played

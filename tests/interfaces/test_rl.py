@@ -476,3 +476,66 @@ def test_an_encoder_with_other_fields_is_encoded_seat_by_seat_with_the_same_rows
         encoder_for(game).encode(state.observation(2)),
         encoder_for(game).encode(state.observation(0)),
     ]
+
+
+@pytest.mark.parametrize("source", BUNDLED_RULESETS + (EFFECTS,))
+def test_encode_all_gives_the_bulk_encoders_rows_at_every_moment(source):
+    """BulkEncoder.encode_all (the environments' path: one gather per move) equals encode() for every player at every step of random games."""
+    from ruledraft.engine.state import Game
+    from ruledraft.language.loading import load_ruleset
+
+    rs = bundled_ruleset(source) if source in BUNDLED_RULESETS else load_ruleset(source)
+    checked = 0
+    for players in sorted({rs.min_players, min(rs.max_players, 5)}):
+        game = Game(rs, players)
+        bulk = rl.BulkEncoder(game)
+        for seed in range(2):
+            state, rng = game.new_initial_state(seed), random.Random(seed)
+            while True:
+                assert bulk.encode_all(state).tolist() == bulk.encode(state, range(players)).tolist()
+                checked += 1
+                if state.is_terminal():
+                    break
+                state.apply_actions([state.sample_action(s, rng.random) for s in state.acting_seats()])
+    assert checked > 50
+
+
+def test_encode_all_counts_past_255_cards_of_a_type():
+    """A count that does not fit a byte (a freak deck) is encoded all the same: encode_all equals encode()."""
+    from ruledraft.engine.state import Game
+    from ruledraft.language.loading import load_ruleset
+
+    game = Game(load_ruleset("sushi-go"), 3)
+    state = game.new_initial_state(4)
+    state.counts[1][2] = 300  # as if 300 cards of type 2 lay on seat 1's table
+    bulk = rl.BulkEncoder(game)
+    rows = bulk.encode_all(state)
+    assert 300.0 in rows
+    assert rows.tolist() == bulk.encode(state, range(3)).tolist()
+
+
+@pytest.mark.parametrize("source", BUNDLED_RULESETS + (EFFECTS,))
+def test_the_parallel_envs_masks_are_the_legal_actions_on_every_ruleset(source):
+    """Every agent's mask in the parallel environment is exactly its legal actions at every step (all zero for a seat that does not act), chopsticks and card effects included."""
+    from ruledraft.language.loading import load_ruleset
+
+    rs = bundled_ruleset(source) if source in BUNDLED_RULESETS else load_ruleset(source)
+    checked = 0
+    for players in sorted({rs.min_players, min(rs.max_players, 5)}):
+        env = rl.parallel_env(rs, players)
+        rng = random.Random(players)
+        for seed in range(2):
+            obs, _ = env.reset(seed=seed)
+            while env.agents:
+                state = env.engine_state
+                acting = state.acting_seats()
+                for agent, o in obs.items():
+                    seat = int(agent.split("_")[1])
+                    legal = sorted(state.legal_actions(seat)) if seat in acting else []
+                    assert np.flatnonzero(o["action_mask"]).tolist() == legal
+                    checked += 1
+                moves = {
+                    f"player_{s}": int(rng.choice(np.flatnonzero(obs[f"player_{s}"]["action_mask"]))) for s in acting
+                }
+                obs, *_ = env.step(moves)
+    assert checked > 100

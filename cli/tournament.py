@@ -1,0 +1,159 @@
+"""``ruledraft tournament``: several bots in every line-up, seats rotated on the same deals."""
+
+from __future__ import annotations
+
+import json
+import shlex
+
+import typer
+
+from ruledraft.errors import InputError
+from ruledraft.lab.tournament import RATING, lineups, run_tournament, seatings
+
+from .common import checked_ruleset, fail, leave_interrupted, reported_errors, shown, write_html_report
+from .options import (
+    allow_path_option,
+    allowed_dirs,
+    bots_help,
+    cluster_option,
+    cluster_wanted,
+    jobs_option,
+    json_option,
+    parse_jobs,
+    players_option,
+    quiet_option,
+    report_directory,
+    report_option,
+    ruleset_argument,
+    scheduler_option,
+    seed_option,
+)
+from .simulate import notes, progress_bar, run_errors
+
+
+def _pct(x: float | None) -> str:
+    return "-" if x is None else f"{x:.1%}"
+
+
+def _ms(x: float | None) -> str:
+    return "-" if x is None else f"{x:.3f}"
+
+
+def tournament_text(result: dict) -> list[str]:
+    """The terminal form: the ranking, then each line-up's win shares."""
+    lines = [
+        f"{shown(result['ruleset'])}, {result['players']} players, seed {result['seed']}: "
+        f"{len(result['lineups'])} line-ups, seats rotated on the same {result['deals']} deals, "
+        f"{result['games']} games; a fair share is {result['fair_share']:.0%}",
+        "",
+        f"{'bot':<16} {'win share':>9}  {'95% interval':<15} {'rating':>6} {'+-':>5} {'ordinal':>7}"
+        f" {'ms/decision':>11} {'p95':>7}",
+    ]
+    for row in result["ranking"]:
+        low, high = row["win_share_interval"] or (None, None)
+        r = row["rating"] or {}
+        interval = "-" if low is None else f"{low:.1%} - {high:.1%}"
+        mu = "-" if not r else f"{r['mu']:.1f}"
+        sigma = "-" if not r else f"{r['sigma']:.1f}"
+        ordinal = "-" if not r else f"{r['ordinal']:.1f}"
+        lines.append(
+            f"{shown(row['bot']):<16} {_pct(row['win_share']):>9}  {interval:<15} {mu:>6} {sigma:>5} {ordinal:>7}"
+            f" {_ms(row['decision_ms_median']):>11} {_ms(row['decision_ms_p95']):>7}"
+        )
+    lines += ["", "line-up (win share of each bot's seats)"]
+    for lu in result["lineups"]:
+        parts = [
+            f"{shown(b)} x{v['seats']} {_pct(v['win_share'])}"
+            if v["seats"] > 1
+            else f"{shown(b)} {_pct(v['win_share'])}"
+            for b, v in lu["by_bot"].items()
+        ]
+        lines.append(f"  {', '.join(parts)}   ({lu['games']} games)")
+    lines += [
+        "",
+        f"rating: {RATING}; ranked by ordinal (mu - 3 sigma). Intervals: Wilson, 95%.",
+    ]
+    return lines
+
+
+def tournament(
+    ruleset: str = ruleset_argument(),
+    bots: str = typer.Option(
+        ...,
+        "--bots",
+        "-b",
+        help=bots_help("The bots, comma-separated (at least two); options after colons (value:tempura=3)."),
+    ),
+    players: int = players_option(),
+    games: int = typer.Option(
+        200, "--games", "-g", min=1, max=1_000_000, help="Games per line-up (shared among its seatings)."
+    ),
+    seed: int = seed_option("Seed of the deals"),
+    jobs: str = jobs_option(),
+    scheduler: str | None = scheduler_option(),
+    cluster: str | None = cluster_option(),
+    as_json: bool = json_option("the ranking and every line-up"),
+    quiet: bool = quiet_option(),
+    report: str | None = report_option(),
+    allow_path: list[str] = allow_path_option(),
+) -> None:
+    """Play a tournament: every line-up of the bots, seats rotated on the same deals.
+
+    Every multiset of PLAYERS bots holding at least two different ones is a
+    line-up; each is played turned round the table one seat at a time, every
+    seating on the same deals. Prints each bot's win share (95% Wilson interval),
+    its OpenSkill rating and its time per decision (median and 95th percentile),
+    then each line-up's shares. --jobs and a cluster give the same figures but the
+    times. Ctrl-C stops early: the games finished are counted (exit status 130).
+    """
+    with reported_errors():
+        names = [b.strip() for b in bots.split(",")]
+        if "" in names:
+            raise InputError("--bots has an empty entry: name a bot between each pair of commas")
+        if len(dict.fromkeys(names)) < 2:
+            raise InputError("--bots needs at least two different bots for a tournament")
+        where = cluster_wanted(scheduler, cluster, jobs)
+        jobs_used, note = parse_jobs(jobs) if where is None else (1, None)
+        checked = checked_ruleset(ruleset, allowed_dirs(allow_path))
+        rs = checked.ruleset
+        if not rs.min_players <= players <= rs.max_players:
+            raise InputError(f"{shown(rs.name)} is for {rs.player_range}, not {players}")
+        report_dir = report_directory(report)
+        notes(note, names)
+        plan = lineups(names, players)
+        total = sum(len(seatings(lu)) for lu in plan) * -(-games // players)
+        with run_errors(), progress_bar(f"{rs.id} tournament", total, quiet) as advance:
+            if where is None:
+                result = run_tournament(
+                    rs, names, players, games, seed, jobs=jobs_used, document=checked.document, progress=advance
+                )
+            else:
+                from ruledraft.play import cluster as dask_cluster
+
+                with dask_cluster.backend(scheduler, where[1]) as on:
+                    result = run_tournament(
+                        rs, names, players, games, seed, document=checked.document, backend=on, progress=advance
+                    )
+        stopped = f"interrupted after {result['games']} of {result['requested']} games" if result["interrupted"] else ""
+        if stopped and not result["games"]:
+            fail(stopped, 128 + result["signal"])
+        if as_json:
+            typer.echo(json.dumps({k: v for k, v in result.items() if k not in ("seconds", "signal")}, indent=2))
+        else:
+            for line in tournament_text(result):
+                typer.echo(line)
+            if stopped:
+                typer.echo(stopped)
+        if report_dir is not None:
+            command = ["ruledraft", "tournament", ruleset, "-b", bots, "-p", str(players), "-g", str(games)]
+            command += ["-s", str(seed)]
+            write_html_report(
+                report_dir,
+                err=as_json,
+                title=f"{rs.name}: tournament of {', '.join(names)} ({result['games']} games)",
+                command=shlex.join(command),
+                sides=[],
+                tournament=result,
+            )
+        if stopped:
+            leave_interrupted(stopped, result["signal"], said=not as_json)
