@@ -269,19 +269,19 @@ def _reveal(game: Game, turn: Turn, names: TableNames) -> str:
 
 
 def score_sheet(state: State, names: TableNames) -> dict[str, Any]:
-    """The final score sheet: per rule, each round's points and game end's, then the totals and the winners."""
+    """The final score sheet: each rule's points over the game, each round's and game
+    end's totals, then the totals and the winners."""
     sheet = state.score_sheet()
     seats = range(state.game.num_seats)
-    rows = []
-    for r, scoring in enumerate(sheet.rounds):
-        for rule, pts in zip(scoring.rules, scoring.points):
-            rows.append({"when": f"round {r + 1}", "rule": shown(rule.id), "points": [pts[s] for s in seats]})
-    if sheet.game_end is not None:
-        for rule, pts in zip(sheet.game_end.rules, sheet.game_end.points):
-            rows.append({"when": "game end", "rule": shown(rule.id), "points": [pts[s] for s in seats]})
+    rules = [{"rule": shown(rid), "points": pts[:]} for rid, pts in sheet.rule_points.items()]
+    scorings = [
+        {"when": f"round {r + 1}", "points": [sc.totals[s] for s in seats]} for r, sc in enumerate(sheet.rounds)
+    ]
+    if sheet.game_end is not None and state.game.ruleset.game_rules:
+        scorings.append({"when": "game end", "points": [sheet.game_end.totals[s] for s in seats]})
     return {
-        "rows": rows,
-        "rules": {shown(rid): pts for rid, pts in sheet.rule_points.items()},
+        "rules": rules,
+        "scorings": scorings,
         "totals": sheet.totals[:],
         "winners": sheet.winners[:],
         "names": [names.short(s) for s in seats],

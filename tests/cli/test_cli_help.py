@@ -26,6 +26,7 @@ COMMANDS = [
     "bots",
     "compare",
     "sweep",
+    "serve",
 ]
 
 
@@ -60,7 +61,7 @@ def test_app_help_lists_every_command():
 
 
 @pytest.mark.parametrize(
-    "command", ["show", "validate", "score", "simulate", "play", "replay", "bench", "compare", "sweep"]
+    "command", ["show", "validate", "score", "simulate", "play", "replay", "bench", "compare", "sweep", "serve"]
 )
 def test_help_of_a_command_taking_a_ruleset_names_the_bundled_ones(command):
     """Where an argument or option takes a ruleset, its help names every bundled ruleset id, whole."""
@@ -70,7 +71,7 @@ def test_help_of_a_command_taking_a_ruleset_names_the_bundled_ones(command):
     assert ", ".join(ids) in text
 
 
-@pytest.mark.parametrize("command", ["simulate", "play", "bench"])
+@pytest.mark.parametrize("command", ["simulate", "play", "bench", "serve"])
 def test_help_of_a_command_taking_bots_names_the_bots(command):
     """`--bots` help lists every registered bot."""
     text = flat(help_text(command))

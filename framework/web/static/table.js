@@ -66,7 +66,10 @@
 
   function status() {
     if (view.failure) return "This table stopped: " + view.failure;
-    if (view.finished) return "Game over.";
+    if (view.finished) {
+      const w = view.sheet ? view.sheet.winners.map((k) => view.sheet.names[k]) : [];
+      return "Game over." + (w.length ? " Winner: " + w.join(" and ") + "." : "");
+    }
     const where = "Round " + view.round + " of " + view.rounds + ", turn " + view.turn + " of " + view.turns +
       " (" + view.passing + ")";
     if (view.decision) return where + ": a card effect asks you to choose.";
@@ -190,7 +193,7 @@
         ...b.majorities.map((m) => cell(m[1], true)),
         ...b.modifiers.map((m) => cell([m[1] ? m[1] + " loaded" : "", m[2] ? m[2] + " waiting" : ""].join(" ").trim() || "-")),
         ...b.races.map((r) => cell(r[1] + "/" + r[2], true)),
-        cell(grouped(b.kept)));
+        el("td", { class: "kept", text: grouped(b.kept) }));
     });
     box.append(el("div", { class: "scroll" }, el("table", {}, el("caption", { text: "Points so far, what the round would score now, and what each seat holds" }), thead, el("tbody", {}, ...rows))));
     for (const race of view.races) {
@@ -226,11 +229,16 @@
     box.hidden = !s;
     if (!s) return;
     box.append(el("h2", { id: "sheet-h", text: "Final score sheet" }));
-    const head = el("tr", {}, el("th", { scope: "col", text: "when" }), el("th", { scope: "col", text: "rule" }),
+    const head = el("tr", {}, el("th", { scope: "col", text: "points" }),
       ...s.names.map((n) => el("th", { scope: "col", class: "num", text: n })));
-    const rows = s.rows.map((r) => el("tr", {}, el("td", { text: r.when }), el("th", { scope: "row", text: r.rule }), ...r.points.map((p) => cell(p, true))));
-    rows.push(el("tr", {}, el("td", { text: "" }), el("th", { scope: "row", text: "total" }), ...s.totals.map((p) => cell(p, true))));
-    box.append(el("div", { class: "scroll" }, el("table", { id: "sheet-table" }, el("thead", {}, head), el("tbody", {}, ...rows))));
+    const line = (label, points, cls) => el("tr", { class: cls || null }, el("th", { scope: "row", text: label }), ...points.map((p) => cell(p, true)));
+    const rows = [
+      ...s.rules.map((r) => line(r.rule, r.points)),
+      ...s.scorings.map((r) => line(r.when, r.points, "sub")),
+      line("total", s.totals, "total"),
+    ];
+    box.append(el("div", { class: "scroll" }, el("table", { id: "sheet-table" },
+      el("caption", { text: "Each rule's points over the game, then each scoring's" }), el("thead", {}, head), el("tbody", {}, ...rows))));
     const winners = s.winners.map((w) => s.names[w]);
     box.append(el("p", { id: "winners", text: winners.length ? "Winner: " + winners.join(" and ") + "." : "No winner." }));
     box.append(el("p", {}, el("a", { href: config.log, download: "", text: "Download the game's log" }),

@@ -1,0 +1,194 @@
+"""Whole games played through the table page in a real browser (the system's headless
+Chromium, driven by Playwright): two people, each in a browser of their own, and two
+bots play to the final score sheet, at a desktop and a phone width, with the keyboard
+alone, no console error, no request outside the server, and a page that never scrolls
+sideways. The finished game's log, downloaded from the page, replays clean.
+
+Without the browser the module skips, except under ``CI`` (set by ``.ci/run``).
+``RULEDRAFT_SCREENSHOTS=DIR`` saves each page's screenshot (mid-game and at the end)."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytest.importorskip("starlette")
+pytest.importorskip("uvicorn")
+
+from served import serving  # noqa: E402
+
+from ruledraft.play.game_log import replay_record  # noqa: E402
+
+CHROMIUM = "/usr/bin/chromium"
+FLAGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+
+#: what the page says of its layout: anything reaching past the window's edges outside a box that scrolls
+LAYOUT = """() => {
+  const edge = (r) => r.left < -0.5 || r.right > innerWidth + 0.5;
+  const cut = [];
+  for (const el of document.body.querySelectorAll('*')) {
+    if (el.closest('[hidden]') || !edge(el.getBoundingClientRect())) continue;
+    if (el.classList.contains('skip')) continue;
+    let scroller = null;
+    for (let p = el.parentElement; p && p !== document.body; p = p.parentElement) {
+      const o = getComputedStyle(p).overflowX;
+      if (o === 'auto' || o === 'scroll') { scroller = p; break; }
+    }
+    if (scroller === null || edge(scroller.getBoundingClientRect()))
+      cut.push(el.tagName.toLowerCase() + ': ' + (el.textContent || '').trim().slice(0, 40));
+  }
+  return {scrollWidth: document.scrollingElement.scrollWidth, innerWidth, cut: cut.slice(0, 10)};
+}"""
+
+
+def chromium_or_skip() -> str:
+    """The browser's path; skip without one, but fail under CI."""
+    path = shutil.which("chromium") or CHROMIUM
+    if os.access(path, os.X_OK):
+        return path
+    if "CI" in os.environ:
+        pytest.fail(f"CI={os.environ['CI']} and no browser at {CHROMIUM}: install Debian's chromium (see .ci/run)")
+    pytest.skip(f"no browser at {CHROMIUM} (apt-get install chromium)")
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    """One headless Chromium for the module."""
+    path = chromium_or_skip()
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        pytest.fail("the browser tests need Playwright: pip install '.[test]'")
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=path, args=FLAGS, headless=True)
+        yield b
+        b.close()
+
+
+@pytest.fixture(scope="module")
+def served(tmp_path_factory) -> Iterator[Any]:
+    with serving(tmp_path_factory.mktemp("tables")) as s:
+        yield s
+
+
+class Player:
+    """One person's browser at one seat: what it logged, what it fetched."""
+
+    def __init__(self, browser: Any, url: str, width: int, base: str):
+        self.console: list[tuple[str, str]] = []
+        self.errors: list[str] = []
+        self.outside: list[str] = []
+        self.context = browser.new_context(viewport={"width": width, "height": 900})
+        self.page = self.context.new_page()
+        self.page.on("console", lambda m: self.console.append((m.type, m.text)))
+        self.page.on("pageerror", lambda e: self.errors.append(str(e)))
+        self.page.on("request", lambda r: None if r.url.startswith(base) else self.outside.append(r.url))
+        self.page.goto(url, wait_until="load")
+        self.page.wait_for_function("document.getElementById('link-state').textContent === 'connected'")
+
+    def state(self) -> str:
+        return self.page.evaluate("document.body.dataset.state")
+
+    def act(self) -> bool:
+        """Make this seat's move with the keyboard if one is asked; whether it moved."""
+        page = self.page
+        state = self.state()
+        version = page.evaluate("document.body.dataset.version")
+        if state == "deciding":
+            page.focus("#decision button")
+            page.keyboard.press("Enter")
+        elif state == "picking":
+            page.focus("#hand-cards .card")
+            page.keyboard.press("Enter")
+            if page.locator("#take").count():  # chopsticks may be used: a card chosen, then taken
+                page.focus("#take")
+                page.keyboard.press("Enter")
+        else:
+            return False
+        page.wait_for_function(
+            "([v, s]) => document.body.dataset.version !== v || document.body.dataset.state !== s"
+            " || !document.getElementById('error').hidden",
+            arg=[version, state],
+        )
+        assert page.locator("#error").is_hidden(), page.locator("#error").text_content()
+        return True
+
+
+def play_through(served, browser, ruleset: str, width: int, shots: Path | None) -> None:
+    """Two people and two bots play ``ruleset`` to the end through the page at ``width``."""
+    table = served.tables.open_table(ruleset, 4, 2, ["greedy"], seed=width)
+    players = [Player(browser, served.url(table, s), width, served.base) for s in (0, 1)]
+    try:
+        deadline = time.monotonic() + 120
+        moves = 0
+        while not all(p.state() == "finished" for p in players):
+            assert time.monotonic() < deadline, "the game did not end in time"
+            moved = False
+            for p in players:
+                moved = p.act() or moved
+            moves += moved
+            if not moved:
+                time.sleep(0.02)
+            if shots is not None and moves == 5:
+                players[0].page.screenshot(path=str(shots / f"{ruleset}-{width}-mid.png"), full_page=True)
+        for p in players:
+            layout = p.page.evaluate(LAYOUT)
+            assert layout["scrollWidth"] <= layout["innerWidth"], layout
+            assert layout["cut"] == []
+            assert p.errors == []
+            assert [m for m in p.console if m[0] in ("error", "warning")] == []
+            assert p.outside == []
+        page = players[0].page
+        if shots is not None:
+            page.screenshot(path=str(shots / f"{ruleset}-{width}-end.png"), full_page=True)
+        sheet = page.locator("#sheet-table").text_content()
+        totals = table.state.score_sheet().totals
+        assert "total" in sheet
+        winners = page.locator("#winners").text_content()
+        assert winners.startswith("Winner") or winners == "No winner."
+        href = page.locator("#sheet a[download]").get_attribute("href")
+        with urllib.request.urlopen(served.base + href) as response:
+            import json
+
+            record = json.loads(response.read())
+        assert record["totals"] == totals
+        assert replay_record(table.game.ruleset, record) == []
+    finally:
+        for p in players:
+            p.context.close()
+
+
+@pytest.fixture(scope="module")
+def shots() -> Path | None:
+    where = os.environ.get("RULEDRAFT_SCREENSHOTS")
+    if not where:
+        return None
+    path = Path(where)
+    path.mkdir(parents=True, exist_ok=True)
+    return path
+
+
+@pytest.mark.parametrize("width", [1280, 390])
+def test_two_people_and_two_bots_play_sushi_go_to_the_end_in_the_browser(served, browser, shots, width):
+    """Sushi Go! through the page, by keyboard, to the final score sheet, whose log replays clean."""
+    play_through(served, browser, "sushi-go", width, shots)
+
+
+def test_a_party_menu_with_card_effects_is_played_to_the_end_in_the_browser(served, browser, shots):
+    """A Party menu with a spoon and a takeout box: its decisions are made on the page, by keyboard."""
+    play_through(served, browser, "sushi-go-party-master-menu", 390, shots)
