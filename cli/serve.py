@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import socket
+import sys
 from pathlib import Path
 
 import typer
@@ -93,6 +94,7 @@ def serve(
             sock = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET, socket.SOCK_STREAM)
             sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
             sock.bind((host, port))
+            sock.listen(128)  # connections wait from now on, before the server takes them
         except (OSError, OverflowError) as e:
             raise InputError(f"cannot listen on {shown(host)}:{port}: {getattr(e, 'strerror', None) or e}") from None
         port = sock.getsockname()[1]
@@ -111,6 +113,7 @@ def serve(
             typer.echo(f"  seat {s}: {base}/t/{table.id}/{token}")
         typer.echo(f"  watch:  {base}/t/{table.id}/{table.spectator}")
     typer.echo(f"Lobby: {base}/   (journal: {os.path.abspath(where)}; Ctrl-C stops)")
+    sys.stdout.flush()  # the links, before the server takes over (standard output may be a pipe)
     import uvicorn
     from uvicorn.config import WS_PROTOCOLS
 

@@ -126,7 +126,7 @@ class Server:
     def _lobby_body(self, error: str = "", form: dict[str, str] | None = None) -> str:
         form = form or {}
         rows = []
-        for t in self.tables.tables.values():
+        for t in list(self.tables.tables.values()):
             state = t.state
             status = (
                 "finished"

@@ -93,6 +93,7 @@ class Player:
         self.console: list[tuple[str, str]] = []
         self.errors: list[str] = []
         self.outside: list[str] = []
+        self.decided = 0
         self.context = browser.new_context(viewport={"width": width, "height": 900})
         self.page = self.context.new_page()
         self.page.on("console", lambda m: self.console.append((m.type, m.text)))
@@ -110,6 +111,7 @@ class Player:
         state = self.state()
         version = page.evaluate("document.body.dataset.version")
         if state == "deciding":
+            self.decided += 1
             page.focus("#decision button")
             page.keyboard.press("Enter")
         elif state == "picking":
@@ -129,8 +131,9 @@ class Player:
         return True
 
 
-def play_through(served, browser, ruleset: str, width: int, shots: Path | None) -> None:
-    """Two people and two bots play ``ruleset`` to the end through the page at ``width``."""
+def play_through(served, browser, ruleset: str, width: int, shots: Path | None) -> int:
+    """Two people and two bots play ``ruleset`` to the end through the page at ``width``;
+    the decisions the people made on the page."""
     table = served.tables.open_table(ruleset, 4, 2, ["greedy"], seed=width)
     players = [Player(browser, served.url(table, s), width, served.base) for s in (0, 1)]
     try:
@@ -168,6 +171,7 @@ def play_through(served, browser, ruleset: str, width: int, shots: Path | None) 
             record = json.loads(response.read())
         assert record["totals"] == totals
         assert replay_record(table.game.ruleset, record) == []
+        return sum(p.decided for p in players)
     finally:
         for p in players:
             p.context.close()
@@ -191,4 +195,4 @@ def test_two_people_and_two_bots_play_sushi_go_to_the_end_in_the_browser(served,
 
 def test_a_party_menu_with_card_effects_is_played_to_the_end_in_the_browser(served, browser, shots):
     """A Party menu with a spoon and a takeout box: its decisions are made on the page, by keyboard."""
-    play_through(served, browser, "sushi-go-party-master-menu", 390, shots)
+    assert play_through(served, browser, "sushi-go-party-master-menu", 390, shots) > 0
