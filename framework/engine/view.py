@@ -1,0 +1,478 @@
+"""What one seat may know of a game: :class:`SeatView`, what every bot is handed.
+
+A bot never gets the live :class:`~ruledraft.engine.state.State`: it gets the view of
+its seat, built from the state by :func:`seat_view`. The view holds copies only, and
+answers with immutable values (tuples, a read-only mapping, frozen records):
+
+* the seat's hand, every table (in play order and by card type), the cards kept to
+  game end, how many cards each hand holds;
+* the cards it has seen in hands it passed on, as they are now (perfect recall:
+  every change to a hand since it was seen is public) and cards every seat knows to
+  be in a hand (a card an effect gave back in sight of all);
+* the decision it must make now (a card effect's, with the cards only it may see),
+  or which seat the turn waits for;
+* the visible history: per round its own dealt hand, every revealed pick, the
+  decisions made, the tables at round end; the card effects' events; the scores;
+* the ruleset, and the card names through :meth:`SeatView.card_id` /
+  :meth:`SeatView.card_name` / :meth:`SeatView.card_index`;
+* :meth:`SeatView.legal_actions`, :meth:`SeatView.decode_action`,
+  :meth:`SeatView.action_to_string`;
+* for search, :meth:`SeatView.sample_world`: a full engine ``State`` in which
+  everything the seat cannot see is dealt again at random, consistently with what it
+  has seen (the determinization of information-set search), and
+  :meth:`SeatView.world`: the same with the unseen cards laid out in one fixed order.
+
+A world is a copy that knows nothing the seat does not: its unseen cards are
+re-dealt, its seed is 0 (the real seed would give away the deal), the deck's dealt
+part and the other seats' dealt hands are gone from it, and its game is a twin of the
+real game (changing it changes nothing at the table). Two states the seat cannot
+tell apart give the same view, which the tests check by walking everything
+reachable from a view.
+
+What a view cannot stop: Python code in the same process can always reach any
+object (the garbage collector lists them all). A bot contest should run each bot
+in its own process (``--isolate``), where a bot receives only its view, serialized.
+"""
+
+from __future__ import annotations
+
+import weakref
+from collections.abc import Mapping, Sequence
+from types import MappingProxyType
+from typing import Any
+
+import attrs
+
+from ruledraft.engine.records import RoundRecord, Turn
+from ruledraft.engine.scoresheet import ScoreSheet, Scoring
+from ruledraft.engine.state import Event, Game, State
+from ruledraft.language.catalogue import CardType
+from ruledraft.language.decision import Decision
+from ruledraft.language.ruleset import CompiledRuleset
+
+__all__ = ["RoundSeen", "SeatView", "seat_view", "twin_game"]
+
+#: the seed of every world a view makes: the real one would give the deal away
+WORLD_SEED = 0
+
+_twins: weakref.WeakKeyDictionary[Game, Game] = weakref.WeakKeyDictionary()
+
+
+def twin_game(game: Game) -> Game:
+    """The twin of ``game`` the views' worlds play in: the same ruleset and players,
+    another object (made once per game), so a bot that changes its world's game
+    changes nothing at the real table."""
+    twin = _twins.get(game)
+    if twin is None:
+        twin = _twins[game] = Game(game.ruleset, game.num_players)
+    return twin
+
+
+@attrs.frozen
+class RoundSeen:
+    """One round as a seat saw it."""
+
+    #: the hand the seat was dealt (a dummy's pile and other hands are hidden)
+    dealt: tuple[int, ...]
+    #: the turns so far: every seat's revealed action, the engine's automatic turns, the
+    #: dummy's controller, the cards it drew (only when this seat controlled it), the
+    #: decisions made
+    turns: tuple[Turn, ...]
+    #: every seat's table when the round was scored, in play order (None until then)
+    tables: tuple[tuple[int, ...], ...] | None
+
+
+def _seen_record(record: RoundRecord, seat: int) -> RoundRecord:
+    """A copy of a round's record without what ``seat`` did not see: the other seats'
+    dealt hands, and the dummy's draws of the turns another seat controlled it."""
+    new = record.copy()
+    new.actions = [a[:] for a in record.actions]
+    new.hands = [h[:] if s == seat else [] for s, h in enumerate(record.hands)]
+    new.drawn = [
+        d[:] if t < len(new.controllers) and new.controllers[t] == seat else [] for t, d in enumerate(record.drawn)
+    ]
+    if record.tables is not None:  # copies: a round that has ended shares its lists with the real one
+        new.tables = [t[:] for t in record.tables]
+    if record.counts is not None:
+        new.counts = [c[:] for c in record.counts]
+    if record.turned is not None:
+        new.turned = [dict(t) for t in record.turned]
+    return new
+
+
+def _known(state: State, seat: int) -> dict[int, tuple[int, ...]]:
+    """The cards ``seat`` knows to be in each other hand: the hands it has held this
+    round (as they are now), and cards every seat saw go into a hand."""
+    known = {s: list(cards) for s, cards in state.game.procedure.known_hands(state, seat).items() if s != seat}
+    book = state.book
+    if book is not None:
+        for other, cards in enumerate(book.known_in_hand):
+            if other == seat or not cards or other in known:
+                continue  # a hand held is known whole already
+            known[other] = list(cards)
+    if 0 <= state.controller != seat and state.drawn and state.controller in known:
+        # a controller's drawn cards (the last of its hand) are hidden from the others
+        known[state.controller] = known[state.controller][: len(state.hands[state.controller]) - len(state.drawn)]
+    return {s: tuple(sorted(cards)) for s, cards in sorted(known.items())}
+
+
+def _detach(world: State, seat: int) -> State:
+    """``world`` (a clone) without what it still shares with the state it was cloned
+    from, which the engine never changes but a bot could: the records of the rounds,
+    the scorings, the deck list, the events. What ``seat`` did not see of the rounds
+    goes (:func:`_seen_record`)."""
+    world.deck = world.deck[:]
+    world.history = [_seen_record(r, seat) for r in world.history]
+    world.scorings = [Scoring(s.rules, [p[:] for p in s.points], s.totals[:]) for s in world.scorings]
+    if world.sheet is not None:
+        game = world.game
+        world.sheet = ScoreSheet(
+            game.ruleset,
+            game.num_players,
+            game.num_seats,
+            world.scorings[:-1],
+            world.scorings[-1],
+            world.kept_tableau(),
+        )
+    if world.events and any(isinstance(x, list) for e in world.events for x in e.what):
+        world.events = tuple(
+            e._replace(what=tuple(x[:] if isinstance(x, list) else x for x in e.what)) for e in world.events
+        )
+    return world
+
+
+def _world_of(state: State, seat: int) -> State:
+    """The private world of a view: ``state`` with what ``seat`` cannot see laid out in
+    one fixed order and every trace of the real deal removed."""
+    world = state.canonical_hidden(seat)
+    world.game = twin_game(state.game)
+    world.seed = WORLD_SEED
+    world.deck = world.deck[world.deck_pos :]  # the dealt part is the real deal, in order
+    world.deck_pos = 0
+    world.forced_deals = None
+    return _detach(world, seat)
+
+
+class SeatView:
+    """What one seat may know of a game at one moment (see the module's doc).
+
+    Made by :func:`seat_view`; read-only: its answers are immutable or fresh copies,
+    and nothing reachable from it leads to the real game."""
+
+    __slots__ = ("_seat", "_world", "_known")
+
+    _seat: int
+    _world: State
+    _known: Mapping[int, tuple[int, ...]]
+
+    def __init__(self, state: State, seat: int) -> None:
+        if not 0 <= seat < state.game.num_seats:
+            raise ValueError(f"no seat {seat} at a table of {state.game.num_seats}")
+        object.__setattr__(self, "_seat", seat)
+        object.__setattr__(self, "_known", MappingProxyType(_known(state, seat)))
+        object.__setattr__(self, "_world", _world_of(state, seat))
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError(f"a seat's view is read-only: cannot set {name!r}")
+
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError(f"a seat's view is read-only: cannot delete {name!r}")
+
+    def __repr__(self) -> str:
+        return f"SeatView(seat={self._seat}, round={self.round}, turn={self.turn}, hand={list(self.hand)})"
+
+    # ------------------------------------------------------------------ the table
+
+    @property
+    def seat(self) -> int:
+        """The seat this view is of."""
+        return self._seat
+
+    @property
+    def players(self) -> int:
+        """Players at the table (seats that act; a dummy is a seat, not a player)."""
+        return self._world.game.num_players
+
+    @property
+    def num_seats(self) -> int:
+        """Seats at the table: the players, then the dummies."""
+        return self._world.game.num_seats
+
+    @property
+    def ruleset(self) -> CompiledRuleset:
+        """The compiled ruleset (immutable)."""
+        return self._world.game.ruleset
+
+    @property
+    def round(self) -> int:
+        """The current round, 0-based."""
+        return self._world.round
+
+    @property
+    def turn(self) -> int:
+        """The current turn of the round, 0-based."""
+        return self._world.turn
+
+    @property
+    def rounds(self) -> int:
+        """Rounds in a game."""
+        return self._world.game.ruleset.rounds
+
+    @property
+    def finished(self) -> bool:
+        return self._world.finished
+
+    @property
+    def hand(self) -> tuple[int, ...]:
+        """The seat's own hand (card indices, in the order it holds them)."""
+        return tuple(self._world.hands[self._seat])
+
+    @property
+    def hand_sizes(self) -> tuple[int, ...]:
+        """Cards in each seat's hand (0 for a dummy, whose cards are a face-down pile)."""
+        return tuple(len(h) for h in self._world.hands)
+
+    @property
+    def known_hands(self) -> Mapping[int, tuple[int, ...]]:
+        """Per other seat, the cards this seat knows to be in its hand now (sorted): a
+        hand it held earlier this round (as it is now), cards put into a hand in sight of all."""
+        return self._known
+
+    @property
+    def tables(self) -> tuple[tuple[int, ...], ...]:
+        """This round's cards on each seat's table, in play order."""
+        return tuple(tuple(p) for p in self._world.played)
+
+    @property
+    def table_counts(self) -> tuple[tuple[int, ...], ...]:
+        """Per seat, how many of each card type its table holds this round."""
+        return tuple(tuple(c) for c in self._world.counts)
+
+    @property
+    def kept(self) -> tuple[tuple[int, ...], ...]:
+        """Per seat, the cards it keeps to game end from earlier rounds, in order."""
+        return tuple(tuple(k) for k in self._world.kept_cards)
+
+    @property
+    def kept_counts(self) -> tuple[tuple[int, ...], ...]:
+        return tuple(tuple(k) for k in self._world.kept_counts)
+
+    @property
+    def controls_dummy(self) -> bool:
+        """Whether this seat picks for the dummy this turn (the dummy procedure)."""
+        return self._world.controller == self._seat
+
+    @property
+    def can_use_action(self) -> bool:
+        """Whether this seat may take extra cards this turn (a special action such as chopsticks)."""
+        w = self._world
+        return not w.finished and w.pending is None and w.can_use_action(self._seat)
+
+    # ------------------------------------------------------------------ deciding
+
+    @property
+    def acting_seats(self) -> tuple[int, ...]:
+        """The seats that choose now: every player during the picks, only the deciding
+        seat while a card effect waits for a decision, none once the game is over."""
+        return () if self._world.finished else self._world.acting_seats()
+
+    @property
+    def acting(self) -> bool:
+        """Whether this seat chooses now."""
+        return self._seat in self.acting_seats
+
+    @property
+    def pending(self) -> Decision | None:
+        """The decision this seat must make now (a card effect's; its ``options``, its
+        ``prompt``, the cards only it may see in ``shown``), else None."""
+        p = self._world.pending
+        return p if p is not None and p.seat == self._seat else None
+
+    @property
+    def deciding_seat(self) -> int | None:
+        """The seat a card effect's decision waits for (None during the picks)."""
+        p = self._world.pending
+        return p.seat if p is not None else None
+
+    def legal_actions(self) -> list[int]:
+        """This seat's legal actions now, sorted (empty when it does not choose)."""
+        return self._world.legal_actions(self._seat)
+
+    def decode_action(self, action: int) -> tuple[tuple[int, ...], int | None]:
+        """A pick's action -> (the cards it takes, in order; the card it picks for a
+        dummy, or None). A decision's action is a card index, ``num_card_types + f`` for
+        card family ``f`` (:attr:`families`), or :attr:`done_action`."""
+        return self._world.game.decode_action(action)
+
+    def encode_action(self, cards: Sequence[int], dummy: int | None = None) -> int:
+        """The pick's action that takes ``cards`` in order (and ``dummy`` for a dummy)."""
+        return self._world.game.encode_action(cards, dummy)
+
+    def action_to_string(self, action: int) -> str:
+        """An action in words (card ids; a decision action: a card id, ``family NAME``, ``done``)."""
+        w = self._world
+        return w.game.action_to_string(action, w if w.pending is not None else None)
+
+    @property
+    def families(self) -> tuple[str, ...]:
+        """The card families a decision may name (action ``num_card_types + f``)."""
+        return self._world.game.families
+
+    @property
+    def done_action(self) -> int:
+        """The decision action that ends a choice of several cards or declines."""
+        return self._world.game.done_action
+
+    # ------------------------------------------------------------------ cards
+
+    @property
+    def num_card_types(self) -> int:
+        return self._world.game.num_card_types
+
+    @property
+    def cards(self) -> tuple[CardType, ...]:
+        """The ruleset's card types, by index (id, display name, tags, count, ...)."""
+        return self._world.game.ruleset.catalogue.cards
+
+    def card_id(self, card: int) -> str:
+        """The id of card index ``card`` (``tempura``), as rule files and logs name it."""
+        return self._world.game.ruleset.catalogue.cards[card].id
+
+    def card_name(self, card: int) -> str:
+        """The display name of card index ``card`` (``Tempura``)."""
+        return self._world.game.ruleset.catalogue.cards[card].name
+
+    def card_index(self, card_id: str) -> int:
+        """The index of the card with id ``card_id``; ``KeyError`` if the ruleset has none."""
+        return self._world.game.ruleset.catalogue.index_of(card_id)
+
+    # ------------------------------------------------------------------ scores and history
+
+    @property
+    def scores(self) -> tuple[int, ...]:
+        """Points per seat so far (rounds scored, and game end once the game is over)."""
+        return tuple(self._world.totals())
+
+    @property
+    def round_scores(self) -> tuple[tuple[int, ...], ...]:
+        """Per round scored, points per seat."""
+        return tuple(tuple(r) for r in self._world.round_scores)
+
+    @property
+    def rule_points(self) -> Mapping[str, tuple[int, ...]]:
+        """Points per seat of each scoring rule so far, by rule id."""
+        return MappingProxyType({k: tuple(v) for k, v in self._world.rule_points.items()})
+
+    @property
+    def winners(self) -> tuple[int, ...]:
+        """The winning seats once the game is over (else empty)."""
+        return tuple(self._world.winners)
+
+    @property
+    def history(self) -> tuple[RoundSeen, ...]:
+        """The rounds dealt so far, as this seat saw them."""
+        out = []
+        for r in self._world.history:
+            tables = tuple(tuple(t) for t in r.tables) if r.tables is not None else None
+            out.append(RoundSeen(tuple(r.hands[self._seat]), r.turns, tables))
+        return tuple(out)
+
+    @property
+    def events(self) -> tuple[Event, ...]:
+        """What card effects and races did so far, in order (public)."""
+        return self._world.events
+
+    # ------------------------------------------------------------------ search
+
+    def world(self) -> State:
+        """A full game state consistent with this view, everything the seat cannot see
+        laid out in one fixed order (two states the seat cannot tell apart give the same
+        world): a new copy each call, to play on freely."""
+        return _detach(self._world.clone(), self._seat)
+
+    def sample_world(self, random: Any) -> State:
+        """A full game state consistent with this view, everything the seat cannot see
+        dealt again at random (``random``: a function returning floats in [0, 1), such
+        as ``random.Random(seed).random``; a ``random.Random`` is taken too): one
+        determinization of information-set search. A new copy each call."""
+        draw = getattr(random, "random", random)
+        return _detach(self._world.resample_hidden(self._seat, draw), self._seat)
+
+    # ------------------------------------------------------------------ as data
+
+    def to_dict(self) -> dict[str, Any]:
+        """The view as plain JSON data, cards by id: what a browser is sent.
+        ``legal_actions`` pairs each action number with its words; ``card_ids`` gives
+        the id of each card index (the ``events`` name cards by index)."""
+        cid = self._world.game.ruleset.catalogue.ids
+        seat = self._seat
+
+        def names(cards: Sequence[int]) -> list[str]:
+            return [cid[c] for c in cards]
+
+        pending = self.pending
+        return {
+            "ruleset": self.ruleset.id,
+            "seat": seat,
+            "players": self.players,
+            "seats": self.num_seats,
+            "round": self.round,
+            "turn": self.turn,
+            "rounds": self.rounds,
+            "finished": self.finished,
+            "hand": names(self.hand),
+            "hand_sizes": list(self.hand_sizes),
+            "known_hands": {str(s): names(cards) for s, cards in self._known.items()},
+            "tables": [names(t) for t in self.tables],
+            "kept": [names(k) for k in self.kept],
+            "controls_dummy": self.controls_dummy,
+            "can_use_action": self.can_use_action,
+            "acting_seats": list(self.acting_seats),
+            "deciding_seat": self.deciding_seat,
+            "pending": None
+            if pending is None
+            else {
+                "effect": pending.effect,
+                "card": cid[pending.card],
+                "owner": pending.owner,
+                "prompt": pending.prompt,
+                "shown": names(pending.shown),
+            },
+            "legal_actions": [{"action": a, "text": self.action_to_string(a)} for a in self.legal_actions()],
+            "scores": list(self.scores),
+            "round_scores": [list(r) for r in self.round_scores],
+            "rule_points": {k: list(v) for k, v in self.rule_points.items()},
+            "winners": list(self.winners),
+            "history": [
+                {
+                    "dealt": names(r.dealt),
+                    "turns": [
+                        {
+                            "actions": [self._world.game.action_to_string(a) for a in t.actions],
+                            "auto": t.auto,
+                            "controller": t.controller,
+                            "drawn": names(t.drawn),
+                            "decisions": [[s, self._world.game.decision_to_string(a)] for s, a in t.decisions],
+                        }
+                        for t in r.turns
+                    ],
+                    "tables": None if r.tables is None else [names(t) for t in r.tables],
+                }
+                for r in self.history
+            ],
+            # an event's parts as the engine notes them (cards as indices into card_ids)
+            "events": [_plain([e.round, e.turn, e.after, *e.what]) for e in self.events],
+            "card_ids": list(cid),
+        }
+
+
+def _plain(value: Any) -> Any:
+    """``value`` with its tuples as lists (JSON's arrays), recursively."""
+    if isinstance(value, (list, tuple)):
+        return [_plain(v) for v in value]
+    return value
+
+
+def seat_view(state: State, seat: int) -> SeatView:
+    """What ``seat`` may know of ``state`` now, as a :class:`SeatView` (copies only)."""
+    return SeatView(state, seat)
