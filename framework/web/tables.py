@@ -30,7 +30,7 @@ from ruledraft.play.agents import BotFailure, agent_names, checked_act, make_age
 from ruledraft.play.game_log import record_game, record_line
 from ruledraft.play.runner import bot_seed
 
-from .view import card_catalogue, seat_view
+from .view import card_catalogue, page_view
 
 HUMAN = "human"
 JOURNAL_FORMAT = 1
@@ -113,7 +113,7 @@ class Table:
 
     def view(self, seat: int | None) -> dict[str, Any]:
         """What ``seat`` (None: a spectator) is sent."""
-        view = seat_view(
+        view = page_view(
             self.state,
             seat,
             self.kinds,

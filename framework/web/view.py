@@ -1,12 +1,13 @@
 """What one seat's browser is sent: its view of a table as JSON data.
 
-:func:`seat_view` reads a game state for one seat (or for a spectator, ``seat=None``)
-and gives plain JSON data: that seat's hand and pick, every table and score (the
-engine's :func:`~ruledraft.engine.board.board`), the decision a card effect asks of
-that seat only, what the effects did (in ``play``'s words) and, once the game is over,
-the score sheet per rule. It reads the hands only through
-:meth:`State.observation` of the seat itself, so nothing in it can be another seat's
-hidden card. :func:`card_catalogue` is what never changes during a game: each card's
+:func:`page_view` reads one seat's view of a game (the engine's
+:class:`~ruledraft.engine.view.SeatView`, what the bots get; for a spectator,
+``seat=None``, only what every seat sees) and gives plain JSON data: that seat's hand
+and pick, every table and score (the engine's :func:`~ruledraft.engine.board.board`),
+the decision a card effect asks of that seat only, what the effects did (in ``play``'s
+words) and, once the game is over, the score sheet per rule. Nothing in it can be
+another seat's hidden card: it is built from the seat view's world, where those cards
+are laid out in one fixed order. :func:`card_catalogue` is what never changes during a game: each card's
 name, colour and what it scores, in the ruleset's own words (as ``show`` writes them).
 """
 
@@ -19,6 +20,7 @@ from ruledraft.engine.board import board, majority_words, races
 from ruledraft.engine.decisions import Decision
 from ruledraft.engine.records import Turn
 from ruledraft.engine.state import Event, Game, State
+from ruledraft.engine.view import seat_view
 from ruledraft.language.catalogue import NO_COLOUR
 from ruledraft.language.ruleset import DIRECTION_NAMES, NO_PASS, CompiledRuleset
 from ruledraft.play.words import effect_reminder, event_line, option_name, ordinal, shown
@@ -93,7 +95,7 @@ def _passing(state: State) -> str:
     return "hands do not pass" if direction == NO_PASS else f"hands pass {DIRECTION_NAMES[direction]}"
 
 
-def seat_view(
+def page_view(
     state: State,
     seat: int | None,
     kinds: Sequence[str],
@@ -104,7 +106,17 @@ def seat_view(
     """The view of ``seat`` (None: a spectator) as JSON data. ``kinds``: each player
     seat's kind ("human", a bot's name); ``picked``: the seats whose pick this turn is in
     but not yet revealed (their cards are not said); ``waiting``: the human seats the
-    table waits for."""
+    table waits for.
+
+    A seat's view is read from the engine's :class:`~ruledraft.engine.view.SeatView` of
+    that seat, the one the bots get (it is sent whole too, as ``seat_view``): the board
+    and the log from its world, where everything the seat cannot see is laid out in one
+    fixed order, so two states the seat cannot tell apart give the same page. A
+    spectator's view reads only what every seat sees (the tables, the scores, the log)."""
+    sv = None
+    if seat is not None:
+        sv = seat_view(state, seat)
+        state = sv.world()
     game = state.game
     rs = game.ruleset
     ids = rs.catalogue.ids
@@ -127,19 +139,18 @@ def seat_view(
     hand: list[str] = []
     pick: dict[str, Any] | None = None
     decision: dict[str, Any] | None = None
-    if seat is not None:
-        obs = state.observation(seat)
-        hand = sorted(obs.hand, key=rs.catalogue.index_of)
-        if not finished and obs.pending is not None:
-            decision = _decision(game, obs.pending, names)
-        elif not finished and state.pending is None and seat in state.acting_seats() and seat not in picked:
-            extra = game.procedure.extra_available(state, seat) if obs.can_use_action else 0
-            tools = [shown(rs.catalogue.cards[a.card].name) for a in game.actions if state.counts[seat][a.card]]
+    if seat is not None and sv is not None:
+        hand = [ids[c] for c in sorted(sv.hand)]
+        if sv.pending is not None:
+            decision = _decision(game, sv.pending, names)
+        elif sv.acting and seat not in picked:
+            extra = game.procedure.extra_available(state, seat) if sv.can_use_action else 0
+            tools = [shown(rs.catalogue.cards[a.card].name) for a in game.actions if sv.table_counts[seat][a.card]]
             pick = {
                 "extra": extra,
                 "tools": list(dict.fromkeys(tools)) if extra else [],
-                "dummy": obs.controls_dummy,
-                "drawn": [ids[c] for c in state.drawn] if obs.controls_dummy else [],
+                "dummy": sv.controls_dummy,
+                "drawn": [ids[c] for c in state.drawn] if sv.controls_dummy else [],
             }
     view["hand"] = hand
     view["pick"] = pick
@@ -182,6 +193,7 @@ def seat_view(
     view["round_scores"] = [r[:] for r in state.round_scores]
     view["log"] = game_log_lines(state, names)[-LOG_LINES:]
     view["sheet"] = score_sheet(state, names) if finished else None
+    view["seat_view"] = sv.to_dict() if sv is not None else None
     return view
 
 

@@ -21,9 +21,9 @@ with warnings.catch_warnings():
 
 from ruledraft.web.app import create_app  # noqa: E402
 from ruledraft.web.tables import Tables  # noqa: E402
-from ruledraft.web.view import seat_view  # noqa: E402
+from ruledraft.web.view import page_view  # noqa: E402
 
-#: what the view adds around :func:`seat_view` (the table's id, its move count, its name)
+#: what the view adds around :func:`page_view` (the table's id, its move count, its name)
 AROUND = ("table", "version", "ruleset", "failure")
 
 GAMES = [
@@ -49,6 +49,8 @@ def hidden_from(state, seat: int, view_text: str, rs) -> set[str]:
         public.update(ids[c] for c in obs.pending.shown)
     if state.controller == seat:
         public.update(ids[c] for c in state.drawn)
+    for record in state.history:  # the hands it was dealt (the seat view's history says them)
+        public.update(ids[c] for c in record.hands[seat])
     hidden = set()
     for other, hand in enumerate(state.hands):
         if other != seat:
@@ -58,6 +60,14 @@ def hidden_from(state, seat: int, view_text: str, rs) -> set[str]:
     names = json.loads(view_text)["log"]
     said = " ".join(names)
     return {c for c in hidden - public if rs.catalogue.cards[rs.catalogue.index_of(c)].name not in said}
+
+
+def checked_text(view: dict) -> str:
+    """The view as JSON, less the list of every card id of the ruleset (the seat view's ``card_ids``)."""
+    inner = dict(view)
+    if inner.get("seat_view"):
+        inner["seat_view"] = {k: v for k, v in inner["seat_view"].items() if k != "card_ids"}
+    return json.dumps(inner)
 
 
 def check_view(table, seat: int, view: dict, rng: random.Random) -> None:
@@ -70,8 +80,8 @@ def check_view(table, seat: int, view: dict, rng: random.Random) -> None:
     picked = [] if state.pending is not None else list(table.picks)
     for _ in range(2):
         other = state.resample_hidden(seat, rng.random)
-        assert seat_view(other, seat, table.kinds, picked=picked, waiting=table.waiting_for()) == inner
-    text = json.dumps(view)
+        assert page_view(other, seat, table.kinds, picked=picked, waiting=table.waiting_for()) == inner
+    text = checked_text(view)
     for card in hidden_from(state, seat, text, rs):
         assert f'"{card}"' not in text, (seat, card)
 
@@ -104,8 +114,10 @@ def test_no_view_sent_to_a_seat_holds_another_seats_hidden_cards(tmp_path, rules
             table = tables.open_table(ruleset, players, people, bots, seed=seed)
             for s in table.humans:  # the page's own copy of the first view too
                 page = client.get(f"/t/{table.id}/{table.tokens[s]}").text
-                for card in hidden_from(table.state, s, json.dumps(table.view(s)), table.game.ruleset):
-                    assert f'"{card}"' not in page.split('id="initial-view">', 1)[1]
+                embedded = page.split('id="initial-view">', 1)[1].split("</script>", 1)[0]
+                text = checked_text(json.loads(embedded))
+                for card in hidden_from(table.state, s, text, table.game.ruleset):
+                    assert f'"{card}"' not in text
             sockets = {s: client.websocket_connect(f"/t/{table.id}/{table.tokens[s]}/ws") for s in table.humans}
             live = {s: ws.__enter__() for s, ws in sockets.items()}
             try:
