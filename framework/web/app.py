@@ -8,7 +8,8 @@ Routes (``TABLE`` a table's id, ``TOKEN`` a seat's or the spectators' secret):
   up to date by ``/static/table.js`` over the WebSocket);
 * ``WS /t/TABLE/TOKEN/ws``: the seat's views, and its moves (``{"type": "pick", "cards":
   [ids]}``, ``{"type": "decide", "option": n}``); a refused move gets ``{"type":
-  "error", "message": ...}``;
+  "error", "message": ...}``; a pick that waits for the others' is told to them as
+  ``{"type": "picked", ...}`` (who has picked, who the table waits for);
 * ``GET /t/TABLE/TOKEN/log``: the finished game's record (``ruledraft replay`` checks it).
 
 A token opens only its own table. A WebSocket whose ``Origin`` is another site's is
@@ -304,12 +305,14 @@ class Server:
                     await _error(websocket, "a spectator watches: no moves")
                     continue
                 async with self.lock(table):
+                    before = table.moves
                     try:
                         await asyncio.to_thread(table.act, seat, move)
                     except ActionError as e:
                         await _error(websocket, str(e))
                         continue
-                    await self.broadcast(table)
+                    # a pick held until the others have picked changes only who has picked
+                    await self.broadcast(table, only=seat if table.moves == before else None)
         except WebSocketDisconnect:
             pass
         finally:
@@ -317,11 +320,18 @@ class Server:
             if entry in seats:
                 seats.remove(entry)
 
-    async def broadcast(self, table: Table) -> None:
-        """Each seat connected to ``table`` is sent its own view (built once per seat)."""
+    async def broadcast(self, table: Table, only: int | None = None) -> None:
+        """Each seat connected to ``table`` is sent its own view (built once per seat);
+        with ``only``, that seat alone, and the others just who has picked and who the
+        table waits for (``{"type": "picked", "picked": [...], "waiting": [...]}``)."""
         views: dict[int | None, str] = {}
+        progress = None
+        if only is not None:
+            progress = json.dumps({"type": "picked", "picked": sorted(table.picks), "waiting": table.waiting_for()})
         for ws, seat in list(self.sockets.get(table.id, [])):
-            if seat not in views:
+            if progress is not None and seat != only:
+                views[seat] = progress
+            elif seat not in views:
                 views[seat] = json.dumps(table.view(seat), separators=(",", ":"))
             try:
                 await ws.send_text(views[seat])

@@ -87,6 +87,7 @@ class Table:
         self.picks: dict[int, int] = {}
         self.moves = 0  # sets of moves applied
         self.failure: str | None = None  # a bot that failed stops the table
+        self.words: dict[Any, list[str]] = {}  # the log's words of the rounds that have ended
         self.created = time.time()
         self._moves_file: TextIO | None = None
 
@@ -119,6 +120,7 @@ class Table:
             self.kinds,
             picked=[] if self.state.pending is not None else list(self.picks),
             waiting=self.waiting_for(),
+            cache=self.words,
         )
         view["table"] = self.id
         view["version"] = self.moves

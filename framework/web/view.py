@@ -102,11 +102,13 @@ def page_view(
     *,
     picked: Sequence[int] = (),
     waiting: Sequence[int] = (),
+    cache: dict[Any, list[str]] | None = None,
 ) -> dict[str, Any]:
     """The view of ``seat`` (None: a spectator) as JSON data. ``kinds``: each player
     seat's kind ("human", a bot's name); ``picked``: the seats whose pick this turn is in
     but not yet revealed (their cards are not said); ``waiting``: the human seats the
-    table waits for.
+    table waits for; ``cache``: a table's own dict, where the words of the rounds
+    that have ended are kept (they never change).
 
     A seat's view is read from the engine's :class:`~ruledraft.engine.view.SeatView` of
     that seat, the one the bots get (it is sent whole too, as ``seat_view``): the board
@@ -191,7 +193,7 @@ def page_view(
         for race in race_boards
     ]
     view["round_scores"] = [r[:] for r in state.round_scores]
-    view["log"] = game_log_lines(state, names)[-LOG_LINES:]
+    view["log"] = game_log_lines(state, names, cache)[-LOG_LINES:]
     view["sheet"] = score_sheet(state, names) if finished else None
     view["seat_view"] = sv.to_dict() if sv is not None else None
     return view
@@ -214,42 +216,21 @@ def _decision(game: Game, decision: Decision, names: TableNames) -> dict[str, An
     }
 
 
-def game_log_lines(state: State, names: TableNames) -> list[str]:
+def game_log_lines(state: State, names: TableNames, cache: dict[Any, list[str]] | None = None) -> list[str]:
     """What has happened, in words: per turn the picks revealed together, then the
-    decisions made and what card effects and races did; each round's points."""
-    game = state.game
-    rs = game.ruleset
+    decisions made and what card effects and races did; each round's points. The
+    words of a round that has ended are kept in ``cache``, if given."""
     lines: list[str] = []
-    events = state.events
-    for r, hist in enumerate(state.history):
-        lines.append(f"Round {r + 1}")
-        items: list[tuple[tuple[int, int, int, int], object]] = [
-            ((t, -1, 0, 0), turn) for t, turn in enumerate(hist.turns)
-        ]
-        for i, (t, seat, action) in enumerate(hist.decisions):
-            items.append(((t, i, 1, 0), (seat, action)))
-        for k, e in enumerate(events):
-            if e.round == r:
-                items.append(((e.turn, e.after, 0, k), e))
-        items.sort(key=lambda item: item[0])
-        places: dict[tuple[int, str, int], int] = {}
-        for _, it in items:
-            if isinstance(it, Event) and it.what[0] == "race":
-                key = (it.turn, it.what[1], it.what[3])
-                places[key] = places.get(key, 0) + 1
-        for _, item in items:
-            if isinstance(item, Turn):
-                lines.append(_reveal(game, item, names))
-            elif isinstance(item, Event):
-                what = item.what
-                tied = what[0] == "race" and places[item.turn, what[1], what[3]] > 1
-                lines.append("  " + event_line(game, names, what, tied, 200))
-            else:
-                seat, action = item  # type: ignore[misc]
-                lines.append(f"  {names.short(seat).capitalize()} chose: {option_name(game, action)}")
-        if r < len(state.round_scores):
-            pts = ", ".join(f"{names.short(s)} {p:+}" for s, p in enumerate(state.round_scores[r]))
-            lines.append(f"End of round {r + 1}: {pts}")
+    for r in range(len(state.history)):
+        ended = r < len(state.round_scores)
+        key = (names.human, r)
+        if cache is not None and ended and key in cache:
+            lines.extend(cache[key])
+            continue
+        words = _round_lines(state, names, r)
+        if cache is not None and ended:
+            cache[key] = words
+        lines.extend(words)
     if state.is_terminal():
         sheet = state.score_sheet()
         winners = sheet.winners
@@ -257,11 +238,44 @@ def game_log_lines(state: State, names: TableNames) -> list[str]:
             lines.append("Game over: no winner (the tie is not broken).")
         else:
             who = " and ".join(names.short(w) for w in winners)
-            lines.append(
-                f"Game over: {who} {'win' if len(winners) > 1 or winners[0] == names.human else 'wins'} with {sheet.totals[winners[0]]} points."
-            )
+            verb = "win" if len(winners) > 1 or winners[0] == names.human else "wins"
+            lines.append(f"Game over: {who} {verb} with {sheet.totals[winners[0]]} points.")
     if len(lines) == 1 and not state.history[0].actions:
-        return [f"{shown(rs.name)}: the cards are dealt."]
+        return [f"{shown(state.game.ruleset.name)}: the cards are dealt."]
+    return lines
+
+
+def _round_lines(state: State, names: TableNames, r: int) -> list[str]:
+    """Round ``r`` in words (:func:`game_log_lines`)."""
+    game = state.game
+    hist = state.history[r]
+    events = state.events
+    lines = [f"Round {r + 1}"]
+    items: list[tuple[tuple[int, int, int, int], object]] = [((t, -1, 0, 0), turn) for t, turn in enumerate(hist.turns)]
+    for i, (t, seat, action) in enumerate(hist.decisions):
+        items.append(((t, i, 1, 0), (seat, action)))
+    for k, e in enumerate(events):
+        if e.round == r:
+            items.append(((e.turn, e.after, 0, k), e))
+    items.sort(key=lambda item: item[0])
+    places: dict[tuple[int, str, int], int] = {}
+    for _, it in items:
+        if isinstance(it, Event) and it.what[0] == "race":
+            key = (it.turn, it.what[1], it.what[3])
+            places[key] = places.get(key, 0) + 1
+    for _, item in items:
+        if isinstance(item, Turn):
+            lines.append(_reveal(game, item, names))
+        elif isinstance(item, Event):
+            what = item.what
+            tied = what[0] == "race" and places[item.turn, what[1], what[3]] > 1
+            lines.append("  " + event_line(game, names, what, tied, 200))
+        else:
+            seat, action = item  # type: ignore[misc]
+            lines.append(f"  {names.short(seat).capitalize()} chose: {option_name(game, action)}")
+    if r < len(state.round_scores):
+        pts = ", ".join(f"{names.short(s)} {p:+}" for s, p in enumerate(state.round_scores[r]))
+        lines.append(f"End of round {r + 1}: {pts}")
     return lines
 
 

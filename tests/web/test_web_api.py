@@ -72,8 +72,13 @@ class Seats:
         self.received[seat].append(first)
         for s, ws in self.entered.items():
             if s != seat:
-                self.views[s] = ws.receive_json()
-                self.received[s].append(self.views[s])
+                message = ws.receive_json()
+                if message["type"] == "picked":  # the mover's pick waits for others': only who has picked
+                    assert first["version"] == self.views[s]["version"]
+                    assert set(message) == {"type", "picked", "waiting"}
+                    message = {**self.views[s], "picked": message["picked"], "waiting": message["waiting"]}
+                self.views[s] = message
+                self.received[s].append(message)
         return first
 
     def close(self):

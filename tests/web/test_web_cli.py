@@ -146,8 +146,11 @@ def play(seats: list[Seat], moves: int | None) -> int:
         mover = next((s for s in seats if s.move() is not None), None)
         assert mover is not None, "nobody can move"
         mover.ws.send(json.dumps(mover.move()))
-        for s in seats:  # one view to every seat after each move
-            s.view = json.loads(s.ws.recv(timeout=60))
+        for s in seats:  # one message to every seat after each move
+            message = json.loads(s.ws.recv(timeout=60))
+            if message["type"] == "picked":
+                message = {**s.view, "picked": message["picked"], "waiting": message["waiting"]}
+            s.view = message
             assert s.view["type"] == "view", s.view
         made += 1
     return made

@@ -267,6 +267,13 @@
     let data;
     try { data = JSON.parse(event.data); } catch (e) { return; }
     if (data.type === "error") { showError(data.message); return; }
+    if (data.type === "picked") {  // another seat has picked: only who has, and who the table waits for
+      view.picked = data.picked;
+      view.waiting = data.waiting;
+      $("status").textContent = status();
+      renderBoards();
+      return;
+    }
     if (data.type !== "view") return;
     const moved = data.version !== view.version || JSON.stringify(data.hand) !== JSON.stringify(view.hand);
     const wasMine = !!(view.pick || view.decision);
