@@ -52,7 +52,7 @@ HEADERS = {
         "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; "
         "base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
     ),
-    "Referrer-Policy": "no-referrer",
+    "Referrer-Policy": "same-origin",  # a link out names no seat; the lobby's form still says its origin
     "X-Content-Type-Options": "nosniff",
     "Cache-Control": "no-store",
 }

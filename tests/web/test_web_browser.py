@@ -100,28 +100,32 @@ class Player:
         self.page.on("pageerror", lambda e: self.errors.append(str(e)))
         self.page.on("request", lambda r: None if r.url.startswith(base) else self.outside.append(r.url))
         self.page.goto(url, wait_until="load")
-        self.page.wait_for_function("document.getElementById('link-state').textContent === 'connected'")
+        self.page.wait_for_function("() => document.getElementById('link-state').textContent === 'connected'")
 
     def state(self) -> str:
         return self.page.evaluate("document.body.dataset.state")
 
     def act(self) -> bool:
-        """Make this seat's move with the keyboard if one is asked; whether it moved."""
+        """Make this seat's move with the keyboard alone if one is asked; whether it moved.
+        The page itself puts the focus on the first card or the first choice when a move
+        is asked: Enter takes it; a pick of several cards is then confirmed by tabbing to
+        the Take button."""
         page = self.page
         state = self.state()
         version = page.evaluate("document.body.dataset.version")
-        if state == "deciding":
-            self.decided += 1
-            page.focus("#decision button")
-            page.keyboard.press("Enter")
-        elif state == "picking":
-            page.focus("#hand-cards .card")
-            page.keyboard.press("Enter")
-            if page.locator("#take").count():  # chopsticks may be used: a card chosen, then taken
-                page.focus("#take")
-                page.keyboard.press("Enter")
-        else:
+        if state not in ("deciding", "picking"):
             return False
+        target = "#decision button" if state == "deciding" else "#hand-cards .card"
+        page.wait_for_function("(sel) => document.activeElement && document.activeElement.matches(sel)", arg=target)
+        self.decided += state == "deciding"
+        page.keyboard.press("Enter")
+        if state == "picking" and page.locator("#take").count():  # chopsticks may be used: one card, then Take
+            for _ in range(40):
+                if page.evaluate("document.activeElement.id") == "take":
+                    break
+                page.keyboard.press("Tab")
+            assert page.evaluate("document.activeElement.id") == "take"
+            page.keyboard.press("Enter")
         page.wait_for_function(
             "([v, s]) => document.body.dataset.version !== v || document.body.dataset.state !== s"
             " || !document.getElementById('error').hidden",
@@ -129,6 +133,11 @@ class Player:
         )
         assert page.locator("#error").is_hidden(), page.locator("#error").text_content()
         return True
+
+    def reload(self) -> None:
+        """Reload the page: the seat comes back as it is."""
+        self.page.reload(wait_until="load")
+        self.page.wait_for_function("() => document.getElementById('link-state').textContent === 'connected'")
 
 
 def play_through(served, browser, ruleset: str, width: int, shots: Path | None) -> int:
@@ -147,8 +156,12 @@ def play_through(served, browser, ruleset: str, width: int, shots: Path | None) 
             moves += moved
             if not moved:
                 time.sleep(0.02)
-            if shots is not None and moves == 5:
-                players[0].page.screenshot(path=str(shots / f"{ruleset}-{width}-mid.png"), full_page=True)
+            if moves == 5 and moved:
+                if shots is not None:
+                    players[0].page.screenshot(path=str(shots / f"{ruleset}-{width}-mid.png"), full_page=True)
+                hand = players[1].page.locator("#hand-cards .card .name").all_text_contents()
+                players[1].reload()  # a reload mid-game returns the seat with its hand
+                assert players[1].page.locator("#hand-cards .card .name").all_text_contents() == hand
         for p in players:
             layout = p.page.evaluate(LAYOUT)
             assert layout["scrollWidth"] <= layout["innerWidth"], layout
@@ -185,6 +198,34 @@ def shots() -> Path | None:
     path = Path(where)
     path.mkdir(parents=True, exist_ok=True)
     return path
+
+
+@pytest.mark.parametrize("width", [1280, 390])
+def test_the_lobby_opens_a_table_by_keyboard_and_gives_its_links(served, browser, width):
+    """The lobby's form is filled and sent with the keyboard; the page answered lists the seat links."""
+    context = browser.new_context(viewport={"width": width, "height": 900})
+    errors: list[str] = []
+    try:
+        page = context.new_page()
+        page.on("console", lambda m: errors.append(m.text) if m.type in ("error", "warning") else None)
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        page.goto(served.base + "/", wait_until="load")
+        page.focus("select[name=ruleset]")
+        page.keyboard.press("Tab")  # players
+        page.keyboard.press("Control+a")
+        page.keyboard.type("3")
+        page.keyboard.press("Tab")  # people
+        page.keyboard.press("Control+a")
+        page.keyboard.type("1")
+        page.keyboard.press("Enter")
+        page.wait_for_selector("ul.links")
+        links = page.locator("ul.links a").all_text_contents()
+        assert len(links) == 1 and "/t/" in links[0]
+        layout = page.evaluate(LAYOUT)
+        assert layout["scrollWidth"] <= layout["innerWidth"] and layout["cut"] == []
+        assert errors == []
+    finally:
+        context.close()
 
 
 @pytest.mark.parametrize("width", [1280, 390])

@@ -259,6 +259,12 @@
     renderBoards();
     renderSheet();
     renderLog();
+    // the focus on the move asked, unless it is somewhere else on the page (the log, the rules)
+    const active = document.activeElement;
+    if ((view.pick || view.decision) && (!active || active === document.body || !document.contains(active))) {
+      const target = view.decision ? document.querySelector("#decision button") : document.querySelector("#hand-cards .card");
+      if (target) target.focus();
+    }
     document.body.dataset.version = String(view.version);
     document.body.dataset.state = view.finished ? "finished" : view.decision ? "deciding" : view.pick ? "picking" : "waiting";
   }
@@ -276,14 +282,9 @@
     }
     if (data.type !== "view") return;
     const moved = data.version !== view.version || JSON.stringify(data.hand) !== JSON.stringify(view.hand);
-    const wasMine = !!(view.pick || view.decision);
     view = data;
     if (moved) { selected = []; dummyStep = false; showError(""); }
     render();
-    if ((view.pick || view.decision) && !wasMine) {
-      const target = view.decision ? document.querySelector("#decision button") : document.querySelector("#hand-cards .card");
-      if (target) target.focus();
-    }
   }
 
   function connect() {
