@@ -118,14 +118,24 @@ class Player:
         target = "#decision button" if state == "deciding" else "#hand-cards .card"
         page.wait_for_function("(sel) => document.activeElement && document.activeElement.matches(sel)", arg=target)
         self.decided += state == "deciding"
+        several = state == "picking" and page.locator("#take").count() > 0  # asked before the move changes the page
         page.keyboard.press("Enter")
-        if state == "picking" and page.locator("#take").count():  # chopsticks may be used: one card, then Take
+        if several:  # chopsticks may be used, or the dummy's card follows: one card, then Take
             for _ in range(40):
                 if page.evaluate("document.activeElement.id") == "take":
                     break
                 page.keyboard.press("Tab")
             assert page.evaluate("document.activeElement.id") == "take"
             page.keyboard.press("Enter")
+            if page.evaluate(
+                "document.querySelector('#pick-bar .hint') !== null && document.body.dataset.state === 'picking'"
+            ):
+                dummy = page.locator("#pick-bar").text_content()
+                if "dummy's card" in dummy:  # the dummy's card next, from the rest of the hand: focused for us
+                    page.wait_for_function(
+                        "() => document.activeElement && document.activeElement.matches('#hand-cards .card[aria-pressed=false]')"
+                    )
+                    page.keyboard.press("Enter")
         page.wait_for_function(
             "([v, s]) => document.body.dataset.version !== v || document.body.dataset.state !== s"
             " || !document.getElementById('error').hidden",
@@ -140,10 +150,10 @@ class Player:
         self.page.wait_for_function("() => document.getElementById('link-state').textContent === 'connected'")
 
 
-def play_through(served, browser, ruleset: str, width: int, shots: Path | None) -> int:
-    """Two people and two bots play ``ruleset`` to the end through the page at ``width``;
+def play_through(served, browser, ruleset: str, width: int, shots: Path | None, seats: int = 4) -> int:
+    """Two people and the bots of the other ``seats`` play ``ruleset`` to the end through the page at ``width``;
     the decisions the people made on the page."""
-    table = served.tables.open_table(ruleset, 4, 2, ["greedy"], seed=width)
+    table = served.tables.open_table(ruleset, seats, 2, ["greedy"], seed=width)
     players = [Player(browser, served.url(table, s), width, served.base) for s in (0, 1)]
     try:
         deadline = time.monotonic() + 120
@@ -232,6 +242,11 @@ def test_the_lobby_opens_a_table_by_keyboard_and_gives_its_links(served, browser
 def test_two_people_and_two_bots_play_sushi_go_to_the_end_in_the_browser(served, browser, shots, width):
     """Sushi Go! through the page, by keyboard, to the final score sheet, whose log replays clean."""
     play_through(served, browser, "sushi-go", width, shots)
+
+
+def test_two_people_play_sushi_go_with_a_dummy_in_the_browser(served, browser, shots):
+    """The two-player variant: the controller picks its card, then the dummy's, by keyboard."""
+    play_through(served, browser, "sushi-go-two-player-dummy", 390, shots, seats=2)
 
 
 def test_a_party_menu_with_card_effects_is_played_to_the_end_in_the_browser(served, browser, shots):

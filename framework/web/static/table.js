@@ -142,7 +142,7 @@
         text: selected.length > 1 ? "Take these " + selected.length + " cards" : "Take this card",
         onclick: () => {
           if (!selected.length) return;
-          if (pick.dummy) { dummyStep = true; render(); return; }
+          if (pick.dummy) { dummyStep = true; document.activeElement.blur(); render(); return; }
           send({ type: "pick", cards: selected.map((k) => view.hand[k]) });
         },
       }));
@@ -262,7 +262,8 @@
     // the focus on the move asked, unless it is somewhere else on the page (the log, the rules)
     const active = document.activeElement;
     if ((view.pick || view.decision) && (!active || active === document.body || !document.contains(active))) {
-      const target = view.decision ? document.querySelector("#decision button") : document.querySelector("#hand-cards .card");
+      const target = view.decision ? document.querySelector("#decision button")
+        : document.querySelector(dummyStep ? "#hand-cards .card[aria-pressed=false]" : "#hand-cards .card");
       if (target) target.focus();
     }
     document.body.dataset.version = String(view.version);
