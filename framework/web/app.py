@@ -311,6 +311,10 @@ class Server:
                     except ActionError as e:
                         await _error(websocket, str(e))
                         continue
+                    except Exception:  # noqa: BLE001 - a fault of ours: said, logged, and the server goes on
+                        log.exception("table %s: a move of seat %s failed", table.id, seat)
+                        await _error(websocket, "the server could not make that move (an internal error)")
+                        continue
                     # a pick held until the others have picked changes only who has picked
                     await self.broadcast(table, only=seat if table.moves == before else None)
         except WebSocketDisconnect:

@@ -24,6 +24,7 @@ from typing import Any, TextIO
 
 from ruledraft.engine.state import MAX_SEED, Game, State, derive_seed
 from ruledraft.errors import IllegalMoveError, InputError, RulesetError
+from ruledraft.language.bundled import bundled_ids
 from ruledraft.language.loading import check_ruleset
 from ruledraft.language.ruleset import CompiledRuleset
 from ruledraft.play.agents import BotFailure, agent_names, checked_act, make_agent
@@ -349,8 +350,10 @@ class Tables:
         if not 0 <= seed <= MAX_SEED:
             raise InputError(f"--seed must be a whole number from 0 to {MAX_SEED}, not {seed}")
         table_id = secrets.token_hex(4)
-        while table_id in self.tables:
+        while table_id in self.tables or (self.journal is not None and (self.journal / table_id).exists()):
             table_id = secrets.token_hex(4)
+        if source not in bundled_ids() and os.path.isfile(source):
+            source = os.path.abspath(source)  # a resumed table finds its rule file from any directory
         table = Table(
             table_id,
             source,

@@ -465,3 +465,44 @@ def test_a_journal_keeps_the_seat_tokens_readable_by_its_owner_only(tmp_path):
     tables = Tables(tmp_path)
     table = tables.open_table("sushi-go", 3, 1, ["random"], seed=1)
     assert (Path(tmp_path) / table.id / "table.json").stat().st_mode & 0o777 == 0o600
+
+
+def test_a_table_of_a_rule_file_resumes_from_another_directory(tmp_path, monkeypatch):
+    """A table opened from a rule file by a relative path journals the file's absolute path,
+    so --resume finds it from any directory."""
+    from paths import EXAMPLES
+
+    game_dir = tmp_path / "game"
+    game_dir.mkdir()
+    shutil.copy(EXAMPLES / "my-party-menu.yaml", game_dir / "my-menu.yaml")
+    monkeypatch.chdir(game_dir)
+    first = Tables(tmp_path / "tables")
+    table = first.open_table("my-menu.yaml", 3, 1, ["random"], seed=4)
+    play_moves(table, random.Random(0), 3)
+    first.close()
+    info = json.loads((tmp_path / "tables" / table.id / "table.json").read_text())
+    assert info["ruleset"] == str(game_dir / "my-menu.yaml")
+    monkeypatch.chdir(tmp_path)
+    resumed, problems = Tables(tmp_path / "tables").resume(tmp_path / "tables")
+    assert problems == [] and [t.id for t in resumed] == [table.id]
+    assert resumed[0].moves == table.moves and resumed[0].view(0) == table.view(0)
+
+
+def test_a_fault_in_a_move_is_said_to_the_seat_and_the_server_goes_on(client, tables, monkeypatch):
+    """A move that fails inside the server answers with an error; the same socket then plays on."""
+    from ruledraft.web.tables import Table
+
+    table = tables.open_table("sushi-go", 3, 1, ["random"], seed=3)
+    real = Table.act
+
+    def broken(self, seat, move):
+        raise RuntimeError("a fault")
+
+    with client.websocket_connect(ws_path(table, 0)) as ws:
+        view = ws.receive_json()
+        monkeypatch.setattr(Table, "act", broken)
+        ws.send_json({"type": "pick", "cards": [view["hand"][0]]})
+        assert "internal error" in ws.receive_json()["message"]
+        monkeypatch.setattr(Table, "act", real)
+        ws.send_json({"type": "pick", "cards": [view["hand"][0]]})
+        assert ws.receive_json()["turn"] == 2
