@@ -40,7 +40,7 @@
       class: "card", type: opts.button ? "button" : null, "aria-label": label,
       "aria-pressed": opts.pressed === undefined ? null : String(opts.pressed),
       disabled: opts.disabled || null, onclick: opts.onclick || null,
-      "data-card": id,
+      "data-card": id, title: c.text.join("\n") || null,
     },
       el("span", { class: "name", text: c.name }),
       el("span", { class: "colour", text: c.colour ? "colour: " + c.colour : "no colour" }),
