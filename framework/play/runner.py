@@ -103,11 +103,24 @@ def bot_seeds(seed: int, seats: int) -> list[int]:
 
 
 def play_game(
-    game: Game, seed: int, bots: Sequence[str], agents: Sequence | None = None, *, specs: Sequence[str] | None = None
+    game: Game,
+    seed: int,
+    bots: Sequence[str],
+    agents: Sequence | None = None,
+    *,
+    specs: Sequence[str] | None = None,
+    foreign: Sequence[bool] | None = None,
 ) -> State:
     """Play one game to the end with the named bots (or the given agents). ``specs``:
     the specs the agents are made from when they differ from the names the messages
-    give (a bot file named by its absolute path, on a worker elsewhere)."""
+    give (a bot file named by its absolute path, on a worker elsewhere).
+
+    Only the seats that act are asked (every player during the picks, the deciding
+    seat while a card effect waits for a decision), each with its seat's view, and
+    every move is checked before it is played. A uniform agent (``uniform_random``)
+    is never asked: the engine draws its move from its stream, as its ``act`` would. A bot from outside (``foreign``, by
+    default the bots loaded from a file, a module or an entry point) that raises ends
+    the game with a :class:`BotFailure`; a built-in bot's error is raised as it is."""
     specs = bots if specs is None else specs
     if agents is None:
         agents = [make_agent(spec, s) for spec, s in zip(specs, bot_seeds(seed, len(specs)))]
@@ -119,24 +132,23 @@ def play_game(
     if len(uniform) == len(agents):  # every seat picks uniformly: the engine's own loop plays the same game
         state.play_out(uniform)
         return state
+    if foreign is None:
+        foreign = [is_foreign(spec) for spec in specs]
     apply = game.procedure.apply  # what State.apply_actions calls, minus checks that hold here
-    if any(is_foreign(spec) for spec in specs):  # a bot from outside: its failures and moves are checked
-        named = [(s, a, bots[s]) for s, a in enumerate(agents)]
-        while not state.finished:
-            if state.pending is not None:  # a card effect asks one seat to decide
-                s = state.pending.seat
-                apply(state, [checked_act(agents[s], bots[s], state, s, seed)])
-                continue
-            apply(state, [checked_act(a, name, state, s, seed) for s, a, name in named])
-        return state
-    acts = list(enumerate(a.act for a in agents))
+    moves = [_mover(state, a, r, name, alien, seed) for a, r, name, alien in zip(agents, randoms, bots, foreign)]
     while not state.finished:
-        if state.pending is not None:
-            s = state.pending.seat
-            apply(state, [agents[s].act(state, s)])
-            continue
-        apply(state, [act(state, s) for s, act in acts])
+        apply(state, [moves[s](s) for s in state.acting_seats()])
     return state
+
+
+def _mover(state: State, agent: Any, uniform: Any, name: str, alien: bool, seed: int) -> Callable[[int], int]:
+    """How a seat's move is chosen: a uniform agent's (``uniform``: its stream) is the
+    engine's draw from its stream, what its ``act`` would return, so the agent is never
+    handed anything; any other agent is asked with its seat's view and checked."""
+    if uniform is not None:
+        sample = state.sample_action
+        return lambda s: sample(s, uniform)
+    return lambda s: checked_act(agent, name, state, s, seed, foreign=alien)
 
 
 @attrs.frozen
