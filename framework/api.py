@@ -151,6 +151,7 @@ def simulate(
     bots: Bots = DEFAULT_BOTS,
     seed: int = 0,
     jobs: int = 1,
+    isolate: bool = False,
 ) -> runner.Summary:
     """Play ``games`` games between bots and summarise them: what ``ruledraft simulate`` prints.
 
@@ -158,7 +159,9 @@ def simulate(
     last fills the seats left), so ``simulate("sushi-go", bots=["greedy"])`` is
     ``ruledraft simulate sushi-go --bots greedy``. Game ``i`` is seeded from ``seed``
     and ``i``; ``jobs`` processes (0: one per processor) give the same figures as
-    one. Returns a :class:`~ruledraft.play.runner.Summary`: per seat the bot, win
+    one. ``isolate`` runs each bot from a file, a module or a package in a process of
+    its own, sent only its seat's view (``--isolate``). Returns a
+    :class:`~ruledraft.play.runner.Summary`: per seat the bot, win
     share, mean score, spread and mean points per scoring rule; ``to_json()`` is
     ``--json``. Ctrl-C stops it early (``Summary.interrupted``), as on the command
     line.
@@ -176,7 +179,7 @@ def simulate(
     from ruledraft.lab.figures import LabTally
 
     jobs = jobs or runner.available_cores()
-    return runner.simulate_match(match, games, jobs=jobs, collector=LabTally.for_game)
+    return runner.simulate_match(match, games, jobs=jobs, collector=LabTally.for_game, isolate=isolate)
 
 
 def _check_seed(seed: int) -> None:

@@ -254,6 +254,10 @@ class SeatView:
     def __delattr__(self, name: str) -> None:
         raise AttributeError(f"a seat's view is read-only: cannot delete {name!r}")
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        # pickled as what it holds (a seat's knowledge only): another process's bot gets it whole
+        return (_restored_view, (self._seat, self._world, dict(self._known)))
+
     def __repr__(self) -> str:
         return f"SeatView(seat={self._seat}, round={self.round}, turn={self.turn}, hand={list(self.hand)})"
 
@@ -598,6 +602,16 @@ class SeatView:
             "events": [_plain([e.round, e.turn, e.after, *e.what]) for e in self.events],
             "card_ids": list(cid),
         }
+
+
+def _restored_view(seat: int, world: State, known: dict[int, tuple[int, ...]]) -> SeatView:
+    """A view as :meth:`SeatView.__reduce__` pickled it."""
+    view = object.__new__(SeatView)
+    object.__setattr__(view, "_seat", seat)
+    object.__setattr__(view, "_world", world)
+    object.__setattr__(view, "_known", MappingProxyType(known))
+    object.__setattr__(view, "_legal", None)
+    return view
 
 
 def _plain(value: Any) -> Any:

@@ -31,6 +31,7 @@ from ruledraft.play.bot_specs import (
     BotFailure,
     BotKind,
     BotOption,
+    BotRaised,
     BotSpec,
     BotSpecError,
     entry_point_bots,
@@ -165,7 +166,7 @@ def checked_act(agent: Agent, name: str, seen: Any, seat: int, seed: int, *, for
         try:
             action = agent.act(view, seat)
         except Exception as e:  # noqa: BLE001 - any failure of a bot is one message
-            reason = f"{type(e).__name__}: {e}".splitlines()[0]
+            reason = (str(e) if isinstance(e, BotRaised) else f"{type(e).__name__}: {e}").splitlines()[0]
             raise BotFailure(f"bot '{name}' at seat {seat} raised {reason} (game seed {seed})") from None
     else:
         action = agent.act(view, seat)
