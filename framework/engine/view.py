@@ -36,7 +36,6 @@ in its own process (``--isolate``), where a bot receives only its view, serializ
 
 from __future__ import annotations
 
-import weakref
 from collections.abc import Mapping, Sequence
 from types import MappingProxyType
 from typing import Any
@@ -49,22 +48,30 @@ from ruledraft.engine.state import Event, Game, State
 from ruledraft.language.catalogue import CardType
 from ruledraft.language.decision import Decision
 from ruledraft.language.ruleset import CompiledRuleset
+from ruledraft.tableau import Tableau
 
-__all__ = ["RoundSeen", "SeatView", "seat_view", "twin_game"]
+__all__ = ["RoundSeen", "SeatView", "as_view", "seat_view", "twin_game"]
 
 #: the seed of every world a view makes: the real one would give the deal away
 WORLD_SEED = 0
 
-_twins: weakref.WeakKeyDictionary[Game, Game] = weakref.WeakKeyDictionary()
+#: the twins made so far: id of the real game -> (the real game, its twin)
+_TWINS: dict[int, tuple[Game, Game]] = {}
+#: how many twins :data:`_TWINS` keeps before it starts afresh
+_TWINS_SIZE = 64
 
 
 def twin_game(game: Game) -> Game:
     """The twin of ``game`` the views' worlds play in: the same ruleset and players,
     another object (made once per game), so a bot that changes its world's game
     changes nothing at the real table."""
-    twin = _twins.get(game)
-    if twin is None:
-        twin = _twins[game] = Game(game.ruleset, game.num_players)
+    found = _TWINS.get(id(game))
+    if found is not None and found[0] is game:
+        return found[1]
+    twin = Game(game.ruleset, game.num_players)
+    if len(_TWINS) >= _TWINS_SIZE:
+        _TWINS.clear()
+    _TWINS[id(game)] = (game, twin)  # the real game kept with it: its id is not reused meanwhile
     return twin
 
 
@@ -83,37 +90,98 @@ class RoundSeen:
 
 
 def _seen_record(record: RoundRecord, seat: int) -> RoundRecord:
-    """A copy of a round's record without what ``seat`` did not see: the other seats'
-    dealt hands, and the dummy's draws of the turns another seat controlled it."""
+    """A copy of the record of the round in play without what ``seat`` did not see: the
+    other seats' dealt hands, and the dummy's draws of the turns another seat controlled it."""
     new = record.copy()
     new.actions = [a[:] for a in record.actions]
     new.hands = [h[:] if s == seat else [] for s, h in enumerate(record.hands)]
     new.drawn = [
         d[:] if t < len(new.controllers) and new.controllers[t] == seat else [] for t, d in enumerate(record.drawn)
     ]
-    if record.tables is not None:  # copies: a round that has ended shares its lists with the real one
-        new.tables = [t[:] for t in record.tables]
-    if record.counts is not None:
-        new.counts = [c[:] for c in record.counts]
-    if record.turned is not None:
-        new.turned = [dict(t) for t in record.turned]
     return new
 
 
-def _known(state: State, seat: int) -> dict[int, tuple[int, ...]]:
+#: the records of ended rounds as seats saw them, made once: (real record, seat) -> seen
+_ENDED: dict[tuple[int, int], tuple[RoundRecord, RoundRecord]] = {}
+#: how many :data:`_ENDED` keeps before it starts afresh (a few games' worth)
+_ENDED_SIZE = 512
+
+
+def _ended_record(record: RoundRecord, seat: int) -> RoundRecord:
+    """The record of a round that has ended as ``seat`` saw it, every part a tuple: the
+    engine never changes an ended round, and nobody can, so every view and world of
+    the seat shares one."""
+    parts: Any = record.actions
+    if isinstance(parts, tuple):  # already one
+        return record
+    key = (id(record), seat)
+    cached = _ENDED.get(key)
+    if cached is not None and cached[0] is record:
+        return cached[1]
+    new = RoundRecord.__new__(RoundRecord)
+    frozen: Any = new  # its parts are tuples where the class has lists
+    frozen.hands = tuple(tuple(h) if s == seat else () for s, h in enumerate(record.hands))
+    frozen.actions = tuple(tuple(a) for a in record.actions)
+    frozen.auto_turns = tuple(record.auto_turns)
+    frozen.controllers = tuple(record.controllers)
+    frozen.drawn = tuple(
+        tuple(d) if t < len(record.controllers) and record.controllers[t] == seat else ()
+        for t, d in enumerate(record.drawn)
+    )
+    frozen.tables = None if record.tables is None else tuple(tuple(t) for t in record.tables)
+    frozen.counts = None if record.counts is None else tuple(tuple(c) for c in record.counts)
+    frozen.decisions = tuple(record.decisions)
+    frozen.turned = None if record.turned is None else tuple(MappingProxyType(dict(t)) for t in record.turned)
+    if len(_ENDED) >= _ENDED_SIZE:
+        _ENDED.clear()
+    _ENDED[key] = (record, new)  # the real record kept with it: its id is not reused meanwhile
+    return new
+
+
+def _known(state: State, seat: int, held: dict[int, list[int]]) -> dict[int, tuple[int, ...]]:
     """The cards ``seat`` knows to be in each other hand: the hands it has held this
-    round (as they are now), and cards every seat saw go into a hand."""
-    known = {s: list(cards) for s, cards in state.game.procedure.known_hands(state, seat).items() if s != seat}
+    round (``held``: the procedure's ``known_hands``, as they are now), and cards every
+    seat saw go into a hand."""
+    known = {s: cards for s, cards in held.items() if s != seat}
     book = state.book
     if book is not None:
         for other, cards in enumerate(book.known_in_hand):
             if other == seat or not cards or other in known:
                 continue  # a hand held is known whole already
-            known[other] = list(cards)
+            known[other] = cards
     if 0 <= state.controller != seat and state.drawn and state.controller in known:
         # a controller's drawn cards (the last of its hand) are hidden from the others
         known[state.controller] = known[state.controller][: len(state.hands[state.controller]) - len(state.drawn)]
     return {s: tuple(sorted(cards)) for s, cards in sorted(known.items())}
+
+
+def _plain_canonical(state: State, seat: int, held: dict[int, list[int]]) -> State:
+    """``state.canonical_hidden(seat)`` of a state without card effects, a dummy or a
+    pending decision (the common case, in a tighter loop): every other hand ``seat``
+    has held, sorted; the unseen cards (other hands, the undealt deck) sorted and
+    dealt back into the same places."""
+    new = state.clone()
+    pool: list[int] = []
+    unseen = []
+    for other, hand in enumerate(state.hands):
+        if other == seat:
+            continue
+        if other in held:
+            new.hands[other] = sorted(hand)
+        else:
+            pool += hand
+            unseen.append(other)
+    pool += state.deck[state.deck_pos :]
+    pool.sort()
+    at = 0
+    for other in unseen:
+        n = len(state.hands[other])
+        new.hands[other] = pool[at : at + n]
+        at += n
+    new.deck = state.deck[: state.deck_pos] + pool[at:]
+    if state.reserves:
+        new.reserves = [sorted(r) for r in state.reserves]
+    return new
 
 
 def _detach(world: State, seat: int) -> State:
@@ -122,7 +190,7 @@ def _detach(world: State, seat: int) -> State:
     the scorings, the deck list, the events. What ``seat`` did not see of the rounds
     goes (:func:`_seen_record`)."""
     world.deck = world.deck[:]
-    world.history = [_seen_record(r, seat) for r in world.history]
+    world.history = [_ended_record(r, seat) if r.tables is not None else _seen_record(r, seat) for r in world.history]
     world.scorings = [Scoring(s.rules, [p[:] for p in s.points], s.totals[:]) for s in world.scorings]
     if world.sheet is not None:
         game = world.game
@@ -136,15 +204,19 @@ def _detach(world: State, seat: int) -> State:
         )
     if world.events and any(isinstance(x, list) for e in world.events for x in e.what):
         world.events = tuple(
-            e._replace(what=tuple(x[:] if isinstance(x, list) else x for x in e.what)) for e in world.events
+            Event(e.round, e.turn, e.after, tuple(x[:] if isinstance(x, list) else x for x in e.what))
+            for e in world.events
         )
     return world
 
 
-def _world_of(state: State, seat: int) -> State:
+def _world_of(state: State, seat: int, held: dict[int, list[int]]) -> State:
     """The private world of a view: ``state`` with what ``seat`` cannot see laid out in
     one fixed order and every trace of the real deal removed."""
-    world = state.canonical_hidden(seat)
+    if state.book is None and state.pending is None and state.controller < 0:
+        world = _plain_canonical(state, seat, held)
+    else:
+        world = state.canonical_hidden(seat)
     world.game = twin_game(state.game)
     world.seed = WORLD_SEED
     world.deck = world.deck[world.deck_pos :]  # the dealt part is the real deal, in order
@@ -159,24 +231,32 @@ class SeatView:
     Made by :func:`seat_view`; read-only: its answers are immutable or fresh copies,
     and nothing reachable from it leads to the real game."""
 
-    __slots__ = ("_seat", "_world", "_known")
+    __slots__ = ("_seat", "_world", "_known", "_legal")
 
     _seat: int
     _world: State
     _known: Mapping[int, tuple[int, ...]]
+    #: the legal actions, once asked
+    _legal: tuple[int, ...] | None
 
     def __init__(self, state: State, seat: int) -> None:
         if not 0 <= seat < state.game.num_seats:
             raise ValueError(f"no seat {seat} at a table of {state.game.num_seats}")
+        held = state.game.procedure.known_hands(state, seat)
         object.__setattr__(self, "_seat", seat)
-        object.__setattr__(self, "_known", MappingProxyType(_known(state, seat)))
-        object.__setattr__(self, "_world", _world_of(state, seat))
+        object.__setattr__(self, "_known", MappingProxyType(_known(state, seat, held)))
+        object.__setattr__(self, "_world", _world_of(state, seat, held))
+        object.__setattr__(self, "_legal", None)
 
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError(f"a seat's view is read-only: cannot set {name!r}")
 
     def __delattr__(self, name: str) -> None:
         raise AttributeError(f"a seat's view is read-only: cannot delete {name!r}")
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # pickled as what it holds (a seat's knowledge only): another process's bot gets it whole
+        return (_restored_view, (self._seat, self._world, dict(self._known)))
 
     def __repr__(self) -> str:
         return f"SeatView(seat={self._seat}, round={self.round}, turn={self.turn}, hand={list(self.hand)})"
@@ -197,6 +277,14 @@ class SeatView:
     def num_seats(self) -> int:
         """Seats at the table: the players, then the dummies."""
         return self._world.game.num_seats
+
+    @property
+    def game(self) -> Game:
+        """The rules of the table: ``decode_action``, ``num_card_types``, the scoring
+        rules by card, ... A twin of the real game's (the same ruleset, another object):
+        every view of the table in this process shares it, and changing it changes
+        nothing at the real table."""
+        return self._world.game
 
     @property
     def ruleset(self) -> CompiledRuleset:
@@ -220,6 +308,9 @@ class SeatView:
 
     @property
     def finished(self) -> bool:
+        return self._world.finished
+
+    def is_terminal(self) -> bool:
         return self._world.finished
 
     @property
@@ -248,6 +339,21 @@ class SeatView:
         """Per seat, how many of each card type its table holds this round."""
         return tuple(tuple(c) for c in self._world.counts)
 
+    #: the names ``State`` gives them
+    played = tables
+    counts = table_counts
+
+    def tableau(self) -> Tableau:
+        """This round's tables as scoring sees them (a copy)."""
+        w = self._world
+        turned = w.turned() if w.book is not None and w.book.under else None
+        return Tableau([c[:] for c in w.counts], [p[:] for p in w.played], w.round + 1, turned)
+
+    def kept_tableau(self) -> Tableau:
+        """The cards kept to game end, as game-end scoring sees them (a copy)."""
+        w = self._world
+        return Tableau([c[:] for c in w.kept_counts], [k[:] for k in w.kept_cards], min(w.round + 1, self.rounds))
+
     @property
     def kept(self) -> tuple[tuple[int, ...], ...]:
         """Per seat, the cards it keeps to game end from earlier rounds, in order."""
@@ -256,6 +362,8 @@ class SeatView:
     @property
     def kept_counts(self) -> tuple[tuple[int, ...], ...]:
         return tuple(tuple(k) for k in self._world.kept_counts)
+
+    kept_cards = kept
 
     @property
     def controls_dummy(self) -> bool:
@@ -270,7 +378,6 @@ class SeatView:
 
     # ------------------------------------------------------------------ deciding
 
-    @property
     def acting_seats(self) -> tuple[int, ...]:
         """The seats that choose now: every player during the picks, only the deciding
         seat while a card effect waits for a decision, none once the game is over."""
@@ -279,7 +386,7 @@ class SeatView:
     @property
     def acting(self) -> bool:
         """Whether this seat chooses now."""
-        return self._seat in self.acting_seats
+        return self._seat in self.acting_seats()
 
     @property
     def pending(self) -> Decision | None:
@@ -294,9 +401,32 @@ class SeatView:
         p = self._world.pending
         return p.seat if p is not None else None
 
-    def legal_actions(self) -> list[int]:
-        """This seat's legal actions now, sorted (empty when it does not choose)."""
-        return self._world.legal_actions(self._seat)
+    def legal_actions(self, seat: int | None = None) -> list[int]:
+        """This seat's legal actions now, sorted (empty when it does not choose): a new
+        list each call. ``seat``, if given, must be this seat (a view knows no other
+        seat's moves: they depend on its hand)."""
+        if seat is not None and seat != self._seat:
+            raise ValueError(f"the view of seat {self._seat} does not know the moves of seat {seat}")
+        legal = self._legal
+        if legal is None:
+            legal = tuple(self._world.legal_actions(self._seat))
+            object.__setattr__(self, "_legal", legal)
+        return list(legal)
+
+    def is_legal(self, action: object) -> bool:
+        """Whether ``action`` (a Python ``int``) is one of this seat's legal actions now."""
+        if type(action) is not int:
+            return False
+        legal = self._legal
+        if legal is None:
+            legal = tuple(self._world.legal_actions(self._seat))
+            object.__setattr__(self, "_legal", legal)
+        return action in legal
+
+    def sample_action(self, random: Any) -> int:
+        """A legal action of this seat drawn uniformly, as the engine draws it
+        (``State.sample_action``; ``random``: a function returning floats in [0, 1))."""
+        return self._world.sample_action(self._seat, getattr(random, "random", random))
 
     def decode_action(self, action: int) -> tuple[tuple[int, ...], int | None]:
         """A pick's action -> (the cards it takes, in order; the card it picks for a
@@ -352,6 +482,14 @@ class SeatView:
     def scores(self) -> tuple[int, ...]:
         """Points per seat so far (rounds scored, and game end once the game is over)."""
         return tuple(self._world.totals())
+
+    def totals(self) -> list[int]:
+        """Points per seat so far, as ``State.totals()`` (a new list)."""
+        return self._world.totals()
+
+    def round_points_now(self) -> list[int]:
+        """Per seat, what this round would score if it ended with the tables as they are."""
+        return self._world.round_points_now()
 
     @property
     def round_scores(self) -> tuple[tuple[int, ...], ...]:
@@ -427,7 +565,7 @@ class SeatView:
             "kept": [names(k) for k in self.kept],
             "controls_dummy": self.controls_dummy,
             "can_use_action": self.can_use_action,
-            "acting_seats": list(self.acting_seats),
+            "acting_seats": list(self.acting_seats()),
             "deciding_seat": self.deciding_seat,
             "pending": None
             if pending is None
@@ -466,6 +604,16 @@ class SeatView:
         }
 
 
+def _restored_view(seat: int, world: State, known: dict[int, tuple[int, ...]]) -> SeatView:
+    """A view as :meth:`SeatView.__reduce__` pickled it."""
+    view = object.__new__(SeatView)
+    object.__setattr__(view, "_seat", seat)
+    object.__setattr__(view, "_world", world)
+    object.__setattr__(view, "_known", MappingProxyType(known))
+    object.__setattr__(view, "_legal", None)
+    return view
+
+
 def _plain(value: Any) -> Any:
     """``value`` with its tuples as lists (JSON's arrays), recursively."""
     if isinstance(value, (list, tuple)):
@@ -476,3 +624,9 @@ def _plain(value: Any) -> Any:
 def seat_view(state: State, seat: int) -> SeatView:
     """What ``seat`` may know of ``state`` now, as a :class:`SeatView` (copies only)."""
     return SeatView(state, seat)
+
+
+def as_view(seen: SeatView | State, seat: int) -> SeatView:
+    """The view of ``seat``: ``seen`` itself when it is one, else the view of the state
+    ``seen`` (for callers of bots written before views)."""
+    return seen if type(seen) is SeatView else SeatView(seen, seat)  # type: ignore[arg-type]

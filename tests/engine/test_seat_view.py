@@ -12,6 +12,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from strategies import played_game, played_ruleset, played_sources, source_id
 
+from ruledraft.engine import view as view_module
 from ruledraft.engine.records import RoundRecord
 from ruledraft.engine.scoresheet import ScoreSheet, Scoring
 from ruledraft.engine.state import Game, State
@@ -62,7 +63,7 @@ def test_the_view_answers_what_the_state_says_of_the_seat(source):
             assert view.pending == obs.pending
             assert view.controls_dummy == obs.controls_dummy
             assert view.can_use_action == obs.can_use_action
-            assert view.acting_seats == (() if state.finished else state.acting_seats())
+            assert view.acting_seats() == (() if state.finished else state.acting_seats())
             whole = {
                 s: sorted(ids[c] for c in cards)
                 for s, cards in view.known_hands.items()
@@ -278,8 +279,14 @@ def test_changing_the_views_worlds_leaves_the_game_as_it_was(source):
             for h in world.hands:
                 h.clear()
             for r in world.history:
-                r.actions.clear()
-                r.hands.clear()
+                if r.tables is None:  # the round in play: the world's own copy
+                    r.actions.clear()
+                    r.hands.clear()
+                else:  # an ended round: shared by the seat's worlds, so unchangeable
+                    with pytest.raises(AttributeError):
+                        r.actions.clear()
+                    with pytest.raises(TypeError):
+                        r.tables[0] = ()
             for s in world.scorings:
                 s.totals[:] = [999] * len(s.totals)
                 s.points.clear()
@@ -289,7 +296,7 @@ def test_changing_the_views_worlds_leaves_the_game_as_it_was(source):
         assert twin_game(state.game) is not state.game
         assert dump(state) == before
         assert dump(view) == seen
-        twin_game.__globals__["_twins"].pop(state.game)  # the broken twin is made afresh
+        view_module._TWINS.pop(id(state.game))  # the broken twin is made afresh
 
 
 def test_a_decision_of_another_seat_never_shows_its_drawn_cards():
@@ -311,3 +318,17 @@ def test_a_decision_of_another_seat_never_shows_its_drawn_cards():
                     assert world.pending.options, rs.id
                     assert sorted(world.all_cards()) == sorted(state.all_cards())
     assert found
+
+
+@pytest.mark.parametrize("source", SOURCES, ids=source_id)
+def test_the_quick_world_is_the_engines_canonical_copy(source):
+    """The view's quick layout of the unseen cards (no effects, dummy or decision) is State.canonical_hidden's, card for card."""
+    checked = 0
+    for state in some_positions(source, 13, every=2):
+        if state.book is not None or state.pending is not None or state.controller >= 0:
+            continue
+        for seat in range(state.game.num_players):
+            held = state.game.procedure.known_hands(state, seat)
+            assert dump(view_module._plain_canonical(state, seat, held)) == dump(state.canonical_hidden(seat))
+            checked += 1
+    assert checked or played_game(source, played_ruleset(source).min_players).general or "dummy" in source
