@@ -506,3 +506,15 @@ def test_a_fault_in_a_move_is_said_to_the_seat_and_the_server_goes_on(client, ta
         monkeypatch.setattr(Table, "act", real)
         ws.send_json({"type": "pick", "cards": [view["hand"][0]]})
         assert ws.receive_json()["turn"] == 2
+
+
+def test_an_oversized_or_garbled_lobby_form_is_refused_without_a_crash(client, tables):
+    """A form longer than the lobby takes is refused (413); bytes that are not UTF-8 get the lobby's message."""
+    assert client.post("/tables", content=b"ruleset=" + b"x" * 5000).status_code == 413
+    answer = client.post(
+        "/tables",
+        content=b"ruleset=\xff\xfe&players=\xc3",
+        headers={"content-type": "application/x-www-form-urlencoded"},
+    )
+    assert answer.status_code == 400 and "choose a game from the list" in answer.text
+    assert tables.tables == {}
