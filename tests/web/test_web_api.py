@@ -518,3 +518,38 @@ def test_an_oversized_or_garbled_lobby_form_is_refused_without_a_crash(client, t
     )
     assert answer.status_code == 400 and "choose a game from the list" in answer.text
     assert tables.tables == {}
+
+
+def test_chopsticks_take_two_cards_and_go_back_into_the_hand_passed_on(client, tables):
+    """Sushi Go!'s chopsticks: once one is on your table, the view offers one extra card, and a pick
+    of two cards puts both on the table and the chopsticks back into the hand passed on (rulebook)."""
+    rng = random.Random(4)
+    for seed in range(30):
+        table = tables.open_table("sushi-go", 2, 2, [], seed=seed)
+        seats = Seats(client, table, [0, 1])
+        try:
+            while not seats.views[0]["finished"]:
+                offered = [s for s, v in seats.views.items() if v["pick"] and v["pick"]["extra"]]
+                if offered:
+                    s = offered[0]
+                    view = seats.views[s]
+                    assert view["pick"]["extra"] == 1 and view["pick"]["tools"] == ["Chopsticks"]
+                    two = [c for c in view["hand"] if c != "chopsticks"][:2]
+                    before = list(view["boards"][s]["played"])
+                    seats.send(s, {"type": "pick", "cards": two})
+                    other = 1 - s
+                    if seats.views[other]["pick"]:
+                        seats.send(other, {"type": "pick", "cards": [seats.views[other]["hand"][0]]})
+                    after = seats.views[s]["boards"][s]["played"]
+                    expected = [c for c in before]
+                    expected.remove("chopsticks")
+                    assert after[: len(expected)] == expected and after[len(expected) : len(expected) + 2] == two
+                    assert "chopsticks" in seats.views[other]["hand"] or seats.views[s]["round"] > view["round"]
+                    return
+                mover = next(s for s, v in seats.views.items() if v["pick"])
+                hand = seats.views[mover]["hand"]
+                choice = "chopsticks" if "chopsticks" in hand else rng.choice(hand)
+                seats.send(mover, {"type": "pick", "cards": [choice]})
+        finally:
+            seats.close()
+    pytest.fail("no chopsticks were offered in 30 games")
