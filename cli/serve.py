@@ -50,11 +50,12 @@ def serve(
 ) -> None:
     """Serve a table in the browser: one link per person, bots in the other seats.
 
-    Prints a join link for each person's seat (each with its own secret), a link to
-    watch, and the lobby, where more tables can be opened. Each browser is sent only
-    its own seat's view; every move is checked by the engine. Each table is journaled
-    move by move, so --resume DIR continues the games after a crash; a finished
-    game's log downloads from its page and `ruledraft replay` checks it.
+    Prints a link for each person's seat (each with its own secret), a link
+    to watch, and the lobby, where more tables can be opened. Each browser is
+    sent only its own seat's view; every move is checked by the engine. Each
+    table is journaled move by move: --resume DIR continues the games after a
+    crash. A finished game's log downloads from its page (check it with
+    `ruledraft replay`).
     """
     try:
         import starlette  # noqa: F401
