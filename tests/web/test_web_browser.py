@@ -151,10 +151,11 @@ class Player:
 
 
 def play_through(served, browser, ruleset: str, width: int, shots: Path | None, seats: int = 4) -> int:
-    """Two people and the bots of the other ``seats`` play ``ruleset`` to the end through the page at ``width``;
-    the decisions the people made on the page."""
+    """Two people and the bots of the other ``seats`` play ``ruleset`` to the end through the page at ``width``,
+    watched through the spectators' link; the decisions the people made on the page."""
     table = served.tables.open_table(ruleset, seats, 2, ["greedy"], seed=width)
     players = [Player(browser, served.url(table, s), width, served.base) for s in (0, 1)]
+    watcher = Player(browser, served.url(table, None), width, served.base)
     try:
         deadline = time.monotonic() + 120
         moves = 0
@@ -172,7 +173,9 @@ def play_through(served, browser, ruleset: str, width: int, shots: Path | None, 
                 hand = players[1].page.locator("#hand-cards .card .name").all_text_contents()
                 players[1].reload()  # a reload mid-game returns the seat with its hand
                 assert players[1].page.locator("#hand-cards .card .name").all_text_contents() == hand
-        for p in players:
+        watcher.page.wait_for_function("() => document.body.dataset.state === 'finished'")
+        assert watcher.page.locator("#hand").is_hidden() and watcher.page.locator("#sheet-table").is_visible()
+        for p in [*players, watcher]:
             layout = p.page.evaluate(LAYOUT)
             assert layout["scrollWidth"] <= layout["innerWidth"], layout
             assert layout["cut"] == []
@@ -196,7 +199,7 @@ def play_through(served, browser, ruleset: str, width: int, shots: Path | None, 
         assert replay_record(table.game.ruleset, record) == []
         return sum(p.decided for p in players)
     finally:
-        for p in players:
+        for p in [*players, watcher]:
             p.context.close()
 
 
