@@ -10,6 +10,8 @@ Routes (``TABLE`` a table's id, ``TOKEN`` a seat's or the spectators' secret):
   [ids]}``, ``{"type": "decide", "option": n}``); a refused move gets ``{"type":
   "error", "message": ...}``; a pick that waits for the others' is told to them as
   ``{"type": "picked", ...}`` (who has picked, who the table waits for);
+  ``{"type": "seat_view"}`` asks for the seat's view as the bots get it
+  (:meth:`ruledraft.engine.view.SeatView.to_dict`), for a scripted client;
 * ``GET /t/TABLE/TOKEN/log``: the finished game's record (``ruledraft replay`` checks it).
 
 A token opens only its own table. A WebSocket whose ``Origin`` is another site's is
@@ -303,6 +305,10 @@ class Server:
                     continue
                 if seat is None:
                     await _error(websocket, "a spectator watches: no moves")
+                    continue
+                if isinstance(move, dict) and move.get("type") == "seat_view":  # the bots' form of the view
+                    async with self.lock(table):
+                        await websocket.send_json(table.bot_view(seat))
                     continue
                 async with self.lock(table):
                     before = table.moves

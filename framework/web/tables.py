@@ -31,7 +31,7 @@ from ruledraft.play.agents import BotFailure, agent_names, checked_act, make_age
 from ruledraft.play.game_log import record_game, record_line
 from ruledraft.play.runner import bot_seed
 
-from .view import card_catalogue, page_view
+from .view import bot_view, card_catalogue, page_view
 
 HUMAN = "human"
 JOURNAL_FORMAT = 1
@@ -128,6 +128,10 @@ class Table:
         view["ruleset"] = self.game.ruleset.name
         view["failure"] = self.failure
         return view
+
+    def bot_view(self, seat: int) -> dict[str, Any]:
+        """The seat's view as the bots get it (JSON data)."""
+        return {"type": "seat_view", "table": self.id, "version": self.moves, "view": bot_view(self.state, seat)}
 
     def catalogue(self) -> list[dict[str, Any]]:
         return card_catalogue(self.game.ruleset)

@@ -111,7 +111,8 @@ def page_view(
     that have ended are kept (they never change).
 
     A seat's view is read from the engine's :class:`~ruledraft.engine.view.SeatView` of
-    that seat, the one the bots get (it is sent whole too, as ``seat_view``): the board
+    that seat, the one the bots get (whose JSON form a client may ask for as it is:
+    :func:`bot_view`): the board
     and the log from its world, where everything the seat cannot see is laid out in one
     fixed order, so two states the seat cannot tell apart give the same page. A
     spectator's view reads only what every seat sees (the tables, the scores, the log)."""
@@ -195,8 +196,13 @@ def page_view(
     view["round_scores"] = [r[:] for r in state.round_scores]
     view["log"] = game_log_lines(state, names, cache)[-LOG_LINES:]
     view["sheet"] = score_sheet(state, names) if finished else None
-    view["seat_view"] = sv.to_dict() if sv is not None else None
     return view
+
+
+def bot_view(state: State, seat: int) -> dict[str, Any]:
+    """The seat's view exactly as the bots get it, in its JSON form
+    (:meth:`~ruledraft.engine.view.SeatView.to_dict`): for a scripted client."""
+    return seat_view(state, seat).to_dict()
 
 
 def _decision(game: Game, decision: Decision, names: TableNames) -> dict[str, Any]:

@@ -553,3 +553,21 @@ def test_chopsticks_take_two_cards_and_go_back_into_the_hand_passed_on(client, t
         finally:
             seats.close()
     pytest.fail("no chopsticks were offered in 30 games")
+
+
+def test_a_seat_may_ask_for_its_view_as_the_bots_get_it(client, tables):
+    """{"type": "seat_view"} answers the engine's SeatView of that seat in its JSON form; a spectator has none."""
+    from ruledraft.engine.view import seat_view
+
+    table = tables.open_table("sushi-go", 3, 1, ["greedy"], seed=9)
+    with client.websocket_connect(ws_path(table, 0)) as ws:
+        ws.receive_json()
+        ws.send_json({"type": "seat_view"})
+        answer = ws.receive_json()
+    assert answer["type"] == "seat_view" and answer["version"] == 0
+    assert answer["view"] == seat_view(table.state, 0).to_dict()
+    assert [a["action"] for a in answer["view"]["legal_actions"]] == table.state.legal_actions(0)
+    with client.websocket_connect(ws_path(table, None)) as ws:
+        ws.receive_json()
+        ws.send_json({"type": "seat_view"})
+        assert "spectator" in ws.receive_json()["message"]

@@ -63,11 +63,10 @@ def hidden_from(state, seat: int, view_text: str, rs) -> set[str]:
 
 
 def checked_text(view: dict) -> str:
-    """The view as JSON, less the list of every card id of the ruleset (the seat view's ``card_ids``)."""
-    inner = dict(view)
-    if inner.get("seat_view"):
-        inner["seat_view"] = {k: v for k, v in inner["seat_view"].items() if k != "card_ids"}
-    return json.dumps(inner)
+    """The view as JSON, less the list of every card id of the ruleset (a bots' view's ``card_ids``)."""
+    if view.get("type") == "seat_view":
+        view = {**view, "view": {k: v for k, v in view["view"].items() if k != "card_ids"}}
+    return json.dumps(view)
 
 
 def check_view(table, seat: int, view: dict, rng: random.Random) -> None:
@@ -112,6 +111,7 @@ def test_no_view_sent_to_a_seat_holds_another_seats_hidden_cards(tmp_path, rules
     with TestClient(create_app(tables)) as client:
         for seed in range(seeds):
             table = tables.open_table(ruleset, players, people, bots, seed=seed)
+            ids = table.game.ruleset.catalogue.ids
             for s in table.humans:  # the page's own copy of the first view too
                 page = client.get(f"/t/{table.id}/{table.tokens[s]}").text
                 embedded = page.split('id="initial-view">', 1)[1].split("</script>", 1)[0]
@@ -139,6 +139,14 @@ def test_no_view_sent_to_a_seat_holds_another_seats_hidden_cards(tmp_path, rules
                         assert views[t]["type"] == "view"
                         check_view(table, t, views[t], rng)
                         checked += 1
+                        if checked % 7 == 0:  # now and then, the view as the bots get it
+                            ws.send_json({"type": "seat_view"})
+                            answer = ws.receive_json()
+                            assert answer["type"] == "seat_view" and answer["view"]["seat"] == t
+                            assert answer["view"]["hand"] == [ids[c] for c in table.state.hands[t]]
+                            text = checked_text(answer)
+                            for card in hidden_from(table.state, t, checked_text(views[t]), table.game.ruleset):
+                                assert f'"{card}"' not in text
                 assert table.state.is_terminal()
             finally:
                 for ws in sockets.values():
