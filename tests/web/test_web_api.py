@@ -571,3 +571,19 @@ def test_a_seat_may_ask_for_its_view_as_the_bots_get_it(client, tables):
         ws.receive_json()
         ws.send_json({"type": "seat_view"})
         assert "spectator" in ws.receive_json()["message"]
+
+
+def test_a_bot_that_fails_stops_its_table_with_a_message_for_every_seat(client, tables, tmp_path):
+    """A bot from a file that raises: the table says it stopped and why; moves are refused, the server goes on."""
+    (tmp_path / "boombot.py").write_text(
+        "class Boom:\n    def __init__(self, seed):\n        pass\n\n    def act(self, view, seat):\n        raise ValueError('no idea')\n"
+    )
+    table = tables.open_table("sushi-go", 2, 1, [f"{tmp_path / 'boombot.py'}:Boom"], seed=1)
+    with client.websocket_connect(ws_path(table, 0)) as ws:
+        view = ws.receive_json()
+        ws.send_json({"type": "pick", "cards": [view["hand"][0]]})
+        view = ws.receive_json()
+        assert "raised ValueError: no idea" in view["failure"]
+        ws.send_json({"type": "pick", "cards": [view["hand"][0]]})
+        assert "this table stopped" in ws.receive_json()["message"]
+    assert client.get("/").status_code == 200 and "stopped" in client.get("/").text
