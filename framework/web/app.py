@@ -239,12 +239,12 @@ class Server:
             '<main id="table">'
             '<p id="status" class="status" role="status" aria-live="polite"></p>'
             '<p id="error" class="error" role="alert" hidden></p>'
+            '<section id="sheet" aria-labelledby="sheet-h" hidden></section>'
             '<section id="decision" aria-labelledby="decision-h" hidden></section>'
             '<section id="hand" aria-labelledby="hand-h" tabindex="-1"><h2 id="hand-h">Your hand</h2>'
             '<div id="hand-cards" class="cards"></div><div id="pick-bar" class="pick-bar"></div></section>'
             '<section aria-labelledby="boards-h"><h2 id="boards-h">Tables and scores</h2>'
             '<div id="boards"></div></section>'
-            '<section id="sheet" aria-labelledby="sheet-h" hidden></section>'
             '<section aria-labelledby="log-h"><h2 id="log-h">What happened</h2><ol id="log" class="log"></ol></section>'
             f'<details><summary>Rules of the game</summary><pre class="rules">{rules}</pre></details>'
             "</main>"

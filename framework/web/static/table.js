@@ -87,10 +87,8 @@
     box.replaceChildren();
     bar.replaceChildren();
     const pick = view.pick;
-    if (view.you === null) {
-      $("hand").hidden = true;
-      return;
-    }
+    $("hand").hidden = view.you === null || view.finished;  // the end: the score sheet instead
+    if ($("hand").hidden) return;
     if (!view.hand.length) box.append(el("p", { text: "No cards in hand." }));
     const most = pick ? 1 + pick.extra : 0;
     view.hand.forEach((id, i) => {
