@@ -90,15 +90,14 @@ class RoundSeen:
 
 
 def _seen_record(record: RoundRecord, seat: int) -> RoundRecord:
-    """A copy of the record of the round in play without what ``seat`` did not see: the
-    other seats' dealt hands, and the dummy's draws of the turns another seat controlled it."""
-    new = record.copy()
-    new.actions = [a[:] for a in record.actions]
-    new.hands = [h[:] if s == seat else [] for s, h in enumerate(record.hands)]
-    new.drawn = [
-        d[:] if t < len(new.controllers) and new.controllers[t] == seat else [] for t, d in enumerate(record.drawn)
-    ]
-    return new
+    """The record of the round in play, a clone's own copy, without what ``seat`` did
+    not see (the other seats' dealt hands, the dummy's draws of the turns another seat
+    controlled it) and without the lists it still shares with the real one."""
+    record.actions = [a[:] for a in record.actions]
+    record.hands = [h[:] if s == seat else [] for s, h in enumerate(record.hands)]
+    controllers = record.controllers
+    record.drawn = [d[:] if t < len(controllers) and controllers[t] == seat else [] for t, d in enumerate(record.drawn)]
+    return record
 
 
 #: the records of ended rounds as seats saw them, made once: (real record, seat) -> seen
@@ -184,14 +183,36 @@ def _plain_canonical(state: State, seat: int, held: dict[int, list[int]]) -> Sta
     return new
 
 
-def _detach(world: State, seat: int) -> State:
+#: the scorings as views share them, made once: id of the real scoring -> (it, the shared one)
+_SCORINGS: dict[int, tuple[Scoring, Scoring]] = {}
+
+
+def _shared_scoring(scoring: Scoring) -> Scoring:
+    """A scoring with tuples for lists: the engine never changes a scoring once made,
+    and nobody can change this one, so every view and world shares it."""
+    parts: Any = scoring.totals
+    if isinstance(parts, tuple):  # already one
+        return scoring
+    found = _SCORINGS.get(id(scoring))
+    if found is not None and found[0] is scoring:
+        return found[1]
+    frozen: Any = (tuple(tuple(p) for p in scoring.points), tuple(scoring.totals))
+    new = Scoring(scoring.rules, *frozen)
+    if len(_SCORINGS) >= _ENDED_SIZE:
+        _SCORINGS.clear()
+    _SCORINGS[id(scoring)] = (scoring, new)  # the real one kept with it: its id is not reused meanwhile
+    return new
+
+
+def _detach(world: State, seat: int, *, deck: bool = True) -> State:
     """``world`` (a clone) without what it still shares with the state it was cloned
     from, which the engine never changes but a bot could: the records of the rounds,
-    the scorings, the deck list, the events. What ``seat`` did not see of the rounds
-    goes (:func:`_seen_record`)."""
-    world.deck = world.deck[:]
+    the scorings, the deck list (``deck``: not already a new list), the events. What
+    ``seat`` did not see of the rounds goes (:func:`_seen_record`)."""
+    if deck:
+        world.deck = world.deck[:]
     world.history = [_ended_record(r, seat) if r.tables is not None else _seen_record(r, seat) for r in world.history]
-    world.scorings = [Scoring(s.rules, [p[:] for p in s.points], s.totals[:]) for s in world.scorings]
+    world.scorings = [_shared_scoring(s) for s in world.scorings]
     if world.sheet is not None:
         game = world.game
         world.sheet = ScoreSheet(
@@ -222,7 +243,7 @@ def _world_of(state: State, seat: int, held: dict[int, list[int]]) -> State:
     world.deck = world.deck[world.deck_pos :]  # the dealt part is the real deal, in order
     world.deck_pos = 0
     world.forced_deals = None
-    return _detach(world, seat)
+    return _detach(world, seat, deck=False)
 
 
 class SeatView:

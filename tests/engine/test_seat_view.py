@@ -287,9 +287,12 @@ def test_changing_the_views_worlds_leaves_the_game_as_it_was(source):
                         r.actions.clear()
                     with pytest.raises(TypeError):
                         r.tables[0] = ()
-            for s in world.scorings:
-                s.totals[:] = [999] * len(s.totals)
-                s.points.clear()
+            for s in world.scorings:  # shared by the seat's worlds, so unchangeable
+                with pytest.raises(TypeError):
+                    s.totals[0] = 999
+                with pytest.raises(AttributeError):
+                    s.points.clear()
+            world.scorings.clear()
             world.game.hand_size = -1
             world.game.procedure = None
             world.seed = 1

@@ -225,3 +225,16 @@ def test_a_view_asked_for_another_seats_moves_refuses():
     assert view.legal_actions(0) == state.legal_actions(0)
     with pytest.raises(ValueError, match="does not know the moves of seat 1"):
         view.legal_actions(1)
+
+
+def test_the_single_agent_environments_opponents_get_views(recorder):
+    """The gymnasium environment's bot opponents are handed their seats' views, never the game, on a ruleset whose cards ask decisions."""
+    from ruledraft.rl import single_agent_env
+
+    env = single_agent_env("sushi-go-party-master-menu", players=3, opponents="recorder")
+    obs, _info = env.reset(seed=3)
+    done = False
+    while not done:
+        legal = [a for a, ok in enumerate(obs["action_mask"]) if ok]
+        obs, _reward, done, _cut, _info = env.step(legal[0])
+    assert Recorder.calls and all(kind is SeatView and seat in acting for kind, seat, acting, _ in Recorder.calls)

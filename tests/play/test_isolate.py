@@ -179,3 +179,16 @@ def test_the_python_api_isolates_too(bot_file):
     plain = ruledraft.simulate("sushi-go", players=3, games=5, bots=bots, seed=9)
     isolated = ruledraft.simulate("sushi-go", players=3, games=5, bots=bots, seed=9, isolate=True)
     assert [s.mean for s in isolated.seats] == [s.mean for s in plain.seats]
+
+
+def test_play_against_an_isolated_bot(bot_file):
+    """play --isolate against a bot that digs for the game: it finds nothing and plays the game a quiet bot making the same moves plays; without --isolate it finds the game."""
+    args = ["play", "sushi-go", "--players", "2", "--seed", "4", "--bots", f"{bot_file}:Digger"]
+    isolated = cli.invoke(app, [*args, "--isolate"], input="1\n" * 60)
+    assert isolated.exit_code == 0, isolated.output
+    quiet = cli.invoke(app, [*args[:-1], f"{bot_file}:SeesView"], input="1\n" * 60)
+    tail = isolated.output[isolated.output.index("Final totals:") :]
+    assert tail == quiet.output[quiet.output.index("Final totals:") :]  # the same moves, the same game
+    found = cli.invoke(app, args, input="1\n" * 60)
+    assert found.exit_code == 1
+    assert "raised RuntimeError: found the live game (game seed 4)" in found.stderr
