@@ -19,6 +19,7 @@ from . import (
     rulesets,
     schema,
     score,
+    serve,
     simulate,
     sweep,
     tournament,
@@ -51,6 +52,7 @@ app.command("sweep")(sweep.sweep)
 app.command("quality")(quality.quality)
 app.command("tune")(tune.tune)
 app.command("tournament")(tournament.tournament)
+app.command("serve")(serve.serve)
 
 
 @app.callback()

@@ -11,6 +11,7 @@ from rich.console import Console
 
 from ruledraft.errors import InputError, RuledraftError, RulesetError, ScoringError
 from ruledraft.language.loading import check_ruleset
+from ruledraft.play.words import shown as shown
 
 
 def fail(message: str, code: int = 1) -> typer.Exit:
@@ -73,32 +74,6 @@ def console(*, stderr: bool = False) -> Console:
     (A progress bar's description is read as markup by its column: pass it through
     :func:`shown` with ``markup=True``.)"""
     return Console(stderr=stderr, markup=False)
-
-
-_INVISIBLE = {"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"}
-
-
-def shown(text: object, *, markup: bool = False) -> str:
-    """Text from a rule file or a log made safe for the terminal.
-
-    Control and format characters (ESC, BEL, bidi overrides, ...) are written as
-    ``\\x1b``-style escapes so they never reach the terminal raw; with ``markup=True``
-    the result is also escaped for rich, so ``[bold`` in a card's name is printed as
-    written instead of being read as a style.
-    """
-    import unicodedata
-
-    s = str(text)
-    if not s.isprintable():
-        s = "".join(
-            c if c == " " or unicodedata.category(c) not in _INVISIBLE else c.encode("unicode_escape").decode("ascii")
-            for c in s
-        )
-    if markup:
-        from rich.markup import escape
-
-        s = escape(s)
-    return s
 
 
 def write_html_report(directory, *, err: bool = False, **report) -> None:

@@ -29,12 +29,15 @@ import typer
 from ruledraft.engine.board import majority_words, races
 from ruledraft.engine.state import MAX_SEED, Game, State
 from ruledraft.errors import InputError
-from ruledraft.play.agents import BotFailure, checked_act, make_agent
+from ruledraft.play.agents import BotFailure, checked_act, make_agent, parse_bot
+from ruledraft.play.bot_specs import absolute_spec
+from ruledraft.play.executor import ShippedRuleset
 from ruledraft.play.game_log import record_game
+from ruledraft.play.isolate import IsolatedAgent
 from ruledraft.play.runner import bot_seed
 
 from .board import board_lines as board_lines
-from .common import fail, get_ruleset, reported_errors, shown
+from .common import checked_ruleset, fail, reported_errors, shown
 from .event_words import event_line as event_line
 from .event_words import ordinal as ordinal
 from .human_seat import HUMAN, HumanAgent, QuitGame
@@ -63,6 +66,11 @@ def play(
     seat: int = typer.Option(0, "--seat", help="Your seat (0-based)."),
     log: str | None = log_option("Write the finished game as one JSON line (check it with `ruledraft replay`)."),
     allow_path: list[str] = allow_path_option(),
+    isolate: bool = typer.Option(
+        False,
+        "--isolate",
+        help="Run each bot from a file, a module or a package in a process of its own, sent only its seat's view.",
+    ),
 ) -> None:
     """Play a game in the terminal against bots: type a card's number or name to take it.
 
@@ -78,7 +86,8 @@ def play(
             raise InputError(
                 "play reads your moves from standard input, so the ruleset cannot come from there (-); give a file or a bundled id"
             )
-        rs = get_ruleset(ruleset, allowed_dirs(allow_path))
+        checked = checked_ruleset(ruleset, allowed_dirs(allow_path))
+        rs = checked.ruleset
         game = Game(rs, players)  # checks the player count
         if not 0 <= seat < players:
             raise InputError(f"--seat {seat}: seats are numbered 0-{players - 1} with {players} players")
@@ -96,7 +105,8 @@ def play(
             except OSError as e:
                 raise InputError(f"{log}: cannot write: {e.strerror}") from None
         try:
-            state = play_game(game, seed, seat, bot_names, pause=stdin_is_terminal())
+            shipped = ShippedRuleset(rs, checked.document) if isolate else None
+            state = play_game(game, seed, seat, bot_names, pause=stdin_is_terminal(), isolate=shipped)
         except (QuitGame, EndOfInput, KeyboardInterrupt, BotFailure) as e:
             if log and not log_existed:
                 with contextlib.suppress(OSError):
@@ -123,6 +133,13 @@ def play(
             )
 
 
+def _bot(spec: str, seed: int, seat: int, game: Game, isolate: ShippedRuleset | None):
+    """The bot of ``seat``: in a process of its own when ``isolate`` and it comes from outside."""
+    if isolate is not None and parse_bot(spec).kind.foreign:
+        return IsolatedAgent(absolute_spec(spec), seed, isolate, game.num_players, seat)
+    return make_agent(spec, seed)
+
+
 def play_game(
     game: Game,
     seed: int,
@@ -132,13 +149,15 @@ def play_game(
     write: Callable[..., None] | None = None,
     width: int | None = None,
     pause: bool = False,
+    isolate: ShippedRuleset | None = None,
 ) -> State:
     """Play one game, the human at ``seat`` and the named bots elsewhere; the finished state.
     Bot ``s`` is seeded with ``bot_seed(seed, s)``, as in simulations. Every line
     written fits ``width`` columns (default: the terminal's width). With ``pause``
     (a player at a terminal) the game waits for Enter after a pick played for the
     player and after each round's scores, so no key press runs several turns past
-    unseen."""
+    unseen. With ``isolate`` (the ruleset as it travels), each bot from outside plays
+    in a process of its own, sent only its seat's view."""
     rs = game.ruleset
     width = width or terminal_width()
     write = wrapping(write or typer.echo, width)
@@ -157,7 +176,9 @@ def play_game(
                 raise QuitGame()
 
     human = HumanAgent(names, read, write, width, pause=wait)
-    agents = [human if s == seat else make_agent(bot_names[s], bot_seed(seed, s)) for s in range(game.num_players)]
+    agents = [
+        human if s == seat else _bot(bot_names[s], bot_seed(seed, s), s, game, isolate) for s in range(game.num_players)
+    ]
     state = game.new_initial_state(seed)
     opponents = ", ".join(names.long(s) for s in range(game.num_seats) if s != seat)
     write(

@@ -451,6 +451,11 @@ def simulate(
     quiet: bool = quiet_option(),
     allow_path: list[str] = allow_path_option(),
     report: str | None = report_option(),
+    isolate: bool = typer.Option(
+        False,
+        "--isolate",
+        help="Run each bot from a file, a module or a package in a process of its own, sent only its seat's view (for a bot contest).",
+    ),
 ) -> None:
     """Simulate games between bots and print win shares, scores and points per rule.
 
@@ -466,7 +471,7 @@ def simulate(
         report_dir = report_directory(report)
         notes(note, match.bots)
         game_log = GameLog(log, inputs) if log is not None else None
-        on = RunsOn(jobs_used, where, scheduler)
+        on = RunsOn(jobs_used, where, scheduler, isolate)
         collector = with_extras(MarginalCounts.for_game) if marginal else LabTally.for_game
         summary = run_logged(
             match, games, on, game_log, cards=cards or report_dir is not None, quiet=quiet, collector=collector
@@ -528,6 +533,8 @@ class RunsOn:
     jobs: int
     where: tuple[str, int | None] | None
     scheduler: str | None
+    #: each bot from outside in a process of its own (``--isolate``)
+    isolate: bool = False
 
     @property
     def name(self) -> str:
@@ -585,6 +592,7 @@ def run_logged(
                     on_lines=lines,
                     cards=cards,
                     collector=collector or LabTally.for_game,
+                    isolate=on.isolate,
                 )
             else:
                 from ruledraft.play import cluster
@@ -598,6 +606,7 @@ def run_logged(
                         cards=cards,
                         collector=collector or LabTally.for_game,
                         backend=backend,
+                        isolate=on.isolate,
                     )
             if game_log:
                 game_log.close()

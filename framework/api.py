@@ -20,7 +20,7 @@ from ruledraft.language.bundled import OutOfReach, bundled_ids
 from ruledraft.language.file_access import UnreadableInput, input_kind
 from ruledraft.language.ruleset import CompiledRuleset
 from ruledraft.play import runner
-from ruledraft.play.agents import checked_act, make_agent
+from ruledraft.play.agents import is_foreign, make_agent
 from ruledraft.play.game_log import read_records, record_problems, replay_game
 from ruledraft.play.match import Match, check_seed, fill_seats
 
@@ -118,10 +118,12 @@ def play_game(ruleset: RulesetLike, players: int = 4, bots: Bots = DEFAULT_BOTS,
     ``bots`` name one bot per seat as ``--bots`` does (``"greedy,random"``, or a
     list of specs such as ``"value:tempura=3"`` or ``"mybot.py:MyBot"``); the last
     fills the seats left. An entry may also be an agent object (``name`` and
-    ``act(state, seat)``), which then plays its seat (and, repeated, the seats
-    after it) as it is; the moves of such an object are checked. Bots made from
-    specs are seeded from ``seed`` as in ``simulate``, so a game with a given seed
-    is the same game every time.
+    ``act(view, seat)``), which then plays its seat (and, repeated, the seats
+    after it) as it is. Only the seats that act are asked, each with its seat's
+    view (:class:`~ruledraft.engine.view.SeatView`): every player during the picks,
+    the one deciding seat while a card effect waits for a decision. Every move is
+    checked. Bots made from specs are seeded from ``seed`` as in ``simulate``, so a
+    game with a given seed is the same game every time.
 
     The state gives ``totals()``, ``winners``, ``score_sheet()``, ``history``;
     :func:`~ruledraft.play.game_log.record_game` turns it into a log record.
@@ -139,10 +141,8 @@ def play_game(ruleset: RulesetLike, players: int = 4, bots: Bots = DEFAULT_BOTS,
     seeds = runner.bot_seeds(seed, players)
     agents = [make_agent(s, seeds[n]) if isinstance(s, str) else s for n, s in enumerate(seats)]
     names = [s if isinstance(s, str) else str(getattr(s, "name", type(s).__name__)) for s in seats]
-    state = game.new_initial_state(seed)
-    while not state.is_terminal():
-        state.apply_actions([checked_act(a, names[n], state, n, seed) for n, a in enumerate(agents)])
-    return state
+    foreign = [not isinstance(s, str) or is_foreign(s) for s in seats]
+    return runner.play_game(game, seed, names, agents, foreign=foreign)
 
 
 def simulate(
@@ -152,6 +152,7 @@ def simulate(
     bots: Bots = DEFAULT_BOTS,
     seed: int = 0,
     jobs: int = 1,
+    isolate: bool = False,
 ) -> runner.Summary:
     """Play ``games`` games between bots and summarise them: what ``ruledraft simulate`` prints.
 
@@ -159,7 +160,9 @@ def simulate(
     last fills the seats left), so ``simulate("sushi-go", bots=["greedy"])`` is
     ``ruledraft simulate sushi-go --bots greedy``. Game ``i`` is seeded from ``seed``
     and ``i``; ``jobs`` processes (0: one per processor) give the same figures as
-    one. Returns a :class:`~ruledraft.play.runner.Summary`: per seat the bot, win
+    one. ``isolate`` runs each bot from a file, a module or a package in a process of
+    its own, sent only its seat's view (``--isolate``). Returns a
+    :class:`~ruledraft.play.runner.Summary`: per seat the bot, win
     share, mean score, spread and mean points per scoring rule; ``to_json()`` is
     ``--json``. Ctrl-C stops it early (``Summary.interrupted``), as on the command
     line.
@@ -177,7 +180,7 @@ def simulate(
     from ruledraft.lab.figures import LabTally
 
     jobs = jobs or runner.available_cores()
-    return runner.simulate_match(match, games, jobs=jobs, collector=LabTally.for_game)
+    return runner.simulate_match(match, games, jobs=jobs, collector=LabTally.for_game, isolate=isolate)
 
 
 def _check_seed(seed: int) -> None:

@@ -53,6 +53,8 @@ from ruledraft.engine.decisions import Decision
 from ruledraft.engine.encoding import Encoder, encoder_for
 from ruledraft.engine.procedures import StandardProcedure
 from ruledraft.engine.state import MAX_SEED, Game, State, derive_seed
+from ruledraft.engine.view import SeatView as EngineSeatView
+from ruledraft.engine.view import seat_view
 from ruledraft.errors import IllegalMoveError, InputError
 from ruledraft.language.expression import ExpressionLimits
 from ruledraft.language.ruleset import CompiledRuleset
@@ -176,10 +178,10 @@ def seat_views(state: State, seats: Sequence[int]) -> list[SeatView]:
     return out
 
 
-def _bot_sees(state: State, seat: int) -> State:
+def _bot_sees(state: State, seat: int) -> EngineSeatView:
     """What a bot opponent of the single-agent environment is handed to choose a move
-    (its ``act(state, seat)``): a copy, so no bot can change the game."""
-    return state.clone()
+    (its ``act(view, seat)``): its seat's view, so no bot sees more or changes the game."""
+    return seat_view(state, seat)
 
 
 #: the encoder's fields that :class:`BulkEncoder` fills in bulk, in order

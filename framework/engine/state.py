@@ -480,7 +480,16 @@ class State:
                     pool = tried[:-k]
                     break
             else:
-                pool = arrange(pool)  # the drawn cards stay as they are
+                # no arrangement tried drew a card that could be chosen: the last one that
+                # could goes among the drawn, so the copy never keeps the real drawn cards
+                # (only their seat has seen them)
+                tried = arrange(pool + list(pending.shown))
+                for j in range(len(tried) - k - 1, -1, -1):
+                    if self.game.procedure.redrawn(pending, (tried[j],)) is not None:
+                        tried[j], tried[-1] = tried[-1], tried[j]
+                        break
+                redrawn = self.game.procedure.redrawn(pending, tuple(tried[-k:]))
+                pool = tried[:-k] if redrawn is not None else arrange(pool)
         else:
             pool = arrange(pool)
         at = 0

@@ -64,9 +64,11 @@ class Catalogue:
 
     cards: tuple[CardType, ...]
     _index: Mapping[str, int] = attrs.field(init=False, repr=False, eq=False)
+    _ids: tuple[str, ...] = attrs.field(init=False, repr=False, eq=False)
 
     def __attrs_post_init__(self) -> None:
         object.__setattr__(self, "_index", {c.id: c.index for c in self.cards})
+        object.__setattr__(self, "_ids", tuple(c.id for c in self.cards))  # asked once per card named
 
     @property
     def size(self) -> int:
@@ -74,7 +76,7 @@ class Catalogue:
 
     @property
     def ids(self) -> tuple[str, ...]:
-        return tuple(c.id for c in self.cards)
+        return self._ids
 
     def index_of(self, card_id: str) -> int:
         """The index of card ``card_id``; ``KeyError`` if there is none."""

@@ -1,15 +1,18 @@
 """Agents: whoever chooses a seat's action -- bots here, a human in the CLI.
 
-An agent is anything with ``name`` and ``act(state, seat) -> action``. Agents are
+An agent is anything with ``name`` and ``act(view, seat) -> action``. Agents are
 found by name through a registry (:func:`register_agent`, :func:`make_agent`), so a
 new bot plugs in without touching the runner or the CLI. This module registers the
 built-in bots: its own, and the search bots of :mod:`ruledraft.play.planner` and
 :mod:`ruledraft.play.ismcts`, which stand below it and know nothing of the registry
 (what the bots share lives lower still, in :mod:`ruledraft.play.gains`).
 
-Bots look only at what their seat may know: their own hand and the public tables.
-:func:`observe` gives exactly that, as a record and as the vector the PettingZoo
-environments give a learner (:mod:`ruledraft.engine.encoding`).
+Bots look only at what their seat may know: they are handed the seat's view
+(:class:`ruledraft.engine.view.SeatView`), never the live game: its hand, the tables,
+the decision it must make, the scores, and worlds dealt again for search. The
+built-in bots also take a live ``State`` (they make its view first), for callers of
+the older interface. :func:`observe` gives what a seat knows as a record and as the
+vector the PettingZoo environments give a learner (:mod:`ruledraft.engine.encoding`).
 """
 
 from __future__ import annotations
@@ -23,10 +26,12 @@ from typing import Any, Protocol
 
 from ruledraft.engine.encoding import encoder_for
 from ruledraft.engine.records import Observation
+from ruledraft.engine.view import SeatView, as_view
 from ruledraft.play.bot_specs import (
     BotFailure,
     BotKind,
     BotOption,
+    BotRaised,
     BotSpec,
     BotSpecError,
     entry_point_bots,
@@ -60,13 +65,13 @@ __all__ = [
 
 
 class Agent(Protocol):
-    """A bot: a ``name`` and ``act(state, seat)``, the action it takes (one of
-    ``state.legal_actions(seat)``), looking only at what its seat may know."""
+    """A bot: a ``name`` and ``act(view, seat)``, the action it takes (one of
+    ``view.legal_actions()``), given the view of its seat (:class:`SeatView`)."""
 
     name: str
 
-    def act(self, state, seat: int) -> int:  # pragma: no cover - protocol
-        ...
+    def act(self, view: Any, seat: int) -> int:  # pragma: no cover - protocol
+        """``view``: the :class:`SeatView` of ``seat``."""
 
 
 AgentFactory = Callable[..., Agent]
@@ -151,15 +156,21 @@ def is_foreign(name: str) -> bool:
     return spec is not None and spec.kind.foreign
 
 
-def checked_act(agent: Agent, name: str, state, seat: int, seed: int) -> int:
-    """``agent.act(state, seat)``, with a :class:`BotFailure` naming the bot, the seat,
-    the game's seed and the action if it raises or its move is not legal."""
-    try:
-        action = agent.act(state, seat)
-    except Exception as e:  # noqa: BLE001 - any failure of a bot is one message
-        reason = f"{type(e).__name__}: {e}".splitlines()[0]
-        raise BotFailure(f"bot '{name}' at seat {seat} raised {reason} (game seed {seed})") from None
-    if type(action) is not int or action not in state.legal_actions(seat):
+def checked_act(agent: Agent, name: str, seen: Any, seat: int, seed: int, *, foreign: bool = True) -> int:
+    """``agent.act(view, seat)`` on the seat's view (``seen``: the view, or the live
+    state to make it of), with a :class:`BotFailure` naming the bot, the seat, the
+    game's seed and the action if its move is not legal, or, for a bot from outside
+    (``foreign``), if it raises."""
+    view = as_view(seen, seat)
+    if foreign:
+        try:
+            action = agent.act(view, seat)
+        except Exception as e:  # noqa: BLE001 - any failure of a bot is one message
+            reason = (str(e) if isinstance(e, BotRaised) else f"{type(e).__name__}: {e}").splitlines()[0]
+            raise BotFailure(f"bot '{name}' at seat {seat} raised {reason} (game seed {seed})") from None
+    else:
+        action = agent.act(view, seat)
+    if not view.is_legal(action):
         raise BotFailure(f"bot '{name}' at seat {seat} chose {action!r}, not a legal action (game seed {seed})")
     return action
 
@@ -199,16 +210,9 @@ class RandomAgent:
         #: such agents can be played by the engine's tighter loop (State.play_out).
         rng = _random.Random(seed) if type(seed) is int else random.Random(seed)  # str seeds: random's own hashing
         self.uniform_random = rng.random
-        self._game: object = None
-        self._sample: Any = None
 
-    def act(self, state, seat: int) -> int:
-        if state.pending is not None:  # a decision: uniform over its options
-            return state.sample_action(seat, self.uniform_random)
-        if state.game is not self._game:  # the game's sampler, looked up once
-            self._game = state.game
-            self._sample = state.game.procedure.sample_action
-        return self._sample(state, seat, self.uniform_random)
+    def act(self, view, seat: int) -> int:
+        return as_view(view, seat).sample_action(self.uniform_random)
 
 
 class GreedyAgent:
@@ -225,8 +229,9 @@ class GreedyAgent:
     def __init__(self, seed: int = 0):
         self._rng = random.Random(seed)
 
-    def act(self, state, seat: int) -> int:
-        legal = state.legal_actions(seat)
+    def act(self, view, seat: int) -> int:
+        state = as_view(view, seat)  # reads as a state does
+        legal = state.legal_actions()
         if len(legal) == 1:
             return legal[0]
         if state.pending is not None:
@@ -297,14 +302,14 @@ def _own_points(state, seat: int) -> int:
     return points
 
 
-def _best_decision(state, seat: int, legal: list[int], rng: random.Random) -> int:
+def _best_decision(view: SeatView, seat: int, legal: list[int], rng: random.Random) -> int:
     """A one-step look at a pending decision: each option applied to a copy, the one
     that leaves ``seat`` with the most points now (ties: ``rng``). The copy re-deals
     what ``seat`` cannot see (one deal for every option): a decision that asks other
     seats (a spoon) is judged on what the seat knows, never on their real hands."""
     best: list[int] = []
     best_points = None
-    seen = state.resample_hidden(seat, rng.random)
+    seen = view.sample_world(rng.random)
     for action in legal:
         after = seen.clone()
         after.apply_actions([action])
@@ -324,8 +329,8 @@ class FirstAgent:
     def __init__(self, seed: int = 0):
         pass
 
-    def act(self, state, seat: int) -> int:
-        return state.legal_actions(seat)[0]
+    def act(self, view, seat: int) -> int:
+        return as_view(view, seat).legal_actions()[0]
 
 
 #: games of random play sampled for the value bot's default card values
@@ -382,8 +387,9 @@ class ValueAgent:
             self._game, self._values = game, values
         return self._values
 
-    def act(self, state, seat: int) -> int:
-        legal = state.legal_actions(seat)
+    def act(self, view, seat: int) -> int:
+        state = as_view(view, seat)
+        legal = state.legal_actions()
         if len(legal) == 1:
             return legal[0]
         if state.pending is not None:

@@ -40,6 +40,11 @@ class BotFailure(RuledraftError):
     """A bot raised, or chose a move that is not legal."""
 
 
+class BotRaised(Exception):  # noqa: N818 - the bot's own error, passed on
+    """A bot in another process (``--isolate``) raised: the message is its error as
+    ``Type: message``."""
+
+
 _TRUE = {"true", "yes", "on", "1"}
 _FALSE = {"false", "no", "off", "0"}
 

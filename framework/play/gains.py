@@ -78,10 +78,11 @@ def with_cards(t: Tableau, seat: int, cards: Sequence[int], removed: int | None)
 
 
 def kept_now(state) -> Tableau:
-    """Cards that will be kept to game end, counting those already played this round."""
+    """Cards that will be kept to game end, counting those already played this round
+    (``state``: a state, or a seat's view)."""
     kept = state.game.kept
-    counts = [row[:] for row in state.kept_counts]
-    cards = [seq[:] for seq in state.kept_cards]
+    counts = [list(row) for row in state.kept_counts]
+    cards = [list(seq) for seq in state.kept_cards]
     for s, seq in enumerate(state.played):
         for c in seq:
             if kept[c]:

@@ -1,7 +1,7 @@
 """The ``ismcts`` bot: information-set Monte Carlo tree search.
 
 Each decision runs a number of iterations. An iteration deals again everything the
-seat cannot see (``State.resample_hidden``: one determinization), walks down the
+seat cannot see (``resample_hidden`` of its view's world: one determinization), walks down the
 tree, adds one node, plays the rest of the game out and backs up every seat's reward.
 A roll-out (``rollout=values``, the default) lets every seat take the move whose
 cards are worth most by the ``planner`` bot's count-aware card values (measured
@@ -15,7 +15,7 @@ and the joint action is applied with ``apply_actions``. A seat's action counts a
 kept per action with how often it was available (the other seats' hands differ
 between determinizations), and the choice at the root is the most visited action.
 
-The bot reads only ``legal_actions``, the state's public interface and the scores:
+The bot reads only its seat's view (``legal_actions``, its world) and the scores:
 it knows no card by name, so it plays every ruleset, the dummy's controller and
 special actions (chopsticks) included.
 """
@@ -27,6 +27,7 @@ import random
 import time
 from typing import Any
 
+from ruledraft.engine.view import as_view
 from ruledraft.play.bot_specs import BotOption
 from ruledraft.play.planner import count_values, policy_action
 
@@ -140,20 +141,22 @@ class ISMCTSAgent:
 
     # ------------------------------------------------------------------ search
 
-    def act(self, state: Any, seat: int) -> int:
-        legal = state.legal_actions(seat)
+    def act(self, view: Any, seat: int) -> int:
+        view = as_view(view, seat)
+        legal = view.legal_actions()
         if len(legal) == 1:
             return int(legal[0])
-        root = self.search(state, seat)
+        root = self.search(view, seat)
         stats = root.stats[seat]
         # most visited; ties by the better mean, then the smaller action number
         return max(legal, key=lambda a: (stats[a][0], stats[a][1] / stats[a][0] if stats[a][0] else 0.0, -a))
 
-    def search(self, state: Any, seat: int) -> _Node:
-        """The tree grown from ``state`` for ``seat`` within the budget."""
-        players = state.game.num_players
-        root = _Node(players)
-        state = state.canonical_hidden(seat)  # the search depends only on what the seat knows
+    def search(self, view: Any, seat: int) -> _Node:
+        """The tree grown from ``view`` (the seat's view, or a state to make it of) for
+        ``seat`` within the budget."""
+        view = as_view(view, seat)
+        root = _Node(view.players)
+        state = view.world()  # the unseen cards in one fixed order: the search depends only on what the seat knows
         rng = self._rng
         draw = rng.random
         #: the largest reward size seen so far: margins are scaled into [-1, 1] by it

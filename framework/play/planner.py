@@ -2,7 +2,7 @@
 
 ``greedy`` counts the points a card adds to the table as it stands, so it never
 starts a set. ``planner`` looks to the end of the round instead. For each of a few
-deals of what its seat cannot see (``State.resample_hidden``: the same deals for
+deals of what its seat cannot see (``resample_hidden`` of its view's world: the same deals for
 every candidate move, so the moves are compared on equal terms), it plays each
 legal move, lets the rest of the round unfold with every seat picking by a cheap
 policy, and scores the round as the ruleset does (round-end rules; game-end rules
@@ -17,8 +17,8 @@ card that starts a set is worth what the sets it leads to are worth.
 
 It knows no card by name: everything comes from the compiled rules through the
 engine, so it plays every ruleset, plug-in kinds, expressions and the dummy
-procedure included, and it sees only what its seat may know (the search starts
-from ``State.canonical_hidden``).
+procedure included, and it sees only what its seat may know: its seat's view, whose
+``world()`` (the unseen cards laid out in one fixed order) the search starts from.
 """
 
 from __future__ import annotations
@@ -27,6 +27,7 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
+from ruledraft.engine.view import as_view
 from ruledraft.play.bot_specs import BotOption
 from ruledraft.play.gains import returned_card, sampled_gains
 
@@ -85,19 +86,20 @@ class PlannerAgent:
         self.samples = samples
         self._rng = random.Random(seed)
 
-    def act(self, state: Any, seat: int) -> int:
-        legal = state.legal_actions(seat)
+    def act(self, view: Any, seat: int) -> int:
+        view = as_view(view, seat)
+        legal = view.legal_actions()
         if len(legal) == 1:
             return int(legal[0])
-        game = state.game
+        game = view.game
         values = count_values(game)
         dummy = game.ruleset.dummy
         rivals = game.num_seats if dummy is not None and dummy.can_win else game.num_players
-        known = state.canonical_hidden(seat)  # what follows depends only on what the seat knows
+        known = view.world()  # the unseen cards in one fixed order: what follows depends only on what the seat knows
         draw = self._rng.random
         worth = [0.0] * len(legal)
-        this_round = state.round
-        acting = state.acting_seats()  # every player picking, or one seat deciding for a card's effect
+        this_round = view.round
+        acting = view.acting_seats()  # every player picking, or one seat deciding for a card's effect
         for _ in range(self.samples):
             det = known.resample_hidden(seat, draw)
             others = {s: policy_action(det, s, values) for s in acting if s != seat}

@@ -25,7 +25,7 @@ from ruledraft.engine.scoresheet import Scoring, add_rule_points
 from ruledraft.engine.state import MAX_SEED, Game, State, derive_seed
 from ruledraft.language.ruleset import CompiledRuleset
 from ruledraft.play import executor
-from ruledraft.play.agents import checked_act, is_foreign, make_agent
+from ruledraft.play.agents import checked_act, is_foreign, make_agent, parse_bot
 from ruledraft.play.bot_specs import absolute_spec
 from ruledraft.play.executor import (  # noqa: F401 - where they have long been imported from
     Chunk,
@@ -37,6 +37,7 @@ from ruledraft.play.executor import (  # noqa: F401 - where they have long been 
     steady_heap,
 )
 from ruledraft.play.game_log import record_game, record_line
+from ruledraft.play.isolate import IsolatedAgent
 from ruledraft.play.match import Match, fill_seats  # noqa: F401 - fill_seats: where it has long been imported from
 
 
@@ -103,14 +104,39 @@ def bot_seeds(seed: int, seats: int) -> list[int]:
 
 
 def play_game(
-    game: Game, seed: int, bots: Sequence[str], agents: Sequence | None = None, *, specs: Sequence[str] | None = None
+    game: Game,
+    seed: int,
+    bots: Sequence[str],
+    agents: Sequence | None = None,
+    *,
+    specs: Sequence[str] | None = None,
+    foreign: Sequence[bool] | None = None,
+    isolate: ShippedRuleset | None = None,
 ) -> State:
     """Play one game to the end with the named bots (or the given agents). ``specs``:
     the specs the agents are made from when they differ from the names the messages
-    give (a bot file named by its absolute path, on a worker elsewhere)."""
+    give (a bot file named by its absolute path, on a worker elsewhere).
+
+    Only the seats that act are asked (every player during the picks, the deciding
+    seat while a card effect waits for a decision), each with its seat's view, and
+    every move is checked before it is played. A uniform agent (``uniform_random``)
+    is never asked: the engine draws its move from its stream, as its ``act`` would. A bot from outside (``foreign``, by
+    default the bots loaded from a file, a module or an entry point) that raises ends
+    the game with a :class:`BotFailure`; a built-in bot's error is raised as it is.
+    With ``isolate`` (the ruleset as it travels), each bot from outside runs in a
+    process of its own (:mod:`ruledraft.play.isolate`) and is sent only its view."""
     specs = bots if specs is None else specs
     if agents is None:
-        agents = [make_agent(spec, s) for spec, s in zip(specs, bot_seeds(seed, len(specs)))]
+        seeds = bot_seeds(seed, len(specs))
+        if isolate is not None:  # each bot from outside in a process of its own
+            agents = [
+                IsolatedAgent(spec, seeds[n], isolate, game.num_players, n)
+                if parse_bot(spec).kind.foreign
+                else make_agent(spec, seeds[n])
+                for n, spec in enumerate(specs)
+            ]
+        else:
+            agents = [make_agent(spec, s) for spec, s in zip(specs, seeds)]
     if len(agents) != game.num_players:
         raise ValueError(f"{len(agents)} agents for {game.num_players} players")
     state = game.new_initial_state(seed)
@@ -119,24 +145,23 @@ def play_game(
     if len(uniform) == len(agents):  # every seat picks uniformly: the engine's own loop plays the same game
         state.play_out(uniform)
         return state
+    if foreign is None:
+        foreign = [is_foreign(spec) for spec in specs]
     apply = game.procedure.apply  # what State.apply_actions calls, minus checks that hold here
-    if any(is_foreign(spec) for spec in specs):  # a bot from outside: its failures and moves are checked
-        named = [(s, a, bots[s]) for s, a in enumerate(agents)]
-        while not state.finished:
-            if state.pending is not None:  # a card effect asks one seat to decide
-                s = state.pending.seat
-                apply(state, [checked_act(agents[s], bots[s], state, s, seed)])
-                continue
-            apply(state, [checked_act(a, name, state, s, seed) for s, a, name in named])
-        return state
-    acts = list(enumerate(a.act for a in agents))
+    moves = [_mover(state, a, r, name, alien, seed) for a, r, name, alien in zip(agents, randoms, bots, foreign)]
     while not state.finished:
-        if state.pending is not None:
-            s = state.pending.seat
-            apply(state, [agents[s].act(state, s)])
-            continue
-        apply(state, [act(state, s) for s, act in acts])
+        apply(state, [moves[s](s) for s in state.acting_seats()])
     return state
+
+
+def _mover(state: State, agent: Any, uniform: Any, name: str, alien: bool, seed: int) -> Callable[[int], int]:
+    """How a seat's move is chosen: a uniform agent's (``uniform``: its stream) is the
+    engine's draw from its stream, what its ``act`` would return, so the agent is never
+    handed anything; any other agent is asked with its seat's view and checked."""
+    if uniform is not None:
+        sample = state.sample_action
+        return lambda s: sample(s, uniform)
+    return lambda s: checked_act(agent, name, state, s, seed, foreign=alien)
 
 
 @attrs.frozen
@@ -251,8 +276,11 @@ class GamesWork:
         cards: bool = True,
         collector: CollectorFactory | None = None,
         game: Game | None = None,
+        isolate: bool = False,
     ) -> None:
         self.shipped = ruleset
+        #: each bot from outside in a process of its own, sent only its views
+        self.isolate = isolate
         self.log = log
         self.players = players
         self.seed = seed
@@ -287,6 +315,7 @@ class GamesWork:
 
     def play(self, start: int, end: int, stop: Callable[[], bool] | None = None) -> Chunk:
         game, seed, bots, specs, kept = self.game, self.seed, self.bots, self.specs, self.records
+        isolate = self.shipped if self.isolate else None
         tally = self.empty()
         records: list = []
         index = start
@@ -294,7 +323,7 @@ class GamesWork:
             while index < end:
                 if stop is not None and stop():
                     break
-                state = play_game(game, game_seed(seed, index), bots, specs=specs)
+                state = play_game(game, game_seed(seed, index), bots, specs=specs, isolate=isolate)
                 tally.add_state(state)
                 if kept == "lines":
                     records.append(record_line(record_game(state, bots)))
@@ -630,6 +659,7 @@ def simulate_match(
     cards: bool = True,
     collector: CollectorFactory | None = None,
     backend: executor.Backend | None = None,
+    isolate: bool = False,
 ) -> Summary:
     """Play ``games`` games of ``match`` and summarise them (``cards``: with the
     collector's per-card figures, on by default: they cost a few percent of the time).
@@ -646,10 +676,11 @@ def simulate_match(
     once, queued games are dropped, and the summary counts exactly the games whose
     results arrived (``on_result`` has had each of them, the last few possibly out of
     order); ``Summary.signal`` says which signal. A second signal ends the process
-    at once (see :class:`StopSignals`).
+    at once (see :class:`StopSignals`). With ``isolate``, each bot from a file, a
+    module or a package plays in a process of its own, sent only its views.
     """
     kept = "lines" if on_lines is not None else "results" if on_result is not None else ""
-    work = GamesWork.of(match, records=kept, log=log, cards=cards, collector=collector)
+    work = GamesWork.of(match, records=kept, log=log, cards=cards, collector=collector, isolate=isolate)
     if backend is None:
         backend = executor.local(jobs, games, _start_method())
     deliver = on_lines if on_lines is not None else _each(on_result) if on_result is not None else None

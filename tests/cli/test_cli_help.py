@@ -29,6 +29,7 @@ COMMANDS = [
     "quality",
     "tune",
     "tournament",
+    "serve",
 ]
 
 
@@ -63,7 +64,8 @@ def test_app_help_lists_every_command():
 
 
 @pytest.mark.parametrize(
-    "command", ["show", "validate", "score", "simulate", "play", "replay", "bench", "compare", "sweep", "quality"]
+    "command",
+    ["show", "validate", "score", "simulate", "play", "replay", "bench", "compare", "sweep", "quality", "serve"],
 )
 def test_help_of_a_command_taking_a_ruleset_names_the_bundled_ones(command):
     """Where an argument or option takes a ruleset, its help names every bundled ruleset id, whole."""
@@ -73,7 +75,7 @@ def test_help_of_a_command_taking_a_ruleset_names_the_bundled_ones(command):
     assert ", ".join(ids) in text
 
 
-@pytest.mark.parametrize("command", ["simulate", "play", "bench", "quality", "tune"])
+@pytest.mark.parametrize("command", ["simulate", "play", "bench", "quality", "tune", "serve"])
 def test_help_of_a_command_taking_bots_names_the_bots(command):
     """`--bots` help lists every registered bot."""
     text = flat(help_text(command))

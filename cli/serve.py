@@ -1,0 +1,128 @@
+"""``ruledraft serve``: play a ruleset with friends, each in their own browser."""
+
+from __future__ import annotations
+
+import os
+import socket
+import sys
+from pathlib import Path
+
+import typer
+
+from ruledraft.errors import InputError
+
+from .common import fail, reported_errors, shown
+from .options import (
+    allow_path_option,
+    allowed_dirs,
+    bots_option,
+    parse_bots,
+    players_option,
+    ruleset_help,
+    seat_bots_help,
+)
+
+NEEDS = "ruledraft serve needs the web extra: pip install 'ruledraft[web]'"
+
+
+def serve(
+    ruleset: str = typer.Argument(None, help=ruleset_help() + " Optional with --resume."),
+    players: int = players_option(4, "Number of players at the table, people and bots."),
+    humans: int = typer.Option(
+        1, "--humans", "-H", help="How many seats are people (the first seats); bots take the rest."
+    ),
+    bots: str = bots_option("greedy", seat_bots_help("Bots for the seats that are not people, in seat order")),
+    seed: int = typer.Option(None, "--seed", "-s", help="Seed of the deal and of the bots (default: a random one)."),
+    host: str = typer.Option(
+        "127.0.0.1", "--host", help="Address to listen on; 0.0.0.0 lets other machines of your network join."
+    ),
+    port: int = typer.Option(8000, "--port", min=0, max=65535, help="Port to listen on (0: any free port)."),
+    journal: str = typer.Option(
+        "ruledraft-tables",
+        "--journal",
+        metavar="DIR",
+        help="Directory where each table is journaled move by move (a folder per table).",
+    ),
+    resume: str = typer.Option(
+        None, "--resume", metavar="DIR", help="Continue every table journaled in DIR (after a crash or a restart)."
+    ),
+    allow_path: list[str] = allow_path_option(),
+) -> None:
+    """Serve a table in the browser: one link per person, bots in the other seats.
+
+    Prints a link for each person's seat (each with its own secret), a link
+    to watch, and the lobby, where more tables can be opened. Each browser is
+    sent only its own seat's view; every move is checked by the engine. Each
+    table is journaled move by move: --resume DIR continues the games after a
+    crash. A finished game's log downloads from its page (check it with
+    `ruledraft replay`).
+    """
+    try:
+        import starlette  # noqa: F401
+        import uvicorn  # noqa: F401
+        import websockets  # noqa: F401
+    except ImportError:
+        fail(f"error: {NEEDS}", 1)
+    from ruledraft.web.app import create_app
+    from ruledraft.web.tables import Tables
+
+    with reported_errors():
+        if ruleset is None and resume is None:
+            raise InputError("name a RULESET to serve, or --resume DIR")
+        allow = allowed_dirs(allow_path)
+        where = Path(resume if resume is not None else journal)
+        if resume is not None and not where.is_dir():
+            raise InputError(f"--resume {shown(resume)}: not a directory")
+        try:
+            where.mkdir(parents=True, exist_ok=True)
+        except OSError as e:
+            raise InputError(f"--journal {shown(journal)}: cannot create: {e.strerror}") from None
+        tables = Tables(where, allow)
+        opened = []
+        if resume is not None:
+            resumed, problems = tables.resume(where)
+            for line in problems:
+                typer.echo(shown(f"warning: {line}"), err=True)
+            opened.extend(resumed)
+        if ruleset is not None:
+            rs = tables.ruleset(ruleset)
+            if not 1 <= humans <= players:
+                raise InputError(f"--humans must be from 1 to the {players} players, not {humans}")
+            bot_seats = players - humans
+            specs = parse_bots(bots, bot_seats, card_ids=rs.catalogue.ids) if bot_seats else []
+            opened.append(tables.open_table(ruleset, players, humans, specs, seed))
+        try:
+            sock = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET, socket.SOCK_STREAM)
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            sock.bind((host, port))
+            sock.listen(128)  # connections wait from now on, before the server takes them
+        except (OSError, OverflowError) as e:
+            raise InputError(f"cannot listen on {shown(host)}:{port}: {getattr(e, 'strerror', None) or e}") from None
+        port = sock.getsockname()[1]
+    if host in ("0.0.0.0", "::"):
+        typer.echo(
+            "warning: listening on every network address: anyone who can reach this machine can open tables here",
+            err=True,
+        )
+    shown_host = socket.gethostname() if host in ("0.0.0.0", "::") else (f"[{host}]" if ":" in host else host)
+    base = f"http://{shown_host}:{port}"
+    for table in opened:
+        rs = table.game.ruleset
+        state = "finished" if table.state.is_terminal() else f"{table.game.num_players} players, seed {table.seed}"
+        typer.echo(f"Table {table.id}: {shown(rs.name)}, {state}")
+        for s, token in sorted(table.tokens.items()):
+            typer.echo(f"  seat {s}: {base}/t/{table.id}/{token}")
+        typer.echo(f"  watch:  {base}/t/{table.id}/{table.spectator}")
+    typer.echo(f"Lobby: {base}/   (journal: {os.path.abspath(where)}; Ctrl-C stops)")
+    sys.stdout.flush()  # the links, before the server takes over (standard output may be a pipe)
+    import uvicorn
+    from uvicorn.config import WS_PROTOCOLS
+
+    app = create_app(tables, [ruleset] if ruleset else [])
+    ws = "websockets-sansio" if "websockets-sansio" in WS_PROTOCOLS else "websockets"  # the older one is deprecated
+    config = uvicorn.Config(app, ws=ws, ws_max_size=65536, log_level="warning", lifespan="off")
+    try:
+        uvicorn.Server(config).run(sockets=[sock])
+    finally:
+        tables.close()
+        sock.close()

@@ -1,0 +1,653 @@
+"""What one seat may know of a game: :class:`SeatView`, what every bot is handed.
+
+A bot never gets the live :class:`~ruledraft.engine.state.State`: it gets the view of
+its seat, built from the state by :func:`seat_view`. The view holds copies only, and
+answers with immutable values (tuples, a read-only mapping, frozen records):
+
+* the seat's hand, every table (in play order and by card type), the cards kept to
+  game end, how many cards each hand holds;
+* the cards it has seen in hands it passed on, as they are now (perfect recall:
+  every change to a hand since it was seen is public) and cards every seat knows to
+  be in a hand (a card an effect gave back in sight of all);
+* the decision it must make now (a card effect's, with the cards only it may see),
+  or which seat the turn waits for;
+* the visible history: per round its own dealt hand, every revealed pick, the
+  decisions made, the tables at round end; the card effects' events; the scores;
+* the ruleset, and the card names through :meth:`SeatView.card_id` /
+  :meth:`SeatView.card_name` / :meth:`SeatView.card_index`;
+* :meth:`SeatView.legal_actions`, :meth:`SeatView.decode_action`,
+  :meth:`SeatView.action_to_string`;
+* for search, :meth:`SeatView.sample_world`: a full engine ``State`` in which
+  everything the seat cannot see is dealt again at random, consistently with what it
+  has seen (the determinization of information-set search), and
+  :meth:`SeatView.world`: the same with the unseen cards laid out in one fixed order.
+
+A world is a copy that knows nothing the seat does not: its unseen cards are
+re-dealt, its seed is 0 (the real seed would give away the deal), the deck's dealt
+part and the other seats' dealt hands are gone from it, and its game is a twin of the
+real game (changing it changes nothing at the table). Two states the seat cannot
+tell apart give the same view, which the tests check by walking everything
+reachable from a view.
+
+What a view cannot stop: Python code in the same process can always reach any
+object (the garbage collector lists them all). A bot contest should run each bot
+in its own process (``--isolate``), where a bot receives only its view, serialized.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from types import MappingProxyType
+from typing import Any
+
+import attrs
+
+from ruledraft.engine.records import RoundRecord, Turn
+from ruledraft.engine.scoresheet import ScoreSheet, Scoring
+from ruledraft.engine.state import Event, Game, State
+from ruledraft.language.catalogue import CardType
+from ruledraft.language.decision import Decision
+from ruledraft.language.ruleset import CompiledRuleset
+from ruledraft.tableau import Tableau
+
+__all__ = ["RoundSeen", "SeatView", "as_view", "seat_view", "twin_game"]
+
+#: the seed of every world a view makes: the real one would give the deal away
+WORLD_SEED = 0
+
+#: the twins made so far: id of the real game -> (the real game, its twin)
+_TWINS: dict[int, tuple[Game, Game]] = {}
+#: how many twins :data:`_TWINS` keeps before it starts afresh
+_TWINS_SIZE = 64
+
+
+def twin_game(game: Game) -> Game:
+    """The twin of ``game`` the views' worlds play in: the same ruleset and players,
+    another object (made once per game), so a bot that changes its world's game
+    changes nothing at the real table."""
+    found = _TWINS.get(id(game))
+    if found is not None and found[0] is game:
+        return found[1]
+    twin = Game(game.ruleset, game.num_players)
+    if len(_TWINS) >= _TWINS_SIZE:
+        _TWINS.clear()
+    _TWINS[id(game)] = (game, twin)  # the real game kept with it: its id is not reused meanwhile
+    return twin
+
+
+@attrs.frozen
+class RoundSeen:
+    """One round as a seat saw it."""
+
+    #: the hand the seat was dealt (a dummy's pile and other hands are hidden)
+    dealt: tuple[int, ...]
+    #: the turns so far: every seat's revealed action, the engine's automatic turns, the
+    #: dummy's controller, the cards it drew (only when this seat controlled it), the
+    #: decisions made
+    turns: tuple[Turn, ...]
+    #: every seat's table when the round was scored, in play order (None until then)
+    tables: tuple[tuple[int, ...], ...] | None
+
+
+def _seen_record(record: RoundRecord, seat: int) -> RoundRecord:
+    """The record of the round in play, a clone's own copy, without what ``seat`` did
+    not see (the other seats' dealt hands, the dummy's draws of the turns another seat
+    controlled it) and without the lists it still shares with the real one."""
+    record.actions = [a[:] for a in record.actions]
+    record.hands = [h[:] if s == seat else [] for s, h in enumerate(record.hands)]
+    controllers = record.controllers
+    record.drawn = [d[:] if t < len(controllers) and controllers[t] == seat else [] for t, d in enumerate(record.drawn)]
+    return record
+
+
+#: the records of ended rounds as seats saw them, made once: (real record, seat) -> seen
+_ENDED: dict[tuple[int, int], tuple[RoundRecord, RoundRecord]] = {}
+#: how many :data:`_ENDED` keeps before it starts afresh (a few games' worth)
+_ENDED_SIZE = 512
+
+
+def _ended_record(record: RoundRecord, seat: int) -> RoundRecord:
+    """The record of a round that has ended as ``seat`` saw it, every part a tuple: the
+    engine never changes an ended round, and nobody can, so every view and world of
+    the seat shares one."""
+    parts: Any = record.actions
+    if isinstance(parts, tuple):  # already one
+        return record
+    key = (id(record), seat)
+    cached = _ENDED.get(key)
+    if cached is not None and cached[0] is record:
+        return cached[1]
+    new = RoundRecord.__new__(RoundRecord)
+    frozen: Any = new  # its parts are tuples where the class has lists
+    frozen.hands = tuple(tuple(h) if s == seat else () for s, h in enumerate(record.hands))
+    frozen.actions = tuple(tuple(a) for a in record.actions)
+    frozen.auto_turns = tuple(record.auto_turns)
+    frozen.controllers = tuple(record.controllers)
+    frozen.drawn = tuple(
+        tuple(d) if t < len(record.controllers) and record.controllers[t] == seat else ()
+        for t, d in enumerate(record.drawn)
+    )
+    frozen.tables = None if record.tables is None else tuple(tuple(t) for t in record.tables)
+    frozen.counts = None if record.counts is None else tuple(tuple(c) for c in record.counts)
+    frozen.decisions = tuple(record.decisions)
+    frozen.turned = None if record.turned is None else tuple(MappingProxyType(dict(t)) for t in record.turned)
+    if len(_ENDED) >= _ENDED_SIZE:
+        _ENDED.clear()
+    _ENDED[key] = (record, new)  # the real record kept with it: its id is not reused meanwhile
+    return new
+
+
+def _known(state: State, seat: int, held: dict[int, list[int]]) -> dict[int, tuple[int, ...]]:
+    """The cards ``seat`` knows to be in each other hand: the hands it has held this
+    round (``held``: the procedure's ``known_hands``, as they are now), and cards every
+    seat saw go into a hand."""
+    known = {s: cards for s, cards in held.items() if s != seat}
+    book = state.book
+    if book is not None:
+        for other, cards in enumerate(book.known_in_hand):
+            if other == seat or not cards or other in known:
+                continue  # a hand held is known whole already
+            known[other] = cards
+    if 0 <= state.controller != seat and state.drawn and state.controller in known:
+        # a controller's drawn cards (the last of its hand) are hidden from the others
+        known[state.controller] = known[state.controller][: len(state.hands[state.controller]) - len(state.drawn)]
+    return {s: tuple(sorted(cards)) for s, cards in sorted(known.items())}
+
+
+def _plain_canonical(state: State, seat: int, held: dict[int, list[int]]) -> State:
+    """``state.canonical_hidden(seat)`` of a state without card effects, a dummy or a
+    pending decision (the common case, in a tighter loop): every other hand ``seat``
+    has held, sorted; the unseen cards (other hands, the undealt deck) sorted and
+    dealt back into the same places."""
+    new = state.clone()
+    pool: list[int] = []
+    unseen = []
+    for other, hand in enumerate(state.hands):
+        if other == seat:
+            continue
+        if other in held:
+            new.hands[other] = sorted(hand)
+        else:
+            pool += hand
+            unseen.append(other)
+    pool += state.deck[state.deck_pos :]
+    pool.sort()
+    at = 0
+    for other in unseen:
+        n = len(state.hands[other])
+        new.hands[other] = pool[at : at + n]
+        at += n
+    new.deck = state.deck[: state.deck_pos] + pool[at:]
+    if state.reserves:
+        new.reserves = [sorted(r) for r in state.reserves]
+    return new
+
+
+#: the scorings as views share them, made once: id of the real scoring -> (it, the shared one)
+_SCORINGS: dict[int, tuple[Scoring, Scoring]] = {}
+
+
+def _shared_scoring(scoring: Scoring) -> Scoring:
+    """A scoring with tuples for lists: the engine never changes a scoring once made,
+    and nobody can change this one, so every view and world shares it."""
+    parts: Any = scoring.totals
+    if isinstance(parts, tuple):  # already one
+        return scoring
+    found = _SCORINGS.get(id(scoring))
+    if found is not None and found[0] is scoring:
+        return found[1]
+    frozen: Any = (tuple(tuple(p) for p in scoring.points), tuple(scoring.totals))
+    new = Scoring(scoring.rules, *frozen)
+    if len(_SCORINGS) >= _ENDED_SIZE:
+        _SCORINGS.clear()
+    _SCORINGS[id(scoring)] = (scoring, new)  # the real one kept with it: its id is not reused meanwhile
+    return new
+
+
+def _detach(world: State, seat: int, *, deck: bool = True) -> State:
+    """``world`` (a clone) without what it still shares with the state it was cloned
+    from, which the engine never changes but a bot could: the records of the rounds,
+    the scorings, the deck list (``deck``: not already a new list), the events. What
+    ``seat`` did not see of the rounds goes (:func:`_seen_record`)."""
+    if deck:
+        world.deck = world.deck[:]
+    world.history = [_ended_record(r, seat) if r.tables is not None else _seen_record(r, seat) for r in world.history]
+    world.scorings = [_shared_scoring(s) for s in world.scorings]
+    if world.sheet is not None:
+        game = world.game
+        world.sheet = ScoreSheet(
+            game.ruleset,
+            game.num_players,
+            game.num_seats,
+            world.scorings[:-1],
+            world.scorings[-1],
+            world.kept_tableau(),
+        )
+    if world.events and any(isinstance(x, list) for e in world.events for x in e.what):
+        world.events = tuple(
+            Event(e.round, e.turn, e.after, tuple(x[:] if isinstance(x, list) else x for x in e.what))
+            for e in world.events
+        )
+    return world
+
+
+def _world_of(state: State, seat: int, held: dict[int, list[int]]) -> State:
+    """The private world of a view: ``state`` with what ``seat`` cannot see laid out in
+    one fixed order and every trace of the real deal removed."""
+    if state.book is None and state.pending is None and state.controller < 0:
+        world = _plain_canonical(state, seat, held)
+    else:
+        world = state.canonical_hidden(seat)
+    world.game = twin_game(state.game)
+    world.seed = WORLD_SEED
+    world.deck = world.deck[world.deck_pos :]  # the dealt part is the real deal, in order
+    world.deck_pos = 0
+    world.forced_deals = None
+    return _detach(world, seat, deck=False)
+
+
+class SeatView:
+    """What one seat may know of a game at one moment (see the module's doc).
+
+    Made by :func:`seat_view`; read-only: its answers are immutable or fresh copies,
+    and nothing reachable from it leads to the real game."""
+
+    __slots__ = ("_seat", "_world", "_known", "_legal")
+
+    _seat: int
+    _world: State
+    _known: Mapping[int, tuple[int, ...]]
+    #: the legal actions, once asked
+    _legal: tuple[int, ...] | None
+
+    def __init__(self, state: State, seat: int) -> None:
+        if not 0 <= seat < state.game.num_seats:
+            raise ValueError(f"no seat {seat} at a table of {state.game.num_seats}")
+        held = state.game.procedure.known_hands(state, seat)
+        object.__setattr__(self, "_seat", seat)
+        object.__setattr__(self, "_known", MappingProxyType(_known(state, seat, held)))
+        object.__setattr__(self, "_world", _world_of(state, seat, held))
+        object.__setattr__(self, "_legal", None)
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError(f"a seat's view is read-only: cannot set {name!r}")
+
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError(f"a seat's view is read-only: cannot delete {name!r}")
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # pickled as what it holds (a seat's knowledge only): another process's bot gets it whole
+        return (_restored_view, (self._seat, self._world, dict(self._known)))
+
+    def __repr__(self) -> str:
+        return f"SeatView(seat={self._seat}, round={self.round}, turn={self.turn}, hand={list(self.hand)})"
+
+    # ------------------------------------------------------------------ the table
+
+    @property
+    def seat(self) -> int:
+        """The seat this view is of."""
+        return self._seat
+
+    @property
+    def players(self) -> int:
+        """Players at the table (seats that act; a dummy is a seat, not a player)."""
+        return self._world.game.num_players
+
+    @property
+    def num_seats(self) -> int:
+        """Seats at the table: the players, then the dummies."""
+        return self._world.game.num_seats
+
+    @property
+    def game(self) -> Game:
+        """The rules of the table: ``decode_action``, ``num_card_types``, the scoring
+        rules by card, ... A twin of the real game's (the same ruleset, another object):
+        every view of the table in this process shares it, and changing it changes
+        nothing at the real table."""
+        return self._world.game
+
+    @property
+    def ruleset(self) -> CompiledRuleset:
+        """The compiled ruleset (immutable)."""
+        return self._world.game.ruleset
+
+    @property
+    def round(self) -> int:
+        """The current round, 0-based."""
+        return self._world.round
+
+    @property
+    def turn(self) -> int:
+        """The current turn of the round, 0-based."""
+        return self._world.turn
+
+    @property
+    def rounds(self) -> int:
+        """Rounds in a game."""
+        return self._world.game.ruleset.rounds
+
+    @property
+    def finished(self) -> bool:
+        return self._world.finished
+
+    def is_terminal(self) -> bool:
+        return self._world.finished
+
+    @property
+    def hand(self) -> tuple[int, ...]:
+        """The seat's own hand (card indices, in the order it holds them)."""
+        return tuple(self._world.hands[self._seat])
+
+    @property
+    def hand_sizes(self) -> tuple[int, ...]:
+        """Cards in each seat's hand (0 for a dummy, whose cards are a face-down pile)."""
+        return tuple(len(h) for h in self._world.hands)
+
+    @property
+    def known_hands(self) -> Mapping[int, tuple[int, ...]]:
+        """Per other seat, the cards this seat knows to be in its hand now (sorted): a
+        hand it held earlier this round (as it is now), cards put into a hand in sight of all."""
+        return self._known
+
+    @property
+    def tables(self) -> tuple[tuple[int, ...], ...]:
+        """This round's cards on each seat's table, in play order."""
+        return tuple(tuple(p) for p in self._world.played)
+
+    @property
+    def table_counts(self) -> tuple[tuple[int, ...], ...]:
+        """Per seat, how many of each card type its table holds this round."""
+        return tuple(tuple(c) for c in self._world.counts)
+
+    #: the names ``State`` gives them
+    played = tables
+    counts = table_counts
+
+    def tableau(self) -> Tableau:
+        """This round's tables as scoring sees them (a copy)."""
+        w = self._world
+        turned = w.turned() if w.book is not None and w.book.under else None
+        return Tableau([c[:] for c in w.counts], [p[:] for p in w.played], w.round + 1, turned)
+
+    def kept_tableau(self) -> Tableau:
+        """The cards kept to game end, as game-end scoring sees them (a copy)."""
+        w = self._world
+        return Tableau([c[:] for c in w.kept_counts], [k[:] for k in w.kept_cards], min(w.round + 1, self.rounds))
+
+    @property
+    def kept(self) -> tuple[tuple[int, ...], ...]:
+        """Per seat, the cards it keeps to game end from earlier rounds, in order."""
+        return tuple(tuple(k) for k in self._world.kept_cards)
+
+    @property
+    def kept_counts(self) -> tuple[tuple[int, ...], ...]:
+        return tuple(tuple(k) for k in self._world.kept_counts)
+
+    kept_cards = kept
+
+    @property
+    def controls_dummy(self) -> bool:
+        """Whether this seat picks for the dummy this turn (the dummy procedure)."""
+        return self._world.controller == self._seat
+
+    @property
+    def can_use_action(self) -> bool:
+        """Whether this seat may take extra cards this turn (a special action such as chopsticks)."""
+        w = self._world
+        return not w.finished and w.pending is None and w.can_use_action(self._seat)
+
+    # ------------------------------------------------------------------ deciding
+
+    def acting_seats(self) -> tuple[int, ...]:
+        """The seats that choose now: every player during the picks, only the deciding
+        seat while a card effect waits for a decision, none once the game is over."""
+        return () if self._world.finished else self._world.acting_seats()
+
+    @property
+    def acting(self) -> bool:
+        """Whether this seat chooses now."""
+        return self._seat in self.acting_seats()
+
+    @property
+    def pending(self) -> Decision | None:
+        """The decision this seat must make now (a card effect's; its ``options``, its
+        ``prompt``, the cards only it may see in ``shown``), else None."""
+        p = self._world.pending
+        return p if p is not None and p.seat == self._seat else None
+
+    @property
+    def deciding_seat(self) -> int | None:
+        """The seat a card effect's decision waits for (None during the picks)."""
+        p = self._world.pending
+        return p.seat if p is not None else None
+
+    def legal_actions(self, seat: int | None = None) -> list[int]:
+        """This seat's legal actions now, sorted (empty when it does not choose): a new
+        list each call. ``seat``, if given, must be this seat (a view knows no other
+        seat's moves: they depend on its hand)."""
+        if seat is not None and seat != self._seat:
+            raise ValueError(f"the view of seat {self._seat} does not know the moves of seat {seat}")
+        legal = self._legal
+        if legal is None:
+            legal = tuple(self._world.legal_actions(self._seat))
+            object.__setattr__(self, "_legal", legal)
+        return list(legal)
+
+    def is_legal(self, action: object) -> bool:
+        """Whether ``action`` (a Python ``int``) is one of this seat's legal actions now."""
+        if type(action) is not int:
+            return False
+        legal = self._legal
+        if legal is None:
+            legal = tuple(self._world.legal_actions(self._seat))
+            object.__setattr__(self, "_legal", legal)
+        return action in legal
+
+    def sample_action(self, random: Any) -> int:
+        """A legal action of this seat drawn uniformly, as the engine draws it
+        (``State.sample_action``; ``random``: a function returning floats in [0, 1))."""
+        return self._world.sample_action(self._seat, getattr(random, "random", random))
+
+    def decode_action(self, action: int) -> tuple[tuple[int, ...], int | None]:
+        """A pick's action -> (the cards it takes, in order; the card it picks for a
+        dummy, or None). A decision's action is a card index, ``num_card_types + f`` for
+        card family ``f`` (:attr:`families`), or :attr:`done_action`."""
+        return self._world.game.decode_action(action)
+
+    def encode_action(self, cards: Sequence[int], dummy: int | None = None) -> int:
+        """The pick's action that takes ``cards`` in order (and ``dummy`` for a dummy)."""
+        return self._world.game.encode_action(cards, dummy)
+
+    def action_to_string(self, action: int) -> str:
+        """An action in words (card ids; a decision action: a card id, ``family NAME``, ``done``)."""
+        w = self._world
+        return w.game.action_to_string(action, w if w.pending is not None else None)
+
+    @property
+    def families(self) -> tuple[str, ...]:
+        """The card families a decision may name (action ``num_card_types + f``)."""
+        return self._world.game.families
+
+    @property
+    def done_action(self) -> int:
+        """The decision action that ends a choice of several cards or declines."""
+        return self._world.game.done_action
+
+    # ------------------------------------------------------------------ cards
+
+    @property
+    def num_card_types(self) -> int:
+        return self._world.game.num_card_types
+
+    @property
+    def cards(self) -> tuple[CardType, ...]:
+        """The ruleset's card types, by index (id, display name, tags, count, ...)."""
+        return self._world.game.ruleset.catalogue.cards
+
+    def card_id(self, card: int) -> str:
+        """The id of card index ``card`` (``tempura``), as rule files and logs name it."""
+        return self._world.game.ruleset.catalogue.cards[card].id
+
+    def card_name(self, card: int) -> str:
+        """The display name of card index ``card`` (``Tempura``)."""
+        return self._world.game.ruleset.catalogue.cards[card].name
+
+    def card_index(self, card_id: str) -> int:
+        """The index of the card with id ``card_id``; ``KeyError`` if the ruleset has none."""
+        return self._world.game.ruleset.catalogue.index_of(card_id)
+
+    # ------------------------------------------------------------------ scores and history
+
+    @property
+    def scores(self) -> tuple[int, ...]:
+        """Points per seat so far (rounds scored, and game end once the game is over)."""
+        return tuple(self._world.totals())
+
+    def totals(self) -> list[int]:
+        """Points per seat so far, as ``State.totals()`` (a new list)."""
+        return self._world.totals()
+
+    def round_points_now(self) -> list[int]:
+        """Per seat, what this round would score if it ended with the tables as they are."""
+        return self._world.round_points_now()
+
+    @property
+    def round_scores(self) -> tuple[tuple[int, ...], ...]:
+        """Per round scored, points per seat."""
+        return tuple(tuple(r) for r in self._world.round_scores)
+
+    @property
+    def rule_points(self) -> Mapping[str, tuple[int, ...]]:
+        """Points per seat of each scoring rule so far, by rule id."""
+        return MappingProxyType({k: tuple(v) for k, v in self._world.rule_points.items()})
+
+    @property
+    def winners(self) -> tuple[int, ...]:
+        """The winning seats once the game is over (else empty)."""
+        return tuple(self._world.winners)
+
+    @property
+    def history(self) -> tuple[RoundSeen, ...]:
+        """The rounds dealt so far, as this seat saw them."""
+        out = []
+        for r in self._world.history:
+            tables = tuple(tuple(t) for t in r.tables) if r.tables is not None else None
+            out.append(RoundSeen(tuple(r.hands[self._seat]), r.turns, tables))
+        return tuple(out)
+
+    @property
+    def events(self) -> tuple[Event, ...]:
+        """What card effects and races did so far, in order (public)."""
+        return self._world.events
+
+    # ------------------------------------------------------------------ search
+
+    def world(self) -> State:
+        """A full game state consistent with this view, everything the seat cannot see
+        laid out in one fixed order (two states the seat cannot tell apart give the same
+        world): a new copy each call, to play on freely."""
+        return _detach(self._world.clone(), self._seat)
+
+    def sample_world(self, random: Any) -> State:
+        """A full game state consistent with this view, everything the seat cannot see
+        dealt again at random (``random``: a function returning floats in [0, 1), such
+        as ``random.Random(seed).random``; a ``random.Random`` is taken too): one
+        determinization of information-set search. A new copy each call."""
+        draw = getattr(random, "random", random)
+        return _detach(self._world.resample_hidden(self._seat, draw), self._seat)
+
+    # ------------------------------------------------------------------ as data
+
+    def to_dict(self) -> dict[str, Any]:
+        """The view as plain JSON data, cards by id: what a browser is sent.
+        ``legal_actions`` pairs each action number with its words; ``card_ids`` gives
+        the id of each card index (the ``events`` name cards by index)."""
+        cid = self._world.game.ruleset.catalogue.ids
+        seat = self._seat
+
+        def names(cards: Sequence[int]) -> list[str]:
+            return [cid[c] for c in cards]
+
+        pending = self.pending
+        return {
+            "ruleset": self.ruleset.id,
+            "seat": seat,
+            "players": self.players,
+            "seats": self.num_seats,
+            "round": self.round,
+            "turn": self.turn,
+            "rounds": self.rounds,
+            "finished": self.finished,
+            "hand": names(self.hand),
+            "hand_sizes": list(self.hand_sizes),
+            "known_hands": {str(s): names(cards) for s, cards in self._known.items()},
+            "tables": [names(t) for t in self.tables],
+            "kept": [names(k) for k in self.kept],
+            "controls_dummy": self.controls_dummy,
+            "can_use_action": self.can_use_action,
+            "acting_seats": list(self.acting_seats()),
+            "deciding_seat": self.deciding_seat,
+            "pending": None
+            if pending is None
+            else {
+                "effect": pending.effect,
+                "card": cid[pending.card],
+                "owner": pending.owner,
+                "prompt": pending.prompt,
+                "shown": names(pending.shown),
+            },
+            "legal_actions": [{"action": a, "text": self.action_to_string(a)} for a in self.legal_actions()],
+            "scores": list(self.scores),
+            "round_scores": [list(r) for r in self.round_scores],
+            "rule_points": {k: list(v) for k, v in self.rule_points.items()},
+            "winners": list(self.winners),
+            "history": [
+                {
+                    "dealt": names(r.dealt),
+                    "turns": [
+                        {
+                            "actions": [self._world.game.action_to_string(a) for a in t.actions],
+                            "auto": t.auto,
+                            "controller": t.controller,
+                            "drawn": names(t.drawn),
+                            "decisions": [[s, self._world.game.decision_to_string(a)] for s, a in t.decisions],
+                        }
+                        for t in r.turns
+                    ],
+                    "tables": None if r.tables is None else [names(t) for t in r.tables],
+                }
+                for r in self.history
+            ],
+            # an event's parts as the engine notes them (cards as indices into card_ids)
+            "events": [_plain([e.round, e.turn, e.after, *e.what]) for e in self.events],
+            "card_ids": list(cid),
+        }
+
+
+def _restored_view(seat: int, world: State, known: dict[int, tuple[int, ...]]) -> SeatView:
+    """A view as :meth:`SeatView.__reduce__` pickled it."""
+    view = object.__new__(SeatView)
+    object.__setattr__(view, "_seat", seat)
+    object.__setattr__(view, "_world", world)
+    object.__setattr__(view, "_known", MappingProxyType(known))
+    object.__setattr__(view, "_legal", None)
+    return view
+
+
+def _plain(value: Any) -> Any:
+    """``value`` with its tuples as lists (JSON's arrays), recursively."""
+    if isinstance(value, (list, tuple)):
+        return [_plain(v) for v in value]
+    return value
+
+
+def seat_view(state: State, seat: int) -> SeatView:
+    """What ``seat`` may know of ``state`` now, as a :class:`SeatView` (copies only)."""
+    return SeatView(state, seat)
+
+
+def as_view(seen: SeatView | State, seat: int) -> SeatView:
+    """The view of ``seat``: ``seen`` itself when it is one, else the view of the state
+    ``seen`` (for callers of bots written before views)."""
+    return seen if type(seen) is SeatView else SeatView(seen, seat)  # type: ignore[arg-type]

@@ -1,0 +1,249 @@
+"""Bots in processes of their own (``--isolate``): what a bot contest needs.
+
+In the process that plays the game, a bot's code can always dig past its view (the
+garbage collector lists every object, the live game included). An isolated bot runs
+in a separate Python process started afresh (not forked: a fork would copy the
+game), and receives only its seat's view, serialized; it sends back its move, which
+is checked like any other. One process serves a seat's bot for every game of a run
+(a new bot is made for each game, seeded as usual), so the cost is one process start
+per seat and worker, and a view sent per decision.
+
+The view travels pickled, its ruleset's definitions (the rules, the card effects,
+the game) by name: the other process compiles the same ruleset from its document, as
+worker processes do (:class:`~ruledraft.play.executor.ShippedRuleset`).
+"""
+
+from __future__ import annotations
+
+import atexit
+import io
+import os
+import pickle
+import struct
+import subprocess
+import sys
+from collections.abc import Mapping
+from types import MappingProxyType
+from typing import IO, Any
+
+from ruledraft.engine.state import Game
+from ruledraft.engine.view import SeatView
+from ruledraft.play.bot_specs import BotRaised
+from ruledraft.play.executor import ShippedRuleset
+
+__all__ = ["IsolatedAgent", "close_all"]
+
+_HEADER = struct.Struct("!I")
+
+
+def _definitions(game: Game) -> dict[int, Any]:
+    """What a view shares with every game of its ruleset, by name: id -> name."""
+    rs = game.ruleset
+    names: dict[int, Any] = {id(game): "game", id(rs): "ruleset", id(rs.catalogue): "catalogue"}
+    names[id(game.procedure)] = "procedure"
+    for i, r in enumerate(rs.round_rules):
+        names[id(r)] = ("round_rule", i)
+    for i, r in enumerate(rs.game_rules):
+        names[id(r)] = ("game_rule", i)
+    for i, e in enumerate(rs.effects):
+        names[id(e)] = ("effect", i)
+    return names
+
+
+def _named(game: Game, name: Any) -> Any:
+    """The definition of ``game`` called ``name`` (see :func:`_definitions`)."""
+    rs = game.ruleset
+    if name == "game":
+        return game
+    if name == "ruleset":
+        return rs
+    if name == "catalogue":
+        return rs.catalogue
+    if name == "procedure":
+        return game.procedure
+    kind, i = name
+    return {"round_rule": rs.round_rules, "game_rule": rs.game_rules, "effect": rs.effects}[kind][i]
+
+
+def _read_only(mapping: dict[Any, Any]) -> Mapping[Any, Any]:
+    return MappingProxyType(mapping)
+
+
+class _Pickler(pickle.Pickler):
+    def __init__(self, file: IO[bytes], names: Mapping[int, Any]) -> None:
+        super().__init__(file, protocol=pickle.HIGHEST_PROTOCOL)
+        self._names = names
+
+    def persistent_id(self, obj: Any) -> Any:
+        return self._names.get(id(obj))
+
+    def reducer_override(self, obj: Any) -> Any:
+        if type(obj) is MappingProxyType:  # the read-only parts of a view, read-only again there
+            return (_read_only, (dict(obj),))
+        return NotImplemented
+
+
+class _Unpickler(pickle.Unpickler):
+    def __init__(self, file: IO[bytes], game: Game) -> None:
+        super().__init__(file)
+        self._game = game
+
+    def persistent_load(self, pid: Any) -> Any:
+        return _named(self._game, pid)
+
+
+def view_bytes(view: SeatView, names: Mapping[int, Any] | None = None) -> bytes:
+    """``view`` serialized, its ruleset's definitions by name."""
+    out = io.BytesIO()
+    _Pickler(out, _definitions(view.game) if names is None else names).dump(view)
+    return out.getvalue()
+
+
+def view_from_bytes(data: bytes, game: Game) -> SeatView:
+    """The view :func:`view_bytes` serialized, its definitions those of ``game`` (a game
+    of the same ruleset and players)."""
+    view = _Unpickler(io.BytesIO(data), game).load()
+    if type(view) is not SeatView:
+        raise TypeError("not a seat's view")
+    return view
+
+
+def _send(stream: IO[bytes], message: Any) -> None:
+    data = pickle.dumps(message, protocol=pickle.HIGHEST_PROTOCOL)
+    stream.write(_HEADER.pack(len(data)) + data)
+    stream.flush()
+
+
+def _receive(stream: IO[bytes]) -> Any:
+    head = stream.read(_HEADER.size)
+    if len(head) < _HEADER.size:
+        raise EOFError
+    (size,) = _HEADER.unpack(head)
+    data = stream.read(size)
+    if len(data) < size:
+        raise EOFError
+    return pickle.loads(data)
+
+
+class _Child:
+    """One bot's process, and the pipes to it."""
+
+    def __init__(self, spec: str, shipped: ShippedRuleset, players: int) -> None:
+        self.spec = spec
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "ruledraft.play.isolate"],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+        )
+        assert self.process.stdin is not None and self.process.stdout is not None
+        self.to, self.back = self.process.stdin, self.process.stdout
+        _send(self.to, {"spec": spec, "ruleset": shipped, "players": players, "path": list(sys.path)})
+        self.names: dict[int, Any] | None = None
+        self.game: Game | None = None
+
+    def ask(self, message: Any) -> Any:
+        try:
+            _send(self.to, message)
+            kind, value = _receive(self.back)
+        except (EOFError, BrokenPipeError, OSError):
+            code = self.process.poll()
+            raise BotRaised(f"its process ended (exit status {code})") from None
+        if kind == "error":
+            raise BotRaised(value)
+        return value
+
+    def close(self) -> None:
+        try:
+            _send(self.to, ("close",))
+            self.to.close()
+        except (BrokenPipeError, OSError, ValueError):
+            pass
+        try:
+            self.process.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait()
+
+
+#: the bots' processes of this process: (pid, spec, ruleset digest, players, seat) -> child
+_CHILDREN: dict[tuple[int, str, str, int, int], _Child] = {}
+
+
+def _child_for(spec: str, shipped: ShippedRuleset, players: int, seat: int) -> _Child:
+    pid = os.getpid()
+    for key in [k for k in _CHILDREN if k[0] != pid]:  # inherited through a fork: not ours to use
+        del _CHILDREN[key]
+    key = (pid, spec, shipped.digest, players, seat)
+    child = _CHILDREN.get(key)
+    if child is None or child.process.poll() is not None:
+        child = _CHILDREN[key] = _Child(spec, shipped, players)
+    return child
+
+
+def close_all() -> None:
+    """End the bots' processes this process started."""
+    pid = os.getpid()
+    for key in [k for k in _CHILDREN if k[0] == pid]:
+        _CHILDREN.pop(key).close()
+
+
+atexit.register(close_all)
+
+
+class IsolatedAgent:
+    """A bot run in a process of its own, handed its seat's view serialized (the bot
+    named ``spec``, made there as ``make_agent(spec, seed)``)."""
+
+    def __init__(self, spec: str, seed: int, shipped: ShippedRuleset, players: int, seat: int) -> None:
+        self.name = spec
+        self._seed: int | None = seed
+        self._child = _child_for(spec, shipped, players, seat)
+
+    def act(self, view: SeatView, seat: int) -> int:
+        child = self._child
+        if child.game is not view.game:  # the definitions of this table's views, by name
+            child.game, child.names = view.game, _definitions(view.game)
+        seed, self._seed = self._seed, None  # the bot is made with the first move of a game
+        action: int = child.ask(("act", seed, view_bytes(view, child.names), seat))
+        return action
+
+
+def _serve(requests: IO[bytes], replies: IO[bytes]) -> None:
+    """The bot's process: make the bot, answer each view with its move."""
+    from ruledraft.play.agents import make_agent
+
+    hello = _receive(requests)
+    sys.path[:] = hello["path"]
+    spec: str = hello["spec"]
+    game = Game(hello["ruleset"].ruleset, hello["players"])
+    bot: Any = None
+    while True:
+        try:
+            message = _receive(requests)
+        except EOFError:
+            return
+        if message[0] == "close":
+            return
+        _kind, seed, data, seat = message
+        try:
+            if seed is not None:
+                bot = make_agent(spec, seed)
+            action = bot.act(view_from_bytes(data, game), seat)
+            reply: tuple[str, Any] = ("ok", action if type(action) is int else repr(action))
+        except Exception as e:  # noqa: BLE001 - any failure of the bot is one message
+            reply = ("error", f"{type(e).__name__}: {e}".splitlines()[0])
+        _send(replies, reply)
+
+
+def main() -> None:
+    """``python -m ruledraft.play.isolate``: serve one bot on standard input and output
+    (what the bot prints goes to standard error)."""
+    requests = os.fdopen(os.dup(0), "rb")
+    replies = os.fdopen(os.dup(1), "wb")
+    os.dup2(2, 1)
+    sys.stdout = sys.stderr
+    _serve(requests, replies)
+
+
+if __name__ == "__main__":
+    main()

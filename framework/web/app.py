@@ -1,0 +1,378 @@
+"""The web server: a lobby, the table pages, a WebSocket per seat, the finished game's log.
+
+Routes (``TABLE`` a table's id, ``TOKEN`` a seat's or the spectators' secret):
+
+* ``GET /``: the lobby: the tables running, and a form to open another;
+* ``POST /tables``: open a table; the page answered gives its links (only there);
+* ``GET /t/TABLE/TOKEN``: the table as that seat sees it (server-rendered, then kept
+  up to date by ``/static/table.js`` over the WebSocket);
+* ``WS /t/TABLE/TOKEN/ws``: the seat's views, and its moves (``{"type": "pick", "cards":
+  [ids]}``, ``{"type": "decide", "option": n}``); a refused move gets ``{"type":
+  "error", "message": ...}``; a pick that waits for the others' is told to them as
+  ``{"type": "picked", ...}`` (who has picked, who the table waits for);
+  ``{"type": "seat_view"}`` asks for the seat's view as the bots get it
+  (:meth:`ruledraft.engine.view.SeatView.to_dict`), for a scripted client;
+* ``GET /t/TABLE/TOKEN/log``: the finished game's record (``ruledraft replay`` checks it).
+
+A token opens only its own table. A WebSocket whose ``Origin`` is another site's is
+refused. Every asset is served from the package: the page fetches nothing elsewhere.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import html
+import json
+import logging
+from collections.abc import Sequence
+from importlib import resources
+from typing import Any
+from urllib.parse import parse_qs, urlsplit
+
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, PlainTextResponse, Response
+from starlette.routing import Mount, Route, WebSocketRoute
+from starlette.staticfiles import StaticFiles
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from ruledraft.errors import InputError, RuledraftError
+from ruledraft.language.bundled import bundled_ids
+from ruledraft.language.describe import describe_ruleset
+
+from .tables import ActionError, Table, Tables
+
+log = logging.getLogger("ruledraft.web")
+
+#: the longest message a browser may send (a move is a few dozen bytes)
+MAX_MESSAGE = 4096
+#: the longest lobby form accepted
+MAX_FORM = 4096
+
+HEADERS = {
+    "Content-Security-Policy": (
+        "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; "
+        "base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
+    ),
+    "Referrer-Policy": "same-origin",  # a link out names no seat; the lobby's form still says its origin
+    "X-Content-Type-Options": "nosniff",
+    "Cache-Control": "no-store",
+}
+
+
+def same_origin(origin: str, host: str | None) -> bool:
+    """Whether a WebSocket's ``Origin`` is the page's own site (its host and port are the ``Host`` asked for)."""
+    if not host:
+        return False
+    parts = urlsplit(origin)
+    return parts.scheme in ("http", "https") and parts.netloc.lower() == host.lower()
+
+
+def _page(title: str, body: str, *, script: bool = False) -> HTMLResponse:
+    tail = '<script src="/static/table.js"></script>' if script else ""
+    text = (
+        '<!doctype html>\n<html lang="en"><head><meta charset="utf-8">'
+        '<meta name="viewport" content="width=device-width, initial-scale=1">'
+        f"<title>{html.escape(title)}</title>"
+        '<link rel="stylesheet" href="/static/table.css"><link rel="icon" href="/static/icon.svg">'
+        f"</head><body>{body}{tail}</body></html>\n"
+    )
+    return HTMLResponse(text, headers=HEADERS)
+
+
+def _json_script(element_id: str, data: Any) -> str:
+    """JSON in the page, safe inside ``<script>`` (``<``, ``>``, ``&`` escaped)."""
+    text = json.dumps(data, separators=(",", ":"))
+    text = text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
+    return f'<script type="application/json" id="{element_id}">{text}</script>'
+
+
+def _not_found() -> HTMLResponse:
+    body = (
+        "<main><h1>No such seat</h1><p>This link opens no table on this server: check that it was "
+        'copied whole. <a href="/">The lobby</a></p></main>'
+    )
+    response = _page("No such seat", body)
+    response.status_code = 404
+    return response
+
+
+class Server:
+    """The tables of one server and who is connected to each."""
+
+    def __init__(self, tables: Tables, choices: Sequence[str] = ()):
+        self.tables = tables
+        self.choices = list(dict.fromkeys([*choices, *bundled_ids()]))
+        self.sockets: dict[str, list[tuple[WebSocket, int | None]]] = {}
+        self.locks: dict[str, asyncio.Lock] = {}
+
+    def lock(self, table: Table) -> asyncio.Lock:
+        if table.id not in self.locks:
+            self.locks[table.id] = asyncio.Lock()
+        return self.locks[table.id]
+
+    def opened(self, table_id: str, token: str) -> tuple[Table, int | None] | None:
+        """The table and seat a link opens, or None."""
+        table = self.tables.get(table_id)
+        if table is None or not isinstance(token, str) or len(token) > 64:
+            return None
+        seat = table.seat_of(token)
+        if seat is False:
+            return None
+        return table, seat
+
+    # ------------------------------------------------------------------ pages
+
+    async def lobby(self, request: Request) -> Response:
+        return _page("ruledraft tables", self._lobby_body())
+
+    def _lobby_body(self, error: str = "", form: dict[str, str] | None = None) -> str:
+        form = form or {}
+        rows = []
+        for t in list(self.tables.tables.values()):
+            state = t.state
+            status = (
+                "finished"
+                if state.is_terminal()
+                else f"round {state.round + 1} of {t.game.ruleset.rounds}, turn {state.turn + 1}"
+            )
+            if t.failure:
+                status = "stopped"
+            humans = len(t.tokens)
+            rows.append(
+                f"<tr><td>{html.escape(t.id)}</td><td>{html.escape(t.game.ruleset.name)}</td>"
+                f"<td>{t.game.num_players} ({humans} {'person' if humans == 1 else 'people'})</td>"
+                f"<td>{html.escape(status)}</td></tr>"
+            )
+        table = (
+            '<div class="scroll"><table><caption>Tables on this server (their links are given only to whoever opened them)'
+            "</caption><thead><tr><th scope=col>table</th><th scope=col>game</th><th scope=col>players</th>"
+            f"<th scope=col>now</th></tr></thead><tbody>{''.join(rows)}</tbody></table></div>"
+            if rows
+            else "<p>No table yet.</p>"
+        )
+        chosen = form.get("ruleset", self.choices[0] if self.choices else "")
+        options = "".join(
+            f'<option value="{html.escape(c)}"{" selected" if c == chosen else ""}>{html.escape(c)}</option>'
+            for c in self.choices
+        )
+        err = f'<p class="error" role="alert">{html.escape(error)}</p>' if error else ""
+
+        def value(name: str, default: str) -> str:
+            return html.escape(form.get(name, default), quote=True)
+
+        return (
+            "<main><h1>ruledraft tables</h1>"
+            f"<section aria-labelledby=tables-h><h2 id=tables-h>Tables</h2>{table}</section>"
+            "<section aria-labelledby=new-h><h2 id=new-h>Open another table</h2>"
+            f'{err}<form method="post" action="/tables" class="lobby">'
+            f'<label>Game <select name="ruleset">{options}</select></label>'
+            f'<label>Players <input name="players" type="number" min="1" max="20" value="{value("players", "4")}" required></label>'
+            f'<label>People (the others are bots) <input name="humans" type="number" min="1" max="20" value="{value("humans", "2")}" required></label>'
+            f'<label>Bots <input name="bots" value="{value("bots", "greedy")}" aria-describedby="bots-help"></label>'
+            '<p id="bots-help" class="hint">Bot names separated by commas, one per bot seat (the last fills the rest): random, first, greedy, value, ismcts...</p>'
+            f'<label>Seed (empty: any) <input name="seed" inputmode="numeric" value="{value("seed", "")}"></label>'
+            '<button type="submit">Open the table</button></form></section></main>'
+        )
+
+    async def open_table(self, request: Request) -> Response:
+        origin = request.headers.get("origin")
+        if origin is not None and not same_origin(origin, request.headers.get("host")):
+            return PlainTextResponse("refused: a form from another site", status_code=403, headers=HEADERS)
+        body = await request.body()
+        if len(body) > MAX_FORM:
+            return PlainTextResponse("refused: the form is too long", status_code=413, headers=HEADERS)
+        fields = {k: v[0] for k, v in parse_qs(body.decode("utf-8", "replace")).items()}
+        try:
+            source = fields.get("ruleset", "")
+            if source not in self.choices:
+                raise InputError("choose a game from the list")
+            players = _whole(fields.get("players", ""), "players")
+            humans = _whole(fields.get("humans", ""), "people")
+            seed_text = fields.get("seed", "").strip()
+            seed = _whole(seed_text, "the seed") if seed_text else None
+            bots = fields.get("bots", "greedy").split(",")
+            table = await asyncio.to_thread(
+                self.tables.open_table, source, players, humans, bots, seed, named_only=True
+            )
+        except RuledraftError as e:
+            response = _page("ruledraft tables", self._lobby_body(str(e), fields))
+            response.status_code = 400
+            return response
+        base = str(request.base_url).rstrip("/")
+        return _page(f"Table {table.id}", self.links_body(table, base))
+
+    def links_body(self, table: Table, base: str) -> str:
+        items = "".join(
+            f'<li>Seat {s}: <a href="{html.escape(url)}">{html.escape(url)}</a></li>'
+            for s, url in ((s, f"{base}/t/{table.id}/{t}") for s, t in sorted(table.tokens.items()))
+        )
+        spectator = f"{base}/t/{table.id}/{table.spectator}"
+        return (
+            f"<main><h1>Table {html.escape(table.id)}: {html.escape(table.game.ruleset.name)}</h1>"
+            "<p>Send each person their own link: whoever has a link plays that seat.</p>"
+            f"<ul class=links>{items}</ul>"
+            f'<p>To watch without a hand: <a href="{html.escape(spectator)}">{html.escape(spectator)}</a></p>'
+            '<p><a href="/">Back to the lobby</a></p></main>'
+        )
+
+    async def table_page(self, request: Request) -> Response:
+        found = self.opened(request.path_params["table"], request.path_params["token"])
+        if found is None:
+            return _not_found()
+        table, seat = found
+        async with self.lock(table):
+            view = table.view(seat)
+        token = request.path_params["token"]
+        rs = table.game.ruleset
+        config = {
+            "ws": f"/t/{table.id}/{token}/ws",
+            "log": f"/t/{table.id}/{token}/log",
+            "cards": table.catalogue(),
+        }
+        who = "watching" if seat is None else f"seat {seat}"
+        rules = html.escape(describe_ruleset(rs))
+        body = (
+            '<a class="skip" href="#hand">Skip to your hand</a>'
+            f'<header><h1>{html.escape(rs.name)}</h1><p class="who">Table {html.escape(table.id)}, {who}'
+            ' <span id="link-state" class="link-state">connecting...</span></p></header>'
+            '<main id="table">'
+            '<p id="status" class="status" role="status" aria-live="polite"></p>'
+            '<p id="error" class="error" role="alert" hidden></p>'
+            '<section id="sheet" aria-labelledby="sheet-h" hidden></section>'
+            '<section id="decision" aria-labelledby="decision-h" hidden></section>'
+            '<section id="hand" aria-labelledby="hand-h" tabindex="-1"><h2 id="hand-h">Your hand</h2>'
+            '<div id="hand-cards" class="cards"></div><div id="pick-bar" class="pick-bar"></div></section>'
+            '<section aria-labelledby="boards-h"><h2 id="boards-h">Tables and scores</h2>'
+            '<div id="boards"></div></section>'
+            '<section aria-labelledby="log-h"><h2 id="log-h">What happened</h2><ol id="log" class="log"></ol></section>'
+            f'<details><summary>Rules of the game</summary><pre class="rules">{rules}</pre></details>'
+            "</main>"
+            f"{_json_script('config', config)}{_json_script('initial-view', view)}"
+        )
+        return _page(f"{rs.name}: table {table.id}", body, script=True)
+
+    async def game_log(self, request: Request) -> Response:
+        found = self.opened(request.path_params["table"], request.path_params["token"])
+        if found is None:
+            return _not_found()
+        table, _ = found
+        async with self.lock(table):
+            if not table.state.is_terminal():
+                return PlainTextResponse("the game is not over yet", status_code=409, headers=HEADERS)
+            text = table.record_text()
+        headers = dict(HEADERS)
+        headers["Content-Disposition"] = f'attachment; filename="ruledraft-{table.id}.jsonl"'
+        return Response(text, media_type="application/x-ndjson", headers=headers)
+
+    # ------------------------------------------------------------------ the WebSocket
+
+    async def socket(self, websocket: WebSocket) -> None:
+        origin = websocket.headers.get("origin")
+        if origin is not None and not same_origin(origin, websocket.headers.get("host")):
+            await websocket.close(code=1008)
+            return
+        found = self.opened(websocket.path_params["table"], websocket.path_params["token"])
+        if found is None:
+            await websocket.close(code=1008)
+            return
+        table, seat = found
+        await websocket.accept()
+        entry = (websocket, seat)
+        self.sockets.setdefault(table.id, []).append(entry)
+        try:
+            async with self.lock(table):
+                await websocket.send_json(table.view(seat))
+            while True:
+                message = await websocket.receive()
+                if message["type"] == "websocket.disconnect":
+                    break
+                text = message.get("text")
+                if text is None:
+                    await _error(websocket, "send moves as JSON text")
+                    continue
+                if len(text) > MAX_MESSAGE:
+                    await _error(websocket, f"a message may be at most {MAX_MESSAGE} bytes")
+                    continue
+                try:
+                    move = json.loads(text)
+                except ValueError:
+                    await _error(websocket, "that message is not JSON")
+                    continue
+                if isinstance(move, dict) and move.get("type") == "view":  # ask again for the view
+                    async with self.lock(table):
+                        await websocket.send_json(table.view(seat))
+                    continue
+                if seat is None:
+                    await _error(websocket, "a spectator watches: no moves")
+                    continue
+                if isinstance(move, dict) and move.get("type") == "seat_view":  # the bots' form of the view
+                    async with self.lock(table):
+                        await websocket.send_json(table.bot_view(seat))
+                    continue
+                async with self.lock(table):
+                    before = table.moves
+                    try:
+                        await asyncio.to_thread(table.act, seat, move)
+                    except ActionError as e:
+                        await _error(websocket, str(e))
+                        continue
+                    except Exception:  # noqa: BLE001 - a fault of ours: said, logged, and the server goes on
+                        log.exception("table %s: a move of seat %s failed", table.id, seat)
+                        await _error(websocket, "the server could not make that move (an internal error)")
+                        continue
+                    # a pick held until the others have picked changes only who has picked
+                    await self.broadcast(table, only=seat if table.moves == before else None)
+        except WebSocketDisconnect:
+            pass
+        finally:
+            seats = self.sockets.get(table.id, [])
+            if entry in seats:
+                seats.remove(entry)
+
+    async def broadcast(self, table: Table, only: int | None = None) -> None:
+        """Each seat connected to ``table`` is sent its own view (built once per seat);
+        with ``only``, that seat alone, and the others just who has picked and who the
+        table waits for (``{"type": "picked", "picked": [...], "waiting": [...]}``)."""
+        views: dict[int | None, str] = {}
+        progress = None
+        if only is not None:
+            progress = json.dumps({"type": "picked", "picked": sorted(table.picks), "waiting": table.waiting_for()})
+        for ws, seat in list(self.sockets.get(table.id, [])):
+            if progress is not None and seat != only:
+                views[seat] = progress
+            elif seat not in views:
+                views[seat] = json.dumps(table.view(seat), separators=(",", ":"))
+            try:
+                await ws.send_text(views[seat])
+            except Exception:  # noqa: BLE001 - a socket closing meanwhile; its handler cleans up
+                log.debug("a view could not be sent", exc_info=True)
+
+
+async def _error(websocket: WebSocket, message: str) -> None:
+    await websocket.send_json({"type": "error", "message": message})
+
+
+def _whole(text: str, what: str) -> int:
+    text = text.strip()
+    if not text.isascii() or not text.isdigit() or len(text) > 16:
+        raise InputError(f"{what}: a whole number, please")
+    return int(text)
+
+
+def create_app(tables: Tables, choices: Sequence[str] = ()) -> Starlette:
+    """The ASGI application serving ``tables``; ``choices``: rulesets the lobby offers first."""
+    server = Server(tables, choices)
+    static = resources.files("ruledraft.web") / "static"
+    app = Starlette(
+        routes=[
+            Route("/", server.lobby),
+            Route("/tables", server.open_table, methods=["POST"]),
+            Route("/t/{table}/{token}", server.table_page),
+            Route("/t/{table}/{token}/log", server.game_log),
+            WebSocketRoute("/t/{table}/{token}/ws", server.socket),
+            Mount("/static", StaticFiles(directory=str(static)), name="static"),
+        ]
+    )
+    app.state.server = server
+    return app

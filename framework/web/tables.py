@@ -1,0 +1,438 @@
+"""The tables a server plays: seats, moves checked by the engine, bots, and a journal.
+
+A :class:`Table` is one game: the engine's state, which seats are people (each with
+its own 128-bit token) and which are bots, the picks handed in this turn (kept here,
+unseen by the other seats, until every seat has picked), and its journal: a folder
+with ``table.json`` (what it is and its tokens) and ``moves.jsonl`` (each set of
+moves applied, one JSON line each, written before anyone is told of them), and once
+the game is over ``game.jsonl``, its record in the game log format that ``ruledraft
+replay`` checks. :meth:`Tables.resume` reads such folders back and plays their moves
+again, so a server that was killed continues every game where it was.
+
+Nothing here knows of HTTP: :mod:`ruledraft.web.app` puts it on the web.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import secrets
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any, TextIO
+
+from ruledraft.engine.state import MAX_SEED, Game, State, derive_seed
+from ruledraft.errors import IllegalMoveError, InputError, RulesetError
+from ruledraft.language.bundled import bundled_ids
+from ruledraft.language.loading import check_ruleset
+from ruledraft.language.ruleset import CompiledRuleset
+from ruledraft.play.agents import BotFailure, agent_names, checked_act, make_agent
+from ruledraft.play.game_log import record_game, record_line
+from ruledraft.play.runner import bot_seed
+
+from .view import bot_view, card_catalogue, page_view
+
+HUMAN = "human"
+JOURNAL_FORMAT = 1
+#: the most tables one server keeps (each a game in memory)
+MAX_TABLES = 500
+
+
+class ActionError(Exception):
+    """An action a seat may not take now, or one that is not an action: the message says which."""
+
+
+def new_token() -> str:
+    """A seat's secret: 128 random bits, URL-safe."""
+    return secrets.token_urlsafe(16)
+
+
+def load_ruleset(source: str, allow: Sequence[str] = ()) -> CompiledRuleset:
+    """The compiled ruleset of a bundled id or a rule file; :class:`RulesetError` with its problems."""
+    result = check_ruleset(source, allow=tuple(allow))
+    if not result.ok or result.ruleset is None:
+        raise RulesetError([d for d in result.diagnostics if d.severity == "error"])
+    if result.ruleset.unplayable is not None:
+        raise RulesetError([result.ruleset.unplayable])
+    return result.ruleset
+
+
+class Table:
+    """One game at one table."""
+
+    def __init__(
+        self,
+        table_id: str,
+        source: str,
+        ruleset: CompiledRuleset,
+        players: int,
+        seats: Sequence[str],
+        seed: int,
+        tokens: dict[int, str],
+        spectator: str,
+        journal: Path | None,
+    ):
+        """``seats``: per player seat, ``"human"`` or a bot's name; ``tokens``: each human
+        seat's token; ``journal``: the table's folder (None: not journaled)."""
+        self.id = table_id
+        self.source = source
+        self.game = Game(ruleset, players)
+        self.kinds = list(seats)
+        self.seed = seed
+        self.tokens = dict(tokens)
+        self.spectator = spectator
+        self.journal = journal
+        self.state: State = self.game.new_initial_state(seed)
+        #: this turn's picks handed in by people, unseen by the others until all are in
+        self.picks: dict[int, int] = {}
+        self.moves = 0  # sets of moves applied
+        self.failure: str | None = None  # a bot that failed stops the table
+        self.words: dict[Any, list[str]] = {}  # the log's words of the rounds that have ended
+        self.created = time.time()
+        self._moves_file: TextIO | None = None
+
+    # ------------------------------------------------------------------ seats
+
+    @property
+    def humans(self) -> list[int]:
+        return sorted(self.tokens)
+
+    def seat_of(self, token: str) -> int | None | bool:
+        """The seat a token opens (None for the spectator's), or False: it opens nothing here."""
+        for seat, t in self.tokens.items():
+            if secrets.compare_digest(t, token):
+                return seat
+        if secrets.compare_digest(self.spectator, token):
+            return None
+        return False
+
+    def waiting_for(self) -> list[int]:
+        """The human seats whose move the table waits for."""
+        if self.state.is_terminal() or self.failure:
+            return []
+        return [s for s in self.state.acting_seats() if s in self.tokens and s not in self.picks]
+
+    def view(self, seat: int | None) -> dict[str, Any]:
+        """What ``seat`` (None: a spectator) is sent."""
+        view = page_view(
+            self.state,
+            seat,
+            self.kinds,
+            picked=[] if self.state.pending is not None else list(self.picks),
+            waiting=self.waiting_for(),
+            cache=self.words,
+        )
+        view["table"] = self.id
+        view["version"] = self.moves
+        view["ruleset"] = self.game.ruleset.name
+        view["failure"] = self.failure
+        return view
+
+    def bot_view(self, seat: int) -> dict[str, Any]:
+        """The seat's view as the bots get it (JSON data)."""
+        return {"type": "seat_view", "table": self.id, "version": self.moves, "view": bot_view(self.state, seat)}
+
+    def catalogue(self) -> list[dict[str, Any]]:
+        return card_catalogue(self.game.ruleset)
+
+    # ------------------------------------------------------------------ moves
+
+    def act(self, seat: int, message: Any) -> None:
+        """Take a seat's move from a message: ``{"type": "pick", "cards": [ids],
+        "dummy": id}`` or ``{"type": "decide", "option": n}``; :class:`ActionError`
+        says why one is refused. Bots then play until a person must move."""
+        if self.failure:
+            raise ActionError(f"this table stopped: {self.failure}")
+        state = self.state
+        if state.is_terminal():
+            raise ActionError("the game is over")
+        if not isinstance(message, dict):
+            raise ActionError("a move is a JSON object with a 'type'")
+        kind = message.get("type")
+        if "version" in message and message["version"] != self.moves:
+            raise ActionError("the game has moved on since that view; choose again")
+        if kind == "pick":
+            if state.pending is not None:
+                raise ActionError("a card effect's decision is being made: no pick now")
+            if seat not in state.acting_seats():
+                raise ActionError("it is not your turn to pick")
+            if seat in self.picks:
+                raise ActionError("you have picked this turn already; wait for the others")
+            self.picks[seat] = self._pick_action(seat, message)
+        elif kind == "decide":
+            pending = state.pending
+            if pending is None or pending.seat != seat:
+                raise ActionError("no decision is asked of you now")
+            option = message.get("option")
+            if type(option) is not int or option not in pending.options:
+                raise ActionError("that is not one of the choices offered")
+            self._apply([option])
+        else:
+            raise ActionError("unknown move: 'type' is 'pick' or 'decide'")
+        self.advance()
+
+    def _pick_action(self, seat: int, message: dict) -> int:
+        game = self.game
+        cards = message.get("cards")
+        dummy = message.get("dummy")
+        ids = game.ruleset.catalogue
+        if not isinstance(cards, list) or not cards or not all(isinstance(c, str) for c in cards):
+            raise ActionError("a pick names one or more cards of your hand: 'cards' is a list of card ids")
+        if len(cards) > 1:
+            if not self.state.can_use_action(seat):
+                raise ActionError("only one card this turn: you have no special card to use")
+            if len(cards) > 1 + game.procedure.extra_available(self.state, seat):
+                raise ActionError("too many cards for this turn")
+        try:
+            idx = [ids.index_of(c) for c in cards]
+            dummy_idx = None if dummy is None else ids.index_of(dummy)
+        except (KeyError, TypeError):
+            raise ActionError("a card named is not a card of this game") from None
+        hand = list(self.state.hands[seat])
+        for c in idx:
+            if c not in hand:
+                raise ActionError(f"{ids.cards[c].name} is not in your hand (or not that many)")
+            hand.remove(c)
+        if self.state.controller == seat and dummy_idx is None:
+            raise ActionError("you control the dummy this turn: name its card too ('dummy')")
+        try:
+            action = game.encode_action(idx, dummy_idx)
+        except (IndexError, ValueError):
+            raise ActionError("that is not a pick") from None
+        if action not in self.state.legal_actions(seat):
+            raise ActionError("that pick is not allowed now")
+        return action
+
+    def _apply(self, actions: list[int]) -> None:
+        """Apply a set of moves, journaled first."""
+        self._journal_moves(actions)
+        try:
+            self.state.apply_actions(actions)
+        except IllegalMoveError as e:  # checked before; never expected
+            raise ActionError(f"illegal move: {e}") from None
+        self.moves += 1
+        self.picks = {}
+        if self.state.is_terminal():
+            self.finish_journal()
+
+    def advance(self) -> None:
+        """Apply the turn once every person has moved, letting the bots move; stop
+        where a person must move (or at the end)."""
+        state = self.state
+        while not state.is_terminal() and not self.failure:
+            acting = state.acting_seats()
+            if any(s in self.tokens and s not in self.picks for s in acting):
+                return
+            try:
+                actions = [self.picks[s] if s in self.tokens else self._bot_move(s) for s in acting]
+            except BotFailure as e:
+                self.failure = str(e)
+                return
+            self._apply(actions)
+
+    def _bot_move(self, seat: int) -> int:
+        """A bot's move: the bot is made for this move with a seed of the game's, the seat
+        and the move number, so a resumed game plays the moves it would have played."""
+        name = self.kinds[seat]
+        agent = make_agent(name, derive_seed(bot_seed(self.seed, seat), self.moves))
+        return checked_act(agent, name, self.state, seat, self.seed)
+
+    # ------------------------------------------------------------------ the journal
+
+    def describe(self) -> dict[str, Any]:
+        return {
+            "format": JOURNAL_FORMAT,
+            "id": self.id,
+            "ruleset": self.source,
+            "ruleset_id": self.game.ruleset.id,
+            "players": self.game.num_players,
+            "seed": self.seed,
+            "seats": self.kinds,
+            "tokens": {str(s): t for s, t in self.tokens.items()},
+            "spectator": self.spectator,
+            "created": self.created,
+        }
+
+    def start_journal(self) -> None:
+        if self.journal is None:
+            return
+        self.journal.mkdir(parents=True, exist_ok=True)
+        path = self.journal / "table.json"
+        tmp = path.with_suffix(".tmp")
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)  # it holds the seats' tokens
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            json.dump(self.describe(), fh)
+        os.replace(tmp, path)
+
+    def _journal_moves(self, actions: list[int]) -> None:
+        if self.journal is None:
+            return
+        fh = self._moves_file
+        if fh is None:
+            fh = self._moves_file = open(self.journal / "moves.jsonl", "a", encoding="utf-8")  # noqa: SIM115
+        fh.write(json.dumps({"n": self.moves, "actions": actions}) + "\n")
+        fh.flush()
+
+    def finish_journal(self) -> None:
+        if self.journal is None:
+            return
+        if self._moves_file is not None:
+            self._moves_file.close()
+            self._moves_file = None
+        path = self.journal / "game.jsonl"
+        tmp = path.with_suffix(".tmp")
+        tmp.write_text(self.record_text(), encoding="utf-8")
+        os.replace(tmp, path)
+
+    def record_text(self) -> str:
+        """The finished game's record, one line of the game log format."""
+        return record_line(record_game(self.state, [HUMAN if k == HUMAN else k for k in self.kinds]))
+
+    def close(self) -> None:
+        if self._moves_file is not None:
+            self._moves_file.close()
+            self._moves_file = None
+
+
+class Tables:
+    """Every table of a server, found by id; new ones journaled under ``journal``."""
+
+    def __init__(self, journal: Path | None, allow: Sequence[str] = ()):
+        self.journal = journal
+        self.allow = tuple(allow)
+        self.tables: dict[str, Table] = {}
+        self._rulesets: dict[str, CompiledRuleset] = {}
+
+    def ruleset(self, source: str) -> CompiledRuleset:
+        if source not in self._rulesets:
+            self._rulesets[source] = load_ruleset(source, self.allow)
+        return self._rulesets[source]
+
+    def get(self, table_id: str) -> Table | None:
+        return self.tables.get(table_id)
+
+    def open_table(
+        self,
+        source: str,
+        players: int,
+        humans: int,
+        bots: Sequence[str],
+        seed: int | None = None,
+        *,
+        named_only: bool = False,
+    ) -> Table:
+        """A new table: the first ``humans`` seats are people, the others the ``bots``
+        (the last named fills the rest); :class:`InputError` for what cannot be played.
+        ``named_only``: only the bots known by name (with their options), none from a
+        file or module -- what a page may ask for."""
+        if len(self.tables) >= MAX_TABLES:
+            raise InputError(f"this server already has {MAX_TABLES} tables")
+        rs = self.ruleset(source)
+        try:
+            game = Game(rs, players)
+        except (ValueError, RulesetError, InputError) as e:
+            raise InputError(str(e)) from None
+        del game
+        if not 1 <= humans <= players:
+            raise InputError(f"--humans must be from 1 to the {players} players, not {humans}")
+        names = [b.strip() for b in bots if b.strip()] or ["greedy"]
+        kinds: list[str] = []
+        for i in range(players - humans):
+            kinds.append(names[min(i, len(names) - 1)])
+        for name in set(kinds):
+            if named_only and name.split(":", 1)[0] not in agent_names():
+                raise InputError(f"unknown bot '{name}': a table opened here takes {', '.join(agent_names())}")
+            try:
+                make_agent(name, 0)
+            except KeyError:
+                raise InputError(f"unknown bot '{name}' (ruledraft bots lists them)") from None
+            except Exception as e:  # noqa: BLE001 - a bot spec's own error, in one line
+                raise InputError(f"bot '{name}': {e}") from None
+        if seed is None:
+            seed = secrets.randbelow(MAX_SEED + 1)
+        if not 0 <= seed <= MAX_SEED:
+            raise InputError(f"--seed must be a whole number from 0 to {MAX_SEED}, not {seed}")
+        table_id = secrets.token_hex(4)
+        while table_id in self.tables or (self.journal is not None and (self.journal / table_id).exists()):
+            table_id = secrets.token_hex(4)
+        if source not in bundled_ids() and os.path.isfile(source):
+            source = os.path.abspath(source)  # a resumed table finds its rule file from any directory
+        table = Table(
+            table_id,
+            source,
+            rs,
+            players,
+            [HUMAN] * humans + kinds,
+            seed,
+            {s: new_token() for s in range(humans)},
+            new_token(),
+            self.journal / table_id if self.journal is not None else None,
+        )
+        table.start_journal()
+        table.advance()  # a deal that plays itself
+        self.tables[table_id] = table
+        return table
+
+    def resume(self, directory: Path) -> tuple[list[Table], list[str]]:
+        """Every table journaled under ``directory``, its moves played again: the tables,
+        and a line for each folder that could not be resumed."""
+        resumed: list[Table] = []
+        problems: list[str] = []
+        for folder in sorted(p for p in directory.iterdir() if (p / "table.json").is_file()):
+            try:
+                table = self._resume_one(folder)
+            except (InputError, RulesetError, ActionError, IllegalMoveError, ValueError, KeyError, TypeError) as e:
+                problems.append(f"{folder.name}: cannot resume: {e}")
+                continue
+            self.tables[table.id] = table
+            resumed.append(table)
+        return resumed, problems
+
+    def _resume_one(self, folder: Path) -> Table:
+        info = json.loads((folder / "table.json").read_text(encoding="utf-8"))
+        if info.get("format") != JOURNAL_FORMAT:
+            raise ValueError(f"journal format {info.get('format')!r}, expected {JOURNAL_FORMAT}")
+        rs = self.ruleset(info["ruleset"])
+        if rs.id != info["ruleset_id"]:
+            raise ValueError(f"the rule file is now {rs.id!r}, not {info['ruleset_id']!r}")
+        table = Table(
+            info["id"],
+            info["ruleset"],
+            rs,
+            int(info["players"]),
+            [str(k) for k in info["seats"]],
+            int(info["seed"]),
+            {int(s): str(t) for s, t in info["tokens"].items()},
+            str(info["spectator"]),
+            folder,
+        )
+        table.created = float(info.get("created", time.time()))
+        moves = folder / "moves.jsonl"
+        lines = moves.read_text(encoding="utf-8").splitlines() if moves.exists() else []
+        good = 0
+        for i, line in enumerate(lines):
+            try:
+                entry = json.loads(line)
+            except json.JSONDecodeError:
+                if i == len(lines) - 1:  # cut short by the crash: that move never reached anyone
+                    break
+                raise ValueError(f"moves.jsonl line {i + 1} is not JSON") from None
+            if entry.get("n") != table.moves:
+                raise ValueError(f"moves.jsonl line {i + 1}: move {entry.get('n')}, expected {table.moves}")
+            table.state.apply_actions([int(a) for a in entry["actions"]])
+            table.moves += 1
+            good = i + 1
+        if good < len(lines):  # drop the torn line, so the journal goes on cleanly
+            with open(moves, "w", encoding="utf-8") as fh:
+                fh.writelines(line + "\n" for line in lines[:good])
+        if table.state.is_terminal():
+            if not (folder / "game.jsonl").exists():
+                table.finish_journal()
+        else:
+            table.advance()  # bots whose moves were not yet journaled
+        return table
+
+    def close(self) -> None:
+        for table in self.tables.values():
+            table.close()

@@ -1,0 +1,194 @@
+"""--isolate (ruledraft.play.isolate): a bot from outside in a process of its own, sent
+only its seat's view; the attacker of tests/play/test_bot_views.py and one that digs
+with the garbage collector find nothing there."""
+
+from __future__ import annotations
+
+import json
+import random
+import textwrap
+from types import MappingProxyType
+
+import pytest
+from strategies import played_game, played_ruleset, played_sources, source_id
+from test_bot_views import BOTS
+from typer.testing import CliRunner
+
+import ruledraft
+from ruledraft.cli.app import app
+from ruledraft.engine.state import Game
+from ruledraft.engine.view import seat_view
+from ruledraft.play import agents, bot_specs, isolate
+
+cli = CliRunner()
+
+
+def dump(obj, depth=0):
+    """Every value reachable from ``obj`` as plain data (the game and the rules by name)."""
+    if isinstance(obj, (int, float, str, bytes, bool, type(None))):
+        return obj
+    if (
+        isinstance(obj, Game)
+        or type(obj).__module__.startswith("ruledraft.language.")
+        and "decision" not in type(obj).__module__
+    ):
+        return type(obj).__name__
+    if depth > 40:
+        return "deep"
+    if isinstance(obj, (dict, MappingProxyType)):
+        return sorted((repr(k), dump(v, depth + 1)) for k, v in obj.items())
+    if isinstance(obj, (list, tuple)):
+        return [dump(v, depth + 1) for v in obj]
+    fields = {}
+    for klass in type(obj).__mro__:
+        for name in getattr(klass, "__slots__", ()):
+            if hasattr(obj, name):
+                fields[name] = dump(getattr(obj, name), depth + 1)
+    if hasattr(obj, "__dict__"):
+        fields.update((k, dump(v, depth + 1)) for k, v in vars(obj).items())
+    return [type(obj).__name__, sorted(fields.items())]
+
+
+MORE_BOTS = textwrap.dedent(
+    '''
+    import gc
+    import os
+
+
+    class Digger:
+        """Looks through every object of its process for the live game (a state whose seed is not 0)."""
+
+        def __init__(self, seed):
+            self.name = "digger"
+
+        def act(self, view, seat):
+            for obj in gc.get_objects():
+                if type(obj).__name__ == "State" and obj.seed != 0:
+                    raise RuntimeError("found the live game")
+            return view.legal_actions()[-1]
+
+
+    class Loud:
+        """Prints on standard output at every move (the channel to its process must survive it)."""
+
+        def __init__(self, seed):
+            self.name = "loud"
+
+        def act(self, view, seat):
+            print("my move", flush=True)
+            return view.legal_actions()[-1]
+
+
+    class Boom:
+        def __init__(self, seed):
+            self.name = "boom"
+
+        def act(self, view, seat):
+            raise RuntimeError("boom")
+
+
+    class Gone:
+        def __init__(self, seed):
+            self.name = "gone"
+
+        def act(self, view, seat):
+            os._exit(3)
+    '''
+)
+
+
+@pytest.fixture
+def bot_file(tmp_path, monkeypatch):
+    """viewbots.py (the attacker and friends) in tmp_path, importable as viewbots too."""
+    path = tmp_path / "viewbots.py"
+    path.write_text(BOTS + MORE_BOTS, encoding="utf-8")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    yield path
+    agents._SPECS.clear()
+    bot_specs._entry_kinds.clear()
+    isolate.close_all()
+
+
+def simulate(*args):
+    return cli.invoke(app, ["simulate", "-q", "--json", *map(str, args)])
+
+
+def means(result):
+    assert result.exit_code == 0, result.output
+    return [s["mean"] for s in json.loads(result.stdout)["seats"]]
+
+
+@pytest.mark.parametrize("source", played_sources(), ids=source_id)
+def test_a_view_travels_whole(source):
+    """A view serialized for another process and read back there (its own game of the ruleset) holds the same values and answers the same moves, on every ruleset."""
+    rs = played_ruleset(source)
+    game = played_game(source, rs.min_players)
+    there = Game(rs, rs.min_players)
+    state = game.new_initial_state(3)
+    rng = random.Random(3)
+    while not state.is_terminal():
+        for seat in state.acting_seats():
+            view = seat_view(state, seat)
+            back = isolate.view_from_bytes(isolate.view_bytes(view), there)
+            assert back.game is there
+            assert dump(back) == dump(view)
+            assert back.legal_actions() == view.legal_actions()
+            assert back.to_dict() == view.to_dict()
+        state.apply_actions([state.sample_action(s, rng.random) for s in state.acting_seats()])
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_an_isolated_bot_plays_the_games_it_plays_in_process(bot_file, jobs):
+    """With --isolate a bot from a file plays the same games as without, in one process and in workers, on a ruleset whose cards ask decisions; what it prints does not disturb it."""
+    args = ["sushi-go-party-master-menu", "--games", "6", "--seed", "5", "--jobs", jobs]
+    plain = means(simulate(*args, "--bots", f"{bot_file}:SeesView,greedy"))
+    assert means(simulate(*args, "--bots", f"{bot_file}:SeesView,greedy", "--isolate")) == plain
+    assert means(simulate(*args, "--bots", f"{bot_file}:Loud,greedy", "--isolate")) == plain
+
+
+def test_digging_finds_the_game_in_process_and_nothing_isolated(bot_file):
+    """A bot that searches its process's objects finds the live game when it runs in the game's process, and nothing with --isolate, where it plays like any bot."""
+    args = ["sushi-go", "--games", "4", "--seed", "1"]
+    found = simulate(*args, "--bots", f"{bot_file}:Digger,greedy")
+    assert found.exit_code == 1 and "raised RuntimeError: found the live game" in found.output
+    isolated = means(simulate(*args, "--bots", f"{bot_file}:Digger,greedy", "--isolate"))
+    assert isolated == means(simulate(*args, "--bots", f"{bot_file}:SeesView,greedy"))
+
+
+def test_the_attacker_changes_nothing_isolated(bot_file):
+    """The attacker of the views' tests, isolated, plays exactly the games of a quiet bot making the same moves."""
+    args = ["sushi-go-party-party-sampler", "--games", "4", "--seed", "2"]
+    quiet = means(simulate(*args, "--bots", f"{bot_file}:SeesView,greedy,random"))
+    assert means(simulate(*args, "--bots", f"{bot_file}:Vandal,greedy,random", "--isolate")) == quiet
+
+
+@pytest.mark.parametrize(
+    ("cls", "message"),
+    [("Boom", "raised RuntimeError: boom"), ("Gone", "raised its process ended (exit status 3)")],
+)
+def test_an_isolated_bot_that_fails_is_named(bot_file, cls, message):
+    """An isolated bot that raises is named as one in the game's process is; one whose process dies says so."""
+    result = simulate("sushi-go", "--games", "2", "--bots", f"{bot_file}:{cls},greedy", "--isolate")
+    assert result.exit_code == 1
+    assert f"error: bot '{bot_file}:{cls}' at seat 0 {message} (game seed" in result.output
+
+
+def test_the_python_api_isolates_too(bot_file):
+    """ruledraft.simulate(..., isolate=True) gives the figures of the same run without it."""
+    bots = [f"{bot_file}:SeesView", "greedy"]
+    plain = ruledraft.simulate("sushi-go", players=3, games=5, bots=bots, seed=9)
+    isolated = ruledraft.simulate("sushi-go", players=3, games=5, bots=bots, seed=9, isolate=True)
+    assert [s.mean for s in isolated.seats] == [s.mean for s in plain.seats]
+
+
+def test_play_against_an_isolated_bot(bot_file):
+    """play --isolate against a bot that digs for the game: it finds nothing and plays the game a quiet bot making the same moves plays; without --isolate it finds the game."""
+    args = ["play", "sushi-go", "--players", "2", "--seed", "4", "--bots", f"{bot_file}:Digger"]
+    isolated = cli.invoke(app, [*args, "--isolate"], input="1\n" * 60)
+    assert isolated.exit_code == 0, isolated.output
+    quiet = cli.invoke(app, [*args[:-1], f"{bot_file}:SeesView"], input="1\n" * 60)
+    tail = isolated.output[isolated.output.index("Final totals:") :]
+    assert tail == quiet.output[quiet.output.index("Final totals:") :]  # the same moves, the same game
+    found = cli.invoke(app, args, input="1\n" * 60)
+    assert found.exit_code == 1
+    assert "raised RuntimeError: found the live game (game seed 4)" in found.stderr

@@ -1,0 +1,589 @@
+"""``ruledraft serve``'s pages and WebSocket through Starlette's test client: joining,
+picking, the decisions of every Party card effect, illegal and malformed moves, tokens
+of no table or of another table, the Origin check, reconnecting, the lobby, the
+finished game's log, and resuming every game after the server was killed."""
+
+from __future__ import annotations
+
+import json
+import random
+import shutil
+import warnings
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("starlette")
+pytest.importorskip("httpx")
+
+with warnings.catch_warnings():  # newer Starlette asks for httpx2 but takes httpx
+    warnings.simplefilter("ignore")
+    from starlette.testclient import TestClient
+from starlette.websockets import WebSocketDisconnect  # noqa: E402
+
+from ruledraft.play.game_log import replay_record  # noqa: E402
+from ruledraft.web.app import create_app  # noqa: E402
+from ruledraft.web.tables import Tables  # noqa: E402
+
+#: every effect of the Party library that asks a decision, and a bundled menu that has it
+EFFECT_MENUS = {
+    "ask_for": "sushi-go-party-master-menu",  # spoon
+    "turn_face_down": "sushi-go-party-master-menu",  # takeout box
+    "draw_and_choose": "sushi-go-party-dinner-for-two",  # menu
+    "copy_earlier": "sushi-go-party-dinner-for-two",  # special order
+    "second_pick": "sushi-go-party-big-banquet",  # chopsticks
+}
+
+
+@pytest.fixture
+def tables(tmp_path) -> Tables:
+    t = Tables(tmp_path / "tables")
+    yield t
+    t.close()
+
+
+@pytest.fixture
+def client(tables):
+    with TestClient(create_app(tables)) as c:  # one event loop for every connection, as under uvicorn
+        yield c
+
+
+def ws_path(table, seat) -> str:
+    token = table.spectator if seat is None else table.tokens[seat]
+    return f"/t/{table.id}/{token}/ws"
+
+
+class Seats:
+    """Every person's WebSocket at a table; each move is followed by one view to each."""
+
+    def __init__(self, client, table, seats):
+        self.sockets = {s: client.websocket_connect(ws_path(table, s)) for s in seats}
+        self.entered = {s: ws.__enter__() for s, ws in self.sockets.items()}
+        self.views = {s: self.entered[s].receive_json() for s in seats}
+        self.received: dict[int, list[dict]] = {s: [self.views[s]] for s in seats}
+
+    def send(self, seat, move) -> dict:
+        """Send a move; the mover's answer (an error, or its next view, all seats updated)."""
+        self.entered[seat].send_json(move)
+        first = self.entered[seat].receive_json()
+        if first["type"] == "error":
+            return first
+        self.views[seat] = first
+        self.received[seat].append(first)
+        for s, ws in self.entered.items():
+            if s != seat:
+                message = ws.receive_json()
+                if message["type"] == "picked":  # the mover's pick waits for others': only who has picked
+                    assert first["version"] == self.views[s]["version"]
+                    assert set(message) == {"type", "picked", "waiting"}
+                    message = {**self.views[s], "picked": message["picked"], "waiting": message["waiting"]}
+                self.views[s] = message
+                self.received[s].append(message)
+        return first
+
+    def close(self):
+        for ws in self.sockets.values():
+            ws.__exit__(None, None, None)
+
+
+def a_move(view, rng: random.Random) -> dict | None:
+    """A legal-looking move for a seat's view (None: nothing asked of it)."""
+    if view["decision"]:
+        return {"type": "decide", "option": rng.choice(view["decision"]["options"])["action"]}
+    if view["pick"]:
+        pick = view["pick"]
+        hand = view["hand"][:]
+        rng.shuffle(hand)
+        k = 1 + (rng.randrange(pick["extra"] + 1) if pick["extra"] else 0)
+        move = {"type": "pick", "cards": hand[:k]}
+        if pick["dummy"]:
+            move["dummy"] = hand[k]
+        return move
+    return None
+
+
+def play_to_end(seats: Seats, rng: random.Random, limit: int = 2000) -> list[str]:
+    """Every person moves at random until the game ends; the effects whose decisions were asked."""
+    asked = []
+    for _ in range(limit):
+        if all(v["finished"] for v in seats.views.values()):
+            return asked
+        for s, view in seats.views.items():
+            move = a_move(view, rng)
+            if move is not None:
+                if view["decision"]:
+                    asked.append(view["decision"]["effect"])
+                answer = seats.send(s, move)
+                assert answer["type"] == "view", answer
+                break
+        else:
+            raise AssertionError(f"nobody can move: {seats.views}")
+    raise AssertionError("the game did not end")
+
+
+# ---------------------------------------------------------------------- joining and picking
+
+
+def test_a_seat_joins_and_sees_its_hand_and_the_others_hand_sizes(client, tables):
+    """The page and the first view of a seat hold its own hand, and of the others only how many cards they hold."""
+    table = tables.open_table("sushi-go", 4, 2, ["greedy"], seed=5)
+    page = client.get(f"/t/{table.id}/{table.tokens[0]}")
+    assert page.status_code == 200
+    assert "Sushi Go!" in page.text and 'id="initial-view"' in page.text
+    assert page.headers["content-security-policy"].startswith("default-src 'none'")
+    with client.websocket_connect(ws_path(table, 0)) as ws:
+        view = ws.receive_json()
+    ids = table.game.ruleset.catalogue.ids
+    assert sorted(view["hand"]) == sorted(ids[c] for c in table.state.hands[0])
+    assert len(view["hand"]) == 8  # four players: 8 cards each (rulebook)
+    assert [b["hand"] for b in view["boards"]] == [8, 8, 8, 8]
+    assert view["pick"] == {"extra": 0, "tools": [], "dummy": False, "drawn": []}
+    assert view["you"] == 0 and view["round"] == 1 and view["rounds"] == 3
+
+
+def test_picks_are_revealed_together_once_every_person_has_picked(client, tables):
+    """The first pick is held unseen (its seat marked as picked); the second reveals both with the bots' picks."""
+    table = tables.open_table("sushi-go", 4, 2, ["greedy"], seed=6)
+    seats = Seats(client, table, [0, 1])
+    try:
+        first = seats.views[0]["hand"][0]
+        after = seats.send(0, {"type": "pick", "cards": [first]})
+        assert after["pick"] is None and after["picked"] == [0]
+        other = seats.views[1]
+        assert other["picked"] == [0] and other["waiting"] == [1]
+        assert all(b["played"] == [] for b in other["boards"])  # nothing revealed yet
+        assert first not in json.dumps(other["boards"])
+        second = seats.views[1]["hand"][0]
+        seats.send(1, {"type": "pick", "cards": [second]})
+        view = seats.views[0]
+        assert view["turn"] == 2 and view["picked"] == []
+        assert view["boards"][0]["played"] == [first] and view["boards"][1]["played"] == [second]
+        assert [len(b["played"]) for b in view["boards"]] == [1, 1, 1, 1]
+        assert len(view["hand"]) == 7
+        assert view["log"][-1].startswith("Revealed: you: ")
+    finally:
+        seats.close()
+
+
+def test_a_whole_game_through_the_websocket_ends_with_the_score_sheet_and_a_log_that_replays(client, tables):
+    """Two people and two bots play Sushi Go! to the end: the sheet per rule sums to the totals; the log replays clean."""
+    table = tables.open_table("sushi-go", 4, 2, ["greedy"], seed=11)
+    assert client.get(f"/t/{table.id}/{table.tokens[0]}/log").status_code == 409  # not over yet
+    seats = Seats(client, table, [0, 1])
+    try:
+        play_to_end(seats, random.Random(1))
+        sheet = seats.views[0]["sheet"]
+    finally:
+        seats.close()
+    totals = [sum(r["points"][s] for r in sheet["rules"]) for s in range(4)]
+    assert totals == sheet["totals"] == table.state.score_sheet().totals
+    assert [r["rule"] for r in sheet["rules"]] == list(table.game.ruleset.rule_ids)
+    response = client.get(f"/t/{table.id}/{table.tokens[1]}/log")
+    assert response.status_code == 200
+    assert "attachment" in response.headers["content-disposition"]
+    record = json.loads(response.text)
+    assert record["seats"] == ["human", "human", "greedy", "greedy"]
+    assert replay_record(table.game.ruleset, record) == []
+    assert (tables.journal / table.id / "game.jsonl").read_text() == response.text
+
+
+def test_every_party_effect_decision_is_asked_of_the_deciding_seat_and_made_through_the_websocket(client, tables):
+    """Spoon, takeout box, menu, special order and chopsticks: each asks its seat, and the choice sent is made."""
+    rng = random.Random(3)
+    seen: set[str] = set()
+    for menu in dict.fromkeys(EFFECT_MENUS.values()):
+        for seed in range(6):
+            table = tables.open_table(menu, 4, 4, [], seed=seed)
+            seats = Seats(client, table, range(4))
+            try:
+                seen.update(play_to_end(seats, rng))
+                for s, views in seats.received.items():
+                    for v in views:  # a decision is in the view of its deciding seat only
+                        assert v["decision"] is None or (v["deciding"] and v["deciding"]["seat"] == s)
+            finally:
+                seats.close()
+            assert replay_record(table.game.ruleset, json.loads(table.record_text())) == []
+            if all(effect in seen for effect, m in EFFECT_MENUS.items() if m == menu):
+                break
+    assert seen >= set(EFFECT_MENUS)
+
+
+def test_a_menu_shows_the_cards_drawn_to_the_deciding_seat_only(client, tables):
+    """A Party menu's drawn cards are in the decider's view and in nobody else's."""
+    rng = random.Random(9)
+    for seed in range(20):
+        table = tables.open_table("sushi-go-party-dinner-for-two", 4, 4, [], seed=seed)
+        seats = Seats(client, table, range(4))
+        try:
+            for _ in range(400):
+                deciding = [s for s, v in seats.views.items() if v["decision"] and v["decision"]["shown"]]
+                if deciding:
+                    s = deciding[0]
+                    shown = seats.views[s]["decision"]["shown"]
+                    assert len(shown) == 4  # the menu draws 4 (rulebook)
+                    for other, v in seats.views.items():
+                        if other != s:
+                            assert v["decision"] is None
+                            assert v["deciding"]["seat"] == s
+                    return
+                if all(v["finished"] for v in seats.views.values()):
+                    break
+                s, move = next((s, a_move(v, rng)) for s, v in seats.views.items() if a_move(v, rng))
+                seats.send(s, move)
+        finally:
+            seats.close()
+    pytest.fail("no menu was played in 20 games")
+
+
+# ---------------------------------------------------------------------- refused input
+
+
+def test_illegal_and_malformed_moves_get_a_clear_error_and_the_game_goes_on(client, tables):
+    """Wrong cards, wrong turns, wrong shapes, binary frames and oversized text: each an error; then a good pick works."""
+    table = tables.open_table("sushi-go", 4, 2, ["greedy"], seed=8)
+    hand = [table.game.ruleset.catalogue.ids[c] for c in table.state.hands[0]]
+    missing = next(c for c in table.game.ruleset.catalogue.ids if c not in hand)
+    cases = [
+        ("{not json", "not JSON"),
+        ("[1, 2]", "a JSON object"),
+        ('"pick"', "a JSON object"),
+        (json.dumps({"type": "shout"}), "unknown move"),
+        (json.dumps({"type": "pick"}), "a list of card ids"),
+        (json.dumps({"type": "pick", "cards": "tempura"}), "a list of card ids"),
+        (json.dumps({"type": "pick", "cards": []}), "a list of card ids"),
+        (json.dumps({"type": "pick", "cards": [3]}), "a list of card ids"),
+        (json.dumps({"type": "pick", "cards": ["no-such-card"]}), "not a card of this game"),
+        (json.dumps({"type": "pick", "cards": [missing]}), "is not in your hand"),
+        (json.dumps({"type": "pick", "cards": hand[:2]}), "only one card this turn"),
+        (json.dumps({"type": "decide", "option": 0}), "no decision is asked of you"),
+        (json.dumps({"type": "pick", "cards": [hand[0]], "version": 99}), "moved on"),
+        ("x" * 5000, "at most 4096 bytes"),
+    ]
+    with client.websocket_connect(ws_path(table, 0)) as ws:
+        ws.receive_json()
+        for text, words in cases:
+            ws.send_text(text)
+            answer = ws.receive_json()
+            assert answer["type"] == "error" and words in answer["message"], (text[:40], answer)
+        ws.send_bytes(b"\x00\x01")
+        assert "JSON text" in ws.receive_json()["message"]
+        ws.send_json({"type": "pick", "cards": [hand[0]]})
+        view = ws.receive_json()
+        assert view["type"] == "view" and view["picked"] == [0]
+        ws.send_json({"type": "pick", "cards": [hand[1]]})
+        assert "picked this turn already" in ws.receive_json()["message"]
+    assert table.moves == 0 and table.picks == {
+        0: table.game.encode_action([table.game.ruleset.catalogue.index_of(hand[0])])
+    }
+
+
+def test_a_wrong_or_another_tables_token_opens_nothing(client, tables):
+    """A made-up token, and a seat's token at another table, give no page, no log and no WebSocket."""
+    one = tables.open_table("sushi-go", 3, 1, ["random"], seed=1)
+    two = tables.open_table("sushi-go", 3, 1, ["random"], seed=2)
+    for path in (
+        f"/t/{one.id}/{two.tokens[0]}",
+        f"/t/{two.id}/{one.tokens[0]}",
+        f"/t/{one.id}/{two.spectator}",
+        f"/t/{one.id}/AAAAAAAAAAAAAAAAAAAAAA",
+        f"/t/nosuchtable/{one.tokens[0]}",
+    ):
+        assert client.get(path).status_code == 404
+        assert client.get(path + "/log").status_code == 404
+        with pytest.raises(WebSocketDisconnect) as refused:
+            with client.websocket_connect(path + "/ws") as ws:
+                ws.receive_json()
+        assert refused.value.code == 1008
+    assert len(one.tokens[0]) == 22  # 16 random bytes, URL-safe base64
+
+
+def test_a_websocket_from_another_site_is_refused(client, tables):
+    """An Origin that is not the page's own site is refused; the page's own is let in."""
+    table = tables.open_table("sushi-go", 3, 1, ["random"], seed=1)
+    with pytest.raises(WebSocketDisconnect):
+        with client.websocket_connect(ws_path(table, 0), headers={"origin": "http://evil.example"}) as ws:
+            ws.receive_json()
+    with pytest.raises(WebSocketDisconnect):
+        with client.websocket_connect(ws_path(table, 0), headers={"origin": "null"}) as ws:
+            ws.receive_json()
+    with client.websocket_connect(ws_path(table, 0), headers={"origin": "http://testserver"}) as ws:
+        assert ws.receive_json()["type"] == "view"
+
+
+def test_a_spectator_sees_every_table_but_no_hand_and_cannot_move(client, tables):
+    """The watching link's view has no hand, pick or decision, and a move from it is refused."""
+    table = tables.open_table("sushi-go", 4, 2, ["greedy"], seed=4)
+    with client.websocket_connect(ws_path(table, None)) as ws:
+        view = ws.receive_json()
+        assert view["you"] is None and view["hand"] == [] and view["pick"] is None and view["decision"] is None
+        assert len(view["boards"]) == 4
+        ws.send_json({"type": "pick", "cards": ["tempura"]})
+        assert "spectator" in ws.receive_json()["message"]
+
+
+def test_reconnecting_returns_the_seat_with_the_state_as_it_is(client, tables):
+    """A seat that leaves mid-turn and comes back is sent its hand and its pending pick as they were."""
+    table = tables.open_table("sushi-go", 4, 2, ["greedy"], seed=12)
+    seats = Seats(client, table, [0, 1])
+    try:
+        rng = random.Random(2)
+        for _ in range(5):
+            for s in (0, 1):
+                seats.send(s, a_move(seats.views[s], rng))
+        seats.send(0, a_move(seats.views[0], rng))  # seat 0 has picked; seat 1 has not
+        before = seats.views[1]
+    finally:
+        seats.close()
+    with client.websocket_connect(ws_path(table, 1)) as ws:
+        again = ws.receive_json()
+        assert again == before
+        ws.send_json(a_move(again, random.Random(0)))
+        assert ws.receive_json()["turn"] == 7
+
+
+# ---------------------------------------------------------------------- the lobby
+
+
+def test_the_lobby_opens_a_table_and_gives_its_links_only_to_whoever_opened_it(client, tables):
+    """A form posted opens a table; its links are on the answer, the lobby lists the table without them."""
+    answer = client.post("/tables", data={"ruleset": "sushi-go", "players": "3", "humans": "2", "bots": "random"})
+    assert answer.status_code == 200
+    (table,) = tables.tables.values()
+    assert table.kinds == ["human", "human", "random"]
+    for token in (*table.tokens.values(), table.spectator):
+        assert f"/t/{table.id}/{token}" in answer.text
+    lobby = client.get("/")
+    assert table.id in lobby.text and "Sushi Go!" in lobby.text
+    assert all(token not in lobby.text for token in (*table.tokens.values(), table.spectator))
+
+
+@pytest.mark.parametrize(
+    ("form", "words"),
+    [
+        ({"ruleset": "../../etc/passwd", "players": "3", "humans": "1"}, "choose a game from the list"),
+        ({"ruleset": "sushi-go", "players": "9", "humans": "1"}, "is for 2-5 players, not 9"),
+        ({"ruleset": "sushi-go", "players": "3", "humans": "4"}, "from 1 to the 3 players"),
+        ({"ruleset": "sushi-go", "players": "three", "humans": "1"}, "a whole number"),
+        ({"ruleset": "sushi-go", "players": "3", "humans": "1", "bots": "/tmp/x.py:Bot"}, "unknown bot"),
+        ({"ruleset": "sushi-go", "players": "3", "humans": "1", "bots": "nosuchbot"}, "unknown bot"),
+    ],
+)
+def test_the_lobby_refuses_what_cannot_be_played_with_a_message(client, tables, form, words):
+    """A bad form is answered with the lobby and one clear line; no table is opened, no bot file loaded."""
+    answer = client.post("/tables", data=form)
+    assert answer.status_code == 400
+    assert words in answer.text
+    assert tables.tables == {}
+
+
+def test_a_form_from_another_site_opens_no_table(client, tables):
+    """A lobby form posted from another site's page is refused."""
+    answer = client.post(
+        "/tables",
+        data={"ruleset": "sushi-go", "players": "3", "humans": "1"},
+        headers={"origin": "http://evil.example"},
+    )
+    assert answer.status_code == 403 and tables.tables == {}
+
+
+# ---------------------------------------------------------------------- resuming
+
+
+def play_moves(table, rng: random.Random, count: int) -> None:
+    """``count`` moves of the people at ``table``, made at random through :meth:`Table.act`."""
+    for _ in range(count):
+        for s in table.humans:
+            view = table.view(s)
+            move = a_move(view, rng)
+            if move is not None:
+                table.act(s, move)
+                break
+
+
+def test_a_killed_server_resumes_every_unfinished_game_where_it_was(tmp_path):
+    """After a crash (a move's line torn in the journal), --resume continues each game from its last
+    whole move, its links still open it, and the finished game replays clean and equals the game
+    played without the crash."""
+    journal = tmp_path / "tables"
+    first = Tables(journal)
+    a = first.open_table("sushi-go", 4, 2, ["greedy"], seed=21)
+    b = first.open_table("sushi-go-party-master-menu", 3, 1, ["greedy"], seed=22)
+    play_moves(a, random.Random(1), 12)
+    play_moves(b, random.Random(2), 9)
+    seen = {t.id: (t.moves, t.view(0)) for t in (a, b)}
+    copy = tmp_path / "copy"
+    shutil.copytree(journal, copy)  # the same journal, to play on without a crash
+    with open(journal / a.id / "moves.jsonl", "a") as fh:
+        fh.write('{"n": 99, "actio')  # the server died while writing a line
+    # killed: nothing closed, nothing flushed beyond what each move wrote
+    second = Tables(journal)
+    resumed, problems = second.resume(journal)
+    assert problems == []
+    assert sorted(t.id for t in resumed) == sorted([a.id, b.id])
+    for t in resumed:
+        assert (t.moves, t.view(0)) == seen[t.id]
+    again = second.get(a.id)
+    with TestClient(create_app(second)) as client:
+        assert client.get(f"/t/{a.id}/{a.tokens[1]}").status_code == 200
+        seats = Seats(client, again, [0, 1])
+        try:
+            play_to_end(seats, random.Random(5))
+        finally:
+            seats.close()
+    record = json.loads((journal / a.id / "game.jsonl").read_text())
+    assert replay_record(again.game.ruleset, record) == []
+    # the same moves without a crash: the same game (the bots' moves follow from the seed and the move)
+    third = Tables(copy)
+    (same,) = [t for t in third.resume(copy)[0] if t.id == a.id]
+    with TestClient(create_app(third)) as client:
+        seats = Seats(client, same, [0, 1])
+        try:
+            play_to_end(seats, random.Random(5))
+        finally:
+            seats.close()
+    assert json.loads(same.record_text()) == record
+    second.close()
+    third.close()
+
+
+def test_resume_reports_a_journal_it_cannot_read_and_goes_on_with_the_others(tmp_path):
+    """A folder whose journal is broken is named with its reason; the good tables are resumed."""
+    journal = tmp_path / "tables"
+    first = Tables(journal)
+    good = first.open_table("sushi-go", 3, 1, ["random"], seed=1)
+    bad = first.open_table("sushi-go", 3, 1, ["random"], seed=2)
+    play_moves(bad, random.Random(0), 2)
+    first.close()
+    (journal / bad.id / "moves.jsonl").write_text('{"n": 0, "actions": [999999, 0, 0]}\n{"n": 1, "actions": [0]}\n')
+    resumed, problems = Tables(journal).resume(journal)
+    assert [t.id for t in resumed] == [good.id]
+    assert len(problems) == 1 and problems[0].startswith(f"{bad.id}: cannot resume")
+
+
+def test_a_journal_keeps_the_seat_tokens_readable_by_its_owner_only(tmp_path):
+    """table.json holds the tokens: it is written with mode 0600."""
+    tables = Tables(tmp_path)
+    table = tables.open_table("sushi-go", 3, 1, ["random"], seed=1)
+    assert (Path(tmp_path) / table.id / "table.json").stat().st_mode & 0o777 == 0o600
+
+
+def test_a_table_of_a_rule_file_resumes_from_another_directory(tmp_path, monkeypatch):
+    """A table opened from a rule file by a relative path journals the file's absolute path,
+    so --resume finds it from any directory."""
+    from paths import EXAMPLES
+
+    game_dir = tmp_path / "game"
+    game_dir.mkdir()
+    shutil.copy(EXAMPLES / "my-party-menu.yaml", game_dir / "my-menu.yaml")
+    monkeypatch.chdir(game_dir)
+    first = Tables(tmp_path / "tables")
+    table = first.open_table("my-menu.yaml", 3, 1, ["random"], seed=4)
+    play_moves(table, random.Random(0), 3)
+    first.close()
+    info = json.loads((tmp_path / "tables" / table.id / "table.json").read_text())
+    assert info["ruleset"] == str(game_dir / "my-menu.yaml")
+    monkeypatch.chdir(tmp_path)
+    resumed, problems = Tables(tmp_path / "tables").resume(tmp_path / "tables")
+    assert problems == [] and [t.id for t in resumed] == [table.id]
+    assert resumed[0].moves == table.moves and resumed[0].view(0) == table.view(0)
+
+
+def test_a_fault_in_a_move_is_said_to_the_seat_and_the_server_goes_on(client, tables, monkeypatch):
+    """A move that fails inside the server answers with an error; the same socket then plays on."""
+    from ruledraft.web.tables import Table
+
+    table = tables.open_table("sushi-go", 3, 1, ["random"], seed=3)
+    real = Table.act
+
+    def broken(self, seat, move):
+        raise RuntimeError("a fault")
+
+    with client.websocket_connect(ws_path(table, 0)) as ws:
+        view = ws.receive_json()
+        monkeypatch.setattr(Table, "act", broken)
+        ws.send_json({"type": "pick", "cards": [view["hand"][0]]})
+        assert "internal error" in ws.receive_json()["message"]
+        monkeypatch.setattr(Table, "act", real)
+        ws.send_json({"type": "pick", "cards": [view["hand"][0]]})
+        assert ws.receive_json()["turn"] == 2
+
+
+def test_an_oversized_or_garbled_lobby_form_is_refused_without_a_crash(client, tables):
+    """A form longer than the lobby takes is refused (413); bytes that are not UTF-8 get the lobby's message."""
+    assert client.post("/tables", content=b"ruleset=" + b"x" * 5000).status_code == 413
+    answer = client.post(
+        "/tables",
+        content=b"ruleset=\xff\xfe&players=\xc3",
+        headers={"content-type": "application/x-www-form-urlencoded"},
+    )
+    assert answer.status_code == 400 and "choose a game from the list" in answer.text
+    assert tables.tables == {}
+
+
+def test_chopsticks_take_two_cards_and_go_back_into_the_hand_passed_on(client, tables):
+    """Sushi Go!'s chopsticks: once one is on your table, the view offers one extra card, and a pick
+    of two cards puts both on the table and the chopsticks back into the hand passed on (rulebook)."""
+    rng = random.Random(4)
+    for seed in range(30):
+        table = tables.open_table("sushi-go", 2, 2, [], seed=seed)
+        seats = Seats(client, table, [0, 1])
+        try:
+            while not seats.views[0]["finished"]:
+                offered = [s for s, v in seats.views.items() if v["pick"] and v["pick"]["extra"]]
+                if offered:
+                    s = offered[0]
+                    view = seats.views[s]
+                    assert view["pick"]["extra"] == 1 and view["pick"]["tools"] == ["Chopsticks"]
+                    two = [c for c in view["hand"] if c != "chopsticks"][:2]
+                    before = list(view["boards"][s]["played"])
+                    seats.send(s, {"type": "pick", "cards": two})
+                    other = 1 - s
+                    if seats.views[other]["pick"]:
+                        seats.send(other, {"type": "pick", "cards": [seats.views[other]["hand"][0]]})
+                    after = seats.views[s]["boards"][s]["played"]
+                    expected = [c for c in before]
+                    expected.remove("chopsticks")
+                    assert after[: len(expected)] == expected and after[len(expected) : len(expected) + 2] == two
+                    assert "chopsticks" in seats.views[other]["hand"] or seats.views[s]["round"] > view["round"]
+                    return
+                mover = next(s for s, v in seats.views.items() if v["pick"])
+                hand = seats.views[mover]["hand"]
+                choice = "chopsticks" if "chopsticks" in hand else rng.choice(hand)
+                seats.send(mover, {"type": "pick", "cards": [choice]})
+        finally:
+            seats.close()
+    pytest.fail("no chopsticks were offered in 30 games")
+
+
+def test_a_seat_may_ask_for_its_view_as_the_bots_get_it(client, tables):
+    """{"type": "seat_view"} answers the engine's SeatView of that seat in its JSON form; a spectator has none."""
+    from ruledraft.engine.view import seat_view
+
+    table = tables.open_table("sushi-go", 3, 1, ["greedy"], seed=9)
+    with client.websocket_connect(ws_path(table, 0)) as ws:
+        ws.receive_json()
+        ws.send_json({"type": "seat_view"})
+        answer = ws.receive_json()
+    assert answer["type"] == "seat_view" and answer["version"] == 0
+    assert answer["view"] == seat_view(table.state, 0).to_dict()
+    assert [a["action"] for a in answer["view"]["legal_actions"]] == table.state.legal_actions(0)
+    with client.websocket_connect(ws_path(table, None)) as ws:
+        ws.receive_json()
+        ws.send_json({"type": "seat_view"})
+        assert "spectator" in ws.receive_json()["message"]
+
+
+def test_a_bot_that_fails_stops_its_table_with_a_message_for_every_seat(client, tables, tmp_path):
+    """A bot from a file that raises: the table says it stopped and why; moves are refused, the server goes on."""
+    (tmp_path / "boombot.py").write_text(
+        "class Boom:\n    def __init__(self, seed):\n        pass\n\n    def act(self, view, seat):\n        raise ValueError('no idea')\n"
+    )
+    table = tables.open_table("sushi-go", 2, 1, [f"{tmp_path / 'boombot.py'}:Boom"], seed=1)
+    with client.websocket_connect(ws_path(table, 0)) as ws:
+        view = ws.receive_json()
+        ws.send_json({"type": "pick", "cards": [view["hand"][0]]})
+        view = ws.receive_json()
+        assert "raised ValueError: no idea" in view["failure"]
+        ws.send_json({"type": "pick", "cards": [view["hand"][0]]})
+        assert "this table stopped" in ws.receive_json()["message"]
+    assert client.get("/").status_code == 200 and "stopped" in client.get("/").text

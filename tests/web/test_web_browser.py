@@ -1,0 +1,257 @@
+"""Whole games played through the table page in a real browser (the system's headless
+Chromium, driven by Playwright): two people, each in a browser of their own, and two
+bots play to the final score sheet, at a desktop and a phone width, with the keyboard
+alone, no console error, no request outside the server, and a page that never scrolls
+sideways. The finished game's log, downloaded from the page, replays clean.
+
+Without the browser the module skips, except under ``CI`` (set by ``.ci/run``).
+``RULEDRAFT_SCREENSHOTS=DIR`` saves each page's screenshot (mid-game and at the end)."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytest.importorskip("starlette")
+pytest.importorskip("uvicorn")
+
+from served import serving  # noqa: E402
+
+from ruledraft.play.game_log import replay_record  # noqa: E402
+
+CHROMIUM = "/usr/bin/chromium"
+FLAGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+
+#: what the page says of its layout: anything reaching past the window's edges outside a box that scrolls
+LAYOUT = """() => {
+  const edge = (r) => r.left < -0.5 || r.right > innerWidth + 0.5;
+  const cut = [];
+  for (const el of document.body.querySelectorAll('*')) {
+    if (el.closest('[hidden]') || !edge(el.getBoundingClientRect())) continue;
+    if (el.classList.contains('skip')) continue;
+    let scroller = null;
+    for (let p = el.parentElement; p && p !== document.body; p = p.parentElement) {
+      const o = getComputedStyle(p).overflowX;
+      if (o === 'auto' || o === 'scroll') { scroller = p; break; }
+    }
+    if (scroller === null || edge(scroller.getBoundingClientRect()))
+      cut.push(el.tagName.toLowerCase() + ': ' + (el.textContent || '').trim().slice(0, 40));
+  }
+  return {scrollWidth: document.scrollingElement.scrollWidth, innerWidth, cut: cut.slice(0, 10)};
+}"""
+
+
+def chromium_or_skip() -> str:
+    """The browser's path; skip without one, but fail under CI."""
+    path = shutil.which("chromium") or CHROMIUM
+    if os.access(path, os.X_OK):
+        return path
+    if "CI" in os.environ:
+        pytest.fail(f"CI={os.environ['CI']} and no browser at {CHROMIUM}: install Debian's chromium (see .ci/run)")
+    pytest.skip(f"no browser at {CHROMIUM} (apt-get install chromium)")
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    """One headless Chromium for the module."""
+    path = chromium_or_skip()
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        pytest.fail("the browser tests need Playwright: pip install '.[test]'")
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=path, args=FLAGS, headless=True)
+        yield b
+        b.close()
+
+
+@pytest.fixture(scope="module")
+def served(tmp_path_factory) -> Iterator[Any]:
+    with serving(tmp_path_factory.mktemp("tables")) as s:
+        yield s
+
+
+class Player:
+    """One person's browser at one seat: what it logged, what it fetched."""
+
+    def __init__(self, browser: Any, url: str, width: int, base: str):
+        self.console: list[tuple[str, str]] = []
+        self.errors: list[str] = []
+        self.outside: list[str] = []
+        self.decided = 0
+        self.context = browser.new_context(viewport={"width": width, "height": 900})
+        self.page = self.context.new_page()
+        self.page.on("console", lambda m: self.console.append((m.type, m.text)))
+        self.page.on("pageerror", lambda e: self.errors.append(str(e)))
+        self.page.on("request", lambda r: None if r.url.startswith(base) else self.outside.append(r.url))
+        self.page.goto(url, wait_until="load")
+        self.page.wait_for_function("() => document.getElementById('link-state').textContent === 'connected'")
+
+    def state(self) -> str:
+        return self.page.evaluate("document.body.dataset.state")
+
+    def act(self) -> bool:
+        """Make this seat's move with the keyboard alone if one is asked; whether it moved.
+        The page itself puts the focus on the first card or the first choice when a move
+        is asked: Enter takes it; a pick of several cards is then confirmed by tabbing to
+        the Take button."""
+        page = self.page
+        state = self.state()
+        version = page.evaluate("document.body.dataset.version")
+        if state not in ("deciding", "picking"):
+            return False
+        target = "#decision button" if state == "deciding" else "#hand-cards .card"
+        page.wait_for_function("(sel) => document.activeElement && document.activeElement.matches(sel)", arg=target)
+        self.decided += state == "deciding"
+        several = state == "picking" and page.locator("#take").count() > 0  # asked before the move changes the page
+        page.keyboard.press("Enter")
+        if several:  # chopsticks may be used, or the dummy's card follows: one card, then Take
+            for _ in range(40):
+                if page.evaluate("document.activeElement.id") == "take":
+                    break
+                page.keyboard.press("Tab")
+            assert page.evaluate("document.activeElement.id") == "take"
+            page.keyboard.press("Enter")
+            if page.evaluate(
+                "document.querySelector('#pick-bar .hint') !== null && document.body.dataset.state === 'picking'"
+            ):
+                dummy = page.locator("#pick-bar").text_content()
+                if "dummy's card" in dummy:  # the dummy's card next, from the rest of the hand: focused for us
+                    page.wait_for_function(
+                        "() => document.activeElement && document.activeElement.matches('#hand-cards .card[aria-pressed=false]')"
+                    )
+                    page.keyboard.press("Enter")
+        page.wait_for_function(
+            "([v, s]) => document.body.dataset.version !== v || document.body.dataset.state !== s"
+            " || !document.getElementById('error').hidden",
+            arg=[version, state],
+        )
+        assert page.locator("#error").is_hidden(), page.locator("#error").text_content()
+        return True
+
+    def reload(self) -> None:
+        """Reload the page: the seat comes back as it is."""
+        self.page.reload(wait_until="load")
+        self.page.wait_for_function("() => document.getElementById('link-state').textContent === 'connected'")
+
+
+def play_through(served, browser, ruleset: str, width: int, shots: Path | None, seats: int = 4) -> int:
+    """Two people and the bots of the other ``seats`` play ``ruleset`` to the end through the page at ``width``,
+    watched through the spectators' link; the decisions the people made on the page."""
+    table = served.tables.open_table(ruleset, seats, 2, ["greedy"], seed=width)
+    players = [Player(browser, served.url(table, s), width, served.base) for s in (0, 1)]
+    watcher = Player(browser, served.url(table, None), width, served.base)
+    try:
+        deadline = time.monotonic() + 120
+        moves = 0
+        while not all(p.state() == "finished" for p in players):
+            assert time.monotonic() < deadline, "the game did not end in time"
+            moved = False
+            for p in players:
+                moved = p.act() or moved
+            moves += moved
+            if not moved:
+                time.sleep(0.02)
+            if moves == 5 and moved:
+                if shots is not None:
+                    players[0].page.screenshot(path=str(shots / f"{ruleset}-{width}-mid.png"), full_page=True)
+                hand = players[1].page.locator("#hand-cards .card .name").all_text_contents()
+                players[1].reload()  # a reload mid-game returns the seat with its hand
+                assert players[1].page.locator("#hand-cards .card .name").all_text_contents() == hand
+        watcher.page.wait_for_function("() => document.body.dataset.state === 'finished'")
+        assert watcher.page.locator("#hand").is_hidden() and watcher.page.locator("#sheet-table").is_visible()
+        for p in [*players, watcher]:
+            layout = p.page.evaluate(LAYOUT)
+            assert layout["scrollWidth"] <= layout["innerWidth"], layout
+            assert layout["cut"] == []
+            assert p.errors == []
+            assert [m for m in p.console if m[0] in ("error", "warning")] == []
+            assert p.outside == []
+        page = players[0].page
+        if shots is not None:
+            page.screenshot(path=str(shots / f"{ruleset}-{width}-end.png"), full_page=True)
+        sheet = page.locator("#sheet-table").text_content()
+        totals = table.state.score_sheet().totals
+        assert "total" in sheet
+        winners = page.locator("#winners").text_content()
+        assert winners.startswith("Winner") or winners == "No winner."
+        href = page.locator("#sheet a[download]").get_attribute("href")
+        with urllib.request.urlopen(served.base + href) as response:
+            import json
+
+            record = json.loads(response.read())
+        assert record["totals"] == totals
+        assert replay_record(table.game.ruleset, record) == []
+        return sum(p.decided for p in players)
+    finally:
+        for p in [*players, watcher]:
+            p.context.close()
+
+
+@pytest.fixture(scope="module")
+def shots() -> Path | None:
+    where = os.environ.get("RULEDRAFT_SCREENSHOTS")
+    if not where:
+        return None
+    path = Path(where)
+    path.mkdir(parents=True, exist_ok=True)
+    return path
+
+
+@pytest.mark.parametrize("width", [1280, 390])
+def test_the_lobby_opens_a_table_by_keyboard_and_gives_its_links(served, browser, width):
+    """The lobby's form is filled and sent with the keyboard; the page answered lists the seat links."""
+    context = browser.new_context(viewport={"width": width, "height": 900})
+    errors: list[str] = []
+    try:
+        page = context.new_page()
+        page.on("console", lambda m: errors.append(m.text) if m.type in ("error", "warning") else None)
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        page.goto(served.base + "/", wait_until="load")
+        page.focus("select[name=ruleset]")
+        page.keyboard.press("Tab")  # players
+        page.keyboard.press("Control+a")
+        page.keyboard.type("3")
+        page.keyboard.press("Tab")  # people
+        page.keyboard.press("Control+a")
+        page.keyboard.type("1")
+        page.keyboard.press("Enter")
+        page.wait_for_selector("ul.links")
+        links = page.locator("ul.links a").all_text_contents()
+        assert len(links) == 1 and "/t/" in links[0]
+        layout = page.evaluate(LAYOUT)
+        assert layout["scrollWidth"] <= layout["innerWidth"] and layout["cut"] == []
+        assert errors == []
+    finally:
+        context.close()
+
+
+@pytest.mark.parametrize("width", [1280, 390])
+def test_two_people_and_two_bots_play_sushi_go_to_the_end_in_the_browser(served, browser, shots, width):
+    """Sushi Go! through the page, by keyboard, to the final score sheet, whose log replays clean."""
+    play_through(served, browser, "sushi-go", width, shots)
+
+
+def test_two_people_play_sushi_go_with_a_dummy_in_the_browser(served, browser, shots):
+    """The two-player variant: the controller picks its card, then the dummy's, by keyboard."""
+    play_through(served, browser, "sushi-go-two-player-dummy", 390, shots, seats=2)
+
+
+def test_a_party_menu_with_card_effects_is_played_to_the_end_in_the_browser(served, browser, shots):
+    """A Party menu with a spoon and a takeout box: its decisions are made on the page, by keyboard."""
+    assert play_through(served, browser, "sushi-go-party-master-menu", 390, shots) > 0

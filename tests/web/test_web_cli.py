@@ -1,0 +1,190 @@
+"""``ruledraft serve`` as a command: its links, its warnings and errors, the message
+without the web extra, and a real server killed mid-game and started again with
+``--resume``: the game goes on from the links it printed and its log replays clean."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from ruledraft.cli.app import app
+
+runner = CliRunner()
+
+LINK = re.compile(r"seat (\d+): (http://\S+)")
+
+
+def serve_quietly(monkeypatch, *args: str):
+    """``ruledraft serve ARGS`` with the server's run replaced by nothing (it returns at once)."""
+    uvicorn = pytest.importorskip("uvicorn")
+    monkeypatch.setattr(uvicorn.Server, "run", lambda self, sockets=None: None)
+    return runner.invoke(app, ["serve", *args])
+
+
+def test_serve_prints_a_link_per_person_and_one_to_watch(monkeypatch, tmp_path):
+    """Two people at four seats: two seat links with 128-bit tokens, a watching link, the lobby."""
+    result = serve_quietly(
+        monkeypatch, "sushi-go", "--players", "4", "--humans", "2", "--port", "0", "--journal", str(tmp_path)
+    )
+    assert result.exit_code == 0, result.output
+    links = LINK.findall(result.stdout)
+    assert [s for s, _ in links] == ["0", "1"]
+    tokens = [url.rsplit("/", 1)[1] for _, url in links]
+    assert all(len(t) == 22 for t in tokens) and tokens[0] != tokens[1]
+    assert all(url.startswith("http://127.0.0.1:") for _, url in links)
+    assert "watch:" in result.stdout and "Lobby: http://127.0.0.1:" in result.stdout
+    assert "warning" not in result.stderr
+    (folder,) = tmp_path.iterdir()
+    assert json.loads((folder / "table.json").read_text())["seats"] == ["human", "human", "greedy", "greedy"]
+
+
+def test_serving_on_every_address_prints_a_one_line_warning(monkeypatch, tmp_path):
+    """--host 0.0.0.0 says, in one line, that anyone who can reach the machine can open tables."""
+    result = serve_quietly(monkeypatch, "sushi-go", "--host", "0.0.0.0", "--port", "0", "--journal", str(tmp_path))
+    assert result.exit_code == 0, result.output
+    warnings = [line for line in result.stderr.splitlines() if line.startswith("warning")]
+    assert len(warnings) == 1 and "every network address" in warnings[0]
+
+
+@pytest.mark.parametrize(
+    ("args", "words"),
+    [
+        (["sushi-go", "--humans", "5", "--players", "4"], "--humans must be from 1 to the 4 players, not 5"),
+        (["sushi-go", "--players", "9"], "is for 2-5 players, not 9"),
+        (["no-such-game"], "no-such-game"),
+        (["sushi-go", "--bots", "nosuchbot", "--humans", "1"], "nosuchbot"),
+        ([], "name a RULESET to serve, or --resume DIR"),
+        (["--resume", "/nonexistent/folder"], "not a directory"),
+    ],
+)
+def test_serve_refuses_what_it_cannot_serve_in_one_line(monkeypatch, tmp_path, args, words):
+    """Bad input: a message on standard error and a non-zero exit, never a traceback."""
+    result = serve_quietly(monkeypatch, *args, "--port", "0", "--journal", str(tmp_path / "j"))
+    assert result.exit_code != 0
+    assert words in result.stderr
+    assert "Traceback" not in result.output
+
+
+def test_a_port_in_use_is_said_plainly(monkeypatch, tmp_path):
+    """A port another program listens on: one line naming it, exit 2."""
+    import socket
+
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        port = busy.getsockname()[1]
+        result = serve_quietly(monkeypatch, "sushi-go", "--port", str(port), "--journal", str(tmp_path))
+    assert result.exit_code == 2
+    assert f"cannot listen on 127.0.0.1:{port}" in result.stderr
+
+
+def test_without_the_web_extra_serve_says_how_to_install_it(monkeypatch):
+    """No Starlette: one line naming the extra to install, exit 1."""
+    monkeypatch.setitem(sys.modules, "starlette", None)
+    result = runner.invoke(app, ["serve", "sushi-go"])
+    assert result.exit_code == 1
+    assert result.stderr.strip() == "error: ruledraft serve needs the web extra: pip install 'ruledraft[web]'"
+
+
+# ---------------------------------------------------------------------- a real server, killed
+
+
+def start(args: list[str], cwd: Path) -> tuple[subprocess.Popen, dict[int, str]]:
+    """``ruledraft serve ARGS`` in a process of its own; it and its seat links once printed."""
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "ruledraft", "serve", *args, "--port", "0"],
+        cwd=cwd,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    links: dict[int, str] = {}
+    deadline = time.monotonic() + 120
+    assert proc.stdout is not None
+    for line in proc.stdout:
+        found = LINK.search(line)
+        if found:
+            links[int(found.group(1))] = found.group(2)
+        if line.startswith("Lobby:"):
+            break
+        assert time.monotonic() < deadline
+    assert links, proc.communicate()
+    return proc, links
+
+
+class Seat:
+    """A person's WebSocket to a real server (the websockets package's client)."""
+
+    def __init__(self, url: str):
+        from websockets.sync.client import connect
+
+        self.ws = connect(url.replace("http://", "ws://") + "/ws", open_timeout=60).__enter__()
+        self.view = json.loads(self.ws.recv(timeout=60))
+
+    def move(self) -> dict | None:
+        v = self.view
+        if v["decision"]:
+            return {"type": "decide", "option": v["decision"]["options"][0]["action"]}
+        if v["pick"]:
+            return {"type": "pick", "cards": [v["hand"][-1]]}
+        return None
+
+
+def play(seats: list[Seat], moves: int | None) -> int:
+    """Up to ``moves`` moves (None: to the end); the moves made."""
+    made = 0
+    while (moves is None or made < moves) and not seats[0].view["finished"]:
+        mover = next((s for s in seats if s.move() is not None), None)
+        assert mover is not None, "nobody can move"
+        mover.ws.send(json.dumps(mover.move()))
+        for s in seats:  # one message to every seat after each move
+            message = json.loads(s.ws.recv(timeout=60))
+            if message["type"] == "picked":
+                message = {**s.view, "picked": message["picked"], "waiting": message["waiting"]}
+            s.view = message
+            assert s.view["type"] == "view", s.view
+        made += 1
+    return made
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="SIGKILL")
+def test_a_killed_server_started_with_resume_continues_the_game_from_the_same_links(tmp_path):
+    """Kill -9 mid-game, serve --resume DIR: the printed links open the same seats, the game
+    goes on where it was, and `ruledraft replay` accepts its log."""
+    pytest.importorskip("websockets")
+    journal = tmp_path / "tables"
+    proc, links = start(
+        ["sushi-go", "--players", "4", "--humans", "2", "--seed", "3", "--journal", str(journal)], tmp_path
+    )
+    try:
+        seats = [Seat(links[0]), Seat(links[1])]
+        assert play(seats, 9) == 9
+        hands = [s.view["hand"] for s in seats]
+        version = seats[0].view["version"]
+    finally:
+        os.kill(proc.pid, signal.SIGKILL)
+        proc.communicate()
+    proc, again = start(["--resume", str(journal)], tmp_path)
+    try:
+        assert [u.rsplit("/", 2)[-2:] for u in again.values()] == [u.rsplit("/", 2)[-2:] for u in links.values()]
+        seats = [Seat(again[0]), Seat(again[1])]
+        assert [s.view["hand"] for s in seats] == hands
+        assert seats[0].view["version"] == version
+        play(seats, None)
+        assert seats[0].view["sheet"] is not None
+    finally:
+        proc.send_signal(signal.SIGINT)
+        proc.communicate(timeout=60)
+    (log,) = journal.glob("*/game.jsonl")
+    replayed = runner.invoke(app, ["replay", str(log)])
+    assert replayed.exit_code == 0, replayed.output
+    assert "1 games replayed, 1 clean, 0 with problems" in replayed.stdout
