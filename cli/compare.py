@@ -68,8 +68,12 @@ def p_text(p: float) -> str:
     return "<0.001" if p < 0.001 else f"{p:.3f}"
 
 
+#: the measures shown in percent (fractions of games won, and their differences)
+PERCENT = ("win_share", "win_rate", "win_rate_per_copy")
+
+
 def _row_text(row: dict) -> str:
-    share = row["figure"].endswith(" win share")
+    share = row.get("measure", "win_share" if row["figure"].endswith(" win share") else "") in PERCENT
     scale, unit = (100, "%") if share else (1, "")
     dec = 1 if share else 2
 
@@ -107,6 +111,7 @@ def comparison_text(result: dict, games: int) -> list[str]:
         "",
         f"{result['compared']} figures compared; {result['flagged']} flagged (*) at {alpha:.0%} after Holm's correction.",
         "B - A with its 95% interval; p: two-sided, Holm-adjusted over every figure.",
+        "vs none: takers' win rate minus non-takers'; per copy: win rate per copy taken.",
     ]
     return lines
 
@@ -192,9 +197,10 @@ def compare(
     both sides (B otherwise equals A). Games are paired (both sides from the same
     seeds) when the sides deal the same cards, and independent otherwise or with
     --seed-b. Each seat's win share and score, each rule's points and each card's
-    take rate and points differ by B - A, with a 95% interval; flagged at 5% after
-    Holm's correction over all of them. Ctrl-C stops early: the pairs of games
-    finished are compared, and the exit status is 130.
+    take rate and points differ by B - A, with a 95% interval, flagged at 5% after
+    Holm's correction over all of them; so do each card's win rate of takers minus
+    non-takers (vs none) and win rate per copy taken (per copy). Ctrl-C stops
+    early: the pairs of games finished are compared, and the exit status is 130.
     """
     with reported_errors():
         check_seed(seed, "--seed")

@@ -88,7 +88,11 @@ only ever added. Every interval is 95% and given as ``[low, high]``.
                                             # player seat-games that took 0, 1, 2, ... copies
          "takers": {"seats": 1300, "win_rate": 0.55},
          "non_takers": {"seats": 700, "win_rate": 0.41},
-         "difference": 0.14, "difference_interval": [lo, hi]}   # Newcombe
+         "difference": 0.14, "difference_interval": [lo, hi],   # Newcombe
+         "per_copy": 0.05, "per_copy_interval": [lo, hi]}
+             # the win rate per copy taken: the least-squares slope of a player seat-game's
+             # win on its copies taken; the game as the unit (delta method, Wald); null
+             # when every seat-game took as many copies
       ]
     }
 """
@@ -103,7 +107,7 @@ from typing import Any
 
 import attrs
 
-from ruledraft.lab.statistics import chi_square_uniform, mean_interval, newcombe, wilson
+from ruledraft.lab.statistics import Moments, chi_square_uniform, delta_wald, mean_interval, newcombe, wilson
 from ruledraft.play.runner import register_collector
 from ruledraft.tableau import Tableau
 
@@ -116,6 +120,70 @@ _FOLD_EVERY = 1024
 #: a tally with at most this many games buffered travels (pickles) as is: one game's
 #: result stays cheap to send; a chunk's tally is folded first and sends only sums
 _SEND_RAW = 16
+
+
+#: what each game counts per card for the win figures with the game as the unit
+#: (:func:`card_parts`; wins in the tally's unit, player seats only)
+CARD_PARTS = ("takers", "taker_wins", "copies", "copies_squared", "copies_times_wins", "wins")
+
+
+def card_parts(np: Any, held: Any, wins: Any) -> Any:
+    """Per game and card, its :data:`CARD_PARTS`: the player seats that took the card,
+    their wins, the copies taken, the sum over seats of copies squared and of copies
+    times wins, and the wins of all player seats; from ``held`` (games, seats, cards:
+    copies taken) and ``wins`` (games, seats). An array (games, cards, parts)."""
+    took = held > 0
+    w = wins[:, :, None]
+    G, K = held.shape[0], held.shape[2]
+    return np.stack(
+        [
+            took.sum(axis=1),
+            (took * w).sum(axis=1),
+            held.sum(axis=1),
+            (held * held).sum(axis=1),
+            (held * w).sum(axis=1),
+            np.broadcast_to(wins.sum(axis=1)[:, None], (G, K)),
+        ],
+        axis=-1,
+    ).astype(np.int64 if wins.dtype != object else object)
+
+
+def versus_none(means: Sequence[Fraction], players: int, unit: int) -> tuple[Fraction, list[Fraction]] | None:
+    """The win rate of the seat-games that took the card minus that of those that took
+    none, as a function of the means of the games' :data:`CARD_PARTS`, and its gradient
+    (None when every seat-game, or none, took it)."""
+    T, W, _, _, _, Wp = means
+    N = players - T
+    if T == 0 or N == 0:
+        return None
+    rest = Wp - W
+    value = W / (unit * T) - rest / (unit * N)
+    zero = Fraction(0)
+    grad = [
+        -W / (unit * T * T) - rest / (unit * N * N),
+        1 / (unit * T) + 1 / (unit * N),
+        zero,
+        zero,
+        zero,
+        -1 / (unit * N),
+    ]
+    return value, grad
+
+
+def per_copy(means: Sequence[Fraction], players: int, unit: int) -> tuple[Fraction, list[Fraction]] | None:
+    """The slope of a seat-game's win on the copies of the card it took (least squares
+    over the seat-games), as a function of the means of the games' :data:`CARD_PARTS`,
+    and its gradient (None when every seat-game took as many copies)."""
+    _, _, K1, K2, KW, Wp = means
+    P, u = players, unit
+    num = KW / (u * P) - K1 * Wp / (u * P * P)
+    den = K2 / Fraction(P) - K1 * K1 / Fraction(P * P)
+    if den == 0:
+        return None
+    slope = num / den
+    d_num = [Fraction(0), Fraction(0), -Wp / (u * P * P), Fraction(0), Fraction(1, u * P), -K1 / (u * P * P)]
+    d_den = [Fraction(0), Fraction(0), -2 * K1 / (P * P), Fraction(1, P), Fraction(0), Fraction(0)]
+    return slope, [(a - slope * b) / den for a, b in zip(d_num, d_den)]
 
 
 def _rule_weights(rule: Any, num_card_types: int) -> dict[int, int]:
@@ -197,11 +265,13 @@ class _Games:
 
 class _GameValues:
     """Each game's own per-card values, gathered while a fold shares them out
-    (:meth:`LabTally.card_values`): copies taken, and points by card."""
+    (:meth:`LabTally.card_values`): copies taken, points by card, and per card the
+    game's :data:`CARD_PARTS`."""
 
     def __init__(self, games: int):
         self.taken: list[list[int]] = []
         self.points: list[dict[int, Fraction]] = [{} for _ in range(games)]
+        self.parts: list[list[list[int]]] = []
 
 
 class LabTally:
@@ -269,6 +339,11 @@ class LabTally:
         self.by_count_wins: dict[tuple[int, int], int] = {}
         #: per rule: the points player seats scored with none of the cards it reads
         self.none_points = [0] * len(self.shares)
+        #: per card, the sums over games of its :data:`CARD_PARTS` (flat, card * parts +
+        #: part) and of their products two by two (card * parts**2 + i * parts + j):
+        #: the per-card win figures with the game as the unit (:meth:`card_moments`)
+        self.card_total = [0] * (K * len(CARD_PARTS)) if cards else []
+        self.card_products = [0] * (K * len(CARD_PARTS) ** 2) if cards else []
         #: (rule position, card, denominator) -> numerator: the points each card brought
         #: through each rule, as exact fractions
         self.shared: dict[tuple[int, int, int], int] = {}
@@ -421,6 +496,7 @@ class LabTally:
             self.flush()
             other.flush()
             self.cards = False
+            self.card_total, self.card_products = [], []
         self.games += other.games
         for turns, buffered in other.pending.items():
             games = self.pending.get(turns)
@@ -434,7 +510,8 @@ class LabTally:
         self.top_tied += other.top_tied
         self.shared_wins += other.shared_wins
         self.no_winner += other.no_winner
-        for name in ("wins", "rule_sum", "rule_sq", "taken", "picks", "pick_turns", "none_points"):
+        names = ["wins", "rule_sum", "rule_sq", "taken", "picks", "pick_turns", "none_points"]
+        for name in names + (["card_total", "card_products"] if self.cards else []):
             setattr(self, name, list(map(add, getattr(self, name), getattr(other, name))))
         _add_into(self.by_count, other.by_count)
         _add_into(self.by_count_wins, other.by_count_wins)
@@ -448,7 +525,7 @@ class LabTally:
         """Fold the games counted since the last flush into the sums."""
         self._fold_pending(None)
 
-    def _fold_pending(self, values: list[tuple[list[int], list[Fraction]]] | None) -> None:
+    def _fold_pending(self, values: list[tuple[list[int], list[Fraction], list[list[int]]]] | None) -> None:
         """Fold every game counted since the last flush; with ``values``, add each
         game's own per-card values to it (:meth:`card_values`)."""
         if not self.pending:
@@ -461,8 +538,8 @@ class LabTally:
             per_game = _GameValues(games.games) if values is not None else None
             self._fold(np, games, per_game)
             if values is not None and per_game is not None:
-                for taken, points in zip(per_game.taken, per_game.points):
-                    values.append((taken, [points.get(c, Fraction(0)) for c in range(K)]))
+                for taken, points, parts in zip(per_game.taken, per_game.points, per_game.parts):
+                    values.append((taken, [points.get(c, Fraction(0)) for c in range(K)], parts))
         self.pending = {}
         self._buffered = 0
 
@@ -530,6 +607,7 @@ class LabTally:
         self.taken = _add_list(self.taken, held.sum(axis=0).ravel())
         if per_game is not None:
             per_game.taken = held.sum(axis=1).tolist()
+        self._count_parts(np, held, wins, per_game)
         # seat-games by copies held, and their wins
         top = int(held.max()) + 1 if held.size else 1
         key = (np.arange(K) * top + held).ravel()
@@ -558,6 +636,19 @@ class LabTally:
                     np.add.at(left, (mine[:, 0], mine[:, 1], mine[:, 2], mine[:, 3]), 1)
                     held_now = held_now + left[..., sh.cards]
             self._share(np, sh, pts, held_now, per_game)
+
+    def _count_parts(self, np: Any, held: Any, wins: Any, per_game: _GameValues | None) -> None:
+        """Add each game's :data:`CARD_PARTS` of every card, and their products, to the sums."""
+        parts = card_parts(np, held, wins)
+        G, K, m = parts.shape
+        bound = int(np.abs(parts).max(initial=0))
+        if bound * bound * max(G, 1) >= 2**62:  # past what int64 holds: Python integers
+            parts = parts.astype(object)
+        self.card_total = _add_list(self.card_total, parts.sum(axis=0).ravel())
+        products = (parts[:, :, :, None] * parts[:, :, None, :]).sum(axis=0)
+        self.card_products = _add_list(self.card_products, products.ravel())
+        if per_game is not None:
+            per_game.parts = parts.tolist()
 
     def _slot_tables(self, np: Any) -> list[Any]:
         """Per card slot of an action, the card each own-cards action takes in it (K: none)."""
@@ -613,11 +704,15 @@ class LabTally:
         each card its player seats took, and the exact points each card brought them.
         Folds those games (as :meth:`flush`); all of them must have had the same turns
         per round (as every game at one table has)."""
+        return [(taken, points) for taken, points, _ in self.card_values_and_parts()]
+
+    def card_values_and_parts(self) -> list[tuple[list[int], list[Fraction], list[list[int]]]]:
+        """As :meth:`card_values`, with each game's :data:`CARD_PARTS` per card."""
         if not self.cards:
             raise ValueError("the per-card figures were not counted")
         if len(self.pending) > 1:
             raise ValueError("the games counted differ in their turns per round")
-        out: list[tuple[list[int], list[Fraction]]] = []
+        out: list[tuple[list[int], list[Fraction], list[list[int]]]] = []
         self._fold_pending(out)
         return out
 
@@ -675,6 +770,17 @@ class LabTally:
                 out[sh.id] = x
         return out
 
+    def card_moments(self, card: int) -> Moments:
+        """The games' :data:`CARD_PARTS` of ``card``, as sums (the game as the unit)."""
+        self.flush()
+        m = len(CARD_PARTS)
+        return Moments(
+            m,
+            self.games,
+            self.card_total[card * m : (card + 1) * m],
+            self.card_products[card * m * m : (card + 1) * m * m],
+        )
+
     def by_count_rows(self, card: int) -> list[tuple[int, int, int]]:
         """(k, player seat-games that took k copies of ``card`` over a game, their wins
         in ``unit``) for every k that happened, in order of k."""
@@ -701,6 +807,8 @@ class LabTally:
             "by_count_wins": dict(sorted((k, v) for k, v in self.by_count_wins.items() if v)),
             "none_points": self.none_points,
             "shared": dict(sorted((k, v) for k, v in self.shared.items() if v)),
+            "card_total": self.card_total,
+            "card_products": self.card_products,
         }
 
     def figures(self, tally: Any, bots: Sequence[str]) -> dict:
@@ -896,6 +1004,9 @@ def _card_figures(tally: Any, lab: LabTally) -> list[dict]:
         non = sum(m for k, m, _ in rows if not k)
         non_wins = sum(w for k, _, w in rows if not k) / unit
         d, lo, hi = newcombe(taker_wins, takers, non_wins, non, CONFIDENCE)
+        moments = lab.card_moments(c)
+        slope = per_copy(moments.means(), P, unit)
+        copy_figure = None if slope is None else delta_wald(*slope, moments, CONFIDENCE)
         pts = float(points[c])
         cards.append(
             {
@@ -910,6 +1021,8 @@ def _card_figures(tally: Any, lab: LabTally) -> list[dict]:
                 "non_takers": {"seats": non, "win_rate": non_wins / non if non else 0.0},
                 "difference": d,
                 "difference_interval": [lo, hi],
+                "per_copy": None if copy_figure is None else copy_figure[0],
+                "per_copy_interval": None if copy_figure is None else [copy_figure[1], copy_figure[2]],
             }
         )
     return cards

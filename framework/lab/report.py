@@ -479,6 +479,8 @@ _MEASURES = {
     "rule": ("B - A: rule points", "points per seat and game", False),
     "taken": ("B - A: cards taken", "copies per game", False),
     "points": ("B - A: card points", "points per game", False),
+    "win_rate": ("B - A: win rate of takers minus non-takers", "percentage points", True),
+    "win_rate_per_copy": ("B - A: win rate per copy taken", "percentage points per copy", True),
 }
 
 
@@ -509,7 +511,7 @@ def _comparison_section(page: _Page, labels: Sequence[str]) -> str:
     def value(r: dict, x: Any, sign: str = "") -> str:
         if x is None:
             return "-"
-        if r.get("measure") == "win_share":
+        if r.get("measure") in ("win_share", "win_rate", "win_rate_per_copy"):
             return formatted(x, f"{sign}.1%")
         return formatted(x, f"{sign}.3f")
 

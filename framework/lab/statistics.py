@@ -15,6 +15,11 @@ computed by hand or read from the usual statistical tables (tests/lab/test_lab_s
   incomplete gamma function :func:`gamma_q`).
 * :func:`normal_quantile`, :func:`t_quantile`, :func:`chi_square_quantile`.
 * :func:`holm` -- Holm's step-down correction of several p-values.
+* :class:`Moments` and :func:`delta_wald` -- a figure that is a smooth function of
+  the means of per-game values (a ratio of sums, a difference of win rates, a slope),
+  with the game as the unit: its variance by the delta method from the games' sample
+  covariance (the seats of one game may be as dependent as they like), and the Wald
+  interval and two-sided test of "it is 0" from that one standard error (:func:`wald`).
 """
 
 from __future__ import annotations
@@ -22,11 +27,15 @@ from __future__ import annotations
 import functools
 import math
 from collections.abc import Sequence
+from fractions import Fraction
 
 __all__ = [
     "chi_square_quantile",
     "chi_square_sf",
     "chi_square_uniform",
+    "delta_variance",
+    "delta_wald",
+    "Moments",
     "gamma_q",
     "holm",
     "mean_interval",
@@ -35,6 +44,7 @@ __all__ = [
     "normal_quantile",
     "t_cdf",
     "t_quantile",
+    "wald",
     "wilson",
 ]
 
@@ -298,3 +308,84 @@ def holm(pvalues: Sequence[float], alpha: float = 0.05) -> list[tuple[float, boo
         running = max(running, min(1.0, (m - rank) * pvalues[i]))
         adjusted[i] = running
     return [(a, a <= alpha) for a in adjusted]
+
+
+# ---------------------------------------------------------------- the game as the unit
+
+
+class Moments:
+    """Per-game vectors of integers, counted as exact sums: the number of games, the sum
+    of each component and of each product of two components. Merging adds them, so
+    moments of chunks merge in any order into the same figures."""
+
+    __slots__ = ("n", "total", "products")
+
+    def __init__(
+        self, width: int, n: int = 0, total: Sequence[int] | None = None, products: Sequence[int] | None = None
+    ):
+        self.n = n
+        #: per component, the sum over games
+        self.total = list(total) if total is not None else [0] * width
+        #: per pair of components (row-major, ``width`` x ``width``), the sum over games of their product
+        self.products = list(products) if products is not None else [0] * (width * width)
+
+    @property
+    def width(self) -> int:
+        return len(self.total)
+
+    def add_sums(self, n: int, total: Sequence[int], products: Sequence[int]) -> None:
+        """Add ``n`` games given by their sums (``products`` row-major)."""
+        self.n += n
+        self.total = [a + b for a, b in zip(self.total, total)]
+        self.products = [a + b for a, b in zip(self.products, products)]
+
+    def merge(self, other: Moments) -> None:
+        self.add_sums(other.n, other.total, other.products)
+
+    def means(self) -> list[Fraction]:
+        """Per component, its mean over the games (exact)."""
+        return [Fraction(t, self.n) if self.n else Fraction(0) for t in self.total]
+
+    def covariance(self) -> list[list[Fraction]]:
+        """The sample covariance of the components (n - 1 in the denominator; 0 below two games)."""
+        n, m, t = self.n, self.width, self.total
+        if n < 2:
+            return [[Fraction(0)] * m for _ in range(m)]
+        return [[Fraction(n * self.products[i * m + j] - t[i] * t[j], n * (n - 1)) for j in range(m)] for i in range(m)]
+
+    def state(self) -> tuple:
+        return (self.n, tuple(self.total), tuple(self.products))
+
+
+def delta_variance(gradient: Sequence[Fraction | float], moments: Moments) -> Fraction | float:
+    """The delta method's variance of f(means of the per-game vectors): g' S g / n, with
+    g the gradient of f at the means and S the games' sample covariance (exact when the
+    gradient is made of fractions; 0 with no games)."""
+    n = moments.n
+    if not n:
+        return Fraction(0)
+    cov = moments.covariance()
+    used = [i for i, g in enumerate(gradient) if g]
+    return sum((gradient[i] * cov[i][j] * gradient[j] for i in used for j in used), Fraction(0)) / n
+
+
+def wald(
+    estimate: Fraction | float, variance: Fraction | float, confidence: float = 0.95
+) -> tuple[float, float, float, float]:
+    """(estimate, low, high, p): the Wald interval estimate -+ z se and the two-sided
+    p-value of "it is 0" from the same z (one method for both). With no spread (variance
+    0): an interval of no width, p 1 when the estimate is 0 and 0 otherwise."""
+    x = float(estimate)
+    if variance <= 0:
+        return (x, x, x, 1.0 if x == 0 else 0.0)
+    se = math.sqrt(variance)
+    z = _z(confidence)
+    return (x, x - z * se, x + z * se, min(1.0, 2 * normal_cdf(-abs(x) / se)))
+
+
+def delta_wald(
+    estimate: Fraction | float, gradient: Sequence[Fraction | float], moments: Moments, confidence: float = 0.95
+) -> tuple[float, float, float, float]:
+    """(estimate, low, high, p) of a figure f(means of the per-game vectors), the game as
+    the unit: :func:`wald` with the variance of :func:`delta_variance`."""
+    return wald(estimate, delta_variance(gradient, moments), confidence)

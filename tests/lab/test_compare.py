@@ -150,7 +150,8 @@ def test_soy_sauce_rule_is_flagged_against_the_base_game():
     assert result["alpha"] == 0.05 and {g for r in result["rows"] for g in [r["group"]]} == {"seats", "rules", "cards"}
     keys = {"figure", "group", "measure", "a", "b", "difference", "interval", "p_value", "p_holm", "flagged"}
     assert all(set(r) == keys for r in result["rows"])
-    assert result["compared"] == len(result["rows"]) == 4 * 2 + 8 + 13 * 2
+    # seats, rules, each card's taken and points, and the win figures (vs none, per copy) of the 12 cards both have
+    assert result["compared"] == len(result["rows"]) == 4 * 2 + 8 + 13 * 2 + 12 * 2
 
 
 def test_a_ruleset_against_itself_from_another_seed_flags_nothing():

@@ -1,0 +1,155 @@
+"""``compare``'s per-card win figures (issue 19): each side's takers-minus-non-takers win
+rate and win rate per copy taken, their difference B - A with its interval, the game
+as the unit, recounted here from ``simulate --log`` records of the same games."""
+
+from __future__ import annotations
+
+import json
+import math
+from fractions import Fraction
+
+import numpy as np
+import pytest
+from typer.testing import CliRunner
+
+from ruledraft.cli.app import app
+from ruledraft.lab.figures import per_copy, versus_none
+from ruledraft.lab.statistics import Moments, delta_wald
+
+runner = CliRunner()
+Z = 1.959963984540054
+
+
+def cli_json(*args: str) -> dict:
+    result = runner.invoke(app, [*args, "--quiet", "--json"], env={"COLUMNS": "80"})
+    assert result.exit_code == 0, result.output
+    return json.loads(result.stdout)
+
+
+def logged(tmp_path, name: str, *args: str) -> list[dict]:
+    """The game records ``simulate --log`` writes for ``args``."""
+    log = tmp_path / f"{name}.jsonl"
+    cli_json("simulate", *args, "--log", str(log))
+    return [json.loads(line) for line in log.read_text().splitlines()]
+
+
+def seat_games(records: list[dict], card: str) -> tuple[np.ndarray, np.ndarray]:
+    """Per game and player seat: copies of ``card`` among its picks, and its win (1/k when k seats share it)."""
+    copies = np.array(
+        [
+            [
+                sum(p.count(card) for rnd in r["rounds"] for t in rnd["turns"] for p in [t["picks"][s]])
+                for s in range(r["players"])
+            ]
+            for r in records
+        ],
+        dtype=float,
+    )
+    wins = np.array(
+        [[1 / len(r["winners"]) if s in r["winners"] else 0.0 for s in range(r["players"])] for r in records]
+    )
+    return copies, wins
+
+
+def influence_vs_none(copies: np.ndarray, wins: np.ndarray) -> tuple[float, np.ndarray]:
+    """Takers' win rate minus non-takers', and each game's influence on it (seat-games pooled, games the unit)."""
+    took = copies > 0
+    p1, p0 = wins[took].mean(), wins[~took].mean()
+    G = len(copies)
+    z = ((took * (wins - p1)).sum(1)) / (took.sum() / G) - ((~took * (wins - p0)).sum(1)) / ((~took).sum() / G)
+    return p1 - p0, z
+
+
+def influence_slope(copies: np.ndarray, wins: np.ndarray) -> tuple[float, np.ndarray]:
+    """The least-squares slope of win on copies over seat-games, and each game's influence on it."""
+    beta, alpha = np.polyfit(copies.ravel(), wins.ravel(), 1)
+    x = copies - copies.mean()
+    residual = wins - alpha - beta * copies
+    G = len(copies)
+    return beta, (x * residual).sum(1) / ((x * x).sum() / G)
+
+
+def clustered(estimate: float, z: np.ndarray) -> tuple[float, float]:
+    """The Wald interval from per-game influences (games the unit)."""
+    G = len(z)
+    se = math.sqrt((z * z).sum() / (G * (G - 1)))
+    return estimate - Z * se, estimate + Z * se
+
+
+def row(result: dict, figure: str) -> dict:
+    return next(r for r in result["rows"] if r["figure"] == figure)
+
+
+@pytest.mark.parametrize("card", ["tempura", "maki_2", "pudding"])
+def test_paired_card_win_figures_match_a_recount_from_the_logs(tmp_path, card):
+    """Paired greedy against random on sushi-go: each side's vs none and per copy, B - A, and its interval (per-game differences of influences) as recounted from the two sides' logs."""
+    games = ["--players", "4", "--games", "80", "--seed", "3"]
+    recs_a = logged(tmp_path, "a", "sushi-go", *games, "--bots", "random")
+    recs_b = logged(tmp_path, "b", "sushi-go", *games, "--bots", "greedy")
+    result = cli_json("compare", "sushi-go", *games, "--bots", "random", "--bots-b", "greedy")
+    assert result["paired"] is True
+    ca, wa = seat_games(recs_a, card)
+    cb, wb = seat_games(recs_b, card)
+    for what, recount in (("vs none", influence_vs_none), ("per copy", influence_slope)):
+        r = row(result, f"card {card} {what}")
+        (ea, za), (eb, zb) = recount(ca, wa), recount(cb, wb)
+        assert (r["a"], r["b"], r["difference"]) == pytest.approx((ea, eb, eb - ea), abs=1e-12)
+        assert r["interval"] == pytest.approx(list(clustered(eb - ea, zb - za)), abs=1e-9)
+        assert r["measure"] == ("win_rate" if what == "vs none" else "win_rate_per_copy")
+        assert r["group"] == "cards" and 0 <= r["p_value"] <= r["p_holm"] <= 1
+    side = next(c for c in result["a"]["figures"]["cards"] if c["card"] == card)
+    assert side["difference"] == pytest.approx(influence_vs_none(ca, wa)[0], abs=1e-12)
+    assert side["per_copy"] == pytest.approx(influence_slope(ca, wa)[0], abs=1e-12)
+    assert side["per_copy_interval"] == pytest.approx(list(clustered(*influence_slope(ca, wa))), abs=1e-9)
+
+
+def test_independent_card_win_figures_add_the_sides_variances(tmp_path):
+    """With --seed-b the sides' games are independent: B - A's interval adds the two sides' game-clustered variances."""
+    recs_a = logged(tmp_path, "a", "sushi-go", "--games", "60", "--seed", "4", "--bots", "random")
+    recs_b = logged(tmp_path, "b", "sushi-go", "--games", "60", "--seed", "9", "--bots", "random")
+    result = cli_json("compare", "sushi-go", "--games", "60", "--seed", "4", "--seed-b", "9", "--bots", "random")
+    assert result["paired"] is False
+    ca, wa = seat_games(recs_a, "sashimi")
+    cb, wb = seat_games(recs_b, "sashimi")
+    (ea, za), (eb, zb) = influence_vs_none(ca, wa), influence_vs_none(cb, wb)
+    se = math.sqrt((za * za).sum() / (60 * 59) + (zb * zb).sum() / (60 * 59))
+    r = row(result, "card sashimi vs none")
+    assert r["interval"] == pytest.approx([eb - ea - Z * se, eb - ea + Z * se], abs=1e-9)
+    assert r["p_value"] == pytest.approx(math.erfc(abs(eb - ea) / se / math.sqrt(2)), abs=1e-9)
+
+
+def test_card_win_rows_are_in_the_holm_family_and_the_table():
+    """Every card both sides have gets a vs none and a per copy row after its taken and points rows, counted in Holm's family and printed in percent."""
+    args = ["sushi-go", "--games", "30", "--bots", "random", "--bots-b", "greedy", "--quiet"]
+    result = cli_json("compare", *args[:-1])
+    cards = [r["figure"] for r in result["rows"] if r["group"] == "cards"]
+    assert cards[:4] == ["card tempura taken", "card tempura points", "card tempura vs none", "card tempura per copy"]
+    assert result["compared"] == len(result["rows"])
+    ps = sorted(r["p_value"] for r in result["rows"])
+    m = len(ps)
+    smallest = min(result["rows"], key=lambda r: r["p_value"])
+    assert smallest["p_holm"] == pytest.approx(min(1.0, m * ps[0]))
+    text = runner.invoke(app, ["compare", *args], env={"COLUMNS": "80"}).output
+    line = next(x for x in text.splitlines() if "card tempura vs none" in x)
+    tempura = row(result, "card tempura vs none")
+    assert f"{tempura['difference'] * 100:+.1f}%" in line
+    assert "vs none: takers' win rate minus non-takers'; per copy: win rate per copy taken." in text
+
+
+def test_a_card_every_seat_takes_alike_has_no_per_copy_figure():
+    """per_copy is None when every seat-game took as many copies (no spread in copies); versus_none when all or none took it."""
+    # two players, every seat took 1 copy: nobody took none, copies do not vary
+    means = [Fraction(2), Fraction(1), Fraction(2), Fraction(2), Fraction(1), Fraction(1)]
+    assert versus_none(means, 2, 1) is None and per_copy(means, 2, 1) is None
+
+
+def test_delta_method_of_a_ratio_by_hand():
+    """Three games, y = (takers, taker wins): 1,1; 2,1; 1,0. Rate W/T = 2/4; influences (W - T/2)/(4/3) = 3/8, 0, -3/8: se sqrt((9/64 * 2) / 6)."""
+    m = Moments(2)
+    for y in ([1, 1], [2, 1], [1, 0]):
+        m.add_sums(1, y, [a * b for a in y for b in y])
+    T, W = m.means()
+    estimate, low, high, p = delta_wald(W / T, [-W / (T * T), 1 / T], m)
+    se = math.sqrt((9 / 64 * 2) / 6)
+    assert estimate == 0.5 and (low, high) == pytest.approx((0.5 - Z * se, 0.5 + Z * se), abs=1e-12)
+    assert p == pytest.approx(math.erfc(0.5 / se / math.sqrt(2)), abs=1e-12)
