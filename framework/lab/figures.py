@@ -15,7 +15,8 @@ How the figures are counted
 
 * **Wins** are counted as the runner counts them: a win shared by k seats counts 1/k
   to each. Win shares and win rates are those fractional counts over the games (or
-  seat-games), and their Wilson intervals are taken at the fractional count.
+  seat-games), and their Wilson intervals are taken at the fractional count (a win
+  rate over seat-games at its effective count: see "The game is the unit").
 * **Taken** means chosen: the cards of a seat's picks over the game (both cards of a
   pick with chopsticks) and the cards an effect places on its table from its own
   choice (the card chosen from a menu's draw, the second card of Party's chopsticks,
@@ -48,6 +49,11 @@ How the figures are counted
   (the inverse of the empirical distribution function).
 * **Margin of victory**: the best player total minus the second best (0 when they tie),
   before any tie-break.
+* **The game is the unit** of every mean and interval: the seats of one game are not
+  independent (their points come from one deal, one of them wins), so a per-rule
+  figure's interval is the t interval over the games of each game's points over its
+  seats (a rule that sums to a constant in every game has an interval of no width),
+  and the per-card win figures' intervals come from per-game sums (the delta method).
 
 The JSON shape (``figures(...)``; ``simulate --json`` prints it as ``"figures"``)
 -------------------------------------------------------------------------------
@@ -73,7 +79,8 @@ only ever added. Every interval is 95% and given as ``[low, high]``.
       "margin": {"mean": 6.1, "quantiles": {...}, "histogram": {"0": 40, ...}},
       "ties": {"top_score_tied": 0.04, "shared_win": 0.01, "no_winner": 0.0},  # rates per game
       "rules": [
-        {"rule": "maki", "mean": 3.1, "interval": [lo, hi],   # per seat and game, all seats pooled
+        {"rule": "maki", "mean": 3.1, "interval": [lo, hi],   # per seat and game, all seats pooled;
+                                      # t interval over the games (each game's points over its seats / seats)
          "share_of_points": 0.08, "unattributed": 0.0,        # per game, all seats
          "per_seat": [{"mean": 3.2, "interval": [lo, hi]}, ...]}
       ],
@@ -85,10 +92,13 @@ only ever added. Every interval is 95% and given as ``[low, high]``.
          "points_per_game": 6.1,            # points it brings, all player seats, per game
          "points_per_card": 2.1,            # per copy taken (null if never taken)
          "by_count": [{"count": 0, "seats": 700, "win_rate": 0.41, "interval": [lo, hi]}, ...],
-                                            # player seat-games that took 0, 1, 2, ... copies
+                                            # player seat-games that took 0, 1, 2, ... copies; Wilson
+                                            # at the seat-games over the design effect (the game the unit)
          "takers": {"seats": 1300, "win_rate": 0.55},
          "non_takers": {"seats": 700, "win_rate": 0.41},
-         "difference": 0.14, "difference_interval": [lo, hi],   # Newcombe
+         "difference": 0.14, "difference_interval": [lo, hi],
+             # the game as the unit (takers_minus_others): Newcombe's interval from each
+             # rate's Wilson interval at its effective seat-games, with their correlation
          "per_copy": 0.05, "per_copy_interval": [lo, hi]}
              # the win rate per copy taken: the least-squares slope of a player seat-game's
              # win on its copies taken; the game as the unit (delta method, Wald); null
@@ -107,7 +117,15 @@ from typing import Any
 
 import attrs
 
-from ruledraft.lab.statistics import Moments, chi_square_uniform, delta_wald, mean_interval, newcombe, wilson
+from ruledraft.lab.statistics import (
+    Moments,
+    chi_square_uniform,
+    delta_variance,
+    delta_wald,
+    mean_interval,
+    mover,
+    wilson,
+)
 from ruledraft.play.runner import register_collector
 from ruledraft.tableau import Tableau
 
@@ -184,6 +202,44 @@ def per_copy(means: Sequence[Fraction], players: int, unit: int) -> tuple[Fracti
     d_num = [Fraction(0), Fraction(0), -Wp / (u * P * P), Fraction(0), Fraction(1, u * P), -K1 / (u * P * P)]
     d_den = [Fraction(0), Fraction(0), -2 * K1 / (P * P), Fraction(1, P), Fraction(0), Fraction(0)]
     return slope, [(a - slope * b) / den for a, b in zip(d_num, d_den)]
+
+
+def takers_minus_others(
+    moments: Moments, players: int, unit: int, confidence: float = 0.95
+) -> tuple[float, float, float]:
+    """The win rate of the seat-games that took the card minus that of the others, and
+    its interval, the game as the unit: each rate's Wilson interval at its effective
+    number of seat-games (the plain count over the design effect: the delta method's
+    variance of the rate over the games against the binomial one), combined as Newcombe
+    does, with the two rates' correlation over the games (they move against each other:
+    one seat of a game wins). Either side empty: (0, -1, 1)."""
+    T, W, _, _, _, Wp = moments.means()
+    N = players - T
+    if T == 0 or N == 0:
+        return (0.0, -1.0, 1.0)
+    G = moments.n
+    p1, p0 = W / (unit * T), (Wp - W) / (unit * N)
+    zero = Fraction(0)
+    g1 = [-W / (unit * T * T), 1 / (unit * T), zero, zero, zero, zero]
+    g0 = [(Wp - W) / (unit * N * N), -1 / (unit * N), zero, zero, zero, 1 / (unit * N)]
+    v1, v0 = delta_variance(g1, moments), delta_variance(g0, moments)
+    both = [a + b for a, b in zip(g1, g0)]
+    covariance = (delta_variance(both, moments) - v1 - v0) / 2
+    i1 = _effective_wilson(p1, v1, G * T, confidence)
+    i0 = _effective_wilson(p0, v0, G * N, confidence)
+    corr = float(covariance) / math.sqrt(float(v1 * v0)) if v1 > 0 and v0 > 0 else 0.0
+    return mover(float(p1), i1, float(p0), i0, max(-1.0, min(1.0, corr)))
+
+
+def _effective_wilson(
+    rate: Fraction, variance: Fraction | float, seats: Fraction, confidence: float
+) -> tuple[float, float]:
+    """Wilson's interval of ``rate`` at the effective count rate (1 - rate) / variance
+    (at the plain count of ``seats`` when the variance is 0 or the rate 0 or 1)."""
+    if variance > 0 and 0 < rate < 1:
+        effective = float(rate * (1 - rate) / variance)
+        return wilson(float(rate) * effective, effective, confidence)
+    return wilson(float(rate * seats), float(seats), confidence)
 
 
 def _rule_weights(rule: Any, num_card_types: int) -> dict[int, int]:
@@ -328,6 +384,12 @@ class LabTally:
         #: over games of the game's points, and of their squares
         self.rule_sum = [0] * (len(self.shares) * n)
         self.rule_sq = [0] * (len(self.shares) * n)
+        #: per rule: the sum over games of the square of the game's points over all seats
+        #: (the game as the unit: :func:`figures`' per-rule interval)
+        self.rule_game_sq = [0] * len(self.shares)
+        #: (card, k) -> sums over games of m*m, w*w and m*w, where m is the game's player
+        #: seats that took k copies of the card and w their wins (in ``unit``)
+        self.by_count_moments: dict[tuple[int, int], tuple[int, int, int]] = {}
         #: per player seat, per card (flat, seat * K + card): copies taken over the games
         self.taken = [0] * (P * K)
         #: per card: copies taken, and the sum of the (1-based) turns they were taken on
@@ -510,11 +572,14 @@ class LabTally:
         self.top_tied += other.top_tied
         self.shared_wins += other.shared_wins
         self.no_winner += other.no_winner
-        names = ["wins", "rule_sum", "rule_sq", "taken", "picks", "pick_turns", "none_points"]
+        names = ["wins", "rule_sum", "rule_sq", "rule_game_sq", "taken", "picks", "pick_turns", "none_points"]
         for name in names + (["card_total", "card_products"] if self.cards else []):
             setattr(self, name, list(map(add, getattr(self, name), getattr(other, name))))
         _add_into(self.by_count, other.by_count)
         _add_into(self.by_count_wins, other.by_count_wins)
+        for key, sums in other.by_count_moments.items():
+            ours = self.by_count_moments.get(key, (0, 0, 0))
+            self.by_count_moments[key] = (ours[0] + sums[0], ours[1] + sums[1], ours[2] + sums[2])
         _add_into(self.shared, other.shared)
         if self._buffered >= _FOLD_EVERY:
             self.flush()
@@ -563,7 +628,7 @@ class LabTally:
         # every rule's points per seat over each game, and squared
         rounds, R0 = len(games.turns), self._round_rules
         points = _array(np, games.points, n).reshape(G, -1)
-        bound = int(np.abs(points).max(initial=0)) * (rounds + 1)
+        bound = int(np.abs(points).max(initial=0)) * (rounds + 1) * n
         if bound * bound * G >= 2**62:  # sums or squares past what int64 holds: Python integers
             points = points.astype(object)
         by_round = points[:, : rounds * R0 * n].reshape(G, rounds, R0, n)
@@ -571,6 +636,8 @@ class LabTally:
         game = np.concatenate([by_round.sum(axis=1), at_end], axis=1)
         self.rule_sum = list(map(add, self.rule_sum, game.sum(axis=0).ravel().tolist()))
         self.rule_sq = list(map(add, self.rule_sq, (game * game).sum(axis=0).ravel().tolist()))
+        every_seat = game.sum(axis=2)
+        self.rule_game_sq = _add_list(self.rule_game_sq, (every_seat * every_seat).sum(axis=0))
         if self.cards:
             self._fold_cards(np, games, wins[:, :P], by_round[..., :P], at_end[..., :P], per_game)
 
@@ -618,6 +685,16 @@ class LabTally:
             self.by_count[where] = self.by_count.get(where, 0) + int(seats[k])
             if won[k]:
                 self.by_count_wins[where] = self.by_count_wins.get(where, 0) + int(won[k])
+        # and per game, for the intervals with the game as the unit
+        per_game_key = ((np.arange(G) * (K * top))[:, None, None] + (np.arange(K) * top + held)).ravel()
+        m = np.bincount(per_game_key, minlength=G * K * top).reshape(G, K * top)
+        w = _exact_bincount(np, per_game_key, np.broadcast_to(wins[:, :, None], held.shape).ravel(), G * K * top)
+        w = w.reshape(G, K * top)
+        mm, ww, mw = (m * m).sum(axis=0), (w * w).sum(axis=0), (m * w).sum(axis=0)
+        for k in np.nonzero(seats)[0].tolist():
+            where = divmod(k, top)
+            old = self.by_count_moments.get(where, (0, 0, 0))
+            self.by_count_moments[where] = (old[0] + int(mm[k]), old[1] + int(ww[k]), old[2] + int(mw[k]))
         # the points of each rule, shared among the cards it reads on each player's table
         counts = _array(np, games.counts, K).reshape(G, rounds + 1, P, K)
         gone = np.array(games.left, dtype=np.int64).reshape(-1, 5)
@@ -730,6 +807,11 @@ class LabTally:
         n = self.num_seats
         return {sh.id: self.rule_sq[sh.position * n : (sh.position + 1) * n] for sh in self.shares}
 
+    def rule_game_squares(self) -> dict[str, int]:
+        """Rule id -> the sum over games of the square of the game's points over all seats."""
+        self.flush()
+        return {sh.id: self.rule_game_sq[sh.position] for sh in self.shares}
+
     def rule_card_points(self) -> dict[str, dict[int, Fraction]]:
         """Rule id -> card -> the exact points the card brought through that rule, over
         every game and player seat (cards that brought none left out)."""
@@ -800,6 +882,8 @@ class LabTally:
             "wins": self.wins,
             "rule_sum": self.rule_sum,
             "rule_sq": self.rule_sq,
+            "rule_game_sq": self.rule_game_sq,
+            "by_count_moments": dict(sorted(self.by_count_moments.items())),
             "taken": self.taken,
             "picks": self.picks,
             "pick_turns": self.pick_turns,
@@ -900,6 +984,27 @@ def _interval(pair: tuple[float, float]) -> list[float]:
     return [pair[0], pair[1]]
 
 
+def clustered_wilson(
+    games: int, seats: int, wins: int, moments: tuple[int, int, int], unit: int, confidence: float = CONFIDENCE
+) -> tuple[float, float]:
+    """The Wilson interval of a win rate over seat-games (``wins`` in ``unit`` of
+    ``seats``), the game as the unit: taken at the effective number of seat-games,
+    ``seats`` over the design effect (the ratio's variance over the games, by the delta
+    method from ``moments`` = sums over games of m*m, w*w, m*w, against the binomial
+    variance). At the plain count when the games show no spread."""
+    if seats <= 0:
+        return (0.0, 1.0)
+    rate = Fraction(wins, unit * seats)
+    mm, ww, mw = moments
+    G = games
+    if G < 2:
+        return wilson(wins / unit, seats, confidence)
+    r = Fraction(wins, seats)  # in unit; the games' w - r m sum to 0
+    spread = Fraction(ww - 2 * r * mw + r * r * mm, G - 1)
+    m_bar = Fraction(seats, G)
+    return _effective_wilson(rate, spread / (m_bar * m_bar * G * unit * unit), Fraction(seats), confidence)
+
+
 def _hist_mean(histogram: dict[int, int]) -> float:
     n = sum(histogram.values())
     return sum(v * c for v, c in histogram.items()) / n if n else 0.0
@@ -952,9 +1057,13 @@ def figures(tally: Any, bots: Sequence[str]) -> dict:
     all_points = sum(sum(tally.rules[rid]) for rid in tally.rule_ids)
     unattributed = lab.unattributed
     rules = []
+    game_squares = lab.rule_game_squares()
+    seats_n = tally.num_seats
     for rid in tally.rule_ids:
         pts, sq = tally.rules[rid], squares[rid]
-        mean, lo, hi = mean_interval(n * tally.num_seats, sum(pts), sum(sq), CONFIDENCE)
+        # the game as the unit: each game's points over all seats, then per seat
+        _, lo, hi = (x / seats_n for x in mean_interval(n, sum(pts), game_squares[rid], CONFIDENCE))
+        mean = sum(pts) / (n * seats_n) if n else 0.0
         per_seat = []
         for s in range(tally.num_seats):
             m, a, b = mean_interval(n, pts[s], sq[s], CONFIDENCE)
@@ -995,7 +1104,7 @@ def _card_figures(tally: Any, lab: LabTally) -> list[dict]:
                 "count": k,
                 "seats": m,
                 "win_rate": w / unit / m if m else 0.0,
-                "interval": _interval(wilson(w / unit, m, CONFIDENCE)),
+                "interval": _interval(clustered_wilson(n, m, w, lab.by_count_moments.get((c, k), (0, 0, 0)), unit)),
             }
             for k, m, w in rows
         ]
@@ -1003,9 +1112,10 @@ def _card_figures(tally: Any, lab: LabTally) -> list[dict]:
         taker_wins = sum(w for k, _, w in rows if k) / unit
         non = sum(m for k, m, _ in rows if not k)
         non_wins = sum(w for k, _, w in rows if not k) / unit
-        d, lo, hi = newcombe(taker_wins, takers, non_wins, non, CONFIDENCE)
         moments = lab.card_moments(c)
-        slope = per_copy(moments.means(), P, unit)
+        means = moments.means()
+        d, lo, hi = takers_minus_others(moments, P, unit, CONFIDENCE)
+        slope = per_copy(means, P, unit)
         copy_figure = None if slope is None else delta_wald(*slope, moments, CONFIDENCE)
         pts = float(points[c])
         cards.append(

@@ -454,7 +454,7 @@ def _cards_section(page: _Page, labels: Sequence[str]) -> str:
     )
     intro = (
         "<p>How often each card is taken (picked; see the README), and the win rate of seats that took it at "
-        "least once minus that of seats that never did, with its 95% interval (Newcombe). Points a rule "
+        "least once minus that of seats that never did, with its 95% interval (the game as the unit). Points a rule "
         "gives are shared among the cards it reads.</p>"
     )
     body = (

@@ -36,6 +36,7 @@ __all__ = [
     "delta_variance",
     "delta_wald",
     "Moments",
+    "mover",
     "gamma_q",
     "holm",
     "mean_interval",
@@ -381,6 +382,20 @@ def wald(
     se = math.sqrt(variance)
     z = _z(confidence)
     return (x, x - z * se, x + z * se, min(1.0, 2 * normal_cdf(-abs(x) / se)))
+
+
+def mover(
+    p1: float, interval1: tuple[float, float], p0: float, interval0: tuple[float, float], correlation: float = 0.0
+) -> tuple[float, float, float]:
+    """The difference p1 - p0 and its interval by the method of variance estimates
+    recovery (Newcombe's method 10 when ``correlation`` is 0; Zou's form for two
+    correlated estimates otherwise), from each estimate's own interval."""
+    d = p1 - p0
+    a, b = p1 - interval1[0], interval0[1] - p0  # how far each limit lies from its estimate
+    c, e = interval1[1] - p1, p0 - interval0[0]
+    low = d - math.sqrt(max(0.0, a * a + b * b - 2 * correlation * a * b))
+    high = d + math.sqrt(max(0.0, c * c + e * e - 2 * correlation * c * e))
+    return (d, max(-1.0, low), min(1.0, high))
 
 
 def delta_wald(
