@@ -99,7 +99,7 @@ from ruledraft.lab.statistics import (
     holm,
     mean_interval,
     newcombe,
-    normal_cdf,
+    newcombe_p_value,
     t_cdf,
     t_quantile,
     wald,
@@ -544,6 +544,41 @@ def win_rows(a: Side, b: Side, tally: CompareTally) -> dict[str, Row]:
     return out
 
 
+def duplicates(tally: CompareTally) -> dict[str, str]:
+    """``card C points`` -> ``rule R`` where the two rows are one test: on each side the
+    rule reads card C alone, no other rule reads it, and none of the rule's points went
+    to no card (so the card's points per game are the rule's over all seats), or the
+    side has neither; and both sides have as many seats (the rule's row is the card's
+    over the seats)."""
+    labs = [tally.tally_a.lab, tally.tally_b.lab]
+    if not all(isinstance(lab, LabTally) for lab in labs) or tally.tally_a.num_seats != tally.tally_b.num_seats:
+        return {}
+    per_side: list[tuple[dict[str, str], set[str], set[str]]] = []
+    for lab in labs:
+        assert isinstance(lab, LabTally)
+        readers: dict[int, int] = {}
+        for sh in lab.shares:
+            for c in sh.cards:
+                readers[c] = readers.get(c, 0) + 1
+        unattributed = lab.unattributed
+        alone = {
+            sh.id: lab.card_ids[sh.cards[0]]
+            for sh in lab.shares
+            if len(sh.cards) == 1 and readers[sh.cards[0]] == 1 and not unattributed.get(sh.id)
+        }
+        per_side.append((alone, {sh.id for sh in lab.shares}, set(lab.card_ids)))
+    out = {}
+    (alone_a, rules_a, cards_a), (alone_b, rules_b, cards_b) = per_side
+    for rid in alone_a.keys() | alone_b.keys():
+        cid = alone_a.get(rid) or alone_b.get(rid)
+        sides_agree = all(
+            alone.get(rid) == cid or (rid not in rules and cid not in cards) for alone, rules, cards in per_side
+        )
+        if sides_agree:
+            out[f"card {cid} points"] = f"rule {rid}"
+    return out
+
+
 def _two_sided_t(d: float, se: float, df: float) -> float:
     return min(1.0, 2 * t_cdf(-abs(d) / se, df))
 
@@ -560,14 +595,11 @@ def paired_row(pairs: Sums, key: str) -> tuple[float, list[float], float]:
 
 
 def proportions_row(sa: Sums, sb: Sums, key: str) -> tuple[float, list[float], float]:
-    """B - A of two independent proportions: Newcombe's interval, the pooled z-test's p-value."""
+    """B - A of two independent proportions: Newcombe's interval and the p-value that
+    inverts it (:func:`~ruledraft.lab.statistics.newcombe_p_value`): one method."""
     xa, xb = float(sa.total.get(key, 0)), float(sb.total.get(key, 0))
     d, lo, hi = newcombe(xb, sb.n, xa, sa.n, CONFIDENCE)
-    pooled = (xa + xb) / (sa.n + sb.n)
-    se = math.sqrt(pooled * (1 - pooled) * (1 / sa.n + 1 / sb.n))
-    if se == 0:
-        return d, [lo, hi], 1.0 if d == 0 else 0.0
-    return d, [lo, hi], min(1.0, 2 * normal_cdf(-abs(d) / se))
+    return d, [lo, hi], newcombe_p_value(xb, sb.n, xa, sa.n)
 
 
 def welch_row(sa: Sums, sb: Sums, key: str) -> tuple[float, list[float], float]:
@@ -604,10 +636,14 @@ def comparison_rows(
     pairs: Sums | None,
     alpha: float = ALPHA,
     computed: Mapping[str, Row] | None = None,
+    same_as: Mapping[str, str] | None = None,
 ) -> list[dict]:
-    """The rows of the comparison, in ``order``, flagged after Holm's correction over all
-    of them; ``computed``: rows worked out elsewhere (:func:`win_rows`), figure ->
-    (A, B, B - A, interval, p)."""
+    """The rows of the comparison, in ``order``, flagged after Holm's correction over the
+    family of the rows tested: all but those with no spread (one difference in every
+    game: certain, p 0 and flagged, or p 1 when it is 0) and those ``same_as`` names as
+    another row's test (figure -> that row's figure: they take its p_holm and flag).
+    ``computed``: rows worked out elsewhere (:func:`win_rows`), figure -> (A, B, B - A,
+    interval, p)."""
     rows: list[dict] = []
     results: list[tuple[float, list[float], float]] = []
     for key, group in order:
@@ -646,9 +682,23 @@ def comparison_rows(
                 "p_value": p,
             }
         )
-    for row, (q, flagged) in zip(rows, holm([p for *_, p in results], alpha)):
-        row["p_holm"] = q
-        row["flagged"] = flagged
+    # Holm's family: every row but those with no spread (the same difference in every
+    # game: certain, flagged when it is not 0) and those that repeat another row's test
+    same = same_as or {}
+    tested = [i for i, r in enumerate(rows) if r["interval"][0] != r["interval"][1] and r["figure"] not in same]
+    for i, (q, flagged) in zip(tested, holm([results[i][2] for i in tested], alpha)):
+        rows[i]["p_holm"], rows[i]["flagged"] = q, flagged
+    by_figure = {r["figure"]: r for r in rows}
+    for i, row in enumerate(rows):
+        row["tested"] = i in set(tested)
+        row["same_as"] = same.get(row["figure"])
+        if "p_holm" in row:
+            continue
+        twin = by_figure.get(same.get(row["figure"], ""))
+        if twin is not None and "p_holm" in twin:
+            row["p_holm"], row["flagged"] = twin["p_holm"], twin["flagged"]
+        else:
+            row["p_holm"], row["flagged"] = row["p_value"], row["p_value"] <= alpha
     return rows
 
 
@@ -660,7 +710,7 @@ def comparison(
     played = tally.sums_a.n
     computed = win_rows(a, b, tally)
     order = [(k, g) for k, g in _order(a, b) if k in computed or not k.endswith(tuple(WIN_FIGURES))]
-    rows = comparison_rows(order, tally.sums_a, tally.sums_b, tally.pairs, alpha, computed)
+    rows = comparison_rows(order, tally.sums_a, tally.sums_b, tally.pairs, alpha, computed, duplicates(tally))
 
     def side(s: Side, t: Tally) -> dict:
         return {
@@ -682,7 +732,7 @@ def comparison(
         "paired": tally.pairs is not None,
         "pairing": pairing_reason,
         "alpha": alpha,
-        "compared": len(rows),
+        "compared": sum(r["tested"] for r in rows),
         "flagged": sum(r["flagged"] for r in rows),
         "rows": rows,
     }

@@ -535,7 +535,9 @@ def _comparison_section(page: _Page, labels: Sequence[str]) -> str:
         f"<p>A is the first side, B the second; games {how}{pairing}. Each "
         f"point is B minus A with its 95% interval, win shares in percentage points and the rest "
         f"in their own units, one panel each; a figure is flagged (*) when its p-value after "
-        f"Holm's correction over the {len(rows_all)} figures compared is below {_e(comp.get('alpha'))}.</p>"
+        f"Holm's correction over the {_e(comp.get('compared', len(rows_all)))} figures compared is below "
+        f"{_e(comp.get('alpha'))}. Rows equal on both sides in every game, and rows that repeat another's "
+        f"test, are left out of the correction.</p>"
     )
     body = (
         intro

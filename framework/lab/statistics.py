@@ -41,6 +41,7 @@ __all__ = [
     "holm",
     "mean_interval",
     "newcombe",
+    "newcombe_p_value",
     "normal_cdf",
     "normal_quantile",
     "t_cdf",
@@ -128,6 +129,37 @@ def newcombe(x1: float, n1: float, x2: float, n2: float, confidence: float = 0.9
     low = d - math.sqrt((p1 - l1) ** 2 + (u2 - p2) ** 2)
     high = d + math.sqrt((u1 - p1) ** 2 + (p2 - l2) ** 2)
     return (d, max(-1.0, low), min(1.0, high))
+
+
+def newcombe_p_value(x1: float, n1: float, x2: float, n2: float) -> float:
+    """The two-sided p-value of "p1 = p2" that goes with Newcombe's interval: one minus
+    the largest confidence whose interval (:func:`newcombe`) still leaves out 0, found by
+    bisection (the interval and the test are then one method: the 95% interval leaves
+    out 0 exactly when p < 0.05). 1 when the difference is 0, or either side empty."""
+    if n1 <= 0 or n2 <= 0:
+        return 1.0
+    d = x1 / n1 - x2 / n2
+    if d == 0:
+        return 1.0
+
+    def excludes(confidence: float) -> bool:
+        _, low, high = newcombe(x1, n1, x2, n2, confidence)
+        return low > 0 if d > 0 else high < 0
+
+    lo, hi = 1e-12, 1 - 1e-15  # confidences: lo's interval leaves 0 out (it has almost no width)
+    if excludes(hi):
+        return 1 - hi
+    if not excludes(lo):
+        return 1.0
+    for _ in range(200):
+        mid = (lo + hi) / 2
+        if excludes(mid):
+            lo = mid
+        else:
+            hi = mid
+        if hi - lo < 1e-15:
+            break
+    return min(1.0, 1 - (lo + hi) / 2)
 
 
 # ---------------------------------------------------------------- incomplete gamma and beta

@@ -124,11 +124,13 @@ def test_card_win_rows_are_in_the_holm_family_and_the_table():
     result = cli_json("compare", *args[:-1])
     cards = [r["figure"] for r in result["rows"] if r["group"] == "cards"]
     assert cards[:4] == ["card tempura taken", "card tempura points", "card tempura vs none", "card tempura per copy"]
-    assert result["compared"] == len(result["rows"])
-    ps = sorted(r["p_value"] for r in result["rows"])
-    m = len(ps)
-    smallest = min(result["rows"], key=lambda r: r["p_value"])
-    assert smallest["p_holm"] == pytest.approx(min(1.0, m * ps[0]))
+    wins = [r for r in result["rows"] if r["measure"] in ("win_rate", "win_rate_per_copy")]
+    assert all(r["tested"] for r in wins if r["interval"][0] != r["interval"][1])
+    tested = [r for r in result["rows"] if r["tested"]]
+    assert result["compared"] == len(tested)
+    ps = sorted(r["p_value"] for r in tested)
+    smallest = min(tested, key=lambda r: r["p_value"])
+    assert smallest["p_holm"] == pytest.approx(min(1.0, len(tested) * ps[0]))
     text = runner.invoke(app, ["compare", *args], env={"COLUMNS": "80"}).output
     line = next(x for x in text.splitlines() if "card tempura vs none" in x)
     tempura = row(result, "card tempura vs none")
@@ -153,3 +155,46 @@ def test_delta_method_of_a_ratio_by_hand():
     se = math.sqrt((9 / 64 * 2) / 6)
     assert estimate == 0.5 and (low, high) == pytest.approx((0.5 - Z * se, 0.5 + Z * se), abs=1e-12)
     assert p == pytest.approx(math.erfc(0.5 / se / math.sqrt(2)), abs=1e-12)
+
+
+def test_holm_family_leaves_out_rows_equal_in_every_game_and_repeated_tests(tmp_path):
+    """Paired random against greedy on sushi-go: rows whose B - A is 0 in every game (each card taken: every dealt card is taken; nigiri's and pudding's totals are fixed by the deal, checked in the logs) and card points that repeat a one-card rule's test (tempura, sashimi, dumpling) are out of Holm's family, whose size sets every p_holm."""
+    games = ["--players", "4", "--games", "40", "--seed", "1"]
+    result = cli_json("compare", "sushi-go", *games, "--bots", "random", "--bots-b", "greedy")
+    recs_a = logged(tmp_path, "a", "sushi-go", *games, "--bots", "random")
+    recs_b = logged(tmp_path, "b", "sushi-go", *games, "--bots", "greedy")
+    for rid in ("nigiri", "pudding"):
+        assert [sum(r["rules"][rid]) for r in recs_a] == [sum(r["rules"][rid]) for r in recs_b]
+    untested = {r["figure"] for r in result["rows"] if not r["tested"]}
+    assert {"rule nigiri", "rule pudding", "card tempura taken", "card wasabi taken"} <= untested
+    assert all(row(result, f)["interval"] == [0.0, 0.0] or row(result, f)["same_as"] for f in untested)
+    twins = {r["figure"]: r["same_as"] for r in result["rows"] if r["same_as"]}
+    assert twins == {f"card {c} points": f"rule {c}" for c in ("tempura", "sashimi", "dumpling")}
+    for card, rule_row in twins.items():
+        a, b = row(result, card), row(result, rule_row)
+        assert a["p_value"] == pytest.approx(b["p_value"], rel=1e-9)
+        assert (a["p_holm"], a["flagged"]) == (b["p_holm"], b["flagged"])
+    tested = [r for r in result["rows"] if r["tested"]]
+    assert result["compared"] == len(tested) == len(result["rows"]) - len(untested)
+    ps = sorted(r["p_value"] for r in tested)
+    first = min(tested, key=lambda r: r["p_value"])
+    assert first["p_holm"] == pytest.approx(min(1.0, len(tested) * ps[0]))
+
+
+def test_independent_win_shares_take_the_p_value_that_inverts_newcombes_interval():
+    """Independent games: a win share row's 95% interval leaves out 0 exactly when its p-value is below 0.05, and at confidence 1 - p the interval's nearer end is 0."""
+    from ruledraft.lab.statistics import newcombe, newcombe_p_value
+
+    for x1, n1, x2, n2 in [(56, 70, 48, 80), (30, 100, 20, 100), (0, 50, 10, 50), (12, 40, 12, 40)]:
+        p = newcombe_p_value(x1, n1, x2, n2)
+        d, lo, hi = newcombe(x1, n1, x2, n2)
+        assert (lo > 0 or hi < 0) == (p < 0.05)
+        if 0 < p < 1:
+            _, lo_p, hi_p = newcombe(x1, n1, x2, n2, 1 - p)
+            assert min(abs(lo_p), abs(hi_p)) == pytest.approx(0, abs=1e-9)
+        else:
+            assert d == 0 and p == 1.0
+    result = cli_json("compare", "sushi-go", "--games", "50", "--seed", "2", "--seed-b", "7", "--bots", "random")
+    for s in range(4):
+        r = row(result, f"seat {s} win share")
+        assert r["p_value"] == pytest.approx(newcombe_p_value(r["b"] * 50, 50, r["a"] * 50, 50), abs=1e-12)
