@@ -35,14 +35,17 @@ The figures compared (per game, then averaged over the games)
   figures' ``taken_per_game`` and ``points_per_game``), for every card of either side.
 
 * ``card C vs none`` -- the win rate of the player seat-games that took the card
-  minus that of those that took none (the figures' ``difference``), and ``card C per
-  copy`` -- the win rate per copy taken (the figures' ``per_copy``: the least-squares
-  slope of a seat-game's win on its copies, which still says something when nearly
-  every seat takes the card), for every card both sides have, where both sides can
-  estimate it. Neither is a mean of per-game values: each is a function of the means
-  of the games' CARD_PARTS (``ruledraft.lab.figures``), so the game is the unit and its
-  standard error comes from the delta method (across the sides when paired, where
-  the same deal makes them covary), with the Wald interval and test.
+  minus that of those that took none, within each seat (a seat is one bot) and pooled
+  by Mantel and Haenszel (the figures' ``adjusted``): the card's effect, not which
+  seat or bot takes it; B - A with the sum of the sides' Sato variances, or when
+  paired the delta method's over the games of both sides, Wald interval and test. ``card C per copy`` -- the win
+  rate per copy taken (the figures' ``per_copy``: the least-squares slope of a
+  seat-game's win on its copies, which still says something when nearly every seat
+  takes the card), a function of the means of the games' CARD_PARTS
+  (``ruledraft.lab.figures``), so the game is the unit and its standard error comes
+  from the delta method (across the sides when paired, where the same deal makes them
+  covary), with the Wald interval and test. Both for every card both sides have,
+  where both sides can estimate them.
 
 A rule or card one side does not have counts as 0 there. Every figure gets a
 two-sided p-value; Holm's step-down correction over all of them gives ``p_holm``,
@@ -92,7 +95,17 @@ from typing import Any
 import attrs
 
 from ruledraft.engine.state import Game, derive_seed
-from ruledraft.lab.figures import CARD_PARTS, CONFIDENCE, LabTally, figures, fold_every, per_copy, versus_none
+from ruledraft.lab.figures import (
+    CARD_PARTS,
+    CONFIDENCE,
+    LabTally,
+    adjusted_effect,
+    figures,
+    fold_every,
+    per_copy,
+    seat_adjusted,
+    versus_none,
+)
 from ruledraft.lab.statistics import (
     Moments,
     delta_variance,
@@ -382,7 +395,8 @@ def play_chunk(a: Side, b: Side, paired: bool, start: int, stop: int) -> Compare
 
 
 def joint_card_moments(a: Side, b: Side, parts_a: Sequence[Any], parts_b: Sequence[Any]) -> dict[str, Moments]:
-    """Per card both sides have: the moments of the paired games' CARD_PARTS, A's then B's."""
+    """Per card both sides have: the moments of the paired games' values, A's then B's
+    (each side's CARD_PARTS, then its seat parts: :func:`~ruledraft.lab.figures.seat_parts`)."""
     import numpy as np
 
     ids_a, ids_b = a.ruleset.catalogue.ids, b.ruleset.catalogue.ids
@@ -396,7 +410,7 @@ def joint_card_moments(a: Side, b: Side, parts_a: Sequence[Any], parts_b: Sequen
     joint = joint.astype(np.int64) if bound * bound * len(parts_a) < 2**62 else joint
     products = (joint[:, :, :, None] * joint[:, :, None, :]).sum(axis=0)
     totals = joint.sum(axis=0)
-    m = 2 * len(CARD_PARTS)
+    m = joint.shape[-1]
     for k, (cid, _, _) in enumerate(common):
         out[cid] = Moments(m, len(parts_a), totals[k].tolist(), products[k].ravel().tolist())
     return out
@@ -518,9 +532,12 @@ Row = tuple[float, float, float, list[float], float]
 
 def win_rows(a: Side, b: Side, tally: CompareTally) -> dict[str, Row]:
     """Per card both sides have, its win figures (:data:`WIN_FIGURES`) where both sides
-    can estimate them: figure -> (A, B, B - A, interval, p). The game is the unit: the
-    delta method's variance from the games' CARD_PARTS, across the sides when paired
-    (their covariance counts), else each side's own summed; Wald interval and test."""
+    can estimate them: figure -> (A, B, B - A, interval, p). vs none is the
+    Mantel-Haenszel difference over the seats (:func:`~ruledraft.lab.figures.adjusted_effect`);
+    per copy the least-squares slope. Paired, the game is the unit for both: the delta
+    method's variance from the games' values of both sides (their covariance counts);
+    independent, each side's own variance (Sato's, or the delta method's) summed. Wald
+    interval and test."""
     out: dict[str, Row] = {}
     ids_a, ids_b = a.ruleset.catalogue.ids, b.ruleset.catalogue.ids
     lab_a, lab_b = tally.tally_a.lab, tally.tally_b.lab
@@ -529,14 +546,35 @@ def win_rows(a: Side, b: Side, tally: CompareTally) -> dict[str, Row]:
     for cid in ids_a:
         if cid not in ids_b:
             continue
-        ma, mb = lab_a.card_moments(ids_a.index(cid)), lab_b.card_moments(ids_b.index(cid))
+        ia, ib = ids_a.index(cid), ids_b.index(cid)
+        joint = tally.cards.get(cid) if tally.pairs is not None else None
+        wa, wb = len(CARD_PARTS) + 3 * a.players, len(CARD_PARTS) + 3 * b.players  # each side's values
+        ea_mh, eb_mh = adjusted_effect(lab_a, ia), adjusted_effect(lab_b, ib)
+        if ea_mh is not None and eb_mh is not None:  # within seat and bot, then B - A
+            va_mh, vb_mh = ea_mh["difference"], eb_mh["difference"]
+            if joint is not None:  # paired: the game as the unit, the sides' covariance counted
+                ma_j = Moments(3 * a.players, joint.n, joint.total[len(CARD_PARTS) : wa])
+                mb_j = Moments(3 * b.players, joint.n, joint.total[wa + len(CARD_PARTS) :])
+                sa_mh = seat_adjusted(ma_j.means(), a.players, lab_a.unit)
+                sb_mh = seat_adjusted(mb_j.means(), b.players, lab_b.unit)
+                assert sa_mh is not None and sb_mh is not None
+                zeros = [Fraction(0)] * len(CARD_PARTS)
+                gradient = zeros + [-g for g in sa_mh[1]] + zeros + sb_mh[1]
+                d, lo, hi, p = wald(sb_mh[0] - sa_mh[0], delta_variance(gradient, joint), CONFIDENCE)
+            else:  # independent: the sum of the sides' Sato variances
+                d, lo, hi, p = wald(vb_mh - va_mh, ea_mh["variance"] + eb_mh["variance"], CONFIDENCE)
+            out[f"card {cid} vs none"] = (va_mh, vb_mh, d, [lo, hi], p)
+        ma, mb = lab_a.card_moments(ia), lab_b.card_moments(ib)
         for what, fn in WIN_FIGURES.items():
+            if what == "vs none":
+                continue
             ea, eb = fn(ma.means(), a.players, lab_a.unit), fn(mb.means(), b.players, lab_b.unit)
             if ea is None or eb is None:
                 continue
             (va, ga), (vb, gb) = ea, eb
-            if tally.pairs is not None and cid in tally.cards:
-                var = delta_variance([-g for g in ga] + gb, tally.cards[cid])
+            if joint is not None:
+                pad_a, pad_b = [Fraction(0)] * (wa - len(ga)), [Fraction(0)] * (wb - len(gb))
+                var = delta_variance([-g for g in ga] + pad_a + gb + pad_b, joint)
             else:
                 var = delta_variance(ga, ma) + delta_variance(gb, mb)
             d, lo, hi, p = wald(vb - va, var, CONFIDENCE)

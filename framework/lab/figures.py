@@ -99,6 +99,9 @@ only ever added. Every interval is 95% and given as ``[low, high]``.
          "difference": 0.14, "difference_interval": [lo, hi],
              # the game as the unit (takers_minus_others): Newcombe's interval from each
              # rate's Wilson interval at its effective seat-games, with their correlation
+         "adjusted": {"difference": -0.06, "interval": [lo, hi], "variance": v},
+             # the same within each seat (a seat is one bot), pooled by Mantel-Haenszel
+             # with Sato's variance (Wald); null when no seat has both takers and others
          "per_copy": 0.05, "per_copy_interval": [lo, hi]}
              # the win rate per copy taken: the least-squares slope of a player seat-game's
              # win on its copies taken; the game as the unit (delta method, Wald); null
@@ -166,6 +169,33 @@ def card_parts(np: Any, held: Any, wins: Any) -> Any:
     ).astype(np.int64 if wins.dtype != object else object)
 
 
+def seat_parts(np: Any, held: Any, wins: Any) -> Any:
+    """Per game and card, for each player seat: whether it took the card, its win if it
+    did, its win (in that order, seat by seat within each): an array (games, cards, 3 *
+    seats), after the :data:`CARD_PARTS` in each game's values (:meth:`LabTally.card_values_and_parts`)."""
+    took = (held > 0).astype(np.int64)
+    w = np.broadcast_to(wins[:, :, None], held.shape)
+    return np.concatenate([took, took * w, w], axis=1).transpose(0, 2, 1)
+
+
+def seat_adjusted(means: Sequence[Fraction], players: int, unit: int) -> tuple[Fraction, list[Fraction]] | None:
+    """The Mantel-Haenszel difference over the seats (each seat a stratum of one seat-game
+    per game) as a function of the means of the games' :func:`seat_parts` (t, u, v per
+    seat): sum(u - v t) / (unit sum(t (1 - t))), and its gradient; None when no seat has
+    both takers and others."""
+    P = players
+    t, u, v = means[:P], means[P : 2 * P], means[2 * P : 3 * P]
+    den = sum((x * (1 - x) for x in t), Fraction(0))
+    if den == 0:
+        return None
+    num = sum((a - b * x for x, a, b in zip(t, u, v)), Fraction(0))
+    value = num / (unit * den)
+    d_t = [(-b * den - num * (1 - 2 * x)) / (unit * den * den) for x, b in zip(t, v)]
+    d_u = [1 / (unit * den)] * P
+    d_v = [-x / (unit * den) for x in t]
+    return value, d_t + d_u + d_v
+
+
 def versus_none(means: Sequence[Fraction], players: int, unit: int) -> tuple[Fraction, list[Fraction]] | None:
     """The win rate of the seat-games that took the card minus that of those that took
     none, as a function of the means of the games' :data:`CARD_PARTS`, and its gradient
@@ -229,6 +259,20 @@ def takers_minus_others(
     i0 = _effective_wilson(p0, v0, G * N, confidence)
     corr = float(covariance) / math.sqrt(float(v1 * v0)) if v1 > 0 and v0 > 0 else 0.0
     return mover(float(p1), i1, float(p0), i0, max(-1.0, min(1.0, corr)))
+
+
+def adjusted_effect(lab: LabTally, card: int, confidence: float = CONFIDENCE) -> dict | None:
+    """The takers-minus-others win rate within each stratum of seat and bot, pooled by
+    Mantel and Haenszel, with Sato's variance: ``{"difference", "interval", "variance"}``
+    (Wald), or None when no stratum has both takers and others."""
+    from ruledraft.lab.statistics import mantel_haenszel, wald
+
+    found = mantel_haenszel(lab.card_strata(card))
+    if found is None:
+        return None
+    rd, var = found
+    d, lo, hi, _ = wald(rd, var, confidence)
+    return {"difference": d, "interval": [lo, hi], "variance": var}
 
 
 def _effective_wilson(
@@ -404,6 +448,10 @@ class LabTally:
         #: per card, the sums over games of its :data:`CARD_PARTS` (flat, card * parts +
         #: part) and of their products two by two (card * parts**2 + i * parts + j):
         #: the per-card win figures with the game as the unit (:meth:`card_moments`)
+        #: per player seat, per card (flat, seat * K + card): the games it took the card,
+        #: and its wins in them (in ``unit``): the strata of the adjusted card effects
+        self.seat_takers = [0] * (P * K)
+        self.seat_taker_wins = [0] * (P * K)
         self.card_total = [0] * (K * len(CARD_PARTS)) if cards else []
         self.card_products = [0] * (K * len(CARD_PARTS) ** 2) if cards else []
         #: (rule position, card, denominator) -> numerator: the points each card brought
@@ -573,6 +621,7 @@ class LabTally:
         self.shared_wins += other.shared_wins
         self.no_winner += other.no_winner
         names = ["wins", "rule_sum", "rule_sq", "rule_game_sq", "taken", "picks", "pick_turns", "none_points"]
+        names += ["seat_takers", "seat_taker_wins"]
         for name in names + (["card_total", "card_products"] if self.cards else []):
             setattr(self, name, list(map(add, getattr(self, name), getattr(other, name))))
         _add_into(self.by_count, other.by_count)
@@ -675,6 +724,9 @@ class LabTally:
         if per_game is not None:
             per_game.taken = held.sum(axis=1).tolist()
         self._count_parts(np, held, wins, per_game)
+        took = held > 0
+        self.seat_takers = _add_list(self.seat_takers, took.sum(axis=0).ravel())
+        self.seat_taker_wins = _add_list(self.seat_taker_wins, (took * wins[:, :, None]).sum(axis=0).ravel())
         # seat-games by copies held, and their wins
         top = int(held.max()) + 1 if held.size else 1
         key = (np.arange(K) * top + held).ravel()
@@ -724,8 +776,8 @@ class LabTally:
         self.card_total = _add_list(self.card_total, parts.sum(axis=0).ravel())
         products = (parts[:, :, :, None] * parts[:, :, None, :]).sum(axis=0)
         self.card_products = _add_list(self.card_products, products.ravel())
-        if per_game is not None:
-            per_game.parts = parts.tolist()
+        if per_game is not None:  # with each seat's parts too: compare's seat-adjusted rows
+            per_game.parts = np.concatenate([parts, seat_parts(np, held, wins).astype(parts.dtype)], axis=-1).tolist()
 
     def _slot_tables(self, np: Any) -> list[Any]:
         """Per card slot of an action, the card each own-cards action takes in it (K: none)."""
@@ -863,6 +915,18 @@ class LabTally:
             self.card_products[card * m * m : (card + 1) * m * m],
         )
 
+    def card_strata(self, card: int) -> list[tuple[Fraction, int, Fraction, int]]:
+        """Per player seat (with a fixed line-up, each seat is one bot: the stratum is seat
+        and bot), (takers' wins, seat-games that took ``card``, the others' wins, seat-games
+        that did not), wins as fractions of a game."""
+        self.flush()
+        K, u = self.num_card_types, self.unit
+        out = []
+        for s in range(self.players):
+            n1, x1 = self.seat_takers[s * K + card], self.seat_taker_wins[s * K + card]
+            out.append((Fraction(x1, u), n1, Fraction(self.wins[s] - x1, u), self.games - n1))
+        return out
+
     def by_count_rows(self, card: int) -> list[tuple[int, int, int]]:
         """(k, player seat-games that took k copies of ``card`` over a game, their wins
         in ``unit``) for every k that happened, in order of k."""
@@ -891,6 +955,8 @@ class LabTally:
             "by_count_wins": dict(sorted((k, v) for k, v in self.by_count_wins.items() if v)),
             "none_points": self.none_points,
             "shared": dict(sorted((k, v) for k, v in self.shared.items() if v)),
+            "seat_takers": self.seat_takers,
+            "seat_taker_wins": self.seat_taker_wins,
             "card_total": self.card_total,
             "card_products": self.card_products,
         }
@@ -1115,6 +1181,7 @@ def _card_figures(tally: Any, lab: LabTally) -> list[dict]:
         moments = lab.card_moments(c)
         means = moments.means()
         d, lo, hi = takers_minus_others(moments, P, unit, CONFIDENCE)
+        adjusted = adjusted_effect(lab, c)
         slope = per_copy(means, P, unit)
         copy_figure = None if slope is None else delta_wald(*slope, moments, CONFIDENCE)
         pts = float(points[c])
@@ -1131,6 +1198,7 @@ def _card_figures(tally: Any, lab: LabTally) -> list[dict]:
                 "non_takers": {"seats": non, "win_rate": non_wins / non if non else 0.0},
                 "difference": d,
                 "difference_interval": [lo, hi],
+                "adjusted": adjusted,
                 "per_copy": None if copy_figure is None else copy_figure[0],
                 "per_copy_interval": None if copy_figure is None else [copy_figure[1], copy_figure[2]],
             }

@@ -15,6 +15,8 @@ computed by hand or read from the usual statistical tables (tests/lab/test_lab_s
   incomplete gamma function :func:`gamma_q`).
 * :func:`normal_quantile`, :func:`t_quantile`, :func:`chi_square_quantile`.
 * :func:`holm` -- Holm's step-down correction of several p-values.
+* :func:`mantel_haenszel` -- a risk difference over strata (seats, bots) and Sato's
+  variance.
 * :class:`Moments` and :func:`delta_wald` -- a figure that is a smooth function of
   the means of per-game values (a ratio of sums, a difference of win rates, a slope),
   with the game as the unit: its variance by the delta method from the games' sample
@@ -36,6 +38,7 @@ __all__ = [
     "delta_variance",
     "delta_wald",
     "Moments",
+    "mantel_haenszel",
     "mover",
     "gamma_q",
     "holm",
@@ -428,6 +431,32 @@ def mover(
     low = d - math.sqrt(max(0.0, a * a + b * b - 2 * correlation * a * b))
     high = d + math.sqrt(max(0.0, c * c + e * e - 2 * correlation * c * e))
     return (d, max(-1.0, low), min(1.0, high))
+
+
+def mantel_haenszel(
+    strata: Sequence[tuple[Fraction | float, float, Fraction | float, float]],
+) -> tuple[float, float] | None:
+    """The Mantel-Haenszel risk difference over ``strata`` of (x1, n1, x0, n0) -- successes
+    and trials of the exposed, then of the others (successes may be fractional) -- and
+    its variance by Sato's estimator (Greenland and Robins' dually consistent form: sound
+    with few large strata and with many small ones). Strata with an empty side carry no
+    weight; None when none has both sides."""
+    num = den = p_sum = q_sum = 0.0
+    used = False
+    for x1, n1, x0, n0 in strata:
+        total = n1 + n0
+        if n1 <= 0 or n0 <= 0:
+            continue
+        used = True
+        a, c = float(x1), float(x0)
+        num += (a * n0 - c * n1) / total
+        den += n1 * n0 / total
+        p_sum += (n1 * n1 * c - n0 * n0 * a + n1 * n0 * (n0 - n1) / 2) / (total * total)
+        q_sum += (a * (n0 - c) + c * (n1 - a)) / (2 * total)
+    if not used:
+        return None
+    rd = num / den
+    return rd, max(0.0, (rd * p_sum + q_sum) / (den * den))
 
 
 def delta_wald(

@@ -76,13 +76,50 @@ def clustered(estimate: float, z: np.ndarray) -> tuple[float, float]:
     return estimate - Z * se, estimate + Z * se
 
 
+def sato(copies: np.ndarray, wins: np.ndarray) -> tuple[float, float]:
+    """The Mantel-Haenszel risk difference of winning, takers minus others, over the seats
+    as strata, and Sato's variance, written out from the seat-games."""
+    num = den = p_sum = q_sum = 0.0
+    for s in range(copies.shape[1]):
+        took = copies[:, s] > 0
+        n1, n0 = took.sum(), (~took).sum()
+        if not n1 or not n0:
+            continue
+        x1, x0 = wins[took, s].sum(), wins[~took, s].sum()
+        t = n1 + n0
+        num += (x1 * n0 - x0 * n1) / t
+        den += n1 * n0 / t
+        p_sum += (n1 * n1 * x0 - n0 * n0 * x1 + n1 * n0 * (n0 - n1) / 2) / (t * t)
+        q_sum += (x1 * (n0 - x0) + x0 * (n1 - x1)) / (2 * t)
+    rd = num / den
+    return rd, (rd * p_sum + q_sum) / (den * den)
+
+
+def influence_mh(copies: np.ndarray, wins: np.ndarray) -> tuple[float, np.ndarray]:
+    """The Mantel-Haenszel difference over the seats as a function of the games' means of
+    (took, won having taken, won) per seat, and each game's influence on it (its deviation
+    from the means times a central-difference gradient)."""
+    took = (copies > 0).astype(float)
+    y = np.concatenate([took, took * wins, wins], axis=1)
+
+    def f(m: np.ndarray) -> float:
+        P = copies.shape[1]
+        t, u, v = m[:P], m[P : 2 * P], m[2 * P :]
+        return float((u - v * t).sum() / (t * (1 - t)).sum())
+
+    mean = y.mean(axis=0)
+    h = 1e-6
+    grad = np.array([(f(mean + h * e) - f(mean - h * e)) / (2 * h) for e in np.eye(len(mean))])
+    return f(mean), (y - mean) @ grad
+
+
 def row(result: dict, figure: str) -> dict:
     return next(r for r in result["rows"] if r["figure"] == figure)
 
 
 @pytest.mark.parametrize("card", ["tempura", "maki_2", "pudding"])
 def test_paired_card_win_figures_match_a_recount_from_the_logs(tmp_path, card):
-    """Paired greedy against random on sushi-go: each side's vs none and per copy, B - A, and its interval (per-game differences of influences) as recounted from the two sides' logs."""
+    """Paired greedy against random on sushi-go: each side's per copy, B - A and its interval (per-game differences of influences), and the seat-adjusted vs none (Mantel-Haenszel, Sato), as recounted from the two sides' logs."""
     games = ["--players", "4", "--games", "80", "--seed", "3"]
     recs_a = logged(tmp_path, "a", "sushi-go", *games, "--bots", "random")
     recs_b = logged(tmp_path, "b", "sushi-go", *games, "--bots", "greedy")
@@ -90,29 +127,37 @@ def test_paired_card_win_figures_match_a_recount_from_the_logs(tmp_path, card):
     assert result["paired"] is True
     ca, wa = seat_games(recs_a, card)
     cb, wb = seat_games(recs_b, card)
-    for what, recount in (("vs none", influence_vs_none), ("per copy", influence_slope)):
-        r = row(result, f"card {card} {what}")
-        (ea, za), (eb, zb) = recount(ca, wa), recount(cb, wb)
-        assert (r["a"], r["b"], r["difference"]) == pytest.approx((ea, eb, eb - ea), abs=1e-12)
-        assert r["interval"] == pytest.approx(list(clustered(eb - ea, zb - za)), abs=1e-9)
-        assert r["measure"] == ("win_rate" if what == "vs none" else "win_rate_per_copy")
-        assert r["group"] == "cards" and 0 <= r["p_value"] <= r["p_holm"] <= 1
+    r = row(result, f"card {card} per copy")
+    (ea, za), (eb, zb) = influence_slope(ca, wa), influence_slope(cb, wb)
+    assert (r["a"], r["b"], r["difference"]) == pytest.approx((ea, eb, eb - ea), abs=1e-12)
+    assert r["interval"] == pytest.approx(list(clustered(eb - ea, zb - za)), abs=1e-9)
+    assert r["measure"] == "win_rate_per_copy" and r["group"] == "cards"
+    assert 0 <= r["p_value"] <= r["p_holm"] <= 1
+    # vs none: within each seat (one bot a seat), pooled by Mantel-Haenszel; paired, the game
+    # the unit: each game's influence on each side's estimate (a numerical gradient), differenced
+    r = row(result, f"card {card} vs none")
+    (ea, za), (eb, zb) = influence_mh(ca, wa), influence_mh(cb, wb)
+    assert (ea, eb) == pytest.approx((sato(ca, wa)[0], sato(cb, wb)[0]), abs=1e-12)
+    assert (r["a"], r["b"], r["difference"]) == pytest.approx((ea, eb, eb - ea), abs=1e-12)
+    assert r["interval"] == pytest.approx(list(clustered(eb - ea, zb - za)), abs=1e-7)
+    assert r["measure"] == "win_rate"
     side = next(c for c in result["a"]["figures"]["cards"] if c["card"] == card)
     assert side["difference"] == pytest.approx(influence_vs_none(ca, wa)[0], abs=1e-12)
+    assert side["adjusted"]["difference"] == pytest.approx(sato(ca, wa)[0], abs=1e-12)
     assert side["per_copy"] == pytest.approx(influence_slope(ca, wa)[0], abs=1e-12)
     assert side["per_copy_interval"] == pytest.approx(list(clustered(*influence_slope(ca, wa))), abs=1e-9)
 
 
 def test_independent_card_win_figures_add_the_sides_variances(tmp_path):
-    """With --seed-b the sides' games are independent: B - A's interval adds the two sides' game-clustered variances."""
+    """With --seed-b the sides' games are independent: B - A of the seat-adjusted vs none adds the two sides' Sato variances; Wald interval and test."""
     recs_a = logged(tmp_path, "a", "sushi-go", "--games", "60", "--seed", "4", "--bots", "random")
     recs_b = logged(tmp_path, "b", "sushi-go", "--games", "60", "--seed", "9", "--bots", "random")
     result = cli_json("compare", "sushi-go", "--games", "60", "--seed", "4", "--seed-b", "9", "--bots", "random")
     assert result["paired"] is False
     ca, wa = seat_games(recs_a, "sashimi")
     cb, wb = seat_games(recs_b, "sashimi")
-    (ea, za), (eb, zb) = influence_vs_none(ca, wa), influence_vs_none(cb, wb)
-    se = math.sqrt((za * za).sum() / (60 * 59) + (zb * zb).sum() / (60 * 59))
+    (ea, va), (eb, vb) = sato(ca, wa), sato(cb, wb)
+    se = math.sqrt(va + vb)
     r = row(result, "card sashimi vs none")
     assert r["interval"] == pytest.approx([eb - ea - Z * se, eb - ea + Z * se], abs=1e-9)
     assert r["p_value"] == pytest.approx(math.erfc(abs(eb - ea) / se / math.sqrt(2)), abs=1e-9)
