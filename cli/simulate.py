@@ -188,6 +188,8 @@ def summary_tables(summary, ruleset, *, cards: bool = False, explain: bool = Fal
         outcome = _outcome_lines(figures)
         if outcome and outcome[0].startswith(("seats differ", "no evidence")):
             outcome.insert(1, TEST_LEGEND)
+            if _mixed_line_up(figures):
+                outcome.insert(1, MIXED_SEATS)
         out.extend(outcome)
     rules = Table(title="Mean points per scoring rule, per seat")
     rules.add_column("rule")
@@ -228,6 +230,15 @@ def summary_tables(summary, ruleset, *, cards: bool = False, explain: bool = Fal
     if figures:
         out.extend(explanation_lines() if explain else [EXPLAIN_HINT])
     return out
+
+
+#: under the seat test when the seats play different bots (no rotation: each seat keeps its bot)
+MIXED_SEATS = "The seats play different bots: this compares the bots, not the seats."
+
+
+def _mixed_line_up(figures: dict) -> bool:
+    """Whether the seats that can win play different bots (so the seat test compares bots)."""
+    return len({s["bot"] for s in figures["seats"] if s["can_win"]}) > 1
 
 
 def _outcome_lines(figures: dict) -> list[str]:
