@@ -436,6 +436,9 @@ def _cards_section(page: _Page, labels: Sequence[str]) -> str:
                     _pct(c["non_takers"]["win_rate"]),
                     _pct(c["difference"]),
                     _interval(c["difference_interval"], _pct),
+                    _pct(c["adjusted"]["difference"]) if c.get("adjusted") else "-",
+                    _interval(c["adjusted"]["interval"], _pct) if c.get("adjusted") else "-",
+                    _pct(c["per_copy"]) if c.get("per_copy") is not None else "-",
                 ]
             )
     heads = (
@@ -450,11 +453,16 @@ def _cards_section(page: _Page, labels: Sequence[str]) -> str:
             "others win",
             "difference",
             "95% interval",
+            "within seats",
+            "95% interval",
+            "per copy",
         ]
     )
     intro = (
         "<p>How often each card is taken (picked; see the README), and the win rate of seats that took it at "
-        "least once minus that of seats that never did, with its 95% interval (the game as the unit). Points a rule "
+        "least once minus that of seats that never did, with its 95% interval (the game as the unit); the same "
+        "within each seat and its bot, pooled (Mantel-Haenszel: what the card does rather than who takes it); and "
+        "the win rate per copy taken. Points a rule "
         "gives are shared among the cards it reads.</p>"
     )
     body = (
