@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from ruledraft.engine.board import RaceBoard, SeatBoard, board, races
 from ruledraft.engine.state import State
 
@@ -48,7 +50,7 @@ def board_lines(state: State, names: SeatNames, width: int, room: int | None = N
             f"pile {b.pile}" if b.pile is not None else str(b.hand),
             *(_with_neighbours(rid, q, b, names) for rid, q in b.majorities),
             *mods,
-            *(f"{q}/{race.target}" for (_, q), race in zip(b.races, race_boards)),
+            *(f"{min(q, race.target)}/{race.target}" for (_, q), race in zip(b.races, race_boards)),
         ]
         if keeps:
             row.append(grouped(rs, b.kept))
@@ -64,7 +66,12 @@ def board_lines(state: State, names: SeatNames, width: int, room: int | None = N
         if len(table) == len(rows) + 1:
             lines = table
             kept_lines = kept_from_earlier_rounds(state, names, width)
-    race_rows = [line for race in race_boards for line in race_lines(race, names, width)]
+    # a seat past the target mid-turn (a decision pending) takes its place at the turn's
+    # end: its column is capped and the race's line says so
+    reached = [
+        [(b.seat, b.races[k][1]) for b in seats if b.races[k][1] >= race.target] for k, race in enumerate(race_boards)
+    ]
+    race_rows = [line for race, r in zip(race_boards, reached) for line in race_lines(race, names, width, r)]
     played = []
     if any(b.played for b in seats):  # else the round's first turn: nothing on the tables yet
         played.append("Played this round:")
@@ -107,14 +114,17 @@ def kept_from_earlier_rounds(state: State, names: SeatNames, width: int) -> list
     return lines
 
 
-def race_lines(race: RaceBoard, names: SeatNames, width: int) -> list[str]:
+def race_lines(race: RaceBoard, names: SeatNames, width: int, reached: Sequence[tuple[int, int]] = ()) -> list[str]:
     """A race under the board: what takes a place, the places taken (by whom, for how
     many points) and those still open, e.g. ``uramaki, a race to 10: 1st seat 2 (8);
-    open: 2nd (5), 3rd (2)``."""
+    open: 2nd (5), 3rd (2)``; then the seats that have ``reached`` the target during
+    this turn (seat, count), whose places are taken at its end."""
     parts = [f"{ordinal(place)} {names.short(seat)} ({points})" for seat, place, points in race.taken]
     left = [f"{ordinal(k + 1)} ({race.places[k]})" for k in range(race.used, len(race.places))]
     if left:
         parts.append("open: " + ", ".join(left))
     else:
         parts.append("no place left")
+    if reached:
+        parts.append("place at turn end: " + ", ".join(f"{names.short(seat)} ({q})" for seat, q in reached))
     return packed(f"  {shown(race.rule)}, a race to {race.target}:", parts, width)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import shlex
+import textwrap
 from collections.abc import Sequence
 
 import attrs
@@ -68,8 +69,12 @@ def p_text(p: float) -> str:
     return "<0.001" if p < 0.001 else f"{p:.3f}"
 
 
+#: the measures shown in percent (fractions of games won, and their differences)
+PERCENT = ("win_share", "win_rate", "win_rate_per_copy")
+
+
 def _row_text(row: dict) -> str:
-    share = row["figure"].endswith(" win share")
+    share = row.get("measure", "win_share" if row["figure"].endswith(" win share") else "") in PERCENT
     scale, unit = (100, "%") if share else (1, "")
     dec = 1 if share else 2
 
@@ -78,7 +83,7 @@ def _row_text(row: dict) -> str:
 
     lo, hi = row["interval"]
     interval = f"[{num(lo, '+')}, {num(hi, '+')}]"
-    mark = "*" if row["flagged"] else " "
+    mark = "*" if row["flagged"] else "=" if row.get("same_as") else " "
     return (
         f"{mark} {fit(shown(row['figure']), NAME):<{NAME}} {num(row['a']):>7} {num(row['b']):>7} "
         f"{num(row['difference'], '+'):>7} {interval:>16} {p_text(row['p_holm']):>6}"
@@ -96,19 +101,40 @@ def comparison_text(result: dict, games: int) -> list[str]:
     lines += [f"{games} games a side", *result["pairing"].split("; ")]
     header = f"  {'figure':<{NAME}} {'A':>7} {'B':>7} {'B - A':>7} {'95% interval':>16} {'p':>6}"
     lines += ["", header]
-    flagged = [r for r in result["rows"] if r["flagged"]]
-    rest = [r for r in result["rows"] if not r["flagged"]]
+    # rows equal on both sides in every game are not tested: named in one line
+    equal = [r for r in result["rows"] if _equal_every_game(r)]
+    shown_rows = [r for r in result["rows"] if not _equal_every_game(r)]
+    flagged = [r for r in shown_rows if r["flagged"]]
+    rest = [r for r in shown_rows if not r["flagged"]]
     lines += [_row_text(r) for r in flagged]
     if flagged and rest:
         lines.append("")
     lines += [_row_text(r) for r in rest]
     alpha = result["alpha"]
+    twins = [r for r in result["rows"] if r.get("same_as")]
     lines += [
         "",
         f"{result['compared']} figures compared; {result['flagged']} flagged (*) at {alpha:.0%} after Holm's correction.",
-        "B - A with its 95% interval; p: two-sided, Holm-adjusted over every figure.",
+        "B - A with its 95% interval; p: two-sided, Holm-adjusted over those tested.",
+        "vs none: takers' win rate minus non-takers'; per copy: win rate per copy taken.",
     ]
+    if twins:
+        text = f"=: the same test as another row, counted once: {_names(twins, 'same_as')}."
+        lines += textwrap.wrap(text, WIDTH, break_on_hyphens=False)
+    if equal:
+        lines += textwrap.wrap(
+            "Equal on both sides in every game, so not tested: " + _names(equal) + ".", WIDTH, break_on_hyphens=False
+        )
     return lines
+
+
+def _equal_every_game(row: dict) -> bool:
+    """A row with no spread and no difference (the same on both sides in every game)."""
+    return row.get("tested") is False and not row.get("same_as") and row["difference"] == 0
+
+
+def _names(rows: Sequence[dict], key: str = "figure") -> str:
+    return ", ".join(shown(str(r[key] if key == "figure" else f"{r['figure']} as {r[key]}")) for r in rows)
 
 
 def load_side(name: str, allow: tuple, which: str):
@@ -192,9 +218,10 @@ def compare(
     both sides (B otherwise equals A). Games are paired (both sides from the same
     seeds) when the sides deal the same cards, and independent otherwise or with
     --seed-b. Each seat's win share and score, each rule's points and each card's
-    take rate and points differ by B - A, with a 95% interval; flagged at 5% after
-    Holm's correction over all of them. Ctrl-C stops early: the pairs of games
-    finished are compared, and the exit status is 130.
+    take rate and points differ by B - A, with a 95% interval, flagged at 5% after
+    Holm's correction over all of them; so do each card's win rate of takers minus
+    non-takers (vs none) and win rate per copy taken (per copy). Ctrl-C stops
+    early: the pairs of games finished are compared, and the exit status is 130.
     """
     with reported_errors():
         check_seed(seed, "--seed")

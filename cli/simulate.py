@@ -67,6 +67,7 @@ RULE_SEAT_COLUMNS = 4
 SEATS_LEGEND = "95% CI: holds the true figure in 95 of 100 such runs; ± is half its width"
 TEST_LEGEND = "seats differ: chi-square test of equal wins; df: degrees of freedom; p: chance"
 CARDS_LEGEND = "vs none: win rate of takers minus that of non-takers, in percentage points"
+ADJUSTED_LEGEND = "adjusted: vs none within each seat and its bot, pooled (Mantel-Haenszel)"
 EFFECT_LEGEND = "pts is 0 for effect cards ({cards}): their worth shows in win% and vs none"
 EXPLAIN_HINT = "(--explain says what each figure means)"
 
@@ -109,6 +110,12 @@ EXPLANATIONS = (
         "per card: taken, turn, pts",
         "Copies of the card taken per game (all seats together), the mean turn it was taken on, and the "
         "points each copy brought: a rule's points shared among the cards it read.",
+    ),
+    (
+        "per card: adjusted",
+        "The same difference worked out within each seat (and so each seat's bot) and then pooled "
+        "(Mantel-Haenszel), with its 95% interval: what the card does to a seat's chances, rather than which "
+        "seat or which bot tends to take it.",
     ),
     (
         "per card: win%, vs none",
@@ -184,6 +191,8 @@ def summary_tables(summary, ruleset, *, cards: bool = False, explain: bool = Fal
         outcome = _outcome_lines(figures)
         if outcome and outcome[0].startswith(("seats differ", "no evidence")):
             outcome.insert(1, TEST_LEGEND)
+            if _mixed_line_up(figures):
+                outcome.insert(1, MIXED_SEATS)
         out.extend(outcome)
     rules = Table(title="Mean points per scoring rule, per seat")
     rules.add_column("rule")
@@ -211,6 +220,10 @@ def summary_tables(summary, ruleset, *, cards: bool = False, explain: bool = Fal
     if cards and figures and figures.get("cards"):
         out.append(card_table(figures["cards"]))
         out.append(CARDS_LEGEND)
+        adjusted = adjusted_table(figures["cards"])
+        if adjusted is not None:
+            out.append(adjusted)
+            out.append(ADJUSTED_LEGEND)
         acting = _effect_cards(ruleset, figures["cards"])
         if acting:
             out.append(EFFECT_LEGEND.format(cards=", ".join(acting)))
@@ -222,6 +235,15 @@ def summary_tables(summary, ruleset, *, cards: bool = False, explain: bool = Fal
     if figures:
         out.extend(explanation_lines() if explain else [EXPLAIN_HINT])
     return out
+
+
+#: under the seat test when the seats play different bots (no rotation: each seat keeps its bot)
+MIXED_SEATS = "The seats play different bots: this compares the bots, not the seats."
+
+
+def _mixed_line_up(figures: dict) -> bool:
+    """Whether the seats that can win play different bots (so the seat test compares bots)."""
+    return len({s["bot"] for s in figures["seats"] if s["can_win"]}) > 1
 
 
 def _outcome_lines(figures: dict) -> list[str]:
@@ -283,6 +305,33 @@ def card_table(cards: Sequence[dict]) -> Table:
             " to ".join(formatted(100 * x, "+.1f") for x in c["difference_interval"])
             if took and c["non_takers"]["seats"]
             else "-",
+        )
+    return table
+
+
+def adjusted_table(cards: Sequence[dict]) -> Table | None:
+    """Per card: the takers-minus-others win rate as it is (raw), and within each seat
+    and bot, pooled by Mantel-Haenszel (adjusted), with its 95% interval; None when no
+    card has an adjusted figure."""
+    rows = [c for c in cards if c.get("adjusted") is not None]
+    if not rows:
+        return None
+    table = Table(title="Per card: vs none, and within each seat and bot")
+    columns: tuple[tuple[str, JustifyMethod], ...] = (
+        ("card", "left"),
+        ("vs none", "right"),
+        ("adjusted", "right"),
+        ("95% CI", "right"),
+    )
+    for name, justify in columns:
+        table.add_column(name, justify=justify, no_wrap=name != "card")
+    for c in rows:
+        adj = c["adjusted"]
+        table.add_row(
+            c["card"],
+            formatted(c["difference"] * 100, "+.1f"),
+            formatted(adj["difference"] * 100, "+.1f"),
+            " to ".join(formatted(100 * x, "+.1f") for x in adj["interval"]),
         )
     return table
 

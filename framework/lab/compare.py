@@ -34,6 +34,19 @@ The figures compared (per game, then averaged over the games)
   picked per game, and the points it brings per game (the
   figures' ``taken_per_game`` and ``points_per_game``), for every card of either side.
 
+* ``card C vs none`` -- the win rate of the player seat-games that took the card
+  minus that of those that took none, within each seat (a seat is one bot) and pooled
+  by Mantel and Haenszel (the figures' ``adjusted``): the card's effect, not which
+  seat or bot takes it; B - A with the sum of the sides' Sato variances, or when
+  paired the delta method's over the games of both sides, Wald interval and test. ``card C per copy`` -- the win
+  rate per copy taken (the figures' ``per_copy``: the least-squares slope of a
+  seat-game's win on its copies, which still says something when nearly every seat
+  takes the card), a function of the means of the games' CARD_PARTS
+  (``ruledraft.lab.figures``), so the game is the unit and its standard error comes
+  from the delta method (across the sides when paired, where the same deal makes them
+  covary), with the Wald interval and test. Both for every card both sides have,
+  where both sides can estimate them.
+
 A rule or card one side does not have counts as 0 there. Every figure gets a
 two-sided p-value; Holm's step-down correction over all of them gives ``p_holm``,
 and a figure is flagged when ``p_holm <= alpha`` (0.05). A difference with no
@@ -63,7 +76,9 @@ Every difference is B minus A; intervals are 95% and given as ``[low, high]``.
       "rows": [
         {"figure": "seat 0 win share", "group": "seats",   # "seats", "rules" or "cards"
          "measure": "win_share",     # what is measured (its unit): "win_share" (a fraction),
-                                     # "score", "rule" or "points" (points), "taken" (cards)
+                                     # "score", "rule" or "points" (points), "taken" (cards),
+                                     # "win_rate" (a difference of fractions: vs none),
+                                     # "win_rate_per_copy" (a fraction per copy)
          "a": 0.25, "b": 0.31, "difference": 0.06, "interval": [0.01, 0.11],
          "p_value": 0.02, "p_holm": 0.9, "flagged": false}
       ]
@@ -80,8 +95,28 @@ from typing import Any
 import attrs
 
 from ruledraft.engine.state import Game, derive_seed
-from ruledraft.lab.figures import CONFIDENCE, LabTally, figures, fold_every
-from ruledraft.lab.statistics import holm, mean_interval, newcombe, normal_cdf, t_cdf, t_quantile
+from ruledraft.lab.figures import (
+    CARD_PARTS,
+    CONFIDENCE,
+    LabTally,
+    adjusted_effect,
+    figures,
+    fold_every,
+    per_copy,
+    seat_adjusted,
+    versus_none,
+)
+from ruledraft.lab.statistics import (
+    Moments,
+    delta_variance,
+    holm,
+    mean_interval,
+    newcombe,
+    newcombe_p_value,
+    t_cdf,
+    t_quantile,
+    wald,
+)
 from ruledraft.language.ruleset import CompiledRuleset
 from ruledraft.play import executor
 from ruledraft.play.executor import Backend, Chunk, ShippedRuleset, StopSignals, steady_heap
@@ -182,7 +217,7 @@ def game_values(
     players: int,
     num_seats: int,
     card_ids: Sequence[str],
-    cards: tuple[list[int], list[Fraction]] | None = None,
+    cards: tuple[list[int], list[Fraction]] | CardValues | None = None,
 ) -> dict[str, Number]:
     """The figures compared, for one game (see the module docstring); ``cards``: the
     game's per-card values (:meth:`~ruledraft.lab.figures.LabTally.card_values`)."""
@@ -194,7 +229,7 @@ def game_values(
     for rid, pts in result.rule_points.items():
         values[f"rule {rid}"] = Fraction(sum(pts), num_seats)
     if cards is not None:
-        taken, points = cards
+        taken, points = cards[0], cards[1]
         for c, cid in enumerate(card_ids):
             values[f"card {cid} taken"] = taken[c]
             share = points[c]
@@ -202,8 +237,18 @@ def game_values(
     return values
 
 
+CardValues = tuple[list[int], list[Fraction], list[list[int]]]
+
+
 def card_values(results: Sequence[GameResult]) -> list[tuple[list[int], list[Fraction]]]:
-    """Each game's per-card values (copies its player seats took, points by card), from
+    """Each game's per-card values: copies its player seats took, points by card
+    (:func:`card_values_and_parts` without the parts)."""
+    return [(taken, points) for taken, points, _ in card_values_and_parts(results)]
+
+
+def card_values_and_parts(results: Sequence[GameResult]) -> list[CardValues]:
+    """Each game's per-card values (copies its player seats took, points by card, and
+    per card the game's :data:`~ruledraft.lab.figures.CARD_PARTS`), from
     the lab's counts the results carry, folded a batch at a time (fewer games than a
     tally holds before it folds them itself)."""
     labs = [r.lab for r in results if r.lab is not None]
@@ -216,18 +261,18 @@ def card_values(results: Sequence[GameResult]) -> list[tuple[list[int], list[Fra
     return out
 
 
-def _card_values(labs: Sequence[Any]) -> list[tuple[list[int], list[Fraction]]]:
+def _card_values(labs: Sequence[Any]) -> list[CardValues]:
     batch = labs[0].empty_copy()
     for lab in labs:
         batch.merge(lab)
     try:
-        return batch.card_values()
+        return batch.card_values_and_parts()
     except ValueError:  # games of different shapes: each on its own
         out = []
         for lab in labs:
             one = lab.empty_copy()
             one.merge(lab)
-            out.extend(one.card_values())
+            out.extend(one.card_values_and_parts())
         return out
 
 
@@ -283,6 +328,9 @@ class CompareTally:
     sums_b: Sums = attrs.Factory(Sums)
     #: the per-game differences B - A (None when the games are not paired)
     pairs: Sums | None = None
+    #: paired games: per card both sides have, the games' CARD_PARTS of A then of B
+    #: (the win figures' covariance across the sides)
+    cards: dict[str, Moments] = attrs.Factory(dict)
     #: the signal that stopped the run early (SIGINT, SIGTERM), 0 if every game was played
     signal: int = 0
 
@@ -293,6 +341,11 @@ class CompareTally:
         self.sums_b.merge(other.sums_b)
         if self.pairs is not None and other.pairs is not None:
             self.pairs.merge(other.pairs)
+        for cid, moments in other.cards.items():
+            if cid in self.cards:
+                self.cards[cid].merge(moments)
+            else:
+                self.cards[cid] = Moments(moments.width, moments.n, moments.total, moments.products)
 
 
 def _empty_tally(side: Side) -> Tally:
@@ -309,6 +362,7 @@ def play_chunk(a: Side, b: Side, paired: bool, start: int, stop: int) -> Compare
     """Play games ``start`` to ``stop - 1`` of both sides and count them."""
     out = empty_compare_tally(a, b, paired)
     per_side = []
+    parts = []
     for side, tally, sums in ((a, out.tally_a, out.sums_a), (b, out.tally_b, out.sums_b)):
         seats = side.ruleset.num_seats(side.players)
         ids = side.ruleset.catalogue.ids
@@ -322,17 +376,43 @@ def play_chunk(a: Side, b: Side, paired: bool, start: int, stop: int) -> Compare
             cards=True,
             collector=LabTally.for_game,
         )
-        for r, cards in zip(results, card_values(results)):
+        side_parts = []
+        for r, cards in zip(results, card_values_and_parts(results)):
             tally.add_result(r)
             v = game_values(r, side.players, seats, ids, cards)
             sums.add(v)
             values.append(v)
+            side_parts.append(cards[2])
         per_side.append(values)
+        parts.append(side_parts)
     if out.pairs is not None:
         for va, vb in zip(*per_side):
             add_pair(out.pairs, va, vb)
+        out.cards = joint_card_moments(a, b, *parts)
     out.tally_a.flush()
     out.tally_b.flush()
+    return out
+
+
+def joint_card_moments(a: Side, b: Side, parts_a: Sequence[Any], parts_b: Sequence[Any]) -> dict[str, Moments]:
+    """Per card both sides have: the moments of the paired games' values, A's then B's
+    (each side's CARD_PARTS, then its seat parts: :func:`~ruledraft.lab.figures.seat_parts`)."""
+    import numpy as np
+
+    ids_a, ids_b = a.ruleset.catalogue.ids, b.ruleset.catalogue.ids
+    common = [(cid, ids_a.index(cid), ids_b.index(cid)) for cid in ids_a if cid in ids_b]
+    out: dict[str, Moments] = {}
+    if not common or not parts_a:
+        return out
+    pa, pb = np.array(parts_a, dtype=object), np.array(parts_b, dtype=object)
+    joint = np.concatenate([pa[:, [i for _, i, _ in common]], pb[:, [j for _, _, j in common]]], axis=-1)
+    bound = int(np.abs(joint).max(initial=0))
+    joint = joint.astype(np.int64) if bound * bound * len(parts_a) < 2**62 else joint
+    products = (joint[:, :, :, None] * joint[:, :, None, :]).sum(axis=0)
+    totals = joint.sum(axis=0)
+    m = joint.shape[-1]
+    for k, (cid, _, _) in enumerate(common):
+        out[cid] = Moments(m, len(parts_a), totals[k].tolist(), products[k].ravel().tolist())
     return out
 
 
@@ -440,8 +520,101 @@ def _order(a: Side, b: Side) -> list[tuple[str, str]]:
     rows += [(f"rule {rid}", "rules") for rid in rules]
     cards = list(dict.fromkeys([*a.ruleset.catalogue.ids, *b.ruleset.catalogue.ids]))
     for cid in cards:
-        rows += [(f"card {cid} taken", "cards"), (f"card {cid} points", "cards")]
+        rows += [(f"card {cid} {what}", "cards") for what in ("taken", "points", *WIN_FIGURES)]
     return rows
+
+
+#: the per-card win figures compared, by the words that end their row's name
+WIN_FIGURES = {"vs none": versus_none, "per copy": per_copy}
+
+Row = tuple[float, float, float, list[float], float]
+
+
+def win_rows(a: Side, b: Side, tally: CompareTally) -> dict[str, Row]:
+    """Per card both sides have, its win figures (:data:`WIN_FIGURES`) where both sides
+    can estimate them: figure -> (A, B, B - A, interval, p). vs none is the
+    Mantel-Haenszel difference over the seats (:func:`~ruledraft.lab.figures.adjusted_effect`);
+    per copy the least-squares slope. Paired, the game is the unit for both: the delta
+    method's variance from the games' values of both sides (their covariance counts);
+    independent, each side's own variance (Sato's, or the delta method's) summed. Wald
+    interval and test."""
+    out: dict[str, Row] = {}
+    ids_a, ids_b = a.ruleset.catalogue.ids, b.ruleset.catalogue.ids
+    lab_a, lab_b = tally.tally_a.lab, tally.tally_b.lab
+    if not (isinstance(lab_a, LabTally) and isinstance(lab_b, LabTally) and lab_a.cards and lab_b.cards):
+        return out
+    for cid in ids_a:
+        if cid not in ids_b:
+            continue
+        ia, ib = ids_a.index(cid), ids_b.index(cid)
+        joint = tally.cards.get(cid) if tally.pairs is not None else None
+        wa, wb = len(CARD_PARTS) + 3 * a.players, len(CARD_PARTS) + 3 * b.players  # each side's values
+        ea_mh, eb_mh = adjusted_effect(lab_a, ia), adjusted_effect(lab_b, ib)
+        if ea_mh is not None and eb_mh is not None:  # within seat and bot, then B - A
+            va_mh, vb_mh = ea_mh["difference"], eb_mh["difference"]
+            if joint is not None:  # paired: the game as the unit, the sides' covariance counted
+                ma_j = Moments(3 * a.players, joint.n, joint.total[len(CARD_PARTS) : wa])
+                mb_j = Moments(3 * b.players, joint.n, joint.total[wa + len(CARD_PARTS) :])
+                sa_mh = seat_adjusted(ma_j.means(), a.players, lab_a.unit)
+                sb_mh = seat_adjusted(mb_j.means(), b.players, lab_b.unit)
+                assert sa_mh is not None and sb_mh is not None
+                zeros = [Fraction(0)] * len(CARD_PARTS)
+                gradient = zeros + [-g for g in sa_mh[1]] + zeros + sb_mh[1]
+                d, lo, hi, p = wald(sb_mh[0] - sa_mh[0], delta_variance(gradient, joint), CONFIDENCE)
+            else:  # independent: the sum of the sides' Sato variances
+                d, lo, hi, p = wald(vb_mh - va_mh, ea_mh["variance"] + eb_mh["variance"], CONFIDENCE)
+            out[f"card {cid} vs none"] = (va_mh, vb_mh, d, [lo, hi], p)
+        ma, mb = lab_a.card_moments(ia), lab_b.card_moments(ib)
+        for what, fn in WIN_FIGURES.items():
+            if what == "vs none":
+                continue
+            ea, eb = fn(ma.means(), a.players, lab_a.unit), fn(mb.means(), b.players, lab_b.unit)
+            if ea is None or eb is None:
+                continue
+            (va, ga), (vb, gb) = ea, eb
+            if joint is not None:
+                pad_a, pad_b = [Fraction(0)] * (wa - len(ga)), [Fraction(0)] * (wb - len(gb))
+                var = delta_variance([-g for g in ga] + pad_a + gb + pad_b, joint)
+            else:
+                var = delta_variance(ga, ma) + delta_variance(gb, mb)
+            d, lo, hi, p = wald(vb - va, var, CONFIDENCE)
+            out[f"card {cid} {what}"] = (float(va), float(vb), d, [lo, hi], p)
+    return out
+
+
+def duplicates(tally: CompareTally) -> dict[str, str]:
+    """``card C points`` -> ``rule R`` where the two rows are one test: on each side the
+    rule reads card C alone, no other rule reads it, and none of the rule's points went
+    to no card (so the card's points per game are the rule's over all seats), or the
+    side has neither; and both sides have as many seats (the rule's row is the card's
+    over the seats)."""
+    labs = [tally.tally_a.lab, tally.tally_b.lab]
+    if not all(isinstance(lab, LabTally) for lab in labs) or tally.tally_a.num_seats != tally.tally_b.num_seats:
+        return {}
+    per_side: list[tuple[dict[str, str], set[str], set[str]]] = []
+    for lab in labs:
+        assert isinstance(lab, LabTally)
+        readers: dict[int, int] = {}
+        for sh in lab.shares:
+            for c in sh.cards:
+                readers[c] = readers.get(c, 0) + 1
+        unattributed = lab.unattributed
+        alone = {
+            sh.id: lab.card_ids[sh.cards[0]]
+            for sh in lab.shares
+            if len(sh.cards) == 1 and readers[sh.cards[0]] == 1 and not unattributed.get(sh.id)
+        }
+        per_side.append((alone, {sh.id for sh in lab.shares}, set(lab.card_ids)))
+    out = {}
+    (alone_a, rules_a, cards_a), (alone_b, rules_b, cards_b) = per_side
+    for rid in alone_a.keys() | alone_b.keys():
+        cid = alone_a.get(rid) or alone_b.get(rid)
+        sides_agree = all(
+            alone.get(rid) == cid or (rid not in rules and cid not in cards) for alone, rules, cards in per_side
+        )
+        if sides_agree:
+            out[f"card {cid} points"] = f"rule {rid}"
+    return out
 
 
 def _two_sided_t(d: float, se: float, df: float) -> float:
@@ -460,14 +633,11 @@ def paired_row(pairs: Sums, key: str) -> tuple[float, list[float], float]:
 
 
 def proportions_row(sa: Sums, sb: Sums, key: str) -> tuple[float, list[float], float]:
-    """B - A of two independent proportions: Newcombe's interval, the pooled z-test's p-value."""
+    """B - A of two independent proportions: Newcombe's interval and the p-value that
+    inverts it (:func:`~ruledraft.lab.statistics.newcombe_p_value`): one method."""
     xa, xb = float(sa.total.get(key, 0)), float(sb.total.get(key, 0))
     d, lo, hi = newcombe(xb, sb.n, xa, sa.n, CONFIDENCE)
-    pooled = (xa + xb) / (sa.n + sb.n)
-    se = math.sqrt(pooled * (1 - pooled) * (1 / sa.n + 1 / sb.n))
-    if se == 0:
-        return d, [lo, hi], 1.0 if d == 0 else 0.0
-    return d, [lo, hi], min(1.0, 2 * normal_cdf(-abs(d) / se))
+    return d, [lo, hi], newcombe_p_value(xb, sb.n, xa, sa.n)
 
 
 def welch_row(sa: Sums, sb: Sums, key: str) -> tuple[float, list[float], float]:
@@ -484,21 +654,53 @@ def welch_row(sa: Sums, sb: Sums, key: str) -> tuple[float, list[float], float]:
 
 
 def measure(figure: str) -> str:
-    """What a figure of the comparison measures (see the JSON shape): win_share, score, rule, taken or points."""
+    """What a figure of the comparison measures (see the JSON shape): win_share, score,
+    rule, taken, points, win_rate or win_rate_per_copy."""
     if figure.startswith("rule "):
         return "rule"
     if figure.startswith("card "):
+        if figure.endswith(" vs none"):
+            return "win_rate"
+        if figure.endswith(" per copy"):
+            return "win_rate_per_copy"
         return "taken" if figure.endswith(" taken") else "points"
     return "win_share" if figure.endswith(" win share") else "score"
 
 
 def comparison_rows(
-    order: Sequence[tuple[str, str]], sums_a: Sums, sums_b: Sums, pairs: Sums | None, alpha: float = ALPHA
+    order: Sequence[tuple[str, str]],
+    sums_a: Sums,
+    sums_b: Sums,
+    pairs: Sums | None,
+    alpha: float = ALPHA,
+    computed: Mapping[str, Row] | None = None,
+    same_as: Mapping[str, str] | None = None,
 ) -> list[dict]:
-    """The rows of the comparison, in ``order``, flagged after Holm's correction over all of them."""
+    """The rows of the comparison, in ``order``, flagged after Holm's correction over the
+    family of the rows tested: all but those with no spread (one difference in every
+    game: certain, p 0 and flagged, or p 1 when it is 0) and those ``same_as`` names as
+    another row's test (figure -> that row's figure: they take its p_holm and flag).
+    ``computed``: rows worked out elsewhere (:func:`win_rows`), figure -> (A, B, B - A,
+    interval, p)."""
     rows: list[dict] = []
     results: list[tuple[float, list[float], float]] = []
     for key, group in order:
+        if computed is not None and key in computed:
+            va, vb, d, interval, p = computed[key]
+            results.append((d, interval, p))
+            rows.append(
+                {
+                    "figure": key,
+                    "group": group,
+                    "measure": measure(key),
+                    "a": va,
+                    "b": vb,
+                    "difference": d,
+                    "interval": interval,
+                    "p_value": p,
+                }
+            )
+            continue
         if pairs is not None:
             d, interval, p = paired_row(pairs, key)
         elif key.endswith(" win share"):
@@ -518,9 +720,23 @@ def comparison_rows(
                 "p_value": p,
             }
         )
-    for row, (q, flagged) in zip(rows, holm([p for *_, p in results], alpha)):
-        row["p_holm"] = q
-        row["flagged"] = flagged
+    # Holm's family: every row but those with no spread (the same difference in every
+    # game: certain, flagged when it is not 0) and those that repeat another row's test
+    same = same_as or {}
+    tested = [i for i, r in enumerate(rows) if r["interval"][0] != r["interval"][1] and r["figure"] not in same]
+    for i, (q, flagged) in zip(tested, holm([results[i][2] for i in tested], alpha)):
+        rows[i]["p_holm"], rows[i]["flagged"] = q, flagged
+    by_figure = {r["figure"]: r for r in rows}
+    for i, row in enumerate(rows):
+        row["tested"] = i in set(tested)
+        row["same_as"] = same.get(row["figure"])
+        if "p_holm" in row:
+            continue
+        twin = by_figure.get(same.get(row["figure"], ""))
+        if twin is not None and "p_holm" in twin:
+            row["p_holm"], row["flagged"] = twin["p_holm"], twin["flagged"]
+        else:
+            row["p_holm"], row["flagged"] = row["p_value"], row["p_value"] <= alpha
     return rows
 
 
@@ -530,7 +746,9 @@ def comparison(
     """The comparison in the JSON shape of the module docstring (``requested``: the
     games asked for on each side; fewer were played when the run was interrupted)."""
     played = tally.sums_a.n
-    rows = comparison_rows(_order(a, b), tally.sums_a, tally.sums_b, tally.pairs, alpha)
+    computed = win_rows(a, b, tally)
+    order = [(k, g) for k, g in _order(a, b) if k in computed or not k.endswith(tuple(WIN_FIGURES))]
+    rows = comparison_rows(order, tally.sums_a, tally.sums_b, tally.pairs, alpha, computed, duplicates(tally))
 
     def side(s: Side, t: Tally) -> dict:
         return {
@@ -552,7 +770,7 @@ def comparison(
         "paired": tally.pairs is not None,
         "pairing": pairing_reason,
         "alpha": alpha,
-        "compared": len(rows),
+        "compared": sum(r["tested"] for r in rows),
         "flagged": sum(r["flagged"] for r in rows),
         "rows": rows,
     }

@@ -15,7 +15,8 @@ How the figures are counted
 
 * **Wins** are counted as the runner counts them: a win shared by k seats counts 1/k
   to each. Win shares and win rates are those fractional counts over the games (or
-  seat-games), and their Wilson intervals are taken at the fractional count.
+  seat-games), and their Wilson intervals are taken at the fractional count (a win
+  rate over seat-games at its effective count: see "The game is the unit").
 * **Taken** means chosen: the cards of a seat's picks over the game (both cards of a
   pick with chopsticks) and the cards an effect places on its table from its own
   choice (the card chosen from a menu's draw, the second card of Party's chopsticks,
@@ -50,6 +51,11 @@ How the figures are counted
   (the inverse of the empirical distribution function).
 * **Margin of victory**: the best player total minus the second best (0 when they tie),
   before any tie-break.
+* **The game is the unit** of every mean and interval: the seats of one game are not
+  independent (their points come from one deal, one of them wins), so a per-rule
+  figure's interval is the t interval over the games of each game's points over its
+  seats (a rule that sums to a constant in every game has an interval of no width),
+  and the per-card win figures' intervals come from per-game sums (the delta method).
 
 The JSON shape (``figures(...)``; ``simulate --json`` prints it as ``"figures"``)
 -------------------------------------------------------------------------------
@@ -75,7 +81,8 @@ only ever added. Every interval is 95% and given as ``[low, high]``.
       "margin": {"mean": 6.1, "quantiles": {...}, "histogram": {"0": 40, ...}},
       "ties": {"top_score_tied": 0.04, "shared_win": 0.01, "no_winner": 0.0},  # rates per game
       "rules": [
-        {"rule": "maki", "mean": 3.1, "interval": [lo, hi],   # per seat and game, all seats pooled
+        {"rule": "maki", "mean": 3.1, "interval": [lo, hi],   # per seat and game, all seats pooled;
+                                      # t interval over the games (each game's points over its seats / seats)
          "share_of_points": 0.08, "unattributed": 0.0,        # per game, all seats
          "per_seat": [{"mean": 3.2, "interval": [lo, hi]}, ...]}
       ],
@@ -87,10 +94,20 @@ only ever added. Every interval is 95% and given as ``[low, high]``.
          "points_per_game": 6.1,            # points it brings, all player seats, per game
          "points_per_card": 2.1,            # per copy taken (null if never taken)
          "by_count": [{"count": 0, "seats": 700, "win_rate": 0.41, "interval": [lo, hi]}, ...],
-                                            # player seat-games that took 0, 1, 2, ... copies
+                                            # player seat-games that took 0, 1, 2, ... copies; Wilson
+                                            # at the seat-games over the design effect (the game the unit)
          "takers": {"seats": 1300, "win_rate": 0.55},
          "non_takers": {"seats": 700, "win_rate": 0.41},
-         "difference": 0.14, "difference_interval": [lo, hi]}   # Newcombe
+         "difference": 0.14, "difference_interval": [lo, hi],
+             # the game as the unit (takers_minus_others): Newcombe's interval from each
+             # rate's Wilson interval at its effective seat-games, with their correlation
+         "adjusted": {"difference": -0.06, "interval": [lo, hi], "variance": v},
+             # the same within each seat (a seat is one bot), pooled by Mantel-Haenszel
+             # with Sato's variance (Wald); null when no seat has both takers and others
+         "per_copy": 0.05, "per_copy_interval": [lo, hi]}
+             # the win rate per copy taken: the least-squares slope of a player seat-game's
+             # win on its copies taken; the game as the unit (delta method, Wald); null
+             # when every seat-game took as many copies
       ]
     }
 """
@@ -105,7 +122,15 @@ from typing import Any
 
 import attrs
 
-from ruledraft.lab.statistics import chi_square_uniform, mean_interval, newcombe, wilson
+from ruledraft.lab.statistics import (
+    Moments,
+    chi_square_uniform,
+    delta_variance,
+    delta_wald,
+    mean_interval,
+    mover,
+    wilson,
+)
 from ruledraft.play.runner import register_collector
 from ruledraft.tableau import Tableau
 
@@ -118,6 +143,149 @@ _FOLD_EVERY = 1024
 #: a tally with at most this many games buffered travels (pickles) as is: one game's
 #: result stays cheap to send; a chunk's tally is folded first and sends only sums
 _SEND_RAW = 16
+
+
+#: what each game counts per card for the win figures with the game as the unit
+#: (:func:`card_parts`; wins in the tally's unit, player seats only)
+CARD_PARTS = ("takers", "taker_wins", "copies", "copies_squared", "copies_times_wins", "wins")
+
+
+def card_parts(np: Any, held: Any, wins: Any) -> Any:
+    """Per game and card, its :data:`CARD_PARTS`: the player seats that took the card,
+    their wins, the copies taken, the sum over seats of copies squared and of copies
+    times wins, and the wins of all player seats; from ``held`` (games, seats, cards:
+    copies taken) and ``wins`` (games, seats). An array (games, cards, parts)."""
+    took = held > 0
+    w = wins[:, :, None]
+    G, K = held.shape[0], held.shape[2]
+    return np.stack(
+        [
+            took.sum(axis=1),
+            (took * w).sum(axis=1),
+            held.sum(axis=1),
+            (held * held).sum(axis=1),
+            (held * w).sum(axis=1),
+            np.broadcast_to(wins.sum(axis=1)[:, None], (G, K)),
+        ],
+        axis=-1,
+    ).astype(np.int64 if wins.dtype != object else object)
+
+
+def seat_parts(np: Any, held: Any, wins: Any) -> Any:
+    """Per game and card, for each player seat: whether it took the card, its win if it
+    did, its win (in that order, seat by seat within each): an array (games, cards, 3 *
+    seats), after the :data:`CARD_PARTS` in each game's values (:meth:`LabTally.card_values_and_parts`)."""
+    took = (held > 0).astype(np.int64)
+    w = np.broadcast_to(wins[:, :, None], held.shape)
+    return np.concatenate([took, took * w, w], axis=1).transpose(0, 2, 1)
+
+
+def seat_adjusted(means: Sequence[Fraction], players: int, unit: int) -> tuple[Fraction, list[Fraction]] | None:
+    """The Mantel-Haenszel difference over the seats (each seat a stratum of one seat-game
+    per game) as a function of the means of the games' :func:`seat_parts` (t, u, v per
+    seat): sum(u - v t) / (unit sum(t (1 - t))), and its gradient; None when no seat has
+    both takers and others."""
+    P = players
+    t, u, v = means[:P], means[P : 2 * P], means[2 * P : 3 * P]
+    den = sum((x * (1 - x) for x in t), Fraction(0))
+    if den == 0:
+        return None
+    num = sum((a - b * x for x, a, b in zip(t, u, v)), Fraction(0))
+    value = num / (unit * den)
+    d_t = [(-b * den - num * (1 - 2 * x)) / (unit * den * den) for x, b in zip(t, v)]
+    d_u = [1 / (unit * den)] * P
+    d_v = [-x / (unit * den) for x in t]
+    return value, d_t + d_u + d_v
+
+
+def versus_none(means: Sequence[Fraction], players: int, unit: int) -> tuple[Fraction, list[Fraction]] | None:
+    """The win rate of the seat-games that took the card minus that of those that took
+    none, as a function of the means of the games' :data:`CARD_PARTS`, and its gradient
+    (None when every seat-game, or none, took it)."""
+    T, W, _, _, _, Wp = means
+    N = players - T
+    if T == 0 or N == 0:
+        return None
+    rest = Wp - W
+    value = W / (unit * T) - rest / (unit * N)
+    zero = Fraction(0)
+    grad = [
+        -W / (unit * T * T) - rest / (unit * N * N),
+        1 / (unit * T) + 1 / (unit * N),
+        zero,
+        zero,
+        zero,
+        -1 / (unit * N),
+    ]
+    return value, grad
+
+
+def per_copy(means: Sequence[Fraction], players: int, unit: int) -> tuple[Fraction, list[Fraction]] | None:
+    """The slope of a seat-game's win on the copies of the card it took (least squares
+    over the seat-games), as a function of the means of the games' :data:`CARD_PARTS`,
+    and its gradient (None when every seat-game took as many copies)."""
+    _, _, K1, K2, KW, Wp = means
+    P, u = players, unit
+    num = KW / (u * P) - K1 * Wp / (u * P * P)
+    den = K2 / Fraction(P) - K1 * K1 / Fraction(P * P)
+    if den == 0:
+        return None
+    slope = num / den
+    d_num = [Fraction(0), Fraction(0), -Wp / (u * P * P), Fraction(0), Fraction(1, u * P), -K1 / (u * P * P)]
+    d_den = [Fraction(0), Fraction(0), -2 * K1 / (P * P), Fraction(1, P), Fraction(0), Fraction(0)]
+    return slope, [(a - slope * b) / den for a, b in zip(d_num, d_den)]
+
+
+def takers_minus_others(
+    moments: Moments, players: int, unit: int, confidence: float = 0.95
+) -> tuple[float, float, float]:
+    """The win rate of the seat-games that took the card minus that of the others, and
+    its interval, the game as the unit: each rate's Wilson interval at its effective
+    number of seat-games (the plain count over the design effect: the delta method's
+    variance of the rate over the games against the binomial one), combined as Newcombe
+    does, with the two rates' correlation over the games (they move against each other:
+    one seat of a game wins). Either side empty: (0, -1, 1)."""
+    T, W, _, _, _, Wp = moments.means()
+    N = players - T
+    if T == 0 or N == 0:
+        return (0.0, -1.0, 1.0)
+    G = moments.n
+    p1, p0 = W / (unit * T), (Wp - W) / (unit * N)
+    zero = Fraction(0)
+    g1 = [-W / (unit * T * T), 1 / (unit * T), zero, zero, zero, zero]
+    g0 = [(Wp - W) / (unit * N * N), -1 / (unit * N), zero, zero, zero, 1 / (unit * N)]
+    v1, v0 = delta_variance(g1, moments), delta_variance(g0, moments)
+    both = [a + b for a, b in zip(g1, g0)]
+    covariance = (delta_variance(both, moments) - v1 - v0) / 2
+    i1 = _effective_wilson(p1, v1, G * T, confidence)
+    i0 = _effective_wilson(p0, v0, G * N, confidence)
+    corr = float(covariance) / math.sqrt(float(v1 * v0)) if v1 > 0 and v0 > 0 else 0.0
+    return mover(float(p1), i1, float(p0), i0, max(-1.0, min(1.0, corr)))
+
+
+def adjusted_effect(lab: LabTally, card: int, confidence: float = CONFIDENCE) -> dict | None:
+    """The takers-minus-others win rate within each stratum of seat and bot, pooled by
+    Mantel and Haenszel, with Sato's variance: ``{"difference", "interval", "variance"}``
+    (Wald), or None when no stratum has both takers and others."""
+    from ruledraft.lab.statistics import mantel_haenszel, wald
+
+    found = mantel_haenszel(lab.card_strata(card))
+    if found is None:
+        return None
+    rd, var = found
+    d, lo, hi, _ = wald(rd, var, confidence)
+    return {"difference": d, "interval": [lo, hi], "variance": var}
+
+
+def _effective_wilson(
+    rate: Fraction, variance: Fraction | float, seats: Fraction, confidence: float
+) -> tuple[float, float]:
+    """Wilson's interval of ``rate`` at the effective count rate (1 - rate) / variance
+    (at the plain count of ``seats`` when the variance is 0 or the rate 0 or 1)."""
+    if variance > 0 and 0 < rate < 1:
+        effective = float(rate * (1 - rate) / variance)
+        return wilson(float(rate) * effective, effective, confidence)
+    return wilson(float(rate * seats), float(seats), confidence)
 
 
 def _rule_weights(rule: Any, num_card_types: int) -> dict[int, int]:
@@ -202,11 +370,13 @@ class _Games:
 
 class _GameValues:
     """Each game's own per-card values, gathered while a fold shares them out
-    (:meth:`LabTally.card_values`): copies taken, and points by card."""
+    (:meth:`LabTally.card_values`): copies taken, points by card, and per card the
+    game's :data:`CARD_PARTS`."""
 
     def __init__(self, games: int):
         self.taken: list[list[int]] = []
         self.points: list[dict[int, Fraction]] = [{} for _ in range(games)]
+        self.parts: list[list[list[int]]] = []
 
 
 class LabTally:
@@ -263,6 +433,12 @@ class LabTally:
         #: over games of the game's points, and of their squares
         self.rule_sum = [0] * (len(self.shares) * n)
         self.rule_sq = [0] * (len(self.shares) * n)
+        #: per rule: the sum over games of the square of the game's points over all seats
+        #: (the game as the unit: :func:`figures`' per-rule interval)
+        self.rule_game_sq = [0] * len(self.shares)
+        #: (card, k) -> sums over games of m*m, w*w and m*w, where m is the game's player
+        #: seats that took k copies of the card and w their wins (in ``unit``)
+        self.by_count_moments: dict[tuple[int, int], tuple[int, int, int]] = {}
         #: per player seat, per card (flat, seat * K + card): copies taken over the games
         self.taken = [0] * (P * K)
         #: per card: copies taken, and the sum of the (1-based) turns they were taken on
@@ -274,6 +450,15 @@ class LabTally:
         self.by_count_wins: dict[tuple[int, int], int] = {}
         #: per rule: the points player seats scored with none of the cards it reads
         self.none_points = [0] * len(self.shares)
+        #: per card, the sums over games of its :data:`CARD_PARTS` (flat, card * parts +
+        #: part) and of their products two by two (card * parts**2 + i * parts + j):
+        #: the per-card win figures with the game as the unit (:meth:`card_moments`)
+        #: per player seat, per card (flat, seat * K + card): the games it took the card,
+        #: and its wins in them (in ``unit``): the strata of the adjusted card effects
+        self.seat_takers = [0] * (P * K)
+        self.seat_taker_wins = [0] * (P * K)
+        self.card_total = [0] * (K * len(CARD_PARTS)) if cards else []
+        self.card_products = [0] * (K * len(CARD_PARTS) ** 2) if cards else []
         #: (rule position, card, denominator) -> numerator: the points each card brought
         #: through each rule, as exact fractions
         self.shared: dict[tuple[int, int, int], int] = {}
@@ -426,6 +611,7 @@ class LabTally:
             self.flush()
             other.flush()
             self.cards = False
+            self.card_total, self.card_products = [], []
         self.games += other.games
         for turns, buffered in other.pending.items():
             games = self.pending.get(turns)
@@ -439,10 +625,15 @@ class LabTally:
         self.top_tied += other.top_tied
         self.shared_wins += other.shared_wins
         self.no_winner += other.no_winner
-        for name in ("wins", "rule_sum", "rule_sq", "taken", "picks", "pick_turns", "none_points"):
+        names = ["wins", "rule_sum", "rule_sq", "rule_game_sq", "taken", "picks", "pick_turns", "none_points"]
+        names += ["seat_takers", "seat_taker_wins"]
+        for name in names + (["card_total", "card_products"] if self.cards else []):
             setattr(self, name, list(map(add, getattr(self, name), getattr(other, name))))
         _add_into(self.by_count, other.by_count)
         _add_into(self.by_count_wins, other.by_count_wins)
+        for key, sums in other.by_count_moments.items():
+            ours = self.by_count_moments.get(key, (0, 0, 0))
+            self.by_count_moments[key] = (ours[0] + sums[0], ours[1] + sums[1], ours[2] + sums[2])
         _add_into(self.shared, other.shared)
         if self._buffered >= _FOLD_EVERY:
             self.flush()
@@ -453,7 +644,7 @@ class LabTally:
         """Fold the games counted since the last flush into the sums."""
         self._fold_pending(None)
 
-    def _fold_pending(self, values: list[tuple[list[int], list[Fraction]]] | None) -> None:
+    def _fold_pending(self, values: list[tuple[list[int], list[Fraction], list[list[int]]]] | None) -> None:
         """Fold every game counted since the last flush; with ``values``, add each
         game's own per-card values to it (:meth:`card_values`)."""
         if not self.pending:
@@ -466,8 +657,8 @@ class LabTally:
             per_game = _GameValues(games.games) if values is not None else None
             self._fold(np, games, per_game)
             if values is not None and per_game is not None:
-                for taken, points in zip(per_game.taken, per_game.points):
-                    values.append((taken, [points.get(c, Fraction(0)) for c in range(K)]))
+                for taken, points, parts in zip(per_game.taken, per_game.points, per_game.parts):
+                    values.append((taken, [points.get(c, Fraction(0)) for c in range(K)], parts))
         self.pending = {}
         self._buffered = 0
 
@@ -491,7 +682,7 @@ class LabTally:
         # every rule's points per seat over each game, and squared
         rounds, R0 = len(games.turns), self._round_rules
         points = _array(np, games.points, n).reshape(G, -1)
-        bound = int(np.abs(points).max(initial=0)) * (rounds + 1)
+        bound = int(np.abs(points).max(initial=0)) * (rounds + 1) * n
         if bound * bound * G >= 2**62:  # sums or squares past what int64 holds: Python integers
             points = points.astype(object)
         by_round = points[:, : rounds * R0 * n].reshape(G, rounds, R0, n)
@@ -499,6 +690,8 @@ class LabTally:
         game = np.concatenate([by_round.sum(axis=1), at_end], axis=1)
         self.rule_sum = list(map(add, self.rule_sum, game.sum(axis=0).ravel().tolist()))
         self.rule_sq = list(map(add, self.rule_sq, (game * game).sum(axis=0).ravel().tolist()))
+        every_seat = game.sum(axis=2)
+        self.rule_game_sq = _add_list(self.rule_game_sq, (every_seat * every_seat).sum(axis=0))
         if self.cards:
             self._fold_cards(np, games, wins[:, :P], by_round[..., :P], at_end[..., :P], per_game)
 
@@ -535,6 +728,10 @@ class LabTally:
         self.taken = _add_list(self.taken, held.sum(axis=0).ravel())
         if per_game is not None:
             per_game.taken = held.sum(axis=1).tolist()
+        self._count_parts(np, held, wins, per_game)
+        took = held > 0
+        self.seat_takers = _add_list(self.seat_takers, took.sum(axis=0).ravel())
+        self.seat_taker_wins = _add_list(self.seat_taker_wins, (took * wins[:, :, None]).sum(axis=0).ravel())
         # seat-games by copies held, and their wins
         top = int(held.max()) + 1 if held.size else 1
         key = (np.arange(K) * top + held).ravel()
@@ -545,6 +742,16 @@ class LabTally:
             self.by_count[where] = self.by_count.get(where, 0) + int(seats[k])
             if won[k]:
                 self.by_count_wins[where] = self.by_count_wins.get(where, 0) + int(won[k])
+        # and per game, for the intervals with the game as the unit
+        per_game_key = ((np.arange(G) * (K * top))[:, None, None] + (np.arange(K) * top + held)).ravel()
+        m = np.bincount(per_game_key, minlength=G * K * top).reshape(G, K * top)
+        w = _exact_bincount(np, per_game_key, np.broadcast_to(wins[:, :, None], held.shape).ravel(), G * K * top)
+        w = w.reshape(G, K * top)
+        mm, ww, mw = (m * m).sum(axis=0), (w * w).sum(axis=0), (m * w).sum(axis=0)
+        for k in np.nonzero(seats)[0].tolist():
+            where = divmod(k, top)
+            old = self.by_count_moments.get(where, (0, 0, 0))
+            self.by_count_moments[where] = (old[0] + int(mm[k]), old[1] + int(ww[k]), old[2] + int(mw[k]))
         # the points of each rule, shared among the cards it reads on each player's table
         counts = _array(np, games.counts, K).reshape(G, rounds + 1, P, K)
         gone = np.array(games.left, dtype=np.int64).reshape(-1, 5)
@@ -563,6 +770,19 @@ class LabTally:
                     np.add.at(left, (mine[:, 0], mine[:, 1], mine[:, 2], mine[:, 3]), 1)
                     held_now = held_now + left[..., sh.cards]
             self._share(np, sh, pts, held_now, per_game)
+
+    def _count_parts(self, np: Any, held: Any, wins: Any, per_game: _GameValues | None) -> None:
+        """Add each game's :data:`CARD_PARTS` of every card, and their products, to the sums."""
+        parts = card_parts(np, held, wins)
+        G, K, m = parts.shape
+        bound = int(np.abs(parts).max(initial=0))
+        if bound * bound * max(G, 1) >= 2**62:  # past what int64 holds: Python integers
+            parts = parts.astype(object)
+        self.card_total = _add_list(self.card_total, parts.sum(axis=0).ravel())
+        products = (parts[:, :, :, None] * parts[:, :, None, :]).sum(axis=0)
+        self.card_products = _add_list(self.card_products, products.ravel())
+        if per_game is not None:  # with each seat's parts too: compare's seat-adjusted rows
+            per_game.parts = np.concatenate([parts, seat_parts(np, held, wins).astype(parts.dtype)], axis=-1).tolist()
 
     def _slot_tables(self, np: Any) -> list[Any]:
         """Per card slot of an action, the card each own-cards action takes in it (K: none)."""
@@ -618,11 +838,15 @@ class LabTally:
         each card its player seats took, and the exact points each card brought them.
         Folds those games (as :meth:`flush`); all of them must have had the same turns
         per round (as every game at one table has)."""
+        return [(taken, points) for taken, points, _ in self.card_values_and_parts()]
+
+    def card_values_and_parts(self) -> list[tuple[list[int], list[Fraction], list[list[int]]]]:
+        """As :meth:`card_values`, with each game's :data:`CARD_PARTS` per card."""
         if not self.cards:
             raise ValueError("the per-card figures were not counted")
         if len(self.pending) > 1:
             raise ValueError("the games counted differ in their turns per round")
-        out: list[tuple[list[int], list[Fraction]]] = []
+        out: list[tuple[list[int], list[Fraction], list[list[int]]]] = []
         self._fold_pending(out)
         return out
 
@@ -639,6 +863,11 @@ class LabTally:
         self.flush()
         n = self.num_seats
         return {sh.id: self.rule_sq[sh.position * n : (sh.position + 1) * n] for sh in self.shares}
+
+    def rule_game_squares(self) -> dict[str, int]:
+        """Rule id -> the sum over games of the square of the game's points over all seats."""
+        self.flush()
+        return {sh.id: self.rule_game_sq[sh.position] for sh in self.shares}
 
     def rule_card_points(self) -> dict[str, dict[int, Fraction]]:
         """Rule id -> card -> the exact points the card brought through that rule, over
@@ -680,6 +909,29 @@ class LabTally:
                 out[sh.id] = x
         return out
 
+    def card_moments(self, card: int) -> Moments:
+        """The games' :data:`CARD_PARTS` of ``card``, as sums (the game as the unit)."""
+        self.flush()
+        m = len(CARD_PARTS)
+        return Moments(
+            m,
+            self.games,
+            self.card_total[card * m : (card + 1) * m],
+            self.card_products[card * m * m : (card + 1) * m * m],
+        )
+
+    def card_strata(self, card: int) -> list[tuple[Fraction, int, Fraction, int]]:
+        """Per player seat (with a fixed line-up, each seat is one bot: the stratum is seat
+        and bot), (takers' wins, seat-games that took ``card``, the others' wins, seat-games
+        that did not), wins as fractions of a game."""
+        self.flush()
+        K, u = self.num_card_types, self.unit
+        out = []
+        for s in range(self.players):
+            n1, x1 = self.seat_takers[s * K + card], self.seat_taker_wins[s * K + card]
+            out.append((Fraction(x1, u), n1, Fraction(self.wins[s] - x1, u), self.games - n1))
+        return out
+
     def by_count_rows(self, card: int) -> list[tuple[int, int, int]]:
         """(k, player seat-games that took k copies of ``card`` over a game, their wins
         in ``unit``) for every k that happened, in order of k."""
@@ -699,6 +951,8 @@ class LabTally:
             "wins": self.wins,
             "rule_sum": self.rule_sum,
             "rule_sq": self.rule_sq,
+            "rule_game_sq": self.rule_game_sq,
+            "by_count_moments": dict(sorted(self.by_count_moments.items())),
             "taken": self.taken,
             "picks": self.picks,
             "pick_turns": self.pick_turns,
@@ -706,6 +960,10 @@ class LabTally:
             "by_count_wins": dict(sorted((k, v) for k, v in self.by_count_wins.items() if v)),
             "none_points": self.none_points,
             "shared": dict(sorted((k, v) for k, v in self.shared.items() if v)),
+            "seat_takers": self.seat_takers,
+            "seat_taker_wins": self.seat_taker_wins,
+            "card_total": self.card_total,
+            "card_products": self.card_products,
         }
 
     def figures(self, tally: Any, bots: Sequence[str]) -> dict:
@@ -797,6 +1055,27 @@ def _interval(pair: tuple[float, float]) -> list[float]:
     return [pair[0], pair[1]]
 
 
+def clustered_wilson(
+    games: int, seats: int, wins: int, moments: tuple[int, int, int], unit: int, confidence: float = CONFIDENCE
+) -> tuple[float, float]:
+    """The Wilson interval of a win rate over seat-games (``wins`` in ``unit`` of
+    ``seats``), the game as the unit: taken at the effective number of seat-games,
+    ``seats`` over the design effect (the ratio's variance over the games, by the delta
+    method from ``moments`` = sums over games of m*m, w*w, m*w, against the binomial
+    variance). At the plain count when the games show no spread."""
+    if seats <= 0:
+        return (0.0, 1.0)
+    rate = Fraction(wins, unit * seats)
+    mm, ww, mw = moments
+    G = games
+    if G < 2:
+        return wilson(wins / unit, seats, confidence)
+    r = Fraction(wins, seats)  # in unit; the games' w - r m sum to 0
+    spread = Fraction(ww - 2 * r * mw + r * r * mm, G - 1)
+    m_bar = Fraction(seats, G)
+    return _effective_wilson(rate, spread / (m_bar * m_bar * G * unit * unit), Fraction(seats), confidence)
+
+
 def _hist_mean(histogram: dict[int, int]) -> float:
     n = sum(histogram.values())
     return sum(v * c for v, c in histogram.items()) / n if n else 0.0
@@ -849,9 +1128,13 @@ def figures(tally: Any, bots: Sequence[str]) -> dict:
     all_points = sum(sum(tally.rules[rid]) for rid in tally.rule_ids)
     unattributed = lab.unattributed
     rules = []
+    game_squares = lab.rule_game_squares()
+    seats_n = tally.num_seats
     for rid in tally.rule_ids:
         pts, sq = tally.rules[rid], squares[rid]
-        mean, lo, hi = mean_interval(n * tally.num_seats, sum(pts), sum(sq), CONFIDENCE)
+        # the game as the unit: each game's points over all seats, then per seat
+        _, lo, hi = (x / seats_n for x in mean_interval(n, sum(pts), game_squares[rid], CONFIDENCE))
+        mean = sum(pts) / (n * seats_n) if n else 0.0
         per_seat = []
         for s in range(tally.num_seats):
             m, a, b = mean_interval(n, pts[s], sq[s], CONFIDENCE)
@@ -892,7 +1175,7 @@ def _card_figures(tally: Any, lab: LabTally) -> list[dict]:
                 "count": k,
                 "seats": m,
                 "win_rate": w / unit / m if m else 0.0,
-                "interval": _interval(wilson(w / unit, m, CONFIDENCE)),
+                "interval": _interval(clustered_wilson(n, m, w, lab.by_count_moments.get((c, k), (0, 0, 0)), unit)),
             }
             for k, m, w in rows
         ]
@@ -900,7 +1183,12 @@ def _card_figures(tally: Any, lab: LabTally) -> list[dict]:
         taker_wins = sum(w for k, _, w in rows if k) / unit
         non = sum(m for k, m, _ in rows if not k)
         non_wins = sum(w for k, _, w in rows if not k) / unit
-        d, lo, hi = newcombe(taker_wins, takers, non_wins, non, CONFIDENCE)
+        moments = lab.card_moments(c)
+        means = moments.means()
+        d, lo, hi = takers_minus_others(moments, P, unit, CONFIDENCE)
+        adjusted = adjusted_effect(lab, c)
+        slope = per_copy(means, P, unit)
+        copy_figure = None if slope is None else delta_wald(*slope, moments, CONFIDENCE)
         pts = float(points[c])
         cards.append(
             {
@@ -915,6 +1203,9 @@ def _card_figures(tally: Any, lab: LabTally) -> list[dict]:
                 "non_takers": {"seats": non, "win_rate": non_wins / non if non else 0.0},
                 "difference": d,
                 "difference_interval": [lo, hi],
+                "adjusted": adjusted,
+                "per_copy": None if copy_figure is None else copy_figure[0],
+                "per_copy_interval": None if copy_figure is None else [copy_figure[1], copy_figure[2]],
             }
         )
     return cards

@@ -436,6 +436,9 @@ def _cards_section(page: _Page, labels: Sequence[str]) -> str:
                     _pct(c["non_takers"]["win_rate"]),
                     _pct(c["difference"]),
                     _interval(c["difference_interval"], _pct),
+                    _pct(c["adjusted"]["difference"]) if c.get("adjusted") else "-",
+                    _interval(c["adjusted"]["interval"], _pct) if c.get("adjusted") else "-",
+                    _pct(c["per_copy"]) if c.get("per_copy") is not None else "-",
                 ]
             )
     heads = (
@@ -450,11 +453,16 @@ def _cards_section(page: _Page, labels: Sequence[str]) -> str:
             "others win",
             "difference",
             "95% interval",
+            "within seats",
+            "95% interval",
+            "per copy",
         ]
     )
     intro = (
         "<p>How often each card is taken (picked; see the README), and the win rate of seats that took it at "
-        "least once minus that of seats that never did, with its 95% interval (Newcombe). Points a rule "
+        "least once minus that of seats that never did, with its 95% interval (the game as the unit); the same "
+        "within each seat and its bot, pooled (Mantel-Haenszel: what the card does rather than who takes it); and "
+        "the win rate per copy taken. Points a rule "
         "gives are shared among the cards it reads.</p>"
     )
     body = (
@@ -479,6 +487,8 @@ _MEASURES = {
     "rule": ("B - A: rule points", "points per seat and game", False),
     "taken": ("B - A: cards taken", "copies per game", False),
     "points": ("B - A: card points", "points per game", False),
+    "win_rate": ("B - A: win rate of takers minus non-takers", "percentage points", True),
+    "win_rate_per_copy": ("B - A: win rate per copy taken", "percentage points per copy", True),
 }
 
 
@@ -509,7 +519,7 @@ def _comparison_section(page: _Page, labels: Sequence[str]) -> str:
     def value(r: dict, x: Any, sign: str = "") -> str:
         if x is None:
             return "-"
-        if r.get("measure") == "win_share":
+        if r.get("measure") in ("win_share", "win_rate", "win_rate_per_copy"):
             return formatted(x, f"{sign}.1%")
         return formatted(x, f"{sign}.3f")
 
@@ -533,7 +543,9 @@ def _comparison_section(page: _Page, labels: Sequence[str]) -> str:
         f"<p>A is the first side, B the second; games {how}{pairing}. Each "
         f"point is B minus A with its 95% interval, win shares in percentage points and the rest "
         f"in their own units, one panel each; a figure is flagged (*) when its p-value after "
-        f"Holm's correction over the {len(rows_all)} figures compared is below {_e(comp.get('alpha'))}.</p>"
+        f"Holm's correction over the {_e(comp.get('compared', len(rows_all)))} figures compared is below "
+        f"{_e(comp.get('alpha'))}. Rows equal on both sides in every game, and rows that repeat another's "
+        f"test, are left out of the correction.</p>"
     )
     body = (
         intro

@@ -15,6 +15,13 @@ computed by hand or read from the usual statistical tables (tests/lab/test_lab_s
   incomplete gamma function :func:`gamma_q`).
 * :func:`normal_quantile`, :func:`t_quantile`, :func:`chi_square_quantile`.
 * :func:`holm` -- Holm's step-down correction of several p-values.
+* :func:`mantel_haenszel` -- a risk difference over strata (seats, bots) and Sato's
+  variance.
+* :class:`Moments` and :func:`delta_wald` -- a figure that is a smooth function of
+  the means of per-game values (a ratio of sums, a difference of win rates, a slope),
+  with the game as the unit: its variance by the delta method from the games' sample
+  covariance (the seats of one game may be as dependent as they like), and the Wald
+  interval and two-sided test of "it is 0" from that one standard error (:func:`wald`).
 """
 
 from __future__ import annotations
@@ -22,19 +29,27 @@ from __future__ import annotations
 import functools
 import math
 from collections.abc import Sequence
+from fractions import Fraction
 
 __all__ = [
     "chi_square_quantile",
     "chi_square_sf",
     "chi_square_uniform",
+    "delta_variance",
+    "delta_wald",
+    "Moments",
+    "mantel_haenszel",
+    "mover",
     "gamma_q",
     "holm",
     "mean_interval",
     "newcombe",
+    "newcombe_p_value",
     "normal_cdf",
     "normal_quantile",
     "t_cdf",
     "t_quantile",
+    "wald",
     "wilson",
 ]
 
@@ -117,6 +132,37 @@ def newcombe(x1: float, n1: float, x2: float, n2: float, confidence: float = 0.9
     low = d - math.sqrt((p1 - l1) ** 2 + (u2 - p2) ** 2)
     high = d + math.sqrt((u1 - p1) ** 2 + (p2 - l2) ** 2)
     return (d, max(-1.0, low), min(1.0, high))
+
+
+def newcombe_p_value(x1: float, n1: float, x2: float, n2: float) -> float:
+    """The two-sided p-value of "p1 = p2" that goes with Newcombe's interval: one minus
+    the largest confidence whose interval (:func:`newcombe`) still leaves out 0, found by
+    bisection (the interval and the test are then one method: the 95% interval leaves
+    out 0 exactly when p < 0.05). 1 when the difference is 0, or either side empty."""
+    if n1 <= 0 or n2 <= 0:
+        return 1.0
+    d = x1 / n1 - x2 / n2
+    if d == 0:
+        return 1.0
+
+    def excludes(confidence: float) -> bool:
+        _, low, high = newcombe(x1, n1, x2, n2, confidence)
+        return low > 0 if d > 0 else high < 0
+
+    lo, hi = 1e-12, 1 - 1e-15  # confidences: lo's interval leaves 0 out (it has almost no width)
+    if excludes(hi):
+        return 1 - hi
+    if not excludes(lo):
+        return 1.0
+    for _ in range(200):
+        mid = (lo + hi) / 2
+        if excludes(mid):
+            lo = mid
+        else:
+            hi = mid
+        if hi - lo < 1e-15:
+            break
+    return min(1.0, 1 - (lo + hi) / 2)
 
 
 # ---------------------------------------------------------------- incomplete gamma and beta
@@ -298,3 +344,124 @@ def holm(pvalues: Sequence[float], alpha: float = 0.05) -> list[tuple[float, boo
         running = max(running, min(1.0, (m - rank) * pvalues[i]))
         adjusted[i] = running
     return [(a, a <= alpha) for a in adjusted]
+
+
+# ---------------------------------------------------------------- the game as the unit
+
+
+class Moments:
+    """Per-game vectors of integers, counted as exact sums: the number of games, the sum
+    of each component and of each product of two components. Merging adds them, so
+    moments of chunks merge in any order into the same figures."""
+
+    __slots__ = ("n", "total", "products")
+
+    def __init__(
+        self, width: int, n: int = 0, total: Sequence[int] | None = None, products: Sequence[int] | None = None
+    ):
+        self.n = n
+        #: per component, the sum over games
+        self.total = list(total) if total is not None else [0] * width
+        #: per pair of components (row-major, ``width`` x ``width``), the sum over games of their product
+        self.products = list(products) if products is not None else [0] * (width * width)
+
+    @property
+    def width(self) -> int:
+        return len(self.total)
+
+    def add_sums(self, n: int, total: Sequence[int], products: Sequence[int]) -> None:
+        """Add ``n`` games given by their sums (``products`` row-major)."""
+        self.n += n
+        self.total = [a + b for a, b in zip(self.total, total)]
+        self.products = [a + b for a, b in zip(self.products, products)]
+
+    def merge(self, other: Moments) -> None:
+        self.add_sums(other.n, other.total, other.products)
+
+    def means(self) -> list[Fraction]:
+        """Per component, its mean over the games (exact)."""
+        return [Fraction(t, self.n) if self.n else Fraction(0) for t in self.total]
+
+    def covariance(self) -> list[list[Fraction]]:
+        """The sample covariance of the components (n - 1 in the denominator; 0 below two games)."""
+        n, m, t = self.n, self.width, self.total
+        if n < 2:
+            return [[Fraction(0)] * m for _ in range(m)]
+        return [[Fraction(n * self.products[i * m + j] - t[i] * t[j], n * (n - 1)) for j in range(m)] for i in range(m)]
+
+    def state(self) -> tuple:
+        return (self.n, tuple(self.total), tuple(self.products))
+
+
+def delta_variance(gradient: Sequence[Fraction | float], moments: Moments) -> Fraction | float:
+    """The delta method's variance of f(means of the per-game vectors): g' S g / n, with
+    g the gradient of f at the means and S the games' sample covariance (exact when the
+    gradient is made of fractions; 0 with no games)."""
+    n = moments.n
+    if not n:
+        return Fraction(0)
+    cov = moments.covariance()
+    used = [i for i, g in enumerate(gradient) if g]
+    return sum((gradient[i] * cov[i][j] * gradient[j] for i in used for j in used), Fraction(0)) / n
+
+
+def wald(
+    estimate: Fraction | float, variance: Fraction | float, confidence: float = 0.95
+) -> tuple[float, float, float, float]:
+    """(estimate, low, high, p): the Wald interval estimate -+ z se and the two-sided
+    p-value of "it is 0" from the same z (one method for both). With no spread (variance
+    0): an interval of no width, p 1 when the estimate is 0 and 0 otherwise."""
+    x = float(estimate)
+    if variance <= 0:
+        return (x, x, x, 1.0 if x == 0 else 0.0)
+    se = math.sqrt(variance)
+    z = _z(confidence)
+    return (x, x - z * se, x + z * se, min(1.0, 2 * normal_cdf(-abs(x) / se)))
+
+
+def mover(
+    p1: float, interval1: tuple[float, float], p0: float, interval0: tuple[float, float], correlation: float = 0.0
+) -> tuple[float, float, float]:
+    """The difference p1 - p0 and its interval by the method of variance estimates
+    recovery (Newcombe's method 10 when ``correlation`` is 0; Zou's form for two
+    correlated estimates otherwise), from each estimate's own interval."""
+    d = p1 - p0
+    a, b = p1 - interval1[0], interval0[1] - p0  # how far each limit lies from its estimate
+    c, e = interval1[1] - p1, p0 - interval0[0]
+    low = d - math.sqrt(max(0.0, a * a + b * b - 2 * correlation * a * b))
+    high = d + math.sqrt(max(0.0, c * c + e * e - 2 * correlation * c * e))
+    return (d, max(-1.0, low), min(1.0, high))
+
+
+def mantel_haenszel(
+    strata: Sequence[tuple[Fraction | float, float, Fraction | float, float]],
+) -> tuple[float, float] | None:
+    """The Mantel-Haenszel risk difference over ``strata`` of (x1, n1, x0, n0) -- successes
+    and trials of the exposed, then of the others (successes may be fractional) -- and
+    its variance by Sato's estimator (Greenland and Robins' dually consistent form: sound
+    with few large strata and with many small ones). Strata with an empty side carry no
+    weight; None when none has both sides."""
+    num = den = p_sum = q_sum = 0.0
+    used = False
+    for x1, n1, x0, n0 in strata:
+        total = n1 + n0
+        if n1 <= 0 or n0 <= 0:
+            continue
+        used = True
+        a, c = float(x1), float(x0)
+        num += (a * n0 - c * n1) / total
+        den += n1 * n0 / total
+        p_sum += (n1 * n1 * c - n0 * n0 * a + n1 * n0 * (n0 - n1) / 2) / (total * total)
+        q_sum += (a * (n0 - c) + c * (n1 - a)) / (2 * total)
+    if not used:
+        return None
+    rd = num / den
+    return rd, max(0.0, (rd * p_sum + q_sum) / (den * den))
+
+
+def delta_wald(
+    estimate: Fraction | float, gradient: Sequence[Fraction | float], moments: Moments, confidence: float = 0.95
+) -> tuple[float, float, float, float]:
+    """(estimate, low, high, p) of a figure f(means of the per-game vectors), the game as
+    the unit: :func:`wald` with the variance of :func:`delta_variance`."""
+    return wald(estimate, delta_variance(gradient, moments), confidence)

@@ -4,6 +4,7 @@ spoon's families first with its cards on request, and each 'no' in words."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from typer.testing import CliRunner
@@ -93,3 +94,26 @@ def test_the_spoon_lists_families_first_its_cards_on_request_and_says_what_no_me
     assert after[listed + 1].split()[:3] == ["1.", "Egg", "Nigiri"]
     assert "Decided: you: not now" in after
     assert not any("done (no)" in line for line in lines)
+
+
+def test_a_seat_past_the_race_target_while_a_decision_is_pending_shows_the_target_and_its_place_at_turn_end():
+    """Dinner for two, 3 players, seed 0: mid-turn (a decision pending) seat 1 counts 14 uramaki icons; its column reads 10/10, not 14/10, and the race's line says its place comes at turn end with 14."""
+    import random
+
+    rs = load_ruleset("sushi-go-party-dinner-for-two")
+    state = Game(rs, 3).new_initial_state(0)
+    draw = random.Random(0)
+    icons = rs.catalogue.attribute_vector("icons")
+    uramaki = {c for c, cid in enumerate(rs.catalogue.ids) if cid.startswith("uramaki")}
+    while not any(sum(icons[c] for c in cards if c in uramaki) >= 10 for cards in state.played):
+        state.apply_actions([state.sample_action(s, draw.random) for s in state.acting_seats()])
+    assert state.pending is not None
+    counted = [sum(icons[c] for c in cards if c in uramaki) for cards in state.played]
+    assert counted[1] == 14
+    lines = board_lines(state, SeatNames(state.game, 0, {1: "greedy", 2: "greedy"}), 80)
+    columns = [re.search(r"\b\d+/10\b", line).group(0) for line in lines[1:4]]
+    assert columns == [f"{min(q, 10)}/10" for q in counted]
+    assert (
+        " ".join(x.strip() for x in lines[4:6])
+        == "uramaki, a race to 10: open: 1st (8), 2nd (5), 3rd (2); place at turn end: seat 1 (14)"
+    )

@@ -84,3 +84,17 @@ def test_json_has_no_words():
     done = runner.invoke(app, ["simulate", "sushi-go", "--players", "2", "--games", "5", "--json"])
     assert done.exit_code == 0
     assert SEATS_LEGEND not in done.output
+
+
+def test_the_seat_test_says_it_compares_bots_when_the_seats_play_different_bots():
+    """greedy,random: under the seat test a line says it compares the bots, not the seats; one bot at every seat: no such line."""
+    from ruledraft.cli.simulate import MIXED_SEATS
+
+    mixed = runner.invoke(app, ["simulate", "sushi-go", "-p", "2", "-g", "30", "-q"], env={"COLUMNS": "80"}).stdout
+    lines = mixed.splitlines()
+    test = next(i for i, x in enumerate(lines) if x.startswith(("seats differ", "no evidence seats differ")))
+    assert lines[test + 1] == MIXED_SEATS == "The seats play different bots: this compares the bots, not the seats."
+    same = runner.invoke(
+        app, ["simulate", "sushi-go", "-p", "2", "-g", "30", "-q", "-b", "greedy"], env={"COLUMNS": "80"}
+    )
+    assert MIXED_SEATS not in same.stdout and "seats differ" in same.stdout

@@ -149,8 +149,14 @@ def test_soy_sauce_rule_is_flagged_against_the_base_game():
     assert set(result["b"]) == {"label", "ruleset", "players", "bots", "seed", "games", "figures"}
     assert result["alpha"] == 0.05 and {g for r in result["rows"] for g in [r["group"]]} == {"seats", "rules", "cards"}
     keys = {"figure", "group", "measure", "a", "b", "difference", "interval", "p_value", "p_holm", "flagged"}
-    assert all(set(r) == keys for r in result["rows"])
-    assert result["compared"] == len(result["rows"]) == 4 * 2 + 8 + 13 * 2
+    assert all(set(r) == keys | {"tested", "same_as"} for r in result["rows"])
+    # seats, rules, each card's taken and points, and the win figures (vs none, per copy) of the 12 cards both have
+    assert len(result["rows"]) == 4 * 2 + 8 + 13 * 2 + 12 * 2
+    # no row repeats another's test: B's soy sauce rule reads every card, so no card's points are one rule's
+    assert not any(r["same_as"] for r in result["rows"])
+    # and the one row with no spread (pudding sums to 0 in every 4-player game, on both sides) is not tested
+    assert [r["figure"] for r in result["rows"] if not r["tested"]] == ["rule pudding"]
+    assert result["compared"] == sum(r["tested"] for r in result["rows"]) == len(result["rows"]) - 1
 
 
 def test_a_ruleset_against_itself_from_another_seed_flags_nothing():

@@ -23,7 +23,7 @@ from typer.testing import CliRunner
 
 from ruledraft.cli.app import app
 from ruledraft.lab.figures import LabTally, figures, quantiles
-from ruledraft.lab.statistics import mean_interval, newcombe, wilson
+from ruledraft.lab.statistics import mean_interval, wilson
 from ruledraft.play.runner import Tally, game_seed, play_game, run_games, simulate, summarize
 
 runner = CliRunner()
@@ -68,26 +68,57 @@ def test_taken_counts_and_win_rates_by_count_follow_the_picks():
         assert card["taken_per_seat"] == [sum(h[s] for h in held) / 6 for s in range(2)]
         assert card["taken_per_game"] == sum(map(sum, held)) / 6
         rows = {}
+        per_game = []  # per game: copies -> (seat-games, wins)
         for h, st_ in zip(held, states):
+            mine: dict[int, tuple[int, Fraction]] = {}
             for s in range(2):
-                seats, wins = rows.get(h[s], (0, Fraction(0)))
                 won = Fraction(1, len(st_.winners)) if s in st_.winners else 0
-                rows[h[s]] = (seats + 1, wins + won)
+                for acc in (rows, mine):
+                    seats, wins = acc.get(h[s], (0, Fraction(0)))
+                    acc[h[s]] = (seats + 1, wins + won)
+            per_game.append(mine)
         assert [(r["count"], r["seats"]) for r in card["by_count"]] == sorted((k, v[0]) for k, v in rows.items())
         for r in card["by_count"]:
             seats, wins = rows[r["count"]]
             assert r["win_rate"] == pytest.approx(float(wins / seats), abs=1e-12)
-            assert r["interval"] == pytest.approx(list(wilson(float(wins), seats)), abs=1e-12)
+            # the game as the unit: Wilson at seat-games over the design effect of the ratio
+            rate = wins / seats
+            ms = [g.get(r["count"], (0, 0))[0] for g in per_game]
+            ws = [g.get(r["count"], (0, 0))[1] for g in per_game]
+            var = sum((w - rate * m) ** 2 for m, w in zip(ms, ws)) / 5 / (6 * (Fraction(seats, 6)) ** 2)
+            if 0 < rate < 1 and var > 0:
+                effective = float(rate * (1 - rate) / var)
+                expected = wilson(float(rate) * effective, effective)
+            else:
+                expected = wilson(float(wins), seats)
+            assert r["interval"] == pytest.approx(list(expected), abs=1e-12)
         took = [(k, v) for k, v in rows.items() if k]
         none = rows.get(0, (0, 0))
         if took and none[0]:
-            d, lo, hi = newcombe(
-                float(sum(w for _, (_, w) in took)), sum(n for _, (n, _) in took), float(none[1]), none[0]
-            )
-            assert (card["difference"], card["difference_interval"]) == (
-                pytest.approx(d, abs=1e-12),
-                pytest.approx([lo, hi], abs=1e-12),
-            )
+            # the game as the unit: each rate's Wilson interval at its effective seat-games (the
+            # variance of the rate over the games, from each game's influence on it), combined
+            # as Newcombe does with the two rates' correlation over the games
+            T, W = sum(n for _, (n, _) in took), sum(w for _, (_, w) in took)
+            p1, p0 = W / T, none[1] / none[0]
+            z1 = [sum(w - p1 * n for k, (n, w) in g.items() if k) / Fraction(T, 6) for g in per_game]
+            z0 = [sum(w - p0 * n for k, (n, w) in g.items() if not k) / Fraction(none[0], 6) for g in per_game]
+            v1, v0 = sum(x * x for x in z1) / 30, sum(x * x for x in z0) / 30
+            cov = sum(a * b for a, b in zip(z1, z0)) / 30
+
+            def limits(p, v, n):
+                if v > 0 and 0 < p < 1:
+                    eff = float(p * (1 - p) / v)
+                    return wilson(float(p) * eff, eff)
+                return wilson(float(p * n), n)
+
+            (l1, u1), (l0, u0) = limits(p1, v1, T), limits(p0, v0, none[0])
+            r = float(cov) / math.sqrt(float(v1 * v0)) if v1 and v0 else 0.0
+            d = float(p1 - p0)
+            a, b, c, e = float(p1) - l1, u0 - float(p0), u1 - float(p1), float(p0) - l0
+            lo = d - math.sqrt(max(0.0, a * a + b * b - 2 * r * a * b))
+            hi = d + math.sqrt(max(0.0, c * c + e * e - 2 * r * c * e))
+            assert card["difference"] == pytest.approx(d, abs=1e-12)
+            assert card["difference_interval"] == pytest.approx([max(-1, lo), min(1, hi)], abs=1e-9)
 
 
 FLIP = DATA / "effects-flip-copy.yaml"
@@ -335,14 +366,15 @@ def test_quantiles_of_a_histogram_by_hand():
 
 
 def test_rule_figures_by_hand():
-    """Per rule: mean points per seat and game with a t interval from the games' points, and the share of all points."""
+    """Per rule: mean points per seat and game with a t interval over the games (each game's points over its seats), and the share of all points."""
     game, states = played("sushi-go", 2, range(8))
     f = fig(tally_of(game, states))
     sheets = [st_.score_sheet().rule_points for st_ in states]
     grand = sum(sum(sum(p) for p in sh.values()) for sh in sheets)
     for r in f["rules"]:
         xs = [p for sh in sheets for p in sh[r["rule"]]]
-        m, lo, hi = mean_interval(len(xs), sum(xs), sum(x * x for x in xs))
+        per_game = [sum(sh[r["rule"]]) / 2 for sh in sheets]  # the game as the unit
+        m, lo, hi = mean_interval(8, sum(per_game), sum(x * x for x in per_game))
         assert (r["mean"], r["interval"]) == (pytest.approx(m), pytest.approx([lo, hi]))
         assert r["share_of_points"] == pytest.approx(sum(xs) / grand)
         for s in range(2):

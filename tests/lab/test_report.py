@@ -734,3 +734,21 @@ def test_eight_seats_score_legend_stays_inside_the_figure(kept):
     (legend,) = fig.legends
     assert [t.get_text() for t in legend.get_texts()] == EIGHT
     assert _inside(fig, legend)
+
+
+def test_the_cards_table_gives_the_adjusted_effect_and_the_win_rate_per_copy_beside_the_raw_one(written, sim_figures):
+    """The report's cards table shows each card's raw takers-minus-others figure, the one within seats (Mantel-Haenszel) with its interval, and the win rate per copy, as in --json."""
+    cards = written["simulate"].page().tables["cards"]
+    heads = cards[0]
+    assert heads[-5:] == ["difference", "95% interval", "within seats", "95% interval", "per copy"]
+    from ruledraft.lab.figures import formatted
+
+    def pct(x):
+        return formatted(x, ".1%")
+
+    for row, c in zip(cards[1:], sim_figures["cards"]):
+        adj = c["adjusted"]
+        assert row[-3:-1] == (
+            [pct(adj["difference"]), f"{pct(adj['interval'][0])} to {pct(adj['interval'][1])}"] if adj else ["-", "-"]
+        )
+        assert row[-1] == (pct(c["per_copy"]) if c["per_copy"] is not None else "-")
