@@ -19,6 +19,7 @@ from ruledraft.errors import InputError, RuledraftError
 from ruledraft.lab.counterfactual import MARGINAL_SECTION, MarginalCounts
 from ruledraft.lab.extra_counts import with_extras
 from ruledraft.lab.figures import LabTally, formatted
+from ruledraft.lab.rotation import ROTATION_SECTION, rotated_tally, rotation_figures, seatings
 from ruledraft.language.file_access import file_kind
 from ruledraft.play.agents import BotFailure, BotSpecError, time_budget_note
 from ruledraft.play.cluster import ClusterError
@@ -194,6 +195,8 @@ def summary_tables(summary, ruleset, *, cards: bool = False, explain: bool = Fal
             if _mixed_line_up(figures):
                 outcome.insert(1, MIXED_SEATS)
         out.extend(outcome)
+        if figures.get("rotation"):
+            out.extend(rotation_parts(figures["rotation"]))
     rules = Table(title="Mean points per scoring rule, per seat")
     rules.add_column("rule")
     if figures:
@@ -235,6 +238,34 @@ def summary_tables(summary, ruleset, *, cards: bool = False, explain: bool = Fal
     if figures:
         out.extend(explanation_lines() if explain else [EXPLAIN_HINT])
     return out
+
+
+def rotation_parts(rotation: dict) -> list[Table | str]:
+    """What ``simulate --rotate`` adds under the seat test: how the line-up was
+    rotated, and each bot's win share over the seatings with its 95% interval."""
+    k = len(rotation["seatings"])
+    lines: list[Table | str] = [
+        f"the line-up rotated through the seats: {k} seatings of {rotation['games_per_seating']} deals each, "
+        "the same deals in each (the seats above are measured with the bots balanced)"
+    ]
+    bots = Table(title="Bots: win share over the seatings")
+    for name in ("bot", "seats", "wins", "per seat", "95% CI"):
+        bots.add_column(name, justify="left" if name == "bot" else "right", no_wrap=name != "bot")
+    for b in rotation["bots"]:
+        bots.add_row(
+            b["bot"],
+            str(b["seats"]),
+            _pct(b["win_share"]),
+            _pct(b["win_rate_per_seat"]),
+            _span(b["interval"]),
+        )
+    lines.append(bots)
+    lines.append(ROTATION_LEGEND)
+    return lines
+
+
+#: under the bots' table of a rotated run
+ROTATION_LEGEND = "wins: the bot's share of all games; per seat: that over the seats it holds (95% CI of it)"
 
 
 #: under the seat test when the seats play different bots (no rotation: each seat keeps its bot)
@@ -505,6 +536,13 @@ def simulate(
         "--isolate",
         help="Run each bot from a file, a module or a package in a process of its own, sent only its seat's view (for a bot contest).",
     ),
+    rotate: bool = typer.Option(
+        False,
+        "--rotate",
+        help="Play every deal once per rotation of the bots through the seats (--games deals each), "
+        "so the seats are measured with the bots balanced; adds each bot's win share, and the "
+        "adjusted card effect is taken within each seat and bot.",
+    ),
 ) -> None:
     """Simulate games between bots and print win shares, scores and points per rule.
 
@@ -522,35 +560,42 @@ def simulate(
         game_log = GameLog(log, inputs) if log is not None else None
         on = RunsOn(jobs_used, where, scheduler, isolate)
         collector = with_extras(MarginalCounts.for_game) if marginal else LabTally.for_game
-        summary = run_logged(
-            match, games, on, game_log, cards=cards or report_dir is not None, quiet=quiet, collector=collector
-        )
+        counted = cards or report_dir is not None
+        if rotate:
+            summary = run_rotated(match, games, on, game_log, cards=counted, quiet=quiet, collector=collector)
+        else:
+            summary = run_logged(match, games, on, game_log, cards=counted, quiet=quiet, collector=collector)
         stopped = f"interrupted after {summary.games} of {summary.requested} games" if summary.interrupted else ""
         if as_json:
             typer.echo(json.dumps(summary.to_json(), indent=2))
         else:
             print_summary(summary, rs, cards=cards, ran_on=on.name, stopped=stopped, log=log, explain=explain)
         if report_dir is not None and summary.figures is not None:
-            command = [
-                "ruledraft",
-                "simulate",
-                ruleset,
-                "-p",
-                str(players),
-                "-g",
-                str(games),
-                "-s",
-                str(seed),
-                "-b",
-                bots,
-            ] + (["--marginal"] if marginal else [])
+            command = (
+                [
+                    "ruledraft",
+                    "simulate",
+                    ruleset,
+                    "-p",
+                    str(players),
+                    "-g",
+                    str(games),
+                    "-s",
+                    str(seed),
+                    "-b",
+                    bots,
+                ]
+                + (["--marginal"] if marginal else [])
+                + (["--rotate"] if rotate else [])
+            )
             write_html_report(
                 report_dir,
                 err=as_json,
                 title=f"{rs.name}: {summary.games} games, {players} players" + (f" ({stopped})" if stopped else ""),
                 command=shlex.join(command),
                 sides=[(f"{rs.id}, {players} players", summary.figures)],
-                extra=[MARGINAL_SECTION] if marginal else [],
+                extra=([MARGINAL_SECTION] if marginal else [])
+                + ([(*ROTATION_SECTION[:2], summary.figures["rotation"], ROTATION_SECTION[3])] if rotate else []),
             )
         if summary.interrupted:
             leave_interrupted(stopped, summary.signal, said=not as_json)
@@ -623,13 +668,73 @@ def run_errors() -> Iterator[None]:
         fail(f"error: {shown(e)}", 1)
 
 
-def run_logged(
+#: what the seats of a rotated run show as their bot (each seat had every bot in turn)
+ROTATED = "rotated"
+
+
+def run_rotated(
     match: Match, games: int, on: RunsOn, game_log: GameLog | None, *, cards: bool, quiet: bool, collector=None
+):
+    """Play the match's ``games`` deals once per rotation of its line-up through the
+    seats (:func:`~ruledraft.lab.rotation.seatings`), the same game seeds in each, and
+    summarise them together: the seats with the bots balanced, the card strata of seat
+    and bot, and under ``figures["rotation"]`` each bot's win share. The log holds the
+    seatings' games one seating after the other. An interrupted seating ends the run."""
+    runs = []
+    last = None
+    elapsed = 0.0
+    lineups = seatings(match.bots, True)
+    for k, bots_here in enumerate(lineups):
+        last = run_logged(
+            attrs.evolve(match, bots=bots_here),
+            games,
+            on,
+            game_log,
+            cards=cards,
+            quiet=quiet,
+            collector=collector,
+            close_log=k == len(lineups) - 1,
+        )
+        elapsed += last.elapsed
+        runs.append((bots_here, last.tally))
+        if last.interrupted:
+            break
+    assert last is not None
+    if game_log is not None and game_log.fd is not None:  # stopped before the last seating
+        game_log.close()
+    rotation = rotation_figures(runs, games)
+    merged = rotated_tally(runs)
+    summary = merged.summary(
+        match.ruleset.id,
+        match.players,
+        match.seed,
+        [ROTATED] * match.players,
+        elapsed,
+        requested=games * len(lineups),
+        signum=last.signal,
+    )
+    assert summary.figures is not None
+    summary.figures["rotation"] = rotation
+    return attrs.evolve(summary, bots=tuple(match.bots))
+
+
+def run_logged(
+    match: Match,
+    games: int,
+    on: RunsOn,
+    game_log: GameLog | None,
+    *,
+    cards: bool,
+    quiet: bool,
+    collector=None,
+    close_log: bool = True,
 ):
     """Play the match's games where ``on`` says, with a progress bar, writing the log;
     its summary (``collector``: the lab's tally by default). A failure ends the command
-    (:func:`run_errors`); the log keeps its complete lines whatever happens."""
+    (:func:`run_errors`); the log keeps its complete lines whatever happens (and stays
+    open for more games without ``close_log``, unless the run fails)."""
     lines = None if game_log is None else game_log.write_lines
+    done = False
     try:
         with run_errors(), progress_bar(match.ruleset.id, games, quiet) as advance:
             if on.where is None:
@@ -658,9 +763,13 @@ def run_logged(
                         isolate=on.isolate,
                     )
             if game_log:
-                game_log.close()
+                if close_log:
+                    game_log.close()
+                else:
+                    game_log.flush()
+            done = True
     finally:
-        if game_log and game_log.fd is not None:  # leaving early: keep the complete lines
+        if game_log and game_log.fd is not None and not done:  # leaving early: keep the complete lines
             try:
                 game_log.close()
             except LogWriteError:

@@ -457,6 +457,10 @@ class LabTally:
         #: and its wins in them (in ``unit``): the strata of the adjusted card effects
         self.seat_takers = [0] * (P * K)
         self.seat_taker_wins = [0] * (P * K)
+        #: (player seat, its bot) -> [games, wins (in ``unit``), then per card the games it
+        #: took the card, then per card its wins in them]: the strata when the line-up was
+        #: rotated through the seats (:meth:`label_bots`); None while each seat keeps one bot
+        self.bot_strata: dict[tuple[int, str], list[int]] | None = None
         self.card_total = [0] * (K * len(CARD_PARTS)) if cards else []
         self.card_products = [0] * (K * len(CARD_PARTS) ** 2) if cards else []
         #: (rule position, card, denominator) -> numerator: the points each card brought
@@ -635,6 +639,12 @@ class LabTally:
             ours = self.by_count_moments.get(key, (0, 0, 0))
             self.by_count_moments[key] = (ours[0] + sums[0], ours[1] + sums[1], ours[2] + sums[2])
         _add_into(self.shared, other.shared)
+        if (self.bot_strata is None) != (other.bot_strata is None):
+            raise ValueError("cannot merge a tally labelled with its seats' bots and one without (label_bots)")
+        if self.bot_strata is not None and other.bot_strata is not None:
+            for stratum, row in other.bot_strata.items():
+                held = self.bot_strata.get(stratum)
+                self.bot_strata[stratum] = list(row) if held is None else list(map(add, held, row))
         if self._buffered >= _FOLD_EVERY:
             self.flush()
 
@@ -920,13 +930,34 @@ class LabTally:
             self.card_products[card * m * m : (card + 1) * m * m],
         )
 
+    def label_bots(self, bots: Sequence[str]) -> None:
+        """Label each player seat's counts so far with its bot (``bots``: one per player
+        seat), so that tallies of the line-up rotated through the seats merge into strata
+        of seat and bot (:meth:`card_strata`). Label every tally before merging them."""
+        self.flush()
+        if self.bot_strata is not None:
+            raise ValueError("this tally's seats are labelled already")
+        K = self.num_card_types
+        self.bot_strata = {}
+        for s, bot in enumerate(bots[: self.players]):
+            takers = self.seat_takers[s * K : (s + 1) * K]
+            taker_wins = self.seat_taker_wins[s * K : (s + 1) * K]
+            self.bot_strata[(s, bot)] = [self.games, self.wins[s], *takers, *taker_wins]
+
     def card_strata(self, card: int) -> list[tuple[Fraction, int, Fraction, int]]:
-        """Per player seat (with a fixed line-up, each seat is one bot: the stratum is seat
-        and bot), (takers' wins, seat-games that took ``card``, the others' wins, seat-games
-        that did not), wins as fractions of a game."""
+        """Per stratum -- player seat, or seat and bot once the tallies are labelled with
+        their bots (:meth:`label_bots`; with a fixed line-up, each seat is one bot) --
+        (takers' wins, seat-games that took ``card``, the others' wins, seat-games that
+        did not), wins as fractions of a game."""
         self.flush()
         K, u = self.num_card_types, self.unit
         out = []
+        if self.bot_strata is not None:
+            for _key, row in sorted(self.bot_strata.items()):
+                games, wins = row[0], row[1]
+                n1, x1 = row[2 + card], row[2 + K + card]
+                out.append((Fraction(x1, u), n1, Fraction(wins - x1, u), games - n1))
+            return out
         for s in range(self.players):
             n1, x1 = self.seat_takers[s * K + card], self.seat_taker_wins[s * K + card]
             out.append((Fraction(x1, u), n1, Fraction(self.wins[s] - x1, u), self.games - n1))
@@ -964,6 +995,7 @@ class LabTally:
             "seat_taker_wins": self.seat_taker_wins,
             "card_total": self.card_total,
             "card_products": self.card_products,
+            **({"bot_strata": dict(sorted(self.bot_strata.items()))} if self.bot_strata is not None else {}),
         }
 
     def figures(self, tally: Any, bots: Sequence[str]) -> dict:

@@ -51,6 +51,8 @@ from operator import add
 from typing import Any
 
 from ruledraft.lab.figures import quantiles
+from ruledraft.lab.rotation import bot_shares
+from ruledraft.lab.rotation import seatings as seatings  # where the command and tests found it
 from ruledraft.lab.statistics import chi_square_uniform, mean_interval, wilson
 
 CONFIDENCE = 0.95
@@ -77,21 +79,6 @@ EXPLANATIONS: dict[str, str] = {
 
 
 # ---------------------------------------------------------------------- following a game
-
-
-def seatings(bots: Sequence[str], rotate: bool) -> list[tuple[str, ...]]:
-    """The line-ups to play: ``bots`` and, with ``rotate``, each distinct rotation of
-    it through the seats (seat ``s`` gets the bot of seat ``s - k``), so that every bot
-    holds every seat equally often."""
-    first = tuple(bots)
-    if not rotate:
-        return [first]
-    out: list[tuple[str, ...]] = []
-    for k in range(len(first)):
-        lineup = first[len(first) - k :] + first[: len(first) - k]
-        if lineup not in out:
-            out.append(lineup)
-    return out
 
 
 def _turn_groups(history: Sequence[Any]) -> list[tuple[int, list[tuple[list[int] | None, list[int]]]]]:
@@ -440,24 +427,18 @@ def quality_figures(runs: Sequence[tuple[Sequence[str], dict]], players: int, ca
     the seats. The ``"counts"`` are taken out of each run's figures."""
     counts = QualityCounts(players, card_ids)
     seat_wins = [0.0] * players
-    bot_wins: dict[str, float] = {}
-    bot_seats: dict[str, int] = {}
-    bot_games: dict[str, int] = {}
+    played = []
     games = 0
     for bots, figures in runs:
         q = figures["quality"]
         counts.merge(QualityCounts.from_state(players, card_ids, q.pop("counts")))
         n = figures["games"]
         games += n
-        held: dict[str, int] = {}
+        wins = [0.0] * players
         for s in figures["seats"][:players]:
             seat_wins[s["seat"]] += s["wins"]
-            bot = bots[s["seat"]]
-            bot_wins[bot] = bot_wins.get(bot, 0.0) + s["wins"]
-            held[bot] = held.get(bot, 0) + 1
-        for bot, k in held.items():
-            bot_seats[bot] = k  # a bot holds as many seats in every rotation of one line-up
-            bot_games[bot] = bot_games.get(bot, 0) + n
+            wins[s["seat"]] = s["wins"]
+        played.append((bots, wins, n))
     seats = [
         {
             "seat": s,
@@ -469,21 +450,8 @@ def quality_figures(runs: Sequence[tuple[Sequence[str], dict]], players: int, ca
     ]
     stat, df, p = chi_square_uniform(seat_wins)
     shares = [w / games if games else 0.0 for w in seat_wins]
-    skill: list[dict[str, Any]] = []
-    per_seat: dict[str, float] = {}
-    for bot, wins in bot_wins.items():
-        k, g = bot_seats[bot], bot_games[bot]
-        lo, hi = wilson(wins, g, CONFIDENCE)  # the game as the unit: its seats win at most one game each game
-        per_seat[bot] = wins / g / k if g else 0.0
-        skill.append(
-            {
-                "bot": bot,
-                "seats": k,
-                "win_share": wins / g if g else 0.0,
-                "win_rate_per_seat": per_seat[bot],
-                "interval": [lo / k, hi / k],
-            }
-        )
+    skill = bot_shares(played, CONFIDENCE)
+    per_seat = {b["bot"]: b["win_rate_per_seat"] for b in skill}
     gap = None
     if len(per_seat) > 1:
         strong = max(per_seat, key=per_seat.__getitem__)

@@ -523,6 +523,7 @@ class Tally:
             requested=n if requested is None else requested,
             signal=signum,
             figures=self.lab.figures(self, bots) if self.lab is not None else None,
+            tally=self,
         )
 
 
@@ -569,6 +570,8 @@ class Summary:
     signal: int = 0
     #: the collector's figures (the lab's: :func:`ruledraft.lab.figures.figures`), None for a tally without one
     figures: dict | None = None
+    #: the tally summarised (what runs of the same table merge: ``simulate --rotate``)
+    tally: Tally | None = attrs.field(default=None, eq=False, repr=False)
 
     def __attrs_post_init__(self) -> None:
         if self.requested is None:

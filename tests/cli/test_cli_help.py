@@ -123,3 +123,11 @@ def test_tune_help_says_what_it_searches_and_writes():
     assert "meets the target with every 95% interval inside it" in text
     assert "NAME.tuned.yaml" in text and "nothing is overwritten" in text
     assert "Ctrl-C keeps the best so far, writes it, and exits 130" in text
+
+
+def test_simulate_help_offers_the_rotation():
+    """`simulate --help` offers --rotate and says what it plays and what it adds."""
+    text = flat(help_text("simulate"))
+    assert "--rotate" in text
+    assert "Play every deal once per rotation of the bots through the seats" in text
+    assert "each bot's win share" in text and "within each seat and bot" in text
