@@ -95,7 +95,9 @@ EXPLANATIONS = (
         "Whether the seats win equally often. The chi-square statistic measures how far the win counts lie "
         "from equal shares; df (degrees of freedom) is the number of seats that can win, less one; p is the "
         "chance that equal seats would lie at least this far apart. Below 0.05 the seats are taken to differ. "
-        "When the seats play different bots this tests the bots as much as the seats.",
+        "When the seats play different bots this tests the bots as much as the seats; with --rotate every "
+        "deal is played once per rotation of the bots through the seats, so it tests the seats alone, and a "
+        "table gives each bot's win share.",
     ),
     (
         "margin of victory, ties",
@@ -265,7 +267,7 @@ def rotation_parts(rotation: dict) -> list[Table | str]:
 
 
 #: under the bots' table of a rotated run
-ROTATION_LEGEND = "wins: the bot's share of all games; per seat: that over the seats it holds (95% CI of it)"
+ROTATION_LEGEND = "wins: the bot's share of all games; per seat: that share per seat it holds, with its 95% CI"
 
 
 #: under the seat test when the seats play different bots (no rotation: each seat keeps its bot)
