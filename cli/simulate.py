@@ -246,6 +246,8 @@ def rotation_parts(rotation: dict) -> list[Table | str]:
     """What ``simulate --rotate`` adds under the seat test: how the line-up was
     rotated, and each bot's win share over the seatings with its 95% interval."""
     k = len(rotation["seatings"])
+    if k == 1:
+        return ["one bot at every seat: --rotate plays the line-up as it is"]
     lines: list[Table | str] = [
         f"the line-up rotated through the seats: {k} seatings of {rotation['games_per_seating']} deals each, "
         "the same deals in each (the seats above are measured with the bots balanced)"
