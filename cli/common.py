@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import errno
 import sys
 from collections.abc import Iterator
 
@@ -11,6 +12,9 @@ from rich.console import Console
 
 from ruledraft.errors import InputError, RuledraftError, RulesetError, ScoringError
 from ruledraft.language.loading import check_ruleset
+
+#: a write that failed for want of room or of a working device: one line, exit 74 (EX_IOERR; cli/app.py)
+NO_ROOM = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EIO})
 
 
 def fail(message: str, code: int = 1) -> typer.Exit:
@@ -71,8 +75,9 @@ def console(*, stderr: bool = False) -> Console:
     """A rich console that reads no markup: a table cell or title is printed as written,
     so ``[/]`` or ``[bold`` in a ruleset's, rule's or card's name is text, not a style.
     (A progress bar's description is read as markup by its column: pass it through
-    :func:`shown` with ``markup=True``.)"""
-    return Console(stderr=stderr, markup=False)
+    :func:`shown` with ``markup=True``.) Emoji codes are text too: ``:thumbs_up:`` in a
+    name is printed as written, not as a picture."""
+    return Console(stderr=stderr, markup=False, emoji=False)
 
 
 _INVISIBLE = {"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"}
