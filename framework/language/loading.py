@@ -37,6 +37,8 @@ class CheckResult:
     files: tuple[str, ...] = ()
     #: the rule file's tune marks and the numbers put in their places (none: an empty set)
     marks: TuneMarks | None = None
+    #: the tune marks of every file read, in the order of ``files`` (a parent's are read as their starts)
+    all_marks: tuple[TuneMarks, ...] = ()
 
     @property
     def ok(self) -> bool:
@@ -99,7 +101,8 @@ def check_ruleset(
     diagnostics = list(getattr(doc, "warnings", [])) + found
     if ruleset is None:
         return CheckResult(file, None, diagnostics)
-    return CheckResult(file, ruleset, diagnostics, doc, tuple(files), marked[0] if marked else None)  # warnings only
+    marks = marked[0] if marked else None
+    return CheckResult(file, ruleset, diagnostics, doc, tuple(files), marks, tuple(marked))  # warnings only
 
 
 def load_ruleset(

@@ -1,0 +1,153 @@
+"""``ruledraft tune`` given what a stranger gives it: options the ruleset cannot play, a
+tuned file with nowhere to go, a full disk, marks in a parent, escape sequences in a
+target, many marks at 80 columns, a mark's range as wide as the schema allows."""
+
+from __future__ import annotations
+
+import errno
+import shutil
+import sys
+
+import pytest
+from paths import DATA, ROOT
+from typer.testing import CliRunner
+
+import ruledraft.lab.tune as tune_module
+from ruledraft.cli import app as app_module
+from ruledraft.cli.app import app
+
+runner = CliRunner()
+VARIANT = DATA / "tune" / "sushi-go-squid-12.yaml"
+QUICK = ["-p", "2", "-b", "random", "-g", "4", "--budget", "1", "-q", "-t", "seats:5"]
+
+
+@pytest.fixture
+def variant(tmp_path):
+    path = tmp_path / "variant.yaml"
+    shutil.copy(VARIANT, path)
+    return path
+
+
+def invoke(*args, **kwargs):
+    return runner.invoke(app, ["tune", *(str(a) for a in args)], **kwargs)
+
+
+def test_players_the_ruleset_cannot_seat_are_refused_before_any_try(variant):
+    """-p 9 on a 2-5 player game: one message and status 2 at once, not a search of unplayable tries."""
+    result = invoke(variant, *QUICK, "-p", "9")
+    assert result.exit_code == 2
+    assert result.output.strip() == "error: Sushi Go! (squid nigiri worth 12) is for 2-5 players, not 9"
+    assert sorted(p.name for p in variant.parent.iterdir()) == ["variant.yaml"]
+
+
+@pytest.mark.parametrize("where", ["missing/out.yaml", "variant.yaml/out.yaml"], ids=["no folder", "under a file"])
+def test_an_output_with_no_folder_to_go_in_is_refused_before_any_try(variant, where):
+    """--output in a folder that does not exist (or under a file): refused before the search, nothing written."""
+    target = variant.parent / where
+    result = invoke(variant, *QUICK, "-o", target)
+    assert result.exit_code == 2
+    assert result.output.startswith(f"error: --output {target}: no directory ")
+    assert "try" not in result.output
+    assert sorted(p.name for p in variant.parent.iterdir()) == ["variant.yaml"]
+
+
+def test_a_full_disk_ends_with_status_74_and_leaves_no_half_written_file(variant, monkeypatch, capsys):
+    """The tuned file's write failing with ENOSPC: one line naming it, status 74, and no empty file left behind."""
+    real_open = open
+
+    def full_open(path, mode="r", *args, **kwargs):
+        f = real_open(path, mode, *args, **kwargs)
+        if "x" in mode:
+
+            def write(_text):
+                raise OSError(errno.ENOSPC, "No space left on device")
+
+            f.write = write
+        return f
+
+    monkeypatch.setattr(tune_module, "open", full_open, raising=False)
+    monkeypatch.setattr(sys, "argv", ["ruledraft", "tune", str(variant), *QUICK])
+    with pytest.raises(SystemExit) as stop:
+        app_module.main()
+    assert stop.value.code == 74
+    tuned = variant.with_name("variant.tuned.yaml")
+    assert capsys.readouterr().err.strip().splitlines()[-1] == (
+        f"ruledraft: cannot write {tuned}: No space left on device"
+    )
+    assert not tuned.exists()
+
+
+def test_a_file_whose_parent_holds_the_marks_is_told_to_tune_the_parent(variant):
+    """A child of a file with tune marks has none of its own: the message names the parent that has them."""
+    child = variant.with_name("child.yaml")
+    child.write_text("format: 1\nid: child\nname: Child\nextends: variant.yaml\n", encoding="utf-8")
+    result = invoke(child, *QUICK)
+    assert result.exit_code == 2
+    assert result.output.strip() == (
+        f"error: {child} has no tune marks: the tune marks are in {variant}, which it extends "
+        "(a parent's marks are read as their starts; tune that file)"
+    )
+
+
+@pytest.mark.parametrize(
+    "target",
+    ["cards:\x1b[31mx", "cards:5:\x1b[31mx", "seats:-1\x07", "points:\x1b]0;t\x07:3"],
+    ids=["K", "card", "negative", "MEAN"],
+)
+def test_an_escape_sequence_in_a_target_reaches_the_terminal_as_text(variant, target):
+    """A --target holding ESC or BEL is refused with them written as escapes, never sent raw to the terminal."""
+    result = invoke(variant, *QUICK, "-t", target, color=True)  # color: nothing is stripped on the way
+    assert result.exit_code == 2
+    assert result.output.startswith("error: --target ")
+    assert "\x1b" not in result.output and "\x07" not in result.output
+    assert "\\x1b" in result.output or "\\x07" in result.output
+
+
+def test_a_cards_target_naming_no_card_says_to_name_some(variant):
+    """`cards:5:` (the list left empty) asks for the cards, rather than saying there is no card ''."""
+    result = invoke(variant, *QUICK, "-t", "cards:5:")
+    assert result.exit_code == 2
+    assert result.output.strip() == "error: --target cards:5:: name the cards after K (cards:K:CARD,CARD)"
+
+
+def test_ten_marks_and_every_card_fit_80_columns(tmp_path):
+    """Ten marks, every card targeted, an invalid try's message: no line printed wider than 80 columns."""
+    text = (ROOT / "rulesets" / "sushi-go.yaml").read_text(encoding="utf-8")
+    lines, marked = [], 0
+    for line in text.splitlines():
+        if "count: " in line and "{id:" in line and marked < 10:
+            count = line.split("count: ")[1].split(",")[0]
+            line = line.replace(f"count: {count},", f"count: {{tune: [1, 20], start: {count}}},")
+            marked += 1
+        lines.append("id: many-marks" if line.startswith("id:") else line)
+    assert marked == 10
+    (tmp_path / "many.yaml").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    result = invoke(tmp_path / "many.yaml", *QUICK, "-t", "cards:1", "--budget", "3", env={"COLUMNS": "80"})
+    assert result.exit_code == 0, result.output
+    printed = result.output.splitlines()
+    assert sum(line.startswith("  try ") for line in printed) == 3
+    assert [line for line in printed if len(line) > 80 and not line.startswith("wrote ")] == []
+    assert printed[1] == "4 games per try, seed 0, at most 3 tries"
+
+
+def test_one_try_is_said_in_the_singular(variant):
+    """--budget 1: 'at most 1 try' and '(1 of 1 try)', not '1 tries'."""
+    result = invoke(variant, *QUICK)
+    assert result.exit_code == 0, result.output
+    assert "at most 1 try\n" in result.output and "(1 of 1 try)" in result.output
+    assert "1 tries" not in result.output
+
+
+def test_a_range_as_wide_as_the_schema_allows_is_searched_without_warnings(tmp_path):
+    """A mark over [-1000000, 1000000] with TPE: the tries run and nothing but the tries reaches standard error."""
+    path = tmp_path / "wide.yaml"
+    path.write_text(
+        VARIANT.read_text(encoding="utf-8").replace(
+            "{tune: [1, 12], start: 12}", "{tune: [-1000000, 1000000], start: 3}"
+        ),
+        encoding="utf-8",
+    )
+    result = invoke(path, *QUICK, "--budget", "8")
+    assert result.exit_code == 0, result.output
+    assert result.stderr == ""
+    assert sum(line.startswith("  try ") for line in result.stdout.splitlines()) == 8
