@@ -7,6 +7,7 @@ import os
 import shlex
 import shutil
 import textwrap
+from typing import Any
 
 import typer
 
@@ -161,21 +162,18 @@ def tune(
             if not as_json:
                 say(_try_line(t, names))
 
+        # what the search plays, said the same to it and in its JSON
+        settings: dict[str, Any] = {
+            "players": players,
+            "bots": lineup,
+            "games": games,
+            "seed": seed,
+            "budget": budget,
+            "search": search,
+        }
         with run_errors(), progress_bar(rs.id, games * budget, quiet) as advance:
             result = run_tune(
-                rule_file,
-                marks,
-                targets,
-                players=players,
-                bots=lineup,
-                games=games,
-                seed=seed,
-                budget=budget,
-                allow=allow,
-                jobs=jobs_used,
-                progress=advance,
-                on_try=said,
-                search=search,
+                rule_file, marks, targets, allow=allow, jobs=jobs_used, progress=advance, on_try=said, **settings
             )
         best, start = result.best, result.start
         if best is None or best.invalid is not None:
@@ -183,17 +181,7 @@ def tune(
             return
         _write(marks, best.values, destination)
         history = result_json(
-            result,
-            ruleset=rs.id,
-            file=checked.file,
-            players=players,
-            bots=lineup,
-            games=games,
-            seed=seed,
-            budget=budget,
-            targets=targets,
-            search=search,
-            written=destination,
+            result, ruleset=rs.id, file=checked.file, targets=targets, written=destination, **settings
         )
         if as_json:
             typer.echo(json.dumps(history, indent=2))
