@@ -6,6 +6,7 @@ import json
 import os
 import shlex
 import shutil
+import sys
 import textwrap
 from typing import Any
 
@@ -149,7 +150,7 @@ def tune(
 
         def say(line: str) -> None:
             for part in _wrapped(line, width):
-                typer.echo(part)
+                _echo_beside_the_bar(part)
 
         if not as_json:
             say(f"{shown(rs.name)}: tuning {_counted(len(names), 'number')}, {players} players, bots {shown(bots)}")
@@ -238,6 +239,18 @@ def _wrapped(line: str, width: int) -> list[str]:
         break_on_hyphens=False,
         drop_whitespace=True,
     ) or [line]
+
+
+def _echo_beside_the_bar(line: str) -> None:
+    """A line on standard output that, while the progress bar is drawn on the same
+    terminal, is printed above the bar rather than after it on the bar's own line."""
+    from rich.file_proxy import FileProxy
+
+    if isinstance(sys.stdout, FileProxy) and sys.__stdout__ is not None and sys.__stdout__.isatty():
+        sys.stdout.write(line + "\n")  # the bar's console prints it above the bar (the same terminal)
+        sys.stdout.flush()
+    else:  # no bar, or standard output is not the terminal the bar is on
+        typer.echo(line)
 
 
 def _counted(n: int, one: str, many: str | None = None) -> str:

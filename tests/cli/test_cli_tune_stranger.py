@@ -1,12 +1,22 @@
 """``ruledraft tune`` given what a stranger gives it: options the ruleset cannot play, a
 tuned file with nowhere to go, a full disk, marks in a parent, escape sequences in a
-target, many marks at 80 columns, a mark's range as wide as the schema allows."""
+target, many marks at 80 columns, a mark's range as wide as the schema allows, a
+terminal where the progress bar and the tries share the screen."""
 
 from __future__ import annotations
 
 import errno
+import fcntl
+import os
+import pty
+import re
+import select
 import shutil
+import struct
+import subprocess
 import sys
+import termios
+import time
 
 import pytest
 from paths import DATA, ROOT
@@ -151,3 +161,48 @@ def test_a_range_as_wide_as_the_schema_allows_is_searched_without_warnings(tmp_p
     assert result.exit_code == 0, result.output
     assert result.stderr == ""
     assert sum(line.startswith("  try ") for line in result.stdout.splitlines()) == 8
+
+
+def test_in_a_terminal_each_try_line_starts_its_own_line_above_the_progress_bar(variant):
+    """Standard output and error one 80-column terminal: every try is printed on a line of its own, never after the bar."""
+    master, slave = pty.openpty()
+    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 30, 80, 0, 0))
+    env = {k: v for k, v in os.environ.items() if k not in ("COLUMNS", "LINES")}
+    env.update(TERM="xterm", PYTHONIOENCODING="utf-8")
+    args = ["-p", "3", "-b", "greedy", "-g", "40", "-t", "cards:5", "--budget", "3", "--search", "pattern"]
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "ruledraft", "tune", str(variant), *args],
+        stdin=subprocess.DEVNULL,
+        stdout=slave,
+        stderr=slave,
+        env=env,
+        start_new_session=True,
+    )
+    os.close(slave)
+    raw = b""
+    deadline = time.monotonic() + 300
+    try:
+        while time.monotonic() < deadline:
+            ready, _, _ = select.select([master], [], [], 0.5)
+            if ready:
+                try:
+                    chunk = os.read(master, 65536)
+                except OSError:  # the terminal closed: the command ended
+                    break
+                if not chunk:
+                    break
+                raw += chunk
+            elif proc.poll() is not None:
+                break
+    finally:
+        os.close(master)
+        if proc.poll() is None:
+            os.killpg(proc.pid, 9)
+        proc.wait()
+    assert proc.returncode == 0, raw.decode("utf-8", "replace")
+    text = re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", raw.decode("utf-8", "replace"))
+    starts = [m.start() for m in re.finditer(r"try +\d+: ", text)]
+    assert len(starts) == 3
+    for at in starts:
+        line_start = max(text.rfind("\r", 0, at), text.rfind("\n", 0, at)) + 1
+        assert text[line_start:at].strip() == "", repr(text[line_start : at + 20])
