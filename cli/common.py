@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import errno
+import os
 import sys
 from collections.abc import Iterator
 
@@ -108,11 +109,17 @@ def shown(text: object, *, markup: bool = False) -> str:
 
 def write_html_report(directory, *, err: bool = False, **report) -> None:
     """Write the report (:func:`ruledraft.lab.report.write_report`'s arguments) and
-    print its ``file://`` URL (on standard error with ``err``, e.g. beside ``--json``)."""
+    print its ``file://`` URL (on standard error with ``err``, e.g. beside ``--json``).
+    A disk too full for it raises :class:`OSError` naming the page (status 74, see cli/app.py)."""
     from ruledraft.lab.report import ReportError, write_report
 
     try:
         path = write_report(directory, **report)
     except ReportError as e:
+        cause = e.__context__
+        if isinstance(cause, OSError) and cause.errno in NO_ROOM:  # a full disk: status 74, as for any output
+            from ruledraft.lab.report import PAGE
+
+            raise OSError(cause.errno, cause.strerror, os.path.join(os.fspath(directory), PAGE)) from None
         raise RuledraftError(f"--report {shown(e)}") from None
     typer.echo(f"report: {shown(path.resolve().as_uri())}", err=err)

@@ -1,14 +1,18 @@
 """``ruledraft quality`` (and every command printing through ``console()``) given what a
 stranger gives it: emoji codes in a ruleset's name, card ids longer than their column
-at 80 columns, seats that win exactly as often as each other."""
+at 80 columns, seats that win exactly as often as each other, a report on a full disk."""
 
 from __future__ import annotations
 
+import errno
 import json
+import sys
 
+import pytest
 from paths import ROOT
 from typer.testing import CliRunner
 
+from ruledraft.cli import app as app_module
 from ruledraft.cli.app import app
 from ruledraft.cli.quality import quality_parts
 
@@ -53,3 +57,25 @@ def test_seats_that_win_as_often_are_not_called_best_and_worst():
     q["seat_advantage"] = {**q["seat_advantage"], "difference": 0.25, "best_seat": 1, "worst_seat": 0}
     line = next(p for p in quality_parts(q, "x") if isinstance(p, str) and p.startswith("seat advantage:"))
     assert "(seat 1 best, seat 0 worst)" in line
+
+
+@pytest.mark.parametrize(
+    "command",
+    [["quality", "sushi-go", "-p", "2"], ["simulate", "sushi-go", "-p", "2", "--marginal"]],
+    ids=["quality", "simulate --marginal"],
+)
+def test_a_report_on_a_full_disk_ends_with_status_74(command, tmp_path, monkeypatch, capsys):
+    """--report whose page meets ENOSPC: one line naming the page and status 74, as a full standard output gives."""
+    import ruledraft.lab.report as report_module
+
+    def no_room(*args, **kwargs):
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(report_module.tempfile, "mkstemp", no_room)
+    monkeypatch.setattr(sys, "argv", ["ruledraft", *command, "-g", "2", "-q", "--report", str(tmp_path / "r")])
+    with pytest.raises(SystemExit) as stop:
+        app_module.main()
+    assert stop.value.code == 74
+    assert capsys.readouterr().err.strip().splitlines()[-1] == (
+        f"ruledraft: cannot write {tmp_path / 'r' / 'index.html'}: No space left on device"
+    )
