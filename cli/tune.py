@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 import os
 import shlex
 import shutil
@@ -172,7 +173,7 @@ def tune(
             "budget": budget,
             "search": search,
         }
-        with run_errors(), progress_bar(rs.id, games * budget, quiet) as advance:
+        with run_errors(), progress_bar(rs.id, games * _tries_at_most(marks, budget), quiet) as advance:
             result = run_tune(
                 rule_file, marks, targets, allow=allow, jobs=jobs_used, progress=advance, on_try=said, **settings
             )
@@ -251,6 +252,11 @@ def _echo_beside_the_bar(line: str) -> None:
         sys.stdout.flush()
     else:  # no bar, or standard output is not the terminal the bar is on
         typer.echo(line)
+
+
+def _tries_at_most(marks, budget: int) -> int:
+    """The most tries the search can play: the budget, or every set of values when there are fewer."""
+    return min(budget, math.prod(m.size for m in marks.marks))
 
 
 def _counted(n: int, one: str, many: str | None = None) -> str:

@@ -206,3 +206,15 @@ def test_in_a_terminal_each_try_line_starts_its_own_line_above_the_progress_bar(
     for at in starts:
         line_start = max(text.rfind("\r", 0, at), text.rfind("\n", 0, at)) + 1
         assert text[line_start:at].strip() == "", repr(text[line_start : at + 20])
+
+
+def test_the_progress_bar_counts_only_the_tries_the_marks_allow():
+    """Two marks of 3 and 2 values allow 6 tries: with --budget 10000 the bar's total is 6 tries' games, not 10000."""
+    from ruledraft.cli.tune import _tries_at_most
+    from ruledraft.language.tunable import apply_marks
+    from ruledraft.language.yaml_loader import load_document
+
+    _, marks = apply_marks(load_document("a: {tune: [1, 3]}\nb: {tune: [0, 1]}\n", "r.yaml"))
+    assert [m.size for m in marks.marks] == [3, 2]
+    assert _tries_at_most(marks, 10_000) == 6
+    assert _tries_at_most(marks, 4) == 4
