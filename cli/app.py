@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import errno
 import os
 import signal
 import sys
@@ -26,6 +25,7 @@ from . import (
     tune,
     validate,
 )
+from .common import NO_ROOM as _NO_ROOM
 from .common import shown
 from .options import plugin_option
 
@@ -94,8 +94,6 @@ def _leaving() -> None:
         signal.signal(sig, signal.SIG_IGN)
 
 
-#: a write that failed for want of room or of a working device: one line, exit 74 (EX_IOERR)
-_NO_ROOM = {errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EIO}
 EXIT_CANNOT_WRITE = 74
 
 

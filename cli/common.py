@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import contextlib
+import errno
+import os
 import sys
 from collections.abc import Iterator
 
@@ -12,6 +14,9 @@ from rich.console import Console
 from ruledraft.errors import InputError, RuledraftError, RulesetError, ScoringError
 from ruledraft.language.loading import check_ruleset
 from ruledraft.play.words import shown as shown
+
+#: a write that failed for want of room or of a working device: one line, exit 74 (EX_IOERR; cli/app.py)
+NO_ROOM = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EIO})
 
 
 def fail(message: str, code: int = 1) -> typer.Exit:
@@ -72,17 +77,24 @@ def console(*, stderr: bool = False) -> Console:
     """A rich console that reads no markup: a table cell or title is printed as written,
     so ``[/]`` or ``[bold`` in a ruleset's, rule's or card's name is text, not a style.
     (A progress bar's description is read as markup by its column: pass it through
-    :func:`shown` with ``markup=True``.)"""
-    return Console(stderr=stderr, markup=False)
+    :func:`shown` with ``markup=True``.) Emoji codes are text too: ``:thumbs_up:`` in a
+    name is printed as written, not as a picture."""
+    return Console(stderr=stderr, markup=False, emoji=False)
 
 
 def write_html_report(directory, *, err: bool = False, **report) -> None:
     """Write the report (:func:`ruledraft.lab.report.write_report`'s arguments) and
-    print its ``file://`` URL (on standard error with ``err``, e.g. beside ``--json``)."""
+    print its ``file://`` URL (on standard error with ``err``, e.g. beside ``--json``).
+    A disk too full for it raises :class:`OSError` naming the page (status 74, see cli/app.py)."""
     from ruledraft.lab.report import ReportError, write_report
 
     try:
         path = write_report(directory, **report)
     except ReportError as e:
+        cause = e.__context__
+        if isinstance(cause, OSError) and cause.errno in NO_ROOM:  # a full disk: status 74, as for any output
+            from ruledraft.lab.report import PAGE
+
+            raise OSError(cause.errno, cause.strerror, os.path.join(os.fspath(directory), PAGE)) from None
         raise RuledraftError(f"--report {shown(e)}") from None
     typer.echo(f"report: {shown(path.resolve().as_uri())}", err=err)

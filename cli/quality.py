@@ -68,10 +68,11 @@ def quality(
     allow_path: list[str] = allow_path_option(),
     report: str | None = report_option(),
 ) -> None:
-    """Measure how a ruleset plays: skill gap, seat advantage, decisiveness, lead changes,
-    score spread, how often the last round decides, and what each card's pick depends on.
+    """Measure how a ruleset plays: skill gap, seat advantage, decisiveness and more.
 
-    Ctrl-C (or SIGTERM) stops early: the games finished so far are measured,
+    The measures: skill gap, seat advantage, decisiveness, lead changes, score
+    spread, how often the last round decides, and what each card's pick depends
+    on. Ctrl-C (or SIGTERM) stops early: the games finished so far are measured,
     and the exit status is 130 (143).
     """
     with reported_errors():
@@ -146,9 +147,14 @@ def quality_parts(q: dict, name: str) -> list[Table | str]:
         out.append(f"the line-up rotated through the seats: {k} seatings, the same deals in each")
     adv = q["seat_advantage"]
     p = adv["p_value"]
+    ranked = (
+        f"seat {adv['best_seat']} best, seat {adv['worst_seat']} worst"
+        if adv["difference"]
+        else "every seat wins as often"
+    )
     out.append(
-        f"seat advantage: {_pp(adv['difference'])} points of percent (seat {adv['best_seat']} best, "
-        f"seat {adv['worst_seat']} worst); chi-square p {'< 0.001' if p < 0.001 else f'= {p:.3f}'}"
+        f"seat advantage: {_pp(adv['difference'])} points of percent ({ranked}); "
+        f"chi-square p {'< 0.001' if p < 0.001 else f'= {p:.3f}'}"
         + ("" if adv["bots_balanced"] else " (the seats have different bots: this compares the bots too)")
     )
     skill = q["skill"]
@@ -194,7 +200,10 @@ def quality_parts(q: dict, name: str) -> list[Table | str]:
         title="Picks from a hand with a choice: share, lift over a blind pick,\nand the card the lift depends on most"
     )
     for col in ("card", "offered", "picked", "lift", "depends on", "with", "without"):
-        picks.add_column(col, justify="left" if col in ("card", "depends on") else "right", no_wrap=col != "card")
+        named = col in ("card", "depends on")  # a long id folds onto a second line, never cut short
+        picks.add_column(
+            col, justify="left" if named else "right", no_wrap=not named, overflow="fold" if named else "ellipsis"
+        )
     for c in q["picks"]:
         dep = c["depends_on"]
         picks.add_row(

@@ -125,10 +125,10 @@ def sweep(
 ) -> None:
     """Play a ruleset at several player counts and show the key figures side by side.
 
-    Per count: win share per seat with intervals and the test that seats are equal,
-    mean score and spread, margin of victory, points per rule and the cards whose
-    takers win most. Ctrl-C stops early: the counts finished and the one cut
-    short are shown, and the exit status is 130.
+    Per count: win share per seat with intervals and the test that seats are
+    equal, mean score and spread, margin of victory, points per rule and the
+    cards whose takers win most. Ctrl-C stops early: the counts finished and
+    the one cut short are shown, and the exit status is 130.
     """
     with reported_errors():
         check_seed(seed, "--seed")

@@ -3,8 +3,13 @@
 from __future__ import annotations
 
 import json
+import math
 import os
 import shlex
+import shutil
+import sys
+import textwrap
+from typing import Any
 
 import typer
 
@@ -14,7 +19,7 @@ from ruledraft.lab.tune import SEARCHES, TARGET_FORMS, Try, parse_target, result
 from ruledraft.lab.tune import tune as run_tune
 from ruledraft.play.match import check_seed
 
-from .common import checked_ruleset, fail, leave_interrupted, reported_errors, shown, write_html_report
+from .common import NO_ROOM, checked_ruleset, fail, leave_interrupted, reported_errors, shown, write_html_report
 from .options import (
     allow_path_option,
     allowed_dirs,
@@ -22,7 +27,6 @@ from .options import (
     games_option,
     jobs_option,
     json_option,
-    parse_bots,
     parse_jobs,
     players_option,
     quiet_option,
@@ -31,7 +35,7 @@ from .options import (
     seat_bots_help,
     seed_option,
 )
-from .simulate import notes, progress_bar, run_errors
+from .simulate import checked_match, notes, progress_bar, run_errors
 
 
 def _form(f) -> str:
@@ -104,12 +108,13 @@ def tune(
 ) -> None:
     """Search the numbers a rule file marks as tunable for a target, and write the tuned file.
 
-    Each try plays the same games (one seed) with other values; a search over the
-    whole numbers keeps the values that come nearest the target. It stops when
-    a try meets the target with every 95% interval inside it, when --budget tries are
-    played, or when the search has nothing new to try. The best values are printed with their
-    figures and written into a copy of the rule file (NAME.tuned.yaml: comments kept;
-    nothing is overwritten). Ctrl-C keeps the best so far, writes it, and exits 130.
+    Each try plays the same games (one seed) with other values; a search over
+    the whole numbers keeps the values that come nearest the target. It stops
+    when a try meets the target with every 95% interval inside it, when
+    --budget tries are played, or when the search has nothing new to try. The
+    best values are printed with their figures and written into a copy of the
+    rule file (NAME.tuned.yaml: comments kept; nothing is overwritten). Ctrl-C
+    keeps the best so far, writes it, and exits 130.
     """
     with reported_errors():
         check_seed(seed, "--seed")
@@ -121,9 +126,7 @@ def tune(
         rs = checked.ruleset
         marks = checked.marks
         if marks is None or not marks:
-            raise InputError(
-                f"{shown(rule_file)} has no tune marks: write a number as {{tune: [LOW, HIGH]}} to tune it"
-            )
+            raise InputError(f"{shown(rule_file)} has no tune marks: {_marks_elsewhere(checked)}")
         targets = [parse_target(t, rs.catalogue.ids) for t in target]
         if search not in SEARCHES:
             raise InputError(f"--search takes {' or '.join(SEARCHES)}, not {shown(search)!r}")
@@ -135,68 +138,61 @@ def tune(
                     "--search tpe needs optuna, which is not installed: pip install 'ruledraft[tune]' "
                     "(or use --search pattern)"
                 ) from None
-        lineup = parse_bots(bots, players, card_ids=rs.catalogue.ids)
+        # the players, bots and seed checked on the start values, before any try is played
+        lineup = checked_match(rs, players, bots, seed, checked.document).bots
         if output is not None and os.path.lexists(output):
             raise InputError(f"--output {shown(output)} exists already: tune writes only new files")
         destination = output if output is not None else tuned_path(os.fspath(checked.file))
+        _check_writable(destination, "--output" if output is not None else "the tuned file")
         report_dir = report_directory(report)
         notes(note, lineup)
         names = marks.names
+        width = shutil.get_terminal_size((80, 24)).columns
+
+        def say(line: str) -> None:
+            for part in _wrapped(line, width):
+                _echo_beside_the_bar(part)
+
         if not as_json:
-            typer.echo(
-                f"{shown(rs.name)}: tuning {len(names)} number{'s' if len(names) > 1 else ''}, {players} players, "
-                f"bots {shown(bots)}, {games} games per try, seed {seed}, at most {budget} tries"
-            )
+            say(f"{shown(rs.name)}: tuning {_counted(len(names), 'number')}, {players} players, bots {shown(bots)}")
+            say(f"{games} games per try, seed {seed}, at most {_counted(budget, 'try', 'tries')}")
             for t in targets:
-                typer.echo(f"target {shown(t.text)}: {shown(t.describe(players))}")
-            typer.echo("values: " + ", ".join(f"{shown(m.name)} [{m.low}, {m.high}]" for m in marks.marks))
+                say(f"target {shown(t.text)}: {shown(t.describe(players))}")
+            say("values: " + ", ".join(f"{shown(m.name)} [{m.low}, {m.high}]" for m in marks.marks))
 
         def said(t: Try) -> None:
             if not as_json:
-                typer.echo(_try_line(t, names))
+                say(_try_line(t, names))
 
-        with run_errors(), progress_bar(rs.id, games * budget, quiet) as advance:
+        # what the search plays, said the same to it and in its JSON
+        settings: dict[str, Any] = {
+            "players": players,
+            "bots": lineup,
+            "games": games,
+            "seed": seed,
+            "budget": budget,
+            "search": search,
+        }
+        with run_errors(), progress_bar(rs.id, games * _tries_at_most(marks, budget), quiet) as advance:
             result = run_tune(
-                rule_file,
-                marks,
-                targets,
-                players=players,
-                bots=lineup,
-                games=games,
-                seed=seed,
-                budget=budget,
-                allow=allow,
-                jobs=jobs_used,
-                progress=advance,
-                on_try=said,
-                search=search,
+                rule_file, marks, targets, allow=allow, jobs=jobs_used, progress=advance, on_try=said, **settings
             )
         best, start = result.best, result.start
         if best is None or best.invalid is not None:
             fail(f"no try gave a playable ruleset ({result.stopped})", 128 + result.signum if result.signum else 1)
             return
-        write_tuned(marks, best.values, destination)
+        _write(marks, best.values, destination)
+        history = result_json(
+            result, ruleset=rs.id, file=checked.file, targets=targets, written=destination, **settings
+        )
         if as_json:
-            out = result_json(
-                result,
-                ruleset=rs.id,
-                file=checked.file,
-                players=players,
-                bots=lineup,
-                games=games,
-                seed=seed,
-                budget=budget,
-                targets=targets,
-                search=search,
-                written=destination,
-            )
-            typer.echo(json.dumps(out, indent=2))
+            typer.echo(json.dumps(history, indent=2))
         else:
-            typer.echo(f"stopped: {result.stopped} ({len(result.tries)} of {budget} tries)")
-            typer.echo("best values:")
+            say(f"stopped: {result.stopped} ({len(result.tries)} of {_counted(budget, 'try', 'tries')})")
+            say("best values:")
             for m in marks.marks:
                 was = "" if best.values[m.name] == m.start else f" (was {m.start})"
-                typer.echo(f"  {shown(m.name)} = {best.values[m.name]}{was}")
+                say(f"  {shown(m.name)} = {best.values[m.name]}{was}")
             verdict = (
                 "meets the target, every interval inside"
                 if best.inside
@@ -204,10 +200,10 @@ def tune(
                 if best.met
                 else f"misses the target by {best.miss:.1f}"
             )
-            typer.echo(f"figures of try {best.number}, which {verdict}:")
+            say(f"figures of try {best.number}, which {verdict}:")
             for line in _figure_lines(best):
-                typer.echo(line)
-            typer.echo(f"wrote {shown(destination)}")
+                say(line)
+            typer.echo(f"wrote {shown(destination)}")  # a path is copied whole: never broken across lines
         if report_dir is not None:
             sides = [(f"start values (try {start.number})", start.run)] if start is not None and start.run else []
             if best.run and (start is None or best.number != start.number):
@@ -223,20 +219,76 @@ def tune(
                 command=shlex.join(command),
                 sides=sides,
             )
-            history = result_json(
-                result,
-                ruleset=rs.id,
-                file=checked.file,
-                players=players,
-                bots=lineup,
-                games=games,
-                seed=seed,
-                budget=budget,
-                targets=targets,
-                search=search,
-                written=destination,
-            )
-            with open(os.path.join(os.fspath(report_dir), "search.json"), "w", encoding="utf-8") as f:
-                json.dump(history, f, indent=2)
+            path = os.path.join(os.fspath(report_dir), "search.json")
+            try:
+                with open(path, "w", encoding="utf-8") as f:
+                    json.dump(history, f, indent=2)
+            except OSError as e:
+                raise OSError(e.errno, e.strerror, path) from None
         if result.signum:
             leave_interrupted(result.stopped, result.signum, said=not as_json)
+
+
+def _wrapped(line: str, width: int) -> list[str]:
+    """``line`` broken between words to fit ``width`` columns, the lines after the first
+    indented four more than it."""
+    indent = " " * (len(line) - len(line.lstrip(" ")))
+    return textwrap.wrap(
+        line,
+        max(width, 40),
+        subsequent_indent=indent + "    ",
+        break_on_hyphens=False,
+        drop_whitespace=True,
+    ) or [line]
+
+
+def _echo_beside_the_bar(line: str) -> None:
+    """A line on standard output that, while the progress bar is drawn on the same
+    terminal, is printed above the bar rather than after it on the bar's own line."""
+    from rich.file_proxy import FileProxy
+
+    if isinstance(sys.stdout, FileProxy) and sys.__stdout__ is not None and sys.__stdout__.isatty():
+        sys.stdout.write(line + "\n")  # the bar's console prints it above the bar (the same terminal)
+        sys.stdout.flush()
+    else:  # no bar, or standard output is not the terminal the bar is on
+        typer.echo(line)
+
+
+def _tries_at_most(marks, budget: int) -> int:
+    """The most tries the search can play: the budget, or every set of values when there are fewer."""
+    return min(budget, math.prod(m.size for m in marks.marks))
+
+
+def _counted(n: int, one: str, many: str | None = None) -> str:
+    """``1 try``, ``8 tries``."""
+    return f"{n} {one if n == 1 else many or one + 's'}"
+
+
+def _marks_elsewhere(checked) -> str:
+    """What to do about a rule file without tune marks: tune its parent's, if a parent has some."""
+    parents = [m for m in (checked.all_marks or ())[1:] if m]
+    if parents:
+        return (
+            f"the tune marks are in {shown(parents[0].file)}, which it extends "
+            "(a parent's marks are read as their starts; tune that file)"
+        )
+    return "write a number as {tune: [LOW, HIGH]} to tune it"
+
+
+def _check_writable(path: str, what: str) -> None:
+    """Refuse, before any try is played, a tuned file that could not be written."""
+    folder = os.path.dirname(os.path.abspath(path))
+    if not os.path.isdir(folder):
+        raise InputError(f"{what} {shown(path)}: no directory {shown(folder)} to write it in")
+    if not os.access(folder, os.W_OK | os.X_OK):
+        raise InputError(f"{what} {shown(path)}: the directory {shown(folder)} cannot be written to")
+
+
+def _write(marks, values, destination: str) -> None:
+    """The tuned file written; a full disk ends as every command's does (status 74), any other failure in a message."""
+    try:
+        write_tuned(marks, values, destination)
+    except OSError as e:
+        if e.errno in NO_ROOM:
+            raise
+        raise InputError(f"cannot write {shown(destination)}: {e.strerror or e}") from None

@@ -89,11 +89,12 @@ def validate(
 ) -> None:
     """Check rule files against the schema and the semantic rules.
 
-    Every problem is reported, one per line, as FILE:LINE:COLUMN: error: MESSAGE.
-    Exits 2 if an argument is not a file that can be read (missing, a directory
-    without rule files, a FIFO, a device, no permission), else 1 if any file has a
-    problem, 0 if all are valid. `extends:` may name a bundled ruleset or a file in
-    the extending file's directory; --allow-path DIR widens that.
+    Every problem is reported, one per line, as FILE:LINE:COLUMN: error:
+    MESSAGE. Exits 2 if an argument is not a file that can be read (missing, a
+    directory without rule files, a FIFO, a device, no permission), else 1 if
+    any file has a problem, 0 if all are valid. `extends:` may name a bundled
+    ruleset or a file in the extending file's directory; --allow-path DIR
+    widens that.
     """
     reports = []
     failed = False

@@ -41,6 +41,7 @@ import attrs
 
 from ruledraft.engine.scoresheet import PlayedGame, Scoring, keep_cards, score_scoring, turns_needed
 from ruledraft.errors import InputError
+from ruledraft.lab.extra_counts import SeatsAndCards
 from ruledraft.lab.statistics import mean_interval
 from ruledraft.language.ruleset import CompiledRuleset
 from ruledraft.tableau import Tableau
@@ -222,16 +223,15 @@ def table_losses(ruleset: CompiledRuleset, rounds: Sequence[Sequence[Sequence[in
     return game_losses(ruleset, PlayedGame.from_tables(ruleset, rounds))
 
 
-class MarginalCounts:
+class MarginalCounts(SeatsAndCards):
     """The marginal points of every card over a simulation (see the module docstring):
     integer sums that merge exactly, the game as the unit."""
 
     key = "marginal"
 
     def __init__(self, players: int, card_ids: Sequence[str]) -> None:
-        K = len(card_ids)
-        self.players = players
-        self.card_ids = tuple(card_ids)
+        super().__init__(players, card_ids)
+        K = len(self.card_ids)
         self.games = 0
         #: per card: copies valued; the sum over games of the game's marginal points
         #: (all player seats), and of its square
@@ -239,14 +239,6 @@ class MarginalCounts:
         self.points = [0] * K
         self.squares = [0] * K
         self._valuer: _Valuer | None = None
-
-    @classmethod
-    def for_game(cls, game: Any) -> MarginalCounts:
-        """Empty counts for games of ``game`` (an engine ``Game``)."""
-        return cls(game.num_players, game.ruleset.catalogue.ids)
-
-    def empty_copy(self) -> MarginalCounts:
-        return MarginalCounts(self.players, self.card_ids)
 
     def add_state(self, state: Any) -> None:
         if self._valuer is None or self._valuer.ruleset is not state.game.ruleset:

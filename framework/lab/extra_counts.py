@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable, Sequence
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
 from ruledraft.lab.figures import LabTally
 
@@ -47,6 +47,29 @@ class ExtraCounts(Protocol):
 
 #: ``factory(game)``: an empty extra count for games of ``game`` (an engine ``Game``)
 ExtraFactory = Callable[[Any], ExtraCounts]
+
+
+_Counts = TypeVar("_Counts", bound="SeatsAndCards")
+
+
+class SeatsAndCards:
+    """An extra count made from the table's player count and the ruleset's card ids:
+    its ``for_game`` (an :data:`ExtraFactory`) and ``empty_copy``, written once."""
+
+    players: int
+    card_ids: tuple[str, ...]
+
+    def __init__(self, players: int, card_ids: Sequence[str]) -> None:
+        self.players = players
+        self.card_ids = tuple(card_ids)
+
+    @classmethod
+    def for_game(cls: type[_Counts], game: Any) -> _Counts:
+        """Empty counts for games of ``game`` (an engine ``Game``)."""
+        return cls(game.num_players, game.ruleset.catalogue.ids)
+
+    def empty_copy(self: _Counts) -> _Counts:
+        return type(self)(self.players, self.card_ids)
 
 
 class _TallyView:

@@ -50,6 +50,7 @@ from fractions import Fraction
 from operator import add
 from typing import Any
 
+from ruledraft.lab.extra_counts import SeatsAndCards
 from ruledraft.lab.figures import quantiles
 from ruledraft.lab.rotation import bot_shares
 from ruledraft.lab.rotation import seatings as seatings  # where the command and tests found it
@@ -191,16 +192,15 @@ def _bump(histogram: dict, key: Any, by: int = 1) -> None:
     histogram[key] = histogram.get(key, 0) + by
 
 
-class QualityCounts:
+class QualityCounts(SeatsAndCards):
     """The per-game measures over a run, as integer sums and histograms that merge
     exactly (an extra count beside the lab's tally: :mod:`ruledraft.lab.extra_counts`)."""
 
     key = "quality"
 
     def __init__(self, players: int, card_ids: Sequence[str]) -> None:
-        K = len(card_ids)
-        self.players = players
-        self.card_ids = tuple(card_ids)
+        super().__init__(players, card_ids)
+        K = len(self.card_ids)
         self.games = 0
         #: chosen turns per game -> games
         self.turns: dict[int, int] = {}
@@ -226,14 +226,6 @@ class QualityCounts:
         self.unit = math.lcm(*range(1, K + 1))
         self.expected = [0] * K
         self.with_expected = [0] * (K * K)
-
-    @classmethod
-    def for_game(cls, game: Any) -> QualityCounts:
-        """Empty counts for games of ``game`` (an engine ``Game``)."""
-        return cls(game.num_players, game.ruleset.catalogue.ids)
-
-    def empty_copy(self) -> QualityCounts:
-        return QualityCounts(self.players, self.card_ids)
 
     def add_state(self, state: Any) -> None:
         self.add_trace(GameTrace(state))

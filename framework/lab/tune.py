@@ -52,8 +52,10 @@ The JSON shape (``tune --json``)
 
 from __future__ import annotations
 
+import contextlib
 import math
 import os
+import warnings
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
@@ -94,18 +96,24 @@ def _num(x: float) -> str:
     return f"{x:g}" if x == int(x) else f"{x:.1f}"
 
 
+def _escaped(text: str) -> str:
+    """``text`` with control characters (an escape sequence, a bell) written as escapes."""
+    return "".join(c if c.isprintable() else c.encode("unicode_escape").decode("ascii") for c in text)
+
+
 def parse_target(text: str, card_ids: Sequence[str] = ()) -> Target:
     """``cards:K``, ``cards:K:CARD,CARD``, ``seats:K`` or ``points:MEAN:K`` (:class:`InputError` otherwise)."""
     parts = [p.strip() for p in text.split(":")]
     kind = parts[0]
+    said = _escaped(text)
 
     def number(word: str, what: str) -> float:
         try:
             x = float(word)
         except ValueError:
-            raise InputError(f"--target {text}: {what} must be a number, not {word!r}") from None
+            raise InputError(f"--target {said}: {what} must be a number, not {word!r}") from None
         if not math.isfinite(x):
-            raise InputError(f"--target {text}: {what} must be a finite number")
+            raise InputError(f"--target {said}: {what} must be a finite number")
         return x
 
     if kind == "cards" and len(parts) in (2, 3):
@@ -118,16 +126,19 @@ def parse_target(text: str, card_ids: Sequence[str] = ()) -> Target:
                 from ruledraft.language.suggest import did_you_mean
 
                 name = unknown[0] if unknown else ""
-                raise InputError(f"--target {text}: no card '{name}'{did_you_mean(name, list(card_ids))}")
+                if not cards:
+                    raise InputError(f"--target {said}: name the cards after K (cards:K:CARD,CARD)")
+                raise InputError(f"--target {said}: no card {name!r}{did_you_mean(name, list(card_ids))}")
         target = Target(text, "cards", within, cards=cards)
     elif kind == "seats" and len(parts) == 2:
         target = Target(text, "seats", number(parts[1], "K"))
     elif kind == "points" and len(parts) == 3:
-        target = Target(text, "points", number(parts[2], "K"), value=number(parts[1], "MEAN"))
+        mean = number(parts[1], "MEAN")
+        target = Target(text, "points", number(parts[2], "K"), value=mean)
     else:
         raise InputError(f"--target takes {TARGET_FORMS}, not {text!r}")
     if target.within < 0:
-        raise InputError(f"--target {text}: K must not be negative")
+        raise InputError(f"--target {said}: K must not be negative")
     return target
 
 
@@ -373,6 +384,20 @@ def tpe_search(
             f"the tpe search needs optuna, which is not installed: {INSTALL_TPE} (or use --search pattern)"
         ) from None
     optuna.logging.set_verbosity(optuna.logging.WARNING)
+    with warnings.catch_warnings():  # numpy's warnings from inside the sampler are no news to a designer
+        warnings.simplefilter("ignore", RuntimeWarning)
+        return _tpe(optuna, marks, trial, budget, count, seed)
+
+
+def _tpe(
+    optuna: Any,
+    marks: TuneMarks,
+    trial: Callable[[Mapping[str, int]], Try],
+    budget: int,
+    count: Callable[[], int],
+    seed: int,
+) -> tuple[Try, str]:
+    """:func:`tpe_search`'s loop, ``optuna`` imported."""
     sampler = optuna.samplers.TPESampler(seed=seed % 2**32, n_startup_trials=TPE_STARTUP)
     study = optuna.create_study(sampler=sampler)
     study.enqueue_trial(marks.starts())
@@ -481,15 +506,23 @@ def tuned_path(source: str) -> str:
 
 def write_tuned(marks: TuneMarks, values: Mapping[str, int], path: str) -> None:
     """The rule file with ``values`` in place of its tune marks, written to ``path``, a
-    new file (:class:`InputError` if there is one already: nothing is overwritten)."""
+    new file (:class:`InputError` if there is one already: nothing is overwritten). A
+    write that fails once the file is made (a full disk) removes it and raises
+    :class:`OSError` naming ``path``."""
     text = tuned_text(marks, values)
     try:
-        with open(path, "x", encoding="utf-8", newline="") as f:
-            f.write(text)
+        f = open(path, "x", encoding="utf-8", newline="")
     except FileExistsError:
         raise InputError(f"{path} exists already: tune writes only new files") from None
     except OSError as e:
         raise InputError(f"cannot write {path}: {e.strerror or e}") from None
+    try:
+        with f:
+            f.write(text)
+    except OSError as e:  # a full disk: no half-written rule file is left behind
+        with contextlib.suppress(OSError):
+            os.unlink(path)
+        raise OSError(e.errno, e.strerror, path) from None
 
 
 def result_json(

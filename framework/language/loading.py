@@ -37,6 +37,8 @@ class CheckResult:
     files: tuple[str, ...] = ()
     #: the rule file's tune marks and the numbers put in their places (none: an empty set)
     marks: TuneMarks | None = None
+    #: the tune marks of every file read, in the order of ``files`` (a parent's are read as their starts)
+    all_marks: tuple[TuneMarks, ...] = ()
 
     @property
     def ok(self) -> bool:
@@ -73,6 +75,8 @@ def check_ruleset(
     def check(document: Any) -> list[Diagnostic]:
         files.append(document.file)
         problems = check_schema(document)
+        if problems and marked and marked[-1]:  # marked[-1]: this document's tune marks
+            problems = _at_marks(problems, marked[-1])
         if problems and len(files) == 1 and isinstance(document.data, dict):
             judged.append(accepted_sections(document.data))
             if judged[0](("extends",)):
@@ -99,7 +103,22 @@ def check_ruleset(
     diagnostics = list(getattr(doc, "warnings", [])) + found
     if ruleset is None:
         return CheckResult(file, None, diagnostics)
-    return CheckResult(file, ruleset, diagnostics, doc, tuple(files), marked[0] if marked else None)  # warnings only
+    marks = marked[0] if marked else None
+    return CheckResult(file, ruleset, diagnostics, doc, tuple(files), marks, tuple(marked))  # warnings only
+
+
+def _at_marks(problems: list[Diagnostic], marks: TuneMarks) -> list[Diagnostic]:
+    """A schema problem where a tune mark is written says that the mark put a whole
+    number there (a mark stands only for a whole number: not for a name, say)."""
+    places = {(m.line, m.column): m for m in marks.marks}
+    out = []
+    for d in problems:
+        mark = places.get((d.line, d.column))
+        if mark is not None:
+            value = marks.values.get(mark.name, mark.start)
+            d = attrs.evolve(d, message=f"{d.message} (tune mark {mark.name} stands for a whole number, here {value})")
+        out.append(d)
+    return out
 
 
 def load_ruleset(

@@ -9,14 +9,15 @@ factor -- may be written as a *tune mark*::
 This pass runs on the file named on the command line, between the YAML loader and
 the schema (``yaml_loader -> tunable -> inheritance -> schema_check -> build``): it
 finds every mapping with a ``tune`` key, checks it (located errors: a range that is
-not two whole numbers, low above high, a start outside the range, other keys, too
-many marks, a mark behind an anchor or alias), records where it is written
-(:class:`TuneMark`: its path, a name such as ``scoring[sashimi].points``, its line,
-column and the span of text it covers) and puts a number in its place: the start,
-or the value asked for. Every later stage sees an ordinary rule file, so
-``validate``, ``show`` and ``simulate`` on a file with tune marks work as on the file
-with those numbers written in. :func:`tuned_text` writes the numbers into the text
-at the recorded spans (comments and layout kept): the tuned rule file.
+not two whole numbers or reaches past ±1,000,000, low above high, a start outside
+the range, other keys, too many marks, a mark behind an anchor or alias), records
+where it is written (:class:`TuneMark`: its path, a name such as
+``scoring[sashimi].points``, its line, column and the span of text it covers) and
+puts a number in its place: the start, or the value asked for. Every later stage
+sees an ordinary rule file, so ``validate``, ``show`` and ``simulate`` on a file
+with tune marks work as on the file with those numbers written in.
+:func:`tuned_text` writes the numbers into the text at the recorded spans (comments
+and layout kept): the tuned rule file.
 
 A parent named by ``extends:`` may hold tune marks too; they are replaced by their
 starts and are not tuned (tune the file that holds them).
@@ -32,10 +33,12 @@ import attrs
 from ruledraft.errors import Diagnostic, RulesetError
 from ruledraft.language.yaml_loader import Document
 
-__all__ = ["MAX_MARKS", "TuneMark", "TuneMarks", "apply_marks", "find_marks", "tuned_text"]
+__all__ = ["MAX_END", "MAX_MARKS", "TuneMark", "TuneMarks", "apply_marks", "find_marks", "tuned_text"]
 
 #: the most tune marks one file may hold (each one multiplies the search)
 MAX_MARKS = 12
+#: the largest size of a mark's ends (the largest number a rule file's schema allows anywhere)
+MAX_END = 1_000_000
 #: the keys a tune mark may have
 _KEYS = ("tune", "start")
 
@@ -196,6 +199,15 @@ def find_marks(doc: Document) -> tuple[list[TuneMark], list[Diagnostic]]:
                     doc.diagnostic(
                         path + ("tune", n),
                         f"tune mark {name}: the range's {('low', 'high')[n]} end must be a whole number, not {bound!r}",
+                    )
+                )
+        for n, bound in enumerate(bounds):
+            if _is_whole(bound) and abs(bound) > MAX_END:
+                problems.append(
+                    doc.diagnostic(
+                        path + ("tune", n),
+                        f"tune mark {name}: the range's {('low', 'high')[n]} end must lie within "
+                        f"±{MAX_END:,}, not {bound}",
                     )
                 )
         if len(problems) > before:

@@ -1,0 +1,220 @@
+"""``ruledraft tune`` given what a stranger gives it: options the ruleset cannot play, a
+tuned file with nowhere to go, a full disk, marks in a parent, escape sequences in a
+target, many marks at 80 columns, a mark's range as wide as the schema allows, a
+terminal where the progress bar and the tries share the screen."""
+
+from __future__ import annotations
+
+import errno
+import fcntl
+import os
+import pty
+import re
+import select
+import shutil
+import struct
+import subprocess
+import sys
+import termios
+import time
+
+import pytest
+from paths import DATA, ROOT
+from typer.testing import CliRunner
+
+import ruledraft.lab.tune as tune_module
+from ruledraft.cli import app as app_module
+from ruledraft.cli.app import app
+
+runner = CliRunner()
+VARIANT = DATA / "tune" / "sushi-go-squid-12.yaml"
+QUICK = ["-p", "2", "-b", "random", "-g", "4", "--budget", "1", "-q", "-t", "seats:5"]
+
+
+@pytest.fixture
+def variant(tmp_path):
+    path = tmp_path / "variant.yaml"
+    shutil.copy(VARIANT, path)
+    return path
+
+
+def invoke(*args, **kwargs):
+    return runner.invoke(app, ["tune", *(str(a) for a in args)], **kwargs)
+
+
+def test_players_the_ruleset_cannot_seat_are_refused_before_any_try(variant):
+    """-p 9 on a 2-5 player game: one message and status 2 at once, not a search of unplayable tries."""
+    result = invoke(variant, *QUICK, "-p", "9")
+    assert result.exit_code == 2
+    assert result.output.strip() == "error: Sushi Go! (squid nigiri worth 12) is for 2-5 players, not 9"
+    assert sorted(p.name for p in variant.parent.iterdir()) == ["variant.yaml"]
+
+
+@pytest.mark.parametrize("where", ["missing/out.yaml", "variant.yaml/out.yaml"], ids=["no folder", "under a file"])
+def test_an_output_with_no_folder_to_go_in_is_refused_before_any_try(variant, where):
+    """--output in a folder that does not exist (or under a file): refused before the search, nothing written."""
+    target = variant.parent / where
+    result = invoke(variant, *QUICK, "-o", target)
+    assert result.exit_code == 2
+    assert result.output.startswith(f"error: --output {target}: no directory ")
+    assert "try" not in result.output
+    assert sorted(p.name for p in variant.parent.iterdir()) == ["variant.yaml"]
+
+
+def test_a_full_disk_ends_with_status_74_and_leaves_no_half_written_file(variant, monkeypatch, capsys):
+    """The tuned file's write failing with ENOSPC: one line naming it, status 74, and no empty file left behind."""
+    real_open = open
+
+    def full_open(path, mode="r", *args, **kwargs):
+        f = real_open(path, mode, *args, **kwargs)
+        if "x" in mode:
+
+            def write(_text):
+                raise OSError(errno.ENOSPC, "No space left on device")
+
+            f.write = write
+        return f
+
+    monkeypatch.setattr(tune_module, "open", full_open, raising=False)
+    monkeypatch.setattr(sys, "argv", ["ruledraft", "tune", str(variant), *QUICK])
+    with pytest.raises(SystemExit) as stop:
+        app_module.main()
+    assert stop.value.code == 74
+    tuned = variant.with_name("variant.tuned.yaml")
+    assert capsys.readouterr().err.strip().splitlines()[-1] == (
+        f"ruledraft: cannot write {tuned}: No space left on device"
+    )
+    assert not tuned.exists()
+
+
+def test_a_file_whose_parent_holds_the_marks_is_told_to_tune_the_parent(variant):
+    """A child of a file with tune marks has none of its own: the message names the parent that has them."""
+    child = variant.with_name("child.yaml")
+    child.write_text("format: 1\nid: child\nname: Child\nextends: variant.yaml\n", encoding="utf-8")
+    result = invoke(child, *QUICK)
+    assert result.exit_code == 2
+    assert result.output.strip() == (
+        f"error: {child} has no tune marks: the tune marks are in {variant}, which it extends "
+        "(a parent's marks are read as their starts; tune that file)"
+    )
+
+
+@pytest.mark.parametrize(
+    "target",
+    ["cards:\x1b[31mx", "cards:5:\x1b[31mx", "seats:-1\x07", "points:\x1b]0;t\x07:3"],
+    ids=["K", "card", "negative", "MEAN"],
+)
+def test_an_escape_sequence_in_a_target_reaches_the_terminal_as_text(variant, target):
+    """A --target holding ESC or BEL is refused with them written as escapes, never sent raw to the terminal."""
+    result = invoke(variant, *QUICK, "-t", target, color=True)  # color: nothing is stripped on the way
+    assert result.exit_code == 2
+    assert result.output.startswith("error: --target ")
+    assert "\x1b" not in result.output and "\x07" not in result.output
+    assert "\\x1b" in result.output or "\\x07" in result.output
+
+
+def test_a_cards_target_naming_no_card_says_to_name_some(variant):
+    """`cards:5:` (the list left empty) asks for the cards, rather than saying there is no card ''."""
+    result = invoke(variant, *QUICK, "-t", "cards:5:")
+    assert result.exit_code == 2
+    assert result.output.strip() == "error: --target cards:5:: name the cards after K (cards:K:CARD,CARD)"
+
+
+def test_ten_marks_and_every_card_fit_80_columns(tmp_path):
+    """Ten marks, every card targeted, an invalid try's message: no line printed wider than 80 columns."""
+    text = (ROOT / "rulesets" / "sushi-go.yaml").read_text(encoding="utf-8")
+    lines, marked = [], 0
+    for line in text.splitlines():
+        if "count: " in line and "{id:" in line and marked < 10:
+            count = line.split("count: ")[1].split(",")[0]
+            line = line.replace(f"count: {count},", f"count: {{tune: [1, 20], start: {count}}},")
+            marked += 1
+        lines.append("id: many-marks" if line.startswith("id:") else line)
+    assert marked == 10
+    (tmp_path / "many.yaml").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    result = invoke(tmp_path / "many.yaml", *QUICK, "-t", "cards:1", "--budget", "3", env={"COLUMNS": "80"})
+    assert result.exit_code == 0, result.output
+    printed = result.output.splitlines()
+    assert sum(line.startswith("  try ") for line in printed) == 3
+    assert [line for line in printed if len(line) > 80 and not line.startswith("wrote ")] == []
+    assert printed[1] == "4 games per try, seed 0, at most 3 tries"
+
+
+def test_one_try_is_said_in_the_singular(variant):
+    """--budget 1: 'at most 1 try' and '(1 of 1 try)', not '1 tries'."""
+    result = invoke(variant, *QUICK)
+    assert result.exit_code == 0, result.output
+    assert "at most 1 try\n" in result.output and "(1 of 1 try)" in result.output
+    assert "1 tries" not in result.output
+
+
+def test_a_range_as_wide_as_the_schema_allows_is_searched_without_warnings(tmp_path):
+    """A mark over [-1000000, 1000000] with TPE: the tries run and nothing but the tries reaches standard error."""
+    path = tmp_path / "wide.yaml"
+    path.write_text(
+        VARIANT.read_text(encoding="utf-8").replace(
+            "{tune: [1, 12], start: 12}", "{tune: [-1000000, 1000000], start: 3}"
+        ),
+        encoding="utf-8",
+    )
+    result = invoke(path, *QUICK, "--budget", "8")
+    assert result.exit_code == 0, result.output
+    assert result.stderr == ""
+    assert sum(line.startswith("  try ") for line in result.stdout.splitlines()) == 8
+
+
+def test_in_a_terminal_each_try_line_starts_its_own_line_above_the_progress_bar(variant):
+    """Standard output and error one 80-column terminal: every try is printed on a line of its own, never after the bar."""
+    master, slave = pty.openpty()
+    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 30, 80, 0, 0))
+    env = {k: v for k, v in os.environ.items() if k not in ("COLUMNS", "LINES")}
+    env.update(TERM="xterm", PYTHONIOENCODING="utf-8")
+    args = ["-p", "3", "-b", "greedy", "-g", "40", "-t", "cards:5", "--budget", "3", "--search", "pattern"]
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "ruledraft", "tune", str(variant), *args],
+        stdin=subprocess.DEVNULL,
+        stdout=slave,
+        stderr=slave,
+        env=env,
+        start_new_session=True,
+    )
+    os.close(slave)
+    raw = b""
+    deadline = time.monotonic() + 300
+    try:
+        while time.monotonic() < deadline:
+            ready, _, _ = select.select([master], [], [], 0.5)
+            if ready:
+                try:
+                    chunk = os.read(master, 65536)
+                except OSError:  # the terminal closed: the command ended
+                    break
+                if not chunk:
+                    break
+                raw += chunk
+            elif proc.poll() is not None:
+                break
+    finally:
+        os.close(master)
+        if proc.poll() is None:
+            os.killpg(proc.pid, 9)
+        proc.wait()
+    assert proc.returncode == 0, raw.decode("utf-8", "replace")
+    text = re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", raw.decode("utf-8", "replace"))
+    starts = [m.start() for m in re.finditer(r"try +\d+: ", text)]
+    assert len(starts) == 3
+    for at in starts:
+        line_start = max(text.rfind("\r", 0, at), text.rfind("\n", 0, at)) + 1
+        assert text[line_start:at].strip() == "", repr(text[line_start : at + 20])
+
+
+def test_the_progress_bar_counts_only_the_tries_the_marks_allow():
+    """Two marks of 3 and 2 values allow 6 tries: with --budget 10000 the bar's total is 6 tries' games, not 10000."""
+    from ruledraft.cli.tune import _tries_at_most
+    from ruledraft.language.tunable import apply_marks
+    from ruledraft.language.yaml_loader import load_document
+
+    _, marks = apply_marks(load_document("a: {tune: [1, 3]}\nb: {tune: [0, 1]}\n", "r.yaml"))
+    assert [m.size for m in marks.marks] == [3, 2]
+    assert _tries_at_most(marks, 10_000) == 6
+    assert _tries_at_most(marks, 4) == 4
