@@ -74,3 +74,16 @@ def test_too_many_games_in_all_are_refused_before_playing():
     result = runner.invoke(app, ["tournament", "sushi-go-party-starter", "-b", bots, "-p", "6", "-g", "1000000", "-q"])
     assert result.exit_code == 2
     assert f"more than the {MAX_GAMES:,} a tournament plays" in result.output
+
+
+def test_a_bot_from_a_file_that_cannot_be_made_is_one_line_not_an_internal_error(tmp_path, monkeypatch):
+    """A bot whose constructor raises is named with its error, exit 1 (was 'internal error', exit 70)."""
+    (tmp_path / "bots.py").write_text(LONG_BOT)
+    monkeypatch.chdir(tmp_path)
+    for jobs in ("1", "2"):
+        result = runner.invoke(
+            app, ["tournament", "sushi-go", "-b", "greedy,bots.py:BadInit", "-g", "2", "-q", "-j", jobs]
+        )
+        assert result.exit_code == 1, result.output
+        assert "bots.py:BadInit' could not be made: ValueError: cannot start" in result.output
+        assert "internal error" not in result.output
