@@ -1,0 +1,44 @@
+"""``ruledraft serve`` tried as a stranger: a busy port, damaged journals, the lobby's words."""
+
+from __future__ import annotations
+
+import socket
+
+import pytest
+from typer.testing import CliRunner
+
+from ruledraft.cli.app import app
+
+pytest.importorskip("starlette")
+
+runner = CliRunner()
+
+
+def serve_quietly(monkeypatch, *args: str):
+    """``ruledraft serve ARGS`` with the server's run replaced by nothing (it returns at once)."""
+    uvicorn = pytest.importorskip("uvicorn")
+    monkeypatch.setattr(uvicorn.Server, "run", lambda self, sockets=None: None)
+    return runner.invoke(app, ["serve", *args])
+
+
+def test_a_port_in_use_journals_no_table_that_resume_would_bring_back(monkeypatch, tmp_path):
+    """The port is taken before the table is opened: nothing is left in the journal."""
+    journal = tmp_path / "tables"
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        port = busy.getsockname()[1]
+        result = serve_quietly(monkeypatch, "sushi-go", "--port", str(port), "--journal", str(journal))
+    assert result.exit_code == 2
+    assert not journal.exists() or not any(journal.iterdir())
+
+
+def test_a_table_that_cannot_be_opened_leaves_the_port_free(monkeypatch, tmp_path):
+    """--humans 9 at 4 players is refused in one line and the port bound first is closed again."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    result = serve_quietly(monkeypatch, "sushi-go", "--humans", "9", "--port", str(port), "--journal", str(tmp_path))
+    assert result.exit_code == 2 and "not 9" in result.stderr
+    with socket.socket() as again:
+        again.bind(("127.0.0.1", port))
