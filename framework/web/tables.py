@@ -385,12 +385,19 @@ class Tables:
             except (InputError, RulesetError, ActionError, IllegalMoveError, ValueError, KeyError, TypeError) as e:
                 problems.append(f"{folder.name}: cannot resume: {e}")
                 continue
+            except (OSError, IndexError, AttributeError) as e:  # a journal edited or damaged by hand
+                problems.append(f"{folder.name}: cannot resume: {type(e).__name__}: {e}")
+                continue
             self.tables[table.id] = table
             resumed.append(table)
         return resumed, problems
 
     def _resume_one(self, folder: Path) -> Table:
         info = json.loads((folder / "table.json").read_text(encoding="utf-8"))
+        if not isinstance(info, dict):
+            raise ValueError("table.json is not a JSON object")
+        if not isinstance(info.get("ruleset"), str):
+            raise ValueError("table.json names no ruleset")
         if info.get("format") != JOURNAL_FORMAT:
             raise ValueError(f"journal format {info.get('format')!r}, expected {JOURNAL_FORMAT}")
         rs = self.ruleset(info["ruleset"])

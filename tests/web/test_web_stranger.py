@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import socket
 
 import pytest
@@ -10,6 +11,8 @@ from typer.testing import CliRunner
 from ruledraft.cli.app import app
 
 pytest.importorskip("starlette")
+
+from ruledraft.web.tables import Tables  # noqa: E402
 
 runner = CliRunner()
 
@@ -42,3 +45,31 @@ def test_a_table_that_cannot_be_opened_leaves_the_port_free(monkeypatch, tmp_pat
     assert result.exit_code == 2 and "not 9" in result.stderr
     with socket.socket() as again:
         again.bind(("127.0.0.1", port))
+
+
+GOOD = {
+    "format": 1,
+    "ruleset": "sushi-go",
+    "ruleset_id": "sushi-go",
+    "players": 3,
+    "seed": 1,
+    "seats": ["human", "random", "random"],
+    "tokens": {"0": "a" * 22},
+    "spectator": "b" * 22,
+}
+
+
+def test_hand_damaged_journals_are_each_named_and_the_server_still_starts(monkeypatch, tmp_path):
+    """A table.json that is a list or names no ruleset, a moves.jsonl that is a folder: a warning each, exit 0."""
+    journal = tmp_path / "tables"
+    for name, info in [("list", []), ("noruleset", {"format": 1, "ruleset": 123}), ("folder", GOOD | {"id": "folder"})]:
+        (journal / name).mkdir(parents=True)
+        (journal / name / "table.json").write_text(json.dumps(info))
+    (journal / "folder" / "moves.jsonl").mkdir()
+    result = serve_quietly(monkeypatch, "--resume", str(journal), "--port", "0")
+    assert result.exit_code == 0, result.output
+    assert "internal error" not in result.output
+    assert "list: cannot resume: table.json is not a JSON object" in result.stderr
+    assert "noruleset: cannot resume: table.json names no ruleset" in result.stderr
+    assert "folder: cannot resume: IsADirectoryError" in result.stderr
+    assert Tables(journal).resume(journal)[0] == []
