@@ -135,6 +135,7 @@ def _tables(
     seed: int | None,
 ) -> tuple[Tables, list[Table]]:
     """The server's tables (journaled in ``where``): those resumed, then the new one asked for."""
+    from ruledraft.engine.state import MAX_SEED
     from ruledraft.web.tables import Tables
 
     opened: list[Table] = []
@@ -152,6 +153,8 @@ def _tables(
         rs = tables.ruleset(ruleset)
         if not 1 <= humans <= players:
             raise InputError(f"--humans must be from 1 to the {players} players, not {humans}")
+        if seed is not None and not 0 <= seed <= MAX_SEED:
+            raise InputError(f"--seed must be a whole number from 0 to {MAX_SEED}, not {seed}")
         bot_seats = players - humans
         specs = parse_bots(bots, bot_seats, card_ids=rs.catalogue.ids) if bot_seats else []
         opened.append(tables.open_table(ruleset, players, humans, specs, seed))

@@ -73,3 +73,32 @@ def test_hand_damaged_journals_are_each_named_and_the_server_still_starts(monkey
     assert "noruleset: cannot resume: table.json names no ruleset" in result.stderr
     assert "folder: cannot resume: IsADirectoryError" in result.stderr
     assert Tables(journal).resume(journal)[0] == []
+
+
+@pytest.mark.parametrize(
+    ("form", "words"),
+    [
+        ({"players": "3", "humans": "9"}, "the people must be from 1 to the 3 players, not 9"),
+        ({"players": "3", "humans": "1", "seed": "9999999999999999"}, "the seed must be a whole number from 0"),
+        ({"players": "3", "humans": "1", "bots": "value:maki_1=abc"}, "bot &#x27;value:maki_1=abc&#x27;: card value"),
+    ],
+)
+def test_the_lobby_speaks_of_its_own_fields_not_of_command_options(tmp_path, form, words):
+    """A web form's error names no --option and says the bot once."""
+    from starlette.testclient import TestClient
+
+    from ruledraft.web.app import create_app
+
+    with TestClient(create_app(Tables(tmp_path))) as client:
+        answer = client.post("/tables", data={"ruleset": "sushi-go", **form})
+    assert answer.status_code == 400
+    assert words in answer.text
+    assert "--" not in answer.text.split('role="alert">')[1].split("<")[0]
+    assert answer.text.count("value:maki_1=abc&#x27;:") <= 1
+
+
+def test_serve_still_names_its_seed_option(monkeypatch, tmp_path):
+    """--seed out of range from the command line: one line naming --seed, exit 2."""
+    result = serve_quietly(monkeypatch, "sushi-go", "--seed", str(2**62), "--port", "0", "--journal", str(tmp_path))
+    assert result.exit_code == 2
+    assert "--seed must be a whole number from 0" in result.stderr
