@@ -10,6 +10,7 @@ import typer
 
 from ruledraft.errors import InputError
 from ruledraft.lab.tournament import RATING, lineups, run_tournament, seatings
+from ruledraft.play.match import check_seed
 
 from .common import checked_ruleset, fail, leave_interrupted, reported_errors, shown, write_html_report
 from .options import (
@@ -132,6 +133,7 @@ def tournament(
             raise InputError("--bots has an empty entry: name a bot between each pair of commas")
         if len(dict.fromkeys(names)) < 2:
             raise InputError("--bots needs at least two different bots for a tournament")
+        check_seed(seed, "--seed")
         where = cluster_wanted(scheduler, cluster, jobs)
         jobs_used, note = parse_jobs(jobs) if where is None else (1, None)
         checked = checked_ruleset(ruleset, allowed_dirs(allow_path))

@@ -87,3 +87,13 @@ def test_a_bot_from_a_file_that_cannot_be_made_is_one_line_not_an_internal_error
         assert result.exit_code == 1, result.output
         assert "bots.py:BadInit' could not be made: ValueError: cannot start" in result.output
         assert "internal error" not in result.output
+
+
+@pytest.mark.parametrize("seed", ["-1", str(2**53)])
+def test_a_seed_out_of_range_is_one_line_naming_the_option(seed):
+    """--seed -1 or 2**53: one line naming --seed, exit 2 (was 'internal error', exit 70)."""
+    result = runner.invoke(
+        app, ["tournament", "sushi-go", "-b", "random,first", "-p", "2", "-g", "2", "-q", "-s", seed]
+    )
+    assert result.exit_code == 2, result.output
+    assert "--seed must be a whole number from 0" in result.output
