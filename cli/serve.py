@@ -6,6 +6,7 @@ import os
 import socket
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import typer
 
@@ -21,6 +22,9 @@ from .options import (
     ruleset_help,
     seat_bots_help,
 )
+
+if TYPE_CHECKING:
+    from ruledraft.web.tables import Table, Tables
 
 NEEDS = "ruledraft serve needs the web extra: pip install 'ruledraft[web]'"
 
@@ -64,7 +68,6 @@ def serve(
     except ImportError:
         fail(f"error: {NEEDS}", 1)
     from ruledraft.web.app import create_app
-    from ruledraft.web.tables import Tables
 
     with reported_errors():
         if ruleset is None and resume is None:
@@ -73,32 +76,24 @@ def serve(
         where = Path(resume if resume is not None else journal)
         if resume is not None and not where.is_dir():
             raise InputError(f"--resume {shown(resume)}: not a directory")
-        try:
-            where.mkdir(parents=True, exist_ok=True)
-        except OSError as e:
-            raise InputError(f"--journal {shown(journal)}: cannot create: {e.strerror}") from None
-        tables = Tables(where, allow)
-        opened = []
-        if resume is not None:
-            resumed, problems = tables.resume(where)
-            for line in problems:
-                typer.echo(shown(f"warning: {line}"), err=True)
-            opened.extend(resumed)
-        if ruleset is not None:
-            rs = tables.ruleset(ruleset)
-            if not 1 <= humans <= players:
-                raise InputError(f"--humans must be from 1 to the {players} players, not {humans}")
-            bot_seats = players - humans
-            specs = parse_bots(bots, bot_seats, card_ids=rs.catalogue.ids) if bot_seats else []
-            opened.append(tables.open_table(ruleset, players, humans, specs, seed))
+        # the port first: a table is journaled only once it can be served
         try:
             sock = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET, socket.SOCK_STREAM)
+        except OSError as e:
+            raise InputError(f"cannot listen on {shown(host)}:{port}: {e.strerror or e}") from None
+        try:
             sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
             sock.bind((host, port))
             sock.listen(128)  # connections wait from now on, before the server takes them
         except (OSError, OverflowError) as e:
+            sock.close()
             raise InputError(f"cannot listen on {shown(host)}:{port}: {getattr(e, 'strerror', None) or e}") from None
         port = sock.getsockname()[1]
+        try:
+            tables, opened = _tables(ruleset, resume, journal, where, allow, players, humans, bots, seed)
+        except BaseException:
+            sock.close()
+            raise
     if host in ("0.0.0.0", "::"):
         typer.echo(
             "warning: listening on every network address: anyone who can reach this machine can open tables here",
@@ -126,3 +121,41 @@ def serve(
     finally:
         tables.close()
         sock.close()
+
+
+def _tables(
+    ruleset: str | None,
+    resume: str | None,
+    journal: str,
+    where: Path,
+    allow: tuple,
+    players: int,
+    humans: int,
+    bots: str,
+    seed: int | None,
+) -> tuple[Tables, list[Table]]:
+    """The server's tables (journaled in ``where``): those resumed, then the new one asked for."""
+    from ruledraft.engine.state import MAX_SEED
+    from ruledraft.web.tables import Tables
+
+    opened: list[Table] = []
+    try:
+        where.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        raise InputError(f"--journal {shown(journal)}: cannot create: {e.strerror}") from None
+    tables = Tables(where, allow)
+    if resume is not None:
+        resumed, problems = tables.resume(where)
+        for line in problems:
+            typer.echo(shown(f"warning: {line}"), err=True)
+        opened.extend(resumed)
+    if ruleset is not None:
+        rs = tables.ruleset(ruleset)
+        if not 1 <= humans <= players:
+            raise InputError(f"--humans must be from 1 to the {players} players, not {humans}")
+        if seed is not None and not 0 <= seed <= MAX_SEED:
+            raise InputError(f"--seed must be a whole number from 0 to {MAX_SEED}, not {seed}")
+        bot_seats = players - humans
+        specs = parse_bots(bots, bot_seats, card_ids=rs.catalogue.ids) if bot_seats else []
+        opened.append(tables.open_table(ruleset, players, humans, specs, seed))
+    return tables, opened

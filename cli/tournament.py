@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import json
 import shlex
+import textwrap
 
 import typer
 
 from ruledraft.errors import InputError
 from ruledraft.lab.tournament import RATING, lineups, run_tournament, seatings
+from ruledraft.play.match import check_seed
 
 from .common import checked_ruleset, fail, leave_interrupted, reported_errors, shown, write_html_report
 from .options import (
@@ -39,26 +41,44 @@ def _ms(x: float | None) -> str:
     return "-" if x is None else f"{x:.3f}"
 
 
+#: the width the summary is laid out for (as when piped: COLUMNS=80)
+WIDTH = 80
+#: the bot column; a longer name takes a line of its own above its figures
+BOT = 16
+
+
+def _wrapped(text: str, indent: str = "") -> list[str]:
+    return textwrap.wrap(text, WIDTH, subsequent_indent=indent, break_long_words=False, break_on_hyphens=False)
+
+
 def tournament_text(result: dict) -> list[str]:
-    """The terminal form: the ranking, then each line-up's win shares."""
-    lines = [
+    """The terminal form: the ranking, then each line-up's win shares (at most 80 columns
+    but for a single word longer than that)."""
+    count = len(result["lineups"])
+    lines = _wrapped(
         f"{shown(result['ruleset'])}, {result['players']} players, seed {result['seed']}: "
-        f"{len(result['lineups'])} line-ups, seats rotated on the same {result['deals']} deals, "
-        f"{result['games']} games; a fair share is {result['fair_share']:.0%}",
+        f"{count} line-up{'' if count == 1 else 's'}, seats rotated on the same {result['deals']} deals, "
+        f"{result['games']} games; a fair share is {result['fair_share']:.0%}"
+    )
+    lines += [
         "",
-        f"{'bot':<16} {'win share':>9}  {'95% interval':<15} {'rating':>6} {'+-':>5} {'ordinal':>7}"
-        f" {'ms/decision':>11} {'p95':>7}",
+        f"{'bot':<{BOT}} {'win share':>9}  {'95% interval':<13} {'rating':>6} {'+-':>4} {'ordinal':>7}"
+        f" {'ms/dec':>7} {'p95':>6}",
     ]
     for row in result["ranking"]:
         low, high = row["win_share_interval"] or (None, None)
         r = row["rating"] or {}
-        interval = "-" if low is None else f"{low:.1%} - {high:.1%}"
+        interval = "-" if low is None else f"{low:.1%}-{high:.1%}"
         mu = "-" if not r else f"{r['mu']:.1f}"
         sigma = "-" if not r else f"{r['sigma']:.1f}"
         ordinal = "-" if not r else f"{r['ordinal']:.1f}"
+        name = shown(row["bot"])
+        if len(name) > BOT:
+            lines.append(name)
+            name = ""
         lines.append(
-            f"{shown(row['bot']):<16} {_pct(row['win_share']):>9}  {interval:<15} {mu:>6} {sigma:>5} {ordinal:>7}"
-            f" {_ms(row['decision_ms_median']):>11} {_ms(row['decision_ms_p95']):>7}"
+            f"{name:<{BOT}} {_pct(row['win_share']):>9}  {interval:<13} {mu:>6} {sigma:>4} {ordinal:>7}"
+            f" {_ms(row['decision_ms_median']):>7} {_ms(row['decision_ms_p95']):>6}"
         )
     lines += ["", "line-up (win share of each bot's seats)"]
     for lu in result["lineups"]:
@@ -68,11 +88,12 @@ def tournament_text(result: dict) -> list[str]:
             else f"{shown(b)} {_pct(v['win_share'])}"
             for b, v in lu["by_bot"].items()
         ]
-        lines.append(f"  {', '.join(parts)}   ({lu['games']} games)")
-    lines += [
-        "",
-        f"rating: {RATING}; ranked by ordinal (mu - 3 sigma). Intervals: Wilson, 95%.",
-    ]
+        lines += _wrapped(f"  {', '.join(parts)}   ({lu['games']} games)", "    ")
+    lines.append("")
+    lines += _wrapped(
+        f"rating: {RATING}; ranked by ordinal (mu - 3 sigma). Intervals: Wilson, 95%. "
+        "ms/dec: CPU milliseconds per decision, median; p95: its 95th percentile."
+    )
     return lines
 
 
@@ -112,6 +133,7 @@ def tournament(
             raise InputError("--bots has an empty entry: name a bot between each pair of commas")
         if len(dict.fromkeys(names)) < 2:
             raise InputError("--bots needs at least two different bots for a tournament")
+        check_seed(seed, "--seed")
         where = cluster_wanted(scheduler, cluster, jobs)
         jobs_used, note = parse_jobs(jobs) if where is None else (1, None)
         checked = checked_ruleset(ruleset, allowed_dirs(allow_path))

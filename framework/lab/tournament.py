@@ -51,6 +51,8 @@ from ruledraft.play.match import check_players, check_seed
 from ruledraft.play.runner import bot_seeds, game_seed, play_game
 
 __all__ = [
+    "MAX_GAMES",
+    "MAX_LINEUPS",
     "RATING",
     "TournamentTally",
     "TournamentWork",
@@ -65,12 +67,23 @@ INSTALL = "pip install 'ruledraft[tournament]'"
 #: decision times are kept in bins this many times wider than the one before (1%)
 _BIN = math.log(1.01)
 _FLOOR = 1e-7  # seconds: the lowest bin's edge
+#: the most line-ups a tournament plays (20 bots at 8 seats would make 2.2 million)
+MAX_LINEUPS = 100_000
+#: the most games a tournament plays in all (every seating of every line-up, every deal)
+MAX_GAMES = 10_000_000
 
 
 def lineups(bots: Sequence[str], players: int) -> list[tuple[str, ...]]:
     """Every multiset of ``players`` bots from ``bots`` (in the order given) with at
-    least two different bots; for one bot, the one line-up of it alone."""
+    least two different bots; for one bot, the one line-up of it alone.
+    :class:`InputError` if there would be more than :data:`MAX_LINEUPS` (counted first)."""
     distinct = list(dict.fromkeys(bots))
+    count = math.comb(len(distinct) + players - 1, players) - (len(distinct) if len(distinct) > 1 else 0)
+    if count > MAX_LINEUPS:
+        raise InputError(
+            f"{len(distinct)} bots at {players} seats make {count:,} line-ups, more than the "
+            f"{MAX_LINEUPS:,} a tournament plays: name fewer bots or play fewer seats"
+        )
     every = list(itertools.combinations_with_replacement(distinct, players))
     mixed = [lu for lu in every if len(set(lu)) > 1]
     return mixed or every
@@ -287,6 +300,12 @@ def run_tournament(
             tables.append(seating)
             table_lineup.append(n)
     deals = -(-games // players)
+    if deals * len(tables) > MAX_GAMES:
+        raise InputError(
+            f"{len(plan):,} line-ups in {len(tables):,} seatings of {deals:,} deals each are "
+            f"{deals * len(tables):,} games, more than the {MAX_GAMES:,} a tournament plays: "
+            "ask fewer --games, or name fewer bots"
+        )
     work = TournamentWork(ShippedRuleset(ruleset, document), players, seed, tables, deals)
     total_games = deals * len(tables)
     if backend is None:

@@ -116,7 +116,12 @@ class BotSpec:
     options: Mapping[str, Any]
 
     def make(self, seed: int) -> Any:
-        return self.kind.factory(seed, **self.options)
+        if not self.kind.foreign:
+            return self.kind.factory(seed, **self.options)
+        try:  # a bot from outside that cannot even be made is its fault, said in one line
+            return self.kind.factory(seed, **self.options)
+        except Exception as e:  # noqa: BLE001 - any failure of a bot is one message
+            raise BotFailure(f"bot '{self.text}' could not be made: {_reason(e)}") from None
 
 
 def options_of(target: object) -> tuple[BotOption, ...]:

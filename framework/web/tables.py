@@ -335,7 +335,7 @@ class Tables:
             raise InputError(str(e)) from None
         del game
         if not 1 <= humans <= players:
-            raise InputError(f"--humans must be from 1 to the {players} players, not {humans}")
+            raise InputError(f"the people must be from 1 to the {players} players, not {humans}")
         names = [b.strip() for b in bots if b.strip()] or ["greedy"]
         kinds: list[str] = []
         for i in range(players - humans):
@@ -348,11 +348,12 @@ class Tables:
             except KeyError:
                 raise InputError(f"unknown bot '{name}' (ruledraft bots lists them)") from None
             except Exception as e:  # noqa: BLE001 - a bot spec's own error, in one line
-                raise InputError(f"bot '{name}': {e}") from None
+                said = str(e).splitlines()[0] if str(e) else type(e).__name__
+                raise InputError(said if said.startswith("bot '") else f"bot '{name}': {said}") from None
         if seed is None:
             seed = secrets.randbelow(MAX_SEED + 1)
         if not 0 <= seed <= MAX_SEED:
-            raise InputError(f"--seed must be a whole number from 0 to {MAX_SEED}, not {seed}")
+            raise InputError(f"the seed must be a whole number from 0 to {MAX_SEED}, not {seed}")
         table_id = secrets.token_hex(4)
         while table_id in self.tables or (self.journal is not None and (self.journal / table_id).exists()):
             table_id = secrets.token_hex(4)
@@ -385,12 +386,19 @@ class Tables:
             except (InputError, RulesetError, ActionError, IllegalMoveError, ValueError, KeyError, TypeError) as e:
                 problems.append(f"{folder.name}: cannot resume: {e}")
                 continue
+            except (OSError, IndexError, AttributeError) as e:  # a journal edited or damaged by hand
+                problems.append(f"{folder.name}: cannot resume: {type(e).__name__}: {e}")
+                continue
             self.tables[table.id] = table
             resumed.append(table)
         return resumed, problems
 
     def _resume_one(self, folder: Path) -> Table:
         info = json.loads((folder / "table.json").read_text(encoding="utf-8"))
+        if not isinstance(info, dict):
+            raise ValueError("table.json is not a JSON object")
+        if not isinstance(info.get("ruleset"), str):
+            raise ValueError("table.json names no ruleset")
         if info.get("format") != JOURNAL_FORMAT:
             raise ValueError(f"journal format {info.get('format')!r}, expected {JOURNAL_FORMAT}")
         rs = self.ruleset(info["ruleset"])

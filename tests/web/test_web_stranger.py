@@ -1,0 +1,104 @@
+"""``ruledraft serve`` tried as a stranger: a busy port, damaged journals, the lobby's words."""
+
+from __future__ import annotations
+
+import json
+import socket
+
+import pytest
+from typer.testing import CliRunner
+
+from ruledraft.cli.app import app
+
+pytest.importorskip("starlette")
+
+from ruledraft.web.tables import Tables  # noqa: E402
+
+runner = CliRunner()
+
+
+def serve_quietly(monkeypatch, *args: str):
+    """``ruledraft serve ARGS`` with the server's run replaced by nothing (it returns at once)."""
+    uvicorn = pytest.importorskip("uvicorn")
+    monkeypatch.setattr(uvicorn.Server, "run", lambda self, sockets=None: None)
+    return runner.invoke(app, ["serve", *args])
+
+
+def test_a_port_in_use_journals_no_table_that_resume_would_bring_back(monkeypatch, tmp_path):
+    """The port is taken before the table is opened: nothing is left in the journal."""
+    journal = tmp_path / "tables"
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        port = busy.getsockname()[1]
+        result = serve_quietly(monkeypatch, "sushi-go", "--port", str(port), "--journal", str(journal))
+    assert result.exit_code == 2
+    assert not journal.exists() or not any(journal.iterdir())
+
+
+def test_a_table_that_cannot_be_opened_leaves_the_port_free(monkeypatch, tmp_path):
+    """--humans 9 at 4 players is refused in one line and the port bound first is closed again."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    result = serve_quietly(monkeypatch, "sushi-go", "--humans", "9", "--port", str(port), "--journal", str(tmp_path))
+    assert result.exit_code == 2 and "not 9" in result.stderr
+    with socket.socket() as again:
+        again.bind(("127.0.0.1", port))
+
+
+GOOD = {
+    "format": 1,
+    "ruleset": "sushi-go",
+    "ruleset_id": "sushi-go",
+    "players": 3,
+    "seed": 1,
+    "seats": ["human", "random", "random"],
+    "tokens": {"0": "a" * 22},
+    "spectator": "b" * 22,
+}
+
+
+def test_hand_damaged_journals_are_each_named_and_the_server_still_starts(monkeypatch, tmp_path):
+    """A table.json that is a list or names no ruleset, a moves.jsonl that is a folder: a warning each, exit 0."""
+    journal = tmp_path / "tables"
+    for name, info in [("list", []), ("noruleset", {"format": 1, "ruleset": 123}), ("folder", GOOD | {"id": "folder"})]:
+        (journal / name).mkdir(parents=True)
+        (journal / name / "table.json").write_text(json.dumps(info))
+    (journal / "folder" / "moves.jsonl").mkdir()
+    result = serve_quietly(monkeypatch, "--resume", str(journal), "--port", "0")
+    assert result.exit_code == 0, result.output
+    assert "internal error" not in result.output
+    assert "list: cannot resume: table.json is not a JSON object" in result.stderr
+    assert "noruleset: cannot resume: table.json names no ruleset" in result.stderr
+    assert "folder: cannot resume: IsADirectoryError" in result.stderr
+    assert Tables(journal).resume(journal)[0] == []
+
+
+@pytest.mark.parametrize(
+    ("form", "words"),
+    [
+        ({"players": "3", "humans": "9"}, "the people must be from 1 to the 3 players, not 9"),
+        ({"players": "3", "humans": "1", "seed": "9999999999999999"}, "the seed must be a whole number from 0"),
+        ({"players": "3", "humans": "1", "bots": "value:maki_1=abc"}, "bot &#x27;value:maki_1=abc&#x27;: card value"),
+    ],
+)
+def test_the_lobby_speaks_of_its_own_fields_not_of_command_options(tmp_path, form, words):
+    """A web form's error names no --option and says the bot once."""
+    from starlette.testclient import TestClient
+
+    from ruledraft.web.app import create_app
+
+    with TestClient(create_app(Tables(tmp_path))) as client:
+        answer = client.post("/tables", data={"ruleset": "sushi-go", **form})
+    assert answer.status_code == 400
+    assert words in answer.text
+    assert "--" not in answer.text.split('role="alert">')[1].split("<")[0]
+    assert answer.text.count("value:maki_1=abc&#x27;:") <= 1
+
+
+def test_serve_still_names_its_seed_option(monkeypatch, tmp_path):
+    """--seed out of range from the command line: one line naming --seed, exit 2."""
+    result = serve_quietly(monkeypatch, "sushi-go", "--seed", str(2**62), "--port", "0", "--journal", str(tmp_path))
+    assert result.exit_code == 2
+    assert "--seed must be a whole number from 0" in result.stderr
