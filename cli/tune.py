@@ -77,7 +77,7 @@ def tune(
         ...,
         "--target",
         "-t",
-        help=f"What to reach ({TARGET_FORMS}): every card's win effect (takers minus non-takers) within ±K "
+        help=f"What to reach ({TARGET_FORMS}): every card's win effect (takers minus non-takers, adjusted for seat and bot) within ±K "
         "percentage points (or those cards'), every seat's win share within ±K points of an equal share, or a "
         "seat's mean score within MEAN±K. Repeat to add targets.",
     ),

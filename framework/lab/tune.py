@@ -182,8 +182,10 @@ def target_figures(target: Target, figures: dict, players: int) -> list[Figure]:
                 continue
             if not (c["takers"]["seats"] and c["non_takers"]["seats"]):
                 continue  # taken by every seat, or by none: no effect to measure
-            lo, hi = c["difference_interval"]
-            out.append(Figure(target.text, c["card"], 100 * c["difference"], (100 * lo, 100 * hi), band))
+            # the effect adjusted for seat and bot (Mantel-Haenszel), the raw one where it has none
+            effect = c.get("adjusted") or {"difference": c["difference"], "interval": c["difference_interval"]}
+            lo, hi = effect["interval"]
+            out.append(Figure(target.text, c["card"], 100 * effect["difference"], (100 * lo, 100 * hi), band))
     elif target.kind == "seats":
         fair = 100 / players
         band = (fair - target.within, fair + target.within)
