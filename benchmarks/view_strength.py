@@ -55,10 +55,10 @@ def old_ismcts(rev: str):
 def play(game: Game, seed: int, new_seat: int, old_class, iterations: int) -> float:
     """One game; the share of the win of the bot of this tree at ``new_seat``."""
     state = game.new_initial_state(seed)
-    seeds = bot_seeds(seed, 2)
+    seeds = bot_seeds(seed, game.num_players)
     agents = [
         ISMCTSAgent(seeds[s], iterations=iterations) if s == new_seat else old_class(seeds[s], iterations=iterations)
-        for s in range(2)
+        for s in range(game.num_players)
     ]
     while not state.is_terminal():
         state.apply_actions(
@@ -78,23 +78,24 @@ def main() -> None:
     parser.add_argument("--iterations", type=int, default=100)
     parser.add_argument("--ruleset", default="sushi-go")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--players", type=int, default=2)
     args = parser.parse_args()
-    game = Game(load_ruleset(args.ruleset), 2)
+    game = Game(load_ruleset(args.ruleset), args.players)
     old_class = old_ismcts(args.rev)
     start = time.perf_counter()
     wins = 0.0
     games = 0
     for d in range(args.deals):
         seed = game_seed(args.seed, d)
-        for new_seat in (0, 1):
+        for new_seat in range(game.num_players):
             wins += play(game, seed, new_seat, old_class, args.iterations)
             games += 1
     share = wins / games
     low, high = wilson(share, games)
     print(
-        f"{args.ruleset}, 2 players, ismcts:iterations={args.iterations}, {games} games ({args.deals} deals, seats "
-        f"swapped): this tree's ismcts (views) wins {share:.1%} [{low:.1%}-{high:.1%}] against {args.rev}'s "
-        f"(live state); {time.perf_counter() - start:.0f} s"
+        f"{args.ruleset}, {args.players} players, ismcts:iterations={args.iterations}, {games} games ({args.deals} "
+        f"deals, seats rotated): this tree's ismcts (views) wins {share:.1%} [{low:.1%}-{high:.1%}] against "
+        f"{args.rev}'s (live state), fair share {1 / args.players:.1%}; {time.perf_counter() - start:.0f} s"
     )
 
 

@@ -146,7 +146,10 @@ class _Child:
             _send(self.to, message)
             kind, value = _receive(self.back)
         except (EOFError, BrokenPipeError, OSError):
-            code = self.process.poll()
+            try:  # its end closed the pipe: wait for its exit status
+                code: int | None = self.process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                code = None
             raise BotRaised(f"its process ended (exit status {code})") from None
         if kind == "error":
             raise BotRaised(value)
