@@ -19,6 +19,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
@@ -28,9 +29,10 @@ pytest.importorskip("numba")
 from ruledraft.engine.state import Game  # noqa: E402
 from ruledraft.errors import RulesetError  # noqa: E402
 from ruledraft.kernel import Kernel, compile_kernel  # noqa: E402
-from ruledraft.kernel.codegen import NoKernel, refusal, write_source  # noqa: E402
+from ruledraft.kernel.codegen import NoKernel, plain_rule, refusal, write_source  # noqa: E402
 from ruledraft.language.loading import load_ruleset  # noqa: E402
 from ruledraft.play.runner import game_seed, play_game  # noqa: E402
+from ruledraft.tableau import Tableau  # noqa: E402
 
 KINDS = ("per_card", "table", "sets", "majority", "modifier", "expression")
 DIRECTIONS = ("left", "right", "none")
@@ -247,3 +249,31 @@ def test_most_generated_rule_files_are_accepted_and_every_shape_is_drawn():
     assert any(isinstance(p, dict) for d, _ in kernels for p in d["rounds"]["pass"])
     assert any(r.actions for _, r in kernels)
     assert any(r.tie_breaks for _, r in kernels)
+
+
+@settings(max_examples=80, derandomize=True, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(doc=rule_files(), data=st.data())
+def test_every_generated_rules_kernel_part_scores_tables_as_the_rule_does(doc, data):
+    """Each rule of a generated file, its kernel part run as plain Python: 30 drawn tables
+    (any cards, any number of seats the file allows, any round) scored as ``rule.score`` does."""
+    ruleset = _compiled(doc)
+    assume(ruleset is not None)
+    K = ruleset.catalogue.size
+    parts = [(rule, plain_rule(ruleset, rule)) for rule in ruleset.rules]
+    assume(any(part is not None for _, part in parts))
+    for _ in range(30):
+        seats = ruleset.num_seats(data.draw(st.sampled_from(list(ruleset.player_counts)), label="players"))
+        cards = data.draw(
+            st.lists(st.lists(st.integers(0, K - 1), max_size=12), min_size=seats, max_size=seats), label="tables"
+        )
+        t = Tableau.from_cards(K, cards, data.draw(st.integers(1, ruleset.rounds), label="round"))
+        counts = np.array(t.counts, dtype=np.int64)
+        seq = np.zeros((seats, 14), dtype=np.int64)
+        for s, row in enumerate(t.cards):
+            seq[s, : len(row)] = row
+        lens = np.array([len(row) for row in t.cards], dtype=np.int64)
+        for rule, part in parts:
+            if part is not None:
+                out = np.zeros(seats, dtype=np.int64)
+                part(counts, seq, lens, t.round, out)
+                assert out.tolist() == rule.score(t), f"rule {rule.id}, table {t.cards}, round {t.round}"
