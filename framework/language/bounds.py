@@ -117,9 +117,10 @@ def bound_problems(
     a game passing :data:`MAX_TOTAL`, at the rule that gives the most."""
     index = {e.get("id"): i for i, e in enumerate(entries) if isinstance(e, Mapping)}
     parts: list[tuple[int, int, int, Any]] = []  # (bound a game, a scoring, scorings, rule)
+    every = max(expression_bounds.values(), default=0)  # for a rule not found by its id
     for rule in ruleset.rules:
         i = index.get(rule.id)
-        each = rule_bound(rule, ruleset, expression_bounds.get(i, 0) if i is not None else MAX_TOTAL)
+        each = rule_bound(rule, ruleset, expression_bounds.get(i, 0) if i is not None else every)
         times = _scorings(rule, ruleset)
         parts.append((each * times, each, times, rule))
     total = sum(p[0] for p in parts)
