@@ -24,6 +24,7 @@ from typing import Any, TypeGuard
 import attrs
 
 from ruledraft.errors import Diagnostic, RulesetError, ScoringError
+from ruledraft.language.bounds import bound_problems
 from ruledraft.language.catalogue import MAX_PLAYERS, CardType, Catalogue, players_range_words
 from ruledraft.language.effect import CardEffect
 from ruledraft.language.effects import EFFECT_KINDS, has_step, no_step
@@ -946,7 +947,20 @@ class RulesetBuilder:
             self.check_game_end_reads()
         if not self._failed():
             self.ruleset = self._compiled()
+            self.check_bounds(self.ruleset)
         return sorted(set(self.out))
+
+    def check_bounds(self, ruleset: CompiledRuleset) -> None:
+        """Refuse a ruleset whose totals could pass the language's value limit
+        (:mod:`ruledraft.language.bounds`); the ruleset is then not kept."""
+        bounds: dict[int, int] = {}
+        for path, compiled in self.expressions:
+            if path[:1] == ("scoring",) and isinstance(path[1], int):
+                bounds[path[1]] = max(bounds.get(path[1], 0), compiled.bound)
+        for path, message in bound_problems(ruleset, self.data.get("scoring") or [], bounds):
+            self.error(path, message)
+        if self._failed():
+            self.ruleset = None
 
     def _run_accepted_sections(self, valid: Callable[[Path], bool]) -> list[Diagnostic]:
         """The checks of the sections the schema accepted, in a document it refused: a

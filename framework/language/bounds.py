@@ -1,0 +1,171 @@
+"""How many points a seat can reach in a game, bounded from the compiled ruleset.
+
+Every expression's parts are bounded as they are compiled
+(:attr:`~ruledraft.language.expression.ExpressionLimits.max_value`, 10**15), but a
+seat's total is the sum of every rule's points over every scoring of a game, and
+the other kinds multiply numbers too (a card's value times the copies in the deck,
+a modifier's factor times a value, a majority's award times a quantity). The
+compiled game kernel keeps points in 64-bit integers and the lab's statistics keep
+them as floating-point numbers, exact below 2**53; so a ruleset whose totals could
+pass the language's limit is refused at validation, at the number that makes it so.
+
+The bound is worked out per rule from its settings and the deck alone (it never
+plays a game): a card's points times the copies of it in the whole deck, a lookup
+table's largest entry, a set's points times the cards there are, a majority's
+largest awards (times its multiplier's bound), an expression's bound. It is an
+upper bound, far above what a real game reaches, and the bundled rulesets sit many
+orders of magnitude below the limit. A plug-in kind's rules are left out of the sum:
+each of their results is checked against the limit as it is scored
+(:mod:`ruledraft.language.kinds.plugin_rule`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import attrs
+
+from ruledraft.language.expression import ExpressionLimits
+from ruledraft.language.kinds.plugin_rule import CheckedRule
+from ruledraft.language.quantity import Quantity
+from ruledraft.language.ruleset import CompiledRuleset
+
+__all__ = ["MAX_TOTAL", "bound_problems", "rule_bound"]
+
+#: the largest magnitude a seat's points over a game may reach: the language's value limit
+MAX_TOTAL = ExpressionLimits.max_value
+
+#: a document path (keys and list indices) and a message
+Problem = tuple[tuple[str | int, ...], str]
+
+
+def _largest(values: Any) -> int:
+    """The largest magnitude among numbers (in nested tuples or mappings' values)."""
+    if isinstance(values, bool):
+        return int(values)
+    if isinstance(values, int):
+        return abs(values)
+    if isinstance(values, Mapping):
+        return max((_largest(v) for v in values.values()), default=0)
+    if isinstance(values, Sequence) and not isinstance(values, str):
+        return max((_largest(v) for v in values), default=0)
+    return 0
+
+
+def _quantity_bound(q: Quantity | None, ruleset: CompiledRuleset, expressions: int) -> int:
+    """The largest magnitude a quantity reaches (``expressions``: the rule's largest
+    expression bound, for a quantity written as an expression)."""
+    cards = ruleset.catalogue.cards
+    deck = sum(c.count for c in cards)
+    if q is None:
+        return 1
+    form = q.form
+    if not form:  # a plug-in's quantity: its rule's points are checked as it scores
+        return MAX_TOTAL
+    if form[0] == "count":
+        return sum(cards[i].count for i in form[1])
+    if form[0] == "sum":
+        return sum(cards[i].count * abs(int(form[2][i])) for i in form[1])
+    if form[0] == "distinct":
+        return len(set(form[1]))
+    if form[0] == "expr":
+        return expressions
+    return deck
+
+
+def rule_bound(rule: Any, ruleset: CompiledRuleset, expressions: int = 0) -> int:
+    """An upper bound on the magnitude of the points ``rule`` gives one seat in one
+    scoring (``expressions``: the largest bound of the rule's expressions)."""
+    cards = ruleset.catalogue.cards
+    deck = sum(c.count for c in cards)
+    kind = type(rule).__name__
+    if kind == "PerCard":
+        return sum(cards[i].count * abs(int(rule.values[i])) for i in rule.indices)
+    if kind == "Race":  # at most a place for each card, each worth at most the largest place
+        return deck * max(_largest(rule.places.default), _largest(rule.places.by_seats))
+    if kind == "Modifier":
+        return sum(cards[i].count * abs(int(rule.extra[i])) for i in rule.targets)
+    if kind == "Table":
+        return _largest(rule.points)
+    if kind == "Sets":  # at most one set a card
+        return deck * max(abs(int(rule.points)), _largest(rule.table))
+    if kind == "Majority":  # a seat may take a place among the most and among the fewest
+        awards = sum(_largest(a.default) + _largest(a.by_seats) for a in (rule.most, rule.least))
+        return awards * max(1, _quantity_bound(rule.multiplier, ruleset, expressions))
+    if kind == "Neighbours":  # a result against each neighbour
+        return 2 * _largest((rule.win, rule.tie, rule.loss))
+    if kind == "Expression":
+        return _quantity_bound(rule.quantity, ruleset, expressions)
+    if isinstance(rule, CheckedRule):  # a plug-in's: each result is checked against the limit as it scores
+        return 0
+    # a kind not named above: its largest number for each card of the deck
+    fields = attrs.asdict(rule, recurse=False) if attrs.has(type(rule)) else {}
+    return deck * _largest({k: v for k, v in fields.items() if isinstance(v, (int, tuple, Mapping))})
+
+
+def _scorings(rule: Any, ruleset: CompiledRuleset) -> int:
+    return 1 if rule.when == "game_end" else ruleset.rounds
+
+
+def bound_problems(
+    ruleset: CompiledRuleset, entries: Sequence[Any], expression_bounds: Mapping[int, int]
+) -> list[Problem]:
+    """The problems with ``ruleset``'s bounds, located in its document: ``entries`` are
+    the document's scoring rules (in order), ``expression_bounds`` the largest bound
+    of each one's expressions by its index. One problem at most: a seat's total over
+    a game passing :data:`MAX_TOTAL`, at the rule that gives the most."""
+    index = {e.get("id"): i for i, e in enumerate(entries) if isinstance(e, Mapping)}
+    parts: list[tuple[int, int, int, Any]] = []  # (bound a game, a scoring, scorings, rule)
+    every = max(expression_bounds.values(), default=0)  # for a rule not found by its id
+    for rule in ruleset.rules:
+        i = index.get(rule.id)
+        each = rule_bound(rule, ruleset, expression_bounds.get(i, 0) if i is not None else every)
+        times = _scorings(rule, ruleset)
+        parts.append((each * times, each, times, rule))
+    total = sum(p[0] for p in parts)
+    if total <= MAX_TOTAL:
+        return []
+    game, each, times, rule = max(parts, key=lambda p: p[0])
+    i = index.get(rule.id)
+    path: tuple[str | int, ...] = ("scoring",) if i is None else ("scoring", i, *_largest_key(entries[i]))
+    if rule.when == "game_end":
+        scored = "at the game's end"
+    else:
+        scored = "at the round's end" if times == 1 else f"at the end of each of {times} rounds"
+    return [
+        (
+            path,
+            f"a seat's points over a game could reach {total:,} (rule '{rule.id}' alone up to {each:,} "
+            f"{scored}); totals must stay between -{MAX_TOTAL:,} and {MAX_TOTAL:,}, so that the game kernel "
+            "and the statistics hold them exactly: use smaller numbers or fewer copies of the cards",
+        )
+    ]
+
+
+def _largest_key(entry: Any) -> tuple[str | int, ...]:
+    """The path, inside a rule's document, to its number of largest magnitude (an
+    expression's text if it has one; empty: the rule itself)."""
+    best: tuple[int, tuple[str | int, ...]] = (-1, ())
+
+    def walk(value: Any, path: tuple[str | int, ...]) -> None:
+        nonlocal best
+        if isinstance(value, bool):
+            return
+        if isinstance(value, int):
+            if abs(value) > best[0]:
+                best = (abs(value), path)
+        elif isinstance(value, Mapping):
+            for k, v in value.items():
+                if k != "capacity":
+                    walk(v, (*path, k))
+        elif isinstance(value, list):
+            for j, v in enumerate(value):
+                walk(v, (*path, j))
+
+    if isinstance(entry, Mapping):
+        for key in ("expr", "multiplier"):
+            if key in entry:
+                return (key,)
+        walk(entry, ())
+    return best[1]
