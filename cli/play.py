@@ -30,6 +30,7 @@ from ruledraft.engine.board import majority_words, races
 from ruledraft.engine.state import MAX_SEED, Game, State
 from ruledraft.errors import InputError
 from ruledraft.play.agents import BotFailure, checked_act, make_agent
+from ruledraft.play.engines import check_engine
 from ruledraft.play.game_log import record_game
 from ruledraft.play.runner import bot_seed
 
@@ -44,6 +45,7 @@ from .options import (
     allow_path_option,
     allowed_dirs,
     bots_option,
+    engine_option,
     log_option,
     parse_bots,
     players_option,
@@ -63,6 +65,7 @@ def play(
     seat: int = typer.Option(0, "--seat", help="Your seat (0-based)."),
     log: str | None = log_option("Write the finished game as one JSON line (check it with `ruledraft replay`)."),
     allow_path: list[str] = allow_path_option(),
+    engine: str = engine_option(),
 ) -> None:
     """Play a game in the terminal against bots: type a card's number or name to take it.
 
@@ -74,6 +77,12 @@ def play(
     with reported_errors():
         if not 0 <= seed <= MAX_SEED:
             raise InputError(f"--seed must be a whole number from 0 to {MAX_SEED}, not {seed}")
+        check_engine(engine)
+        if engine == "kernel":
+            raise InputError(
+                "--engine kernel: a game with your seat in it plays on the reference engine (the kernel plays "
+                "whole games of bots: simulate, compare, sweep and bench); use auto or reference"
+            )
         if ruleset == "-":
             raise InputError(
                 "play reads your moves from standard input, so the ruleset cannot come from there (-); give a file or a bundled id"

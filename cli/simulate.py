@@ -29,8 +29,10 @@ from .options import (
     allow_path_option,
     allowed_dirs,
     bots_option,
+    chosen_engine,
     cluster_option,
     cluster_wanted,
+    engine_option,
     games_option,
     jobs_option,
     json_option,
@@ -441,6 +443,7 @@ def simulate(
     quiet: bool = quiet_option(),
     allow_path: list[str] = allow_path_option(),
     report: str | None = report_option(),
+    engine: str = engine_option(),
 ) -> None:
     """Simulate games between bots and print win shares, scores and points per rule.
 
@@ -455,9 +458,12 @@ def simulate(
         match = checked_match(rs, players, bots, seed, document)
         report_dir = report_directory(report)
         notes(note, match.bots)
+        engine = chosen_engine(rs, players, match.bots, engine, games)
         game_log = GameLog(log, inputs) if log is not None else None
         on = RunsOn(jobs_used, where, scheduler)
-        summary = run_logged(match, games, on, game_log, cards=cards or report_dir is not None, quiet=quiet)
+        summary = run_logged(
+            match, games, on, game_log, cards=cards or report_dir is not None, quiet=quiet, engine=engine
+        )
         stopped = f"interrupted after {summary.games} of {summary.requested} games" if summary.interrupted else ""
         if as_json:
             typer.echo(json.dumps(summary.to_json(), indent=2))
@@ -553,9 +559,18 @@ def run_errors() -> Iterator[None]:
         fail(f"error: {shown(e)}", 1)
 
 
-def run_logged(match: Match, games: int, on: RunsOn, game_log: GameLog | None, *, cards: bool, quiet: bool):
-    """Play the match's games where ``on`` says, with a progress bar, writing the log;
-    its summary. A failure ends the command (:func:`run_errors`); the log keeps its
+def run_logged(
+    match: Match,
+    games: int,
+    on: RunsOn,
+    game_log: GameLog | None,
+    *,
+    cards: bool,
+    quiet: bool,
+    engine: str = "reference",
+):
+    """Play the match's games where ``on`` says (on ``engine``), with a progress bar,
+    writing the log; its summary. A failure ends the command (:func:`run_errors`); the log keeps its
     complete lines whatever happens."""
     lines = None if game_log is None else game_log.write_lines
     try:
@@ -569,6 +584,7 @@ def run_logged(match: Match, games: int, on: RunsOn, game_log: GameLog | None, *
                     on_lines=lines,
                     cards=cards,
                     collector=LabTally.for_game,
+                    engine=engine,
                 )
             else:
                 from ruledraft.play import cluster
@@ -582,6 +598,7 @@ def run_logged(match: Match, games: int, on: RunsOn, game_log: GameLog | None, *
                         cards=cards,
                         collector=LabTally.for_game,
                         backend=backend,
+                        engine=engine,
                     )
             if game_log:
                 game_log.close()

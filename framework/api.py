@@ -151,6 +151,7 @@ def simulate(
     bots: Bots = DEFAULT_BOTS,
     seed: int = 0,
     jobs: int = 1,
+    engine: str = "auto",
 ) -> runner.Summary:
     """Play ``games`` games between bots and summarise them: what ``ruledraft simulate`` prints.
 
@@ -161,11 +162,15 @@ def simulate(
     one. Returns a :class:`~ruledraft.play.runner.Summary`: per seat the bot, win
     share, mean score, spread and mean points per scoring rule; ``to_json()`` is
     ``--json``. Ctrl-C stops it early (``Summary.interrupted``), as on the command
-    line.
+    line. ``engine`` as ``--engine``: ``auto`` (the compiled kernel where it can play
+    the ruleset and the bots and it pays), ``kernel`` or ``reference``; the figures
+    are the same on both engines (:func:`ruledraft.play.engines.choose_engine` says
+    which plays, and why).
 
     :class:`~ruledraft.errors.InputError` for a player count the ruleset does not
-    take or an unusable bot; ``ValueError`` for a seed outside 0..2**53-1, fewer
-    than one game or a negative ``jobs``.
+    take, an unusable bot, an unknown engine, or ``engine="kernel"`` where the
+    kernel cannot play; ``ValueError`` for a seed outside 0..2**53-1, fewer than
+    one game or a negative ``jobs``.
     """
     rs, document = _compiled(ruleset)
     if games < 1:
@@ -174,9 +179,11 @@ def simulate(
         raise ValueError(f"jobs must be 0 (one per processor) or more, not {jobs}")
     match = Match.build(rs, players, bots, seed, document=document, seed_error=ValueError)
     from ruledraft.lab.figures import LabTally
+    from ruledraft.play.engines import choose_engine
 
     jobs = jobs or runner.available_cores()
-    return runner.simulate_match(match, games, jobs=jobs, collector=LabTally.for_game)
+    chosen = choose_engine(rs, players, match.bots, engine, games, game=match.game).name
+    return runner.simulate_match(match, games, jobs=jobs, collector=LabTally.for_game, engine=chosen)
 
 
 def _check_seed(seed: int) -> None:
