@@ -285,11 +285,12 @@ def engine_option(default: str = "auto") -> Any:
     )
 
 
-def chosen_engine(ruleset, players: int, bots, engine: str, games: int | None) -> str:
-    """The engine that plays (``kernel`` or ``reference``), the ``auto`` note said on standard error."""
+def chosen_engine(ruleset, players: int, bots, engine: str, games: int | None, game=None) -> str:
+    """The engine that plays (``kernel`` or ``reference``), the ``auto`` note said on
+    standard error (``game``: the match's table, when there is one)."""
     from ruledraft.play.engines import choose_engine
 
-    chosen = choose_engine(ruleset, players, bots, engine, games)
+    chosen = choose_engine(ruleset, players, bots, engine, games, game=game)
     if chosen.note:
         typer.echo(shown(chosen.note), err=True)
     return chosen.name

@@ -458,7 +458,7 @@ def simulate(
         match = checked_match(rs, players, bots, seed, document)
         report_dir = report_directory(report)
         notes(note, match.bots)
-        engine = chosen_engine(rs, players, match.bots, engine, games)
+        engine = chosen_engine(rs, players, match.bots, engine, games, match.game)
         game_log = GameLog(log, inputs) if log is not None else None
         on = RunsOn(jobs_used, where, scheduler)
         summary = run_logged(

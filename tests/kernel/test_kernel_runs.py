@@ -170,3 +170,29 @@ def test_play_refuses_the_kernel_clearly():
     result = CliRunner().invoke(app, ["play", "sushi-go", "--players", "2", "--engine", "kernel"], input="q\n")
     assert result.exit_code == 2
     assert "a game with your seat in it plays on the reference engine" in result.stderr
+
+
+def test_a_local_cluster_on_the_kernel_gives_the_reference_figures_and_log(tmp_path):
+    """--cluster local:2 --engine kernel (each worker loads the kernel from the cache):
+    the --json figures and the log equal one reference process's."""
+    import subprocess
+    import sys
+
+    pytest.importorskip("distributed")
+    out = {}
+    for name, extra in (("dask", ["--cluster", "local:2", "--engine", "kernel"]), ("ref", ["--engine", "reference"])):
+        proc = subprocess.run(
+            [sys.executable, "-m", "ruledraft", "simulate", "sushi-go", "-p", "3", "-g", "600", "-s", "5"]
+            + ["--bots", "greedy,random", "--json", "-q", "--log", f"{name}.jsonl", *extra],
+            capture_output=True,
+            text=True,
+            timeout=600,
+            cwd=tmp_path,
+        )
+        assert proc.returncode == 0, proc.stderr
+        summary = json.loads(proc.stdout)
+        for key in TIMES:
+            summary.pop(key)
+        out[name] = summary
+    assert out["dask"] == out["ref"]
+    assert (tmp_path / "dask.jsonl").read_bytes() == (tmp_path / "ref.jsonl").read_bytes()
