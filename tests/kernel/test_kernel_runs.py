@@ -196,3 +196,87 @@ def test_a_local_cluster_on_the_kernel_gives_the_reference_figures_and_log(tmp_p
         out[name] = summary
     assert out["dask"] == out["ref"]
     assert (tmp_path / "dask.jsonl").read_bytes() == (tmp_path / "ref.jsonl").read_bytes()
+
+
+MEASURE = """
+import json, sys
+from ruledraft.language.loading import load_ruleset
+from ruledraft.play.runner import simulate
+
+
+def memory_kib():
+    with open("/proc/self/status") as f:
+        fields = dict(line.split(":", 1) for line in f)
+    return [int(fields[key].split()[0]) for key in ("VmRSS", "VmHWM")]
+
+
+warm, games = int(sys.argv[1]), int(sys.argv[2])
+done = 0
+marks = []
+
+
+def progress(n):
+    global done
+    before, done = done, done + n
+    if before < warm <= done or done == games:
+        marks.append((done, memory_kib()))
+
+
+summary = simulate(load_ruleset("sushi-go"), 4, games, 0, ["random"] * 4, progress=progress, engine="kernel")
+assert summary.games == games
+print(json.dumps(marks))
+"""
+
+
+def test_memory_stays_flat_over_the_games_on_the_kernel():
+    """Past 20,000 random four-player games on the kernel (every figure counted), memory
+    (now and at its peak) grows by less than 20 MB over 200,000 more."""
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    if not Path("/proc/self/status").exists():
+        pytest.skip("reads /proc")
+    out = subprocess.run(
+        [sys.executable, "-c", MEASURE, "20000", "220000"],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        env=os.environ.copy(),
+    )
+    assert out.returncode == 0, out.stderr
+    (warm, start), (end, finish) = json.loads(out.stdout)
+    assert 20_000 <= warm < end == 220_000
+    growth = [(b - a) * 1024 for a, b in zip(start, finish)]
+    assert max(growth) < 20 * 2**20, growth
+
+
+def test_auto_compiles_a_missing_kernel_in_the_background_for_later_runs(tmp_path):
+    """With an empty cache, auto plays a mid-sized run on the reference engine, says the
+    kernel compiles in the background, and a process of its own leaves it in the cache."""
+    import os
+    import subprocess
+    import sys
+    import time
+
+    env = {k: v for k, v in os.environ.items() if k != "NUMBA_CACHE_DIR"} | {"XDG_CACHE_HOME": str(tmp_path)}
+    rs = load_ruleset("sushi-go")
+    games = int(10 / max(engines.reference_seconds(Game(rs, 2), ["random", "random"], 1), 1e-6))  # about 10 s
+    proc = subprocess.run(
+        [sys.executable, "-m", "ruledraft", "simulate", "sushi-go", "-p", "2", "-g", str(games), "-b", "random"]
+        + ["--json", "-q"],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        env=env,
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stderr == "engine: reference (the kernel compiles in the background for later runs)\n"
+    json.loads(proc.stdout)
+    kernels = tmp_path / "ruledraft" / "kernels"
+    deadline = time.monotonic() + 600
+    while any(kernels.glob("*.compiling")):  # the compiler removes its mark when it is done
+        assert time.monotonic() < deadline, "the background compile did not finish"
+        time.sleep(0.5)
+    assert list((tmp_path / "ruledraft" / "numba").rglob("k_*.play-*.nbi"))
