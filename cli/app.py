@@ -9,7 +9,7 @@ import sys
 
 import typer
 
-from . import bench, bots, compare, play, replay, rulesets, schema, score, simulate, sweep, validate
+from . import bench, bots, compare, play, quality, replay, rulesets, schema, score, simulate, sweep, tune, validate
 from .common import shown
 from .options import plugin_option
 
@@ -33,6 +33,8 @@ app.command("schema")(schema.schema)
 app.command("bots")(bots.bots)
 app.command("compare")(compare.compare)
 app.command("sweep")(sweep.sweep)
+app.command("quality")(quality.quality)
+app.command("tune")(tune.tune)
 
 
 @app.callback()

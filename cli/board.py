@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ruledraft.engine.board import RaceBoard, board, races
+from ruledraft.engine.board import RaceBoard, SeatBoard, board, races
 from ruledraft.engine.state import State
 
 from .common import shown
@@ -46,7 +46,7 @@ def board_lines(state: State, names: SeatNames, width: int, room: int | None = N
             str(b.points),
             f"{b.round_points:+}" if b.round_points else "0",
             f"pile {b.pile}" if b.pile is not None else str(b.hand),
-            *(str(q) for _, q in b.majorities),
+            *(_with_neighbours(rid, q, b, names) for rid, q in b.majorities),
             *mods,
             *(f"{q}/{race.target}" for (_, q), race in zip(b.races, race_boards)),
         ]
@@ -69,10 +69,26 @@ def board_lines(state: State, names: SeatNames, width: int, room: int | None = N
     if any(b.played for b in seats):  # else the round's first turn: nothing on the tables yet
         played.append("Played this round:")
         for b in seats:
-            played.extend(packed(f"  {names.short(b.seat)}:", in_play_order(rs, b.played, dict(b.copies)), width, ","))
+            played.extend(
+                packed(
+                    f"  {names.short(b.seat)}:",
+                    in_play_order(rs, b.played, dict(b.copies), dict(b.counted)),
+                    width,
+                    ",",
+                )
+            )
     if kept_lines and room is not None and len(lines) + len(kept_lines) + len(race_rows) + len(played) > room:
         kept_lines = [KEPT_ON_REQUEST]
     return lines + kept_lines + race_rows + played
+
+
+def _with_neighbours(rule: str, q: int, b: SeatBoard, names: SeatNames) -> str:
+    """A majority column's number; for a rule that compares with the neighbours, each
+    comparison after it: ``2 (> seat 1, = you)`` (more than seat 1, as much as you; ``<``: less)."""
+    for rid, found in b.neighbours:
+        if rid == rule:
+            return f"{q} (" + ", ".join(f"{'=><'[sign]} {names.short(seat)}" for seat, sign in found) + ")"
+    return str(q)
 
 
 #: said under the board instead of the cards kept from earlier rounds when they do not fit the screen

@@ -26,19 +26,25 @@ def grouped_items(ruleset, cards: Sequence[int]) -> list[str]:
     return [card_name(ruleset, c) + (f" x{k}" if k > 1 else "") for c, k in counts.items()]
 
 
-def in_play_order(ruleset, cards: Sequence[int], copies: Mapping[int, int] | None = None) -> list[str]:
+def in_play_order(
+    ruleset, cards: Sequence[int], copies: Mapping[int, int] | None = None, counted: Mapping[int, int] | None = None
+) -> list[str]:
     """``["Wasabi", "Squid Nigiri", "Tofu x2", "Squid Nigiri"]``: the cards in the order
     they were played (which decides what a modifier such as wasabi acts on); only
     copies played one right after another are counted together. ``copies``: position
-    -> the card a copy is ("Special Order (as Tofu)")."""
+    -> the card a copy is ("Special Order (as Tofu)"); ``counted``: position -> how many
+    cards a boosted card counts as ("Red Lantern (counts as 2)")."""
     if not cards:
         return ["-"]
     copies = copies or {}
+    counted = counted or {}
     runs: list[list] = []
     for i, c in enumerate(cards):
         name = card_name(ruleset, c)
         if i in copies:
             name = f"{card_name(ruleset, copies[i])} (as {name})"
+        if i in counted:
+            name = f"{name} (counts as {counted[i]})"
         if runs and runs[-1][0] == name:
             runs[-1][1] += 1
         else:

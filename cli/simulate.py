@@ -16,6 +16,8 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from ruledraft.errors import InputError, RuledraftError
+from ruledraft.lab.counterfactual import MARGINAL_SECTION, MarginalCounts
+from ruledraft.lab.extra_counts import with_extras
 from ruledraft.lab.figures import LabTally, formatted
 from ruledraft.language.file_access import file_kind
 from ruledraft.play.agents import BotFailure, BotSpecError, time_budget_note
@@ -24,6 +26,7 @@ from ruledraft.play.game_log import record_line
 from ruledraft.play.match import Match, check_seed
 from ruledraft.play.runner import GameResult, WorkerError, simulate_match
 
+from .card_worth import marginal_parts
 from .common import checked_ruleset, console, fail, leave_interrupted, reported_errors, shown, write_html_report
 from .options import (
     allow_path_option,
@@ -216,6 +219,8 @@ def summary_tables(summary, ruleset, *, cards: bool = False, explain: bool = Fal
         note = _bots_note(summary)
         if note is not None:
             out.append(note)
+    if figures and figures.get("marginal"):
+        out.extend(marginal_parts(figures))
     if figures:
         out.extend(explanation_lines() if explain else [EXPLAIN_HINT])
     return out
@@ -440,6 +445,11 @@ def simulate(
         help="Count and show the per-card figures: taken, turn, points, win rates (--no-cards: leave them out).",
     ),
     explain: bool = typer.Option(False, "--explain", help="After the tables, a paragraph on what each figure means."),
+    marginal: bool = typer.Option(
+        False,
+        "--marginal",
+        help="Also value every card as a counterfactual: the points its seat loses without that copy (costs time).",
+    ),
     quiet: bool = quiet_option(),
     allow_path: list[str] = allow_path_option(),
     report: str | None = report_option(),
@@ -461,8 +471,16 @@ def simulate(
         engine = chosen_engine(rs, players, match.bots, engine, games, match.game)
         game_log = GameLog(log, inputs) if log is not None else None
         on = RunsOn(jobs_used, where, scheduler)
+        collector = with_extras(MarginalCounts.for_game) if marginal else LabTally.for_game
         summary = run_logged(
-            match, games, on, game_log, cards=cards or report_dir is not None, quiet=quiet, engine=engine
+            match,
+            games,
+            on,
+            game_log,
+            cards=cards or report_dir is not None,
+            quiet=quiet,
+            collector=collector,
+            engine=engine,
         )
         stopped = f"interrupted after {summary.games} of {summary.requested} games" if summary.interrupted else ""
         if as_json:
@@ -482,13 +500,14 @@ def simulate(
                 str(seed),
                 "-b",
                 bots,
-            ]
+            ] + (["--marginal"] if marginal else [])
             write_html_report(
                 report_dir,
                 err=as_json,
                 title=f"{rs.name}: {summary.games} games, {players} players" + (f" ({stopped})" if stopped else ""),
                 command=shlex.join(command),
                 sides=[(f"{rs.id}, {players} players", summary.figures)],
+                extra=[MARGINAL_SECTION] if marginal else [],
             )
         if summary.interrupted:
             leave_interrupted(stopped, summary.signal, said=not as_json)
@@ -567,11 +586,12 @@ def run_logged(
     *,
     cards: bool,
     quiet: bool,
+    collector=None,
     engine: str = "reference",
 ):
     """Play the match's games where ``on`` says (on ``engine``), with a progress bar,
-    writing the log; its summary. A failure ends the command (:func:`run_errors`); the log keeps its
-    complete lines whatever happens."""
+    writing the log; its summary (``collector``: the lab's tally by default). A failure
+    ends the command (:func:`run_errors`); the log keeps its complete lines whatever happens."""
     lines = None if game_log is None else game_log.write_lines
     try:
         with run_errors(), progress_bar(match.ruleset.id, games, quiet) as advance:
@@ -583,7 +603,7 @@ def run_logged(
                     progress=advance,
                     on_lines=lines,
                     cards=cards,
-                    collector=LabTally.for_game,
+                    collector=collector or LabTally.for_game,
                     engine=engine,
                 )
             else:
@@ -596,7 +616,7 @@ def run_logged(
                         progress=advance,
                         on_lines=lines,
                         cards=cards,
-                        collector=LabTally.for_game,
+                        collector=collector or LabTally.for_game,
                         backend=backend,
                         engine=engine,
                     )

@@ -38,6 +38,17 @@ def summary_line(ruleset) -> str:
     )
 
 
+def tunable_lines(result) -> list[str]:
+    """A line per tune mark of a valid file: where it is, its range, the number checked in its place."""
+    if not result.marks:
+        return []
+    return [
+        f"{result.file}:{m.line}:{m.column}: tunable: {shown(m.name)} in [{m.low}, {m.high}], "
+        f"checked at {result.marks.values[m.name]}"
+        for m in result.marks.marks
+    ]
+
+
 def expand_directory(path: str) -> list[str]:
     """The rule files (``*.yaml``, ``*.yml``) directly in a directory, sorted; InputError if none."""
     import os
@@ -127,12 +138,15 @@ def validate(
                     "valid": True,
                     "summary": summary_line(result.ruleset),
                     "diagnostics": [d.to_json() for d in result.diagnostics],
+                    **({"tunable": [m.to_json() for m in result.marks.marks]} if result.marks else {}),
                 }
             )
             if format is Format.text:
                 for d in result.diagnostics:  # warnings
                     typer.echo(d.format(with_source=show_source))
                 typer.echo(f"{result.file}: ok: {summary_line(result.ruleset)}")
+                for line in tunable_lines(result):
+                    typer.echo(line)
         else:
             failed = True
             reports.append(

@@ -19,7 +19,7 @@ from collections.abc import Mapping, Sequence
 class Tableau:
     """The cards in front of each seat, as counts and as a play-order sequence."""
 
-    __slots__ = ("counts", "cards", "num_seats", "round", "turned")
+    __slots__ = ("counts", "cards", "num_seats", "round", "turned", "echoes")
 
     def __init__(
         self,
@@ -27,6 +27,7 @@ class Tableau:
         cards: list[list[int]],
         round: int = 1,
         turned: Sequence[Mapping[int, tuple[int, int]]] | None = None,
+        echoes: Sequence[frozenset[int]] | None = None,
     ):
         self.counts = counts
         self.cards = cards
@@ -38,6 +39,12 @@ class Tableau:
         #: turned. The face-down card type is in ``cards``; a rule that pairs cards by
         #: play order (a modifier) reads this to keep the pairs made before the turn.
         self.turned = turned
+        #: per seat, the positions in ``cards`` that are extra copies of the card before
+        #: them: a card a ``boost`` makes count more than once appears that many times in
+        #: a row, the first its own, the others echoes (and ``counts`` counts them all).
+        #: A rule that pairs cards by play order (a modifier) lets an echo ride with its
+        #: card; None: no card counts more than once (every table as played).
+        self.echoes = echoes
 
     @classmethod
     def from_cards(cls, num_card_types: int, cards: Sequence[Sequence[int]], round: int = 1) -> Tableau:
@@ -56,4 +63,7 @@ class Tableau:
         new_counts[seat] = counts
         new_cards = list(self.cards)
         new_cards[seat] = cards
-        return Tableau(new_counts, new_cards, self.round, self.turned)
+        echoes = self.echoes
+        if echoes is not None:  # the seat's new cards are as played: no echoes among them
+            echoes = [e if s != seat else frozenset() for s, e in enumerate(echoes)]
+        return Tableau(new_counts, new_cards, self.round, self.turned, echoes)

@@ -8,7 +8,8 @@ game (those kept from earlier rounds and those played this round), and what its
 cards count in a race; :func:`races` tells each race's places and who took them.
 It reads the compiled rules through the :class:`~ruledraft.language.rule.Rule`
 protocol only (``ranks_by`` and ``quantities``, ``holds_cards`` and
-``loaded_and_waiting``, ``score``, a turn scoring part's ``standing``), so a display
+``loaded_and_waiting``, ``score``, a turn scoring part's ``standing``; and the optional
+``counted_as`` of a boost and ``comparisons`` of a neighbours rule), so a display
 needs to know nothing of scoring internals, and a plug-in kind shows like a
 built-in one.
 
@@ -18,9 +19,12 @@ a hand's cards.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 import attrs
 
 from ruledraft.engine.state import State
+from ruledraft.language.rule import Rule
 from ruledraft.tableau import Tableau
 
 
@@ -52,6 +56,12 @@ class SeatBoard:
     #: the cards of ``played`` that are copies of another card type (a special order):
     #: (position in ``played``, the card it is)
     copies: tuple[tuple[int, int], ...] = ()
+    #: the cards of ``played`` that count as more than one card for the rules (a boost):
+    #: (position in ``played``, how many cards it counts as)
+    counted: tuple[tuple[int, int], ...] = ()
+    #: per rule that compares each seat with its neighbours only, in ruleset order:
+    #: (rule id, ((neighbour seat, 1 more / 0 as much / -1 less than it), ...))
+    neighbours: tuple[tuple[str, tuple[tuple[int, int], ...]], ...] = ()
 
 
 @attrs.frozen
@@ -116,14 +126,30 @@ def board(state: State) -> list[SeatBoard]:
     finished = state.is_terminal()
     round_points = [0] * n if finished else state.round_points_now()
     majorities: list[tuple[str, list[int]]] = []
+    read = {"round_end": _as_read(rs.round_rules, table), "game_end": _as_read(rs.game_rules, kept_now)}
     for rule in rs.rules:
-        if rule.ranks_by is not None:
-            on = table if rule.when == "round_end" else kept_now
-            majorities.append((rule.id, rule.quantities(on)))
+        if rule.ranks_by is not None and rule.turn_scoring is None:
+            majorities.append((rule.id, rule.quantities(read[rule.when])))
+        elif rule.ranks_by is not None:
+            majorities.append((rule.id, rule.quantities(table)))
     modifiers: list[tuple[str, list[tuple[int, int]]]] = []
     for rule in rs.round_rules:
         if rule.holds_cards:
             modifiers.append((rule.id, [rule.loaded_and_waiting(seq) for seq in table.cards]))
+    boosted: list[list[tuple[tuple[int, int], ...]]] = []
+    compared: list[tuple[str, list[tuple[tuple[int, int], ...]]]] = []
+    for rule in rs.round_rules:
+        # optional parts outside the Rule protocol (a plug-in's rule may have neither)
+        counted_as = getattr(rule, "counted_as", None)
+        if callable(counted_as):
+            marks = counted_as(table)
+            if any(marks):
+                boosted.append(marks)
+    for (rid, q), rule in zip(majorities, (r for r in rs.rules if r.ranks_by is not None)):
+        comparisons = getattr(rule, "comparisons", None)
+        found = comparisons(q) if callable(comparisons) else None
+        if found is not None:
+            compared.append((rid, found))
     counted: list[tuple[str, tuple[int, ...]]] = []
     if game.turn_rules and not finished and state.book is not None:
         for (i, part), progress in zip(game.turn_rules, state.book.turn_progress):
@@ -150,6 +176,8 @@ def board(state: State) -> list[SeatBoard]:
                 kept=tuple(kept_now.cards[s]),
                 played=tuple(state.played[s]),
                 races=tuple((rid, q[s]) for rid, q in counted),
+                counted=_most_counted(b[s] for b in boosted),
+                neighbours=tuple((rid, found[s]) for rid, found in compared),
                 copies=tuple(
                     sorted(
                         (p, physical)
@@ -160,3 +188,24 @@ def board(state: State) -> list[SeatBoard]:
             )
         )
     return out
+
+
+def _as_read(rules: Iterable[Rule], t: Tableau) -> Tableau:
+    """The table the rules read: ``t`` as the last boost among ``rules`` leaves it (a
+    boosted card as several), or ``t`` itself without one."""
+    for rule in reversed(tuple(rules)):
+        as_read = getattr(rule, "as_read", None)  # optional, outside the Rule protocol
+        if callable(as_read):
+            found: Tableau = as_read(t)
+            return found
+    return t
+
+
+def _most_counted(marks: Iterable[tuple[tuple[int, int], ...]]) -> tuple[tuple[int, int], ...]:
+    """(position, times) of the boosted cards, from each boost's marks (each counts the
+    earlier boosts' too, so the last word on a card is the largest)."""
+    out: dict[int, int] = {}
+    for seat_marks in marks:
+        for p, times in seat_marks:
+            out[p] = max(out.get(p, 1), times)
+    return tuple(sorted(out.items()))

@@ -35,7 +35,9 @@ How the figures are counted
   card's weight for a rule is 1, except for a rule that ranks seats by a quantity of
   the seat's own cards (a majority such as maki rolls): then it is what one such card
   alone is worth to that quantity (its icons), when that is positive for every card
-  the rule reads (a rule that reads one card gives it all its points). Points scored
+  the rule reads (a rule that reads one card gives it all its points). A rule that
+  names the cards its points belong to (``credited``: a boost's cards) shares them
+  among those instead, weight 1 each. Points scored
   with none of those cards on the table (pudding's or temaki's penalty for having
   none) and a dummy seat's points belong to no card: they are reported per rule as
   ``unattributed``. So for every rule, the points it brought its cards plus its
@@ -120,6 +122,9 @@ _SEND_RAW = 16
 
 def _rule_weights(rule: Any, num_card_types: int) -> dict[int, int]:
     """Card index -> weight of the cards ``rule`` shares its points among (see the module docstring)."""
+    credited = getattr(rule, "credited", None)  # optional, outside the Rule protocol (a boost's cards)
+    if credited is not None:
+        return dict.fromkeys(sorted(credited), 1)
     reads = range(num_card_types) if rule.reads is None else sorted(rule.reads)
     weights = dict.fromkeys(reads, 1)
     q = rule.ranks_by

@@ -36,7 +36,7 @@ import math
 import os
 import re
 import tempfile
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -652,6 +652,12 @@ def _json_for_html(document: Any) -> str:
     return text.replace("&", "\\u0026").replace("<", "\\u003c").replace(">", "\\u003e")
 
 
+#: a section drawn by another module: its id, its heading, its numbers (embedded in the
+#: document under its id; None: they are in the sides' figures) and ``draw(page,
+#: labels)``, giving its body from the page's document
+Section = tuple[str, str, Any, Callable[[Any, Sequence[str]], str]]
+
+
 def render(
     *,
     title: str,
@@ -659,6 +665,7 @@ def render(
     sides: Sequence[tuple[str, dict]],
     comparison: dict | None = None,
     sweep: dict | None = None,
+    extra: Sequence[Section] = (),
 ) -> str:
     """The report's HTML (see :func:`write_report`)."""
     require_plots()
@@ -674,6 +681,7 @@ def render(
         document["comparison"] = comparison
     if sweep is not None:
         document["sweep"] = sweep
+    document.update({ident: data for ident, _, data, _ in extra if data is not None})
     page = _Page(document)
     labels = [str(label) for label, _ in sides]
     sections = []
@@ -687,6 +695,7 @@ def render(
         ("rules", "Rules", _rules_section(page, labels)),
         ("cards", "Cards", _cards_section(page, labels)),
     ]
+    sections += [(ident, name, _section(ident, name, draw(page, labels))) for ident, name, _, draw in extra]
     nav = "".join(f'<a href="#{ident}">{_e(name)}</a>' for ident, name, _ in sections)
     sides_list = "".join(
         f"<li>{_e(label)}: {_e(page.get(f'sides[{i}].figures.games'))} games</li>" for i, label in enumerate(labels)
@@ -717,14 +726,16 @@ def write_report(
     sides: Sequence[tuple[str, dict]],
     comparison: dict | None = None,
     sweep: dict | None = None,
+    extra: Sequence[Section] = (),
 ) -> Path:
     """Write the report as ``directory/index.html`` (creating the directory) and return
     that path. ``sides``: ``(label, figures JSON)`` per side (one for ``simulate``, two
     for ``compare``, one per player count for ``sweep``); ``comparison``: compare's JSON;
-    ``sweep``: sweep's JSON. The same arguments always give the same bytes.
+    ``sweep``: sweep's JSON; ``extra``: sections other modules draw (:data:`Section`),
+    after the others. The same arguments always give the same bytes.
     :class:`ReportError` (one line) when matplotlib is missing or the file cannot be written."""
     where = prepare_directory(directory)
-    text = render(title=title, command=command, sides=sides, comparison=comparison, sweep=sweep)
+    text = render(title=title, command=command, sides=sides, comparison=comparison, sweep=sweep, extra=extra)
     target = where / PAGE
     name = os.path.join(os.fspath(directory), PAGE)
     try:

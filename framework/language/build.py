@@ -18,7 +18,7 @@ through a :class:`~ruledraft.language.kinds.context.RuleContext` bound to its pl
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, TypeGuard
 
 import attrs
@@ -218,6 +218,9 @@ class _RuleContext:
     def seat_keys(self, path: Path, mapping: Mapping[str, Any]) -> None:
         self.walk.check_player_keys(self.base + path, mapping)
         self.walk.check_unused_player_keys(self.base + path, mapping, seats=True)
+
+    def all_rules(self) -> Sequence[Rule]:
+        return self.walk.rules
 
     def left_off_menu(self, what: str, name: str) -> bool:
         off = getattr(self.walk.doc, "off_menu", None)

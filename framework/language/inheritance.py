@@ -186,8 +186,12 @@ def resolve_document(
     *,
     allow: Sequence[Any] = (),
     _doc: Document | None = None,
+    prepare: Callable[[Document], Document] | None = None,
 ) -> Any:
     """Load ``path``, check it with ``check`` (the schema), and merge in its parents.
+
+    ``prepare`` (the tune marks' pass, :mod:`ruledraft.language.tunable`) turns each
+    loaded file, this one first and then its parents, into the document checked.
 
     Returns the plain :class:`Document` when there is no ``extends``. A parent is
     found by :func:`ruledraft.language.bundled.resolve_source` inside the child's directory
@@ -208,6 +212,8 @@ def resolve_document(
                 )
             ]
         )
+    if prepare is not None:
+        doc = prepare(doc)
     problems = check(doc)
     if problems:
         raise RulesetError(problems)
@@ -243,7 +249,7 @@ def resolve_document(
     if len(chain) > MAX_DEPTH:
         raise RulesetError([doc.diagnostic(("extends",), f"more than {MAX_DEPTH} levels of 'extends'")])
     parent_doc = _load_parent(doc, name, parent_file)
-    parent = resolve_document(parent_file, check, chain, allow=allow, _doc=parent_doc)
+    parent = resolve_document(parent_file, check, chain, allow=allow, _doc=parent_doc, prepare=prepare)
     merged = merge(parent, doc)
     merged.warnings = getattr(parent, "warnings", []) + warnings
     return merged

@@ -1,6 +1,6 @@
 """From a file name (or a bundled id) to a compiled ruleset, through every check.
 
-    text -> yaml_loader -> inheritance (extends) -> schema_check -> build (one walk: checks and compiles)
+    text -> yaml_loader -> tunable (tune marks) -> inheritance (extends) -> schema_check -> build (one walk)
 
 :func:`check_ruleset` returns every problem found; :func:`load_ruleset` raises
 :class:`~ruledraft.errors.RulesetError` with them.
@@ -9,7 +9,7 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -22,6 +22,7 @@ from ruledraft.language.file_access import display_name, input_kind
 from ruledraft.language.inheritance import resolve_document
 from ruledraft.language.ruleset import CompiledRuleset
 from ruledraft.language.schema_check import check_schema
+from ruledraft.language.tunable import TuneMarks, preparer
 from ruledraft.language.yaml_loader import load_document
 
 
@@ -34,6 +35,8 @@ class CheckResult:
     document: Any = None
     #: every file read for it: the rule file, then each parent named by ``extends:``
     files: tuple[str, ...] = ()
+    #: the rule file's tune marks and the numbers put in their places (none: an empty set)
+    marks: TuneMarks | None = None
 
     @property
     def ok(self) -> bool:
@@ -41,7 +44,11 @@ class CheckResult:
 
 
 def check_ruleset(
-    source: str | os.PathLike[str], *, allow: Sequence[str | os.PathLike[str]] = (), text: str | None = None
+    source: str | os.PathLike[str],
+    *,
+    allow: Sequence[str | os.PathLike[str]] = (),
+    text: str | None = None,
+    tune: Mapping[str, int] | None = None,
 ) -> CheckResult:
     """Load, check and compile; never raises for a bad rule file (only for a name that is no usable file).
 
@@ -49,6 +56,8 @@ def check_ruleset(
     ``allow`` widens where its ``extends:`` may reach. Given ``text`` (rule-file text),
     that is checked instead, ``source`` is the name its messages give, and its
     ``extends:`` is resolved as standard input's is (from the current directory).
+    The rule file's tune marks (:mod:`ruledraft.language.tunable`) are replaced by
+    their starts, or by the values ``tune`` gives by mark name.
     """
     if text is None:
         path = resolve_source(source)
@@ -75,7 +84,8 @@ def check_ruleset(
 
     try:
         given = None if text is None else load_document(text, file)
-        doc = resolve_document(path, check=check, allow=allow, _doc=given)
+        prepare, marked = preparer(tune)
+        doc = resolve_document(path, check=check, allow=allow, _doc=given, prepare=prepare)
     except RulesetError as e:
         if refused:
             return CheckResult(file, None, sorted(set(refused + list(e.diagnostics))))
@@ -89,7 +99,7 @@ def check_ruleset(
     diagnostics = list(getattr(doc, "warnings", [])) + found
     if ruleset is None:
         return CheckResult(file, None, diagnostics)
-    return CheckResult(file, ruleset, diagnostics, doc, tuple(files))  # warnings only
+    return CheckResult(file, ruleset, diagnostics, doc, tuple(files), marked[0] if marked else None)  # warnings only
 
 
 def load_ruleset(

@@ -23,7 +23,10 @@ shown and played like a built-in one.
 Optional, outside the protocol (a plug-in's rule may leave it out): ``kernel(w)``,
 the rule's part of the compiled game kernel (:class:`KernelWriter`); None, the
 default of :class:`RuleBase`, means it has none and its ruleset plays on the
-reference engine.
+reference engine. ``counted_as(t)``: per seat, (position, times) of each card on the
+table that counts as more than one card for the other rules (a ``boost``); the board
+shows it (the default: none). ``credited``: the cards a rule's points belong to in the
+balance figures, when not the cards it reads (a boost: its own cards).
 
 :class:`RuleBase` gives the defaults; a kind overrides what it offers.
 """
@@ -227,6 +230,11 @@ class RuleBase:
     def kernel(self, w: KernelWriter) -> str | None:
         """The rule's part of the game kernel (see :class:`KernelWriter`); None: it has none."""
         return None
+
+    def counted_as(self, t: Tableau) -> list[tuple[tuple[int, int], ...]]:
+        """Per seat, (position in its cards, how many cards it counts as) of the cards
+        this rule makes count more than once for the other rules: none."""
+        return [() for _ in t.cards]
 
 
 class OwnCardsRule(RuleBase):

@@ -156,6 +156,18 @@ class Document:
 
         return locate_offset
 
+    def scalar_span(self, path: Iterable[Any]) -> tuple[int, int] | None:
+        """``(start, end)`` indices in :attr:`text` of the scalar written at ``path``
+        (quotes included), or None when ``path`` holds no scalar of its own."""
+        pos = self._positions.get(tuple(path))
+        if pos is None or pos.scalar is None:
+            return None
+        return (pos.scalar[1], pos.scalar[2])
+
+    def offset(self, line: int, column: int) -> int:
+        """The index in :attr:`text` of 1-based ``line:column``."""
+        return self._line_starts[line - 1] + column - 1
+
     def diagnostic(self, path: Iterable[Any], message: str, *, key: bool = False) -> Diagnostic:
         """A :class:`Diagnostic` at the value (or key) at ``path``, with its source line."""
         line, column = self.locate(path, key=key)

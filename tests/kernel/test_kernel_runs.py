@@ -280,3 +280,12 @@ def test_auto_compiles_a_missing_kernel_in_the_background_for_later_runs(tmp_pat
         assert time.monotonic() < deadline, "the background compile did not finish"
         time.sleep(0.5)
     assert list((tmp_path / "ruledraft" / "numba").rglob("k_*.play-*.nbi"))
+
+
+def test_a_collector_without_bulk_counting_plays_its_games_on_the_reference_engine():
+    """simulate --marginal (a collector that counts game by game) with --engine kernel:
+    the same --json as on the reference engine, marginal points included."""
+    common = ["simulate", "sushi-go", "--games", "150", "--bots", "greedy,random", "--marginal"]
+    ker = _figures(*common, "--engine", "kernel")
+    assert ker == _figures(*common, "--engine", "reference")
+    assert "marginal" in json.dumps(ker)

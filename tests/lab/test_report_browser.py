@@ -1,5 +1,5 @@
 """The HTML reports opened in a real browser (headless Chromium through Playwright): each
-report kind (``simulate``, ``compare``, ``sweep``) at a desktop and a phone width loads
+report kind (``simulate``, with ``--marginal`` too, ``compare``, ``sweep``, ``quality``) at a desktop and a phone width loads
 without script or console errors, never scrolls sideways, cuts nothing off, decodes
 every plot, fetches nothing, and embeds exactly the figures ``--json`` printed.
 
@@ -39,6 +39,8 @@ RUNS = {
     "simulate": ["simulate", "sushi-go-party-master-menu", "-p", "8", "-g", "30", "-b", "greedy,random"],
     "compare": ["compare", "sushi-go", "sushi-go-two-player-dummy", "-p", "2", "-g", "40", "-b", "random"],
     "sweep": ["sweep", "sushi-go", "-p", "2-5", "-g", "20", "-b", "random"],
+    "marginal": ["simulate", "sushi-go-soy-sauce", "-g", "30", "-b", "random", "--marginal"],
+    "quality": ["quality", "sushi-go-party-master-menu", "-p", "4", "-g", "8", "-b", "greedy,random"],
 }
 
 #: what the page says about itself, read in the browser after it loaded
@@ -240,8 +242,10 @@ def test_the_embedded_figures_are_those_json_printed(visits, runs, kind):
     """The figures the browser reads from the page equal the --json output of the same run, side by side."""
     document = visits(kind, 390).info["document"]
     printed = runs[kind][1]
-    if kind == "simulate":
+    if kind in ("simulate", "marginal"):
         assert [s["figures"] for s in document["sides"]] == [printed["figures"]]
+    elif kind == "quality":
+        assert document["quality"] == printed
     elif kind == "compare":
         assert [s["figures"] for s in document["sides"]] == [printed["a"]["figures"], printed["b"]["figures"]]
         assert document["comparison"] == printed

@@ -20,7 +20,7 @@ def test_the_kind_list_lives_in_the_registry():
     """The schema's kind enum and its per-kind branches come from the registry, in its order."""
     schema = ruleset_schema(SCORING_KINDS.units(builtin_only=True))
     rule = schema["$defs"]["scoringRule"]
-    names = ["sets", "table", "per_card", "modifier", "majority", "expression", "race", "neighbours"]
+    names = ["sets", "table", "per_card", "modifier", "majority", "expression", "race", "neighbours", "boost"]
     assert rule["properties"]["kind"]["enum"] == names
     assert [b["then"]["$ref"] for b in rule["allOf"]] == [
         "#/$defs/setsRule",
@@ -31,6 +31,7 @@ def test_the_kind_list_lives_in_the_registry():
         "#/$defs/expressionRule",
         "#/$defs/raceRule",
         "#/$defs/neighboursRule",
+        "#/$defs/boostRule",
     ]
 
 

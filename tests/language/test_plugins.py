@@ -50,7 +50,7 @@ def test_without_the_plugin_the_kind_is_a_located_schema_error():
     result = invoke("validate", VARIANT)
     assert result.exit_code == 1
     assert (
-        f"{VARIANT}:13:11: error: 'kind' must be one of sets, table, per_card, modifier, majority, expression, race, neighbours, not 'longest_run'"
+        f"{VARIANT}:13:11: error: 'kind' must be one of sets, table, per_card, modifier, majority, expression, race, neighbours, boost, not 'longest_run'"
         in result.output
     )
 

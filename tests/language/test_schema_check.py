@@ -180,7 +180,7 @@ def test_wrong_kind_does_not_flood_with_unknown_keys():
     """With a bad kind, only the kind and keys that fit no kind at all are reported."""
     text = MINI.replace("kind: per_card, cards: apple, value: 1}", "kind: percard, cards: apple, value: 1, valeu: 2}")
     assert [m for _, _, m in messages(text)] == [
-        "'kind' must be one of sets, table, per_card, modifier, majority, expression, race, neighbours, not 'percard' (did you mean 'per_card'?)",
+        "'kind' must be one of sets, table, per_card, modifier, majority, expression, race, neighbours, boost, not 'percard' (did you mean 'per_card'?)",
         "unknown key 'valeu' in a scoring rule (did you mean 'value'?)",
     ]
 

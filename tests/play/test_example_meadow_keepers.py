@@ -152,7 +152,9 @@ def test_play_shows_the_bees_and_the_stings_on_the_board_within_80_columns(tmp_p
     lines = result.output.splitlines()
     assert [line for line in lines if len(line) > 80] == []
     assert "  hornets: total 'stings' on hornet cards (Hornet, Hornet Nest)" in lines
-    assert "  seat             points  round  hand  bees  hornets" in lines
+    assert "  seat             points  round  hand  bees       hornets" in lines
+    # the hornets column: each keeper's stings, then the fight with the one neighbour
+    assert "  you (seat 0)          0     +2    10     0  0 (= seat 1)" in lines
     assert "=== Game over ===" in lines
     replay = runner.invoke(app, ["replay", str(log)])
     assert replay.exit_code == 0, replay.output

@@ -2,7 +2,7 @@
 
 A unit (one module per built-in kind: :mod:`.sets`, :mod:`.table`, :mod:`.per_card`,
 :mod:`.modifier`, :mod:`.majority`, :mod:`.expression`, :mod:`.race`,
-:mod:`.neighbours`) holds
+:mod:`.neighbours`, :mod:`.boost`) holds
 
 * ``SCHEMA``: the JSON Schema of a rule of that kind (its own keys; ``id``, ``kind``,
   ``when`` and ``description`` are common to every rule);
@@ -24,7 +24,7 @@ from typing import Any
 
 import attrs
 
-from ruledraft.language.kinds import expression, majority, modifier, neighbours, per_card, race, sets, table
+from ruledraft.language.kinds import boost, expression, majority, modifier, neighbours, per_card, race, sets, table
 from ruledraft.language.kinds.context import RuleContext
 from ruledraft.language.kinds.plugin_schema import base_definitions, check_plugin_schema
 from ruledraft.language.kinds.registry import PluginError, Registry, load_plugin, loaded_plugins
@@ -77,9 +77,9 @@ class ScoringKind:
 #: every scoring kind, built-in first, then plug-ins in the order they were registered
 SCORING_KINDS: Registry[ScoringKind] = Registry("scoring kind", "ruledraft.scoring_kinds")
 
-for _unit in (sets, table, per_card, modifier, majority, expression, race, neighbours):
+for _unit in (sets, table, per_card, modifier, majority, expression, race, neighbours, boost):
     SCORING_KINDS.register(
-        ScoringKind(_unit.NAME, _unit.build, _unit.SCHEMA, compares_seats=_unit in (majority, race, neighbours)),
+        ScoringKind(_unit.NAME, _unit.build, _unit.SCHEMA, compares_seats=_unit in (majority, race, neighbours, boost)),
         builtin=True,
     )
 

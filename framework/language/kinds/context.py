@@ -9,12 +9,13 @@ any answer was ``None``. Nothing here raises for a mistake in the rule file.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any, Protocol
 
 from ruledraft.language.catalogue import Catalogue
 from ruledraft.language.expression import CompiledExpression
 from ruledraft.language.quantity import Quantity
+from ruledraft.language.rule import Rule
 
 Path = tuple[str | int, ...]
 
@@ -51,6 +52,12 @@ class RuleContext(Protocol):
 
     def seat_keys(self, path: Path, mapping: Mapping[str, Any]) -> None:
         """Check keys that are numbers of scoring seats (``"2"``, ``"3-5"``)."""
+
+    def all_rules(self) -> Sequence[Rule]:
+        """Every rule of the ruleset, filled in as the build goes on: a rule that scores
+        from the other rules' points (a boost) keeps it and reads it when it scores,
+        never while it is built."""
+        ...
 
     def left_off_menu(self, what: str, name: str) -> bool:
         """Whether ``name`` (a ``card``, ``tag``, ``group``) is only on cards the menu of a

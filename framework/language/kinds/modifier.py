@@ -1,4 +1,9 @@
-"""The ``modifier`` kind: a card that multiplies the next card played onto it (wasabi)."""
+"""The ``modifier`` kind: a card that multiplies the next card played onto it (wasabi).
+
+With ``same: ATTRIBUTE`` a target goes only onto a modifier card sharing its value of
+the attribute (a catalyst of its colour); a modifier card without the attribute takes
+the value of the first target it takes. ``card`` may name several modifier cards (a
+catalyst in six colours is one rule). The pairing is :mod:`.pairing`'s."""
 
 from __future__ import annotations
 
@@ -8,6 +13,7 @@ from typing import Any
 import attrs
 
 from ruledraft.language.kinds.context import RuleContext
+from ruledraft.language.kinds.pairing import holders_of, pair, same_colour, same_words
 from ruledraft.language.rule import KernelWriter, OwnCardsRule
 from ruledraft.tableau import Tableau
 
@@ -19,7 +25,11 @@ SCHEMA: dict[str, Any] = {
     "description": "A card that multiplies the value of the next target card(s) played after it (like wasabi).",
     "required": ["card", "targets", "value", "factor"],
     "properties": {
-        "card": {"title": "Modifier card", "description": "The card that modifies.", "$ref": "#/$defs/identifier"},
+        "card": {
+            "title": "Modifier card",
+            "description": "The card that modifies (or several: a card selector).",
+            "$ref": "#/$defs/selector",
+        },
         "targets": {"title": "Targets", "description": "The cards it can modify.", "$ref": "#/$defs/selector"},
         "value": {"title": "Value", "description": "The base value of a target card.", "$ref": "#/$defs/value"},
         "factor": {
@@ -39,6 +49,12 @@ SCHEMA: dict[str, Any] = {
             "maximum": 100,
             "default": 1,
         },
+        "same": {
+            "title": "Same attribute",
+            "description": "Targets must share this attribute's value with the modifier card they go onto "
+            "(same: colour); a modifier card without it takes the value of the first target it takes.",
+            "$ref": "#/$defs/identifier",
+        },
     },
 }
 
@@ -57,18 +73,35 @@ class Modifier(OwnCardsRule):
     capacity: int
     factor: int
     words: str
+    #: every modifier card (``card`` is the first); more than one only from a selector
+    holders: tuple[int, ...] = ()
+    #: with ``same``: per card index, its value of the attribute (None: it has none)
+    colour: tuple[int | None, ...] | None = None
     target_set: frozenset[int] = attrs.field(init=False, eq=False, repr=False)
+    holder_set: frozenset[int] = attrs.field(init=False, eq=False, repr=False)
+    #: one modifier card and no ``same``: the pairing of the first version, kept as it was
+    classic: bool = attrs.field(init=False, eq=False, repr=False)
 
     holds_cards = True
 
     def __attrs_post_init__(self) -> None:
+        holders = self.holders or (self.card,)
+        object.__setattr__(self, "holders", holders)
         object.__setattr__(self, "target_set", frozenset(self.targets))
+        object.__setattr__(self, "holder_set", frozenset(holders))
+        object.__setattr__(self, "classic", len(holders) == 1 and self.colour is None)
 
     @property
     def reads(self) -> frozenset[int]:
-        return frozenset(self.targets) | {self.card}
+        return frozenset(self.targets) | self.holder_set
 
     def score(self, t: Tableau) -> list[int]:
+        if not self.classic or t.echoes is not None:
+            echoes = t.echoes
+            return [
+                self.score_paired(seq, None if t.turned is None else t.turned[s], None if echoes is None else echoes[s])
+                for s, seq in enumerate(t.cards)
+            ]
         score_row, mod = self.score_row, self.card
         if t.turned is not None:
             return [
@@ -76,6 +109,17 @@ class Modifier(OwnCardsRule):
                 for row, seq, turned in zip(t.counts, t.cards, t.turned)
             ]
         return [score_row(row, seq) if row[mod] else 0 for row, seq in zip(t.counts, t.cards)]
+
+    def score_paired(
+        self, seq: Sequence[int], turned: Mapping[int, tuple[int, int]] | None, echoes: frozenset[int] | None
+    ) -> int:
+        """One seat's extra by the general pairing (:func:`.pairing.pair`): several
+        modifier cards, ``same``, cards turned face down, echoes of a boosted card."""
+        found = pair(
+            seq, self.holder_set, self.target_set, self.capacity, turned=turned, echoes=echoes, colour=self.colour
+        )
+        extra = self.extra
+        return sum(extra[seq[q]] for _, q in found.pairs)
 
     def score_turned(self, seq: Sequence[int], turned: Mapping[int, tuple[int, int]]) -> int:
         """:meth:`score_row` when cards were turned face down (``Tableau.turned``): a
@@ -100,6 +144,8 @@ class Modifier(OwnCardsRule):
         return bonus
 
     def score_row(self, row: list[int], seq: list[int]) -> int:
+        if not self.classic:
+            return self.score_paired(seq, None, None)
         mod = self.card
         if not row[mod]:
             return 0
@@ -116,22 +162,29 @@ class Modifier(OwnCardsRule):
     def loaded_and_waiting(self, seq: Sequence[int]) -> tuple[int, int]:
         """How many of the modifier cards in ``seq`` (one seat's cards in play order)
         are full (every place taken by a target) and how many still have room."""
+        if not self.classic:
+            rooms = pair(seq, self.holder_set, self.target_set, self.capacity, colour=self.colour).rooms
+            waiting = sum(1 for room in rooms if room)
+            return len(rooms) - waiting, waiting
         mod, cap, targets = self.card, self.capacity, self.target_set
-        rooms: list[int] = []
+        rooms_left: list[int] = []
         for c in seq:
             if c == mod:
-                rooms.append(cap)
+                rooms_left.append(cap)
             elif c in targets:
-                for i, room in enumerate(rooms):  # the oldest modifier with room
+                for i, room in enumerate(rooms_left):  # the oldest modifier with room
                     if room:
-                        rooms[i] = room - 1
+                        rooms_left[i] = room - 1
                         break
-        waiting = sum(1 for room in rooms if room)
-        return len(rooms) - waiting, waiting
+        waiting = sum(1 for room in rooms_left if room)
+        return len(rooms_left) - waiting, waiting
 
-    def kernel(self, w: KernelWriter) -> str:
+    def kernel(self, w: KernelWriter) -> str | None:
         """:meth:`score_row` over each seat's cards in play order (no card is ever turned
-        face down in the kernel: it has no card effects)."""
+        face down in the kernel: it has no card effects). None (no part yet) for several
+        modifier cards or ``same``."""
+        if not self.classic:
+            return None
         extra = w.array(self.extra)
         targets = w.array([1 if c in self.target_set else 0 for c in range(len(self.extra))])
         mod, cap = self.card, self.capacity
@@ -161,19 +214,25 @@ class Modifier(OwnCardsRule):
 
 def build(spec: Mapping[str, Any], ctx: RuleContext) -> Modifier | None:
     cat = ctx.catalogue
-    card = ctx.card(("card",), spec["card"])
+    holders = holders_of(spec, ctx)
     selected = ctx.cards(("targets",), spec["targets"])
     values = ctx.values(("value",), spec["value"])
-    if card is None or selected is None or values is None:
+    if holders is None or selected is None or values is None:
         return None
-    targets = tuple(i for i in selected if i != card)
+    targets = tuple(i for i in selected if i not in holders)
+    colour = same_colour(spec, ctx, targets)
+    if colour is False:
+        return None
     factor = spec["factor"]
     extra = tuple(v * (factor - 1) for v in values)
     capacity = spec.get("capacity", 1)
-    name = cat.cards[card].name
-    words = (
+    single = len(holders) == 1
+    name = cat.cards[holders[0]].name if single else "modifier card"
+    which = "" if single else f"The modifier cards are {ctx.words(spec['card'])}. "
+    words = which + (
         f"When one of {ctx.words(spec['targets'])} is played while you have a {name} with room on it, "
         f"it goes onto the oldest such {name} ({capacity} per {name}) and scores {factor} times its value "
         f"(this rule counts the extra {factor - 1}x). Only cards played after the {name} count; a {name} alone scores 0."
+        + same_words(name, spec.get("same"))
     )
-    return Modifier(spec["id"], spec["when"], card, targets, extra, capacity, factor, words)
+    return Modifier(spec["id"], spec["when"], holders[0], targets, extra, capacity, factor, words, holders, colour)

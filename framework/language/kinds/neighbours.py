@@ -12,7 +12,7 @@ neighbours are the two other seats, each compared once.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import attrs
@@ -125,6 +125,12 @@ class Neighbours(RuleBase):
                 pts += win if mine > theirs else loss if mine < theirs else tie
             out.append(pts)
         return out
+
+    def comparisons(self, q: Sequence[int]) -> list[tuple[tuple[int, int], ...]]:
+        """Per seat, for each neighbour it is compared with: (that seat, 1 if it has more,
+        0 as much, -1 less): the board shows these beside the quantity."""
+        n = len(q)
+        return [tuple((o, (q[s] > q[o]) - (q[s] < q[o])) for o in neighbours_of(s, n)) for s in range(n)]
 
     def score_seat_changed(self, t: Tableau, seat: int, base_q: list[int]) -> int:
         """``score_seat`` when only ``seat``'s cards differ from those ``base_q`` was computed on."""

@@ -1,0 +1,223 @@
+"""``ruledraft quality``: how a ruleset plays -- skill gap, seat advantage, decisiveness,
+lead changes, score spread, the last round, and what each card's pick depends on."""
+
+from __future__ import annotations
+
+import json
+import shlex
+
+import attrs
+import typer
+from rich.table import Table
+
+from ruledraft.lab.compare import lineup
+from ruledraft.lab.extra_counts import with_extras
+from ruledraft.lab.figures import formatted
+from ruledraft.lab.quality import EXPLANATIONS, QUALITY_SECTION, QualityCounts, quality_figures, seatings
+
+from .common import console, leave_interrupted, reported_errors, shown, write_html_report
+from .options import (
+    allow_path_option,
+    allowed_dirs,
+    bots_option,
+    games_option,
+    jobs_option,
+    json_option,
+    parse_jobs,
+    players_option,
+    quiet_option,
+    report_directory,
+    report_option,
+    ruleset_argument,
+    seat_bots_help,
+    seed_option,
+)
+from .simulate import RunsOn, checked_match, load_with_inputs, notes, run_logged
+
+
+def _pct(x: float | None) -> str:
+    return "-" if x is None else formatted(100 * x, ".1f") + "%"
+
+
+def _pp(x: float) -> str:
+    return formatted(100 * x, ".1f")
+
+
+def _ci(pair, scale: float = 100, unit: str = "%", digits: int = 1) -> str:
+    if not pair:
+        return "-"
+    return " to ".join(formatted(scale * x, f".{digits}f") for x in pair) + unit
+
+
+def quality(
+    ruleset: str = ruleset_argument(stdin=True),
+    players: int = players_option(),
+    games: int = games_option("Games per seating (with rotation, every deal is played once per seating)."),
+    seed: int = seed_option("Seed of the games", "; every seating plays the same deals"),
+    bots: str = bots_option("greedy,random", seat_bots_help()),
+    rotate: bool | None = typer.Option(
+        None,
+        "--rotate/--no-rotate",
+        help="Play the line-up rotated through the seats, each deal once per seating "
+        "(the default when the seats have different bots).",
+        show_default=False,
+    ),
+    jobs: str = jobs_option("Processes to run games on", "; results do not depend on it"),
+    as_json: bool = json_option("the measures"),
+    quiet: bool = quiet_option(),
+    allow_path: list[str] = allow_path_option(),
+    report: str | None = report_option(),
+) -> None:
+    """Measure how a ruleset plays: skill gap, seat advantage, decisiveness, lead changes,
+    score spread, how often the last round decides, and what each card's pick depends on.
+
+    Ctrl-C (or SIGTERM) stops early: the games finished so far are measured,
+    and the exit status is 130 (143).
+    """
+    with reported_errors():
+        jobs_used, note = parse_jobs(jobs)
+        rs, document, _inputs = load_with_inputs(ruleset, allowed_dirs(allow_path))
+        match = checked_match(rs, players, bots, seed, document)
+        report_dir = report_directory(report)
+        notes(note, match.bots)
+        mixed = len(set(match.bots)) > 1
+        lineups = seatings(match.bots, mixed if rotate is None else rotate)
+        on = RunsOn(jobs_used, None, None)
+        runs = []
+        interrupted = None
+        for bots_here in lineups:
+            m = attrs.evolve(match, bots=bots_here)
+            summary = run_logged(  # the lab's per-card figures only for the report's sections
+                m,
+                games,
+                on,
+                None,
+                cards=report_dir is not None,
+                quiet=quiet,
+                collector=with_extras(QualityCounts.for_game),
+            )
+            runs.append((bots_here, summary.figures))
+            if summary.interrupted:
+                interrupted = summary
+                break
+        out = {
+            "ruleset": rs.id,
+            "players": players,
+            "seed": seed,
+            "bots": list(match.bots),
+            "games_per_seating": games,
+            **quality_figures(runs, players, rs.catalogue.ids),
+        }
+        stopped = ""
+        if interrupted is not None:
+            stopped = f"interrupted after {out['games']} of {games * len(lineups)} games"
+            out["interrupted"] = True
+        if as_json:
+            typer.echo(json.dumps(out, indent=2))
+        else:
+            print_quality(out, rs.name, stopped)
+        if report_dir is not None:
+            command = ["ruledraft", "quality", ruleset, "-p", str(players), "-g", str(games), "-s", str(seed)]
+            command += ["-b", bots] + ([] if rotate is None else ["--rotate" if rotate else "--no-rotate"])
+            write_html_report(
+                report_dir,
+                err=as_json,
+                title=f"{rs.name}: game quality, {out['games']} games, {players} players"
+                + (f" ({stopped})" if stopped else ""),
+                command=shlex.join(command),
+                sides=[(f"seating {k + 1}: {lineup(b)}", figures) for k, (b, figures) in enumerate(runs)],
+                extra=[(*QUALITY_SECTION[:2], out, QUALITY_SECTION[3])],
+            )
+        if interrupted is not None:
+            leave_interrupted(stopped, interrupted.signal, said=not as_json)
+
+
+def quality_parts(q: dict, name: str) -> list[Table | str]:
+    """The tables and lines ``quality`` prints (``q``: the measures' JSON)."""
+    out: list[Table | str] = []
+    k = len(q["seatings"])
+    seats = Table(title=f"{name}: {q['games']} games, {q['players']} players, seed {q['seed']}")
+    for col in ("seat", "wins", "95% CI"):
+        seats.add_column(col, justify="right", no_wrap=True)
+    for s in q["seats"]:
+        seats.add_row(str(s["seat"]), _pct(s["win_share"]), _ci(s["interval"]))
+    out.append(seats)
+    if k > 1:
+        out.append(f"the line-up rotated through the seats: {k} seatings, the same deals in each")
+    adv = q["seat_advantage"]
+    p = adv["p_value"]
+    out.append(
+        f"seat advantage: {_pp(adv['difference'])} points of percent (seat {adv['best_seat']} best, "
+        f"seat {adv['worst_seat']} worst); chi-square p {'< 0.001' if p < 0.001 else f'= {p:.3f}'}"
+        + ("" if adv["bots_balanced"] else " (the seats have different bots: this compares the bots too)")
+    )
+    skill = q["skill"]
+    if skill["gap"] is not None:
+        bots = Table(title="Bots: win share of the seats each holds")
+        for col in ("bot", "seats", "wins", "per seat", "95% CI"):
+            bots.add_column(col, justify="left" if col == "bot" else "right", no_wrap=col != "bot")
+        for b in skill["bots"]:
+            bots.add_row(
+                b["bot"], str(b["seats"]), _pct(b["win_share"]), _pct(b["win_rate_per_seat"]), _ci(b["interval"])
+            )
+        out.append(bots)
+        gap = skill["gap"]
+        out.append(
+            f"skill gap: {_pp(gap['difference'])} points of percent per seat ({gap['strongest']} over {gap['weakest']})"
+        )
+    else:
+        out.append("skill gap: - (one bot at every seat; name several with --bots, e.g. greedy,random)")
+    games = Table(title="Per game")
+    for col in ("measure", "mean", "95% CI", "median", "5-95%"):
+        games.add_column(col, justify="left" if col == "measure" else "right", no_wrap=True)
+    d = q["decisiveness"]
+    games.add_row("decisiveness", _pct(d["mean_share"]), _ci(d["interval"]), "", "")
+    for label, key in (("lead changes", "lead_changes"), ("score spread", "score_spread")):
+        f = q[key]
+        qs = f["quantiles"]
+        games.add_row(
+            label,
+            formatted(f["mean"], ".2f") if f["mean"] is not None else "-",
+            _ci(f["interval"], 1, "", 2),
+            "-" if qs["50"] is None else str(qs["50"]),
+            "-" if qs["5"] is None else f"{qs['5']} to {qs['95']}",
+        )
+    last = q["last_round_decides"]
+    games.add_row("last round decides", _pct(last["rate"]), _ci(last["interval"]), "", "")
+    out.append(games)
+    if d["mean_turn"] is not None:
+        out.append(
+            f"the winner leads for good from turn {formatted(d['mean_turn'], '.1f')} of "
+            f"{formatted(q['turns'], '.1f')} on average (games with one winner: {d['games']})"
+        )
+    picks = Table(
+        title="Picks from a hand with a choice: share, lift over a blind pick,\nand the card the lift depends on most"
+    )
+    for col in ("card", "offered", "picked", "lift", "depends on", "with", "without"):
+        picks.add_column(col, justify="left" if col in ("card", "depends on") else "right", no_wrap=col != "card")
+    for c in q["picks"]:
+        dep = c["depends_on"]
+        picks.add_row(
+            c["card"],
+            str(c["offered"]),
+            _pct(c["pick_share"]),
+            formatted(c["lift"], ".2f") if c["lift"] is not None else "-",
+            dep["card"] if dep else "-",
+            formatted(dep["with"], ".2f") if dep else "-",
+            formatted(dep["without"], ".2f") if dep else "-",
+        )
+    out.append(picks)
+    out += [f"{key.replace('_', ' ')}: {text}" for key, text in EXPLANATIONS.items()]
+    return out
+
+
+def print_quality(q: dict, name: str, stopped: str) -> None:
+    """The measures' tables and lines on standard output."""
+    out = console()
+    for part in quality_parts(q, shown(name)):
+        if isinstance(part, str):
+            out.print(part, markup=False, highlight=False)
+        else:
+            out.print(part)
+    if stopped:
+        out.print(stopped, highlight=False, soft_wrap=True)

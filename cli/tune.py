@@ -1,0 +1,242 @@
+"""``ruledraft tune``: search a rule file's tune marks for a target, and write the tuned file beside it."""
+
+from __future__ import annotations
+
+import json
+import os
+import shlex
+
+import typer
+
+from ruledraft.errors import InputError
+from ruledraft.lab.figures import formatted
+from ruledraft.lab.tune import SEARCHES, TARGET_FORMS, Try, parse_target, result_json, tuned_path, write_tuned
+from ruledraft.lab.tune import tune as run_tune
+from ruledraft.play.match import check_seed
+
+from .common import checked_ruleset, fail, leave_interrupted, reported_errors, shown, write_html_report
+from .options import (
+    allow_path_option,
+    allowed_dirs,
+    bots_option,
+    games_option,
+    jobs_option,
+    json_option,
+    parse_bots,
+    parse_jobs,
+    players_option,
+    quiet_option,
+    report_directory,
+    report_option,
+    seat_bots_help,
+    seed_option,
+)
+from .simulate import notes, progress_bar, run_errors
+
+
+def _form(f) -> str:
+    """How a figure's numbers are written: a card's effect with its sign, a share or a score without."""
+    return "+.1f" if f.target.startswith("cards") else ".1f"
+
+
+def _values(t: Try, names) -> str:
+    return ", ".join(str(t.values[n]) for n in names)
+
+
+def _try_line(t: Try, names) -> str:
+    if t.invalid:
+        return f"  try {t.number:>3}: {_values(t, names):<12} invalid: {shown(t.invalid)}"
+    state = "met, intervals inside" if t.inside else "met" if t.met else f"off by {t.miss:.1f}"
+    line = f"  try {t.number:>3}: {_values(t, names):<12} {state:<21}"
+    if t.figures:  # the figure furthest from the target (or whose interval reaches furthest out)
+        f = max(t.figures, key=lambda f: (f.miss, f.spread))
+        lo, hi, form = *f.interval, _form(f)
+        line += f" {shown(f.item)} {formatted(f.value, form)} [{formatted(lo, form)}, {formatted(hi, form)}]"
+    return line.rstrip()
+
+
+def _figure_lines(t: Try) -> list[str]:
+    out = []
+    for f in t.figures:
+        lo, hi, form = *f.interval, _form(f)
+        where = "inside" if f.spread == 0 else "met" if f.miss == 0 else "outside"
+        out.append(
+            f"  {shown(f.item):<16} {formatted(f.value, form):>7}  [{formatted(lo, form)}, {formatted(hi, form)}]"
+            f"  band [{formatted(f.band[0], form)}, {formatted(f.band[1], form)}]  {where}"
+        )
+    return out
+
+
+def tune(
+    rule_file: str = typer.Argument(..., help="A rule file with tune marks ({tune: [LOW, HIGH]} in place of numbers)."),
+    target: list[str] = typer.Option(
+        ...,
+        "--target",
+        "-t",
+        help=f"What to reach ({TARGET_FORMS}): every card's win effect (takers minus non-takers) within ±K "
+        "percentage points (or those cards'), every seat's win share within ±K points of an equal share, or a "
+        "seat's mean score within MEAN±K. Repeat to add targets.",
+    ),
+    players: int = players_option(),
+    bots: str = bots_option("greedy", seat_bots_help()),
+    games: int = games_option("Games per try (every try plays the same seeds).", fewest=2),
+    budget: int = typer.Option(30, "--budget", min=1, max=10_000, help="The most tries (sets of values) to play."),
+    seed: int = seed_option("Seed of every try's games (and of the search)"),
+    search: str = typer.Option(
+        SEARCHES[0],
+        "--search",
+        help="tpe: Optuna's TPE sampler (the tune extra); pattern: a coordinate pattern search, "
+        "quick for one or two numbers.",
+    ),
+    jobs: str = jobs_option(),
+    output: str | None = typer.Option(
+        None,
+        "--output",
+        "-o",
+        metavar="FILE",
+        help="Where to write the tuned rule file (a new file); by default NAME.tuned.yaml beside the rule file.",
+        show_default=False,
+    ),
+    as_json: bool = json_option("the search (every try and its figures)"),
+    quiet: bool = quiet_option(),
+    report: str | None = report_option(),
+    allow_path: list[str] = allow_path_option(),
+) -> None:
+    """Search the numbers a rule file marks as tunable for a target, and write the tuned file.
+
+    Each try plays the same games (one seed) with other values; a search over the
+    whole numbers keeps the values that come nearest the target. It stops when
+    a try meets the target with every 95% interval inside it, when --budget tries are
+    played, or when the search has nothing new to try. The best values are printed with their
+    figures and written into a copy of the rule file (NAME.tuned.yaml: comments kept;
+    nothing is overwritten). Ctrl-C keeps the best so far, writes it, and exits 130.
+    """
+    with reported_errors():
+        check_seed(seed, "--seed")
+        if rule_file == "-":
+            raise InputError("tune needs a rule file (it writes the tuned file beside it), not standard input")
+        jobs_used, note = parse_jobs(jobs)
+        allow = allowed_dirs(allow_path)
+        checked = checked_ruleset(rule_file, allow)
+        rs = checked.ruleset
+        marks = checked.marks
+        if marks is None or not marks:
+            raise InputError(
+                f"{shown(rule_file)} has no tune marks: write a number as {{tune: [LOW, HIGH]}} to tune it"
+            )
+        targets = [parse_target(t, rs.catalogue.ids) for t in target]
+        if search not in SEARCHES:
+            raise InputError(f"--search takes {' or '.join(SEARCHES)}, not {shown(search)!r}")
+        if search == "tpe":
+            try:
+                import optuna  # noqa: F401
+            except ImportError:
+                raise InputError(
+                    "--search tpe needs optuna, which is not installed: pip install 'ruledraft[tune]' "
+                    "(or use --search pattern)"
+                ) from None
+        lineup = parse_bots(bots, players, card_ids=rs.catalogue.ids)
+        if output is not None and os.path.lexists(output):
+            raise InputError(f"--output {shown(output)} exists already: tune writes only new files")
+        destination = output if output is not None else tuned_path(os.fspath(checked.file))
+        report_dir = report_directory(report)
+        notes(note, lineup)
+        names = marks.names
+        if not as_json:
+            typer.echo(
+                f"{shown(rs.name)}: tuning {len(names)} number{'s' if len(names) > 1 else ''}, {players} players, "
+                f"bots {shown(bots)}, {games} games per try, seed {seed}, at most {budget} tries"
+            )
+            for t in targets:
+                typer.echo(f"target {shown(t.text)}: {shown(t.describe(players))}")
+            typer.echo("values: " + ", ".join(f"{shown(m.name)} [{m.low}, {m.high}]" for m in marks.marks))
+
+        def said(t: Try) -> None:
+            if not as_json:
+                typer.echo(_try_line(t, names))
+
+        with run_errors(), progress_bar(rs.id, games * budget, quiet) as advance:
+            result = run_tune(
+                rule_file,
+                marks,
+                targets,
+                players=players,
+                bots=lineup,
+                games=games,
+                seed=seed,
+                budget=budget,
+                allow=allow,
+                jobs=jobs_used,
+                progress=advance,
+                on_try=said,
+                search=search,
+            )
+        best, start = result.best, result.start
+        if best is None or best.invalid is not None:
+            fail(f"no try gave a playable ruleset ({result.stopped})", 128 + result.signum if result.signum else 1)
+            return
+        write_tuned(marks, best.values, destination)
+        if as_json:
+            out = result_json(
+                result,
+                ruleset=rs.id,
+                file=checked.file,
+                players=players,
+                bots=lineup,
+                games=games,
+                seed=seed,
+                budget=budget,
+                targets=targets,
+                search=search,
+                written=destination,
+            )
+            typer.echo(json.dumps(out, indent=2))
+        else:
+            typer.echo(f"stopped: {result.stopped} ({len(result.tries)} of {budget} tries)")
+            typer.echo("best values:")
+            for m in marks.marks:
+                was = "" if best.values[m.name] == m.start else f" (was {m.start})"
+                typer.echo(f"  {shown(m.name)} = {best.values[m.name]}{was}")
+            verdict = (
+                "meets the target, every interval inside"
+                if best.inside
+                else "meets the target (some intervals reach outside: play more games per try)"
+                if best.met
+                else f"misses the target by {best.miss:.1f}"
+            )
+            typer.echo(f"figures of try {best.number}, which {verdict}:")
+            for line in _figure_lines(best):
+                typer.echo(line)
+            typer.echo(f"wrote {shown(destination)}")
+        if report_dir is not None:
+            sides = [(f"start values (try {start.number})", start.run)] if start is not None and start.run else []
+            if best.run and (start is None or best.number != start.number):
+                sides.append((f"tuned values (try {best.number})", best.run))
+            command = ["ruledraft", "tune", rule_file, "-p", str(players), "-b", bots, "-g", str(games)]
+            command += ["-s", str(seed), "--budget", str(budget), "--search", search]
+            for t in targets:
+                command += ["-t", t.text]
+            write_html_report(
+                report_dir,
+                err=as_json,
+                title=f"{rs.name}: tuned {', '.join(f'{n} = {best.values[n]}' for n in names)} ({result.stopped})",
+                command=shlex.join(command),
+                sides=sides,
+            )
+            history = result_json(
+                result,
+                ruleset=rs.id,
+                file=checked.file,
+                players=players,
+                bots=lineup,
+                games=games,
+                seed=seed,
+                budget=budget,
+                targets=targets,
+                search=search,
+                written=destination,
+            )
+            with open(os.path.join(os.fspath(report_dir), "search.json"), "w", encoding="utf-8") as f:
+                json.dump(history, f, indent=2)
+        if result.signum:
+            leave_interrupted(result.stopped, result.signum, said=not as_json)

@@ -1,0 +1,122 @@
+"""Which card goes onto which: the pairing by play order that ``modifier`` and ``boost`` share.
+
+A holder (wasabi, a sunbeam) takes the targets played after it, ``capacity`` each; a
+target goes onto the oldest holder that still has room and that it may go onto:
+
+* with ``same`` (a card attribute, such as ``colour``), only a holder whose value of
+  it is the target's; a holder without the attribute (a colourless catalyst) takes
+  the value of the first target it takes, and then only targets of that value; a
+  target without the attribute goes onto no holder;
+* a card turned face down (``Tableau.turned``) keeps the pairs made before it was
+  turned, and a pair counts only while both its cards are face up; a holder turned
+  before a target was played never took it;
+* an echo (``Tableau.echoes``: an extra copy of the card before it, left by a boost)
+  rides with its card: it goes onto the same holder without taking room.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Mapping, Sequence
+from typing import Literal
+
+import attrs
+
+from ruledraft.language.kinds.context import RuleContext
+from ruledraft.language.suggest import did_you_mean
+
+
+@attrs.frozen
+class Pairing:
+    """What :func:`pair` found on one seat's table."""
+
+    #: (holder position, target position) of every pair that counts, echoes included
+    pairs: tuple[tuple[int, int], ...]
+    #: per holder on the table (face up when played), in play order: its room left
+    rooms: tuple[int, ...]
+
+
+def pair(
+    seq: Sequence[int],
+    holders: Collection[int],
+    targets: Collection[int],
+    capacity: int,
+    *,
+    turned: Mapping[int, tuple[int, int]] | None = None,
+    echoes: Collection[int] | None = None,
+    colour: Sequence[int | None] | None = None,
+) -> Pairing:
+    """Pair one seat's cards ``seq`` (in play order); ``colour``: per card index, its
+    value of the ``same`` attribute (None: the card has none), or None without ``same``."""
+    never = len(seq) + 1
+    # per holder: [room, table length when turned (never), its colour, its position]
+    rooms: list[list[int | None]] = []
+    out: list[tuple[int, int]] = []
+    riding: int | None = None  # the holder the last card went onto (for its echoes)
+    for q, c in enumerate(seq):
+        if echoes and q in echoes:
+            if riding is not None:
+                out.append((riding, q))
+            continue
+        riding = None
+        was = turned.get(q) if turned else None
+        face = c if was is None else was[0]
+        if face in holders:
+            rooms.append([capacity, never if was is None else was[1], None if colour is None else colour[face], q])
+        elif face in targets:
+            mine = None if colour is None else colour[face]
+            if colour is not None and mine is None:
+                continue
+            for r in rooms:
+                room, stamp, col, at = r
+                assert room is not None and stamp is not None and at is not None
+                if not room or stamp <= q:
+                    continue
+                if colour is not None and col is not None and col != mine:
+                    continue
+                r[0] = room - 1
+                if colour is not None:
+                    r[2] = mine
+                if was is None and stamp == never:
+                    out.append((at, q))
+                    riding = at
+                break
+    return Pairing(tuple(out), tuple(int(r[0] or 0) for r in rooms if r[1] == never))
+
+
+def holders_of(spec: Mapping[str, object], ctx: RuleContext) -> tuple[int, ...] | None:
+    """The holder cards ``card:`` names: one card id (as the first version read it), or
+    a selector of several."""
+    chosen = spec["card"]
+    if isinstance(chosen, str):
+        one = ctx.card(("card",), chosen)
+        return None if one is None else (one,)
+    return ctx.cards(("card",), chosen)
+
+
+def same_colour(
+    spec: Mapping[str, object], ctx: RuleContext, targets: Sequence[int]
+) -> tuple[int | None, ...] | None | Literal[False]:
+    """Per card index, its value of the ``same:`` attribute (None where it has none);
+    None without ``same``; False after recording that it is wrong."""
+    name = spec.get("same")
+    if name is None:
+        return None
+    assert isinstance(name, str)
+    cat = ctx.catalogue
+    if not cat.has_attribute(name):
+        ctx.error(("same",), f"no card has the attribute '{name}'{did_you_mean(name, cat.attribute_names)}")
+        return False
+    if not any(name in cat.cards[i].attributes for i in targets):
+        ctx.error(("same",), f"no target has the attribute '{name}': every target would go onto no card")
+        return False
+    return tuple(c.attributes.get(name) for c in cat.cards)
+
+
+def same_words(name: str, attribute: str | None) -> str:
+    """How ``same`` reads in ``show`` (empty without it)."""
+    if attribute is None:
+        return ""
+    return (
+        f" A card goes only onto a {name} of its own {attribute}; a {name} without a {attribute} takes the "
+        f"{attribute} of the first card it takes, and then only cards of that {attribute}."
+    )

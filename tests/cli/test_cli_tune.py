@@ -1,0 +1,155 @@
+"""``ruledraft tune``: the search from the command line, the tuned file beside the rule file,
+``--json``, what ``validate`` says of tune marks, bad input, and Ctrl-C keeping the best so far."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+
+import pytest
+from paths import DATA
+from typer.testing import CliRunner
+
+from ruledraft.cli.app import app
+from ruledraft.language.loading import check_ruleset
+
+runner = CliRunner()
+VARIANT = DATA / "tune" / "sushi-go-squid-12.yaml"
+SQUID = "cards[squid_nigiri].attributes.value"
+SMALL = ["-p", "2", "-b", "random", "-g", "200", "-s", "1", "-t", "cards:10:squid_nigiri", "--budget", "8", "-q"]
+
+
+@pytest.fixture
+def variant(tmp_path):
+    path = tmp_path / "variant.yaml"
+    shutil.copy(VARIANT, path)
+    return path
+
+
+def invoke(*args):
+    return runner.invoke(app, [str(a) for a in args])
+
+
+def test_tune_prints_the_search_and_writes_the_tuned_file_beside_the_rule_file(variant):
+    """The tries, the best value with its figure, and NAME.tuned.yaml holding that value in the mark's place."""
+    result = invoke("tune", variant, *SMALL)
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    assert lines[0] == (
+        "Sushi Go! (squid nigiri worth 12): tuning 1 number, 2 players, bots random, 200 games per try, seed 1, "
+        "at most 8 tries"
+    )
+    assert lines[1] == "target cards:10:squid_nigiri: win effect of squid_nigiri within ±10 percentage points"
+    assert lines[3].startswith("  try   1: 12           off by ")
+    assert " squid_nigiri +" in lines[3]  # the figure furthest out, with its interval
+    best = next(line for line in lines if line.startswith(f"  {SQUID} = "))
+    value = int(best.split("=")[1].split()[0])
+    assert 1 <= value <= 4 and best.endswith("(was 12)")
+    tuned = variant.with_name("variant.tuned.yaml")
+    assert lines[-1] == f"wrote {tuned}"
+    checked = check_ruleset(tuned)
+    assert checked.ok and not checked.marks
+    squid = next(c for c in checked.document.data["cards"] if c["id"] == "squid_nigiri")
+    assert squid["attributes"] == {"value": value}
+    assert variant.read_text(encoding="utf-8") == VARIANT.read_text(encoding="utf-8")  # the original is untouched
+
+
+def test_tune_json_gives_every_try_and_never_writes_over_a_file(variant):
+    """--json: the marks, every try with its figures, the best; a second run writes NAME.tuned-2.yaml."""
+    variant.with_name("variant.tuned.yaml").write_text("mine\n", encoding="utf-8")
+    result = invoke("tune", variant, *SMALL, "--json")
+    assert result.exit_code == 0, result.output
+    out = json.loads(result.output)
+    assert out["marks"] == [{"name": SQUID, "low": 1, "high": 12, "start": 12, "line": 11, "column": 44}]
+    assert out["targets"] == ["cards:10:squid_nigiri"] and out["bots"] == ["random", "random"]
+    assert out["start"] == 1 and out["tries"][0]["values"] == {SQUID: 12}
+    best = out["tries"][out["best"] - 1]
+    assert best["met"] and -10 <= best["figures"][0]["value"] <= 10
+    assert 1 <= len(out["tries"]) <= 8 and not out["interrupted"]
+    assert out["written"] == str(variant.with_name("variant.tuned-2.yaml"))
+    assert variant.with_name("variant.tuned.yaml").read_text(encoding="utf-8") == "mine\n"
+    assert check_ruleset(out["written"]).ok
+
+
+def test_validate_lists_the_tunable_numbers(variant):
+    """validate says the file is valid and, per mark, where it is, its range and the number checked in its place."""
+    result = invoke("validate", variant)
+    assert result.exit_code == 0, result.output
+    assert result.output.splitlines()[-1] == (f"{variant}:11:44: tunable: {SQUID} in [1, 12], checked at 12")
+    out = json.loads(invoke("validate", variant, "--format", "json").output)
+    assert out[0]["tunable"] == [{"name": SQUID, "low": 1, "high": 12, "start": 12, "line": 11, "column": 44}]
+
+
+@pytest.mark.parametrize(
+    ("args", "code", "message"),
+    [
+        (["sushi-go", "-t", "cards:5"], 2, "has no tune marks: write a number as {tune: [LOW, HIGH]} to tune it"),
+        (["VARIANT", "-t", "cards"], 2, "--target takes cards:K"),
+        (["VARIANT", "-t", "cards:5", "-o", "VARIANT"], 2, "exists already: tune writes only new files"),
+        (["-", "-t", "cards:5"], 2, "tune needs a rule file"),
+    ],
+)
+def test_bad_input_is_one_line_and_writes_nothing(variant, args, code, message):
+    """No marks, a wrong target, an --output that exists, standard input: a message, no tuned file, no traceback."""
+    args = [str(variant) if a == "VARIANT" else a for a in args]
+    result = invoke("tune", *args)
+    assert result.exit_code == code
+    assert message in result.output
+    assert "Traceback" not in result.output
+    assert sorted(p.name for p in variant.parent.iterdir()) == ["variant.yaml"]
+
+
+def test_ctrl_c_keeps_the_best_so_far_and_writes_it(variant):
+    """SIGINT after two tries: the best of the tries finished is printed and written, and the exit status is 130."""
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "ruledraft", "tune", str(variant), "-p", "2", "-b", "random", "-g", "1500"]
+        + ["-t", "cards:0.1:squid_nigiri", "--budget", "50", "-q"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+    )
+    try:
+        seen = []
+        for line in proc.stdout:  # the tries are printed as they finish
+            seen.append(line)
+            if line.startswith("  try   2:"):
+                break
+        os.killpg(proc.pid, signal.SIGINT)
+        out, err = proc.communicate(timeout=120)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.communicate()
+    assert proc.returncode == 130, err
+    lines = "".join(seen).splitlines() + out.splitlines()
+    stopped = next(line for line in lines if line.startswith("stopped: "))
+    assert stopped.startswith("stopped: interrupted after ")
+    tries = [line for line in lines if line.startswith("  try ")]
+    assert len(tries) >= 2
+    tuned = variant.with_name("variant.tuned.yaml")
+    assert lines[-1] == f"wrote {tuned}"
+    best = int(next(line for line in lines if line.startswith(f"  {SQUID} = ")).split("=")[1].split()[0])
+    assert best in {int(t.split(":")[1].split()[0]) for t in tries}
+    assert check_ruleset(tuned).ok
+    assert err.startswith("interrupted after ")
+
+
+def test_tune_report_writes_the_page_and_the_search(variant, tmp_path):
+    """--report DIR: the HTML page of the start and the best values, and DIR/search.json with every try."""
+    report = tmp_path / "report"
+    args = [a if a != "8" else "3" for a in SMALL]  # three tries
+    result = invoke("tune", variant, *args, "--report", report)
+    assert result.exit_code == 0, result.output
+    page = (report / "index.html").read_text(encoding="utf-8")
+    assert "start values (try 1)" in page
+    search = json.loads((report / "search.json").read_text(encoding="utf-8"))
+    assert len(search["tries"]) == 3 and search["start"] == 1
+    assert search["tries"][search["best"] - 1]["values"][SQUID] < 12
+    if search["best"] != 1:
+        assert f"tuned values (try {search['best']})" in page
+    assert f"report: {(report / 'index.html').resolve().as_uri()}" in result.output
