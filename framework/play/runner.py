@@ -318,6 +318,8 @@ class GamesWork:
         self.collector = collector
         self.cap = 200 if records else 2000 if engine != "kernel" else 20 * KERNEL_BLOCK
         self._game = game  # (not sent: where it is played, it is built there once)
+        self._lab: tuple[Collector | None] | None = None  # the collector's empty counts, once
+        self._kernel: tuple[Any] | None = None  # the kernel that plays here (or None), once
 
     @classmethod
     def of(cls, match: Match, **options: Any) -> GamesWork:
@@ -332,17 +334,30 @@ class GamesWork:
         return self._game
 
     def __getstate__(self) -> dict:
-        return {k: v for k, v in self.__dict__.items() if k != "_game"} | {"_game": None}
+        skip = ("_game", "_lab", "_kernel")  # built where the games are played
+        return {k: v for k, v in self.__dict__.items() if k not in skip} | dict.fromkeys(skip)
 
     def empty(self) -> Tally:
         game = self.game
-        return Tally.empty(game.num_seats, game.ruleset.rule_ids, lab=collector_for(game, self.cards, self.collector))
+        if self._lab is None:  # the collector's empty counts, made once and copied
+            self._lab = (collector_for(game, self.cards, self.collector),)
+        template = self._lab[0]
+        lab = None if template is None else template.empty_copy()
+        return Tally.empty(game.num_seats, game.ruleset.rule_ids, lab=lab)
+
+    def _kernel_here(self) -> Any:
+        """The kernel that plays this work's chunks in this process, or None (made once)."""
+        if self._kernel is None:
+            kernel = None
+            if self.engine == "kernel" and _takes_kernel_games(self.empty().lab):
+                kernel = kernel_for(self.shipped.ruleset, self.players, self.bots)
+            self._kernel = (kernel,)
+        return self._kernel[0]
 
     def play(self, start: int, end: int, stop: Callable[[], bool] | None = None) -> Chunk:
-        if self.engine == "kernel" and _takes_kernel_games(self.empty().lab):
-            kernel = kernel_for(self.shipped.ruleset, self.players, self.bots)
-            if kernel is not None:
-                return self._play_kernel(kernel, start, end, stop)
+        kernel = self._kernel_here()
+        if kernel is not None:
+            return self._play_kernel(kernel, start, end, stop)
         game, seed, bots, specs, kept = self.game, self.seed, self.bots, self.specs, self.records
         tally = self.empty()
         records: list = []
