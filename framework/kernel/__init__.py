@@ -276,7 +276,10 @@ def _module(ruleset: CompiledRuleset) -> tuple[ModuleType, Path, float] | Unsupp
     if isinstance(made, Unsupported):
         return made
     source, path = made
-    _write(source, path)
+    try:
+        _write(source, path)
+    except OSError as e:
+        return Unsupported(f"its cache cannot be written ({path.parent}: {e.strerror})")
     _use_cache_dir()
     module = _import(path)
     warm(module)
@@ -326,14 +329,17 @@ def start_compiling(ruleset: CompiledRuleset) -> bool:
     if isinstance(made, Unsupported):
         return False
     source, path = made
-    _write(source, path)
     mark = path.with_suffix(".compiling")
     try:
         if time.time() - mark.stat().st_mtime < 600:
             return False
     except OSError:
         pass
-    mark.write_text(str(os.getpid()), encoding="utf-8")
+    try:
+        _write(source, path)
+        mark.write_text(str(os.getpid()), encoding="utf-8")
+    except OSError:  # a cache that cannot be written: nothing to compile into
+        return False
     env = dict(os.environ)
     env.setdefault("NUMBA_CACHE_DIR", str(_numba_dir()))
     subprocess.Popen(  # noqa: S603 - this interpreter, our own module

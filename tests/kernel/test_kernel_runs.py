@@ -289,3 +289,30 @@ def test_a_collector_without_bulk_counting_plays_its_games_on_the_reference_engi
     ker = _figures(*common, "--engine", "kernel")
     assert ker == _figures(*common, "--engine", "reference")
     assert "marginal" in json.dumps(ker)
+
+
+def test_a_cache_that_cannot_be_written_leaves_the_run_on_the_reference_engine(tmp_path):
+    """With the cache directory unwritable, --engine kernel says so in one line and auto
+    plays on the reference engine, nothing started."""
+    import os
+    import subprocess
+    import sys
+
+    blocked = tmp_path / "file"
+    blocked.write_text("not a directory")
+    env = {k: v for k, v in os.environ.items() if k != "NUMBA_CACHE_DIR"} | {"XDG_CACHE_HOME": str(blocked)}
+    base = [sys.executable, "-m", "ruledraft", "simulate", "sushi-go", "-p", "2", "-g", "20", "-b", "random", "-q"]
+    proc = subprocess.run([*base, "--engine", "kernel"], capture_output=True, text=True, timeout=300, env=env)
+    assert proc.returncode == 2, proc.stderr
+    assert "the kernel cannot play this: its cache cannot be written" in proc.stderr
+    assert "Traceback" not in proc.stderr
+    proc = subprocess.run([*base, "--json"], capture_output=True, text=True, timeout=300, env=env)
+    assert proc.returncode == 0 and proc.stderr == "", proc.stderr
+    code = (
+        "import attrs; from ruledraft.language.loading import load_ruleset; "
+        "from ruledraft.play.engines import choose_engine; "
+        "print(choose_engine(attrs.evolve(load_ruleset('sushi-go')), 2, ['random'] * 2, 'auto', 10**8))"
+    )
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300, env=env)
+    assert proc.returncode == 0, proc.stderr
+    assert "Engine(name='reference', note='engine: reference (its cache cannot be written" in proc.stdout
