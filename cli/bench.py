@@ -11,7 +11,15 @@ from rich.table import Table
 from ruledraft.errors import InputError
 from ruledraft.language.bundled import bundled_ids, resolve_source
 from ruledraft.language.loading import load_ruleset
-from ruledraft.play.bench import Figure, default_player_counts, measure, measure_jobs, player_counts
+from ruledraft.play.bench import (
+    Figure,
+    default_player_counts,
+    measure,
+    measure_jobs,
+    measure_kernel,
+    player_counts,
+)
+from ruledraft.play.engines import check_engine
 
 from .common import console, reported_errors
 from .options import bots_help, bots_option, json_option, parse_bots, players_option
@@ -38,8 +46,9 @@ def bench(
     ),
     as_json: bool = json_option("the figures"),
     engine: str = typer.Option(
-        "reference",
+        "auto",
         "--engine",
+        metavar="auto|kernel|reference",
         help="reference: the interpreter; kernel or auto: the compiled kernel where the ruleset and the bot "
         "have one (the kernel extra), else the interpreter, said in one line. Compile time is reported apart.",
     ),
@@ -59,8 +68,7 @@ def bench(
                     raise ValueError
             except ValueError:
                 raise InputError(f"--players takes player counts separated by commas, not {players!r}") from None
-        if engine not in ("reference", "kernel", "auto"):
-            raise InputError(f"--engine is reference, kernel or auto, not {engine!r}")
+        check_engine(engine)
         bot_names = list(dict.fromkeys(parse_bots(bots, len(bots.split(",")))))
         figures = []
         err = console(stderr=True)
@@ -106,7 +114,6 @@ def measure_on(engine: str, rs, players: int, bot: str, seconds: float, out: Con
     with one line saying why."""
     if engine != "reference":
         from ruledraft.kernel import Kernel, compile_kernel
-        from ruledraft.kernel.bench import measure_kernel
 
         kernel = compile_kernel(rs, players)
         reason = kernel.refuses([bot] * players) if isinstance(kernel, Kernel) else kernel.reason

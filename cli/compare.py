@@ -30,8 +30,10 @@ from .options import (
     allow_path_option,
     allowed_dirs,
     bots_option,
+    chosen_engine,
     cluster_option,
     cluster_wanted,
+    engine_option,
     games_option,
     jobs_option,
     json_option,
@@ -211,6 +213,7 @@ def compare(
     quiet: bool = quiet_option(),
     report: str | None = report_option(),
     allow_path: list[str] = allow_path_option(),
+    engine: str = engine_option(),
 ) -> None:
     """Compare two sides: rulesets, player counts or bot line-ups.
 
@@ -242,6 +245,8 @@ def compare(
         report_dir = report_directory(report)
         notes(note, [*match_a.bots, *match_b.bots])
         a, b, paired, why = sides(match_a, match_b, seed_b is not None)
+        a = attrs.evolve(a, engine=chosen_engine(rs_a, a.players, a.bots, engine, games))
+        b = attrs.evolve(b, engine=chosen_engine(rs_b, b.players, b.bots, engine, games))
         on = None if where is None else (scheduler, where[1], (checked_a.document, checked_b.document))
         tally = run_with_progress(a, b, games, paired, jobs_used, quiet, f"{rs_a.id} / {rs_b.id}", on)
         played = tally.sums_a.n

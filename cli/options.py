@@ -271,3 +271,26 @@ def report_directory(path: str | None):
         raise InputError(f"--report needs matplotlib, which is not installed: {INSTALL}") from None
     except ReportError as e:
         raise InputError(f"--report {shown(e)}") from None
+
+
+def engine_option(default: str = "auto") -> Any:
+    """``--engine kernel|reference|auto``: which engine plays the games (the same games either way)."""
+    return typer.Option(
+        default,
+        "--engine",
+        metavar="auto|kernel|reference",
+        help="Which engine plays the games; the results are the same. kernel: the compiled kernel (the kernel "
+        "extra), an error where it cannot play the ruleset or the bots; reference: the interpreter; auto: the "
+        "kernel where it can play them and it pays, else the interpreter (said in one line on standard error).",
+    )
+
+
+def chosen_engine(ruleset, players: int, bots, engine: str, games: int | None, game=None) -> str:
+    """The engine that plays (``kernel`` or ``reference``), the ``auto`` note said on
+    standard error (``game``: the match's table, when there is one)."""
+    from ruledraft.play.engines import choose_engine
+
+    chosen = choose_engine(ruleset, players, bots, engine, games, game=game)
+    if chosen.note:
+        typer.echo(shown(chosen.note), err=True)
+    return chosen.name

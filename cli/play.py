@@ -31,6 +31,7 @@ from ruledraft.engine.state import MAX_SEED, Game, State
 from ruledraft.errors import InputError
 from ruledraft.play.agents import BotFailure, checked_act, make_agent, parse_bot
 from ruledraft.play.bot_specs import absolute_spec
+from ruledraft.play.engines import check_engine
 from ruledraft.play.executor import ShippedRuleset
 from ruledraft.play.game_log import record_game
 from ruledraft.play.isolate import IsolatedAgent
@@ -47,6 +48,7 @@ from .options import (
     allow_path_option,
     allowed_dirs,
     bots_option,
+    engine_option,
     log_option,
     parse_bots,
     players_option,
@@ -71,6 +73,7 @@ def play(
         "--isolate",
         help="Run each bot from a file, a module or a package in a process of its own, sent only its seat's view.",
     ),
+    engine: str = engine_option(),
 ) -> None:
     """Play a game in the terminal against bots: type a card's number or name to take it.
 
@@ -82,6 +85,12 @@ def play(
     with reported_errors():
         if not 0 <= seed <= MAX_SEED:
             raise InputError(f"--seed must be a whole number from 0 to {MAX_SEED}, not {seed}")
+        check_engine(engine)
+        if engine == "kernel":
+            raise InputError(
+                "--engine kernel: a game with your seat in it plays on the reference engine (the kernel plays "
+                "whole games of bots: simulate, compare, sweep and bench); use auto or reference"
+            )
         if ruleset == "-":
             raise InputError(
                 "play reads your moves from standard input, so the ruleset cannot come from there (-); give a file or a bundled id"

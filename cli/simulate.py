@@ -33,8 +33,10 @@ from .options import (
     allow_path_option,
     allowed_dirs,
     bots_option,
+    chosen_engine,
     cluster_option,
     cluster_wanted,
+    engine_option,
     games_option,
     jobs_option,
     json_option,
@@ -547,6 +549,7 @@ def simulate(
         "so the seats are measured with the bots balanced; adds each bot's win share, and the "
         "adjusted card effect is taken within each seat and bot.",
     ),
+    engine: str = engine_option(),
 ) -> None:
     """Simulate games between bots and print win shares, scores and points per rule.
 
@@ -561,14 +564,13 @@ def simulate(
         match = checked_match(rs, players, bots, seed, document)
         report_dir = report_directory(report)
         notes(note, match.bots)
+        engine = chosen_engine(rs, players, match.bots, engine, games, match.game)
         game_log = GameLog(log, inputs) if log is not None else None
         on = RunsOn(jobs_used, where, scheduler, isolate)
         collector = with_extras(MarginalCounts.for_game) if marginal else LabTally.for_game
         counted = cards or report_dir is not None
-        if rotate:
-            summary = run_rotated(match, games, on, game_log, cards=counted, quiet=quiet, collector=collector)
-        else:
-            summary = run_logged(match, games, on, game_log, cards=counted, quiet=quiet, collector=collector)
+        run = run_rotated if rotate else run_logged
+        summary = run(match, games, on, game_log, cards=counted, quiet=quiet, collector=collector, engine=engine)
         stopped = f"interrupted after {summary.games} of {summary.requested} games" if summary.interrupted else ""
         if as_json:
             typer.echo(json.dumps(summary.to_json(), indent=2))
@@ -677,7 +679,15 @@ ROTATED = "rotated"
 
 
 def run_rotated(
-    match: Match, games: int, on: RunsOn, game_log: GameLog | None, *, cards: bool, quiet: bool, collector=None
+    match: Match,
+    games: int,
+    on: RunsOn,
+    game_log: GameLog | None,
+    *,
+    cards: bool,
+    quiet: bool,
+    collector=None,
+    engine: str = "reference",
 ):
     """Play the match's ``games`` deals once per rotation of its line-up through the
     seats (:func:`~ruledraft.lab.rotation.seatings`), the same game seeds in each, and
@@ -697,6 +707,7 @@ def run_rotated(
             cards=cards,
             quiet=quiet,
             collector=collector,
+            engine=engine,
             close_log=k == len(lineups) - 1,
         )
         elapsed += last.elapsed
@@ -731,12 +742,13 @@ def run_logged(
     cards: bool,
     quiet: bool,
     collector=None,
+    engine: str = "reference",
     close_log: bool = True,
 ):
-    """Play the match's games where ``on`` says, with a progress bar, writing the log;
-    its summary (``collector``: the lab's tally by default). A failure ends the command
-    (:func:`run_errors`); the log keeps its complete lines whatever happens (and stays
-    open for more games without ``close_log``, unless the run fails)."""
+    """Play the match's games where ``on`` says (on ``engine``), with a progress bar,
+    writing the log; its summary (``collector``: the lab's tally by default). A failure
+    ends the command (:func:`run_errors`); the log keeps its complete lines whatever
+    happens (and stays open for more games without ``close_log``, unless the run fails)."""
     lines = None if game_log is None else game_log.write_lines
     done = False
     try:
@@ -751,6 +763,7 @@ def run_logged(
                     cards=cards,
                     collector=collector or LabTally.for_game,
                     isolate=on.isolate,
+                    engine=engine,
                 )
             else:
                 from ruledraft.play import cluster
@@ -765,6 +778,7 @@ def run_logged(
                         collector=collector or LabTally.for_game,
                         backend=backend,
                         isolate=on.isolate,
+                        engine=engine,
                     )
             if game_log:
                 if close_log:

@@ -19,8 +19,10 @@ from .options import (
     allow_path_option,
     allowed_dirs,
     bots_option,
+    chosen_engine,
     cluster_option,
     cluster_wanted,
+    engine_option,
     games_option,
     jobs_option,
     json_option,
@@ -122,6 +124,7 @@ def sweep(
     quiet: bool = quiet_option(),
     report: str | None = report_option(),
     allow_path: list[str] = allow_path_option(),
+    engine: str = engine_option(),
 ) -> None:
     """Play a ruleset at several player counts and show the key figures side by side.
 
@@ -140,10 +143,19 @@ def sweep(
         lineups = {n: parse_bots(bots, n, card_ids=rs.catalogue.ids) for n in counts}
         report_dir = report_directory(report)
         notes(note, lineups[counts[-1]])
+        engines = {n: chosen_engine(rs, n, lineups[n], engine, games) for n in counts}
         with run_errors(), progress_bar(rs.id, games * len(counts), quiet) as advance:
             if where is None:
                 result, signum = run_sweep(
-                    rs, counts, games, seed, lineups.__getitem__, bots, jobs=jobs_used, progress=advance
+                    rs,
+                    counts,
+                    games,
+                    seed,
+                    lineups.__getitem__,
+                    bots,
+                    jobs=jobs_used,
+                    progress=advance,
+                    engine=lambda n, _names: engines[n],
                 )
             else:
                 result, signum = sweep_on_cluster(
@@ -157,6 +169,7 @@ def sweep(
                     scheduler=scheduler,
                     local_workers=where[1],
                     progress=advance,
+                    engine=lambda n, _names: engines[n],
                 )
         stopped = ""
         if signum:

@@ -153,6 +153,7 @@ def simulate(
     seed: int = 0,
     jobs: int = 1,
     isolate: bool = False,
+    engine: str = "auto",
 ) -> runner.Summary:
     """Play ``games`` games between bots and summarise them: what ``ruledraft simulate`` prints.
 
@@ -165,11 +166,15 @@ def simulate(
     :class:`~ruledraft.play.runner.Summary`: per seat the bot, win
     share, mean score, spread and mean points per scoring rule; ``to_json()`` is
     ``--json``. Ctrl-C stops it early (``Summary.interrupted``), as on the command
-    line.
+    line. ``engine`` as ``--engine``: ``auto`` (the compiled kernel where it can play
+    the ruleset and the bots and it pays), ``kernel`` or ``reference``; the figures
+    are the same on both engines (:func:`ruledraft.play.engines.choose_engine` says
+    which plays, and why).
 
     :class:`~ruledraft.errors.InputError` for a player count the ruleset does not
-    take or an unusable bot; ``ValueError`` for a seed outside 0..2**53-1, fewer
-    than one game or a negative ``jobs``.
+    take, an unusable bot, an unknown engine, or ``engine="kernel"`` where the
+    kernel cannot play; ``ValueError`` for a seed outside 0..2**53-1, fewer than
+    one game or a negative ``jobs``.
     """
     rs, document = _compiled(ruleset)
     if games < 1:
@@ -178,9 +183,11 @@ def simulate(
         raise ValueError(f"jobs must be 0 (one per processor) or more, not {jobs}")
     match = Match.build(rs, players, bots, seed, document=document, seed_error=ValueError)
     from ruledraft.lab.figures import LabTally
+    from ruledraft.play.engines import choose_engine
 
     jobs = jobs or runner.available_cores()
-    return runner.simulate_match(match, games, jobs=jobs, collector=LabTally.for_game, isolate=isolate)
+    chosen = choose_engine(rs, players, match.bots, engine, games, game=match.game).name
+    return runner.simulate_match(match, games, jobs=jobs, collector=LabTally.for_game, isolate=isolate, engine=chosen)
 
 
 def _check_seed(seed: int) -> None:

@@ -26,17 +26,26 @@ import importlib.util
 import os
 import sys
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 from types import ModuleType
-from typing import Any
 
 import attrs
 import numpy as np
 
 from ruledraft.language.ruleset import CompiledRuleset
 
-__all__ = ["BOTS", "Kernel", "KernelGames", "Unsupported", "cache_dir", "compile_kernel"]
+__all__ = [
+    "BOTS",
+    "Kernel",
+    "KernelGames",
+    "Unsupported",
+    "cache_dir",
+    "compile_kernel",
+    "is_cached",
+    "source_refusal",
+    "start_compiling",
+]
 
 #: the bots the kernel plays, by name (the registry's names), and their codes in the kernel
 BOTS = {"random": 0, "first": 1, "greedy": 2, "value": 3}
@@ -70,6 +79,11 @@ class KernelGames:
     #: (games, rounds, turns, seats): every action, as ``Game.encode_action`` writes it
     #: (the last turn of each round is the automatic last card)
     moves: np.ndarray
+    #: (games, rounds, round rules, seats): each round's points of each round-end rule
+    round_points: np.ndarray
+    #: (games, rounds + 1, seats, card types): each seat's count of every card at each
+    #: scoring -- its table at each round end, then the cards it kept to game end
+    tables: np.ndarray
 
     def __len__(self) -> int:
         return len(self.seeds)
@@ -82,13 +96,28 @@ class KernelGames:
         rules = {rid: tuple(int(x) for x in self.rule_points[i, j]) for j, rid in enumerate(self.rule_ids)}
         return int(self.seeds[i]), totals, winners, rules
 
-    def game_results(self, first_index: int = 0) -> Iterator[Any]:
-        """The games as :class:`ruledraft.play.runner.GameResult` (what a tally adds), indexed from ``first_index``."""
-        from ruledraft.play.runner import GameResult
+    def one(self, i: int) -> KernelGames:
+        """Game ``i`` alone, as games of their own."""
+        rows = slice(i, i + 1)
+        return KernelGames(
+            self.seeds[rows],
+            self.rule_ids,
+            self.totals[rows],
+            self.rule_points[rows],
+            self.winners[rows],
+            self.moves[rows],
+            self.round_points[rows],
+            self.tables[rows],
+        )
 
-        for i in range(len(self)):
-            seed, totals, winners, rules = self.game(i)
-            yield GameResult(first_index + i, seed, totals, winners, rules)
+    def scoring_points(self) -> np.ndarray:
+        """(games, scorings, rules, seats) flattened to (games, points): each round's
+        points rule by rule, seat by seat, then game end's -- the order a game's
+        scorings list them."""
+        G = len(self.seeds)
+        rounds = self.round_points.reshape(G, -1)
+        ends = self.rule_points[:, self.round_points.shape[2] :].reshape(G, -1)
+        return np.concatenate([rounds, ends], axis=1)
 
 
 class Kernel:
@@ -104,7 +133,6 @@ class Kernel:
         #: seconds spent making its module ready (writing, importing and compiling, or
         #: loading numba's cache), the first time in this process; shared by every player count
         self.compile_seconds = seconds
-        self._values: np.ndarray | None = None
 
     def refuses(self, bots: Sequence[str]) -> str | None:
         """Why the kernel cannot play these bots (None: it can)."""
@@ -113,8 +141,13 @@ class Kernel:
                 return f"the bot '{name}' has no kernel part (the kernel plays {', '.join(BOTS)}, without options)"
         return None
 
-    def play(self, seeds: Sequence[int] | np.ndarray, bots: Sequence[str]) -> KernelGames:
-        """Play one game per seed (a game seed, as ``runner.game_seed`` makes), ``bots[seat]`` at each seat."""
+    def play(
+        self, seeds: Sequence[int] | np.ndarray, bots: Sequence[str], values: Sequence[float] | None = None
+    ) -> KernelGames:
+        """Play one game per seed (a game seed, as ``engine.seeds.game_seed`` makes),
+        ``bots[seat]`` at each seat; ``values``: the value bot's worth of each card type
+        (needed when a seat plays it; the reference's defaults are
+        ``play.agents.default_card_values``)."""
         if len(bots) != self.players:
             raise ValueError(f"{len(bots)} bots for {self.players} players")
         reason = self.refuses(bots)
@@ -127,17 +160,15 @@ class Kernel:
         rules = np.zeros((G, len(r.rules), N), np.int64)
         wins = np.zeros((G, N), np.int64)
         moves = np.zeros((G, r.rounds, H, N), np.int64)
+        nrr = len(r.round_rules)
+        round_points = np.zeros((G, r.rounds, nrr, N), np.int64)
+        tables = np.zeros((G, r.rounds + 1, N, r.catalogue.size), np.int64)
         codes = np.array([BOTS[b] for b in bots], np.int64)
-        values = np.zeros(r.catalogue.size, np.float64)
-        if "value" in bots:  # the value bot's default card values, as the reference computes them
-            from ruledraft.engine.state import Game
-            from ruledraft.play.agents import default_card_values
-
-            if self._values is None:
-                self._values = np.array(default_card_values(Game(r, self.players)), np.float64)
-            values = self._values
-        self.module.play(seeds_u, codes, values, totals, rules, wins, moves)
-        return KernelGames(seeds_u, r.rule_ids, totals, rules, wins, moves)
+        if "value" in bots and values is None:
+            raise ValueError("the value bot needs its card values")
+        worth = np.zeros(r.catalogue.size, np.float64) if values is None else np.asarray(values, np.float64)
+        self.module.play(seeds_u, codes, worth, totals, rules, wins, moves, round_points, tables)
+        return KernelGames(seeds_u, r.rule_ids, totals, rules, wins, moves, round_points, tables)
 
 
 _KERNELS: dict[tuple[int, int], tuple[CompiledRuleset, Kernel | Unsupported]] = {}
@@ -158,14 +189,50 @@ def compile_kernel(ruleset: CompiledRuleset, players: int) -> Kernel | Unsupport
     return made
 
 
-def _compile(ruleset: CompiledRuleset, players: int) -> Kernel | Unsupported:
+def source_refusal(ruleset: CompiledRuleset, players: int) -> str | None:
+    """Why there is no kernel of ``ruleset`` at ``players`` players (None: there is one),
+    found by writing its source, without numba."""
     if not ruleset.min_players <= players <= ruleset.max_players:
-        return Unsupported(f"{ruleset.name} is for {ruleset.player_range}, not {players}")
-    if importlib.util.find_spec("numba") is None:
-        return Unsupported("numba is not installed (pip install 'ruledraft[kernel]')")
+        return f"{ruleset.name} is for {ruleset.player_range}, not {players}"
     from ruledraft.kernel.codegen import refusal
 
     reason = refusal(ruleset, players)
+    if reason is not None:
+        return reason
+    made = _source(ruleset)
+    return made.reason if isinstance(made, Unsupported) else None
+
+
+#: per ruleset (by identity): its kernel's source and file, or why there is none
+_SOURCES: dict[int, tuple[CompiledRuleset, tuple[str, Path] | Unsupported]] = {}
+
+
+def _source(ruleset: CompiledRuleset) -> tuple[str, Path] | Unsupported:
+    """The kernel module's source and the file it is kept in (named by a digest of it
+    and of the code it is made of), or why there is none."""
+    known = _SOURCES.get(id(ruleset))
+    if known is not None and known[0] is ruleset:
+        return known[1]
+    import hashlib
+
+    from ruledraft.kernel.codegen import NoKernel, source_hash, write_source
+
+    made: tuple[str, Path] | Unsupported
+    try:
+        source = write_source(ruleset)
+    except NoKernel as e:
+        made = Unsupported(str(e))
+    else:
+        digest = hashlib.sha256((source_hash() + source).encode()).hexdigest()[:20]
+        made = (source, cache_dir() / "kernels" / f"k_{digest}.py")
+    _SOURCES[id(ruleset)] = (ruleset, made)
+    return made
+
+
+def _compile(ruleset: CompiledRuleset, players: int) -> Kernel | Unsupported:
+    if importlib.util.find_spec("numba") is None:
+        return Unsupported("numba is not installed (pip install 'ruledraft[kernel]')")
+    reason = source_refusal(ruleset, players)
     if reason is not None:
         return Unsupported(reason)
     known = _MODULES.get(id(ruleset))
@@ -179,28 +246,18 @@ def _compile(ruleset: CompiledRuleset, players: int) -> Kernel | Unsupported:
     return Kernel(ruleset, players, module, path, seconds)
 
 
-def _module(ruleset: CompiledRuleset) -> tuple[ModuleType, Path, float] | Unsupported:
-    """The ruleset's kernel module, written, imported and its game loop compiled (or
-    loaded from numba's cache): (module, its file, seconds taken)."""
-    import hashlib
-
-    from ruledraft.kernel.codegen import NoKernel, source_hash, write_source
-
-    started = time.perf_counter()
-    try:
-        source = write_source(ruleset)
-    except NoKernel as e:
-        return Unsupported(str(e))
-    digest = hashlib.sha256((source_hash() + source).encode()).hexdigest()[:20]
-    folder = cache_dir() / "kernels"
-    folder.mkdir(parents=True, exist_ok=True)
-    _use_cache_dir()
-    path = folder / f"k_{digest}.py"
+def _write(source: str, path: Path) -> None:
+    """The source at ``path`` (written whole, then renamed: readers never see half of it)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
     if not path.exists() or path.read_text(encoding="utf-8") != source:
-        tmp = folder / f".k_{digest}.{os.getpid()}.tmp"
+        tmp = path.parent / f".{path.stem}.{os.getpid()}.tmp"
         tmp.write_text(source, encoding="utf-8")
         os.replace(tmp, path)
-    name = f"ruledraft_kernel_{digest}"
+
+
+def _import(path: Path) -> ModuleType:
+    """The kernel module kept at ``path``, imported under the name numba's cache knows it by."""
+    name = f"ruledraft_kernel_{path.stem[2:]}"
     module = sys.modules.get(name)
     if module is None:
         spec = importlib.util.spec_from_file_location(name, path)
@@ -208,9 +265,96 @@ def _module(ruleset: CompiledRuleset) -> tuple[ModuleType, Path, float] | Unsupp
         module = importlib.util.module_from_spec(spec)
         sys.modules[name] = module  # numba's cache finds the module's globals by its name
         spec.loader.exec_module(module)
-    players = ruleset.min_players
-    Kernel(ruleset, players, module, path, 0.0).play([0], ["random"] * players)  # compile, or load the cache
+    return module
+
+
+def _module(ruleset: CompiledRuleset) -> tuple[ModuleType, Path, float] | Unsupported:
+    """The ruleset's kernel module, written, imported and its game loop compiled (or
+    loaded from numba's cache): (module, its file, seconds taken)."""
+    started = time.perf_counter()
+    made = _source(ruleset)
+    if isinstance(made, Unsupported):
+        return made
+    source, path = made
+    try:
+        _write(source, path)
+    except OSError as e:
+        return Unsupported(f"its cache cannot be written ({path.parent}: {e.strerror})")
+    _use_cache_dir()
+    module = _import(path)
+    warm(module)
     return module, path, time.perf_counter() - started
+
+
+def warm(module: ModuleType) -> None:
+    """Compile the game loop of a kernel module (or load it from numba's cache): one game
+    at the smallest number of seats its hands are written for."""
+    seats = next(n for n in range(len(module.HS)) if module.HS[n] > 0)
+    R, H, K = module.R, int(module.HS[seats]), module.K
+    z = np.zeros
+    module.play(
+        np.zeros(1, np.uint64),
+        z(seats, np.int64),
+        z(K, np.float64),
+        z((1, seats), np.int64),
+        z((1, module.NRR + module.NGR, seats), np.int64),
+        z((1, seats), np.int64),
+        z((1, R, H, seats), np.int64),
+        z((1, R, module.NRR, seats), np.int64),
+        z((1, R + 1, seats, K), np.int64),
+    )
+
+
+def is_cached(ruleset: CompiledRuleset) -> bool:
+    """Whether the ruleset's kernel is compiled in the cache already (loading it is quick)."""
+    made = _source(ruleset)
+    if isinstance(made, Unsupported):
+        return False
+    known = _MODULES.get(id(ruleset))
+    if known is not None and known[0] is ruleset:
+        return True
+    path = made[1]
+    if not path.exists():
+        return False
+    return any(_numba_dir().rglob(f"{path.stem}.play-*.nbi"))
+
+
+def start_compiling(ruleset: CompiledRuleset) -> bool:
+    """Start compiling the ruleset's kernel in a process of its own, which outlives this
+    one and leaves it in the cache for later runs. False if there is nothing to start
+    (no kernel, or another process began compiling it in the last ten minutes)."""
+    import subprocess
+
+    made = _source(ruleset)
+    if isinstance(made, Unsupported):
+        return False
+    source, path = made
+    mark = path.with_suffix(".compiling")
+    try:
+        if time.time() - mark.stat().st_mtime < 600:
+            return False
+    except OSError:
+        pass
+    try:
+        _write(source, path)
+        mark.write_text(str(os.getpid()), encoding="utf-8")
+    except OSError:  # a cache that cannot be written: nothing to compile into
+        return False
+    env = dict(os.environ)
+    env.setdefault("NUMBA_CACHE_DIR", str(_numba_dir()))
+    subprocess.Popen(  # noqa: S603 - this interpreter, our own module
+        [sys.executable, "-m", "ruledraft.kernel", str(path)],
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        env=env,
+        start_new_session=True,  # a Ctrl-C of this run does not stop it
+    )
+    return True
+
+
+def _numba_dir() -> Path:
+    return Path(os.environ.get("NUMBA_CACHE_DIR") or cache_dir() / "numba")
 
 
 def _use_cache_dir() -> None:

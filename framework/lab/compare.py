@@ -137,6 +137,8 @@ class Side:
     seed: int
     #: what tells this side apart from the other (set by :func:`labels`)
     label: str = ""
+    #: the engine that plays its games (the same games either way: see ruledraft.play.engines)
+    engine: str = attrs.field(default="reference", eq=False)
 
     @property
     def ruleset_id(self) -> str:
@@ -375,6 +377,7 @@ def play_chunk(a: Side, b: Side, paired: bool, start: int, stop: int) -> Compare
             range(start, stop),
             cards=True,
             collector=LabTally.for_game,
+            engine=side.engine,
         )
         side_parts = []
         for r, cards in zip(results, card_values_and_parts(results)):
@@ -439,10 +442,12 @@ class CompareWork:
         self.shipped_b = self.shipped_a if same else ShippedRuleset(b.ruleset, documents[1], plugins)
         self.side_a = (a.players, a.bots, a.seed)
         self.side_b = (b.players, b.bots, b.seed)
+        self.engines = (a.engine, b.engine)
         self.paired = paired
 
     def sides(self) -> tuple[Side, Side]:
-        return Side(self.shipped_a.ruleset, *self.side_a), Side(self.shipped_b.ruleset, *self.side_b)
+        a = Side(self.shipped_a.ruleset, *self.side_a, engine=self.engines[0])
+        return a, Side(self.shipped_b.ruleset, *self.side_b, engine=self.engines[1])
 
     def empty(self) -> CompareTally:
         return empty_compare_tally(*self.sides(), self.paired)

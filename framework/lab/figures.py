@@ -335,9 +335,11 @@ class _Games:
     player seat's count of every card at each scoring (its table at each round end,
     then its kept cards), what card effects placed (game, turn, seat, card: four
     numbers each) and what races took from tables (game, round, seat, card, the race
-    rule's position: five numbers each)."""
+    rule's position: five numbers each). Games counted in bulk (a kernel's) come as
+    ``blocks`` of arrays, one row a game, kept in the order the games came."""
 
-    __slots__ = ("turns", "games", "totals", "wins", "points", "actions", "counts", "placed", "left")
+    __slots__ = ("turns", "games", "totals", "wins", "points", "actions", "counts", "placed", "left", "blocks")
+    ROWS = ("totals", "wins", "points", "actions", "counts")
 
     def __init__(self, turns: tuple[int, ...]):
         self.turns = turns
@@ -349,10 +351,40 @@ class _Games:
         self.counts: list[int] = []
         self.placed: list[int] = []
         self.left: list[int] = []
+        #: games counted in bulk: (games, {name in ROWS: an array, one row a game})
+        self.blocks: list[tuple[int, dict[str, Any]]] = []
+
+    def _listed_to_block(self) -> None:
+        """The games held as lists made a block, so that blocks after them keep the order."""
+        done = sum(g for g, _ in self.blocks)
+        if self.games > done:
+            import numpy as np
+
+            rows = {k: np.array(getattr(self, k), dtype=np.int64).reshape(self.games - done, -1) for k in self.ROWS}
+            self.blocks.append((self.games - done, rows))
+            for k in self.ROWS:
+                setattr(self, k, [])
+
+    def add_block(self, games: int, rows: dict[str, Any]) -> None:
+        """Add ``games`` games given as arrays (``rows[name]``: one row a game, for each of ROWS)."""
+        self._listed_to_block()
+        self.blocks.append((games, rows))
+        self.games += games
+
+    def array(self, np: Any, name: str, width: int) -> Any:
+        """Every game's numbers of ``name`` (one of ROWS), in order, as rows of ``width``."""
+        parts = [rows[name].reshape(-1, width) for _, rows in self.blocks]
+        listed = getattr(self, name)
+        if listed or not parts:
+            parts.append(np.array(listed, dtype=np.int64).reshape(-1, width))
+        return parts[0] if len(parts) == 1 else np.concatenate(parts)
 
     def extend(self, other: _Games) -> None:
         """Add the games of ``other`` after these."""
         g = self.games
+        if other.blocks:
+            self._listed_to_block()
+            self.blocks.extend(other.blocks)
         self.games += other.games
         for name in ("totals", "wins", "points", "actions", "counts"):
             getattr(self, name).extend(getattr(other, name))
@@ -591,6 +623,32 @@ class LabTally:
         out = self._win_rows[tuple(winners)] = tuple(row)
         return out
 
+    def add_kernel_games(self, games: Any) -> None:
+        """Count games a compiled kernel played (:class:`ruledraft.kernel.KernelGames`),
+        all at once: the numbers :meth:`add_game` copies, as its arrays (no effects, no dummy)."""
+        G = len(games)
+        if not G:
+            return
+        import numpy as np
+
+        rounds, turns = games.moves.shape[1], games.moves.shape[2]
+        key = (turns,) * rounds if self.cards else (0,) * rounds
+        pending = self.pending.get(key)
+        if pending is None:
+            pending = self.pending[key] = _Games(key)
+        k = games.winners.sum(axis=1, keepdims=True)
+        rows = {
+            "totals": games.totals,
+            "wins": np.where(games.winners > 0, self.unit // np.maximum(k, 1), 0),
+            "points": games.scoring_points(),
+            "actions": games.moves.reshape(G, -1) if self.cards else np.zeros((G, 0), np.int64),
+            "counts": games.tables[:, :, : self.players].reshape(G, -1) if self.cards else np.zeros((G, 0), np.int64),
+        }
+        pending.add_block(G, rows)
+        self._buffered += G
+        if self._buffered >= _FOLD_EVERY:
+            self.flush()
+
     def _note_events(self, games: _Games, events: Sequence[Any]) -> None:
         """The cards an effect placed on a player's table from its own choice (played
         through an effect, brought by a spoon), and those a race took from a table."""
@@ -674,8 +732,8 @@ class LabTally:
 
     def _fold(self, np: Any, games: _Games, per_game: _GameValues | None = None) -> None:
         G, n, P = games.games, self.num_seats, self.players
-        totals = _array(np, games.totals, n)
-        wins = _array(np, games.wins, n)
+        totals = games.array(np, "totals", n)
+        wins = games.array(np, "wins", n)
         for s in range(n):
             _add_counts(self.scores[s], *np.unique(totals[:, s], return_counts=True))
         if P >= 2:
@@ -691,7 +749,7 @@ class LabTally:
         self.no_winner += int((winners == 0).sum())
         # every rule's points per seat over each game, and squared
         rounds, R0 = len(games.turns), self._round_rules
-        points = _array(np, games.points, n).reshape(G, -1)
+        points = games.array(np, "points", n).reshape(G, -1)
         bound = int(np.abs(points).max(initial=0)) * (rounds + 1) * n
         if bound * bound * G >= 2**62:  # sums or squares past what int64 holds: Python integers
             points = points.astype(object)
@@ -713,7 +771,7 @@ class LabTally:
         # the cards of every action, slot by slot (an action takes up to 1 + max_extra
         # cards; K: no card in that slot), as (games, turns, player seats)
         K1 = K + 1
-        actions = _array(np, games.actions, P).reshape(G, -1, P)
+        actions = games.array(np, "actions", P).reshape(G, -1, P)
         if self.num_seats > P:  # a dummy: the part of an action that is the player's own cards
             actions = actions % self.own_span
         slots = [actions] if not self.max_extra else [table[actions] for table in self._slot_tables(np)]
@@ -763,7 +821,7 @@ class LabTally:
             old = self.by_count_moments.get(where, (0, 0, 0))
             self.by_count_moments[where] = (old[0] + int(mm[k]), old[1] + int(ww[k]), old[2] + int(mw[k]))
         # the points of each rule, shared among the cards it reads on each player's table
-        counts = _array(np, games.counts, K).reshape(G, rounds + 1, P, K)
+        counts = games.array(np, "counts", K).reshape(G, rounds + 1, P, K)
         gone = np.array(games.left, dtype=np.int64).reshape(-1, 5)
         for sh in self.shares:
             if not sh.weights:
@@ -1016,11 +1074,6 @@ def fold_every() -> int:
     """How many games a :class:`LabTally` buffers before it folds them (and can no
     longer give each one's :meth:`~LabTally.card_values`)."""
     return _FOLD_EVERY
-
-
-def _array(np: Any, numbers: list[int], width: int) -> Any:
-    """A flat list of integers as an array of rows of ``width``."""
-    return np.array(numbers, dtype=np.int64).reshape(-1, width)
 
 
 def _add_counts(acc: dict[int, int], values: Any, counts: Any) -> None:

@@ -73,9 +73,11 @@ def play_count(
     progress: Callable[[int], None] | None = None,
     backend: Backend | None = None,
     document: Any = None,
+    engine: str = "reference",
 ) -> Summary:
     """The games of one player count, with every figure (the runner's ``simulate``, on
-    ``jobs`` processes or on ``backend``, which needs the checked ``document``)."""
+    ``jobs`` processes or on ``backend``, which needs the checked ``document``; on
+    ``engine``, the same games either way)."""
     return simulate(
         ruleset,
         players,
@@ -88,7 +90,12 @@ def play_count(
         collector=LabTally.for_game,
         backend=backend,
         document=document,
+        engine=engine,
     )
+
+
+#: the engine a count plays on: a name, or what chooses it from the count and its bots
+EngineFor = str | Callable[[int, Sequence[str]], str]
 
 
 def sweep(
@@ -103,6 +110,7 @@ def sweep(
     progress: Callable[[int], None] | None = None,
     backend: Backend | None = None,
     document: Any = None,
+    engine: EngineFor = "reference",
 ) -> tuple[dict, int]:
     """Every count's figures in the JSON shape of the module docstring, and the signal
     that stopped the run early (0 if none: then every count played every game). A
@@ -118,8 +126,18 @@ def sweep(
             if between.requested():
                 return _result(ruleset, spec, games, seed, out, n), between.signum
             names = bots(n)
+            on = engine(n, names) if callable(engine) else engine
             summary = play_count(
-                ruleset, n, games, seed, names, jobs=jobs, progress=progress, backend=backend, document=document
+                ruleset,
+                n,
+                games,
+                seed,
+                names,
+                jobs=jobs,
+                progress=progress,
+                backend=backend,
+                document=document,
+                engine=on,
             )
             if summary.games:
                 out.append({"players": n, "bots": list(names), "games": summary.games, "figures": summary.figures})
@@ -142,6 +160,7 @@ def sweep_on_cluster(
     scheduler: str | None = None,
     local_workers: int | None = None,
     progress: Callable[[int], None] | None = None,
+    engine: EngineFor = "reference",
 ) -> tuple[dict, int]:
     """:func:`sweep` on a Dask cluster: every player count's games on the one connection
     (:func:`ruledraft.play.cluster.connect`), each count's tally reduced there. A stop
@@ -149,7 +168,9 @@ def sweep_on_cluster(
     from ruledraft.play import cluster
 
     with cluster.backend(scheduler, local_workers) as on:
-        return sweep(ruleset, counts, games, seed, bots, spec, progress=progress, backend=on, document=document)
+        return sweep(
+            ruleset, counts, games, seed, bots, spec, progress=progress, backend=on, document=document, engine=engine
+        )
 
 
 def _result(

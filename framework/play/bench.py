@@ -11,7 +11,8 @@ from collections.abc import Sequence
 import attrs
 
 from ruledraft.engine.state import Game
-from ruledraft.play.runner import game_seed, play_game, simulate, steady_heap
+from ruledraft.play.agents import default_card_values
+from ruledraft.play.runner import game_seed, game_seeds, play_game, simulate, steady_heap
 
 
 @attrs.frozen
@@ -51,6 +52,26 @@ def measure(ruleset, players: int, bot: str, *, min_seconds: float = 1.0, min_ga
             elapsed = time.perf_counter() - started
             if n >= min_games and elapsed >= min_seconds:
                 return Figure(ruleset.id, players, bot, 1, n, elapsed)
+
+
+def measure_kernel(kernel, bot: str, *, min_seconds: float = 1.0, min_games: int = 20) -> tuple[int, float]:
+    """Play games with ``bot`` in every seat on the kernel (a compiled
+    :class:`ruledraft.kernel.Kernel`), in growing batches, until ``min_seconds`` have
+    passed (and at least ``min_games``): (games, seconds). The seeds are those
+    :func:`measure` gives the reference engine (run seed 1)."""
+    bots = [bot] * kernel.players
+    values = default_card_values(Game(kernel.ruleset, kernel.players)) if bot == "value" else None
+    batch = 64
+    n = 0
+    started = time.perf_counter()
+    while True:
+        kernel.play(game_seeds(1, n, batch), bots, values)
+        n += batch
+        elapsed = time.perf_counter() - started
+        if n >= min_games and elapsed >= min_seconds:
+            return n, elapsed
+        if elapsed < min_seconds / 4:
+            batch *= 2
 
 
 def measure_jobs(ruleset, source: str, players: int, bot: str, jobs: int, games: int) -> Figure:

@@ -17,16 +17,18 @@ import math
 import time
 from collections.abc import Callable, Iterable, Sequence
 from operator import add
-from typing import Any, Protocol
+from typing import Any, Protocol, cast
 
 import attrs
 
 from ruledraft.engine.scoresheet import Scoring, add_rule_points
-from ruledraft.engine.state import MAX_SEED, Game, State, derive_seed
+from ruledraft.engine.seeds import bot_seed, bot_seeds, game_seed  # noqa: F401 - long imported from here
+from ruledraft.engine.state import MAX_SEED, Game, State
 from ruledraft.language.ruleset import CompiledRuleset
 from ruledraft.play import executor
 from ruledraft.play.agents import checked_act, is_foreign, make_agent, parse_bot
 from ruledraft.play.bot_specs import absolute_spec
+from ruledraft.play.engines import kernel_for
 from ruledraft.play.executor import (  # noqa: F401 - where they have long been imported from
     Chunk,
     Interrupt,
@@ -51,6 +53,11 @@ class Collector(Protocol):
 
     def empty_copy(self) -> Collector: ...
     def add_state(self, state: State, totals: Sequence[int] | None = None) -> None: ...
+
+    # optional: ``add_kernel_games(games)`` counts games a compiled kernel played (a
+    # ``KernelGames``) all at once; a collector without it has its games played on the
+    # reference engine (the same games)
+
     def merge(self, other: Any) -> None: ...
     def flush(self) -> None: ...
     def rule_points(self) -> dict[str, list[int]]: ...
@@ -81,26 +88,6 @@ def collector_for(game: Game, cards: bool, factory: CollectorFactory | None = No
 
 def _start_method() -> str:
     return executor.start_method()
-
-
-def game_seed(seed: int, index: int) -> int:
-    """The seed of game number ``index`` of a simulation seeded with ``seed``.
-
-    Logged seeds stay within ``0..MAX_SEED`` (2**53 - 1): a JSON number any reader
-    (jq, JavaScript) holds exactly, so a filtered log still replays.
-    """
-    return derive_seed(seed, 0x5EED, index) >> 11
-
-
-def bot_seed(seed: int, seat: int) -> int:
-    """The seed of the bot at ``seat`` in a game seeded with ``seed``."""
-    return derive_seed(seed, 0xB07, seat)
-
-
-def bot_seeds(seed: int, seats: int) -> list[int]:
-    """``[bot_seed(seed, seat) for seat in range(seats)]``, mixing the shared prefix once."""
-    base = derive_seed(seed, 0xB07)
-    return [derive_seed(base, seat) for seat in range(seats)]
 
 
 def play_game(
@@ -200,13 +187,18 @@ def run_games(
     collector: CollectorFactory | None = None,
     *,
     game: Game | None = None,
+    engine: str = "reference",
 ) -> list[GameResult]:
     """Play the games with these indices (before each, ``stop()`` may end the run:
     the results of the games already played are returned), each with its own counts
     from the collector (``cards``: the per-card ones too; see :func:`collector_for`).
-    ``game``: the ruleset's table for ``players``, when the caller has it."""
+    ``game``: the ruleset's table for ``players``, when the caller has it;
+    ``engine``: ``kernel`` plays them on the compiled kernel where it can (the same games)."""
     game = Game(ruleset, players) if game is None else game
     template = collector_for(game, cards, collector)
+    kernel = kernel_for(ruleset, players, bots) if engine == "kernel" and _takes_kernel_games(template) else None
+    if kernel is not None:
+        return _kernel_results(kernel, game, seed, bots, list(indices), log, stop, template)
     out = []
     for index in indices:
         if stop is not None and stop():
@@ -218,6 +210,61 @@ def run_games(
             lab.add_state(state)  # folded later, with the others (a fold of one game costs more than the game)
         out.append(_result(index, state, record_game(state, bots) if log else None, lab))
     return out
+
+
+def _kernel_results(
+    kernel: Any,
+    game: Game,
+    seed: int,
+    bots: Sequence[str],
+    indices: list[int],
+    log: bool,
+    stop: Callable[[], bool] | None,
+    template: Collector | None,
+) -> list[GameResult]:
+    """:func:`run_games` on the kernel: the same results, each game's counts its own."""
+    out: list[GameResult] = []
+    values = _card_values(game, bots)
+    for first in range(0, len(indices), KERNEL_BLOCK):
+        if stop is not None and stop():
+            break
+        block = indices[first : first + KERNEL_BLOCK]
+        games = kernel.play([game_seed(seed, i) for i in block], bots, values)
+        for i, index in enumerate(block):
+            lab = None
+            if template is not None:
+                lab = template.empty_copy()
+                cast(Any, lab).add_kernel_games(games.one(i))  # the collectors that count in bulk (checked)
+            record = record_game(kernel_state(game, games, i), bots) if log else None
+            s, totals, winners, rules = games.game(i)
+            out.append(GameResult(index, s, totals, winners, rules, record, lab))
+    return out
+
+
+def _takes_kernel_games(lab: Any) -> bool:
+    """Whether a collector (or none) counts a kernel's games in bulk (the lab's does)."""
+    return lab is None or callable(getattr(lab, "add_kernel_games", None))
+
+
+def _card_values(game: Game, bots: Sequence[str]) -> list[float] | None:
+    """The value bot's card values, when a seat plays it (the kernel takes them)."""
+    if "value" not in bots:
+        return None
+    from ruledraft.play.agents import default_card_values
+
+    return default_card_values(game)
+
+
+def kernel_state(game: Game, games: Any, i: int) -> State:
+    """Game ``i`` of a kernel's games as the reference engine's finished state: its
+    moves played again (the state a log record or a figure reads)."""
+    state = game.new_initial_state(int(games.seeds[i]))
+    for rnd in games.moves[i].tolist():
+        for actions in rnd[:-1]:  # the last turn is the automatic last card
+            state.apply_actions(actions)
+    if not state.finished:
+        raise RuntimeError(f"the kernel's moves of seed {int(games.seeds[i])} do not end the game")
+    return state
 
 
 def tally_games(
@@ -277,10 +324,16 @@ class GamesWork:
         collector: CollectorFactory | None = None,
         game: Game | None = None,
         isolate: bool = False,
+        engine: str = "reference",
     ) -> None:
         self.shipped = ruleset
         #: each bot from outside in a process of its own, sent only its views
         self.isolate = isolate
+        #: ``kernel``: the chunks play on the compiled kernel wherever it can be had (the
+        #: same games; a process that cannot have it plays them on the reference engine)
+        self.engine = engine
+        if engine == "kernel":
+            self.inline_chunk = KERNEL_BLOCK  # a stop still waits for a few milliseconds at most
         self.log = log
         self.players = players
         self.seed = seed
@@ -291,8 +344,10 @@ class GamesWork:
         if collector is None and _DEFAULT_COLLECTOR:
             collector = _DEFAULT_COLLECTOR[0]  # named, so that processes elsewhere use it too
         self.collector = collector
-        self.cap = 200 if records else 2000
+        self.cap = 200 if records else 2000 if engine != "kernel" else 20 * KERNEL_BLOCK
         self._game = game  # (not sent: where it is played, it is built there once)
+        self._lab: tuple[Collector | None] | None = None  # the collector's empty counts, once
+        self._kernel: tuple[Any] | None = None  # the kernel that plays here (or None), once
 
     @classmethod
     def of(cls, match: Match, **options: Any) -> GamesWork:
@@ -307,13 +362,30 @@ class GamesWork:
         return self._game
 
     def __getstate__(self) -> dict:
-        return {k: v for k, v in self.__dict__.items() if k != "_game"} | {"_game": None}
+        skip = ("_game", "_lab", "_kernel")  # built where the games are played
+        return {k: v for k, v in self.__dict__.items() if k not in skip} | dict.fromkeys(skip)
 
     def empty(self) -> Tally:
         game = self.game
-        return Tally.empty(game.num_seats, game.ruleset.rule_ids, lab=collector_for(game, self.cards, self.collector))
+        if self._lab is None:  # the collector's empty counts, made once and copied
+            self._lab = (collector_for(game, self.cards, self.collector),)
+        template = self._lab[0]
+        lab = None if template is None else template.empty_copy()
+        return Tally.empty(game.num_seats, game.ruleset.rule_ids, lab=lab)
+
+    def _kernel_here(self) -> Any:
+        """The kernel that plays this work's chunks in this process, or None (made once)."""
+        if self._kernel is None:
+            kernel = None
+            if self.engine == "kernel" and _takes_kernel_games(self.empty().lab):
+                kernel = kernel_for(self.shipped.ruleset, self.players, self.bots)
+            self._kernel = (kernel,)
+        return self._kernel[0]
 
     def play(self, start: int, end: int, stop: Callable[[], bool] | None = None) -> Chunk:
+        kernel = self._kernel_here()
+        if kernel is not None:
+            return self._play_kernel(kernel, start, end, stop)
         game, seed, bots, specs, kept = self.game, self.seed, self.bots, self.specs, self.records
         isolate = self.shipped if self.isolate else None
         tally = self.empty()
@@ -334,6 +406,52 @@ class GamesWork:
                 index += 1
         tally.flush()
         return Chunk(start, index, tally, "".join(records) if kept == "lines" else tuple(records))
+
+    def _play_kernel(self, kernel: Any, start: int, end: int, stop: Callable[[], bool] | None) -> Chunk:
+        """:meth:`play` on the kernel: blocks of games counted in bulk; records, when kept,
+        from each game's moves played again on the reference engine (the same record)."""
+        game, bots, kept = self.game, list(self.bots), self.records
+        values = _card_values(game, bots)
+        tally = self.empty()
+        records: list = []
+        index = start
+        while index < end:
+            if stop is not None and stop():
+                break
+            n = min(KERNEL_BLOCK, end - index)
+            games = kernel.play(game_seeds(self.seed, index, n), bots, values)
+            tally.add_kernel_games(games)
+            if kept:
+                for i in range(n):
+                    state = kernel_state(game, games, i)
+                    if kept == "lines":
+                        records.append(record_line(record_game(state, bots)))
+                    elif kept == "dicts":
+                        records.append(record_game(state, bots))
+                    else:
+                        records.append(_result(index + i, state, record_game(state, bots) if self.log else None))
+            index += n
+        tally.flush()
+        return Chunk(start, index, tally, "".join(records) if kept == "lines" else tuple(records))
+
+
+#: games the kernel plays in one call (and a chunk played here holds)
+KERNEL_BLOCK = 1000
+
+
+def game_seeds(seed: int, start: int, n: int) -> Any:
+    """``[game_seed(seed, i) for i in range(start, start + n)]`` as a numpy array, all at once."""
+    import numpy as np
+
+    from ruledraft.engine.state import derive_seed
+
+    base = np.uint64(derive_seed(seed, 0x5EED))
+    with np.errstate(over="ignore"):
+        x = base + np.uint64(0x9E3779B97F4A7C15) + np.arange(start, start + n, dtype=np.uint64)
+        z = (x ^ (x >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+        z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+        z = z ^ (z >> np.uint64(31))
+    return z >> np.uint64(11)
 
 
 @attrs.define
@@ -426,6 +544,34 @@ class Tally:
         self._pending_games += 1
         if self._pending_games >= 1024:
             self.flush()
+
+    def add_kernel_games(self, games: Any) -> None:
+        """Count games a compiled kernel played (a :class:`ruledraft.kernel.KernelGames`),
+        all at once, into the same sums as :meth:`add_state` would."""
+        n = len(games)
+        if not n:
+            return
+        if self.lab is not None:
+            self.games += n
+            cast(Any, self.lab).add_kernel_games(games)  # the collectors that count in bulk (checked)
+            return
+        self.flush()
+        import numpy as np
+
+        totals = games.totals
+        won = games.winners
+        k = won.sum(axis=1, keepdims=True)
+        shares = np.where(won > 0, self.unit // np.maximum(k, 1), 0)
+        self.games += n
+        self.wins = list(map(add, self.wins, shares.sum(axis=0).tolist()))
+        self.total = list(map(add, self.total, totals.sum(axis=0).tolist()))
+        self.total_sq = list(map(add, self.total_sq, (totals * totals).sum(axis=0).tolist()))
+        lows, highs = totals.min(axis=0).tolist(), totals.max(axis=0).tolist()
+        self.low = [b if a is None or b < a else a for a, b in zip(self.low, lows)]
+        self.high = [b if a is None or b > a else a for a, b in zip(self.high, highs)]
+        sums = games.rule_points.sum(axis=0).tolist()
+        for j, rid in enumerate(games.rule_ids):
+            self.rules[rid] = list(map(add, self.rules[rid], sums[j]))
 
     def flush(self) -> None:
         """Bring the sums up to date: fold the buffered points of each rule into them
@@ -663,9 +809,12 @@ def simulate_match(
     collector: CollectorFactory | None = None,
     backend: executor.Backend | None = None,
     isolate: bool = False,
+    engine: str = "reference",
 ) -> Summary:
     """Play ``games`` games of ``match`` and summarise them (``cards``: with the
     collector's per-card figures, on by default: they cost a few percent of the time).
+    ``engine``: ``kernel`` plays them on the compiled kernel (the same games and
+    figures; :func:`ruledraft.play.engines.choose_engine` decides, compiling it first).
 
     With ``jobs > 1`` games run on that many worker processes, or on ``backend`` when
     given (a cluster: :class:`ruledraft.play.cluster.DaskBackend`); results are
@@ -683,7 +832,7 @@ def simulate_match(
     module or a package plays in a process of its own, sent only its views.
     """
     kept = "lines" if on_lines is not None else "results" if on_result is not None else ""
-    work = GamesWork.of(match, records=kept, log=log, cards=cards, collector=collector, isolate=isolate)
+    work = GamesWork.of(match, records=kept, log=log, cards=cards, collector=collector, isolate=isolate, engine=engine)
     if backend is None:
         backend = executor.local(jobs, games, _start_method())
     deliver = on_lines if on_lines is not None else _each(on_result) if on_result is not None else None

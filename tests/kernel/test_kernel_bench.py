@@ -33,7 +33,13 @@ def test_bench_falls_back_to_the_reference_engine_where_there_is_no_kernel():
     assert fig["engine"] == "reference"
 
 
-def test_bench_keeps_the_reference_engine_by_default():
-    """Without --engine, bench measures the reference engine as before."""
+def test_bench_measures_on_the_kernel_by_default():
+    """Without --engine (auto), bench measures on the kernel where it has the ruleset and the bot."""
     (fig,) = _figures("sushi-go", "-p", "2", "--bots", "random")
+    assert fig["engine"] == "kernel"
+
+
+def test_bench_measures_the_reference_engine_when_asked():
+    """--engine reference measures the interpreter, as bench did before the kernel."""
+    (fig,) = _figures("sushi-go", "-p", "2", "--bots", "random", "--engine", "reference")
     assert fig["engine"] == "reference"

@@ -15,6 +15,7 @@ from ruledraft.engine.state import Game  # noqa: E402
 from ruledraft.kernel import Kernel, Unsupported, compile_kernel  # noqa: E402
 from ruledraft.language.loading import load_ruleset  # noqa: E402
 from ruledraft.language.rule import RuleBase  # noqa: E402
+from ruledraft.play.agents import default_card_values  # noqa: E402
 from ruledraft.play.runner import game_seed, play_game  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent.parent
@@ -46,8 +47,8 @@ def _kernel(ruleset_id: str, players: int) -> Kernel:
 
 
 def _assert_same_games(kernel: Kernel, bots: list[str], seeds: list[int]) -> None:
-    games = kernel.play(seeds, bots)
     game = Game(kernel.ruleset, kernel.players)
+    games = kernel.play(seeds, bots, default_card_values(game))
     for i, seed in enumerate(seeds):
         state = play_game(game, seed, bots)
         got_seed, totals, winners, rule_points = games.game(i)
@@ -138,15 +139,23 @@ def test_a_bot_without_a_kernel_part_is_refused():
         kernel.play([1], ["random", "ismcts"])
 
 
-def test_kernel_results_are_the_runners_game_results():
-    """game_results() gives the runner's GameResult for each game, indexed from the first index given."""
-    seeds = [game_seed(3, i) for i in range(10, 20)]
-    games = _kernel("sushi-go", 3).play(seeds, ["random"] * 3)
+def test_the_value_bot_needs_its_card_values():
+    """play() with a value bot and no card values refuses, rather than play with zeros."""
+    with pytest.raises(ValueError, match="card values"):
+        _kernel("sushi-go", 2).play([1], ["value", "random"])
+
+
+def test_each_scoring_and_table_is_the_references():
+    """Each round's points per rule and each seat's cards at each scoring (what the lab
+    counts) are the reference state's, game by game."""
     ruleset = load_ruleset("sushi-go")
     game = Game(ruleset, 3)
-    for i, result in enumerate(games.game_results(first_index=10)):
-        state = play_game(game, seeds[i], ["random"] * 3)
-        assert (result.index, result.seed) == (10 + i, seeds[i])
-        assert list(result.totals) == state.totals() and list(result.winners) == state.winners
-        assert {k: list(v) for k, v in result.rule_points.items()} == state.rule_points
-    assert games.rule_ids == ruleset.rule_ids
+    seeds = [game_seed(3, i) for i in range(40)]
+    games = _kernel("sushi-go", 3).play(seeds, ["greedy", "random", "random"])
+    for i, seed in enumerate(seeds):
+        state = play_game(game, seed, ["greedy", "random", "random"])
+        points = [x for sc in state.scorings for row in sc.points for x in row]
+        assert games.scoring_points()[i].tolist() == points
+        tables = [rec.counts for rec in state.history] + [state.kept_counts]
+        assert games.tables[i].tolist() == [[list(row) for row in t] for t in tables]
+        assert games.one(i).moves.tolist() == [games.moves[i].tolist()]

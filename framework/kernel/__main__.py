@@ -1,0 +1,23 @@
+"""``python -m ruledraft.kernel FILE``: compile the kernel module kept at FILE into numba's
+cache (what ``--engine auto`` starts in the background for later runs)."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+
+def main(argv: list[str]) -> int:
+    from ruledraft.kernel import _import, _use_cache_dir, warm
+
+    path = Path(argv[0])
+    try:
+        _use_cache_dir()
+        warm(_import(path))
+    finally:
+        path.with_suffix(".compiling").unlink(missing_ok=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

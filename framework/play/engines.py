@@ -1,0 +1,163 @@
+"""Which engine plays a run's games: the interpreter (the reference engine) or the
+compiled kernel (:mod:`ruledraft.kernel`).
+
+Both play the same games for a seed (the same deals, moves, points and figures), so
+the choice changes only the time a run takes. ``--engine`` (and the API's
+``engine=``) takes:
+
+* ``reference``: the interpreter, always;
+* ``kernel``: the kernel, compiled first if it is not in the cache yet; a ruleset
+  or a bot it cannot play is an error naming why;
+* ``auto`` (the default): the kernel whenever the ruleset and the bots compile to it
+  and it pays. When the kernel cannot play them the run plays on the reference
+  engine and :attr:`Engine.note` says why in one line. When the kernel is not
+  compiled yet, a run that the reference engine finishes sooner than the compiler
+  plays there while a process of its own compiles the kernel for later runs; a
+  run too short to pay for loading the kernel plays on the reference engine too.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Sequence
+from typing import Any
+
+import attrs
+
+from ruledraft.engine.seeds import game_seed
+from ruledraft.engine.state import Game
+from ruledraft.errors import InputError
+from ruledraft.language.ruleset import CompiledRuleset
+
+__all__ = ["ENGINES", "Engine", "choose_engine", "kernel_for"]
+
+#: what ``--engine`` takes
+ENGINES = ("auto", "kernel", "reference")
+
+#: seconds a run on the reference engine must be expected to take before ``auto``
+#: loads a kernel from the cache for it (importing numba and loading cost about this; see DEVELOPERS.md)
+LOAD_SECONDS = 2.0
+#: ... and before ``auto`` compiles a kernel that is not in the cache (its first compile costs about this)
+COMPILE_SECONDS = 25.0
+
+
+@attrs.frozen
+class Engine:
+    """The engine chosen for a run: ``name`` is ``kernel`` or ``reference``; ``note``, a
+    line to say (why the reference engine plays though the kernel was asked for, or
+    that the kernel is being compiled for later runs), or None."""
+
+    name: str
+    note: str | None = None
+
+    @property
+    def kernel(self) -> bool:
+        return self.name == "kernel"
+
+
+def check_engine(engine: str, option: str = "--engine") -> None:
+    """:class:`InputError` unless ``engine`` is one of :data:`ENGINES`."""
+    if engine not in ENGINES:
+        raise InputError(f"{option} is {', '.join(ENGINES[:-1])} or {ENGINES[-1]}, not {engine!r}")
+
+
+def kernel_refusal(ruleset: CompiledRuleset, players: int, bots: Sequence[Any]) -> str | None:
+    """Why the kernel cannot play these bots on this ruleset (None: it can), without compiling."""
+    reason = _quick_refusal(bots)
+    if reason is not None:
+        return reason
+    from ruledraft.kernel import source_refusal
+
+    return source_refusal(ruleset, players)
+
+
+def _quick_refusal(bots: Sequence[Any]) -> str | None:
+    """What refuses the kernel before its source is written: a bot, or no numba."""
+    import importlib.util
+
+    from ruledraft.kernel import BOTS
+
+    for bot in bots:
+        if not isinstance(bot, str) or bot not in BOTS:
+            name = bot if isinstance(bot, str) else type(bot).__name__
+            return f"the bot '{name}' has no kernel part (the kernel plays {', '.join(BOTS)}, without options)"
+    if importlib.util.find_spec("numba") is None:
+        return "numba is not installed (pip install 'ruledraft[kernel]')"
+    return None
+
+
+def kernel_for(ruleset: CompiledRuleset, players: int, bots: Sequence[Any]) -> Any:
+    """The compiled kernel (compiled now, or loaded from the cache) that plays these bots,
+    or None when there is none (the reference engine plays: the games are the same)."""
+    if kernel_refusal(ruleset, players, bots) is not None:
+        return None
+    from ruledraft.kernel import Kernel, compile_kernel
+
+    made = compile_kernel(ruleset, players)
+    return made if isinstance(made, Kernel) and made.refuses(list(bots)) is None else None
+
+
+def reference_seconds(game: Game, bots: Sequence[str], games: int, sample: int = 3) -> float:
+    """About the processor seconds ``games`` games of these bots take on the reference
+    engine (a few played and timed)."""
+    from ruledraft.engine.seeds import bot_seeds
+    from ruledraft.play.agents import make_agent
+
+    started = time.process_time()  # processor time: what the machine's load does not change
+    for i in range(sample):  # as the runner's play_game plays them
+        seed = game_seed(0, i)
+        agents = [make_agent(b, s) for b, s in zip(bots, bot_seeds(seed, len(bots)))]
+        state = game.new_initial_state(seed)
+        while not state.finished:
+            if state.pending is not None:
+                s = state.pending.seat
+                state.apply_actions([agents[s].act(state, s)])
+            else:
+                state.apply_actions([a.act(state, s) for s, a in enumerate(agents)])
+    return (time.process_time() - started) / sample * games
+
+
+def choose_engine(
+    ruleset: CompiledRuleset,
+    players: int,
+    bots: Sequence[Any],
+    engine: str = "auto",
+    games: int | None = None,
+    *,
+    game: Game | None = None,
+    background: bool = True,
+) -> Engine:
+    """The engine that plays ``games`` games of these bots (None: as many as it takes,
+    the kernel if it can) -- see the module docstring. With ``kernel`` or ``auto``
+    choosing it, the kernel is compiled (or loaded) here, before any worker starts,
+    so workers forked from this process have it too. ``background``: ``auto`` may
+    start the compiler in a process of its own."""
+    check_engine(engine)
+    if engine == "reference":
+        return Engine("reference")
+    expected = math.inf  # seconds the run would take on the reference engine
+    if engine == "auto" and games is not None:
+        if _quick_refusal(bots) is None:
+            expected = reference_seconds(Game(ruleset, players) if game is None else game, list(bots), games)
+        else:
+            expected = games * 1e-3  # a bot of its own: at least about a millisecond a game
+        if expected < LOAD_SECONDS:  # over before the kernel would be loaded: nothing to say
+            return Engine("reference")
+    reason = kernel_refusal(ruleset, players, bots)
+    if reason is not None:
+        if engine == "kernel":
+            raise InputError(f"the kernel cannot play this: {reason} (use --engine reference or auto)")
+        return Engine("reference", f"engine: reference ({reason})")
+    from ruledraft.kernel import compile_kernel, is_cached, start_compiling
+
+    if engine == "auto" and expected < COMPILE_SECONDS and not is_cached(ruleset):
+        if background and start_compiling(ruleset):
+            return Engine("reference", "engine: reference (the kernel compiles in the background for later runs)")
+        return Engine("reference")
+    made = compile_kernel(ruleset, players)
+    if not hasattr(made, "play"):
+        if engine == "kernel":
+            raise InputError(f"the kernel cannot play this: {made.reason}")
+        return Engine("reference", f"engine: reference ({made.reason})")
+    return Engine("kernel")

@@ -1,0 +1,318 @@
+"""Runs on the kernel (``--engine``): the same figures, logs and results as on the reference engine."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+pytest.importorskip("numba")
+
+from typer.testing import CliRunner  # noqa: E402
+
+from ruledraft.api import simulate as api_simulate  # noqa: E402
+from ruledraft.cli.app import app  # noqa: E402
+from ruledraft.engine.state import Game  # noqa: E402
+from ruledraft.errors import InputError  # noqa: E402
+from ruledraft.lab.figures import LabTally  # noqa: E402
+from ruledraft.language.loading import load_ruleset  # noqa: E402
+from ruledraft.play import engines  # noqa: E402
+from ruledraft.play.runner import GamesWork, ShippedRuleset, Tally, game_seed, game_seeds, run_games  # noqa: E402
+
+#: the parts of --json that are times, not figures
+TIMES = ("elapsed_seconds", "games_per_second")
+
+
+def _run(*args: str) -> str:
+    result = CliRunner().invoke(app, list(args))
+    assert result.exit_code == 0, result.output
+    return result.stdout
+
+
+def _figures(*args: str) -> dict:
+    out = json.loads(_run(*args, "--json"))
+    for key in TIMES:
+        out.pop(key, None)
+    return out
+
+
+def test_game_seeds_in_bulk_are_the_game_seeds():
+    """The runner's seeds for a block of games, made with numpy, are game_seed's one by one."""
+    for seed in (0, 1, 7, 2**53 - 1):
+        assert game_seeds(seed, 5, 40).tolist() == [game_seed(seed, i) for i in range(5, 45)]
+
+
+@pytest.mark.parametrize(
+    ("ruleset", "players", "bots"),
+    [
+        ("sushi-go", "4", "greedy,random"),
+        ("sushi-go", "2", "value,first"),
+        ("sushi-go-party-starter", "5", "random,greedy,value"),
+        ("sushi-go-soy-sauce", "3", "random"),
+    ],
+)
+def test_simulate_figures_and_logs_are_the_same_on_both_engines(tmp_path, ruleset, players, bots):
+    """simulate --json on the kernel equals the reference engine's (every lab figure), and
+    the two game logs are the same bytes."""
+    common = ["simulate", ruleset, "--players", players, "--games", "300", "--seed", "11", "--bots", bots]
+    ref = _figures(*common, "--engine", "reference", "--log", str(tmp_path / "ref.jsonl"))
+    ker = _figures(*common, "--engine", "kernel", "--log", str(tmp_path / "ker.jsonl"))
+    assert ker == ref
+    assert (tmp_path / "ker.jsonl").read_bytes() == (tmp_path / "ref.jsonl").read_bytes()
+    assert ref["figures"]["cards"]  # the per-card figures were compared too
+
+
+def test_simulate_on_two_processes_gives_the_same_figures_on_the_kernel():
+    """--jobs 2 on the kernel (each worker with the kernel from this process) equals one reference process."""
+    common = ["simulate", "sushi-go", "--players", "3", "--games", "2500", "--seed", "4", "--bots", "greedy,random"]
+    assert _figures(*common, "--engine", "kernel", "--jobs", "2") == _figures(*common, "--engine", "reference")
+
+
+def test_simulate_without_cards_is_the_same_on_both_engines():
+    """--no-cards: the figures left are the same on both engines."""
+    common = ["simulate", "sushi-go", "--games", "200", "--bots", "random", "--no-cards"]
+    assert _figures(*common, "--engine", "kernel") == _figures(*common, "--engine", "reference")
+
+
+def test_a_tally_without_the_lab_sums_kernel_games_as_the_reference():
+    """A runner's Tally with no collector counts a kernel's games in bulk to the same sums."""
+    rs = load_ruleset("sushi-go")
+    tallies = []
+    for engine in ("reference", "kernel"):
+        work = GamesWork(ShippedRuleset(rs), 4, 3, ["greedy", "random", "random", "value"], engine=engine)
+        work.collector = lambda game, cards: None  # no lab: the runner's own sums
+        tallies.append(work.play(0, 150).tally)
+    ref, ker = tallies
+    assert ref.lab is None and ker.lab is None
+    for name in ("games", "wins", "total", "total_sq", "low", "high", "rules"):
+        assert getattr(ker, name) == getattr(ref, name), name
+
+
+def test_run_games_on_the_kernel_gives_the_reference_results_and_counts():
+    """run_games (what compare plays) on the kernel: equal results with equal records, and
+    each game's own lab counts folding to the same state."""
+    rs = load_ruleset("sushi-go")
+    bots = ["greedy", "random", "first"]
+    runs = {
+        e: run_games(rs, 3, 9, bots, range(20, 60), log=True, collector=LabTally.for_game, engine=e)
+        for e in ("reference", "kernel")
+    }
+    assert runs["kernel"] == runs["reference"]
+    states = []
+    for results in runs.values():
+        tally = Tally.empty(3, rs.rule_ids, lab=LabTally.for_game(Game(rs, 3)))
+        for r in results:
+            tally.add_result(r)
+        states.append(tally.lab.state())
+    assert states[0] == states[1]
+
+
+def test_compare_is_the_same_on_both_engines():
+    """compare --json (every row and interval) is the same on the kernel and the reference engine."""
+    common = ["compare", "sushi-go", "--bots", "greedy,random", "--bots-b", "random", "--games", "150", "--seed", "2"]
+    assert _figures(*common, "--engine", "kernel") == _figures(*common, "--engine", "reference")
+
+
+def test_sweep_is_the_same_on_both_engines():
+    """sweep --json over three player counts is the same on the kernel and the reference engine."""
+    common = ["sweep", "sushi-go", "--players", "2-4", "--bots", "random", "--games", "120"]
+    assert _figures(*common, "--engine", "kernel") == _figures(*common, "--engine", "reference")
+
+
+def test_the_api_takes_an_engine():
+    """ruledraft.simulate(engine=...) gives the same summary on both engines; an unknown engine is refused."""
+    ref = api_simulate("sushi-go", games=200, bots="random", engine="reference").to_json()
+    ker = api_simulate("sushi-go", games=200, bots="random", engine="kernel").to_json()
+    for key in TIMES:
+        ref.pop(key)
+        ker.pop(key)
+    assert ker == ref
+    with pytest.raises(InputError, match="--engine is auto, kernel or reference, not 'fast'"):
+        api_simulate("sushi-go", games=2, engine="fast")
+
+
+def test_engine_kernel_where_there_is_none_is_an_error_naming_why():
+    """--engine kernel on a ruleset or a bot the kernel cannot play: exit 2 (unusable input) and one line saying why."""
+    args = ["simulate", "sushi-go-two-player-dummy", "-p", "2", "--games", "5", "--engine", "kernel"]
+    result = CliRunner().invoke(app, args)
+    assert result.exit_code == 2
+    assert "the kernel cannot play this: the 'dummy' turn procedure has no kernel part yet" in result.stderr
+    result = CliRunner().invoke(
+        app, ["simulate", "sushi-go", "--games", "5", "--bots", "planner", "--engine", "kernel"]
+    )
+    assert result.exit_code == 2
+    assert "the bot 'planner' has no kernel part" in result.stderr
+    assert "Traceback" not in result.output
+
+
+def test_auto_says_in_one_line_why_a_long_run_plays_on_the_reference_engine():
+    """auto on a long run the kernel cannot play: one line on standard error why, the JSON intact."""
+    rs = load_ruleset("sushi-go-two-player-dummy")
+    chosen = engines.choose_engine(rs, 2, ["random", "random"], "auto", 10**7)
+    assert chosen == engines.Engine(
+        "reference", "engine: reference (the 'dummy' turn procedure has no kernel part yet)"
+    )
+    result = CliRunner().invoke(app, ["simulate", "sushi-go", "--games", "5", "--bots", "random", "--json"])
+    assert result.exit_code == 0 and result.stderr == ""  # a short run: the reference engine, nothing to say
+    json.loads(result.stdout)
+
+
+def test_auto_plays_a_short_run_on_the_reference_engine_and_a_long_one_on_the_kernel():
+    """auto: a run shorter than loading the kernel plays on the reference engine, a long one on the kernel."""
+    rs = load_ruleset("sushi-go")
+    assert engines.choose_engine(rs, 4, ["random"] * 4, "auto", 10).name == "reference"
+    assert engines.choose_engine(rs, 4, ["random"] * 4, "auto", 10**7).name == "kernel"
+    assert engines.choose_engine(rs, 4, ["random"] * 4, "reference", 10**7).name == "reference"
+
+
+def test_play_refuses_the_kernel_clearly():
+    """play --engine kernel: an error saying a game with a human seat plays on the reference engine."""
+    result = CliRunner().invoke(app, ["play", "sushi-go", "--players", "2", "--engine", "kernel"], input="q\n")
+    assert result.exit_code == 2
+    assert "a game with your seat in it plays on the reference engine" in result.stderr
+
+
+def test_a_local_cluster_on_the_kernel_gives_the_reference_figures_and_log(tmp_path):
+    """--cluster local:2 --engine kernel (each worker loads the kernel from the cache):
+    the --json figures and the log equal one reference process's."""
+    import subprocess
+    import sys
+
+    pytest.importorskip("distributed")
+    out = {}
+    for name, extra in (("dask", ["--cluster", "local:2", "--engine", "kernel"]), ("ref", ["--engine", "reference"])):
+        proc = subprocess.run(
+            [sys.executable, "-m", "ruledraft", "simulate", "sushi-go", "-p", "3", "-g", "600", "-s", "5"]
+            + ["--bots", "greedy,random", "--json", "-q", "--log", f"{name}.jsonl", *extra],
+            capture_output=True,
+            text=True,
+            timeout=600,
+            cwd=tmp_path,
+        )
+        assert proc.returncode == 0, proc.stderr
+        summary = json.loads(proc.stdout)
+        for key in TIMES:
+            summary.pop(key)
+        out[name] = summary
+    assert out["dask"] == out["ref"]
+    assert (tmp_path / "dask.jsonl").read_bytes() == (tmp_path / "ref.jsonl").read_bytes()
+
+
+MEASURE = """
+import json, sys
+from ruledraft.language.loading import load_ruleset
+from ruledraft.play.runner import simulate
+
+
+def memory_kib():
+    with open("/proc/self/status") as f:
+        fields = dict(line.split(":", 1) for line in f)
+    return [int(fields[key].split()[0]) for key in ("VmRSS", "VmHWM")]
+
+
+warm, games = int(sys.argv[1]), int(sys.argv[2])
+done = 0
+marks = []
+
+
+def progress(n):
+    global done
+    before, done = done, done + n
+    if before < warm <= done or done == games:
+        marks.append((done, memory_kib()))
+
+
+summary = simulate(load_ruleset("sushi-go"), 4, games, 0, ["random"] * 4, progress=progress, engine="kernel")
+assert summary.games == games
+print(json.dumps(marks))
+"""
+
+
+def test_memory_stays_flat_over_the_games_on_the_kernel():
+    """Past 20,000 random four-player games on the kernel (every figure counted), memory
+    (now and at its peak) grows by less than 20 MB over 200,000 more."""
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    if not Path("/proc/self/status").exists():
+        pytest.skip("reads /proc")
+    out = subprocess.run(
+        [sys.executable, "-c", MEASURE, "20000", "220000"],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        env=os.environ.copy(),
+    )
+    assert out.returncode == 0, out.stderr
+    (warm, start), (end, finish) = json.loads(out.stdout)
+    assert 20_000 <= warm < end == 220_000
+    growth = [(b - a) * 1024 for a, b in zip(start, finish)]
+    assert max(growth) < 20 * 2**20, growth
+
+
+def test_auto_compiles_a_missing_kernel_in_the_background_for_later_runs(tmp_path):
+    """With an empty cache, auto plays a mid-sized run on the reference engine, says the
+    kernel compiles in the background, and a process of its own leaves it in the cache."""
+    import os
+    import subprocess
+    import sys
+    import time
+
+    env = {k: v for k, v in os.environ.items() if k != "NUMBA_CACHE_DIR"} | {"XDG_CACHE_HOME": str(tmp_path)}
+    rs = load_ruleset("sushi-go")
+    games = int(10 / max(engines.reference_seconds(Game(rs, 2), ["random", "random"], 1), 1e-6))  # about 10 s
+    proc = subprocess.run(
+        [sys.executable, "-m", "ruledraft", "simulate", "sushi-go", "-p", "2", "-g", str(games), "-b", "random"]
+        + ["--json", "-q"],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        env=env,
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stderr == "engine: reference (the kernel compiles in the background for later runs)\n"
+    json.loads(proc.stdout)
+    kernels = tmp_path / "ruledraft" / "kernels"
+    deadline = time.monotonic() + 600
+    while any(kernels.glob("*.compiling")):  # the compiler removes its mark when it is done
+        assert time.monotonic() < deadline, "the background compile did not finish"
+        time.sleep(0.5)
+    assert list((tmp_path / "ruledraft" / "numba").rglob("k_*.play-*.nbi"))
+
+
+def test_a_collector_without_bulk_counting_plays_its_games_on_the_reference_engine():
+    """simulate --marginal (a collector that counts game by game) with --engine kernel:
+    the same --json as on the reference engine, marginal points included."""
+    common = ["simulate", "sushi-go", "--games", "150", "--bots", "greedy,random", "--marginal"]
+    ker = _figures(*common, "--engine", "kernel")
+    assert ker == _figures(*common, "--engine", "reference")
+    assert "marginal" in json.dumps(ker)
+
+
+def test_a_cache_that_cannot_be_written_leaves_the_run_on_the_reference_engine(tmp_path):
+    """With the cache directory unwritable, --engine kernel says so in one line and auto
+    plays on the reference engine, nothing started."""
+    import os
+    import subprocess
+    import sys
+
+    blocked = tmp_path / "file"
+    blocked.write_text("not a directory")
+    env = {k: v for k, v in os.environ.items() if k != "NUMBA_CACHE_DIR"} | {"XDG_CACHE_HOME": str(blocked)}
+    base = [sys.executable, "-m", "ruledraft", "simulate", "sushi-go", "-p", "2", "-g", "20", "-b", "random", "-q"]
+    proc = subprocess.run([*base, "--engine", "kernel"], capture_output=True, text=True, timeout=300, env=env)
+    assert proc.returncode == 2, proc.stderr
+    assert "the kernel cannot play this: its cache cannot be written" in proc.stderr
+    assert "Traceback" not in proc.stderr
+    proc = subprocess.run([*base, "--json"], capture_output=True, text=True, timeout=300, env=env)
+    assert proc.returncode == 0 and proc.stderr == "", proc.stderr
+    code = (
+        "import attrs; from ruledraft.language.loading import load_ruleset; "
+        "from ruledraft.play.engines import choose_engine; "
+        "print(choose_engine(attrs.evolve(load_ruleset('sushi-go')), 2, ['random'] * 2, 'auto', 10**8))"
+    )
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300, env=env)
+    assert proc.returncode == 0, proc.stderr
+    assert "Engine(name='reference', note='engine: reference (its cache cannot be written" in proc.stdout
