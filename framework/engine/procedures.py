@@ -320,20 +320,18 @@ class StandardProcedure:
             return
         K = self.K
         hands = state.hands
-        played, counts = state.played, state.counts
         seat = 0
-        for a in actions:
+        for a, hand, table, row in zip(actions, hands, state.played, state.counts):
             # the hot path: one card the seat holds (list.remove checks that it does)
             if type(a) is int and 0 <= a < K:
-                hand = hands[seat]
                 try:
                     hand.remove(a)
                 except ValueError:
                     self._undo(state, actions, seat)
                     self._check_cards(state, seat, (a,))  # raises with the reason
                     raise
-                played[seat].append(a)
-                counts[seat][a] += 1
+                table.append(a)
+                row[a] += 1
                 seat += 1
             else:
                 break
@@ -484,15 +482,15 @@ class StandardProcedure:
             self._next_turn(state)
             return
         hands = state.hands
-        if len(hands[0]) == 1 and all(len(h) == 1 for h in hands):
-            actions = []
-            for seat, hand in enumerate(hands):
-                c = hand.pop()
-                state.play_card(seat, c)
-                actions.append(c)
+        if len(hands[0]) == 1 and set(map(len, hands)) == {1}:  # every hand holds one card
+            actions = [hand.pop() for hand in hands]
+            played, counts = state.played, state.counts
+            for seat, c in enumerate(actions):  # state.play_card, inline
+                played[seat].append(c)
+                counts[seat][c] += 1
             state.history[-1].add_turn(actions, auto=True)
             state.turn_over()
-        if not hands[0] and all(not h for h in state.hands):
+        if not hands[0] and not any(state.hands):  # every hand is empty
             state.end_round()
 
     # ------------------------------------------------------------------ card effects: the general path

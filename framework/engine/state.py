@@ -21,6 +21,8 @@ from __future__ import annotations
 
 import _random
 from collections.abc import Callable, Iterable, Sequence
+from functools import partial
+from itertools import repeat
 from typing import Any, NamedTuple
 
 from ruledraft.engine.book import EffectBook
@@ -113,9 +115,15 @@ def shuffled(cards: Iterable[int], rng: _random.Random) -> list[int]:
 
     The engine seeds ``_random.Random``, the C generator under ``random.Random``:
     the same stream for an integer seed, without the Python-level seeding wrapper.
+
+    The keys are ``rng.random()`` drawn once per card, in the cards' order (a sort
+    computes its keys first, left to right), as ``key=lambda _: rng.random()`` would
+    draw them; the key function is ``next`` on a lazy map, so no Python-level call
+    is made per card.
     """
-    r = rng.random
-    return sorted(cards, key=lambda _: r())
+    out = list(cards)
+    out.sort(key=partial(next, map(type(rng).random, repeat(rng, len(out)))))
+    return out
 
 
 def _rules_reading(rules: Sequence[Any], num_card_types: int) -> tuple[tuple[Any, ...], ...]:
