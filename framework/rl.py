@@ -271,14 +271,28 @@ class BulkEncoder:
         self._indices: dict[tuple[int, int], np.ndarray] = {}
         #: the cards whose special action (chopsticks) lets a seat take extra cards
         self._action_cards = tuple(getattr(procedure, "action_cards", ()))
-        #: after :meth:`encode_all` of a state where the players pick: (that state, each
-        #: player's hand by type, the players who may take extra cards), else None
+        #: after :meth:`encode_all` of a state where the players pick: (that state, the
+        #: numbers its vectors were gathered from, the players who may take extra
+        #: cards), else None (:meth:`pick_masks`)
         self.picks: tuple[State, np.ndarray, list[int]] | None = None
         #: where the counts end and the other numbers begin, and where those end
         self._counted = S * 3 * K
         self._tail = self._counted + S * (2 + R)
         #: the index of every vector but the hands it shows (the same at every moment)
         self._template = self._public_index() if self.all_at_once else self.gather
+        #: per player and action, where :meth:`pick_masks` reads: a pick of one card (an
+        #: action below K, the card's type) at the player's count of that type in hand,
+        #: every other action at the 0
+        n = game.num_distinct_actions
+        self._pick_index = np.full((game.num_players, n), self._tail, dtype=np.intp)
+        self._pick_index[:, : min(K, n)] = (
+            np.arange(game.num_players)[:, None] * 3 * K + 2 * K + np.arange(min(K, n))[None, :]
+        )
+
+    def pick_masks(self, every: np.ndarray) -> np.ndarray:
+        """Every player's mask of the picks of one card, from the numbers ``every`` of
+        :attr:`picks` (int8, 1 where the hand holds a card of that type): one gather."""
+        return (every[self._pick_index] != 0).view(np.int8)
 
     def _public_index(self) -> np.ndarray:
         """:attr:`gather` for the numbers :meth:`encode_all` makes (see :meth:`_index`),
@@ -349,13 +363,15 @@ class BulkEncoder:
             numbers += by_round[s]
             numbers += later
         numbers += (0, state.round + 1, state.turn + 1, 1)
-        counted: np.ndarray
+        blob += numbers
+        # every number as one byte when all fit (one conversion, and the gather moves
+        # bytes), else as 64-bit integers: a count of 256 or more, a score out of 0..255
+        every: np.ndarray
         try:
-            counted = np.frombuffer(bytes(blob), dtype=np.uint8)
-        except ValueError:  # a count of 256 or more
-            counted = np.array(blob, dtype=np.int64)
-        every = np.concatenate((counted, numbers)).astype(np.float32)
-        out = every[self._index(state)]
+            every = np.frombuffer(bytes(blob), dtype=np.uint8)
+        except ValueError:
+            every = np.array(blob, dtype=np.int64)
+        out = every[self._index(state)].astype(np.float32)
         at = self.at
         if 0 <= state.controller < S:
             out[state.controller, at["controls_dummy"]] = 1.0
@@ -373,8 +389,7 @@ class BulkEncoder:
                                 extra.append(seat)
                             break
                 # the picks: a seat without extra cards may take one card of any type in its hand
-                hands_now = counted[: self._counted].reshape(S, 3 * K)[: len(self.everyone), 2 * K :]
-                self.picks = (state, hands_now, extra)
+                self.picks = (state, every, extra)
         else:
             seat = pending.seat
             row = out[seat]
@@ -539,22 +554,26 @@ class _Table:
 
     def masks(self) -> np.ndarray:
         """Every player's action mask now (a new matrix after each move)."""
-        if self._masks is None:
-            n = self.game.num_distinct_actions
-            masks = self._masks = np.zeros((self.game.num_players, n), dtype=np.int8)
+        masks = self._masks
+        if masks is None:
+            picks = None
             if not self.over:
                 self.vectors()
                 picks = self.bulk.picks
-                if picks is not None and picks[0] is self.state:
-                    # a pick of one card is the card's type: legal where the hand holds one
-                    _, hands_now, extra = picks
-                    masks[:, : self.game.num_card_types] = hands_now > 0
-                    for seat in extra:  # one or more extra cards: the engine's list
-                        masks[seat, self.state.legal_actions(seat)] = 1
-                else:
+            if picks is not None and picks[0] is self.state:
+                # a pick of one card is the card's type: legal where the hand holds one
+                _, every, extra = picks
+                masks = self.bulk.pick_masks(every)
+                for seat in extra:  # one or more extra cards: the engine's list
+                    masks[seat, self.state.legal_actions(seat)] = 1
+            else:
+                n = self.game.num_distinct_actions
+                masks = np.zeros((self.game.num_players, n), dtype=np.int8)
+                if not self.over:
                     at = [seat * n + a for seat, legal in self.legal().items() for a in legal]
                     masks.put(at, 1)
-        return self._masks
+            self._masks = masks
+        return masks
 
     def observe(self, seat: int) -> dict[str, np.ndarray]:
         return {"observation": self.vectors()[seat], "action_mask": self.masks()[seat]}

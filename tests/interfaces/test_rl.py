@@ -514,6 +514,26 @@ def test_encode_all_counts_past_255_cards_of_a_type():
     assert rows.tolist() == bulk.encode(state, range(3)).tolist()
 
 
+@pytest.mark.parametrize("points", [256, -7, 10**12])
+def test_encode_all_encodes_scores_that_do_not_fit_a_byte(points):
+    """A score past 255 or below 0 (encode_all's bytes give way to integers) is encoded all the same: encode_all equals encode(), and the masks are still the legal actions."""
+    from ruledraft.engine.state import Game
+    from ruledraft.language.loading import load_ruleset
+
+    game = Game(load_ruleset("sushi-go"), 3)
+    state = game.new_initial_state(5)
+    state.apply_actions([state.legal_actions(s)[0] for s in state.acting_seats()])
+    state.round_scores.append([points, 3, 0])  # as if a round had been scored
+    bulk = rl.BulkEncoder(game)
+    rows = bulk.encode_all(state)
+    assert rows[0, bulk.at["scores"]] == np.float32(points)
+    assert rows.tolist() == bulk.encode(state, range(3)).tolist()
+    _, every, extra = bulk.picks
+    masks = bulk.pick_masks(every)
+    assert not extra
+    assert [np.flatnonzero(m).tolist() for m in masks] == [sorted(state.legal_actions(s)) for s in range(3)]
+
+
 @pytest.mark.parametrize("source", BUNDLED_RULESETS + (EFFECTS,))
 def test_the_parallel_envs_masks_are_the_legal_actions_on_every_ruleset(source):
     """Every agent's mask in the parallel environment is exactly its legal actions at every step (all zero for a seat that does not act), chopsticks and card effects included."""
