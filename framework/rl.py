@@ -184,6 +184,9 @@ def _bot_sees(state: State, seat: int) -> EngineSeatView:
     return seat_view(state, seat)
 
 
+#: the NumPy types made once (naming one by its class costs a look-up in every call)
+_UINT8, _INT8, _FLOAT32 = np.dtype(np.uint8), np.dtype(np.int8), np.dtype(np.float32)
+
 #: the encoder's fields that :class:`BulkEncoder` fills in bulk, in order
 BULK_FIELDS = (
     "hand",
@@ -269,6 +272,9 @@ class BulkEncoder:
             and game.num_seats == game.num_players
         )
         self._indices: dict[tuple[int, int], np.ndarray] = {}
+        #: :meth:`encode_all`'s scores of the state last encoded: (its ``round_scores``,
+        #: their number, its ``game_end_scores``, per seat its score then each round's points)
+        self._scored: tuple[list[list[int]], int, list[int], list[tuple[int, ...]]] | None = None
         #: the cards whose special action (chopsticks) lets a seat take extra cards
         self._action_cards = tuple(getattr(procedure, "action_cards", ()))
         #: after :meth:`encode_all` of a state where the players pick: (that state, the
@@ -292,7 +298,7 @@ class BulkEncoder:
     def pick_masks(self, every: np.ndarray) -> np.ndarray:
         """Every player's mask of the picks of one card, from the numbers ``every`` of
         :attr:`picks` (int8, 1 where the hand holds a card of that type): one gather."""
-        return (every[self._pick_index] != 0).view(np.int8)
+        return every[self._pick_index].astype(bool).view(_INT8)
 
     def _public_index(self) -> np.ndarray:
         """:attr:`gather` for the numbers :meth:`encode_all` makes (see :meth:`_index`),
@@ -341,10 +347,23 @@ class BulkEncoder:
             return self.encode(state, self.everyone)
         K, S, R = self.K, self.S, self.R
         hands = state.hands
+        # each seat's score and points per round: they change only when a round or the
+        # game is scored (the engine appends to ``round_scores`` and replaces
+        # ``game_end_scores``), so they are made again only then
+        scored = self._scored
         scores_by_round = state.round_scores
-        scores = state.totals()
-        later = [0] * (R - len(scores_by_round))
-        by_round = list(zip(*scores_by_round)) if scores_by_round else [()] * S
+        if (
+            scored is None
+            or scored[0] is not scores_by_round
+            or scored[1] != len(scores_by_round)
+            or scored[2] is not state.game_end_scores
+        ):
+            scores = state.totals()
+            later = (0,) * (R - len(scores_by_round))
+            by_round = list(zip(*scores_by_round)) if scores_by_round else [()] * S
+            tails = [(scores[s], *by_round[s], *later) for s in range(S)]
+            scored = self._scored = (scores_by_round, len(scores_by_round), state.game_end_scores, tails)
+        tails = scored[3]
         # the counts as bytes (one conversion of them all: a count is below 256 but in
         # freak decks, counted by codes then), the other numbers as they are
         counts, kept_counts = state.counts, state.kept_counts
@@ -359,19 +378,19 @@ class BulkEncoder:
             blob += counts[s]
             blob += kept_counts[s]
             blob += by_type
-            numbers += (len(hand), scores[s])
-            numbers += by_round[s]
-            numbers += later
+            numbers.append(len(hand))
+            numbers += tails[s]
         numbers += (0, state.round + 1, state.turn + 1, 1)
         blob += numbers
-        # every number as one byte when all fit (one conversion, and the gather moves
-        # bytes), else as 64-bit integers: a count of 256 or more, a score out of 0..255
+        # every number as one byte when all fit (one conversion, quicker to a bytearray
+        # than to bytes, and the gather moves bytes), else as 64-bit integers: a count
+        # of 256 or more, a score out of 0..255
         every: np.ndarray
         try:
-            every = np.frombuffer(bytes(blob), dtype=np.uint8)
+            every = np.frombuffer(bytearray(blob), dtype=_UINT8)
         except ValueError:
             every = np.array(blob, dtype=np.int64)
-        out = every[self._index(state)].astype(np.float32)
+        out = every[self._index(state)].astype(_FLOAT32)
         at = self.at
         if 0 <= state.controller < S:
             out[state.controller, at["controls_dummy"]] = 1.0

@@ -516,15 +516,16 @@ def test_encode_all_counts_past_255_cards_of_a_type():
 
 @pytest.mark.parametrize("points", [256, -7, 10**12])
 def test_encode_all_encodes_scores_that_do_not_fit_a_byte(points):
-    """A score past 255 or below 0 (encode_all's bytes give way to integers) is encoded all the same: encode_all equals encode(), and the masks are still the legal actions."""
+    """A score past 255 or below 0 (encode_all's bytes give way to integers) is encoded all the same, also by an encoder that encoded the state before: encode_all equals encode(), and the masks are still the legal actions."""
     from ruledraft.engine.state import Game
     from ruledraft.language.loading import load_ruleset
 
     game = Game(load_ruleset("sushi-go"), 3)
     state = game.new_initial_state(5)
     state.apply_actions([state.legal_actions(s)[0] for s in state.acting_seats()])
-    state.round_scores.append([points, 3, 0])  # as if a round had been scored
     bulk = rl.BulkEncoder(game)
+    assert bulk.encode_all(state)[0, bulk.at["scores"]] == 0.0
+    state.round_scores.append([points, 3, 0])  # as if a round had been scored
     rows = bulk.encode_all(state)
     assert rows[0, bulk.at["scores"]] == np.float32(points)
     assert rows.tolist() == bulk.encode(state, range(3)).tolist()
