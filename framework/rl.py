@@ -364,8 +364,8 @@ class BulkEncoder:
             tails = [(scores[s], *by_round[s], *later) for s in range(S)]
             scored = self._scored = (scores_by_round, len(scores_by_round), state.game_end_scores, tails)
         tails = scored[3]
-        # the counts as bytes (one conversion of them all: a count is below 256 but in
-        # freak decks, counted by codes then), the other numbers as they are
+        # per seat its table, kept cards and hand by type, then per seat its hand size,
+        # score and points per round, then 0, round, turn, 1: one list
         counts, kept_counts = state.counts, state.kept_counts
         action_cards = self._action_cards
         blob: list[int] = []
@@ -390,7 +390,8 @@ class BulkEncoder:
             every = np.frombuffer(bytearray(blob), dtype=_UINT8)
         except ValueError:
             every = np.array(blob, dtype=np.int64)
-        out = every[self._index(state)].astype(_FLOAT32)
+        index = self._indices.get((state.round, state.turn))
+        out = every[self._index(state) if index is None else index].astype(_FLOAT32)
         at = self.at
         if 0 <= state.controller < S:
             out[state.controller, at["controls_dummy"]] = 1.0
