@@ -27,7 +27,7 @@ from ruledraft.errors import IllegalMoveError, InputError, RulesetError
 from ruledraft.language.bundled import bundled_ids
 from ruledraft.language.loading import check_ruleset
 from ruledraft.language.ruleset import CompiledRuleset
-from ruledraft.play.agents import BotFailure, agent_names, checked_act, make_agent
+from ruledraft.play.agents import BotFailure, agent_names, checked_act, make_agent, parse_bot
 from ruledraft.play.game_log import record_game, record_line
 from ruledraft.play.runner import bot_seed
 
@@ -37,6 +37,11 @@ HUMAN = "human"
 JOURNAL_FORMAT = 1
 #: the most tables one server keeps (each a game in memory)
 MAX_TABLES = 500
+#: from the lobby (anyone with a browser), a bot's number option (ismcts's iterations,
+#: planner's samples...) may be at most this many times its default...
+LOBBY_FACTOR = 10
+#: ...and one whose default is 0 (ismcts's ms, off by default) at most this
+LOBBY_CEILING = 1000
 
 
 class ActionError(Exception):
@@ -56,6 +61,32 @@ def load_ruleset(source: str, allow: Sequence[str] = ()) -> CompiledRuleset:
     if result.ruleset.unplayable is not None:
         raise RulesetError([result.ruleset.unplayable])
     return result.ruleset
+
+
+def lobby_limit(default: Any) -> float:
+    """The largest value a lobby may give a number option whose default is ``default``."""
+    return LOBBY_FACTOR * default if default > 0 else LOBBY_CEILING
+
+
+def _number(x: float) -> str:
+    return str(x) if isinstance(x, int) else f"{x:g}"
+
+
+def lobby_bounds(name: str) -> None:
+    """:class:`InputError` if the bot spec ``name`` gives a number option more than a
+    lobby may ask (:func:`lobby_limit`): a bot move that takes practically forever
+    would hold its table. Whoever starts the server is not bound by it."""
+    spec = parse_bot(name)
+    for option in spec.kind.options:
+        value = spec.options.get(option.name)
+        if option.type not in (int, float) or isinstance(value, bool) or not isinstance(value, (int, float)):
+            continue
+        limit = lobby_limit(option.default)
+        if value > limit:
+            raise InputError(
+                f"bot '{name}': a table opened here takes {option.name} up to {_number(limit)}, not"
+                f" {_number(value)} (a bot's numbers are bounded here, so that no move takes too long)"
+            )
 
 
 class Table:
@@ -325,7 +356,7 @@ class Tables:
         """A new table: the first ``humans`` seats are people, the others the ``bots``
         (the last named fills the rest); :class:`InputError` for what cannot be played.
         ``named_only``: only the bots known by name (with their options), none from a
-        file or module -- what a page may ask for."""
+        file or module, and their number options bounded (:func:`lobby_bounds`) -- what a page may ask for."""
         if len(self.tables) >= MAX_TABLES:
             raise InputError(f"this server already has {MAX_TABLES} tables")
         rs = self.ruleset(source)
@@ -350,6 +381,8 @@ class Tables:
             except Exception as e:  # noqa: BLE001 - a bot spec's own error, in one line
                 said = str(e).splitlines()[0] if str(e) else type(e).__name__
                 raise InputError(said if said.startswith("bot '") else f"bot '{name}': {said}") from None
+            if named_only:
+                lobby_bounds(name)
         if seed is None:
             seed = secrets.randbelow(MAX_SEED + 1)
         if not 0 <= seed <= MAX_SEED:
