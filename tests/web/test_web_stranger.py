@@ -138,3 +138,22 @@ def test_the_person_starting_the_server_may_give_a_bot_any_number(monkeypatch, t
     assert result.exit_code == 0, result.output
     (folder,) = tmp_path.iterdir()
     assert json.loads((folder / "table.json").read_text())["seats"][1:] == ["ismcts:iterations=999999999999"] * 3
+
+
+def test_resuming_an_empty_directory_says_so_in_one_line_and_starts(monkeypatch, tmp_path):
+    """--resume on a folder with no table: one note naming it, and the lobby is served (exit 0)."""
+    result = serve_quietly(monkeypatch, "--resume", str(tmp_path), "--port", "0")
+    assert result.exit_code == 0, result.output
+    notes = [line for line in result.stderr.splitlines() if line]
+    assert notes == [
+        f"note: no unfinished table to resume in {tmp_path}: starting with the lobby only, where tables can be opened"
+    ]
+    assert "Lobby: http://127.0.0.1:" in result.stdout
+
+
+def test_resuming_a_directory_with_a_game_in_progress_says_no_note(monkeypatch, tmp_path):
+    """A folder holding an unfinished table: it is resumed, and no note says there is none."""
+    Tables(tmp_path).open_table("sushi-go", 3, 1, ["random"], seed=3).close()
+    result = serve_quietly(monkeypatch, "--resume", str(tmp_path), "--port", "0")
+    assert result.exit_code == 0, result.output
+    assert "note" not in result.stderr and result.stdout.startswith("Table ")
