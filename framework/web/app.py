@@ -113,8 +113,10 @@ class Server:
 
     def opened(self, table_id: str, token: str) -> tuple[Table, int | None] | None:
         """The table and seat a link opens, or None."""
-        table = self.tables.get(table_id)
-        if table is None or not isinstance(token, str) or len(token) > 64:
+        if not isinstance(token, str) or len(token) > 64:
+            return None
+        table = self.tables.find(table_id, token)
+        if table is None:
             return None
         seat = table.seat_of(token)
         if seat is False:
@@ -143,6 +145,12 @@ class Server:
                 f"<tr><td>{html.escape(t.id)}</td><td>{html.escape(t.game.ruleset.name)}</td>"
                 f"<td>{t.game.num_players} ({humans} {'person' if humans == 1 else 'people'})</td>"
                 f"<td>{html.escape(status)}</td></tr>"
+            )
+        gone = len(self.tables.dropped)
+        if gone:
+            rows.append(
+                f"<tr><td colspan=4>and {gone} finished {'game' if gone == 1 else 'games'} more, no longer listed"
+                " (their links still open them)</td></tr>"
             )
         table = (
             '<div class="scroll"><table><caption>Tables on this server (their links are given only to whoever opened them)'
@@ -323,6 +331,8 @@ class Server:
                         continue
                     # a pick held until the others have picked changes only who has picked
                     await self.broadcast(table, only=seat if table.moves == before else None)
+                    if table.state.is_terminal():
+                        self.tables.trim()  # the finished games past the last few leave memory
         except WebSocketDisconnect:
             pass
         finally:

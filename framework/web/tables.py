@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import secrets
 import time
 from collections.abc import Sequence
@@ -35,13 +36,20 @@ from .view import bot_view, card_catalogue, page_view
 
 HUMAN = "human"
 JOURNAL_FORMAT = 1
-#: the most tables one server keeps (each a game in memory)
+#: the most games in progress one server keeps (each a game in memory)
 MAX_TABLES = 500
+#: the finished games kept in memory, the last to end; older ones are dropped once their
+#: record is journaled, and read back from the journal when one of their links is opened
+KEEP_FINISHED = 20
 #: from the lobby (anyone with a browser), a bot's number option (ismcts's iterations,
 #: planner's samples...) may be at most this many times its default...
 LOBBY_FACTOR = 10
 #: ...and one whose default is 0 (ismcts's ms, off by default) at most this
 LOBBY_CEILING = 1000
+
+
+#: a table's folder name as a link may give it (no path)
+_FOLDER = re.compile(r"[A-Za-z0-9_-]{1,64}")
 
 
 class ActionError(Exception):
@@ -121,6 +129,8 @@ class Table:
         self.failure: str | None = None  # a bot that failed stops the table
         self.words: dict[Any, list[str]] = {}  # the log's words of the rounds that have ended
         self.created = time.time()
+        #: when the game ended (time.monotonic()), None while it goes on
+        self.finished_at: float | None = None
         self._moves_file: TextIO | None = None
 
     # ------------------------------------------------------------------ seats
@@ -246,6 +256,7 @@ class Table:
         self.picks = {}
         if self.state.is_terminal():
             self.finish_journal()
+            self.finished_at = time.monotonic()
 
     def advance(self) -> None:
         """Apply the turn once every person has moved, letting the bots move; stop
@@ -316,6 +327,11 @@ class Table:
         tmp.write_text(self.record_text(), encoding="utf-8")
         os.replace(tmp, path)
 
+    @property
+    def droppable(self) -> bool:
+        """Whether the game is over and its record journaled: it can be read back from there."""
+        return self.finished_at is not None and self.journal is not None and (self.journal / "game.jsonl").is_file()
+
     def record_text(self) -> str:
         """The finished game's record, one line of the game log format."""
         return record_line(record_game(self.state, [HUMAN if k == HUMAN else k for k in self.kinds]))
@@ -333,6 +349,8 @@ class Tables:
         self.journal = journal
         self.allow = tuple(allow)
         self.tables: dict[str, Table] = {}
+        #: the finished tables dropped from memory (their journal keeps them)
+        self.dropped: set[str] = set()
         self._rulesets: dict[str, CompiledRuleset] = {}
 
     def ruleset(self, source: str) -> CompiledRuleset:
@@ -341,7 +359,48 @@ class Tables:
         return self._rulesets[source]
 
     def get(self, table_id: str) -> Table | None:
+        """The table ``table_id`` if it is in memory."""
         return self.tables.get(table_id)
+
+    def find(self, table_id: str, token: str) -> Table | None:
+        """The table ``table_id`` if ``token`` opens it: from memory, or a finished game read
+        back from its journal (its moves played again) once the token is checked there."""
+        table = self.tables.get(table_id)
+        if table is not None or self.journal is None or not _FOLDER.fullmatch(table_id):
+            return table
+        folder = self.journal / table_id
+        try:
+            if not (folder / "game.jsonl").is_file():
+                return None
+            info = json.loads((folder / "table.json").read_text(encoding="utf-8"))
+            secrets_ = [*info["tokens"].values(), info["spectator"]]
+            if not any(isinstance(t, str) and secrets.compare_digest(t, token) for t in secrets_):
+                return None
+            table = self._resume_one(folder)
+        except (OSError, ValueError, KeyError, TypeError, AttributeError, IndexError, InputError, RulesetError):
+            return None
+        if table.id != table_id or not table.state.is_terminal():
+            return None
+        table.close()
+        self.tables[table_id] = table
+        self.dropped.discard(table_id)
+        self.trim()
+        return table
+
+    def in_progress(self) -> int:
+        """The tables that count against :data:`MAX_TABLES`: every one that cannot be dropped."""
+        return sum(1 for t in list(self.tables.values()) if not t.droppable)
+
+    def trim(self) -> None:
+        """Drop from memory the finished tables past the :data:`KEEP_FINISHED` last to end
+        (each journaled, so its links still open it)."""
+        finished = sorted(
+            (t for t in list(self.tables.values()) if t.droppable), key=lambda t: t.finished_at or 0.0, reverse=True
+        )
+        for table in finished[KEEP_FINISHED:]:
+            table.close()
+            self.tables.pop(table.id, None)
+            self.dropped.add(table.id)
 
     def open_table(
         self,
@@ -357,8 +416,12 @@ class Tables:
         (the last named fills the rest); :class:`InputError` for what cannot be played.
         ``named_only``: only the bots known by name (with their options), none from a
         file or module, and their number options bounded (:func:`lobby_bounds`) -- what a page may ask for."""
-        if len(self.tables) >= MAX_TABLES:
-            raise InputError(f"this server already has {MAX_TABLES} tables")
+        self.trim()
+        if self.in_progress() >= MAX_TABLES:
+            raise InputError(
+                f"this server already has {MAX_TABLES} games in progress, the most it keeps:"
+                " another table can be opened once one of them is over"
+            )
         rs = self.ruleset(source)
         try:
             game = Game(rs, players)
@@ -424,6 +487,7 @@ class Tables:
                 continue
             self.tables[table.id] = table
             resumed.append(table)
+        self.trim()
         return resumed, problems
 
     def _resume_one(self, folder: Path) -> Table:
@@ -470,6 +534,7 @@ class Tables:
         if table.state.is_terminal():
             if not (folder / "game.jsonl").exists():
                 table.finish_journal()
+            table.finished_at = time.monotonic()
         else:
             table.advance()  # bots whose moves were not yet journaled
         return table
