@@ -178,7 +178,7 @@ class Server:
             f'<label>Players <input name="players" type="number" min="1" max="20" value="{value("players", "4")}" required></label>'
             f'<label>People (the others are bots) <input name="humans" type="number" min="1" max="20" value="{value("humans", "2")}" required></label>'
             f'<label>Bots <input name="bots" value="{value("bots", "greedy")}" aria-describedby="bots-help"></label>'
-            '<p id="bots-help" class="hint">Bot names separated by commas, one per bot seat (the last fills the rest): random, first, greedy, value, ismcts...</p>'
+            '<p id="bots-help" class="hint">Bot names separated by commas, one per bot seat (the last fills the rest): random, first, greedy, value, ismcts...; options after colons (ismcts:iterations=800), each number at most ten times its default.</p>'
             f'<label>Seed (empty: any) <input name="seed" inputmode="numeric" value="{value("seed", "")}"></label>'
             '<button type="submit">Open the table</button></form></section></main>'
         )
