@@ -149,6 +149,9 @@ def _tables(
         for line in problems:
             typer.echo(shown(f"warning: {line}"), err=True)
         opened.extend(resumed)
+        if not any(not t.state.is_terminal() for t in resumed):
+            rest = "" if ruleset is not None else ": starting with the lobby only, where tables can be opened"
+            typer.echo(f"note: no unfinished table to resume in {shown(resume)}{rest}", err=True)
     if ruleset is not None:
         rs = tables.ruleset(ruleset)
         if not 1 <= humans <= players:

@@ -159,8 +159,9 @@ def tournament(
         stopped = f"interrupted after {result['games']} of {result['requested']} games" if result["interrupted"] else ""
         if stopped and not result["games"]:
             fail(stopped, 128 + result["signal"])
+        shared = {k: v for k, v in result.items() if k not in ("seconds", "signal")}  # --json's, and the report's
         if as_json:
-            typer.echo(json.dumps({k: v for k, v in result.items() if k not in ("seconds", "signal")}, indent=2))
+            typer.echo(json.dumps(shared, indent=2))
         else:
             for line in tournament_text(result):
                 typer.echo(line)
@@ -175,7 +176,7 @@ def tournament(
                 title=f"{rs.name}: tournament of {', '.join(names)} ({result['games']} games)",
                 command=shlex.join(command),
                 sides=[],
-                tournament=result,
+                tournament=shared,
             )
         if stopped:
             leave_interrupted(stopped, result["signal"], said=not as_json)

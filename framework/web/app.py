@@ -113,8 +113,10 @@ class Server:
 
     def opened(self, table_id: str, token: str) -> tuple[Table, int | None] | None:
         """The table and seat a link opens, or None."""
-        table = self.tables.get(table_id)
-        if table is None or not isinstance(token, str) or len(token) > 64:
+        if not isinstance(token, str) or len(token) > 64:
+            return None
+        table = self.tables.find(table_id, token)
+        if table is None:
             return None
         seat = table.seat_of(token)
         if seat is False:
@@ -144,6 +146,12 @@ class Server:
                 f"<td>{t.game.num_players} ({humans} {'person' if humans == 1 else 'people'})</td>"
                 f"<td>{html.escape(status)}</td></tr>"
             )
+        gone = len(self.tables.dropped)
+        if gone:
+            rows.append(
+                f"<tr><td colspan=4>and {gone} finished {'game' if gone == 1 else 'games'} more, no longer listed"
+                " (their links still open them)</td></tr>"
+            )
         table = (
             '<div class="scroll"><table><caption>Tables on this server (their links are given only to whoever opened them)'
             "</caption><thead><tr><th scope=col>table</th><th scope=col>game</th><th scope=col>players</th>"
@@ -170,7 +178,7 @@ class Server:
             f'<label>Players <input name="players" type="number" min="1" max="20" value="{value("players", "4")}" required></label>'
             f'<label>People (the others are bots) <input name="humans" type="number" min="1" max="20" value="{value("humans", "2")}" required></label>'
             f'<label>Bots <input name="bots" value="{value("bots", "greedy")}" aria-describedby="bots-help"></label>'
-            '<p id="bots-help" class="hint">Bot names separated by commas, one per bot seat (the last fills the rest): random, first, greedy, value, ismcts...</p>'
+            '<p id="bots-help" class="hint">Bot names separated by commas, one per bot seat (the last fills the rest): random, first, greedy, value, ismcts...; options after colons (ismcts:iterations=800), each number at most ten times its default.</p>'
             f'<label>Seed (empty: any) <input name="seed" inputmode="numeric" value="{value("seed", "")}"></label>'
             '<button type="submit">Open the table</button></form></section></main>'
         )
@@ -323,6 +331,8 @@ class Server:
                         continue
                     # a pick held until the others have picked changes only who has picked
                     await self.broadcast(table, only=seat if table.moves == before else None)
+                    if table.state.is_terminal():
+                        self.tables.trim()  # the finished games past the last few leave memory
         except WebSocketDisconnect:
             pass
         finally:

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import secrets
 import time
 from collections.abc import Sequence
@@ -27,7 +28,7 @@ from ruledraft.errors import IllegalMoveError, InputError, RulesetError
 from ruledraft.language.bundled import bundled_ids
 from ruledraft.language.loading import check_ruleset
 from ruledraft.language.ruleset import CompiledRuleset
-from ruledraft.play.agents import BotFailure, agent_names, checked_act, make_agent
+from ruledraft.play.agents import BotFailure, agent_names, checked_act, make_agent, parse_bot
 from ruledraft.play.game_log import record_game, record_line
 from ruledraft.play.runner import bot_seed
 
@@ -35,8 +36,20 @@ from .view import bot_view, card_catalogue, page_view
 
 HUMAN = "human"
 JOURNAL_FORMAT = 1
-#: the most tables one server keeps (each a game in memory)
+#: the most games in progress one server keeps (each a game in memory)
 MAX_TABLES = 500
+#: the finished games kept in memory, the last to end; older ones are dropped once their
+#: record is journaled, and read back from the journal when one of their links is opened
+KEEP_FINISHED = 20
+#: from the lobby (anyone with a browser), a bot's number option (ismcts's iterations,
+#: planner's samples...) may be at most this many times its default...
+LOBBY_FACTOR = 10
+#: ...and one whose default is 0 (ismcts's ms, off by default) at most this
+LOBBY_CEILING = 1000
+
+
+#: a table's folder name as a link may give it (no path)
+_FOLDER = re.compile(r"[A-Za-z0-9_-]{1,64}")
 
 
 class ActionError(Exception):
@@ -56,6 +69,32 @@ def load_ruleset(source: str, allow: Sequence[str] = ()) -> CompiledRuleset:
     if result.ruleset.unplayable is not None:
         raise RulesetError([result.ruleset.unplayable])
     return result.ruleset
+
+
+def lobby_limit(default: Any) -> float:
+    """The largest value a lobby may give a number option whose default is ``default``."""
+    return LOBBY_FACTOR * default if default > 0 else LOBBY_CEILING
+
+
+def _number(x: float) -> str:
+    return str(x) if isinstance(x, int) else f"{x:g}"
+
+
+def lobby_bounds(name: str) -> None:
+    """:class:`InputError` if the bot spec ``name`` gives a number option more than a
+    lobby may ask (:func:`lobby_limit`): a bot move that takes practically forever
+    would hold its table. Whoever starts the server is not bound by it."""
+    spec = parse_bot(name)
+    for option in spec.kind.options:
+        value = spec.options.get(option.name)
+        if option.type not in (int, float) or isinstance(value, bool) or not isinstance(value, (int, float)):
+            continue
+        limit = lobby_limit(option.default)
+        if value > limit:
+            raise InputError(
+                f"bot '{name}': a table opened here takes {option.name} up to {_number(limit)}, not"
+                f" {_number(value)} (a bot's numbers are bounded here, so that no move takes too long)"
+            )
 
 
 class Table:
@@ -90,6 +129,8 @@ class Table:
         self.failure: str | None = None  # a bot that failed stops the table
         self.words: dict[Any, list[str]] = {}  # the log's words of the rounds that have ended
         self.created = time.time()
+        #: when the game ended (time.monotonic()), None while it goes on
+        self.finished_at: float | None = None
         self._moves_file: TextIO | None = None
 
     # ------------------------------------------------------------------ seats
@@ -215,6 +256,7 @@ class Table:
         self.picks = {}
         if self.state.is_terminal():
             self.finish_journal()
+            self.finished_at = time.monotonic()
 
     def advance(self) -> None:
         """Apply the turn once every person has moved, letting the bots move; stop
@@ -285,6 +327,11 @@ class Table:
         tmp.write_text(self.record_text(), encoding="utf-8")
         os.replace(tmp, path)
 
+    @property
+    def droppable(self) -> bool:
+        """Whether the game is over and its record journaled: it can be read back from there."""
+        return self.finished_at is not None and self.journal is not None and (self.journal / "game.jsonl").is_file()
+
     def record_text(self) -> str:
         """The finished game's record, one line of the game log format."""
         return record_line(record_game(self.state, [HUMAN if k == HUMAN else k for k in self.kinds]))
@@ -302,6 +349,8 @@ class Tables:
         self.journal = journal
         self.allow = tuple(allow)
         self.tables: dict[str, Table] = {}
+        #: the finished tables dropped from memory (their journal keeps them)
+        self.dropped: set[str] = set()
         self._rulesets: dict[str, CompiledRuleset] = {}
 
     def ruleset(self, source: str) -> CompiledRuleset:
@@ -310,7 +359,48 @@ class Tables:
         return self._rulesets[source]
 
     def get(self, table_id: str) -> Table | None:
+        """The table ``table_id`` if it is in memory."""
         return self.tables.get(table_id)
+
+    def find(self, table_id: str, token: str) -> Table | None:
+        """The table ``table_id`` if ``token`` opens it: from memory, or a finished game read
+        back from its journal (its moves played again) once the token is checked there."""
+        table = self.tables.get(table_id)
+        if table is not None or self.journal is None or not _FOLDER.fullmatch(table_id):
+            return table
+        folder = self.journal / table_id
+        try:
+            if not (folder / "game.jsonl").is_file():
+                return None
+            info = json.loads((folder / "table.json").read_text(encoding="utf-8"))
+            secrets_ = [*info["tokens"].values(), info["spectator"]]
+            if not any(isinstance(t, str) and secrets.compare_digest(t, token) for t in secrets_):
+                return None
+            table = self._resume_one(folder)
+        except (OSError, ValueError, KeyError, TypeError, AttributeError, IndexError, InputError, RulesetError):
+            return None
+        if table.id != table_id or not table.state.is_terminal():
+            return None
+        table.close()
+        self.tables[table_id] = table
+        self.dropped.discard(table_id)
+        self.trim()
+        return table
+
+    def in_progress(self) -> int:
+        """The tables that count against :data:`MAX_TABLES`: every one that cannot be dropped."""
+        return sum(1 for t in list(self.tables.values()) if not t.droppable)
+
+    def trim(self) -> None:
+        """Drop from memory the finished tables past the :data:`KEEP_FINISHED` last to end
+        (each journaled, so its links still open it)."""
+        finished = sorted(
+            (t for t in list(self.tables.values()) if t.droppable), key=lambda t: t.finished_at or 0.0, reverse=True
+        )
+        for table in finished[KEEP_FINISHED:]:
+            table.close()
+            self.tables.pop(table.id, None)
+            self.dropped.add(table.id)
 
     def open_table(
         self,
@@ -325,9 +415,13 @@ class Tables:
         """A new table: the first ``humans`` seats are people, the others the ``bots``
         (the last named fills the rest); :class:`InputError` for what cannot be played.
         ``named_only``: only the bots known by name (with their options), none from a
-        file or module -- what a page may ask for."""
-        if len(self.tables) >= MAX_TABLES:
-            raise InputError(f"this server already has {MAX_TABLES} tables")
+        file or module, and their number options bounded (:func:`lobby_bounds`) -- what a page may ask for."""
+        self.trim()
+        if self.in_progress() >= MAX_TABLES:
+            raise InputError(
+                f"this server already has {MAX_TABLES} games in progress, the most it keeps:"
+                " another table can be opened once one of them is over"
+            )
         rs = self.ruleset(source)
         try:
             game = Game(rs, players)
@@ -350,6 +444,8 @@ class Tables:
             except Exception as e:  # noqa: BLE001 - a bot spec's own error, in one line
                 said = str(e).splitlines()[0] if str(e) else type(e).__name__
                 raise InputError(said if said.startswith("bot '") else f"bot '{name}': {said}") from None
+            if named_only:
+                lobby_bounds(name)
         if seed is None:
             seed = secrets.randbelow(MAX_SEED + 1)
         if not 0 <= seed <= MAX_SEED:
@@ -391,6 +487,7 @@ class Tables:
                 continue
             self.tables[table.id] = table
             resumed.append(table)
+        self.trim()
         return resumed, problems
 
     def _resume_one(self, folder: Path) -> Table:
@@ -437,6 +534,7 @@ class Tables:
         if table.state.is_terminal():
             if not (folder / "game.jsonl").exists():
                 table.finish_journal()
+            table.finished_at = time.monotonic()
         else:
             table.advance()  # bots whose moves were not yet journaled
         return table

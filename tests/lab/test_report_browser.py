@@ -1,5 +1,6 @@
 """The HTML reports opened in a real browser (headless Chromium through Playwright): each
-report kind (``simulate``, with ``--marginal`` too, ``compare``, ``sweep``, ``quality``) at a desktop and a phone width loads
+report kind (``simulate``, with ``--marginal`` too, ``compare``, ``sweep``, ``quality``,
+``tournament``) at a desktop and a phone width loads
 without script or console errors, never scrolls sideways, cuts nothing off, decodes
 every plot, fetches nothing, and embeds exactly the figures ``--json`` printed.
 
@@ -41,7 +42,10 @@ RUNS = {
     "sweep": ["sweep", "sushi-go", "-p", "2-5", "-g", "20", "-b", "random"],
     "marginal": ["simulate", "sushi-go-soy-sauce", "-g", "30", "-b", "random", "--marginal"],
     "quality": ["quality", "sushi-go-party-master-menu", "-p", "4", "-g", "8", "-b", "greedy,random"],
+    "tournament": ["tournament", "sushi-go", "-p", "3", "-g", "9", "-b", "greedy,random,first"],
 }
+#: the plots each kind draws at least (a tournament draws one: the win share per bot)
+FIGURES = {"tournament": 1}
 
 #: what the page says about itself, read in the browser after it loaded
 INSPECT = """async () => {
@@ -223,7 +227,7 @@ def test_every_plot_image_decodes_at_its_size_and_fits_the_window(visits, kind, 
     """Each plot is one image in a figure, decoded with the size the page declares, shown within the window."""
     info = visits(kind, width).info
     images = info["images"]
-    assert len(images) == info["figures"] >= 4
+    assert len(images) == info["figures"] >= FIGURES.get(kind, 4)
     for img in images:
         assert img["inFigure"] and img["decoded"]
         assert img["natural"][0] > 0 and img["natural"][1] > 0
@@ -246,6 +250,8 @@ def test_the_embedded_figures_are_those_json_printed(visits, runs, kind):
         assert [s["figures"] for s in document["sides"]] == [printed["figures"]]
     elif kind == "quality":
         assert document["quality"] == printed
+    elif kind == "tournament":
+        assert document["sides"] == [] and document["tournament"] == printed
     elif kind == "compare":
         assert [s["figures"] for s in document["sides"]] == [printed["a"]["figures"], printed["b"]["figures"]]
         assert document["comparison"] == printed

@@ -102,3 +102,58 @@ def test_serve_still_names_its_seed_option(monkeypatch, tmp_path):
     result = serve_quietly(monkeypatch, "sushi-go", "--seed", str(2**62), "--port", "0", "--journal", str(tmp_path))
     assert result.exit_code == 2
     assert "--seed must be a whole number from 0" in result.stderr
+
+
+@pytest.mark.parametrize(
+    ("bots", "words"),
+    [
+        ("ismcts:iterations=999999999999", "takes iterations up to 4000, not 999999999999"),
+        ("greedy,ismcts:ms=5000", "takes ms up to 1000, not 5000"),
+        ("planner:samples=41", "takes samples up to 40, not 41"),
+    ],
+)
+def test_the_lobby_bounds_the_numbers_a_bot_is_given(tmp_path, bots, words):
+    """A bot option past ten times its default (ms: past 1000) is refused in the page; no table opens."""
+    from starlette.testclient import TestClient
+
+    from ruledraft.web.app import create_app
+
+    tables = Tables(tmp_path)
+    with TestClient(create_app(tables)) as client:
+        answer = client.post("/tables", data={"ruleset": "sushi-go", "players": "3", "humans": "1", "bots": bots})
+        assert answer.status_code == 400
+        assert words in answer.text.split('role="alert">')[1].split("<")[0]
+        assert tables.tables == {}
+        fine = client.post(
+            "/tables", data={"ruleset": "sushi-go", "players": "3", "humans": "1", "bots": "planner:samples=40"}
+        )
+        assert fine.status_code == 200 and len(tables.tables) == 1
+
+
+def test_the_person_starting_the_server_may_give_a_bot_any_number(monkeypatch, tmp_path):
+    """serve --bots ismcts:iterations=999999999999 opens its table: the terminal is trusted."""
+    result = serve_quietly(
+        monkeypatch, "sushi-go", "--bots", "ismcts:iterations=999999999999", "--port", "0", "--journal", str(tmp_path)
+    )
+    assert result.exit_code == 0, result.output
+    (folder,) = tmp_path.iterdir()
+    assert json.loads((folder / "table.json").read_text())["seats"][1:] == ["ismcts:iterations=999999999999"] * 3
+
+
+def test_resuming_an_empty_directory_says_so_in_one_line_and_starts(monkeypatch, tmp_path):
+    """--resume on a folder with no table: one note naming it, and the lobby is served (exit 0)."""
+    result = serve_quietly(monkeypatch, "--resume", str(tmp_path), "--port", "0")
+    assert result.exit_code == 0, result.output
+    notes = [line for line in result.stderr.splitlines() if line]
+    assert notes == [
+        f"note: no unfinished table to resume in {tmp_path}: starting with the lobby only, where tables can be opened"
+    ]
+    assert "Lobby: http://127.0.0.1:" in result.stdout
+
+
+def test_resuming_a_directory_with_a_game_in_progress_says_no_note(monkeypatch, tmp_path):
+    """A folder holding an unfinished table: it is resumed, and no note says there is none."""
+    Tables(tmp_path).open_table("sushi-go", 3, 1, ["random"], seed=3).close()
+    result = serve_quietly(monkeypatch, "--resume", str(tmp_path), "--port", "0")
+    assert result.exit_code == 0, result.output
+    assert "note" not in result.stderr and result.stdout.startswith("Table ")
