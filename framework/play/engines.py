@@ -10,7 +10,9 @@ the choice changes only the time a run takes. ``--engine`` (and the API's
   or a bot it cannot play is an error naming why;
 * ``auto`` (the default): the kernel whenever the ruleset and the bots compile to it
   and it pays. When the kernel cannot play them the run plays on the reference
-  engine and :attr:`Engine.note` says why in one line. When the kernel is not
+  engine and, for a run of :data:`NOTE_GAMES` games or more, :attr:`Engine.note`
+  says why in one line (decided by the count, not by a timing, so a command prints
+  the same lines on any machine). When the kernel is not
   compiled yet, a run that the reference engine finishes sooner than the compiler
   plays there while a process of its own compiles the kernel for later runs; a
   run too short to pay for loading the kernel plays on the reference engine too.
@@ -40,6 +42,8 @@ ENGINES = ("auto", "kernel", "reference")
 LOAD_SECONDS = 2.0
 #: ... and before ``auto`` compiles a kernel that is not in the cache (its first compile costs about this)
 COMPILE_SECONDS = 25.0
+#: auto names why the kernel does not play a run of at least this many games
+NOTE_GAMES = 1000
 
 
 @attrs.frozen
@@ -138,10 +142,12 @@ def choose_engine(
         return Engine("reference")
     expected = math.inf  # seconds the run would take on the reference engine
     if engine == "auto" and games is not None:
-        if _quick_refusal(bots) is None:
-            expected = reference_seconds(Game(ruleset, players) if game is None else game, list(bots), games)
-        else:
-            expected = games * 1e-3  # a bot of its own: at least about a millisecond a game
+        # what the kernel cannot play is said by the number of games, never by a timing,
+        # so that the same command prints the same lines on any machine at any load
+        reason = kernel_refusal(ruleset, players, bots)
+        if reason is not None:
+            return Engine("reference", f"engine: reference ({reason})" if games >= NOTE_GAMES else None)
+        expected = reference_seconds(Game(ruleset, players) if game is None else game, list(bots), games)
         if expected < LOAD_SECONDS:  # over before the kernel would be loaded: nothing to say
             return Engine("reference")
     reason = kernel_refusal(ruleset, players, bots)

@@ -316,3 +316,15 @@ def test_a_cache_that_cannot_be_written_leaves_the_run_on_the_reference_engine(t
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300, env=env)
     assert proc.returncode == 0, proc.stderr
     assert "Engine(name='reference', note='engine: reference (its cache cannot be written" in proc.stdout
+
+
+def test_auto_names_why_by_the_number_of_games_not_by_a_timing(monkeypatch):
+    """auto's line on why the kernel does not play comes from the number of games alone: the same on a fast or slow machine."""
+    rs = load_ruleset("sushi-go-two-player-dummy")
+    for seconds in (1e-9, 1e9):  # a machine where the reference engine looks instant, or very slow
+        monkeypatch.setattr(engines, "reference_seconds", lambda *args, s=seconds, **kw: s)
+        assert engines.choose_engine(rs, 2, ["random", "random"], "auto", engines.NOTE_GAMES - 1).note is None
+        long_run = engines.choose_engine(rs, 2, ["random", "random"], "auto", engines.NOTE_GAMES)
+        assert long_run == engines.Engine(
+            "reference", "engine: reference (the 'dummy' turn procedure has no kernel part yet)"
+        )
