@@ -185,14 +185,27 @@ def run_with_progress(
     what: str,
     cluster: tuple[str | None, int | None, tuple] | None = None,
     rotate: bool = False,
+    isolate: bool = False,
+    documents: tuple = (None, None),
 ):
     """Play both sides with a progress bar on standard error (none with ``quiet``, or
     when standard error is not a terminal), on ``jobs`` processes or on a Dask cluster
     (``cluster``: the scheduler's address or the number of local workers, and the two
-    sides' checked documents)."""
+    sides' checked documents; ``documents``: the same, for the local run, where
+    ``isolate`` needs them)."""
     with run_errors(), progress_bar(what, games, quiet) as advance:
         if cluster is None:
-            return play_sides(a, b, games, paired=paired, jobs=jobs, progress=advance, rotate=rotate)
+            return play_sides(
+                a,
+                b,
+                games,
+                paired=paired,
+                jobs=jobs,
+                progress=advance,
+                rotate=rotate,
+                isolate=isolate,
+                documents=documents,
+            )
         scheduler, local_workers, documents = cluster
         return play_sides_on_cluster(
             a,
@@ -204,6 +217,7 @@ def run_with_progress(
             local_workers=local_workers,
             progress=advance,
             rotate=rotate,
+            isolate=isolate,
         )
     raise AssertionError("unreachable")
 
@@ -246,6 +260,12 @@ def compare(
         "both sides alike on the same seeds: the deal is the unit, the seats are measured with the bots "
         "balanced, and vs none is taken within each seating and seat.",
     ),
+    isolate: bool = typer.Option(
+        False,
+        "--isolate",
+        help="Run each bot from a file, a module or a package in a process of its own, sent only its seat's "
+        "view (as simulate --isolate), on both sides.",
+    ),
 ) -> None:
     """Compare two sides: rulesets, player counts or bot line-ups.
 
@@ -280,7 +300,9 @@ def compare(
         a = attrs.evolve(a, engine=chosen_engine(rs_a, a.players, a.bots, engine, games))
         b = attrs.evolve(b, engine=chosen_engine(rs_b, b.players, b.bots, engine, games))
         on = None if where is None else (scheduler, where[1], (checked_a.document, checked_b.document))
-        tally = run_with_progress(a, b, games, paired, jobs_used, quiet, f"{rs_a.id} / {rs_b.id}", on, rotate)
+        documents = (checked_a.document, checked_b.document)
+        what = f"{rs_a.id} / {rs_b.id}"
+        tally = run_with_progress(a, b, games, paired, jobs_used, quiet, what, on, rotate, isolate, documents)
         played = tally.sums_a.n
         stopped = f"interrupted after {played} of {games} games" if tally.signal else ""
         if stopped and not played:
@@ -305,6 +327,7 @@ def compare(
                 if given is not None:
                     command += [option, str(given)]
             command += ["--rotate"] if rotate else []
+            command += ["--isolate"] if isolate else []
             write_html_report(
                 report_dir,
                 err=as_json,

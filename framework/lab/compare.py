@@ -419,9 +419,19 @@ def empty_compare_tally(a: Side, b: Side, paired: bool, rotate: bool = False) ->
     )
 
 
-def play_chunk(a: Side, b: Side, paired: bool, start: int, stop: int, rotate: bool = False) -> CompareTally:
+def play_chunk(
+    a: Side,
+    b: Side,
+    paired: bool,
+    start: int,
+    stop: int,
+    rotate: bool = False,
+    isolate: tuple[ShippedRuleset, ShippedRuleset] | None = None,
+) -> CompareTally:
     """Play games ``start`` to ``stop - 1`` of both sides and count them; ``rotate``:
-    each deal in every seating of each side's line-up, one unit (:func:`joined_values`)."""
+    each deal in every seating of each side's line-up, one unit (:func:`joined_values`);
+    ``isolate``: the sides' rulesets as they travel, each bot from outside then playing
+    in a process of its own, sent only its seat's view (:mod:`ruledraft.play.isolate`)."""
     out = empty_compare_tally(a, b, paired, rotate)
     per_side = []
     parts = []
@@ -440,6 +450,7 @@ def play_chunk(a: Side, b: Side, paired: bool, start: int, stop: int, rotate: bo
                 cards=True,
                 collector=LabTally.for_game,
                 engine=side.engine,
+                isolate=None if isolate is None else isolate[i],
             )
             here = tally if not out.rotated else _empty_tally(side)
             values, side_parts = [], []
@@ -543,6 +554,7 @@ class CompareWork:
         documents: tuple[Any, Any] = (None, None),
         plugins: Sequence[str] | None = None,
         rotate: bool = False,
+        isolate: bool = False,
     ) -> None:
         self.shipped_a = ShippedRuleset(a.ruleset, documents[0], plugins)
         same = b.ruleset is a.ruleset and documents[1] is documents[0]
@@ -552,6 +564,7 @@ class CompareWork:
         self.engines = (a.engine, b.engine)
         self.paired = paired
         self.rotate = rotate
+        self.isolate = isolate
 
     def sides(self) -> tuple[Side, Side]:
         a = Side(self.shipped_a.ruleset, *self.side_a, engine=self.engines[0])
@@ -562,10 +575,12 @@ class CompareWork:
 
     def play(self, start: int, end: int, stop: Callable[[], bool] | None = None) -> Chunk:
         with steady_heap():
-            a, b = self.sides()
+            options: dict[str, Any] = {}  # none: the plain call, as ever
             if self.rotate:
-                return Chunk(start, end, play_chunk(a, b, self.paired, start, end, rotate=True))
-            return Chunk(start, end, play_chunk(a, b, self.paired, start, end))  # the plain call, as ever
+                options["rotate"] = True
+            if self.isolate:
+                options["isolate"] = (self.shipped_a, self.shipped_b)
+            return Chunk(start, end, play_chunk(*self.sides(), self.paired, start, end, **options))
 
 
 def play_sides(
@@ -579,6 +594,7 @@ def play_sides(
     backend: Backend | None = None,
     documents: tuple[Any, Any] = (None, None),
     rotate: bool = False,
+    isolate: bool = False,
 ) -> CompareTally:
     """Play ``games`` games of each side (on ``jobs`` processes where processes fork,
     or on ``backend``, a cluster; the result never depends on it) and count them.
@@ -592,11 +608,13 @@ def play_sides(
     ``rotate``: every deal played once per seating of each side's line-up rotated
     through the seats (:func:`~ruledraft.lab.rotation.seatings`), the same seeds on
     both sides; the deal is the unit (:func:`joined_values`), so a side with one bot at
-    every seat counts as without it."""
+    every seat counts as without it. ``isolate``: each bot from outside in a process of
+    its own, sent only its seat's view (``documents`` needed: that process compiles the
+    ruleset afresh)."""
     if backend is None:
         forks = executor.start_method() == "fork"
         backend = executor.local(jobs if forks else 1, games)
-    work = CompareWork(a, b, paired, documents, rotate=rotate)
+    work = CompareWork(a, b, paired, documents, rotate=rotate, isolate=isolate)
     with steady_heap(), StopSignals() as stop:
         total: CompareTally = executor.run(work, games, backend, progress=progress, stop=stop)
     total.signal = stop.signum
@@ -615,6 +633,7 @@ def play_sides_on_cluster(
     progress: Callable[[int], None] | None = None,
     plugins: Sequence[str] | None = None,
     rotate: bool = False,
+    isolate: bool = False,
 ) -> CompareTally:
     """:func:`play_sides` on a Dask cluster: the scheduler at ``scheduler`` or a local
     cluster of ``local_workers`` processes (:func:`ruledraft.play.cluster.connect`);
@@ -624,7 +643,7 @@ def play_sides_on_cluster(
     from ruledraft.play import cluster
 
     with cluster.backend(scheduler, local_workers) as on:
-        work = CompareWork(a, b, paired, documents, plugins, rotate)
+        work = CompareWork(a, b, paired, documents, plugins, rotate, isolate)
         with StopSignals() as stop:
             total: CompareTally = executor.run(work, games, on, progress=progress, stop=stop)
     total.signal = stop.signum

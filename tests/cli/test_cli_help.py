@@ -140,3 +140,10 @@ def test_compare_help_offers_the_rotation():
     assert "Play every deal once per rotation of each side's bots through the seats" in text
     assert "both sides alike on the same seeds: the deal is the unit" in text
     assert "vs none is taken within each seating and seat" in text
+
+
+def test_compare_help_offers_isolation():
+    """`compare --help` offers --isolate and says what it does, on both sides."""
+    text = flat(help_text("compare"))
+    assert "--isolate" in text
+    assert "in a process of its own, sent only its seat's view (as simulate --isolate), on both sides" in text
