@@ -742,6 +742,7 @@ def rotated_win_rows(a: Side, b: Side, tally: CompareTally) -> dict[str, Row]:
     for cid, joint in tally.cards.items():
         means = joint.means()
         wb = joint.width - wa
+        cov = _covariance(joint)
         found = {
             "vs none": (seat_adjusted(means[m:wa], pa, unit_a), seat_adjusted(means[wa + m :], pb, unit_b), m),
             "per copy": (per_copy(means[:m], pa, unit_a), per_copy(means[wa : wa + m], pb, unit_b), 0),
@@ -754,12 +755,38 @@ def rotated_win_rows(a: Side, b: Side, tally: CompareTally) -> dict[str, Row]:
             grad_a = [zero] * skip + list(ga) + [zero] * (wa - skip - len(ga))
             grad_b = [zero] * skip + list(gb) + [zero] * (wb - skip - len(gb))
             if paired:
-                var = delta_variance([-g for g in grad_a] + grad_b, joint)
+                var = _delta(cov, [-g for g in grad_a] + grad_b, joint.n)
             else:
-                var = delta_variance(grad_a + [zero] * wb, joint) + delta_variance([zero] * wa + grad_b, joint)
+                var = _delta(cov, grad_a + [zero] * wb, joint.n) + _delta(cov, [zero] * wa + grad_b, joint.n)
             d, lo, hi, p = wald(vb - va, var, CONFIDENCE)
             out[f"card {cid} {what}"] = (float(va), float(vb), d, [lo, hi], p)
     return out
+
+
+def _covariance(moments: Moments) -> Any:
+    """n times the games' sum of products less the product of sums, as exact integers
+    (an object array): the sample covariance times n (n - 1), for :func:`_delta`."""
+    import numpy as np
+
+    n, m = moments.n, moments.width
+    t = np.array(moments.total, dtype=object)
+    return n * np.array(moments.products, dtype=object).reshape(m, m) - np.outer(t, t)
+
+
+def _delta(scaled: Any, gradient: Sequence[Fraction], n: int) -> Fraction:
+    """The delta method's variance g' S g / n, S the games' sample covariance (from
+    :func:`_covariance`), exact as :func:`~ruledraft.lab.statistics.delta_variance` but
+    in integers over one common denominator: every seating's seat parts make the vectors
+    too wide for a product of fractions at each of their pairs."""
+    import numpy as np
+
+    if n < 2:
+        return Fraction(0)
+    common = math.lcm(*(Fraction(x).denominator for x in gradient))
+    h = np.array([int(Fraction(x) * common) for x in gradient], dtype=object)
+    used = np.flatnonzero(h != 0)
+    h = h[used]
+    return Fraction(int(h @ scaled[np.ix_(used, used)] @ h), common * common * n * n * (n - 1))
 
 
 def duplicates(tally: CompareTally) -> dict[str, str]:

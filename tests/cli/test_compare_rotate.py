@@ -207,3 +207,21 @@ def test_joined_values_average_the_figures_and_join_the_strata():
     assert values == [{"seat 0 score": Fraction(5, 2), "seat 1 score": Fraction(7, 2)}]
     assert parts == [[[2, 3, 4, 5, 6, 7, 1, 0, 0, 1, 1, 0, 0, 0, 1, 1, 0, 1]]]
     assert joined_values([first], 2) == first
+
+
+def test_integer_delta_variance_is_the_exact_one():
+    """The rotated rows' delta method in integers over one denominator gives exactly the fractions' variance."""
+    from ruledraft.lab.compare import _covariance, _delta
+    from ruledraft.lab.statistics import Moments, delta_variance
+
+    rng = np.random.default_rng(3)
+    for width, n in ((3, 2), (8, 5), (20, 40)):
+        rows = rng.integers(-4, 9, size=(n, width)).tolist()
+        moments = Moments(width)
+        for r in rows:
+            moments.add_sums(1, r, [a * b for a in r for b in r])
+        gradient = [Fraction(int(p), int(q)) for p, q in zip(rng.integers(-7, 7, width), rng.integers(1, 30, width))]
+        gradient[0] = Fraction(0)
+        exact = delta_variance(gradient, moments)
+        assert _delta(_covariance(moments), gradient, n) == exact
+        assert exact > 0
