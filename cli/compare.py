@@ -12,6 +12,7 @@ import typer
 
 from ruledraft.errors import InputError
 from ruledraft.lab.compare import (
+    ROTATION_REPORT,
     Side,
     comparison,
     independent_seed,
@@ -100,7 +101,9 @@ def comparison_text(result: dict, games: int) -> list[str]:
         lines.append(
             f"{key.upper()}: {shown(s['ruleset'])}, {s['players']} players, {lineup(s['bots'])}, seed {s['seed']}"
         )
-    lines += [f"{games} games a side", *result["pairing"].split("; ")]
+    lines += [f"{games} {'deals' if 'rotation' in result else 'games'} a side", *result["pairing"].split("; ")]
+    if "rotation" in result:
+        lines += rotation_lines(result["rotation"])
     header = f"  {'figure':<{NAME}} {'A':>7} {'B':>7} {'B - A':>7} {'95% interval':>16} {'p':>6}"
     lines += ["", header]
     # rows equal on both sides in every game are not tested: named in one line
@@ -127,6 +130,19 @@ def comparison_text(result: dict, games: int) -> list[str]:
         lines += textwrap.wrap(
             "Equal on both sides in every game, so not tested: " + _names(equal) + ".", WIDTH, break_on_hyphens=False
         )
+    return lines
+
+
+def rotation_lines(rotation: dict) -> list[str]:
+    """How a rotated comparison played each deal, and each side's bots' win shares."""
+    counts = [len(rotation[k]["seatings"]) for k in ("a", "b")]
+    said = [f"{k} in {n} seating{'s' if n > 1 else ''}" for k, n in zip("AB", counts)]
+    lines = [f"rotated: every deal played {' and '.join(said)}; the deal is the unit"]
+    for key in ("a", "b"):
+        shares = ", ".join(
+            f"{shown(b['bot'])} {formatted(b['win_share'] * 100, '.1f')}%" for b in rotation[key]["bots"]
+        )
+        lines += textwrap.wrap(f"{key.upper()} bots' win shares: {shares}", WIDTH, break_on_hyphens=False)
     return lines
 
 
@@ -168,17 +184,40 @@ def run_with_progress(
     quiet: bool,
     what: str,
     cluster: tuple[str | None, int | None, tuple] | None = None,
+    rotate: bool = False,
+    isolate: bool = False,
+    documents: tuple = (None, None),
 ):
     """Play both sides with a progress bar on standard error (none with ``quiet``, or
     when standard error is not a terminal), on ``jobs`` processes or on a Dask cluster
     (``cluster``: the scheduler's address or the number of local workers, and the two
-    sides' checked documents)."""
+    sides' checked documents; ``documents``: the same, for the local run, where
+    ``isolate`` needs them)."""
     with run_errors(), progress_bar(what, games, quiet) as advance:
         if cluster is None:
-            return play_sides(a, b, games, paired=paired, jobs=jobs, progress=advance)
+            return play_sides(
+                a,
+                b,
+                games,
+                paired=paired,
+                jobs=jobs,
+                progress=advance,
+                rotate=rotate,
+                isolate=isolate,
+                documents=documents,
+            )
         scheduler, local_workers, documents = cluster
         return play_sides_on_cluster(
-            a, b, documents, games, paired=paired, scheduler=scheduler, local_workers=local_workers, progress=advance
+            a,
+            b,
+            documents,
+            games,
+            paired=paired,
+            scheduler=scheduler,
+            local_workers=local_workers,
+            progress=advance,
+            rotate=rotate,
+            isolate=isolate,
         )
     raise AssertionError("unreachable")
 
@@ -214,6 +253,19 @@ def compare(
     report: str | None = report_option(),
     allow_path: list[str] = allow_path_option(),
     engine: str = engine_option(),
+    rotate: bool = typer.Option(
+        False,
+        "--rotate",
+        help="Play every deal once per rotation of each side's bots through the seats (--games deals each), "
+        "both sides alike on the same seeds: the deal is the unit, the seats are measured with the bots "
+        "balanced, and vs none is taken within each seating and seat.",
+    ),
+    isolate: bool = typer.Option(
+        False,
+        "--isolate",
+        help="Run each bot from a file, a module or a package in a process of its own, sent only its seat's "
+        "view (as simulate --isolate), on both sides.",
+    ),
 ) -> None:
     """Compare two sides: rulesets, player counts or bot line-ups.
 
@@ -248,7 +300,9 @@ def compare(
         a = attrs.evolve(a, engine=chosen_engine(rs_a, a.players, a.bots, engine, games))
         b = attrs.evolve(b, engine=chosen_engine(rs_b, b.players, b.bots, engine, games))
         on = None if where is None else (scheduler, where[1], (checked_a.document, checked_b.document))
-        tally = run_with_progress(a, b, games, paired, jobs_used, quiet, f"{rs_a.id} / {rs_b.id}", on)
+        documents = (checked_a.document, checked_b.document)
+        what = f"{rs_a.id} / {rs_b.id}"
+        tally = run_with_progress(a, b, games, paired, jobs_used, quiet, what, on, rotate, isolate, documents)
         played = tally.sums_a.n
         stopped = f"interrupted after {played} of {games} games" if tally.signal else ""
         if stopped and not played:
@@ -272,6 +326,8 @@ def compare(
             for option, given in b_options:
                 if given is not None:
                     command += [option, str(given)]
+            command += ["--rotate"] if rotate else []
+            command += ["--isolate"] if isolate else []
             write_html_report(
                 report_dir,
                 err=as_json,
@@ -279,6 +335,7 @@ def compare(
                 command=shlex.join(command),
                 sides=[(side_label(k.upper(), result[k]["label"]), result[k]["figures"]) for k in ("a", "b")],
                 comparison=result,
+                extra=[(*ROTATION_REPORT[:2], result["rotation"], ROTATION_REPORT[2])] if "rotation" in result else [],
             )
         if stopped:
             leave_interrupted(stopped, tally.signal, said=not as_json)

@@ -23,6 +23,22 @@ the games are independent: B plays from its own seed (derived from A's unless
 given), win shares differ by Newcombe's interval with a two-proportion z-test, and
 the other figures by Welch's t interval and test. :func:`pairing` says which and why.
 
+Rotation
+--------
+
+With ``rotate`` (``compare --rotate``) each side plays every deal once per seating of
+its line-up rotated through the seats (:func:`~ruledraft.lab.rotation.seatings`),
+both sides alike on the same seeds, and the deal played in all its seatings is one
+unit (:func:`joined_values`): its figures are their mean over the seatings (so a
+seat's figures have the bots balanced), and its seat parts are joined, each (seating,
+seat) a stratum of its own, so that vs none is pooled by Mantel and Haenszel over
+seating and seat and both win figures take their variance from the deals by the
+delta method (across the sides when paired, each side's summed otherwise: Sato's
+variance would count the seatings of one deal as independent). Each side's figures
+are then those of ``simulate --rotate`` (their seats' bot shown as ``rotated``). A
+side with one bot at every seat has one seating; when both have, the comparison is
+the plain one.
+
 The figures compared (per game, then averaged over the games)
 ------------------------------------------------------------
 
@@ -81,7 +97,13 @@ Every difference is B minus A; intervals are 95% and given as ``[low, high]``.
                                      # "win_rate_per_copy" (a fraction per copy)
          "a": 0.25, "b": 0.31, "difference": 0.06, "interval": [0.01, 0.11],
          "p_value": 0.02, "p_holm": 0.9, "flagged": false}
-      ]
+      ],
+      "rotation": {                       # only when rotated (--rotate, a side with two bots)
+        "a": {"seatings": [["greedy", "random"], ["random", "greedy"]],
+              "games_per_seating": 400, "games_played": [400, 400],
+              "bots": [...]},             # each bot's win share: as simulate --rotate's
+        "b": {...}
+      }
     }
 """
 
@@ -106,6 +128,7 @@ from ruledraft.lab.figures import (
     seat_adjusted,
     versus_none,
 )
+from ruledraft.lab.rotation import bot_shares, seatings
 from ruledraft.lab.statistics import (
     Moments,
     delta_variance,
@@ -123,6 +146,9 @@ from ruledraft.play.executor import Backend, Chunk, ShippedRuleset, StopSignals,
 from ruledraft.play.runner import GameResult, Tally, run_games
 
 ALPHA = 0.05
+
+#: what the seats of a rotated side show as their bot in its figures (as ``simulate --rotate``)
+ROTATED = "rotated"
 
 Number = int | Fraction
 
@@ -335,10 +361,28 @@ class CompareTally:
     cards: dict[str, Moments] = attrs.Factory(dict)
     #: the signal that stopped the run early (SIGINT, SIGTERM), 0 if every game was played
     signal: int = 0
+    #: rotated (``--rotate``): per side, its seatings (:func:`~ruledraft.lab.rotation.seatings`)
+    #: and per seating [games, each player seat's wins in the tally's unit]; one seating
+    #: each when not rotated (then ``seated`` is empty)
+    lineups: tuple[list[tuple[str, ...]], list[tuple[str, ...]]] = attrs.Factory(lambda: ([], []))
+    seated: tuple[list[list[int]], list[list[int]]] = attrs.Factory(lambda: ([], []))
+
+    @property
+    def strata(self) -> tuple[int, int]:
+        """Per side, the seatings of each deal (1 when not rotated)."""
+        return max(1, len(self.lineups[0])), max(1, len(self.lineups[1]))
+
+    @property
+    def rotated(self) -> bool:
+        """Whether a side plays a deal in more than one seating (its game values joined)."""
+        return max(self.strata) > 1
 
     def merge(self, other: CompareTally) -> None:
         self.tally_a.merge(other.tally_a)
         self.tally_b.merge(other.tally_b)
+        for mine, theirs in zip(self.seated, other.seated):
+            for row, more in zip(mine, theirs):
+                row[:] = [x + y for x, y in zip(row, more)]
         self.sums_a.merge(other.sums_a)
         self.sums_b.merge(other.sums_b)
         if self.pairs is not None and other.pairs is not None:
@@ -350,51 +394,124 @@ class CompareTally:
                 self.cards[cid] = Moments(moments.width, moments.n, moments.total, moments.products)
 
 
-def _empty_tally(side: Side) -> Tally:
+def _empty_tally(side: Side, bots: Sequence[str] | None = None) -> Tally:
+    """A side's runner tally of no games; ``bots``: its seats' labels (rotated)."""
     game = Game(side.ruleset, side.players)
-    return Tally.empty(game.num_seats, side.ruleset.rule_ids, lab=LabTally.for_game(game, True))
+    lab = LabTally.for_game(game, True)
+    if bots is not None:
+        lab.label_bots(bots)
+    return Tally.empty(game.num_seats, side.ruleset.rule_ids, lab=lab)
 
 
-def empty_compare_tally(a: Side, b: Side, paired: bool) -> CompareTally:
-    """The tally of no games of the two sides."""
-    return CompareTally(_empty_tally(a), _empty_tally(b), pairs=Sums() if paired else None)
+def empty_compare_tally(a: Side, b: Side, paired: bool, rotate: bool = False) -> CompareTally:
+    """The tally of no games of the two sides (``rotate``: each side's line-up rotated
+    through the seats, :func:`~ruledraft.lab.rotation.seatings`)."""
+    lineups = (seatings(a.bots, rotate), seatings(b.bots, rotate))
+    rotated = rotate and max(len(lineups[0]), len(lineups[1])) > 1
+    if not rotated:
+        return CompareTally(_empty_tally(a), _empty_tally(b), pairs=Sums() if paired else None)
+    return CompareTally(
+        _empty_tally(a, lineups[0][0]),
+        _empty_tally(b, lineups[1][0]),
+        pairs=Sums() if paired else None,
+        lineups=lineups,
+        seated=([[0] * (1 + a.players) for _ in lineups[0]], [[0] * (1 + b.players) for _ in lineups[1]]),
+    )
 
 
-def play_chunk(a: Side, b: Side, paired: bool, start: int, stop: int) -> CompareTally:
-    """Play games ``start`` to ``stop - 1`` of both sides and count them."""
-    out = empty_compare_tally(a, b, paired)
+def play_chunk(
+    a: Side,
+    b: Side,
+    paired: bool,
+    start: int,
+    stop: int,
+    rotate: bool = False,
+    isolate: tuple[ShippedRuleset, ShippedRuleset] | None = None,
+) -> CompareTally:
+    """Play games ``start`` to ``stop - 1`` of both sides and count them; ``rotate``:
+    each deal in every seating of each side's line-up, one unit (:func:`joined_values`);
+    ``isolate``: the sides' rulesets as they travel, each bot from outside then playing
+    in a process of its own, sent only its seat's view (:mod:`ruledraft.play.isolate`)."""
+    out = empty_compare_tally(a, b, paired, rotate)
     per_side = []
     parts = []
-    for side, tally, sums in ((a, out.tally_a, out.sums_a), (b, out.tally_b, out.sums_b)):
+    for i, (side, tally, sums) in enumerate(((a, out.tally_a, out.sums_a), (b, out.tally_b, out.sums_b))):
         seats = side.ruleset.num_seats(side.players)
         ids = side.ruleset.catalogue.ids
-        values = []
-        results = run_games(
-            side.ruleset,
-            side.players,
-            side.seed,
-            side.bots,
-            range(start, stop),
-            cards=True,
-            collector=LabTally.for_game,
-            engine=side.engine,
-        )
-        side_parts = []
-        for r, cards in zip(results, card_values_and_parts(results)):
-            tally.add_result(r)
-            v = game_values(r, side.players, seats, ids, cards)
+        lineups = out.lineups[i] if out.rotated else [side.bots]
+        by_seating: list[tuple[list[dict[str, Number]], list[list[list[int]]]]] = []
+        for k, bots in enumerate(lineups):
+            results = run_games(
+                side.ruleset,
+                side.players,
+                side.seed,
+                bots,
+                range(start, stop),
+                cards=True,
+                collector=LabTally.for_game,
+                engine=side.engine,
+                isolate=None if isolate is None else isolate[i],
+            )
+            here = tally if not out.rotated else _empty_tally(side)
+            values, side_parts = [], []
+            for r, cards in zip(results, card_values_and_parts(results)):
+                here.add_result(r)
+                values.append(game_values(r, side.players, seats, ids, cards))
+                side_parts.append(cards[2])
+            by_seating.append((values, side_parts))
+            if out.rotated:
+                here.flush()
+                out.seated[i][k][:] = [here.games, *here.wins[: side.players]]
+                lab = here.lab
+                assert isinstance(lab, LabTally)
+                lab.label_bots(bots)
+                tally.merge(here)
+        values, side_parts = joined_values(by_seating, side.players)
+        for v in values:
             sums.add(v)
-            values.append(v)
-            side_parts.append(cards[2])
         per_side.append(values)
         parts.append(side_parts)
     if out.pairs is not None:
         for va, vb in zip(*per_side):
             add_pair(out.pairs, va, vb)
+    if out.pairs is not None or out.rotated:
         out.cards = joint_card_moments(a, b, *parts)
     out.tally_a.flush()
     out.tally_b.flush()
     return out
+
+
+def joined_values(
+    by_seating: Sequence[tuple[list[dict[str, Number]], list[list[list[int]]]]], players: int
+) -> tuple[list[dict[str, Number]], list[list[list[int]]]]:
+    """One deal played in every seating as one unit: per deal, its figures' values
+    averaged over the seatings, and per card its :data:`~ruledraft.lab.figures.CARD_PARTS`
+    summed over them and then its seat parts joined (every (seating, seat) a stratum of
+    its own: each seating's seats' took, then their wins if took, then their wins); from
+    ``by_seating``: per seating, its games' values and per card parts (one seating: as
+    they are)."""
+    if len(by_seating) == 1:
+        return by_seating[0]
+    k, m, P = len(by_seating), len(CARD_PARTS), players
+    values: list[dict[str, Number]] = []
+    for per_game in zip(*(v for v, _ in by_seating)):
+        unit: dict[str, Number] = {}
+        for v in per_game:
+            for key, x in v.items():
+                unit[key] = unit.get(key, 0) + x
+        averaged: dict[str, Number] = {key: Fraction(x, k) for key, x in unit.items()}
+        values.append(averaged)
+    parts: list[list[list[int]]] = []
+    for per_game in zip(*(p for _, p in by_seating)):
+        game: list[list[int]] = []
+        for per_card in zip(*per_game):
+            joined: list[int] = [sum(p[j] for p in per_card) for j in range(m)]
+            for block in range(3):
+                for p in per_card:
+                    joined += p[m + block * P : m + (block + 1) * P]
+            game.append(joined)
+        parts.append(game)
+    return values, parts
 
 
 def joint_card_moments(a: Side, b: Side, parts_a: Sequence[Any], parts_b: Sequence[Any]) -> dict[str, Moments]:
@@ -436,6 +553,8 @@ class CompareWork:
         paired: bool,
         documents: tuple[Any, Any] = (None, None),
         plugins: Sequence[str] | None = None,
+        rotate: bool = False,
+        isolate: bool = False,
     ) -> None:
         self.shipped_a = ShippedRuleset(a.ruleset, documents[0], plugins)
         same = b.ruleset is a.ruleset and documents[1] is documents[0]
@@ -444,17 +563,24 @@ class CompareWork:
         self.side_b = (b.players, b.bots, b.seed)
         self.engines = (a.engine, b.engine)
         self.paired = paired
+        self.rotate = rotate
+        self.isolate = isolate
 
     def sides(self) -> tuple[Side, Side]:
         a = Side(self.shipped_a.ruleset, *self.side_a, engine=self.engines[0])
         return a, Side(self.shipped_b.ruleset, *self.side_b, engine=self.engines[1])
 
     def empty(self) -> CompareTally:
-        return empty_compare_tally(*self.sides(), self.paired)
+        return empty_compare_tally(*self.sides(), self.paired, self.rotate)
 
     def play(self, start: int, end: int, stop: Callable[[], bool] | None = None) -> Chunk:
         with steady_heap():
-            return Chunk(start, end, play_chunk(*self.sides(), self.paired, start, end))
+            options: dict[str, Any] = {}  # none: the plain call, as ever
+            if self.rotate:
+                options["rotate"] = True
+            if self.isolate:
+                options["isolate"] = (self.shipped_a, self.shipped_b)
+            return Chunk(start, end, play_chunk(*self.sides(), self.paired, start, end, **options))
 
 
 def play_sides(
@@ -467,6 +593,8 @@ def play_sides(
     progress: Callable[[int], None] | None = None,
     backend: Backend | None = None,
     documents: tuple[Any, Any] = (None, None),
+    rotate: bool = False,
+    isolate: bool = False,
 ) -> CompareTally:
     """Play ``games`` games of each side (on ``jobs`` processes where processes fork,
     or on ``backend``, a cluster; the result never depends on it) and count them.
@@ -475,11 +603,18 @@ def play_sides(
     SIGINT or SIGTERM (in the main thread) stops the run: the workers are ended at
     once and the tally counts the pairs of games finished (both sides of each, so
     ``sums_a.n`` of them), with ``signal`` saying which signal. A second signal ends
-    the process at once (:class:`~ruledraft.play.executor.StopSignals`)."""
+    the process at once (:class:`~ruledraft.play.executor.StopSignals`).
+
+    ``rotate``: every deal played once per seating of each side's line-up rotated
+    through the seats (:func:`~ruledraft.lab.rotation.seatings`), the same seeds on
+    both sides; the deal is the unit (:func:`joined_values`), so a side with one bot at
+    every seat counts as without it. ``isolate``: each bot from outside in a process of
+    its own, sent only its seat's view (``documents`` needed: that process compiles the
+    ruleset afresh)."""
     if backend is None:
         forks = executor.start_method() == "fork"
         backend = executor.local(jobs if forks else 1, games)
-    work = CompareWork(a, b, paired, documents)
+    work = CompareWork(a, b, paired, documents, rotate=rotate, isolate=isolate)
     with steady_heap(), StopSignals() as stop:
         total: CompareTally = executor.run(work, games, backend, progress=progress, stop=stop)
     total.signal = stop.signum
@@ -497,6 +632,8 @@ def play_sides_on_cluster(
     local_workers: int | None = None,
     progress: Callable[[int], None] | None = None,
     plugins: Sequence[str] | None = None,
+    rotate: bool = False,
+    isolate: bool = False,
 ) -> CompareTally:
     """:func:`play_sides` on a Dask cluster: the scheduler at ``scheduler`` or a local
     cluster of ``local_workers`` processes (:func:`ruledraft.play.cluster.connect`);
@@ -506,7 +643,7 @@ def play_sides_on_cluster(
     from ruledraft.play import cluster
 
     with cluster.backend(scheduler, local_workers) as on:
-        work = CompareWork(a, b, paired, documents, plugins)
+        work = CompareWork(a, b, paired, documents, plugins, rotate, isolate)
         with StopSignals() as stop:
             total: CompareTally = executor.run(work, games, on, progress=progress, stop=stop)
     total.signal = stop.signum
@@ -548,6 +685,8 @@ def win_rows(a: Side, b: Side, tally: CompareTally) -> dict[str, Row]:
     lab_a, lab_b = tally.tally_a.lab, tally.tally_b.lab
     if not (isinstance(lab_a, LabTally) and isinstance(lab_b, LabTally) and lab_a.cards and lab_b.cards):
         return out
+    if tally.rotated:
+        return rotated_win_rows(a, b, tally)
     for cid in ids_a:
         if cid not in ids_b:
             continue
@@ -585,6 +724,69 @@ def win_rows(a: Side, b: Side, tally: CompareTally) -> dict[str, Row]:
             d, lo, hi, p = wald(vb - va, var, CONFIDENCE)
             out[f"card {cid} {what}"] = (float(va), float(vb), d, [lo, hi], p)
     return out
+
+
+def rotated_win_rows(a: Side, b: Side, tally: CompareTally) -> dict[str, Row]:
+    """:func:`win_rows` of a rotated comparison: the deal (played in every seating) is
+    the unit on both sides, so both figures and their variances come from the deals'
+    joined values (:func:`joined_values`): vs none pooled by Mantel and Haenszel over
+    the strata of seating and seat, per copy the slope over every seat-game; the delta
+    method's variance, across the sides when paired, else each side's summed."""
+    out: dict[str, Row] = {}
+    m = len(CARD_PARTS)
+    ka, kb = tally.strata
+    pa, pb = ka * a.players, kb * b.players  # each side's strata of seating and seat
+    wa = m + 3 * pa
+    unit_a, unit_b = tally.tally_a.unit, tally.tally_b.unit
+    paired = tally.pairs is not None
+    for cid, joint in tally.cards.items():
+        means = joint.means()
+        wb = joint.width - wa
+        cov = _covariance(joint)
+        found = {
+            "vs none": (seat_adjusted(means[m:wa], pa, unit_a), seat_adjusted(means[wa + m :], pb, unit_b), m),
+            "per copy": (per_copy(means[:m], pa, unit_a), per_copy(means[wa : wa + m], pb, unit_b), 0),
+        }
+        for what, (ea, eb, skip) in found.items():
+            if ea is None or eb is None:
+                continue
+            (va, ga), (vb, gb) = ea, eb
+            zero = Fraction(0)
+            grad_a = [zero] * skip + list(ga) + [zero] * (wa - skip - len(ga))
+            grad_b = [zero] * skip + list(gb) + [zero] * (wb - skip - len(gb))
+            if paired:
+                var = _delta(cov, [-g for g in grad_a] + grad_b, joint.n)
+            else:
+                var = _delta(cov, grad_a + [zero] * wb, joint.n) + _delta(cov, [zero] * wa + grad_b, joint.n)
+            d, lo, hi, p = wald(vb - va, var, CONFIDENCE)
+            out[f"card {cid} {what}"] = (float(va), float(vb), d, [lo, hi], p)
+    return out
+
+
+def _covariance(moments: Moments) -> Any:
+    """n times the games' sum of products less the product of sums, as exact integers
+    (an object array): the sample covariance times n (n - 1), for :func:`_delta`."""
+    import numpy as np
+
+    n, m = moments.n, moments.width
+    t = np.array(moments.total, dtype=object)
+    return n * np.array(moments.products, dtype=object).reshape(m, m) - np.outer(t, t)
+
+
+def _delta(scaled: Any, gradient: Sequence[Fraction], n: int) -> Fraction:
+    """The delta method's variance g' S g / n, S the games' sample covariance (from
+    :func:`_covariance`), exact as :func:`~ruledraft.lab.statistics.delta_variance` but
+    in integers over one common denominator: every seating's seat parts make the vectors
+    too wide for a product of fractions at each of their pairs."""
+    import numpy as np
+
+    if n < 2:
+        return Fraction(0)
+    common = math.lcm(*(Fraction(x).denominator for x in gradient))
+    h = np.array([int(Fraction(x) * common) for x in gradient], dtype=object)
+    used = np.flatnonzero(h != 0)
+    h = h[used]
+    return Fraction(int(h @ scaled[np.ix_(used, used)] @ h), common * common * n * n * (n - 1))
 
 
 def duplicates(tally: CompareTally) -> dict[str, str]:
@@ -755,7 +957,8 @@ def comparison(
     order = [(k, g) for k, g in _order(a, b) if k in computed or not k.endswith(tuple(WIN_FIGURES))]
     rows = comparison_rows(order, tally.sums_a, tally.sums_b, tally.pairs, alpha, computed, duplicates(tally))
 
-    def side(s: Side, t: Tally) -> dict:
+    def side(s: Side, t: Tally, lineups: Sequence[tuple[str, ...]]) -> dict:
+        bots = [ROTATED] * s.players if len(lineups) > 1 else s.bots
         return {
             "label": s.label,
             "ruleset": s.ruleset_id,
@@ -763,12 +966,12 @@ def comparison(
             "bots": list(s.bots),
             "seed": s.seed,
             "games": t.games,
-            "figures": figures(t, s.bots),
+            "figures": figures(t, bots),
         }
 
     return {
-        "a": side(a, tally.tally_a),
-        "b": side(b, tally.tally_b),
+        "a": side(a, tally.tally_a, tally.lineups[0]),
+        "b": side(b, tally.tally_b, tally.lineups[1]),
         "games": played,
         "games_requested": played if requested is None else requested,
         "interrupted": bool(tally.signal),
@@ -778,4 +981,38 @@ def comparison(
         "compared": sum(r["tested"] for r in rows),
         "flagged": sum(r["flagged"] for r in rows),
         "rows": rows,
+        **({"rotation": rotation(tally, played if requested is None else requested)} if tally.rotated else {}),
     }
+
+
+def rotation(tally: CompareTally, games: int) -> dict:
+    """What a rotated comparison adds under ``"rotation"``: per side (``"a"``, ``"b"``)
+    its seatings, the deals asked for and played in each, and each bot's win share over
+    them (:func:`~ruledraft.lab.rotation.bot_shares`) -- the shape of ``simulate
+    --rotate``'s ``figures["rotation"]``."""
+    out = {}
+    for key, lineups, seated, t in zip("ab", tally.lineups, tally.seated, (tally.tally_a, tally.tally_b)):
+        runs = [(bots, [w / t.unit for w in row[1:]], row[0]) for bots, row in zip(lineups, seated)]
+        out[key] = {
+            "seatings": [list(b) for b in lineups],
+            "games_per_seating": games,
+            "games_played": [row[0] for row in seated],
+            "bots": bot_shares(runs),
+        }
+    return out
+
+
+def _rotation_report(page: Any, labels: Sequence[str]) -> str:
+    """The report's section on a rotated comparison: per side, its seatings and each
+    bot's win share (as ``simulate --rotate`` reports them)."""
+    from ruledraft.lab.report import _e
+    from ruledraft.lab.rotation import ROTATION_SECTION
+
+    r = page.get("rotation")
+    body = ROTATION_SECTION[3]
+    return "".join(f"<h3>{_e(label)}</h3>" + body({"rotation": r[k]}, [label]) for k, label in zip("ab", labels))
+
+
+#: the report's section on a rotated comparison (``ruledraft.lab.report.Section`` without
+#: its data: ``comparison["rotation"]``)
+ROTATION_REPORT = ("rotation", "Bots over the seatings", _rotation_report)

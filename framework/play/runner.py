@@ -188,12 +188,14 @@ def run_games(
     *,
     game: Game | None = None,
     engine: str = "reference",
+    isolate: ShippedRuleset | None = None,
 ) -> list[GameResult]:
     """Play the games with these indices (before each, ``stop()`` may end the run:
     the results of the games already played are returned), each with its own counts
     from the collector (``cards``: the per-card ones too; see :func:`collector_for`).
     ``game``: the ruleset's table for ``players``, when the caller has it;
-    ``engine``: ``kernel`` plays them on the compiled kernel where it can (the same games)."""
+    ``engine``: ``kernel`` plays them on the compiled kernel where it can (the same games);
+    ``isolate``: each bot from outside in a process of its own (as :func:`play_game`)."""
     game = Game(ruleset, players) if game is None else game
     template = collector_for(game, cards, collector)
     kernel = kernel_for(ruleset, players, bots) if engine == "kernel" and _takes_kernel_games(template) else None
@@ -203,7 +205,7 @@ def run_games(
     for index in indices:
         if stop is not None and stop():
             break
-        state = play_game(game, game_seed(seed, index), bots)
+        state = play_game(game, game_seed(seed, index), bots, isolate=isolate)
         lab = None
         if template is not None:
             lab = template.empty_copy()

@@ -131,3 +131,19 @@ def test_simulate_help_offers_the_rotation():
     assert "--rotate" in text
     assert "Play every deal once per rotation of the bots through the seats" in text
     assert "each bot's win share" in text and "within each seat and bot" in text
+
+
+def test_compare_help_offers_the_rotation():
+    """`compare --help` offers --rotate and says both sides rotate alike, the deal being the unit."""
+    text = flat(help_text("compare"))
+    assert "--rotate" in text
+    assert "Play every deal once per rotation of each side's bots through the seats" in text
+    assert "both sides alike on the same seeds: the deal is the unit" in text
+    assert "vs none is taken within each seating and seat" in text
+
+
+def test_compare_help_offers_isolation():
+    """`compare --help` offers --isolate and says what it does, on both sides."""
+    text = flat(help_text("compare"))
+    assert "--isolate" in text
+    assert "in a process of its own, sent only its seat's view (as simulate --isolate), on both sides" in text
