@@ -300,7 +300,7 @@ class _Seen:
         self.turn = state.turn
         self.finished = state.finished
         hands: list[tuple[int, ...]] = []
-        pool: list[int] = list(rest)
+        hidden: list[int] = []
         unseen = []
         for other, hand in enumerate(state.hands):
             if other == seat:
@@ -308,18 +308,21 @@ class _Seen:
             elif other in held:
                 hands.append(tuple(sorted(hand)))
             else:
-                pool += hand
+                hidden += hand
                 unseen.append(other)
                 hands.append(())
-        pool.sort()  # the rest of the deck is sorted already: a merge
-        at = 0
-        for other in unseen:
-            n = len(state.hands[other])
-            hands[other] = tuple(pool[at : at + n])
-            at += n
+        if unseen:
+            pool = sorted([*rest, *hidden])  # the rest of the deck is sorted already: a merge
+            at = 0
+            for other in unseen:
+                n = len(state.hands[other])
+                hands[other] = tuple(pool[at : at + n])
+                at += n
+            self.deck = tuple(pool[at:])
+        else:  # every other hand held: the undealt deck alone is unseen
+            self.deck = rest
         self.hands = tuple(hands)
-        self.held = tuple(s for s in sorted(held) if s != seat)
-        self.deck = tuple(pool[at:])
+        self.held = tuple(sorted(held))
         self.played = tuple(map(tuple, state.played))
         self.counts = tuple(map(tuple, state.counts))
         history = state.history
@@ -470,10 +473,10 @@ def _thawed_record(frozen: RoundRecord) -> RoundRecord:
     return new
 
 
-def _quick(state: State) -> bool:
-    """Whether ``state`` has no card effects, dummy or pending decision: its view can
-    hold a :class:`_Seen`."""
-    return state.book is None and state.pending is None and state.controller < 0 and not state.dummy_piles
+#: how a view sets its slots (its own __setattr__ refuses)
+_SET = object.__setattr__
+#: the last view whose world was made to be read, and that world (never handed out)
+_LAST_WORLD: list[Any] = [None, None]
 
 
 class SeatView:
@@ -497,22 +500,34 @@ class SeatView:
         if not 0 <= seat < game.num_seats:
             raise ValueError(f"no seat {seat} at a table of {game.num_seats}")
         held = game.procedure.known_hands(state, seat)
-        object.__setattr__(self, "_seat", seat)
-        if _quick(state):
-            # the world is made only if a bot asks for it; the legal moves now (the
-            # seat's own: its hand, its table), as every bot asks for them
-            object.__setattr__(self, "_known", None)
-            object.__setattr__(self, "_world", _Seen(state, seat, held))
-            object.__setattr__(self, "_legal", tuple(state.legal_actions(seat)))
+        _set = _SET
+        _set(self, "_seat", seat)
+        if state.book is None and state.pending is None and state.controller < 0 and not state.dummy_piles:
+            # (no card effects, dummy or decision) the world is made only if a bot asks
+            # for it; the legal moves now (the seat's own: its hand, its table), as
+            # every bot asks for them
+            _set(self, "_known", None)
+            _set(self, "_world", _Seen(state, seat, held))
+            _set(self, "_legal", tuple(state.legal_actions(seat)))
         else:
-            object.__setattr__(self, "_known", MappingProxyType(_known(state, seat, held)))
-            object.__setattr__(self, "_world", _world_of(state, seat, held))
-            object.__setattr__(self, "_legal", None)
+            _set(self, "_known", MappingProxyType(_known(state, seat, held)))
+            _set(self, "_world", _world_of(state, seat, held))
+            _set(self, "_legal", None)
 
     def _as_world(self) -> State:
-        """The view's world as an engine state: its own, or a new one made from a :class:`_Seen`."""
+        """The view's world as an engine state, to read (never handed out): its own, or
+        the one made from its :class:`_Seen` (made once for the last view that asked: a
+        search asks one view for many worlds)."""
         w = self._world
-        return w if type(w) is State else w.state()  # type: ignore[union-attr]
+        if type(w) is State:
+            return w
+        last = _LAST_WORLD
+        if last[0] is self:
+            made: State = last[1]
+            return made
+        world = w.state()  # type: ignore[union-attr]
+        last[:] = [self, world]
+        return world
 
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError(f"a seat's view is read-only: cannot set {name!r}")
@@ -522,7 +537,8 @@ class SeatView:
 
     def __reduce__(self) -> tuple[Any, ...]:
         # pickled as what it holds (a seat's knowledge only): another process's bot gets it whole
-        return (_restored_view, (self._seat, self._as_world(), dict(self.known_hands)))
+        known = self._known
+        return (_restored_view, (self._seat, self._world, None if known is None else dict(known), self._legal))
 
     def __repr__(self) -> str:
         return f"SeatView(seat={self._seat}, round={self.round}, turn={self.turn}, hand={list(self.hand)})"
@@ -802,7 +818,7 @@ class SeatView:
         laid out in one fixed order (two states the seat cannot tell apart give the same
         world): a new copy each call, to play on freely."""
         w = self._world
-        return _detach(w.clone(), self._seat) if type(w) is State else w.state()  # type: ignore[union-attr]
+        return _detach(w.clone(), self._seat) if type(w) is State else w.state()  # type: ignore[union-attr]  # a new one
 
     def sample_world(self, random: Any) -> State:
         """A full game state consistent with this view, everything the seat cannot see
@@ -880,13 +896,18 @@ class SeatView:
         }
 
 
-def _restored_view(seat: int, world: State, known: dict[int, tuple[int, ...]]) -> SeatView:
+def _restored_view(
+    seat: int,
+    world: State | _Seen,
+    known: dict[int, tuple[int, ...]] | None,
+    legal: tuple[int, ...] | None = None,
+) -> SeatView:
     """A view as :meth:`SeatView.__reduce__` pickled it."""
     view = object.__new__(SeatView)
     object.__setattr__(view, "_seat", seat)
     object.__setattr__(view, "_world", world)
-    object.__setattr__(view, "_known", MappingProxyType(known))
-    object.__setattr__(view, "_legal", None)
+    object.__setattr__(view, "_known", None if known is None else MappingProxyType(known))
+    object.__setattr__(view, "_legal", legal)
     return view
 
 
