@@ -258,9 +258,11 @@ class _Seen:
         "turn",
         "finished",
         "winners",
+        "seat",
         "hands",
+        "sizes",
         "held",
-        "deck",
+        "unseen",
         "played",
         "counts",
         "kept_cards",
@@ -301,26 +303,23 @@ class _Seen:
         self.finished = state.finished
         hands: list[tuple[int, ...]] = []
         hidden: list[int] = []
-        unseen = []
         for other, hand in enumerate(state.hands):
             if other == seat:
                 hands.append(tuple(hand))
             elif other in held:
                 hands.append(tuple(sorted(hand)))
-            else:
+            else:  # laid out when the world is made, from the counts of the unseen cards
                 hidden += hand
-                unseen.append(other)
                 hands.append(())
-        if unseen:
-            pool = sorted([*rest, *hidden])  # the rest of the deck is sorted already: a merge
-            at = 0
-            for other in unseen:
-                n = len(state.hands[other])
-                hands[other] = tuple(pool[at : at + n])
-                at += n
-            self.deck = tuple(pool[at:])
+        if hidden:
+            unseen = list(rest)
+            for c in hidden:
+                unseen[c] += 1
+            self.unseen = tuple(unseen)
         else:  # every other hand held: the undealt deck alone is unseen
-            self.deck = rest
+            self.unseen = rest
+        self.seat = seat
+        self.sizes = tuple(map(len, state.hands))
         self.hands = tuple(hands)
         self.held = tuple(sorted(held))
         self.played = tuple(map(tuple, state.played))
@@ -351,12 +350,19 @@ class _Seen:
         w = State.__new__(State)
         w.game = self.game
         w.seed = WORLD_SEED
-        w.deck = list(self.deck)
+        # the unseen cards sorted, dealt back into the hands not held, then the deck
+        pool = [c for c, k in enumerate(self.unseen) for _ in range(k)]
+        hands = w.hands = list(map(list, self.hands))
+        at = 0
+        for other, n in enumerate(self.sizes):
+            if other != self.seat and other not in self.held:
+                hands[other] = pool[at : at + n]
+                at += n
+        w.deck = pool[at:]
         w.deck_pos = 0
         w.forced_deals = None
         w.round = self.round
         w.turn = self.turn
-        w.hands = list(map(list, self.hands))
         w.played = list(map(list, self.played))
         w.counts = list(map(list, self.counts))
         w.kept_cards = list(map(list, self.kept_cards))
@@ -403,8 +409,8 @@ def _round_part(state: State, seat: int) -> tuple[Any, ...]:
     and deck only then): made once a round and shared by the seat's views, as
     tuples. In order: the twin game, the winners, the kept cards and their counts,
     the round scores, the game-end scores, the scorings, the ended rounds as the seat
-    saw them, the reserves (sorted), whether there is a score sheet, the undealt
-    deck sorted, and the hands dealt in the round in play as the seat saw them."""
+    saw them, the reserves (sorted), whether there is a score sheet, how many of
+    each card the undealt deck holds, and the hands dealt in the round in play as the seat saw them."""
     scorings = state.scorings
     history = state.history
     when = (len(history), len(scorings), state.finished, state.deck_pos, id(state.deck))
@@ -425,13 +431,21 @@ def _round_part(state: State, seat: int) -> tuple[Any, ...]:
         tuple(_ended_record(r, seat) for r in ended),
         tuple(tuple(sorted(r)) for r in state.reserves),
         state.sheet is not None,
-        tuple(sorted(state.deck[state.deck_pos :])),
+        _card_counts(state.deck, state.deck_pos, state.game.num_card_types),
         None if current is None else tuple(tuple(h) if s == seat else () for s, h in enumerate(current.hands)),
     )
     if len(_ROUNDS) >= _ENDED_SIZE:
         _ROUNDS.clear()
     _ROUNDS[key] = (scorings, when, part)  # the list kept with it: its id is not reused meanwhile
     return part
+
+
+def _card_counts(cards: list[int], start: int, num_card_types: int) -> tuple[int, ...]:
+    """How many of each card type ``cards[start:]`` holds."""
+    counts = [0] * num_card_types
+    for c in cards[start:]:
+        counts[c] += 1
+    return tuple(counts)
 
 
 def _frozen_record(record: RoundRecord, seat: int, hands: tuple[tuple[int, ...], ...]) -> RoundRecord:
@@ -603,7 +617,8 @@ class SeatView:
     @property
     def hand_sizes(self) -> tuple[int, ...]:
         """Cards in each seat's hand (0 for a dummy, whose cards are a face-down pile)."""
-        return tuple(len(h) for h in self._world.hands)
+        w = self._world
+        return w.sizes if type(w) is _Seen else tuple(len(h) for h in w.hands)
 
     @property
     def known_hands(self) -> Mapping[int, tuple[int, ...]]:
