@@ -29,6 +29,13 @@ real game (changing it changes nothing at the table). Two states the seat cannot
 tell apart give the same view, which the tests check by walking everything
 reachable from a view.
 
+What a view costs: a view of a state without card effects, a dummy or a pending
+decision holds the seat's knowledge as tuples (the unseen cards as counts per card
+type; what changes only between rounds made once a round and shared by the seat's
+views) and makes its world only when it is asked for one (:meth:`SeatView.world`,
+:meth:`SeatView.sample_world`, or an answer only an engine state gives); the same
+world, card for card, as the one other views make at once.
+
 What a view cannot stop: Python code in the same process can always reach any
 object (the garbage collector lists them all). A bot contest should run each bot
 in its own process (``--isolate``), where a bot receives only its view, serialized.
