@@ -29,6 +29,13 @@ real game (changing it changes nothing at the table). Two states the seat cannot
 tell apart give the same view, which the tests check by walking everything
 reachable from a view.
 
+What a view costs: a view of a state without card effects, a dummy or a pending
+decision holds the seat's knowledge as tuples (the unseen cards as counts per card
+type; what changes only between rounds made once a round and shared by the seat's
+views) and makes its world only when it is asked for one (:meth:`SeatView.world`,
+:meth:`SeatView.sample_world`, or an answer only an engine state gives); the same
+world, card for card, as the one other views make at once.
+
 What a view cannot stop: Python code in the same process can always reach any
 object (the garbage collector lists them all). A bot contest should run each bot
 in its own process (``--isolate``), where a bot receives only its view, serialized.
@@ -246,6 +253,253 @@ def _world_of(state: State, seat: int, held: dict[int, list[int]]) -> State:
     return _detach(world, seat, deck=False)
 
 
+class _Seen:
+    """What a view of a state without card effects, a dummy or a pending decision (the
+    common case) holds: the seat's knowledge as tuples, with the cards it cannot see
+    laid out as :func:`_plain_canonical` lays them out. Cheaper to make than the world
+    itself, which :meth:`world` builds from it only when it is asked for."""
+
+    __slots__ = (
+        "game",
+        "round",
+        "turn",
+        "finished",
+        "winners",
+        "seat",
+        "hands",
+        "sizes",
+        "held",
+        "unseen",
+        "played",
+        "counts",
+        "kept_cards",
+        "kept_counts",
+        "round_scores",
+        "game_end_scores",
+        "scorings",
+        "ended",
+        "current",
+        "reserves",
+        "events",
+        "sheet",
+    )
+
+    # a state without card effects, a dummy or a decision (what the view's answers read)
+    controller = -1
+    pending = None
+    book = None
+
+    def __init__(self, state: State, seat: int, held: dict[int, list[int]]) -> None:
+        part = _round_part(state, seat)
+        (
+            self.game,
+            self.winners,
+            self.kept_cards,
+            self.kept_counts,
+            self.round_scores,
+            self.game_end_scores,
+            self.scorings,
+            self.ended,
+            self.reserves,
+            self.sheet,
+            rest,
+            dealt,
+        ) = part
+        self.round = state.round
+        self.turn = state.turn
+        self.finished = state.finished
+        hands: list[tuple[int, ...]] = []
+        hidden: list[int] = []
+        for other, hand in enumerate(state.hands):
+            if other == seat:
+                hands.append(tuple(hand))
+            elif other in held:
+                hands.append(tuple(sorted(hand)))
+            else:  # laid out when the world is made, from the counts of the unseen cards
+                hidden += hand
+                hands.append(())
+        if hidden:
+            unseen = list(rest)
+            for c in hidden:
+                unseen[c] += 1
+            self.unseen = tuple(unseen)
+        else:  # every other hand held: the undealt deck alone is unseen
+            self.unseen = rest
+        self.seat = seat
+        self.sizes = tuple(map(len, state.hands))
+        self.hands = tuple(hands)
+        self.held = tuple(sorted(held))
+        self.played = tuple(map(tuple, state.played))
+        self.counts = tuple(map(tuple, state.counts))
+        history = state.history
+        current = history[-1] if history and history[-1].tables is None else None
+        self.current = None if current is None else _frozen_record(current, seat, dealt)
+        events = state.events
+        if events and any(isinstance(x, list) for e in events for x in e.what):
+            events = tuple(
+                Event(e.round, e.turn, e.after, tuple(x[:] if isinstance(x, list) else x for x in e.what))
+                for e in events
+            )
+        self.events = events
+
+    @property
+    def history(self) -> tuple[RoundRecord, ...]:
+        return self.ended if self.current is None else (*self.ended, self.current)
+
+    def acting_seats(self) -> tuple[int, ...]:
+        return tuple(range(self.game.num_players))
+
+    def totals(self) -> list[int]:
+        return list(map(sum, zip(self.game_end_scores, *self.round_scores)))
+
+    def state(self) -> State:
+        """The world: a new engine state laid out as the view's (its own lists)."""
+        w = State.__new__(State)
+        w.game = self.game
+        w.seed = WORLD_SEED
+        # the unseen cards sorted, dealt back into the hands not held, then the deck
+        pool = [c for c, k in enumerate(self.unseen) for _ in range(k)]
+        hands = w.hands = list(map(list, self.hands))
+        at = 0
+        for other, n in enumerate(self.sizes):
+            if other != self.seat and other not in self.held:
+                hands[other] = pool[at : at + n]
+                at += n
+        w.deck = pool[at:]
+        w.deck_pos = 0
+        w.forced_deals = None
+        w.round = self.round
+        w.turn = self.turn
+        w.played = list(map(list, self.played))
+        w.counts = list(map(list, self.counts))
+        w.kept_cards = list(map(list, self.kept_cards))
+        w.kept_counts = list(map(list, self.kept_counts))
+        w.round_scores = list(map(list, self.round_scores))
+        w.game_end_scores = list(self.game_end_scores)
+        w.scorings = list(self.scorings)
+        w.sheet = None
+        history = w.history = list(self.ended)
+        if self.current is not None:
+            history.append(_thawed_record(self.current))
+        w.controller = -1
+        w.drawn = []
+        w.dummy_piles = []
+        w.reserves = list(map(list, self.reserves))
+        w.finished = self.finished
+        w.winners = list(self.winners)
+        w.pending = None
+        w.book = None
+        events = self.events
+        if events and any(isinstance(x, list) for e in events for x in e.what):
+            events = tuple(
+                Event(e.round, e.turn, e.after, tuple(x[:] if isinstance(x, list) else x for x in e.what))
+                for e in events
+            )
+        w.events = events
+        if self.sheet:
+            game = self.game
+            w.sheet = ScoreSheet(
+                game.ruleset, game.num_players, game.num_seats, w.scorings[:-1], w.scorings[-1], w.kept_tableau()
+            )
+        return w
+
+
+#: what a state keeps from one round end to the next, as views hold it: (id of the
+#: state's list of scorings, seat) -> (that list, when, the parts). The list (a
+#: state's own: a clone copies it) stands for its state, which is not kept here.
+_ROUNDS: dict[tuple[int, int], tuple[list[Scoring], tuple[Any, ...], tuple[Any, ...]]] = {}
+
+
+def _round_part(state: State, seat: int) -> tuple[Any, ...]:
+    """The parts of a :class:`_Seen` that change only when a round ends or is dealt
+    (a state without card effects changes its kept cards, scores, records, reserves
+    and deck only then): made once a round and shared by the seat's views, as
+    tuples. In order: the twin game, the winners, the kept cards and their counts,
+    the round scores, the game-end scores, the scorings, the ended rounds as the seat
+    saw them, the reserves (sorted), whether there is a score sheet, how many of
+    each card the undealt deck holds, and the hands dealt in the round in play as the seat saw them."""
+    scorings = state.scorings
+    history = state.history
+    when = (len(history), len(scorings), state.finished, state.deck_pos, id(state.deck))
+    key = (id(scorings), seat)
+    found = _ROUNDS.get(key)
+    if found is not None and found[0] is scorings and found[1] == when:
+        return found[2]
+    current = history[-1] if history and history[-1].tables is None else None
+    ended = history[:-1] if current is not None else history
+    part = (
+        twin_game(state.game),
+        tuple(state.winners),
+        tuple(map(tuple, state.kept_cards)),
+        tuple(map(tuple, state.kept_counts)),
+        tuple(map(tuple, state.round_scores)),
+        tuple(state.game_end_scores),
+        tuple(_shared_scoring(s) for s in state.scorings),
+        tuple(_ended_record(r, seat) for r in ended),
+        tuple(tuple(sorted(r)) for r in state.reserves),
+        state.sheet is not None,
+        _card_counts(state.deck, state.deck_pos, state.game.num_card_types),
+        None if current is None else tuple(tuple(h) if s == seat else () for s, h in enumerate(current.hands)),
+    )
+    if len(_ROUNDS) >= _ENDED_SIZE:
+        _ROUNDS.clear()
+    _ROUNDS[key] = (scorings, when, part)  # the list kept with it: its id is not reused meanwhile
+    return part
+
+
+def _card_counts(cards: list[int], start: int, num_card_types: int) -> tuple[int, ...]:
+    """How many of each card type ``cards[start:]`` holds."""
+    counts = [0] * num_card_types
+    for c in cards[start:]:
+        counts[c] += 1
+    return tuple(counts)
+
+
+def _frozen_record(record: RoundRecord, seat: int, hands: tuple[tuple[int, ...], ...]) -> RoundRecord:
+    """The record of the round in play as ``seat`` saw it, every part a tuple (a
+    snapshot: the real one grows turn by turn); ``hands``: its dealt hands as the seat saw them."""
+    new = RoundRecord.__new__(RoundRecord)
+    frozen: Any = new  # its parts are tuples where the class has lists
+    frozen.hands = hands
+    frozen.actions = tuple(map(tuple, record.actions))
+    frozen.auto_turns = tuple(record.auto_turns)
+    controllers = frozen.controllers = tuple(record.controllers)
+    drawn = record.drawn
+    frozen.drawn = (
+        tuple(tuple(d) if t < len(controllers) and controllers[t] == seat else () for t, d in enumerate(drawn))
+        if drawn
+        else ()
+    )
+    frozen.tables = None
+    frozen.counts = record.counts
+    frozen.decisions = tuple(record.decisions)
+    frozen.turned = record.turned
+    return new
+
+
+def _thawed_record(frozen: RoundRecord) -> RoundRecord:
+    """A record of the round in play made from :func:`_frozen_record`'s, as
+    :func:`_seen_record` makes it: lists where the engine keeps lists."""
+    parts: Any = frozen
+    new = RoundRecord.__new__(RoundRecord)
+    new.hands = list(map(list, parts.hands))
+    new.actions = list(map(list, parts.actions))
+    new.auto_turns = list(parts.auto_turns)
+    new.controllers = list(parts.controllers)
+    new.drawn = list(map(list, parts.drawn))
+    new.tables = None
+    new.counts = parts.counts
+    new.decisions = list(parts.decisions)
+    new.turned = parts.turned
+    return new
+
+
+#: how a view sets its slots (its own __setattr__ refuses)
+_SET = object.__setattr__
+#: the last view whose world was made to be read, and that world (never handed out)
+_LAST_WORLD: list[Any] = [None, None]
+
+
 class SeatView:
     """What one seat may know of a game at one moment (see the module's doc).
 
@@ -255,19 +509,46 @@ class SeatView:
     __slots__ = ("_seat", "_world", "_known", "_legal")
 
     _seat: int
-    _world: State
-    _known: Mapping[int, tuple[int, ...]]
+    #: the world itself, or (the common case) what it is built from when asked for
+    _world: State | _Seen
+    #: the known hands (None: read off a :class:`_Seen`'s sorted hands when asked)
+    _known: Mapping[int, tuple[int, ...]] | None
     #: the legal actions, once asked
     _legal: tuple[int, ...] | None
 
     def __init__(self, state: State, seat: int) -> None:
-        if not 0 <= seat < state.game.num_seats:
-            raise ValueError(f"no seat {seat} at a table of {state.game.num_seats}")
-        held = state.game.procedure.known_hands(state, seat)
-        object.__setattr__(self, "_seat", seat)
-        object.__setattr__(self, "_known", MappingProxyType(_known(state, seat, held)))
-        object.__setattr__(self, "_world", _world_of(state, seat, held))
-        object.__setattr__(self, "_legal", None)
+        game = state.game
+        if not 0 <= seat < game.num_seats:
+            raise ValueError(f"no seat {seat} at a table of {game.num_seats}")
+        held = game.procedure.known_hands(state, seat)
+        _set = _SET
+        _set(self, "_seat", seat)
+        if state.book is None and state.pending is None and state.controller < 0 and not state.dummy_piles:
+            # (no card effects, dummy or decision) the world is made only if a bot asks
+            # for it; the legal moves now (the seat's own: its hand, its table), as
+            # every bot asks for them
+            _set(self, "_known", None)
+            _set(self, "_world", _Seen(state, seat, held))
+            _set(self, "_legal", tuple(state.legal_actions(seat)))
+        else:
+            _set(self, "_known", MappingProxyType(_known(state, seat, held)))
+            _set(self, "_world", _world_of(state, seat, held))
+            _set(self, "_legal", None)
+
+    def _as_world(self) -> State:
+        """The view's world as an engine state, to read (never handed out): its own, or
+        the one made from its :class:`_Seen` (made once for the last view that asked: a
+        search asks one view for many worlds)."""
+        w = self._world
+        if type(w) is State:
+            return w
+        last = _LAST_WORLD
+        if last[0] is self:
+            made: State = last[1]
+            return made
+        world = w.state()  # type: ignore[union-attr]
+        last[:] = [self, world]
+        return world
 
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError(f"a seat's view is read-only: cannot set {name!r}")
@@ -277,7 +558,8 @@ class SeatView:
 
     def __reduce__(self) -> tuple[Any, ...]:
         # pickled as what it holds (a seat's knowledge only): another process's bot gets it whole
-        return (_restored_view, (self._seat, self._world, dict(self._known)))
+        known = self._known
+        return (_restored_view, (self._seat, self._world, None if known is None else dict(known), self._legal))
 
     def __repr__(self) -> str:
         return f"SeatView(seat={self._seat}, round={self.round}, turn={self.turn}, hand={list(self.hand)})"
@@ -337,28 +619,35 @@ class SeatView:
     @property
     def hand(self) -> tuple[int, ...]:
         """The seat's own hand (card indices, in the order it holds them)."""
-        return tuple(self._world.hands[self._seat])
+        return tuple(self._world.hands[self._seat])  # a _Seen's is a tuple already: itself
 
     @property
     def hand_sizes(self) -> tuple[int, ...]:
         """Cards in each seat's hand (0 for a dummy, whose cards are a face-down pile)."""
-        return tuple(len(h) for h in self._world.hands)
+        w = self._world
+        return w.sizes if type(w) is _Seen else tuple(len(h) for h in w.hands)
 
     @property
     def known_hands(self) -> Mapping[int, tuple[int, ...]]:
         """Per other seat, the cards this seat knows to be in its hand now (sorted): a
         hand it held earlier this round (as it is now), cards put into a hand in sight of all."""
-        return self._known
+        known = self._known
+        if known is None:  # a _Seen holds the hands the seat has held sorted
+            w: Any = self._world
+            return MappingProxyType({s: w.hands[s] for s in w.held})
+        return known
 
     @property
     def tables(self) -> tuple[tuple[int, ...], ...]:
         """This round's cards on each seat's table, in play order."""
-        return tuple(tuple(p) for p in self._world.played)
+        w = self._world
+        return w.played if type(w) is _Seen else tuple(map(tuple, w.played))
 
     @property
     def table_counts(self) -> tuple[tuple[int, ...], ...]:
         """Per seat, how many of each card type its table holds this round."""
-        return tuple(tuple(c) for c in self._world.counts)
+        w = self._world
+        return w.counts if type(w) is _Seen else tuple(map(tuple, w.counts))
 
     #: the names ``State`` gives them
     played = tables
@@ -368,21 +657,23 @@ class SeatView:
         """This round's tables as scoring sees them (a copy)."""
         w = self._world
         turned = w.turned() if w.book is not None and w.book.under else None
-        return Tableau([c[:] for c in w.counts], [p[:] for p in w.played], w.round + 1, turned)
+        return Tableau(list(map(list, w.counts)), list(map(list, w.played)), w.round + 1, turned)
 
     def kept_tableau(self) -> Tableau:
         """The cards kept to game end, as game-end scoring sees them (a copy)."""
         w = self._world
-        return Tableau([c[:] for c in w.kept_counts], [k[:] for k in w.kept_cards], min(w.round + 1, self.rounds))
+        return Tableau(list(map(list, w.kept_counts)), list(map(list, w.kept_cards)), min(w.round + 1, self.rounds))
 
     @property
     def kept(self) -> tuple[tuple[int, ...], ...]:
         """Per seat, the cards it keeps to game end from earlier rounds, in order."""
-        return tuple(tuple(k) for k in self._world.kept_cards)
+        w = self._world
+        return w.kept_cards if type(w) is _Seen else tuple(map(tuple, w.kept_cards))
 
     @property
     def kept_counts(self) -> tuple[tuple[int, ...], ...]:
-        return tuple(tuple(k) for k in self._world.kept_counts)
+        w = self._world
+        return w.kept_counts if type(w) is _Seen else tuple(map(tuple, w.kept_counts))
 
     kept_cards = kept
 
@@ -395,7 +686,7 @@ class SeatView:
     def can_use_action(self) -> bool:
         """Whether this seat may take extra cards this turn (a special action such as chopsticks)."""
         w = self._world
-        return not w.finished and w.pending is None and w.can_use_action(self._seat)
+        return not w.finished and w.pending is None and self._as_world().can_use_action(self._seat)
 
     # ------------------------------------------------------------------ deciding
 
@@ -430,7 +721,7 @@ class SeatView:
             raise ValueError(f"the view of seat {self._seat} does not know the moves of seat {seat}")
         legal = self._legal
         if legal is None:
-            legal = tuple(self._world.legal_actions(self._seat))
+            legal = tuple(self._as_world().legal_actions(self._seat))
             object.__setattr__(self, "_legal", legal)
         return list(legal)
 
@@ -440,14 +731,14 @@ class SeatView:
             return False
         legal = self._legal
         if legal is None:
-            legal = tuple(self._world.legal_actions(self._seat))
+            legal = tuple(self._as_world().legal_actions(self._seat))
             object.__setattr__(self, "_legal", legal)
         return action in legal
 
     def sample_action(self, random: Any) -> int:
         """A legal action of this seat drawn uniformly, as the engine draws it
         (``State.sample_action``; ``random``: a function returning floats in [0, 1))."""
-        return self._world.sample_action(self._seat, getattr(random, "random", random))
+        return self._as_world().sample_action(self._seat, getattr(random, "random", random))
 
     def decode_action(self, action: int) -> tuple[tuple[int, ...], int | None]:
         """A pick's action -> (the cards it takes, in order; the card it picks for a
@@ -462,7 +753,7 @@ class SeatView:
     def action_to_string(self, action: int) -> str:
         """An action in words (card ids; a decision action: a card id, ``family NAME``, ``done``)."""
         w = self._world
-        return w.game.action_to_string(action, w if w.pending is not None else None)
+        return w.game.action_to_string(action, w if type(w) is State and w.pending is not None else None)
 
     @property
     def families(self) -> tuple[str, ...]:
@@ -510,17 +801,18 @@ class SeatView:
 
     def round_points_now(self) -> list[int]:
         """Per seat, what this round would score if it ended with the tables as they are."""
-        return self._world.round_points_now()
+        return self._as_world().round_points_now()
 
     @property
     def round_scores(self) -> tuple[tuple[int, ...], ...]:
         """Per round scored, points per seat."""
-        return tuple(tuple(r) for r in self._world.round_scores)
+        w = self._world
+        return w.round_scores if type(w) is _Seen else tuple(map(tuple, w.round_scores))
 
     @property
     def rule_points(self) -> Mapping[str, tuple[int, ...]]:
         """Points per seat of each scoring rule so far, by rule id."""
-        return MappingProxyType({k: tuple(v) for k, v in self._world.rule_points.items()})
+        return MappingProxyType({k: tuple(v) for k, v in self._as_world().rule_points.items()})
 
     @property
     def winners(self) -> tuple[int, ...]:
@@ -547,7 +839,8 @@ class SeatView:
         """A full game state consistent with this view, everything the seat cannot see
         laid out in one fixed order (two states the seat cannot tell apart give the same
         world): a new copy each call, to play on freely."""
-        return _detach(self._world.clone(), self._seat)
+        w = self._world
+        return _detach(w.clone(), self._seat) if type(w) is State else w.state()  # type: ignore[union-attr]  # a new one
 
     def sample_world(self, random: Any) -> State:
         """A full game state consistent with this view, everything the seat cannot see
@@ -555,7 +848,7 @@ class SeatView:
         as ``random.Random(seed).random``; a ``random.Random`` is taken too): one
         determinization of information-set search. A new copy each call."""
         draw = getattr(random, "random", random)
-        return _detach(self._world.resample_hidden(self._seat, draw), self._seat)
+        return _detach(self._as_world().resample_hidden(self._seat, draw), self._seat)
 
     # ------------------------------------------------------------------ as data
 
@@ -581,7 +874,7 @@ class SeatView:
             "finished": self.finished,
             "hand": names(self.hand),
             "hand_sizes": list(self.hand_sizes),
-            "known_hands": {str(s): names(cards) for s, cards in self._known.items()},
+            "known_hands": {str(s): names(cards) for s, cards in self.known_hands.items()},
             "tables": [names(t) for t in self.tables],
             "kept": [names(k) for k in self.kept],
             "controls_dummy": self.controls_dummy,
@@ -625,13 +918,18 @@ class SeatView:
         }
 
 
-def _restored_view(seat: int, world: State, known: dict[int, tuple[int, ...]]) -> SeatView:
+def _restored_view(
+    seat: int,
+    world: State | _Seen,
+    known: dict[int, tuple[int, ...]] | None,
+    legal: tuple[int, ...] | None = None,
+) -> SeatView:
     """A view as :meth:`SeatView.__reduce__` pickled it."""
     view = object.__new__(SeatView)
     object.__setattr__(view, "_seat", seat)
     object.__setattr__(view, "_world", world)
-    object.__setattr__(view, "_known", MappingProxyType(known))
-    object.__setattr__(view, "_legal", None)
+    object.__setattr__(view, "_known", None if known is None else MappingProxyType(known))
+    object.__setattr__(view, "_legal", legal)
     return view
 
 
