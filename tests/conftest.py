@@ -28,3 +28,17 @@ def client():
     yield c
     c.close()
     cluster.close()
+
+
+@pytest.fixture(autouse=True)
+def _signal_handlers_restored():
+    """Each test leaves SIGINT and SIGTERM as it found them: a command run in this
+    process may ignore both on its way out, and a process started later by another
+    test would inherit the ignoring (then `terminate()` could not end it)."""
+    import signal
+
+    saved = {sig: signal.getsignal(sig) for sig in (signal.SIGINT, signal.SIGTERM)}
+    yield
+    for sig, handler in saved.items():
+        if handler is not None:
+            signal.signal(sig, handler)

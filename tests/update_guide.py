@@ -194,6 +194,8 @@ def serve(path: str) -> None:
         pass
 
     signal.signal(signal.SIGCHLD, signal.SIG_IGN)  # children are reaped by the kernel
+    for sig in (signal.SIGINT, signal.SIGTERM):  # whatever this process inherited: stoppable
+        signal.signal(sig, signal.SIG_DFL)
     server = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     server.bind(path + ".new")
     server.listen(64)
@@ -289,7 +291,11 @@ def run_all(blocks: list) -> dict:
         finally:
             if zygote is not None:
                 zygote.terminate()
-                zygote.wait(timeout=30)
+                try:
+                    zygote.wait(timeout=30)
+                except subprocess.TimeoutExpired:
+                    zygote.kill()
+                    zygote.wait()
 
 
 # ---------------------------------------------------------------- comparing

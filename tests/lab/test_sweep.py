@@ -157,11 +157,12 @@ def test_ctrl_c_prints_the_counts_finished_and_the_one_cut_short():
     import time
 
     # enough games that the sweep is far from done when the signal comes at 6 s (idle,
-    # two players take about 6.5 s): a stop after the last game would leave nothing to cut
+    # two players take about 6.5 s): a stop after the last game would leave nothing to cut;
+    # on the reference engine, which plays them at a known pace (the kernel finishes sooner)
     GAMES = 10_000
     proc = subprocess.Popen(
         [sys.executable, "-m", "ruledraft", "sweep", "sushi-go", "--players", "2,5", "--bots", "greedy"]
-        + ["--games", str(GAMES), "--quiet", "--json"],
+        + ["--games", str(GAMES), "--quiet", "--json", "--engine", "reference"],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
