@@ -158,8 +158,8 @@ def choose_engine(
     from ruledraft.kernel import compile_kernel, is_cached, start_compiling
 
     if engine == "auto" and expected < COMPILE_SECONDS and not is_cached(ruleset):
-        if background and start_compiling(ruleset):
-            return Engine("reference", "engine: reference (the kernel compiles in the background for later runs)")
+        if background:  # silently: a command prints the same lines with the cache empty or full
+            start_compiling(ruleset)
         return Engine("reference")
     made = compile_kernel(ruleset, players)
     if not hasattr(made, "play"):
