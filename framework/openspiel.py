@@ -81,21 +81,32 @@ RETURNS = ("points", "win")
 #: the most players any ruleset allows (a ruleset's own range is checked when loaded)
 MAX_PLAYERS = 10
 
-GAME_TYPE = pyspiel.GameType(
-    short_name="ruledraft",
-    long_name="ruledraft card-drafting ruleset",
-    dynamics=pyspiel.GameType.Dynamics.SIMULTANEOUS,
-    chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
-    information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
-    utility=pyspiel.GameType.Utility.GENERAL_SUM,
-    reward_model=pyspiel.GameType.RewardModel.TERMINAL,
-    max_num_players=MAX_PLAYERS,
-    min_num_players=1,
-    provides_information_state_string=True,
-    provides_information_state_tensor=True,
-    provides_observation_string=True,
-    provides_observation_tensor=True,
-    parameter_specification=DEFAULT_PARAMS,
+
+def _game_type(short_name: str, long_name: str, dynamics: Any, information_state_tensor: bool) -> Any:
+    """The ``pyspiel.GameType`` of one of this module's games: what differs is named."""
+    return pyspiel.GameType(
+        short_name=short_name,
+        long_name=long_name,
+        dynamics=dynamics,
+        chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
+        information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
+        utility=pyspiel.GameType.Utility.GENERAL_SUM,
+        reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+        max_num_players=MAX_PLAYERS,
+        min_num_players=1,
+        provides_information_state_string=True,
+        provides_information_state_tensor=information_state_tensor,
+        provides_observation_string=True,
+        provides_observation_tensor=True,
+        parameter_specification=DEFAULT_PARAMS,
+    )
+
+
+GAME_TYPE = _game_type(
+    "ruledraft",
+    "ruledraft card-drafting ruleset",
+    pyspiel.GameType.Dynamics.SIMULTANEOUS,
+    information_state_tensor=True,
 )
 
 
@@ -371,21 +382,11 @@ pyspiel.register_game(GAME_TYPE, RuledraftGame)
 
 # ---------------------------------------------------------------- turn by turn, for information-set search
 
-TURNS_GAME_TYPE = pyspiel.GameType(
-    short_name="ruledraft_turns",
-    long_name="ruledraft card-drafting ruleset, picks taken in turn",
-    dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
-    chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
-    information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
-    utility=pyspiel.GameType.Utility.GENERAL_SUM,
-    reward_model=pyspiel.GameType.RewardModel.TERMINAL,
-    max_num_players=MAX_PLAYERS,
-    min_num_players=1,
-    provides_information_state_string=True,
-    provides_information_state_tensor=False,
-    provides_observation_string=True,
-    provides_observation_tensor=True,
-    parameter_specification=DEFAULT_PARAMS,
+TURNS_GAME_TYPE = _game_type(
+    "ruledraft_turns",
+    "ruledraft card-drafting ruleset, picks taken in turn",
+    pyspiel.GameType.Dynamics.SEQUENTIAL,
+    information_state_tensor=False,
 )
 
 
