@@ -309,25 +309,24 @@ def _p(p: float) -> str:
     return f"= {p:.3f}" if p < 0.01 else f"= {p:.2f}"
 
 
+def _card_columns(title: str, figures: Sequence[str]) -> Table:
+    """A table of cards: the card's name on the left (wrapping), then ``figures``
+    right-justified (never wrapping)."""
+    table = Table(title=title)
+    table.add_column("card", justify="left")
+    for name in figures:
+        table.add_column(name, justify="right", no_wrap=True)
+    return table
+
+
 def card_table(cards: Sequence[dict]) -> Table:
     """Per card: copies taken per game, the mean turn it is taken on, points per copy,
     the win rate of seats that took it, and how much higher (or lower) that is than of
     seats that took none, with its 95% interval."""
-    table = Table(
-        title="Per card: taken per game, mean turn, points per copy,\n"
-        "win rate of takers, and its difference from non-takers"
+    table = _card_columns(
+        "Per card: taken per game, mean turn, points per copy,\nwin rate of takers, and its difference from non-takers",
+        ("taken", "turn", "pts", "win%", "vs none", "95% CI"),
     )
-    columns: tuple[tuple[str, JustifyMethod], ...] = (
-        ("card", "left"),
-        ("taken", "right"),
-        ("turn", "right"),
-        ("pts", "right"),
-        ("win%", "right"),
-        ("vs none", "right"),
-        ("95% CI", "right"),
-    )
-    for name, justify in columns:
-        table.add_column(name, justify=justify, no_wrap=name != "card")
     for c in cards:
         turn = c["mean_turn"]
         per = c["points_per_card"]
@@ -353,15 +352,7 @@ def adjusted_table(cards: Sequence[dict]) -> Table | None:
     rows = [c for c in cards if c.get("adjusted") is not None]
     if not rows:
         return None
-    table = Table(title="Per card: vs none, and within each seat and bot")
-    columns: tuple[tuple[str, JustifyMethod], ...] = (
-        ("card", "left"),
-        ("vs none", "right"),
-        ("adjusted", "right"),
-        ("95% CI", "right"),
-    )
-    for name, justify in columns:
-        table.add_column(name, justify=justify, no_wrap=name != "card")
+    table = _card_columns("Per card: vs none, and within each seat and bot", ("vs none", "adjusted", "95% CI"))
     for c in rows:
         adj = c["adjusted"]
         table.add_row(
