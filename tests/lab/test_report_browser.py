@@ -18,20 +18,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from headless import chromium, chromium_or_skip
 from typer.testing import CliRunner
 
 from ruledraft.cli.app import app
 
-CHROMIUM = "/usr/bin/chromium"
-FLAGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
 WIDTHS = (1280, 390)
 
 #: one run of each report kind, small but with what stresses the layout: eight seats and a
@@ -111,28 +102,11 @@ SCROLLED = """() => {
 }"""
 
 
-def chromium_or_skip() -> str:
-    """The browser's path; skip without one, but fail under CI (a skipped test there hides a defect)."""
-    path = shutil.which("chromium") or CHROMIUM
-    if os.access(path, os.X_OK):
-        return path
-    if "CI" in os.environ:
-        pytest.fail(f"CI={os.environ['CI']} and no browser at {CHROMIUM}: install Debian's chromium (see .ci/run)")
-    pytest.skip(f"no browser at {CHROMIUM} (apt-get install chromium)")
-
-
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
     """One headless Chromium for the whole module."""
-    path = chromium_or_skip()
-    try:
-        from playwright.sync_api import sync_playwright
-    except ImportError:
-        pytest.fail("the browser tests need Playwright: pip install '.[test]'")
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=path, args=FLAGS, headless=True)
+    with chromium() as b:
         yield b
-        b.close()
 
 
 @pytest.fixture(scope="module")

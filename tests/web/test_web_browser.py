@@ -10,7 +10,6 @@ Without the browser the module skips, except under ``CI`` (set by ``.ci/run``).
 from __future__ import annotations
 
 import os
-import shutil
 import time
 import urllib.request
 from collections.abc import Iterator
@@ -22,20 +21,10 @@ import pytest
 pytest.importorskip("starlette")
 pytest.importorskip("uvicorn")
 
+from headless import chromium  # noqa: E402
 from served import serving  # noqa: E402
 
 from ruledraft.play.game_log import replay_record  # noqa: E402
-
-CHROMIUM = "/usr/bin/chromium"
-FLAGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
 
 #: what the page says of its layout: anything reaching past the window's edges outside a box that scrolls
 LAYOUT = """() => {
@@ -56,28 +45,11 @@ LAYOUT = """() => {
 }"""
 
 
-def chromium_or_skip() -> str:
-    """The browser's path; skip without one, but fail under CI."""
-    path = shutil.which("chromium") or CHROMIUM
-    if os.access(path, os.X_OK):
-        return path
-    if "CI" in os.environ:
-        pytest.fail(f"CI={os.environ['CI']} and no browser at {CHROMIUM}: install Debian's chromium (see .ci/run)")
-    pytest.skip(f"no browser at {CHROMIUM} (apt-get install chromium)")
-
-
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
     """One headless Chromium for the module."""
-    path = chromium_or_skip()
-    try:
-        from playwright.sync_api import sync_playwright
-    except ImportError:
-        pytest.fail("the browser tests need Playwright: pip install '.[test]'")
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=path, args=FLAGS, headless=True)
+    with chromium() as b:
         yield b
-        b.close()
 
 
 @pytest.fixture(scope="module")
