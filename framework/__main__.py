@@ -1,5 +1,5 @@
 """``python -m ruledraft``: the same as the ``ruledraft`` command."""
 
-from ruledraft.cli.app import main
+from ruledraft.cli.launch import main
 
 main()

@@ -1,0 +1,31 @@
+"""The ``ruledraft`` command's entry point, kept free of imports: a Ctrl-C (or SIGTERM)
+while the program is still loading ends as quietly as one later, with "interrupted"
+and status 130 (143), never a traceback."""
+
+from __future__ import annotations
+
+import signal
+import sys
+
+
+class _Stopped(KeyboardInterrupt):
+    """SIGTERM while loading (Ctrl-C is Python's own KeyboardInterrupt)."""
+
+    signum = signal.SIGTERM
+
+
+def _terminated(signum: int, frame: object) -> None:
+    raise _Stopped
+
+
+def main() -> None:
+    """Load the command line, then run it (``ruledraft.cli.app.main``, which takes over
+    both signals)."""
+    previous = signal.signal(signal.SIGTERM, _terminated)
+    try:
+        from ruledraft.cli.app import main as run
+    except KeyboardInterrupt as e:
+        sys.stderr.write("interrupted\n")
+        raise SystemExit(128 + getattr(e, "signum", signal.SIGINT)) from None
+    signal.signal(signal.SIGTERM, previous)
+    run()

@@ -1,0 +1,66 @@
+"""The command's entry point: an interrupt while the program is still loading ends
+with "interrupted" and the usual status, never a traceback."""
+
+from __future__ import annotations
+
+import importlib.abc
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+
+from ruledraft.cli import launch
+
+
+class _InterruptedLoading(importlib.abc.MetaPathFinder):
+    """Raises the interrupt as the command line's module is looked for."""
+
+    def __init__(self, error: BaseException) -> None:
+        self.error = error
+
+    def find_spec(self, name, path=None, target=None):
+        if name == "ruledraft.cli.app":
+            raise self.error
+        return None
+
+
+@pytest.mark.parametrize(("error", "status"), [(KeyboardInterrupt(), 130), (launch._Stopped(), 143)])
+def test_an_interrupt_while_loading_is_one_line_and_the_status(monkeypatch, capsys, error, status):
+    """Ctrl-C (130) or SIGTERM (143) during the imports: "interrupted", no traceback."""
+    monkeypatch.delitem(sys.modules, "ruledraft.cli.app", raising=False)
+    monkeypatch.setattr(sys, "meta_path", [_InterruptedLoading(error), *sys.meta_path])
+    before = signal.getsignal(signal.SIGTERM)
+    with pytest.raises(SystemExit) as stop:
+        launch.main()
+    assert stop.value.code == status
+    assert capsys.readouterr().err == "interrupted\n"
+    assert signal.getsignal(signal.SIGTERM) is launch._terminated
+    signal.signal(signal.SIGTERM, before)
+
+
+def test_sigterm_while_loading_raises_the_interrupt_the_launcher_catches():
+    """The launcher's SIGTERM handler turns the signal into its interrupt (status 143)."""
+    with pytest.raises(launch._Stopped) as raised:
+        launch._terminated(signal.SIGTERM, None)
+    assert raised.value.signum == signal.SIGTERM
+
+
+@pytest.mark.parametrize("after", [0.15, 0.3, 0.6, 1.0])
+def test_ctrl_c_early_in_a_real_process_never_prints_a_traceback(after):
+    """`python -m ruledraft simulate` stopped by SIGINT at several moments of its start."""
+    p = subprocess.Popen(
+        [sys.executable, "-m", "ruledraft", "simulate", "sushi-go", "-g", "1000000", "--engine", "reference", "-q"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    time.sleep(after)
+    p.send_signal(signal.SIGINT)
+    out, err = p.communicate(timeout=120)
+    assert "Traceback" not in err, err
+    # before Python installs its own handler the signal's default ends the process
+    assert p.returncode in (130, -signal.SIGINT), (p.returncode, err)
+    if p.returncode == 130:
+        assert "interrupted" in err
