@@ -169,7 +169,7 @@ def _load_module(spec: str, name: str) -> object:
 
 def _bot_class(spec: str, where: str, target: object, attr: str) -> BotKind:
     if not callable(target) or not callable(getattr(target, "act", None)):
-        raise BotSpecError(f"bot '{spec}': {attr} in {where} is not a bot (a class with act(state, seat) -> action)")
+        raise BotSpecError(f"bot '{spec}': {attr} in {where} is not a bot (a class with act(view, seat) -> action)")
     doc = inspect.getdoc(target) or ""
     return BotKind(
         name=spec.split(":")[0] + ":" + attr,

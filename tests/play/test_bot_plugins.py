@@ -164,11 +164,11 @@ def test_a_failing_bot_is_named_with_its_seat_and_the_games_seed(bot_file, jobs,
         ("missing.py:Bot", "error: bot 'missing.py:Bot': no such file: missing.py"),
         (
             "mybots:NoAct",
-            "error: bot 'mybots:NoAct': NoAct in module mybots is not a bot (a class with act(state, seat) -> action)",
+            "error: bot 'mybots:NoAct': NoAct in module mybots is not a bot (a class with act(view, seat) -> action)",
         ),
         (
             "mybots:NUMBER",
-            "error: bot 'mybots:NUMBER': NUMBER in module mybots is not a bot (a class with act(state, seat) -> action)",
+            "error: bot 'mybots:NUMBER': NUMBER in module mybots is not a bot (a class with act(view, seat) -> action)",
         ),
         ("mybots:Gone", "error: bot 'mybots:Gone': module mybots has no class 'Gone'"),
         (
