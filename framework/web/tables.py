@@ -270,6 +270,7 @@ class Table:
                 actions = [self.picks[s] if s in self.tokens else self._bot_move(s) for s in acting]
             except BotFailure as e:
                 self.failure = str(e)
+                self.finished_at = time.monotonic()  # stopped for good: it leaves memory as finished tables do
                 return
             self._apply(actions)
 
@@ -388,14 +389,18 @@ class Tables:
         return table
 
     def in_progress(self) -> int:
-        """The tables that count against :data:`MAX_TABLES`: every one that cannot be dropped."""
-        return sum(1 for t in list(self.tables.values()) if not t.droppable)
+        """The tables that count against :data:`MAX_TABLES`: every game still being played
+        (not a finished one, nor one a failing bot stopped)."""
+        return sum(1 for t in list(self.tables.values()) if not t.droppable and not t.failure)
 
     def trim(self) -> None:
         """Drop from memory the finished tables past the :data:`KEEP_FINISHED` last to end
-        (each journaled, so its links still open it)."""
+        (each journaled, so its links still open it), and the tables a failing bot stopped
+        (their links then find no game)."""
         finished = sorted(
-            (t for t in list(self.tables.values()) if t.droppable), key=lambda t: t.finished_at or 0.0, reverse=True
+            (t for t in list(self.tables.values()) if t.droppable or t.failure),
+            key=lambda t: t.finished_at or 0.0,
+            reverse=True,
         )
         for table in finished[KEEP_FINISHED:]:
             table.close()

@@ -87,3 +87,19 @@ def test_only_games_in_progress_count_against_the_cap(tables, monkeypatch):
     with pytest.raises(InputError, match="already has 2 games in progress, the most it keeps"):
         tables.open_table("sushi-go", 2, 1, ["random"], seed=5)
     assert len(tables.tables) == 3  # two in progress, one finished kept
+
+
+def test_a_table_a_failing_bot_stopped_frees_its_place(tables, monkeypatch, tmp_path):
+    """A game stopped by a bot that raises no longer counts as in progress, and leaves memory as finished ones do."""
+    monkeypatch.setattr(tables_module, "MAX_TABLES", 1)
+    monkeypatch.setattr(tables_module, "KEEP_FINISHED", 0)
+    bot = tmp_path / "boombot.py"
+    bot.write_text(
+        "class Boom:\n    def __init__(self, seed):\n        pass\n\n    def act(self, view, seat):\n        raise ValueError('no idea')\n"
+    )
+    stopped = tables.open_table("sushi-go", 2, 1, [f"{bot}:Boom"], seed=1)
+    stopped.act(0, {"type": "pick", "cards": [stopped.view(0)["hand"][0]]})
+    assert "raised ValueError: no idea" in (stopped.failure or "")
+    assert tables.in_progress() == 0
+    tables.open_table("sushi-go", 2, 1, ["random"], seed=2)  # the cap of one is free again
+    assert stopped.id not in tables.tables
