@@ -106,19 +106,25 @@ def reference_seconds(game: Game, bots: Sequence[str], games: int, sample: int =
     """About the processor seconds ``games`` games of these bots take on the reference
     engine (a few played and timed)."""
     from ruledraft.engine.seeds import bot_seeds
-    from ruledraft.play.agents import make_agent
+    from ruledraft.play.agents import checked_act, make_agent
 
     started = time.process_time()  # processor time: what the machine's load does not change
-    for i in range(sample):  # as the runner's play_game plays them
+    for i in range(sample):  # as the runner's play_game plays them: each bot handed its seat's view
         seed = game_seed(0, i)
         agents = [make_agent(b, s) for b, s in zip(bots, bot_seeds(seed, len(bots)))]
         state = game.new_initial_state(seed)
+        uniform: list[Any] = [getattr(a, "uniform_random", None) for a in agents]
+        if all(u is not None for u in uniform):  # the engine's own loop, as the runner's
+            state.play_out(uniform)
         while not state.finished:
-            if state.pending is not None:
-                s = state.pending.seat
-                state.apply_actions([agents[s].act(state, s)])
-            else:
-                state.apply_actions([a.act(state, s) for s, a in enumerate(agents)])
+            state.apply_actions(
+                [
+                    state.sample_action(s, uniform[s])
+                    if uniform[s] is not None
+                    else checked_act(agents[s], bots[s], state, s, seed, foreign=False)
+                    for s in state.acting_seats()
+                ]
+            )
     return (time.process_time() - started) / sample * games
 
 
