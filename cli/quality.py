@@ -137,7 +137,8 @@ def quality_parts(q: dict, name: str) -> list[Table | str]:
     """The tables and lines ``quality`` prints (``q``: the measures' JSON)."""
     out: list[Table | str] = []
     k = len(q["seatings"])
-    seats = Table(title=f"{name}: {q['games']} games, {q['players']} players, seed {q['seed']}")
+    out.append(f"{name}: {q['games']} games, {q['players']} players, seed {q['seed']}")  # wider than the table
+    seats = Table(title="Seats: win share")
     for col in ("seat", "wins", "95% CI"):
         seats.add_column(col, justify="right", no_wrap=True)
     for s in q["seats"]:
