@@ -231,12 +231,46 @@ def _detach(world: State, seat: int, *, deck: bool = True) -> State:
             world.scorings[-1],
             world.kept_tableau(),
         )
-    if world.events and any(isinstance(x, list) for e in world.events for x in e.what):
-        world.events = tuple(
-            Event(e.round, e.turn, e.after, tuple(x[:] if isinstance(x, list) else x for x in e.what))
-            for e in world.events
-        )
+    world.events = _shared_events(world.events)
     return world
+
+
+#: events as views and worlds share them: id of a tuple of events -> (it, the same with
+#: tuples for the engine's lists)
+_EVENTS: dict[int, tuple[tuple[Event, ...], tuple[Event, ...]]] = {}
+#: the events last made so (the engine adds one event at a time: the earlier ones are reused)
+_LAST_EVENTS: list[tuple[Event, ...]] = [(), ()]
+
+
+def _shared_events(events: tuple[Event, ...]) -> tuple[Event, ...]:
+    """``events`` with tuples where the engine noted lists (immutable, so every view and
+    world shares them): made once for each event."""
+    if not events:
+        return events
+    found = _EVENTS.get(id(events))
+    if found is not None and found[0] is events:
+        return found[1]
+    last, made = _LAST_EVENTS
+    n = len(last)
+    if 0 < n <= len(events) and events[:n] == last:
+        new = made + tuple(map(_frozen_event, events[n:]))
+    else:
+        new = tuple(map(_frozen_event, events))
+    if len(_EVENTS) >= _ENDED_SIZE:
+        _EVENTS.clear()
+    _EVENTS[id(events)] = (events, new)  # kept with it: its id is not reused meanwhile
+    _EVENTS[id(new)] = (new, new)
+    _LAST_EVENTS[:] = [events, new]
+    return new
+
+
+def _frozen_event(event: Event) -> Event:
+    """``event`` with tuples for lists."""
+    if not any(isinstance(x, list) for x in event.what):
+        return event
+    return Event(
+        event.round, event.turn, event.after, tuple(tuple(x) if isinstance(x, list) else x for x in event.what)
+    )
 
 
 def _world_of(state: State, seat: int, held: dict[int, list[int]]) -> State:
@@ -446,13 +480,7 @@ class _Seen:
         w.winners = list(common.winners)
         w.pending = None
         w.book = None
-        events = public.events
-        if events and any(isinstance(x, list) for e in events for x in e.what):
-            events = tuple(
-                Event(e.round, e.turn, e.after, tuple(x[:] if isinstance(x, list) else x for x in e.what))
-                for e in events
-            )
-        w.events = events
+        w.events = public.events  # immutable: shared
         if common.sheet:
             game = common.game
             w.sheet = ScoreSheet(
@@ -608,13 +636,7 @@ class Views:
         public.counts = tuple(map(tuple, state.counts))
         history = state.history
         public.record = _public_record(history[-1]) if history and history[-1].tables is None else None
-        events = state.events
-        if events and any(isinstance(x, list) for e in events for x in e.what):
-            events = tuple(
-                Event(e.round, e.turn, e.after, tuple(x[:] if isinstance(x, list) else x for x in e.what))
-                for e in events
-            )
-        public.events = events
+        public.events = _shared_events(state.events)
         self._public = public
         return public
 
@@ -1261,8 +1283,9 @@ class _LazyView(SeatView):
             raise ValueError(f"the view of seat {self._seat} does not know the moves of seat {seat}")
         legal = self._legal
         if legal is None:
-            legal = tuple(_LIVE[id(self)].legal_actions(self._seat))
-            _SET(self, "_legal", legal)
+            moves = _LIVE[id(self)].legal_actions(self._seat)  # a new list: handed out as it is
+            _SET(self, "_legal", tuple(moves))
+            return moves
         return list(legal)
 
     def is_legal(self, action: object) -> bool:
