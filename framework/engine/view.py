@@ -1148,6 +1148,7 @@ def act_on_view(act: Callable[[SeatView, int], Any], state: State, seat: int) ->
     becomes the view :func:`seat_view` makes first. The action, and whether it is legal."""
     view = object.__new__(_LazyView)
     _SET(view, "_seat", seat)
+    _SET(view, "_world", twin_game(state.game))  # until it is made whole: the game, all it holds
     _SET(view, "_known", None)
     _SET(view, "_legal", None)
     key = id(view)
@@ -1184,7 +1185,8 @@ class _LazyView(SeatView):
 
     @property
     def game(self) -> Game:
-        return twin_game(_LIVE[id(self)].game)
+        game: Any = self._world  # the twin game, until it is made whole
+        return game  # type: ignore[no-any-return]
 
     @property
     def ruleset(self) -> CompiledRuleset:

@@ -240,7 +240,7 @@ class GreedyAgent:
         self._rng = random.Random(seed)
 
     def act(self, view, seat: int) -> int:
-        state = as_view(view, seat)  # reads as a state does
+        state = view if isinstance(view, SeatView) else SeatView(view, seat)  # reads as a state does
         legal = state.legal_actions()
         if len(legal) == 1:
             return legal[0]
