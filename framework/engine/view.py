@@ -1155,7 +1155,14 @@ def act_on_view(act: Callable[[SeatView, int], Any], state: State, seat: int) ->
     _LIVE[key] = state
     try:
         action = act(view, seat)
-        legal = view.is_legal(action)
+        if type(action) is int:
+            legal_moves = view._legal
+            if legal_moves is None or type(view) is not _LazyView:
+                legal = view.is_legal(action)
+            else:
+                legal = action in legal_moves
+        else:
+            legal = False
     finally:
         kept = weakref.ref(view)
         del view
