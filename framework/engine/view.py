@@ -1146,23 +1146,23 @@ def act_on_view(act: Callable[[SeatView, int], Any], state: State, seat: int) ->
     view finds it here, by its id, only while the bot acts), and a view kept past the
     move, or asked for what it does not read quickly (a world, the history, ...),
     becomes the view :func:`seat_view` makes first. The action, and whether it is legal."""
+    game = state.game
+    last = _LAST_TWIN
+    if last[0] is game:
+        twin = last[1]
+    else:
+        twin = twin_game(game)
+        last[:] = [game, twin]
+    legal = tuple(state.legal_actions(seat))  # every bot asks for them
     view = object.__new__(_LazyView)
     _SET(view, "_seat", seat)
-    _SET(view, "_world", twin_game(state.game))  # until it is made whole: the game, all it holds
+    _SET(view, "_world", twin)  # until it is made whole: the game, all it holds
     _SET(view, "_known", None)
-    _SET(view, "_legal", None)
+    _SET(view, "_legal", legal)
     key = id(view)
     _LIVE[key] = state
     try:
         action = act(view, seat)
-        if type(action) is int:
-            legal_moves = view._legal
-            if legal_moves is None or type(view) is not _LazyView:
-                legal = view.is_legal(action)
-            else:
-                legal = action in legal_moves
-        else:
-            legal = False
     finally:
         kept = weakref.ref(view)
         del view
@@ -1170,7 +1170,11 @@ def act_on_view(act: Callable[[SeatView, int], Any], state: State, seat: int) ->
         if still is not None and type(still) is _LazyView:  # kept: it must answer as now once the game moves on
             _seal(still)
         del _LIVE[key]
-    return action, legal
+    return action, type(action) is int and action in legal
+
+
+#: the game of the last view :func:`act_on_view` made, and its twin
+_LAST_TWIN: list[Any] = [None, None]
 
 
 def _seal(view: SeatView) -> None:
@@ -1290,21 +1294,12 @@ class _LazyView(SeatView):
     def legal_actions(self, seat: int | None = None) -> list[int]:
         if seat is not None and seat != self._seat:
             raise ValueError(f"the view of seat {self._seat} does not know the moves of seat {seat}")
-        legal = self._legal
-        if legal is None:
-            moves = _LIVE[id(self)].legal_actions(self._seat)  # a new list: handed out as it is
-            _SET(self, "_legal", tuple(moves))
-            return moves
+        legal: Any = self._legal  # read when it was made
         return list(legal)
 
     def is_legal(self, action: object) -> bool:
-        if type(action) is not int:
-            return False
-        legal = self._legal
-        if legal is None:
-            legal = tuple(_LIVE[id(self)].legal_actions(self._seat))
-            _SET(self, "_legal", legal)
-        return action in legal
+        legal: Any = self._legal
+        return type(action) is int and action in legal
 
     def decode_action(self, action: int) -> tuple[tuple[int, ...], int | None]:
         return _LIVE[id(self)].game.decode_action(action)

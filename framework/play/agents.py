@@ -62,6 +62,7 @@ __all__ = [
     "observe",
     "parse_bot",
     "register_agent",
+    "seat_mover",
     "time_budget_note",
 ]
 
@@ -183,6 +184,22 @@ def checked_act(agent: Agent, name: str, seen: Any, seat: int, seed: int, *, for
     if not view.is_legal(action):
         raise BotFailure(f"bot '{name}' at seat {seat} chose {action!r}, not a legal action (game seed {seed})")
     return action
+
+
+def seat_mover(agent: Agent, name: str, state: State, seed: int, *, foreign: bool) -> Callable[[int], int]:
+    """``checked_act`` on ``state`` for one agent, as a function of the seat, for the
+    loop that asks the bots of one game turn after turn."""
+    if type(agent) in _READS_ONLY:
+        act = agent.act
+
+        def quick(seat: int) -> int:
+            action, legal = act_on_view(act, state, seat)
+            if not legal:
+                raise BotFailure(f"bot '{name}' at seat {seat} chose {action!r}, not a legal action (game seed {seed})")
+            return action
+
+        return quick
+    return lambda seat: checked_act(agent, name, state, seat, seed, foreign=foreign)
 
 
 def observe(state, seat: int) -> tuple[Observation, list[float]]:
