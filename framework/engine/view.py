@@ -273,9 +273,11 @@ def _frozen_event(event: Event) -> Event:
     )
 
 
-def _world_of(state: State, seat: int, held: dict[int, list[int]]) -> State:
+def _world_of(state: State, seat: int, held: dict[int, list[int]], *, detach: bool = True) -> State:
     """The private world of a view: ``state`` with what ``seat`` cannot see laid out in
-    one fixed order and every trace of the real deal removed."""
+    one fixed order and every trace of the real deal removed (``detach`` false: but
+    for the parts it still shares with ``state``, for a copy made of it and detached
+    at once, as :func:`_detach` leaves it)."""
     if state.book is None and state.pending is None and state.controller < 0:
         world = _plain_canonical(state, seat, held)
     else:
@@ -285,7 +287,7 @@ def _world_of(state: State, seat: int, held: dict[int, list[int]]) -> State:
     world.deck = world.deck[world.deck_pos :]  # the dealt part is the real deal, in order
     world.deck_pos = 0
     world.forced_deals = None
-    return _detach(world, seat, deck=False)
+    return _detach(world, seat, deck=False) if detach else world
 
 
 class _Common:
@@ -1342,6 +1344,14 @@ class _LazyView(SeatView):
     @property
     def winners(self) -> tuple[int, ...]:
         return tuple(_LIVE[id(self)].winners)
+
+    def sample_world(self, random: Any) -> State:
+        # the full view's: its world dealt again, detached (the world itself only a step)
+        state = _LIVE[id(self)]
+        seat = self._seat
+        held = state.game.procedure.known_hands(state, seat)
+        draw = getattr(random, "random", random)
+        return _detach(_world_of(state, seat, held, detach=False).resample_hidden(seat, draw), seat)
 
     def __reduce__(self) -> tuple[Any, ...]:
         _seal(self)
