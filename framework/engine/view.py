@@ -43,8 +43,8 @@ in its own process (``--isolate``), where a bot receives only its view, serializ
 
 from __future__ import annotations
 
-import weakref
 from collections.abc import Callable, Mapping, Sequence
+from sys import getrefcount
 from types import MappingProxyType
 from typing import Any
 
@@ -705,7 +705,7 @@ class SeatView:
     Made by :func:`seat_view`; read-only: its answers are immutable or fresh copies,
     and nothing reachable from it leads to the real game."""
 
-    __slots__ = ("_seat", "_world", "_known", "_legal", "__weakref__")
+    __slots__ = ("_seat", "_world", "_known", "_legal")
 
     _seat: int
     #: the world itself, or (the common case) what it is built from when asked for
@@ -1157,26 +1157,32 @@ def act_on_view(act: Callable[[SeatView, int], Any], state: State, seat: int) ->
         last[:] = [game, twin]
     legal = tuple(state.legal_actions(seat))  # every bot asks for them
     view = object.__new__(_LazyView)
-    _SET(view, "_seat", seat)
-    _SET(view, "_world", twin)  # until it is made whole: the game, all it holds
-    _SET(view, "_known", None)
-    _SET(view, "_legal", legal)
+    _SET_SEAT(view, seat)
+    _SET_WORLD(view, twin)  # until it is made whole: the game, all it holds
+    _SET_LEGAL(view, legal)  # (its known hands are set when it is made whole)
     key = id(view)
     _LIVE[key] = state
     try:
         action = act(view, seat)
     finally:
-        kept = weakref.ref(view)
-        del view
-        still = kept()
-        if still is not None and type(still) is _LazyView:  # kept: it must answer as now once the game moves on
-            _seal(still)
+        if getrefcount(view) > _ALONE and type(view) is _LazyView:
+            _seal(view)  # kept: it must answer as now once the game moves on
         del _LIVE[key]
     return action, type(action) is int and action in legal
 
 
+def _alone() -> int:
+    """What ``getrefcount`` says of a view held by nothing but :func:`act_on_view`'s name for it."""
+    view = object.__new__(_LazyView)
+    return getrefcount(view)
+
+
 #: the game of the last view :func:`act_on_view` made, and its twin
 _LAST_TWIN: list[Any] = [None, None]
+#: how :func:`act_on_view` sets a view's slots (quicker than :data:`_SET` by name)
+_SET_SEAT = vars(SeatView)["_seat"].__set__
+_SET_WORLD = vars(SeatView)["_world"].__set__
+_SET_LEGAL = vars(SeatView)["_legal"].__set__
 
 
 def _seal(view: SeatView) -> None:
@@ -1381,3 +1387,6 @@ for _name, _member in list(vars(SeatView).items()):
     if _name in vars(_LazyView) or _name.startswith("__") or not (callable(_member) or isinstance(_member, property)):
         continue
     setattr(_LazyView, _name, _sealing(_name, _member))
+
+#: what ``getrefcount`` says of a view nothing keeps (:func:`act_on_view`)
+_ALONE = _alone()
