@@ -34,7 +34,10 @@ decision holds the seat's knowledge as tuples (the unseen cards as counts per ca
 type; what changes only between rounds made once a round and shared by the seat's
 views) and makes its world only when it is asked for one (:meth:`SeatView.world`,
 :meth:`SeatView.sample_world`, or an answer only an engine state gives); the same
-world, card for card, as the one other views make at once.
+world, card for card, as the one other views make at once. What every seat sees at one
+moment is shared by the views made through one :class:`Views`. The built-in bots whose
+code only reads its view are handed one that reads what they ask when they ask
+(:func:`act_on_view`): the same answers, nothing reachable from it part of the game.
 
 What a view cannot stop: Python code in the same process can always reach any
 object (the garbage collector lists them all). A bot contest should run each bot
