@@ -1151,13 +1151,14 @@ def act_on_view(act: Callable[[SeatView, int], Any], state: State, seat: int) ->
     view finds it here, by its id, only while the bot acts), and a view kept past the
     move, or asked for what it does not read quickly (a world, the history, ...),
     becomes the view :func:`seat_view` makes first. The action, and whether it is legal."""
+    global _LAST_TWIN
     game = state.game
-    last = _LAST_TWIN
+    last = _LAST_TWIN  # one read: another thread may replace it
     if last[0] is game:
         twin = last[1]
     else:
         twin = twin_game(game)
-        last[:] = [game, twin]
+        _LAST_TWIN = (game, twin)
     legal = tuple(state.legal_actions(seat))  # every bot asks for them
     view = object.__new__(_LazyView)
     _SET_SEAT(view, seat)
@@ -1181,7 +1182,7 @@ def _alone() -> int:
 
 
 #: the game of the last view :func:`act_on_view` made, and its twin
-_LAST_TWIN: list[Any] = [None, None]
+_LAST_TWIN: tuple[Any, Game | None] = (None, None)
 #: how :func:`act_on_view` sets a view's slots (quicker than :data:`_SET` by name)
 _SET_SEAT = vars(SeatView)["_seat"].__set__
 _SET_WORLD = vars(SeatView)["_world"].__set__
