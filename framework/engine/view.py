@@ -34,7 +34,10 @@ decision holds the seat's knowledge as tuples (the unseen cards as counts per ca
 type; what changes only between rounds made once a round and shared by the seat's
 views) and makes its world only when it is asked for one (:meth:`SeatView.world`,
 :meth:`SeatView.sample_world`, or an answer only an engine state gives); the same
-world, card for card, as the one other views make at once.
+world, card for card, as the one other views make at once. What every seat sees at one
+moment is shared by the views made through one :class:`Views`. The built-in bots whose
+code only reads its view are handed one that reads what they ask when they ask
+(:func:`act_on_view`): the same answers, nothing reachable from it part of the game.
 
 What a view cannot stop: Python code in the same process can always reach any
 object (the garbage collector lists them all). A bot contest should run each bot
@@ -43,7 +46,8 @@ in its own process (``--isolate``), where a bot receives only its view, serializ
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from sys import getrefcount
 from types import MappingProxyType
 from typing import Any
 
@@ -57,7 +61,7 @@ from ruledraft.language.decision import Decision
 from ruledraft.language.ruleset import CompiledRuleset
 from ruledraft.tableau import Tableau
 
-__all__ = ["RoundSeen", "SeatView", "as_view", "seat_view", "twin_game"]
+__all__ = ["RoundSeen", "SeatView", "Views", "act_on_view", "as_view", "seat_view", "twin_game"]
 
 #: the seed of every world a view makes: the real one would give the deal away
 WORLD_SEED = 0
@@ -230,17 +234,53 @@ def _detach(world: State, seat: int, *, deck: bool = True) -> State:
             world.scorings[-1],
             world.kept_tableau(),
         )
-    if world.events and any(isinstance(x, list) for e in world.events for x in e.what):
-        world.events = tuple(
-            Event(e.round, e.turn, e.after, tuple(x[:] if isinstance(x, list) else x for x in e.what))
-            for e in world.events
-        )
+    world.events = _shared_events(world.events)
     return world
 
 
-def _world_of(state: State, seat: int, held: dict[int, list[int]]) -> State:
+#: events as views and worlds share them: id of a tuple of events -> (it, the same with
+#: tuples for the engine's lists)
+_EVENTS: dict[int, tuple[tuple[Event, ...], tuple[Event, ...]]] = {}
+#: the events last made so (the engine adds one event at a time: the earlier ones are reused)
+_LAST_EVENTS: list[tuple[Event, ...]] = [(), ()]
+
+
+def _shared_events(events: tuple[Event, ...]) -> tuple[Event, ...]:
+    """``events`` with tuples where the engine noted lists (immutable, so every view and
+    world shares them): made once for each event."""
+    if not events:
+        return events
+    found = _EVENTS.get(id(events))
+    if found is not None and found[0] is events:
+        return found[1]
+    last, made = _LAST_EVENTS
+    n = len(last)
+    if 0 < n <= len(events) and events[:n] == last:
+        new = made + tuple(map(_frozen_event, events[n:]))
+    else:
+        new = tuple(map(_frozen_event, events))
+    if len(_EVENTS) >= _ENDED_SIZE:
+        _EVENTS.clear()
+    _EVENTS[id(events)] = (events, new)  # kept with it: its id is not reused meanwhile
+    _EVENTS[id(new)] = (new, new)
+    _LAST_EVENTS[:] = [events, new]
+    return new
+
+
+def _frozen_event(event: Event) -> Event:
+    """``event`` with tuples for lists."""
+    if not any(isinstance(x, list) for x in event.what):
+        return event
+    return Event(
+        event.round, event.turn, event.after, tuple(tuple(x) if isinstance(x, list) else x for x in event.what)
+    )
+
+
+def _world_of(state: State, seat: int, held: dict[int, list[int]], *, detach: bool = True) -> State:
     """The private world of a view: ``state`` with what ``seat`` cannot see laid out in
-    one fixed order and every trace of the real deal removed."""
+    one fixed order and every trace of the real deal removed (``detach`` false: but
+    for the parts it still shares with ``state``, for a copy made of it and detached
+    at once, as :func:`_detach` leaves it)."""
     if state.book is None and state.pending is None and state.controller < 0:
         world = _plain_canonical(state, seat, held)
     else:
@@ -250,201 +290,267 @@ def _world_of(state: State, seat: int, held: dict[int, list[int]]) -> State:
     world.deck = world.deck[world.deck_pos :]  # the dealt part is the real deal, in order
     world.deck_pos = 0
     world.forced_deals = None
-    return _detach(world, seat, deck=False)
+    return _detach(world, seat, deck=False) if detach else world
+
+
+class _Common:
+    """What the views of a state without card effects, a dummy or a pending decision
+    share while a round is played (these parts change only when a round ends or is
+    dealt): made once a round, as tuples, and shared by every seat's views."""
+
+    game: Game
+    winners: tuple[int, ...]
+    kept_cards: tuple[tuple[int, ...], ...]
+    kept_counts: tuple[tuple[int, ...], ...]
+    round_scores: tuple[tuple[int, ...], ...]
+    game_end_scores: tuple[int, ...]
+    scorings: tuple[Scoring, ...]
+    reserves: tuple[tuple[int, ...], ...]
+    #: whether the state has a score sheet (the game is over)
+    sheet: bool
+
+    __slots__ = (
+        "game",
+        "winners",
+        "kept_cards",
+        "kept_counts",
+        "round_scores",
+        "game_end_scores",
+        "scorings",
+        "reserves",
+        "sheet",
+    )
+
+
+class _Public:
+    """What every seat sees of such a state at one moment: shared by the seats' views
+    of that moment (:class:`Views`)."""
+
+    __slots__ = ("common", "round", "turn", "finished", "sizes", "played", "counts", "record", "events")
+
+    common: _Common
+    round: int
+    turn: int
+    finished: bool
+    sizes: tuple[int, ...]
+    played: tuple[tuple[int, ...], ...]
+    counts: tuple[tuple[int, ...], ...]
+    events: tuple[Event, ...]
+
+    #: the round in play's public record, as tuples: (actions, auto turns, decisions), or None
+    record: tuple[tuple[tuple[int, ...], ...], tuple[int, ...], tuple[Any, ...]] | None
 
 
 class _Seen:
     """What a view of a state without card effects, a dummy or a pending decision (the
     common case) holds: the seat's knowledge as tuples, with the cards it cannot see
     laid out as :func:`_plain_canonical` lays them out. Cheaper to make than the world
-    itself, which :meth:`world` builds from it only when it is asked for."""
+    itself, which :meth:`state` builds from it only when it is asked for. What every
+    seat sees (``public``) and what changes only between rounds (``ended``, ``dealt``:
+    the ended rounds and the hands dealt in the round in play, as this seat saw them)
+    are shared."""
 
-    __slots__ = (
-        "game",
-        "round",
-        "turn",
-        "finished",
-        "winners",
-        "seat",
-        "hands",
-        "sizes",
-        "held",
-        "unseen",
-        "played",
-        "counts",
-        "kept_cards",
-        "kept_counts",
-        "round_scores",
-        "game_end_scores",
-        "scorings",
-        "ended",
-        "current",
-        "reserves",
-        "events",
-        "sheet",
-    )
+    __slots__ = ("seat", "public", "ended", "dealt", "hands", "held", "unseen")
 
     # a state without card effects, a dummy or a decision (what the view's answers read)
     controller = -1
     pending = None
     book = None
 
-    def __init__(self, state: State, seat: int, held: dict[int, list[int]]) -> None:
-        part = _round_part(state, seat)
-        (
-            self.game,
-            self.winners,
-            self.kept_cards,
-            self.kept_counts,
-            self.round_scores,
-            self.game_end_scores,
-            self.scorings,
-            self.ended,
-            self.reserves,
-            self.sheet,
-            rest,
-            dealt,
-        ) = part
-        self.round = state.round
-        self.turn = state.turn
-        self.finished = state.finished
-        hands: list[tuple[int, ...]] = []
-        hidden: list[int] = []
-        for other, hand in enumerate(state.hands):
-            if other == seat:
-                hands.append(tuple(hand))
-            elif other in held:
-                hands.append(tuple(sorted(hand)))
-            else:  # laid out when the world is made, from the counts of the unseen cards
-                hidden += hand
-                hands.append(())
-        if hidden:
-            unseen = list(rest)
-            for c in hidden:
-                unseen[c] += 1
-            self.unseen = tuple(unseen)
-        else:  # every other hand held: the undealt deck alone is unseen
-            self.unseen = rest
-        self.seat = seat
-        self.sizes = tuple(map(len, state.hands))
-        self.hands = tuple(hands)
-        self.held = tuple(sorted(held))
-        self.played = tuple(map(tuple, state.played))
-        self.counts = tuple(map(tuple, state.counts))
-        history = state.history
-        current = history[-1] if history and history[-1].tables is None else None
-        self.current = None if current is None else _frozen_record(current, seat, dealt)
-        events = state.events
-        if events and any(isinstance(x, list) for e in events for x in e.what):
-            events = tuple(
-                Event(e.round, e.turn, e.after, tuple(x[:] if isinstance(x, list) else x for x in e.what))
-                for e in events
-            )
-        self.events = events
+    seat: int
+    public: _Public
+    ended: tuple[RoundRecord, ...]
+    dealt: tuple[tuple[int, ...], ...] | None
+    #: per seat: its own hand, the hands it has held (sorted), () for the others
+    hands: tuple[tuple[int, ...], ...]
+    #: the seats whose hands it has held this round
+    held: tuple[int, ...]
+    #: how many of each card type it cannot see (the other hands and the undealt deck)
+    unseen: tuple[int, ...]
+
+    @property
+    def game(self) -> Game:
+        return self.public.common.game
+
+    @property
+    def round(self) -> int:
+        return self.public.round
+
+    @property
+    def turn(self) -> int:
+        return self.public.turn
+
+    @property
+    def finished(self) -> bool:
+        return self.public.finished
+
+    @property
+    def sizes(self) -> tuple[int, ...]:
+        return self.public.sizes
+
+    @property
+    def played(self) -> tuple[tuple[int, ...], ...]:
+        return self.public.played
+
+    @property
+    def counts(self) -> tuple[tuple[int, ...], ...]:
+        return self.public.counts
+
+    @property
+    def events(self) -> tuple[Event, ...]:
+        return self.public.events
+
+    @property
+    def winners(self) -> tuple[int, ...]:
+        return self.public.common.winners
+
+    @property
+    def kept_cards(self) -> tuple[tuple[int, ...], ...]:
+        return self.public.common.kept_cards
+
+    @property
+    def kept_counts(self) -> tuple[tuple[int, ...], ...]:
+        return self.public.common.kept_counts
+
+    @property
+    def round_scores(self) -> tuple[tuple[int, ...], ...]:
+        return self.public.common.round_scores
 
     @property
     def history(self) -> tuple[RoundRecord, ...]:
-        return self.ended if self.current is None else (*self.ended, self.current)
+        current = self._current()
+        return self.ended if current is None else (*self.ended, current)
+
+    def _current(self) -> RoundRecord | None:
+        """The record of the round in play as this seat saw it, every part a tuple (a
+        snapshot: the real one grows turn by turn)."""
+        record = self.public.record
+        if record is None:
+            return None
+        new = RoundRecord.__new__(RoundRecord)
+        frozen: Any = new  # its parts are tuples where the class has lists
+        frozen.hands = self.dealt
+        frozen.actions, frozen.auto_turns, frozen.decisions = record
+        frozen.controllers = ()
+        frozen.drawn = ()
+        frozen.tables = None
+        frozen.counts = None
+        frozen.turned = None
+        return new
 
     def acting_seats(self) -> tuple[int, ...]:
-        return tuple(range(self.game.num_players))
+        return tuple(range(self.public.common.game.num_players))
 
     def totals(self) -> list[int]:
-        return list(map(sum, zip(self.game_end_scores, *self.round_scores)))
+        common = self.public.common
+        return list(map(sum, zip(common.game_end_scores, *common.round_scores)))
 
     def state(self) -> State:
         """The world: a new engine state laid out as the view's (its own lists)."""
+        public = self.public
+        common = public.common
         w = State.__new__(State)
-        w.game = self.game
+        w.game = common.game
         w.seed = WORLD_SEED
         # the unseen cards sorted, dealt back into the hands not held, then the deck
         pool = [c for c, k in enumerate(self.unseen) for _ in range(k)]
         hands = w.hands = list(map(list, self.hands))
         at = 0
-        for other, n in enumerate(self.sizes):
+        for other, n in enumerate(public.sizes):
             if other != self.seat and other not in self.held:
                 hands[other] = pool[at : at + n]
                 at += n
         w.deck = pool[at:]
         w.deck_pos = 0
         w.forced_deals = None
-        w.round = self.round
-        w.turn = self.turn
-        w.played = list(map(list, self.played))
-        w.counts = list(map(list, self.counts))
-        w.kept_cards = list(map(list, self.kept_cards))
-        w.kept_counts = list(map(list, self.kept_counts))
-        w.round_scores = list(map(list, self.round_scores))
-        w.game_end_scores = list(self.game_end_scores)
-        w.scorings = list(self.scorings)
+        w.round = public.round
+        w.turn = public.turn
+        w.played = list(map(list, public.played))
+        w.counts = list(map(list, public.counts))
+        w.kept_cards = list(map(list, common.kept_cards))
+        w.kept_counts = list(map(list, common.kept_counts))
+        w.round_scores = list(map(list, common.round_scores))
+        w.game_end_scores = list(common.game_end_scores)
+        w.scorings = list(common.scorings)
         w.sheet = None
         history = w.history = list(self.ended)
-        if self.current is not None:
-            history.append(_thawed_record(self.current))
+        current = self._current()
+        if current is not None:
+            history.append(_thawed_record(current))
         w.controller = -1
         w.drawn = []
         w.dummy_piles = []
-        w.reserves = list(map(list, self.reserves))
-        w.finished = self.finished
-        w.winners = list(self.winners)
+        w.reserves = list(map(list, common.reserves))
+        w.finished = public.finished
+        w.winners = list(common.winners)
         w.pending = None
         w.book = None
-        events = self.events
-        if events and any(isinstance(x, list) for e in events for x in e.what):
-            events = tuple(
-                Event(e.round, e.turn, e.after, tuple(x[:] if isinstance(x, list) else x for x in e.what))
-                for e in events
-            )
-        w.events = events
-        if self.sheet:
-            game = self.game
+        w.events = public.events  # immutable: shared
+        if common.sheet:
+            game = common.game
             w.sheet = ScoreSheet(
                 game.ruleset, game.num_players, game.num_seats, w.scorings[:-1], w.scorings[-1], w.kept_tableau()
             )
         return w
 
 
-#: what a state keeps from one round end to the next, as views hold it: (id of the
-#: state's list of scorings, seat) -> (that list, when, the parts). The list (a
-#: state's own: a clone copies it) stands for its state, which is not kept here.
-_ROUNDS: dict[tuple[int, int], tuple[list[Scoring], tuple[Any, ...], tuple[Any, ...]]] = {}
+#: what a state keeps from one round end to the next, as views hold it: id of the
+#: state's list of scorings -> (that list, when, the shared part, how many of each
+#: card type the undealt deck holds). The list (a state's own: a clone copies it)
+#: stands for its state, which is not kept here.
+_ROUNDS: dict[int, tuple[list[Scoring], tuple[Any, ...], _Common, tuple[int, ...]]] = {}
+#: the same for what one seat saw of the rounds: (id of the list, seat) -> (the list,
+#: when, the ended rounds as the seat saw them, the hands dealt in the round in play as it saw them)
+_SEAT_ROUNDS: dict[tuple[int, int], tuple[list[Scoring], tuple[Any, ...], Any, Any]] = {}
 
 
-def _round_part(state: State, seat: int) -> tuple[Any, ...]:
-    """The parts of a :class:`_Seen` that change only when a round ends or is dealt
-    (a state without card effects changes its kept cards, scores, records, reserves
-    and deck only then): made once a round and shared by the seat's views, as
-    tuples. In order: the twin game, the winners, the kept cards and their counts,
-    the round scores, the game-end scores, the scorings, the ended rounds as the seat
-    saw them, the reserves (sorted), whether there is a score sheet, how many of
-    each card the undealt deck holds, and the hands dealt in the round in play as the seat saw them."""
+def _when(state: State) -> tuple[Any, ...]:
+    """What tells one round's part of a state from the next (:data:`_ROUNDS`): a state
+    without card effects changes its kept cards, scores, records, reserves and deck
+    only when a round ends or is dealt."""
+    return (len(state.history), len(state.scorings), state.finished, state.deck_pos, id(state.deck))
+
+
+def _round_common(state: State, when: tuple[Any, ...]) -> tuple[_Common, tuple[int, ...]]:
+    """The shared part of a round (made once a round) and how many of each card type
+    the undealt deck holds (never handed to a view that has other hands to hide)."""
     scorings = state.scorings
-    history = state.history
-    when = (len(history), len(scorings), state.finished, state.deck_pos, id(state.deck))
-    key = (id(scorings), seat)
-    found = _ROUNDS.get(key)
+    found = _ROUNDS.get(id(scorings))
     if found is not None and found[0] is scorings and found[1] == when:
-        return found[2]
-    current = history[-1] if history and history[-1].tables is None else None
-    ended = history[:-1] if current is not None else history
-    part = (
-        twin_game(state.game),
-        tuple(state.winners),
-        tuple(map(tuple, state.kept_cards)),
-        tuple(map(tuple, state.kept_counts)),
-        tuple(map(tuple, state.round_scores)),
-        tuple(state.game_end_scores),
-        tuple(_shared_scoring(s) for s in state.scorings),
-        tuple(_ended_record(r, seat) for r in ended),
-        tuple(tuple(sorted(r)) for r in state.reserves),
-        state.sheet is not None,
-        _card_counts(state.deck, state.deck_pos, state.game.num_card_types),
-        None if current is None else tuple(tuple(h) if s == seat else () for s, h in enumerate(current.hands)),
-    )
+        return found[2], found[3]
+    common = _Common.__new__(_Common)
+    common.game = twin_game(state.game)
+    common.winners = tuple(state.winners)
+    common.kept_cards = tuple(map(tuple, state.kept_cards))
+    common.kept_counts = tuple(map(tuple, state.kept_counts))
+    common.round_scores = tuple(map(tuple, state.round_scores))
+    common.game_end_scores = tuple(state.game_end_scores)
+    common.scorings = tuple(_shared_scoring(s) for s in scorings)
+    common.reserves = tuple(tuple(sorted(r)) for r in state.reserves)
+    common.sheet = state.sheet is not None
+    rest = _card_counts(state.deck, state.deck_pos, state.game.num_card_types)
     if len(_ROUNDS) >= _ENDED_SIZE:
         _ROUNDS.clear()
-    _ROUNDS[key] = (scorings, when, part)  # the list kept with it: its id is not reused meanwhile
-    return part
+    _ROUNDS[id(scorings)] = (scorings, when, common, rest)  # the list kept with it: its id is not reused meanwhile
+    return common, rest
+
+
+def _seat_round(state: State, seat: int, when: tuple[Any, ...]) -> tuple[Any, Any]:
+    """The ended rounds and the hands dealt in the round in play as ``seat`` saw them
+    (made once a round, every part a tuple, shared by the seat's views)."""
+    scorings = state.scorings
+    key = (id(scorings), seat)
+    found = _SEAT_ROUNDS.get(key)
+    if found is not None and found[0] is scorings and found[1] == when:
+        return found[2], found[3]
+    history = state.history
+    current = history[-1] if history and history[-1].tables is None else None
+    ended = tuple(_ended_record(r, seat) for r in (history[:-1] if current is not None else history))
+    dealt = None if current is None else tuple(tuple(h) if s == seat else () for s, h in enumerate(current.hands))
+    if len(_SEAT_ROUNDS) >= _ENDED_SIZE:
+        _SEAT_ROUNDS.clear()
+    _SEAT_ROUNDS[key] = (scorings, when, ended, dealt)
+    return ended, dealt
 
 
 def _card_counts(cards: list[int], start: int, num_card_types: int) -> tuple[int, ...]:
@@ -455,30 +561,29 @@ def _card_counts(cards: list[int], start: int, num_card_types: int) -> tuple[int
     return tuple(counts)
 
 
-def _frozen_record(record: RoundRecord, seat: int, hands: tuple[tuple[int, ...], ...]) -> RoundRecord:
-    """The record of the round in play as ``seat`` saw it, every part a tuple (a
-    snapshot: the real one grows turn by turn); ``hands``: its dealt hands as the seat saw them."""
-    new = RoundRecord.__new__(RoundRecord)
-    frozen: Any = new  # its parts are tuples where the class has lists
-    frozen.hands = hands
-    frozen.actions = tuple(map(tuple, record.actions))
-    frozen.auto_turns = tuple(record.auto_turns)
-    controllers = frozen.controllers = tuple(record.controllers)
-    drawn = record.drawn
-    frozen.drawn = (
-        tuple(tuple(d) if t < len(controllers) and controllers[t] == seat else () for t, d in enumerate(drawn))
-        if drawn
-        else ()
-    )
-    frozen.tables = None
-    frozen.counts = record.counts
-    frozen.decisions = tuple(record.decisions)
-    frozen.turned = record.turned
-    return new
+#: the turns of the rounds in play as views hold them, made a turn at a time: id of
+#: the real record -> (the record, how many turns, those turns as tuples)
+_TURNS: dict[int, tuple[RoundRecord, int, tuple[tuple[int, ...], ...]]] = {}
+
+
+def _public_record(record: RoundRecord) -> tuple[Any, ...]:
+    """The public parts of the round in play, as tuples: its turns (each turn's made
+    once, when first seen: the engine only ever adds turns), auto turns and decisions."""
+    actions = record.actions
+    n = len(actions)
+    found = _TURNS.get(id(record))
+    if found is not None and found[0] is record and found[1] <= n:
+        turns = found[2] if found[1] == n else found[2] + tuple(map(tuple, actions[found[1] :]))
+    else:
+        turns = tuple(map(tuple, actions))
+    if len(_TURNS) >= _ENDED_SIZE:
+        _TURNS.clear()
+    _TURNS[id(record)] = (record, n, turns)  # the record kept with it: its id is not reused meanwhile
+    return (turns, tuple(record.auto_turns), tuple(record.decisions))
 
 
 def _thawed_record(frozen: RoundRecord) -> RoundRecord:
-    """A record of the round in play made from :func:`_frozen_record`'s, as
+    """A record of the round in play made from a view's frozen one, as
     :func:`_seen_record` makes it: lists where the engine keeps lists."""
     parts: Any = frozen
     new = RoundRecord.__new__(RoundRecord)
@@ -492,6 +597,103 @@ def _thawed_record(frozen: RoundRecord) -> RoundRecord:
     new.decisions = list(parts.decisions)
     new.turned = parts.turned
     return new
+
+
+class Views:
+    """The views of one state at one moment, seat by seat, made on demand: what every
+    seat sees is read once and shared by the views (the loop that asks bots makes one
+    for each turn). The state must not change while its views are made; nothing here
+    is reachable from a view."""
+
+    __slots__ = ("_state", "_plain", "_public", "_rest", "_when", "_sorted")
+
+    def __init__(self, state: State) -> None:
+        self._state = state
+        self._public: _Public | None = None
+        self._sorted: dict[int, tuple[int, ...]] = {}
+        history = state.history
+        self._plain = (
+            state.book is None
+            and state.pending is None
+            and state.controller < 0
+            and not state.dummy_piles
+            and not (history and history[-1].tables is None and (history[-1].drawn or history[-1].controllers))
+        )
+
+    def __call__(self, seat: int) -> SeatView:
+        """The view of ``seat``."""
+        view = object.__new__(SeatView)
+        self.fill(view, seat)
+        return view
+
+    def _shared(self) -> _Public:
+        """What every seat sees now (made on first use)."""
+        state = self._state
+        when = self._when = _when(state)
+        common, self._rest = _round_common(state, when)
+        public = _Public.__new__(_Public)
+        public.common = common
+        public.round = state.round
+        public.turn = state.turn
+        public.finished = state.finished
+        public.sizes = tuple(map(len, state.hands))
+        public.played = tuple(map(tuple, state.played))
+        public.counts = tuple(map(tuple, state.counts))
+        history = state.history
+        public.record = _public_record(history[-1]) if history and history[-1].tables is None else None
+        public.events = _shared_events(state.events)
+        self._public = public
+        return public
+
+    def fill(self, view: SeatView, seat: int) -> None:
+        """Make ``view`` (a new :class:`SeatView`, its slots not yet set) the view of ``seat``."""
+        state = self._state
+        game = state.game
+        if not 0 <= seat < game.num_seats:
+            raise ValueError(f"no seat {seat} at a table of {game.num_seats}")
+        held = game.procedure.known_hands(state, seat)
+        _set = _SET
+        _set(view, "_seat", seat)
+        if not self._plain:
+            _set(view, "_known", MappingProxyType(_known(state, seat, held)))
+            _set(view, "_world", _world_of(state, seat, held))
+            _set(view, "_legal", None)
+            return
+        # (no card effects, dummy or decision) the world is made only if a bot asks
+        # for it; the legal moves now (the seat's own: its hand, its table), as every
+        # bot asks for them
+        public = self._public
+        if public is None:
+            public = self._shared()
+        seen = _Seen.__new__(_Seen)
+        seen.seat = seat
+        seen.public = public
+        seen.ended, seen.dealt = _seat_round(state, seat, self._when)
+        shown = self._sorted
+        rest = self._rest
+        hands: list[tuple[int, ...]] = []
+        unseen: list[int] | None = None
+        for other, hand in enumerate(state.hands):
+            if other == seat:
+                hands.append(tuple(hand))
+            elif other in held:
+                cards = shown.get(other)
+                if cards is None:
+                    cards = shown[other] = tuple(sorted(hand))
+                hands.append(cards)
+            else:  # laid out when the world is made, from the counts of the unseen cards
+                if unseen is None:
+                    unseen = list(rest)
+                for c in hand:
+                    unseen[c] += 1
+                hands.append(())
+        # every other hand held: the undealt deck alone is unseen
+        seen.unseen = rest if unseen is None else tuple(unseen)
+        seen.hands = tuple(hands)
+        seen.held = tuple(sorted(held))
+        _set(view, "_known", None)
+        _set(view, "_world", seen)
+        _set(view, "_legal", tuple(state.legal_actions(seat)))
 
 
 #: how a view sets its slots (its own __setattr__ refuses)
@@ -517,23 +719,7 @@ class SeatView:
     _legal: tuple[int, ...] | None
 
     def __init__(self, state: State, seat: int) -> None:
-        game = state.game
-        if not 0 <= seat < game.num_seats:
-            raise ValueError(f"no seat {seat} at a table of {game.num_seats}")
-        held = game.procedure.known_hands(state, seat)
-        _set = _SET
-        _set(self, "_seat", seat)
-        if state.book is None and state.pending is None and state.controller < 0 and not state.dummy_piles:
-            # (no card effects, dummy or decision) the world is made only if a bot asks
-            # for it; the legal moves now (the seat's own: its hand, its table), as
-            # every bot asks for them
-            _set(self, "_known", None)
-            _set(self, "_world", _Seen(state, seat, held))
-            _set(self, "_legal", tuple(state.legal_actions(seat)))
-        else:
-            _set(self, "_known", MappingProxyType(_known(state, seat, held)))
-            _set(self, "_world", _world_of(state, seat, held))
-            _set(self, "_legal", None)
+        Views(state).fill(self, seat)
 
     def _as_world(self) -> State:
         """The view's world as an engine state, to read (never handed out): its own, or
@@ -948,4 +1134,263 @@ def seat_view(state: State, seat: int) -> SeatView:
 def as_view(seen: SeatView | State, seat: int) -> SeatView:
     """The view of ``seat``: ``seen`` itself when it is one, else the view of the state
     ``seen`` (for callers of bots written before views)."""
-    return seen if type(seen) is SeatView else SeatView(seen, seat)  # type: ignore[arg-type]
+    return seen if isinstance(seen, SeatView) else SeatView(seen, seat)
+
+
+# ---------------------------------------------------------------------- trusted bots
+
+#: the states that views of trusted bots read while the bot acts: id of the view -> the state
+_LIVE: dict[int, State] = {}
+
+
+def act_on_view(act: Callable[[SeatView, int], Any], state: State, seat: int) -> tuple[Any, bool]:
+    """``act(view, seat)`` for a built-in bot whose code is known (``act``: its
+    method), on a view of ``seat`` that reads what it is asked when asked instead of
+    copying everything first: the answers of :func:`seat_view`'s view, read while
+    ``state`` stands still. Nothing reachable from the view leads to the state (the
+    view finds it here, by its id, only while the bot acts), and a view kept past the
+    move, or asked for what it does not read quickly (a world, the history, ...),
+    becomes the view :func:`seat_view` makes first. The action, and whether it is legal."""
+    global _LAST_TWIN
+    game = state.game
+    last = _LAST_TWIN  # one read: another thread may replace it
+    if last[0] is game:
+        twin = last[1]
+    else:
+        twin = twin_game(game)
+        _LAST_TWIN = (game, twin)
+    legal = tuple(state.legal_actions(seat))  # every bot asks for them
+    view = object.__new__(_LazyView)
+    _SET_SEAT(view, seat)
+    _SET_WORLD(view, twin)  # until it is made whole: the game, all it holds
+    _SET_LEGAL(view, legal)  # (its known hands are set when it is made whole)
+    key = id(view)
+    _LIVE[key] = state
+    try:
+        action = act(view, seat)
+    finally:
+        if getrefcount(view) > _ALONE and type(view) is _LazyView:
+            _seal(view)  # kept: it must answer as now once the game moves on
+        del _LIVE[key]
+    return action, type(action) is int and action in legal
+
+
+def _alone() -> int:
+    """What ``getrefcount`` says of a view held by nothing but :func:`act_on_view`'s name for it."""
+    view = object.__new__(_LazyView)
+    return getrefcount(view)
+
+
+#: the game of the last view :func:`act_on_view` made, and its twin
+_LAST_TWIN: tuple[Any, Game | None] = (None, None)
+#: how :func:`act_on_view` sets a view's slots (quicker than :data:`_SET` by name)
+_SET_SEAT = vars(SeatView)["_seat"].__set__
+_SET_WORLD = vars(SeatView)["_world"].__set__
+_SET_LEGAL = vars(SeatView)["_legal"].__set__
+
+
+def _seal(view: SeatView) -> None:
+    """``view`` (a trusted bot's, reading its state) becomes the view :func:`seat_view` makes."""
+    Views(_LIVE[id(view)]).fill(view, view.seat)
+    _SET(view, "__class__", SeatView)
+
+
+class _LazyView(SeatView):
+    """The view a trusted bot is handed (:func:`act_on_view`): what the built-in bots
+    read, read off the state while the bot acts, as copies equal to the answers of
+    the view :func:`seat_view` makes; anything else makes it that view first."""
+
+    __slots__ = ()
+
+    @property
+    def seat(self) -> int:
+        return self._seat
+
+    @property
+    def game(self) -> Game:
+        game: Any = self._world  # the twin game, until it is made whole
+        return game  # type: ignore[no-any-return]
+
+    @property
+    def ruleset(self) -> CompiledRuleset:
+        return _LIVE[id(self)].game.ruleset
+
+    @property
+    def players(self) -> int:
+        return _LIVE[id(self)].game.num_players
+
+    @property
+    def num_seats(self) -> int:
+        return _LIVE[id(self)].game.num_seats
+
+    @property
+    def num_card_types(self) -> int:
+        return _LIVE[id(self)].game.num_card_types
+
+    @property
+    def rounds(self) -> int:
+        return _LIVE[id(self)].game.ruleset.rounds
+
+    @property
+    def round(self) -> int:
+        return _LIVE[id(self)].round
+
+    @property
+    def turn(self) -> int:
+        return _LIVE[id(self)].turn
+
+    @property
+    def finished(self) -> bool:
+        return _LIVE[id(self)].finished
+
+    def is_terminal(self) -> bool:
+        return _LIVE[id(self)].finished
+
+    @property
+    def hand(self) -> tuple[int, ...]:
+        return tuple(_LIVE[id(self)].hands[self._seat])
+
+    @property
+    def hand_sizes(self) -> tuple[int, ...]:
+        return tuple(map(len, _LIVE[id(self)].hands))
+
+    @property
+    def tables(self) -> tuple[tuple[int, ...], ...]:
+        return tuple(map(tuple, _LIVE[id(self)].played))
+
+    @property
+    def table_counts(self) -> tuple[tuple[int, ...], ...]:
+        return tuple(map(tuple, _LIVE[id(self)].counts))
+
+    played = tables
+    counts = table_counts
+
+    def tableau(self) -> Tableau:
+        w = _LIVE[id(self)]
+        turned = w.turned() if w.book is not None and w.book.under else None
+        return Tableau(list(map(list, w.counts)), list(map(list, w.played)), w.round + 1, turned)
+
+    def kept_tableau(self) -> Tableau:
+        w = _LIVE[id(self)]
+        rounds = w.game.ruleset.rounds
+        return Tableau(list(map(list, w.kept_counts)), list(map(list, w.kept_cards)), min(w.round + 1, rounds))
+
+    @property
+    def kept(self) -> tuple[tuple[int, ...], ...]:
+        return tuple(map(tuple, _LIVE[id(self)].kept_cards))
+
+    kept_cards = kept
+
+    @property
+    def kept_counts(self) -> tuple[tuple[int, ...], ...]:
+        return tuple(map(tuple, _LIVE[id(self)].kept_counts))
+
+    @property
+    def controls_dummy(self) -> bool:
+        return _LIVE[id(self)].controller == self._seat
+
+    def acting_seats(self) -> tuple[int, ...]:
+        w = _LIVE[id(self)]
+        return () if w.finished else w.acting_seats()
+
+    @property
+    def pending(self) -> Decision | None:
+        p = _LIVE[id(self)].pending
+        return p if p is not None and p.seat == self._seat else None
+
+    @property
+    def deciding_seat(self) -> int | None:
+        p = _LIVE[id(self)].pending
+        return p.seat if p is not None else None
+
+    def legal_actions(self, seat: int | None = None) -> list[int]:
+        if seat is not None and seat != self._seat:
+            raise ValueError(f"the view of seat {self._seat} does not know the moves of seat {seat}")
+        legal: Any = self._legal  # read when it was made
+        return list(legal)
+
+    def is_legal(self, action: object) -> bool:
+        legal: Any = self._legal
+        return type(action) is int and action in legal
+
+    def decode_action(self, action: int) -> tuple[tuple[int, ...], int | None]:
+        return _LIVE[id(self)].game.decode_action(action)
+
+    def encode_action(self, cards: Sequence[int], dummy: int | None = None) -> int:
+        return _LIVE[id(self)].game.encode_action(cards, dummy)
+
+    @property
+    def families(self) -> tuple[str, ...]:
+        return _LIVE[id(self)].game.families
+
+    @property
+    def done_action(self) -> int:
+        return _LIVE[id(self)].game.done_action
+
+    @property
+    def cards(self) -> tuple[CardType, ...]:
+        return _LIVE[id(self)].game.ruleset.catalogue.cards
+
+    def card_id(self, card: int) -> str:
+        return _LIVE[id(self)].game.ruleset.catalogue.cards[card].id
+
+    def card_name(self, card: int) -> str:
+        return _LIVE[id(self)].game.ruleset.catalogue.cards[card].name
+
+    def card_index(self, card_id: str) -> int:
+        return _LIVE[id(self)].game.ruleset.catalogue.index_of(card_id)
+
+    @property
+    def scores(self) -> tuple[int, ...]:
+        return tuple(_LIVE[id(self)].totals())
+
+    def totals(self) -> list[int]:
+        return _LIVE[id(self)].totals()
+
+    @property
+    def round_scores(self) -> tuple[tuple[int, ...], ...]:
+        return tuple(map(tuple, _LIVE[id(self)].round_scores))
+
+    @property
+    def winners(self) -> tuple[int, ...]:
+        return tuple(_LIVE[id(self)].winners)
+
+    def sample_world(self, random: Any) -> State:
+        # the full view's: its world dealt again, detached (the world itself only a step)
+        state = _LIVE[id(self)]
+        seat = self._seat
+        held = state.game.procedure.known_hands(state, seat)
+        draw = getattr(random, "random", random)
+        return _detach(_world_of(state, seat, held, detach=False).resample_hidden(seat, draw), seat)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        _seal(self)
+        return SeatView.__reduce__(self)
+
+
+def _sealing(name: str, member: Any) -> Any:
+    """``member`` of :class:`SeatView` for a :class:`_LazyView`: it becomes the full view first."""
+    if isinstance(member, property):
+
+        def get(self: SeatView) -> Any:
+            _seal(self)
+            return getattr(self, name)
+
+        return property(get, doc=member.__doc__)
+
+    def call(self: SeatView, *args: Any, **kwargs: Any) -> Any:
+        _seal(self)
+        return getattr(self, name)(*args, **kwargs)
+
+    call.__doc__ = member.__doc__
+    return call
+
+
+for _name, _member in list(vars(SeatView).items()):
+    # every other answer of a view: made by the full view
+    if _name in vars(_LazyView) or _name.startswith("__") or not (callable(_member) or isinstance(_member, property)):
+        continue
+    setattr(_LazyView, _name, _sealing(_name, _member))
+
+#: what ``getrefcount`` says of a view nothing keeps (:func:`act_on_view`)
+_ALONE = _alone()

@@ -26,7 +26,8 @@ from typing import Any, Protocol
 
 from ruledraft.engine.encoding import encoder_for
 from ruledraft.engine.records import Observation
-from ruledraft.engine.view import SeatView, as_view
+from ruledraft.engine.state import State
+from ruledraft.engine.view import SeatView, act_on_view, as_view
 from ruledraft.play.bot_specs import (
     BotFailure,
     BotKind,
@@ -42,6 +43,7 @@ from ruledraft.play.bot_specs import (
 from ruledraft.play.gains import Baseline, kept_now, returned_card, sampled_gains, with_cards
 from ruledraft.play.ismcts import ISMCTSAgent
 from ruledraft.play.planner import PlannerAgent
+from ruledraft.tableau import Tableau
 
 __all__ = [
     "Agent",
@@ -60,6 +62,7 @@ __all__ = [
     "observe",
     "parse_bot",
     "register_agent",
+    "seat_mover",
     "time_budget_note",
 ]
 
@@ -160,7 +163,15 @@ def checked_act(agent: Agent, name: str, seen: Any, seat: int, seed: int, *, for
     """``agent.act(view, seat)`` on the seat's view (``seen``: the view, or the live
     state to make it of), with a :class:`BotFailure` naming the bot, the seat, the
     game's seed and the action if its move is not legal, or, for a bot from outside
-    (``foreign``), if it raises."""
+    (``foreign``), if it raises. A built-in bot whose code reads its view only
+    (:data:`_READS_ONLY`) is handed a view that reads the state when asked
+    (:func:`ruledraft.engine.view.act_on_view`): the same answers, without copying
+    what it does not read."""
+    if type(seen) is State and type(agent) in _READS_ONLY:
+        action, legal = act_on_view(agent.act, seen, seat)
+        if not legal:
+            raise BotFailure(f"bot '{name}' at seat {seat} chose {action!r}, not a legal action (game seed {seed})")
+        return action
     view = as_view(seen, seat)
     if foreign:
         try:
@@ -173,6 +184,22 @@ def checked_act(agent: Agent, name: str, seen: Any, seat: int, seed: int, *, for
     if not view.is_legal(action):
         raise BotFailure(f"bot '{name}' at seat {seat} chose {action!r}, not a legal action (game seed {seed})")
     return action
+
+
+def seat_mover(agent: Agent, name: str, state: State, seed: int, *, foreign: bool) -> Callable[[int], int]:
+    """``checked_act`` on ``state`` for one agent, as a function of the seat, for the
+    loop that asks the bots of one game turn after turn."""
+    if type(agent) in _READS_ONLY:
+        act = agent.act
+
+        def quick(seat: int) -> int:
+            action, legal = act_on_view(act, state, seat)
+            if not legal:
+                raise BotFailure(f"bot '{name}' at seat {seat} chose {action!r}, not a legal action (game seed {seed})")
+            return action
+
+        return quick
+    return lambda seat: checked_act(agent, name, state, seat, seed, foreign=foreign)
 
 
 def observe(state, seat: int) -> tuple[Observation, list[float]]:
@@ -230,7 +257,7 @@ class GreedyAgent:
         self._rng = random.Random(seed)
 
     def act(self, view, seat: int) -> int:
-        state = as_view(view, seat)  # reads as a state does
+        state = view if isinstance(view, SeatView) else SeatView(view, seat)  # reads as a state does
         legal = state.legal_actions()
         if len(legal) == 1:
             return legal[0]
@@ -240,7 +267,10 @@ class GreedyAgent:
         K = game.num_card_types
         kept = game.kept
         score_kept = bool(game.ruleset.game_rules)
-        this_round = Baseline(state.tableau(), seat)
+        # the tables read once for every move (a view's answers are copies)
+        round_t = state.tableau()
+        this_round = Baseline(round_t, seat)
+        kept_t: list[Any] = []  # the cards kept to game end, read when first needed
         to_game_end = None
         best: list[int] = []
         best_gain = None
@@ -250,18 +280,22 @@ class GreedyAgent:
                 gain = this_round.gain(game.round_rules_reading[action], action)
                 if kept[action] and score_kept:
                     if to_game_end is None:
-                        to_game_end = Baseline(kept_now(state), seat)
+                        if not kept_t:
+                            kept_t.append(kept_now(state))
+                        to_game_end = Baseline(kept_t[0], seat)
                     gain += to_game_end.gain(game.game_rules_reading[action], action)
             else:
-                gain = self._gain(state, seat, action)
+                gain = self._gain(state, seat, action, round_t, kept_t)
             if best_gain is None or gain > best_gain:
                 best_gain, best = gain, [action]
             elif gain == best_gain:
                 best.append(action)
         return best[0] if len(best) == 1 else self._rng.choice(best)
 
-    def _gain(self, state, seat: int, action: int) -> int:
-        """Score change for any action: several cards, a dummy's card, kept cards."""
+    def _gain(self, state, seat: int, action: int, round_t: Tableau, kept_t: list[Any]) -> int:
+        """Score change for any action: several cards, a dummy's card, kept cards.
+        ``round_t``: this round's tables; ``kept_t``: the cards kept to game end once
+        read (empty until then: read here when needed)."""
         game = state.game
         ruleset = game.ruleset
         cards, dummy_card = game.decode_action(action)
@@ -272,7 +306,6 @@ class GreedyAgent:
             changed.add(returned)
         if dummy_card is not None:
             changed.add(dummy_card)
-        round_t = state.tableau()
         hyp = with_cards(round_t, seat, cards, returned)
         if dummy_card is not None and dummy_seat is not None:
             hyp = with_cards(hyp, dummy_seat, (dummy_card,), None)
@@ -285,12 +318,14 @@ class GreedyAgent:
         kept_cards = tuple(c for c in cards if kept[c])
         kept_dummy = dummy_card is not None and kept[dummy_card]
         if (kept_cards or kept_dummy) and ruleset.game_rules:
-            kept_t = kept_now(state)
-            hyp_k = with_cards(kept_t, seat, kept_cards, None) if kept_cards else kept_t
+            if not kept_t:
+                kept_t.append(kept_now(state))
+            kept_now_t = kept_t[0]
+            hyp_k = with_cards(kept_now_t, seat, kept_cards, None) if kept_cards else kept_now_t
             if kept_dummy and dummy_card is not None and dummy_seat is not None:
                 hyp_k = with_cards(hyp_k, dummy_seat, (dummy_card,), None)
             for rule in ruleset.game_rules:
-                gain += rule.score_seat(hyp_k, seat) - rule.score_seat(kept_t, seat)
+                gain += rule.score_seat(hyp_k, seat) - rule.score_seat(kept_now_t, seat)
         return gain
 
 
@@ -414,6 +449,10 @@ class ValueAgent:
                 best.append(action)
         return best[0] if len(best) == 1 else self._rng.choice(best)
 
+
+#: the built-in bots handed views that read the state when asked (:func:`checked_act`):
+#: their code, here, asks its view only and keeps nothing of it past its move
+_READS_ONLY: frozenset[type] = frozenset({GreedyAgent, ValueAgent, FirstAgent})
 
 register_agent("random", RandomAgent)
 register_agent(

@@ -26,7 +26,7 @@ from ruledraft.engine.seeds import bot_seed, bot_seeds, game_seed  # noqa: F401 
 from ruledraft.engine.state import MAX_SEED, Game, State
 from ruledraft.language.ruleset import CompiledRuleset
 from ruledraft.play import executor
-from ruledraft.play.agents import checked_act, is_foreign, make_agent, parse_bot
+from ruledraft.play.agents import is_foreign, make_agent, parse_bot, seat_mover
 from ruledraft.play.bot_specs import absolute_spec
 from ruledraft.play.engines import kernel_for
 from ruledraft.play.executor import (  # noqa: F401 - where they have long been imported from
@@ -148,7 +148,7 @@ def _mover(state: State, agent: Any, uniform: Any, name: str, alien: bool, seed:
     if uniform is not None:
         sample = state.sample_action
         return lambda s: sample(s, uniform)
-    return lambda s: checked_act(agent, name, state, s, seed, foreign=alien)
+    return seat_mover(agent, name, state, seed, foreign=alien)
 
 
 @attrs.frozen
