@@ -77,3 +77,18 @@ def test_the_lab_loads_no_numba_itself():
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.split() == ["300", "False"]
+
+
+def test_warming_the_fold_compiles_what_a_run_with_figures_calls():
+    """fold.warm() (what the background compile runs) leaves nothing for a kernel run
+    with every figure to compile: the lab's calls find every signature ready."""
+    from ruledraft.kernel import fold
+    from ruledraft.play.match import Match
+    from ruledraft.play.runner import simulate_match
+
+    fold.warm()
+    functions = (fold.held_by_turn, fold.card_sums, fold.share_sums)
+    ready = [len(f.signatures) for f in functions]
+    match = Match.build(load_ruleset("sushi-go"), 3, ["random"], 1)
+    simulate_match(match, 600, collector=LabTally.for_game, engine="kernel")
+    assert [len(f.signatures) for f in functions] == ready
