@@ -17,28 +17,24 @@ from numba import njit
 
 
 @njit(cache=True)
-def held_by_turn(actions: np.ndarray, K: int, extra: int) -> Any:
-    """From ``actions`` (games, turns, player seats; encoded as ``Game.encode_action``,
-    ``extra`` cards at most beside the first): the copies of each card each seat took
-    (games, seats, cards) and the cards taken on each turn (turns, cards)."""
+def held_by_turn(actions: np.ndarray, slots: np.ndarray, K: int) -> Any:
+    """From ``actions`` (games, turns, player seats; as ``Game.encode_action`` writes
+    them) and ``slots`` (per card slot of an action, the card each action takes in it;
+    ``K``: none): the copies of each card each seat took (games, seats, cards) and the
+    cards taken on each turn (turns, cards)."""
     G, T, P = actions.shape
+    E = slots.shape[0]
     held = np.zeros((G, P, K), np.int64)
     by_turn = np.zeros((T, K), np.int64)
-    K1 = K + 1
     for g in range(G):
         for t in range(T):
             for p in range(P):
                 a = actions[g, t, p]
-                c = a % K
-                held[g, p, c] += 1
-                by_turn[t, c] += 1
-                rest = a // K
-                for _ in range(extra):
-                    d = rest % K1
-                    if d:
-                        held[g, p, d - 1] += 1
-                        by_turn[t, d - 1] += 1
-                    rest //= K1
+                for e in range(E):
+                    c = slots[e, a]
+                    if c < K:
+                        held[g, p, c] += 1
+                        by_turn[t, c] += 1
     return held, by_turn
 
 
@@ -115,8 +111,11 @@ def card_sums(held: np.ndarray, wins: np.ndarray) -> Any:
                 total[c, i] += x
                 if abs(x) > bound:
                     bound = abs(x)
-                for j in range(6):
-                    products[c, i, j] += x * part[j]
+                products[c, i, i] += x * x
+                for j in range(i + 1, 6):
+                    y = x * part[j]
+                    products[c, i, j] += y
+                    products[c, j, i] += y
     return total, products, takers, taker_wins, seats, won, mm, ww, mw, bound
 
 
@@ -162,7 +161,7 @@ def share_sums(
 def warm() -> None:
     """Compile these functions (or load them from numba's cache) for the arrays the lab
     passes: int64 throughout, the points C-contiguous or a view (one of each)."""
-    held, _ = held_by_turn(np.zeros((1, 1, 1), np.int64), 2, 1)
+    held, _ = held_by_turn(np.zeros((1, 1, 1), np.int64), np.zeros((1, 2), np.int64), 2)
     card_sums(held, np.zeros((1, 1), np.int64))
     counts = np.zeros((1, 1, 1, 2), np.int64)
     one = np.zeros(1, np.int64)

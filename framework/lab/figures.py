@@ -856,7 +856,10 @@ class LabTally:
             return False
         rounds = len(games.turns)
         actions = np.ascontiguousarray(games.array(np, "actions", P).reshape(G, -1, P))
-        held, by_turn = fold.held_by_turn(actions, K, self.max_extra)
+        slots = np.ascontiguousarray(np.stack(self._slot_tables(np)), dtype=np.int64)
+        if actions.size and not 0 <= int(actions.min()) <= int(actions.max()) < slots.shape[1]:
+            return False  # not a player's own cards (the numpy fold says so)
+        held, by_turn = fold.held_by_turn(actions, slots, K)
         total, products, takers, taker_wins, seats, won, mm, ww, mw, bound = fold.card_sums(
             held, np.ascontiguousarray(wins)
         )
@@ -906,12 +909,10 @@ class LabTally:
                 key = (sh.position, sh.weights[0][0], 1)
                 self.shared[key] = self.shared.get(key, 0) + int(some)
                 continue
-            for i, (c, _w) in enumerate(sh.weights):
-                row = sums[i].tolist()
-                for d, x in enumerate(row):
-                    if x:
-                        key = (sh.position, c, d)
-                        self.shared[key] = self.shared.get(key, 0) + x
+            rows, denominators = np.nonzero(sums)  # card by card, each by its denominators
+            for i, d, x in zip(rows.tolist(), denominators.tolist(), sums[rows, denominators].tolist()):
+                key = (sh.position, sh.weights[i][0], d)
+                self.shared[key] = self.shared.get(key, 0) + x
         return True
 
     def _count_parts(self, np: Any, held: Any, wins: Any, per_game: _GameValues | None) -> None:
