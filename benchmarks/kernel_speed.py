@@ -8,7 +8,9 @@ the kernel, the hand-written engine (``handwritten_sushi_go.py``, the yardstick)
 and the reference engine's ``bench`` loop (``play_game``), measured in turn
 ``--repeats`` times; the medians and the median of the per-turn ratios are printed,
 with the machine's load. Then the same for greedy players (kernel against the
-reference). Figures only: nothing here is asserted.
+reference). Issue 18 asks the random figure at 4 players (``simulate --jobs 1``
+with every lab figure: ``kernel_simulate.py``) for 10x the hand-written engine; the
+kernel's own rate printed here bounds it. Figures only: nothing here is asserted.
 """
 
 from __future__ import annotations

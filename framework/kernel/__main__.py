@@ -14,6 +14,9 @@ def main(argv: list[str]) -> int:
     try:
         _use_cache_dir()
         warm(_import(path))
+        from ruledraft.kernel import fold
+
+        fold.warm()  # the lab's compiled fold too, which a run with figures calls next
     finally:
         path.with_suffix(".compiling").unlink(missing_ok=True)
     return 0

@@ -255,7 +255,7 @@ def write_source(ruleset: CompiledRuleset) -> str:
         "import numpy as np",
         "from numba import njit",
         "",
-        "from ruledraft.kernel.rng import derive_seed1, derive_seed2, mt_seed_many, randbelow_at, random_at",
+        "from ruledraft.kernel.rng import derive_seed1, derive_seed2, mt_seed_many, randbelow_at, random_at, shuffle_into",
         "",
         f"K = {K}",
         f"HS = np.array({hand_sizes}, dtype=np.int64)  # hand size by number of seats",

@@ -9,6 +9,7 @@ with one seed deal the same cards and make the same random choices:
 * :func:`mt_seed_many`: ``random.Random(n)`` for whole numbers ``0 <= n < 2**64``
   (CPython's ``init_by_array`` over the 32-bit words of ``n``, low word first);
 * :func:`random_at`: ``Random.random()`` (53 bits from two words);
+* :func:`shuffle_into`: the engine's shuffle (items sorted by a ``random()`` each);
 * :func:`randbelow_at`: ``Random._randbelow(n)`` (``choice``): ``getrandbits(k)``
   tries, ``k = n.bit_length()``;
 * :func:`derive_seed1` .. :func:`derive_seed3`: ``derive_seed(seed, *parts)``.
@@ -57,49 +58,50 @@ def mt_seed(mt: np.ndarray, seed: np.uint64) -> None:
 def mt_seed_many(mts: np.ndarray, seeds: np.ndarray) -> None:
     """Seed the streams ``mts[t]`` with ``seeds[t]`` (see :func:`mt_seed`) side by side:
     each stream's seeding is a chain of some 1,250 dependent steps; laid out word by
-    word across the streams, the chains run together (the processor overlaps them,
-    several to a vector instruction)."""
+    word across the streams, the chains run together, 32-bit words (as CPython's),
+    many to a vector instruction. The key word added at each step (and ``j``, its
+    place in the key) is the seed's low word, or at odd steps of a seed of two words
+    its high word plus one: taken from a row per parity, the inner loop has no branch."""
     n = len(seeds)
-    mask = np.uint64(0xFFFFFFFF)
-    key0 = np.empty(n, np.uint64)
-    key1 = np.empty(n, np.uint64)
-    two = np.empty(n, np.uint64)  # 1 where the seed has two 32-bit words
-    w = np.empty((N, n), np.uint64)  # word i of stream t at w[i, t]
+    kj = np.empty((2, n), np.uint32)
+    w = np.empty((N, n), np.uint32)  # word i of stream t at w[i, t]
     for t in range(n):
         seed = np.uint64(seeds[t])
-        key0[t] = seed & mask
-        key1[t] = seed >> np.uint64(32)
-        two[t] = np.uint64(1) if key1[t] != 0 else np.uint64(0)
+        lo = np.uint32(seed & np.uint64(0xFFFFFFFF))
+        hi = np.uint32(seed >> np.uint64(32))
+        kj[0, t] = lo
+        kj[1, t] = hi + np.uint32(1) if hi != 0 else lo
     for i in range(N):
+        b = BASE[i]
         for t in range(n):
-            w[i, t] = np.uint64(BASE[i])
+            w[i, t] = b
     i = 1
-    for step in range(N):  # k = max(N, key length) = N steps; the key word j alternates for two words
-        odd = np.uint64(step & 1)
+    for step in range(N):  # k = max(N, key length) = N steps
+        ks = kj[step & 1]
+        cur = w[i]
+        pre = w[i - 1]
         for t in range(n):
-            j = odd * two[t]
-            k = key1[t] if j else key0[t]
-            prev = w[i - 1, t]
-            w[i, t] = ((w[i, t] ^ ((prev ^ (prev >> np.uint64(30))) * np.uint64(1664525))) + k + j) & mask
+            prev = pre[t]
+            cur[t] = (cur[t] ^ ((prev ^ (prev >> np.uint32(30))) * np.uint32(1664525))) + ks[t]
         i += 1
         if i >= N:
-            for t in range(n):
-                w[0, t] = w[N - 1, t]
+            w[0, :] = w[N - 1, :]
             i = 1
     for _ in range(N - 1):
-        ii = np.uint64(i)
+        ii = np.uint32(i)
+        cur = w[i]
+        pre = w[i - 1]
         for t in range(n):
-            prev = w[i - 1, t]
-            w[i, t] = ((w[i, t] ^ ((prev ^ (prev >> np.uint64(30))) * np.uint64(1566083941))) - ii) & mask
+            prev = pre[t]
+            cur[t] = (cur[t] ^ ((prev ^ (prev >> np.uint32(30))) * np.uint32(1566083941))) - ii
         i += 1
         if i >= N:
-            for t in range(n):
-                w[0, t] = w[N - 1, t]
+            w[0, :] = w[N - 1, :]
             i = 1
     for t in range(n):
         mts[t, 0] = np.uint32(0x80000000)
         for i in range(1, N):
-            mts[t, i] = np.uint32(w[i, t])
+            mts[t, i] = w[i, t]
         mts[t, N] = N
 
 
@@ -153,6 +155,63 @@ def randbelow_at(mts: np.ndarray, t: int, n: int) -> int:
     while r >= n:
         r = int(uint32_at(mts, t) >> shift)
     return r
+
+
+@njit(cache=True, inline="always")
+def key_at(mts: np.ndarray, t: int) -> Any:  # an np.uint64
+    """The 53 bits ``Random.random()`` of stream ``mts[t]`` is made of, as an integer
+    (``random_at`` is this over 2**53: the two order alike)."""
+    a = np.uint64(uint32_at(mts, t) >> np.uint32(5))
+    b = np.uint64(uint32_at(mts, t) >> np.uint32(6))
+    return (a << np.uint64(26)) | b
+
+
+#: how many items :func:`shuffle_into` sorts by packed keys (an index in the 11 bits under a 53-bit key)
+PACKED = 2048
+
+
+@njit(cache=True)
+def shuffle_into(mts: np.ndarray, t: int, src: np.ndarray, n: int, out: np.ndarray, scratch: np.ndarray) -> None:
+    """``out[:n]`` = ``src[:n]`` in the order the engine's shuffle gives with stream
+    ``mts[t]``: ``sorted(range(n), key=[random() for _ in range(n)].__getitem__)``
+    (stable: equal keys keep their order). ``scratch``: ``2 * n + 257`` uint64 of room.
+
+    Each key's 53 bits with the item's index below them sort as the floats do, ties
+    by index (what a stable sort keeps), so the sort moves plain integers: a counting
+    pass on the top 8 bits (uniform keys: about one item a bucket), then an insertion
+    sort, which finds almost nothing left to do."""
+    if n > PACKED:  # a deck this large: sort the floats themselves
+        keys = np.empty(n, np.float64)
+        for i in range(n):
+            keys[i] = random_at(mts, t)
+        order = np.argsort(keys, kind="mergesort")
+        for i in range(n):
+            out[i] = src[order[i]]
+        return
+    packed = scratch[:n]
+    done = scratch[n : 2 * n]
+    cnt = scratch[2 * n : 2 * n + 257]
+    cnt[:] = 0
+    for i in range(n):
+        k = (key_at(mts, t) << np.uint64(11)) | np.uint64(i)
+        packed[i] = k
+        cnt[(k >> np.uint64(56)) + np.uint64(1)] += np.uint64(1)
+    for j in range(256):
+        cnt[j + 1] += cnt[j]
+    for i in range(n):
+        k = packed[i]
+        b = k >> np.uint64(56)
+        done[cnt[b]] = k
+        cnt[b] += np.uint64(1)
+    for i in range(1, n):
+        k = done[i]
+        j = i - 1
+        while j >= 0 and done[j] > k:
+            done[j + 1] = done[j]
+            j -= 1
+        done[j + 1] = k
+    for i in range(n):
+        out[i] = src[done[i] & np.uint64(PACKED - 1)]
 
 
 @njit(cache=True)

@@ -115,6 +115,7 @@ only ever added. Every interval is 95% and given as ``[low, high]``.
 from __future__ import annotations
 
 import math
+import sys
 from collections.abc import Sequence
 from fractions import Fraction
 from operator import add
@@ -139,6 +140,9 @@ QUANTILES = (5, 25, 50, 75, 95)
 
 #: games buffered before their counts are folded into the sums (bounds memory)
 _FOLD_EVERY = 1024
+
+#: a kernel's block of at least this many games is folded as it comes, where the fold is compiled
+_FOLD_ALONE = 256
 
 #: a tally with at most this many games buffered travels (pickles) as is: one game's
 #: result stays cheap to send; a chunk's tally is folded first and sends only sums
@@ -646,8 +650,8 @@ class LabTally:
         }
         pending.add_block(G, rows)
         self._buffered += G
-        if self._buffered >= _FOLD_EVERY:
-            self.flush()
+        if self._buffered >= _FOLD_EVERY or (G >= _FOLD_ALONE and _compiled_fold() is not None):
+            self.flush()  # a block folded alone (compiled) is not copied into a larger one first
 
     def _note_events(self, games: _Games, events: Sequence[Any]) -> None:
         """The cards an effect placed on a player's table from its own choice (played
@@ -768,6 +772,10 @@ class LabTally:
     ) -> None:
         G, P, K = games.games, self.players, self.num_card_types
         rounds = len(games.turns)
+        if per_game is None and not games.placed and not games.left and self.num_seats == P:
+            fold = _compiled_fold()  # the same sums in compiled loops, where numba is loaded already
+            if fold is not None and self._fold_cards_compiled(np, fold, games, wins, by_round, at_end):
+                return
         # the cards of every action, slot by slot (an action takes up to 1 + max_extra
         # cards; K: no card in that slot), as (games, turns, player seats)
         K1 = K + 1
@@ -838,6 +846,74 @@ class LabTally:
                     np.add.at(left, (mine[:, 0], mine[:, 1], mine[:, 2], mine[:, 3]), 1)
                     held_now = held_now + left[..., sh.cards]
             self._share(np, sh, pts, held_now, per_game)
+
+    def _fold_cards_compiled(self, np: Any, fold: Any, games: _Games, wins: Any, by_round: Any, at_end: Any) -> bool:
+        """:meth:`_fold_cards` by :mod:`ruledraft.kernel.fold` (no per-game values, no
+        effects, no dummy): the same sums. False, having added nothing, where a sum
+        could pass what an int64 holds (the numpy fold then counts in Python integers)."""
+        G, P, K = games.games, self.players, self.num_card_types
+        if wins.dtype == object or by_round.dtype == object or at_end.dtype == object:
+            return False
+        rounds = len(games.turns)
+        actions = np.ascontiguousarray(games.array(np, "actions", P).reshape(G, -1, P))
+        slots = np.ascontiguousarray(np.stack(self._slot_tables(np)), dtype=np.int64)
+        if actions.size and not 0 <= int(actions.min()) <= int(actions.max()) < slots.shape[1]:
+            return False  # not a player's own cards (the numpy fold says so)
+        held, by_turn = fold.held_by_turn(actions, slots, K)
+        total, products, takers, taker_wins, seats, won, mm, ww, mw, bound = fold.card_sums(
+            held, np.ascontiguousarray(wins)
+        )
+        if bound * bound * max(G, 1) >= 2**62:
+            return False
+        counts = np.ascontiguousarray(games.array(np, "counts", K).reshape(G, rounds + 1, P, K))
+        most = counts.max(axis=(0, 1, 2)).tolist()  # of each card on any table: the denominators' bound
+        ends = at_end[:, None]  # as (games, one scoring, rules, seats)
+        shared = []
+        for sh in self.shares:
+            if not sh.weights:
+                continue
+            if sh.game_end:
+                pts, j, first = ends, sh.position - self._round_rules, rounds
+            else:
+                pts, j, first = by_round, sh.position, 0
+            cards = np.array(sh.cards, dtype=np.int64)
+            weights = np.array([w for _, w in sh.weights], dtype=np.int64)
+            top = sum(w * most[c] for c, w in sh.weights) + 1
+            none, some, sums, size = fold.share_sums(pts, j, counts, first, cards, weights, top)
+            if size >= 2**62:
+                return False
+            shared.append((sh, none, some, sums))
+        turn = np.concatenate([np.arange(1, n + 1) for n in games.turns])  # 1-based, in its round
+        self.picks = _add_list(self.picks, by_turn.sum(axis=0))
+        self.pick_turns = _add_list(self.pick_turns, turn @ by_turn)
+        self.taken = _add_list(self.taken, held.sum(axis=0).ravel())
+        self.card_total = _add_list(self.card_total, total.ravel())
+        self.card_products = _add_list(self.card_products, products.ravel())
+        self.seat_takers = _add_list(self.seat_takers, takers.ravel())
+        self.seat_taker_wins = _add_list(self.seat_taker_wins, taker_wins.ravel())
+        top = seats.shape[1]
+        seats, won, mm, ww, mw = (x.ravel().tolist() for x in (seats, won, mm, ww, mw))
+        present = [k for k, m in enumerate(seats) if m]
+        for k in present:
+            where = divmod(k, top)
+            self.by_count[where] = self.by_count.get(where, 0) + seats[k]
+            if won[k]:
+                self.by_count_wins[where] = self.by_count_wins.get(where, 0) + won[k]
+        for k in present:
+            where = divmod(k, top)
+            old = self.by_count_moments.get(where, (0, 0, 0))
+            self.by_count_moments[where] = (old[0] + mm[k], old[1] + ww[k], old[2] + mw[k])
+        for sh, none, some, sums in shared:
+            self.none_points[sh.position] += int(none)
+            if len(sh.weights) == 1:  # one card: it gets the points
+                key = (sh.position, sh.weights[0][0], 1)
+                self.shared[key] = self.shared.get(key, 0) + int(some)
+                continue
+            rows, denominators = np.nonzero(sums)  # card by card, each by its denominators
+            for i, d, x in zip(rows.tolist(), denominators.tolist(), sums[rows, denominators].tolist()):
+                key = (sh.position, sh.weights[i][0], d)
+                self.shared[key] = self.shared.get(key, 0) + x
+        return True
 
     def _count_parts(self, np: Any, held: Any, wins: Any, per_game: _GameValues | None) -> None:
         """Add each game's :data:`CARD_PARTS` of every card, and their products, to the sums."""
@@ -1068,6 +1144,18 @@ class LabTally:
     def __setstate__(self, state: dict) -> None:
         self.__dict__.update(state)
         self._setup()
+
+
+def _compiled_fold() -> Any:
+    """:mod:`ruledraft.kernel.fold` where numba is loaded already (a process playing on
+    the kernel), else None: the lab never loads numba itself."""
+    if "numba" not in sys.modules:
+        return None
+    try:
+        from ruledraft.kernel import fold
+    except ImportError:
+        return None
+    return fold
 
 
 def fold_every() -> int:
