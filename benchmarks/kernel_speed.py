@@ -8,7 +8,8 @@ the kernel, the hand-written engine (``handwritten_sushi_go.py``, the yardstick)
 and the reference engine's ``bench`` loop (``play_game``), measured in turn
 ``--repeats`` times; the medians and the median of the per-turn ratios are printed,
 with the machine's load. Then the same for greedy players (kernel against the
-reference). Figures only: nothing here is asserted.
+reference), and for four planners at 4 players (kernel against the reference, the
+planner's count values computed once beforehand). Figures only: nothing here is asserted.
 """
 
 from __future__ import annotations
@@ -42,10 +43,10 @@ def _rate(step, seconds: float) -> float:
             return n / elapsed
 
 
-def kernel_rate(kernel: Kernel, bot: str, seconds: float, batch: int) -> float:
+def kernel_rate(kernel: Kernel, bot: str, seconds: float, batch: int, counts=None) -> float:
     seeds = [game_seed(1, i) for i in range(batch)]
     bots = [bot] * kernel.players
-    return _rate(lambda: len(kernel.play(seeds, bots)), seconds)
+    return _rate(lambda: len(kernel.play(seeds, bots, None, counts)), seconds)
 
 
 def reference_rate(game: Game, bot: str, seconds: float) -> float:
@@ -79,6 +80,7 @@ def main() -> None:
     parser.add_argument("--repeats", type=int, default=5, help="alternations (the median is printed)")
     parser.add_argument("--players", type=int, nargs="+", default=[2, 4, 5])
     parser.add_argument("--greedy-players", type=int, default=4, help="0: skip the greedy figure")
+    parser.add_argument("--planner-players", type=int, default=4, help="0: skip the planner figure")
     args = parser.parse_args()
     ruleset = load_ruleset("sushi-go")
     print(f"start: {load()}")
@@ -118,6 +120,29 @@ def main() -> None:
                 f"games/s  ({statistics.median(a / b for a, b in zip(k, r)):.1f}x)"
             )
             print(f"  {load()}", flush=True)
+    if args.planner_players:
+        planner_figure(ruleset, args.planner_players, args.seconds, args.repeats)
+
+
+def planner_figure(ruleset, players: int, seconds: float, repeats: int) -> None:
+    """Four (``players``) planners: the kernel against the reference engine, alternated."""
+    from ruledraft.play.planner import count_values
+
+    kernel = compile_kernel(ruleset, players)
+    if not isinstance(kernel, Kernel):
+        print(f"{players} planners: no kernel ({kernel.reason})")
+        return
+    game = Game(ruleset, players)
+    counts = count_values(game)
+    k, r = [], []
+    for _ in range(repeats):
+        k.append(kernel_rate(kernel, "planner", seconds, 20, counts))
+        r.append(reference_rate(game, "planner", seconds))
+    print(
+        f"{players} planners: kernel {statistics.median(k):>9,.1f}  reference {statistics.median(r):>7,.1f} "
+        f"games/s  ({statistics.median(a / b for a, b in zip(k, r)):.1f}x)"
+    )
+    print(f"  {load()}", flush=True)
 
 
 if __name__ == "__main__":

@@ -37,9 +37,12 @@ from ruledraft.language.ruleset import CompiledRuleset
 
 __all__ = [
     "BOTS",
+    "COUNT_CAP",
+    "DEFAULT_SAMPLES",
     "Kernel",
     "KernelGames",
     "Unsupported",
+    "bot_refusal",
     "cache_dir",
     "compile_kernel",
     "is_cached",
@@ -48,7 +51,42 @@ __all__ = [
 ]
 
 #: the bots the kernel plays, by name (the registry's names), and their codes in the kernel
-BOTS = {"random": 0, "first": 1, "greedy": 2, "value": 3}
+BOTS = {"random": 0, "first": 1, "greedy": 2, "value": 3, "planner": 4}
+#: the planner's samples without the option, and the count its card values stop at
+#: (``play.planner.DEFAULT_SAMPLES`` and ``COUNT_CAP``, which this layer cannot import)
+DEFAULT_SAMPLES = 4
+COUNT_CAP = 6
+#: what the kernel's bots are called in its refusals
+_PLAYS = "random, first, greedy, value, planner[:samples=N]"
+
+
+def _parse_bot(spec: str) -> tuple[str, int] | str:
+    """A bot spec the kernel plays as (name, samples), or why it cannot play it. Only
+    the planner takes an option in the kernel: ``samples``, a whole number of at least 1."""
+    head, *parts = spec.strip().split(":")
+    if head not in BOTS or (parts and head != "planner"):
+        return f"the bot '{spec}' has no kernel part (the kernel plays {_PLAYS})"
+    samples = DEFAULT_SAMPLES
+    for i, part in enumerate(parts):
+        key, eq, value = part.partition("=")
+        if key.strip() != "samples" or not eq or i > 0:
+            return f"the bot '{spec}' has no kernel part (the kernel's planner takes samples=N only)"
+        try:
+            samples = int(value)
+        except ValueError:
+            return f"the bot '{spec}': samples is a whole number"
+        if samples < 1:
+            return f"the bot '{spec}': samples must be at least 1"
+    return head, samples
+
+
+def bot_refusal(spec: object) -> str | None:
+    """Why the kernel cannot play the bot ``spec`` (a registry name with its options, as
+    ``--bots`` takes it), or None: it can."""
+    if not isinstance(spec, str):
+        return f"the bot '{type(spec).__name__}' has no kernel part (the kernel plays {_PLAYS})"
+    made = _parse_bot(spec)
+    return made if isinstance(made, str) else None
 
 
 def cache_dir() -> Path:
@@ -137,17 +175,24 @@ class Kernel:
     def refuses(self, bots: Sequence[str]) -> str | None:
         """Why the kernel cannot play these bots (None: it can)."""
         for name in bots:
-            if name not in BOTS:
-                return f"the bot '{name}' has no kernel part (the kernel plays {', '.join(BOTS)}, without options)"
+            reason = bot_refusal(name)
+            if reason is not None:
+                return reason
         return None
 
     def play(
-        self, seeds: Sequence[int] | np.ndarray, bots: Sequence[str], values: Sequence[float] | None = None
+        self,
+        seeds: Sequence[int] | np.ndarray,
+        bots: Sequence[str],
+        values: Sequence[float] | None = None,
+        counts: Sequence[Sequence[float]] | None = None,
     ) -> KernelGames:
         """Play one game per seed (a game seed, as ``engine.seeds.game_seed`` makes),
-        ``bots[seat]`` at each seat; ``values``: the value bot's worth of each card type
-        (needed when a seat plays it; the reference's defaults are
-        ``play.agents.default_card_values``)."""
+        ``bots[seat]`` at each seat (a name, or ``planner:samples=N``); ``values``: the
+        value bot's worth of each card type (needed when a seat plays it; the
+        reference's defaults are ``play.agents.default_card_values``); ``counts``: the
+        planner's count-aware card values (``play.planner.count_values``, needed when a
+        seat plays it)."""
         if len(bots) != self.players:
             raise ValueError(f"{len(bots)} bots for {self.players} players")
         reason = self.refuses(bots)
@@ -163,12 +208,28 @@ class Kernel:
         nrr = len(r.round_rules)
         round_points = np.zeros((G, r.rounds, nrr, N), np.int64)
         tables = np.zeros((G, r.rounds + 1, N, r.catalogue.size), np.int64)
-        codes = np.array([BOTS[b] for b in bots], np.int64)
+        parsed = [p for p in map(_parse_bot, bots) if not isinstance(p, str)]  # none refused (above)
+        codes = np.array([BOTS[p[0]] for p in parsed], np.int64)
         if "value" in bots and values is None:
             raise ValueError("the value bot needs its card values")
         worth = np.zeros(r.catalogue.size, np.float64) if values is None else np.asarray(values, np.float64)
+        if any(p[0] == "planner" for p in parsed):
+            worth = self._planner_values(worth, counts, [p[1] for p in parsed])
         self.module.play(seeds_u, codes, worth, totals, rules, wins, moves, round_points, tables)
         return KernelGames(seeds_u, r.rule_ids, totals, rules, wins, moves, round_points, tables)
+
+    def _planner_values(
+        self, values: np.ndarray, counts: Sequence[Sequence[float]] | None, samples: list[int]
+    ) -> np.ndarray:
+        """The game loop's ``values`` with the planner's inputs after the value bot's
+        (see ``planner.tmpl``): the count values, row by row, then each seat's samples."""
+        K = self.ruleset.catalogue.size
+        if counts is None:
+            raise ValueError("the planner needs its count values")
+        table = np.asarray(counts, np.float64)
+        if table.shape != (K, COUNT_CAP + 1):
+            raise ValueError(f"the planner's count values are {K} rows of {COUNT_CAP + 1}, not {table.shape}")
+        return np.concatenate([values, table.ravel(), np.asarray(samples, np.float64)])
 
 
 _KERNELS: dict[tuple[int, int], tuple[CompiledRuleset, Kernel | Unsupported]] = {}
