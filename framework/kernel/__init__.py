@@ -403,8 +403,9 @@ def warm(module: ModuleType) -> None:
 
 def rollout_kernel(ruleset: CompiledRuleset, players: int) -> Kernel | None:
     """The ruleset's kernel for search roll-outs (:meth:`Kernel.play_out`) when it is in
-    the cache already (loading it is quick; a search never waits for a compile), else
-    None. Its roll-out part is compiled the first time it is used on a machine."""
+    the cache already (loading it is quick; a search never compiles a kernel), else
+    None. Its roll-out part is compiled the first time it is used on a machine (about
+    8 s of CPU), then kept in the cache."""
     key = (id(ruleset), players)
     known = _ROLLOUTS.get(key)
     if known is not None and known[0] is ruleset:

@@ -100,7 +100,7 @@ def test_ismcts_games_are_the_same_with_kernel_roll_outs(monkeypatch):
     assert [[r.actions for r in play_game(game, s, bots).history] for s in seeds] == on_kernel
 
 
-def test_a_search_never_waits_for_a_compile(monkeypatch, tmp_path):
+def test_a_search_never_compiles_a_kernel(monkeypatch, tmp_path):
     """rollout_kernel gives no kernel for a ruleset whose kernel is not in the cache (it is
     not compiled for a search), and the ruleset's dummy variant, which has none, gives none."""
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
