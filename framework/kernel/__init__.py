@@ -29,26 +29,69 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 from types import ModuleType
+from typing import TYPE_CHECKING
 
 import attrs
 import numpy as np
 
 from ruledraft.language.ruleset import CompiledRuleset
 
+if TYPE_CHECKING:
+    from ruledraft.engine.state import State
+
 __all__ = [
     "BOTS",
+    "COUNT_CAP",
+    "DEFAULT_SAMPLES",
     "Kernel",
     "KernelGames",
     "Unsupported",
+    "bot_refusal",
     "cache_dir",
     "compile_kernel",
     "is_cached",
+    "rollout_kernel",
     "source_refusal",
     "start_compiling",
 ]
 
 #: the bots the kernel plays, by name (the registry's names), and their codes in the kernel
-BOTS = {"random": 0, "first": 1, "greedy": 2, "value": 3}
+BOTS = {"random": 0, "first": 1, "greedy": 2, "value": 3, "planner": 4}
+#: the planner's samples without the option, and the count its card values stop at
+#: (``play.planner.DEFAULT_SAMPLES`` and ``COUNT_CAP``, which this layer cannot import)
+DEFAULT_SAMPLES = 4
+COUNT_CAP = 6
+#: what the kernel's bots are called in its refusals
+_PLAYS = "random, first, greedy, value, planner[:samples=N]"
+
+
+def _parse_bot(spec: str) -> tuple[str, int] | str:
+    """A bot spec the kernel plays as (name, samples), or why it cannot play it. Only
+    the planner takes an option in the kernel: ``samples``, a whole number of at least 1."""
+    head, *parts = spec.strip().split(":")
+    if head not in BOTS or (parts and head != "planner"):
+        return f"the bot '{spec}' has no kernel part (the kernel plays {_PLAYS})"
+    samples = DEFAULT_SAMPLES
+    for i, part in enumerate(parts):
+        key, eq, value = part.partition("=")
+        if key.strip() != "samples" or not eq or i > 0:
+            return f"the bot '{spec}' has no kernel part (the kernel's planner takes samples=N only)"
+        try:
+            samples = int(value)
+        except ValueError:
+            return f"the bot '{spec}': samples is a whole number"
+        if samples < 1:
+            return f"the bot '{spec}': samples must be at least 1"
+    return head, samples
+
+
+def bot_refusal(spec: object) -> str | None:
+    """Why the kernel cannot play the bot ``spec`` (a registry name with its options, as
+    ``--bots`` takes it), or None: it can."""
+    if not isinstance(spec, str):
+        return f"the bot '{type(spec).__name__}' has no kernel part (the kernel plays {_PLAYS})"
+    made = _parse_bot(spec)
+    return made if isinstance(made, str) else None
 
 
 def cache_dir() -> Path:
@@ -137,17 +180,24 @@ class Kernel:
     def refuses(self, bots: Sequence[str]) -> str | None:
         """Why the kernel cannot play these bots (None: it can)."""
         for name in bots:
-            if name not in BOTS:
-                return f"the bot '{name}' has no kernel part (the kernel plays {', '.join(BOTS)}, without options)"
+            reason = bot_refusal(name)
+            if reason is not None:
+                return reason
         return None
 
     def play(
-        self, seeds: Sequence[int] | np.ndarray, bots: Sequence[str], values: Sequence[float] | None = None
+        self,
+        seeds: Sequence[int] | np.ndarray,
+        bots: Sequence[str],
+        values: Sequence[float] | None = None,
+        counts: Sequence[Sequence[float]] | None = None,
     ) -> KernelGames:
         """Play one game per seed (a game seed, as ``engine.seeds.game_seed`` makes),
-        ``bots[seat]`` at each seat; ``values``: the value bot's worth of each card type
-        (needed when a seat plays it; the reference's defaults are
-        ``play.agents.default_card_values``)."""
+        ``bots[seat]`` at each seat (a name, or ``planner:samples=N``); ``values``: the
+        value bot's worth of each card type (needed when a seat plays it; the
+        reference's defaults are ``play.agents.default_card_values``); ``counts``: the
+        planner's count-aware card values (``play.planner.count_values``, needed when a
+        seat plays it)."""
         if len(bots) != self.players:
             raise ValueError(f"{len(bots)} bots for {self.players} players")
         reason = self.refuses(bots)
@@ -163,12 +213,58 @@ class Kernel:
         nrr = len(r.round_rules)
         round_points = np.zeros((G, r.rounds, nrr, N), np.int64)
         tables = np.zeros((G, r.rounds + 1, N, r.catalogue.size), np.int64)
-        codes = np.array([BOTS[b] for b in bots], np.int64)
+        parsed = [p for p in map(_parse_bot, bots) if not isinstance(p, str)]  # none refused (above)
+        codes = np.array([BOTS[p[0]] for p in parsed], np.int64)
         if "value" in bots and values is None:
             raise ValueError("the value bot needs its card values")
         worth = np.zeros(r.catalogue.size, np.float64) if values is None else np.asarray(values, np.float64)
+        if any(p[0] == "planner" for p in parsed):
+            worth = self._planner_values(worth, counts, [p[1] for p in parsed])
         self.module.play(seeds_u, codes, worth, totals, rules, wins, moves, round_points, tables)
         return KernelGames(seeds_u, r.rule_ids, totals, rules, wins, moves, round_points, tables)
+
+    def _planner_values(
+        self, values: np.ndarray, counts: Sequence[Sequence[float]] | None, samples: list[int]
+    ) -> np.ndarray:
+        """The game loop's ``values`` with the planner's inputs after the value bot's
+        (see ``planner.tmpl``): the count values, row by row, then each seat's samples."""
+        K = self.ruleset.catalogue.size
+        if counts is None:
+            raise ValueError("the planner needs its count values")
+        table = np.asarray(counts, np.float64)
+        if table.shape != (K, COUNT_CAP + 1):
+            raise ValueError(f"the planner's count values are {K} rows of {COUNT_CAP + 1}, not {table.shape}")
+        return np.concatenate([values, table.ravel(), np.asarray(samples, np.float64)])
+
+    def policy_values(self, counts: Sequence[Sequence[float]]) -> np.ndarray:
+        """``counts`` (``play.planner.count_values``) as :meth:`play_out` takes them."""
+        zeros = np.zeros(self.ruleset.catalogue.size, np.float64)
+        return self._planner_values(zeros, counts, [0] * self.seats)
+
+    def play_out(self, state: State, values: np.ndarray) -> tuple[list[int], list[int]]:
+        """The rest of the game from ``state`` (a reference engine state of this ruleset
+        and number of players, between turns, no decision pending) played in compiled
+        code with every seat choosing by the planner's policy
+        (``play.planner.policy_action``): (each seat's final points, the winning seats),
+        as ``state`` played out by that policy on the reference engine would end.
+        ``values``: :meth:`policy_values`. ``state`` is not changed."""
+        buf = [state.round, state.turn]
+        for cards in zip(state.hands, state.played, state.kept_cards):
+            for part in cards:
+                buf.append(len(part))
+                buf += part
+        deck = state.deck[state.deck_pos :]
+        buf.append(len(deck))
+        buf += deck
+        for r in state.reserves:
+            buf.append(len(r))
+            buf += r
+        buf += state.totals()
+        N = self.seats
+        out = np.zeros(2 * N, np.int64)
+        self.module.play_out_flat(np.array(buf, np.int64), np.uint64(state.seed), values, out)
+        got = out.tolist()
+        return got[:N], [s for s in range(N) if got[N + s]]
 
 
 _KERNELS: dict[tuple[int, int], tuple[CompiledRuleset, Kernel | Unsupported]] = {}
@@ -303,6 +399,27 @@ def warm(module: ModuleType) -> None:
         z((1, R, module.NRR, seats), np.int64),
         z((1, R + 1, seats, K), np.int64),
     )
+
+
+def rollout_kernel(ruleset: CompiledRuleset, players: int) -> Kernel | None:
+    """The ruleset's kernel for search roll-outs (:meth:`Kernel.play_out`) when it is in
+    the cache already (loading it is quick; a search never compiles a kernel), else
+    None. Its roll-out part is compiled the first time it is used on a machine (about
+    8 s of CPU), then kept in the cache."""
+    key = (id(ruleset), players)
+    known = _ROLLOUTS.get(key)
+    if known is not None and known[0] is ruleset:
+        return known[1]
+    made: Kernel | Unsupported | None = None
+    if importlib.util.find_spec("numba") is not None and is_cached(ruleset):
+        made = compile_kernel(ruleset, players)
+    kernel = made if isinstance(made, Kernel) else None
+    _ROLLOUTS[key] = (ruleset, kernel)  # asked once per process: the answer is kept
+    return kernel
+
+
+#: per (ruleset by identity, players): the kernel its searches roll out on, or None
+_ROLLOUTS: dict[tuple[int, int], tuple[CompiledRuleset, Kernel | None]] = {}
 
 
 def is_cached(ruleset: CompiledRuleset) -> bool:

@@ -284,6 +284,8 @@ def write_source(ruleset: CompiledRuleset) -> str:
         scorer("score_end", game_names),
         "\n".join(decide) + "\n",
         (HERE / "game_loop.tmpl").read_text(encoding="utf-8"),
+        (HERE / "planner.tmpl").read_text(encoding="utf-8"),
+        (HERE / "playout.tmpl").read_text(encoding="utf-8"),
     ]
     return "\n".join(parts)
 

@@ -12,7 +12,7 @@ import attrs
 
 from ruledraft.engine.state import Game
 from ruledraft.play.agents import default_card_values
-from ruledraft.play.runner import game_seed, game_seeds, play_game, simulate, steady_heap
+from ruledraft.play.runner import _count_values, game_seed, game_seeds, play_game, simulate, steady_heap
 
 
 @attrs.frozen
@@ -60,12 +60,14 @@ def measure_kernel(kernel, bot: str, *, min_seconds: float = 1.0, min_games: int
     passed (and at least ``min_games``): (games, seconds). The seeds are those
     :func:`measure` gives the reference engine (run seed 1)."""
     bots = [bot] * kernel.players
-    values = default_card_values(Game(kernel.ruleset, kernel.players)) if bot == "value" else None
+    game = Game(kernel.ruleset, kernel.players)
+    values = default_card_values(game) if bot == "value" else None
+    counts = _count_values(game, bots)  # the planner's
     batch = 64
     n = 0
     started = time.perf_counter()
     while True:
-        kernel.play(game_seeds(1, n, batch), bots, values)
+        kernel.play(game_seeds(1, n, batch), bots, values, counts)
         n += batch
         elapsed = time.perf_counter() - started
         if n >= min_games and elapsed >= min_seconds:

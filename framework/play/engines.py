@@ -80,12 +80,12 @@ def _quick_refusal(bots: Sequence[Any]) -> str | None:
     """What refuses the kernel before its source is written: a bot, or no numba."""
     import importlib.util
 
-    from ruledraft.kernel import BOTS
+    from ruledraft.kernel import bot_refusal
 
     for bot in bots:
-        if not isinstance(bot, str) or bot not in BOTS:
-            name = bot if isinstance(bot, str) else type(bot).__name__
-            return f"the bot '{name}' has no kernel part (the kernel plays {', '.join(BOTS)}, without options)"
+        reason = bot_refusal(bot)
+        if reason is not None:
+            return reason
     if importlib.util.find_spec("numba") is None:
         return "numba is not installed (pip install 'ruledraft[kernel]')"
     return None

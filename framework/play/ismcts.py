@@ -5,7 +5,8 @@ seat cannot see (``resample_hidden`` of its view's world: one determinization), 
 tree, adds one node, plays the rest of the game out and backs up every seat's reward.
 A roll-out (``rollout=values``, the default) lets every seat take the move whose
 cards are worth most by the ``planner`` bot's count-aware card values (measured
-once per game from the ruleset's own scoring, so they know no card by name); with
+once per game from the ruleset's own scoring, so they know no card by name), in
+compiled code when the ruleset's kernel is in the cache (the same roll-outs); with
 ``rollout=random`` every seat plays uniformly in the engine's own loop
 (``State.play_out``): cheaper, weaker.
 
@@ -70,6 +71,25 @@ class Rollout(str):
 Rollout.__name__ = "values|random"
 
 
+#: by (id of the ruleset, players): the kernel roll-outs run on and its policy's values, or None
+_KERNELS: dict[tuple[int, int], tuple[object, Any]] = {}
+
+
+def _rollout_kernel(game: Any, values: list[list[float]]) -> Any:
+    """(kernel, its policy values) that plays this game's ``values`` roll-outs in compiled
+    code -- the same games -- when the ruleset's kernel is compiled already; else None."""
+    key = (id(game.ruleset), game.num_players)
+    known = _KERNELS.get(key)
+    if known is not None and known[0] is game.ruleset:
+        return known[1]
+    from ruledraft.kernel import rollout_kernel
+
+    kernel = rollout_kernel(game.ruleset, game.num_players)
+    found = None if kernel is None else (kernel, kernel.policy_values(values))
+    _KERNELS[key] = (game.ruleset, found)
+    return found
+
+
 class _Node:
     """One node of the decoupled tree: per acting seat, per action, the visits, the
     summed reward and how often the action was available; children by joint action."""
@@ -118,19 +138,23 @@ class ISMCTSAgent:
         self.ms = float(ms)
         self.c = float(c)
         self.rollout = str(Rollout(rollout))
+        #: roll-outs by values in compiled code when the ruleset's kernel is in the cache
+        #: (the same roll-outs, so the same search; False: on the reference engine)
+        self.kernel_rollouts = True
 
     # ------------------------------------------------------------------ rewards
 
-    def _rewards(self, state: Any) -> list[float]:
+    def _rewards(self, state: Any, ended: tuple[list[int], list[int]] | None = None) -> list[float]:
         """Each player's reward at the end of a game: its margin over the best other
-        seat that can win, or its share of the win."""
+        seat that can win, or its share of the win. ``ended``: the game's (totals,
+        winners) when a kernel played it out (``state`` then is where it began)."""
         game = state.game
         players = game.num_players
         if self._objective == "win":
-            winners = state.winners
+            winners = state.winners if ended is None else ended[1]
             share = 1.0 / len(winners) if winners else 0.0
             return [share if s in winners else 0.0 for s in range(players)]
-        totals = state.totals()
+        totals = state.totals() if ended is None else ended[0]
         dummy = game.ruleset.dummy
         rivals = len(totals) if dummy is not None and dummy.can_win else players
         out = []
@@ -220,14 +244,18 @@ class ISMCTSAgent:
                 node.children[key] = _Node(players)
                 break
             node = child
+        ended = None
         if not det.finished:
             if self.rollout == "values":
                 values = count_values(det.game)
-                while not det.finished:
+                kernel = _rollout_kernel(det.game, values) if self.kernel_rollouts and det.pending is None else None
+                if kernel is not None:  # the same roll-out, compiled
+                    ended = kernel[0].play_out(det, kernel[1])
+                while ended is None and not det.finished:
                     det.apply_actions([policy_action(det, s, values) for s in det.acting_seats()])
             else:
                 det.play_out([draw] * players)
-        rewards = self._rewards(det)
+        rewards = self._rewards(det, ended)
         biggest = max(abs(r) for r in rewards)
         if biggest > scale[0]:
             scale[0] = biggest

@@ -231,7 +231,7 @@ def _kernel_results(
         if stop is not None and stop():
             break
         block = indices[first : first + KERNEL_BLOCK]
-        games = kernel.play([game_seed(seed, i) for i in block], bots, values)
+        games = kernel.play([game_seed(seed, i) for i in block], bots, values, _count_values(game, bots))
         for i, index in enumerate(block):
             lab = None
             if template is not None:
@@ -255,6 +255,15 @@ def _card_values(game: Game, bots: Sequence[str]) -> list[float] | None:
     from ruledraft.play.agents import default_card_values
 
     return default_card_values(game)
+
+
+def _count_values(game: Game, bots: Sequence[str]) -> list[list[float]] | None:
+    """The planner's count-aware card values, when a seat plays it (the kernel takes them)."""
+    if not any(b.split(":")[0].strip() == "planner" for b in bots):
+        return None
+    from ruledraft.play.planner import count_values
+
+    return count_values(game)
 
 
 def kernel_state(game: Game, games: Any, i: int) -> State:
@@ -421,7 +430,7 @@ class GamesWork:
             if stop is not None and stop():
                 break
             n = min(KERNEL_BLOCK, end - index)
-            games = kernel.play(game_seeds(self.seed, index, n), bots, values)
+            games = kernel.play(game_seeds(self.seed, index, n), bots, values, _count_values(game, bots))
             tally.add_kernel_games(games)
             if kept:
                 for i in range(n):

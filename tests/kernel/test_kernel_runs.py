@@ -137,11 +137,9 @@ def test_engine_kernel_where_there_is_none_is_an_error_naming_why():
     result = CliRunner().invoke(app, args)
     assert result.exit_code == 2
     assert "the kernel cannot play this: the 'dummy' turn procedure has no kernel part yet" in result.stderr
-    result = CliRunner().invoke(
-        app, ["simulate", "sushi-go", "--games", "5", "--bots", "planner", "--engine", "kernel"]
-    )
+    result = CliRunner().invoke(app, ["simulate", "sushi-go", "--games", "5", "--bots", "ismcts", "--engine", "kernel"])
     assert result.exit_code == 2
-    assert "the bot 'planner' has no kernel part" in result.stderr
+    assert "the bot 'ismcts' has no kernel part" in result.stderr
     assert "Traceback" not in result.output
 
 

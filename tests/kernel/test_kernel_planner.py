@@ -1,0 +1,140 @@
+"""The planner in the kernel plays the reference engine's planner: same seed, same moves, same logs."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("numba")
+
+from typer.testing import CliRunner  # noqa: E402
+
+from ruledraft import kernel as kernel_module  # noqa: E402
+from ruledraft.cli.app import app  # noqa: E402
+from ruledraft.engine.state import Game  # noqa: E402
+from ruledraft.errors import InputError  # noqa: E402
+from ruledraft.kernel import Kernel, compile_kernel  # noqa: E402
+from ruledraft.language.loading import load_ruleset  # noqa: E402
+from ruledraft.play import engines, planner  # noqa: E402
+from ruledraft.play.agents import default_card_values  # noqa: E402
+from ruledraft.play.game_log import record_game  # noqa: E402
+from ruledraft.play.runner import game_seed, kernel_state, play_game  # noqa: E402
+
+ROOT = Path(__file__).resolve().parent.parent.parent
+
+
+def _load(ruleset_id: str):
+    """A bundled ruleset by id, or an example by its path from the repository's root."""
+    return load_ruleset(str(ROOT / ruleset_id) if ruleset_id.startswith("examples/") else ruleset_id)
+
+
+def _kernel(ruleset_id: str, players: int) -> Kernel:
+    made = compile_kernel(_load(ruleset_id), players)
+    assert isinstance(made, Kernel), made
+    return made
+
+
+def _assert_same_games(kernel: Kernel, bots: list[str], seeds: list[int]) -> None:
+    """Each seed's game on the kernel: the reference's moves, points, winners and log record."""
+    game = Game(kernel.ruleset, kernel.players)
+    games = kernel.play(seeds, bots, default_card_values(game), planner.count_values(game))
+    for i, seed in enumerate(seeds):
+        state = play_game(game, seed, bots)
+        _, totals, winners, rule_points = games.game(i)
+        assert games.moves[i].tolist() == [r.actions for r in state.history], f"moves differ, seed {seed}"
+        assert list(totals) == state.totals(), f"totals differ, seed {seed}"
+        assert list(winners) == state.winners, f"winners differ, seed {seed}"
+        assert {k: list(v) for k, v in rule_points.items()} == state.rule_points, f"rule points differ, seed {seed}"
+        assert record_game(kernel_state(game, games, i), bots) == record_game(state, bots), f"logs differ, seed {seed}"
+
+
+@pytest.mark.parametrize(
+    ("ruleset_id", "players", "bots", "games"),
+    [
+        ("sushi-go", 2, ["planner", "planner"], 16),
+        ("sushi-go", 4, ["planner"] * 4, 8),
+        ("sushi-go", 5, ["planner", "greedy", "random", "planner", "value"], 8),
+        ("sushi-go-soy-sauce", 4, ["planner", "planner", "greedy", "planner"], 6),
+        ("sushi-go-party-starter", 5, ["planner", "planner", "random", "planner", "first"], 6),  # cards added
+        ("examples/my-party-menu.yaml", 4, ["planner", "random", "planner", "planner"], 6),
+        ("examples/sushi-go-switchback.yaml", 5, ["planner"] * 4 + ["random"], 6),  # a direction per turn
+        ("examples/midnight-apothecary.yaml", 3, ["planner"] * 3, 6),  # reshuffled between rounds
+    ],
+)
+def test_planner_games_equal_the_reference(ruleset_id, players, bots, games):
+    """Planners (alone and among greedy, random, value and first bots) play on the kernel
+    the very games they play on the reference engine: moves, points, winners, log records."""
+    _assert_same_games(_kernel(ruleset_id, players), bots, [game_seed(31, i) for i in range(games)])
+
+
+def test_planner_samples_option_plays_as_on_the_reference():
+    """planner:samples=1 and planner:samples=8 beside the default: the same games on both
+    engines, and the option changes the moves (it is not ignored)."""
+    kernel = _kernel("sushi-go", 4)
+    bots = ["planner:samples=1", "planner:samples=8", "random", "planner"]
+    seeds = [game_seed(5, i) for i in range(6)]
+    _assert_same_games(kernel, bots, seeds)
+    game = Game(kernel.ruleset, 4)
+    counts = planner.count_values(game)
+    one = kernel.play(seeds, ["planner:samples=1"] * 4, None, counts)
+    eight = kernel.play(seeds, ["planner:samples=8"] * 4, None, counts)
+    assert one.moves.tolist() != eight.moves.tolist()
+
+
+def test_the_kernel_takes_the_planner_defaults_of_the_reference():
+    """The kernel's copies of the planner's default samples and count cap are the planner's own."""
+    assert kernel_module.DEFAULT_SAMPLES == planner.DEFAULT_SAMPLES
+    assert kernel_module.COUNT_CAP == planner.COUNT_CAP
+
+
+@pytest.mark.parametrize(
+    ("bot", "words"),
+    [
+        ("planner:depth=2", "samples=N only"),
+        ("planner:samples=0", "at least 1"),
+        ("planner:samples=two", "whole number"),
+        ("greedy:samples=2", "has no kernel part"),
+        ("ismcts", "has no kernel part"),
+    ],
+)
+def test_the_kernel_refuses_other_bot_options_saying_why(bot, words):
+    """Only the planner's samples option is played in the kernel; anything else is refused with the reason."""
+    reason = kernel_module.bot_refusal(bot)
+    assert reason is not None and words in reason
+    assert kernel_module.bot_refusal("planner:samples=3") is None
+    assert kernel_module.bot_refusal(" planner ") is None
+
+
+def test_the_kernel_planner_needs_its_count_values():
+    """Kernel.play with a planner but no count values (or a table of the wrong shape) is a ValueError."""
+    kernel = _kernel("sushi-go", 2)
+    with pytest.raises(ValueError, match="count values"):
+        kernel.play([1], ["planner", "random"])
+    with pytest.raises(ValueError, match="rows of 7"):
+        kernel.play([1], ["planner", "random"], None, [[0.0] * 7])
+
+
+def test_auto_and_kernel_engines_take_the_planner():
+    """--engine kernel plays planner:samples=N; auto chooses the kernel for a long planner run."""
+    rs = load_ruleset("sushi-go")
+    assert engines.choose_engine(rs, 4, ["planner:samples=2"] * 4, "kernel", 10).name == "kernel"
+    assert engines.choose_engine(rs, 4, ["planner"] * 4, "auto", 10**5).name == "kernel"
+    with pytest.raises(InputError, match="samples=N only"):
+        engines.choose_engine(rs, 4, ["planner:depth=1"] * 4, "kernel", 10)
+
+
+def test_simulate_with_planners_is_the_same_on_both_engines(tmp_path):
+    """simulate --bots planner,greedy,random: every figure and the log's bytes the same on the kernel."""
+    common = ["simulate", "sushi-go", "--players", "3", "--games", "12", "--seed", "3"]
+    common += ["--bots", "planner,greedy,random", "--json"]
+    out = {}
+    for engine in ("reference", "kernel"):
+        result = CliRunner().invoke(app, [*common, "--engine", engine, "--log", str(tmp_path / f"{engine}.jsonl")])
+        assert result.exit_code == 0, result.output
+        out[engine] = json.loads(result.stdout)
+        for key in ("elapsed_seconds", "games_per_second"):
+            out[engine].pop(key, None)
+    assert out["kernel"] == out["reference"]
+    assert (tmp_path / "kernel.jsonl").read_bytes() == (tmp_path / "reference.jsonl").read_bytes()
