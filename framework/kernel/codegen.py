@@ -44,11 +44,16 @@ class _Writer:
         self.arrays: list[str] = []
         self.functions: list[str] = []
         self._quantities: dict[int, str] = {}
+        self._rules: dict[int, str] = {}
         self.why_not: str | None = None
 
     @property
     def seat_counts(self) -> tuple[int, ...]:
         return self._seat_counts
+
+    @property
+    def card_types(self) -> int:
+        return self.ruleset.catalogue.size
 
     def array(self, values: Sequence[int]) -> str:
         name = f"A{len(self.arrays)}"
@@ -71,6 +76,26 @@ class _Writer:
         self.functions.append(f"@njit(cache=True)\ndef {name}(counts, seq, lens, rnd, s):\n    return {body}\n")
         self._quantities[id(q)] = name
         return name
+
+    def function(self, params: str, body: list[str]) -> str:
+        """A compiled helper ``(params)`` of ``body`` (lines, unindented): its name."""
+        name = f"f{len(self.functions)}"
+        lines = "".join(f"    {line}\n" for line in body)
+        self.functions.append(f"@njit(cache=True)\ndef {name}({params}):\n{lines}")
+        return name
+
+    def rule(self, rule: Any) -> str | None:
+        """Another rule's part as a function ``(counts, seq, lens, rnd, out)`` (a boost
+        scores the rules it changes on its table): its name, or None with ``why_not``."""
+        known = self._rules.get(id(rule))
+        if known is None:
+            body = _kernel_body(rule, self)
+            if body is None:
+                self.why_not = self.why_not or f"rule '{rule.id}' has no kernel part"
+                return None
+            known = self.function("counts, seq, lens, rnd, out", ["N = lens.shape[0]", *body.splitlines()])
+            self._rules[id(rule)] = known
+        return known
 
     def _function(self, body: list[str]) -> str:
         """A compiled function ``(counts, seq, lens, rnd, s)`` of ``body``: its name."""

@@ -170,11 +170,21 @@ class KernelWriter(Protocol):
     the number of seats; the body sets ``out[s]``, the points of every seat, in plain
     numba-compatible Python on integers (``np`` is numpy). One compiled kernel serves
     every player count: what depends on it branches on ``N``.
+
+    A table a ``boost`` has changed carries its echoes (``Tableau.echoes``) in ``seq``
+    itself: it then has ``2 * N`` rows, ``seq[N + s, j]`` being 1 where seat ``s``'s card
+    ``j`` is an echo (``counts`` and ``lens`` count the echoes). A part that pairs cards by
+    play order (a modifier) reads them; the others need not look.
     """
 
     @property
     def seat_counts(self) -> tuple[int, ...]:
         """The numbers of seats ``N`` may be (awards by seat count are resolved for each)."""
+        ...
+
+    @property
+    def card_types(self) -> int:
+        """How many card types there are (``counts`` has a column for each)."""
         ...
 
     def quantity(self, q: Quantity) -> str | None:
@@ -184,6 +194,16 @@ class KernelWriter(Protocol):
 
     def array(self, values: Sequence[int]) -> str:
         """The name of a constant ``int64`` array holding ``values``."""
+        ...
+
+    def function(self, params: str, body: list[str]) -> str:
+        """The name of a compiled helper function taking ``params`` (their text) whose body
+        is ``body`` (its lines, not indented)."""
+        ...
+
+    def rule(self, rule: Rule) -> str | None:
+        """The name of a compiled function ``(counts, seq, lens, rnd, out)`` scoring
+        ``rule`` by its own part (a boost scores the rules it changes); None when it has none."""
         ...
 
 
