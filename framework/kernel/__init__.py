@@ -84,6 +84,9 @@ class KernelGames:
     #: (games, rounds + 1, seats, card types): each seat's count of every card at each
     #: scoring -- its table at each round end, then the cards it kept to game end
     tables: np.ndarray
+    #: (games, rounds, races, seats, card types): the cards each rule scoring during the
+    #: round (a race, in ruleset order) took off each seat's table in each round
+    raced: np.ndarray | None = None
 
     def __len__(self) -> int:
         return len(self.seeds)
@@ -108,6 +111,7 @@ class KernelGames:
             self.moves[rows],
             self.round_points[rows],
             self.tables[rows],
+            None if self.raced is None else self.raced[rows],
         )
 
     def scoring_points(self) -> np.ndarray:
@@ -163,12 +167,13 @@ class Kernel:
         nrr = len(r.round_rules)
         round_points = np.zeros((G, r.rounds, nrr, N), np.int64)
         tables = np.zeros((G, r.rounds + 1, N, r.catalogue.size), np.int64)
+        raced = np.zeros((G, r.rounds, self.module.NRACE, N, r.catalogue.size), np.int64)
         codes = np.array([BOTS[b] for b in bots], np.int64)
         if "value" in bots and values is None:
             raise ValueError("the value bot needs its card values")
         worth = np.zeros(r.catalogue.size, np.float64) if values is None else np.asarray(values, np.float64)
-        self.module.play(seeds_u, codes, worth, totals, rules, wins, moves, round_points, tables)
-        return KernelGames(seeds_u, r.rule_ids, totals, rules, wins, moves, round_points, tables)
+        self.module.play(seeds_u, codes, worth, totals, rules, wins, moves, round_points, tables, raced)
+        return KernelGames(seeds_u, r.rule_ids, totals, rules, wins, moves, round_points, tables, raced)
 
 
 _KERNELS: dict[tuple[int, int], tuple[CompiledRuleset, Kernel | Unsupported]] = {}
@@ -302,6 +307,7 @@ def warm(module: ModuleType) -> None:
         z((1, R, H, seats), np.int64),
         z((1, R, module.NRR, seats), np.int64),
         z((1, R + 1, seats, K), np.int64),
+        z((1, R, module.NRACE, seats, K), np.int64),
     )
 
 

@@ -145,9 +145,32 @@ def refusal(ruleset: CompiledRuleset, players: int | None = None) -> str | None:
     if players is not None and ruleset.hand_size(players) > MAX_HAND:
         return f"hands of more than {MAX_HAND} cards"
     for rule in ruleset.rules:
-        if rule.turn_scoring is not None:
-            return f"rule '{rule.id}' scores during the round, which has no kernel part yet"
+        if rule.turn_scoring is not None and not callable(getattr(rule, "kernel_turns", None)):
+            return f"rule '{rule.id}' scores during the round, and its kind has no kernel part for that"
     return None
+
+
+def _race_source(ruleset: CompiledRuleset, w: _Writer) -> list[str]:
+    """The rules that score during the round (a race) in the game loop: ``NRACE``,
+    ``race_turn`` (every turn end: each one's ``turn``, in ruleset order; ``took[race,
+    seat, card]`` counts the cards each took off the tables) and
+    ``race_end`` (round end: each one's round points over its place in ``pts``); see
+    ``Race.kernel_turns``."""
+    turns, ends = ["    pass"], ["    pass"]
+    n = 0
+    for i, rule in enumerate(ruleset.round_rules):
+        if rule.turn_scoring is None:
+            continue
+        turn, end = rule.kernel_turns(w)  # type: ignore[attr-defined]  # refusal() checked it has them
+        turns.append(f"    nd = {turn}(counts, seq, lens, rnd, prog[{n}], took[{n}], disc, nd)")
+        ends.append(f"    {end}(counts, seq, lens, rnd, prog[{n}], pts[{i}])")
+        n += 1
+    head = "@njit(cache=True)\ndef race_"
+    return [
+        f"NRACE = {n}",
+        f"{head}turn(counts, seq, lens, rnd, prog, took, disc, nd):\n" + "\n".join(turns) + "\n    return nd\n",
+        f"{head}end(counts, seq, lens, rnd, prog, pts):\n" + "\n".join(ends) + "\n",
+    ]
 
 
 def _kernel_body(rule: Any, w: _Writer) -> str | None:
@@ -204,6 +227,7 @@ def write_source(ruleset: CompiledRuleset) -> str:
             f"@njit(cache=True)\ndef {name}(counts, seq, lens, rnd, out):\n    N = lens.shape[0]\n{_indent(body)}"
         )
         rule_functions.append((rule.when, name))
+    races = _race_source(ruleset, w)
     tie_breaks = []
     for tb in ruleset.tie_breaks:
         q = w.quantity(tb.quantity)
@@ -307,6 +331,7 @@ def write_source(ruleset: CompiledRuleset) -> str:
         *w.functions,
         scorer("score_round", round_names),
         scorer("score_end", game_names),
+        *races,
         "\n".join(decide) + "\n",
         (HERE / "game_loop.tmpl").read_text(encoding="utf-8"),
     ]

@@ -23,7 +23,8 @@ shown and played like a built-in one.
 Optional, outside the protocol (a plug-in's rule may leave it out): ``kernel(w)``,
 the rule's part of the compiled game kernel (:class:`KernelWriter`); None, the
 default of :class:`RuleBase`, means it has none and its ruleset plays on the
-reference engine. ``counted_as(t)``: per seat, (position, times) of each card on the
+reference engine; a rule that scores during the round adds ``kernel_turns(w)``, its part
+of the game loop (``Race.kernel_turns``). ``counted_as(t)``: per seat, (position, times) of each card on the
 table that counts as more than one card for the other rules (a ``boost``); the board
 shows it (the default: none). ``credited``: the cards a rule's points belong to in the
 balance figures, when not the cards it reads (a boost: its own cards).

@@ -2,7 +2,7 @@
 
 Small rule files are drawn with every scoring kind the kernel has a part for
 (per_card, table, sets in every form, majority, modifier, with ``same`` and several
-modifier cards too, expression, neighbours, boost), cards added before rounds,
+modifier cards too, expression, neighbours, boost, race), cards added before rounds,
 every pass shape (a direction per round, a pattern per turn), ``keep_deck`` and
 ``reshuffle``, and an extra-pick action; each is compiled with the normal pipeline,
 its kernel built, and games of random, first, greedy and value bots compared with
@@ -40,7 +40,7 @@ from ruledraft.play.agents import default_card_values
 from ruledraft.play.runner import game_seed, play_game  # noqa: E402
 from ruledraft.tableau import Tableau  # noqa: E402
 
-KINDS = ("per_card", "table", "sets", "majority", "modifier", "expression", "neighbours", "boost")
+KINDS = ("per_card", "table", "sets", "majority", "modifier", "expression", "neighbours", "boost", "race")
 DIRECTIONS = ("left", "right", "none")
 BOTS = ("random", "first", "greedy", "value")
 
@@ -185,6 +185,16 @@ def rule_files(draw: Any) -> dict[str, Any]:
                 rule["targets"] = {"tag": "t"}
                 rule["same"] = "v"
             rule.pop("when", None)  # at game end its cards must be kept: at round end
+        elif kind == "race":  # places at turn ends, the scorers' cards taken off the tables
+            rule["cards"] = draw(selector)
+            if draw(st.booleans()):
+                rule["cards"] = {"tag": "t"}
+                rule["value"] = {"attribute": "v"}
+            rule["threshold"] = draw(st.integers(2, 6))
+            rule["places"] = draw(st.lists(st.integers(-3, 9), min_size=1, max_size=3))
+            rule["ties"] = draw(st.sampled_from(("full", "split")))
+            rule["leftovers"] = draw(st.sampled_from(("places", "nothing")))
+            rule.pop("when", None)  # a race scores during the rounds
         else:
             a, b = draw(card_id), draw(card_id)
             rule["expr"] = draw(st.sampled_from(EXPRESSIONS)).format(a=a, b=b)
