@@ -16,7 +16,7 @@ The seam for the rest of the program::
         games = kernel.play(seeds, bots)           # KernelGames: arrays, one row a game
 
 A ruleset the kernel cannot play yet (a kind or an effect without a kernel part,
-the dummy procedure...) gives :class:`Unsupported` with the reason, and so does a
+a dummy with pass patterns...) gives :class:`Unsupported` with the reason, and so does a
 machine without numba (the ``kernel`` extra): the caller plays on the reference engine.
 """
 
@@ -76,8 +76,8 @@ class KernelGames:
     rule_points: np.ndarray
     #: (games, seats): 1 for a winning seat
     winners: np.ndarray
-    #: (games, rounds, turns, seats): every action, as ``Game.encode_action`` writes it
-    #: (the last turn of each round is the automatic last card)
+    #: (games, rounds, turns, players): every action, as ``Game.encode_action`` writes it
+    #: (the last turn of each round is the automatic last card, but with a dummy)
     moves: np.ndarray
     #: (games, rounds, round rules, seats): each round's points of each round-end rule
     round_points: np.ndarray
@@ -163,12 +163,12 @@ class Kernel:
         totals = np.zeros((G, N), np.int64)
         rules = np.zeros((G, len(r.rules), N), np.int64)
         wins = np.zeros((G, N), np.int64)
-        moves = np.zeros((G, r.rounds, H, N), np.int64)
+        moves = np.zeros((G, r.rounds, H, self.players), np.int64)  # the players' actions (a dummy has none)
         nrr = len(r.round_rules)
         round_points = np.zeros((G, r.rounds, nrr, N), np.int64)
         tables = np.zeros((G, r.rounds + 1, N, r.catalogue.size), np.int64)
         raced = np.zeros((G, r.rounds, self.module.NRACE, N, r.catalogue.size), np.int64)
-        codes = np.array([BOTS[b] for b in bots], np.int64)
+        codes = np.array([BOTS[b] for b in bots] + [0] * (N - self.players), np.int64)  # a dummy seat: no bot
         if "value" in bots and values is None:
             raise ValueError("the value bot needs its card values")
         worth = np.zeros(r.catalogue.size, np.float64) if values is None else np.asarray(values, np.float64)

@@ -131,8 +131,12 @@ class _Writer:
 def refusal(ruleset: CompiledRuleset, players: int | None = None) -> str | None:
     """Why the kernel cannot play ``ruleset`` (at ``players`` players; None: at any
     count it allows) -- None: it can."""
-    if ruleset.procedure != "standard":
+    if ruleset.procedure not in ("standard", "dummy"):
         return f"the '{ruleset.procedure}' turn procedure has no kernel part yet"
+    if ruleset.procedure == "dummy":
+        why = _dummy_refusal(ruleset)
+        if why is not None:
+            return why
     if ruleset.effects:
         kinds = sorted({e.kind for e in ruleset.effects})
         return f"card effects ({', '.join(kinds)}) have no kernel part yet"
@@ -148,6 +152,37 @@ def refusal(ruleset: CompiledRuleset, players: int | None = None) -> str | None:
         if rule.turn_scoring is not None and not callable(getattr(rule, "kernel_turns", None)):
             return f"rule '{rule.id}' scores during the round, and its kind has no kernel part for that"
     return None
+
+
+def _dummy_refusal(ruleset: CompiledRuleset) -> str | None:
+    """Why the dummy loop (``dummy_loop.tmpl``) cannot play ``ruleset`` (None: it can)."""
+    d = ruleset.dummy
+    if d is None or d.seats != 1 or d.draw != 1 or ruleset.min_players != ruleset.max_players:
+        return (
+            "a dummy procedure other than one dummy seat drawing one card a turn, at one number "
+            "of players, has no kernel part yet"
+        )
+    if ruleset.pass_patterns or ruleset.additions:  # (a race needs the standard procedure)
+        return "the dummy procedure with pass patterns or cards added before rounds has no kernel part yet"
+    return None
+
+
+def _dummy_source(ruleset: CompiledRuleset) -> list[str]:
+    """The dummy procedure's loop and constants (nothing without a dummy)."""
+    d = ruleset.dummy
+    if ruleset.procedure != "dummy" or d is None:
+        return []
+    own_span = ruleset.catalogue.size * (ruleset.catalogue.size + 1) ** max(
+        (a.extra for a in ruleset.actions), default=0
+    )
+    first = [d.first_controller[r] if d.first_controller else 0 for r in range(ruleset.rounds)]
+    return [
+        f"P = {ruleset.min_players}  # players; the dummy is seat P",
+        f"FIRST_CTRL = np.array({first}, dtype=np.int64)",
+        f"OWN_SPAN = {own_span}",
+        (HERE / "dummy_loop.tmpl").read_text(encoding="utf-8"),
+        "play = play_dummy",
+    ]
 
 
 def _race_source(ruleset: CompiledRuleset, w: _Writer) -> list[str]:
@@ -244,11 +279,11 @@ def write_source(ruleset: CompiledRuleset) -> str:
     round_names = [n for when, n in rule_functions if when != "game_end"]
     game_names = [n for when, n in rule_functions if when == "game_end"]
     assert len(round_names) == nrr and len(game_names) == ngr
-    # every seat is a player (no dummy has a kernel part yet)
     decide = [
         "@njit(cache=True)",
         "def decide(tot, kc, ks, kl, rnd, win):",
         "    N = tot.shape[0]",
+        *(["    N -= 1  # the dummy's seat never wins"] if ruleset.dummy and not ruleset.dummy.can_win else []),
         "    tied = np.zeros(N, np.int64)",
         "    best = tot[0]",
         "    for s in range(1, N):",
@@ -334,6 +369,7 @@ def write_source(ruleset: CompiledRuleset) -> str:
         *races,
         "\n".join(decide) + "\n",
         (HERE / "game_loop.tmpl").read_text(encoding="utf-8"),
+        *_dummy_source(ruleset),
     ]
     return "\n".join(parts)
 
