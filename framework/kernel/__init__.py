@@ -322,7 +322,7 @@ def is_cached(ruleset: CompiledRuleset) -> bool:
     path = made[1]
     if not path.exists():
         return False
-    return any(_numba_dir().rglob(f"{path.stem}.play-*.nbi"))
+    return any(_numba_dir().rglob(f"{path.stem}.play*-*.nbi"))  # play, or play_dummy
 
 
 def start_compiling(ruleset: CompiledRuleset) -> bool:

@@ -14,7 +14,7 @@ from typer.testing import CliRunner  # noqa: E402
 
 from ruledraft.cli.app import app  # noqa: E402
 from ruledraft.engine.state import Game  # noqa: E402
-from ruledraft.kernel import Kernel, compile_kernel  # noqa: E402
+from ruledraft.kernel import Kernel, compile_kernel, is_cached  # noqa: E402
 from ruledraft.language.loading import load_ruleset  # noqa: E402
 from ruledraft.play.agents import default_card_values  # noqa: E402
 from ruledraft.play.runner import game_seed, play_game  # noqa: E402
@@ -66,6 +66,13 @@ def test_dummy_games_equal_the_reference(kernel, bots):
     assert dummy_moves == 40 * 3 * 9  # every turn of every round, one controller
     if bots != ["first", "first"]:
         assert two_own > 0  # chopsticks used (by the controller too, some turns)
+
+
+def test_a_compiled_dummy_kernel_is_known_to_be_in_the_cache(kernel):
+    """Its loop is play_dummy: is_cached finds its compiled code on disk for the ruleset loaded
+    anew (so auto loads it rather than compile it again)."""
+    assert kernel.module.play is kernel.module.play_dummy
+    assert is_cached(load_ruleset(DUMMY))
 
 
 def test_simulate_figures_and_logs_are_the_same_on_both_engines(tmp_path):
