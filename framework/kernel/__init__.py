@@ -16,7 +16,7 @@ The seam for the rest of the program::
         games = kernel.play(seeds, bots)           # KernelGames: arrays, one row a game
 
 A ruleset the kernel cannot play yet (a kind or an effect without a kernel part,
-the dummy procedure...) gives :class:`Unsupported` with the reason, and so does a
+a dummy with pass patterns...) gives :class:`Unsupported` with the reason, and so does a
 machine without numba (the ``kernel`` extra): the caller plays on the reference engine.
 """
 
@@ -47,6 +47,7 @@ __all__ = [
     "KernelGames",
     "Unsupported",
     "bot_refusal",
+    "bots_refusal",
     "cache_dir",
     "compile_kernel",
     "is_cached",
@@ -94,6 +95,18 @@ def bot_refusal(spec: object) -> str | None:
     return made if isinstance(made, str) else None
 
 
+def bots_refusal(ruleset: CompiledRuleset, bots: Sequence[str]) -> str | None:
+    """Why the kernel cannot play these bots (each one it has a part for) on this
+    ruleset, or None: the planner's part (``planner.tmpl``) plays the standard turn
+    procedure without card effects."""
+    if any(not isinstance(p, str) and p[0] == "planner" for p in map(_parse_bot, bots)):
+        if ruleset.procedure != "standard":
+            return f"the bot 'planner' has no kernel part for the '{ruleset.procedure}' turn procedure yet"
+        if ruleset.effects:
+            return "the bot 'planner' has no kernel part for card effects yet"
+    return None
+
+
 def cache_dir() -> Path:
     """Where compiled kernels are kept: ``$XDG_CACHE_HOME/ruledraft`` (else ``~/.cache/ruledraft``)."""
     base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
@@ -119,14 +132,17 @@ class KernelGames:
     rule_points: np.ndarray
     #: (games, seats): 1 for a winning seat
     winners: np.ndarray
-    #: (games, rounds, turns, seats): every action, as ``Game.encode_action`` writes it
-    #: (the last turn of each round is the automatic last card)
+    #: (games, rounds, turns, players): every action, as ``Game.encode_action`` writes it
+    #: (the last turn of each round is the automatic last card, but with a dummy)
     moves: np.ndarray
     #: (games, rounds, round rules, seats): each round's points of each round-end rule
     round_points: np.ndarray
     #: (games, rounds + 1, seats, card types): each seat's count of every card at each
     #: scoring -- its table at each round end, then the cards it kept to game end
     tables: np.ndarray
+    #: (games, rounds, races, seats, card types): the cards each rule scoring during the
+    #: round (a race, in ruleset order) took off each seat's table in each round
+    raced: np.ndarray | None = None
 
     def __len__(self) -> int:
         return len(self.seeds)
@@ -151,6 +167,7 @@ class KernelGames:
             self.moves[rows],
             self.round_points[rows],
             self.tables[rows],
+            None if self.raced is None else self.raced[rows],
         )
 
     def scoring_points(self) -> np.ndarray:
@@ -183,7 +200,7 @@ class Kernel:
             reason = bot_refusal(name)
             if reason is not None:
                 return reason
-        return None
+        return bots_refusal(self.ruleset, bots)
 
     def play(
         self,
@@ -209,19 +226,20 @@ class Kernel:
         totals = np.zeros((G, N), np.int64)
         rules = np.zeros((G, len(r.rules), N), np.int64)
         wins = np.zeros((G, N), np.int64)
-        moves = np.zeros((G, r.rounds, H, N), np.int64)
+        moves = np.zeros((G, r.rounds, H, self.players), np.int64)  # the players' actions (a dummy has none)
         nrr = len(r.round_rules)
         round_points = np.zeros((G, r.rounds, nrr, N), np.int64)
         tables = np.zeros((G, r.rounds + 1, N, r.catalogue.size), np.int64)
+        raced = np.zeros((G, r.rounds, self.module.NRACE, N, r.catalogue.size), np.int64)
         parsed = [p for p in map(_parse_bot, bots) if not isinstance(p, str)]  # none refused (above)
-        codes = np.array([BOTS[p[0]] for p in parsed], np.int64)
+        codes = np.array([BOTS[p[0]] for p in parsed] + [0] * (N - self.players), np.int64)  # a dummy seat: no bot
         if "value" in bots and values is None:
             raise ValueError("the value bot needs its card values")
         worth = np.zeros(r.catalogue.size, np.float64) if values is None else np.asarray(values, np.float64)
         if any(p[0] == "planner" for p in parsed):
             worth = self._planner_values(worth, counts, [p[1] for p in parsed])
-        self.module.play(seeds_u, codes, worth, totals, rules, wins, moves, round_points, tables)
-        return KernelGames(seeds_u, r.rule_ids, totals, rules, wins, moves, round_points, tables)
+        self.module.play(seeds_u, codes, worth, totals, rules, wins, moves, round_points, tables, raced)
+        return KernelGames(seeds_u, r.rule_ids, totals, rules, wins, moves, round_points, tables, raced)
 
     def _planner_values(
         self, values: np.ndarray, counts: Sequence[Sequence[float]] | None, samples: list[int]
@@ -398,6 +416,7 @@ def warm(module: ModuleType) -> None:
         z((1, R, H, seats), np.int64),
         z((1, R, module.NRR, seats), np.int64),
         z((1, R + 1, seats, K), np.int64),
+        z((1, R, module.NRACE, seats, K), np.int64),
     )
 
 
@@ -433,7 +452,7 @@ def is_cached(ruleset: CompiledRuleset) -> bool:
     path = made[1]
     if not path.exists():
         return False
-    return any(_numba_dir().rglob(f"{path.stem}.play-*.nbi"))
+    return any(_numba_dir().rglob(f"{path.stem}.play*-*.nbi"))  # play, or play_dummy
 
 
 def start_compiling(ruleset: CompiledRuleset) -> bool:

@@ -44,11 +44,16 @@ class _Writer:
         self.arrays: list[str] = []
         self.functions: list[str] = []
         self._quantities: dict[int, str] = {}
+        self._rules: dict[int, str] = {}
         self.why_not: str | None = None
 
     @property
     def seat_counts(self) -> tuple[int, ...]:
         return self._seat_counts
+
+    @property
+    def card_types(self) -> int:
+        return self.ruleset.catalogue.size
 
     def array(self, values: Sequence[int]) -> str:
         name = f"A{len(self.arrays)}"
@@ -71,6 +76,26 @@ class _Writer:
         self.functions.append(f"@njit(cache=True)\ndef {name}(counts, seq, lens, rnd, s):\n    return {body}\n")
         self._quantities[id(q)] = name
         return name
+
+    def function(self, params: str, body: list[str]) -> str:
+        """A compiled helper ``(params)`` of ``body`` (lines, unindented): its name."""
+        name = f"f{len(self.functions)}"
+        lines = "".join(f"    {line}\n" for line in body)
+        self.functions.append(f"@njit(cache=True)\ndef {name}({params}):\n{lines}")
+        return name
+
+    def rule(self, rule: Any) -> str | None:
+        """Another rule's part as a function ``(counts, seq, lens, rnd, out)`` (a boost
+        scores the rules it changes on its table): its name, or None with ``why_not``."""
+        known = self._rules.get(id(rule))
+        if known is None:
+            body = _kernel_body(rule, self)
+            if body is None:
+                self.why_not = self.why_not or f"rule '{rule.id}' has no kernel part"
+                return None
+            known = self.function("counts, seq, lens, rnd, out", ["N = lens.shape[0]", *body.splitlines()])
+            self._rules[id(rule)] = known
+        return known
 
     def _function(self, body: list[str]) -> str:
         """A compiled function ``(counts, seq, lens, rnd, s)`` of ``body``: its name."""
@@ -106,8 +131,12 @@ class _Writer:
 def refusal(ruleset: CompiledRuleset, players: int | None = None) -> str | None:
     """Why the kernel cannot play ``ruleset`` (at ``players`` players; None: at any
     count it allows) -- None: it can."""
-    if ruleset.procedure != "standard":
+    if ruleset.procedure not in ("standard", "dummy"):
         return f"the '{ruleset.procedure}' turn procedure has no kernel part yet"
+    if ruleset.procedure == "dummy":
+        why = _dummy_refusal(ruleset)
+        if why is not None:
+            return why
     if ruleset.effects:
         kinds = sorted({e.kind for e in ruleset.effects})
         return f"card effects ({', '.join(kinds)}) have no kernel part yet"
@@ -120,9 +149,63 @@ def refusal(ruleset: CompiledRuleset, players: int | None = None) -> str | None:
     if players is not None and ruleset.hand_size(players) > MAX_HAND:
         return f"hands of more than {MAX_HAND} cards"
     for rule in ruleset.rules:
-        if rule.turn_scoring is not None:
-            return f"rule '{rule.id}' scores during the round, which has no kernel part yet"
+        if rule.turn_scoring is not None and not callable(getattr(rule, "kernel_turns", None)):
+            return f"rule '{rule.id}' scores during the round, and its kind has no kernel part for that"
     return None
+
+
+def _dummy_refusal(ruleset: CompiledRuleset) -> str | None:
+    """Why the dummy loop (``dummy_loop.tmpl``) cannot play ``ruleset`` (None: it can)."""
+    d = ruleset.dummy
+    if d is None or d.seats != 1 or d.draw != 1 or ruleset.min_players != ruleset.max_players:
+        return (
+            "a dummy procedure other than one dummy seat drawing one card a turn, at one number "
+            "of players, has no kernel part yet"
+        )
+    if ruleset.pass_patterns or ruleset.additions:  # (a race needs the standard procedure)
+        return "the dummy procedure with pass patterns or cards added before rounds has no kernel part yet"
+    return None
+
+
+def _dummy_source(ruleset: CompiledRuleset) -> list[str]:
+    """The dummy procedure's loop and constants (nothing without a dummy)."""
+    d = ruleset.dummy
+    if ruleset.procedure != "dummy" or d is None:
+        return []
+    own_span = ruleset.catalogue.size * (ruleset.catalogue.size + 1) ** max(
+        (a.extra for a in ruleset.actions), default=0
+    )
+    first = [d.first_controller[r] if d.first_controller else 0 for r in range(ruleset.rounds)]
+    return [
+        f"P = {ruleset.min_players}  # players; the dummy is seat P",
+        f"FIRST_CTRL = np.array({first}, dtype=np.int64)",
+        f"OWN_SPAN = {own_span}",
+        (HERE / "dummy_loop.tmpl").read_text(encoding="utf-8"),
+        "play = play_dummy",
+    ]
+
+
+def _race_source(ruleset: CompiledRuleset, w: _Writer) -> list[str]:
+    """The rules that score during the round (a race) in the game loop: ``NRACE``,
+    ``race_turn`` (every turn end: each one's ``turn``, in ruleset order; ``took[race,
+    seat, card]`` counts the cards each took off the tables) and
+    ``race_end`` (round end: each one's round points over its place in ``pts``); see
+    ``Race.kernel_turns``."""
+    turns, ends = ["    pass"], ["    pass"]
+    n = 0
+    for i, rule in enumerate(ruleset.round_rules):
+        if rule.turn_scoring is None:
+            continue
+        turn, end = rule.kernel_turns(w)  # type: ignore[attr-defined]  # refusal() checked it has them
+        turns.append(f"    nd = {turn}(counts, seq, lens, rnd, prog[{n}], took[{n}], disc, nd)")
+        ends.append(f"    {end}(counts, seq, lens, rnd, prog[{n}], pts[{i}])")
+        n += 1
+    head = "@njit(cache=True)\ndef race_"
+    return [
+        f"NRACE = {n}",
+        f"{head}turn(counts, seq, lens, rnd, prog, took, disc, nd):\n" + "\n".join(turns) + "\n    return nd\n",
+        f"{head}end(counts, seq, lens, rnd, prog, pts):\n" + "\n".join(ends) + "\n",
+    ]
 
 
 def _kernel_body(rule: Any, w: _Writer) -> str | None:
@@ -179,6 +262,7 @@ def write_source(ruleset: CompiledRuleset) -> str:
             f"@njit(cache=True)\ndef {name}(counts, seq, lens, rnd, out):\n    N = lens.shape[0]\n{_indent(body)}"
         )
         rule_functions.append((rule.when, name))
+    races = _race_source(ruleset, w)
     tie_breaks = []
     for tb in ruleset.tie_breaks:
         q = w.quantity(tb.quantity)
@@ -195,11 +279,11 @@ def write_source(ruleset: CompiledRuleset) -> str:
     round_names = [n for when, n in rule_functions if when != "game_end"]
     game_names = [n for when, n in rule_functions if when == "game_end"]
     assert len(round_names) == nrr and len(game_names) == ngr
-    # every seat is a player (no dummy has a kernel part yet)
     decide = [
         "@njit(cache=True)",
         "def decide(tot, kc, ks, kl, rnd, win):",
         "    N = tot.shape[0]",
+        *(["    N -= 1  # the dummy's seat never wins"] if ruleset.dummy and not ruleset.dummy.can_win else []),
         "    tied = np.zeros(N, np.int64)",
         "    best = tot[0]",
         "    for s in range(1, N):",
@@ -282,10 +366,12 @@ def write_source(ruleset: CompiledRuleset) -> str:
         *w.functions,
         scorer("score_round", round_names),
         scorer("score_end", game_names),
+        *races,
         "\n".join(decide) + "\n",
         (HERE / "game_loop.tmpl").read_text(encoding="utf-8"),
         (HERE / "planner.tmpl").read_text(encoding="utf-8"),
         (HERE / "playout.tmpl").read_text(encoding="utf-8"),
+        *_dummy_source(ruleset),
     ]
     return "\n".join(parts)
 

@@ -629,7 +629,8 @@ class LabTally:
 
     def add_kernel_games(self, games: Any) -> None:
         """Count games a compiled kernel played (:class:`ruledraft.kernel.KernelGames`),
-        all at once: the numbers :meth:`add_game` copies, as its arrays (no effects, no dummy)."""
+        all at once: the numbers :meth:`add_game` copies, as its arrays (no effects; a race's
+        cards taken off the tables from ``games.raced``)."""
         G = len(games)
         if not G:
             return
@@ -649,6 +650,12 @@ class LabTally:
             "counts": games.tables[:, :, : self.players].reshape(G, -1) if self.cards else np.zeros((G, 0), np.int64),
         }
         pending.add_block(G, rows)
+        raced = getattr(games, "raced", None)
+        if self.cards and raced is not None and raced.size:  # what races took off the tables
+            races = [sh.position for sh in self.shares if sh.race]
+            g, r, j, s, c = np.nonzero(raced[:, :, :, : self.players])
+            for entry in zip(g + (pending.games - G), r, s, c, j, raced[g, r, j, s, c]):
+                pending.left.extend([*map(int, entry[:4]), races[entry[4]]] * int(entry[5]))
         self._buffered += G
         if self._buffered >= _FOLD_EVERY or (G >= _FOLD_ALONE and _compiled_fold() is not None):
             self.flush()  # a block folded alone (compiled) is not copied into a larger one first

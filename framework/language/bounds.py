@@ -12,7 +12,9 @@ pass the language's limit is refused at validation, at the number that makes it 
 The bound is worked out per rule from its settings and the deck alone (it never
 plays a game): a card's points times the copies of it in the whole deck, a lookup
 table's largest entry, a set's points times the cards there are, a majority's
-largest awards (times its multiplier's bound), an expression's bound. It is an
+largest awards (times its multiplier's bound), an expression's bound; a boost's, the
+bounds of the rules it changes on the table before it and after it (each target
+counted as many times as the boosts' factors multiplied, expressions bounded again). It is an
 upper bound, far above what a real game reaches, and the bundled rulesets sit many
 orders of magnitude below the limit. A plug-in kind's rules are left out of the sum:
 each of their results is checked against the limit as it is scored
@@ -21,12 +23,15 @@ each of their results is checked against the limit as it is scored
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 import attrs
 
-from ruledraft.language.expression import ExpressionLimits
+from ruledraft.errors import RulesetError
+from ruledraft.language.catalogue import Catalogue
+from ruledraft.language.expression import ExpressionLimits, compile_expression
 from ruledraft.language.kinds.plugin_rule import CheckedRule
 from ruledraft.language.quantity import Quantity
 from ruledraft.language.ruleset import CompiledRuleset
@@ -53,10 +58,13 @@ def _largest(values: Any) -> int:
     return 0
 
 
-def _quantity_bound(q: Quantity | None, ruleset: CompiledRuleset, expressions: int) -> int:
+def _quantity_bound(
+    q: Quantity | None, ruleset: CompiledRuleset, expressions: int, catalogue: Catalogue | None = None
+) -> int:
     """The largest magnitude a quantity reaches (``expressions``: the rule's largest
-    expression bound, for a quantity written as an expression)."""
-    cards = ruleset.catalogue.cards
+    expression bound, for a quantity written as an expression; ``catalogue``: cards
+    counted as a boost may count them, an expression then bounded again on them)."""
+    cards = (catalogue or ruleset.catalogue).cards
     deck = sum(c.count for c in cards)
     if q is None:
         return 1
@@ -70,16 +78,39 @@ def _quantity_bound(q: Quantity | None, ruleset: CompiledRuleset, expressions: i
     if form[0] == "distinct":
         return len(set(form[1]))
     if form[0] == "expr":
-        return expressions
+        if catalogue is None:
+            return expressions
+        try:
+            return compile_expression(form[1], catalogue).bound
+        except RulesetError:  # past the language's limit with the boosted counts
+            return MAX_TOTAL + 1
     return deck
 
 
-def rule_bound(rule: Any, ruleset: CompiledRuleset, expressions: int = 0) -> int:
+def _boosted(catalogue: Catalogue, boosts: Sequence[Any]) -> Catalogue:
+    """``catalogue`` with each target of ``boosts`` counted as often as they all may make
+    it count (their factors multiplied): what a table they changed can hold at most."""
+    times = math.prod(b.factor for b in boosts)
+    targets = {i for b in boosts for i in b.targets}
+    return Catalogue(
+        tuple(attrs.evolve(c, count=c.count * times) if c.index in targets else c for c in catalogue.cards)
+    )
+
+
+def rule_bound(rule: Any, ruleset: CompiledRuleset, expressions: int = 0, catalogue: Catalogue | None = None) -> int:
     """An upper bound on the magnitude of the points ``rule`` gives one seat in one
-    scoring (``expressions``: the largest bound of the rule's expressions)."""
-    cards = ruleset.catalogue.cards
+    scoring (``expressions``: the largest bound of the rule's expressions; ``catalogue``:
+    the cards with the counts a boost may give them, for a rule a boost changes)."""
+    cards = (catalogue or ruleset.catalogue).cards
     deck = sum(c.count for c in cards)
     kind = type(rule).__name__
+    if kind == "Boost":  # what it changes: each rule it reads through, on the table before and after it
+        earlier, changed = rule.links()
+        before = _boosted(ruleset.catalogue, earlier) if earlier else ruleset.catalogue
+        after = _boosted(ruleset.catalogue, (*earlier, rule))
+        return sum(
+            rule_bound(r, ruleset, expressions, before) + rule_bound(r, ruleset, expressions, after) for r in changed
+        )
     if kind == "PerCard":
         return sum(cards[i].count * abs(int(rule.values[i])) for i in rule.indices)
     if kind == "Race":  # at most a place for each card, each worth at most the largest place
@@ -92,11 +123,11 @@ def rule_bound(rule: Any, ruleset: CompiledRuleset, expressions: int = 0) -> int
         return deck * max(abs(int(rule.points)), _largest(rule.table))
     if kind == "Majority":  # a seat may take a place among the most and among the fewest
         awards = sum(_largest(a.default) + _largest(a.by_seats) for a in (rule.most, rule.least))
-        return awards * max(1, _quantity_bound(rule.multiplier, ruleset, expressions))
+        return awards * max(1, _quantity_bound(rule.multiplier, ruleset, expressions, catalogue))
     if kind == "Neighbours":  # a result against each neighbour
         return 2 * _largest((rule.win, rule.tie, rule.loss))
     if kind == "Expression":
-        return _quantity_bound(rule.quantity, ruleset, expressions)
+        return _quantity_bound(rule.quantity, ruleset, expressions, catalogue)
     if isinstance(rule, CheckedRule):  # a plug-in's: each result is checked against the limit as it scores
         return 0
     # a kind not named above: its largest number for each card of the deck

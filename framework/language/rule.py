@@ -23,7 +23,8 @@ shown and played like a built-in one.
 Optional, outside the protocol (a plug-in's rule may leave it out): ``kernel(w)``,
 the rule's part of the compiled game kernel (:class:`KernelWriter`); None, the
 default of :class:`RuleBase`, means it has none and its ruleset plays on the
-reference engine. ``counted_as(t)``: per seat, (position, times) of each card on the
+reference engine; a rule that scores during the round adds ``kernel_turns(w)``, its part
+of the game loop (``Race.kernel_turns``). ``counted_as(t)``: per seat, (position, times) of each card on the
 table that counts as more than one card for the other rules (a ``boost``); the board
 shows it (the default: none). ``credited``: the cards a rule's points belong to in the
 balance figures, when not the cards it reads (a boost: its own cards).
@@ -170,11 +171,21 @@ class KernelWriter(Protocol):
     the number of seats; the body sets ``out[s]``, the points of every seat, in plain
     numba-compatible Python on integers (``np`` is numpy). One compiled kernel serves
     every player count: what depends on it branches on ``N``.
+
+    A table a ``boost`` has changed carries its echoes (``Tableau.echoes``) in ``seq``
+    itself: it then has ``2 * N`` rows, ``seq[N + s, j]`` being 1 where seat ``s``'s card
+    ``j`` is an echo (``counts`` and ``lens`` count the echoes). A part that pairs cards by
+    play order (a modifier) reads them; the others need not look.
     """
 
     @property
     def seat_counts(self) -> tuple[int, ...]:
         """The numbers of seats ``N`` may be (awards by seat count are resolved for each)."""
+        ...
+
+    @property
+    def card_types(self) -> int:
+        """How many card types there are (``counts`` has a column for each)."""
         ...
 
     def quantity(self, q: Quantity) -> str | None:
@@ -184,6 +195,16 @@ class KernelWriter(Protocol):
 
     def array(self, values: Sequence[int]) -> str:
         """The name of a constant ``int64`` array holding ``values``."""
+        ...
+
+    def function(self, params: str, body: list[str]) -> str:
+        """The name of a compiled helper function taking ``params`` (their text) whose body
+        is ``body`` (its lines, not indented)."""
+        ...
+
+    def rule(self, rule: Rule) -> str | None:
+        """The name of a compiled function ``(counts, seq, lens, rnd, out)`` scoring
+        ``rule`` by its own part (a boost scores the rules it changes); None when it has none."""
         ...
 
 

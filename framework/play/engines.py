@@ -71,9 +71,9 @@ def kernel_refusal(ruleset: CompiledRuleset, players: int, bots: Sequence[Any]) 
     reason = _quick_refusal(bots)
     if reason is not None:
         return reason
-    from ruledraft.kernel import source_refusal
+    from ruledraft.kernel import bots_refusal, source_refusal
 
-    return source_refusal(ruleset, players)
+    return source_refusal(ruleset, players) or bots_refusal(ruleset, [str(b) for b in bots])
 
 
 def _quick_refusal(bots: Sequence[Any]) -> str | None:

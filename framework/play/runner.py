@@ -270,8 +270,9 @@ def kernel_state(game: Game, games: Any, i: int) -> State:
     """Game ``i`` of a kernel's games as the reference engine's finished state: its
     moves played again (the state a log record or a figure reads)."""
     state = game.new_initial_state(int(games.seeds[i]))
+    last = 0 if game.ruleset.dummy else 1  # the last turn is the automatic last card (none with a dummy)
     for rnd in games.moves[i].tolist():
-        for actions in rnd[:-1]:  # the last turn is the automatic last card
+        for actions in rnd[: len(rnd) - last]:
             state.apply_actions(actions)
     if not state.finished:
         raise RuntimeError(f"the kernel's moves of seed {int(games.seeds[i])} do not end the game")

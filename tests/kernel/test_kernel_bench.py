@@ -8,6 +8,7 @@ import pytest
 
 pytest.importorskip("numba")
 
+from paths import DATA  # noqa: E402
 from typer.testing import CliRunner  # noqa: E402
 
 from ruledraft.cli.app import app  # noqa: E402
@@ -28,8 +29,8 @@ def test_bench_measures_on_the_kernel_with_its_compile_time_apart():
 
 
 def test_bench_falls_back_to_the_reference_engine_where_there_is_no_kernel():
-    """--engine kernel on the dummy variant (no kernel part): measured on the reference engine."""
-    (fig,) = _figures("sushi-go-two-player-dummy", "--bots", "random", "--engine", "kernel")
+    """--engine kernel on a dummy game whose hands pass by a pattern (no kernel part): measured on the reference engine."""
+    (fig,) = _figures(str(DATA / "kernel" / "dummy-pass-pattern.yaml"), "--bots", "random", "--engine", "kernel")
     assert fig["engine"] == "reference"
 
 

@@ -9,6 +9,7 @@ import pytest
 
 pytest.importorskip("numba")
 
+from paths import DATA  # noqa: E402
 from strategies import BUNDLED_RULESETS  # noqa: E402
 
 from ruledraft.engine.state import Game  # noqa: E402
@@ -32,6 +33,9 @@ MUST_PLAY = {
     "examples/sushi-go-switchback.yaml",  # a pass direction per turn
     "examples/sushi-go-party-soy-sauce.yaml",
     "examples/my-party-menu.yaml",
+    "examples/lantern-festival.yaml",  # disjoint sets, neighbours, a boost, a modifier with same
+    "examples/meadow-keepers.yaml",
+    "sushi-go-two-player-dummy",  # the dummy procedure
 }
 
 
@@ -97,12 +101,16 @@ def test_all_greedy_tables_equal_the_reference():
 @pytest.mark.parametrize(
     ("ruleset_id", "players", "words"),
     [
-        ("sushi-go-two-player-dummy", 2, "'dummy' turn procedure has no kernel part"),
+        (
+            str(DATA / "kernel" / "dummy-pass-pattern.yaml"),
+            2,
+            "the dummy procedure with pass patterns or cards added before rounds has no kernel part yet",
+        ),
         ("sushi-go-party-party-sampler", 2, "card effects"),
     ],
 )
 def test_a_ruleset_without_a_kernel_part_is_refused_with_the_reason(ruleset_id, players, words):
-    """A turn procedure or an effect with no kernel part: Unsupported, naming what is missing."""
+    """A turn procedure's form or an effect with no kernel part: Unsupported, naming what is missing."""
     made = compile_kernel(load_ruleset(ruleset_id), players)
     assert isinstance(made, Unsupported)
     assert words in made.reason

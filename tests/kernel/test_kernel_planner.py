@@ -138,3 +138,21 @@ def test_simulate_with_planners_is_the_same_on_both_engines(tmp_path):
             out[engine].pop(key, None)
     assert out["kernel"] == out["reference"]
     assert (tmp_path / "kernel.jsonl").read_bytes() == (tmp_path / "reference.jsonl").read_bytes()
+
+
+@pytest.mark.parametrize(
+    ("ruleset_id", "words"),
+    [
+        ("sushi-go-two-player-dummy", "the bot 'planner' has no kernel part for the 'dummy' turn procedure yet"),
+        ("sushi-go-party-my-first-meal", "the bot 'planner' has no kernel part for card effects yet"),
+    ],
+)
+def test_the_kernel_refuses_the_planner_where_its_part_does_not_reach(ruleset_id, words):
+    """A dummy or card effects: --engine kernel with planners is an error saying why; auto plays the reference engine."""
+    args = ["simulate", ruleset_id, "-p", "2", "--games", "3", "--bots", "planner", "--engine", "kernel"]
+    result = CliRunner().invoke(app, args)
+    assert result.exit_code == 2
+    assert words in result.stderr
+    rs = load_ruleset(ruleset_id)
+    assert engines.kernel_refusal(rs, 2, ["planner", "planner"]) == words
+    assert "planner" not in str(engines.kernel_refusal(rs, 2, ["greedy", "random"]))

@@ -8,6 +8,7 @@ import pytest
 
 pytest.importorskip("numba")
 
+from paths import DATA  # noqa: E402
 from typer.testing import CliRunner  # noqa: E402
 
 from ruledraft.api import simulate as api_simulate  # noqa: E402
@@ -18,6 +19,9 @@ from ruledraft.lab.figures import LabTally  # noqa: E402
 from ruledraft.language.loading import load_ruleset  # noqa: E402
 from ruledraft.play import engines  # noqa: E402
 from ruledraft.play.runner import GamesWork, ShippedRuleset, Tally, game_seed, game_seeds, run_games  # noqa: E402
+
+#: a rule file the kernel has no part for (a dummy with hands passing by a pattern)
+NO_KERNEL = str(DATA / "kernel" / "dummy-pass-pattern.yaml")
 
 #: the parts of --json that are times, not figures
 TIMES = ("elapsed_seconds", "games_per_second")
@@ -133,10 +137,13 @@ def test_the_api_takes_an_engine():
 
 def test_engine_kernel_where_there_is_none_is_an_error_naming_why():
     """--engine kernel on a ruleset or a bot the kernel cannot play: exit 2 (unusable input) and one line saying why."""
-    args = ["simulate", "sushi-go-two-player-dummy", "-p", "2", "--games", "5", "--engine", "kernel"]
+    args = ["simulate", NO_KERNEL, "-p", "2", "--games", "5", "--engine", "kernel"]
     result = CliRunner().invoke(app, args)
     assert result.exit_code == 2
-    assert "the kernel cannot play this: the 'dummy' turn procedure has no kernel part yet" in result.stderr
+    assert (
+        "the kernel cannot play this: the dummy procedure with pass patterns or cards added before rounds has no kernel part yet"
+        in result.stderr
+    )
     result = CliRunner().invoke(app, ["simulate", "sushi-go", "--games", "5", "--bots", "ismcts", "--engine", "kernel"])
     assert result.exit_code == 2
     assert "the bot 'ismcts' has no kernel part" in result.stderr
@@ -145,10 +152,11 @@ def test_engine_kernel_where_there_is_none_is_an_error_naming_why():
 
 def test_auto_says_in_one_line_why_a_long_run_plays_on_the_reference_engine():
     """auto on a long run the kernel cannot play: one line on standard error why, the JSON intact."""
-    rs = load_ruleset("sushi-go-two-player-dummy")
+    rs = load_ruleset(NO_KERNEL)
     chosen = engines.choose_engine(rs, 2, ["random", "random"], "auto", 10**7)
     assert chosen == engines.Engine(
-        "reference", "engine: reference (the 'dummy' turn procedure has no kernel part yet)"
+        "reference",
+        "engine: reference (the dummy procedure with pass patterns or cards added before rounds has no kernel part yet)",
     )
     result = CliRunner().invoke(app, ["simulate", "sushi-go", "--games", "5", "--bots", "random", "--json"])
     assert result.exit_code == 0 and result.stderr == ""  # a short run: the reference engine, nothing to say
@@ -318,11 +326,12 @@ def test_a_cache_that_cannot_be_written_leaves_the_run_on_the_reference_engine(t
 
 def test_auto_names_why_by_the_number_of_games_not_by_a_timing(monkeypatch):
     """auto's line on why the kernel does not play comes from the number of games alone: the same on a fast or slow machine."""
-    rs = load_ruleset("sushi-go-two-player-dummy")
+    rs = load_ruleset(NO_KERNEL)
     for seconds in (1e-9, 1e9):  # a machine where the reference engine looks instant, or very slow
         monkeypatch.setattr(engines, "reference_seconds", lambda *args, s=seconds, **kw: s)
         assert engines.choose_engine(rs, 2, ["random", "random"], "auto", engines.NOTE_GAMES - 1).note is None
         long_run = engines.choose_engine(rs, 2, ["random", "random"], "auto", engines.NOTE_GAMES)
         assert long_run == engines.Engine(
-            "reference", "engine: reference (the 'dummy' turn procedure has no kernel part yet)"
+            "reference",
+            "engine: reference (the dummy procedure with pass patterns or cards added before rounds has no kernel part yet)",
         )

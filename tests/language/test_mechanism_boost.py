@@ -13,11 +13,12 @@ from __future__ import annotations
 
 import functools
 
+import numpy as np
 import pytest
 
 from ruledraft.engine.table_scoring import score_table
 from ruledraft.errors import RulesetError
-from ruledraft.kernel.codegen import NoKernel, write_source
+from ruledraft.kernel.codegen import plain_rule, write_source
 from ruledraft.language.loading import load_ruleset
 from ruledraft.tableau import Tableau
 
@@ -190,10 +191,17 @@ def test_the_totals_are_the_rules_on_the_boosted_table():
     assert sheet["totals"] == [6, 1]
 
 
-def test_the_kernel_refuses_a_boost():
-    """A ruleset with a boost has no kernel yet: it plays on the reference engine, and says why."""
-    with pytest.raises(NoKernel, match="sparkle"):
-        write_source(ruleset(LIGHT + SPARKLE))
+def test_the_kernel_scores_a_boost_as_its_rule():
+    """A ruleset with a boost has a kernel: the boost's part (run as plain Python) gives
+    the rule's +1 for a lantern after the sparkler and 0 for one before it."""
+    rs = ruleset(LIGHT + SPARKLE)
+    assert "def rule1(" in write_source(rs)
+    boost = rs.rules[1]
+    t = Tableau.from_cards(rs.catalogue.size, [[4, 0], [0, 4, 1]])
+    seq = np.array([[4, 0, 0], [0, 4, 1]], dtype=np.int64)
+    out = np.zeros(2, dtype=np.int64)
+    plain_rule(rs, boost)(np.array(t.counts, dtype=np.int64), seq, np.array([2, 3], dtype=np.int64), 1, out)
+    assert out.tolist() == boost.score(t) == [1, 1]
 
 
 def wrong(rules: str) -> list[str]:

@@ -31,8 +31,15 @@ from typing import Any
 import attrs
 
 from ruledraft.language.kinds.context import RuleContext
-from ruledraft.language.kinds.pairing import holders_of, pair, same_colour, same_words
-from ruledraft.language.rule import Rule, RuleBase
+from ruledraft.language.kinds.pairing import (
+    holders_of,
+    kernel_echoes,
+    kernel_pairing,
+    pair,
+    same_colour,
+    same_words,
+)
+from ruledraft.language.rule import KernelWriter, Rule, RuleBase
 from ruledraft.tableau import Tableau
 
 NAME = "boost"
@@ -257,6 +264,72 @@ class Boost(RuleBase):
             out.append(tuple(m for m in marks if m[1] > 1))
             assert q == len(seq) - 1
         return out
+
+    # ------------------------------------------------------------------ kernel
+
+    def kernel(self, w: KernelWriter) -> str | None:
+        """:meth:`score`: the table before this boost (the earlier boosts applied) and after
+        it, each changed rule scored on both by its own part, the differences summed. A
+        boosted table carries its echoes in ``seq`` (see :class:`KernelWriter`)."""
+        earlier, changed = self.links()
+        parts = []
+        for rule in changed:
+            name = w.rule(rule)
+            if name is None:
+                return None
+            parts.append(name)
+        steps = [boost.kernel_apply(w) for boost in (*earlier, self)]
+        lines = ["c0 = counts", "s0 = seq", "l0 = lens"]
+        for i, step in enumerate(steps):
+            lines.append(f"c{i + 1}, s{i + 1}, l{i + 1} = {step}(c{i}, s{i}, l{i})")
+        b, a = len(earlier), len(earlier) + 1
+        lines += [
+            "before = np.zeros(N, np.int64)",
+            "after = np.zeros(N, np.int64)",
+            "for s in range(N):",
+            "    out[s] = 0",
+        ]
+        for name in parts:
+            lines += [
+                f"{name}(c{b}, s{b}, l{b}, rnd, before)",
+                f"{name}(c{a}, s{a}, l{a}, rnd, after)",
+                "for s in range(N):",
+                "    out[s] += after[s] - before[s]",
+            ]
+        return "\n".join(lines) + "\n"
+
+    def kernel_apply(self, w: KernelWriter) -> str:
+        """:meth:`boosted` as a kernel helper ``(counts, seq, lens) -> (counts, seq, lens)``:
+        the new table, its echoes in rows ``N..2N-1`` of its ``seq``."""
+        pairing = kernel_pairing(w, self.holder_set, self.target_set, self.capacity, self.colour, w.card_types)
+        more = self.factor - 1
+        body = [
+            "N = lens.shape[0]",
+            "L = seq.shape[1]",
+            "c2 = counts.copy()",
+            f"s2 = np.zeros((2 * N, L * {self.factor}), np.int64)",
+            "l2 = np.zeros(N, np.int64)",
+            "echo = np.zeros(L, np.int64)",
+            "paired = np.zeros(L, np.int64)",
+            "for s in range(N):",
+            *kernel_echoes(),
+            f"    {pairing}(seq, lens[s], s, echo, paired)",
+            "    o = 0",
+            "    for q in range(lens[s]):",
+            "        c = seq[s, q]",
+            "        s2[s, o] = c",
+            "        s2[N + s, o] = echo[q]",
+            "        o += 1",
+            "        if paired[q] >= 0:",
+            f"            for _ in range({more}):",
+            "                s2[s, o] = c",
+            "                s2[N + s, o] = 1",
+            "                o += 1",
+            f"            c2[s, c] += {more}",
+            "    l2[s] = o",
+            "return c2, s2, l2",
+        ]
+        return w.function("counts, seq, lens", body)
 
     def describe(self) -> str:
         return self.words

@@ -13,7 +13,14 @@ from typing import Any
 import attrs
 
 from ruledraft.language.kinds.context import RuleContext
-from ruledraft.language.kinds.pairing import holders_of, pair, same_colour, same_words
+from ruledraft.language.kinds.pairing import (
+    holders_of,
+    kernel_echoes,
+    kernel_pairing,
+    pair,
+    same_colour,
+    same_words,
+)
 from ruledraft.language.rule import KernelWriter, OwnCardsRule
 from ruledraft.tableau import Tableau
 
@@ -180,33 +187,45 @@ class Modifier(OwnCardsRule):
         return len(rooms_left) - waiting, waiting
 
     def kernel(self, w: KernelWriter) -> str | None:
-        """:meth:`score_row` over each seat's cards in play order (no card is ever turned
-        face down in the kernel: it has no card effects). None (no part yet) for several
-        modifier cards or ``same``."""
-        if not self.classic:
-            return None
+        """:meth:`score_row` over each seat's cards in play order (no card is turned face
+        down in the kernel); on a table a boost changed (echoes in ``seq``), and for
+        several modifier cards or ``same``, the general pairing
+        (:func:`.pairing.kernel_pairing`)."""
         extra = w.array(self.extra)
+        pairing = kernel_pairing(w, self.holder_set, self.target_set, self.capacity, self.colour, len(self.extra))
+        general = [
+            "for s in range(N):",
+            *kernel_echoes(),
+            f"    {pairing}(seq, lens[s], s, echo, paired)",
+            "    bonus = 0",
+            "    for q in range(lens[s]):",
+            "        if paired[q] >= 0:",
+            f"            bonus += {extra}[seq[s, q]]",
+            "    out[s] = bonus",
+        ]
+        general = ["    " + line for line in general]
+        head = ["echo = np.zeros(seq.shape[1], np.int64)", "paired = np.zeros(seq.shape[1], np.int64)"]
+        if not self.classic:
+            return "\n".join(head + ["if True:", *general]) + "\n"
         targets = w.array([1 if c in self.target_set else 0 for c in range(len(self.extra))])
         mod, cap = self.card, self.capacity
-        return (
-            "\n".join(
-                [
-                    "for s in range(N):",
-                    "    room = 0",
-                    "    bonus = 0",
-                    f"    if counts[s, {mod}]:",
-                    "        for j in range(lens[s]):",
-                    "            c = seq[s, j]",
-                    f"            if c == {mod}:",
-                    f"                room += {cap}",
-                    f"            elif room and {targets}[c]:",
-                    "                room -= 1",
-                    f"                bonus += {extra}[c]",
-                    "    out[s] = bonus",
-                ]
-            )
-            + "\n"
-        )
+        classic = [
+            "if seq.shape[0] == N:",
+            "    for s in range(N):",
+            "        room = 0",
+            "        bonus = 0",
+            f"        if counts[s, {mod}]:",
+            "            for j in range(lens[s]):",
+            "                c = seq[s, j]",
+            f"                if c == {mod}:",
+            f"                    room += {cap}",
+            f"                elif room and {targets}[c]:",
+            "                    room -= 1",
+            f"                    bonus += {extra}[c]",
+            "        out[s] = bonus",
+            "else:",
+        ]
+        return "\n".join(head + classic + general) + "\n"
 
     def describe(self) -> str:
         return self.words

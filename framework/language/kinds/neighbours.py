@@ -19,7 +19,7 @@ import attrs
 
 from ruledraft.language.kinds.context import RuleContext
 from ruledraft.language.quantity import Quantity
-from ruledraft.language.rule import RuleBase
+from ruledraft.language.rule import KernelWriter, RuleBase
 from ruledraft.tableau import Tableau
 
 NAME = "neighbours"
@@ -137,6 +137,45 @@ class Neighbours(RuleBase):
         q = base_q[:]
         q[seat] = self.quantity.fn(t, seat)
         return self.award(q, t)[seat]
+
+    def kernel(self, w: KernelWriter) -> str | None:
+        """:meth:`award` on every seat's quantity: each seat against the seat to its right
+        and, when another, to its left."""
+        q = w.quantity(self.quantity)
+        if q is None:
+            return None
+        win, tie, loss = (w.array(v) for v in (self.win, self.tie, self.loss))
+
+        def at(name: str, values: tuple[int, ...]) -> str:
+            return f"{name}[min(max(rnd - 1, 0), {len(values) - 1})]"
+
+        return (
+            "\n".join(
+                [
+                    "q = np.empty(N, np.int64)",
+                    "for s in range(N):",
+                    f"    q[s] = {q}(counts, seq, lens, rnd, s)",
+                    f"win = {at(win, self.win)}",
+                    f"tie = {at(tie, self.tie)}",
+                    f"loss = {at(loss, self.loss)}",
+                    "for s in range(N):",
+                    "    pts = 0",
+                    "    if N >= 2:",
+                    "        right = (s + N - 1) % N",
+                    "        left = (s + 1) % N",
+                    "        for k in range(1 if left == right else 2):",
+                    "            o = right if k == 0 else left",
+                    "            if q[s] > q[o]:",
+                    "                pts += win",
+                    "            elif q[s] < q[o]:",
+                    "                pts += loss",
+                    "            else:",
+                    "                pts += tie",
+                    "    out[s] = pts",
+                ]
+            )
+            + "\n"
+        )
 
     def describe(self) -> str:
         def points(v: tuple[int, ...]) -> str:

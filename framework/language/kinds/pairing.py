@@ -22,6 +22,7 @@ from typing import Literal
 import attrs
 
 from ruledraft.language.kinds.context import RuleContext
+from ruledraft.language.rule import KernelWriter
 from ruledraft.language.suggest import did_you_mean
 
 
@@ -120,3 +121,68 @@ def same_words(name: str, attribute: str | None) -> str:
         f" A card goes only onto a {name} of its own {attribute}; a {name} without a {attribute} takes the "
         f"{attribute} of the first card it takes, and then only cards of that {attribute}."
     )
+
+
+def kernel_pairing(
+    w: KernelWriter,
+    holders: Collection[int],
+    targets: Collection[int],
+    capacity: int,
+    colour: Sequence[int | None] | None,
+    size: int,
+) -> str:
+    """:func:`pair` as a kernel helper (no card is turned face down in the kernel): a
+    function ``(seq, n, s, echo, paired)`` that sets ``paired[q]`` to the position of the
+    holder card ``q`` of seat ``s``'s first ``n`` cards goes onto (echoes included), else
+    -1; ``echo[q]`` is 1 where card ``q`` is an echo. ``size``: the number of card types."""
+    hold = w.array([1 if c in holders else 0 for c in range(size)])
+    targ = w.array([1 if c in targets else 0 for c in range(size)])
+    body = [
+        "room = np.zeros(max(n, 1), np.int64)",
+        "at = np.zeros(max(n, 1), np.int64)",
+        "col = np.zeros(max(n, 1), np.int64)",
+        "has = np.zeros(max(n, 1), np.int64)",
+        "nr = 0",
+        "riding = -1",
+        "for q in range(n):",
+        "    c = seq[s, q]",
+        "    paired[q] = -1",
+        "    if echo[q]:",
+        "        paired[q] = riding",
+        "        continue",
+        "    riding = -1",
+        f"    if {hold}[c]:",
+        f"        room[nr] = {capacity}",
+        "        at[nr] = q",
+    ]
+    if colour is not None:
+        values = w.array([0 if v is None else v for v in colour])
+        known = w.array([0 if v is None else 1 for v in colour])
+        body += [f"        has[nr] = {known}[c]", f"        col[nr] = {values}[c]"]
+    body += ["        nr += 1", f"    elif {targ}[c]:"]
+    if colour is not None:
+        body += [f"        if not {known}[c]:", "            continue", f"        mine = {values}[c]"]
+    body += ["        for r in range(nr):", "            if room[r] == 0:", "                continue"]
+    if colour is not None:
+        body += ["            if has[r] and col[r] != mine:", "                continue"]
+        body += ["            col[r] = mine", "            has[r] = 1"]
+    body += [
+        "            room[r] -= 1",
+        "            paired[q] = at[r]",
+        "            riding = at[r]",
+        "            break",
+    ]
+    return w.function("seq, n, s, echo, paired", body)
+
+
+def kernel_echoes(n_rows: str = "N") -> list[str]:
+    """Kernel lines setting ``echo[:lens[s]]`` for seat ``s`` from a boosted ``seq`` (all 0
+    on a table as played): indented for a loop over ``s``."""
+    return [
+        f"    if seq.shape[0] > {n_rows}:",
+        "        for q in range(lens[s]):",
+        f"            echo[q] = seq[{n_rows} + s, q]",
+        "    else:",
+        "        for q in range(lens[s]):",
+        "            echo[q] = 0",
+    ]

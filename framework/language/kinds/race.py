@@ -25,7 +25,7 @@ from typing import Any
 import attrs
 
 from ruledraft.language.kinds.context import RuleContext
-from ruledraft.language.rule import RuleBase, TurnStanding
+from ruledraft.language.rule import KernelWriter, RuleBase, TurnStanding
 from ruledraft.language.scoring import Awards, split_evenly
 from ruledraft.tableau import Tableau
 
@@ -188,6 +188,145 @@ class Race(RuleBase):
         """The round-end part alone, every place open (what the tables would score if
         no turn had ended yet): the turns are needed for the whole rule."""
         return self.round_end(t, self.start(t.num_seats))
+
+    # ------------------------------------------------------------------ kernel
+
+    def kernel(self, w: KernelWriter) -> str:
+        """:meth:`score`: the round-end part alone, every place open (what a bot rescoring
+        a move reads; the game loop scores the round by :meth:`kernel_turns`'s second part)."""
+        take = self._kernel_take(w)
+        counted = self._kernel_counted(w)
+        lines = [
+            "q = np.zeros(N, np.int64)",
+            "cont = np.zeros(N, np.int64)",
+            "points = np.zeros(N, np.int64)",
+            "for s in range(N):",
+            f"    q[s] = {counted}(counts, s)",
+        ]
+        if self.leftovers:
+            lines += ["    cont[s] = 1 if q[s] > 0 else 0", f"{take}(q, cont, 0, points, N)"]
+        lines += ["for s in range(N):", "    out[s] = points[s]"]
+        return "\n".join(lines) + "\n"
+
+    def kernel_turns(self, w: KernelWriter) -> tuple[str, str]:
+        """The race's part of the game loop: the names of two compiled functions over its
+        progress ``prog`` (``prog[0]`` the places used this round, ``prog[1 + s]`` seat
+        ``s``'s points so far; all 0 when a round starts). ``turn(counts, seq, lens, rnd,
+        prog, took, disc, nd)``, at every turn end, :meth:`turn_end`: places taken, and the
+        race cards of the seats that scored taken off their tables (``counts``, ``seq`` and
+        ``lens`` changed) onto ``disc`` from ``nd`` on, in the order the reference discards
+        them, and counted in ``took[seat, card]``; it returns the new ``nd``. ``end(counts, seq, lens, rnd, prog, out)``:
+        :meth:`round_end`, the round's points."""
+        take = self._kernel_take(w)
+        counted = self._kernel_counted(w)
+        race = w.array([1 if c in self.indices else 0 for c in range(w.card_types)])
+        turn = [
+            "N = lens.shape[0]",
+            f"if prog[0] >= {self._awards(w)[1]}[N]:",
+            "    return nd",
+            "q = np.zeros(N, np.int64)",
+            "cont = np.zeros(N, np.int64)",
+            "reached = False",
+            "for s in range(N):",
+            f"    q[s] = {counted}(counts, s)",
+            f"    if q[s] >= {self.threshold}:",
+            "        cont[s] = 1",
+            "        reached = True",
+            "if not reached:",
+            "    return nd",
+            f"prog[0] = {take}(q, cont, prog[0], prog[1:], N)",
+            "for s in range(N):",
+            "    if cont[s] == 2:",
+            "        o = 0",
+            "        for j in range(lens[s]):",
+            "            c = seq[s, j]",
+            f"            if {race}[c]:",
+            "                disc[nd] = c",
+            "                nd += 1",
+            "                took[s, c] += 1",
+            "                counts[s, c] -= 1",
+            "            else:",
+            "                seq[s, o] = c",
+            "                o += 1",
+            "        lens[s] = o",
+            "return nd",
+        ]
+        end = ["N = lens.shape[0]", "for s in range(N):", "    out[s] = prog[1 + s]"]
+        if self.leftovers:
+            end += [
+                "q = np.zeros(N, np.int64)",
+                "cont = np.zeros(N, np.int64)",
+                "for s in range(N):",
+                f"    q[s] = {counted}(counts, s)",
+                "    cont[s] = 1 if q[s] > 0 else 0",
+                f"{take}(q, cont, prog[0], out, N)",
+            ]
+        return (
+            w.function("counts, seq, lens, rnd, prog, took, disc, nd", turn),
+            w.function("counts, seq, lens, rnd, prog, out", end),
+        )
+
+    def _kernel_counted(self, w: KernelWriter) -> str:
+        """A helper ``(counts, s)``: what seat ``s``'s race cards count."""
+        terms = " + ".join(f"counts[s, {i}] * {v}" for i, v in self.pairs) or "0"
+        return w.function("counts, s", [f"return {terms}"])
+
+    def _awards(self, w: KernelWriter) -> tuple[str, str, str]:
+        """The places' points for every number of seats, as arrays: (all of them, where
+        each number of seats starts, how many places it has)."""
+        top = max(w.seat_counts) + 1
+        flat: list[int] = []
+        start = [0] * top
+        count = [0] * top
+        for n in w.seat_counts:
+            awards = self.places.for_seats(n)
+            start[n], count[n] = len(flat), len(awards)
+            flat += awards
+        return w.array(flat or [0]), w.array(count), w.array(start)
+
+    def _kernel_take(self, w: KernelWriter) -> str:
+        """:meth:`_take` as a helper ``(q, cont, used, points, N) -> used``: the seats with
+        ``cont[s]`` take the open places, most first, their points added to ``points``;
+        ``cont[s]`` becomes 2 for each seat that scored."""
+        aw, count, start = self._awards(w)
+        if self.split:  # their places' points shared, the remainder dropped toward zero
+            got = [
+                "    total = 0",
+                f"    for i in range(used, min(used + k, {count}[N])):",
+                f"        total += {aw}[{start}[N] + i]",
+                "    got = abs(total) // k",
+                "    if total < 0:",
+                "        got = -got",
+            ]
+        else:
+            got = [f"    got = {aw}[{start}[N] + used]"]
+        body = [
+            "started = False",
+            "last = 0",
+            f"while used < {count}[N]:",
+            "    found = False",
+            "    v = 0",
+            "    for s in range(N):",
+            "        if cont[s] and (not started or q[s] < last) and (not found or q[s] > v):",
+            "            v = q[s]",
+            "            found = True",
+            "    if not found:",
+            "        break",
+            "    started = True",
+            "    last = v",
+            "    k = 0",
+            "    for s in range(N):",
+            "        if cont[s] and q[s] == v:",
+            "            k += 1",
+            *got,
+            "    for s in range(N):",
+            "        if cont[s] and q[s] == v:",
+            "            points[s] += got",
+            "            cont[s] = 2",
+            "    used += k",
+            "return used",
+        ]
+        return w.function("q, cont, used, points, N", body)
 
     def describe(self) -> str:
         values = sorted({self.values[i] for i in self.indices})

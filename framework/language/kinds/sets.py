@@ -185,11 +185,10 @@ class Sets(OwnCardsRule):
         return self.score(Tableau([row], [seq]))[0]
 
     def kernel(self, w: KernelWriter) -> str | None:
-        """Complete sets: a count divided; sets of different cards: peeled layer by layer
-        (the most disjoint sets have no kernel part yet: such a ruleset plays on the
-        reference engine)."""
+        """Complete sets: a count divided; sets of different cards: peeled layer by layer,
+        or (disjoint) the most sets found by bisection as :func:`most_disjoint_sets` does."""
         if self.disjoint:
-            return None
+            return self._kernel_disjoint()
         if not self.distinct:
             terms = " + ".join(f"counts[s, {i}]" for i in self.indices) or "0"
             return f"for s in range(N):\n    out[s] = ({terms}) // {self.size} * {self.points}\n"
@@ -207,6 +206,36 @@ class Sets(OwnCardsRule):
             "                k += 1",
             f"        total += {table}[min(k, {len(self.table) - 1})]",
             "    out[s] = total",
+        ]
+        return "\n".join(lines) + "\n"
+
+    def _kernel_disjoint(self) -> str:
+        """:func:`most_disjoint_sets` over each seat's cards per type, times the points."""
+        classes = self.classes or tuple((i,) for i in self.indices)
+        T, size = len(classes), self.size
+        lines = [f"left = np.zeros({max(T, 1)}, np.int64)", "for s in range(N):"]
+        for j, members in enumerate(classes):
+            lines.append(f"    left[{j}] = " + " + ".join(f"counts[s, {i}]" for i in members))
+        lines += [
+            "    kinds = 0",
+            "    cards = 0",
+            f"    for j in range({T}):",
+            "        if left[j] > 0:",
+            "            kinds += 1",
+            "            cards += left[j]",
+            "    lo = 0",
+            f"    if kinds >= {size}:",
+            f"        hi = cards // {size}",
+            "        while lo < hi:",
+            "            mid = (lo + hi + 1) // 2",
+            "            room = 0",
+            f"            for j in range({T}):",
+            "                room += left[j] if left[j] < mid else mid",
+            f"            if room >= {size} * mid:",
+            "                lo = mid",
+            "            else:",
+            "                hi = mid - 1",
+            f"    out[s] = lo * {self.points}",
         ]
         return "\n".join(lines) + "\n"
 
