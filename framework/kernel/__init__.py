@@ -29,11 +29,15 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 from types import ModuleType
+from typing import TYPE_CHECKING
 
 import attrs
 import numpy as np
 
 from ruledraft.language.ruleset import CompiledRuleset
+
+if TYPE_CHECKING:
+    from ruledraft.kernel.rollout import Rollouts
 
 __all__ = [
     "BOTS",
@@ -170,6 +174,13 @@ class Kernel:
         self.module.play(seeds_u, codes, worth, totals, rules, wins, moves, round_points, tables)
         return KernelGames(seeds_u, r.rule_ids, totals, rules, wins, moves, round_points, tables)
 
+    def rollouts(self, values: Sequence[Sequence[float]]) -> Rollouts:
+        """The ``ismcts`` bot's roll-outs of this game with the count-aware card values
+        ``values`` (``play.planner.count_values``): see :mod:`.rollout`."""
+        from ruledraft.kernel.rollout import Rollouts
+
+        return Rollouts(self.module, self.seats, values)
+
 
 _KERNELS: dict[tuple[int, int], tuple[CompiledRuleset, Kernel | Unsupported]] = {}
 #: per ruleset (by identity): its compiled module and the seconds it took, or why there is none
@@ -305,18 +316,19 @@ def warm(module: ModuleType) -> None:
     )
 
 
-def is_cached(ruleset: CompiledRuleset) -> bool:
-    """Whether the ruleset's kernel is compiled in the cache already (loading it is quick)."""
+def is_cached(ruleset: CompiledRuleset, function: str = "play") -> bool:
+    """Whether the ruleset's kernel is compiled in the cache already (loading it is quick);
+    ``function``: the part asked for (``rollout``: the ismcts roll-out, compiled apart)."""
     made = _source(ruleset)
     if isinstance(made, Unsupported):
         return False
     known = _MODULES.get(id(ruleset))
-    if known is not None and known[0] is ruleset:
+    if known is not None and known[0] is ruleset and function == "play":
         return True
     path = made[1]
     if not path.exists():
         return False
-    return any(_numba_dir().rglob(f"{path.stem}.play-*.nbi"))
+    return any(_numba_dir().rglob(f"{path.stem}.{function}-*.nbi"))
 
 
 def start_compiling(ruleset: CompiledRuleset) -> bool:

@@ -284,6 +284,7 @@ def write_source(ruleset: CompiledRuleset) -> str:
         scorer("score_end", game_names),
         "\n".join(decide) + "\n",
         (HERE / "game_loop.tmpl").read_text(encoding="utf-8"),
+        (HERE / "rollout.tmpl").read_text(encoding="utf-8"),  # the ismcts roll-out (kernel/rollout.py)
     ]
     return "\n".join(parts)
 

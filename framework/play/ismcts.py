@@ -15,6 +15,14 @@ and the joint action is applied with ``apply_actions``. A seat's action counts a
 kept per action with how often it was available (the other seats' hands differ
 between determinizations), and the choice at the root is the most visited action.
 
+Roll-outs by values run in the compiled kernel (:mod:`ruledraft.kernel.rollout`) when
+there is one for the ruleset and the state holds nothing it cannot (card effects, a
+dummy): the policy draws nothing at random, so the kernel ends each roll-out with the
+totals the engine's loop reaches and the search is the same, iteration for iteration
+(``kernel=auto``, the default: when the kernel's roll-out is compiled in the cache
+already, never compiling in the middle of a decision; ``kernel=yes`` compiles it
+first if need be; ``kernel=no``, never).
+
 The bot reads only its seat's view (``legal_actions``, its world) and the scores:
 it knows no card by name, so it plays every ruleset, the dummy's controller and
 special actions (chopsticks) included.
@@ -31,7 +39,7 @@ from ruledraft.engine.view import as_view
 from ruledraft.play.bot_specs import BotOption
 from ruledraft.play.planner import count_values, policy_action
 
-__all__ = ["DEFAULT_ITERATIONS", "ISMCTSAgent", "Objective", "Rollout"]
+__all__ = ["DEFAULT_ITERATIONS", "ISMCTSAgent", "KernelUse", "Objective", "Rollout", "kernel_rollouts"]
 
 #: iterations per decision when no budget is given
 DEFAULT_ITERATIONS = 400
@@ -70,6 +78,62 @@ class Rollout(str):
 Rollout.__name__ = "values|random"
 
 
+class KernelUse(str):
+    """When value roll-outs run in the compiled kernel: ``auto`` (when its roll-out is
+    compiled in the cache already), ``yes`` (compiled first if need be: 20-40 s once)
+    or ``no``. The results are the same; only the time differs."""
+
+    CHOICES = ("auto", "yes", "no")
+
+    def __new__(cls, text: str) -> KernelUse:
+        word = text.strip().lower()
+        if word not in cls.CHOICES:
+            raise ValueError("expected " + ", ".join(cls.CHOICES[:-1]) + " or " + cls.CHOICES[-1])
+        return super().__new__(cls, word)
+
+
+KernelUse.__name__ = "auto|yes|no"
+
+#: by (id of the ruleset, players, compile): the ruleset (to check the id still names it)
+#: and its kernel roll-outs, or None (the engine's loop plays them)
+_rollouts: dict[tuple[int, int, bool], tuple[object, Any]] = {}
+
+
+def kernel_rollouts(game: Any, compile: bool = False) -> Any:
+    """The compiled kernel's value roll-outs of ``game`` (a ``kernel.rollout.Rollouts``),
+    or None where there is none: numba missing, a ruleset the kernel cannot play, or
+    (unless ``compile``) a roll-out not compiled in the cache yet. Loaded (importing
+    numba: a second or two) once per process."""
+    key = (id(game.ruleset), game.num_players, compile)
+    known = _rollouts.get(key)
+    if known is not None and known[0] is game.ruleset:
+        return known[1]
+    made = _load_rollouts(game, compile)
+    _rollouts[key] = (game.ruleset, made)
+    return made
+
+
+def _load_rollouts(game: Any, compile: bool) -> Any:
+    import importlib.util
+
+    if importlib.util.find_spec("numba") is None:
+        return None
+    from ruledraft.kernel import Kernel, compile_kernel, is_cached, source_refusal
+
+    ruleset = game.ruleset
+    if source_refusal(ruleset, game.num_players) is not None:
+        return None
+    if not compile and not (is_cached(ruleset) and is_cached(ruleset, "rollout")):
+        return None
+    kernel = compile_kernel(ruleset, game.num_players)
+    if not isinstance(kernel, Kernel):
+        return None
+    from ruledraft.kernel.rollout import warm_rollout
+
+    warm_rollout(kernel.module)
+    return kernel.rollouts(count_values(game))
+
+
 class _Node:
     """One node of the decoupled tree: per acting seat, per action, the visits, the
     summed reward and how often the action was available; children by joint action."""
@@ -95,6 +159,9 @@ class ISMCTSAgent:
         BotOption("objective", Objective, Objective("margin"), "margin (own score minus best other) or win"),
         BotOption("c", float, 0.7, "UCB exploration constant", minimum=0),
         BotOption("rollout", Rollout, Rollout("values"), "values (planner's card values) or random roll-outs"),
+        BotOption(
+            "kernel", KernelUse, KernelUse("auto"), "value roll-outs compiled: auto (if in the cache), yes or no"
+        ),
     )
 
     def __init__(
@@ -105,6 +172,7 @@ class ISMCTSAgent:
         objective: str = "margin",
         c: float = 0.7,
         rollout: str = "values",
+        kernel: str = "auto",
     ) -> None:
         if type(iterations) is not int or iterations < 1:
             raise ValueError(f"iterations must be a whole number of at least 1, not {iterations!r}")
@@ -118,26 +186,28 @@ class ISMCTSAgent:
         self.ms = float(ms)
         self.c = float(c)
         self.rollout = str(Rollout(rollout))
+        self.kernel = str(KernelUse(kernel))
 
     # ------------------------------------------------------------------ rewards
 
     def _rewards(self, state: Any) -> list[float]:
         """Each player's reward at the end of a game: its margin over the best other
         seat that can win, or its share of the win."""
-        game = state.game
+        return self._rewards_of(state.game, state.totals(), state.winners)
+
+    def _rewards_of(self, game: Any, totals: list[int], winners: list[int]) -> list[float]:
+        """:meth:`_rewards` of a game ended with ``totals`` and ``winners``."""
         players = game.num_players
         if self._objective == "win":
-            winners = state.winners
             share = 1.0 / len(winners) if winners else 0.0
             return [share if s in winners else 0.0 for s in range(players)]
-        totals = state.totals()
         dummy = game.ruleset.dummy
         rivals = len(totals) if dummy is not None and dummy.can_win else players
-        out = []
-        for s in range(players):
-            best = max(totals[o] for o in range(rivals) if o != s)
-            out.append(float(totals[s] - best))
-        return out
+        if rivals < 2:
+            raise ValueError("a margin needs another seat that can win")
+        # the best other seat's total: the second highest for a seat at the top, else the highest
+        top, second = sorted(totals[:rivals], reverse=True)[:2]
+        return [float(totals[s] - (second if totals[s] == top else top)) for s in range(players)]
 
     # ------------------------------------------------------------------ search
 
@@ -161,17 +231,23 @@ class ISMCTSAgent:
         draw = rng.random
         #: the largest reward size seen so far: margins are scaled into [-1, 1] by it
         scale = [1.0]
+        # the kernel's roll-outs (loaded before the clock starts), or None: the engine's loop
+        roll = None
+        if self.rollout == "values" and self.kernel != "no":
+            roll = kernel_rollouts(state.game, compile=self.kernel == "yes")
+            if roll is not None and roll.refuses(state) is not None:
+                roll = None
         if self.ms > 0:
             deadline = time.perf_counter() + self.ms / 1000.0
-            self._iterate(state, seat, root, draw, scale)
+            self._iterate(state, seat, root, draw, scale, roll)
             while time.perf_counter() < deadline:
-                self._iterate(state, seat, root, draw, scale)
+                self._iterate(state, seat, root, draw, scale, roll)
         else:
             for _ in range(self.iterations):
-                self._iterate(state, seat, root, draw, scale)
+                self._iterate(state, seat, root, draw, scale, roll)
         return root
 
-    def _iterate(self, state: Any, seat: int, root: _Node, draw: Any, scale: list[float]) -> None:
+    def _iterate(self, state: Any, seat: int, root: _Node, draw: Any, scale: list[float], roll: Any = None) -> None:
         det = state.resample_hidden(seat, draw)
         players = state.game.num_players
         c = self.c
@@ -220,14 +296,19 @@ class ISMCTSAgent:
                 node.children[key] = _Node(players)
                 break
             node = child
-        if not det.finished:
+        if det.finished:
+            rewards = self._rewards(det)
+        elif roll is not None:  # the same totals and winners as the loop below, compiled
+            totals, winners = roll.play(det)
+            rewards = self._rewards_of(det.game, totals, winners)
+        else:
             if self.rollout == "values":
                 values = count_values(det.game)
                 while not det.finished:
                     det.apply_actions([policy_action(det, s, values) for s in det.acting_seats()])
             else:
                 det.play_out([draw] * players)
-        rewards = self._rewards(det)
+            rewards = self._rewards(det)
         biggest = max(abs(r) for r in rewards)
         if biggest > scale[0]:
             scale[0] = biggest
