@@ -56,39 +56,78 @@ class Rollouts:
             return "a seed of more than 63 bits"
         return None
 
-    def buffer(self, state: Any) -> np.ndarray:
-        """``state`` as the flat array ``rollout`` reads (see ``rollout.tmpl``)."""
-        hands, played, kept, reserves = state.hands, state.played, state.kept_cards, state.reserves
-        deck, pos = state.deck, state.deck_pos
-        flat = [
+    def parts(self, state: Any, given: bool = False) -> tuple[list[int], list[int]]:
+        """The parts of ``state``'s flat array (see ``rollout.tmpl``) around its hands: the
+        head (``given``: the first turn's moves will follow the held-back cards) and what
+        lies between the hands and the rest of the deck (the tables and the kept cards)."""
+        hands, played, kept = state.hands, state.played, state.kept_cards
+        head = [
             len(hands),
             state.round,
             state.turn,
             len(hands[0]),
-            len(deck) - pos,
+            len(state.deck) - state.deck_pos,
             state.seed,
-            len(reserves),
+            len(state.reserves),
+            1 if given else 0,
             *map(sum, zip(state.game_end_scores, *state.round_scores)),
         ]
+        middle = list(map(len, played))
+        for p in played:
+            middle += p
+        middle += map(len, kept)
+        for k in kept:
+            middle += k
+        return head, middle
+
+    def buffer(self, state: Any) -> np.ndarray:
+        """``state`` as the flat array ``rollout`` reads (see ``rollout.tmpl``)."""
+        head, middle = self.parts(state)
+        return self._flat(head, state.hands, middle, state.deck[state.deck_pos :], state.reserves, ())
+
+    @staticmethod
+    def _flat(
+        head: list[int],
+        hands: Sequence[list[int]],
+        middle: list[int],
+        deck: list[int],
+        reserves: Sequence[list[int]],
+        joint: Sequence[int],
+    ) -> np.ndarray:
+        flat = head[:]
         for h in hands:
             flat += h
-        flat += map(len, played)
-        for p in played:
-            flat += p
-        flat += map(len, kept)
-        for k in kept:
-            flat += k
-        flat += deck[pos:]
+        flat += middle
+        flat += deck
         for r in reserves:
             flat.append(len(r))
             flat += r
+        flat += joint
         return np.array(flat, np.int64)
 
     def play(self, state: Any) -> tuple[list[int], list[int]]:
         """``state`` (which :meth:`refuses` accepts, not finished) played to the end by the
         policy: (each seat's final total, the winning seats)."""
+        return self._run(self.buffer(state))
+
+    def play_parts(
+        self,
+        head: list[int],
+        hands: Sequence[list[int]],
+        middle: list[int],
+        deck: list[int],
+        reserves: Sequence[list[int]],
+        joint: Sequence[int],
+    ) -> tuple[list[int], list[int]]:
+        """:meth:`play` of the state whose :meth:`parts` (made with ``given``) are ``head``
+        and ``middle``, its hands ``hands``, the rest of its deck ``deck`` and held-back
+        cards ``reserves`` -- after every seat plays its move of ``joint`` (the state's
+        ``apply_actions(joint)``, done in the kernel)."""
+        return self._run(self._flat(head, hands, middle, deck, reserves, joint))
+
+    def _run(self, buf: np.ndarray) -> tuple[list[int], list[int]]:
         out = self._out
-        self._fn(self.buffer(state), self._cv, out)
+        self._fn(buf, self._cv, out)
         n = self.seats
         values = out.tolist()
         return values[:n], [s for s in range(n) if values[n + s]]
@@ -101,5 +140,5 @@ def warm_rollout(module: ModuleType) -> None:
     seats = next(n for n in range(len(module.HS)) if module.HS[n] > 0)
     K = module.K
     # every hand one card of type 0, nothing played, nothing kept, an empty deck, last round
-    flat = [seats, module.R - 1, 0, 1, 0, 0, 0, *([0] * seats), *([0] * seats), *([0] * seats), *([0] * seats)]
+    flat = [seats, module.R - 1, 0, 1, 0, 0, 0, 0, *([0] * seats), *([0] * seats), *([0] * seats), *([0] * seats)]
     module.rollout(np.array(flat, np.int64), np.zeros((K, module.ROLLOUT_CAP + 1)), np.zeros(2 * seats, np.int64))

@@ -33,6 +33,7 @@ from __future__ import annotations
 import math
 import random
 import time
+from functools import partial
 from typing import Any
 
 from ruledraft.engine.view import as_view
@@ -132,6 +133,79 @@ def _load_rollouts(game: Any, compile: bool) -> Any:
 
     warm_rollout(kernel.module)
     return kernel.rollouts(count_values(game))
+
+
+class _RootDeal:
+    """``State.resample_hidden(seat, draw)`` of the root's world, for the kernel's roll-outs:
+    the work that is the same at every iteration (which cards of the other hands the seat
+    has seen, the pool of the unseen, the roll-out's fixed parts) done once, and at each
+    iteration only the pool dealt again, with the same draws in the same order. Only for
+    a world the kernel's roll-out takes (no card effects, no dummy, no pending decision)."""
+
+    def __init__(self, state: Any, seat: int, roll: Any) -> None:
+        self.state = state
+        self.seat = seat
+        known = state.game.procedure.known_hands(state, seat)
+        #: per other seat: the cards of its hand the seat has seen, how many it draws from the pool
+        self.others: list[tuple[int, list[int], int]] = []
+        pool: list[int] = []
+        for other, hand in enumerate(state.hands):
+            if other == seat:
+                continue
+            rest = hand[:]
+            seen = []
+            for c in list(known.get(other, ()))[: len(hand)]:
+                if c in rest:
+                    rest.remove(c)
+                    seen.append(c)
+            self.others.append((other, seen, len(rest)))
+            pool.extend(rest)
+        pool.extend(state.deck[state.deck_pos :])
+        self.pool = pool
+        self._own = state.legal_actions(seat)
+        self._procedure = state.game.procedure
+        self._hands = _Hands(state.counts)
+        self.head, self.middle = roll.parts(state, given=True)
+
+    def deal(self, draw: Any) -> tuple[list[list[int]], list[int], list[list[int]]]:
+        """The hands, the rest of the deck and the held-back cards of one re-deal."""
+        state = self.state
+        arranged = sorted(self.pool, key=partial(next, iter(draw, None)))
+        hands = state.hands[:]  # the seat's own hand is shared: nothing here changes it
+        at = 0
+        for other, seen, n in self.others:
+            hands[other] = seen + arranged[at : at + n]
+            at += n
+        reserves = [sorted(r, key=partial(next, iter(draw, None))) for r in state.reserves]
+        return hands, arranged[at:], reserves
+
+    def legal(self, s: int, hands: list[list[int]]) -> list[int]:
+        """Seat ``s``'s legal actions in the re-deal with ``hands``."""
+        if s == self.seat:
+            return self._own
+        self._hands.hands = hands
+        return self._procedure.legal_actions(self._hands, s)
+
+    def world(self, hands: list[list[int]], deck: list[int], reserves: list[list[int]]) -> Any:
+        """The re-deal as a state (what ``resample_hidden`` returns), for a walk down the tree."""
+        state = self.state
+        det = state.clone()
+        for other, _seen, _n in self.others:
+            det.hands[other] = hands[other]
+        det.deck = state.deck[: state.deck_pos] + deck
+        if reserves:
+            det.reserves = reserves
+        return det
+
+
+class _Hands:
+    """What the turn procedure reads to list a seat's legal actions: the hands, the tables' counts."""
+
+    __slots__ = ("hands", "counts")
+
+    def __init__(self, counts: list[list[int]]) -> None:
+        self.hands: list[list[int]] = []
+        self.counts = counts
 
 
 class _Node:
@@ -237,61 +311,78 @@ class ISMCTSAgent:
             roll = kernel_rollouts(state.game, compile=self.kernel == "yes")
             if roll is not None and roll.refuses(state) is not None:
                 roll = None
+        deal = None if roll is None else _RootDeal(state, seat, roll)
         if self.ms > 0:
             deadline = time.perf_counter() + self.ms / 1000.0
-            self._iterate(state, seat, root, draw, scale, roll)
+            self._iterate(state, seat, root, draw, scale, roll, deal)
             while time.perf_counter() < deadline:
-                self._iterate(state, seat, root, draw, scale, roll)
+                self._iterate(state, seat, root, draw, scale, roll, deal)
         else:
             for _ in range(self.iterations):
-                self._iterate(state, seat, root, draw, scale, roll)
+                self._iterate(state, seat, root, draw, scale, roll, deal)
         return root
 
-    def _iterate(self, state: Any, seat: int, root: _Node, draw: Any, scale: list[float], roll: Any = None) -> None:
-        det = state.resample_hidden(seat, draw)
-        players = state.game.num_players
+    def _choose(self, table: dict[int, list[float]], legal: list[int], draw: Any, sc: float) -> int:
+        """A seat's action among ``legal`` by UCB from its ``table`` (an untried one first, at
+        random), each counted as available."""
+        if len(legal) == 1:
+            a = legal[0]
+            entry = table.get(a)
+            if entry is None:
+                entry = table[a] = [0, 0.0, 0]
+            entry[2] += 1
+            return a
         c = self.c
         log = math.log
         sqrt = math.sqrt
+        untried = []
+        best_a, best_v = legal[0], -math.inf
+        for a in legal:
+            entry = table.get(a)
+            if entry is None:
+                entry = table[a] = [0, 0.0, 0]
+            entry[2] += 1
+            n = entry[0]
+            if n == 0:
+                untried.append(a)
+                continue
+            v = entry[1] / (n * sc) + c * sqrt(log(entry[2]) / n)
+            if v > best_v:
+                best_a, best_v = a, v
+        if untried:
+            best_a = untried[int(draw() * len(untried))]
+        return best_a
+
+    def _iterate(
+        self, state: Any, seat: int, root: _Node, draw: Any, scale: list[float], roll: Any = None, deal: Any = None
+    ) -> None:
+        players = state.game.num_players
+        choose = self._choose
         path: list[tuple[_Node, tuple[int, ...], tuple[int, ...]]] = []
         node = root
+        if deal is None:
+            det = state.resample_hidden(seat, draw)
+        else:  # the kernel's roll-outs from the root's own deal (see _RootDeal)
+            hands, deck, reserves = deal.deal(draw)
+            seats = state.acting_seats()
+            key = tuple([choose(root.stats[s], deal.legal(s, hands), draw, scale[0]) for s in seats])
+            path.append((root, seats, key))
+            child = root.children.get(key)
+            if child is None:  # a new node: the kernel plays the joint move and the rest
+                root.children[key] = _Node(players)
+                totals, winners = roll.play_parts(deal.head, hands, deal.middle, deck, reserves, key)
+                self._back_up(path, self._rewards_of(state.game, totals, winners), scale)
+                return
+            det = deal.world(hands, deck, reserves)
+            det.apply_actions(key)
+            node = child
         while not det.finished:
-            joint = []
             # a pending decision is a simultaneous node with one acting seat
             seats = det.acting_seats()
-            for s in seats:
-                legal = det.legal_actions(s)
-                table = node.stats[s]
-                if len(legal) == 1:
-                    a = legal[0]
-                    entry = table.get(a)
-                    if entry is None:
-                        entry = table[a] = [0, 0.0, 0]
-                    entry[2] += 1
-                    joint.append(a)
-                    continue
-                untried = []
-                best_a, best_v = legal[0], -math.inf
-                sc = scale[0]
-                for a in legal:
-                    entry = table.get(a)
-                    if entry is None:
-                        entry = table[a] = [0, 0.0, 0]
-                    entry[2] += 1
-                    n = entry[0]
-                    if n == 0:
-                        untried.append(a)
-                        continue
-                    v = entry[1] / (n * sc) + c * sqrt(log(entry[2]) / n)
-                    if v > best_v:
-                        best_a, best_v = a, v
-                if untried:
-                    best_a = untried[int(draw() * len(untried))]
-                joint.append(best_a)
-            key = tuple(joint)
+            key = tuple([choose(node.stats[s], det.legal_actions(s), draw, scale[0]) for s in seats])
             path.append((node, seats, key))
             child = node.children.get(key)
-            det.apply_actions(joint)
+            det.apply_actions(key)
             if child is None:
                 node.children[key] = _Node(players)
                 break
@@ -309,6 +400,13 @@ class ISMCTSAgent:
             else:
                 det.play_out([draw] * players)
             rewards = self._rewards(det)
+        self._back_up(path, rewards, scale)
+
+    @staticmethod
+    def _back_up(
+        path: list[tuple[_Node, tuple[int, ...], tuple[int, ...]]], rewards: list[float], scale: list[float]
+    ) -> None:
+        """Every seat's reward added to the action it took at each node of ``path``."""
         biggest = max(abs(r) for r in rewards)
         if biggest > scale[0]:
             scale[0] = biggest
