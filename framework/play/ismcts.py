@@ -335,10 +335,11 @@ class ISMCTSAgent:
         c = self.c
         log = math.log
         sqrt = math.sqrt
+        get = table.get
         untried = []
         best_a, best_v = legal[0], -math.inf
         for a in legal:
-            entry = table.get(a)
+            entry = get(a)
             if entry is None:
                 entry = table[a] = [0, 0.0, 0]
             entry[2] += 1
