@@ -165,3 +165,21 @@ def test_kernel_option_is_checked() -> None:
     assert ISMCTSAgent(kernel=" YES ").kernel == "yes"
     with pytest.raises(ValueError, match="expected auto, yes or no"):
         ISMCTSAgent(kernel="always")
+
+
+def test_auto_uses_the_kernel_only_when_its_rollout_is_compiled(monkeypatch) -> None:
+    """kernel=auto never compiles: with the roll-out missing from the cache it plays the
+    engine's roll-outs (the same move), with it there it loads the kernel."""
+    import ruledraft.kernel as kernel_package
+
+    game = Game(load_ruleset("sushi-go"), 3)  # a ruleset object of its own: nothing remembered for it
+    real = kernel_package.is_cached
+    monkeypatch.setattr(kernel_package, "is_cached", lambda ruleset, function="play": function != "rollout")
+    assert kernel_rollouts(game) is None
+    view = seat_view(game.new_initial_state(4), 0)
+    engine_move = ISMCTSAgent(seed=5, iterations=40).act(view, 0)
+    monkeypatch.setattr(kernel_package, "is_cached", real)
+    assert kernel_rollouts(Game(load_ruleset("sushi-go"), 3), compile=True) is not None
+    fresh = Game(load_ruleset("sushi-go"), 3)
+    assert kernel_rollouts(fresh) is not None  # compiled now, so auto takes it
+    assert ISMCTSAgent(seed=5, iterations=40).act(seat_view(fresh.new_initial_state(4), 0), 0) == engine_move
