@@ -32,6 +32,7 @@ import subprocess
 import sys
 import time
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+from typing import Any
 
 ITERATIONS = 400
 DEALS = (1, 2, 3)
@@ -101,7 +102,7 @@ def speed(reps: int, players: int, before: str | None) -> None:
             print(f"  {label:<20} {us:7.1f} us  {1e6 / us:8.0f} iterations/s  kernel x{us / kern:.2f}")
 
 
-_games: dict[int, object] = {}
+_games: dict[int, Any] = {}
 
 
 def _pair(seed: int, players: int, bots: tuple[str, str]) -> float:
