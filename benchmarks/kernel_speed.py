@@ -9,9 +9,8 @@ and the reference engine's ``bench`` loop (``play_game``), measured in turn
 ``--repeats`` times; the medians and the median of the per-turn ratios are printed,
 with the machine's load. Then the same for greedy players (kernel against the
 reference), and for four planners at 4 players (kernel against the reference, the
-planner's count values computed once beforehand), and ismcts's search iterations per
-second (rollout=values) with its roll-outs on the kernel and on the reference engine,
-over the decisions of one game. Issue 18 asks the random figure at 4 players
+planner's count values computed once beforehand; ismcts's roll-outs: ``ismcts_speed.py``).
+Issue 18 asks the random figure at 4 players
 (``simulate --jobs 1`` with every lab figure: ``kernel_simulate.py``) for 10x the
 hand-written engine; the kernel's own rate printed here bounds it. Figures only:
 nothing here is asserted.
@@ -86,7 +85,6 @@ def main() -> None:
     parser.add_argument("--players", type=int, nargs="+", default=[2, 4, 5])
     parser.add_argument("--greedy-players", type=int, default=4, help="0: skip the greedy figure")
     parser.add_argument("--planner-players", type=int, default=4, help="0: skip the planner figure")
-    parser.add_argument("--ismcts-players", type=int, default=4, help="0: skip the ismcts figure")
     args = parser.parse_args()
     ruleset = load_ruleset("sushi-go")
     print(f"start: {load()}")
@@ -128,8 +126,6 @@ def main() -> None:
             print(f"  {load()}", flush=True)
     if args.planner_players:
         planner_figure(ruleset, args.planner_players, args.seconds, args.repeats)
-    if args.ismcts_players:
-        ismcts_figure(ruleset, args.ismcts_players, args.repeats)
 
 
 def planner_figure(ruleset, players: int, seconds: float, repeats: int) -> None:
@@ -149,45 +145,6 @@ def planner_figure(ruleset, players: int, seconds: float, repeats: int) -> None:
     print(
         f"{players} planners: kernel {statistics.median(k):>9,.1f}  reference {statistics.median(r):>7,.1f} "
         f"games/s  ({statistics.median(a / b for a, b in zip(k, r)):.1f}x)"
-    )
-    print(f"  {load()}", flush=True)
-
-
-def ismcts_figure(ruleset, players: int, repeats: int, iterations: int = 100) -> None:
-    """ismcts's iterations per CPU second over every decision of seat 0 in one random game,
-    roll-outs on the kernel and on the reference engine, alternated (the same trees)."""
-    from ruledraft.engine.view import seat_view
-    from ruledraft.kernel import rollout_kernel
-    from ruledraft.play.ismcts import ISMCTSAgent
-
-    game = Game(ruleset, players)
-    if rollout_kernel(ruleset, players) is None:
-        print(f"{players} players, ismcts: no kernel in the cache for its roll-outs")
-        return
-    rng = random.Random(5)
-    state = game.new_initial_state(5)
-    views = []
-    while not state.finished:
-        if len(state.legal_actions(0)) > 1:
-            views.append(seat_view(state, 0))
-        state.apply_actions([state.sample_action(s, rng.random) for s in state.acting_seats()])
-
-    def rate(kernel: bool) -> float:
-        bot = ISMCTSAgent(seed=1, iterations=iterations)
-        bot.kernel_rollouts = kernel
-        started = time.process_time()
-        for view in views:
-            bot.search(view, 0)
-        return len(views) * iterations / (time.process_time() - started)
-
-    rate(True)  # its roll-out part compiled or loaded
-    k, r = [], []
-    for _ in range(repeats):
-        k.append(rate(True))
-        r.append(rate(False))
-    print(
-        f"{players} players, ismcts iterations/s: kernel roll-outs {statistics.median(k):>7,.0f}  reference "
-        f"{statistics.median(r):>7,.0f}  ({statistics.median(a / b for a, b in zip(k, r)):.1f}x)"
     )
     print(f"  {load()}", flush=True)
 

@@ -437,7 +437,11 @@ class State:
         that ``seat`` has already seen. Re-dealt: the unseen cards of other hands, the
         dummy's face-down pile and the undealt deck, among themselves.
         """
-        return self._redeal_hidden(seat, lambda cards: sorted(cards, key=lambda _: random()), sort_seen=False)
+        # the keys random() draws in the cards' order (as ``key=lambda _: random()``), without
+        # a Python call per card: next(it, card) on the iterator of random()'s values
+        return self._redeal_hidden(
+            seat, lambda cards: sorted(cards, key=partial(next, iter(random, None))), sort_seen=False
+        )
 
     def canonical_hidden(self, seat: int) -> State:
         """A copy in which everything ``seat`` cannot see is laid out in one fixed order

@@ -37,7 +37,7 @@ import numpy as np
 from ruledraft.language.ruleset import CompiledRuleset
 
 if TYPE_CHECKING:
-    from ruledraft.engine.state import State
+    from ruledraft.kernel.rollout import Rollouts
 
 __all__ = [
     "BOTS",
@@ -51,7 +51,6 @@ __all__ = [
     "cache_dir",
     "compile_kernel",
     "is_cached",
-    "rollout_kernel",
     "source_refusal",
     "start_compiling",
 ]
@@ -254,35 +253,12 @@ class Kernel:
             raise ValueError(f"the planner's count values are {K} rows of {COUNT_CAP + 1}, not {table.shape}")
         return np.concatenate([values, table.ravel(), np.asarray(samples, np.float64)])
 
-    def policy_values(self, counts: Sequence[Sequence[float]]) -> np.ndarray:
-        """``counts`` (``play.planner.count_values``) as :meth:`play_out` takes them."""
-        zeros = np.zeros(self.ruleset.catalogue.size, np.float64)
-        return self._planner_values(zeros, counts, [0] * self.seats)
+    def rollouts(self, values: Sequence[Sequence[float]]) -> Rollouts:
+        """The ``ismcts`` bot's roll-outs of this game with the count-aware card values
+        ``values`` (``play.planner.count_values``): see :mod:`.rollout`."""
+        from ruledraft.kernel.rollout import Rollouts
 
-    def play_out(self, state: State, values: np.ndarray) -> tuple[list[int], list[int]]:
-        """The rest of the game from ``state`` (a reference engine state of this ruleset
-        and number of players, between turns, no decision pending) played in compiled
-        code with every seat choosing by the planner's policy
-        (``play.planner.policy_action``): (each seat's final points, the winning seats),
-        as ``state`` played out by that policy on the reference engine would end.
-        ``values``: :meth:`policy_values`. ``state`` is not changed."""
-        buf = [state.round, state.turn]
-        for cards in zip(state.hands, state.played, state.kept_cards):
-            for part in cards:
-                buf.append(len(part))
-                buf += part
-        deck = state.deck[state.deck_pos :]
-        buf.append(len(deck))
-        buf += deck
-        for r in state.reserves:
-            buf.append(len(r))
-            buf += r
-        buf += state.totals()
-        N = self.seats
-        out = np.zeros(2 * N, np.int64)
-        self.module.play_out_flat(np.array(buf, np.int64), np.uint64(state.seed), values, out)
-        got = out.tolist()
-        return got[:N], [s for s in range(N) if got[N + s]]
+        return Rollouts(self.module, self.seats, values)
 
 
 _KERNELS: dict[tuple[int, int], tuple[CompiledRuleset, Kernel | Unsupported]] = {}
@@ -420,39 +396,19 @@ def warm(module: ModuleType) -> None:
     )
 
 
-def rollout_kernel(ruleset: CompiledRuleset, players: int) -> Kernel | None:
-    """The ruleset's kernel for search roll-outs (:meth:`Kernel.play_out`) when it is in
-    the cache already (loading it is quick; a search never compiles a kernel), else
-    None. Its roll-out part is compiled the first time it is used on a machine (about
-    8 s of CPU), then kept in the cache."""
-    key = (id(ruleset), players)
-    known = _ROLLOUTS.get(key)
-    if known is not None and known[0] is ruleset:
-        return known[1]
-    made: Kernel | Unsupported | None = None
-    if importlib.util.find_spec("numba") is not None and is_cached(ruleset):
-        made = compile_kernel(ruleset, players)
-    kernel = made if isinstance(made, Kernel) else None
-    _ROLLOUTS[key] = (ruleset, kernel)  # asked once per process: the answer is kept
-    return kernel
-
-
-#: per (ruleset by identity, players): the kernel its searches roll out on, or None
-_ROLLOUTS: dict[tuple[int, int], tuple[CompiledRuleset, Kernel | None]] = {}
-
-
-def is_cached(ruleset: CompiledRuleset) -> bool:
-    """Whether the ruleset's kernel is compiled in the cache already (loading it is quick)."""
+def is_cached(ruleset: CompiledRuleset, function: str = "play") -> bool:
+    """Whether the ruleset's kernel is compiled in the cache already (loading it is quick);
+    ``function``: the part asked for (``rollout``: the ismcts roll-out, compiled apart)."""
     made = _source(ruleset)
     if isinstance(made, Unsupported):
         return False
     known = _MODULES.get(id(ruleset))
-    if known is not None and known[0] is ruleset:
+    if known is not None and known[0] is ruleset and function == "play":
         return True
     path = made[1]
     if not path.exists():
         return False
-    return any(_numba_dir().rglob(f"{path.stem}.play*-*.nbi"))  # play, or play_dummy
+    return any(_numba_dir().rglob(f"{path.stem}.{function}*-*.nbi"))  # play: play, or play_dummy
 
 
 def start_compiling(ruleset: CompiledRuleset) -> bool:

@@ -1,5 +1,6 @@
 """``python -m ruledraft.kernel FILE``: compile the kernel module kept at FILE into numba's
-cache (what ``--engine auto`` starts in the background for later runs)."""
+cache (what ``--engine auto`` starts in the background for later runs), the ismcts
+roll-out too (``ismcts`` uses it once it is there)."""
 
 from __future__ import annotations
 
@@ -13,10 +14,13 @@ def main(argv: list[str]) -> int:
     path = Path(argv[0])
     try:
         _use_cache_dir()
-        warm(_import(path))
+        module = _import(path)
+        warm(module)
         from ruledraft.kernel import fold
+        from ruledraft.kernel.rollout import warm_rollout
 
         fold.warm()  # the lab's compiled fold too, which a run with figures calls next
+        warm_rollout(module)  # and ismcts's roll-out, compiled apart
     finally:
         path.with_suffix(".compiling").unlink(missing_ok=True)
     return 0

@@ -370,7 +370,7 @@ def write_source(ruleset: CompiledRuleset) -> str:
         "\n".join(decide) + "\n",
         (HERE / "game_loop.tmpl").read_text(encoding="utf-8"),
         (HERE / "planner.tmpl").read_text(encoding="utf-8"),
-        (HERE / "playout.tmpl").read_text(encoding="utf-8"),
+        (HERE / "rollout.tmpl").read_text(encoding="utf-8"),  # the ismcts roll-out (kernel/rollout.py)
         *_dummy_source(ruleset),
     ]
     return "\n".join(parts)

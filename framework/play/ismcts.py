@@ -5,8 +5,7 @@ seat cannot see (``resample_hidden`` of its view's world: one determinization), 
 tree, adds one node, plays the rest of the game out and backs up every seat's reward.
 A roll-out (``rollout=values``, the default) lets every seat take the move whose
 cards are worth most by the ``planner`` bot's count-aware card values (measured
-once per game from the ruleset's own scoring, so they know no card by name), in
-compiled code when the ruleset's kernel is in the cache (the same roll-outs); with
+once per game from the ruleset's own scoring, so they know no card by name); with
 ``rollout=random`` every seat plays uniformly in the engine's own loop
 (``State.play_out``): cheaper, weaker.
 
@@ -15,6 +14,14 @@ statistics per seat, every seat picks its own action by UCB from its own table,
 and the joint action is applied with ``apply_actions``. A seat's action counts are
 kept per action with how often it was available (the other seats' hands differ
 between determinizations), and the choice at the root is the most visited action.
+
+Roll-outs by values run in the compiled kernel (:mod:`ruledraft.kernel.rollout`) when
+there is one for the ruleset and the state holds nothing it cannot (card effects, a
+dummy): the policy draws nothing at random, so the kernel ends each roll-out with the
+totals the engine's loop reaches and the search is the same, iteration for iteration
+(``kernel=auto``, the default: when the kernel's roll-out is compiled in the cache
+already, never compiling in the middle of a decision; ``kernel=yes`` compiles it
+first if need be; ``kernel=no``, never).
 
 The bot reads only its seat's view (``legal_actions``, its world) and the scores:
 it knows no card by name, so it plays every ruleset, the dummy's controller and
@@ -26,13 +33,14 @@ from __future__ import annotations
 import math
 import random
 import time
+from functools import partial
 from typing import Any
 
 from ruledraft.engine.view import as_view
 from ruledraft.play.bot_specs import BotOption
 from ruledraft.play.planner import count_values, policy_action
 
-__all__ = ["DEFAULT_ITERATIONS", "ISMCTSAgent", "Objective", "Rollout"]
+__all__ = ["DEFAULT_ITERATIONS", "ISMCTSAgent", "KernelUse", "Objective", "Rollout", "kernel_rollouts"]
 
 #: iterations per decision when no budget is given
 DEFAULT_ITERATIONS = 400
@@ -71,23 +79,133 @@ class Rollout(str):
 Rollout.__name__ = "values|random"
 
 
-#: by (id of the ruleset, players): the kernel roll-outs run on and its policy's values, or None
-_KERNELS: dict[tuple[int, int], tuple[object, Any]] = {}
+class KernelUse(str):
+    """When value roll-outs run in the compiled kernel: ``auto`` (when its roll-out is
+    compiled in the cache already), ``yes`` (compiled first if need be: 20-40 s once)
+    or ``no``. The results are the same; only the time differs."""
+
+    CHOICES = ("auto", "yes", "no")
+
+    def __new__(cls, text: str) -> KernelUse:
+        word = text.strip().lower()
+        if word not in cls.CHOICES:
+            raise ValueError("expected " + ", ".join(cls.CHOICES[:-1]) + " or " + cls.CHOICES[-1])
+        return super().__new__(cls, word)
 
 
-def _rollout_kernel(game: Any, values: list[list[float]]) -> Any:
-    """(kernel, its policy values) that plays this game's ``values`` roll-outs in compiled
-    code -- the same games -- when the ruleset's kernel is compiled already; else None."""
-    key = (id(game.ruleset), game.num_players)
-    known = _KERNELS.get(key)
+KernelUse.__name__ = "auto|yes|no"
+
+#: by (id of the ruleset, players, compile): the ruleset (to check the id still names it)
+#: and its kernel roll-outs, or None (the engine's loop plays them)
+_rollouts: dict[tuple[int, int, bool], tuple[object, Any]] = {}
+
+
+def kernel_rollouts(game: Any, compile: bool = False) -> Any:
+    """The compiled kernel's value roll-outs of ``game`` (a ``kernel.rollout.Rollouts``),
+    or None where there is none: numba missing, a ruleset the kernel cannot play, or
+    (unless ``compile``) a roll-out not compiled in the cache yet. Loaded (importing
+    numba: a second or two) once per process."""
+    key = (id(game.ruleset), game.num_players, compile)
+    known = _rollouts.get(key)
     if known is not None and known[0] is game.ruleset:
         return known[1]
-    from ruledraft.kernel import rollout_kernel
+    made = _load_rollouts(game, compile)
+    _rollouts[key] = (game.ruleset, made)
+    return made
 
-    kernel = rollout_kernel(game.ruleset, game.num_players)
-    found = None if kernel is None else (kernel, kernel.policy_values(values))
-    _KERNELS[key] = (game.ruleset, found)
-    return found
+
+def _load_rollouts(game: Any, compile: bool) -> Any:
+    import importlib.util
+
+    if importlib.util.find_spec("numba") is None:
+        return None
+    from ruledraft.kernel import Kernel, compile_kernel, is_cached, source_refusal
+
+    ruleset = game.ruleset
+    if source_refusal(ruleset, game.num_players) is not None:
+        return None
+    if not compile and not (is_cached(ruleset) and is_cached(ruleset, "rollout")):
+        return None
+    kernel = compile_kernel(ruleset, game.num_players)
+    if not isinstance(kernel, Kernel):
+        return None
+    from ruledraft.kernel.rollout import warm_rollout
+
+    warm_rollout(kernel.module)
+    return kernel.rollouts(count_values(game))
+
+
+class _RootDeal:
+    """``State.resample_hidden(seat, draw)`` of the root's world, for the kernel's roll-outs:
+    the work that is the same at every iteration (which cards of the other hands the seat
+    has seen, the pool of the unseen, the roll-out's fixed parts) done once, and at each
+    iteration only the pool dealt again, with the same draws in the same order. Only for
+    a world the kernel's roll-out takes (no card effects, no dummy, no pending decision)."""
+
+    def __init__(self, state: Any, seat: int, roll: Any) -> None:
+        self.state = state
+        self.seat = seat
+        known = state.game.procedure.known_hands(state, seat)
+        #: per other seat: the cards of its hand the seat has seen, how many it draws from the pool
+        self.others: list[tuple[int, list[int], int]] = []
+        pool: list[int] = []
+        for other, hand in enumerate(state.hands):
+            if other == seat:
+                continue
+            rest = hand[:]
+            seen = []
+            for c in list(known.get(other, ()))[: len(hand)]:
+                if c in rest:
+                    rest.remove(c)
+                    seen.append(c)
+            self.others.append((other, seen, len(rest)))
+            pool.extend(rest)
+        pool.extend(state.deck[state.deck_pos :])
+        self.pool = pool
+        self._own = state.legal_actions(seat)
+        self._procedure = state.game.procedure
+        self._hands = _Hands(state.counts)
+        self.head, self.middle = roll.parts(state, given=True)
+
+    def deal(self, draw: Any) -> tuple[list[list[int]], list[int], list[list[int]]]:
+        """The hands, the rest of the deck and the held-back cards of one re-deal."""
+        state = self.state
+        arranged = sorted(self.pool, key=partial(next, iter(draw, None)))
+        hands = state.hands[:]  # the seat's own hand is shared: nothing here changes it
+        at = 0
+        for other, seen, n in self.others:
+            hands[other] = seen + arranged[at : at + n]
+            at += n
+        reserves = [sorted(r, key=partial(next, iter(draw, None))) for r in state.reserves]
+        return hands, arranged[at:], reserves
+
+    def legal(self, s: int, hands: list[list[int]]) -> list[int]:
+        """Seat ``s``'s legal actions in the re-deal with ``hands``."""
+        if s == self.seat:
+            return self._own
+        self._hands.hands = hands
+        return self._procedure.legal_actions(self._hands, s)
+
+    def world(self, hands: list[list[int]], deck: list[int], reserves: list[list[int]]) -> Any:
+        """The re-deal as a state (what ``resample_hidden`` returns), for a walk down the tree."""
+        state = self.state
+        det = state.clone()
+        for other, _seen, _n in self.others:
+            det.hands[other] = hands[other]
+        det.deck = state.deck[: state.deck_pos] + deck
+        if reserves:
+            det.reserves = reserves
+        return det
+
+
+class _Hands:
+    """What the turn procedure reads to list a seat's legal actions: the hands, the tables' counts."""
+
+    __slots__ = ("hands", "counts")
+
+    def __init__(self, counts: list[list[int]]) -> None:
+        self.hands: list[list[int]] = []
+        self.counts = counts
 
 
 class _Node:
@@ -115,6 +233,9 @@ class ISMCTSAgent:
         BotOption("objective", Objective, Objective("margin"), "margin (own score minus best other) or win"),
         BotOption("c", float, 0.7, "UCB exploration constant", minimum=0),
         BotOption("rollout", Rollout, Rollout("values"), "values (planner's card values) or random roll-outs"),
+        BotOption(
+            "kernel", KernelUse, KernelUse("auto"), "value roll-outs compiled: auto (if in the cache), yes or no"
+        ),
     )
 
     def __init__(
@@ -125,6 +246,7 @@ class ISMCTSAgent:
         objective: str = "margin",
         c: float = 0.7,
         rollout: str = "values",
+        kernel: str = "auto",
     ) -> None:
         if type(iterations) is not int or iterations < 1:
             raise ValueError(f"iterations must be a whole number of at least 1, not {iterations!r}")
@@ -138,30 +260,28 @@ class ISMCTSAgent:
         self.ms = float(ms)
         self.c = float(c)
         self.rollout = str(Rollout(rollout))
-        #: roll-outs by values in compiled code when the ruleset's kernel is in the cache
-        #: (the same roll-outs, so the same search; False: on the reference engine)
-        self.kernel_rollouts = True
+        self.kernel = str(KernelUse(kernel))
 
     # ------------------------------------------------------------------ rewards
 
-    def _rewards(self, state: Any, ended: tuple[list[int], list[int]] | None = None) -> list[float]:
+    def _rewards(self, state: Any) -> list[float]:
         """Each player's reward at the end of a game: its margin over the best other
-        seat that can win, or its share of the win. ``ended``: the game's (totals,
-        winners) when a kernel played it out (``state`` then is where it began)."""
-        game = state.game
+        seat that can win, or its share of the win."""
+        return self._rewards_of(state.game, state.totals(), state.winners)
+
+    def _rewards_of(self, game: Any, totals: list[int], winners: list[int]) -> list[float]:
+        """:meth:`_rewards` of a game ended with ``totals`` and ``winners``."""
         players = game.num_players
         if self._objective == "win":
-            winners = state.winners if ended is None else ended[1]
             share = 1.0 / len(winners) if winners else 0.0
             return [share if s in winners else 0.0 for s in range(players)]
-        totals = state.totals() if ended is None else ended[0]
         dummy = game.ruleset.dummy
         rivals = len(totals) if dummy is not None and dummy.can_win else players
-        out = []
-        for s in range(players):
-            best = max(totals[o] for o in range(rivals) if o != s)
-            out.append(float(totals[s] - best))
-        return out
+        if rivals < 2:
+            raise ValueError("a margin needs another seat that can win")
+        # the best other seat's total: the second highest for a seat at the top, else the highest
+        top, second = sorted(totals[:rivals], reverse=True)[:2]
+        return [float(totals[s] - (second if totals[s] == top else top)) for s in range(players)]
 
     # ------------------------------------------------------------------ search
 
@@ -185,77 +305,109 @@ class ISMCTSAgent:
         draw = rng.random
         #: the largest reward size seen so far: margins are scaled into [-1, 1] by it
         scale = [1.0]
+        # the kernel's roll-outs (loaded before the clock starts), or None: the engine's loop
+        roll = None
+        if self.rollout == "values" and self.kernel != "no":
+            roll = kernel_rollouts(state.game, compile=self.kernel == "yes")
+            if roll is not None and roll.refuses(state) is not None:
+                roll = None
+        deal = None if roll is None else _RootDeal(state, seat, roll)
         if self.ms > 0:
             deadline = time.perf_counter() + self.ms / 1000.0
-            self._iterate(state, seat, root, draw, scale)
+            self._iterate(state, seat, root, draw, scale, roll, deal)
             while time.perf_counter() < deadline:
-                self._iterate(state, seat, root, draw, scale)
+                self._iterate(state, seat, root, draw, scale, roll, deal)
         else:
             for _ in range(self.iterations):
-                self._iterate(state, seat, root, draw, scale)
+                self._iterate(state, seat, root, draw, scale, roll, deal)
         return root
 
-    def _iterate(self, state: Any, seat: int, root: _Node, draw: Any, scale: list[float]) -> None:
-        det = state.resample_hidden(seat, draw)
-        players = state.game.num_players
+    def _choose(self, table: dict[int, list[float]], legal: list[int], draw: Any, sc: float) -> int:
+        """A seat's action among ``legal`` by UCB from its ``table`` (an untried one first, at
+        random), each counted as available."""
+        if len(legal) == 1:
+            a = legal[0]
+            entry = table.get(a)
+            if entry is None:
+                entry = table[a] = [0, 0.0, 0]
+            entry[2] += 1
+            return a
         c = self.c
         log = math.log
         sqrt = math.sqrt
+        get = table.get
+        untried = []
+        best_a, best_v = legal[0], -math.inf
+        for a in legal:
+            entry = get(a)
+            if entry is None:
+                entry = table[a] = [0, 0.0, 0]
+            entry[2] += 1
+            n = entry[0]
+            if n == 0:
+                untried.append(a)
+                continue
+            v = entry[1] / (n * sc) + c * sqrt(log(entry[2]) / n)
+            if v > best_v:
+                best_a, best_v = a, v
+        if untried:
+            best_a = untried[int(draw() * len(untried))]
+        return best_a
+
+    def _iterate(
+        self, state: Any, seat: int, root: _Node, draw: Any, scale: list[float], roll: Any = None, deal: Any = None
+    ) -> None:
+        players = state.game.num_players
+        choose = self._choose
         path: list[tuple[_Node, tuple[int, ...], tuple[int, ...]]] = []
         node = root
+        if deal is None:
+            det = state.resample_hidden(seat, draw)
+        else:  # the kernel's roll-outs from the root's own deal (see _RootDeal)
+            hands, deck, reserves = deal.deal(draw)
+            seats = state.acting_seats()
+            key = tuple([choose(root.stats[s], deal.legal(s, hands), draw, scale[0]) for s in seats])
+            path.append((root, seats, key))
+            child = root.children.get(key)
+            if child is None:  # a new node: the kernel plays the joint move and the rest
+                root.children[key] = _Node(players)
+                totals, winners = roll.play_parts(deal.head, hands, deal.middle, deck, reserves, key)
+                self._back_up(path, self._rewards_of(state.game, totals, winners), scale)
+                return
+            det = deal.world(hands, deck, reserves)
+            det.apply_actions(key)
+            node = child
         while not det.finished:
-            joint = []
             # a pending decision is a simultaneous node with one acting seat
             seats = det.acting_seats()
-            for s in seats:
-                legal = det.legal_actions(s)
-                table = node.stats[s]
-                if len(legal) == 1:
-                    a = legal[0]
-                    entry = table.get(a)
-                    if entry is None:
-                        entry = table[a] = [0, 0.0, 0]
-                    entry[2] += 1
-                    joint.append(a)
-                    continue
-                untried = []
-                best_a, best_v = legal[0], -math.inf
-                sc = scale[0]
-                for a in legal:
-                    entry = table.get(a)
-                    if entry is None:
-                        entry = table[a] = [0, 0.0, 0]
-                    entry[2] += 1
-                    n = entry[0]
-                    if n == 0:
-                        untried.append(a)
-                        continue
-                    v = entry[1] / (n * sc) + c * sqrt(log(entry[2]) / n)
-                    if v > best_v:
-                        best_a, best_v = a, v
-                if untried:
-                    best_a = untried[int(draw() * len(untried))]
-                joint.append(best_a)
-            key = tuple(joint)
+            key = tuple([choose(node.stats[s], det.legal_actions(s), draw, scale[0]) for s in seats])
             path.append((node, seats, key))
             child = node.children.get(key)
-            det.apply_actions(joint)
+            det.apply_actions(key)
             if child is None:
                 node.children[key] = _Node(players)
                 break
             node = child
-        ended = None
-        if not det.finished:
+        if det.finished:
+            rewards = self._rewards(det)
+        elif roll is not None:  # the same totals and winners as the loop below, compiled
+            totals, winners = roll.play(det)
+            rewards = self._rewards_of(det.game, totals, winners)
+        else:
             if self.rollout == "values":
                 values = count_values(det.game)
-                kernel = _rollout_kernel(det.game, values) if self.kernel_rollouts and det.pending is None else None
-                if kernel is not None:  # the same roll-out, compiled
-                    ended = kernel[0].play_out(det, kernel[1])
-                while ended is None and not det.finished:
+                while not det.finished:
                     det.apply_actions([policy_action(det, s, values) for s in det.acting_seats()])
             else:
                 det.play_out([draw] * players)
-        rewards = self._rewards(det, ended)
+            rewards = self._rewards(det)
+        self._back_up(path, rewards, scale)
+
+    @staticmethod
+    def _back_up(
+        path: list[tuple[_Node, tuple[int, ...], tuple[int, ...]]], rewards: list[float], scale: list[float]
+    ) -> None:
+        """Every seat's reward added to the action it took at each node of ``path``."""
         biggest = max(abs(r) for r in rewards)
         if biggest > scale[0]:
             scale[0] = biggest

@@ -95,7 +95,7 @@ def test_ismcts_takes_its_options_from_the_spec():
         ("ismcts:objective=lose", "bot 'ismcts:objective=lose': option objective=lose: expected margin or win"),
         (
             "ismcts:depth=3",
-            "bot 'ismcts:depth=3': unknown option 'depth' (options of ismcts: iterations, ms, objective, c, rollout)",
+            "bot 'ismcts:depth=3': unknown option 'depth' (options of ismcts: iterations, ms, objective, c, rollout, kernel)",
         ),
     ],
 )
@@ -137,10 +137,11 @@ def test_bots_lists_ismcts_with_its_options_and_defaults():
     assert result.exit_code == 0, result.output
     lines = result.output.splitlines()
     at = next(i for i, line in enumerate(lines) if line.startswith("ismcts: "))
-    assert lines[at + 1 : at + 6] == [
+    assert lines[at + 1 : at + 7] == [
         "  iterations=integer (default 400): search iterations per decision",
         "  ms=number (default 0.0): time per decision in milliseconds instead of iterations (0: off; not reproducible)",
         "  objective=margin|win (default margin): margin (own score minus best other) or win",
         "  c=number (default 0.7): UCB exploration constant",
         "  rollout=values|random (default values): values (planner's card values) or random roll-outs",
+        "  kernel=auto|yes|no (default auto): value roll-outs compiled: auto (if in the cache), yes or no",
     ]

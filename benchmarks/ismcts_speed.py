@@ -1,0 +1,178 @@
+"""How fast ``ismcts`` searches with its roll-outs in the compiled kernel, and how strong
+that makes it at today's decision time.
+
+Speed: processor time per iteration of one ``ismcts`` decision (400 iterations, the
+first decision of seat 0 in a few Sushi Go! deals) with the kernel's roll-outs
+(``kernel=yes``) and with the engine's (``kernel=no``), alternated, median of
+``--reps``; with ``--before PYTHON`` (the interpreter of a checkout from before the
+kernel) the same decisions there too, in a process of their own, in turn with the
+others. The search is the same either way (the same tree for the same seed), so the
+ratio is the speed-up of the bot itself.
+
+Strength (``--strength GAMES``): ``ismcts:ms=65`` with the kernel (today's default
+decision time; a wall-clock budget, so the load of the machine counts) against the
+default ``ismcts`` (400 iterations, whose moves are the same with or without the
+kernel: it plays with it, to save time), 2 players, seats rotated (each deal played
+both ways); the searcher's win share (a shared win counts one half) with a 95% Wilson
+interval. ``--seconds`` stops starting deals after that long.
+
+    python3 benchmarks/ismcts_speed.py [--reps 5] [--players 4] [--before /path/to/python]
+    python3 benchmarks/ismcts_speed.py --strength 500 [--jobs 2] [--seconds 1800]
+
+Figures only: nothing is asserted, and CI never runs this.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import time
+from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+from typing import Any
+
+ITERATIONS = 400
+DEALS = (1, 2, 3)
+
+
+def decision_times(players: int, kernel: str | None, ruleset_id: str = "sushi-go") -> list[float]:
+    """Microseconds of processor time per iteration of seat 0's first decision in each
+    deal of :data:`DEALS` (``kernel``: the bot's option; None for a checkout without it)."""
+    from ruledraft.engine.state import Game
+    from ruledraft.language.loading import load_ruleset
+    from ruledraft.play.ismcts import ISMCTSAgent
+
+    game = Game(load_ruleset(ruleset_id), players)
+    out = []
+    for deal in DEALS:
+        state = game.new_initial_state(deal)
+        options = {} if kernel is None else {"kernel": kernel}
+        agent = ISMCTSAgent(seed=deal, iterations=ITERATIONS, **options)
+        started = time.process_time()
+        agent.act(state, 0)
+        out.append((time.process_time() - started) / ITERATIONS * 1e6)
+    return out
+
+
+def _before(python: str, players: int) -> list[float]:
+    """:func:`decision_times` without the option, in the interpreter ``python``."""
+    code = (
+        "import json, sys; sys.path.insert(0, sys.argv[1]); import ismcts_speed as b; "
+        "print(json.dumps(b.decision_times(int(sys.argv[2]), None)))"
+    )
+    here = os.path.dirname(os.path.abspath(__file__))
+    done = subprocess.run(  # noqa: S603 - the interpreter the caller named
+        [python, "-c", code, here, str(players)], capture_output=True, text=True, check=True
+    )
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def speed(reps: int, players: int, before: str | None) -> None:
+    from ruledraft.engine.state import Game
+    from ruledraft.language.loading import load_ruleset
+    from ruledraft.play.ismcts import kernel_rollouts
+
+    game = Game(load_ruleset("sushi-go"), players)
+    started = time.process_time()
+    if kernel_rollouts(game, compile=True) is None:
+        sys.exit("no kernel roll-out here (is numba installed?)")
+    print(f"kernel loaded (or compiled) in {time.process_time() - started:.1f} s of processor time")
+    decision_times(players, "yes")  # warm both paths once
+    decision_times(players, "no")
+    runs: dict[str, list[float]] = {"kernel": [], "engine": [], "before": []}
+    for _ in range(reps):
+        runs["kernel"].append(statistics.mean(decision_times(players, "yes")))
+        runs["engine"].append(statistics.mean(decision_times(players, "no")))
+        if before:
+            runs["before"].append(statistics.mean(_before(before, players)))
+    load = os.getloadavg()
+    print(f"ismcts, {ITERATIONS} iterations, seat 0's first decision of deals {DEALS}, {players} players, Sushi Go!")
+    print(f"processor time per iteration, median of {reps} alternations (load {load[0]:.1f} {load[1]:.1f}):")
+    kern = statistics.median(runs["kernel"])
+    for name, label in (
+        ("kernel", "kernel roll-outs"),
+        ("engine", "engine roll-outs"),
+        ("before", "before the kernel"),
+    ):
+        if runs[name]:
+            us = statistics.median(runs[name])
+            print(f"  {label:<20} {us:7.1f} us  {1e6 / us:8.0f} iterations/s  kernel x{us / kern:.2f}")
+
+
+_games: dict[int, Any] = {}
+
+
+def _pair(seed: int, players: int, bots: tuple[str, str]) -> float:
+    """The searcher's (``bots[0]``'s) win share over one deal played both ways round."""
+    from ruledraft.engine.state import Game
+    from ruledraft.language.loading import load_ruleset
+    from ruledraft.play.runner import play_game
+
+    game = _games.get(players)
+    if game is None:  # one per process: its kernel is loaded once
+        game = _games[players] = Game(load_ruleset("sushi-go"), players)
+    share = 0.0
+    for lineup in ((bots[0], bots[1]), (bots[1], bots[0])):
+        state = play_game(game, seed, list(lineup))
+        seat = lineup.index(bots[0])
+        if seat in state.winners:
+            share += 1.0 / len(state.winners)
+    return share
+
+
+def strength(games: int, jobs: int, seconds: float, players: int = 2) -> None:
+    from ruledraft.engine.state import Game
+    from ruledraft.lab.statistics import wilson
+    from ruledraft.language.loading import load_ruleset
+    from ruledraft.play.ismcts import kernel_rollouts
+
+    game = _games[players] = Game(load_ruleset("sushi-go"), players)
+    if kernel_rollouts(game, compile=True) is None:  # loaded before the workers fork
+        sys.exit("no kernel roll-out here (is numba installed?)")
+    bots = ("ismcts:ms=65:kernel=yes", "ismcts:kernel=yes")
+    started = time.perf_counter()
+    deadline = started + seconds
+    shares: list[float] = []
+    loads = []
+    with ProcessPoolExecutor(jobs) as pool:
+        pending = set()
+        seed = 0
+        while seed < games // 2 or pending:
+            while seed < games // 2 and len(pending) < 2 * jobs and time.perf_counter() < deadline:
+                pending.add(pool.submit(_pair, 1000 + seed, players, bots))
+                seed += 1
+            if not pending:
+                break
+            finished, pending = wait(pending, return_when=FIRST_COMPLETED)
+            shares.extend(f.result() for f in finished)
+            loads.append(os.getloadavg()[0])
+    played = 2 * len(shares)
+    won = sum(shares)
+    low, high = wilson(won, played)
+    print(f"{bots[0]} against {bots[1]} (= today's default ismcts), {players} players, seats rotated")
+    print(
+        f"  {played} games: win share {won / played:.1%} (95% Wilson {low:.1%} - {high:.1%}); "
+        f"{time.perf_counter() - started:.0f} s; load {statistics.mean(loads):.1f} (mean while playing)"
+    )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--reps", type=int, default=5)
+    parser.add_argument("--players", type=int, default=4)
+    parser.add_argument("--before", help="the Python of a checkout from before the kernel, timed in turn")
+    parser.add_argument("--strength", type=int, default=0, help="games of the strength run (0: none)")
+    parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--seconds", type=float, default=float("inf"), help="start no deal after this long")
+    args = parser.parse_args()
+    if args.strength:
+        strength(args.strength, args.jobs, args.seconds)
+    else:
+        speed(args.reps, args.players, args.before)
+
+
+if __name__ == "__main__":
+    main()

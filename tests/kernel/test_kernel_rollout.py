@@ -1,0 +1,185 @@
+"""The ismcts roll-out in the kernel ends every game as the engine's loop does, and ismcts
+searches the same with it and without it."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("numba")
+
+from ruledraft.engine.state import Game  # noqa: E402
+from ruledraft.engine.view import seat_view  # noqa: E402
+from ruledraft.kernel import Kernel, compile_kernel  # noqa: E402
+from ruledraft.kernel.rollout import Rollouts  # noqa: E402
+from ruledraft.language.loading import load_ruleset  # noqa: E402
+from ruledraft.play.ismcts import ISMCTSAgent, kernel_rollouts  # noqa: E402
+from ruledraft.play.planner import count_values, policy_action  # noqa: E402
+from ruledraft.play.runner import play_game  # noqa: E402
+
+ROOT = Path(__file__).resolve().parent.parent.parent
+
+
+def _load(ruleset_id: str):
+    """A bundled ruleset by id, or an example by its path from the repository's root."""
+    return load_ruleset(str(ROOT / ruleset_id) if ruleset_id.startswith("examples/") else ruleset_id)
+
+
+def _rollouts(ruleset_id: str, players: int) -> tuple[Game, Rollouts]:
+    ruleset = _load(ruleset_id)
+    kernel = compile_kernel(ruleset, players)
+    assert isinstance(kernel, Kernel), kernel
+    game = Game(ruleset, players)
+    return game, kernel.rollouts(count_values(game))
+
+
+def _python_rollout(state, values) -> tuple[list[int], list[int]]:
+    """The engine's roll-out, as ismcts plays it: every seat by ``policy_action`` to the end."""
+    det = state.clone()
+    while not det.finished:
+        det.apply_actions([policy_action(det, s, values) for s in det.acting_seats()])
+    return det.totals(), det.winners
+
+
+def _mid_game_worlds(game: Game, games: int, seed: int):
+    """Determinized worlds of seat 0 at random points of random games (every round, a
+    new round's first turn and mid-round turns among them)."""
+    rng = random.Random(seed)
+    for g in range(games):
+        state = game.new_initial_state(seed * 1000 + g)
+        while not state.finished:
+            if rng.random() < 0.35:
+                seat = rng.randrange(game.num_players)
+                yield seat_view(state, seat).world().resample_hidden(seat, rng.random)
+            state.apply_actions([state.sample_action(s, rng.random) for s in state.acting_seats()])
+
+
+@pytest.mark.parametrize(
+    ("ruleset_id", "players"),
+    [
+        ("sushi-go", 2),
+        ("sushi-go", 4),
+        ("sushi-go", 5),
+        ("sushi-go-soy-sauce", 4),  # chopsticks and a soy sauce
+        ("sushi-go-party-starter", 5),  # cards added before rounds, reshuffled between them
+        ("sushi-go-party-starter", 8),
+        ("sushi-go-pass-both-ways", 3),  # a pass direction per round
+        ("examples/sushi-go-switchback.yaml", 4),  # a pass direction per turn
+    ],
+)
+def test_kernel_rollout_ends_every_game_as_the_engine(ruleset_id: str, players: int) -> None:
+    """From many mid-game worlds, the kernel's roll-out gives the engine's totals and winners."""
+    game, rollouts = _rollouts(ruleset_id, players)
+    values = count_values(game)
+    checked = 0
+    for world in _mid_game_worlds(game, 12, players):
+        assert rollouts.refuses(world) is None
+        assert rollouts.play(world) == _python_rollout(world, values), (ruleset_id, world.round, world.turn)
+        checked += 1
+    assert checked > 50
+
+
+def test_kernel_rollout_scores_what_the_rulebook_says() -> None:
+    """A last turn of Sushi Go! for two rolled out by the kernel, scored as the rulebook says."""
+    game, rollouts = _rollouts("sushi-go", 2)
+    state = game.new_initial_state(0)
+    idx = game.ruleset.catalogue.index_of
+    tempura, maki1, pudding = idx("tempura"), idx("maki_1"), idx("pudding")
+    # the last round, one card left in each hand: seat 0 already holds two tempura
+    state.round = game.ruleset.rounds - 1
+    state.round_scores = [[0, 0], [0, 0]]
+    state.hands = [[tempura], [maki1]]
+    state.played = [[tempura, tempura], [pudding]]
+    state.counts = [[0] * game.num_card_types for _ in range(2)]
+    for seat, table in enumerate(state.played):
+        for c in table:
+            state.counts[seat][c] += 1
+    state.kept_cards = [[], []]
+    state.kept_counts = [[0] * game.num_card_types for _ in range(2)]
+    state.deck, state.deck_pos = [], 0
+    # seat 0: 3 tempura, one pair = 5; no maki; fewest pudding, but with two players
+    # nobody loses 6 for it. seat 1: most maki rolls = 6; most pudding = 6
+    assert rollouts.play(state) == ([5, 6 + 6], [1])
+    assert rollouts.play(state) == _python_rollout(state, count_values(game))
+
+
+def test_ismcts_searches_the_same_with_the_kernel() -> None:
+    """A fixed budget of iterations grows the same tree, and chooses the same move, with
+    the kernel's roll-outs as with the engine's, at several points of a game."""
+    ruleset = _load("sushi-go-soy-sauce")
+    game = Game(ruleset, 3)
+    assert kernel_rollouts(game, compile=True) is not None
+    rng = random.Random(3)
+    state = game.new_initial_state(11)
+    decisions = 0
+    while not state.finished:
+        seat = rng.randrange(3)
+        if len(state.legal_actions(seat)) > 1 and rng.random() < 0.3:
+            view = seat_view(state, seat)
+            trees, moves = [], []
+            for use in ("yes", "no"):
+                root = ISMCTSAgent(seed=decisions, iterations=80, kernel=use).search(view, seat)
+                trees.append([{a: tuple(e) for a, e in stats.items()} for stats in root.stats])
+                moves.append(ISMCTSAgent(seed=decisions, iterations=80, kernel=use).act(view, seat))
+            assert trees[0] == trees[1]
+            assert moves[0] == moves[1]
+            assert sum(e[0] for e in trees[0][seat].values()) == 80
+            decisions += 1
+        state.apply_actions([state.sample_action(s, rng.random) for s in state.acting_seats()])
+    assert decisions >= 3
+
+
+@pytest.mark.parametrize(("ruleset_id", "players"), [("sushi-go", 2), ("sushi-go-party-starter", 4)])
+def test_ismcts_plays_the_same_games_with_the_kernel(ruleset_id: str, players: int) -> None:
+    """Whole games of ismcts (with a fixed budget) against greedy are move for move the
+    same with the kernel's roll-outs and without them."""
+    game = Game(_load(ruleset_id), players)
+    assert kernel_rollouts(game, compile=True) is not None
+    for seed in (1, 2):
+        games = []
+        for use in ("yes", "no"):
+            bots = [f"ismcts:iterations=25:kernel={use}"] + ["greedy"] * (players - 1)
+            state = play_game(game, seed, bots)
+            games.append(([r.actions for r in state.history], state.totals()))
+        assert games[0] == games[1]
+
+
+def test_states_the_kernel_cannot_hold_play_on_the_engine() -> None:
+    """Card effects and the dummy have no kernel roll-out: ismcts plays them on the
+    engine, and its world with a dummy is refused by the roll-out."""
+    effects = Game(load_ruleset("sushi-go-party-master-menu"), 4)
+    assert effects.ruleset.effects
+    assert kernel_rollouts(effects, compile=True) is None
+    dummy = Game(load_ruleset("sushi-go-two-player-dummy"), 2)
+    assert kernel_rollouts(dummy, compile=True) is None
+    world = seat_view(dummy.new_initial_state(0), 0).world()
+    assert Rollouts.refuses(world) == "a dummy"
+    agent = ISMCTSAgent(seed=0, iterations=10, kernel="yes")
+    assert agent.act(seat_view(dummy.new_initial_state(0), 0), 0) in dummy.new_initial_state(0).legal_actions(0)
+
+
+def test_kernel_option_is_checked() -> None:
+    """The kernel option takes auto, yes or no, and says so otherwise."""
+    assert ISMCTSAgent(kernel=" YES ").kernel == "yes"
+    with pytest.raises(ValueError, match="expected auto, yes or no"):
+        ISMCTSAgent(kernel="always")
+
+
+def test_auto_uses_the_kernel_only_when_its_rollout_is_compiled(monkeypatch) -> None:
+    """kernel=auto never compiles: with the roll-out missing from the cache it plays the
+    engine's roll-outs (the same move), with it there it loads the kernel."""
+    import ruledraft.kernel as kernel_package
+
+    game = Game(load_ruleset("sushi-go"), 3)  # a ruleset object of its own: nothing remembered for it
+    real = kernel_package.is_cached
+    monkeypatch.setattr(kernel_package, "is_cached", lambda ruleset, function="play": function != "rollout")
+    assert kernel_rollouts(game) is None
+    view = seat_view(game.new_initial_state(4), 0)
+    engine_move = ISMCTSAgent(seed=5, iterations=40).act(view, 0)
+    monkeypatch.setattr(kernel_package, "is_cached", real)
+    assert kernel_rollouts(Game(load_ruleset("sushi-go"), 3), compile=True) is not None
+    fresh = Game(load_ruleset("sushi-go"), 3)
+    assert kernel_rollouts(fresh) is not None  # compiled now, so auto takes it
+    assert ISMCTSAgent(seed=5, iterations=40).act(seat_view(fresh.new_initial_state(4), 0), 0) == engine_move
