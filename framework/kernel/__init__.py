@@ -84,6 +84,12 @@ class KernelGames:
     #: (games, rounds + 1, seats, card types): each seat's count of every card at each
     #: scoring -- its table at each round end, then the cards it kept to game end
     tables: np.ndarray
+    #: (games, most, 4): the decisions card effects asked, in the order made: round,
+    #: turn, seat, action (-1 after the last); None: the ruleset asks none
+    decisions: np.ndarray | None = None
+    #: (games, most, 3): the cards a seat placed through an effect by its own choice
+    #: (turn, seat, card; -1 after the last); None: none can be
+    placements: np.ndarray | None = None
 
     def __len__(self) -> int:
         return len(self.seeds)
@@ -108,7 +114,15 @@ class KernelGames:
             self.moves[rows],
             self.round_points[rows],
             self.tables[rows],
+            None if self.decisions is None else self.decisions[rows],
+            None if self.placements is None else self.placements[rows],
         )
+
+    def decisions_of(self, i: int) -> list[tuple[int, int, int, int]]:
+        """Game ``i``'s decisions in the order made: (round, turn, seat, action)."""
+        if self.decisions is None:
+            return []
+        return [(int(r), int(t), int(s), int(a)) for r, t, s, a in self.decisions[i] if r >= 0]
 
     def scoring_points(self) -> np.ndarray:
         """(games, scorings, rules, seats) flattened to (games, points): each round's
@@ -139,7 +153,7 @@ class Kernel:
         for name in bots:
             if name not in BOTS:
                 return f"the bot '{name}' has no kernel part (the kernel plays {', '.join(BOTS)}, without options)"
-        return None
+        return decision_refusal(bots) if getattr(self.module, "FX_DECIDES", False) else None
 
     def play(
         self, seeds: Sequence[int] | np.ndarray, bots: Sequence[str], values: Sequence[float] | None = None
@@ -167,8 +181,22 @@ class Kernel:
         if "value" in bots and values is None:
             raise ValueError("the value bot needs its card values")
         worth = np.zeros(r.catalogue.size, np.float64) if values is None else np.asarray(values, np.float64)
-        self.module.play(seeds_u, codes, worth, totals, rules, wins, moves, round_points, tables)
-        return KernelGames(seeds_u, r.rule_ids, totals, rules, wins, moves, round_points, tables)
+        effects = bool(getattr(self.module, "EFFECTS", False))
+        decisions = np.full((G, self.module.MAXD if effects else 1, 4), -1, np.int64)
+        placements = np.full((G, self.module.MAXP if effects else 1, 3), -1, np.int64)
+        self.module.play(seeds_u, codes, worth, totals, rules, wins, moves, round_points, tables, decisions, placements)
+        return KernelGames(
+            seeds_u,
+            r.rule_ids,
+            totals,
+            rules,
+            wins,
+            moves,
+            round_points,
+            tables,
+            decisions if effects else None,
+            placements if effects else None,
+        )
 
 
 _KERNELS: dict[tuple[int, int], tuple[CompiledRuleset, Kernel | Unsupported]] = {}
@@ -189,16 +217,30 @@ def compile_kernel(ruleset: CompiledRuleset, players: int) -> Kernel | Unsupport
     return made
 
 
-def source_refusal(ruleset: CompiledRuleset, players: int) -> str | None:
+def decision_refusal(bots: Sequence[str]) -> str | None:
+    """Why these bots cannot decide for card effects in the kernel (None: they can): the
+    bots that judge a decision by looking ahead in a re-dealt world have no kernel part yet."""
+    for name in bots:
+        if name in ("greedy", "value"):
+            return f"the {name} bot's choices on card effects' decisions have no kernel part yet"
+    return None
+
+
+def source_refusal(ruleset: CompiledRuleset, players: int, bots: Sequence[str] = ()) -> str | None:
     """Why there is no kernel of ``ruleset`` at ``players`` players (None: there is one),
-    found by writing its source, without numba."""
+    or none for ``bots`` on it, found by writing its source, without numba."""
     if not ruleset.min_players <= players <= ruleset.max_players:
         return f"{ruleset.name} is for {ruleset.player_range}, not {players}"
     from ruledraft.kernel.codegen import refusal
+    from ruledraft.kernel.effects import decides
 
     reason = refusal(ruleset, players)
     if reason is not None:
         return reason
+    if bots and decides(ruleset):
+        reason = decision_refusal(bots)
+        if reason is not None:
+            return reason
     made = _source(ruleset)
     return made.reason if isinstance(made, Unsupported) else None
 
@@ -302,6 +344,8 @@ def warm(module: ModuleType) -> None:
         z((1, R, H, seats), np.int64),
         z((1, R, module.NRR, seats), np.int64),
         z((1, R + 1, seats, K), np.int64),
+        np.full((1, module.MAXD, 4), -1, np.int64),
+        np.full((1, module.MAXP, 3), -1, np.int64),
     )
 
 

@@ -73,7 +73,7 @@ def kernel_refusal(ruleset: CompiledRuleset, players: int, bots: Sequence[Any]) 
         return reason
     from ruledraft.kernel import source_refusal
 
-    return source_refusal(ruleset, players)
+    return source_refusal(ruleset, players, [str(b) for b in bots])
 
 
 def _quick_refusal(bots: Sequence[Any]) -> str | None:
