@@ -153,7 +153,7 @@ class Kernel:
         for name in bots:
             if name not in BOTS:
                 return f"the bot '{name}' has no kernel part (the kernel plays {', '.join(BOTS)}, without options)"
-        return decision_refusal(bots) if getattr(self.module, "FX_DECIDES", False) else None
+        return decision_refusal(bots) if getattr(self.module, "FX_BLIND", False) else None
 
     def play(
         self, seeds: Sequence[int] | np.ndarray, bots: Sequence[str], values: Sequence[float] | None = None
@@ -218,8 +218,9 @@ def compile_kernel(ruleset: CompiledRuleset, players: int) -> Kernel | Unsupport
 
 
 def decision_refusal(bots: Sequence[str]) -> str | None:
-    """Why these bots cannot decide for card effects in the kernel (None: they can): the
-    bots that judge a decision by looking ahead in a re-dealt world have no kernel part yet."""
+    """Why these bots cannot decide for card effects in the kernel (None: they can), where
+    an effect's decisions are not ones the kernel's greedy and value can judge (see
+    ``language.effect.EffectPart.lookahead``)."""
     for name in bots:
         if name in ("greedy", "value"):
             return f"the {name} bot's choices on card effects' decisions have no kernel part yet"
@@ -232,12 +233,12 @@ def source_refusal(ruleset: CompiledRuleset, players: int, bots: Sequence[str] =
     if not ruleset.min_players <= players <= ruleset.max_players:
         return f"{ruleset.name} is for {ruleset.player_range}, not {players}"
     from ruledraft.kernel.codegen import refusal
-    from ruledraft.kernel.effects import decides
+    from ruledraft.kernel.effects import blind
 
     reason = refusal(ruleset, players)
     if reason is not None:
         return reason
-    if bots and decides(ruleset):
+    if bots and blind(ruleset):
         reason = decision_refusal(bots)
         if reason is not None:
             return reason

@@ -17,7 +17,7 @@ from ruledraft.language.ruleset import CompiledRuleset
 
 HERE = Path(__file__).resolve().parent
 
-__all__ = ["decides", "effect_part", "effects_source", "without_part"]
+__all__ = ["blind", "effect_part", "effects_source", "without_part"]
 
 
 def effect_part(effect: Any, w: EffectKernelWriter) -> EffectPart | None:
@@ -51,11 +51,11 @@ def without_part(ruleset: CompiledRuleset) -> list[str]:
     return sorted({e.kind for e in ruleset.effects if effect_part(e, w) is None})
 
 
-def decides(ruleset: CompiledRuleset) -> bool:
-    """Whether an effect of the ruleset asks decisions (the bots that judge one by looking
-    ahead, greedy and value, have no kernel part for them yet)."""
+def blind(ruleset: CompiledRuleset) -> bool:
+    """Whether an effect of the ruleset asks decisions the kernel's greedy and value bots
+    cannot judge as the reference's do (its part has no ``lookahead``)."""
     w = _Probe(ruleset)
-    return any((p := effect_part(e, w)) is not None and p.decisions > 0 for e in ruleset.effects)
+    return any((p := effect_part(e, w)) is not None and p.decisions > 0 and not p.lookahead for e in ruleset.effects)
 
 
 def _function(name: str, args: str, body: str | None, default: str) -> str:
@@ -91,7 +91,7 @@ def effects_source(ruleset: CompiledRuleset, w: EffectKernelWriter, hand_size: i
         f"PLAY_FX = np.array({play}, dtype=np.int64)  # per card, the number of its play effect (-1: none)",
         f"REVEAL_FX = np.array({reveal or [0]}, dtype=np.int64)",
         f"NREVEAL = {len(reveal)}",
-        f"FX_DECIDES = {per_turn_decisions > 0}",
+        f"FX_BLIND = {any(p.decisions > 0 and not p.lookahead for p in parts)}",
         f"MAXD = {max(1, per_turn_decisions * turns)}  # decisions a game can hold",
         f"MAXP = {max(1, per_turn_placements * turns)}  # placements by effects a game can hold",
     ]

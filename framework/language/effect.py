@@ -197,7 +197,11 @@ class EffectPart:
     * ``turn_end``: body of ``(fx,)``, after every other effect of the turn;
     * ``decisions``: the most decisions it can ask in one turn over the whole table;
     * ``placements``: the most cards it can place in one turn that the lab counts as
-      placed by an effect (``fx_note_placed``).
+      placed by an effect (``fx_note_placed``);
+    * ``lookahead``: the kernel's greedy and value bots may judge its decisions as the
+      reference's do (a one-step look in a re-dealt world, ``kernel/effects.tmpl``
+      ``_look_choose``): its decisions show no cards only their seat sees, and it puts no
+      card known to every seat into a hand. Otherwise those bots are refused the ruleset.
     """
 
     start: str | None = None
@@ -205,6 +209,7 @@ class EffectPart:
     turn_end: str | None = None
     decisions: int = 0
     placements: int = 0
+    lookahead: bool = False
 
 
 class CardEffect(Protocol):

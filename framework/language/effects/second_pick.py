@@ -78,6 +78,7 @@ fx_place(fx, s, a)
 """,
             decisions=w.copies(card),
             placements=w.copies(card),
+            lookahead=True,
         )
 
 
