@@ -58,6 +58,14 @@ class _Writer:
     def copies(self, card: int) -> int:
         return self.ruleset.catalogue.cards[card].count
 
+    @property
+    def card_types(self) -> int:
+        return self.ruleset.catalogue.size
+
+    @property
+    def families(self) -> tuple[str, ...]:
+        return self.ruleset.catalogue.tags
+
     def array(self, values: Sequence[int]) -> str:
         name = f"A{len(self.arrays)}"
         self.arrays.append(f"{name} = np.array([{', '.join(str(int(v)) for v in values)}], dtype=np.int64)")

@@ -36,6 +36,7 @@ class _Probe:
     """A writer that keeps nothing: for asking an effect whether it has a part."""
 
     def __init__(self, ruleset: CompiledRuleset) -> None:
+        self._ruleset = ruleset
         self.done_action = ruleset.catalogue.size + len(ruleset.catalogue.tags)
 
     def array(self, values: Any) -> str:
@@ -43,6 +44,14 @@ class _Probe:
 
     def copies(self, card: int) -> int:
         return 1
+
+    @property
+    def card_types(self) -> int:
+        return self._ruleset.catalogue.size
+
+    @property
+    def families(self) -> tuple[str, ...]:
+        return self._ruleset.catalogue.tags
 
 
 def without_part(ruleset: CompiledRuleset) -> list[str]:

@@ -168,13 +168,23 @@ class EffectKernelWriter(Protocol):
     card ``c``, ``fx.placed[s, :fx.npl[s]]`` what it placed this turn, ``fx.opts`` the
     options of a decision), changed only through the helpers of ``effects.tmpl``
     (``fx_place``, ``fx_remove_newest``, ``fx_take_from_hand``, ``fx_into_hand``,
-    ``fx_discard``, ``fx_note_placed``, ``fx_hand_options``), which keep every card
+    ``fx_discard``, ``fx_note_placed``, ``fx_hand_options``, ``fx_follow``), which keep every card
     countable as the reference engine's state does. ``N`` is the number of seats.
     """
 
     @property
     def done_action(self) -> int:
         """The decision action that declines (``Game.done_action``)."""
+        ...
+
+    @property
+    def card_types(self) -> int:
+        """The number of card types ``K`` (a decision action ``K + f`` names family ``f``)."""
+        ...
+
+    @property
+    def families(self) -> tuple[str, ...]:
+        """The families a decision may name, in action order (``Game.families``)."""
         ...
 
     def array(self, values: Sequence[int]) -> str:
@@ -193,7 +203,9 @@ class EffectPart:
 
     * ``start``: body of ``(fx, s) -> int``, seat ``s``'s card acts (``play``, ``reveal``):
       the number of options written to ``fx.opts`` when it asks a decision, else 0;
-    * ``decide``: body of ``(fx, s, a)``, the option ``a`` chosen (no follow-up decision);
+    * ``decide``: body of ``(fx, s, a)``, the option ``a`` chosen by seat ``s`` (the seat
+      whose card acts is ``fx.ctr[OWNER_AT]``); a choice that asks another (of any seat)
+      writes its options to ``fx.opts`` and calls ``fx_follow(fx, seat, n)``;
     * ``turn_end``: body of ``(fx,)``, after every other effect of the turn;
     * ``decisions``: the most decisions it can ask in one turn over the whole table;
     * ``placements``: the most cards it can place in one turn that the lab counts as

@@ -26,11 +26,14 @@ from ruledraft.play.game_log import record_game, replay_game  # noqa: E402
 from ruledraft.play.runner import game_seed, kernel_state, play_game  # noqa: E402
 
 #: the menus the effects with kernel parts bring onto the kernel: miso soup (collision);
-#: Party chopsticks (second_pick)
+#: Party chopsticks (second_pick); with spoons (ask_for), for the random and first bots
 MENUS = ("sushi-go-party-my-first-meal", "sushi-go-party-sushi-go")
+SPOON_MENUS = ("sushi-go-party-big-banquet", "sushi-go-party-cutthroat-combo")
 
 
-def _lineups(players: int) -> list[list[str]]:
+def _lineups(players: int, spoon: bool = False) -> list[list[str]]:
+    if spoon:
+        return [["random"] * players, ["first"] * players, (["random", "first", "random"] * players)[:players]]
     mixed = (["greedy", "random", "value", "first"] * players)[:players]
     return [[b] * players for b in ("random", "first", "value", "greedy")] + [mixed]
 
@@ -39,12 +42,12 @@ def _reference_decisions(state: Any) -> list[tuple[int, int, int, int]]:
     return [(r, t, s, a) for r, rec in enumerate(state.history) for t, s, a in rec.decisions]
 
 
-@pytest.mark.parametrize("menu", MENUS)
+@pytest.mark.parametrize("menu", MENUS + SPOON_MENUS)
 @pytest.mark.parametrize("end", ["min", "max"])
 def test_menus_with_effects_play_the_reference_games(menu, end):
     """At its fewest and most players, each line-up of built-in bots (each alone, and
-    mixed) plays on the kernel the reference's games: the same picks, decisions, points,
-    winners and game logs, and each log replays clean."""
+    mixed; random and first where spoons ask) plays on the kernel the reference's games:
+    the same picks, decisions, points, winners and game logs, and each log replays clean."""
     ruleset = load_ruleset(menu)
     players = ruleset.min_players if end == "min" else ruleset.max_players
     kernel = compile_kernel(ruleset, players)
@@ -52,7 +55,10 @@ def test_menus_with_effects_play_the_reference_games(menu, end):
     game = Game(ruleset, players)
     values = default_card_values(game)
     decided = 0
-    for bots in _lineups(players):
+    spoon = menu in SPOON_MENUS
+    if spoon:  # a spoon's decisions are not ones the kernel's greedy and value judge yet
+        assert "greedy" in (kernel.refuses(["greedy"] * players) or "")
+    for bots in _lineups(players, spoon):
         assert kernel.refuses(bots) is None
         seeds = [game_seed(31, i) for i in range(12)]
         games = kernel.play(seeds, bots, values)
@@ -67,7 +73,7 @@ def test_menus_with_effects_play_the_reference_games(menu, end):
             assert record == record_game(state, bots)
             replayed, problems = replay_game(ruleset, json.loads(json.dumps(record)))
             assert not problems and replayed is not None
-    if menu == "sushi-go-party-sushi-go":
+    if menu != "sushi-go-party-my-first-meal":
         assert decided > 0  # the chopsticks asked decisions, and they were compared
 
 
@@ -87,6 +93,23 @@ def test_simulate_figures_and_logs_of_a_menu_with_decisions_are_the_same_on_both
         out.append((figures, log.read_bytes()))
     assert out[1] == out[0]
     assert out[0][0]["figures"]["cards"]
+
+
+def test_simulate_figures_and_logs_of_a_menu_with_spoons_are_the_same_on_both_engines(tmp_path):
+    """simulate --json (the cards a spoon brought counted as placed by the seat's choice)
+    and the game log of Big Banquet with random and first bots: the same on both engines."""
+    common = ["simulate", "sushi-go-party-big-banquet", "--players", "4", "--games", "150", "--seed", "8"]
+    common += ["--bots", "random,first"]
+    out = []
+    for engine in ("reference", "kernel"):
+        log = tmp_path / f"{engine}.jsonl"
+        result = CliRunner().invoke(app, [*common, "--engine", engine, "--log", str(log), "--json"])
+        assert result.exit_code == 0, result.output
+        figures = json.loads(result.stdout)
+        for key in ("elapsed_seconds", "games_per_second"):
+            figures.pop(key, None)
+        out.append((figures, log.read_bytes()))
+    assert out[1] == out[0]
 
 
 def test_the_menus_still_without_kernel_parts_are_refused_naming_their_effects():
@@ -242,3 +265,42 @@ def test_second_pick_plays_a_second_card_and_takes_the_chopsticks_back_as_the_en
     assert m["_fx_start"](fx, e, 0) == 3 and fx.opts[:3].tolist() == [egg, sashimi, done]
     m["_fx_decide"](fx, e, 0, done)
     assert fx.hand[0, : fx.hl[0]].tolist() == [sashimi, egg] and fx.seq[0, : fx.lens[0]].tolist() == [chop, tempura]
+
+
+def test_ask_for_asks_around_the_table_and_the_giver_chooses_as_the_engine_does():
+    """Spoon: a family named; the seat to the left has none, the next holds two kinds of
+    it and is asked to choose; the card it gives is played by the asker and the spoon goes
+    into the giver's hand, as the engine's step does; a card nobody holds: the spoon is
+    discarded."""
+    ruleset = load_ruleset("sushi-go-party-big-banquet")
+    ids = ruleset.catalogue.index_of
+    spoon, tempura, eel, dumpling = ids("spoon_4"), ids("tempura"), ids("eel"), ids("dumpling")
+    maki1, maki3 = ids("maki_1"), ids("maki_3")
+    K = ruleset.catalogue.size
+    maki = K + ruleset.catalogue.tags.index("maki")
+    m = _plain_module(ruleset)
+    e = next(i for i, x in enumerate(ruleset.effects) if x.card == spoon)
+    hands = [[tempura, eel, eel], [dumpling, eel, tempura], [maki3, maki1, eel]]
+    tables = [[spoon, tempura], [eel], [dumpling]]
+    ref = _engine_state(ruleset, [h + [c] for h, c in zip(hands, (tempura, eel, dumpling))], [[spoon], [], []])
+    ref.apply_actions([tempura, eel, dumpling])
+    assert ref.pending is not None and ref.pending.seat == 0
+    ref.apply_actions([maki])
+    assert ref.pending is not None and ref.pending.seat == 2 and list(ref.pending.options) == [maki1, maki3]
+    ref.apply_actions([maki3])
+    fx, _ = _plain_fx(m, hands, tables)
+    fx.ctr[m["OWNER_AT"]] = 0
+    n = m["_fx_start"](fx, e, 0)
+    assert fx.opts[:n].tolist()[-1] == ruleset.catalogue.size + len(ruleset.catalogue.tags)
+    assert maki in fx.opts[:n].tolist()
+    m["_fx_decide"](fx, e, 0, maki)
+    assert fx.ctr[m["F_SEAT"]] == 2 and fx.opts[: fx.ctr[m["F_N"]]].tolist() == [maki1, maki3]
+    m["_fx_decide"](fx, e, 2, maki3)
+    assert [fx.seq[s, : fx.lens[s]].tolist() for s in range(3)] == [list(x) for x in ref.played]
+    assert fx.hand[2, : fx.hl[2]].tolist() == [maki1, eel, spoon]
+    assert sorted(fx.hand[2, : fx.hl[2]].tolist()) in [sorted(h) for h in ref.hands]  # passed on by now
+    # a card nobody holds: the spoon leaves the table, discarded
+    fx, _ = _plain_fx(m, hands, tables)
+    fx.ctr[m["OWNER_AT"]] = 0
+    m["_fx_decide"](fx, e, 0, ids("egg_nigiri"))
+    assert fx.seq[0, : fx.lens[0]].tolist() == [tempura] and fx.dis[: fx.ctr[m["D_N"]]].tolist() == [spoon]
