@@ -168,7 +168,8 @@ class EffectKernelWriter(Protocol):
     card ``c``, ``fx.placed[s, :fx.npl[s]]`` what it placed this turn, ``fx.opts`` the
     options of a decision), changed only through the helpers of ``effects.tmpl``
     (``fx_place``, ``fx_remove_newest``, ``fx_take_from_hand``, ``fx_into_hand``,
-    ``fx_discard``, ``fx_note_placed``, ``fx_hand_options``, ``fx_follow``), which keep every card
+    ``fx_discard``, ``fx_note_placed``, ``fx_hand_options``, ``fx_follow``, ``fx_draw``,
+    ``fx_return_shown``), which keep every card
     countable as the reference engine's state does. ``N`` is the number of seats.
     """
 
