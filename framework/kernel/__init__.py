@@ -142,6 +142,12 @@ class KernelGames:
     #: (games, rounds, races, seats, card types): the cards each rule scoring during the
     #: round (a race, in ruleset order) took off each seat's table in each round
     raced: np.ndarray | None = None
+    #: (games, most, 4): the decisions card effects asked, in the order made: round,
+    #: turn, seat, action (-1 after the last); None: the ruleset asks none
+    decisions: np.ndarray | None = None
+    #: (games, most, 3): the cards a seat placed through an effect by its own choice
+    #: (turn, seat, card; -1 after the last); None: none can be
+    placements: np.ndarray | None = None
 
     def __len__(self) -> int:
         return len(self.seeds)
@@ -167,7 +173,15 @@ class KernelGames:
             self.round_points[rows],
             self.tables[rows],
             None if self.raced is None else self.raced[rows],
+            None if self.decisions is None else self.decisions[rows],
+            None if self.placements is None else self.placements[rows],
         )
+
+    def decisions_of(self, i: int) -> list[tuple[int, int, int, int]]:
+        """Game ``i``'s decisions in the order made: (round, turn, seat, action)."""
+        if self.decisions is None:
+            return []
+        return [(int(r), int(t), int(s), int(a)) for r, t, s, a in self.decisions[i] if r >= 0]
 
     def scoring_points(self) -> np.ndarray:
         """(games, scorings, rules, seats) flattened to (games, points): each round's
@@ -199,7 +213,10 @@ class Kernel:
             reason = bot_refusal(name)
             if reason is not None:
                 return reason
-        return bots_refusal(self.ruleset, bots)
+        reason = bots_refusal(self.ruleset, bots)
+        if reason is None and getattr(self.module, "FX_BLIND", False):
+            reason = decision_refusal(bots)
+        return reason
 
     def play(
         self,
@@ -237,8 +254,25 @@ class Kernel:
         worth = np.zeros(r.catalogue.size, np.float64) if values is None else np.asarray(values, np.float64)
         if any(p[0] == "planner" for p in parsed):
             worth = self._planner_values(worth, counts, [p[1] for p in parsed])
-        self.module.play(seeds_u, codes, worth, totals, rules, wins, moves, round_points, tables, raced)
-        return KernelGames(seeds_u, r.rule_ids, totals, rules, wins, moves, round_points, tables, raced)
+        effects = bool(getattr(self.module, "EFFECTS", False))
+        decisions = np.full((G, self.module.MAXD if effects else 1, 4), -1, np.int64)
+        placements = np.full((G, self.module.MAXP if effects else 1, 3), -1, np.int64)
+        self.module.play(
+            seeds_u, codes, worth, totals, rules, wins, moves, round_points, tables, raced, decisions, placements
+        )
+        return KernelGames(
+            seeds_u,
+            r.rule_ids,
+            totals,
+            rules,
+            wins,
+            moves,
+            round_points,
+            tables,
+            raced,
+            decisions if effects else None,
+            placements if effects else None,
+        )
 
     def _planner_values(
         self, values: np.ndarray, counts: Sequence[Sequence[float]] | None, samples: list[int]
@@ -279,16 +313,31 @@ def compile_kernel(ruleset: CompiledRuleset, players: int) -> Kernel | Unsupport
     return made
 
 
-def source_refusal(ruleset: CompiledRuleset, players: int) -> str | None:
+def decision_refusal(bots: Sequence[str]) -> str | None:
+    """Why these bots cannot decide for card effects in the kernel (None: they can), where
+    an effect's decisions are not ones the kernel's greedy and value can judge (see
+    ``language.effect.EffectPart.lookahead``)."""
+    for name in bots:
+        if name in ("greedy", "value"):
+            return f"the {name} bot's choices on card effects' decisions have no kernel part yet"
+    return None
+
+
+def source_refusal(ruleset: CompiledRuleset, players: int, bots: Sequence[str] = ()) -> str | None:
     """Why there is no kernel of ``ruleset`` at ``players`` players (None: there is one),
-    found by writing its source, without numba."""
+    or none for ``bots`` on it, found by writing its source, without numba."""
     if not ruleset.min_players <= players <= ruleset.max_players:
         return f"{ruleset.name} is for {ruleset.player_range}, not {players}"
     from ruledraft.kernel.codegen import refusal
+    from ruledraft.kernel.effects import blind
 
     reason = refusal(ruleset, players)
     if reason is not None:
         return reason
+    if bots and blind(ruleset):
+        reason = decision_refusal(bots)
+        if reason is not None:
+            return reason
     made = _source(ruleset)
     return made.reason if isinstance(made, Unsupported) else None
 
@@ -393,6 +442,8 @@ def warm(module: ModuleType) -> None:
         z((1, R, module.NRR, seats), np.int64),
         z((1, R + 1, seats, K), np.int64),
         z((1, R, module.NRACE, seats, K), np.int64),
+        np.full((1, module.MAXD, 4), -1, np.int64),
+        np.full((1, module.MAXP, 3), -1, np.int64),
     )
 
 

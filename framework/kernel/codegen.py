@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from ruledraft.kernel.effects import effects_source, without_part
 from ruledraft.kernel.expression import NoKernelForm, expression_source
 from ruledraft.language.quantity import Quantity
 from ruledraft.language.ruleset import CompiledRuleset
@@ -52,8 +53,19 @@ class _Writer:
         return self._seat_counts
 
     @property
+    def done_action(self) -> int:
+        return self.ruleset.catalogue.size + len(self.ruleset.catalogue.tags)
+
+    def copies(self, card: int) -> int:
+        return self.ruleset.catalogue.cards[card].count
+
+    @property
     def card_types(self) -> int:
         return self.ruleset.catalogue.size
+
+    @property
+    def families(self) -> tuple[str, ...]:
+        return self.ruleset.catalogue.tags
 
     def array(self, values: Sequence[int]) -> str:
         name = f"A{len(self.arrays)}"
@@ -137,9 +149,13 @@ def refusal(ruleset: CompiledRuleset, players: int | None = None) -> str | None:
         why = _dummy_refusal(ruleset)
         if why is not None:
             return why
-    if ruleset.effects:
-        kinds = sorted({e.kind for e in ruleset.effects})
-        return f"card effects ({', '.join(kinds)}) have no kernel part yet"
+        if ruleset.effects:
+            return "card effects with the dummy procedure have no kernel part yet"
+    missing = without_part(ruleset)
+    if missing:
+        return f"card effects ({', '.join(missing)}) have no kernel part yet"
+    if ruleset.effects and any(rule.turn_scoring is not None for rule in ruleset.rules):
+        return "a race (a rule scoring during the round) together with card effects has no kernel part yet"
     if ruleset.between_rounds not in ("keep_deck", "reshuffle"):
         return f"'between_rounds: {ruleset.between_rounds}' has no kernel part yet"
     if len(ruleset.actions) > 1 or any(a.extra != 1 for a in ruleset.actions):
@@ -221,6 +237,7 @@ def source_hash() -> str:
     """A digest of the code every kernel is made of (the template, the random streams,
     this writer, the expression writer, the kinds): part of each kernel's file name,
     so a change to any of them compiles anew rather than reusing a stale cache."""
+    from ruledraft.language import effects as effects_package
     from ruledraft.language import kinds as kinds_package
 
     h = hashlib.sha256(str(FORMAT).encode())
@@ -228,6 +245,7 @@ def source_hash() -> str:
         sorted(HERE.glob("*.py"))
         + sorted(HERE.glob("*.tmpl"))
         + sorted(Path(kinds_package.__file__).parent.glob("*.py"))
+        + sorted(Path(effects_package.__file__).parent.glob("*.py"))
     )
     for path in files:
         h.update(path.name.encode())
@@ -329,6 +347,7 @@ def write_source(ruleset: CompiledRuleset) -> str:
         or [[0] * ruleset.rounds]
         for n in range(top)
     ]
+    fx_constants, fx_functions = effects_source(ruleset, w, max(hand_sizes))
     width = max((len(p) for p in ruleset.pass_patterns), default=1)
     patterns = [list(p) + [0] * (width - len(p)) for p in ruleset.pass_patterns] or [[0]] * ruleset.rounds
     parts = [
@@ -361,6 +380,7 @@ def write_source(ruleset: CompiledRuleset) -> str:
         f"PAT = np.array({patterns}, dtype=np.int64)  # per round, the direction after each turn (cycled)",
         f"PLEN = np.array({[len(p) for p in ruleset.pass_patterns] or [1] * ruleset.rounds}, dtype=np.int64)",
         f"KEPT = np.array({[1 if c.kept else 0 for c in cat.cards]}, dtype=np.int64)",
+        *fx_constants,
         *w.arrays,
         "",
         *w.functions,
@@ -369,6 +389,7 @@ def write_source(ruleset: CompiledRuleset) -> str:
         *races,
         "\n".join(decide) + "\n",
         (HERE / "game_loop.tmpl").read_text(encoding="utf-8"),
+        *fx_functions,
         (HERE / "planner.tmpl").read_text(encoding="utf-8"),
         (HERE / "rollout.tmpl").read_text(encoding="utf-8"),  # the ismcts roll-out (kernel/rollout.py)
         *_dummy_source(ruleset),

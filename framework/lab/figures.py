@@ -629,8 +629,9 @@ class LabTally:
 
     def add_kernel_games(self, games: Any) -> None:
         """Count games a compiled kernel played (:class:`ruledraft.kernel.KernelGames`),
-        all at once: the numbers :meth:`add_game` copies, as its arrays (no effects; a race's
-        cards taken off the tables from ``games.raced``)."""
+        all at once: the numbers :meth:`add_game` copies, as its arrays (what card effects
+        placed by a seat's own choice from ``games.placements``; a race's cards taken off
+        the tables from ``games.raced``)."""
         G = len(games)
         if not G:
             return
@@ -649,6 +650,10 @@ class LabTally:
             "actions": games.moves.reshape(G, -1) if self.cards else np.zeros((G, 0), np.int64),
             "counts": games.tables[:, :, : self.players].reshape(G, -1) if self.cards else np.zeros((G, 0), np.int64),
         }
+        if self.cards and getattr(games, "placements", None) is not None:  # placed through card effects
+            at = pending.games
+            for g, row in zip(*np.nonzero(games.placements[:, :, 0] >= 0)):
+                pending.placed.extend((at + int(g), *(int(x) for x in games.placements[g, row])))
         pending.add_block(G, rows)
         raced = getattr(games, "raced", None)
         if self.cards and raced is not None and raced.size:  # what races took off the tables

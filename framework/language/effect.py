@@ -22,8 +22,9 @@ plug-in is checked, shown, played, logged and replayed like a built-in one.
   when it may: acting costs points it cannot see);
 * ``redrawn(shown)``: the options of its decision had it shown ``shown`` instead (a
   re-deal of the cards only the deciding seat has seen);
-* ``kernel``: reserved for a compiled kernel's part of the unit (None: the kernel, when
-  there is one, runs the effect through this step).
+* ``kernel(w)``: the effect's part of the compiled game kernel (:class:`EffectPart`,
+  written through :class:`EffectKernelWriter`), or None: then the kernel refuses the
+  ruleset, naming the effect, and the reference engine plays it.
 
 :class:`~ruledraft.language.effects.base.EffectBase` gives the common keys, the
 defaults and the words of the events several effects share.
@@ -33,6 +34,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from typing import Any, Protocol
+
+import attrs
 
 from ruledraft.language.catalogue import Catalogue
 from ruledraft.language.decision import Decision
@@ -155,6 +158,73 @@ class Speech(Protocol):
         ...
 
 
+class EffectKernelWriter(Protocol):
+    """What an effect's ``kernel(w)`` may ask while it writes its part of the game kernel
+    (:mod:`ruledraft.kernel`, ``effects.tmpl``).
+
+    A part is the bodies of compiled functions over ``fx``, the kernel's table of one
+    game (``fx.hand[fx.slot[s], :fx.hl[fx.slot[s]]]`` seat ``s``'s hand in order,
+    ``fx.seq[s, :fx.lens[s]]`` its table in play order, ``fx.counts[s, c]`` its count of
+    card ``c``, ``fx.placed[s, :fx.npl[s]]`` what it placed this turn, ``fx.opts`` the
+    options of a decision), changed only through the helpers of ``effects.tmpl``
+    (``fx_place``, ``fx_remove_newest``, ``fx_take_from_hand``, ``fx_into_hand``,
+    ``fx_discard``, ``fx_note_placed``, ``fx_hand_options``, ``fx_follow``, ``fx_draw``,
+    ``fx_return_shown``), which keep every card
+    countable as the reference engine's state does. ``N`` is the number of seats.
+    """
+
+    @property
+    def done_action(self) -> int:
+        """The decision action that declines (``Game.done_action``)."""
+        ...
+
+    @property
+    def card_types(self) -> int:
+        """The number of card types ``K`` (a decision action ``K + f`` names family ``f``)."""
+        ...
+
+    @property
+    def families(self) -> tuple[str, ...]:
+        """The families a decision may name, in action order (``Game.families``)."""
+        ...
+
+    def array(self, values: Sequence[int]) -> str:
+        """The name of a constant ``int64`` array holding ``values``."""
+        ...
+
+    def copies(self, card: int) -> int:
+        """How many copies of ``card`` the game has (its deck and the cards added later)."""
+        ...
+
+
+@attrs.frozen(kw_only=True)
+class EffectPart:
+    """An effect's part of the game kernel: the bodies of its steps, in numba-compatible
+    Python (see :class:`EffectKernelWriter`), for its trigger.
+
+    * ``start``: body of ``(fx, s) -> int``, seat ``s``'s card acts (``play``, ``reveal``):
+      the number of options written to ``fx.opts`` when it asks a decision, else 0;
+    * ``decide``: body of ``(fx, s, a)``, the option ``a`` chosen by seat ``s`` (the seat
+      whose card acts is ``fx.ctr[OWNER_AT]``); a choice that asks another (of any seat)
+      writes its options to ``fx.opts`` and calls ``fx_follow(fx, seat, n)``;
+    * ``turn_end``: body of ``(fx,)``, after every other effect of the turn;
+    * ``decisions``: the most decisions it can ask in one turn over the whole table;
+    * ``placements``: the most cards it can place in one turn that the lab counts as
+      placed by an effect (``fx_note_placed``);
+    * ``lookahead``: the kernel's greedy and value bots may judge its decisions as the
+      reference's do (a one-step look in a re-dealt world, ``kernel/effects.tmpl``
+      ``_look_choose``): its decisions show no cards only their seat sees, and it puts no
+      card known to every seat into a hand. Otherwise those bots are refused the ruleset.
+    """
+
+    start: str | None = None
+    decide: str | None = None
+    turn_end: str | None = None
+    decisions: int = 0
+    placements: int = 0
+    lookahead: bool = False
+
+
 class CardEffect(Protocol):
     """A compiled card effect, as the engine, the bots and ``play`` see it."""
 
@@ -172,12 +242,10 @@ class CardEffect(Protocol):
     def changes_cards(self) -> bool: ...
     @property
     def bots_decline(self) -> bool: ...
-    @property
-    def kernel(self) -> object | None: ...
-
     def describe(self) -> str: ...
     def start(self, state: EffectState, seat: int) -> Decision | None: ...
     def decide(self, state: EffectState, decision: Decision, action: int) -> Decision | None: ...
     def turn_end(self, state: EffectState) -> None: ...
     def redrawn(self, shown: Sequence[int]) -> tuple[int, ...]: ...
     def event_line(self, what: Sequence[Any], say: Speech) -> str | None: ...
+    def kernel(self, w: EffectKernelWriter) -> EffectPart | None: ...

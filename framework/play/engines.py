@@ -73,7 +73,8 @@ def kernel_refusal(ruleset: CompiledRuleset, players: int, bots: Sequence[Any]) 
         return reason
     from ruledraft.kernel import bots_refusal, source_refusal
 
-    return source_refusal(ruleset, players) or bots_refusal(ruleset, [str(b) for b in bots])
+    named = [str(b) for b in bots]
+    return source_refusal(ruleset, players, named) or bots_refusal(ruleset, named)
 
 
 def _quick_refusal(bots: Sequence[Any]) -> str | None:

@@ -271,9 +271,12 @@ def kernel_state(game: Game, games: Any, i: int) -> State:
     moves played again (the state a log record or a figure reads)."""
     state = game.new_initial_state(int(games.seeds[i]))
     last = 0 if game.ruleset.dummy else 1  # the last turn is the automatic last card (none with a dummy)
+    decided = iter(games.decisions_of(i))  # card effects' decisions, in the order made
     for rnd in games.moves[i].tolist():
         for actions in rnd[: len(rnd) - last]:
             state.apply_actions(actions)
+            while state.pending is not None and not state.finished:
+                state.apply_actions([next(decided)[3]])
     if not state.finished:
         raise RuntimeError(f"the kernel's moves of seed {int(games.seeds[i])} do not end the game")
     return state

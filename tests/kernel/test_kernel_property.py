@@ -202,6 +202,11 @@ def rule_files(draw: Any) -> dict[str, Any]:
     doc["scoring"] = rules
     if draw(st.booleans()):
         doc["winner"] = {"tie_breaks": [{draw(st.sampled_from(("most", "least"))): {"count": draw(card_id)}}]}
+    effects = draw(st.integers(0, 5))  # cards that act: miso soup (collision), Party chopsticks (second_pick)
+    if effects in (1, 3):
+        cards.append({"id": "miso", "count": draw(st.integers(2, 6)), "effect": {"kind": "collision"}})
+    if effects in (2, 3):
+        cards.append({"id": "pchop", "count": draw(st.integers(1, 3)), "effect": {"kind": "second_pick"}})
     deck = sum(c["count"] for c in cards)
     seats_cards = players_max * (hand + 1) * (1 if between == "reshuffle" else rounds)
     if deck < seats_cards:  # enough cards for the deals: a filler nobody scores
@@ -238,6 +243,8 @@ def _assert_same_games(kernel: Kernel, bots: list[str], seeds: list[int]) -> Non
         state = play_game(game, seed, bots)
         _, totals, winners, rule_points = games.game(i)
         assert games.moves[i].tolist() == [r.actions for r in state.history], f"moves differ, seed {seed}, {bots}"
+        decided = [(r, t, s, a) for r, rec in enumerate(state.history) for t, s, a in rec.decisions]
+        assert games.decisions_of(i) == decided, f"decisions differ, seed {seed}, {bots}"
         assert list(totals) == state.totals(), f"totals differ, seed {seed}, {bots}"
         assert list(winners) == state.winners, f"winners differ, seed {seed}, {bots}"
         assert {k: list(v) for k, v in rule_points.items()} == state.rule_points, f"rule points differ, seed {seed}"
@@ -271,7 +278,7 @@ def test_the_kernel_plays_generated_rule_files_as_the_reference_does(doc, data):
 def test_most_generated_rule_files_are_accepted_and_every_shape_is_drawn():
     """Of 100 generated rule files at least 80% compile and have a kernel (its source
     written, not compiled); those cover every kind, both between-round modes, cards
-    added before rounds, pass patterns and the extra pick."""
+    added before rounds, pass patterns, the extra pick and the card effects with kernel parts."""
     drawn: list[tuple[dict[str, Any], Any]] = []
 
     @settings(max_examples=100, derandomize=True, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -290,6 +297,7 @@ def test_most_generated_rule_files_are_accepted_and_every_shape_is_drawn():
     assert any(isinstance(p, dict) for d, _ in kernels for p in d["rounds"]["pass"])
     assert any(r.actions for _, r in kernels)
     assert any(r.tie_breaks for _, r in kernels)
+    assert {e.kind for _, r in kernels for e in r.effects} == {"collision", "second_pick"}
 
 
 @settings(max_examples=80, derandomize=True, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -14,7 +14,7 @@ from typing import Any, ClassVar
 import attrs
 
 from ruledraft.language.decision import Decision
-from ruledraft.language.effect import EffectState, Speech
+from ruledraft.language.effect import EffectKernelWriter, EffectPart, EffectState, Speech
 from ruledraft.language.effects.base import EffectBase, common, discarded
 from ruledraft.language.kinds.context import RuleContext
 from ruledraft.language.suggest import clipped, did_you_mean
@@ -142,6 +142,65 @@ class AskFor(EffectBase):
         state.note("to_hand", giver, physical)
         state.place(owner, card)
 
+    def kernel(self, w: EffectKernelWriter) -> EffectPart:
+        """:meth:`start`, :meth:`decide` and :meth:`give` in the kernel. The options are the
+        same every time (a constant); a family named matches the cards of its tag
+        (``match``: per family, one row of 0/1 per card type)."""
+        card, step, K, done = self.card, self.step, w.card_types, w.done_action
+        families = w.families
+        options = w.array(sorted(self.cards + tuple(K + families.index(f) for f, _ in self.families)) + [done])
+        tagged = [dict(self.families).get(f, ()) for f in families]
+        match = w.array([1 if c in cards else 0 for cards in tagged for c in range(K)] or [0])
+        give = f"""fx_note_placed(fx, owner, c)
+fx_take_from_hand(fx, giver, c)
+fx_remove_newest(fx, owner, {card})
+fx_into_hand(fx, giver, {card})
+fx_place(fx, owner, c)
+"""
+        return EffectPart(
+            start=f"""if fx.counts[s, {card}] == 0:
+    return 0
+held = False
+for k in range(1, N):
+    if fx.hl[fx.slot[(s + {step} * k) % N]] > 0:
+        held = True
+if not held:
+    return 0
+for i in range(len({options})):
+    fx.opts[i] = {options}[i]
+return len({options})
+""",
+            decide=f"""owner = fx.ctr[OWNER_AT]
+if s != owner:  # the giver chose which card to give
+    giver = s
+    c = a
+{_indent(give)}    return
+if a == {done}:
+    return
+for k in range(1, N):
+    giver = (owner + {step} * k) % N
+    h = fx.slot[giver]
+    n = 0
+    for c in range({K}):
+        if (a < {K} and c == a) or (a >= {K} and {match}[(a - {K}) * {K} + c] == 1):
+            for j in range(fx.hl[h]):
+                if fx.hand[h, j] == c:
+                    fx.opts[n] = c
+                    n += 1
+                    break
+    if n == 1:
+        c = fx.opts[0]
+{_indent(give, "        ")}        return
+    if n > 1:
+        fx_follow(fx, giver, n)
+        return
+fx_remove_newest(fx, owner, {card})
+fx_discard(fx, {card})
+""",
+            decisions=2 * w.copies(card),
+            placements=w.copies(card),
+        )
+
     def event_line(self, what: Sequence[Any], say: Speech) -> str | None:
         event, seat = what[0], what[1]
         if event == "asked":
@@ -153,6 +212,10 @@ class AskFor(EffectBase):
         if event == "discarded" and what[3] == "unmatched":
             return f"{discarded(what, say)}: nobody had one to give."
         return None
+
+
+def _indent(text: str, by: str = "    ") -> str:
+    return "".join(by + line for line in text.splitlines(keepends=True))
 
 
 def build(spec: Mapping[str, Any], ctx: RuleContext, card: int) -> AskFor | None:

@@ -22,7 +22,7 @@ from typing import Any, ClassVar
 import attrs
 
 from ruledraft.language.decision import Decision
-from ruledraft.language.effect import CardEffect, EffectState, Speech
+from ruledraft.language.effect import CardEffect, EffectKernelWriter, EffectPart, EffectState, Speech
 from ruledraft.language.kinds.context import RuleContext
 
 #: the schema of ``discard``, for an effect whose card may leave the table once it has acted
@@ -49,8 +49,6 @@ class EffectBase:
     changes_cards: ClassVar[bool] = False
     #: a look-ahead bot declines its decisions (says done) when it may
     bots_decline: ClassVar[bool] = False
-    #: a compiled kernel's part of the unit, once there is a kernel (None: its step here)
-    kernel: ClassVar[object | None] = None
     #: the card index of the card with the effect
     card: int
     #: its trigger (``pick``, ``play``, ``reveal``, ``turn_end``)
@@ -88,6 +86,11 @@ class EffectBase:
     def event_line(self, what: Sequence[Any], say: Speech) -> str | None:
         """An event of this effect's own in words (None: not one of its own; the
         events several effects note are worded by :func:`shared_event_line`)."""
+        return None
+
+    def kernel(self, w: EffectKernelWriter) -> EffectPart | None:
+        """The effect's part of the compiled game kernel (:class:`EffectPart`); None: it
+        has none yet, and a ruleset with it plays on the reference engine."""
         return None
 
     def same_kind(self, other: CardEffect | None) -> bool:

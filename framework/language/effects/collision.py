@@ -9,7 +9,7 @@ from typing import Any, ClassVar
 
 import attrs
 
-from ruledraft.language.effect import EffectState, Speech
+from ruledraft.language.effect import EffectKernelWriter, EffectPart, EffectState, Speech
 from ruledraft.language.effects.base import EffectBase, common, discarded
 from ruledraft.language.kinds.context import RuleContext
 
@@ -57,6 +57,26 @@ class Collision(EffectBase):
                     break
                 state.discard(gone)
                 state.note("discarded", seat, gone, "collision", n)
+
+    def kernel(self, w: EffectKernelWriter) -> EffectPart:
+        """:meth:`turn_end` in the kernel: the copies placed this turn counted, and, at
+        ``at_least``, each seat's newest copies off its table, one per copy it placed."""
+        card = self.card
+        return EffectPart(
+            turn_end=f"""n = 0
+for s in range(N):
+    for j in range(fx.npl[s]):
+        if fx.placed[s, j] == {card}:
+            n += 1
+if n >= {self.at_least}:
+    for s in range(N):
+        for j in range(fx.npl[s]):
+            if fx.placed[s, j] == {card}:
+                if not fx_remove_newest(fx, s, {card}):
+                    break
+                fx_discard(fx, {card})
+"""
+        )
 
     def event_line(self, what: Sequence[Any], say: Speech) -> str | None:
         if what[0] == "discarded" and what[3] == "collision":

@@ -11,7 +11,7 @@ from typing import Any, ClassVar
 import attrs
 
 from ruledraft.language.decision import Decision
-from ruledraft.language.effect import EffectState, Speech
+from ruledraft.language.effect import EffectKernelWriter, EffectPart, EffectState, Speech
 from ruledraft.language.effects.base import DISCARD, EffectBase, common
 from ruledraft.language.kinds.context import RuleContext
 
@@ -88,6 +88,41 @@ class DrawAndChoose(EffectBase):
             self.discard_own(state, seat, decision.card, "used")
         state.place(seat, action)
 
+    def kernel(self, w: EffectKernelWriter) -> EffectPart:
+        """:meth:`start` and :meth:`decide` in the kernel: the cards drawn (``fx_draw``),
+        the ones allowed offered, the rest shuffled back as the engine's own stream
+        shuffles them (``fx_return_shown``). Its decisions show cards only the seat sees:
+        no look-ahead for greedy and value."""
+        card, K = self.card, w.card_types
+        excluded = w.array([1 if c in self.excluded else 0 for c in range(K)])
+        discard = (
+            f"if fx.counts[s, {card}] > 0:\n    fx_remove_newest(fx, s, {card})\n    fx_discard(fx, {card})\n"
+            if self.discard
+            else ""
+        )
+        return EffectPart(
+            start=f"""k = fx_draw(fx, {self.draw})
+n = 0
+for c in range({K}):
+    if {excluded}[c] == 0:
+        for j in range(k):
+            if fx.shown[j] == c:
+                fx.opts[n] = c
+                n += 1
+                break
+if n == 0:
+    fx_return_shown(fx, s, -1)
+{_indent(discard)}    return 0
+return n
+""",
+            decide=f"""fx_note_placed(fx, s, a)
+fx_return_shown(fx, s, a)
+{discard}fx_place(fx, s, a)
+""",
+            decisions=w.copies(card),
+            placements=w.copies(card),
+        )
+
     def redrawn(self, shown: Sequence[int]) -> tuple[int, ...]:
         """The options had the effect drawn ``shown`` (a re-deal of hidden cards)."""
         return tuple(sorted({c for c in shown if c not in self.excluded}))
@@ -104,6 +139,10 @@ class DrawAndChoose(EffectBase):
                 f"{say.subject(seat, 'shuffle', 'shuffles')} {say.counted(what[2], 'drawn card')} back into the deck."
             )
         return None
+
+
+def _indent(text: str, by: str = "    ") -> str:
+    return "".join(by + line for line in text.splitlines(keepends=True))
 
 
 def build(spec: Mapping[str, Any], ctx: RuleContext, card: int) -> DrawAndChoose | None:

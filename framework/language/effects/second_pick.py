@@ -10,7 +10,7 @@ from typing import Any, ClassVar
 import attrs
 
 from ruledraft.language.decision import Decision
-from ruledraft.language.effect import EffectState
+from ruledraft.language.effect import EffectKernelWriter, EffectPart, EffectState
 from ruledraft.language.effects.base import EffectBase, common
 from ruledraft.language.kinds.context import RuleContext
 
@@ -56,6 +56,30 @@ class SecondPick(EffectBase):
         state.into_hand(seat, state.remove_from_table(seat, decision.card))
         state.note("to_hand", seat, decision.card)
         state.place(seat, action)
+
+    def kernel(self, w: EffectKernelWriter) -> EffectPart:
+        """:meth:`start` and :meth:`decide` in the kernel: the hand's distinct cards and
+        done offered while the card is on the table; a card chosen is played and the
+        card with the effect goes to the end of the hand. One seat at a time holds it:
+        at most as many decisions a turn as the game has copies of the card."""
+        card = self.card
+        return EffectPart(
+            start=f"""if fx.hl[fx.slot[s]] == 0 or fx.counts[s, {card}] == 0:
+    return 0
+return fx_hand_options(fx, s)
+""",
+            decide=f"""if a == {w.done_action}:
+    return
+fx_note_placed(fx, s, a)
+fx_take_from_hand(fx, s, a)
+fx_remove_newest(fx, s, {card})
+fx_into_hand(fx, s, {card})
+fx_place(fx, s, a)
+""",
+            decisions=w.copies(card),
+            placements=w.copies(card),
+            lookahead=True,
+        )
 
 
 def build(spec: Mapping[str, Any], ctx: RuleContext, card: int) -> SecondPick:

@@ -1,0 +1,126 @@
+"""The card effects' part of a kernel's source: each effect's own part (its
+``kernel(w)``, an :class:`~ruledraft.language.effect.EffectPart`) written as compiled
+functions, the constants the turn's resolution reads (``effects.tmpl``), and the
+dispatch from an effect's number to its steps.
+
+An effect with no part makes the ruleset refuse the kernel, naming its kind; so adding
+an effect is still one unit: its schema, its builder, its step and its kernel part.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from ruledraft.language.effect import EffectKernelWriter, EffectPart
+from ruledraft.language.ruleset import CompiledRuleset
+
+HERE = Path(__file__).resolve().parent
+
+__all__ = ["blind", "effect_part", "effects_source", "without_part"]
+
+
+def effect_part(effect: Any, w: EffectKernelWriter) -> EffectPart | None:
+    """``effect``'s kernel part (None: it has none; a plug-in's effect may lack the method)."""
+    part = getattr(effect, "kernel", None)
+    made = part(w) if callable(part) else None
+    if not isinstance(made, EffectPart):
+        return None
+    when = getattr(effect, "when", None)
+    if (when == "turn_end" and made.turn_end is None) or (when in ("play", "reveal") and made.start is None):
+        return None  # no step for the trigger it was given
+    return made
+
+
+class _Probe:
+    """A writer that keeps nothing: for asking an effect whether it has a part."""
+
+    def __init__(self, ruleset: CompiledRuleset) -> None:
+        self._ruleset = ruleset
+        self.done_action = ruleset.catalogue.size + len(ruleset.catalogue.tags)
+
+    def array(self, values: Any) -> str:
+        return "A_"
+
+    def copies(self, card: int) -> int:
+        return 1
+
+    @property
+    def card_types(self) -> int:
+        return self._ruleset.catalogue.size
+
+    @property
+    def families(self) -> tuple[str, ...]:
+        return self._ruleset.catalogue.tags
+
+
+def without_part(ruleset: CompiledRuleset) -> list[str]:
+    """The kinds of the ruleset's effects that have no kernel part, sorted."""
+    w = _Probe(ruleset)
+    return sorted({e.kind for e in ruleset.effects if effect_part(e, w) is None})
+
+
+def blind(ruleset: CompiledRuleset) -> bool:
+    """Whether an effect of the ruleset asks decisions the kernel's greedy and value bots
+    cannot judge as the reference's do (its part has no ``lookahead``)."""
+    w = _Probe(ruleset)
+    return any((p := effect_part(e, w)) is not None and p.decisions > 0 and not p.lookahead for e in ruleset.effects)
+
+
+def _function(name: str, args: str, body: str | None, default: str) -> str:
+    lines = (body or default).rstrip("\n").splitlines() or [default]
+    text = "".join(f"    {line}\n" for line in lines)
+    return f"@njit(cache=True)\ndef {name}({args}):\n    N = fx.lens.shape[0]\n{text}"
+
+
+def effects_source(ruleset: CompiledRuleset, w: EffectKernelWriter, hand_size: int) -> tuple[list[str], list[str]]:
+    """(constants, functions) of the effects' part of a kernel; the parts are written
+    through ``w`` (its arrays join the module's). ``hand_size``: the largest hand."""
+    effects = ruleset.effects
+    K = ruleset.catalogue.size
+    parts: list[EffectPart] = []
+    for e in effects:
+        part = effect_part(e, w)
+        if part is None:  # refusal() names it first
+            raise ValueError(f"the card effect '{e.kind}' has no kernel part")
+        parts.append(part)
+    play = [-1] * K
+    for i, e in enumerate(effects):
+        if e.when == "play":
+            play[e.card] = i
+    reveal = [i for i, e in enumerate(effects) if e.when == "reveal"]
+    per_turn_decisions = sum(p.decisions for p in parts)
+    per_turn_placements = sum(p.placements for p in parts)
+    turns = ruleset.rounds * (hand_size + 1)
+    constants = [
+        f"EFFECTS = {bool(effects)}",
+        f"DONE = {w.done_action}",
+        f"FX_ORDER = np.array({[e.order for e in effects] or [0]}, dtype=np.int64)",
+        f"FX_CARD = np.array({[e.card for e in effects] or [0]}, dtype=np.int64)",
+        f"PLAY_FX = np.array({play}, dtype=np.int64)  # per card, the number of its play effect (-1: none)",
+        f"REVEAL_FX = np.array({reveal or [0]}, dtype=np.int64)",
+        f"NREVEAL = {len(reveal)}",
+        f"FX_BLIND = {any(p.decisions > 0 and not p.lookahead for p in parts)}",
+        f"MAXD = {max(1, per_turn_decisions * turns)}  # decisions a game can hold",
+        f"MAXP = {max(1, per_turn_placements * turns)}  # placements by effects a game can hold",
+    ]
+    functions = []
+    start = ["@njit(cache=True)", "def _fx_start(fx, e, s):"]
+    decide = ["@njit(cache=True)", "def _fx_decide(fx, e, s, a):"]
+    turn_end = ["@njit(cache=True)", "def _fx_turn_end(fx):"]
+    for i, (e, part) in enumerate(zip(effects, parts)):
+        if part.start is not None:
+            functions.append(_function(f"fx{i}_start", "fx, s", part.start, "return 0"))
+            start += [f"    if e == {i}:", f"        return fx{i}_start(fx, s)"]
+        if part.decide is not None:
+            functions.append(_function(f"fx{i}_decide", "fx, s, a", part.decide, "return"))
+            decide += [f"    if e == {i}:", f"        fx{i}_decide(fx, s, a)"]
+        if part.turn_end is not None and e.when == "turn_end":
+            functions.append(_function(f"fx{i}_turn_end", "fx", part.turn_end, "return"))
+            turn_end.append(f"    fx{i}_turn_end(fx)")
+    start.append("    return 0")
+    decide.append("    return")
+    turn_end.append("    return")
+    functions += ["\n".join(start) + "\n", "\n".join(decide) + "\n", "\n".join(turn_end) + "\n"]
+    functions.append((HERE / "effects.tmpl").read_text(encoding="utf-8"))
+    return constants, functions

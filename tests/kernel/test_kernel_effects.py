@@ -1,0 +1,306 @@
+"""Card effects in the kernel: the menus whose effects have kernel parts play the
+reference engine's games (deals, moves, decisions, points, logs), and each part does
+what its effect's step does on hand-made tables."""
+
+from __future__ import annotations
+
+import json
+from typing import Any, ClassVar
+
+import attrs
+import numpy as np
+import pytest
+
+pytest.importorskip("numba")
+
+from typer.testing import CliRunner  # noqa: E402
+
+from ruledraft.cli.app import app  # noqa: E402
+from ruledraft.engine.state import Game  # noqa: E402
+from ruledraft.kernel import Kernel, Unsupported, _source, compile_kernel, source_refusal  # noqa: E402
+from ruledraft.language.effect import EffectKernelWriter, EffectPart  # noqa: E402
+from ruledraft.language.effects.second_pick import SecondPick  # noqa: E402
+from ruledraft.language.loading import load_ruleset  # noqa: E402
+from ruledraft.play.agents import default_card_values  # noqa: E402
+from ruledraft.play.game_log import record_game, replay_game  # noqa: E402
+from ruledraft.play.runner import game_seed, kernel_state, play_game  # noqa: E402
+
+#: the menus the effects with kernel parts bring onto the kernel: miso soup (collision);
+#: Party chopsticks (second_pick); with spoons (ask_for) or menus (draw_and_choose), for
+#: the random and first bots
+MENUS = ("sushi-go-party-my-first-meal", "sushi-go-party-sushi-go")
+SPOON_MENUS = ("sushi-go-party-big-banquet", "sushi-go-party-cutthroat-combo", "sushi-go-party-party-sampler")
+
+
+def _lineups(players: int, spoon: bool = False) -> list[list[str]]:
+    if spoon:
+        return [["random"] * players, ["first"] * players, (["random", "first", "random"] * players)[:players]]
+    mixed = (["greedy", "random", "value", "first"] * players)[:players]
+    return [[b] * players for b in ("random", "first", "value", "greedy")] + [mixed]
+
+
+def _reference_decisions(state: Any) -> list[tuple[int, int, int, int]]:
+    return [(r, t, s, a) for r, rec in enumerate(state.history) for t, s, a in rec.decisions]
+
+
+@pytest.mark.parametrize("menu", MENUS + SPOON_MENUS)
+@pytest.mark.parametrize("end", ["min", "max"])
+def test_menus_with_effects_play_the_reference_games(menu, end):
+    """At its fewest and most players, each line-up of built-in bots (each alone, and
+    mixed; random and first where spoons ask) plays on the kernel the reference's games:
+    the same picks, decisions, points, winners and game logs, and each log replays clean."""
+    ruleset = load_ruleset(menu)
+    players = ruleset.min_players if end == "min" else ruleset.max_players
+    kernel = compile_kernel(ruleset, players)
+    assert isinstance(kernel, Kernel), kernel
+    game = Game(ruleset, players)
+    values = default_card_values(game)
+    decided = 0
+    spoon = menu in SPOON_MENUS
+    if spoon:  # a spoon's or a menu's decisions are not ones the kernel's greedy and value judge yet
+        assert "greedy" in (kernel.refuses(["greedy"] * players) or "")
+    for bots in _lineups(players, spoon):
+        assert kernel.refuses(bots) is None
+        seeds = [game_seed(31, i) for i in range(12)]
+        games = kernel.play(seeds, bots, values)
+        for i, seed in enumerate(seeds):
+            state = play_game(game, seed, bots)
+            assert games.moves[i].tolist() == [r.actions for r in state.history], (bots, seed)
+            assert games.decisions_of(i) == _reference_decisions(state), (bots, seed)
+            assert list(games.game(i)[1]) == state.totals(), (bots, seed)
+            assert list(games.game(i)[2]) == state.winners, (bots, seed)
+            decided += len(games.decisions_of(i))
+            record = record_game(kernel_state(game, games, i), bots)
+            assert record == record_game(state, bots)
+            replayed, problems = replay_game(ruleset, json.loads(json.dumps(record)))
+            assert not problems and replayed is not None
+    if menu != "sushi-go-party-my-first-meal":
+        assert decided > 0  # the chopsticks asked decisions, and they were compared
+
+
+def test_simulate_figures_and_logs_of_a_menu_with_decisions_are_the_same_on_both_engines(tmp_path):
+    """simulate --json (every lab figure, the cards placed by chopsticks included) and the
+    game log of the Sushi Go! menu are the same on the kernel and the reference engine."""
+    common = ["simulate", "sushi-go-party-sushi-go", "--players", "5", "--games", "120", "--seed", "3"]
+    common += ["--bots", "random,greedy,value"]
+    out = []
+    for engine in ("reference", "kernel"):
+        log = tmp_path / f"{engine}.jsonl"
+        result = CliRunner().invoke(app, [*common, "--engine", engine, "--log", str(log), "--json"])
+        assert result.exit_code == 0, result.output
+        figures = json.loads(result.stdout)
+        for key in ("elapsed_seconds", "games_per_second"):
+            figures.pop(key, None)
+        out.append((figures, log.read_bytes()))
+    assert out[1] == out[0]
+    assert out[0][0]["figures"]["cards"]
+
+
+def test_simulate_figures_and_logs_of_a_menu_with_spoons_are_the_same_on_both_engines(tmp_path):
+    """simulate --json (the cards a spoon brought counted as placed by the seat's choice)
+    and the game log of Big Banquet with random and first bots: the same on both engines."""
+    common = ["simulate", "sushi-go-party-big-banquet", "--players", "4", "--games", "150", "--seed", "8"]
+    common += ["--bots", "random,first"]
+    out = []
+    for engine in ("reference", "kernel"):
+        log = tmp_path / f"{engine}.jsonl"
+        result = CliRunner().invoke(app, [*common, "--engine", engine, "--log", str(log), "--json"])
+        assert result.exit_code == 0, result.output
+        figures = json.loads(result.stdout)
+        for key in ("elapsed_seconds", "games_per_second"):
+            figures.pop(key, None)
+        out.append((figures, log.read_bytes()))
+    assert out[1] == out[0]
+
+
+def test_the_menus_still_without_kernel_parts_are_refused_naming_their_effects():
+    """A menu with an effect that has no kernel part yet is refused, the effect named by its kind."""
+    reason = source_refusal(load_ruleset("sushi-go-party-dinner-for-two"), 4)
+    assert reason is not None
+    assert "copy_earlier" in reason and "draw_and_choose" not in reason and "collision" not in reason
+
+
+@attrs.frozen(kw_only=True)
+class _BlindPick(SecondPick):
+    """Party chopsticks whose part does not let greedy and value look ahead."""
+
+    KIND: ClassVar[str] = "second_pick"
+
+    def kernel(self, w: EffectKernelWriter) -> EffectPart:
+        return attrs.evolve(super().kernel(w), lookahead=False)
+
+
+def test_greedy_and_value_are_refused_where_an_effects_decisions_allow_no_look():
+    """An effect that asks decisions the kernel's greedy and value cannot judge refuses
+    those bots (by name), not random and first."""
+    ruleset = load_ruleset("sushi-go-party-sushi-go")
+    blind = attrs.evolve(
+        ruleset,
+        effects=tuple(
+            _BlindPick(**{f.name: getattr(e, f.name) for f in attrs.fields(type(e))})
+            if isinstance(e, SecondPick)
+            else e
+            for e in ruleset.effects
+        ),
+    )
+    assert "greedy" in (source_refusal(blind, 4, ["random", "greedy", "first", "first"]) or "")
+    assert "value" in (source_refusal(blind, 4, ["value", "random", "first", "first"]) or "")
+    assert source_refusal(blind, 4, ["random", "first", "first", "random"]) is None
+    assert source_refusal(ruleset, 4, ["greedy", "value", "first", "random"]) is None
+
+
+# ---------------------------------------------------------------- each part on hand-made tables
+
+
+def _plain_module(ruleset: Any) -> dict[str, Any]:
+    """The ruleset's kernel module run as plain Python (numba's decorator a no-op): its
+    effects' parts and the turn's resolution, the very text the kernel compiles."""
+    made = _source(ruleset)
+    assert not isinstance(made, Unsupported)
+    source = made[0].replace("from numba import njit", "njit = lambda *a, **k: (lambda f: f)")
+    namespace: dict[str, Any] = {"__name__": "plain_kernel"}
+    exec(compile(source, "<plain kernel>", "exec"), namespace)  # noqa: S102 - our own generated code
+    return namespace
+
+
+def _plain_fx(m: dict[str, Any], hands, tables):
+    """The plain kernel's table of one game: ``hands`` (each seat holding its own) and
+    ``tables``; (fx, look)."""
+    N, K, H = len(hands), m["K"], 12
+    hand = np.zeros((N, H + 1), np.int64)
+    hl = np.array([len(h) for h in hands], np.int64)
+    for s, h in enumerate(hands):
+        hand[s, : len(h)] = h
+    counts = np.zeros((N, K), np.int64)
+    seq = np.zeros((N, H + 2), np.int64)
+    lens = np.array([len(x) for x in tables], np.int64)
+    for s, x in enumerate(tables):
+        seq[s, : len(x)] = x
+        for c in x:
+            counts[s, c] += 1
+    slot = np.arange(N, dtype=np.int64)
+    outputs = (np.full((1, 8, 4), -1, np.int64), np.full((1, 8, 3), -1, np.int64))
+    fx = m["_fx_new"](hand, hl, slot, counts, seq, lens, *outputs, np.zeros(m["DT"], np.int64))
+    m["_fx_game"](fx, 0, np.uint64(0))
+    kept = (counts * 0, seq * 0, lens * 0)
+    lk = m["_look_new"](fx, np.zeros(m["DT"], np.int64), np.zeros(1, np.int64), *kept, np.zeros((1, N), np.int64))
+    return fx, lk
+
+
+def _plain_turn(m: dict[str, Any], hands, tables, picks):
+    """One turn's effects in the plain kernel, first bots deciding: ``hands`` after the
+    picks, ``tables`` with them on. (hands, tables, discarded, decisions) after it."""
+    N = len(hands)
+    fx, lk = _plain_fx(m, hands, tables)
+    p = np.full((N, 2), -1, np.int64)
+    p[:, 0] = picks
+    m["_fx_turn"](fx, lk, p, np.ones(N, np.int64), np.zeros((N, 625), np.uint32), 0, 0, 0, 0)
+    hand, hl, seq, lens = fx.hand, fx.hl, fx.seq, fx.lens
+    out_hands = [hand[s, : hl[s]].tolist() for s in range(N)]
+    out_tables = [seq[s, : lens[s]].tolist() for s in range(N)]
+    decisions = [tuple(int(x) for x in row[1:]) for row in fx.dec[0] if row[0] >= 0]
+    return out_hands, out_tables, fx.dis[: fx.ctr[m["D_N"]]].tolist(), decisions
+
+
+def _engine_state(ruleset: Any, hands, tables):
+    """A reference state at the first turn of round one with these hands and tables."""
+    game = Game(ruleset, len(hands))
+    state = game.new_initial_state(0)
+    state.hands = [list(h) for h in hands]
+    state.played = [list(x) for x in tables]
+    state.counts = [[x.count(c) for c in range(game.num_card_types)] for x in tables]
+    return state
+
+
+def test_collision_discards_every_copy_placed_in_a_turn_as_the_engine_does():
+    """Miso soup: two placed in a turn (one seat had one from before): both of this turn
+    leave their tables for the discard pile and the older one stays, as the engine's step
+    leaves them; a copy alone in its turn stays."""
+    ruleset = load_ruleset("sushi-go-party-my-first-meal")
+    ids = ruleset.catalogue.index_of
+    miso, tempura, maki = ids("miso_soup"), ids("tempura"), ids("maki_1")
+    m = _plain_module(ruleset)
+    hands = [[miso, tempura, maki, maki], [miso, tempura, maki, maki], [tempura, maki, maki, maki]]
+    before = [[miso], [], []]
+    for picks in ([miso, miso, tempura], [miso, tempura, tempura]):
+        ref = _engine_state(ruleset, hands, before)
+        ref.apply_actions(picks)
+        assert ref.book is not None
+        after = [[c for c in h] for h in hands]
+        for h, c in zip(after, picks):
+            h.remove(c)
+        got = _plain_turn(m, after, [b + [c] for b, c in zip(before, picks)], picks)
+        assert got[1] == [list(x) for x in ref.played]
+        assert got[2] == ref.book.discarded
+    assert got[2] == []  # the second case: one miso soup alone
+    assert got[1][0] == [miso, miso]
+
+
+def test_second_pick_plays_a_second_card_and_takes_the_chopsticks_back_as_the_engine_does():
+    """Party chopsticks on the table from an earlier turn: the seat is offered its hand's
+    distinct cards and done, as the engine offers them; the card chosen goes on its table
+    and the chopsticks to the end of its hand; done changes nothing."""
+    ruleset = load_ruleset("sushi-go-party-sushi-go")
+    ids = ruleset.catalogue.index_of
+    chop, tempura, sashimi, egg = ids("chopsticks_1"), ids("tempura"), ids("sashimi"), ids("egg_nigiri")
+    done = ruleset.catalogue.size + len(ruleset.catalogue.tags)
+    m = _plain_module(ruleset)
+    hands = [[sashimi, egg, tempura, sashimi], [tempura, sashimi, egg, egg]]
+    tables = [[chop], [egg]]
+    ref = _engine_state(ruleset, hands, tables)
+    ref.apply_actions([tempura, egg])
+    assert ref.pending is not None and ref.pending.seat == 0
+    assert list(ref.pending.options) == [egg, sashimi, done]
+    ref.apply_actions([egg])  # what the first bot chooses: the first option
+    got_hands, got_tables, _, decisions = _plain_turn(
+        m, [[sashimi, egg, sashimi], [tempura, sashimi, egg]], [[chop, tempura], [egg, egg]], [tempura, egg]
+    )
+    assert decisions == [(0, 0, egg)]
+    assert got_tables == [list(x) for x in ref.played] == [[tempura, egg], [egg, egg]]
+    assert got_hands[0] == [sashimi, sashimi, chop]
+    assert sorted(got_hands[0]) in [sorted(h) for h in ref.hands]  # passed on by now
+    # done: nothing moves
+    fx, _ = _plain_fx(m, [[sashimi, egg]], [[chop, tempura]])
+    e = next(i for i, x in enumerate(ruleset.effects) if x.card == chop)
+    assert m["_fx_start"](fx, e, 0) == 3 and fx.opts[:3].tolist() == [egg, sashimi, done]
+    m["_fx_decide"](fx, e, 0, done)
+    assert fx.hand[0, : fx.hl[0]].tolist() == [sashimi, egg] and fx.seq[0, : fx.lens[0]].tolist() == [chop, tempura]
+
+
+def test_ask_for_asks_around_the_table_and_the_giver_chooses_as_the_engine_does():
+    """Spoon: a family named; the seat to the left has none, the next holds two kinds of
+    it and is asked to choose; the card it gives is played by the asker and the spoon goes
+    into the giver's hand, as the engine's step does; a card nobody holds: the spoon is
+    discarded."""
+    ruleset = load_ruleset("sushi-go-party-big-banquet")
+    ids = ruleset.catalogue.index_of
+    spoon, tempura, eel, dumpling = ids("spoon_4"), ids("tempura"), ids("eel"), ids("dumpling")
+    maki1, maki3 = ids("maki_1"), ids("maki_3")
+    K = ruleset.catalogue.size
+    maki = K + ruleset.catalogue.tags.index("maki")
+    m = _plain_module(ruleset)
+    e = next(i for i, x in enumerate(ruleset.effects) if x.card == spoon)
+    hands = [[tempura, eel, eel], [dumpling, eel, tempura], [maki3, maki1, eel]]
+    tables = [[spoon, tempura], [eel], [dumpling]]
+    ref = _engine_state(ruleset, [h + [c] for h, c in zip(hands, (tempura, eel, dumpling))], [[spoon], [], []])
+    ref.apply_actions([tempura, eel, dumpling])
+    assert ref.pending is not None and ref.pending.seat == 0
+    ref.apply_actions([maki])
+    assert ref.pending is not None and ref.pending.seat == 2 and list(ref.pending.options) == [maki1, maki3]
+    ref.apply_actions([maki3])
+    fx, _ = _plain_fx(m, hands, tables)
+    fx.ctr[m["OWNER_AT"]] = 0
+    n = m["_fx_start"](fx, e, 0)
+    assert fx.opts[:n].tolist()[-1] == ruleset.catalogue.size + len(ruleset.catalogue.tags)
+    assert maki in fx.opts[:n].tolist()
+    m["_fx_decide"](fx, e, 0, maki)
+    assert fx.ctr[m["F_SEAT"]] == 2 and fx.opts[: fx.ctr[m["F_N"]]].tolist() == [maki1, maki3]
+    m["_fx_decide"](fx, e, 2, maki3)
+    assert [fx.seq[s, : fx.lens[s]].tolist() for s in range(3)] == [list(x) for x in ref.played]
+    assert fx.hand[2, : fx.hl[2]].tolist() == [maki1, eel, spoon]
+    assert sorted(fx.hand[2, : fx.hl[2]].tolist()) in [sorted(h) for h in ref.hands]  # passed on by now
+    # a card nobody holds: the spoon leaves the table, discarded
+    fx, _ = _plain_fx(m, hands, tables)
+    fx.ctr[m["OWNER_AT"]] = 0
+    m["_fx_decide"](fx, e, 0, ids("egg_nigiri"))
+    assert fx.seq[0, : fx.lens[0]].tolist() == [tempura] and fx.dis[: fx.ctr[m["D_N"]]].tolist() == [spoon]
