@@ -101,7 +101,7 @@ def test_a_stop_signal_in_compare_on_a_real_cluster_keeps_the_finished_pairs(clu
     running, client = cluster
     proc = subprocess.Popen(
         [sys.executable, "-m", "ruledraft", "compare", "rules.yaml", "--bots-b", "random", "-g", "1000000", "-q"]
-        + ["--scheduler", running.address],
+        + ["--scheduler", running.address, "--engine", "reference"],  # no kernel compiled first: games from the start
         cwd=client,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
