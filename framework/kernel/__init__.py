@@ -252,14 +252,14 @@ class Kernel:
         if "value" in bots and values is None:
             raise ValueError("the value bot needs its card values")
         worth = np.zeros(r.catalogue.size, np.float64) if values is None else np.asarray(values, np.float64)
+        loop = self.module.play  # compiled without the planner's look-ahead (codegen._game_loops)
         if any(p[0] == "planner" for p in parsed):
             worth = self._planner_values(worth, counts, [p[1] for p in parsed])
+            loop = self.module.play_planner  # compiled the first time a planner plays
         effects = bool(getattr(self.module, "EFFECTS", False))
         decisions = np.full((G, self.module.MAXD if effects else 1, 4), -1, np.int64)
         placements = np.full((G, self.module.MAXP if effects else 1, 3), -1, np.int64)
-        self.module.play(
-            seeds_u, codes, worth, totals, rules, wins, moves, round_points, tables, raced, decisions, placements
-        )
+        loop(seeds_u, codes, worth, totals, rules, wins, moves, round_points, tables, raced, decisions, placements)
         return KernelGames(
             seeds_u,
             r.rule_ids,
@@ -459,7 +459,8 @@ def is_cached(ruleset: CompiledRuleset, function: str = "play") -> bool:
     path = made[1]
     if not path.exists():
         return False
-    return any(_numba_dir().rglob(f"{path.stem}.{function}*-*.nbi"))  # play: play, or play_dummy
+    names = ("play", "play_dummy") if function == "play" else (function,)
+    return any(any(_numba_dir().rglob(f"{path.stem}.{name}-*.nbi")) for name in names)
 
 
 def start_compiling(ruleset: CompiledRuleset) -> bool:

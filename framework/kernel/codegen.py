@@ -12,6 +12,7 @@ the reason.
 from __future__ import annotations
 
 import hashlib
+import re
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -388,13 +389,30 @@ def write_source(ruleset: CompiledRuleset) -> str:
         scorer("score_end", game_names),
         *races,
         "\n".join(decide) + "\n",
-        (HERE / "game_loop.tmpl").read_text(encoding="utf-8"),
+        *_game_loops(),
         *fx_functions,
         (HERE / "planner.tmpl").read_text(encoding="utf-8"),
         (HERE / "rollout.tmpl").read_text(encoding="utf-8"),  # the ismcts roll-out (kernel/rollout.py)
         *_dummy_source(ruleset),
     ]
     return "\n".join(parts)
+
+
+#: the planner's branch of the game loop's bot dispatch (its own line, then its call)
+_PLANNER_BRANCH = re.compile(r"\n( +)elif bot == BOT_PLANNER:[^\n]*\n\1    [^\n]*")
+
+
+def _game_loops() -> list[str]:
+    """The game loop twice: ``play`` without the planner's branch and ``play_planner``
+    with it. numba compiles a function when it is first called, so a module's ``play``
+    (what ``warm`` compiles, and every run without a planner calls) does not compile the
+    planner's look-ahead, about a third of the compile time; ``Kernel.play`` calls
+    ``play_planner`` when a seat plays the planner."""
+    text = (HERE / "game_loop.tmpl").read_text(encoding="utf-8")
+    head, sep, loop = text.partition("@njit(cache=True)\ndef play(")
+    if not sep or not _PLANNER_BRANCH.search(loop):
+        raise AssertionError("game_loop.tmpl: the game loop or its planner branch is not where codegen looks")
+    return [head + sep + _PLANNER_BRANCH.sub("", loop, count=1), "@njit(cache=True)\ndef play_planner(" + loop]
 
 
 def plain_rule(ruleset: CompiledRuleset, rule: Any) -> Any:
