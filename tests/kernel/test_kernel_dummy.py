@@ -4,15 +4,12 @@ bots choose, draw for draw; the same games, figures and logs on both engines."""
 
 from __future__ import annotations
 
-import json
-
 import pytest
 
 pytest.importorskip("numba")
 
-from typer.testing import CliRunner  # noqa: E402
+from kernel_checks import simulate_on_both_engines  # noqa: E402
 
-from ruledraft.cli.app import app  # noqa: E402
 from ruledraft.engine.state import Game  # noqa: E402
 from ruledraft.kernel import Kernel, compile_kernel, is_cached  # noqa: E402
 from ruledraft.language.loading import load_ruleset  # noqa: E402
@@ -77,16 +74,5 @@ def test_a_compiled_dummy_kernel_is_known_to_be_in_the_cache(kernel):
 
 def test_simulate_figures_and_logs_are_the_same_on_both_engines(tmp_path):
     """simulate --json (every lab figure, the dummy's seat included) and the log: the same on both engines."""
-    out = {}
-    for engine in ("reference", "kernel"):
-        log = tmp_path / f"{engine}.jsonl"
-        args = ["simulate", DUMMY, "-p", "2", "-g", "200", "-s", "4", "--bots", "greedy,value"]
-        result = CliRunner().invoke(app, [*args, "--engine", engine, "--json", "--log", str(log)])
-        assert result.exit_code == 0, result.output
-        summary = json.loads(result.stdout)
-        for key in ("elapsed_seconds", "games_per_second"):
-            summary.pop(key, None)
-        out[engine] = summary
-    assert out["kernel"] == out["reference"]
-    assert len(out["kernel"]["figures"]["seats"]) == 3
-    assert (tmp_path / "kernel.jsonl").read_bytes() == (tmp_path / "reference.jsonl").read_bytes()
+    figures = simulate_on_both_engines(tmp_path, [DUMMY, "-p", "2", "-g", "200", "-s", "4", "--bots", "greedy,value"])
+    assert len(figures["figures"]["seats"]) == 3

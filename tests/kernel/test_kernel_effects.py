@@ -13,9 +13,8 @@ import pytest
 
 pytest.importorskip("numba")
 
-from typer.testing import CliRunner  # noqa: E402
+from kernel_checks import simulate_on_both_engines  # noqa: E402
 
-from ruledraft.cli.app import app  # noqa: E402
 from ruledraft.engine.state import Game  # noqa: E402
 from ruledraft.kernel import Kernel, Unsupported, _source, compile_kernel, source_refusal  # noqa: E402
 from ruledraft.language.effect import EffectKernelWriter, EffectPart  # noqa: E402
@@ -81,36 +80,20 @@ def test_menus_with_effects_play_the_reference_games(menu, end):
 def test_simulate_figures_and_logs_of_a_menu_with_decisions_are_the_same_on_both_engines(tmp_path):
     """simulate --json (every lab figure, the cards placed by chopsticks included) and the
     game log of the Sushi Go! menu are the same on the kernel and the reference engine."""
-    common = ["simulate", "sushi-go-party-sushi-go", "--players", "5", "--games", "120", "--seed", "3"]
-    common += ["--bots", "random,greedy,value"]
-    out = []
-    for engine in ("reference", "kernel"):
-        log = tmp_path / f"{engine}.jsonl"
-        result = CliRunner().invoke(app, [*common, "--engine", engine, "--log", str(log), "--json"])
-        assert result.exit_code == 0, result.output
-        figures = json.loads(result.stdout)
-        for key in ("elapsed_seconds", "games_per_second"):
-            figures.pop(key, None)
-        out.append((figures, log.read_bytes()))
-    assert out[1] == out[0]
-    assert out[0][0]["figures"]["cards"]
+    figures = simulate_on_both_engines(
+        tmp_path,
+        ["sushi-go-party-sushi-go", "--players", "5", "--games", "120", "--seed", "3", "--bots", "random,greedy,value"],
+    )
+    assert figures["figures"]["cards"]
 
 
 def test_simulate_figures_and_logs_of_a_menu_with_spoons_are_the_same_on_both_engines(tmp_path):
     """simulate --json (the cards a spoon brought counted as placed by the seat's choice)
     and the game log of Big Banquet with random and first bots: the same on both engines."""
-    common = ["simulate", "sushi-go-party-big-banquet", "--players", "4", "--games", "150", "--seed", "8"]
-    common += ["--bots", "random,first"]
-    out = []
-    for engine in ("reference", "kernel"):
-        log = tmp_path / f"{engine}.jsonl"
-        result = CliRunner().invoke(app, [*common, "--engine", engine, "--log", str(log), "--json"])
-        assert result.exit_code == 0, result.output
-        figures = json.loads(result.stdout)
-        for key in ("elapsed_seconds", "games_per_second"):
-            figures.pop(key, None)
-        out.append((figures, log.read_bytes()))
-    assert out[1] == out[0]
+    simulate_on_both_engines(
+        tmp_path,
+        ["sushi-go-party-big-banquet", "--players", "4", "--games", "150", "--seed", "8", "--bots", "random,first"],
+    )
 
 
 def test_the_menus_still_without_kernel_parts_are_refused_naming_their_effects():

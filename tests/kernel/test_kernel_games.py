@@ -9,6 +9,7 @@ import pytest
 
 pytest.importorskip("numba")
 
+from kernel_checks import assert_same_games  # noqa: E402
 from paths import DATA  # noqa: E402
 from strategies import BUNDLED_RULESETS  # noqa: E402
 
@@ -16,7 +17,6 @@ from ruledraft.engine.state import Game  # noqa: E402
 from ruledraft.kernel import Kernel, Unsupported, compile_kernel  # noqa: E402
 from ruledraft.language.loading import load_ruleset  # noqa: E402
 from ruledraft.language.rule import RuleBase  # noqa: E402
-from ruledraft.play.agents import default_card_values  # noqa: E402
 from ruledraft.play.runner import game_seed, play_game  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent.parent
@@ -51,17 +51,7 @@ def _kernel(ruleset_id: str, players: int) -> Kernel:
 
 
 def _assert_same_games(kernel: Kernel, bots: list[str], seeds: list[int]) -> None:
-    game = Game(kernel.ruleset, kernel.players)
-    games = kernel.play(seeds, bots, default_card_values(game))
-    for i, seed in enumerate(seeds):
-        state = play_game(game, seed, bots)
-        got_seed, totals, winners, rule_points = games.game(i)
-        assert got_seed == seed
-        moves = games.moves[i].tolist()
-        assert moves == [r.actions for r in state.history], f"moves differ, seed {seed}"
-        assert list(totals) == state.totals(), f"totals differ, seed {seed}"
-        assert list(winners) == state.winners, f"winners differ, seed {seed}"
-        assert {k: list(v) for k, v in rule_points.items()} == state.rule_points, f"rule points differ, seed {seed}"
+    assert_same_games(kernel, bots, seeds)
 
 
 @pytest.mark.parametrize("ruleset_id", BUNDLED_RULESETS + EXAMPLES)

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest
 
 pytest.importorskip("numba")
 
+from kernel_checks import assert_same_games, simulate_on_both_engines  # noqa: E402
 from typer.testing import CliRunner  # noqa: E402
 
 from ruledraft import kernel as kernel_module  # noqa: E402
@@ -18,9 +18,7 @@ from ruledraft.errors import InputError  # noqa: E402
 from ruledraft.kernel import Kernel, compile_kernel  # noqa: E402
 from ruledraft.language.loading import load_ruleset  # noqa: E402
 from ruledraft.play import engines, planner  # noqa: E402
-from ruledraft.play.agents import default_card_values  # noqa: E402
-from ruledraft.play.game_log import record_game  # noqa: E402
-from ruledraft.play.runner import game_seed, kernel_state, play_game  # noqa: E402
+from ruledraft.play.runner import game_seed  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 
@@ -38,16 +36,8 @@ def _kernel(ruleset_id: str, players: int) -> Kernel:
 
 def _assert_same_games(kernel: Kernel, bots: list[str], seeds: list[int]) -> None:
     """Each seed's game on the kernel: the reference's moves, points, winners and log record."""
-    game = Game(kernel.ruleset, kernel.players)
-    games = kernel.play(seeds, bots, default_card_values(game), planner.count_values(game))
-    for i, seed in enumerate(seeds):
-        state = play_game(game, seed, bots)
-        _, totals, winners, rule_points = games.game(i)
-        assert games.moves[i].tolist() == [r.actions for r in state.history], f"moves differ, seed {seed}"
-        assert list(totals) == state.totals(), f"totals differ, seed {seed}"
-        assert list(winners) == state.winners, f"winners differ, seed {seed}"
-        assert {k: list(v) for k, v in rule_points.items()} == state.rule_points, f"rule points differ, seed {seed}"
-        assert record_game(kernel_state(game, games, i), bots) == record_game(state, bots), f"logs differ, seed {seed}"
+    counts = planner.count_values(Game(kernel.ruleset, kernel.players))
+    assert_same_games(kernel, bots, seeds, counts=counts, logs=True)
 
 
 @pytest.mark.parametrize(
@@ -127,17 +117,8 @@ def test_auto_and_kernel_engines_take_the_planner():
 
 def test_simulate_with_planners_is_the_same_on_both_engines(tmp_path):
     """simulate --bots planner,greedy,random: every figure and the log's bytes the same on the kernel."""
-    common = ["simulate", "sushi-go", "--players", "3", "--games", "12", "--seed", "3"]
-    common += ["--bots", "planner,greedy,random", "--json"]
-    out = {}
-    for engine in ("reference", "kernel"):
-        result = CliRunner().invoke(app, [*common, "--engine", engine, "--log", str(tmp_path / f"{engine}.jsonl")])
-        assert result.exit_code == 0, result.output
-        out[engine] = json.loads(result.stdout)
-        for key in ("elapsed_seconds", "games_per_second"):
-            out[engine].pop(key, None)
-    assert out["kernel"] == out["reference"]
-    assert (tmp_path / "kernel.jsonl").read_bytes() == (tmp_path / "reference.jsonl").read_bytes()
+    args = ["sushi-go", "--players", "3", "--games", "12", "--seed", "3", "--bots", "planner,greedy,random"]
+    simulate_on_both_engines(tmp_path, args)
 
 
 @pytest.mark.parametrize(

@@ -31,13 +31,13 @@ from hypothesis import strategies as st
 
 pytest.importorskip("numba")
 
-from ruledraft.engine.state import Game  # noqa: E402
+from kernel_checks import assert_same_games  # noqa: E402
+
 from ruledraft.errors import RulesetError  # noqa: E402
 from ruledraft.kernel import Kernel, compile_kernel  # noqa: E402
 from ruledraft.kernel.codegen import NoKernel, plain_rule, refusal, write_source  # noqa: E402
 from ruledraft.language.loading import load_ruleset  # noqa: E402
-from ruledraft.play.agents import default_card_values
-from ruledraft.play.runner import game_seed, play_game  # noqa: E402
+from ruledraft.play.runner import game_seed  # noqa: E402
 from ruledraft.tableau import Tableau  # noqa: E402
 
 KINDS = ("per_card", "table", "sets", "majority", "modifier", "expression", "neighbours", "boost", "race")
@@ -236,18 +236,8 @@ def _kernel_source(ruleset) -> str | None:
 
 
 def _assert_same_games(kernel: Kernel, bots: list[str], seeds: list[int]) -> None:
-    """Kernel and reference games of ``seeds``: the same moves, totals, winners and rule points."""
-    game = Game(kernel.ruleset, kernel.players)
-    games = kernel.play(seeds, bots, default_card_values(game))
-    for i, seed in enumerate(seeds):
-        state = play_game(game, seed, bots)
-        _, totals, winners, rule_points = games.game(i)
-        assert games.moves[i].tolist() == [r.actions for r in state.history], f"moves differ, seed {seed}, {bots}"
-        decided = [(r, t, s, a) for r, rec in enumerate(state.history) for t, s, a in rec.decisions]
-        assert games.decisions_of(i) == decided, f"decisions differ, seed {seed}, {bots}"
-        assert list(totals) == state.totals(), f"totals differ, seed {seed}, {bots}"
-        assert list(winners) == state.winners, f"winners differ, seed {seed}, {bots}"
-        assert {k: list(v) for k, v in rule_points.items()} == state.rule_points, f"rule points differ, seed {seed}"
+    """Kernel and reference games of ``seeds``: the same moves, decisions, totals, winners and rule points."""
+    assert_same_games(kernel, bots, seeds, decisions=True)
 
 
 SLOW = settings(

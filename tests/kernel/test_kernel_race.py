@@ -5,21 +5,17 @@ reshuffle), the leftovers' places at round end; games equal to the reference eng
 from __future__ import annotations
 
 import importlib.util
-import json
 import random
 
 import numpy as np
 import pytest
+from kernel_checks import assert_same_games, simulate_on_both_engines
 from paths import DATA
-from typer.testing import CliRunner
 
-from ruledraft.cli.app import app
-from ruledraft.engine.state import Game
 from ruledraft.kernel import Kernel, compile_kernel
 from ruledraft.kernel.codegen import _Writer, plain_rule
 from ruledraft.language.loading import load_ruleset
-from ruledraft.play.agents import default_card_values
-from ruledraft.play.runner import game_seed, play_game
+from ruledraft.play.runner import game_seed
 from ruledraft.tableau import Tableau
 
 ICONS = str(DATA / "kernel" / "race-icons.yaml")
@@ -122,23 +118,10 @@ needs_numba = pytest.mark.skipif(importlib.util.find_spec("numba") is None, reas
 
 
 def _assert_same_games(kernel: Kernel, bots: list[str], seeds: list[int]) -> int:
-    """Kernel and reference games alike; how many places races took during the rounds."""
-    game = Game(kernel.ruleset, kernel.players)
-    games = kernel.play(seeds, bots, default_card_values(game))
-    during = 0
-    for i, seed in enumerate(seeds):
-        state = play_game(game, seed, bots)
-        _, totals, winners, rule_points = games.game(i)
-        assert games.moves[i].tolist() == [r.actions for r in state.history], f"moves differ, seed {seed}, {bots}"
-        assert list(totals) == state.totals(), f"totals differ, seed {seed}, {bots}"
-        assert list(winners) == state.winners, f"winners differ, seed {seed}, {bots}"
-        assert {k: list(v) for k, v in rule_points.items()} == state.rule_points, f"rule points, seed {seed}"
-        points = [x for sc in state.scorings for row in sc.points for x in row]
-        assert games.scoring_points()[i].tolist() == points, f"points per scoring differ, seed {seed}"
-        tables = [rec.counts for rec in state.history] + [state.kept_counts]
-        assert games.tables[i].tolist() == [[list(row) for row in t] for t in tables], f"tables, seed {seed}"
-        during += sum(1 for e in state.events if e.what[0] == "race")
-    return during
+    """Kernel and reference games alike (points per scoring and tables too); how many
+    places races took during the rounds."""
+    states = assert_same_games(kernel, bots, seeds, scorings=True, tables=True)
+    return sum(1 for state in states for e in state.events if e.what[0] == "race")
 
 
 @needs_numba
@@ -160,15 +143,4 @@ def test_race_rule_files_play_the_reference_games_at_their_fewest_and_most_playe
 @needs_numba
 def test_simulate_figures_and_logs_are_the_same_on_both_engines(tmp_path):
     """simulate --json and the log of a reshuffled race game: the same on both engines."""
-    out = {}
-    for engine in ("reference", "kernel"):
-        log = tmp_path / f"{engine}.jsonl"
-        args = ["simulate", SPLIT, "-p", "3", "-g", "150", "-s", "8", "--bots", "greedy,random,first"]
-        result = CliRunner().invoke(app, [*args, "--engine", engine, "--json", "--log", str(log)])
-        assert result.exit_code == 0, result.output
-        summary = json.loads(result.stdout)
-        for key in ("elapsed_seconds", "games_per_second"):
-            summary.pop(key, None)
-        out[engine] = summary
-    assert out["kernel"] == out["reference"]
-    assert (tmp_path / "kernel.jsonl").read_bytes() == (tmp_path / "reference.jsonl").read_bytes()
+    simulate_on_both_engines(tmp_path, [SPLIT, "-p", "3", "-g", "150", "-s", "8", "--bots", "greedy,random,first"])

@@ -1,0 +1,78 @@
+"""What the kernel's tests check again and again: a kernel's games against the
+reference engine's, game by game, and ``simulate`` run on both engines."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from typer.testing import CliRunner
+
+from ruledraft.cli.app import app
+from ruledraft.engine.state import Game, State
+from ruledraft.play.agents import default_card_values
+from ruledraft.play.game_log import record_game
+from ruledraft.play.runner import kernel_state, play_game
+
+
+def assert_same_games(
+    kernel: Any,
+    bots: Sequence[str],
+    seeds: Sequence[int],
+    *,
+    counts: Any = None,
+    scorings: bool = False,
+    tables: bool = False,
+    decisions: bool = False,
+    logs: bool = False,
+) -> list[State]:
+    """Each seed's game on ``kernel`` has the reference engine's moves, totals, winners
+    and points per rule (and, when asked, its points per scoring, tables at each
+    scoring, card effects' decisions and log record); the reference's finished states.
+    ``counts``: the planner's count values, when a seat plays it."""
+    game = Game(kernel.ruleset, kernel.players)
+    bots = list(bots)
+    games = kernel.play(list(seeds), bots, default_card_values(game), counts)
+    states = []
+    for i, seed in enumerate(seeds):
+        state = play_game(game, seed, bots)
+        got_seed, totals, winners, rule_points = games.game(i)
+        assert got_seed == seed
+        assert games.moves[i].tolist() == [r.actions for r in state.history], f"moves differ, seed {seed}, {bots}"
+        assert list(totals) == state.totals(), f"totals differ, seed {seed}, {bots}"
+        assert list(winners) == state.winners, f"winners differ, seed {seed}, {bots}"
+        assert {k: list(v) for k, v in rule_points.items()} == state.rule_points, f"rule points, seed {seed}, {bots}"
+        if scorings:
+            points = [x for sc in state.scorings for row in sc.points for x in row]
+            assert games.scoring_points()[i].tolist() == points, f"points per scoring differ, seed {seed}, {bots}"
+        if tables:
+            seen = [rec.counts for rec in state.history] + [state.kept_counts]
+            assert games.tables[i].tolist() == [[list(row) for row in t] for t in seen], f"tables, seed {seed}"
+        if decisions:
+            decided = [(r, t, s, a) for r, rec in enumerate(state.history) for t, s, a in rec.decisions]
+            assert games.decisions_of(i) == decided, f"decisions differ, seed {seed}, {bots}"
+        if logs:
+            mine = record_game(kernel_state(game, games, i), bots)
+            assert mine == record_game(state, bots), f"logs differ, seed {seed}, {bots}"
+        states.append(state)
+    return states
+
+
+def simulate_on_both_engines(tmp_path: Path, args: Sequence[str]) -> dict:
+    """``ruledraft simulate ARGS --json --log FILE`` on the reference engine and on the
+    kernel: the printed figures (timings left out) and the logs' bytes are asserted
+    equal; the kernel's figures."""
+    out = {}
+    for engine in ("reference", "kernel"):
+        log = tmp_path / f"{engine}.jsonl"
+        result = CliRunner().invoke(app, ["simulate", *args, "--engine", engine, "--json", "--log", str(log)])
+        assert result.exit_code == 0, result.output
+        summary = json.loads(result.stdout)
+        for key in ("elapsed_seconds", "games_per_second"):
+            summary.pop(key, None)
+        out[engine] = summary
+    assert out["kernel"] == out["reference"]
+    assert (tmp_path / "kernel.jsonl").read_bytes() == (tmp_path / "reference.jsonl").read_bytes()
+    return out["kernel"]
