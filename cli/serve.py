@@ -115,7 +115,9 @@ def serve(
 
     app = create_app(tables, [ruleset] if ruleset else [])
     ws = "websockets-sansio" if "websockets-sansio" in WS_PROTOCOLS else "websockets"  # the older one is deprecated
-    config = uvicorn.Config(app, ws=ws, ws_max_size=65536, log_level="warning", lifespan="off")
+    # log_config=None: uvicorn leaves the process's logging as it is (its dictConfig would
+    # close every handler already installed, a host program's or a test runner's)
+    config = uvicorn.Config(app, ws=ws, ws_max_size=65536, log_level="warning", lifespan="off", log_config=None)
     try:
         uvicorn.Server(config).run(sockets=[sock])
     finally:

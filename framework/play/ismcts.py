@@ -122,6 +122,8 @@ def _load_rollouts(game: Any, compile: bool) -> Any:
     from ruledraft.kernel import Kernel, compile_kernel, is_cached, source_refusal
 
     ruleset = game.ruleset
+    if ruleset.effects or ruleset.procedure != "standard":  # states the roll-out cannot hold (Rollouts.refuses)
+        return None
     if source_refusal(ruleset, game.num_players) is not None:
         return None
     if not compile and not (is_cached(ruleset) and is_cached(ruleset, "rollout")):
