@@ -24,7 +24,9 @@ def test_bench_measures_on_the_kernel_with_its_compile_time_apart():
     """--engine auto on Sushi Go! with random bots: a kernel figure, its compile time a field of its own."""
     (fig,) = _figures("sushi-go", "-p", "2", "--bots", "random", "--engine", "auto")
     assert fig["engine"] == "kernel"
-    assert fig["compile_seconds"] > 0
+    # the seconds this process spent making the kernel ready: 0.0 when an earlier command
+    # of the same process (another test) had loaded it already
+    assert isinstance(fig["compile_seconds"], float) and fig["compile_seconds"] >= 0
     assert fig["games"] >= 20
 
 
