@@ -50,7 +50,7 @@ def bench(
         "--engine",
         metavar="auto|kernel|reference",
         help="reference: the interpreter; kernel or auto: the compiled kernel where the ruleset and the bot "
-        "have one (the kernel extra), else the interpreter, said in one line. Compile time is reported apart.",
+        "have one, else the interpreter, said in one line. Compile time is reported apart.",
     ),
 ) -> None:
     """Print games per second for the bots on the bundled rulesets.

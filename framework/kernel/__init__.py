@@ -43,6 +43,7 @@ __all__ = [
     "BOTS",
     "COUNT_CAP",
     "DEFAULT_SAMPLES",
+    "NO_NUMBA",
     "Kernel",
     "KernelGames",
     "Unsupported",
@@ -104,6 +105,10 @@ def bots_refusal(ruleset: CompiledRuleset, bots: Sequence[str]) -> str | None:
         if ruleset.effects:
             return "the bot 'planner' has no kernel part for card effects yet"
     return None
+
+
+#: why there is no kernel where numba could not be installed (a dependency of ruledraft on CPython)
+NO_NUMBA = "numba is not installed (pip install numba)"
 
 
 def cache_dir() -> Path:
@@ -370,7 +375,7 @@ def _source(ruleset: CompiledRuleset) -> tuple[str, Path] | Unsupported:
 
 def _compile(ruleset: CompiledRuleset, players: int) -> Kernel | Unsupported:
     if importlib.util.find_spec("numba") is None:
-        return Unsupported("numba is not installed (pip install 'ruledraft[kernel]')")
+        return Unsupported(NO_NUMBA)
     reason = source_refusal(ruleset, players)
     if reason is not None:
         return Unsupported(reason)

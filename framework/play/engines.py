@@ -81,14 +81,14 @@ def _quick_refusal(bots: Sequence[Any]) -> str | None:
     """What refuses the kernel before its source is written: a bot, or no numba."""
     import importlib.util
 
-    from ruledraft.kernel import bot_refusal
+    from ruledraft.kernel import NO_NUMBA, bot_refusal
 
     for bot in bots:
         reason = bot_refusal(bot)
         if reason is not None:
             return reason
     if importlib.util.find_spec("numba") is None:
-        return "numba is not installed (pip install 'ruledraft[kernel]')"
+        return NO_NUMBA
     return None
 
 

@@ -114,7 +114,7 @@ def test_same_turn_ties_take_the_place_in_full_and_use_up_the_next(tmp_path):
     assert out.tolist() == [8, 5, 5, 0] == rule.round_end(t, rule.turn_end(t, rule.start(4))[0])
 
 
-needs_numba = pytest.mark.skipif(importlib.util.find_spec("numba") is None, reason="the kernel extra (numba)")
+needs_numba = pytest.mark.skipif(importlib.util.find_spec("numba") is None, reason="numba, the kernel's compiler")
 
 
 def _assert_same_games(kernel: Kernel, bots: list[str], seeds: list[int]) -> int:
