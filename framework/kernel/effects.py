@@ -104,6 +104,8 @@ def effects_source(ruleset: CompiledRuleset, w: EffectKernelWriter, hand_size: i
         f"MAXD = {max(1, per_turn_decisions * turns)}  # decisions a game can hold",
         f"MAXP = {max(1, per_turn_placements * turns)}  # placements by effects a game can hold",
     ]
+    if not effects:
+        return constants, [(HERE / "no_effects.tmpl").read_text(encoding="utf-8")]
     functions = []
     start = ["@njit(cache=True)", "def _fx_start(fx, e, s):"]
     decide = ["@njit(cache=True)", "def _fx_decide(fx, e, s, a):"]
