@@ -447,6 +447,7 @@ class GamesWork:
                         records.append(record_game(state, bots))
                     else:
                         records.append(_result(index + i, state, record_game(state, bots) if self.log else None))
+            del games  # its arrays freed before the next block's are made: the same memory again
             index += n
         tally.flush()
         return Chunk(start, index, tally, "".join(records) if kept == "lines" else tuple(records))
