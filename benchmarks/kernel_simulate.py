@@ -34,7 +34,7 @@ import random  # noqa: E402
 import handwritten_sushi_go  # noqa: E402
 
 ENGINES = ("reference", "kernel", "auto")
-#: games of one simulate call in process (a large run: chunks of ``runner.KERNEL_BLOCK`` games)
+#: games of one simulate call in process (a large run: chunks of up to 20 blocks of ``runner.KERNEL_BLOCK`` games)
 RUN = 100_000
 
 

@@ -158,12 +158,258 @@ def share_sums(
     return none, some, sums, magnitude
 
 
+@njit(cache=True)
+def lab_block(
+    totals: np.ndarray,
+    winners: np.ndarray,
+    round_points: np.ndarray,
+    rule_points: np.ndarray,
+    moves: np.ndarray,
+    tables: np.ndarray,
+    unit: int,
+    cards: bool,
+    slots: np.ndarray,
+    share_pos: np.ndarray,
+    share_end: np.ndarray,
+    share_first: np.ndarray,
+    share_cards: np.ndarray,
+    share_weights: np.ndarray,
+) -> Any:
+    """Every sum the lab folds from a block of kernel games (no dummy, no effects, no
+    race), in one pass over each game, straight from :class:`~ruledraft.kernel.KernelGames`'
+    arrays: :meth:`LabTally._fold` and, with ``cards``, :meth:`LabTally._fold_cards`
+    (the three functions above and the numpy around them), the same numbers.
+
+    ``slots`` as for :func:`held_by_turn`; the rules that share their points among cards
+    in ``share_*`` (position in the lab's rule order, whether scored at game end, and
+    their cards with their weights: rule ``i``'s at ``share_first[i]:share_first[i + 1]``
+    of ``share_cards`` and ``share_weights``). Returns
+    ``scalars`` (ok: 0 where an action is not a player's own cards or a sum could pass
+    what an int64 holds, the caller then folding the block as before; the lowest total;
+    games with the top two tied; shared wins; no winner), the totals' histogram per seat
+    (from the lowest), the margins' histogram, the wins, each rule's sums per seat, of
+    their squares and of the squares over every seat, then for the cards: picks, the
+    sum of their turns, copies taken (seats, cards), the card parts' sums and products,
+    takers and their wins (seats, cards), per card and copies the seat-games, their
+    wins and the sums of m*m, w*w and m*w (:func:`card_sums`), and per shared rule the
+    points scored with none of its cards, with some, and the numerators per card and
+    denominator. Its loops branch as little as they can (adding a zero instead): the
+    data decide those branches at random."""
+    G, N = totals.shape
+    rounds, R0 = round_points.shape[1], round_points.shape[2]
+    R = rule_points.shape[1]
+    H, P = moves.shape[2], moves.shape[3]
+    K = tables.shape[3]
+    E, span = slots.shape
+    S = len(share_pos)
+    C = 1
+    for i in range(S):
+        C = max(C, share_first[i + 1] - share_first[i])
+    scalars = np.zeros(5, np.int64)
+    lo = totals[0, 0] if G else 0
+    hi = lo
+    big = 0
+    for g in range(G):
+        for s in range(N):
+            lo = min(lo, totals[g, s])
+            hi = max(hi, totals[g, s])
+        for rd in range(rounds):
+            for r in range(R0):
+                for s in range(N):
+                    big = max(big, abs(round_points[g, rd, r, s]))
+        for r in range(R0, R):
+            for s in range(N):
+                big = max(big, abs(rule_points[g, r, s]))
+    top = rounds * H * E + 1  # more copies than a seat can take in a game (or hold at a scoring)
+    width = 1
+    for i in range(S):
+        w = 1
+        for e in range(share_first[i], share_first[i + 1]):
+            w += share_weights[e] * (top - 1)
+        width = max(width, w)
+    hist = np.zeros((N, hi - lo + 1), np.int64)
+    margins = np.zeros(hi - lo + 1, np.int64)
+    wins = np.zeros(N, np.int64)
+    rule_sum = np.zeros((R, N), np.int64)
+    rule_sq = np.zeros((R, N), np.int64)
+    rule_game_sq = np.zeros(R, np.int64)
+    by_turn = np.zeros((H, K), np.int64)
+    picks = np.zeros(K, np.int64)
+    pick_turns = np.zeros(K, np.int64)
+    taken = np.zeros((P, K), np.int64)
+    total = np.zeros((K, 6), np.int64)
+    products = np.zeros((K, 6, 6), np.int64)
+    takers = np.zeros((P, K), np.int64)
+    taker_wins = np.zeros((P, K), np.int64)
+    seats = np.zeros((K, top), np.int64)
+    won = np.zeros((K, top), np.int64)
+    mm = np.zeros((K, top), np.int64)
+    ww = np.zeros((K, top), np.int64)
+    mw = np.zeros((K, top), np.int64)
+    none = np.zeros(S, np.int64)
+    some = np.zeros(S, np.int64)
+    sums = np.zeros((S, C, width), np.int64)
+    out = (scalars, hist, margins, wins, rule_sum, rule_sq, rule_game_sq, picks, pick_turns, taken, total)
+    out2 = (products, takers, taker_wins, seats, won, mm, ww, mw, none, some, sums)
+    # what the sums can reach, bounded before: each part of a card at most P * (top - 1)
+    # * max(top - 1, unit) (the largest of took, its wins, copies, their squares, copies
+    # times wins), each share at most G * scorings * P * the largest points * width
+    bound = float(big) * (rounds + 1) * N
+    part = float(P) * (top - 1) * max(top - 1, unit)
+    shared = float(G) * (rounds + 1) * P * big * (width + 1)
+    if bound * bound * max(G, 1) >= 2.0**62 or part * part * max(G, 1) >= 2.0**62 or shared >= 2.0**62:
+        return out + out2
+    scalars[1] = lo
+    w_row = np.zeros(N, np.int64)
+    game = np.zeros(R, np.int64)
+    held = np.zeros((P, K), np.int64)
+    m_g = np.zeros(top, np.int64)
+    w_g = np.zeros(top, np.int64)
+    x6 = np.zeros(6, np.int64)
+    for g in range(G):
+        k = 0
+        for s in range(N):
+            k += winners[g, s]
+        share = unit // max(k, 1)
+        wsum = 0
+        nw = 0
+        for s in range(N):
+            won_s = min(winners[g, s], 1)
+            w_row[s] = share * won_s
+            wins[s] += w_row[s]
+            wsum += w_row[s] if s < P else 0
+            nw += won_s
+            hist[s, totals[g, s] - lo] += 1
+        scalars[3] += nw > 1
+        scalars[4] += nw == 0
+        margin = 0
+        if P >= 2:
+            first = max(totals[g, 0], totals[g, 1])
+            second = min(totals[g, 0], totals[g, 1])
+            for s in range(2, P):
+                x = totals[g, s]
+                second = max(second, min(first, x))
+                first = max(first, x)
+            margin = first - second
+        margins[margin] += 1
+        scalars[2] += margin == 0
+        game[:] = 0
+        for s in range(N):
+            for r in range(R0):
+                x = 0
+                for rd in range(rounds):
+                    x += round_points[g, rd, r, s]
+                rule_sum[r, s] += x
+                rule_sq[r, s] += x * x
+                game[r] += x
+            for r in range(R0, R):
+                x = rule_points[g, r, s]
+                rule_sum[r, s] += x
+                rule_sq[r, s] += x * x
+                game[r] += x
+        for r in range(R):
+            rule_game_sq[r] += game[r] * game[r]
+        if not cards:
+            continue
+        held[:, :] = 0
+        for rd in range(rounds):
+            for h in range(H):
+                for p in range(P):
+                    a = moves[g, rd, h, p]
+                    if a < 0 or a >= span:
+                        scalars[0] = 0
+                        return out + out2
+                    c = slots[0, a]  # the first card of an action is always one
+                    held[p, c] += 1
+                    by_turn[h, c] += 1
+                    for e in range(1, E):
+                        c = slots[e, a]
+                        if c < K:
+                            held[p, c] += 1
+                            by_turn[h, c] += 1
+        for c in range(K):
+            took = 0
+            took_wins = 0
+            copies = 0
+            squares = 0
+            times_wins = 0
+            for p in range(P):
+                h = held[p, c]
+                w = w_row[p]
+                t = min(h, 1)
+                taken[p, c] += h
+                took += t
+                took_wins += t * w
+                takers[p, c] += t
+                taker_wins[p, c] += t * w
+                copies += h
+                squares += h * h
+                times_wins += h * w
+                seats[c, h] += 1
+                won[c, h] += w
+                m_g[h] += 1
+                w_g[h] += w
+            for p in range(P):  # each number of copies once: the second time adds zeros
+                h = held[p, c]
+                m, w = m_g[h], w_g[h]
+                mm[c, h] += m * m
+                ww[c, h] += w * w
+                mw[c, h] += m * w
+                m_g[h] = 0
+                w_g[h] = 0
+            x6[0] = took
+            x6[1] = took_wins
+            x6[2] = copies
+            x6[3] = squares
+            x6[4] = times_wins
+            x6[5] = wsum
+            for i in range(6):
+                x = x6[i]
+                total[c, i] += x
+                for j in range(i, 6):
+                    products[c, i, j] += x * x6[j]
+        for i in range(S):
+            j = share_pos[i]
+            end = share_end[i]
+            e0, e1 = share_first[i], share_first[i + 1]
+            for sc in range(1 if end else rounds):
+                at = rounds if end else sc
+                for p in range(P):
+                    x = rule_points[g, j, p] if end else round_points[g, sc, j, p]
+                    if x == 0:
+                        continue
+                    whole = 0
+                    for e in range(e0, e1):
+                        whole += share_weights[e] * tables[g, at, p, share_cards[e]]
+                    if whole >= width:
+                        return out + out2
+                    if whole == 0:
+                        none[i] += x
+                        continue
+                    some[i] += x
+                    for e in range(e0, e1):
+                        sums[i, e - e0, whole] += x * share_weights[e] * tables[g, at, p, share_cards[e]]
+    for c in range(K):
+        for i in range(6):
+            for j in range(i + 1, 6):
+                products[c, j, i] = products[c, i, j]
+    for h in range(H):
+        for c in range(K):
+            picks[c] += by_turn[h, c]
+            pick_turns[c] += (h + 1) * by_turn[h, c]
+    scalars[0] = 1
+    return out + out2
+
+
 def warm() -> None:
     """Compile these functions (or load them from numba's cache) for the arrays the lab
-    passes: int64 throughout, the points C-contiguous or a view (one of each)."""
+    passes: int64 throughout, the points C-contiguous or a view (one of each), and
+    :func:`lab_block` for a kernel's block."""
     held, _ = held_by_turn(np.zeros((1, 1, 1), np.int64), np.zeros((1, 2), np.int64), 2)
     card_sums(held, np.zeros((1, 1), np.int64))
     counts = np.zeros((1, 1, 1, 2), np.int64)
     one = np.zeros(1, np.int64)
     share_sums(np.zeros((1, 1, 1, 1), np.int64), 0, counts, 0, one, one + 1, 2)
     share_sums(np.zeros((2, 1, 1, 2), np.int64)[..., :1], 0, np.zeros((2, 1, 1, 2), np.int64), 0, one, one + 1, 2)
+    z2, z4, z1 = np.zeros((1, 1), np.int64), np.zeros((1, 1, 1, 1), np.int64), np.zeros(1, np.int64)
+    lab_block(z2, z2, z4, z2[None], z4, z4, 1, True, z2, z1, z1 > 0, np.zeros(2, np.int64), z1, z1)

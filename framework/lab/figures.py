@@ -513,6 +513,9 @@ class LabTally:
         self._round_rules = sum(1 for sh in self.shares if not sh.game_end)
         self._tables: list[Any] | None = None
         self._race_positions = {sh.id: sh.position for sh in self.shares if sh.race}
+        #: the rules sharing points among cards as arrays, and the slot tables, for
+        #: :meth:`_fold_kernel_block` (made at its first block)
+        self._block_shares: tuple | None = None
 
     @classmethod
     def for_game(cls, game: Any, cards: bool = True) -> LabTally:
@@ -635,6 +638,10 @@ class LabTally:
         G = len(games)
         if not G:
             return
+        if G >= _FOLD_ALONE:
+            fold = _compiled_fold()
+            if fold is not None and self._fold_kernel_block(fold, games):
+                return
         import numpy as np
 
         rounds, turns = games.moves.shape[1], games.moves.shape[2]
@@ -664,6 +671,110 @@ class LabTally:
         self._buffered += G
         if self._buffered >= _FOLD_EVERY or (G >= _FOLD_ALONE and _compiled_fold() is not None):
             self.flush()  # a block folded alone (compiled) is not copied into a larger one first
+
+    def _fold_kernel_block(self, fold: Any, games: Any) -> bool:
+        """Fold a block of kernel games into the sums at once by :func:`ruledraft.kernel.fold.lab_block`
+        (no dummy, nothing placed by effects or taken by races): the sums :meth:`_fold`
+        adds, without the block's rows copied into the buffer first. False, having
+        added nothing, where it cannot (the block is then buffered and folded as before)."""
+        import numpy as np
+
+        if self.num_seats != self.players:
+            return False
+        placements, raced = getattr(games, "placements", None), getattr(games, "raced", None)
+        if self.cards and placements is not None and bool((placements[:, :, 0] >= 0).any()):
+            return False
+        if self.cards and raced is not None and raced.size and bool(raced.any()):
+            return False
+        if self._block_shares is None:
+            shares = [sh for sh in self.shares if sh.weights] if self.cards else []
+            positions = np.array([sh.position for sh in shares], np.int64)
+            ends = np.array([sh.game_end for sh in shares], np.bool_)
+            first = np.cumsum([0] + [len(sh.weights) for sh in shares], dtype=np.int64)
+            cards = np.array([c for sh in shares for c, _ in sh.weights], np.int64)
+            weights = np.array([w for sh in shares for _, w in sh.weights], np.int64)
+            slots = np.ascontiguousarray(np.stack(self._slot_tables(np)), dtype=np.int64)
+            self._block_shares = (shares, slots, positions, ends, first, cards, weights)
+        shares, slots, positions, ends, first, cards, weights = self._block_shares
+        out = fold.lab_block(
+            games.totals,
+            games.winners,
+            games.round_points,
+            games.rule_points,
+            games.moves,
+            games.tables,
+            self.unit,
+            self.cards,
+            slots,
+            positions,
+            ends,
+            first,
+            cards,
+            weights,
+        )
+        scalars, hist, margins, wins, rule_sum, rule_sq, rule_game_sq = out[:7]
+        if not scalars[0]:
+            return False
+        self.flush()  # games buffered before come first
+        self.games += len(games)
+        low = int(scalars[1])
+        for s in range(self.num_seats):
+            seen = np.flatnonzero(hist[s])
+            _add_counts(self.scores[s], seen + low, hist[s, seen])
+        seen = np.flatnonzero(margins)
+        _add_counts(self.margins, seen, margins[seen])
+        self.top_tied += int(scalars[2])
+        self.shared_wins += int(scalars[3])
+        self.no_winner += int(scalars[4])
+        self.wins = _add_list(self.wins, wins)
+        self.rule_sum = _add_list(self.rule_sum, rule_sum.ravel())
+        self.rule_sq = _add_list(self.rule_sq, rule_sq.ravel())
+        self.rule_game_sq = _add_list(self.rule_game_sq, rule_game_sq)
+        if not self.cards:
+            return True
+        picks, pick_turns, taken, total, products, takers, taker_wins, seats, won, mm, ww, mw, none, some, sums = out[
+            7:
+        ]
+        self.picks = _add_list(self.picks, picks)
+        self.pick_turns = _add_list(self.pick_turns, pick_turns)
+        self.taken = _add_list(self.taken, taken.ravel())
+        self.card_total = _add_list(self.card_total, total.ravel())
+        self.card_products = _add_list(self.card_products, products.ravel())
+        self.seat_takers = _add_list(self.seat_takers, takers.ravel())
+        self.seat_taker_wins = _add_list(self.seat_taker_wins, taker_wins.ravel())
+        self._add_by_count(seats, won, mm, ww, mw)
+        for i, sh in enumerate(shares):
+            self._add_shared(np, sh, none[i], some[i], sums[i, : len(sh.weights)])
+        return True
+
+    def _add_by_count(self, seats: Any, won: Any, mm: Any, ww: Any, mw: Any) -> None:
+        """Add per card and copies (arrays of cards x copies) the seat-games, their wins
+        and their sums of m*m, w*w and m*w to the sums."""
+        top = seats.shape[1]
+        at = seats.ravel().nonzero()[0]  # the (card, copies) that happened, in order
+        keys = [divmod(k, top) for k in at.tolist()]
+        seats, won, mm, ww, mw = (x.ravel()[at].tolist() for x in (seats, won, mm, ww, mw))
+        by_count, by_count_wins, moments = self.by_count, self.by_count_wins, self.by_count_moments
+        for where, m, w in zip(keys, seats, won):
+            by_count[where] = by_count.get(where, 0) + m
+            if w:
+                by_count_wins[where] = by_count_wins.get(where, 0) + w
+        for where, a, b, c in zip(keys, mm, ww, mw):
+            old = moments.get(where, (0, 0, 0))
+            moments[where] = (old[0] + a, old[1] + b, old[2] + c)
+
+    def _add_shared(self, np: Any, sh: RuleShare, none: Any, some: Any, sums: Any) -> None:
+        """Add one rule's points scored with none of its cards, and its cards' shares
+        (``sums``: per card and denominator the numerators; a rule of one card: ``some``)."""
+        self.none_points[sh.position] += int(none)
+        if len(sh.weights) == 1:  # one card: it gets the points
+            key = (sh.position, sh.weights[0][0], 1)
+            self.shared[key] = self.shared.get(key, 0) + int(some)
+            return
+        rows, denominators = np.nonzero(sums)  # card by card, each by its denominators
+        for i, d, x in zip(rows.tolist(), denominators.tolist(), sums[rows, denominators].tolist()):
+            key = (sh.position, sh.weights[i][0], d)
+            self.shared[key] = self.shared.get(key, 0) + x
 
     def _note_events(self, games: _Games, events: Sequence[Any]) -> None:
         """The cards an effect placed on a player's table from its own choice (played
@@ -903,28 +1014,9 @@ class LabTally:
         self.card_products = _add_list(self.card_products, products.ravel())
         self.seat_takers = _add_list(self.seat_takers, takers.ravel())
         self.seat_taker_wins = _add_list(self.seat_taker_wins, taker_wins.ravel())
-        top = seats.shape[1]
-        seats, won, mm, ww, mw = (x.ravel().tolist() for x in (seats, won, mm, ww, mw))
-        present = [k for k, m in enumerate(seats) if m]
-        for k in present:
-            where = divmod(k, top)
-            self.by_count[where] = self.by_count.get(where, 0) + seats[k]
-            if won[k]:
-                self.by_count_wins[where] = self.by_count_wins.get(where, 0) + won[k]
-        for k in present:
-            where = divmod(k, top)
-            old = self.by_count_moments.get(where, (0, 0, 0))
-            self.by_count_moments[where] = (old[0] + mm[k], old[1] + ww[k], old[2] + mw[k])
+        self._add_by_count(seats, won, mm, ww, mw)
         for sh, none, some, sums in shared:
-            self.none_points[sh.position] += int(none)
-            if len(sh.weights) == 1:  # one card: it gets the points
-                key = (sh.position, sh.weights[0][0], 1)
-                self.shared[key] = self.shared.get(key, 0) + int(some)
-                continue
-            rows, denominators = np.nonzero(sums)  # card by card, each by its denominators
-            for i, d, x in zip(rows.tolist(), denominators.tolist(), sums[rows, denominators].tolist()):
-                key = (sh.position, sh.weights[i][0], d)
-                self.shared[key] = self.shared.get(key, 0) + x
+            self._add_shared(np, sh, none, some, sums)
         return True
 
     def _count_parts(self, np: Any, held: Any, wins: Any, per_game: _GameValues | None) -> None:

@@ -348,7 +348,9 @@ class GamesWork:
         #: same games; a process that cannot have it plays them on the reference engine)
         self.engine = engine
         if engine == "kernel":
-            self.inline_chunk = KERNEL_BLOCK  # a stop still waits for a few milliseconds at most
+            # a chunk checks for a stop before each block (a few milliseconds); without
+            # records, chunks of up to 20 blocks: each chunk's tally is made, read and merged
+            self.inline_chunk = KERNEL_BLOCK if records else 20 * KERNEL_BLOCK
         self.log = log
         self.players = players
         self.seed = seed
@@ -445,6 +447,7 @@ class GamesWork:
                         records.append(record_game(state, bots))
                     else:
                         records.append(_result(index + i, state, record_game(state, bots) if self.log else None))
+            del games  # its arrays freed before the next block's are made: the same memory again
             index += n
         tally.flush()
         return Chunk(start, index, tally, "".join(records) if kept == "lines" else tuple(records))
