@@ -1422,7 +1422,8 @@ class _LazyView(SeatView):
         seat = self._seat
         held = state.game.procedure.known_hands(state, seat)
         draw = getattr(random, "random", random)
-        return _detach(_world_of(state, seat, held, detach=False).resample_hidden(seat, draw), seat)
+        # the world is made here to be dealt again: dealt into itself
+        return _detach(_world_of(state, seat, held, detach=False).resample_hidden(seat, draw, copy=False), seat)
 
     def __reduce__(self) -> tuple[Any, ...]:
         _seal(self)

@@ -102,3 +102,21 @@ def test_greedy_plays_the_same_game_through_the_mover_as_on_full_views():
         moves += len(got)
     assert moves == 4 * 21
     assert not view_module._LIVE
+
+
+@pytest.mark.parametrize("source", SOURCES, ids=source_id)
+def test_resample_hidden_into_itself_deals_what_a_copy_gets(source):
+    """resample_hidden(copy=False) deals into the state itself the very cards a copy gets from the same draws (hands, deck, dummy piles, drawn cards, reserves, a re-drawn decision), all game long."""
+    checked = 0
+    for state in positions(source, 6, played_ruleset(source).min_players):
+        for seat in state.acting_seats():
+            copied = state.resample_hidden(seat, random.Random(seat).random)
+            target = state.clone()
+            dealt = target.resample_hidden(seat, random.Random(seat).random, copy=False)
+            assert dealt is target
+            got = [
+                (w.hands, w.deck[w.deck_pos :], w.dummy_piles, w.drawn, w.reserves, w.pending) for w in (dealt, copied)
+            ]
+            assert got[0] == got[1]
+            checked += 1
+    assert checked > 10
