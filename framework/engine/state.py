@@ -428,19 +428,21 @@ class State:
         """Cards kept until game end, as game-end scoring sees them."""
         return Tableau(self.kept_counts, self.kept_cards, min(self.round + 1, self.game.ruleset.rounds))
 
-    def resample_hidden(self, seat: int, random: RandomFn) -> State:
+    def resample_hidden(self, seat: int, random: RandomFn, *, copy: bool = True) -> State:
         """A copy in which everything ``seat`` cannot see is dealt again at random,
         consistently with what it has seen: the determinization step of
         information-set search. ``random`` is a function returning floats in [0, 1).
 
         Kept as they are: ``seat``'s hand, every table, and the cards of other hands
         that ``seat`` has already seen. Re-dealt: the unseen cards of other hands, the
-        dummy's face-down pile and the undealt deck, among themselves.
+        dummy's face-down pile and the undealt deck, among themselves. ``copy`` false:
+        dealt into this state itself, which is returned (the same cards in the same
+        places for the same draws), for a state made only to be dealt again.
         """
         # the keys random() draws in the cards' order (as ``key=lambda _: random()``), without
         # a Python call per card: next(it, card) on the iterator of random()'s values
         return self._redeal_hidden(
-            seat, lambda cards: sorted(cards, key=partial(next, iter(random, None))), sort_seen=False
+            seat, lambda cards: sorted(cards, key=partial(next, iter(random, None))), sort_seen=False, copy=copy
         )
 
     def canonical_hidden(self, seat: int) -> State:
@@ -450,10 +452,13 @@ class State:
         on what the seat knows."""
         return self._redeal_hidden(seat, sorted, sort_seen=True)
 
-    def _redeal_hidden(self, seat: int, arrange: Callable[[list[int]], list[int]], *, sort_seen: bool) -> State:
+    def _redeal_hidden(
+        self, seat: int, arrange: Callable[[list[int]], list[int]], *, sort_seen: bool, copy: bool = True
+    ) -> State:
         """The copy both of the above make: the cards ``seat`` cannot see, pooled, put in
-        the order ``arrange`` gives and dealt back into the places they came from."""
-        new = self.clone()
+        the order ``arrange`` gives and dealt back into the places they came from (``copy``
+        false: into this state; every part is read before it is dealt into)."""
+        new = self.clone() if copy else self
         known = self.game.procedure.known_hands(self, seat)
         pool: list[int] = []
         keep: dict[int, list[int]] = {}

@@ -61,7 +61,18 @@ from ruledraft.language.decision import Decision
 from ruledraft.language.ruleset import CompiledRuleset
 from ruledraft.tableau import Tableau
 
-__all__ = ["RoundSeen", "SeatView", "Views", "act_on_view", "as_view", "seat_view", "twin_game"]
+__all__ = [
+    "RoundSeen",
+    "SeatView",
+    "Views",
+    "act_on_view",
+    "as_view",
+    "read_kept",
+    "read_tables",
+    "seat_view",
+    "trusted_mover",
+    "twin_game",
+]
 
 #: the seed of every world a view makes: the real one would give the deal away
 WORLD_SEED = 0
@@ -1151,6 +1162,23 @@ def act_on_view(act: Callable[[SeatView, int], Any], state: State, seat: int) ->
     view finds it here, by its id, only while the bot acts), and a view kept past the
     move, or asked for what it does not read quickly (a world, the history, ...),
     becomes the view :func:`seat_view` makes first. The action, and whether it is legal."""
+    refused: list[Any] = []
+
+    def refuse(_seat: int, action: Any) -> Any:
+        refused.append(action)
+        return action
+
+    action = trusted_mover(act, state, refuse)(seat)
+    return action, not refused
+
+
+def trusted_mover(
+    act: Callable[[SeatView, int], Any], state: State, refuse: Callable[[int, Any], Any]
+) -> Callable[[int], Any]:
+    """:func:`act_on_view` for one bot over one game, as a function of the seat (the
+    loop that asks the bots calls it turn after turn): ``act(view, seat)`` on the quick
+    view of ``seat`` and ``state`` as it is then; its action if legal, else what
+    ``refuse(seat, action)`` returns (or raises). The twin game is found once."""
     global _LAST_TWIN
     game = state.game
     last = _LAST_TWIN  # one read: another thread may replace it
@@ -1159,31 +1187,64 @@ def act_on_view(act: Callable[[SeatView, int], Any], state: State, seat: int) ->
     else:
         twin = twin_game(game)
         _LAST_TWIN = (game, twin)
-    legal = tuple(state.legal_actions(seat))  # every bot asks for them
-    view = object.__new__(_LazyView)
-    _SET_SEAT(view, seat)
-    _SET_WORLD(view, twin)  # until it is made whole: the game, all it holds
-    _SET_LEGAL(view, legal)  # (its known hands are set when it is made whole)
-    key = id(view)
-    _LIVE[key] = state
-    try:
-        action = act(view, seat)
-    finally:
-        if getrefcount(view) > _ALONE and type(view) is _LazyView:
-            _seal(view)  # kept: it must answer as now once the game moves on
-        del _LIVE[key]
-    return action, type(action) is int and action in legal
+    legal_actions = state.legal_actions
+    live = _LIVE
+    make = object.__new__
+    lazy = _LazyView
+    set_seat, set_world, set_legal = _SET_SEAT, _SET_WORLD, _SET_LEGAL
+
+    def move(seat: int) -> Any:
+        legal = tuple(legal_actions(seat))  # every bot asks for them
+        view = make(lazy)
+        set_seat(view, seat)
+        set_world(view, twin)  # until it is made whole: the game, all it holds
+        set_legal(view, legal)  # (its known hands are set when it is made whole)
+        key = id(view)
+        live[key] = state
+        try:
+            action = act(view, seat)
+        finally:
+            if getrefcount(view) > _ALONE and type(view) is lazy:
+                _seal(view)  # kept: it must answer as now once the game moves on
+            del live[key]
+        if type(action) is int and action in legal:
+            return action
+        return refuse(seat, action)
+
+    return move
+
+
+def read_tables(view: SeatView) -> Tableau:
+    """``view.tableau()`` for code of ours that only reads the tables, within the move
+    (the built-in bots of :func:`trusted_mover`): on a built-in bot's quick view, the
+    tables of the state it reads, not copied (the bot neither changes nor keeps them:
+    the greedy bot reads them as it did the state's before views, and copies what it
+    changes); on any other view, its copy. The tables are what every seat sees."""
+    if type(view) is _LazyView:
+        w = _LIVE[id(view)]
+        turned = w.turned() if w.book is not None and w.book.under else None
+        return Tableau(w.counts, w.played, w.round + 1, turned)
+    return view.tableau()
+
+
+def read_kept(view: SeatView) -> Tableau:
+    """``view.kept_tableau()`` as :func:`read_tables` reads the tables: on a built-in
+    bot's quick view, the kept cards of the state, not copied."""
+    if type(view) is _LazyView:
+        w = _LIVE[id(view)]
+        return Tableau(w.kept_counts, w.kept_cards, min(w.round + 1, w.game.ruleset.rounds))
+    return view.kept_tableau()
 
 
 def _alone() -> int:
-    """What ``getrefcount`` says of a view held by nothing but :func:`act_on_view`'s name for it."""
+    """What ``getrefcount`` says of a view held by nothing but :func:`trusted_mover`'s name for it."""
     view = object.__new__(_LazyView)
     return getrefcount(view)
 
 
-#: the game of the last view :func:`act_on_view` made, and its twin
+#: the game of the last view :func:`trusted_mover` made, and its twin
 _LAST_TWIN: tuple[Any, Game | None] = (None, None)
-#: how :func:`act_on_view` sets a view's slots (quicker than :data:`_SET` by name)
+#: how :func:`trusted_mover` sets a view's slots (quicker than :data:`_SET` by name)
 _SET_SEAT = vars(SeatView)["_seat"].__set__
 _SET_WORLD = vars(SeatView)["_world"].__set__
 _SET_LEGAL = vars(SeatView)["_legal"].__set__
@@ -1361,7 +1422,8 @@ class _LazyView(SeatView):
         seat = self._seat
         held = state.game.procedure.known_hands(state, seat)
         draw = getattr(random, "random", random)
-        return _detach(_world_of(state, seat, held, detach=False).resample_hidden(seat, draw), seat)
+        # the world is made here to be dealt again: dealt into itself
+        return _detach(_world_of(state, seat, held, detach=False).resample_hidden(seat, draw, copy=False), seat)
 
     def __reduce__(self) -> tuple[Any, ...]:
         _seal(self)
@@ -1392,5 +1454,5 @@ for _name, _member in list(vars(SeatView).items()):
         continue
     setattr(_LazyView, _name, _sealing(_name, _member))
 
-#: what ``getrefcount`` says of a view nothing keeps (:func:`act_on_view`)
+#: what ``getrefcount`` says of a view nothing keeps (:func:`trusted_mover`)
 _ALONE = _alone()

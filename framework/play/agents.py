@@ -27,7 +27,7 @@ from typing import Any, Protocol
 from ruledraft.engine.encoding import encoder_for
 from ruledraft.engine.records import Observation
 from ruledraft.engine.state import State
-from ruledraft.engine.view import SeatView, act_on_view, as_view
+from ruledraft.engine.view import SeatView, act_on_view, as_view, read_tables, trusted_mover
 from ruledraft.play.bot_specs import (
     BotFailure,
     BotKind,
@@ -190,15 +190,11 @@ def seat_mover(agent: Agent, name: str, state: State, seed: int, *, foreign: boo
     """``checked_act`` on ``state`` for one agent, as a function of the seat, for the
     loop that asks the bots of one game turn after turn."""
     if type(agent) in _READS_ONLY:
-        act = agent.act
 
-        def quick(seat: int) -> int:
-            action, legal = act_on_view(act, state, seat)
-            if not legal:
-                raise BotFailure(f"bot '{name}' at seat {seat} chose {action!r}, not a legal action (game seed {seed})")
-            return action
+        def refuse(seat: int, action: Any) -> int:
+            raise BotFailure(f"bot '{name}' at seat {seat} chose {action!r}, not a legal action (game seed {seed})")
 
-        return quick
+        return trusted_mover(agent.act, state, refuse)
     return lambda seat: checked_act(agent, name, state, seat, seed, foreign=foreign)
 
 
@@ -267,9 +263,11 @@ class GreedyAgent:
         K = game.num_card_types
         kept = game.kept
         score_kept = bool(game.ruleset.game_rules)
-        # the tables read once for every move (a view's answers are copies)
-        round_t = state.tableau()
-        this_round = Baseline(round_t, seat)
+        reading = game.round_rules_reading
+        # the tables read once for every move, and only read (read_tables: not copied
+        # on a built-in bot's quick view; what a move changes is copied)
+        round_t = read_tables(state)
+        gain_now = Baseline(round_t, seat).gain
         kept_t: list[Any] = []  # the cards kept to game end, read when first needed
         to_game_end = None
         best: list[int] = []
@@ -277,11 +275,11 @@ class GreedyAgent:
         for action in legal:
             if action < K:
                 # the common case: one card, for this seat only
-                gain = this_round.gain(game.round_rules_reading[action], action)
+                gain = gain_now(reading[action], action)
                 if kept[action] and score_kept:
                     if to_game_end is None:
                         if not kept_t:
-                            kept_t.append(kept_now(state))
+                            kept_t.append(kept_now(state, round_t.cards))
                         to_game_end = Baseline(kept_t[0], seat)
                     gain += to_game_end.gain(game.game_rules_reading[action], action)
             else:
@@ -300,7 +298,7 @@ class GreedyAgent:
         ruleset = game.ruleset
         cards, dummy_card = game.decode_action(action)
         dummy_seat = game.num_players if ruleset.dummy else None
-        returned = returned_card(state, seat, cards)
+        returned = returned_card(state, seat, cards, round_t.counts[seat])
         changed = set(cards)
         if returned is not None:
             changed.add(returned)
@@ -319,7 +317,7 @@ class GreedyAgent:
         kept_dummy = dummy_card is not None and kept[dummy_card]
         if (kept_cards or kept_dummy) and ruleset.game_rules:
             if not kept_t:
-                kept_t.append(kept_now(state))
+                kept_t.append(kept_now(state, round_t.cards))
             kept_now_t = kept_t[0]
             hyp_k = with_cards(kept_now_t, seat, kept_cards, None) if kept_cards else kept_now_t
             if kept_dummy and dummy_card is not None and dummy_seat is not None:

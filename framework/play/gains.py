@@ -11,6 +11,7 @@ from __future__ import annotations
 import random
 from collections.abc import Iterator, Sequence
 
+from ruledraft.engine.view import SeatView, read_kept
 from ruledraft.tableau import Tableau
 
 __all__ = ["Baseline", "kept_now", "returned_card", "sampled_gains", "with_cards"]
@@ -31,6 +32,8 @@ class Baseline:
 
     def gain(self, rules, card: int) -> int:
         """Points ``rules`` would give ``seat`` with ``card`` added, minus what they give now."""
+        if not rules:  # no rule reads the card (chopsticks this round, pudding)
+            return 0
         row2 = self.row[:]
         row2[card] += 1
         seq2 = self.seq + [card]
@@ -60,9 +63,10 @@ class Baseline:
         return gain
 
 
-def returned_card(state, seat: int, cards: Sequence[int]) -> int | None:
-    """The special-action card that leaves the table when ``cards`` are taken together."""
-    action = state.game.special_action_for(state.counts[seat], len(cards))
+def returned_card(state, seat: int, cards: Sequence[int], row: Sequence[int] | None = None) -> int | None:
+    """The special-action card that leaves the table when ``cards`` are taken together
+    (``row``: the seat's counts on its table, when the caller has read them already)."""
+    action = state.game.special_action_for(state.counts[seat] if row is None else row, len(cards))
     return action.card if action is not None else None
 
 
@@ -77,13 +81,15 @@ def with_cards(t: Tableau, seat: int, cards: Sequence[int], removed: int | None)
     return t.with_seat(seat, counts, seq)
 
 
-def kept_now(state) -> Tableau:
+def kept_now(state, played: Sequence[Sequence[int]] | None = None) -> Tableau:
     """Cards that will be kept to game end, counting those already played this round
-    (``state``: a state, or a seat's view)."""
+    (``state``: a state, or a seat's view; ``played``: this round's tables, when the
+    caller has read them already). Its own lists."""
     kept = state.game.kept
-    counts = [list(row) for row in state.kept_counts]
-    cards = [list(seq) for seq in state.kept_cards]
-    for s, seq in enumerate(state.played):
+    t = read_kept(state) if isinstance(state, SeatView) else state.kept_tableau()
+    counts = [row[:] for row in t.counts]
+    cards = [seq[:] for seq in t.cards]
+    for s, seq in enumerate(state.played if played is None else played):
         for c in seq:
             if kept[c]:
                 counts[s][c] += 1

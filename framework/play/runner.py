@@ -136,8 +136,13 @@ def play_game(
         foreign = [is_foreign(spec) for spec in specs]
     apply = game.procedure.apply  # what State.apply_actions calls, minus checks that hold here
     moves = [_mover(state, a, r, name, alien, seed) for a, r, name, alien in zip(agents, randoms, bots, foreign)]
+    seats = list(enumerate(moves))  # the picks: every player acts (state.acting_seats())
     while not state.finished:
-        apply(state, [moves[s](s) for s in state.acting_seats()])
+        pending = state.pending
+        if pending is None:
+            apply(state, [move(s) for s, move in seats])
+        else:  # a card effect's decision: only its seat acts
+            apply(state, [moves[pending.seat](pending.seat)])
     return state
 
 
