@@ -12,6 +12,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from ruledraft.engine.view import WORLD_SEED
 from ruledraft.language.effect import EffectKernelWriter, EffectPart
 from ruledraft.language.ruleset import CompiledRuleset
 
@@ -103,6 +104,7 @@ def effects_source(ruleset: CompiledRuleset, w: EffectKernelWriter, hand_size: i
         f"FX_BLIND = {any(p.decisions > 0 and not p.lookahead for p in parts)}",
         f"MAXD = {max(1, per_turn_decisions * turns)}  # decisions a game can hold",
         f"MAXP = {max(1, per_turn_placements * turns)}  # placements by effects a game can hold",
+        f"WORLD_SEED = {WORLD_SEED}  # the seed of the world a bot's look re-deals (engine.view)",
     ]
     if not effects:
         return constants, [(HERE / "no_effects.tmpl").read_text(encoding="utf-8")]

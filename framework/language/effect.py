@@ -168,8 +168,8 @@ class EffectKernelWriter(Protocol):
     card ``c``, ``fx.placed[s, :fx.npl[s]]`` what it placed this turn, ``fx.opts`` the
     options of a decision), changed only through the helpers of ``effects.tmpl``
     (``fx_place``, ``fx_remove_newest``, ``fx_take_from_hand``, ``fx_into_hand``,
-    ``fx_discard``, ``fx_note_placed``, ``fx_hand_options``, ``fx_follow``, ``fx_draw``,
-    ``fx_return_shown``), which keep every card
+    ``fx_into_hand_known``, ``fx_discard``, ``fx_note_placed``, ``fx_hand_options``,
+    ``fx_follow``, ``fx_draw``, ``fx_return_shown``), which keep every card
     countable as the reference engine's state does. ``N`` is the number of seats.
     """
 
@@ -213,8 +213,10 @@ class EffectPart:
       placed by an effect (``fx_note_placed``);
     * ``lookahead``: the kernel's greedy and value bots may judge its decisions as the
       reference's do (a one-step look in a re-dealt world, ``kernel/effects.tmpl``
-      ``_look_choose``): its decisions show no cards only their seat sees, and it puts no
-      card known to every seat into a hand. Otherwise those bots are refused the ruleset.
+      ``_look_choose``): what its decisions show only their seat comes through ``fx_draw``,
+      and a card known to every seat goes into a hand through ``fx_into_hand_known``, so
+      the look re-deals what the seat cannot see as ``SeatView.sample_world`` does.
+      Otherwise those bots are refused the ruleset.
     """
 
     start: str | None = None

@@ -5,6 +5,7 @@ what its effect's step does on hand-made tables."""
 from __future__ import annotations
 
 import json
+import random
 from typing import Any, ClassVar
 
 import attrs
@@ -15,7 +16,8 @@ pytest.importorskip("numba")
 
 from kernel_checks import simulate_on_both_engines  # noqa: E402
 
-from ruledraft.engine.state import Game  # noqa: E402
+from ruledraft.engine.state import Game, State, derive_seed  # noqa: E402
+from ruledraft.engine.view import SeatView  # noqa: E402
 from ruledraft.kernel import Kernel, Unsupported, _source, compile_kernel, source_refusal  # noqa: E402
 from ruledraft.language.effect import EffectKernelWriter, EffectPart  # noqa: E402
 from ruledraft.language.effects.second_pick import SecondPick  # noqa: E402
@@ -25,15 +27,12 @@ from ruledraft.play.game_log import record_game, replay_game  # noqa: E402
 from ruledraft.play.runner import game_seed, kernel_state, play_game  # noqa: E402
 
 #: the menus the effects with kernel parts bring onto the kernel: miso soup (collision);
-#: Party chopsticks (second_pick); with spoons (ask_for) or menus (draw_and_choose), for
-#: the random and first bots
+#: Party chopsticks (second_pick); spoons (ask_for); menus (draw_and_choose)
 MENUS = ("sushi-go-party-my-first-meal", "sushi-go-party-sushi-go")
 SPOON_MENUS = ("sushi-go-party-big-banquet", "sushi-go-party-cutthroat-combo", "sushi-go-party-party-sampler")
 
 
-def _lineups(players: int, spoon: bool = False) -> list[list[str]]:
-    if spoon:
-        return [["random"] * players, ["first"] * players, (["random", "first", "random"] * players)[:players]]
+def _lineups(players: int) -> list[list[str]]:
     mixed = (["greedy", "random", "value", "first"] * players)[:players]
     return [[b] * players for b in ("random", "first", "value", "greedy")] + [mixed]
 
@@ -46,8 +45,9 @@ def _reference_decisions(state: Any) -> list[tuple[int, int, int, int]]:
 @pytest.mark.parametrize("end", ["min", "max"])
 def test_menus_with_effects_play_the_reference_games(menu, end):
     """At its fewest and most players, each line-up of built-in bots (each alone, and
-    mixed; random and first where spoons ask) plays on the kernel the reference's games:
-    the same picks, decisions, points, winners and game logs, and each log replays clean."""
+    mixed) plays on the kernel the reference's games: the same picks, decisions (greedy's
+    and value's looks at spoons and menus included), points, winners and game logs, and
+    each log replays clean."""
     ruleset = load_ruleset(menu)
     players = ruleset.min_players if end == "min" else ruleset.max_players
     kernel = compile_kernel(ruleset, players)
@@ -55,10 +55,7 @@ def test_menus_with_effects_play_the_reference_games(menu, end):
     game = Game(ruleset, players)
     values = default_card_values(game)
     decided = 0
-    spoon = menu in SPOON_MENUS
-    if spoon:  # a spoon's or a menu's decisions are not ones the kernel's greedy and value judge yet
-        assert "greedy" in (kernel.refuses(["greedy"] * players) or "")
-    for bots in _lineups(players, spoon):
+    for bots in _lineups(players):
         assert kernel.refuses(bots) is None
         seeds = [game_seed(31, i) for i in range(12)]
         games = kernel.play(seeds, bots, values)
@@ -143,6 +140,9 @@ def _plain_module(ruleset: Any) -> dict[str, Any]:
     source = made[0].replace("from numba import njit", "njit = lambda *a, **k: (lambda f: f)")
     namespace: dict[str, Any] = {"__name__": "plain_kernel"}
     exec(compile(source, "<plain kernel>", "exec"), namespace)  # noqa: S102 - our own generated code
+    # seeds derived in Python's integers (a compiled call would take one above 2**63 for an int64)
+    namespace["derive_seed1"] = lambda seed, a: np.uint64(derive_seed(int(seed), int(a)))
+    namespace["derive_seed2"] = lambda seed, a, b: np.uint64(derive_seed(int(seed), int(a), int(b)))
     return namespace
 
 
@@ -287,3 +287,150 @@ def test_ask_for_asks_around_the_table_and_the_giver_chooses_as_the_engine_does(
     fx.ctr[m["OWNER_AT"]] = 0
     m["_fx_decide"](fx, e, 0, ids("egg_nigiri"))
     assert fx.seq[0, : fx.lens[0]].tolist() == [tempura] and fx.dis[: fx.ctr[m["D_N"]]].tolist() == [spoon]
+
+
+# ---------------------------------------------------------------- greedy's and value's look at spoons and menus
+
+
+def test_a_spoon_given_stays_known_in_the_givers_hand_until_it_leaves_as_the_engine_keeps_it():
+    """The spoon a giver gets is known to be in its hand (the engine's known_in_hand) and
+    passes with that hand; at a pass after it has left the hand it is no longer known."""
+    ruleset = load_ruleset("sushi-go-party-big-banquet")
+    ids = ruleset.catalogue.index_of
+    spoon, tempura, eel, dumpling = ids("spoon_4"), ids("tempura"), ids("eel"), ids("dumpling")
+    m = _plain_module(ruleset)
+    e = next(i for i, x in enumerate(ruleset.effects) if x.card == spoon)
+    hands = [[tempura, eel], [dumpling, eel], [tempura, tempura]]
+    ref = _engine_state(ruleset, [h + [c] for h, c in zip(hands, (tempura, eel, dumpling))], [[spoon], [], []])
+    ref.apply_actions([tempura, eel, dumpling])
+    ref.apply_actions([dumpling])  # asked for dumpling: seat 1 gives it and gets the spoon
+    assert ref.book is not None and ref.pending is None
+    fx, _ = _plain_fx(m, hands, [[spoon, tempura], [eel], [dumpling]])
+    fx.ctr[m["OWNER_AT"]] = 0
+    m["_fx_decide"](fx, e, 0, dumpling)
+    assert fx.hand[1, : fx.hl[1]].tolist() == [eel, spoon]
+    known = [[c for c in range(m["K"]) for _ in range(fx.kn[h, c])] for h in range(3)]
+    assert known == [[], [spoon], []]
+    m["_fx_known_pass"](fx)
+    assert fx.kn[1, spoon] == 1  # still in the hand
+    # the hands passed left in the engine: the known spoon went with seat 1's hand to seat 2
+    assert ref.book.known_in_hand == [[], [], [spoon]] and spoon in ref.hands[2]
+    m["fx_take_from_hand"](fx, 1, spoon)
+    m["_fx_known_pass"](fx)
+    assert fx.kn.sum() == 0
+    ref.book.known_in_hand = [[], [spoon], []]
+    ref.book.pass_known([[eel], [eel], [tempura]], 1)
+    assert ref.book.known_in_hand == [[], [], []]
+
+
+def _pending(ruleset_id: str, players: int, kind: str, found: int, known: bool) -> list[State]:
+    """Copies of states of random reference games waiting for a decision of ``kind`` with
+    more than one option, ``found`` of them (at most one a turn); ``known``: only where a
+    hand the deciding seat has not held holds a card known to every seat (a spoon given)."""
+    game = Game(load_ruleset(ruleset_id), players)
+    out: list[State] = []
+    seed = 0
+    while len(out) < found:
+        seed += 1
+        state = game.new_initial_state(seed)
+        rngs = [random.Random(seed * 10 + s).random for s in range(players)]
+        last = (-1, -1)
+        while not state.finished and len(out) < found:
+            p = state.pending
+            if p is not None and p.effect == kind and len(p.options) > 1 and (state.round, state.turn) != last:
+                held = game.procedure.known_hands(state, p.seat)
+                hidden_known = any(k for o, k in enumerate(state.book.known_in_hand) if o != p.seat and o not in held)
+                if hidden_known or not known:
+                    out.append(state.clone())
+                last = (state.round, state.turn)
+            state.apply_actions([state.sample_action(s, rngs[s]) for s in state.acting_seats()])
+    return out
+
+
+def _fx_of_state(m: dict[str, Any], state: State):
+    """The plain kernel's table of a reference state waiting for a decision: hands,
+    tables, the undealt deck, the cards shown, the cards known in hands; (fx, look)."""
+    N, K = state.game.num_players, m["K"]
+    fx, _ = _plain_fx(m, state.hands, state.played)
+    deck = fx.deck
+    deck[: len(state.deck)] = state.deck
+    p = state.pending
+    assert p is not None and state.book is not None
+    ctr = fx.ctr
+    ctr[m["R_AT"]], ctr[m["T_AT"]], ctr[m["OWNER_AT"]] = state.round, state.turn, p.owner
+    ctr[m["POS_AT"]], ctr[m["DLEN_AT"]], ctr[m["SHOWN_N"]] = state.deck_pos, len(state.deck), len(p.shown)
+    fx.shown[: len(p.shown)] = p.shown
+    fx.gs[0] = state.seed
+    for seat, cards in enumerate(state.book.known_in_hand):
+        for c in cards:
+            fx.kn[seat, c] += 1
+    kept = (np.zeros((N, K), np.int64), np.zeros((N, 40), np.int64), np.zeros(N, np.int64))
+    lk = m["_look_new"](fx, deck, np.zeros(1, np.int64), *kept, np.array([state.totals()], np.int64))
+    return fx, lk
+
+
+def _look_world(m: dict[str, Any], state: State, seed: int):
+    """The plain kernel's look at ``state``'s decision, its world dealt (``_look_pool``,
+    one key a card from the stream of ``seed``, ``_look_deal``) into a fresh copy; a
+    function making that copy again."""
+    fx, lk = _fx_of_state(m, state)
+    s, t, pos, dlen = state.pending.seat, state.turn, state.deck_pos, len(state.deck)
+    streams = np.zeros((1, 625), np.uint32)
+    m["mt_seed_many"](streams, np.array([seed], np.uint64))
+    npool = m["_look_pool"](fx, lk, s, t, pos, dlen)
+    for i in range(npool):
+        lk.keys[i] = m["random_at"](streams, 0)
+    order = m["_stable_order"](lk.keys, npool)
+
+    def dealt():
+        m["_look_copy"](fx, lk.fy)
+        m["_look_deal"](fx, lk, lk.fy, s, t, order, pos, dlen)
+        return lk.fy
+
+    return dealt
+
+
+def _hands(fy) -> list[list[int]]:
+    return [sorted(fy.hand[fy.slot[s], : fy.hl[fy.slot[s]]].tolist()) for s in range(len(fy.lens))]
+
+
+@pytest.mark.parametrize(
+    ("ruleset_id", "players", "kind", "known"),
+    [
+        ("sushi-go-party-party-sampler", 4, "draw_and_choose", False),
+        ("sushi-go-party-big-banquet", 4, "ask_for", False),
+        ("sushi-go-party-big-banquet", 5, "ask_for", True),
+        ("sushi-go-party-big-banquet", 5, "second_pick", True),
+    ],
+)
+def test_the_look_re_deals_what_the_seat_cannot_see_as_sample_world_does(ruleset_id, players, kind, known):
+    """At menus', spoons' and chopsticks' decisions of reference games, the kernel's look
+    deals the hidden hands (keeping a spoon known to be in one) and the undealt deck as
+    SeatView.sample_world deals them from the same stream; each option then changes that
+    world as the engine's step changes its world: the cards a menu shuffles back by the
+    world's seed, a spoon's giver and its choice found in the re-dealt hands."""
+    ruleset = load_ruleset(ruleset_id)
+    m = _plain_module(ruleset)
+    for n, state in enumerate(_pending(ruleset_id, players, kind, 12, known)):
+        p = state.pending
+        assert p is not None and state.book is not None
+        seed = 1000 + n
+        dealt = _look_world(m, state, seed)
+        world = SeatView(state, p.seat).sample_world(random.Random(seed).random)
+        fy = dealt()
+        assert _hands(fy) == [sorted(h) for h in world.hands]
+        assert fy.deck[state.deck_pos : len(state.deck)].tolist() == world.deck[world.deck_pos :]
+        e = next(i for i, x in enumerate(ruleset.effects) if x.card == p.card)
+        for a in p.options:
+            fy = dealt()
+            after = world.clone()
+            follow = ruleset.effects[e].decide(after, after.pending, a)
+            m["_fx_decide"](fy, e, p.seat, a)
+            assert [fy.seq[s, : fy.lens[s]].tolist() for s in range(players)] == after.played, (n, a)
+            assert _hands(fy) == [sorted(h) for h in after.hands], (n, a)
+            deck = fy.deck[fy.ctr[m["POS_AT"]] : fy.ctr[m["DLEN_AT"]]].tolist()
+            assert deck == after.deck[after.deck_pos :], (n, a)
+            asked = fy.ctr[m["F_N"]]
+            assert (follow is None) == (asked == 0)
+            if follow is not None:
+                assert (fy.ctr[m["F_SEAT"]], fy.opts[:asked].tolist()) == (follow.seat, list(follow.options))

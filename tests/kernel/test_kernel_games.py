@@ -36,6 +36,10 @@ MUST_PLAY = {
     "examples/lantern-festival.yaml",  # disjoint sets, neighbours, a boost, a modifier with same
     "examples/meadow-keepers.yaml",
     "sushi-go-two-player-dummy",  # the dummy procedure
+    # card effects whose decisions greedy and value judge by a look in a re-dealt world
+    "sushi-go-party-big-banquet",  # spoons (a card given known to every seat) and chopsticks
+    "sushi-go-party-cutthroat-combo",  # spoons and miso soup
+    "sushi-go-party-party-sampler",  # menus (cards drawn only their seat sees)
 }
 
 

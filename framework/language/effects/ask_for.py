@@ -145,7 +145,9 @@ class AskFor(EffectBase):
     def kernel(self, w: EffectKernelWriter) -> EffectPart:
         """:meth:`start`, :meth:`decide` and :meth:`give` in the kernel. The options are the
         same every time (a constant); a family named matches the cards of its tag
-        (``match``: per family, one row of 0/1 per card type)."""
+        (``match``: per family, one row of 0/1 per card type). The spoon goes into the
+        giver's hand known to every seat (``fx_into_hand_known``): greedy and value judge
+        both decisions in the world they would re-deal (``lookahead``)."""
         card, step, K, done = self.card, self.step, w.card_types, w.done_action
         families = w.families
         options = w.array(sorted(self.cards + tuple(K + families.index(f) for f, _ in self.families)) + [done])
@@ -154,7 +156,7 @@ class AskFor(EffectBase):
         give = f"""fx_note_placed(fx, owner, c)
 fx_take_from_hand(fx, giver, c)
 fx_remove_newest(fx, owner, {card})
-fx_into_hand(fx, giver, {card})
+fx_into_hand_known(fx, giver, {card})
 fx_place(fx, owner, c)
 """
         return EffectPart(
@@ -199,6 +201,7 @@ fx_discard(fx, {card})
 """,
             decisions=2 * w.copies(card),
             placements=w.copies(card),
+            lookahead=True,
         )
 
     def event_line(self, what: Sequence[Any], say: Speech) -> str | None:

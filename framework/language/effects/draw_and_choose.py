@@ -91,8 +91,8 @@ class DrawAndChoose(EffectBase):
     def kernel(self, w: EffectKernelWriter) -> EffectPart:
         """:meth:`start` and :meth:`decide` in the kernel: the cards drawn (``fx_draw``),
         the ones allowed offered, the rest shuffled back as the engine's own stream
-        shuffles them (``fx_return_shown``). Its decisions show cards only the seat sees:
-        no look-ahead for greedy and value."""
+        shuffles them (``fx_return_shown``). The cards drawn are the seat's own sight:
+        greedy and value judge its decision in their re-dealt world (``lookahead``)."""
         card, K = self.card, w.card_types
         excluded = w.array([1 if c in self.excluded else 0 for c in range(K)])
         discard = (
@@ -121,6 +121,7 @@ fx_return_shown(fx, s, a)
 """,
             decisions=w.copies(card),
             placements=w.copies(card),
+            lookahead=True,
         )
 
     def redrawn(self, shown: Sequence[int]) -> tuple[int, ...]:
