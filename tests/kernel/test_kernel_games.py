@@ -1,8 +1,7 @@
-"""The kernel plays the reference engine's games: same seed, same deal, same moves, same points."""
+"""The kernel plays the reference engine's games: same seed, same deal, same moves, same points
+(Sushi Go! and its variants here; the other rule files in test_kernel_games_*.py)."""
 
 from __future__ import annotations
-
-from pathlib import Path
 
 import attrs
 import pytest
@@ -10,86 +9,39 @@ import pytest
 pytest.importorskip("numba")
 
 from kernel_checks import assert_same_games  # noqa: E402
+from kernel_games import MUST_PLAY, PARTS, RULE_FILES, check_mixed_games, check_random_games, kernel, part  # noqa: E402
 from paths import DATA  # noqa: E402
-from strategies import BUNDLED_RULESETS  # noqa: E402
 
 from ruledraft.engine.state import Game  # noqa: E402
-from ruledraft.kernel import Kernel, Unsupported, compile_kernel  # noqa: E402
+from ruledraft.kernel import Unsupported, compile_kernel  # noqa: E402
 from ruledraft.language.loading import load_ruleset  # noqa: E402
 from ruledraft.language.rule import RuleBase  # noqa: E402
 from ruledraft.play.runner import game_seed, play_game  # noqa: E402
 
-ROOT = Path(__file__).resolve().parent.parent.parent
-#: the example rule files that are games (the tutorial's broken files are not)
-EXAMPLES = tuple(str(p.relative_to(ROOT)) for p in sorted((ROOT / "examples").glob("*.yaml")) if "broken" not in p.name)
 
-#: the rule files the kernel must play (the others may be refused, with a reason)
-MUST_PLAY = {
-    "sushi-go",
-    "sushi-go-pass-both-ways",
-    "sushi-go-soy-sauce",
-    "sushi-go-party-starter",  # cards added to the deck before rounds
-    "examples/midnight-apothecary.yaml",  # reshuffled between rounds
-    "examples/sushi-go-switchback.yaml",  # a pass direction per turn
-    "examples/sushi-go-party-soy-sauce.yaml",
-    "examples/my-party-menu.yaml",
-    "examples/lantern-festival.yaml",  # disjoint sets, neighbours, a boost, a modifier with same
-    "examples/meadow-keepers.yaml",
-    "sushi-go-two-player-dummy",  # the dummy procedure
-    # card effects whose decisions greedy and value judge by a look in a re-dealt world
-    "sushi-go-party-big-banquet",  # spoons (a card given known to every seat) and chopsticks
-    "sushi-go-party-cutthroat-combo",  # spoons and miso soup
-    "sushi-go-party-party-sampler",  # menus (cards drawn only their seat sees)
-}
-
-
-def _load(ruleset_id: str):
-    """A bundled ruleset by id, or an example by its path from the repository's root."""
-    return load_ruleset(str(ROOT / ruleset_id) if ruleset_id.startswith("examples/") else ruleset_id)
-
-
-def _kernel(ruleset_id: str, players: int) -> Kernel:
-    kernel = compile_kernel(_load(ruleset_id), players)
-    assert isinstance(kernel, Kernel), kernel
-    return kernel
-
-
-def _assert_same_games(kernel: Kernel, bots: list[str], seeds: list[int]) -> None:
-    assert_same_games(kernel, bots, seeds)
-
-
-@pytest.mark.parametrize("ruleset_id", BUNDLED_RULESETS + EXAMPLES)
 @pytest.mark.parametrize("end", ["min", "max"])
+@pytest.mark.parametrize("ruleset_id", part("sushi-go"))
 def test_random_games_equal_the_reference(ruleset_id, end):
-    """Every bundled ruleset and example at its smallest and largest player counts: the
-    kernel plays 300 seeds of random bots exactly as the reference engine does, or
-    refuses with a reason."""
-    ruleset = _load(ruleset_id)
-    players = ruleset.min_players if end == "min" else ruleset.max_players
-    made = compile_kernel(ruleset, players)
-    if isinstance(made, Unsupported):
-        assert ruleset_id not in MUST_PLAY, made.reason
-        assert "no kernel part" in made.reason
-    else:
-        _assert_same_games(made, ["random"] * players, [game_seed(2024, i) for i in range(300)])
+    """At its fewest and most players, 300 seeds of random bots: the kernel's games are the reference's, or it refuses with a reason."""
+    check_random_games(ruleset_id, end)
 
 
-@pytest.mark.parametrize("ruleset_id", sorted(MUST_PLAY))
+@pytest.mark.parametrize("ruleset_id", sorted(MUST_PLAY.intersection(part("sushi-go"))))
 def test_greedy_value_and_first_games_equal_the_reference(ruleset_id):
-    """Greedy (its rescoring and its seeded tie-breaks), value (its default card values), first
-    and random bots together: identical games."""
-    ruleset = _load(ruleset_id)
-    for players, seats in (
-        (ruleset.min_players, ["greedy", "value"]),
-        (ruleset.max_players, ["greedy", "first", "random", "value"]),
-    ):
-        lineup = (seats * players)[:players]
-        _assert_same_games(_kernel(ruleset_id, players), lineup, [game_seed(99, i) for i in range(60)])
+    """Greedy, value, first and random together at the fewest and most players: identical games."""
+    check_mixed_games(ruleset_id)
+
+
+def test_the_parts_hold_every_rule_file_once():
+    """The four files of the kernel's games (tests/kernel_games.py parts) check every bundled rule file and example, each once."""
+    held = [f for name in PARTS for f in part(name)]
+    assert sorted(held) == sorted(RULE_FILES)
+    assert MUST_PLAY <= set(RULE_FILES)
 
 
 def test_all_greedy_tables_equal_the_reference():
     """A table of greedy bots only (ties broken by each seat's own stream): identical games."""
-    _assert_same_games(_kernel("sushi-go", 4), ["greedy"] * 4, [game_seed(5, i) for i in range(60)])
+    assert_same_games(kernel("sushi-go", 4), ["greedy"] * 4, [game_seed(5, i) for i in range(60)])
 
 
 @pytest.mark.parametrize(
@@ -135,16 +87,16 @@ def test_a_rule_of_a_kind_without_a_kernel_part_is_refused_by_name():
 
 def test_a_bot_without_a_kernel_part_is_refused():
     """The kernel says which bot it cannot play, and play() refuses it."""
-    kernel = _kernel("sushi-go", 2)
-    assert "ismcts" in (kernel.refuses(["random", "ismcts"]) or "")
+    made = kernel("sushi-go", 2)
+    assert "ismcts" in (made.refuses(["random", "ismcts"]) or "")
     with pytest.raises(ValueError, match="ismcts"):
-        kernel.play([1], ["random", "ismcts"])
+        made.play([1], ["random", "ismcts"])
 
 
 def test_the_value_bot_needs_its_card_values():
     """play() with a value bot and no card values refuses, rather than play with zeros."""
     with pytest.raises(ValueError, match="card values"):
-        _kernel("sushi-go", 2).play([1], ["value", "random"])
+        kernel("sushi-go", 2).play([1], ["value", "random"])
 
 
 def test_each_scoring_and_table_is_the_references():
@@ -153,7 +105,7 @@ def test_each_scoring_and_table_is_the_references():
     ruleset = load_ruleset("sushi-go")
     game = Game(ruleset, 3)
     seeds = [game_seed(3, i) for i in range(40)]
-    games = _kernel("sushi-go", 3).play(seeds, ["greedy", "random", "random"])
+    games = kernel("sushi-go", 3).play(seeds, ["greedy", "random", "random"])
     for i, seed in enumerate(seeds):
         state = play_game(game, seed, ["greedy", "random", "random"])
         points = [x for sc in state.scorings for row in sc.points for x in row]

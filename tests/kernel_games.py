@@ -1,0 +1,93 @@
+"""The kernel's games against the reference engine's on every bundled rule file and
+example, in parts: the test files ``tests/kernel/test_kernel_games*.py`` each take one
+part (each compiles its rule files' kernels, 20-60 s of processor time apiece on an
+empty cache; the suite's workers take a file each, so the parts spread over them)."""
+
+from __future__ import annotations
+
+from kernel_checks import assert_same_games
+from paths import ROOT
+from strategies import BUNDLED_RULESETS
+
+from ruledraft.kernel import Kernel, Unsupported, compile_kernel
+from ruledraft.language.loading import load_ruleset
+from ruledraft.play.runner import game_seed
+
+#: the example rule files that are games (the tutorial's broken files are not)
+EXAMPLES = tuple(str(p.relative_to(ROOT)) for p in sorted((ROOT / "examples").glob("*.yaml")) if "broken" not in p.name)
+
+#: every rule file whose games are checked
+RULE_FILES = BUNDLED_RULESETS + EXAMPLES
+
+#: the rule files the kernel must play (the others may be refused, with a reason)
+MUST_PLAY = {
+    "sushi-go",
+    "sushi-go-pass-both-ways",
+    "sushi-go-soy-sauce",
+    "sushi-go-party-starter",  # cards added to the deck before rounds
+    "examples/midnight-apothecary.yaml",  # reshuffled between rounds
+    "examples/sushi-go-switchback.yaml",  # a pass direction per turn
+    "examples/sushi-go-party-soy-sauce.yaml",
+    "examples/my-party-menu.yaml",
+    "examples/lantern-festival.yaml",  # disjoint sets, neighbours, a boost, a modifier with same
+    "examples/meadow-keepers.yaml",
+    "sushi-go-two-player-dummy",  # the dummy procedure
+    # card effects whose decisions greedy and value judge by a look in a re-dealt world
+    "sushi-go-party-big-banquet",  # spoons (a card given known to every seat) and chopsticks
+    "sushi-go-party-cutthroat-combo",  # spoons and miso soup
+    "sushi-go-party-party-sampler",  # menus (cards drawn only their seat sees)
+}
+
+
+def part(name: str) -> list[str]:
+    """The rule files of one part: ``examples``; ``party-1`` and ``party-2``, the Party
+    menus in two halves (by name); ``sushi-go``, the rest (Sushi Go! and its variants)."""
+    party = sorted(f for f in BUNDLED_RULESETS if f.startswith("sushi-go-party"))
+    parts = {
+        "examples": list(EXAMPLES),
+        "party-1": party[: len(party) // 2],
+        "party-2": party[len(party) // 2 :],
+        "sushi-go": [f for f in BUNDLED_RULESETS if f not in party],
+    }
+    return parts[name]
+
+
+#: the parts' names (each is one test file's)
+PARTS = ("examples", "party-1", "party-2", "sushi-go")
+
+
+def load(ruleset_id: str):
+    """A bundled ruleset by id, or an example by its path from the repository's root."""
+    return load_ruleset(str(ROOT / ruleset_id) if ruleset_id.startswith("examples/") else ruleset_id)
+
+
+def kernel(ruleset_id: str, players: int) -> Kernel:
+    """The rule file's kernel at ``players`` (it must have one)."""
+    made = compile_kernel(load(ruleset_id), players)
+    assert isinstance(made, Kernel), made
+    return made
+
+
+def check_random_games(ruleset_id: str, end: str) -> None:
+    """At the rule file's fewest (``min``) or most (``max``) players, the kernel plays 300
+    seeds of random bots exactly as the reference engine does, or refuses with a reason."""
+    ruleset = load(ruleset_id)
+    players = ruleset.min_players if end == "min" else ruleset.max_players
+    made = compile_kernel(ruleset, players)
+    if isinstance(made, Unsupported):
+        assert ruleset_id not in MUST_PLAY, made.reason
+        assert "no kernel part" in made.reason
+    else:
+        assert_same_games(made, ["random"] * players, [game_seed(2024, i) for i in range(300)])
+
+
+def check_mixed_games(ruleset_id: str) -> None:
+    """Greedy (its rescoring and seeded tie-breaks), value (its default card values), first
+    and random together, at the fewest and the most players: identical games."""
+    ruleset = load(ruleset_id)
+    for players, seats in (
+        (ruleset.min_players, ["greedy", "value"]),
+        (ruleset.max_players, ["greedy", "first", "random", "value"]),
+    ):
+        lineup = (seats * players)[:players]
+        assert_same_games(kernel(ruleset_id, players), lineup, [game_seed(99, i) for i in range(60)])
