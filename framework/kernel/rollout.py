@@ -39,6 +39,8 @@ class Rollouts:
     def __init__(self, module: ModuleType, seats: int, values: Sequence[Sequence[float]]) -> None:
         self._fn = module.rollout
         self.seats = seats
+        #: card types
+        self.cards = int(module.K)
         table = np.asarray(values, np.float64)
         if table.shape != (module.K, module.PLAN_CAP + 1):
             raise ValueError(f"count values of shape {table.shape}, not {(module.K, module.PLAN_CAP + 1)}")
@@ -163,13 +165,23 @@ class Redeals:
         self._bounds = np.array(bounds, np.int64)
         self._pos = np.array(pos, np.int64)
         self._scratch = np.zeros(max(bounds[-1], 1), np.uint64)
+        self._hands = np.array(self.hand_at, np.int64)
+        self._masks = np.zeros(seats, np.int64)
+        #: whether :meth:`deal`'s bitmasks hold every card type
+        self.masks = rollouts.cards < 63
 
     def deal(self, bits: Callable[[int], int]) -> list[int]:
         """A new deal into the flat array, drawn with ``bits`` (a generator's ``getrandbits``):
-        the flat array as a list (see :meth:`hand`)."""
+        the card types in each seat's hand, as bitmasks (bit ``c``: card type ``c``;
+        meaningful where :attr:`masks`)."""
         n = self.draws
         words = np.frombuffer(bits(64 * n).to_bytes(8 * n, "little"), "<u4")
-        _arrange(words, self._items, self._bounds, self._pos, self.buf, self._scratch)
+        _arrange(words, self._items, self._bounds, self._pos, self.buf, self._scratch, self._hands, self._masks)
+        masks: list[int] = self._masks.tolist()
+        return masks
+
+    def flat(self) -> list[int]:
+        """The flat array of the last deal, as a list (its hands at :attr:`hand_at`)."""
         flat: list[int] = self.buf.tolist()
         return flat
 
@@ -183,11 +195,13 @@ class Redeals:
 
 
 @njit(cache=True)
-def _arrange(words: np.ndarray, items: np.ndarray, bounds: np.ndarray, pos: np.ndarray, buf: np.ndarray, keys: np.ndarray) -> None:  # fmt: skip
+def _arrange(words: np.ndarray, items: np.ndarray, bounds: np.ndarray, pos: np.ndarray, buf: np.ndarray, keys: np.ndarray, hands: np.ndarray, masks: np.ndarray) -> None:  # fmt: skip
     """``buf[pos[i]]`` for the items of each run ``items[bounds[g]:bounds[g + 1]]`` in the
     order Python's stable sort by one ``random()`` each gives: item ``i``'s draw made of
     ``words[2 i]`` and ``words[2 i + 1]`` (53 bits, the float times 2**53: they order
-    alike), its index in its run in the 11 bits below (so ties keep their order)."""
+    alike), its index in its run in the 11 bits below (so ties keep their order). Then
+    ``masks[s]``: the card types of ``buf[hands[s, 0]:hands[s, 1]]`` as bits (those
+    below 63)."""
     for g in range(len(bounds) - 1):
         lo = bounds[g]
         n = bounds[g + 1] - lo
@@ -199,6 +213,12 @@ def _arrange(words: np.ndarray, items: np.ndarray, bounds: np.ndarray, pos: np.n
         run.sort()
         for i in range(n):
             buf[pos[lo + i]] = items[lo + np.int64(run[i] & np.uint64(MAX_ARRANGED - 1))]
+    for s in range(len(masks)):
+        m = 0
+        for j in range(hands[s, 0], hands[s, 1]):
+            if buf[j] < 63:
+                m |= 1 << buf[j]
+        masks[s] = m
 
 
 def warm_rollout(module: ModuleType) -> None:
@@ -213,4 +233,13 @@ def warm_rollout(module: ModuleType) -> None:
     module.rollout(np.array(flat, np.int64), values, np.zeros(2 * seats, np.int64))
     one = np.zeros(1, np.int64)
     words = np.frombuffer(bytes(8), "<u4")  # read-only, as :meth:`Redeals.deal` hands them
-    _arrange(words, one, np.array([0, 1], np.int64), one, one.copy(), np.zeros(1, np.uint64))
+    _arrange(
+        words,
+        one,
+        np.array([0, 1], np.int64),
+        one,
+        one.copy(),
+        np.zeros(1, np.uint64),
+        np.zeros((1, 2), np.int64),
+        one.copy(),
+    )

@@ -170,30 +170,57 @@ class _RootDeal:
         self.deals = roll.redeals(state, kept, pool)
         #: whether the kernel's shuffle takes a pool this size (else resample_hidden deals)
         self.fits = self.deals.fits
+        procedure = state.game.procedure
+        actions = getattr(procedure, "action_cards", None)
+        #: the seats whose legal actions are their hand's card types in order (no
+        #: special action on their table: the turn procedure's hot path), read from a
+        #: deal's bitmasks; the others ask the procedure
+        self._plain = [
+            s != seat and self.deals.masks and actions is not None and not any(row[c] for c in actions)
+            for s, row in enumerate(state.counts)
+        ]
+        self._by_mask: dict[int, list[int]] = {}
+        self._hands_now: list[list[int]] | None = None
         self._flat: list[int] = []
         self._own = state.legal_actions(seat)
-        self._procedure = state.game.procedure
+        self._procedure = procedure
         self._hands = _Hands(state.counts)
 
-    def deal(self) -> list[list[int]]:
-        """The hands of one re-deal (the rest of it is kept for :meth:`world` and :meth:`play`)."""
-        self._flat = flat = self.deals.deal(self._bits)
-        return [flat[a:b] for a, b in self.deals.hand_at]
+    def deal(self) -> list[int]:
+        """A re-deal (kept for :meth:`legal`, :meth:`play` and :meth:`world`): the card types
+        of each seat's hand as bitmasks."""
+        self._hands_now = None
+        return self.deals.deal(self._bits)
 
-    def legal(self, s: int, hands: list[list[int]]) -> list[int]:
-        """Seat ``s``'s legal actions in the re-deal with ``hands``."""
+    def hands(self) -> list[list[int]]:
+        """The hands of the last re-deal (new lists at each re-deal)."""
+        hands = self._hands_now
+        if hands is None:
+            flat = self._flat = self.deals.flat()
+            hands = self._hands_now = [flat[a:b] for a, b in self.deals.hand_at]
+        return hands
+
+    def legal(self, s: int, masks: list[int]) -> list[int]:
+        """Seat ``s``'s legal actions in the last re-deal, whose bitmasks are ``masks``."""
         if s == self.seat:
             return self._own
-        self._hands.hands = hands
+        if self._plain[s]:  # sorted(set(hand)), as the procedure lists them
+            m = masks[s]
+            legal = self._by_mask.get(m)
+            if legal is None:
+                legal = self._by_mask[m] = [c for c in range(m.bit_length()) if m >> c & 1]
+            return legal
+        self._hands.hands = self.hands()
         return self._procedure.legal_actions(self._hands, s)
 
     def play(self, joint: tuple[int, ...]) -> tuple[list[int], list[int]]:
         """The re-deal played out by the kernel after the first ``joint`` move: totals, winners."""
         return self.deals.play(joint)
 
-    def world(self, hands: list[list[int]]) -> Any:
-        """The re-deal with ``hands`` as a state (what ``resample_hidden`` returns), for a walk down the tree."""
+    def world(self) -> Any:
+        """The last re-deal as a state (what ``resample_hidden`` returns), for a walk down the tree."""
         state = self.state
+        hands = self.hands()
         flat = self._flat
         det = state.clone()
         for other, _seen, _n in self.others:
@@ -373,9 +400,9 @@ class ISMCTSAgent:
         if deal is None:
             det = state.resample_hidden(seat, draw)
         else:  # the kernel's roll-outs from the root's own deal (see _RootDeal)
-            hands = deal.deal()  # draws what resample_hidden draws
+            masks = deal.deal()  # draws what resample_hidden draws
             seats = state.acting_seats()
-            key = tuple([choose(root.stats[s], deal.legal(s, hands), draw, scale[0]) for s in seats])
+            key = tuple([choose(root.stats[s], deal.legal(s, masks), draw, scale[0]) for s in seats])
             path.append((root, seats, key))
             child = root.children.get(key)
             if child is None:  # a new node: the kernel plays the joint move and the rest
@@ -383,7 +410,7 @@ class ISMCTSAgent:
                 totals, winners = deal.play(key)
                 self._back_up(path, self._rewards_of(state.game, totals, winners), scale)
                 return
-            det = deal.world(hands)
+            det = deal.world()
             det.apply_actions(key)
             node = child
         while not det.finished:

@@ -202,7 +202,12 @@ def test_root_deals_deal_as_resample_hidden(ruleset_id: str, players: int) -> No
         assert deal.fits
         for _ in range(3):
             expected = world.resample_hidden(seat, mine.random)
-            got = deal.world(deal.deal())
+            masks = deal.deal()
+            got = deal.world()
+            for s in range(players):  # the bitmasks hold each hand's card types
+                assert masks[s] == sum(1 << c for c in set(expected.hands[s]))
+                if s != seat:
+                    assert deal.legal(s, masks) == expected.legal_actions(s)
             assert (got.hands, got.deck, got.reserves) == (expected.hands, expected.deck, expected.reserves)
             assert got.deck_pos == expected.deck_pos
             assert mine.random() == theirs.random()
