@@ -16,16 +16,19 @@ the caller plays that roll-out on the reference engine.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from types import ModuleType
 from typing import Any
 
 import numpy as np
+from numba import njit
 
-__all__ = ["Rollouts", "warm_rollout"]
+__all__ = ["Redeals", "Rollouts", "warm_rollout"]
 
 #: the largest seed the kernel's flat array holds (the world's seed is 0)
 MAX_SEED = 2**63 - 1
+#: the most cards one shuffle of :func:`_arrange` takes (an index in the 11 bits under a 53-bit key)
+MAX_ARRANGED = 2048
 
 
 class Rollouts:
@@ -36,9 +39,13 @@ class Rollouts:
     def __init__(self, module: ModuleType, seats: int, values: Sequence[Sequence[float]]) -> None:
         self._fn = module.rollout
         self.seats = seats
-        self._cv = np.ascontiguousarray(np.asarray(values, np.float64))
-        if self._cv.shape != (module.K, module.ROLLOUT_CAP + 1):
-            raise ValueError(f"count values of shape {self._cv.shape}, not {(module.K, module.ROLLOUT_CAP + 1)}")
+        #: card types
+        self.cards = int(module.K)
+        table = np.asarray(values, np.float64)
+        if table.shape != (module.K, module.PLAN_CAP + 1):
+            raise ValueError(f"count values of shape {table.shape}, not {(module.K, module.PLAN_CAP + 1)}")
+        # laid out as the planner's policy reads them (planner.tmpl): K values it skips, then the table
+        self._values = np.concatenate([np.zeros(module.K), table.ravel()])
         self._out = np.zeros(2 * seats, np.int64)
 
     @staticmethod
@@ -56,12 +63,12 @@ class Rollouts:
             return "a seed of more than 63 bits"
         return None
 
-    def parts(self, state: Any, given: bool = False) -> tuple[list[int], list[int]]:
-        """The parts of ``state``'s flat array (see ``rollout.tmpl``) around its hands: the
-        head (``given``: the first turn's moves will follow the held-back cards) and what
-        lies between the hands and the rest of the deck (the tables and the kept cards)."""
+    def buffer(self, state: Any, joint: Sequence[int] = ()) -> np.ndarray:
+        """``state`` as the flat array ``rollout`` reads (see ``rollout.tmpl``); with
+        ``joint``, every seat's move of the first turn, which the kernel plays (the
+        state's ``apply_actions(joint)``) before the policy takes over."""
         hands, played, kept = state.hands, state.played, state.kept_cards
-        head = [
+        flat = [
             len(hands),
             state.round,
             state.turn,
@@ -69,37 +76,19 @@ class Rollouts:
             len(state.deck) - state.deck_pos,
             state.seed,
             len(state.reserves),
-            1 if given else 0,
+            1 if joint else 0,
             *map(sum, zip(state.game_end_scores, *state.round_scores)),
         ]
-        middle = list(map(len, played))
-        for p in played:
-            middle += p
-        middle += map(len, kept)
-        for k in kept:
-            middle += k
-        return head, middle
-
-    def buffer(self, state: Any) -> np.ndarray:
-        """``state`` as the flat array ``rollout`` reads (see ``rollout.tmpl``)."""
-        head, middle = self.parts(state)
-        return self._flat(head, state.hands, middle, state.deck[state.deck_pos :], state.reserves, ())
-
-    @staticmethod
-    def _flat(
-        head: list[int],
-        hands: Sequence[list[int]],
-        middle: list[int],
-        deck: list[int],
-        reserves: Sequence[list[int]],
-        joint: Sequence[int],
-    ) -> np.ndarray:
-        flat = head[:]
         for h in hands:
             flat += h
-        flat += middle
-        flat += deck
-        for r in reserves:
+        flat += map(len, played)
+        for p in played:
+            flat += p
+        flat += map(len, kept)
+        for k in kept:
+            flat += k
+        flat += state.deck[state.deck_pos :]
+        for r in state.reserves:
             flat.append(len(r))
             flat += r
         flat += joint
@@ -108,37 +97,149 @@ class Rollouts:
     def play(self, state: Any) -> tuple[list[int], list[int]]:
         """``state`` (which :meth:`refuses` accepts, not finished) played to the end by the
         policy: (each seat's final total, the winning seats)."""
-        return self._run(self.buffer(state))
+        return self.run(self.buffer(state))
 
-    def play_parts(
-        self,
-        head: list[int],
-        hands: Sequence[list[int]],
-        middle: list[int],
-        deck: list[int],
-        reserves: Sequence[list[int]],
-        joint: Sequence[int],
-    ) -> tuple[list[int], list[int]]:
-        """:meth:`play` of the state whose :meth:`parts` (made with ``given``) are ``head``
-        and ``middle``, its hands ``hands``, the rest of its deck ``deck`` and held-back
-        cards ``reserves`` -- after every seat plays its move of ``joint`` (the state's
-        ``apply_actions(joint)``, done in the kernel)."""
-        return self._run(self._flat(head, hands, middle, deck, reserves, joint))
+    def redeals(self, state: Any, kept: Sequence[list[int]], pool: list[int]) -> Redeals:
+        """:class:`Redeals` of ``state`` (which :meth:`refuses` accepts)."""
+        return Redeals(self, state, kept, pool)
 
-    def _run(self, buf: np.ndarray) -> tuple[list[int], list[int]]:
+    def run(self, buf: np.ndarray) -> tuple[list[int], list[int]]:
+        """:meth:`play` of the state whose flat array is ``buf``."""
         out = self._out
-        self._fn(buf, self._cv, out)
+        self._fn(buf, self._values, out)
         n = self.seats
         values = out.tolist()
         return values[:n], [s for s in range(n) if values[n + s]]
 
 
+class Redeals:
+    """Roll-outs of one state whose unseen cards are dealt again and again (``ismcts``'s
+    determinizations): the state's flat array made once, and at each deal only the
+    cards dealt written into it, in compiled code.
+
+    ``kept[s]``: the cards of seat ``s``'s hand that stay (its own whole hand, the cards
+    of another's it has seen); the rest of the hands, then the rest of the deck, are the
+    ``pool`` arranged; each family of held-back cards is arranged on its own. A deal
+    sorts each by one ``random()`` an item, drawn pool first, then family by family
+    (``State.resample_hidden``'s draws, in its order): :meth:`deal` takes the 53-bit
+    keys of those draws from the words of one ``getrandbits`` (the same words, so the
+    generator ends where the ``random()`` calls leave it)."""
+
+    def __init__(self, rollouts: Rollouts, state: Any, kept: Sequence[list[int]], pool: list[int]) -> None:
+        self.rollouts = rollouts
+        hands = state.hands
+        seats = len(hands)
+        buf = rollouts.buffer(state, joint=[0] * seats)
+        at = 8 + seats
+        #: where each seat's hand lies in the flat array
+        self.hand_at: list[tuple[int, int]] = []
+        pos: list[int] = []
+        for s, hand in enumerate(hands):
+            buf[at : at + len(kept[s])] = kept[s]
+            pos += range(at + len(kept[s]), at + len(hand))
+            self.hand_at.append((at, at + len(hand)))
+            at += len(hand)
+        dealt = len(pos)
+        at += 2 * seats + sum(map(len, state.played)) + sum(map(len, state.kept_cards))
+        deck = len(state.deck) - state.deck_pos
+        if len(pool) != dealt + deck:
+            raise ValueError(f"a pool of {len(pool)} cards for {dealt} in hands and {deck} in the deck")
+        pos += range(at, at + deck)
+        self.deck_at = (at, at + deck)
+        at += deck
+        items = pool[:]
+        bounds = [0, len(pool)]
+        #: where each family of held-back cards lies in the flat array
+        self.reserve_at: list[tuple[int, int]] = []
+        for r in state.reserves:
+            pos += range(at + 1, at + 1 + len(r))
+            self.reserve_at.append((at + 1, at + 1 + len(r)))
+            at += 1 + len(r)
+            items += r
+            bounds.append(len(items))
+        self.fits = all(b - a < MAX_ARRANGED for a, b in zip(bounds, bounds[1:]))
+        self.joint_at = at
+        self.buf = buf
+        self.draws = len(items)
+        self._items = np.array(items, np.int64)
+        self._bounds = np.array(bounds, np.int64)
+        self._pos = np.array(pos, np.int64)
+        self._scratch = np.zeros(max(bounds[-1], 1), np.uint64)
+        self._hands = np.array(self.hand_at, np.int64)
+        self._masks = np.zeros(seats, np.int64)
+        #: whether :meth:`deal`'s bitmasks hold every card type
+        self.masks = rollouts.cards < 63
+
+    def deal(self, bits: Callable[[int], int]) -> list[int]:
+        """A new deal into the flat array, drawn with ``bits`` (a generator's ``getrandbits``):
+        the card types in each seat's hand, as bitmasks (bit ``c``: card type ``c``;
+        meaningful where :attr:`masks`)."""
+        n = self.draws
+        words = np.frombuffer(bits(64 * n).to_bytes(8 * n, "little"), "<u4")
+        _arrange(words, self._items, self._bounds, self._pos, self.buf, self._scratch, self._hands, self._masks)
+        masks: list[int] = self._masks.tolist()
+        return masks
+
+    def flat(self) -> list[int]:
+        """The flat array of the last deal, as a list (its hands at :attr:`hand_at`)."""
+        flat: list[int] = self.buf.tolist()
+        return flat
+
+    def play(self, joint: Sequence[int]) -> tuple[list[int], list[int]]:
+        """The last deal played out, every seat's first move the one of ``joint``."""
+        buf = self.buf
+        at = self.joint_at
+        for s, a in enumerate(joint):
+            buf[at + s] = a
+        return self.rollouts.run(buf)
+
+
+@njit(cache=True)
+def _arrange(words: np.ndarray, items: np.ndarray, bounds: np.ndarray, pos: np.ndarray, buf: np.ndarray, keys: np.ndarray, hands: np.ndarray, masks: np.ndarray) -> None:  # fmt: skip
+    """``buf[pos[i]]`` for the items of each run ``items[bounds[g]:bounds[g + 1]]`` in the
+    order Python's stable sort by one ``random()`` each gives: item ``i``'s draw made of
+    ``words[2 i]`` and ``words[2 i + 1]`` (53 bits, the float times 2**53: they order
+    alike), its index in its run in the 11 bits below (so ties keep their order). Then
+    ``masks[s]``: the card types of ``buf[hands[s, 0]:hands[s, 1]]`` as bits (those
+    below 63)."""
+    for g in range(len(bounds) - 1):
+        lo = bounds[g]
+        n = bounds[g + 1] - lo
+        for i in range(n):
+            a = np.uint64(words[2 * (lo + i)] >> np.uint32(5))
+            b = np.uint64(words[2 * (lo + i) + 1] >> np.uint32(6))
+            keys[i] = (((a << np.uint64(26)) | b) << np.uint64(11)) | np.uint64(i)
+        run = keys[:n]
+        run.sort()
+        for i in range(n):
+            buf[pos[lo + i]] = items[lo + np.int64(run[i] & np.uint64(MAX_ARRANGED - 1))]
+    for s in range(len(masks)):
+        m = 0
+        for j in range(hands[s, 0], hands[s, 1]):
+            if buf[j] < 63:
+                m |= 1 << buf[j]
+        masks[s] = m
+
+
 def warm_rollout(module: ModuleType) -> None:
     """Compile the kernel module's ``rollout`` (or load it from numba's cache): one
     roll-out of a round's last turn at the smallest number of seats its hands are
-    written for."""
+    written for; and the deals' shuffle."""
     seats = next(n for n in range(len(module.HS)) if module.HS[n] > 0)
     K = module.K
     # every hand one card of type 0, nothing played, nothing kept, an empty deck, last round
     flat = [seats, module.R - 1, 0, 1, 0, 0, 0, 0, *([0] * seats), *([0] * seats), *([0] * seats), *([0] * seats)]
-    module.rollout(np.array(flat, np.int64), np.zeros((K, module.ROLLOUT_CAP + 1)), np.zeros(2 * seats, np.int64))
+    values = np.zeros(K + K * (module.PLAN_CAP + 1))
+    module.rollout(np.array(flat, np.int64), values, np.zeros(2 * seats, np.int64))
+    one = np.zeros(1, np.int64)
+    words = np.frombuffer(bytes(8), "<u4")  # read-only, as :meth:`Redeals.deal` hands them
+    _arrange(
+        words,
+        one,
+        np.array([0, 1], np.int64),
+        one,
+        one.copy(),
+        np.zeros(1, np.uint64),
+        np.zeros((1, 2), np.int64),
+        one.copy(),
+    )

@@ -33,7 +33,6 @@ from __future__ import annotations
 import math
 import random
 import time
-from functools import partial
 from typing import Any
 
 from ruledraft.engine.view import as_view
@@ -140,19 +139,23 @@ def _load_rollouts(game: Any, compile: bool) -> Any:
 class _RootDeal:
     """``State.resample_hidden(seat, draw)`` of the root's world, for the kernel's roll-outs:
     the work that is the same at every iteration (which cards of the other hands the seat
-    has seen, the pool of the unseen, the roll-out's fixed parts) done once, and at each
-    iteration only the pool dealt again, with the same draws in the same order. Only for
-    a world the kernel's roll-out takes (no card effects, no dummy, no pending decision)."""
+    has seen, the pool of the unseen, the roll-out's flat array) done once, and at each
+    iteration only the pool dealt again into that array (``kernel.rollout.Redeals``),
+    with the same draws in the same order. Only for a world the kernel's roll-out takes
+    (no card effects, no dummy, no pending decision)."""
 
-    def __init__(self, state: Any, seat: int, roll: Any) -> None:
+    def __init__(self, state: Any, seat: int, roll: Any, bits: Any) -> None:
         self.state = state
         self.seat = seat
+        self._bits = bits
         known = state.game.procedure.known_hands(state, seat)
         #: per other seat: the cards of its hand the seat has seen, how many it draws from the pool
         self.others: list[tuple[int, list[int], int]] = []
+        kept: list[list[int]] = []
         pool: list[int] = []
         for other, hand in enumerate(state.hands):
             if other == seat:
+                kept.append(hand)
                 continue
             rest = hand[:]
             seen = []
@@ -161,42 +164,71 @@ class _RootDeal:
                     rest.remove(c)
                     seen.append(c)
             self.others.append((other, seen, len(rest)))
+            kept.append(seen)
             pool.extend(rest)
         pool.extend(state.deck[state.deck_pos :])
-        self.pool = pool
+        self.deals = roll.redeals(state, kept, pool)
+        #: whether the kernel's shuffle takes a pool this size (else resample_hidden deals)
+        self.fits = self.deals.fits
+        procedure = state.game.procedure
+        actions = getattr(procedure, "action_cards", None)
+        #: the seats whose legal actions are their hand's card types in order (no
+        #: special action on their table: the turn procedure's hot path), read from a
+        #: deal's bitmasks; the others ask the procedure
+        self._plain = [
+            s != seat and self.deals.masks and actions is not None and not any(row[c] for c in actions)
+            for s, row in enumerate(state.counts)
+        ]
+        self._by_mask: dict[int, list[int]] = {}
+        self._hands_now: list[list[int]] | None = None
+        self._flat: list[int] = []
         self._own = state.legal_actions(seat)
-        self._procedure = state.game.procedure
+        self._procedure = procedure
         self._hands = _Hands(state.counts)
-        self.head, self.middle = roll.parts(state, given=True)
 
-    def deal(self, draw: Any) -> tuple[list[list[int]], list[int], list[list[int]]]:
-        """The hands, the rest of the deck and the held-back cards of one re-deal."""
-        state = self.state
-        arranged = sorted(self.pool, key=partial(next, iter(draw, None)))
-        hands = state.hands[:]  # the seat's own hand is shared: nothing here changes it
-        at = 0
-        for other, seen, n in self.others:
-            hands[other] = seen + arranged[at : at + n]
-            at += n
-        reserves = [sorted(r, key=partial(next, iter(draw, None))) for r in state.reserves]
-        return hands, arranged[at:], reserves
+    def deal(self) -> list[int]:
+        """A re-deal (kept for :meth:`legal`, :meth:`play` and :meth:`world`): the card types
+        of each seat's hand as bitmasks."""
+        self._hands_now = None
+        return self.deals.deal(self._bits)
 
-    def legal(self, s: int, hands: list[list[int]]) -> list[int]:
-        """Seat ``s``'s legal actions in the re-deal with ``hands``."""
+    def hands(self) -> list[list[int]]:
+        """The hands of the last re-deal (new lists at each re-deal)."""
+        hands = self._hands_now
+        if hands is None:
+            flat = self._flat = self.deals.flat()
+            hands = self._hands_now = [flat[a:b] for a, b in self.deals.hand_at]
+        return hands
+
+    def legal(self, s: int, masks: list[int]) -> list[int]:
+        """Seat ``s``'s legal actions in the last re-deal, whose bitmasks are ``masks``."""
         if s == self.seat:
             return self._own
-        self._hands.hands = hands
+        if self._plain[s]:  # sorted(set(hand)), as the procedure lists them
+            m = masks[s]
+            legal = self._by_mask.get(m)
+            if legal is None:
+                legal = self._by_mask[m] = [c for c in range(m.bit_length()) if m >> c & 1]
+            return legal
+        self._hands.hands = self.hands()
         return self._procedure.legal_actions(self._hands, s)
 
-    def world(self, hands: list[list[int]], deck: list[int], reserves: list[list[int]]) -> Any:
-        """The re-deal as a state (what ``resample_hidden`` returns), for a walk down the tree."""
+    def play(self, joint: tuple[int, ...]) -> tuple[list[int], list[int]]:
+        """The re-deal played out by the kernel after the first ``joint`` move: totals, winners."""
+        return self.deals.play(joint)
+
+    def world(self) -> Any:
+        """The last re-deal as a state (what ``resample_hidden`` returns), for a walk down the tree."""
         state = self.state
+        hands = self.hands()
+        flat = self._flat
         det = state.clone()
         for other, _seen, _n in self.others:
             det.hands[other] = hands[other]
-        det.deck = state.deck[: state.deck_pos] + deck
-        if reserves:
-            det.reserves = reserves
+        a, b = self.deals.deck_at
+        det.deck = state.deck[: state.deck_pos] + flat[a:b]
+        if self.deals.reserve_at:
+            det.reserves = [flat[a:b] for a, b in self.deals.reserve_at]
         return det
 
 
@@ -313,7 +345,9 @@ class ISMCTSAgent:
             roll = kernel_rollouts(state.game, compile=self.kernel == "yes")
             if roll is not None and roll.refuses(state) is not None:
                 roll = None
-        deal = None if roll is None else _RootDeal(state, seat, roll)
+        deal = None if roll is None else _RootDeal(state, seat, roll, rng.getrandbits)
+        if deal is not None and not deal.fits:
+            deal = None
         if self.ms > 0:
             deadline = time.perf_counter() + self.ms / 1000.0
             self._iterate(state, seat, root, draw, scale, roll, deal)
@@ -366,17 +400,17 @@ class ISMCTSAgent:
         if deal is None:
             det = state.resample_hidden(seat, draw)
         else:  # the kernel's roll-outs from the root's own deal (see _RootDeal)
-            hands, deck, reserves = deal.deal(draw)
+            masks = deal.deal()  # draws what resample_hidden draws
             seats = state.acting_seats()
-            key = tuple([choose(root.stats[s], deal.legal(s, hands), draw, scale[0]) for s in seats])
+            key = tuple([choose(root.stats[s], deal.legal(s, masks), draw, scale[0]) for s in seats])
             path.append((root, seats, key))
             child = root.children.get(key)
             if child is None:  # a new node: the kernel plays the joint move and the rest
                 root.children[key] = _Node(players)
-                totals, winners = roll.play_parts(deal.head, hands, deal.middle, deck, reserves, key)
+                totals, winners = deal.play(key)
                 self._back_up(path, self._rewards_of(state.game, totals, winners), scale)
                 return
-            det = deal.world(hands, deck, reserves)
+            det = deal.world()
             det.apply_actions(key)
             node = child
         while not det.finished:

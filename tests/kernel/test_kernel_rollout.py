@@ -183,3 +183,33 @@ def test_auto_uses_the_kernel_only_when_its_rollout_is_compiled(monkeypatch) -> 
     fresh = Game(load_ruleset("sushi-go"), 3)
     assert kernel_rollouts(fresh) is not None  # compiled now, so auto takes it
     assert ISMCTSAgent(seed=5, iterations=40).act(seat_view(fresh.new_initial_state(4), 0), 0) == engine_move
+
+
+@pytest.mark.parametrize(("ruleset_id", "players"), [("sushi-go", 4), ("sushi-go-party-starter", 5)])
+def test_root_deals_deal_as_resample_hidden(ruleset_id: str, players: int) -> None:
+    """The kernel's re-deals of a root (one getrandbits a deal) give resample_hidden's
+    hands, deck and held-back cards, and leave the generator where its draws leave it."""
+    from ruledraft.play.ismcts import _RootDeal
+
+    game, rollouts = _rollouts(ruleset_id, players)
+    checked = 0
+    for world in _mid_game_worlds(game, 6, players + 7):
+        if world.finished:
+            continue
+        seat = checked % players
+        mine, theirs = random.Random(checked), random.Random(checked)
+        deal = _RootDeal(world, seat, rollouts, theirs.getrandbits)
+        assert deal.fits
+        for _ in range(3):
+            expected = world.resample_hidden(seat, mine.random)
+            masks = deal.deal()
+            got = deal.world()
+            for s in range(players):  # the bitmasks hold each hand's card types
+                assert masks[s] == sum(1 << c for c in set(expected.hands[s]))
+                if s != seat:
+                    assert deal.legal(s, masks) == expected.legal_actions(s)
+            assert (got.hands, got.deck, got.reserves) == (expected.hands, expected.deck, expected.reserves)
+            assert got.deck_pos == expected.deck_pos
+            assert mine.random() == theirs.random()
+        checked += 1
+    assert checked > 20
