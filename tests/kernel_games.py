@@ -5,6 +5,8 @@ empty cache; the suite's workers take a file each, so the parts spread over them
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from kernel_checks import assert_same_games
 from paths import ROOT
 from strategies import BUNDLED_RULESETS
@@ -91,3 +93,22 @@ def check_mixed_games(ruleset_id: str) -> None:
     ):
         lineup = (seats * players)[:players]
         assert_same_games(kernel(ruleset_id, players), lineup, [game_seed(99, i) for i in range(60)])
+
+
+def part_tests(name: str) -> tuple[Callable[..., None], Callable[..., None]]:
+    """The two tests of part ``name``, for its file to hold: random games at the fewest
+    and most players, and greedy, value, first and random together where it must play."""
+    import pytest
+
+    @pytest.mark.parametrize("end", ["min", "max"])
+    @pytest.mark.parametrize("ruleset_id", part(name))
+    def test_random_games_equal_the_reference(ruleset_id, end):
+        """At its fewest and most players, 300 seeds of random bots: the kernel's games are the reference's, or it refuses with a reason."""
+        check_random_games(ruleset_id, end)
+
+    @pytest.mark.parametrize("ruleset_id", sorted(MUST_PLAY.intersection(part(name))))
+    def test_greedy_value_and_first_games_equal_the_reference(ruleset_id):
+        """Greedy, value, first and random together at the fewest and most players: identical games."""
+        check_mixed_games(ruleset_id)
+
+    return test_random_games_equal_the_reference, test_greedy_value_and_first_games_equal_the_reference

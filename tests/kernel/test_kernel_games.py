@@ -9,7 +9,7 @@ import pytest
 pytest.importorskip("numba")
 
 from kernel_checks import assert_same_games  # noqa: E402
-from kernel_games import MUST_PLAY, PARTS, RULE_FILES, check_mixed_games, check_random_games, kernel, part  # noqa: E402
+from kernel_games import MUST_PLAY, PARTS, RULE_FILES, kernel, part, part_tests  # noqa: E402
 from paths import DATA  # noqa: E402
 
 from ruledraft.engine.state import Game  # noqa: E402
@@ -18,18 +18,7 @@ from ruledraft.language.loading import load_ruleset  # noqa: E402
 from ruledraft.language.rule import RuleBase  # noqa: E402
 from ruledraft.play.runner import game_seed, play_game  # noqa: E402
 
-
-@pytest.mark.parametrize("end", ["min", "max"])
-@pytest.mark.parametrize("ruleset_id", part("sushi-go"))
-def test_random_games_equal_the_reference(ruleset_id, end):
-    """At its fewest and most players, 300 seeds of random bots: the kernel's games are the reference's, or it refuses with a reason."""
-    check_random_games(ruleset_id, end)
-
-
-@pytest.mark.parametrize("ruleset_id", sorted(MUST_PLAY.intersection(part("sushi-go"))))
-def test_greedy_value_and_first_games_equal_the_reference(ruleset_id):
-    """Greedy, value, first and random together at the fewest and most players: identical games."""
-    check_mixed_games(ruleset_id)
+test_random_games_equal_the_reference, test_greedy_value_and_first_games_equal_the_reference = part_tests("sushi-go")
 
 
 def test_the_parts_hold_every_rule_file_once():
