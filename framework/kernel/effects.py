@@ -17,7 +17,7 @@ from ruledraft.language.ruleset import CompiledRuleset
 
 HERE = Path(__file__).resolve().parent
 
-__all__ = ["blind", "effect_part", "effects_source", "without_part"]
+__all__ = ["blind", "effect_kinds", "effect_part", "effects_source", "without_part"]
 
 
 def effect_part(effect: Any, w: EffectKernelWriter) -> EffectPart | None:
@@ -30,6 +30,15 @@ def effect_part(effect: Any, w: EffectKernelWriter) -> EffectPart | None:
     if (when == "turn_end" and made.turn_end is None) or (when in ("play", "reveal") and made.start is None):
         return None  # no step for the trigger it was given
     return made
+
+
+def effect_kinds(ruleset: CompiledRuleset) -> tuple[str, ...]:
+    """Per card type, the kind of its effect ("" for none; the last one a card has, as
+    ``Game.effect_of``)."""
+    kinds = [""] * ruleset.catalogue.size
+    for e in ruleset.effects:
+        kinds[e.card] = e.kind
+    return tuple(kinds)
 
 
 class _Probe:
@@ -52,6 +61,10 @@ class _Probe:
     @property
     def families(self) -> tuple[str, ...]:
         return self._ruleset.catalogue.tags
+
+    @property
+    def effect_kinds(self) -> tuple[str, ...]:
+        return effect_kinds(self._ruleset)
 
 
 def without_part(ruleset: CompiledRuleset) -> list[str]:
@@ -91,6 +104,12 @@ def effects_source(ruleset: CompiledRuleset, w: EffectKernelWriter, hand_size: i
     reveal = [i for i, e in enumerate(effects) if e.when == "reveal"]
     per_turn_decisions = sum(p.decisions for p in parts)
     per_turn_placements = sum(p.placements for p in parts)
+    # a copy may become any card with an effect: room for its copies acting as the most asking one
+    copying = sum(w.copies(e.card) for e, p in zip(effects, parts) if p.copies)
+    if copying:
+        per_copy = [(p, max(1, w.copies(e.card))) for e, p in zip(effects, parts)]
+        per_turn_decisions += copying * max(-(-p.decisions // n) for p, n in per_copy)
+        per_turn_placements += copying * max(-(-p.placements // n) for p, n in per_copy)
     turns = ruleset.rounds * (hand_size + 1)
     constants = [
         f"EFFECTS = {bool(effects)}",

@@ -5,6 +5,7 @@ what its effect's step does on hand-made tables."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Any, ClassVar
 
 import attrs
@@ -23,6 +24,8 @@ from ruledraft.language.loading import load_ruleset  # noqa: E402
 from ruledraft.play.agents import default_card_values  # noqa: E402
 from ruledraft.play.game_log import record_game, replay_game  # noqa: E402
 from ruledraft.play.runner import game_seed, kernel_state, play_game  # noqa: E402
+
+EXAMPLES = Path(__file__).resolve().parent.parent.parent / "examples"
 
 #: the menus the effects with kernel parts bring onto the kernel: miso soup (collision);
 #: Party chopsticks (second_pick); with spoons (ask_for) or menus (draw_and_choose), for
@@ -96,11 +99,13 @@ def test_simulate_figures_and_logs_of_a_menu_with_spoons_are_the_same_on_both_en
     )
 
 
-def test_the_menus_still_without_kernel_parts_are_refused_naming_their_effects():
-    """A menu with an effect that has no kernel part yet is refused, the effect named by its kind."""
-    reason = source_refusal(load_ruleset("sushi-go-party-dinner-for-two"), 4)
-    assert reason is not None
-    assert "copy_earlier" in reason and "draw_and_choose" not in reason and "collision" not in reason
+def test_the_menus_still_without_kernel_parts_are_refused_naming_what_is_missing():
+    """Every effect has a kernel part now; a menu whose takeout boxes turn cards face down
+    beside wasabi (the kernel's pairing reads no turned card) is refused, saying so; one
+    with special orders and a race (Dinner for Two) is not."""
+    reason = source_refusal(load_ruleset(str(EXAMPLES / "sushi-go-party-sampler.yaml")), 4)
+    assert reason is not None and "turned face down" in reason and "modifier" in reason
+    assert source_refusal(load_ruleset("sushi-go-party-dinner-for-two"), 4) is None
 
 
 @attrs.frozen(kw_only=True)
@@ -287,3 +292,87 @@ def test_ask_for_asks_around_the_table_and_the_giver_chooses_as_the_engine_does(
     fx.ctr[m["OWNER_AT"]] = 0
     m["_fx_decide"](fx, e, 0, ids("egg_nigiri"))
     assert fx.seq[0, : fx.lens[0]].tolist() == [tempura] and fx.dis[: fx.ctr[m["D_N"]]].tolist() == [spoon]
+
+
+def _first_decisions(state: Any) -> None:
+    """The reference state's pending decisions of this turn each answered by its first option."""
+    while state.pending is not None:
+        state.apply_actions([state.pending.options[0]])
+
+
+def _under(fx: Any, m: dict[str, Any]) -> list[tuple[int, int, int, int]]:
+    """The plain kernel's changed table cards: (seat, position, physical card, face before turned)."""
+    return sorted(tuple(int(x) for x in row) for row in fx.und[: fx.ctr[m["U_N"]]])
+
+
+def test_turn_face_down_turns_cards_one_at_a_time_then_discards_the_box_as_the_engine_does():
+    """Takeout box: its seat is offered its table's card types (not the box, not a face-down
+    card) and done; each card chosen (the first bot's: the first) has its newest copy turned
+    into the face-down card, its physical card remembered, and the box asks again; at done
+    the box is discarded, as the engine's steps do."""
+    ruleset = load_ruleset("sushi-go-party-master-menu")
+    ids = ruleset.catalogue.index_of
+    box, face, temaki, tofu, sashimi = (
+        ids(x) for x in ("takeout_box_10", "takeout_face_down", "temaki", "tofu", "sashimi")
+    )
+    done = ruleset.catalogue.size + len(ruleset.catalogue.tags)
+    m = _plain_module(ruleset)
+    hands = [[tofu, tofu], [temaki, sashimi], [sashimi, tofu]]
+    before = [[tofu, temaki, tofu], [sashimi], []]
+    picks = (box, temaki, sashimi)
+    ref = _engine_state(ruleset, [h + [c] for h, c in zip(hands, picks)], before)
+    ref.apply_actions(list(picks))
+    assert ref.pending is not None and list(ref.pending.options) == [temaki, tofu, done]
+    _first_decisions(ref)
+    assert ref.book is not None
+    fx, lk = _plain_fx(m, hands, [b + [c] for b, c in zip(before, picks)])
+    p = np.array([[c, -1] for c in picks], np.int64)
+    m["_fx_turn"](fx, lk, p, np.ones(3, np.int64), np.zeros((3, 625), np.uint32), 0, 1, 0, 0)
+    assert [fx.seq[s, : fx.lens[s]].tolist() for s in range(3)] == [list(x) for x in ref.played]
+    assert fx.seq[0, : fx.lens[0]].tolist() == [face, face, face]
+    assert fx.dis[: fx.ctr[m["D_N"]]].tolist() == ref.book.discarded == [box]
+    # after the third card nothing is left to turn: the box is discarded without asking
+    assert [tuple(row[2:]) for row in fx.dec[0] if row[0] >= 0] == [(0, temaki), (0, tofu), (0, tofu)]
+    assert _under(fx, m) == sorted((s, p, c, c) for (s, p), (c, _, _) in ref.book.under.items())
+    # the physical cards go back into the deck at round end, each in place of its face
+    rest = np.zeros(m["DT"], np.int64)
+    rest[:3] = [face, face, face]
+    fx.ctr[m["DLEN_AT"]] = fx.ctr[m["POS_AT"]] = 0
+    n = m["_fx_discarded"](fx, rest, 3)
+    assert rest[:n].tolist() == [tofu, temaki, tofu, box] and fx.ctr[m["U_N"]] == 0
+
+
+def test_copy_earlier_becomes_a_card_placed_earlier_this_round_as_the_engine_does():
+    """Special order: offered the card types its seat placed earlier this round (and
+    earlier this turn), never another special order; the newest special order becomes the
+    first bot's choice (counted as placed as it, its physical card remembered); with one
+    card to copy it copies without asking; with none it is discarded."""
+    ruleset = load_ruleset("sushi-go-party-points-platter")
+    ids = ruleset.catalogue.index_of
+    order, dumpling, tea, edamame, uramaki = (
+        ids(x) for x in ("special_order", "dumpling", "tea", "edamame", "uramaki_4")
+    )
+    m = _plain_module(ruleset)
+    hands = [[tea, tea], [tea, edamame], [tea, tea]]
+    before = [[tea, dumpling, order], [uramaki], []]
+    picks = (order, order, order)
+    ref = _engine_state(ruleset, [h + [c] for h, c in zip(hands, picks)], before)
+    assert ref.book is not None
+    earlier = ((tea, dumpling, order), (uramaki,), ())
+    ref.book.round_placed = earlier
+    ref.apply_actions(list(picks))
+    assert ref.pending is not None and ref.pending.seat == 0 and list(ref.pending.options) == [dumpling, tea]
+    _first_decisions(ref)
+    fx, lk = _plain_fx(m, hands, [b + [c] for b, c in zip(before, picks)])
+    for s, cards in enumerate(earlier):
+        for c in cards:
+            fx.rpl[s, c] += 1
+    p = np.array([[c, -1] for c in picks], np.int64)
+    m["_fx_turn"](fx, lk, p, np.ones(3, np.int64), np.zeros((3, 625), np.uint32), 0, 1, 0, 0)
+    assert [fx.seq[s, : fx.lens[s]].tolist() for s in range(3)] == [list(x) for x in ref.played]
+    assert fx.seq[0, : fx.lens[0]].tolist() == [tea, dumpling, order, dumpling]  # the newest became a dumpling
+    assert fx.seq[1, : fx.lens[1]].tolist() == [uramaki, uramaki]  # one card to copy: no decision
+    assert fx.dis[: fx.ctr[m["D_N"]]].tolist() == ref.book.discarded == [order]  # seat 2: nothing to copy
+    assert [tuple(row[2:]) for row in fx.dec[0] if row[0] >= 0] == [(0, dumpling)]
+    assert _under(fx, m) == sorted((s, p, c, -1) for (s, p), (c, _, _) in ref.book.under.items())
+    assert fx.rpl[0, dumpling] == 2 and fx.rpl[1, uramaki] == 2  # placed as the copy this turn

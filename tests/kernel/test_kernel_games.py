@@ -96,7 +96,11 @@ def test_all_greedy_tables_equal_the_reference():
             2,
             "the dummy procedure with pass patterns or cards added before rounds has no kernel part yet",
         ),
-        ("sushi-go-party-dinner-for-two", 2, "card effects (copy_earlier)"),
+        (
+            str(ROOT / "examples" / "sushi-go-party-sampler.yaml"),
+            3,
+            "cards turned face down with a rule that pairs cards (modifier, boost)",
+        ),
     ],
 )
 def test_a_ruleset_without_a_kernel_part_is_refused_with_the_reason(ruleset_id, players, words):
