@@ -75,9 +75,19 @@ def without_part(ruleset: CompiledRuleset) -> list[str]:
 
 def blind(ruleset: CompiledRuleset) -> bool:
     """Whether an effect of the ruleset asks decisions the kernel's greedy and value bots
-    cannot judge as the reference's do (its part has no ``lookahead``)."""
+    cannot judge as the reference's do (its part has no ``lookahead``, or a race scores
+    during the round)."""
     w = _Probe(ruleset)
-    return any((p := effect_part(e, w)) is not None and p.decisions > 0 and not p.lookahead for e in ruleset.effects)
+    raced = _raced(ruleset)
+    return any(
+        (p := effect_part(e, w)) is not None and p.decisions > 0 and (raced or not p.lookahead) for e in ruleset.effects
+    )
+
+
+def _raced(ruleset: CompiledRuleset) -> bool:
+    """Whether a rule scores during the round (a race): the look at a decision
+    (``_look_choose``) plays no race's turn end, so no decision has a look-ahead there."""
+    return any(rule.turn_scoring is not None for rule in ruleset.rules)
 
 
 def _function(name: str, args: str, body: str | None, default: str) -> str:
@@ -119,7 +129,7 @@ def effects_source(ruleset: CompiledRuleset, w: EffectKernelWriter, hand_size: i
         f"PLAY_FX = np.array({play}, dtype=np.int64)  # per card, the number of its play effect (-1: none)",
         f"REVEAL_FX = np.array({reveal or [0]}, dtype=np.int64)",
         f"NREVEAL = {len(reveal)}",
-        f"FX_BLIND = {any(p.decisions > 0 and not p.lookahead for p in parts)}",
+        f"FX_BLIND = {any(p.decisions > 0 and (_raced(ruleset) or not p.lookahead) for p in parts)}",
         f"MAXD = {max(1, per_turn_decisions * turns)}  # decisions a game can hold",
         f"MAXP = {max(1, per_turn_placements * turns)}  # placements by effects a game can hold",
     ]

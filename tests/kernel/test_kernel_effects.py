@@ -32,6 +32,15 @@ EXAMPLES = Path(__file__).resolve().parent.parent.parent / "examples"
 #: the random and first bots
 MENUS = ("sushi-go-party-my-first-meal", "sushi-go-party-sushi-go")
 SPOON_MENUS = ("sushi-go-party-big-banquet", "sushi-go-party-cutthroat-combo", "sushi-go-party-party-sampler")
+#: and with takeout boxes (turn_face_down) or special orders (copy_earlier), races beside
+#: them (uramaki); greedy and value refused there (a spoon or a menu, or a race the look
+#: at a decision does not play)
+CHANGING_MENUS = (
+    "sushi-go-party-master-menu",
+    "sushi-go-party-points-platter",
+    "sushi-go-party-dinner-for-two",
+    str(EXAMPLES / "caravan-bazaar.yaml"),
+)
 
 
 def _lineups(players: int, spoon: bool = False) -> list[list[str]]:
@@ -45,7 +54,7 @@ def _reference_decisions(state: Any) -> list[tuple[int, int, int, int]]:
     return [(r, t, s, a) for r, rec in enumerate(state.history) for t, s, a in rec.decisions]
 
 
-@pytest.mark.parametrize("menu", MENUS + SPOON_MENUS)
+@pytest.mark.parametrize("menu", MENUS + SPOON_MENUS + CHANGING_MENUS)
 @pytest.mark.parametrize("end", ["min", "max"])
 def test_menus_with_effects_play_the_reference_games(menu, end):
     """At its fewest and most players, each line-up of built-in bots (each alone, and
@@ -58,7 +67,7 @@ def test_menus_with_effects_play_the_reference_games(menu, end):
     game = Game(ruleset, players)
     values = default_card_values(game)
     decided = 0
-    spoon = menu in SPOON_MENUS
+    spoon = menu in SPOON_MENUS + CHANGING_MENUS
     if spoon:  # a spoon's or a menu's decisions are not ones the kernel's greedy and value judge yet
         assert "greedy" in (kernel.refuses(["greedy"] * players) or "")
     for bots in _lineups(players, spoon):
@@ -376,3 +385,38 @@ def test_copy_earlier_becomes_a_card_placed_earlier_this_round_as_the_engine_doe
     assert [tuple(row[2:]) for row in fx.dec[0] if row[0] >= 0] == [(0, dumpling)]
     assert _under(fx, m) == sorted((s, p, c, -1) for (s, p), (c, _, _) in ref.book.under.items())
     assert fx.rpl[0, dumpling] == 2 and fx.rpl[1, uramaki] == 2  # placed as the copy this turn
+
+
+def test_a_race_takes_a_copy_off_its_table_as_its_physical_card_after_the_effects_discards():
+    """Uramaki beside special orders: a special order copies an uramaki, the seat's icons
+    reach the race's goal, and every uramaki leaves its table; each is discarded as the
+    engine's turn end discards it (the newest copy of a card first, so the special order
+    under its face), after the cards the turn's effects discarded, and no changed card is left."""
+    ruleset = load_ruleset("sushi-go-party-points-platter")
+    ids = ruleset.catalogue.index_of
+    order, u3, u5, tea = (ids(x) for x in ("special_order", "uramaki_3", "uramaki_5", "tea"))
+    m = _plain_module(ruleset)
+    hands = [[tea, tea], [tea, tea], [tea, tea]]
+    before = [[u5, u3], [], []]
+    picks = (order, tea, order)
+    ref = _engine_state(ruleset, [h + [c] for h, c in zip(hands, picks)], before)
+    assert ref.book is not None
+    earlier = ((u5, u3), (), ())
+    ref.book.round_placed = earlier
+    ref.apply_actions(list(picks))
+    assert ref.pending is not None and list(ref.pending.options) == [u3, u5]
+    _first_decisions(ref)  # the special order becomes the third uramaki (3 icons): 11 reach the goal
+    assert ref.played[0] == [] and ref.book.discarded == [order, u5, order, u3]
+    fx, lk = _plain_fx(m, hands, [b + [c] for b, c in zip(before, picks)])
+    for s, cards in enumerate(earlier):
+        for c in cards:
+            fx.rpl[s, c] += 1
+    p = np.array([[c, -1] for c in picks], np.int64)
+    m["_fx_turn"](fx, lk, p, np.ones(3, np.int64), np.zeros((3, 625), np.uint32), 0, 1, 0, 0)
+    assert fx.seq[0, : fx.lens[0]].tolist() == [u5, u3, u3] and _under(fx, m) == [(0, 2, order, -1)]
+    K, N = ruleset.catalogue.size, 3
+    prog, took = np.zeros((1, N + 1), np.int64), np.zeros((1, N, K), np.int64)
+    nd = m["_race_turn"](fx, fx.counts, fx.seq, fx.lens, 1, prog, took, np.zeros(m["DT"], np.int64), 0)
+    assert nd == 0 and fx.lens[0] == 0 and _under(fx, m) == []
+    assert fx.dis[: fx.ctr[m["D_N"]]].tolist() == ref.book.discarded
+    assert took[0, 0, u3] == 2 and took[0, 0, u5] == 1  # the lab counts the faces the race took
