@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from ruledraft.kernel.effects import effects_source, without_part
+from ruledraft.kernel.effects import effect_kinds, effects_source, without_part
 from ruledraft.kernel.expression import NoKernelForm, expression_source
 from ruledraft.language.quantity import Quantity
 from ruledraft.language.ruleset import CompiledRuleset
@@ -59,6 +59,10 @@ class _Writer:
 
     def copies(self, card: int) -> int:
         return self.ruleset.catalogue.cards[card].count
+
+    @property
+    def effect_kinds(self) -> tuple[str, ...]:
+        return effect_kinds(self.ruleset)
 
     @property
     def card_types(self) -> int:
@@ -155,8 +159,12 @@ def refusal(ruleset: CompiledRuleset, players: int | None = None) -> str | None:
     missing = without_part(ruleset)
     if missing:
         return f"card effects ({', '.join(missing)}) have no kernel part yet"
-    if ruleset.effects and any(rule.turn_scoring is not None for rule in ruleset.rules):
-        return "a race (a rule scoring during the round) together with card effects has no kernel part yet"
+    if any(getattr(e, "face_down", None) is not None for e in ruleset.effects) and any(
+        rule.holds_cards for rule in ruleset.rules
+    ):  # the kernel's pairing reads no card turned face down (Tableau.turned)
+        return "cards turned face down with a rule that pairs cards (modifier, boost) have no kernel part yet"
+    if ruleset.actions and any(getattr(e, "changes_cards", False) for e in ruleset.effects):
+        return "a special action together with effects that change cards has no kernel part yet"
     if ruleset.between_rounds not in ("keep_deck", "reshuffle"):
         return f"'between_rounds: {ruleset.between_rounds}' has no kernel part yet"
     if len(ruleset.actions) > 1 or any(a.extra != 1 for a in ruleset.actions):

@@ -18,7 +18,7 @@ from ruledraft.language.ruleset import CompiledRuleset
 
 HERE = Path(__file__).resolve().parent
 
-__all__ = ["blind", "effect_part", "effects_source", "without_part"]
+__all__ = ["blind", "effect_kinds", "effect_part", "effects_source", "without_part"]
 
 
 def effect_part(effect: Any, w: EffectKernelWriter) -> EffectPart | None:
@@ -31,6 +31,15 @@ def effect_part(effect: Any, w: EffectKernelWriter) -> EffectPart | None:
     if (when == "turn_end" and made.turn_end is None) or (when in ("play", "reveal") and made.start is None):
         return None  # no step for the trigger it was given
     return made
+
+
+def effect_kinds(ruleset: CompiledRuleset) -> tuple[str, ...]:
+    """Per card type, the kind of its effect ("" for none; the last one a card has, as
+    ``Game.effect_of``)."""
+    kinds = [""] * ruleset.catalogue.size
+    for e in ruleset.effects:
+        kinds[e.card] = e.kind
+    return tuple(kinds)
 
 
 class _Probe:
@@ -54,6 +63,10 @@ class _Probe:
     def families(self) -> tuple[str, ...]:
         return self._ruleset.catalogue.tags
 
+    @property
+    def effect_kinds(self) -> tuple[str, ...]:
+        return effect_kinds(self._ruleset)
+
 
 def without_part(ruleset: CompiledRuleset) -> list[str]:
     """The kinds of the ruleset's effects that have no kernel part, sorted."""
@@ -63,9 +76,19 @@ def without_part(ruleset: CompiledRuleset) -> list[str]:
 
 def blind(ruleset: CompiledRuleset) -> bool:
     """Whether an effect of the ruleset asks decisions the kernel's greedy and value bots
-    cannot judge as the reference's do (its part has no ``lookahead``)."""
+    cannot judge as the reference's do (its part has no ``lookahead``, or a race scores
+    during the round)."""
     w = _Probe(ruleset)
-    return any((p := effect_part(e, w)) is not None and p.decisions > 0 and not p.lookahead for e in ruleset.effects)
+    raced = _raced(ruleset)
+    return any(
+        (p := effect_part(e, w)) is not None and p.decisions > 0 and (raced or not p.lookahead) for e in ruleset.effects
+    )
+
+
+def _raced(ruleset: CompiledRuleset) -> bool:
+    """Whether a rule scores during the round (a race): the look at a decision
+    (``_look_choose``) plays no race's turn end, so no decision has a look-ahead there."""
+    return any(rule.turn_scoring is not None for rule in ruleset.rules)
 
 
 def _function(name: str, args: str, body: str | None, default: str) -> str:
@@ -92,6 +115,12 @@ def effects_source(ruleset: CompiledRuleset, w: EffectKernelWriter, hand_size: i
     reveal = [i for i, e in enumerate(effects) if e.when == "reveal"]
     per_turn_decisions = sum(p.decisions for p in parts)
     per_turn_placements = sum(p.placements for p in parts)
+    # a copy may become any card with an effect: room for its copies acting as the most asking one
+    copying = sum(w.copies(e.card) for e, p in zip(effects, parts) if p.copies)
+    if copying:
+        per_copy = [(p, max(1, w.copies(e.card))) for e, p in zip(effects, parts)]
+        per_turn_decisions += copying * max(-(-p.decisions // n) for p, n in per_copy)
+        per_turn_placements += copying * max(-(-p.placements // n) for p, n in per_copy)
     turns = ruleset.rounds * (hand_size + 1)
     constants = [
         f"EFFECTS = {bool(effects)}",
@@ -101,7 +130,7 @@ def effects_source(ruleset: CompiledRuleset, w: EffectKernelWriter, hand_size: i
         f"PLAY_FX = np.array({play}, dtype=np.int64)  # per card, the number of its play effect (-1: none)",
         f"REVEAL_FX = np.array({reveal or [0]}, dtype=np.int64)",
         f"NREVEAL = {len(reveal)}",
-        f"FX_BLIND = {any(p.decisions > 0 and not p.lookahead for p in parts)}",
+        f"FX_BLIND = {any(p.decisions > 0 and (_raced(ruleset) or not p.lookahead) for p in parts)}",
         f"MAXD = {max(1, per_turn_decisions * turns)}  # decisions a game can hold",
         f"MAXP = {max(1, per_turn_placements * turns)}  # placements by effects a game can hold",
         f"WORLD_SEED = {WORLD_SEED}  # the seed of the world a bot's look re-deals (engine.view)",

@@ -169,7 +169,9 @@ class EffectKernelWriter(Protocol):
     options of a decision), changed only through the helpers of ``effects.tmpl``
     (``fx_place``, ``fx_remove_newest``, ``fx_take_from_hand``, ``fx_into_hand``,
     ``fx_into_hand_known``, ``fx_discard``, ``fx_note_placed``, ``fx_hand_options``,
-    ``fx_follow``, ``fx_draw``, ``fx_return_shown``), which keep every card
+    ``fx_follow``, ``fx_draw``, ``fx_return_shown``; a card changed into another:
+    ``fx_newest``, ``fx_change``, ``fx_add_job``, ``fx_remove_newest_of``, ``fx.rpl`` its
+    placements earlier this round), which keep every card
     countable as the reference engine's state does. ``N`` is the number of seats.
     """
 
@@ -196,6 +198,11 @@ class EffectKernelWriter(Protocol):
         """How many copies of ``card`` the game has (its deck and the cards added later)."""
         ...
 
+    @property
+    def effect_kinds(self) -> tuple[str, ...]:
+        """Per card type, the kind of its effect ("" for none; ``Game.effect_of``)."""
+        ...
+
 
 @attrs.frozen(kw_only=True)
 class EffectPart:
@@ -216,7 +223,10 @@ class EffectPart:
       ``_look_choose``): what its decisions show only their seat comes through ``fx_draw``,
       and a card known to every seat goes into a hand through ``fx_into_hand_known``, so
       the look re-deals what the seat cannot see as ``SeatView.sample_world`` does.
-      Otherwise those bots are refused the ruleset.
+      Otherwise those bots are refused the ruleset;
+    * ``copies``: a card with it may become another card with an effect (a copy), so
+      the room for decisions and placements grows by its copies times any other part's
+      per copy of its card.
     """
 
     start: str | None = None
@@ -225,6 +235,7 @@ class EffectPart:
     decisions: int = 0
     placements: int = 0
     lookahead: bool = False
+    copies: bool = False
 
 
 class CardEffect(Protocol):

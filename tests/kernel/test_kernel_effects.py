@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import random
+from pathlib import Path
 from typing import Any, ClassVar
 
 import attrs
@@ -26,13 +27,30 @@ from ruledraft.play.agents import default_card_values  # noqa: E402
 from ruledraft.play.game_log import record_game, replay_game  # noqa: E402
 from ruledraft.play.runner import game_seed, kernel_state, play_game  # noqa: E402
 
+EXAMPLES = Path(__file__).resolve().parent.parent.parent / "examples"
+
 #: the menus the effects with kernel parts bring onto the kernel: miso soup (collision);
 #: Party chopsticks (second_pick); spoons (ask_for); menus (draw_and_choose)
 MENUS = ("sushi-go-party-my-first-meal", "sushi-go-party-sushi-go")
 SPOON_MENUS = ("sushi-go-party-big-banquet", "sushi-go-party-cutthroat-combo", "sushi-go-party-party-sampler")
+#: and with takeout boxes (turn_face_down) or special orders (copy_earlier), races beside
+#: them (uramaki)
+CHANGING_MENUS = (
+    "sushi-go-party-master-menu",
+    "sushi-go-party-points-platter",
+    "sushi-go-party-dinner-for-two",
+    str(EXAMPLES / "caravan-bazaar.yaml"),
+)
 
 
-def _lineups(players: int) -> list[list[str]]:
+#: where a race sits beside card effects: greedy and value are refused (their look at a
+#: decision does not play the race's turn end)
+RACE_MENUS = ("sushi-go-party-points-platter", "sushi-go-party-dinner-for-two")
+
+
+def _lineups(players: int, blind: bool = False) -> list[list[str]]:
+    if blind:
+        return [["random"] * players, ["first"] * players, (["random", "first", "random"] * players)[:players]]
     mixed = (["greedy", "random", "value", "first"] * players)[:players]
     return [[b] * players for b in ("random", "first", "value", "greedy")] + [mixed]
 
@@ -41,7 +59,7 @@ def _reference_decisions(state: Any) -> list[tuple[int, int, int, int]]:
     return [(r, t, s, a) for r, rec in enumerate(state.history) for t, s, a in rec.decisions]
 
 
-@pytest.mark.parametrize("menu", MENUS + SPOON_MENUS)
+@pytest.mark.parametrize("menu", MENUS + SPOON_MENUS + CHANGING_MENUS)
 @pytest.mark.parametrize("end", ["min", "max"])
 def test_menus_with_effects_play_the_reference_games(menu, end):
     """At its fewest and most players, each line-up of built-in bots (each alone, and
@@ -55,7 +73,10 @@ def test_menus_with_effects_play_the_reference_games(menu, end):
     game = Game(ruleset, players)
     values = default_card_values(game)
     decided = 0
-    for bots in _lineups(players):
+    blind = menu in RACE_MENUS
+    if blind:  # a race beside decisions: the look at a decision does not play the race's turn end
+        assert "greedy" in (kernel.refuses(["greedy"] * players) or "")
+    for bots in _lineups(players, blind):
         assert kernel.refuses(bots) is None
         seeds = [game_seed(31, i) for i in range(12)]
         games = kernel.play(seeds, bots, values)
@@ -93,11 +114,13 @@ def test_simulate_figures_and_logs_of_a_menu_with_spoons_are_the_same_on_both_en
     )
 
 
-def test_the_menus_still_without_kernel_parts_are_refused_naming_their_effects():
-    """A menu with an effect that has no kernel part yet is refused, the effect named by its kind."""
-    reason = source_refusal(load_ruleset("sushi-go-party-dinner-for-two"), 4)
-    assert reason is not None
-    assert "copy_earlier" in reason and "draw_and_choose" not in reason and "collision" not in reason
+def test_the_menus_still_without_kernel_parts_are_refused_naming_what_is_missing():
+    """Every effect has a kernel part now; a menu whose takeout boxes turn cards face down
+    beside wasabi (the kernel's pairing reads no turned card) is refused, saying so; one
+    with special orders and a race (Dinner for Two) is not."""
+    reason = source_refusal(load_ruleset(str(EXAMPLES / "sushi-go-party-sampler.yaml")), 4)
+    assert reason is not None and "turned face down" in reason and "modifier" in reason
+    assert source_refusal(load_ruleset("sushi-go-party-dinner-for-two"), 4) is None
 
 
 @attrs.frozen(kw_only=True)
@@ -434,3 +457,122 @@ def test_the_look_re_deals_what_the_seat_cannot_see_as_sample_world_does(ruleset
             assert (follow is None) == (asked == 0)
             if follow is not None:
                 assert (fy.ctr[m["F_SEAT"]], fy.opts[:asked].tolist()) == (follow.seat, list(follow.options))
+
+
+def _first_decisions(state: Any) -> None:
+    """The reference state's pending decisions of this turn each answered by its first option."""
+    while state.pending is not None:
+        state.apply_actions([state.pending.options[0]])
+
+
+def _under(fx: Any, m: dict[str, Any]) -> list[tuple[int, int, int, int]]:
+    """The plain kernel's changed table cards: (seat, position, physical card, face before turned)."""
+    return sorted(tuple(int(x) for x in row) for row in fx.und[: fx.ctr[m["U_N"]]])
+
+
+def test_turn_face_down_turns_cards_one_at_a_time_then_discards_the_box_as_the_engine_does():
+    """Takeout box: its seat is offered its table's card types (not the box, not a face-down
+    card) and done; each card chosen (the first bot's: the first) has its newest copy turned
+    into the face-down card, its physical card remembered, and the box asks again; at done
+    the box is discarded, as the engine's steps do."""
+    ruleset = load_ruleset("sushi-go-party-master-menu")
+    ids = ruleset.catalogue.index_of
+    box, face, temaki, tofu, sashimi = (
+        ids(x) for x in ("takeout_box_10", "takeout_face_down", "temaki", "tofu", "sashimi")
+    )
+    done = ruleset.catalogue.size + len(ruleset.catalogue.tags)
+    m = _plain_module(ruleset)
+    hands = [[tofu, tofu], [temaki, sashimi], [sashimi, tofu]]
+    before = [[tofu, temaki, tofu], [sashimi], []]
+    picks = (box, temaki, sashimi)
+    ref = _engine_state(ruleset, [h + [c] for h, c in zip(hands, picks)], before)
+    ref.apply_actions(list(picks))
+    assert ref.pending is not None and list(ref.pending.options) == [temaki, tofu, done]
+    _first_decisions(ref)
+    assert ref.book is not None
+    fx, lk = _plain_fx(m, hands, [b + [c] for b, c in zip(before, picks)])
+    p = np.array([[c, -1] for c in picks], np.int64)
+    m["_fx_turn"](fx, lk, p, np.ones(3, np.int64), np.zeros((3, 625), np.uint32), 0, 1, 0, 0)
+    assert [fx.seq[s, : fx.lens[s]].tolist() for s in range(3)] == [list(x) for x in ref.played]
+    assert fx.seq[0, : fx.lens[0]].tolist() == [face, face, face]
+    assert fx.dis[: fx.ctr[m["D_N"]]].tolist() == ref.book.discarded == [box]
+    # after the third card nothing is left to turn: the box is discarded without asking
+    assert [tuple(row[2:]) for row in fx.dec[0] if row[0] >= 0] == [(0, temaki), (0, tofu), (0, tofu)]
+    assert _under(fx, m) == sorted((s, p, c, c) for (s, p), (c, _, _) in ref.book.under.items())
+    # the physical cards go back into the deck at round end, each in place of its face
+    rest = np.zeros(m["DT"], np.int64)
+    rest[:3] = [face, face, face]
+    fx.ctr[m["DLEN_AT"]] = fx.ctr[m["POS_AT"]] = 0
+    n = m["_fx_discarded"](fx, rest, 3)
+    assert rest[:n].tolist() == [tofu, temaki, tofu, box] and fx.ctr[m["U_N"]] == 0
+
+
+def test_copy_earlier_becomes_a_card_placed_earlier_this_round_as_the_engine_does():
+    """Special order: offered the card types its seat placed earlier this round (and
+    earlier this turn), never another special order; the newest special order becomes the
+    first bot's choice (counted as placed as it, its physical card remembered); with one
+    card to copy it copies without asking; with none it is discarded."""
+    ruleset = load_ruleset("sushi-go-party-points-platter")
+    ids = ruleset.catalogue.index_of
+    order, dumpling, tea, edamame, uramaki = (
+        ids(x) for x in ("special_order", "dumpling", "tea", "edamame", "uramaki_4")
+    )
+    m = _plain_module(ruleset)
+    hands = [[tea, tea], [tea, edamame], [tea, tea]]
+    before = [[tea, dumpling, order], [uramaki], []]
+    picks = (order, order, order)
+    ref = _engine_state(ruleset, [h + [c] for h, c in zip(hands, picks)], before)
+    assert ref.book is not None
+    earlier = ((tea, dumpling, order), (uramaki,), ())
+    ref.book.round_placed = earlier
+    ref.apply_actions(list(picks))
+    assert ref.pending is not None and ref.pending.seat == 0 and list(ref.pending.options) == [dumpling, tea]
+    _first_decisions(ref)
+    fx, lk = _plain_fx(m, hands, [b + [c] for b, c in zip(before, picks)])
+    for s, cards in enumerate(earlier):
+        for c in cards:
+            fx.rpl[s, c] += 1
+    p = np.array([[c, -1] for c in picks], np.int64)
+    m["_fx_turn"](fx, lk, p, np.ones(3, np.int64), np.zeros((3, 625), np.uint32), 0, 1, 0, 0)
+    assert [fx.seq[s, : fx.lens[s]].tolist() for s in range(3)] == [list(x) for x in ref.played]
+    assert fx.seq[0, : fx.lens[0]].tolist() == [tea, dumpling, order, dumpling]  # the newest became a dumpling
+    assert fx.seq[1, : fx.lens[1]].tolist() == [uramaki, uramaki]  # one card to copy: no decision
+    assert fx.dis[: fx.ctr[m["D_N"]]].tolist() == ref.book.discarded == [order]  # seat 2: nothing to copy
+    assert [tuple(row[2:]) for row in fx.dec[0] if row[0] >= 0] == [(0, dumpling)]
+    assert _under(fx, m) == sorted((s, p, c, -1) for (s, p), (c, _, _) in ref.book.under.items())
+    assert fx.rpl[0, dumpling] == 2 and fx.rpl[1, uramaki] == 2  # placed as the copy this turn
+
+
+def test_a_race_takes_a_copy_off_its_table_as_its_physical_card_after_the_effects_discards():
+    """Uramaki beside special orders: a special order copies an uramaki, the seat's icons
+    reach the race's goal, and every uramaki leaves its table; each is discarded as the
+    engine's turn end discards it (the newest copy of a card first, so the special order
+    under its face), after the cards the turn's effects discarded, and no changed card is left."""
+    ruleset = load_ruleset("sushi-go-party-points-platter")
+    ids = ruleset.catalogue.index_of
+    order, u3, u5, tea = (ids(x) for x in ("special_order", "uramaki_3", "uramaki_5", "tea"))
+    m = _plain_module(ruleset)
+    hands = [[tea, tea], [tea, tea], [tea, tea]]
+    before = [[u5, u3], [], []]
+    picks = (order, tea, order)
+    ref = _engine_state(ruleset, [h + [c] for h, c in zip(hands, picks)], before)
+    assert ref.book is not None
+    earlier = ((u5, u3), (), ())
+    ref.book.round_placed = earlier
+    ref.apply_actions(list(picks))
+    assert ref.pending is not None and list(ref.pending.options) == [u3, u5]
+    _first_decisions(ref)  # the special order becomes the third uramaki (3 icons): 11 reach the goal
+    assert ref.played[0] == [] and ref.book.discarded == [order, u5, order, u3]
+    fx, lk = _plain_fx(m, hands, [b + [c] for b, c in zip(before, picks)])
+    for s, cards in enumerate(earlier):
+        for c in cards:
+            fx.rpl[s, c] += 1
+    p = np.array([[c, -1] for c in picks], np.int64)
+    m["_fx_turn"](fx, lk, p, np.ones(3, np.int64), np.zeros((3, 625), np.uint32), 0, 1, 0, 0)
+    assert fx.seq[0, : fx.lens[0]].tolist() == [u5, u3, u3] and _under(fx, m) == [(0, 2, order, -1)]
+    K, N = ruleset.catalogue.size, 3
+    prog, took = np.zeros((1, N + 1), np.int64), np.zeros((1, N, K), np.int64)
+    nd = m["_race_turn"](fx, fx.counts, fx.seq, fx.lens, 1, prog, took, np.zeros(m["DT"], np.int64), 0)
+    assert nd == 0 and fx.lens[0] == 0 and _under(fx, m) == []
+    assert fx.dis[: fx.ctr[m["D_N"]]].tolist() == ref.book.discarded
+    assert took[0, 0, u3] == 2 and took[0, 0, u5] == 1  # the lab counts the faces the race took

@@ -155,8 +155,7 @@ class AskFor(EffectBase):
         match = w.array([1 if c in cards else 0 for cards in tagged for c in range(K)] or [0])
         give = f"""fx_note_placed(fx, owner, c)
 fx_take_from_hand(fx, giver, c)
-fx_remove_newest(fx, owner, {card})
-fx_into_hand_known(fx, giver, {card})
+fx_into_hand_known(fx, giver, fx_remove_newest(fx, owner, {card}))
 fx_place(fx, owner, c)
 """
         return EffectPart(
@@ -196,8 +195,7 @@ for k in range(1, N):
     if n > 1:
         fx_follow(fx, giver, n)
         return
-fx_remove_newest(fx, owner, {card})
-fx_discard(fx, {card})
+fx_discard(fx, fx_remove_newest(fx, owner, {card}))
 """,
             decisions=2 * w.copies(card),
             placements=w.copies(card),

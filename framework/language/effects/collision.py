@@ -60,7 +60,8 @@ class Collision(EffectBase):
 
     def kernel(self, w: EffectKernelWriter) -> EffectPart:
         """:meth:`turn_end` in the kernel: the copies placed this turn counted, and, at
-        ``at_least``, each seat's newest copies off its table, one per copy it placed."""
+        ``at_least``, each seat's newest copies (or cards turned face down from it) off its table, one
+        per copy it placed, discarded as their physical cards."""
         card = self.card
         return EffectPart(
             turn_end=f"""n = 0
@@ -72,9 +73,10 @@ if n >= {self.at_least}:
     for s in range(N):
         for j in range(fx.npl[s]):
             if fx.placed[s, j] == {card}:
-                if not fx_remove_newest(fx, s, {card}):
+                gone = fx_remove_newest_of(fx, s, {card}, True)
+                if gone < 0:
                     break
-                fx_discard(fx, {card})
+                fx_discard(fx, gone)
 """
         )
 

@@ -14,7 +14,7 @@ from typing import Any, ClassVar
 import attrs
 
 from ruledraft.language.decision import Decision
-from ruledraft.language.effect import EffectState, Speech
+from ruledraft.language.effect import EffectKernelWriter, EffectPart, EffectState, Speech
 from ruledraft.language.effects.base import EffectBase, common, discarded
 from ruledraft.language.effects.turn_face_down import newest
 from ruledraft.language.kinds.context import RuleContext
@@ -78,6 +78,52 @@ class CopyEarlier(EffectBase):
         effect = state.game.play_effects[chosen]
         if effect is not None:
             state.add_job(seat, effect)
+
+    def kernel(self, w: EffectKernelWriter) -> EffectPart:
+        """:meth:`start`, :meth:`decide` and :meth:`copy` in the kernel: the card types
+        the seat placed earlier this round (``fx.rpl``) or earlier this turn, none of this
+        kind; the newest copy of the card becomes the one chosen (``fx_change``), counts
+        as placed as it and its ``play`` effect acts (``fx_add_job``)."""
+        card, K = self.card, w.card_types
+        same = w.array([1 if k == self.kind else 0 for k in w.effect_kinds])
+        copy = f"""fx_change(fx, s, fx_newest(fx, s, {card}), c, False)
+for j in range(fx.npl[s]):
+    if fx.placed[s, j] == {card}:
+        fx.placed[s, j] = c
+        break
+fx_add_job(fx, s, c)
+"""
+        return EffectPart(
+            start=f"""if fx.counts[s, {card}] == 0:
+    return 0
+mine = fx.npl[s]
+for j in range(fx.npl[s]):
+    if fx.placed[s, j] == {card}:
+        mine = j
+        break
+n = 0
+for c in range({K}):
+    if {same}[c] == 0:
+        ok = fx.rpl[s, c] > 0
+        for j in range(mine):
+            if fx.placed[s, j] == c:
+                ok = True
+        if ok:
+            fx.opts[n] = c
+            n += 1
+if n == 0:
+    fx_discard(fx, fx_remove_newest(fx, s, {card}))
+    return 0
+if n > 1:
+    return n
+c = fx.opts[0]
+{copy}return 0
+""",
+            decide=f"c = a\n{copy}",
+            decisions=w.copies(card),
+            lookahead=True,
+            copies=True,
+        )
 
     def event_line(self, what: Sequence[Any], say: Speech) -> str | None:
         if what[0] == "copied":

@@ -96,7 +96,7 @@ class DrawAndChoose(EffectBase):
         card, K = self.card, w.card_types
         excluded = w.array([1 if c in self.excluded else 0 for c in range(K)])
         discard = (
-            f"if fx.counts[s, {card}] > 0:\n    fx_remove_newest(fx, s, {card})\n    fx_discard(fx, {card})\n"
+            f"if fx.counts[s, {card}] > 0:\n    fx_discard(fx, fx_remove_newest(fx, s, {card}))\n"
             if self.discard
             else ""
         )

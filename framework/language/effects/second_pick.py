@@ -72,8 +72,7 @@ return fx_hand_options(fx, s)
     return
 fx_note_placed(fx, s, a)
 fx_take_from_hand(fx, s, a)
-fx_remove_newest(fx, s, {card})
-fx_into_hand(fx, s, {card})
+fx_into_hand(fx, s, fx_remove_newest(fx, s, {card}))
 fx_place(fx, s, a)
 """,
             decisions=w.copies(card),

@@ -14,7 +14,7 @@ from typing import Any, ClassVar
 import attrs
 
 from ruledraft.language.decision import Decision
-from ruledraft.language.effect import EffectState, Speech
+from ruledraft.language.effect import EffectKernelWriter, EffectPart, EffectState, Speech
 from ruledraft.language.effects.base import DISCARD, EffectBase, common
 from ruledraft.language.kinds.context import RuleContext
 
@@ -93,11 +93,51 @@ class TurnFaceDown(EffectBase):
         if self.discard and state.counts[seat][self.card]:
             self.discard_own(state, seat, self.card, "used")
 
+    def kernel(self, w: EffectKernelWriter) -> EffectPart:
+        """:meth:`start`, :meth:`decide` and :meth:`finish` in the kernel: the seat's card
+        types on its table but the face-down card and this kind's, then done; a card
+        chosen turns its newest copy face down (``fx_change``) and the effect acts again
+        for the next. A box asks at most one decision a card on its seat's table and one
+        more a round: one a turn on average over the round (the room is per game)."""
+        card, face, K = self.card, self.face_down, w.card_types
+        same = w.array([1 if k == self.kind else 0 for k in w.effect_kinds])
+        finish = (
+            f"if fx.counts[s, {card}] > 0:\n    fx_discard(fx, fx_remove_newest(fx, s, {card}))\n"
+            if self.discard
+            else ""
+        )
+        then = _indent(finish or "pass\n")
+        return EffectPart(
+            start=f"""if fx.counts[s, {card}] == 0:
+    return 0
+n = 0
+for c in range({K}):
+    if fx.counts[s, c] > 0 and c != {face} and {same}[c] == 0:
+        fx.opts[n] = c
+        n += 1
+if n == 0:
+{then}    return 0
+fx.opts[n] = {w.done_action}
+return n + 1
+""",
+            decide=f"""if a == {w.done_action}:
+{then}    return
+fx_change(fx, s, fx_newest(fx, s, a), {face}, True)
+fx_add_job(fx, s, {card})
+""",
+            decisions=w.copies(card),
+            lookahead=True,
+        )
+
     def event_line(self, what: Sequence[Any], say: Speech) -> str | None:
         if what[0] == "turned":
             seat = what[1]
             return f"{say.subject(seat, 'turn', 'turns')} {say.pronoun(seat)} {say.name(what[2])} face down (now {say.name(what[3])})."
         return None
+
+
+def _indent(text: str) -> str:
+    return "".join("    " + line for line in text.splitlines(keepends=True))
 
 
 def newest(table: Sequence[int], card: int) -> int:
