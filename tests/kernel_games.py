@@ -5,15 +5,19 @@ empty cache; the suite's workers take a file each, so the parts spread over them
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 
 from kernel_checks import assert_same_games
 from paths import ROOT
 from strategies import BUNDLED_RULESETS
 
+from ruledraft.engine.state import Game
 from ruledraft.kernel import Kernel, Unsupported, compile_kernel
 from ruledraft.language.loading import load_ruleset
-from ruledraft.play.runner import game_seed
+from ruledraft.play.agents import default_card_values
+from ruledraft.play.game_log import record_game, replay_game
+from ruledraft.play.runner import game_seed, kernel_state, play_game
 
 #: the example rule files that are games (the tutorial's broken files are not)
 EXAMPLES = tuple(str(p.relative_to(ROOT)) for p in sorted((ROOT / "examples").glob("*.yaml")) if "broken" not in p.name)
@@ -46,6 +50,27 @@ MUST_PLAY = {
 #: ... and those it must play with random and first only (greedy and value are refused
 #: where a race sits beside card effects' decisions)
 MUST_PLAY_RANDOM = MUST_PLAY | {"sushi-go-party-points-platter", "sushi-go-party-dinner-for-two"}
+
+
+#: the rule files with card effects, each played by every built-in bot (alone and mixed)
+#: and its decisions and logs compared: miso soup (collision), Party chopsticks
+#: (second_pick), spoons (ask_for), menus (draw_and_choose), takeout boxes
+#: (turn_face_down), special orders (copy_earlier), races beside them (uramaki)
+EFFECT_MENUS = (
+    "sushi-go-party-my-first-meal",
+    "sushi-go-party-sushi-go",
+    "sushi-go-party-big-banquet",
+    "sushi-go-party-cutthroat-combo",
+    "sushi-go-party-party-sampler",
+    "sushi-go-party-master-menu",
+    "sushi-go-party-points-platter",
+    "sushi-go-party-dinner-for-two",
+    "examples/caravan-bazaar.yaml",
+)
+
+#: where a race sits beside card effects: greedy and value are refused (their look at a
+#: decision does not play the race's turn end)
+RACE_MENUS = ("sushi-go-party-points-platter", "sushi-go-party-dinner-for-two")
 
 
 def part(name: str) -> list[str]:
@@ -119,3 +144,60 @@ def part_tests(name: str) -> tuple[Callable[..., None], Callable[..., None]]:
         check_mixed_games(ruleset_id)
 
     return test_random_games_equal_the_reference, test_greedy_value_and_first_games_equal_the_reference
+
+
+def _lineups(players: int, blind: bool = False) -> list[list[str]]:
+    if blind:
+        return [["random"] * players, ["first"] * players, (["random", "first", "random"] * players)[:players]]
+    mixed = (["greedy", "random", "value", "first"] * players)[:players]
+    return [[b] * players for b in ("random", "first", "value", "greedy")] + [mixed]
+
+
+def check_menu_games(menu: str, end: str) -> None:
+    """At the menu's fewest (``min``) or most (``max``) players, each line-up of built-in
+    bots (each alone, and mixed) plays on the kernel the reference's games: the same picks,
+    decisions (greedy's and value's looks included), points, winners and game logs, and
+    each log replays clean."""
+    ruleset = load(menu)
+    players = ruleset.min_players if end == "min" else ruleset.max_players
+    made = kernel(menu, players)
+    game = Game(ruleset, players)
+    values = default_card_values(game)
+    decided = 0
+    blind = menu in RACE_MENUS
+    if blind:  # a race beside decisions: the look at a decision does not play the race's turn end
+        assert "greedy" in (made.refuses(["greedy"] * players) or "")
+    for bots in _lineups(players, blind):
+        assert made.refuses(bots) is None
+        seeds = [game_seed(31, i) for i in range(12)]
+        games = made.play(seeds, bots, values)
+        for i, seed in enumerate(seeds):
+            state = play_game(game, seed, bots)
+            reference = [(r, t, s, a) for r, rec in enumerate(state.history) for t, s, a in rec.decisions]
+            assert games.moves[i].tolist() == [r.actions for r in state.history], (bots, seed)
+            assert games.decisions_of(i) == reference, (bots, seed)
+            assert list(games.game(i)[1]) == state.totals(), (bots, seed)
+            assert list(games.game(i)[2]) == state.winners, (bots, seed)
+            decided += len(reference)
+            record = record_game(kernel_state(game, games, i), bots)
+            assert record == record_game(state, bots)
+            replayed, problems = replay_game(ruleset, json.loads(json.dumps(record)))
+            assert not problems and replayed is not None
+    if menu != "sushi-go-party-my-first-meal":
+        assert decided > 0  # the effects asked decisions, and they were compared
+
+
+def menu_test(name: str) -> Callable[..., None]:
+    """The test of part ``name``'s rule files with card effects (for its file to hold)."""
+    import pytest
+
+    menus = [f for f in part(name) if f in EFFECT_MENUS]
+    assert menus, f"no rule file with card effects in the part {name}"
+
+    @pytest.mark.parametrize("end", ["min", "max"])
+    @pytest.mark.parametrize("menu", menus)
+    def test_menus_with_effects_play_the_reference_games(menu, end):
+        """At its fewest and most players, each line-up of built-in bots (alone and mixed) plays the reference's games on the kernel: picks, decisions, points, winners, logs that replay."""
+        check_menu_games(menu, end)
+
+    return test_menus_with_effects_play_the_reference_games

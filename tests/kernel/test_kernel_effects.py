@@ -1,12 +1,10 @@
-"""Card effects in the kernel: the menus whose effects have kernel parts play the
-reference engine's games (deals, moves, decisions, points, logs), and each part does
-what its effect's step does on hand-made tables."""
+"""Card effects in the kernel: each part does what its effect's step does on hand-made
+tables, and simulate gives the same figures on both engines (the menus' games against the
+reference's, every built-in bot, are in test_kernel_games_*.py: kernel_games.check_menu_games)."""
 
 from __future__ import annotations
 
-import json
 import random
-from pathlib import Path
 from typing import Any, ClassVar
 
 import attrs
@@ -16,83 +14,14 @@ import pytest
 pytest.importorskip("numba")
 
 from kernel_checks import simulate_on_both_engines  # noqa: E402
+from paths import EXAMPLES  # noqa: E402
 
 from ruledraft.engine.state import Game, State, derive_seed  # noqa: E402
 from ruledraft.engine.view import SeatView  # noqa: E402
-from ruledraft.kernel import Kernel, Unsupported, _source, compile_kernel, source_refusal  # noqa: E402
+from ruledraft.kernel import Unsupported, _source, source_refusal  # noqa: E402
 from ruledraft.language.effect import EffectKernelWriter, EffectPart  # noqa: E402
 from ruledraft.language.effects.second_pick import SecondPick  # noqa: E402
 from ruledraft.language.loading import load_ruleset  # noqa: E402
-from ruledraft.play.agents import default_card_values  # noqa: E402
-from ruledraft.play.game_log import record_game, replay_game  # noqa: E402
-from ruledraft.play.runner import game_seed, kernel_state, play_game  # noqa: E402
-
-EXAMPLES = Path(__file__).resolve().parent.parent.parent / "examples"
-
-#: the menus the effects with kernel parts bring onto the kernel: miso soup (collision);
-#: Party chopsticks (second_pick); spoons (ask_for); menus (draw_and_choose)
-MENUS = ("sushi-go-party-my-first-meal", "sushi-go-party-sushi-go")
-SPOON_MENUS = ("sushi-go-party-big-banquet", "sushi-go-party-cutthroat-combo", "sushi-go-party-party-sampler")
-#: and with takeout boxes (turn_face_down) or special orders (copy_earlier), races beside
-#: them (uramaki)
-CHANGING_MENUS = (
-    "sushi-go-party-master-menu",
-    "sushi-go-party-points-platter",
-    "sushi-go-party-dinner-for-two",
-    str(EXAMPLES / "caravan-bazaar.yaml"),
-)
-
-
-#: where a race sits beside card effects: greedy and value are refused (their look at a
-#: decision does not play the race's turn end)
-RACE_MENUS = ("sushi-go-party-points-platter", "sushi-go-party-dinner-for-two")
-
-
-def _lineups(players: int, blind: bool = False) -> list[list[str]]:
-    if blind:
-        return [["random"] * players, ["first"] * players, (["random", "first", "random"] * players)[:players]]
-    mixed = (["greedy", "random", "value", "first"] * players)[:players]
-    return [[b] * players for b in ("random", "first", "value", "greedy")] + [mixed]
-
-
-def _reference_decisions(state: Any) -> list[tuple[int, int, int, int]]:
-    return [(r, t, s, a) for r, rec in enumerate(state.history) for t, s, a in rec.decisions]
-
-
-@pytest.mark.parametrize("menu", MENUS + SPOON_MENUS + CHANGING_MENUS)
-@pytest.mark.parametrize("end", ["min", "max"])
-def test_menus_with_effects_play_the_reference_games(menu, end):
-    """At its fewest and most players, each line-up of built-in bots (each alone, and
-    mixed) plays on the kernel the reference's games: the same picks, decisions (greedy's
-    and value's looks at spoons and menus included), points, winners and game logs, and
-    each log replays clean."""
-    ruleset = load_ruleset(menu)
-    players = ruleset.min_players if end == "min" else ruleset.max_players
-    kernel = compile_kernel(ruleset, players)
-    assert isinstance(kernel, Kernel), kernel
-    game = Game(ruleset, players)
-    values = default_card_values(game)
-    decided = 0
-    blind = menu in RACE_MENUS
-    if blind:  # a race beside decisions: the look at a decision does not play the race's turn end
-        assert "greedy" in (kernel.refuses(["greedy"] * players) or "")
-    for bots in _lineups(players, blind):
-        assert kernel.refuses(bots) is None
-        seeds = [game_seed(31, i) for i in range(12)]
-        games = kernel.play(seeds, bots, values)
-        for i, seed in enumerate(seeds):
-            state = play_game(game, seed, bots)
-            assert games.moves[i].tolist() == [r.actions for r in state.history], (bots, seed)
-            assert games.decisions_of(i) == _reference_decisions(state), (bots, seed)
-            assert list(games.game(i)[1]) == state.totals(), (bots, seed)
-            assert list(games.game(i)[2]) == state.winners, (bots, seed)
-            decided += len(games.decisions_of(i))
-            record = record_game(kernel_state(game, games, i), bots)
-            assert record == record_game(state, bots)
-            replayed, problems = replay_game(ruleset, json.loads(json.dumps(record)))
-            assert not problems and replayed is not None
-    if menu != "sushi-go-party-my-first-meal":
-        assert decided > 0  # the chopsticks asked decisions, and they were compared
 
 
 def test_simulate_figures_and_logs_of_a_menu_with_decisions_are_the_same_on_both_engines(tmp_path):

@@ -9,7 +9,7 @@ import pytest
 pytest.importorskip("numba")
 
 from kernel_checks import assert_same_games  # noqa: E402
-from kernel_games import MUST_PLAY_RANDOM, PARTS, RULE_FILES, kernel, part, part_tests  # noqa: E402
+from kernel_games import EFFECT_MENUS, MUST_PLAY_RANDOM, PARTS, RULE_FILES, kernel, part, part_tests  # noqa: E402
 from paths import DATA, ROOT  # noqa: E402
 
 from ruledraft.engine.state import Game  # noqa: E402
@@ -26,6 +26,7 @@ def test_the_parts_hold_every_rule_file_once():
     held = [f for name in PARTS for f in part(name)]
     assert sorted(held) == sorted(RULE_FILES)
     assert MUST_PLAY_RANDOM <= set(RULE_FILES)
+    assert set(EFFECT_MENUS) <= {f for name in ("party-1", "party-2", "examples") for f in part(name)}
 
 
 def test_all_greedy_tables_equal_the_reference():
