@@ -38,8 +38,10 @@ __all__ = ["ENGINES", "Engine", "choose_engine", "kernel_for"]
 ENGINES = ("auto", "kernel", "reference")
 
 #: seconds a run on the reference engine must be expected to take before ``auto``
-#: loads a kernel from the cache for it (importing numba and loading cost about this; see DEVELOPERS.md)
-LOAD_SECONDS = 2.0
+#: loads a kernel from the cache for it (importing numba and loading cost about this; see
+#: DEVELOPERS.md). Measured: the README's main job, whose games take 1.0-1.6 s on the
+#: reference engine, takes 0.91x the processor time as a whole process on the kernel
+LOAD_SECONDS = 1.0
 #: ... and before ``auto`` compiles a kernel that is not in the cache (its first compile costs about this)
 COMPILE_SECONDS = 25.0
 #: auto names why the kernel does not play a run of at least this many games
