@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+
 import pytest
 from hypothesis import HealthCheck, settings
 
@@ -10,6 +12,11 @@ from hypothesis import HealthCheck, settings
 # generation). How many examples each test draws stays its own.
 settings.register_profile("ruledraft", deadline=None, suppress_health_check=[HealthCheck.too_slow])
 settings.load_profile("ruledraft")
+
+# The kernel's tests compile the kernels they check; a run of `auto` elsewhere in the
+# suite (a CLI test, say) must not start the compiler in a process of its own beside
+# them (ruledraft.play.engines.BACKGROUND_COMPILE). The test of that process sets it back.
+os.environ.setdefault("RULEDRAFT_BACKGROUND_COMPILE", "0")
 
 
 @pytest.fixture(scope="module")

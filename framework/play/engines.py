@@ -16,11 +16,14 @@ the choice changes only the time a run takes. ``--engine`` (and the API's
   compiled yet, a run that the reference engine finishes sooner than the compiler
   plays there while a process of its own compiles the kernel for later runs; a
   run too short to pay for loading the kernel plays on the reference engine too.
+  ``RULEDRAFT_BACKGROUND_COMPILE=0`` in the environment starts no such process
+  (a shared machine, a batch job, a test suite that compiles what it checks itself).
 """
 
 from __future__ import annotations
 
 import math
+import os
 import time
 from collections.abc import Sequence
 from typing import Any
@@ -44,6 +47,8 @@ ENGINES = ("auto", "kernel", "reference")
 LOAD_SECONDS = 1.0
 #: ... and before ``auto`` compiles a kernel that is not in the cache (its first compile costs about this)
 COMPILE_SECONDS = 25.0
+#: the environment variable that, set to 0, keeps ``auto`` from starting the compiler in the background
+BACKGROUND_COMPILE = "RULEDRAFT_BACKGROUND_COMPILE"
 #: auto names why the kernel does not play a run of at least this many games
 NOTE_GAMES = 1000
 
@@ -167,7 +172,7 @@ def choose_engine(
     from ruledraft.kernel import compile_kernel, is_cached, start_compiling
 
     if engine == "auto" and expected < COMPILE_SECONDS and not is_cached(ruleset):
-        if background:  # silently: a command prints the same lines with the cache empty or full
+        if background and os.environ.get(BACKGROUND_COMPILE, "1") != "0":  # silently: the same lines either way
             start_compiling(ruleset)
         return Engine("reference")
     made = compile_kernel(ruleset, players)

@@ -267,6 +267,7 @@ def test_auto_compiles_a_missing_kernel_in_the_background_for_later_runs(tmp_pat
     import time
 
     env = {k: v for k, v in os.environ.items() if k != "NUMBA_CACHE_DIR"} | {"XDG_CACHE_HOME": str(tmp_path)}
+    env[engines.BACKGROUND_COMPILE] = "1"  # the suite sets it to 0 (tests/conftest.py)
     rs = load_ruleset("sushi-go")
     games = int(10 / max(engines.reference_seconds(Game(rs, 2), ["random", "random"], 1), 1e-6))  # about 10 s
     proc = subprocess.run(
@@ -286,6 +287,17 @@ def test_auto_compiles_a_missing_kernel_in_the_background_for_later_runs(tmp_pat
         assert time.monotonic() < deadline, "the background compile did not finish"
         time.sleep(0.5)
     assert list((tmp_path / "ruledraft" / "numba").rglob("k_*.play-*.nbi"))
+
+
+def test_no_background_compile_when_the_environment_says_0(tmp_path, monkeypatch):
+    """RULEDRAFT_BACKGROUND_COMPILE=0: auto plays a mid-sized run with an empty cache on the
+    reference engine and starts no compiler (no kernel source, no mark in the cache)."""
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    monkeypatch.setenv(engines.BACKGROUND_COMPILE, "0")
+    rs = load_ruleset("sushi-go")
+    games = int(5 / max(engines.reference_seconds(Game(rs, 2), ["random", "random"], 1), 1e-6))  # about 5 s
+    assert engines.choose_engine(rs, 2, ["random"] * 2, "auto", games).name == "reference"
+    assert not (tmp_path / "ruledraft" / "kernels").exists()
 
 
 def test_a_collector_without_bulk_counting_plays_its_games_on_the_reference_engine():
