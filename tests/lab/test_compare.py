@@ -318,7 +318,7 @@ def test_a_killed_worker_is_an_error_not_a_hang():
     """A worker process killed mid-run ends compare with exit 70 and a one-line message naming the signal, within seconds."""
     with _started(
         [sys.executable, "-m", "ruledraft", "compare", "sushi-go", "--bots", "greedy", "--games", "100000"]
-        + ["--jobs", "2", "--quiet"]
+        + ["--jobs", "2", "--quiet", "--engine", "reference"]  # a worker killed, not a kernel's compile
     ) as proc:
         deadline = time.monotonic() + 60
         while len(_children(proc.pid)) < 2 and time.monotonic() < deadline:
@@ -368,7 +368,7 @@ def test_ctrl_c_stops_compare_on_two_workers():
     """Ctrl-C (SIGINT to the process group) on two workers: the pairs finished compared, 'interrupted after N of G games', exit 130, no process left."""
     with _started(
         [sys.executable, "-m", "ruledraft", "compare", "sushi-go", "--bots", "greedy", "--games", "100000"]
-        + ["--jobs", "2", "--quiet"]
+        + ["--jobs", "2", "--quiet", "--engine", "reference"]  # the workers' Ctrl-C, not a kernel's compile
     ) as proc:
         deadline = time.monotonic() + 60
         while len(_children(proc.pid)) < 2 and time.monotonic() < deadline:
@@ -426,7 +426,7 @@ def test_ctrl_c_stops_compare_on_one_process_with_json():
     """SIGINT during a one-process run with --json: the JSON of the pairs finished, marked interrupted; exit 130."""
     with _started(
         [sys.executable, "-m", "ruledraft", "compare", "sushi-go", "--bots", "greedy", "--games", "100000"]
-        + ["--quiet", "--json"]
+        + ["--quiet", "--json", "--engine", "reference"]  # the run's Ctrl-C, not a kernel's compile
     ) as proc:
         until_busy(proc, [proc.pid], 1.5)  # past starting (about 0.4 s), pairs of games (2 ms each) finish
         os.killpg(proc.pid, signal.SIGINT)
