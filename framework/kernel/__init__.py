@@ -22,11 +22,12 @@ machine without numba (the ``kernel`` extra): the caller plays on the reference 
 
 from __future__ import annotations
 
+import contextlib
 import importlib.util
 import os
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from types import ModuleType
 from typing import TYPE_CHECKING
@@ -51,6 +52,7 @@ __all__ = [
     "bots_refusal",
     "cache_dir",
     "compile_kernel",
+    "compiling",
     "is_cached",
     "source_refusal",
     "start_compiling",
@@ -367,10 +369,20 @@ def _source(ruleset: CompiledRuleset) -> tuple[str, Path] | Unsupported:
     except NoKernel as e:
         made = Unsupported(str(e))
     else:
-        digest = hashlib.sha256((source_hash() + source).encode()).hexdigest()[:20]
+        digest = hashlib.sha256((source_hash() + _optimisation() + source).encode()).hexdigest()[:20]
         made = (source, cache_dir() / "kernels" / f"k_{digest}.py")
     _SOURCES[id(ruleset)] = (ruleset, made)
     return made
+
+
+def _optimisation() -> str:
+    """numba's optimisation level where ``NUMBA_OPT`` sets one other than its default
+    (``""`` otherwise): part of a kernel's file name and of numba's cache directory, since
+    numba's cache does not tell machine code compiled at one level from another's (the
+    test suite compiles at 1, quicker, and its kernels must never be loaded by a run at
+    full speed)."""
+    level = os.environ.get("NUMBA_OPT", "").strip()
+    return "" if level in ("", "3") else f"opt{level}"
 
 
 def _compile(ruleset: CompiledRuleset, players: int) -> Kernel | Unsupported:
@@ -425,9 +437,39 @@ def _module(ruleset: CompiledRuleset) -> tuple[ModuleType, Path, float] | Unsupp
     except OSError as e:
         return Unsupported(f"its cache cannot be written ({path.parent}: {e.strerror})")
     _use_cache_dir()
-    module = _import(path)
-    warm(module)
+    with compiling(path):
+        module = _import(path)
+        warm(module)
     return module, path, time.perf_counter() - started
+
+
+@contextlib.contextmanager
+def compiling(path: Path) -> Iterator[None]:
+    """Held while this process compiles the kernel module at ``path`` (or loads it from
+    numba's cache): another process wanting the same kernel (a second run, a worker, the
+    background compile) waits, then loads what this one left in the cache, rather than
+    compiling it again beside it. A lock file beside the module; the lock goes with
+    the process that holds it. Where locks cannot be taken, nothing waits."""
+    try:
+        import fcntl
+    except ImportError:  # not on this system: each process compiles for itself
+        yield
+        return
+    try:
+        held = open(path.with_suffix(".lock"), "a")  # noqa: SIM115 - closed below, after the unlock
+    except OSError:
+        yield
+        return
+    with held:
+        try:
+            fcntl.flock(held, fcntl.LOCK_EX)
+        except OSError:
+            pass
+        try:
+            yield
+        finally:
+            with contextlib.suppress(OSError):
+                fcntl.flock(held, fcntl.LOCK_UN)
 
 
 def warm(module: ModuleType) -> None:
@@ -503,7 +545,10 @@ def start_compiling(ruleset: CompiledRuleset) -> bool:
 
 
 def _numba_dir() -> Path:
-    return Path(os.environ.get("NUMBA_CACHE_DIR") or cache_dir() / "numba")
+    """Where numba keeps the kernels' machine code (and that of the static compiled parts,
+    the random streams and the fold): one directory per optimisation level."""
+    level = _optimisation()
+    return Path(os.environ.get("NUMBA_CACHE_DIR") or cache_dir() / (f"numba-{level}" if level else "numba"))
 
 
 def _use_cache_dir() -> None:
@@ -511,7 +556,7 @@ def _use_cache_dir() -> None:
     (``NUMBA_CACHE_DIR``): set before numba is first imported, or on its config."""
     if os.environ.get("NUMBA_CACHE_DIR"):
         return
-    where = str(cache_dir() / "numba")
+    where = str(_numba_dir())
     if "numba" in sys.modules:
         import numba
 

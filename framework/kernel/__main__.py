@@ -9,13 +9,14 @@ from pathlib import Path
 
 
 def main(argv: list[str]) -> int:
-    from ruledraft.kernel import _import, _use_cache_dir, warm
+    from ruledraft.kernel import _import, _use_cache_dir, compiling, warm
 
     path = Path(argv[0])
     try:
         _use_cache_dir()
-        module = _import(path)
-        warm(module)
+        with compiling(path):  # a run that wants the game loop meanwhile waits for it
+            module = _import(path)
+            warm(module)
         from ruledraft.kernel import fold
         from ruledraft.kernel.rollout import warm_rollout
 

@@ -79,10 +79,13 @@ def blind(ruleset: CompiledRuleset) -> bool:
     cannot judge as the reference's do (its part has no ``lookahead``, or a race scores
     during the round)."""
     w = _Probe(ruleset)
+    return _blind(ruleset, [p for e in ruleset.effects if (p := effect_part(e, w)) is not None])
+
+
+def _blind(ruleset: CompiledRuleset, parts: list[EffectPart]) -> bool:
+    """``blind`` from the effects' parts already written."""
     raced = _raced(ruleset)
-    return any(
-        (p := effect_part(e, w)) is not None and p.decisions > 0 and (raced or not p.lookahead) for e in ruleset.effects
-    )
+    return any(p.decisions > 0 and (raced or not p.lookahead) for p in parts)
 
 
 def _raced(ruleset: CompiledRuleset) -> bool:
@@ -130,7 +133,7 @@ def effects_source(ruleset: CompiledRuleset, w: EffectKernelWriter, hand_size: i
         f"PLAY_FX = np.array({play}, dtype=np.int64)  # per card, the number of its play effect (-1: none)",
         f"REVEAL_FX = np.array({reveal or [0]}, dtype=np.int64)",
         f"NREVEAL = {len(reveal)}",
-        f"FX_BLIND = {any(p.decisions > 0 and (_raced(ruleset) or not p.lookahead) for p in parts)}",
+        f"FX_BLIND = {_blind(ruleset, parts)}",
         f"MAXD = {max(1, per_turn_decisions * turns)}  # decisions a game can hold",
         f"MAXP = {max(1, per_turn_placements * turns)}  # placements by effects a game can hold",
         f"WORLD_SEED = {WORLD_SEED}  # the seed of the world a bot's look re-deals (engine.view)",
@@ -156,4 +159,22 @@ def effects_source(ruleset: CompiledRuleset, w: EffectKernelWriter, hand_size: i
     turn_end.append("    return")
     functions += ["\n".join(start) + "\n", "\n".join(decide) + "\n", "\n".join(turn_end) + "\n"]
     functions.append((HERE / "effects.tmpl").read_text(encoding="utf-8"))
+    if _blind(ruleset, parts):
+        functions.append(_BLIND)
     return constants, functions
+
+
+#: where greedy and value are refused (FX_BLIND), the look at a decision is never taken:
+#: these take the place of effects.tmpl's (numba looks a name up when it compiles its
+#: caller, so the later definition is the one compiled), and the module compiles none of
+#: the look's machinery (about a quarter of such a module's compile)
+_BLIND = """
+@njit(cache=True)
+def _look_new(fx, deck, rpos, kcounts, kseq, klens, totals):
+    return 0
+
+
+@njit(cache=True)
+def _look_choose(fx, lk, e, s, no, streams, st, t, pos, dlen):
+    return fx.opts[0]  # not reached: only random and first decide here
+"""
