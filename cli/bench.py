@@ -115,7 +115,7 @@ def measure_on(engine: str, rs, players: int, bot: str, seconds: float, out: Con
     if engine != "reference":
         from ruledraft.kernel import Kernel, compile_kernel
 
-        kernel = compile_kernel(rs, players)
+        kernel = compile_kernel(rs, players, apart=True)
         reason = kernel.refuses([bot] * players) if isinstance(kernel, Kernel) else kernel.reason
         if isinstance(kernel, Kernel) and reason is None:
             if not quiet:

@@ -307,15 +307,19 @@ _KERNELS: dict[tuple[int, int], tuple[CompiledRuleset, Kernel | Unsupported]] = 
 _MODULES: dict[int, tuple[CompiledRuleset, tuple[ModuleType, Path, float] | Unsupported]] = {}
 
 
-def compile_kernel(ruleset: CompiledRuleset, players: int) -> Kernel | Unsupported:
+def compile_kernel(ruleset: CompiledRuleset, players: int, *, apart: bool = False) -> Kernel | Unsupported:
     """The kernel of ``ruleset`` at ``players`` players, compiled (or loaded from the
     cache), or :class:`Unsupported` saying why there is none. One compiled module
-    serves every player count of a ruleset; both are remembered per process."""
+    serves every player count of a ruleset; both are remembered per process.
+    ``apart``: a game loop not in the cache yet is compiled in a child process, then
+    loaded (what a run does: a Ctrl-C during the compile ends it at once and cleanly,
+    which numba's compiler in this process would not, and the compiler's memory goes
+    with the child); else in this process."""
     key = (id(ruleset), players)
     known = _KERNELS.get(key)
     if known is not None and known[0] is ruleset:
         return known[1]
-    made = _compile(ruleset, players)
+    made = _compile(ruleset, players, apart)
     _KERNELS[key] = (ruleset, made)
     return made
 
@@ -385,7 +389,7 @@ def _optimisation() -> str:
     return "" if level in ("", "3") else f"opt{level}"
 
 
-def _compile(ruleset: CompiledRuleset, players: int) -> Kernel | Unsupported:
+def _compile(ruleset: CompiledRuleset, players: int, apart: bool = False) -> Kernel | Unsupported:
     if importlib.util.find_spec("numba") is None:
         return Unsupported(NO_NUMBA)
     reason = source_refusal(ruleset, players)
@@ -394,7 +398,7 @@ def _compile(ruleset: CompiledRuleset, players: int) -> Kernel | Unsupported:
     known = _MODULES.get(id(ruleset))
     made = known[1] if known is not None and known[0] is ruleset else None
     if made is None:
-        made = _module(ruleset)
+        made = _module(ruleset, apart)
         _MODULES[id(ruleset)] = (ruleset, made)
     if isinstance(made, Unsupported):
         return made
@@ -424,7 +428,7 @@ def _import(path: Path) -> ModuleType:
     return module
 
 
-def _module(ruleset: CompiledRuleset) -> tuple[ModuleType, Path, float] | Unsupported:
+def _module(ruleset: CompiledRuleset, apart: bool = False) -> tuple[ModuleType, Path, float] | Unsupported:
     """The ruleset's kernel module, written, imported and its game loop compiled (or
     loaded from numba's cache): (module, its file, seconds taken)."""
     started = time.perf_counter()
@@ -438,9 +442,38 @@ def _module(ruleset: CompiledRuleset) -> tuple[ModuleType, Path, float] | Unsupp
         return Unsupported(f"its cache cannot be written ({path.parent}: {e.strerror})")
     _use_cache_dir()
     with compiling(path):
+        if apart and not _loop_cached(path):
+            _compile_apart(path)
         module = _import(path)
         warm(module)
     return module, path, time.perf_counter() - started
+
+
+def _loop_cached(path: Path) -> bool:
+    """Whether numba's cache holds the game loop of the kernel module at ``path``."""
+    return any(any(_numba_dir().rglob(f"{path.stem}.{name}-*.nbi")) for name in ("play", "play_dummy"))
+
+
+def _compile_apart(path: Path) -> None:
+    """Compile the game loop of the kernel module at ``path`` into numba's cache in a
+    child process (``python -m ruledraft.kernel --game-loop``), for this process to load.
+    A Ctrl-C reaches the child too and ends it; this process's wait then raises
+    KeyboardInterrupt, as anywhere else in a run. Should the child fail, this process
+    compiles (and any error shows here)."""
+    import subprocess
+
+    if _optimisation() == "opt0":  # numba caches nothing it compiles at level 0
+        return
+    env = dict(os.environ)
+    env.setdefault("NUMBA_CACHE_DIR", str(_numba_dir()))
+    subprocess.run(  # noqa: S603 - this interpreter, our own module
+        [sys.executable, "-m", "ruledraft.kernel", "--game-loop", str(path)],
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        env=env,
+        check=False,
+    )
 
 
 @contextlib.contextmanager
@@ -506,8 +539,9 @@ def is_cached(ruleset: CompiledRuleset, function: str = "play") -> bool:
     path = made[1]
     if not path.exists():
         return False
-    names = ("play", "play_dummy") if function == "play" else (function,)
-    return any(any(_numba_dir().rglob(f"{path.stem}.{name}-*.nbi")) for name in names)
+    if function == "play":
+        return _loop_cached(path)
+    return any(_numba_dir().rglob(f"{path.stem}.{function}-*.nbi"))
 
 
 def start_compiling(ruleset: CompiledRuleset) -> bool:

@@ -1,6 +1,7 @@
 """``python -m ruledraft.kernel FILE``: compile the kernel module kept at FILE into numba's
 cache (what ``--engine auto`` starts in the background for later runs), the ismcts
-roll-out too (``ismcts`` uses it once it is there)."""
+roll-out too (``ismcts`` uses it once it is there). ``--game-loop FILE``: its game
+loop alone, for a run waiting on it (``compile_kernel(..., apart=True)``)."""
 
 from __future__ import annotations
 
@@ -11,9 +12,12 @@ from pathlib import Path
 def main(argv: list[str]) -> int:
     from ruledraft.kernel import _import, _use_cache_dir, compiling, warm
 
-    path = Path(argv[0])
+    path = Path(argv[-1])
+    _use_cache_dir()
+    if argv[0] == "--game-loop":  # for a run that holds the compile and waits (kernel._compile_apart)
+        warm(_import(path))
+        return 0
     try:
-        _use_cache_dir()
         with compiling(path):  # a run that wants the game loop meanwhile waits for it
             module = _import(path)
             warm(module)

@@ -106,7 +106,7 @@ def kernel_for(ruleset: CompiledRuleset, players: int, bots: Sequence[Any]) -> A
         return None
     from ruledraft.kernel import Kernel, compile_kernel
 
-    made = compile_kernel(ruleset, players)
+    made = compile_kernel(ruleset, players, apart=True)
     return made if isinstance(made, Kernel) and made.refuses(list(bots)) is None else None
 
 
@@ -175,7 +175,7 @@ def choose_engine(
         if background and os.environ.get(BACKGROUND_COMPILE, "1") != "0":  # silently: the same lines either way
             start_compiling(ruleset)
         return Engine("reference")
-    made = compile_kernel(ruleset, players)
+    made = compile_kernel(ruleset, players, apart=True)
     if not hasattr(made, "play"):
         if engine == "kernel":
             raise InputError(f"the kernel cannot play this: {made.reason}")

@@ -127,7 +127,7 @@ def _load_rollouts(game: Any, compile: bool) -> Any:
         return None
     if not compile and not (is_cached(ruleset) and is_cached(ruleset, "rollout")):
         return None
-    kernel = compile_kernel(ruleset, game.num_players)
+    kernel = compile_kernel(ruleset, game.num_players, apart=True)
     if not isinstance(kernel, Kernel):
         return None
     from ruledraft.kernel.rollout import warm_rollout

@@ -1,20 +1,18 @@
-"""The kernel's cache: kernels of each optimisation level kept apart, one process
-compiling a kernel at a time, and the optimised kernel (what users run; the suite
-compiles with less optimisation, see conftest.py) playing the reference's games."""
+"""The kernel's cache: kernels of each optimisation level kept apart (the suite compiles
+lighter, see conftest.py; test_kernel_runs.py's background compile makes and plays the
+optimised one), one process compiling a kernel at a time, and a run's compile ended by
+Ctrl-C."""
 
 from __future__ import annotations
 
 import os
 import subprocess
 import sys
-import textwrap
 import time
 
 import pytest
 
 pytest.importorskip("numba")
-
-from paths import TESTS  # noqa: E402
 
 from ruledraft import kernel  # noqa: E402
 from ruledraft.language.loading import load_ruleset  # noqa: E402
@@ -91,31 +89,57 @@ def test_a_second_process_waits_for_the_kernel_being_compiled(tmp_path):
     assert _times(other)[1] > 0
 
 
-_OPTIMISED = """
-import sys
-sys.path.insert(0, sys.argv[1])
-from kernel_checks import assert_same_games
-from ruledraft.kernel import compile_kernel, _numba_dir
-from ruledraft.language.loading import load_ruleset
-from ruledraft.play.runner import game_seed
-made = compile_kernel(load_ruleset("sushi-go"), 4)
-assert _numba_dir().name == "numba", _numba_dir()
-assert_same_games(made, ["greedy", "random", "value", "first"], [game_seed(5, i) for i in range(150)], scorings=True)
-print("same games")
-"""
+@pytest.mark.skipif(not os.path.exists("/proc/self/cmdline"), reason="finds the compiler in /proc")
+def test_ctrl_c_during_the_kernel_compile_ends_the_run_at_once(tmp_path):
+    """A run that compiles its kernel (an empty cache, --engine kernel) compiles it in a
+    child process: SIGINT to the terminal's process group then ends the run within
+    seconds, with "interrupted", status 130, no traceback or message from the compiler,
+    and no process left behind."""
+    import signal
 
-
-def test_the_optimised_kernel_plays_the_reference_games(tmp_path):
-    """The kernel as users get it (numba's default optimisation, not the suite's) plays
-    the reference engine's games: greedy, random, value and first, 150 seeds."""
-    env = {k: v for k, v in os.environ.items() if k not in ("NUMBA_OPT", "NUMBA_CACHE_DIR")}
-    env["XDG_CACHE_HOME"] = str(tmp_path)
-    done = subprocess.run(
-        [sys.executable, "-c", textwrap.dedent(_OPTIMISED), str(TESTS)],
-        capture_output=True,
+    env = {k: v for k, v in os.environ.items() if k != "NUMBA_CACHE_DIR"} | {"XDG_CACHE_HOME": str(tmp_path)}
+    run = subprocess.Popen(
+        [sys.executable, "-m", "ruledraft", "simulate", "sushi-go", "-p", "4", "-g", "5000", "--engine", "kernel"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
         text=True,
         env=env,
-        timeout=600,
+        start_new_session=True,  # its own process group, as a terminal's foreground job
     )
-    assert done.returncode == 0, done.stderr[-3000:]
-    assert done.stdout == "same games\n"
+    try:
+        deadline = time.monotonic() + 120
+        while not _compilers(run.pid):
+            assert run.poll() is None, run.communicate()
+            assert time.monotonic() < deadline, "no compiler process started"
+            time.sleep(0.1)
+        time.sleep(1.0)  # well into the compile
+        os.killpg(run.pid, signal.SIGINT)
+        out, err = run.communicate(timeout=30)
+    finally:
+        if run.poll() is None:
+            os.killpg(run.pid, signal.SIGKILL)
+    assert run.returncode == 130, err
+    assert err.strip() == "interrupted"
+    assert out == ""
+    deadline = time.monotonic() + 10
+    while _compilers(run.pid):  # the child ends on the same signal
+        assert time.monotonic() < deadline, "the compiler was left running"
+        time.sleep(0.1)
+
+
+def _compilers(pgid: int) -> list[str]:
+    """The kernel compilers (``python -m ruledraft.kernel --game-loop``) running in process group ``pgid``."""
+    found = []
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            if os.getpgid(int(entry)) != pgid:
+                continue
+            with open(f"/proc/{entry}/cmdline", "rb") as f:
+                args = f.read().split(b"\0")
+        except OSError:
+            continue
+        if b"--game-loop" in args:
+            found.append(entry)
+    return found
