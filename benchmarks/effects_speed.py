@@ -19,20 +19,13 @@ import time
 from ruledraft.engine.seeds import game_seed
 from ruledraft.engine.state import Game
 from ruledraft.kernel import Kernel, compile_kernel
+from ruledraft.language.bundled import bundled_ids
 from ruledraft.language.loading import load_ruleset
 from ruledraft.play.agents import default_card_values
 from ruledraft.play.runner import game_seeds, play_game
 
-MENUS = (
-    "sushi-go-party-my-first-meal",
-    "sushi-go-party-sushi-go",
-    "sushi-go-party-big-banquet",
-    "sushi-go-party-cutthroat-combo",
-    "sushi-go-party-party-sampler",
-    "sushi-go-party-master-menu",
-    "sushi-go-party-points-platter",
-    "sushi-go-party-dinner-for-two",
-)
+#: the bundled menus with card effects (asked of the rule files: a new one joins)
+MENUS = tuple(i for i in bundled_ids() if load_ruleset(i).effects)
 
 
 def reference_rate(game: Game, bot: str, seconds: float) -> float:

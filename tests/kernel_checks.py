@@ -17,6 +17,22 @@ from ruledraft.play.game_log import record_game
 from ruledraft.play.runner import kernel_state, play_game
 
 
+def kernel_blocks(ruleset_id: str, players: int, bots: Sequence[str], seed: int, sizes) -> tuple[Game, list]:
+    """The ruleset's game and blocks of its kernel's games (``bots`` repeated round the
+    seats; ``sizes``: each block's first game and number of games under ``seed``)."""
+    from ruledraft.kernel import Kernel, compile_kernel
+    from ruledraft.language.loading import load_ruleset
+    from ruledraft.play.runner import game_seeds
+
+    ruleset = load_ruleset(ruleset_id)
+    kernel = compile_kernel(ruleset, players)
+    assert isinstance(kernel, Kernel), kernel
+    game = Game(ruleset, players)
+    lineup = (list(bots) * players)[:players]
+    values = default_card_values(game)
+    return game, [kernel.play(game_seeds(seed, start, n), lineup, values) for start, n in sizes]
+
+
 def assert_same_games(
     kernel: Any,
     bots: Sequence[str],

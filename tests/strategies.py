@@ -188,6 +188,20 @@ def played_game(source: str, players: int):
     return Game(played_ruleset(source), players)
 
 
+def played_positions(source: str, seed: int, players: int, *, last: bool = False):
+    """Every state of one game of random moves (seeded), ``last``: the finished one too
+    (each is the same state moving on: read it before asking for the next)."""
+    import random
+
+    state = played_game(source, players).new_initial_state(seed)
+    rng = random.Random(seed)
+    while not state.is_terminal():
+        yield state
+        state.apply_actions([state.sample_action(s, rng.random) for s in state.acting_seats()])
+    if last:
+        yield state
+
+
 def has_effects(source: str) -> bool:
     """Whether a card of the ruleset has an effect (Sushi Go!'s chopsticks included)."""
     rs = played_ruleset(source)

@@ -6,6 +6,7 @@ import random
 
 import pytest
 from strategies import played_game, played_ruleset, played_sources, source_id
+from strategies import played_positions as positions
 
 from ruledraft.engine import view as view_module
 from ruledraft.engine.view import SeatView, act_on_view, read_kept, read_tables, seat_view, trusted_mover
@@ -18,16 +19,6 @@ SOURCES = played_sources()
 def parts(t: Tableau) -> tuple:
     """A tableau as comparable data."""
     return (t.counts, t.cards, t.round, t.turned, t.echoes)
-
-
-def positions(source: str, seed: int, players: int):
-    """Every state of one random game (read each before the next: the state moves on)."""
-    game = played_game(source, players)
-    state = game.new_initial_state(seed)
-    rng = random.Random(seed)
-    while not state.is_terminal():
-        yield state
-        state.apply_actions([state.sample_action(s, rng.random) for s in state.acting_seats()])
 
 
 @pytest.mark.parametrize("source", SOURCES, ids=source_id)

@@ -6,7 +6,7 @@ import random
 from types import MappingProxyType
 
 import pytest
-from strategies import played_game, played_ruleset, played_sources, source_id
+from strategies import played_game, played_positions, played_ruleset, played_sources, source_id
 
 from ruledraft.engine import view as view_module
 from ruledraft.engine.records import RoundRecord
@@ -69,14 +69,8 @@ def dump(obj, depth=0):
 
 
 def positions(source: str, seed: int, players: int):
-    """Every state of one random game (the state moves on: read each before the next)."""
-    game = played_game(source, players)
-    state = game.new_initial_state(seed)
-    rng = random.Random(seed)
-    while not state.is_terminal():
-        yield state
-        state.apply_actions([state.sample_action(s, rng.random) for s in state.acting_seats()])
-    yield state
+    """Every state of one random game, the finished one too."""
+    return played_positions(source, seed, players, last=True)
 
 
 def definition(obj) -> bool:

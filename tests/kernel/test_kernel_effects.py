@@ -98,6 +98,18 @@ def _plain_module(ruleset: Any) -> dict[str, Any]:
     return namespace
 
 
+def _second_turn(m: dict[str, Any], hands, before, picks, earlier):
+    """The plain module's table after three seats' second turn (first bots): ``before``
+    on the tables and ``picks`` played, ``earlier`` placed earlier in the round."""
+    fx, lk = _plain_fx(m, hands, [b + [c] for b, c in zip(before, picks)])
+    for s, cards in enumerate(earlier):
+        for c in cards:
+            fx.rpl[s, c] += 1
+    p = np.array([[c, -1] for c in picks], np.int64)
+    m["_fx_turn"](fx, lk, p, np.ones(3, np.int64), np.zeros((3, 625), np.uint32), 0, 1, 0, 0)
+    return fx
+
+
 def _plain_fx(m: dict[str, Any], hands, tables):
     """The plain kernel's table of one game: ``hands`` (each seat holding its own) and
     ``tables``; (fx, look)."""
@@ -457,12 +469,7 @@ def test_copy_earlier_becomes_a_card_placed_earlier_this_round_as_the_engine_doe
     ref.apply_actions(list(picks))
     assert ref.pending is not None and ref.pending.seat == 0 and list(ref.pending.options) == [dumpling, tea]
     _first_decisions(ref)
-    fx, lk = _plain_fx(m, hands, [b + [c] for b, c in zip(before, picks)])
-    for s, cards in enumerate(earlier):
-        for c in cards:
-            fx.rpl[s, c] += 1
-    p = np.array([[c, -1] for c in picks], np.int64)
-    m["_fx_turn"](fx, lk, p, np.ones(3, np.int64), np.zeros((3, 625), np.uint32), 0, 1, 0, 0)
+    fx = _second_turn(m, hands, before, picks, earlier)
     assert [fx.seq[s, : fx.lens[s]].tolist() for s in range(3)] == [list(x) for x in ref.played]
     assert fx.seq[0, : fx.lens[0]].tolist() == [tea, dumpling, order, dumpling]  # the newest became a dumpling
     assert fx.seq[1, : fx.lens[1]].tolist() == [uramaki, uramaki]  # one card to copy: no decision
@@ -492,12 +499,7 @@ def test_a_race_takes_a_copy_off_its_table_as_its_physical_card_after_the_effect
     assert ref.pending is not None and list(ref.pending.options) == [u3, u5]
     _first_decisions(ref)  # the special order becomes the third uramaki (3 icons): 11 reach the goal
     assert ref.played[0] == [] and ref.book.discarded == [order, u5, order, u3]
-    fx, lk = _plain_fx(m, hands, [b + [c] for b, c in zip(before, picks)])
-    for s, cards in enumerate(earlier):
-        for c in cards:
-            fx.rpl[s, c] += 1
-    p = np.array([[c, -1] for c in picks], np.int64)
-    m["_fx_turn"](fx, lk, p, np.ones(3, np.int64), np.zeros((3, 625), np.uint32), 0, 1, 0, 0)
+    fx = _second_turn(m, hands, before, picks, earlier)
     assert fx.seq[0, : fx.lens[0]].tolist() == [u5, u3, u3] and _under(fx, m) == [(0, 2, order, -1)]
     K, N = ruleset.catalogue.size, 3
     prog, took = np.zeros((1, N + 1), np.int64), np.zeros((1, N, K), np.int64)

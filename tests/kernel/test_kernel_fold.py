@@ -9,13 +9,11 @@ import pytest
 
 pytest.importorskip("numba")
 
-from ruledraft.engine.state import Game  # noqa: E402
-from ruledraft.kernel import Kernel, compile_kernel  # noqa: E402
+from kernel_checks import kernel_blocks  # noqa: E402
+
 from ruledraft.lab import figures  # noqa: E402
 from ruledraft.lab.figures import LabTally  # noqa: E402
 from ruledraft.language.loading import load_ruleset  # noqa: E402
-from ruledraft.play.agents import default_card_values  # noqa: E402
-from ruledraft.play.runner import game_seeds  # noqa: E402
 
 
 def _state(game, blocks, compiled: bool, monkeypatch) -> dict:
@@ -41,13 +39,7 @@ def _state(game, blocks, compiled: bool, monkeypatch) -> dict:
 def test_compiled_fold_counts_what_the_numpy_fold_counts(ruleset_id, players, bots, monkeypatch):
     """Blocks of kernel games (some folded alone, some buffered together): the compiled
     fold and the numpy fold leave identical counts, card by card and rule by rule."""
-    ruleset = load_ruleset(ruleset_id)
-    kernel = compile_kernel(ruleset, players)
-    assert isinstance(kernel, Kernel), kernel
-    game = Game(ruleset, players)
-    lineup = (bots * players)[:players]
-    values = default_card_values(game)
-    blocks = [kernel.play(game_seeds(11, start, n), lineup, values) for start, n in ((0, 300), (300, 40), (340, 700))]
+    game, blocks = kernel_blocks(ruleset_id, players, bots, 11, ((0, 300), (300, 40), (340, 700)))
     compiled = _state(game, blocks, True, monkeypatch)
     assert compiled == _state(game, blocks, False, monkeypatch)
     assert compiled["games"] == 1040

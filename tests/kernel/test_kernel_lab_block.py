@@ -6,25 +6,15 @@ import pytest
 
 pytest.importorskip("numba")
 
-from ruledraft.engine.state import Game  # noqa: E402
-from ruledraft.kernel import Kernel, compile_kernel  # noqa: E402
+from kernel_checks import kernel_blocks  # noqa: E402
+
 from ruledraft.kernel import fold as kernel_fold  # noqa: E402
 from ruledraft.lab import figures  # noqa: E402
 from ruledraft.lab.figures import LabTally  # noqa: E402
-from ruledraft.language.loading import load_ruleset  # noqa: E402
-from ruledraft.play.agents import default_card_values  # noqa: E402
-from ruledraft.play.runner import game_seeds  # noqa: E402
 
 
 def _blocks(ruleset_id: str, players: int, bots: list[str]):
-    ruleset = load_ruleset(ruleset_id)
-    kernel = compile_kernel(ruleset, players)
-    assert isinstance(kernel, Kernel), kernel
-    game = Game(ruleset, players)
-    lineup = (bots * players)[:players]
-    values = default_card_values(game)
-    sizes = ((0, 256), (256, 30), (286, 900))
-    return game, [kernel.play(game_seeds(5, start, n), lineup, values) for start, n in sizes]
+    return kernel_blocks(ruleset_id, players, bots, 5, ((0, 256), (256, 30), (286, 900)))
 
 
 @pytest.mark.parametrize("cards", [True, False])

@@ -2,36 +2,22 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
 pytest.importorskip("numba")
 
 from kernel_checks import assert_same_games, simulate_on_both_engines  # noqa: E402
+from kernel_games import kernel as kernel_of  # noqa: E402
 from typer.testing import CliRunner  # noqa: E402
 
 from ruledraft import kernel as kernel_module  # noqa: E402
 from ruledraft.cli.app import app  # noqa: E402
 from ruledraft.engine.state import Game  # noqa: E402
 from ruledraft.errors import InputError  # noqa: E402
-from ruledraft.kernel import Kernel, compile_kernel  # noqa: E402
+from ruledraft.kernel import Kernel  # noqa: E402
 from ruledraft.language.loading import load_ruleset  # noqa: E402
 from ruledraft.play import engines, planner  # noqa: E402
 from ruledraft.play.runner import game_seed  # noqa: E402
-
-ROOT = Path(__file__).resolve().parent.parent.parent
-
-
-def _load(ruleset_id: str):
-    """A bundled ruleset by id, or an example by its path from the repository's root."""
-    return load_ruleset(str(ROOT / ruleset_id) if ruleset_id.startswith("examples/") else ruleset_id)
-
-
-def _kernel(ruleset_id: str, players: int) -> Kernel:
-    made = compile_kernel(_load(ruleset_id), players)
-    assert isinstance(made, Kernel), made
-    return made
 
 
 def _assert_same_games(kernel: Kernel, bots: list[str], seeds: list[int]) -> None:
@@ -56,13 +42,13 @@ def _assert_same_games(kernel: Kernel, bots: list[str], seeds: list[int]) -> Non
 def test_planner_games_equal_the_reference(ruleset_id, players, bots, games):
     """Planners (alone and among greedy, random, value and first bots) play on the kernel
     the very games they play on the reference engine: moves, points, winners, log records."""
-    _assert_same_games(_kernel(ruleset_id, players), bots, [game_seed(31, i) for i in range(games)])
+    _assert_same_games(kernel_of(ruleset_id, players), bots, [game_seed(31, i) for i in range(games)])
 
 
 def test_planner_samples_option_plays_as_on_the_reference():
     """planner:samples=1 and planner:samples=8 beside the default: the same games on both
     engines, and the option changes the moves (it is not ignored)."""
-    kernel = _kernel("sushi-go", 4)
+    kernel = kernel_of("sushi-go", 4)
     bots = ["planner:samples=1", "planner:samples=8", "random", "planner"]
     seeds = [game_seed(5, i) for i in range(6)]
     _assert_same_games(kernel, bots, seeds)
@@ -99,7 +85,7 @@ def test_the_kernel_refuses_other_bot_options_saying_why(bot, words):
 
 def test_the_kernel_planner_needs_its_count_values():
     """Kernel.play with a planner but no count values (or a table of the wrong shape) is a ValueError."""
-    kernel = _kernel("sushi-go", 2)
+    kernel = kernel_of("sushi-go", 2)
     with pytest.raises(ValueError, match="count values"):
         kernel.play([1], ["planner", "random"])
     with pytest.raises(ValueError, match="rows of 7"):
