@@ -39,6 +39,22 @@ def held_by_turn(actions: np.ndarray, slots: np.ndarray, K: int) -> Any:
 
 
 @njit(cache=True)
+def _card_tables(P: int, K: int, top: int) -> Any:
+    """The per-card sums both folds fill, zeroed: the parts' sums (cards, parts) and
+    products (cards, parts, parts), takers and their wins (seats, cards), and per card
+    and copies the seat-games, their wins, and m*m, w*w, m*w (cards, top)."""
+    z = np.zeros
+    tables = (z((K, 6), np.int64), z((K, 6, 6), np.int64), z((P, K), np.int64), z((P, K), np.int64))
+    return tables + (
+        z((K, top), np.int64),
+        z((K, top), np.int64),
+        z((K, top), np.int64),
+        z((K, top), np.int64),
+        z((K, top), np.int64),
+    )
+
+
+@njit(cache=True)
 def card_sums(held: np.ndarray, wins: np.ndarray) -> Any:
     """The per-card sums of :meth:`LabTally._fold_cards` over ``held`` (games, seats,
     cards) and ``wins`` (games, seats): the :data:`~ruledraft.lab.figures.CARD_PARTS`
@@ -54,15 +70,7 @@ def card_sums(held: np.ndarray, wins: np.ndarray) -> Any:
             for c in range(K):
                 if held[g, p, c] + 1 > top:
                     top = held[g, p, c] + 1
-    total = np.zeros((K, 6), np.int64)
-    products = np.zeros((K, 6, 6), np.int64)
-    takers = np.zeros((P, K), np.int64)
-    taker_wins = np.zeros((P, K), np.int64)
-    seats = np.zeros((K, top), np.int64)
-    won = np.zeros((K, top), np.int64)
-    mm = np.zeros((K, top), np.int64)
-    ww = np.zeros((K, top), np.int64)
-    mw = np.zeros((K, top), np.int64)
+    total, products, takers, taker_wins, seats, won, mm, ww, mw = _card_tables(P, K, top)
     m_g = np.zeros(top, np.int64)
     w_g = np.zeros(top, np.int64)
     part = np.zeros(6, np.int64)
@@ -237,15 +245,7 @@ def lab_block(
     picks = np.zeros(K, np.int64)
     pick_turns = np.zeros(K, np.int64)
     taken = np.zeros((P, K), np.int64)
-    total = np.zeros((K, 6), np.int64)
-    products = np.zeros((K, 6, 6), np.int64)
-    takers = np.zeros((P, K), np.int64)
-    taker_wins = np.zeros((P, K), np.int64)
-    seats = np.zeros((K, top), np.int64)
-    won = np.zeros((K, top), np.int64)
-    mm = np.zeros((K, top), np.int64)
-    ww = np.zeros((K, top), np.int64)
-    mw = np.zeros((K, top), np.int64)
+    total, products, takers, taker_wins, seats, won, mm, ww, mw = _card_tables(P, K, top)
     none = np.zeros(S, np.int64)
     some = np.zeros(S, np.int64)
     sums = np.zeros((S, C, width), np.int64)
