@@ -377,15 +377,18 @@ class ISMCTSAgent:
         for a in legal:
             entry = get(a)
             if entry is None:
-                entry = table[a] = [0, 0.0, 0]
-            entry[2] += 1
-            n = entry[0]
-            if n == 0:
+                table[a] = [0, 0.0, 1]
                 untried.append(a)
                 continue
-            v = entry[1] / (n * sc) + c * sqrt(log(entry[2]) / n)
-            if v > best_v:
-                best_a, best_v = a, v
+            n, total, seen = entry
+            seen += 1
+            entry[2] = seen
+            if n == 0:
+                untried.append(a)
+            elif not untried:  # once one is untried, no action's bound is needed
+                v = total / (n * sc) + c * sqrt(log(seen) / n)
+                if v > best_v:
+                    best_a, best_v = a, v
         if untried:
             best_a = untried[int(draw() * len(untried))]
         return best_a
