@@ -94,10 +94,11 @@ class Rollouts:
         flat += joint
         return np.array(flat, np.int64)
 
-    def play(self, state: Any) -> tuple[list[int], list[int]]:
+    def play(self, state: Any, joint: Sequence[int] = ()) -> tuple[list[int], list[int]]:
         """``state`` (which :meth:`refuses` accepts, not finished) played to the end by the
-        policy: (each seat's final total, the winning seats)."""
-        return self.run(self.buffer(state))
+        policy, after ``joint`` if given (every seat's move of the turn): (each seat's
+        final total, the winning seats)."""
+        return self.run(self.buffer(state, joint))
 
     def redeals(self, state: Any, kept: Sequence[list[int]], pool: list[int]) -> Redeals:
         """:class:`Redeals` of ``state`` (which :meth:`refuses` accepts)."""

@@ -422,10 +422,15 @@ class ISMCTSAgent:
             key = tuple([choose(node.stats[s], det.legal_actions(s), draw, scale[0]) for s in seats])
             path.append((node, seats, key))
             child = node.children.get(key)
-            det.apply_actions(key)
             if child is None:
                 node.children[key] = _Node(players)
+                if roll is not None:  # the kernel plays the joint move and the rest
+                    totals, winners = roll.play(det, key)
+                    self._back_up(path, self._rewards_of(det.game, totals, winners), scale)
+                    return
+                det.apply_actions(key)
                 break
+            det.apply_actions(key)
             node = child
         if det.finished:
             rewards = self._rewards(det)
