@@ -43,6 +43,17 @@ def test_simulate_figures_and_logs_of_a_menu_with_spoons_are_the_same_on_both_en
     )
 
 
+def test_simulate_figures_and_logs_of_the_sampler_with_takeout_boxes_are_the_same_on_both_engines(tmp_path):
+    """simulate --json (every lab figure) and the game log of the Party sampler example,
+    its takeout boxes turning cards face down beside wasabi: the same on both engines."""
+    figures = simulate_on_both_engines(
+        tmp_path,
+        [str(EXAMPLES / "sushi-go-party-sampler.yaml"), "--players", "4", "--games", "150", "--seed", "5"]
+        + ["--bots", "random,greedy,value,first"],
+    )
+    assert figures["figures"]["cards"]
+
+
 def test_the_menus_with_cards_turned_face_down_beside_pairing_rules_are_not_refused():
     """Every effect has a kernel part now: a menu whose takeout boxes turn cards face down
     beside wasabi (the kernel's pairing reads the turned cards) plays every built-in bot
