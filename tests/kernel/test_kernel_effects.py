@@ -22,6 +22,8 @@ from ruledraft.kernel import Unsupported, _source, bots_refusal, source_refusal 
 from ruledraft.language.effect import EffectKernelWriter, EffectPart  # noqa: E402
 from ruledraft.language.effects.second_pick import SecondPick  # noqa: E402
 from ruledraft.language.loading import load_ruleset  # noqa: E402
+from ruledraft.play.gains import Baseline  # noqa: E402
+from ruledraft.tableau import Tableau  # noqa: E402
 
 
 def test_simulate_figures_and_logs_of_a_menu_with_decisions_are_the_same_on_both_engines(tmp_path):
@@ -85,6 +87,14 @@ def test_greedy_is_refused_where_a_boost_reads_other_seats_beside_cards_turned_f
     reason = bots_refusal(wide, ["greedy", "random"]) or ""
     assert "greedy" in reason and "turned face down" in reason
     assert bots_refusal(wide, ["value", "first"]) is None
+    # why: a maki turned face down on its sparkler leaves it used; the reference's greedy
+    # sees that (3 points for one more maki: a tie), a rescoring of the cards alone does not (6)
+    ix = wide.catalogue.index_of
+    sparkler, maki, face = ix("sparkler"), ix("maki_2"), ix("takeout_face_down")
+    cards = Tableau.from_cards(wide.catalogue.size, [[sparkler, face], [maki]], 1)
+    turned = Tableau(cards.counts, cards.cards, 1, [{1: (maki, 2)}, {}])
+    reading = Game(wide, 2).round_rules_reading[maki]
+    assert (Baseline(turned, 0).gain(reading, maki), Baseline(cards, 0).gain(reading, maki)) == (3, 6)
 
 
 @attrs.frozen(kw_only=True)
