@@ -34,6 +34,14 @@ def sampler() -> CompiledRuleset:
 
 
 @functools.cache
+def uramaki_sampler() -> CompiledRuleset:
+    """The sampler's menu with uramaki (a race) for maki."""
+    text = (EXAMPLES / "sushi-go-party-sampler.yaml").read_text(encoding="utf-8")
+    text = text.replace("menu: [maki,", "menu: [uramaki,").replace("id: sushi-go-party-sampler", "id: uramaki-sampler")
+    return load_ruleset("uramaki-sampler.yaml", text=text)
+
+
+@functools.cache
 def boost_flip() -> CompiledRuleset:
     """The takeout box's small test rule file with a sparkler that doubles the next nigiri
     for every rule (as tests/engine/test_boost_face_down.py builds it)."""
@@ -44,9 +52,10 @@ def boost_flip() -> CompiledRuleset:
 
 
 @functools.cache
-def plain_module() -> dict[str, Any]:
-    """The sampler's kernel module run as plain Python (numba's decorator a no-op)."""
-    made = _source(sampler())
+def plain_module(which: str) -> dict[str, Any]:
+    """The kernel module of ``sampler`` or ``uramaki_sampler`` run as plain Python (numba's
+    decorator a no-op)."""
+    made = _source({"sampler": sampler, "uramaki_sampler": uramaki_sampler}[which]())
     assert not isinstance(made, Unsupported), made
     text = made[0].replace("from numba import njit", "njit = lambda *a, **k: (lambda f: f)")
     namespace: dict[str, Any] = {"__name__": "plain_kernel"}
@@ -63,17 +72,17 @@ def ix(name: str) -> int:
 # ---------------------------------------------------------------- a turn with a takeout box, on both engines
 
 
-def _reference(before: list[int], turns: list[tuple[int, list[str]]]) -> State:
+def _reference(before: list[int], turns: list[tuple[int, list[str]]], ruleset: CompiledRuleset | None = None) -> State:
     """Seat 0 of three with ``before`` on its table plays each turn's card (the other
-    seats play maki), its takeout box turning the cards named (then done)."""
-    game = Game(sampler(), 3)
+    seats play edamame), its takeout box turning the cards named (then done)."""
+    game = Game(ruleset or sampler(), 3)
     state = game.new_initial_state(0)
-    hand = [c for c, _ in turns] + [ix("maki_1")] * (len(turns) + 1)
+    hand = [c for c, _ in turns] + [ix("edamame")] * (len(turns) + 1)
     state.hands = [hand[:] for _ in range(3)]
     state.played = [list(before), [], []]
     state.counts = [[x.count(c) for c in range(game.num_card_types)] for x in state.played]
     for card, turned in turns:
-        state.apply_actions([card, ix("maki_1"), ix("maki_1")])
+        state.apply_actions([card, ix("edamame"), ix("edamame")])
         for name in turned:
             assert state.pending is not None and state.pending.seat == 0
             state.apply_actions([ix(name)])
@@ -83,10 +92,13 @@ def _reference(before: list[int], turns: list[tuple[int, list[str]]]) -> State:
     return state
 
 
-def _kernel(before: list[int], turns: list[tuple[int, list[str]]]) -> tuple[Any, dict[str, Any]]:
+def _kernel(
+    before: list[int], turns: list[tuple[int, list[str]]], ruleset: CompiledRuleset | None = None
+) -> tuple[Any, dict[str, Any]]:
     """The same turns on the plain kernel's table of one game (its effects resolved
-    through the module's own helpers, seat 0's decisions scripted): (fx, module)."""
-    m = plain_module()
+    through the module's own helpers, seat 0's decisions scripted, then a race's turn
+    end): (fx, module)."""
+    m = plain_module("sampler" if ruleset is None else ruleset.id.replace("-", "_"))
     N, K, H = 3, m["K"], 10
     hand = np.zeros((N, H + 1), np.int64)
     counts = np.zeros((N, K), np.int64)
@@ -101,8 +113,14 @@ def _kernel(before: list[int], turns: list[tuple[int, list[str]]]) -> tuple[Any,
         hand, np.zeros(N, np.int64), np.arange(N), counts, seq, lens, *outputs, np.zeros(m["DT"], np.int64)
     )
     m["_fx_game"](fx, 0, np.uint64(0))
+    races = max(m["NRACE"], 1)
+    prog, took, disc = (
+        np.zeros((races, N + 1), np.int64),
+        np.zeros((races, N, K), np.int64),
+        np.zeros(m["DT"], np.int64),
+    )
     for t, (card, turned) in enumerate(turns):
-        picks = np.array([[card, -1], [ix("maki_1"), -1], [ix("maki_1"), -1]], np.int64)
+        picks = np.array([[card, -1], [ix("edamame"), -1], [ix("edamame"), -1]], np.int64)
         for s in range(N):
             c = picks[s, 0]
             seq[s, lens[s]] = c
@@ -122,6 +140,8 @@ def _kernel(before: list[int], turns: list[tuple[int, list[str]]]) -> tuple[Any,
                 s = fx.ctr[m["F_SEAT"]]
                 fx.ctr[m["F_N"]] = 0
         m["_fx_turn_end"](fx)
+        if m["NRACE"] > 0:
+            m["_race_turn"](fx, counts, seq, lens, 1, prog, took, disc, 0)
         assert not script
     return fx, m
 
@@ -215,6 +235,28 @@ def test_the_stamps_are_the_references_after_the_box_leaves_the_table():
         {},
         {},
     ]
+
+
+def test_a_race_taking_cards_before_a_turned_nigiri_moves_its_place_and_stamp_as_the_engine_does():
+    """Uramaki beside takeout boxes and wasabi: a salmon on its wasabi turned face down, then
+    the seat's uramaki reach the race's threshold and leave the table: the turned card's
+    position and stamp move down as the engine's (State._taken), and the tables score alike."""
+    r = uramaki_sampler()
+    u = r.catalogue.index_of
+    assert [u(x) for x in ("wasabi", "salmon_nigiri", "edamame")] == [ix("wasabi"), ix("salmon_nigiri"), ix("edamame")]
+    table = [u("uramaki_5"), u("wasabi"), u("salmon_nigiri"), u("uramaki_4")]
+    played = [(u("takeout_box_10"), ["salmon_nigiri"]), (u("uramaki_3"), [])]
+    state = _reference(table, played, r)
+    fx, m = _kernel(table, played, r)
+    assert state.book is not None and state.played[0] == [u("wasabi"), u("takeout_face_down")]
+    assert fx.seq[0, : fx.lens[0]].tolist() == state.played[0]
+    rows = sorted(tuple(int(x) for x in row) for row in fx.und[: fx.ctr[m["U_N"]]])
+    reference = sorted((s, p, c, former, stamp) for (s, p), (c, former, stamp) in state.book.under.items())
+    assert rows == reference == [(0, 1, u("salmon_nigiri"), u("salmon_nigiri"), 2)]
+    scoring = score_scoring(state.game.round_scoring_rules, state.tableau())
+    got = _kernel_points(fx, m, r.round_rules)
+    assert got == {rule.id: p[0] for rule, p in zip(scoring.rules, scoring.points)}
+    assert (got["nigiri"], got["wasabi"], got["takeout_face_down"]) == (0, 0, 2)
 
 
 def test_a_table_with_no_card_turned_is_scored_as_it_lies():
