@@ -45,6 +45,7 @@ MUST_PLAY = {
     # cards changed into others: takeout boxes (turned face down), special orders (copies)
     "sushi-go-party-master-menu",
     "examples/caravan-bazaar.yaml",
+    "examples/sushi-go-party-sampler.yaml",  # takeout boxes turning wasabi and nigiri face down
 }
 
 #: ... and those it must play with random and first only (greedy and value are refused
@@ -55,7 +56,8 @@ MUST_PLAY_RANDOM = MUST_PLAY | {"sushi-go-party-points-platter", "sushi-go-party
 #: the rule files with card effects, each played by every built-in bot (alone and mixed)
 #: and its decisions and logs compared: miso soup (collision), Party chopsticks
 #: (second_pick), spoons (ask_for), menus (draw_and_choose), takeout boxes
-#: (turn_face_down), special orders (copy_earlier), races beside them (uramaki)
+#: (turn_face_down; beside wasabi in the sampler), special orders (copy_earlier), races
+#: beside them (uramaki)
 EFFECT_MENUS = (
     "sushi-go-party-my-first-meal",
     "sushi-go-party-sushi-go",
@@ -66,6 +68,7 @@ EFFECT_MENUS = (
     "sushi-go-party-points-platter",
     "sushi-go-party-dinner-for-two",
     "examples/caravan-bazaar.yaml",
+    "examples/sushi-go-party-sampler.yaml",
 )
 
 #: where a race sits beside card effects: greedy and value are refused (their look at a

@@ -106,7 +106,25 @@ def bots_refusal(ruleset: CompiledRuleset, bots: Sequence[str]) -> str | None:
             return f"the bot 'planner' has no kernel part for the '{ruleset.procedure}' turn procedure yet"
         if ruleset.effects:
             return "the bot 'planner' has no kernel part for card effects yet"
+    if "greedy" in bots and _greedy_reads_turned(ruleset):
+        return (
+            "the greedy bot's rescoring of a rule that pairs cards and reads other seats' tables, "
+            "beside cards turned face down, has no kernel part yet"
+        )
     return None
+
+
+def _greedy_reads_turned(ruleset: CompiledRuleset) -> bool:
+    """Whether the reference's greedy bot reads cards turned face down when it rescores a
+    move: it scores a rule of one seat's own cards from its row (``score_row``, no turned
+    card, as the kernel's greedy does), any other through the table (``Tableau.turned``);
+    so a rule that pairs cards beyond its seat's own (a boost changing a majority) beside
+    an effect that turns cards face down has no kernel greedy."""
+    if not any(rule.holds_cards and not rule.own_cards_only for rule in ruleset.rules):
+        return False
+    from ruledraft.kernel.effects import turns_cards
+
+    return turns_cards(ruleset)
 
 
 #: why there is no kernel where numba could not be installed (a dependency of ruledraft on CPython)

@@ -159,9 +159,11 @@ def refusal(ruleset: CompiledRuleset, players: int | None = None) -> str | None:
     missing = without_part(ruleset)
     if missing:
         return f"card effects ({', '.join(missing)}) have no kernel part yet"
-    if any(getattr(e, "face_down", None) is not None for e in ruleset.effects) and any(
-        rule.holds_cards for rule in ruleset.rules
-    ):  # the kernel's pairing reads no card turned face down (Tableau.turned)
+    from ruledraft.kernel.effects import turns_cards
+
+    if turns_cards(ruleset) and any(
+        rule.holds_cards and not getattr(rule, "kernel_reads_turned", False) for rule in ruleset.rules
+    ):  # a kind's part that pairs cards reads the cards turned face down (Tableau.turned) or not at all
         return "cards turned face down with a rule that pairs cards (modifier, boost) have no kernel part yet"
     if ruleset.actions and any(getattr(e, "changes_cards", False) for e in ruleset.effects):
         return "a special action together with effects that change cards has no kernel part yet"

@@ -18,7 +18,7 @@ from ruledraft.language.ruleset import CompiledRuleset
 
 HERE = Path(__file__).resolve().parent
 
-__all__ = ["blind", "effect_kinds", "effect_part", "effects_source", "without_part"]
+__all__ = ["blind", "effect_kinds", "effect_part", "effects_source", "turns_cards", "without_part"]
 
 
 def effect_part(effect: Any, w: EffectKernelWriter) -> EffectPart | None:
@@ -88,6 +88,12 @@ def _blind(ruleset: CompiledRuleset, parts: list[EffectPart]) -> bool:
     return any(p.decisions > 0 and (raced or not p.lookahead) for p in parts)
 
 
+def turns_cards(ruleset: CompiledRuleset) -> bool:
+    """Whether an effect of the ruleset turns table cards face down (its part ``turns``)."""
+    w = _Probe(ruleset)
+    return any(p.turns for e in ruleset.effects if (p := effect_part(e, w)) is not None)
+
+
 def _raced(ruleset: CompiledRuleset) -> bool:
     """Whether a rule scores during the round (a race): the look at a decision
     (``_look_choose``) plays no race's turn end, so no decision has a look-ahead there."""
@@ -125,6 +131,8 @@ def effects_source(ruleset: CompiledRuleset, w: EffectKernelWriter, hand_size: i
         per_turn_decisions += copying * max(-(-p.decisions // n) for p, n in per_copy)
         per_turn_placements += copying * max(-(-p.placements // n) for p, n in per_copy)
     turns = ruleset.rounds * (hand_size + 1)
+    # the rules that pair cards read the cards turned face down (effects.tmpl _fx_scored)
+    turned = any(p.turns for p in parts) and any(rule.holds_cards for rule in ruleset.rules)
     constants = [
         f"EFFECTS = {bool(effects)}",
         f"DONE = {w.done_action}",
@@ -134,6 +142,7 @@ def effects_source(ruleset: CompiledRuleset, w: EffectKernelWriter, hand_size: i
         f"REVEAL_FX = np.array({reveal or [0]}, dtype=np.int64)",
         f"NREVEAL = {len(reveal)}",
         f"FX_BLIND = {_blind(ruleset, parts)}",
+        f"TURNS = {turned}  # a card turned face down is read by a rule that pairs cards",
         f"MAXD = {max(1, per_turn_decisions * turns)}  # decisions a game can hold",
         f"MAXP = {max(1, per_turn_placements * turns)}  # placements by effects a game can hold",
         f"WORLD_SEED = {WORLD_SEED}  # the seed of the world a bot's look re-deals (engine.view)",

@@ -226,7 +226,10 @@ class EffectPart:
       Otherwise those bots are refused the ruleset;
     * ``copies``: a card with it may become another card with an effect (a copy), so
       the room for decisions and placements grows by its copies times any other part's
-      per copy of its card.
+      per copy of its card;
+    * ``turns``: it turns table cards face down (``fx_change(..., True)``, as
+      ``State.change_card(turned=True)``), so the rules that pair cards (``modifier``,
+      ``boost``) read the turned cards (``Tableau.turned``) at scoring and in a look.
     """
 
     start: str | None = None
@@ -236,6 +239,7 @@ class EffectPart:
     placements: int = 0
     lookahead: bool = False
     copies: bool = False
+    turns: bool = False
 
 
 class CardEffect(Protocol):

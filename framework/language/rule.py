@@ -176,6 +176,13 @@ class KernelWriter(Protocol):
     itself: it then has ``2 * N`` rows, ``seq[N + s, j]`` being 1 where seat ``s``'s card
     ``j`` is an echo (``counts`` and ``lens`` count the echoes). A part that pairs cards by
     play order (a modifier) reads them; the others need not look.
+
+    Where cards were turned face down (``Tableau.turned``, by an effect whose part
+    ``turns``), the table scored at round end and in a bot's look at a decision has
+    ``4 * N`` rows: ``seq[N + s, j]`` is 0 (no echo), ``seq[2 * N + s, j]`` the face seat
+    ``s``'s card ``j`` had before it was turned plus one (0: never turned) and
+    ``seq[3 * N + s, j]`` the seat's number of cards when it was turned. Only a part that
+    pairs cards reads them (and says so: ``kernel_reads_turned``).
     """
 
     @property
@@ -218,6 +225,10 @@ class RuleBase:
     own_cards_only: bool = False
     ranks_by: Quantity | None = None
     holds_cards: bool = False
+    #: its kernel part reads the cards turned face down (the rows ``2N..4N-1`` of ``seq``,
+    #: see :class:`KernelWriter`); a rule that holds cards without it refuses the kernel
+    #: beside an effect that turns cards face down
+    kernel_reads_turned: bool = False
 
     @property
     def turn_scoring(self) -> TurnScoring | None:

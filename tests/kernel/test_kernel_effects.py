@@ -14,14 +14,16 @@ import pytest
 pytest.importorskip("numba")
 
 from kernel_checks import simulate_on_both_engines  # noqa: E402
-from paths import EXAMPLES  # noqa: E402
+from paths import DATA, EXAMPLES  # noqa: E402
 
 from ruledraft.engine.state import Game, State, derive_seed  # noqa: E402
 from ruledraft.engine.view import SeatView  # noqa: E402
-from ruledraft.kernel import Unsupported, _source, source_refusal  # noqa: E402
+from ruledraft.kernel import Unsupported, _source, bots_refusal, source_refusal  # noqa: E402
 from ruledraft.language.effect import EffectKernelWriter, EffectPart  # noqa: E402
 from ruledraft.language.effects.second_pick import SecondPick  # noqa: E402
 from ruledraft.language.loading import load_ruleset  # noqa: E402
+from ruledraft.play.gains import Baseline  # noqa: E402
+from ruledraft.tableau import Tableau  # noqa: E402
 
 
 def test_simulate_figures_and_logs_of_a_menu_with_decisions_are_the_same_on_both_engines(tmp_path):
@@ -43,13 +45,56 @@ def test_simulate_figures_and_logs_of_a_menu_with_spoons_are_the_same_on_both_en
     )
 
 
-def test_the_menus_still_without_kernel_parts_are_refused_naming_what_is_missing():
-    """Every effect has a kernel part now; a menu whose takeout boxes turn cards face down
-    beside wasabi (the kernel's pairing reads no turned card) is refused, saying so; one
-    with special orders and a race (Dinner for Two) is not."""
-    reason = source_refusal(load_ruleset(str(EXAMPLES / "sushi-go-party-sampler.yaml")), 4)
-    assert reason is not None and "turned face down" in reason and "modifier" in reason
+def test_simulate_figures_and_logs_of_the_sampler_with_takeout_boxes_are_the_same_on_both_engines(tmp_path):
+    """simulate --json (every lab figure) and the game log of the Party sampler example,
+    its takeout boxes turning cards face down beside wasabi: the same on both engines."""
+    figures = simulate_on_both_engines(
+        tmp_path,
+        [str(EXAMPLES / "sushi-go-party-sampler.yaml"), "--players", "4", "--games", "150", "--seed", "5"]
+        + ["--bots", "random,greedy,value,first"],
+    )
+    assert figures["figures"]["cards"]
+
+
+def test_the_menus_with_cards_turned_face_down_beside_pairing_rules_are_not_refused():
+    """Every effect has a kernel part now: a menu whose takeout boxes turn cards face down
+    beside wasabi (the kernel's pairing reads the turned cards) plays every built-in bot
+    but the planner, as does one with special orders and a race (Dinner for Two) with
+    random and first."""
+    sampler = load_ruleset(str(EXAMPLES / "sushi-go-party-sampler.yaml"))
+    assert source_refusal(sampler, 4) is None
+    assert source_refusal(sampler, 8, ["greedy", "value", "first", "random"] * 2) is None
     assert source_refusal(load_ruleset("sushi-go-party-dinner-for-two"), 4) is None
+
+
+#: a sparkler that doubles its targets for every rule (added to tests/data/effects-flip-copy.yaml)
+BOOST = "  - {{id: sparkle, kind: boost, card: sparkler, targets: {targets}, factor: 2}}\n"
+
+
+def test_greedy_is_refused_where_a_boost_reads_other_seats_beside_cards_turned_face_down():
+    """A boost that changes a majority (it reads every seat's table) beside takeout boxes:
+    the reference's greedy rescores it on the table with its turned cards, the kernel's on
+    the cards alone, so greedy is refused (by name); value, random and first play; a boost
+    of one seat's own cards is rescored alike, so greedy plays beside it."""
+    text = (DATA / "effects-flip-copy.yaml").read_text(encoding="utf-8")
+    text = text.replace("deal:\n", "  - {id: sparkler, count: 4, group: sparkler}\ndeal:\n", 1)
+    own = load_ruleset("own.yaml", text=text + BOOST.format(targets="{tag: nigiri}"))
+    wide = load_ruleset("wide.yaml", text=text + BOOST.format(targets="maki_2"))
+    assert not next(r for r in wide.rules if r.id == "sparkle").own_cards_only
+    for ruleset in (own, wide):
+        assert source_refusal(ruleset, 2, ["greedy", "value"]) is None
+    assert bots_refusal(own, ["greedy", "greedy"]) is None
+    reason = bots_refusal(wide, ["greedy", "random"]) or ""
+    assert "greedy" in reason and "turned face down" in reason
+    assert bots_refusal(wide, ["value", "first"]) is None
+    # why: a maki turned face down on its sparkler leaves it used; the reference's greedy
+    # sees that (3 points for one more maki: a tie), a rescoring of the cards alone does not (6)
+    ix = wide.catalogue.index_of
+    sparkler, maki, face = ix("sparkler"), ix("maki_2"), ix("takeout_face_down")
+    cards = Tableau.from_cards(wide.catalogue.size, [[sparkler, face], [maki]], 1)
+    turned = Tableau(cards.counts, cards.cards, 1, [{1: (maki, 2)}, {}])
+    reading = Game(wide, 2).round_rules_reading[maki]
+    assert (Baseline(turned, 0).gain(reading, maki), Baseline(cards, 0).gain(reading, maki)) == (3, 6)
 
 
 @attrs.frozen(kw_only=True)
@@ -408,7 +453,7 @@ def _first_decisions(state: Any) -> None:
 
 def _under(fx: Any, m: dict[str, Any]) -> list[tuple[int, int, int, int]]:
     """The plain kernel's changed table cards: (seat, position, physical card, face before turned)."""
-    return sorted(tuple(int(x) for x in row) for row in fx.und[: fx.ctr[m["U_N"]]])
+    return sorted(tuple(int(x) for x in row[:4]) for row in fx.und[: fx.ctr[m["U_N"]]])
 
 
 def test_turn_face_down_turns_cards_one_at_a_time_then_discards_the_box_as_the_engine_does():

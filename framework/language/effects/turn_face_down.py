@@ -127,6 +127,7 @@ fx_add_job(fx, s, {card})
 """,
             decisions=w.copies(card),
             lookahead=True,
+            turns=True,
         )
 
     def event_line(self, what: Sequence[Any], say: Speech) -> str | None:

@@ -104,6 +104,7 @@ class Boost(RuleBase):
     _links: list[tuple[tuple[Boost, ...], tuple[Rule, ...]]] = attrs.field(init=False, eq=False, repr=False)
 
     holds_cards = True
+    kernel_reads_turned = True
 
     def __attrs_post_init__(self) -> None:
         object.__setattr__(self, "holder_set", frozenset(self.holders))
@@ -300,22 +301,26 @@ class Boost(RuleBase):
 
     def kernel_apply(self, w: KernelWriter) -> str:
         """:meth:`boosted` as a kernel helper ``(counts, seq, lens) -> (counts, seq, lens)``:
-        the new table, its echoes in rows ``N..2N-1`` of its ``seq``."""
+        the new table, its echoes in rows ``N..2N-1`` of its ``seq``, and the cards turned
+        face down (rows ``2N..4N-1``, when ``seq`` has them) moved along."""
         pairing = kernel_pairing(w, self.holder_set, self.target_set, self.capacity, self.colour, w.card_types)
         more = self.factor - 1
         body = [
             "N = lens.shape[0]",
             "L = seq.shape[1]",
+            "turned = seq.shape[0] > 2 * N",
             "c2 = counts.copy()",
-            f"s2 = np.zeros((2 * N, L * {self.factor}), np.int64)",
+            f"s2 = np.zeros((4 * N if turned else 2 * N, L * {self.factor}), np.int64)",
             "l2 = np.zeros(N, np.int64)",
             "echo = np.zeros(L, np.int64)",
             "paired = np.zeros(L, np.int64)",
+            "where = np.zeros(L + 1, np.int64)  # old position -> new position",
             "for s in range(N):",
             *kernel_echoes(),
-            f"    {pairing}(seq, lens[s], s, echo, paired)",
+            f"    {pairing}(seq, lens[s], s, N, echo, paired)",
             "    o = 0",
             "    for q in range(lens[s]):",
+            "        where[q] = o",
             "        c = seq[s, q]",
             "        s2[s, o] = c",
             "        s2[N + s, o] = echo[q]",
@@ -326,7 +331,13 @@ class Boost(RuleBase):
             "                s2[N + s, o] = 1",
             "                o += 1",
             f"            c2[s, c] += {more}",
+            "    where[lens[s]] = o",
             "    l2[s] = o",
+            "    if turned:",
+            "        for q in range(lens[s]):",
+            "            if seq[2 * N + s, q] > 0:",
+            "                s2[2 * N + s, where[q]] = seq[2 * N + s, q]",
+            "                s2[3 * N + s, where[q]] = where[min(seq[3 * N + s, q], lens[s])]",
             "return c2, s2, l2",
         ]
         return w.function("counts, seq, lens", body)

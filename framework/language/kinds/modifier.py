@@ -90,6 +90,7 @@ class Modifier(OwnCardsRule):
     classic: bool = attrs.field(init=False, eq=False, repr=False)
 
     holds_cards = True
+    kernel_reads_turned = True
 
     def __attrs_post_init__(self) -> None:
         holders = self.holders or (self.card,)
@@ -187,16 +188,16 @@ class Modifier(OwnCardsRule):
         return len(rooms_left) - waiting, waiting
 
     def kernel(self, w: KernelWriter) -> str | None:
-        """:meth:`score_row` over each seat's cards in play order (no card is turned face
-        down in the kernel); on a table a boost changed (echoes in ``seq``), and for
-        several modifier cards or ``same``, the general pairing
+        """:meth:`score_row` over each seat's cards in play order; on a table a boost
+        changed (echoes in ``seq``) or with cards turned face down (:meth:`score_turned`),
+        and for several modifier cards or ``same``, the general pairing
         (:func:`.pairing.kernel_pairing`)."""
         extra = w.array(self.extra)
         pairing = kernel_pairing(w, self.holder_set, self.target_set, self.capacity, self.colour, len(self.extra))
         general = [
             "for s in range(N):",
             *kernel_echoes(),
-            f"    {pairing}(seq, lens[s], s, echo, paired)",
+            f"    {pairing}(seq, lens[s], s, N, echo, paired)",
             "    bonus = 0",
             "    for q in range(lens[s]):",
             "        if paired[q] >= 0:",

@@ -131,10 +131,12 @@ def kernel_pairing(
     colour: Sequence[int | None] | None,
     size: int,
 ) -> str:
-    """:func:`pair` as a kernel helper (no card is turned face down in the kernel): a
-    function ``(seq, n, s, echo, paired)`` that sets ``paired[q]`` to the position of the
-    holder card ``q`` of seat ``s``'s first ``n`` cards goes onto (echoes included), else
-    -1; ``echo[q]`` is 1 where card ``q`` is an echo. ``size``: the number of card types."""
+    """:func:`pair` as a kernel helper: a function ``(seq, n, s, N, echo, paired)`` that
+    sets ``paired[q]`` to the position of the holder card ``q`` of seat ``s``'s first ``n``
+    cards goes onto (echoes included) while both are face up, else -1; ``echo[q]`` is 1
+    where card ``q`` is an echo; ``N`` is the number of seats, and a ``seq`` of more than
+    ``2 * N`` rows carries the cards turned face down (the face before and the stamp, see
+    :class:`~ruledraft.language.rule.KernelWriter`). ``size``: the number of card types."""
     hold = w.array([1 if c in holders else 0 for c in range(size)])
     targ = w.array([1 if c in targets else 0 for c in range(size)])
     body = [
@@ -142,6 +144,9 @@ def kernel_pairing(
         "at = np.zeros(max(n, 1), np.int64)",
         "col = np.zeros(max(n, 1), np.int64)",
         "has = np.zeros(max(n, 1), np.int64)",
+        "stamp = np.zeros(max(n, 1), np.int64)",
+        "never = n + 1",
+        "turned = seq.shape[0] > 2 * N",
         "nr = 0",
         "riding = -1",
         "for q in range(n):",
@@ -151,28 +156,36 @@ def kernel_pairing(
         "        paired[q] = riding",
         "        continue",
         "    riding = -1",
-        f"    if {hold}[c]:",
+        "    was = seq[2 * N + s, q] - 1 if turned else -1",
+        "    face = c if was < 0 else was",
+        f"    if {hold}[face]:",
         f"        room[nr] = {capacity}",
         "        at[nr] = q",
+        "        stamp[nr] = never if was < 0 else seq[3 * N + s, q]",
     ]
     if colour is not None:
         values = w.array([0 if v is None else v for v in colour])
         known = w.array([0 if v is None else 1 for v in colour])
-        body += [f"        has[nr] = {known}[c]", f"        col[nr] = {values}[c]"]
-    body += ["        nr += 1", f"    elif {targ}[c]:"]
+        body += [f"        has[nr] = {known}[face]", f"        col[nr] = {values}[face]"]
+    body += ["        nr += 1", f"    elif {targ}[face]:"]
     if colour is not None:
-        body += [f"        if not {known}[c]:", "            continue", f"        mine = {values}[c]"]
-    body += ["        for r in range(nr):", "            if room[r] == 0:", "                continue"]
+        body += [f"        if not {known}[face]:", "            continue", f"        mine = {values}[face]"]
+    body += [
+        "        for r in range(nr):",
+        "            if room[r] == 0 or stamp[r] <= q:",
+        "                continue",
+    ]
     if colour is not None:
         body += ["            if has[r] and col[r] != mine:", "                continue"]
         body += ["            col[r] = mine", "            has[r] = 1"]
     body += [
         "            room[r] -= 1",
-        "            paired[q] = at[r]",
-        "            riding = at[r]",
+        "            if was < 0 and stamp[r] == never:",
+        "                paired[q] = at[r]",
+        "                riding = at[r]",
         "            break",
     ]
-    return w.function("seq, n, s, echo, paired", body)
+    return w.function("seq, n, s, N, echo, paired", body)
 
 
 def kernel_echoes(n_rows: str = "N") -> list[str]:
