@@ -92,3 +92,22 @@ def simulate_on_both_engines(tmp_path: Path, args: Sequence[str]) -> dict:
     assert out["kernel"] == out["reference"]
     assert (tmp_path / "kernel.jsonl").read_bytes() == (tmp_path / "reference.jsonl").read_bytes()
     return out["kernel"]
+
+
+def plain_kernel_module(ruleset: Any) -> dict[str, Any]:
+    """The ruleset's kernel module run as plain Python (numba's decorator a no-op): its
+    effects' parts, rules and the turn's resolution, the very text the kernel compiles."""
+    import numpy as np
+
+    from ruledraft.engine.state import derive_seed
+    from ruledraft.kernel import Unsupported, _source
+
+    made = _source(ruleset)
+    assert not isinstance(made, Unsupported), made
+    source = made[0].replace("from numba import njit", "njit = lambda *a, **k: (lambda f: f)")
+    namespace: dict[str, Any] = {"__name__": "plain_kernel"}
+    exec(compile(source, "<plain kernel>", "exec"), namespace)  # noqa: S102 - our own generated code
+    # seeds derived in Python's integers (a compiled call would take one above 2**63 for an int64)
+    namespace["derive_seed1"] = lambda seed, a: np.uint64(derive_seed(int(seed), int(a)))
+    namespace["derive_seed2"] = lambda seed, a, b: np.uint64(derive_seed(int(seed), int(a), int(b)))
+    return namespace

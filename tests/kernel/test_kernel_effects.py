@@ -13,12 +13,12 @@ import pytest
 
 pytest.importorskip("numba")
 
-from kernel_checks import simulate_on_both_engines  # noqa: E402
+from kernel_checks import plain_kernel_module, simulate_on_both_engines  # noqa: E402
 from paths import DATA, EXAMPLES  # noqa: E402
 
-from ruledraft.engine.state import Game, State, derive_seed  # noqa: E402
+from ruledraft.engine.state import Game, State  # noqa: E402
 from ruledraft.engine.view import SeatView  # noqa: E402
-from ruledraft.kernel import Unsupported, _source, bots_refusal, source_refusal  # noqa: E402
+from ruledraft.kernel import bots_refusal, source_refusal  # noqa: E402
 from ruledraft.language.effect import EffectKernelWriter, EffectPart  # noqa: E402
 from ruledraft.language.effects.second_pick import SecondPick  # noqa: E402
 from ruledraft.language.loading import load_ruleset  # noqa: E402
@@ -129,20 +129,6 @@ def test_greedy_and_value_are_refused_where_an_effects_decisions_allow_no_look()
 # ---------------------------------------------------------------- each part on hand-made tables
 
 
-def _plain_module(ruleset: Any) -> dict[str, Any]:
-    """The ruleset's kernel module run as plain Python (numba's decorator a no-op): its
-    effects' parts and the turn's resolution, the very text the kernel compiles."""
-    made = _source(ruleset)
-    assert not isinstance(made, Unsupported)
-    source = made[0].replace("from numba import njit", "njit = lambda *a, **k: (lambda f: f)")
-    namespace: dict[str, Any] = {"__name__": "plain_kernel"}
-    exec(compile(source, "<plain kernel>", "exec"), namespace)  # noqa: S102 - our own generated code
-    # seeds derived in Python's integers (a compiled call would take one above 2**63 for an int64)
-    namespace["derive_seed1"] = lambda seed, a: np.uint64(derive_seed(int(seed), int(a)))
-    namespace["derive_seed2"] = lambda seed, a, b: np.uint64(derive_seed(int(seed), int(a), int(b)))
-    return namespace
-
-
 def _second_turn(m: dict[str, Any], hands, before, picks, earlier):
     """The plain module's table after three seats' second turn (first bots): ``before``
     on the tables and ``picks`` played, ``earlier`` placed earlier in the round."""
@@ -211,7 +197,7 @@ def test_collision_discards_every_copy_placed_in_a_turn_as_the_engine_does():
     ruleset = load_ruleset("sushi-go-party-my-first-meal")
     ids = ruleset.catalogue.index_of
     miso, tempura, maki = ids("miso_soup"), ids("tempura"), ids("maki_1")
-    m = _plain_module(ruleset)
+    m = plain_kernel_module(ruleset)
     hands = [[miso, tempura, maki, maki], [miso, tempura, maki, maki], [tempura, maki, maki, maki]]
     before = [[miso], [], []]
     for picks in ([miso, miso, tempura], [miso, tempura, tempura]):
@@ -236,7 +222,7 @@ def test_second_pick_plays_a_second_card_and_takes_the_chopsticks_back_as_the_en
     ids = ruleset.catalogue.index_of
     chop, tempura, sashimi, egg = ids("chopsticks_1"), ids("tempura"), ids("sashimi"), ids("egg_nigiri")
     done = ruleset.catalogue.size + len(ruleset.catalogue.tags)
-    m = _plain_module(ruleset)
+    m = plain_kernel_module(ruleset)
     hands = [[sashimi, egg, tempura, sashimi], [tempura, sashimi, egg, egg]]
     tables = [[chop], [egg]]
     ref = _engine_state(ruleset, hands, tables)
@@ -270,7 +256,7 @@ def test_ask_for_asks_around_the_table_and_the_giver_chooses_as_the_engine_does(
     maki1, maki3 = ids("maki_1"), ids("maki_3")
     K = ruleset.catalogue.size
     maki = K + ruleset.catalogue.tags.index("maki")
-    m = _plain_module(ruleset)
+    m = plain_kernel_module(ruleset)
     e = next(i for i, x in enumerate(ruleset.effects) if x.card == spoon)
     hands = [[tempura, eel, eel], [dumpling, eel, tempura], [maki3, maki1, eel]]
     tables = [[spoon, tempura], [eel], [dumpling]]
@@ -307,7 +293,7 @@ def test_a_spoon_given_stays_known_in_the_givers_hand_until_it_leaves_as_the_eng
     ruleset = load_ruleset("sushi-go-party-big-banquet")
     ids = ruleset.catalogue.index_of
     spoon, tempura, eel, dumpling = ids("spoon_4"), ids("tempura"), ids("eel"), ids("dumpling")
-    m = _plain_module(ruleset)
+    m = plain_kernel_module(ruleset)
     e = next(i for i, x in enumerate(ruleset.effects) if x.card == spoon)
     hands = [[tempura, eel], [dumpling, eel], [tempura, tempura]]
     ref = _engine_state(ruleset, [h + [c] for h, c in zip(hands, (tempura, eel, dumpling))], [[spoon], [], []])
@@ -419,7 +405,7 @@ def test_the_look_re_deals_what_the_seat_cannot_see_as_sample_world_does(ruleset
     world as the engine's step changes its world: the cards a menu shuffles back by the
     world's seed, a spoon's giver and its choice found in the re-dealt hands."""
     ruleset = load_ruleset(ruleset_id)
-    m = _plain_module(ruleset)
+    m = plain_kernel_module(ruleset)
     for n, state in enumerate(_pending(ruleset_id, players, kind, 12, known)):
         p = state.pending
         assert p is not None and state.book is not None
@@ -467,7 +453,7 @@ def test_turn_face_down_turns_cards_one_at_a_time_then_discards_the_box_as_the_e
         ids(x) for x in ("takeout_box_10", "takeout_face_down", "temaki", "tofu", "sashimi")
     )
     done = ruleset.catalogue.size + len(ruleset.catalogue.tags)
-    m = _plain_module(ruleset)
+    m = plain_kernel_module(ruleset)
     hands = [[tofu, tofu], [temaki, sashimi], [sashimi, tofu]]
     before = [[tofu, temaki, tofu], [sashimi], []]
     picks = (box, temaki, sashimi)
@@ -503,7 +489,7 @@ def test_copy_earlier_becomes_a_card_placed_earlier_this_round_as_the_engine_doe
     order, dumpling, tea, edamame, uramaki = (
         ids(x) for x in ("special_order", "dumpling", "tea", "edamame", "uramaki_4")
     )
-    m = _plain_module(ruleset)
+    m = plain_kernel_module(ruleset)
     hands = [[tea, tea], [tea, edamame], [tea, tea]]
     before = [[tea, dumpling, order], [uramaki], []]
     picks = (order, order, order)
@@ -532,7 +518,7 @@ def test_a_race_takes_a_copy_off_its_table_as_its_physical_card_after_the_effect
     ruleset = load_ruleset("sushi-go-party-points-platter")
     ids = ruleset.catalogue.index_of
     order, u3, u5, tea = (ids(x) for x in ("special_order", "uramaki_3", "uramaki_5", "tea"))
-    m = _plain_module(ruleset)
+    m = plain_kernel_module(ruleset)
     hands = [[tea, tea], [tea, tea], [tea, tea]]
     before = [[u5, u3], [], []]
     picks = (order, tea, order)

@@ -14,11 +14,11 @@ from typing import Any
 
 import numpy as np
 import pytest
+from kernel_checks import plain_kernel_module
 from paths import DATA, EXAMPLES
 
 from ruledraft.engine.scoresheet import score_scoring
-from ruledraft.engine.state import Game, State, derive_seed
-from ruledraft.kernel import Unsupported, _source
+from ruledraft.engine.state import Game, State
 from ruledraft.kernel.codegen import plain_rule
 from ruledraft.language.loading import load_ruleset
 from ruledraft.language.ruleset import CompiledRuleset
@@ -55,14 +55,7 @@ def boost_flip() -> CompiledRuleset:
 def plain_module(which: str) -> dict[str, Any]:
     """The kernel module of ``sampler`` or ``uramaki_sampler`` run as plain Python (numba's
     decorator a no-op)."""
-    made = _source({"sampler": sampler, "uramaki_sampler": uramaki_sampler}[which]())
-    assert not isinstance(made, Unsupported), made
-    text = made[0].replace("from numba import njit", "njit = lambda *a, **k: (lambda f: f)")
-    namespace: dict[str, Any] = {"__name__": "plain_kernel"}
-    exec(compile(text, "<plain kernel>", "exec"), namespace)  # noqa: S102 - our own generated code
-    namespace["derive_seed1"] = lambda seed, a: np.uint64(derive_seed(int(seed), int(a)))
-    namespace["derive_seed2"] = lambda seed, a, b: np.uint64(derive_seed(int(seed), int(a), int(b)))
-    return namespace
+    return plain_kernel_module({"sampler": sampler, "uramaki_sampler": uramaki_sampler}[which]())
 
 
 def ix(name: str) -> int:
