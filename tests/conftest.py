@@ -27,6 +27,37 @@ os.environ.setdefault("RULEDRAFT_BACKGROUND_COMPILE", "0")
 # imported (its config reads it then).
 os.environ.setdefault("NUMBA_OPT", "1")
 
+#: the test files that compile many kernels, longest first. The suite's workers take
+#: whole files (`--dist loadfile`) in the order collected: the long ones start first and
+#: the many short ones even out the end, where a long file begun last would keep one
+#: worker busy while the other idles. (pytest-xdist would otherwise order the files by
+#: their number of tests, which says nothing of their time.) The files that play those
+#: kernels again (test_kernel_effects.py) come after them and find them compiled.
+LONGEST_FIRST = (
+    "tests/kernel/test_kernel_games_examples.py",
+    "tests/kernel/test_kernel_games_party_1.py",
+    "tests/kernel/test_kernel_games_party_2.py",
+    "tests/kernel/test_kernel_planner.py",
+    "tests/kernel/test_kernel_games.py",
+    "tests/kernel/test_kernel_runs.py",
+    "tests/kernel/test_kernel_property.py",
+    "tests/kernel/test_kernel_race.py",
+    "tests/kernel/test_kernel_boost_sets_games.py",
+)
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Keep the order :func:`pytest_collection_modifyitems` gives (pytest-xdist's loadfile
+    would sort the files by how many tests each has)."""
+    if hasattr(config.option, "loadscopereorder"):
+        config.option.loadscopereorder = False
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """The files of :data:`LONGEST_FIRST` first, in its order; the others as collected."""
+    rank = {name: i for i, name in enumerate(LONGEST_FIRST)}
+    items.sort(key=lambda item: rank.get(item.nodeid.partition("::")[0], len(rank)))
+
 
 @pytest.fixture(scope="module")
 def client():
