@@ -54,6 +54,7 @@ __all__ = [
     "compile_kernel",
     "compiling",
     "is_cached",
+    "ready_apart",
     "source_refusal",
     "start_compiling",
 ]
@@ -280,7 +281,8 @@ class Kernel:
         loop = self.module.play  # compiled without the planner's look-ahead (codegen._game_loops)
         if any(p[0] == "planner" for p in parsed):
             worth = self._planner_values(worth, counts, [p[1] for p in parsed])
-            loop = self.module.play_planner  # compiled the first time a planner plays
+            ready_apart(self.path, "play_planner")  # compiled the first time a planner plays
+            loop = self.module.play_planner
         effects = bool(getattr(self.module, "EFFECTS", False))
         decisions = np.full((G, self.module.MAXD if effects else 1, 4), -1, np.int64)
         placements = np.full((G, self.module.MAXP if effects else 1, 3), -1, np.int64)
@@ -469,15 +471,41 @@ def _module(ruleset: CompiledRuleset, apart: bool = False) -> tuple[ModuleType, 
 
 def _loop_cached(path: Path) -> bool:
     """Whether numba's cache holds the game loop of the kernel module at ``path``."""
-    return any(any(_numba_dir().rglob(f"{path.stem}.{name}-*.nbi")) for name in ("play", "play_dummy"))
+    return any(_cached(path, name) for name in ("play", "play_dummy"))
 
 
-def _compile_apart(path: Path) -> None:
-    """Compile the game loop of the kernel module at ``path`` into numba's cache in a
-    child process (``python -m ruledraft.kernel --game-loop``), for this process to load.
-    A Ctrl-C reaches the child too and ends it; this process's wait then raises
-    KeyboardInterrupt, as anywhere else in a run. Should the child fail, this process
-    compiles (and any error shows here)."""
+def _cached(path: Path, function: str) -> bool:
+    """Whether numba's cache holds ``function`` of the kernel module at ``path``."""
+    return any(_numba_dir().rglob(f"{path.stem}.{function}-*.nbi"))
+
+
+#: what a child compiles apart (``python -m ruledraft.kernel FLAG FILE``), by the entry point
+APART = {"play": "--game-loop", "play_planner": "--planner", "rollout": "--rollout"}
+
+#: the kernel modules whose entry points this process knows are ready: (path, function)
+_READY: set[tuple[Path, str]] = set()
+
+
+def ready_apart(path: Path, function: str) -> None:
+    """``function`` (``play_planner`` or ``rollout``, compiled the first time it is called)
+    of the kernel module at ``path`` compiled into numba's cache apart, as the game loop
+    is (:func:`_compile_apart`), unless it is there: then this process only loads it.
+    Another process wanting it meanwhile waits (:func:`compiling`)."""
+    if (path, function) in _READY:
+        return
+    with compiling(path):
+        if not _cached(path, function):
+            _compile_apart(path, function)
+    _READY.add((path, function))
+
+
+def _compile_apart(path: Path, function: str = "play") -> None:
+    """Compile ``function`` of the kernel module at ``path`` (its game loop by default)
+    into numba's cache in a child process (``python -m ruledraft.kernel --game-loop``,
+    ``--planner`` or ``--rollout``), for this process to load. A Ctrl-C reaches the
+    child too and ends it; this process's wait then raises KeyboardInterrupt, as
+    anywhere else in a run. Should the child fail, this process compiles (and any error
+    shows here)."""
     import subprocess
 
     if _optimisation() == "opt0":  # numba caches nothing it compiles at level 0
@@ -485,7 +513,7 @@ def _compile_apart(path: Path) -> None:
     env = dict(os.environ)
     env.setdefault("NUMBA_CACHE_DIR", str(_numba_dir()))
     subprocess.run(  # noqa: S603 - this interpreter, our own module
-        [sys.executable, "-m", "ruledraft.kernel", "--game-loop", str(path)],
+        [sys.executable, "-m", "ruledraft.kernel", APART[function], str(path)],
         stdin=subprocess.DEVNULL,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
@@ -523,13 +551,14 @@ def compiling(path: Path) -> Iterator[None]:
                 fcntl.flock(held, fcntl.LOCK_UN)
 
 
-def warm(module: ModuleType) -> None:
+def warm(module: ModuleType, function: str = "play") -> None:
     """Compile the game loop of a kernel module (or load it from numba's cache): one game
-    at the smallest number of seats its hands are written for."""
+    at the smallest number of seats its hands are written for (``function``:
+    ``play_planner`` for the planner's loop, played by random bots: the same types)."""
     seats = next(n for n in range(len(module.HS)) if module.HS[n] > 0)
     R, H, K = module.R, int(module.HS[seats]), module.K
     z = np.zeros
-    module.play(
+    getattr(module, function)(
         np.zeros(1, np.uint64),
         z(seats, np.int64),
         z(K, np.float64),

@@ -1,7 +1,9 @@
 """``python -m ruledraft.kernel FILE``: compile the kernel module kept at FILE into numba's
 cache (what ``--engine auto`` starts in the background for later runs), the ismcts
 roll-out too (``ismcts`` uses it once it is there). ``--game-loop FILE``: its game
-loop alone, for a run waiting on it (``compile_kernel(..., apart=True)``)."""
+loop alone, for a run waiting on it (``compile_kernel(..., apart=True)``); ``--planner
+FILE`` and ``--rollout FILE``: the planner's loop, the ismcts roll-out
+(``kernel.ready_apart``)."""
 
 from __future__ import annotations
 
@@ -14,8 +16,13 @@ def main(argv: list[str]) -> int:
 
     path = Path(argv[-1])
     _use_cache_dir()
-    if argv[0] == "--game-loop":  # for a run that holds the compile and waits (kernel._compile_apart)
-        warm(_import(path))
+    if argv[0] in ("--game-loop", "--planner"):  # for a run that holds the compile and waits (kernel._compile_apart)
+        warm(_import(path), "play_planner" if argv[0] == "--planner" else "play")
+        return 0
+    if argv[0] == "--rollout":
+        from ruledraft.kernel.rollout import warm_rollout
+
+        warm_rollout(_import(path))
         return 0
     try:
         with compiling(path):  # a run that wants the game loop meanwhile waits for it

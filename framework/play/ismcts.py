@@ -118,7 +118,7 @@ def _load_rollouts(game: Any, compile: bool) -> Any:
 
     if importlib.util.find_spec("numba") is None:
         return None
-    from ruledraft.kernel import Kernel, compile_kernel, is_cached, source_refusal
+    from ruledraft.kernel import Kernel, compile_kernel, is_cached, ready_apart, source_refusal
 
     ruleset = game.ruleset
     if ruleset.effects or ruleset.procedure != "standard":  # states the roll-out cannot hold (Rollouts.refuses)
@@ -132,6 +132,7 @@ def _load_rollouts(game: Any, compile: bool) -> Any:
         return None
     from ruledraft.kernel.rollout import warm_rollout
 
+    ready_apart(kernel.path, "rollout")  # compiled in a child process, as the game loop is
     warm_rollout(kernel.module)
     return kernel.rollouts(count_values(game))
 

@@ -6,6 +6,7 @@ Ctrl-C."""
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 import time
@@ -127,8 +128,52 @@ def test_ctrl_c_during_the_kernel_compile_ends_the_run_at_once(tmp_path):
         time.sleep(0.1)
 
 
-def _compilers(pgid: int) -> list[str]:
-    """The kernel compilers (``python -m ruledraft.kernel --game-loop``) running in process group ``pgid``."""
+@pytest.mark.skipif(not os.path.exists("/proc/self/cmdline"), reason="finds the compiler in /proc")
+def test_ctrl_c_during_the_compile_of_the_planners_loop_or_the_rollout_ends_the_run_at_once(tmp_path):
+    """The planner's game loop and ismcts's roll-out, compiled the first time they are
+    used, are compiled in a child process too: SIGINT during either compile ends the run
+    with "interrupted", status 130 and no message from the compiler (the game loop they
+    need first is compiled on the way, into the same cache)."""
+    import signal
+
+    env = {k: v for k, v in os.environ.items() if k != "NUMBA_CACHE_DIR"} | {"XDG_CACHE_HOME": str(tmp_path)}
+    # the planner on the kernel; ismcts on the reference engine, its roll-outs on the kernel
+    for bots, engine, flag in (
+        ("planner", "kernel", b"--planner"),
+        ("ismcts:kernel=yes,random", "reference", b"--rollout"),
+    ):
+        run = subprocess.Popen(
+            [sys.executable, "-m", "ruledraft", "simulate", "sushi-go", "-p", "2", "-g", "5000", "--engine", engine]
+            + ["--bots", bots],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            env=env,
+            start_new_session=True,
+        )
+        try:
+            deadline = time.monotonic() + 240
+            while not _compilers(run.pid, flag):
+                assert run.poll() is None, run.communicate()
+                assert time.monotonic() < deadline, f"no {flag!r} compiler started"
+                time.sleep(0.1)
+            time.sleep(1.0)
+            os.killpg(run.pid, signal.SIGINT)
+            out, err = run.communicate(timeout=30)
+        finally:
+            if run.poll() is None:
+                os.killpg(run.pid, signal.SIGKILL)
+        assert run.returncode == 130, err
+        # one line: "interrupted", or "interrupted after N of 5000 games" once some were played
+        assert re.fullmatch(r"interrupted( after \d+ of 5000 games)?", err.strip()), err
+        deadline = time.monotonic() + 10
+        while _compilers(run.pid, flag):
+            assert time.monotonic() < deadline, "the compiler was left running"
+            time.sleep(0.1)
+
+
+def _compilers(pgid: int, flag: bytes = b"--game-loop") -> list[str]:
+    """The kernel compilers (``python -m ruledraft.kernel --game-loop``, or ``flag``) running in process group ``pgid``."""
     found = []
     for entry in os.listdir("/proc"):
         if not entry.isdigit():
@@ -140,6 +185,6 @@ def _compilers(pgid: int) -> list[str]:
                 args = f.read().split(b"\0")
         except OSError:
             continue
-        if b"--game-loop" in args:
+        if flag in args:
             found.append(entry)
     return found
