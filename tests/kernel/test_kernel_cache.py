@@ -10,6 +10,7 @@ import re
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 import pytest
 
@@ -96,36 +97,10 @@ def test_ctrl_c_during_the_kernel_compile_ends_the_run_at_once(tmp_path):
     child process: SIGINT to the terminal's process group then ends the run within
     seconds, with "interrupted", status 130, no traceback or message from the compiler,
     and no process left behind."""
-    import signal
-
-    env = {k: v for k, v in os.environ.items() if k != "NUMBA_CACHE_DIR"} | {"XDG_CACHE_HOME": str(tmp_path)}
-    run = subprocess.Popen(
-        [sys.executable, "-m", "ruledraft", "simulate", "sushi-go", "-p", "4", "-g", "5000", "--engine", "kernel"],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        env=env,
-        start_new_session=True,  # its own process group, as a terminal's foreground job
-    )
-    try:
-        deadline = time.monotonic() + 120
-        while not _compilers(run.pid):
-            assert run.poll() is None, run.communicate()
-            assert time.monotonic() < deadline, "no compiler process started"
-            time.sleep(0.1)
-        time.sleep(1.0)  # well into the compile
-        os.killpg(run.pid, signal.SIGINT)
-        out, err = run.communicate(timeout=30)
-    finally:
-        if run.poll() is None:
-            os.killpg(run.pid, signal.SIGKILL)
-    assert run.returncode == 130, err
+    args = ["simulate", "sushi-go", "-p", "4", "-g", "5000", "--engine", "kernel"]
+    out, err = _interrupted_while_compiling(args, tmp_path, b"--game-loop", within=120)
     assert err.strip() == "interrupted"
     assert out == ""
-    deadline = time.monotonic() + 10
-    while _compilers(run.pid):  # the child ends on the same signal
-        assert time.monotonic() < deadline, "the compiler was left running"
-        time.sleep(0.1)
 
 
 @pytest.mark.skipif(not os.path.exists("/proc/self/cmdline"), reason="finds the compiler in /proc")
@@ -134,42 +109,53 @@ def test_ctrl_c_during_the_compile_of_the_planners_loop_or_the_rollout_ends_the_
     used, are compiled in a child process too: SIGINT during either compile ends the run
     with "interrupted", status 130 and no message from the compiler (the game loop they
     need first is compiled on the way, into the same cache)."""
-    import signal
-
-    env = {k: v for k, v in os.environ.items() if k != "NUMBA_CACHE_DIR"} | {"XDG_CACHE_HOME": str(tmp_path)}
     # the planner on the kernel; ismcts on the reference engine, its roll-outs on the kernel
     for bots, engine, flag in (
         ("planner", "kernel", b"--planner"),
         ("ismcts:kernel=yes,random", "reference", b"--rollout"),
     ):
-        run = subprocess.Popen(
-            [sys.executable, "-m", "ruledraft", "simulate", "sushi-go", "-p", "2", "-g", "5000", "--engine", engine]
-            + ["--bots", bots],
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            text=True,
-            env=env,
-            start_new_session=True,
-        )
-        try:
-            deadline = time.monotonic() + 240
-            while not _compilers(run.pid, flag):
-                assert run.poll() is None, run.communicate()
-                assert time.monotonic() < deadline, f"no {flag!r} compiler started"
-                time.sleep(0.1)
-            time.sleep(1.0)
-            os.killpg(run.pid, signal.SIGINT)
-            out, err = run.communicate(timeout=30)
-        finally:
-            if run.poll() is None:
-                os.killpg(run.pid, signal.SIGKILL)
-        assert run.returncode == 130, err
-        # one line: "interrupted", or "interrupted after N of 5000 games" once some were played
-        assert re.fullmatch(r"interrupted( after \d+ of 5000 games)?", err.strip()), err
-        deadline = time.monotonic() + 10
-        while _compilers(run.pid, flag):
-            assert time.monotonic() < deadline, "the compiler was left running"
+        args = ["simulate", "sushi-go", "-p", "2", "-g", "5000", "--engine", engine, "--bots", bots]
+        out, err = _interrupted_while_compiling(args, tmp_path, flag, within=240)
+        # one line: "interrupted", or "interrupted after N of 5000 games" once some were
+        # played, and then the figures of those N games
+        said = re.fullmatch(r"interrupted( after (\d+) of 5000 games)?", err.strip())
+        assert said, err
+        assert (f"{said[2]} games, 2 players" in out) if said[1] else out == ""
+
+
+def _interrupted_while_compiling(args: list[str], cache: Path, flag: bytes, within: float) -> tuple[str, str]:
+    """``ruledraft ARGS`` (its cache in ``cache``) sent SIGINT, as a terminal sends it to
+    its process group, a second into the compile the child ``flag`` shows: its output
+    and errors, once it has ended with status 130 and the compiler with it."""
+    import signal
+
+    env = {k: v for k, v in os.environ.items() if k != "NUMBA_CACHE_DIR"} | {"XDG_CACHE_HOME": str(cache)}
+    run = subprocess.Popen(
+        [sys.executable, "-m", "ruledraft", *args],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+        start_new_session=True,  # its own process group, as a terminal's foreground job
+    )
+    try:
+        deadline = time.monotonic() + within
+        while not _compilers(run.pid, flag):
+            assert run.poll() is None, run.communicate()
+            assert time.monotonic() < deadline, f"no {flag!r} compiler started"
             time.sleep(0.1)
+        time.sleep(1.0)  # well into the compile
+        os.killpg(run.pid, signal.SIGINT)
+        out, err = run.communicate(timeout=30)
+    finally:
+        if run.poll() is None:
+            os.killpg(run.pid, signal.SIGKILL)
+    assert run.returncode == 130, err
+    deadline = time.monotonic() + 10
+    while _compilers(run.pid, flag):  # the child ends on the same signal
+        assert time.monotonic() < deadline, "the compiler was left running"
+        time.sleep(0.1)
+    return out, err
 
 
 def _compilers(pgid: int, flag: bytes = b"--game-loop") -> list[str]:
