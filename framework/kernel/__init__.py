@@ -504,15 +504,18 @@ def _compile_apart(path: Path, function: str = "play") -> None:
     into numba's cache in a child process (``python -m ruledraft.kernel --game-loop``,
     ``--planner`` or ``--rollout``), for this process to load. A Ctrl-C reaches the
     child too and ends it; this process's wait then raises KeyboardInterrupt, as
-    anywhere else in a run. Should the child fail, this process compiles (and any error
-    shows here)."""
+    anywhere else in a run; so it does when the child ended on the signal while this
+    process only took note of it (a run playing its games stops after the chunk in
+    hand: here, before compiling in its place). Should the child fail otherwise, this
+    process compiles (and any error shows here)."""
+    import signal
     import subprocess
 
     if _optimisation() == "opt0":  # numba caches nothing it compiles at level 0
         return
     env = dict(os.environ)
     env.setdefault("NUMBA_CACHE_DIR", str(_numba_dir()))
-    subprocess.run(  # noqa: S603 - this interpreter, our own module
+    done = subprocess.run(  # noqa: S603 - this interpreter, our own module
         [sys.executable, "-m", "ruledraft.kernel", APART[function], str(path)],
         stdin=subprocess.DEVNULL,
         stdout=subprocess.DEVNULL,
@@ -520,6 +523,8 @@ def _compile_apart(path: Path, function: str = "play") -> None:
         env=env,
         check=False,
     )
+    if done.returncode == -signal.SIGINT:
+        raise KeyboardInterrupt
 
 
 @contextlib.contextmanager

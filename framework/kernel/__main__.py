@@ -7,6 +7,7 @@ FILE`` and ``--rollout FILE``: the planner's loop, the ismcts roll-out
 
 from __future__ import annotations
 
+import signal
 import sys
 from pathlib import Path
 
@@ -15,6 +16,11 @@ def main(argv: list[str]) -> int:
     from ruledraft.kernel import _import, _use_cache_dir, compiling, warm
 
     path = Path(argv[-1])
+    if argv[0] in ("--game-loop", "--planner", "--rollout"):
+        # compiled for a run waiting on it: a Ctrl-C ends this at once, as it ends the run
+        # (numba's compiler would swallow the KeyboardInterrupt; and a run's worker may
+        # ignore the signal, which a child inherits)
+        signal.signal(signal.SIGINT, signal.SIG_DFL)
     _use_cache_dir()
     if argv[0] in ("--game-loop", "--planner"):  # for a run that holds the compile and waits (kernel._compile_apart)
         warm(_import(path), "play_planner" if argv[0] == "--planner" else "play")
