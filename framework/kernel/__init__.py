@@ -593,7 +593,7 @@ def is_cached(ruleset: CompiledRuleset, function: str = "play") -> bool:
         return False
     if function == "play":
         return _loop_cached(path)
-    return any(_numba_dir().rglob(f"{path.stem}.{function}-*.nbi"))
+    return _cached(path, function)
 
 
 def start_compiling(ruleset: CompiledRuleset) -> bool:

@@ -13,23 +13,23 @@ from pathlib import Path
 
 
 def main(argv: list[str]) -> int:
-    from ruledraft.kernel import _import, _use_cache_dir, compiling, warm
+    from ruledraft.kernel import APART, _import, _use_cache_dir, compiling, warm
 
     path = Path(argv[-1])
-    if argv[0] in ("--game-loop", "--planner", "--rollout"):
-        # compiled for a run waiting on it: a Ctrl-C ends this at once, as it ends the run
-        # (numba's compiler would swallow the KeyboardInterrupt; and a run's worker may
-        # ignore the signal, which a child inherits)
+    apart = {flag: function for function, flag in APART.items()}.get(argv[0])
+    if apart is not None:  # for a run that holds the compile and waits (kernel._compile_apart)
+        # a Ctrl-C ends this at once, as it ends the run (numba's compiler would swallow
+        # the KeyboardInterrupt; and a run's worker may ignore the signal, which a child inherits)
         signal.signal(signal.SIGINT, signal.SIG_DFL)
-    _use_cache_dir()
-    if argv[0] in ("--game-loop", "--planner"):  # for a run that holds the compile and waits (kernel._compile_apart)
-        warm(_import(path), "play_planner" if argv[0] == "--planner" else "play")
-        return 0
-    if argv[0] == "--rollout":
-        from ruledraft.kernel.rollout import warm_rollout
+        _use_cache_dir()
+        if apart == "rollout":
+            from ruledraft.kernel.rollout import warm_rollout
 
-        warm_rollout(_import(path))
+            warm_rollout(_import(path))
+        else:
+            warm(_import(path), apart)
         return 0
+    _use_cache_dir()
     try:
         with compiling(path):  # a run that wants the game loop meanwhile waits for it
             module = _import(path)

@@ -435,10 +435,7 @@ class ISMCTSAgent:
             node = child
         if det.finished:
             rewards = self._rewards(det)
-        elif roll is not None:  # the same totals and winners as the loop below, compiled
-            totals, winners = roll.play(det)
-            rewards = self._rewards_of(det.game, totals, winners)
-        else:
+        else:  # (with the kernel's roll-outs, a new node has returned above)
             if self.rollout == "values":
                 values = count_values(det.game)
                 while not det.finished:
