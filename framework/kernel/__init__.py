@@ -515,16 +515,42 @@ def _compile_apart(path: Path, function: str = "play") -> None:
         return
     env = dict(os.environ)
     env.setdefault("NUMBA_CACHE_DIR", str(_numba_dir()))
-    done = subprocess.run(  # noqa: S603 - this interpreter, our own module
-        [sys.executable, "-m", "ruledraft.kernel", APART[function], str(path)],
-        stdin=subprocess.DEVNULL,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-        env=env,
-        check=False,
-    )
-    if done.returncode == -signal.SIGINT:
+    argv = [sys.executable, "-m", "ruledraft.kernel", APART[function], str(path)]
+    if hasattr(os, "posix_spawn"):
+        returncode = _spawn_and_wait(argv, env)
+    else:
+        returncode = subprocess.run(  # noqa: S603 - this interpreter, our own module
+            argv,
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            env=env,
+            check=False,
+        ).returncode
+    if returncode == -signal.SIGINT:
         raise KeyboardInterrupt
+
+
+def _spawn_and_wait(argv: list[str], env: dict[str, str]) -> int:
+    """Run ``argv`` (no input, output to nowhere) with SIGINT's default action from its
+    first instruction, and wait for it: its status as :attr:`subprocess.Popen.returncode`
+    gives it. A run's worker ignores SIGINT and a child inherits that; the child resets it
+    itself only once its imports are done, and a Ctrl-C meanwhile was lost (the compile
+    then ran to its end). Should this wait be interrupted, the child is ended with it."""
+    import signal
+
+    quiet = [(os.POSIX_SPAWN_OPEN, 0, os.devnull, os.O_RDONLY, 0)] + [
+        (os.POSIX_SPAWN_OPEN, fd, os.devnull, os.O_WRONLY, 0) for fd in (1, 2)
+    ]
+    pid = os.posix_spawn(argv[0], argv, env, file_actions=quiet, setsigdef=(signal.SIGINT,))
+    try:
+        _, status = os.waitpid(pid, 0)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.kill(pid, signal.SIGKILL)
+            os.waitpid(pid, 0)
+        raise
+    return os.waitstatus_to_exitcode(status)
 
 
 @contextlib.contextmanager

@@ -19,7 +19,8 @@ def main(argv: list[str]) -> int:
     apart = {flag: function for function, flag in APART.items()}.get(argv[0])
     if apart is not None:  # for a run that holds the compile and waits (kernel._compile_apart)
         # a Ctrl-C ends this at once, as it ends the run (numba's compiler would swallow
-        # the KeyboardInterrupt; and a run's worker may ignore the signal, which a child inherits)
+        # the KeyboardInterrupt); the run started this with the signal's default action
+        # (kernel._spawn_and_wait), so one during the imports above ended it too
         signal.signal(signal.SIGINT, signal.SIG_DFL)
         _use_cache_dir()
         if apart == "rollout":
