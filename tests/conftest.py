@@ -20,7 +20,8 @@ os.environ.setdefault("RULEDRAFT_BACKGROUND_COMPILE", "0")
 
 # The suite compiles dozens of kernels (every bundled rule file, example and generated
 # one) and checks what they play, not how fast: numba compiles them with LLVM's lightest
-# optimisation, in about six sevenths of the time (level 0 would be quicker still, but
+# optimisation, in about six sevenths of the time, and without numba's own inlining
+# (ruledraft.kernel.rng.INLINE: a tenth more off; level 0 would be quicker still, but
 # numba cannot cache what it compiles at 0, and the suite's processes share the cache).
 # Those kernels are kept apart from the optimised ones (ruledraft.kernel._optimisation);
 # tests/kernel/test_kernel_cache.py plays an optimised kernel too. Set before numba is

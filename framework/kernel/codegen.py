@@ -369,7 +369,7 @@ def write_source(ruleset: CompiledRuleset) -> str:
         "import numpy as np",
         "from numba import njit",
         "",
-        "from ruledraft.kernel.rng import derive_seed1, derive_seed2, mt_seed_many, randbelow_at, random_at, shuffle_into",
+        "from ruledraft.kernel.rng import INLINE, derive_seed1, derive_seed2, mt_seed_many, randbelow_at, random_at, shuffle_into",
         "",
         _WRAPPERS,
         f"K = {K}",
@@ -414,12 +414,17 @@ ENTRY_POINTS = ("play", "play_planner", "play_dummy", "rollout")
 
 #: numba builds each compiled function a wrapper for Python's calls and one for C's; the
 #: kernel's Python calls only its entry points, so the others are built without them
-#: (about a sixth of a kernel's compile, measured on Points Platter)
+#: (about a sixth of a kernel's compile, measured on Points Platter); and a function
+#: marked ``inline="always"`` is inlined where the random streams' are (``rng.INLINE``)
 _WRAPPERS = f"""
 def _entry_points_wrapped(jit):
-    \"\"\"``jit`` (numba's njit) with no Python or C wrapper but on {", ".join(ENTRY_POINTS)}.\"\"\"
+    \"\"\"``jit`` (numba's njit) with no Python or C wrapper but on {", ".join(ENTRY_POINTS)};
+    inlined as ruledraft.kernel.rng.INLINE says.\"\"\"
 
     def njit(*args, **options):
+        if "inline" in options:  # as the random streams' (at numba's full optimisation only)
+            options["inline"] = INLINE
+
         def make(f):
             entry = f.__name__ in {ENTRY_POINTS!r}
             return jit(*args, **options, **({{}} if entry else _UNWRAPPED))(f)

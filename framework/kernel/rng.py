@@ -21,10 +21,18 @@ single stream (a 1-D array) for tests and one-off use.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
 
 import numpy as np
 from numba import njit
+from numba.core import config
+
+#: numba's own inlining (of its IR, before LLVM's) of the hot small functions into their
+#: callers: at its full optimisation level only. Inlining copies the callee's IR block by
+#: block, and at the lower level the test suite compiles at it costs about a sixth of a
+#: kernel's compile, for speed nobody measures there. The kernel modules' functions
+#: marked ``inline="always"`` follow it too (codegen's njit).
+INLINE: Literal["always", "never"] = "always" if int(getattr(config, "OPT", 3)) >= 3 else "never"
 
 N = 624
 M = 397
@@ -109,7 +117,7 @@ def mt_seed_many(mts: np.ndarray, seeds: np.ndarray) -> None:
 # array of its own in the game loop costs a reference count each time.
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline=INLINE)
 def uint32_at(mts: np.ndarray, t: int) -> Any:  # an np.uint32
     """The next 32-bit word (``genrand_uint32``) of stream ``mts[t]``.
 
@@ -134,7 +142,7 @@ def uint32_at(mts: np.ndarray, t: int) -> Any:  # an np.uint32
     return np.uint32(y)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline=INLINE)
 def random_at(mts: np.ndarray, t: int) -> float:
     """``Random.random()`` of stream ``mts[t]``: a float in [0, 1) from 53 random bits."""
     a = uint32_at(mts, t) >> np.uint32(5)
@@ -157,7 +165,7 @@ def randbelow_at(mts: np.ndarray, t: int, n: int) -> int:
     return r
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline=INLINE)
 def key_at(mts: np.ndarray, t: int) -> Any:  # an np.uint64
     """The 53 bits ``Random.random()`` of stream ``mts[t]`` is made of, as an integer
     (``random_at`` is this over 2**53: the two order alike)."""
@@ -226,7 +234,7 @@ def mt_randbelow(mt: np.ndarray, n: int) -> int:
     return randbelow_at(mt.reshape((1, N + 1)), 0, n)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline=INLINE)
 def _mix(x: np.uint64, p: np.uint64) -> Any:  # an np.uint64
     x = x + np.uint64(0x9E3779B97F4A7C15) + p
     z = x
