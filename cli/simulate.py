@@ -789,9 +789,10 @@ def run_logged(
 def print_summary(
     summary, rs, *, cards: bool, ran_on: str, stopped: str, log: str | None, explain: bool = False
 ) -> None:
-    """The summary's tables and lines on standard output (``explain``: a paragraph per figure)."""
+    """The summary's tables and lines on standard output (``explain``: a paragraph per
+    figure); with no game finished (a run stopped at once), its one line alone."""
     out = console()
-    for part in summary_tables(summary, rs, cards=cards, explain=explain):
+    for part in summary_tables(summary, rs, cards=cards, explain=explain) if summary.games else ():
         if isinstance(part, str):
             out.print(part, markup=False, highlight=False)
         else:

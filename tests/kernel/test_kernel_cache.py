@@ -120,11 +120,12 @@ def test_ctrl_c_during_the_compile_of_the_planners_loop_or_the_rollout_ends_the_
         assert out == ""
     # on two processes the planner's loop is compiled for a worker, whose child ends too
     # (a worker's own signal handling is inherited by nothing it starts); the run ends
-    # with the figures of the games finished, none; at the moment the child starts too,
+    # saying it finished no game; at the moment the child starts too,
     # before its own code could undo the worker's ignoring of the signal
     args = ["simulate", "sushi-go", "-p", "2", "-g", "20000", "--jobs", "2", "--engine", "kernel", "--bots", "planner"]
     out, err = _interrupted_while_compiling(args, tmp_path, b"--planner", within=240, into=0.0)
     assert err.strip().endswith("interrupted after 0 of 20000 games"), err
+    assert out.splitlines()[0].startswith("0 games in "), out  # no table of zeros
     assert "Exception ignored" not in err and "Traceback" not in err
 
 
