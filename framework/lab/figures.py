@@ -278,7 +278,9 @@ def adjusted_effect(lab: LabTally, card: int, confidence: float = CONFIDENCE) ->
         return None
     rd, var = found
     d, lo, hi, _ = wald(rd, var, confidence)
-    return {"difference": d, "interval": [lo, hi], "variance": var}
+    # a difference of two win rates lies within -1..1, and so does its interval (a Wald
+    # interval of a few games can pass the bounds, as mover's intervals never do)
+    return {"difference": d, "interval": [max(-1.0, lo), min(1.0, hi)], "variance": var}
 
 
 def _effective_wilson(

@@ -68,3 +68,19 @@ def test_simulate_shows_the_adjusted_effect_beside_the_raw_one_from_the_seats_of
     )
     assert f"{cards['tempura']['adjusted']['difference'] * 100:+.1f}" in row
     assert all(len(x) <= 80 for x in lines)
+
+
+def test_the_adjusted_interval_of_a_few_games_stays_within_the_possible_differences():
+    """Four planners, 8 games: dumpling's Wald interval (-1.07 to +0.36) would pass -100 points; a difference of two win rates, and its interval, lie within -1..1."""
+    result = runner.invoke(
+        app,
+        ["simulate", "sushi-go", "-p", "4", "-g", "8", "-b", "planner", "--cards", "--json", "--engine", "reference"],
+    )
+    assert result.exit_code == 0, result.output
+    cards = {c["card"]: c for c in json.loads(result.stdout)["figures"]["cards"]}
+    assert cards["dumpling"]["adjusted"]["interval"][0] == -1.0
+    for c in cards.values():
+        if c["adjusted"] is not None:
+            lo, hi = c["adjusted"]["interval"]
+            assert -1.0 <= lo <= c["adjusted"]["difference"] <= hi <= 1.0, c["card"]
+
