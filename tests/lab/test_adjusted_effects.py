@@ -83,4 +83,3 @@ def test_the_adjusted_interval_of_a_few_games_stays_within_the_possible_differen
         if c["adjusted"] is not None:
             lo, hi = c["adjusted"]["interval"]
             assert -1.0 <= lo <= c["adjusted"]["difference"] <= hi <= 1.0, c["card"]
-
