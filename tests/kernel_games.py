@@ -5,6 +5,7 @@ empty cache; the suite's workers take a file each, so the parts spread over them
 
 from __future__ import annotations
 
+import functools
 import json
 from collections.abc import Callable
 
@@ -53,24 +54,6 @@ MUST_PLAY = {
 MUST_PLAY_RANDOM = MUST_PLAY | {"sushi-go-party-points-platter", "sushi-go-party-dinner-for-two"}
 
 
-#: the rule files with card effects, each played by every built-in bot (alone and mixed)
-#: and its decisions and logs compared: miso soup (collision), Party chopsticks
-#: (second_pick), spoons (ask_for), menus (draw_and_choose), takeout boxes
-#: (turn_face_down; beside wasabi in the sampler), special orders (copy_earlier), races
-#: beside them (uramaki)
-EFFECT_MENUS = (
-    "sushi-go-party-my-first-meal",
-    "sushi-go-party-sushi-go",
-    "sushi-go-party-big-banquet",
-    "sushi-go-party-cutthroat-combo",
-    "sushi-go-party-party-sampler",
-    "sushi-go-party-master-menu",
-    "sushi-go-party-points-platter",
-    "sushi-go-party-dinner-for-two",
-    "examples/caravan-bazaar.yaml",
-    "examples/sushi-go-party-sampler.yaml",
-)
-
 #: where a race sits beside card effects: greedy and value are refused (their look at a
 #: decision does not play the race's turn end)
 RACE_MENUS = ("sushi-go-party-points-platter", "sushi-go-party-dinner-for-two")
@@ -93,9 +76,20 @@ def part(name: str) -> list[str]:
 PARTS = ("examples", "party-1", "party-2", "sushi-go")
 
 
+@functools.cache
 def load(ruleset_id: str):
-    """A bundled ruleset by id, or an example by its path from the repository's root."""
+    """A bundled ruleset by id, or an example by its path from the repository's root
+    (loaded once in a process: a compiled ruleset is frozen)."""
     return load_ruleset(str(ROOT / ruleset_id) if ruleset_id.startswith("examples/") else ruleset_id)
+
+
+#: the rule files with card effects (those of the cards themselves, not chopsticks'
+#: extra pick), each played by every built-in bot (alone and mixed) and its decisions and
+#: logs compared: miso soup (collision), Party chopsticks (second_pick), spoons
+#: (ask_for), menus (draw_and_choose), takeout boxes (turn_face_down; beside wasabi in
+#: the sampler), special orders (copy_earlier), races beside them (uramaki). Found by
+#: loading each rule file, so a new one with effects is checked without a word here.
+EFFECT_MENUS = tuple(f for f in RULE_FILES if load(f).effects)
 
 
 def kernel(ruleset_id: str, players: int) -> Kernel:

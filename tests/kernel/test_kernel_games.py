@@ -27,6 +27,11 @@ def test_the_parts_hold_every_rule_file_once():
     assert sorted(held) == sorted(RULE_FILES)
     assert MUST_PLAY_RANDOM <= set(RULE_FILES)
     assert set(EFFECT_MENUS) <= {f for name in ("party-1", "party-2", "examples") for f in part(name)}
+    # the menus whose effects the kernel must play are found among the files with effects
+    assert {"sushi-go-party-master-menu", "examples/caravan-bazaar.yaml", "sushi-go-party-points-platter"} <= set(
+        EFFECT_MENUS
+    )
+    assert "sushi-go" not in EFFECT_MENUS  # chopsticks' extra pick is no card effect here
 
 
 def test_all_greedy_tables_equal_the_reference():
