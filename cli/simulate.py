@@ -567,7 +567,9 @@ def simulate(
             typer.echo(json.dumps(summary.to_json(), indent=2))
         else:
             print_summary(summary, rs, cards=cards, ran_on=on.name, stopped=stopped, log=log, explain=explain)
-        if report_dir is not None and summary.figures is not None:
+        if report_dir is not None and summary.games == 0:  # stopped at once: no figures to show
+            typer.echo("report: none written, no game finished", err=as_json)
+        elif report_dir is not None and summary.figures is not None:
             command = (
                 [
                     "ruledraft",

@@ -123,9 +123,13 @@ def test_ctrl_c_during_the_compile_of_the_planners_loop_or_the_rollout_ends_the_
     # saying it finished no game; at the moment the child starts too,
     # before its own code could undo the worker's ignoring of the signal
     args = ["simulate", "sushi-go", "-p", "2", "-g", "20000", "--jobs", "2", "--engine", "kernel", "--bots", "planner"]
+    args += ["--report", str(tmp_path / "report")]
     out, err = _interrupted_while_compiling(args, tmp_path, b"--planner", within=240, into=0.0)
     assert err.strip().endswith("interrupted after 0 of 20000 games"), err
-    assert out.splitlines()[0].startswith("0 games in "), out  # no table of zeros
+    lines = out.splitlines()
+    assert lines[0].startswith("0 games in "), out  # no table of zeros
+    assert "report: none written, no game finished" in lines, out  # nor a report of them
+    assert not any((tmp_path / "report").iterdir())  # made ready before the run, left empty
     assert "Exception ignored" not in err and "Traceback" not in err
 
 
