@@ -422,7 +422,7 @@ def _entry_points_wrapped(jit):
     inlined as ruledraft.kernel.rng.INLINE says.\"\"\"
 
     def njit(*args, **options):
-        if "inline" in options:  # as the random streams' (at numba's full optimisation only)
+        if options.get("inline") == "always":  # as the random streams' (at numba's full optimisation only)
             options["inline"] = INLINE
 
         def make(f):

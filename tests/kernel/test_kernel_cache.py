@@ -119,9 +119,9 @@ def test_ctrl_c_during_the_compile_of_the_planners_loop_or_the_rollout_ends_the_
         assert err.strip() == "interrupted", (flag, err)
         assert out == ""
     # on two processes the planner's loop is compiled for a worker, whose child ends too
-    # (a worker's own signal handling is inherited by nothing it starts); the run ends
-    # saying it finished no game; at the moment the child starts too,
-    # before its own code could undo the worker's ignoring of the signal
+    # (a worker's own signal handling is inherited by nothing it starts), even when the
+    # signal comes as the child starts, before any code of its own has run; the run ends
+    # saying it finished no game
     args = ["simulate", "sushi-go", "-p", "2", "-g", "20000", "--jobs", "2", "--engine", "kernel", "--bots", "planner"]
     args += ["--report", str(tmp_path / "report")]
     out, err = _interrupted_while_compiling(args, tmp_path, b"--planner", within=240, into=0.0)
