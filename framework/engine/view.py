@@ -69,6 +69,7 @@ __all__ = [
     "as_view",
     "read_kept",
     "read_tables",
+    "read_turn",
     "seat_view",
     "trusted_mover",
     "twin_game",
@@ -1173,12 +1174,21 @@ def act_on_view(act: Callable[[SeatView, int], Any], state: State, seat: int) ->
 
 
 def trusted_mover(
-    act: Callable[[SeatView, int], Any], state: State, refuse: Callable[[int, Any], Any]
+    act: Callable[[SeatView, int], Any],
+    state: State,
+    refuse: Callable[[int, Any], Any],
+    *,
+    forced: bool = False,
+    pick: Pick | None = None,
 ) -> Callable[[int], Any]:
     """:func:`act_on_view` for one bot over one game, as a function of the seat (the
     loop that asks the bots calls it turn after turn): ``act(view, seat)`` on the quick
     view of ``seat`` and ``state`` as it is then; its action if legal, else what
-    ``refuse(seat, action)`` returns (or raises). The twin game is found once."""
+    ``refuse(seat, action)`` returns (or raises). The twin game is found once.
+    ``forced``: the bot plays a seat's only legal move without reading or drawing
+    anything, so that move is played without asking it. ``pick``: what the bot's
+    ``act`` does while no decision waits, given only what it reads there (:data:`Pick`),
+    so no view is made for it."""
     global _LAST_TWIN
     game = state.game
     last = _LAST_TWIN  # one read: another thread may replace it
@@ -1187,31 +1197,65 @@ def trusted_mover(
     else:
         twin = twin_game(game)
         _LAST_TWIN = (game, twin)
-    legal_actions = state.legal_actions
+    assert twin is not None
+    legal_actions, tableau, kept_tableau = state.legal_actions, state.tableau, state.kept_tableau
     live = _LIVE
     make = object.__new__
     lazy = _LazyView
     set_seat, set_world, set_legal = _SET_SEAT, _SET_WORLD, _SET_LEGAL
+    picks: Any = pick
+    #: each seat's quick view, handed again at its next move while nothing else holds it
+    spare: list[Any] = [None] * game.num_seats
 
-    def move(seat: int) -> Any:
-        legal = tuple(legal_actions(seat))  # every bot asks for them
-        view = make(lazy)
-        set_seat(view, seat)
-        set_world(view, twin)  # until it is made whole: the game, all it holds
+    def on_view(seat: int, legal: list[int]) -> Any:
+        """The bot's action on its quick view (``legal``: the seat's legal moves, its own list)."""
+        view = spare[seat]
+        if view is None:
+            view = spare[seat] = make(lazy)
+            set_seat(view, seat)
+            set_world(view, twin)  # until it is made whole: the game, all it holds
         set_legal(view, legal)  # (its known hands are set when it is made whole)
         key = id(view)
         live[key] = state
         try:
-            action = act(view, seat)
+            return act(view, seat)
         finally:
-            if getrefcount(view) > _ALONE and type(view) is lazy:
+            if type(view) is not lazy:  # made whole during the move: it stays as it is
+                spare[seat] = None
+            elif getrefcount(view) > _SPARE:
                 _seal(view)  # kept: it must answer as now once the game moves on
+                spare[seat] = None
             del live[key]
+
+    def move(seat: int) -> Any:
+        legal = legal_actions(seat)  # every bot asks for them (a new list: the view's own)
+        if forced and len(legal) == 1:
+            return legal[0]
+        action = on_view(seat, legal)
         if type(action) is int and action in legal:
             return action
         return refuse(seat, action)
 
-    return move
+    def move_by_pick(seat: int) -> Any:
+        legal = legal_actions(seat)
+        if forced and len(legal) == 1:
+            return legal[0]
+        if state.pending is None:
+            action = picks(seat, legal, twin, tableau, kept_tableau)  # (it only reads them)
+        else:
+            action = on_view(seat, legal)
+        if type(action) is int and action in legal:
+            return action
+        return refuse(seat, action)
+
+    return move if pick is None else move_by_pick
+
+
+#: a built-in bot's move while no decision waits (see :func:`trusted_mover`), from what
+#: it reads on its view there: ``pick(seat, legal, game, tables, kept)`` with its legal
+#: moves, the game (the view's: the twin), and functions giving this round's tables
+#: (:func:`read_tables`) and the cards kept so far (:func:`read_kept`), only read
+Pick = Callable[[int, list[int], Game, Callable[[], Tableau], Callable[[], Tableau]], Any]
 
 
 def read_tables(view: SeatView) -> Tableau:
@@ -1225,6 +1269,15 @@ def read_tables(view: SeatView) -> Tableau:
         turned = w.turned() if w.book is not None and w.book.under else None
         return Tableau(w.counts, w.played, w.round + 1, turned)
     return view.tableau()
+
+
+def read_turn(view: SeatView) -> tuple[list[int], Decision | None, Game]:
+    """What a built-in bot reads first, at once: ``view.legal_actions()``,
+    ``view.pending`` and ``view.game`` (on a built-in bot's quick view, from one look
+    at the state)."""
+    if type(view) is _LazyView:
+        return view.turn_read()
+    return view.legal_actions(), view.pending, view.game
 
 
 def read_kept(view: SeatView) -> Tableau:
@@ -1266,6 +1319,13 @@ class _LazyView(SeatView):
     @property
     def seat(self) -> int:
         return self._seat
+
+    def turn_read(self) -> tuple[list[int], Decision | None, Game]:
+        """:func:`read_turn`'s answers, from one look at the state."""
+        p = _LIVE[id(self)].pending
+        legal: Any = self._legal  # read when it was made
+        game: Any = self._world  # the twin game (see game)
+        return list(legal), p if p is not None and p.seat == self._seat else None, game
 
     @property
     def game(self) -> Game:
@@ -1456,3 +1516,5 @@ for _name, _member in list(vars(SeatView).items()):
 
 #: what ``getrefcount`` says of a view nothing keeps (:func:`trusted_mover`)
 _ALONE = _alone()
+#: ... and of a spare view of :func:`trusted_mover` nothing else keeps (its list holds it too)
+_SPARE = _ALONE + 1

@@ -26,8 +26,8 @@ from typing import Any, Protocol
 
 from ruledraft.engine.encoding import encoder_for
 from ruledraft.engine.records import Observation
-from ruledraft.engine.state import State
-from ruledraft.engine.view import SeatView, act_on_view, as_view, read_tables, trusted_mover
+from ruledraft.engine.state import Game, State
+from ruledraft.engine.view import SeatView, act_on_view, as_view, read_kept, read_tables, read_turn, trusted_mover
 from ruledraft.play.bot_specs import (
     BotFailure,
     BotKind,
@@ -40,7 +40,7 @@ from ruledraft.play.bot_specs import (
     options_of,
     parse_spec,
 )
-from ruledraft.play.gains import Baseline, kept_now, returned_card, sampled_gains, with_cards
+from ruledraft.play.gains import Baseline, returned_by, sampled_gains, with_cards, with_kept
 from ruledraft.play.ismcts import ISMCTSAgent
 from ruledraft.play.planner import PlannerAgent
 from ruledraft.tableau import Tableau
@@ -194,7 +194,7 @@ def seat_mover(agent: Agent, name: str, state: State, seed: int, *, foreign: boo
         def refuse(seat: int, action: Any) -> int:
             raise BotFailure(f"bot '{name}' at seat {seat} chose {action!r}, not a legal action (game seed {seed})")
 
-        return trusted_mover(agent.act, state, refuse)
+        return trusted_mover(agent.act, state, refuse, forced=True, pick=getattr(agent, "pick", None))
     return lambda seat: checked_act(agent, name, state, seat, seed, foreign=foreign)
 
 
@@ -253,20 +253,20 @@ class GreedyAgent:
         self._rng = random.Random(seed)
 
     def act(self, view, seat: int) -> int:
-        state = view if isinstance(view, SeatView) else SeatView(view, seat)  # reads as a state does
-        legal = state.legal_actions()
-        if len(legal) == 1:
-            return legal[0]
-        if state.pending is not None:
-            return _best_decision(state, seat, legal, self._rng)
-        game = state.game
+        return _act_by_pick(self, view, seat, self._rng)
+
+    def pick(
+        self, seat: int, legal: list[int], game: Game, tables: Callable[[], Tableau], kept_tables: Callable[[], Tableau]
+    ) -> int:
+        """Its move while no decision waits, from what it reads: its legal moves, the
+        game, and functions giving this round's tables and the cards kept so far, as
+        every seat sees them, only read (:func:`ruledraft.engine.view.trusted_mover`
+        hands them without a view: :data:`ruledraft.engine.view.Pick`)."""
+        round_t = tables()
         K = game.num_card_types
         kept = game.kept
         score_kept = bool(game.ruleset.game_rules)
         reading = game.round_rules_reading
-        # the tables read once for every move, and only read (read_tables: not copied
-        # on a built-in bot's quick view; what a move changes is copied)
-        round_t = read_tables(state)
         gain_now = Baseline(round_t, seat).gain
         kept_t: list[Any] = []  # the cards kept to game end, read when first needed
         to_game_end = None
@@ -279,26 +279,33 @@ class GreedyAgent:
                 if kept[action] and score_kept:
                     if to_game_end is None:
                         if not kept_t:
-                            kept_t.append(kept_now(state, round_t.cards))
+                            kept_t.append(with_kept(kept, kept_tables(), round_t))
                         to_game_end = Baseline(kept_t[0], seat)
                     gain += to_game_end.gain(game.game_rules_reading[action], action)
             else:
-                gain = self._gain(state, seat, action, round_t, kept_t)
+                gain = self._gain(game, seat, action, round_t, kept_t, kept_tables)
             if best_gain is None or gain > best_gain:
                 best_gain, best = gain, [action]
             elif gain == best_gain:
                 best.append(action)
         return best[0] if len(best) == 1 else self._rng.choice(best)
 
-    def _gain(self, state, seat: int, action: int, round_t: Tableau, kept_t: list[Any]) -> int:
+    def _gain(
+        self,
+        game: Game,
+        seat: int,
+        action: int,
+        round_t: Tableau,
+        kept_t: list[Any],
+        kept_tables: Callable[[], Tableau],
+    ) -> int:
         """Score change for any action: several cards, a dummy's card, kept cards.
         ``round_t``: this round's tables; ``kept_t``: the cards kept to game end once
-        read (empty until then: read here when needed)."""
-        game = state.game
+        read (empty until then: read here when needed, from ``kept_tables()``)."""
         ruleset = game.ruleset
         cards, dummy_card = game.decode_action(action)
         dummy_seat = game.num_players if ruleset.dummy else None
-        returned = returned_card(state, seat, cards, round_t.counts[seat])
+        returned = returned_by(game, round_t.counts[seat], cards)
         changed = set(cards)
         if returned is not None:
             changed.add(returned)
@@ -317,7 +324,7 @@ class GreedyAgent:
         kept_dummy = dummy_card is not None and kept[dummy_card]
         if (kept_cards or kept_dummy) and ruleset.game_rules:
             if not kept_t:
-                kept_t.append(kept_now(state, round_t.cards))
+                kept_t.append(with_kept(kept, kept_tables(), round_t))
             kept_now_t = kept_t[0]
             hyp_k = with_cards(kept_now_t, seat, kept_cards, None) if kept_cards else kept_now_t
             if kept_dummy and dummy_card is not None and dummy_seat is not None:
@@ -333,6 +340,21 @@ def _own_points(state, seat: int) -> int:
     if not state.is_terminal():
         points += state.round_points_now()[seat]
     return points
+
+
+def _act_by_pick(bot: Any, view: Any, seat: int, rng: random.Random) -> int:
+    """``act`` of a built-in bot with a ``pick`` (:data:`ruledraft.engine.view.Pick`):
+    the only legal move, a pending decision judged a step ahead, else its pick, given
+    what it reads from its view (the tables read in place on a built-in bot's quick
+    view: the bot only reads them, and copies what a move changes)."""
+    state = view if isinstance(view, SeatView) else SeatView(view, seat)  # reads as a state does
+    legal, pending, game = read_turn(state)
+    if len(legal) == 1:
+        return legal[0]
+    if pending is not None:
+        return _best_decision(state, seat, legal, rng)
+    pick: Any = bot.pick
+    return int(pick(seat, legal, game, lambda: read_tables(state), lambda: read_kept(state)))
 
 
 def _best_decision(view: SeatView, seat: int, legal: list[int], rng: random.Random) -> int:
@@ -364,6 +386,12 @@ class FirstAgent:
 
     def act(self, view, seat: int) -> int:
         return as_view(view, seat).legal_actions()[0]
+
+    def pick(
+        self, seat: int, legal: list[int], game: Game, tables: Callable[[], Tableau], kept_tables: Callable[[], Tableau]
+    ) -> int:
+        """Its move while no decision waits (see :meth:`GreedyAgent.pick`)."""
+        return legal[0]
 
 
 #: games of random play sampled for the value bot's default card values
@@ -421,13 +449,12 @@ class ValueAgent:
         return self._values
 
     def act(self, view, seat: int) -> int:
-        state = as_view(view, seat)
-        legal = state.legal_actions()
-        if len(legal) == 1:
-            return legal[0]
-        if state.pending is not None:
-            return _best_decision(state, seat, legal, self._rng)
-        game = state.game
+        return _act_by_pick(self, view, seat, self._rng)
+
+    def pick(
+        self, seat: int, legal: list[int], game: Game, tables: Callable[[], Tableau], kept_tables: Callable[[], Tableau]
+    ) -> int:
+        """Its move while no decision waits (see :meth:`GreedyAgent.pick`)."""
         values = self.values_for(game)
         K = game.num_card_types
         best: list[int] = []
@@ -438,7 +465,7 @@ class ValueAgent:
             else:
                 cards, _dummy = game.decode_action(action)
                 worth = sum(values[c] for c in cards)
-                returned = returned_card(state, seat, cards)
+                returned = returned_by(game, tables().counts[seat], cards)
                 if returned is not None:
                     worth -= values[returned]
             if best_worth is None or worth > best_worth:

@@ -14,7 +14,7 @@ from collections.abc import Iterator, Sequence
 from ruledraft.engine.view import SeatView, read_kept
 from ruledraft.tableau import Tableau
 
-__all__ = ["Baseline", "kept_now", "returned_card", "sampled_gains", "with_cards"]
+__all__ = ["Baseline", "kept_now", "returned_by", "returned_card", "sampled_gains", "with_cards", "with_kept"]
 
 
 class Baseline:
@@ -63,10 +63,14 @@ class Baseline:
         return gain
 
 
-def returned_card(state, seat: int, cards: Sequence[int], row: Sequence[int] | None = None) -> int | None:
-    """The special-action card that leaves the table when ``cards`` are taken together
-    (``row``: the seat's counts on its table, when the caller has read them already)."""
-    action = state.game.special_action_for(state.counts[seat] if row is None else row, len(cards))
+def returned_card(state, seat: int, cards: Sequence[int]) -> int | None:
+    """The special-action card that leaves ``seat``'s table when ``cards`` are taken together."""
+    return returned_by(state.game, state.counts[seat], cards)
+
+
+def returned_by(game, row: Sequence[int], cards: Sequence[int]) -> int | None:
+    """:func:`returned_card` for a table whose counts are ``row``."""
+    action = game.special_action_for(row, len(cards))
     return action.card if action is not None else None
 
 
@@ -81,20 +85,25 @@ def with_cards(t: Tableau, seat: int, cards: Sequence[int], removed: int | None)
     return t.with_seat(seat, counts, seq)
 
 
-def kept_now(state, played: Sequence[Sequence[int]] | None = None) -> Tableau:
+def kept_now(state, tables: Tableau | None = None) -> Tableau:
     """Cards that will be kept to game end, counting those already played this round
-    (``state``: a state, or a seat's view; ``played``: this round's tables, when the
-    caller has read them already). Its own lists."""
-    kept = state.game.kept
+    (``state``: a state, or a seat's view; ``tables``: this round's, when the caller
+    has read them already). Its own lists."""
     t = read_kept(state) if isinstance(state, SeatView) else state.kept_tableau()
+    return with_kept(state.game.kept, t, state.tableau() if tables is None else tables)
+
+
+def with_kept(kept: Sequence[bool], t: Tableau, tables: Tableau) -> Tableau:
+    """The cards kept so far (``t``) and the cards of this round's ``tables`` that will
+    be kept (``kept[card]``), in lists of their own."""
     counts = [row[:] for row in t.counts]
     cards = [seq[:] for seq in t.cards]
-    for s, seq in enumerate(state.played if played is None else played):
+    for s, seq in enumerate(tables.cards):
         for c in seq:
             if kept[c]:
                 counts[s][c] += 1
                 cards[s].append(c)
-    return Tableau(counts, cards, state.round + 1)
+    return Tableau(counts, cards, tables.round)
 
 
 def sampled_gains(game, games: int) -> Iterator[tuple[list[int], list[float]]]:

@@ -16,6 +16,11 @@ from ruledraft.tableau import Tableau
 SOURCES = played_sources()
 
 
+def view_answers(view: SeatView) -> tuple:
+    """What the views' tests compare: the hand, the tables, the legal moves, the round and turn."""
+    return (view.hand, view.tables, view.kept_counts, tuple(view.legal_actions()), view.round, view.turn)
+
+
 def parts(t: Tableau) -> tuple:
     """A tableau as comparable data."""
     return (t.counts, t.cards, t.round, t.turned, t.echoes)
@@ -74,25 +79,104 @@ def test_the_trusted_mover_refuses_an_illegal_move_and_leaves_nothing_behind():
     assert not view_module._LIVE
 
 
-def test_greedy_plays_the_same_game_through_the_mover_as_on_full_views():
-    """A table of greedy bots asked through seat_mover (quick views, tables read in place) makes every move greedy makes on seat_view's views, and leaves the game's tables as they were before each move."""
-    game = played_game("sushi-go", 4)
+@pytest.mark.parametrize(
+    ("rid", "players", "moves"),
+    [
+        ("sushi-go", 4, 4 * 21),
+        ("sushi-go-party-master-menu", 4, None),
+        ("sushi-go-party-party-sampler", 5, None),
+        ("sushi-go-two-player-dummy", 2, None),
+    ],
+)
+def test_greedy_plays_the_same_game_through_the_mover_as_on_full_views(rid, players, moves):
+    """A table of greedy bots asked through seat_mover (its picks handed the tables in place, no view; decisions on quick views) makes every move greedy makes on seat_view's views, and leaves the game's tables as they were before each move."""
+    game = played_game(rid, players)
     state = game.new_initial_state(11)
-    quick = [agents.GreedyAgent(s) for s in range(4)]
-    slow = [agents.GreedyAgent(s) for s in range(4)]
+    quick = [agents.GreedyAgent(s) for s in range(players)]
+    slow = [agents.GreedyAgent(s) for s in range(players)]
     movers = [agents.seat_mover(a, "greedy", state, 11, foreign=False) for a in quick]
-    moves = 0
+    made = decided = 0
     while not state.is_terminal():
         seats = state.acting_seats()
+        decided += state.pending is not None
         tables = ([row[:] for row in state.counts], [seq[:] for seq in state.played], [k[:] for k in state.kept_counts])
         expected = [slow[s].act(seat_view(state, s), s) for s in seats]
         got = [movers[s](s) for s in seats]
         assert got == expected
         assert (state.counts, state.played, state.kept_counts) == tables
         state.apply_actions(got)
-        moves += len(got)
-    assert moves == 4 * 21
+        made += len(got)
+    assert made == moves if moves is not None else made > 20
+    assert decided or rid in ("sushi-go", "sushi-go-two-player-dummy")
     assert not view_module._LIVE
+
+
+def test_a_bot_with_one_legal_move_is_asked_only_when_the_mover_is_not_told_it_plays_it():
+    """With forced=True a seat's only legal move is played without asking the bot (the built-in bots take it without reading or drawing); without, the bot is asked and its answer checked."""
+    state = played_game("sushi-go", 2).new_initial_state(4)
+    rng = random.Random(4)
+    while len(state.legal_actions(0)) != 1:
+        state.apply_actions([state.sample_action(s, rng.random) for s in state.acting_seats()])
+    asked = []
+
+    def act(view, seat):
+        asked.append(seat)
+        return -7
+
+    refused = []
+    quick = trusted_mover(act, state, lambda seat, action: refused.append(action) or -1, forced=True)
+    slow = trusted_mover(act, state, lambda seat, action: refused.append(action) or -1)
+    assert quick(0) == state.legal_actions(0)[0] and asked == []
+    assert slow(0) == -1 and asked == [0] and refused == [-7]
+    assert not view_module._LIVE
+
+
+def test_each_view_a_bot_keeps_through_the_mover_answers_as_at_its_own_move():
+    """A mover hands a seat's quick view again only while nothing else holds it: views a bot keeps over several moves are distinct full views, each answering as seat_view's view of its own move."""
+    state = played_game("sushi-go", 3).new_initial_state(8)
+    rng = random.Random(8)
+    kept: list = []
+    move = trusted_mover(lambda view, seat: kept.append(view) or view.legal_actions()[0], state, lambda s, a: a)
+    then = []
+    for _ in range(3):
+        then.append(view_answers(seat_view(state, 1)))
+        action = move(1)
+        state.apply_actions([action if s == 1 else state.sample_action(s, rng.random) for s in state.acting_seats()])
+    assert len({id(v) for v in kept}) == 3
+    assert all(type(v) is SeatView for v in kept)
+    assert [view_answers(v) for v in kept] == then
+    assert not view_module._LIVE
+
+
+def test_a_view_nothing_keeps_is_handed_again_and_still_answers_as_now():
+    """The view a bot drops is handed to it again at its next move, answering as seat_view's view of that move."""
+    state = played_game("sushi-go", 3).new_initial_state(9)
+    rng = random.Random(9)
+    seen: list = []
+
+    def act(view, seat):
+        seen.append((id(view), view_answers(view)))
+        return view.legal_actions()[0]
+
+    move = trusted_mover(act, state, lambda s, a: a)
+    expected = []
+    for _ in range(3):
+        expected.append(view_answers(seat_view(state, 2)))
+        action = move(2)
+        state.apply_actions([action if s == 2 else state.sample_action(s, rng.random) for s in state.acting_seats()])
+    assert len({i for i, _ in seen}) == 1
+    assert [a for _, a in seen] == expected
+    assert not view_module._LIVE
+
+
+def test_a_pick_that_chooses_an_illegal_move_is_refused():
+    """A pick handed to the mover is checked as a view's bot is: an illegal move goes to refuse."""
+    state = played_game("sushi-go", 4).new_initial_state(3)
+    refused = []
+    move = trusted_mover(
+        lambda view, seat: 0, state, lambda seat, action: refused.append(action) or -1, pick=lambda *read: 99
+    )
+    assert move(1) == -1 and refused == [99]
 
 
 @pytest.mark.parametrize("source", SOURCES, ids=source_id)
