@@ -15,7 +15,7 @@ from ruledraft.lab.extra_counts import with_extras
 from ruledraft.lab.figures import formatted
 from ruledraft.lab.quality import EXPLANATIONS, QUALITY_SECTION, QualityCounts, quality_figures, seatings
 
-from .common import console, leave_interrupted, reported_errors, shown, write_html_report
+from .common import console, fail, leave_interrupted, reported_errors, shown, write_html_report
 from .options import (
     allow_path_option,
     allowed_dirs,
@@ -113,6 +113,8 @@ def quality(
         if interrupted is not None:
             stopped = f"interrupted after {out['games']} of {games * len(lineups)} games"
             out["interrupted"] = True
+            if not out["games"]:  # nothing to measure: its one line, as compare, sweep and tournament say it
+                fail(stopped, 128 + interrupted.signal)
         if as_json:
             typer.echo(json.dumps(out, indent=2))
         else:

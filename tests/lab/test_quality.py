@@ -285,3 +285,49 @@ def test_ctrl_c_measures_the_games_finished_and_exits_130():
     assert q["interrupted"] is True and 0 < q["games"] < 1000000
     assert err.rstrip().splitlines()[-1] == f"interrupted after {q['games']} of 1000000 games"
     assert sum(q["lead_changes"]["histogram"].values()) == q["games"]
+
+
+def test_ctrl_c_before_any_game_finished_says_so_in_one_line_and_measures_nothing(tmp_path):
+    """SIGINT while the first games are still in their workers: `quality` prints no tables of zeros and writes no report, only "interrupted after 0 of N games", exit status 130."""
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    asked = tmp_path / "asked"
+    bot = tmp_path / "sleepy.py"
+    bot.write_text(
+        "import pathlib, time\n"
+        "class Sleepy:\n"
+        "    name = 'sleepy'\n"
+        "    def __init__(self, seed=0):\n"
+        "        pass\n"
+        "    def act(self, view, seat):\n"
+        f"        pathlib.Path({str(asked)!r}).touch()\n"
+        "        time.sleep(300)\n"
+    )
+    report = tmp_path / "report"
+    args = ["quality", "sushi-go", "-p", "2", "-g", "4", "-b", f"{bot}:Sleepy", "--jobs", "2", "-q"]
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "ruledraft", *args, "--report", str(report)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        deadline = time.monotonic() + 120
+        while not asked.exists():  # a worker's game is under way
+            assert proc.poll() is None, proc.communicate()
+            assert time.monotonic() < deadline
+            time.sleep(0.05)
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=120)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.communicate()
+    assert proc.returncode == 130, err
+    assert out == ""
+    assert err.strip().splitlines()[-1] == "interrupted after 0 of 4 games", err
+    assert "Traceback" not in err
+    assert not (report / "index.html").exists()
