@@ -5,8 +5,9 @@
 Plays the same games (the same seeds, the same bots) on the reference engine of this
 checkout and of the one given (its ``.venv/bin/python``, or ``--before-python``), one
 process each, alternated rep by rep, for the line-ups the issue measured: Sushi Go! at
-4 players with ``greedy,random``, four ``greedy``, four ``random``, and Master Menu
-with four ``greedy``. Each process times its games in processor time after a warm-up
+4 players with ``greedy,random``, four ``greedy``, four ``random``, Master Menu
+with four ``greedy``, and four ``value`` and four ``first`` (the other bots the loop
+asks without a full view). Each process times its games in processor time after a warm-up
 (``runner.play_game``, the loop every command plays through; no tallies) and checks
 that both played the same games (a digest of every game's totals and winners).
 Prints games per second, the ratio now/before of the time a game takes (median of the
@@ -22,12 +23,14 @@ import subprocess
 import sys
 from pathlib import Path
 
-#: (ruleset, players, bots, games): the line-ups of issue 18's "within 10% of today's"
+#: (ruleset, players, bots, games): the line-ups of issue 18's "within 10% of today's", and the other built-in bots
 LINEUPS = (
     ("sushi-go", 4, "greedy,random", 1500),
     ("sushi-go", 4, "greedy", 800),
     ("sushi-go", 4, "random", 3000),
     ("sushi-go-party-master-menu", 4, "greedy", 80),
+    ("sushi-go", 4, "value", 2000),
+    ("sushi-go", 4, "first", 2000),
 )
 
 #: what each process runs: the same code reads both checkouts (play_game and game_seed
