@@ -5,7 +5,9 @@ before the process has even started (Linux: read from /proc)."""
 from __future__ import annotations
 
 import os
+import signal
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 #: only so that a hang fails instead of blocking the run
@@ -30,3 +32,26 @@ def until_busy(proc, pids, seconds: float) -> None:
         assert proc.poll() is None, proc.communicate()
         assert time.monotonic() < deadline, f"no work done in {HANG} s"
         time.sleep(0.05)
+
+
+def until_exists(proc, path: Path) -> None:
+    """Wait until ``path`` exists (a file the process makes once it is where the test
+    wants it); fails if ``proc`` ends first or after HANG s."""
+    deadline = time.monotonic() + HANG
+    while not path.exists():
+        assert proc.poll() is None, proc.communicate()
+        assert time.monotonic() < deadline, f"{path} not made in {HANG} s"
+        time.sleep(0.05)
+
+
+def interrupted(proc, ready: Callable[[], None]) -> tuple[str, str]:
+    """``proc``'s standard output and error after SIGINT, sent once ``ready()`` returns;
+    the process is killed if the test fails before it ends."""
+    try:
+        ready()
+        proc.send_signal(signal.SIGINT)
+        return proc.communicate(timeout=HANG)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.communicate()

@@ -262,24 +262,16 @@ def test_quality_report_has_the_measures_section(tmp_path):
 
 def test_ctrl_c_measures_the_games_finished_and_exits_130():
     """SIGINT stops `quality`: the measures of the games finished so far, marked interrupted, exit status 130."""
-    import signal
     import subprocess
     import sys
 
-    from processes import until_busy
+    from processes import interrupted, until_busy
 
     args = ["quality", "sushi-go", "-p", "3", "-g", "1000000", "-b", "random", "-q", "--json"]
     proc = subprocess.Popen(
         [sys.executable, "-m", "ruledraft", *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
     )
-    try:
-        until_busy(proc, [proc.pid], 4.0)  # imports, then games
-        proc.send_signal(signal.SIGINT)
-        out, err = proc.communicate(timeout=120)
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.communicate()
+    out, err = interrupted(proc, lambda: until_busy(proc, [proc.pid], 4.0))  # imports, then games
     assert proc.returncode == 130, err
     q = json.loads(out)
     assert q["interrupted"] is True and 0 < q["games"] < 1000000
@@ -289,10 +281,10 @@ def test_ctrl_c_measures_the_games_finished_and_exits_130():
 
 def test_ctrl_c_before_any_game_finished_says_so_in_one_line_and_measures_nothing(tmp_path):
     """SIGINT while the first games are still in their workers: `quality` prints no tables of zeros and writes no report, only "interrupted after 0 of N games", exit status 130."""
-    import signal
     import subprocess
     import sys
-    import time
+
+    from processes import interrupted, until_exists
 
     asked = tmp_path / "asked"
     bot = tmp_path / "sleepy.py"
@@ -314,18 +306,7 @@ def test_ctrl_c_before_any_game_finished_says_so_in_one_line_and_measures_nothin
         stderr=subprocess.PIPE,
         text=True,
     )
-    try:
-        deadline = time.monotonic() + 120
-        while not asked.exists():  # a worker's game is under way
-            assert proc.poll() is None, proc.communicate()
-            assert time.monotonic() < deadline
-            time.sleep(0.05)
-        proc.send_signal(signal.SIGINT)
-        out, err = proc.communicate(timeout=120)
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.communicate()
+    out, err = interrupted(proc, lambda: until_exists(proc, asked))  # a worker's game is under way
     assert proc.returncode == 130, err
     assert out == ""
     assert err.strip().splitlines()[-1] == "interrupted after 0 of 4 games", err
