@@ -85,12 +85,11 @@ def with_cards(t: Tableau, seat: int, cards: Sequence[int], removed: int | None)
     return t.with_seat(seat, counts, seq)
 
 
-def kept_now(state, tables: Tableau | None = None) -> Tableau:
+def kept_now(state) -> Tableau:
     """Cards that will be kept to game end, counting those already played this round
-    (``state``: a state, or a seat's view; ``tables``: this round's, when the caller
-    has read them already). Its own lists."""
+    (``state``: a state, or a seat's view). Its own lists."""
     t = read_kept(state) if isinstance(state, SeatView) else state.kept_tableau()
-    return with_kept(state.game.kept, t, state.tableau() if tables is None else tables)
+    return with_kept(state.game.kept, t, state.tableau())
 
 
 def with_kept(kept: Sequence[bool], t: Tableau, tables: Tableau) -> Tableau:
