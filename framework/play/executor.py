@@ -112,6 +112,11 @@ class StopSignals:
     says "interrupted" and ends the process at once with status 128 + signal (no
     clean-up that could hang or print a traceback). Outside the main thread signals
     cannot be caught: nothing is installed and the run cannot be stopped this way.
+
+    A game in play in this process is played to its end (a slow bot's may take a
+    while): on a terminal, a Ctrl-C the run has not answered within
+    :data:`SLOW_STOP` seconds is answered on standard error with
+    :data:`STILL_STOPPING`, so that nobody takes the wait for a hang.
     """
 
     SIGNALS = (signal.SIGINT, signal.SIGTERM)
@@ -121,6 +126,7 @@ class StopSignals:
         self.on_second: list[Callable[[], None]] = []
         self._saved: dict = {}
         self._fds: tuple = ()
+        self._timer: threading.Timer | None = None
 
     def requested(self) -> bool:
         return self.signum != 0
@@ -157,6 +163,15 @@ class StopSignals:
             os.write(self._fds[1], b"!")
         except OSError:
             pass
+        if signum == signal.SIGINT and _on_terminal():
+            self._timer = threading.Timer(SLOW_STOP, self._still_stopping)
+            self._timer.daemon = True
+            self._timer.start()
+
+    def _still_stopping(self) -> None:
+        if self._fds:  # the run has not ended yet
+            with contextlib.suppress(OSError):  # the line of a progress bar cleared first
+                os.write(2, b"\r\x1b[2K" + STILL_STOPPING.encode() + b"\n")
 
     def __enter__(self) -> StopSignals:
         self._fds = os.pipe()
@@ -168,12 +183,28 @@ class StopSignals:
         return self
 
     def __exit__(self, *exc) -> None:
+        if self._timer is not None:
+            self._timer.cancel()
         for sig, old in self._saved.items():
             signal.signal(sig, old if old is not None else signal.SIG_DFL)
         self._saved.clear()
         for fd in self._fds:
             os.close(fd)
         self._fds = ()
+
+
+#: how long a Ctrl-C may wait for the games in play before the run says it is stopping
+SLOW_STOP = 1.0
+#: what it says then (on a terminal)
+STILL_STOPPING = "stopping once the games in play end (Ctrl-C again stops at once)"
+
+
+def _on_terminal() -> bool:
+    """Whether standard error is a terminal (where someone waits on a Ctrl-C)."""
+    try:
+        return os.isatty(2)
+    except OSError:
+        return False
 
 
 def signal_name(number: int) -> str:

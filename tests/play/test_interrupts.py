@@ -252,3 +252,75 @@ def test_in_a_terminal_the_interrupted_line_shows_once(tmp_path):
     text = b"".join(chunks).decode(errors="replace")
     assert proc.returncode == 130, text
     assert text.count("interrupted after") == 1, text
+
+
+#: a bot file whose first move takes two seconds (it says so in a file first), the rest none
+SLOW_FIRST_MOVE = """
+import pathlib, time
+
+class SlowStart:
+    name = "slow-start"
+
+    def __init__(self, seed=0):
+        self.first = True
+
+    def act(self, view, seat):
+        if self.first:
+            self.first = False
+            pathlib.Path({marker!r}).touch()
+            time.sleep(2)
+        return view.legal_actions()[0]
+"""
+
+
+@pytest.mark.parametrize("on_terminal", [True, False], ids=["terminal", "pipes"])
+def test_a_ctrl_c_waiting_for_the_game_in_play_says_it_is_stopping_on_a_terminal(tmp_path, on_terminal):
+    """One process, a bot slow to move: Ctrl-C lets the game in play end (it is counted), and on a terminal the run says within a second that it is stopping and how to stop at once; through pipes nothing more is said."""
+    import pty
+
+    from ruledraft.play.executor import STILL_STOPPING
+
+    marker = tmp_path / "asked"
+    bot = tmp_path / "slow_start.py"
+    bot.write_text(SLOW_FIRST_MOVE.format(marker=str(marker)))
+    args = [sys.executable, "-m", "ruledraft", "simulate", "sushi-go", "-p", "2", "-g", "5", "-q"]
+    args += ["--bots", f"{bot}:SlowStart", "--jobs", "1"]
+    main = child = None
+    if on_terminal:
+        main, child = pty.openpty()
+        streams = {"stdin": child, "stdout": child, "stderr": child}
+    else:
+        streams = {"stdout": subprocess.PIPE, "stderr": subprocess.PIPE}
+    proc = subprocess.Popen(args, text=True, start_new_session=True, **streams)
+    if child is not None:
+        os.close(child)
+    chunks: list[bytes] = []
+
+    def read_some() -> None:
+        try:
+            while main is not None and select.select([main], [], [], 0.05)[0]:
+                chunks.append(os.read(main, 65536))
+        except OSError:  # the terminal closed with the process
+            pass
+
+    try:
+        wait_until(lambda: marker.exists() or proc.poll() is not None, "the bot's first move")
+        send(proc, signal.SIGINT, to_group=True)
+        if on_terminal:
+            deadline = time.monotonic() + WAIT
+            while proc.poll() is None and time.monotonic() < deadline:
+                read_some()
+            read_some()
+            text = b"".join(chunks).decode(errors="replace")
+        else:
+            out, err = finish(proc)
+            text = out + err
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        proc.wait()
+        if main is not None:
+            os.close(main)
+    assert proc.returncode == 130, text
+    assert "interrupted after 1 of 5 games" in text, text  # the game in play ended and counts
+    assert text.count(STILL_STOPPING) == (1 if on_terminal else 0), text
