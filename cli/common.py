@@ -19,6 +19,11 @@ from ruledraft.play.words import shown as shown
 NO_ROOM = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EIO})
 
 
+def counted(n: int, one: str, many: str | None = None) -> str:
+    """``1 game``, ``8 games``; ``1 try``, ``8 tries``."""
+    return f"{n} {one if n == 1 else many or one + 's'}"
+
+
 def fail(message: str, code: int = 1) -> typer.Exit:
     """Print ``message`` on standard error and leave with ``code``."""
     typer.echo(message, err=True)

@@ -25,7 +25,7 @@ from ruledraft.lab.compare import lineup as bot_lineup
 from ruledraft.lab.figures import formatted
 from ruledraft.play.match import Match, check_seed
 
-from .common import checked_ruleset, fail, leave_interrupted, reported_errors, shown, write_html_report
+from .common import checked_ruleset, counted, fail, leave_interrupted, reported_errors, shown, write_html_report
 from .options import (
     SEAT_BOTS_AS_SIMULATE,
     allow_path_option,
@@ -331,7 +331,8 @@ def compare(
             write_html_report(
                 report_dir,
                 err=as_json,
-                title=f"{rs_a.name} / {rs_b.name}: {played} games each" + (f" ({stopped})" if stopped else ""),
+                title=f"{rs_a.name} / {rs_b.name}: {counted(played, 'game')} each"
+                + (f" ({stopped})" if stopped else ""),
                 command=shlex.join(command),
                 sides=[(side_label(k.upper(), result[k]["label"]), result[k]["figures"]) for k in ("a", "b")],
                 comparison=result,

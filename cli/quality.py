@@ -15,7 +15,7 @@ from ruledraft.lab.extra_counts import with_extras
 from ruledraft.lab.figures import formatted
 from ruledraft.lab.quality import EXPLANATIONS, QUALITY_SECTION, QualityCounts, quality_figures, seatings
 
-from .common import console, fail, leave_interrupted, reported_errors, shown, write_html_report
+from .common import console, counted, fail, leave_interrupted, reported_errors, shown, write_html_report
 from .options import (
     allow_path_option,
     allowed_dirs,
@@ -125,7 +125,7 @@ def quality(
             write_html_report(
                 report_dir,
                 err=as_json,
-                title=f"{rs.name}: game quality, {out['games']} games, {players} players"
+                title=f"{rs.name}: game quality, {counted(out['games'], 'game')}, {players} players"
                 + (f" ({stopped})" if stopped else ""),
                 command=shlex.join(command),
                 sides=[(f"seating {k + 1}: {lineup(b)}", figures) for k, (b, figures) in enumerate(runs)],
@@ -139,7 +139,9 @@ def quality_parts(q: dict, name: str) -> list[Table | str]:
     """The tables and lines ``quality`` prints (``q``: the measures' JSON)."""
     out: list[Table | str] = []
     k = len(q["seatings"])
-    out.append(f"{name}: {q['games']} games, {q['players']} players, seed {q['seed']}")  # wider than the table
+    out.append(
+        f"{name}: {counted(q['games'], 'game')}, {q['players']} players, seed {q['seed']}"
+    )  # wider than the table
     seats = Table(title="Seats: win share")
     for col in ("seat", "wins", "95% CI"):
         seats.add_column(col, justify="right", no_wrap=True)

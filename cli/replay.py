@@ -12,7 +12,7 @@ from ruledraft.language.file_access import UnreadableInput, display_name, input_
 from ruledraft.language.loading import load_named_ruleset
 from ruledraft.play.game_log import read_records, record_problems, replay_record
 
-from .common import get_ruleset, reported_errors, shown
+from .common import counted, get_ruleset, reported_errors, shown
 from .options import allow_path_option, allowed_dirs
 
 
@@ -97,5 +97,5 @@ def replay(
                 for p in problems:
                     text = f"{log}:{line}: {p}"
                     typer.echo("\n".join(shown(part) for part in text.split("\n")), err=True)
-        typer.echo(f"{games} games replayed, {games - bad} clean, {bad} with problems")
+        typer.echo(f"{counted(games, 'game')} replayed, {games - bad} clean, {bad} with problems")
         raise typer.Exit(1 if bad or not games else 0)

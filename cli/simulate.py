@@ -28,7 +28,16 @@ from ruledraft.play.match import Match, check_seed
 from ruledraft.play.runner import GameResult, WorkerError, simulate_match
 
 from .card_worth import marginal_parts
-from .common import checked_ruleset, console, fail, leave_interrupted, reported_errors, shown, write_html_report
+from .common import (
+    checked_ruleset,
+    console,
+    counted,
+    fail,
+    leave_interrupted,
+    reported_errors,
+    shown,
+    write_html_report,
+)
 from .options import (
     allow_path_option,
     allowed_dirs,
@@ -161,7 +170,9 @@ def summary_tables(summary, ruleset, *, cards: bool = False, explain: bool = Fal
     scoring rule, and with ``cards`` the per-card figures; under them, what their
     words mean (with ``explain``, a paragraph per figure)."""
     figures = summary.figures
-    seats = Table(title=f"{ruleset.name}: {summary.games} games, {summary.players} players, seed {summary.seed}")
+    seats = Table(
+        title=f"{ruleset.name}: {counted(summary.games, 'game')}, {summary.players} players, seed {summary.seed}"
+    )
     columns: tuple[tuple[str, JustifyMethod], ...] = (
         ("seat", "right"),
         ("bot", "left"),
@@ -559,9 +570,9 @@ def simulate(
         game_log = GameLog(log, inputs) if log is not None else None
         on = RunsOn(jobs_used, where, scheduler, isolate)
         collector = with_extras(MarginalCounts.for_game) if marginal else LabTally.for_game
-        counted = cards or report_dir is not None
+        per_card = cards or report_dir is not None
         run = run_rotated if rotate else run_logged
-        summary = run(match, games, on, game_log, cards=counted, quiet=quiet, collector=collector, engine=engine)
+        summary = run(match, games, on, game_log, cards=per_card, quiet=quiet, collector=collector, engine=engine)
         stopped = f"interrupted after {summary.games} of {summary.requested} games" if summary.interrupted else ""
         if as_json:
             typer.echo(json.dumps(summary.to_json(), indent=2))
@@ -590,7 +601,8 @@ def simulate(
             write_html_report(
                 report_dir,
                 err=as_json,
-                title=f"{rs.name}: {summary.games} games, {players} players" + (f" ({stopped})" if stopped else ""),
+                title=f"{rs.name}: {counted(summary.games, 'game')}, {players} players"
+                + (f" ({stopped})" if stopped else ""),
                 command=shlex.join(command),
                 sides=[(f"{rs.id}, {players} players", summary.figures)],
                 extra=([MARGINAL_SECTION] if marginal else [])
@@ -800,7 +812,7 @@ def print_summary(
         else:
             out.print(part)
     out.print(
-        f"{summary.games} games in {summary.elapsed:.2f}s ({summary.games_per_second:,.0f} games/s, {ran_on})",
+        f"{counted(summary.games, 'game')} in {summary.elapsed:.2f}s ({summary.games_per_second:,.0f} games/s, {ran_on})",
         highlight=False,
         soft_wrap=True,
     )

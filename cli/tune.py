@@ -19,7 +19,16 @@ from ruledraft.lab.tune import SEARCHES, TARGET_FORMS, Try, parse_target, result
 from ruledraft.lab.tune import tune as run_tune
 from ruledraft.play.match import check_seed
 
-from .common import NO_ROOM, checked_ruleset, fail, leave_interrupted, reported_errors, shown, write_html_report
+from .common import (
+    NO_ROOM,
+    checked_ruleset,
+    counted,
+    fail,
+    leave_interrupted,
+    reported_errors,
+    shown,
+    write_html_report,
+)
 from .options import (
     allow_path_option,
     allowed_dirs,
@@ -154,8 +163,8 @@ def tune(
                 _echo_beside_the_bar(part)
 
         if not as_json:
-            say(f"{shown(rs.name)}: tuning {_counted(len(names), 'number')}, {players} players, bots {shown(bots)}")
-            say(f"{games} games per try, seed {seed}, at most {_counted(budget, 'try', 'tries')}")
+            say(f"{shown(rs.name)}: tuning {counted(len(names), 'number')}, {players} players, bots {shown(bots)}")
+            say(f"{games} games per try, seed {seed}, at most {counted(budget, 'try', 'tries')}")
             for t in targets:
                 say(f"target {shown(t.text)}: {shown(t.describe(players))}")
             say("values: " + ", ".join(f"{shown(m.name)} [{m.low}, {m.high}]" for m in marks.marks))
@@ -188,7 +197,7 @@ def tune(
         if as_json:
             typer.echo(json.dumps(history, indent=2))
         else:
-            say(f"stopped: {result.stopped} ({len(result.tries)} of {_counted(budget, 'try', 'tries')})")
+            say(f"stopped: {result.stopped} ({len(result.tries)} of {counted(budget, 'try', 'tries')})")
             say("best values:")
             for m in marks.marks:
                 was = "" if best.values[m.name] == m.start else f" (was {m.start})"
@@ -257,11 +266,6 @@ def _echo_beside_the_bar(line: str) -> None:
 def _tries_at_most(marks, budget: int) -> int:
     """The most tries the search can play: the budget, or every set of values when there are fewer."""
     return min(budget, math.prod(m.size for m in marks.marks))
-
-
-def _counted(n: int, one: str, many: str | None = None) -> str:
-    """``1 try``, ``8 tries``."""
-    return f"{n} {one if n == 1 else many or one + 's'}"
 
 
 def _marks_elsewhere(checked) -> str:

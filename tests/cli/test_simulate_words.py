@@ -98,3 +98,14 @@ def test_the_seat_test_says_it_compares_bots_when_the_seats_play_different_bots(
         app, ["simulate", "sushi-go", "-p", "2", "-g", "30", "-q", "-b", "greedy"], env={"COLUMNS": "80"}
     )
     assert MIXED_SEATS not in same.stdout and "seats differ" in same.stdout
+
+
+def test_one_game_is_counted_in_the_singular():
+    """A run of one game says "1 game" in its title and its timing line, as any other count says "N games"."""
+    lines = simulate("sushi-go", "--players", "2", "--games", "1", "--engine", "reference")
+    assert any("Sushi Go!: 1 game, 2 players" in line for line in lines), lines
+    assert any(line.startswith("1 game in ") for line in lines), lines
+    assert not any(re.search(r"(?<![\d,])1 games", line) for line in lines)
+    assert any(
+        line.startswith("2 games in ") for line in simulate("sushi-go", "-p", "2", "-g", "2", "--engine", "reference")
+    )

@@ -107,7 +107,7 @@ def test_a_log_whose_ruleset_names_a_fifo_is_reported_not_waited_on(tmp_path):
     proc = cli("replay", log)
     assert proc.returncode == 1
     assert proc.stderr == f"{log}:1: cannot load ruleset '{fifo}': {fifo}: {FIFO_REASON}\n"
-    assert proc.stdout == "1 games replayed, 0 clean, 1 with problems\n"
+    assert proc.stdout == "1 game replayed, 0 clean, 1 with problems\n"
 
 
 @pytest.mark.parametrize("device", ["/dev/null", "/dev/zero", "/dev/full"])

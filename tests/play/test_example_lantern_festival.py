@@ -154,7 +154,7 @@ def test_play_shows_a_boosted_lantern_and_the_neighbour_comparisons(tmp_path):
     assert "    points 10  round +3  hand 2  street 6 (< seat 2, = seat 1)  mooncakes 0" in lines
     replay = runner.invoke(app, ["replay", str(log)])
     assert replay.exit_code == 0, replay.output
-    assert "1 games replayed, 1 clean, 0 with problems" in replay.output
+    assert "1 game replayed, 1 clean, 0 with problems" in replay.output
 
 
 def test_the_balance_figures_give_the_sparkle_to_the_sparklers_and_add_up():

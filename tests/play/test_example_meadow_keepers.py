@@ -158,7 +158,7 @@ def test_play_shows_the_bees_and_the_stings_on_the_board_within_80_columns(tmp_p
     assert "=== Game over ===" in lines
     replay = runner.invoke(app, ["replay", str(log)])
     assert replay.exit_code == 0, replay.output
-    assert "1 games replayed, 1 clean, 0 with problems" in replay.output
+    assert "1 game replayed, 1 clean, 0 with problems" in replay.output
 
 
 def test_the_guide_shows_the_table_as_shipped():

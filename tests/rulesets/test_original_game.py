@@ -372,7 +372,7 @@ def test_play_asks_the_bazaars_decisions_within_80_columns_and_its_log_replays(t
     assert any(line.endswith(". not now: keep your Haggler for a later turn") for line in lines)
     replay = runner.invoke(app, ["replay", str(log)])
     assert replay.exit_code == 0, replay.output
-    assert "1 games replayed, 1 clean, 0 with problems" in replay.output
+    assert "1 game replayed, 1 clean, 0 with problems" in replay.output
 
 
 def test_show_matches_the_golden_file():

@@ -521,7 +521,7 @@ def test_simulate_play_and_replay_the_starter_menu(tmp_path, players):
     assert [line for line in played.output.splitlines() if len(line) > 80] == []
     replayed = runner.invoke(app, ["replay", str(log)])
     assert replayed.exit_code == 0, replayed.output
-    assert "1 games replayed, 1 clean, 0 with problems" in replayed.output
+    assert "1 game replayed, 1 clean, 0 with problems" in replayed.output
 
 
 @pytest.mark.parametrize(

@@ -332,7 +332,7 @@ def test_play_at_eight_seats_with_decisions_fits_80_columns_and_replays(tmp_path
     assert "=== Game over ===" in lines
     replayed = runner.invoke(app, ["replay", str(log)])
     assert replayed.exit_code == 0, replayed.output
-    assert "1 games replayed, 1 clean, 0 with problems" in replayed.output
+    assert "1 game replayed, 1 clean, 0 with problems" in replayed.output
 
 
 # ---------------------------------------------------------------- bench

@@ -187,4 +187,4 @@ def test_a_killed_server_started_with_resume_continues_the_game_from_the_same_li
     (log,) = journal.glob("*/game.jsonl")
     replayed = runner.invoke(app, ["replay", str(log)])
     assert replayed.exit_code == 0, replayed.output
-    assert "1 games replayed, 1 clean, 0 with problems" in replayed.stdout
+    assert "1 game replayed, 1 clean, 0 with problems" in replayed.stdout
