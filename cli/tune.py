@@ -187,6 +187,8 @@ def tune(
                 rule_file, marks, targets, allow=allow, jobs=jobs_used, progress=advance, on_try=said, **settings
             )
         best, start = result.best, result.start
+        if result.signum and not result.tries:  # stopped before a try ended: nothing to judge
+            fail(result.stopped, 128 + result.signum)
         if best is None or best.invalid is not None:
             fail(f"no try gave a playable ruleset ({result.stopped})", 128 + result.signum if result.signum else 1)
             return

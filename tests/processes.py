@@ -55,3 +55,28 @@ def interrupted(proc, ready: Callable[[], None]) -> tuple[str, str]:
         if proc.poll() is None:
             proc.kill()
             proc.communicate()
+
+
+#: a bot file that says it was asked (a file named ``asked`` beside it) and then sleeps
+SLEEPING_BOT = """
+import pathlib, time
+
+class Sleepy:
+    name = "sleepy"
+
+    def __init__(self, seed=0):
+        pass
+
+    def act(self, view, seat):
+        pathlib.Path({asked!r}).touch()
+        time.sleep(300)
+"""
+
+
+def sleeping_bot(folder: Path) -> tuple[str, Path]:
+    """A bot spec for ``--bots`` whose first move never ends (while a test waits), and
+    the file that appears once a game has asked it: a run stopped then has finished no game."""
+    asked = folder / "asked"
+    bot = folder / "sleepy.py"
+    bot.write_text(SLEEPING_BOT.format(asked=str(asked)))
+    return f"{bot}:Sleepy", asked

@@ -218,3 +218,19 @@ def test_the_progress_bar_counts_only_the_tries_the_marks_allow():
     assert [m.size for m in marks.marks] == [3, 2]
     assert _tries_at_most(marks, 10_000) == 6
     assert _tries_at_most(marks, 4) == 4
+
+
+def test_a_tune_stopped_before_any_try_ended_says_so_in_one_line(tmp_path, variant):
+    """SIGINT while the first try's games are still in their workers: "interrupted after 0 tries" alone on stderr, status 130, no tuned file (it said no try gave a playable ruleset)."""
+    from processes import interrupted, sleeping_bot, until_exists
+
+    bot, asked = sleeping_bot(tmp_path)
+    args = ["tune", str(variant), "-p", "2", "-b", bot, "-g", "4", "--budget", "3", "-t", "seats:5", "--jobs", "2"]
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "ruledraft", *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    )
+    out, err = interrupted(proc, lambda: until_exists(proc, asked))
+    assert proc.returncode == 130, err
+    assert err.strip().splitlines() == ["interrupted after 0 tries"], err
+    assert "playable" not in out + err
+    assert not list(tmp_path.glob("*.tuned.yaml"))

@@ -284,22 +284,11 @@ def test_ctrl_c_before_any_game_finished_says_so_in_one_line_and_measures_nothin
     import subprocess
     import sys
 
-    from processes import interrupted, until_exists
+    from processes import interrupted, sleeping_bot, until_exists
 
-    asked = tmp_path / "asked"
-    bot = tmp_path / "sleepy.py"
-    bot.write_text(
-        "import pathlib, time\n"
-        "class Sleepy:\n"
-        "    name = 'sleepy'\n"
-        "    def __init__(self, seed=0):\n"
-        "        pass\n"
-        "    def act(self, view, seat):\n"
-        f"        pathlib.Path({str(asked)!r}).touch()\n"
-        "        time.sleep(300)\n"
-    )
+    bot, asked = sleeping_bot(tmp_path)
     report = tmp_path / "report"
-    args = ["quality", "sushi-go", "-p", "2", "-g", "4", "-b", f"{bot}:Sleepy", "--jobs", "2", "-q"]
+    args = ["quality", "sushi-go", "-p", "2", "-g", "4", "-b", bot, "--jobs", "2", "-q"]
     proc = subprocess.Popen(
         [sys.executable, "-m", "ruledraft", *args, "--report", str(report)],
         stdout=subprocess.PIPE,
