@@ -126,7 +126,9 @@ class StopSignals:
         self.on_second: list[Callable[[], None]] = []
         self._saved: dict = {}
         self._fds: tuple = ()
-        self._timer: threading.Timer | None = None
+        #: on a terminal: set by the first SIGINT, for the thread that says the run is stopping
+        self._asked: threading.Event | None = None
+        self._ended = threading.Event()
 
     def requested(self) -> bool:
         return self.signum != 0
@@ -163,13 +165,14 @@ class StopSignals:
             os.write(self._fds[1], b"!")
         except OSError:
             pass
-        if signum == signal.SIGINT and _on_terminal():
-            self._timer = threading.Timer(SLOW_STOP, self._still_stopping)
-            self._timer.daemon = True
-            self._timer.start()
+        if signum == signal.SIGINT and self._asked is not None:
+            self._asked.set()  # (no thread is started in a handler: the watcher waits already)
 
-    def _still_stopping(self) -> None:
-        if self._fds:  # the run has not ended yet
+    def _watch(self, asked: threading.Event) -> None:
+        """On a terminal, for as long as the run lasts: once asked to stop, say so if the
+        run has not ended :data:`SLOW_STOP` seconds later."""
+        asked.wait()
+        if not self._ended.wait(SLOW_STOP):
             with contextlib.suppress(OSError):  # the line of a progress bar cleared first
                 os.write(2, b"\r\x1b[2K" + STILL_STOPPING.encode() + b"\n")
 
@@ -178,16 +181,20 @@ class StopSignals:
         for fd in self._fds:
             os.set_blocking(fd, False)
         if threading.current_thread() is threading.main_thread():
+            if _on_terminal():
+                self._asked = threading.Event()
+                threading.Thread(target=self._watch, args=(self._asked,), daemon=True).start()
             for sig in self.SIGNALS:
                 self._saved[sig] = signal.signal(sig, self._handle)
         return self
 
     def __exit__(self, *exc) -> None:
-        if self._timer is not None:
-            self._timer.cancel()
         for sig, old in self._saved.items():
             signal.signal(sig, old if old is not None else signal.SIG_DFL)
         self._saved.clear()
+        self._ended.set()  # after the handlers: no handler runs while an event is being set
+        if self._asked is not None:
+            self._asked.set()  # the watcher, never asked, ends too
         for fd in self._fds:
             os.close(fd)
         self._fds = ()
