@@ -101,7 +101,7 @@ def comparison_text(result: dict, games: int) -> list[str]:
         lines.append(
             f"{key.upper()}: {shown(s['ruleset'])}, {s['players']} players, {lineup(s['bots'])}, seed {s['seed']}"
         )
-    lines += [f"{games} {'deals' if 'rotation' in result else 'games'} a side", *result["pairing"].split("; ")]
+    lines += [f"{counted(games, 'deal' if 'rotation' in result else 'game')} a side", *result["pairing"].split("; ")]
     if "rotation" in result:
         lines += rotation_lines(result["rotation"])
     header = f"  {'figure':<{NAME}} {'A':>7} {'B':>7} {'B - A':>7} {'95% interval':>16} {'p':>6}"

@@ -12,7 +12,7 @@ from ruledraft.lab.sweep import key_figures, player_counts, sweep_on_cluster
 from ruledraft.lab.sweep import sweep as run_sweep
 from ruledraft.play.match import check_seed
 
-from .common import checked_ruleset, fail, leave_interrupted, reported_errors, shown, write_html_report
+from .common import checked_ruleset, counted, fail, leave_interrupted, reported_errors, shown, write_html_report
 from .compare import fit, p_text
 from .options import (
     SEAT_BOTS_AS_SIMULATE,
@@ -85,7 +85,7 @@ def sweep_text(result: dict) -> list[str]:
     (in pages of as many counts as fit 80 columns)."""
     counts = result["counts"]
     lines = [
-        f"{shown(result['ruleset'])}: {result['games']} games per player count, bots {shown(result['bots'])}, "
+        f"{shown(result['ruleset'])}: {counted(result['games'], 'game')} per player count, bots {shown(result['bots'])}, "
         f"seed {result['seed']}",
         "Every count plays from this seed; the counts' games are independent.",
     ]

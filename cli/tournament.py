@@ -12,7 +12,7 @@ from ruledraft.errors import InputError
 from ruledraft.lab.tournament import RATING, lineups, run_tournament, seatings
 from ruledraft.play.match import check_seed
 
-from .common import checked_ruleset, fail, leave_interrupted, reported_errors, shown, write_html_report
+from .common import checked_ruleset, counted, fail, leave_interrupted, reported_errors, shown, write_html_report
 from .options import (
     allow_path_option,
     allowed_dirs,
@@ -58,7 +58,7 @@ def tournament_text(result: dict) -> list[str]:
     lines = _wrapped(
         f"{shown(result['ruleset'])}, {result['players']} players, seed {result['seed']}: "
         f"{count} line-up{'' if count == 1 else 's'}, seats rotated on the same {result['deals']} deals, "
-        f"{result['games']} games; a fair share is {result['fair_share']:.0%}"
+        f"{counted(result['games'], 'game')}; a fair share is {result['fair_share']:.0%}"
     )
     lines += [
         "",
@@ -88,7 +88,7 @@ def tournament_text(result: dict) -> list[str]:
             else f"{shown(b)} {_pct(v['win_share'])}"
             for b, v in lu["by_bot"].items()
         ]
-        lines += _wrapped(f"  {', '.join(parts)}   ({lu['games']} games)", "    ")
+        lines += _wrapped(f"  {', '.join(parts)}   ({counted(lu['games'], 'game')})", "    ")
     lines.append("")
     lines += _wrapped(
         f"rating: {RATING}; ranked by ordinal (mu - 3 sigma). Intervals: Wilson, 95%. "
@@ -173,7 +173,7 @@ def tournament(
             write_html_report(
                 report_dir,
                 err=as_json,
-                title=f"{rs.name}: tournament of {', '.join(names)} ({result['games']} games)",
+                title=f"{rs.name}: tournament of {', '.join(names)} ({counted(result['games'], 'game')})",
                 command=shlex.join(command),
                 sides=[],
                 tournament=shared,

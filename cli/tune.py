@@ -164,7 +164,7 @@ def tune(
 
         if not as_json:
             say(f"{shown(rs.name)}: tuning {counted(len(names), 'number')}, {players} players, bots {shown(bots)}")
-            say(f"{games} games per try, seed {seed}, at most {counted(budget, 'try', 'tries')}")
+            say(f"{counted(games, 'game')} per try, seed {seed}, at most {counted(budget, 'try', 'tries')}")
             for t in targets:
                 say(f"target {shown(t.text)}: {shown(t.describe(players))}")
             say("values: " + ", ".join(f"{shown(m.name)} [{m.low}, {m.high}]" for m in marks.marks))

@@ -482,7 +482,7 @@ def _report_body(page: Any, labels: Sequence[str]) -> str:
     q = page.get("quality")
     k = len(q["seatings"])
     how = f"the line-up rotated through the seats ({k} seatings, the same deals in each)" if k > 1 else "one seating"
-    parts = [f"<p>{_e(how)}: {_e(q['games'])} games in all.</p>"]
+    parts = [f"<p>{_e(how)}: {_e(q['games'])} game{'' if q['games'] == 1 else 's'} in all.</p>"]
     seats = [f"Seat {s['seat']}" for s in q["seats"]]
     png = plots.horizontal_bars(
         seats,

@@ -136,6 +136,11 @@ def _e(text: object) -> str:
     return html.escape(str(text), quote=True)
 
 
+def _games(n: Any) -> str:
+    """``1 game``, ``8 games`` (escaped)."""
+    return f"{_e(n)} game{'' if n == 1 else 's'}"
+
+
 def _num(x: Any, digits: int = 2) -> str:
     if x is None:
         return "-"
@@ -290,7 +295,7 @@ def _seats_section(page: _Page, labels: Sequence[str]) -> str:
         games = page.get(f"sides[{i}].figures.games")
         who = f"{_e(labels[i])}: " if n > 1 else ""
         tests.append(
-            f"<li>{who}{_e(games)} games; all seats equal: chi-square {_num(eq['statistic'])}, "
+            f"<li>{who}{_games(games)}; all seats equal: chi-square {_num(eq['statistic'])}, "
             f"{_e(eq['df'])} df, p = {_p(eq['p_value'])}</li>"
         )
     out.append('<ul class="notes">' + "".join(tests) + "</ul>")
@@ -651,7 +656,7 @@ def _tournament_section(page: _Page) -> str:
     out.append("<h3>Line-ups</h3>")
     out.append(_table(["line-up", "bot", "seats", "games", "win share", "95% interval"], lineup_rows, 2))
     intro = (
-        f"<p>{_e(page.get('tournament.games'))} games: every line-up turned round the table, every "
+        f"<p>{_games(page.get('tournament.games'))}: every line-up turned round the table, every "
         f"seating on the same {_e(page.get('tournament.deals'))} deals. Rating: "
         f"{_e(page.get('tournament.rating_model'))}, ranked by ordinal (mu - 3 sigma).</p>"
     )
@@ -772,7 +777,7 @@ def render(
     sections += [(ident, name, _section(ident, name, draw(page, labels))) for ident, name, _, draw in extra]
     nav = "".join(f'<a href="#{ident}">{_e(name)}</a>' for ident, name, _ in sections)
     sides_list = "".join(
-        f"<li>{_e(label)}: {_e(page.get(f'sides[{i}].figures.games'))} games</li>" for i, label in enumerate(labels)
+        f"<li>{_e(label)}: {_games(page.get(f'sides[{i}].figures.games'))}</li>" for i, label in enumerate(labels)
     )
     return (
         "<!DOCTYPE html>\n"

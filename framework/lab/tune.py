@@ -489,7 +489,7 @@ def tune(
             signum = e.signum
             finished = [t for t in trials.tries if t.invalid is None] or list(trials.tries)
             best = min(finished, key=lambda t: (t.rank(), t.number)) if finished else None
-            stopped = f"interrupted after {len(trials.tries)} tries"
+            stopped = f"interrupted after {len(trials.tries)} {'try' if len(trials.tries) == 1 else 'tries'}"
     tries = tuple(trials.tries)
     return TuneResult(marks, tries, tries[0] if tries else None, best, stopped, signum)
 
