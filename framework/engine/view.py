@@ -67,6 +67,7 @@ __all__ = [
     "Views",
     "act_on_view",
     "as_view",
+    "Pick",
     "read_kept",
     "read_tables",
     "read_turn",
@@ -1198,7 +1199,9 @@ def trusted_mover(
         twin = twin_game(game)
         _LAST_TWIN = (game, twin)
     assert twin is not None
-    legal_actions, tableau, kept_tableau = state.legal_actions, state.tableau, state.kept_tableau
+    legal_actions = state.legal_actions
+    reader = _PickReader()  # a pick's tables: nothing reachable from it leads to the state
+    reading, read_t, read_k = id(reader), reader.tables, reader.kept
     live = _LIVE
     make = object.__new__
     lazy = _LazyView
@@ -1220,12 +1223,14 @@ def trusted_mover(
         try:
             return act(view, seat)
         finally:
-            if type(view) is not lazy:  # made whole during the move: it stays as it is
-                spare[seat] = None
-            elif getrefcount(view) > _SPARE:
-                _seal(view)  # kept: it must answer as now once the game moves on
-                spare[seat] = None
-            del live[key]
+            try:
+                if type(view) is not lazy:  # made whole during the move: it stays as it is
+                    spare[seat] = None
+                elif getrefcount(view) > _SPARE:
+                    spare[seat] = None
+                    _seal(view)  # kept: it must answer as now once the game moves on
+            finally:
+                del live[key]
 
     def move(seat: int) -> Any:
         legal = legal_actions(seat)  # every bot asks for them (a new list: the view's own)
@@ -1241,7 +1246,11 @@ def trusted_mover(
         if forced and len(legal) == 1:
             return legal[0]
         if state.pending is None:
-            action = picks(seat, legal, twin, tableau, kept_tableau)  # (it only reads them)
+            live[reading] = state  # what the reader reads, while the pick runs only
+            try:
+                action = picks(seat, legal, twin, read_t, read_k)
+            finally:
+                del live[reading]
         else:
             action = on_view(seat, legal)
         if type(action) is int and action in legal:
@@ -1252,10 +1261,26 @@ def trusted_mover(
 
 
 #: a built-in bot's move while no decision waits (see :func:`trusted_mover`), from what
-#: it reads on its view there: ``pick(seat, legal, game, tables, kept)`` with its legal
-#: moves, the game (the view's: the twin), and functions giving this round's tables
-#: (:func:`read_tables`) and the cards kept so far (:func:`read_kept`), only read
+#: it reads on its view there: ``pick(seat, legal, game, tables, kept_tables)`` with its
+#: legal moves, the game (the view's: the twin), and functions giving this round's
+#: tables (:func:`read_tables`) and the cards kept so far (:func:`read_kept`) during
+#: the pick, only read
 Pick = Callable[[int, list[int], Game, Callable[[], Tableau], Callable[[], Tableau]], Any]
+
+
+class _PickReader:
+    """The tables a pick reads (:data:`Pick`), in place: the state is found in
+    :data:`_LIVE` by the reader's id, and only while the pick runs, so nothing reachable
+    from what a pick is handed leads to the state, and a reader kept past the pick
+    reads nothing (KeyError)."""
+
+    __slots__ = ()
+
+    def tables(self) -> Tableau:
+        return _LIVE[id(self)].tableau()
+
+    def kept(self) -> Tableau:
+        return _LIVE[id(self)].kept_tableau()
 
 
 def read_tables(view: SeatView) -> Tableau:

@@ -456,6 +456,7 @@ class ValueAgent:
     ) -> int:
         """Its move while no decision waits (see :meth:`GreedyAgent.pick`)."""
         values = self.values_for(game)
+        row = None  # the seat's table, read for the first move of several cards
         K = game.num_card_types
         best: list[int] = []
         best_worth = None
@@ -465,7 +466,9 @@ class ValueAgent:
             else:
                 cards, _dummy = game.decode_action(action)
                 worth = sum(values[c] for c in cards)
-                returned = returned_by(game, tables().counts[seat], cards)
+                if row is None:
+                    row = tables().counts[seat]
+                returned = returned_by(game, row, cards)
                 if returned is not None:
                     worth -= values[returned]
             if best_worth is None or worth > best_worth:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import inspect
 import random
 
 import pytest
@@ -79,6 +80,7 @@ def test_the_trusted_mover_refuses_an_illegal_move_and_leaves_nothing_behind():
     assert not view_module._LIVE
 
 
+@pytest.mark.parametrize("bot", ["greedy", "value", "first"])
 @pytest.mark.parametrize(
     ("rid", "players", "moves"),
     [
@@ -88,13 +90,13 @@ def test_the_trusted_mover_refuses_an_illegal_move_and_leaves_nothing_behind():
         ("sushi-go-two-player-dummy", 2, None),
     ],
 )
-def test_greedy_plays_the_same_game_through_the_mover_as_on_full_views(rid, players, moves):
-    """A table of greedy bots asked through seat_mover (its picks handed the tables in place, no view; decisions on quick views) makes every move greedy makes on seat_view's views, and leaves the game's tables as they were before each move."""
+def test_built_in_bots_play_the_same_game_through_the_mover_as_on_full_views(rid, players, moves, bot):
+    """A table of one built-in bot asked through seat_mover (its picks handed the tables in place, no view; decisions on quick views), each agent kept the whole game, makes every move the same agents make on seat_view's views, and leaves the game's tables as they were before each move."""
     game = played_game(rid, players)
     state = game.new_initial_state(11)
-    quick = [agents.GreedyAgent(s) for s in range(players)]
-    slow = [agents.GreedyAgent(s) for s in range(players)]
-    movers = [agents.seat_mover(a, "greedy", state, 11, foreign=False) for a in quick]
+    quick = [agents.make_agent(bot, s) for s in range(players)]
+    slow = [agents.make_agent(bot, s) for s in range(players)]
+    movers = [agents.seat_mover(a, bot, state, 11, foreign=False) for a in quick]
     made = decided = 0
     while not state.is_terminal():
         seats = state.acting_seats()
@@ -108,6 +110,42 @@ def test_greedy_plays_the_same_game_through_the_mover_as_on_full_views(rid, play
         made += len(got)
     assert made == moves if moves is not None else made > 20
     assert decided or rid in ("sushi-go", "sushi-go-two-player-dummy")
+    assert not view_module._LIVE
+
+
+def test_nothing_handed_to_a_pick_leads_to_the_game_state():
+    """What the mover hands a pick (its legal moves, the game, two readers of the tables) reaches no part of the live state, the readers give the state's tables while the pick runs, and a reader kept past the pick reads nothing."""
+    state = played_game("sushi-go", 4).new_initial_state(6)
+    handed = []
+
+    def pick(seat, legal, game, tables, kept_tables):
+        handed.append((legal, game, tables, kept_tables, parts(tables()), parts(kept_tables())))
+        return legal[0]
+
+    move = trusted_mover(lambda view, seat: 0, state, lambda s, a: a, pick=pick)
+    move(1)
+    ((legal, game, tables, kept_tables, read, read_kept),) = handed
+    assert game is not state.game  # the views' twin
+    assert read == parts(state.tableau()) and read_kept == parts(state.kept_tableau())
+    hidden = {id(state), id(state.deck), id(state.hands), *map(id, state.hands)}
+    seen: set[int] = set()
+    stack = [legal, tables, kept_tables]
+    while stack:
+        obj = stack.pop()
+        if id(obj) in seen or isinstance(obj, (int, str, type(None))):
+            continue
+        seen.add(id(obj))
+        assert id(obj) not in hidden, obj
+        if isinstance(obj, list):
+            stack.extend(obj)
+        elif inspect.ismethod(obj):
+            stack.append(obj.__self__)
+        elif type(obj).__name__ == "_PickReader":
+            assert not getattr(obj, "__dict__", None)  # it holds nothing
+        else:
+            raise AssertionError(f"unexpected {type(obj).__name__} handed to a pick")
+    with pytest.raises(KeyError):
+        tables()  # past the pick
     assert not view_module._LIVE
 
 
