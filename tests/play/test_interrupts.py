@@ -254,7 +254,7 @@ def test_in_a_terminal_the_interrupted_line_shows_once(tmp_path):
     assert text.count("interrupted after") == 1, text
 
 
-#: a bot file whose first move takes five seconds (it says so in a file first), the rest none
+#: a bot file whose first move takes three seconds (it says so in a file first), the rest none
 SLOW_FIRST_MOVE = """
 import pathlib, time
 
@@ -268,7 +268,7 @@ class SlowStart:
         if self.first:
             self.first = False
             pathlib.Path({marker!r}).touch()
-            time.sleep(5)
+            time.sleep(3)
         return view.legal_actions()[0]
 """
 
