@@ -1236,16 +1236,7 @@ def trusted_mover(
         legal = legal_actions(seat)  # every bot asks for them (a new list: the view's own)
         if forced and len(legal) == 1:
             return legal[0]
-        action = on_view(seat, legal)
-        if type(action) is int and action in legal:
-            return action
-        return refuse(seat, action)
-
-    def move_by_pick(seat: int) -> Any:
-        legal = legal_actions(seat)
-        if forced and len(legal) == 1:
-            return legal[0]
-        if state.pending is None:
+        if picks is not None and state.pending is None:
             live[reading] = state  # what the reader reads, while the pick runs only
             try:
                 action = picks(seat, legal, twin, read_t, read_k)
@@ -1257,7 +1248,7 @@ def trusted_mover(
             return action
         return refuse(seat, action)
 
-    return move if pick is None else move_by_pick
+    return move
 
 
 #: a built-in bot's move while no decision waits (see :func:`trusted_mover`), from what
@@ -1539,7 +1530,6 @@ for _name, _member in list(vars(SeatView).items()):
         continue
     setattr(_LazyView, _name, _sealing(_name, _member))
 
-#: what ``getrefcount`` says of a view nothing keeps (:func:`trusted_mover`)
-_ALONE = _alone()
-#: ... and of a spare view of :func:`trusted_mover` nothing else keeps (its list holds it too)
-_SPARE = _ALONE + 1
+#: what ``getrefcount`` says of a spare view of :func:`trusted_mover` that nothing else
+#: keeps: a view held by one name, and by the list of spares
+_SPARE = _alone() + 1
