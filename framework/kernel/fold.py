@@ -201,7 +201,7 @@ def lab_block(
     takers and their wins (seats, cards), per card and copies the seat-games, their
     wins and the sums of m*m, w*w and m*w (:func:`card_sums`), and per shared rule the
     points scored with none of its cards, with some, and the numerators per card and
-    denominator. Its loops branch as little as they can (adding a zero instead): the
+    denominator (none for a rule of one card: the lab gives it ``some``). Its loops branch as little as they can (adding a zero instead): the
     data decide those branches at random."""
     G, N = totals.shape
     rounds, R0 = round_points.shape[1], round_points.shape[2]
@@ -372,6 +372,19 @@ def lab_block(
             j = share_pos[i]
             end = share_end[i]
             e0, e1 = share_first[i], share_first[i + 1]
+            if e1 - e0 == 1:  # a rule of one card gives it what it scored with any (``some``): no numerators
+                c, w = share_cards[e0], share_weights[e0]
+                for sc in range(1 if end else rounds):
+                    at = rounds if end else sc
+                    for p in range(P):
+                        x = rule_points[g, j, p] if end else round_points[g, sc, j, p]
+                        whole = w * tables[g, at, p, c]
+                        if whole >= width:
+                            return out + out2
+                        with_some = x * min(whole, 1)
+                        some[i] += with_some
+                        none[i] += x - with_some
+                continue
             for sc in range(1 if end else rounds):
                 at = rounds if end else sc
                 for p in range(P):
