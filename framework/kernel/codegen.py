@@ -305,7 +305,17 @@ def write_source(ruleset: CompiledRuleset) -> str:
         lines += [f"    {n}(counts, seq, lens, rnd, pts[{j}])" for j, n in enumerate(names)] or ["    pass"]
         return "\n".join(lines) + "\n"
 
+    def reading_scorer(name: str, names: list[str]) -> str:
+        """``name(counts, seq, lens, rnd, pts, a)``: the rules that read card ``a`` (``RREAD``)
+        scored into their rows of ``pts``, the others' rows left as they were."""
+        lines = [f"@njit(cache=True)\ndef {name}(counts, seq, lens, rnd, pts, a):"]
+        for j, n in enumerate(names):
+            lines += [f"    if RREAD[{j}, a]:", f"        {n}(counts, seq, lens, rnd, pts[{j}])"]
+        return "\n".join(lines if names else [*lines, "    pass"]) + "\n"
+
     round_names = [n for when, n in rule_functions if when != "game_end"]
+    round_rules = [rule for rule in ruleset.rules if rule.when != "game_end"]
+    reads = [[1 if rule.reads is None or c in rule.reads else 0 for c in range(K)] for rule in round_rules]
     game_names = [n for when, n in rule_functions if when == "game_end"]
     assert len(round_names) == nrr and len(game_names) == ngr
     decide = [
@@ -392,11 +402,15 @@ def write_source(ruleset: CompiledRuleset) -> str:
         f"PAT = np.array({patterns}, dtype=np.int64)  # per round, the direction after each turn (cycled)",
         f"PLEN = np.array({[len(p) for p in ruleset.pass_patterns] or [1] * ruleset.rounds}, dtype=np.int64)",
         f"KEPT = np.array({[1 if c.kept else 0 for c in cat.cards]}, dtype=np.int64)",
+        # per round rule, whether it reads each card (the greedy bot rescores only those: State's
+        # round_rules_reading); a rule that reads none of a move's cards scores every seat as before
+        f"RREAD = np.array({reads}, dtype=np.int64).reshape(({nrr}, {K}))",
         *fx_constants,
         *w.arrays,
         "",
         *w.functions,
         scorer("score_round", round_names),
+        reading_scorer("score_round_reading", round_names),
         scorer("score_end", game_names),
         *races,
         "\n".join(decide) + "\n",
