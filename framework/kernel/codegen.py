@@ -305,12 +305,12 @@ def write_source(ruleset: CompiledRuleset) -> str:
         lines += [f"    {n}(counts, seq, lens, rnd, pts[{j}])" for j, n in enumerate(names)] or ["    pass"]
         return "\n".join(lines) + "\n"
 
-    def reading_scorer(name: str, names: list[str]) -> str:
-        """``name(counts, seq, lens, rnd, pts, a)``: the rules that read card ``a`` (``RREAD``)
+    def masked_scorer(name: str, names: list[str]) -> str:
+        """``name(counts, seq, lens, rnd, pts, mask)``: the rules ``j`` with ``mask[j]``
         scored into their rows of ``pts``, the others' rows left as they were."""
-        lines = [f"@njit(cache=True)\ndef {name}(counts, seq, lens, rnd, pts, a):"]
+        lines = [f"@njit(cache=True)\ndef {name}(counts, seq, lens, rnd, pts, mask):"]
         for j, n in enumerate(names):
-            lines += [f"    if RREAD[{j}, a]:", f"        {n}(counts, seq, lens, rnd, pts[{j}])"]
+            lines += [f"    if mask[{j}]:", f"        {n}(counts, seq, lens, rnd, pts[{j}])"]
         return "\n".join(lines if names else [*lines, "    pass"]) + "\n"
 
     round_names = [n for when, n in rule_functions if when != "game_end"]
@@ -410,7 +410,7 @@ def write_source(ruleset: CompiledRuleset) -> str:
         "",
         *w.functions,
         scorer("score_round", round_names),
-        reading_scorer("score_round_reading", round_names),
+        masked_scorer("score_round_masked", round_names),
         scorer("score_end", game_names),
         *races,
         "\n".join(decide) + "\n",

@@ -226,7 +226,9 @@ class Modifier(OwnCardsRule):
             "        out[s] = bonus",
             "else:",
         ]
-        return "\n".join(head + classic + general) + "\n"
+        # the general pairing's room made only where it runs (a classic table is scored
+        # for each greedy candidate: no allocation there)
+        return "\n".join(classic + ["    " + line for line in head] + general) + "\n"
 
     def describe(self) -> str:
         return self.words
