@@ -1,6 +1,6 @@
 """The compiled kernel's speed beside the hand-written engine and the reference engine.
 
-    python3 benchmarks/kernel_speed.py [--seconds 1] [--repeats 5] [--players 2 4 5]
+    python3 benchmarks/kernel_speed.py [--seconds 1] [--repeats 5] [--players 2 4 5] [--before CHECKOUT]
 
 For each player count: the kernel's compile time (or the time to load it from the
 cache), then games per second of CPU time for Sushi Go! with random players on
@@ -8,7 +8,9 @@ the kernel, the hand-written engine (``handwritten_sushi_go.py``, the yardstick)
 and the reference engine's ``bench`` loop (``play_game``), measured in turn
 ``--repeats`` times; the medians and the median of the per-turn ratios are printed,
 with the machine's load. Then the same for greedy players (kernel against the
-reference), and for four planners at 4 players (kernel against the reference, the
+reference; with ``--before CHECKOUT``, also against the reference engine of that
+checkout, the release before the kernel, in a process of its own each turn, as
+``reference_speed.py`` times it: issue 18's greedy target), and for four planners at 4 players (kernel against the reference, the
 planner's count values computed once beforehand; ismcts's roll-outs: ``ismcts_speed.py``).
 Issue 18 asks the random figure at 4 players
 (``simulate --jobs 1`` with every lab figure: ``kernel_simulate.py``) for 10x the
@@ -74,6 +76,16 @@ def handwritten_rate(players: int, seconds: float) -> float:
     return _rate(one, seconds)
 
 
+def before_rate(checkout: str, players: int, bot: str, games: int) -> float:
+    """Games per CPU second of ``checkout``'s reference engine (its ``.venv``), Sushi Go!
+    with ``bot`` at every seat, in a process of its own (``reference_speed.timed``)."""
+    import reference_speed
+
+    python = os.path.join(checkout, ".venv", "bin", "python")
+    seconds, _ = reference_speed.timed(python, "sushi-go", players, bot, games)
+    return games / seconds
+
+
 def load() -> str:
     return "load average " + ", ".join(f"{x:.2f}" for x in os.getloadavg())
 
@@ -85,6 +97,7 @@ def main() -> None:
     parser.add_argument("--players", type=int, nargs="+", default=[2, 4, 5])
     parser.add_argument("--greedy-players", type=int, default=4, help="0: skip the greedy figure")
     parser.add_argument("--planner-players", type=int, default=4, help="0: skip the planner figure")
+    parser.add_argument("--before", help="a checkout from before the kernel (with its .venv): greedy against it too")
     args = parser.parse_args()
     ruleset = load_ruleset("sushi-go")
     print(f"start: {load()}")
@@ -115,14 +128,21 @@ def main() -> None:
         kernel = compile_kernel(ruleset, players)
         if isinstance(kernel, Kernel):
             game = Game(ruleset, players)
-            k, r = [], []
+            k, r, b = [], [], []
             for _ in range(args.repeats):
                 k.append(kernel_rate(kernel, "greedy", args.seconds, 200))
                 r.append(reference_rate(game, "greedy", args.seconds))
+                if args.before:
+                    b.append(before_rate(args.before, players, "greedy", round(1200 * args.seconds)))
             print(
                 f"{players} greedy players: kernel {statistics.median(k):>9,.0f}  reference {statistics.median(r):>7,.0f} "
                 f"games/s  ({statistics.median(a / b for a, b in zip(k, r)):.1f}x)"
             )
+            if b:
+                print(
+                    f"  the release before's reference {statistics.median(b):>7,.0f} games/s: the kernel "
+                    f"{statistics.median(x / y for x, y in zip(k, b)):.1f}x it"
+                )
             print(f"  {load()}", flush=True)
     if args.planner_players:
         planner_figure(ruleset, args.planner_players, args.seconds, args.repeats)

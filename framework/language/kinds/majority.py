@@ -274,14 +274,25 @@ class Majority(RuleBase):
         if q is None or elig is None or mult is None:
             return None
         args = "(counts, seq, lens, rnd, s)"
+        # the seats' quantities as a tuple of the most seats (a seat past the table's
+        # repeats the last): no array made at each call, which the greedy bot makes
+        # for each card it weighs
+        most = max(w.seat_counts)
         lines = [
-            "q = np.empty(N, np.int64)",
+            "q = (" + ", ".join(f"{q}(counts, seq, lens, rnd, min({s}, N - 1))" for s in range(most)) + ",)",
             "for s in range(N):",
-            f"    q[s] = {q}{args}",
             "    out[s] = 0",
         ]
         if self.nothing_if_all_equal:
-            lines += ["if q.min() == q.max():", "    return"]
+            lines += [
+                "low = q[0]",
+                "high = q[0]",
+                "for s in range(1, N):",
+                "    low = min(low, q[s])",
+                "    high = max(high, q[s])",
+                "if low == high:",
+                "    return",
+            ]
         allowed = f"{elig}{args} != 0" if elig else "True"
         floor = f"x >= {self.minimum} and " if self.minimum is not None else ""
         # the awards depend on the number of seats: one branch per distinct plan
