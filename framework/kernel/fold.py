@@ -201,8 +201,9 @@ def lab_block(
     takers and their wins (seats, cards), per card and copies the seat-games, their
     wins and the sums of m*m, w*w and m*w (:func:`card_sums`), and per shared rule the
     points scored with none of its cards, with some, and the numerators per card and
-    denominator (none for a rule of one card: the lab gives it ``some``). Its loops branch as little as they can (adding a zero instead): the
-    data decide those branches at random."""
+    denominator (none for a rule of one card: the lab gives it ``some``). Its loops
+    branch as little as they can (adding a zero instead): the data decide those
+    branches at random."""
     G, N = totals.shape
     rounds, R0 = round_points.shape[1], round_points.shape[2]
     R = rule_points.shape[1]
