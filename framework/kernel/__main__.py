@@ -7,12 +7,35 @@ FILE`` and ``--rollout FILE``: the planner's loop, the ismcts roll-out
 
 from __future__ import annotations
 
+import os
 import signal
 import sys
 from pathlib import Path
 
+#: the process a compile apart is made for (``kernel._compile_apart``), by its pid
+PARENT = "RULEDRAFT_COMPILE_FOR"
+
+
+def _end_with_parent() -> None:
+    """On Linux, this compile ends when the process waiting on it ends: a run's worker
+    killed after a stop (the executor kills its workers) may have started it after the
+    Ctrl-C, which it never saw, and it would otherwise compile on to its end."""
+    parent = os.environ.get(PARENT, "")
+    if not sys.platform.startswith("linux") or not parent.isdigit():
+        return
+    try:
+        import ctypes
+
+        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        return
+    if os.getppid() != int(parent):  # gone before the line above
+        os._exit(1)
+
 
 def main(argv: list[str]) -> int:
+    if argv and argv[0].startswith("--"):
+        _end_with_parent()  # first: the imports below take a while
     from ruledraft.kernel import APART, _import, _use_cache_dir, compiling, warm
 
     path = Path(argv[-1])

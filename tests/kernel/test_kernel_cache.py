@@ -5,6 +5,7 @@ Ctrl-C."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import subprocess
 import sys
@@ -131,6 +132,39 @@ def test_ctrl_c_during_the_compile_of_the_planners_loop_or_the_rollout_ends_the_
     assert "report: none written, no game finished" in lines, out  # nor a report of them
     assert not any((tmp_path / "report").iterdir())  # made ready before the run, left empty
     assert "Exception ignored" not in err and "Traceback" not in err
+
+
+def test_a_compile_apart_ends_when_the_process_waiting_on_it_is_killed(monkeypatch, tmp_path):
+    """A compile apart started for a process ends when that process is killed, with no
+    Ctrl-C of its own: a run's worker may start one after the Ctrl-C it ignores (waiting
+    for another worker's compile), and the run kills its workers as it stops."""
+    import signal
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    monkeypatch.delenv("NUMBA_CACHE_DIR", raising=False)
+    monkeypatch.setattr(kernel, "_SOURCES", {})
+    made = kernel._source(load_ruleset("sushi-go"))
+    assert not isinstance(made, kernel.Unsupported), made
+    kernel._write(*made)  # the module's file, nothing compiled: the planner's loop takes a while
+    waiting = "import sys; from pathlib import Path; from ruledraft import kernel; kernel._compile_apart(Path(sys.argv[1]), 'play_planner')"
+    env = {k: v for k, v in os.environ.items() if k != "NUMBA_CACHE_DIR"} | {"XDG_CACHE_HOME": str(tmp_path)}
+    run = subprocess.Popen([sys.executable, "-c", waiting, str(made[1])], env=env, start_new_session=True)
+    try:
+        deadline = time.monotonic() + 120
+        while not _compilers(run.pid, b"--planner"):
+            assert run.poll() is None, "the waiting process ended by itself"
+            assert time.monotonic() < deadline, "no compiler started"
+            time.sleep(0.05)
+        time.sleep(0.5)  # into its imports
+        os.kill(run.pid, signal.SIGKILL)
+        run.wait(10)
+        deadline = time.monotonic() + 5  # a compile left running takes longer
+        while _compilers(run.pid, b"--planner"):
+            assert time.monotonic() < deadline, "the compiler was left running"
+            time.sleep(0.1)
+    finally:
+        with contextlib.suppress(OSError):
+            os.killpg(run.pid, signal.SIGKILL)
 
 
 def _interrupted_while_compiling(
