@@ -300,22 +300,18 @@ def write_source(ruleset: CompiledRuleset) -> str:
         tie_breaks.append((q, tb.most))
     nrr, ngr = len(ruleset.round_rules), len(ruleset.game_rules)
 
-    def scorer(name: str, names: list[str]) -> str:
-        lines = [f"@njit(cache=True)\ndef {name}(counts, seq, lens, rnd, pts):"]
-        lines += [f"    {n}(counts, seq, lens, rnd, pts[{j}])" for j, n in enumerate(names)] or ["    pass"]
-        return "\n".join(lines) + "\n"
-
-    def masked_scorer(name: str, names: list[str]) -> str:
-        """``name(counts, seq, lens, rnd, pts, mask)``: the rules ``j`` with ``mask[j]``
-        scored into their rows of ``pts``, the others' rows left as they were."""
-        lines = [f"@njit(cache=True)\ndef {name}(counts, seq, lens, rnd, pts, mask):"]
+    def scorer(name: str, names: list[str], masked: bool = False) -> str:
+        """``name(counts, seq, lens, rnd, pts)``: every rule of ``names`` scored into its row
+        of ``pts``; ``masked``: ``name(..., pts, mask)``, only the rules ``j`` with ``mask[j]``,
+        the other rows left as they were."""
+        lines = [f"@njit(cache=True)\ndef {name}(counts, seq, lens, rnd, pts{', mask' if masked else ''}):"]
         for j, n in enumerate(names):
-            lines += [f"    if mask[{j}]:", f"        {n}(counts, seq, lens, rnd, pts[{j}])"]
+            call = f"{n}(counts, seq, lens, rnd, pts[{j}])"
+            lines += [f"    if mask[{j}]:", f"        {call}"] if masked else [f"    {call}"]
         return "\n".join(lines if names else [*lines, "    pass"]) + "\n"
 
     round_names = [n for when, n in rule_functions if when != "game_end"]
-    round_rules = [rule for rule in ruleset.rules if rule.when != "game_end"]
-    reads = [[1 if rule.reads is None or c in rule.reads else 0 for c in range(K)] for rule in round_rules]
+    reads = [[1 if rule.reads is None or c in rule.reads else 0 for c in range(K)] for rule in ruleset.round_rules]
     game_names = [n for when, n in rule_functions if when == "game_end"]
     assert len(round_names) == nrr and len(game_names) == ngr
     decide = [
@@ -410,7 +406,7 @@ def write_source(ruleset: CompiledRuleset) -> str:
         "",
         *w.functions,
         scorer("score_round", round_names),
-        masked_scorer("score_round_masked", round_names),
+        scorer("score_round_masked", round_names, masked=True),
         scorer("score_end", game_names),
         *races,
         "\n".join(decide) + "\n",
