@@ -14,8 +14,11 @@ with one seed deal the same cards and make the same random choices:
   tries, ``k = n.bit_length()``;
 * :func:`derive_seed1` .. :func:`derive_seed3`: ``derive_seed(seed, *parts)``.
 
-A stream is a row of 625 ``uint32`` of a 2-D array: the 624 words, then the
-position; :func:`mt_seed`, :func:`mt_random` and :func:`mt_randbelow` take a
+A stream is a column of a 2-D array of ``uint32`` with 625 rows: the 624 words,
+then the position. Word ``i`` of every stream lies in row ``i``, side by side:
+seeding runs the streams' chains together along the rows and leaves the words where
+they are drawn from (with a stream to a row, as before, the copy across cost more
+than the chains). :func:`mt_seed`, :func:`mt_random` and :func:`mt_randbelow` take a
 single stream (a 1-D array) for tests and one-off use.
 """
 
@@ -59,20 +62,19 @@ def mt_seed(mt: np.ndarray, seed: np.uint64) -> None:
     """Seed ``mt`` as ``random.Random(seed)`` does (``seed`` below 2**64)."""
     seeds = np.empty(1, np.uint64)
     seeds[0] = seed
-    mt_seed_many(mt.reshape((1, N + 1)), seeds)
+    mt_seed_many(mt.reshape((N + 1, 1)), seeds)
 
 
 @njit(cache=True)
 def mt_seed_many(mts: np.ndarray, seeds: np.ndarray) -> None:
-    """Seed the streams ``mts[t]`` with ``seeds[t]`` (see :func:`mt_seed`) side by side:
-    each stream's seeding is a chain of some 1,250 dependent steps; laid out word by
-    word across the streams, the chains run together, 32-bit words (as CPython's),
-    many to a vector instruction. The key word added at each step (and ``j``, its
-    place in the key) is the seed's low word, or at odd steps of a seed of two words
-    its high word plus one: taken from a row per parity, the inner loop has no branch."""
+    """Seed the streams ``mts[:, t]`` with ``seeds[t]`` (see :func:`mt_seed`), for the
+    first ``len(seeds)`` columns, side by side: each stream's seeding is a chain of some
+    1,250 dependent steps; along the rows, the chains run together, 32-bit words (as
+    CPython's), many to a vector instruction. The key word added at each step is the
+    seed's low word, or at odd steps of a seed of two words its high word plus one:
+    taken from a row per parity, the inner loop has no branch."""
     n = len(seeds)
     kj = np.empty((2, n), np.uint32)
-    w = np.empty((N, n), np.uint32)  # word i of stream t at w[i, t]
     for t in range(n):
         seed = np.uint64(seeds[t])
         lo = np.uint32(seed & np.uint64(0xFFFFFFFF))
@@ -82,59 +84,55 @@ def mt_seed_many(mts: np.ndarray, seeds: np.ndarray) -> None:
     for i in range(N):
         b = BASE[i]
         for t in range(n):
-            w[i, t] = b
+            mts[i, t] = b
     i = 1
     for step in range(N):  # k = max(N, key length) = N steps
-        ks = kj[step & 1]
-        cur = w[i]
-        pre = w[i - 1]
+        p = step & 1
         for t in range(n):
-            prev = pre[t]
-            cur[t] = (cur[t] ^ ((prev ^ (prev >> np.uint32(30))) * np.uint32(1664525))) + ks[t]
+            prev = mts[i - 1, t]
+            mts[i, t] = (mts[i, t] ^ ((prev ^ (prev >> np.uint32(30))) * np.uint32(1664525))) + kj[p, t]
         i += 1
         if i >= N:
-            w[0, :] = w[N - 1, :]
+            for t in range(n):
+                mts[0, t] = mts[N - 1, t]
             i = 1
     for _ in range(N - 1):
         ii = np.uint32(i)
-        cur = w[i]
-        pre = w[i - 1]
         for t in range(n):
-            prev = pre[t]
-            cur[t] = (cur[t] ^ ((prev ^ (prev >> np.uint32(30))) * np.uint32(1566083941))) - ii
+            prev = mts[i - 1, t]
+            mts[i, t] = (mts[i, t] ^ ((prev ^ (prev >> np.uint32(30))) * np.uint32(1566083941))) - ii
         i += 1
         if i >= N:
-            w[0, :] = w[N - 1, :]
+            for t in range(n):
+                mts[0, t] = mts[N - 1, t]
             i = 1
     for t in range(n):
-        mts[t, 0] = np.uint32(0x80000000)
-        for i in range(1, N):
-            mts[t, i] = w[i, t]
-        mts[t, N] = N
+        mts[0, t] = np.uint32(0x80000000)
+        mts[N, t] = N
 
 
-# Streams are rows of one 2-D array and are named by their row: a row taken as an
-# array of its own in the game loop costs a reference count each time.
+# Streams are columns of one 2-D array and are named by their column: a column taken
+# as an array of its own in the game loop would cost a reference count each time.
 
 
 @njit(cache=True, inline=INLINE)
 def uint32_at(mts: np.ndarray, t: int) -> Any:  # an np.uint32
-    """The next 32-bit word (``genrand_uint32``) of stream ``mts[t]``.
+    """The next 32-bit word (``genrand_uint32``) of stream ``mts[:, t]``.
 
     The twist is done word by word as the words are drawn, not 624 at once: word
     ``kk`` of a twist reads words ``kk + 1`` and ``kk + 397`` as they were before it
     (those not yet redone) and, from ``kk = 227`` on, word ``kk - 227`` as it is after
     it (redone already): drawing in order computes exactly what the whole twist would,
     and a game draws far fewer than 624 words from most of its streams."""
-    kk = mts[t, N]
+    kk = mts[N, t]
     if kk >= N:
         kk = 0
     nxt = kk + 1 if kk + 1 < N else 0
     far = kk + M if kk < N - M else kk + M - N
-    y = (mts[t, kk] & UPPER) | (mts[t, nxt] & LOWER)
-    y = mts[t, far] ^ (y >> np.uint32(1)) ^ (MATRIX_A if y & np.uint32(1) else np.uint32(0))
-    mts[t, kk] = y
-    mts[t, N] = kk + 1
+    y = (mts[kk, t] & UPPER) | (mts[nxt, t] & LOWER)
+    y = mts[far, t] ^ (y >> np.uint32(1)) ^ (MATRIX_A if y & np.uint32(1) else np.uint32(0))
+    mts[kk, t] = y
+    mts[N, t] = kk + 1
     y ^= y >> np.uint32(11)
     y ^= (y << np.uint32(7)) & np.uint32(0x9D2C5680)
     y ^= (y << np.uint32(15)) & np.uint32(0xEFC60000)
@@ -144,7 +142,7 @@ def uint32_at(mts: np.ndarray, t: int) -> Any:  # an np.uint32
 
 @njit(cache=True, inline=INLINE)
 def random_at(mts: np.ndarray, t: int) -> float:
-    """``Random.random()`` of stream ``mts[t]``: a float in [0, 1) from 53 random bits."""
+    """``Random.random()`` of stream ``mts[:, t]``: a float in [0, 1) from 53 random bits."""
     a = uint32_at(mts, t) >> np.uint32(5)
     b = uint32_at(mts, t) >> np.uint32(6)
     return (float(a) * 67108864.0 + float(b)) * (1.0 / 9007199254740992.0)
@@ -152,7 +150,7 @@ def random_at(mts: np.ndarray, t: int) -> float:
 
 @njit(cache=True)
 def randbelow_at(mts: np.ndarray, t: int, n: int) -> int:
-    """``Random._randbelow(n)`` of stream ``mts[t]``, ``1 <= n < 2**32`` (what ``choice`` draws)."""
+    """``Random._randbelow(n)`` of stream ``mts[:, t]``, ``1 <= n < 2**32`` (what ``choice`` draws)."""
     k = 0
     m = n
     while m:
@@ -167,7 +165,7 @@ def randbelow_at(mts: np.ndarray, t: int, n: int) -> int:
 
 @njit(cache=True, inline=INLINE)
 def key_at(mts: np.ndarray, t: int) -> Any:  # an np.uint64
-    """The 53 bits ``Random.random()`` of stream ``mts[t]`` is made of, as an integer
+    """The 53 bits ``Random.random()`` of stream ``mts[:, t]`` is made of, as an integer
     (``random_at`` is this over 2**53: the two order alike)."""
     a = np.uint64(uint32_at(mts, t) >> np.uint32(5))
     b = np.uint64(uint32_at(mts, t) >> np.uint32(6))
@@ -181,7 +179,7 @@ PACKED = 2048
 @njit(cache=True)
 def shuffle_into(mts: np.ndarray, t: int, src: np.ndarray, n: int, out: np.ndarray, scratch: np.ndarray) -> None:
     """``out[:n]`` = ``src[:n]`` in the order the engine's shuffle gives with stream
-    ``mts[t]``: ``sorted(range(n), key=[random() for _ in range(n)].__getitem__)``
+    ``mts[:, t]``: ``sorted(range(n), key=[random() for _ in range(n)].__getitem__)``
     (stable: equal keys keep their order). ``scratch``: ``2 * n + 257`` uint64 of room.
 
     Each key's 53 bits with the item's index below them sort as the floats do, ties
@@ -225,13 +223,13 @@ def shuffle_into(mts: np.ndarray, t: int, src: np.ndarray, n: int, out: np.ndarr
 @njit(cache=True)
 def mt_random(mt: np.ndarray) -> float:
     """``Random.random()`` of the single stream ``mt``."""
-    return random_at(mt.reshape((1, N + 1)), 0)
+    return random_at(mt.reshape((N + 1, 1)), 0)
 
 
 @njit(cache=True)
 def mt_randbelow(mt: np.ndarray, n: int) -> int:
     """``Random._randbelow(n)`` of the single stream ``mt``."""
-    return randbelow_at(mt.reshape((1, N + 1)), 0, n)
+    return randbelow_at(mt.reshape((N + 1, 1)), 0, n)
 
 
 @njit(cache=True, inline=INLINE)

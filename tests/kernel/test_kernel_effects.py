@@ -137,7 +137,7 @@ def _second_turn(m: dict[str, Any], hands, before, picks, earlier):
         for c in cards:
             fx.rpl[s, c] += 1
     p = np.array([[c, -1] for c in picks], np.int64)
-    m["_fx_turn"](fx, lk, p, np.ones(3, np.int64), np.zeros((3, 625), np.uint32), 0, 1, 0, 0)
+    m["_fx_turn"](fx, lk, p, np.ones(3, np.int64), np.zeros((625, 3), np.uint32), 0, 1, 0, 0)
     return fx
 
 
@@ -172,7 +172,7 @@ def _plain_turn(m: dict[str, Any], hands, tables, picks):
     fx, lk = _plain_fx(m, hands, tables)
     p = np.full((N, 2), -1, np.int64)
     p[:, 0] = picks
-    m["_fx_turn"](fx, lk, p, np.ones(N, np.int64), np.zeros((N, 625), np.uint32), 0, 0, 0, 0)
+    m["_fx_turn"](fx, lk, p, np.ones(N, np.int64), np.zeros((625, N), np.uint32), 0, 0, 0, 0)
     hand, hl, seq, lens = fx.hand, fx.hl, fx.seq, fx.lens
     out_hands = [hand[s, : hl[s]].tolist() for s in range(N)]
     out_tables = [seq[s, : lens[s]].tolist() for s in range(N)]
@@ -370,7 +370,7 @@ def _look_world(m: dict[str, Any], state: State, seed: int):
     function making that copy again."""
     fx, lk = _fx_of_state(m, state)
     s, t, pos, dlen = state.pending.seat, state.turn, state.deck_pos, len(state.deck)
-    streams = np.zeros((1, 625), np.uint32)
+    streams = np.zeros((625, 1), np.uint32)
     m["mt_seed_many"](streams, np.array([seed], np.uint64))
     npool = m["_look_pool"](fx, lk, s, t, pos, dlen)
     for i in range(npool):
@@ -464,7 +464,7 @@ def test_turn_face_down_turns_cards_one_at_a_time_then_discards_the_box_as_the_e
     assert ref.book is not None
     fx, lk = _plain_fx(m, hands, [b + [c] for b, c in zip(before, picks)])
     p = np.array([[c, -1] for c in picks], np.int64)
-    m["_fx_turn"](fx, lk, p, np.ones(3, np.int64), np.zeros((3, 625), np.uint32), 0, 1, 0, 0)
+    m["_fx_turn"](fx, lk, p, np.ones(3, np.int64), np.zeros((625, 3), np.uint32), 0, 1, 0, 0)
     assert [fx.seq[s, : fx.lens[s]].tolist() for s in range(3)] == [list(x) for x in ref.played]
     assert fx.seq[0, : fx.lens[0]].tolist() == [face, face, face]
     assert fx.dis[: fx.ctr[m["D_N"]]].tolist() == ref.book.discarded == [box]
