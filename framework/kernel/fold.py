@@ -194,7 +194,8 @@ def lab_block(
     of ``share_cards`` and ``share_weights``). Returns
     ``scalars`` (ok: 0 where an action is not a player's own cards or a sum could pass
     what an int64 holds, the caller then folding the block as before; the lowest total;
-    games with the top two tied; shared wins; no winner), the totals' histogram per seat
+    games with the top two tied; shared wins; no winner; a bound on every sum of the
+    block, below 2**62, for a caller that adds blocks together), the totals' histogram per seat
     (from the lowest), the margins' histogram, the wins, each rule's sums per seat, of
     their squares and of the squares over every seat, then for the cards: picks, the
     sum of their turns, copies taken (seats, cards), the card parts' sums and products,
@@ -214,7 +215,7 @@ def lab_block(
     C = 1
     for i in range(S):
         C = max(C, share_first[i + 1] - share_first[i])
-    scalars = np.zeros(5, np.int64)
+    scalars = np.zeros(6, np.int64)
     lo = totals[0, 0] if G else 0
     hi = lo
     big = 0
@@ -258,9 +259,11 @@ def lab_block(
     bound = float(big) * (rounds + 1) * N
     part = float(P) * (top - 1) * max(top - 1, unit)
     shared = float(G) * (rounds + 1) * P * big * (width + 1)
-    if bound * bound * max(G, 1) >= 2.0**62 or part * part * max(G, 1) >= 2.0**62 or shared >= 2.0**62:
+    most = max(bound * bound * max(G, 1), part * part * max(G, 1), shared)
+    if most >= 2.0**62:
         return out + out2
     scalars[1] = lo
+    scalars[5] = np.int64(most) + 1
     w_row = np.zeros(N, np.int64)
     game = np.zeros(R, np.int64)
     held = np.zeros((P, K), np.int64)

@@ -406,6 +406,50 @@ class _Games:
             setattr(self, k, v)
 
 
+class _BlockSums:
+    """The sums of kernel blocks folded by :func:`ruledraft.kernel.fold.lab_block`, added
+    together as its arrays until the tally's next flush turns them into its own (Python
+    integers): a block costs a few array additions, not a pass over its numbers in
+    Python. Blocks are added while the bounds lab_block gives for their sums stay below
+    2**62 together, so no sum passes what an int64 holds."""
+
+    __slots__ = ("arrays", "low", "bound")
+
+    def __init__(self, out: tuple) -> None:
+        self.arrays = list(out)
+        self.low = int(out[0][1])  # the total that the histograms' first column counts
+        self.bound = int(out[0][5])
+
+    def has_room(self, bound: int) -> bool:
+        """Whether a block whose sums reach at most ``bound`` can be added."""
+        return self.bound + bound < 2**62
+
+    def add(self, out: tuple) -> None:
+        """Add a block's sums (lab_block's arrays)."""
+        import numpy as np
+
+        arrays = self.arrays
+        self.bound += int(out[0][5])
+        hist, low = out[1], int(out[0][1])
+        mine = arrays[1]
+        first, last = min(self.low, low), max(self.low + mine.shape[1], low + hist.shape[1])
+        if first != self.low or last != self.low + mine.shape[1]:  # a total outside the columns so far
+            grown = np.zeros((mine.shape[0], last - first), np.int64)
+            grown[:, self.low - first : self.low - first + mine.shape[1]] = mine
+            arrays[1] = mine = grown
+            self.low = first
+        mine[:, low - self.low : low - self.low + hist.shape[1]] += hist
+        margins = out[2]
+        if len(margins) > len(arrays[2]):
+            margins = margins.copy()
+            margins[: len(arrays[2])] += arrays[2]
+            arrays[2] = margins
+        else:
+            arrays[2][: len(margins)] += margins
+        for i in range(3, len(arrays)):
+            arrays[i] += out[i]
+
+
 class _GameValues:
     """Each game's own per-card values, gathered while a fold shares them out
     (:meth:`LabTally.card_values`): copies taken, points by card, and per card the
@@ -518,6 +562,8 @@ class LabTally:
         #: the rules sharing points among cards as arrays, and the slot tables, for
         #: :meth:`_fold_kernel_block` (made at its first block)
         self._block_shares: tuple | None = None
+        #: the sums of the kernel blocks folded since the last flush, as arrays (see _BlockSums)
+        self._block_sums: _BlockSums | None = None
 
     @classmethod
     def for_game(cls, game: Any, cards: bool = True) -> LabTally:
@@ -714,27 +760,45 @@ class LabTally:
             cards,
             weights,
         )
-        scalars, hist, margins, wins, rule_sum, rule_sq, rule_game_sq = out[:7]
+        scalars = out[0]
         if not scalars[0]:
             return False
-        self.flush()  # games buffered before come first
+        self._fold_pending(None)  # games buffered before come first (the blocks' sums wait)
         self.games += len(games)
-        low = int(scalars[1])
-        for s in range(self.num_seats):
-            seen = np.flatnonzero(hist[s])
-            _add_counts(self.scores[s], seen + low, hist[s, seen])
-        seen = np.flatnonzero(margins)
-        _add_counts(self.margins, seen, margins[seen])
         self.top_tied += int(scalars[2])
         self.shared_wins += int(scalars[3])
         self.no_winner += int(scalars[4])
+        sums = self._block_sums
+        if sums is not None and not sums.has_room(int(scalars[5])):
+            self._add_block_sums()
+            sums = None
+        if sums is None:
+            self._block_sums = _BlockSums(out)
+        else:
+            sums.add(out)
+        return True
+
+    def _add_block_sums(self) -> None:
+        """Add the kernel blocks' sums, kept as arrays since the last flush, to the sums."""
+        sums, self._block_sums = self._block_sums, None
+        if sums is None:
+            return
+        import numpy as np
+
+        out = sums.arrays
+        hist, margins, wins, rule_sum, rule_sq, rule_game_sq = out[1:7]
+        for s in range(self.num_seats):
+            seen = np.flatnonzero(hist[s])
+            _add_counts(self.scores[s], seen + sums.low, hist[s, seen])
+        seen = np.flatnonzero(margins)
+        _add_counts(self.margins, seen, margins[seen])
         self.wins = _add_list(self.wins, wins)
         self.rule_sum = _add_list(self.rule_sum, rule_sum.ravel())
         self.rule_sq = _add_list(self.rule_sq, rule_sq.ravel())
         self.rule_game_sq = _add_list(self.rule_game_sq, rule_game_sq)
         if not self.cards:
-            return True
-        picks, pick_turns, taken, total, products, takers, taker_wins, seats, won, mm, ww, mw, none, some, sums = out[
+            return
+        picks, pick_turns, taken, total, products, takers, taker_wins, seats, won, mm, ww, mw, none, some, shared = out[
             7:
         ]
         self.picks = _add_list(self.picks, picks)
@@ -745,9 +809,9 @@ class LabTally:
         self.seat_takers = _add_list(self.seat_takers, takers.ravel())
         self.seat_taker_wins = _add_list(self.seat_taker_wins, taker_wins.ravel())
         self._add_by_count(seats, won, mm, ww, mw)
-        for i, sh in enumerate(shares):
-            self._add_shared(np, sh, none[i], some[i], sums[i, : len(sh.weights)])
-        return True
+        assert self._block_shares is not None  # made with the first block
+        for i, sh in enumerate(self._block_shares[0]):
+            self._add_shared(np, sh, none[i], some[i], shared[i, : len(sh.weights)])
 
     def _add_by_count(self, seats: Any, won: Any, mm: Any, ww: Any, mw: Any) -> None:
         """Add per card and copies (arrays of cards x copies) the seat-games, their wins
@@ -798,6 +862,8 @@ class LabTally:
 
     def merge(self, other: LabTally) -> None:
         """Add the counts of another tally (of other games at the same table)."""
+        self._add_block_sums()
+        other._add_block_sums()
         if self.cards != other.cards:  # the games buffered differ in what they hold
             self.flush()
             other.flush()
@@ -839,6 +905,7 @@ class LabTally:
 
     def flush(self) -> None:
         """Fold the games counted since the last flush into the sums."""
+        self._add_block_sums()
         self._fold_pending(None)
 
     def _fold_pending(self, values: list[tuple[list[int], list[Fraction], list[list[int]]]] | None) -> None:
@@ -1243,6 +1310,7 @@ class LabTally:
         return figures(tally, bots)
 
     def __getstate__(self) -> dict:
+        self._add_block_sums()
         if self._buffered > _SEND_RAW:
             self.flush()
         return {k: v for k, v in self.__dict__.items() if not k.startswith("_")}

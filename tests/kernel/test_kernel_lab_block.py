@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pickle
+
 import pytest
 
 pytest.importorskip("numba")
@@ -70,3 +72,70 @@ def test_a_refused_block_is_folded_as_before(monkeypatch):
         again.add_kernel_games(block)
     assert again.state() == expected
     assert again.state()["games"] == 1186
+
+
+def test_blocks_sums_wait_for_the_flush_and_stop_short_of_an_int64(monkeypatch):
+    """Blocks' sums are added together as arrays until a flush; where their bounds
+    together would reach 2**62 (here: each block says 2**61), the sums so far are
+    added to the tally's first: the same counts either way."""
+    game, blocks = _blocks("sushi-go", 4, ["random"])
+    real = kernel_fold.lab_block
+    drained: list[int] = []
+    real_add = LabTally._add_block_sums
+
+    def big(*args):
+        out = real(*args)
+        out[0][5] = 2**61
+        return out
+
+    def add(self):
+        if self._block_sums is not None:
+            drained.append(int(self._block_sums.arrays[1].sum()) // game.num_seats)
+        real_add(self)
+
+    monkeypatch.setattr(LabTally, "_add_block_sums", add)
+    lab = LabTally.for_game(game)
+    for block in (blocks[0], blocks[2], blocks[0], blocks[2]):
+        lab.add_kernel_games(block)
+    together = lab.state()
+    assert drained == [256 + 900 + 256 + 900]
+    drained.clear()
+    monkeypatch.setattr(kernel_fold, "lab_block", big)
+    apart = LabTally.for_game(game)
+    for block in (blocks[0], blocks[2], blocks[0], blocks[2]):
+        apart.add_kernel_games(block)
+    assert apart.state() == together
+    assert drained == [256, 900, 256, 900]
+
+
+def test_blocks_sums_travel_and_merge():
+    """A tally holding blocks' sums not yet added pickles and merges with them."""
+    game, blocks = _blocks("sushi-go", 3, ["random"])
+    one, two, whole = LabTally.for_game(game), LabTally.for_game(game), LabTally.for_game(game)
+    for block in blocks:
+        whole.add_kernel_games(block)
+    one.add_kernel_games(blocks[0])
+    two.add_kernel_games(blocks[1])
+    two.add_kernel_games(blocks[2])
+    assert one._block_sums is not None and two._block_sums is not None
+    one.merge(pickle.loads(pickle.dumps(two)))
+    assert one.state() == whole.state()
+
+
+def test_blocks_histograms_grow_either_way():
+    """Totals below and above the columns so far widen the histograms: each total keeps its count."""
+    import numpy as np
+
+    def block(low: int, totals: list[int], margins: list[int]) -> tuple:
+        scalars = np.array([1, low, 0, 0, 0, 10], np.int64)
+        hist = np.array([totals], np.int64)
+        return (scalars, hist, np.array(margins, np.int64), np.ones(1, np.int64))
+
+    sums = figures._BlockSums(block(5, [1, 2, 3], [4]))
+    sums.add(block(2, [1, 0, 0, 0, 1], [1, 1, 1]))
+    sums.add(block(9, [7], [0, 2]))
+    assert sums.low == 2
+    assert dict(enumerate(sums.arrays[1][0].tolist(), start=2)) == {2: 1, 3: 0, 4: 0, 5: 1, 6: 3, 7: 3, 8: 0, 9: 7}
+    assert sums.arrays[2].tolist() == [5, 3, 1]
+    assert sums.arrays[3].tolist() == [3]
+    assert sums.bound == 30 and sums.has_room(2**62 - 31) and not sums.has_room(2**62 - 30)
