@@ -194,8 +194,8 @@ def lab_block(
     of ``share_cards`` and ``share_weights``). Returns
     ``scalars`` (ok: 0 where an action is not a player's own cards or a sum could pass
     what an int64 holds, the caller then folding the block as before; the lowest total;
-    games with the top two tied; shared wins; no winner; a bound on every sum of the
-    block, below 2**62, for a caller that adds blocks together), the totals' histogram per seat
+    games with the top two tied; shared wins; no winner; a bound on the size of every
+    number the block adds, below 2**62, for a caller that adds blocks together), the totals' histogram per seat
     (from the lowest), the margins' histogram, the wins, each rule's sums per seat, of
     their squares and of the squares over every seat, then for the cards: picks, the
     sum of their turns, copies taken (seats, cards), the card parts' sums and products,

@@ -413,10 +413,11 @@ class _BlockSums:
     Python. Blocks are added while the bounds lab_block gives for their sums stay below
     2**62 together, so no sum passes what an int64 holds."""
 
-    __slots__ = ("arrays", "low", "bound")
+    __slots__ = ("arrays", "low", "bound", "games")
 
-    def __init__(self, out: tuple) -> None:
-        self.arrays = list(out)
+    def __init__(self, out: tuple, games: int) -> None:
+        self.arrays = list(out)  # lab_block's: its scalars (those added: 2 to 4), then the sums
+        self.games = games
         self.low = int(out[0][1])  # the total that the histograms' first column counts
         self.bound = int(out[0][5])
 
@@ -424,12 +425,14 @@ class _BlockSums:
         """Whether a block whose sums reach at most ``bound`` can be added."""
         return self.bound + bound < 2**62
 
-    def add(self, out: tuple) -> None:
-        """Add a block's sums (lab_block's arrays)."""
+    def add(self, out: tuple, games: int) -> None:
+        """Add a block's sums (lab_block's arrays) of ``games`` games."""
         import numpy as np
 
         arrays = self.arrays
+        self.games += games
         self.bound += int(out[0][5])
+        arrays[0][2:5] += out[0][2:5]  # games with the top two tied, shared wins, no winner
         hist, low = out[1], int(out[0][1])
         mine = arrays[1]
         first, last = min(self.low, low), max(self.low + mine.shape[1], low + hist.shape[1])
@@ -721,9 +724,10 @@ class LabTally:
             self.flush()  # a block folded alone (compiled) is not copied into a larger one first
 
     def _fold_kernel_block(self, fold: Any, games: Any) -> bool:
-        """Fold a block of kernel games into the sums at once by :func:`ruledraft.kernel.fold.lab_block`
+        """Fold a block of kernel games at once by :func:`ruledraft.kernel.fold.lab_block`
         (no dummy, nothing placed by effects or taken by races): the sums :meth:`_fold`
-        adds, without the block's rows copied into the buffer first. False, having
+        adds, without the block's rows copied into the buffer first, kept as arrays
+        (:class:`_BlockSums`, games and all) until the next flush adds them to the tally's. False, having
         added nothing, where it cannot (the block is then buffered and folded as before)."""
         import numpy as np
 
@@ -764,18 +768,14 @@ class LabTally:
         if not scalars[0]:
             return False
         self._fold_pending(None)  # games buffered before come first (the blocks' sums wait)
-        self.games += len(games)
-        self.top_tied += int(scalars[2])
-        self.shared_wins += int(scalars[3])
-        self.no_winner += int(scalars[4])
         sums = self._block_sums
         if sums is not None and not sums.has_room(int(scalars[5])):
             self._add_block_sums()
             sums = None
         if sums is None:
-            self._block_sums = _BlockSums(out)
+            self._block_sums = _BlockSums(out, len(games))
         else:
-            sums.add(out)
+            sums.add(out, len(games))
         return True
 
     def _add_block_sums(self) -> None:
@@ -786,6 +786,10 @@ class LabTally:
         import numpy as np
 
         out = sums.arrays
+        self.games += sums.games
+        self.top_tied += int(out[0][2])
+        self.shared_wins += int(out[0][3])
+        self.no_winner += int(out[0][4])
         hist, margins, wins, rule_sum, rule_sq, rule_game_sq = out[1:7]
         for s in range(self.num_seats):
             seen = np.flatnonzero(hist[s])

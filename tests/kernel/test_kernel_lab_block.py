@@ -123,19 +123,21 @@ def test_blocks_sums_travel_and_merge():
 
 
 def test_blocks_histograms_grow_either_way():
-    """Totals below and above the columns so far widen the histograms: each total keeps its count."""
+    """Totals below and above the columns so far widen the histograms: each total keeps
+    its count; the games and the games tied, shared and with no winner add up."""
     import numpy as np
 
     def block(low: int, totals: list[int], margins: list[int]) -> tuple:
-        scalars = np.array([1, low, 0, 0, 0, 10], np.int64)
+        scalars = np.array([1, low, 1, 2, 3, 10], np.int64)
         hist = np.array([totals], np.int64)
         return (scalars, hist, np.array(margins, np.int64), np.ones(1, np.int64))
 
-    sums = figures._BlockSums(block(5, [1, 2, 3], [4]))
-    sums.add(block(2, [1, 0, 0, 0, 1], [1, 1, 1]))
-    sums.add(block(9, [7], [0, 2]))
+    sums = figures._BlockSums(block(5, [1, 2, 3], [4]), 6)
+    sums.add(block(2, [1, 0, 0, 0, 1], [1, 1, 1]), 2)
+    sums.add(block(9, [7], [0, 2]), 7)
     assert sums.low == 2
     assert dict(enumerate(sums.arrays[1][0].tolist(), start=2)) == {2: 1, 3: 0, 4: 0, 5: 1, 6: 3, 7: 3, 8: 0, 9: 7}
     assert sums.arrays[2].tolist() == [5, 3, 1]
     assert sums.arrays[3].tolist() == [3]
+    assert sums.games == 15 and sums.arrays[0][2:5].tolist() == [3, 6, 9]
     assert sums.bound == 30 and sums.has_room(2**62 - 31) and not sums.has_room(2**62 - 30)
