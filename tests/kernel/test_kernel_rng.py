@@ -25,6 +25,18 @@ def test_random_floats_are_cpythons(seed):
     assert [rng.mt_random(mt) for _ in range(1500)] == [theirs.random() for _ in range(1500)]
 
 
+def test_streams_are_columns_seeded_side_by_side():
+    """mt_seed_many seeds the first columns of a wider array, each as CPython's
+    Random(seed) state (word for word, position 624), and leaves the others alone."""
+    mts = np.full((625, len(SEEDS) + 3), 7, np.uint32)
+    rng.mt_seed_many(mts, np.array(SEEDS, np.uint64))
+    for t, seed in enumerate(SEEDS):
+        assert tuple(int(x) for x in mts[:, t]) == random.Random(seed).getstate()[1]
+    assert (mts[:, len(SEEDS) :] == 7).all()
+    theirs = _random.Random(SEEDS[3])
+    assert [rng.random_at(mts, 3) for _ in range(700)] == [theirs.random() for _ in range(700)]
+
+
 @pytest.mark.parametrize("seed", SEEDS[:4])
 def test_randbelow_is_what_choice_draws(seed):
     """mt_randbelow(n) equals random.Random(seed)._randbelow(n) over many n in a row."""
