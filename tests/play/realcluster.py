@@ -27,11 +27,19 @@ class RealCluster:
     dirs: list[Path]
 
     def worker_pids(self) -> list[int]:
-        """The process ids of the workers (the children of their nannies)."""
+        """The process ids of the workers: the children of their nannies that play, not
+        multiprocessing's resource tracker (a nanny starts its worker from another of
+        its threads: each thread's children are listed apart)."""
         out = []
         for proc in self.workers:
-            children = Path(f"/proc/{proc.pid}/task/{proc.pid}/children")
-            out += [int(p) for p in children.read_text().split()] if children.exists() else []
+            for children in Path(f"/proc/{proc.pid}/task").glob("*/children"):
+                for pid in children.read_text().split():
+                    try:
+                        line = Path(f"/proc/{pid}/cmdline").read_bytes()
+                    except OSError:
+                        continue
+                    if b"resource_tracker" not in line:
+                        out.append(int(pid))
         return out
 
 

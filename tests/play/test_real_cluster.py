@@ -15,6 +15,7 @@ import time
 from pathlib import Path
 
 import pytest
+from processes import cpu_seconds, until_busy
 from realcluster import WAIT, real_cluster
 
 pytest.importorskip("distributed")
@@ -99,6 +100,8 @@ def test_sweep_on_a_real_cluster_prints_what_jobs_1_prints(cluster):
 def test_a_stop_signal_in_compare_on_a_real_cluster_keeps_the_finished_pairs(cluster, how):
     """Ctrl-C or SIGTERM in compare --scheduler: the pairs finished are compared, 'interrupted after N of G games', exit 128 + signal."""
     running, client = cluster
+    workers = running.worker_pids()
+    before = sum(cpu_seconds(pid) for pid in workers)
     proc = subprocess.Popen(
         [sys.executable, "-m", "ruledraft", "compare", "rules.yaml", "--bots-b", "random", "-g", "1000000", "-q"]
         + ["--scheduler", running.address, "--engine", "reference"],  # no kernel compiled first: games from the start
@@ -108,7 +111,9 @@ def test_a_stop_signal_in_compare_on_a_real_cluster_keeps_the_finished_pairs(clu
         text=True,
     )
     try:
-        time.sleep(8)  # some chunks finish
+        # some chunks finish (each 1-2 s of a worker's time): by the work done, not the clock,
+        # which on a busy machine can run out before the first chunk does
+        until_busy(proc, workers, before + 8)
         proc.send_signal(how)
         out, err = proc.communicate(timeout=WAIT)
     finally:
