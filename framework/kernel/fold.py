@@ -269,7 +269,8 @@ def lab_block(
     held = np.zeros((P, K), np.int64)
     m_g = np.zeros(top, np.int64)
     w_g = np.zeros(top, np.int64)
-    x6 = np.zeros(6, np.int64)
+    sum_w = 0
+    sum_ww = 0
     for g in range(G):
         k = 0
         for s in range(N):
@@ -361,17 +362,33 @@ def lab_block(
                 mw[c, h] += m * w
                 m_g[h] = 0
                 w_g[h] = 0
-            x6[0] = took
-            x6[1] = took_wins
-            x6[2] = copies
-            x6[3] = squares
-            x6[4] = times_wins
-            x6[5] = wsum
-            for i in range(6):
-                x = x6[i]
-                total[c, i] += x
-                for j in range(i, 6):
-                    products[c, i, j] += x * x6[j]
+            total[c, 0] += took
+            total[c, 1] += took_wins
+            total[c, 2] += copies
+            total[c, 3] += squares
+            total[c, 4] += times_wins
+            products[c, 0, 0] += took * took
+            products[c, 0, 1] += took * took_wins
+            products[c, 0, 2] += took * copies
+            products[c, 0, 3] += took * squares
+            products[c, 0, 4] += took * times_wins
+            products[c, 0, 5] += took * wsum
+            products[c, 1, 1] += took_wins * took_wins
+            products[c, 1, 2] += took_wins * copies
+            products[c, 1, 3] += took_wins * squares
+            products[c, 1, 4] += took_wins * times_wins
+            products[c, 1, 5] += took_wins * wsum
+            products[c, 2, 2] += copies * copies
+            products[c, 2, 3] += copies * squares
+            products[c, 2, 4] += copies * times_wins
+            products[c, 2, 5] += copies * wsum
+            products[c, 3, 3] += squares * squares
+            products[c, 3, 4] += squares * times_wins
+            products[c, 3, 5] += squares * wsum
+            products[c, 4, 4] += times_wins * times_wins
+            products[c, 4, 5] += times_wins * wsum
+        sum_w += wsum
+        sum_ww += wsum * wsum
         for i in range(S):
             j = share_pos[i]
             end = share_end[i]
@@ -407,6 +424,8 @@ def lab_block(
                     for e in range(e0, e1):
                         sums[i, e - e0, whole] += x * share_weights[e] * tables[g, at, p, share_cards[e]]
     for c in range(K):
+        total[c, 5] += sum_w
+        products[c, 5, 5] += sum_ww
         for i in range(6):
             for j in range(i + 1, 6):
                 products[c, j, i] = products[c, i, j]
