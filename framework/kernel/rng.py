@@ -81,21 +81,21 @@ def mt_seed_many(mts: np.ndarray, seeds: np.ndarray) -> None:
         hi = np.uint32(seed >> np.uint64(32))
         kj[0, t] = lo
         kj[1, t] = hi + np.uint32(1) if hi != 0 else lo
-    for i in range(N):
+    # the first N - 1 steps read the words init_genrand left, BASE (the same in every
+    # stream), and nothing yet written but the word before: no copy of BASE made first
+    for t in range(n):
+        mts[0, t] = BASE[0]
+    for i in range(1, N):
+        p = (i - 1) & 1
         b = BASE[i]
         for t in range(n):
-            mts[i, t] = b
-    i = 1
-    for step in range(N):  # k = max(N, key length) = N steps
-        p = step & 1
-        for t in range(n):
             prev = mts[i - 1, t]
-            mts[i, t] = (mts[i, t] ^ ((prev ^ (prev >> np.uint32(30))) * np.uint32(1664525))) + kj[p, t]
-        i += 1
-        if i >= N:
-            for t in range(n):
-                mts[0, t] = mts[N - 1, t]
-            i = 1
+            mts[i, t] = (b ^ ((prev ^ (prev >> np.uint32(30))) * np.uint32(1664525))) + kj[p, t]
+    for t in range(n):  # the wrap, then step N (its key word at the odd row)
+        mts[0, t] = mts[N - 1, t]
+        prev = mts[0, t]
+        mts[1, t] = (mts[1, t] ^ ((prev ^ (prev >> np.uint32(30))) * np.uint32(1664525))) + kj[1, t]
+    i = 2
     for _ in range(N - 1):
         ii = np.uint32(i)
         for t in range(n):
@@ -116,23 +116,18 @@ def mt_seed_many(mts: np.ndarray, seeds: np.ndarray) -> None:
 
 
 @njit(cache=True, inline=INLINE)
-def uint32_at(mts: np.ndarray, t: int) -> Any:  # an np.uint32
-    """The next 32-bit word (``genrand_uint32``) of stream ``mts[:, t]``.
-
-    The twist is done word by word as the words are drawn, not 624 at once: word
-    ``kk`` of a twist reads words ``kk + 1`` and ``kk + 397`` as they were before it
-    (those not yet redone) and, from ``kk = 227`` on, word ``kk - 227`` as it is after
-    it (redone already): drawing in order computes exactly what the whole twist would,
-    and a game draws far fewer than 624 words from most of its streams."""
-    kk = mts[N, t]
-    if kk >= N:
-        kk = 0
-    nxt = kk + 1 if kk + 1 < N else 0
+def _twisted(mts: np.ndarray, t: int, kk: int, now: Any, after: Any) -> Any:  # an np.uint32
+    """Word ``kk`` of stream ``mts[:, t]`` twisted (untempered), from its old value
+    ``now`` and the old value ``after`` of the word after it; stored in its place."""
     far = kk + M if kk < N - M else kk + M - N
-    y = (mts[kk, t] & UPPER) | (mts[nxt, t] & LOWER)
+    y = (now & UPPER) | (after & LOWER)
     y = mts[far, t] ^ (y >> np.uint32(1)) ^ (MATRIX_A if y & np.uint32(1) else np.uint32(0))
     mts[kk, t] = y
-    mts[N, t] = kk + 1
+    return y
+
+
+@njit(cache=True, inline=INLINE)
+def _tempered(y: Any) -> Any:  # an np.uint32
     y ^= y >> np.uint32(11)
     y ^= (y << np.uint32(7)) & np.uint32(0x9D2C5680)
     y ^= (y << np.uint32(15)) & np.uint32(0xEFC60000)
@@ -141,11 +136,52 @@ def uint32_at(mts: np.ndarray, t: int) -> Any:  # an np.uint32
 
 
 @njit(cache=True, inline=INLINE)
+def uint32_at(mts: np.ndarray, t: int) -> Any:  # an np.uint32
+    """The next 32-bit word (``genrand_uint32``) of stream ``mts[:, t]``.
+
+    The twist is done word by word as the words are drawn, not 624 at once: word
+    ``kk`` of a twist reads words ``kk + 1`` and ``kk + 397`` as they were before it
+    (those not yet redone) and, from ``kk = 227`` on, word ``kk - 227`` as it is after
+    it (redone already): drawing in order computes exactly what the whole twist would,
+    and a game draws far fewer than 624 words from most of its streams."""
+    return _tempered(_untempered_at(mts, t))
+
+
+@njit(cache=True, inline=INLINE)
+def _untempered_at(mts: np.ndarray, t: int) -> Any:  # an np.uint32
+    """The next word of stream ``mts[:, t]`` as the twist leaves it (``uint32_at`` tempers it)."""
+    kk = mts[N, t]
+    if kk >= N:
+        kk = 0
+    mts[N, t] = kk + 1
+    return _twisted(mts, t, kk, mts[kk, t], mts[kk + 1 if kk + 1 < N else 0, t])
+
+
+@njit(cache=True, inline=INLINE)
+def pair_at(mts: np.ndarray, t: int) -> tuple[Any, Any]:  # two np.uint32
+    """The next two words of stream ``mts[:, t]`` (``uint32_at`` twice, what every
+    ``random()`` takes): the position read and written once, and the second word's
+    old value, which the first word's twist reads, loaded once."""
+    kk = mts[N, t]
+    if kk >= N:
+        kk = 0
+    if kk + 2 < N:
+        w0 = mts[kk, t]
+        w1 = mts[kk + 1, t]
+        y = _twisted(mts, t, kk, w0, w1)
+        z = _twisted(mts, t, kk + 1, w1, mts[kk + 2, t])
+        mts[N, t] = kk + 2
+    else:  # the last words of a twist: the next ones wrap to the start
+        y = _untempered_at(mts, t)
+        z = _untempered_at(mts, t)
+    return _tempered(y), _tempered(z)
+
+
+@njit(cache=True, inline=INLINE)
 def random_at(mts: np.ndarray, t: int) -> float:
     """``Random.random()`` of stream ``mts[:, t]``: a float in [0, 1) from 53 random bits."""
-    a = uint32_at(mts, t) >> np.uint32(5)
-    b = uint32_at(mts, t) >> np.uint32(6)
-    return (float(a) * 67108864.0 + float(b)) * (1.0 / 9007199254740992.0)
+    a, b = pair_at(mts, t)
+    return (float(a >> np.uint32(5)) * 67108864.0 + float(b >> np.uint32(6))) * (1.0 / 9007199254740992.0)
 
 
 @njit(cache=True)
@@ -167,9 +203,8 @@ def randbelow_at(mts: np.ndarray, t: int, n: int) -> int:
 def key_at(mts: np.ndarray, t: int) -> Any:  # an np.uint64
     """The 53 bits ``Random.random()`` of stream ``mts[:, t]`` is made of, as an integer
     (``random_at`` is this over 2**53: the two order alike)."""
-    a = np.uint64(uint32_at(mts, t) >> np.uint32(5))
-    b = np.uint64(uint32_at(mts, t) >> np.uint32(6))
-    return (a << np.uint64(26)) | b
+    a, b = pair_at(mts, t)
+    return (np.uint64(a >> np.uint32(5)) << np.uint64(26)) | np.uint64(b >> np.uint32(6))
 
 
 #: how many items :func:`shuffle_into` sorts by packed keys (an index in the 11 bits under a 53-bit key)

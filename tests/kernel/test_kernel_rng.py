@@ -10,7 +10,7 @@ import pytest
 np = pytest.importorskip("numpy")
 pytest.importorskip("numba")
 
-from ruledraft.engine.state import derive_seed  # noqa: E402
+from ruledraft.engine.state import derive_seed, shuffled  # noqa: E402
 from ruledraft.kernel import rng  # noqa: E402
 
 SEEDS = [0, 1, 12345, 2**32 - 1, 2**32, 2**53 - 1, 2**64 - 1, 0xDEADBEEFCAFEF00D]
@@ -53,3 +53,27 @@ def test_derived_seeds_are_the_engines(seed):
     for a in (0, 1, 0xB07, 2**63 + 5):
         assert int(rng.derive_seed1(np.uint64(seed), np.uint64(a))) == derive_seed(seed, a)
         assert int(rng.derive_seed2(np.uint64(seed), np.uint64(a), np.uint64(3))) == derive_seed(seed, a, 3)
+
+
+@pytest.mark.parametrize("seed", SEEDS[:4])
+def test_shuffles_in_a_row_are_the_engines(seed):
+    """shuffle_into deals what engine.state.shuffled deals from one stream, shuffle after
+    shuffle across the twists (sizes that end a draw on the last word of a twist, and one
+    sorted as floats)."""
+    mts = np.zeros((625, 3), np.uint32)
+    rng.mt_seed_many(mts, np.array([seed, seed + 1, seed + 2], np.uint64))
+    theirs = _random.Random(seed + 1)
+    for n in (108, 1, 203, 2, 311, 50, 312, 2049, 17):
+        src = np.arange(1000, 1000 + n, dtype=np.int64) % 37  # repeated cards: a stable sort keeps their order
+        out = np.full(n + 1, -1, np.int64)
+        rng.shuffle_into(mts, 1, src, n, out, np.empty(2 * n + 257, np.uint64))
+        assert out.tolist() == shuffled(src.tolist(), theirs) + [-1]
+
+
+@pytest.mark.parametrize("seed", SEEDS[:4])
+def test_keys_are_the_floats_bits(seed):
+    """key_at is random() times 2**53, draw for draw, over three twists in a row."""
+    mts = np.zeros((625, 1), np.uint32)
+    rng.mt_seed_many(mts, np.array([seed], np.uint64))
+    theirs = _random.Random(seed)
+    assert [int(rng.key_at(mts, 0)) for _ in range(950)] == [int(theirs.random() * 2**53) for _ in range(950)]
