@@ -395,6 +395,8 @@ def lab_block(
             e0, e1 = share_first[i], share_first[i + 1]
             if e1 - e0 == 1:  # a rule of one card gives it what it scored with any (``some``): no numerators
                 c, w = share_cards[e0], share_weights[e0]
+                got = 0  # summed here, not in some[i] and none[i]: a store and a load less a seat
+                scored = 0
                 for sc in range(1 if end else rounds):
                     at = rounds if end else sc
                     for p in range(P):
@@ -402,9 +404,10 @@ def lab_block(
                         whole = w * tables[g, at, p, c]
                         if whole >= width:
                             return out + out2
-                        with_some = x * min(whole, 1)
-                        some[i] += with_some
-                        none[i] += x - with_some
+                        got += x * min(whole, 1)
+                        scored += x
+                some[i] += got
+                none[i] += scored - got
                 continue
             for sc in range(1 if end else rounds):
                 at = rounds if end else sc
