@@ -375,7 +375,7 @@ def write_source(ruleset: CompiledRuleset) -> str:
         "import numpy as np",
         "from numba import njit",
         "",
-        "from ruledraft.kernel.rng import INLINE, derive_seed1, derive_seed2, mt_seed_many, randbelow_at, random_at, shuffle_into",
+        "from ruledraft.kernel.rng import (\n    INLINE, PACKED, derive_seed1, derive_seed2, draw_words, mt_seed_many, randbelow_at, random_at,\n    shuffle_drawn_into, shuffle_into,\n)",
         "",
         _WRAPPERS,
         f"K = {K}",

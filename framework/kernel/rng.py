@@ -10,6 +10,8 @@ with one seed deal the same cards and make the same random choices:
   (CPython's ``init_by_array`` over the 32-bit words of ``n``, low word first);
 * :func:`random_at`: ``Random.random()`` (53 bits from two words);
 * :func:`shuffle_into`: the engine's shuffle (items sorted by a ``random()`` each);
+  :func:`draw_words` draws the same words from streams at one position row by row,
+  side by side, and :func:`shuffle_drawn_into` shuffles with them (the game loop's decks);
 * :func:`randbelow_at`: ``Random._randbelow(n)`` (``choice``): ``getrandbits(k)``
   tries, ``k = n.bit_length()``;
 * :func:`derive_seed1` .. :func:`derive_seed3`: ``derive_seed(seed, *parts)``.
@@ -215,12 +217,7 @@ PACKED = 2048
 def shuffle_into(mts: np.ndarray, t: int, src: np.ndarray, n: int, out: np.ndarray, scratch: np.ndarray) -> None:
     """``out[:n]`` = ``src[:n]`` in the order the engine's shuffle gives with stream
     ``mts[:, t]``: ``sorted(range(n), key=[random() for _ in range(n)].__getitem__)``
-    (stable: equal keys keep their order). ``scratch``: ``2 * n + 257`` uint64 of room.
-
-    Each key's 53 bits with the item's index below them sort as the floats do, ties
-    by index (what a stable sort keeps), so the sort moves plain integers: a counting
-    pass on the top 8 bits (uniform keys: about one item a bucket), then an insertion
-    sort, which finds almost nothing left to do."""
+    (stable: equal keys keep their order). ``scratch``: ``2 * n + 257`` uint64 of room."""
     if n > PACKED:  # a deck this large: sort the floats themselves
         keys = np.empty(n, np.float64)
         for i in range(n):
@@ -229,14 +226,37 @@ def shuffle_into(mts: np.ndarray, t: int, src: np.ndarray, n: int, out: np.ndarr
         for i in range(n):
             out[i] = src[order[i]]
         return
+    for i in range(n):
+        scratch[i] = (key_at(mts, t) << np.uint64(11)) | np.uint64(i)
+    _sort_packed(scratch, src, n, out)
+
+
+@njit(cache=True)
+def shuffle_drawn_into(
+    words: np.ndarray, b: int, src: np.ndarray, n: int, out: np.ndarray, scratch: np.ndarray
+) -> None:
+    """:func:`shuffle_into` from the ``2 * n`` words its stream would give, drawn before
+    (``words[:2 * n, b]``, by :func:`draw_words`); ``n`` at most :data:`PACKED`."""
+    for i in range(n):
+        a = np.uint64(words[2 * i, b] >> np.uint32(5))
+        z = np.uint64(words[2 * i + 1, b] >> np.uint32(6))
+        scratch[i] = (((a << np.uint64(26)) | z) << np.uint64(11)) | np.uint64(i)
+    _sort_packed(scratch, src, n, out)
+
+
+@njit(cache=True, inline=INLINE)
+def _sort_packed(scratch: np.ndarray, src: np.ndarray, n: int, out: np.ndarray) -> None:
+    """``out[:n]`` = ``src`` in the order of the keys ``scratch[:n]`` (``random()``'s 53
+    bits, the item's index in the 11 bits below them: they sort as the floats do, ties
+    by index, what a stable sort keeps), so the sort moves plain integers: a counting
+    pass on the top 8 bits (uniform keys: about one item a bucket), then an insertion
+    sort, which finds almost nothing left to do."""
     packed = scratch[:n]
     done = scratch[n : 2 * n]
     cnt = scratch[2 * n : 2 * n + 257]
     cnt[:] = 0
     for i in range(n):
-        k = (key_at(mts, t) << np.uint64(11)) | np.uint64(i)
-        packed[i] = k
-        cnt[(k >> np.uint64(56)) + np.uint64(1)] += np.uint64(1)
+        cnt[(packed[i] >> np.uint64(56)) + np.uint64(1)] += np.uint64(1)
     for j in range(256):
         cnt[j + 1] += cnt[j]
     for i in range(n):
@@ -253,6 +273,28 @@ def shuffle_into(mts: np.ndarray, t: int, src: np.ndarray, n: int, out: np.ndarr
         done[j + 1] = k
     for i in range(n):
         out[i] = src[done[i] & np.uint64(PACKED - 1)]
+
+
+@njit(cache=True)
+def draw_words(mts: np.ndarray, n: int, count: int, words: np.ndarray) -> None:
+    """The next ``count`` words of each of the streams ``mts[:, :n]``, which stand at one
+    position (as seeded together), into ``words[:count, :n]``: what ``uint32_at`` draws
+    from each, stream after stream, drawn row by row, the streams side by side (the
+    words of a twist read only those at the same rows of their own stream)."""
+    kk = np.int64(mts[N, 0])
+    for i in range(count):
+        if kk >= N:
+            kk = 0
+        nxt = kk + 1 if kk + 1 < N else 0
+        far = kk + M if kk < N - M else kk + M - N
+        for t in range(n):
+            y = (mts[kk, t] & UPPER) | (mts[nxt, t] & LOWER)
+            y = mts[far, t] ^ (y >> np.uint32(1)) ^ (MATRIX_A if y & np.uint32(1) else np.uint32(0))
+            mts[kk, t] = y
+            words[i, t] = _tempered(y)
+        kk += 1
+    for t in range(n):
+        mts[N, t] = kk
 
 
 @njit(cache=True)

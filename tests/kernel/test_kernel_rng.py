@@ -77,3 +77,22 @@ def test_keys_are_the_floats_bits(seed):
     rng.mt_seed_many(mts, np.array([seed], np.uint64))
     theirs = _random.Random(seed)
     assert [int(rng.key_at(mts, 0)) for _ in range(950)] == [int(theirs.random() * 2**53) for _ in range(950)]
+
+
+def test_words_drawn_side_by_side_are_each_streams():
+    """draw_words gives each stream's next words, past a twist, and leaves every stream
+    where drawing them one by one would (the draws after them go on alike);
+    shuffle_drawn_into deals from them what the engine's shuffle deals."""
+    seeds = SEEDS[:5]
+    mts = np.zeros((625, 7), np.uint32)
+    rng.mt_seed_many(mts, np.array(seeds, np.uint64))
+    words = np.zeros((2 * 700, 5), np.uint32)
+    rng.draw_words(mts, 5, 2 * 700, words)
+    src = np.arange(700, dtype=np.int64) % 23
+    for b, seed in enumerate(seeds):
+        theirs = _random.Random(seed)
+        assert [int(w) for w in words[:, b]] == [theirs.getrandbits(32) for _ in range(2 * 700)]
+        assert [rng.random_at(mts, b) for _ in range(300)] == [theirs.random() for _ in range(300)]
+        out = np.zeros(700, np.int64)
+        rng.shuffle_drawn_into(words, b, src, 700, out, np.empty(2 * 700 + 257, np.uint64))
+        assert out.tolist() == shuffled(src.tolist(), _random.Random(seed))
