@@ -130,6 +130,7 @@ def _twisted(mts: np.ndarray, t: int, kk: int, now: Any, after: Any) -> Any:  # 
 
 @njit(cache=True, inline=INLINE)
 def _tempered(y: Any) -> Any:  # an np.uint32
+    """A twisted word ``y`` tempered: the word ``genrand_uint32`` returns."""
     y ^= y >> np.uint32(11)
     y ^= (y << np.uint32(7)) & np.uint32(0x9D2C5680)
     y ^= (y << np.uint32(15)) & np.uint32(0xEFC60000)
