@@ -427,6 +427,8 @@ def lab_block(
                     for e in range(e0, e1):
                         sums[i, e - e0, whole] += x * share_weights[e] * tables[g, at, p, share_cards[e]]
     for c in range(K):
+        # the game's weight sum is the same part for every card: its sum and square are
+        # added here once a block, not once a card and game in the loop above
         total[c, 5] += sum_w
         products[c, 5, 5] += sum_ww
         for i in range(6):

@@ -287,12 +287,8 @@ def draw_words(mts: np.ndarray, n: int, count: int, words: np.ndarray) -> None:
         if kk >= N:
             kk = 0
         nxt = kk + 1 if kk + 1 < N else 0
-        far = kk + M if kk < N - M else kk + M - N
         for t in range(n):
-            y = (mts[kk, t] & UPPER) | (mts[nxt, t] & LOWER)
-            y = mts[far, t] ^ (y >> np.uint32(1)) ^ (MATRIX_A if y & np.uint32(1) else np.uint32(0))
-            mts[kk, t] = y
-            words[i, t] = _tempered(y)
+            words[i, t] = _tempered(_twisted(mts, t, kk, mts[kk, t], mts[nxt, t]))
         kk += 1
     for t in range(n):
         mts[N, t] = kk
