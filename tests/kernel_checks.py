@@ -104,7 +104,7 @@ def plain_kernel_module(ruleset: Any) -> dict[str, Any]:
 
     made = _source(ruleset)
     assert not isinstance(made, Unsupported), made
-    source = made[0].replace("from numba import njit", "njit = lambda *a, **k: (lambda f: f)")
+    source = made[0].replace("from ruledraft.kernel.rng import njit", "njit = lambda *a, **k: (lambda f: f)")
     namespace: dict[str, Any] = {"__name__": "plain_kernel"}
     exec(compile(source, "<plain kernel>", "exec"), namespace)  # noqa: S102 - our own generated code
     # seeds derived in Python's integers (a compiled call would take one above 2**63 for an int64)

@@ -37,6 +37,24 @@ def test_streams_are_columns_seeded_side_by_side():
     assert [rng.random_at(mts, 3) for _ in range(700)] == [theirs.random() for _ in range(700)]
 
 
+def test_the_kernels_njit_compiles_once_for_the_constants_a_caller_passes():
+    """rng.njit: a function a compiled caller passes 3, 4 and True compiles once, for
+    plain int64 and bool (numba's njit compiles it for each literal), and returns the same."""
+    import numba
+
+    def add(x, flag):
+        return x + 1 if flag else x
+
+    ours, numbas = rng.njit(cache=False)(add), numba.njit(cache=False)(add)
+
+    def caller(f):
+        return numba.njit(cache=False)(lambda n: f(3, True) + f(4, True) + f(n, False))
+
+    assert caller(ours)(5) == caller(numbas)(5) == 4 + 5 + 5
+    assert [str(s) for s in ours.signatures] == ["(int64, bool)"]
+    assert len(numbas.signatures) == 3
+
+
 @pytest.mark.parametrize("seed", SEEDS[:4])
 def test_randbelow_is_what_choice_draws(seed):
     """mt_randbelow(n) equals random.Random(seed)._randbelow(n) over many n in a row."""
