@@ -159,3 +159,27 @@ def test_show_names_the_disjoint_meaning():
     )
     (rule,) = ruleset(COLOURS).rules
     assert rule.describe().startswith("The most sets of 3 different colours among Ruby, Garnet, Amber, Topaz,")
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(st.integers(0, 6), min_size=1, max_size=7),
+    st.lists(st.integers(0, 30), min_size=1, max_size=6),
+    st.booleans(),
+)
+def test_sets_in_layers_score_one_peel_of_different_types_at_a_time(counts, table, paired):
+    """Layers: a seat's points are the sum over its peels, each taking one card of every
+    type it has left and scoring ``table[types]`` (its last entry for more); with classes
+    (here the cards in pairs), a class's cards count as one type."""
+    from ruledraft.language.kinds.sets import Sets
+    from ruledraft.tableau import Tableau
+
+    indices = tuple(range(len(counts)))
+    classes = tuple(indices[i : i + 2] for i in range(0, len(indices), 2)) if paired else ()
+    rule = Sets("s", "round", indices, 1, 0, tuple(table), distinct=True, classes=classes)
+    left = [sum(counts[i] for i in members) for members in classes] if paired else list(counts)
+    expected = 0
+    while any(left):
+        expected += table[min(sum(1 for c in left if c), len(table) - 1)]
+        left = [max(c - 1, 0) for c in left]
+    assert rule.score(Tableau([counts, [0] * len(counts)], [[], []])) == [expected, 0]

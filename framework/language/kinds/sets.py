@@ -164,18 +164,24 @@ class Sets(OwnCardsRule):
                 per_type = [sum([row[i] for i in members]) for members in classes] if classes else [row[i] for i in idx]
                 out.append(most_disjoint_sets(per_type, size) * pts)
             return out
+        table = self.table
         for row in t.counts:
             if classes:
-                per_class = [sum([row[i] for i in members]) for members in classes]
-                left = sorted((n for n in per_class if n), reverse=True)
+                left = [n for n in [sum([row[i] for i in members]) for members in classes] if n]
             else:
-                left = sorted((row[i] for i in idx if row[i]), reverse=True)
+                left = [row[i] for i in idx if row[i]]
+            left.sort(reverse=True)
             total = 0
             # peel off sets of distinct types: with counts sorted, the set sizes are
-            # how many types still have a card after each peel
-            for layer in range(left[0] if left else 0):
-                k = sum(1 for c in left if c > layer)
-                total += self.table[min(k, last)]
+            # how many types still have a card after each peel. The peels from `layer`
+            # up to the j-th largest count make sets of j + 1 types (the counts after
+            # it are used up), so they are added a run at a time, smallest count first.
+            layer = 0
+            for j in range(len(left) - 1, -1, -1):
+                c = left[j]
+                if c > layer:
+                    total += (c - layer) * table[min(j + 1, last)]
+                    layer = c
             out.append(total)
         return out
 
