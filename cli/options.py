@@ -260,13 +260,14 @@ def report_option() -> Any:
 
 def report_directory(path: str | None):
     """``--report DIR`` checked before any game is played (:class:`InputError` if it
-    cannot be written, or matplotlib is missing); None without the option."""
+    cannot be written, or matplotlib is missing; nothing is left made until the report
+    is written); None without the option."""
     if path is None:
         return None
     from ruledraft.lab.report import INSTALL, PlotsMissing, ReportError, prepare_directory
 
     try:
-        return prepare_directory(path)
+        return prepare_directory(path, keep=False)
     except PlotsMissing:
         raise InputError(f"--report needs matplotlib, which is not installed: {INSTALL}") from None
     except ReportError as e:

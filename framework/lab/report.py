@@ -105,10 +105,12 @@ def require_plots() -> None:
         raise PlotsMissing(f"the HTML report needs matplotlib, which is not installed: {INSTALL}")
 
 
-def prepare_directory(directory: str | os.PathLike[str]) -> Path:
+def prepare_directory(directory: str | os.PathLike[str], keep: bool = True) -> Path:
     """``directory`` made ready for the report (before any game is played): matplotlib
     importable, the directory created if missing, and a file can be written in it.
-    :class:`ReportError` (one line, naming the directory) if not."""
+    :class:`ReportError` (one line, naming the directory) if not. With ``keep`` false
+    (the check before a run) the directories it had to make are removed again: a run
+    stopped or refused before its report is written leaves no empty directory behind."""
     require_plots()
     where = Path(directory)
     name = os.fspath(directory)
@@ -120,12 +122,21 @@ def prepare_directory(directory: str | os.PathLike[str]) -> Path:
         raise ReportError(f"{name}: the name contains a NUL character") from None
     if is_file:
         raise ReportError(f"{name}: not a directory (the report is written as {os.path.join(name, PAGE)})")
+    made = []  # the directories mkdir makes, deepest first
+    missing = where
+    while not missing.exists() and missing.parent != missing:
+        made.append(missing)
+        missing = missing.parent
     try:
         where.mkdir(parents=True, exist_ok=True)
         with tempfile.NamedTemporaryFile(dir=where, prefix=".report-", suffix=".tmp"):
             pass
     except OSError as e:
         raise ReportError(f"{name}: cannot write the report there: {e.strerror or e}") from None
+    finally:
+        for path in made if not keep else ():
+            with contextlib.suppress(OSError):
+                path.rmdir()
     return where
 
 

@@ -574,6 +574,32 @@ def test_simulate_refuses_a_report_directory_it_cannot_make(tmp_path):
     assert result.stderr == f"error: --report {tmp_path}/file/r: cannot write the report there: Not a directory\n"
 
 
+def test_a_run_refused_after_the_report_check_leaves_no_directory_made(tmp_path):
+    """simulate --report NEW/DIR with a --log it cannot write: exit 2, and neither NEW nor
+    NEW/DIR is left behind (the check before the run makes no directory that stays)."""
+    (tmp_path / "file").write_text("", encoding="utf-8")
+    log = tmp_path / "file" / "games.jsonl"
+    result = runner.invoke(
+        app, ["simulate", "sushi-go", "-g", "50", "-q", "--log", str(log), "--report", str(tmp_path / "new" / "dir")]
+    )
+    assert result.exit_code == 2, result.output
+    assert result.stderr == f"error: --log {log}: cannot write: Not a directory\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["file"]
+
+
+def test_the_check_before_a_run_leaves_an_existing_directory_as_it_was(tmp_path):
+    """prepare_directory(keep=False) on a directory that exists: still there, nothing added;
+    on one it had to make: the path it returns, made when the report is written."""
+    from ruledraft.lab.report import prepare_directory
+
+    (tmp_path / "old").mkdir()
+    assert prepare_directory(tmp_path / "old", keep=False) == tmp_path / "old"
+    assert list((tmp_path / "old").iterdir()) == []
+    assert prepare_directory(tmp_path / "a" / "b", keep=False) == tmp_path / "a" / "b"
+    assert not (tmp_path / "a").exists()
+    assert prepare_directory(tmp_path / "a" / "b").is_dir()
+
+
 BLOCKED = "import sys; sys.modules['matplotlib'] = None\n"
 
 
