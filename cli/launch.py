@@ -24,8 +24,23 @@ def main() -> None:
     previous = signal.signal(signal.SIGTERM, _terminated)
     try:
         from ruledraft.cli.app import main as run
-    except KeyboardInterrupt as e:
+    except (KeyboardInterrupt, RuntimeError) as e:
+        stop = _interrupt(e)
+        if stop is None:
+            raise
         sys.stderr.write("interrupted\n")
-        raise SystemExit(128 + getattr(e, "signum", signal.SIGINT)) from None
+        raise SystemExit(128 + getattr(stop, "signum", signal.SIGINT)) from None
     signal.signal(signal.SIGTERM, previous)
     run()
+
+
+def _interrupt(error: BaseException) -> KeyboardInterrupt | None:
+    """The interrupt behind ``error``, or None: Python 3.11 wraps one that arrives while a
+    class body sets up its attributes (``__set_name__``, as rich's dataclasses do on
+    import) in a RuntimeError whose cause it is."""
+    seen: BaseException | None = error
+    while seen is not None:
+        if isinstance(seen, KeyboardInterrupt):
+            return seen
+        seen = seen.__cause__
+    return None

@@ -26,9 +26,25 @@ class _InterruptedLoading(importlib.abc.MetaPathFinder):
         return None
 
 
-@pytest.mark.parametrize(("error", "status"), [(KeyboardInterrupt(), 130), (launch._Stopped(), 143)])
+def _wrapped(interrupt: BaseException) -> RuntimeError:
+    """What Python 3.11 raises for an interrupt that arrives in a class's ``__set_name__``."""
+    error = RuntimeError("Error calling __set_name__ on 'Field' instance '_cells' in 'Column'")
+    error.__cause__ = interrupt
+    return error
+
+
+@pytest.mark.parametrize(
+    ("error", "status"),
+    [
+        (KeyboardInterrupt(), 130),
+        (launch._Stopped(), 143),
+        (_wrapped(KeyboardInterrupt()), 130),
+        (_wrapped(launch._Stopped()), 143),
+    ],
+)
 def test_an_interrupt_while_loading_is_one_line_and_the_status(monkeypatch, capsys, error, status):
-    """Ctrl-C (130) or SIGTERM (143) during the imports: "interrupted", no traceback."""
+    """Ctrl-C (130) or SIGTERM (143) during the imports, also wrapped in the RuntimeError
+    a class body's ``__set_name__`` makes of it: "interrupted", no traceback."""
     monkeypatch.delitem(sys.modules, "ruledraft.cli.app", raising=False)
     monkeypatch.setattr(sys, "meta_path", [_InterruptedLoading(error), *sys.meta_path])
     before = signal.getsignal(signal.SIGTERM)
@@ -38,6 +54,18 @@ def test_an_interrupt_while_loading_is_one_line_and_the_status(monkeypatch, caps
     assert capsys.readouterr().err == "interrupted\n"
     assert signal.getsignal(signal.SIGTERM) is launch._terminated
     signal.signal(signal.SIGTERM, before)
+
+
+def test_another_error_while_loading_is_not_taken_for_an_interrupt(monkeypatch):
+    """A RuntimeError with no interrupt behind it goes on as it is (a defect to see, not "interrupted")."""
+    monkeypatch.delitem(sys.modules, "ruledraft.cli.app", raising=False)
+    monkeypatch.setattr(sys, "meta_path", [_InterruptedLoading(_wrapped(ValueError("no"))), *sys.meta_path])
+    before = signal.getsignal(signal.SIGTERM)
+    try:
+        with pytest.raises(RuntimeError, match="__set_name__"):
+            launch.main()
+    finally:
+        signal.signal(signal.SIGTERM, before)
 
 
 def test_sigterm_while_loading_raises_the_interrupt_the_launcher_catches():
