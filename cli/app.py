@@ -145,6 +145,10 @@ def main() -> None:
         _leaving()
         if isinstance(e, OSError) and e.errno in _NO_ROOM:
             _output_lost(e)
+        stop = _interrupt_behind(e)  # one wrapped on its way (Python 3.11's RuntimeError from __set_name__)
+        if stop is not None:
+            typer.echo("interrupted", err=True)
+            raise SystemExit(128 + getattr(stop, "signum", signal.SIGINT)) from None
         if os.environ.get("RULEDRAFT_DEBUG"):
             raise
         from ruledraft.language.kinds.registry import plugin_failure

@@ -92,3 +92,24 @@ def test_ctrl_c_early_in_a_real_process_never_prints_a_traceback(after):
     assert p.returncode in (130, -signal.SIGINT), (p.returncode, err)
     if p.returncode == 130:
         assert "interrupted" in err
+
+
+@pytest.mark.parametrize(("interrupt", "status"), [(KeyboardInterrupt(), 130), (launch._Stopped(), 143)])
+def test_an_interrupt_wrapped_on_its_way_out_of_a_command_is_still_interrupted(monkeypatch, capsys, interrupt, status):
+    """An interrupt that reaches the command line inside another error (a module a command
+    imports late, its class made as the signal came): "interrupted" and the status, not an internal error."""
+    from ruledraft.cli import app as app_module
+
+    def run():
+        raise _wrapped(interrupt)
+
+    monkeypatch.setattr(app_module, "_run", run)
+    handlers = {sig: signal.getsignal(sig) for sig in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        with pytest.raises(SystemExit) as stop:
+            app_module.main()
+    finally:
+        for sig, handler in handlers.items():
+            signal.signal(sig, handler)
+    assert stop.value.code == status
+    assert capsys.readouterr().err == "interrupted\n"
