@@ -27,6 +27,7 @@ from . import (
 )
 from .common import NO_ROOM as _NO_ROOM
 from .common import shown
+from .launch import interrupt_behind
 from .options import plugin_option
 
 app = typer.Typer(
@@ -77,17 +78,6 @@ def _terminated(signum, frame) -> None:
     raise Interrupt(signum)
 
 
-def _interrupt_behind(exc: BaseException | None) -> KeyboardInterrupt | None:
-    """The KeyboardInterrupt (or SIGTERM's Interrupt) an exit was raised from, if any."""
-    seen: set[int] = set()
-    while exc is not None and id(exc) not in seen:
-        if isinstance(exc, KeyboardInterrupt):
-            return exc
-        seen.add(id(exc))
-        exc = exc.__cause__ or exc.__context__
-    return None
-
-
 def _leaving() -> None:
     """On the way out, a further Ctrl-C or SIGTERM must not turn the exit into a traceback."""
     for sig in (signal.SIGINT, signal.SIGTERM):
@@ -136,7 +126,7 @@ def main() -> None:
         _leaving()
         if isinstance(e.__context__, OSError) and e.__context__.errno in _NO_ROOM:
             _output_lost(e.__context__)
-        stop = _interrupt_behind(e)
+        stop = interrupt_behind(e)
         if stop is None:
             raise
         typer.echo("interrupted", err=True)
@@ -145,7 +135,7 @@ def main() -> None:
         _leaving()
         if isinstance(e, OSError) and e.errno in _NO_ROOM:
             _output_lost(e)
-        stop = _interrupt_behind(e)  # one wrapped on its way (Python 3.11's RuntimeError from __set_name__)
+        stop = interrupt_behind(e)  # one wrapped on its way (Python 3.11's RuntimeError from __set_name__)
         if stop is not None:
             typer.echo("interrupted", err=True)
             raise SystemExit(128 + getattr(stop, "signum", signal.SIGINT)) from None

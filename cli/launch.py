@@ -25,7 +25,7 @@ def main() -> None:
     try:
         from ruledraft.cli.app import main as run
     except (KeyboardInterrupt, RuntimeError) as e:
-        stop = _interrupt(e)
+        stop = interrupt_behind(e)
         if stop is None:
             raise
         sys.stderr.write("interrupted\n")
@@ -34,13 +34,15 @@ def main() -> None:
     run()
 
 
-def _interrupt(error: BaseException) -> KeyboardInterrupt | None:
-    """The interrupt behind ``error``, or None: Python 3.11 wraps one that arrives while a
-    class body sets up its attributes (``__set_name__``, as rich's dataclasses do on
-    import) in a RuntimeError whose cause it is."""
-    seen: BaseException | None = error
-    while seen is not None:
-        if isinstance(seen, KeyboardInterrupt):
-            return seen
-        seen = seen.__cause__
+def interrupt_behind(exc: BaseException | None) -> KeyboardInterrupt | None:
+    """The KeyboardInterrupt (or SIGTERM's) an error was raised from or while handling,
+    if any: Python 3.11 wraps one that arrives while a class body sets up its attributes
+    (``__set_name__``, as rich's dataclasses do on import) in a RuntimeError whose cause
+    it is, and typer turns one inside a command into an exit."""
+    seen: set[int] = set()
+    while exc is not None and id(exc) not in seen:
+        if isinstance(exc, KeyboardInterrupt):
+            return exc
+        seen.add(id(exc))
+        exc = exc.__cause__ or exc.__context__
     return None
