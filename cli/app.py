@@ -27,7 +27,7 @@ from . import (
 )
 from .common import NO_ROOM as _NO_ROOM
 from .common import shown
-from .launch import interrupt_behind
+from .interrupts import interrupt_behind
 from .options import plugin_option
 
 app = typer.Typer(
