@@ -120,13 +120,16 @@ def prepare_directory(directory: str | os.PathLike[str], keep: bool = True) -> P
         is_file = where.exists() and not where.is_dir()
     except ValueError:
         raise ReportError(f"{name}: the name contains a NUL character") from None
+    except OSError:  # a folder on the way that cannot be searched: mkdir below says so
+        is_file = False
     if is_file:
         raise ReportError(f"{name}: not a directory (the report is written as {os.path.join(name, PAGE)})")
     made = []  # the directories mkdir makes, deepest first
     missing = where
-    while not missing.exists() and missing.parent != missing:
-        made.append(missing)
-        missing = missing.parent
+    with contextlib.suppress(OSError):
+        while not missing.exists() and missing.parent != missing:
+            made.append(missing)
+            missing = missing.parent
     try:
         where.mkdir(parents=True, exist_ok=True)
         with tempfile.NamedTemporaryFile(dir=where, prefix=".report-", suffix=".tmp"):

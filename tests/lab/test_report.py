@@ -778,3 +778,29 @@ def test_the_cards_table_gives_the_adjusted_effect_and_the_win_rate_per_copy_bes
             [pct(adj["difference"]), f"{pct(adj['interval'][0])} to {pct(adj['interval'][1])}"] if adj else ["-", "-"]
         )
         assert row[-1] == (pct(c["per_copy"]) if c["per_copy"] is not None else "-")
+
+
+def test_a_directory_behind_a_folder_that_cannot_be_searched_is_one_line(tmp_path, monkeypatch):
+    """--report under a folder the user may not search (stat says EACCES): one line saying
+    so, as mkdir does, not a traceback from the look before it."""
+    import errno
+    import pathlib
+
+    from ruledraft.lab.report import prepare_directory
+
+    locked = tmp_path / "locked"
+
+    def stat(self, *args, **kwargs):
+        if locked in (self, *self.parents):
+            raise PermissionError(errno.EACCES, "Permission denied", str(self))
+        return real_stat(self, *args, **kwargs)
+
+    def mkdir(self, *args, **kwargs):
+        raise PermissionError(errno.EACCES, "Permission denied", str(self))
+
+    real_stat = pathlib.Path.stat
+    monkeypatch.setattr(pathlib.Path, "stat", stat)
+    monkeypatch.setattr(pathlib.Path, "mkdir", mkdir)
+    with pytest.raises(ReportError) as info:
+        prepare_directory(locked / "inner" / "r", keep=False)
+    assert str(info.value) == f"{locked}/inner/r: cannot write the report there: Permission denied"
