@@ -74,8 +74,13 @@ def serve(
             raise InputError("name a RULESET to serve, or --resume DIR")
         allow = allowed_dirs(allow_path)
         where = Path(resume if resume is not None else journal)
-        if resume is not None and not where.is_dir():
-            raise InputError(f"--resume {shown(resume)}: not a directory")
+        if resume is not None:
+            try:
+                is_dir = where.is_dir()
+            except OSError as e:  # a folder on the way that cannot be searched
+                raise InputError(f"--resume {shown(resume)}: {e.strerror or e}") from None
+            if not is_dir:
+                raise InputError(f"--resume {shown(resume)}: not a directory")
         # the port first: a table is journaled only once it can be served
         try:
             sock = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET, socket.SOCK_STREAM)

@@ -74,6 +74,23 @@ def test_serve_refuses_what_it_cannot_serve_in_one_line(monkeypatch, tmp_path, a
     assert "Traceback" not in result.output
 
 
+def test_a_resume_folder_that_cannot_be_searched_is_one_line(monkeypatch, tmp_path):
+    """--resume DIR whose look fails (EACCES on a folder on the way): the reason in one line, exit 2."""
+    import errno
+    import pathlib
+
+    def stat(self, *args, **kwargs):
+        if self.name == "locked":
+            raise PermissionError(errno.EACCES, "Permission denied", str(self))
+        return real_stat(self, *args, **kwargs)
+
+    real_stat = pathlib.Path.stat
+    monkeypatch.setattr(pathlib.Path, "stat", stat)
+    result = serve_quietly(monkeypatch, "--resume", str(tmp_path / "locked"), "--port", "0")
+    assert result.exit_code == 2
+    assert result.stderr == f"error: --resume {tmp_path / 'locked'}: Permission denied\n"
+
+
 def test_a_port_in_use_is_said_plainly(monkeypatch, tmp_path):
     """A port another program listens on: one line naming it, exit 2."""
     import socket
