@@ -43,8 +43,7 @@ def _wrapped(interrupt: BaseException) -> RuntimeError:
     ],
 )
 def test_an_interrupt_while_loading_is_one_line_and_the_status(monkeypatch, capsys, error, status):
-    """Ctrl-C (130) or SIGTERM (143) during the imports, also wrapped in the RuntimeError
-    a class body's ``__set_name__`` makes of it: "interrupted", no traceback."""
+    """Ctrl-C (130) or SIGTERM (143) during the imports, bare or wrapped by __set_name__: "interrupted", no traceback."""
     monkeypatch.delitem(sys.modules, "ruledraft.cli.app", raising=False)
     monkeypatch.setattr(sys, "meta_path", [_InterruptedLoading(error), *sys.meta_path])
     before = signal.getsignal(signal.SIGTERM)
@@ -96,8 +95,7 @@ def test_ctrl_c_early_in_a_real_process_never_prints_a_traceback(after):
 
 @pytest.mark.parametrize(("interrupt", "status"), [(KeyboardInterrupt(), 130), (launch._Stopped(), 143)])
 def test_an_interrupt_wrapped_on_its_way_out_of_a_command_is_still_interrupted(monkeypatch, capsys, interrupt, status):
-    """An interrupt that reaches the command line inside another error (a module a command
-    imports late, its class made as the signal came): "interrupted" and the status, not an internal error."""
+    """An interrupt wrapped in another error on its way out of a command: "interrupted", not an internal error."""
     from ruledraft.cli import app as app_module
 
     def run():

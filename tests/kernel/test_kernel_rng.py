@@ -38,8 +38,7 @@ def test_streams_are_columns_seeded_side_by_side():
 
 
 def test_the_kernels_njit_compiles_once_for_the_constants_a_caller_passes():
-    """rng.njit: a function a compiled caller passes 3, 4 and True compiles once, for
-    plain int64 and bool (numba's njit compiles it for each literal), and returns the same."""
+    """rng.njit compiles a function once for the constants a compiled caller passes (numba's njit: once each)."""
     import numba
 
     def add(x, flag):

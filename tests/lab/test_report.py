@@ -575,8 +575,7 @@ def test_simulate_refuses_a_report_directory_it_cannot_make(tmp_path):
 
 
 def test_a_run_refused_after_the_report_check_leaves_no_directory_made(tmp_path):
-    """simulate --report NEW/DIR with a --log it cannot write: exit 2, and neither NEW nor
-    NEW/DIR is left behind (the check before the run makes no directory that stays)."""
+    """simulate --report NEW/DIR with a --log it cannot write: exit 2, and no directory is left behind."""
     (tmp_path / "file").write_text("", encoding="utf-8")
     log = tmp_path / "file" / "games.jsonl"
     result = runner.invoke(
@@ -588,8 +587,7 @@ def test_a_run_refused_after_the_report_check_leaves_no_directory_made(tmp_path)
 
 
 def test_the_check_before_a_run_leaves_an_existing_directory_as_it_was(tmp_path):
-    """prepare_directory(keep=False) on a directory that exists: still there, nothing added;
-    on one it had to make: the path it returns, made when the report is written."""
+    """The check before a run leaves an existing directory as it was and a missing one unmade until the report."""
     from ruledraft.lab.report import prepare_directory
 
     (tmp_path / "old").mkdir()
@@ -781,8 +779,7 @@ def test_the_cards_table_gives_the_adjusted_effect_and_the_win_rate_per_copy_bes
 
 
 def test_a_directory_behind_a_folder_that_cannot_be_searched_is_one_line(tmp_path, monkeypatch):
-    """--report under a folder the user may not search (stat says EACCES): one line saying
-    so, as mkdir does, not a traceback from the look before it."""
+    """--report under a folder that cannot be searched (EACCES): one line saying so, not a traceback."""
     import errno
     import pathlib
 

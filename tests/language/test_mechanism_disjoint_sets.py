@@ -168,9 +168,7 @@ def test_show_names_the_disjoint_meaning():
     st.booleans(),
 )
 def test_sets_in_layers_score_one_peel_of_different_types_at_a_time(counts, table, paired):
-    """Layers: a seat's points are the sum over its peels, each taking one card of every
-    type it has left and scoring ``table[types]`` (its last entry for more); with classes
-    (here the cards in pairs), a class's cards count as one type."""
+    """Layers score each peel of one card per type left as table[types] (last entry beyond), classes as one type."""
     from ruledraft.language.kinds.sets import Sets
     from ruledraft.tableau import Tableau
 
