@@ -235,6 +235,12 @@ def key_at(mts: np.ndarray, t: int) -> Any:  # an np.uint64
     """The 53 bits ``Random.random()`` of stream ``mts[:, t]`` is made of, as an integer
     (``random_at`` is this over 2**53: the two order alike)."""
     a, b = pair_at(mts, t)
+    return _key_of(a, b)
+
+
+@njit(cache=True, inline=INLINE)
+def _key_of(a: Any, b: Any) -> Any:  # two np.uint32 -> an np.uint64
+    """The 53 bits ``random()`` makes of its two words ``a`` and ``b``, as an integer."""
     return (np.uint64(a >> np.uint32(5)) << np.uint64(26)) | np.uint64(b >> np.uint32(6))
 
 
@@ -267,9 +273,7 @@ def shuffle_drawn_into(
     """:func:`shuffle_into` from the ``2 * n`` words its stream would give, drawn before
     (``words[:2 * n, b]``, by :func:`draw_words`); ``n`` at most :data:`PACKED`."""
     for i in range(n):
-        a = np.uint64(words[2 * i, b] >> np.uint32(5))
-        z = np.uint64(words[2 * i + 1, b] >> np.uint32(6))
-        scratch[i] = (((a << np.uint64(26)) | z) << np.uint64(11)) | np.uint64(i)
+        scratch[i] = (_key_of(words[2 * i, b], words[2 * i + 1, b]) << np.uint64(11)) | np.uint64(i)
     _sort_packed(scratch, src, n, out)
 
 
