@@ -166,6 +166,12 @@ def share_sums(
     return none, some, sums, magnitude
 
 
+#: the most columns of a histogram of totals (and of a rule's share denominators) that
+#: :func:`lab_block` makes: a block whose totals lie further apart is refused (a
+#: ruleset's totals may reach 10**15; columns for them would exhaust the memory)
+HIST_COLUMNS = 1 << 16
+
+
 @njit(cache=True)
 def lab_block(
     totals: np.ndarray,
@@ -192,8 +198,9 @@ def lab_block(
     in ``share_*`` (position in the lab's rule order, whether scored at game end, and
     their cards with their weights: rule ``i``'s at ``share_first[i]:share_first[i + 1]``
     of ``share_cards`` and ``share_weights``). Returns
-    ``scalars`` (ok: 0 where an action is not a player's own cards or a sum could pass
-    what an int64 holds, the caller then folding the block as before; the lowest total;
+    ``scalars`` (ok: 0 where an action is not a player's own cards, a sum could pass
+    what an int64 holds or the totals lie more than :data:`HIST_COLUMNS` apart, the
+    caller then folding the block as before; the lowest total;
     games with the top two tied; shared wins; no winner; a bound on the size of every
     number the block adds, below 2**62, for a caller that adds blocks together), the totals' histogram per seat
     (from the lowest), the margins' histogram, the wins, each rule's sums per seat, of
@@ -218,18 +225,10 @@ def lab_block(
     scalars = np.zeros(6, np.int64)
     lo = totals[0, 0] if G else 0
     hi = lo
-    big = 0
     for g in range(G):
         for s in range(N):
             lo = min(lo, totals[g, s])
             hi = max(hi, totals[g, s])
-        for rd in range(rounds):
-            for r in range(R0):
-                for s in range(N):
-                    big = max(big, abs(round_points[g, rd, r, s]))
-        for r in range(R0, R):
-            for s in range(N):
-                big = max(big, abs(rule_points[g, r, s]))
     top = rounds * H * E + 1  # more copies than a seat can take in a game (or hold at a scoring)
     width = 1
     for i in range(S):
@@ -237,6 +236,11 @@ def lab_block(
         for e in range(share_first[i], share_first[i + 1]):
             w += share_weights[e] * (top - 1)
         width = max(width, w)
+    # totals (or a share's denominators) too far apart for columns of counts: refused
+    # (the caller's fold counts them in a mapping); what is made here stays small
+    wide = hi - lo >= HIST_COLUMNS or width > HIST_COLUMNS
+    if wide:
+        hi, width = lo, 1
     hist = np.zeros((N, hi - lo + 1), np.int64)
     margins = np.zeros(hi - lo + 1, np.int64)
     wins = np.zeros(N, np.int64)
@@ -253,17 +257,9 @@ def lab_block(
     sums = np.zeros((S, C, width), np.int64)
     out = (scalars, hist, margins, wins, rule_sum, rule_sq, rule_game_sq, picks, pick_turns, taken, total)
     out2 = (products, takers, taker_wins, seats, won, mm, ww, mw, none, some, sums)
-    # what the sums can reach, bounded before: each part of a card at most P * (top - 1)
-    # * max(top - 1, unit) (the largest of took, its wins, copies, their squares, copies
-    # times wins), each share at most G * scorings * P * the largest points * width
-    bound = float(big) * (rounds + 1) * N
-    part = float(P) * (top - 1) * max(top - 1, unit)
-    shared = float(G) * (rounds + 1) * P * big * (width + 1)
-    most = max(bound * bound * max(G, 1), part * part * max(G, 1), shared)
-    if most >= 2.0**62:
+    if wide:
         return out + out2
     scalars[1] = lo
-    scalars[5] = np.int64(most) + 1
     w_row = np.zeros(N, np.int64)
     game = np.zeros(R, np.int64)
     held = np.zeros((P, K), np.int64)
@@ -271,6 +267,7 @@ def lab_block(
     w_g = np.zeros(top, np.int64)
     sum_w = 0
     sum_ww = 0
+    big = 0  # the largest points of a rule at one scoring (found on the way: the sums are checked after)
     for g in range(G):
         k = 0
         for s in range(N):
@@ -303,12 +300,15 @@ def lab_block(
             for r in range(R0):
                 x = 0
                 for rd in range(rounds):
-                    x += round_points[g, rd, r, s]
+                    y = round_points[g, rd, r, s]
+                    big = max(big, abs(y))
+                    x += y
                 rule_sum[r, s] += x
                 rule_sq[r, s] += x * x
                 game[r] += x
             for r in range(R0, R):
                 x = rule_points[g, r, s]
+                big = max(big, abs(x))
                 rule_sum[r, s] += x
                 rule_sq[r, s] += x * x
                 game[r] += x
@@ -438,6 +438,17 @@ def lab_block(
         for c in range(K):
             picks[c] += by_turn[h, c]
             pick_turns[c] += (h + 1) * by_turn[h, c]
+    # what the sums could reach: each part of a card at most P * (top - 1) * max(top - 1,
+    # unit) (the largest of took, its wins, copies, their squares, copies times wins),
+    # each share at most G * scorings * P * the largest points * width. Past 2**62 an
+    # int64 could have wrapped on the way: the block is refused, its sums thrown away
+    bound = float(big) * (rounds + 1) * N
+    part = float(P) * (top - 1) * max(top - 1, unit)
+    shared = float(G) * (rounds + 1) * P * big * (width + 1)
+    most = max(bound * bound * max(G, 1), part * part * max(G, 1), shared)
+    if most >= 2.0**62:
+        return out + out2
+    scalars[5] = np.int64(most) + 1
     scalars[0] = 1
     return out + out2
 

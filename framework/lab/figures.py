@@ -425,6 +425,10 @@ class _BlockSums:
         """Whether a block whose sums reach at most ``bound`` can be added."""
         return self.bound + bound < 2**62
 
+    def columns_with(self, low: int, columns: int) -> int:
+        """The histograms' columns once a block's, ``columns`` from the total ``low``, are added."""
+        return max(self.low + self.arrays[1].shape[1], low + columns) - min(self.low, low)
+
     def add(self, out: tuple, games: int) -> None:
         """Add a block's sums (lab_block's arrays) of ``games`` games."""
         import numpy as np
@@ -769,7 +773,8 @@ class LabTally:
             return False
         self._fold_pending(None)  # games buffered before come first (the blocks' sums wait)
         sums = self._block_sums
-        if sums is not None and not sums.has_room(int(scalars[5])):
+        columns = sums.columns_with(int(scalars[1]), out[1].shape[1]) if sums is not None else 0
+        if sums is not None and not (sums.has_room(int(scalars[5])) and columns <= fold.HIST_COLUMNS):
             self._add_block_sums()
             sums = None
         if sums is None:

@@ -141,3 +141,78 @@ def test_blocks_histograms_grow_either_way():
     assert sums.arrays[3].tolist() == [3]
     assert sums.games == 15 and sums.arrays[0][2:5].tolist() == [3, 6, 9]
     assert sums.bound == 30 and sums.has_room(2**62 - 31) and not sums.has_room(2**62 - 30)
+
+
+def _lab_block(game, block):
+    """lab_block's answer for ``block``, called as a tally calls it."""
+    tally = LabTally.for_game(game)
+    tally._fold_kernel_block(kernel_fold, block)  # makes its tables of shares, once
+    _, slots, positions, ends, first, cards, weights = tally._block_shares
+    arrays = (block.totals, block.winners, block.round_points, block.rule_points, block.moves, block.tables)
+    return kernel_fold.lab_block(*arrays, tally.unit, True, slots, positions, ends, first, cards, weights)
+
+
+def _folds_as_numpy(game, block) -> dict:
+    """The tally of ``block`` (through lab_block where it takes it), checked against the
+    numpy fold's; returned."""
+    lab = LabTally.for_game(game)
+    lab.add_kernel_games(block)
+    reference = LabTally.for_game(game)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(figures, "_compiled_fold", lambda: None)
+        reference.add_kernel_games(block)
+    assert lab.state() == reference.state()
+    return lab.state()
+
+
+@pytest.mark.parametrize("seat_total", [0, 2**40])
+def test_points_past_what_its_columns_and_int64_hold_refuse_the_block(seat_total):
+    """A block with one rule's points at 2**40 at one round (the language allows 10**15)
+    is refused by lab_block, and the tally folds it the numpy way, the same counts:
+    whether a seat's total stays as it was (another rule's points there lowered as
+    much: the sums could pass an int64, found after the pass) or rises by 2**40 (its
+    histogram would need 2**40 columns: refused before any is made)."""
+    game, blocks = _blocks("sushi-go", 4, ["random"])
+    block = blocks[2]
+    assert _lab_block(game, block)[0][0] == 1
+    block.round_points[7, 1, 0, 2] += 2**40
+    block.round_points[7, 1, 1, 2] += seat_total - 2**40
+    block.rule_points[7, 0, 2] += 2**40
+    block.rule_points[7, 1, 2] += seat_total - 2**40
+    block.totals[7, 2] += seat_total
+    out = _lab_block(game, block)
+    assert out[0][0] == 0
+    assert out[1].size <= game.num_seats * kernel_fold.HIST_COLUMNS
+    state = _folds_as_numpy(game, block)
+    assert (max(state["scores"][2]) >= 2**40) == bool(seat_total)
+
+
+def test_blocks_sums_start_again_where_their_histograms_would_grow_too_wide(monkeypatch):
+    """Blocks whose totals lie far apart (here: told that the columns end sooner) are
+    not added together as arrays: the sums so far go into the tally's first, and the
+    counts are the same."""
+    game, blocks = _blocks("sushi-go", 4, ["random"])
+    together = LabTally.for_game(game)
+    for block in blocks:
+        together.add_kernel_games(block)
+    blocks[2].totals[:] += 400  # beside the first block's, each histogram narrow
+    blocks[0].totals[:] -= 400
+    wide = LabTally.for_game(game)
+    for block in blocks:
+        wide.add_kernel_games(block)
+    monkeypatch.setattr(kernel_fold, "HIST_COLUMNS", 300)
+    drained: list[int] = []
+    real_add = LabTally._add_block_sums
+
+    def add(self):
+        if self._block_sums is not None:
+            drained.append(self._block_sums.games)
+        real_add(self)
+
+    monkeypatch.setattr(LabTally, "_add_block_sums", add)
+    apart = LabTally.for_game(game)
+    for block in blocks:
+        apart.add_kernel_games(block)
+    assert apart.state() == wide.state()
+    assert drained == [256, 900, 256 + 900]  # apart's two, then wide's together (read last)
+    assert together.state()["games"] == wide.state()["games"] == 1186
