@@ -4,6 +4,7 @@ order chunks finish in; paths made absolute before a work travels."""
 from __future__ import annotations
 
 import os
+from types import SimpleNamespace
 
 from ruledraft.play.bot_specs import absolute_spec
 from ruledraft.play.executor import Chunk, Fold, InProcess, run
@@ -67,6 +68,41 @@ def test_in_process_plays_every_game_once_in_small_chunks():
     total = run(work, 500, InProcess(), on_records=records.extend)
     assert total.games == records == list(range(500))
     assert {end - start for start, end in work.played} == {7, 500 % 7}
+
+
+class Timed(Numbers):
+    """Games that take ``seconds`` each on a clock of the test's own."""
+
+    def __init__(self, seconds, inline_chunk):
+        super().__init__()
+        self.seconds = seconds
+        self.inline_chunk = inline_chunk
+        self.now = 0.0
+
+    def clock(self):
+        return self.now
+
+    def play(self, start, end, stop=None):
+        self.now += (end - start) * self.seconds
+        return super().play(start, end, stop)
+
+
+def test_in_process_chunks_grow_to_a_fifth_of_a_second_of_fast_games(monkeypatch):
+    """The first chunk is a fiftieth of the run; where games are fast (10 us each) the
+    next take about 0.2 s each, up to the work's inline_chunk; slow games (1 ms) stay in
+    fiftieths. Every game is played once, in order."""
+    from ruledraft.play import executor
+
+    sizes = {}
+    for seconds, inline in ((1e-5, 15_000), (1e-5, 50_000), (1e-3, 15_000)):
+        work = Timed(seconds, inline)
+        monkeypatch.setattr(executor, "time", SimpleNamespace(perf_counter=work.clock))
+        total = run(work, 100_000, InProcess())
+        assert total.games == list(range(100_000))
+        sizes[seconds, inline] = [end - start for start, end in work.played]
+    assert sizes[1e-5, 15_000] == [2000] + [15_000] * 6 + [8000]
+    assert sizes[1e-5, 50_000] == [2000] + [20_000] * 4 + [18_000]
+    assert sizes[1e-3, 15_000] == [2000] * 50
 
 
 def test_a_bot_file_travels_by_its_absolute_path():
