@@ -14,8 +14,10 @@ hand-written engine's (``handwritten_sushi_go.py``, the yardstick: issue 18 asks
 for 10x). Then, in this process, games per second of ``simulate --jobs 1`` (runs
 of 100,000 games) on the kernel with every figure and without the lab's figures (a
 plain tally), beside the hand-written engine, in turn: the figures' cost on top of
-the plain run (at most 15%) and each against the hand-written engine. Figures only:
-nothing here is asserted.
+the plain run (at most 15%) and each against the hand-written engine; and inside
+those runs, the time of the kernel's games, of the lab's compiled fold and of the
+rest, each way (the figures' cost without the run-to-run noise of this machine,
+which moves the ratio of two runs by a third). Figures only: nothing here is asserted.
 """
 
 from __future__ import annotations
@@ -98,7 +100,27 @@ def large_run(games: int, repeats: int, seconds: float) -> None:
         print(f"    {engine:<10} {c:7.2f} s CPU  {games / c:9,.0f} games/s  {ratio:5.2f}x the hand-written engine")
 
 
+class _Stopwatch:
+    """Processor time spent in a function, through a wrapper put in its place: the
+    kernel's games (``Kernel.play``) and the lab's compiled fold (``fold.lab_block``),
+    called once a block of games, timed inside the runs themselves."""
+
+    def __init__(self, owner: object, name: str):
+        self.seconds = 0.0
+        real = getattr(owner, name)
+
+        def timed(*args: object, **kwargs: object) -> object:
+            started = time.process_time()
+            try:
+                return real(*args, **kwargs)
+            finally:
+                self.seconds += time.process_time() - started
+
+        setattr(owner, name, timed)
+
+
 def in_process(seconds: float, repeats: int) -> None:
+    from ruledraft.kernel import Kernel, fold
     from ruledraft.lab.figures import LabTally
     from ruledraft.language.loading import load_ruleset
     from ruledraft.play.match import Match
@@ -107,21 +129,28 @@ def in_process(seconds: float, repeats: int) -> None:
     def plain(game: object, cards: bool) -> None:
         return None  # no lab: the plain tally (wins, totals, points per rule)
 
+    games_watch, fold_watch = _Stopwatch(Kernel, "play"), _Stopwatch(fold, "lab_block")
     for players in (2, 4, 5):
         match = Match.build(load_ruleset("sushi-go"), players, ["random"], 1)
         ways = {"every figure": LabTally.for_game, "plain": plain}
         for collector in ways.values():
             simulate_match(match, 2000, collector=collector, engine="kernel")  # loaded
         rates: dict[str, list[float]] = {way: [] for way in ways}
+        # per way, each run's microseconds a game: (the games, the lab's fold, the rest)
+        split: dict[str, list[tuple[float, float, float]]] = {way: [] for way in ways}
         hand = []
         for r in range(repeats):
             for way, collector in ways.items():
                 games = 0
+                games_watch.seconds = fold_watch.seconds = 0.0
                 started = time.process_time()
                 while time.process_time() - started < seconds:
                     simulate_match(match, RUN, collector=collector, engine="kernel")
                     games += RUN
-                rates[way].append(games / (time.process_time() - started))
+                spent = time.process_time() - started
+                rates[way].append(games / spent)
+                g, f = games_watch.seconds, fold_watch.seconds
+                split[way].append((1e6 * g / games, 1e6 * f / games, 1e6 * (spent - g - f) / games))
             hand.append(handwritten_rate(players, seconds, r))
         k, p, h = statistics.median(rates["every figure"]), statistics.median(rates["plain"]), statistics.median(hand)
         ratio = statistics.median(a / b for a, b in zip(rates["every figure"], hand))
@@ -129,6 +158,11 @@ def in_process(seconds: float, repeats: int) -> None:
         print(
             f"  {players} players: every figure {k:9,.0f} games/s, plain {p:9,.0f}, hand-written {h:8,.0f}: "
             f"every figure {ratio:5.1f}x the hand-written, the figures cost {100 * cost:+.0f}% of the plain run"
+        )
+        (eg, ef, er), (pg, _, pr) = ([statistics.median(x[i] for x in split[w]) for i in range(3)] for w in ways)
+        print(
+            f"    inside the runs, us a game: every figure: games {eg:.2f}, the lab's fold {ef:.2f}, the rest {er:.2f};"
+            f" plain: games {pg:.2f}, the rest {pr:.2f} (the fold alone: {100 * ef / (pg + pr):+.0f}% of the plain run)"
         )
 
 
