@@ -27,7 +27,7 @@ from . import (
 )
 from .common import NO_ROOM as _NO_ROOM
 from .common import shown
-from .interrupts import interrupt_behind
+from .interrupts import exit_interrupted, interrupt_behind
 from .options import plugin_option
 
 app = typer.Typer(
@@ -120,8 +120,7 @@ def main() -> None:
         _run()
     except KeyboardInterrupt as e:
         _leaving()
-        typer.echo("interrupted", err=True)
-        raise SystemExit(128 + getattr(e, "signum", signal.SIGINT)) from None
+        exit_interrupted(e)
     except SystemExit as e:  # typer turns an interrupt inside a command into a silent exit 130
         _leaving()
         if isinstance(e.__context__, OSError) and e.__context__.errno in _NO_ROOM:
@@ -129,16 +128,14 @@ def main() -> None:
         stop = interrupt_behind(e)
         if stop is None:
             raise
-        typer.echo("interrupted", err=True)
-        raise SystemExit(128 + getattr(stop, "signum", signal.SIGINT)) from None
+        exit_interrupted(stop)
     except Exception as e:  # noqa: BLE001 - the last line of defence
         _leaving()
         if isinstance(e, OSError) and e.errno in _NO_ROOM:
             _output_lost(e)
         stop = interrupt_behind(e)  # one wrapped on its way (Python 3.11's RuntimeError from __set_name__)
         if stop is not None:
-            typer.echo("interrupted", err=True)
-            raise SystemExit(128 + getattr(stop, "signum", signal.SIGINT)) from None
+            exit_interrupted(stop)
         if os.environ.get("RULEDRAFT_DEBUG"):
             raise
         from ruledraft.language.kinds.registry import plugin_failure

@@ -1,7 +1,12 @@
-"""What an interrupt looks like by the time the command line sees it (no imports: the
-launcher uses it before anything else is loaded)."""
+"""What an interrupt looks like by the time the command line sees it, and how it ends
+(the standard library's ``signal`` and ``sys`` only: the launcher uses it before
+anything else is loaded)."""
 
 from __future__ import annotations
+
+import signal
+import sys
+from typing import NoReturn
 
 
 def interrupt_behind(exc: BaseException | None) -> KeyboardInterrupt | None:
@@ -16,3 +21,11 @@ def interrupt_behind(exc: BaseException | None) -> KeyboardInterrupt | None:
         seen.add(id(exc))
         exc = exc.__cause__ or exc.__context__
     return None
+
+
+def exit_interrupted(stop: KeyboardInterrupt) -> NoReturn:
+    """Say "interrupted" and end with status 128 + the signal's number (SIGTERM's
+    interrupt carries its ``signum``; Ctrl-C's is SIGINT): 130 or 143."""
+    sys.stderr.write("interrupted\n")
+    sys.stderr.flush()
+    raise SystemExit(128 + getattr(stop, "signum", signal.SIGINT)) from None

@@ -5,9 +5,8 @@ and status 130 (143), never a traceback."""
 from __future__ import annotations
 
 import signal
-import sys
 
-from ruledraft.cli.interrupts import interrupt_behind
+from ruledraft.cli.interrupts import exit_interrupted, interrupt_behind
 
 
 class _Stopped(KeyboardInterrupt):
@@ -30,7 +29,6 @@ def main() -> None:
         stop = interrupt_behind(e)
         if stop is None:
             raise
-        sys.stderr.write("interrupted\n")
-        raise SystemExit(128 + getattr(stop, "signum", signal.SIGINT)) from None
+        exit_interrupted(stop)
     signal.signal(signal.SIGTERM, previous)
     run()

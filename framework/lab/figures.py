@@ -773,8 +773,9 @@ class LabTally:
             return False
         self._fold_pending(None)  # games buffered before come first (the blocks' sums wait)
         sums = self._block_sums
-        columns = sums.columns_with(int(scalars[1]), out[1].shape[1]) if sums is not None else 0
-        if sums is not None and not (sums.has_room(int(scalars[5])) and columns <= fold.HIST_COLUMNS):
+        if sums is not None and not (
+            sums.has_room(int(scalars[5])) and sums.columns_with(int(scalars[1]), out[1].shape[1]) <= fold.HIST_COLUMNS
+        ):
             self._add_block_sums()
             sums = None
         if sums is None:

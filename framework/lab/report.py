@@ -137,9 +137,10 @@ def prepare_directory(directory: str | os.PathLike[str], keep: bool = True) -> P
     except OSError as e:
         raise ReportError(f"{name}: cannot write the report there: {e.strerror or e}") from None
     finally:
-        for path in made if not keep else ():
-            with contextlib.suppress(OSError):
-                path.rmdir()
+        if not keep:
+            for path in made:
+                with contextlib.suppress(OSError):
+                    path.rmdir()
     return where
 
 
