@@ -110,4 +110,13 @@ def plain_kernel_module(ruleset: Any) -> dict[str, Any]:
     # seeds derived in Python's integers (a compiled call would take one above 2**63 for an int64)
     namespace["derive_seed1"] = lambda seed, a: np.uint64(derive_seed(int(seed), int(a)))
     namespace["derive_seed2"] = lambda seed, a, b: np.uint64(derive_seed(int(seed), int(a), int(b)))
+    # the effects' records, numba structures in the kernel (kernel.structs), as named tuples
+    # of the same fields: Python reads their fields as the compiled code does
+    if "Look" in namespace:
+        from collections import namedtuple
+
+        from ruledraft.kernel.structs import FX_FIELDS, LOOK_FIELDS
+
+        namespace["Fx"] = namedtuple("Fx", FX_FIELDS)
+        namespace["Look"] = namedtuple("Look", LOOK_FIELDS)
     return namespace
