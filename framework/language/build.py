@@ -1067,9 +1067,9 @@ def accepted_sections(data: Any, merged: Any = None) -> Callable[[Path], bool]:
     (accepted), one it wrote is accepted when the file's own part is, and a scoring
     rule is matched by ``id``: accepted when it is a parent's, or when the file's own
     entry with that id is valid (an entry without a usable id is never accepted)."""
-    from ruledraft.language.schema_check import load_schema
+    from ruledraft.language.schema_check import is_valid_against, ruleset_schema_now
 
-    schema = load_schema()
+    schema = ruleset_schema_now()
     then = schema.get("then", {}).get("properties", {}) if "extends" not in data else {}
     defs = schema["$defs"]
     ok: dict[Path, bool] = {}
@@ -1078,8 +1078,8 @@ def accepted_sections(data: Any, merged: Any = None) -> Callable[[Path], bool]:
             ok[(name,)] = name not in REQUIRED_SECTIONS or "extends" in data
             continue
         parts = [schema["properties"][name]] + ([then[name]] if name in then else [])
-        ok[(name,)] = _is_valid(data[name], {"$defs": defs, "allOf": parts})
-    ok[("extends",)] = "extends" not in data or _is_valid(
+        ok[(name,)] = is_valid_against(data[name], {"$defs": defs, "allOf": parts})
+    ok[("extends",)] = "extends" not in data or is_valid_against(
         data["extends"], {"$defs": defs, **schema["properties"]["extends"]}
     )
     rule_schema = {"$defs": defs, "$ref": "#/$defs/scoringRule"}
@@ -1087,32 +1087,18 @@ def accepted_sections(data: Any, merged: Any = None) -> Callable[[Path], bool]:
     if merged is None:
         if isinstance(rules, list):
             for i, rule in enumerate(rules):
-                ok[("scoring", i)] = _is_valid(rule, rule_schema)
+                ok[("scoring", i)] = is_valid_against(rule, rule_schema)
         return lambda path: ok.get(path, False)
     own: dict[str, bool] = {}  # the file's own rules, by id: valid or not
     for rule in rules if isinstance(rules, list) else []:
         ident = rule.get("id") if isinstance(rule, dict) else None
         if isinstance(ident, str):
-            own[ident] = own.get(ident, True) and _is_valid(rule, rule_schema)
+            own[ident] = own.get(ident, True) and is_valid_against(rule, rule_schema)
     merged_rules = merged.get("scoring") if isinstance(merged, dict) else None
     for i, rule in enumerate(merged_rules if isinstance(merged_rules, list) else []):
         ident = rule.get("id") if isinstance(rule, dict) else None
         ok[("scoring", i)] = isinstance(ident, str) and own.get(ident, True)
     return lambda path: ok.get(path, False)
-
-
-def _is_valid(instance: Any, schema: dict[str, Any]) -> bool:
-    import jsonschema
-
-    def whole_number(checker: Any, value: Any) -> bool:
-        return isinstance(value, int) and not isinstance(value, bool)
-
-    extend: Any = jsonschema.validators.extend
-    cls = extend(
-        jsonschema.Draft202012Validator,
-        type_checker=jsonschema.Draft202012Validator.TYPE_CHECKER.redefine("integer", whole_number),
-    )
-    return bool(cls(schema).is_valid(instance))
 
 
 def build_ruleset(doc: Any) -> tuple[CompiledRuleset | None, list[Diagnostic]]:

@@ -90,6 +90,18 @@ def _validator() -> Validator:
     return _validator_for(_kinds_generation())
 
 
+def ruleset_schema_now() -> dict[str, Any]:
+    """The ruleset JSON Schema with the kinds registered now, made once per set of
+    kinds: shared, so read it and never change it (:func:`load_schema` gives a copy)."""
+    return _cached_schema()
+
+
+def is_valid_against(instance: Any, schema: dict[str, Any]) -> bool:
+    """Whether ``instance`` is valid against ``schema`` (a part of the ruleset schema,
+    with its ``$defs``), whole numbers checked as every rule file's are."""
+    return bool(_Validator(schema).is_valid(instance))
+
+
 # jsonschema types these as possibly unset; an error handed to a handler always has them.
 def _expected(error: ValidationError) -> Any:
     """The value of the schema keyword that failed (``3`` for ``minimum: 3``)."""
