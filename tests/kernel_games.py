@@ -5,17 +5,15 @@ empty cache; the suite's workers take a file each, so the parts spread over them
 
 from __future__ import annotations
 
-import functools
 import json
 from collections.abc import Callable
 
 from kernel_checks import assert_same_games
 from paths import ROOT
-from strategies import BUNDLED_RULESETS
+from strategies import BUNDLED_RULESETS, played_ruleset
 
 from ruledraft.engine.state import Game
 from ruledraft.kernel import Kernel, Unsupported, compile_kernel
-from ruledraft.language.loading import load_ruleset
 from ruledraft.play.agents import default_card_values
 from ruledraft.play.game_log import record_game, replay_game
 from ruledraft.play.runner import game_seed, kernel_state, play_game
@@ -76,11 +74,10 @@ def part(name: str) -> list[str]:
 PARTS = ("examples", "party-1", "party-2", "sushi-go")
 
 
-@functools.cache
 def load(ruleset_id: str):
     """A bundled ruleset by id, or an example by its path from the repository's root
-    (loaded once in a process: a compiled ruleset is frozen)."""
-    return load_ruleset(str(ROOT / ruleset_id) if ruleset_id.startswith("examples/") else ruleset_id)
+    (loaded once in a process, in the cache the other helpers share: a compiled ruleset is frozen)."""
+    return played_ruleset(str(ROOT / ruleset_id) if ruleset_id.startswith("examples/") else ruleset_id)
 
 
 #: the rule files with card effects (those of the cards themselves, not chopsticks'

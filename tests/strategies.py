@@ -20,12 +20,10 @@ BUNDLED_RULESETS = tuple(_bundled_ids())
 BOT_NAMES = ("random", "greedy")
 
 
-@_functools.cache
 def bundled_ruleset(ruleset_id: str):
-    """The compiled bundled ruleset, loaded once per test process (loading is slow)."""
-    from ruledraft.language.loading import load_ruleset
-
-    return load_ruleset(ruleset_id)
+    """The compiled bundled ruleset, loaded once per test process (loading is slow;
+    the one cache of :func:`played_ruleset`, which every helper loading rule files shares)."""
+    return played_ruleset(ruleset_id)
 
 
 @_functools.cache

@@ -16,6 +16,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from paths import DATA, ROOT
+from strategies import played_ruleset
 from typer.testing import CliRunner
 
 from ruledraft.cli.app import app
@@ -51,10 +52,9 @@ SUGGESTED = {
 runner = CliRunner()
 
 
-@functools.cache
 def loaded(source: str):
-    """A compiled menu, loaded once per test process."""
-    return load_ruleset(source)
+    """A compiled menu, loaded once per test process (the helpers' shared cache)."""
+    return played_ruleset(source)
 
 
 @functools.cache
