@@ -57,12 +57,12 @@ class TurnFaceDown(EffectBase):
     def choices(self, state: EffectState, seat: int) -> list[int]:
         """The card types of ``seat``'s table it may turn (not face-down ones, not cards
         with this effect: they are about to leave)."""
-        effect_of, face, kind = state.game.effect_of, self.face_down, self.kind
-        # in card order already (enumerate's); asked at every takeout box's turn, by bots' look-aheads too
+        effect_of = state.game.effect_of
+        # in card order already (enumerate's): no sort
         return [
             c
             for c, n in enumerate(state.counts[seat])
-            if n and c != face and ((e := effect_of[c]) is None or e.kind != kind)
+            if n and c != self.face_down and not self.same_kind(effect_of[c])
         ]
 
     def start(self, state: EffectState, seat: int) -> Decision | None:
