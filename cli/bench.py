@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import textwrap
 
 import typer
 from rich.console import Console
@@ -111,7 +112,7 @@ def bench(
 def measure_on(engine: str, rs, players: int, bot: str, seconds: float, out: Console, quiet: bool) -> Figure:
     """One figure on the engine asked for: the kernel when it has the ruleset and the
     bot (its compile time reported on a line of its own), else the reference engine,
-    with one line saying why."""
+    with a line saying so and one saying why."""
     if engine != "reference":
         from ruledraft.kernel import Kernel, compile_kernel
 
@@ -125,6 +126,8 @@ def measure_on(engine: str, rs, players: int, bot: str, seconds: float, out: Con
                 )
             games, elapsed = measure_kernel(kernel, bot, min_seconds=seconds)
             return Figure(rs.id, players, bot, 1, games, elapsed, "kernel", round(kernel.compile_seconds, 3))
-        if not quiet:
-            out.print(f"  {rs.id:<30} {players} players  {bot:<8} on the reference engine: {reason}", highlight=False)
+        if not quiet:  # the reason below, indented, wrapped to the terminal's width
+            out.print(f"  {rs.id:<30} {players} players  {bot:<8} on the reference engine:", highlight=False)
+            text = textwrap.fill(str(reason), max(out.width, 40), initial_indent="    ", subsequent_indent="    ")
+            out.print(text, markup=False, highlight=False)
     return measure(rs, players, bot, min_seconds=seconds)

@@ -46,3 +46,21 @@ def test_bench_measures_the_reference_engine_when_asked():
     """--engine reference measures the interpreter, as bench did before the kernel."""
     (fig,) = _figures("sushi-go", "-p", "2", "--bots", "random", "--engine", "reference")
     assert fig["engine"] == "reference"
+
+
+def test_bench_says_why_a_figure_is_on_the_reference_engine_within_80_columns():
+    """A figure the kernel cannot play: one line names the table and the reference engine,
+    the reason below it (a dummy's pass pattern) indented, wrapped to an 80-column terminal."""
+    path = DATA / "kernel" / "dummy-pass-pattern.yaml"
+    result = CliRunner().invoke(
+        app, ["bench", str(path), "--bots", "random", "--engine", "kernel", "--seconds", "0.01"], env={"COLUMNS": "80"}
+    )
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    at = next(i for i, line in enumerate(lines) if line.endswith("on the reference engine:"))
+    assert "random" in lines[at] and "players" in lines[at]
+    end = next(i for i in range(at, len(lines)) if lines[i].endswith("games/s"))
+    reason = lines[at + 1 : end]
+    assert reason and all(line.startswith("    ") for line in reason), reason
+    assert "pass patterns" in " ".join(line.strip() for line in reason)
+    assert all(len(line) <= 80 for line in lines), [line for line in lines if len(line) > 80]
