@@ -35,6 +35,7 @@ from typing import TYPE_CHECKING
 import attrs
 import numpy as np
 
+from ruledraft.kernel.cache_files import mended
 from ruledraft.language.ruleset import CompiledRuleset
 
 if TYPE_CHECKING:
@@ -465,7 +466,7 @@ def _module(ruleset: CompiledRuleset, apart: bool = False) -> tuple[ModuleType, 
         if apart and not _loop_cached(path):
             _compile_apart(path)
         module = _import(path)
-        warm(module)
+        mended(lambda: warm(module))  # a cache file numba cannot read: compiled again
     return module, path, time.perf_counter() - started
 
 
@@ -489,13 +490,21 @@ _READY: set[tuple[Path, str]] = set()
 def ready_apart(path: Path, function: str) -> None:
     """``function`` (``play_planner`` or ``rollout``, compiled the first time it is called)
     of the kernel module at ``path`` compiled into numba's cache apart, as the game loop
-    is (:func:`_compile_apart`), unless it is there: then this process only loads it.
-    Another process wanting it meanwhile waits (:func:`compiling`)."""
+    is (:func:`_compile_apart`), unless it is there; then loaded into this process
+    (:func:`~ruledraft.kernel.cache_files.mended`: a cache file numba cannot read is
+    compiled again). Another process wanting it meanwhile waits (:func:`compiling`)."""
     if (path, function) in _READY:
         return
     with compiling(path):
         if not _cached(path, function):
             _compile_apart(path, function)
+        module = _import(path)
+        if function == "rollout":
+            from ruledraft.kernel.rollout import warm_rollout
+
+            mended(lambda: warm_rollout(module))  # loaded here: a cache file numba cannot read is compiled again
+        else:
+            mended(lambda: warm(module, function))
     _READY.add((path, function))
 
 

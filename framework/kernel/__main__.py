@@ -37,6 +37,7 @@ def main(argv: list[str]) -> int:
     if argv and argv[0].startswith("--"):
         _end_with_parent()  # first: the imports below take a while
     from ruledraft.kernel import APART, _import, _use_cache_dir, compiling, warm
+    from ruledraft.kernel.cache_files import mended
 
     path = Path(argv[-1])
     apart = {flag: function for function, flag in APART.items()}.get(argv[0])
@@ -49,20 +50,20 @@ def main(argv: list[str]) -> int:
         if apart == "rollout":
             from ruledraft.kernel.rollout import warm_rollout
 
-            warm_rollout(_import(path))
+            mended(lambda: warm_rollout(_import(path)))  # a cache file numba cannot read: compiled again
         else:
-            warm(_import(path), apart)
+            mended(lambda: warm(_import(path), apart))
         return 0
     _use_cache_dir()
     try:
         with compiling(path):  # a run that wants the game loop meanwhile waits for it
             module = _import(path)
-            warm(module)
+            mended(lambda: warm(module))  # a cache file numba cannot read: compiled again
         from ruledraft.kernel import fold
         from ruledraft.kernel.rollout import warm_rollout
 
-        fold.warm()  # the lab's compiled fold too, which a run with figures calls next
-        warm_rollout(module)  # and ismcts's roll-out, compiled apart
+        mended(fold.warm)  # the lab's compiled fold too, which a run with figures calls next
+        mended(lambda: warm_rollout(module))  # and ismcts's roll-out, compiled apart
     finally:
         path.with_suffix(".compiling").unlink(missing_ok=True)
     return 0

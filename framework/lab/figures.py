@@ -752,21 +752,25 @@ class LabTally:
             slots = np.ascontiguousarray(np.stack(self._slot_tables(np)), dtype=np.int64)
             self._block_shares = (shares, slots, positions, ends, first, cards, weights)
         shares, slots, positions, ends, first, cards, weights = self._block_shares
-        out = fold.lab_block(
-            games.totals,
-            games.winners,
-            games.round_points,
-            games.rule_points,
-            games.moves,
-            games.tables,
-            self.unit,
-            self.cards,
-            slots,
-            positions,
-            ends,
-            first,
-            cards,
-            weights,
+        from ruledraft.kernel.cache_files import mended
+
+        out = mended(  # a cache file numba cannot read: compiled again
+            lambda: fold.lab_block(
+                games.totals,
+                games.winners,
+                games.round_points,
+                games.rule_points,
+                games.moves,
+                games.tables,
+                self.unit,
+                self.cards,
+                slots,
+                positions,
+                ends,
+                first,
+                cards,
+                weights,
+            )
         )
         scalars = out[0]
         if not scalars[0]:
@@ -976,8 +980,12 @@ class LabTally:
         rounds = len(games.turns)
         if per_game is None and not games.placed and not games.left and self.num_seats == P:
             fold = _compiled_fold()  # the same sums in compiled loops, where numba is loaded already
-            if fold is not None and self._fold_cards_compiled(np, fold, games, wins, by_round, at_end):
-                return
+            if fold is not None:
+                from ruledraft.kernel.cache_files import mended
+
+                # it adds nothing before its last call: run again where numba's cache was unreadable
+                if mended(lambda: self._fold_cards_compiled(np, fold, games, wins, by_round, at_end)):
+                    return
         # the cards of every action, slot by slot (an action takes up to 1 + max_extra
         # cards; K: no card in that slot), as (games, turns, player seats)
         K1 = K + 1

@@ -130,10 +130,7 @@ def _load_rollouts(game: Any, compile: bool) -> Any:
     kernel = compile_kernel(ruleset, game.num_players, apart=True)
     if not isinstance(kernel, Kernel):
         return None
-    from ruledraft.kernel.rollout import warm_rollout
-
-    ready_apart(kernel.path, "rollout")  # compiled in a child process, as the game loop is
-    warm_rollout(kernel.module)
+    ready_apart(kernel.path, "rollout")  # compiled in a child process, as the game loop is, and loaded
     return kernel.rollouts(count_values(game))
 
 

@@ -1,0 +1,97 @@
+"""numba's cache files that cannot be read (``ruledraft.kernel.cache_files``): removed and
+compiled again, where numba itself would raise on every run until the cache is deleted.
+A small cached function stands for a kernel's: every kernel entry point, the lab's
+fold and the background compile load through :func:`mended`."""
+
+from __future__ import annotations
+
+import importlib.util
+import itertools
+import sys
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("numba")
+
+from ruledraft.kernel.cache_files import mended, unreadable_files  # noqa: E402
+
+SOURCE = """
+from numba import njit
+
+
+@njit(cache=True)
+def step(x):
+    return 3 * x + 1
+"""
+
+_names = itertools.count()
+
+
+@pytest.fixture
+def cached(tmp_path, monkeypatch):
+    """A function to import afresh: each call imports the module file anew (a new
+    dispatcher, as in a new process), numba's cache in ``tmp_path``."""
+    import numba
+
+    monkeypatch.setattr(numba.config, "CACHE_DIR", str(tmp_path / "numba"))
+    path = tmp_path / "small_kernel.py"
+    path.write_text(SOURCE, encoding="utf-8")
+
+    def load():
+        name = f"ruledraft_test_cache_files_{next(_names)}"
+        spec = importlib.util.spec_from_file_location(name, path)
+        module = importlib.util.module_from_spec(spec)
+        monkeypatch.setitem(sys.modules, name, module)
+        spec.loader.exec_module(module)
+        return module
+
+    return load
+
+
+def _files(tmp_path: Path, suffix: str) -> list[Path]:
+    return sorted((tmp_path / "numba").rglob(f"small_kernel.step-*{suffix}"))
+
+
+def _spoil(tmp_path: Path, part: str) -> None:
+    """The index overwritten (garbage) or the machine code cut short, as a full disk or a
+    killed writer leaves them."""
+    if part in ("index", "both"):
+        for f in _files(tmp_path, ".nbi"):
+            f.write_bytes(b"garbage")
+    if part in ("code", "both"):
+        for f in _files(tmp_path, ".nbc"):
+            f.write_bytes(f.read_bytes()[:100])
+
+
+@pytest.mark.parametrize("part", ["index", "code", "both"])
+def test_a_cache_file_numba_cannot_read_is_removed_and_compiled_again(cached, tmp_path, part):
+    """numba raises on a spoilt cache file every time; through mended the function is
+    compiled again, gives the same result, and a later load reads the new files."""
+    assert cached().step(4) == 13  # compiled and saved
+    assert _files(tmp_path, ".nbi") and _files(tmp_path, ".nbc")
+    _spoil(tmp_path, part)
+    with pytest.raises(Exception) as raised:
+        cached().step(4)
+    assert {p.suffix for p in unreadable_files(raised.value)} == {".nbi", ".nbc"}
+    module = cached()
+    assert mended(lambda: module.step(4)) == 13
+    again = cached()
+    assert again.step(4) == 13
+    assert again.step.stats.cache_hits and not again.step.stats.cache_misses  # loaded, not compiled
+
+
+def test_an_error_not_from_numbas_cache_is_raised_and_nothing_removed(cached, tmp_path):
+    """An error of the call itself passes through mended as it is, the cache untouched."""
+    module = cached()
+    assert module.step(1) == 4
+    before = _files(tmp_path, "")
+
+    def fails():
+        module.step(2)
+        raise ValueError("the caller's own")
+
+    with pytest.raises(ValueError, match="the caller's own") as raised:
+        mended(fails)
+    assert unreadable_files(raised.value) == []
+    assert _files(tmp_path, "") == before
