@@ -490,9 +490,10 @@ _READY: set[tuple[Path, str]] = set()
 def ready_apart(path: Path, function: str) -> None:
     """``function`` (``play_planner`` or ``rollout``, compiled the first time it is called)
     of the kernel module at ``path`` compiled into numba's cache apart, as the game loop
-    is (:func:`_compile_apart`), unless it is there; then loaded into this process
-    (:func:`~ruledraft.kernel.cache_files.mended`: a cache file numba cannot read is
-    compiled again). Another process wanting it meanwhile waits (:func:`compiling`)."""
+    is (:func:`_compile_apart`), unless it is there already; either way, then loaded
+    into this process (:func:`~ruledraft.kernel.cache_files.mended`: a cache file numba
+    cannot read is compiled again, here). Another process wanting it meanwhile waits
+    (:func:`compiling`)."""
     if (path, function) in _READY:
         return
     with compiling(path):

@@ -23,6 +23,11 @@ from numba import njit
 @njit(cache=True)
 def step(x):
     return 3 * x + 1
+
+
+@njit(cache=True)
+def twice(x):
+    return step(step(x))
 """
 
 _names = itertools.count()
@@ -49,13 +54,13 @@ def cached(tmp_path, monkeypatch):
     return load
 
 
-def _files(tmp_path: Path, suffix: str) -> list[Path]:
-    return sorted((tmp_path / "numba").rglob(f"small_kernel.step-*{suffix}"))
+def _files(tmp_path: Path, suffix: str, function: str = "step") -> list[Path]:
+    return sorted((tmp_path / "numba").rglob(f"small_kernel.{function}-*{suffix}"))
 
 
 def _spoil(tmp_path: Path, part: str) -> None:
-    """The index overwritten (garbage) or the machine code cut short, as a full disk or a
-    killed writer leaves them."""
+    """``step``'s index overwritten (garbage) or its machine code cut short, as a full
+    disk or a killed writer leaves them."""
     if part in ("index", "both"):
         for f in _files(tmp_path, ".nbi"):
             f.write_bytes(b"garbage")
@@ -94,4 +99,56 @@ def test_an_error_not_from_numbas_cache_is_raised_and_nothing_removed(cached, tm
     with pytest.raises(ValueError, match="the caller's own") as raised:
         mended(fails)
     assert unreadable_files(raised.value) == []
+    assert _files(tmp_path, "") == before
+
+
+def test_a_callee_whose_cache_cannot_be_read_is_compiled_again_for_a_new_caller(cached, tmp_path):
+    """A caller compiled anew (a new kernel) over a cached callee whose files are spoilt
+    (the shared random-number functions, say): numba raises while typing the caller;
+    mended removes the callee's files only, and both compile."""
+    assert cached().twice(1) == 13
+    _spoil(tmp_path, "both")
+    for f in _files(tmp_path, "", "twice"):
+        f.unlink()
+    with pytest.raises(Exception) as raised:
+        cached().twice(1)
+    assert unreadable_files(raised.value) and all(".step-" in p.name for p in unreadable_files(raised.value))
+    module = cached()
+    assert mended(lambda: module.twice(1)) == 13
+    assert _files(tmp_path, ".nbi", "twice") and cached().step(4) == 13
+
+
+def test_files_that_cannot_be_removed_end_in_the_error_not_a_loop(cached, tmp_path, monkeypatch):
+    """Where the spoilt files cannot be removed, mended raises numba's error again
+    instead of trying for ever."""
+    cached().step(4)
+    _spoil(tmp_path, "index")
+
+    def refuse(self, missing_ok=False):
+        raise PermissionError(13, "Permission denied", str(self))
+
+    monkeypatch.setattr(Path, "unlink", refuse)
+    module = cached()
+    with pytest.raises(Exception) as raised:
+        mended(lambda: module.step(4))
+    assert unreadable_files(raised.value)
+
+
+def test_an_error_writing_the_cache_removes_nothing(cached, tmp_path, monkeypatch):
+    """A file numba cannot write (a full disk) is not an unreadable one: the error is
+    raised and the cached signatures already there stay."""
+    import errno
+
+    from numba.core import caching
+
+    module = cached()
+    assert module.step(4) == 13
+    before = _files(tmp_path, "")
+
+    def full(self, filepath):
+        raise OSError(errno.ENOSPC, "No space left on device", filepath)
+
+    monkeypatch.setattr(caching.IndexDataCacheFile, "_open_for_write", full)
+    with pytest.raises(OSError, match="No space left"):
+        mended(lambda: module.step(4.5))  # a new signature, saved beside the first
     assert _files(tmp_path, "") == before
