@@ -500,13 +500,20 @@ def ready_apart(path: Path, function: str) -> None:
         if not _cached(path, function):
             _compile_apart(path, function)
         module = _import(path)
-        if function == "rollout":
-            from ruledraft.kernel.rollout import warm_rollout
-
-            mended(lambda: warm_rollout(module))  # loaded here: a cache file numba cannot read is compiled again
-        else:
-            mended(lambda: warm(module, function))
+        mended(lambda: warm_entry(module, function))  # loaded here: a cache file numba cannot read is compiled again
     _READY.add((path, function))
+
+
+def warm_entry(module: ModuleType, function: str) -> None:
+    """Compile ``function`` (one of :data:`APART`'s) of a kernel module, or load it from
+    numba's cache: the game loop or the planner's by one game (:func:`warm`), the
+    roll-out by one roll-out."""
+    if function == "rollout":
+        from ruledraft.kernel.rollout import warm_rollout
+
+        warm_rollout(module)
+    else:
+        warm(module, function)
 
 
 def _compile_apart(path: Path, function: str = "play") -> None:

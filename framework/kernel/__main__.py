@@ -36,7 +36,7 @@ def _end_with_parent() -> None:
 def main(argv: list[str]) -> int:
     if argv and argv[0].startswith("--"):
         _end_with_parent()  # first: the imports below take a while
-    from ruledraft.kernel import APART, _import, _use_cache_dir, compiling, warm
+    from ruledraft.kernel import APART, _import, _use_cache_dir, compiling, warm, warm_entry
     from ruledraft.kernel.cache_files import mended
 
     path = Path(argv[-1])
@@ -47,12 +47,7 @@ def main(argv: list[str]) -> int:
         # (kernel._spawn_and_wait), so one during the imports above ended it too
         signal.signal(signal.SIGINT, signal.SIG_DFL)
         _use_cache_dir()
-        if apart == "rollout":
-            from ruledraft.kernel.rollout import warm_rollout
-
-            mended(lambda: warm_rollout(_import(path)))  # a cache file numba cannot read: compiled again
-        else:
-            mended(lambda: warm(_import(path), apart))
+        mended(lambda: warm_entry(_import(path), apart))  # a cache file numba cannot read: compiled again
         return 0
     _use_cache_dir()
     try:

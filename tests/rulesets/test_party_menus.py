@@ -52,11 +52,6 @@ SUGGESTED = {
 runner = CliRunner()
 
 
-def loaded(source: str):
-    """A compiled menu, loaded once per test process (the helpers' shared cache)."""
-    return played_ruleset(source)
-
-
 @functools.cache
 def library():
     """The compiled card library (checked, not loaded for play)."""
@@ -81,7 +76,7 @@ def write_menu(tmp_path: Path, dishes: str, extra: str = "") -> Path:
 
 def menu_and_count():
     """Every (bundled menu, player count it allows)."""
-    return [(rid, n) for rid in MENUS for n in loaded(rid).player_counts]
+    return [(rid, n) for rid in MENUS for n in played_ruleset(rid).player_counts]
 
 
 # ---------------------------------------------------------------- the library's cards that act
@@ -94,7 +89,7 @@ def test_the_suggested_menus_whose_cards_exist_are_bundled_with_the_rulebooks_di
         rid = f"sushi-go-party-{name}"
         if set(dishes) <= names:
             assert rid in MENUS, f"{rid} is not bundled"
-            assert sorted(dishes_of(loaded(rid))) == sorted(dishes), rid
+            assert sorted(dishes_of(played_ruleset(rid))) == sorted(dishes), rid
         else:
             assert rid not in MENUS
     assert len(MENUS) >= 7  # six suggested menus and the starter
@@ -170,7 +165,10 @@ def test_validate_refuses_menu_or_special_order_with_seven_or_eight_players(tmp_
 
 def test_a_menu_with_menu_or_special_order_is_for_two_to_six_and_with_a_spoon_three_to_six(tmp_path):
     """Without players of its own a menu takes what its cards allow: menu 2-6; menu and spoon 3-6."""
-    assert (loaded("sushi-go-party-party-sampler").min_players, loaded("sushi-go-party-party-sampler").max_players) == (
+    assert (
+        played_ruleset("sushi-go-party-party-sampler").min_players,
+        played_ruleset("sushi-go-party-party-sampler").max_players,
+    ) == (
         2,
         6,
     )
@@ -194,14 +192,14 @@ def test_unused_chopsticks_are_a_colour_for_tea(tmp_path):
 
 def test_a_spoon_on_the_table_is_a_colour_for_soy_sauce():
     """Cutthroat Combo: soy sauce, spoon and eel are three colours and beat soy sauce and eel."""
-    rs = loaded("sushi-go-party-cutthroat-combo")
+    rs = played_ruleset("sushi-go-party-cutthroat-combo")
     seats = [["soy_sauce", "spoon_4", "eel"], ["soy_sauce", "eel"], ["tofu"]]
     assert round_points(rs, seats, "soy_sauce") == [4, 0, 0]
 
 
 def test_miso_soup_is_an_appetizer_of_three_points():
     """My First Meal: each miso soup left on the table scores 3."""
-    rs = loaded("sushi-go-party-my-first-meal")
+    rs = played_ruleset("sushi-go-party-my-first-meal")
     assert round_points(rs, [["miso_soup", "miso_soup"], ["miso_soup"]], "miso_soup") == [6, 3]
 
 
@@ -229,14 +227,14 @@ def test_face_down_cards_have_no_colour_for_tea():
 
 def test_score_takes_a_round_with_face_down_cards():
     """A round in which a takeout box turned two cards face down scores them 2 each."""
-    rs = loaded("sushi-go-party-master-menu")
+    rs = played_ruleset("sushi-go-party-master-menu")
     seats = [["tofu", "takeout_face_down", "takeout_face_down"], ["tofu"], ["tofu"]]
     assert round_points(rs, seats, "takeout_face_down") == [4, 0, 0]
 
 
 def test_the_dessert_tie_break_decides_a_menus_tie():
     """Tied on points, the player with more dessert cards wins; still tied, they share the win."""
-    rs = loaded("sushi-go-party-my-first-meal")
+    rs = played_ruleset("sushi-go-party-my-first-meal")
     tied = {"rounds": [[["green_tea_ice_cream", "tempura"], ["tempura"], ["tempura"]]]}
     result = score_table(rs, tied)
     assert result["totals"] == [0, 0, 0] and result["winners"] == [0]
@@ -250,7 +248,7 @@ def test_the_dessert_tie_break_decides_a_menus_tie():
 @pytest.mark.parametrize("rid", MENUS)
 def test_show_of_every_bundled_menu_matches_its_golden_file(rid):
     """show explains each bundled menu as its golden file says (RULEDRAFT_UPDATE_GOLDEN=1 rewrites it)."""
-    text = describe_ruleset(loaded(rid))
+    text = describe_ruleset(played_ruleset(rid))
     path = GOLDEN / f"{rid}.show.txt"
     if os.environ.get("RULEDRAFT_UPDATE_GOLDEN") == "1":
         path.write_text(text, encoding="utf-8")
@@ -265,7 +263,7 @@ def test_every_golden_file_is_a_bundled_menu_or_an_example():
 
 def test_show_of_the_sampler_example_matches_its_golden_file():
     """show explains the sampler example, a menu with miso soup and takeout boxes, as its golden file says."""
-    text = describe_ruleset(loaded(str(SAMPLER)))
+    text = describe_ruleset(played_ruleset(str(SAMPLER)))
     path = GOLDEN / "sushi-go-party-sampler.show.txt"
     if os.environ.get("RULEDRAFT_UPDATE_GOLDEN") == "1":
         path.write_text(text, encoding="utf-8")
@@ -275,7 +273,7 @@ def test_show_of_the_sampler_example_matches_its_golden_file():
 @pytest.mark.parametrize(("rid", "players"), menu_and_count())
 def test_random_and_greedy_play_of_every_menu_never_raises_and_replays(rid, players):
     """A random and a greedy seat mix at every allowed count finishes, keeps the deck whole and replays clean."""
-    rs = loaded(rid)
+    rs = played_ruleset(rid)
     for seed in range(2):
         state = Game(rs, players).new_initial_state(seed)
         bots = [make_agent("greedy" if s == seed else "random", bot_seed(seed, s)) for s in range(players)]
@@ -288,7 +286,7 @@ def test_random_and_greedy_play_of_every_menu_never_raises_and_replays(rid, play
 @pytest.mark.parametrize("rid", MENUS)
 def test_simulate_logs_of_every_menu_replay_with_the_command(tmp_path, rid):
     """simulate --log at the smallest and largest allowed counts, then ruledraft replay: every game clean."""
-    rs = loaded(rid)
+    rs = played_ruleset(rid)
     for players in (rs.min_players, rs.max_players):
         log = tmp_path / f"{players}.jsonl"
         sim = runner.invoke(
@@ -305,7 +303,7 @@ def test_simulate_logs_of_every_menu_replay_with_the_command(tmp_path, rid):
 def test_every_dealt_card_is_accounted_for_at_all_times(case, seed):
     """After every step of a random game of a bundled menu, hands, tables, deck, held-back, kept and discarded cards are the whole deck."""
     rid, players = case
-    rs = loaded(rid)
+    rs = played_ruleset(rid)
     whole = sorted(rs.catalogue.deck())
     state = Game(rs, players).new_initial_state(seed)
     rng = random.Random(seed)
@@ -340,11 +338,11 @@ def test_play_at_eight_seats_with_decisions_fits_80_columns_and_replays(tmp_path
 
 def test_bench_measures_menus_at_four_and_their_most_players():
     """Unless told, bench measures a menu at 4 and at its largest count (6 with Menu, else 8), others at 2 and 4."""
-    assert default_player_counts(loaded("sushi-go-party-party-sampler")) == [4, 6]
-    assert default_player_counts(loaded("sushi-go-party-big-banquet")) == [4, 8]
-    assert default_player_counts(loaded("sushi-go")) == [2, 4]
+    assert default_player_counts(played_ruleset("sushi-go-party-party-sampler")) == [4, 6]
+    assert default_player_counts(played_ruleset("sushi-go-party-big-banquet")) == [4, 8]
+    assert default_player_counts(played_ruleset("sushi-go")) == [2, 4]
     for rid in MENUS:
-        rs = loaded(rid)
+        rs = played_ruleset(rid)
         assert default_player_counts(rs) == [4, rs.max_players]
 
 
@@ -358,13 +356,13 @@ def test_bench_lists_every_menu_at_its_default_counts():
 
     figures = json.loads(result.stdout)
     assert [(f["ruleset"], f["players"]) for f in figures] == [
-        (rid, n) for rid in rids for n in default_player_counts(loaded(rid))
+        (rid, n) for rid in rids for n in default_player_counts(played_ruleset(rid))
     ]
 
 
 def test_random_play_keeps_only_the_menus_desserts():
     """At the end of a game only the menu's dessert cards are kept or still held back."""
-    rs = loaded("sushi-go-party-big-banquet")
+    rs = played_ruleset("sushi-go-party-big-banquet")
     for players in (3, 8):
         state = Game(rs, players).new_initial_state(players)
         rng = random.Random(players)
@@ -379,7 +377,7 @@ def test_observations_of_a_menu_with_takeout_boxes_stay_within_the_encoders_boun
     """Every observation of a Master Menu game encodes within the fields' bounds, face-down cards included."""
     from ruledraft.engine.encoding import encoder_for
 
-    rs = loaded("sushi-go-party-master-menu")
+    rs = played_ruleset("sushi-go-party-master-menu")
     game = Game(rs, 3)
     enc = encoder_for(game)
     low = [lo for f in enc.fields for lo in f.low]
@@ -396,7 +394,7 @@ def test_observations_of_a_menu_with_takeout_boxes_stay_within_the_encoders_boun
 
 def test_a_spoon_names_only_the_families_its_menu_has():
     """The library's spoons list every Party family; a menu keeps those its cards have, quietly (Cutthroat Combo: nigiri and spoon)."""
-    rs = loaded("sushi-go-party-cutthroat-combo")
+    rs = played_ruleset("sushi-go-party-cutthroat-combo")
     spoons = [e for e in rs.effects if e.kind == "ask_for"]
     assert len(spoons) == 3
     assert {tuple(f for f, _ in e.families) for e in spoons} == {("nigiri", "spoon")}
