@@ -394,38 +394,53 @@ def lab_block(
             end = share_end[i]
             e0, e1 = share_first[i], share_first[i + 1]
             if e1 - e0 == 1:  # a rule of one card gives it what it scored with any (``some``): no numerators
-                c, w = share_cards[e0], share_weights[e0]
-                got = 0  # summed here, not in some[i] and none[i]: a store and a load less a seat
+                # summed here, not in some[i] and none[i]; a loop for each kind of scoring (not
+                # a choice at every seat) and the columns checked once: about a tenth off the block
+                c = share_cards[e0]
+                got = 0
                 scored = 0
-                for sc in range(1 if end else rounds):
-                    at = rounds if end else sc
+                most = 0  # the most copies at a scoring, checked against the columns after the loop
+                if end:
                     for p in range(P):
-                        x = rule_points[g, j, p] if end else round_points[g, sc, j, p]
-                        whole = w * tables[g, at, p, c]
-                        if whole >= width:
-                            return out + out2
-                        got += x * min(whole, 1)
+                        x = rule_points[g, j, p]
+                        t = tables[g, rounds, p, c]
+                        most = max(most, t)
+                        got += x * min(t, 1)
                         scored += x
+                else:
+                    for sc in range(rounds):
+                        for p in range(P):
+                            x = round_points[g, sc, j, p]
+                            t = tables[g, sc, p, c]
+                            most = max(most, t)
+                            got += x * min(t, 1)
+                            scored += x
+                if share_weights[e0] * most >= width:  # weights are positive
+                    return out + out2
                 some[i] += got
                 none[i] += scored - got
                 continue
+            got = 0
+            scored = 0
             for sc in range(1 if end else rounds):
                 at = rounds if end else sc
                 for p in range(P):
                     x = rule_points[g, j, p] if end else round_points[g, sc, j, p]
                     if x == 0:
                         continue
+                    scored += x
                     whole = 0
                     for e in range(e0, e1):
                         whole += share_weights[e] * tables[g, at, p, share_cards[e]]
+                    if whole == 0:
+                        continue
                     if whole >= width:
                         return out + out2
-                    if whole == 0:
-                        none[i] += x
-                        continue
-                    some[i] += x
+                    got += x
                     for e in range(e0, e1):
                         sums[i, e - e0, whole] += x * share_weights[e] * tables[g, at, p, share_cards[e]]
+            some[i] += got
+            none[i] += scored - got
     for c in range(K):
         # the game's weight sum is the same part for every card: its sum and square are
         # added here once a block, not once a card and game in the loop above
