@@ -131,6 +131,7 @@ def play_through(served, browser, ruleset: str, width: int, shots: Path | None, 
     try:
         deadline = time.monotonic() + 120
         moves = 0
+        reloaded = False
         while not all(p.state() == "finished" for p in players):
             assert time.monotonic() < deadline, "the game did not end in time"
             moved = False
@@ -139,12 +140,18 @@ def play_through(served, browser, ruleset: str, width: int, shots: Path | None, 
             moves += moved
             if not moved:
                 time.sleep(0.02)
-            if moves == 5 and moved:
+            if not reloaded and moves >= 5 and players[1].state() == "picking":
+                # a reload mid-game returns the seat with its hand: tried while the table waits for this
+                # seat's pick, so that nothing changes the hand meanwhile (a page that has just picked
+                # still shows the hand it picked from until the turn is over)
                 if shots is not None:
                     players[0].page.screenshot(path=str(shots / f"{ruleset}-{width}-mid.png"), full_page=True)
                 hand = players[1].page.locator("#hand-cards .card .name").all_text_contents()
-                players[1].reload()  # a reload mid-game returns the seat with its hand
+                players[1].reload()
+                players[1].page.wait_for_function("() => document.body.dataset.state === 'picking'")
                 assert players[1].page.locator("#hand-cards .card .name").all_text_contents() == hand
+                reloaded = True
+        assert reloaded, "the game ended before a reload was tried"
         watcher.page.wait_for_function("() => document.body.dataset.state === 'finished'")
         assert watcher.page.locator("#hand").is_hidden() and watcher.page.locator("#sheet-table").is_visible()
         for p in [*players, watcher]:
