@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pickle
 
+import numpy as np
 import pytest
 
 pytest.importorskip("numba")
@@ -216,3 +217,33 @@ def test_blocks_sums_start_again_where_their_histograms_would_grow_too_wide(monk
     assert apart.state() == wide.state()
     assert drained == [256, 900, 256 + 900]  # apart's two, then wide's together (read last)
     assert together.state()["games"] == wide.state()["games"] == 1186
+
+
+@pytest.mark.parametrize("shift", [1, 5])
+def test_actions_numbered_otherwise_give_the_same_sums(shift):
+    """lab_block counts a pick of one card without its slots only where the action's
+    number is the card's: the actions renumbered (each moved ``shift`` places along,
+    the slots with them, so no card is its own action) give the same sums, chopsticks'
+    pairs included."""
+    game, blocks = _blocks("sushi-go", 4, ["random"])
+    block = blocks[2]
+    tally = LabTally.for_game(game)
+    tally._fold_kernel_block(kernel_fold, block)  # makes its tables of shares, once
+    _, slots, positions, ends, first, cards, weights = tally._block_shares
+    K = game.num_card_types
+    span = slots.shape[1]
+    assert (slots[0, :K] == range(K)).all() and (block.moves >= K).any()  # picks of one card and of pairs
+    moved = (np.arange(span) + shift) % span
+    renumbered = np.empty_like(slots)
+    renumbered[:, moved] = slots
+    rest = (block.totals, block.winners, block.round_points, block.rule_points)
+    before = kernel_fold.lab_block(
+        *rest, block.moves, block.tables, tally.unit, True, slots, positions, ends, first, cards, weights
+    )
+    after = kernel_fold.lab_block(
+        *rest, moved[block.moves], block.tables, tally.unit, True, renumbered, positions, ends, first, cards, weights
+    )
+    assert before[0][0] == 1
+    assert len(before) == len(after)
+    for x, y in zip(before, after):
+        np.testing.assert_array_equal(x, y)
