@@ -282,6 +282,7 @@ def lab_block(
     cm = np.zeros((K, top, 5), np.int64)
     pk = np.zeros((P, K, 3), np.int64)
     g_mw = np.zeros((top, 2), np.int64)
+    weighted = np.zeros(C, np.int64)  # a shared rule's cards at one seat and scoring
     sum_w = 0
     sum_ww = 0
     big = 0  # the largest points of a rule at one scoring (found on the way: the sums are checked after)
@@ -451,15 +452,17 @@ def lab_block(
                         continue
                     scored += x
                     whole = 0
-                    for e in range(e0, e1):
-                        whole += share_weights[e] * tables[g, at, p, share_cards[e]]
+                    for e in range(e0, e1):  # each card's weighted copies, kept for the numerators
+                        v = share_weights[e] * tables[g, at, p, share_cards[e]]
+                        weighted[e - e0] = v
+                        whole += v
                     if whole == 0:
                         continue
                     if whole >= width:
                         return out + out2
                     got += x
-                    for e in range(e0, e1):
-                        sums[i, e - e0, whole] += x * share_weights[e] * tables[g, at, p, share_cards[e]]
+                    for k in range(e1 - e0):
+                        sums[i, k, whole] += x * weighted[k]
             some[i] += got
             none[i] += scored - got
     for p in range(P):
