@@ -431,9 +431,11 @@ def lab_block(
                         scored += x
                 else:
                     for sc in range(rounds):
+                        xs = round_points[g, sc, j]
+                        tb = tables[g, sc]
                         for p in range(P):
-                            x = round_points[g, sc, j, p]
-                            t = tables[g, sc, p, c]
+                            x = xs[p]
+                            t = tb[p, c]
                             most = max(most, t)
                             got += x * min(t, 1)
                             scored += x
@@ -446,14 +448,16 @@ def lab_block(
             scored = 0
             for sc in range(1 if end else rounds):
                 at = rounds if end else sc
+                xs = rule_points[g, j] if end else round_points[g, sc, j]
+                tb = tables[g, at]
                 for p in range(P):
-                    x = rule_points[g, j, p] if end else round_points[g, sc, j, p]
+                    x = xs[p]
                     if x == 0:
                         continue
                     scored += x
                     whole = 0
                     for e in range(e0, e1):  # each card's weighted copies, kept for the numerators
-                        v = share_weights[e] * tables[g, at, p, share_cards[e]]
+                        v = share_weights[e] * tb[p, share_cards[e]]
                         weighted[e - e0] = v
                         whole += v
                     if whole == 0:
