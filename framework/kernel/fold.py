@@ -267,12 +267,7 @@ def lab_block(
     # ``Game.encode_action`` writes a pick of one card): counted without reading ``slots``,
     # most of a game's moves (about a tenth off the block)
     single = 0
-    while single < min(K, span) and slots[0, single] == single:
-        one = True
-        for e in range(1, E):
-            one = one and slots[e, single] >= K
-        if not one:
-            break
+    while single < min(K, span) and slots[0, single] == single and (slots[1:, single] >= K).all():
         single += 1
     # the per-card sums a seat adds to, side by side (one line of memory and one address
     # reckoned where five arrays took five: about a tenth off the block), put into their
