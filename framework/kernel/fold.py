@@ -464,14 +464,18 @@ def lab_block(
                         sums[i, k, whole] += x * weighted[k]
             some[i] += got
             none[i] += scored - got
-    taken[:, :] = pk[:, :, 0]
-    takers[:, :] = pk[:, :, 1]
-    taker_wins[:, :] = pk[:, :, 2]
-    seats[:, :] = cm[:, :, 0]
-    won[:, :] = cm[:, :, 1]
-    mm[:, :] = cm[:, :, 2]
-    ww[:, :] = cm[:, :, 3]
-    mw[:, :] = cm[:, :, 4]
+    for p in range(P):
+        for c in range(K):
+            taken[p, c] += pk[p, c, 0]
+            takers[p, c] += pk[p, c, 1]
+            taker_wins[p, c] += pk[p, c, 2]
+    for c in range(K):
+        for h in range(top):
+            seats[c, h] += cm[c, h, 0]
+            won[c, h] += cm[c, h, 1]
+            mm[c, h] += cm[c, h, 2]
+            ww[c, h] += cm[c, h, 3]
+            mw[c, h] += cm[c, h, 4]
     for c in range(K):
         # the game's weight sum is the same part for every card: its sum and square are
         # added here once a block, not once a card and game in the loop above
