@@ -689,9 +689,15 @@ def _use_cache_dir() -> None:
     if os.environ.get("NUMBA_CACHE_DIR"):
         return
     where = str(_numba_dir())
-    if "numba" in sys.modules:
+    if sys.modules.get("numba") is not None:  # imported (None: a machine, or a test, without it)
         import numba
 
         setattr(numba.config, "CACHE_DIR", where)  # noqa: B010 - the config module declares it at run time
     else:
         os.environ["NUMBA_CACHE_DIR"] = where
+
+
+# numba picks a cached function's directory when the function is decorated, so the
+# static compiled parts (the random streams, the fold, the roll-out's writer) must find
+# it set when they are imported: each is a module of this package, imported after this.
+_use_cache_dir()

@@ -45,6 +45,28 @@ def test_kernels_of_each_optimisation_level_are_kept_apart(monkeypatch, tmp_path
     assert unoptimised[0] != default[0]
 
 
+def test_the_static_compiled_parts_are_cached_by_optimisation_level(tmp_path):
+    """The random streams, the lab's fold and the roll-out's re-deal, imported on their own
+    (as a test file or a script does), keep their machine code in the cache directory of the
+    optimisation level, not in the package's ``__pycache__`` where a run at another level
+    would load it."""
+    probe = (
+        "from ruledraft.kernel import fold, rng, rollout\n"
+        "for f in (fold.lab_block, rng.mt_seed, rollout._arrange):\n"
+        "    print(f._cache._cache_path)\n"
+    )
+    env = {k: v for k, v in os.environ.items() if k != "NUMBA_CACHE_DIR"} | {"XDG_CACHE_HOME": str(tmp_path)}
+    for level, folder in ((None, "numba"), ("1", "numba-opt1"), ("3", "numba")):
+        env.pop("NUMBA_OPT", None)
+        if level is not None:
+            env["NUMBA_OPT"] = level
+        out = subprocess.run([sys.executable, "-c", probe], env=env, capture_output=True, text=True, check=True)
+        paths = out.stdout.split()
+        assert len(paths) == 3, out
+        for path in paths:
+            assert Path(path).parent == tmp_path / "ruledraft" / folder, (level, path)
+
+
 _HOLDER = """
 import sys, time
 from pathlib import Path
