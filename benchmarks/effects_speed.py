@@ -6,7 +6,7 @@ time (what the machine's load changes least), median of the alternations.
 
 Each figure plays the seeds ``ruledraft bench`` plays (run seed 1), one bot in every
 seat, at 4 players and at the most the menu allows; where greedy is refused on the
-kernel (a race beside card effects' decisions), first is measured instead. Figures only: nothing is asserted.
+kernel, first is measured instead. Figures only: nothing is asserted.
 """
 
 from __future__ import annotations

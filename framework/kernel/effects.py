@@ -76,28 +76,20 @@ def without_part(ruleset: CompiledRuleset) -> list[str]:
 
 def blind(ruleset: CompiledRuleset) -> bool:
     """Whether an effect of the ruleset asks decisions the kernel's greedy and value bots
-    cannot judge as the reference's do (its part has no ``lookahead``, or a race scores
-    during the round)."""
+    cannot judge as the reference's do (its part has no ``lookahead``)."""
     w = _Probe(ruleset)
-    return _blind(ruleset, [p for e in ruleset.effects if (p := effect_part(e, w)) is not None])
+    return _blind([p for e in ruleset.effects if (p := effect_part(e, w)) is not None])
 
 
-def _blind(ruleset: CompiledRuleset, parts: list[EffectPart]) -> bool:
+def _blind(parts: list[EffectPart]) -> bool:
     """``blind`` from the effects' parts already written."""
-    raced = _raced(ruleset)
-    return any(p.decisions > 0 and (raced or not p.lookahead) for p in parts)
+    return any(p.decisions > 0 and not p.lookahead for p in parts)
 
 
 def turns_cards(ruleset: CompiledRuleset) -> bool:
     """Whether an effect of the ruleset turns table cards face down (its part ``turns``)."""
     w = _Probe(ruleset)
     return any(p.turns for e in ruleset.effects if (p := effect_part(e, w)) is not None)
-
-
-def _raced(ruleset: CompiledRuleset) -> bool:
-    """Whether a rule scores during the round (a race): the look at a decision
-    (``_look_choose``) plays no race's turn end, so no decision has a look-ahead there."""
-    return any(rule.turn_scoring is not None for rule in ruleset.rules)
 
 
 def _function(name: str, args: str, body: str | None, default: str) -> str:
@@ -141,7 +133,7 @@ def effects_source(ruleset: CompiledRuleset, w: EffectKernelWriter, hand_size: i
         f"PLAY_FX = np.array({play}, dtype=np.int64)  # per card, the number of its play effect (-1: none)",
         f"REVEAL_FX = np.array({reveal or [0]}, dtype=np.int64)",
         f"NREVEAL = {len(reveal)}",
-        f"FX_BLIND = {_blind(ruleset, parts)}",
+        f"FX_BLIND = {_blind(parts)}",
         f"TURNS = {turned}  # a card turned face down is read by a rule that pairs cards",
         f"MAXD = {max(1, per_turn_decisions * turns)}  # decisions a game can hold",
         f"MAXP = {max(1, per_turn_placements * turns)}  # placements by effects a game can hold",
@@ -168,7 +160,7 @@ def effects_source(ruleset: CompiledRuleset, w: EffectKernelWriter, hand_size: i
     turn_end.append("    return")
     functions += ["\n".join(start) + "\n", "\n".join(decide) + "\n", "\n".join(turn_end) + "\n"]
     functions.append((HERE / "effects.tmpl").read_text(encoding="utf-8"))
-    if _blind(ruleset, parts):
+    if _blind(parts):
         functions.append(_BLIND)
     return constants, functions
 
@@ -179,7 +171,7 @@ def effects_source(ruleset: CompiledRuleset, w: EffectKernelWriter, hand_size: i
 #: the look's machinery (about a quarter of such a module's compile)
 _BLIND = """
 @njit(cache=True)
-def _look_new(fx, deck, rpos, kcounts, kseq, klens, totals):
+def _look_new(fx, deck, rpos, kcounts, kseq, klens, totals, prog):
     return 0
 
 

@@ -28,7 +28,7 @@ FX_FIELDS = (
 ).split()
 
 #: the fields of ``Look``, in its constructor's order
-LOOK_FIELDS = "fy pool keys cnt kc ks kl rpts gpts zc zs zl picks best deck rpos kcounts kseq klens totals".split()
+LOOK_FIELDS = "fy pool keys cnt kc ks kl rpts gpts zc zs zl picks best deck rpos kcounts kseq klens totals prog lprog ltook ldisc".split()
 
 
 class _Record(types.StructRef):

@@ -59,12 +59,14 @@ def test_simulate_figures_and_logs_of_the_sampler_with_takeout_boxes_are_the_sam
 def test_the_menus_with_cards_turned_face_down_beside_pairing_rules_are_not_refused():
     """Every effect has a kernel part now: a menu whose takeout boxes turn cards face down
     beside wasabi (the kernel's pairing reads the turned cards) plays every built-in bot
-    but the planner, as does one with special orders and a race (Dinner for Two) with
-    random and first."""
+    but the planner, as does one with special orders and a race (Dinner for Two: greedy's
+    and value's look at a decision plays the race's turn end)."""
     sampler = load_ruleset(str(EXAMPLES / "sushi-go-party-sampler.yaml"))
     assert source_refusal(sampler, 4) is None
     assert source_refusal(sampler, 8, ["greedy", "value", "first", "random"] * 2) is None
-    assert source_refusal(load_ruleset("sushi-go-party-dinner-for-two"), 4) is None
+    raced = load_ruleset("sushi-go-party-dinner-for-two")
+    assert source_refusal(raced, 4) is None
+    assert source_refusal(raced, 6, ["greedy", "value", "first", "random", "greedy", "value"]) is None
 
 
 #: a sparkler that doubles its targets for every rule (added to tests/data/effects-flip-copy.yaml)
@@ -161,7 +163,10 @@ def _plain_fx(m: dict[str, Any], hands, tables):
     fx = m["_fx_new"](hand, hl, slot, counts, seq, lens, *outputs, np.zeros(m["DT"], np.int64))
     m["_fx_game"](fx, 0, np.uint64(0))
     kept = (counts * 0, seq * 0, lens * 0)
-    lk = m["_look_new"](fx, np.zeros(m["DT"], np.int64), np.zeros(1, np.int64), *kept, np.zeros((1, N), np.int64))
+    progress = np.zeros((max(m["NRACE"], 1), N + 1), np.int64)  # the races' this round: none yet
+    lk = m["_look_new"](
+        fx, np.zeros(m["DT"], np.int64), np.zeros(1, np.int64), *kept, np.zeros((1, N), np.int64), progress
+    )
     return fx, lk
 
 
@@ -360,7 +365,9 @@ def _fx_of_state(m: dict[str, Any], state: State):
         for c in cards:
             fx.kn[seat, c] += 1
     kept = (np.zeros((N, K), np.int64), np.zeros((N, 40), np.int64), np.zeros(N, np.int64))
-    lk = m["_look_new"](fx, deck, np.zeros(1, np.int64), *kept, np.array([state.totals()], np.int64))
+    assert m["NRACE"] == 0  # the menus looked at here have no race (whose progress the look would read)
+    progress = np.zeros((1, N + 1), np.int64)
+    lk = m["_look_new"](fx, deck, np.zeros(1, np.int64), *kept, np.array([state.totals()], np.int64), progress)
     return fx, lk
 
 
