@@ -67,3 +67,17 @@ class Tableau:
         if echoes is not None:  # the seat's new cards are as played: no echoes among them
             echoes = [e if s != seat else frozenset() for s, e in enumerate(echoes)]
         return Tableau(new_counts, new_cards, self.round, self.turned, echoes)
+
+
+def with_kept(kept: Sequence[bool], t: Tableau, tables: Tableau) -> Tableau:
+    """The cards kept so far (``t``) and the cards of this round's ``tables`` that will
+    be kept (``kept[card]``), in lists of their own: what game-end rules would see if
+    the round ended with the tables as they are."""
+    counts = [row[:] for row in t.counts]
+    cards = [seq[:] for seq in t.cards]
+    for s, seq in enumerate(tables.cards):
+        for c in seq:
+            if kept[c]:
+                counts[s][c] += 1
+                cards[s].append(c)
+    return Tableau(counts, cards, tables.round)

@@ -25,7 +25,7 @@ import attrs
 
 from ruledraft.engine.state import State
 from ruledraft.language.rule import Rule
-from ruledraft.tableau import Tableau
+from ruledraft.tableau import Tableau, with_kept
 
 
 @attrs.frozen
@@ -79,14 +79,6 @@ class RaceBoard:
     used: int
 
 
-def _with_kept_in_play(state: State) -> Tableau:
-    """The kept cards plus this round's cards that will be kept: what game-end rules
-    would see if the round ended with the tables as they are."""
-    kept = state.game.kept
-    cards = [list(k) + [c for c in p if kept[c]] for k, p in zip(state.kept_cards, state.played)]
-    return Tableau.from_cards(state.game.num_card_types, cards, state.round + 1)
-
-
 def majority_words(state: State) -> tuple[tuple[str, str], ...]:
     """(rule id, what it compares, in plain words) for each majority column of the
     board, in its order: what a column's numbers count."""
@@ -122,7 +114,7 @@ def board(state: State) -> list[SeatBoard]:
     rs = game.ruleset
     n = game.num_seats
     table = state.tableau()
-    kept_now = _with_kept_in_play(state)
+    kept_now = with_kept(game.kept, state.kept_tableau(), table)
     finished = state.is_terminal()
     round_points = [0] * n if finished else state.round_points_now()
     majorities: list[tuple[str, list[int]]] = []

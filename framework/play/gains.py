@@ -12,7 +12,7 @@ import random
 from collections.abc import Iterator, Sequence
 
 from ruledraft.engine.view import SeatView, read_kept
-from ruledraft.tableau import Tableau
+from ruledraft.tableau import Tableau, with_kept
 
 __all__ = ["Baseline", "kept_now", "returned_by", "returned_card", "sampled_gains", "with_cards", "with_kept"]
 
@@ -90,19 +90,6 @@ def kept_now(state) -> Tableau:
     (``state``: a state, or a seat's view). Its own lists."""
     t = read_kept(state) if isinstance(state, SeatView) else state.kept_tableau()
     return with_kept(state.game.kept, t, state.tableau())
-
-
-def with_kept(kept: Sequence[bool], t: Tableau, tables: Tableau) -> Tableau:
-    """The cards kept so far (``t``) and the cards of this round's ``tables`` that will
-    be kept (``kept[card]``), in lists of their own."""
-    counts = [row[:] for row in t.counts]
-    cards = [seq[:] for seq in t.cards]
-    for s, seq in enumerate(tables.cards):
-        for c in seq:
-            if kept[c]:
-                counts[s][c] += 1
-                cards[s].append(c)
-    return Tableau(counts, cards, tables.round)
 
 
 def sampled_gains(game, games: int) -> Iterator[tuple[list[int], list[float]]]:
