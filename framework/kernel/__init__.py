@@ -466,7 +466,8 @@ def _module(ruleset: CompiledRuleset, apart: bool = False) -> tuple[ModuleType, 
         if apart and not _loop_cached(path):
             _compile_apart(path)
         module = _import(path)
-        mended(lambda: warm(module))  # a cache file numba cannot read: compiled again
+        # a cache file numba cannot read: compiled again (apart, as the first time)
+        mended(lambda: warm(module), again=(lambda: _compile_apart(path)) if apart else None)
     return module, path, time.perf_counter() - started
 
 
@@ -492,7 +493,7 @@ def ready_apart(path: Path, function: str) -> None:
     of the kernel module at ``path`` compiled into numba's cache apart, as the game loop
     is (:func:`_compile_apart`), unless it is there already; either way, then loaded
     into this process (:func:`~ruledraft.kernel.cache_files.mended`: a cache file numba
-    cannot read is compiled again, here). Another process wanting it meanwhile waits
+    cannot read is compiled again, apart too). Another process wanting it meanwhile waits
     (:func:`compiling`)."""
     if (path, function) in _READY:
         return
@@ -500,7 +501,8 @@ def ready_apart(path: Path, function: str) -> None:
         if not _cached(path, function):
             _compile_apart(path, function)
         module = _import(path)
-        mended(lambda: warm_entry(module, function))  # loaded here: a cache file numba cannot read is compiled again
+        # a cache file numba cannot read is compiled again, apart, then loaded here
+        mended(lambda: warm_entry(module, function), again=lambda: _compile_apart(path, function))
     _READY.add((path, function))
 
 

@@ -56,12 +56,14 @@ def unreadable_files(error: BaseException) -> list[Path]:
     return list(dict.fromkeys(found))
 
 
-def mended(call: Callable[[], T]) -> T:
+def mended(call: Callable[[], T], again: Callable[[], object] | None = None) -> T:
     """``call()``, which compiles numba functions or loads them from numba's cache; where
     numba raises reading a cache file, the files it was reading are removed and
     ``call()`` runs again (compiling what they held), as long as each error names files
     not removed yet. Any other error is raised, and so is one that names only files
-    removed already (or that could not be removed)."""
+    removed already (or that could not be removed). ``again``: run after the files are
+    removed, before the call is made again (a kernel's entry point compiles into the
+    cache in a child process, so the call loads it rather than compiling here)."""
     removed: set[Path] = set()
     while True:
         try:
@@ -74,3 +76,5 @@ def mended(call: Callable[[], T]) -> T:
                 with contextlib.suppress(OSError):
                     path.unlink()
             removed.update(files)
+            if again is not None:
+                again()

@@ -67,6 +67,39 @@ def test_the_static_compiled_parts_are_cached_by_optimisation_level(tmp_path):
             assert Path(path).parent == tmp_path / "ruledraft" / folder, (level, path)
 
 
+_APART_COUNT = """
+import glob, os, sys
+from ruledraft import kernel
+from ruledraft.language.loading import load_ruleset
+calls = []
+compile_apart = kernel._compile_apart
+kernel._compile_apart = lambda *args: (calls.append(args), compile_apart(*args))[1]
+assert isinstance(kernel.compile_kernel(load_ruleset("sushi-go"), 2, apart=True), kernel.Kernel)
+print(len(calls))
+if sys.argv[1:] == ["spoil"]:  # the game loop's index and machine code overwritten, as a full disk leaves them
+    for path in glob.glob(os.path.join(kernel._numba_dir(), "**", "k_*.play-*.nb*"), recursive=True):
+        with open(path, "wb") as f:
+            f.write(b"garbage")
+"""
+
+
+def test_a_game_loop_whose_cache_cannot_be_read_is_compiled_again_apart(tmp_path):
+    """A run's game loop whose cache files numba cannot read is compiled again in a child
+    process, as the first time (so a Ctrl-C ends that compile too), then loaded: one
+    compile apart for the first run, one for the run that finds the files spoilt, none
+    once they are whole again."""
+    env = {k: v for k, v in os.environ.items() if k != "NUMBA_CACHE_DIR"} | {"XDG_CACHE_HOME": str(tmp_path)}
+
+    def compiles_apart(*args: str) -> int:
+        out = subprocess.run([sys.executable, "-c", _APART_COUNT, *args], env=env, capture_output=True, text=True)
+        assert out.returncode == 0, out.stderr
+        return int(out.stdout)
+
+    assert compiles_apart("spoil") == 1
+    assert compiles_apart() == 1
+    assert compiles_apart() == 0
+
+
 _HOLDER = """
 import sys, time
 from pathlib import Path

@@ -86,6 +86,24 @@ def test_a_cache_file_numba_cannot_read_is_removed_and_compiled_again(cached, tm
     assert again.step.stats.cache_hits and not again.step.stats.cache_misses  # loaded, not compiled
 
 
+def test_again_compiles_between_the_removal_and_the_retry_which_loads_what_it_compiled(cached, tmp_path):
+    """With ``again`` (a kernel's entry point compiles again apart, in a child) the spoilt
+    files are gone when it runs, it compiles into the cache, and the call made again
+    loads from there instead of compiling in the caller."""
+    assert cached().step(4) == 13
+    _spoil(tmp_path, "both")
+    module = cached()
+    left: list[list[Path]] = []
+
+    def again():
+        left.append(_files(tmp_path, ""))
+        assert cached().step(4) == 13  # a dispatcher of its own compiles and saves, as the child does
+
+    assert mended(lambda: module.step(4), again=again) == 13
+    assert left == [[]]  # removed before it ran
+    assert module.step.stats.cache_hits and not module.step.stats.cache_misses
+
+
 def test_an_error_not_from_numbas_cache_is_raised_and_nothing_removed(cached, tmp_path):
     """An error of the call itself passes through mended as it is, the cache untouched."""
     module = cached()
