@@ -700,6 +700,6 @@ def _use_cache_dir() -> None:
 
 
 # numba picks a cached function's directory when the function is decorated, so the
-# static compiled parts (the random streams, the fold, the roll-out's writer) must find
+# static compiled parts (the random streams, the fold, ismcts's re-deal) must find
 # it set when they are imported: each is a module of this package, imported after this.
 _use_cache_dir()
