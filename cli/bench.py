@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import textwrap
 
@@ -23,7 +24,7 @@ from ruledraft.play.bench import (
 from ruledraft.play.engines import check_engine
 
 from .common import console, reported_errors
-from .options import bots_help, bots_option, json_option, parse_bots, players_option
+from .options import bots_help, bots_option, compiling_status, json_option, parse_bots, players_option
 
 
 def bench(
@@ -114,9 +115,11 @@ def measure_on(engine: str, rs, players: int, bot: str, seconds: float, out: Con
     bot (its compile time reported on a line of its own), else the reference engine,
     with a line saying so and one saying why."""
     if engine != "reference":
-        from ruledraft.kernel import Kernel, compile_kernel
+        from ruledraft.kernel import Kernel, compile_kernel, is_cached
 
-        kernel = compile_kernel(rs, players, apart=True)
+        waiting = compiling_status(rs, quiet)
+        with waiting() if waiting is not None and not is_cached(rs) else contextlib.nullcontext():
+            kernel = compile_kernel(rs, players, apart=True)
         reason = kernel.refuses([bot] * players) if isinstance(kernel, Kernel) else kernel.reason
         if isinstance(kernel, Kernel) and reason is None:
             if not quiet:

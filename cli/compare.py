@@ -297,8 +297,8 @@ def compare(
         report_dir = report_directory(report)
         notes(note, [*match_a.bots, *match_b.bots])
         a, b, paired, why = sides(match_a, match_b, seed_b is not None)
-        a = attrs.evolve(a, engine=chosen_engine(rs_a, a.players, a.bots, engine, games))
-        b = attrs.evolve(b, engine=chosen_engine(rs_b, b.players, b.bots, engine, games))
+        a = attrs.evolve(a, engine=chosen_engine(rs_a, a.players, a.bots, engine, games, quiet=quiet))
+        b = attrs.evolve(b, engine=chosen_engine(rs_b, b.players, b.bots, engine, games, quiet=quiet))
         on = None if where is None else (scheduler, where[1], (checked_a.document, checked_b.document))
         documents = (checked_a.document, checked_b.document)
         what = f"{rs_a.id} / {rs_b.id}"

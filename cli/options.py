@@ -10,7 +10,8 @@ uses, raising :class:`~ruledraft.errors.InputError` with the option's name.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from contextlib import AbstractContextManager
 from typing import Any
 
 import typer
@@ -18,7 +19,7 @@ import typer
 from ruledraft.engine.state import MAX_SEED
 from ruledraft.errors import InputError
 
-from .common import shown
+from .common import console, shown
 
 # ---------------------------------------------------------------------- the ruleset
 
@@ -286,12 +287,24 @@ def engine_option(default: str = "auto") -> Any:
     )
 
 
-def chosen_engine(ruleset, players: int, bots, engine: str, games: int | None, game=None) -> str:
+def compiling_status(ruleset, quiet: bool) -> Callable[[], AbstractContextManager[Any]] | None:
+    """What says, on a terminal, that a kernel is being compiled before a run (a status
+    line that goes when the compile ends), or None (``quiet``, or standard error is not
+    a terminal: the output stays the same whether the kernel was in the cache or not)."""
+    err = console(stderr=True)
+    if quiet or not err.is_terminal:
+        return None
+    words = shown(f"compiling the kernel of {ruleset.id} (once: it is cached)", markup=True)
+    return lambda: err.status(words)
+
+
+def chosen_engine(ruleset, players: int, bots, engine: str, games: int | None, game=None, quiet: bool = False) -> str:
     """The engine that plays (``kernel`` or ``reference``), the ``auto`` note said on
-    standard error (``game``: the match's table, when there is one)."""
+    standard error (``game``: the match's table, when there is one). While a kernel not
+    in the cache yet compiles before the run, a terminal says so (not with ``quiet``)."""
     from ruledraft.play.engines import choose_engine
 
-    chosen = choose_engine(ruleset, players, bots, engine, games, game=game)
+    chosen = choose_engine(ruleset, players, bots, engine, games, game=game, compiling=compiling_status(ruleset, quiet))
     if chosen.note:
         typer.echo(shown(chosen.note), err=True)
     return chosen.name

@@ -566,7 +566,7 @@ def simulate(
         match = checked_match(rs, players, bots, seed, document)
         report_dir = report_directory(report)
         notes(note, match.bots)
-        engine = chosen_engine(rs, players, match.bots, engine, games, match.game)
+        engine = chosen_engine(rs, players, match.bots, engine, games, match.game, quiet=quiet)
         game_log = GameLog(log, inputs) if log is not None else None
         on = RunsOn(jobs_used, where, scheduler, isolate)
         collector = with_extras(MarginalCounts.for_game) if marginal else LabTally.for_game

@@ -143,7 +143,7 @@ def sweep(
         lineups = {n: parse_bots(bots, n, card_ids=rs.catalogue.ids) for n in counts}
         report_dir = report_directory(report)
         notes(note, lineups[counts[-1]])
-        engines = {n: chosen_engine(rs, n, lineups[n], engine, games) for n in counts}
+        engines = {n: chosen_engine(rs, n, lineups[n], engine, games, quiet=quiet) for n in counts}
         with run_errors(), progress_bar(rs.id, games * len(counts), quiet) as advance:
             if where is None:
                 result, signum = run_sweep(

@@ -22,10 +22,12 @@ the choice changes only the time a run takes. ``--engine`` (and the API's
 
 from __future__ import annotations
 
+import contextlib
 import math
 import os
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from contextlib import AbstractContextManager
 from typing import Any
 
 import attrs
@@ -145,12 +147,15 @@ def choose_engine(
     *,
     game: Game | None = None,
     background: bool = True,
+    compiling: Callable[[], AbstractContextManager[object]] | None = None,
 ) -> Engine:
     """The engine that plays ``games`` games of these bots (None: as many as it takes,
     the kernel if it can) -- see the module docstring. With ``kernel`` or ``auto``
     choosing it, the kernel is compiled (or loaded) here, before any worker starts,
     so workers forked from this process have it too. ``background``: ``auto`` may
-    start the compiler in a process of its own."""
+    start the compiler in a process of its own. ``compiling``: entered while a kernel not
+    in the cache yet is compiled before the run (half a minute or so): a terminal shows
+    what the wait is for."""
     check_engine(engine)
     if engine == "reference":
         return Engine("reference")
@@ -175,7 +180,9 @@ def choose_engine(
         if background and os.environ.get(BACKGROUND_COMPILE, "1") != "0":  # silently: the same lines either way
             start_compiling(ruleset)
         return Engine("reference")
-    made = compile_kernel(ruleset, players, apart=True)
+    waiting = compiling() if compiling is not None and not is_cached(ruleset) else contextlib.nullcontext()
+    with waiting:
+        made = compile_kernel(ruleset, players, apart=True)
     if not hasattr(made, "play"):
         if engine == "kernel":
             raise InputError(f"the kernel cannot play this: {made.reason}")

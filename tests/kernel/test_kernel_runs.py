@@ -171,6 +171,58 @@ def test_auto_plays_a_short_run_on_the_reference_engine_and_a_long_one_on_the_ke
     assert engines.choose_engine(rs, 4, ["random"] * 4, "reference", 10**7).name == "reference"
 
 
+def test_a_compile_before_the_run_happens_inside_the_compiling_hook_only_when_needed(monkeypatch):
+    """choose_engine enters ``compiling`` (a terminal's status line) around the compile of a
+    kernel not in the cache, and not where the kernel is cached or the reference engine plays."""
+    import contextlib
+
+    from ruledraft import kernel
+
+    rs = load_ruleset("sushi-go")
+    events: list[str] = []
+
+    @contextlib.contextmanager
+    def compiling():
+        events.append("enter")
+        yield
+        events.append("exit")
+
+    compile_kernel = kernel.compile_kernel
+    monkeypatch.setattr(kernel, "compile_kernel", lambda *a, **k: events.append("compile") or compile_kernel(*a, **k))
+    for cached, engine, expected in (
+        (False, "kernel", ["enter", "compile", "exit"]),
+        (True, "kernel", ["compile"]),  # loaded from the cache: nothing to wait for
+        (False, "reference", []),
+    ):
+        monkeypatch.setattr(kernel, "is_cached", lambda ruleset, function="play", cached=cached: cached)
+        events.clear()
+        chosen = engines.choose_engine(rs, 4, ["random"] * 4, engine, 10**7, compiling=compiling)
+        assert (chosen.name, events) == (engine, expected)
+
+
+def test_a_terminal_is_told_what_the_compile_before_a_run_is_for(monkeypatch):
+    """On a terminal a status line names the kernel being compiled and goes when the compile
+    ends; with --quiet, or when standard error is not a terminal, nothing is shown (the output
+    is the same whether the kernel was in the cache or not)."""
+    import io
+
+    from rich.console import Console
+
+    from ruledraft.cli import options
+
+    rs = load_ruleset("sushi-go")
+    screen = io.StringIO()
+    monkeypatch.setattr(options, "console", lambda stderr=False: Console(file=screen, force_terminal=True, width=80))
+    assert options.compiling_status(rs, quiet=True) is None
+    status = options.compiling_status(rs, quiet=False)
+    assert status is not None
+    with status():
+        pass
+    assert "compiling the kernel of sushi-go (once: it is cached)" in screen.getvalue()
+    monkeypatch.setattr(options, "console", lambda stderr=False: Console(file=io.StringIO(), force_terminal=False))
+    assert options.compiling_status(rs, quiet=False) is None
+
+
 def test_play_refuses_the_kernel_clearly():
     """play --engine kernel: an error saying a game with a human seat plays on the reference engine."""
     result = CliRunner().invoke(app, ["play", "sushi-go", "--players", "2", "--engine", "kernel"], input="q\n")
