@@ -25,8 +25,10 @@ never a constructor of arbitrary objects), so that:
 from __future__ import annotations
 
 import bisect
+import copy
 import os
 import re
+import threading
 import unicodedata
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
@@ -194,7 +196,28 @@ def load_document(
         4 * len(text) > limits.max_file_size and len(text.encode("utf-8", "surrogatepass")) > limits.max_file_size
     ):
         raise _too_large(file, len(text.encode("utf-8", "surrogatepass")), limits)
-    return _build(text, file, limits)
+    if len(text) > _PARSED_SIZE:
+        return _build(text, file, limits)
+    key = (file, text, limits)
+    with _PARSED_LOCK:
+        doc = _PARSED.pop(key, None)
+    if doc is None:
+        doc = _build(text, file, limits)
+    with _PARSED_LOCK:
+        _PARSED[key] = doc
+        while len(_PARSED) > _PARSED_KEPT:  # the least recently read go
+            del _PARSED[next(iter(_PARSED))]
+    return attrs.evolve(doc, data=copy.deepcopy(doc.data))  # its own data: a caller may change it
+
+
+#: the last few texts parsed (a parent read for each file that extends it, a file read
+#: again by tune's trials), each of at most _PARSED_SIZE characters (a few megabytes kept
+#: at most, whatever files are read): a Document's positions never change, so only the
+#: data is copied
+_PARSED: dict[tuple[str, str, LoaderLimits], Document] = {}
+_PARSED_KEPT = 4
+_PARSED_SIZE = 64 * 1024
+_PARSED_LOCK = threading.Lock()
 
 
 def load_file(path: str | os.PathLike[str], *, limits: LoaderLimits = DEFAULT_LIMITS) -> Document:

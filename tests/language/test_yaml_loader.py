@@ -556,3 +556,25 @@ def test_arbitrary_text_never_raises_anything_but_ruleset_error(text):
 def test_yaml_like_text_never_raises_anything_but_ruleset_error(text):
     """Text built from YAML's special characters either loads or raises RulesetError."""
     check_outcome(text)
+
+
+def test_a_text_read_again_gives_the_same_document_with_data_of_its_own():
+    """The same text read twice (a parent read for each file that extends it) gives equal
+    data and positions, each document's data its own: changing one leaves the next read as
+    written; a changed text is read anew."""
+    from ruledraft.language import yaml_loader
+
+    text = "id: t\ncards:\n  - {id: a, count: 2}\n"
+    first = load_document(text, "again.yaml")
+    first.data["cards"][0]["count"] = 99
+    first.data["id"] = "changed"
+    second = load_document(text, "again.yaml")
+    assert second.data == {"id": "t", "cards": [{"id": "a", "count": 2}]}
+    assert second.locate(("cards", 0, "count")) == (3, 20) == first.locate(("cards", 0, "count"))
+    assert load_document(text.replace("2}", "3}"), "again.yaml").data["cards"][0]["count"] == 3
+    for n in range(2 * yaml_loader._PARSED_KEPT):  # other texts read: the kept ones stay few
+        load_document(f"id: t{n}\n", "other.yaml")
+    assert len(yaml_loader._PARSED) == yaml_loader._PARSED_KEPT
+    big = "id: t\n" + "# a comment\n" * (yaml_loader._PARSED_SIZE // 12 + 1)
+    assert load_document(big, "big.yaml").data == {"id": "t"}
+    assert all(key[1] != big for key in yaml_loader._PARSED)  # a long text is not kept
