@@ -20,6 +20,7 @@ from __future__ import annotations
 import difflib
 import functools
 import re
+import threading
 from collections.abc import Iterable, Mapping
 from typing import Any
 
@@ -119,10 +120,34 @@ def _schema_of(error: ValidationError) -> dict[str, Any]:
 
 def check_schema(doc: Document) -> list[Diagnostic]:
     """Every schema problem of ``doc``, as located :class:`Diagnostic` s sorted by position."""
+    key = None
+    if len(doc.text) <= _CHECKED_SIZE:  # the same kinds, file, text and data: the same problems
+        key = (_kinds_generation(), doc.file, doc.text, repr(doc.data))
+        with _CHECKED_LOCK:
+            found = _CHECKED.pop(key, None)
+            if found is not None:
+                _CHECKED[key] = found
+                return list(found)
     reporter = _Reporter(doc, _cached_schema(), _validator())
     for error in reporter.validator.iter_errors(doc.data):
         reporter.add(error)
-    return reporter.result()
+    problems = reporter.result()
+    if key is not None:
+        with _CHECKED_LOCK:
+            _CHECKED[key] = tuple(problems)
+            while len(_CHECKED) > _CHECKED_KEPT:  # the least recently checked go
+                del _CHECKED[next(iter(_CHECKED))]
+    return problems
+
+
+#: the last few documents checked (a parent checked for each file that extends it): the
+#: problems follow from the kinds registered, the file's name, its text (the positions)
+#: and its data (a tune mark's value changes the data only); texts of at most
+#: _CHECKED_SIZE characters
+_CHECKED: dict[tuple[Any, ...], tuple[Diagnostic, ...]] = {}
+_CHECKED_KEPT = 4
+_CHECKED_SIZE = 64 * 1024
+_CHECKED_LOCK = threading.Lock()
 
 
 # ---------------------------------------------------------------------------

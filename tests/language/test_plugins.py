@@ -55,6 +55,22 @@ def test_without_the_plugin_the_kind_is_a_located_schema_error():
     )
 
 
+def test_the_same_file_checked_again_follows_the_kinds_registered_at_each_check():
+    """A rule file's schema problems are remembered for the same text and data only while
+    the kinds stay the same: the variant is refused, accepted once the plug-in registers
+    its kind, and refused again once the kind is gone."""
+    from ruledraft.language.kinds import load_plugin
+
+    def kind_refused() -> bool:
+        return any("not 'longest_run'" in d.message for d in check_ruleset(VARIANT).diagnostics)
+
+    assert kind_refused() and kind_refused()
+    load_plugin(PLUGIN)
+    assert not kind_refused()
+    SCORING_KINDS.unregister("longest_run")
+    assert kind_refused()
+
+
 def test_the_plugin_file_makes_the_variant_validate_show_and_simulate():
     """With --plugin FILE.py the variant validates, `show` describes the kind, and --jobs 2 simulates it."""
     result = invoke("--plugin", PLUGIN, "validate", VARIANT)
