@@ -57,6 +57,13 @@ class Tableau:
             counts.append(row)
         return cls(counts, [list(seq) for seq in cards], round)
 
+    def of_seat(self, seat: int) -> Tableau:
+        """A table of ``seat`` alone (its cards, the cards it turned face down, its
+        echoes): what a rule that reads one seat's cards only scores the same there."""
+        turned = None if self.turned is None else [self.turned[seat]]
+        echoes = None if self.echoes is None else [self.echoes[seat]]
+        return Tableau([self.counts[seat]], [self.cards[seat]], self.round, turned, echoes)
+
     def with_seat(self, seat: int, counts: list[int], cards: list[int]) -> Tableau:
         """A copy in which ``seat`` has other cards (used to try a move without making it)."""
         new_counts = list(self.counts)

@@ -859,6 +859,25 @@ class State:
         t = self.tableau()
         return score_scoring(game.round_scoring_rules, t, self.turn_rule_points(t) if game.turn_rules else None).totals
 
+    def seat_round_points_now(self, seat: int) -> int:
+        """``round_points_now()[seat]``, the other seats' points of a rule that reads one
+        seat's cards alone left unscored (a bot's look at its own points)."""
+        game = self.game
+        t = self.tableau()
+        scored = self.turn_rule_points(t) if game.turn_rules else {}
+        alone = None  # the seat's table alone, made when first needed
+        points = 0
+        for i, rule in enumerate(game.ruleset.round_rules):  # the round_scoring_rules, as rules
+            if i in scored:
+                points += scored[i][seat]
+            elif rule.own_cards_only:
+                if alone is None:
+                    alone = t.of_seat(seat)
+                points += rule.score(alone)[0]
+            else:
+                points += rule.score(t)[seat]
+        return points
+
     def all_cards(self) -> list[int]:
         """Every card of the game, wherever it is now (hands, tables, undealt deck, kept,
         held back, drawn for a pending decision, discarded), sorted: the whole deck."""

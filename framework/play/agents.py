@@ -338,7 +338,7 @@ def _own_points(state, seat: int) -> int:
     """``seat``'s points so far plus what its table would score at round end now."""
     points = state.totals()[seat]
     if not state.is_terminal():
-        points += state.round_points_now()[seat]
+        points += state.seat_round_points_now(seat)
     return points
 
 

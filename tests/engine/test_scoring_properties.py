@@ -18,7 +18,11 @@ from strategies import (
     bundled_table_scored,
     bundled_without_dummy,
     finished_tables,
+    played_positions,
+    played_ruleset,
+    played_sources,
     seat_permutations,
+    source_id,
 )
 
 from ruledraft.engine.table_scoring import score_table
@@ -261,3 +265,27 @@ def test_remembered_awards_are_bounded(monkeypatch):
             q = [a, b, 3]
             assert rule.award(q, t) == rule._award(q, t)
     assert len(rule.award_cache) == 10
+
+
+@pytest.mark.parametrize("source", played_sources(), ids=source_id)
+@settings(max_examples=4, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**53 - 1), data=st.data())
+def test_one_seats_points_now_are_that_seats_share_of_the_whole_round(source, seed, data):
+    """At every point of a random game, a seat's round points now (``seat_round_points_now``:
+    a rule of one seat's cards scored on that seat's table alone) are its entry of
+    ``round_points_now``: races, boosts, cards turned face down and dummies included."""
+    players = data.draw(st.sampled_from(list(played_ruleset(source).player_counts)), label="players")
+    for state in played_positions(source, seed, players):
+        whole = state.round_points_now()
+        assert [state.seat_round_points_now(s) for s in range(state.game.num_seats)] == whole
+
+
+def test_one_seats_points_now_read_the_cards_it_turned_face_down():
+    """A wasabi turned face down before its nigiri came (the Party sampler example, a
+    seeded game at 8 players): the seat's own points now are its entry of the whole
+    round's, where scoring its cards without the turned ones (``score_seat``) reads 2 too many."""
+    source = str(EXAMPLES / "sushi-go-party-sampler.yaml")
+    state = next(s for k, s in enumerate(played_positions(source, 18, 8)) if k == 17)
+    wasabi = next(rule for rule in state.game.ruleset.round_rules if rule.id == "wasabi")
+    assert wasabi.score_seat(state.tableau(), 4) == wasabi.score(state.tableau())[4] + 2
+    assert state.seat_round_points_now(4) == state.round_points_now()[4]

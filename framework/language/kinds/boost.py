@@ -234,9 +234,7 @@ class Boost(RuleBase):
     def score_seat(self, t: Tableau, seat: int) -> int:
         if not self.own_cards_only:
             return self.score(t)[seat]
-        turned = None if t.turned is None else [t.turned[seat]]
-        echoes = None if t.echoes is None else [t.echoes[seat]]
-        return self.score(Tableau([t.counts[seat]], [t.cards[seat]], t.round, turned, echoes))[0]
+        return self.score(t.of_seat(seat))[0]
 
     def score_row(self, row: list[int], seq: list[int]) -> int:
         return self.score(Tableau([row], [seq]))[0]
