@@ -380,6 +380,10 @@ class FirstAgent:
     """The first legal move: a floor for strength figures."""
 
     name = "first"
+    #: a promise that ``act`` is the seat's first legal move (``legal_actions()[0]``), so
+    #: the loop that plays whole games takes that move without asking (as it draws a
+    #: uniform agent's, :attr:`RandomAgent.uniform_random`)
+    first_legal = True
 
     def __init__(self, seed: int = 0):
         pass

@@ -107,7 +107,8 @@ def play_game(
     Only the seats that act are asked (every player during the picks, the deciding
     seat while a card effect waits for a decision), each with its seat's view, and
     every move is checked before it is played. A uniform agent (``uniform_random``)
-    is never asked: the engine draws its move from its stream, as its ``act`` would. A bot from outside (``foreign``, by
+    is never asked: the engine draws its move from its stream, as its ``act`` would;
+    nor is one that promises the first legal move (``first_legal``). A bot from outside (``foreign``, by
     default the bots loaded from a file, a module or an entry point) that raises ends
     the game with a :class:`BotFailure`; a built-in bot's error is raised as it is.
     With ``isolate`` (the ruleset as it travels), each bot from outside runs in a
@@ -148,11 +149,15 @@ def play_game(
 
 def _mover(state: State, agent: Any, uniform: Any, name: str, alien: bool, seed: int) -> Callable[[int], int]:
     """How a seat's move is chosen: a uniform agent's (``uniform``: its stream) is the
-    engine's draw from its stream, what its ``act`` would return, so the agent is never
-    handed anything; any other agent is asked with its seat's view and checked."""
+    engine's draw from its stream, and an agent with ``first_legal`` the seat's first
+    legal move, what its ``act`` would return, so the agent is never handed anything;
+    any other agent is asked with its seat's view and checked."""
     if uniform is not None:
         sample = state.sample_action
         return lambda s: sample(s, uniform)
+    if getattr(agent, "first_legal", False) is True:
+        legal = state.legal_actions
+        return lambda s: legal(s)[0]
     return seat_mover(agent, name, state, seed, foreign=alien)
 
 

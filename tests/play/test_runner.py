@@ -340,3 +340,43 @@ def test_more_jobs_than_games_still_give_the_same_summary():
     rs = bundled_ruleset("sushi-go")
     bots = ["greedy", "random"]
     assert simulate(rs, 2, 3, 4, bots, jobs=8) == simulate(rs, 2, 3, 4, bots, jobs=1)
+
+
+@pytest.mark.parametrize("ruleset_id", ["sushi-go", "sushi-go-party-master-menu", "sushi-go-two-player-dummy"])
+def test_an_agent_that_promises_the_first_legal_move_is_not_asked_and_plays_it(ruleset_id):
+    """An agent with ``first_legal`` (the first bot) is never asked: the loop plays its
+    seat's first legal move, picks and card effects' decisions alike, and the games are
+    those of an agent asked each time that answers the same."""
+    from ruledraft.play.agents import FirstAgent
+
+    class Promised(FirstAgent):
+        def act(self, view, seat):
+            raise AssertionError("asked, though it promised the first legal move")
+
+    class Asked:
+        def act(self, view, seat):
+            return view.legal_actions()[0]
+
+    rs = bundled_ruleset(ruleset_id)
+    game = Game(rs, rs.min_players if rs.dummy else 4)
+    others = ["greedy", "random", "value"][: game.num_players - 1]
+    decided = 0
+    for i in range(6):
+        seed = game_seed(8, i)
+        names = ["first", *others]
+        promised = play_game(game, seed, names, [Promised(), *_agents(others, seed)])
+        asked = play_game(game, seed, names, [Asked(), *_agents(others, seed)])
+        assert [r.actions for r in promised.history] == [r.actions for r in asked.history]
+        assert [r.decisions for r in promised.history] == [r.decisions for r in asked.history]
+        assert promised.totals() == asked.totals()
+        decided += sum(1 for r in promised.history for _t, s, _a in r.decisions if s == 0)
+    assert decided > 0 or not rs.effects  # Master Menu's decisions were the first bot's too
+
+
+def _agents(names, seed):
+    """The built-in agents ``names`` for seats 1, 2, ... of the game of ``seed``, as play_game makes them."""
+    from ruledraft.play.agents import make_agent
+    from ruledraft.play.runner import bot_seeds
+
+    seeds = bot_seeds(seed, len(names) + 1)
+    return [make_agent(name, s) for name, s in zip(names, seeds[1:])]
