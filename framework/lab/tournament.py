@@ -48,7 +48,7 @@ from ruledraft.play.agents import make_agent, parse_bot
 from ruledraft.play.bot_specs import absolute_spec
 from ruledraft.play.executor import Chunk, ShippedRuleset, StopSignals, steady_heap
 from ruledraft.play.match import check_players, check_seed
-from ruledraft.play.runner import bot_seeds, game_seed, play_game
+from ruledraft.play.runner import UNASKED, bot_seeds, game_seed, play_game
 
 __all__ = [
     "MAX_GAMES",
@@ -116,7 +116,7 @@ class _Timed:
         return action
 
     def __getattr__(self, name: str) -> Any:
-        if name == "uniform_random":  # timed, it plays through act like every other bot
+        if name in UNASKED:  # timed, it plays through act like every other bot
             raise AttributeError(name)
         return getattr(self._agent, name)
 

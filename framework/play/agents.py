@@ -382,7 +382,8 @@ class FirstAgent:
     name = "first"
     #: a promise that ``act`` is the seat's first legal move (``legal_actions()[0]``), so
     #: the loop that plays whole games takes that move without asking (as it draws a
-    #: uniform agent's, :attr:`RandomAgent.uniform_random`)
+    #: uniform agent's, :attr:`RandomAgent.uniform_random`). It binds this class only: a
+    #: subclass with an ``act`` of its own is asked unless it says so again
     first_legal = True
 
     def __init__(self, seed: int = 0):

@@ -147,15 +147,22 @@ def play_game(
     return state
 
 
+#: the attributes by which an agent promises what its ``act`` returns, so that
+#: :func:`play_game` takes the move without asking it (a wrapper that must see every
+#: call, such as the tournament's timing, hides them)
+UNASKED = ("uniform_random", "first_legal")
+
+
 def _mover(state: State, agent: Any, uniform: Any, name: str, alien: bool, seed: int) -> Callable[[int], int]:
     """How a seat's move is chosen: a uniform agent's (``uniform``: its stream) is the
-    engine's draw from its stream, and an agent with ``first_legal`` the seat's first
-    legal move, what its ``act`` would return, so the agent is never handed anything;
-    any other agent is asked with its seat's view and checked."""
+    engine's draw from its stream, and that of an agent whose class says ``first_legal``
+    the seat's first legal move, what its ``act`` would return, so the agent is never
+    handed anything; any other agent is asked with its seat's view and checked."""
     if uniform is not None:
         sample = state.sample_action
         return lambda s: sample(s, uniform)
-    if getattr(agent, "first_legal", False) is True:
+    # the promise of the agent's own class: a subclass with an act of its own is asked
+    if vars(type(agent)).get("first_legal") is True:
         legal = state.legal_actions
         return lambda s: legal(s)[0]
     return seat_mover(agent, name, state, seed, foreign=alien)

@@ -344,17 +344,23 @@ def test_more_jobs_than_games_still_give_the_same_summary():
 
 @pytest.mark.parametrize("ruleset_id", ["sushi-go", "sushi-go-party-master-menu", "sushi-go-two-player-dummy"])
 def test_an_agent_that_promises_the_first_legal_move_is_not_asked_and_plays_it(ruleset_id):
-    """An agent with ``first_legal`` (the first bot) is never asked: the loop plays its
-    seat's first legal move, picks and card effects' decisions alike, and the games are
-    those of an agent asked each time that answers the same."""
+    """An agent whose class says ``first_legal`` (the first bot's) is never asked: the loop
+    plays its seat's first legal move, picks and card effects' decisions alike, and the
+    games are those of an agent asked each time that answers the same. A subclass with an
+    ``act`` of its own that does not say it again is asked."""
     from ruledraft.play.agents import FirstAgent
 
     class Promised(FirstAgent):
+        first_legal = True
+
         def act(self, view, seat):
             raise AssertionError("asked, though it promised the first legal move")
 
-    class Asked:
+    asked: list[int] = []
+
+    class Asked(FirstAgent):  # the promise is its parent's: it is asked
         def act(self, view, seat):
+            asked.append(seat)
             return view.legal_actions()[0]
 
     rs = bundled_ruleset(ruleset_id)
@@ -365,12 +371,13 @@ def test_an_agent_that_promises_the_first_legal_move_is_not_asked_and_plays_it(r
         seed = game_seed(8, i)
         names = ["first", *others]
         promised = play_game(game, seed, names, [Promised(), *_agents(others, seed)])
-        asked = play_game(game, seed, names, [Asked(), *_agents(others, seed)])
-        assert [r.actions for r in promised.history] == [r.actions for r in asked.history]
-        assert [r.decisions for r in promised.history] == [r.decisions for r in asked.history]
-        assert promised.totals() == asked.totals()
+        asked_game = play_game(game, seed, names, [Asked(), *_agents(others, seed)])
+        assert [r.actions for r in promised.history] == [r.actions for r in asked_game.history]
+        assert [r.decisions for r in promised.history] == [r.decisions for r in asked_game.history]
+        assert promised.totals() == asked_game.totals()
         decided += sum(1 for r in promised.history for _t, s, _a in r.decisions if s == 0)
     assert decided > 0 or not rs.effects  # Master Menu's decisions were the first bot's too
+    assert asked and set(asked) == {0}
 
 
 def _agents(names, seed):
