@@ -482,7 +482,7 @@ def _cached(path: Path, function: str) -> bool:
 
 
 #: what a child compiles apart (``python -m ruledraft.kernel FLAG FILE``), by the entry point
-APART = {"play": "--game-loop", "play_planner": "--planner", "rollout": "--rollout"}
+APART = {"play": "--game-loop", "play_planner": "--planner", "rollout": "--rollout", "batch_step": "--batch"}
 
 #: the kernel modules whose entry points this process knows are ready: (path, function)
 _READY: set[tuple[Path, str]] = set()
@@ -514,6 +514,10 @@ def warm_entry(module: ModuleType, function: str) -> None:
         from ruledraft.kernel.rollout import warm_rollout
 
         warm_rollout(module)
+    elif function == "batch_step":
+        from ruledraft.kernel.batch import warm_batch
+
+        warm_batch(module)
     else:
         warm(module, function)
 

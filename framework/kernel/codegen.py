@@ -413,13 +413,15 @@ def write_source(ruleset: CompiledRuleset) -> str:
         *fx_functions,
         (HERE / "planner.tmpl").read_text(encoding="utf-8"),
         (HERE / "rollout.tmpl").read_text(encoding="utf-8"),  # the ismcts roll-out (kernel/rollout.py)
+        (HERE / "batch.tmpl").read_text(encoding="utf-8"),  # the batch environment's games (batch_env.py)
         *_dummy_source(ruleset),
     ]
     return "\n".join(parts)
 
 
-#: the functions of a kernel module that Python calls (``Kernel.play``, ``Rollouts``)
-ENTRY_POINTS = ("play", "play_planner", "play_dummy", "rollout")
+#: the functions of a kernel module that Python calls (``Kernel.play``, ``Rollouts``,
+#: ``batch_env.BatchDraftEnv``)
+ENTRY_POINTS = ("play", "play_planner", "play_dummy", "rollout", "batch_new", "batch_step", "batch_encode")
 
 #: numba builds each compiled function a wrapper for Python's calls and one for C's; the
 #: kernel's Python calls only its entry points, so the others are built without them

@@ -1,0 +1,224 @@
+"""Many games of one ruleset stepped at once on its compiled kernel: an environment for
+reinforcement learning whose every call moves a whole batch of games, with NumPy arrays
+in and out and no Python object per game, seat or move.
+
+* ``BatchDraftEnv(ruleset, players, games=G)``; :meth:`~BatchDraftEnv.reset` returns
+  the observations ``(G, players, size)`` (float32) and action masks
+  ``(G, players, actions)`` (int8); :meth:`~BatchDraftEnv.step` takes one action per
+  game and player ``(G, players)`` and returns the observations, the masks, the rewards
+  ``(G, players)`` (float32), which games ended ``(G,)`` and an info dict.
+* A player's vector and mask are exactly those of the PettingZoo environments
+  (``ruledraft.rl``, the :class:`~ruledraft.engine.encoding.Encoder`'s layout), and the
+  rewards are theirs (``reward="points" | "margin" | "win"``, ``per_round``).
+* Games start again by themselves: a game that ends returns its last rewards, and the
+  observations and masks returned with them are already the next game's first
+  (the last ones are in ``info["final_observation"]``, the ended games' seeds in
+  ``info["final_seeds"]``).
+* Seeds: ``reset(seed=S)`` starts game ``k`` (0, 1, 2, ... in the order the games
+  start, the batch's first ``G`` in place order) with seed ``S`` for ``k = 0`` and
+  ``derive_seed(S, k) >> 11`` after: the games ``ParallelDraftEnv`` plays after
+  ``reset(seed=S)`` and then ``reset()`` again and again. So a game here, moved by the
+  same actions, is the very game the PettingZoo environment plays.
+* An illegal action raises :class:`~ruledraft.errors.IllegalMoveError` naming the
+  game, the player and the seed, and no game moves.
+* The kernel holds games without card effects, races or a dummy (Sushi Go! and its
+  variants, the Party menus without them); another ruleset is refused with
+  :class:`~ruledraft.errors.InputError` saying why.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+from typing import Any
+
+import numpy as np
+
+from ruledraft.engine.encoding import Encoder, encoder_for
+from ruledraft.engine.state import MAX_SEED, Game, derive_seed
+from ruledraft.errors import IllegalMoveError, InputError
+from ruledraft.kernel import Unsupported, compile_kernel, ready_apart
+from ruledraft.kernel.batch import GAME_END, ROUND_END, Batch, batch_refusal
+from ruledraft.language.ruleset import CompiledRuleset
+
+__all__ = ["REWARDS", "BatchDraftEnv", "batch_env"]
+
+#: the reward options (as ``ruledraft.rl``'s)
+REWARDS = ("points", "margin", "win")
+#: the Encoder's fields this environment fills, in the order ``batch_encode`` takes their offsets
+FIELDS = (
+    "hand",
+    "known_hands",
+    "known",
+    "hand_sizes",
+    "played",
+    "kept",
+    "scores",
+    "round_scores",
+    "round",
+    "turn",
+    "can_use_action",
+)
+#: the Encoder's fields that stay 0 in the games the kernel holds (a dummy, a decision)
+ZERO_FIELDS = ("controls_dummy", "deciding", "decision_card", "decision_shown", "decision_owner")
+
+
+def _game(ruleset: str | os.PathLike[str] | CompiledRuleset | Game, players: int | None) -> Game:
+    if isinstance(ruleset, Game):
+        if players is not None and players != ruleset.num_players:
+            raise InputError(f"the game is for {ruleset.num_players} players, not {players}")
+        return ruleset
+    if not isinstance(ruleset, CompiledRuleset):
+        from ruledraft.language.loading import load_ruleset
+
+        ruleset = load_ruleset(ruleset)
+    return Game(ruleset, players if players is not None else ruleset.min_players)
+
+
+def _offsets(enc: Encoder) -> np.ndarray:
+    """The offsets of :data:`FIELDS` in the encoder's vector; refused if it has others."""
+    at = {f.name: f.offset for f in enc.fields}
+    names = set(at)
+    if names != set(FIELDS) | set(ZERO_FIELDS):
+        raise InputError(f"the batch environment encodes the standard fields, not {sorted(names)}")
+    return np.array([at[name] for name in FIELDS], np.int64)
+
+
+class BatchDraftEnv:
+    """``games`` games of ``ruleset`` at ``players`` players, stepped together on the
+    ruleset's compiled kernel (see the module's description)."""
+
+    def __init__(
+        self,
+        ruleset: str | os.PathLike[str] | CompiledRuleset | Game = "sushi-go",
+        players: int | None = None,
+        *,
+        games: int = 256,
+        reward: str = "points",
+        per_round: bool = False,
+    ) -> None:
+        if reward not in REWARDS:
+            raise ValueError(f"reward must be one of {', '.join(REWARDS)}, not {reward!r}")
+        if not 1 <= int(games):
+            raise ValueError(f"games must be at least 1, not {games}")
+        self.game = game = _game(ruleset, players)
+        self.players = P = game.num_players
+        self.reward = reward
+        self.per_round = per_round
+        reason = batch_refusal(game.ruleset)
+        if reason is not None:
+            raise InputError(f"{game.ruleset.name} cannot be played by the batch environment: it has {reason}")
+        kernel = compile_kernel(game.ruleset, P, apart=True)
+        if isinstance(kernel, Unsupported):
+            raise InputError(f"{game.ruleset.name} has no compiled kernel: {kernel.reason}")
+        ready_apart(kernel.path, "batch_step")
+        self.encoder = enc = encoder_for(game)
+        self._at = _offsets(enc)
+        #: the length of an observation vector
+        self.size = enc.size
+        #: the number of actions (``Game.num_distinct_actions``); ``Game.decode_action`` reads one
+        self.num_actions = game.num_distinct_actions
+        self.num_games = G = int(games)
+        self._order = np.array([enc.layout.relative_seats(s) for s in range(P)], np.int64)
+        self._batch = Batch(kernel.module, P, G)
+        self._obs = np.zeros((G, P, self.size), np.float32)
+        self._masks = np.zeros((G, P, self.num_actions), np.int8)
+        self._all = np.arange(G, dtype=np.int64)
+        self._base = 0
+        self._started = 0
+        self._so_far = np.zeros((G, P), np.float64)
+
+    @property
+    def seeds(self) -> np.ndarray:
+        """The seed of each game now in play (a copy)."""
+        return self._batch.seeds.copy()
+
+    def _next_seeds(self, n: int) -> np.ndarray:
+        """The seeds of the next ``n`` games to start."""
+        out = np.empty(n, np.uint64)
+        for i in range(n):
+            k = self._started + i
+            out[i] = self._base if k == 0 else derive_seed(self._base, k) >> 11
+        self._started += n
+        return out
+
+    def reset(self, seed: int | None = None) -> tuple[np.ndarray, np.ndarray]:
+        """Start every game afresh (see the module's description for the seeds): the
+        observations and the masks (new arrays)."""
+        if seed is None:
+            seed = random.SystemRandom().randrange(MAX_SEED + 1)
+        seed = int(seed)
+        if not 0 <= seed <= MAX_SEED:
+            raise ValueError(f"a seed is between 0 and {MAX_SEED}, not {seed}")
+        self._base = seed
+        self._started = 0
+        self._batch.new(self._all, self._next_seeds(self.num_games))
+        self._so_far[:] = 0.0
+        self._batch.encode(self._all, self._at, self._order, self._obs, self._masks)
+        return self._obs.copy(), self._masks.copy()
+
+    def _rewards(self, games: np.ndarray, over: bool) -> np.ndarray:
+        """The rewards of ``games`` were they to end now (``over``: they have ended)."""
+        totals = self._batch.totals[games].astype(np.float64)
+        if self.reward == "points":
+            return totals
+        if self.reward == "win":
+            if not over:
+                return np.zeros_like(totals)
+            wins = self._batch.wins[games].astype(np.float64)
+            return wins / np.maximum(wins.sum(axis=1, keepdims=True), 1.0)
+        # margin: own total less the best of the others
+        P = self.players
+        out = np.empty_like(totals)
+        for s in range(P):
+            others = np.delete(totals, s, axis=1)
+            out[:, s] = totals[:, s] - others.max(axis=1)
+        return out
+
+    def step(self, actions: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
+        """Play one turn of every game: ``actions[game, player]`` (an integer array of
+        shape ``(games, players)``). Returns the observations, the masks, the rewards,
+        which games ended (their observations and masks are the next game's first) and
+        ``info`` (``final_observation``: the ended games' last observations, in the order
+        of their places; ``final_seeds``: their seeds)."""
+        G, P = self.num_games, self.players
+        try:
+            sent = np.asarray(actions)
+        except (TypeError, ValueError) as error:
+            raise IllegalMoveError(f"actions must be integers of shape ({G}, {P}): {error}") from None
+        if sent.shape != (G, P) or sent.dtype.kind not in "iu":
+            raise IllegalMoveError(f"actions must be integers of shape ({G}, {P}), not {sent.dtype} {sent.shape}")
+        batch = self._batch
+        bad = batch.step(np.ascontiguousarray(sent, np.int64))
+        if bad >= 0:
+            seat = -1 - int(batch.status[bad])
+            raise IllegalMoveError(
+                f"game {bad}, player_{seat}: action {int(sent[bad, seat])} is not legal now (seed {int(batch.seeds[bad])})"
+            )
+        status = batch.status
+        ended = np.flatnonzero(status == GAME_END)
+        rewards = np.zeros((G, P), np.float32)
+        if self.per_round:
+            scored = np.flatnonzero(status == ROUND_END)
+            if len(scored):
+                now = self._rewards(scored, over=False)
+                rewards[scored] = now - self._so_far[scored]
+                self._so_far[scored] = now
+        info: dict[str, Any] = {}
+        if len(ended):
+            final = self._rewards(ended, over=True)
+            rewards[ended] = final - self._so_far[ended] if self.per_round else final
+            self._so_far[ended] = 0.0
+            batch.encode(ended, self._at, self._order, self._obs, self._masks)
+            info["final_observation"] = self._obs[ended].copy()
+            info["final_seeds"] = batch.seeds[ended].copy()
+            batch.new(ended, self._next_seeds(len(ended)))
+        batch.encode(self._all, self._at, self._order, self._obs, self._masks)
+        terminated = np.zeros(G, bool)
+        terminated[ended] = True
+        return self._obs.copy(), self._masks.copy(), rewards, terminated, info
+
+
+def batch_env(*args: Any, **kwargs: Any) -> BatchDraftEnv:
+    """``BatchDraftEnv(...)``."""
+    return BatchDraftEnv(*args, **kwargs)

@@ -1,0 +1,140 @@
+"""Many games of one kernel stepped together by moves sent from outside: the engine of the
+batch environment (``ruledraft.batch_env``). The games' states live in arrays with the
+game first (:class:`Batch`); the kernel's ``batch_new``, ``batch_step`` and
+``batch_encode`` (``batch.tmpl``) start games, play a turn of every game and encode
+every player's observation vector and action mask, each in one call.
+
+A game holds what the ismcts roll-out holds: no card effects, no race, no dummy
+(:func:`batch_refusal`).
+"""
+
+from __future__ import annotations
+
+from types import ModuleType
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+if TYPE_CHECKING:
+    from ruledraft.language.ruleset import CompiledRuleset
+
+__all__ = ["Batch", "batch_refusal", "warm_batch"]
+
+#: what ``batch_step`` reports of a game
+TURN, ROUND_END, GAME_END, OVER = 0, 1, 2, 3
+
+
+def batch_refusal(ruleset: CompiledRuleset) -> str | None:
+    """Why the kernel's batch functions cannot step games of ``ruleset`` (None: they can,
+    if it has a kernel), found without compiling."""
+    if ruleset.effects:
+        return "card effects"
+    if any(rule.turn_scoring is not None for rule in ruleset.round_rules):
+        return "a race"
+    if ruleset.dummy is not None:
+        return "a dummy"
+    return None
+
+
+class Batch:
+    """``games`` games of a kernel module at ``seats`` seats, stepped together."""
+
+    def __init__(self, module: ModuleType, seats: int, games: int) -> None:
+        self.module = module
+        self.seats = N = seats
+        self.games = G = games
+        K, R = int(module.K), int(module.R)
+        H = int(module.HS[N])
+        z = np.zeros
+        families = max(int(module.NADD), 1)
+        #: every game's state, in the order the kernel's functions take it (batch.tmpl)
+        self.arrays = (
+            z((G, 5), np.int64),  # gi: round, turn, place in the deck, cards in the deck, over
+            z(G, np.uint64),  # seeds
+            z((G, N, H + 1), np.int64),  # hand
+            z((G, N), np.int64),  # hl
+            z((G, N), np.int64),  # slot
+            z((G, N, K), np.int64),  # counts
+            z((G, N, H + 2), np.int64),  # seq
+            z((G, N), np.int64),  # lens
+            z((G, N, K), np.int64),  # kcounts
+            z((G, N, R * H + 2), np.int64),  # kseq
+            z((G, N), np.int64),  # klens
+            z((G, int(module.DT)), np.int64),  # deck
+            z((G, families, max(len(module.RES), 1)), np.int64),  # reserve
+            z((G, families), np.int64),  # rpos
+            z((G, R, N), np.int64),  # rsc: each round's points
+            z((G, N), np.int64),  # gsc: the game end's
+            z((G, N), np.int64),  # wins
+        )
+        self.status = z(G, np.int64)
+
+    @property
+    def round_points(self) -> np.ndarray:
+        """``[game, round, seat]``: each round's points (0 for rounds not scored yet)."""
+        return self.arrays[14]
+
+    @property
+    def totals(self) -> np.ndarray:
+        """``[game, seat]``: the points so far (rounds scored, and the game end's)."""
+        return self.arrays[14].sum(axis=1) + self.arrays[15]
+
+    @property
+    def wins(self) -> np.ndarray:
+        """``[game, seat]``: 1 for a winner of a game over."""
+        return self.arrays[16]
+
+    @property
+    def seeds(self) -> np.ndarray:
+        """Each game's seed."""
+        return self.arrays[1]
+
+    @property
+    def rounds_and_turns(self) -> np.ndarray:
+        """``[game, 0]`` the round, ``[game, 1]`` the turn (both from 0)."""
+        return self.arrays[0][:, :2]
+
+    def hand(self, game: int, seat: int) -> list[int]:
+        """The cards ``seat`` of ``game`` holds, in their order."""
+        hand, hl, slot = self.arrays[2], self.arrays[3], self.arrays[4]
+        h = int(slot[game, seat])
+        return hand[game, h, : hl[game, h]].tolist()
+
+    def new(self, which: np.ndarray, seeds: np.ndarray) -> None:
+        """Start a game in each place ``which[i]`` with seed ``seeds[i]``."""
+        a = self.arrays
+        self.module.batch_new(np.asarray(which, np.int64), np.asarray(seeds, np.uint64), *a)
+
+    def step(self, actions: np.ndarray) -> int:
+        """Every game not over plays ``actions[game]`` (one action per seat); what each
+        did is in :attr:`status` (:data:`TURN`, :data:`ROUND_END`, :data:`GAME_END`,
+        :data:`OVER`). An illegal action plays nothing: the first game that sent one is
+        returned (its seat is ``-1 - status[game]``), else -1."""
+        return int(self.module.batch_step(actions, self.status, *self.arrays))
+
+    def encode(self, which: np.ndarray, at: np.ndarray, order: np.ndarray, obs: np.ndarray, masks: np.ndarray) -> None:
+        """Every player's vector and mask of the games ``which`` into ``obs`` and ``masks``
+        (see ``batch.tmpl``'s ``batch_encode``)."""
+        a = self.arrays
+        self.module.batch_encode(np.asarray(which, np.int64), at, order, obs, masks, a[0], a[2], a[3], a[4], a[5], a[8], a[14], a[15])
+
+
+def warm_batch(module: ModuleType) -> None:
+    """Compile the kernel module's batch functions (or load them from numba's cache): one
+    game started, stepped by a first move and encoded, at the smallest number of seats
+    its hands are written for."""
+    seats = next(n for n in range(len(module.HS)) if module.HS[n] > 0)
+    batch = Batch(module, seats, 1)
+    batch.new(np.zeros(1, np.int64), np.zeros(1, np.uint64))
+    K = int(module.K)
+    actions = np.array([[batch.hand(0, s)[0] for s in range(seats)]], np.int64)
+    batch.step(actions)
+    at = np.arange(11, dtype=np.int64)
+    size = 11 + 4 * K * seats + (module.R + 4) * seats
+    batch.encode(
+        np.zeros(1, np.int64),
+        at * 0,
+        np.tile(np.arange(seats, dtype=np.int64), (seats, 1)),
+        np.zeros((1, seats, size), np.float32),
+        np.zeros((1, seats, K * (K + 1)), np.int8),
+    )

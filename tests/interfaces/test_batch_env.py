@@ -1,0 +1,171 @@
+"""The batch environment on the kernel (ruledraft.batch_env): its games, moved by the same actions, are the PettingZoo environment's."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from paths import DATA, ROOT
+
+from ruledraft import rl
+from ruledraft.batch_env import BatchDraftEnv
+from ruledraft.engine.state import Game, derive_seed
+from ruledraft.errors import IllegalMoveError, InputError
+from ruledraft.language.loading import load_ruleset
+
+#: every case the kernel's batch functions take a branch for: chopsticks (sushi-go, the
+#: apothecary's own special card), cards added each round and decks shuffled again
+#: (party-starter), pass patterns (switchback), the fewest and the most players
+TABLES = [
+    ("sushi-go", 2),
+    ("sushi-go", 5),
+    ("sushi-go-party-starter", 2),
+    ("sushi-go-party-starter", 8),
+    ("examples/sushi-go-switchback.yaml", 3),
+    ("examples/sushi-go-switchback.yaml", 5),
+    ("examples/midnight-apothecary.yaml", 6),
+]
+
+
+def _game(rid: str, players: int) -> Game:
+    path = ROOT / rid if rid.startswith("examples/") else rid
+    return Game(load_ruleset(path), players)
+
+
+def _turns(game: Game) -> int:
+    """The joint moves of one game (a round's last card is played for the seats)."""
+    return game.ruleset.rounds * (game.ruleset.hand_size(game.num_players) - 1)
+
+
+def _stack(observations, names):
+    return (
+        np.stack([observations[a]["observation"] for a in names]),
+        np.stack([observations[a]["action_mask"] for a in names]),
+    )
+
+
+def play_alongside(game: Game, games: int, seed: int, *, reward: str = "points", per_round: bool = False) -> dict:
+    """Play random legal moves in a batch and, game by game, the same moves in ParallelDraftEnv; assert every step agrees."""
+    env = BatchDraftEnv(game, games=games, reward=reward, per_round=per_round)
+    names = [f"player_{p}" for p in range(game.num_players)]
+    obs, masks = env.reset(seed=seed)
+    refs = [rl.ParallelDraftEnv(game, reward=reward, per_round=per_round) for _ in range(games)]
+    seen = [_stack(ref.reset(seed=int(s))[0], names) for ref, s in zip(refs, env.seeds)]
+    rng = np.random.default_rng(seed)
+    tally = {"ended": 0, "pairs": 0, "steps": 0}
+    K = game.num_card_types
+    for _ in range(2 * _turns(game) + 3):
+        for g in range(games):
+            np.testing.assert_array_equal(obs[g], seen[g][0])
+            np.testing.assert_array_equal(masks[g], seen[g][1])
+        actions = np.array(
+            [[rng.choice(np.flatnonzero(masks[g, p])) for p in range(game.num_players)] for g in range(games)]
+        )
+        tally["pairs"] += int((actions >= K).sum())
+        obs, masks, rewards, ended, info = env.step(actions)
+        tally["steps"] += 1
+        final = iter(info.get("final_observation", ()))
+        for g, ref in enumerate(refs):
+            after, points, done, _, _ = ref.step({a: int(actions[g, p]) for p, a in enumerate(names)})
+            np.testing.assert_array_equal(rewards[g], [points[a] for a in names])
+            assert ended[g] == done[names[0]]
+            seen[g] = _stack(after, names)
+            if ended[g]:
+                tally["ended"] += 1
+                np.testing.assert_array_equal(next(final), seen[g][0])
+                seen[g] = _stack(ref.reset(seed=int(env.seeds[g]))[0], names)
+    return tally
+
+
+@pytest.mark.parametrize(("rid", "players"), TABLES)
+def test_batch_games_equal_the_pettingzoo_environments(rid, players):
+    """Observations, masks, rewards and game ends equal ParallelDraftEnv's at every step, over two games in each place."""
+    game = _game(rid, players)
+    tally = play_alongside(game, 3, seed=players)
+    assert tally["ended"] == 6
+    if game.procedure.actions:  # the special action was played, not only offered
+        assert tally["pairs"] > 0
+
+
+@pytest.mark.parametrize("reward", ["points", "margin", "win"])
+@pytest.mark.parametrize("per_round", [False, True])
+def test_every_reward_equals_the_pettingzoo_environments(reward, per_round):
+    """Each kind of reward, at the game end or round by round, equals ParallelDraftEnv's."""
+    tally = play_alongside(_game("sushi-go", 3), 2, seed=11, reward=reward, per_round=per_round)
+    assert tally["ended"] == 4
+
+
+def test_round_by_round_rewards_add_up_to_the_final_points():
+    """With per_round, a game's rewards sum to its players' final totals."""
+    env = BatchDraftEnv("sushi-go", 4, games=4, per_round=True)
+    final = BatchDraftEnv("sushi-go", 4, games=4)
+    _, masks = env.reset(seed=3)
+    final.reset(seed=3)
+    summed = np.zeros((4, 4))
+    for _ in range(_turns(env.game)):
+        first = masks.argmax(axis=2)  # the first legal action of every player
+        _, masks, rewards, ended, _ = env.step(first)
+        _, _, points, ended_too, _ = final.step(first)
+        summed += rewards
+    assert ended.all() and ended_too.all()
+    np.testing.assert_array_equal(summed, points)
+    assert points.sum() > 0
+
+
+def test_the_games_take_the_seeds_of_the_parallel_environments_stream():
+    """Game k (in the order the games start) has seed S, then derive_seed(S, k) >> 11."""
+    env = BatchDraftEnv("sushi-go", 2, games=3)
+    _, masks = env.reset(seed=99)
+    assert env.seeds.tolist() == [99, derive_seed(99, 1) >> 11, derive_seed(99, 2) >> 11]
+    for _ in range(_turns(env.game)):
+        _, masks, _, ended, info = env.step(masks.argmax(axis=2))
+    assert ended.all()
+    assert info["final_seeds"].tolist() == [99, derive_seed(99, 1) >> 11, derive_seed(99, 2) >> 11]
+    assert env.seeds.tolist() == [derive_seed(99, k) >> 11 for k in (3, 4, 5)]
+
+
+def test_an_illegal_action_is_refused_and_no_game_moves():
+    """An action the hand cannot make raises IllegalMoveError naming the game and player; every game stays as it was."""
+    env = BatchDraftEnv("sushi-go", 2, games=2)
+    obs, masks = env.reset(seed=1)
+    actions = masks.argmax(axis=2)
+    actions[1, 1] = int(np.flatnonzero(masks[1, 1] == 0)[0])
+    with pytest.raises(IllegalMoveError, match=r"game 1, player_1: action \d+ is not legal now \(seed \d+\)"):
+        env.step(actions)
+    actions[1, 1] = masks[1, 1].argmax()
+    again, _, _, _, _ = env.step(actions)
+    ref, ref_masks = BatchDraftEnv("sushi-go", 2, games=2).reset(seed=1)
+    np.testing.assert_array_equal(obs, ref)
+    assert not np.array_equal(again, obs)
+
+
+@pytest.mark.parametrize("sent", [[[0, 0]], [[0.5, 1.0], [0.0, 1.0]], "no"])
+def test_actions_of_another_shape_or_type_are_refused(sent):
+    """Actions that are not integers of shape (games, players) raise IllegalMoveError."""
+    env = BatchDraftEnv("sushi-go", 2, games=2)
+    env.reset(seed=1)
+    with pytest.raises(IllegalMoveError, match=r"actions must be integers of shape \(2, 2\)"):
+        env.step(sent)
+
+
+@pytest.mark.parametrize(
+    ("rid", "players", "reason"),
+    [
+        ("sushi-go-party-master-menu", 4, "card effects"),
+        (str(DATA / "kernel" / "race-icons.yaml"), 3, "a race"),
+        ("sushi-go-two-player-dummy", 2, "a dummy"),
+    ],
+)
+def test_a_ruleset_the_batch_cannot_hold_is_refused_with_the_reason(rid, players, reason):
+    """Card effects, a race and a dummy are refused with InputError saying so, before any compile."""
+    with pytest.raises(InputError, match=f"cannot be played by the batch environment: it has {reason}"):
+        BatchDraftEnv(rid, players, games=1)
+
+
+def test_a_reward_or_a_batch_size_out_of_range_is_refused():
+    """An unknown reward, no games at all, or a seed out of range raise ValueError."""
+    with pytest.raises(ValueError, match="reward must be one of points, margin, win"):
+        BatchDraftEnv("sushi-go", 2, reward="rank")
+    with pytest.raises(ValueError, match="games must be at least 1"):
+        BatchDraftEnv("sushi-go", 2, games=0)
+    with pytest.raises(ValueError, match="a seed is between 0 and"):
+        BatchDraftEnv("sushi-go", 2, games=1).reset(seed=-1)
