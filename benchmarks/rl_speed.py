@@ -1,12 +1,17 @@
-"""Steps per second of the PettingZoo parallel environment, beside an earlier version.
+"""Steps per second of the PettingZoo parallel environment, beside an earlier version,
+and of the batch environment on the kernel.
 
-    python3 benchmarks/rl_speed.py [--baseline REV] [--rounds 15] [--games 20]
+    python3 benchmarks/rl_speed.py [--baseline REV] [--rounds 15] [--games 20] [--batch 1024]
 
 Plays the same games (the first legal action of every mask, seeds 0, 1, ...) in
 ``ruledraft.rl.parallel_env`` as it is and as it was at git revision ``REV`` (its
 ``framework/rl.py`` loaded beside the current engine), alternating the two
 ``--rounds`` times, and prints each one's steps per second, their ratio (median of
-the rounds) and the machine's load. Time is this process's CPU time (``--clock
+the rounds) and the machine's load. In each round it also steps
+``ruledraft.batch_env.BatchDraftEnv`` with ``--batch`` games at once (the same policy,
+the first legal action of every mask, chosen by NumPy over the batch) for as many joint
+steps as the parallel environment made, and prints its joint steps (a game's turn) per
+second and their ratio to the earlier version's (``--batch 0``: not measured). Time is this process's CPU time (``--clock
 wall`` for the clock on the wall): on a shared, loaded machine the wall clock
 mostly measures the other processes. Figures only: nothing is asserted.
 """
@@ -23,6 +28,7 @@ import time
 from pathlib import Path
 
 from ruledraft import rl
+from ruledraft.batch_env import BatchDraftEnv
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -55,6 +61,16 @@ def steps_per_second(make, games: int) -> float:
     return steps / (clock() - start)
 
 
+def batch_steps_per_second(env: BatchDraftEnv, steps: int) -> float:
+    """Joint steps a second of ``env`` (every game a step a call), ``steps`` of them at least."""
+    _, masks = env.reset(seed=0)
+    calls = max(1, -(-steps // env.num_games))
+    start = clock()
+    for _ in range(calls):
+        _, masks, *_ = env.step(masks.argmax(axis=2))
+    return calls * env.num_games / (clock() - start)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--baseline", default="bc2f3af", help="git revision of the earlier rl.py")
@@ -63,14 +79,22 @@ def main() -> None:
     parser.add_argument("--ruleset", default="sushi-go")
     parser.add_argument("--players", type=int, default=4)
     parser.add_argument("--clock", choices=sorted(CLOCKS), default="cpu")
+    parser.add_argument("--batch", type=int, default=1024, help="games of the batch environment (0: none)")
     args = parser.parse_args()
     global clock
     clock = CLOCKS[args.clock]
     old = baseline_module(args.baseline)
-    ratios, before, after = [], [], []
+    batch = BatchDraftEnv(args.ruleset, args.players, games=args.batch) if args.batch > 0 else None
+    ratios, before, after, batched = [], [], [], []
+    steps = 0
+    if batch is not None:  # the joint steps of the parallel environment's games
+        rules = batch.game.ruleset
+        steps = args.games * rules.rounds * (rules.hand_size(args.players) - 1)
     for _ in range(args.rounds):
         b = steps_per_second(lambda: old.parallel_env(args.ruleset, args.players), args.games)
         a = steps_per_second(lambda: rl.parallel_env(args.ruleset, args.players), args.games)
+        if batch is not None:
+            batched.append(batch_steps_per_second(batch, steps))
         before.append(b)
         after.append(a)
         ratios.append(a / b)
@@ -82,6 +106,12 @@ def main() -> None:
     print(f"  {args.baseline}: {statistics.median(before):>9,.0f} steps/s")
     print(f"  now:     {statistics.median(after):>9,.0f} steps/s")
     print(f"  ratio:   {statistics.median(ratios):.2f}x (rounds: {', '.join(f'{r:.2f}' for r in ratios)})")
+    if batched:
+        per = [x / b for x, b in zip(batched, before)]
+        print(
+            f"  batch environment, {args.batch} games a call: {statistics.median(batched):>9,.0f} joint steps/s,"
+            f" {statistics.median(per):.1f}x {args.baseline}"
+        )
     print(f"  load average: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f} on {os.cpu_count()} cores")
 
 

@@ -34,33 +34,17 @@ from typing import Any
 
 import numpy as np
 
-from ruledraft.engine.encoding import Encoder, encoder_for
+from ruledraft.engine.encoding import encoder_for
 from ruledraft.engine.state import MAX_SEED, Game, derive_seed
 from ruledraft.errors import IllegalMoveError, InputError
 from ruledraft.kernel import Unsupported, compile_kernel, ready_apart
-from ruledraft.kernel.batch import GAME_END, ROUND_END, Batch, batch_refusal
+from ruledraft.kernel.batch import GAME_END, ROUND_END, Batch, batch_refusal, encoder_offsets
 from ruledraft.language.ruleset import CompiledRuleset
 
 __all__ = ["REWARDS", "BatchDraftEnv", "batch_env"]
 
 #: the reward options (as ``ruledraft.rl``'s)
 REWARDS = ("points", "margin", "win")
-#: the Encoder's fields this environment fills, in the order ``batch_encode`` takes their offsets
-FIELDS = (
-    "hand",
-    "known_hands",
-    "known",
-    "hand_sizes",
-    "played",
-    "kept",
-    "scores",
-    "round_scores",
-    "round",
-    "turn",
-    "can_use_action",
-)
-#: the Encoder's fields that stay 0 in the games the kernel holds (a dummy, a decision)
-ZERO_FIELDS = ("controls_dummy", "deciding", "decision_card", "decision_shown", "decision_owner")
 
 
 def _game(ruleset: str | os.PathLike[str] | CompiledRuleset | Game, players: int | None) -> Game:
@@ -73,15 +57,6 @@ def _game(ruleset: str | os.PathLike[str] | CompiledRuleset | Game, players: int
 
         ruleset = load_ruleset(ruleset)
     return Game(ruleset, players if players is not None else ruleset.min_players)
-
-
-def _offsets(enc: Encoder) -> np.ndarray:
-    """The offsets of :data:`FIELDS` in the encoder's vector; refused if it has others."""
-    at = {f.name: f.offset for f in enc.fields}
-    names = set(at)
-    if names != set(FIELDS) | set(ZERO_FIELDS):
-        raise InputError(f"the batch environment encodes the standard fields, not {sorted(names)}")
-    return np.array([at[name] for name in FIELDS], np.int64)
 
 
 class BatchDraftEnv:
@@ -107,13 +82,16 @@ class BatchDraftEnv:
         self.per_round = per_round
         reason = batch_refusal(game.ruleset)
         if reason is not None:
-            raise InputError(f"{game.ruleset.name} cannot be played by the batch environment: it has {reason}")
+            raise InputError(f"{game.ruleset.name} cannot be played by the batch environment: {reason}")
         kernel = compile_kernel(game.ruleset, P, apart=True)
         if isinstance(kernel, Unsupported):
             raise InputError(f"{game.ruleset.name} has no compiled kernel: {kernel.reason}")
         ready_apart(kernel.path, "batch_step")
         self.encoder = enc = encoder_for(game)
-        self._at = _offsets(enc)
+        at = encoder_offsets(enc)
+        if at is None:
+            raise InputError(f"{game.ruleset.name}: the batch environment encodes the standard fields only")
+        self._at = at
         #: the length of an observation vector
         self.size = enc.size
         #: the number of actions (``Game.num_distinct_actions``); ``Game.decode_action`` reads one
@@ -157,24 +135,6 @@ class BatchDraftEnv:
         self._batch.encode(self._all, self._at, self._order, self._obs, self._masks)
         return self._obs.copy(), self._masks.copy()
 
-    def _rewards(self, games: np.ndarray, over: bool) -> np.ndarray:
-        """The rewards of ``games`` were they to end now (``over``: they have ended)."""
-        totals = self._batch.totals[games].astype(np.float64)
-        if self.reward == "points":
-            return totals
-        if self.reward == "win":
-            if not over:
-                return np.zeros_like(totals)
-            wins = self._batch.wins[games].astype(np.float64)
-            return wins / np.maximum(wins.sum(axis=1, keepdims=True), 1.0)
-        # margin: own total less the best of the others
-        P = self.players
-        out = np.empty_like(totals)
-        for s in range(P):
-            others = np.delete(totals, s, axis=1)
-            out[:, s] = totals[:, s] - others.max(axis=1)
-        return out
-
     def step(self, actions: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
         """Play one turn of every game: ``actions[game, player]`` (an integer array of
         shape ``(games, players)``). Returns the observations, the masks, the rewards,
@@ -201,12 +161,12 @@ class BatchDraftEnv:
         if self.per_round:
             scored = np.flatnonzero(status == ROUND_END)
             if len(scored):
-                now = self._rewards(scored, over=False)
+                now = self._batch.rewards(scored, self.reward, over=False)
                 rewards[scored] = now - self._so_far[scored]
                 self._so_far[scored] = now
         info: dict[str, Any] = {}
         if len(ended):
-            final = self._rewards(ended, over=True)
+            final = self._batch.rewards(ended, self.reward, over=True)
             rewards[ended] = final - self._so_far[ended] if self.per_round else final
             self._so_far[ended] = 0.0
             batch.encode(ended, self._at, self._order, self._obs, self._masks)

@@ -56,9 +56,12 @@ from ruledraft.engine.state import MAX_SEED, Game, State, derive_seed
 from ruledraft.engine.view import SeatView as EngineSeatView
 from ruledraft.engine.view import seat_view
 from ruledraft.errors import IllegalMoveError, InputError
+from ruledraft.kernel import Unsupported, compile_kernel, is_cached, ready_apart, start_compiling
+from ruledraft.kernel.batch import Batch, batch_refusal, encoder_offsets
 from ruledraft.language.expression import ExpressionLimits
 from ruledraft.language.ruleset import CompiledRuleset
 from ruledraft.play.agents import Agent, make_agent
+from ruledraft.play.engines import BACKGROUND_COMPILE
 
 __all__ = [
     "REWARDS",
@@ -78,6 +81,8 @@ __all__ = [
 
 #: the reward options
 REWARDS = ("points", "margin", "win")
+#: the engines an environment plays on (``auto``: the kernel where it holds the game)
+ENGINES = ("auto", "kernel", "reference")
 #: ``render`` returns the text (``ansi``) or prints it (``human``)
 RENDER_MODES = ("ansi", "human")
 
@@ -542,20 +547,36 @@ class _Table:
 
     def new_game(self, seed: int | None) -> None:
         """Start a game: ``seed`` itself, or the next of the stream."""
+        self.seed = self._game_seed(seed)
+        self.state = self.game.new_initial_state(self.seed)
+        self._fresh()
+
+    def _game_seed(self, seed: int | None) -> int:
+        """The seed of the next game: ``seed`` itself, or the next of the stream."""
         if seed is not None:
             game_seed = int(seed)  # a NumPy integer too
             self._stream = (game_seed, 0)
-        else:
-            if self._stream is None:
-                self._stream = (random.SystemRandom().randrange(MAX_SEED + 1), 0)
-            base, count = self._stream
-            self._stream = (base, count + 1)
-            game_seed = derive_seed(base, count + 1) >> 11
-        self.seed = game_seed
-        self.state = self.game.new_initial_state(game_seed)
+            return game_seed
+        if self._stream is None:
+            self._stream = (random.SystemRandom().randrange(MAX_SEED + 1), 0)
+        base, count = self._stream
+        self._stream = (base, count + 1)
+        return derive_seed(base, count + 1) >> 11
+
+    def _fresh(self) -> None:
+        """Nothing known of the new game yet: not over, nothing encoded, no reward so far."""
         self.over = False
         self._vectors = self._masks = self._legal = None
         self.so_far = [0.0] * self.game.num_players
+
+    def acting_seats(self) -> Sequence[int]:
+        """The seats that act now."""
+        return self.state.acting_seats()
+
+    @property
+    def finished(self) -> bool:
+        """The game has been played to its end."""
+        return self.state.finished
 
     def vectors(self) -> np.ndarray:
         """Every player's observation vector now (a new matrix after each move: rows
@@ -684,6 +705,163 @@ class _Table:
         return "\n".join(lines)
 
 
+class _KernelTable(_Table):
+    """A :class:`_Table` whose game is played and encoded by the ruleset's compiled kernel
+    (``kernel.batch``, one game): the same observations, masks and rewards for the same
+    seeds and actions. The engine state (:attr:`state`: ``engine_state``, ``render``) is
+    made on demand by the reference engine replaying the game's moves."""
+
+    def __init__(self, batch: Batch, at: np.ndarray, *args: Any) -> None:
+        self._moves: list[list[int]] = []
+        self._replayed: tuple[int, int, State] | None = None
+        super().__init__(*args)
+        self._batch = batch
+        self._at = at
+        players = self.game.num_players
+        self._order = np.array([self.encoder.layout.relative_seats(s) for s in range(players)], np.int64)
+        self._first = np.zeros(1, np.int64)  # the one game's place in the batch
+        self._obs = np.zeros((1, players, self.encoder.size), np.float32)
+        self._mask_room = np.zeros((1, players, self.game.num_distinct_actions), np.int8)
+        self._everyone = list(range(players))
+        self._sent = np.zeros((1, players), np.int64)
+
+    @property
+    def state(self) -> State:
+        """The game as the reference engine has it: its moves replayed from the seed."""
+        known = self._replayed
+        if known is not None and known[0] == self.seed and known[1] == len(self._moves):
+            return known[2]
+        state = self.game.new_initial_state(self.seed)
+        for joint in self._moves:
+            state.apply_actions(joint)
+        self._replayed = (self.seed, len(self._moves), state)
+        return state
+
+    @state.setter
+    def state(self, value: State) -> None:
+        """The base class sets a state: this table makes its own from the moves."""
+
+    def new_game(self, seed: int | None) -> None:
+        self.seed = self._game_seed(seed)
+        self._moves = []
+        self._batch.new(self._first, np.array([self.seed], np.uint64))
+        self._fresh()
+
+    def acting_seats(self) -> Sequence[int]:
+        return [] if self.finished else self._everyone
+
+    @property
+    def finished(self) -> bool:
+        return bool(self._batch.arrays[0][0, 4])
+
+    def _encode(self) -> None:
+        self._batch.encode(self._first, self._at, self._order, self._obs, self._mask_room)
+        self._vectors = self._obs[0].copy()
+        self._masks = self._mask_room[0].copy()
+
+    def vectors(self) -> np.ndarray:
+        if self._vectors is None:
+            self._encode()
+        return self._vectors  # type: ignore[return-value]
+
+    def masks(self) -> np.ndarray:
+        if self._masks is None:
+            self._encode()
+        if self.over and self._masks.any():  # type: ignore[union-attr]  # an illegal action ended the game
+            self._masks = np.zeros_like(self._masks)
+        return self._masks  # type: ignore[return-value]
+
+    def legal(self) -> dict[int, list[int]]:
+        if self._legal is None:
+            masks = self.masks()
+            self._legal = {s: np.flatnonzero(masks[s]).tolist() for s in self.acting_seats()}
+        return self._legal
+
+    def play_in_order(self, chosen: list[int]) -> None:
+        self._vectors = self._masks = self._legal = None
+        sent = self._sent
+        sent[0] = chosen
+        if self._batch.step(sent) >= 0:
+            raise IllegalMoveError(f"the actions {chosen} are not legal now (seed {self.seed})")
+        self._moves.append(list(chosen))
+
+    def play(self, chosen: Mapping[int, int]) -> None:
+        self.play_in_order([chosen[s] for s in self.acting_seats()])
+
+    def _rewards_now(self, over: bool) -> list[float]:
+        return self._batch.rewards(self._first, self.reward, over)[0].tolist()
+
+    def final_rewards(self) -> list[float]:
+        self.over = True
+        self._masks = None
+        final = self._rewards_now(over=True)
+        if self.per_round:
+            return [f - before for f, before in zip(final, self.so_far)]
+        return final
+
+    def round_rewards(self) -> list[float]:
+        if not self.per_round:
+            return [0.0] * self.game.num_players
+        now = self._rewards_now(over=False)
+        change = [n - b for n, b in zip(now, self.so_far)]
+        self.so_far = now
+        return change
+
+    def global_state(self) -> np.ndarray:
+        batch = self._batch
+        K = self.game.num_card_types
+        hands = np.zeros((self.game.num_seats, K), np.float32)
+        for s in range(self.game.num_seats):
+            np.add.at(hands[s], batch.hand(0, s), 1.0)
+        return np.concatenate([self.vectors()[0], hands.ravel()])
+
+
+def _kernel_ready(ruleset: CompiledRuleset) -> bool:
+    """Whether the ruleset's kernel and its batch functions are in the cache; if not, a
+    process of its own starts compiling them for later environments (unless
+    ``RULEDRAFT_BACKGROUND_COMPILE=0``), as ``--engine auto`` does for a run."""
+    if is_cached(ruleset) and is_cached(ruleset, "batch_step"):
+        return True
+    if os.environ.get(BACKGROUND_COMPILE, "1") != "0":
+        start_compiling(ruleset)
+    return False
+
+
+def _table(
+    ruleset: str | os.PathLike[str] | CompiledRuleset | Game,
+    players: int | None,
+    reward: str,
+    illegal_reward: float | None,
+    per_round: bool,
+    engine: str,
+) -> _Table:
+    """The table of an environment: on the ruleset's kernel (``engine="kernel"``, compiled
+    first if it is not in the cache; ``"auto"`` where the kernel holds the game and is in
+    the cache), else on the reference engine. Both give the same observations, masks and
+    rewards for the same seeds and actions."""
+    if engine not in ENGINES:
+        raise ValueError(f"engine must be one of {', '.join(ENGINES)}, not {engine!r}")
+    game = _game(ruleset, players)
+    args = (game, None, reward, illegal_reward, per_round)
+    if engine == "reference":
+        return _Table(*args)
+    reason = batch_refusal(game.ruleset)
+    at = encoder_offsets(encoder_for(game))
+    if engine == "auto" and reason is None and at is not None and not _kernel_ready(game.ruleset):
+        return _Table(*args)
+    if reason is None and at is None:
+        reason = "an encoder of its own"
+    kernel = compile_kernel(game.ruleset, game.num_players, apart=True) if reason is None else None
+    if isinstance(kernel, Unsupported):
+        reason = kernel.reason
+    if kernel is None or isinstance(kernel, Unsupported) or at is None:
+        if engine == "kernel":
+            raise InputError(f"{game.ruleset.name} cannot be played on the kernel: {reason}")
+        return _Table(*args)
+    ready_apart(kernel.path, "batch_step")
+    return _KernelTable(Batch(kernel.module, game.num_players, 1), at, *args)
+
+
 class _OnTable:
     """What both environments answer from their :class:`_Table`."""
 
@@ -698,11 +876,14 @@ class _OnTable:
         illegal_reward: float | None,
         render_mode: str | None,
         per_round: bool = False,
+        engine: str = "auto",
     ) -> None:
         """Take a table (the constructors' common part)."""
         if render_mode is not None and render_mode not in RENDER_MODES:
             raise ValueError(f"render_mode must be one of {', '.join(RENDER_MODES)}, not {render_mode!r}")
-        self._table = _Table(ruleset, players, reward, illegal_reward, per_round)
+        self._table = _table(ruleset, players, reward, illegal_reward, per_round, engine)
+        #: the engine that plays the games: ``kernel`` or ``reference``
+        self.engine = "kernel" if isinstance(self._table, _KernelTable) else "reference"
         self.state_space = self._table.state_space
         self.game = self._table.game
         self.possible_agents = self._table.agents[:]
@@ -751,9 +932,10 @@ class DraftEnv(_OnTable, AECEnv):
         illegal_reward: float | None = None,
         render_mode: str | None = None,
         per_round: bool = False,
+        engine: str = "auto",
     ) -> None:
         super().__init__()
-        self._seat(ruleset, players, reward, illegal_reward, render_mode, per_round)
+        self._seat(ruleset, players, reward, illegal_reward, render_mode, per_round, engine)
         self._chosen: dict[int, int] = {}
         self.reset()
 
@@ -773,7 +955,7 @@ class DraftEnv(_OnTable, AECEnv):
 
     def _next_agent(self) -> str:
         """The first acting seat that has not chosen yet this turn."""
-        for s in self._table.state.acting_seats():
+        for s in self._table.acting_seats():
             if s not in self._chosen:
                 return self.possible_agents[s]
         raise AssertionError("every acting seat has chosen")  # pragma: no cover - step plays the turn first
@@ -792,10 +974,10 @@ class DraftEnv(_OnTable, AECEnv):
             self._finish(table.illegal(seat))
         else:
             self._chosen[seat] = a
-            if all(s in self._chosen for s in table.state.acting_seats()):
+            if all(s in self._chosen for s in table.acting_seats()):
                 table.play(self._chosen)
                 self._chosen = {}
-                if table.state.is_terminal():
+                if table.finished:
                     self._finish(table.final_rewards())
                 else:
                     for s, r in enumerate(table.round_rewards()):
@@ -828,8 +1010,9 @@ class ParallelDraftEnv(_OnTable, ParallelEnv):
         illegal_reward: float | None = None,
         render_mode: str | None = None,
         per_round: bool = False,
+        engine: str = "auto",
     ) -> None:
-        self._seat(ruleset, players, reward, illegal_reward, render_mode, per_round)
+        self._seat(ruleset, players, reward, illegal_reward, render_mode, per_round, engine)
         self.agents = self.possible_agents[:]
 
     def _observations(self) -> dict[str, dict[str, np.ndarray]]:
@@ -860,7 +1043,7 @@ class ParallelDraftEnv(_OnTable, ParallelEnv):
         names = self.possible_agents
         masks = table.masks()
         n = masks.shape[1]
-        for s in table.state.acting_seats():
+        for s in table.acting_seats():
             agent = names[s]
             try:
                 sent = actions[agent]
@@ -875,7 +1058,7 @@ class ParallelDraftEnv(_OnTable, ParallelEnv):
         done = final is not None
         if final is None:
             table.play_in_order(chosen)
-            if table.state.finished:
+            if table.finished:
                 final = table.final_rewards()
                 done = True
             else:

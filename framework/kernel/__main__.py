@@ -1,9 +1,10 @@
 """``python -m ruledraft.kernel FILE``: compile the kernel module kept at FILE into numba's
 cache (what ``--engine auto`` starts in the background for later runs), the ismcts
-roll-out too (``ismcts`` uses it once it is there). ``--game-loop FILE``: its game
+roll-out too (``ismcts`` uses it once it is there), and the batch functions of the
+reinforcement-learning environments where the kernel holds the game. ``--game-loop FILE``: its game
 loop alone, for a run waiting on it (``compile_kernel(..., apart=True)``); ``--planner
-FILE`` and ``--rollout FILE``: the planner's loop, the ismcts roll-out
-(``kernel.ready_apart``)."""
+FILE``, ``--rollout FILE`` and ``--batch FILE``: the planner's loop, the ismcts roll-out,
+the batch functions (``kernel.ready_apart``)."""
 
 from __future__ import annotations
 
@@ -59,6 +60,10 @@ def main(argv: list[str]) -> int:
 
         mended(fold.warm)  # the lab's compiled fold too, which a run with figures calls next
         mended(lambda: warm_rollout(module))  # and ismcts's roll-out, compiled apart
+        if not getattr(module, "EFFECTS", False) and not module.NRACE and not hasattr(module, "play_dummy"):
+            from ruledraft.kernel.batch import warm_batch
+
+            mended(lambda: warm_batch(module))  # and the environments' batch functions, where they hold the game
     finally:
         path.with_suffix(".compiling").unlink(missing_ok=True)
     return 0

@@ -16,23 +16,49 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 if TYPE_CHECKING:
+    from ruledraft.engine.encoding import Encoder
     from ruledraft.language.ruleset import CompiledRuleset
 
-__all__ = ["Batch", "batch_refusal", "warm_batch"]
+__all__ = ["FIELDS", "Batch", "batch_refusal", "encoder_offsets", "warm_batch"]
 
 #: what ``batch_step`` reports of a game
 TURN, ROUND_END, GAME_END, OVER = 0, 1, 2, 3
+#: the Encoder's fields ``batch_encode`` fills, in the order it takes their offsets
+FIELDS = (
+    "hand",
+    "known_hands",
+    "known",
+    "hand_sizes",
+    "played",
+    "kept",
+    "scores",
+    "round_scores",
+    "round",
+    "turn",
+    "can_use_action",
+)
+#: the Encoder's fields that stay 0 in the games the kernel holds (a dummy, a decision)
+ZERO_FIELDS = ("controls_dummy", "deciding", "decision_card", "decision_shown", "decision_owner")
+
+
+def encoder_offsets(enc: Encoder) -> np.ndarray | None:
+    """The offsets of :data:`FIELDS` in the encoder's vector, or None if it has other
+    fields (an encoder of its own: ``batch_encode`` cannot write it)."""
+    at = {f.name: f.offset for f in enc.fields}
+    if set(at) != set(FIELDS) | set(ZERO_FIELDS):
+        return None
+    return np.array([at[name] for name in FIELDS], np.int64)
 
 
 def batch_refusal(ruleset: CompiledRuleset) -> str | None:
     """Why the kernel's batch functions cannot step games of ``ruleset`` (None: they can,
     if it has a kernel), found without compiling."""
     if ruleset.effects:
-        return "card effects"
+        return "it has card effects"
     if any(rule.turn_scoring is not None for rule in ruleset.round_rules):
-        return "a race"
+        return "it has a race"
     if ruleset.dummy is not None:
-        return "a dummy"
+        return "it has a dummy"
     return None
 
 
@@ -48,7 +74,7 @@ class Batch:
         z = np.zeros
         families = max(int(module.NADD), 1)
         #: every game's state, in the order the kernel's functions take it (batch.tmpl)
-        self.arrays = (
+        self.arrays: tuple[np.ndarray, ...] = (
             z((G, 5), np.int64),  # gi: round, turn, place in the deck, cards in the deck, over
             z(G, np.uint64),  # seeds
             z((G, N, H + 1), np.int64),  # hand
@@ -77,7 +103,8 @@ class Batch:
     @property
     def totals(self) -> np.ndarray:
         """``[game, seat]``: the points so far (rounds scored, and the game end's)."""
-        return self.arrays[14].sum(axis=1) + self.arrays[15]
+        points: np.ndarray = self.arrays[14].sum(axis=1) + self.arrays[15]
+        return points
 
     @property
     def wins(self) -> np.ndarray:
@@ -94,11 +121,32 @@ class Batch:
         """``[game, 0]`` the round, ``[game, 1]`` the turn (both from 0)."""
         return self.arrays[0][:, :2]
 
+    def rewards(self, games: np.ndarray, kind: str, over: bool) -> np.ndarray:
+        """``[game, seat]``: the rewards of ``games`` were they to end now (``over``: they
+        have ended), as ``ruledraft.rl.rewards`` gives them: ``points`` the totals,
+        ``margin`` a seat's total less the best other's, ``win`` 1 shared by the winners
+        (0 before the end)."""
+        totals: np.ndarray = self.totals[games].astype(np.float64)
+        if kind == "points":
+            return totals
+        if kind == "win":
+            if not over:
+                return np.zeros_like(totals)
+            wins: np.ndarray = self.wins[games].astype(np.float64)
+            shares: np.ndarray = wins / np.maximum(wins.sum(axis=1, keepdims=True), 1.0)
+            return shares
+        if kind != "margin":
+            raise ValueError(f"no reward {kind!r}")
+        out: np.ndarray = np.empty_like(totals)
+        for s in range(self.seats):
+            out[:, s] = totals[:, s] - np.delete(totals, s, axis=1).max(axis=1)
+        return out
+
     def hand(self, game: int, seat: int) -> list[int]:
         """The cards ``seat`` of ``game`` holds, in their order."""
         hand, hl, slot = self.arrays[2], self.arrays[3], self.arrays[4]
         h = int(slot[game, seat])
-        return hand[game, h, : hl[game, h]].tolist()
+        return [int(c) for c in hand[game, h, : hl[game, h]]]
 
     def new(self, which: np.ndarray, seeds: np.ndarray) -> None:
         """Start a game in each place ``which[i]`` with seed ``seeds[i]``."""
@@ -116,7 +164,9 @@ class Batch:
         """Every player's vector and mask of the games ``which`` into ``obs`` and ``masks``
         (see ``batch.tmpl``'s ``batch_encode``)."""
         a = self.arrays
-        self.module.batch_encode(np.asarray(which, np.int64), at, order, obs, masks, a[0], a[2], a[3], a[4], a[5], a[8], a[14], a[15])
+        self.module.batch_encode(
+            np.asarray(which, np.int64), at, order, obs, masks, a[0], a[2], a[3], a[4], a[5], a[8], a[14], a[15]
+        )
 
 
 def warm_batch(module: ModuleType) -> None:

@@ -15,7 +15,8 @@ from strategies import BUNDLED_RULESETS, bundled_game, bundled_ruleset, bundled_
 
 from ruledraft import rl
 from ruledraft.engine.encoding import encoder_for
-from ruledraft.errors import IllegalMoveError
+from ruledraft.errors import IllegalMoveError, InputError
+from ruledraft.kernel.batch import batch_refusal
 
 # PettingZoo's checks warn about every observation that is a dict (its own classic games
 # with action masks are exempted by name): the mask has to travel in the observation
@@ -36,6 +37,28 @@ def _tables():
 
 
 TABLES = _tables()
+
+
+def _on_engines(tables):
+    """Each table on the reference engine, and on the kernel where it holds the game."""
+    out = []
+    for rid, n in tables:
+        out.append((rid, n, "reference"))
+        if batch_refusal(bundled_ruleset(rid)) is None:
+            out.append((rid, n, "kernel"))
+    return out
+
+
+#: the tables, on each engine that can play them
+ENGINE_TABLES = _on_engines(TABLES)
+
+
+@pytest.fixture(params=["kernel", "reference"])
+def engine(request):
+    """Both engines an environment of sushi-go plays on."""
+    return request.param
+
+
 #: every bundled ruleset whose cards ask for decisions (the Party menus), at its fewest players
 EFFECT_TABLES = [
     (rid, bundled_ruleset(rid).min_players) for rid in BUNDLED_RULESETS if rid not in bundled_without_effects()
@@ -49,24 +72,26 @@ def test_the_tables_cover_the_cases_the_environments_must_pass():
     )
 
 
-@pytest.mark.parametrize(("rid", "players"), TABLES + EFFECT_TABLES)
-def test_the_aec_environment_passes_pettingzoos_api_test(rid, players):
+@pytest.mark.parametrize(("rid", "players", "engine"), ENGINE_TABLES + [(*t, "reference") for t in EFFECT_TABLES])
+def test_the_aec_environment_passes_pettingzoos_api_test(rid, players, engine):
     """pettingzoo.test.api_test passes on the wrapped environment and on the raw one."""
-    api_test(rl.env(ruleset=rid, players=players), num_cycles=1000)
-    api_test(rl.raw_env(ruleset=rid, players=players), num_cycles=1000)
+    api_test(rl.env(engine=engine, ruleset=rid, players=players), num_cycles=1000)
+    api_test(rl.raw_env(engine=engine, ruleset=rid, players=players), num_cycles=1000)
 
 
-@pytest.mark.parametrize(("rid", "players"), TABLES + EFFECT_TABLES)
-def test_the_parallel_environment_passes_pettingzoos_parallel_api_test(rid, players):
+@pytest.mark.parametrize(("rid", "players", "engine"), ENGINE_TABLES + [(*t, "reference") for t in EFFECT_TABLES])
+def test_the_parallel_environment_passes_pettingzoos_parallel_api_test(rid, players, engine):
     """pettingzoo.test.parallel_api_test passes on the parallel environment."""
-    parallel_api_test(rl.parallel_env(ruleset=rid, players=players), num_cycles=1000)
+    parallel_api_test(rl.parallel_env(engine=engine, ruleset=rid, players=players), num_cycles=1000)
 
 
-@pytest.mark.parametrize(("rid", "players"), TABLES)
-def test_both_environments_pass_pettingzoos_seed_tests(rid, players):
+@pytest.mark.parametrize(("rid", "players", "engine"), ENGINE_TABLES)
+def test_both_environments_pass_pettingzoos_seed_tests(rid, players, engine):
     """seed_test and parallel_seed_test pass (the latter samples unmasked actions: illegal ones end the game by illegal_reward)."""
-    seed_test(lambda: rl.env(ruleset=rid, players=players), num_cycles=500)
-    parallel_seed_test(lambda: rl.parallel_env(ruleset=rid, players=players, illegal_reward=-1), num_cycles=500)
+    seed_test(lambda: rl.env(engine=engine, ruleset=rid, players=players), num_cycles=500)
+    parallel_seed_test(
+        lambda: rl.parallel_env(engine=engine, ruleset=rid, players=players, illegal_reward=-1), num_cycles=500
+    )
 
 
 def _play_aec(environment, rng, check=None):
@@ -85,10 +110,10 @@ def _play_aec(environment, rng, check=None):
     return final
 
 
-@pytest.mark.parametrize(("rid", "players"), TABLES)
-def test_the_action_mask_is_exactly_the_legal_actions_of_the_acting_agent(rid, players):
+@pytest.mark.parametrize(("rid", "players", "engine"), ENGINE_TABLES)
+def test_the_action_mask_is_exactly_the_legal_actions_of_the_acting_agent(rid, players, engine):
     """At every step of a game the selected agent's mask has 1 at its legal actions and 0 elsewhere; the observation is the encoder's vector."""
-    environment = rl.raw_env(ruleset=rid, players=players)
+    environment = rl.raw_env(engine=engine, ruleset=rid, players=players)
     environment.reset(seed=3)
     enc = encoder_for(environment.game)
     checked = []
@@ -105,9 +130,9 @@ def test_the_action_mask_is_exactly_the_legal_actions_of_the_acting_agent(rid, p
     assert len(checked) >= players * environment.game.hand_size
 
 
-def test_masks_are_all_zero_once_the_game_is_over():
+def test_masks_are_all_zero_once_the_game_is_over(engine):
     """After the last joint move every agent's mask is all zero and every agent is terminated."""
-    environment = rl.raw_env(ruleset="sushi-go", players=3)
+    environment = rl.raw_env(engine=engine, ruleset="sushi-go", players=3)
     environment.reset(seed=1)
     rng = random.Random(1)
     while not environment.terminations[environment.agent_selection]:
@@ -117,9 +142,9 @@ def test_masks_are_all_zero_once_the_game_is_over():
     assert all(not environment.observe(a)["action_mask"].any() for a in environment.possible_agents)
 
 
-def _final_state(rid, players, seed, reward):
+def _final_state(engine, rid, players, seed, reward):
     """A parallel game with masked random actions; returns its rewards and the engine game replayed from the same moves."""
-    environment = rl.parallel_env(ruleset=rid, players=players, reward=reward)
+    environment = rl.parallel_env(engine=engine, ruleset=rid, players=players, reward=reward)
     obs, _ = environment.reset(seed=seed)
     rng = random.Random(seed)
     moves = []
@@ -139,26 +164,32 @@ def _final_state(rid, players, seed, reward):
     return rewards, state
 
 
-@pytest.mark.parametrize("rid", bundled_without_effects())
-def test_rewards_are_the_engines_points_margins_and_win_shares(rid):
+@pytest.mark.parametrize(
+    ("rid", "engine"),
+    [
+        (rid, engine)
+        for rid, _, engine in _on_engines([(r, bundled_ruleset(r).min_players) for r in bundled_without_effects()])
+    ],
+)
+def test_rewards_are_the_engines_points_margins_and_win_shares(rid, engine):
     """reward=points is each player's total; margin is its total minus the best other's (a dummy that cannot win left out); win is 1 shared by the winners."""
     players = bundled_ruleset(rid).min_players
-    points, state = _final_state(rid, players, 11, "points")
+    points, state = _final_state(engine, rid, players, 11, "points")
     totals = state.totals()
     assert points == {f"player_{s}": float(totals[s]) for s in range(players)}
-    margins, _ = _final_state(rid, players, 11, "margin")
+    margins, _ = _final_state(engine, rid, players, 11, "margin")
     for s in range(players):
         best_other = max(totals[o] for o in range(players) if o != s)
         assert margins[f"player_{s}"] == totals[s] - best_other
-    wins, _ = _final_state(rid, players, 11, "win")
+    wins, _ = _final_state(engine, rid, players, 11, "win")
     assert wins == {f"player_{s}": (1 / len(state.winners) if s in state.winners else 0.0) for s in range(players)}
 
 
-def test_a_seed_replays_the_same_game_and_is_the_engines_game_of_that_seed():
+def test_a_seed_replays_the_same_game_and_is_the_engines_game_of_that_seed(engine):
     """reset(seed=S) twice with the same moves gives the same observations and the engine's game S; another seed deals differently."""
     histories = []
     for _ in range(2):
-        environment = rl.raw_env(ruleset="sushi-go", players=4)
+        environment = rl.raw_env(engine=engine, ruleset="sushi-go", players=4)
         environment.reset(seed=42)
         assert environment.engine_state.hands == bundled_game("sushi-go", 4).new_initial_state(42).hands
         _play_aec(environment, random.Random(0))
@@ -168,11 +199,11 @@ def test_a_seed_replays_the_same_game_and_is_the_engines_game_of_that_seed():
     assert environment.engine_state.hands != bundled_game("sushi-go", 4).new_initial_state(42).hands
 
 
-def test_reset_without_a_seed_continues_a_reproducible_stream():
+def test_reset_without_a_seed_continues_a_reproducible_stream(engine):
     """After reset(seed=S), further reset() calls deal the same sequence of games in every environment."""
     deals = []
     for _ in range(2):
-        environment = rl.parallel_env(ruleset="sushi-go", players=2)
+        environment = rl.parallel_env(engine=engine, ruleset="sushi-go", players=2)
         environment.reset(seed=5)
         environment.reset()
         first = [h[:] for h in environment.engine_state.hands]
@@ -182,16 +213,16 @@ def test_reset_without_a_seed_continues_a_reproducible_stream():
     assert deals[0][0] != deals[0][1]
 
 
-def test_an_illegal_action_raises_a_message_naming_the_agent_the_action_and_the_seed():
+def test_an_illegal_action_raises_a_message_naming_the_agent_the_action_and_the_seed(engine):
     """Without illegal_reward, an action that is not legal raises IllegalMoveError, in both environments."""
-    environment = rl.raw_env(ruleset="sushi-go", players=2)
+    environment = rl.raw_env(engine=engine, ruleset="sushi-go", players=2)
     environment.reset(seed=9)
     bad = next(
         a for a in range(environment.game.num_distinct_actions) if a not in environment.engine_state.legal_actions(0)
     )
     with pytest.raises(IllegalMoveError, match=re.escape(f"player_0: action {bad} is not legal now (seed 9)")):
         environment.step(bad)
-    par = rl.parallel_env(ruleset="sushi-go", players=2)
+    par = rl.parallel_env(engine=engine, ruleset="sushi-go", players=2)
     par.reset(seed=9)
     with pytest.raises(IllegalMoveError, match=re.escape(f"player_0: action {bad} is not legal now (seed 9)")):
         par.step({"player_0": bad, "player_1": 0})
@@ -199,9 +230,9 @@ def test_an_illegal_action_raises_a_message_naming_the_agent_the_action_and_the_
         par.step({"player_0": par.engine_state.legal_actions(0)[0]})
 
 
-def test_illegal_reward_ends_the_game_with_that_reward_for_the_agent_that_made_it():
+def test_illegal_reward_ends_the_game_with_that_reward_for_the_agent_that_made_it(engine):
     """With illegal_reward=-1 an illegal action terminates every agent: -1 for the one that made it, 0 for the others."""
-    par = rl.parallel_env(ruleset="sushi-go", players=3, illegal_reward=-1)
+    par = rl.parallel_env(engine=engine, ruleset="sushi-go", players=3, illegal_reward=-1)
     par.reset(seed=2)
     bad = next(a for a in range(par.game.num_distinct_actions) if a not in par.engine_state.legal_actions(1))
     obs, rewards, terminations, _, _ = par.step(
@@ -212,7 +243,7 @@ def test_illegal_reward_ends_the_game_with_that_reward_for_the_agent_that_made_i
     assert all(not o["action_mask"].any() for o in obs.values())
     with pytest.raises(IllegalMoveError, match=re.escape("the game is over (seed 2): reset() starts another")):
         par.step({})
-    aec = rl.raw_env(ruleset="sushi-go", players=3, illegal_reward=-1)
+    aec = rl.raw_env(engine=engine, ruleset="sushi-go", players=3, illegal_reward=-1)
     aec.reset(seed=2)
     aec.step(-1)
     assert all(aec.terminations.values())
@@ -277,9 +308,9 @@ def test_the_spaces_are_fixed_per_game_and_the_same_objects_each_call():
     assert environment.possible_agents == ["player_0", "player_1"]
 
 
-def test_render_returns_the_table_as_text():
+def test_render_returns_the_table_as_text(engine):
     """render() gives the ruleset, the seed, the round and turn, and each seat's points, table and hand."""
-    environment = rl.raw_env(ruleset="sushi-go", players=2, render_mode="ansi")
+    environment = rl.raw_env(engine=engine, ruleset="sushi-go", players=2, render_mode="ansi")
     environment.reset(seed=1)
     state = environment.engine_state
     ids = environment.game.ruleset.catalogue.ids
@@ -370,9 +401,9 @@ def test_observation_bounds_are_finite_and_hold_every_observation(rid):
         obs, *_ = par.step(actions)
 
 
-def test_state_is_player_0s_view_then_every_hand_by_type():
+def test_state_is_player_0s_view_then_every_hand_by_type(engine):
     """parallel_env.state() (and the AEC env's) is player 0's observation vector followed by every seat's hand counted by type."""
-    par = rl.parallel_env("sushi-go", 3)
+    par = rl.parallel_env("sushi-go", 3, engine=engine)
     obs, _ = par.reset(seed=8)
     state = par.state()
     game = par.game
@@ -381,16 +412,16 @@ def test_state_is_player_0s_view_then_every_hand_by_type():
     assert state[:size].tolist() == obs["player_0"]["observation"].tolist()
     for s, hand in enumerate(par.engine_state.hands):
         assert state[size + s * K : size + (s + 1) * K].tolist() == [float(hand.count(c)) for c in range(K)]
-    aec = rl.raw_env("sushi-go", 3)
+    aec = rl.raw_env("sushi-go", 3, engine=engine)
     aec.reset(seed=8)
     assert aec.state().tolist() == state.tolist()
 
 
 @pytest.mark.parametrize("reward", rl.REWARDS)
-def test_per_round_rewards_come_at_each_round_end_and_add_up_to_the_game_end_reward(reward):
+def test_per_round_rewards_come_at_each_round_end_and_add_up_to_the_game_end_reward(reward, engine):
     """With per_round=True the parallel env rewards each round's change (zero inside a round) and the sum is the game-end reward of the same game."""
     players, seed = 3, 6
-    par = rl.parallel_env("sushi-go", players, reward=reward, per_round=True)
+    par = rl.parallel_env("sushi-go", players, reward=reward, per_round=True, engine=engine)
     obs, _ = par.reset(seed=seed)
     rng = random.Random(seed)
     summed = dict.fromkeys(par.possible_agents, 0.0)
@@ -405,7 +436,7 @@ def test_per_round_rewards_come_at_each_round_end_and_add_up_to_the_game_end_rew
             summed[a] += r
         if any(rewards_now.values()):
             paid_in_round.append(par.engine_state.round != round_before or par.engine_state.is_terminal())
-    final, _ = _final_state("sushi-go", players, seed, reward)
+    final, _ = _final_state(engine, "sushi-go", players, seed, reward)
     assert summed == pytest.approx(final)
     assert all(paid_in_round)
     if reward == "points":
@@ -560,3 +591,83 @@ def test_the_parallel_envs_masks_are_the_legal_actions_on_every_ruleset(source):
                 }
                 obs, *_ = env.step(moves)
     assert checked > 100
+
+
+def _play_parallel(environment, seed, games):
+    """Masked random actions over ``games`` games (reset(seed), then reset()); every step's observations, rewards and ends, and each game's history."""
+    rng = random.Random(seed)
+    steps, histories = [], []
+    obs, _ = environment.reset(seed=seed)
+    for _ in range(games):
+        while environment.agents:
+            actions = {a: int(rng.choice(np.flatnonzero(o["action_mask"]))) for a, o in obs.items()}
+            obs, rewards, terminations, _, _ = environment.step(actions)
+            steps.append(
+                (
+                    {a: (o["observation"].tolist(), o["action_mask"].tolist()) for a, o in obs.items()},
+                    rewards,
+                    terminations,
+                    environment.state().tolist(),
+                )
+            )
+        histories.append(environment.engine_state.history)
+        obs, _ = environment.reset()
+    return steps, histories
+
+
+@pytest.mark.parametrize(("rid", "players"), [(rid, n) for rid, n, engine in ENGINE_TABLES if engine == "kernel"])
+@pytest.mark.parametrize("per_round", [False, True])
+def test_the_kernel_and_the_reference_engine_step_the_same_games(rid, players, per_round):
+    """On the kernel, the parallel env's observations, masks, rewards, ends, global states and games equal the reference engine's."""
+    on = {
+        engine: rl.parallel_env(rid, players, reward="margin", per_round=per_round, engine=engine)
+        for engine in ("kernel", "reference")
+    }
+    assert {e: env.engine for e, env in on.items()} == {"kernel": "kernel", "reference": "reference"}
+    kernel, reference = (_play_parallel(on[e], 4, games=2) for e in ("kernel", "reference"))
+    assert len(kernel[0]) == 2 * bundled_ruleset(rid).rounds * (bundled_ruleset(rid).hand_size(players) - 1)
+    assert kernel == reference
+
+
+def test_the_aec_env_on_the_kernel_plays_the_reference_engines_game():
+    """The AEC env on the kernel gives each agent the reference engine's observation and ends with its rewards."""
+    seen = {}
+    for engine in ("kernel", "reference"):
+        environment = rl.raw_env("sushi-go", 3, engine=engine, per_round=True)
+        environment.reset(seed=12)
+        observed: list = []
+        final = _play_aec(
+            environment, random.Random(12), lambda agent, obs, into=observed: into.append(obs["observation"].tolist())
+        )
+        seen[engine] = (observed, final, environment.engine_state.history)
+    assert seen["kernel"] == seen["reference"]
+
+
+def test_an_engine_the_game_cannot_be_played_on_is_refused_or_left_for_the_reference():
+    """engine=kernel on a ruleset it cannot hold raises InputError saying why; auto plays it on the reference engine; an unknown engine is a ValueError."""
+    with pytest.raises(
+        InputError,
+        match=re.escape("Sushi Go! (two players with a dummy) cannot be played on the kernel: it has a dummy"),
+    ):
+        rl.parallel_env("sushi-go-two-player-dummy", 2, engine="kernel")
+    with pytest.raises(InputError, match="cannot be played on the kernel: it has card effects"):
+        rl.raw_env(str(EFFECTS), 2, engine="kernel")
+    assert rl.parallel_env("sushi-go-two-player-dummy", 2).engine == "reference"
+    with pytest.raises(ValueError, match="engine must be one of auto, kernel, reference, not 'fast'"):
+        rl.parallel_env("sushi-go", 2, engine="fast")
+
+
+def test_auto_plays_on_the_kernel_once_it_is_cached_and_else_starts_compiling_it(monkeypatch):
+    """engine=auto uses a kernel in the cache; one not there leaves the game to the reference engine and starts the background compile."""
+    started = []
+    monkeypatch.setattr(rl, "start_compiling", started.append)
+    monkeypatch.setattr(rl, "is_cached", lambda ruleset, function="play": False)
+    monkeypatch.setenv("RULEDRAFT_BACKGROUND_COMPILE", "1")
+    assert rl.parallel_env("sushi-go", 2).engine == "reference"
+    assert [r.name for r in started] == ["Sushi Go!"]
+    monkeypatch.setenv("RULEDRAFT_BACKGROUND_COMPILE", "0")
+    assert rl.parallel_env("sushi-go", 2).engine == "reference"
+    assert len(started) == 1
+    rl.parallel_env("sushi-go", 2, engine="kernel")  # compiled, if it was not
+    monkeypatch.setattr(rl, "is_cached", lambda ruleset, function="play": True)
+    assert rl.parallel_env("sushi-go", 2).engine == "kernel"
