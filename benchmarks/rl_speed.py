@@ -4,7 +4,7 @@ and of the batch environment on the kernel.
     python3 benchmarks/rl_speed.py [--baseline REV] [--rounds 15] [--games 20] [--batch 1024]
 
 Plays the same games (the first legal action of every mask, seeds 0, 1, ...) in
-``ruledraft.rl.parallel_env`` as it is and as it was at git revision ``REV`` (its
+``ruledraft.rl.parallel_env`` as it is (on ``--engine``, the kernel by default) and as it was at git revision ``REV`` (its
 ``framework/rl.py`` loaded beside the current engine), alternating the two
 ``--rounds`` times, and prints each one's steps per second, their ratio (median of
 the rounds) and the machine's load. In each round it also steps
@@ -79,6 +79,7 @@ def main() -> None:
     parser.add_argument("--ruleset", default="sushi-go")
     parser.add_argument("--players", type=int, default=4)
     parser.add_argument("--clock", choices=sorted(CLOCKS), default="cpu")
+    parser.add_argument("--engine", choices=rl.ENGINES, default="kernel", help="the engine of the environment now")
     parser.add_argument("--batch", type=int, default=1024, help="games of the batch environment (0: none)")
     args = parser.parse_args()
     global clock
@@ -92,7 +93,7 @@ def main() -> None:
         steps = args.games * rules.rounds * (rules.hand_size(args.players) - 1)
     for _ in range(args.rounds):
         b = steps_per_second(lambda: old.parallel_env(args.ruleset, args.players), args.games)
-        a = steps_per_second(lambda: rl.parallel_env(args.ruleset, args.players), args.games)
+        a = steps_per_second(lambda: rl.parallel_env(args.ruleset, args.players, engine=args.engine), args.games)
         if batch is not None:
             batched.append(batch_steps_per_second(batch, steps))
         before.append(b)
@@ -104,7 +105,7 @@ def main() -> None:
         f" ({args.clock} time)"
     )
     print(f"  {args.baseline}: {statistics.median(before):>9,.0f} steps/s")
-    print(f"  now:     {statistics.median(after):>9,.0f} steps/s")
+    print(f"  now:     {statistics.median(after):>9,.0f} steps/s (on the {args.engine} engine)")
     print(f"  ratio:   {statistics.median(ratios):.2f}x (rounds: {', '.join(f'{r:.2f}' for r in ratios)})")
     if batched:
         per = [x / b for x, b in zip(batched, before)]

@@ -34,6 +34,14 @@
   operating system if none was).
 * An illegal action raises :class:`ruledraft.errors.IllegalMoveError`, or with
   ``illegal_reward=R`` ends the game: the agent that made it gets R, the others 0.
+* ``engine="auto" | "kernel" | "reference"``: the environments play on the ruleset's
+  compiled kernel (:mod:`ruledraft.kernel.batch`: the move and every agent's vector
+  and mask in compiled code) where it holds the game (no card effects, races or
+  dummy) -- ``auto`` once it is in the cache, starting its compile in the background
+  otherwise -- else on the reference engine; ``.engine`` names the one that plays.
+  Both give the same observations, masks, rewards and games. On the kernel,
+  ``engine_state`` is the reference engine's replay of the game's moves.
+  :class:`DraftGymEnv` plays on the reference engine (its bots read engine states).
 """
 
 from __future__ import annotations

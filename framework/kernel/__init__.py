@@ -489,7 +489,7 @@ _READY: set[tuple[Path, str]] = set()
 
 
 def ready_apart(path: Path, function: str) -> None:
-    """``function`` (``play_planner`` or ``rollout``, compiled the first time it is called)
+    """``function`` (``play_planner``, ``rollout`` or ``batch_step``, compiled the first time it is called)
     of the kernel module at ``path`` compiled into numba's cache apart, as the game loop
     is (:func:`_compile_apart`), unless it is there already; either way, then loaded
     into this process (:func:`~ruledraft.kernel.cache_files.mended`: a cache file numba
@@ -509,7 +509,7 @@ def ready_apart(path: Path, function: str) -> None:
 def warm_entry(module: ModuleType, function: str) -> None:
     """Compile ``function`` (one of :data:`APART`'s) of a kernel module, or load it from
     numba's cache: the game loop or the planner's by one game (:func:`warm`), the
-    roll-out by one roll-out."""
+    roll-out by one roll-out, the batch functions by one game stepped once."""
     if function == "rollout":
         from ruledraft.kernel.rollout import warm_rollout
 

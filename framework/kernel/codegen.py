@@ -5,7 +5,8 @@ the special action's card, which cards are kept), one compiled function per
 quantity and per scoring rule (each written by the rule's own ``kernel(w)``, see
 :class:`ruledraft.language.rule.KernelWriter`), the functions scoring a round and
 game end and deciding the winners, then the game loop (``game_loop.tmpl``, the same
-for every ruleset). Anything the kernel cannot play raises :class:`NoKernel` with
+for every ruleset), the planner's and ismcts's parts (``planner.tmpl``,
+``rollout.tmpl``) and the environments' batch of games (``batch.tmpl``). Anything the kernel cannot play raises :class:`NoKernel` with
 the reason.
 """
 

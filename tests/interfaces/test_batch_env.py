@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import contextlib
+import io
+
 import numpy as np
 import pytest
-from paths import DATA, ROOT
+from paths import DATA, README, ROOT
 
 from ruledraft import rl
 from ruledraft.batch_env import BatchDraftEnv
@@ -169,3 +172,14 @@ def test_a_reward_or_a_batch_size_out_of_range_is_refused():
         BatchDraftEnv("sushi-go", 2, games=0)
     with pytest.raises(ValueError, match="a seed is between 0 and"):
         BatchDraftEnv("sushi-go", 2, games=1).reset(seed=-1)
+
+
+def test_the_readmes_batch_example_runs_as_written():
+    """The README's BatchDraftEnv block plays 1024 games to their end and prints that every game's win shares sum to 1."""
+    text = README.read_text()
+    blocks = [block.split("```", 1)[0] for block in text.split("```python\n")[1:]]
+    code = next(block for block in blocks if "BatchDraftEnv" in block)
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        exec(compile(code, "README.md", "exec"), {})
+    assert out.getvalue() == "True 1.0\n"
