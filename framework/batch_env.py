@@ -40,23 +40,12 @@ from ruledraft.errors import IllegalMoveError, InputError
 from ruledraft.kernel import Unsupported, compile_kernel, ready_apart
 from ruledraft.kernel.batch import GAME_END, ROUND_END, Batch, batch_refusal, encoder_offsets
 from ruledraft.language.ruleset import CompiledRuleset
+from ruledraft.play.match import game_of
 
 __all__ = ["REWARDS", "BatchDraftEnv", "batch_env"]
 
 #: the reward options (as ``ruledraft.rl``'s)
 REWARDS = ("points", "margin", "win")
-
-
-def _game(ruleset: str | os.PathLike[str] | CompiledRuleset | Game, players: int | None) -> Game:
-    if isinstance(ruleset, Game):
-        if players is not None and players != ruleset.num_players:
-            raise InputError(f"the game is for {ruleset.num_players} players, not {players}")
-        return ruleset
-    if not isinstance(ruleset, CompiledRuleset):
-        from ruledraft.language.loading import load_ruleset
-
-        ruleset = load_ruleset(ruleset)
-    return Game(ruleset, players if players is not None else ruleset.min_players)
 
 
 class BatchDraftEnv:
@@ -76,7 +65,7 @@ class BatchDraftEnv:
             raise ValueError(f"reward must be one of {', '.join(REWARDS)}, not {reward!r}")
         if not 1 <= int(games):
             raise ValueError(f"games must be at least 1, not {games}")
-        self.game = game = _game(ruleset, players)
+        self.game = game = game_of(ruleset, players)
         self.players = P = game.num_players
         self.reward = reward
         self.per_round = per_round

@@ -58,6 +58,7 @@ from pettingzoo import AECEnv, ParallelEnv
 from pettingzoo.utils import wrappers
 
 from ruledraft.engine.decisions import Decision
+from ruledraft.engine.encoding import FIELDS as STANDARD_FIELDS
 from ruledraft.engine.encoding import Encoder, encoder_for
 from ruledraft.engine.procedures import StandardProcedure
 from ruledraft.engine.state import MAX_SEED, Game, State, derive_seed
@@ -70,6 +71,7 @@ from ruledraft.language.expression import ExpressionLimits
 from ruledraft.language.ruleset import CompiledRuleset
 from ruledraft.play.agents import Agent, make_agent
 from ruledraft.play.engines import BACKGROUND_COMPILE
+from ruledraft.play.match import game_of
 
 __all__ = [
     "REWARDS",
@@ -93,18 +95,6 @@ REWARDS = ("points", "margin", "win")
 ENGINES = ("auto", "kernel", "reference")
 #: ``render`` returns the text (``ansi``) or prints it (``human``)
 RENDER_MODES = ("ansi", "human")
-
-
-def _game(ruleset: str | os.PathLike[str] | CompiledRuleset | Game, players: int | None) -> Game:
-    if isinstance(ruleset, Game):
-        if players is not None and players != ruleset.num_players:
-            raise InputError(f"the game is for {ruleset.num_players} players, not {players}")
-        return ruleset
-    if not isinstance(ruleset, CompiledRuleset):
-        from ruledraft.language.loading import load_ruleset
-
-        ruleset = load_ruleset(ruleset)
-    return Game(ruleset, players if players is not None else ruleset.min_players)
 
 
 def rewards(state: State, kind: str = "points") -> list[float]:
@@ -201,24 +191,7 @@ def _bot_sees(state: State, seat: int) -> EngineSeatView:
 _UINT8, _INT8, _FLOAT32 = np.dtype(np.uint8), np.dtype(np.int8), np.dtype(np.float32)
 
 #: the encoder's fields that :class:`BulkEncoder` fills in bulk, in order
-BULK_FIELDS = (
-    "hand",
-    "known_hands",
-    "known",
-    "hand_sizes",
-    "played",
-    "kept",
-    "scores",
-    "round_scores",
-    "round",
-    "turn",
-    "controls_dummy",
-    "can_use_action",
-    "deciding",
-    "decision_card",
-    "decision_shown",
-    "decision_owner",
-)
+BULK_FIELDS = tuple(spec.name for spec in STANDARD_FIELDS)
 
 
 class BulkEncoder:
@@ -511,7 +484,7 @@ class _Table:
     ) -> None:
         if reward not in REWARDS:
             raise ValueError(f"reward must be one of {', '.join(REWARDS)}, not {reward!r}")
-        self.game = game = _game(ruleset, players)
+        self.game = game = game_of(ruleset, players)
         self.reward = reward
         self.per_round = per_round
         self.illegal_reward = illegal_reward
@@ -849,7 +822,7 @@ def _table(
     rewards for the same seeds and actions."""
     if engine not in ENGINES:
         raise ValueError(f"engine must be one of {', '.join(ENGINES)}, not {engine!r}")
-    game = _game(ruleset, players)
+    game = game_of(ruleset, players)
     args = (game, None, reward, illegal_reward, per_round)
     if engine == "reference":
         return _Table(*args)

@@ -15,6 +15,8 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from ruledraft.engine.encoding import FIELDS as STANDARD_FIELDS
+
 if TYPE_CHECKING:
     from ruledraft.engine.encoding import Encoder
     from ruledraft.language.ruleset import CompiledRuleset
@@ -23,29 +25,17 @@ __all__ = ["FIELDS", "Batch", "batch_refusal", "encoder_offsets", "warm_batch"]
 
 #: what ``batch_step`` reports of a game
 TURN, ROUND_END, GAME_END, OVER = 0, 1, 2, 3
-#: the Encoder's fields ``batch_encode`` fills, in the order it takes their offsets
-FIELDS = (
-    "hand",
-    "known_hands",
-    "known",
-    "hand_sizes",
-    "played",
-    "kept",
-    "scores",
-    "round_scores",
-    "round",
-    "turn",
-    "can_use_action",
-)
 #: the Encoder's fields that stay 0 in the games the kernel holds (a dummy, a decision)
 ZERO_FIELDS = ("controls_dummy", "deciding", "decision_card", "decision_shown", "decision_owner")
+#: the Encoder's other standard fields, which ``batch_encode`` fills, in the order it takes their offsets
+FIELDS = tuple(spec.name for spec in STANDARD_FIELDS if spec.name not in ZERO_FIELDS)
 
 
 def encoder_offsets(enc: Encoder) -> np.ndarray | None:
     """The offsets of :data:`FIELDS` in the encoder's vector, or None if it has other
     fields (an encoder of its own: ``batch_encode`` cannot write it)."""
     at = {f.name: f.offset for f in enc.fields}
-    if set(at) != set(FIELDS) | set(ZERO_FIELDS):
+    if tuple(at) != tuple(spec.name for spec in STANDARD_FIELDS):
         return None
     return np.array([at[name] for name in FIELDS], np.int64)
 

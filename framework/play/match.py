@@ -8,6 +8,7 @@ takes the match as it is, with its :class:`~ruledraft.engine.state.Game` built o
 
 from __future__ import annotations
 
+import os
 from collections.abc import Sequence
 from typing import Any
 
@@ -98,3 +99,18 @@ class Match:
     ) -> Match:
         """A match of values already checked (bots one per seat)."""
         return cls(ruleset, players, tuple(bots), seed, document, Game(ruleset, players))
+
+
+def game_of(ruleset: str | os.PathLike[str] | CompiledRuleset | Game, players: int | None) -> Game:
+    """The game an environment or adapter is given: a bundled id or a rule file (loaded),
+    a compiled ruleset, or a :class:`Game` (whose players ``players`` must match), at
+    ``players`` players (the ruleset's fewest if None)."""
+    if isinstance(ruleset, Game):
+        if players is not None and players != ruleset.num_players:
+            raise InputError(f"the game is for {ruleset.num_players} players, not {players}")
+        return ruleset
+    if not isinstance(ruleset, CompiledRuleset):
+        from ruledraft.language.loading import load_ruleset
+
+        ruleset = load_ruleset(ruleset)
+    return Game(ruleset, players if players is not None else ruleset.min_players)
