@@ -94,6 +94,7 @@ class BatchDraftEnv:
         self._base = 0
         self._started = 0
         self._so_far = np.zeros((G, P), np.float64)
+        self._dealt = False
 
     @property
     def seeds(self) -> np.ndarray:
@@ -120,6 +121,7 @@ class BatchDraftEnv:
         self._base = seed
         self._started = 0
         self._batch.new(self._all, self._next_seeds(self.num_games))
+        self._dealt = True
         self._so_far[:] = 0.0
         self._batch.encode(self._all, self._at, self._order, self._obs, self._masks)
         return self._obs.copy(), self._masks.copy()
@@ -131,6 +133,8 @@ class BatchDraftEnv:
         ``info`` (``final_observation``: the ended games' last observations, in the order
         of their places; ``final_seeds``: their seeds)."""
         G, P = self.num_games, self.players
+        if not self._dealt:
+            raise IllegalMoveError("no game is dealt yet: reset() first")
         try:
             sent = np.asarray(actions)
         except (TypeError, ValueError) as error:

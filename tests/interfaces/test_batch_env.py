@@ -141,7 +141,16 @@ def test_an_illegal_action_is_refused_and_no_game_moves():
     assert not np.array_equal(again, obs)
 
 
-@pytest.mark.parametrize("sent", [[[0, 0]], [[0.5, 1.0], [0.0, 1.0]], "no"])
+def test_a_step_before_any_reset_is_refused():
+    """step() before reset() raises IllegalMoveError asking for reset()."""
+    env = BatchDraftEnv("sushi-go", 2, games=2)
+    with pytest.raises(IllegalMoveError, match=r"no game is dealt yet: reset\(\) first"):
+        env.step(np.zeros((2, 2), np.int64))
+
+
+@pytest.mark.parametrize(
+    "sent", [[[0, 0]], [[0.5, 1.0], [0.0, 1.0]], "no", [[True, False], [False, True]], [[2**70, 0], [0, 0]]]
+)
 def test_actions_of_another_shape_or_type_are_refused(sent):
     """Actions that are not integers of shape (games, players) raise IllegalMoveError."""
     env = BatchDraftEnv("sushi-go", 2, games=2)
@@ -183,3 +192,14 @@ def test_the_readmes_batch_example_runs_as_written():
     with contextlib.redirect_stdout(out):
         exec(compile(code, "README.md", "exec"), {})
     assert out.getvalue() == "True 1.0\n"
+
+
+@pytest.mark.parametrize("bad", [-1, 156, 10**12])
+def test_an_action_out_of_the_action_space_is_illegal(bad):
+    """A negative action or one past Game.num_distinct_actions raises IllegalMoveError for that player."""
+    env = BatchDraftEnv("sushi-go", 4, games=1)
+    _, masks = env.reset(seed=2)
+    actions = masks.argmax(axis=2)
+    actions[0, 2] = bad
+    with pytest.raises(IllegalMoveError, match=f"game 0, player_2: action {bad} is not legal now"):
+        env.step(actions)
