@@ -41,7 +41,10 @@
   otherwise -- else on the reference engine; ``.engine`` names the one that plays.
   Both give the same observations, masks, rewards and games. On the kernel,
   ``engine_state`` is the reference engine's replay of the game's moves.
-  :class:`DraftGymEnv` plays on the reference engine (its bots read engine states).
+  :class:`DraftGymEnv` takes ``engine`` too: on the kernel its opponents (random,
+  first, greedy, value, planner) choose in compiled code, seeded as the reference's,
+  so they make the same moves; other opponents (ismcts, a plug-in) play on the
+  reference engine.
 """
 
 from __future__ import annotations
@@ -65,13 +68,24 @@ from ruledraft.engine.state import MAX_SEED, Game, State, derive_seed
 from ruledraft.engine.view import SeatView as EngineSeatView
 from ruledraft.engine.view import seat_view
 from ruledraft.errors import IllegalMoveError, InputError
-from ruledraft.kernel import Unsupported, compile_kernel, is_cached, ready_apart, start_compiling
+from ruledraft.kernel import (
+    BOTS,
+    Unsupported,
+    bot_refusal,
+    bots_refusal,
+    compile_kernel,
+    is_cached,
+    parse_kernel_bot,
+    ready_apart,
+    start_compiling,
+)
 from ruledraft.kernel.batch import Batch, batch_refusal, encoder_offsets
 from ruledraft.language.expression import ExpressionLimits
 from ruledraft.language.ruleset import CompiledRuleset
-from ruledraft.play.agents import Agent, make_agent
+from ruledraft.play.agents import Agent, default_card_values, make_agent
 from ruledraft.play.engines import BACKGROUND_COMPILE
 from ruledraft.play.match import game_of
+from ruledraft.play.planner import count_values
 
 __all__ = [
     "REWARDS",
@@ -91,6 +105,8 @@ __all__ = [
 
 #: the reward options
 REWARDS = ("points", "margin", "win")
+#: the opponents the gymnasium environment plays on the kernel
+KERNEL_OPPONENTS = ("random", "first", "greedy", "value", "planner")
 #: the engines an environment plays on (``auto``: the kernel where it holds the game)
 ENGINES = ("auto", "kernel", "reference")
 #: ``render`` returns the text (``ansi``) or prints it (``human``)
@@ -769,6 +785,19 @@ class _KernelTable(_Table):
     def play(self, chosen: Mapping[int, int]) -> None:
         self.play_in_order([chosen[s] for s in self.acting_seats()])
 
+    def play_against_bots(self, seat: int, action: int, bots: np.ndarray, values: np.ndarray) -> None:
+        """Play ``seat``'s ``action`` (legal) with the kernel's bots' moves at the other seats
+        (``bots``: a code of ``kernel.BOTS`` per seat, -1 at ``seat``; ``values``: the value
+        bot's; the streams seeded by :meth:`seed_bots`)."""
+        sent = self._sent
+        sent[0, seat] = action
+        self._batch.bots_act(bots, values, sent)
+        self.play_in_order(sent[0].tolist())
+
+    def seed_bots(self, bots: np.ndarray) -> None:
+        """Seed the bots' streams for the game just begun (as the reference's bots are seeded)."""
+        self._batch.seed_bots(self._first, bots)
+
     def _rewards_now(self, over: bool) -> list[float]:
         return self._batch.rewards(self._first, self.reward, over)[0].tolist()
 
@@ -797,6 +826,17 @@ class _KernelTable(_Table):
         return np.concatenate([self.vectors()[0], hands.ravel()])
 
 
+def _bots_refusal(ruleset: CompiledRuleset, bots: Sequence[str]) -> str | None:
+    """Why the kernel's batch cannot play these opponents (None: it can)."""
+    for name in bots:
+        reason = bot_refusal(name)
+        if reason is None and name.split(":")[0] not in KERNEL_OPPONENTS:
+            reason = f"the bot '{name}' is not one the environment plays on the kernel ({', '.join(KERNEL_OPPONENTS)})"
+        if reason is not None:
+            return reason
+    return bots_refusal(ruleset, bots)
+
+
 def _kernel_ready(ruleset: CompiledRuleset) -> bool:
     """Whether the ruleset's kernel and its batch functions are in the cache; if not, a
     process of its own starts compiling them for later environments (unless
@@ -815,6 +855,7 @@ def _table(
     illegal_reward: float | None,
     per_round: bool,
     engine: str,
+    bots: Sequence[str] = (),
 ) -> _Table:
     """The table of an environment: on the ruleset's kernel (``engine="kernel"``, compiled
     first if it is not in the cache; ``"auto"`` where the kernel holds the game and is in
@@ -826,7 +867,7 @@ def _table(
     args = (game, None, reward, illegal_reward, per_round)
     if engine == "reference":
         return _Table(*args)
-    reason = batch_refusal(game.ruleset)
+    reason = batch_refusal(game.ruleset) or _bots_refusal(game.ruleset, bots)
     at = encoder_offsets(encoder_for(game))
     if engine == "auto" and reason is None and at is not None and not _kernel_ready(game.ruleset):
         return _Table(*args)
@@ -840,6 +881,8 @@ def _table(
             raise InputError(f"{game.ruleset.name} cannot be played on the kernel: {reason}")
         return _Table(*args)
     ready_apart(kernel.path, "batch_step")
+    if any(name.split(":")[0] == "planner" for name in bots):  # its look-ahead, compiled apart when first wanted
+        ready_apart(kernel.path, "batch_bots_planner")
     return _KernelTable(Batch(kernel.module, game.num_players, 1), at, *args)
 
 
@@ -1079,6 +1122,20 @@ def parallel_env(*args: Any, **kwargs: Any) -> ParallelDraftEnv:
     return ParallelDraftEnv(*args, **kwargs)
 
 
+def _kernel_bots(game: Game, seat: int, opponents: Mapping[int, str]) -> tuple[np.ndarray, np.ndarray]:
+    """The kernel's codes of the opponents (-1 at the learner's ``seat``) and the values
+    its bots read: the value bot's card values, then the planner's count values and
+    each seat's samples if one plays the planner (as ``Kernel.play`` lays them out)."""
+    specs = {s: parse_kernel_bot(name) for s, name in opponents.items()}
+    codes = np.array([-1 if s == seat else BOTS[specs[s][0]] for s in range(game.num_players)], np.int64)
+    values = np.asarray(default_card_values(game), np.float64)
+    if any(head == "planner" for head, _ in specs.values()):
+        samples = [float(specs[s][1]) if s in specs else 1.0 for s in range(game.num_players)]
+        counts = np.asarray(count_values(game), np.float64).ravel()
+        values = np.concatenate([values, counts, samples])
+    return codes, values
+
+
 class DraftGymEnv(gymnasium.Env):
     """A gymnasium environment: one learner at ``seat``, bots in the other seats.
 
@@ -1092,6 +1149,9 @@ class DraftGymEnv(gymnasium.Env):
     Rewards as in the PettingZoo environments (``reward``, ``per_round``). An illegal
     action ends the episode with ``illegal_reward`` (default -1; ``None`` raises
     :class:`~ruledraft.errors.IllegalMoveError`). ``info`` holds the game's ``seed``.
+    ``engine`` as the PettingZoo environments': on the kernel the opponents random,
+    first, greedy, value and planner choose in compiled code, the same moves as on
+    the reference engine.
     """
 
     metadata: dict[str, Any] = {"render_modes": list(RENDER_MODES)}
@@ -1107,11 +1167,13 @@ class DraftGymEnv(gymnasium.Env):
         per_round: bool = False,
         illegal_reward: float | None = -1.0,
         render_mode: str | None = None,
+        engine: str = "auto",
     ) -> None:
         if render_mode is not None and render_mode not in RENDER_MODES:
             raise ValueError(f"render_mode must be one of {', '.join(RENDER_MODES)}, not {render_mode!r}")
-        self._table = table = _Table(ruleset, players, reward, illegal_reward, per_round)
-        self.game = game = table.game
+        if engine not in ENGINES:
+            raise ValueError(f"engine must be one of {', '.join(ENGINES)}, not {engine!r}")
+        game = game_of(ruleset, players)
         if not 0 <= seat < game.num_players:
             raise ValueError(f"seat must be from 0 to {game.num_players - 1}, not {seat}")
         self.seat = seat
@@ -1124,8 +1186,17 @@ class DraftGymEnv(gymnasium.Env):
                 make_agent(name, 0)
             except KeyError:
                 raise ValueError(f"no bot called {name!r}") from None
+        self._table = table = _table(game, None, reward, illegal_reward, per_round, engine, names)
+        #: the engine that plays the games (and the opponents' moves): ``kernel`` or ``reference``
+        self.engine = "kernel" if isinstance(table, _KernelTable) else "reference"
+        self.game = game
         self.opponents = dict(zip(others, names))
         self._bots: dict[int, Agent] = {}
+        #: on the kernel, each seat's bot (a code of ``kernel.BOTS``; -1 the learner) and what its bots read
+        self._codes: np.ndarray | None = None
+        self._values: np.ndarray | None = None
+        if self.engine == "kernel":
+            self._codes, self._values = _kernel_bots(game, seat, self.opponents)
         self.agent = table.agents[seat]
         self.observation_space = table.observation_spaces[self.agent]
         self.action_space = table.action_spaces[self.agent]
@@ -1147,7 +1218,14 @@ class DraftGymEnv(gymnasium.Env):
         super().reset(seed=seed)
         table = self._table
         table.new_game(seed)
-        self._bots = {s: make_agent(name, derive_seed(table.seed, 5, s) >> 11) for s, name in self.opponents.items()}
+        if (
+            isinstance(table, _KernelTable) and self._codes is not None
+        ):  # the kernel's bots, seeded as the reference's below
+            table.seed_bots(self._codes)
+        else:
+            self._bots = {
+                s: make_agent(name, derive_seed(table.seed, 5, s) >> 11) for s, name in self.opponents.items()
+            }
         self._gained = 0.0
         self._bots_move()
         return self._observe(), {"seed": table.seed}
@@ -1155,32 +1233,34 @@ class DraftGymEnv(gymnasium.Env):
     def _bots_move(self) -> None:
         """Play the moves in which only bots act (decisions asked of them alone)."""
         table = self._table
-        state = table.state
-        while not state.is_terminal() and self.seat not in state.acting_seats():
+        while not table.finished and self.seat not in table.acting_seats():
+            state = table.state
             table.play({s: self._bots[s].act(_bot_sees(state, s), s) for s in state.acting_seats()})
-            self._gained += (
-                table.final_rewards()[self.seat] if state.is_terminal() else table.round_rewards()[self.seat]
-            )
+            self._gained += table.final_rewards()[self.seat] if table.finished else table.round_rewards()[self.seat]
 
     def step(self, action: Any) -> tuple[dict[str, np.ndarray], float, bool, bool, dict[str, Any]]:
         table = self._table
-        state = table.state
         if table.over:
             raise IllegalMoveError(f"the game is over (seed {table.seed}): reset() starts another")
         a = table.action(self.agent, action)
         if a is None:
             gained = table.illegal(self.seat)[self.seat]
             return self._observe(), gained, True, False, {"seed": table.seed}
-        chosen = {self.seat: a}
-        for s in state.acting_seats():
-            if s != self.seat:
-                chosen[s] = self._bots[s].act(_bot_sees(state, s), s)
-        table.play(chosen)
-        self._gained = table.final_rewards()[self.seat] if state.is_terminal() else table.round_rewards()[self.seat]
+        if isinstance(table, _KernelTable):
+            assert self._codes is not None and self._values is not None
+            table.play_against_bots(self.seat, a, self._codes, self._values)
+        else:
+            state = table.state
+            chosen = {self.seat: a}
+            for s in state.acting_seats():
+                if s != self.seat:
+                    chosen[s] = self._bots[s].act(_bot_sees(state, s), s)
+            table.play(chosen)
+        self._gained = table.final_rewards()[self.seat] if table.finished else table.round_rewards()[self.seat]
         self._bots_move()
         if self.render_mode == "human":
             self.render()
-        return self._observe(), self._gained, state.is_terminal(), False, {"seed": table.seed}
+        return self._observe(), self._gained, table.finished, False, {"seed": table.seed}
 
     def render(self) -> str | None:
         text = self._table.render()

@@ -55,6 +55,7 @@ __all__ = [
     "compile_kernel",
     "compiling",
     "is_cached",
+    "parse_kernel_bot",
     "ready_apart",
     "source_refusal",
     "start_compiling",
@@ -88,6 +89,14 @@ def _parse_bot(spec: str) -> tuple[str, int] | str:
         if samples < 1:
             return f"the bot '{spec}': samples must be at least 1"
     return head, samples
+
+
+def parse_kernel_bot(spec: str) -> tuple[str, int]:
+    """A bot spec the kernel plays (``bot_refusal`` is None) as (name, samples)."""
+    made = _parse_bot(spec)
+    if isinstance(made, str):
+        raise ValueError(made)
+    return made
 
 
 def bot_refusal(spec: object) -> str | None:
@@ -482,14 +491,20 @@ def _cached(path: Path, function: str) -> bool:
 
 
 #: what a child compiles apart (``python -m ruledraft.kernel FLAG FILE``), by the entry point
-APART = {"play": "--game-loop", "play_planner": "--planner", "rollout": "--rollout", "batch_step": "--batch"}
+APART = {
+    "play": "--game-loop",
+    "play_planner": "--planner",
+    "rollout": "--rollout",
+    "batch_step": "--batch",
+    "batch_bots_planner": "--batch-planner",
+}
 
 #: the kernel modules whose entry points this process knows are ready: (path, function)
 _READY: set[tuple[Path, str]] = set()
 
 
 def ready_apart(path: Path, function: str) -> None:
-    """``function`` (``play_planner``, ``rollout`` or ``batch_step``, compiled the first time it is called)
+    """``function`` (``play_planner``, ``rollout``, ``batch_step`` or ``batch_bots_planner``, compiled the first time it is called)
     of the kernel module at ``path`` compiled into numba's cache apart, as the game loop
     is (:func:`_compile_apart`), unless it is there already; either way, then loaded
     into this process (:func:`~ruledraft.kernel.cache_files.mended`: a cache file numba
@@ -509,7 +524,8 @@ def ready_apart(path: Path, function: str) -> None:
 def warm_entry(module: ModuleType, function: str) -> None:
     """Compile ``function`` (one of :data:`APART`'s) of a kernel module, or load it from
     numba's cache: the game loop or the planner's by one game (:func:`warm`), the
-    roll-out by one roll-out, the batch functions by one game stepped once."""
+    roll-out by one roll-out, the batch functions by one game stepped once, the batch's
+    planner by one move."""
     if function == "rollout":
         from ruledraft.kernel.rollout import warm_rollout
 
@@ -518,6 +534,10 @@ def warm_entry(module: ModuleType, function: str) -> None:
         from ruledraft.kernel.batch import warm_batch
 
         warm_batch(module)
+    elif function == "batch_bots_planner":
+        from ruledraft.kernel.batch import warm_batch_planner
+
+        warm_batch_planner(module)
     else:
         warm(module, function)
 

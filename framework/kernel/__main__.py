@@ -1,10 +1,11 @@
 """``python -m ruledraft.kernel FILE``: compile the kernel module kept at FILE into numba's
 cache (what ``--engine auto`` starts in the background for later runs), the ismcts
 roll-out too (``ismcts`` uses it once it is there), and the batch functions of the
-reinforcement-learning environments where the kernel holds the game. ``--game-loop FILE``: its game
-loop alone, for a run waiting on it (``compile_kernel(..., apart=True)``); ``--planner
-FILE``, ``--rollout FILE`` and ``--batch FILE``: the planner's loop, the ismcts roll-out,
-the batch functions (``kernel.ready_apart``)."""
+reinforcement-learning environments where the kernel holds the game.
+``--game-loop FILE``: its game loop alone, for a run waiting on it
+(``compile_kernel(..., apart=True)``); ``--planner FILE``, ``--rollout FILE``,
+``--batch FILE`` and ``--batch-planner FILE``: the planner's loop, the ismcts
+roll-out, the batch functions, the batch's planner (``kernel.ready_apart``)."""
 
 from __future__ import annotations
 

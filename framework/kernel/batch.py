@@ -21,8 +21,10 @@ if TYPE_CHECKING:
     from ruledraft.engine.encoding import Encoder
     from ruledraft.language.ruleset import CompiledRuleset
 
-__all__ = ["FIELDS", "Batch", "batch_refusal", "encoder_offsets", "warm_batch"]
+__all__ = ["FIELDS", "Batch", "batch_refusal", "encoder_offsets", "warm_batch", "warm_batch_planner"]
 
+#: the planner's code among the bots (``kernel.BOTS``)
+BOT_PLANNER = 4
 #: what ``batch_step`` reports of a game
 TURN, ROUND_END, GAME_END, OVER = 0, 1, 2, 3
 #: the Encoder's fields that stay 0 in the games the kernel holds (a dummy, a decision)
@@ -84,6 +86,8 @@ class Batch:
             z((G, N), np.int64),  # wins
         )
         self.status = z(G, np.int64)
+        #: the bots' random streams, a column per game and seat (:meth:`seed_bots`)
+        self._streams: np.ndarray | None = None
 
     @property
     def round_points(self) -> np.ndarray:
@@ -150,6 +154,23 @@ class Batch:
         returned (its seat is ``-1 - status[game]``), else -1."""
         return int(self.module.batch_step(actions, self.status, *self.arrays))
 
+    def seed_bots(self, which: np.ndarray, bots: np.ndarray) -> None:
+        """Seed the streams of the bot seats (``bots[seat] >= 0``, a code of
+        ``kernel.BOTS``) of the games ``which``, as the gymnasium environment seeds its
+        bots: ``derive_seed(game seed, 5, seat) >> 11``."""
+        if self._streams is None:
+            self._streams = np.zeros((625, self.games * self.seats), np.uint32)
+        self.module.batch_bot_streams(np.asarray(which, np.int64), bots, self._streams, self.arrays[1])
+
+    def bots_act(self, bots: np.ndarray, values: np.ndarray, actions: np.ndarray) -> None:
+        """Every bot seat's action of every game not over into ``actions`` (after
+        :meth:`seed_bots`; the seats at -1 are left as they are): random, first, greedy,
+        value and planner, as in the game loop (``values``: the game loop's, the
+        planner's inputs after the value bot's values when a seat plays it)."""
+        a = self.arrays
+        act = self.module.batch_bots_planner if (bots == BOT_PLANNER).any() else self.module.batch_bots
+        act(bots, values, self._streams, actions, *a[:1], *a[2:12], a[13])
+
     def encode(self, which: np.ndarray, at: np.ndarray, order: np.ndarray, obs: np.ndarray, masks: np.ndarray) -> None:
         """Every player's vector and mask of the games ``which`` into ``obs`` and ``masks``
         (see ``batch.tmpl``'s ``batch_encode``)."""
@@ -168,6 +189,9 @@ def warm_batch(module: ModuleType) -> None:
     batch.new(np.zeros(1, np.int64), np.zeros(1, np.uint64))
     K = int(module.K)
     actions = np.array([[batch.hand(0, s)[0] for s in range(seats)]], np.int64)
+    bots = np.array([3 if s == 0 else s % 3 for s in range(seats)], np.int64)  # value, first, greedy, random
+    batch.seed_bots(np.zeros(1, np.int64), bots)
+    batch.bots_act(bots, np.zeros(K, np.float64), actions)
     batch.step(actions)
     at = np.arange(11, dtype=np.int64)
     size = 11 + 4 * K * seats + (module.R + 4) * seats
@@ -178,3 +202,16 @@ def warm_batch(module: ModuleType) -> None:
         np.zeros((1, seats, size), np.float32),
         np.zeros((1, seats, K * (K + 1)), np.int8),
     )
+
+
+def warm_batch_planner(module: ModuleType) -> None:
+    """Compile the kernel module's ``batch_bots_planner`` (or load it from numba's cache):
+    one move of a game whose every seat plays the planner with one sample."""
+    seats = next(n for n in range(len(module.HS)) if module.HS[n] > 0)
+    batch = Batch(module, seats, 1)
+    batch.new(np.zeros(1, np.int64), np.zeros(1, np.uint64))
+    K = int(module.K)
+    bots = np.full(seats, BOT_PLANNER, np.int64)
+    values = np.concatenate([np.zeros(K + K * (int(module.PLAN_CAP) + 1)), np.ones(seats)])
+    batch.seed_bots(np.zeros(1, np.int64), bots)
+    batch.bots_act(bots, values, np.zeros((1, seats), np.int64))

@@ -414,7 +414,7 @@ def write_source(ruleset: CompiledRuleset) -> str:
         *fx_functions,
         (HERE / "planner.tmpl").read_text(encoding="utf-8"),
         (HERE / "rollout.tmpl").read_text(encoding="utf-8"),  # the ismcts roll-out (kernel/rollout.py)
-        (HERE / "batch.tmpl").read_text(encoding="utf-8"),  # the batch environment's games (batch_env.py)
+        *_batch_parts(),  # the environments' batch of games (kernel/batch.py)
         *_dummy_source(ruleset),
     ]
     return "\n".join(parts)
@@ -422,7 +422,18 @@ def write_source(ruleset: CompiledRuleset) -> str:
 
 #: the functions of a kernel module that Python calls (``Kernel.play``, ``Rollouts``,
 #: ``batch_env.BatchDraftEnv``)
-ENTRY_POINTS = ("play", "play_planner", "play_dummy", "rollout", "batch_new", "batch_step", "batch_encode")
+ENTRY_POINTS = (
+    "play",
+    "play_planner",
+    "play_dummy",
+    "rollout",
+    "batch_new",
+    "batch_step",
+    "batch_encode",
+    "batch_bot_streams",
+    "batch_bots",
+    "batch_bots_planner",
+)
 
 #: numba builds each compiled function a wrapper for Python's calls and one for C's; the
 #: kernel's Python calls only its entry points, so the others are built without them
@@ -466,6 +477,16 @@ def _game_loops() -> list[str]:
     if not sep or not _PLANNER_BRANCH.search(loop):
         raise AssertionError("game_loop.tmpl: the game loop or its planner branch is not where codegen looks")
     return [head + sep + _PLANNER_BRANCH.sub("", loop, count=1), "@njit(cache=True)\ndef play_planner(" + loop]
+
+
+def _batch_parts() -> list[str]:
+    """``batch.tmpl`` with its bots' function twice, as the game loop (:func:`_game_loops`):
+    ``batch_bots`` without the planner's branch, ``batch_bots_planner`` with it."""
+    text = (HERE / "batch.tmpl").read_text(encoding="utf-8")
+    head, sep, bots = text.partition("@njit(cache=True)\ndef batch_bots(")
+    if not sep or not _PLANNER_BRANCH.search(bots):
+        raise AssertionError("batch.tmpl: the bots' function or its planner branch is not where codegen looks")
+    return [head + sep + _PLANNER_BRANCH.sub("", bots, count=1), "@njit(cache=True)\ndef batch_bots_planner(" + bots]
 
 
 def plain_rule(ruleset: CompiledRuleset, rule: Any) -> Any:

@@ -473,18 +473,67 @@ def test_the_single_agent_env_plays_the_learner_against_its_bots_to_the_end():
     assert inner.engine_state.history[0].hands == inner.game.new_initial_state(12).history[0].hands
 
 
-def test_the_single_agent_env_refuses_unknown_bots_and_ends_on_an_illegal_action():
+def _play_against_bots(environment, episodes):
+    """Random legal moves of the learner over ``episodes`` games (reset(seed=3), then reset()): every step's returns and each game's history."""
+    rng = np.random.default_rng(3)
+    seen = []
+    obs, info = environment.reset(seed=3)
+    for _ in range(episodes):
+        done = False
+        while not done:
+            obs, reward, done, truncated, info = environment.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+            seen.append((obs["observation"].tolist(), obs["action_mask"].tolist(), reward, done, truncated, info))
+        seen.append(environment.engine_state.history)
+        obs, info = environment.reset()
+    return seen
+
+
+@pytest.mark.parametrize(
+    ("rid", "players", "seat", "opponents"),
+    [
+        ("sushi-go", 4, 0, "random"),
+        ("sushi-go", 5, 4, ["first", "random", "greedy", "value"]),
+        ("sushi-go", 3, 1, ["planner:samples=2", "planner"]),
+        ("sushi-go-party-starter", 3, 2, ["greedy", "value"]),
+        ("sushi-go-pass-both-ways", 4, 1, ["value", "greedy", "random"]),
+    ],
+)
+def test_the_single_agent_env_on_the_kernel_plays_the_reference_engines_games(rid, players, seat, opponents):
+    """On the kernel, the learner's observations, masks and rewards and every game, the bots' moves included, equal the reference engine's."""
+    on = {
+        engine: rl.single_agent_env(rid, players, seat=seat, opponents=opponents, per_round=True, engine=engine)
+        for engine in ("kernel", "reference")
+    }
+    assert {e: env_.engine for e, env_ in on.items()} == {"kernel": "kernel", "reference": "reference"}
+    kernel = _play_against_bots(on["kernel"], 3)
+    assert kernel == _play_against_bots(on["reference"], 3)
+    assert sum(1 for step in kernel if isinstance(step, tuple) and step[3]) == 3
+
+
+def test_the_single_agent_env_plays_on_the_kernel_only_the_bots_it_has():
+    """ismcts opponents leave auto on the reference engine and are refused by engine=kernel; planner, greedy, value, first and random play there."""
+    assert rl.single_agent_env("sushi-go", 2, opponents="ismcts:iterations=5").engine == "reference"
+    with pytest.raises(InputError, match="the bot 'ismcts:iterations=5' has no kernel part"):
+        rl.single_agent_env("sushi-go", 2, opponents="ismcts:iterations=5", engine="kernel")
+    assert rl.single_agent_env("sushi-go", 3, opponents="planner", engine="kernel").engine == "kernel"
+    with pytest.raises(ValueError, match="engine must be one of auto, kernel, reference"):
+        rl.single_agent_env("sushi-go", 2, engine="fast")
+
+
+def test_the_single_agent_env_refuses_unknown_bots_and_ends_on_an_illegal_action(engine):
     """An unknown opponent or a wrong count of them is one clear error; an illegal action ends the episode with illegal_reward, or raises with None."""
     with pytest.raises(ValueError, match="no bot called 'nobody'"):
-        rl.single_agent_env("sushi-go", 3, opponents="nobody")
+        rl.single_agent_env("sushi-go", 3, opponents="nobody", engine=engine)
     with pytest.raises(ValueError, match="1 opponents for 2 other players"):
-        rl.single_agent_env("sushi-go", 3, opponents=["greedy"])
-    env_ = rl.single_agent_env("sushi-go", 2, illegal_reward=-5)
+        rl.single_agent_env("sushi-go", 3, opponents=["greedy"], engine=engine)
+    env_ = rl.single_agent_env("sushi-go", 2, illegal_reward=-5, engine=engine)
     obs, _ = env_.reset(seed=1)
     bad = int(np.flatnonzero(obs["action_mask"] == 0)[0])
     _, reward, terminated, _, _ = env_.step(bad)
     assert (reward, terminated) == (-5, True)
-    strict = rl.single_agent_env("sushi-go", 2, illegal_reward=None)
+    with pytest.raises(IllegalMoveError, match=re.escape("the game is over (seed 1): reset() starts another")):
+        env_.step(0)
+    strict = rl.single_agent_env("sushi-go", 2, illegal_reward=None, engine=engine)
     strict.reset(seed=1)
     with pytest.raises(IllegalMoveError, match=f"player_0: action {bad} is not legal now"):
         strict.step(bad)
