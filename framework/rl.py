@@ -105,6 +105,8 @@ __all__ = [
 
 #: the reward options
 REWARDS = ("points", "margin", "win")
+#: the largest game seed the kernel holds (its seeds are 64-bit words, as the ismcts roll-out's)
+KERNEL_MAX_SEED = 2**63 - 1
 #: the opponents the gymnasium environment plays on the kernel
 KERNEL_OPPONENTS = ("random", "first", "greedy", "value", "planner")
 #: the engines an environment plays on (``auto``: the kernel where it holds the game)
@@ -739,7 +741,12 @@ class _KernelTable(_Table):
         """The base class sets a state: this table makes its own from the moves."""
 
     def new_game(self, seed: int | None) -> None:
-        self.seed = self._game_seed(seed)
+        game_seed = self._game_seed(seed)
+        if not 0 <= game_seed <= KERNEL_MAX_SEED:
+            raise ValueError(
+                f"a seed on the kernel is between 0 and {KERNEL_MAX_SEED}, not {game_seed} (engine='reference' takes any)"
+            )
+        self.seed = game_seed
         self._moves = []
         self._batch.new(self._first, np.array([self.seed], np.uint64))
         self._fresh()

@@ -720,3 +720,14 @@ def test_auto_plays_on_the_kernel_once_it_is_cached_and_else_starts_compiling_it
     rl.parallel_env("sushi-go", 2, engine="kernel")  # compiled, if it was not
     monkeypatch.setattr(rl, "is_cached", lambda ruleset, function="play": True)
     assert rl.parallel_env("sushi-go", 2).engine == "kernel"
+
+
+def test_a_seed_the_kernel_cannot_hold_is_refused_there_and_its_largest_plays_alike():
+    """On the kernel a seed below 0 or above 2**63 - 1 raises ValueError (the reference engine takes it); the largest seed plays the reference's game."""
+    kernel = rl.parallel_env("sushi-go", 2, engine="kernel")
+    for seed in (-1, 2**63, 2**64 + 5):
+        with pytest.raises(ValueError, match=f"a seed on the kernel is between 0 and {2**63 - 1}, not {seed}"):
+            kernel.reset(seed=seed)
+        rl.parallel_env("sushi-go", 2, engine="reference").reset(seed=seed)
+    reference = rl.parallel_env("sushi-go", 2, engine="reference")
+    assert _play_parallel(kernel, 2**63 - 1, games=1) == _play_parallel(reference, 2**63 - 1, games=1)
