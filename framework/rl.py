@@ -741,13 +741,13 @@ class _KernelTable(_Table):
         """The base class sets a state: this table makes its own from the moves."""
 
     def new_game(self, seed: int | None) -> None:
-        game_seed = self._game_seed(seed)
-        if not 0 <= game_seed <= KERNEL_MAX_SEED:
+        if seed is not None and not 0 <= int(seed) <= KERNEL_MAX_SEED:  # refused before the stream moves
             raise ValueError(
-                f"a seed on the kernel is between 0 and {KERNEL_MAX_SEED}, not {game_seed} (engine='reference' takes any)"
+                f"a seed on the kernel is between 0 and {KERNEL_MAX_SEED}, not {int(seed)} (engine='reference' takes any)"
             )
-        self.seed = game_seed
+        self.seed = self._game_seed(seed)  # a seed of the stream is below 2**53
         self._moves = []
+        self._replayed = None
         self._batch.new(self._first, np.array([self.seed], np.uint64))
         self._fresh()
 
@@ -786,7 +786,8 @@ class _KernelTable(_Table):
         sent = self._sent
         sent[0] = chosen
         if self._batch.step(sent) >= 0:
-            raise IllegalMoveError(f"the actions {chosen} are not legal now (seed {self.seed})")
+            seat = -1 - int(self._batch.status[0])
+            raise IllegalMoveError(f"{self.agents[seat]}: action {chosen[seat]} is not legal now (seed {self.seed})")
         self._moves.append(list(chosen))
 
     def play(self, chosen: Mapping[int, int]) -> None:

@@ -10,6 +10,7 @@ A game holds what the ismcts roll-out holds: no card effects, no race, no dummy
 
 from __future__ import annotations
 
+import copy
 from types import ModuleType
 from typing import TYPE_CHECKING
 
@@ -88,6 +89,16 @@ class Batch:
         self.status = z(G, np.int64)
         #: the bots' random streams, a column per game and seat (:meth:`seed_bots`)
         self._streams: np.ndarray | None = None
+
+    def __deepcopy__(self, memo: dict[int, object]) -> Batch:
+        """A copy of every game's state and the bots' streams; the compiled module is shared."""
+        twin = copy.copy(self)
+        memo[id(self)] = twin
+        twin.arrays = tuple(a.copy() for a in self.arrays)
+        twin.status = self.status.copy()
+        streams = self._streams
+        twin._streams = None if streams is None else streams.copy()  # noqa: SLF001 - the twin is a Batch
+        return twin
 
     @property
     def round_points(self) -> np.ndarray:

@@ -51,7 +51,7 @@ def play_alongside(game: Game, games: int, seed: int, *, reward: str = "points",
     env = BatchDraftEnv(game, games=games, reward=reward, per_round=per_round)
     names = [f"player_{p}" for p in range(game.num_players)]
     obs, masks = env.reset(seed=seed)
-    refs = [rl.ParallelDraftEnv(game, reward=reward, per_round=per_round) for _ in range(games)]
+    refs = [rl.ParallelDraftEnv(game, reward=reward, per_round=per_round, engine="reference") for _ in range(games)]
     seen = [_stack(ref.reset(seed=int(s))[0], names) for ref, s in zip(refs, env.seeds)]
     rng = np.random.default_rng(seed)
     tally = {"ended": 0, "pairs": 0, "steps": 0}
@@ -203,3 +203,21 @@ def test_an_action_out_of_the_action_space_is_illegal(bad):
     actions[0, 2] = bad
     with pytest.raises(IllegalMoveError, match=f"game 0, player_2: action {bad} is not legal now"):
         env.step(actions)
+
+
+def test_a_deep_copy_steps_as_the_original_and_apart_from_it():
+    """copy.deepcopy of a batch environment mid-game gives the original's next step; stepping the copy leaves the original as it was."""
+    import copy
+
+    env = BatchDraftEnv("sushi-go", 3, games=4)
+    _, masks = env.reset(seed=21)
+    _, masks, _, _, _ = env.step(masks.argmax(axis=2))
+    twin = copy.deepcopy(env)
+    assert twin._batch.module is env._batch.module  # the compiled functions are shared
+    twin_out = twin.step(masks.argmax(axis=2))
+    out = env.step(masks.argmax(axis=2))
+    for mine, theirs in zip(out[:4], twin_out[:4]):
+        np.testing.assert_array_equal(mine, theirs)
+    moved = twin.step(twin_out[1].argmax(axis=2))
+    assert not np.array_equal(moved[0], out[0])
+    np.testing.assert_array_equal(env.seeds, twin.seeds)

@@ -731,3 +731,56 @@ def test_a_seed_the_kernel_cannot_hold_is_refused_there_and_its_largest_plays_al
         rl.parallel_env("sushi-go", 2, engine="reference").reset(seed=seed)
     reference = rl.parallel_env("sushi-go", 2, engine="reference")
     assert _play_parallel(kernel, 2**63 - 1, games=1) == _play_parallel(reference, 2**63 - 1, games=1)
+
+
+def test_a_refused_seed_leaves_the_stream_of_seeds_where_it_was(engine):
+    """After reset(seed=5), a refused seed on the kernel does not move the stream: the next reset() deals the game it would have dealt."""
+    environment = rl.parallel_env("sushi-go", 2, engine=engine)
+    untouched = rl.parallel_env("sushi-go", 2, engine=engine)
+    environment.reset(seed=5)
+    untouched.reset(seed=5)
+    if engine == "kernel":
+        with pytest.raises(ValueError, match="a seed on the kernel is between"):
+            environment.reset(seed=2**64)
+    environment.reset()
+    untouched.reset()
+    assert environment.engine_state.history[0].hands == untouched.engine_state.history[0].hands
+
+
+def test_the_engine_state_is_the_game_of_this_reset_after_a_reset_with_the_same_seed(engine):
+    """Two games of one seed, each a move in but by different moves: engine_state and render follow the second, as on the reference engine."""
+    environment = rl.parallel_env("sushi-go", 2, engine=engine)
+    seen = []
+    for pick in (0, -1):
+        obs, _ = environment.reset(seed=1)
+        environment.step({a: int(np.flatnonzero(o["action_mask"])[pick]) for a, o in obs.items()})
+        seen.append((environment.engine_state.played, environment.render()))
+    assert seen[0][0] != seen[1][0]
+    assert seen[0][1] != seen[1][1]
+    reference = rl.parallel_env("sushi-go", 2, engine="reference")
+    obs, _ = reference.reset(seed=1)
+    reference.step({a: int(np.flatnonzero(o["action_mask"])[-1]) for a, o in obs.items()})
+    assert seen[1][0] == reference.engine_state.played
+
+
+def test_a_deep_copy_of_an_environment_plays_on_apart_from_the_original(engine):
+    """copy.deepcopy of a parallel env mid-game steps as the original does, and stepping the copy leaves the original where it was."""
+    import copy
+
+    def first_legal(observations):
+        return {a: int(np.flatnonzero(o["action_mask"])[0]) for a, o in observations.items()}
+
+    environment = rl.parallel_env("sushi-go", 3, engine=engine)
+    obs, _ = environment.reset(seed=8)
+    obs, *_ = environment.step(first_legal(obs))
+    twin = copy.deepcopy(environment)
+    before = environment.engine_state.played
+    twin_obs, *twin_rest = twin.step(first_legal(obs))
+    assert environment.engine_state.played == before
+    assert twin.engine_state.played != before
+    again, *rest = environment.step(first_legal(obs))
+    assert {a: o["observation"].tolist() for a, o in again.items()} == {
+        a: o["observation"].tolist() for a, o in twin_obs.items()
+    }
+    assert rest == twin_rest
+    assert environment.engine_state.played == twin.engine_state.played
