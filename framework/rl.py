@@ -845,14 +845,16 @@ def _bots_refusal(ruleset: CompiledRuleset, bots: Sequence[str]) -> str | None:
     return bots_refusal(ruleset, bots)
 
 
-def _kernel_ready(ruleset: CompiledRuleset) -> bool:
-    """Whether the ruleset's kernel and its batch functions are in the cache; if not, a
-    process of its own starts compiling them for later environments (unless
-    ``RULEDRAFT_BACKGROUND_COMPILE=0``), as ``--engine auto`` does for a run."""
-    if is_cached(ruleset) and is_cached(ruleset, "batch_step"):
+def _kernel_ready(ruleset: CompiledRuleset, planner: bool) -> bool:
+    """Whether the ruleset's kernel and its batch functions (``planner``: the batch's
+    planner too) are in the cache; if not, a process of its own starts compiling them for
+    later environments (unless ``RULEDRAFT_BACKGROUND_COMPILE=0``), as ``--engine auto``
+    does for a run."""
+    parts = ("play", "batch_step", "batch_bots_planner") if planner else ("play", "batch_step")
+    if all(is_cached(ruleset, part) for part in parts):
         return True
     if os.environ.get(BACKGROUND_COMPILE, "1") != "0":
-        start_compiling(ruleset)
+        start_compiling(ruleset, batch_planner=planner)
     return False
 
 
@@ -877,7 +879,8 @@ def _table(
         return _Table(*args)
     reason = batch_refusal(game.ruleset) or _bots_refusal(game.ruleset, bots)
     at = encoder_offsets(encoder_for(game))
-    if engine == "auto" and reason is None and at is not None and not _kernel_ready(game.ruleset):
+    planner = any(name.split(":")[0] == "planner" for name in bots)
+    if engine == "auto" and reason is None and at is not None and not _kernel_ready(game.ruleset, planner):
         return _Table(*args)
     if reason is None and at is None:
         reason = "an encoder of its own"
@@ -889,7 +892,7 @@ def _table(
             raise InputError(f"{game.ruleset.name} cannot be played on the kernel: {reason}")
         return _Table(*args)
     ready_apart(kernel.path, "batch_step")
-    if any(name.split(":")[0] == "planner" for name in bots):  # its look-ahead, compiled apart when first wanted
+    if planner:  # its look-ahead, compiled apart when first wanted
         ready_apart(kernel.path, "batch_bots_planner")
     return _KernelTable(Batch(kernel.module, game.num_players, 1), at, *args)
 

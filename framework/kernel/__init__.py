@@ -668,9 +668,10 @@ def is_cached(ruleset: CompiledRuleset, function: str = "play") -> bool:
     return _cached(path, function)
 
 
-def start_compiling(ruleset: CompiledRuleset) -> bool:
+def start_compiling(ruleset: CompiledRuleset, *, batch_planner: bool = False) -> bool:
     """Start compiling the ruleset's kernel in a process of its own, which outlives this
-    one and leaves it in the cache for later runs. False if there is nothing to start
+    one and leaves it in the cache for later runs (``batch_planner``: the batch's planner
+    too, for an environment whose opponents plan). False if there is nothing to start
     (no kernel, or another process began compiling it in the last ten minutes)."""
     import subprocess
 
@@ -692,7 +693,7 @@ def start_compiling(ruleset: CompiledRuleset) -> bool:
     env = dict(os.environ)
     env.setdefault("NUMBA_CACHE_DIR", str(_numba_dir()))
     subprocess.Popen(  # noqa: S603 - this interpreter, our own module
-        [sys.executable, "-m", "ruledraft.kernel", str(path)],
+        [sys.executable, "-m", "ruledraft.kernel", *(["--with-batch-planner"] if batch_planner else []), str(path)],
         stdin=subprocess.DEVNULL,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,

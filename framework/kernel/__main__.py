@@ -1,7 +1,8 @@
-"""``python -m ruledraft.kernel FILE``: compile the kernel module kept at FILE into numba's
-cache (what ``--engine auto`` starts in the background for later runs), the ismcts
-roll-out too (``ismcts`` uses it once it is there), and the batch functions of the
-reinforcement-learning environments where the kernel holds the game.
+"""``python -m ruledraft.kernel [--with-batch-planner] FILE``: compile the kernel module
+kept at FILE into numba's cache (what ``--engine auto`` starts in the background for
+later runs), the ismcts roll-out too (``ismcts`` uses it once it is there), and the batch
+functions of the reinforcement-learning environments where the kernel holds the game
+(with the batch's planner, for environments whose opponents plan).
 ``--game-loop FILE``: its game loop alone, for a run waiting on it
 (``compile_kernel(..., apart=True)``); ``--planner FILE``, ``--rollout FILE``,
 ``--batch FILE`` and ``--batch-planner FILE``: the planner's loop, the ismcts
@@ -36,6 +37,9 @@ def _end_with_parent() -> None:
 
 
 def main(argv: list[str]) -> int:
+    batch_planner = argv[:1] == ["--with-batch-planner"]  # the background compile's one option
+    if batch_planner:
+        argv = argv[1:]
     if argv and argv[0].startswith("--"):
         _end_with_parent()  # first: the imports below take a while
     from ruledraft.kernel import APART, _import, _use_cache_dir, compiling, warm, warm_entry
@@ -62,9 +66,11 @@ def main(argv: list[str]) -> int:
         mended(fold.warm)  # the lab's compiled fold too, which a run with figures calls next
         mended(lambda: warm_rollout(module))  # and ismcts's roll-out, compiled apart
         if not getattr(module, "EFFECTS", False) and not module.NRACE and not hasattr(module, "play_dummy"):
-            from ruledraft.kernel.batch import warm_batch
+            from ruledraft.kernel.batch import warm_batch, warm_batch_planner
 
             mended(lambda: warm_batch(module))  # and the environments' batch functions, where they hold the game
+            if batch_planner:  # for an environment whose opponents plan
+                mended(lambda: warm_batch_planner(module))
     finally:
         path.with_suffix(".compiling").unlink(missing_ok=True)
     return 0

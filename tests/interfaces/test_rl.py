@@ -709,17 +709,36 @@ def test_an_engine_the_game_cannot_be_played_on_is_refused_or_left_for_the_refer
 def test_auto_plays_on_the_kernel_once_it_is_cached_and_else_starts_compiling_it(monkeypatch):
     """engine=auto uses a kernel in the cache; one not there leaves the game to the reference engine and starts the background compile."""
     started = []
-    monkeypatch.setattr(rl, "start_compiling", started.append)
+    monkeypatch.setattr(
+        rl, "start_compiling", lambda ruleset, batch_planner=False: started.append((ruleset.name, batch_planner))
+    )
     monkeypatch.setattr(rl, "is_cached", lambda ruleset, function="play": False)
     monkeypatch.setenv("RULEDRAFT_BACKGROUND_COMPILE", "1")
     assert rl.parallel_env("sushi-go", 2).engine == "reference"
-    assert [r.name for r in started] == ["Sushi Go!"]
+    assert started == [("Sushi Go!", False)]
     monkeypatch.setenv("RULEDRAFT_BACKGROUND_COMPILE", "0")
     assert rl.parallel_env("sushi-go", 2).engine == "reference"
     assert len(started) == 1
     rl.parallel_env("sushi-go", 2, engine="kernel")  # compiled, if it was not
     monkeypatch.setattr(rl, "is_cached", lambda ruleset, function="play": True)
     assert rl.parallel_env("sushi-go", 2).engine == "kernel"
+
+
+def test_auto_with_planning_opponents_waits_for_nothing_and_has_the_planner_compiled(monkeypatch):
+    """With planner opponents, auto plays on the kernel only once the batch's planner is cached too; until then the background compile is asked for it."""
+    started = []
+    monkeypatch.setattr(
+        rl, "start_compiling", lambda ruleset, batch_planner=False: started.append((ruleset.name, batch_planner))
+    )
+    monkeypatch.setattr(rl, "is_cached", lambda ruleset, function="play": function != "batch_bots_planner")
+    monkeypatch.setenv("RULEDRAFT_BACKGROUND_COMPILE", "1")
+    assert rl.single_agent_env("sushi-go", 3, opponents=["greedy", "planner"]).engine == "reference"
+    assert started == [("Sushi Go!", True)]
+    assert rl.single_agent_env("sushi-go", 3, opponents="greedy").engine == "kernel"
+    assert len(started) == 1
+    rl.single_agent_env("sushi-go", 3, opponents="planner", engine="kernel")  # compiled, if it was not
+    monkeypatch.setattr(rl, "is_cached", lambda ruleset, function="play": True)
+    assert rl.single_agent_env("sushi-go", 3, opponents=["greedy", "planner"]).engine == "kernel"
 
 
 def test_a_seed_the_kernel_cannot_hold_is_refused_there_and_its_largest_plays_alike():

@@ -345,6 +345,38 @@ def test_auto_compiles_a_missing_kernel_in_the_background_for_later_runs(tmp_pat
     assert kernel == reference
 
 
+@pytest.mark.parametrize("batch_planner", [False, True])
+def test_the_background_compile_warms_the_batchs_planner_only_when_asked(tmp_path, monkeypatch, batch_planner):
+    """start_compiling(batch_planner=True) passes --with-batch-planner, and that compile
+    warms the batch's planner after the batch functions; without it, it does not."""
+    import subprocess
+    import types
+
+    from ruledraft import kernel
+    from ruledraft.kernel import __main__ as main_module
+    from ruledraft.kernel import batch, fold, rollout
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    launched: list[list[str]] = []
+    monkeypatch.setattr(subprocess, "Popen", lambda argv, **_: launched.append(argv))
+    assert kernel.start_compiling(load_ruleset("sushi-go"), batch_planner=batch_planner)
+    (argv,) = launched
+    assert argv[-1].endswith(".py") and ("--with-batch-planner" in argv) == batch_planner
+
+    warmed: list[str] = []
+    held = types.SimpleNamespace(EFFECTS=False, NRACE=0)  # a kernel module the batch holds
+    monkeypatch.setattr(kernel, "_use_cache_dir", lambda: None)
+    monkeypatch.setattr(kernel, "_import", lambda path: held)
+    for owner, name in [(kernel, "warm"), (fold, "warm"), (rollout, "warm_rollout")]:
+        monkeypatch.setattr(owner, name, lambda *_, name=name: warmed.append(name))
+    for name in ("warm_batch", "warm_batch_planner"):
+        monkeypatch.setattr(batch, name, lambda module, name=name: warmed.append(name))
+    assert main_module.main(argv[3:]) == 0
+    planner = ["warm_batch_planner"] if batch_planner else []
+    assert warmed == ["warm", "warm", "warm_rollout", "warm_batch", *planner]
+    assert not list((tmp_path / "ruledraft" / "kernels").glob("*.compiling"))
+
+
 def test_no_background_compile_when_the_environment_says_0(tmp_path, monkeypatch):
     """RULEDRAFT_BACKGROUND_COMPILE=0: auto plays a mid-sized run with an empty cache on the
     reference engine and starts no compiler (no kernel source, no mark in the cache)."""
