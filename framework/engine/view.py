@@ -1181,6 +1181,7 @@ def trusted_mover(
     *,
     forced: bool = False,
     pick: Pick | None = None,
+    picks_checked: bool = True,
 ) -> Callable[[int], Any]:
     """:func:`act_on_view` for one bot over one game, as a function of the seat (the
     loop that asks the bots calls it turn after turn): ``act(view, seat)`` on the quick
@@ -1189,7 +1190,9 @@ def trusted_mover(
     ``forced``: the bot plays a seat's only legal move without reading or drawing
     anything, so that move is played without asking it. ``pick``: what the bot's
     ``act`` does while no decision waits, given only what it reads there (:data:`Pick`),
-    so no view is made for it."""
+    so no view is made for it. ``picks_checked=False``: a pick's move is returned
+    unchecked, for a caller that plays it through the procedure's ``apply``, which
+    checks every move itself (and names the seat whose move it refused)."""
     global _LAST_TWIN
     game = state.game
     last = _LAST_TWIN  # one read: another thread may replace it
@@ -1200,8 +1203,10 @@ def trusted_mover(
         _LAST_TWIN = (game, twin)
     assert twin is not None
     legal_actions = state.legal_actions
-    reader = _PickReader()  # a pick's tables: nothing reachable from it leads to the state
-    reading, read_t, read_k = id(reader), reader.tables, reader.kept
+    turn_legal = game.procedure.legal_actions  # a seat's moves while no decision waits (state.legal_actions's)
+    # a pick's tables: nothing reachable from the reader leads to the state
+    reader: Any = _PickReader(state) if pick is not None else None
+    read_t, read_k = (reader.tables, reader.kept) if reader is not None else (None, None)
     live = _LIVE
     make = object.__new__
     lazy = _LazyView
@@ -1233,22 +1238,42 @@ def trusted_mover(
                 del live[key]
 
     def move(seat: int) -> Any:
-        legal = legal_actions(seat)  # every bot asks for them (a new list: the view's own)
-        if forced and len(legal) == 1:
-            return legal[0]
-        if picks is not None and state.pending is None:
-            live[reading] = state  # what the reader reads, while the pick runs only
+        # every bot asks for its legal moves (a new list: the view's own)
+        if picks is not None and state.pending is None and not state.finished:
+            legal = turn_legal(state, seat)
+            if forced and len(legal) == 1:
+                return legal[0]
+            reader.on = True  # the reader reads while the pick runs only
             try:
                 action = picks(seat, legal, twin, read_t, read_k)
             finally:
-                del live[reading]
+                reader.on = False
         else:
+            legal = legal_actions(seat)
+            if forced and len(legal) == 1:
+                return legal[0]
             action = on_view(seat, legal)
         if type(action) is int and action in legal:
             return action
         return refuse(seat, action)
 
-    return move
+    if picks is None or picks_checked:
+        return move
+
+    def pick_unchecked(seat: int) -> Any:
+        """``move`` with a pick's move unchecked (the loop plays a finished game no more)."""
+        if state.pending is None:
+            legal = turn_legal(state, seat)
+            if forced and len(legal) == 1:
+                return legal[0]
+            reader.on = True
+            try:
+                return picks(seat, legal, twin, read_t, read_k)
+            finally:
+                reader.on = False
+        return move(seat)
+
+    return pick_unchecked
 
 
 #: a built-in bot's move while no decision waits (see :func:`trusted_mover`), from what
@@ -1261,16 +1286,28 @@ Pick = Callable[[int, list[int], Game, Callable[[], Tableau], Callable[[], Table
 
 class _PickReader:
     """The tables a pick reads (:data:`Pick`), in place: the state is found in
-    :data:`_LIVE` by the reader's id, and only while the pick runs, so nothing reachable
-    from what a pick is handed leads to the state, and a reader kept past the pick
-    reads nothing (KeyError)."""
+    :data:`_LIVE` by the reader's id while the reader lives (its mover's game), and
+    read only while a pick runs (``on``), so nothing reachable from what a pick is
+    handed leads to the state, and a reader kept past the pick reads nothing
+    (KeyError)."""
 
-    __slots__ = ()
+    __slots__ = ("on",)
+
+    def __init__(self, state: State) -> None:
+        self.on = False
+        _LIVE[id(self)] = state
+
+    def __del__(self, _live: dict[int, State] = _LIVE) -> None:  # the dict itself: at exit the global may be gone
+        _live.pop(id(self), None)
 
     def tables(self) -> Tableau:
+        if not self.on:
+            raise KeyError("a pick's tables are read only while it picks")
         return _LIVE[id(self)].tableau()
 
     def kept(self) -> Tableau:
+        if not self.on:
+            raise KeyError("a pick's kept cards are read only while it picks")
         return _LIVE[id(self)].kept_tableau()
 
 

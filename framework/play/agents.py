@@ -170,7 +170,7 @@ def checked_act(agent: Agent, name: str, seen: Any, seat: int, seed: int, *, for
     if type(seen) is State and type(agent) in _READS_ONLY:
         action, legal = act_on_view(agent.act, seen, seat)
         if not legal:
-            raise BotFailure(f"bot '{name}' at seat {seat} chose {action!r}, not a legal action (game seed {seed})")
+            raise illegal_move(name, seat, action, seed)
         return action
     view = as_view(seen, seat)
     if foreign:
@@ -182,20 +182,31 @@ def checked_act(agent: Agent, name: str, seen: Any, seat: int, seed: int, *, for
     else:
         action = agent.act(view, seat)
     if not view.is_legal(action):
-        raise BotFailure(f"bot '{name}' at seat {seat} chose {action!r}, not a legal action (game seed {seed})")
+        raise illegal_move(name, seat, action, seed)
     return action
 
 
-def seat_mover(agent: Agent, name: str, state: State, seed: int, *, foreign: bool) -> Callable[[int], int]:
+def seat_mover(
+    agent: Agent, name: str, state: State, seed: int, *, foreign: bool, applied_checked: bool = False
+) -> Callable[[int], int]:
     """``checked_act`` on ``state`` for one agent, as a function of the seat, for the
-    loop that asks the bots of one game turn after turn."""
+    loop that asks the bots of one game turn after turn. ``applied_checked``: the loop
+    plays the moves through the procedure's ``apply``, which checks them, and names the
+    bot whose move it refuses (:func:`illegal_move`): a built-in bot's pick is then
+    not checked twice."""
     if type(agent) in _READS_ONLY:
 
         def refuse(seat: int, action: Any) -> int:
-            raise BotFailure(f"bot '{name}' at seat {seat} chose {action!r}, not a legal action (game seed {seed})")
+            raise illegal_move(name, seat, action, seed)
 
-        return trusted_mover(agent.act, state, refuse, forced=True, pick=getattr(agent, "pick", None))
+        pick = getattr(agent, "pick", None)
+        return trusted_mover(agent.act, state, refuse, forced=True, pick=pick, picks_checked=not applied_checked)
     return lambda seat: checked_act(agent, name, state, seat, seed, foreign=foreign)
+
+
+def illegal_move(name: str, seat: int, action: Any, seed: int) -> BotFailure:
+    """The failure of bot ``name`` at ``seat`` that chose ``action``, not a legal move."""
+    return BotFailure(f"bot '{name}' at seat {seat} chose {action!r}, not a legal action (game seed {seed})")
 
 
 def observe(state, seat: int) -> tuple[Observation, list[float]]:
@@ -460,7 +471,7 @@ class ValueAgent:
         self, seat: int, legal: list[int], game: Game, tables: Callable[[], Tableau], kept_tables: Callable[[], Tableau]
     ) -> int:
         """Its move while no decision waits (see :meth:`GreedyAgent.pick`)."""
-        values = self.values_for(game)
+        values = self._values if game is self._game else self.values_for(game)
         row = None  # the seat's table, read for the first move of several cards
         K = game.num_card_types
         best: list[int] = []

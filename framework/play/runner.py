@@ -24,10 +24,11 @@ import attrs
 from ruledraft.engine.scoresheet import Scoring, add_rule_points
 from ruledraft.engine.seeds import bot_seed, bot_seeds, game_seed  # noqa: F401 - long imported from here
 from ruledraft.engine.state import MAX_SEED, Game, State
+from ruledraft.errors import IllegalMoveError
 from ruledraft.language.ruleset import CompiledRuleset
 from ruledraft.play import executor
-from ruledraft.play.agents import is_foreign, make_agent, parse_bot, seat_mover
-from ruledraft.play.bot_specs import absolute_spec
+from ruledraft.play.agents import illegal_move, is_foreign, make_agent, parse_bot, seat_mover
+from ruledraft.play.bot_specs import BotFailure, absolute_spec
 from ruledraft.play.engines import kernel_for
 from ruledraft.play.executor import (  # noqa: F401 - where they have long been imported from
     Chunk,
@@ -106,7 +107,8 @@ def play_game(
 
     Only the seats that act are asked (every player during the picks, the deciding
     seat while a card effect waits for a decision), each with its seat's view, and
-    every move is checked before it is played. A uniform agent (``uniform_random``)
+    every move is checked (a built-in bot's pick by the procedure as it plays it, any
+    other before). A uniform agent (``uniform_random``)
     is never asked: the engine draws its move from its stream, as its ``act`` would;
     nor is one that promises the first legal move (``first_legal``). A bot from outside (``foreign``, by
     default the bots loaded from a file, a module or an entry point) that raises ends
@@ -135,16 +137,35 @@ def play_game(
         return state
     if foreign is None:
         foreign = [is_foreign(spec) for spec in specs]
-    apply = game.procedure.apply  # what State.apply_actions calls, minus checks that hold here
+    # what State.apply_actions calls, minus checks that hold here; it checks every move
+    # (a built-in bot's pick is not checked before it: see _refused)
+    apply = game.procedure.apply
     moves = [_mover(state, a, r, name, alien, seed) for a, r, name, alien in zip(agents, randoms, bots, foreign)]
     seats = list(enumerate(moves))  # the picks: every player acts (state.acting_seats())
     while not state.finished:
         pending = state.pending
         if pending is None:
-            apply(state, [move(s) for s, move in seats])
+            actions = [move(s) for s, move in seats]
         else:  # a card effect's decision: only its seat acts
-            apply(state, [moves[pending.seat](pending.seat)])
+            actions = [moves[pending.seat](pending.seat)]
+        try:
+            apply(state, actions)
+        except IllegalMoveError:
+            failure = _refused(state, actions, bots, seed)
+            if failure is None:
+                raise
+            raise failure from None
     return state
+
+
+def _refused(state: State, actions: list[Any], bots: Sequence[str], seed: int) -> BotFailure | None:
+    """The failure of the first bot whose move the procedure refused (which leaves the
+    state as it was): a built-in bot's pick, played unchecked, as every other move was
+    checked before. None if every move is legal (the refusal was the engine's own)."""
+    for seat, action in zip(state.acting_seats(), actions):
+        if not (type(action) is int and action in state.legal_actions(seat)):
+            return illegal_move(bots[seat], seat, action, seed)
+    return None
 
 
 #: the attributes by which an agent promises what its ``act`` returns, so that
@@ -165,7 +186,7 @@ def _mover(state: State, agent: Any, uniform: Any, name: str, alien: bool, seed:
     if vars(type(agent)).get("first_legal") is True:
         legal = state.legal_actions
         return lambda s: legal(s)[0]
-    return seat_mover(agent, name, state, seed, foreign=alien)
+    return seat_mover(agent, name, state, seed, foreign=alien, applied_checked=True)
 
 
 @attrs.frozen

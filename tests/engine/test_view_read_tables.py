@@ -110,11 +110,12 @@ def test_built_in_bots_play_the_same_game_through_the_mover_as_on_full_views(rid
         made += len(got)
     assert made == moves if moves is not None else made > 20
     assert decided or rid in ("sushi-go", "sushi-go-two-player-dummy")
+    del movers  # the game's movers gone, nothing of the game is left behind
     assert not view_module._LIVE
 
 
 def test_nothing_handed_to_a_pick_leads_to_the_game_state():
-    """What the mover hands a pick (its legal moves, the game, two readers of the tables) reaches no part of the live state, the readers give the state's tables while the pick runs, and a reader kept past the pick reads nothing."""
+    """What the mover hands a pick (its legal moves, the game, two readers of the tables) reaches no part of the live state, the readers give the state's tables while the pick runs, a reader kept past the pick reads nothing, and nothing is left once the mover is gone."""
     state = played_game("sushi-go", 4).new_initial_state(6)
     handed = []
 
@@ -146,6 +147,10 @@ def test_nothing_handed_to_a_pick_leads_to_the_game_state():
             raise AssertionError(f"unexpected {type(obj).__name__} handed to a pick")
     with pytest.raises(KeyError):
         tables()  # past the pick
+    with pytest.raises(KeyError):
+        kept_tables()
+    handed.clear()
+    del move, tables, kept_tables  # the mover and its readers gone, nothing is left behind
     assert not view_module._LIVE
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gc
+import re
 import statistics
 import threading
 
@@ -387,3 +388,31 @@ def _agents(names, seed):
 
     seeds = bot_seeds(seed, len(names) + 1)
     return [make_agent(name, s) for name, s in zip(names, seeds[1:])]
+
+
+@pytest.mark.parametrize("bot", ["value", "greedy"])
+@pytest.mark.parametrize(
+    ("rid", "chosen"),
+    [("sushi-go", 10**6), ("sushi-go", None), ("sushi-go", "held"), ("sushi-go-party-master-menu", 10**6)],
+)
+def test_a_built_in_bots_illegal_pick_ends_the_game_with_a_failure_naming_it(monkeypatch, rid, chosen, bot):
+    """A built-in bot's pick is played through the procedure's own check, not checked before: an illegal one (out of range, not an int, a card not held) still ends play_game with the BotFailure naming the bot, its seat, its choice and the game's seed."""
+    from ruledraft.play import agents
+    from ruledraft.play.bot_specs import BotFailure
+
+    game = bundled_game(rid, 4)
+    kind = agents.ValueAgent if bot == "value" else agents.GreedyAgent
+    honest = kind.pick
+
+    def cheat(self, seat, legal, *read):
+        if seat != 2:
+            return honest(self, seat, legal, *read)
+        if chosen == "held":  # a card no seat holds this turn: the first card type not in the hand
+            return next(c for c in range(game.num_card_types) if c not in legal)
+        return chosen
+
+    monkeypatch.setattr(kind, "pick", cheat)
+    with pytest.raises(BotFailure) as caught:
+        play_game(game, 5, [bot] * 4)
+    shown = repr(chosen) if chosen != "held" else r"\d+"
+    assert re.fullmatch(rf"bot '{bot}' at seat 2 chose {shown}, not a legal action \(game seed 5\)", str(caught.value))
