@@ -433,11 +433,15 @@ class StandardProcedure:
 
     def _undo(self, state: TurnState, actions: Sequence[int], upto: int) -> None:
         """Take back the single cards seats ``0..upto-1`` took, so an illegal move leaves
-        the state as it was (the hand order may differ; hands are unordered)."""
+        the state as it was (the hand order may differ; hands are unordered). Each is
+        the newest card of its table: an older copy taken instead would reorder the
+        table, which scoring reads (a nigiri before a wasabi would move onto it)."""
+        played, counts, hands = state.played, state.counts, state.hands
         for seat in range(upto):
             a = actions[seat]
-            state.unplay_card(seat, a)
-            state.hands[seat].append(a)
+            played[seat].pop()
+            counts[seat][a] -= 1
+            hands[seat].append(a)
 
     def _apply_slow(self, state: TurnState, actions: Sequence[int], first: int) -> None:
         """Seats ``first..`` when some take several cards: check them all, then apply."""

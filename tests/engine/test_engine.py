@@ -20,6 +20,7 @@ from strategies import (
     forced_game,
     game_seeds,
     game_setups,
+    midgame,
 )
 
 from ruledraft.engine.procedures import sample_distinct, sample_one_or_two
@@ -439,6 +440,45 @@ def test_illegal_actions_raise_and_leave_the_state_unchanged(label):
     assert fields(state) == fields(before)
     # and the state still plays on normally
     state.apply_actions([state.legal_actions(s)[0] for s in range(3)])
+
+
+def test_a_refused_turn_leaves_every_table_in_its_order():
+    """A seat whose legal card is taken back after another seat's illegal one keeps its table in the order played: an egg nigiri played before a wasabi stays off it (1 point, not 3)."""
+    game, state = forced_game("sushi-go", 2, [["egg_nigiri*2", "tempura*8"], ["wasabi", "dumpling*9"]])
+    rs = game.ruleset
+    state.apply_actions(cards(rs, "egg_nigiri", "dumpling"))
+    state.apply_actions(cards(rs, "wasabi", "tempura"))  # the hands have passed twice: seat 0 holds its egg again
+    assert state.played[0] == cards(rs, "egg_nigiri", "wasabi")
+    before = (state.seat_round_points_now(0), [t[:] for t in state.played], [r[:] for r in state.counts])
+    hands = [sorted(h) for h in state.hands]
+    with pytest.raises(IllegalMoveError, match="sashimi"):
+        state.apply_actions(cards(rs, "egg_nigiri", "sashimi"))
+    assert (state.seat_round_points_now(0), state.played, state.counts) == before
+    assert before[0] == 1
+    assert [sorted(h) for h in state.hands] == hands
+    state.apply_actions(cards(rs, "egg_nigiri", "dumpling"))
+    assert state.played[0] == cards(rs, "egg_nigiri", "wasabi", "egg_nigiri")
+    assert state.seat_round_points_now(0) == 1 + 3
+
+
+@settings(max_examples=60, deadline=None)
+@given(rid=PLAIN, turns=st.integers(0, 20), seed=st.integers(0, 2**32), data=st.data())
+def test_a_refused_joint_move_leaves_tables_counts_and_hands_as_they_were(rid, turns, seed, data):
+    """Legal cards from the first seats, then an illegal action from a later one: IllegalMoveError, and every table keeps its cards in their order, every count and hand its cards."""
+    rs = bundled_ruleset(rid)
+    state = midgame(rid, data.draw(st.integers(rs.min_players, rs.max_players)), seed, turns)
+    assume(not state.is_terminal() and state.pending is None and len(state.acting_seats()) > 1)
+    seats = state.acting_seats()
+    bad_seat = data.draw(st.integers(1, len(seats) - 1))
+    K = state.game.num_card_types
+    actions = [data.draw(st.sampled_from(state.legal_actions(s))) for s in seats[:bad_seat]]
+    absent = [c for c in range(K) if c not in state.hands[seats[bad_seat]]]
+    actions.append(data.draw(st.sampled_from(absent + [K + 10**6, -1, None])))
+    actions += [state.legal_actions(s)[0] for s in seats[bad_seat + 1 :]]
+    before = ([t[:] for t in state.played], [r[:] for r in state.counts], [sorted(h) for h in state.hands])
+    with pytest.raises(IllegalMoveError):
+        state.apply_actions(actions)
+    assert (state.played, state.counts, [sorted(h) for h in state.hands]) == before
 
 
 def test_a_finished_game_refuses_moves():
