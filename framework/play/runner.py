@@ -28,7 +28,7 @@ from ruledraft.errors import IllegalMoveError
 from ruledraft.language.ruleset import CompiledRuleset
 from ruledraft.play import executor
 from ruledraft.play.agents import illegal_move, is_foreign, make_agent, parse_bot, seat_mover
-from ruledraft.play.bot_specs import BotFailure, absolute_spec
+from ruledraft.play.bot_specs import absolute_spec
 from ruledraft.play.engines import kernel_for
 from ruledraft.play.executor import (  # noqa: F401 - where they have long been imported from
     Chunk,
@@ -138,7 +138,7 @@ def play_game(
     if foreign is None:
         foreign = [is_foreign(spec) for spec in specs]
     # what State.apply_actions calls, minus checks that hold here; it checks every move
-    # (a built-in bot's pick is not checked before it: see _refused)
+    # (a built-in bot's pick is not checked before it: see _name_refused)
     apply = game.procedure.apply
     moves = [_mover(state, a, r, name, alien, seed) for a, r, name, alien in zip(agents, randoms, bots, foreign)]
     seats = list(enumerate(moves))  # the picks: every player acts (state.acting_seats())
@@ -151,21 +151,20 @@ def play_game(
         try:
             apply(state, actions)
         except IllegalMoveError:
-            failure = _refused(state, actions, bots, seed)
-            if failure is None:
-                raise
-            raise failure from None
+            _name_refused(state, actions, bots, seed)
+            raise  # every move was legal: the refusal was the engine's own
     return state
 
 
-def _refused(state: State, actions: list[Any], bots: Sequence[str], seed: int) -> BotFailure | None:
-    """The failure of the first bot whose move the procedure refused (which leaves the
-    state as it was): a built-in bot's pick, played unchecked, as every other move was
-    checked before. None if every move is legal (the refusal was the engine's own)."""
+def _name_refused(state: State, actions: list[Any], bots: Sequence[str], seed: int) -> None:
+    """Raise the failure of the first bot whose move the procedure refused (which leaves
+    the state as it was): a built-in bot's pick, played unchecked, as every other move
+    was checked before. Raised here, not returned: a failure held in ``play_game``'s
+    frame while its traceback holds that frame would keep the game alive until the
+    collector finds the cycle."""
     for seat, action in zip(state.acting_seats(), actions):
         if not (type(action) is int and action in state.legal_actions(seat)):
-            return illegal_move(bots[seat], seat, action, seed)
-    return None
+            raise illegal_move(bots[seat], seat, action, seed) from None
 
 
 #: the attributes by which an agent promises what its ``act`` returns, so that

@@ -12,6 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from strategies import BUNDLED_RULESETS, bundled_game, bundled_ruleset
 
+from ruledraft.engine import view as view_module
 from ruledraft.engine.state import Game, derive_seed
 from ruledraft.language.loading import resolve_source
 from ruledraft.play.game_log import record_game, replay_record
@@ -396,7 +397,7 @@ def _agents(names, seed):
     [("sushi-go", 10**6), ("sushi-go", None), ("sushi-go", "held"), ("sushi-go-party-master-menu", 10**6)],
 )
 def test_a_built_in_bots_illegal_pick_ends_the_game_with_a_failure_naming_it(monkeypatch, rid, chosen, bot):
-    """A built-in bot's pick is played through the procedure's own check, not checked before: an illegal one (out of range, not an int, a card not held) still ends play_game with the BotFailure naming the bot, its seat, its choice and the game's seed."""
+    """A built-in bot's pick is played through the procedure's own check, not checked before: an illegal one (out of range, not an int, a card not held) still ends play_game with the BotFailure naming the bot, its seat, its choice and the game's seed, and leaves nothing of the game behind once the failure is dropped."""
     from ruledraft.play import agents
     from ruledraft.play.bot_specs import BotFailure
 
@@ -407,12 +408,19 @@ def test_a_built_in_bots_illegal_pick_ends_the_game_with_a_failure_naming_it(mon
     def cheat(self, seat, legal, *read):
         if seat != 2:
             return honest(self, seat, legal, *read)
-        if chosen == "held":  # a card no seat holds this turn: the first card type not in the hand
+        if chosen == "held":  # a card the seat does not hold: the first card type not among its moves
             return next(c for c in range(game.num_card_types) if c not in legal)
         return chosen
 
     monkeypatch.setattr(kind, "pick", cheat)
-    with pytest.raises(BotFailure) as caught:
-        play_game(game, 5, [bot] * 4)
+    gc.disable()  # nothing of the game may wait for the collector: no cycle holds it
+    try:
+        with pytest.raises(BotFailure) as caught:
+            play_game(game, 5, [bot] * 4)
+        message = str(caught.value)
+        del caught
+        assert not view_module._LIVE
+    finally:
+        gc.enable()
     shown = repr(chosen) if chosen != "held" else r"\d+"
-    assert re.fullmatch(rf"bot '{bot}' at seat 2 chose {shown}, not a legal action \(game seed 5\)", str(caught.value))
+    assert re.fullmatch(rf"bot '{bot}' at seat 2 chose {shown}, not a legal action \(game seed 5\)", message)
