@@ -18,7 +18,8 @@ in and out and no Python object per game, seat or move.
   start, the batch's first ``G`` in place order) with seed ``S`` for ``k = 0`` and
   ``derive_seed(S, k) >> 11`` after: the games ``ParallelDraftEnv`` plays after
   ``reset(seed=S)`` and then ``reset()`` again and again. So a game here, moved by the
-  same actions, is the very game the PettingZoo environment plays.
+  same actions, is the very game the PettingZoo environment plays. ``S`` is between 0
+  and 2**63 - 1, as on the PettingZoo environments on the kernel.
 * An illegal action raises :class:`~ruledraft.errors.IllegalMoveError` naming the
   game, the player and the seed, and no game moves.
 * The kernel holds games without card effects, races or a dummy (Sushi Go! and its
@@ -38,7 +39,7 @@ from ruledraft.engine.encoding import encoder_for
 from ruledraft.engine.state import MAX_SEED, Game, derive_seed
 from ruledraft.errors import IllegalMoveError, InputError
 from ruledraft.kernel import Unsupported, compile_kernel, ready_apart
-from ruledraft.kernel.batch import GAME_END, ROUND_END, Batch, batch_refusal, encoder_offsets
+from ruledraft.kernel.batch import GAME_END, MAX_KERNEL_SEED, ROUND_END, Batch, batch_refusal, encoder_offsets
 from ruledraft.language.ruleset import CompiledRuleset
 from ruledraft.play.match import game_of
 
@@ -116,8 +117,8 @@ class BatchDraftEnv:
         if seed is None:
             seed = random.SystemRandom().randrange(MAX_SEED + 1)
         seed = int(seed)
-        if not 0 <= seed <= MAX_SEED:
-            raise ValueError(f"a seed is between 0 and {MAX_SEED}, not {seed}")
+        if not 0 <= seed <= MAX_KERNEL_SEED:  # as the PettingZoo environments on the kernel
+            raise ValueError(f"a seed on the kernel is between 0 and {MAX_KERNEL_SEED}, not {seed}")
         self._base = seed
         self._started = 0
         self._batch.new(self._all, self._next_seeds(self.num_games))

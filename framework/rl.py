@@ -79,7 +79,7 @@ from ruledraft.kernel import (
     ready_apart,
     start_compiling,
 )
-from ruledraft.kernel.batch import Batch, batch_refusal, encoder_offsets
+from ruledraft.kernel.batch import MAX_KERNEL_SEED, Batch, batch_refusal, encoder_offsets
 from ruledraft.language.expression import ExpressionLimits
 from ruledraft.language.ruleset import CompiledRuleset
 from ruledraft.play.agents import Agent, default_card_values, make_agent
@@ -105,8 +105,8 @@ __all__ = [
 
 #: the reward options
 REWARDS = ("points", "margin", "win")
-#: the largest game seed the kernel holds (its seeds are 64-bit words, as the ismcts roll-out's)
-KERNEL_MAX_SEED = 2**63 - 1
+#: the largest game seed the kernel holds (``kernel.batch.MAX_KERNEL_SEED``)
+KERNEL_MAX_SEED = MAX_KERNEL_SEED
 #: the opponents the gymnasium environment plays on the kernel
 KERNEL_OPPONENTS = ("random", "first", "greedy", "value", "planner")
 #: the engines an environment plays on (``auto``: the kernel where it holds the game)

@@ -22,10 +22,12 @@ if TYPE_CHECKING:
     from ruledraft.engine.encoding import Encoder
     from ruledraft.language.ruleset import CompiledRuleset
 
-__all__ = ["FIELDS", "Batch", "batch_refusal", "encoder_offsets", "warm_batch", "warm_batch_planner"]
+__all__ = ["FIELDS", "MAX_KERNEL_SEED", "Batch", "batch_refusal", "encoder_offsets", "warm_batch", "warm_batch_planner"]
 
 #: the planner's code among the bots (``kernel.BOTS``)
 BOT_PLANNER = 4
+#: the largest game seed the kernel holds (its seeds are 64-bit words, as the ismcts roll-out's)
+MAX_KERNEL_SEED = 2**63 - 1
 #: what ``batch_step`` reports of a game
 TURN, ROUND_END, GAME_END, OVER = 0, 1, 2, 3
 #: the Encoder's fields that stay 0 in the games the kernel holds (a dummy, a decision)

@@ -179,8 +179,19 @@ def test_a_reward_or_a_batch_size_out_of_range_is_refused():
         BatchDraftEnv("sushi-go", 2, reward="rank")
     with pytest.raises(ValueError, match="games must be at least 1"):
         BatchDraftEnv("sushi-go", 2, games=0)
-    with pytest.raises(ValueError, match="a seed is between 0 and"):
-        BatchDraftEnv("sushi-go", 2, games=1).reset(seed=-1)
+    for seed in (-1, 2**63):
+        with pytest.raises(ValueError, match=f"a seed on the kernel is between 0 and {2**63 - 1}, not {seed}"):
+            BatchDraftEnv("sushi-go", 2, games=1).reset(seed=seed)
+
+
+def test_the_largest_seed_the_kernel_holds_plays_the_parallel_environments_games():
+    """reset(seed=2**63 - 1), as the PettingZoo environments on the kernel take it, plays their games for that seed and the stream after it."""
+    top = 2**63 - 1
+    env = BatchDraftEnv("sushi-go", 3, games=2)
+    env.reset(seed=top)
+    assert env.seeds.tolist() == [top, derive_seed(top, 1) >> 11]
+    tally = play_alongside(_game("sushi-go", 3), 2, seed=top)
+    assert tally["ended"] == 4
 
 
 def test_the_readmes_batch_example_runs_as_written():
