@@ -7,9 +7,9 @@ import io
 
 import numpy as np
 import pytest
+from batch_checks import play_alongside, turns
 from paths import DATA, README, ROOT
 
-from ruledraft import rl
 from ruledraft.batch_env import BatchDraftEnv
 from ruledraft.engine.state import Game, derive_seed
 from ruledraft.errors import IllegalMoveError, InputError
@@ -32,51 +32,6 @@ TABLES = [
 def _game(rid: str, players: int) -> Game:
     path = ROOT / rid if rid.startswith("examples/") else rid
     return Game(load_ruleset(path), players)
-
-
-def _turns(game: Game) -> int:
-    """The joint moves of one game (a round's last card is played for the seats)."""
-    return game.ruleset.rounds * (game.ruleset.hand_size(game.num_players) - 1)
-
-
-def _stack(observations, names):
-    return (
-        np.stack([observations[a]["observation"] for a in names]),
-        np.stack([observations[a]["action_mask"] for a in names]),
-    )
-
-
-def play_alongside(game: Game, games: int, seed: int, *, reward: str = "points", per_round: bool = False) -> dict:
-    """Play random legal moves in a batch and, game by game, the same moves in ParallelDraftEnv; assert every step agrees."""
-    env = BatchDraftEnv(game, games=games, reward=reward, per_round=per_round)
-    names = [f"player_{p}" for p in range(game.num_players)]
-    obs, masks = env.reset(seed=seed)
-    refs = [rl.ParallelDraftEnv(game, reward=reward, per_round=per_round, engine="reference") for _ in range(games)]
-    seen = [_stack(ref.reset(seed=int(s))[0], names) for ref, s in zip(refs, env.seeds)]
-    rng = np.random.default_rng(seed)
-    tally = {"ended": 0, "pairs": 0, "steps": 0}
-    K = game.num_card_types
-    for _ in range(2 * _turns(game) + 3):
-        for g in range(games):
-            np.testing.assert_array_equal(obs[g], seen[g][0])
-            np.testing.assert_array_equal(masks[g], seen[g][1])
-        actions = np.array(
-            [[rng.choice(np.flatnonzero(masks[g, p])) for p in range(game.num_players)] for g in range(games)]
-        )
-        tally["pairs"] += int((actions >= K).sum())
-        obs, masks, rewards, ended, info = env.step(actions)
-        tally["steps"] += 1
-        final = iter(info.get("final_observation", ()))
-        for g, ref in enumerate(refs):
-            after, points, done, _, _ = ref.step({a: int(actions[g, p]) for p, a in enumerate(names)})
-            np.testing.assert_array_equal(rewards[g], [points[a] for a in names])
-            assert ended[g] == done[names[0]]
-            seen[g] = _stack(after, names)
-            if ended[g]:
-                tally["ended"] += 1
-                np.testing.assert_array_equal(next(final), seen[g][0])
-                seen[g] = _stack(ref.reset(seed=int(env.seeds[g]))[0], names)
-    return tally
 
 
 @pytest.mark.parametrize(("rid", "players"), TABLES)
@@ -104,7 +59,7 @@ def test_round_by_round_rewards_add_up_to_the_final_points():
     _, masks = env.reset(seed=3)
     final.reset(seed=3)
     summed = np.zeros((4, 4))
-    for _ in range(_turns(env.game)):
+    for _ in range(turns(env.game)):
         first = masks.argmax(axis=2)  # the first legal action of every player
         _, masks, rewards, ended, _ = env.step(first)
         _, _, points, ended_too, _ = final.step(first)
@@ -119,7 +74,7 @@ def test_the_games_take_the_seeds_of_the_parallel_environments_stream():
     env = BatchDraftEnv("sushi-go", 2, games=3)
     _, masks = env.reset(seed=99)
     assert env.seeds.tolist() == [99, derive_seed(99, 1) >> 11, derive_seed(99, 2) >> 11]
-    for _ in range(_turns(env.game)):
+    for _ in range(turns(env.game)):
         _, masks, _, ended, info = env.step(masks.argmax(axis=2))
     assert ended.all()
     assert info["final_seeds"].tolist() == [99, derive_seed(99, 1) >> 11, derive_seed(99, 2) >> 11]

@@ -6,7 +6,9 @@ modifier cards too, expression, neighbours, boost, race), cards added before rou
 every pass shape (a direction per round, a pattern per turn), ``keep_deck`` and
 ``reshuffle``, and an extra-pick action; each is compiled with the normal pipeline,
 its kernel built, and games of random, first, greedy and value bots compared with
-the reference engine's move for move, with the same totals, rule points and winners.
+the reference engine's move for move, with the same totals, rule points and winners;
+where the kernel's batch holds a file (no card effect, no race), the batch environment's
+games are played beside the PettingZoo environment's, step by step.
 
 Compiling a kernel costs many seconds (numba); its machine code is cached by the
 generated source (``~/.cache/ruledraft``), so the examples are drawn derandomized:
@@ -33,8 +35,10 @@ pytest.importorskip("numba")
 
 from kernel_checks import assert_same_games  # noqa: E402
 
+from ruledraft.engine.state import Game  # noqa: E402
 from ruledraft.errors import RulesetError  # noqa: E402
 from ruledraft.kernel import Kernel, compile_kernel  # noqa: E402
+from ruledraft.kernel.batch import batch_refusal  # noqa: E402
 from ruledraft.kernel.codegen import NoKernel, plain_rule, refusal, write_source  # noqa: E402
 from ruledraft.language.loading import load_ruleset  # noqa: E402
 from ruledraft.play.runner import game_seed  # noqa: E402
@@ -263,6 +267,22 @@ def test_the_kernel_plays_generated_rule_files_as_the_reference_does(doc, data):
             bots = data.draw(st.lists(st.sampled_from(BOTS), min_size=players, max_size=players), label="bots")
             first = data.draw(st.integers(0, 2**53 - 1), label="seed")
             _assert_same_games(kernel, bots, [game_seed(first, i) for i in range(20 * (lineup + 1))])
+
+
+@SLOW
+@given(doc=rule_files(), data=st.data())
+def test_the_batch_environment_plays_generated_rule_files_as_the_pettingzoo_environment(doc, data):
+    """A generated rule file the kernel's batch holds (no card effect, no race) with two
+    rules or more, at a number of players drawn: two places of the batch environment,
+    moved by random legal actions over two games or more each, give the reference
+    PettingZoo environment's observations, masks, rewards and game ends at every step."""
+    from batch_checks import play_alongside
+
+    ruleset = _compiled(doc)
+    assume(_kernel_source(ruleset) is not None and batch_refusal(ruleset) is None and len(ruleset.rules) >= 2)
+    players = data.draw(st.integers(ruleset.min_players, ruleset.max_players), label="players")
+    seed = data.draw(st.integers(0, 2**53 - 1), label="seed")
+    assert play_alongside(Game(ruleset, players), 2, seed)["ended"] >= 4  # each place twice or more
 
 
 def test_most_generated_rule_files_are_accepted_and_every_shape_is_drawn():
