@@ -105,8 +105,6 @@ __all__ = [
 
 #: the reward options
 REWARDS = ("points", "margin", "win")
-#: the largest game seed the kernel holds (``kernel.batch.MAX_KERNEL_SEED``)
-KERNEL_MAX_SEED = MAX_KERNEL_SEED
 #: the opponents the gymnasium environment plays on the kernel
 KERNEL_OPPONENTS = ("random", "first", "greedy", "value", "planner")
 #: the engines an environment plays on (``auto``: the kernel where it holds the game)
@@ -741,9 +739,9 @@ class _KernelTable(_Table):
         """The base class sets a state: this table makes its own from the moves."""
 
     def new_game(self, seed: int | None) -> None:
-        if seed is not None and not 0 <= int(seed) <= KERNEL_MAX_SEED:  # refused before the stream moves
+        if seed is not None and not 0 <= int(seed) <= MAX_KERNEL_SEED:  # refused before the stream moves
             raise ValueError(
-                f"a seed on the kernel is between 0 and {KERNEL_MAX_SEED}, not {int(seed)} (engine='reference' takes any)"
+                f"a seed on the kernel is between 0 and {MAX_KERNEL_SEED}, not {int(seed)} (engine='reference' takes any)"
             )
         self.seed = self._game_seed(seed)  # a seed of the stream is below 2**53
         self._moves = []

@@ -1238,42 +1238,37 @@ def trusted_mover(
                 del live[key]
 
     def move(seat: int) -> Any:
-        # every bot asks for its legal moves (a new list: the view's own)
-        if picks is not None and state.pending is None and not state.finished:
-            legal = turn_legal(state, seat)
-            if forced and len(legal) == 1:
-                return legal[0]
-            reader.on = True  # the reader reads while the pick runs only
-            try:
-                action = picks(seat, legal, twin, read_t, read_k)
-            finally:
-                reader.on = False
-        else:
-            legal = legal_actions(seat)
-            if forced and len(legal) == 1:
-                return legal[0]
-            action = on_view(seat, legal)
+        """The bot's move on its quick view, checked."""
+        legal = legal_actions(seat)  # every bot asks for them (a new list: the view's own)
+        if forced and len(legal) == 1:
+            return legal[0]
+        action = on_view(seat, legal)
         if type(action) is int and action in legal:
             return action
         return refuse(seat, action)
 
-    if picks is None or picks_checked:
+    if picks is None:
         return move
+    unchecked = not picks_checked
 
-    def pick_unchecked(seat: int) -> Any:
-        """``move`` with a pick's move unchecked (the loop plays a finished game no more)."""
-        if state.pending is None:
-            legal = turn_legal(state, seat)
-            if forced and len(legal) == 1:
-                return legal[0]
-            reader.on = True
-            try:
-                return picks(seat, legal, twin, read_t, read_k)
-            finally:
-                reader.on = False
-        return move(seat)
+    def move_by_pick(seat: int) -> Any:
+        """While no decision waits, the bot's pick (checked unless ``picks_checked`` is
+        off); else :func:`move`."""
+        if state.pending is not None or state.finished:
+            return move(seat)
+        legal = turn_legal(state, seat)
+        if forced and len(legal) == 1:
+            return legal[0]
+        reader.on = True  # the reader reads while the pick runs only
+        try:
+            action = picks(seat, legal, twin, read_t, read_k)
+        finally:
+            reader.on = False
+        if unchecked or (type(action) is int and action in legal):
+            return action
+        return refuse(seat, action)
 
-    return pick_unchecked
+    return move_by_pick
 
 
 #: a built-in bot's move while no decision waits (see :func:`trusted_mover`), from what
