@@ -2,11 +2,12 @@
 reference engine's ``bench`` loop against the kernel, alternated in one run, processor
 time (what the machine's load changes least), median of the alternations.
 
-    python3 benchmarks/effects_speed.py [--seconds 1.5] [--rounds 3] [MENU ...]
+    python3 benchmarks/effects_speed.py [--seconds 1.5] [--rounds 3] [--bots random,greedy] [MENU ...]
 
 Each figure plays the seeds ``ruledraft bench`` plays (run seed 1), one bot in every
-seat, at 4 players and at the most the menu allows; where greedy is refused on the
-kernel, first is measured instead. Figures only: nothing is asserted.
+seat (each of ``--bots`` in turn: random, first, greedy, value or planner), at 4
+players and at the most the menu allows; where a bot is refused on the kernel, first
+is measured instead. Figures only: nothing is asserted.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from ruledraft.kernel import Kernel, compile_kernel
 from ruledraft.language.bundled import bundled_ids
 from ruledraft.language.loading import load_ruleset
 from ruledraft.play.agents import default_card_values
+from ruledraft.play.planner import count_values
 from ruledraft.play.runner import game_seeds, play_game
 
 #: the bundled menus with card effects (asked of the rule files: a new one joins)
@@ -46,11 +48,13 @@ def reference_rate(game: Game, bot: str, seconds: float) -> float:
 def kernel_rate(kernel: Kernel, bot: str, seconds: float) -> float:
     """Games per processor second on the kernel (``play.bench.measure_kernel``'s batches)."""
     bots = [bot] * kernel.players
-    values = default_card_values(Game(kernel.ruleset, kernel.players)) if bot == "value" else None
-    batch, n = 64, 0
+    game = Game(kernel.ruleset, kernel.players)
+    values = default_card_values(game) if bot == "value" else None
+    counts = count_values(game) if bot == "planner" else None
+    batch, n = 64 if bot != "planner" else 4, 0
     started = time.process_time()
     while True:
-        kernel.play(game_seeds(1, n, batch), bots, values)
+        kernel.play(game_seeds(1, n, batch), bots, values, counts)
         n += batch
         spent = time.process_time() - started
         if spent >= seconds:
@@ -64,6 +68,7 @@ def main() -> None:
     parser.add_argument("menus", nargs="*", default=list(MENUS))
     parser.add_argument("--seconds", type=float, default=1.5)
     parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--bots", default="random,greedy", help="the bots measured, one in every seat, in turn")
     args = parser.parse_args()
     print(f"load average at start: {os.getloadavg()[0]:.1f}")
     print(f"{'ruleset':<32} {'players':>7} {'bot':<7} {'reference':>10} {'kernel':>10} {'ratio':>7}")
@@ -75,7 +80,7 @@ def main() -> None:
                 print(f"{menu:<32} {players:>7} no kernel: {kernel.reason}")
                 continue
             game = Game(ruleset, players)
-            for bot in ("random", "greedy"):
+            for bot in args.bots.split(","):
                 if kernel.refuses([bot] * players) is not None:
                     bot = "first"
                 refs, kers = [], []

@@ -110,13 +110,12 @@ def bot_refusal(spec: object) -> str | None:
 
 def bots_refusal(ruleset: CompiledRuleset, bots: Sequence[str]) -> str | None:
     """Why the kernel cannot play these bots (each one it has a part for) on this
-    ruleset, or None: the planner's part (``planner.tmpl``) plays the standard turn
-    procedure without card effects."""
+    ruleset, or None: the planner's part (``planner.tmpl``, and ``planner_effects.tmpl``
+    for card effects) plays the standard turn procedure (an effect whose decisions no
+    look judges is refused by :func:`decision_refusal`)."""
     if any(not isinstance(p, str) and p[0] == "planner" for p in map(_parse_bot, bots)):
         if ruleset.procedure != "standard":
             return f"the bot 'planner' has no kernel part for the '{ruleset.procedure}' turn procedure yet"
-        if ruleset.effects:
-            return "the bot 'planner' has no kernel part for card effects yet"
     if "greedy" in bots and _greedy_reads_turned(ruleset):
         return (
             "the greedy bot's rescoring of a rule that pairs cards and reads other seats' tables, "
@@ -356,11 +355,12 @@ def compile_kernel(ruleset: CompiledRuleset, players: int, *, apart: bool = Fals
 
 def decision_refusal(bots: Sequence[str]) -> str | None:
     """Why these bots cannot decide for card effects in the kernel (None: they can), where
-    an effect's decisions are not ones the kernel's greedy and value can judge (see
-    ``language.effect.EffectPart.lookahead``)."""
+    an effect's decisions are not ones the kernel's greedy, value and planner can judge
+    (see ``language.effect.EffectPart.lookahead``)."""
     for name in bots:
-        if name in ("greedy", "value"):
-            return f"the {name} bot's choices on card effects' decisions have no kernel part yet"
+        head = name.partition(":")[0]
+        if head in ("greedy", "value", "planner"):
+            return f"the {head} bot's choices on card effects' decisions have no kernel part yet"
     return None
 
 

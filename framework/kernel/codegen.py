@@ -476,7 +476,11 @@ def _game_loops() -> list[str]:
     head, sep, loop = text.partition("@njit(cache=True)\ndef play(")
     if not sep or not _PLANNER_BRANCH.search(loop):
         raise AssertionError("game_loop.tmpl: the game loop or its planner branch is not where codegen looks")
-    return [head + sep + _PLANNER_BRANCH.sub("", loop, count=1), "@njit(cache=True)\ndef play_planner(" + loop]
+    turn = "_fx_turn(fx, lk, picks, bots, streams, sb, t, pos, dlen)"
+    if loop.count(turn) != 2:
+        raise AssertionError("game_loop.tmpl: the effects' turns are not where codegen looks")
+    planner = loop.replace(turn, turn.replace("_fx_turn(", "_fx_turn_planner(").replace("dlen)", "dlen, values)"))
+    return [head + sep + _PLANNER_BRANCH.sub("", loop, count=1), "@njit(cache=True)\ndef play_planner(" + planner]
 
 
 def _batch_parts() -> list[str]:

@@ -9,6 +9,7 @@ an effect is still one unit: its schema, its builder, its step and its kernel pa
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
@@ -92,6 +93,20 @@ def turns_cards(ruleset: CompiledRuleset) -> bool:
     return any(p.turns for e in ruleset.effects if (p := effect_part(e, w)) is not None)
 
 
+def _declines(effects: Any, card: int) -> int:
+    """1 if the last effect of ``card`` is one a look-ahead bot declines."""
+    last = [e for e in effects if e.card == card][-1]
+    return 1 if getattr(last, "bots_decline", False) else 0
+
+
+def _families(ruleset: CompiledRuleset) -> list[int]:
+    """Per family a decision may name (``Game.families``), per card type, 1 if the card
+    is of it (flat; one row of zeros without families)."""
+    cards = ruleset.catalogue.cards
+    rows = [[1 if f in c.tags else 0 for c in cards] for f in ruleset.catalogue.tags] or [[0] * len(cards)]
+    return [x for row in rows for x in row]
+
+
 def _function(name: str, args: str, body: str | None, default: str) -> str:
     lines = (body or default).rstrip("\n").splitlines() or [default]
     text = "".join(f"    {line}\n" for line in lines)
@@ -138,6 +153,10 @@ def effects_source(ruleset: CompiledRuleset, w: EffectKernelWriter, hand_size: i
         f"MAXD = {max(1, per_turn_decisions * turns)}  # decisions a game can hold",
         f"MAXP = {max(1, per_turn_placements * turns)}  # placements by effects a game can hold",
         f"WORLD_SEED = {WORLD_SEED}  # the seed of the world a bot's look re-deals (engine.view)",
+        # per effect, whether the planner's look-ahead declines its decisions (the bots_decline of
+        # the last effect of its card, as Game.effect_of); per family a decision may name, its cards
+        f"FX_DECLINE = np.array({[_declines(effects, e.card) for e in effects] or [0]}, dtype=np.int64)",
+        f"FAMC = np.array({_families(ruleset)}, dtype=np.int64).reshape(({max(1, len(ruleset.catalogue.tags))}, {K}))",
     ]
     if not effects:
         return constants, [(HERE / "no_effects.tmpl").read_text(encoding="utf-8")]
@@ -159,10 +178,32 @@ def effects_source(ruleset: CompiledRuleset, w: EffectKernelWriter, hand_size: i
     decide.append("    return")
     turn_end.append("    return")
     functions += ["\n".join(start) + "\n", "\n".join(decide) + "\n", "\n".join(turn_end) + "\n"]
-    functions.append((HERE / "effects.tmpl").read_text(encoding="utf-8"))
+    functions += _turns((HERE / "effects.tmpl").read_text(encoding="utf-8"))
+    functions.append((HERE / "planner_effects.tmpl").read_text(encoding="utf-8"))
     if _blind(parts):
         functions.append(_BLIND)
     return constants, functions
+
+
+#: the planner's branch of a turn's decisions (its own line, then its call)
+_PLANNER_DECIDES = re.compile(r"\n( +)elif bots\[s\] == BOT_PLANNER:[^\n]*\n\1    [^\n]*")
+_TURN = "@njit(cache=True)\ndef _fx_turn(fx, lk, picks, bots, streams, sb, t, pos, dlen):"
+
+
+def _turns(text: str) -> list[str]:
+    """``effects.tmpl`` with a turn's resolution twice, as the game loop
+    (``codegen._game_loops``): ``_fx_turn`` without the planner's branch, for ``play``,
+    and ``_fx_turn_planner``, taking the planner's inputs (``values``), for
+    ``play_planner``; so a module compiles the planner's look-ahead only when a planner
+    plays."""
+    head, sep, rest = text.partition(_TURN)
+    turn, sep2, tail = rest.partition("\n\n\n@njit")
+    if not sep or not sep2 or not _PLANNER_DECIDES.search(turn):
+        raise AssertionError(
+            "effects.tmpl: a turn's resolution or its planner branch is not where kernel.effects looks"
+        )
+    planner = _TURN.replace("_fx_turn(", "_fx_turn_planner(").replace("dlen):", "dlen, values):")
+    return [head + sep + _PLANNER_DECIDES.sub("", turn, count=1), planner + turn, "@njit" + tail]
 
 
 #: where greedy and value are refused (FX_BLIND), the look at a decision is never taken:
@@ -178,4 +219,14 @@ def _look_new(fx, deck, rpos, kcounts, kseq, klens, totals, prog):
 @njit(cache=True)
 def _look_choose(fx, lk, e, s, no, streams, st, t, pos, dlen):
     return fx.opts[0]  # not reached: only random and first decide here
+
+
+@njit(cache=True)
+def _plan_fx_pick(fx, lk, seat, r, t, pos, dlen, values, streams, t0, work, picks):
+    return  # not reached: the planner is refused here (kernel.decision_refusal)
+
+
+@njit(cache=True)
+def _plan_fx_decide(fx, lk, e, s, no, values, streams, t0, t, last):
+    return fx.opts[0]  # not reached, as _plan_fx_pick
 """

@@ -58,15 +58,15 @@ def test_simulate_figures_and_logs_of_the_sampler_with_takeout_boxes_are_the_sam
 
 def test_the_menus_with_cards_turned_face_down_beside_pairing_rules_are_not_refused():
     """Every effect has a kernel part now: a menu whose takeout boxes turn cards face down
-    beside wasabi (the kernel's pairing reads the turned cards) plays every built-in bot
-    but the planner, as does one with special orders and a race (Dinner for Two: greedy's
-    and value's look at a decision plays the race's turn end)."""
+    beside wasabi (the kernel's pairing reads the turned cards) plays every built-in bot,
+    as does one with special orders and a race (Dinner for Two: greedy's, value's and the
+    planner's look at a decision plays the race's turn end)."""
     sampler = load_ruleset(str(EXAMPLES / "sushi-go-party-sampler.yaml"))
     assert source_refusal(sampler, 4) is None
-    assert source_refusal(sampler, 8, ["greedy", "value", "first", "random"] * 2) is None
+    assert source_refusal(sampler, 8, ["greedy", "value", "first", "random", "planner"] + ["random"] * 3) is None
     raced = load_ruleset("sushi-go-party-dinner-for-two")
     assert source_refusal(raced, 4) is None
-    assert source_refusal(raced, 6, ["greedy", "value", "first", "random", "greedy", "value"]) is None
+    assert source_refusal(raced, 6, ["greedy", "value", "first", "random", "planner", "planner:samples=2"]) is None
 
 
 #: a sparkler that doubles its targets for every rule (added to tests/data/effects-flip-copy.yaml)
@@ -109,9 +109,9 @@ class _BlindPick(SecondPick):
         return attrs.evolve(super().kernel(w), lookahead=False)
 
 
-def test_greedy_and_value_are_refused_where_an_effects_decisions_allow_no_look():
-    """An effect that asks decisions the kernel's greedy and value cannot judge refuses
-    those bots (by name), not random and first."""
+def test_greedy_value_and_the_planner_are_refused_where_an_effects_decisions_allow_no_look():
+    """An effect that asks decisions the kernel's greedy, value and planner cannot judge
+    refuses those bots (by name), not random and first."""
     ruleset = load_ruleset("sushi-go-party-sushi-go")
     blind = attrs.evolve(
         ruleset,
@@ -124,6 +124,9 @@ def test_greedy_and_value_are_refused_where_an_effects_decisions_allow_no_look()
     )
     assert "greedy" in (source_refusal(blind, 4, ["random", "greedy", "first", "first"]) or "")
     assert "value" in (source_refusal(blind, 4, ["value", "random", "first", "first"]) or "")
+    for planner in ("planner", "planner:samples=3"):
+        reason = source_refusal(blind, 4, [planner, "random", "first", "first"]) or ""
+        assert reason == "the planner bot's choices on card effects' decisions have no kernel part yet"
     assert source_refusal(blind, 4, ["random", "first", "first", "random"]) is None
     assert source_refusal(ruleset, 4, ["greedy", "value", "first", "random"]) is None
 

@@ -21,9 +21,10 @@ from ruledraft.play.runner import game_seed  # noqa: E402
 
 
 def _assert_same_games(kernel: Kernel, bots: list[str], seeds: list[int]) -> None:
-    """Each seed's game on the kernel: the reference's moves, points, winners and log record."""
+    """Each seed's game on the kernel: the reference's moves, card effects' decisions,
+    points, winners and log record."""
     counts = planner.count_values(Game(kernel.ruleset, kernel.players))
-    assert_same_games(kernel, bots, seeds, counts=counts, logs=True)
+    assert_same_games(kernel, bots, seeds, counts=counts, decisions=True, logs=True)
 
 
 @pytest.mark.parametrize(
@@ -37,6 +38,11 @@ def _assert_same_games(kernel: Kernel, bots: list[str], seeds: list[int]) -> Non
         ("examples/my-party-menu.yaml", 4, ["planner", "random", "planner", "planner"], 6),
         ("examples/sushi-go-switchback.yaml", 5, ["planner"] * 4 + ["random"], 6),  # a direction per turn
         ("examples/midnight-apothecary.yaml", 3, ["planner"] * 3, 6),  # reshuffled between rounds
+        # card effects: the planner's picks and its decisions (planner_effects.tmpl)
+        ("examples/caravan-bazaar.yaml", 2, ["planner", "planner"], 4),  # six effects, a family named
+        ("examples/caravan-bazaar.yaml", 6, ["planner", "greedy", "planner", "value", "random", "first"], 2),
+        ("sushi-go-party-dinner-for-two", 3, ["planner"] * 3, 3),  # a race beside menus, miso, special orders
+        ("sushi-go-party-cutthroat-combo", 8, ["planner", "greedy", "planner", "value"] * 2, 1),  # spoons, 8 seats
     ],
 )
 def test_planner_games_equal_the_reference(ruleset_id, players, bots, games):
@@ -101,21 +107,24 @@ def test_auto_and_kernel_engines_take_the_planner():
         engines.choose_engine(rs, 4, ["planner:depth=1"] * 4, "kernel", 10)
 
 
-def test_simulate_with_planners_is_the_same_on_both_engines(tmp_path):
-    """simulate --bots planner,greedy,random: every figure and the log's bytes the same on the kernel."""
-    args = ["sushi-go", "--players", "3", "--games", "12", "--seed", "3", "--bots", "planner,greedy,random"]
+@pytest.mark.parametrize(("ruleset_id", "games"), [("sushi-go", 12), ("sushi-go-party-dinner-for-two", 3)])
+def test_simulate_with_planners_is_the_same_on_both_engines(tmp_path, ruleset_id, games):
+    """simulate --bots planner,greedy,random, card effects included: every figure and the
+    log's bytes the same on the kernel, which auto chooses for planners on a Party menu too."""
+    args = [ruleset_id, "--players", "3", "--games", str(games), "--seed", "3", "--bots", "planner,greedy,random"]
     simulate_on_both_engines(tmp_path, args)
+    rs = load_ruleset(ruleset_id)
+    assert engines.choose_engine(rs, 3, ["planner"] * 3, "auto", 10**5).name == "kernel"
 
 
 @pytest.mark.parametrize(
     ("ruleset_id", "words"),
     [
         ("sushi-go-two-player-dummy", "the bot 'planner' has no kernel part for the 'dummy' turn procedure yet"),
-        ("sushi-go-party-my-first-meal", "the bot 'planner' has no kernel part for card effects yet"),
     ],
 )
 def test_the_kernel_refuses_the_planner_where_its_part_does_not_reach(ruleset_id, words):
-    """A dummy or card effects: --engine kernel with planners is an error saying why; auto plays the reference engine."""
+    """A dummy: --engine kernel with planners is an error saying why; auto plays the reference engine."""
     args = ["simulate", ruleset_id, "-p", "2", "--games", "3", "--bots", "planner", "--engine", "kernel"]
     result = CliRunner().invoke(app, args)
     assert result.exit_code == 2
