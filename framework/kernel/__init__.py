@@ -253,6 +253,16 @@ class Kernel:
             reason = decision_refusal(bots)
         return reason
 
+    def ready_for(self, bots: Sequence[str]) -> float:
+        """The game loop these bots play made ready now (a seat that plans plays the
+        planner's, compiled apart the first time): seconds it took, for a caller that
+        keeps compiling off a run's clock."""
+        if not any(isinstance(b, str) and b.partition(":")[0] == "planner" for b in bots):
+            return 0.0
+        started = time.perf_counter()
+        ready_apart(self.path, "play_planner")
+        return time.perf_counter() - started
+
     def play(
         self,
         seeds: Sequence[int] | np.ndarray,
@@ -668,11 +678,12 @@ def is_cached(ruleset: CompiledRuleset, function: str = "play") -> bool:
     return _cached(path, function)
 
 
-def start_compiling(ruleset: CompiledRuleset, *, batch_planner: bool = False) -> bool:
+def start_compiling(ruleset: CompiledRuleset, *, planner: bool = False, batch_planner: bool = False) -> bool:
     """Start compiling the ruleset's kernel in a process of its own, which outlives this
-    one and leaves it in the cache for later runs (``batch_planner``: the batch's planner
-    too, for an environment whose opponents plan). False if there is nothing to start
-    (no kernel, or another process began compiling it in the last ten minutes)."""
+    one and leaves it in the cache for later runs (``planner``: the planner's game loop
+    too, for a run where a seat plans; ``batch_planner``: the batch's planner too, for an
+    environment whose opponents plan). False if there is nothing to start (no kernel,
+    or another process began compiling it in the last ten minutes)."""
     import subprocess
 
     made = _source(ruleset)
@@ -693,7 +704,14 @@ def start_compiling(ruleset: CompiledRuleset, *, batch_planner: bool = False) ->
     env = dict(os.environ)
     env.setdefault("NUMBA_CACHE_DIR", str(_numba_dir()))
     subprocess.Popen(  # noqa: S603 - this interpreter, our own module
-        [sys.executable, "-m", "ruledraft.kernel", *(["--with-batch-planner"] if batch_planner else []), str(path)],
+        [
+            sys.executable,
+            "-m",
+            "ruledraft.kernel",
+            *(["--with-planner"] if planner else []),
+            *(["--with-batch-planner"] if batch_planner else []),
+            str(path),
+        ],
         stdin=subprocess.DEVNULL,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,

@@ -1,8 +1,9 @@
-"""``python -m ruledraft.kernel [--with-batch-planner] FILE``: compile the kernel module
-kept at FILE into numba's cache (what ``--engine auto`` starts in the background for
-later runs), the ismcts roll-out too (``ismcts`` uses it once it is there), and the batch
-functions of the reinforcement-learning environments where the kernel holds the game
-(with the batch's planner, for environments whose opponents plan).
+"""``python -m ruledraft.kernel [--with-planner] [--with-batch-planner] FILE``: compile
+the kernel module kept at FILE into numba's cache (what ``--engine auto`` starts in the
+background for later runs), the ismcts roll-out too (``ismcts`` uses it once it is
+there), the planner's game loop for a run where a seat plans (``--with-planner``), and
+the batch functions of the reinforcement-learning environments where the kernel holds
+the game (with the batch's planner, for environments whose opponents plan).
 ``--game-loop FILE``: its game loop alone, for a run waiting on it
 (``compile_kernel(..., apart=True)``); ``--planner FILE``, ``--rollout FILE``,
 ``--batch FILE`` and ``--batch-planner FILE``: the planner's loop, the ismcts
@@ -37,9 +38,11 @@ def _end_with_parent() -> None:
 
 
 def main(argv: list[str]) -> int:
-    batch_planner = argv[:1] == ["--with-batch-planner"]  # the background compile's one option
-    if batch_planner:
-        argv = argv[1:]
+    argv = list(argv)
+    options: set[str] = set()  # the background compile's options
+    while argv[:1] in (["--with-planner"], ["--with-batch-planner"]):
+        options.add(argv.pop(0))
+    batch_planner = "--with-batch-planner" in options
     if argv and argv[0].startswith("--"):
         _end_with_parent()  # first: the imports below take a while
     from ruledraft.kernel import APART, _import, _use_cache_dir, compiling, warm, warm_entry
@@ -60,6 +63,8 @@ def main(argv: list[str]) -> int:
         with compiling(path):  # a run that wants the game loop meanwhile waits for it
             module = _import(path)
             mended(lambda: warm(module))  # a cache file numba cannot read: compiled again
+            if "--with-planner" in options:  # the planner's game loop, for a run where a seat plans
+                mended(lambda: warm_entry(module, "play_planner"))
         from ruledraft.kernel import fold
         from ruledraft.kernel.rollout import warm_rollout
 

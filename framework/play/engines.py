@@ -176,13 +176,18 @@ def choose_engine(
         return Engine("reference", f"engine: reference ({reason})")
     from ruledraft.kernel import compile_kernel, is_cached, start_compiling
 
-    if engine == "auto" and expected < COMPILE_SECONDS and not is_cached(ruleset):
+    # a planner plays the game loop with its look-ahead (``play_planner``), compiled apart
+    planning = any(isinstance(b, str) and b.partition(":")[0] == "planner" for b in bots)
+    cached = is_cached(ruleset) and (not planning or is_cached(ruleset, "play_planner"))
+    if engine == "auto" and expected < COMPILE_SECONDS and not cached:
         if background and os.environ.get(BACKGROUND_COMPILE, "1") != "0":  # silently: the same lines either way
-            start_compiling(ruleset)
+            start_compiling(ruleset, planner=planning)
         return Engine("reference")
-    waiting = compiling() if compiling is not None and not is_cached(ruleset) else contextlib.nullcontext()
+    waiting = compiling() if compiling is not None and not cached else contextlib.nullcontext()
     with waiting:
         made = compile_kernel(ruleset, players, apart=True)
+        if hasattr(made, "ready_for"):  # the planner's loop now, before the run's clock starts and any worker forks
+            made.ready_for(list(map(str, bots)))
     if not hasattr(made, "play"):
         if engine == "kernel":
             raise InputError(f"the kernel cannot play this: {made.reason}")

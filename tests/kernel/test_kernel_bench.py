@@ -30,6 +30,30 @@ def test_bench_measures_on_the_kernel_with_its_compile_time_apart():
     assert fig["games"] >= 20
 
 
+def test_bench_counts_the_planners_loop_with_the_compile_not_the_games(monkeypatch):
+    """A planner's figure: its game loop (compiled apart the first time a planner plays)
+    is made ready before the games are timed, and its seconds join the compile's."""
+    from ruledraft.cli import bench as bench_command
+    from ruledraft.kernel import Kernel
+
+    events: list[str] = []
+    ready_for, measure_kernel = Kernel.ready_for, bench_command.measure_kernel
+
+    def ready(self, bots):
+        events.append(f"ready {bots[0]}")
+        return ready_for(self, bots) + 7.5  # as if its first compile took 7.5 s more
+
+    def measure(*args, **kwargs):
+        events.append("games")
+        return measure_kernel(*args, **kwargs)
+
+    monkeypatch.setattr(Kernel, "ready_for", ready)
+    monkeypatch.setattr(bench_command, "measure_kernel", measure)
+    (fig,) = _figures("sushi-go", "-p", "2", "--bots", "planner:samples=1", "--engine", "kernel")
+    assert fig["engine"] == "kernel" and events == ["ready planner:samples=1", "games"]
+    assert fig["compile_seconds"] >= 7.5
+
+
 def test_bench_falls_back_to_the_reference_engine_where_there_is_no_kernel():
     """--engine kernel on a dummy game whose hands pass by a pattern (no kernel part): measured on the reference engine."""
     (fig,) = _figures(str(DATA / "kernel" / "dummy-pass-pattern.yaml"), "--bots", "random", "--engine", "kernel")

@@ -174,17 +174,14 @@ def test_ctrl_c_during_the_compile_of_the_planners_loop_or_the_rollout_ends_the_
         out, err = _interrupted_while_compiling(args, tmp_path, flag, within=240, into=0.2)
         assert err.strip() == "interrupted", (flag, err)
         assert out == ""
-    # on two processes the planner's loop is compiled for a worker, whose child ends too
-    # (a worker's own signal handling is inherited by nothing it starts), even when the
-    # signal comes as the child starts, before any code of its own has run; the run ends
-    # saying it finished no game
+    # on two processes the planner's loop (not cached: its compile above was interrupted)
+    # is compiled before the workers start (they load it), so a signal as its child starts, before any code of its own has run, ends the
+    # run before its first game: nothing printed, no report made
     args = ["simulate", "sushi-go", "-p", "2", "-g", "20000", "--jobs", "2", "--engine", "kernel", "--bots", "planner"]
     args += ["--report", str(tmp_path / "report")]
     out, err = _interrupted_while_compiling(args, tmp_path, b"--planner", within=240, into=0.0)
-    assert err.strip().endswith("interrupted after 0 of 20000 games"), err
-    lines = out.splitlines()
-    assert lines[0].startswith("0 games in "), out  # no table of zeros
-    assert "report: none written, no game finished" in lines, out  # nor a report of them
+    assert err.strip() == "interrupted", err
+    assert out == ""
     assert not (tmp_path / "report").exists()  # checked before the run, made only for a report
     assert "Exception ignored" not in err and "Traceback" not in err
 

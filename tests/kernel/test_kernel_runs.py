@@ -345,10 +345,12 @@ def test_auto_compiles_a_missing_kernel_in_the_background_for_later_runs(tmp_pat
     assert kernel == reference
 
 
-@pytest.mark.parametrize("batch_planner", [False, True])
-def test_the_background_compile_warms_the_batchs_planner_only_when_asked(tmp_path, monkeypatch, batch_planner):
-    """start_compiling(batch_planner=True) passes --with-batch-planner, and that compile
-    warms the batch's planner after the batch functions; without it, it does not."""
+@pytest.mark.parametrize(("planner", "batch_planner"), [(False, False), (True, False), (False, True), (True, True)])
+def test_the_background_compile_warms_the_planners_only_when_asked(tmp_path, monkeypatch, planner, batch_planner):
+    """start_compiling(planner=True) passes --with-planner, and that compile warms the
+    planner's game loop after the game loop; batch_planner=True passes
+    --with-batch-planner, and the batch's planner is warmed after the batch functions;
+    without them, neither is."""
     import subprocess
     import types
 
@@ -359,22 +361,48 @@ def test_the_background_compile_warms_the_batchs_planner_only_when_asked(tmp_pat
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
     launched: list[list[str]] = []
     monkeypatch.setattr(subprocess, "Popen", lambda argv, **_: launched.append(argv))
-    assert kernel.start_compiling(load_ruleset("sushi-go"), batch_planner=batch_planner)
+    assert kernel.start_compiling(load_ruleset("sushi-go"), planner=planner, batch_planner=batch_planner)
     (argv,) = launched
-    assert argv[-1].endswith(".py") and ("--with-batch-planner" in argv) == batch_planner
+    assert argv[-1].endswith(".py")
+    assert ("--with-planner" in argv, "--with-batch-planner" in argv) == (planner, batch_planner)
 
     warmed: list[str] = []
     held = types.SimpleNamespace(EFFECTS=False, NRACE=0)  # a kernel module the batch holds
     monkeypatch.setattr(kernel, "_use_cache_dir", lambda: None)
     monkeypatch.setattr(kernel, "_import", lambda path: held)
-    for owner, name in [(kernel, "warm"), (fold, "warm"), (rollout, "warm_rollout")]:
-        monkeypatch.setattr(owner, name, lambda *_, name=name: warmed.append(name))
+    monkeypatch.setattr(kernel, "warm", lambda module, function="play": warmed.append(function))
+    monkeypatch.setattr(fold, "warm", lambda: warmed.append("fold"))
+    monkeypatch.setattr(rollout, "warm_rollout", lambda module: warmed.append("rollout"))
     for name in ("warm_batch", "warm_batch_planner"):
         monkeypatch.setattr(batch, name, lambda module, name=name: warmed.append(name))
     assert main_module.main(argv[3:]) == 0
-    planner = ["warm_batch_planner"] if batch_planner else []
-    assert warmed == ["warm", "warm", "warm_rollout", "warm_batch", *planner]
+    loops = ["play", "play_planner"] if planner else ["play"]
+    batches = ["warm_batch", "warm_batch_planner"] if batch_planner else ["warm_batch"]
+    assert warmed == [*loops, "fold", "rollout", *batches]
     assert not list((tmp_path / "ruledraft" / "kernels").glob("*.compiling"))
+
+
+def test_auto_waits_for_no_planners_loop_on_a_short_run_and_compiles_it_for_later(monkeypatch):
+    """A run where a seat plans, its game loop cached but not the planner's: auto plays a
+    run shorter than the compile on the reference engine and starts a compile of the
+    planner's loop too; --engine kernel compiles it before the run (off its clock)."""
+    from ruledraft import kernel
+
+    rs = load_ruleset("sushi-go")
+    bots = ["planner", "random"]
+    monkeypatch.setenv(engines.BACKGROUND_COMPILE, "1")  # the suite sets 0 (tests/conftest.py); nothing starts here
+    monkeypatch.setattr(kernel, "is_cached", lambda ruleset, function="play": function == "play")
+    started: list[bool] = []
+    monkeypatch.setattr(kernel, "start_compiling", lambda ruleset, planner=False: started.append(planner) or True)
+    readied: list[str] = []
+    monkeypatch.setattr(kernel, "ready_apart", lambda path, function: readied.append(function))
+    games = int(5 / max(engines.reference_seconds(Game(rs, 2), bots, 1), 1e-6))  # about 5 s
+    assert engines.choose_engine(rs, 2, bots, "auto", games).name == "reference"
+    assert started == [True] and readied == []
+    assert engines.choose_engine(rs, 2, ["random"] * 2, "kernel", 10).name == "kernel"
+    assert readied == []  # no seat plans: the planner's loop is not wanted
+    assert engines.choose_engine(rs, 2, ["planner:samples=2", "random"], "kernel", 10).name == "kernel"
+    assert readied == ["play_planner"]
 
 
 def test_no_background_compile_when_the_environment_says_0(tmp_path, monkeypatch):
