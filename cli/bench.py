@@ -115,10 +115,10 @@ def measure_on(engine: str, rs, players: int, bot: str, seconds: float, out: Con
     bot (its compile time reported on a line of its own), else the reference engine,
     with a line saying so and one saying why."""
     if engine != "reference":
-        from ruledraft.kernel import Kernel, compile_kernel, is_cached
+        from ruledraft.kernel import Kernel, compile_kernel, is_cached, plans
 
         bots = [bot] * players
-        planning = bot.partition(":")[0] == "planner"  # the planner's game loop is compiled apart
+        planning = plans(bots)  # the planner's game loop is compiled apart
         cached = is_cached(rs) and (not planning or is_cached(rs, "play_planner"))
         waiting = compiling_status(rs, quiet)
         with waiting() if waiting is not None and not cached else contextlib.nullcontext():

@@ -50,12 +50,14 @@ __all__ = [
     "KernelGames",
     "Unsupported",
     "bot_refusal",
+    "bot_names",
     "bots_refusal",
     "cache_dir",
     "compile_kernel",
     "compiling",
     "is_cached",
     "parse_kernel_bot",
+    "plans",
     "ready_apart",
     "source_refusal",
     "start_compiling",
@@ -91,6 +93,23 @@ def _parse_bot(spec: str) -> tuple[str, int] | str:
     return head, samples
 
 
+def bot_names(bots: Sequence[object]) -> list[str]:
+    """The kernel's name of each of these bots as ``Kernel.play`` reads it (spaces around
+    it and its options dropped: ``" planner:samples=2"`` is ``planner``); "" for one it
+    has no part for."""
+    names = []
+    for spec in bots:
+        made = _parse_bot(spec) if isinstance(spec, str) else ""
+        names.append("" if isinstance(made, str) else made[0])
+    return names
+
+
+def plans(bots: Sequence[object]) -> bool:
+    """Whether a seat of these bots plays the planner, whose game loop
+    (``play_planner``) is compiled apart the first time a planner plays."""
+    return "planner" in bot_names(bots)
+
+
 def parse_kernel_bot(spec: str) -> tuple[str, int]:
     """A bot spec the kernel plays (``bot_refusal`` is None) as (name, samples)."""
     made = _parse_bot(spec)
@@ -113,10 +132,10 @@ def bots_refusal(ruleset: CompiledRuleset, bots: Sequence[str]) -> str | None:
     ruleset, or None: the planner's part (``planner.tmpl``, and ``planner_effects.tmpl``
     for card effects) plays the standard turn procedure (an effect whose decisions no
     look judges is refused by :func:`decision_refusal`)."""
-    if any(not isinstance(p, str) and p[0] == "planner" for p in map(_parse_bot, bots)):
-        if ruleset.procedure != "standard":
-            return f"the bot 'planner' has no kernel part for the '{ruleset.procedure}' turn procedure yet"
-    if "greedy" in bots and _greedy_reads_turned(ruleset):
+    names = bot_names(bots)
+    if "planner" in names and ruleset.procedure != "standard":
+        return f"the bot 'planner' has no kernel part for the '{ruleset.procedure}' turn procedure yet"
+    if "greedy" in names and _greedy_reads_turned(ruleset):
         return (
             "the greedy bot's rescoring of a rule that pairs cards and reads other seats' tables, "
             "beside cards turned face down, has no kernel part yet"
@@ -257,7 +276,7 @@ class Kernel:
         """The game loop these bots play made ready now (a seat that plans plays the
         planner's, compiled apart the first time): seconds it took, for a caller that
         keeps compiling off a run's clock."""
-        if not any(isinstance(b, str) and b.partition(":")[0] == "planner" for b in bots):
+        if not plans(bots):
             return 0.0
         started = time.perf_counter()
         ready_apart(self.path, "play_planner")
@@ -294,7 +313,7 @@ class Kernel:
         raced = np.zeros((G, r.rounds, self.module.NRACE, N, r.catalogue.size), np.int64)
         parsed = [p for p in map(_parse_bot, bots) if not isinstance(p, str)]  # none refused (above)
         codes = np.array([BOTS[p[0]] for p in parsed] + [0] * (N - self.players), np.int64)  # a dummy seat: no bot
-        if "value" in bots and values is None:
+        if any(p[0] == "value" for p in parsed) and values is None:
             raise ValueError("the value bot needs its card values")
         worth = np.zeros(r.catalogue.size, np.float64) if values is None else np.asarray(values, np.float64)
         loop = self.module.play  # compiled without the planner's look-ahead (codegen._game_loops)
@@ -367,10 +386,9 @@ def decision_refusal(bots: Sequence[str]) -> str | None:
     """Why these bots cannot decide for card effects in the kernel (None: they can), where
     an effect's decisions are not ones the kernel's greedy, value and planner can judge
     (see ``language.effect.EffectPart.lookahead``)."""
-    for name in bots:
-        head = name.partition(":")[0]
-        if head in ("greedy", "value", "planner"):
-            return f"the {head} bot's choices on card effects' decisions have no kernel part yet"
+    for name in bot_names(bots):
+        if name in ("greedy", "value", "planner"):
+            return f"the {name} bot's choices on card effects' decisions have no kernel part yet"
     return None
 
 

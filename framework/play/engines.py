@@ -174,10 +174,9 @@ def choose_engine(
         if engine == "kernel":
             raise InputError(f"the kernel cannot play this: {reason} (use --engine reference or auto)")
         return Engine("reference", f"engine: reference ({reason})")
-    from ruledraft.kernel import compile_kernel, is_cached, start_compiling
+    from ruledraft.kernel import compile_kernel, is_cached, plans, start_compiling
 
-    # a planner plays the game loop with its look-ahead (``play_planner``), compiled apart
-    planning = any(isinstance(b, str) and b.partition(":")[0] == "planner" for b in bots)
+    planning = plans(bots)  # a planner plays the game loop with its look-ahead, compiled apart
     cached = is_cached(ruleset) and (not planning or is_cached(ruleset, "play_planner"))
     if engine == "auto" and expected < COMPILE_SECONDS and not cached:
         if background and os.environ.get(BACKGROUND_COMPILE, "1") != "0":  # silently: the same lines either way

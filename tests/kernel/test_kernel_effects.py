@@ -124,9 +124,11 @@ def test_greedy_value_and_the_planner_are_refused_where_an_effects_decisions_all
     )
     assert "greedy" in (source_refusal(blind, 4, ["random", "greedy", "first", "first"]) or "")
     assert "value" in (source_refusal(blind, 4, ["value", "random", "first", "first"]) or "")
-    for planner in ("planner", "planner:samples=3"):
+    # a name with spaces around it is the bot the kernel plays, so it is refused alike
+    for planner in ("planner", "planner:samples=3", " planner ", " planner:samples=2"):
         reason = source_refusal(blind, 4, [planner, "random", "first", "first"]) or ""
         assert reason == "the planner bot's choices on card effects' decisions have no kernel part yet"
+    assert "greedy" in (source_refusal(blind, 4, ["random", " greedy", "first", "first"]) or "")
     assert source_refusal(blind, 4, ["random", "first", "first", "random"]) is None
     assert source_refusal(ruleset, 4, ["greedy", "value", "first", "random"]) is None
 
