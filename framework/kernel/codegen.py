@@ -471,7 +471,9 @@ def _game_loops() -> list[str]:
     with it. numba compiles a function when it is first called, so a module's ``play``
     (what ``warm`` compiles, and every run without a planner calls) does not compile the
     planner's look-ahead, about a third of the compile time; ``Kernel.play`` calls
-    ``play_planner`` when a seat plays the planner."""
+    ``play_planner`` when a seat plays the planner. ``play_planner`` resolves a turn's
+    card effects with ``_fx_turn_planner``, the copy of ``_fx_turn`` where the planner
+    decides too (``kernel.effects._turns``)."""
     text = (HERE / "game_loop.tmpl").read_text(encoding="utf-8")
     head, sep, loop = text.partition("@njit(cache=True)\ndef play(")
     if not sep or not _PLANNER_BRANCH.search(loop):

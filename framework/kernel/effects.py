@@ -206,10 +206,11 @@ def _turns(text: str) -> list[str]:
     return [head + sep + _PLANNER_DECIDES.sub("", turn, count=1), planner + turn, "@njit" + tail]
 
 
-#: where greedy and value are refused (FX_BLIND), the look at a decision is never taken:
-#: these take the place of effects.tmpl's (numba looks a name up when it compiles its
-#: caller, so the later definition is the one compiled), and the module compiles none of
-#: the look's machinery (about a quarter of such a module's compile)
+#: where greedy, value and the planner are refused (FX_BLIND), the look at a decision is
+#: never taken: these take the place of effects.tmpl's and planner_effects.tmpl's (numba
+#: looks a name up when it compiles its caller, so the later definition is the one
+#: compiled), and the module compiles none of the look's machinery (about a quarter of
+#: such a module's compile)
 _BLIND = """
 @njit(cache=True)
 def _look_new(fx, deck, rpos, kcounts, kseq, klens, totals, prog):
