@@ -115,13 +115,11 @@ def measure_on(engine: str, rs, players: int, bot: str, seconds: float, out: Con
     bot (its compile time reported on a line of its own), else the reference engine,
     with a line saying so and one saying why."""
     if engine != "reference":
-        from ruledraft.kernel import Kernel, compile_kernel, is_cached, plans
+        from ruledraft.kernel import Kernel, compile_kernel, is_cached_for
 
         bots = [bot] * players
-        planning = plans(bots)  # the planner's game loop is compiled apart
-        cached = is_cached(rs) and (not planning or is_cached(rs, "play_planner"))
         waiting = compiling_status(rs, quiet)
-        with waiting() if waiting is not None and not cached else contextlib.nullcontext():
+        with waiting() if waiting is not None and not is_cached_for(rs, bots) else contextlib.nullcontext():
             kernel = compile_kernel(rs, players, apart=True)
             reason = kernel.refuses(bots) if isinstance(kernel, Kernel) else kernel.reason
             if isinstance(kernel, Kernel) and reason is None:  # the loop these bots play, off the measured time

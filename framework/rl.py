@@ -76,6 +76,7 @@ from ruledraft.kernel import (
     compile_kernel,
     is_cached,
     parse_kernel_bot,
+    plans,
     ready_apart,
     start_compiling,
 )
@@ -877,7 +878,7 @@ def _table(
         return _Table(*args)
     reason = batch_refusal(game.ruleset) or _bots_refusal(game.ruleset, bots)
     at = encoder_offsets(encoder_for(game))
-    planner = any(name.split(":")[0] == "planner" for name in bots)
+    planner = plans(bots)
     if engine == "auto" and reason is None and at is not None and not _kernel_ready(game.ruleset, planner):
         return _Table(*args)
     if reason is None and at is None:

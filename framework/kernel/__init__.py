@@ -56,6 +56,7 @@ __all__ = [
     "compile_kernel",
     "compiling",
     "is_cached",
+    "is_cached_for",
     "parse_kernel_bot",
     "plans",
     "ready_apart",
@@ -272,7 +273,7 @@ class Kernel:
             reason = decision_refusal(bots)
         return reason
 
-    def ready_for(self, bots: Sequence[str]) -> float:
+    def ready_for(self, bots: Sequence[object]) -> float:
         """The game loop these bots play made ready now (a seat that plans plays the
         planner's, compiled apart the first time): seconds it took, for a caller that
         keeps compiling off a run's clock."""
@@ -694,6 +695,12 @@ def is_cached(ruleset: CompiledRuleset, function: str = "play") -> bool:
     if function == "play":
         return _loop_cached(path)
     return _cached(path, function)
+
+
+def is_cached_for(ruleset: CompiledRuleset, bots: Sequence[object]) -> bool:
+    """Whether the game loop these bots play on the ruleset's kernel is in the cache: the
+    kernel's, and the planner's (compiled apart) where a seat plans."""
+    return is_cached(ruleset) and (not plans(bots) or is_cached(ruleset, "play_planner"))
 
 
 def start_compiling(ruleset: CompiledRuleset, *, planner: bool = False, batch_planner: bool = False) -> bool:

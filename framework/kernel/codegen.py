@@ -13,12 +13,11 @@ the reason.
 from __future__ import annotations
 
 import hashlib
-import re
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from ruledraft.kernel.effects import effect_kinds, effects_source, without_part
+from ruledraft.kernel.effects import PLANNER_BRANCH, effect_kinds, effects_source, without_part
 from ruledraft.kernel.expression import NoKernelForm, expression_source
 from ruledraft.language.quantity import Quantity
 from ruledraft.language.ruleset import CompiledRuleset
@@ -462,10 +461,6 @@ njit = _entry_points_wrapped(njit)
 """
 
 
-#: the planner's branch of the game loop's bot dispatch (its own line, then its call)
-_PLANNER_BRANCH = re.compile(r"\n( +)elif bot == BOT_PLANNER:[^\n]*\n\1    [^\n]*")
-
-
 def _game_loops() -> list[str]:
     """The game loop twice: ``play`` without the planner's branch and ``play_planner``
     with it. numba compiles a function when it is first called, so a module's ``play``
@@ -476,13 +471,13 @@ def _game_loops() -> list[str]:
     decides too (``kernel.effects._turns``)."""
     text = (HERE / "game_loop.tmpl").read_text(encoding="utf-8")
     head, sep, loop = text.partition("@njit(cache=True)\ndef play(")
-    if not sep or not _PLANNER_BRANCH.search(loop):
+    if not sep or not PLANNER_BRANCH.search(loop):
         raise AssertionError("game_loop.tmpl: the game loop or its planner branch is not where codegen looks")
     turn = "_fx_turn(fx, lk, picks, bots, streams, sb, t, pos, dlen)"
     if loop.count(turn) != 2:
         raise AssertionError("game_loop.tmpl: the effects' turns are not where codegen looks")
     planner = loop.replace(turn, turn.replace("_fx_turn(", "_fx_turn_planner(").replace("dlen)", "dlen, values)"))
-    return [head + sep + _PLANNER_BRANCH.sub("", loop, count=1), "@njit(cache=True)\ndef play_planner(" + planner]
+    return [head + sep + PLANNER_BRANCH.sub("", loop, count=1), "@njit(cache=True)\ndef play_planner(" + planner]
 
 
 def _batch_parts() -> list[str]:
@@ -490,9 +485,9 @@ def _batch_parts() -> list[str]:
     ``batch_bots`` without the planner's branch, ``batch_bots_planner`` with it."""
     text = (HERE / "batch.tmpl").read_text(encoding="utf-8")
     head, sep, bots = text.partition("@njit(cache=True)\ndef batch_bots(")
-    if not sep or not _PLANNER_BRANCH.search(bots):
+    if not sep or not PLANNER_BRANCH.search(bots):
         raise AssertionError("batch.tmpl: the bots' function or its planner branch is not where codegen looks")
-    return [head + sep + _PLANNER_BRANCH.sub("", bots, count=1), "@njit(cache=True)\ndef batch_bots_planner(" + bots]
+    return [head + sep + PLANNER_BRANCH.sub("", bots, count=1), "@njit(cache=True)\ndef batch_bots_planner(" + bots]
 
 
 def plain_rule(ruleset: CompiledRuleset, rule: Any) -> Any:

@@ -19,7 +19,7 @@ from ruledraft.language.ruleset import CompiledRuleset
 
 HERE = Path(__file__).resolve().parent
 
-__all__ = ["blind", "effect_kinds", "effect_part", "effects_source", "turns_cards", "without_part"]
+__all__ = ["PLANNER_BRANCH", "blind", "effect_kinds", "effect_part", "effects_source", "turns_cards", "without_part"]
 
 
 def effect_part(effect: Any, w: EffectKernelWriter) -> EffectPart | None:
@@ -185,8 +185,10 @@ def effects_source(ruleset: CompiledRuleset, w: EffectKernelWriter, hand_size: i
     return constants, functions
 
 
-#: the planner's branch of a turn's decisions (its own line, then its call)
-_PLANNER_DECIDES = re.compile(r"\n( +)elif bots\[s\] == BOT_PLANNER:[^\n]*\n\1    [^\n]*")
+#: the planner's branch of a bot dispatch (its own line, then its call): in the game
+#: loop and the batch's bots (``elif bot == ...``, kernel.codegen) and a turn's decisions
+#: (``elif bots[s] == ...``), each written once with it and once without
+PLANNER_BRANCH = re.compile(r"\n( +)elif bots?(?:\[s\])? == BOT_PLANNER:[^\n]*\n\1    [^\n]*")
 _TURN = "@njit(cache=True)\ndef _fx_turn(fx, lk, picks, bots, streams, sb, t, pos, dlen):"
 
 
@@ -198,12 +200,12 @@ def _turns(text: str) -> list[str]:
     plays."""
     head, sep, rest = text.partition(_TURN)
     turn, sep2, tail = rest.partition("\n\n\n@njit")
-    if not sep or not sep2 or not _PLANNER_DECIDES.search(turn):
+    if not sep or not sep2 or not PLANNER_BRANCH.search(turn):
         raise AssertionError(
             "effects.tmpl: a turn's resolution or its planner branch is not where kernel.effects looks"
         )
     planner = _TURN.replace("_fx_turn(", "_fx_turn_planner(").replace("dlen):", "dlen, values):")
-    return [head + sep + _PLANNER_DECIDES.sub("", turn, count=1), planner + turn, "@njit" + tail]
+    return [head + sep + PLANNER_BRANCH.sub("", turn, count=1), planner + turn, "@njit" + tail]
 
 
 #: where greedy, value and the planner are refused (FX_BLIND), the look at a decision is

@@ -174,19 +174,18 @@ def choose_engine(
         if engine == "kernel":
             raise InputError(f"the kernel cannot play this: {reason} (use --engine reference or auto)")
         return Engine("reference", f"engine: reference ({reason})")
-    from ruledraft.kernel import compile_kernel, is_cached, plans, start_compiling
+    from ruledraft.kernel import compile_kernel, is_cached_for, plans, start_compiling
 
-    planning = plans(bots)  # a planner plays the game loop with its look-ahead, compiled apart
-    cached = is_cached(ruleset) and (not planning or is_cached(ruleset, "play_planner"))
+    cached = is_cached_for(ruleset, bots)  # a planner's loop too, compiled apart
     if engine == "auto" and expected < COMPILE_SECONDS and not cached:
         if background and os.environ.get(BACKGROUND_COMPILE, "1") != "0":  # silently: the same lines either way
-            start_compiling(ruleset, planner=planning)
+            start_compiling(ruleset, planner=plans(bots))
         return Engine("reference")
     waiting = compiling() if compiling is not None and not cached else contextlib.nullcontext()
     with waiting:
         made = compile_kernel(ruleset, players, apart=True)
         if hasattr(made, "ready_for"):  # the planner's loop now, before the run's clock starts and any worker forks
-            made.ready_for(list(map(str, bots)))
+            made.ready_for(bots)
     if not hasattr(made, "play"):
         if engine == "kernel":
             raise InputError(f"the kernel cannot play this: {made.reason}")
