@@ -2,7 +2,8 @@
 that makes it at today's decision time.
 
 Speed: processor time per iteration of one ``ismcts`` decision (400 iterations, the
-first decision of seat 0 in a few Sushi Go! deals) with the kernel's roll-outs
+first decision of seat 0 in a few deals of Sushi Go!, or of ``--ruleset``: a Party
+menu's card effects play on the engine but for the roll-out from the next turn) with the kernel's roll-outs
 (``kernel=yes``) and with the engine's (``kernel=no``), alternated, median of
 ``--reps``; with ``--before PYTHON`` (the interpreter of a checkout from before the
 kernel) the same decisions there too, in a process of their own, in turn with the
@@ -18,7 +19,7 @@ kernel: it plays with it, to save time), 2 players, seats rotated (each deal pla
 both ways); the searcher's win share (a shared win counts one half) with a 95% Wilson
 interval. ``--seconds`` stops starting deals after that long.
 
-    python3 benchmarks/ismcts_speed.py [--reps 5] [--players 4] [--before /path/to/python]
+    python3 benchmarks/ismcts_speed.py [--reps 5] [--players 4] [--ruleset ID] [--before /path/to/python]
     python3 benchmarks/ismcts_speed.py --strength 500 [--jobs 2] [--seconds 1800]
 
 Figures only: nothing is asserted, and CI never runs this.
@@ -81,25 +82,25 @@ def decision_times(players: int, kernel: str | None, ruleset_id: str = "sushi-go
     return [*out, once]
 
 
-def _before(python: str, players: int) -> list[float]:
+def _before(python: str, players: int, ruleset_id: str) -> list[float]:
     """:func:`decision_times` without the option, in the interpreter ``python``."""
     code = (
         "import json, sys; sys.path.insert(0, sys.argv[1]); import ismcts_speed as b; "
-        "print(json.dumps(b.decision_times(int(sys.argv[2]), None)))"
+        "print(json.dumps(b.decision_times(int(sys.argv[2]), None, sys.argv[3])))"
     )
     here = os.path.dirname(os.path.abspath(__file__))
     done = subprocess.run(  # noqa: S603 - the interpreter the caller named
-        [python, "-c", code, here, str(players)], capture_output=True, text=True, check=True
+        [python, "-c", code, here, str(players), ruleset_id], capture_output=True, text=True, check=True
     )
     return json.loads(done.stdout.strip().splitlines()[-1])
 
 
-def speed(reps: int, players: int, before: str | None) -> None:
+def speed(reps: int, players: int, before: str | None, ruleset_id: str = "sushi-go") -> None:
     from ruledraft.engine.state import Game
     from ruledraft.language.loading import load_ruleset
     from ruledraft.play.ismcts import kernel_rollouts
 
-    game = Game(load_ruleset("sushi-go"), players)
+    game = Game(load_ruleset(ruleset_id), players)
     started = time.process_time()
     if kernel_rollouts(game, compile=True) is None:
         sys.exit("no kernel roll-out here (is numba installed?)")
@@ -108,16 +109,18 @@ def speed(reps: int, players: int, before: str | None) -> None:
     once: dict[str, float] = {}
     for _ in range(reps):
         for name, times in (
-            ("kernel", lambda: decision_times(players, "yes")),
-            ("engine", lambda: decision_times(players, "no")),
-            ("before", lambda: _before(before, players) if before else []),
+            ("kernel", lambda: decision_times(players, "yes", ruleset_id)),
+            ("engine", lambda: decision_times(players, "no", ruleset_id)),
+            ("before", lambda: _before(before, players, ruleset_id) if before else []),
         ):
             got = times()
             if got:
                 runs[name].append(statistics.mean(got[:-1]))
                 once[name] = got[-1]
     load = os.getloadavg()
-    print(f"ismcts, {ITERATIONS} iterations, seat 0's first decision of deals {DEALS}, {players} players, Sushi Go!")
+    print(
+        f"ismcts, {ITERATIONS} iterations, seat 0's first decision of deals {DEALS}, {players} players, {game.ruleset.name}"
+    )
     print(f"processor time per iteration, median of {reps} alternations (load {load[0]:.1f} {load[1]:.1f}):")
     kern = statistics.median(runs["kernel"])
     for name, label in (
@@ -194,6 +197,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--reps", type=int, default=5)
     parser.add_argument("--players", type=int, default=4)
+    parser.add_argument("--ruleset", default="sushi-go", help="a bundled ruleset's id or a rule file")
     parser.add_argument("--before", help="the Python of a checkout from before the kernel, timed in turn")
     parser.add_argument("--strength", type=int, default=0, help="games of the strength run (0: none)")
     parser.add_argument("--jobs", type=int, default=2)
@@ -202,7 +206,7 @@ def main() -> None:
     if args.strength:
         strength(args.strength, args.jobs, args.seconds)
     else:
-        speed(args.reps, args.players, args.before)
+        speed(args.reps, args.players, args.before, args.ruleset)
 
 
 if __name__ == "__main__":

@@ -232,4 +232,9 @@ def _plan_fx_pick(fx, lk, seat, r, t, pos, dlen, values, streams, t0, work, pick
 @njit(cache=True)
 def _plan_fx_decide(fx, lk, e, s, no, values, streams, t0, t, last):
     return fx.opts[0]  # not reached, as _plan_fx_pick
+
+
+@njit(cache=True)
+def _rollout_fx(buf, values, out):
+    return  # not reached: ismcts's roll-outs play on the reference engine here (play.ismcts)
 """

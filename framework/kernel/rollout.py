@@ -9,9 +9,17 @@ is the same, iteration for iteration, only faster. :class:`Rollouts` writes a st
 state holds) into one flat integer array -- the layout ``rollout.tmpl`` reads -- and
 calls the kernel's ``rollout``.
 
-A state the kernel cannot hold (card effects or races with their book, a pending
-decision, a dummy, a replay's forced deals) is refused (:meth:`Rollouts.refuses`):
-the caller plays that roll-out on the reference engine.
+Where cards have effects (the kernel module's ``EFFECTS``), the flat array holds the
+effects' bookkeeping too (:meth:`Rollouts.buffer`: the cards discarded, the changed table
+cards, the cards placed earlier in the round, the cards known to be in a hand, the
+races' progress) and the kernel plays the card effects' decisions by the policy
+(``planner._decision_action``). Such a state is written at the start of a turn, no
+decision pending: the caller plays a turn that asks decisions on the engine first
+(``play.ismcts``).
+
+A state the kernel cannot hold (a race without card effects, a dummy, a replay's
+forced deals) is refused (:meth:`Rollouts.refuses`): the caller plays that roll-out on
+the reference engine.
 """
 
 from __future__ import annotations
@@ -47,14 +55,18 @@ class Rollouts:
         # laid out as the planner's policy reads them (planner.tmpl): K values it skips, then the table
         self._values = np.concatenate([np.zeros(module.K), table.ravel()])
         self._out = np.zeros(2 * seats, np.int64)
+        #: whether the module's game has card effects: states with their bookkeeping, at a turn's start
+        self.effects = bool(module.EFFECTS)
+        self._races = int(module.NRACE)
 
-    @staticmethod
-    def refuses(state: Any) -> str | None:
-        """Why the kernel cannot hold ``state`` (None: it can)."""
-        if state.book is not None:
-            return "card effects or a race"
-        if state.pending is not None:
-            return "a pending decision"
+    def refuses(self, state: Any) -> str | None:
+        """Why the kernel cannot hold ``state`` (None: it can; with card effects, once no
+        decision is pending)."""
+        if not self.effects:
+            if state.book is not None:
+                return "card effects or a race"
+            if state.pending is not None:
+                return "a pending decision"
         if state.dummy_piles or state.controller >= 0:
             return "a dummy"
         if state.forced_deals is not None:
@@ -66,7 +78,12 @@ class Rollouts:
     def buffer(self, state: Any, joint: Sequence[int] = ()) -> np.ndarray:
         """``state`` as the flat array ``rollout`` reads (see ``rollout.tmpl``); with
         ``joint``, every seat's move of the first turn, which the kernel plays (the
-        state's ``apply_actions(joint)``) before the policy takes over."""
+        state's ``apply_actions(joint)``) before the policy takes over (not where cards
+        have effects: see :meth:`_effects_buffer`)."""
+        if self.effects:
+            if joint:
+                raise ValueError("where cards have effects the first turn's moves are played on the engine")
+            return self._effects_buffer(state)
         hands, played, kept = state.hands, state.played, state.kept_cards
         flat = [
             len(hands),
@@ -92,6 +109,54 @@ class Rollouts:
             flat.append(len(r))
             flat += r
         flat += joint
+        return np.array(flat, np.int64)
+
+    def _effects_buffer(self, state: Any) -> np.ndarray:
+        """``state`` (at a turn's start, no decision pending) as ``_rollout_fx`` reads it
+        (planner_effects.tmpl): seats, round, turns done this round, cards left in the
+        deck, the world's seed, families of held-back cards; each seat's points so far;
+        the hands, the tables and the kept cards (each: every seat's length, then every
+        seat's cards); the rest of the deck; each family's length and cards; the cards
+        effects discarded (their number, then them); the changed table cards (their
+        number, then seat, position, physical card, face before it was turned or -1, the
+        table's length when it was turned or 0, each); per seat, the cards it placed
+        earlier this round (a length, then them), then the cards known to be in its hand
+        (the same); each race's places used and points per seat this round."""
+        if state.pending is not None:
+            raise ValueError("a pending decision: the kernel's roll-out starts at a turn's start")
+        book = state.book
+        hands, played, kept = state.hands, state.played, state.kept_cards
+        flat = [
+            len(hands),
+            state.round,
+            state.turn,
+            len(state.deck) - state.deck_pos,
+            state.seed,
+            len(state.reserves),
+            *map(sum, zip(state.game_end_scores, *state.round_scores)),
+        ]
+        for rows in (hands, played, kept):
+            flat += map(len, rows)
+            for row in rows:
+                flat += row
+        flat += state.deck[state.deck_pos :]
+        for r in state.reserves:
+            flat.append(len(r))
+            flat += r
+        flat.append(len(book.discarded))
+        flat += book.discarded
+        flat.append(len(book.under))
+        for (seat, p), (card, former, stamp) in sorted(book.under.items()):
+            flat += (seat, p, card, former, stamp if former >= 0 else 0)
+        for rows in (book.round_placed, book.known_in_hand):
+            for row in rows:
+                flat.append(len(row))
+                flat += row
+        if len(book.turn_progress) != self._races:
+            raise ValueError(f"{len(book.turn_progress)} turn rules' progress for {self._races} races")
+        for progress in book.turn_progress:
+            flat.append(progress.used)
+            flat += progress.points
         return np.array(flat, np.int64)
 
     def play(self, state: Any, joint: Sequence[int] = ()) -> tuple[list[int], list[int]]:
@@ -228,8 +293,10 @@ def warm_rollout(module: ModuleType) -> None:
     written for; and the deals' shuffle."""
     seats = next(n for n in range(len(module.HS)) if module.HS[n] > 0)
     K = module.K
-    # every hand one card of type 0, nothing played, nothing kept, an empty deck, last round
-    flat = [seats, module.R - 1, 0, 1, 0, 0, 0, 0, *([0] * seats), *([0] * seats), *([0] * seats), *([0] * seats)]
+    if module.EFFECTS:  # the last round over: empty hands and tables, nothing discarded or changed
+        flat = [seats, module.R - 1, 0, 0, 0, 0, *([0] * (6 * seats + 2)), *([0] * ((seats + 1) * module.NRACE))]
+    else:  # every hand one card of type 0, nothing played, nothing kept, an empty deck, last round
+        flat = [seats, module.R - 1, 0, 1, 0, 0, 0, 0, *([0] * seats), *([0] * seats), *([0] * seats), *([0] * seats)]
     values = np.zeros(K + K * (module.PLAN_CAP + 1))
     module.rollout(np.array(flat, np.int64), values, np.zeros(2 * seats, np.int64))
     one = np.zeros(1, np.int64)

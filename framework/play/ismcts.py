@@ -16,9 +16,11 @@ kept per action with how often it was available (the other seats' hands differ
 between determinizations), and the choice at the root is the most visited action.
 
 Roll-outs by values run in the compiled kernel (:mod:`ruledraft.kernel.rollout`) when
-there is one for the ruleset and the state holds nothing it cannot (card effects, a
-dummy): the policy draws nothing at random, so the kernel ends each roll-out with the
-totals the engine's loop reaches and the search is the same, iteration for iteration
+there is one for the ruleset and the state holds nothing it cannot (a dummy, a race
+without card effects): the policy draws nothing at random, so the kernel ends each
+roll-out with the totals the engine's loop reaches and the search is the same,
+iteration for iteration. Where cards have effects, the new node's move and the card
+effects' decisions its turn asks are played on the engine, the rest in the kernel
 (``kernel=auto``, the default: when the kernel's roll-out is compiled in the cache
 already, never compiling in the middle of a decision; ``kernel=yes`` compiles it
 first if need be; ``kernel=no``, never).
@@ -119,9 +121,12 @@ def _load_rollouts(game: Any, compile: bool) -> Any:
     if importlib.util.find_spec("numba") is None:
         return None
     from ruledraft.kernel import Kernel, compile_kernel, is_cached, ready_apart, source_refusal
+    from ruledraft.kernel.effects import blind
 
     ruleset = game.ruleset
-    if ruleset.effects or ruleset.procedure != "standard":  # states the roll-out cannot hold (Rollouts.refuses)
+    if ruleset.procedure != "standard":  # states the roll-out cannot hold (Rollouts.refuses)
+        return None
+    if ruleset.effects and blind(ruleset):  # decisions the kernel's policy cannot judge (its look-ahead's)
         return None
     if source_refusal(ruleset, game.num_players) is not None:
         return None
@@ -343,7 +348,7 @@ class ISMCTSAgent:
             roll = kernel_rollouts(state.game, compile=self.kernel == "yes")
             if roll is not None and roll.refuses(state) is not None:
                 roll = None
-        deal = None if roll is None else _RootDeal(state, seat, roll, rng.getrandbits)
+        deal = None if roll is None or roll.effects else _RootDeal(state, seat, roll, rng.getrandbits)
         if deal is not None and not deal.fits:
             deal = None
         if self.ms > 0:
@@ -422,9 +427,10 @@ class ISMCTSAgent:
             child = node.children.get(key)
             if child is None:
                 node.children[key] = _Node(players)
-                if roll is not None:  # the kernel plays the joint move and the rest
-                    totals, winners = roll.play(det, key)
-                    self._back_up(path, self._rewards_of(det.game, totals, winners), scale)
+                if (
+                    roll is not None
+                ):  # the kernel plays the joint move (with card effects, the next turn on) and the rest
+                    self._back_up(path, self._kernel_rewards(roll, det, key), scale)
                     return
                 det.apply_actions(key)
                 break
@@ -441,6 +447,23 @@ class ISMCTSAgent:
                 det.play_out([draw] * players)
             rewards = self._rewards(det)
         self._back_up(path, rewards, scale)
+
+    def _kernel_rewards(self, roll: Any, det: Any, key: tuple[int, ...]) -> list[float]:
+        """Each seat's reward of the roll-out from ``det`` after the joint move ``key``, in the
+        kernel. Where cards have effects the move, and the decisions its turn's effects ask
+        (by the roll-out's policy), are played here first: the kernel starts at a turn's start."""
+        if not roll.effects:
+            totals, winners = roll.play(det, key)
+            return self._rewards_of(det.game, totals, winners)
+        det.apply_actions(key)
+        if det.pending is not None:
+            values = count_values(det.game)
+            while det.pending is not None:
+                det.apply_actions([policy_action(det, s, values) for s in det.acting_seats()])
+        if det.finished:
+            return self._rewards(det)
+        totals, winners = roll.play(det)
+        return self._rewards_of(det.game, totals, winners)
 
     @staticmethod
     def _back_up(

@@ -1,5 +1,5 @@
-"""The ismcts roll-out in the kernel ends every game as the engine's loop does, and ismcts
-searches the same with it and without it."""
+"""The ismcts roll-out in the kernel ends every game as the engine's loop does, card
+effects and races included, and ismcts searches the same with it and without it."""
 
 from __future__ import annotations
 
@@ -44,13 +44,14 @@ def _python_rollout(state, values) -> tuple[list[int], list[int]]:
 
 
 def _mid_game_worlds(game: Game, games: int, seed: int):
-    """Determinized worlds of seat 0 at random points of random games (every round, a
-    new round's first turn and mid-round turns among them)."""
+    """Determinized worlds of a random seat at random points of random games (every
+    round, a new round's first turn and mid-round turns among them); where cards have
+    effects, at a turn's start (no decision pending), where the kernel's roll-out starts."""
     rng = random.Random(seed)
     for g in range(games):
         state = game.new_initial_state(seed * 1000 + g)
         while not state.finished:
-            if rng.random() < 0.35:
+            if state.pending is None and rng.random() < 0.35:
                 seat = rng.randrange(game.num_players)
                 yield seat_view(state, seat).world().resample_hidden(seat, rng.random)
             state.apply_actions([state.sample_action(s, rng.random) for s in state.acting_seats()])
@@ -79,6 +80,35 @@ def test_kernel_rollout_ends_every_game_as_the_engine(ruleset_id: str, players: 
         assert rollouts.play(world) == _python_rollout(world, values), (ruleset_id, world.round, world.turn)
         checked += 1
     assert checked > 50
+
+
+@pytest.mark.parametrize(
+    ("ruleset_id", "players"),
+    [
+        ("examples/caravan-bazaar.yaml", 2),  # every effect kind, a family named
+        ("examples/caravan-bazaar.yaml", 6),
+        ("sushi-go-party-dinner-for-two", 3),  # a race beside menus, miso soup and special orders
+        ("sushi-go-party-cutthroat-combo", 8),  # spoons: a decision asked of another seat
+        ("sushi-go-party-master-menu", 4),  # takeout boxes: cards turned face down
+    ],
+)
+def test_kernel_rollout_ends_every_game_with_card_effects_as_the_engine(ruleset_id: str, players: int) -> None:
+    """From many mid-game worlds of menus with card effects (cards discarded, changed,
+    known in a hand, races under way), the kernel's roll-out, its decisions for the card
+    effects by the policy, gives the engine's totals and winners."""
+    game, rollouts = _rollouts(ruleset_id, players)
+    assert rollouts.effects
+    values = count_values(game)
+    checked = changed = 0
+    for world in _mid_game_worlds(game, 8, players):
+        if world.finished:
+            continue
+        assert rollouts.refuses(world) is None
+        assert rollouts.play(world) == _python_rollout(world, values), (ruleset_id, world.round, world.turn)
+        checked += 1
+        changed += bool(world.book.discarded or world.book.under or any(world.book.known_in_hand))
+    assert checked > 40
+    assert changed > 0
 
 
 def test_kernel_rollout_scores_what_the_rulebook_says() -> None:
@@ -131,7 +161,37 @@ def test_ismcts_searches_the_same_with_the_kernel() -> None:
     assert decisions >= 3
 
 
-@pytest.mark.parametrize(("ruleset_id", "players"), [("sushi-go", 2), ("sushi-go-party-starter", 4)])
+@pytest.mark.parametrize(
+    ("ruleset_id", "players"), [("sushi-go-party-dinner-for-two", 3), ("examples/caravan-bazaar.yaml", 4)]
+)
+def test_ismcts_searches_the_same_with_the_kernel_where_cards_have_effects(ruleset_id: str, players: int) -> None:
+    """With card effects, the same tree with the kernel's roll-outs as with the engine's,
+    at picks and at the card effects' decisions (a seat's own and another's)."""
+    game = Game(_load(ruleset_id), players)
+    assert kernel_rollouts(game, compile=True) is not None
+    rng = random.Random(3)
+    state = game.new_initial_state(11)
+    searched = decisions = 0
+    while not state.finished:
+        for seat in state.acting_seats():
+            if len(state.legal_actions(seat)) > 1 and (state.pending is not None or rng.random() < 0.2):
+                view = seat_view(state, seat)
+                trees = []
+                for use in ("yes", "no"):
+                    root = ISMCTSAgent(seed=searched, iterations=40, kernel=use).search(view, seat)
+                    trees.append([{a: tuple(e) for a, e in stats.items()} for stats in root.stats])
+                assert trees[0] == trees[1], (state.round, state.turn)
+                searched += 1
+                decisions += state.pending is not None
+        state.apply_actions([state.sample_action(s, rng.random) for s in state.acting_seats()])
+    assert searched >= 8
+    assert decisions >= 3
+
+
+@pytest.mark.parametrize(
+    ("ruleset_id", "players"),
+    [("sushi-go", 2), ("sushi-go-party-starter", 4), ("sushi-go-party-cutthroat-combo", 3)],
+)
 def test_ismcts_plays_the_same_games_with_the_kernel(ruleset_id: str, players: int) -> None:
     """Whole games of ismcts (with a fixed budget) against greedy are move for move the
     same with the kernel's roll-outs and without them."""
@@ -147,15 +207,16 @@ def test_ismcts_plays_the_same_games_with_the_kernel(ruleset_id: str, players: i
 
 
 def test_states_the_kernel_cannot_hold_play_on_the_engine() -> None:
-    """Card effects and the dummy have no kernel roll-out: ismcts plays them on the
-    engine, and its world with a dummy is refused by the roll-out."""
-    effects = Game(load_ruleset("sushi-go-party-master-menu"), 4)
-    assert effects.ruleset.effects
-    assert kernel_rollouts(effects, compile=True) is None
+    """The dummy has no kernel roll-out: ismcts plays it on the engine, and its world
+    is refused by the roll-out; a roll-out of a game without effects refuses a state
+    with them, and a state with a pending decision."""
     dummy = Game(load_ruleset("sushi-go-two-player-dummy"), 2)
     assert kernel_rollouts(dummy, compile=True) is None
     world = seat_view(dummy.new_initial_state(0), 0).world()
-    assert Rollouts.refuses(world) == "a dummy"
+    _game, plain = _rollouts("sushi-go", 2)
+    assert plain.refuses(world) == "a dummy"
+    effects = Game(_load("examples/caravan-bazaar.yaml"), 2).new_initial_state(0)
+    assert plain.refuses(effects) == "card effects or a race"
     agent = ISMCTSAgent(seed=0, iterations=10, kernel="yes")
     assert agent.act(seat_view(dummy.new_initial_state(0), 0), 0) in dummy.new_initial_state(0).legal_actions(0)
 
