@@ -84,7 +84,7 @@ class Rollouts:
             if joint:
                 raise ValueError("where cards have effects the first turn's moves are played on the engine")
             return self._effects_buffer(state)
-        hands, played, kept = state.hands, state.played, state.kept_cards
+        hands = state.hands
         flat = [
             len(hands),
             state.round,
@@ -98,16 +98,7 @@ class Rollouts:
         ]
         for h in hands:
             flat += h
-        flat += map(len, played)
-        for p in played:
-            flat += p
-        flat += map(len, kept)
-        for k in kept:
-            flat += k
-        flat += state.deck[state.deck_pos :]
-        for r in state.reserves:
-            flat.append(len(r))
-            flat += r
+        _cards_in_play(flat, state)
         flat += joint
         return np.array(flat, np.int64)
 
@@ -125,7 +116,7 @@ class Rollouts:
         if state.pending is not None:
             raise ValueError("a pending decision: the kernel's roll-out starts at a turn's start")
         book = state.book
-        hands, played, kept = state.hands, state.played, state.kept_cards
+        hands = state.hands
         flat = [
             len(hands),
             state.round,
@@ -135,14 +126,10 @@ class Rollouts:
             len(state.reserves),
             *map(sum, zip(state.game_end_scores, *state.round_scores)),
         ]
-        for rows in (hands, played, kept):
-            flat += map(len, rows)
-            for row in rows:
-                flat += row
-        flat += state.deck[state.deck_pos :]
-        for r in state.reserves:
-            flat.append(len(r))
-            flat += r
+        flat += map(len, hands)
+        for h in hands:
+            flat += h
+        _cards_in_play(flat, state)
         flat.append(len(book.discarded))
         flat += book.discarded
         flat.append(len(book.under))
@@ -176,6 +163,20 @@ class Rollouts:
         n = self.seats
         values = out.tolist()
         return values[:n], [s for s in range(n) if values[n + s]]
+
+
+def _cards_in_play(flat: list[int], state: Any) -> None:
+    """The part of both layouts after the hands, onto ``flat``: every seat's table length,
+    then every seat's table; the same for the kept cards; the rest of the deck; each
+    family of held-back cards (its length, its cards)."""
+    for rows in (state.played, state.kept_cards):
+        flat += map(len, rows)
+        for row in rows:
+            flat += row
+    flat += state.deck[state.deck_pos :]
+    for r in state.reserves:
+        flat.append(len(r))
+        flat += r
 
 
 class Redeals:
