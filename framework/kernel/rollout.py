@@ -78,12 +78,10 @@ class Rollouts:
     def buffer(self, state: Any, joint: Sequence[int] = ()) -> np.ndarray:
         """``state`` as the flat array ``rollout`` reads (see ``rollout.tmpl``); with
         ``joint``, every seat's move of the first turn, which the kernel plays (the
-        state's ``apply_actions(joint)``) before the policy takes over (not where cards
-        have effects: see :meth:`_effects_buffer`)."""
+        state's ``apply_actions(joint)``, with card effects the decisions they ask by the
+        policy) before the policy takes over."""
         if self.effects:
-            if joint:
-                raise ValueError("where cards have effects the first turn's moves are played on the engine")
-            return self._effects_buffer(state)
+            return self._effects_buffer(state, joint)
         hands = state.hands
         flat = [
             len(hands),
@@ -102,17 +100,19 @@ class Rollouts:
         flat += joint
         return np.array(flat, np.int64)
 
-    def _effects_buffer(self, state: Any) -> np.ndarray:
+    def _effects_buffer(self, state: Any, joint: Sequence[int]) -> np.ndarray:
         """``state`` (at a turn's start, no decision pending) as ``_rollout_fx`` reads it
         (planner_effects.tmpl): seats, round, turns done this round, cards left in the
-        deck, the world's seed, families of held-back cards; each seat's points so far;
+        deck, the world's seed, families of held-back cards, 1 if the first turn's moves
+        are given (else 0); each seat's points so far;
         the hands, the tables and the kept cards (each: every seat's length, then every
         seat's cards); the rest of the deck; each family's length and cards; the cards
         effects discarded (their number, then them); the changed table cards (their
         number, then seat, position, physical card, face before it was turned or -1, the
         table's length when it was turned or 0, each); per seat, the cards it placed
         earlier this round (a length, then them), then the cards known to be in its hand
-        (the same); each race's places used and points per seat this round."""
+        (the same); each race's places used and points per seat this round; the first
+        turn's move of each seat if given."""
         if state.pending is not None:
             raise ValueError("a pending decision: the kernel's roll-out starts at a turn's start")
         book = state.book
@@ -124,6 +124,7 @@ class Rollouts:
             len(state.deck) - state.deck_pos,
             state.seed,
             len(state.reserves),
+            1 if joint else 0,
             *map(sum, zip(state.game_end_scores, *state.round_scores)),
         ]
         flat += map(len, hands)
@@ -144,6 +145,7 @@ class Rollouts:
         for progress in book.turn_progress:
             flat.append(progress.used)
             flat += progress.points
+        flat += joint
         return np.array(flat, np.int64)
 
     def play(self, state: Any, joint: Sequence[int] = ()) -> tuple[list[int], list[int]]:
@@ -295,7 +297,7 @@ def warm_rollout(module: ModuleType) -> None:
     seats = next(n for n in range(len(module.HS)) if module.HS[n] > 0)
     K = module.K
     if module.EFFECTS:  # the last round over: empty hands and tables, nothing discarded or changed
-        flat = [seats, module.R - 1, 0, 0, 0, 0, *([0] * (6 * seats + 2)), *([0] * ((seats + 1) * module.NRACE))]
+        flat = [seats, module.R - 1, 0, 0, 0, 0, 0, *([0] * (6 * seats + 2)), *([0] * ((seats + 1) * module.NRACE))]
     else:  # every hand one card of type 0, nothing played, nothing kept, an empty deck, last round
         flat = [seats, module.R - 1, 0, 1, 0, 0, 0, 0, *([0] * seats), *([0] * seats), *([0] * seats), *([0] * seats)]
     values = np.zeros(K + K * (module.PLAN_CAP + 1))

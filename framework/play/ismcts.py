@@ -19,8 +19,8 @@ Roll-outs by values run in the compiled kernel (:mod:`ruledraft.kernel.rollout`)
 there is one for the ruleset and the state holds nothing it cannot (a dummy, a race
 without card effects): the policy draws nothing at random, so the kernel ends each
 roll-out with the totals the engine's loop reaches and the search is the same,
-iteration for iteration. Where cards have effects, the new node's move and the card
-effects' decisions its turn asks are played on the engine, the rest in the kernel
+iteration for iteration. Where cards have effects, a new node's card effect's decision and the
+others its turn asks are played on the engine, the rest in the kernel
 (``kernel=auto``, the default: when the kernel's roll-out is compiled in the cache
 already, never compiling in the middle of a decision; ``kernel=yes`` compiles it
 first if need be; ``kernel=no``, never).
@@ -450,9 +450,10 @@ class ISMCTSAgent:
 
     def _kernel_rewards(self, roll: Any, det: Any, key: tuple[int, ...]) -> list[float]:
         """Each seat's reward of the roll-out from ``det`` after the joint move ``key``, in the
-        kernel. Where cards have effects the move, and the decisions its turn's effects ask
-        (by the roll-out's policy), are played here first: the kernel starts at a turn's start."""
-        if not roll.effects:
+        kernel. Where cards have effects and ``key`` is a card effect's decision, it and the
+        rest of its turn's decisions (by the roll-out's policy) are played here first: the
+        kernel starts at a turn's start."""
+        if not roll.effects or det.pending is None:
             totals, winners = roll.play(det, key)
             return self._rewards_of(det.game, totals, winners)
         det.apply_actions(key)

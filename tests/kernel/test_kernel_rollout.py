@@ -35,9 +35,12 @@ def _rollouts(ruleset_id: str, players: int) -> tuple[Game, Rollouts]:
     return game, kernel.rollouts(count_values(game))
 
 
-def _python_rollout(state, values) -> tuple[list[int], list[int]]:
-    """The engine's roll-out, as ismcts plays it: every seat by ``policy_action`` to the end."""
+def _python_rollout(state, values, joint=()) -> tuple[list[int], list[int]]:
+    """The engine's roll-out, as ismcts plays it: ``joint`` if given, then every seat by
+    ``policy_action`` to the end."""
     det = state.clone()
+    if joint:
+        det.apply_actions(joint)
     while not det.finished:
         det.apply_actions([policy_action(det, s, values) for s in det.acting_seats()])
     return det.totals(), det.winners
@@ -95,16 +98,20 @@ def test_kernel_rollout_ends_every_game_as_the_engine(ruleset_id: str, players: 
 def test_kernel_rollout_ends_every_game_with_card_effects_as_the_engine(ruleset_id: str, players: int) -> None:
     """From many mid-game worlds of menus with card effects (cards discarded, changed,
     known in a hand, races under way), the kernel's roll-out, its decisions for the card
-    effects by the policy, gives the engine's totals and winners."""
+    effects by the policy, gives the engine's totals and winners; so does it after a
+    first turn's moves given (random legal ones)."""
     game, rollouts = _rollouts(ruleset_id, players)
     assert rollouts.effects
     values = count_values(game)
+    rng = random.Random(players)
     checked = changed = 0
     for world in _mid_game_worlds(game, 8, players):
         if world.finished:
             continue
         assert rollouts.refuses(world) is None
         assert rollouts.play(world) == _python_rollout(world, values), (ruleset_id, world.round, world.turn)
+        joint = [world.sample_action(s, rng.random) for s in world.acting_seats()]
+        assert rollouts.play(world, joint) == _python_rollout(world, values, joint), (world.round, world.turn, joint)
         checked += 1
         changed += bool(world.book.discarded or world.book.under or any(world.book.known_in_hand))
     assert checked > 40
