@@ -199,7 +199,8 @@ class Redeals:
         hands = state.hands
         seats = len(hands)
         buf = rollouts.buffer(state, joint=[0] * seats)
-        at = 8 + seats
+        # past the header and the points (and, where cards have effects, the hands' lengths)
+        at = 7 + 2 * seats if rollouts.effects else 8 + seats
         #: where each seat's hand lies in the flat array
         self.hand_at: list[tuple[int, int]] = []
         pos: list[int] = []
@@ -227,7 +228,7 @@ class Redeals:
             items += r
             bounds.append(len(items))
         self.fits = all(b - a < MAX_ARRANGED for a, b in zip(bounds, bounds[1:]))
-        self.joint_at = at
+        self.joint_at = len(buf) - seats  # the first turn's moves come last in both layouts
         self.buf = buf
         self.draws = len(items)
         self._items = np.array(items, np.int64)

@@ -145,13 +145,14 @@ class _RootDeal:
     has seen, the pool of the unseen, the roll-out's flat array) done once, and at each
     iteration only the pool dealt again into that array (``kernel.rollout.Redeals``),
     with the same draws in the same order. Only for a world the kernel's roll-out takes
-    (no card effects, no dummy, no pending decision)."""
+    (no dummy, no pending decision)."""
 
     def __init__(self, state: Any, seat: int, roll: Any, bits: Any) -> None:
         self.state = state
         self.seat = seat
         self._bits = bits
         known = state.game.procedure.known_hands(state, seat)
+        book = state.book
         #: per other seat: the cards of its hand the seat has seen, how many it draws from the pool
         self.others: list[tuple[int, list[int], int]] = []
         kept: list[list[int]] = []
@@ -162,7 +163,8 @@ class _RootDeal:
                 continue
             rest = hand[:]
             seen = []
-            for c in list(known.get(other, ()))[: len(hand)]:
+            # and those every seat knows are in it (a card an effect gave it), as resample_hidden keeps them
+            for c in list(known.get(other, ()))[: len(hand)] + (book.known_in_hand[other] if book is not None else []):
                 if c in rest:
                     rest.remove(c)
                     seen.append(c)
@@ -348,7 +350,7 @@ class ISMCTSAgent:
             roll = kernel_rollouts(state.game, compile=self.kernel == "yes")
             if roll is not None and roll.refuses(state) is not None:
                 roll = None
-        deal = None if roll is None or roll.effects else _RootDeal(state, seat, roll, rng.getrandbits)
+        deal = None if roll is None or state.pending is not None else _RootDeal(state, seat, roll, rng.getrandbits)
         if deal is not None and not deal.fits:
             deal = None
         if self.ms > 0:

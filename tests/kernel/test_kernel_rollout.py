@@ -253,10 +253,19 @@ def test_auto_uses_the_kernel_only_when_its_rollout_is_compiled(monkeypatch) -> 
     assert ISMCTSAgent(seed=5, iterations=40).act(seat_view(fresh.new_initial_state(4), 0), 0) == engine_move
 
 
-@pytest.mark.parametrize(("ruleset_id", "players"), [("sushi-go", 4), ("sushi-go-party-starter", 5)])
+@pytest.mark.parametrize(
+    ("ruleset_id", "players"),
+    [
+        ("sushi-go", 4),
+        ("sushi-go-party-starter", 5),
+        ("sushi-go-party-cutthroat-combo", 5),  # spoons: cards known in a hand stay there
+        ("examples/caravan-bazaar.yaml", 3),
+    ],
+)
 def test_root_deals_deal_as_resample_hidden(ruleset_id: str, players: int) -> None:
     """The kernel's re-deals of a root (one getrandbits a deal) give resample_hidden's
-    hands, deck and held-back cards, and leave the generator where its draws leave it."""
+    hands, deck and held-back cards, and leave the generator where its draws leave it;
+    where cards have effects too (their layout of the roll-out's array)."""
     from ruledraft.play.ismcts import _RootDeal
 
     game, rollouts = _rollouts(ruleset_id, players)
