@@ -16,7 +16,9 @@ the choice changes only the time a run takes. ``--engine`` (and the API's
   compiled yet, a run that the reference engine finishes sooner than the compiler
   plays there while a process of its own compiles the kernel for later runs; a
   run too short to pay for loading the kernel plays on the reference engine too.
-  ``RULEDRAFT_BACKGROUND_COMPILE=0`` in the environment starts no such process
+  A run where a seat plays ``ismcts`` (which the kernel does not play, but whose
+  roll-outs it does once they are in the cache) starts that compile too when they
+  are not. ``RULEDRAFT_BACKGROUND_COMPILE=0`` in the environment starts no such process
   (a shared machine, a batch job, a test suite that compiles what it checks itself).
 """
 
@@ -138,6 +140,39 @@ def reference_seconds(game: Game, bots: Sequence[str], games: int, sample: int =
     return (time.process_time() - started) / sample * games
 
 
+def _compile_for_searches(ruleset: CompiledRuleset, players: int, bots: Sequence[Any]) -> None:
+    """Where a seat plays ``ismcts`` with roll-outs the kernel can play (by card values,
+    ``kernel`` not ``no``) and the ruleset's roll-out is not in the cache, start compiling
+    it in the background for later runs, as ``auto`` does for a kernel it would play:
+    ``ismcts:kernel=auto`` never compiles in a game, so without this a search bot would
+    roll out on the reference engine until another run left the kernel in the cache.
+    Silent; nothing where ``RULEDRAFT_BACKGROUND_COMPILE=0`` or numba is missing."""
+    import importlib.util
+
+    if os.environ.get(BACKGROUND_COMPILE, "1") == "0" or not any(_searches_in_kernel(b) for b in bots):
+        return
+    if importlib.util.find_spec("numba") is None:
+        return
+    from ruledraft.kernel import is_cached, source_refusal, start_compiling
+
+    if source_refusal(ruleset, players) is None and not (is_cached(ruleset) and is_cached(ruleset, "rollout")):
+        start_compiling(ruleset)
+
+
+def _searches_in_kernel(bot: Any) -> bool:
+    """Whether ``bot`` (a spec) is ``ismcts`` rolling out by card values with the kernel allowed."""
+    from ruledraft.play.agents import parse_bot
+
+    if not isinstance(bot, str) or bot.split(":", 1)[0].strip().lower() != "ismcts":
+        return False  # (a bot from a file is not loaded again to ask)
+    try:
+        spec = parse_bot(bot)
+    except InputError:
+        return False
+    options = spec.options
+    return spec.kind.name == "ismcts" and options.get("rollout", "values") == "values" and options.get("kernel") != "no"
+
+
 def choose_engine(
     ruleset: CompiledRuleset,
     players: int,
@@ -165,6 +200,8 @@ def choose_engine(
         # so that the same command prints the same lines on any machine at any load
         reason = kernel_refusal(ruleset, players, bots)
         if reason is not None:
+            if background:
+                _compile_for_searches(ruleset, players, bots)
             return Engine("reference", f"engine: reference ({reason})" if games >= NOTE_GAMES else None)
         expected = reference_seconds(Game(ruleset, players) if game is None else game, list(bots), games)
         if expected < LOAD_SECONDS:  # over before the kernel would be loaded: nothing to say
@@ -173,6 +210,8 @@ def choose_engine(
     if reason is not None:
         if engine == "kernel":
             raise InputError(f"the kernel cannot play this: {reason} (use --engine reference or auto)")
+        if background:
+            _compile_for_searches(ruleset, players, bots)
         return Engine("reference", f"engine: reference ({reason})")
     from ruledraft.kernel import compile_kernel, is_cached_for, plans, start_compiling
 

@@ -405,6 +405,37 @@ def test_auto_waits_for_no_planners_loop_on_a_short_run_and_compiles_it_for_late
     assert readied == ["play_planner"]  # spaces around a name: the planner all the same
 
 
+def test_a_run_with_an_ismcts_seat_compiles_its_rollout_for_later_runs(monkeypatch):
+    """The kernel does not play ismcts, so auto plays such a run on the reference engine;
+    where the roll-out ismcts would take from the cache is missing, it starts the
+    compile for later runs (not for roll-outs at random, kernel=no, or one cached)."""
+    from ruledraft import kernel
+
+    rs = load_ruleset("sushi-go-party-cutthroat-combo")  # card effects: their roll-out too
+    monkeypatch.setenv(engines.BACKGROUND_COMPILE, "1")  # the suite sets 0 (tests/conftest.py); nothing starts here
+    cached = {"play": True, "rollout": False}
+    monkeypatch.setattr(kernel, "is_cached", lambda ruleset, function="play": cached[function])
+    started: list[object] = []
+    monkeypatch.setattr(kernel, "start_compiling", lambda ruleset, **options: started.append((ruleset, options)))
+    for games in (5, 5000, None):
+        assert (
+            engines.choose_engine(rs, 3, ["ismcts:iterations=5", "random", "random"], "auto", games).name == "reference"
+        )
+    assert started == [(rs, {})] * 3
+    started.clear()
+    for bots in (["ismcts:kernel=no"], ["ismcts:rollout=random"], ["greedy", "ismcts:kernel=no"]):
+        engines.choose_engine(rs, 3, [*bots, "random", "random"][:3], "auto", 5000)
+    engines.choose_engine(rs, 3, ["ismcts", "random", "random"], "reference", 5000)
+    assert started == []
+    cached["rollout"] = True
+    engines.choose_engine(rs, 3, ["ismcts", "random", "random"], "auto", 5000)
+    assert started == []
+    monkeypatch.setenv(engines.BACKGROUND_COMPILE, "0")
+    cached["rollout"] = False
+    engines.choose_engine(rs, 3, ["ismcts", "random", "random"], "auto", 5000)
+    assert started == []
+
+
 def test_no_background_compile_when_the_environment_says_0(tmp_path, monkeypatch):
     """RULEDRAFT_BACKGROUND_COMPILE=0: auto plays a mid-sized run with an empty cache on the
     reference engine and starts no compiler (no kernel source, no mark in the cache)."""
