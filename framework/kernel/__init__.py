@@ -35,6 +35,7 @@ from typing import TYPE_CHECKING
 import attrs
 import numpy as np
 
+from ruledraft.errors import InputError
 from ruledraft.kernel.cache_files import mended
 from ruledraft.language.ruleset import CompiledRuleset
 
@@ -326,6 +327,9 @@ class Kernel:
         decisions = np.full((G, self.module.MAXD if effects else 1, 4), -1, np.int64)
         placements = np.full((G, self.module.MAXP if effects else 1, 3), -1, np.int64)
         loop(seeds_u, codes, worth, totals, rules, wins, moves, round_points, tables, raced, decisions, placements)
+        ran_out = np.flatnonzero(wins[:, 0] < 0)
+        if len(ran_out):  # as the reference engine's deal says it (State.deal_hands)
+            raise InputError(f"the deck has run out in round {-int(wins[ran_out[0], 0])}")
         return KernelGames(
             seeds_u,
             r.rule_ids,

@@ -159,7 +159,13 @@ def refusal(ruleset: CompiledRuleset, players: int | None = None) -> str | None:
     missing = without_part(ruleset)
     if missing:
         return f"card effects ({', '.join(missing)}) have no kernel part yet"
-    from ruledraft.kernel.effects import turns_cards
+    from ruledraft.kernel.effects import growing, turns_cards
+
+    grows = growing(ruleset)
+    if grows:  # the kernel's tables hold a hand and two cards (a pick with chopsticks)
+        return (
+            f"card effects ({', '.join(grows)}) that keep their card beside the one they play have no kernel part yet"
+        )
 
     if turns_cards(ruleset) and any(
         rule.holds_cards and not getattr(rule, "kernel_reads_turned", False) for rule in ruleset.rules

@@ -19,7 +19,16 @@ from ruledraft.language.ruleset import CompiledRuleset
 
 HERE = Path(__file__).resolve().parent
 
-__all__ = ["PLANNER_BRANCH", "blind", "effect_kinds", "effect_part", "effects_source", "turns_cards", "without_part"]
+__all__ = [
+    "PLANNER_BRANCH",
+    "blind",
+    "effect_kinds",
+    "effect_part",
+    "effects_source",
+    "growing",
+    "turns_cards",
+    "without_part",
+]
 
 
 def effect_part(effect: Any, w: EffectKernelWriter) -> EffectPart | None:
@@ -85,6 +94,13 @@ def blind(ruleset: CompiledRuleset) -> bool:
 def _blind(parts: list[EffectPart]) -> bool:
     """``blind`` from the effects' parts already written."""
     return any(p.decisions > 0 and not p.lookahead for p in parts)
+
+
+def growing(ruleset: CompiledRuleset) -> list[str]:
+    """The kinds of the ruleset's effects whose parts may leave a table longer than a
+    hand and two cards (``EffectPart.grows``), sorted."""
+    w = _Probe(ruleset)
+    return sorted({e.kind for e in ruleset.effects if (p := effect_part(e, w)) is not None and p.grows})
 
 
 def turns_cards(ruleset: CompiledRuleset) -> bool:

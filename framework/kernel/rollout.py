@@ -31,6 +31,8 @@ from typing import Any
 import numpy as np
 from numba import njit
 
+from ruledraft.errors import InputError
+
 __all__ = ["Redeals", "Rollouts", "warm_rollout"]
 
 #: the largest seed the kernel's flat array holds (the world's seed is 0)
@@ -164,6 +166,8 @@ class Rollouts:
         self._fn(buf, self._values, out)
         n = self.seats
         values = out.tolist()
+        if values[n] < 0:  # as the reference engine's deal says it (State.deal_hands)
+            raise InputError(f"the deck has run out in round {-values[n]}")
         return values[:n], [s for s in range(n) if values[n + s]]
 
 

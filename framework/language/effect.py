@@ -229,7 +229,10 @@ class EffectPart:
       per copy of its card;
     * ``turns``: it turns table cards face down (``fx_change(..., True)``, as
       ``State.change_card(turned=True)``), so the rules that pair cards (``modifier``,
-      ``boost``) read the turned cards (``Tableau.turned``) at scoring and in a look.
+      ``boost``) read the turned cards (``Tableau.turned``) at scoring and in a look;
+    * ``grows``: it may leave a seat's table longer than its picks alone would (a card
+      placed beside the one with the effect, which stays): the kernel holds a table of a
+      hand and two cards, so a ruleset with such a part plays on the reference engine.
     """
 
     start: str | None = None
@@ -240,6 +243,7 @@ class EffectPart:
     lookahead: bool = False
     copies: bool = False
     turns: bool = False
+    grows: bool = False
 
 
 class CardEffect(Protocol):

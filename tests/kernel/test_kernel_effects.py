@@ -133,6 +133,79 @@ def test_greedy_value_and_the_planner_are_refused_where_an_effects_decisions_all
     assert source_refusal(ruleset, 4, ["greedy", "value", "first", "random"]) is None
 
 
+def test_a_menu_that_stays_beside_the_card_it_plays_is_refused_by_name():
+    """A draw_and_choose effect with discard: false leaves its card beside the one it
+    plays, and a chain of them may grow a table past the kernel's room: the kernel
+    refuses the ruleset naming the kind (the reference engine plays it); with the card
+    discarded, the same ruleset compiles."""
+    ruleset = load_ruleset(DATA / "effects-small.yaml")  # its sampler keeps its card
+    reason = "card effects (draw_and_choose) that keep their card beside the one they play have no kernel part yet"
+    assert source_refusal(ruleset, 3) == reason
+    discarded = tuple(attrs.evolve(e, discard=True) if e.kind == "draw_and_choose" else e for e in ruleset.effects)
+    assert source_refusal(attrs.evolve(ruleset, effects=discarded), 3) is None
+
+
+def test_a_deck_that_menus_empty_fails_on_the_kernel_with_the_reference_engines_words():
+    """keep_deck, with menus that take deck cards onto the tables for good: where the
+    deck runs out before a deal, the kernel's games and ismcts's roll-out on it fail as
+    the reference engine's do, with its words, never playing on what lies past the deck;
+    the games before that one are the reference's."""
+    from ruledraft.errors import InputError
+    from ruledraft.kernel import Kernel, compile_kernel
+    from ruledraft.play.planner import COUNT_CAP, policy_action
+    from ruledraft.play.runner import play_game
+
+    ruleset = load_ruleset(DATA / "effects-small.yaml")
+    discarded = tuple(attrs.evolve(e, discard=True) if e.kind == "draw_and_choose" else e for e in ruleset.effects)
+    kept = attrs.evolve(ruleset, effects=discarded, between_rounds="keep_deck")  # 37 cards; two rounds of 18 dealt
+    game = Game(kept, 3)
+    outcomes = []
+    for seed in range(12):
+        try:
+            outcomes.append(play_game(game, seed, ["random"] * 3).totals())
+        except InputError as e:
+            outcomes.append(str(e))
+    assert "the deck has run out in round 2" in outcomes and any(isinstance(o, list) for o in outcomes)
+    kernel = compile_kernel(kept, 3)
+    assert isinstance(kernel, Kernel), kernel
+    for seed, outcome in enumerate(outcomes):
+        if isinstance(outcome, str):
+            with pytest.raises(InputError, match=f"^{outcome}$"):
+                kernel.play([seed], ["random"] * 3)
+        else:
+            assert kernel.play([seed], ["random"] * 3).totals[0].tolist() == outcome
+    # ismcts measures its card values on whole games, which fail here too: values of its own
+    values = [[float((c * 7 + n) % 5) for n in range(COUNT_CAP + 1)] for c in range(kept.catalogue.size)]
+    roll = kernel.rollouts(values)
+    assert roll.effects
+    rng = random.Random(1)
+    failed = played = 0
+    for seed in range(40):  # from a point of round 1 or 2 it fails where the policy's game does
+        state = game.new_initial_state(seed)
+        try:
+            for _ in range(rng.randrange(12)):
+                state.apply_actions([state.sample_action(s, rng.random) for s in state.acting_seats()])
+        except InputError:
+            continue  # (the random game itself ran out)
+        if state.pending is not None or state.finished:
+            continue
+        det = state.clone()
+        try:
+            while not det.finished:
+                det.apply_actions([policy_action(det, s, values) for s in det.acting_seats()])
+            expected: Any = (det.totals(), det.winners)
+        except InputError as e:
+            expected = str(e)
+        if isinstance(expected, str):
+            with pytest.raises(InputError, match=f"^{expected}$"):
+                roll.play(state)
+            failed += 1
+        else:
+            assert roll.play(state) == expected
+            played += 1
+    assert failed > 0 and played > 0
+
+
 # ---------------------------------------------------------------- each part on hand-made tables
 
 

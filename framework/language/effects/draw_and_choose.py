@@ -122,6 +122,7 @@ fx_return_shown(fx, s, a)
             decisions=w.copies(card),
             placements=w.copies(card),
             lookahead=True,
+            grows=not self.discard,  # the card it plays goes beside it
         )
 
     def redrawn(self, shown: Sequence[int]) -> tuple[int, ...]:
