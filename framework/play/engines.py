@@ -142,7 +142,8 @@ def reference_seconds(game: Game, bots: Sequence[str], games: int, sample: int =
 
 def _compile_for_searches(ruleset: CompiledRuleset, players: int, bots: Sequence[Any]) -> None:
     """Where a seat plays ``ismcts`` with roll-outs the kernel can play (by card values,
-    ``kernel`` not ``no``) and the ruleset's roll-out is not in the cache, start compiling
+    ``kernel=auto``: ``yes`` compiles it in the run) and the ruleset's roll-out is not in
+    the cache, start compiling
     it in the background for later runs, as ``auto`` does for a kernel it would play:
     ``ismcts:kernel=auto`` never compiles in a game, so without this a search bot would
     roll out on the reference engine until another run left the kernel in the cache.
@@ -160,7 +161,7 @@ def _compile_for_searches(ruleset: CompiledRuleset, players: int, bots: Sequence
 
 
 def _searches_in_kernel(bot: Any) -> bool:
-    """Whether ``bot`` (a spec) is ``ismcts`` rolling out by card values with the kernel allowed."""
+    """Whether ``bot`` (a spec) is ``ismcts`` rolling out by card values, the kernel's when cached."""
     from ruledraft.play.agents import parse_bot
 
     if not isinstance(bot, str) or bot.split(":", 1)[0].strip().lower() != "ismcts":
@@ -170,7 +171,11 @@ def _searches_in_kernel(bot: Any) -> bool:
     except InputError:
         return False
     options = spec.options
-    return spec.kind.name == "ismcts" and options.get("rollout", "values") == "values" and options.get("kernel") != "no"
+    return (
+        spec.kind.name == "ismcts"
+        and options.get("rollout", "values") == "values"
+        and options.get("kernel", "auto") == "auto"
+    )
 
 
 def choose_engine(

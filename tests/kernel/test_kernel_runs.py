@@ -408,7 +408,8 @@ def test_auto_waits_for_no_planners_loop_on_a_short_run_and_compiles_it_for_late
 def test_a_run_with_an_ismcts_seat_compiles_its_rollout_for_later_runs(monkeypatch):
     """The kernel does not play ismcts, so auto plays such a run on the reference engine;
     where the roll-out ismcts would take from the cache is missing, it starts the
-    compile for later runs (not for roll-outs at random, kernel=no, or one cached)."""
+    compile for later runs (not for roll-outs at random, kernel=no, kernel=yes, which
+    compiles it in the run, or one cached)."""
     from ruledraft import kernel
 
     rs = load_ruleset("sushi-go-party-cutthroat-combo")  # card effects: their roll-out too
@@ -423,7 +424,7 @@ def test_a_run_with_an_ismcts_seat_compiles_its_rollout_for_later_runs(monkeypat
         )
     assert started == [(rs, {})] * 3
     started.clear()
-    for bots in (["ismcts:kernel=no"], ["ismcts:rollout=random"], ["greedy", "ismcts:kernel=no"]):
+    for bots in (["ismcts:kernel=no"], ["ismcts:rollout=random"], ["greedy", "ismcts:kernel=yes"]):  # yes: in the run
         engines.choose_engine(rs, 3, [*bots, "random", "random"][:3], "auto", 5000)
     engines.choose_engine(rs, 3, ["ismcts", "random", "random"], "reference", 5000)
     assert started == []
