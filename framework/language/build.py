@@ -256,6 +256,8 @@ class RulesetBuilder:
         self.rules: list[Rule] = []
         self.actions: list[ExtraPick] = []
         self.effects: list[CardEffect] = []
+        #: per player count, the cards the deck holds by each round where cards are added before rounds
+        self.round_decks: dict[int, list[int]] = {}
         #: where each effect is declared (its ``kind``): file, line, column
         self.effect_places: list[tuple[str, int, int]] = []
         self.tie_breaks: list[TieBreak] = []
@@ -520,8 +522,11 @@ class RulesetBuilder:
                 continue
             deal = (n + seats_extra) * sizes[n]
             available = base
+            by_round: list[int] = []
+            self.round_decks[n] = by_round
             for r in range(rounds):
                 available += sum(s[n][r] for s in schedules)
+                by_round.append(available)
                 added_before = sum(s[n][q] for s in schedules for q in range(r))
                 kept_total = kept_base + min(kept_held, added_before)
                 needed = deal + min(kept_total, deal * r) if reshuffle else deal * (r + 1)
@@ -744,6 +749,52 @@ class RulesetBuilder:
                 at = self.doc.diagnostic(("cards", i, "effect", "kind"), "")
                 self.effect_places.append((at.file, at.line, at.column))
 
+    def check_deck_taken(self) -> None:
+        """Under ``between_rounds: keep_deck``, card effects that play cards from the deck
+        (a menu) keep them out of it for good: the deck must still hold every deal. Each
+        card with such an effect acts at most once in a game (it leaves at its round's
+        end), and so does a card that may copy one; at worst all act before the last deal."""
+        data = self.data
+        deal = data.get("deal") or {}
+        rounds = (data.get("rounds") or {}).get("count", 1)
+        if deal.get("between_rounds", "keep_deck") != "keep_deck" or rounds < 2:
+            return
+        cards = self.catalogue.cards
+        # (effect, cards one action takes); a plug-in's effect that says nothing takes none
+        takers = [(e, n) for e in self.effects if (n := int(getattr(e, "deck_taken", 0))) > 0]
+        bounds = players_bounds(data.get("players"))
+        if not takers or bounds is None:
+            return
+        most = max(n for _, n in takers)
+        taken = sum(cards[e.card].count * n for e, n in takers)
+        taken += sum(cards[e.card].count * most for e in self.effects if getattr(e, "plays_copies", False))
+        deck = sum(c.count for c in cards)
+        sizes = expand_player_keys(deal.get("hand_size") or {})
+        seats_extra = self.dummy_seats()
+        for n in range(bounds[0], bounds[1] + 1):
+            if n not in sizes:
+                continue
+            per_round = (n + seats_extra) * sizes[n]
+            # what the deck holds by each round (cards added before rounds: check_additions)
+            held = self.round_decks.get(n) or [deck] * rounds
+            for r in range(1, rounds):
+                dealt = per_round * (r + 1)
+                if dealt <= held[r] < dealt + taken:
+                    i = next(
+                        i
+                        for i, c in enumerate(data.get("cards") or [])
+                        if isinstance(c, dict) and c.get("id") == cards[takers[0][0].card].id
+                    )
+                    names = ", ".join(sorted({cards[e.card].id for e, _ in takers}))
+                    self.error(
+                        ("cards", i, "effect", "kind"),
+                        f"with 'between_rounds: keep_deck' and {n} players the deck may run out: {r + 1} rounds "
+                        f"deal {dealt} of the {held[r]} cards it holds by then and the cards that play cards from "
+                        f"it ({names}) can keep {taken} more out of it ({dealt + taken} needed): add "
+                        f"{_n(dealt + taken - held[r], 'card')}, deal fewer or set deal.between_rounds: reshuffle",
+                    )
+                    return
+
     def check_scoring(self) -> None:
         rules = self.data.get("scoring") or []
         self.check_unique(rules, "scoring rule", "scoring")
@@ -938,6 +989,8 @@ class RulesetBuilder:
         self.check_rounds_and_turn()
         self.check_effects()  # a card's extra_pick comes first, as the cards come before actions:
         self.check_actions()
+        if not self._failed():
+            self.check_deck_taken()
         self.check_scoring()
         self.check_winner()
         self.check_cost()

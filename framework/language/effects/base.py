@@ -49,6 +49,11 @@ class EffectBase:
     changes_cards: ClassVar[bool] = False
     #: a look-ahead bot declines its decisions (says done) when it may
     bots_decline: ClassVar[bool] = False
+    #: the most cards one of its actions takes out of the deck for good (a card it plays
+    #: from there): under ``between_rounds: keep_deck`` the rule check counts them
+    deck_taken: ClassVar[int] = 0
+    #: a card with it may become another card and act as that card (a copy)
+    plays_copies: ClassVar[bool] = False
     #: the card index of the card with the effect
     card: int
     #: its trigger (``pick``, ``play``, ``reveal``, ``turn_end``)

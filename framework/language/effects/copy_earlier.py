@@ -34,6 +34,7 @@ class CopyEarlier(EffectBase):
     KIND: ClassVar[str] = NAME
     keeps_round: ClassVar[bool] = True
     changes_cards: ClassVar[bool] = True
+    plays_copies: ClassVar[bool] = True
 
     def describe(self) -> str:
         return (

@@ -43,6 +43,7 @@ SCHEMA: dict[str, Any] = {
 @attrs.frozen(kw_only=True)
 class DrawAndChoose(EffectBase):
     KIND: ClassVar[str] = NAME
+    deck_taken: ClassVar[int] = 1  # the card it plays comes from the deck
     draw: int
     excluded: frozenset[int]
     discard: bool
