@@ -143,8 +143,8 @@ def reference_seconds(game: Game, bots: Sequence[str], games: int, sample: int =
 def _compile_for_searches(ruleset: CompiledRuleset, players: int, bots: Sequence[Any]) -> None:
     """Where a seat plays ``ismcts`` with roll-outs the kernel can play (by card values,
     ``kernel=auto``: ``yes`` compiles it in the run) and the ruleset's roll-out is not in
-    the cache, start compiling
-    it in the background for later runs, as ``auto`` does for a kernel it would play:
+    the cache, start compiling it in the background for later runs, as ``auto`` does for
+    a kernel it would play:
     ``ismcts:kernel=auto`` never compiles in a game, so without this a search bot would
     roll out on the reference engine until another run left the kernel in the cache.
     Silent; nothing where ``RULEDRAFT_BACKGROUND_COMPILE=0`` or numba is missing."""

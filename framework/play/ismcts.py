@@ -19,8 +19,8 @@ Roll-outs by values run in the compiled kernel (:mod:`ruledraft.kernel.rollout`)
 there is one for the ruleset and the state holds nothing it cannot (a dummy, a race
 without card effects): the policy draws nothing at random, so the kernel ends each
 roll-out with the totals the engine's loop reaches and the search is the same,
-iteration for iteration. Where cards have effects, a new node's card effect's decision and the
-others its turn asks are played on the engine, the rest in the kernel
+iteration for iteration. Where cards have effects, a new node's card effect's decision
+and the others its turn asks are played on the engine, the rest in the kernel
 (``kernel=auto``, the default: when the kernel's roll-out is compiled in the cache
 already, never compiling in the middle of a decision; ``kernel=yes`` compiles it
 first if need be; ``kernel=no``, never).
@@ -429,9 +429,7 @@ class ISMCTSAgent:
             child = node.children.get(key)
             if child is None:
                 node.children[key] = _Node(players)
-                if (
-                    roll is not None
-                ):  # the kernel plays the joint move (with card effects, the next turn on) and the rest
+                if roll is not None:  # the kernel plays the joint move and the rest (see _kernel_rewards)
                     self._back_up(path, self._kernel_rewards(roll, det, key), scale)
                     return
                 det.apply_actions(key)
@@ -459,10 +457,9 @@ class ISMCTSAgent:
             totals, winners = roll.play(det, key)
             return self._rewards_of(det.game, totals, winners)
         det.apply_actions(key)
-        if det.pending is not None:
-            values = count_values(det.game)
-            while det.pending is not None:
-                det.apply_actions([policy_action(det, s, values) for s in det.acting_seats()])
+        values = count_values(det.game)
+        while det.pending is not None:
+            det.apply_actions([policy_action(det, s, values) for s in det.acting_seats()])
         if det.finished:
             return self._rewards(det)
         totals, winners = roll.play(det)
