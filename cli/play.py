@@ -31,7 +31,7 @@ from ruledraft.engine.state import MAX_SEED, Game, State
 from ruledraft.errors import InputError
 from ruledraft.play.agents import BotFailure, checked_act, make_agent, parse_bot
 from ruledraft.play.bot_specs import absolute_spec
-from ruledraft.play.engines import check_engine
+from ruledraft.play.engines import check_engine, ready_searches
 from ruledraft.play.executor import ShippedRuleset
 from ruledraft.play.game_log import record_game
 from ruledraft.play.isolate import IsolatedAgent
@@ -48,6 +48,7 @@ from .options import (
     allow_path_option,
     allowed_dirs,
     bots_option,
+    compiling_status,
     engine_option,
     log_option,
     parse_bots,
@@ -113,6 +114,8 @@ def play(
                 open(log, "a", encoding="utf-8").close()
             except OSError as e:
                 raise InputError(f"{log}: cannot write: {e.strerror}") from None
+        # a seat's ismcts:kernel=yes compiles its roll-out now, with a status line, not silently at its first move
+        ready_searches(rs, players, list(bot_names.values()), compiling_status(rs, quiet=False), game)
         try:
             shipped = ShippedRuleset(rs, checked.document) if isolate else None
             state = play_game(game, seed, seat, bot_names, pause=stdin_is_terminal(), isolate=shipped)

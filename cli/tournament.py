@@ -10,6 +10,7 @@ import typer
 
 from ruledraft.errors import InputError
 from ruledraft.lab.tournament import RATING, lineups, run_tournament, seatings
+from ruledraft.play.engines import ready_searches
 from ruledraft.play.match import check_seed
 
 from .common import checked_ruleset, counted, fail, leave_interrupted, reported_errors, shown, write_html_report
@@ -19,6 +20,7 @@ from .options import (
     bots_help,
     cluster_option,
     cluster_wanted,
+    compiling_status,
     jobs_option,
     json_option,
     parse_jobs,
@@ -143,6 +145,8 @@ def tournament(
         report_dir = report_directory(report)
         notes(note, names)
         plan = lineups(names, players)
+        # a seat's ismcts:kernel=yes compiles its roll-out now, not inside a decision whose time is reported
+        ready_searches(rs, players, names, compiling_status(rs, quiet))
         total = sum(len(seatings(lu)) for lu in plan) * -(-games // players)
         with run_errors(), progress_bar(f"{rs.id} tournament", total, quiet) as advance:
             if where is None:

@@ -162,20 +162,51 @@ def _compile_for_searches(ruleset: CompiledRuleset, players: int, bots: Sequence
 
 def _searches_in_kernel(bot: Any) -> bool:
     """Whether ``bot`` (a spec) is ``ismcts`` rolling out by card values, the kernel's when cached."""
+    return _search_kernel(bot) == "auto"
+
+
+def _search_kernel(bot: Any) -> str | None:
+    """``bot``'s ``kernel`` option (``auto``, ``yes`` or ``no``) where it is a spec of
+    ``ismcts`` rolling out by card values, else None."""
     from ruledraft.play.agents import parse_bot
 
     if not isinstance(bot, str) or bot.split(":", 1)[0].strip().lower() != "ismcts":
-        return False  # (a bot from a file is not loaded again to ask)
+        return None  # (a bot from a file is not loaded again to ask)
     try:
         spec = parse_bot(bot)
     except InputError:
-        return False
+        return None
     options = spec.options
-    return (
-        spec.kind.name == "ismcts"
-        and options.get("rollout", "values") == "values"
-        and options.get("kernel", "auto") == "auto"
-    )
+    if spec.kind.name != "ismcts" or options.get("rollout", "values") != "values":
+        return None
+    return str(options.get("kernel", "auto"))
+
+
+def ready_searches(
+    ruleset: CompiledRuleset,
+    players: int,
+    bots: Sequence[Any],
+    compiling: Callable[[], AbstractContextManager[object]] | None = None,
+    game: Game | None = None,
+) -> None:
+    """Where a seat plays ``ismcts:kernel=yes``, compile (or load) the kernel's roll-out
+    now, before the run's clock starts and any worker forks, rather than in the middle
+    of that seat's first decision; ``compiling`` is entered while one not in the cache
+    yet compiles (a terminal shows what the wait is for). Nothing where the kernel
+    cannot roll the ruleset out (the bot then rolls out on the reference engine)."""
+    if not any(_search_kernel(b) == "yes" for b in bots):
+        return
+    import importlib.util
+
+    if importlib.util.find_spec("numba") is None:
+        return
+    from ruledraft.kernel import is_cached
+    from ruledraft.play.ismcts import kernel_rollouts
+
+    cached = is_cached(ruleset) and is_cached(ruleset, "rollout")
+    waiting = compiling() if compiling is not None and not cached else contextlib.nullcontext()
+    with waiting:
+        kernel_rollouts(Game(ruleset, players) if game is None else game, compile=True)
 
 
 def choose_engine(
@@ -195,8 +226,10 @@ def choose_engine(
     so workers forked from this process have it too. ``background``: ``auto`` may
     start the compiler in a process of its own. ``compiling``: entered while a kernel not
     in the cache yet is compiled before the run (half a minute or so): a terminal shows
-    what the wait is for."""
+    what the wait is for. A seat's ``ismcts:kernel=yes`` has its roll-out made ready here
+    too (:func:`ready_searches`), whichever engine plays."""
     check_engine(engine)
+    ready_searches(ruleset, players, bots, compiling, game)
     if engine == "reference":
         return Engine("reference")
     expected = math.inf  # seconds the run would take on the reference engine

@@ -23,7 +23,8 @@ iteration for iteration. Where cards have effects, a new node's card effect's de
 and the others its turn asks are played on the engine, the rest in the kernel
 (``kernel=auto``, the default: when the kernel's roll-out is compiled in the cache
 already, never compiling in the middle of a decision; ``kernel=yes`` compiles it
-first if need be; ``kernel=no``, never).
+first if need be, before the run where a command starts it: ``engines.ready_searches``;
+``kernel=no``, never).
 
 The bot reads only its seat's view (``legal_actions``, its world) and the scores:
 it knows no card by name, so it plays every ruleset, the dummy's controller and

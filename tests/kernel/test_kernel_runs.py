@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 
 import pytest
@@ -411,9 +412,11 @@ def test_a_run_with_an_ismcts_seat_compiles_its_rollout_for_later_runs(monkeypat
     compile for later runs (not for roll-outs at random, kernel=no, kernel=yes, which
     compiles it in the run, or one cached)."""
     from ruledraft import kernel
+    from ruledraft.play import ismcts
 
     rs = load_ruleset("sushi-go-party-cutthroat-combo")  # card effects: their roll-out too
     monkeypatch.setenv(engines.BACKGROUND_COMPILE, "1")  # the suite sets 0 (tests/conftest.py); nothing starts here
+    monkeypatch.setattr(ismcts, "kernel_rollouts", lambda game, compile=False: None)  # kernel=yes's, before the run
     cached = {"play": True, "rollout": False}
     monkeypatch.setattr(kernel, "is_cached", lambda ruleset, function="play": cached[function])
     started: list[object] = []
@@ -435,6 +438,52 @@ def test_a_run_with_an_ismcts_seat_compiles_its_rollout_for_later_runs(monkeypat
     cached["rollout"] = False
     engines.choose_engine(rs, 3, ["ismcts", "random", "random"], "auto", 5000)
     assert started == []
+
+
+def test_ismcts_kernel_yes_has_its_rollout_ready_before_the_run(monkeypatch):
+    """ismcts:kernel=yes has its roll-out compiled (or loaded) before the run, on either
+    engine, with the compiling status shown only while one not in the cache compiles;
+    kernel=auto or no, roll-outs at random and other bots ask for nothing."""
+    from ruledraft import kernel
+    from ruledraft.play import ismcts
+
+    rs = load_ruleset("sushi-go-party-cutthroat-combo")
+    cached = {"play": False, "rollout": False}
+    monkeypatch.setattr(kernel, "is_cached", lambda ruleset, function="play": cached[function])
+    asked: list[tuple[object, int, bool]] = []
+    monkeypatch.setattr(
+        ismcts, "kernel_rollouts", lambda game, compile=False: asked.append((game.ruleset, game.num_players, compile))
+    )
+    waits: list[str] = []
+
+    @contextlib.contextmanager
+    def status():
+        waits.append("compiling")
+        yield
+
+    bots = ["random", "ismcts:kernel=yes:iterations=5", "random"]
+    for engine in ("auto", "reference"):
+        assert engines.choose_engine(rs, 3, bots, engine, 5000, compiling=status).name == "reference"
+    assert asked == [(rs, 3, True)] * 2 and waits == ["compiling"] * 2
+    cached.update(play=True, rollout=True)
+    engines.choose_engine(rs, 3, bots, "auto", 5000, compiling=status)
+    assert asked == [(rs, 3, True)] * 3 and waits == ["compiling"] * 2  # cached: loaded without a word
+    asked.clear()
+    for other in (["ismcts:kernel=auto"], ["ismcts:kernel=no"], ["ismcts:kernel=yes:rollout=random"], ["greedy"]):
+        engines.choose_engine(rs, 3, [*other, "random", "random"], "auto", 5000, compiling=status)
+    assert asked == []
+
+
+def test_play_readies_an_ismcts_kernel_yes_rollout_before_the_game(monkeypatch):
+    """`play` makes a seat's ismcts:kernel=yes roll-out ready before the game starts (a
+    status line on a terminal), not in the middle of that seat's first move."""
+    from ruledraft.play import ismcts
+
+    asked: list[tuple[str, bool]] = []
+    monkeypatch.setattr(ismcts, "kernel_rollouts", lambda game, compile=False: asked.append((game.ruleset.id, compile)))
+    result = CliRunner().invoke(app, ["play", "sushi-go", "-p", "2", "--bots", "ismcts:kernel=yes"], input="")
+    assert asked == [("sushi-go", True)]
+    assert "Input ended before the game did" in result.output and result.exit_code != 0
 
 
 def test_no_background_compile_when_the_environment_says_0(tmp_path, monkeypatch):

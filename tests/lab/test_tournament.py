@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import inspect
 import json
 from collections import Counter
 
@@ -123,6 +124,26 @@ def test_command_prints_the_ranking_and_json():
     assert as_json.exit_code == 0, as_json.output
     document = json.loads(as_json.output)
     assert without_times(document) == without_times(ruledraft.tournament("sushi-go", "random,first", 2, 4))
+
+
+def test_command_readies_an_ismcts_kernel_yes_rollout_before_the_games(monkeypatch):
+    """A seat's ismcts:kernel=yes has its roll-out compiled before the tournament's games,
+    once, not inside a decision whose time the tournament reports."""
+    from ruledraft.play import ismcts
+
+    asked: list[tuple[str, int, bool, bool]] = []
+
+    def rollouts(game, compile=False):
+        in_a_decision = any(frame.function == "act" for frame in inspect.stack())
+        asked.append((game.ruleset.id, game.num_players, compile, in_a_decision))
+        return None  # no kernel: the bot rolls out on the reference engine
+
+    monkeypatch.setattr(ismcts, "kernel_rollouts", rollouts)
+    args = ["tournament", "sushi-go", "-b", "random,ismcts:kernel=yes:iterations=4", "-p", "2", "-g", "2", "-q"]
+    result = runner.invoke(app, args)
+    assert result.exit_code == 0, result.output
+    assert asked[0] == ("sushi-go", 2, True, False)  # before the games
+    assert len(asked) > 1 and all(call == ("sushi-go", 2, True, True) for call in asked[1:])  # then the decisions'
 
 
 @pytest.mark.parametrize(
