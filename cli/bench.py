@@ -21,7 +21,7 @@ from ruledraft.play.bench import (
     measure_kernel,
     player_counts,
 )
-from ruledraft.play.engines import check_engine
+from ruledraft.play.engines import check_engine, ready_searches
 
 from .common import console, reported_errors
 from .options import bots_help, bots_option, compiling_status, json_option, parse_bots, players_option
@@ -113,7 +113,9 @@ def bench(
 def measure_on(engine: str, rs, players: int, bot: str, seconds: float, out: Console, quiet: bool) -> Figure:
     """One figure on the engine asked for: the kernel when it has the ruleset and the
     bot (its compile time reported on a line of its own), else the reference engine,
-    with a line saying so and one saying why."""
+    with a line saying so and one saying why. An ``ismcts:kernel=yes`` bot's roll-out is
+    compiled first, off the measured time too."""
+    ready_searches(rs, players, [bot] * players, compiling_status(rs, quiet))
     if engine != "reference":
         from ruledraft.kernel import Kernel, compile_kernel, is_cached_for
 

@@ -54,6 +54,21 @@ def test_bench_counts_the_planners_loop_with_the_compile_not_the_games(monkeypat
     assert fig["compile_seconds"] >= 7.5
 
 
+def test_bench_readies_an_ismcts_kernel_yes_rollout_before_the_games(monkeypatch):
+    """ismcts:kernel=yes (played on the reference engine, its roll-outs in the kernel): the
+    roll-out is compiled before the games are timed, not inside the first one's decision."""
+    from ruledraft.cli import bench as bench_command
+    from ruledraft.play import ismcts
+
+    events: list[str] = []
+    measure = bench_command.measure
+    monkeypatch.setattr(ismcts, "kernel_rollouts", lambda game, compile=False: events.append(f"rollout {compile}"))
+    monkeypatch.setattr(bench_command, "measure", lambda *a, **k: events.append("games") or measure(*a, **k))
+    (fig,) = _figures("sushi-go", "-p", "2", "--bots", "ismcts:kernel=yes:iterations=2")
+    assert fig["engine"] == "reference"
+    assert events[:2] == ["rollout True", "games"]
+
+
 def test_bench_falls_back_to_the_reference_engine_where_there_is_no_kernel():
     """--engine kernel on a dummy game whose hands pass by a pattern (no kernel part): measured on the reference engine."""
     (fig,) = _figures(str(DATA / "kernel" / "dummy-pass-pattern.yaml"), "--bots", "random", "--engine", "kernel")
