@@ -11,12 +11,14 @@ from typing import TYPE_CHECKING
 import typer
 
 from ruledraft.errors import InputError
+from ruledraft.play.engines import ready_searches
 
 from .common import fail, reported_errors, shown
 from .options import (
     allow_path_option,
     allowed_dirs,
     bots_option,
+    compiling_status,
     parse_bots,
     players_option,
     ruleset_help,
@@ -167,5 +169,7 @@ def _tables(
             raise InputError(f"--seed must be a whole number from 0 to {MAX_SEED}, not {seed}")
         bot_seats = players - humans
         specs = parse_bots(bots, bot_seats, card_ids=rs.catalogue.ids) if bot_seats else []
+        # a seat's ismcts:kernel=yes compiles its roll-out now, not while the people wait for its first move
+        ready_searches(rs, players, specs, compiling_status(rs, quiet=False))
         opened.append(tables.open_table(ruleset, players, humans, specs, seed))
     return tables, opened

@@ -47,6 +47,23 @@ def test_serve_prints_a_link_per_person_and_one_to_watch(monkeypatch, tmp_path):
     assert json.loads((folder / "table.json").read_text())["seats"] == ["human", "human", "greedy", "greedy"]
 
 
+def test_serve_readies_an_ismcts_kernel_yes_rollout_before_the_table_opens(monkeypatch, tmp_path):
+    """A bot seat's ismcts:kernel=yes has its roll-out compiled before the server starts,
+    not while the people at the table wait for that seat's first move."""
+    from ruledraft.play import ismcts
+
+    asked: list[tuple[str, int, bool]] = []
+    monkeypatch.setattr(
+        ismcts,
+        "kernel_rollouts",
+        lambda game, compile=False: asked.append((game.ruleset.id, game.num_players, compile)),
+    )
+    args = ["sushi-go", "-p", "3", "--bots", "greedy,ismcts:kernel=yes", "--port", "0", "--journal", str(tmp_path)]
+    result = serve_quietly(monkeypatch, *args)
+    assert result.exit_code == 0, result.output
+    assert asked == [("sushi-go", 3, True)]
+
+
 def test_serving_on_every_address_prints_a_one_line_warning(monkeypatch, tmp_path):
     """--host 0.0.0.0 says, in one line, that anyone who can reach the machine can open tables."""
     result = serve_quietly(monkeypatch, "sushi-go", "--host", "0.0.0.0", "--port", "0", "--journal", str(tmp_path))
