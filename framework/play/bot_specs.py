@@ -49,17 +49,25 @@ _TRUE = {"true", "yes", "on", "1"}
 _FALSE = {"false", "no", "off", "0"}
 
 
+def _number(x: float) -> str:
+    """``x`` as a person reads it: 1,000,000 and 60,000, not 1e+06 or 60000.0."""
+    return f"{int(x):,}" if x == int(x) else f"{x:,g}"
+
+
 @attrs.frozen
 class BotOption:
     """One option a bot takes: ``name`` (as typed after the colon), its ``type``
     (``int``, ``float``, ``bool`` or ``str``), the ``default`` the bot uses without
-    it, a one-line ``help``, and for numbers an optional ``minimum``."""
+    it, a one-line ``help``, and for numbers an optional ``minimum`` and ``maximum``
+    (a bound on the work a decision may ask for: a search of a few billion iterations
+    would run for days, its tree filling the memory)."""
 
     name: str
     type: type
     default: Any
     help: str = ""
     minimum: float | None = None
+    maximum: float | None = None
 
     def parse(self, text: str) -> Any:
         """The option's value from its text; ``ValueError`` with the reason if unusable."""
@@ -86,11 +94,14 @@ class BotOption:
             value = self.type(text)
         if self.minimum is not None and value < self.minimum:
             raise ValueError(f"must be at least {self.minimum:g}")
+        if self.maximum is not None and value > self.maximum:
+            raise ValueError(f"must be at most {_number(self.maximum)}")
         return value
 
     def describe(self) -> str:
         kind = {int: "integer", float: "number", bool: "true/false", str: "text"}.get(self.type, self.type.__name__)
-        return f"{self.name}={kind} (default {self.default})"
+        most = f", at most {_number(self.maximum)}" if self.maximum is not None else ""
+        return f"{self.name}={kind} (default {self.default}{most})"
 
 
 @attrs.frozen

@@ -46,6 +46,10 @@ __all__ = ["DEFAULT_ITERATIONS", "ISMCTSAgent", "KernelUse", "Objective", "Rollo
 
 #: iterations per decision when no budget is given
 DEFAULT_ITERATIONS = 400
+#: the most iterations, and milliseconds, a decision may be given: a tree grows a node or
+#: so an iteration (about 1 kB), so a million iterations hold about a gigabyte
+MAX_ITERATIONS = 1_000_000
+MAX_MS = 60_000.0
 
 
 class Objective(str):
@@ -266,9 +270,16 @@ class ISMCTSAgent:
 
     name = "ismcts"
     options = (
-        BotOption("iterations", int, DEFAULT_ITERATIONS, "search iterations per decision", minimum=1),
         BotOption(
-            "ms", float, 0.0, "time per decision in milliseconds instead of iterations (0: off; not reproducible)", 0
+            "iterations", int, DEFAULT_ITERATIONS, "search iterations per decision", minimum=1, maximum=MAX_ITERATIONS
+        ),
+        BotOption(
+            "ms",
+            float,
+            0.0,
+            "time per decision in milliseconds instead of iterations (0: off; not reproducible)",
+            0,
+            MAX_MS,
         ),
         BotOption("objective", Objective, Objective("margin"), "margin (own score minus best other) or win"),
         BotOption("c", float, 0.7, "UCB exploration constant", minimum=0),

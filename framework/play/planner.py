@@ -35,6 +35,9 @@ __all__ = ["DEFAULT_SAMPLES", "PlannerAgent", "count_values", "policy_action"]
 
 #: deals of the unseen cards per decision when no option is given
 DEFAULT_SAMPLES = 4
+#: the most deals a decision may take (about 2.5 s a decision at 4 players; far more would
+#: keep a compiled game, which a Ctrl-C does not stop mid-call, running for hours)
+MAX_SAMPLES = 10_000
 #: random games sampled for the count-aware card values
 COUNT_SAMPLE_GAMES = 10
 #: counts at or above this share one value (a seat rarely has more of one card)
@@ -78,7 +81,16 @@ class PlannerAgent:
     of the round played out by a count-aware card-value policy, the round scored."""
 
     name = "planner"
-    options = (BotOption("samples", int, DEFAULT_SAMPLES, "deals of the unseen cards per decision", minimum=1),)
+    options = (
+        BotOption(
+            "samples",
+            int,
+            DEFAULT_SAMPLES,
+            "deals of the unseen cards per decision",
+            minimum=1,
+            maximum=MAX_SAMPLES,
+        ),
+    )
 
     def __init__(self, seed: int = 0, samples: int = DEFAULT_SAMPLES) -> None:
         if type(samples) is not int or samples < 1:

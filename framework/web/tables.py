@@ -83,7 +83,8 @@ def _number(x: float) -> str:
 def lobby_bounds(name: str) -> None:
     """:class:`InputError` if the bot spec ``name`` gives a number option more than a
     lobby may ask (:func:`lobby_limit`): a bot move that takes practically forever
-    would hold its table. Whoever starts the server is not bound by it."""
+    would hold its table. Whoever starts the server is bound only by the option's own
+    maximum (:class:`~ruledraft.play.bot_specs.BotOption`)."""
     spec = parse_bot(name)
     for option in spec.kind.options:
         value = spec.options.get(option.name)

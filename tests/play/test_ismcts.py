@@ -91,6 +91,11 @@ def test_ismcts_takes_its_options_from_the_spec():
         ("ismcts:iterations=0", "bot 'ismcts:iterations=0': option iterations=0: must be at least 1"),
         ("ismcts:iterations=lots", "bot 'ismcts:iterations=lots': option iterations=lots: expected a whole number"),
         ("ismcts:ms=-5", "bot 'ismcts:ms=-5': option ms=-5: must be at least 0"),
+        (  # a tree of a million nodes holds about a gigabyte
+            "ismcts:iterations=1000001",
+            "bot 'ismcts:iterations=1000001': option iterations=1000001: must be at most 1,000,000",
+        ),
+        ("ismcts:ms=60000.5", "bot 'ismcts:ms=60000.5': option ms=60000.5: must be at most 60,000"),
         ("ismcts:c=inf", "bot 'ismcts:c=inf': option c=inf: expected a finite number"),
         ("ismcts:objective=lose", "bot 'ismcts:objective=lose': option objective=lose: expected margin or win"),
         (
@@ -138,8 +143,9 @@ def test_bots_lists_ismcts_with_its_options_and_defaults():
     lines = result.output.splitlines()
     at = next(i for i, line in enumerate(lines) if line.startswith("ismcts: "))
     assert lines[at + 1 : at + 7] == [
-        "  iterations=integer (default 400): search iterations per decision",
-        "  ms=number (default 0.0): time per decision in milliseconds instead of iterations (0: off; not reproducible)",
+        "  iterations=integer (default 400, at most 1,000,000): search iterations per decision",
+        "  ms=number (default 0.0, at most 60,000): time per decision in milliseconds instead of iterations (0: off; not"
+        " reproducible)",
         "  objective=margin|win (default margin): margin (own score minus best other) or win",
         "  c=number (default 0.7): UCB exploration constant",
         "  rollout=values|random (default values): values (planner's card values) or random roll-outs",

@@ -94,6 +94,10 @@ def test_planner_takes_its_options_from_the_spec():
     ("spec", "message"),
     [
         ("planner:samples=0", "bot 'planner:samples=0': option samples=0: must be at least 1"),
+        (  # 2**63 deals overflowed the kernel's count: the engines played different games
+            "planner:samples=9223372036854775808",
+            "bot 'planner:samples=9223372036854775808': option samples=9223372036854775808: must be at most 10,000",
+        ),
         ("planner:samples=many", "bot 'planner:samples=many': option samples=many: expected a whole number"),
         ("planner:depth=3", "bot 'planner:depth=3': unknown option 'depth' (options of planner: samples)"),
     ],
@@ -118,7 +122,7 @@ def test_bots_lists_planner_with_its_option_and_default():
         "planner: Values a move by what it is worth at round end: a few deals of the unseen cards, "
         "the rest of the round played out by count-aware card values (planner:samples=8)."
     )
-    assert lines[at + 1] == "  samples=integer (default 4): deals of the unseen cards per decision"
+    assert lines[at + 1] == "  samples=integer (default 4, at most 10,000): deals of the unseen cards per decision"
 
 
 @pytest.mark.parametrize("rid", strategies.BUNDLED_RULESETS)

@@ -107,7 +107,7 @@ def test_serve_still_names_its_seed_option(monkeypatch, tmp_path):
 @pytest.mark.parametrize(
     ("bots", "words"),
     [
-        ("ismcts:iterations=999999999999", "takes iterations up to 4000, not 999999999999"),
+        ("ismcts:iterations=999999", "takes iterations up to 4000, not 999999"),
         ("greedy,ismcts:ms=5000", "takes ms up to 1000, not 5000"),
         ("planner:samples=41", "takes samples up to 40, not 41"),
     ],
@@ -130,14 +130,17 @@ def test_the_lobby_bounds_the_numbers_a_bot_is_given(tmp_path, bots, words):
         assert fine.status_code == 200 and len(tables.tables) == 1
 
 
-def test_the_person_starting_the_server_may_give_a_bot_any_number(monkeypatch, tmp_path):
-    """serve --bots ismcts:iterations=999999999999 opens its table: the terminal is trusted."""
+def test_the_person_starting_the_server_may_give_a_bot_any_number_the_bot_takes(monkeypatch, tmp_path):
+    """serve --bots ismcts:iterations=1000000 opens its table: the terminal is trusted up to
+    the bot's own bound (past it, the one line every command gives)."""
     result = serve_quietly(
-        monkeypatch, "sushi-go", "--bots", "ismcts:iterations=999999999999", "--port", "0", "--journal", str(tmp_path)
+        monkeypatch, "sushi-go", "--bots", "ismcts:iterations=1000000", "--port", "0", "--journal", str(tmp_path)
     )
     assert result.exit_code == 0, result.output
     (folder,) = tmp_path.iterdir()
-    assert json.loads((folder / "table.json").read_text())["seats"][1:] == ["ismcts:iterations=999999999999"] * 3
+    assert json.loads((folder / "table.json").read_text())["seats"][1:] == ["ismcts:iterations=1000000"] * 3
+    past = serve_quietly(monkeypatch, "sushi-go", "--bots", "ismcts:iterations=1000001", "--port", "0")
+    assert past.exit_code == 2 and "must be at most 1,000,000" in past.output
 
 
 def test_resuming_an_empty_directory_says_so_in_one_line_and_starts(monkeypatch, tmp_path):
