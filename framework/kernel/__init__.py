@@ -54,6 +54,7 @@ __all__ = [
     "bot_names",
     "bots_refusal",
     "cache_dir",
+    "cache_refusal",
     "compile_kernel",
     "compiling",
     "is_cached",
@@ -416,6 +417,31 @@ def source_refusal(ruleset: CompiledRuleset, players: int, bots: Sequence[str] =
     return made.reason if isinstance(made, Unsupported) else None
 
 
+def cache_refusal(ruleset: CompiledRuleset) -> str | None:
+    """Why the kernel of ``ruleset`` cannot be kept in the cache (None: it can), found
+    without writing there: said before anything is timed or compiled."""
+    import errno
+
+    made = _source(ruleset)
+    if isinstance(made, Unsupported):
+        return made.reason
+    path = made[1]
+    if path.exists():
+        return None
+    at = path.parent
+    while not at.exists() and at != at.parent:  # the deepest folder there is: the rest would be made in it
+        at = at.parent
+    if not at.is_dir():
+        return _unwritable(path, os.strerror(errno.ENOTDIR))
+    if not os.access(at, os.W_OK | os.X_OK):
+        return _unwritable(path, os.strerror(errno.EACCES))
+    return None
+
+
+def _unwritable(path: Path, why: str | None) -> str:
+    return f"its cache cannot be written ({path.parent}: {why})"
+
+
 #: per ruleset (by identity): its kernel's source and file, or why there is none
 _SOURCES: dict[int, tuple[CompiledRuleset, tuple[str, Path] | Unsupported]] = {}
 
@@ -502,7 +528,7 @@ def _module(ruleset: CompiledRuleset, apart: bool = False) -> tuple[ModuleType, 
     try:
         _write(source, path)
     except OSError as e:
-        return Unsupported(f"its cache cannot be written ({path.parent}: {e.strerror})")
+        return Unsupported(_unwritable(path, e.strerror))
     _use_cache_dir()
     with compiling(path):
         if apart and not _loop_cached(path):

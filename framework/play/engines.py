@@ -78,14 +78,15 @@ def check_engine(engine: str, option: str = "--engine") -> None:
 
 
 def kernel_refusal(ruleset: CompiledRuleset, players: int, bots: Sequence[Any]) -> str | None:
-    """Why the kernel cannot play these bots on this ruleset (None: it can), without compiling."""
+    """Why the kernel cannot play these bots on this ruleset (None: it can), without
+    compiling: the ruleset, the bots, or a cache its source cannot be written to."""
     reason = _quick_refusal(bots)
     if reason is not None:
         return reason
-    from ruledraft.kernel import bots_refusal, source_refusal
+    from ruledraft.kernel import bots_refusal, cache_refusal, source_refusal
 
     named = [str(b) for b in bots]
-    return source_refusal(ruleset, players, named) or bots_refusal(ruleset, named)
+    return source_refusal(ruleset, players, named) or bots_refusal(ruleset, named) or cache_refusal(ruleset)
 
 
 def _quick_refusal(bots: Sequence[Any]) -> str | None:

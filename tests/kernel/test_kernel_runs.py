@@ -533,6 +533,31 @@ def test_a_cache_that_cannot_be_written_leaves_the_run_on_the_reference_engine(t
     assert "Engine(name='reference', note='engine: reference (its cache cannot be written" in proc.stdout
 
 
+def test_an_unwritable_cache_is_named_by_the_number_of_games_not_by_a_timing(tmp_path, monkeypatch):
+    """auto with a cache that cannot be written: the line saying why the reference engine
+    plays comes for 1,000 games or more on a fast or a slow machine alike (it came only
+    when the three games timed made the run look longer than a compile), never below."""
+    import attrs
+
+    blocked = tmp_path / "file"
+    blocked.write_text("not a directory")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(blocked))
+    monkeypatch.setenv(engines.BACKGROUND_COMPILE, "1")  # would start a compile, if it were asked to
+    started: list[object] = []
+    from ruledraft import kernel
+
+    monkeypatch.setattr(kernel, "start_compiling", lambda ruleset, **options: started.append(ruleset))
+    for seconds in (1e-9, 5.0, 1e9):  # instant, shorter than a compile, longer
+        monkeypatch.setattr(engines, "reference_seconds", lambda *args, s=seconds, **kw: s)
+        rs = attrs.evolve(load_ruleset("sushi-go"))  # a new ruleset object: its source's path is found anew
+        chosen = engines.choose_engine(rs, 4, ["random"] * 4, "auto", 30000)
+        assert chosen.name == "reference"
+        assert chosen.note is not None and chosen.note.startswith("engine: reference (its cache cannot be written (")
+        assert "Not a directory" in chosen.note
+        assert engines.choose_engine(rs, 4, ["random"] * 4, "auto", 999) == engines.Engine("reference")
+    assert started == []
+
+
 def test_auto_names_why_by_the_number_of_games_not_by_a_timing(monkeypatch):
     """auto's line on why the kernel does not play comes from the number of games alone: the same on a fast or slow machine."""
     rs = load_ruleset(NO_KERNEL)
