@@ -50,8 +50,8 @@ def bench(
     engine: str = typer.Option(
         "auto",
         "--engine",
-        metavar="auto|kernel|reference",
-        help="reference: the interpreter; kernel or auto: the compiled kernel where the ruleset and the bot "
+        metavar="ENGINE",
+        help="auto, kernel or reference. reference: the interpreter; kernel or auto: the compiled kernel where the ruleset and the bot "
         "have one, else the interpreter, said in one line. Compile time is reported apart.",
     ),
 ) -> None:

@@ -275,16 +275,17 @@ def report_directory(path: str | None):
         raise InputError(f"--report {shown(e)}") from None
 
 
-def engine_option(default: str = "auto") -> Any:
+#: ``--engine``'s help, where whole games of bots are played
+ENGINE_HELP = (
+    "Which engine plays the games (auto, kernel or reference); the results are the same. kernel: the compiled "
+    "kernel, an error where it cannot play the ruleset or the bots; reference: the interpreter; auto: the "
+    "kernel where it can play them and it pays, else the interpreter (said in one line on standard error)."
+)
+
+
+def engine_option(default: str = "auto", help: str = ENGINE_HELP) -> Any:
     """``--engine kernel|reference|auto``: which engine plays the games (the same games either way)."""
-    return typer.Option(
-        default,
-        "--engine",
-        metavar="auto|kernel|reference",
-        help="Which engine plays the games; the results are the same. kernel: the compiled kernel (the kernel "
-        "extra), an error where it cannot play the ruleset or the bots; reference: the interpreter; auto: the "
-        "kernel where it can play them and it pays, else the interpreter (said in one line on standard error).",
-    )
+    return typer.Option(default, "--engine", metavar="ENGINE", help=help)
 
 
 def compiling_status(ruleset, quiet: bool) -> Callable[[], AbstractContextManager[Any]] | None:

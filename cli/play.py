@@ -74,7 +74,11 @@ def play(
         "--isolate",
         help="Run each bot from a file, a module or a package in a process of its own, sent only its seat's view.",
     ),
-    engine: str = engine_option(),
+    engine: str = engine_option(
+        help="Which engine plays (auto, kernel or reference): a game with your seat in it plays on the reference "
+        "engine, so auto and reference are the same here and kernel is an error (the kernel plays whole games "
+        "of bots: simulate, compare, sweep and bench)."
+    ),
 ) -> None:
     """Play a game in the terminal against bots: type a card's number or name to take it.
 

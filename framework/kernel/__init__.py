@@ -80,8 +80,10 @@ def _parse_bot(spec: str) -> tuple[str, int] | str:
     """A bot spec the kernel plays as (name, samples), or why it cannot play it. Only
     the planner takes an option in the kernel: ``samples``, a whole number of at least 1."""
     head, *parts = spec.strip().split(":")
-    if head not in BOTS or (parts and head != "planner"):
+    if head not in BOTS:
         return f"the bot '{spec}' has no kernel part (the kernel plays {_PLAYS})"
+    if parts and head != "planner":  # value:tempura=3, say: the kernel's value bot reads the ruleset's values
+        return f"the bot '{spec}' has no kernel part ({head} plays on the kernel only without options; the one option the kernel takes is planner's samples=N)"
     samples = DEFAULT_SAMPLES
     for i, part in enumerate(parts):
         key, eq, value = part.partition("=")

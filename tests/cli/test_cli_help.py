@@ -56,6 +56,19 @@ def test_help_fits_the_width_and_cuts_nothing_off(command, columns):
     assert "[/" not in text and "[bold" not in text
 
 
+@pytest.mark.parametrize("command", COMMANDS)
+def test_help_keeps_every_options_metavar_whole_at_80_columns(command):
+    """Every option's metavar (ENGINE, N...) reads whole in `--help` at 80 columns, never
+    split across two lines of its narrow column."""
+    import typer.main
+
+    click_command = typer.main.get_command(app).commands[command]  # type: ignore[attr-defined]
+    text = flat(help_text(command))
+    metavars = [p.metavar for p in click_command.params if getattr(p, "metavar", None)]
+    assert [m for m in metavars if m not in text] == []
+    assert command != "simulate" or "ENGINE" in metavars  # the one split before, in its narrowest column
+
+
 def test_app_help_lists_every_command():
     """`ruledraft --help` names every command."""
     text = help_text()

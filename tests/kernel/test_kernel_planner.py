@@ -77,7 +77,8 @@ def test_the_kernel_takes_the_planner_defaults_of_the_reference():
         ("planner:depth=2", "samples=N only"),
         ("planner:samples=0", "at least 1"),
         ("planner:samples=two", "whole number"),
-        ("greedy:samples=2", "has no kernel part"),
+        ("greedy:samples=2", "has no kernel part (greedy plays on the kernel only without options; the one option"),
+        ("value:tempura=3", "has no kernel part (value plays on the kernel only without options; the one option"),
         ("ismcts", "has no kernel part"),
     ],
 )
