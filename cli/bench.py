@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import json
 import textwrap
+import time
 
 import typer
 from rich.console import Console
@@ -81,10 +82,10 @@ def bench(
                     fig = measure_on(engine, rs, n, bot, seconds, err, as_json)
                     figures.append(fig)
                     if not as_json:
-                        err.print(
-                            f"  {rs.id:<30} {n} players  {bot:<8} {fig.games_per_second:>9,.0f} games/s"
+                        say(
+                            err,
+                            f"{rs.id:<30} {n} players  {bot:<8} {fig.games_per_second:>9,.0f} games/s"
                             + (" (kernel)" if fig.engine == "kernel" else ""),
-                            highlight=False,
                         )
             if jobs > 1:
                 n = player_counts(rs, [4])[0]
@@ -93,9 +94,9 @@ def bench(
                     fig = measure_jobs(rs, source, n, bot_names[0], j, jobs_games)
                     figures.append(fig)
                     if not as_json:
-                        err.print(
-                            f"  {rs.id:<30} {n} players  {bot_names[0]:<8} {fig.games_per_second:>9,.0f} games/s with --jobs {j}",
-                            highlight=False,
+                        say(
+                            err,
+                            f"{rs.id:<30} {n} players  {bot_names[0]:<8} {fig.games_per_second:>9,.0f} games/s with --jobs {j}",
                         )
         if as_json:
             typer.echo(json.dumps([f.to_json() for f in figures], indent=2))
@@ -103,7 +104,9 @@ def bench(
         table = Table(title="games per second (one process unless jobs > 1)")
         columns = ["ruleset", "players", "bots", "jobs", "games/s"] + (["engine"] if engine != "reference" else [])
         for col in columns:
-            table.add_column(col, justify="right" if col in ("players", "jobs", "games/s") else "left")
+            table.add_column(  # a long name folds onto a second line rather than losing its end
+                col, justify="right" if col in ("players", "jobs", "games/s") else "left", overflow="fold"
+            )
         for f in figures:
             row = [f.ruleset, str(f.players), f.bots, str(f.jobs), f"{f.games_per_second:,.0f}"]
             table.add_row(*row, *([f.engine] if engine != "reference" else []))
@@ -122,20 +125,24 @@ def measure_on(engine: str, rs, players: int, bot: str, seconds: float, out: Con
         bots = [bot] * players
         waiting = compiling_status(rs, quiet)
         with waiting() if waiting is not None and not is_cached_for(rs, bots) else contextlib.nullcontext():
+            started = time.perf_counter()  # this figure's own: a kernel this process has loaded already takes none
             kernel = compile_kernel(rs, players, apart=True)
             reason = kernel.refuses(bots) if isinstance(kernel, Kernel) else kernel.reason
             if isinstance(kernel, Kernel) and reason is None:  # the loop these bots play, off the measured time
-                compiled = kernel.compile_seconds + kernel.ready_for(bots)
+                compiled = time.perf_counter() - started + kernel.ready_for(bots)
         if isinstance(kernel, Kernel) and reason is None:
             if not quiet:
-                out.print(
-                    f"  {rs.id:<30} {players} players  kernel compiled or loaded in {compiled:.2f} s",
-                    highlight=False,
-                )
+                say(out, f"{rs.id:<30} {players} players  kernel compiled or loaded in {compiled:.2f} s")
             games, elapsed = measure_kernel(kernel, bot, min_seconds=seconds)
             return Figure(rs.id, players, bot, 1, games, elapsed, "kernel", round(compiled, 3))
-        if not quiet:  # the reason below, indented, wrapped to the terminal's width
-            out.print(f"  {rs.id:<30} {players} players  {bot:<8} on the reference engine:", highlight=False)
-            text = textwrap.fill(str(reason), max(out.width, 40), initial_indent="    ", subsequent_indent="    ")
-            out.print(text, markup=False, highlight=False)
+        if not quiet:  # the reason below, indented
+            say(out, f"{rs.id:<30} {players} players  {bot:<8} on the reference engine:")
+            say(out, str(reason), indent="    ")
     return measure(rs, players, bot, min_seconds=seconds)
+
+
+def say(out: Console, text: str, indent: str = "  ") -> None:
+    """One progress line, wrapped to the terminal's width under its own indent (a long
+    bot or ruleset name wraps under the line, never flush left)."""
+    wrapped = textwrap.fill(text, max(out.width, 40), initial_indent=indent, subsequent_indent=indent + "  ")
+    out.print(wrapped, markup=False, highlight=False, soft_wrap=True)

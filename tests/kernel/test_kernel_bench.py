@@ -69,6 +69,41 @@ def test_bench_readies_an_ismcts_kernel_yes_rollout_before_the_games(monkeypatch
     assert events[:2] == ["rollout True", "games"]
 
 
+def test_each_figure_reports_its_own_compile_time_not_the_kernels_first(monkeypatch):
+    """A kernel already loaded in the process costs the next figure nothing: each figure's
+    compile_seconds is the time its own making ready took, not that of the kernel's first
+    compile (which every figure of a ruleset repeated, so that a sum counted it again and again)."""
+    from ruledraft import kernel as kernel_module
+
+    compile_kernel = kernel_module.compile_kernel
+
+    def as_if_slow(*args, **kwargs):
+        made = compile_kernel(*args, **kwargs)
+        made.compile_seconds = 100.0  # as if its first compile, earlier, had taken 100 s
+        return made
+
+    monkeypatch.setattr(kernel_module, "compile_kernel", as_if_slow)
+    figures = _figures("sushi-go", "-p", "2", "--bots", "random,greedy", "--engine", "kernel")
+    assert [f["engine"] for f in figures] == ["kernel", "kernel"]
+    assert all(0 <= f["compile_seconds"] < 100 for f in figures)
+
+
+def test_bench_progress_lines_wrap_under_their_indent_at_80_columns():
+    """A bot name too long for its column: the progress lines wrap under their own indent,
+    never flush left, and the table folds the name rather than cutting it off."""
+    bot = "ismcts:iterations=2:objective=margin"
+    result = CliRunner().invoke(
+        app, ["bench", "sushi-go", "-p", "2", "--bots", bot, "--seconds", "0.01"], env={"COLUMNS": "80"}
+    )
+    assert result.exit_code == 0, result.output
+    progress = result.stderr.splitlines()
+    assert len(progress) >= 4 and all(line.startswith("  ") for line in progress), progress
+    assert all(len(line) <= 80 for line in result.output.splitlines())
+    assert "…" not in result.stdout
+    cells = "".join(line.split("│")[3].strip() for line in result.stdout.splitlines() if line.count("│") > 3)
+    assert bot in cells  # the bots' column, read down its lines
+
+
 def test_bench_falls_back_to_the_reference_engine_where_there_is_no_kernel():
     """--engine kernel on a dummy game whose hands pass by a pattern (no kernel part): measured on the reference engine."""
     (fig,) = _figures(str(DATA / "kernel" / "dummy-pass-pattern.yaml"), "--bots", "random", "--engine", "kernel")
