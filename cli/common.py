@@ -49,14 +49,20 @@ def reported_errors() -> Iterator[None]:
             typer.echo(d.format(), err=True)
         raise typer.Exit(1) from None
     except InputError as e:
-        fail(f"error: {e}", 2)
+        fail(f"error: {_safe(e)}", 2)
     except ScoringError as e:  # already "FILE:LINE:COLUMN: error: ..."
         fail(e.format(), 1)
     except RuledraftError as e:
-        fail(f"error: {e}", 1)
+        fail(f"error: {_safe(e)}", 1)
     except BrokenPipeError:  # e.g. piped into `head`
         sys.stderr.close()
         raise typer.Exit(0) from None
+
+
+def _safe(error: Exception) -> str:
+    """An error's words for the terminal, line by line: a name it quotes from the command
+    line or a file (a bot's, say) may hold escape codes, which must not reach the terminal raw."""
+    return "\n".join(shown(line) for line in str(error).split("\n"))
 
 
 def get_ruleset(source: str, allow=()):

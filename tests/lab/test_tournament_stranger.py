@@ -97,3 +97,11 @@ def test_a_seed_out_of_range_is_one_line_naming_the_option(seed):
     )
     assert result.exit_code == 2, result.output
     assert "--seed must be a whole number from 0" in result.output
+
+
+def test_an_unknown_bot_named_with_escape_codes_is_shown_escaped():
+    """A bot name holding an escape code comes back escaped in the one-line error, as in
+    every other command, never as raw bytes a terminal would act on."""
+    result = runner.invoke(app, ["tournament", "sushi-go", "--bots", "greedy,\x1b[31mx", "-q"])
+    assert result.exit_code == 2
+    assert "unknown bot '\\x1b[31mx'" in result.output and "\x1b" not in result.output
