@@ -63,7 +63,7 @@ def measure_kernel(kernel, bot: str, *, min_seconds: float = 1.0, min_games: int
     game = Game(kernel.ruleset, kernel.players)
     values = default_card_values(game) if bot == "value" else None
     counts = _count_values(game, bots)  # the planner's
-    batch = 64
+    batch = 1  # doubled while the calls are quick: a slow bot's first call is one game, a Ctrl-C's wait one game's time
     n = 0
     started = time.perf_counter()
     while True:

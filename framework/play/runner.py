@@ -13,9 +13,10 @@ lab registers as the default (:func:`register_collector`) or a caller passes.
 
 from __future__ import annotations
 
+import contextlib
 import math
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from operator import add
 from typing import Any, Protocol, cast
 
@@ -264,11 +265,15 @@ def _kernel_results(
     """:func:`run_games` on the kernel: the same results, each game's counts its own."""
     out: list[GameResult] = []
     values = _card_values(game, bots)
-    for first in range(0, len(indices), KERNEL_BLOCK):
+    blocks = BlockSize()
+    first = 0
+    while first < len(indices):
         if stop is not None and stop():
             break
-        block = indices[first : first + KERNEL_BLOCK]
-        games = kernel.play([game_seed(seed, i) for i in block], bots, values, _count_values(game, bots))
+        block = indices[first : first + blocks.next(len(indices) - first)]
+        with blocks.timing(len(block)):
+            games = kernel.play([game_seed(seed, i) for i in block], bots, values, _count_values(game, bots))
+        first += len(block)
         for i, index in enumerate(block):
             lab = None
             if template is not None:
@@ -402,6 +407,7 @@ class GamesWork:
         self._game = game  # (not sent: where it is played, it is built there once)
         self._lab: tuple[Collector | None] | None = None  # the collector's empty counts, once
         self._kernel: tuple[Any] | None = None  # the kernel that plays here (or None), once
+        self._blocks = BlockSize()  # the games of each kernel call here
 
     @classmethod
     def of(cls, match: Match, **options: Any) -> GamesWork:
@@ -417,7 +423,9 @@ class GamesWork:
 
     def __getstate__(self) -> dict:
         skip = ("_game", "_lab", "_kernel")  # built where the games are played
-        return {k: v for k, v in self.__dict__.items() if k not in skip} | dict.fromkeys(skip)
+        return (
+            {k: v for k, v in self.__dict__.items() if k not in skip} | dict.fromkeys(skip) | {"_blocks": BlockSize()}
+        )
 
     def empty(self) -> Tally:
         game = self.game
@@ -469,11 +477,13 @@ class GamesWork:
         tally = self.empty()
         records: list = []
         index = start
+        blocks = self._blocks
         while index < end:
             if stop is not None and stop():
                 break
-            n = min(KERNEL_BLOCK, end - index)
-            games = kernel.play(game_seeds(self.seed, index, n), bots, values, _count_values(game, bots))
+            n = blocks.next(end - index)
+            with blocks.timing(n):
+                games = kernel.play(game_seeds(self.seed, index, n), bots, values, _count_values(game, bots))
             tally.add_kernel_games(games)
             if kept:
                 for i in range(n):
@@ -490,8 +500,39 @@ class GamesWork:
         return Chunk(start, index, tally, "".join(records) if kept == "lines" else tuple(records))
 
 
-#: games the kernel plays in one call (and a chunk played here holds)
+#: games the kernel plays in one call at most (and a chunk played here holds)
 KERNEL_BLOCK = 1000
+#: ...and the seconds one call should take at most: a compiled call cannot be stopped
+#: midway (a Ctrl-C, a SIGTERM, even a second one, waits for it to return), so the
+#: games of slow bots (a planner of many samples) are played a few to a call
+KERNEL_CALL_SECONDS = 0.25
+#: the games of a process's first call, before its time says how many a call takes (one:
+#: a slow bot's first call is as short as a call can be)
+FIRST_BLOCK = 1
+
+
+class BlockSize:
+    """How many games the next kernel call plays: :data:`FIRST_BLOCK` at first, then as
+    many as the calls so far say take about :data:`KERNEL_CALL_SECONDS` (1 to
+    :data:`KERNEL_BLOCK`). The games and their figures do not depend on it."""
+
+    def __init__(self) -> None:
+        self.games = FIRST_BLOCK
+
+    def next(self, left: int) -> int:
+        return min(self.games, left)
+
+    def played(self, games: int, seconds: float) -> None:
+        each = seconds / games
+        fit = int(KERNEL_CALL_SECONDS / each) if each > 0 else KERNEL_BLOCK
+        self.games = max(1, min(KERNEL_BLOCK, fit))
+
+    @contextlib.contextmanager
+    def timing(self, games: int) -> Iterator[None]:
+        """Time the call that plays ``games`` games inside, for the next one's size."""
+        started = time.perf_counter()
+        yield
+        self.played(games, time.perf_counter() - started)
 
 
 def game_seeds(seed: int, start: int, n: int) -> Any:

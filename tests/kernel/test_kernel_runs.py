@@ -533,6 +533,48 @@ def test_a_cache_that_cannot_be_written_leaves_the_run_on_the_reference_engine(t
     assert "Engine(name='reference', note='engine: reference (its cache cannot be written" in proc.stdout
 
 
+def test_block_size_starts_small_and_fits_a_call_to_a_quarter_second():
+    """The kernel's calls: one game first, then as many as take about a quarter of a
+    second by the last call's time, from one game (slow bots) to a thousand."""
+    from ruledraft.play.runner import FIRST_BLOCK, KERNEL_BLOCK, BlockSize
+
+    blocks = BlockSize()
+    assert blocks.next(10_000) == FIRST_BLOCK == 1
+    blocks.played(1, 0.001)  # 1 ms a game: 250 games to a call
+    assert blocks.next(10_000) == 250
+    blocks.played(250, 0.000_25)  # 1 us a game: as many as a call holds
+    assert blocks.next(10_000) == KERNEL_BLOCK
+    blocks.played(1000, 5000.0)  # 5 s a game (a planner of 10,000 samples): one game a call
+    assert blocks.next(10_000) == 1
+
+
+def test_kernel_calls_shrink_for_slow_games_and_the_figures_stay_the_same(monkeypatch):
+    """Where games are slow, the kernel plays them a few to a call (a Ctrl-C waits for one
+    call at most); the figures are the same whatever the calls' sizes."""
+    from ruledraft import kernel as kernel_module
+    from ruledraft.play import runner
+
+    sizes: list[int] = []
+    play = kernel_module.Kernel.play
+
+    def counted(self, seeds, *args, **kwargs):
+        sizes.append(len(seeds))
+        return play(self, seeds, *args, **kwargs)
+
+    monkeypatch.setattr(kernel_module.Kernel, "play", counted)
+    common = {"players": 3, "games": 120, "bots": "greedy,random", "seed": 8, "engine": "kernel"}
+    quick = api_simulate("sushi-go", **common).to_json()
+    assert sum(sizes) == 120 and sizes[0] <= runner.FIRST_BLOCK and max(sizes) > runner.FIRST_BLOCK
+    sizes.clear()
+    monkeypatch.setattr(runner, "KERNEL_CALL_SECONDS", 1e-12)  # as if every game took longer than a call may
+    slow = api_simulate("sushi-go", **common).to_json()
+    assert sum(sizes) == 120 and sizes[0] <= runner.FIRST_BLOCK and set(sizes[1:]) == {1}
+    for figures in (quick, slow):
+        for timed in ("games_per_second", "elapsed_seconds"):
+            figures.pop(timed)
+    assert slow == quick
+
+
 def test_an_unwritable_cache_is_named_by_the_number_of_games_not_by_a_timing(tmp_path, monkeypatch):
     """auto with a cache that cannot be written: the line saying why the reference engine
     plays comes for 1,000 games or more on a fast or a slow machine alike (it came only
