@@ -740,7 +740,8 @@ def start_compiling(ruleset: CompiledRuleset, *, planner: bool = False, batch_pl
     one and leaves it in the cache for later runs (``planner``: the planner's game loop
     too, for a run where a seat plans; ``batch_planner``: the batch's planner too, for an
     environment whose opponents plan). False if there is nothing to start (no kernel,
-    or another process began compiling it in the last ten minutes)."""
+    or another process began compiling it in the last ten minutes: that compile is asked
+    for the planners' loops too, which it compiles at its end)."""
     import subprocess
 
     made = _source(ruleset)
@@ -750,6 +751,7 @@ def start_compiling(ruleset: CompiledRuleset, *, planner: bool = False, batch_pl
     mark = path.with_suffix(".compiling")
     try:
         if time.time() - mark.stat().st_mtime < 600:
+            _request(path, planner=planner, batch_planner=batch_planner)  # of the compile under way
             return False
     except OSError:
         pass
@@ -776,6 +778,34 @@ def start_compiling(ruleset: CompiledRuleset, *, planner: bool = False, batch_pl
         start_new_session=True,  # a Ctrl-C of this run does not stop it
     )
     return True
+
+
+#: what a run may ask of a background compile already under way, by the name of its file
+#: beside the kernel's (``k_....wants-planner``)
+_LATER = ("planner", "batch-planner")
+
+
+def _request(path: Path, *, planner: bool, batch_planner: bool) -> None:
+    """Ask the background compile under way of the kernel at ``path`` to compile the
+    planner's loop (and the batch's planner) too, once it has done what it was started
+    for (``python -m ruledraft.kernel`` reads :func:`later_requests` at its end)."""
+    for wanted, name in ((planner, "planner"), (batch_planner, "batch-planner")):
+        if wanted:
+            with contextlib.suppress(OSError):
+                path.with_suffix(f".wants-{name}").touch()
+
+
+def later_requests(path: Path) -> set[str]:
+    """What runs asked of the background compile of the kernel at ``path`` while it ran
+    (:func:`_request`), the requests taken away as they are read."""
+    asked = set()
+    for name in _LATER:
+        try:
+            path.with_suffix(f".wants-{name}").unlink()
+        except OSError:
+            continue
+        asked.add(name)
+    return asked
 
 
 def _numba_dir() -> Path:

@@ -45,7 +45,7 @@ def main(argv: list[str]) -> int:
     batch_planner = "--with-batch-planner" in options
     if argv and argv[0].startswith("--"):
         _end_with_parent()  # first: the imports below take a while
-    from ruledraft.kernel import APART, _import, _use_cache_dir, compiling, warm, warm_entry
+    from ruledraft.kernel import APART, _import, _use_cache_dir, compiling, later_requests, warm, warm_entry
     from ruledraft.kernel.cache_files import mended
 
     path = Path(argv[-1])
@@ -70,11 +70,20 @@ def main(argv: list[str]) -> int:
 
         mended(fold.warm)  # the lab's compiled fold too, which a run with figures calls next
         mended(lambda: warm_rollout(module))  # and ismcts's roll-out, compiled apart
-        if not getattr(module, "EFFECTS", False) and not module.NRACE and not hasattr(module, "play_dummy"):
+        holds = not getattr(module, "EFFECTS", False) and not module.NRACE and not hasattr(module, "play_dummy")
+        if holds:
             from ruledraft.kernel.batch import warm_batch, warm_batch_planner
 
             mended(lambda: warm_batch(module))  # and the environments' batch functions, where they hold the game
             if batch_planner:  # for an environment whose opponents plan
+                mended(lambda: warm_batch_planner(module))
+        # what runs started meanwhile asked for too (kernel.start_compiling): the planners' loops
+        while asked := later_requests(path):
+            if "planner" in asked:
+                mended(lambda: warm_entry(module, "play_planner"))
+            if "batch-planner" in asked and holds:
+                from ruledraft.kernel.batch import warm_batch_planner
+
                 mended(lambda: warm_batch_planner(module))
     finally:
         path.with_suffix(".compiling").unlink(missing_ok=True)

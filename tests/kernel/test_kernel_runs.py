@@ -383,6 +383,43 @@ def test_the_background_compile_warms_the_planners_only_when_asked(tmp_path, mon
     assert not list((tmp_path / "ruledraft" / "kernels").glob("*.compiling"))
 
 
+def test_a_compile_under_way_is_asked_for_the_planners_loop_and_compiles_it_at_its_end(tmp_path, monkeypatch):
+    """A run wanting the planner's loop (or the batch's planner) while a background compile
+    started without it is under way starts nothing, but leaves a request that compile
+    reads at its end: it warms the loops asked for, once, after its own work."""
+    import subprocess
+    import types
+
+    from ruledraft import kernel
+    from ruledraft.kernel import __main__ as main_module
+    from ruledraft.kernel import batch, fold, rollout
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    launched: list[list[str]] = []
+    monkeypatch.setattr(subprocess, "Popen", lambda argv, **_: launched.append(argv))
+    rs = load_ruleset("sushi-go")
+    assert kernel.start_compiling(rs)  # a run of random bots: no planner
+    (argv,) = launched
+    assert not kernel.start_compiling(rs)  # under way: nothing asked, nothing started
+    assert not kernel.start_compiling(rs, planner=True) and not kernel.start_compiling(rs, batch_planner=True)
+    assert len(launched) == 1
+    kernels = tmp_path / "ruledraft" / "kernels"
+    assert sorted(p.suffix for p in kernels.glob("*.wants-*")) == [".wants-batch-planner", ".wants-planner"]
+
+    warmed: list[str] = []
+    held = types.SimpleNamespace(EFFECTS=False, NRACE=0)
+    monkeypatch.setattr(kernel, "_use_cache_dir", lambda: None)
+    monkeypatch.setattr(kernel, "_import", lambda path: held)
+    monkeypatch.setattr(kernel, "warm", lambda module, function="play": warmed.append(function))
+    monkeypatch.setattr(fold, "warm", lambda: warmed.append("fold"))
+    monkeypatch.setattr(rollout, "warm_rollout", lambda module: warmed.append("rollout"))
+    for name in ("warm_batch", "warm_batch_planner"):
+        monkeypatch.setattr(batch, name, lambda module, name=name: warmed.append(name))
+    assert main_module.main(argv[3:]) == 0
+    assert warmed == ["play", "fold", "rollout", "warm_batch", "play_planner", "warm_batch_planner"]
+    assert not list(kernels.glob("*.wants-*")) and not list(kernels.glob("*.compiling"))
+
+
 def test_auto_waits_for_no_planners_loop_on_a_short_run_and_compiles_it_for_later(monkeypatch):
     """A run where a seat plans, its game loop cached but not the planner's: auto plays a
     run shorter than the compile on the reference engine and starts a compile of the
