@@ -346,26 +346,13 @@ def test_auto_compiles_a_missing_kernel_in_the_background_for_later_runs(tmp_pat
     assert kernel == reference
 
 
-@pytest.mark.parametrize(("planner", "batch_planner"), [(False, False), (True, False), (False, True), (True, True)])
-def test_the_background_compile_warms_the_planners_only_when_asked(tmp_path, monkeypatch, planner, batch_planner):
-    """start_compiling(planner=True) passes --with-planner, and that compile warms the
-    planner's game loop after the game loop; batch_planner=True passes
-    --with-batch-planner, and the batch's planner is warmed after the batch functions;
-    without them, neither is."""
-    import subprocess
+def recorded_warms(monkeypatch) -> list[str]:
+    """What a background compile (``python -m ruledraft.kernel FILE``, its ``main``) warms,
+    in order, recorded instead of compiled, for a kernel module the batch holds."""
     import types
 
     from ruledraft import kernel
-    from ruledraft.kernel import __main__ as main_module
     from ruledraft.kernel import batch, fold, rollout
-
-    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
-    launched: list[list[str]] = []
-    monkeypatch.setattr(subprocess, "Popen", lambda argv, **_: launched.append(argv))
-    assert kernel.start_compiling(load_ruleset("sushi-go"), planner=planner, batch_planner=batch_planner)
-    (argv,) = launched
-    assert argv[-1].endswith(".py")
-    assert ("--with-planner" in argv, "--with-batch-planner" in argv) == (planner, batch_planner)
 
     warmed: list[str] = []
     held = types.SimpleNamespace(EFFECTS=False, NRACE=0)  # a kernel module the batch holds
@@ -376,6 +363,29 @@ def test_the_background_compile_warms_the_planners_only_when_asked(tmp_path, mon
     monkeypatch.setattr(rollout, "warm_rollout", lambda module: warmed.append("rollout"))
     for name in ("warm_batch", "warm_batch_planner"):
         monkeypatch.setattr(batch, name, lambda module, name=name: warmed.append(name))
+    return warmed
+
+
+@pytest.mark.parametrize(("planner", "batch_planner"), [(False, False), (True, False), (False, True), (True, True)])
+def test_the_background_compile_warms_the_planners_only_when_asked(tmp_path, monkeypatch, planner, batch_planner):
+    """start_compiling(planner=True) passes --with-planner, and that compile warms the
+    planner's game loop after the game loop; batch_planner=True passes
+    --with-batch-planner, and the batch's planner is warmed after the batch functions;
+    without them, neither is."""
+    import subprocess
+
+    from ruledraft import kernel
+    from ruledraft.kernel import __main__ as main_module
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    launched: list[list[str]] = []
+    monkeypatch.setattr(subprocess, "Popen", lambda argv, **_: launched.append(argv))
+    assert kernel.start_compiling(load_ruleset("sushi-go"), planner=planner, batch_planner=batch_planner)
+    (argv,) = launched
+    assert argv[-1].endswith(".py")
+    assert ("--with-planner" in argv, "--with-batch-planner" in argv) == (planner, batch_planner)
+
+    warmed = recorded_warms(monkeypatch)
     assert main_module.main(argv[3:]) == 0
     loops = ["play", "play_planner"] if planner else ["play"]
     batches = ["warm_batch", "warm_batch_planner"] if batch_planner else ["warm_batch"]
@@ -388,11 +398,9 @@ def test_a_compile_under_way_is_asked_for_the_planners_loop_and_compiles_it_at_i
     started without it is under way starts nothing, but leaves a request that compile
     reads at its end: it warms the loops asked for, once, after its own work."""
     import subprocess
-    import types
 
     from ruledraft import kernel
     from ruledraft.kernel import __main__ as main_module
-    from ruledraft.kernel import batch, fold, rollout
 
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
     launched: list[list[str]] = []
@@ -406,15 +414,7 @@ def test_a_compile_under_way_is_asked_for_the_planners_loop_and_compiles_it_at_i
     kernels = tmp_path / "ruledraft" / "kernels"
     assert sorted(p.suffix for p in kernels.glob("*.wants-*")) == [".wants-batch-planner", ".wants-planner"]
 
-    warmed: list[str] = []
-    held = types.SimpleNamespace(EFFECTS=False, NRACE=0)
-    monkeypatch.setattr(kernel, "_use_cache_dir", lambda: None)
-    monkeypatch.setattr(kernel, "_import", lambda path: held)
-    monkeypatch.setattr(kernel, "warm", lambda module, function="play": warmed.append(function))
-    monkeypatch.setattr(fold, "warm", lambda: warmed.append("fold"))
-    monkeypatch.setattr(rollout, "warm_rollout", lambda module: warmed.append("rollout"))
-    for name in ("warm_batch", "warm_batch_planner"):
-        monkeypatch.setattr(batch, name, lambda module, name=name: warmed.append(name))
+    warmed = recorded_warms(monkeypatch)
     assert main_module.main(argv[3:]) == 0
     assert warmed == ["play", "fold", "rollout", "warm_batch", "play_planner", "warm_batch_planner"]
     assert not list(kernels.glob("*.wants-*")) and not list(kernels.glob("*.compiling"))
