@@ -118,12 +118,12 @@ def measure_on(engine: str, rs, players: int, bot: str, seconds: float, out: Con
     bot (its compile time reported on a line of its own), else the reference engine,
     with a line saying so and one saying why. An ``ismcts:kernel=yes`` bot's roll-out is
     compiled first, off the measured time too."""
-    ready_searches(rs, players, [bot] * players, compiling_status(rs, quiet))
+    bots = [bot] * players
+    waiting = compiling_status(rs, quiet)
+    ready_searches(rs, players, bots, waiting)
     if engine != "reference":
         from ruledraft.kernel import Kernel, compile_kernel, is_cached_for
 
-        bots = [bot] * players
-        waiting = compiling_status(rs, quiet)
         with waiting() if waiting is not None and not is_cached_for(rs, bots) else contextlib.nullcontext():
             started = time.perf_counter()  # this figure's own: a kernel this process has loaded already takes none
             kernel = compile_kernel(rs, players, apart=True)

@@ -72,19 +72,20 @@ def main(argv: list[str]) -> int:
         mended(lambda: warm_rollout(module))  # and ismcts's roll-out, compiled apart
         holds = not getattr(module, "EFFECTS", False) and not module.NRACE and not hasattr(module, "play_dummy")
         if holds:
-            from ruledraft.kernel.batch import warm_batch, warm_batch_planner
+            from ruledraft.kernel.batch import warm_batch
 
             mended(lambda: warm_batch(module))  # and the environments' batch functions, where they hold the game
-            if batch_planner:  # for an environment whose opponents plan
-                mended(lambda: warm_batch_planner(module))
-        # what runs started meanwhile asked for too (kernel.start_compiling): the planners' loops
-        while asked := later_requests(path):
+        # the batch's planner, for an environment whose opponents plan; then what runs started
+        # meanwhile asked for (kernel.start_compiling): the planners' loops
+        asked = {"batch-planner"} if batch_planner else later_requests(path)
+        while asked:
             if "planner" in asked:
                 mended(lambda: warm_entry(module, "play_planner"))
             if "batch-planner" in asked and holds:
                 from ruledraft.kernel.batch import warm_batch_planner
 
                 mended(lambda: warm_batch_planner(module))
+            asked = later_requests(path)
     finally:
         path.with_suffix(".compiling").unlink(missing_ok=True)
     return 0

@@ -151,7 +151,7 @@ def _compile_for_searches(ruleset: CompiledRuleset, players: int, bots: Sequence
     Silent; nothing where ``RULEDRAFT_BACKGROUND_COMPILE=0`` or numba is missing."""
     import importlib.util
 
-    if os.environ.get(BACKGROUND_COMPILE, "1") == "0" or not any(_searches_in_kernel(b) for b in bots):
+    if os.environ.get(BACKGROUND_COMPILE, "1") == "0" or not any(_search_kernel(b) == "auto" for b in bots):
         return
     if importlib.util.find_spec("numba") is None:
         return
@@ -159,11 +159,6 @@ def _compile_for_searches(ruleset: CompiledRuleset, players: int, bots: Sequence
 
     if source_refusal(ruleset, players) is None and not (is_cached(ruleset) and is_cached(ruleset, "rollout")):
         start_compiling(ruleset)
-
-
-def _searches_in_kernel(bot: Any) -> bool:
-    """Whether ``bot`` (a spec) is ``ismcts`` rolling out by card values, the kernel's when cached."""
-    return _search_kernel(bot) == "auto"
 
 
 def _search_kernel(bot: Any) -> str | None:
