@@ -27,6 +27,7 @@ from __future__ import annotations
 import contextlib
 import math
 import os
+import threading
 import time
 from collections.abc import Callable, Sequence
 from contextlib import AbstractContextManager
@@ -203,6 +204,22 @@ def ready_searches(
     waiting = compiling() if compiling is not None and not cached else contextlib.nullcontext()
     with waiting:
         kernel_rollouts(Game(ruleset, players) if game is None else game, compile=True)
+
+
+def ready_searches_behind(ruleset: CompiledRuleset, players: int, bots: Sequence[Any]) -> None:
+    """:func:`ready_searches` in a thread of its own, for a table that opens at once: a
+    server's people choose their first cards while ``ismcts:kernel=yes`` has its
+    roll-out compiled, and the bot's first decision waits only for what is left of
+    that (``ismcts.kernel_rollouts`` lets one thread load it). An error is left for
+    that decision to meet and report."""
+    if not any(_search_kernel(b) == "yes" for b in bots):
+        return
+
+    def ready() -> None:
+        with contextlib.suppress(Exception):
+            ready_searches(ruleset, players, bots)
+
+    threading.Thread(target=ready, name="ruledraft-ready-searches", daemon=True).start()
 
 
 def choose_engine(

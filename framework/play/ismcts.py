@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import math
 import random
+import threading
 import time
 from typing import Any
 
@@ -104,6 +105,7 @@ KernelUse.__name__ = "auto|yes|no"
 #: by (id of the ruleset, players, compile): the ruleset (to check the id still names it)
 #: and its kernel roll-outs, or None (the engine's loop plays them)
 _rollouts: dict[tuple[int, int, bool], tuple[object, Any]] = {}
+_loading = threading.Lock()
 
 
 def kernel_rollouts(game: Any, compile: bool = False) -> Any:
@@ -115,8 +117,12 @@ def kernel_rollouts(game: Any, compile: bool = False) -> Any:
     known = _rollouts.get(key)
     if known is not None and known[0] is game.ruleset:
         return known[1]
-    made = _load_rollouts(game, compile)
-    _rollouts[key] = (game.ruleset, made)
+    with _loading:  # a server's table readies it in a thread while a bot may ask (web.tables)
+        known = _rollouts.get(key)
+        if known is not None and known[0] is game.ruleset:
+            return known[1]
+        made = _load_rollouts(game, compile)
+        _rollouts[key] = (game.ruleset, made)
     return made
 
 

@@ -29,6 +29,7 @@ from ruledraft.language.bundled import bundled_ids
 from ruledraft.language.loading import check_ruleset
 from ruledraft.language.ruleset import CompiledRuleset
 from ruledraft.play.agents import BotFailure, agent_names, checked_act, make_agent, parse_bot
+from ruledraft.play.engines import ready_searches_behind
 from ruledraft.play.game_log import record_game, record_line
 from ruledraft.play.runner import bot_seed
 
@@ -473,6 +474,8 @@ class Tables:
             self.journal / table_id if self.journal is not None else None,
         )
         table.start_journal()
+        # a seat's ismcts:kernel=yes compiles its roll-out while the people pick, not at its first move
+        ready_searches_behind(rs, players, kinds)
         table.advance()  # a deal that plays itself
         self.tables[table_id] = table
         return table
@@ -542,6 +545,7 @@ class Tables:
                 table.finish_journal()
             table.finished_at = time.monotonic()
         else:
+            ready_searches_behind(rs, table.game.num_players, table.kinds)
             table.advance()  # bots whose moves were not yet journaled
         return table
 

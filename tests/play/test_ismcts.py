@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import time
 
 import pytest
 import strategies
@@ -151,3 +152,30 @@ def test_bots_lists_ismcts_with_its_options_and_defaults():
         "  rollout=values|random (default values): values (planner's card values) or random roll-outs",
         "  kernel=auto|yes|no (default auto): value roll-outs compiled: auto (if in the cache), yes or no",
     ]
+
+
+def test_the_kernel_rollouts_are_loaded_once_when_two_threads_ask_together(monkeypatch):
+    """A server's table readying the roll-out in a thread and a bot asking for it meanwhile load it once, and get the same."""
+    import threading
+
+    from ruledraft.play import ismcts
+
+    loads: list[int] = []
+    started = threading.Event()
+
+    def slow_load(game, compile):
+        loads.append(1)
+        started.set()
+        time.sleep(0.2)
+        return object()
+
+    monkeypatch.setattr(ismcts, "_load_rollouts", slow_load)
+    monkeypatch.setattr(ismcts, "_rollouts", {})
+    game = strategies.bundled_game("sushi-go", 3)
+    got: list[object] = []
+    first = threading.Thread(target=lambda: got.append(ismcts.kernel_rollouts(game, compile=True)))
+    first.start()
+    started.wait(5)
+    got.append(ismcts.kernel_rollouts(game, compile=True))
+    first.join(5)
+    assert loads == [1] and len(got) == 2 and got[0] is got[1]

@@ -357,6 +357,35 @@ def test_the_lobby_opens_a_table_and_gives_its_links_only_to_whoever_opened_it(c
     assert all(token not in lobby.text for token in (*table.tokens.values(), table.spectator))
 
 
+def test_a_lobby_table_readies_an_ismcts_kernel_yes_rollout_while_the_people_pick(client, tables, monkeypatch):
+    """A table opened from the lobby with ismcts:kernel=yes answers at once, its roll-out
+    made ready in a thread meanwhile (not at the bot's first move); a table of other bots readies nothing."""
+    import threading
+
+    from ruledraft.play import engines
+
+    asked: list[tuple[str, int, list[str], str]] = []
+    release = threading.Event()
+
+    def ready(ruleset, players, bots, compiling=None, game=None):
+        asked.append((ruleset.id, players, list(bots), threading.current_thread().name))
+        release.wait(10)
+
+    monkeypatch.setattr(engines, "ready_searches", ready)
+    try:
+        form = {"ruleset": "sushi-go", "players": "3", "humans": "1", "bots": "greedy,ismcts:kernel=yes"}
+        assert client.post("/tables", data=form).status_code == 200  # while the readying still waits
+        client.post("/tables", data={**form, "bots": "greedy,ismcts"})
+    finally:
+        release.set()
+        for thread in threading.enumerate():
+            if thread.name == "ruledraft-ready-searches":
+                thread.join(10)
+    kinds = ["human", "greedy", "ismcts:kernel=yes"]
+    assert asked == [("sushi-go", 3, kinds[1:], "ruledraft-ready-searches")]
+    assert len(tables.tables) == 2
+
+
 @pytest.mark.parametrize(
     ("form", "words"),
     [

@@ -10,6 +10,7 @@ import re
 import signal
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -52,16 +53,22 @@ def test_serve_readies_an_ismcts_kernel_yes_rollout_before_the_table_opens(monke
     not while the people at the table wait for that seat's first move."""
     from ruledraft.play import ismcts
 
-    asked: list[tuple[str, int, bool]] = []
+    asked: list[tuple[str, int, bool, str]] = []
     monkeypatch.setattr(
         ismcts,
         "kernel_rollouts",
-        lambda game, compile=False: asked.append((game.ruleset.id, game.num_players, compile)),
+        lambda game, compile=False: asked.append(
+            (game.ruleset.id, game.num_players, compile, threading.current_thread().name)
+        ),
     )
     args = ["sushi-go", "-p", "3", "--bots", "greedy,ismcts:kernel=yes", "--port", "0", "--journal", str(tmp_path)]
     result = serve_quietly(monkeypatch, *args)
+    before = list(asked)  # the table, opened after, asks again in a thread: already loaded in a real run
+    for thread in threading.enumerate():
+        if thread.name == "ruledraft-ready-searches":
+            thread.join(10)
     assert result.exit_code == 0, result.output
-    assert asked == [("sushi-go", 3, True)]
+    assert before[:1] == [("sushi-go", 3, True, threading.main_thread().name)]
 
 
 def test_serving_on_every_address_prints_a_one_line_warning(monkeypatch, tmp_path):
