@@ -84,7 +84,7 @@ from ruledraft.kernel.batch import MAX_KERNEL_SEED, Batch, batch_refusal, encode
 from ruledraft.language.expression import ExpressionLimits
 from ruledraft.language.ruleset import CompiledRuleset
 from ruledraft.play.agents import Agent, default_card_values, make_agent
-from ruledraft.play.engines import BACKGROUND_COMPILE
+from ruledraft.play.engines import BACKGROUND_COMPILE, ready_searches
 from ruledraft.play.match import game_of
 from ruledraft.play.planner import count_values
 
@@ -1196,6 +1196,7 @@ class DraftGymEnv(gymnasium.Env):
                 make_agent(name, 0)
             except KeyError:
                 raise ValueError(f"no bot called {name!r}") from None
+        ready_searches(game.ruleset, game.num_players, names, game=game)  # not in the first step
         self._table = table = _table(game, None, reward, illegal_reward, per_round, engine, names)
         #: the engine that plays the games (and the opponents' moves): ``kernel`` or ``reference``
         self.engine = "kernel" if isinstance(table, _KernelTable) else "reference"

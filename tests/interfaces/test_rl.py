@@ -520,6 +520,22 @@ def test_the_single_agent_env_plays_on_the_kernel_only_the_bots_it_has():
         rl.single_agent_env("sushi-go", 2, engine="fast")
 
 
+def test_the_single_agent_env_readies_an_ismcts_kernel_yes_rollout_when_made(monkeypatch):
+    """An ismcts:kernel=yes opponent has its roll-out compiled (or loaded) when the environment is made, not in its first step."""
+    from ruledraft.play import ismcts
+
+    asked: list[tuple[str, int, bool]] = []
+    monkeypatch.setattr(
+        ismcts,
+        "kernel_rollouts",
+        lambda game, compile=False: asked.append((game.ruleset.id, game.num_players, compile)),
+    )
+    rl.single_agent_env("sushi-go", 3, opponents=["greedy", "ismcts:kernel=yes:iterations=5"])
+    assert asked == [("sushi-go", 3, True)]
+    rl.single_agent_env("sushi-go", 3, opponents="ismcts:iterations=5")
+    assert len(asked) == 1
+
+
 def test_the_single_agent_env_refuses_unknown_bots_and_ends_on_an_illegal_action(engine):
     """An unknown opponent or a wrong count of them is one clear error; an illegal action ends the episode with illegal_reward, or raises with None."""
     with pytest.raises(ValueError, match="no bot called 'nobody'"):
