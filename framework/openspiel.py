@@ -9,7 +9,7 @@ Importing this module registers the Python game ``ruledraft`` with OpenSpiel::
 
 Parameters: ``ruleset`` (a bundled id or a rule file's path; default ``sushi-go``),
 ``players`` (0, the default: the ruleset's fewest), ``deals`` (how many different
-deals the chance node chooses among; default 65536) and ``returns`` (``points``, the
+deals the chance node chooses among; default 65536, at most 1,048,576) and ``returns`` (``points``, the
 default: each player's final score; or ``win``: 1 shared equally by the winners).
 
 * **Moves are simultaneous.** While the players pick, ``current_player()`` is
@@ -76,21 +76,30 @@ __all__ = [
 
 #: the game's parameters and their defaults
 DEFAULT_PARAMS: dict[str, Any] = {"ruleset": "sushi-go", "players": 0, "deals": 1 << 16, "returns": "points"}
+#: the most chance outcomes a game's deal may have (its chance node lists every one)
+MAX_DEALS = 1 << 20
 #: what ``returns`` takes
 RETURNS = ("points", "win")
 #: the most players any ruleset allows (a ruleset's own range is checked when loaded)
 MAX_PLAYERS = 10
 
 
-def _game_type(short_name: str, long_name: str, dynamics: Any, information_state_tensor: bool) -> Any:
-    """The ``pyspiel.GameType`` of one of this module's games: what differs is named."""
+def _game_type(
+    short_name: str,
+    long_name: str,
+    dynamics: Any,
+    information_state_tensor: bool,
+    utility: Any = pyspiel.GameType.Utility.GENERAL_SUM,
+) -> Any:
+    """The ``pyspiel.GameType`` of one of this module's games: what differs is named
+    (``utility``: constant-sum for ``returns=win``, whose returns always add up to 1)."""
     return pyspiel.GameType(
         short_name=short_name,
         long_name=long_name,
         dynamics=dynamics,
         chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
         information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
-        utility=pyspiel.GameType.Utility.GENERAL_SUM,
+        utility=utility,
         reward_model=pyspiel.GameType.RewardModel.TERMINAL,
         max_num_players=MAX_PLAYERS,
         min_num_players=1,
@@ -108,6 +117,18 @@ GAME_TYPE = _game_type(
     pyspiel.GameType.Dynamics.SIMULTANEOUS,
     information_state_tensor=True,
 )
+
+
+def _constant_sum(game_type: Any) -> Any:
+    """``game_type`` as a constant-sum game (``returns=win``: OpenSpiel checks that a game
+    giving ``utility_sum`` says so)."""
+    return _game_type(
+        game_type.short_name,
+        game_type.long_name,
+        game_type.dynamics,
+        game_type.provides_information_state_tensor,
+        pyspiel.GameType.Utility.CONSTANT_SUM,
+    )
 
 
 def seat_view(state: State, seat: int) -> Observation:
@@ -150,8 +171,8 @@ class RuledraftGame(pyspiel.Game):
         params = {**DEFAULT_PARAMS, **(params or {})}
         if params["returns"] not in RETURNS:
             raise InputError(f"returns must be one of {', '.join(RETURNS)}, not {params['returns']!r}")
-        if int(params["deals"]) < 1:
-            raise InputError(f"deals must be at least 1, not {params['deals']}")
+        if not 1 <= int(params["deals"]) <= MAX_DEALS:
+            raise InputError(f"deals must be from 1 to {MAX_DEALS:,}, not {params['deals']}")
         self.engine_game = game = _load(str(params["ruleset"]), int(params["players"]))
         self.deals = int(params["deals"])
         self.returns_kind = str(params["returns"])
@@ -159,7 +180,7 @@ class RuledraftGame(pyspiel.Game):
         # the longest game: every turn of every round, each with a decision or two per seat
         turns = game.ruleset.rounds * game.hand_size * (1 + 4 * game.num_players if game.general else 1)
         super().__init__(
-            self.game_type,
+            _constant_sum(self.game_type) if self.returns_kind == "win" else self.game_type,
             pyspiel.GameInfo(
                 num_distinct_actions=game.num_distinct_actions,
                 max_chance_outcomes=self.deals,
@@ -417,6 +438,11 @@ class RuledraftTurnsState(pyspiel.State):
     def __init__(self, game: RuledraftTurnsGame) -> None:
         super().__init__(game)
         self.deal: int | None = None
+        #: the joint moves the engine's state has played since the deal
+        self.moves: list[tuple[int, ...]] = []
+        #: each time the hidden cards were dealt again (:meth:`resample_from_infostate`):
+        #: after how many of ``moves``, for which player, with which seed
+        self.resamples: list[tuple[int, int, int]] = []
         self._held = _Held()
         self.chosen: dict[int, int] = {}
         #: per seat, its own moves (the rest of what it knows is in its view now)
@@ -424,11 +450,19 @@ class RuledraftTurnsState(pyspiel.State):
 
     @property
     def engine(self) -> State | None:
-        return self._held.state
-
-    def put(self, world: State) -> None:
-        """Play on from ``world`` (a determinization of this state's engine state)."""
-        self._held = _Held(world)
+        """The engine's state (None before the deal); after deserializing, played again
+        from the deal, the moves and the re-deals."""
+        held = self._held
+        if held.state is None and self.deal is not None:
+            state = self.get_game().engine_game.new_initial_state(self.deal)
+            for done in range(len(self.moves) + 1):
+                for at, player, seed in self.resamples:
+                    if at == done:
+                        state = state.resample_hidden(player, _draws(seed))
+                if done < len(self.moves):
+                    state.apply_actions(list(self.moves[done]))
+            held.state = state
+        return held.state
 
     def _waiting(self) -> list[int]:
         engine = self.engine
@@ -463,7 +497,9 @@ class RuledraftTurnsState(pyspiel.State):
         self.chosen[seat] = int(action)
         self.own[seat].append(int(action))
         if not self._waiting():
-            engine.apply_actions([self.chosen[s] for s in engine.acting_seats()])
+            joint = tuple(self.chosen[s] for s in engine.acting_seats())
+            engine.apply_actions(list(joint))
+            self.moves.append(joint)
             self.chosen = {}
 
     def _action_to_string(self, player: int, action: int) -> str:
@@ -503,14 +539,14 @@ class RuledraftTurnsState(pyspiel.State):
         (``State.resample_hidden``), the picks the seats before it made this turn drawn
         again uniformly among their legal ones. (The other seats' own moves are kept:
         they key only the tree's nodes of those seats.)"""
-        import random
-
         engine = self.engine
         assert engine is not None
-        draw = random.Random(int(sampler() * (1 << 53))).random
+        seed = int(sampler() * (1 << 53))
+        draw = _draws(seed)
         new = self.clone()
         world = engine.resample_hidden(player, draw)
-        new.put(world)
+        new._held = _Held(world)
+        new.resamples.append((len(new.moves), player, seed))  # so that a pickled copy deals it again
         for seat in list(new.chosen):
             if seat != player:
                 legal = sorted(world.legal_actions(seat))
@@ -522,6 +558,13 @@ class RuledraftTurnsState(pyspiel.State):
         if engine is None:
             return "before the deal"
         return f"round {engine.round + 1}, turn {engine.turn + 1}, chosen {sorted(self.chosen)}"
+
+
+def _draws(seed: int) -> Any:
+    """The draws a re-deal of the hidden cards takes (the same for a seed, as it is played again)."""
+    import random
+
+    return random.Random(seed).random
 
 
 class TurnsObserver:

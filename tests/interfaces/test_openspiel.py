@@ -188,7 +188,38 @@ def test_the_turn_by_turn_game_passes_random_sim_test(rid):
     """pyspiel.random_sim_test passes on ruledraft_turns: sequential picks, a Party menu's decisions, a dummy."""
     game = _turns(rid)
     assert game.get_type().dynamics == pyspiel.GameType.Dynamics.SEQUENTIAL
-    pyspiel.random_sim_test(game, num_sims=1, serialize=False, verbose=False)
+    pyspiel.random_sim_test(game, num_sims=1, serialize=True, verbose=False)
+
+
+def test_a_turn_by_turn_state_and_its_determinization_survive_serialization_and_pickling():
+    """A ruledraft_turns state mid-turn, and a world resample_from_infostate dealt from it, come back from
+    serialize/deserialize and pickle with the same hands, tables and picks chosen."""
+    game = _turns("sushi-go-party-master-menu", 3)
+    state = game.new_initial_state()
+    state.apply_action(4)
+    rng = np.random.default_rng(4)
+    for _ in range(4):  # the second turn, seat 0 has chosen: seat 2 has not seen the hand it passes to
+        state.apply_action(int(rng.choice(state.legal_actions())))
+    world = state.resample_from_infostate(2, np.random.default_rng(1).random)
+    assert world.engine.hands != state.engine.hands  # another deal of what seat 2 cannot see
+    for original in (state, world):
+        _, copy = pyspiel.deserialize_game_and_state(pyspiel.serialize_game_and_state(game, original))
+        for back in (copy, pickle.loads(pickle.dumps(original))):
+            assert str(back) == str(original) and back.chosen == original.chosen
+            assert back.engine.hands == original.engine.hands and back.engine.history == original.engine.history
+            assert back.engine.played == original.engine.played
+
+
+def test_returns_win_is_a_constant_sum_game_and_deals_are_bounded():
+    """returns=win declares a constant sum (OpenSpiel checks it against utility_sum), points a general sum;
+    a number of deals past the bound is a clear error, not a chance node of billions of outcomes."""
+    win = _load("sushi-go", 3, returns="win")
+    assert win.get_type().utility == pyspiel.GameType.Utility.CONSTANT_SUM
+    assert _load("sushi-go", 3).get_type().utility == pyspiel.GameType.Utility.GENERAL_SUM
+    pyspiel.random_sim_test(win, num_sims=2, serialize=True, verbose=False)
+    pyspiel.random_sim_test(_turns("sushi-go", 3, returns="win"), num_sims=1, serialize=True, verbose=False)
+    with pytest.raises(Exception, match="deals must be from 1 to 1,048,576, not 2097152"):
+        pyspiel.load_game("ruledraft", {"ruleset": "sushi-go", "deals": 1 << 21})
 
 
 def test_the_turn_by_turn_game_plays_the_simultaneous_games_moves():
