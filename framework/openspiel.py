@@ -464,6 +464,12 @@ class RuledraftTurnsState(pyspiel.State):
             held.state = state
         return held.state
 
+    def put(self, world: State, player: int, seed: int) -> None:
+        """Play on from ``world``, this state's hidden cards dealt again for ``player``
+        by the draws of ``seed`` (kept, so that a pickled copy deals them again)."""
+        self._held = _Held(world)
+        self.resamples.append((len(self.moves), player, seed))
+
     def _waiting(self) -> list[int]:
         engine = self.engine
         assert engine is not None
@@ -545,8 +551,7 @@ class RuledraftTurnsState(pyspiel.State):
         draw = _draws(seed)
         new = self.clone()
         world = engine.resample_hidden(player, draw)
-        new._held = _Held(world)
-        new.resamples.append((len(new.moves), player, seed))  # so that a pickled copy deals it again
+        new.put(world, player, seed)
         for seat in list(new.chosen):
             if seat != player:
                 legal = sorted(world.legal_actions(seat))
