@@ -16,9 +16,11 @@ worker processes do (:class:`~ruledraft.play.executor.ShippedRuleset`).
 from __future__ import annotations
 
 import atexit
+import contextlib
 import io
 import os
 import pickle
+import signal
 import struct
 import subprocess
 import sys
@@ -235,12 +237,18 @@ def _serve(requests: IO[bytes], replies: IO[bytes]) -> None:
             reply: tuple[str, Any] = ("ok", action if type(action) is int else repr(action))
         except Exception as e:  # noqa: BLE001 - any failure of the bot is one message
             reply = ("error", f"{type(e).__name__}: {e}".splitlines()[0])
-        _send(replies, reply)
+        try:
+            _send(replies, reply)
+        except OSError:  # the run has ended (another seat's failure, a stop): no one to answer
+            with contextlib.suppress(OSError):
+                replies.close()
+            return
 
 
 def main() -> None:
     """``python -m ruledraft.play.isolate``: serve one bot on standard input and output
     (what the bot prints goes to standard error)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # a Ctrl-C stops the run, which then closes this pipe
     requests = os.fdopen(os.dup(0), "rb")
     replies = os.fdopen(os.dup(1), "wb")
     os.dup2(2, 1)

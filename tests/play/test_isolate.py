@@ -4,6 +4,7 @@ with the garbage collector find nothing there."""
 
 from __future__ import annotations
 
+import io
 import json
 import random
 import textwrap
@@ -192,3 +193,26 @@ def test_play_against_an_isolated_bot(bot_file):
     found = cli.invoke(app, args, input="1\n" * 60)
     assert found.exit_code == 1
     assert "raised RuntimeError: found the live game (game seed 4)" in found.stderr
+
+
+class _Gone(io.BytesIO):
+    """A pipe whose reader has gone: every write is refused."""
+
+    def write(self, data):
+        raise BrokenPipeError(32, "Broken pipe")
+
+
+def test_an_isolated_bot_whose_run_has_ended_stops_quietly(monkeypatch):
+    """The bot's process answering a run that has stopped (another seat's bot failed, a worker was
+    ended) returns without a traceback, its closed pipe closed for good."""
+    import sys
+    from types import SimpleNamespace
+
+    rs = played_ruleset("sushi-go")
+    state = Game(rs, 2).new_initial_state(1)
+    hello = {"spec": "greedy", "ruleset": SimpleNamespace(ruleset=rs), "players": 2, "path": list(sys.path)}
+    asked = iter([hello, ("act", 5, isolate.view_bytes(seat_view(state, 0)), 0)])
+    monkeypatch.setattr(isolate, "_receive", lambda stream: next(asked))
+    replies = _Gone()
+    isolate._serve(io.BytesIO(), replies)  # raised BrokenPipeError, printed by the bot's process as a traceback
+    assert replies.closed
