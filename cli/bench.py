@@ -22,7 +22,7 @@ from ruledraft.play.bench import (
     measure_kernel,
     player_counts,
 )
-from ruledraft.play.engines import check_engine, ready_searches
+from ruledraft.play.engines import check_engine, choose_engine, ready_searches
 
 from .common import console, reported_errors
 from .options import bots_help, bots_option, compiling_status, json_option, parse_bots, players_option
@@ -42,7 +42,12 @@ def bench(
     bots: str = bots_option("random,greedy", bots_help("Bots to measure, each in every seat.")),
     seconds: float = typer.Option(2.0, "--seconds", min=0.01, max=3600.0, help="Time per figure."),
     jobs: int = typer.Option(
-        0, "--jobs", "-j", min=0, max=256, help="Also measure simulate with this many processes against 1 (0: skip)."
+        0,
+        "--jobs",
+        "-j",
+        min=0,
+        max=256,
+        help="Also measure simulate with this many processes against 1, on the engine of the figures (0: skip).",
     ),
     jobs_games: int = typer.Option(
         4000, "--jobs-games", min=1, max=10_000_000, help="Games for the --jobs comparison."
@@ -90,13 +95,18 @@ def bench(
             if jobs > 1:
                 n = player_counts(rs, [4])[0]
                 source = str(resolve_source(name))
+                # the engine of the one-process figures: the kernel where it plays the bot (compiled by now)
+                on = choose_engine(
+                    rs, n, [bot_names[0]] * n, "reference" if engine == "reference" else "auto", background=False
+                )
                 for j in (1, jobs):
-                    fig = measure_jobs(rs, source, n, bot_names[0], j, jobs_games)
+                    fig = measure_jobs(rs, source, n, bot_names[0], j, jobs_games, on.name)
                     figures.append(fig)
                     if not as_json:
                         say(
                             err,
-                            f"{rs.id:<30} {n} players  {bot_names[0]:<8} {fig.games_per_second:>9,.0f} games/s with --jobs {j}",
+                            f"{rs.id:<30} {n} players  {bot_names[0]:<8} {fig.games_per_second:>9,.0f} games/s with --jobs {j}"
+                            + (" (kernel)" if fig.engine == "kernel" else ""),
                         )
         if as_json:
             typer.echo(json.dumps([f.to_json() for f in figures], indent=2))

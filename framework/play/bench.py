@@ -76,11 +76,14 @@ def measure_kernel(kernel, bot: str, *, min_seconds: float = 1.0, min_games: int
             batch *= 2
 
 
-def measure_jobs(ruleset, source: str, players: int, bot: str, jobs: int, games: int) -> Figure:
-    """Throughput of :func:`ruledraft.play.runner.simulate` with ``jobs`` processes (start-up included)."""
+def measure_jobs(
+    ruleset, source: str, players: int, bot: str, jobs: int, games: int, engine: str = "reference"
+) -> Figure:
+    """Throughput of :func:`ruledraft.play.runner.simulate` with ``jobs`` processes
+    (start-up included) on ``engine`` (``kernel``, compiled already, or ``reference``)."""
     started = time.perf_counter()
-    simulate(ruleset, players, games, 1, [bot] * players, jobs=jobs, source=source)
-    return Figure(ruleset.id, players, bot, jobs, games, time.perf_counter() - started)
+    simulate(ruleset, players, games, 1, [bot] * players, jobs=jobs, source=source, engine=engine)
+    return Figure(ruleset.id, players, bot, jobs, games, time.perf_counter() - started, engine)
 
 
 def player_counts(ruleset, wanted: Sequence[int]) -> list:

@@ -122,6 +122,22 @@ def test_bench_measures_the_reference_engine_when_asked():
     assert fig["engine"] == "reference"
 
 
+@pytest.mark.parametrize(("engine", "on"), [("kernel", "kernel"), ("auto", "kernel"), ("reference", "reference")])
+def test_bench_measures_jobs_on_the_engine_of_its_figures(engine, on):
+    """--jobs's rows (simulate with 1 and with N processes) play on the engine the one-process figure played on."""
+    figures = _figures(
+        "sushi-go", "-p", "4", "--bots", "random", "--engine", engine, "--jobs", "2", "--jobs-games", "40"
+    )
+    assert [(f["jobs"], f["engine"]) for f in figures] == [(1, on), (1, on), (2, on)]
+
+
+def test_bench_measures_jobs_on_the_reference_engine_where_the_kernel_has_no_part():
+    """--engine kernel on a ruleset without a kernel part: the --jobs rows are the reference engine's, as its figure is."""
+    path = str(DATA / "kernel" / "dummy-pass-pattern.yaml")
+    figures = _figures(path, "--bots", "random", "--engine", "kernel", "--jobs", "2", "--jobs-games", "20")
+    assert {f["engine"] for f in figures} == {"reference"} and [f["jobs"] for f in figures][-2:] == [1, 2]
+
+
 def test_bench_says_why_a_figure_is_on_the_reference_engine_within_80_columns():
     """A figure the kernel cannot play: one line names the table and the reference engine,
     the reason below it (a dummy's pass pattern) indented, wrapped to an 80-column terminal."""
