@@ -45,6 +45,7 @@ _SOURCES = {
     "RulesetError": "ruledraft.errors",
     "Diagnostic": "ruledraft.errors",
     "InputError": "ruledraft.errors",
+    "ArgumentError": "ruledraft.errors",
     "IllegalMoveError": "ruledraft.errors",
     "ScoringError": "ruledraft.errors",
     "ReplayMismatch": "ruledraft.errors",
@@ -82,6 +83,7 @@ __all__ = [
     "RulesetError",
     "Diagnostic",
     "InputError",
+    "ArgumentError",
     "IllegalMoveError",
     "ScoringError",
     "ReplayMismatch",
@@ -104,6 +106,7 @@ if TYPE_CHECKING:  # what the names are, for type checkers and editors
     )
     from ruledraft.engine.state import Game, State
     from ruledraft.errors import (
+        ArgumentError,
         Diagnostic,
         IllegalMoveError,
         InputError,

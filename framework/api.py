@@ -14,7 +14,7 @@ from typing import Any
 
 from ruledraft.engine.state import Game, State
 from ruledraft.engine.table_scoring import table_sheet
-from ruledraft.errors import InputError, ReplayMismatch, RulesetError
+from ruledraft.errors import ArgumentError, InputError, ReplayMismatch, RulesetError
 from ruledraft.language import loading
 from ruledraft.language.bundled import OutOfReach, bundled_ids
 from ruledraft.language.file_access import UnreadableInput, input_kind
@@ -173,15 +173,16 @@ def simulate(
 
     :class:`~ruledraft.errors.InputError` for a player count the ruleset does not
     take, an unusable bot, an unknown engine, or ``engine="kernel"`` where the
-    kernel cannot play; ``ValueError`` for a seed outside 0..2**53-1, fewer than
-    one game or a negative ``jobs``.
+    kernel cannot play; :class:`~ruledraft.errors.ArgumentError` (an ``InputError``
+    and a ``ValueError``) for a seed outside 0..2**53-1, fewer than one game or a
+    negative ``jobs``.
     """
     rs, document = _compiled(ruleset)
     if games < 1:
-        raise ValueError(f"games must be at least 1, not {games}")
+        raise ArgumentError(f"games must be at least 1, not {games}")
     if jobs < 0:
-        raise ValueError(f"jobs must be 0 (one per processor) or more, not {jobs}")
-    match = Match.build(rs, players, bots, seed, document=document, seed_error=ValueError)
+        raise ArgumentError(f"jobs must be 0 (one per processor) or more, not {jobs}")
+    match = Match.build(rs, players, bots, seed, document=document, seed_error=ArgumentError)
     from ruledraft.lab.figures import LabTally
     from ruledraft.play.engines import choose_engine
 
@@ -191,7 +192,7 @@ def simulate(
 
 
 def _check_seed(seed: int) -> None:
-    check_seed(seed, error=ValueError)
+    check_seed(seed, error=ArgumentError)
 
 
 def score_table(
@@ -284,8 +285,10 @@ def tournament(
 
     rs, document = _compiled(ruleset)
     names = [b.strip() for b in bots.split(",")] if isinstance(bots, str) else list(bots)
+    if len(dict.fromkeys(names)) < 2:  # a line-up holds two different bots at least
+        raise InputError(f"a tournament needs at least two different bots, not {names!r}")
     if jobs < 0:
-        raise ValueError(f"jobs must be 0 (one per processor) or more, not {jobs}")
+        raise ArgumentError(f"jobs must be 0 (one per processor) or more, not {jobs}")
     result = run_tournament(rs, names, players, games, seed, jobs=jobs or runner.available_cores(), document=document)
     result.pop("signal", None)
     return result

@@ -69,6 +69,11 @@ class InputError(RuledraftError):
     """An input that is not a rule file (a table, a log, a command-line value) is unusable."""
 
 
+class ArgumentError(InputError, ValueError):
+    """A value handed to the Python API out of its range (a negative seed, no games): an
+    :class:`InputError`, and a ``ValueError`` as Python's own functions raise for one."""
+
+
 class IllegalMoveError(RuledraftError):
     """A move that the rules of the game do not allow in the current state."""
 

@@ -20,6 +20,7 @@ The engine reads only the compiled ruleset: it knows no card by name.
 from __future__ import annotations
 
 import _random
+import reprlib
 from collections.abc import Callable, Iterable, Sequence
 from functools import partial
 from itertools import repeat
@@ -137,6 +138,11 @@ class Game:
     """A compiled ruleset played by ``num_players`` players."""
 
     def __init__(self, ruleset: CompiledRuleset, num_players: int):
+        if not isinstance(ruleset, CompiledRuleset):  # the engine reads no rule file: the caller loads it
+            raise InputError(
+                f"Game takes a compiled ruleset, not {type(ruleset).__name__} {reprlib.repr(ruleset)}:"
+                " ruledraft.Game(ruledraft.load_ruleset(name_or_path), players)"
+            )
         if not ruleset.min_players <= num_players <= ruleset.max_players:
             raise InputError(f"{ruleset.name} is for {ruleset.player_range}, not {num_players}")
         self.ruleset = ruleset

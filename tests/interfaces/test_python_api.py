@@ -187,6 +187,36 @@ def test_simulate_refuses_bad_bots_with_the_reason():
         ruledraft.simulate("sushi-go", games=0)
 
 
+@pytest.mark.parametrize(
+    ("call", "words"),
+    [
+        (lambda: ruledraft.simulate("sushi-go", games=0), "games must be at least 1, not 0"),
+        (lambda: ruledraft.simulate("sushi-go", seed=-1), "from 0 to 9007199254740991, not -1"),
+        (lambda: ruledraft.simulate("sushi-go", games=2, jobs=-1), "jobs must be 0"),
+        (lambda: ruledraft.play_game("sushi-go", 3, "greedy", seed=-5), "not -5"),
+        (lambda: ruledraft.tournament("sushi-go", "greedy,random", players=2, games=2, jobs=-1), "jobs must be 0"),
+    ],
+)
+def test_a_value_out_of_range_is_a_ruledraft_error_and_a_value_error(call, words):
+    """A bad number handed to the API is an ArgumentError: caught by except RuledraftError (and InputError) and by except ValueError."""
+    with pytest.raises(ruledraft.ArgumentError, match=words) as raised:
+        call()
+    assert isinstance(raised.value, ruledraft.InputError) and isinstance(raised.value, ValueError)
+
+
+def test_a_tournament_of_one_bot_is_refused_as_on_the_command_line():
+    """ruledraft.tournament with one bot (or the same bot twice) is an InputError, as `tournament --bots greedy` is refused."""
+    for bots in ("greedy", ["greedy", "greedy"]):
+        with pytest.raises(ruledraft.InputError, match="a tournament needs at least two different bots"):
+            ruledraft.tournament("sushi-go", bots, players=2, games=2)
+
+
+def test_game_named_by_a_string_says_to_load_the_ruleset():
+    """ruledraft.Game takes a compiled ruleset: a bundled id is an InputError naming load_ruleset, not an AttributeError."""
+    with pytest.raises(ruledraft.InputError, match=r"not str 'sushi-go': ruledraft.Game\(ruledraft.load_ruleset"):
+        ruledraft.Game("sushi-go", 4)
+
+
 def test_play_game_with_a_fixed_seed_is_the_same_game():
     """`play_game` with the same seed and bots plays the same game: the same picks and the same scores."""
     a = ruledraft.play_game("sushi-go", players=3, bots="greedy,random", seed=11)
