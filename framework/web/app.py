@@ -39,6 +39,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from ruledraft.errors import InputError, RuledraftError
 from ruledraft.language.bundled import bundled_ids
 from ruledraft.language.describe import describe_ruleset
+from ruledraft.play.agents import agent_names
 
 from .tables import ActionError, Table, Tables
 
@@ -178,7 +179,8 @@ class Server:
             f'<label>Players <input name="players" type="number" min="1" max="20" value="{value("players", "4")}" required></label>'
             f'<label>People (the others are bots) <input name="humans" type="number" min="1" max="20" value="{value("humans", "2")}" required></label>'
             f'<label>Bots <input name="bots" value="{value("bots", "greedy")}" aria-describedby="bots-help"></label>'
-            '<p id="bots-help" class="hint">Bot names separated by commas, one per bot seat (the last fills the rest): random, first, greedy, value, ismcts...; options after colons (ismcts:iterations=800), each number at most ten times its default.</p>'
+            '<p id="bots-help" class="hint">Bot names separated by commas, one per bot seat (the last fills the rest): '
+            f"{html.escape(', '.join(agent_names()))}; options after colons (ismcts:iterations=800), each number at most ten times its default.</p>"
             f'<label>Seed (empty: any) <input name="seed" inputmode="numeric" value="{value("seed", "")}"></label>'
             '<button type="submit">Open the table</button></form></section></main>'
         )
@@ -364,8 +366,11 @@ async def _error(websocket: WebSocket, message: str) -> None:
 
 
 def _whole(text: str, what: str) -> int:
+    """The whole number a form's field holds (its range is checked where it is used, which
+    names it); a field that holds none, or one of more than 40 digits, is refused."""
     text = text.strip()
-    if not text.isascii() or not text.isdigit() or len(text) > 16:
+    digits = text[1:] if text.startswith("-") else text
+    if not digits.isascii() or not digits.isdigit() or len(digits) > 40:
         raise InputError(f"{what}: a whole number, please")
     return int(text)
 

@@ -393,6 +393,13 @@ def test_a_lobby_table_readies_an_ismcts_kernel_yes_rollout_while_the_people_pic
         ({"ruleset": "sushi-go", "players": "9", "humans": "1"}, "is for 2-5 players, not 9"),
         ({"ruleset": "sushi-go", "players": "3", "humans": "4"}, "from 1 to the 3 players"),
         ({"ruleset": "sushi-go", "players": "three", "humans": "1"}, "a whole number"),
+        ({"ruleset": "sushi-go", "players": "3", "humans": "1", "seed": "-1"}, "from 0 to 9007199254740991, not -1"),
+        (
+            {"ruleset": "sushi-go", "players": "3", "humans": "1", "seed": "9" * 20},
+            "from 0 to 9007199254740991, not 9999",
+        ),
+        ({"ruleset": "sushi-go", "players": "-2", "humans": "1"}, "is for 2-5 players, not -2"),
+        ({"ruleset": "sushi-go", "players": "3", "humans": "1", "seed": "1" * 41}, "the seed: a whole number"),
         ({"ruleset": "sushi-go", "players": "3", "humans": "1", "bots": "/tmp/x.py:Bot"}, "unknown bot"),
         ({"ruleset": "sushi-go", "players": "3", "humans": "1", "bots": "nosuchbot"}, "unknown bot"),
     ],
@@ -403,6 +410,14 @@ def test_the_lobby_refuses_what_cannot_be_played_with_a_message(client, tables, 
     assert answer.status_code == 400
     assert words in answer.text
     assert tables.tables == {}
+
+
+def test_the_lobby_names_every_bot_it_takes(client):
+    """The lobby's help under the bots field names each bot known by name, the planner among them."""
+    from ruledraft.play.agents import agent_names
+
+    hint = client.get("/").text.split('id="bots-help"', 1)[1].split("</p>", 1)[0]
+    assert all(name in hint for name in agent_names()) and "planner" in hint
 
 
 def test_a_form_from_another_site_opens_no_table(client, tables):
