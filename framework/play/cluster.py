@@ -127,6 +127,9 @@ def connect(scheduler: str | None = None, local_workers: int | None = None) -> I
                 cluster.close()
             return
         assert scheduler is not None
+        problem = _address_problem(scheduler)
+        if problem is not None:
+            raise ClusterError(problem)
         try:
             _probe(scheduler)
             client = Client(scheduler, timeout=CONNECT_TIMEOUT)
@@ -144,6 +147,23 @@ def connect(scheduler: str | None = None, local_workers: int | None = None) -> I
         finally:
             with contextlib.suppress(Exception):  # a lost scheduler: nothing left to close
                 client.close(timeout=2)
+
+
+#: the address schemes a Dask client speaks (``tcp`` when none is written)
+SCHEMES = ("tcp", "tls", "inproc", "ucx", "ws", "wss")
+
+
+def _address_problem(address: str) -> str | None:
+    """What is wrong with the form of a scheduler's address (None: nothing), said before
+    anything is asked of it: another scheme (``http://``), or no port."""
+    scheme, sep, rest = address.rpartition("://")
+    form = "tcp://HOST:PORT (8786 unless the scheduler was started with another)"
+    if sep and scheme not in SCHEMES:
+        return f"a Dask scheduler's address is {form}, not {address} ({scheme}:// is not one of {', '.join(SCHEMES)})"
+    host, _, port = rest.rpartition(":")
+    if scheme != "inproc" and (not host or not port.isdigit()):
+        return f"a Dask scheduler's address is {form}, not {address} (it names no port)"
+    return None
 
 
 def _probe(address: str) -> None:
