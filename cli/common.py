@@ -59,10 +59,17 @@ def reported_errors() -> Iterator[None]:
         raise typer.Exit(0) from None
 
 
-def _safe(error: Exception) -> str:
+def _safe(error: object) -> str:
     """An error's words for the terminal, line by line: a name it quotes from the command
     line or a file (a bot's, say) may hold escape codes, which must not reach the terminal raw."""
     return "\n".join(shown(line) for line in str(error).split("\n"))
+
+
+def say_problem(where: str, problem: str) -> None:
+    """A record's problem on standard error as ``FILE:LINE: error: MESSAGE`` (a problem
+    worded with its ``error:`` already keeps it), each line escaped."""
+    text = f"{where}: {problem}" if problem.startswith("error: ") else f"{where}: error: {problem}"
+    typer.echo(_safe(text), err=True)
 
 
 def get_ruleset(source: str, allow=()):

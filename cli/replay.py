@@ -10,9 +10,9 @@ from ruledraft.errors import InputError, RulesetError
 from ruledraft.language.bundled import OutOfReach, bundled_ids
 from ruledraft.language.file_access import UnreadableInput, display_name, input_kind
 from ruledraft.language.loading import load_named_ruleset
-from ruledraft.play.game_log import read_records, record_problems, replay_record
+from ruledraft.play.game_log import LineProblem, read_records, record_problems, replay_record
 
-from .common import counted, get_ruleset, reported_errors, shown
+from .common import counted, get_ruleset, reported_errors, say_problem
 from .options import allow_path_option, allowed_dirs
 
 
@@ -59,21 +59,21 @@ def replay(
         games = bad = 0
         for line, record in read_records(log):
             games += 1
-            if isinstance(record, InputError):
+            if isinstance(record, LineProblem):  # a line that is not JSON, not UTF-8 or too long
                 bad += 1
-                typer.echo(shown(f"error: {record}"), err=True)
+                say_problem(record.where, record.message)
                 continue
             problems = record_problems(record)
             if problems:
                 bad += 1
                 for p in problems:
-                    typer.echo(shown(f"{log}:{line}: {p}"), err=True)
+                    say_problem(f"{log}:{line}", p)
                 continue
             name = ruleset
             if name is None and isinstance(record, dict):
                 name = _record_ruleset(record)
             if not isinstance(name, str):
-                typer.echo(f"{log}:{line}: no ruleset named in the record", err=True)
+                say_problem(f"{log}:{line}", "no ruleset named in the record")
                 bad += 1
                 continue
             if name not in cache:
@@ -95,7 +95,6 @@ def replay(
             if problems:
                 bad += 1
                 for p in problems:
-                    text = f"{log}:{line}: {p}"
-                    typer.echo("\n".join(shown(part) for part in text.split("\n")), err=True)
+                    say_problem(f"{log}:{line}", p)
         typer.echo(f"{counted(games, 'game')} replayed, {games - bad} clean, {bad} with problems")
         raise typer.Exit(1 if bad or not games else 0)

@@ -15,7 +15,7 @@ from ruledraft.language.file_access import UnreadableInput, open_input
 from ruledraft.language.json_check import parse_json
 from ruledraft.play.game_log import MAX_LINE_BYTES, read_lines, replay_sheet, size_in_words
 
-from .common import get_ruleset, reported_errors, shown
+from .common import get_ruleset, reported_errors, say_problem, shown
 from .options import allow_path_option, allowed_dirs, ruleset_argument
 
 
@@ -100,8 +100,7 @@ def score(
                     sheet, problems = replay_sheet(rs, data)
                     if sheet is None:
                         for p in problems:
-                            text = f"{where}: {p}"
-                            typer.echo("\n".join(shown(part) for part in text.split("\n")), err=True)
+                            say_problem(where, p)
                         raise typer.Exit(1)
                     typer.echo(json.dumps(sheet.to_json(rules=rules)))
                     continue

@@ -131,10 +131,22 @@ def size_in_words(size: int) -> str:
     return f"{size // 2**20} MiB" if size % 2**20 == 0 else f"{size} bytes"
 
 
-def read_lines(fh: BinaryIO, name: str, limit: int = MAX_LINE_BYTES) -> Iterator[tuple]:
+class LineProblem(InputError):
+    """A line of a file that holds no record: too long, not UTF-8 or not JSON; ``where``
+    (``FILE:LINE`` or ``FILE:LINE:COLUMN``) and ``message`` apart."""
+
+    def __init__(self, where: str, message: str) -> None:
+        super().__init__(f"{where}: {message}")
+        self.where = where
+        self.message = message
+
+
+def read_lines(fh: BinaryIO, name: str, limit: int = MAX_LINE_BYTES, *, read_on: bool = False) -> Iterator[tuple]:
     """``(line number, text)`` for each line of a binary stream, each decoded as UTF-8
-    (a byte-order mark at the start is dropped); :class:`InputError` for a line longer
-    than ``limit`` bytes (found without reading it whole) or one that is not UTF-8."""
+    (a byte-order mark at the start is dropped); a :class:`LineProblem` for a line longer
+    than ``limit`` bytes (found without reading it whole) or one that is not UTF-8:
+    raised, or with ``read_on`` yielded in the text's place (a longer line is then read
+    to its end in pieces of ``limit`` bytes and dropped) and the lines after it read."""
     n = 0
     while True:
         try:
@@ -144,32 +156,58 @@ def read_lines(fh: BinaryIO, name: str, limit: int = MAX_LINE_BYTES) -> Iterator
         if not raw:
             return
         n += 1
+        problem = None
         if len(raw) > limit and not (len(raw) == limit + 1 and raw.endswith(b"\n")):
-            raise InputError(f"{name}:{n}: line longer than {size_in_words(limit)} (the limit for one record or table)")
-        try:
-            text = raw.decode("utf-8-sig" if n == 1 else "utf-8")
-        except UnicodeDecodeError as e:
-            raise InputError(f"{name}:{n}: not UTF-8 text (byte {e.start + 1} of the line)") from None
+            problem = LineProblem(
+                f"{name}:{n}", f"line longer than {size_in_words(limit)} (the limit for one record or table)"
+            )
+            while read_on and raw and not raw.endswith(b"\n"):  # the rest of the line, never held whole
+                try:
+                    raw = fh.readline(limit + 1)
+                except OSError as e:
+                    raise InputError(f"{name}: cannot read: {e.strerror}") from None
+        else:
+            try:
+                text = raw.decode("utf-8-sig" if n == 1 else "utf-8")
+            except UnicodeDecodeError as e:
+                problem = LineProblem(f"{name}:{n}", f"not UTF-8 text (byte {e.start + 1} of the line)")
+        if problem is not None:
+            if not read_on:
+                raise problem
+            yield n, problem
+            continue
         yield n, text
 
 
 def read_records(path: str) -> Iterator[tuple]:
     """``(line number, record)`` for each non-blank line of a JSON Lines file; the
     records are parsed JSON, not yet checked (see :func:`record_problems`). A line that
-    is not JSON (a log cut short by a killed writer, say) is yielded as its
-    :class:`InputError`, so the lines after it are still read."""
+    is not JSON (a log cut short by a killed writer, say), not UTF-8 or too long is
+    yielded as its :class:`LineProblem`, so the lines after it are still read."""
     try:
         fh = open(path, "rb")
     except OSError as e:
         raise InputError(f"{path}: cannot read: {e.strerror}") from None
     with fh:
-        for n, line in read_lines(fh, path):
-            if line.strip():
+        for n, line in read_lines(fh, path, read_on=True):
+            if isinstance(line, LineProblem):
+                yield n, line
+            elif line.strip():
                 try:
                     record = parse_json(line, path, n)
                 except InputError as e:
-                    record = e
+                    record = _apart(str(e), f"{path}:{n}")
                 yield n, record
+
+
+def _apart(said: str, where: str) -> LineProblem:
+    """``parse_json``'s message (``FILE:LINE:COLUMN: MESSAGE`` or ``FILE:LINE: MESSAGE``)
+    as a :class:`LineProblem`, ``where`` its ``FILE:LINE``."""
+    rest = said.removeprefix(where)
+    column, sep, message = rest[1:].partition(": ") if rest.startswith(":") else ("", "", "")
+    if rest.startswith(":") and column.isdigit() and sep:
+        return LineProblem(f"{where}:{column}", message)
+    return LineProblem(where, rest.removeprefix(": "))
 
 
 def record_problems(record: Any, ruleset: CompiledRuleset | None = None) -> list[str]:

@@ -188,7 +188,7 @@ def test_replay_names_a_pick_of_a_card_the_seat_does_not_hold(sushi_go_log, tmp_
     result = invoke("replay", bad)
     assert result.exit_code == 1
     assert_no_traceback(result)
-    assert f"{bad}:3: round 1, turn 1: illegal pick" in result.output
+    assert f"{bad}:3: error: round 1, turn 1: illegal pick" in result.output
     assert holder["card"] in result.output
     assert "30 games replayed, 29 clean, 1 with problems" in result.output
 
@@ -214,7 +214,7 @@ def test_replay_names_a_later_pick_the_seat_cannot_make(sushi_go_log, tmp_path):
     bad = tamper(path, tmp_path / "bad-later-pick.jsonl", 5, change)
     result = invoke("replay", bad)
     assert result.exit_code == 1
-    assert f"{bad}:5: round 2, turn 4: illegal pick: seat 2" in result.output
+    assert f"{bad}:5: error: round 2, turn 4: illegal pick: seat 2" in result.output
     assert absent in result.output
 
 
@@ -232,7 +232,10 @@ def test_replay_names_a_changed_score(sushi_go_log, tmp_path):
     result = invoke("replay", bad)
     assert result.exit_code == 1
     assert_no_traceback(result)
-    assert f"{bad}:7: round 2: scores {logged['false']} in the log, the rules give {logged['true']}" in result.output
+    assert (
+        f"{bad}:7: error: round 2: scores {logged['false']} in the log, the rules give {logged['true']}"
+        in result.output
+    )
 
 
 def test_replay_names_changed_totals_and_winners(sushi_go_log, tmp_path):
@@ -246,8 +249,8 @@ def test_replay_names_changed_totals_and_winners(sushi_go_log, tmp_path):
     bad = tamper(path, tmp_path / "bad-totals.jsonl", 1, change)
     result = invoke("replay", bad)
     assert result.exit_code == 1
-    assert f"{bad}:1: totals:" in result.output
-    assert f"{bad}:1: winners:" in result.output
+    assert f"{bad}:1: error: totals:" in result.output
+    assert f"{bad}:1: error: winners:" in result.output
 
 
 def test_replay_names_changed_points_per_rule(sushi_go_log, tmp_path):
@@ -261,7 +264,7 @@ def test_replay_names_changed_points_per_rule(sushi_go_log, tmp_path):
     bad = tamper(path, tmp_path / "bad-rules.jsonl", 2, change)
     result = invoke("replay", bad)
     assert result.exit_code == 1
-    assert f"{bad}:2: rule maki:" in result.output and f"{bad}:2: rule nigiri:" in result.output
+    assert f"{bad}:2: error: rule maki:" in result.output and f"{bad}:2: error: rule nigiri:" in result.output
 
 
 def test_replay_names_a_record_whose_ruleset_is_unknown(sushi_go_log, tmp_path):
@@ -343,7 +346,7 @@ def test_replay_of_a_dummy_log_with_a_wrong_controller_fails(tmp_path):
     bad = tamper(log, tmp_path / "bad-dummy.jsonl", 2, change)
     result = invoke("replay", bad)
     assert result.exit_code == 1
-    assert f"{bad}:2: round 1, turn 3:" in result.output and "controlling the dummy" in result.output
+    assert f"{bad}:2: error: round 1, turn 3:" in result.output and "controlling the dummy" in result.output
 
 
 # ---------------------------------------------------------------- bad input
@@ -418,7 +421,7 @@ def test_replay_refuses_a_log_whose_deals_do_not_come_from_its_seed(sushi_go_log
     bad = tamper(path, tmp_path / "bad-seed.jsonl", 4, change)
     result = invoke("replay", bad)
     assert result.exit_code == 1
-    assert f"{bad}:4: round 1: the cards dealt in the log are not those seed" in result.output
+    assert f"{bad}:4: error: round 1: the cards dealt in the log are not those seed" in result.output
 
 
 def test_replay_of_json_nested_too_deeply_is_a_clean_error(tmp_path):

@@ -106,7 +106,7 @@ def test_a_log_whose_ruleset_names_a_fifo_is_reported_not_waited_on(tmp_path):
     log = record_for(tmp_path, str(fifo))
     proc = cli("replay", log)
     assert proc.returncode == 1
-    assert proc.stderr == f"{log}:1: cannot load ruleset '{fifo}': {fifo}: {FIFO_REASON}\n"
+    assert proc.stderr == f"{log}:1: error: cannot load ruleset '{fifo}': {fifo}: {FIFO_REASON}\n"
     assert proc.stdout == "1 game replayed, 0 clean, 1 with problems\n"
 
 
@@ -331,7 +331,7 @@ def test_a_log_whose_ruleset_is_not_a_rule_file_never_shows_it(tmp_path, outside
     assert result.exit_code == 1
     assert (
         result.stderr
-        == f"{log}:1: cannot load ruleset '{tmp_path / 'secret'}': '{tmp_path / 'secret'}' is not a rule file\n"
+        == f"{log}:1: error: cannot load ruleset '{tmp_path / 'secret'}': '{tmp_path / 'secret'}' is not a rule file\n"
     )
     assert "SECRET" not in result.stdout + result.stderr
 
@@ -345,14 +345,14 @@ def test_a_log_may_not_reach_outside_its_directory(tmp_path, outside, monkeypatc
     result = invoke("replay", log)
     assert result.exit_code == 1
     assert result.stderr == (
-        f"{log}:1: cannot load ruleset '{outside / 'secret'}': '{outside / 'secret'}' is an absolute path; the log may "
+        f"{log}:1: error: cannot load ruleset '{outside / 'secret'}': '{outside / 'secret'}' is an absolute path; the log may "
         "name only a bundled ruleset or a file in its own directory; allow a directory with --allow-path DIR "
         "(or give the ruleset with --ruleset FILE)\n"
     )
     result = invoke("replay", log, "--allow-path", outside)
     assert (
         result.stderr
-        == f"{log}:1: cannot load ruleset '{outside / 'secret'}': '{outside / 'secret'}' is not a rule file\n"
+        == f"{log}:1: error: cannot load ruleset '{outside / 'secret'}': '{outside / 'secret'}' is not a rule file\n"
     )
 
 

@@ -244,7 +244,7 @@ def test_a_consistent_record_that_lies_is_still_caught_by_the_replay(record, tmp
     path = write_log(tmp_path, [rec])
     result = replay(path)
     assert result.exit_code == 1
-    assert f"{path}:1: round 1, turn 1: illegal pick:" in result.stderr
+    assert f"{path}:1: error: round 1, turn 1: illegal pick:" in result.stderr
 
 
 def test_a_dummy_controller_that_is_not_a_player_is_refused(tmp_path):
@@ -284,13 +284,16 @@ def test_read_lines_accepts_a_line_of_exactly_the_limit():
     assert str(e.value) == "f.jsonl:2: line longer than 10 bytes (the limit for one record or table)"
 
 
-def test_a_line_that_is_not_utf8_is_refused_with_its_number(record, tmp_path):
-    """A log line with bytes that are not UTF-8 ends with a message naming the file and line, exit 2."""
+def test_a_line_that_is_not_utf8_is_one_bad_record_named_with_its_number(record, tmp_path):
+    """A log line with bytes that are not UTF-8 is one bad record, named by file and line; the lines after it still replay, exit 1."""
     path = tmp_path / "latin1.jsonl"
-    path.write_bytes(json.dumps(record).encode() + b"\n" + b'{"ruleset": "sushi-go\xff"}\n')
+    path.write_bytes(
+        (json.dumps(record) + "\n").encode() + b'{"ruleset": "sushi-go\xff"}\n' + json.dumps(record).encode()
+    )
     result = replay(str(path))
-    assert result.exit_code == 2
-    assert result.stderr == f"error: {path}:2: not UTF-8 text (byte 22 of the line)\n"
+    assert result.exit_code == 1
+    assert result.stderr == f"{path}:2: error: not UTF-8 text (byte 22 of the line)\n"
+    assert result.stdout == "3 games replayed, 2 clean, 1 with problems\n"
 
 
 LONG_LINE_SCRIPT = r"""
@@ -304,7 +307,8 @@ print("maxrss_kib", resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)
 
 @pytest.mark.parametrize("command", ["replay", "score"])
 def test_a_64_mib_line_is_refused_in_bounded_memory(tmp_path, command):
-    """A 64 MiB line (a hostile log or table) ends with a one-line error naming the line and the limit, exit 2, the process staying under 300 MB."""
+    """A 64 MiB line (a hostile log or table) gets a one-line error naming the line and the limit, the process
+    staying under 300 MB: score stops there (exit 2); replay counts it as one bad record and reads on (exit 1)."""
     path = tmp_path / "long.jsonl"
     with open(path, "wb") as fh:
         fh.write(b'{"rounds": [[["' + b"a" * (64 * 2**20) + b'"]]]}\n')
@@ -312,10 +316,11 @@ def test_a_64_mib_line_is_refused_in_bounded_memory(tmp_path, command):
     args += [str(path)] if command == "replay" else ["sushi-go", str(path)]
     proc = subprocess.run([sys.executable, "-c", LONG_LINE_SCRIPT, *args], capture_output=True, text=True, timeout=300)
     stderr, exit_line, rss_line = proc.stdout.rsplit("\n", 3)[:3]
-    assert (
-        stderr == f"error: {path}:1: line longer than {MAX_LINE_BYTES // 2**20} MiB (the limit for one record or table)"
-    )
-    assert exit_line == "exit 2"
+    limit = f"line longer than {MAX_LINE_BYTES // 2**20} MiB (the limit for one record or table)"
+    if command == "replay":
+        assert (stderr, exit_line) == (f"{path}:1: error: {limit}", "exit 1")
+    else:
+        assert (stderr, exit_line) == (f"error: {path}:1: {limit}", "exit 2")
     assert int(rss_line.split()[1]) < 300 * 1024
 
 
@@ -364,7 +369,7 @@ def test_a_line_that_is_not_json_names_its_line_and_column(tmp_path):
     path = write_log(tmp_path, ['{"format": 1', "{}"])
     result = replay(path)
     assert result.exit_code == 1
-    assert result.stderr.startswith(f"error: {path}:1:13: not valid JSON: Expecting ',' delimiter\n{path}:2: ")
+    assert result.stderr.startswith(f"{path}:1:13: error: not valid JSON: Expecting ',' delimiter\n{path}:2: error: ")
     assert result.stdout == "2 games replayed, 0 clean, 2 with problems\n"
 
 
@@ -387,7 +392,7 @@ def test_a_line_that_is_not_json_is_one_bad_record_and_the_rest_still_replay(tmp
     result = CliRunner().invoke(app, ["replay", str(log)])
     assert result.exit_code == 1
     assert result.stdout == "3 games replayed, 2 clean, 1 with problems\n"
-    assert result.stderr.startswith(f"error: {log}:2:2: not valid JSON")
+    assert result.stderr.startswith(f"{log}:2:2: error: not valid JSON")
 
 
 def test_play_refuses_a_seed_that_its_log_could_not_replay():
