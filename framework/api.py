@@ -245,8 +245,10 @@ def replay(
     the record names: its rule file when that is in the current directory or one
     of ``allow_paths``, else its id (a bundled ruleset). A record that does not
     replay clean raises :class:`~ruledraft.errors.ReplayMismatch` listing the
-    problems.
+    problems; one that is no JSON object (a mapping) raises :class:`~ruledraft.errors.InputError`.
     """
+    if not isinstance(record, Mapping):
+        raise InputError(f"a game record is a mapping (a JSON object, a line of a log), not {type(record).__name__}")
     if ruleset is None:
         named = record.get("ruleset")
         path = record.get("ruleset_file")  # the rule file it was played from, when that is still there

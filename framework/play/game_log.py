@@ -29,8 +29,14 @@ def record_line(record: dict) -> str:
 
 
 def record_game(state: State, seats: Sequence[str]) -> dict:
-    """The complete record of a finished game."""
+    """The complete record of a finished game, ``seats`` naming the bot (or person) at
+    each seat; :class:`InputError` for a game not finished or a name missing or too
+    many, which would make a record ``replay`` refuses."""
     game = state.game
+    if not state.is_terminal():
+        raise InputError("only a finished game has a record: this one is still being played")
+    if len(seats) != game.num_players:
+        raise InputError(f"seats names {len(seats)} for {game.num_players} players: one name for each seat")
     ids = game.ruleset.catalogue.ids
     dummy_seat = game.num_players if game.ruleset.dummy else None
     sheet = state.score_sheet()

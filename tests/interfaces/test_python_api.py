@@ -344,3 +344,21 @@ def test_simulate_takes_bot_specs_not_agent_objects():
 
     with pytest.raises(TypeError, match=r"^simulate takes bot specs \(text\), not agent objects: register the bot"):
         ruledraft.simulate("sushi-go", games=1, bots=["greedy", First()])
+
+
+def test_record_game_refuses_what_replay_would_refuse():
+    """record_game of an unfinished game, or with a name missing for a seat, is an InputError, not a record replay rejects later."""
+    unfinished = ruledraft.Game(ruledraft.load_ruleset("sushi-go"), 3).new_initial_state(1)
+    with pytest.raises(ruledraft.InputError, match="only a finished game has a record"):
+        ruledraft.record_game(unfinished, ["a", "b", "c"])
+    finished = ruledraft.play_game("sushi-go", 3, "greedy", seed=1)
+    with pytest.raises(ruledraft.InputError, match="seats names 1 for 3 players"):
+        ruledraft.record_game(finished, ["a"])
+    assert ruledraft.replay(ruledraft.record_game(finished, ["a", "b", "c"])).totals() == finished.totals()
+
+
+def test_replay_of_something_not_a_record_is_an_input_error():
+    """ruledraft.replay of a string or a list says a record is a mapping, not an AttributeError."""
+    for thing in ("x", [1, 2]):
+        with pytest.raises(ruledraft.InputError, match="a game record is a mapping"):
+            ruledraft.replay(thing)
