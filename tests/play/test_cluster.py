@@ -171,8 +171,10 @@ def test_cluster_local_2_runs_end_to_end_with_a_plugin_and_a_file_bot(tmp_path):
     assert (tmp_path / "dask.jsonl").read_bytes() == (tmp_path / "local.jsonl").read_bytes()
 
 
-def test_ctrl_c_on_a_local_cluster_summarises_the_finished_chunks(tmp_path):
-    """SIGINT to the whole process group: exit 130, the summary counts exactly the logged games, and no worker is left."""
+@pytest.mark.parametrize(("stop", "code"), [(signal.SIGINT, 130), (signal.SIGTERM, 143)])
+def test_a_signal_to_a_local_clusters_group_summarises_the_finished_chunks(tmp_path, stop, code):
+    """SIGINT (Ctrl-C) or SIGTERM (`timeout`, `kill -- -PGID`) to the whole process group: exit 130 or 143 within
+    seconds, the summary counts exactly the logged games, and no worker is left."""
     log = tmp_path / "games.jsonl"
     games = 1_000_000
     proc = subprocess.Popen(
@@ -189,13 +191,16 @@ def test_ctrl_c_on_a_local_cluster_summarises_the_finished_chunks(tmp_path):
             assert time.monotonic() < deadline, "no game was logged"
             time.sleep(0.05)
         assert proc.poll() is None, proc.communicate()
-        os.killpg(proc.pid, signal.SIGINT)
+        os.killpg(proc.pid, stop)
+        sent = time.monotonic()
         out, err = proc.communicate(timeout=WAIT)
+        took = time.monotonic() - sent
     finally:
         if proc.poll() is None:
             os.killpg(proc.pid, signal.SIGKILL)
             proc.communicate()
-    assert proc.returncode == 130, err
+    assert proc.returncode == code, err
+    assert took < 8, f"{took:.1f} s from the signal to the exit"
     summary = json.loads(out)
     n = summary["games"]
     assert err.splitlines() == [f"interrupted after {n} of {games} games"]
@@ -208,6 +213,21 @@ def test_ctrl_c_on_a_local_cluster_summarises_the_finished_chunks(tmp_path):
     while (left := alive_in_group(proc.pid)) and time.monotonic() < deadline:
         time.sleep(0.1)
     assert left == []
+
+
+def _stops_ignored() -> tuple[bool, bool]:
+    return (signal.getsignal(signal.SIGINT) == signal.SIG_IGN, signal.getsignal(signal.SIGTERM) == signal.SIG_IGN)
+
+
+def test_the_workers_of_a_local_cluster_leave_sigint_and_sigterm_to_the_run():
+    """--cluster local:N's workers ignore SIGINT and SIGTERM (a signal to the group would kill them and the results
+    they hold, which Dask then computes again before the run can end); this process's own handlers are as before."""
+    from ruledraft.play.cluster import connect
+
+    before = (signal.getsignal(signal.SIGINT), signal.getsignal(signal.SIGTERM))
+    with connect(local_workers=2) as client:
+        assert set(client.run(_stops_ignored).values()) == {(True, True)}
+    assert (signal.getsignal(signal.SIGINT), signal.getsignal(signal.SIGTERM)) == before
 
 
 def alive_in_group(pgid: int) -> list[str]:
