@@ -368,7 +368,7 @@ def adjusted_table(cards: Sequence[dict]) -> Table | None:
         adj = c["adjusted"]
         table.add_row(
             c["card"],
-            formatted(c["difference"] * 100, "+.1f"),
+            formatted(c["difference"] * 100, "+.1f") if c["difference"] is not None else "-",
             formatted(adj["difference"] * 100, "+.1f"),
             " to ".join(formatted(100 * x, "+.1f") for x in adj["interval"]),
         )

@@ -96,9 +96,9 @@ only ever added. Every interval is 95% and given as ``[low, high]``.
          "by_count": [{"count": 0, "seats": 700, "win_rate": 0.41, "interval": [lo, hi]}, ...],
                                             # player seat-games that took 0, 1, 2, ... copies; Wilson
                                             # at the seat-games over the design effect (the game the unit)
-         "takers": {"seats": 1300, "win_rate": 0.55},
+         "takers": {"seats": 1300, "win_rate": 0.55},     # win_rate null where seats is 0
          "non_takers": {"seats": 700, "win_rate": 0.41},
-         "difference": 0.14, "difference_interval": [lo, hi],
+         "difference": 0.14, "difference_interval": [lo, hi],   # null where either side has no seats
              # the game as the unit (takers_minus_others): Newcombe's interval from each
              # rate's Wilson interval at its effective seat-games, with their correlation
          "adjusted": {"difference": -0.06, "interval": [lo, hi], "variance": v},
@@ -1564,10 +1564,11 @@ def _card_figures(tally: Any, lab: LabTally) -> list[dict]:
                 "points_per_game": pts / n if n else 0.0,
                 "points_per_card": pts / taken if taken else None,
                 "by_count": by_count,
-                "takers": {"seats": takers, "win_rate": taker_wins / takers if takers else 0.0},
-                "non_takers": {"seats": non, "win_rate": non_wins / non if non else 0.0},
-                "difference": d,
-                "difference_interval": [lo, hi],
+                # no seat-game on one side (every seat took it, or none did): nothing to compare
+                "takers": {"seats": takers, "win_rate": taker_wins / takers if takers else None},
+                "non_takers": {"seats": non, "win_rate": non_wins / non if non else None},
+                "difference": d if takers and non else None,
+                "difference_interval": [lo, hi] if takers and non else None,
                 "adjusted": adjusted,
                 "per_copy": None if copy_figure is None else copy_figure[0],
                 "per_copy_interval": None if copy_figure is None else [copy_figure[1], copy_figure[2]],

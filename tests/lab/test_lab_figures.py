@@ -727,3 +727,25 @@ def test_memory_does_not_grow_with_the_number_of_games():
         (pid, what): (finish[pid][i] - start[pid][i]) * 1024 for pid in pids for i, what in enumerate(("now", "peak"))
     }
     assert max(growth.values()) < bound, (growth, bound)
+
+
+def test_a_card_every_seat_took_has_no_takers_versus_others_figure():
+    """Where one side is empty (every seat took the card, or none did) the win rate of that side, the difference and
+    its interval are null in --json and '-' in the report, not 0.0% and -100% to 100%."""
+    import ruledraft
+    from ruledraft.lab.report import _interval, _pct
+
+    cards = ruledraft.simulate("sushi-go", players=2, games=50, seed=1, engine="reference").to_json()["figures"][
+        "cards"
+    ]
+    one_sided = [c for c in cards if not (c["takers"]["seats"] and c["non_takers"]["seats"])]
+    assert one_sided, "no card was taken by every seat or by none in this run"
+    for c in cards:
+        empty = [side for side in ("takers", "non_takers") if not c[side]["seats"]]
+        assert [c[side]["win_rate"] for side in empty] == [None] * len(empty)
+        if empty:
+            assert c["difference"] is None and c["difference_interval"] is None
+            assert (_pct(c["difference"]), _interval(c["difference_interval"], _pct)) == ("-", "-")
+        else:
+            lo, hi = c["difference_interval"]
+            assert lo <= c["difference"] <= hi
