@@ -187,8 +187,9 @@ def deal_signature(ruleset: CompiledRuleset, players: int) -> tuple:
 
 
 def pairing(a: Side, b: Side, seed_b_given: bool) -> tuple[bool, str]:
-    """Whether the two sides' games are paired (same seeds, same deals), and why (or why not)."""
-    if seed_b_given:
+    """Whether the two sides' games are paired (same seeds, same deals), and why (or why
+    not); B's seed given as A's is no other seed: its games pair where the deals do."""
+    if seed_b_given and b.seed != a.seed:
         return False, "independent games: B's seed was given (--seed-b)"
     if a.players != b.players:
         return False, f"independent games: the player counts differ ({a.players} and {b.players})"

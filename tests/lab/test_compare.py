@@ -105,7 +105,7 @@ def test_independent_means_differ_by_welch():
 
 
 def test_pairing_says_which_and_why():
-    """Same deal: paired; other player counts, other decks or a given B seed: independent, with the reason."""
+    """Same deal: paired (B's seed given as A's too); other player counts, other decks or another B seed: independent, with the reason."""
     go, soy = load_ruleset("sushi-go"), load_ruleset("sushi-go-soy-sauce")
     greedy = ["greedy"] * 4
     assert pairing(Side(go, 4, greedy, 0), Side(go, 4, ["random"] * 4, 0), False) == (
@@ -123,6 +123,11 @@ def test_pairing_says_which_and_why():
     assert pairing(Side(go, 4, greedy, 0), Side(go, 4, greedy, 7), True) == (
         False,
         "independent games: B's seed was given (--seed-b)",
+    )
+    # --seed-b the same as --seed: the same games, paired
+    assert pairing(Side(go, 4, greedy, 7), Side(go, 4, ["random"] * 4, 7), True) == (
+        True,
+        "paired games: both sides deal game i the same cards from the same seed",
     )
     assert labels(Side(go, 4, greedy, 0), Side(soy, 4, greedy, 0)) == ("sushi-go", "sushi-go-soy-sauce")
     assert labels(Side(go, 4, greedy, 0), Side(go, 4, greedy, 7)) == ("A", "B")
