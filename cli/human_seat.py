@@ -142,7 +142,7 @@ class HumanAgent:
             listed.append(f"  or a card: its name, or 'cards' to list the {len(cards)} cards ({first}-{last})")
         if done:
             listed.append(
-                f"  {number[game.done_action]:>{digits}}. {option_name(game, game.done_action, decision, True)}"
+                f"  {number[game.done_action]:>{digits}}. {option_name(game, game.done_action, decision, True, state)}"
             )
         block = [*question, *drawn, *listed]
         board = self._board(state, seat, room=self.height - len(block) - 1)

@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 from typing import Protocol
 
 from ruledraft.engine.decisions import Decision
-from ruledraft.engine.state import Game
+from ruledraft.engine.state import Game, State
 from ruledraft.language.effects.base import shared_event_line
 
 _INVISIBLE = {"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"}
@@ -164,22 +164,29 @@ _DONE_WORDS = {
 }
 
 
-def done_words(game: Game, decision: Decision | None, long: bool = False) -> str:
+def done_words(game: Game, decision: Decision | None, long: bool = False, state: State | None = None) -> str:
     """What ``done`` means in ``decision`` (an effect's own words, e.g. "not now" for a
-    spoon), shortly or (``long``) with the card it keeps."""
+    spoon), shortly or (``long``) with the card it keeps. Given the ``state``, a second
+    pick declined where no later turn of the round deals two cards (the last is played
+    for the seats) says the card goes unused rather than kept for a later turn."""
     short, full = _DONE_WORDS.get(decision.effect if decision is not None else "", ("done", "done: no more"))
     if not long:
         return short
+    if decision is not None and decision.effect == "second_pick" and state is not None:
+        if state.turn + 1 > game.hand_size - 2:  # a later turn's hand holds one card at most
+            full = "no second card: your {card} go unused this round"
     return full.format(card=card_name(game.ruleset, decision.card) if decision is not None else "card")
 
 
-def option_name(game: Game, action: int, decision: Decision | None = None, long: bool = False) -> str:
+def option_name(
+    game: Game, action: int, decision: Decision | None = None, long: bool = False, state: State | None = None
+) -> str:
     """A decision option in words: a card's name, a family, or what declining means
-    in ``decision`` (see :func:`done_words`)."""
+    in ``decision`` (see :func:`done_words`, to which ``state`` goes)."""
     if action < game.num_card_types:
         return card_name(game.ruleset, action)
     if action == game.done_action:
-        return done_words(game, decision, long)
+        return done_words(game, decision, long, state)
     return f"any {shown(game.families[action - game.num_card_types])}"
 
 

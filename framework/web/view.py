@@ -145,7 +145,7 @@ def page_view(
     if seat is not None and sv is not None:
         hand = [ids[c] for c in sorted(sv.hand)]
         if sv.pending is not None:
-            decision = _decision(game, sv.pending, names)
+            decision = _decision(game, sv.pending, names, state)
         elif sv.acting and seat not in picked:
             extra = game.procedure.extra_available(state, seat) if sv.can_use_action else 0
             tools = [shown(rs.catalogue.cards[a.card].name) for a in game.actions if sv.table_counts[seat][a.card]]
@@ -205,7 +205,7 @@ def bot_view(state: State, seat: int) -> dict[str, Any]:
     return seat_view(state, seat).to_dict()
 
 
-def _decision(game: Game, decision: Decision, names: TableNames) -> dict[str, Any]:
+def _decision(game: Game, decision: Decision, names: TableNames, state: State) -> dict[str, Any]:
     """A decision asked of the viewer: its question, what the effect does, the cards
     only it sees, and each option's words."""
     rs = game.ruleset
@@ -216,7 +216,11 @@ def _decision(game: Game, decision: Decision, names: TableNames) -> dict[str, An
         "reminder": effect_reminder(game, decision, names),
         "shown": [rs.catalogue.ids[c] for c in decision.shown],
         "options": [
-            {"action": a, "label": option_name(game, a, decision, long=True), "card": a < game.num_card_types}
+            {
+                "action": a,
+                "label": option_name(game, a, decision, long=True, state=state),
+                "card": a < game.num_card_types,
+            }
             for a in decision.options
         ],
     }

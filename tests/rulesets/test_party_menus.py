@@ -326,7 +326,8 @@ def test_play_at_eight_seats_with_decisions_fits_80_columns_and_replays(tmp_path
     lines = result.output.splitlines()
     assert [line for line in lines if len(line) > 80] == []
     assert "Play a second card with your Chopsticks (1)?" in lines  # its 'no' is an option that says what it means
-    assert any(line.endswith(". no second card: keep your Chopsticks (1) for a later turn") for line in lines)
+    # asked on turn 6 of 7, whose next hand holds one card: no later turn of the round can use them
+    assert any(line.endswith(". no second card: your Chopsticks (1) go unused this round") for line in lines)
     assert "=== Game over ===" in lines
     replayed = runner.invoke(app, ["replay", str(log)])
     assert replayed.exit_code == 0, replayed.output
@@ -398,3 +399,26 @@ def test_a_spoon_names_only_the_families_its_menu_has():
     spoons = [e for e in rs.effects if e.kind == "ask_for"]
     assert len(spoons) == 3
     assert {tuple(f for f, _ in e.families) for e in spoons} == {("nigiri", "spoon")}
+
+
+def test_declining_chopsticks_on_the_last_turn_of_two_cards_says_they_go_unused():
+    """The 'no second card' option keeps the chopsticks 'for a later turn' only while a later turn of the round
+    deals two cards; on the turn before the last (whose one card is played for the seats) they go unused."""
+    import random
+
+    from ruledraft.engine.state import Game
+    from ruledraft.language.loading import load_ruleset
+    from ruledraft.play.words import option_name
+
+    game = Game(load_ruleset("sushi-go-party-big-banquet"), 4)
+    said = {}
+    state = game.new_initial_state(0)
+    rng = random.Random(0)
+    while not state.is_terminal():
+        asked = state.pending
+        if asked is not None and asked.effect == "second_pick" and game.done_action in asked.options:
+            words = option_name(game, game.done_action, asked, True, state)
+            said.setdefault(state.turn + 1 > game.hand_size - 2, words)
+        state.apply_actions([state.sample_action(s, rng.random) for s in state.acting_seats()])
+    assert said[False].startswith("no second card: keep your Chopsticks") and said[False].endswith("for a later turn")
+    assert said[True].startswith("no second card: your Chopsticks") and said[True].endswith("go unused this round")
