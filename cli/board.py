@@ -61,7 +61,7 @@ def board_lines(state: State, names: SeatNames, width: int, room: int | None = N
     lines = layout(header, rows, width, short, right)
     kept_lines: list[str] = []
     if keeps and len(lines) > len(rows) + 1:  # no table fits: the kept cards counted, and listed below
-        counted = [[*r[:-1], str(len(b.kept))] for r, b in zip(rows, seats)]
+        counted = [[*r[:-1], str(len(b.kept)) if b.kept else "-"] for r, b in zip(rows, seats)]
         table = layout(header, counted, width, short, right | {len(header) - 1})
         if len(table) == len(rows) + 1:
             lines = table

@@ -403,7 +403,8 @@ class HumanAgent:
         lines.append(
             "  The table: 'points' are those of the rounds scored so far; 'round' what the cards on the "
             "table would score if the round ended now; a modifier is 'loaded' once a card is on it and "
-            "'waiting' while it has room; 'kept' are the cards kept to the end of the game."
+            "'waiting' while it has room; 'kept' are the cards kept to the end of the game (a number: how "
+            "many, where their names do not fit; the command 'kept' lists them)."
         )
         if state.game.turn_rules:
             lines.append(

@@ -12,7 +12,7 @@ from typer.testing import CliRunner
 from ruledraft.cli.app import app
 from ruledraft.cli.board import board_lines
 from ruledraft.cli.play import SeatNames, event_line
-from ruledraft.engine.board import races
+from ruledraft.engine.board import board, races
 from ruledraft.engine.state import Game
 from ruledraft.language.loading import load_ruleset
 
@@ -117,3 +117,23 @@ def test_a_seat_past_the_race_target_while_a_decision_is_pending_shows_the_targe
         " ".join(x.strip() for x in lines[4:6])
         == "uramaki, a race to 10: open: 1st (8), 2nd (5), 3rd (2); place at turn end: seat 1 (14)"
     )
+
+
+def test_a_kept_column_too_wide_for_names_counts_the_cards_and_shows_none_as_a_dash():
+    """Where the kept cards' names make the board too wide at 80 columns, the column counts them; a seat with none
+    shows '-' as it does with names, never a bare 0 beside counts."""
+    import random
+
+    state = Game(load_ruleset("sushi-go-party-master-menu"), 3).new_initial_state(2)
+    names = SeatNames(state.game, 0, {1: "random", 2: "random"})
+    draw = random.Random(2)
+    seen_counted = seen_none = False
+    while not state.is_terminal():
+        lines = board_lines(state, names, 80)
+        cells = [line.split()[-1] for line in lines[1:4]]  # the three seats' rows: kept is the last column
+        kept = [len(b.kept) for b in board(state)]  # earlier rounds' and this round's
+        if any(c.isdigit() for c in cells):
+            seen_counted, seen_none = True, seen_none or 0 in kept
+            assert cells == [str(k) if k else "-" for k in kept], lines[:4]
+        state.apply_actions([state.sample_action(s, draw.random) for s in state.acting_seats()])
+    assert seen_counted and seen_none
