@@ -6,11 +6,11 @@ import os
 
 import typer
 
-from ruledraft.errors import InputError, RulesetError
+from ruledraft.errors import InputError, LineProblem, RulesetError
 from ruledraft.language.bundled import OutOfReach, bundled_ids
 from ruledraft.language.file_access import UnreadableInput, display_name, input_kind
 from ruledraft.language.loading import load_named_ruleset
-from ruledraft.play.game_log import LineProblem, read_records, record_problems, replay_record
+from ruledraft.play.game_log import read_records, record_problems, replay_record
 
 from .common import counted, get_ruleset, reported_errors, say_problem
 from .options import allow_path_option, allowed_dirs

@@ -69,6 +69,17 @@ class InputError(RuledraftError):
     """An input that is not a rule file (a table, a log, a command-line value) is unusable."""
 
 
+class LineProblem(InputError):
+    """An input line (or file) that holds nothing to read: not JSON, not UTF-8 or too
+    long; ``where`` (``FILE``, ``FILE:LINE`` or ``FILE:LINE:COLUMN``) and ``message`` apart,
+    so a reader can word it its own way."""
+
+    def __init__(self, where: str, message: str) -> None:
+        super().__init__(f"{where}: {message}")
+        self.where = where
+        self.message = message
+
+
 class ArgumentError(InputError, ValueError):
     """A value handed to the Python API out of its range (a negative seed, no games): an
     :class:`InputError`, and a ``ValueError`` as Python's own functions raise for one."""

@@ -789,7 +789,7 @@ def _request(path: Path, *, planner: bool, batch_planner: bool) -> None:
     """Ask the background compile under way of the kernel at ``path`` to compile the
     planner's loop (and the batch's planner) too, once it has done what it was started
     for (``python -m ruledraft.kernel`` reads :func:`later_requests` at its end)."""
-    for wanted, name in ((planner, "planner"), (batch_planner, "batch-planner")):
+    for name, wanted in zip(_LATER, (planner, batch_planner)):
         if wanted:
             with contextlib.suppress(OSError):
                 path.with_suffix(f".wants-{name}").touch()

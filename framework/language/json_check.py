@@ -17,7 +17,7 @@ import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from ruledraft.errors import InputError
+from ruledraft.errors import LineProblem
 
 if TYPE_CHECKING:
     from jsonschema.exceptions import ValidationError
@@ -65,7 +65,7 @@ def _parse_int(text: str) -> int | LongNumber:
 
 
 def parse_json(text: str, name: str, line: int | None = None) -> Any:
-    """``text`` (line ``line`` of file ``name``, or the whole file) as JSON; :class:`InputError`
+    """``text`` (line ``line`` of file ``name``, or the whole file) as JSON; :class:`LineProblem`
     naming the file, line and column if it is not. Integers too long to convert are
     kept as :class:`LongNumber` for the checks to report."""
     if line is not None:
@@ -73,11 +73,9 @@ def parse_json(text: str, name: str, line: int | None = None) -> Any:
     try:
         return json.loads(text, parse_int=_parse_int)
     except json.JSONDecodeError as e:
-        raise InputError(f"{name}:{(line or 1) - 1 + e.lineno}:{e.colno}: not valid JSON: {e.msg}") from None
+        raise LineProblem(f"{name}:{(line or 1) - 1 + e.lineno}:{e.colno}", f"not valid JSON: {e.msg}") from None
     except RecursionError:
-        raise InputError(
-            f"{name}:{line}: JSON nested too deeply" if line else f"{name}: JSON nested too deeply"
-        ) from None
+        raise LineProblem(f"{name}:{line}" if line else name, "JSON nested too deeply") from None
 
 
 def _is_whole_number(checker: object, instance: object) -> bool:

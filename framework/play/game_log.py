@@ -16,7 +16,7 @@ from typing import Any, BinaryIO
 
 from ruledraft.engine.scoresheet import ScoreSheet
 from ruledraft.engine.state import Game, State
-from ruledraft.errors import IllegalMoveError, InputError, ReplayMismatch
+from ruledraft.errors import IllegalMoveError, InputError, LineProblem, ReplayMismatch
 from ruledraft.language.json_check import format_problems, json_path, parse_json, plural, schema_problems, show
 from ruledraft.language.ruleset import CompiledRuleset
 
@@ -137,16 +137,6 @@ def size_in_words(size: int) -> str:
     return f"{size // 2**20} MiB" if size % 2**20 == 0 else f"{size} bytes"
 
 
-class LineProblem(InputError):
-    """A line of a file that holds no record: too long, not UTF-8 or not JSON; ``where``
-    (``FILE:LINE`` or ``FILE:LINE:COLUMN``) and ``message`` apart."""
-
-    def __init__(self, where: str, message: str) -> None:
-        super().__init__(f"{where}: {message}")
-        self.where = where
-        self.message = message
-
-
 def read_lines(fh: BinaryIO, name: str, limit: int = MAX_LINE_BYTES, *, read_on: bool = False) -> Iterator[tuple]:
     """``(line number, text)`` for each line of a binary stream, each decoded as UTF-8
     (a byte-order mark at the start is dropped); a :class:`LineProblem` for a line longer
@@ -201,19 +191,9 @@ def read_records(path: str) -> Iterator[tuple]:
             elif line.strip():
                 try:
                     record = parse_json(line, path, n)
-                except InputError as e:
-                    record = _apart(str(e), f"{path}:{n}")
+                except LineProblem as e:
+                    record = e
                 yield n, record
-
-
-def _apart(said: str, where: str) -> LineProblem:
-    """``parse_json``'s message (``FILE:LINE:COLUMN: MESSAGE`` or ``FILE:LINE: MESSAGE``)
-    as a :class:`LineProblem`, ``where`` its ``FILE:LINE``."""
-    rest = said.removeprefix(where)
-    column, sep, message = rest[1:].partition(": ") if rest.startswith(":") else ("", "", "")
-    if rest.startswith(":") and column.isdigit() and sep:
-        return LineProblem(f"{where}:{column}", message)
-    return LineProblem(where, rest.removeprefix(": "))
 
 
 def record_problems(record: Any, ruleset: CompiledRuleset | None = None) -> list[str]:
