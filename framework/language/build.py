@@ -397,6 +397,7 @@ class RulesetBuilder:
                 self.out.append(d)
             return None
         self.expressions.append((path, compiled))
+        self.out.extend(compiled.warnings)
         self.reads[path] = compiled.reads
         return _naming(compiled, rule_id) if rule_id is not None else compiled
 

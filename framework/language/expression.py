@@ -173,6 +173,10 @@ class CompiledExpression:
     may_fail: bool = attrs.field(default=False, eq=False)
     #: the largest magnitude the value can reach (see ExpressionLimits.max_value)
     bound: int = attrs.field(default=0, eq=False)
+    #: what compiles but may stop a game: a division by a value that can be 0
+    warnings: tuple[Diagnostic, ...] = attrs.field(default=(), eq=False)
+    #: a value it never goes below (``-bound`` where nothing more is known)
+    least: int = attrs.field(default=0, eq=False)
 
     def steps(self, seats: int) -> int:
         """An upper bound on the steps of one evaluation with ``seats`` seats."""
@@ -489,6 +493,8 @@ class _Value:
     cost: tuple[int, ...] = (1,)
     #: the largest magnitude the value can reach (when not constant and not boolean)
     bound: int = 0
+    #: a value it is known never to go below, where one is (None: only ``-bound``)
+    least: int | None = None
 
     def func(self) -> Fn:
         return cast(Fn, self.fn) if self.fn is not None else _const_fn(cast(int, self.const))
@@ -515,6 +521,23 @@ def _mag(v: _Value) -> int:
     return 1 if v.boolean else v.bound
 
 
+def _low(v: _Value) -> int:
+    """The least value ``v`` can take, as far as it is known (a divisor whose least
+    is above 0 can never be 0)."""
+    if v.const is not None:
+        return v.const
+    if v.boolean:
+        return 0
+    return -v.bound if v.least is None else v.least
+
+
+def _high(v: _Value) -> int:
+    """The largest value ``v`` can take, as far as it is known."""
+    if v.const is not None:
+        return v.const
+    return 1 if v.boolean else v.bound
+
+
 def _derived(
     fn: Any,
     values: Sequence[_Value],
@@ -524,8 +547,10 @@ def _derived(
     boolean: bool = False,
     local: bool = True,
     bound: int = 0,
+    least: int | None = None,
 ) -> _Value:
-    """A non-constant value computed from ``values`` (``bound``: its largest magnitude)."""
+    """A non-constant value computed from ``values`` (``bound``: its largest magnitude;
+    ``least``: the value it cannot go below, where known)."""
     return _Value(
         fn,
         None,
@@ -537,6 +562,7 @@ def _derived(
         max(v.aggregates for v in values),
         _add_costs((1,), *(v.cost for v in values)),
         bound,
+        least,
     )
 
 
@@ -614,6 +640,7 @@ class _Compiler(Transformer[Token, Any]):
         #: site(offset) -> (file, line, column), for run-time errors
         self._site = site or (lambda offset: ("<expr>", 1, offset + 1))
         self.may_fail = False  # a division by something that can be 0
+        self.notes: list[tuple[int, str]] = []  # (offset, message): warnings
         self._too_big = False  # a value over the limit was reported
         self._deck = sum(c.count for c in catalogue.cards)
 
@@ -668,7 +695,7 @@ class _Compiler(Transformer[Token, Any]):
         fn = _VARIABLES.get(word)
         if fn is not None:
             bound = ExpressionLimits.bound_seats if word == "players" else ExpressionLimits.bound_rounds
-            return _Value(fn, None, start, end, bound=bound)
+            return _Value(fn, None, start, end, bound=bound, least=1)  # seats and rounds count from 1
         message = f"unknown name '{word}'; expressions know 'players' and 'round'"
         if word in self._CALLS:
             message += f" ('{word}' is a function: write {word}(...))"
@@ -766,7 +793,7 @@ class _Compiler(Transformer[Token, Any]):
         if v.const is not None:
             return _Value(None, -v.const, meta.start_pos, meta.end_pos)
         f = v.fn
-        return _derived(lambda t, s: -f(t, s), [v], meta.start_pos, meta.end_pos, bound=_mag(v))
+        return _derived(lambda t, s: -f(t, s), [v], meta.start_pos, meta.end_pos, bound=_mag(v), least=-_high(v))
 
     def arith(self, meta: Meta, children: list[Any]) -> _Value:
         """``a + b - c ...``: constants summed, terms added in one closure."""
@@ -808,7 +835,8 @@ class _Compiler(Transformer[Token, Any]):
                     v -= f(t, s)
                 return v
 
-        return _derived(fn, values, start, end, bound=sum(_mag(v) for v in values))
+        least = sum(_low(v) if sg > 0 else -_high(v) for sg, v in zip(signs, values))
+        return _derived(fn, values, start, end, bound=sum(_mag(v) for v in values), least=least)
 
     def term(self, meta: Meta, children: list[Any]) -> _Value:
         """``a * b / c % d ...``, left to right."""
@@ -829,7 +857,7 @@ class _Compiler(Transformer[Token, Any]):
             for op, v in steps:
                 acc = self._binary(op, acc, v, meta.start_pos, v.end)
             return acc
-        ops = tuple((op, v.func(), self._where(v)) for op, v in steps)
+        ops = tuple((op, v.func(), self._site_of(v) if op == "*" else self._where(v, op)) for op, v in steps)
         first = acc.func()
         bound = _mag(acc)
         for op, v in steps:
@@ -847,27 +875,43 @@ class _Compiler(Transformer[Token, Any]):
                     x = _mod(x, y, where)
             return x
 
-        return _derived(fn, values, meta.start_pos, meta.end_pos, bound=bound)
+        least = 0 if all(_low(v) >= 0 for v in values) else None  # no sign can turn
+        return _derived(fn, values, meta.start_pos, meta.end_pos, bound=bound, least=least)
 
-    def _where(self, divisor: _Value) -> _Site:
-        """The site of a divisor, for the error if it is 0 when evaluated."""
-        if divisor.const is None:
+    def _where(self, divisor: _Value, op: str) -> _Site:
+        """The site of a divisor, for the error if it is 0 when evaluated; one that can
+        be 0 (nothing shows it is always above 0) is a warning as well."""
+        if divisor.const is None and _low(divisor) <= 0:
             self.may_fail = True
+            source = self._source(divisor)
+            what = "division" if op == "/" else "remainder"
+            self.notes.append(
+                (
+                    divisor.start,
+                    f"{what} by '{source}', which can be 0: a game where it is stops with an error "
+                    f"(write max(1, {source}) for at least 1)",
+                )
+            )
+        return self._site_of(divisor)
+
+    def _site_of(self, divisor: _Value) -> _Site:
         file, line, column = self._site(divisor.start)
         return _Site(f"{self.text!r} ({self._source(divisor)!r} is 0)", file, line, column)
 
     def _binary(self, op: str, a: _Value, b: _Value, start: int, end: int) -> _Value:
         if op in ("/", "%"):
-            where = self._where(b)
+            where = self._where(b, op)
             helper = _div if op == "/" else _mod
             if a.const is not None and b.const is not None and b.const != 0:
                 return _Value(None, helper(a.const, b.const, where), start, end)
             fa, fb = a.func(), b.func()
             bound = _mag(a) if op == "/" else min(_mag(a), _mag(b))
+            least = 0 if _low(a) >= 0 and (op == "%" or _low(b) > 0) else None
             if b.const is not None and b.const != 0:
                 k = b.const
-                return _derived(lambda t, s: helper(fa(t, s), k, where), [a, b], start, end, bound=bound)
-            return _derived(lambda t, s: helper(fa(t, s), fb(t, s), where), [a, b], start, end, bound=bound)
+                return _derived(lambda t, s: helper(fa(t, s), k, where), [a, b], start, end, bound=bound, least=least)
+            fn = lambda t, s: helper(fa(t, s), fb(t, s), where)  # noqa: E731
+            return _derived(fn, [a, b], start, end, bound=bound, least=least)
         general, right_const, left_const = _ARITH[op]
         if a.const is not None and b.const is not None:
             return _Value(
@@ -880,7 +924,11 @@ class _Compiler(Transformer[Token, Any]):
         else:
             fn = general(a.fn, b.fn)
         bound = _mag(a) * _mag(b) if op == "*" else _mag(a) + _mag(b)
-        return _derived(fn, [a, b], start, end, bound=bound)
+        if op == "*":
+            least = _low(a) * _low(b) if _low(a) >= 0 and _low(b) >= 0 else None
+        else:
+            least = _low(a) + _low(b) if op == "+" else _low(a) - _high(b)
+        return _derived(fn, [a, b], start, end, bound=bound, least=least)
 
     def compare(self, meta: Meta, children: list[Any]) -> _Value:
         a, op, b = self._expr(children[0]), str(children[1]), self._expr(children[2])
@@ -952,6 +1000,7 @@ class _Compiler(Transformer[Token, Any]):
             end,
             boolean=a.boolean and b.boolean,
             bound=max(_mag(a), _mag(b)),
+            least=min(_low(a), _low(b)),
         )
 
     # -- function calls ---------------------------------------------------------
@@ -982,7 +1031,7 @@ class _Compiler(Transformer[Token, Any]):
             sel = self._selector(call.args[0], call.name)
             if sel is None:
                 return self._dummy(call.start, call.end)
-        return fn(sel, call.start, call.end)
+        return attrs.evolve(fn(sel, call.start, call.end), least=0)  # a number of cards, kinds or groups
 
     def _count_call(self, call: _Call) -> _Value:
         return self._on_selector(call, self._fn_count)
@@ -1020,7 +1069,7 @@ class _Compiler(Transformer[Token, Any]):
     def _largest_group_call(self, call: _Call) -> _Value:
         if call.args:
             return self._arity(call, "takes no arguments")
-        return self._fn_largest_group(call.start, call.end)
+        return attrs.evolve(self._fn_largest_group(call.start, call.end), least=0)
 
     def _aggregate_call(self, call: _Call) -> _Value:
         """``max_players(...)`` and the other player aggregates: one argument, nested at most so deep."""
@@ -1057,7 +1106,13 @@ class _Compiler(Transformer[Token, Any]):
         else:
             fn = lambda t, s: pick([f(t, s) for f in fns])  # noqa: E731
         return _derived(
-            fn, values, start, end, boolean=all(v.boolean for v in values), bound=max(_mag(v) for v in values)
+            fn,
+            values,
+            start,
+            end,
+            boolean=all(v.boolean for v in values),
+            bound=max(_mag(v) for v in values),
+            least=pick(_low(v) for v in values),
         )
 
     def _abs_call(self, call: _Call) -> _Value:
@@ -1067,7 +1122,8 @@ class _Compiler(Transformer[Token, Any]):
         if v.const is not None:
             return _Value(None, abs(v.const), call.start, call.end)
         f = v.fn
-        return _derived(lambda t, s: abs(f(t, s)), [v], call.start, call.end, boolean=v.boolean, bound=_mag(v))
+        fn = lambda t, s: abs(f(t, s))  # noqa: E731
+        return _derived(fn, [v], call.start, call.end, boolean=v.boolean, bound=_mag(v), least=max(0, _low(v)))
 
     #: every function of the language: its name -> what compiles a call of it
     _CALLS: dict[str, Callable[[_Compiler, _Call], _Value]] = {
@@ -1112,16 +1168,18 @@ class _Compiler(Transformer[Token, Any]):
         ws = tuple(w for _, w in pairs)
         reads = frozenset(idx)
         bound = sum(self.catalogue.cards[i].count * abs(w) for i, w in pairs)
+        least = sum(self.catalogue.cards[i].count * w for i, w in pairs if w < 0)  # every negative card held
         if len(set(ws)) == 1:
             w = ws[0]
             counted = self._fn_count(idx, start, end)
             if w == 1:
-                return counted
+                return attrs.evolve(counted, least=0)
             f = counted.fn
-            return _Value(lambda t, s: f(t, s) * w, None, start, end, reads=reads, bound=bound)
+            return _Value(lambda t, s: f(t, s) * w, None, start, end, reads=reads, bound=bound, least=least)
         get = operator.itemgetter(*idx)
         mul = operator.mul
-        return _Value(lambda t, s: sum(map(mul, get(t.counts[s]), ws)), None, start, end, reads=reads, bound=bound)
+        fn = lambda t, s: sum(map(mul, get(t.counts[s]), ws))  # noqa: E731
+        return _Value(fn, None, start, end, reads=reads, bound=bound, least=least)
 
     def _members_by_group(self, sel: tuple[int, ...] | None) -> tuple[tuple[int, ...], ...]:
         """For each colour group with a selected card, the selected card indices in it."""
@@ -1211,6 +1269,10 @@ class _Compiler(Transformer[Token, Any]):
                 fn = lambda t, s: sum([1 for o in range(t.num_seats) if o != s and f(t, o)])  # noqa: E731
         seats = ExpressionLimits.bound_seats
         bound = {"max": _mag(v), "min": _mag(v), "sum": seats * _mag(v)}.get(what, seats)
+        if what in ("max", "min"):  # over no other seat: 0
+            least: int | None = _low(v) if over == "players" else min(0, _low(v))
+        else:
+            least = 0 if what == "count" or _low(v) >= 0 else None
         return _Value(
             fn,
             None,
@@ -1221,6 +1283,7 @@ class _Compiler(Transformer[Token, Any]):
             aggregates=v.aggregates + 1,
             cost=(1,) + v.cost,
             bound=bound,
+            least=least,
         )  # n evaluations of the argument
 
 
@@ -1288,7 +1351,7 @@ def compile_expression(
     Raises :class:`RulesetError` for every problem found.
     """
 
-    def fail(problems: list[tuple[int, str]]) -> RulesetError:
+    def located(problems: list[tuple[int, str]], severity: str = "error") -> list[Diagnostic]:
         diagnostics = []
         for offset, message in problems:
             if locate is None:
@@ -1301,8 +1364,11 @@ def compile_expression(
                 src = text.replace("\r", " ").replace("\n", " ").replace("\t", " ")
             else:
                 src = None
-            diagnostics.append(Diagnostic(file, line, column, message, source_line=src))
-        return RulesetError(diagnostics)
+            diagnostics.append(Diagnostic(file, line, column, message, severity, source_line=src))
+        return diagnostics
+
+    def fail(problems: list[tuple[int, str]]) -> RulesetError:
+        return RulesetError(located(problems))
 
     limits = ExpressionLimits
     if len(text) > limits.max_length:
@@ -1344,4 +1410,6 @@ def compile_expression(
         cost=value.cost,
         may_fail=compiler.may_fail,
         bound=_mag(value),
+        warnings=tuple(located(compiler.notes, "warning")),
+        least=0 if boolean else _low(value),  # a condition is 0 or 1
     )

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import attrs
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from ruledraft.errors import RulesetError, ScoringError
@@ -893,6 +893,111 @@ def test_division_and_remainder_agree(a, b):
     assert q * b + r == a
     assert abs(r) < abs(b) and (r == 0 or (r > 0) == (a > 0))
     assert value(f"({a}) / ({b})") == q and value(f"({a}) % ({b})") == r
+
+
+# Every form the least-value reasoning covers, over a catalogue with a negative
+# attribute, evaluated on tables of one to four seats with any cards.
+_SPICED = Catalogue(
+    tuple(
+        CardType(index=i, id=cid, name=cid, count=4, group=cid, tags=frozenset(), attributes={"heat": heat})
+        for i, (cid, heat) in enumerate([("chili", 3), ("mint", -2), ("rice", 0)])
+    )
+)
+_BOUNDED_LEAVES = [
+    "count(chili)",
+    "count()",
+    "kinds()",
+    "groups()",
+    "largest_group()",
+    "sum(heat)",
+    "sum(heat, mint)",
+    "round",
+    "players",
+    "(count(mint) > 1)",
+]
+
+
+def _bounded_form(parts):
+    form, a, b = parts
+    return form.format(a=a, b=b)
+
+
+bounded = st.recursive(
+    st.one_of(st.sampled_from(_BOUNDED_LEAVES), st.integers(-3, 3).map(lambda n: f"({n})")),
+    lambda inner: st.tuples(
+        st.sampled_from(
+            [
+                "({a} + {b})",
+                "({a} - {b})",
+                "({a} * {b})",
+                "({a} / {b})",
+                "({a} % {b})",
+                "({a} * {b} / {a} % {b} * {a})",
+                "(-{a})",
+                "max({a}, {b})",
+                "min({a}, {b}, 2)",
+                "abs({a})",
+                "(if {a} > {b} then {a} else {b})",
+                "max_players({a})",
+                "min_opponents({a})",
+                "sum_opponents({b})",
+                "count_players({a})",
+            ]
+        ),
+        inner,
+        inner,
+    ).map(_bounded_form),
+    max_leaves=8,
+)
+_spiced_tables = st.integers(1, 4).flatmap(
+    lambda seats: st.tuples(
+        st.lists(st.lists(st.integers(0, 2), max_size=8), min_size=seats, max_size=seats), st.integers(1, 5)
+    )
+)
+
+
+@settings(max_examples=400, deadline=None)
+@given(bounded, _spiced_tables)
+@example("min_opponents(players)", ([[]], 1))  # no other seat: 0
+@example("(count(mint) - sum(heat, mint) / (count() + 1))", ([[1, 1, 1], []], 2))
+def test_a_value_never_goes_below_its_least_and_a_divisor_without_a_warning_is_never_zero(text, setup):
+    """The compiled least is a true lower bound on any table, and only an expression warned of divides by 0."""
+    try:
+        compiled = compile_expression(text, _SPICED)
+    except RulesetError as err:  # a constant 0 divisor: refused, not run
+        assert "is always 0" in str(err)
+        return
+    seats, round_ = setup
+    tab = Tableau.from_cards(_SPICED.size, seats, round=round_)
+    for seat in range(len(seats)):
+        try:
+            got = compiled.fn(tab, seat)
+        except ScoringError:
+            assert compiled.warnings, f"{text!r} divided by 0 with no warning"
+            assert compiled.may_fail
+            continue
+        assert got >= compiled.least, (text, got, compiled.least)
+
+
+@pytest.mark.parametrize(
+    ("text", "warned"),
+    [
+        ("count(chili) / count(mint)", ["count(mint)"]),
+        ("count(chili) % (players - players)", ["players - players"]),
+        ("count(chili) / (round - 1) + 1 / sum(heat)", ["round - 1", "sum(heat)"]),
+        ("count(chili) / players + count() % round", []),
+        ("count(chili) / max(1, count(mint)) + 7 / (count() + 1)", []),
+        ("count(chili) / (2 * kinds() + players) + 5 / abs(-3)", []),
+        ("count(chili) / (count(mint) > 0)", ["count(mint) > 0"]),
+    ],
+)
+def test_a_divisor_is_warned_of_unless_it_is_always_above_zero(text, warned):
+    """Each divisor that can be 0 gets a warning at its column naming it; one always above 0 gets none."""
+    compiled = compile_expression(text, _SPICED)
+    assert [(d.severity, d.column) for d in compiled.warnings] == [("warning", text.index(w) + 1) for w in warned]
+    for d, w in zip(compiled.warnings, warned):
+        assert d.message.startswith(f"{'remainder' if '%' in text else 'division'} by '{w}', which can be 0")
+    assert compiled.may_fail is bool(warned)
 
 
 _truth_leaf = st.sampled_from(

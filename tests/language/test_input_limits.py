@@ -199,17 +199,35 @@ def test_simulate_reports_a_run_time_division_by_zero_in_one_line(tmp_path, jobs
     assert proc.returncode == 1, proc.stderr
     assert "Traceback" not in proc.stderr
     assert [line for line in proc.stderr.splitlines() if line.strip()] == [
+        f"{path}:14:16: warning: division by 'count(pear)', which can be 0: a game where it is stops "
+        "with an error (write max(1, count(pear)) for at least 1)",
         f"{path}:14:16: error: scoring rule 'ratio': division by zero in expression "
-        "'10 / count(pear)' ('count(pear)' is 0)"
+        "'10 / count(pear)' ('count(pear)' is 0)",
     ]
 
 
 def test_only_a_divisor_that_can_be_zero_makes_an_expression_fallible():
-    """may_fail (which makes scoring name the rule in the error) is set only by a division by a varying value."""
+    """may_fail (which makes scoring name the rule in the error) is set only by a divisor that can be 0."""
     rs = load_ruleset("sushi-go")
     assert compile_expression("count() / 2 + count() % 3", rs.catalogue).may_fail is False
     assert compile_expression("2 / count()", rs.catalogue).may_fail is True
-    assert compile_expression("2 % (count() + 1)", rs.catalogue).may_fail is True
+    assert compile_expression("2 % (count() - 1)", rs.catalogue).may_fail is True
+    assert compile_expression("2 % (count() + 1)", rs.catalogue).may_fail is False
+    assert compile_expression("count() / max(1, count(tempura)) + count() % players", rs.catalogue).may_fail is False
+
+
+def test_validate_warns_of_a_divisor_that_can_be_zero_and_of_no_other(tmp_path):
+    """`validate` passes the file (exit 0) with a located warning on the divisor that can be 0, none on one that cannot."""
+    path = write(tmp_path, DIV.replace("10 / count(pear)", "10 / count(pear) + count(apple) / (round + count(pear))"))
+    proc = subprocess.run(
+        [sys.executable, "-m", "ruledraft", "validate", str(path)], capture_output=True, text=True, timeout=120
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.splitlines()[0] == (
+        f"{path}:14:16: warning: division by 'count(pear)', which can be 0: a game where it is stops "
+        "with an error (write max(1, count(pear)) for at least 1)"
+    )
+    assert len(proc.stdout.splitlines()) == 2 and ": ok: " in proc.stdout.splitlines()[1]
 
 
 # -- memory -----------------------------------------------------------------------------------
