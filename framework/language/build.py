@@ -1121,7 +1121,7 @@ def accepted_sections(data: Any, merged: Any = None) -> Callable[[Path], bool]:
     (accepted), one it wrote is accepted when the file's own part is, and a scoring
     rule is matched by ``id``: accepted when it is a parent's, or when the file's own
     entry with that id is valid (an entry without a usable id is never accepted)."""
-    from ruledraft.language.schema_check import is_valid_against, ruleset_schema_now
+    from ruledraft.language.schema_check import is_valid_against, ruleset_schema_now, valid_but_for_unknown_keys
 
     schema = ruleset_schema_now()
     then = schema.get("then", {}).get("properties", {}) if "extends" not in data else {}
@@ -1137,17 +1137,21 @@ def accepted_sections(data: Any, merged: Any = None) -> Callable[[Path], bool]:
         data["extends"], {"$defs": defs, **schema["properties"]["extends"]}
     )
     rule_schema = {"$defs": defs, "$ref": "#/$defs/scoringRule"}
+
+    def rule_checked(rule: Any) -> bool:  # a rule whose one mistake is an unknown key is checked too
+        return is_valid_against(rule, rule_schema) or valid_but_for_unknown_keys(rule, rule_schema)
+
     rules = data.get("scoring")
     if merged is None:
         if isinstance(rules, list):
             for i, rule in enumerate(rules):
-                ok[("scoring", i)] = is_valid_against(rule, rule_schema)
+                ok[("scoring", i)] = rule_checked(rule)
         return lambda path: ok.get(path, False)
     own: dict[str, bool] = {}  # the file's own rules, by id: valid or not
     for rule in rules if isinstance(rules, list) else []:
         ident = rule.get("id") if isinstance(rule, dict) else None
         if isinstance(ident, str):
-            own[ident] = own.get(ident, True) and is_valid_against(rule, rule_schema)
+            own[ident] = own.get(ident, True) and rule_checked(rule)
     merged_rules = merged.get("scoring") if isinstance(merged, dict) else None
     for i, rule in enumerate(merged_rules if isinstance(merged_rules, list) else []):
         ident = rule.get("id") if isinstance(rule, dict) else None

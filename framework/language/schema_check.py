@@ -22,7 +22,7 @@ import functools
 import re
 import threading
 from collections.abc import Iterable, Mapping
-from typing import Any
+from typing import Any, cast
 
 import jsonschema
 import referencing
@@ -101,6 +101,19 @@ def is_valid_against(instance: Any, schema: dict[str, Any]) -> bool:
     """Whether ``instance`` is valid against ``schema`` (a part of the ruleset schema,
     with its ``$defs``), whole numbers checked as every rule file's are."""
     return bool(_Validator(schema).is_valid(instance))
+
+
+def valid_but_for_unknown_keys(instance: Any, schema: dict[str, Any]) -> bool:
+    """Whether ``instance`` (a mapping) is valid against ``schema`` (a part of the ruleset
+    schema, with its ``$defs``) once the keys the schema does not know at its top are
+    left out: a scoring rule whose one mistake is a key of another kind can still be
+    checked for what its known keys say."""
+    if not isinstance(instance, dict):
+        return False
+    reporter = _Reporter(cast(Document, None), schema, _Validator(schema))  # only its schema helpers
+    known = reporter.allowed_keys(schema, instance)
+    kept = {k: v for k, v in instance.items() if k in known}
+    return len(kept) < len(instance) and is_valid_against(kept, schema)
 
 
 # jsonschema types these as possibly unset; an error handed to a handler always has them.

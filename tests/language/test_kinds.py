@@ -134,7 +134,8 @@ def test_a_registered_kind_gets_located_errors(bonus_kind, tmp_path):
     """Its schema errors and the names its builder resolves are located diagnostics like a built-in kind's."""
     result = check_ruleset(write(tmp_path, card="chopstick", extra="    colour: red\n"))
     assert [(d.line, d.column, d.message) for d in result.diagnostics] == [
-        (10, 5, "unknown key 'colour' in a 'bonus' scoring rule")
+        (8, 11, "unknown card 'chopstick' (did you mean 'chopsticks'?)"),  # checked beside the unknown key
+        (10, 5, "unknown key 'colour' in a 'bonus' scoring rule"),
     ]
     result = check_ruleset(write(tmp_path, card="chopstick"))
     assert [(d.line, d.column, d.message) for d in result.diagnostics] == [

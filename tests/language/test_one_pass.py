@@ -119,6 +119,37 @@ def test_a_schema_error_in_a_child_no_longer_hides_the_other_sections_checks():
     ]
 
 
+def test_a_rule_whose_one_schema_mistake_is_an_unknown_key_is_still_checked(tmp_path):
+    """A rule with a key its kind does not know has its card checked too; one missing a required key is not walked."""
+    rules = (
+        "scoring:\n"
+        "  - {id: a, kind: per_card, cards: nato, value: 1, most: [6, 3]}\n"
+        "  - {id: b, kind: per_card, cards: nato, valeu: 1}\n"
+        "  - {id: c, kind: per_card, cards: {tag: nosuch}, value: 1}\n"
+    )
+    plain = tmp_path / "plain.yaml"
+    plain.write_text(
+        "format: 1\nid: plain\nname: Plain\nplayers: {min: 2, max: 2}\n"
+        "cards:\n  - {id: tempura, count: 40}\n  - {id: natto, count: 40}\n"
+        "deal: {hand_size: {'2': 5}}\nrounds: {count: 1}\n" + rules,
+        encoding="utf-8",
+    )
+    assert _located(check_ruleset(plain)) == [
+        (11, 36, "unknown card 'nato' (did you mean 'natto'?)"),
+        (11, 52, "unknown key 'most' in a 'per_card' scoring rule"),
+        (12, 42, "unknown key 'valeu' in a 'per_card' scoring rule (did you mean 'value'?)"),
+        (13, 42, "no card has the tag 'nosuch'"),
+    ]
+    child = tmp_path / "child.yaml"
+    child.write_text(CHILD_HEAD + rules, encoding="utf-8")
+    assert _located(check_ruleset(child)) == [
+        (6, 36, "unknown card 'nato'"),
+        (6, 52, "unknown key 'most' in a 'per_card' scoring rule"),
+        (7, 42, "unknown key 'valeu' in a 'per_card' scoring rule (did you mean 'value'?)"),
+        (8, 42, "no card has the tag 'nosuch'"),
+    ]
+
+
 def test_accepted_sections_of_a_child_judge_its_own_part_and_match_rules_by_id():
     """In a merged child: unwritten sections are the parent's (accepted), written ones are judged on the child's part, rules by id."""
     from ruledraft.language.inheritance import resolve_document
