@@ -49,6 +49,8 @@ log = logging.getLogger("ruledraft.web")
 MAX_MESSAGE = 4096
 #: the longest lobby form accepted
 MAX_FORM = 4096
+#: how long the bots may take over their moves before the seats are told who thinks
+THINKING_AFTER = 1.0
 
 HEADERS = {
     "Content-Security-Policy": (
@@ -101,8 +103,9 @@ def _not_found() -> HTMLResponse:
 class Server:
     """The tables of one server and who is connected to each."""
 
-    def __init__(self, tables: Tables, choices: Sequence[str] = ()):
+    def __init__(self, tables: Tables, choices: Sequence[str] = (), thinking_after: float = THINKING_AFTER):
         self.tables = tables
+        self.thinking_after = thinking_after
         self.choices = list(dict.fromkeys([*choices, *bundled_ids()]))
         self.sockets: dict[str, list[tuple[WebSocket, int | None]]] = {}
         self.locks: dict[str, asyncio.Lock] = {}
@@ -323,7 +326,8 @@ class Server:
                 async with self.lock(table):
                     before = table.moves
                     try:
-                        await asyncio.to_thread(table.act, seat, move)
+                        table.take(seat, move)
+                        await self.bots_move(table)
                     except ActionError as e:
                         await _error(websocket, str(e))
                         continue
@@ -341,6 +345,25 @@ class Server:
             seats = self.sockets.get(table.id, [])
             if entry in seats:
                 seats.remove(entry)
+
+    async def bots_move(self, table: Table) -> None:
+        """The bots' moves that follow a person's, in a thread; if they take longer than
+        ``thinking_after`` seconds (a search that thinks long, a roll-out still being
+        compiled), every seat is told which bots it waits for
+        (``{"type": "thinking", "seats": [...]}``) rather than hearing nothing."""
+        if not table.moves_on():
+            return
+        seats = table.bots_to_move()
+        moving = asyncio.ensure_future(asyncio.to_thread(table.advance))
+        done, _ = await asyncio.wait({moving}, timeout=self.thinking_after)
+        if not done and seats:
+            note = json.dumps({"type": "thinking", "seats": seats})
+            for ws, _seat in list(self.sockets.get(table.id, [])):
+                try:
+                    await ws.send_text(note)
+                except Exception:  # noqa: BLE001 - a socket closing meanwhile; its handler cleans up
+                    log.debug("a notice could not be sent", exc_info=True)
+        await moving
 
     async def broadcast(self, table: Table, only: int | None = None) -> None:
         """Each seat connected to ``table`` is sent its own view (built once per seat);
@@ -375,9 +398,11 @@ def _whole(text: str, what: str) -> int:
     return int(text)
 
 
-def create_app(tables: Tables, choices: Sequence[str] = ()) -> Starlette:
-    """The ASGI application serving ``tables``; ``choices``: rulesets the lobby offers first."""
-    server = Server(tables, choices)
+def create_app(tables: Tables, choices: Sequence[str] = (), thinking_after: float = THINKING_AFTER) -> Starlette:
+    """The ASGI application serving ``tables``; ``choices``: rulesets the lobby offers
+    first; ``thinking_after``: the seconds bots may take to move before the seats are
+    told they are thinking."""
+    server = Server(tables, choices, thinking_after)
     static = resources.files("ruledraft.web") / "static"
     app = Starlette(
         routes=[

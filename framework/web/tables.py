@@ -182,9 +182,16 @@ class Table:
     # ------------------------------------------------------------------ moves
 
     def act(self, seat: int, message: Any) -> None:
+        """Take a seat's move from a message (:meth:`take`); bots then play until a
+        person must move (:meth:`advance`)."""
+        self.take(seat, message)
+        self.advance()
+
+    def take(self, seat: int, message: Any) -> None:
         """Take a seat's move from a message: ``{"type": "pick", "cards": [ids],
         "dummy": id}`` or ``{"type": "decide", "option": n}``; :class:`ActionError`
-        says why one is refused. Bots then play until a person must move."""
+        says why one is refused. A pick is held until every person has picked; the
+        bots' moves are :meth:`advance`'s."""
         if self.failure:
             raise ActionError(f"this table stopped: {self.failure}")
         state = self.state
@@ -212,8 +219,7 @@ class Table:
                 raise ActionError("that is not one of the choices offered")
             self._apply([option])
         else:
-            raise ActionError("unknown move: 'type' is 'pick' or 'decide'")
-        self.advance()
+            raise ActionError("unknown message: 'type' is 'pick' or 'decide' (a move), 'view' or 'seat_view'")
 
     def _pick_action(self, seat: int, message: dict) -> int:
         game = self.game
@@ -259,6 +265,17 @@ class Table:
         if self.state.is_terminal():
             self.finish_journal()
             self.finished_at = time.monotonic()
+
+    def moves_on(self) -> bool:
+        """Whether :meth:`advance` has moves to make: every person acting now has moved."""
+        if self.state.is_terminal() or self.failure:
+            return False
+        return not any(s in self.tokens and s not in self.picks for s in self.state.acting_seats())
+
+    def bots_to_move(self) -> list[int]:
+        """The bots' seats that move now, :meth:`advance` playing them: none while a
+        person's move is awaited."""
+        return [s for s in self.state.acting_seats() if s not in self.tokens] if self.moves_on() else []
 
     def advance(self) -> None:
         """Apply the turn once every person has moved, letting the bots move; stop

@@ -9,6 +9,7 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 from ruledraft.web.app import create_app
 from ruledraft.web.tables import Tables
@@ -28,15 +29,15 @@ class Served:
 
 
 @contextmanager
-def serving(journal: Path) -> Iterator[Served]:
-    """A server on a free port, stopped on leaving."""
+def serving(journal: Path, **app_options: Any) -> Iterator[Served]:
+    """A server on a free port, stopped on leaving (``app_options``: ``create_app``'s)."""
     import uvicorn
 
     tables = Tables(journal)
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     sock.bind(("127.0.0.1", 0))
     port = sock.getsockname()[1]
-    config = uvicorn.Config(create_app(tables), log_level="warning", lifespan="off", ws="auto")
+    config = uvicorn.Config(create_app(tables, **app_options), log_level="warning", lifespan="off", ws="auto")
     server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
     thread.start()

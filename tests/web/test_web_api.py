@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import random
 import shutil
+import time
 import warnings
 from pathlib import Path
 
@@ -141,6 +142,48 @@ def test_a_seat_joins_and_sees_its_hand_and_the_others_hand_sizes(client, tables
     assert view["you"] == 0 and view["round"] == 1 and view["rounds"] == 3
 
 
+def test_bots_that_take_long_over_their_moves_are_named_to_every_seat_first(tables, monkeypatch):
+    """When the bots take longer than the notice's time, each seat and the watcher hear who is thinking, then the view."""
+    from ruledraft.web.tables import Table
+
+    real = Table._bot_move
+
+    def slow(self, seat):
+        time.sleep(0.4)
+        return real(self, seat)
+
+    monkeypatch.setattr(Table, "_bot_move", slow)
+    table = tables.open_table("sushi-go", 4, 2, ["greedy", "first"], seed=3)
+    with TestClient(create_app(tables, thinking_after=0.1)) as client:
+        watcher = client.websocket_connect(ws_path(table, None)).__enter__()
+        seats = Seats(client, table, [0, 1])
+        try:
+            watcher.receive_json()
+            seats.entered[0].send_json({"type": "pick", "cards": [seats.views[0]["hand"][0]]})
+            assert seats.entered[0].receive_json()["picked"] == [0]  # held: no bot moves yet, no notice
+            assert seats.entered[1].receive_json()["type"] == "picked"
+            assert watcher.receive_json()["type"] == "picked"
+            seats.entered[1].send_json({"type": "pick", "cards": [seats.views[1]["hand"][0]]})
+            for ws in [*seats.entered.values(), watcher]:
+                assert ws.receive_json() == {"type": "thinking", "seats": [2, 3]}
+                view = ws.receive_json()
+                assert view["type"] == "view" and view["turn"] == 2 and view["picked"] == []
+        finally:
+            seats.close()
+            watcher.__exit__(None, None, None)
+
+
+def test_bots_that_move_at_once_send_no_notice(client, tables):
+    """With bots quicker than the notice's time, a person's move is answered by the views alone."""
+    table = tables.open_table("sushi-go", 3, 1, ["greedy"], seed=4)
+    with client.websocket_connect(ws_path(table, 0)) as ws:
+        view = ws.receive_json()
+        for turn in range(2, 5):
+            ws.send_json({"type": "pick", "cards": [view["hand"][0]]})
+            view = ws.receive_json()
+            assert view["type"] == "view" and view["turn"] == turn
+
+
 def test_picks_are_revealed_together_once_every_person_has_picked(client, tables):
     """The first pick is held unseen (its seat marked as picked); the second reveals both with the bots' picks."""
     table = tables.open_table("sushi-go", 4, 2, ["greedy"], seed=6)
@@ -247,7 +290,10 @@ def test_illegal_and_malformed_moves_get_a_clear_error_and_the_game_goes_on(clie
         ("{not json", "not JSON"),
         ("[1, 2]", "a JSON object"),
         ('"pick"', "a JSON object"),
-        (json.dumps({"type": "shout"}), "unknown move"),
+        (
+            json.dumps({"type": "shout"}),
+            "unknown message: 'type' is 'pick' or 'decide' (a move), 'view' or 'seat_view'",
+        ),
         (json.dumps({"type": "pick"}), "a list of card ids"),
         (json.dumps({"type": "pick", "cards": "tempura"}), "a list of card ids"),
         (json.dumps({"type": "pick", "cards": []}), "a list of card ids"),
@@ -537,17 +583,17 @@ def test_a_fault_in_a_move_is_said_to_the_seat_and_the_server_goes_on(client, ta
     from ruledraft.web.tables import Table
 
     table = tables.open_table("sushi-go", 3, 1, ["random"], seed=3)
-    real = Table.act
+    real = Table.take
 
     def broken(self, seat, move):
         raise RuntimeError("a fault")
 
     with client.websocket_connect(ws_path(table, 0)) as ws:
         view = ws.receive_json()
-        monkeypatch.setattr(Table, "act", broken)
+        monkeypatch.setattr(Table, "take", broken)
         ws.send_json({"type": "pick", "cards": [view["hand"][0]]})
         assert "internal error" in ws.receive_json()["message"]
-        monkeypatch.setattr(Table, "act", real)
+        monkeypatch.setattr(Table, "take", real)
         ws.send_json({"type": "pick", "cards": [view["hand"][0]]})
         assert ws.receive_json()["turn"] == 2
 

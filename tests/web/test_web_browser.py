@@ -234,3 +234,34 @@ def test_two_people_play_sushi_go_with_a_dummy_in_the_browser(served, browser, s
 def test_a_party_menu_with_card_effects_is_played_to_the_end_in_the_browser(served, browser, shots):
     """A Party menu with a spoon and a takeout box: its decisions are made on the page, by keyboard."""
     assert play_through(served, browser, "sushi-go-party-master-menu", 390, shots) > 0
+
+
+def test_the_page_names_the_bots_that_take_long_over_their_moves(browser, tmp_path, monkeypatch):
+    """Once the person has picked, slow bots are named in the status and the hand waits; then the next turn comes."""
+    from ruledraft.web.tables import Table
+
+    real = Table._bot_move
+
+    def slow(self, seat):
+        time.sleep(1.5)
+        return real(self, seat)
+
+    monkeypatch.setattr(Table, "_bot_move", slow)
+    with serving(tmp_path / "tables", thinking_after=0.05) as slow_served:
+        table = slow_served.tables.open_table("sushi-go", 2, 1, ["greedy"], seed=8)
+        player = Player(browser, slow_served.url(table, 0), 1280, slow_served.base)
+        try:
+            page = player.page
+            page.wait_for_function("() => document.body.dataset.state === 'picking'")
+            page.locator("#hand-cards .card").first.click()
+            page.wait_for_function("() => document.getElementById('status').textContent.includes('to choose')")
+            status = page.locator("#status").text_content()
+            assert status == "Round 1 of 3, turn 1 of 10 (hands pass left): waiting for seat 1 to choose."
+            assert player.state() == "waiting"
+            cards = page.locator("#hand-cards .card")
+            assert cards.count() == 10 and cards.evaluate_all("cs => cs.every((c) => c.disabled)")
+            page.wait_for_function("() => document.body.dataset.version === '1'", timeout=20_000)
+            assert player.state() == "picking" and "to choose" not in page.locator("#status").text_content()
+            assert player.errors == [] and [m for m in player.console if m[0] in ("error", "warning")] == []
+        finally:
+            player.context.close()

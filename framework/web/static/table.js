@@ -77,6 +77,9 @@
     if (view.deciding) {
       return where + ": waiting for " + view.seats[view.deciding.seat].short + " to decide (" + cardName(view.deciding.card) + ").";
     }
+    if (view.thinking && view.thinking.length) {  // the bots take a while over their moves
+      return where + ": waiting for " + view.thinking.map((s) => view.seats[s].short).join(", ") + " to choose.";
+    }
     const names = view.waiting.map((s) => view.seats[s].short);
     return where + (names.length ? ": waiting for " + names.join(", ") + "." : ".");
   }
@@ -277,6 +280,13 @@
       view.waiting = data.waiting;
       $("status").textContent = status();
       renderBoards();
+      return;
+    }
+    if (data.type === "thinking") {  // every person has moved; the bots take a while
+      view.thinking = data.seats;
+      view.pick = null;
+      view.decision = null;
+      render();
       return;
     }
     if (data.type !== "view") return;
