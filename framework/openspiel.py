@@ -61,7 +61,7 @@ except ImportError as e:  # pragma: no cover - the extra is installed wherever t
 from ruledraft.engine.encoding import encoder_for
 from ruledraft.engine.records import Observation
 from ruledraft.engine.state import Game, State
-from ruledraft.errors import InputError
+from ruledraft.errors import IllegalMoveError, InputError
 
 __all__ = [
     "DEFAULT_PARAMS",
@@ -201,6 +201,13 @@ class RuledraftGame(pyspiel.Game):
         return RuledraftObserver(self, iig_obs_type, params)
 
 
+def _deal(action: int, deals: int) -> int:
+    """The chance node's outcome ``action``, one of the ``deals`` it lists."""
+    if not 0 <= action < deals:
+        raise IllegalMoveError(f"deal {action} is not an outcome of the chance node (0 to {deals - 1})")
+    return action
+
+
 class _Held:
     """The engine state inside an OpenSpiel state: OpenSpiel clones a Python state by
     deep-copying its attributes (here the engine's own cheap ``clone``) and serializes
@@ -272,7 +279,7 @@ class RuledraftState(pyspiel.State):
     def _apply_action(self, action: int) -> None:
         engine = self.engine
         if engine is None:
-            self.deal = int(action)
+            self.deal = _deal(int(action), self.game.deals)
             self._remember({})
             return
         seat = self.current_player()
@@ -496,10 +503,12 @@ class RuledraftTurnsState(pyspiel.State):
     def _apply_action(self, action: int) -> None:
         engine = self.engine
         if engine is None:
-            self.deal = int(action)
+            self.deal = _deal(int(action), self.get_game().deals)
             self._held = _Held(self.get_game().engine_game.new_initial_state(self.deal))
             return
         seat = self.current_player()
+        if int(action) not in engine.legal_actions(seat):  # refused now, not when the turn's last seat moves
+            raise IllegalMoveError(f"seat {seat}: {action} is not a legal action now")
         self.chosen[seat] = int(action)
         self.own[seat].append(int(action))
         if not self._waiting():

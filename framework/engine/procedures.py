@@ -321,22 +321,25 @@ class StandardProcedure:
         K = self.K
         hands = state.hands
         seat = 0
+        where: list[int] = []  # where each card taken was in its hand, for an undo
         for a, hand, table, row in zip(actions, hands, state.played, state.counts):
-            # the hot path: one card the seat holds (list.remove checks that it does)
+            # the hot path: one card the seat holds (list.index checks that it does)
             if type(a) is int and 0 <= a < K:
                 try:
-                    hand.remove(a)
+                    i = hand.index(a)
                 except ValueError:
-                    self._undo(state, actions, seat)
+                    self._undo(state, actions, where)
                     self._check_cards(state, seat, (a,))  # raises with the reason
                     raise
+                del hand[i]
+                where.append(i)
                 table.append(a)
                 row[a] += 1
                 seat += 1
             else:
                 break
         if seat < len(actions):
-            self._apply_slow(state, actions, seat)
+            self._apply_slow(state, actions, where)
         state.history[-1].actions.append(list(actions))
         # pass the hands (in place; see _pass)
         d = self.direction(state) if self.patterns else self.directions[state.round]
@@ -431,20 +434,23 @@ class StandardProcedure:
         while not state.finished:
             apply(state, [sample(state, seat, random) for seat, random in seats])
 
-    def _undo(self, state: TurnState, actions: Sequence[int], upto: int) -> None:
-        """Take back the single cards seats ``0..upto-1`` took, so an illegal move leaves
-        the state as it was (the hand order may differ; hands are unordered). Each is
-        the newest card of its table: an older copy taken instead would reorder the
-        table, which scoring reads (a nigiri before a wasabi would move onto it)."""
+    def _undo(self, state: TurnState, actions: Sequence[int], where: Sequence[int]) -> None:
+        """Take back the single cards the first seats took, each put back at ``where`` it
+        was in its hand, so an illegal move leaves the state as it was (a random bot
+        reads the hand's order). Each is the newest card of its table: an older copy
+        taken instead would reorder the table, which scoring reads (a nigiri before a
+        wasabi would move onto it)."""
         played, counts, hands = state.played, state.counts, state.hands
-        for seat in range(upto):
+        for seat, i in enumerate(where):
             a = actions[seat]
             played[seat].pop()
             counts[seat][a] -= 1
-            hands[seat].append(a)
+            hands[seat].insert(i, a)
 
-    def _apply_slow(self, state: TurnState, actions: Sequence[int], first: int) -> None:
-        """Seats ``first..`` when some take several cards: check them all, then apply."""
+    def _apply_slow(self, state: TurnState, actions: Sequence[int], where: Sequence[int]) -> None:
+        """The seats after the first ``len(where)`` (which took one card each, from
+        ``where`` in their hands) when some take several cards: check them all, then apply."""
+        first = len(where)
         K = self.K
         hands = state.hands
         decoded: list[int | tuple[int, ...]] = []  # a card index, or a tuple of cards
@@ -458,7 +464,7 @@ class StandardProcedure:
                 self._check_cards(state, seat, cards)
                 decoded.append(cards)
         except IllegalMoveError:
-            self._undo(state, actions, first)
+            self._undo(state, actions, where)
             raise
         played, counts = state.played, state.counts
         for seat, taken in enumerate(decoded, first):

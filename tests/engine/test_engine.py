@@ -25,7 +25,7 @@ from strategies import (
 
 from ruledraft.engine.procedures import sample_distinct, sample_one_or_two
 from ruledraft.engine.state import Game, State, decide_winners
-from ruledraft.errors import IllegalMoveError
+from ruledraft.errors import ArgumentError, IllegalMoveError
 from ruledraft.language.scoring import score_rules
 from ruledraft.play.agents import make_agent
 from ruledraft.play.runner import bot_seed
@@ -464,7 +464,7 @@ def test_a_refused_turn_leaves_every_table_in_its_order():
 @settings(max_examples=60, deadline=None)
 @given(rid=PLAIN, turns=st.integers(0, 20), seed=st.integers(0, 2**32), data=st.data())
 def test_a_refused_joint_move_leaves_tables_counts_and_hands_as_they_were(rid, turns, seed, data):
-    """Legal cards from the first seats, then an illegal action from a later one: IllegalMoveError, and every table keeps its cards in their order, every count and hand its cards."""
+    """Legal cards from the first seats, then an illegal action from a later one: IllegalMoveError, and every table, count and hand as it was, in its order (a random bot reads a hand's order)."""
     rs = bundled_ruleset(rid)
     state = midgame(rid, data.draw(st.integers(rs.min_players, rs.max_players)), seed, turns)
     assume(not state.is_terminal() and state.pending is None and len(state.acting_seats()) > 1)
@@ -475,10 +475,22 @@ def test_a_refused_joint_move_leaves_tables_counts_and_hands_as_they_were(rid, t
     absent = [c for c in range(K) if c not in state.hands[seats[bad_seat]]]
     actions.append(data.draw(st.sampled_from(absent + [K + 10**6, -1, None])))
     actions += [state.legal_actions(s)[0] for s in seats[bad_seat + 1 :]]
-    before = ([t[:] for t in state.played], [r[:] for r in state.counts], [sorted(h) for h in state.hands])
+    before = ([t[:] for t in state.played], [r[:] for r in state.counts], [h[:] for h in state.hands])
     with pytest.raises(IllegalMoveError):
         state.apply_actions(actions)
-    assert (state.played, state.counts, [sorted(h) for h in state.hands]) == before
+    assert (state.played, state.counts, state.hands) == before
+
+
+def test_a_seat_out_of_range_and_an_action_past_the_last_are_named_as_such():
+    """legal_actions of no seat is an ArgumentError naming the seats; an action past the action space is 'not an action'."""
+    state = bundled_game("sushi-go", 3).new_initial_state(3)
+    for seat in (3, 7, -1):
+        with pytest.raises(ArgumentError, match=f"no seat {seat}: the seats are 0 to 2"):
+            state.legal_actions(seat)
+    space = state.game.num_distinct_actions
+    for action in (space, 10**6):
+        with pytest.raises(IllegalMoveError, match=f"^not an action: {action}$"):
+            state.apply_actions([action, 0, 0])
 
 
 def test_a_finished_game_refuses_moves():

@@ -269,3 +269,25 @@ def test_openspiels_own_ismcts_plays_the_turn_by_turn_game():
         assert action in state.legal_actions()
         state.apply_action(action)
     assert state.engine.turn == 3  # six picks of two seats: three turns played
+
+
+def test_an_illegal_move_or_deal_is_refused_at_once_and_the_state_plays_on():
+    """A turn-by-turn move not among the seat's legal actions is refused when made (not at the turn's last
+    seat), as is a deal that is no chance outcome; the state is left as it was and plays on."""
+    from ruledraft.errors import IllegalMoveError
+
+    for name in ("ruledraft_turns", "ruledraft"):
+        game = pyspiel.load_game(name, {"ruleset": "sushi-go", "players": 3})
+        with pytest.raises(IllegalMoveError, match="is not an outcome of the chance node"):
+            game.new_initial_state().apply_action(game.new_initial_state().chance_outcomes()[-1][0] + 1)
+    game = pyspiel.load_game("ruledraft_turns", {"ruleset": "sushi-go", "players": 3})
+    state = game.new_initial_state()
+    state.apply_action(0)
+    before = str(state)
+    for bad in (10**6, 155, max(state.legal_actions()) + 1):
+        with pytest.raises(IllegalMoveError, match="is not a legal action now"):
+            state.apply_action(bad)
+        assert str(state) == before and state.current_player() == 0
+    while not state.is_terminal():
+        state.apply_action(state.legal_actions()[0])
+    assert len(state.returns()) == 3
