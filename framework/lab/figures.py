@@ -270,13 +270,18 @@ def takers_minus_others(
 def adjusted_effect(lab: LabTally, card: int, confidence: float = CONFIDENCE) -> dict | None:
     """The takers-minus-others win rate within each stratum of seat and bot, pooled by
     Mantel and Haenszel, with Sato's variance: ``{"difference", "interval", "variance"}``
-    (Wald), or None when no stratum has both takers and others."""
+    (Wald), or None when no stratum has both takers and others. The variance is that of
+    the counts with one win and one loss more on each side (Agresti and Caffo's
+    adjustment): two seat-games that did not take a card, both lost, would otherwise
+    have a variance of 0 and give a confident interval."""
     from ruledraft.lab.statistics import mantel_haenszel, wald
 
-    found = mantel_haenszel(lab.card_strata(card))
-    if found is None:
+    strata = lab.card_strata(card)
+    found = mantel_haenszel(strata)
+    adjusted = mantel_haenszel(strata, add=1.0)
+    if found is None or adjusted is None:
         return None
-    rd, var = found
+    rd, var = found[0], adjusted[1]
     d, lo, hi, _ = wald(rd, var, confidence)
     # a difference of two win rates lies within -1..1, and so does its interval (a Wald
     # interval of a few games can pass the bounds, as mover's intervals never do)

@@ -435,26 +435,31 @@ def mover(
 
 def mantel_haenszel(
     strata: Sequence[tuple[Fraction | float, float, Fraction | float, float]],
+    *,
+    add: float = 0.0,
 ) -> tuple[float, float] | None:
     """The Mantel-Haenszel risk difference over ``strata`` of (x1, n1, x0, n0) -- successes
     and trials of the exposed, then of the others (successes may be fractional) -- and
     its variance by Sato's estimator (Greenland and Robins' dually consistent form: sound
     with few large strata and with many small ones). Strata with an empty side carry no
-    weight; None when none has both sides."""
+    weight; None when none has both sides.
+
+    ``add``: successes, and as many failures, added to each side, shared out over the
+    strata with both sides (Agresti and Caffo's adjustment is ``add=1``): a side of a
+    few trials all won or all lost then no longer has a variance of 0."""
+    used_strata = [(x1, n1, x0, n0) for x1, n1, x0, n0 in strata if n1 > 0 and n0 > 0]
+    if not used_strata:
+        return None
+    share = add / len(used_strata)
     num = den = p_sum = q_sum = 0.0
-    used = False
-    for x1, n1, x0, n0 in strata:
+    for x1, n1, x0, n0 in used_strata:
+        n1, n0 = n1 + 2 * share, n0 + 2 * share
         total = n1 + n0
-        if n1 <= 0 or n0 <= 0:
-            continue
-        used = True
-        a, c = float(x1), float(x0)
+        a, c = float(x1) + share, float(x0) + share
         num += (a * n0 - c * n1) / total
         den += n1 * n0 / total
         p_sum += (n1 * n1 * c - n0 * n0 * a + n1 * n0 * (n0 - n1) / 2) / (total * total)
         q_sum += (a * (n0 - c) + c * (n1 - a)) / (2 * total)
-    if not used:
-        return None
     rd = num / den
     return rd, max(0.0, (rd * p_sum + q_sum) / (den * den))
 

@@ -32,8 +32,22 @@ def test_strata_undo_simpsons_paradox():
     assert mantel_haenszel([(1, 3, 0, 0)]) is None
 
 
+def test_a_side_all_lost_in_two_trials_gets_a_wide_interval_not_none():
+    """500 takers winning 125 against 2 others both lost: Sato's variance alone is that of the takers (a
+    5-point-wide interval from two seat-games); with one win and one loss more on each side (Agresti-Caffo)
+    the others' side counts 1 of 4 and the interval is over 80 points wide."""
+    rd, var = mantel_haenszel([(125, 500, 0, 2)])
+    assert rd == pytest.approx(0.25) and var == pytest.approx(0.25 * 0.75 / 500)
+    centre, wide = mantel_haenszel([(125, 500, 0, 2)], add=1.0)
+    assert centre == pytest.approx(126 / 502 - 1 / 4)
+    assert wide == pytest.approx((126 / 502) * (376 / 502) / 502 + 0.25 * 0.75 / 4, rel=1e-9)
+    assert 2 * 1.96 * math.sqrt(wide) > 0.8 > 2 * 1.96 * math.sqrt(var) * 10
+    shared = mantel_haenszel([(60, 250, 0, 1), (65, 250, 0, 1)], add=1.0)
+    assert shared is not None and shared[1] > 10 * var  # the added counts are shared over the strata
+
+
 def test_simulate_shows_the_adjusted_effect_beside_the_raw_one_from_the_seats_of_the_log(tmp_path):
-    """greedy,random on sushi-go: each card's adjusted figure is the Mantel-Haenszel difference over the seats recounted from the log, with Sato's interval; tempura's raw -40-odd points shrink within the seats."""
+    """greedy,random on sushi-go: each card's adjusted figure is the Mantel-Haenszel difference over the seats recounted from the log, with Sato's interval (Agresti-Caffo's counts); tempura's raw -40-odd points shrink within the seats."""
     log = tmp_path / "g.jsonl"
     result = runner.invoke(
         app,
@@ -54,7 +68,8 @@ def test_simulate_shows_the_adjusted_effect_beside_the_raw_one_from_the_seats_of
                 else:
                     n0, x0 = n0 + 1, x0 + won
             strata.append((x1, n1, x0, n0))
-        rd, var = mantel_haenszel(strata)
+        rd, _ = mantel_haenszel(strata)
+        _, var = mantel_haenszel(strata, add=1.0)  # one win and one loss more on each side
         adjusted = cards[card]["adjusted"]
         assert adjusted["difference"] == pytest.approx(rd, abs=1e-12)
         half = 1.959963984540054 * math.sqrt(var)
@@ -71,14 +86,14 @@ def test_simulate_shows_the_adjusted_effect_beside_the_raw_one_from_the_seats_of
 
 
 def test_the_adjusted_interval_of_a_few_games_stays_within_the_possible_differences():
-    """Four planners, 8 games: dumpling's Wald interval (-1.07 to +0.36) would pass -100 points; a difference of two win rates, and its interval, lie within -1..1."""
+    """Four planners, 8 games: maki_2's Wald interval (2 seat-games without it) would pass +100 points; a difference of two win rates, and its interval, lie within -1..1."""
     result = runner.invoke(
         app,
         ["simulate", "sushi-go", "-p", "4", "-g", "8", "-b", "planner", "--cards", "--json", "--engine", "reference"],
     )
     assert result.exit_code == 0, result.output
     cards = {c["card"]: c for c in json.loads(result.stdout)["figures"]["cards"]}
-    assert cards["dumpling"]["adjusted"]["interval"][0] == -1.0
+    assert cards["maki_2"]["adjusted"]["interval"][1] == 1.0
     for c in cards.values():
         if c["adjusted"] is not None:
             lo, hi = c["adjusted"]["interval"]

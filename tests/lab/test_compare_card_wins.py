@@ -76,16 +76,17 @@ def clustered(estimate: float, z: np.ndarray) -> tuple[float, float]:
     return estimate - Z * se, estimate + Z * se
 
 
-def sato(copies: np.ndarray, wins: np.ndarray) -> tuple[float, float]:
+def sato(copies: np.ndarray, wins: np.ndarray, add: float = 0.0) -> tuple[float, float]:
     """The Mantel-Haenszel risk difference of winning, takers minus others, over the seats
-    as strata, and Sato's variance, written out from the seat-games."""
+    as strata, and Sato's variance, written out from the seat-games; ``add`` wins and as
+    many losses more on each side, shared among the seats with both (Agresti-Caffo)."""
+    both = [s for s in range(copies.shape[1]) if 0 < (copies[:, s] > 0).sum() < copies.shape[0]]
+    share = add / len(both)
     num = den = p_sum = q_sum = 0.0
-    for s in range(copies.shape[1]):
+    for s in both:
         took = copies[:, s] > 0
-        n1, n0 = took.sum(), (~took).sum()
-        if not n1 or not n0:
-            continue
-        x1, x0 = wins[took, s].sum(), wins[~took, s].sum()
+        n1, n0 = took.sum() + 2 * share, (~took).sum() + 2 * share
+        x1, x0 = wins[took, s].sum() + share, wins[~took, s].sum() + share
         t = n1 + n0
         num += (x1 * n0 - x0 * n1) / t
         den += n1 * n0 / t
@@ -149,14 +150,15 @@ def test_paired_card_win_figures_match_a_recount_from_the_logs(tmp_path, card):
 
 
 def test_independent_card_win_figures_add_the_sides_variances(tmp_path):
-    """With --seed-b the sides' games are independent: B - A of the seat-adjusted vs none adds the two sides' Sato variances; Wald interval and test."""
+    """With --seed-b the sides' games are independent: B - A of the seat-adjusted vs none adds the two sides' Sato variances (Agresti-Caffo's counts); Wald interval and test."""
     recs_a = logged(tmp_path, "a", "sushi-go", "--games", "60", "--seed", "4", "--bots", "random")
     recs_b = logged(tmp_path, "b", "sushi-go", "--games", "60", "--seed", "9", "--bots", "random")
     result = cli_json("compare", "sushi-go", "--games", "60", "--seed", "4", "--seed-b", "9", "--bots", "random")
     assert result["paired"] is False
     ca, wa = seat_games(recs_a, "sashimi")
     cb, wb = seat_games(recs_b, "sashimi")
-    (ea, va), (eb, vb) = sato(ca, wa), sato(cb, wb)
+    (ea, _), (eb, _) = sato(ca, wa), sato(cb, wb)
+    va, vb = sato(ca, wa, add=1)[1], sato(cb, wb, add=1)[1]  # one win and one loss more on each side
     se = math.sqrt(va + vb)
     r = row(result, "card sashimi vs none")
     assert r["interval"] == pytest.approx([eb - ea - Z * se, eb - ea + Z * se], abs=1e-9)
