@@ -38,6 +38,7 @@ from ruledraft.language.kinds.pairing import (
     pair,
     same_colour,
     same_words,
+    targets_besides,
 )
 from ruledraft.language.rule import KernelWriter, Rule, RuleBase
 from ruledraft.tableau import Tableau
@@ -350,7 +351,9 @@ def build(spec: Mapping[str, Any], ctx: RuleContext) -> Boost | None:
     selected = ctx.cards(("targets",), spec["targets"])
     if holders is None or selected is None:
         return None
-    targets = tuple(i for i in selected if i not in holders)
+    targets = targets_besides(spec, ctx, holders, selected, "boost")
+    if targets is None:
+        return None
     colour = same_colour(spec, ctx, targets)
     if colour is False:
         return None

@@ -20,6 +20,7 @@ from ruledraft.language.kinds.pairing import (
     pair,
     same_colour,
     same_words,
+    targets_besides,
 )
 from ruledraft.language.rule import KernelWriter, OwnCardsRule
 from ruledraft.tableau import Tableau
@@ -241,7 +242,9 @@ def build(spec: Mapping[str, Any], ctx: RuleContext) -> Modifier | None:
     values = ctx.values(("value",), spec["value"])
     if holders is None or selected is None or values is None:
         return None
-    targets = tuple(i for i in selected if i not in holders)
+    targets = targets_besides(spec, ctx, holders, selected, "modifier")
+    if targets is None:
+        return None
     colour = same_colour(spec, ctx, targets)
     if colour is False:
         return None

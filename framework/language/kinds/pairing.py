@@ -94,6 +94,22 @@ def holders_of(spec: Mapping[str, object], ctx: RuleContext) -> tuple[int, ...] 
     return ctx.cards(("card",), chosen)
 
 
+def targets_besides(
+    spec: Mapping[str, object], ctx: RuleContext, holders: Sequence[int], selected: Sequence[int], what: str
+) -> tuple[int, ...] | None:
+    """The cards of ``targets:`` that are not holders (a card never goes onto itself),
+    or None after recording that none is left: such a rule would never score."""
+    targets = tuple(i for i in selected if i not in holders)
+    if not targets:
+        ctx.error(
+            ("targets",),
+            f"'targets' names only cards that are {what} cards themselves: {ctx.words(spec['targets'])}; a card "
+            "never goes onto itself, so this rule would never score (name other cards as its targets)",
+        )
+        return None
+    return targets
+
+
 def same_colour(
     spec: Mapping[str, object], ctx: RuleContext, targets: Sequence[int]
 ) -> tuple[int | None, ...] | None | Literal[False]:
