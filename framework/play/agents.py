@@ -18,8 +18,10 @@ vector the PettingZoo environments give a learner (:mod:`ruledraft.engine.encodi
 from __future__ import annotations
 
 import _random
+import contextlib
 import inspect
 import random
+import sys
 from collections.abc import Callable, Sequence
 from operator import add
 from typing import Any, Protocol
@@ -175,8 +177,9 @@ def checked_act(agent: Agent, name: str, seen: Any, seat: int, seed: int, *, for
     view = as_view(seen, seat)
     if foreign:
         try:
-            action = agent.act(view, seat)
-        except Exception as e:  # noqa: BLE001 - any failure of a bot is one message
+            with contextlib.redirect_stdout(sys.stderr):  # its prints never mix with the run's output
+                action = agent.act(view, seat)
+        except (Exception, SystemExit) as e:  # noqa: BLE001 - any failure of a bot is one message
             reason = (str(e) if isinstance(e, BotRaised) else f"{type(e).__name__}: {e}").splitlines()[0]
             raise BotFailure(f"bot '{name}' at seat {seat} raised {reason} (game seed {seed})") from None
     else:

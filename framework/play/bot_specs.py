@@ -14,6 +14,7 @@ spec text and load the same bot themselves, whether they were forked or spawned.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import importlib
 import importlib.metadata
@@ -130,8 +131,9 @@ class BotSpec:
         if not self.kind.foreign:
             return self.kind.factory(seed, **self.options)
         try:  # a bot from outside that cannot even be made is its fault, said in one line
-            return self.kind.factory(seed, **self.options)
-        except Exception as e:  # noqa: BLE001 - any failure of a bot is one message
+            with contextlib.redirect_stdout(sys.stderr):  # its prints never mix with the run's output
+                return self.kind.factory(seed, **self.options)
+        except (Exception, SystemExit) as e:  # noqa: BLE001 - any failure of a bot is one message
             raise BotFailure(f"bot '{self.text}' could not be made: {_reason(e)}") from None
 
 

@@ -235,7 +235,7 @@ def _serve(requests: IO[bytes], replies: IO[bytes]) -> None:
                 bot = make_agent(spec, seed)
             action = bot.act(view_from_bytes(data, game), seat)
             reply: tuple[str, Any] = ("ok", action if type(action) is int else repr(action))
-        except Exception as e:  # noqa: BLE001 - any failure of the bot is one message
+        except (Exception, SystemExit) as e:  # noqa: BLE001 - any failure of the bot is one message
             reply = ("error", f"{type(e).__name__}: {e}".splitlines()[0])
         try:
             _send(replies, reply)

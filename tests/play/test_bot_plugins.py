@@ -65,6 +65,23 @@ BOTS = textwrap.dedent(
             pass
 
 
+    class Exits:
+        def __init__(self, seed):
+            pass
+
+        def act(self, state, seat):
+            raise SystemExit(3)
+
+
+    class Chatty:
+        def __init__(self, seed):
+            print("made")
+
+        def act(self, state, seat):
+            print("thinking out loud")
+            return state.legal_actions(seat)[0]
+
+
     NUMBER = 3
     '''
 )
@@ -147,6 +164,7 @@ def test_workers_load_the_same_bots(entry_point, bot_file, monkeypatch, start, h
     [
         ("Boom", r"raised RuntimeError: boom"),
         ("Cheat", r"chose 999, not a legal action"),
+        ("Exits", r"raised SystemExit: 3"),
     ],
 )
 def test_a_failing_bot_is_named_with_its_seat_and_the_games_seed(bot_file, jobs, cls, pattern):
@@ -156,6 +174,27 @@ def test_a_failing_bot_is_named_with_its_seat_and_the_games_seed(bot_file, jobs,
     found = re.fullmatch(rf"error: bot 'mybots:{cls}' at seat 1 {pattern} \(game seed (\d+)\)\n", result.stderr)
     assert found, result.stderr
     assert int(found.group(1)) in {game_seed(2, i) for i in range(8)}
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_a_bots_prints_go_to_standard_error_and_leave_the_output_whole(bot_file, jobs):
+    """A bot that prints when made and at every move: simulate --json's standard output is still one JSON
+    document, and the bot's lines are on standard error, with one process or two."""
+    import subprocess
+    import sys
+
+    proc = subprocess.run(
+        [sys.executable, "-m", "ruledraft", "simulate", "sushi-go", "-p", "3", "-g", "4", "-q", "--json"]
+        + ["--bots", f"{bot_file}:Chatty,random", "--jobs", jobs],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads(proc.stdout)["games"] == 4
+    assert (
+        proc.stderr.count("thinking out loud") == 4 * 3 * 8 and "made" in proc.stderr
+    )  # 8 picks a round: the 9th card is played for it
 
 
 @pytest.mark.parametrize(
