@@ -18,11 +18,18 @@ from .options import allow_path_option, allowed_dirs
 
 def _record_ruleset(record: dict):
     """What a record names as its ruleset: the rule file it was played from when that is
-    still there (a game of a bundled ruleset names no file), then its id."""
+    still there (a game of a bundled ruleset names no file), then its id; an
+    :class:`InputError` when the file is gone and its id is a bundled ruleset's (the
+    game was not played from that one)."""
     name = record.get("ruleset")
     path = record.get("ruleset_file")
     if isinstance(path, str) and path and (not isinstance(name, str) or os.path.lexists(path)):
         return path
+    if isinstance(path, str) and path and name in bundled_ids():
+        return InputError(
+            f"the rule file it was played from, {display_name(path)}, is not there, and the bundled "
+            f"{name!r} only shares its id (give the rule file with --ruleset FILE)"
+        )
     return name
 
 
@@ -72,6 +79,10 @@ def replay(
             name = ruleset
             if name is None and isinstance(record, dict):
                 name = _record_ruleset(record)
+            if isinstance(name, InputError):
+                say_problem(f"{log}:{line}", str(name))
+                bad += 1
+                continue
             if not isinstance(name, str):
                 say_problem(f"{log}:{line}", "no ruleset named in the record")
                 bad += 1

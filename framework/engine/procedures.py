@@ -56,6 +56,8 @@ class TurnGame(EffectGame, Protocol):
     def turn_end_effects(self) -> Sequence[CardEffect]: ...
     @property
     def turn_rules(self) -> Sequence[tuple[int, TurnScoring]]: ...
+    @property
+    def num_distinct_actions(self) -> int: ...
 
     def special_action_for(self, table_counts: Sequence[int], num_cards: int) -> ExtraPick | None: ...
     def encode_action(self, cards: Sequence[int], dummy: int | None = None) -> int: ...
@@ -307,7 +309,10 @@ class StandardProcedure:
             hand.append(state.unplay_card(seat, action.card))
 
     def _decode(self, seat: int, a: object) -> tuple[int, ...]:
-        cards, dummy = self.game.decode_action(as_action(seat, a))
+        action = as_action(seat, a)
+        if action >= self.game.num_distinct_actions:  # past every pick (and decision): no dummy's card
+            raise IllegalMoveError(f"seat {seat}: not an action: {action}")
+        cards, dummy = self.game.decode_action(action)
         if dummy is not None:
             raise IllegalMoveError(f"seat {seat} does not control a dummy")
         if any(c >= self.K for c in cards):

@@ -241,7 +241,7 @@ class Game:
         K = self.num_card_types
         if 0 <= action < K:
             return (action,), None
-        if action < 0 or action >= self.own_span * ((K + 1) if self.ruleset.dummy else 1):
+        if action < 0:
             raise IllegalMoveError(f"not an action: {action}")
         dummy_part, own = divmod(action, self.own_span)
         cards = [own % K]
@@ -396,8 +396,8 @@ class State:
 
     def legal_actions(self, seat: int) -> list[int]:
         """The distinct legal actions of ``seat`` now (empty when the game is over)."""
-        if not 0 <= seat < self.game.num_players:
-            raise ArgumentError(f"no seat {seat!r}: the seats are 0 to {self.game.num_players - 1}")
+        if not 0 <= seat < len(self.hands):  # the players' seats, then any dummy's
+            raise ArgumentError(f"no seat {seat!r}: the seats are 0 to {len(self.hands) - 1}")
         if self.finished:
             return []
         if self.pending is not None:

@@ -844,6 +844,21 @@ class RulesetBuilder:
             if rule is not None:
                 self.rules.append(rule)
 
+    def check_own_id(self) -> None:
+        """A warning where a rule file other than a bundled one takes a bundled ruleset's
+        id: logs name a ruleset by its id, and one whose file is gone would be replayed
+        against the bundled rules."""
+        from ruledraft.language.bundled import bundled_ids, is_bundled_file
+
+        ident = self.data.get("id")
+        file = getattr(self.doc, "file", "")
+        if isinstance(ident, str) and ident in bundled_ids() and not is_bundled_file(file):
+            self.warn(
+                ("id",),
+                f"'{ident}' is the id of a bundled ruleset; give this rule file an id of its own "
+                "(logs and reports name a ruleset by its id)",
+            )
+
     def warn(self, path: Path, message: str, *, key: bool = False) -> None:
         d = self.doc.diagnostic(path, message, key=key)
         self.out.append(Diagnostic(d.file, d.line, d.column, d.message, "warning", d.source_line))
@@ -985,6 +1000,7 @@ class RulesetBuilder:
             return sorted(set(self.menu_problems))
         if self.library is not None:
             self.out.append(attrs.evolve(self.library, severity="warning"))
+        self.check_own_id()
         self.check_cards()
         self.check_players_and_deal()
         self.check_rounds_and_turn()

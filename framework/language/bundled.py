@@ -16,6 +16,14 @@ def rulesets_dir() -> Path:
     return Path(str(resources.files("ruledraft.rulesets")))
 
 
+def is_bundled_file(source: str | os.PathLike[str]) -> bool:
+    """Whether ``source`` is one of the bundled rule files."""
+    try:
+        return Path(source).resolve().parent == rulesets_dir().resolve()
+    except OSError:
+        return False
+
+
 def bundled_ids() -> list[str]:
     """Ids of the bundled rulesets one can play (their file names without ``.yaml``),
     sorted; card libraries (:func:`bundled_libraries`) are not among them."""

@@ -17,6 +17,7 @@ from typing import Any, BinaryIO
 from ruledraft.engine.scoresheet import ScoreSheet
 from ruledraft.engine.state import Game, State
 from ruledraft.errors import IllegalMoveError, InputError, LineProblem, ReplayMismatch
+from ruledraft.language.bundled import is_bundled_file
 from ruledraft.language.json_check import format_problems, json_path, parse_json, plural, schema_problems, show
 from ruledraft.language.ruleset import CompiledRuleset
 
@@ -109,17 +110,6 @@ def decision_action(game: Game, entry: dict, where: str) -> int:
     if "card" in entry:
         return _card(game.ruleset, entry["card"], where)
     raise ReplayMismatch(f"{where}: a decision names a card, a family or done")
-
-
-def is_bundled_file(source: str) -> bool:
-    from pathlib import Path
-
-    from ruledraft.language.bundled import rulesets_dir
-
-    try:
-        return Path(source).resolve().parent == rulesets_dir().resolve()
-    except OSError:
-        return False
 
 
 #: The longest line a game log (or a table file for ``score``) may have, in bytes: a

@@ -489,7 +489,7 @@ def test_a_seat_out_of_range_and_an_action_past_the_last_are_named_as_such():
             state.legal_actions(seat)
     space = state.game.num_distinct_actions
     for action in (space, 10**6):
-        with pytest.raises(IllegalMoveError, match=f"^not an action: {action}$"):
+        with pytest.raises(IllegalMoveError, match=f"^seat 0: not an action: {action}$"):
             state.apply_actions([action, 0, 0])
 
 

@@ -419,3 +419,35 @@ def test_a_dummy_turn_without_its_controller_or_draw_is_refused(tmp_path):
             f"{forged}:1: error: rounds[0].turns[2]: missing key '{key}' "
             "(every turn of Sushi Go! (two players with a dummy) has a dummy)\n"
         )
+
+
+def test_a_variant_that_took_a_bundled_id_is_not_replayed_against_the_bundled_rules_once_its_file_is_gone(tmp_path):
+    """A variant with id sushi-go (validate warns of it) logs a game; with the variant's file gone, replay says
+    the file is not there and the bundled ruleset only shares its id, rather than report score mismatches."""
+    variant = tmp_path / "v6.yaml"
+    variant.write_text(
+        "format: 1\nextends: sushi-go\nid: sushi-go\nname: Mine\n"
+        "scoring:\n  - {id: tempura, kind: sets, cards: tempura, size: 2, points: 50}\n",
+        encoding="utf-8",
+    )
+    checked = runner.invoke(app, ["validate", str(variant)])
+    assert checked.exit_code == 0
+    assert checked.output.splitlines()[0] == (
+        f"{variant}:3:5: warning: 'sushi-go' is the id of a bundled ruleset; give this rule file an id of its "
+        "own (logs and reports name a ruleset by its id)"
+    )
+    log = tmp_path / "t.jsonl"
+    ran = runner.invoke(app, ["simulate", str(variant), "-g", "3", "-q", "--log", str(log), "-p", "3"])
+    assert ran.exit_code == 0, ran.output
+    assert replay(str(log)).exit_code == 0
+    variant.rename(tmp_path / "moved.yaml")
+    result = replay(str(log))
+    assert result.exit_code == 1
+    lines = result.output.splitlines()
+    assert lines[0] == (
+        f"{log}:1: error: the rule file it was played from, {variant}, is not there, and the bundled "
+        "'sushi-go' only shares its id (give the rule file with --ruleset FILE)"
+    )
+    assert len(lines) == 4 and lines[-1] == "3 games replayed, 0 clean, 3 with problems"
+    named = runner.invoke(app, ["replay", str(log), "--ruleset", str(tmp_path / "moved.yaml")])
+    assert named.exit_code == 0, named.output
