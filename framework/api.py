@@ -8,6 +8,7 @@ used, so ``import ruledraft`` (and the ``ruledraft`` command's start) stays quic
 
 from __future__ import annotations
 
+import operator
 import os
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -134,6 +135,7 @@ def play_game(ruleset: RulesetLike, players: int = 4, bots: Bots = DEFAULT_BOTS,
     """
     rs = _compiled(ruleset)[0]
     _check_seed(seed)
+    seed, players = _whole(seed, "seed"), _whole(players, "players")
     game = Game(rs, players)
     seats = fill_seats(bots, players, rs.catalogue.ids)
     if all(isinstance(s, str) for s in seats):
@@ -178,6 +180,9 @@ def simulate(
     negative ``jobs``.
     """
     rs, document = _compiled(ruleset)
+    players, games, seed, jobs = (
+        _whole(v, n) for v, n in ((players, "players"), (games, "games"), (seed, "seed"), (jobs, "jobs"))
+    )
     if games < 1:
         raise ArgumentError(f"games must be at least 1, not {games}")
     if jobs < 0:
@@ -192,7 +197,16 @@ def simulate(
 
 
 def _check_seed(seed: int) -> None:
-    check_seed(seed, error=ArgumentError)
+    check_seed(_whole(seed, "seed"), error=ArgumentError)
+
+
+def _whole(value: Any, name: str) -> int:
+    """``value`` as a whole number (numpy's integers too); :class:`ArgumentError` for
+    anything else (``1.5``, ``"4"``, ``True``), which Python would fail on later with
+    a message about operands."""
+    if isinstance(value, bool) or not hasattr(value, "__index__"):
+        raise ArgumentError(f"{name} must be a whole number, not {value!r}")
+    return operator.index(value)
 
 
 def score_table(
@@ -289,6 +303,12 @@ def tournament(
     names = [b.strip() for b in bots.split(",")] if isinstance(bots, str) else list(bots)
     if len(dict.fromkeys(names)) < 2:  # a line-up holds two different bots at least
         raise InputError(f"a tournament needs at least two different bots, not {names!r}")
+    players, games, seed, jobs = (
+        _whole(v, n) for v, n in ((players, "players"), (games, "games"), (seed, "seed"), (jobs, "jobs"))
+    )
+    _check_seed(seed)
+    if games < 1:
+        raise ArgumentError(f"games must be at least 1, not {games}")
     if jobs < 0:
         raise ArgumentError(f"jobs must be 0 (one per processor) or more, not {jobs}")
     result = run_tournament(rs, names, players, games, seed, jobs=jobs or runner.available_cores(), document=document)

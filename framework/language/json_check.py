@@ -13,6 +13,7 @@ from __future__ import annotations
 import functools
 import itertools
 import json
+import math
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
@@ -125,7 +126,8 @@ def kind(value: Any) -> str:
     if isinstance(value, int):
         return "a whole number"
     if isinstance(value, float):
-        return "a number"
+        whole = math.isfinite(value) and value.is_integer()
+        return f"{value!r} (a whole number is written without a decimal point)" if whole else repr(value)
     if isinstance(value, list):
         return "a list"
     if isinstance(value, dict):

@@ -505,7 +505,10 @@ class Tables:
         for folder in sorted(p for p in directory.iterdir() if (p / "table.json").is_file()):
             try:
                 table = self._resume_one(folder)
-            except (InputError, RulesetError, ActionError, IllegalMoveError, ValueError, KeyError, TypeError) as e:
+            except KeyError as e:  # a journal edited by hand: a key it needs is gone
+                problems.append(f"{folder.name}: cannot resume: its journal has no {e.args[0]!r}")
+                continue
+            except (InputError, RulesetError, ActionError, IllegalMoveError, ValueError, TypeError) as e:
                 problems.append(f"{folder.name}: cannot resume: {e}")
                 continue
             except (OSError, IndexError, AttributeError) as e:  # a journal edited or damaged by hand

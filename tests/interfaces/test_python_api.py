@@ -195,6 +195,12 @@ def test_simulate_refuses_bad_bots_with_the_reason():
         (lambda: ruledraft.simulate("sushi-go", games=2, jobs=-1), "jobs must be 0"),
         (lambda: ruledraft.play_game("sushi-go", 3, "greedy", seed=-5), "not -5"),
         (lambda: ruledraft.tournament("sushi-go", "greedy,random", players=2, games=2, jobs=-1), "jobs must be 0"),
+        (lambda: ruledraft.tournament("sushi-go", "greedy,random", players=2, games=0), "games must be at least 1"),
+        (lambda: ruledraft.play_game("sushi-go", seed=1.5), r"^seed must be a whole number, not 1\.5$"),
+        (lambda: ruledraft.play_game("sushi-go", players="4"), r"^players must be a whole number, not '4'$"),
+        (lambda: ruledraft.simulate("sushi-go", jobs=2.5), r"^jobs must be a whole number, not 2\.5$"),
+        (lambda: ruledraft.simulate("sushi-go", games=True), r"^games must be a whole number, not True$"),
+        (lambda: ruledraft.tournament("sushi-go", "greedy,random", seed="7"), r"^seed must be a whole number"),
     ],
 )
 def test_a_value_out_of_range_is_a_ruledraft_error_and_a_value_error(call, words):
@@ -202,6 +208,13 @@ def test_a_value_out_of_range_is_a_ruledraft_error_and_a_value_error(call, words
     with pytest.raises(ruledraft.ArgumentError, match=words) as raised:
         call()
     assert isinstance(raised.value, ruledraft.InputError) and isinstance(raised.value, ValueError)
+
+
+def test_numpy_integers_are_whole_numbers_to_the_api():
+    """A seed and a player count from numpy (an RL loop's) play the game the plain ints play."""
+    np = pytest.importorskip("numpy")
+    by_numpy = ruledraft.play_game("sushi-go", players=np.int64(3), seed=np.int32(4))
+    assert by_numpy.totals() == ruledraft.play_game("sushi-go", players=3, seed=4).totals()
 
 
 def test_a_tournament_of_one_bot_is_refused_as_on_the_command_line():

@@ -136,7 +136,11 @@ BAD_RECORDS = [
     ),
     (set_at(["seed"], MAX_SEED + 1), f"seed: expected a whole number from 0 to {MAX_SEED}, got {MAX_SEED + 1}"),
     (set_at(["seed"], -1), f"seed: expected a whole number from 0 to {MAX_SEED}, got -1"),
-    (set_at(["seed"], 7.0), "seed: expected a whole number, got a number"),
+    (
+        set_at(["seed"], 7.0),
+        "seed: expected a whole number, got 7.0 (a whole number is written without a decimal point)",
+    ),
+    (set_at(["players"], 3.5), "players: expected a number of players, got 3.5"),
     (set_at(["seed"], "7"), "seed: expected a whole number, got a string"),
     (set_at(["players"], True), "players: expected a number of players, got true"),
     (set_at(["players"], 6), "players: 6 players, but Sushi Go! is for 2-5 players"),

@@ -60,9 +60,15 @@ GOOD = {
 
 
 def test_hand_damaged_journals_are_each_named_and_the_server_still_starts(monkeypatch, tmp_path):
-    """A table.json that is a list or names no ruleset, a moves.jsonl that is a folder: a warning each, exit 0."""
+    """A table.json that is a list, names no ruleset or lacks a key, a moves.jsonl that is a folder: a warning each, exit 0."""
     journal = tmp_path / "tables"
-    for name, info in [("list", []), ("noruleset", {"format": 1, "ruleset": 123}), ("folder", GOOD | {"id": "folder"})]:
+    missing = {k: v for k, v in GOOD.items() if k != "ruleset_id"} | {"id": "noid"}
+    for name, info in [
+        ("list", []),
+        ("noruleset", {"format": 1, "ruleset": 123}),
+        ("folder", GOOD | {"id": "folder"}),
+        ("noid", missing),
+    ]:
         (journal / name).mkdir(parents=True)
         (journal / name / "table.json").write_text(json.dumps(info))
     (journal / "folder" / "moves.jsonl").mkdir()
@@ -72,6 +78,7 @@ def test_hand_damaged_journals_are_each_named_and_the_server_still_starts(monkey
     assert "list: cannot resume: table.json is not a JSON object" in result.stderr
     assert "noruleset: cannot resume: table.json names no ruleset" in result.stderr
     assert "folder: cannot resume: IsADirectoryError" in result.stderr
+    assert "noid: cannot resume: its journal has no 'ruleset_id'" in result.stderr
     assert Tables(journal).resume(journal)[0] == []
 
 
