@@ -99,7 +99,7 @@ def comparison_text(result: dict, games: int) -> list[str]:
     for key in ("a", "b"):
         s = result[key]
         lines.append(
-            f"{key.upper()}: {shown(s['ruleset'])}, {s['players']} players, {lineup(s['bots'])}, seed {s['seed']}"
+            f"{key.upper()}: {shown(s['ruleset'])}, {s['players']} players, {shown(lineup(s['bots']))}, seed {s['seed']}"
         )
     lines += [f"{counted(games, 'deal' if 'rotation' in result else 'game')} a side", *result["pairing"].split("; ")]
     if "rotation" in result:

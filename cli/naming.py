@@ -13,6 +13,7 @@ from ruledraft.play.words import effect_reminder as effect_reminder
 from ruledraft.play.words import grouped as grouped
 from ruledraft.play.words import grouped_items as grouped_items
 from ruledraft.play.words import option_name as option_name
+from ruledraft.play.words import shown
 
 
 def in_play_order(
@@ -65,7 +66,7 @@ class SeatNames:
             return f"you (seat {seat})"
         if seat >= self.game.num_players:
             return f"{self.short(seat)} (seat {seat})"
-        return f"seat {seat} ({self.bots[seat]})"
+        return f"seat {seat} ({shown(self.bots[seat])})"  # a bot's file name may hold control characters
 
     def list(self, seats: Sequence[int]) -> str:
         names = [self.short(s) for s in seats]

@@ -169,7 +169,11 @@ def quality_parts(q: dict, name: str) -> list[Table | str]:
             bots.add_column(col, justify="left" if col == "bot" else "right", no_wrap=col != "bot")
         for b in skill["bots"]:
             bots.add_row(
-                b["bot"], str(b["seats"]), _pct(b["win_share"]), _pct(b["win_rate_per_seat"]), _ci(b["interval"])
+                shown(b["bot"]),
+                str(b["seats"]),
+                _pct(b["win_share"]),
+                _pct(b["win_rate_per_seat"]),
+                _ci(b["interval"]),
             )
         out.append(bots)
         gap = skill["gap"]

@@ -193,7 +193,7 @@ def summary_tables(summary, ruleset, *, cards: bool = False, explain: bool = Fal
             mean = f"{formatted(s.mean, '.1f')} ± {(fig['mean_interval'][1] - fig['mean_interval'][0]) / 2:.1f}"
         seats.add_row(
             str(s.seat),
-            s.bot,
+            shown(s.bot),  # a bot's file name may hold control characters
             _pct(s.win_share) if wins else "-",
             "{:.1f}-{:.1f}%".format(*(100 * x for x in fig["win_share_interval"])) if wins and fig is not None else "-",
             mean,
@@ -270,7 +270,7 @@ def rotation_parts(rotation: dict) -> list[Table | str]:
         bots.add_column(name, justify="left" if name == "bot" else "right", no_wrap=name != "bot")
     for b in rotation["bots"]:
         bots.add_row(
-            b["bot"],
+            shown(b["bot"]),
             str(b["seats"]),
             _pct(b["win_share"]),
             _pct(b["win_rate_per_seat"]),
