@@ -38,7 +38,7 @@ from ruledraft.play.isolate import IsolatedAgent
 from ruledraft.play.runner import bot_seed
 
 from .board import board_lines as board_lines
-from .common import checked_ruleset, fail, reported_errors, shown
+from .common import checked_ruleset, counted, fail, reported_errors, shown
 from .event_words import event_line as event_line
 from .event_words import ordinal as ordinal
 from .human_seat import HUMAN, HumanAgent, QuitGame
@@ -198,7 +198,7 @@ def play_game(
     state = game.new_initial_state(seed)
     opponents = ", ".join(names.long(s) for s in range(game.num_seats) if s != seat)
     write(
-        f"{shown(rs.name)}: {game.num_players} players, seed {seed}. You are seat {seat}; playing against {opponents}."
+        f"{shown(rs.name)}: {counted(game.num_players, 'player')}, seed {seed}. You are seat {seat}; playing against {opponents}."
     )
     write("Type a card's number or name to take it; ? for help, q to quit.")
     columns = majority_words(state) + tuple(

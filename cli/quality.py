@@ -125,7 +125,7 @@ def quality(
             write_html_report(
                 report_dir,
                 err=as_json,
-                title=f"{rs.name}: game quality, {counted(out['games'], 'game')}, {players} players"
+                title=f"{shown(rs.name)}: game quality, {counted(out['games'], 'game')}, {counted(players, 'player')}"
                 + (f" ({stopped})" if stopped else ""),
                 command=shlex.join(command),
                 sides=[(f"seating {k + 1}: {lineup(b)}", figures) for k, (b, figures) in enumerate(runs)],

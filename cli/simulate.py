@@ -171,7 +171,7 @@ def summary_tables(summary, ruleset, *, cards: bool = False, explain: bool = Fal
     words mean (with ``explain``, a paragraph per figure)."""
     figures = summary.figures
     seats = Table(
-        title=f"{ruleset.name}: {counted(summary.games, 'game')}, {summary.players} players, seed {summary.seed}"
+        title=f"{shown(ruleset.name)}: {counted(summary.games, 'game')}, {counted(summary.players, 'player')}, seed {summary.seed}"
     )
     columns: tuple[tuple[str, JustifyMethod], ...] = (
         ("seat", "right"),
@@ -601,7 +601,7 @@ def simulate(
             write_html_report(
                 report_dir,
                 err=as_json,
-                title=f"{rs.name}: {counted(summary.games, 'game')}, {players} players"
+                title=f"{shown(rs.name)}: {counted(summary.games, 'game')}, {counted(players, 'player')}"
                 + (f" ({stopped})" if stopped else ""),
                 command=shlex.join(command),
                 sides=[(f"{rs.id}, {players} players", summary.figures)],

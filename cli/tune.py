@@ -163,7 +163,9 @@ def tune(
                 _echo_beside_the_bar(part)
 
         if not as_json:
-            say(f"{shown(rs.name)}: tuning {counted(len(names), 'number')}, {players} players, bots {shown(bots)}")
+            say(
+                f"{shown(rs.name)}: tuning {counted(len(names), 'number')}, {counted(players, 'player')}, bots {shown(bots)}"
+            )
             say(f"{counted(games, 'game')} per try, seed {seed}, at most {counted(budget, 'try', 'tries')}")
             for t in targets:
                 say(f"target {shown(t.text)}: {shown(t.describe(players))}")

@@ -32,7 +32,7 @@ def summary_line(ruleset) -> str:
         return f"{count} {noun}{'' if count == 1 else 's'}"
 
     return (
-        f"{ruleset.name} ({ruleset.id}{' ' + ruleset.version if ruleset.version else ''}): {players} players, "
+        f"{shown(ruleset.name)} ({ruleset.id}{' ' + shown(ruleset.version) if ruleset.version else ''}): {players} players, "
         f"{n(cat.size, 'card type')}, {n(sum(c.count for c in cat.cards), 'card')}, {n(ruleset.rounds, 'round')}, "
         f"{n(len(ruleset.rules), 'scoring rule')}"
     )

@@ -441,6 +441,18 @@ class RulesetBuilder:
     def check_cards(self) -> None:
         cards = self.data.get("cards") or []
         self.check_unique(cards, "card", "cards")
+        named: dict[str, int] = {}  # a name written twice: play and the reports tell cards apart by it
+        for i, card in enumerate(cards):
+            name = card.get("name") if isinstance(card, dict) else None
+            if isinstance(name, str) and name in named:
+                first = self.doc.locate(("cards", named[name], "name"))[0]
+                self.warn(
+                    ("cards", i, "name"),
+                    f"card name {name!r} is given twice (first at line {first}): `play` and the reports "
+                    "tell cards apart by their names",
+                )
+            elif isinstance(name, str):
+                named[name] = i
         total = 0
         for i, card in enumerate(cards):
             if "count" not in card:
@@ -587,7 +599,7 @@ class RulesetBuilder:
             if needed > deck and not (self.data.get("rounds") or {}).get("add"):
                 # (cards added before rounds: check_additions checks each round's deck)
                 how = "every round (cards kept to game end leave the deck)" if reshuffle else _n(rounds, "round")
-                fix = f"add {needed - deck} cards or deal fewer"
+                fix = f"add {_n(needed - deck, 'card')} or deal fewer"
                 if not reshuffle and rounds > 1 and seats * sizes[n] <= deck:
                     fix += ", or set deal.between_rounds: reshuffle (then one round's deal must fit)"
                 self.error(

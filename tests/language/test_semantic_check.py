@@ -132,3 +132,45 @@ def test_bundled_rulesets_have_no_diagnostics(ruleset_id):
     result = check_ruleset(ruleset_id)
     assert result.diagnostics == []
     assert result.ok
+
+
+def test_a_card_name_given_twice_is_a_warning_at_the_second(tmp_path):
+    """Two cards named 'Apple': the file is valid, with a warning at the second name pointing at the first."""
+    path = tmp_path / "names.yaml"
+    path.write_text(
+        "format: 1\nid: names\nname: Names\nplayers: {min: 2, max: 2}\n"
+        "cards:\n  - {id: apple, name: Apple, count: 30}\n  - {id: crab, name: Apple, count: 30}\n"
+        "deal: {hand_size: {'2': 5}}\nrounds: {count: 1}\n"
+        "scoring:\n  - {id: p, kind: per_card, cards: apple, value: 1}\n",
+        encoding="utf-8",
+    )
+    result = check_ruleset(path)
+    assert result.ok
+    assert [(d.severity, d.line, d.column, d.message) for d in result.diagnostics] == [
+        (
+            "warning",
+            7,
+            22,
+            "card name 'Apple' is given twice (first at line 6): `play` and the reports tell cards apart by their names",
+        )
+    ]
+
+
+def test_validate_shows_a_name_with_a_line_break_on_one_line(tmp_path):
+    """A ruleset name holding a line break (quoted "a\\nb") is shown escaped in validate's one-line summary."""
+    import subprocess
+    import sys
+
+    path = tmp_path / "nl.yaml"
+    path.write_text(
+        'format: 1\nid: nl\nname: "Two\\nLines"\nplayers: {min: 2, max: 2}\n'
+        "cards:\n  - {id: apple, count: 30}\ndeal: {hand_size: {'2': 5}}\nrounds: {count: 1}\n"
+        "scoring:\n  - {id: p, kind: per_card, cards: apple, value: 1}\n",
+        encoding="utf-8",
+    )
+    proc = subprocess.run(
+        [sys.executable, "-m", "ruledraft", "validate", str(path)], capture_output=True, text=True, timeout=120
+    )
+    assert proc.returncode == 0 and proc.stdout.splitlines() == [
+        f"{path}: ok: Two\\nLines (nl): 2 players, 1 card type, 30 cards, 1 round, 1 scoring rule"
+    ]

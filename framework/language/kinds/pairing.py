@@ -94,6 +94,11 @@ def holders_of(spec: Mapping[str, object], ctx: RuleContext) -> tuple[int, ...] 
     return ctx.cards(("card",), chosen)
 
 
+def with_article(name: str) -> str:
+    """``a Wasabi``, ``an Oven``: a card's name after its indefinite article."""
+    return ("an " if name[:1].lower() in "aeiou" else "a ") + name
+
+
 def targets_besides(
     spec: Mapping[str, object], ctx: RuleContext, holders: Sequence[int], selected: Sequence[int], what: str
 ) -> tuple[int, ...] | None:
