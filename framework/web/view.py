@@ -130,7 +130,7 @@ def page_view(
         "you": seat,
         "round": min(state.round + 1, rs.rounds),
         "rounds": rs.rounds,
-        "turn": state.turn + 1,
+        "turn": min(state.turn + 1, game.hand_size),  # a finished game shows its last turn
         "turns": game.hand_size,
         "passing": "" if finished else _passing(state),
         "finished": finished,

@@ -70,7 +70,8 @@ def checked_text(view: dict) -> str:
 
 
 def check_view(table, seat: int, view: dict, rng: random.Random) -> None:
-    """The view is what the seat may know, and nothing more."""
+    """The view is what the seat may know, and nothing more (and its turn and round are ones the game has)."""
+    assert 1 <= view["turn"] <= view["turns"] and 1 <= view["round"] <= view["rounds"], view
     state = table.state
     rs = table.game.ruleset
     ids = rs.catalogue.ids
