@@ -209,7 +209,7 @@ def effect_reminder(game: Game, decision: Decision, names: Names) -> str:
         return f"You play one of the {len(decision.shown)} cards drawn; the others go back into the deck."
     if kind == "turn_face_down":
         face_down = shown(getattr(effect, "face_down_name", "face-down card"))
-        return f"Each card you choose is turned face down: it becomes a {face_down}, one at a time."
+        return f"Each card you choose turns face down (a {face_down}), one at a time."
     if kind == "copy_earlier":
         return f"Your {card} becomes a copy of the card you choose; its effect acts too."
     if effect is None:

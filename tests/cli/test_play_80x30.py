@@ -214,7 +214,7 @@ def test_every_prompt_has_its_board_or_the_scores_on_the_30_row_screen(games):
 
 
 def test_every_effect_asks_its_decision_with_a_reminder_and_help_that_fit(games):
-    """The scripted games meet every decision (spoon, menu, takeout box, special order, chopsticks), each under the board with a one-line reminder of what it does, its help on '?', and a 'no' that says what it means."""
+    """The scripted games meet every decision (spoon, menu, takeout box, special order, chopsticks), each under the board with a one-line reminder of what it does (whole), its help on '?', and a 'no' that says what it means."""
     seen: dict[str, list[str]] = {}
     helped: dict[str, list[str]] = {}
     for prompts in games.values():
@@ -231,6 +231,7 @@ def test_every_effect_asks_its_decision_with_a_reminder_and_help_that_fit(games)
         assert q is not None
         reminder = rows[q + 1]
         assert reminder.startswith("  ") and not reminder.startswith("   ") and len(reminder) <= COLUMNS, rows
+        assert not reminder.endswith(" ..."), reminder  # whole, not cut to the width
         assert not any("done (no)" in r for r in rows), rows
     for effect in EFFECT_CARDS:
         help_rows = helped[effect]
