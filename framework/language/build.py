@@ -810,6 +810,11 @@ class RulesetBuilder:
 
     def check_scoring(self) -> None:
         rules = self.data.get("scoring") or []
+        if self.data.get("scoring") == [] and self.valid is None:  # written empty, or every parent's rule removed
+            where = self.in_child(("scoring",), ("remove", "scoring"))
+            self.error(
+                where, "no scoring rule: every game would end with everyone tied at 0 (keep or write one at least)"
+            )
         self.check_unique(rules, "scoring rule", "scoring")
         for i, spec in enumerate(rules):
             if self.valid is not None and not self.valid(("scoring", i)):
