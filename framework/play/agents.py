@@ -18,10 +18,8 @@ vector the PettingZoo environments give a learner (:mod:`ruledraft.engine.encodi
 from __future__ import annotations
 
 import _random
-import contextlib
 import inspect
 import random
-import sys
 from collections.abc import Callable, Sequence
 from operator import add
 from typing import Any, Protocol
@@ -41,6 +39,7 @@ from ruledraft.play.bot_specs import (
     entry_point_kind,
     options_of,
     parse_spec,
+    prints_to_stderr,
 )
 from ruledraft.play.gains import Baseline, returned_by, sampled_gains, with_cards, with_kept
 from ruledraft.play.ismcts import ISMCTSAgent
@@ -177,7 +176,7 @@ def checked_act(agent: Agent, name: str, seen: Any, seat: int, seed: int, *, for
     view = as_view(seen, seat)
     if foreign:
         try:
-            with contextlib.redirect_stdout(sys.stderr):  # its prints never mix with the run's output
+            with prints_to_stderr():  # its prints never mix with the run's output
                 action = agent.act(view, seat)
         except (Exception, SystemExit) as e:  # noqa: BLE001 - any failure of a bot is one message
             reason = (str(e) if isinstance(e, BotRaised) else f"{type(e).__name__}: {e}").splitlines()[0]

@@ -22,6 +22,7 @@ import importlib.util
 import inspect
 import os
 import sys
+import threading
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
@@ -131,10 +132,20 @@ class BotSpec:
         if not self.kind.foreign:
             return self.kind.factory(seed, **self.options)
         try:  # a bot from outside that cannot even be made is its fault, said in one line
-            with contextlib.redirect_stdout(sys.stderr):  # its prints never mix with the run's output
+            with prints_to_stderr():  # its prints never mix with the run's output
                 return self.kind.factory(seed, **self.options)
         except (Exception, SystemExit) as e:  # noqa: BLE001 - any failure of a bot is one message
             raise BotFailure(f"bot '{self.text}' could not be made: {_reason(e)}") from None
+
+
+def prints_to_stderr() -> contextlib.AbstractContextManager[object]:
+    """Around a bot from outside: what it prints goes to standard error, so a run's
+    output (``--json``, the tables) stays whole. In the main thread only: the swap is
+    of the process's one ``sys.stdout``, which threads (a server's tables) would
+    restore in the wrong order."""
+    if threading.current_thread() is threading.main_thread():
+        return contextlib.redirect_stdout(sys.stderr)
+    return contextlib.nullcontext()
 
 
 def options_of(target: object) -> tuple[BotOption, ...]:

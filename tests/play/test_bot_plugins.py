@@ -323,3 +323,26 @@ def test_control_characters_in_a_bots_file_name_never_reach_the_terminal(tmp_pat
     played = cli.invoke(app, ["play", "sushi-go", "--players", "2", "--bots", spec], input="1\n" * 40)
     assert "\x1b" not in played.output and "\x07" not in played.output
     assert "seat 1 (" in played.output and "\\x1b[31mred" in played.output
+
+
+def test_a_bots_prints_are_moved_only_in_the_main_thread():
+    """In the main thread a bot's stdout is standard error; in another (a server's table) sys.stdout is left
+    alone, since threads swapping the one sys.stdout would restore it in the wrong order."""
+    import sys
+    import threading
+
+    from ruledraft.play.bot_specs import prints_to_stderr
+
+    with prints_to_stderr():
+        assert sys.stdout is sys.stderr
+    seen = []
+
+    def in_a_thread():
+        before = sys.stdout
+        with prints_to_stderr():
+            seen.append(sys.stdout is before)
+
+    thread = threading.Thread(target=in_a_thread)
+    thread.start()
+    thread.join()
+    assert seen == [True]
