@@ -28,7 +28,8 @@ def _record_ruleset(record: dict):
     if isinstance(path, str) and path and name in bundled_ids():
         return InputError(
             f"the rule file it was played from, {display_name(path)}, is not there, and the bundled "
-            f"{name!r} only shares its id (give the rule file with --ruleset FILE)"
+            f"{name!r} only shares its id (give the rule file with --ruleset FILE, or --ruleset {name} "
+            "if it was the bundled one)"
         )
     return name
 

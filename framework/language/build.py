@@ -29,6 +29,7 @@ from ruledraft.language.catalogue import MAX_PLAYERS, CardType, Catalogue, playe
 from ruledraft.language.effect import CardEffect
 from ruledraft.language.effects import EFFECT_KINDS, has_step, no_step
 from ruledraft.language.expression import CompiledExpression, compile_expression
+from ruledraft.language.file_access import display_name
 from ruledraft.language.kinds import SCORING_KINDS
 from ruledraft.language.kinds.context import Path
 from ruledraft.language.kinds.plugin_rule import CheckedRule
@@ -441,18 +442,29 @@ class RulesetBuilder:
     def check_cards(self) -> None:
         cards = self.data.get("cards") or []
         self.check_unique(cards, "card", "cards")
-        named: dict[str, int] = {}  # a name written twice: play and the reports tell cards apart by it
+        # a name two cards have (written, or made from the id): play and the reports tell cards apart by it
+        names = {c.id: c.name for c in self.catalogue.cards}
+        named: dict[str, int] = {}
+        ids: set[str] = set()
         for i, card in enumerate(cards):
-            name = card.get("name") if isinstance(card, dict) else None
-            if isinstance(name, str) and name in named:
-                first = self.doc.locate(("cards", named[name], "name"))[0]
-                self.warn(
-                    ("cards", i, "name"),
-                    f"card name {name!r} is given twice (first at line {first}): `play` and the reports "
-                    "tell cards apart by their names",
-                )
-            elif isinstance(name, str):
+            ident = str(card.get("id")) if isinstance(card, dict) else ""
+            name = names.get(ident)
+            if name is None or ident in ids:  # a duplicate id is its own error
+                continue
+            ids.add(ident)
+            if name not in named:
                 named[name] = i
+                continue
+            written = "name" in card
+            first = ("cards", named[name], "name") if "name" in cards[named[name]] else ("cards", named[name], "id")
+            line = self.doc.locate(first)[0]
+            file = self.doc.file_of(first) if hasattr(self.doc, "file_of") else None
+            at = f"{display_name(file)}:{line}" if file and file != self.doc.file_of(("cards", i)) else f"line {line}"
+            self.warn(
+                ("cards", i, "name" if written else "id"),
+                f"two cards are called {name!r} (the first at {at}): `play` and the reports tell cards apart by "
+                "their names",
+            )
         total = 0
         for i, card in enumerate(cards):
             if "count" not in card:

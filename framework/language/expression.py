@@ -175,8 +175,8 @@ class CompiledExpression:
     bound: int = attrs.field(default=0, eq=False)
     #: what compiles but may stop a game: a division by a value that can be 0
     warnings: tuple[Diagnostic, ...] = attrs.field(default=(), eq=False)
-    #: a value it never goes below (``-bound`` where nothing more is known)
-    least: int = attrs.field(default=0, eq=False)
+    #: a value it never goes below, where one is known (None: nothing is)
+    least: int | None = attrs.field(default=None, eq=False)
 
     def steps(self, seats: int) -> int:
         """An upper bound on the steps of one evaluation with ``seats`` seats."""
@@ -493,8 +493,12 @@ class _Value:
     cost: tuple[int, ...] = (1,)
     #: the largest magnitude the value can reach (when not constant and not boolean)
     bound: int = 0
-    #: a value it is known never to go below, where one is (None: only ``-bound``)
+    #: a value it is known never to go below, where one is (None: nothing is known)
     least: int | None = None
+    #: a value it is known never to go above, where one is. Not the magnitude ``bound``
+    #: of card counts: a table can hold more copies than the catalogue lists (cards
+    #: turned face down, copied, boosted), so only ``players`` and ``round`` have one
+    most: int | None = None
 
     def func(self) -> Fn:
         return cast(Fn, self.fn) if self.fn is not None else _const_fn(cast(int, self.const))
@@ -521,21 +525,39 @@ def _mag(v: _Value) -> int:
     return 1 if v.boolean else v.bound
 
 
-def _low(v: _Value) -> int:
-    """The least value ``v`` can take, as far as it is known (a divisor whose least
-    is above 0 can never be 0)."""
+def _low(v: _Value) -> int | None:
+    """The least value ``v`` can take, where it is known (a divisor whose least is
+    above 0 can never be 0); None where it is not."""
     if v.const is not None:
         return v.const
-    if v.boolean:
-        return 0
-    return -v.bound if v.least is None else v.least
+    return 0 if v.boolean else v.least
 
 
-def _high(v: _Value) -> int:
-    """The largest value ``v`` can take, as far as it is known."""
+def _high(v: _Value) -> int | None:
+    """The largest value ``v`` can take, where it is known; None where it is not."""
     if v.const is not None:
         return v.const
-    return 1 if v.boolean else v.bound
+    return 1 if v.boolean else v.most
+
+
+def _negated(x: int | None) -> int | None:
+    return None if x is None else -x
+
+
+def _total(xs: Sequence[int | None]) -> int | None:
+    """The sum of bounds, unknown if one of them is."""
+    return None if any(x is None for x in xs) else sum(cast(int, x) for x in xs)
+
+
+def _smallest(xs: Sequence[int | None]) -> int | None:
+    """The least of lower bounds, unknown if one of them is."""
+    return None if any(x is None for x in xs) else min(cast(int, x) for x in xs)
+
+
+def _at_least(v: _Value, floor: int) -> bool:
+    """Whether ``v`` is known never to go below ``floor``."""
+    low = _low(v)
+    return low is not None and low >= floor
 
 
 def _derived(
@@ -548,9 +570,10 @@ def _derived(
     local: bool = True,
     bound: int = 0,
     least: int | None = None,
+    most: int | None = None,
 ) -> _Value:
     """A non-constant value computed from ``values`` (``bound``: its largest magnitude;
-    ``least``: the value it cannot go below, where known)."""
+    ``least`` and ``most``: the values it cannot go below and above, where known)."""
     return _Value(
         fn,
         None,
@@ -563,6 +586,7 @@ def _derived(
         _add_costs((1,), *(v.cost for v in values)),
         bound,
         least,
+        most,
     )
 
 
@@ -695,7 +719,7 @@ class _Compiler(Transformer[Token, Any]):
         fn = _VARIABLES.get(word)
         if fn is not None:
             bound = ExpressionLimits.bound_seats if word == "players" else ExpressionLimits.bound_rounds
-            return _Value(fn, None, start, end, bound=bound, least=1)  # seats and rounds count from 1
+            return _Value(fn, None, start, end, bound=bound, least=1, most=bound)  # seats and rounds count from 1
         message = f"unknown name '{word}'; expressions know 'players' and 'round'"
         if word in self._CALLS:
             message += f" ('{word}' is a function: write {word}(...))"
@@ -793,7 +817,16 @@ class _Compiler(Transformer[Token, Any]):
         if v.const is not None:
             return _Value(None, -v.const, meta.start_pos, meta.end_pos)
         f = v.fn
-        return _derived(lambda t, s: -f(t, s), [v], meta.start_pos, meta.end_pos, bound=_mag(v), least=-_high(v))
+        high, low = _high(v), _low(v)
+        return _derived(
+            lambda t, s: -f(t, s),
+            [v],
+            meta.start_pos,
+            meta.end_pos,
+            bound=_mag(v),
+            least=None if high is None else -high,
+            most=None if low is None else -low,
+        )
 
     def arith(self, meta: Meta, children: list[Any]) -> _Value:
         """``a + b - c ...``: constants summed, terms added in one closure."""
@@ -835,8 +868,11 @@ class _Compiler(Transformer[Token, Any]):
                     v -= f(t, s)
                 return v
 
-        least = sum(_low(v) if sg > 0 else -_high(v) for sg, v in zip(signs, values))
-        return _derived(fn, values, start, end, bound=sum(_mag(v) for v in values), least=least)
+        lows = [_low(v) if sg > 0 else _negated(_high(v)) for sg, v in zip(signs, values)]
+        highs = [_high(v) if sg > 0 else _negated(_low(v)) for sg, v in zip(signs, values)]
+        return _derived(
+            fn, values, start, end, bound=sum(_mag(v) for v in values), least=_total(lows), most=_total(highs)
+        )
 
     def term(self, meta: Meta, children: list[Any]) -> _Value:
         """``a * b / c % d ...``, left to right."""
@@ -875,13 +911,14 @@ class _Compiler(Transformer[Token, Any]):
                     x = _mod(x, y, where)
             return x
 
-        least = 0 if all(_low(v) >= 0 for v in values) else None  # no sign can turn
+        least = 0 if all(_at_least(v, 0) for v in values) else None  # no sign can turn
         return _derived(fn, values, meta.start_pos, meta.end_pos, bound=bound, least=least)
 
     def _where(self, divisor: _Value, op: str) -> _Site:
         """The site of a divisor, for the error if it is 0 when evaluated; one that can
         be 0 (nothing shows it is always above 0) is a warning as well."""
-        if divisor.const is None and _low(divisor) <= 0:
+        high = _high(divisor)
+        if divisor.const is None and not _at_least(divisor, 1) and not (high is not None and high < 0):
             self.may_fail = True
             source = self._source(divisor)
             what = "division" if op == "/" else "remainder"
@@ -906,7 +943,7 @@ class _Compiler(Transformer[Token, Any]):
                 return _Value(None, helper(a.const, b.const, where), start, end)
             fa, fb = a.func(), b.func()
             bound = _mag(a) if op == "/" else min(_mag(a), _mag(b))
-            least = 0 if _low(a) >= 0 and (op == "%" or _low(b) > 0) else None
+            least = 0 if _at_least(a, 0) and (op == "%" or _at_least(b, 1)) else None
             if b.const is not None and b.const != 0:
                 k = b.const
                 return _derived(lambda t, s: helper(fa(t, s), k, where), [a, b], start, end, bound=bound, least=least)
@@ -924,10 +961,13 @@ class _Compiler(Transformer[Token, Any]):
         else:
             fn = general(a.fn, b.fn)
         bound = _mag(a) * _mag(b) if op == "*" else _mag(a) + _mag(b)
+        low_a, low_b = _low(a), _low(b)
         if op == "*":
-            least = _low(a) * _low(b) if _low(a) >= 0 and _low(b) >= 0 else None
+            least = low_a * low_b if low_a is not None and low_b is not None and low_a >= 0 and low_b >= 0 else None
+        elif op == "+":
+            least = _total([low_a, low_b])
         else:
-            least = _low(a) + _low(b) if op == "+" else _low(a) - _high(b)
+            least = _total([low_a, _negated(_high(b))])
         return _derived(fn, [a, b], start, end, bound=bound, least=least)
 
     def compare(self, meta: Meta, children: list[Any]) -> _Value:
@@ -1000,7 +1040,7 @@ class _Compiler(Transformer[Token, Any]):
             end,
             boolean=a.boolean and b.boolean,
             bound=max(_mag(a), _mag(b)),
-            least=min(_low(a), _low(b)),
+            least=_smallest([_low(a), _low(b)]),
         )
 
     # -- function calls ---------------------------------------------------------
@@ -1112,7 +1152,10 @@ class _Compiler(Transformer[Token, Any]):
             end,
             boolean=all(v.boolean for v in values),
             bound=max(_mag(v) for v in values),
-            least=pick(_low(v) for v in values),
+            # min: the least of the lows; max: the greatest known low (an unknown one can only raise it)
+            least=_smallest([_low(v) for v in values])
+            if pick is min
+            else max((x for x in (_low(v) for v in values) if x is not None), default=None),
         )
 
     def _abs_call(self, call: _Call) -> _Value:
@@ -1123,7 +1166,8 @@ class _Compiler(Transformer[Token, Any]):
             return _Value(None, abs(v.const), call.start, call.end)
         f = v.fn
         fn = lambda t, s: abs(f(t, s))  # noqa: E731
-        return _derived(fn, [v], call.start, call.end, boolean=v.boolean, bound=_mag(v), least=max(0, _low(v)))
+        low = _low(v)
+        return _derived(fn, [v], call.start, call.end, boolean=v.boolean, bound=_mag(v), least=max(0, low or 0))
 
     #: every function of the language: its name -> what compiles a call of it
     _CALLS: dict[str, Callable[[_Compiler, _Call], _Value]] = {
@@ -1168,7 +1212,8 @@ class _Compiler(Transformer[Token, Any]):
         ws = tuple(w for _, w in pairs)
         reads = frozenset(idx)
         bound = sum(self.catalogue.cards[i].count * abs(w) for i, w in pairs)
-        least = sum(self.catalogue.cards[i].count * w for i, w in pairs if w < 0)  # every negative card held
+        # negative weights: no least (a table may hold more copies than the catalogue lists)
+        least = 0 if all(w > 0 for w in ws) else None
         if len(set(ws)) == 1:
             w = ws[0]
             counted = self._fn_count(idx, start, end)
@@ -1269,10 +1314,11 @@ class _Compiler(Transformer[Token, Any]):
                 fn = lambda t, s: sum([1 for o in range(t.num_seats) if o != s and f(t, o)])  # noqa: E731
         seats = ExpressionLimits.bound_seats
         bound = {"max": _mag(v), "min": _mag(v), "sum": seats * _mag(v)}.get(what, seats)
+        low = _low(v)
         if what in ("max", "min"):  # over no other seat: 0
-            least: int | None = _low(v) if over == "players" else min(0, _low(v))
+            least: int | None = low if over == "players" or low is None else min(0, low)
         else:
-            least = 0 if what == "count" or _low(v) >= 0 else None
+            least = 0 if what == "count" or _at_least(v, 0) else None
         return _Value(
             fn,
             None,
@@ -1411,5 +1457,5 @@ def compile_expression(
         may_fail=compiler.may_fail,
         bound=_mag(value),
         warnings=tuple(located(compiler.notes, "warning")),
-        least=0 if boolean else _low(value),  # a condition is 0 or 1
+        least=0 if boolean else _low(value),  # a condition is 0 or 1; None: nothing is known
     )

@@ -324,10 +324,9 @@ class Server:
                         await websocket.send_json(table.bot_view(seat))
                     continue
                 async with self.lock(table):
-                    before = table.moves
+                    before, stopped = table.moves, table.failure
                     try:
-                        table.take(seat, move)
-                        await self.bots_move(table)
+                        await asyncio.to_thread(table.take, seat, move)  # a decision may end the game: its record
                     except ActionError as e:
                         await _error(websocket, str(e))
                         continue
@@ -335,8 +334,16 @@ class Server:
                         log.exception("table %s: a move of seat %s failed", table.id, seat)
                         await _error(websocket, "the server could not make that move (an internal error)")
                         continue
-                    # a pick held until the others have picked changes only who has picked
-                    await self.broadcast(table, only=seat if table.moves == before else None)
+                    try:
+                        noticed = await self.bots_move(table)
+                    except Exception:  # noqa: BLE001 - the same, in the bots' moves: every seat is sent where it stands
+                        log.exception("table %s: the bots' moves after seat %s failed", table.id, seat)
+                        await _error(websocket, "the server could not make the bots' moves (an internal error)")
+                        noticed = True
+                    # a pick held until the others have picked changes only who has picked; after a
+                    # notice that bots were thinking, or a bot's failure, every seat gets its view
+                    moved = table.moves != before or noticed or table.failure != stopped
+                    await self.broadcast(table, only=None if moved else seat)
                     if table.state.is_terminal():
                         self.tables.trim()  # the finished games past the last few leave memory
         except WebSocketDisconnect:
@@ -346,13 +353,14 @@ class Server:
             if entry in seats:
                 seats.remove(entry)
 
-    async def bots_move(self, table: Table) -> None:
+    async def bots_move(self, table: Table) -> bool:
         """The bots' moves that follow a person's, in a thread; if they take longer than
         ``thinking_after`` seconds (a search that thinks long, a roll-out still being
         compiled), every seat is told which bots it waits for
-        (``{"type": "thinking", "seats": [...]}``) rather than hearing nothing."""
+        (``{"type": "thinking", "seats": [...]}``) rather than hearing nothing. Whether
+        it was told."""
         if not table.moves_on():
-            return
+            return False
         seats = table.bots_to_move()
         moving = asyncio.ensure_future(asyncio.to_thread(table.advance))
         done, _ = await asyncio.wait({moving}, timeout=self.thinking_after)
@@ -364,6 +372,7 @@ class Server:
                 except Exception:  # noqa: BLE001 - a socket closing meanwhile; its handler cleans up
                     log.debug("a notice could not be sent", exc_info=True)
         await moving
+        return not done and bool(seats)
 
     async def broadcast(self, table: Table, only: int | None = None) -> None:
         """Each seat connected to ``table`` is sent its own view (built once per seat);

@@ -37,6 +37,8 @@ from .view import bot_view, card_catalogue, page_view
 
 HUMAN = "human"
 JOURNAL_FORMAT = 1
+#: what a table.json must hold to resume its table
+JOURNAL_KEYS = ("id", "ruleset_id", "players", "seats", "seed", "tokens", "spectator")
 #: the most games in progress one server keeps (each a game in memory)
 MAX_TABLES = 500
 #: the finished games kept in memory, the last to end; older ones are dropped once their
@@ -505,10 +507,7 @@ class Tables:
         for folder in sorted(p for p in directory.iterdir() if (p / "table.json").is_file()):
             try:
                 table = self._resume_one(folder)
-            except KeyError as e:  # a journal edited by hand: a key it needs is gone
-                problems.append(f"{folder.name}: cannot resume: its journal has no {e.args[0]!r}")
-                continue
-            except (InputError, RulesetError, ActionError, IllegalMoveError, ValueError, TypeError) as e:
+            except (InputError, RulesetError, ActionError, IllegalMoveError, ValueError, KeyError, TypeError) as e:
                 problems.append(f"{folder.name}: cannot resume: {e}")
                 continue
             except (OSError, IndexError, AttributeError) as e:  # a journal edited or damaged by hand
@@ -527,6 +526,9 @@ class Tables:
             raise ValueError("table.json names no ruleset")
         if info.get("format") != JOURNAL_FORMAT:
             raise ValueError(f"journal format {info.get('format')!r}, expected {JOURNAL_FORMAT}")
+        missing = [key for key in JOURNAL_KEYS if key not in info]
+        if missing:  # a journal edited by hand
+            raise ValueError(f"table.json has no {missing[0]!r}")
         rs = self.ruleset(info["ruleset"])
         if rs.id != info["ruleset_id"]:
             raise ValueError(f"the rule file is now {rs.id!r}, not {info['ruleset_id']!r}")

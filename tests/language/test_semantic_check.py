@@ -135,7 +135,7 @@ def test_bundled_rulesets_have_no_diagnostics(ruleset_id):
 
 
 def test_a_card_name_given_twice_is_a_warning_at_the_second(tmp_path):
-    """Two cards named 'Apple': the file is valid, with a warning at the second name pointing at the first."""
+    """Two cards named 'Apple' (written, or made from an id; one in a parent): valid, with a warning at the second pointing at the first."""
     path = tmp_path / "names.yaml"
     path.write_text(
         "format: 1\nid: names\nname: Names\nplayers: {min: 2, max: 2}\n"
@@ -151,9 +151,23 @@ def test_a_card_name_given_twice_is_a_warning_at_the_second(tmp_path):
             "warning",
             7,
             22,
-            "card name 'Apple' is given twice (first at line 6): `play` and the reports tell cards apart by their names",
+            "two cards are called 'Apple' (the first at line 6): `play` and the reports tell cards apart by their names",
         )
     ]
+    made = tmp_path / "made.yaml"  # a name made from an id counts too
+    made.write_text(
+        path.read_text(encoding="utf-8").replace("{id: apple, name: Apple,", "{id: apple,"), encoding="utf-8"
+    )
+    assert [(d.line, d.column) for d in check_ruleset(made).diagnostics] == [(7, 22)]
+    child = tmp_path / "child.yaml"  # the first in the parent: named with its file
+    child.write_text(
+        "format: 1\nextends: sushi-go\nid: kid\nname: Kid\ncards:\n  - {id: tempura2, name: Tempura, count: 3}\n",
+        encoding="utf-8",
+    )
+    (warning,) = check_ruleset(child).diagnostics
+    assert (warning.line, warning.column) == (6, 26)
+    assert warning.message.startswith("two cards are called 'Tempura' (the first at ")
+    assert "sushi-go.yaml:" in warning.message
 
 
 def test_validate_shows_a_name_with_a_line_break_on_one_line(tmp_path):

@@ -450,7 +450,8 @@ def test_a_variant_that_took_a_bundled_id_is_not_replayed_against_the_bundled_ru
     lines = result.output.splitlines()
     assert lines[0] == (
         f"{log}:1: error: the rule file it was played from, {variant}, is not there, and the bundled "
-        "'sushi-go' only shares its id (give the rule file with --ruleset FILE)"
+        "'sushi-go' only shares its id (give the rule file with --ruleset FILE, or --ruleset sushi-go if it was "
+        "the bundled one)"
     )
     assert len(lines) == 4 and lines[-1] == "3 games replayed, 0 clean, 3 with problems"
     named = runner.invoke(app, ["replay", str(log), "--ruleset", str(tmp_path / "moved.yaml")])

@@ -173,6 +173,55 @@ def test_bots_that_take_long_over_their_moves_are_named_to_every_seat_first(tabl
             watcher.__exit__(None, None, None)
 
 
+def test_a_bot_that_fails_after_the_notice_leaves_no_page_waiting_on_it(tables, monkeypatch):
+    """A slow bot that then fails: every seat hears who was thinking, then its view with the failure in it."""
+    from ruledraft.play.agents import BotFailure
+    from ruledraft.web.tables import Table
+
+    def failing(self, seat):
+        time.sleep(0.3)
+        raise BotFailure(f"bot 'greedy' at seat {seat} raised RuntimeError: x (game seed 1)")
+
+    monkeypatch.setattr(Table, "_bot_move", failing)
+    table = tables.open_table("sushi-go", 3, 2, ["greedy"], seed=5)
+    with TestClient(create_app(tables, thinking_after=0.05)) as client:
+        seats = Seats(client, table, [0, 1])
+        try:
+            seats.entered[0].send_json({"type": "pick", "cards": [seats.views[0]["hand"][0]]})
+            seats.entered[0].receive_json()
+            seats.entered[1].receive_json()
+            seats.entered[1].send_json({"type": "pick", "cards": [seats.views[1]["hand"][0]]})
+            for ws in seats.entered.values():
+                assert ws.receive_json() == {"type": "thinking", "seats": [2]}
+                view = ws.receive_json()
+                assert view["type"] == "view" and view["failure"].startswith("bot 'greedy' at seat 2 raised")
+        finally:
+            seats.close()
+
+
+def test_a_fault_in_the_bots_moves_is_said_and_every_seat_gets_its_view(tables, monkeypatch):
+    """advance failing inside the server: the mover is told it was an internal error, and each seat is sent its view."""
+    from ruledraft.web.tables import Table
+
+    def broken(self):
+        raise RuntimeError("a fault")
+
+    table = tables.open_table("sushi-go", 3, 2, ["greedy"], seed=5)
+    monkeypatch.setattr(Table, "advance", broken)
+    with TestClient(create_app(tables)) as client:
+        seats = Seats(client, table, [0, 1])
+        try:
+            seats.entered[0].send_json({"type": "pick", "cards": [seats.views[0]["hand"][0]]})
+            seats.entered[0].receive_json()
+            seats.entered[1].receive_json()
+            seats.entered[1].send_json({"type": "pick", "cards": [seats.views[1]["hand"][0]]})
+            assert "could not make the bots' moves" in seats.entered[1].receive_json()["message"]
+            for ws in seats.entered.values():
+                assert ws.receive_json()["type"] == "view"
+        finally:
+            seats.close()
+
+
 def test_bots_that_move_at_once_send_no_notice(client, tables):
     """With bots quicker than the notice's time, a person's move is answered by the views alone."""
     table = tables.open_table("sushi-go", 3, 1, ["greedy"], seed=4)

@@ -78,7 +78,7 @@ def test_hand_damaged_journals_are_each_named_and_the_server_still_starts(monkey
     assert "list: cannot resume: table.json is not a JSON object" in result.stderr
     assert "noruleset: cannot resume: table.json names no ruleset" in result.stderr
     assert "folder: cannot resume: IsADirectoryError" in result.stderr
-    assert "noid: cannot resume: its journal has no 'ruleset_id'" in result.stderr
+    assert "noid: cannot resume: table.json has no 'ruleset_id'" in result.stderr
     assert Tables(journal).resume(journal)[0] == []
 
 

@@ -278,6 +278,7 @@
     if (data.type === "picked") {  // another seat has picked: only who has, and who the table waits for
       view.picked = data.picked;
       view.waiting = data.waiting;
+      view.thinking = [];
       $("status").textContent = status();
       renderBoards();
       return;
