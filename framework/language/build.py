@@ -442,29 +442,7 @@ class RulesetBuilder:
     def check_cards(self) -> None:
         cards = self.data.get("cards") or []
         self.check_unique(cards, "card", "cards")
-        # a name two cards have (written, or made from the id): play and the reports tell cards apart by it
-        names = {c.id: c.name for c in self.catalogue.cards}
-        named: dict[str, int] = {}
-        ids: set[str] = set()
-        for i, card in enumerate(cards):
-            ident = str(card.get("id")) if isinstance(card, dict) else ""
-            name = names.get(ident)
-            if name is None or ident in ids:  # a duplicate id is its own error
-                continue
-            ids.add(ident)
-            if name not in named:
-                named[name] = i
-                continue
-            written = "name" in card
-            first = ("cards", named[name], "name") if "name" in cards[named[name]] else ("cards", named[name], "id")
-            line = self.doc.locate(first)[0]
-            file = self.doc.file_of(first) if hasattr(self.doc, "file_of") else None
-            at = f"{display_name(file)}:{line}" if file and file != self.doc.file_of(("cards", i)) else f"line {line}"
-            self.warn(
-                ("cards", i, "name" if written else "id"),
-                f"two cards are called {name!r} (the first at {at}): `play` and the reports tell cards apart by "
-                "their names",
-            )
+        self.check_card_names(cards)
         total = 0
         for i, card in enumerate(cards):
             if "count" not in card:
@@ -474,6 +452,35 @@ class RulesetBuilder:
             self.error(("cards",), f"the deck has {total} cards; ruledraft deals from at most {MAX_DECK}", key=True)
         elif cards and total == 0:
             self.error(("cards",), "the deck is empty: every card has count 0", key=True)
+
+    def check_card_names(self, cards: list[Any]) -> None:
+        """A warning where two cards have one name (written, or made from the id), as
+        `play` and the reports tell cards apart by their names; not for cards of one
+        group (a menu's takeout boxes differ only in their order)."""
+        of_id = {c.id: (c.name, c.group) for c in self.catalogue.cards}
+        first: dict[str, tuple[int, str | None]] = {}  # name -> (the first card with it, its group)
+        ids: set[str] = set()
+        for i, card in enumerate(cards):
+            ident = str(card.get("id")) if isinstance(card, dict) else ""
+            if ident not in of_id or ident in ids:  # a duplicate id is its own error
+                continue
+            ids.add(ident)
+            name, group = of_id[ident]
+            if name not in first:
+                first[name] = (i, group)
+                continue
+            earlier, earlier_group = first[name]
+            if group is not None and group == earlier_group:
+                continue
+            there: Path = ("cards", earlier, "name" if "name" in cards[earlier] else "id")
+            line = self.doc.locate(there)[0]
+            file = self.doc.file_of(there) if hasattr(self.doc, "file_of") else None
+            at = f"{display_name(file)}:{line}" if file and file != self.doc.file_of(("cards", i)) else f"line {line}"
+            self.warn(
+                ("cards", i, "name" if "name" in card else "id"),
+                f"two cards are called {name!r} (the first at {at}): `play` and the reports tell cards apart by "
+                "their names",
+            )
 
     def check_card_players(self, lo: int, hi: int) -> None:
         """A card in the deck (count above 0) must allow every player count of the game."""

@@ -135,7 +135,7 @@ def test_bundled_rulesets_have_no_diagnostics(ruleset_id):
 
 
 def test_a_card_name_given_twice_is_a_warning_at_the_second(tmp_path):
-    """Two cards named 'Apple' (written, or made from an id; one in a parent): valid, with a warning at the second pointing at the first."""
+    """Two cards named 'Apple' (written, or made from an id; one in a parent): valid, with a warning at the second pointing at the first; none in one group."""
     path = tmp_path / "names.yaml"
     path.write_text(
         "format: 1\nid: names\nname: Names\nplayers: {min: 2, max: 2}\n"
@@ -168,6 +168,11 @@ def test_a_card_name_given_twice_is_a_warning_at_the_second(tmp_path):
     assert (warning.line, warning.column) == (6, 26)
     assert warning.message.startswith("two cards are called 'Tempura' (the first at ")
     assert "sushi-go.yaml:" in warning.message
+    grouped = tmp_path / "grouped.yaml"  # one group's cards may share a name (takeout boxes of each order)
+    grouped.write_text(
+        path.read_text(encoding="utf-8").replace("name: Apple,", "name: Apple, group: fruit,"), encoding="utf-8"
+    )
+    assert check_ruleset(grouped).diagnostics == []
 
 
 def test_validate_shows_a_name_with_a_line_break_on_one_line(tmp_path):
