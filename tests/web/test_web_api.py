@@ -173,6 +173,14 @@ def test_bots_that_take_long_over_their_moves_are_named_to_every_seat_first(tabl
             watcher.__exit__(None, None, None)
 
 
+def both_pick(seats: Seats) -> None:
+    """Seats 0 and 1 pick their first cards, seat 0's answers read, seat 1's left to read."""
+    seats.entered[0].send_json({"type": "pick", "cards": [seats.views[0]["hand"][0]]})
+    seats.entered[0].receive_json()
+    seats.entered[1].receive_json()
+    seats.entered[1].send_json({"type": "pick", "cards": [seats.views[1]["hand"][0]]})
+
+
 def test_a_bot_that_fails_after_the_notice_leaves_no_page_waiting_on_it(tables, monkeypatch):
     """A slow bot that then fails: every seat hears who was thinking, then its view with the failure in it."""
     from ruledraft.play.agents import BotFailure
@@ -187,10 +195,7 @@ def test_a_bot_that_fails_after_the_notice_leaves_no_page_waiting_on_it(tables, 
     with TestClient(create_app(tables, thinking_after=0.05)) as client:
         seats = Seats(client, table, [0, 1])
         try:
-            seats.entered[0].send_json({"type": "pick", "cards": [seats.views[0]["hand"][0]]})
-            seats.entered[0].receive_json()
-            seats.entered[1].receive_json()
-            seats.entered[1].send_json({"type": "pick", "cards": [seats.views[1]["hand"][0]]})
+            both_pick(seats)
             for ws in seats.entered.values():
                 assert ws.receive_json() == {"type": "thinking", "seats": [2]}
                 view = ws.receive_json()
@@ -211,10 +216,7 @@ def test_a_fault_in_the_bots_moves_is_said_and_every_seat_gets_its_view(tables, 
     with TestClient(create_app(tables)) as client:
         seats = Seats(client, table, [0, 1])
         try:
-            seats.entered[0].send_json({"type": "pick", "cards": [seats.views[0]["hand"][0]]})
-            seats.entered[0].receive_json()
-            seats.entered[1].receive_json()
-            seats.entered[1].send_json({"type": "pick", "cards": [seats.views[1]["hand"][0]]})
+            both_pick(seats)
             assert "could not make the bots' moves" in seats.entered[1].receive_json()["message"]
             for ws in seats.entered.values():
                 assert ws.receive_json()["type"] == "view"
