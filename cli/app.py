@@ -12,6 +12,7 @@ from . import (
     bench,
     bots,
     compare,
+    interrupts,
     play,
     quality,
     replay,
@@ -75,6 +76,7 @@ def _plugins(
 def _terminated(signum, frame) -> None:
     from ruledraft.play.runner import Interrupt
 
+    interrupts.PENDING = signum
     raise Interrupt(signum)
 
 
@@ -116,6 +118,19 @@ def main() -> None:
     Ctrl-C ends with status 130 and SIGTERM with 143, saying "interrupted"; output
     that cannot be written (a full disk) ends with status 74, saying so."""
     signal.signal(signal.SIGTERM, _terminated)
+    from ruledraft.play.executor import StopSignals
+
+    before = StopSignals.__dict__["early"]
+    StopSignals.early = interrupts.taken  # a stop signal whose interrupt went astray: the run starts stopped
+    try:
+        _guarded()
+    finally:  # (for a caller that goes on, as the tests do: no signal remembered past this command)
+        StopSignals.early = before
+        interrupts.PENDING = 0
+
+
+def _guarded() -> None:
+    """:func:`_run`, every way out of it said in words (see :func:`main`)."""
     try:
         _run()
     except KeyboardInterrupt as e:

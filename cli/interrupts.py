@@ -8,6 +8,27 @@ import signal
 import sys
 from typing import NoReturn
 
+#: the stop signal this process was sent, once it was (0: none yet)
+PENDING = 0
+
+
+def remembered(signum: int, frame: object) -> None:
+    """The command line's SIGINT handler until a run takes the signals over: Python's
+    KeyboardInterrupt, with the signal remembered first. A KeyboardInterrupt raised
+    while a finalizer runs is only printed as ignored, and the program would go on as
+    if never stopped; the run about to start then reads the signal (:func:`taken`)."""
+    global PENDING
+    PENDING = signum
+    raise KeyboardInterrupt
+
+
+def taken() -> int:
+    """The stop signal remembered (0: none), forgotten once read: what a run starts
+    with (``StopSignals.early``)."""
+    global PENDING
+    signum, PENDING = PENDING, 0
+    return signum
+
 
 def interrupt_behind(exc: BaseException | None) -> KeyboardInterrupt | None:
     """The KeyboardInterrupt (or SIGTERM's) an error was raised from or while handling,

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import signal
 
+from ruledraft.cli import interrupts
 from ruledraft.cli.interrupts import exit_interrupted, interrupt_behind
 
 
@@ -23,6 +24,9 @@ def main() -> None:
     """Load the command line, then run it (``ruledraft.cli.app.main``, which takes over
     both signals)."""
     previous = signal.signal(signal.SIGTERM, _terminated)
+    before = signal.getsignal(signal.SIGINT)
+    if before is signal.default_int_handler:  # not where Ctrl-C is ignored
+        signal.signal(signal.SIGINT, interrupts.remembered)
     try:
         from ruledraft.cli.app import main as run
     except (KeyboardInterrupt, RuntimeError) as e:
@@ -31,4 +35,8 @@ def main() -> None:
             raise
         exit_interrupted(stop)
     signal.signal(signal.SIGTERM, previous)
-    run()
+    try:
+        run()
+    finally:  # (for a caller that goes on: the process's Ctrl-C as it found it)
+        if before is signal.default_int_handler and signal.getsignal(signal.SIGINT) is interrupts.remembered:
+            signal.signal(signal.SIGINT, before)

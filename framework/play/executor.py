@@ -35,7 +35,7 @@ from collections import OrderedDict
 from collections.abc import Callable, Iterator, Sequence
 from multiprocessing.connection import wait as wait_for
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, ClassVar, Protocol
 
 import attrs
 
@@ -120,6 +120,10 @@ class StopSignals:
     """
 
     SIGNALS = (signal.SIGINT, signal.SIGTERM)
+    #: a stop signal sent before the run took the signals over, whose interrupt did not
+    #: end the program (one raised while a finalizer runs is only printed as ignored):
+    #: the command line remembers it here (0: none), and the run starts stopped
+    early: ClassVar[Callable[[], int]] = staticmethod(lambda: 0)
 
     def __init__(self) -> None:
         self.signum = 0
@@ -186,6 +190,9 @@ class StopSignals:
                 threading.Thread(target=self._watch, args=(self._asked,), daemon=True).start()
             for sig in self.SIGNALS:
                 self._saved[sig] = signal.signal(sig, self._handle)
+            asked = StopSignals.early()
+            if asked and not self.signum:
+                self._handle(asked, None)
         return self
 
     def __exit__(self, *exc) -> None:

@@ -111,3 +111,24 @@ def test_an_interrupt_wrapped_on_its_way_out_of_a_command_is_still_interrupted(m
             signal.signal(sig, handler)
     assert stop.value.code == status
     assert capsys.readouterr().err == "interrupted\n"
+
+
+def test_a_signal_whose_interrupt_went_astray_starts_the_run_stopped(monkeypatch):
+    """A Ctrl-C before the run, its KeyboardInterrupt lost (raised in a finalizer, Python only prints it), is
+    remembered by the command line's handler: the run that starts next stops at once, counting no game."""
+    from strategies import bundled_ruleset
+
+    from ruledraft.cli import interrupts
+    from ruledraft.play.executor import StopSignals
+    from ruledraft.play.match import Match
+    from ruledraft.play.runner import simulate_match
+
+    monkeypatch.setattr(interrupts, "PENDING", 0)
+    monkeypatch.setattr(StopSignals, "early", interrupts.taken)
+    with pytest.raises(KeyboardInterrupt):
+        interrupts.remembered(signal.SIGINT, None)
+    assert interrupts.PENDING == signal.SIGINT
+    summary = simulate_match(Match.trusted(bundled_ruleset("sushi-go"), 3, ("random",) * 3, 1), 500)
+    assert (summary.games, summary.signal) == (0, signal.SIGINT)
+    assert interrupts.PENDING == 0  # read once: the next run plays
+    assert simulate_match(Match.trusted(bundled_ruleset("sushi-go"), 3, ("random",) * 3, 1), 5).games == 5
