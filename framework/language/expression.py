@@ -961,13 +961,9 @@ class _Compiler(Transformer[Token, Any]):
         else:
             fn = general(a.fn, b.fn)
         bound = _mag(a) * _mag(b) if op == "*" else _mag(a) + _mag(b)
-        low_a, low_b = _low(a), _low(b)
-        if op == "*":
-            least = low_a * low_b if low_a is not None and low_b is not None and low_a >= 0 and low_b >= 0 else None
-        elif op == "+":
-            least = _total([low_a, low_b])
-        else:
-            least = _total([low_a, _negated(_high(b))])
+        # (term calls this for '*' only: 'arith' works out sums and differences)
+        both = op == "*" and _at_least(a, 0) and _at_least(b, 0)
+        least = cast(int, _low(a)) * cast(int, _low(b)) if both else None
         return _derived(fn, [a, b], start, end, bound=bound, least=least)
 
     def compare(self, meta: Meta, children: list[Any]) -> _Value:

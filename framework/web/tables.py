@@ -282,11 +282,8 @@ class Table:
     def advance(self) -> None:
         """Apply the turn once every person has moved, letting the bots move; stop
         where a person must move (or at the end)."""
-        state = self.state
-        while not state.is_terminal() and not self.failure:
-            acting = state.acting_seats()
-            if any(s in self.tokens and s not in self.picks for s in acting):
-                return
+        while self.moves_on():
+            acting = self.state.acting_seats()
             try:
                 actions = [self.picks[s] if s in self.tokens else self._bot_move(s) for s in acting]
             except BotFailure as e:
