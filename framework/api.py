@@ -134,8 +134,7 @@ def play_game(ruleset: RulesetLike, players: int = 4, bots: Bots = DEFAULT_BOTS,
     illegal move.
     """
     rs = _compiled(ruleset)[0]
-    _check_seed(seed)
-    seed, players = _whole(seed, "seed"), _whole(players, "players")
+    seed, players = _checked_seed(seed), _whole(players, "players")
     game = Game(rs, players)
     seats = fill_seats(bots, players, rs.catalogue.ids)
     if all(isinstance(s, str) for s in seats):
@@ -180,13 +179,7 @@ def simulate(
     negative ``jobs``.
     """
     rs, document = _compiled(ruleset)
-    players, games, seed, jobs = (
-        _whole(v, n) for v, n in ((players, "players"), (games, "games"), (seed, "seed"), (jobs, "jobs"))
-    )
-    if games < 1:
-        raise ArgumentError(f"games must be at least 1, not {games}")
-    if jobs < 0:
-        raise ArgumentError(f"jobs must be 0 (one per processor) or more, not {jobs}")
+    players, games, seed, jobs = _run_numbers(players, games, seed, jobs)
     match = Match.build(rs, players, bots, seed, document=document, seed_error=ArgumentError)
     from ruledraft.lab.figures import LabTally
     from ruledraft.play.engines import choose_engine
@@ -196,8 +189,22 @@ def simulate(
     return runner.simulate_match(match, games, jobs=jobs, collector=LabTally.for_game, isolate=isolate, engine=chosen)
 
 
-def _check_seed(seed: int) -> None:
-    check_seed(_whole(seed, "seed"), error=ArgumentError)
+def _checked_seed(seed: Any) -> int:
+    """``seed`` as a whole number within the seeds' range (:class:`ArgumentError` if not)."""
+    seed = _whole(seed, "seed")
+    check_seed(seed, error=ArgumentError)
+    return seed
+
+
+def _run_numbers(players: Any, games: Any, seed: Any, jobs: Any) -> tuple[int, int, int, int]:
+    """A run's numbers, each a whole number in its range (:class:`ArgumentError` if not)."""
+    players, games, jobs = _whole(players, "players"), _whole(games, "games"), _whole(jobs, "jobs")
+    seed = _checked_seed(seed)
+    if games < 1:
+        raise ArgumentError(f"games must be at least 1, not {games}")
+    if jobs < 0:
+        raise ArgumentError(f"jobs must be 0 (one per processor) or more, not {jobs}")
+    return players, games, seed, jobs
 
 
 def _whole(value: Any, name: str) -> int:
@@ -303,14 +310,7 @@ def tournament(
     names = [b.strip() for b in bots.split(",")] if isinstance(bots, str) else list(bots)
     if len(dict.fromkeys(names)) < 2:  # a line-up holds two different bots at least
         raise InputError(f"a tournament needs at least two different bots, not {names!r}")
-    players, games, seed, jobs = (
-        _whole(v, n) for v, n in ((players, "players"), (games, "games"), (seed, "seed"), (jobs, "jobs"))
-    )
-    _check_seed(seed)
-    if games < 1:
-        raise ArgumentError(f"games must be at least 1, not {games}")
-    if jobs < 0:
-        raise ArgumentError(f"jobs must be 0 (one per processor) or more, not {jobs}")
+    players, games, seed, jobs = _run_numbers(players, games, seed, jobs)
     result = run_tournament(rs, names, players, games, seed, jobs=jobs or runner.available_cores(), document=document)
     result.pop("signal", None)
     return result
