@@ -199,6 +199,13 @@ class _RuleContext:
     def error(self, path: Path, message: str, *, key: bool = False) -> None:
         self.walk.error(self.base + path, message, key=key)
 
+    def warn(self, path: Path, message: str, *, key: bool = False) -> None:
+        self.walk.warn(self.base + path, message, key=key)
+
+    def seat_counts(self) -> range | None:
+        counts = self.walk.possible_counts(self.walk.data, True)
+        return range(min(counts), max(counts) + 1) if counts else None
+
     def card(self, path: Path, card_id: str) -> int | None:
         return self.walk.card(self.base + path, card_id)
 
@@ -279,9 +286,26 @@ class RulesetBuilder:
         self.off_menu_hits += 1
         return True
 
-    def _removed(self, card_id: str) -> tuple[int, int] | None:
-        removed: tuple[int, int] | None = getattr(self.doc, "removed", {}).get(("cards", card_id))
+    def _removed(self, card_id: str) -> tuple[str, int, int] | None:
+        removed: tuple[str, int, int] | None = getattr(self.doc, "removed", {}).get(("cards", card_id))
         return removed
+
+    def removed_use(self, card_id: str, use: Diagnostic) -> Diagnostic:
+        """A use of a card a ``remove:`` dropped. Shown at the use when the file that removed
+        the card wrote it; a use in a parent is shown at the ``remove:`` entry, in the file
+        the designer is writing, naming where the use is."""
+        file, line, column = self._removed(card_id) or (use.file, use.line, use.column)
+        if use.file == file:
+            return attrs.evolve(
+                use, message=f"card '{card_id}' is used here but was removed (remove: cards, {file}:{line})"
+            )
+        return Diagnostic(
+            file,
+            line,
+            column,
+            f"card '{card_id}' is removed here, but {use.file}:{use.line}:{use.column} still uses it"
+            " (keep the card, or remove or rewrite that use in this file)",
+        )
 
     def card(self, path: Path, card_id: str) -> int | None:
         """The index of card ``card_id``, or None after recording why there is none."""
@@ -291,9 +315,7 @@ class RulesetBuilder:
         if self._off_menu("card", card_id):
             self.error(path, f"card '{card_id}' is not on the menu")
         elif removed is not None:
-            self.error(
-                path, f"card '{card_id}' is used here but was removed (remove: cards, {removed[0]}:{removed[1]})"
-            )
+            self.out.append(self.removed_use(card_id, self.doc.diagnostic(path, "")))
         else:
             self.error(path, f"unknown card '{card_id}'{did_you_mean(card_id, self.catalogue.ids)}")
         return None
@@ -339,7 +361,8 @@ class RulesetBuilder:
         child = getattr(self.doc, "child", None)
         if child is not None:
             for p in paths:
-                if self.doc.file_of(p) == child.file:
+                doc, own = self.doc.origin(p)
+                if doc.file == child.file and _holds(child.data, own):
                     return p
         return paths[0]
 
@@ -389,12 +412,8 @@ class RulesetBuilder:
         except RulesetError as e:
             for d in e.diagnostics:
                 m = re.match(r"unknown card '([^']+)'", d.message)
-                gone = self._removed(m.group(1)) if m else None
-                if m and gone is not None:
-                    d = attrs.evolve(
-                        d,
-                        message=f"card '{m.group(1)}' is used here but was removed (remove: cards, {gone[0]}:{gone[1]})",
-                    )
+                if m and self._removed(m.group(1)) is not None:
+                    d = self.removed_use(m.group(1), d)
                 self.out.append(d)
             return None
         self.expressions.append((path, compiled))
@@ -621,8 +640,17 @@ class RulesetBuilder:
                 fix = f"add {_n(needed - deck, 'card')} or deal fewer"
                 if not reshuffle and rounds > 1 and seats * sizes[n] <= deck:
                     fix += ", or set deal.between_rounds: reshuffle (then one round's deal must fit)"
+                # a variant that shrank its parent's deck is told so in its own file
                 self.error(
-                    ("deal", "hand_size", self.key_for(sizes_spec, n)),
+                    self.in_child(
+                        ("deal", "hand_size", self.key_for(sizes_spec, n)),
+                        ("cards",),
+                        ("remove", "cards"),
+                        ("rounds", "count"),
+                        ("deal", "between_rounds"),
+                        ("players", "max"),
+                        ("extends",),
+                    ),
                     f"the deck has {deck} cards, too few to deal {_n(sizes[n], 'card')} to {_n(seats, 'seat')}{extra} for {how} ({needed} needed): {fix}",
                 )
 
@@ -658,11 +686,23 @@ class RulesetBuilder:
         child = getattr(self.doc, "child", None)
         for key in mapping:
             counts = set(expand_player_keys({key: 0}))
-            if not counts or counts & possible:
-                continue  # used, or an empty range (reported on its own)
             where = path + (key,)
             unit = "seats" if seats and self.dummy_seats() else "players"
             what = ("awards" if seats else "the hand size") + f" for {key} {unit}"
+            most = MAX_PLAYERS + (DUMMY_SEATS if seats else 0)
+            if counts & possible and (min(counts) < 1 or max(counts) > most) and self.written_here(where):
+                # a range past what any game can have (0-17) is a slip the file could say exactly; one
+                # copied from a wider game (2-3 in a 3-6 player game) is not worth a word
+                used = sorted(counts & possible)
+                span = f"{used[0]}-{used[-1]}" if len(used) > 1 else str(used[0])
+                self.warn(
+                    where,
+                    f"{what} reaches past what any game has (1-{most} {unit}) and {self.range_words(possible, seats)}:"
+                    f" write '{span}'",
+                    key=True,
+                )
+            if not counts or counts & possible:
+                continue  # used, or an empty range (reported on its own)
             message = f"{what} can never be used: {self.range_words(possible, seats)}"
             origin = self.doc.origin(where)[0] if child is not None else None
             if origin is None or child is None or self.doc.file_of(where) == child.file:
@@ -694,9 +734,14 @@ class RulesetBuilder:
             return f"the game is scored with {span} seats ({players} players and {_n(dummies, 'dummy seat')})"
         return f"the game is for {span} players"
 
+    def written_here(self, path: Path) -> bool:
+        """Whether ``path`` is written in the file being checked (not inherited from a parent)."""
+        child = getattr(self.doc, "child", None)
+        return child is None or self.doc.file_of(path) == child.file
+
     def dummy_seats(self) -> int:
         turn = self.data.get("turn") or {}
-        if turn.get("procedure") != "dummy":
+        if not isinstance(turn, dict) or turn.get("procedure") != "dummy":
             return 0
         return DUMMY_SEATS
 
@@ -1079,6 +1124,8 @@ class RulesetBuilder:
         )
         if valid(("cards",)):
             self.check_cards()
+        elif named:  # a card's mistake does not hide a duplicate id beside it
+            self.check_unique(data["cards"], "card", "cards")
         if all(valid((k,)) for k in ("players", "deal", "rounds", "turn", "cards")):
             self.check_players_and_deal()
         if all(valid((k,)) for k in ("players", "rounds", "turn")):
@@ -1149,6 +1196,18 @@ class RulesetBuilder:
                 if isinstance(r, dict) and isinstance(r.get("id"), str) and r.get("description")
             ),
         )
+
+
+def _holds(data: Any, path: Path) -> bool:
+    """Whether ``data`` has something at ``path`` (keys and list indexes)."""
+    for step in path:
+        if isinstance(data, dict) and step in data:
+            data = data[step]
+        elif isinstance(data, list) and isinstance(step, int) and 0 <= step < len(data):
+            data = data[step]
+        else:
+            return False
+    return True
 
 
 def _n(count: int, noun: str) -> str:

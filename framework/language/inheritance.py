@@ -55,8 +55,8 @@ class MergedDocument:
         self.file = child.file
         self.lines = child.lines
         self.child = child
-        #: (section, id) -> (file, line) of the ``remove:`` entry that dropped it
-        self.removed: dict[tuple[str, str], tuple[str, int]] = {}
+        #: (section, id) -> (file, line, column) of the ``remove:`` entry that dropped it
+        self.removed: dict[tuple[str, str], tuple[str, int, int]] = {}
         #: warnings found while resolving ``extends`` (a bundled id shadowing a local file)
         self.warnings: list[Diagnostic] = []
 
@@ -306,7 +306,7 @@ def _remove(
     data: dict[str, Any],
     origins: dict[DocPath, Origin],
     problems: list[Diagnostic],
-) -> dict[tuple[str, str], tuple[str, int]]:
+) -> dict[tuple[str, str], tuple[str, int, int]]:
     """The child's ``remove:`` applied to the parent's lists in ``data``; what was
     removed, by (list, id), with where the child said so. Data the schema refused is
     merged as far as it can be and never crashes the merge: a 'remove' that is no
@@ -316,7 +316,7 @@ def _remove(
     removals = child.data.get("remove")
     if not isinstance(removals, dict):
         removals = {}
-    removed: dict[tuple[str, str], tuple[str, int]] = {}
+    removed: dict[tuple[str, str], tuple[str, int, int]] = {}
     for key in BY_ID_MERGED + BY_ID_REPLACED:
         listed = removals.get(key)
         names = (
@@ -334,7 +334,7 @@ def _remove(
                     )
                 )
             else:
-                removed[(key, name)] = (child.file, child.locate(("remove", key, i))[0])
+                removed[(key, name)] = (child.file, *child.locate(("remove", key, i)))
         if key not in parent.data:
             continue
         drop = {name for _, name in names}

@@ -66,19 +66,21 @@ BROKEN_EXPECTED = {
             "the deck has 40 cards, too few to deal 5 cards to 4 seats for 3 rounds (60 needed): add 20 cards or deal fewer, or set deal.between_rounds: reshuffle (then one round's deal must fit)",
         ),
     ],
-    # the variant removes a card its parent's rule still names: the error is in the parent
+    # the variant removes a card its parent's rule still names: the error is at the removal, naming the use
     "examples/tutorial/broken-remove.yaml": [
         (
-            "examples/tutorial/step7.yaml",
-            82,
-            18,
-            "card 'durian' is used here but was removed (remove: cards, examples/tutorial/broken-remove.yaml:19)",
+            "examples/tutorial/broken-remove.yaml",
+            19,
+            11,
+            "card 'durian' is removed here, but examples/tutorial/step7.yaml:82:18 still uses it"
+            " (keep the card, or remove or rewrite that use in this file)",
         ),
         (
-            "examples/tutorial/step7.yaml",
-            82,
-            54,
-            "card 'durian' is used here but was removed (remove: cards, examples/tutorial/broken-remove.yaml:19)",
+            "examples/tutorial/broken-remove.yaml",
+            19,
+            11,
+            "card 'durian' is removed here, but examples/tutorial/step7.yaml:82:54 still uses it"
+            " (keep the card, or remove or rewrite that use in this file)",
         ),
     ],
 }

@@ -193,3 +193,54 @@ def test_validate_shows_a_name_with_a_line_break_on_one_line(tmp_path):
     assert proc.returncode == 0 and proc.stdout.splitlines() == [
         f"{path}: ok: Two\\nLines (nl): 2 players, 1 card type, 30 cards, 1 round, 1 scoring rule"
     ]
+
+
+def test_a_range_key_past_the_game_and_places_past_its_seats_are_warnings(tmp_path):
+    """A hand-size range of 0-17 in a 2-4 player game, and 6 majority places at 4 seats: valid, each a warning saying what is never used."""
+    path = tmp_path / "past.yaml"
+    path.write_text(
+        "format: 1\nid: past\nname: Past\nplayers: {min: 2, max: 4}\n"
+        "cards:\n  - {id: a, count: 40}\n  - {id: b, count: 40}\n"
+        "deal: {hand_size: {0-17: 5}}\nrounds: {count: 2, pass: [left, right]}\n"
+        "scoring:\n"
+        "  - {id: m, kind: majority, quantity: {count: b}, most: [6, 5, 4, 3, 2, 1]}\n"
+        "  - {id: n, kind: majority, quantity: {count: a}, least: {default: [-6], players: {'2': [-6, -3, -1]}}}\n",
+        encoding="utf-8",
+    )
+    result = check_ruleset(path)
+    assert result.ok
+    assert [(d.severity, d.line, d.column, d.message) for d in result.diagnostics] == [
+        (
+            "warning",
+            8,
+            20,
+            "the hand size for 0-17 players reaches past what any game has (1-16 players)"
+            " and the game is for 2-4 players: write '2-4'",
+        ),
+        (
+            "warning",
+            11,
+            70,
+            "6 places awarded, but a game scores at most 4 seats: the awards from the 5th place on are never given",
+        ),
+        (
+            "warning",
+            12,
+            98,
+            "3 places awarded, but a game scores at most 2 seats: the awards from the 3rd place on are never given",
+        ),
+    ]
+
+
+def test_fitting_keys_and_places_give_no_warning(tmp_path):
+    """Ranges that any game could have (2-3 in a 3-4 player game) and as many places as seats check clean."""
+    path = tmp_path / "fit.yaml"
+    path.write_text(
+        "format: 1\nid: fit\nname: Fit\nplayers: {min: 3, max: 4}\n"
+        "cards:\n  - {id: a, count: 40}\n  - {id: b, count: 40}\n"
+        "deal: {hand_size: {2-3: 5, '4': 4}}\nrounds: {count: 2, pass: [left, right]}\n"
+        "scoring:\n  - {id: m, kind: majority, quantity: {count: b}, most: [4, 3, 2, 1]}\n"
+        "  - {id: n, kind: majority, quantity: {count: a}, most: {default: [3, 2, 1], players: {'4': [4, 3, 2, 1]}}}\n",
+        encoding="utf-8",
+    )
+    assert check_ruleset(path).diagnostics == []

@@ -31,6 +31,12 @@ class RuleContext(Protocol):
     def error(self, path: Path, message: str, *, key: bool = False) -> None:
         """Record a problem at ``path`` (at its key rather than its value with ``key``)."""
 
+    def warn(self, path: Path, message: str, *, key: bool = False) -> None:
+        """Record a warning at ``path``: the rule compiles, but something in it is never used."""
+
+    def seat_counts(self) -> range | None:
+        """The numbers of seats a game of this ruleset scores (players and dummy seats), or None if unknown."""
+
     def card(self, path: Path, card_id: str) -> int | None:
         """The index of a card named by id."""
 

@@ -7,10 +7,11 @@ from typing import Any
 
 import attrs
 
+from ruledraft.language.json_check import plural
 from ruledraft.language.kinds.context import RuleContext
 from ruledraft.language.quantity import Quantity
 from ruledraft.language.rule import Cache, KernelWriter, RuleBase
-from ruledraft.language.scoring import Awards, split_evenly
+from ruledraft.language.scoring import Awards, parse_player_key, split_evenly
 from ruledraft.tableau import Tableau
 
 NAME = "majority"
@@ -449,6 +450,34 @@ def _place_ties(
     return None if wrong else (out[0], out[1])
 
 
+def _unreachable_places(spec: Mapping[str, Any], ctx: RuleContext) -> None:
+    """A warning for awards to more places than a game has seats: they are never given."""
+    seats = ctx.seat_counts()
+    if seats is None:
+        return
+    for key in ("most", "least"):
+        given = spec.get(key)
+        lists: list[tuple[tuple[str | int, ...], list[Any], int]] = []  # (where, awards, most seats they meet)
+        if isinstance(given, list):
+            lists.append(((key,), given, seats.stop - 1))
+        elif isinstance(given, dict):
+            keyed = {n for count in given.get("players") or {} for n in parse_player_key(count)}
+            rest = [n for n in seats if n not in keyed]  # the seat counts the default is for
+            if isinstance(given.get("default"), list) and rest:
+                lists.append(((key, "default"), given["default"], max(rest)))
+            for count, values in (given.get("players") or {}).items():
+                in_game = [n for n in parse_player_key(count) if n in seats]
+                if isinstance(values, list) and in_game:
+                    lists.append(((key, "players", count), values, max(in_game)))
+        for path, values, most_seats in lists:
+            if len(values) > most_seats:
+                ctx.warn(
+                    path + (most_seats,),
+                    f"{plural(len(values), 'place')} awarded, but a game scores at most {plural(most_seats, 'seat')}:"
+                    f" the awards from the {_ordinal(most_seats + 1)} place on are never given",
+                )
+
+
 def build(spec: Mapping[str, Any], ctx: RuleContext) -> Majority | None:
     quantity = ctx.quantity(("quantity",), spec["quantity"])
     for key in ("most", "least"):
@@ -458,6 +487,7 @@ def build(spec: Mapping[str, Any], ctx: RuleContext) -> Majority | None:
     eligible = ctx.quantity(("eligible",), spec["eligible"], boolean=True) if "eligible" in spec else None
     multiplier = ctx.quantity(("multiplier",), spec["multiplier"]) if "multiplier" in spec else None
     awards = {key: Awards.from_spec(spec.get(key)) for key in ("most", "least")}
+    _unreachable_places(spec, ctx)
     ties = spec.get("ties", "split")
     place_ties = _place_ties(ties, awards, ctx)
     if (
