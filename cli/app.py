@@ -57,9 +57,20 @@ app.command("tournament")(tournament.tournament)
 app.command("serve")(serve.serve)
 
 
+def _version(value: bool) -> None:
+    if value:
+        from ruledraft.version import __version__
+
+        typer.echo(f"ruledraft {__version__}")
+        raise typer.Exit()
+
+
 @app.callback()
 def _plugins(
     plugin: list[str] = plugin_option(),
+    version: bool = typer.Option(
+        False, "--version", callback=_version, is_eager=True, help="Print ruledraft's version and exit."
+    ),
 ) -> None:
     """Rules-as-data for card-drafting games: validate, show, score, simulate and play rulesets."""
     from ruledraft.language.kinds import PluginError, load_plugin

@@ -46,6 +46,7 @@ from .options import (
     ruleset_argument,
     scheduler_option,
     seed_option,
+    usual_players,
 )
 from .simulate import checked_match, notes, progress_bar, run_errors
 
@@ -238,7 +239,7 @@ def sides(match_a: Match, match_b: Match, seed_b_given: bool) -> tuple[Side, Sid
 def compare(
     ruleset_a: str = ruleset_argument(),
     ruleset_b: str | None = typer.Argument(None, help="Side B's ruleset (default: A's).", show_default=False),
-    players: int = players_option(),
+    players: int | None = players_option(),
     players_b: int | None = typer.Option(None, "--players-b", help="Side B's number of players."),
     bots: str = bots_option("greedy,random", SEAT_BOTS_AS_SIMULATE),
     bots_b: str | None = typer.Option(None, "--bots-b", help="Side B's bots."),
@@ -287,7 +288,8 @@ def compare(
         allow = allowed_dirs(allow_path)
         checked_a = load_side(ruleset_a, allow, "A")
         checked_b = checked_a if ruleset_b is None or ruleset_b == ruleset_a else load_side(ruleset_b, allow, "B")
-        n_b = players if players_b is None else players_b
+        n_b = usual_players(checked_b.ruleset, players if players_b is None else players_b)
+        players = usual_players(checked_a.ruleset, players)
         match_a = side_match(checked_a.ruleset, players, bots, seed, checked_a.document, "A")
         spec_b = bots if bots_b is None else bots_b
         match_b = side_match(

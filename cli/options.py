@@ -84,10 +84,25 @@ def plugin_option() -> Any:
 # ---------------------------------------------------------------------- the match
 
 
-def players_option(default: Any = 4, help: str = "Number of players.") -> Any:
+#: the number of players a command plays when ``--players`` is not given, if the ruleset takes it
+USUAL_PLAYERS = 4
+
+
+def players_option(default: Any = None, help: str = "Number of players.") -> Any:
     """``--players/-p``: the number of players (``...`` when it must be given); a
-    command that takes several counts says how in ``help``."""
-    return typer.Option(default, "--players", "-p", help=help)
+    command that takes several counts says how in ``help``. Left out (None), it is
+    :func:`usual_players`."""
+    if default is None:
+        help = f"{help.rstrip('.')} (left out: {USUAL_PLAYERS}, or the nearest count the ruleset takes)."
+    return typer.Option(default, "--players", "-p", help=help, show_default=default is not None)
+
+
+def usual_players(ruleset: Any, players: int | None) -> int:
+    """``players`` as given; left out, :data:`USUAL_PLAYERS` or the nearest count
+    ``ruleset`` takes (a two-player game plays two)."""
+    if players is not None:
+        return players
+    return min(max(USUAL_PLAYERS, ruleset.min_players), ruleset.max_players)
 
 
 def seed_option(what: str, more: str = "") -> Any:

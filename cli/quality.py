@@ -31,6 +31,7 @@ from .options import (
     ruleset_argument,
     seat_bots_help,
     seed_option,
+    usual_players,
 )
 from .simulate import RunsOn, checked_match, load_with_inputs, notes, run_logged
 
@@ -51,7 +52,7 @@ def _ci(pair, scale: float = 100, unit: str = "%", digits: int = 1) -> str:
 
 def quality(
     ruleset: str = ruleset_argument(stdin=True),
-    players: int = players_option(),
+    players: int | None = players_option(),
     games: int = games_option("Games per seating (with rotation, every deal is played once per seating)."),
     seed: int = seed_option("Seed of the games", "; every seating plays the same deals"),
     bots: str = bots_option("greedy,random", seat_bots_help()),
@@ -78,6 +79,7 @@ def quality(
     with reported_errors():
         jobs_used, note = parse_jobs(jobs)
         rs, document, _inputs = load_with_inputs(ruleset, allowed_dirs(allow_path))
+        players = usual_players(rs, players)
         match = checked_match(rs, players, bots, seed, document)
         report_dir = report_directory(report)
         notes(note, match.bots)

@@ -23,6 +23,7 @@ from .options import (
     players_option,
     ruleset_help,
     seat_bots_help,
+    usual_players,
 )
 
 if TYPE_CHECKING:
@@ -33,7 +34,7 @@ NEEDS = "ruledraft serve needs the web extra: pip install 'ruledraft[web]'"
 
 def serve(
     ruleset: str = typer.Argument(None, help=ruleset_help() + " Optional with --resume."),
-    players: int = players_option(4, "Number of players at the table, people and bots."),
+    players: int | None = players_option(help="Number of players at the table, people and bots."),
     humans: int = typer.Option(
         1, "--humans", "-H", help="How many seats are people (the first seats); bots take the rest."
     ),
@@ -138,7 +139,7 @@ def _tables(
     journal: str,
     where: Path,
     allow: tuple,
-    players: int,
+    players: int | None,
     humans: int,
     bots: str,
     seed: int | None,
@@ -163,6 +164,7 @@ def _tables(
             typer.echo(f"note: no unfinished table to resume in {shown(resume)}{rest}", err=True)
     if ruleset is not None:
         rs = tables.ruleset(ruleset)
+        players = usual_players(rs, players)
         if not 1 <= humans <= players:
             raise InputError(f"--humans must be from 1 to the {players} players, not {humans}")
         if seed is not None and not 0 <= seed <= MAX_SEED:

@@ -59,6 +59,7 @@ from .options import (
     scheduler_option,
     seat_bots_help,
     seed_option,
+    usual_players,
 )
 
 
@@ -514,7 +515,7 @@ class GameLog:
 
 def simulate(
     ruleset: str = ruleset_argument(stdin=True),
-    players: int = players_option(),
+    players: int | None = players_option(),
     games: int = games_option("Number of games."),
     seed: int = seed_option("Seed of the whole simulation", "; game i uses a seed derived from it and i"),
     bots: str = bots_option("greedy,random", seat_bots_help()),
@@ -563,6 +564,7 @@ def simulate(
         where = cluster_wanted(scheduler, cluster, jobs)
         jobs_used, note = parse_jobs(jobs) if where is None else (1, None)
         rs, document, inputs = load_with_inputs(ruleset, allowed_dirs(allow_path))
+        players = usual_players(rs, players)
         match = checked_match(rs, players, bots, seed, document)
         report_dir = report_directory(report)
         notes(note, match.bots)

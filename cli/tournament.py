@@ -31,6 +31,7 @@ from .options import (
     ruleset_argument,
     scheduler_option,
     seed_option,
+    usual_players,
 )
 from .simulate import notes, progress_bar, run_errors
 
@@ -107,7 +108,7 @@ def tournament(
         "-b",
         help=bots_help("The bots, comma-separated (at least two); options after colons (value:tempura=3)."),
     ),
-    players: int = players_option(),
+    players: int | None = players_option(),
     games: int = typer.Option(
         200, "--games", "-g", min=1, max=1_000_000, help="Games per line-up (shared among its seatings)."
     ),
@@ -140,6 +141,7 @@ def tournament(
         jobs_used, note = parse_jobs(jobs) if where is None else (1, None)
         checked = checked_ruleset(ruleset, allowed_dirs(allow_path))
         rs = checked.ruleset
+        players = usual_players(rs, players)
         if not rs.min_players <= players <= rs.max_players:
             raise InputError(f"{shown(rs.name)} is for {rs.player_range}, not {players}")
         report_dir = report_directory(report)

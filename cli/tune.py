@@ -43,6 +43,7 @@ from .options import (
     report_option,
     seat_bots_help,
     seed_option,
+    usual_players,
 )
 from .simulate import checked_match, notes, progress_bar, run_errors
 
@@ -90,7 +91,7 @@ def tune(
         "percentage points (or those cards'), every seat's win share within ±K points of an equal share, or a "
         "seat's mean score within MEAN±K. Repeat to add targets.",
     ),
-    players: int = players_option(),
+    players: int | None = players_option(),
     bots: str = bots_option("greedy", seat_bots_help()),
     games: int = games_option("Games per try (every try plays the same seeds).", fewest=2),
     budget: int = typer.Option(30, "--budget", min=1, max=10_000, help="The most tries (sets of values) to play."),
@@ -133,6 +134,7 @@ def tune(
         allow = allowed_dirs(allow_path)
         checked = checked_ruleset(rule_file, allow)
         rs = checked.ruleset
+        players = usual_players(rs, players)
         marks = checked.marks
         if marks is None or not marks:
             raise InputError(f"{shown(rule_file)} has no tune marks: {_marks_elsewhere(checked)}")

@@ -66,3 +66,53 @@ def test_shared_options_have_the_same_short_names_everywhere():
         **{"--json": "", "--log": "", "--allow-path": ""},
     }
     assert {long: shorts[long] for long in expected} == {long: {short} for long, short in expected.items()}
+
+
+def test_version_prints_the_installed_version():
+    """ruledraft --version prints the package's version (the one pyproject reads) and exits 0, before any command."""
+    import importlib.metadata
+
+    from ruledraft.version import __version__
+
+    result = invoke("--version")
+    assert result.exit_code == 0, result.output
+    assert result.output == f"ruledraft {__version__}\n"
+    assert importlib.metadata.version("ruledraft") == __version__
+
+
+#: each command that takes --players, with the arguments it needs besides a ruleset and the output as JSON
+PLAYERS_LEFT_OUT = {
+    "simulate": ["-g", "2", "-q", "--json"],
+    "quality": ["-g", "2", "-q", "--json"],
+    "tournament": ["-g", "2", "-q", "--json", "--bots", "random,first"],
+}
+
+
+@pytest.mark.parametrize("command", sorted(PLAYERS_LEFT_OUT))
+def test_players_left_out_is_four_or_the_nearest_count_the_ruleset_takes(command):
+    """Without --players a 2-5 player game plays 4 and the two-player game 2; --players 4 on the two-player game is still refused."""
+    import json
+
+    rest = PLAYERS_LEFT_OUT[command]
+    for ruleset, players in (("sushi-go", 4), ("sushi-go-two-player-dummy", 2)):
+        result = invoke(command, ruleset, *rest)
+        assert result.exit_code == 0, result.output
+        assert json.loads(result.output)["players"] == players
+    refused = invoke(command, "sushi-go-two-player-dummy", "-p", "4", *rest)
+    assert refused.exit_code == 2
+    assert "is for 2 players, not 4" in refused.output
+
+
+def test_compare_without_players_plays_each_side_at_its_own_usual_count():
+    """compare of the two-player game with Sushi Go! plays 2 against 4; a --players given is both sides'."""
+    import json
+
+    result = invoke("compare", "sushi-go-two-player-dummy", "sushi-go", "-g", "2", "-q", "--json")
+    assert result.exit_code == 0, result.output
+    sides = json.loads(result.output)
+    assert (sides["a"]["players"], sides["b"]["players"]) == (2, 4)
+    result = invoke("compare", "sushi-go", "sushi-go-party-sushi-go", "-p", "3", "-g", "2", "-q", "--json")
+    sides = json.loads(result.output)
+    assert (sides["a"]["players"], sides["b"]["players"]) == (3, 3)
+    refused = invoke("compare", "sushi-go", "sushi-go-two-player-dummy", "-p", "3", "-g", "2", "-q")
+    assert refused.exit_code == 2 and "is for 2 players, not 3" in refused.output
