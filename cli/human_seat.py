@@ -20,7 +20,7 @@ from ruledraft.language.ruleset import DIRECTION_NAMES, NO_PASS
 
 from .board import board_lines, kept_from_earlier_rounds
 from .common import shown
-from .naming import SeatNames, card_name, effect_reminder, option_name
+from .naming import SeatNames, card_name, effect_reminder, family_words, option_name
 from .terminal import MAX_INPUT_LINE, LineTooLong, grid, packed, read_line, terminal_height, terminal_width
 
 HUMAN = "human"
@@ -151,7 +151,9 @@ class HumanAgent:
         if n == 1:
             self.write(f"Only one choice: {option_name(game, options[0], decision)}; made for you.")
             return options[0]
-        by_family = {game.families[a - K].casefold(): a for a in families}
+        # a family typed as shown (takeout box) or as its tag (takeout_box)
+        by_family = {family_words(game.families[a - K]).casefold(): a for a in families}
+        by_family |= {game.families[a - K].casefold(): a for a in families}
         no_words = ("done", "no", "n", "none", "not now", "stop")
         while True:
             self.write(f"Your choice [1-{n}, ? for help]: ", nl=False)

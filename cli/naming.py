@@ -10,6 +10,7 @@ from ruledraft.engine.state import Game
 from ruledraft.play.words import card_name as card_name
 from ruledraft.play.words import done_words as done_words
 from ruledraft.play.words import effect_reminder as effect_reminder
+from ruledraft.play.words import family_words as family_words
 from ruledraft.play.words import grouped as grouped
 from ruledraft.play.words import grouped_items as grouped_items
 from ruledraft.play.words import option_name as option_name

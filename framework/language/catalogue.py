@@ -16,6 +16,11 @@ import attrs
 MAX_PLAYERS = 16
 
 
+def family_words(tag: str) -> str:
+    """A family (a tag) in running text: ``takeout_box`` -> ``takeout box``."""
+    return tag.replace("_", " ")
+
+
 def players_range_words(span: tuple[int, int]) -> str:
     """``(3, 16)`` -> ``3 or more players``; ``(1, 6)`` -> ``at most 6 players``; ``(2, 6)`` -> ``2-6 players``."""
     fewest, most = span

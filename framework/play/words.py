@@ -14,6 +14,7 @@ from typing import Protocol
 
 from ruledraft.engine.decisions import Decision
 from ruledraft.engine.state import Game, State
+from ruledraft.language.catalogue import family_words
 from ruledraft.language.effects.base import shared_event_line
 
 _INVISIBLE = {"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"}
@@ -118,7 +119,9 @@ class EffectSpeech:
 
     def asked(self, action: int, *, family: str = "") -> str:
         K = self.game.num_card_types
-        return self.name(action) if action < K else f"{family}{shown(self.game.families[action - K])} card"
+        return (
+            self.name(action) if action < K else f"{family}{shown(family_words(self.game.families[action - K]))} card"
+        )
 
 
 def event_line(
@@ -187,7 +190,7 @@ def option_name(
         return card_name(game.ruleset, action)
     if action == game.done_action:
         return done_words(game, decision, long, state)
-    return f"any {shown(game.families[action - game.num_card_types])}"
+    return f"any {shown(family_words(game.families[action - game.num_card_types]))}"
 
 
 def effect_reminder(game: Game, decision: Decision, names: Names) -> str:

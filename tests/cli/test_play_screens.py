@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import pytest
 from typer.testing import CliRunner
 
 from ruledraft.cli.app import app
@@ -82,7 +83,7 @@ def test_the_spoon_lists_families_first_its_cards_on_request_and_says_what_no_me
     asked = lines.index("Spoon (4): name a card or a family to ask the others for")
     prompt = next(i for i in range(asked, len(lines)) if lines[i].startswith("Your choice [1-28"))
     assert lines[asked + 1] == "  The nearest player to your left holding one trades it for your Spoon (4)."
-    assert lines[asked + 2].split() == ["23.", "any", "fruit", "25.", "any", "onigiri", "27.", "any", "takeout_box"]
+    assert lines[asked + 2].split() == ["23.", "any", "fruit", "25.", "any", "onigiri", "27.", "any", "takeout", "box"]
     assert lines[prompt - 2 : prompt] == [
         "  or a card: its name, or 'cards' to list the 22 cards (1-22)",
         "  28. not now: keep your Spoon (4) for a later turn",
@@ -94,6 +95,16 @@ def test_the_spoon_lists_families_first_its_cards_on_request_and_says_what_no_me
     assert after[listed + 1].split()[:3] == ["1.", "Egg", "Nigiri"]
     assert "Decided: you: not now" in after
     assert not any("done (no)" in line for line in lines)
+
+
+@pytest.mark.parametrize("typed", ["any takeout box", "takeout_box"])
+def test_a_family_is_shown_in_words_and_taken_as_shown_or_as_its_tag(typed):
+    """The spoon's family takeout_box reads 'any takeout box' in the options and the events, and is chosen typed either way."""
+    lines = played(["sushi-go-party-master-menu", "--players", "4", "--seed", "3"], f"9\n1\n{typed}\n")
+    assert "Decided: you: any takeout box" in lines
+    assert "  - You ask for any takeout box card with your Spoon (4)." in lines
+    assert "  - Seat 1 has no takeout box card." in lines
+    assert not any("any takeout_box" in line or "takeout_box card" in line for line in lines)
 
 
 def test_a_seat_past_the_race_target_while_a_decision_is_pending_shows_the_target_and_its_place_at_turn_end():

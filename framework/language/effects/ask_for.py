@@ -13,6 +13,7 @@ from typing import Any, ClassVar
 
 import attrs
 
+from ruledraft.language.catalogue import family_words
 from ruledraft.language.decision import Decision
 from ruledraft.language.effect import EffectKernelWriter, EffectPart, EffectState, Speech
 from ruledraft.language.effects.base import EffectBase, common, discarded
@@ -63,7 +64,7 @@ class AskFor(EffectBase):
 
     def describe(self) -> str:
         side = "left" if self.step == 1 else "right"
-        names = ", ".join(f for f, _ in self.families)
+        names = ", ".join(family_words(f) for f, _ in self.families)
         what = f"a card or a family ({names})" if names else "a card"
         return (
             f"{self.name}: on a later turn, after the reveal (order {self.order}), you may name {what}; "
@@ -109,7 +110,7 @@ class AskFor(EffectBase):
         else:
             family = game.families[action - K]
             matches = self.matching(family)
-            what = f"any {family}"
+            what = f"any {family_words(family)}"
         state.note("asked", owner, action, decision.card)
         for giver in self.asked(state, owner):
             found = tuple(sorted({c for c in state.hands[giver] if c in matches}))
