@@ -22,6 +22,7 @@ import json
 import os
 import sys  # noqa: F401 - callers have replaced the answers through ``play.sys.stdin``
 import textwrap
+import threading
 from collections.abc import Callable
 
 import typer
@@ -59,6 +60,9 @@ from .options import (
 )
 from .reporter import Reporter
 from .terminal import EndOfInput, LineTooLong, read_line, stdin_is_terminal, terminal_width, wrapping
+
+#: seconds a bot may take over a move before the screen says it is choosing
+THINKING_AFTER = 1.0
 
 
 def play(
@@ -166,6 +170,7 @@ def play_game(
     width: int | None = None,
     pause: bool = False,
     isolate: ShippedRuleset | None = None,
+    thinking_after: float | None = None,
 ) -> State:
     """Play one game, the human at ``seat`` and the named bots elsewhere; the finished state.
     Bot ``s`` is seeded with ``bot_seed(seed, s)``, as in simulations. Every line
@@ -173,7 +178,9 @@ def play_game(
     (a player at a terminal) the game waits for Enter after a pick played for the
     player and after each round's scores, so no key press runs several turns past
     unseen. With ``isolate`` (the ruleset as it travels), each bot from outside plays
-    in a process of its own, sent only its seat's view."""
+    in a process of its own, sent only its seat's view. A bot that takes more than
+    ``thinking_after`` seconds over a move (:data:`THINKING_AFTER` by default) is
+    waited for on the screen."""
     rs = game.ruleset
     width = width or terminal_width()
     write = wrapping(write or typer.echo, width)
@@ -214,12 +221,39 @@ def play_game(
                 write(line)
     reporter = Reporter(state, names, write, width, pause=wait)
     reporter.after_moves(state)  # a deal that plays itself (hands of one card)
+
+    def bot_move(s: int) -> int:
+        after = THINKING_AFTER if thinking_after is None else thinking_after
+        with ThinkingNotice(lambda: write(f"Waiting for {names.long(s)} to choose..."), after):
+            return checked_act(agents[s], bot_names[s], state, s, seed)
+
     while not state.is_terminal():
-        state.apply_actions(
-            [
-                agents[s].act(state, s) if s == seat else checked_act(agents[s], bot_names[s], state, s, seed)
-                for s in state.acting_seats()
-            ]
-        )
+        state.apply_actions([agents[s].act(state, s) if s == seat else bot_move(s) for s in state.acting_seats()])
         reporter.after_moves(state)
     return state
+
+
+class ThinkingNotice:
+    """Around a bot's move: ``say`` is called once if the move takes more than ``after``
+    seconds (so a player is not left before a silent screen), never after it is made."""
+
+    def __init__(self, say: Callable[[], None], after: float) -> None:
+        self._say = say
+        self._lock = threading.Lock()
+        self._done = False
+        self._timer = threading.Timer(after, self._notice)
+        self._timer.daemon = True
+
+    def _notice(self) -> None:
+        with self._lock:
+            if not self._done:
+                self._say()
+
+    def __enter__(self) -> ThinkingNotice:
+        self._timer.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        with self._lock:
+            self._done = True
+        self._timer.cancel()

@@ -697,3 +697,36 @@ def test_q_at_a_pause_leaves_the_game(sushi_go):
             width=80,
             pause=True,
         )
+
+
+SLOW_BOT = """\
+import time
+
+
+class Slow:
+    def __init__(self, seed=0):
+        self.moves = 0
+
+    def act(self, view, seat):
+        self.moves += 1
+        if self.moves == 2:  # one slow move in the game
+            time.sleep(0.6)
+        return view.legal_actions()[0]
+"""
+
+
+def test_a_slow_bot_is_waited_for_on_the_screen_once_and_a_quick_one_is_not(tmp_path, monkeypatch):
+    """With 0.2 s allowed, a bot that takes 0.6 s over its second move is shown as chosen for once, after your pick and before the reveal; quick moves show nothing."""
+    monkeypatch.setattr(play_module, "THINKING_AFTER", 0.2)
+    bot = tmp_path / "slow.py"
+    bot.write_text(SLOW_BOT, encoding="utf-8")
+    result = run(["sushi-go", "--players", "2", "--bots", f"{bot}:Slow"], "1\n" * 40)
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    waits = [i for i, line in enumerate(lines) if line.startswith("Waiting for")]
+    assert len(waits) == 1, result.output
+    assert lines[waits[0]] == f"Waiting for seat 1 ({bot}:Slow) to choose..."
+    assert lines[waits[0] - 1].startswith("Your pick [1-9, ? for help]: ")  # turn 2: after your pick
+    assert lines[waits[0] + 1].startswith("Revealed: ")
+    quick = run(["sushi-go", "--players", "2", "--bots", "random"], "1\n" * 40)
+    assert quick.exit_code == 0 and "Waiting for" not in quick.output
