@@ -30,7 +30,6 @@ from .options import (
     SEAT_BOTS_AS_SIMULATE,
     allow_path_option,
     allowed_dirs,
-    bots_option,
     chosen_engine,
     cluster_option,
     cluster_wanted,
@@ -38,6 +37,7 @@ from .options import (
     games_option,
     jobs_option,
     json_option,
+    lineup_option,
     parse_jobs,
     players_option,
     quiet_option,
@@ -46,6 +46,7 @@ from .options import (
     ruleset_argument,
     scheduler_option,
     seed_option,
+    usual_lineup,
     usual_players,
 )
 from .simulate import checked_match, notes, progress_bar, run_errors
@@ -100,7 +101,7 @@ def comparison_text(result: dict, games: int) -> list[str]:
     for key in ("a", "b"):
         s = result[key]
         lines.append(
-            f"{key.upper()}: {shown(s['ruleset'])}, {s['players']} players, {shown(lineup(s['bots']))}, seed {s['seed']}"
+            f"{key.upper()}: {shown(s['ruleset'])}, {counted(s['players'], 'player')}, {shown(lineup(s['bots']))}, seed {s['seed']}"
         )
     lines += [f"{counted(games, 'deal' if 'rotation' in result else 'game')} a side", *result["pairing"].split("; ")]
     if "rotation" in result:
@@ -241,7 +242,7 @@ def compare(
     ruleset_b: str | None = typer.Argument(None, help="Side B's ruleset (default: A's).", show_default=False),
     players: int | None = players_option(),
     players_b: int | None = typer.Option(None, "--players-b", help="Side B's number of players."),
-    bots: str = bots_option("greedy,random", SEAT_BOTS_AS_SIMULATE),
+    bots: str | None = lineup_option(SEAT_BOTS_AS_SIMULATE),
     bots_b: str | None = typer.Option(None, "--bots-b", help="Side B's bots."),
     games: int = games_option("Games on each side.", fewest=2),
     seed: int = seed_option("Seed of the games"),
@@ -290,8 +291,9 @@ def compare(
         checked_b = checked_a if ruleset_b is None or ruleset_b == ruleset_a else load_side(ruleset_b, allow, "B")
         n_b = usual_players(checked_b.ruleset, players if players_b is None else players_b)
         players = usual_players(checked_a.ruleset, players)
+        spec_b = usual_lineup(bots, n_b) if bots_b is None else bots_b
+        bots = usual_lineup(bots, players)
         match_a = side_match(checked_a.ruleset, players, bots, seed, checked_a.document, "A")
-        spec_b = bots if bots_b is None else bots_b
         match_b = side_match(
             checked_b.ruleset, n_b, spec_b, seed if seed_b is None else seed_b, checked_b.document, "B"
         )

@@ -135,6 +135,23 @@ def seat_bots_help(seats: str = "Bot per seat") -> str:
 SEAT_BOTS_AS_SIMULATE = "Bot per seat, comma-separated; the last fills the remaining seats (as simulate's)."
 
 
+#: the bots of simulate, compare, quality and sweep when ``--bots`` is left out
+USUAL_LINEUP = "greedy,random"
+
+
+def lineup_option(help: str) -> Any:
+    """``--bots/-b`` left out as None: :func:`usual_lineup` fills it."""
+    return typer.Option(None, "--bots", "-b", help=help, show_default=USUAL_LINEUP)
+
+
+def usual_lineup(bots: str | None, players: int) -> str:
+    """``--bots`` as given; left out, :data:`USUAL_LINEUP` cut to the seats there are
+    (a one-player game plays ``greedy``)."""
+    if bots is not None:
+        return bots
+    return ",".join(USUAL_LINEUP.split(",")[: max(players, 1)])
+
+
 def bots_option(default: str, help: str) -> Any:
     """``--bots/-b``: bot specs, comma-separated, read by :func:`parse_bots`."""
     return typer.Option(default, "--bots", "-b", help=help)

@@ -19,10 +19,10 @@ from .common import console, counted, fail, leave_interrupted, reported_errors, 
 from .options import (
     allow_path_option,
     allowed_dirs,
-    bots_option,
     games_option,
     jobs_option,
     json_option,
+    lineup_option,
     parse_jobs,
     players_option,
     quiet_option,
@@ -31,6 +31,7 @@ from .options import (
     ruleset_argument,
     seat_bots_help,
     seed_option,
+    usual_lineup,
     usual_players,
 )
 from .simulate import RunsOn, checked_match, load_with_inputs, notes, run_logged
@@ -55,7 +56,7 @@ def quality(
     players: int | None = players_option(),
     games: int = games_option("Games per seating (with rotation, every deal is played once per seating)."),
     seed: int = seed_option("Seed of the games", "; every seating plays the same deals"),
-    bots: str = bots_option("greedy,random", seat_bots_help()),
+    bots: str | None = lineup_option(seat_bots_help()),
     rotate: bool | None = typer.Option(
         None,
         "--rotate/--no-rotate",
@@ -80,6 +81,7 @@ def quality(
         jobs_used, note = parse_jobs(jobs)
         rs, document, _inputs = load_with_inputs(ruleset, allowed_dirs(allow_path))
         players = usual_players(rs, players)
+        bots = usual_lineup(bots, players)
         match = checked_match(rs, players, bots, seed, document)
         report_dir = report_directory(report)
         notes(note, match.bots)
@@ -142,7 +144,7 @@ def quality_parts(q: dict, name: str) -> list[Table | str]:
     out: list[Table | str] = []
     k = len(q["seatings"])
     out.append(
-        f"{name}: {counted(q['games'], 'game')}, {q['players']} players, seed {q['seed']}"
+        f"{name}: {counted(q['games'], 'game')}, {counted(q['players'], 'player')}, seed {q['seed']}"
     )  # wider than the table
     seats = Table(title="Seats: win share")
     for col in ("seat", "wins", "95% CI"):

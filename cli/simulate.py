@@ -41,7 +41,6 @@ from .common import (
 from .options import (
     allow_path_option,
     allowed_dirs,
-    bots_option,
     chosen_engine,
     cluster_option,
     cluster_wanted,
@@ -49,6 +48,7 @@ from .options import (
     games_option,
     jobs_option,
     json_option,
+    lineup_option,
     log_option,
     parse_jobs,
     players_option,
@@ -59,6 +59,7 @@ from .options import (
     scheduler_option,
     seat_bots_help,
     seed_option,
+    usual_lineup,
     usual_players,
 )
 
@@ -304,7 +305,7 @@ def _outcome_lines(figures: dict) -> list[str]:
         lines.append(f"{words}: p {_p(p)} (chi-square {test['statistic']:.1f}, {test['df']} df)")
     m, ties = figures["margin"], figures["ties"]
     q = m["quantiles"]
-    if q["50"] is not None:
+    if q["50"] is not None and len(figures["seats"]) >= 2:  # one player has no margin over anyone
         lines.append(
             f"margin of victory: mean {formatted(m['mean'], '.1f')}, median {q['50']}, 5-95% {q['5']} to {q['95']}"
         )
@@ -518,7 +519,7 @@ def simulate(
     players: int | None = players_option(),
     games: int = games_option("Number of games."),
     seed: int = seed_option("Seed of the whole simulation", "; game i uses a seed derived from it and i"),
-    bots: str = bots_option("greedy,random", seat_bots_help()),
+    bots: str | None = lineup_option(seat_bots_help()),
     jobs: str = jobs_option("Processes to run games on", "; results do not depend on it"),
     log: str | None = log_option(
         "Write every game to this JSON Lines file, one record per line (the game-log schema in schemas/): a regular file, or /dev/null."
@@ -565,6 +566,7 @@ def simulate(
         jobs_used, note = parse_jobs(jobs) if where is None else (1, None)
         rs, document, inputs = load_with_inputs(ruleset, allowed_dirs(allow_path))
         players = usual_players(rs, players)
+        bots = usual_lineup(bots, players)
         match = checked_match(rs, players, bots, seed, document)
         report_dir = report_directory(report)
         notes(note, match.bots)
@@ -606,7 +608,7 @@ def simulate(
                 title=f"{shown(rs.name)}: {counted(summary.games, 'game')}, {counted(players, 'player')}"
                 + (f" ({stopped})" if stopped else ""),
                 command=shlex.join(command),
-                sides=[(f"{rs.id}, {players} players", summary.figures)],
+                sides=[(f"{rs.id}, {counted(players, 'player')}", summary.figures)],
                 extra=([MARGINAL_SECTION] if marginal else [])
                 + ([(*ROTATION_SECTION[:2], summary.figures["rotation"], ROTATION_SECTION[3])] if rotate else []),
             )

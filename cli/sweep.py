@@ -18,7 +18,6 @@ from .options import (
     SEAT_BOTS_AS_SIMULATE,
     allow_path_option,
     allowed_dirs,
-    bots_option,
     chosen_engine,
     cluster_option,
     cluster_wanted,
@@ -26,6 +25,7 @@ from .options import (
     games_option,
     jobs_option,
     json_option,
+    lineup_option,
     parse_bots,
     parse_jobs,
     players_option,
@@ -35,17 +35,19 @@ from .options import (
     ruleset_argument,
     scheduler_option,
     seed_option,
+    usual_lineup,
 )
 from .simulate import notes, progress_bar, run_errors
 
-LABEL = 22
-COLUMN = 14
+LABEL = 20
+COLUMN = 15  # "100.0 [57,100]" and a space
 PER_PAGE = (80 - LABEL) // COLUMN
 
 
 def _blocks(counts: list[dict]) -> list[tuple[str, list[tuple[str, list[str]]]]]:
     """(title, [(row label, one cell per count)]) for every block of the table."""
     keys = [key_figures(c["figures"], c["players"]) for c in counts]
+    alone = [c["players"] < 2 for c in counts]  # one player has no margin over anyone
     most = max(c["players"] for c in counts)
 
     def per_seat(field: str, cell) -> list[tuple[str, list[str]]]:
@@ -65,9 +67,9 @@ def _blocks(counts: list[dict]) -> list[tuple[str, list[tuple[str, list[str]]]]]
         (
             "margin of victory",
             [
-                ("mean", [formatted(k["margin_mean"], ".2f") for k in keys]),
-                ("median", [str(k["margin_median"]) for k in keys]),
-                ("top score tied %", [f"{k['top_tied'] * 100:.1f}" for k in keys]),
+                ("mean", ["-" if a else formatted(k["margin_mean"], ".2f") for k, a in zip(keys, alone)]),
+                ("median", ["-" if a else str(k["margin_median"]) for k, a in zip(keys, alone)]),
+                ("top score tied %", ["-" if a else f"{k['top_tied'] * 100:.1f}" for k, a in zip(keys, alone)]),
             ],
         ),
         (
@@ -90,13 +92,13 @@ def sweep_text(result: dict) -> list[str]:
         "Every count plays from this seed; the counts' games are independent.",
     ]
     lines += [
-        f"{c['players']} players: only {c['games']} of {result['games']} games (interrupted)"
+        f"{counted(c['players'], 'player')}: only {c['games']} of {result['games']} games (interrupted)"
         for c in counts
         if c.get("games", result["games"]) != result["games"]
     ]
     for start in range(0, len(counts), PER_PAGE):
         page = counts[start : start + PER_PAGE]
-        lines += ["", " " * LABEL + "".join(f"{str(c['players']) + ' players':>{COLUMN}}" for c in page)]
+        lines += ["", " " * LABEL + "".join(f"{counted(c['players'], 'player'):>{COLUMN}}" for c in page)]
         for title, rows in _blocks(page):
             lines.append(title)
             for label, cells in rows:
@@ -107,14 +109,14 @@ def sweep_text(result: dict) -> list[str]:
             f"{shown(card)} {formatted(d * 100, '+.0f')}"
             for card, d in key_figures(c["figures"], c["players"])["top_cards"]
         )
-        lines.append(f"  {str(c['players']) + ' players':<{LABEL - 2}}" + fit(top or "-", 80 - LABEL))
+        lines.append(f"  {counted(c['players'], 'player'):<{LABEL - 2}}" + fit(top or "-", 80 - LABEL))
     return lines
 
 
 def sweep(
     ruleset: str = ruleset_argument(),
     players: str = players_option(..., "Player counts: a range (2-5) or a list (3,5)."),
-    bots: str = bots_option("greedy,random", SEAT_BOTS_AS_SIMULATE),
+    bots: str | None = lineup_option(SEAT_BOTS_AS_SIMULATE),
     games: int = games_option("Games per player count.", fewest=2),
     seed: int = seed_option("Seed of every count's games"),
     jobs: str = jobs_option(),
@@ -140,7 +142,8 @@ def sweep(
         checked = checked_ruleset(ruleset, allowed_dirs(allow_path))
         rs = checked.ruleset
         counts = player_counts(players, rs.min_players, rs.max_players, shown(rs.name))
-        lineups = {n: parse_bots(bots, n, card_ids=rs.catalogue.ids) for n in counts}
+        lineups = {n: parse_bots(usual_lineup(bots, n), n, card_ids=rs.catalogue.ids) for n in counts}
+        bots = usual_lineup(bots, counts[-1])
         report_dir = report_directory(report)
         notes(note, lineups[counts[-1]])
         engines = {n: chosen_engine(rs, n, lineups[n], engine, games, quiet=quiet) for n in counts}
@@ -199,7 +202,7 @@ def sweep(
                 command=shlex.join(
                     ["ruledraft", "sweep", ruleset, "-p", players, "-g", str(games), "-s", str(seed), "-b", bots]
                 ),
-                sides=[(f"{c['players']} players", c["figures"]) for c in result["counts"]],
+                sides=[(counted(c["players"], "player"), c["figures"]) for c in result["counts"]],
                 sweep=result,
             )
         if stopped:

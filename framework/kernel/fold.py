@@ -306,8 +306,8 @@ def lab_block(
                 second = max(second, min(first, x))
                 first = max(first, x)
             margin = first - second
+            scalars[2] += margin == 0  # (one player ties nobody)
         margins[margin] += 1
-        scalars[2] += margin == 0
         game[:] = 0
         for s in range(N):
             for r in range(R0):

@@ -228,8 +228,8 @@ def labels(a: Side, b: Side) -> tuple[str, str]:
         parts_a.append(a.ruleset_id)
         parts_b.append(b.ruleset_id)
     if a.players != b.players:
-        parts_a.append(f"{a.players} players")
-        parts_b.append(f"{b.players} players")
+        parts_a.append(f"{a.players} player{'s' if a.players != 1 else ''}")
+        parts_b.append(f"{b.players} player{'s' if b.players != 1 else ''}")
     if a.bots != b.bots:
         parts_a.append(lineup(a.bots))
         parts_b.append(lineup(b.bots))

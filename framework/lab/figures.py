@@ -954,10 +954,10 @@ class LabTally:
         if P >= 2:
             top = np.sort(totals[:, :P], axis=1)
             margin = top[:, -1] - top[:, -2]
-        else:
+            self.top_tied += int((margin == 0).sum())
+        else:  # one player ties nobody
             margin = np.zeros(G, dtype=np.int64)
         _add_counts(self.margins, *np.unique(margin, return_counts=True))
-        self.top_tied += int((margin == 0).sum())
         self.wins = _add_list(self.wins, wins.sum(axis=0))
         winners = (wins > 0).sum(axis=1)
         self.shared_wins += int((winners > 1).sum())

@@ -52,7 +52,7 @@ def fill_seats(
         if isinstance(entry, str):
             parse_bot(entry, card_ids)
     if len(entries) > players:
-        raise InputError(f"{option} names {len(entries)} bots for {players} players")
+        raise InputError(f"{option} names {len(entries)} bots for {players} player{'s' if players != 1 else ''}")
     return entries + [entries[-1]] * (players - len(entries))
 
 

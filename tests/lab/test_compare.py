@@ -246,7 +246,7 @@ def test_terminal_table_fits_80_columns_and_marks_the_flagged_first():
         (["sushi-go", "--players-b", "9"], "error: side B: Sushi Go! is for 2-5 players, not 9\n"),
         (["sushi-go", "--players", "1"], "error: Sushi Go! is for 2-5 players, not 1\n"),
         (
-            ["sushi-go", "sushi-go-two-player-dummy"],
+            ["sushi-go", "sushi-go-two-player-dummy", "--players", "4"],
             "error: side B: Sushi Go! (two players with a dummy) is for 2 players, not 4\n",
         ),
         (["sushi-go", "--bots-b", "nope"], "error: side B: unknown bot 'nope'"),
