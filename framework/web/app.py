@@ -358,21 +358,24 @@ class Server:
         ``thinking_after`` seconds (a search that thinks long, a roll-out still being
         compiled), every seat is told which bots it waits for
         (``{"type": "thinking", "seats": [...]}``) rather than hearing nothing. Whether
-        it was told."""
+        it was told. The bots named are those of the step being played; a later step
+        that takes as long names its own."""
         if not table.moves_on():
             return False
-        seats = table.bots_to_move()
         moving = asyncio.ensure_future(asyncio.to_thread(table.advance))
-        done, _ = await asyncio.wait({moving}, timeout=self.thinking_after)
-        if not done and seats:
-            note = json.dumps({"type": "thinking", "seats": seats})
-            for ws, _seat in list(self.sockets.get(table.id, [])):
-                try:
-                    await ws.send_text(note)
-                except Exception:  # noqa: BLE001 - a socket closing meanwhile; its handler cleans up
-                    log.debug("a notice could not be sent", exc_info=True)
+        told: list[int] = []
+        while not (await asyncio.wait({moving}, timeout=self.thinking_after))[0]:
+            seats = list(table.moving)
+            if seats and seats != told:
+                told = seats
+                note = json.dumps({"type": "thinking", "seats": seats})
+                for ws, _seat in list(self.sockets.get(table.id, [])):
+                    try:
+                        await ws.send_text(note)
+                    except Exception:  # noqa: BLE001 - a socket closing meanwhile; its handler cleans up
+                        log.debug("a notice could not be sent", exc_info=True)
         await moving
-        return not done and bool(seats)
+        return bool(told)
 
     async def broadcast(self, table: Table, only: int | None = None) -> None:
         """Each seat connected to ``table`` is sent its own view (built once per seat);

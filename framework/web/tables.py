@@ -129,6 +129,8 @@ class Table:
         self.state: State = self.game.new_initial_state(seed)
         #: this turn's picks handed in by people, unseen by the others until all are in
         self.picks: dict[int, int] = {}
+        #: the bots' seats of the step :meth:`advance` is playing (read from another thread)
+        self.moving: list[int] = []
         self.moves = 0  # sets of moves applied
         self.failure: str | None = None  # a bot that failed stops the table
         self.words: dict[Any, list[str]] = {}  # the log's words of the rounds that have ended
@@ -274,23 +276,22 @@ class Table:
             return False
         return not any(s in self.tokens and s not in self.picks for s in self.state.acting_seats())
 
-    def bots_to_move(self) -> list[int]:
-        """The bots' seats that move now, :meth:`advance` playing them: none while a
-        person's move is awaited."""
-        return [s for s in self.state.acting_seats() if s not in self.tokens] if self.moves_on() else []
-
     def advance(self) -> None:
         """Apply the turn once every person has moved, letting the bots move; stop
         where a person must move (or at the end)."""
-        while self.moves_on():
-            acting = self.state.acting_seats()
-            try:
-                actions = [self.picks[s] if s in self.tokens else self._bot_move(s) for s in acting]
-            except BotFailure as e:
-                self.failure = str(e)
-                self.finished_at = time.monotonic()  # stopped for good: it leaves memory as finished tables do
-                return
-            self._apply(actions)
+        try:
+            while self.moves_on():
+                acting = self.state.acting_seats()
+                self.moving = [s for s in acting if s not in self.tokens]
+                try:
+                    actions = [self.picks[s] if s in self.tokens else self._bot_move(s) for s in acting]
+                except BotFailure as e:
+                    self.failure = str(e)
+                    self.finished_at = time.monotonic()  # stopped for good: it leaves memory as finished tables do
+                    return
+                self._apply(actions)
+        finally:
+            self.moving = []
 
     def _bot_move(self, seat: int) -> int:
         """A bot's move: the bot is made for this move with a seed of the game's, the seat

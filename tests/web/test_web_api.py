@@ -173,6 +173,52 @@ def test_bots_that_take_long_over_their_moves_are_named_to_every_seat_first(tabl
             watcher.__exit__(None, None, None)
 
 
+def test_a_later_step_that_takes_long_names_its_own_bots(tables, monkeypatch):
+    """advance playing a quick step of seat 2, then a slow one of seat 3: the notice names seat 3, the seat thought over, once."""
+    from ruledraft.web.tables import Table
+
+    real = Table.advance
+
+    def two_steps(self):
+        self.moving = [2]
+        time.sleep(0.02)
+        self.moving = [3]
+        time.sleep(0.5)
+        real(self)
+
+    monkeypatch.setattr(Table, "advance", two_steps)
+    table = tables.open_table("sushi-go", 3, 2, ["greedy"], seed=5)
+    with TestClient(create_app(tables, thinking_after=0.1)) as client:
+        seats = Seats(client, table, [0, 1])
+        try:
+            both_pick(seats)
+            for ws in seats.entered.values():
+                assert ws.receive_json() == {"type": "thinking", "seats": [3]}
+                assert ws.receive_json()["type"] == "view"  # told once, then the view
+        finally:
+            seats.close()
+
+
+def test_advance_says_which_bots_each_step_waits_for(tables, monkeypatch):
+    """While a bot moves, the table's moving names the bots of that step; after advance, none."""
+    from ruledraft.web.tables import Table
+
+    seen = []
+    real = Table._bot_move
+
+    def watched(self, seat):
+        seen.append((seat, list(self.moving)))
+        return real(self, seat)
+
+    monkeypatch.setattr(Table, "_bot_move", watched)
+    table = tables.open_table("sushi-go", 4, 2, ["greedy", "first"], seed=3)
+    ids = table.game.ruleset.catalogue.ids
+    for seat in (0, 1):
+        table.take(seat, {"type": "pick", "cards": [ids[table.state.hands[seat][0]]]})
+    table.advance()
+    assert seen == [(2, [2, 3]), (3, [2, 3])] and table.moving == []
+
+
 def both_pick(seats: Seats) -> None:
     """Seats 0 and 1 pick their first cards, seat 0's answers read, seat 1's left to read."""
     seats.entered[0].send_json({"type": "pick", "cards": [seats.views[0]["hand"][0]]})
