@@ -11,9 +11,24 @@ from illegal moves):
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Iterable
 
 import attrs
+
+
+def _blank_as(text: str) -> str:
+    """Blanks as wide on a terminal as ``text``: two for a wide character (寿, 🍣),
+    none for a combining one, a tab kept, one for the rest."""
+    out = []
+    for ch in text:
+        if ch == "\t":
+            out.append(ch)
+        elif unicodedata.combining(ch):
+            continue
+        else:
+            out.append("  " if unicodedata.east_asian_width(ch) in "WF" else " ")
+    return "".join(out)
 
 
 @attrs.frozen(order=True)
@@ -32,7 +47,7 @@ class Diagnostic:
         """``FILE:LINE:COLUMN: error: MESSAGE`` (optionally with the line and a caret)."""
         head = f"{self.file}:{self.line}:{self.column}: {self.severity}: {self.message}"
         if with_source and self.source_line is not None:
-            caret = " " * max(self.column - 1, 0) + "^"
+            caret = _blank_as(self.source_line[: max(self.column - 1, 0)]) + "^"
             return f"{head}\n    {self.source_line}\n    {caret}"
         return head
 

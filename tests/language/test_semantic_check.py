@@ -244,3 +244,18 @@ def test_fitting_keys_and_places_give_no_warning(tmp_path):
         encoding="utf-8",
     )
     assert check_ruleset(path).diagnostics == []
+
+
+def test_the_caret_stands_under_the_column_after_wide_characters(tmp_path):
+    """An unknown key after '寿司🍣' (three characters, six columns wide) has its caret six blanks in, under the key; a tab stays a tab."""
+    from ruledraft.errors import Diagnostic
+
+    line = '  - {id: a, name: "寿司🍣", grup: x}'
+    d = Diagnostic("f.yaml", 6, line.index("grup") + 1, "unknown key 'grup'", source_line=line)
+    caret = d.format(with_source=True).splitlines()[2]
+    assert caret.index("^") - 4 == line.index("grup") + 3  # three wide characters: three more columns
+    assert caret.rstrip("^").strip() == ""
+    accented = "e\u0301 x"  # e and a combining accent: one column
+    assert Diagnostic("f", 1, 4, "m", source_line=accented).format(with_source=True).endswith("\n      ^")
+    tabbed = Diagnostic("f", 1, 3, "m", source_line="\tab").format(with_source=True)
+    assert tabbed.endswith("\n    \t ^")
