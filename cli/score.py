@@ -5,7 +5,7 @@ from __future__ import annotations
 import contextlib
 import json
 from collections.abc import Iterator
-from typing import BinaryIO
+from typing import Any, BinaryIO
 
 import typer
 
@@ -47,13 +47,17 @@ def read_tables(fh: BinaryIO, name: str) -> Iterator[tuple]:
         seen.extend(counted(line) for _, line in lines)
         yield name, parse_json("".join(seen), name)
         return
-    # JSON Lines (one line on its own is the same as a JSON file of one table)
-    pending = (first_n, table)
+    # JSON Lines (one line on its own is the same as a JSON file of one table); a line
+    # that is no JSON is yielded as its InputError, and the lines after it are read on
+    pending: tuple[int, Any] = (first_n, table)
     for n, line in lines:
         if not line.strip():
             continue
         yield f"{name}:{pending[0]}", pending[1]
-        pending = (n, parse_json(line, name, n))
+        try:
+            pending = (n, parse_json(line, name, n))
+        except InputError as e:
+            pending = (n, e)
     yield (f"{name}:{pending[0]}" if pending[0] != first_n else name), pending[1]
 
 
@@ -77,9 +81,9 @@ def score(
     Prints one JSON object per table: the points of each round, of game end,
     the totals and the winners (seat indices). Each table is checked against
     schemas/score-table.schema.json and the ruleset first (it must have every
-    round of the game unless --partial is given); every problem of a bad table
-    is reported and the command exits 1. A line (and a JSON document) may be at
-    most 8 MiB long.
+    round of the game unless --partial is given). Every problem of every bad
+    table is reported, the good ones are still scored, and the command then exits
+    1 (2 if a line was not JSON). A line (and a JSON document) may be at most 8 MiB long.
 
     A game log line (an object with "format", as simulate --log and play --log
     write it) is scored turn by turn by replaying it, as replay checks it: the
@@ -94,20 +98,32 @@ def score(
             fh = contextlib.nullcontext(typer.get_binary_stream("stdin")) if table == "-" else open_input(table)
         except UnreadableInput as e:
             raise InputError(str(e)) from None
+        bad = tables = unreadable = 0
         with fh as stream:
             for where, data in read_tables(stream, name):
-                if isinstance(data, dict) and "format" in data:  # a game log line: scored by replaying it
+                tables += 1
+                if isinstance(data, InputError):  # a line that is no JSON: exit status 2, as for a file
+                    typer.echo(shown(f"error: {data}"), err=True)
+                    bad += 1
+                    unreadable += 1
+                elif isinstance(data, dict) and "format" in data:  # a game log line: scored by replaying it
                     sheet, problems = replay_sheet(rs, data)
                     if sheet is None:
                         for p in problems:
                             say_problem(where, p)
-                        raise typer.Exit(1)
-                    typer.echo(json.dumps(sheet.to_json(rules=rules)))
-                    continue
-                try:
-                    sheet = table_sheet(rs, data, where, partial=partial)
-                except TableError as e:
-                    for line in e.lines:
-                        typer.echo(shown(line), err=True)
-                    raise typer.Exit(1) from None
-                typer.echo(json.dumps(sheet.to_json(rules=rules)))
+                        bad += 1
+                    else:
+                        typer.echo(json.dumps(sheet.to_json(rules=rules)))
+                else:
+                    try:
+                        sheet = table_sheet(rs, data, where, partial=partial)
+                    except TableError as e:
+                        for line in e.lines:
+                            typer.echo(shown(line), err=True)
+                        bad += 1
+                    else:
+                        typer.echo(json.dumps(sheet.to_json(rules=rules)))
+        if bad:
+            if tables > 1:
+                typer.echo(f"{bad} of {tables} tables could not be scored (each is said above)", err=True)
+            raise typer.Exit(2 if unreadable else 1)

@@ -142,25 +142,31 @@ def test_unknown_card_names_its_path_and_suggests(tmp_path):
 
 
 def test_unknown_card_in_json_lines_names_the_line():
-    """In JSON Lines input the message also names the line of the bad table; the tables before it are printed."""
+    """In JSON Lines input the message also names the line of the bad table; the tables before and after it are printed, then the count."""
     t = {"rounds": [[["pudding"], ["salmon_nigri"]], [[], []], [[], []]]}
     text = json.dumps(TABLE) + "\n" + json.dumps(t) + "\n" + json.dumps(TABLE) + "\n"
     result = run("score", "sushi-go", "-", input=text)
     assert result.exit_code == 1
-    assert [json.loads(line) for line in result.stdout.splitlines()] == [EXPECTED]
-    assert (
-        result.stderr
-        == "<stdin>:2: error: rounds[0][1][0]: unknown card 'salmon_nigri' (did you mean 'salmon_nigiri'?)\n"
+    assert [json.loads(line) for line in result.stdout.splitlines()] == [EXPECTED, EXPECTED]
+    assert result.stderr == (
+        "<stdin>:2: error: rounds[0][1][0]: unknown card 'salmon_nigri' (did you mean 'salmon_nigiri'?)\n"
+        "1 of 3 tables could not be scored (each is said above)\n"
     )
 
 
 def test_invalid_json_line_names_line_and_column():
-    """A line that is not JSON fails with its line and column."""
-    text = json.dumps(TABLE) + "\n" + '{"rounds": [[["tempura"], ]]}\n'
+    """A line that is not JSON is named with its line and column, the lines after it are still read, and the exit status is 2."""
+    bad_card = json.dumps({"rounds": [[["pudding"], ["x"]], [[], []], [[], []]]})
+    text = json.dumps(TABLE) + "\n" + '{"rounds": [[["tempura"], ]]}\n' + bad_card + "\n" + json.dumps(TABLE) + "\n"
     result = run("score", "sushi-go", "-", input=text)
     assert result.exit_code == 2
     assert "Traceback" not in result.output
-    assert result.stderr == "error: <stdin>:2:27: not valid JSON: Expecting value\n"
+    assert [json.loads(line) for line in result.stdout.splitlines()] == [EXPECTED, EXPECTED]
+    assert result.stderr.splitlines() == [
+        "error: <stdin>:2:27: not valid JSON: Expecting value",
+        "<stdin>:3: error: rounds[0][1][0]: unknown card 'x'",
+        "2 of 4 tables could not be scored (each is said above)",
+    ]
 
 
 @pytest.mark.parametrize(
