@@ -60,6 +60,9 @@ def _values(t: Try, names) -> str:
 def _try_line(t: Try, names) -> str:
     if t.invalid:
         return f"  try {t.number:>3}: {_values(t, names):<12} invalid: {shown(t.invalid)}"
+    unmeasured = next((f for f in t.figures if f.unmeasured), None)
+    if unmeasured is not None:
+        return f"  try {t.number:>3}: {_values(t, names):<12} {'unmeasured':<21} {shown(unmeasured.item)}"
     state = "met, intervals inside" if t.inside else "met" if t.met else f"off by {t.miss:.1f}"
     line = f"  try {t.number:>3}: {_values(t, names):<12} {state:<21}"
     if t.figures:  # the figure furthest from the target (or whose interval reaches furthest out)
@@ -72,6 +75,9 @@ def _try_line(t: Try, names) -> str:
 def _figure_lines(t: Try) -> list[str]:
     out = []
     for f in t.figures:
+        if f.unmeasured:
+            out.append(f"  {shown(f.item):<16} {f.unmeasured}")
+            continue
         lo, hi, form = *f.interval, _form(f)
         where = "inside" if f.spread == 0 else "met" if f.miss == 0 else "outside"
         out.append(
@@ -196,6 +202,14 @@ def tune(
         if best is None or best.invalid is not None:
             fail(f"no try gave a playable ruleset ({result.stopped})", 128 + result.signum if result.signum else 1)
             return
+        unmeasured = next((f for f in best.figures if f.unmeasured), None)
+        if unmeasured is not None:  # every try: the best is no better than the start
+            fail(
+                f"no try could be measured against the target ({result.stopped}): {shown(unmeasured.item)}: "
+                f"{unmeasured.unmeasured}; nothing written",
+                128 + result.signum if result.signum else 1,
+            )
+            return
         _write(marks, best.values, destination)
         history = result_json(
             result, ruleset=rs.id, file=checked.file, targets=targets, written=destination, **settings
@@ -214,6 +228,8 @@ def tune(
                 else "meets the target (some intervals reach outside: play more games per try)"
                 if best.met
                 else f"misses the target by {best.miss:.1f}"
+                if math.isfinite(best.miss)
+                else "cannot be measured against the target"
             )
             say(f"figures of try {best.number}, which {verdict}:")
             for line in _figure_lines(best):

@@ -151,18 +151,26 @@ class Figure:
     value: float
     interval: tuple[float, float]
     band: tuple[float, float]
+    #: why the figure could not be measured in this try (then it misses by infinity)
+    unmeasured: str | None = None
 
     @property
     def miss(self) -> float:
+        if self.unmeasured:
+            return math.inf
         lo, hi = self.band
         return max(0.0, lo - self.value, self.value - hi)
 
     @property
     def spread(self) -> float:
+        if self.unmeasured:
+            return math.inf
         lo, hi = self.band
         return max(0.0, lo - self.interval[0]) + max(0.0, self.interval[1] - hi)
 
     def to_json(self) -> dict[str, Any]:
+        if self.unmeasured:
+            return {"target": self.target, "item": self.item, "unmeasured": self.unmeasured, "band": list(self.band)}
         return {
             "target": self.target,
             "item": self.item,
@@ -170,6 +178,10 @@ class Figure:
             "interval": [round(x, 4) for x in self.interval],
             "band": list(self.band),
         }
+
+
+def _unmeasured(target: Target, card: str, reason: str, band: tuple[float, float]) -> Figure:
+    return Figure(target.text, card, math.nan, (math.nan, math.nan), band, unmeasured=reason)
 
 
 def target_figures(target: Target, figures: dict, players: int) -> list[Figure]:
@@ -181,11 +193,21 @@ def target_figures(target: Target, figures: dict, players: int) -> list[Figure]:
             if target.cards and c["card"] not in target.cards:
                 continue
             if not (c["takers"]["seats"] and c["non_takers"]["seats"]):
-                continue  # taken by every seat, or by none: no effect to measure
+                # taken by every seat, or by none: no effect to measure; a card the target
+                # names misses by it, and so does a target of every card none of which is measured
+                if target.cards:
+                    how = "every seat" if c["takers"]["seats"] else "no seat"
+                    out.append(
+                        _unmeasured(target, c["card"], f"taken by {how} in every game: no effect to measure", band)
+                    )
+                continue
             # the effect adjusted for seat and bot (Mantel-Haenszel), the raw one where it has none
             effect = c.get("adjusted") or {"difference": c["difference"], "interval": c["difference_interval"]}
             lo, hi = effect["interval"]
             out.append(Figure(target.text, c["card"], 100 * effect["difference"], (100 * lo, 100 * hi), band))
+        if not out:
+            reason = "no card was taken by some seats and left by others: no effect to measure"
+            out.append(_unmeasured(target, "every card", reason, band))
     elif target.kind == "seats":
         fair = 100 / players
         band = (fair - target.within, fair + target.within)
@@ -238,8 +260,8 @@ class Try:
         return {
             "try": self.number,
             "values": dict(self.values),
-            "miss": None if self.invalid else round(self.miss, 4),
-            "spread": None if self.invalid else round(self.spread, 4),
+            "miss": round(self.miss, 4) if math.isfinite(self.miss) else None,
+            "spread": round(self.spread, 4) if math.isfinite(self.spread) else None,
             "met": self.met,
             "inside": self.inside,
             **({"invalid": self.invalid} if self.invalid else {}),
@@ -367,7 +389,7 @@ INSTALL_TPE = "pip install 'ruledraft[tune]'"
 def _objective(t: Try) -> float:
     """One number for a sampler that minimises: the miss, then the spread (a try
     whose values give no ruleset counts as very far)."""
-    return 1e12 if t.invalid else t.miss + 1e-3 * t.spread
+    return t.miss + 1e-3 * t.spread if math.isfinite(t.miss + t.spread) else 1e12
 
 
 def tpe_search(

@@ -155,3 +155,33 @@ def test_tune_report_writes_the_page_and_the_search(variant, tmp_path):
     if search["best"] != 1:
         assert f"tuned values (try {search['best']})" in page
     assert f"report: {(report / 'index.html').resolve().as_uri()}" in result.output
+
+
+ALL_TAKEN = """\
+format: 1
+id: all-taken
+name: All taken
+players: {min: 2, max: 2}
+cards:
+  - {id: apple, count: 30, attributes: {value: {tune: [1, 5]}}}
+  - {id: pear, count: 30}
+deal: {hand_size: {"2": 10}}
+rounds: {count: 1}
+scoring:
+  - {id: apples, kind: per_card, cards: apple, value: {attribute: value}}
+  - {id: pears, kind: sets, cards: pear, size: 2, points: 3}
+"""
+
+
+def test_a_card_target_no_try_can_measure_fails_and_writes_nothing(tmp_path):
+    """Two card types in ten-card hands: every seat takes both in every game, so cards:5 is unmeasured in each try; tune says why, exits 1 and writes no file."""
+    path = tmp_path / "all-taken.yaml"
+    path.write_text(ALL_TAKEN, encoding="utf-8")
+    result = invoke("tune", path, "-g", "40", "--budget", "2", "-t", "cards:5:apple", "-q")
+    assert result.exit_code == 1, result.output
+    assert "  try   1: 3            unmeasured            apple" in result.output
+    assert result.output.splitlines()[-1] == (
+        "no try could be measured against the target (budget spent): apple: "
+        "taken by every seat in every game: no effect to measure; nothing written"
+    )
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["all-taken.yaml"]

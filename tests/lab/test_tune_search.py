@@ -165,6 +165,29 @@ def test_seats_and_points_targets_read_their_figures():
     assert points.spread == pytest.approx(0.5)
 
 
+def test_a_card_every_seat_took_is_unmeasured_and_never_met():
+    """cards:K of a card every seat took (or none did) is unmeasured: the try misses by infinity, is not met, and its JSON has no NaN; so is every card when none is measured."""
+    import json
+
+    from ruledraft.lab.tune import target_figures
+
+    def card(name, takers, non_takers):
+        return {"card": name, "takers": {"seats": takers}, "non_takers": {"seats": non_takers}}
+
+    figures = {"cards": [card("apple", 40, 0), card("pear", 0, 40)]}
+    named = target_figures(parse_target("cards:5:apple,pear", ["apple", "pear"]), figures, 2)
+    assert [(f.item, f.unmeasured) for f in named] == [
+        ("apple", "taken by every seat in every game: no effect to measure"),
+        ("pear", "taken by no seat in every game: no effect to measure"),
+    ]
+    every = target_figures(parse_target("cards:5"), figures, 2)
+    assert [(f.item, f.miss, f.spread) for f in every] == [("every card", math.inf, math.inf)]
+    t = Try(1, {"v": 3}, tuple(every))
+    assert not t.met and not t.inside and t.rank() == (math.inf, math.inf)
+    shown = json.dumps(t.to_json(), allow_nan=False)  # no Infinity or NaN in the JSON
+    assert '"miss": null' in shown and '"unmeasured": "no card was taken by some seats' in shown
+
+
 def test_the_tuned_file_is_a_new_file_beside_the_original(tmp_path):
     """NAME.tuned.yaml, then NAME.tuned-2.yaml: an existing file is never written over."""
     source = tmp_path / "v.yaml"
