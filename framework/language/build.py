@@ -28,7 +28,7 @@ from ruledraft.language.bounds import bound_problems
 from ruledraft.language.catalogue import MAX_PLAYERS, CardType, Catalogue, players_range_words
 from ruledraft.language.effect import CardEffect
 from ruledraft.language.effects import EFFECT_KINDS, has_step, no_step
-from ruledraft.language.expression import CompiledExpression, compile_expression
+from ruledraft.language.expression import RESERVED_WORDS, CompiledExpression, compile_expression
 from ruledraft.language.file_access import display_name
 from ruledraft.language.kinds import SCORING_KINDS
 from ruledraft.language.kinds.context import Path
@@ -462,6 +462,7 @@ class RulesetBuilder:
         cards = self.data.get("cards") or []
         self.check_unique(cards, "card", "cards")
         self.check_card_names(cards)
+        self.check_reserved_names(cards)
         total = 0
         for i, card in enumerate(cards):
             if "count" not in card:
@@ -500,6 +501,27 @@ class RulesetBuilder:
                 f"two cards are called {name!r} (the first at {at}): `play` and the reports tell cards apart by "
                 "their names",
             )
+
+    def check_reserved_names(self, cards: list[Any]) -> None:
+        """A warning where a card id, tag, group or attribute is a word of the expression
+        language (``if``, ``and``, ...): the file is valid, but no expression can name it."""
+        said: set[str] = set()
+        for i, card in enumerate(cards):
+            if not isinstance(card, dict):
+                continue
+            places: list[tuple[Path, Any, str]] = [(("cards", i, "id"), card.get("id"), "card id")]
+            places.append((("cards", i, "group"), card.get("group"), "group"))
+            places += [(("cards", i, "tags", j), tag, "tag") for j, tag in enumerate(card.get("tags") or [])]
+            places += [(("cards", i, "attributes", a), a, "attribute") for a in card.get("attributes") or {}]
+            for path, name, what in places:
+                if name in RESERVED_WORDS and name not in said and self.written_here(path):
+                    said.add(name)
+                    self.warn(
+                        path,
+                        f"the {what} '{name}' is a word of the expression language: no expression can name it"
+                        f" (rename it to use it in one)",
+                        key=what == "attribute",
+                    )
 
     def check_card_players(self, lo: int, hi: int) -> None:
         """A card in the deck (count above 0) must allow every player count of the game."""

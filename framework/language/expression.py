@@ -126,7 +126,10 @@ from ruledraft.tableau import Tableau
 #: a compiled (sub-)expression: ``fn(tableau, seat) -> int``
 Fn = Callable[[Tableau, int], int]
 
-__all__ = ["compile_expression", "CompiledExpression", "ExpressionLimits"]
+__all__ = ["compile_expression", "CompiledExpression", "ExpressionLimits", "RESERVED_WORDS"]
+
+#: the words of the language (expression.lark's quoted words): no name can be one
+RESERVED_WORDS = frozenset({"if", "then", "else", "or", "and", "not", "true", "false"})
 
 
 class ExpressionLimits:

@@ -259,3 +259,36 @@ def test_the_caret_stands_under_the_column_after_wide_characters(tmp_path):
     assert Diagnostic("f", 1, 4, "m", source_line=accented).format(with_source=True).endswith("\n      ^")
     tabbed = Diagnostic("f", 1, 3, "m", source_line="\tab").format(with_source=True)
     assert tabbed.endswith("\n    \t ^")
+
+
+def test_a_name_that_is_a_word_of_the_expression_language_is_a_warning(tmp_path):
+    """A card id 'if', a tag 'and', an attribute 'not' and a group 'true' are valid, each warned of once where written: no expression can name them."""
+    path = tmp_path / "words.yaml"
+    path.write_text(
+        "format: 1\nid: words\nname: Words\nplayers: {min: 2, max: 2}\ncards:\n"
+        "  - {id: if, count: 30, tags: [and], attributes: {not: 1}}\n"
+        "  - {id: pear, count: 30, group: 'true', tags: [and]}\n"
+        "deal: {hand_size: {'2': 5}}\nrounds: {count: 1}\n"
+        "scoring:\n  - {id: p, kind: per_card, cards: if, value: 1}\n",
+        encoding="utf-8",
+    )
+    result = check_ruleset(path)
+    assert result.ok
+    tail = "is a word of the expression language: no expression can name it (rename it to use it in one)"
+    assert [(d.severity, d.line, d.column, d.message) for d in result.diagnostics] == [
+        ("warning", 6, 10, f"the card id 'if' {tail}"),
+        ("warning", 6, 32, f"the tag 'and' {tail}"),
+        ("warning", 6, 51, f"the attribute 'not' {tail}"),
+        ("warning", 7, 34, f"the group 'true' {tail}"),
+    ]
+
+
+def test_the_reserved_words_are_the_grammars_quoted_words():
+    """RESERVED_WORDS lists exactly the words the expression grammar spells out."""
+    import re
+
+    from ruledraft.language import expression
+
+    grammar = (Path(expression.__file__).with_name("expression.lark")).read_text(encoding="utf-8")
+    quoted = set(re.findall(r'"([a-z]+)"', grammar))
+    assert quoted == expression.RESERVED_WORDS
