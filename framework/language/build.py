@@ -25,7 +25,7 @@ import attrs
 
 from ruledraft.errors import Diagnostic, RulesetError, ScoringError
 from ruledraft.language.bounds import bound_problems
-from ruledraft.language.catalogue import MAX_PLAYERS, CardType, Catalogue, players_range_words
+from ruledraft.language.catalogue import MAX_PLAYERS, NO_COLOUR, CardType, Catalogue, players_range_words
 from ruledraft.language.effect import CardEffect
 from ruledraft.language.effects import EFFECT_KINDS, has_step, no_step
 from ruledraft.language.expression import RESERVED_WORDS, CompiledExpression, compile_expression
@@ -504,11 +504,18 @@ class RulesetBuilder:
 
     def check_reserved_names(self, cards: list[Any]) -> None:
         """A warning where a card id, tag, group or attribute is a word of the expression
-        language (``if``, ``and``, ...): the file is valid, but no expression can name it."""
+        language (``if``, ``and``, ...): the file is valid, but no expression can name it;
+        and where a card called ``none`` has no group, so no colour."""
         said: set[str] = set()
         for i, card in enumerate(cards):
             if not isinstance(card, dict):
                 continue
+            if card.get("id") == NO_COLOUR and "group" not in card and self.written_here(("cards", i, "id")):
+                self.warn(
+                    ("cards", i, "id"),
+                    f"a card without a group is its own colour, but '{NO_COLOUR}' is the group of cards with no"
+                    " colour: this card has none (give it a group to give it one)",
+                )
             places: list[tuple[Path, Any, str]] = [(("cards", i, "id"), card.get("id"), "card id")]
             places.append((("cards", i, "group"), card.get("group"), "group"))
             places += [(("cards", i, "tags", j), tag, "tag") for j, tag in enumerate(card.get("tags") or [])]

@@ -283,6 +283,25 @@ def test_a_name_that_is_a_word_of_the_expression_language_is_a_warning(tmp_path)
     ]
 
 
+def test_a_card_called_none_without_a_group_is_warned_of_its_lost_colour(tmp_path):
+    """A card 'none' with no group is in the no-colour group ('none'): warned of at its id; with a group of its own, not."""
+    path = tmp_path / "none.yaml"
+    text = (
+        "format: 1\nid: nocolour\nname: No colour\nplayers: {min: 2, max: 2}\n"
+        "cards:\n  - {id: none, count: 30}\n  - {id: pear, count: 30}\n"
+        "deal: {hand_size: {'2': 5}}\nrounds: {count: 1}\n"
+        "scoring:\n  - {id: p, kind: per_card, cards: pear, value: 1}\n"
+    )
+    path.write_text(text, encoding="utf-8")
+    result = check_ruleset(path)
+    assert result.ok and result.ruleset.catalogue.cards[0].group == "none"
+    assert [(d.line, d.column, d.message.split(":")[0]) for d in result.diagnostics] == [
+        (6, 10, "a card without a group is its own colour, but 'none' is the group of cards with no colour")
+    ]
+    path.write_text(text.replace("{id: none, count: 30}", "{id: none, count: 30, group: nothing}"), encoding="utf-8")
+    assert check_ruleset(path).diagnostics == []
+
+
 def test_the_reserved_words_are_the_grammars_quoted_words():
     """RESERVED_WORDS lists exactly the words the expression grammar spells out."""
     import re
