@@ -33,6 +33,7 @@ from ruledraft.language.file_access import display_name
 from ruledraft.language.kinds import SCORING_KINDS
 from ruledraft.language.kinds.context import Path
 from ruledraft.language.kinds.plugin_rule import CheckedRule
+from ruledraft.language.kinds.sets import Sets
 from ruledraft.language.menu import Course
 from ruledraft.language.quantity import Quantity, compile_quantity, selector_indices, selector_words
 from ruledraft.language.rule import Rule
@@ -1127,6 +1128,7 @@ class RulesetBuilder:
             self.check_game_end_reads()
         if not self._failed():
             self.ruleset = self._compiled()
+            self.check_sets_reach(self.ruleset)
             self.check_bounds(self.ruleset)
         return sorted(set(self.out))
 
@@ -1141,6 +1143,38 @@ class RulesetBuilder:
             self.error(path, message)
         if self._failed():
             self.ruleset = None
+
+    def check_sets_reach(self, ruleset: CompiledRuleset) -> None:
+        """A warning for a set bigger than a seat's table can ever hold (a set of 20 from
+        5-card hands): only where picks alone fill the tables, a card a turn (no effect
+        moves or copies cards, no extra pick takes more than one card more)."""
+        rs = ruleset
+        if (
+            rs.effects or rs.procedure != "standard" or any(a.extra > 1 for a in rs.actions)
+        ):  # (the schema allows extra: 1 only today)
+            return
+        hands = [rs.hand_sizes.get(n) for n in rs.player_counts]
+        if not hands or None in hands:
+            return
+        hand = max(h for h in hands if h is not None)
+        where = {spec.get("id"): i for i, spec in enumerate(self.data.get("scoring") or [])}
+        for rule in rs.rules:
+            if not isinstance(rule, Sets) or rule.distinct or rule.id not in where:
+                continue
+            cards = [rs.catalogue.cards[i] for i in rule.indices]
+            kept = any(c.keep == "game" for c in cards)  # kept cards gather over the rounds
+            copies = sum(c.count for c in cards)
+            held = hand * rs.rounds if kept else hand
+            if rule.size <= min(held, copies):
+                continue
+            if copies < held:
+                why = f"the deck has {_n(copies, 'such card')}"
+            else:
+                why = f"a seat takes {_n(hand, 'card')} a round" + (f" over {_n(rs.rounds, 'round')}" if kept else "")
+            self.warn(
+                ("scoring", where[rule.id], "size"),
+                f"a set of {rule.size} can never be made: {why}, so this rule never scores",
+            )
 
     def _run_accepted_sections(self, valid: Callable[[Path], bool]) -> list[Diagnostic]:
         """The checks of the sections the schema accepted, in a document it refused: a

@@ -232,6 +232,58 @@ def test_a_range_key_past_the_game_and_places_past_its_seats_are_warnings(tmp_pa
     ]
 
 
+@pytest.mark.parametrize(
+    ("rule", "cards", "warning"),
+    [
+        ("{id: r, kind: sets, cards: a, size: 6, points: 5}", "", "a seat takes 5 cards a round"),
+        (
+            "{id: r, kind: sets, cards: a, size: 11, points: 5}",
+            ", keep: game",
+            "a seat takes 5 cards a round over 2 rounds",
+        ),
+        ("{id: r, kind: sets, cards: b, size: 4, points: 5}", "", "the deck has 3 such cards"),
+    ],
+)
+def test_a_set_no_table_can_hold_is_a_warning(tmp_path, rule, cards, warning):
+    """A set of 6 from 5-card hands, of 11 kept cards over 2 rounds of 5, of 4 from 3 copies: valid, warned of at its size."""
+    path = tmp_path / "sets.yaml"
+    path.write_text(
+        "format: 1\nid: sets\nname: Sets\nplayers: {min: 2, max: 4}\n"
+        f"cards:\n  - {{id: a, count: 40{cards}}}\n  - {{id: b, count: 3}}\n  - {{id: c, count: 40}}\n"
+        "deal: {hand_size: {2-3: 5, '4': 4}}\nrounds: {count: 2, pass: [left, right]}\n"
+        f"scoring:\n  - {rule}\n",
+        encoding="utf-8",
+    )
+    result = check_ruleset(path)
+    assert result.ok
+    size = rule.split("size: ")[1].split(",")[0]
+    assert [(d.severity, d.line, d.message) for d in result.diagnostics] == [
+        ("warning", 12, f"a set of {size} can never be made: {warning}, so this rule never scores")
+    ]
+
+
+def test_a_set_a_table_can_hold_or_effects_can_reach_is_not_warned_of(tmp_path):
+    """A set of 5 from 5-card hands, and a set of 6 in a ruleset whose effects may put more cards on a table, give no warning."""
+    body = (
+        "format: 1\nid: sets\nname: Sets\nplayers: {min: 2, max: 2}\n"
+        "cards:\n  - {id: a, count: 40}\n  - {id: c, count: 40}\n"
+        "deal: {hand_size: {'2': 5}}\nrounds: {count: 1}\n"
+        "scoring:\n  - {id: r, kind: sets, cards: a, size: SIZE, points: 5}\n"
+    )
+    path = tmp_path / "fits.yaml"
+    path.write_text(body.replace("SIZE", "5"), encoding="utf-8")
+    assert check_ruleset(path).diagnostics == []
+    effects = tmp_path / "effects.yaml"
+    effects.write_text(
+        body.replace("SIZE", "6").replace(
+            "{id: c, count: 40}", "{id: c, count: 40, effect: {kind: draw_and_choose, draw: 4, order: 1}}"
+        ),
+        encoding="utf-8",
+    )
+    result = check_ruleset(effects)
+    assert result.ok and result.diagnostics == []
+
+
 def test_fitting_keys_and_places_give_no_warning(tmp_path):
     """Ranges that any game could have (2-3 in a 3-4 player game) and as many places as seats check clean."""
     path = tmp_path / "fit.yaml"
