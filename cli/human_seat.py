@@ -62,7 +62,8 @@ class HumanAgent:
     ):
         """``read()`` returns the next line typed (default :func:`read_line`);
         ``write(text, nl=True)`` shows text (default ``typer.echo``); ``width`` is
-        the number of columns the tables must fit (default: the terminal's), ``height``
+        the number of columns the tables must fit (default: the terminal's, as it is
+        at each screen), ``height``
         the rows a screen (board, hand or decision, prompt) should fit (default:
         :func:`~.terminal.terminal_height`);
         ``pause(what)``, if given, waits for the player after a pick played for them."""
@@ -70,8 +71,18 @@ class HumanAgent:
         self.pause = pause
         self.read = read or (lambda: read_line())
         self.write = write or typer.echo
-        self.width = width or terminal_width()
-        self.height = height or terminal_height()
+        self._width = width
+        self._height = height
+
+    @property
+    def width(self) -> int:
+        """The columns to fit: as given, else the terminal's now (a resized window is followed)."""
+        return self._width or terminal_width()
+
+    @property
+    def height(self) -> int:
+        """The rows a screen should fit: as given, else the terminal's now."""
+        return self._height or terminal_height()
 
     # ------------------------------------------------------------------ the agent interface
 

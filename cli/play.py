@@ -174,7 +174,8 @@ def play_game(
 ) -> State:
     """Play one game, the human at ``seat`` and the named bots elsewhere; the finished state.
     Bot ``s`` is seeded with ``bot_seed(seed, s)``, as in simulations. Every line
-    written fits ``width`` columns (default: the terminal's width). With ``pause``
+    written fits ``width`` columns (default: the terminal's width, followed as the
+    window is resized). With ``pause``
     (a player at a terminal) the game waits for Enter after a pick played for the
     player and after each round's scores, so no key press runs several turns past
     unseen. With ``isolate`` (the ruleset as it travels), each bot from outside plays
@@ -182,8 +183,7 @@ def play_game(
     ``thinking_after`` seconds over a move (:data:`THINKING_AFTER` by default) is
     waited for on the screen."""
     rs = game.ruleset
-    width = width or terminal_width()
-    write = wrapping(write or typer.echo, width)
+    write = wrapping(write or typer.echo, width)  # width None: the terminal's, as it is resized
     read = read or (lambda: read_line())
     names = SeatNames(game, seat, bot_names)
     wait = None
@@ -216,7 +216,10 @@ def play_game(
         write("On the board:")
         for rid, words in columns:
             for line in textwrap.wrap(
-                f"{shown(rid)}: {shown(words)}", width, initial_indent="  ", subsequent_indent="    "
+                f"{shown(rid)}: {shown(words)}",
+                width or terminal_width(),
+                initial_indent="  ",
+                subsequent_indent="    ",
             ):
                 write(line)
     reporter = Reporter(state, names, write, width, pause=wait)

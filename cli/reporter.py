@@ -37,6 +37,11 @@ class Reporter:
     """Prints what happened after each set of moves: the reveal, the decisions and
     what card effects did, round summaries, the end of the game."""
 
+    @property
+    def width(self) -> int:
+        """The columns to fit: as given, else the terminal's now (a resized window is followed)."""
+        return self._width or terminal_width()
+
     def __init__(
         self,
         state: State,
@@ -48,7 +53,7 @@ class Reporter:
         self.names = names
         self.pause = pause
         self.write = write
-        self.width = width or terminal_width()
+        self._width = width
         self.seen_rounds = 0
         self.seen_turns = 0  # turns of the current round already reported
         self.seen_decisions = 0  # decisions of the current round already reported

@@ -126,12 +126,15 @@ def grid(items: Sequence[str], width: int, indent: int = 2, gap: int = 3) -> lis
     return lines
 
 
-def wrapping(write: Callable[..., None], width: int) -> Callable[..., None]:
+def wrapping(write: Callable[..., None], width: int | None) -> Callable[..., None]:
     """A ``write(text="", nl=True)`` that fits every line of ``text`` into ``width``
-    columns, breaking between words (a continued line is indented two more columns
-    than its first); lines that already fit are written exactly as they are."""
+    columns (None: the terminal's at each write, so a resized window is followed),
+    breaking between words (a continued line is indented two more columns than its
+    first); lines that already fit are written exactly as they are."""
+    fixed = width
 
     def out(text: str = "", nl: bool = True) -> None:
+        width = fixed or terminal_width()
         text = safe_for_stdout(text)
         lines: list[str] = []
         for line in text.split("\n"):

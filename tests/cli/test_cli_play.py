@@ -730,3 +730,30 @@ def test_a_slow_bot_is_waited_for_on_the_screen_once_and_a_quick_one_is_not(tmp_
     assert lines[waits[0] + 1].startswith("Revealed: ")
     quick = run(["sushi-go", "--players", "2", "--bots", "random"], "1\n" * 40)
     assert quick.exit_code == 0 and "Waiting for" not in quick.output
+
+
+def test_play_follows_the_terminal_when_the_window_is_resized(monkeypatch):
+    """Without a width given, play fits each screen to the terminal as it is then: lines wider than 60 columns at 120, none after a resize to 60."""
+    from ruledraft.cli.play import play_game
+
+    monkeypatch.setenv("COLUMNS", "120")
+    answers = 0
+
+    def read() -> str:
+        nonlocal answers
+        answers += 1
+        if answers == 4:
+            monkeypatch.setenv("COLUMNS", "60")  # the window is made narrower
+        return "1"
+
+    lines: list[tuple[int, str]] = []
+
+    def write(text: str = "", nl: bool = True) -> None:
+        lines.extend((answers, line) for line in text.split("\n"))
+
+    rs = load_ruleset("sushi-go")
+    play_game(Game(rs, 4), 7, 0, {1: "random", 2: "random", 3: "random"}, read=read, write=write)
+    before = [text for at, text in lines if at < 4]
+    after = [text for at, text in lines if at >= 4]
+    assert max(map(len, before)) > 60 and after
+    assert max(map(len, after)) <= 60, max(after, key=len)
