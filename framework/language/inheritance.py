@@ -9,7 +9,9 @@ see :func:`ruledraft.language.bundled.resolve_source`) and says only what differ
 * ``players``, ``deal``, ``rounds``, ``turn``, ``winner``: merged key by key, nested
   mappings too; a list (such as ``rounds.pass``) is replaced whole.
 * ``cards``: matched by ``id``. A card the parent has is updated field by field
-  (``{id: pudding, count: 12}`` changes only the count); a new id is added at the end.
+  (``{id: pudding, count: 12}`` changes only the count; its ``attributes`` and
+  ``players`` key by key, so ``{attributes: {spicy: 1}}`` keeps the others; a list
+  such as ``tags``, and an ``effect``, are replaced whole); a new id is added at the end.
 * ``scoring`` and ``actions``: matched by ``id``. A rule with a parent's id replaces
   that rule whole; a new id is added at the end.
 * ``remove: {cards: [...], scoring: [...], actions: [...]}``: drops entries of the
@@ -40,6 +42,8 @@ MAX_DEPTH = 16
 
 MERGED_MAPPINGS = ("players", "deal", "rounds", "turn", "winner")
 BY_ID_MERGED = ("cards",)
+#: a card's fields that are merged key by key when a child updates the card (others are replaced)
+MERGED_CARD_FIELDS = ("attributes", "players")
 BY_ID_REPLACED = ("scoring", "actions")
 
 DocPath = tuple[Any, ...]
@@ -377,6 +381,11 @@ def _merge_by_id(
             n = index[ident]
             merged = dict(items[n])
             for field, v in item.items():
+                if field in MERGED_CARD_FIELDS and isinstance(v, dict) and isinstance(merged.get(field), dict):
+                    merged[field] = {**merged[field], **v}  # {attributes: {spicy: 1}} keeps value: 3
+                    for sub in v:
+                        origins[(key, n, field, sub)] = (child, (key, i, field, sub))
+                    continue
                 merged[field] = v
                 origins[(key, n, field)] = (child, (key, i, field))
             items[n] = merged

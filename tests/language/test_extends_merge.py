@@ -1,0 +1,39 @@
+"""``extends:``: how a child's card updates merge into its parent's card."""
+
+from __future__ import annotations
+
+from ruledraft.language.loading import check_ruleset, load_ruleset
+
+
+def write(tmp_path, cards: str):
+    path = tmp_path / "child.yaml"
+    path.write_text(f"format: 1\nextends: sushi-go\nid: child\nname: Child\ncards:\n{cards}", encoding="utf-8")
+    return path
+
+
+def test_a_cards_attributes_and_players_merge_key_by_key(tmp_path):
+    """{id: squid_nigiri, attributes: {spicy: 1}} keeps value 3 (squid still scores 3); players: {max: 4} keeps the parent's other keys."""
+    rs = load_ruleset(write(tmp_path, "  - {id: squid_nigiri, attributes: {spicy: 1}}\n"))
+    squid = rs.catalogue.cards[rs.catalogue.index_of("squid_nigiri")]
+    assert squid.attributes == {"value": 3, "spicy": 1}
+    assert squid.tags == frozenset({"nigiri"}) and squid.count == 5
+    nigiri = next(r for r in rs.rules if r.id == "nigiri")
+    from ruledraft.tableau import Tableau
+
+    assert nigiri.score(Tableau.from_cards(rs.catalogue.size, [[squid.index], []])) == [3, 0]
+
+
+def test_tags_and_an_effect_are_replaced_whole(tmp_path):
+    """A child's tags list replaces the parent's (nigiri no longer tags squid), as lists do everywhere in extends."""
+    rs = load_ruleset(
+        write(tmp_path, "  - {id: squid_nigiri, tags: [fish]}\n  - {id: egg_nigiri, tags: [nigiri, fish]}\n")
+    )
+    squid = rs.catalogue.cards[rs.catalogue.index_of("squid_nigiri")]
+    assert squid.tags == frozenset({"fish"}) and squid.attributes == {"value": 3}
+
+
+def test_a_wrong_merged_attribute_is_located_in_the_child(tmp_path):
+    """A child's attribute with a wrong value is an error at the child's line and column."""
+    result = check_ruleset(write(tmp_path, "  - {id: squid_nigiri, attributes: {value: x}}\n"))
+    (d,) = result.diagnostics
+    assert (d.file, d.line, d.column) == (str(tmp_path / "child.yaml"), 6, 44)
