@@ -65,11 +65,12 @@ def _safe(error: object) -> str:
     return "\n".join(shown(line) for line in str(error).split("\n"))
 
 
-def say_problem(where: str, problem: str) -> None:
+def say_problem(where: str, problem: str) -> str:
     """A record's problem on standard error as ``FILE:LINE: error: MESSAGE`` (a problem
-    worded with its ``error:`` already keeps it), each line escaped."""
-    text = f"{where}: {problem}" if problem.startswith("error: ") else f"{where}: error: {problem}"
-    typer.echo(_safe(text), err=True)
+    worded with its ``error:`` already keeps it), each line escaped; the line said."""
+    text = _safe(f"{where}: {problem}" if problem.startswith("error: ") else f"{where}: error: {problem}")
+    typer.echo(text, err=True)
+    return text
 
 
 def get_ruleset(source: str, allow=()):

@@ -23,10 +23,12 @@ def read_tables(fh: BinaryIO, name: str) -> Iterator[tuple]:
     """``(where, object)`` for a JSON document holding one table, or JSON Lines with one
     per line. Read line by line: no line, and no whole document, may be longer than
     :data:`~ruledraft.play.game_log.MAX_LINE_BYTES`."""
-    lines = read_lines(fh, name)
+    lines = read_lines(fh, name, read_on=True)  # a line that is not UTF-8 (or too long): its LineProblem
     size = 0  # bytes so far: a whole document may not be longer than a line
 
-    def counted(line: str) -> str:
+    def counted(line: str | InputError) -> str:
+        if isinstance(line, InputError):
+            raise line
         nonlocal size
         size += len(line.encode("utf-8"))
         if size > MAX_LINE_BYTES:
@@ -51,14 +53,35 @@ def read_tables(fh: BinaryIO, name: str) -> Iterator[tuple]:
     # that is no JSON is yielded as its InputError, and the lines after it are read on
     pending: tuple[int, Any] = (first_n, table)
     for n, line in lines:
-        if not line.strip():
+        if not isinstance(line, InputError) and not line.strip():
             continue
         yield f"{name}:{pending[0]}", pending[1]
         try:
-            pending = (n, parse_json(line, name, n))
+            pending = (n, line if isinstance(line, InputError) else parse_json(line, name, n))
         except InputError as e:
             pending = (n, e)
     yield (f"{name}:{pending[0]}" if pending[0] != first_n else name), pending[1]
+
+
+def _scored(rs: Any, data: Any, where: str, partial: bool) -> tuple[Any, list[str]]:
+    """One table (or game log line) scored: its sheet, or None and what is wrong with
+    it, each problem said on standard error as it is found."""
+    if isinstance(data, InputError):  # a line that is no JSON (or no UTF-8 text)
+        return None, [say_error(str(data))]
+    if isinstance(data, dict) and "format" in data:  # a game log line: scored by replaying it
+        sheet, problems = replay_sheet(rs, data)
+        return sheet, [] if sheet is not None else [say_problem(where, p) for p in problems]
+    try:
+        return table_sheet(rs, data, where, partial=partial), []
+    except TableError as e:
+        return None, [say_error(line, prefixed=False) for line in e.lines]
+
+
+def say_error(text: str, *, prefixed: bool = True) -> str:
+    """``text`` on standard error (after ``error:`` when ``prefixed``), escaped; the line said."""
+    line = shown(f"error: {text}" if prefixed else text)
+    typer.echo(line, err=True)
+    return line
 
 
 def score(
@@ -82,8 +105,10 @@ def score(
     the totals and the winners (seat indices). Each table is checked against
     schemas/score-table.schema.json and the ruleset first (it must have every
     round of the game unless --partial is given). Every problem of every bad
-    table is reported, the good ones are still scored, and the command then exits
-    1 (2 if a line was not JSON). A line (and a JSON document) may be at most 8 MiB long.
+    table is reported on standard error, and for JSON Lines in its place in the
+    output as {"where": "FILE:LINE", "errors": [...]} (one line out for each table
+    in); the good ones are still scored, and the command then exits 1 (2 if a line
+    was not JSON). A line (and a JSON document) may be at most 8 MiB long.
 
     A game log line (an object with "format", as simulate --log and play --log
     write it) is scored turn by turn by replaying it, as replay checks it: the
@@ -102,28 +127,15 @@ def score(
         with fh as stream:
             for where, data in read_tables(stream, name):
                 tables += 1
-                if isinstance(data, InputError):  # a line that is no JSON: exit status 2, as for a file
-                    typer.echo(shown(f"error: {data}"), err=True)
+                sheet, said = _scored(rs, data, where, partial)
+                if sheet is None:
                     bad += 1
-                    unreadable += 1
-                elif isinstance(data, dict) and "format" in data:  # a game log line: scored by replaying it
-                    sheet, problems = replay_sheet(rs, data)
-                    if sheet is None:
-                        for p in problems:
-                            say_problem(where, p)
-                        bad += 1
-                    else:
-                        typer.echo(json.dumps(sheet.to_json(rules=rules)))
+                    unreadable += isinstance(data, InputError)
+                    if where != name:  # JSON Lines: one line out per table in, a bad one's saying why
+                        typer.echo(json.dumps({"where": where, "errors": said}))
                 else:
-                    try:
-                        sheet = table_sheet(rs, data, where, partial=partial)
-                    except TableError as e:
-                        for line in e.lines:
-                            typer.echo(shown(line), err=True)
-                        bad += 1
-                    else:
-                        typer.echo(json.dumps(sheet.to_json(rules=rules)))
+                    typer.echo(json.dumps(sheet.to_json(rules=rules)))
         if bad:
             if tables > 1:
-                typer.echo(f"{bad} of {tables} tables could not be scored (each is said above)", err=True)
+                typer.echo(f"{bad} of {tables} tables could not be scored", err=True)
             raise typer.Exit(2 if unreadable else 1)

@@ -142,31 +142,41 @@ def test_unknown_card_names_its_path_and_suggests(tmp_path):
 
 
 def test_unknown_card_in_json_lines_names_the_line():
-    """In JSON Lines input the message also names the line of the bad table; the tables before and after it are printed, then the count."""
+    """In JSON Lines input the message also names the line of the bad table; one line out per table in, the bad one's saying where and why, then the count."""
     t = {"rounds": [[["pudding"], ["salmon_nigri"]], [[], []], [[], []]]}
     text = json.dumps(TABLE) + "\n" + json.dumps(t) + "\n" + json.dumps(TABLE) + "\n"
     result = run("score", "sushi-go", "-", input=text)
     assert result.exit_code == 1
-    assert [json.loads(line) for line in result.stdout.splitlines()] == [EXPECTED, EXPECTED]
-    assert result.stderr == (
-        "<stdin>:2: error: rounds[0][1][0]: unknown card 'salmon_nigri' (did you mean 'salmon_nigiri'?)\n"
-        "1 of 3 tables could not be scored (each is said above)\n"
-    )
+    said = "<stdin>:2: error: rounds[0][1][0]: unknown card 'salmon_nigri' (did you mean 'salmon_nigiri'?)"
+    assert [json.loads(line) for line in result.stdout.splitlines()] == [
+        EXPECTED,
+        {"where": "<stdin>:2", "errors": [said]},
+        EXPECTED,
+    ]
+    assert result.stderr == f"{said}\n1 of 3 tables could not be scored\n"
 
 
 def test_invalid_json_line_names_line_and_column():
-    """A line that is not JSON is named with its line and column, the lines after it are still read, and the exit status is 2."""
+    """A line that is not JSON (or not UTF-8) is named with its line (and column), the lines after it are still read, and the exit status is 2."""
     bad_card = json.dumps({"rounds": [[["pudding"], ["x"]], [[], []], [[], []]]})
-    text = json.dumps(TABLE) + "\n" + '{"rounds": [[["tempura"], ]]}\n' + bad_card + "\n" + json.dumps(TABLE) + "\n"
-    result = run("score", "sushi-go", "-", input=text)
+    text = json.dumps(TABLE) + "\n" + '{"rounds": [[["tempura"], ]]}\n' + bad_card + "\n"
+    data = text.encode() + b"\xff\xfe\n" + json.dumps(TABLE).encode() + b"\n"
+    result = run("score", "sushi-go", "-", input=data)
     assert result.exit_code == 2
     assert "Traceback" not in result.output
-    assert [json.loads(line) for line in result.stdout.splitlines()] == [EXPECTED, EXPECTED]
-    assert result.stderr.splitlines() == [
+    said = [
         "error: <stdin>:2:27: not valid JSON: Expecting value",
         "<stdin>:3: error: rounds[0][1][0]: unknown card 'x'",
-        "2 of 4 tables could not be scored (each is said above)",
+        "error: <stdin>:4: not UTF-8 text (byte 1 of the line)",
     ]
+    assert [json.loads(line) for line in result.stdout.splitlines()] == [
+        EXPECTED,
+        {"where": "<stdin>:2", "errors": [said[0]]},
+        {"where": "<stdin>:3", "errors": [said[1]]},
+        {"where": "<stdin>:4", "errors": [said[2]]},
+        EXPECTED,
+    ]
+    assert result.stderr.splitlines() == [*said, "3 of 5 tables could not be scored"]
 
 
 @pytest.mark.parametrize(
