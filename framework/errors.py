@@ -19,12 +19,13 @@ import attrs
 
 def _blank_as(text: str) -> str:
     """Blanks as wide on a terminal as ``text``: two for a wide character (寿, 🍣),
-    none for a combining one, a tab kept, one for the rest."""
+    none for a mark that joins the one before (combining, a joiner, a selector), a tab
+    kept, one for the rest."""
     out = []
     for ch in text:
         if ch == "\t":
             out.append(ch)
-        elif unicodedata.combining(ch):
+        elif unicodedata.category(ch) in ("Mn", "Me", "Cf"):  # combining marks, joiners, selectors
             continue
         else:
             out.append("  " if unicodedata.east_asian_width(ch) in "WF" else " ")

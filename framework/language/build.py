@@ -300,12 +300,15 @@ class RulesetBuilder:
             return attrs.evolve(
                 use, message=f"card '{card_id}' is used here but was removed (remove: cards, {file}:{line})"
             )
+        child = getattr(self.doc, "child", None)
+        lines = child.lines if child is not None and child.file == file else ()
         return Diagnostic(
             file,
             line,
             column,
             f"card '{card_id}' is removed here, but {use.file}:{use.line}:{use.column} still uses it"
             " (keep the card, or remove or rewrite that use in this file)",
+            source_line=lines[line - 1] if 0 < line <= len(lines) else None,
         )
 
     def card(self, path: Path, card_id: str) -> int | None:
@@ -719,7 +722,7 @@ class RulesetBuilder:
             where = path + (key,)
             unit = "seats" if seats and self.dummy_seats() else "players"
             what = ("awards" if seats else "the hand size") + f" for {key} {unit}"
-            most = MAX_PLAYERS + (DUMMY_SEATS if seats else 0)
+            most = MAX_PLAYERS + (self.dummy_seats() if seats else 0)
             if counts & possible and (min(counts) < 1 or max(counts) > most) and self.written_here(where):
                 # a range past what any game can have (0-17) is a slip the file could say exactly; one
                 # copied from a wider game (2-3 in a 3-6 player game) is not worth a word
@@ -727,7 +730,7 @@ class RulesetBuilder:
                 span = f"{used[0]}-{used[-1]}" if len(used) > 1 else str(used[0])
                 self.warn(
                     where,
-                    f"{what} reaches past what any game has (1-{most} {unit}) and {self.range_words(possible, seats)}:"
+                    f"{what} {'reach' if seats else 'reaches'} past what any game has (1-{most} {unit}) and {self.range_words(possible, seats)}:"
                     f" write '{span}'",
                     key=True,
                 )
@@ -1161,8 +1164,11 @@ class RulesetBuilder:
         for rule in rs.rules:
             if not isinstance(rule, Sets) or rule.distinct or rule.id not in where:
                 continue
+            if not self.written_here(("scoring", where[rule.id], "size")):
+                continue  # a parent's rule: its file is not the one being written
             cards = [rs.catalogue.cards[i] for i in rule.indices]
-            kept = any(c.keep == "game" for c in cards)  # kept cards gather over the rounds
+            # a round-end rule sees the round's cards; a game-end one the kept cards of every round
+            kept = rule.when == "game_end"
             copies = sum(c.count for c in cards)
             held = hand * rs.rounds if kept else hand
             if rule.size <= min(held, copies):

@@ -237,15 +237,16 @@ def test_a_range_key_past_the_game_and_places_past_its_seats_are_warnings(tmp_pa
     [
         ("{id: r, kind: sets, cards: a, size: 6, points: 5}", "", "a seat takes 5 cards a round"),
         (
-            "{id: r, kind: sets, cards: a, size: 11, points: 5}",
+            "{id: r, kind: sets, cards: a, size: 11, points: 5, when: game_end}",
             ", keep: game",
             "a seat takes 5 cards a round over 2 rounds",
         ),
+        ("{id: r, kind: sets, cards: a, size: 6, points: 5}", ", keep: game", "a seat takes 5 cards a round"),
         ("{id: r, kind: sets, cards: b, size: 4, points: 5}", "", "the deck has 3 such cards"),
     ],
 )
 def test_a_set_no_table_can_hold_is_a_warning(tmp_path, rule, cards, warning):
-    """A set of 6 from 5-card hands, of 11 kept cards over 2 rounds of 5, of 4 from 3 copies: valid, warned of at its size."""
+    """A set of 6 from 5-card hands (kept cards too: a round's rule sees the round's), of 11 at game end over 2 rounds of 5, of 4 from 3 copies: valid, warned of at its size."""
     path = tmp_path / "sets.yaml"
     path.write_text(
         "format: 1\nid: sets\nname: Sets\nplayers: {min: 2, max: 4}\n"
@@ -309,6 +310,8 @@ def test_the_caret_stands_under_the_column_after_wide_characters(tmp_path):
     assert caret.rstrip("^").strip() == ""
     accented = "e\u0301 x"  # e and a combining accent: one column
     assert Diagnostic("f", 1, 4, "m", source_line=accented).format(with_source=True).endswith("\n      ^")
+    joined = "\U0001f469\u200d\U0001f373 x"  # a woman cook: two wide characters and a joiner, four columns
+    assert Diagnostic("f", 1, 5, "m", source_line=joined).format(with_source=True).endswith("\n    " + " " * 5 + "^")
     tabbed = Diagnostic("f", 1, 3, "m", source_line="\tab").format(with_source=True)
     assert tabbed.endswith("\n    \t ^")
 
@@ -363,3 +366,30 @@ def test_the_reserved_words_are_the_grammars_quoted_words():
     grammar = (Path(expression.__file__).with_name("expression.lark")).read_text(encoding="utf-8")
     quoted = set(re.findall(r'"([a-z]+)"', grammar))
     assert quoted == expression.RESERVED_WORDS
+
+
+def test_a_removal_a_parent_still_uses_shows_its_own_line_under_the_message():
+    """validate --show-source of the variant that removes the durian shows the variant's remove line with a caret under the card."""
+    from paths import ROOT
+
+    result = check_ruleset(ROOT / "examples" / "tutorial" / "broken-remove.yaml")
+    shown = result.diagnostics[0].format(with_source=True).splitlines()
+    assert shown[1:] == ["      cards: [durian]", "              ^"]
+
+
+def test_an_awards_range_past_any_game_counts_a_dummy_seat_only_in_a_dummy_game(tmp_path):
+    """Majority awards keyed 2-17 in a 2-4 player game without a dummy: warned of against 1-16 seats."""
+    path = tmp_path / "awards.yaml"
+    path.write_text(
+        "format: 1\nid: awards\nname: Awards\nplayers: {min: 2, max: 4}\n"
+        "cards:\n  - {id: a, count: 40}\n  - {id: b, count: 40}\n"
+        "deal: {hand_size: {2-4: 5}}\nrounds: {count: 1}\n"
+        "scoring:\n  - {id: m, kind: majority, quantity: {count: b}, most: {players: {2-17: [6, 3]}}}\n",
+        encoding="utf-8",
+    )
+    result = check_ruleset(path)
+    assert result.ok
+    assert [d.message for d in result.diagnostics] == [
+        "awards for 2-17 players reach past what any game has (1-16 players) and the game is for 2-4 players:"
+        " write '2-4'"
+    ]
