@@ -38,6 +38,7 @@ def bench(
     players: str | None = players_option(
         None,
         "Player counts, comma-separated (counts a ruleset does not allow are skipped; one that allows none of them is measured at its smallest). Default: 2 and 4; a menu of a card library at 4 and at the most players it allows.",
+        usual=False,
     ),
     bots: str = bots_option("random,greedy", bots_help("Bots to measure, each in every seat.")),
     seconds: float = typer.Option(2.0, "--seconds", min=0.01, max=3600.0, help="Time per figure."),

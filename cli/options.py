@@ -18,6 +18,8 @@ import typer
 
 from ruledraft.engine.state import MAX_SEED
 from ruledraft.errors import InputError
+from ruledraft.play.match import USUAL_PLAYERS
+from ruledraft.play.match import usual_players as usual_players
 
 from .common import console, shown
 
@@ -84,25 +86,14 @@ def plugin_option() -> Any:
 # ---------------------------------------------------------------------- the match
 
 
-#: the number of players a command plays when ``--players`` is not given, if the ruleset takes it
-USUAL_PLAYERS = 4
-
-
-def players_option(default: Any = None, help: str = "Number of players.") -> Any:
+def players_option(default: Any = None, help: str = "Number of players.", *, usual: bool = True) -> Any:
     """``--players/-p``: the number of players (``...`` when it must be given); a
     command that takes several counts says how in ``help``. Left out (None), it is
-    :func:`usual_players`."""
-    if default is None:
+    :func:`~ruledraft.play.match.usual_players` (``usual``: the help says so; a command
+    with a default of its own says it in ``help``)."""
+    if default is None and usual:
         help = f"{help.rstrip('.')} (left out: {USUAL_PLAYERS}, or the nearest count the ruleset takes)."
     return typer.Option(default, "--players", "-p", help=help, show_default=default is not None)
-
-
-def usual_players(ruleset: Any, players: int | None) -> int:
-    """``players`` as given; left out, :data:`USUAL_PLAYERS` or the nearest count
-    ``ruleset`` takes (a two-player game plays two)."""
-    if players is not None:
-        return players
-    return min(max(USUAL_PLAYERS, ruleset.min_players), ruleset.max_players)
 
 
 def seed_option(what: str, more: str = "") -> Any:

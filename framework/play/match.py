@@ -27,6 +27,18 @@ def check_seed(seed: int, name: str = "the seed", error: type[Exception] = Input
         raise error(f"{name} must be a whole number from 0 to {MAX_SEED}, not {seed}")
 
 
+#: the number of players when none is given, if the ruleset takes it
+USUAL_PLAYERS = 4
+
+
+def usual_players(ruleset: CompiledRuleset, players: int | None = None) -> int:
+    """``players`` as given; None: :data:`USUAL_PLAYERS` or the nearest count ``ruleset``
+    takes (a two-player game plays two)."""
+    if players is not None:
+        return players
+    return min(max(USUAL_PLAYERS, ruleset.min_players), ruleset.max_players)
+
+
 def check_players(ruleset: CompiledRuleset, players: int, name: str | None = None) -> None:
     """:class:`InputError` unless the ruleset takes ``players`` players (``name``: how
     the message names the ruleset, its name by default)."""

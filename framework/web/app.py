@@ -179,7 +179,7 @@ class Server:
             "<section aria-labelledby=new-h><h2 id=new-h>Open another table</h2>"
             f'{err}<form method="post" action="/tables" class="lobby">'
             f'<label>Game <select name="ruleset">{options}</select></label>'
-            f'<label>Players <input name="players" type="number" min="1" max="20" value="{value("players", "4")}" required></label>'
+            f'<label>Players <input name="players" type="number" min="1" max="20" value="{value("players", "")}" placeholder="4, or what the game takes"></label>'
             f'<label>People (the others are bots) <input name="humans" type="number" min="1" max="20" value="{value("humans", "2")}" required></label>'
             f'<label>Bots <input name="bots" value="{value("bots", "greedy")}" aria-describedby="bots-help"></label>'
             '<p id="bots-help" class="hint">Bot names separated by commas, one per bot seat (the last fills the rest): '
@@ -200,7 +200,8 @@ class Server:
             source = fields.get("ruleset", "")
             if source not in self.choices:
                 raise InputError("choose a game from the list")
-            players = _whole(fields.get("players", ""), "players")
+            players_text = fields.get("players", "").strip()  # empty: the usual count for the game
+            players = _whole(players_text, "players") if players_text else None
             humans = _whole(fields.get("humans", ""), "people")
             seed_text = fields.get("seed", "").strip()
             seed = _whole(seed_text, "the seed") if seed_text else None

@@ -31,6 +31,7 @@ from ruledraft.language.ruleset import CompiledRuleset
 from ruledraft.play.agents import BotFailure, agent_names, checked_act, make_agent, parse_bot
 from ruledraft.play.engines import ready_searches_behind
 from ruledraft.play.game_log import record_game, record_line
+from ruledraft.play.match import usual_players
 from ruledraft.play.runner import bot_seed
 
 from .view import bot_view, card_catalogue, page_view
@@ -429,7 +430,7 @@ class Tables:
     def open_table(
         self,
         source: str,
-        players: int,
+        players: int | None,
         humans: int,
         bots: Sequence[str],
         seed: int | None = None,
@@ -439,7 +440,8 @@ class Tables:
         """A new table: the first ``humans`` seats are people, the others the ``bots``
         (the last named fills the rest); :class:`InputError` for what cannot be played.
         ``named_only``: only the bots known by name (with their options), none from a
-        file or module, and their number options bounded (:func:`lobby_bounds`) -- what a page may ask for."""
+        file or module, and their number options bounded (:func:`lobby_bounds`) -- what a page may ask for.
+        ``players`` None: the usual count (:func:`~ruledraft.play.match.usual_players`)."""
         self.trim()
         if self.in_progress() >= MAX_TABLES:
             raise InputError(
@@ -447,6 +449,7 @@ class Tables:
                 " another table can be opened once one of them is over"
             )
         rs = self.ruleset(source)
+        players = usual_players(rs, players)
         try:
             game = Game(rs, players)
         except (ValueError, RulesetError, InputError) as e:

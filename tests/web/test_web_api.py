@@ -500,6 +500,16 @@ def test_the_lobby_opens_a_table_and_gives_its_links_only_to_whoever_opened_it(c
     assert all(token not in lobby.text for token in (*table.tokens.values(), table.spectator))
 
 
+def test_the_lobby_left_without_players_opens_the_usual_count_for_the_game(client, tables):
+    """An empty Players field opens 4 seats for Sushi Go! and 2 for the two-player game; the field starts empty."""
+    assert 'name="players" type="number" min="1" max="20" value=""' in client.get("/").text
+    for ruleset, seats in (("sushi-go", 4), ("sushi-go-two-player-dummy", 2)):
+        answer = client.post("/tables", data={"ruleset": ruleset, "players": "", "humans": "1", "bots": "random"})
+        assert answer.status_code == 200, answer.text
+        (table,) = [t for t in tables.tables.values() if t.game.ruleset.id == ruleset]
+        assert table.game.num_players == seats
+
+
 def test_a_lobby_table_readies_an_ismcts_kernel_yes_rollout_while_the_people_pick(client, tables, monkeypatch):
     """A table opened from the lobby with ismcts:kernel=yes answers at once, its roll-out
     made ready in a thread meanwhile (not at the bot's first move); a table of other bots readies nothing."""
