@@ -48,7 +48,6 @@ from .naming import SeatNames
 from .options import (
     allow_path_option,
     allowed_dirs,
-    bots_option,
     compiling_status,
     engine_option,
     log_option,
@@ -57,6 +56,7 @@ from .options import (
     ruleset_argument,
     seat_bots_help,
     seed_option,
+    usual_players,
 )
 from .reporter import Reporter
 from .terminal import EndOfInput, LineTooLong, read_line, stdin_is_terminal, terminal_width, wrapping
@@ -67,9 +67,11 @@ THINKING_AFTER = 1.0
 
 def play(
     ruleset: str = ruleset_argument(),
-    players: int = players_option(..., "Number of players, you included."),
+    players: int | None = players_option(help="Number of players, you included."),
     seed: int = seed_option("Seed of the deal and of the bots"),
-    bots: str = bots_option("greedy", seat_bots_help("Bots for the other seats in seat order")),
+    bots: str | None = typer.Option(
+        None, "--bots", "-b", help=seat_bots_help("Bots for the other seats in seat order"), show_default="greedy"
+    ),
     seat: int = typer.Option(0, "--seat", help="Your seat (0-based)."),
     log: str | None = log_option("Write the finished game as one JSON line (check it with `ruledraft replay`)."),
     allow_path: list[str] = allow_path_option(),
@@ -106,16 +108,17 @@ def play(
             )
         checked = checked_ruleset(ruleset, allowed_dirs(allow_path))
         rs = checked.ruleset
+        players = usual_players(rs, players)
         game = Game(rs, players)  # checks the player count
         if not 0 <= seat < players:
             raise InputError(f"--seat {seat}: seats are numbered 0-{players - 1} with {players} players")
         others = [s for s in range(players) if s != seat]
+        if bots is None:  # left out: greedy at every other seat (none in a game of one)
+            bots = "greedy" if others else ""
         named = [n for n in bots.split(",") if n.strip()]
         if len(named) > len(others):
-            raise InputError(
-                f"--bots names {len(named)} bots for the {len(others)} other seat{'s' if len(others) != 1 else ''}"
-            )
-        bot_names = dict(zip(others, parse_bots(bots, len(others), card_ids=rs.catalogue.ids)))
+            raise InputError(f"--bots names {counted(len(named), 'bot')} for the {counted(len(others), 'other seat')}")
+        bot_names = dict(zip(others, parse_bots(bots, len(others), card_ids=rs.catalogue.ids))) if others else {}
         log_existed = log is not None and os.path.exists(log)
         if log:  # find out now, not after the game, whether the record can be written
             try:
@@ -126,7 +129,16 @@ def play(
         ready_searches(rs, players, list(bot_names.values()), compiling_status(rs, quiet=False), game)
         try:
             shipped = ShippedRuleset(rs, checked.document) if isolate else None
-            state = play_game(game, seed, seat, bot_names, pause=stdin_is_terminal(), isolate=shipped)
+            at_terminal = stdin_is_terminal()  # a person waits on the screen: a slow bot is said to be thinking
+            state = play_game(
+                game,
+                seed,
+                seat,
+                bot_names,
+                pause=at_terminal,
+                isolate=shipped,
+                thinking_after=THINKING_AFTER if at_terminal else None,
+            )
         except (QuitGame, EndOfInput, KeyboardInterrupt, BotFailure) as e:
             if log and not log_existed:
                 with contextlib.suppress(OSError):
@@ -179,9 +191,10 @@ def play_game(
     (a player at a terminal) the game waits for Enter after a pick played for the
     player and after each round's scores, so no key press runs several turns past
     unseen. With ``isolate`` (the ruleset as it travels), each bot from outside plays
-    in a process of its own, sent only its seat's view. A bot that takes more than
-    ``thinking_after`` seconds over a move (:data:`THINKING_AFTER` by default) is
-    waited for on the screen."""
+    in a process of its own, sent only its seat's view. With ``thinking_after``, a bot
+    that takes more than so many seconds over a move is waited for on the screen
+    (``play`` at a terminal: :data:`THINKING_AFTER`; never where the answers are
+    piped in, so the output does not depend on the machine's speed)."""
     rs = game.ruleset
     write = wrapping(write or typer.echo, width)  # width None: the terminal's, as it is resized
     read = read or (lambda: read_line())
@@ -204,9 +217,8 @@ def play_game(
     ]
     state = game.new_initial_state(seed)
     opponents = ", ".join(names.long(s) for s in range(game.num_seats) if s != seat)
-    write(
-        f"{shown(rs.name)}: {counted(game.num_players, 'player')}, seed {seed}. You are seat {seat}; playing against {opponents}."
-    )
+    against = f"; playing against {opponents}" if opponents else ", playing alone"
+    write(f"{shown(rs.name)}: {counted(game.num_players, 'player')}, seed {seed}. You are seat {seat}{against}.")
     write("Type a card's number or name to take it; ? for help, q to quit.")
     columns = majority_words(state) + tuple(
         (race.rule, f"what each seat's cards count toward {race.target}: a seat that reaches it takes the next place")
@@ -226,8 +238,9 @@ def play_game(
     reporter.after_moves(state)  # a deal that plays itself (hands of one card)
 
     def bot_move(s: int) -> int:
-        after = THINKING_AFTER if thinking_after is None else thinking_after
-        with ThinkingNotice(lambda: write(f"Waiting for {names.long(s)} to choose..."), after):
+        if thinking_after is None:
+            return checked_act(agents[s], bot_names[s], state, s, seed)
+        with ThinkingNotice(lambda: write(f"Waiting for {names.long(s)} to choose..."), thinking_after):
             return checked_act(agents[s], bot_names[s], state, s, seed)
 
     while not state.is_terminal():

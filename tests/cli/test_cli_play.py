@@ -716,20 +716,27 @@ class Slow:
 
 
 def test_a_slow_bot_is_waited_for_on_the_screen_once_and_a_quick_one_is_not(tmp_path, monkeypatch):
-    """With 0.2 s allowed, a bot that takes 0.6 s over its second move is shown as chosen for once, after your pick and before the reveal; quick moves show nothing."""
-    monkeypatch.setattr(play_module, "THINKING_AFTER", 0.2)
+    """With 0.2 s allowed, a bot that takes 0.6 s over its second move is shown as chosen for once, after your pick and before the reveal; quick moves show nothing, and answers piped to the command show no notice at all."""
+    from ruledraft.cli.play import play_game
+
+    monkeypatch.setenv("COLUMNS", "300")  # the bot's long path on one line
     bot = tmp_path / "slow.py"
     bot.write_text(SLOW_BOT, encoding="utf-8")
-    result = run(["sushi-go", "--players", "2", "--bots", f"{bot}:Slow"], "1\n" * 40)
-    assert result.exit_code == 0, result.output
-    lines = result.output.splitlines()
+    spec = f"{bot}:Slow"
+    rs = load_ruleset("sushi-go")
+    lines: list[str] = []
+
+    def write(text: str = "", nl: bool = True) -> None:
+        lines.extend(text.split("\n") if nl else [text])
+
+    play_game(Game(rs, 2), 0, 0, {1: spec}, read=lambda: "1", write=write, thinking_after=0.2)
     waits = [i for i, line in enumerate(lines) if line.startswith("Waiting for")]
-    assert len(waits) == 1, result.output
-    assert lines[waits[0]] == f"Waiting for seat 1 ({bot}:Slow) to choose..."
+    assert [lines[i] for i in waits] == [f"Waiting for seat 1 ({spec}) to choose..."], lines
     assert lines[waits[0] - 1].startswith("Your pick [1-9, ? for help]: ")  # turn 2: after your pick
     assert lines[waits[0] + 1].startswith("Revealed: ")
-    quick = run(["sushi-go", "--players", "2", "--bots", "random"], "1\n" * 40)
-    assert quick.exit_code == 0 and "Waiting for" not in quick.output
+    monkeypatch.setattr(play_module, "THINKING_AFTER", 0.2)
+    piped = run(["sushi-go", "--players", "2", "--bots", spec], "1\n" * 40)
+    assert piped.exit_code == 0 and "Waiting for" not in piped.output
 
 
 def test_play_follows_the_terminal_when_the_window_is_resized(monkeypatch):

@@ -78,3 +78,16 @@ def test_sweep_compare_and_quality_take_one_player(solo):
     quality = invoke("quality", solo, "-p", "1", "-g", "10", "-q")
     assert quality.exit_code == 0, quality.output
     assert "10 games, 1 player, seed 0" in quality.output
+
+
+def test_play_alone_needs_no_bots_and_play_without_players_takes_the_usual_count(solo):
+    """play -p 1 plays the whole game with no bot (none named, none needed); play of the two-player game without --players seats 2."""
+    alone = runner.invoke(app, ["play", solo, "-p", "1"], input="1\n" * 20, env={"COLUMNS": "80"})
+    assert alone.exit_code == 0, alone.output
+    assert alone.output.startswith("Solo: 1 player, seed 0. You are seat 0, playing alone.\n")
+    assert "Winner: you, with " in alone.output
+    refused = runner.invoke(app, ["play", solo, "-p", "1", "--bots", "random"], input="1\n" * 20)
+    assert refused.exit_code == 2 and "--bots names 1 bot for the 0 other seats" in refused.output
+    pair = runner.invoke(app, ["play", "sushi-go-two-player-dummy"], input="1\n" * 80, env={"COLUMNS": "80"})
+    assert pair.exit_code == 0, pair.output
+    assert pair.output.startswith("Sushi Go! (two players with a dummy): 2 players, seed 0.")
