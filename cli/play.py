@@ -111,7 +111,7 @@ def play(
         players = usual_players(rs, players)
         game = Game(rs, players)  # checks the player count
         if not 0 <= seat < players:
-            raise InputError(f"--seat {seat}: seats are numbered 0-{players - 1} with {players} players")
+            raise InputError(f"--seat {seat}: seats are numbered 0-{players - 1} with {counted(players, 'player')}")
         others = [s for s in range(players) if s != seat]
         if bots is None:  # left out: greedy at every other seat (none in a game of one)
             bots = "greedy" if others else ""

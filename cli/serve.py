@@ -13,7 +13,7 @@ import typer
 from ruledraft.errors import InputError
 from ruledraft.play.engines import ready_searches
 
-from .common import fail, reported_errors, shown
+from .common import counted, fail, reported_errors, shown
 from .options import (
     allow_path_option,
     allowed_dirs,
@@ -111,7 +111,11 @@ def serve(
     base = f"http://{shown_host}:{port}"
     for table in opened:
         rs = table.game.ruleset
-        state = "finished" if table.state.is_terminal() else f"{table.game.num_players} players, seed {table.seed}"
+        state = (
+            "finished"
+            if table.state.is_terminal()
+            else f"{counted(table.game.num_players, 'player')}, seed {table.seed}"
+        )
         typer.echo(f"Table {table.id}: {shown(rs.name)}, {state}")
         for s, token in sorted(table.tokens.items()):
             typer.echo(f"  seat {s}: {base}/t/{table.id}/{token}")
@@ -166,7 +170,7 @@ def _tables(
         rs = tables.ruleset(ruleset)
         players = usual_players(rs, players)
         if not 1 <= humans <= players:
-            raise InputError(f"--humans must be from 1 to the {players} players, not {humans}")
+            raise InputError(f"--humans must be from 1 to the {counted(players, 'player')}, not {humans}")
         if seed is not None and not 0 <= seed <= MAX_SEED:
             raise InputError(f"--seed must be a whole number from 0 to {MAX_SEED}, not {seed}")
         bot_seats = players - humans

@@ -59,7 +59,7 @@ def tournament_text(result: dict) -> list[str]:
     but for a single word longer than that)."""
     count = len(result["lineups"])
     lines = _wrapped(
-        f"{shown(result['ruleset'])}, {result['players']} players, seed {result['seed']}: "
+        f"{shown(result['ruleset'])}, {counted(result['players'], 'player')}, seed {result['seed']}: "
         f"{count} line-up{'' if count == 1 else 's'}, seats rotated on the same {result['deals']} deals, "
         f"{counted(result['games'], 'game')}; a fair share is {result['fair_share']:.0%}"
     )

@@ -22,17 +22,12 @@ class Format(str, Enum):
 
 def summary_line(ruleset) -> str:
     cat = ruleset.catalogue
-    players = (
-        f"{ruleset.min_players}-{ruleset.max_players}"
-        if ruleset.min_players != ruleset.max_players
-        else str(ruleset.min_players)
-    )
 
     def n(count: int, noun: str) -> str:
         return f"{count} {noun}{'' if count == 1 else 's'}"
 
     return (
-        f"{shown(ruleset.name)} ({ruleset.id}{' ' + shown(ruleset.version) if ruleset.version else ''}): {players} players, "
+        f"{shown(ruleset.name)} ({ruleset.id}{' ' + shown(ruleset.version) if ruleset.version else ''}): {ruleset.player_range}, "
         f"{n(cat.size, 'card type')}, {n(sum(c.count for c in cat.cards), 'card')}, {n(ruleset.rounds, 'round')}, "
         f"{n(len(ruleset.rules), 'scoring rule')}"
     )

@@ -57,7 +57,8 @@ def player_counts(text: str, low: int, high: int, name: str = "the ruleset") -> 
             raise InputError(f"--players {part.strip()}: the range runs backwards (write {last}-{first})")
         for n in (first, last):
             if not low <= n <= high:
-                raise InputError(f"{name} is for {low}-{high} players, not {n}")
+                span = f"{low}-{high} players" if low != high else f"{low} player" + "s" * (low != 1)
+                raise InputError(f"{name} is for {span}, not {n}")
         counts.update(range(first, last + 1))
     return sorted(counts)
 

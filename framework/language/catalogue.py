@@ -28,7 +28,7 @@ def players_range_words(span: tuple[int, int]) -> str:
         return f"{fewest} or more players" if fewest > 1 else "any number of players"
     if fewest <= 1:
         return f"at most {most} players"
-    return f"{fewest}-{most} players" if fewest != most else f"{fewest} players"
+    return f"{fewest}-{most} players" if fewest != most else f"{fewest} player" + "s" * (fewest != 1)
 
 
 #: the ``group`` of a card that has no colour: no colour group counts it (tea, soy sauce)

@@ -130,9 +130,9 @@ class CompiledRuleset:
 
     @property
     def player_range(self) -> str:
-        """The player counts in words: ``2-5 players``, or ``2 players`` for one count."""
+        """The player counts in words: ``2-5 players``, or ``2 players`` (``1 player``) for one count."""
         lo, hi = self.min_players, self.max_players
-        return f"{lo} players" if lo == hi else f"{lo}-{hi} players"
+        return (f"{lo} player" + "s" * (lo != 1)) if lo == hi else f"{lo}-{hi} players"
 
     def hand_size(self, players: int) -> int:
         return self.hand_sizes[players]

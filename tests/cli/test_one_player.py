@@ -91,3 +91,14 @@ def test_play_alone_needs_no_bots_and_play_without_players_takes_the_usual_count
     pair = runner.invoke(app, ["play", "sushi-go-two-player-dummy"], input="1\n" * 80, env={"COLUMNS": "80"})
     assert pair.exit_code == 0, pair.output
     assert pair.output.startswith("Sushi Go! (two players with a dummy): 2 players, seed 0.")
+
+
+def test_one_player_is_said_in_the_singular_everywhere(tmp_path):
+    """validate's summary, simulate's and sweep's refusals of a game for one player say '1 player'."""
+    path = tmp_path / "alone.yaml"
+    path.write_text(SOLO.replace("max: 2", "max: 1"), encoding="utf-8")
+    assert invoke("validate", str(path)).output.endswith(
+        ": ok: Solo (solo): 1 player, 2 card types, 60 cards, 2 rounds, 2 scoring rules\n"
+    )
+    assert "error: Solo is for 1 player, not 2" in invoke("simulate", str(path), "-p", "2", "-g", "2").output
+    assert "error: Solo is for 1 player, not 2" in invoke("sweep", str(path), "-p", "1-2", "-g", "2").output
