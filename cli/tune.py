@@ -204,6 +204,11 @@ def tune(
             return
         unmeasured = next((f for f in best.figures if f.unmeasured), None)
         if unmeasured is not None:  # every try: the best is no better than the start
+            if as_json:  # the tries, each unmeasured, and nothing written
+                history = result_json(
+                    result, ruleset=rs.id, file=checked.file, targets=targets, written=None, **settings
+                )
+                typer.echo(json.dumps(history, indent=2))
             fail(
                 f"no try could be measured against the target ({result.stopped}): {shown(unmeasured.item)}: "
                 f"{unmeasured.unmeasured}; nothing written",
@@ -228,8 +233,6 @@ def tune(
                 else "meets the target (some intervals reach outside: play more games per try)"
                 if best.met
                 else f"misses the target by {best.miss:.1f}"
-                if math.isfinite(best.miss)
-                else "cannot be measured against the target"
             )
             say(f"figures of try {best.number}, which {verdict}:")
             for line in _figure_lines(best):

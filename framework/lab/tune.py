@@ -196,10 +196,8 @@ def target_figures(target: Target, figures: dict, players: int) -> list[Figure]:
                 # taken by every seat, or by none: no effect to measure; a card the target
                 # names misses by it, and so does a target of every card none of which is measured
                 if target.cards:
-                    how = "every seat" if c["takers"]["seats"] else "no seat"
-                    out.append(
-                        _unmeasured(target, c["card"], f"taken by {how} in every game: no effect to measure", band)
-                    )
+                    how = "by every seat in every game" if c["takers"]["seats"] else "in no game"
+                    out.append(_unmeasured(target, c["card"], f"taken {how}: no effect to measure", band))
                 continue
             # the effect adjusted for seat and bot (Mantel-Haenszel), the raw one where it has none
             effect = c.get("adjusted") or {"difference": c["difference"], "interval": c["difference_interval"]}

@@ -185,3 +185,17 @@ def test_a_card_target_no_try_can_measure_fails_and_writes_nothing(tmp_path):
         "taken by every seat in every game: no effect to measure; nothing written"
     )
     assert sorted(p.name for p in tmp_path.iterdir()) == ["all-taken.yaml"]
+
+
+def test_json_of_a_target_no_try_can_measure_lists_the_tries_and_writes_nothing(tmp_path):
+    """With --json the unmeasured tries are printed as JSON (no miss, the reason in each figure), then the error; exit 1."""
+    path = tmp_path / "all-taken.yaml"
+    path.write_text(ALL_TAKEN, encoding="utf-8")
+    result = runner.invoke(app, ["tune", str(path), "-g", "40", "--budget", "2", "-t", "cards:5:apple", "-q", "--json"])
+    assert result.exit_code == 1
+    history = json.loads(result.stdout)
+    assert history["written"] is None and len(history["tries"]) == 2
+    assert all(t["miss"] is None and not t["met"] for t in history["tries"])
+    assert history["tries"][0]["figures"][0]["unmeasured"] == "taken by every seat in every game: no effect to measure"
+    assert result.stderr.startswith("no try could be measured against the target")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["all-taken.yaml"]

@@ -178,7 +178,7 @@ def test_a_card_every_seat_took_is_unmeasured_and_never_met():
     named = target_figures(parse_target("cards:5:apple,pear", ["apple", "pear"]), figures, 2)
     assert [(f.item, f.unmeasured) for f in named] == [
         ("apple", "taken by every seat in every game: no effect to measure"),
-        ("pear", "taken by no seat in every game: no effect to measure"),
+        ("pear", "taken in no game: no effect to measure"),
     ]
     every = target_figures(parse_target("cards:5"), figures, 2)
     assert [(f.item, f.miss, f.spread) for f in every] == [("every card", math.inf, math.inf)]
