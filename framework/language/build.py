@@ -677,6 +677,7 @@ class RulesetBuilder:
                 self.error(
                     self.in_child(
                         ("deal", "hand_size", self.key_for(sizes_spec, n)),
+                        *self.child_card_counts(),
                         ("cards",),
                         ("remove", "cards"),
                         ("rounds", "count"),
@@ -766,6 +767,14 @@ class RulesetBuilder:
             players = f"{lo - dummies}-{hi - dummies}" if lo != hi else str(lo - dummies)
             return f"the game is scored with {span} seats ({players} players and {_n(dummies, 'dummy seat')})"
         return f"the game is for {span} players"
+
+    def child_card_counts(self) -> list[Path]:
+        """The places of the card counts the file being checked writes (a parent's card
+        it updates, or one it adds), in the merged cards' order."""
+        cards = self.data.get("cards")
+        if getattr(self.doc, "child", None) is None or not isinstance(cards, list):
+            return []
+        return [("cards", i, "count") for i in range(len(cards)) if self.written_here(("cards", i, "count"))]
 
     def written_here(self, path: Path) -> bool:
         """Whether ``path`` is written in the file being checked (not inherited from a parent)."""
