@@ -700,7 +700,20 @@ class RulesetBuilder:
         ``2-3``, would leave it to chance which value wins)."""
         first: dict[int, str] = {}
         for key in mapping:
-            for n in expand_player_keys({key: 0}):
+            counts = list(expand_player_keys({key: 0}))
+            inherited = sorted(
+                {first[n] for n in counts if n in first and not self.written_here(path + (first[n],))}, key=str
+            )
+            if inherited and self.written_here(path + (key,)):  # a child's range over its parent's keys
+                self.error(
+                    path + (key,),
+                    f"'{key}' gives player counts the parent gives too, by {', '.join(repr(k) for k in inherited)}:"
+                    " a variant's keys merge with its parent's one by one, so give the same keys"
+                    f" ({', '.join(inherited)}) to change them",
+                    key=True,
+                )
+                continue
+            for n in counts:
                 if n in first:
                     self.error(path + (key,), f"{n} players is given twice: by '{first[n]}' and by '{key}'", key=True)
                     break
@@ -793,7 +806,14 @@ class RulesetBuilder:
         passes = rounds.get("pass")
         if isinstance(passes, list) and count is not None and len(passes) != count:
             where = self.in_child(("rounds", "pass"), ("rounds", "count"))
-            self.error(where, f"'pass' lists {_n(len(passes), 'direction')} for {_n(count, 'round')}")
+            message = f"'pass' lists {_n(len(passes), 'direction')} for {_n(count, 'round')}"
+            if where[-1] == "count" and not self.written_here(("rounds", "pass")):  # the list is a parent's
+                at = self.doc.locate(("rounds", "pass"))[0]
+                message += (
+                    f" (the list is the parent's, {display_name(self.doc.file_of(('rounds', 'pass')))}:{at}:"
+                    f" write rounds.pass here, a list of {count} or one direction for every round)"
+                )
+            self.error(where, message)
         turn = self.data.get("turn") or {}
         if turn.get("procedure") == "dummy":
             dummy = turn.get("dummy") or {}
