@@ -102,9 +102,43 @@ def check_ruleset(
     ruleset, found = build_ruleset(doc)
     diagnostics = list(getattr(doc, "warnings", [])) + found
     if ruleset is None:
-        return CheckResult(file, None, diagnostics)
+        return CheckResult(file, None, _in_the_child(doc, diagnostics, allow))
     marks = marked[0] if marked else None
     return CheckResult(file, ruleset, diagnostics, doc, tuple(files), marks, tuple(marked))  # warnings only
+
+
+def _in_the_child(doc: Any, diagnostics: list[Diagnostic], allow: Sequence[Any]) -> list[Diagnostic]:
+    """A variant's errors located in a parent that checks clean on its own are caused by
+    the variant (a tag it took off a card, a card it emptied): each is shown at the
+    variant's ``extends:``, naming the parent's place, so the file being written shows
+    every error of its own check. A parent with errors of its own keeps them."""
+    child = getattr(doc, "child", None)
+    if child is None:
+        return diagnostics
+    clean: dict[str, bool] = {}
+
+    def checks_clean(parent: str) -> bool:
+        if parent not in clean:
+            try:
+                clean[parent] = check_ruleset(parent, allow=allow).ok
+            except (InputError, RulesetError, OSError):
+                clean[parent] = False
+        return clean[parent]
+
+    line, column = child.locate(("extends",))
+    out = []
+    for d in diagnostics:
+        if d.severity == "error" and d.file != child.file and checks_clean(d.file):
+            d = Diagnostic(
+                child.file,
+                line,
+                column,
+                f"{d.message} (at {display_name(d.file)}:{d.line}:{d.column}, which checks clean on its own:"
+                " a change this file makes breaks it)",
+                source_line=child.lines[line - 1] if 0 < line <= len(child.lines) else None,
+            )
+        out.append(d)
+    return sorted(set(out))
 
 
 def _at_marks(problems: list[Diagnostic], marks: TuneMarks) -> list[Diagnostic]:
