@@ -46,7 +46,7 @@ def board_lines(state: State, names: SeatNames, width: int, room: int | None = N
         row = [
             names.long(b.seat),
             str(b.points),
-            f"{b.round_points:+}" if b.round_points else "0",
+            "?" if b.round_points is None else f"{b.round_points:+}" if b.round_points else "0",
             f"pile {b.pile}" if b.pile is not None else str(b.hand),
             *(_with_neighbours(rid, q, b, names) for rid, q in b.majorities),
             *mods,

@@ -24,6 +24,7 @@ from collections.abc import Iterable
 import attrs
 
 from ruledraft.engine.state import State
+from ruledraft.errors import ScoringError
 from ruledraft.language.rule import Rule
 from ruledraft.tableau import Tableau, with_kept
 
@@ -36,8 +37,9 @@ class SeatBoard:
     is_dummy: bool
     #: points from the rounds scored so far (and game end, once the game is over)
     points: int
-    #: what this round's round-end rules would give for the cards on the table now
-    round_points: int
+    #: what this round's round-end rules would give for the cards on the table now (None:
+    #: a rule cannot score this table, a division by 0 the round may yet leave behind)
+    round_points: int | None
     #: cards in hand (0 for a dummy, whose cards are a pile)
     hand: int
     #: a dummy's face-down pile size; None for a player
@@ -116,7 +118,12 @@ def board(state: State) -> list[SeatBoard]:
     table = state.tableau()
     kept_now = with_kept(game.kept, state.kept_tableau(), table)
     finished = state.is_terminal()
-    round_points = [0] * n if finished else state.round_points_now()
+    round_points: list[int | None] = [0] * n
+    if not finished:
+        try:
+            round_points = list(state.round_points_now())
+        except ScoringError:  # (a game that still divides by 0 at round end stops there)
+            round_points = [None] * n
     majorities: list[tuple[str, list[int]]] = []
     read = {"round_end": _as_read(rs.round_rules, table), "game_end": _as_read(rs.game_rules, kept_now)}
     for rule in rs.rules:

@@ -189,7 +189,7 @@
       const name = view.seats[b.seat].name + (view.picked.includes(b.seat) ? " (picked)" : "");
       return el("tr", { class: b.seat === view.you ? "you" : null },
         el("th", { scope: "row", text: name }),
-        cell(b.points, true), cell(b.round_points > 0 ? "+" + b.round_points : b.round_points, true),
+        cell(b.points, true), cell(b.round_points === null ? "?" : b.round_points > 0 ? "+" + b.round_points : b.round_points, true),
         cell(b.pile !== null ? "pile " + b.pile : b.hand, true),
         ...b.majorities.map((m) => cell(m[1], true)),
         ...b.modifiers.map((m) => cell([m[1] ? m[1] + " loaded" : "", m[2] ? m[2] + " waiting" : ""].join(" ").trim() || "-")),
