@@ -63,13 +63,13 @@ def read_tables(fh: BinaryIO, name: str) -> Iterator[tuple]:
     yield (f"{name}:{pending[0]}" if pending[0] != first_n else name), pending[1]
 
 
-def _scored(rs: Any, data: Any, where: str, partial: bool) -> tuple[Any, list[str]]:
+def _scored(rs: Any, data: Any, where: str, partial: bool, rescore: bool) -> tuple[Any, list[str]]:
     """One table (or game log line) scored: its sheet, or None and what is wrong with
     it, each problem said on standard error as it is found."""
     if isinstance(data, InputError):  # a line that is no JSON (or no UTF-8 text)
         return None, [say_error(str(data))]
     if isinstance(data, dict) and "format" in data:  # a game log line: scored by replaying it
-        sheet, problems = replay_sheet(rs, data)
+        sheet, problems = replay_sheet(rs, data, rescore=rescore)
         return sheet, [] if sheet is not None else [say_problem(where, p) for p in problems]
     try:
         return table_sheet(rs, data, where, partial=partial), []
@@ -98,6 +98,12 @@ def score(
     partial: bool = typer.Option(
         False, "--partial", help="Accept tables with fewer rounds than the ruleset has (the rounds played so far)."
     ),
+    rescore: bool = typer.Option(
+        False,
+        "--rescore",
+        help="For game log lines: score them by the rules given without comparing the scores the log recorded "
+        "(what logged games score under rules changed since); their deals and moves are still checked.",
+    ),
 ) -> None:
     """Score finished tables without playing them.
 
@@ -112,7 +118,9 @@ def score(
 
     A game log line (an object with "format", as simulate --log and play --log
     write it) is scored turn by turn by replaying it, as replay checks it: the
-    only form for a ruleset whose scoring needs the turns (a race).
+    only form for a ruleset whose scoring needs the turns (a race). With --rescore
+    the scores it recorded are not compared: logged games are scored by rules changed
+    since they were played.
     """
     with reported_errors():
         if ruleset == "-" and table == "-":
@@ -124,10 +132,12 @@ def score(
         except UnreadableInput as e:
             raise InputError(str(e)) from None
         bad = tables = unreadable = 0
+        seen: list[str] = []  # every problem said
         with fh as stream:
             for where, data in read_tables(stream, name):
                 tables += 1
-                sheet, said = _scored(rs, data, where, partial)
+                sheet, said = _scored(rs, data, where, partial, rescore)
+                seen.extend(said)
                 if sheet is None:
                     bad += 1
                     unreadable += isinstance(data, InputError)
@@ -136,6 +146,12 @@ def score(
                 else:
                     typer.echo(json.dumps(sheet.to_json(rules=rules)))
         if bad:
+            if not rescore and any("in the log, the rules give" in line for line in seen):
+                typer.echo(
+                    "note: the rules score these games otherwise than when they were logged;"
+                    " --rescore scores them by the rules as they are now",
+                    err=True,
+                )
             if tables > 1:
                 typer.echo(f"{bad} of {tables} tables could not be scored", err=True)
             raise typer.Exit(2 if unreadable else 1)

@@ -372,3 +372,25 @@ def test_an_empty_table_file_is_refused(tmp_path):
     result = run("score", "sushi-go", path)
     assert result.exit_code == 2
     assert result.stderr == f"error: {path}: no table in the file\n"
+
+
+def test_rescore_scores_logged_games_by_rules_changed_since(tmp_path):
+    """Games logged under tempura 5 then scored with tempura 8: refused with a note naming --rescore; with --rescore each is scored anew, tempura's points 8/5 of the logged ones."""
+    rules = tmp_path / "eel.yaml"
+    text = "format: 1\nextends: sushi-go\nid: eel\nname: Eel\nscoring:\n  - {id: tempura, kind: sets, cards: tempura, size: 2, points: 5}\n"
+    rules.write_text(text, encoding="utf-8")
+    log = tmp_path / "g.jsonl"
+    made = run("simulate", str(rules), "-p", "3", "-g", "4", "--log", str(log), "-q")
+    assert made.exit_code == 0, made.output
+    logged = [json.loads(line) for line in log.read_text(encoding="utf-8").splitlines()]
+    rules.write_text(text.replace("points: 5", "points: 8"), encoding="utf-8")
+    refused = run("score", str(rules), str(log))
+    assert refused.exit_code == 1
+    assert "--rescore scores them by the rules as they are now" in refused.stderr
+    scored = run("score", str(rules), str(log), "--rescore", "--rules")
+    assert scored.exit_code == 0, scored.output
+    sheets = [json.loads(line) for line in scored.stdout.splitlines()]
+    assert len(sheets) == 4
+    for game, sheet in zip(logged, sheets):
+        assert [p * 8 // 5 for p in game["rules"]["tempura"]] == sheet["rules"]["tempura"]
+        assert sheet["totals"] == [sum(s) for s in zip(*sheet["rounds"], sheet["game_end"])]
