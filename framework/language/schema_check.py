@@ -278,6 +278,19 @@ def _suggest(word: str, choices: Iterable[str]) -> str:
 # ---------------------------------------------------------------------------
 
 
+def _section_of(key: str, schema: Any, besides: Any) -> str | None:
+    """The other top-level section of ``schema`` whose keys include ``key`` (None if none)."""
+    sections = schema.get("properties", {}) if isinstance(schema, dict) else {}
+    for name, part in sections.items():
+        if name == besides or not isinstance(part, dict):
+            continue
+        if "$ref" in part:
+            part = schema.get("$defs", {}).get(part["$ref"].rsplit("/", 1)[-1], {})
+        if key in part.get("properties", {}):
+            return str(name)
+    return None
+
+
 class _Reporter:
     """Turns jsonschema errors into at most one plain-words diagnostic per spot."""
 
@@ -503,6 +516,8 @@ class _Reporter:
             if match:
                 hint = f" (did you mean '{match}'?)"
                 self.suggested.setdefault(path, set()).add(match)
+            elif len(path) == 1 and (home := _section_of(key, self.schema, path[0])):
+                hint = f"; '{key}' belongs in '{home}' ({home}: {{{key}: ...}})"
             elif _PLAYER_KEY.match(key) and {"default", "players"} <= set(allowed):
                 hint = (
                     f"; awards that depend on the number of players go under 'players': "

@@ -351,3 +351,23 @@ def test_broken_file(path):
         assert (diag.line, diag.column) == (line, column), diag.format()
         assert text in diag.message, diag.format()
         assert diag.file == str(path)
+
+
+def test_a_key_written_in_the_wrong_section_is_told_where_it_belongs(tmp_path):
+    """rounds.between_rounds and turn.hand_size: each unknown key says it belongs in 'deal'."""
+    from ruledraft.language.loading import check_ruleset
+
+    path = tmp_path / "misplaced.yaml"
+    path.write_text(
+        "format: 1\nextends: sushi-go\nid: misplaced\nname: Misplaced\n"
+        "rounds: {count: 3, between_rounds: reshuffle}\nturn: {procedure: standard, hand_size: {'2': 4}}\n",
+        encoding="utf-8",
+    )
+    assert [(d.line, d.column, d.message) for d in check_ruleset(path).diagnostics] == [
+        (
+            5,
+            20,
+            "unknown key 'between_rounds' in 'rounds'; 'between_rounds' belongs in 'deal' (deal: {between_rounds: ...})",
+        ),
+        (6, 29, "unknown key 'hand_size' in 'turn'; 'hand_size' belongs in 'deal' (deal: {hand_size: ...})"),
+    ]
