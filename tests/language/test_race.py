@@ -311,7 +311,11 @@ def test_score_scores_a_game_log_line_through_replay():
     result = CliRunner().invoke(app, ["score", str(RACE), "-"], input=json.dumps(record))
     assert result.exit_code == 1 and result.stdout == ""
     totals = state.score_sheet().totals
-    assert result.stderr == f"<stdin>: error: totals: {record['totals']} in the log, the rules give {totals}\n"
+    assert result.stderr == (
+        f"<stdin>: error: totals: {record['totals']} in the log, the rules give {totals}\n"
+        "note: the rules score these games otherwise than when they were logged;"
+        " --rescore scores them by the rules as they are now\n"
+    )
 
 
 def test_score_takes_a_game_log_line_of_any_ruleset():
