@@ -109,6 +109,7 @@ from __future__ import annotations
 
 import difflib
 import operator
+import re
 from collections.abc import Callable, Sequence
 from functools import cache
 from pathlib import Path
@@ -328,6 +329,13 @@ def _token_words(token: Token) -> str:
     return f"'{token.value}'"
 
 
+#: a word of the language where only a name can stand (after '(', ',', '|' or 'tag:' and before ')', ',' or '|')
+_WORD_AS_NAME = re.compile(
+    r"(?:[(,|]\s*(?:[A-Za-z_]\w*\s*:\s*)?|:\s*)(?P<word>if|then|else|and|or|not)\s*(?=[),|])"
+    r"|:\s*(?P<atom>true|false)\b"
+)
+
+
 def _fallback_message(token: Token, accepts: Any) -> str:
     """A message for a token error no example matched, from what was acceptable there."""
     if token.type == "IF" and "PLUS" in accepts:
@@ -358,6 +366,14 @@ def _syntax_error(err: UnexpectedInput, text: str, unclosed: list[int], stray_cl
         return max(len(text.rstrip()) - 1, 0), _ENDS_EARLY.format(prev="the last word")
     token = err.token
     pos = token.start_pos or 0
+    named = _WORD_AS_NAME.search(text)
+    if named:  # count(if), tag:and: a card, tag or group named by a word of the language
+        group = "word" if named.group("word") else "atom"
+        word = named.group(group)
+        return named.start(group), (
+            f"'{word}' is a word of the expression language, not a name: a card, tag or group called "
+            f"'{word}' cannot be named in an expression (rename it)"
+        )
     if token.type == "$END":
         if unclosed:
             return unclosed[-1], _UNCLOSED

@@ -698,10 +698,35 @@ def test_syntax_errors(text, column, message):
     "text, column", [("count(then)", 7), ("count(tempura) + else", 18), ("if then then 1 else 2", 4)]
 )
 def test_reserved_words_are_not_names(text, column):
-    """Reserved words like 'then' are never names, wherever they appear."""
+    """Reserved words like 'then' are never names, wherever they appear: where only a name can stand, the message says so."""
     line, col, message = only_error(text)
     assert (line, col) == (1, column)
-    assert message.startswith("unexpected '")
+    if text == "count(then)":
+        assert message == (
+            "'then' is a word of the expression language, not a name: a card, tag or group called 'then'"
+            " cannot be named in an expression (rename it)"
+        )
+    else:
+        assert message.startswith("unexpected '")
+
+
+@pytest.mark.parametrize(
+    "text, column, word",
+    [
+        ("count(if)", 7, "if"),
+        ("count(tag:and) + 1", 11, "and"),
+        ("count(tempura, or)", 16, "or"),
+        ("count(tag:true)", 11, "true"),
+    ],
+)
+def test_a_word_of_the_language_where_a_name_stands_is_named_as_such(text, column, word):
+    """count(if), count(tag:and), a list ending in 'or', tag:true: the error names the word and says it cannot be a name."""
+    assert only_error(text) == (
+        1,
+        column,
+        f"'{word}' is a word of the expression language, not a name: a card, tag or group called '{word}'"
+        " cannot be named in an expression (rename it)",
+    )
 
 
 # ---------------------------------------------------------------------------
