@@ -585,7 +585,12 @@ class _Reporter:
 
     def on_pattern(self, error: ValidationError, path: _Path) -> None:
         hint = _schema_of(error).get("errorMessage") or f"must match the pattern {_expected(error)}"
-        self.value_error(path, f"{_name(path)} {hint}, not {_show(_instance(error))}", "pattern")
+        value = _instance(error)
+        message = f"{_name(path)} {hint}, not {_show(value)}"
+        written = re.fullmatch(r"(tag|group):([a-z][a-z0-9_]*)", value) if isinstance(value, str) else None
+        if written:  # an expression's spelling in a selector
+            message += f" (a selector names a {written[1]} as {{{written[1]}: {written[2]}}})"
+        self.value_error(path, message, "pattern")
 
     def on_property_name(self, error: ValidationError, path: _Path) -> None:
         key = _instance(error)

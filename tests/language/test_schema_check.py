@@ -371,3 +371,18 @@ def test_a_key_written_in_the_wrong_section_is_told_where_it_belongs(tmp_path):
         ),
         (6, 29, "unknown key 'hand_size' in 'turn'; 'hand_size' belongs in 'deal' (deal: {hand_size: ...})"),
     ]
+
+
+def test_a_selector_written_as_an_expression_names_the_selector_form(tmp_path):
+    """quantity: {count: tag:maki} (the expression's spelling) says a selector writes it {tag: maki}."""
+    from ruledraft.language.loading import check_ruleset
+
+    path = tmp_path / "spelled.yaml"
+    path.write_text(
+        "format: 1\nextends: sushi-go\nid: spelled\nname: Spelled\n"
+        "scoring:\n  - {id: maki, kind: majority, quantity: {count: tag:maki}, most: [6, 3]}\n",
+        encoding="utf-8",
+    )
+    (d,) = check_ruleset(path).diagnostics
+    assert (d.line, d.column) == (6, 50)
+    assert d.message.endswith(", not 'tag:maki' (a selector names a tag as {tag: maki})")
