@@ -1181,9 +1181,8 @@ class RulesetBuilder:
         5-card hands): only where picks alone fill the tables, a card a turn (no effect
         moves or copies cards, no extra pick takes more than one card more)."""
         rs = ruleset
-        if (
-            rs.effects or rs.procedure != "standard" or any(a.extra > 1 for a in rs.actions)
-        ):  # (the schema allows extra: 1 only today)
+        # (an extra pick puts the card that gave it back: net one card a turn, as the schema allows extra: 1 only)
+        if rs.effects or rs.procedure != "standard" or any(a.extra > 1 for a in rs.actions):
             return
         hands = [rs.hand_sizes.get(n) for n in rs.player_counts]
         if not hands or None in hands:
