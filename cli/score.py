@@ -119,8 +119,8 @@ def score(
     A game log line (an object with "format", as simulate --log and play --log
     write it) is scored turn by turn by replaying it, as replay checks it: the
     only form for a ruleset whose scoring needs the turns (a race). With --rescore
-    the scores it recorded are not compared: logged games are scored by rules changed
-    since they were played.
+    the scores it recorded are not compared: logged games are scored by rules
+    changed since they were played.
     """
     with reported_errors():
         if ruleset == "-" and table == "-":
