@@ -9,7 +9,7 @@ from typing import Any, BinaryIO
 
 import typer
 
-from ruledraft.engine.table_scoring import TableError, table_sheet
+from ruledraft.engine.table_scoring import TableError, table_sheet, unreachable
 from ruledraft.errors import InputError
 from ruledraft.language.file_access import UnreadableInput, open_input
 from ruledraft.language.json_check import parse_json
@@ -72,9 +72,12 @@ def _scored(rs: Any, data: Any, where: str, partial: bool, rescore: bool) -> tup
         sheet, problems = replay_sheet(rs, data, rescore=rescore)
         return sheet, [] if sheet is not None else [say_problem(where, p) for p in problems]
     try:
-        return table_sheet(rs, data, where, partial=partial), []
+        sheet = table_sheet(rs, data, where, partial=partial)
     except TableError as e:
         return None, [say_error(line, prefixed=False) for line in e.lines]
+    for line in unreachable(rs, data):  # scored all the same: a what-if is a fair question
+        typer.echo(shown(f"{where}: warning: {line}"), err=True)
+    return sheet, []
 
 
 def say_error(text: str, *, prefixed: bool = True) -> str:

@@ -124,6 +124,28 @@ def _over_the_deck(
                 return
 
 
+def unreachable(ruleset: CompiledRuleset, table: Any) -> list[str]:
+    """What no game of ``ruleset`` can leave on a (well-formed) table, in words: a seat
+    with more cards in a round than it takes in one, where picks alone fill the tables
+    (no card effect, a plain turn: an extra pick puts its card back, so a seat ends a
+    round with a card a turn). Such a table still scores (a what-if is a fair question),
+    but a hand-copied one may hold a slip."""
+    if ruleset.effects or ruleset.procedure != "standard" or any(a.extra > 1 for a in ruleset.actions):
+        return []
+    out = []
+    for r, rnd in enumerate(table["rounds"]):
+        hand = ruleset.hand_sizes.get(len(rnd))
+        if hand is None:
+            continue  # a count of seats the ruleset has not: refused on its own
+        for seat, cards in enumerate(rnd):
+            if len(cards) > hand:
+                out.append(
+                    f"rounds[{r}][{seat}]: {len(cards)} cards, but a seat takes {hand} a round"
+                    f" with {len(rnd)} players: no game leaves this table"
+                )
+    return out
+
+
 def table_sheet(ruleset: CompiledRuleset, table: Any, where: str = "table", partial: bool = True) -> ScoreSheet:
     """The score sheet of a table, by the engine's scoring pipeline. ``partial=False``
     also refuses a table with fewer rounds than the ruleset has (the ``score``

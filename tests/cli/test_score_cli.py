@@ -394,3 +394,16 @@ def test_rescore_scores_logged_games_by_rules_changed_since(tmp_path):
     for game, sheet in zip(logged, sheets):
         assert [p * 8 // 5 for p in game["rules"]["tempura"]] == sheet["rules"]["tempura"]
         assert sheet["totals"] == [sum(s) for s in zip(*sheet["rounds"], sheet["game_end"])]
+
+
+def test_a_table_no_game_can_leave_is_scored_with_a_warning():
+    """14 cards for a seat in a 2-player round of 10: scored (a what-if), with a warning naming the seat and round; a reachable table gets none."""
+    crowded = {"rounds": [[["tempura"] * 13 + ["sashimi"], []]]}
+    result = run("score", "sushi-go", "-", "--partial", input=json.dumps(crowded))
+    assert result.exit_code == 0
+    assert json.loads(result.stdout)["totals"] == [30, 0]
+    assert result.stderr == (
+        "<stdin>: warning: rounds[0][0]: 14 cards, but a seat takes 10 a round with 2 players: no game leaves this table\n"
+    )
+    fine = run("score", "sushi-go", "-", "--partial", input=json.dumps({"rounds": [[["tempura"] * 10, []]]}))
+    assert fine.exit_code == 0 and fine.stderr == ""
