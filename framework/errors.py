@@ -17,6 +17,12 @@ from collections.abc import Iterable
 import attrs
 
 
+def display_columns(text: str) -> int:
+    """The columns ``text`` takes on a terminal (see :func:`_blank_as`; a tab counts one):
+    ``len`` for plain text, more for wide characters, less for joining marks."""
+    return len(_blank_as(text))
+
+
 def _blank_as(text: str) -> str:
     """Blanks as wide on a terminal as ``text``: two for a wide character (寿, 🍣),
     none for a mark that joins the one before (combining, a joiner, a selector), a tab

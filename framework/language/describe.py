@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from ruledraft.errors import display_columns
 from ruledraft.language.catalogue import NO_COLOUR
 from ruledraft.language.ruleset import DIRECTION_NAMES, CompiledRuleset, RoundAddition
 
@@ -20,7 +21,7 @@ def describe_ruleset(rs: CompiledRuleset) -> str:
 
 def _heading(rs: CompiledRuleset) -> list[str]:
     title = f"{rs.name} ({rs.id}{' ' + rs.version if rs.version else ''})"
-    out = [title, "=" * len(title)]
+    out = [title, "=" * display_columns(title)]
     if rs.extends:
         out.append(f"Extends: {rs.extends}")
     if rs.description:
@@ -37,7 +38,7 @@ def _cards(rs: CompiledRuleset) -> list[str]:
     cat = rs.catalogue
     deck = sum(c.count for c in cat.cards)
     out = [f"Cards ({deck} in the deck)"]
-    width = max(len(c.name) for c in cat.cards)
+    width = max(display_columns(c.name) for c in cat.cards)
     for c in cat.cards:
         extras = []
         if c.tags:
@@ -48,7 +49,8 @@ def _cards(rs: CompiledRuleset) -> list[str]:
             extras.append("kept until the end of the game")
         if c.players is not None:
             extras.append(f"only with {c.players_words}")
-        line = f"  {c.count:>4} x {c.name:<{width}}  " + ("no colour" if c.group == NO_COLOUR else f"colour: {c.group}")
+        name = c.name + " " * (width - display_columns(c.name))  # wide characters take two columns
+        line = f"  {c.count:>4} x {name}  " + ("no colour" if c.group == NO_COLOUR else f"colour: {c.group}")
         if extras:
             line += "; " + "; ".join(extras)
         out.append(line)
