@@ -40,18 +40,28 @@ def read_tables(fh: BinaryIO, name: str) -> Iterator[tuple]:
             break
     else:
         raise InputError(f"{name}: no table in the file")
+    pending: tuple[int, Any]
     try:
-        table = parse_json(first, name, first_n)
-    except InputError:
-        # not a document of its own: the whole file is one (pretty-printed) document,
-        # and its own error is the one that points at the real mistake
+        pending = (first_n, parse_json(first, name, first_n))
+    except InputError as bad_first:
+        # not a document of its own: the whole file is one (pretty-printed) document, and
+        # its own error is the one that points at the real mistake; unless the next line
+        # is a JSON object of its own (JSON Lines whose first line is bad)
         seen = ["\n" * (first_n - 1), first]  # blank lines first, so line numbers are right
-        seen.extend(counted(line) for _, line in lines)
-        yield name, parse_json("".join(seen), name)
-        return
+        for n, line in lines:  # noqa: B007 - the line number of the next table is used below
+            seen.append(counted(line))
+            if line.strip():
+                break
+        else:
+            n, line = 0, ""
+        if not (line.strip().startswith("{") and _is_json(line)):
+            seen.extend(counted(line) for _, line in lines)
+            yield name, parse_json("".join(seen), name)
+            return
+        yield f"{name}:{first_n}", bad_first
+        pending = (n, parse_json(line, name, n))
     # JSON Lines (one line on its own is the same as a JSON file of one table); a line
     # that is no JSON is yielded as its InputError, and the lines after it are read on
-    pending: tuple[int, Any] = (first_n, table)
     for n, line in lines:
         if not isinstance(line, InputError) and not line.strip():
             continue
@@ -61,6 +71,14 @@ def read_tables(fh: BinaryIO, name: str) -> Iterator[tuple]:
         except InputError as e:
             pending = (n, e)
     yield (f"{name}:{pending[0]}" if pending[0] != first_n else name), pending[1]
+
+
+def _is_json(text: str) -> bool:
+    try:
+        json.loads(text)
+    except ValueError:
+        return False
+    return True
 
 
 def _scored(rs: Any, data: Any, where: str, partial: bool, rescore: bool) -> tuple[Any, list[str]]:

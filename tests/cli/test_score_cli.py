@@ -407,3 +407,18 @@ def test_a_table_no_game_can_leave_is_scored_with_a_warning():
     )
     fine = run("score", "sushi-go", "-", "--partial", input=json.dumps({"rounds": [[["tempura"] * 10, []]]}))
     assert fine.exit_code == 0 and fine.stderr == ""
+
+
+def test_a_bad_first_line_of_json_lines_is_one_bad_table():
+    """JSON Lines whose first line is not JSON: that line is a bad table and the lines after it are scored; a pretty-printed document with a mistake is still one document."""
+    text = "not json\n" + json.dumps(TABLE) + "\n"
+    result = run("score", "sushi-go", "-", input=text)
+    assert result.exit_code == 2
+    assert [json.loads(line) for line in result.stdout.splitlines()] == [
+        {"where": "<stdin>:1", "errors": ["error: <stdin>:1:1: not valid JSON: Expecting value"]},
+        EXPECTED,
+    ]
+    pretty = json.dumps(TABLE, indent=2).replace('"rounds"', '"rounds" x', 1)
+    broken = run("score", "sushi-go", "-", input=pretty)
+    assert broken.exit_code == 2 and broken.stdout == ""
+    assert broken.stderr.startswith("error: <stdin>:2:12: not valid JSON")
