@@ -1161,6 +1161,7 @@ class RulesetBuilder:
         if not self._failed():
             self.ruleset = self._compiled()
             self.check_sets_reach(self.ruleset)
+            self.check_choices(self.ruleset)
             self.check_bounds(self.ruleset)
         return sorted(set(self.out))
 
@@ -1175,6 +1176,27 @@ class RulesetBuilder:
             self.error(path, message)
         if self._failed():
             self.ruleset = None
+
+    def check_choices(self, ruleset: CompiledRuleset) -> None:
+        """A warning for a game where no pick is a choice: no hand is ever passed on (or
+        the game is for one player), so every seat ends each round with the whole hand it
+        was dealt, whatever it picks; only where nothing else hangs on the order of picks
+        (no card effect, no extra pick, no rule scoring during the round, a plain turn)."""
+        rs = ruleset
+        if rs.effects or rs.actions or rs.procedure != "standard" or any(r.turn_scoring for r in rs.rules):
+            return
+        patterns = rs.pass_patterns or tuple((d,) for d in rs.pass_directions)
+        kept = all(d == NO_PASS for pattern in patterns for d in pattern)
+        alone = rs.max_players == 1
+        if not (kept or alone):
+            return
+        why = "the game is for one player" if alone else "no hand is ever passed on"
+        fix = "give cards effects" if alone else "pass hands, or give cards effects,"
+        self.warn(
+            self.in_child(("rounds", "pass"), ("players", "max")) if kept and not alone else ("players", "max"),
+            f"no pick is a choice: {why}, so every seat ends each round with the whole hand it was dealt,"
+            f" whatever it picks ({fix} for the picks to matter)",
+        )
 
     def check_sets_reach(self, ruleset: CompiledRuleset) -> None:
         """A warning for a set bigger than a seat's table can ever hold (a set of 20 from

@@ -393,3 +393,30 @@ def test_an_awards_range_past_any_game_counts_a_dummy_seat_only_in_a_dummy_game(
         "awards for 2-17 players reach past what any game has (1-16 players) and the game is for 2-4 players:"
         " write '2-4'"
     ]
+
+
+@pytest.mark.parametrize(
+    ("players", "passing", "where", "why"),
+    [
+        ("{min: 2, max: 3}", "pass: none", (9, 26), "no hand is ever passed on"),
+        ("{min: 1, max: 1}", "pass: left", (4, 24), "the game is for one player"),
+    ],
+)
+def test_a_game_where_no_pick_is_a_choice_is_warned_of(tmp_path, players, passing, where, why):
+    """No hand ever passed on, or one player: every seat ends each round with its whole hand, so validate warns; a chopsticks action (the order then matters) spares it."""
+    body = (
+        f"format: 1\nid: still\nname: Still\nplayers: {players}\n"
+        "cards:\n  - {id: a, count: 40}\n  - {id: b, count: 40}\n"
+        f"deal: {{hand_size: {{1-3: 5}}}}\nrounds: {{count: 2, {passing}}}\n"
+        "scoring:\n  - {id: p, kind: per_card, cards: a, value: 1}\n"
+    )
+    path = tmp_path / "still.yaml"
+    path.write_text(body, encoding="utf-8")
+    result = check_ruleset(path)
+    assert result.ok
+    (d,) = [d for d in result.diagnostics if "no pick is a choice" in d.message]
+    assert (d.line, d.column) == where and f"no pick is a choice: {why}, so every seat ends each round" in d.message
+    path.write_text(
+        body.replace("{id: b, count: 40}", "{id: b, count: 40, effect: {kind: extra_pick, extra: 1}}"), encoding="utf-8"
+    )
+    assert not [d for d in check_ruleset(path).diagnostics if "no pick is a choice" in d.message]
