@@ -563,7 +563,10 @@ class _Reporter:
     def on_type(self, error: ValidationError, path: _Path) -> None:
         types = _expected(error) if isinstance(_expected(error), list) else [_expected(error)]
         words = [_TYPE_WORDS.get(t, t) for t in types]
-        self.value_error(path, f"{_name(path)} must be {_or_list(words)}, not {_show(_instance(error))}", "type")
+        message = f"{_name(path)} must be {_or_list(words)}, not {_show(_instance(error))}"
+        if _instance(error) is None and "string" in types:  # id: null, name: ~ or nothing at all
+            message += " (YAML reads null, ~ and nothing as empty: put a word like null in quotes)"
+        self.value_error(path, message, "type")
 
     def on_enum(self, error: ValidationError, path: _Path) -> None:
         allowed = [_plain(v) for v in _expected(error)]

@@ -386,3 +386,19 @@ def test_a_selector_written_as_an_expression_names_the_selector_form(tmp_path):
     (d,) = check_ruleset(path).diagnostics
     assert (d.line, d.column) == (6, 50)
     assert d.message.endswith(", not 'tag:maki' (a selector names a tag as {tag: maki})")
+
+
+def test_an_empty_value_where_text_belongs_says_to_quote_the_word(tmp_path):
+    """id: null reads as YAML's empty value: the error says to put the word in quotes."""
+    from ruledraft.language.loading import check_ruleset
+
+    path = tmp_path / "null.yaml"
+    path.write_text(
+        "format: 1\nextends: sushi-go\nid: nv\nname: NV\ncards:\n  - {id: null, count: 3}\n", encoding="utf-8"
+    )
+    (d,) = check_ruleset(path).diagnostics
+    assert (d.line, d.column, d.message) == (
+        6,
+        10,
+        "'id' must be text, not an empty value (YAML reads null, ~ and nothing as empty: put a word like null in quotes)",
+    )
