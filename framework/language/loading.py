@@ -51,6 +51,7 @@ def check_ruleset(
     allow: Sequence[str | os.PathLike[str]] = (),
     text: str | None = None,
     tune: Mapping[str, int] | None = None,
+    _relocate: bool = True,
 ) -> CheckResult:
     """Load, check and compile; never raises for a bad rule file (only for a name that is no usable file).
 
@@ -59,7 +60,9 @@ def check_ruleset(
     that is checked instead, ``source`` is the name its messages give, and its
     ``extends:`` is resolved as standard input's is (from the current directory).
     The rule file's tune marks (:mod:`ruledraft.language.tunable`) are replaced by
-    their starts, or by the values ``tune`` gives by mark name.
+    their starts, or by the values ``tune`` gives by mark name. (``_relocate``: whether a
+    variant's errors in a clean parent are shown in the variant, :func:`_in_the_child`;
+    off where only ``ok`` is asked.)
     """
     if text is None:
         path = resolve_source(source)
@@ -98,46 +101,53 @@ def check_ruleset(
         child = getattr(doc, "child", None)
         valid = judged[0] if child is None else accepted_sections(child.data, doc.data)
         found = RulesetBuilder(doc, valid).run()
+        if _relocate:
+            found = _in_the_child(doc, found, files[1] if len(files) > 1 else None, allow)
         return CheckResult(file, None, list(getattr(doc, "warnings", [])) + sorted(set(refused + found)))
     ruleset, found = build_ruleset(doc)
     diagnostics = list(getattr(doc, "warnings", [])) + found
     if ruleset is None:
-        return CheckResult(file, None, _in_the_child(doc, diagnostics, allow))
+        if _relocate:
+            diagnostics = _in_the_child(doc, diagnostics, files[1] if len(files) > 1 else None, allow)
+        return CheckResult(file, None, diagnostics)
     marks = marked[0] if marked else None
     return CheckResult(file, ruleset, diagnostics, doc, tuple(files), marks, tuple(marked))  # warnings only
 
 
-def _in_the_child(doc: Any, diagnostics: list[Diagnostic], allow: Sequence[Any]) -> list[Diagnostic]:
-    """A variant's errors located in a parent that checks clean on its own are caused by
-    the variant (a tag it took off a card, a card it emptied): each is shown at the
-    variant's ``extends:``, naming the parent's place, so the file being written shows
-    every error of its own check. A parent with errors of its own keeps them."""
+def _in_the_child(
+    doc: Any, diagnostics: list[Diagnostic], parent: str | None, allow: Sequence[Any]
+) -> list[Diagnostic]:
+    """A variant's errors located in its parents, when its own parent (``parent``, the
+    file its ``extends:`` names, merged with the files above it) checks clean: they are
+    the variant's doing (a tag it took off a card, a card it emptied), so each is shown
+    at the variant's ``extends:``, naming the parent's place, and the file being written
+    shows every error of its own check. Where the parent has errors of its own, they
+    stay where they are. One more check, of the parent alone, without this step."""
     child = getattr(doc, "child", None)
-    if child is None:
+    elsewhere = [d for d in diagnostics if d.severity == "error" and child is not None and d.file != child.file]
+    if child is None or parent is None or not elsewhere:
         return diagnostics
-    clean: dict[str, bool] = {}
-
-    def checks_clean(parent: str) -> bool:
-        if parent not in clean:
-            try:
-                clean[parent] = check_ruleset(parent, allow=allow).ok
-            except (InputError, RulesetError, OSError):
-                clean[parent] = False
-        return clean[parent]
-
+    try:
+        clean = check_ruleset(parent, allow=allow, _relocate=False).ok
+    except (InputError, RulesetError, OSError):
+        clean = False
+    if not clean:
+        return diagnostics
     line, column = child.locate(("extends",))
-    out = []
-    for d in diagnostics:
-        if d.severity == "error" and d.file != child.file and checks_clean(d.file):
-            d = Diagnostic(
-                child.file,
-                line,
-                column,
-                f"{d.message} (at {display_name(d.file)}:{d.line}:{d.column}, which checks clean on its own:"
-                " a change this file makes breaks it)",
-                source_line=child.lines[line - 1] if 0 < line <= len(child.lines) else None,
-            )
-        out.append(d)
+    source = child.lines[line - 1] if 0 < line <= len(child.lines) else None
+    out = [
+        Diagnostic(
+            child.file,
+            line,
+            column,
+            f"{d.message} (at {display_name(d.file)}:{d.line}:{d.column}; the parent checks clean on its own:"
+            " a change this file makes breaks it)",
+            source_line=source,
+        )
+        if d in elsewhere
+        else d
+        for d in diagnostics
+    ]
     return sorted(set(out))
 
 

@@ -23,7 +23,7 @@ from ruledraft.language.bundled import bundled_ids
 from ruledraft.language.loading import check_ruleset
 
 CORPUS = DATA / "broken-semantic"
-EXPECT = re.compile(r"^# expect: (?:(?P<file>[\w.-]+\.ya?ml):)?(?P<line>\d+):(?P<column>\d+): (?P<words>.+?)\s*$")
+EXPECT = re.compile(r"^# expect: (?:(?P<file>[\w./-]+\.ya?ml):)?(?P<line>\d+):(?P<column>\d+): (?P<words>.+?)\s*$")
 XFAIL = re.compile(r"^# xfail: (?P<reason>.+?)\s*$")
 
 
