@@ -18,6 +18,9 @@ from ruledraft.play.game_log import MAX_LINE_BYTES, read_lines, replay_sheet, si
 from .common import get_ruleset, reported_errors, say_problem, shown
 from .options import allow_path_option, allowed_dirs, ruleset_argument
 
+#: lines read past a bad first line for one that is a JSON object (then the file is JSON Lines)
+LOOK_AHEAD = 5
+
 
 def read_tables(fh: BinaryIO, name: str) -> Iterator[tuple]:
     """``(where, object)`` for a JSON document holding one table, or JSON Lines with one
@@ -45,21 +48,34 @@ def read_tables(fh: BinaryIO, name: str) -> Iterator[tuple]:
         pending = (first_n, parse_json(first, name, first_n))
     except InputError as bad_first:
         # not a document of its own: the whole file is one (pretty-printed) document, and
-        # its own error is the one that points at the real mistake; unless the next line
-        # is a JSON object of its own (JSON Lines whose first line is bad)
+        # its own error is the one that points at the real mistake; unless one of the next
+        # few lines is a JSON object of its own (JSON Lines whose first lines are bad)
         seen = ["\n" * (first_n - 1), first]  # blank lines first, so line numbers are right
-        for n, line in lines:  # noqa: B007 - the line number of the next table is used below
-            seen.append(counted(line))
-            if line.strip():
+        ahead: list[tuple[int, Any]] = [(first_n, bad_first)]  # (line number, table or its error)
+        unreadable: InputError | None = None  # a line not UTF-8 or too long: no document then
+        for n, line in lines:
+            if isinstance(line, InputError):
+                ahead.append((n, line))
+                unreadable = unreadable or line
+            else:
+                seen.append(counted(line))
+                if not line.strip():
+                    continue
+                try:
+                    ahead.append((n, parse_json(line, name, n)))
+                except InputError as e:
+                    ahead.append((n, e))
+            if isinstance(ahead[-1][1], dict) or len(ahead) > LOOK_AHEAD:
                 break
-        else:
-            n, line = 0, ""
-        if not (line.strip().startswith("{") and _is_json(line)):
+        if not isinstance(ahead[-1][1], dict):
+            if unreadable is not None:
+                raise unreadable from None
             seen.extend(counted(line) for _, line in lines)
             yield name, parse_json("".join(seen), name)
             return
-        yield f"{name}:{first_n}", bad_first
-        pending = (n, parse_json(line, name, n))
+        for n, item in ahead[:-1]:
+            yield f"{name}:{n}", item
+        pending = ahead[-1]
     # JSON Lines (one line on its own is the same as a JSON file of one table); a line
     # that is no JSON is yielded as its InputError, and the lines after it are read on
     for n, line in lines:
@@ -71,14 +87,6 @@ def read_tables(fh: BinaryIO, name: str) -> Iterator[tuple]:
         except InputError as e:
             pending = (n, e)
     yield (f"{name}:{pending[0]}" if pending[0] != first_n else name), pending[1]
-
-
-def _is_json(text: str) -> bool:
-    try:
-        json.loads(text)
-    except ValueError:
-        return False
-    return True
 
 
 def _scored(rs: Any, data: Any, where: str, partial: bool, rescore: bool) -> tuple[Any, list[str]]:

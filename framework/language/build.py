@@ -1181,10 +1181,11 @@ class RulesetBuilder:
         """A warning for a game where no pick is a choice: no hand is ever passed on (or
         the game is for one player), so every seat ends each round with the whole hand it
         was dealt, whatever it picks; only where nothing else hangs on the order of picks
-        (no card effect, no extra pick, no rule scoring during the round, a plain turn)."""
+        (no card effect, no extra pick, a plain turn, rules of :data:`ORDER_FREE_KINDS` only)."""
         rs = ruleset
-        if rs.effects or rs.actions or rs.procedure != "standard" or any(r.turn_scoring for r in rs.rules):
-            return
+        kinds = {spec.get("kind") for spec in self.data.get("scoring") or [] if isinstance(spec, dict)}
+        if rs.effects or rs.actions or rs.procedure != "standard" or not kinds <= ORDER_FREE_KINDS:
+            return  # (a modifier or a boost reads the order of play; a plug-in kind may)
         patterns = rs.pass_patterns or tuple((d,) for d in rs.pass_directions)
         kept = all(d == NO_PASS for pattern in patterns for d in pattern)
         alone = rs.max_players == 1
@@ -1315,6 +1316,10 @@ class RulesetBuilder:
                 if isinstance(r, dict) and isinstance(r.get("id"), str) and r.get("description")
             ),
         )
+
+
+#: the built-in scoring kinds that read only which cards a table holds, not their order
+ORDER_FREE_KINDS = frozenset({"sets", "table", "per_card", "majority", "expression", "neighbours"})
 
 
 def _holds(data: Any, path: Path) -> bool:

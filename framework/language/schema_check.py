@@ -565,7 +565,7 @@ class _Reporter:
         words = [_TYPE_WORDS.get(t, t) for t in types]
         message = f"{_name(path)} must be {_or_list(words)}, not {_show(_instance(error))}"
         if _instance(error) is None and "string" in types:  # id: null, name: ~ or nothing at all
-            message += " (YAML reads null, ~ and nothing as empty: put a word like null in quotes)"
+            message += " (YAML reads nothing written, null and ~ as empty: give a value, or quote a word like null)"
         self.value_error(path, message, "type")
 
     def on_enum(self, error: ValidationError, path: _Path) -> None:

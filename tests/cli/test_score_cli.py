@@ -422,3 +422,11 @@ def test_a_bad_first_line_of_json_lines_is_one_bad_table():
     broken = run("score", "sushi-go", "-", input=pretty)
     assert broken.exit_code == 2 and broken.stdout == ""
     assert broken.stderr.startswith("error: <stdin>:2:12: not valid JSON")
+
+
+def test_json_lines_whose_first_two_lines_are_bad_are_still_json_lines():
+    """Two bad lines then a table: each bad line is a bad table and the table is scored; a pretty-printed document with a mistake stays one document."""
+    text = "oops\noops2\n" + json.dumps(TABLE) + "\n"
+    result = run("score", "sushi-go", "-", input=text)
+    assert result.exit_code == 2
+    assert [json.loads(line).get("where") for line in result.stdout.splitlines()] == ["<stdin>:1", "<stdin>:2", None]

@@ -400,5 +400,6 @@ def test_an_empty_value_where_text_belongs_says_to_quote_the_word(tmp_path):
     assert (d.line, d.column, d.message) == (
         6,
         10,
-        "'id' must be text, not an empty value (YAML reads null, ~ and nothing as empty: put a word like null in quotes)",
+        "'id' must be text, not an empty value"
+        " (YAML reads nothing written, null and ~ as empty: give a value, or quote a word like null)",
     )

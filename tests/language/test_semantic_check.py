@@ -420,3 +420,18 @@ def test_a_game_where_no_pick_is_a_choice_is_warned_of(tmp_path, players, passin
         body.replace("{id: b, count: 40}", "{id: b, count: 40, effect: {kind: extra_pick, extra: 1}}"), encoding="utf-8"
     )
     assert not [d for d in check_ruleset(path).diagnostics if "no pick is a choice" in d.message]
+
+
+def test_no_pick_warning_spares_rules_that_read_the_order_of_play(tmp_path):
+    """pass: none with a wasabi-like modifier (its worth hangs on what is played after it): no 'no pick is a choice' warning."""
+    path = tmp_path / "ordered.yaml"
+    path.write_text(
+        "format: 1\nid: ordered\nname: Ordered\nplayers: {min: 2, max: 3}\n"
+        "cards:\n  - {id: fish, count: 40, attributes: {value: 2}}\n  - {id: sauce, count: 40}\n"
+        "deal: {hand_size: {2-3: 5}}\nrounds: {count: 2, pass: none}\n"
+        "scoring:\n  - {id: fish, kind: per_card, cards: fish, value: {attribute: value}}\n"
+        "  - {id: sauce, kind: modifier, card: sauce, targets: fish, value: {attribute: value}, factor: 3}\n",
+        encoding="utf-8",
+    )
+    result = check_ruleset(path)
+    assert result.ok and not [d for d in result.diagnostics if "no pick is a choice" in d.message]
