@@ -238,9 +238,12 @@ def play_game(
     reporter.after_moves(state)  # a deal that plays itself (hands of one card)
 
     def bot_move(s: int) -> int:
-        if thinking_after is None:
-            return checked_act(agents[s], bot_names[s], state, s, seed)
-        with ThinkingNotice(lambda: write(f"Waiting for {names.long(s)} to choose..."), thinking_after):
+        notice = (
+            contextlib.nullcontext()
+            if thinking_after is None
+            else ThinkingNotice(lambda: write(f"Waiting for {names.long(s)} to choose..."), thinking_after)
+        )
+        with notice:
             return checked_act(agents[s], bot_names[s], state, s, seed)
 
     while not state.is_terminal():

@@ -130,7 +130,7 @@ def unreachable(ruleset: CompiledRuleset, table: Any) -> list[str]:
     (no card effect, a plain turn: an extra pick puts its card back, so a seat ends a
     round with a card a turn). Such a table still scores (a what-if is a fair question),
     but a hand-copied one may hold a slip."""
-    if ruleset.effects or ruleset.procedure != "standard" or any(a.extra > 1 for a in ruleset.actions):
+    if not ruleset.picks_alone:
         return []
     out = []
     for r, rnd in enumerate(table["rounds"]):

@@ -1184,7 +1184,7 @@ class RulesetBuilder:
         (no card effect, no extra pick, a plain turn, rules of :data:`ORDER_FREE_KINDS` only)."""
         rs = ruleset
         kinds = {spec.get("kind") for spec in self.data.get("scoring") or [] if isinstance(spec, dict)}
-        if rs.effects or rs.actions or rs.procedure != "standard" or not kinds <= ORDER_FREE_KINDS:
+        if not rs.picks_alone or rs.actions or not kinds <= ORDER_FREE_KINDS:
             return  # (a modifier or a boost reads the order of play; a plug-in kind may)
         patterns = rs.pass_patterns or tuple((d,) for d in rs.pass_directions)
         kept = all(d == NO_PASS for pattern in patterns for d in pattern)
@@ -1204,8 +1204,7 @@ class RulesetBuilder:
         5-card hands): only where picks alone fill the tables, a card a turn (no effect
         moves or copies cards, no extra pick takes more than one card more)."""
         rs = ruleset
-        # (an extra pick puts the card that gave it back: net one card a turn, as the schema allows extra: 1 only)
-        if rs.effects or rs.procedure != "standard" or any(a.extra > 1 for a in rs.actions):
+        if not rs.picks_alone:
             return
         hands = [rs.hand_sizes.get(n) for n in rs.player_counts]
         if not hands or None in hands:

@@ -124,8 +124,10 @@ def _in_the_child(
     shows every error of its own check. Where the parent has errors of its own, they
     stay where they are. One more check, of the parent alone, without this step."""
     child = getattr(doc, "child", None)
-    elsewhere = [d for d in diagnostics if d.severity == "error" and child is not None and d.file != child.file]
-    if child is None or parent is None or not elsewhere:
+    if child is None or parent is None:
+        return diagnostics
+    elsewhere = [d for d in diagnostics if d.severity == "error" and d.file != child.file]
+    if not elsewhere:
         return diagnostics
     try:
         clean = check_ruleset(parent, allow=allow, _relocate=False).ok

@@ -114,6 +114,12 @@ class CompiledRuleset:
         return tuple(r.id for r in self.rules)
 
     @property
+    def picks_alone(self) -> bool:
+        """Whether picks alone fill the tables, a card a turn: no card effect, a plain turn,
+        and an extra pick puts the card that gave it back (the schema allows extra: 1 only)."""
+        return not self.effects and self.procedure == "standard" and all(a.extra <= 1 for a in self.actions)
+
+    @property
     def player_counts(self) -> range:
         return range(self.min_players, self.max_players + 1)
 
