@@ -73,7 +73,7 @@ class BatchDraftEnv:
         reason = batch_refusal(game.ruleset)
         if reason is not None:
             raise InputError(f"{game.ruleset.name} cannot be played by the batch environment: {reason}")
-        kernel = compile_kernel(game.ruleset, P, apart=True)
+        kernel = compile_kernel(game.ruleset, P, apart=True, loop=False)  # the batch functions alone
         if isinstance(kernel, Unsupported):
             raise InputError(f"{game.ruleset.name} has no compiled kernel: {kernel.reason}")
         ready_apart(kernel.path, "batch_step")

@@ -845,11 +845,11 @@ def _bots_refusal(ruleset: CompiledRuleset, bots: Sequence[str]) -> str | None:
 
 
 def _kernel_ready(ruleset: CompiledRuleset, planner: bool) -> bool:
-    """Whether the ruleset's kernel and its batch functions (``planner``: the batch's
-    planner too) are in the cache; if not, a process of its own starts compiling them for
+    """Whether the ruleset's batch functions (``planner``: the batch's planner too), all
+    the environment plays of its kernel, are in the cache; if not, a process of its own starts compiling them for
     later environments (unless ``RULEDRAFT_BACKGROUND_COMPILE=0``), as ``--engine auto``
     does for a run."""
-    parts = ("play", "batch_step", "batch_bots_planner") if planner else ("play", "batch_step")
+    parts = ("batch_step", "batch_bots_planner") if planner else ("batch_step",)
     if all(is_cached(ruleset, part) for part in parts):
         return True
     if os.environ.get(BACKGROUND_COMPILE, "1") != "0":
@@ -883,7 +883,7 @@ def _table(
         return _Table(*args)
     if reason is None and at is None:
         reason = "an encoder of its own"
-    kernel = compile_kernel(game.ruleset, game.num_players, apart=True) if reason is None else None
+    kernel = compile_kernel(game.ruleset, game.num_players, apart=True, loop=False) if reason is None else None
     if isinstance(kernel, Unsupported):
         reason = kernel.reason
     if kernel is None or isinstance(kernel, Unsupported) or at is None:

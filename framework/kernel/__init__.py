@@ -255,7 +255,9 @@ class KernelGames:
 class Kernel:
     """A compiled ruleset at a number of players (see the module docstring)."""
 
-    def __init__(self, ruleset: CompiledRuleset, players: int, module: ModuleType, path: Path, seconds: float):
+    def __init__(
+        self, ruleset: CompiledRuleset, players: int, module: ModuleType, path: Path, seconds: float, apart: bool
+    ):
         self.ruleset = ruleset
         self.players = players
         self.seats = ruleset.num_seats(players)
@@ -265,6 +267,19 @@ class Kernel:
         #: seconds spent making its module ready (writing, importing and compiling, or
         #: loading numba's cache), the first time in this process; shared by every player count
         self.compile_seconds = seconds
+        #: its game loop, not in numba's cache, is compiled in a child process (compile_kernel's ``apart``)
+        self._apart = apart
+
+    def ready_loop(self) -> None:
+        """The game loop compiled (in a child process where the kernel was made ``apart``)
+        or loaded from numba's cache, unless this process has it already; what it took is
+        added to :attr:`compile_seconds`. :func:`compile_kernel` does this unless told the
+        caller plays another entry point only; :meth:`play` does it before its first game."""
+        if self.path in _LOOPS_READY:
+            return
+        started = time.perf_counter()
+        _ready_loop(self.path, self._apart)
+        self.compile_seconds += time.perf_counter() - started
 
     def refuses(self, bots: Sequence[str]) -> str | None:
         """Why the kernel cannot play these bots (None: it can)."""
@@ -321,11 +336,13 @@ class Kernel:
         if any(p[0] == "value" for p in parsed) and values is None:
             raise ValueError("the value bot needs its card values")
         worth = np.zeros(r.catalogue.size, np.float64) if values is None else np.asarray(values, np.float64)
-        loop = self.module.play  # compiled without the planner's look-ahead (codegen._game_loops)
         if any(p[0] == "planner" for p in parsed):
             worth = self._planner_values(worth, counts, [p[1] for p in parsed])
             ready_apart(self.path, "play_planner")  # compiled the first time a planner plays
             loop = self.module.play_planner
+        else:
+            self.ready_loop()
+            loop = self.module.play  # compiled without the planner's look-ahead (codegen._game_loops)
         effects = bool(getattr(self.module, "EFFECTS", False))
         decisions = np.full((G, self.module.MAXD if effects else 1, 4), -1, np.int64)
         placements = np.full((G, self.module.MAXP if effects else 1, 3), -1, np.int64)
@@ -369,24 +386,34 @@ class Kernel:
 
 
 _KERNELS: dict[tuple[int, int], tuple[CompiledRuleset, Kernel | Unsupported]] = {}
-#: per ruleset (by identity): its compiled module and the seconds it took, or why there is none
+#: per ruleset (by identity): its kernel module, imported, and the seconds that took, or why there is none
 _MODULES: dict[int, tuple[CompiledRuleset, tuple[ModuleType, Path, float] | Unsupported]] = {}
+#: the kernel modules (by file) whose game loop this process has compiled or loaded
+_LOOPS_READY: set[Path] = set()
 
 
-def compile_kernel(ruleset: CompiledRuleset, players: int, *, apart: bool = False) -> Kernel | Unsupported:
+def compile_kernel(
+    ruleset: CompiledRuleset, players: int, *, apart: bool = False, loop: bool = True
+) -> Kernel | Unsupported:
     """The kernel of ``ruleset`` at ``players`` players, compiled (or loaded from the
     cache), or :class:`Unsupported` saying why there is none. One compiled module
     serves every player count of a ruleset; both are remembered per process.
     ``apart``: a game loop not in the cache yet is compiled in a child process, then
     loaded (what a run does: a Ctrl-C during the compile ends it at once and cleanly,
     which numba's compiler in this process would not, and the compiler's memory goes
-    with the child); else in this process."""
+    with the child); else in this process. ``loop``: False for a caller that plays
+    another of the module's entry points only (the batch environment's, ismcts's
+    roll-out; :func:`ready_apart` makes those ready): the game loop is then compiled
+    only if :meth:`Kernel.play` plays it."""
     key = (id(ruleset), players)
     known = _KERNELS.get(key)
     if known is not None and known[0] is ruleset:
-        return known[1]
-    made = _compile(ruleset, players, apart)
-    _KERNELS[key] = (ruleset, made)
+        made = known[1]
+    else:
+        made = _compile(ruleset, players, apart)
+        _KERNELS[key] = (ruleset, made)
+    if loop and isinstance(made, Kernel):
+        made.ready_loop()
     return made
 
 
@@ -489,12 +516,12 @@ def _compile(ruleset: CompiledRuleset, players: int, apart: bool = False) -> Ker
     known = _MODULES.get(id(ruleset))
     made = known[1] if known is not None and known[0] is ruleset else None
     if made is None:
-        made = _module(ruleset, apart)
+        made = _module(ruleset)
         _MODULES[id(ruleset)] = (ruleset, made)
     if isinstance(made, Unsupported):
         return made
     module, path, seconds = made
-    return Kernel(ruleset, players, module, path, seconds)
+    return Kernel(ruleset, players, module, path, seconds, apart)
 
 
 def _write(source: str, path: Path) -> None:
@@ -519,9 +546,9 @@ def _import(path: Path) -> ModuleType:
     return module
 
 
-def _module(ruleset: CompiledRuleset, apart: bool = False) -> tuple[ModuleType, Path, float] | Unsupported:
-    """The ruleset's kernel module, written, imported and its game loop compiled (or
-    loaded from numba's cache): (module, its file, seconds taken)."""
+def _module(ruleset: CompiledRuleset) -> tuple[ModuleType, Path, float] | Unsupported:
+    """The ruleset's kernel module, written and imported, nothing of it compiled yet
+    (numba compiles a function the first time it is called): (module, its file, seconds taken)."""
     started = time.perf_counter()
     made = _source(ruleset)
     if isinstance(made, Unsupported):
@@ -532,13 +559,19 @@ def _module(ruleset: CompiledRuleset, apart: bool = False) -> tuple[ModuleType, 
     except OSError as e:
         return Unsupported(_unwritable(path, e.strerror))
     _use_cache_dir()
+    return _import(path), path, time.perf_counter() - started
+
+
+def _ready_loop(path: Path, apart: bool) -> None:
+    """The game loop of the kernel module at ``path`` compiled (``apart``: in a child
+    process, then loaded) or loaded from numba's cache, into this process."""
     with compiling(path):
         if apart and not _loop_cached(path):
             _compile_apart(path)
         module = _import(path)
         # a cache file numba cannot read: compiled again (apart, as the first time)
         mended(lambda: warm(module), again=(lambda: _compile_apart(path)) if apart else None)
-    return module, path, time.perf_counter() - started
+    _LOOPS_READY.add(path)
 
 
 def _loop_cached(path: Path) -> bool:
@@ -718,10 +751,9 @@ def is_cached(ruleset: CompiledRuleset, function: str = "play") -> bool:
     made = _source(ruleset)
     if isinstance(made, Unsupported):
         return False
-    known = _MODULES.get(id(ruleset))
-    if known is not None and known[0] is ruleset and function == "play":
-        return True
     path = made[1]
+    if function == "play" and path in _LOOPS_READY:
+        return True
     if not path.exists():
         return False
     if function == "play":

@@ -158,7 +158,7 @@ def _compile_for_searches(ruleset: CompiledRuleset, players: int, bots: Sequence
         return
     from ruledraft.kernel import is_cached, source_refusal, start_compiling
 
-    if source_refusal(ruleset, players) is None and not (is_cached(ruleset) and is_cached(ruleset, "rollout")):
+    if source_refusal(ruleset, players) is None and not is_cached(ruleset, "rollout"):
         start_compiling(ruleset)
 
 
@@ -200,7 +200,7 @@ def ready_searches(
     from ruledraft.kernel import is_cached
     from ruledraft.play.ismcts import kernel_rollouts
 
-    cached = is_cached(ruleset) and is_cached(ruleset, "rollout")
+    cached = is_cached(ruleset, "rollout")
     waiting = compiling() if compiling is not None and not cached else contextlib.nullcontext()
     with waiting:
         kernel_rollouts(Game(ruleset, players) if game is None else game, compile=True)

@@ -141,9 +141,9 @@ def _load_rollouts(game: Any, compile: bool) -> Any:
         return None
     if source_refusal(ruleset, game.num_players) is not None:
         return None
-    if not compile and not (is_cached(ruleset) and is_cached(ruleset, "rollout")):
+    if not compile and not is_cached(ruleset, "rollout"):
         return None
-    kernel = compile_kernel(ruleset, game.num_players, apart=True)
+    kernel = compile_kernel(ruleset, game.num_players, apart=True, loop=False)  # the roll-out alone
     if not isinstance(kernel, Kernel):
         return None
     ready_apart(kernel.path, "rollout")  # compiled in a child process, as the game loop is, and loaded
