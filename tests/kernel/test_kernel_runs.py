@@ -9,7 +9,7 @@ import pytest
 
 pytest.importorskip("numba")
 
-from paths import DATA  # noqa: E402
+from paths import DATA, EXAMPLES  # noqa: E402
 from typer.testing import CliRunner  # noqa: E402
 
 from ruledraft.api import simulate as api_simulate  # noqa: E402
@@ -323,10 +323,11 @@ def test_auto_compiles_a_missing_kernel_in_the_background_for_later_runs(tmp_pat
 
     env = {k: v for k, v in os.environ.items() if k not in ("NUMBA_CACHE_DIR", "NUMBA_OPT")}
     env |= {"XDG_CACHE_HOME": str(tmp_path), engines.BACKGROUND_COMPILE: "1"}  # the suite sets 0 (tests/conftest.py)
-    rs = load_ruleset("sushi-go")
+    small = str(EXAMPLES / "tutorial" / "step1.yaml")  # two cards, one rule: a quicker compile than Sushi Go!'s
+    rs = load_ruleset(small)
     # about 3 s: past LOAD_SECONDS, so auto starts the compiler (its mark is written before the run)
     games = int(3 / max(engines.reference_seconds(Game(rs, 2), ["random", "random"], 1), 1e-6))
-    run = [sys.executable, "-m", "ruledraft", "simulate", "sushi-go", "-p", "2", "-g", str(games), "-b", "random"]
+    run = [sys.executable, "-m", "ruledraft", "simulate", small, "-p", "2", "-g", str(games), "-b", "random"]
     proc = subprocess.run([*run, "--json", "-q"], capture_output=True, text=True, timeout=600, env=env)
     assert proc.returncode == 0, proc.stderr
     assert proc.stderr == ""  # nothing said: the same lines whether the cache was empty or not
