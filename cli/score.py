@@ -49,11 +49,12 @@ def read_tables(fh: BinaryIO, name: str) -> Iterator[tuple]:
     except InputError as bad_first:
         # not a document of its own: the whole file is one (pretty-printed) document, and
         # its own error is the one that points at the real mistake; unless one of the next
-        # few lines is a JSON object of its own (JSON Lines whose first lines are bad)
+        # few lines is a JSON object of its own (JSON Lines whose first lines are bad). A
+        # first line opening a list is a document's (tables, and log lines, are objects).
         seen = ["\n" * (first_n - 1), first]  # blank lines first, so line numbers are right
         ahead: list[tuple[int, Any]] = [(first_n, bad_first)]  # (line number, table or its error)
         unreadable: InputError | None = None  # a line not UTF-8 or too long: no document then
-        for n, line in lines:
+        for n, line in () if first.lstrip().startswith("[") else lines:
             if isinstance(line, InputError):
                 ahead.append((n, line))
                 unreadable = unreadable or line

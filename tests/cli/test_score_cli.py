@@ -430,3 +430,21 @@ def test_json_lines_whose_first_two_lines_are_bad_are_still_json_lines():
     result = run("score", "sushi-go", "-", input=text)
     assert result.exit_code == 2
     assert [json.loads(line).get("where") for line in result.stdout.splitlines()] == ["<stdin>:1", "<stdin>:2", None]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "[\n" + json.dumps(TABLE) + ",\n" + json.dumps(TABLE) + "\n]\n",  # a table a line, inside a list
+        json.dumps([TABLE, TABLE], indent=2),
+        json.dumps([TABLE]),
+    ],
+)
+def test_tables_written_as_a_list_are_one_document_told_to_write_json_lines(text):
+    """A list of tables, however its lines fall, is one document, and not a table: one error saying to write JSON Lines (never its lines scored one by one as JSON Lines)."""
+    result = run("score", "sushi-go", "-", input=text)
+    assert result.exit_code == 1 and result.stdout == ""
+    assert result.stderr.splitlines() == [
+        '<stdin>: error: expected a table (an object {"rounds": [[[cards of seat 0], [cards of seat 1], ...], ...]}),'
+        " got a list (for several tables, write JSON Lines: one table per line)"
+    ]
