@@ -888,7 +888,8 @@ class State:
 
     def all_cards(self) -> list[int]:
         """Every card of the game, wherever it is now (hands, tables, undealt deck, kept,
-        held back, drawn for a pending decision, discarded), sorted: the whole deck."""
+        held back, drawn for a pending decision, discarded, out of play since an earlier
+        round's end), sorted: the whole deck."""
         out: list[int] = []
         for group in (self.hands, self.played, self.kept_cards, self.dummy_piles, self.reserves):
             for cards in group:
@@ -897,6 +898,13 @@ class State:
         if self.pending is not None:
             out.extend(self.pending.shown)
         book = self.book
+        if book is None and self.game.ruleset.between_rounds != "reshuffle":
+            # the cards that left play at earlier round ends, which a game without card
+            # effects lists nowhere else: its rounds' tables but for the cards kept
+            kept = self.game.kept
+            for done in self.history:
+                if done.tables is not None:
+                    out.extend(c for table in done.tables for c in table if not kept[c])
         if book is not None:
             out.extend(book.discarded)
             # changed cards: the physical card, not the face

@@ -60,21 +60,13 @@ def test_permuting_the_seats_of_a_finished_game_permutes_its_scores(source, data
     assert moved.winners == sorted(i for i, s in enumerate(order) if s in sheet.winners)
 
 
-def left_play(state) -> list[int]:
-    """The cards that left play at earlier round ends, when the engine keeps no list of them:
-    a ruleset without effects (its fast path) under ``keep_deck``. The round records hold them."""
-    g = state.game
-    if g.general or g.ruleset.between_rounds == "reshuffle":
-        return []
-    return [c for r in state.history if r.tables is not None for table in r.tables for c in table if not g.kept[c]]
-
-
 @sources
 @settings(max_examples=10, deadline=None)
 @given(data=st.data())
 def test_every_dealt_card_is_accounted_for_at_all_times(source, data):
     """After every pick and every decision of a random game, the cards in hands, on tables,
-    in the deck, kept, held back, shown for a decision, discarded (and out of play) are the whole deck."""
+    in the deck, kept, held back, shown for a decision, discarded or out of play since an
+    earlier round (``State.all_cards``) are the whole deck."""
     players, seed, _ = data.draw(played_setups(source))
     g = played_game(source, players)
     everything = sorted(played_ruleset(source).catalogue.deck())
@@ -82,10 +74,10 @@ def test_every_dealt_card_is_accounted_for_at_all_times(source, data):
     rngs = [random.Random(seed + s).random for s in range(g.num_seats)]
     steps = 0
     while not state.is_terminal():
-        assert sorted(state.all_cards() + left_play(state)) == everything, (state.round, state.turn)
+        assert state.all_cards() == everything, (state.round, state.turn)
         state.apply_actions([state.sample_action(s, rngs[s]) for s in state.acting_seats()])
         steps += 1
-    assert sorted(state.all_cards() + left_play(state)) == everything
+    assert state.all_cards() == everything
     assert steps >= played_ruleset(source).rounds
 
 
