@@ -35,6 +35,7 @@ from ruledraft.play.bot_specs import (
     BotRaised,
     BotSpec,
     BotSpecError,
+    as_action,
     entry_point_bots,
     entry_point_kind,
     options_of,
@@ -154,10 +155,11 @@ def make_agent(name: str, seed: int) -> Agent:
 
 
 def is_foreign(name: str) -> bool:
-    """Whether the bot ``name`` comes from outside (a file, a module, an installed
-    package): its moves are checked before they are played."""
+    """Whether the bot ``name`` is not one of ruledraft's own: loaded from a file, a
+    module or an installed package, or made by a factory given to :func:`register_agent`.
+    An error it raises is a :class:`BotFailure` naming it."""
     spec = _SPECS.get(name)
-    return spec is not None and spec.kind.foreign
+    return spec is not None and (spec.kind.foreign or spec.kind.factory not in _OWN)
 
 
 def checked_act(agent: Agent, name: str, seen: Any, seat: int, seed: int, *, foreign: bool = True) -> int:
@@ -177,12 +179,12 @@ def checked_act(agent: Agent, name: str, seen: Any, seat: int, seed: int, *, for
     if foreign:
         try:
             with prints_to_stderr():  # its prints never mix with the run's output
-                action = agent.act(view, seat)
+                action = as_action(agent.act(view, seat))
         except (Exception, SystemExit) as e:  # noqa: BLE001 - any failure of a bot is one message
             reason = (str(e) if isinstance(e, BotRaised) else f"{type(e).__name__}: {e}").splitlines()[0]
             raise BotFailure(f"bot '{name}' at seat {seat} raised {reason} (game seed {seed})") from None
     else:
-        action = agent.act(view, seat)
+        action = as_action(agent.act(view, seat))
     if not view.is_legal(action):
         raise illegal_move(name, seat, action, seed)
     return action
@@ -390,7 +392,7 @@ def _best_decision(view: SeatView, seat: int, legal: list[int], rng: random.Rand
 
 
 class FirstAgent:
-    """The first legal move: a floor for strength figures."""
+    """The first legal move: the card listed first; as strong as the ruleset's card order makes it."""
 
     name = "first"
     #: a promise that ``act`` is the seat's first legal move (``legal_actions()[0]``), so
@@ -499,6 +501,9 @@ class ValueAgent:
 #: the built-in bots handed views that read the state when asked (:func:`checked_act`):
 #: their code, here, asks its view only and keeps nothing of it past its move
 _READS_ONLY: frozenset[type] = frozenset({GreedyAgent, ValueAgent, FirstAgent})
+
+#: the factories of the built-in bots: any other registered one is foreign (:func:`is_foreign`)
+_OWN: frozenset[Any] = frozenset({RandomAgent, GreedyAgent, FirstAgent, ValueAgent, PlannerAgent, ISMCTSAgent})
 
 register_agent("random", RandomAgent)
 register_agent(

@@ -20,6 +20,7 @@ import importlib
 import importlib.metadata
 import importlib.util
 import inspect
+import numbers
 import os
 import sys
 import threading
@@ -40,6 +41,15 @@ class BotSpecError(InputError):
 
 class BotFailure(RuledraftError):
     """A bot raised, or chose a move that is not legal."""
+
+
+def as_action(action: Any) -> Any:
+    """A bot's move as the engine takes it: an integer of another type (numpy's
+    ``int64``, say) as the Python ``int`` it equals; anything else as it is (a bool
+    included), to be refused as not a legal action."""
+    if type(action) is int or isinstance(action, bool) or not isinstance(action, numbers.Integral):
+        return action
+    return int(action)
 
 
 class BotRaised(Exception):  # noqa: N818 - the bot's own error, passed on

@@ -30,7 +30,7 @@ from typing import IO, Any
 
 from ruledraft.engine.state import Game
 from ruledraft.engine.view import SeatView
-from ruledraft.play.bot_specs import BotRaised
+from ruledraft.play.bot_specs import BotRaised, as_action
 from ruledraft.play.executor import ShippedRuleset
 
 __all__ = ["IsolatedAgent", "close_all"]
@@ -233,7 +233,7 @@ def _serve(requests: IO[bytes], replies: IO[bytes]) -> None:
         try:
             if seed is not None:
                 bot = make_agent(spec, seed)
-            action = bot.act(view_from_bytes(data, game), seat)
+            action = as_action(bot.act(view_from_bytes(data, game), seat))
             reply: tuple[str, Any] = ("ok", action if type(action) is int else repr(action))
         except (Exception, SystemExit) as e:  # noqa: BLE001 - any failure of the bot is one message
             reply = ("error", f"{type(e).__name__}: {e}".splitlines()[0])

@@ -82,6 +82,18 @@ BOTS = textwrap.dedent(
             return state.legal_actions(seat)[0]
 
 
+    class NumpyLast:
+        """Last, its moves numpy integers."""
+
+        def __init__(self, seed, first=False):
+            self.name = "numpy-last"
+
+        def act(self, state, seat):
+            import numpy as np
+
+            return np.int64(state.legal_actions(seat)[-1])
+
+
     NUMBER = 3
     '''
 )
@@ -346,3 +358,29 @@ def test_a_bots_prints_are_moved_only_in_the_main_thread():
     thread.start()
     thread.join()
     assert seen == [True]
+
+
+@pytest.mark.parametrize("isolate", [False, True])
+def test_a_bot_whose_moves_are_numpy_integers_plays_as_with_python_integers(bot_file, isolate):
+    """A move that is an integer of numpy's is the move of that number: the same games as the bot returning ints, alone or in a process of its own."""
+    where = ["--isolate"] if isolate else []
+    numpy = seats(simulate("--games", "6", "--seed", "4", "--bots", "greedy,mybots:NumpyLast", *where))
+    python = seats(simulate("--games", "6", "--seed", "4", "--bots", "greedy,mybots:Last", *where))
+    assert [mean for _, mean in numpy] == [mean for _, mean in python]
+
+
+def test_a_registered_bot_that_raises_is_named_like_one_from_a_file(bot_file, monkeypatch):
+    """A bot made by a factory given to register_agent is not one of ruledraft's own: its error is a BotFailure naming it, its seat and the game's seed, in play_game and simulate."""
+    import mybots
+
+    import ruledraft
+
+    monkeypatch.setattr(agents, "_REGISTRY", dict(agents._REGISTRY))
+    ruledraft.register_agent("boomer", mybots.Boom)
+    with pytest.raises(agents.BotFailure, match=r"^bot 'boomer' at seat 0 raised RuntimeError: boom \(game seed 1\)$"):
+        ruledraft.play_game("sushi-go", players=3, bots="boomer,greedy", seed=1)
+    result = simulate("--games", "2", "--bots", "boomer,greedy")
+    assert result.exit_code == 1 and result.stderr.startswith(
+        "error: bot 'boomer' at seat 0 raised RuntimeError: boom"
+    ), result.stderr
+    assert not agents.is_foreign("greedy")
