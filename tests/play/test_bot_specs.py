@@ -196,7 +196,9 @@ def test_the_bots_command_lists_every_bot_with_its_options(tuned):
     result = runner.invoke(app, ["bots"], env={"COLUMNS": "200"})
     assert result.exit_code == 0, result.output
     lines = result.stdout.splitlines()
-    assert "first: The first legal move: a floor for strength figures." in lines
+    assert (
+        "first: The first legal move: the card listed first; as strong as the ruleset's card order makes it." in lines
+    )
     assert "tuned: A test bot with declared options." in lines
     assert "  depth=integer (default 1): how far to look" in lines
     assert "  greedy=true/false (default False): take points first" in lines
