@@ -158,8 +158,11 @@ def is_foreign(name: str) -> bool:
     """Whether the bot ``name`` is not one of ruledraft's own: loaded from a file, a
     module or an installed package, or made by a factory given to :func:`register_agent`.
     An error it raises is a :class:`BotFailure` naming it."""
-    spec = _SPECS.get(name)
-    return spec is not None and (spec.kind.foreign or spec.kind.factory not in _OWN)
+    kind = _REGISTRY.get(name)
+    if kind is None:
+        spec = _SPECS.get(name)
+        kind = None if spec is None else spec.kind
+    return kind is not None and (kind.foreign or kind.factory not in _OWN)
 
 
 def checked_act(agent: Agent, name: str, seen: Any, seat: int, seed: int, *, foreign: bool = True) -> int:

@@ -377,10 +377,10 @@ def test_a_registered_bot_that_raises_is_named_like_one_from_a_file(bot_file, mo
 
     monkeypatch.setattr(agents, "_REGISTRY", dict(agents._REGISTRY))
     ruledraft.register_agent("boomer", mybots.Boom)
+    assert agents.is_foreign("boomer") and not agents.is_foreign("greedy")  # before any spec of it is parsed
     with pytest.raises(agents.BotFailure, match=r"^bot 'boomer' at seat 0 raised RuntimeError: boom \(game seed 1\)$"):
         ruledraft.play_game("sushi-go", players=3, bots="boomer,greedy", seed=1)
     result = simulate("--games", "2", "--bots", "boomer,greedy")
     assert result.exit_code == 1 and result.stderr.startswith(
         "error: bot 'boomer' at seat 0 raised RuntimeError: boom"
     ), result.stderr
-    assert not agents.is_foreign("greedy")
