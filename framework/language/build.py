@@ -30,6 +30,7 @@ from ruledraft.language.effect import CardEffect
 from ruledraft.language.effects import EFFECT_KINDS, has_step, no_step
 from ruledraft.language.expression import RESERVED_WORDS, CompiledExpression, compile_expression
 from ruledraft.language.file_access import display_name
+from ruledraft.language.json_check import plural
 from ruledraft.language.kinds import SCORING_KINDS
 from ruledraft.language.kinds.context import Path
 from ruledraft.language.kinds.plugin_rule import CheckedRule
@@ -592,7 +593,10 @@ class RulesetBuilder:
                     self.error(where, f"'{key}' adds {sum(numbers)} cards but {_n(pool, 'card')} are held back")
             for n in range(lo, hi + 1):
                 if n not in by_n:
-                    self.error(path + ("count",), f"no count for {n} players (the game is for {_span(lo, hi)} players)")
+                    self.error(
+                        path + ("count",),
+                        f"no count for {plural(n, 'player')} (the game is for {_span(lo, hi)} players)",
+                    )
         if not schedules:
             return
         base = sum(c.count for c in self.catalogue.cards) - held_total
@@ -653,9 +657,13 @@ class RulesetBuilder:
         reshuffle = deal.get("between_rounds") == "reshuffle"
         for n in range(lo, hi + 1):
             if n not in sizes:
-                where = self.in_child(("deal", "hand_size"), ("players", "max" if n == hi else "min"))
+                near, far = ("min", "max") if n - lo < hi - n else ("max", "min")
+                # a variant that widened the range without hand sizes for it: at what it wrote
+                where = self.in_child(("deal", "hand_size"), ("players", near), ("players", far))
                 self.error(
-                    where, f"no hand size for {n} players (the game is for {lo}-{hi} players)", key=where[0] == "deal"
+                    where,
+                    f"no hand size for {plural(n, 'player')} (the game is for {lo}-{hi} players)",
+                    key=where[0] == "deal",
                 )
                 continue
             seats = n + dummies
