@@ -125,7 +125,8 @@ def tune(
     """Search the numbers a rule file marks as tunable for a target, and write the tuned file.
 
     Each try plays the same games (one seed) with other values; a search over
-    the whole numbers keeps the values that come nearest the target. It stops
+    the whole numbers keeps the values that come nearest the target (with
+    several figures, by the root of the sum of their squared misses). It stops
     when a try meets the target with every 95% interval inside it, when
     --budget tries are played, or when the search has nothing new to try. The
     best values are printed with their figures and written into a copy of the

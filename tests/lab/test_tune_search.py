@@ -234,3 +234,14 @@ def test_tpe_stops_when_every_value_is_tried():
     best, why = tpe_search(small, trial, 50, lambda: len(set(played)), seed=2)
     assert why == "every set of values tried"
     assert set(played) == {0, 1, 2, 3} and best.values == {"x": 0}
+
+
+def test_a_try_misses_by_the_root_of_the_sum_of_its_figures_squared_misses():
+    """Two figures 3 and 4 outside their bands (one below, one above) and one inside: the try misses by 5, as the guide says."""
+    figures = (
+        Figure("cards:5", "kettle", -8.0, (-9.0, -7.0), (-5.0, 5.0)),
+        Figure("points:50:2", "mean score", 56.0, (55.0, 57.0), (48.0, 52.0)),
+        Figure("points:50:2", "mean score", 50.0, (49.0, 51.0), (48.0, 52.0)),
+    )
+    assert [f.miss for f in figures] == [3.0, 4.0, 0.0]
+    assert Try(1, {"x": 1}, figures).miss == 5.0
