@@ -668,16 +668,19 @@ class RulesetBuilder:
                 continue
             seats = n + dummies
             needed = seats * sizes[n] * (1 if reshuffle else rounds)
+            kept_total = sum(c.count for c in self.catalogue.cards if c.keep == "game")
             if reshuffle and rounds > 1:
                 # kept cards leave the deck for good: at worst every one was played earlier
-                kept_total = sum(c.count for c in self.catalogue.cards if c.keep == "game")
                 needed += min(kept_total, seats * sizes[n] * (rounds - 1))
             extra = ""
             if dummies:
                 extra = f" (with {dummies} dummy seat{'s' if dummies > 1 else ''})"
             if needed > deck and not (self.data.get("rounds") or {}).get("add"):
                 # (cards added before rounds: check_additions checks each round's deck)
-                how = "every round (cards kept to game end leave the deck)" if reshuffle else _n(rounds, "round")
+                kept_leave = (
+                    " (cards kept to game end leave the deck)" if reshuffle and rounds > 1 and kept_total else ""
+                )
+                how = f"every round{kept_leave}" if reshuffle else _n(rounds, "round")
                 fix = f"add {_n(needed - deck, 'card')} or deal fewer"
                 if not reshuffle and rounds > 1 and seats * sizes[n] <= deck:
                     fix += ", or set deal.between_rounds: reshuffle (then one round's deal must fit)"

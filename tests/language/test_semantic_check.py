@@ -435,3 +435,25 @@ def test_no_pick_warning_spares_rules_that_read_the_order_of_play(tmp_path):
     )
     result = check_ruleset(path)
     assert result.ok and not [d for d in result.diagnostics if "no pick is a choice" in d.message]
+
+
+@pytest.mark.parametrize(
+    ("keep", "needed", "hint"),
+    [("", 10, False), (", keep: game", 14, True)],
+)
+def test_a_deck_too_small_to_reshuffle_names_kept_cards_only_where_there_are_some(tmp_path, keep, needed, hint):
+    """Reshuffled every round, a deck too small for one round's deal is told the number it needs; that kept cards leave the deck is said only where cards are kept."""
+    path = tmp_path / "r.yaml"
+    path.write_text(
+        "format: 1\nid: r\nname: R\nplayers: {min: 2, max: 2}\n"
+        f"cards:\n  - {{id: a, count: 5}}\n  - {{id: b, count: 4{keep}}}\n"
+        'deal: {hand_size: {"2": 5}, between_rounds: reshuffle}\nrounds: {count: 2}\n'
+        "scoring:\n  - {id: pa, kind: per_card, cards: a, value: 1}\n",
+        encoding="utf-8",
+    )
+    (d,) = check_ruleset(path).diagnostics
+    assert (d.line, d.column) == (8, 25)
+    assert (
+        f"to 2 seats for every round{' (cards kept to game end leave the deck)' if hint else ''} ({needed} needed)"
+        in d.message
+    )
