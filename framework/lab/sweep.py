@@ -45,6 +45,7 @@ def player_counts(text: str, low: int, high: int, name: str = "the ruleset") -> 
     """``2-5``, ``3,5`` or ``2-3,5`` -> the player counts (sorted, each once), each
     within ``low..high`` (:class:`InputError` otherwise)."""
     counts: set[int] = set()
+    outside: list[tuple[int, int]] = []  # the parts of the ranges past low..high
     for part in text.split(","):
         bounds = part.strip().split("-")
         try:
@@ -55,12 +56,28 @@ def player_counts(text: str, low: int, high: int, name: str = "the ruleset") -> 
             raise InputError(f"--players takes counts such as 2-5 or 3,5, not {text!r}") from None
         if first > last:
             raise InputError(f"--players {part.strip()}: the range runs backwards (write {last}-{first})")
-        for n in (first, last):
-            if not low <= n <= high:
-                span = f"{low}-{high} players" if low != high else f"{low} player" + "s" * (low != 1)
-                raise InputError(f"{name} is for {span}, not {n}")
-        counts.update(range(first, last + 1))
+        if first < low:
+            outside.append((first, min(last, low - 1)))
+        if last > high:
+            outside.append((max(first, high + 1), last))
+        if not outside:
+            counts.update(range(first, last + 1))
+    if outside:
+        span = f"{low}-{high} players" if low != high else f"{low} player" + "s" * (low != 1)
+        words = ", ".join(str(a) if a == b else f"{a}-{b}" for a, b in _merged(outside))
+        raise InputError(f"{name} is for {span}, not {words}")
     return sorted(counts)
+
+
+def _merged(spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """Ranges ``(first, last)`` sorted, those that meet or touch made one."""
+    out: list[tuple[int, int]] = []
+    for a, b in sorted(spans):
+        if out and a <= out[-1][1] + 1:
+            out[-1] = (out[-1][0], max(out[-1][1], b))
+        else:
+            out.append((a, b))
+    return out
 
 
 def play_count(

@@ -45,12 +45,14 @@ def test_player_counts_take_ranges_and_lists(text, counts):
         ("2-", "--players takes counts such as 2-5 or 3,5, not '2-'"),
         ("2-3-4", "--players takes counts such as 2-5 or 3,5, not '2-3-4'"),
         ("", "--players takes counts such as 2-5 or 3,5, not ''"),
-        ("2-7", "Sushi Go! is for 2-5 players, not 7"),
+        ("2-7", "Sushi Go! is for 2-5 players, not 6-7"),
         ("1,3", "Sushi Go! is for 2-5 players, not 1"),
+        ("1,7,8-9,3", "Sushi Go! is for 2-5 players, not 1, 7-9"),  # every count outside, ranges joined
+        ("0-1000000000", "Sushi Go! is for 2-5 players, not 0-1, 6-1000000000"),  # said, never counted out
     ],
 )
 def test_bad_player_counts_say_what_is_wrong(text, message):
-    """A backwards range, words, or a count the ruleset does not allow: an InputError saying so."""
+    """A backwards range, words, or counts the ruleset does not allow (every one of them): an InputError saying so."""
     with pytest.raises(InputError) as caught:
         player_counts(text, 2, 5, "Sushi Go!")
     assert str(caught.value) == message
@@ -113,7 +115,7 @@ def test_terminal_blocks_fit_80_columns_with_a_column_per_count():
     ("args", "message"),
     [
         (["nope", "--players", "2-3"], "error: no ruleset 'nope': not a file, nor a bundled ruleset; bundled: "),
-        (["sushi-go", "--players", "3-9"], "error: Sushi Go! is for 2-5 players, not 9\n"),
+        (["sushi-go", "--players", "3-9"], "error: Sushi Go! is for 2-5 players, not 6-9\n"),
         (["sushi-go", "--players", "4-2"], "error: --players 4-2: the range runs backwards (write 2-4)\n"),
         (["sushi-go", "--players", "x"], "error: --players takes counts such as 2-5 or 3,5, not 'x'\n"),
         (["sushi-go", "--players", "2", "--bots", "nope"], "error: unknown bot 'nope'"),
