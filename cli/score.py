@@ -101,7 +101,10 @@ def _scored(rs: Any, data: Any, where: str, partial: bool, rescore: bool) -> tup
     try:
         sheet = table_sheet(rs, data, where, partial=partial)
     except TableError as e:
-        return None, [say_error(line, prefixed=False) for line in e.lines]
+        lines = e.lines
+        if isinstance(data, list) and any(isinstance(item, dict) for item in data):  # tables in one list
+            lines = [f"{lines[0]} (for several tables, write JSON Lines: one table per line)", *lines[1:]]
+        return None, [say_error(line, prefixed=False) for line in lines]
     for line in unreachable(rs, data):  # scored all the same: a what-if is a fair question
         typer.echo(shown(f"{where}: warning: {line}"), err=True)
     return sheet, []

@@ -37,11 +37,6 @@ def table_problems(ruleset: CompiledRuleset, table: Any, partial: bool = True) -
     the ruleset: the number of rounds (fewer than the ruleset's only when ``partial``),
     of seats, card ids, and copies of each card."""
     problems = schema_problems(table, "score-table.schema.json")
-    if problems and isinstance(table, list) and any(isinstance(item, dict) for item in table):  # tables in a list
-        return [
-            (path, f"{message} (for several tables, write JSON Lines: one table per line)")
-            for path, message in problems
-        ]
     if problems:
         return problems
     rounds = table["rounds"]

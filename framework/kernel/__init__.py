@@ -264,21 +264,23 @@ class Kernel:
         self.module = module
         #: the generated source (kept in the cache directory; numba's cache beside it)
         self.path = path
-        #: seconds spent making its module ready (writing, importing and compiling, or
-        #: loading numba's cache), the first time in this process; shared by every player count
+        #: seconds this object spent making its module ready: writing and importing it the
+        #: first time in this process (shared by every player count), and compiling its game
+        #: loop or loading it from numba's cache, where this object was the one to do that
         self.compile_seconds = seconds
         #: its game loop, not in numba's cache, is compiled in a child process (compile_kernel's ``apart``)
         self._apart = apart
 
-    def ready_loop(self) -> None:
-        """The game loop compiled (in a child process where the kernel was made ``apart``)
-        or loaded from numba's cache, unless this process has it already; what it took is
-        added to :attr:`compile_seconds`. :func:`compile_kernel` does this unless told the
-        caller plays another entry point only; :meth:`play` does it before its first game."""
+    def ready_loop(self, apart: bool | None = None) -> None:
+        """The game loop compiled (in a child process where ``apart``, by default as the
+        kernel was made) or loaded from numba's cache, unless this process has it already;
+        what it took is added to :attr:`compile_seconds`. :func:`compile_kernel` does this
+        with its caller's ``apart`` unless told the caller plays another entry point only;
+        :meth:`play` does it before its first game."""
         if self.path in _LOOPS_READY:
             return
         started = time.perf_counter()
-        _ready_loop(self.path, self._apart)
+        _ready_loop(self.path, self._apart if apart is None else apart)
         self.compile_seconds += time.perf_counter() - started
 
     def refuses(self, bots: Sequence[str]) -> str | None:
@@ -413,7 +415,7 @@ def compile_kernel(
         made = _compile(ruleset, players, apart)
         _KERNELS[key] = (ruleset, made)
     if loop and isinstance(made, Kernel):
-        made.ready_loop()
+        made.ready_loop(apart)  # this caller's way, whoever made the kernel first
     return made
 
 
@@ -559,7 +561,9 @@ def _module(ruleset: CompiledRuleset) -> tuple[ModuleType, Path, float] | Unsupp
     except OSError as e:
         return Unsupported(_unwritable(path, e.strerror))
     _use_cache_dir()
-    return _import(path), path, time.perf_counter() - started
+    with compiling(path):  # another thread or process writing or importing it meanwhile: one at a time
+        module = _import(path)
+    return module, path, time.perf_counter() - started
 
 
 def _ready_loop(path: Path, apart: bool) -> None:

@@ -595,7 +595,7 @@ class RulesetBuilder:
                 if n not in by_n:
                     self.error(
                         path + ("count",),
-                        f"no count for {plural(n, 'player')} (the game is for {_span(lo, hi)} players)",
+                        f"no count for {plural(n, 'player')} (the game is for {_span(lo, hi)} player{'s' * (hi != 1)})",
                     )
         if not schedules:
             return
@@ -662,7 +662,7 @@ class RulesetBuilder:
                 where = self.in_child(("deal", "hand_size"), ("players", near), ("players", far))
                 self.error(
                     where,
-                    f"no hand size for {plural(n, 'player')} (the game is for {lo}-{hi} players)",
+                    f"no hand size for {plural(n, 'player')} (the game is for {_span(lo, hi)} player{'s' * (hi != 1)})",
                     key=where[0] == "deal",
                 )
                 continue

@@ -20,7 +20,7 @@ import importlib
 import importlib.metadata
 import importlib.util
 import inspect
-import numbers
+import operator
 import os
 import sys
 import threading
@@ -44,12 +44,15 @@ class BotFailure(RuledraftError):
 
 
 def as_action(action: Any) -> Any:
-    """A bot's move as the engine takes it: an integer of another type (numpy's
-    ``int64``, say) as the Python ``int`` it equals; anything else as it is (a bool
-    included), to be refused as not a legal action."""
-    if type(action) is int or isinstance(action, bool) or not isinstance(action, numbers.Integral):
+    """A bot's move as the engine takes it (``engine.procedures.as_action``): an
+    integer-like value (numpy's ``int64``, a 0-d array) as the Python ``int`` it
+    equals; anything else as it is (a bool included), to be refused as not a legal action."""
+    if type(action) is int or isinstance(action, bool):
         return action
-    return int(action)
+    try:
+        return operator.index(action)
+    except TypeError:
+        return action
 
 
 class BotRaised(Exception):  # noqa: N818 - the bot's own error, passed on

@@ -441,10 +441,16 @@ def test_json_lines_whose_first_two_lines_are_bad_are_still_json_lines():
     ],
 )
 def test_tables_written_as_a_list_are_one_document_told_to_write_json_lines(text):
-    """A list of tables, however its lines fall, is one document, and not a table: one error saying to write JSON Lines (never its lines scored one by one as JSON Lines)."""
+    """A list of tables, however its lines fall, is one document, and not a table: one error saying to write JSON Lines (never its lines scored one by one as JSON Lines); the Python API's error gives no such advice."""
     result = run("score", "sushi-go", "-", input=text)
     assert result.exit_code == 1 and result.stdout == ""
     assert result.stderr.splitlines() == [
         '<stdin>: error: expected a table (an object {"rounds": [[[cards of seat 0], [cards of seat 1], ...], ...]}),'
         " got a list (for several tables, write JSON Lines: one table per line)"
     ]
+    from ruledraft.api import score_table
+    from ruledraft.engine.table_scoring import TableError
+
+    with pytest.raises(TableError) as caught:
+        score_table("sushi-go", json.loads(text))
+    assert str(caught.value).endswith("got a list")

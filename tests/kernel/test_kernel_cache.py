@@ -293,9 +293,14 @@ def test_the_batch_environment_and_the_roll_out_never_compile_the_game_loop(monk
     from ruledraft.play.ismcts import kernel_rollouts
 
     readied: list[Path] = []
+    ways: list[bool] = []
     ready_loop = kernel._ready_loop
     monkeypatch.setattr(kernel, "_LOOPS_READY", set())  # as in a process that has played no kernel game
-    monkeypatch.setattr(kernel, "_ready_loop", lambda path, apart: (readied.append(path), ready_loop(path, apart))[1])
+    monkeypatch.setattr(
+        kernel,
+        "_ready_loop",
+        lambda path, apart: (readied.append(path), ways.append(apart), ready_loop(path, apart))[2],
+    )
 
     def fresh():  # a ruleset object of its own: nothing of it remembered by the process
         return attrs.evolve(load_ruleset("sushi-go"))
@@ -307,7 +312,12 @@ def test_the_batch_environment_and_the_roll_out_never_compile_the_game_loop(monk
     made = kernel.compile_kernel(fresh(), 2, apart=True, loop=False)
     assert isinstance(made, kernel.Kernel) and readied == []
     assert made.play([1, 2], ["random", "random"]).totals.shape == (2, 2)
-    assert readied == [made.path]
+    assert readied == [made.path] and ways == [True]
     made.play([3], ["random", "random"])
     kernel.compile_kernel(fresh(), 4)
     assert readied == [made.path]  # once a process
+    # a kernel made without the loop in this process's way is made ready in the next caller's
+    monkeypatch.setattr(kernel, "_LOOPS_READY", set())
+    again = fresh()
+    assert kernel.compile_kernel(again, 3, loop=False) is kernel.compile_kernel(again, 3, apart=True)
+    assert ways == [True, True]

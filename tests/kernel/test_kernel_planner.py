@@ -33,6 +33,12 @@ def _assert_same_games(kernel: Kernel, bots: list[str], seeds: list[int]) -> Non
         ("sushi-go", 2, ["planner", "planner"], 16),
         ("sushi-go", 4, ["planner"] * 4, 8),
         ("sushi-go", 5, ["planner", "greedy", "random", "planner", "value"], 8),
+        (
+            "examples/sushi-go-party-soy-sauce.yaml",
+            4,
+            ["planner", "planner", "greedy", "planner"],
+            6,
+        ),  # colours' majority
         ("examples/my-party-menu.yaml", 4, ["planner", "first", "planner", "planner"], 6),  # desserts added
         ("examples/sushi-go-switchback.yaml", 5, ["planner"] * 4 + ["random"], 6),  # a direction per turn
         ("examples/midnight-apothecary.yaml", 3, ["planner"] * 3, 6),  # reshuffled between rounds

@@ -384,3 +384,13 @@ def test_a_registered_bot_that_raises_is_named_like_one_from_a_file(bot_file, mo
     assert result.exit_code == 1 and result.stderr.startswith(
         "error: bot 'boomer' at seat 0 raised RuntimeError: boom"
     ), result.stderr
+
+
+def test_a_move_that_is_integer_like_is_that_integer_and_anything_else_stays_to_be_refused():
+    """as_action takes what the engine takes for a move: numpy integers and 0-d arrays become ints; bools, floats and text stay as they are (then refused as not legal)."""
+    import numpy as np
+
+    moved = [bot_specs.as_action(x) for x in (7, np.int64(7), np.uint8(7), np.array(7))]
+    assert moved == [7] * 4 and all(type(m) is int for m in moved)
+    for other in (True, np.True_, 7.0, np.float64(7), "7", None, [7]):
+        assert bot_specs.as_action(other) is other
