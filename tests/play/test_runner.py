@@ -303,9 +303,13 @@ class _Vanishing(_Failing):
 
 
 @pytest.fixture
-def broken_bots():
+def broken_bots(monkeypatch):
+    """The two broken bots registered as if they were built in: a registered bot from
+    outside that raises is a BotFailure of its own (test_bot_plugins.py), an error of
+    ruledraft's own code an error of the worker."""
     from ruledraft.play import agents
 
+    monkeypatch.setattr(agents, "_OWN", agents._OWN | {_Failing, _Vanishing})
     agents.register_agent("failing", _Failing, replace=True)
     agents.register_agent("vanishing", _Vanishing, replace=True)
     yield
