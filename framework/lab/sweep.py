@@ -33,6 +33,7 @@ from typing import Any
 
 from ruledraft.errors import InputError
 from ruledraft.lab.figures import LabTally
+from ruledraft.language.catalogue import player_span
 from ruledraft.language.ruleset import CompiledRuleset
 from ruledraft.play.executor import Backend, StopSignals
 from ruledraft.play.runner import Summary, simulate
@@ -63,9 +64,8 @@ def player_counts(text: str, low: int, high: int, name: str = "the ruleset") -> 
         if not outside:
             counts.update(range(first, last + 1))
     if outside:
-        span = f"{low}-{high} players" if low != high else f"{low} player" + "s" * (low != 1)
         words = ", ".join(str(a) if a == b else f"{a}-{b}" for a, b in _merged(outside))
-        raise InputError(f"{name} is for {span}, not {words}")
+        raise InputError(f"{name} is for {player_span(low, high)}, not {words}")
     return sorted(counts)
 
 

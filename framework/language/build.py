@@ -25,7 +25,14 @@ import attrs
 
 from ruledraft.errors import Diagnostic, RulesetError, ScoringError
 from ruledraft.language.bounds import bound_problems
-from ruledraft.language.catalogue import MAX_PLAYERS, NO_COLOUR, CardType, Catalogue, players_range_words
+from ruledraft.language.catalogue import (
+    MAX_PLAYERS,
+    NO_COLOUR,
+    CardType,
+    Catalogue,
+    player_span,
+    players_range_words,
+)
 from ruledraft.language.effect import CardEffect
 from ruledraft.language.effects import EFFECT_KINDS, has_step, no_step
 from ruledraft.language.expression import RESERVED_WORDS, CompiledExpression, compile_expression
@@ -595,7 +602,7 @@ class RulesetBuilder:
                 if n not in by_n:
                     self.error(
                         path + ("count",),
-                        f"no count for {plural(n, 'player')} (the game is for {_span(lo, hi)} player{'s' * (hi != 1)})",
+                        f"no count for {plural(n, 'player')} (the game is for {player_span(lo, hi)})",
                     )
         if not schedules:
             return
@@ -662,7 +669,7 @@ class RulesetBuilder:
                 where = self.in_child(("deal", "hand_size"), ("players", near), ("players", far))
                 self.error(
                     where,
-                    f"no hand size for {plural(n, 'player')} (the game is for {_span(lo, hi)} player{'s' * (hi != 1)})",
+                    f"no hand size for {plural(n, 'player')} (the game is for {player_span(lo, hi)})",
                     key=where[0] == "deal",
                 )
                 continue

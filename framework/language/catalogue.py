@@ -21,6 +21,11 @@ def family_words(tag: str) -> str:
     return tag.replace("_", " ")
 
 
+def player_span(fewest: int, most: int) -> str:
+    """``2-5 players``; ``2 players`` (``1 player``) for one count."""
+    return f"{fewest}-{most} players" if fewest != most else f"{fewest} player" + "s" * (fewest != 1)
+
+
 def players_range_words(span: tuple[int, int]) -> str:
     """``(3, 16)`` -> ``3 or more players``; ``(1, 6)`` -> ``at most 6 players``; ``(2, 6)`` -> ``2-6 players``."""
     fewest, most = span
@@ -28,7 +33,7 @@ def players_range_words(span: tuple[int, int]) -> str:
         return f"{fewest} or more players" if fewest > 1 else "any number of players"
     if fewest <= 1:
         return f"at most {most} players"
-    return f"{fewest}-{most} players" if fewest != most else f"{fewest} player" + "s" * (fewest != 1)
+    return player_span(fewest, most)
 
 
 #: the ``group`` of a card that has no colour: no colour group counts it (tea, soy sauce)

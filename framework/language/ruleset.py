@@ -11,7 +11,7 @@ from collections.abc import Mapping
 import attrs
 
 from ruledraft.errors import Diagnostic
-from ruledraft.language.catalogue import Catalogue
+from ruledraft.language.catalogue import Catalogue, player_span
 from ruledraft.language.effect import CardEffect
 from ruledraft.language.menu import Course
 from ruledraft.language.quantity import Quantity
@@ -137,8 +137,7 @@ class CompiledRuleset:
     @property
     def player_range(self) -> str:
         """The player counts in words: ``2-5 players``, or ``2 players`` (``1 player``) for one count."""
-        lo, hi = self.min_players, self.max_players
-        return (f"{lo} player" + "s" * (lo != 1)) if lo == hi else f"{lo}-{hi} players"
+        return player_span(self.min_players, self.max_players)
 
     def hand_size(self, players: int) -> int:
         return self.hand_sizes[players]
