@@ -21,7 +21,9 @@ in and out and no Python object per game, seat or move.
   same actions, is the very game the PettingZoo environment plays. ``S`` is between 0
   and 2**63 - 1, as on the PettingZoo environments on the kernel.
 * An illegal action raises :class:`~ruledraft.errors.IllegalMoveError` naming the
-  game, the player and the seed, and no game moves.
+  game, the player and the seed, and no game moves. Actions that are not integers of
+  shape ``(games, players)`` raise :class:`~ruledraft.errors.ArgumentError` (a
+  ``ValueError``).
 * The kernel holds games without card effects, races or a dummy (Sushi Go! and its
   variants, the Party menus without them); another ruleset is refused with
   :class:`~ruledraft.errors.InputError` saying why.
@@ -37,7 +39,7 @@ import numpy as np
 
 from ruledraft.engine.encoding import encoder_for
 from ruledraft.engine.state import MAX_SEED, Game, derive_seed
-from ruledraft.errors import IllegalMoveError, InputError
+from ruledraft.errors import ArgumentError, IllegalMoveError, InputError
 from ruledraft.kernel import Unsupported, compile_kernel, ready_apart
 from ruledraft.kernel.batch import GAME_END, MAX_KERNEL_SEED, ROUND_END, Batch, batch_refusal, encoder_offsets
 from ruledraft.language.ruleset import CompiledRuleset
@@ -139,9 +141,9 @@ class BatchDraftEnv:
         try:
             sent = np.asarray(actions)
         except (TypeError, ValueError) as error:
-            raise IllegalMoveError(f"actions must be integers of shape ({G}, {P}): {error}") from None
+            raise ArgumentError(f"actions must be integers of shape ({G}, {P}): {error}") from None
         if sent.shape != (G, P) or sent.dtype.kind not in "iu":
-            raise IllegalMoveError(f"actions must be integers of shape ({G}, {P}), not {sent.dtype} {sent.shape}")
+            raise ArgumentError(f"actions must be integers of shape ({G}, {P}), not {sent.dtype} {sent.shape}")
         batch = self._batch
         bad = batch.step(np.ascontiguousarray(sent, np.int64))
         if bad >= 0:

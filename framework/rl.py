@@ -84,6 +84,7 @@ from ruledraft.kernel.batch import MAX_KERNEL_SEED, Batch, batch_refusal, encode
 from ruledraft.language.expression import ExpressionLimits
 from ruledraft.language.ruleset import CompiledRuleset
 from ruledraft.play.agents import Agent, default_card_values, make_agent
+from ruledraft.play.bot_specs import as_action
 from ruledraft.play.engines import BACKGROUND_COMPILE, ready_searches
 from ruledraft.play.match import game_of
 from ruledraft.play.planner import count_values
@@ -637,9 +638,8 @@ class _Table:
         """``action`` as an engine action, or None if it is illegal and the game ends
         for it (``illegal_reward``)."""
         seat = self.seat_of[agent]
-        try:
-            a = int(action)
-        except (TypeError, ValueError):
+        a = as_action(action)  # an integer-like value; a float, a bool or a string is no action
+        if type(a) is not int:
             a = -1
         legal = self.legal()
         if a in (legal[seat] if seat in legal else self.state.legal_actions(seat)):

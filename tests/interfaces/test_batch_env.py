@@ -12,7 +12,7 @@ from paths import DATA, README, ROOT
 
 from ruledraft.batch_env import BatchDraftEnv
 from ruledraft.engine.state import Game, derive_seed
-from ruledraft.errors import IllegalMoveError, InputError
+from ruledraft.errors import ArgumentError, IllegalMoveError, InputError
 from ruledraft.language.loading import load_ruleset
 
 #: every case the kernel's batch functions take a branch for: chopsticks (sushi-go, the
@@ -107,11 +107,12 @@ def test_a_step_before_any_reset_is_refused():
     "sent", [[[0, 0]], [[0.5, 1.0], [0.0, 1.0]], "no", [[True, False], [False, True]], [[2**70, 0], [0, 0]]]
 )
 def test_actions_of_another_shape_or_type_are_refused(sent):
-    """Actions that are not integers of shape (games, players) raise IllegalMoveError."""
+    """Actions that are not integers of shape (games, players) are bad input, a ValueError, not an illegal move."""
     env = BatchDraftEnv("sushi-go", 2, games=2)
     env.reset(seed=1)
-    with pytest.raises(IllegalMoveError, match=r"actions must be integers of shape \(2, 2\)"):
+    with pytest.raises(ValueError, match=r"actions must be integers of shape \(2, 2\)") as raised:
         env.step(sent)
+    assert isinstance(raised.value, ArgumentError) and not isinstance(raised.value, IllegalMoveError)
 
 
 @pytest.mark.parametrize(

@@ -230,6 +230,28 @@ def test_an_illegal_action_raises_a_message_naming_the_agent_the_action_and_the_
         par.step({"player_0": par.engine_state.legal_actions(0)[0]})
 
 
+@pytest.mark.parametrize("kind", [float, bool, str])
+def test_an_action_that_is_not_an_integer_is_no_move(engine, kind):
+    """A float, a bool or a string equal to a legal move is refused, never rounded into it; a numpy integer is that move."""
+    par = rl.parallel_env(engine=engine, ruleset="sushi-go", players=2)
+    par.reset(seed=9)
+    legal = par.engine_state.legal_actions(0)
+    move = 1 if kind is bool else legal[0]
+    assert move in legal
+    others = {"player_1": par.engine_state.legal_actions(1)[0]}
+    with pytest.raises(IllegalMoveError, match=re.escape(f"player_0: action {kind(move)!r} is not legal now (seed 9)")):
+        par.step({"player_0": kind(move), **others})
+    aec = rl.raw_env(engine=engine, ruleset="sushi-go", players=2)
+    aec.reset(seed=9)
+    with pytest.raises(IllegalMoveError, match=re.escape(f"player_0: action {kind(move)!r} is not legal now (seed 9)")):
+        aec.step(kind(move))
+    plain = rl.parallel_env(engine=engine, ruleset="sushi-go", players=2)
+    plain.reset(seed=9)
+    plain.step({"player_0": legal[0], **others})
+    par.step({"player_0": np.int64(legal[0]), **others})
+    assert par.engine_state.hands == plain.engine_state.hands
+
+
 def test_illegal_reward_ends_the_game_with_that_reward_for_the_agent_that_made_it(engine):
     """With illegal_reward=-1 an illegal action terminates every agent: -1 for the one that made it, 0 for the others."""
     par = rl.parallel_env(engine=engine, ruleset="sushi-go", players=3, illegal_reward=-1)
