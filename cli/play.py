@@ -168,7 +168,7 @@ def play(
 def _bot(spec: str, seed: int, seat: int, game: Game, isolate: ShippedRuleset | None):
     """The bot of ``seat``: in a process of its own when ``isolate`` and it comes from outside."""
     if isolate is not None and parse_bot(spec).kind.foreign:
-        return IsolatedAgent(absolute_spec(spec), seed, isolate, game.num_players, seat)
+        return IsolatedAgent(absolute_spec(spec), seed, isolate, game.num_players, seat, shown=spec)
     return make_agent(spec, seed)
 
 

@@ -214,7 +214,7 @@ class TournamentWork:
                 bots, specs = self.tables[table], self.specs[table]
                 seed = game_seed(self.seed, deal)
                 agents = [
-                    _Timed(make_agent(spec, s), tally.times.setdefault(bot, Counter()))
+                    _Timed(make_agent(spec, s, shown=bot), tally.times.setdefault(bot, Counter()))
                     for spec, bot, s in zip(specs, bots, bot_seeds(seed, self.players))
                 ]
                 state = play_game(game, seed, bots, agents, specs=specs)

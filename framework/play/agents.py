@@ -35,9 +35,11 @@ from ruledraft.play.bot_specs import (
     BotRaised,
     BotSpec,
     BotSpecError,
+    BotUnmade,
     as_action,
     entry_point_bots,
     entry_point_kind,
+    make_checked,
     options_of,
     parse_spec,
     prints_to_stderr,
@@ -139,19 +141,21 @@ def parse_bot(spec: str, card_ids: Sequence[str] | None = None) -> BotSpec:
     return parsed
 
 
-def make_agent(name: str, seed: int) -> Agent:
+def make_agent(name: str, seed: int, *, shown: str | None = None) -> Agent:
     """A new agent for a bot name or spec (``greedy``, ``value:tempura=3``,
     ``mybot.py:MyBot``); ``KeyError`` if a plain name is unknown, :class:`BotSpecError`
-    if a spec is not usable."""
+    if a spec is not usable, :class:`BotFailure` if a bot not ruledraft's own raises
+    as it is made, naming it ``shown`` (default: ``name``; a run names a bot file as
+    typed where it makes it from the file's absolute path)."""
     kind = _REGISTRY.get(name)
     if kind is not None:
-        return kind.factory(seed)
+        return kind.factory(seed) if kind.factory in _OWN else make_checked(shown or name, kind.factory, seed, {})
     spec = _SPECS.get(name)
     if spec is None:
         if ":" not in name and name not in entry_point_bots():
             raise KeyError(name)
         spec = parse_bot(name)
-    return spec.make(seed)
+    return spec.make(seed, checked=spec.kind.foreign or spec.kind.factory not in _OWN, shown=shown)
 
 
 def is_foreign(name: str) -> bool:
@@ -183,6 +187,8 @@ def checked_act(agent: Agent, name: str, seen: Any, seat: int, seed: int, *, for
         try:
             with prints_to_stderr():  # its prints never mix with the run's output
                 action = as_action(agent.act(view, seat))
+        except BotUnmade:  # an isolated bot, made with its first move, that could not be: said so
+            raise
         except (Exception, SystemExit) as e:  # noqa: BLE001 - any failure of a bot is one message
             reason = (str(e) if isinstance(e, BotRaised) else f"{type(e).__name__}: {e}").splitlines()[0]
             raise BotFailure(f"bot '{name}' at seat {seat} raised {reason} (game seed {seed})") from None

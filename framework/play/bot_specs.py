@@ -43,6 +43,18 @@ class BotFailure(RuledraftError):
     """A bot raised, or chose a move that is not legal."""
 
 
+class BotUnmade(BotFailure):
+    """A bot not ruledraft's own raised as it was made: ``bot`` as named, and the
+    first line of what it raised (``reason``)."""
+
+    def __init__(self, bot: str, reason: str) -> None:
+        super().__init__(f"bot '{bot}' could not be made: {reason}")
+        self.bot, self.reason = bot, reason
+
+    def __reduce__(self) -> tuple[Any, ...]:  # as it was, from a worker's process
+        return (type(self), (self.bot, self.reason))
+
+
 def as_action(action: Any) -> Any:
     """A bot's move as the engine takes it (``engine.procedures.as_action``): an
     integer-like value (numpy's ``int64``, a 0-d array) as the Python ``int`` it
@@ -141,14 +153,24 @@ class BotSpec:
     kind: BotKind
     options: Mapping[str, Any]
 
-    def make(self, seed: int) -> Any:
-        if not self.kind.foreign:
+    def make(self, seed: int, *, checked: bool | None = None, shown: str | None = None) -> Any:
+        """A new bot seeded with ``seed``; ``checked`` (default: a bot from outside,
+        ``kind.foreign``) as :func:`make_checked` makes it, named ``shown`` (default:
+        the spec as typed)."""
+        if not (self.kind.foreign if checked is None else checked):
             return self.kind.factory(seed, **self.options)
-        try:  # a bot from outside that cannot even be made is its fault, said in one line
-            with prints_to_stderr():  # its prints never mix with the run's output
-                return self.kind.factory(seed, **self.options)
-        except (Exception, SystemExit) as e:  # noqa: BLE001 - any failure of a bot is one message
-            raise BotFailure(f"bot '{self.text}' could not be made: {_reason(e)}") from None
+        return make_checked(shown or self.text, self.kind.factory, seed, self.options)
+
+
+def make_checked(text: str, factory: Callable[..., Any], seed: int, options: Mapping[str, Any]) -> Any:
+    """``factory(seed, **options)`` for a bot that is not ruledraft's own: what it prints
+    goes to standard error, and a failure to make it is one :class:`BotFailure` naming
+    it as typed (``text``), since it is the bot's fault, not the run's."""
+    try:
+        with prints_to_stderr():  # its prints never mix with the run's output
+            return factory(seed, **options)
+    except (Exception, SystemExit) as e:  # noqa: BLE001 - any failure of a bot is one message
+        raise BotUnmade(text, _reason(e)) from None
 
 
 def prints_to_stderr() -> contextlib.AbstractContextManager[object]:

@@ -30,7 +30,7 @@ from typing import IO, Any
 
 from ruledraft.engine.state import Game
 from ruledraft.engine.view import SeatView
-from ruledraft.play.bot_specs import BotRaised, as_action
+from ruledraft.play.bot_specs import BotRaised, BotUnmade, as_action
 from ruledraft.play.executor import ShippedRuleset
 
 __all__ = ["IsolatedAgent", "close_all"]
@@ -155,6 +155,8 @@ class _Child:
             raise BotRaised(f"its process ended (exit status {code})") from None
         if kind == "error":
             raise BotRaised(value)
+        if kind == "unmade":
+            raise BotUnmade(self.spec, value)
         return value
 
     def close(self) -> None:
@@ -197,10 +199,15 @@ atexit.register(close_all)
 
 class IsolatedAgent:
     """A bot run in a process of its own, handed its seat's view serialized (the bot
-    named ``spec``, made there as ``make_agent(spec, seed)``)."""
+    named ``spec``, made there as ``make_agent(spec, seed)``; ``shown``: its name in
+    messages, by default ``spec``). A bot that raises as it is made is a
+    :class:`BotFailure` saying so, raised with the first move asked of it."""
 
-    def __init__(self, spec: str, seed: int, shipped: ShippedRuleset, players: int, seat: int) -> None:
+    def __init__(
+        self, spec: str, seed: int, shipped: ShippedRuleset, players: int, seat: int, *, shown: str | None = None
+    ) -> None:
         self.name = spec
+        self.shown = shown or spec
         self._seed: int | None = seed
         self._child = _child_for(spec, shipped, players, seat)
 
@@ -209,7 +216,10 @@ class IsolatedAgent:
         if child.game is not view.game:  # the definitions of this table's views, by name
             child.game, child.names = view.game, _definitions(view.game)
         seed, self._seed = self._seed, None  # the bot is made with the first move of a game
-        action: int = child.ask(("act", seed, view_bytes(view, child.names), seat))
+        try:
+            action: int = child.ask(("act", seed, view_bytes(view, child.names), seat))
+        except BotUnmade as e:  # named as the run names it
+            raise BotUnmade(self.shown, e.reason) from None
         return action
 
 
@@ -235,6 +245,8 @@ def _serve(requests: IO[bytes], replies: IO[bytes]) -> None:
                 bot = make_agent(spec, seed)
             action = as_action(bot.act(view_from_bytes(data, game), seat))
             reply: tuple[str, Any] = ("ok", action if type(action) is int else repr(action))
+        except BotUnmade as e:  # the reason alone: the run names the bot as typed
+            reply = ("unmade", e.reason)
         except (Exception, SystemExit) as e:  # noqa: BLE001 - any failure of the bot is one message
             reply = ("error", f"{type(e).__name__}: {e}".splitlines()[0])
         try:

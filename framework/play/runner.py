@@ -121,13 +121,13 @@ def play_game(
         seeds = bot_seeds(seed, len(specs))
         if isolate is not None:  # each bot from outside in a process of its own
             agents = [
-                IsolatedAgent(spec, seeds[n], isolate, game.num_players, n)
+                IsolatedAgent(spec, seeds[n], isolate, game.num_players, n, shown=bots[n])
                 if parse_bot(spec).kind.foreign
-                else make_agent(spec, seeds[n])
+                else make_agent(spec, seeds[n], shown=bots[n])
                 for n, spec in enumerate(specs)
             ]
         else:
-            agents = [make_agent(spec, s) for spec, s in zip(specs, seeds)]
+            agents = [make_agent(spec, s, shown=bot) for spec, s, bot in zip(specs, seeds, bots)]
     if len(agents) != game.num_players:
         raise ValueError(f"{len(agents)} agents for {game.num_players} players")
     state = game.new_initial_state(seed)

@@ -94,6 +94,14 @@ BOTS = textwrap.dedent(
             return np.int64(state.legal_actions(seat)[-1])
 
 
+    class BadInit:
+        def __init__(self, seed):
+            raise ValueError("cannot start")
+
+        def act(self, state, seat):
+            return state.legal_actions(seat)[0]
+
+
     NUMBER = 3
     '''
 )
@@ -384,6 +392,32 @@ def test_a_registered_bot_that_raises_is_named_like_one_from_a_file(bot_file, mo
     assert result.exit_code == 1 and result.stderr.startswith(
         "error: bot 'boomer' at seat 0 raised RuntimeError: boom"
     ), result.stderr
+
+
+@pytest.mark.parametrize("how", [["--jobs", "1"], ["--jobs", "2"], ["--isolate"]])
+def test_a_bot_file_that_cannot_be_made_is_named_as_typed(bot_file, monkeypatch, how):
+    """A bot whose constructor raises is one line naming it as typed (not by the absolute path workers are sent), alone, on workers and in a process of its own."""
+    monkeypatch.chdir(bot_file.parent)
+    result = simulate("--games", "4", "--bots", "greedy,mybots.py:BadInit", *how)
+    assert result.exit_code == 1
+    assert result.stderr == "error: bot 'mybots.py:BadInit' could not be made: ValueError: cannot start\n"
+
+
+def test_a_registered_bot_that_cannot_be_made_is_a_bot_failure(bot_file, monkeypatch):
+    """A factory given to register_agent that raises as its bot is made is a BotFailure naming the bot, as for one from a file."""
+    import mybots
+
+    import ruledraft
+
+    monkeypatch.setattr(agents, "_REGISTRY", dict(agents._REGISTRY))
+    ruledraft.register_agent("badinit", mybots.BadInit)
+    with pytest.raises(agents.BotFailure, match=r"^bot 'badinit' could not be made: ValueError: cannot start$"):
+        ruledraft.play_game("sushi-go", players=3, bots="badinit,greedy", seed=1)
+    result = simulate("--games", "2", "--bots", "greedy,badinit")
+    assert (result.exit_code, result.stderr) == (
+        1,
+        "error: bot 'badinit' could not be made: ValueError: cannot start\n",
+    )
 
 
 def test_a_move_that_is_integer_like_is_that_integer_and_anything_else_stays_to_be_refused():
