@@ -33,10 +33,13 @@ How the figures are counted
   proportion to their count times their weight -- a card that left the table before
   the scoring brings nothing, a copy counts as the card it became, and for a race
   (uramaki) the cards that left the table for its places count as on it. A
-  card's weight for a rule is 1, except for a rule that ranks seats by a quantity of
-  the seat's own cards (a majority such as maki rolls): then it is what one such card
-  alone is worth to that quantity (its icons), when that is positive for every card
-  the rule reads (a rule that reads one card gives it all its points). A rule that
+  card's weight for a rule is what one such card alone is worth to it, when that is
+  positive for every card the rule reads, else 1: for a rule that ranks seats by a
+  quantity of the seat's own cards (a majority such as maki rolls), what the card
+  alone adds to that quantity (its icons); for a rule that scores each seat's own
+  cards alone and not by turns, what a table of that one card scores (a nigiri's
+  value: so a rule that scores each card its value gives each card exactly its
+  points). A rule that reads one card gives it all its points. A rule that
   names the cards its points belong to (``credited``: a boost's cards) shares them
   among those instead, weight 1 each. Points scored
   with none of those cards on the table (pudding's or temaki's penalty for having
@@ -132,6 +135,7 @@ from ruledraft.lab.statistics import (
     mover,
     wilson,
 )
+from ruledraft.language.quantity import Quantity
 from ruledraft.play.runner import register_collector
 from ruledraft.tableau import Tableau
 
@@ -306,16 +310,37 @@ def _rule_weights(rule: Any, num_card_types: int) -> dict[int, int]:
         return dict.fromkeys(sorted(credited), 1)
     reads = range(num_card_types) if rule.reads is None else sorted(rule.reads)
     weights = dict.fromkeys(reads, 1)
+    if len(weights) < 2:
+        return weights
     q = rule.ranks_by
     if q is not None and q.pure and q.reads is not None and set(q.reads) == set(reads):
-        alone = {}
-        for c in reads:
-            counts = [0] * num_card_types
-            counts[c] = 1
-            alone[c] = q.fn(Tableau([counts], [[c]]), 0)
-        if all(isinstance(v, int) and v > 0 for v in alone.values()):
-            weights = alone
+        alone = {c: q.fn(Tableau([_one(c, num_card_types)], [[c]]), 0) for c in reads}
+    elif q is None and rule.turn_scoring is None and (rule.own_cards_only or _reads_own_cards(rule)):
+        try:  # what one card alone scores, over an empty table (a rule's own code may refuse)
+            empty = rule.score_row([0] * num_card_types, [])
+            alone = {c: rule.score_row(_one(c, num_card_types), [c]) - empty for c in reads}
+        except Exception:  # noqa: BLE001 - then its cards share its points equally
+            return weights
+    else:
+        return weights
+    if all(isinstance(v, int) and v > 0 for v in alone.values()):
+        weights = alone
     return weights
+
+
+def _reads_own_cards(rule: Any) -> bool:
+    """Whether ``rule`` scores a seat by an expression of its own cards (and perhaps the
+    round or the number of players): its points for one card alone are then the
+    card's worth to it, in proportion."""
+    quantity = getattr(rule, "quantity", None)
+    return isinstance(quantity, Quantity) and quantity.is_local
+
+
+def _one(card: int, num_card_types: int) -> list[int]:
+    """The counts of a table holding one copy of ``card``."""
+    counts = [0] * num_card_types
+    counts[card] = 1
+    return counts
 
 
 @attrs.frozen

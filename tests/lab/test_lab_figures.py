@@ -242,13 +242,16 @@ def test_mean_turn_comes_from_the_picks():
         assert card["mean_turn"] == (pytest.approx(turns[c] / picks[c]) if picks[c] else None)
 
 
-def test_card_points_share_each_rule_by_count_and_maki_by_icons():
-    """A rule's points go to the cards it reads on that table, in proportion to count (maki: times icons)."""
+def test_card_points_share_each_rule_by_count_times_worth_alone():
+    """A rule's points go to the cards it reads on that table, in proportion to count times what one card alone is worth to the rule (maki: its icons; nigiri: its value), else to count (wasabi, whose card alone scores nothing)."""
     game, states = played("sushi-go", 2, range(5))
     rs = game.ruleset
     ids = rs.catalogue.ids
     idx = {cid: n for n, cid in enumerate(ids)}
-    icons = {idx["maki_1"]: 1, idx["maki_2"]: 2, idx["maki_3"]: 3}
+    worth = {  # the rulebook's maki icons and nigiri values
+        "maki": {idx["maki_1"]: 1, idx["maki_2"]: 2, idx["maki_3"]: 3},
+        "nigiri": {idx["egg_nigiri"]: 1, idx["salmon_nigiri"]: 2, idx["squid_nigiri"]: 3},
+    }
     expected = [Fraction(0)] * len(ids)
     for st_ in states:
         scorings = st_.scorings
@@ -257,7 +260,7 @@ def test_card_points_share_each_rule_by_count_and_maki_by_icons():
             for rule, pts in zip(sc.rules, sc.points):
                 reads = sorted(rule.reads)
                 for s in range(2):
-                    weight = {c: tables[s].count(c) * icons.get(c, 1) for c in reads}
+                    weight = {c: tables[s].count(c) * worth.get(rule.id, {}).get(c, 1) for c in reads}
                     total = sum(weight.values())
                     if pts[s] and total:
                         for c, w in weight.items():
@@ -460,6 +463,48 @@ def test_sums_too_large_for_floating_point_stay_exact():
     assert _exact_bincount(np, keys, np.array([big, big, 3, -5]), 4).tolist() == [big, big + 3, -5, 0]
     assert _exact_bincount(np, keys, np.array([1, 2, 3, 4]), 4).tolist() == [1, 5, 4, 0]
     assert _exact_bincount(np, keys[:0], keys[:0], 2).tolist() == [0, 0]
+
+
+WORTH = """format: 1
+id: worth
+name: Worth
+players: {min: 2, max: 4}
+cards:
+  - {id: shell, name: Shell, count: 20, tags: [sea], attributes: {shine: 1}}
+  - {id: conch, name: Conch, count: 20, tags: [sea], attributes: {shine: 3}}
+  - {id: plum, name: Plum, count: 20}
+  - {id: fig, name: Fig, count: 20}
+  - {id: stone, name: Stone, count: 20}
+deal:
+  hand_size: {"2-4": 8}
+rounds:
+  count: 2
+scoring:
+  - {id: shine, kind: per_card, cards: {tag: sea}, value: {attribute: shine}}
+  - {id: fruit, kind: expression, expr: "2 * count(plum) + 5 * count(fig)"}
+  - {id: spread, kind: expression, expr: "count(stone) * count(plum)"}
+"""
+
+
+def test_a_rule_that_scores_each_card_its_worth_gives_each_card_exactly_its_points(tmp_path):
+    """A per-card rule by an attribute and a sum of counts times numbers give each card its count times its worth; a product, whose cards alone score nothing, shares by count."""
+    game, states = _played_from_text(tmp_path, WORTH, 3, 5, 12)
+    ids = game.ruleset.catalogue.ids
+    taken = Counter()
+    spread = {c: Fraction(0) for c in ("stone", "plum")}
+    for state in states:
+        for record in state.history:
+            for table in record.tables:
+                taken.update(ids[c] for c in table)
+                stones, plums = table.count(ids.index("stone")), table.count(ids.index("plum"))
+                if stones and plums:
+                    spread["stone"] += Fraction(stones * plums * stones, stones + plums)
+                    spread["plum"] += Fraction(stones * plums * plums, stones + plums)
+    shares = tally_of(game, states).lab.rule_card_points()
+    at = {cid: n for n, cid in enumerate(ids)}
+    assert shares["shine"] == {at["shell"]: taken["shell"] * 1, at["conch"]: taken["conch"] * 3}
+    assert shares["fruit"] == {at["plum"]: taken["plum"] * 2, at["fig"]: taken["fig"] * 5}
+    assert shares["spread"] == {at[c]: v for c, v in spread.items() if v}
 
 
 def _played_from_text(tmp_path, text, players, seed, games):
