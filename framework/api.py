@@ -21,7 +21,8 @@ from ruledraft.language.bundled import OutOfReach, bundled_ids
 from ruledraft.language.file_access import UnreadableInput, input_kind
 from ruledraft.language.ruleset import CompiledRuleset
 from ruledraft.play import runner
-from ruledraft.play.agents import is_foreign, make_agent
+from ruledraft.play.agents import is_foreign, make_agent, parse_bot
+from ruledraft.play.engines import ENGINES
 from ruledraft.play.game_log import read_records, record_problems, replay_game
 from ruledraft.play.match import Match, check_seed, fill_seats
 
@@ -139,6 +140,11 @@ def play_game(ruleset: RulesetLike, players: int = 4, bots: Bots = DEFAULT_BOTS,
     seats = fill_seats(bots, players, rs.catalogue.ids)
     if all(isinstance(s, str) for s in seats):
         return runner.play_game(game, seed, seats)  # the same game simulate plays for this seed
+    for s in seats:
+        if isinstance(s, type):
+            raise TypeError(
+                f"bots are specs or agent objects, not the class {s.__name__}: pass {s.__name__}(seed), or register it"
+            )
     seeds = runner.bot_seeds(seed, players)
     agents = [make_agent(s, seeds[n]) if isinstance(s, str) else s for n, s in enumerate(seats)]
     names = [s if isinstance(s, str) else str(getattr(s, "name", type(s).__name__)) for s in seats]
@@ -173,20 +179,38 @@ def simulate(
     which plays, and why).
 
     :class:`~ruledraft.errors.InputError` for a player count the ruleset does not
-    take, an unusable bot, an unknown engine, or ``engine="kernel"`` where the
-    kernel cannot play; :class:`~ruledraft.errors.ArgumentError` (an ``InputError``
-    and a ``ValueError``) for a seed outside 0..2**53-1, fewer than one game or a
-    negative ``jobs``.
+    take, an unusable bot, or ``engine="kernel"`` where the kernel cannot play;
+    :class:`~ruledraft.errors.ArgumentError` (an ``InputError`` and a ``ValueError``)
+    for a seed outside 0..2**53-1, fewer than one game, a negative ``jobs``, an
+    unknown engine, or ``isolate`` with a bot registered in this process (which a
+    process of its own cannot make).
     """
     rs, document = _compiled(ruleset)
     players, games, seed, jobs = _run_numbers(players, games, seed, jobs)
+    if engine not in ENGINES:
+        raise ArgumentError(f"engine must be one of {', '.join(ENGINES)}, not {engine!r}")
     match = Match.build(rs, players, bots, seed, document=document, seed_error=ArgumentError)
+    if isolate:
+        _check_isolable(match.bots)
     from ruledraft.lab.figures import LabTally
     from ruledraft.play.engines import choose_engine
 
     jobs = jobs or runner.available_cores()
     chosen = choose_engine(rs, players, match.bots, engine, games, game=match.game).name
     return runner.simulate_match(match, games, jobs=jobs, collector=LabTally.for_game, isolate=isolate, engine=chosen)
+
+
+def _check_isolable(bots: Sequence[str]) -> None:
+    """``isolate`` runs a bot in a process of its own by its spec: a bot registered in
+    this process by :func:`register_agent` cannot be (that process has no such name),
+    and is refused rather than run unisolated beside the others."""
+    registered = [b for b in dict.fromkeys(bots) if is_foreign(b) and not parse_bot(b).kind.foreign]
+    if registered:
+        names = ", ".join(repr(b) for b in registered)
+        raise ArgumentError(
+            f"isolate=True cannot isolate {names}, registered in this process: name the bot as FILE.py:CLASS or "
+            "MODULE:CLASS, which its own process loads"
+        )
 
 
 def _checked_seed(seed: Any) -> int:
@@ -308,6 +332,8 @@ def tournament(
 
     rs, document = _compiled(ruleset)
     names = [b.strip() for b in bots.split(",")] if isinstance(bots, str) else list(bots)
+    if not all(isinstance(n, str) for n in names):
+        raise TypeError("tournament takes bot specs (text), not agent objects: register the bot or name its class")
     if len(dict.fromkeys(names)) < 2:  # a line-up holds two different bots at least
         raise InputError(f"a tournament needs at least two different bots, not {names!r}")
     players, games, seed, jobs = _run_numbers(players, games, seed, jobs)

@@ -38,10 +38,11 @@ from typing import Any
 import numpy as np
 
 from ruledraft.engine.encoding import encoder_for
+from ruledraft.engine.seeds import env_seed
 from ruledraft.engine.state import MAX_SEED, Game, derive_seed
 from ruledraft.errors import ArgumentError, IllegalMoveError, InputError
 from ruledraft.kernel import Unsupported, compile_kernel, ready_apart
-from ruledraft.kernel.batch import GAME_END, MAX_KERNEL_SEED, ROUND_END, Batch, batch_refusal, encoder_offsets
+from ruledraft.kernel.batch import GAME_END, ROUND_END, Batch, batch_refusal, encoder_offsets
 from ruledraft.language.ruleset import CompiledRuleset
 from ruledraft.play.match import game_of
 
@@ -65,9 +66,9 @@ class BatchDraftEnv:
         per_round: bool = False,
     ) -> None:
         if reward not in REWARDS:
-            raise ValueError(f"reward must be one of {', '.join(REWARDS)}, not {reward!r}")
+            raise ArgumentError(f"reward must be one of {', '.join(REWARDS)}, not {reward!r}")
         if not 1 <= int(games):
-            raise ValueError(f"games must be at least 1, not {games}")
+            raise ArgumentError(f"games must be at least 1, not {games}")
         self.game = game = game_of(ruleset, players)
         self.players = P = game.num_players
         self.reward = reward
@@ -118,9 +119,7 @@ class BatchDraftEnv:
         observations and the masks (new arrays)."""
         if seed is None:
             seed = random.SystemRandom().randrange(MAX_SEED + 1)
-        seed = int(seed)
-        if not 0 <= seed <= MAX_KERNEL_SEED:  # as the PettingZoo environments on the kernel
-            raise ValueError(f"a seed on the kernel is between 0 and {MAX_KERNEL_SEED}, not {seed}")
+        seed = env_seed(seed)  # as the PettingZoo environments'
         self._base = seed
         self._started = 0
         self._batch.new(self._all, self._next_seeds(self.num_games))

@@ -64,10 +64,11 @@ from ruledraft.engine.decisions import Decision
 from ruledraft.engine.encoding import FIELDS as STANDARD_FIELDS
 from ruledraft.engine.encoding import Encoder, encoder_for
 from ruledraft.engine.procedures import StandardProcedure
+from ruledraft.engine.seeds import env_seed
 from ruledraft.engine.state import MAX_SEED, Game, State, derive_seed
 from ruledraft.engine.view import SeatView as EngineSeatView
 from ruledraft.engine.view import seat_view
-from ruledraft.errors import IllegalMoveError, InputError
+from ruledraft.errors import ArgumentError, IllegalMoveError, InputError
 from ruledraft.kernel import (
     BOTS,
     Unsupported,
@@ -80,7 +81,7 @@ from ruledraft.kernel import (
     ready_apart,
     start_compiling,
 )
-from ruledraft.kernel.batch import MAX_KERNEL_SEED, Batch, batch_refusal, encoder_offsets
+from ruledraft.kernel.batch import Batch, batch_refusal, encoder_offsets
 from ruledraft.language.expression import ExpressionLimits
 from ruledraft.language.ruleset import CompiledRuleset
 from ruledraft.play.agents import Agent, default_card_values, make_agent
@@ -130,7 +131,7 @@ def rewards(state: State, kind: str = "points") -> list[float]:
         dummy = game.ruleset.dummy
         rivals = len(totals) if dummy is not None and dummy.can_win else players
         return [float(totals[s] - max(totals[o] for o in range(rivals) if o != s)) for s in range(players)]
-    raise ValueError(f"reward must be one of {', '.join(REWARDS)}, not {kind!r}")
+    raise ArgumentError(f"reward must be one of {', '.join(REWARDS)}, not {kind!r}")
 
 
 def reward_so_far(state: State, kind: str = "points") -> list[float]:
@@ -501,7 +502,7 @@ class _Table:
         per_round: bool = False,
     ) -> None:
         if reward not in REWARDS:
-            raise ValueError(f"reward must be one of {', '.join(REWARDS)}, not {reward!r}")
+            raise ArgumentError(f"reward must be one of {', '.join(REWARDS)}, not {reward!r}")
         self.game = game = game_of(ruleset, players)
         self.reward = reward
         self.per_round = per_round
@@ -553,7 +554,7 @@ class _Table:
     def _game_seed(self, seed: int | None) -> int:
         """The seed of the next game: ``seed`` itself, or the next of the stream."""
         if seed is not None:
-            game_seed = int(seed)  # a NumPy integer too
+            game_seed = env_seed(seed)  # a NumPy integer too
             self._stream = (game_seed, 0)
             return game_seed
         if self._stream is None:
@@ -640,7 +641,7 @@ class _Table:
         seat = self.seat_of[agent]
         a = as_action(action)  # an integer-like value; a float, a bool or a string is no action
         if type(a) is not int:
-            a = -1
+            raise ArgumentError(f"{agent}: an action is a whole number (of the action space), not {action!r}")
         legal = self.legal()
         if a in (legal[seat] if seat in legal else self.state.legal_actions(seat)):
             return a
@@ -740,10 +741,6 @@ class _KernelTable(_Table):
         """The base class sets a state: this table makes its own from the moves."""
 
     def new_game(self, seed: int | None) -> None:
-        if seed is not None and not 0 <= int(seed) <= MAX_KERNEL_SEED:  # refused before the stream moves
-            raise ValueError(
-                f"a seed on the kernel is between 0 and {MAX_KERNEL_SEED}, not {int(seed)} (engine='reference' takes any)"
-            )
         self.seed = self._game_seed(seed)  # a seed of the stream is below 2**53
         self._moves = []
         self._replayed = None
@@ -871,7 +868,7 @@ def _table(
     the cache), else on the reference engine. Both give the same observations, masks and
     rewards for the same seeds and actions."""
     if engine not in ENGINES:
-        raise ValueError(f"engine must be one of {', '.join(ENGINES)}, not {engine!r}")
+        raise ArgumentError(f"engine must be one of {', '.join(ENGINES)}, not {engine!r}")
     game = game_of(ruleset, players)
     args = (game, None, reward, illegal_reward, per_round)
     if engine == "reference":
@@ -914,7 +911,7 @@ class _OnTable:
     ) -> None:
         """Take a table (the constructors' common part)."""
         if render_mode is not None and render_mode not in RENDER_MODES:
-            raise ValueError(f"render_mode must be one of {', '.join(RENDER_MODES)}, not {render_mode!r}")
+            raise ArgumentError(f"render_mode must be one of {', '.join(RENDER_MODES)}, not {render_mode!r}")
         self._table = _table(ruleset, players, reward, illegal_reward, per_round, engine)
         #: the engine that plays the games: ``kernel`` or ``reference``
         self.engine = "kernel" if isinstance(self._table, _KernelTable) else "reference"
@@ -1048,6 +1045,7 @@ class ParallelDraftEnv(_OnTable, ParallelEnv):
     ) -> None:
         self._seat(ruleset, players, reward, illegal_reward, render_mode, per_round, engine)
         self.agents = self.possible_agents[:]
+        self._dealt = False  # no game until reset()
 
     def _observations(self) -> dict[str, dict[str, np.ndarray]]:
         return self._table.observations(self.agents)
@@ -1056,6 +1054,7 @@ class ParallelDraftEnv(_OnTable, ParallelEnv):
         self, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[dict[str, dict[str, np.ndarray]], dict[str, dict[str, Any]]]:
         self._table.new_game(seed)
+        self._dealt = True
         self.agents = self.possible_agents[:]
         return self._observations(), {a: {} for a in self.agents}
 
@@ -1069,8 +1068,15 @@ class ParallelDraftEnv(_OnTable, ParallelEnv):
         dict[str, dict[str, Any]],
     ]:
         table = self._table
+        if not self._dealt:
+            raise IllegalMoveError("no game is dealt yet: reset() first")
         if not self.agents:
             raise IllegalMoveError(f"the game is over (seed {table.seed}): reset() starts another")
+        unknown = [a for a in actions if a not in table.seat_of]
+        if unknown:  # a misspelt name would otherwise go unnoticed
+            raise ArgumentError(
+                f"no agent {', '.join(map(repr, unknown))}: the agents are {', '.join(self.possible_agents)}"
+            )
         live = self.agents[:]
         final: list[float] | None = None
         chosen: list[int] = []
@@ -1180,22 +1186,22 @@ class DraftGymEnv(gymnasium.Env):
         engine: str = "auto",
     ) -> None:
         if render_mode is not None and render_mode not in RENDER_MODES:
-            raise ValueError(f"render_mode must be one of {', '.join(RENDER_MODES)}, not {render_mode!r}")
+            raise ArgumentError(f"render_mode must be one of {', '.join(RENDER_MODES)}, not {render_mode!r}")
         if engine not in ENGINES:
-            raise ValueError(f"engine must be one of {', '.join(ENGINES)}, not {engine!r}")
+            raise ArgumentError(f"engine must be one of {', '.join(ENGINES)}, not {engine!r}")
         game = game_of(ruleset, players)
         if not 0 <= seat < game.num_players:
-            raise ValueError(f"seat must be from 0 to {game.num_players - 1}, not {seat}")
+            raise ArgumentError(f"seat must be from 0 to {game.num_players - 1}, not {seat}")
         self.seat = seat
         others = [s for s in range(game.num_players) if s != seat]
         names = [opponents] * len(others) if isinstance(opponents, str) else list(opponents)
         if len(names) != len(others):
-            raise ValueError(f"{len(names)} opponents for {len(others)} other players")
+            raise ArgumentError(f"{len(names)} opponents for {len(others)} other players")
         for name in names:
             try:
                 make_agent(name, 0)
             except KeyError:
-                raise ValueError(f"no bot called {name!r}") from None
+                raise ArgumentError(f"no bot called {name!r}") from None
         ready_searches(game.ruleset, game.num_players, names, game=game)  # not in the first step
         self._table = table = _table(game, None, reward, illegal_reward, per_round, engine, names)
         #: the engine that plays the games (and the opponents' moves): ``kernel`` or ``reference``
@@ -1213,6 +1219,7 @@ class DraftGymEnv(gymnasium.Env):
         self.action_space = table.action_spaces[self.agent]
         self.render_mode = render_mode
         self._gained = 0.0
+        self._dealt = False  # no game until reset()
 
     def _observe(self) -> dict[str, np.ndarray]:
         """The learner's observation: new arrays every time (callers keep them)."""
@@ -1226,6 +1233,8 @@ class DraftGymEnv(gymnasium.Env):
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
+        if seed is not None:
+            seed = env_seed(seed)  # before gymnasium's own words for it
         super().reset(seed=seed)
         table = self._table
         table.new_game(seed)
@@ -1238,6 +1247,7 @@ class DraftGymEnv(gymnasium.Env):
                 s: make_agent(name, derive_seed(table.seed, 5, s) >> 11) for s, name in self.opponents.items()
             }
         self._gained = 0.0
+        self._dealt = True
         self._bots_move()
         return self._observe(), {"seed": table.seed}
 
@@ -1251,6 +1261,8 @@ class DraftGymEnv(gymnasium.Env):
 
     def step(self, action: Any) -> tuple[dict[str, np.ndarray], float, bool, bool, dict[str, Any]]:
         table = self._table
+        if not self._dealt:
+            raise IllegalMoveError("no game is dealt yet: reset() first")
         if table.over:
             raise IllegalMoveError(f"the game is over (seed {table.seed}): reset() starts another")
         a = table.action(self.agent, action)

@@ -8,9 +8,16 @@ kernel (:mod:`ruledraft.kernel`), which is why they live down here.
 
 from __future__ import annotations
 
-from ruledraft.engine.state import derive_seed
+import operator
 
-__all__ = ["bot_seed", "bot_seeds", "game_seed"]
+from ruledraft.engine.state import derive_seed
+from ruledraft.errors import ArgumentError
+
+__all__ = ["MAX_ENV_SEED", "bot_seed", "bot_seeds", "env_seed", "game_seed"]
+
+#: the largest seed an environment's ``reset`` takes: what the kernel holds (its
+#: ``MAX_KERNEL_SEED``), so a seed plays the same game on either engine
+MAX_ENV_SEED = 2**63 - 1
 
 
 def game_seed(seed: int, index: int) -> int:
@@ -31,3 +38,16 @@ def bot_seeds(seed: int, seats: int) -> list[int]:
     """``[bot_seed(seed, seat) for seat in range(seats)]``, mixing the shared prefix once."""
     base = derive_seed(seed, 0xB07)
     return [derive_seed(base, seat) for seat in range(seats)]
+
+
+def env_seed(seed: object) -> int:
+    """A seed handed to an environment's ``reset``, on either engine: a whole number
+    (a numpy integer too) from 0 to :data:`MAX_ENV_SEED`; anything else (``1.5``,
+    ``True``, ``-1``, ``2**64 + 5``, which would alias seed 5) is an
+    :class:`~ruledraft.errors.ArgumentError`."""
+    if isinstance(seed, bool) or not hasattr(seed, "__index__"):
+        raise ArgumentError(f"a seed is a whole number from 0 to 2**63 - 1, not {seed!r}")
+    value = operator.index(seed)  # it has __index__: checked just above
+    if not 0 <= value <= MAX_ENV_SEED:
+        raise ArgumentError(f"a seed is a whole number from 0 to 2**63 - 1, not {value}")
+    return value

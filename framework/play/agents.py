@@ -20,6 +20,7 @@ from __future__ import annotations
 import _random
 import inspect
 import random
+import re
 from collections.abc import Callable, Sequence
 from operator import add
 from typing import Any, Protocol
@@ -28,6 +29,7 @@ from ruledraft.engine.encoding import encoder_for
 from ruledraft.engine.records import Observation
 from ruledraft.engine.state import Game, State
 from ruledraft.engine.view import SeatView, act_on_view, as_view, read_kept, read_tables, read_turn, trusted_mover
+from ruledraft.errors import ArgumentError
 from ruledraft.play.bot_specs import (
     BotFailure,
     BotKind,
@@ -84,6 +86,9 @@ class Agent(Protocol):
 AgentFactory = Callable[..., Agent]
 
 _REGISTRY: dict[str, BotKind] = {}
+#: a name --bots can give: no ':' (options, files), ',' (seats), '=' or spaces
+_BOT_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_-]*")
+
 #: specs parsed so far in this process, by their text (``value:tempura=3``, ``my.py:Bot``)
 _SPECS: dict[str, BotSpec] = {}
 
@@ -106,6 +111,10 @@ def register_agent(
     the factory's docstring). A ``card_values`` bot also takes any card id of the
     ruleset as a number, passed as ``values={card id: number}``.
     """
+    if not isinstance(name, str) or not _BOT_NAME.fullmatch(name):
+        raise ArgumentError(
+            f"a bot's name is a letter, then letters, digits, '_' or '-' (as --bots takes it), not {name!r}"
+        )
     if name in _REGISTRY and not replace:
         raise ValueError(f"an agent called {name!r} is already registered")
     if summary is None:

@@ -36,8 +36,11 @@ def record_game(state: State, seats: Sequence[str]) -> dict:
     game = state.game
     if not state.is_terminal():
         raise InputError("only a finished game has a record: this one is still being played")
-    if len(seats) != game.num_players:
+    if isinstance(seats, str) or len(seats) != game.num_players:
         raise InputError(f"seats names {len(seats)} for {game.num_players} players: one name for each seat")
+    for n, name in enumerate(seats):
+        if not isinstance(name, str):
+            raise InputError(f"seats[{n}] is a name (text), not {name!r}")
     ids = game.ruleset.catalogue.ids
     dummy_seat = game.num_players if game.ruleset.dummy else None
     sheet = state.score_sheet()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import io
+import re
 
 import numpy as np
 import pytest
@@ -11,8 +12,10 @@ from batch_checks import play_alongside, turns
 from paths import DATA, README, ROOT
 
 from ruledraft.batch_env import BatchDraftEnv
+from ruledraft.engine.seeds import MAX_ENV_SEED
 from ruledraft.engine.state import Game, derive_seed
 from ruledraft.errors import ArgumentError, IllegalMoveError, InputError
+from ruledraft.kernel.batch import MAX_KERNEL_SEED
 from ruledraft.language.loading import load_ruleset
 
 #: every case the kernel's batch functions take a branch for: chopsticks (sushi-go, the
@@ -130,13 +133,14 @@ def test_a_ruleset_the_batch_cannot_hold_is_refused_with_the_reason(rid, players
 
 
 def test_a_reward_or_a_batch_size_out_of_range_is_refused():
-    """An unknown reward, no games at all, or a seed out of range raise ValueError."""
-    with pytest.raises(ValueError, match="reward must be one of points, margin, win"):
+    """An unknown reward, no games at all, or a seed out of range raise ArgumentError, a ValueError."""
+    with pytest.raises(ArgumentError, match="reward must be one of points, margin, win"):
         BatchDraftEnv("sushi-go", 2, reward="rank")
-    with pytest.raises(ValueError, match="games must be at least 1"):
+    with pytest.raises(ArgumentError, match="games must be at least 1"):
         BatchDraftEnv("sushi-go", 2, games=0)
-    for seed in (-1, 2**63):
-        with pytest.raises(ValueError, match=f"a seed on the kernel is between 0 and {2**63 - 1}, not {seed}"):
+    assert MAX_ENV_SEED == MAX_KERNEL_SEED  # a seed the environments take, the kernel holds
+    for seed in (-1, 2**63, 1.5):
+        with pytest.raises(ArgumentError, match=re.escape(f"a seed is a whole number from 0 to 2**63 - 1, not {seed}")):
             BatchDraftEnv("sushi-go", 2, games=1).reset(seed=seed)
 
 

@@ -201,6 +201,13 @@ def test_simulate_refuses_bad_bots_with_the_reason():
         (lambda: ruledraft.simulate("sushi-go", jobs=2.5), r"^jobs must be a whole number, not 2\.5$"),
         (lambda: ruledraft.simulate("sushi-go", games=True), r"^games must be a whole number, not True$"),
         (lambda: ruledraft.tournament("sushi-go", "greedy,random", seed="7"), r"^seed must be a whole number"),
+        (
+            lambda: ruledraft.simulate("sushi-go", games=2, engine="gpu"),
+            r"^engine must be one of auto, kernel, reference, not 'gpu'$",
+        ),
+        (lambda: ruledraft.register_agent("my:bot", object), r"^a bot's name is a letter, then .* not 'my:bot'$"),
+        (lambda: ruledraft.register_agent("", object), r"not ''$"),
+        (lambda: ruledraft.register_agent("my,bot", object), r"not 'my,bot'$"),
     ],
 )
 def test_a_value_out_of_range_is_a_ruledraft_error_and_a_value_error(call, words):
@@ -357,6 +364,30 @@ def test_simulate_takes_bot_specs_not_agent_objects():
 
     with pytest.raises(TypeError, match=r"^simulate takes bot specs \(text\), not agent objects: register the bot"):
         ruledraft.simulate("sushi-go", games=1, bots=["greedy", First()])
+    with pytest.raises(TypeError, match=r"^tournament takes bot specs \(text\), not agent objects: register the bot"):
+        ruledraft.tournament("sushi-go", [First(), "random"], players=2, games=2)
+    with pytest.raises(TypeError, match=r"^bots are specs or agent objects, not the class First: pass First\(seed\)"):
+        ruledraft.play_game("sushi-go", 2, [First, "random"])
+
+
+def test_isolate_refuses_a_bot_registered_in_this_process(monkeypatch):
+    """isolate=True cannot run a bot registered with register_agent in a process of its own: an ArgumentError, never the bot run unisolated."""
+    from ruledraft.play import agents
+
+    class Peeker:
+        def __init__(self, seed):
+            self.name = "peeker"
+
+        def act(self, view, seat):
+            return view.legal_actions(seat)[0]
+
+    monkeypatch.setattr(agents, "_REGISTRY", dict(agents._REGISTRY))
+    ruledraft.register_agent("peeker", Peeker)
+    with pytest.raises(
+        ruledraft.ArgumentError, match=r"^isolate=True cannot isolate 'peeker', registered in this process"
+    ):
+        ruledraft.simulate("sushi-go", 2, games=1, bots="peeker,random", isolate=True, engine="reference")
+    assert ruledraft.simulate("sushi-go", 2, games=1, bots="greedy,random", isolate=True).games == 1
 
 
 def test_record_game_refuses_what_replay_would_refuse():
@@ -367,6 +398,8 @@ def test_record_game_refuses_what_replay_would_refuse():
     finished = ruledraft.play_game("sushi-go", 3, "greedy", seed=1)
     with pytest.raises(ruledraft.InputError, match="seats names 1 for 3 players"):
         ruledraft.record_game(finished, ["a"])
+    with pytest.raises(ruledraft.InputError, match=r"^seats\[0\] is a name \(text\), not 1$"):
+        ruledraft.record_game(finished, [1, 2, 3])
     assert ruledraft.replay(ruledraft.record_game(finished, ["a", "b", "c"])).totals() == finished.totals()
 
 

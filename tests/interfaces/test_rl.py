@@ -15,7 +15,7 @@ from strategies import BUNDLED_RULESETS, bundled_game, bundled_ruleset, bundled_
 
 from ruledraft import rl
 from ruledraft.engine.encoding import encoder_for
-from ruledraft.errors import IllegalMoveError, InputError
+from ruledraft.errors import ArgumentError, IllegalMoveError, InputError
 from ruledraft.kernel.batch import batch_refusal
 
 # PettingZoo's checks warn about every observation that is a dict (its own classic games
@@ -213,6 +213,22 @@ def test_reset_without_a_seed_continues_a_reproducible_stream(engine):
     assert deals[0][0] != deals[0][1]
 
 
+def test_stepping_before_reset_or_naming_no_agent_is_refused(engine):
+    """step() before reset() raises asking for reset() in the parallel and the gymnasium environments (it played seed 0 on the reference engine); an action for an agent that is not there is an ArgumentError."""
+    for environment, move in (
+        (rl.parallel_env("sushi-go", 2, engine=engine), {"player_0": 0, "player_1": 0}),
+        (rl.single_agent_env("sushi-go", 2, engine=engine), 0),
+    ):
+        with pytest.raises(IllegalMoveError, match=re.escape("no game is dealt yet: reset() first")):
+            environment.step(move)
+    par = rl.parallel_env("sushi-go", 2, engine=engine)
+    par.reset(seed=9)
+    legal = {a: par.engine_state.legal_actions(s)[0] for s, a in enumerate(par.agents)}
+    with pytest.raises(ArgumentError, match=re.escape("no agent 'player_9': the agents are player_0, player_1")):
+        par.step({**legal, "player_9": 0})
+    par.step(legal)
+
+
 def test_an_illegal_action_raises_a_message_naming_the_agent_the_action_and_the_seed(engine):
     """Without illegal_reward, an action that is not legal raises IllegalMoveError, in both environments."""
     environment = rl.raw_env(engine=engine, ruleset="sushi-go", players=2)
@@ -231,19 +247,20 @@ def test_an_illegal_action_raises_a_message_naming_the_agent_the_action_and_the_
 
 
 @pytest.mark.parametrize("kind", [float, bool, str])
-def test_an_action_that_is_not_an_integer_is_no_move(engine, kind):
-    """A float, a bool or a string equal to a legal move is refused, never rounded into it; a numpy integer is that move."""
-    par = rl.parallel_env(engine=engine, ruleset="sushi-go", players=2)
+def test_an_action_that_is_not_an_integer_is_bad_input_never_a_move(engine, kind):
+    """A float, a bool or a string equal to a legal move is an ArgumentError, never rounded into the move, even with illegal_reward; a numpy integer is that move."""
+    par = rl.parallel_env(engine=engine, ruleset="sushi-go", players=2, illegal_reward=-1)
     par.reset(seed=9)
     legal = par.engine_state.legal_actions(0)
     move = 1 if kind is bool else legal[0]
     assert move in legal
     others = {"player_1": par.engine_state.legal_actions(1)[0]}
-    with pytest.raises(IllegalMoveError, match=re.escape(f"player_0: action {kind(move)!r} is not legal now (seed 9)")):
+    words = re.escape(f"player_0: an action is a whole number (of the action space), not {kind(move)!r}")
+    with pytest.raises(ArgumentError, match=words):
         par.step({"player_0": kind(move), **others})
     aec = rl.raw_env(engine=engine, ruleset="sushi-go", players=2)
     aec.reset(seed=9)
-    with pytest.raises(IllegalMoveError, match=re.escape(f"player_0: action {kind(move)!r} is not legal now (seed 9)")):
+    with pytest.raises(ArgumentError, match=words):
         aec.step(kind(move))
     plain = rl.parallel_env(engine=engine, ruleset="sushi-go", players=2)
     plain.reset(seed=9)
@@ -779,26 +796,32 @@ def test_auto_with_planning_opponents_waits_for_nothing_and_has_the_planner_comp
     assert rl.single_agent_env("sushi-go", 3, opponents=["greedy", "planner"]).engine == "kernel"
 
 
-def test_a_seed_the_kernel_cannot_hold_is_refused_there_and_its_largest_plays_alike():
-    """On the kernel a seed below 0 or above 2**63 - 1 raises ValueError (the reference engine takes it); the largest seed plays the reference's game."""
+def test_a_seed_out_of_range_or_not_whole_is_refused_on_both_engines_and_the_largest_plays_alike():
+    """On either engine a seed below 0, above 2**63 - 1 (2**64 + 5 would alias 5), not whole or a bool raises ArgumentError; the largest seed plays the same game on both."""
     kernel = rl.parallel_env("sushi-go", 2, engine="kernel")
-    for seed in (-1, 2**63, 2**64 + 5):
-        with pytest.raises(ValueError, match=f"a seed on the kernel is between 0 and {2**63 - 1}, not {seed}"):
-            kernel.reset(seed=seed)
-        rl.parallel_env("sushi-go", 2, engine="reference").reset(seed=seed)
     reference = rl.parallel_env("sushi-go", 2, engine="reference")
+    for environment in (kernel, reference, rl.raw_env("sushi-go", 2), rl.single_agent_env("sushi-go", 2)):
+        for seed in (-1, 2**63, 2**64 + 5):
+            with pytest.raises(
+                ArgumentError, match=re.escape(f"a seed is a whole number from 0 to 2**63 - 1, not {seed}")
+            ):
+                environment.reset(seed=seed)
+        for seed in (1.5, True, "3"):
+            with pytest.raises(
+                ArgumentError, match=re.escape(f"a seed is a whole number from 0 to 2**63 - 1, not {seed!r}")
+            ):
+                environment.reset(seed=seed)
     assert _play_parallel(kernel, 2**63 - 1, games=1) == _play_parallel(reference, 2**63 - 1, games=1)
 
 
 def test_a_refused_seed_leaves_the_stream_of_seeds_where_it_was(engine):
-    """After reset(seed=5), a refused seed on the kernel does not move the stream: the next reset() deals the game it would have dealt."""
+    """After reset(seed=5), a refused seed does not move the stream: the next reset() deals the game it would have dealt."""
     environment = rl.parallel_env("sushi-go", 2, engine=engine)
     untouched = rl.parallel_env("sushi-go", 2, engine=engine)
     environment.reset(seed=5)
     untouched.reset(seed=5)
-    if engine == "kernel":
-        with pytest.raises(ValueError, match="a seed on the kernel is between"):
-            environment.reset(seed=2**64)
+    with pytest.raises(ValueError, match="a seed is a whole number from 0 to"):
+        environment.reset(seed=2**64)
     environment.reset()
     untouched.reset()
     assert environment.engine_state.history[0].hands == untouched.engine_state.history[0].hands
