@@ -294,7 +294,9 @@ class Game:
         """A new game: the deck shuffled by ``seed`` and round 1 dealt.
 
         ``deals`` (one list of hands per round, card indices) replaces the shuffled
-        deal, for replaying a logged game.
+        deal, to set up a game from given hands; the cards dealt leave the deck, as
+        a shuffled deal's do, so a seat's view of it (and a search bot's sample of
+        the unseen cards) holds every card once.
         """
         state = State(self, seed, deals)
         state.start_round()
@@ -926,6 +928,7 @@ class State:
                 raise InputError(f"no deal given for round {self.round + 1}") from None
             if len(hands) != seats or any(len(h) != size for h in hands):
                 raise InputError(f"round {self.round + 1}: expected {seats} hands of {size} cards")
+            self._take_from_deck(hands)
             return hands
         if self.deck_pos + seats * size > len(self.deck):
             raise InputError(f"the deck has run out in round {self.round + 1}")  # prevented by the semantic check
@@ -936,6 +939,19 @@ class State:
             pos += size
         self.deck_pos = pos
         return hands
+
+    def _take_from_deck(self, hands: list[list[int]]) -> None:
+        """The cards of given hands leave the undealt deck (each copy there is, in its
+        order), as dealt cards do: a seat's view then counts every card once, so a
+        search bot's world of a given deal is the world of the same deal shuffled."""
+        rest = self.deck[self.deck_pos :]
+        for hand in hands:
+            for card in hand:
+                try:
+                    rest.remove(card)
+                except ValueError:  # a set-up with more copies than the deck holds
+                    pass
+        self.deck, self.deck_pos = rest, 0
 
     def start_round(self) -> None:
         """Turn 1 of the current round: the procedure deals."""
