@@ -850,11 +850,27 @@ def _misplaced_line(lines: Sequence[str], number: int, context: yaml.Mark, withi
     start = f"YAML syntax: this line is indented by {_plural_spaces(column - 1)}"
     previous_number, previous = above
     if "collection" in within and column == context.column + 1 and not text.lstrip().startswith("-"):
+        owner = _item_above(lines, number, column - 1)
+        key = text.strip().split(":", 1)[0].strip()
+        if owner is not None and owner[1] is not None and key != owner[1]:  # a key of the item above, outdented
+            return (
+                number,
+                column,
+                f"{start}, less than the keys of the item at line {owner[0]} ({_plural_spaces(owner[2])}): "
+                f"indent it as far as they are, or if '{key}' starts another item, put '- ' before it",
+            )
         return (
             number,
             column,
             f"YAML syntax: is a '-' missing before this item? The items of the list at line {context.line + 1} "
             "each start with '- '",
+        )
+    if text.lstrip().startswith("- ") and previous.lstrip().startswith("- ") and _indent(text) > _indent(previous):
+        return (
+            number,
+            column,
+            f"{start}, more than the item on line {previous_number} ({_plural_spaces(_indent(previous))}): "
+            "line the items of a list up",
         )
     if previous.rstrip().endswith(("}", "]")) and _indent(text) > _indent(previous):
         shown = text.strip().split(":", 1)[0]
@@ -880,6 +896,24 @@ def _misplaced_line(lines: Sequence[str], number: int, context: yaml.Mark, withi
         f"{start}, which matches no key above it: line it up with the keys it belongs with "
         f"({' or '.join(_plural_spaces(level) for level in sorted(levels) if level != _indent(text))})",
     )
+
+
+def _item_above(lines: Sequence[str], number: int, indent: int) -> tuple[int, str | None, int] | None:
+    """The nearest list item above line ``number`` whose '-' is at ``indent``: its
+    line, its first key (None when it holds no ``key:`` there, as ``- {id: x}``) and
+    the indent of its keys; None past a line indented less."""
+    for n in range(number - 1, 0, -1):
+        t = _content(lines, n)
+        if t is None:
+            continue
+        if _indent(t) < indent:
+            return None
+        found = re.match(r"(\s*-\s+)([A-Za-z_][\w-]*)\s*:(\s|$)", t) if _indent(t) == indent else None
+        if found is not None:
+            return n, found.group(2), found.end(1)
+        if _indent(t) == indent and t.lstrip().startswith("-"):
+            return n, None, indent + 2
+    return None
 
 
 def _unexpected_colon(lines: Sequence[str], number: int, column: int) -> tuple[int, int, str] | None:
