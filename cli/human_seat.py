@@ -395,14 +395,18 @@ class HumanAgent:
 
     def help_text(self, state: State, seat: int, extra: int) -> str:
         """What may be typed at the pick prompt this turn."""
+        ids = state.game.ruleset.catalogue.ids
+        named = list(dict.fromkeys(ids[c] for c in state.hands[seat])) or [ids[0]]  # this hand's cards, as typed
+        first = named[0]
+        start = f" or '{first[:4]}'" if len(first) > 5 else ""
         lines = [
-            "  Type the number of the card you take, e.g. '3', or its name or the start of it, "
-            "e.g. 'tempura' or 'temp'."
+            f"  Type the number of the card you take, e.g. '3', or its name or the start of it, e.g. '{first}'{start}."
         ]
         if extra:
+            two = ", ".join(named[:2]) if len(named) > 1 else f"{first}, {first}"
             lines.append(
                 f"  This turn you may take two cards instead, using your {self._extra_cards(state, seat)}: "
-                "their numbers or names in the order you take them, e.g. '3 5' or 'tempura, salmon'."
+                f"their numbers or names in the order you take them, e.g. '3 5' or '{two}'."
             )
         elif state.game.actions:
             lines.append(

@@ -92,7 +92,7 @@ class Reporter:
             used = take_cards(game, self.tables, seat, action)
             text = " + ".join(card_name(rs, c) for c in cards)
             if used is not None:
-                text += f" (with {card_name(rs, used.card)}, which go back into the hand passed on)"
+                text += f" (using {card_name(rs, used.card)}, returned to the hand passed on)"
             parts.append(f"{self.names.short(seat)}: {text}")
             if dummy is not None:
                 dummy_parts.append(

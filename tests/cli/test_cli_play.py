@@ -7,7 +7,7 @@ import re
 from collections import Counter
 
 import pytest
-from paths import ROOT
+from paths import EXAMPLES, ROOT
 from typer.testing import CliRunner
 
 from ruledraft.cli import play as play_module
@@ -194,7 +194,7 @@ def test_chopsticks_take_two_cards_and_go_back_into_the_passed_hand(tmp_path, su
     turn2 = out.split("--- Round 1 of 3, turn 2 of 9")[1].split("--- Round 1 of 3, turn 3 of 9")[0]
     assert "Your pick (or two, e.g. '3 5', using your Chopsticks) [1-8, ? for help]: 1 2" in turn2
     assert "Only one card" not in turn2 and turn2.count("Your pick") == 1
-    assert "with Chopsticks, which go back into the hand passed on" in turn2
+    assert "using Chopsticks, returned to the hand passed on" in turn2
 
     record = read_log(log)
     assert replay_record(sushi_go, record) == []
@@ -360,6 +360,15 @@ def test_a_card_is_taken_by_its_name_or_the_unique_start_of_it(tmp_path, sushi_g
         assert result.exit_code == 0, result.output
         assert f"Your pick [1-9, ? for help]: {answer}\n" in result.output
         assert read_log(log)["rounds"][0]["turns"][0]["picks"][0] == [card]
+
+
+def test_the_help_names_a_card_of_this_hand():
+    """'?' gives an example name from the hand held (the tutorial's fruit, not Sushi Go!'s tempura)."""
+    result = run([str(EXAMPLES / "tutorial" / "step1.yaml"), "--players", "2", "--seed", "0"], "?\n" + ONES)
+    assert result.exit_code == 0, result.output
+    example = re.search(r"or its name or the start of it, e\.g\. '(\w+)'", " ".join(first_turn(result.output).split()))
+    assert example is not None and example.group(1) in ("apple", "pear"), result.output
+    assert "tempura" not in result.output
 
 
 def test_an_ambiguous_or_unknown_name_is_refused_with_the_candidates():
