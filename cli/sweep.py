@@ -8,7 +8,7 @@ import shlex
 import typer
 
 from ruledraft.lab.figures import formatted
-from ruledraft.lab.sweep import key_figures, player_counts, sweep_on_cluster
+from ruledraft.lab.sweep import FEWEST_SEATS, few_seats, key_figures, player_counts, sweep_on_cluster
 from ruledraft.lab.sweep import sweep as run_sweep
 from ruledraft.play.match import check_seed
 
@@ -110,6 +110,10 @@ def sweep_text(result: dict) -> list[str]:
             for card, d in key_figures(c["figures"], c["players"])["top_cards"]
         )
         lines.append(f"  {counted(c['players'], 'player'):<{LABEL - 2}}" + fit(top or "-", 80 - LABEL))
+    if any(few_seats(c["figures"]) for c in counts):
+        lines.append(f"  (not ranked: cards with fewer than {FEWEST_SEATS} seat-games of takers or of others)")
+    if any(len(set(c["bots"])) > 1 for c in counts):
+        lines.append("  Different bots at the seats: this mostly shows which bot takes a card.")
     return lines
 
 

@@ -40,6 +40,8 @@ from ruledraft.play.runner import Summary, simulate
 
 #: how many cards the terminal lists by win-rate effect
 TOP_CARDS = 3
+#: the fewest seat-games of a card's takers, and of its non-takers, for the top cards
+FEWEST_SEATS = 30
 
 
 def player_counts(text: str, low: int, high: int, name: str = "the ruleset") -> list[int]:
@@ -204,11 +206,24 @@ def _result(
     }
 
 
-def top_cards(figures: dict, k: int = TOP_CARDS) -> list[tuple[str, float]]:
-    """The ``k`` cards whose takers win most more often than their non-takers: (card, difference)."""
-    cards = [c for c in figures.get("cards") or () if c["takers"]["seats"] and c["non_takers"]["seats"]]
+def top_cards(figures: dict, k: int = TOP_CARDS, fewest: int = FEWEST_SEATS) -> list[tuple[str, float]]:
+    """The ``k`` cards whose takers win most more often than their non-takers: (card,
+    difference). A card with fewer than ``fewest`` seat-games of takers or of
+    non-takers is left out: its difference rests on a handful of seats (a card every
+    seat takes has one or two to compare with) and ranks noise first."""
+    cards = [c for c in figures.get("cards") or () if min(c["takers"]["seats"], c["non_takers"]["seats"]) >= fewest]
     cards.sort(key=lambda c: (-c["difference"], c["card"]))
     return [(c["card"], c["difference"]) for c in cards[:k]]
+
+
+def few_seats(figures: dict, fewest: int = FEWEST_SEATS) -> list[str]:
+    """The cards taken, but by fewer than ``fewest`` seat-games or by all but fewer:
+    what :func:`top_cards` leaves out."""
+    return [
+        c["card"]
+        for c in figures.get("cards") or ()
+        if c["takers"]["seats"] and min(c["takers"]["seats"], c["non_takers"]["seats"]) < fewest
+    ]
 
 
 def key_figures(figures: dict, players: int) -> dict:

@@ -11,7 +11,7 @@ from typer.testing import CliRunner
 
 from ruledraft.cli.app import app
 from ruledraft.errors import InputError
-from ruledraft.lab.sweep import player_counts, top_cards
+from ruledraft.lab.sweep import few_seats, player_counts, top_cards
 from ruledraft.language.loading import load_ruleset
 from ruledraft.play.runner import simulate
 
@@ -59,15 +59,27 @@ def test_bad_player_counts_say_what_is_wrong(text, message):
 
 
 def test_top_cards_rank_by_the_win_rate_difference():
-    """The cards whose takers out-win the others most come first; a card nobody (or everybody) took is left out."""
+    """The cards whose takers out-win the others most come first; a card nobody or everybody took, or with fewer than 30 seat-games of takers or of others, is left out (and named as such)."""
     cards = [
-        {"card": "a", "difference": 0.1, "takers": {"seats": 5}, "non_takers": {"seats": 5}},
-        {"card": "b", "difference": 0.3, "takers": {"seats": 5}, "non_takers": {"seats": 5}},
-        {"card": "c", "difference": 0.9, "takers": {"seats": 0}, "non_takers": {"seats": 10}},
-        {"card": "d", "difference": -0.2, "takers": {"seats": 5}, "non_takers": {"seats": 5}},
+        {"card": "a", "difference": 0.1, "takers": {"seats": 30}, "non_takers": {"seats": 50}},
+        {"card": "b", "difference": 0.3, "takers": {"seats": 50}, "non_takers": {"seats": 30}},
+        {"card": "c", "difference": 0.9, "takers": {"seats": 0}, "non_takers": {"seats": 80}},
+        {"card": "d", "difference": -0.2, "takers": {"seats": 40}, "non_takers": {"seats": 40}},
+        {"card": "e", "difference": 0.33, "takers": {"seats": 79}, "non_takers": {"seats": 1}},
+        {"card": "f", "difference": 0.5, "takers": {"seats": 80}, "non_takers": {"seats": 0}},
     ]
     assert top_cards({"cards": cards}, 2) == [("b", 0.3), ("a", 0.1)]
-    assert top_cards({"cards": None}) == []
+    assert few_seats({"cards": cards}) == ["e", "f"]
+    assert top_cards({"cards": None}) == [] and few_seats({"cards": None}) == []
+
+
+def test_the_top_cards_say_what_is_not_ranked_and_that_mixed_bots_are_compared():
+    """Under the top cards: a line when cards were left out for too few seat-games, and one when the seats play different bots (as simulate says)."""
+    mixed = run("sushi-go", "--players", "2,3", "--games", "40", "--bots", "greedy,random").stdout
+    alike = run("sushi-go", "--players", "2,3", "--games", "40", "--bots", "random").stdout
+    note = "  Different bots at the seats: this mostly shows which bot takes a card."
+    assert note in mixed.splitlines() and note not in alike
+    assert "  (not ranked: cards with fewer than 30 seat-games of takers or of others)" in alike.splitlines()
 
 
 def test_each_count_has_simulate_figures_from_the_same_seed():
