@@ -15,6 +15,9 @@ from ruledraft.errors import InputError, RuledraftError, RulesetError, ScoringEr
 from ruledraft.language.loading import check_ruleset
 from ruledraft.play.words import shown as shown
 
+#: the output was closed by its reader (`| head`): no message, the status a shell gives
+#: a process SIGPIPE ends (128 + 13), so `replay bad.jsonl | head` never passes for clean
+EXIT_PIPE_CLOSED = 141
 #: a write that failed for want of room or of a working device: one line, exit 74 (EX_IOERR; cli/app.py)
 NO_ROOM = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EIO})
 
@@ -54,9 +57,9 @@ def reported_errors() -> Iterator[None]:
         fail(e.format(), 1)
     except RuledraftError as e:
         fail(f"error: {_safe(e)}", 1)
-    except BrokenPipeError:  # e.g. piped into `head`
+    except BrokenPipeError:  # e.g. piped into `head`: the rest is unread, so never "all is well"
         sys.stderr.close()
-        raise typer.Exit(0) from None
+        raise typer.Exit(EXIT_PIPE_CLOSED) from None
 
 
 def _safe(error: object) -> str:

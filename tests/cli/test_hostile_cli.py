@@ -71,6 +71,21 @@ def test_standard_output_on_a_full_disk_is_one_line_and_exit_74(args):
     assert done.stderr.strip().splitlines() == ["ruledraft: cannot write the output: No space left on device"]
 
 
+def test_a_check_whose_output_is_closed_by_its_reader_never_exits_0(tmp_path):
+    """replay of a tampered log piped into a reader that closes at once (`| head -c 0`) exits 141, never 0: the rest went unchecked."""
+    log = tmp_path / "games.jsonl"
+    assert ruledraft("simulate", "sushi-go", "--players", "2", "--games", "40", "-q", "--log", str(log)).returncode == 0
+    lines = log.read_text().splitlines()
+    lines[0] = lines[0].replace('"totals":[', '"totals":[1', 1)  # a total tampered with
+    log.write_text("\n".join(lines) + "\n")
+    reader_gone = subprocess.Popen(
+        [sys.executable, "-m", "ruledraft", "replay", str(log)], stdout=subprocess.PIPE, stderr=subprocess.STDOUT
+    )
+    assert reader_gone.stdout is not None
+    reader_gone.stdout.close()
+    assert reader_gone.wait(timeout=120) == 141
+
+
 def test_a_module_that_registers_nothing_is_no_plugin():
     """`--plugin os` names a module that registers no unit: refused, not accepted silently."""
     done = ruledraft("--plugin", "os", "validate", "sushi-go")
