@@ -38,7 +38,7 @@ def tunable_lines(result) -> list[str]:
     if not result.marks:
         return []
     return [
-        f"{result.file}:{m.line}:{m.column}: tunable: {shown(m.name)} in [{m.low}, {m.high}], "
+        f"{shown(result.file)}:{m.line}:{m.column}: tunable: {shown(m.name)} in [{m.low}, {m.high}], "
         f"checked at {result.marks.values[m.name]}"
         for m in result.marks.marks
     ]
@@ -140,7 +140,7 @@ def validate(
             if format is Format.text:
                 for d in result.diagnostics:  # warnings
                     typer.echo(d.format(with_source=show_source))
-                typer.echo(f"{result.file}: ok: {summary_line(result.ruleset)}")
+                typer.echo(f"{shown(result.file)}: ok: {summary_line(result.ruleset)}")
                 for line in tunable_lines(result):
                     typer.echo(line)
         else:

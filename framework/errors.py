@@ -38,6 +38,24 @@ def _blank_as(text: str) -> str:
     return "".join(out)
 
 
+#: Unicode categories a terminal acts on or shows as nothing: controls, formats
+#: (bidi overrides), surrogates, private and unassigned code points, line and
+#: paragraph separators
+_INVISIBLE = {"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"}
+
+
+def printable(text: str) -> str:
+    """``text`` with what a terminal would act on or break a line at written as
+    escapes (``\\x1b``, ``\\n``, ``\\u202e``): a file's or a card's name may hold
+    them, and a message must show it, not run it."""
+    if text.isprintable():
+        return text
+    return "".join(
+        c if c == " " or unicodedata.category(c) not in _INVISIBLE else c.encode("unicode_escape").decode("ascii")
+        for c in text
+    )
+
+
 @attrs.frozen(order=True)
 class Diagnostic:
     """One problem found in an input file, pointing at ``file:line:column`` (1-based)."""
@@ -52,7 +70,7 @@ class Diagnostic:
 
     def format(self, *, with_source: bool = False) -> str:
         """``FILE:LINE:COLUMN: error: MESSAGE`` (optionally with the line and a caret)."""
-        head = f"{self.file}:{self.line}:{self.column}: {self.severity}: {self.message}"
+        head = f"{printable(self.file)}:{self.line}:{self.column}: {self.severity}: {self.message}"
         if with_source and self.source_line is not None:
             caret = _blank_as(self.source_line[: max(self.column - 1, 0)]) + "^"
             return f"{head}\n    {self.source_line}\n    {caret}"

@@ -32,7 +32,7 @@ from jsonschema.exceptions import ValidationError, best_match
 from jsonschema.protocols import Validator
 from referencing.jsonschema import DRAFT202012
 
-from ruledraft.errors import Diagnostic
+from ruledraft.errors import Diagnostic, printable
 from ruledraft.language.suggest import MAX_SUGGESTION_INPUT
 from ruledraft.language.yaml_loader import Document
 
@@ -208,6 +208,7 @@ def _show(value: Any) -> str:
         return "an empty value"
     if isinstance(value, str):
         text = value if len(value) <= 40 else value[:37] + "..."
+        text = printable(text)  # a line break as \n, on one line
         return f"'{text}'"
     if isinstance(value, (int, float)):
         return repr(value)

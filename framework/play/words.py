@@ -8,16 +8,14 @@ others are called.
 
 from __future__ import annotations
 
-import unicodedata
 from collections.abc import Mapping, Sequence
 from typing import Protocol
 
 from ruledraft.engine.decisions import Decision
 from ruledraft.engine.state import Game, State
+from ruledraft.errors import printable
 from ruledraft.language.catalogue import family_words
 from ruledraft.language.effects.base import shared_event_line
-
-_INVISIBLE = {"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"}
 
 
 def shown(text: object, *, markup: bool = False) -> str:
@@ -28,12 +26,7 @@ def shown(text: object, *, markup: bool = False) -> str:
     the result is also escaped for rich, so ``[bold`` in a card's name is printed as
     written instead of being read as a style.
     """
-    s = str(text)
-    if not s.isprintable():
-        s = "".join(
-            c if c == " " or unicodedata.category(c) not in _INVISIBLE else c.encode("unicode_escape").decode("ascii")
-            for c in s
-        )
+    s = printable(str(text))
     if markup:
         from rich.markup import escape
 

@@ -86,6 +86,19 @@ def test_a_check_whose_output_is_closed_by_its_reader_never_exits_0(tmp_path):
     assert reader_gone.wait(timeout=120) == 141
 
 
+def test_escape_codes_in_a_rule_files_name_are_shown_not_run(tmp_path):
+    """A rule file named with a terminal's title and clear-screen codes is named escaped in its errors and in validate's ok line."""
+    bad = tmp_path / "bad\x1b]0;x\x07.yaml"
+    bad.write_text("format: 1\nid: x\n\tname: y\n")
+    good = tmp_path / "ok\x1b[2J\nname.yaml"
+    good.write_text((ROOT / "examples" / "tutorial" / "step1.yaml").read_text())
+    done = ruledraft("validate", str(tmp_path))
+    assert "\x1b" not in done.stdout + done.stderr and "\x07" not in done.stdout + done.stderr
+    lines = done.stdout.splitlines()
+    assert any(line.startswith(f"{tmp_path}/bad\\x1b]0;x\\x07.yaml:3:1: error: ") for line in lines), lines
+    assert f"{tmp_path}/ok\\x1b[2J\\nname.yaml: ok: Fruit Stand (fruit-stand): 2-4 players" in done.stdout
+
+
 def test_a_module_that_registers_nothing_is_no_plugin():
     """`--plugin os` names a module that registers no unit: refused, not accepted silently."""
     done = ruledraft("--plugin", "os", "validate", "sushi-go")

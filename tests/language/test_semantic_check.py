@@ -175,8 +175,8 @@ def test_a_card_name_given_twice_is_a_warning_at_the_second(tmp_path):
     assert check_ruleset(grouped).diagnostics == []
 
 
-def test_validate_shows_a_name_with_a_line_break_on_one_line(tmp_path):
-    """A ruleset name holding a line break (quoted "a\\nb") is shown escaped in validate's one-line summary."""
+def test_a_name_with_a_line_break_is_refused_and_shown_on_one_line(tmp_path):
+    """A ruleset name holding a line break (quoted "a\\nb"), which would print as lines of their own, is a located error quoting it escaped, on one line."""
     import subprocess
     import sys
 
@@ -190,8 +190,9 @@ def test_validate_shows_a_name_with_a_line_break_on_one_line(tmp_path):
     proc = subprocess.run(
         [sys.executable, "-m", "ruledraft", "validate", str(path)], capture_output=True, text=True, timeout=120
     )
-    assert proc.returncode == 0 and proc.stdout.splitlines() == [
-        f"{path}: ok: Two\\nLines (nl): 2 players, 1 card type, 30 cards, 1 round, 1 scoring rule"
+    assert proc.returncode == 1 and proc.stdout.splitlines() == [
+        f"{path}:3:7: error: 'name' must be one line of text, not blank (a line break in a name would show as lines "
+        "of their own), not 'Two\\nLines'"
     ]
 
 
