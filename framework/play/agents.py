@@ -196,11 +196,11 @@ def checked_act(agent: Agent, name: str, seen: Any, seat: int, seed: int, *, for
         try:
             with prints_to_stderr():  # its prints never mix with the run's output
                 action = as_action(agent.act(view, seat))
-        except BotUnmade:  # an isolated bot, made with its first move, that could not be: said so
+        except (BotUnmade, KeyboardInterrupt):  # an isolated bot that could not be made (said so); Ctrl-C
             raise
-        except (Exception, SystemExit) as e:  # noqa: BLE001 - any failure of a bot is one message
-            reason = (str(e) if isinstance(e, BotRaised) else f"{type(e).__name__}: {e}").splitlines()[0]
-            raise BotFailure(f"bot '{name}' at seat {seat} raised {reason} (game seed {seed})") from None
+        except BaseException as e:  # noqa: BLE001 - any failure of a bot (its own BaseException too) is one message
+            how = (str(e) if isinstance(e, BotRaised) else f"raised {type(e).__name__}: {e}").splitlines()[0]
+            raise BotFailure(f"bot '{name}' at seat {seat} {how} (game seed {seed})") from None
     else:
         action = as_action(agent.act(view, seat))
     if not view.is_legal(action):

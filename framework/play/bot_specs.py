@@ -14,7 +14,6 @@ spec text and load the same bot themselves, whether they were forked or spawned.
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import importlib
 import importlib.metadata
@@ -23,13 +22,13 @@ import inspect
 import operator
 import os
 import sys
-import threading
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import attrs
 
 from ruledraft.errors import InputError, RuledraftError
+from ruledraft.language.kinds.registry import prints_to_stderr
 
 #: the entry point group an installed package lists its bots in
 ENTRY_POINT_GROUP = "ruledraft.bots"
@@ -68,8 +67,9 @@ def as_action(action: Any) -> Any:
 
 
 class BotRaised(Exception):  # noqa: N818 - the bot's own error, passed on
-    """A bot in another process (``--isolate``) raised: the message is its error as
-    ``Type: message``."""
+    """A bot in another process (``--isolate``) failed: the message says how, as the
+    rest of "bot NAME at seat N ..." (``raised Type: message``, ``ended its process
+    (exit status 3)``)."""
 
 
 _TRUE = {"true", "yes", "on", "1"}
@@ -169,18 +169,10 @@ def make_checked(text: str, factory: Callable[..., Any], seed: int, options: Map
     try:
         with prints_to_stderr():  # its prints never mix with the run's output
             return factory(seed, **options)
-    except (Exception, SystemExit) as e:  # noqa: BLE001 - any failure of a bot is one message
+    except KeyboardInterrupt:
+        raise
+    except BaseException as e:  # noqa: BLE001 - any failure of a bot (its own BaseException too) is one message
         raise BotUnmade(text, _reason(e)) from None
-
-
-def prints_to_stderr() -> contextlib.AbstractContextManager[object]:
-    """Around a bot from outside: what it prints goes to standard error, so a run's
-    output (``--json``, the tables) stays whole. In the main thread only: the swap is
-    of the process's one ``sys.stdout``, which threads (a server's tables) would
-    restore in the wrong order."""
-    if threading.current_thread() is threading.main_thread():
-        return contextlib.redirect_stdout(sys.stderr)
-    return contextlib.nullcontext()
 
 
 def options_of(target: object) -> tuple[BotOption, ...]:
@@ -212,7 +204,8 @@ def _load_file(spec: str, path: str) -> object:
     module = importlib.util.module_from_spec(found)
     sys.modules[module_name] = module
     try:
-        found.loader.exec_module(module)
+        with prints_to_stderr():  # what it prints as it is imported never mixes with the run's output
+            found.loader.exec_module(module)
     except (Exception, SystemExit) as e:  # noqa: BLE001 - any failure of foreign code is one message
         sys.modules.pop(module_name, None)
         raise BotSpecError(f"bot '{spec}': {path} failed to import: {_reason(e)}") from None
@@ -221,7 +214,8 @@ def _load_file(spec: str, path: str) -> object:
 
 def _load_module(spec: str, name: str) -> object:
     try:
-        return importlib.import_module(name)
+        with prints_to_stderr():
+            return importlib.import_module(name)
     except (Exception, SystemExit) as e:  # noqa: BLE001
         raise BotSpecError(f"bot '{spec}': module {name} failed to import: {_reason(e)}") from None
 

@@ -152,9 +152,9 @@ class _Child:
                 code: int | None = self.process.wait(timeout=10)
             except subprocess.TimeoutExpired:
                 code = None
-            raise BotRaised(f"its process ended (exit status {code})") from None
+            raise BotRaised(f"ended its process (exit status {code})") from None
         if kind == "error":
-            raise BotRaised(value)
+            raise BotRaised(f"raised {value}")
         if kind == "unmade":
             raise BotUnmade(self.spec, value)
         return value
@@ -247,7 +247,7 @@ def _serve(requests: IO[bytes], replies: IO[bytes]) -> None:
             reply: tuple[str, Any] = ("ok", action if type(action) is int else repr(action))
         except BotUnmade as e:  # the reason alone: the run names the bot as typed
             reply = ("unmade", e.reason)
-        except (Exception, SystemExit) as e:  # noqa: BLE001 - any failure of the bot is one message
+        except BaseException as e:  # noqa: BLE001 - any failure of the bot is one message (Ctrl-C is ignored here)
             reply = ("error", f"{type(e).__name__}: {e}".splitlines()[0])
         try:
             _send(replies, reply)

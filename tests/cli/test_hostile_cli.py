@@ -4,6 +4,7 @@ standard output, plug-ins that are no plug-ins or whose rules return nonsense.""
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -115,6 +116,15 @@ def test_a_plugin_file_that_registers_nothing_is_no_plugin(tmp_path):
     done = ruledraft("--plugin", "empty.py", "validate", "sushi-go", cwd=tmp_path)
     assert done.returncode == 2
     assert "plug-in 'empty.py' registers no scoring kind or card effect" in done.stderr
+
+
+def test_what_a_plugin_prints_as_it_is_imported_stays_out_of_the_schema(tmp_path):
+    """A plug-in that prints when imported leaves `schema`'s output whole JSON (the editor workflow): the print is on standard error."""
+    source = (ROOT / "examples" / "plugins" / "longest_run.py").read_text()
+    (tmp_path / "noisy_run.py").write_text(source + "\nprint('IMPORT TIME PRINT')\n")
+    done = ruledraft("--plugin", "noisy_run.py", "schema", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert "longest_run" in json.dumps(json.loads(done.stdout)) and "IMPORT TIME PRINT" in done.stderr
 
 
 def test_a_plugin_that_is_a_fifo_is_refused_without_waiting(tmp_path):

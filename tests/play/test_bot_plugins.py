@@ -94,6 +94,18 @@ BOTS = textwrap.dedent(
             return np.int64(state.legal_actions(seat)[-1])
 
 
+    class Odd(BaseException):
+        pass
+
+
+    class RaisesBase:
+        def __init__(self, seed):
+            pass
+
+        def act(self, state, seat):
+            raise Odd("base")
+
+
     class BadInit:
         def __init__(self, seed):
             raise ValueError("cannot start")
@@ -185,6 +197,7 @@ def test_workers_load_the_same_bots(entry_point, bot_file, monkeypatch, start, h
         ("Boom", r"raised RuntimeError: boom"),
         ("Cheat", r"chose 999, not a legal action"),
         ("Exits", r"raised SystemExit: 3"),
+        ("RaisesBase", r"raised Odd: base"),
     ],
 )
 def test_a_failing_bot_is_named_with_its_seat_and_the_games_seed(bot_file, jobs, cls, pattern):
@@ -392,6 +405,18 @@ def test_a_registered_bot_that_raises_is_named_like_one_from_a_file(bot_file, mo
     assert result.exit_code == 1 and result.stderr.startswith(
         "error: bot 'boomer' at seat 0 raised RuntimeError: boom"
     ), result.stderr
+
+
+def test_what_a_bot_file_prints_as_it_is_imported_goes_to_standard_error(tmp_path, monkeypatch):
+    """A bot file that prints when imported leaves --json whole: the print is on standard error."""
+    (tmp_path / "noisy.py").write_text(
+        "print('IMPORT TIME PRINT')\n\n\nclass First:\n    def __init__(self, seed):\n        pass\n\n"
+        "    def act(self, view, seat):\n        return view.legal_actions(seat)[0]\n"
+    )
+    monkeypatch.chdir(tmp_path)
+    result = simulate("--games", "2", "--bots", "noisy.py:First,random")
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout)["games"] == 2 and "IMPORT TIME PRINT" in result.stderr
 
 
 @pytest.mark.parametrize("how", [["--jobs", "1"], ["--jobs", "2"], ["--isolate"]])

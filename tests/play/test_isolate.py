@@ -165,7 +165,7 @@ def test_the_attacker_changes_nothing_isolated(bot_file):
 
 @pytest.mark.parametrize(
     ("cls", "message"),
-    [("Boom", "raised RuntimeError: boom"), ("Gone", "raised its process ended (exit status 3)")],
+    [("Boom", "raised RuntimeError: boom"), ("Gone", "ended its process (exit status 3)")],
 )
 def test_an_isolated_bot_that_fails_is_named(bot_file, cls, message):
     """An isolated bot that raises is named as one in the game's process is; one whose process dies says so."""

@@ -17,12 +17,14 @@ A rule file never names code to import: it can only use the kinds registered.
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 import importlib.metadata
 import importlib.util
 import os
 import re
 import sys
+import threading
 from collections.abc import Iterator
 from typing import Generic, Protocol, TypeVar
 
@@ -182,6 +184,16 @@ def _reason(e: BaseException) -> str:
 _loaded: list[str] = []
 
 
+def prints_to_stderr() -> contextlib.AbstractContextManager[object]:
+    """Around code from outside (a plug-in, a bot): what it prints goes to standard
+    error, so a run's output (``--json``, ``schema``, the tables) stays whole. In the
+    main thread only: the swap is of the process's one ``sys.stdout``, which threads
+    (a server's tables) would restore in the wrong order."""
+    if threading.current_thread() is threading.main_thread():
+        return contextlib.redirect_stdout(sys.stderr)
+    return contextlib.nullcontext()
+
+
 def load_plugin(spec: str) -> None:
     """Import a plug-in: a module name (``my_kinds``) or a Python file (``my_kinds.py``).
 
@@ -203,7 +215,8 @@ def load_plugin(spec: str) -> None:
         module = importlib.util.module_from_spec(found)
         sys.modules[module_name] = module
         try:
-            found.loader.exec_module(module)
+            with prints_to_stderr():  # what it prints as it is imported never mixes with the output
+                found.loader.exec_module(module)
         except PluginError:
             sys.modules.pop(module_name, None)
             raise
@@ -214,7 +227,8 @@ def load_plugin(spec: str) -> None:
         if not re.fullmatch(r"[A-Za-z_]\w*(\.[A-Za-z_]\w*)*", spec):
             raise PluginError(f"plug-in '{spec}': neither a Python file (NAME.py) nor a module name (package.module)")
         try:
-            importlib.import_module(spec)
+            with prints_to_stderr():
+                importlib.import_module(spec)
         except PluginError:
             raise
         except (Exception, SystemExit) as e:  # noqa: BLE001
