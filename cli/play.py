@@ -59,6 +59,7 @@ from .options import (
     usual_players,
 )
 from .reporter import Reporter
+from .simulate import check_log_path
 from .terminal import EndOfInput, LineTooLong, read_line, stdin_is_terminal, terminal_width, wrapping
 
 #: seconds a bot may take over a move before the screen says it is choosing
@@ -121,6 +122,7 @@ def play(
         bot_names = dict(zip(others, parse_bots(bots, len(others), card_ids=rs.catalogue.ids))) if others else {}
         log_existed = log is not None and os.path.exists(log)
         if log:  # find out now, not after the game, whether the record can be written
+            check_log_path(log, list(checked.files))  # a FIFO, a device, an input file: refused unopened
             try:
                 open(log, "a", encoding="utf-8").close()
             except OSError as e:

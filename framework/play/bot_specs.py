@@ -209,15 +209,30 @@ def _load_file(spec: str, path: str) -> object:
     except (Exception, SystemExit) as e:  # noqa: BLE001 - any failure of foreign code is one message
         sys.modules.pop(module_name, None)
         raise BotSpecError(f"bot '{spec}': {path} failed to import: {_reason(e)}") from None
+    _bot_files.add(os.path.realpath(key))
     return module
+
+
+#: the source files of the bots loaded from a file or a module in this process (real paths)
+_bot_files: set[str] = set()
+
+
+def bot_files() -> tuple[str, ...]:
+    """The source files of the bots loaded from a file or a module in this process: a
+    run's ``--log`` must not overwrite them."""
+    return tuple(sorted(_bot_files))
 
 
 def _load_module(spec: str, name: str) -> object:
     try:
         with prints_to_stderr():
-            return importlib.import_module(name)
+            module = importlib.import_module(name)
     except (Exception, SystemExit) as e:  # noqa: BLE001
         raise BotSpecError(f"bot '{spec}': module {name} failed to import: {_reason(e)}") from None
+    file = getattr(module, "__file__", None)
+    if file:
+        _bot_files.add(os.path.realpath(file))
+    return module
 
 
 def _bot_class(spec: str, where: str, target: object, attr: str) -> BotKind:

@@ -127,6 +127,60 @@ def test_what_a_plugin_prints_as_it_is_imported_stays_out_of_the_schema(tmp_path
     assert "longest_run" in json.dumps(json.loads(done.stdout)) and "IMPORT TIME PRINT" in done.stderr
 
 
+def test_the_log_never_overwrites_the_code_of_a_bot_or_a_plugin_the_run_loaded(tmp_path):
+    """--log naming the bot file or the plug-in file the run loaded is refused before playing, and the file is left whole."""
+    bot = tmp_path / "mine.py"
+    bot.write_text(
+        "class First:\n    def __init__(self, seed):\n        pass\n\n    def act(self, view, seat):\n        return view.legal_actions(seat)[0]\n"
+    )
+    done = ruledraft(
+        "simulate", "sushi-go", "--games", "2", "--bots", "mine.py:First,random", "--log", "mine.py", cwd=tmp_path
+    )
+    assert (done.returncode, done.stderr) == (
+        2,
+        "error: --log mine.py is the code of a bot this run loaded: the log would overwrite it\n",
+    )
+    assert bot.read_text().startswith("class First")
+    plugin = ROOT / "examples" / "plugins"
+    (tmp_path / "longest_run.py").write_text((plugin / "longest_run.py").read_text())
+    (tmp_path / "conveyor.yaml").write_text((plugin / "sushi-go-conveyor.yaml").read_text())
+    done = ruledraft(
+        "--plugin",
+        "longest_run.py",
+        "simulate",
+        "conveyor.yaml",
+        "--games",
+        "2",
+        "--log",
+        "longest_run.py",
+        cwd=tmp_path,
+    )
+    assert done.returncode == 2 and "--log longest_run.py is the code of a plug-in this run loaded" in done.stderr, (
+        done.stderr
+    )
+    assert "register_scoring_kind" in (tmp_path / "longest_run.py").read_text()
+
+
+@pytest.mark.parametrize("target", ["/dev/full", "fifo"])
+def test_play_refuses_a_log_that_is_a_device_or_a_fifo_before_the_game(tmp_path, target):
+    """play --log /dev/full (or a FIFO) is refused before the first move, as simulate refuses it, not after the whole game."""
+    if target == "fifo":
+        target = str(tmp_path / "fifo")
+        os.mkfifo(target)
+    elif not os.path.exists(target):
+        pytest.skip("needs /dev/full (Linux)")
+    done = subprocess.run(
+        [sys.executable, "-m", "ruledraft", "play", "sushi-go", "--players", "2", "--log", target],
+        input="1\n" * 40,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 2
+    assert f"--log {target}: a " in done.stderr and "--log takes a regular file" in done.stderr
+    assert "Your pick" not in done.stdout
+
+
 def test_a_plugin_that_is_a_fifo_is_refused_without_waiting(tmp_path):
     """A FIFO named as a plug-in is refused at once (reading it would wait for a writer)."""
     os.mkfifo(tmp_path / "kinds.py")

@@ -275,6 +275,11 @@ def plugin_failure(error: BaseException) -> PluginError | None:
     return PluginError(f"plug-in {culprit[0]}, line {culprit[1]}: {_reason(error)}")
 
 
+def plugin_files() -> tuple[str, ...]:
+    """The source files of the plug-ins loaded in this process (real paths)."""
+    return tuple(sorted(_plugin_files))
+
+
 def loaded_plugins() -> tuple[str, ...]:
     """The plug-ins :func:`load_plugin` loaded in this process."""
     return tuple(_loaded)
