@@ -84,6 +84,15 @@ def serve(
                 raise InputError(f"--resume {shown(resume)}: {e.strerror or e}") from None
             if not is_dir:
                 raise InputError(f"--resume {shown(resume)}: not a directory")
+            try:  # never a folder of other things (/etc), which the server would then write in
+                journaled = any((p / "table.json").is_file() for p in where.iterdir())
+            except OSError as e:
+                raise InputError(f"--resume {shown(resume)}: {e.strerror or e}") from None
+            if not journaled:
+                raise InputError(
+                    f"--resume {shown(resume)}: no table is journaled there (a journal holds a folder per table, "
+                    "with its table.json); to start one, serve a RULESET with --journal DIR"
+                )
         # the port first: a table is journaled only once it can be served
         try:
             sock = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET, socket.SOCK_STREAM)
