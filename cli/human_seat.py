@@ -21,7 +21,16 @@ from ruledraft.language.ruleset import DIRECTION_NAMES, NO_PASS
 from .board import board_lines, kept_from_earlier_rounds
 from .common import shown
 from .naming import SeatNames, card_name, effect_reminder, family_words, option_name
-from .terminal import MAX_INPUT_LINE, LineTooLong, grid, packed, read_line, terminal_height, terminal_width
+from .terminal import (
+    MAX_INPUT_LINE,
+    LineTooLong,
+    grid,
+    packed,
+    read_line,
+    terminal_height,
+    terminal_width,
+    wrapped,
+)
 
 HUMAN = "human"
 
@@ -208,7 +217,7 @@ class HumanAgent:
         game = state.game
         prompt = re.sub(r"\s*\((done|no)\b[^)]*\)\s*$", "", decision.prompt)  # the options say what no means
         reminder = effect_reminder(game, decision, self.names)
-        lines = textwrap.wrap(prompt, self.width, subsequent_indent="  ") or [""]
+        lines = wrapped(prompt, self.width, "", "  ")
         if reminder:
             lines.append("  " + textwrap.shorten(reminder, self.width - 2, placeholder=" ..."))
         return lines
@@ -218,11 +227,8 @@ class HumanAgent:
     ) -> str:
         """What the effect does (its rule in full) and what may be typed."""
         effect = game.effect_of[decision.card]
-        lines = textwrap.wrap(
-            shown(effect.describe()) if effect is not None else shown(decision.prompt),
-            self.width,
-            initial_indent="  ",
-            subsequent_indent="  ",
+        lines = wrapped(
+            shown(effect.describe()) if effect is not None else shown(decision.prompt), self.width, "  ", "  "
         )
         ways = [f"a number, 1-{n}", "a card's name (or the start of it)"]
         if by_family:
@@ -231,7 +237,7 @@ class HumanAgent:
             ways.append("'cards' to list the cards")
         if done:
             ways.append(f"'no' for {option_name(game, game.done_action, decision)}")
-        lines.extend(textwrap.wrap("  Type " + ", ".join(ways) + "; q quits.", self.width, subsequent_indent="  "))
+        lines.extend(wrapped("  Type " + ", ".join(ways) + "; q quits.", self.width, "", "  "))
         return "\n".join(lines)
 
     # ------------------------------------------------------------------ asking
@@ -482,7 +488,7 @@ class HumanAgent:
         tail = []
         if obs.can_use_action:
             tail.append(f"You may take two cards this turn with your {self._extra_cards(state, seat)}.")
-        rows = sum(max(1, len(textwrap.wrap(t, self.width))) for t in [*after, *tail]) + 1  # and the prompt
+        rows = sum(len(wrapped(t, self.width)) for t in [*after, *tail]) + 1  # and the prompt
         board = self._board(state, seat, room=self.height - 1 - rows - len(hand))
         listed = self._card_lines(rs, hand)
         if 1 + len(board) + rows + len(listed) > self.height:

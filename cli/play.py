@@ -21,7 +21,6 @@ import contextlib
 import json
 import os
 import sys  # noqa: F401 - callers have replaced the answers through ``play.sys.stdin``
-import textwrap
 import threading
 from collections.abc import Callable
 
@@ -60,7 +59,7 @@ from .options import (
 )
 from .reporter import Reporter
 from .simulate import check_log_path
-from .terminal import EndOfInput, LineTooLong, read_line, stdin_is_terminal, terminal_width, wrapping
+from .terminal import EndOfInput, LineTooLong, read_line, stdin_is_terminal, terminal_width, wrapped, wrapping
 
 #: seconds a bot may take over a move before the screen says it is choosing
 THINKING_AFTER = 1.0
@@ -229,12 +228,7 @@ def play_game(
     if columns:
         write("On the board:")
         for rid, words in columns:
-            for line in textwrap.wrap(
-                f"{shown(rid)}: {shown(words)}",
-                width or terminal_width(),
-                initial_indent="  ",
-                subsequent_indent="    ",
-            ):
+            for line in wrapped(f"{shown(rid)}: {shown(words)}", width or terminal_width(), "  ", "    "):
                 write(line)
     reporter = Reporter(state, names, write, width, pause=wait)
     reporter.after_moves(state)  # a deal that plays itself (hands of one card)

@@ -10,6 +10,7 @@ import textwrap
 from collections.abc import Callable, Collection, Sequence
 
 import typer
+from rich.cells import cell_len
 
 from .common import shown
 
@@ -31,6 +32,42 @@ class EndOfInput(Exception):
 
 class LineTooLong(Exception):
     """An input line longer than :data:`MAX_INPUT_LINE` (its rest has been skipped)."""
+
+
+def wrapped(text: str, width: int, initial_indent: str = "", subsequent_indent: str = "") -> list[str]:
+    """``text`` broken between words into lines of at most ``width`` terminal columns
+    (at least one line). A character that takes two columns (林檎) counts two, so a
+    card's name in a wide script fits as one in Latin letters does; text without one
+    is wrapped by :func:`textwrap.wrap`."""
+    if cell_len(text) == len(text):
+        return textwrap.wrap(
+            text,
+            width,
+            initial_indent=initial_indent,
+            subsequent_indent=subsequent_indent,
+            break_on_hyphens=False,
+            drop_whitespace=True,
+        ) or [""]
+    lines: list[str] = []
+    line = initial_indent
+    for word in text.split():
+        while word:
+            room = width - cell_len(line) - (0 if line.strip() == "" else 1)
+            if cell_len(word) <= room:
+                line = line + word if line.strip() == "" else f"{line} {word}"
+                word = ""
+            elif line.strip() == "":  # a word wider than a line: cut it by columns (one character at least)
+                cut = 1
+                while cut < len(word) and cell_len(word[: cut + 1]) <= room:
+                    cut += 1
+                lines.append(line + word[:cut])
+                word, line = word[cut:], subsequent_indent
+            else:
+                lines.append(line)
+                line = subsequent_indent
+    if line.strip() or not lines:
+        lines.append(line)
+    return lines
 
 
 def _skip_rest_of_line(read: Callable[[int], str | bytes]) -> None:
@@ -138,25 +175,15 @@ def wrapping(write: Callable[..., None], width: int | None) -> Callable[..., Non
         text = safe_for_stdout(text)
         lines: list[str] = []
         for line in text.split("\n"):
-            if len(line) <= width:
+            if cell_len(line) <= width:
                 lines.append(line)
                 continue
             lead = line[: len(line) - len(line.lstrip(" "))]
             more = lead + "  "
             if len(more) > width // 2:
                 lead = more = ""
-            lines.extend(
-                textwrap.wrap(
-                    line.lstrip(" "),
-                    width,
-                    initial_indent=lead,
-                    subsequent_indent=more,
-                    break_on_hyphens=False,
-                    drop_whitespace=True,
-                )
-                or [""]
-            )
-        if not nl and text.endswith(" ") and not lines[-1].endswith(" ") and len(lines[-1]) < width:
+            lines.extend(wrapped(line.lstrip(" "), width, lead, more))
+        if not nl and text.endswith(" ") and not lines[-1].endswith(" ") and cell_len(lines[-1]) < width:
             lines[-1] += " "
         for line in lines[:-1]:
             write(line)

@@ -181,6 +181,31 @@ def test_play_refuses_a_log_that_is_a_device_or_a_fifo_before_the_game(tmp_path,
     assert "Your pick" not in done.stdout
 
 
+def test_names_in_a_wide_script_fit_80_columns_by_their_display_width(tmp_path):
+    """A card named in two-column characters (林檎 x 20) is wrapped by the columns it takes: no line of show or of a game of play is wider than 80."""
+    from rich.cells import cell_len
+
+    from ruledraft.cli.terminal import wrapped
+
+    rules = (ROOT / "examples" / "tutorial" / "step1.yaml").read_text()
+    (tmp_path / "wide.yaml").write_text(rules.replace("name: Apple,", 'name: "' + "林檎" * 20 + ' 林檎林檎",'))
+    env = {"COLUMNS": "80", "LINES": "30"}
+    shown = ruledraft("show", "wide.yaml", cwd=tmp_path, env=env)
+    played = subprocess.run(
+        [sys.executable, "-m", "ruledraft", "play", "wide.yaml", "--players", "2"],
+        input="1\n" * 10,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        cwd=tmp_path,
+        env={**os.environ, **env},
+    )
+    assert shown.returncode == 0 and played.returncode == 0, shown.stderr + played.stderr
+    assert "林檎" * 10 in shown.stdout + played.stdout
+    assert [line for line in (shown.stdout + played.stdout).splitlines() if cell_len(line) > 80] == []
+    assert wrapped("林檎" * 5 + " ab", 10, "", "  ") == ["林檎林檎林", "  檎林檎林", "  檎 ab"]
+
+
 def test_a_plugin_that_is_a_fifo_is_refused_without_waiting(tmp_path):
     """A FIFO named as a plug-in is refused at once (reading it would wait for a writer)."""
     os.mkfifo(tmp_path / "kinds.py")
