@@ -114,6 +114,8 @@ def resolve_source(
     a path the system refuses: :class:`~ruledraft.language.file_access.UnreadableInput`.
     """
     text = os.fspath(source)
+    if not text:  # Path("") is the current directory
+        raise UnreadableInput(text, "no file name (the name is empty)")
     if base is None and text == "-":
         return Path("-")
     if _is_bare(text):

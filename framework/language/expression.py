@@ -223,6 +223,7 @@ _NOT = "write 'not' instead of '!'"
 _CHAINED = "comparisons cannot be chained: write 'a < b and b < c' instead of 'a < b < c'"
 _POWER = "there is no power operator: multiply instead ('x * x')"
 _DECIMAL = "whole numbers only: there are no decimal points"
+_DOT = "'.' is not part of the language: a value has no attributes or methods (the total of a card attribute is sum(ATTR) or sum(ATTR, SELECTOR))"
 _MISSING_OP = "missing operator before {tok}"
 _MISSING_ARG = "missing argument before {tok}"
 _EMPTY_PARENS = "empty parentheses: put an expression inside"
@@ -359,6 +360,9 @@ def _syntax_error(err: UnexpectedInput, text: str, unclosed: list[int], stray_cl
     """``(offset, message)`` for a parser error, in plain words."""
     if isinstance(err, UnexpectedCharacters):
         pos = cast(int, err.pos_in_stream)
+        before = text[:pos].rstrip()
+        if text[pos] == "." and before and not before[-1].isdigit():  # a.b, count(x).y: not a decimal point
+            return pos, _DOT
         message = _example_index().get(_error_key(err, text))
         return pos, message or f"unexpected character {text[pos]!r}"
 

@@ -57,6 +57,8 @@ class UnreadableInput(InputError):
 def display_name(path: PathLike) -> str:
     """The path as messages show it: cut short if it is very long."""
     text = os.fspath(path)
+    if not text:
+        return "''"
     if len(text) > _MAX_NAME:
         return f"{text[: _MAX_NAME // 2]}...({len(text)} characters)"
     return text
@@ -127,6 +129,8 @@ def _kind_reason(mode: int) -> str:
 def input_kind(path: PathLike) -> str:
     """``"file"`` (readable) or ``"pipe"`` (already open); otherwise :class:`UnreadableInput`. Never opens the path."""
     text = os.fspath(path)
+    if not text:
+        raise UnreadableInput(text, "no file name (the name is empty)")
     try:
         st = os.stat(text)
     except OSError as exc:

@@ -28,6 +28,7 @@ from typing import Any
 import attrs
 
 from ruledraft.errors import InputError, RuledraftError
+from ruledraft.language.file_access import file_kind
 from ruledraft.language.kinds.registry import prints_to_stderr
 
 #: the entry point group an installed package lists its bots in
@@ -193,8 +194,13 @@ def _is_file(part: str) -> bool:
 
 def _load_file(spec: str, path: str) -> object:
     key = os.path.abspath(path)
-    if not os.path.isfile(key):
-        raise BotSpecError(f"bot '{spec}': no such file: {path}")
+    try:
+        mode = os.stat(key).st_mode
+    except OSError:
+        raise BotSpecError(f"bot '{spec}': no such file: {path}") from None
+    kind = file_kind(mode)
+    if kind is not None:  # a directory, a FIFO (never opened: it would wait), a device
+        raise BotSpecError(f"bot '{spec}': {path} is {kind}, not a Python file")
     module_name = "ruledraft_bot_" + hashlib.sha1(key.encode("utf-8", "surrogateescape")).hexdigest()[:16]
     if module_name in sys.modules:
         return sys.modules[module_name]

@@ -206,6 +206,15 @@ def test_names_in_a_wide_script_fit_80_columns_by_their_display_width(tmp_path):
     assert wrapped("林檎" * 5 + " ab", 10, "", "  ") == ["林檎林檎林", "  檎林檎林", "  檎 ab"]
 
 
+@pytest.mark.parametrize(
+    "args", [("validate", ""), ("show", ""), ("simulate", ""), ("replay", ""), ("score", "sushi-go", "")]
+)
+def test_an_empty_file_name_is_said_to_be_empty(args):
+    """An empty argument where a file is named is refused as empty (it was read as '.', a directory, or ': cannot read'), exit 2."""
+    done = ruledraft(*args)
+    assert (done.returncode, done.stderr) == (2, "error: '': no file name (the name is empty)\n")
+
+
 def test_a_plugin_that_is_a_fifo_is_refused_without_waiting(tmp_path):
     """A FIFO named as a plug-in is refused at once (reading it would wait for a writer)."""
     os.mkfifo(tmp_path / "kinds.py")

@@ -234,6 +234,8 @@ def test_a_bots_prints_go_to_standard_error_and_leave_the_output_whole(bot_file,
     ("spec", "message"),
     [
         ("missing.py:Bot", "error: bot 'missing.py:Bot': no such file: missing.py"),
+        ("/dev/zero:Bot", "error: bot '/dev/zero:Bot': /dev/zero is a device, not a Python file"),
+        ("/:Bot", "error: bot '/:Bot': / is a directory, not a Python file"),
         (
             "mybots:NoAct",
             "error: bot 'mybots:NoAct': NoAct in module mybots is not a bot (a class with act(view, seat) -> action)",
