@@ -14,7 +14,7 @@ from typing import Any
 import typer
 
 from ruledraft.errors import InputError
-from ruledraft.lab.figures import formatted
+from ruledraft.lab.figures import FEWEST_COMPARED, formatted
 from ruledraft.lab.tune import SEARCHES, TARGET_FORMS, Try, parse_target, result_json, tuned_path, write_tuned
 from ruledraft.lab.tune import tune as run_tune
 from ruledraft.play.match import check_seed
@@ -238,6 +238,13 @@ def tune(
             say(f"figures of try {best.number}, which {verdict}:")
             for line in _figure_lines(best):
                 say(line)
+            for figure in best.figures:
+                if figure.thin:
+                    say(
+                        f"warning: {shown(figure.item)}'s figure compares only {counted(figure.compared or 0, 'seat-game')} with the card or "
+                        f"without it (fewer than {FEWEST_COMPARED}): one or two seats decide it, and values tuned to "
+                        "it follow the noise; play more games per try, or leave the card out of the target"
+                    )
             typer.echo(f"wrote {shown(destination)}")  # a path is copied whole: never broken across lines
         if report_dir is not None:
             sides = [(f"start values (try {start.number})", start.run)] if start is not None and start.run else []

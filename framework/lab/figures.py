@@ -139,6 +139,11 @@ from ruledraft.language.quantity import Quantity
 from ruledraft.play.runner import register_collector
 from ruledraft.tableau import Tableau
 
+#: the fewest seat-games of a card's takers, and of the seats without it, for its
+#: win-rate difference to be ranked (``sweep``) or tuned (``tune``): with fewer, one
+#: or two seats decide the figure (a card every seat takes has almost none to compare)
+FEWEST_COMPARED = 30
+
 CONFIDENCE = 0.95
 QUANTILES = (5, 25, 50, 75, 95)
 

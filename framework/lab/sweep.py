@@ -32,7 +32,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from ruledraft.errors import InputError
-from ruledraft.lab.figures import LabTally
+from ruledraft.lab.figures import FEWEST_COMPARED, LabTally
 from ruledraft.language.catalogue import player_span
 from ruledraft.language.ruleset import CompiledRuleset
 from ruledraft.play.executor import Backend, StopSignals
@@ -41,7 +41,7 @@ from ruledraft.play.runner import Summary, simulate
 #: how many cards the terminal lists by win-rate effect
 TOP_CARDS = 3
 #: the fewest seat-games of a card's takers, and of its non-takers, for the top cards
-FEWEST_SEATS = 30
+FEWEST_SEATS = FEWEST_COMPARED
 
 
 def player_counts(text: str, low: int, high: int, name: str = "the ruleset") -> list[int]:

@@ -62,7 +62,7 @@ from typing import Any
 import attrs
 
 from ruledraft.errors import InputError, RulesetError
-from ruledraft.lab.figures import LabTally
+from ruledraft.lab.figures import FEWEST_COMPARED, LabTally
 from ruledraft.language.loading import check_ruleset
 from ruledraft.language.tunable import TuneMarks, tuned_text
 from ruledraft.play.executor import Backend, StopSignals
@@ -153,6 +153,15 @@ class Figure:
     band: tuple[float, float]
     #: why the figure could not be measured in this try (then it misses by infinity)
     unmeasured: str | None = None
+    #: a card's figure: the fewer of its seat-games with the card and without it, which
+    #: the difference rests on (None for a seat's or a score's figure)
+    compared: int | None = None
+
+    @property
+    def thin(self) -> bool:
+        """A card's figure compares too few seat-games to be worth tuning to (one or two
+        seats decide it): see :data:`~ruledraft.lab.figures.FEWEST_COMPARED`."""
+        return self.compared is not None and self.compared < FEWEST_COMPARED
 
     @property
     def miss(self) -> float:
@@ -177,6 +186,7 @@ class Figure:
             "value": round(self.value, 4),
             "interval": [round(x, 4) for x in self.interval],
             "band": list(self.band),
+            **({"compared": self.compared} if self.compared is not None else {}),
         }
 
 
@@ -202,7 +212,12 @@ def target_figures(target: Target, figures: dict, players: int) -> list[Figure]:
             # the effect adjusted for seat and bot (Mantel-Haenszel), the raw one where it has none
             effect = c.get("adjusted") or {"difference": c["difference"], "interval": c["difference_interval"]}
             lo, hi = effect["interval"]
-            out.append(Figure(target.text, c["card"], 100 * effect["difference"], (100 * lo, 100 * hi), band))
+            compared = min(c["takers"]["seats"], c["non_takers"]["seats"])
+            out.append(
+                Figure(
+                    target.text, c["card"], 100 * effect["difference"], (100 * lo, 100 * hi), band, compared=compared
+                )
+            )
         if not out:
             reason = "no card was taken by some seats and left by others: no effect to measure"
             out.append(_unmeasured(target, "every card", reason, band))

@@ -77,6 +77,16 @@ def test_tune_json_gives_every_try_and_never_writes_over_a_file(variant):
     assert check_ruleset(out["written"]).ok
 
 
+def test_a_card_figure_on_too_few_seat_games_is_warned_of(variant):
+    """Tuned to tempura, which 396 of 400 seat-games take (random, 2 players, 200 games): a warning that its figure compares only 4, where squid nigiri (74 without it) has none."""
+    args = [a if a != "cards:10:squid_nigiri" else "cards:10:tempura,squid_nigiri" for a in SMALL]
+    result = invoke("tune", variant, *args, "--budget", "2")
+    assert result.exit_code == 0, result.output
+    flat = " ".join(result.output.split())
+    assert "warning: tempura's figure compares only 4 seat-games with the card or without it (fewer than 30)" in flat
+    assert "squid_nigiri's figure compares" not in flat
+
+
 def test_validate_lists_the_tunable_numbers(variant):
     """validate says the file is valid and, per mark, where it is, its range and the number checked in its place."""
     result = invoke("validate", variant)
