@@ -329,7 +329,7 @@ class RulesetBuilder:
         elif removed is not None:
             self.out.append(self.removed_use(card_id, self.doc.diagnostic(path, "")))
         else:
-            self.error(path, f"unknown card '{card_id}'{did_you_mean(card_id, self.catalogue.ids)}")
+            self.error(path, f"unknown card '{card_id}'{did_you_mean(card_id, self.catalogue.nameable_ids)}")
         return None
 
     def cards(self, path: Path, spec: Any) -> tuple[int, ...] | None:

@@ -8,9 +8,13 @@ here once, at compile time, into tuples of indices.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Mapping, Sequence
 
 import attrs
+
+#: an id as the schema takes it
+_IDENTIFIER = re.compile(r"[a-z][a-z0-9_]*")
 
 #: the most players the schema allows (a card's players.max when it gives none)
 MAX_PLAYERS = 16
@@ -87,6 +91,12 @@ class Catalogue:
     @property
     def ids(self) -> tuple[str, ...]:
         return self._ids
+
+    @property
+    def nameable_ids(self) -> tuple[str, ...]:
+        """The ids a rule file can name (lower-case identifiers): what "did you mean"
+        suggests, never an id that is itself refused (``Bucket``)."""
+        return tuple(i for i in self._ids if _IDENTIFIER.fullmatch(i))
 
     def index_of(self, card_id: str) -> int:
         """The index of card ``card_id``; ``KeyError`` if there is none."""

@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 from ruledraft.errors import display_columns
-from ruledraft.language.catalogue import NO_COLOUR
+from ruledraft.language.catalogue import NO_COLOUR, player_span
 from ruledraft.language.ruleset import DIRECTION_NAMES, CompiledRuleset, RoundAddition
 
 
 def _players_list(counts: list[int]) -> str:
-    return ", ".join(str(n) for n in counts)
+    """``[2, 3]`` -> ``2-3 players``, ``[4]`` -> ``4 players``, ``[1]`` -> ``1 player``,
+    ``[2, 4, 6]`` -> ``2, 4 or 6 players``."""
+    if counts == list(range(counts[0], counts[-1] + 1)):
+        return player_span(counts[0], counts[-1])
+    return f"{', '.join(map(str, counts[:-1]))} or {counts[-1]} players"
 
 
 def describe_ruleset(rs: CompiledRuleset) -> str:
@@ -64,7 +68,7 @@ def _flow(rs: CompiledRuleset) -> list[str]:
     by_size: dict[int, list[int]] = {}
     for n in rs.player_counts:
         by_size.setdefault(rs.hand_sizes[n], []).append(n)
-    deal = "; ".join(f"{size} cards each with {_players_list(ns)} players" for size, ns in by_size.items())
+    deal = "; ".join(f"{size} cards each with {_players_list(ns)}" for size, ns in by_size.items())
     if rs.dummy:
         out.append(f"  Deal {deal}, and as many to each of {rs.dummy.seats} dummy seat(s).")
     else:
@@ -189,10 +193,7 @@ def _addition_words(rs: CompiledRuleset, addition: RoundAddition) -> str:
     for n in rs.player_counts:
         by_schedule.setdefault(addition.counts[n], []).append(n)
     rounds = ", ".join(str(r + 1) for r in range(rs.rounds))
-    parts = [
-        f"{', '.join(map(str, numbers))} of them with {_players_list(ns)} players"
-        for numbers, ns in by_schedule.items()
-    ]
+    parts = [f"{', '.join(map(str, numbers))} of them with {_players_list(ns)}" for numbers, ns in by_schedule.items()]
     return f"Held out of the deck at the start: {held}; before rounds {rounds} shuffle in " + "; ".join(parts) + "."
 
 

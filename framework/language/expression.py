@@ -780,7 +780,7 @@ class _Compiler(Transformer[Token, Any]):
             elif cat.has_group(word):
                 hint = f" (did you mean 'group:{word}'?)"
             else:
-                hint = _did_you_mean(word, cat.ids)
+                hint = _did_you_mean(word, cat.nameable_ids)
             self._problem(cast(int, item.token.start_pos), f"unknown card '{word}'{hint}")
             return None
         if isinstance(item, _Qualified):

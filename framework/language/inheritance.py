@@ -94,6 +94,17 @@ class MergedDocument:
         return self.origin(path)[0].lines
 
 
+def _rule_files_in(directory: str | os.PathLike[str] | None) -> list[str]:
+    """The rule files beside a file that extends (for "did you mean": ``game.yml`` for
+    ``game.yaml``), at most a few hundred looked at."""
+    try:
+        with os.scandir(directory or ".") as entries:
+            names = [e.name for _, e in zip(range(500), entries)]
+    except OSError:
+        return []
+    return [n for n in names if n.endswith((".yaml", ".yml"))]
+
+
 def _base_dir(path: Any) -> Path:
     """The directory a file's ``extends:`` is resolved in: the file's own; the current one for standard input or a pipe."""
     text = os.fspath(path)
@@ -234,7 +245,8 @@ def resolve_document(
             [
                 doc.diagnostic(
                     ("extends",),
-                    f"cannot find the ruleset '{display_name(name)}' to extend{did_you_mean(name, bundled_ids())}",
+                    f"cannot find the ruleset '{display_name(name)}' to extend"
+                    f"{did_you_mean(name, [*bundled_ids(), *_rule_files_in(base)])}",
                 )
             ]
         ) from None

@@ -201,6 +201,15 @@ _BOUNDS = {
 }
 
 
+def _attribute_hint(path: _Path, value: Any, mapping_allowed: bool) -> str:
+    """For ``value: shine`` where a number or a mapping is asked: the form that reads each
+    card's attribute, ``{attribute: shine}``."""
+    if path and path[-1] == "value" and mapping_allowed and isinstance(value, str):
+        if re.fullmatch(r"[a-z][a-z0-9_]*", value):
+            return f" (each card's attribute as its value is written {{attribute: {value}}})"
+    return ""
+
+
 def _show(value: Any) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
@@ -567,7 +576,7 @@ class _Reporter:
         message = f"{_name(path)} must be {_or_list(words)}, not {_show(_instance(error))}"
         if _instance(error) is None and "string" in types:  # id: null, name: ~ or nothing at all
             message += " (YAML reads nothing written, null and ~ as empty: give a value, or quote a word like null)"
-        self.value_error(path, message, "type")
+        self.value_error(path, message + _attribute_hint(path, _instance(error), "a mapping" in words), "type")
 
     def on_enum(self, error: ValidationError, path: _Path) -> None:
         allowed = [_plain(v) for v in _expected(error)]
@@ -715,7 +724,8 @@ class _Reporter:
             self.list_form.add(path)  # 'pass: lfet' where 'pass: [left, right]' would also do
         if not candidates:
             words = self.type_words({error.validator: _expected(error)})
-            self.value_error(path, f"{_name(path)} must be {_or_list(words)}, not {_show(instance)}", "type")
+            hint = _attribute_hint(path, instance, "a mapping" in words)
+            self.value_error(path, f"{_name(path)} must be {_or_list(words)}, not {_show(instance)}{hint}", "type")
             return
         if len(candidates) == 1 and by_branch.get(candidates[0]):
             for sub in by_branch[candidates[0]]:

@@ -37,3 +37,13 @@ def test_a_wrong_merged_attribute_is_located_in_the_child(tmp_path):
     result = check_ruleset(write(tmp_path, "  - {id: squid_nigiri, attributes: {value: x}}\n"))
     (d,) = result.diagnostics
     assert (d.file, d.line, d.column) == (str(tmp_path / "child.yaml"), 6, 44)
+
+
+def test_a_parent_named_with_the_wrong_ending_is_suggested_from_the_files_beside(tmp_path):
+    """extends: game.yml where game.yaml lies beside the child: the error at extends: suggests the file that is there."""
+    (tmp_path / "tide-pool.yaml").write_text("format: 1\n", encoding="utf-8")
+    child = tmp_path / "storm.yaml"
+    child.write_text("format: 1\nextends: tide-pool.yml\nid: storm\nname: Storm\n", encoding="utf-8")
+    (d,) = check_ruleset(child).diagnostics
+    assert (d.line, d.column) == (2, 10)
+    assert d.message == "cannot find the ruleset 'tide-pool.yml' to extend (did you mean 'tide-pool.yaml'?)"

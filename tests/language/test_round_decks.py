@@ -285,7 +285,7 @@ def test_show_says_what_is_held_back_and_when_it_joins(desserts):
     """show names the held-back cards and the schedule per group of player counts."""
     assert (
         "  Held out of the deck at the start: Pudding (15); before rounds 1, 2, 3 shuffle in "
-        "5, 3, 2 of them with 2, 3, 4, 5 players; 7, 5, 3 of them with 6, 7, 8 players."
+        "5, 3, 2 of them with 2-5 players; 7, 5, 3 of them with 6-8 players."
     ) in describe_ruleset(desserts).splitlines()
 
 

@@ -61,9 +61,16 @@ class PerCard(OwnCardsRule):
 
     def describe(self) -> str:
         values = sorted({self.values[i] for i in self.indices})
+        # "Each Pudding", "Each of the nigiri cards (...)", "Each of Tempura, Sashimi"
+        if self.words == "all cards":
+            each = "Each card"
+        elif " cards (" in self.words or self.words.startswith("cards of the "):  # a tag's, a colour's
+            each = f"Each of the {self.words}"
+        else:
+            each = f"Each {self.words}" if len(self.indices) == 1 else f"Each of {self.words}"
         if len(values) == 1:
-            return f"Each of {self.words} scores {values[0]}."
-        return f"Each of {self.words} scores its value: {self.value_words}."
+            return f"{each} scores {values[0]}."
+        return f"{each} scores its value: {self.value_words}."
 
 
 def build(spec: Mapping[str, Any], ctx: RuleContext) -> PerCard | None:
