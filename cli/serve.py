@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import os
 import socket
 import sys
@@ -30,6 +31,15 @@ if TYPE_CHECKING:
     from ruledraft.web.tables import Table, Tables
 
 NEEDS = "ruledraft serve needs the web extra: pip install 'ruledraft[web]'"
+
+
+def _holds_a_table(folder: Path) -> bool:
+    """Whether ``folder`` holds a journaled table (a folder that cannot be looked in does
+    not, and does not stop the others from being resumed)."""
+    try:
+        return (folder / "table.json").is_file()
+    except OSError:
+        return False
 
 
 def serve(
@@ -84,14 +94,15 @@ def serve(
                 raise InputError(f"--resume {shown(resume)}: {e.strerror or e}") from None
             if not is_dir:
                 raise InputError(f"--resume {shown(resume)}: not a directory")
-            try:  # never a folder of other things (/etc), which the server would then write in
-                journaled = any((p / "table.json").is_file() for p in where.iterdir())
+            try:  # an empty folder or a journal, never a folder of other things (/etc) to write in
+                entries = list(itertools.islice(where.iterdir(), 10_000))
+                journaled = not entries or any(_holds_a_table(p) for p in entries)
             except OSError as e:
                 raise InputError(f"--resume {shown(resume)}: {e.strerror or e}") from None
             if not journaled:
                 raise InputError(
-                    f"--resume {shown(resume)}: no table is journaled there (a journal holds a folder per table, "
-                    "with its table.json); to start one, serve a RULESET with --journal DIR"
+                    f"--resume {shown(resume)}: it holds other things and no journaled table (a journal holds "
+                    "a folder per table, with its table.json); to start one, serve a RULESET with --journal DIR"
                 )
         # the port first: a table is journaled only once it can be served
         try:

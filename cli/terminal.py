@@ -36,10 +36,10 @@ class LineTooLong(Exception):
 
 def wrapped(text: str, width: int, initial_indent: str = "", subsequent_indent: str = "") -> list[str]:
     """``text`` broken between words into lines of at most ``width`` terminal columns
-    (at least one line). A character that takes two columns (林檎) counts two, so a
-    card's name in a wide script fits as one in Latin letters does; text without one
-    is wrapped by :func:`textwrap.wrap`."""
-    if cell_len(text) == len(text):
+    (at least one line). A character that takes two columns (林檎) counts two, and an
+    accent written apart none, so a card's name in a wide script fits as one in Latin
+    letters does; plain ASCII text is wrapped by :func:`textwrap.wrap`."""
+    if text.isascii():  # one column a character (a combining accent may hide a wide one from a sum)
         return textwrap.wrap(
             text,
             width,

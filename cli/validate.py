@@ -20,14 +20,17 @@ class Format(str, Enum):
     json = "json"
 
 
-def summary_line(ruleset) -> str:
+def summary_line(ruleset, *, raw: bool = False) -> str:
+    """``Name (id version): 2-5 players, ...``; its names made safe for the terminal,
+    or as written (``raw``: for JSON, which escapes what it must itself)."""
     cat = ruleset.catalogue
+    show = str if raw else shown
 
     def n(count: int, noun: str) -> str:
         return f"{count} {noun}{'' if count == 1 else 's'}"
 
     return (
-        f"{shown(ruleset.name)} ({ruleset.id}{' ' + shown(ruleset.version) if ruleset.version else ''}): {ruleset.player_range}, "
+        f"{show(ruleset.name)} ({ruleset.id}{' ' + show(ruleset.version) if ruleset.version else ''}): {ruleset.player_range}, "
         f"{n(cat.size, 'card type')}, {n(sum(c.count for c in cat.cards), 'card')}, {n(ruleset.rounds, 'round')}, "
         f"{n(len(ruleset.rules), 'scoring rule')}"
     )
@@ -132,7 +135,7 @@ def validate(
                 {
                     "file": result.file,
                     "valid": True,
-                    "summary": summary_line(result.ruleset),
+                    "summary": summary_line(result.ruleset, raw=True),
                     "diagnostics": [d.to_json() for d in result.diagnostics],
                     **({"tunable": [m.to_json() for m in result.marks.marks]} if result.marks else {}),
                 }

@@ -31,6 +31,7 @@ in and out and no Python object per game, seat or move.
 
 from __future__ import annotations
 
+import operator
 import os
 import random
 from typing import Any
@@ -67,7 +68,10 @@ class BatchDraftEnv:
     ) -> None:
         if reward not in REWARDS:
             raise ArgumentError(f"reward must be one of {', '.join(REWARDS)}, not {reward!r}")
-        if not 1 <= int(games):
+        if isinstance(games, bool) or not hasattr(games, "__index__"):
+            raise ArgumentError(f"games must be a whole number, not {games!r}")
+        games = operator.index(games)
+        if games < 1:
             raise ArgumentError(f"games must be at least 1, not {games}")
         self.game = game = game_of(ruleset, players)
         self.players = P = game.num_players

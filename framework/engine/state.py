@@ -956,7 +956,7 @@ class State:
     def start_round(self) -> None:
         """Turn 1 of the current round: the procedure deals."""
         self.turn = 0
-        if self.reserves and self.forced_deals is None:
+        if self.reserves:  # given hands too: the deck holds what a shuffled deal's would
             self.add_cards()
         self.game.procedure.deal(self)
 
@@ -998,7 +998,7 @@ class State:
         self.history[-1].counts = counts
         self.played = [[] for _ in played]
         self.counts = [[0] * K for _ in counts]
-        if reshuffle and discarded is not None and self.forced_deals is None:
+        if reshuffle and discarded is not None:  # given hands too: they are taken from this deck
             # every card that is not kept goes back: the undealt deck, unplayed hands, played cards
             deck = self.deck[self.deck_pos :] + discarded
             if book is not None:

@@ -33,13 +33,18 @@ How the figures are counted
   proportion to their count times their weight -- a card that left the table before
   the scoring brings nothing, a copy counts as the card it became, and for a race
   (uramaki) the cards that left the table for its places count as on it. A
-  card's weight for a rule is what one such card alone is worth to it, when that is
-  positive for every card the rule reads, else 1: for a rule that ranks seats by a
-  quantity of the seat's own cards (a majority such as maki rolls), what the card
-  alone adds to that quantity (its icons); for a rule that scores each seat's own
-  cards alone and not by turns, what a table of that one card scores (a nigiri's
-  value: so a rule that scores each card its value gives each card exactly its
-  points). A rule that reads one card gives it all its points. A rule that
+  card's weight for a rule is what one such card alone is worth to it, the rule's
+  weights divided by their greatest common divisor, when that is a positive whole
+  number of at most :data:`MAX_WEIGHT` for every card the rule reads; else 1. What
+  a card alone is worth: for a rule that ranks seats by a quantity of the seat's own
+  cards (a majority such as maki rolls) or looks one up in a table of points (fruit),
+  what the card adds to that quantity (its icons, its fruit); for a rule that scores
+  each seat's own cards alone and not by turns, what a table of that one card scores
+  (a nigiri's value); for an expression of the seat's own cards, what it gives one
+  card alone, if that is in the same proportions in every round and at every table
+  size (``2 * count(plum) + 5 * count(fig)``: 2 and 5). So a rule that scores each
+  card its value gives each card exactly its points. A rule that reads one card gives
+  it all its points. A rule that
   names the cards its points belong to (``credited``: a boost's cards) shares them
   among those instead, weight 1 each. Points scored
   with none of those cards on the table (pudding's or temaki's penalty for having
@@ -135,6 +140,7 @@ from ruledraft.lab.statistics import (
     mover,
     wilson,
 )
+from ruledraft.language.kinds.expression import Expression
 from ruledraft.language.quantity import Quantity
 from ruledraft.play.runner import register_collector
 from ruledraft.tableau import Tableau
@@ -308,6 +314,12 @@ def _effective_wilson(
     return wilson(float(rate * seats), float(seats), confidence)
 
 
+#: the largest weight a card takes for a rule, its weights divided by their greatest
+#: common divisor: past it the rule's cards share by count (the exact shares'
+#: denominators, and the folds' histograms, grow with the weights)
+MAX_WEIGHT = 12
+
+
 def _rule_weights(rule: Any, num_card_types: int) -> dict[int, int]:
     """Card index -> weight of the cards ``rule`` shares its points among (see the module docstring)."""
     credited = getattr(rule, "credited", None)  # optional, outside the Rule protocol (a boost's cards)
@@ -317,28 +329,64 @@ def _rule_weights(rule: Any, num_card_types: int) -> dict[int, int]:
     weights = dict.fromkeys(reads, 1)
     if len(weights) < 2:
         return weights
-    q = rule.ranks_by
-    if q is not None and q.pure and q.reads is not None and set(q.reads) == set(reads):
-        alone = {c: q.fn(Tableau([_one(c, num_card_types)], [[c]]), 0) for c in reads}
-    elif q is None and rule.turn_scoring is None and (rule.own_cards_only or _reads_own_cards(rule)):
-        try:  # what one card alone scores, over an empty table (a rule's own code may refuse)
-            empty = rule.score_row([0] * num_card_types, [])
-            alone = {c: rule.score_row(_one(c, num_card_types), [c]) - empty for c in reads}
-        except Exception:  # noqa: BLE001 - then its cards share its points equally
-            return weights
-    else:
+    try:  # a rule's own code (a plug-in's) may refuse a table of one card: then by count
+        alone = _worth_alone(rule, list(reads), num_card_types)
+    except Exception:  # noqa: BLE001
         return weights
-    if all(isinstance(v, int) and v > 0 for v in alone.values()):
-        weights = alone
-    return weights
+    if alone is None or max(alone.values()) > MAX_WEIGHT:
+        return weights
+    return alone
+
+
+def _worth_alone(rule: Any, reads: list[int], num_card_types: int) -> dict[int, int] | None:
+    """What one card alone is worth to ``rule``, card by card, divided by the values'
+    greatest common divisor; None unless it is a positive whole number for every card
+    (and, for an expression, the same in proportion in every round and at every table size)."""
+    ranked = rule.ranks_by
+    looked_up = getattr(rule, "quantity", None) if hasattr(rule, "points") else None  # a table's quantity
+    q = ranked if ranked is not None else looked_up if isinstance(looked_up, Quantity) else None
+    if q is not None:  # a majority's ranking, a table's look-up: what the card adds to the quantity
+        if not (q.pure and q.reads is not None and set(q.reads) == set(reads)):
+            return None
+        return _reduced({c: q.fn(Tableau([_one(c, num_card_types)], [[c]]), 0) for c in reads})
+    if rule.turn_scoring is not None:
+        return None
+    if rule.own_cards_only:  # what a table of that one card scores
+        empty = rule.score_row([0] * num_card_types, [])
+        return _reduced({c: rule.score_row(_one(c, num_card_types), [c]) - empty for c in reads})
+    if not _reads_own_cards(rule):
+        return None
+    found = None
+    for seats, round_ in ((1, 1), (2, 2), (5, 3)):  # an expression may read the round or the players
+        worth = _reduced({c: _expression_alone(rule, c, num_card_types, seats, round_) for c in reads})
+        if worth is None or (found is not None and worth != found):
+            return None
+        found = worth
+    return found
+
+
+def _expression_alone(rule: Any, card: int, num_card_types: int, seats: int, round_: int) -> int:
+    """An expression rule's points for a seat holding one ``card`` over an empty table,
+    at a table of ``seats`` in round ``round_``."""
+    counts = [_one(card, num_card_types)] + [[0] * num_card_types for _ in range(seats - 1)]
+    cards = [[card]] + [[] for _ in range(seats - 1)]
+    empty = [[0] * num_card_types for _ in range(seats)]
+    alone = rule.score_seat(Tableau(counts, cards, round=round_), 0)
+    return alone - rule.score_seat(Tableau(empty, [[] for _ in range(seats)], round=round_), 0)
+
+
+def _reduced(worth: dict[int, Any]) -> dict[int, int] | None:
+    """``worth`` divided by its greatest common divisor; None unless every value is a positive whole number."""
+    if not all(isinstance(v, int) and v > 0 for v in worth.values()):
+        return None
+    divisor = math.gcd(*worth.values())
+    return {c: v // divisor for c, v in worth.items()}
 
 
 def _reads_own_cards(rule: Any) -> bool:
     """Whether ``rule`` scores a seat by an expression of its own cards (and perhaps the
-    round or the number of players): its points for one card alone are then the
-    card's worth to it, in proportion."""
-    quantity = getattr(rule, "quantity", None)
-    return isinstance(quantity, Quantity) and quantity.is_local
+    round or the number of players)."""
+    return isinstance(rule, Expression) and rule.quantity.is_local
 
 
 def _one(card: int, num_card_types: int) -> list[int]:

@@ -61,7 +61,7 @@ from typing import Any
 
 import attrs
 
-from ruledraft.errors import InputError, RulesetError
+from ruledraft.errors import InputError, RulesetError, printable
 from ruledraft.lab.figures import FEWEST_COMPARED, LabTally
 from ruledraft.language.loading import check_ruleset
 from ruledraft.language.tunable import TuneMarks, tuned_text
@@ -96,16 +96,11 @@ def _num(x: float) -> str:
     return f"{x:g}" if x == int(x) else f"{x:.1f}"
 
 
-def _escaped(text: str) -> str:
-    """``text`` with control characters (an escape sequence, a bell) written as escapes."""
-    return "".join(c if c.isprintable() else c.encode("unicode_escape").decode("ascii") for c in text)
-
-
 def parse_target(text: str, card_ids: Sequence[str] = ()) -> Target:
     """``cards:K``, ``cards:K:CARD,CARD``, ``seats:K`` or ``points:MEAN:K`` (:class:`InputError` otherwise)."""
     parts = [p.strip() for p in text.split(":")]
     kind = parts[0]
-    said = _escaped(text)
+    said = printable(text)
 
     def number(word: str, what: str) -> float:
         try:

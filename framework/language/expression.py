@@ -360,9 +360,9 @@ def _syntax_error(err: UnexpectedInput, text: str, unclosed: list[int], stray_cl
     """``(offset, message)`` for a parser error, in plain words."""
     if isinstance(err, UnexpectedCharacters):
         pos = cast(int, err.pos_in_stream)
-        before = text[:pos].rstrip()
-        if text[pos] == "." and before and not before[-1].isdigit():  # a.b, count(x).y: not a decimal point
-            return pos, _DOT
+        before, after = text[:pos].rstrip(), text[pos + 1 : pos + 2]
+        if text[pos] == "." and not after.isdigit() and re.search(r"[A-Za-z_)]\w*$", before):
+            return pos, _DOT  # a.b, maki_2.icons, count(x).y: no decimal point, which a digit follows
         message = _example_index().get(_error_key(err, text))
         return pos, message or f"unexpected character {text[pos]!r}"
 

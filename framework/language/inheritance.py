@@ -263,7 +263,10 @@ def resolve_document(
         loop = " -> ".join(os.path.basename(p) for p in chain + (os.path.realpath(parent_file),))
         raise RulesetError([doc.diagnostic(("extends",), f"rulesets extend each other in a cycle: {loop}")])
     if len(chain) > MAX_DEPTH:
-        raise RulesetError([doc.diagnostic(("extends",), f"more than {MAX_DEPTH} levels of 'extends'")])
+        first = os.path.basename(chain[0])  # the file asked for, which the message is otherwise not about
+        raise RulesetError(
+            [doc.diagnostic(("extends",), f"more than {MAX_DEPTH} levels of 'extends' (counting from {first})")]
+        )
     parent_doc = _load_parent(doc, name, parent_file)
     parent = resolve_document(parent_file, check, chain, allow=allow, _doc=parent_doc, prepare=prepare)
     merged = merge(parent, doc)

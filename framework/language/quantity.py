@@ -71,6 +71,16 @@ def selector_indices(spec: Any, catalogue: Catalogue) -> tuple[int, ...]:
     return catalogue.select(ids=spec.get("cards", ()), tags=tags, groups=groups)
 
 
+def with_the(words: str) -> str:
+    """A selector's words after "one of" or "each of": ``the nigiri cards (...)``, ``the
+    cards of the melon colour (...)``, ``the cards``; card names as they are."""
+    if words == "all cards":
+        return "the cards"
+    if " cards (" in words or words.startswith("cards of the "):
+        return f"the {words}"
+    return words
+
+
 def selector_words(spec: Any, catalogue: Catalogue) -> str:
     """Plain words for a selector."""
     if spec is None:

@@ -86,8 +86,8 @@ class Agent(Protocol):
 AgentFactory = Callable[..., Agent]
 
 _REGISTRY: dict[str, BotKind] = {}
-#: a name --bots can give: no ':' (options, files), ',' (seats), '=' or spaces
-_BOT_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_-]*")
+#: what a name --bots gives cannot hold: ':' (options, files), ',' (seats), '=' or spaces
+_NOT_IN_A_BOT_NAME = re.compile(r"[:,=\s]")
 
 #: specs parsed so far in this process, by their text (``value:tempura=3``, ``my.py:Bot``)
 _SPECS: dict[str, BotSpec] = {}
@@ -111,9 +111,9 @@ def register_agent(
     the factory's docstring). A ``card_values`` bot also takes any card id of the
     ruleset as a number, passed as ``values={card id: number}``.
     """
-    if not isinstance(name, str) or not _BOT_NAME.fullmatch(name):
+    if not isinstance(name, str) or not name or _NOT_IN_A_BOT_NAME.search(name):
         raise ArgumentError(
-            f"a bot's name is a letter, then letters, digits, '_' or '-' (as --bots takes it), not {name!r}"
+            f"a bot's name is a word --bots can give: not empty, no ':', ',', '=' or spaces; not {name!r}"
         )
     if name in _REGISTRY and not replace:
         raise ValueError(f"an agent called {name!r} is already registered")

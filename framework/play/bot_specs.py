@@ -212,7 +212,10 @@ def _load_file(spec: str, path: str) -> object:
     try:
         with prints_to_stderr():  # what it prints as it is imported never mixes with the run's output
             found.loader.exec_module(module)
-    except (Exception, SystemExit) as e:  # noqa: BLE001 - any failure of foreign code is one message
+    except KeyboardInterrupt:
+        sys.modules.pop(module_name, None)
+        raise
+    except BaseException as e:  # noqa: BLE001 - any failure of foreign code is one message
         sys.modules.pop(module_name, None)
         raise BotSpecError(f"bot '{spec}': {path} failed to import: {_reason(e)}") from None
     _bot_files.add(os.path.realpath(key))
@@ -233,7 +236,9 @@ def _load_module(spec: str, name: str) -> object:
     try:
         with prints_to_stderr():
             module = importlib.import_module(name)
-    except (Exception, SystemExit) as e:  # noqa: BLE001
+    except KeyboardInterrupt:
+        raise
+    except BaseException as e:  # noqa: BLE001 - any failure of foreign code is one message
         raise BotSpecError(f"bot '{spec}': module {name} failed to import: {_reason(e)}") from None
     file = getattr(module, "__file__", None)
     if file:

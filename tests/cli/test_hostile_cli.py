@@ -206,6 +206,15 @@ def test_names_in_a_wide_script_fit_80_columns_by_their_display_width(tmp_path):
     assert wrapped("林檎" * 5 + " ab", 10, "", "  ") == ["林檎林檎林", "  檎林檎林", "  檎 ab"]
 
 
+def test_validate_json_gives_a_name_as_written_and_the_terminal_its_escape(tmp_path):
+    """A game named with a tag character (U+E0041) is that character in --format json's summary (JSON escapes it itself), and an escape in the text line."""
+    rules = (ROOT / "examples" / "tutorial" / "step1.yaml").read_text()
+    (tmp_path / "tag.yaml").write_text(rules.replace("name: Fruit Stand", "name: Fruit\U000e0041 Stand"))
+    (report,) = json.loads(ruledraft("validate", "tag.yaml", "--format", "json", cwd=tmp_path).stdout)
+    assert report["summary"].startswith("Fruit\U000e0041 Stand (fruit-stand)")
+    assert "Fruit\\U000e0041 Stand (fruit-stand)" in ruledraft("validate", "tag.yaml", cwd=tmp_path).stdout
+
+
 @pytest.mark.parametrize(
     "args", [("validate", ""), ("show", ""), ("simulate", ""), ("replay", ""), ("score", "sushi-go", "")]
 )

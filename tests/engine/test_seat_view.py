@@ -238,23 +238,33 @@ def test_the_views_world_does_not_carry_the_seed():
     assert game.new_initial_state(world.seed).hands != state.hands
 
 
-def test_a_given_deal_leaves_the_deck_as_the_same_deal_shuffled_does():
-    """A game started from given hands (deals=) holds every card once: the dealt cards leave the deck, so a seat's view samples the worlds, and a planner makes the moves, of the same deal shuffled."""
+@pytest.mark.parametrize(("rid", "players"), [("sushi-go", 3), ("sushi-go-party-my-first-meal", 4)])
+def test_a_given_deal_leaves_the_deck_as_the_same_deal_shuffled_does(rid, players):
+    """A game started from given hands (deals=) holds every card once at every move of every round (reshuffles and held-back desserts too): the dealt cards leave the deck, so a seat's view samples the worlds, and a planner makes the moves, of the same deal shuffled."""
     from ruledraft.play.agents import make_agent
 
-    game = played_game("sushi-go", 3)
+    game = played_game(rid, players)
     natural = game.new_initial_state(1)
-    given = game.new_initial_state(1, [[list(h) for h in natural.hands]] * game.ruleset.rounds)
-    assert (
-        given.all_cards()
-        == natural.all_cards()
-        == sorted(c for c, t in enumerate(game.ruleset.catalogue.cards) for _ in range(t.count))
-    )
-    assert sorted(given.deck[given.deck_pos :]) == sorted(natural.deck[natural.deck_pos :])
+    moves = []
+    while not natural.is_terminal():
+        moves.append(
+            [random.Random(len(moves) * 8 + s).choice(natural.legal_actions(s)) for s in natural.acting_seats()]
+        )
+        natural.apply_actions(moves[-1])
+    given = game.new_initial_state(1, [[list(h) for h in r.hands] for r in natural.history])
+    natural = game.new_initial_state(1)
+    deck = sorted(c for c, t in enumerate(game.ruleset.catalogue.cards) for _ in range(t.count))
+    assert given.all_cards() == natural.all_cards() == deck
     worlds = [seat_view(s, 0).sample_world(random.Random(0)) for s in (natural, given)]
     assert worlds[0].all_cards() == worlds[1].all_cards()
-    moves = [make_agent("planner:samples=4", 7).act(seat_view(s, 0), 0) for s in (natural, given)]
-    assert moves[0] == moves[1]
+    planner = [make_agent("planner:samples=4", 7).act(seat_view(s, 0), 0) for s in (natural, given)]
+    assert planner[0] == planner[1]
+    for move in moves:
+        for state in (natural, given):
+            state.apply_actions(move)
+        assert given.all_cards() == natural.all_cards(), (given.round, given.turn)
+        assert sorted(given.deck[given.deck_pos :]) == sorted(natural.deck[natural.deck_pos :])
+    assert given.totals() == natural.totals()
 
 
 def test_the_view_cannot_be_written():

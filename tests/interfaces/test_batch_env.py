@@ -138,6 +138,9 @@ def test_a_reward_or_a_batch_size_out_of_range_is_refused():
         BatchDraftEnv("sushi-go", 2, reward="rank")
     with pytest.raises(ArgumentError, match="games must be at least 1"):
         BatchDraftEnv("sushi-go", 2, games=0)
+    for games in (1.5, "2", True):
+        with pytest.raises(ArgumentError, match=re.escape(f"games must be a whole number, not {games!r}")):
+            BatchDraftEnv("sushi-go", 2, games=games)
     assert MAX_ENV_SEED == MAX_KERNEL_SEED  # a seed the environments take, the kernel holds
     for seed in (-1, 2**63, 1.5):
         with pytest.raises(ArgumentError, match=re.escape(f"a seed is a whole number from 0 to 2**63 - 1, not {seed}")):

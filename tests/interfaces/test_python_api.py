@@ -205,7 +205,10 @@ def test_simulate_refuses_bad_bots_with_the_reason():
             lambda: ruledraft.simulate("sushi-go", games=2, engine="gpu"),
             r"^engine must be one of auto, kernel, reference, not 'gpu'$",
         ),
-        (lambda: ruledraft.register_agent("my:bot", object), r"^a bot's name is a letter, then .* not 'my:bot'$"),
+        (
+            lambda: ruledraft.register_agent("my:bot", object),
+            r"^a bot's name is a word --bots can give: .* not 'my:bot'$",
+        ),
         (lambda: ruledraft.register_agent("", object), r"not ''$"),
         (lambda: ruledraft.register_agent("my,bot", object), r"not 'my,bot'$"),
     ],
@@ -368,6 +371,19 @@ def test_simulate_takes_bot_specs_not_agent_objects():
         ruledraft.tournament("sushi-go", [First(), "random"], players=2, games=2)
     with pytest.raises(TypeError, match=r"^bots are specs or agent objects, not the class First: pass First\(seed\)"):
         ruledraft.play_game("sushi-go", 2, [First, "random"])
+
+
+def test_register_agent_takes_every_name_bots_can_give(monkeypatch):
+    """Names with dots, leading digits or letters beyond ASCII register and play, as --bots gives them; only what --bots cannot give is refused."""
+    from ruledraft.play import agents
+
+    monkeypatch.setattr(agents, "_REGISTRY", dict(agents._REGISTRY))
+    for name in ("my.bot", "2ply", "jäger"):
+        ruledraft.register_agent(name, agents.FirstAgent)
+        assert (
+            ruledraft.play_game("sushi-go", 2, f"{name},random", seed=3).totals()
+            == ruledraft.play_game("sushi-go", 2, "first,random", seed=3).totals()
+        )
 
 
 def test_isolate_refuses_a_bot_registered_in_this_process(monkeypatch):

@@ -132,7 +132,7 @@ def test_the_api_takes_an_engine():
         ref.pop(key)
         ker.pop(key)
     assert ker == ref
-    with pytest.raises(InputError, match="--engine is auto, kernel or reference, not 'fast'"):
+    with pytest.raises(InputError, match="^engine must be one of auto, kernel, reference, not 'fast'$"):
         api_simulate("sushi-go", games=2, engine="fast")
 
 

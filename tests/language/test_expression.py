@@ -674,6 +674,13 @@ def test_selectors_only_where_selectors_belong(text, column, message):
         ("2 ** 3", 3, "there is no power operator: multiply instead ('x * x')"),
         ("2 ^ 3", 3, "there is no power operator: multiply instead ('x * x')"),
         ("1.5 * count(tempura)", 2, "whole numbers only: there are no decimal points"),
+        ("count(tempura) * .5", 18, "whole numbers only: there are no decimal points"),
+        (
+            "maki_2.icons",
+            7,
+            "'.' is not part of the language: a value has no attributes or methods "
+            "(the total of a card attribute is sum(ATTR) or sum(ATTR, SELECTOR))",
+        ),
         (
             "count(tempura).__class__",
             15,

@@ -47,3 +47,16 @@ def test_a_parent_named_with_the_wrong_ending_is_suggested_from_the_files_beside
     (d,) = check_ruleset(child).diagnostics
     assert (d.line, d.column) == (2, 10)
     assert d.message == "cannot find the ruleset 'tide-pool.yml' to extend (did you mean 'tide-pool.yaml'?)"
+
+
+def test_too_long_a_chain_of_parents_names_the_file_it_counts_from(tmp_path):
+    """l20 extends l19 ... extends sushi-go: more levels than MAX_DEPTH is an error at the deep file's extends:, naming the file asked for."""
+    from ruledraft.language.inheritance import MAX_DEPTH
+
+    for n in range(MAX_DEPTH + 4):
+        parent = "sushi-go" if n == 0 else f"l{n - 1}.yaml"
+        (tmp_path / f"l{n}.yaml").write_text(f"format: 1\nextends: {parent}\nid: l{n}\nname: L{n}\n", encoding="utf-8")
+    asked = f"l{MAX_DEPTH + 3}.yaml"
+    (d,) = check_ruleset(tmp_path / asked).diagnostics
+    assert d.message == f"more than {MAX_DEPTH} levels of 'extends' (counting from {asked})"
+    assert (d.line, d.column) == (2, 10)

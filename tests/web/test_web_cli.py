@@ -88,7 +88,7 @@ def test_serving_on_every_address_prints_a_one_line_warning(monkeypatch, tmp_pat
         (["sushi-go", "--bots", "nosuchbot", "--humans", "1"], "nosuchbot"),
         ([], "name a RULESET to serve, or --resume DIR"),
         (["--resume", "/nonexistent/folder"], "not a directory"),
-        (["--resume", "/etc"], "--resume /etc: no table is journaled there"),
+        (["--resume", "/etc"], "--resume /etc: it holds other things and no journaled table"),
     ],
 )
 def test_serve_refuses_what_it_cannot_serve_in_one_line(monkeypatch, tmp_path, args, words):

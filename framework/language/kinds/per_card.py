@@ -8,7 +8,7 @@ from typing import Any
 import attrs
 
 from ruledraft.language.kinds.context import RuleContext
-from ruledraft.language.quantity import weighted_all_fn
+from ruledraft.language.quantity import weighted_all_fn, with_the
 from ruledraft.language.rule import KernelWriter, OwnCardsRule
 from ruledraft.tableau import Tableau
 
@@ -64,10 +64,10 @@ class PerCard(OwnCardsRule):
         # "Each Pudding", "Each of the nigiri cards (...)", "Each of Tempura, Sashimi"
         if self.words == "all cards":
             each = "Each card"
-        elif " cards (" in self.words or self.words.startswith("cards of the "):  # a tag's, a colour's
-            each = f"Each of the {self.words}"
+        elif len(self.indices) == 1 and with_the(self.words) == self.words:  # one card, by its name
+            each = f"Each {self.words}"
         else:
-            each = f"Each {self.words}" if len(self.indices) == 1 else f"Each of {self.words}"
+            each = f"Each of {with_the(self.words)}"
         if len(values) == 1:
             return f"{each} scores {values[0]}."
         return f"{each} scores its value: {self.value_words}."

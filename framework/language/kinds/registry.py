@@ -220,7 +220,10 @@ def load_plugin(spec: str) -> None:
         except PluginError:
             sys.modules.pop(module_name, None)
             raise
-        except (Exception, SystemExit) as e:  # noqa: BLE001 - a SystemExit in a plug-in is its failure too
+        except KeyboardInterrupt:
+            sys.modules.pop(module_name, None)
+            raise
+        except BaseException as e:  # noqa: BLE001 - a SystemExit (any exception) in a plug-in is its failure
             sys.modules.pop(module_name, None)
             raise PluginError(f"plug-in '{spec}' failed to load: {_reason(e)}") from None
     else:
@@ -229,9 +232,9 @@ def load_plugin(spec: str) -> None:
         try:
             with prints_to_stderr():
                 importlib.import_module(spec)
-        except PluginError:
+        except (PluginError, KeyboardInterrupt):
             raise
-        except (Exception, SystemExit) as e:  # noqa: BLE001
+        except BaseException as e:  # noqa: BLE001 - any exception in a plug-in is its failure
             raise PluginError(f"plug-in '{spec}' failed to load: {_reason(e)}") from None
     name = module_name if is_file else spec
     if len(_registered_from) == before and not any(m == name or m.startswith(name + ".") for m in _registered_from):
