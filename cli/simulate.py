@@ -432,11 +432,19 @@ def check_log_path(path: str, inputs: Sequence[str]) -> None:
         return
     except OSError as e:
         raise InputError(f"--log {shown(path)}: cannot write: {e.strerror}") from None
-    if not stat.S_ISREG(st.st_mode) and not _is_null(st):
+    _refuse(shown(path), st, inputs)
+
+
+def _refuse(name: str, st: os.stat_result, inputs: Sequence[str]) -> None:
+    """An :class:`InputError` unless ``--log``'s file (``st``) is a regular file that is
+    none of the run's inputs, or ``/dev/null``."""
+    if not stat.S_ISREG(st.st_mode):
+        if _is_null(st):
+            return
         raise InputError(
-            f"--log {shown(path)}: {file_kind(st.st_mode, fifo='a FIFO')}; --log takes a regular file (created or replaced) or {os.devnull}"
+            f"--log {name}: {file_kind(st.st_mode, fifo='a FIFO')}; --log takes a regular file (created or replaced) or {os.devnull}"
         )
-    log_refusal(shown(path), st, inputs)
+    log_refusal(name, st, inputs)
 
 
 def _is_null(st: os.stat_result) -> bool:
@@ -455,25 +463,16 @@ class GameLog:
     FLUSH_AT = 1 << 16
 
     def __init__(self, path: str, inputs: Sequence[str]):
-        if path == "":
-            raise InputError("--log needs a file name (an empty one would log nothing)")
+        check_log_path(path, inputs)
         self.path = path
         self.name = shown(path)
-        try:
-            existing = os.stat(path)
-        except FileNotFoundError:
-            existing = None
-        except OSError as e:
-            raise InputError(f"--log {self.name}: cannot write: {e.strerror}") from None
-        if existing is not None:
-            self._check(existing, inputs)
         try:
             fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_NONBLOCK | os.O_NOCTTY | os.O_CLOEXEC, 0o666)
         except OSError as e:
             raise InputError(f"--log {self.name}: cannot write: {e.strerror}") from None
         try:
             opened = os.fstat(fd)
-            self._check(opened, inputs)  # the file may have changed since it was looked at
+            _refuse(self.name, opened, inputs)  # the file may have changed since it was looked at
             os.set_blocking(fd, True)
             self.regular = stat.S_ISREG(opened.st_mode)
             if self.regular:
@@ -486,15 +485,6 @@ class GameLog:
         self.buffered = 0
         self.written = 0  # bytes of complete lines in the file
         self.games = 0  # games written
-
-    def _check(self, st: os.stat_result, inputs: Sequence[str]) -> None:
-        if not stat.S_ISREG(st.st_mode):
-            if _is_null(st):
-                return
-            raise InputError(
-                f"--log {self.name}: {file_kind(st.st_mode, fifo='a FIFO')}; --log takes a regular file (created or replaced) or {os.devnull}"
-            )
-        log_refusal(self.name, st, inputs)
 
     def write_result(self, result: GameResult) -> None:
         """Record one game (``simulate``'s ``on_result``; a run asked to log builds every record)."""
