@@ -65,6 +65,23 @@ def _parse_int(text: str) -> int | LongNumber:
     return LongNumber(text) if len(text) > _MAX_DIGITS else int(text)
 
 
+class _TwiceOver(Exception):  # noqa: N818 - not an error of its own: parse_json's signal
+    def __init__(self, key: str) -> None:
+        self.key = key
+
+
+def _once_each(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """An object's pairs as a dict, each key once (:class:`_TwiceOver` if not)."""
+    out = dict(pairs)
+    if len(out) != len(pairs):
+        seen: set[str] = set()
+        for key, _ in pairs:
+            if key in seen:
+                raise _TwiceOver(key)
+            seen.add(key)
+    return out
+
+
 def parse_json(text: str, name: str, line: int | None = None) -> Any:
     """``text`` (line ``line`` of file ``name``, or the whole file) as JSON; :class:`LineProblem`
     naming the file, line and column if it is not. Integers too long to convert are
@@ -72,9 +89,13 @@ def parse_json(text: str, name: str, line: int | None = None) -> Any:
     if line is not None:
         text = text.rstrip("\r\n")  # an error at the end of the line is on the line
     try:
-        return json.loads(text, parse_int=_parse_int)
+        return json.loads(text, parse_int=_parse_int, object_pairs_hook=_once_each)
     except json.JSONDecodeError as e:
         raise LineProblem(f"{name}:{(line or 1) - 1 + e.lineno}:{e.colno}", f"not valid JSON: {e.msg}") from None
+    except _TwiceOver as e:  # JSON keeps the last silently: a table or a record means one of them
+        raise LineProblem(
+            f"{name}:{line or 1}", f"the key {shown_key(e.key)} appears twice in one object (which one is meant?)"
+        ) from None
     except RecursionError:
         raise LineProblem(f"{name}:{line}" if line else name, "JSON nested too deeply") from None
 

@@ -88,7 +88,9 @@ class BotOption:
     (``int``, ``float``, ``bool`` or ``str``), the ``default`` the bot uses without
     it, a one-line ``help``, and for numbers an optional ``minimum`` and ``maximum``
     (a bound on the work a decision may ask for: a search of a few billion iterations
-    would run for days, its tree filling the memory)."""
+    would run for days, its tree filling the memory). ``instead_of``: another option
+    this one replaces when set (not 0), so a spec giving both is refused rather than
+    one of them silently unused."""
 
     name: str
     type: type
@@ -96,6 +98,7 @@ class BotOption:
     help: str = ""
     minimum: float | None = None
     maximum: float | None = None
+    instead_of: str | None = None
 
     def parse(self, text: str) -> Any:
         """The option's value from its text; ``ValueError`` with the reason if unusable."""
@@ -365,6 +368,15 @@ def parse_spec(spec: str, registry: Mapping[str, BotKind], card_ids: Sequence[st
             values[key] = option.parse(value)
         except ValueError as e:
             raise BotSpecError(f"bot '{text}': option {key}={value}: {e}") from None
+    for option in kind.options:
+        other = option.instead_of
+        if other is not None and values.get(option.name) and other in values:
+            given = values[option.name]
+            shown_value = f"{given:g}" if isinstance(given, float) else given
+            raise BotSpecError(
+                f"bot '{text}': {option.name} is instead of {other}: give one of them "
+                f"({option.name}={shown_value} would leave {other}={values[other]} unused)"
+            )
     if card_values:
         values["values"] = card_values
     return BotSpec(text, kind, values)

@@ -286,6 +286,7 @@ class ISMCTSAgent:
             "time per decision in milliseconds instead of iterations (0: off; not reproducible)",
             0,
             MAX_MS,
+            instead_of="iterations",
         ),
         BotOption("objective", Objective, Objective("margin"), "margin (own score minus best other) or win"),
         BotOption("c", float, 0.7, "UCB exploration constant", minimum=0),

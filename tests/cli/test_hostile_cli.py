@@ -206,6 +206,22 @@ def test_names_in_a_wide_script_fit_80_columns_by_their_display_width(tmp_path):
     assert wrapped("林檎" * 5 + " ab", 10, "", "  ") == ["林檎林檎林", "  檎林檎林", "  檎 ab"]
 
 
+def test_a_key_written_twice_in_a_table_or_a_log_record_is_refused(tmp_path):
+    """JSON keeps the last of a key written twice: score and replay refuse such a table or record, naming the key and the line (rule files refuse it too)."""
+    table = tmp_path / "table.json"
+    table.write_text('{"rounds": [[["tempura"], ["sashimi"]]], "rounds": []}\n')
+    done = ruledraft("score", "sushi-go", str(table), "--partial")
+    assert done.returncode == 2
+    assert f"{table}:1: the key 'rounds' appears twice in one object (which one is meant?)" in done.stderr
+    log = tmp_path / "games.jsonl"
+    assert ruledraft("simulate", "sushi-go", "--players", "2", "--games", "2", "-q", "--log", str(log)).returncode == 0
+    first, second = log.read_text().splitlines()
+    log.write_text(first + "\n" + second.replace('{"', '{"seed": 1, "', 1) + "\n")
+    done = ruledraft("replay", str(log))
+    assert done.returncode == 1
+    assert f"{log}:2: error: the key 'seed' appears twice in one object (which one is meant?)" in done.stderr
+
+
 def test_validate_json_gives_a_name_as_written_and_the_terminal_its_escape(tmp_path):
     """A game named with a tag character (U+E0041) is that character in --format json's summary (JSON escapes it itself), and an escape in the text line."""
     rules = (ROOT / "examples" / "tutorial" / "step1.yaml").read_text()

@@ -235,6 +235,11 @@ def test_a_bots_prints_go_to_standard_error_and_leave_the_output_whole(bot_file,
     [
         ("missing.py:Bot", "error: bot 'missing.py:Bot': no such file: missing.py"),
         ("/dev/zero:Bot", "error: bot '/dev/zero:Bot': /dev/zero is a device, not a Python file"),
+        (
+            "ismcts:ms=60000:iterations=1",
+            "error: bot 'ismcts:ms=60000:iterations=1': ms is instead of iterations: give one of them "
+            "(ms=60000 would leave iterations=1 unused)",
+        ),
         ("/:Bot", "error: bot '/:Bot': / is a directory, not a Python file"),
         (
             "mybots:NoAct",
