@@ -26,8 +26,8 @@ from . import (
     tune,
     validate,
 )
-from .common import EXIT_PIPE_CLOSED, shown
 from .common import NO_ROOM as _NO_ROOM
+from .common import pipe_closed, shown
 from .interrupts import exit_interrupted, interrupt_behind
 from .options import plugin_option
 
@@ -123,16 +123,6 @@ def _output_lost(e: OSError) -> None:
     raise SystemExit(EXIT_CANNOT_WRITE) from None
 
 
-def _pipe_closed() -> None:
-    """The output's reader closed it (``| head``): no message, exit 141 as for SIGPIPE,
-    so what was left unread is never taken for checked (see ``common.EXIT_PIPE_CLOSED``)."""
-    try:  # nothing more reaches the closed pipe, not even Python's flush at exit
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-    except (OSError, ValueError):
-        pass
-    raise SystemExit(EXIT_PIPE_CLOSED) from None
-
-
 def main() -> None:
     """Entry point: any failure that slipped past the commands' own reporting still
     ends in a one-line message, never a traceback (set RULEDRAFT_DEBUG=1 to see it).
@@ -162,7 +152,7 @@ def _guarded() -> None:
         if isinstance(e.__context__, OSError) and e.__context__.errno in _NO_ROOM:
             _output_lost(e.__context__)
         if isinstance(e.__context__, BrokenPipeError) and e.code == 1:  # click's exit for a closed output
-            _pipe_closed()
+            pipe_closed()
         stop = interrupt_behind(e)
         if stop is None:
             raise
@@ -172,7 +162,7 @@ def _guarded() -> None:
         if isinstance(e, OSError) and e.errno in _NO_ROOM:
             _output_lost(e)
         if isinstance(e, BrokenPipeError):
-            _pipe_closed()
+            pipe_closed()
         stop = interrupt_behind(e)  # one wrapped on its way (Python 3.11's RuntimeError from __set_name__)
         if stop is not None:
             exit_interrupted(stop)

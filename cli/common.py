@@ -7,6 +7,7 @@ import errno
 import os
 import sys
 from collections.abc import Iterator
+from typing import NoReturn
 
 import typer
 from rich.console import Console
@@ -58,8 +59,19 @@ def reported_errors() -> Iterator[None]:
     except RuledraftError as e:
         fail(f"error: {_safe(e)}", 1)
     except BrokenPipeError:  # e.g. piped into `head`: the rest is unread, so never "all is well"
-        sys.stderr.close()
-        raise typer.Exit(EXIT_PIPE_CLOSED) from None
+        pipe_closed()
+
+
+def pipe_closed() -> NoReturn:
+    """The output's reader closed it (``| head``): no message, exit
+    :data:`EXIT_PIPE_CLOSED` as for SIGPIPE, so what was left unread is never taken for
+    checked. Raised from a command (:func:`reported_errors`) or past it (``app``)."""
+    try:  # nothing more reaches the closed pipe, not even Python's flush at exit
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    except (OSError, ValueError):
+        pass
+    sys.stderr.close()
+    raise SystemExit(EXIT_PIPE_CLOSED)
 
 
 def _safe(error: object) -> str:

@@ -8,14 +8,13 @@ used, so ``import ruledraft`` (and the ``ruledraft`` command's start) stays quic
 
 from __future__ import annotations
 
-import operator
 import os
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ruledraft.engine.state import Game, State
 from ruledraft.engine.table_scoring import table_sheet
-from ruledraft.errors import ArgumentError, InputError, ReplayMismatch, RulesetError
+from ruledraft.errors import ArgumentError, InputError, ReplayMismatch, RulesetError, whole_number
 from ruledraft.language import loading
 from ruledraft.language.bundled import OutOfReach, bundled_ids
 from ruledraft.language.file_access import UnreadableInput, input_kind
@@ -135,7 +134,7 @@ def play_game(ruleset: RulesetLike, players: int = 4, bots: Bots = DEFAULT_BOTS,
     illegal move.
     """
     rs = _compiled(ruleset)[0]
-    seed, players = _checked_seed(seed), _whole(players, "players")
+    seed, players = _checked_seed(seed), whole_number(players, "players")
     game = Game(rs, players)
     seats = fill_seats(bots, players, rs.catalogue.ids)
     if all(isinstance(s, str) for s in seats):
@@ -215,29 +214,20 @@ def _check_isolable(bots: Sequence[str]) -> None:
 
 def _checked_seed(seed: Any) -> int:
     """``seed`` as a whole number within the seeds' range (:class:`ArgumentError` if not)."""
-    seed = _whole(seed, "seed")
+    seed = whole_number(seed, "seed")
     check_seed(seed, error=ArgumentError)
     return seed
 
 
 def _run_numbers(players: Any, games: Any, seed: Any, jobs: Any) -> tuple[int, int, int, int]:
     """A run's numbers, each a whole number in its range (:class:`ArgumentError` if not)."""
-    players, games, jobs = _whole(players, "players"), _whole(games, "games"), _whole(jobs, "jobs")
+    players, games, jobs = whole_number(players, "players"), whole_number(games, "games"), whole_number(jobs, "jobs")
     seed = _checked_seed(seed)
     if games < 1:
         raise ArgumentError(f"games must be at least 1, not {games}")
     if jobs < 0:
         raise ArgumentError(f"jobs must be 0 (one per processor) or more, not {jobs}")
     return players, games, seed, jobs
-
-
-def _whole(value: Any, name: str) -> int:
-    """``value`` as a whole number (numpy's integers too); :class:`ArgumentError` for
-    anything else (``1.5``, ``"4"``, ``True``), which Python would fail on later with
-    a message about operands."""
-    if isinstance(value, bool) or not hasattr(value, "__index__"):
-        raise ArgumentError(f"{name} must be a whole number, not {value!r}")
-    return operator.index(value)
 
 
 def score_table(

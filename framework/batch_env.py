@@ -31,7 +31,6 @@ in and out and no Python object per game, seat or move.
 
 from __future__ import annotations
 
-import operator
 import os
 import random
 from typing import Any
@@ -41,7 +40,7 @@ import numpy as np
 from ruledraft.engine.encoding import encoder_for
 from ruledraft.engine.seeds import env_seed
 from ruledraft.engine.state import MAX_SEED, Game, derive_seed
-from ruledraft.errors import ArgumentError, IllegalMoveError, InputError
+from ruledraft.errors import ArgumentError, IllegalMoveError, InputError, whole_number
 from ruledraft.kernel import Unsupported, compile_kernel, ready_apart
 from ruledraft.kernel.batch import GAME_END, ROUND_END, Batch, batch_refusal, encoder_offsets
 from ruledraft.language.ruleset import CompiledRuleset
@@ -68,9 +67,7 @@ class BatchDraftEnv:
     ) -> None:
         if reward not in REWARDS:
             raise ArgumentError(f"reward must be one of {', '.join(REWARDS)}, not {reward!r}")
-        if isinstance(games, bool) or not hasattr(games, "__index__"):
-            raise ArgumentError(f"games must be a whole number, not {games!r}")
-        games = operator.index(games)
+        games = whole_number(games, "games")
         if games < 1:
             raise ArgumentError(f"games must be at least 1, not {games}")
         self.game = game = game_of(ruleset, players)

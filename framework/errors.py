@@ -11,6 +11,7 @@ from illegal moves):
 
 from __future__ import annotations
 
+import operator
 import unicodedata
 from collections.abc import Iterable
 
@@ -123,6 +124,15 @@ class LineProblem(InputError):
 class ArgumentError(InputError, ValueError):
     """A value handed to the Python API out of its range (a negative seed, no games): an
     :class:`InputError`, and a ``ValueError`` as Python's own functions raise for one."""
+
+
+def whole_number(value: object, name: str) -> int:
+    """``value`` as a whole number (numpy's integers too); :class:`ArgumentError` naming
+    it ``name`` for anything else (``1.5``, ``"4"``, ``True``), which Python would fail
+    on later with a message about operands."""
+    if isinstance(value, bool) or not hasattr(value, "__index__"):
+        raise ArgumentError(f"{name} must be a whole number, not {value!r}")
+    return operator.index(value)  # it has __index__: checked above
 
 
 class IllegalMoveError(RuledraftError):

@@ -8,10 +8,8 @@ kernel (:mod:`ruledraft.kernel`), which is why they live down here.
 
 from __future__ import annotations
 
-import operator
-
 from ruledraft.engine.state import derive_seed
-from ruledraft.errors import ArgumentError
+from ruledraft.errors import ArgumentError, whole_number
 
 __all__ = ["MAX_ENV_SEED", "bot_seed", "bot_seeds", "env_seed", "game_seed"]
 
@@ -45,9 +43,10 @@ def env_seed(seed: object) -> int:
     (a numpy integer too) from 0 to :data:`MAX_ENV_SEED`; anything else (``1.5``,
     ``True``, ``-1``, ``2**64 + 5``, which would alias seed 5) is an
     :class:`~ruledraft.errors.ArgumentError`."""
-    if isinstance(seed, bool) or not hasattr(seed, "__index__"):
-        raise ArgumentError(f"a seed is a whole number from 0 to 2**63 - 1, not {seed!r}")
-    value = operator.index(seed)  # it has __index__: checked just above
+    try:
+        value = whole_number(seed, "a seed")
+    except ArgumentError:
+        raise ArgumentError(f"a seed is a whole number from 0 to 2**63 - 1, not {seed!r}") from None
     if not 0 <= value <= MAX_ENV_SEED:
         raise ArgumentError(f"a seed is a whole number from 0 to 2**63 - 1, not {value}")
     return value
