@@ -12,7 +12,7 @@ from typing import NoReturn
 import typer
 from rich.console import Console
 
-from ruledraft.errors import InputError, RuledraftError, RulesetError, ScoringError
+from ruledraft.errors import InputError, LineProblem, RuledraftError, RulesetError, ScoringError
 from ruledraft.language.loading import check_ruleset
 from ruledraft.play.words import shown as shown
 
@@ -52,6 +52,8 @@ def reported_errors() -> Iterator[None]:
         for d in e.diagnostics:
             typer.echo(d.format(), err=True)
         raise typer.Exit(1) from None
+    except LineProblem as e:  # located: "FILE:LINE:COLUMN: error: ...", as every located problem
+        fail(_safe(f"{e.where}: error: {e.message}"), 2)
     except InputError as e:
         fail(f"error: {_safe(e)}", 2)
     except ScoringError as e:  # already "FILE:LINE:COLUMN: error: ..."

@@ -10,7 +10,7 @@ from typing import Any, BinaryIO
 import typer
 
 from ruledraft.engine.table_scoring import TableError, table_sheet, unreachable
-from ruledraft.errors import InputError
+from ruledraft.errors import InputError, LineProblem
 from ruledraft.language.file_access import UnreadableInput, open_input
 from ruledraft.language.json_check import parse_json
 from ruledraft.play.game_log import MAX_LINE_BYTES, read_lines, replay_sheet, size_in_words
@@ -93,7 +93,9 @@ def read_tables(fh: BinaryIO, name: str) -> Iterator[tuple]:
 def _scored(rs: Any, data: Any, where: str, partial: bool, rescore: bool) -> tuple[Any, list[str]]:
     """One table (or game log line) scored: its sheet, or None and what is wrong with
     it, each problem said on standard error as it is found."""
-    if isinstance(data, InputError):  # a line that is no JSON (or no UTF-8 text)
+    if isinstance(data, LineProblem):  # a line that is no JSON (or no UTF-8 text, or too long)
+        return None, [say_problem(data.where, data.message)]
+    if isinstance(data, InputError):
         return None, [say_error(str(data))]
     if isinstance(data, dict) and "format" in data:  # a game log line: scored by replaying it
         sheet, problems = replay_sheet(rs, data, rescore=rescore)

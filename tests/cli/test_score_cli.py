@@ -165,9 +165,9 @@ def test_invalid_json_line_names_line_and_column():
     assert result.exit_code == 2
     assert "Traceback" not in result.output
     said = [
-        "error: <stdin>:2:27: not valid JSON: Expecting value",
+        "<stdin>:2:27: error: not valid JSON: Expecting value",
         "<stdin>:3: error: rounds[0][1][0]: unknown card 'x'",
-        "error: <stdin>:4: not UTF-8 text (byte 1 of the line)",
+        "<stdin>:4: error: not UTF-8 text (byte 1 of the line)",
     ]
     assert [json.loads(line) for line in result.stdout.splitlines()] == [
         EXPECTED,
@@ -358,7 +358,7 @@ def test_blank_lines_count_towards_the_limit_and_keep_line_numbers(tmp_path, mon
     path = write(tmp_path, "late.json", text)
     result = run("score", "sushi-go", path)
     assert result.exit_code == 2
-    assert result.stderr == f"error: {path}:5:18: not valid JSON: Expecting ',' delimiter\n"
+    assert result.stderr == f"{path}:5:18: error: not valid JSON: Expecting ',' delimiter\n"
     monkeypatch.setattr(score_cli, "MAX_LINE_BYTES", 100)
     path = write(tmp_path, "blank.json", "\n" * 200)
     result = run("score", "sushi-go", path)
@@ -415,13 +415,13 @@ def test_a_bad_first_line_of_json_lines_is_one_bad_table():
     result = run("score", "sushi-go", "-", input=text)
     assert result.exit_code == 2
     assert [json.loads(line) for line in result.stdout.splitlines()] == [
-        {"where": "<stdin>:1", "errors": ["error: <stdin>:1:1: not valid JSON: Expecting value"]},
+        {"where": "<stdin>:1", "errors": ["<stdin>:1:1: error: not valid JSON: Expecting value"]},
         EXPECTED,
     ]
     pretty = json.dumps(TABLE, indent=2).replace('"rounds"', '"rounds" x', 1)
     broken = run("score", "sushi-go", "-", input=pretty)
     assert broken.exit_code == 2 and broken.stdout == ""
-    assert broken.stderr.startswith("error: <stdin>:2:12: not valid JSON")
+    assert broken.stderr.startswith("<stdin>:2:12: error: not valid JSON")
 
 
 def test_json_lines_whose_first_two_lines_are_bad_are_still_json_lines():

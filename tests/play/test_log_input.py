@@ -321,10 +321,7 @@ def test_a_64_mib_line_is_refused_in_bounded_memory(tmp_path, command):
     proc = subprocess.run([sys.executable, "-c", LONG_LINE_SCRIPT, *args], capture_output=True, text=True, timeout=300)
     stderr, exit_line, rss_line = proc.stdout.rsplit("\n", 3)[:3]
     limit = f"line longer than {MAX_LINE_BYTES // 2**20} MiB (the limit for one record or table)"
-    if command == "replay":
-        assert (stderr, exit_line) == (f"{path}:1: error: {limit}", "exit 1")
-    else:
-        assert (stderr, exit_line) == (f"error: {path}:1: {limit}", "exit 2")
+    assert (stderr, exit_line) == (f"{path}:1: error: {limit}", "exit 1" if command == "replay" else "exit 2")
     assert int(rss_line.split()[1]) < 300 * 1024
 
 
