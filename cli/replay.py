@@ -64,14 +64,19 @@ def replay(
             raise InputError(str(e)) from None
         log_dir = os.path.dirname(log) or "."
         cache = {}
-        games = bad = 0
+        games = bad = strays = 0  # strays: lines that are no game record at all
         for line, record in read_records(log):
-            games += 1
             if isinstance(record, LineProblem):  # a line that is not JSON, not UTF-8 or too long
-                bad += 1
+                strays += 1
                 say_problem(record.where, record.message)
                 continue
             problems = record_problems(record)
+            if not isinstance(record, dict):  # JSON, but a list or a number: no game to count
+                strays += 1
+                for p in problems:
+                    say_problem(f"{log}:{line}", p)
+                continue
+            games += 1
             if problems:
                 bad += 1
                 for p in problems:
@@ -108,5 +113,8 @@ def replay(
                 bad += 1
                 for p in problems:
                     say_problem(f"{log}:{line}", p)
-        typer.echo(f"{counted(games, 'game')} replayed, {games - bad} clean, {bad} with problems")
-        raise typer.Exit(1 if bad or not games else 0)
+        summary = f"{counted(games, 'game')} replayed, {games - bad} clean, {bad} with problems"
+        if strays:
+            summary += "; 1 line is no game record" if strays == 1 else f"; {strays} lines are no game records"
+        typer.echo(summary)
+        raise typer.Exit(1 if bad or strays or not games else 0)

@@ -175,7 +175,7 @@ def test_each_malformed_or_forged_record_is_refused_with_its_path(record, tmp_pa
 
 
 def test_a_record_that_is_not_an_object_is_refused(tmp_path):
-    """A line holding JSON that is not an object (a list, a string, null) is a bad record, exit 1."""
+    """A line holding JSON that is not an object (a list, a string, null) is reported, counted as no game, exit 1."""
     path = write_log(tmp_path, ["[1, 2]", '"game"', "null"])
     result = replay(path)
     assert result.exit_code == 1
@@ -183,7 +183,7 @@ def test_a_record_that_is_not_an_object_is_refused(tmp_path):
         f"{path}:{n}: error: expected a game record (a JSON object), got {what}\n"
         for n, what in ((1, "a list"), (2, "a string"), (3, "null"))
     )
-    assert result.stdout == "3 games replayed, 0 clean, 3 with problems\n"
+    assert result.stdout == "0 games replayed, 0 clean, 0 with problems; 3 lines are no game records\n"
 
 
 def test_integers_longer_than_python_converts_are_a_located_problem(record, tmp_path):
@@ -289,7 +289,7 @@ def test_read_lines_accepts_a_line_of_exactly_the_limit():
 
 
 def test_a_line_that_is_not_utf8_is_one_bad_record_named_with_its_number(record, tmp_path):
-    """A log line with bytes that are not UTF-8 is one bad record, named by file and line; the lines after it still replay, exit 1."""
+    """A log line with bytes that are not UTF-8 is named by file and line and counted apart; the lines after it still replay, exit 1."""
     path = tmp_path / "latin1.jsonl"
     path.write_bytes(
         (json.dumps(record) + "\n").encode() + b'{"ruleset": "sushi-go\xff"}\n' + json.dumps(record).encode()
@@ -297,7 +297,7 @@ def test_a_line_that_is_not_utf8_is_one_bad_record_named_with_its_number(record,
     result = replay(str(path))
     assert result.exit_code == 1
     assert result.stderr == f"{path}:2: error: not UTF-8 text (byte 22 of the line)\n"
-    assert result.stdout == "3 games replayed, 2 clean, 1 with problems\n"
+    assert result.stdout == "2 games replayed, 2 clean, 0 with problems; 1 line is no game record\n"
 
 
 LONG_LINE_SCRIPT = r"""
@@ -366,12 +366,12 @@ def test_the_quick_check_agrees_with_jsonschema(record):
 
 
 def test_a_line_that_is_not_json_names_its_line_and_column(tmp_path):
-    """A log line that is not JSON is a bad record named by file, line and column of the mistake; the next line is still read (exit 1)."""
+    """A log line that is not JSON is named by file, line and column of the mistake and counted as no game; the next line is still read (exit 1)."""
     path = write_log(tmp_path, ['{"format": 1', "{}"])
     result = replay(path)
     assert result.exit_code == 1
     assert result.stderr.startswith(f"{path}:1:13: error: not valid JSON: Expecting ',' delimiter\n{path}:2: error: ")
-    assert result.stdout == "2 games replayed, 0 clean, 2 with problems\n"
+    assert result.stdout == "1 game replayed, 0 clean, 1 with problems; 1 line is no game record\n"
 
 
 def test_a_record_of_another_ruleset_is_refused_under_ruleset(record, tmp_path):
@@ -385,14 +385,14 @@ def test_a_record_of_another_ruleset_is_refused_under_ruleset(record, tmp_path):
 
 
 def test_a_line_that_is_not_json_is_one_bad_record_and_the_rest_still_replay(tmp_path):
-    """A log with a cut or garbled line between good ones: that line is reported, the others replay, exit 1 with the summary."""
+    """A log with a cut or garbled line between good ones: that line is reported and counted apart, the others replay, exit 1."""
     log = tmp_path / "g.jsonl"
     assert CliRunner().invoke(app, ["simulate", "sushi-go", "-g", "2", "-q", "--log", str(log)]).exit_code == 0
     first, second = log.read_text(encoding="utf-8").splitlines()
     log.write_text(f"{first}\n{{bad\n{second}\n", encoding="utf-8")
     result = CliRunner().invoke(app, ["replay", str(log)])
     assert result.exit_code == 1
-    assert result.stdout == "3 games replayed, 2 clean, 1 with problems\n"
+    assert result.stdout == "2 games replayed, 2 clean, 0 with problems; 1 line is no game record\n"
     assert result.stderr.startswith(f"{log}:2:2: error: not valid JSON")
 
 
