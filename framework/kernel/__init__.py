@@ -166,8 +166,12 @@ NO_NUMBA = "numba is not installed (pip install numba)"
 
 
 def cache_dir() -> Path:
-    """Where compiled kernels are kept: ``$XDG_CACHE_HOME/ruledraft`` (else ``~/.cache/ruledraft``)."""
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    """Where compiled kernels are kept: ``$XDG_CACHE_HOME/ruledraft`` (else ``~/.cache/ruledraft``).
+    A relative ``XDG_CACHE_HOME`` is ignored, as the XDG specification asks: it would
+    put a cache in every directory a command is run from."""
+    base = os.environ.get("XDG_CACHE_HOME", "")
+    if not os.path.isabs(base):
+        base = os.path.join(os.path.expanduser("~"), ".cache")
     return Path(base) / "ruledraft"
 
 

@@ -79,7 +79,7 @@ def _cache_dir() -> Path:
     if base:
         return Path(base)
     xdg = os.environ.get("XDG_CACHE_HOME")
-    return (Path(xdg) if xdg else Path.home() / ".cache") / "ruledraft"
+    return (Path(xdg) if xdg and os.path.isabs(xdg) else Path.home() / ".cache") / "ruledraft"
 
 
 def _fail(message: str) -> None:

@@ -38,6 +38,22 @@ def _kernel_file(monkeypatch, level: str | None) -> tuple[str, str]:
     return made[1].name, kernel._numba_dir().name
 
 
+@pytest.mark.parametrize("given", ["relative/cache", "", None])
+def test_a_relative_or_empty_xdg_cache_home_is_ignored(monkeypatch, tmp_path, given):
+    """A relative XDG_CACHE_HOME (or an empty one, or none) means ~/.cache, as the XDG
+    specification asks, so no command leaves a cache in the directory it ran from; an
+    absolute one is used as it is."""
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    monkeypatch.chdir(tmp_path)
+    if given is None:
+        monkeypatch.delenv("XDG_CACHE_HOME", raising=False)
+    else:
+        monkeypatch.setenv("XDG_CACHE_HOME", given)
+    assert kernel.cache_dir() == tmp_path / "home" / ".cache" / "ruledraft"
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "elsewhere"))
+    assert kernel.cache_dir() == tmp_path / "elsewhere" / "ruledraft"
+
+
 def test_kernels_of_each_optimisation_level_are_kept_apart(monkeypatch, tmp_path):
     """A kernel compiled at a lighter optimisation (NUMBA_OPT=1, the suite's) has a file and a
     numba cache of its own, which a run at numba's default level never loads; 3 is the default."""
