@@ -8,9 +8,10 @@ used, so ``import ruledraft`` (and the ``ruledraft`` command's start) stays quic
 
 from __future__ import annotations
 
+import contextlib
 import os
-from collections.abc import Mapping, Sequence
-from typing import Any
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from typing import Any, TextIO
 
 from ruledraft.engine.state import Game, State
 from ruledraft.engine.table_scoring import table_sheet
@@ -160,6 +161,7 @@ def simulate(
     jobs: int = 1,
     isolate: bool = False,
     engine: str = "auto",
+    log: PathText | TextIO | None = None,
 ) -> runner.Summary:
     """Play ``games`` games between bots and summarise them: what ``ruledraft simulate`` prints.
 
@@ -175,7 +177,10 @@ def simulate(
     line. ``engine`` as ``--engine``: ``auto`` (the compiled kernel where it can play
     the ruleset and the bots and it pays), ``kernel`` or ``reference``; the figures
     are the same on both engines (:func:`ruledraft.play.engines.choose_engine` says
-    which plays, and why).
+    which plays, and why). ``log``, a path (created or replaced) or a text stream,
+    receives every game's record as a line of JSON in game order, as ``--log``
+    writes them (:func:`read_log` and :func:`replay` read them back); a stopped run
+    leaves exactly the games it counted.
 
     :class:`~ruledraft.errors.InputError` for a player count the ruleset does not
     take, an unusable bot, or ``engine="kernel"`` where the kernel cannot play;
@@ -196,7 +201,48 @@ def simulate(
 
     jobs = jobs or runner.available_cores()
     chosen = choose_engine(rs, players, match.bots, engine, games, game=match.game).name
-    return runner.simulate_match(match, games, jobs=jobs, collector=LabTally.for_game, isolate=isolate, engine=chosen)
+    with _log_stream(log, ruleset) as stream:
+        return runner.simulate_match(
+            match,
+            games,
+            jobs=jobs,
+            collector=LabTally.for_game,
+            isolate=isolate,
+            engine=chosen,
+            on_lines=None if stream is None else _writer(stream),
+        )
+
+
+def _writer(stream: TextIO) -> Callable[[str], None]:
+    def write(lines: str) -> None:
+        stream.write(lines)
+
+    return write
+
+
+@contextlib.contextmanager
+def _log_stream(log: PathText | TextIO | None, ruleset: RulesetLike) -> Iterator[TextIO | None]:
+    """``simulate``'s ``log``: a text stream as it is, a path opened for writing (and
+    closed after), or None; :class:`InputError` naming a path that cannot be written,
+    :class:`ArgumentError` for the rule file played, which the log would overwrite."""
+    if log is None or hasattr(log, "write"):
+        yield log  # type: ignore[misc]  # a stream, written by the caller's rules
+        return
+    if not isinstance(ruleset, CompiledRuleset) and _same_file(log, ruleset):
+        raise ArgumentError(f"log {os.fspath(log)!r} is the rule file played: the log would overwrite it")
+    try:
+        fh = open(log, "w", encoding="utf-8", newline="\n")  # noqa: SIM115 - closed below
+    except OSError as e:
+        raise InputError(f"log {os.fspath(log)!r}: cannot write: {e.strerror}") from None
+    with fh:
+        yield fh
+
+
+def _same_file(one: PathText, other: PathText) -> bool:
+    try:
+        return os.path.samefile(one, other)
+    except (OSError, ValueError):  # either not there (a bundled id, say), or not a path
+        return False
 
 
 def _check_isolable(bots: Sequence[str]) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import json
 import re
 import subprocess
@@ -13,6 +14,7 @@ from typer.testing import CliRunner
 
 import ruledraft
 from ruledraft.cli.app import app
+from ruledraft.engine.seeds import game_seed
 
 runner = CliRunner()
 
@@ -171,6 +173,34 @@ def test_simulate_on_two_processes_gives_the_figures_of_one():
     two = ruledraft.simulate("sushi-go", games=40, bots="greedy,value,first,random", seed=9, jobs=2)
     assert one.games == two.games == 40
     assert one == two
+
+
+def test_simulate_logs_the_games_the_command_line_logs(tmp_path):
+    """`simulate(log=PATH)` writes `--log`'s lines byte for byte (a text stream gets the same on the kernel), and they replay."""
+    path = tmp_path / "api.jsonl"
+    summary = ruledraft.simulate("sushi-go", players=3, games=6, seed=4, log=path, engine="reference")
+    stream = io.StringIO()
+    ruledraft.simulate("sushi-go", players=3, games=6, seed=4, log=stream, engine="kernel")
+    cli = tmp_path / "cli.jsonl"
+    args = ["simulate", "sushi-go", "-p", "3", "-g", "6", "--seed", "4", "-q", "--log", str(cli)]
+    assert runner.invoke(app, args).exit_code == 0
+    text = path.read_text(encoding="utf-8")
+    assert text == stream.getvalue() == cli.read_text(encoding="utf-8")
+    records = ruledraft.read_log(path)
+    assert [r["seed"] for r in records] == [game_seed(4, i) for i in range(6)]
+    assert [list(ruledraft.replay(r).totals()) for r in records] == [r["totals"] for r in records]
+    assert summary.games == 6
+
+
+def test_simulate_log_refuses_the_rule_file_and_an_unwritable_path(tmp_path):
+    """`simulate(log=...)` naming the rule file played is refused before it is overwritten; a directory is an InputError naming it."""
+    rules = tmp_path / "game.yaml"
+    rules.write_text("format: 1\nextends: sushi-go\nid: my-game\nname: My Game\n", encoding="utf-8")
+    with pytest.raises(ruledraft.ArgumentError, match="is the rule file played"):
+        ruledraft.simulate(rules, games=2, log=rules)
+    assert rules.read_text(encoding="utf-8") == "format: 1\nextends: sushi-go\nid: my-game\nname: My Game\n"
+    with pytest.raises(ruledraft.InputError, match=f"log '{re.escape(str(tmp_path))}': cannot write: Is a directory"):
+        ruledraft.simulate("sushi-go", games=2, log=tmp_path)
 
 
 def test_simulate_refuses_bad_bots_with_the_reason():
