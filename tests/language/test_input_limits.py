@@ -417,3 +417,17 @@ def test_messages_list_what_is_allowed(tmp_path):
         ),
         (13, 55, "error", "unknown key 'same' in 'targets'; the keys allowed here are cards, group and tag"),
     ]
+
+
+def test_the_guides_limits_table_gives_the_limits_the_compiler_enforces():
+    """The guide's table of limits states the deck, expression-work and bot-work bounds with the numbers the compiler checks."""
+    from paths import EXAMPLES
+
+    from ruledraft.language.build import MAX_DECK, MAX_SCORING_STEPS
+
+    guide = (EXAMPLES / "README.md").read_text(encoding="utf-8")
+    table = guide[guide.index("### Limits") :].split("\n---\n", 1)[0]
+    rows = {line.split("|")[1].strip(): line.split("|")[2] for line in table.splitlines() if line.startswith("| ")}
+    assert f"at most {MAX_DECK:,} cards" in rows["the deck"]
+    assert f"at most {MAX_SCORING_STEPS:,} steps" in rows["expression work"]
+    assert f"at most {MAX_DECISION_STEPS:,} steps" in rows["bot work"]
