@@ -40,8 +40,7 @@ from .options import (
 from .simulate import notes, progress_bar, run_errors
 
 LABEL = 20
-COLUMN = 15  # "100.0 [57,100]" and a space
-PER_PAGE = (80 - LABEL) // COLUMN
+COLUMN = 15  # the narrowest column: "100.0 [57,100]" and a space
 
 
 def _blocks(counts: list[dict]) -> list[tuple[str, list[tuple[str, list[str]]]]]:
@@ -96,13 +95,16 @@ def sweep_text(result: dict) -> list[str]:
         for c in counts
         if c.get("games", result["games"]) != result["games"]
     ]
-    for start in range(0, len(counts), PER_PAGE):
-        page = counts[start : start + PER_PAGE]
-        lines += ["", " " * LABEL + "".join(f"{counted(c['players'], 'player'):>{COLUMN}}" for c in page)]
+    # every cell with two spaces before it at least ("100.0 [91,100]", a large score's "-1234.5 (678.9)")
+    column = max([COLUMN] + [len(cell) + 2 for _, rows in _blocks(counts) for _, cells in rows for cell in cells])
+    per_page = max(1, (80 - LABEL) // column)
+    for start in range(0, len(counts), per_page):
+        page = counts[start : start + per_page]
+        lines += ["", " " * LABEL + "".join(f"{counted(c['players'], 'player'):>{column}}" for c in page)]
         for title, rows in _blocks(page):
             lines.append(title)
             for label, cells in rows:
-                lines.append(f"  {label:<{LABEL - 2}}" + "".join(f"{cell:>{COLUMN}}" for cell in cells))
+                lines.append(f"  {label:<{LABEL - 2}}" + "".join(f"{cell:>{column}}" for cell in cells))
     lines.append("top cards: win rate of their takers - of the others (percentage points)")
     for c in counts:
         top = ", ".join(

@@ -162,6 +162,25 @@ def test_a_value_that_rounds_to_zero_never_shows_a_minus_sign():
     assert any(line.startswith("  maki ") and line.split()[1:] == ["0.00", "0.00"] for line in lines)
 
 
+def test_wide_cells_widen_every_column_and_keep_two_spaces_between_them():
+    """A certain win ("100.0 [91,100]") and a large score take wider columns, each cell two spaces from the last, within 80 columns."""
+    from ruledraft.cli.sweep import sweep_text
+
+    result = run_json("sushi-go", "--players", "2-5", "--games", "6", "--bots", "random")
+    for count in result["counts"]:
+        seats = count["figures"]["seats"]
+        seats[0]["win_share"], seats[0]["win_share_interval"] = 1.0, [0.914, 1.0]
+        seats[1]["mean"] = -123456.7
+    lines = sweep_text(result)
+    assert all(len(line) <= 80 for line in lines), [line for line in lines if len(line) > 80]
+    seat0 = [line for line in lines if line.startswith("  seat 0") and "[" in line]
+    assert [line.count("100.0 [91,100]") for line in seat0] == [3, 1]  # three counts a page, then one
+    assert all("  100.0 [91,100]" in line[2:] for line in seat0)
+    assert any(" -123456.7 (" in line for line in lines)
+    header = next(line for line in lines if line.startswith(" " * 20))
+    assert len(header) == len(seat0[0])  # the counts' names over their columns
+
+
 @pytest.mark.skipif(not os.path.exists("/proc/self/stat"), reason="needs /proc")
 def test_ctrl_c_prints_the_counts_finished_and_the_one_cut_short():
     """SIGINT during a sweep: the counts finished and the one cut short are shown, then 'interrupted after N of G games at P players'; exit 130."""
