@@ -6,8 +6,8 @@ import contextlib
 import errno
 import os
 import sys
-from collections.abc import Iterator
-from typing import NoReturn
+from collections.abc import Iterable, Iterator
+from typing import Any, NoReturn
 
 import typer
 from rich.console import Console
@@ -116,6 +116,22 @@ def console(*, stderr: bool = False) -> Console:
     :func:`shown` with ``markup=True``.) Emoji codes are text too: ``:thumbs_up:`` in a
     name is printed as written, not as a picture."""
     return Console(stderr=stderr, markup=False, emoji=False)
+
+
+def print_parts(parts: Iterable[Any], out: Console | None = None) -> None:
+    """Lines and rich tables on standard output, laid out by ``out`` (a new
+    :func:`console` by default), without the spaces rich pads a centred title or a
+    wrapped line with at its end: a line of text is printed as text, not markup."""
+    out = out or console()
+    with out.capture() as captured:
+        for part in parts:
+            if isinstance(part, str):
+                out.print(part, markup=False, highlight=False)
+            else:
+                out.print(part)
+    text = captured.get()
+    sys.stdout.write("\n".join(line.rstrip(" ") for line in text.split("\n")))
+    sys.stdout.flush()
 
 
 def write_html_report(directory, *, err: bool = False, **report) -> None:

@@ -15,7 +15,7 @@ from ruledraft.lab.extra_counts import with_extras
 from ruledraft.lab.figures import formatted
 from ruledraft.lab.quality import EXPLANATIONS, QUALITY_SECTION, QualityCounts, quality_figures, seatings
 
-from .common import console, counted, fail, leave_interrupted, reported_errors, shown, write_html_report
+from .common import console, counted, fail, leave_interrupted, print_parts, reported_errors, shown, write_html_report
 from .options import (
     allow_path_option,
     allowed_dirs,
@@ -236,10 +236,6 @@ def quality_parts(q: dict, name: str) -> list[Table | str]:
 def print_quality(q: dict, name: str, stopped: str) -> None:
     """The measures' tables and lines on standard output."""
     out = console()
-    for part in quality_parts(q, shown(name)):
-        if isinstance(part, str):
-            out.print(part, markup=False, highlight=False)
-        else:
-            out.print(part)
+    print_parts(quality_parts(q, shown(name)), out)
     if stopped:
         out.print(stopped, highlight=False, soft_wrap=True)

@@ -36,6 +36,7 @@ from .common import (
     counted,
     fail,
     leave_interrupted,
+    print_parts,
     reported_errors,
     shown,
     write_html_report,
@@ -839,11 +840,7 @@ def print_summary(
     """The summary's tables and lines on standard output (``explain``: a paragraph per
     figure); with no game finished (a run stopped at once), its one line alone."""
     out = console()
-    for part in summary_tables(summary, rs, cards=cards, explain=explain) if summary.games else ():
-        if isinstance(part, str):
-            out.print(part, markup=False, highlight=False)
-        else:
-            out.print(part)
+    print_parts(summary_tables(summary, rs, cards=cards, explain=explain) if summary.games else (), out)
     out.print(
         f"{counted(summary.games, 'game')} in {summary.elapsed:.2f}s ({summary.games_per_second:,.0f} games/s, {ran_on})",
         highlight=False,

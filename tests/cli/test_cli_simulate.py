@@ -283,10 +283,11 @@ def test_replay_names_a_record_whose_ruleset_is_unknown(sushi_go_log, tmp_path):
 
 
 def test_simulate_prints_tables_with_a_dummy_row(tmp_path):
-    """Without --json, simulate prints the per-seat and per-rule tables; the dummy seat is labelled and has no win share."""
+    """Without --json, simulate prints the per-seat and per-rule tables (no line ending in a centred title's padding); the dummy seat is labelled and has no win share."""
     result = invoke("simulate", "sushi-go-two-player-dummy", "--players", 2, "--games", 4, "-q")
     assert result.exit_code == 0, result.output
     out = result.stdout
+    assert [line for line in out.splitlines() if line.endswith(" ")] == []
     assert "Mean points per scoring rule" in out and "4 games in" in out
     dummy_row = next(line for line in out.splitlines() if " dummy " in line and "│" in line)
     assert " - " in dummy_row

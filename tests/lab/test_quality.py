@@ -224,7 +224,7 @@ def test_counts_merged_in_any_split_are_the_counts_of_all(split, seed):
 
 
 def test_quality_text_explains_every_measure_in_a_sentence():
-    """The tables fit 80 columns and every measure's sentence is printed."""
+    """The tables fit 80 columns, no line ends in the spaces rich pads a title or a wrapped line with, and every measure's sentence is printed."""
     text = invoke("quality", "sushi-go", "-g", "20", "-b", "greedy,random", "-q")
     flat = " ".join(text.split())
     for sentence in EXPLANATIONS.values():
@@ -232,6 +232,8 @@ def test_quality_text_explains_every_measure_in_a_sentence():
     assert "skill gap:" in text and "seat advantage:" in text
     assert "the line-up rotated through the seats: 4 seatings" in text
     assert max(len(line) for line in text.splitlines()) <= 80
+    assert [line for line in text.splitlines() if line.endswith(" ")] == []
+    assert "chi-square p" in text  # a line that wraps at 80 columns
 
 
 def test_quality_gives_the_same_measures_on_one_process_and_two():
