@@ -14,6 +14,7 @@ Nothing here knows of HTTP: :mod:`ruledraft.web.app` puts it on the web.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import re
@@ -65,14 +66,25 @@ def new_token() -> str:
     return secrets.token_urlsafe(16)
 
 
-def load_ruleset(source: str, allow: Sequence[str] = ()) -> CompiledRuleset:
-    """The compiled ruleset of a bundled id or a rule file; :class:`RulesetError` with its problems."""
+def load_rules(source: str, allow: Sequence[str] = ()) -> tuple[CompiledRuleset, str]:
+    """The compiled ruleset of a bundled id or a rule file, and the digest of its rules
+    (:func:`rules_digest`); :class:`RulesetError` with its problems."""
     result = check_ruleset(source, allow=tuple(allow))
     if not result.ok or result.ruleset is None:
         raise RulesetError([d for d in result.diagnostics if d.severity == "error"])
     if result.ruleset.unplayable is not None:
         raise RulesetError([result.ruleset.unplayable])
-    return result.ruleset
+    return result.ruleset, rules_digest(result.document)
+
+
+def rules_digest(document: Any) -> str:
+    """A digest of a checked rule file's rules, its ``extends:`` resolved: the same for
+    the same rules however the file is laid out (comments, order of keys), another for
+    any change a game could see. A journaled table keeps it, so that a game is never
+    resumed under rules changed since it began."""
+    data = getattr(document, "data", None)
+    text = json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False, default=repr)
+    return "sha256:" + hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
 def lobby_limit(default: Any) -> float:
@@ -116,11 +128,14 @@ class Table:
         tokens: dict[int, str],
         spectator: str,
         journal: Path | None,
+        rules: str = "",
     ):
         """``seats``: per player seat, ``"human"`` or a bot's name; ``tokens``: each human
-        seat's token; ``journal``: the table's folder (None: not journaled)."""
+        seat's token; ``journal``: the table's folder (None: not journaled); ``rules``:
+        the digest of the rules played (:func:`rules_digest`)."""
         self.id = table_id
         self.source = source
+        self.rules = rules
         self.game = Game(ruleset, players)
         self.kinds = list(seats)
         self.seed = seed
@@ -309,6 +324,7 @@ class Table:
             "id": self.id,
             "ruleset": self.source,
             "ruleset_id": self.game.ruleset.id,
+            "rules": self.rules,
             "players": self.game.num_players,
             "seed": self.seed,
             "seats": self.kinds,
@@ -372,11 +388,15 @@ class Tables:
         self.tables: dict[str, Table] = {}
         #: the finished tables dropped from memory (their journal keeps them)
         self.dropped: set[str] = set()
-        self._rulesets: dict[str, CompiledRuleset] = {}
+        self._rulesets: dict[str, tuple[CompiledRuleset, str]] = {}
 
     def ruleset(self, source: str) -> CompiledRuleset:
+        return self.rules(source)[0]
+
+    def rules(self, source: str) -> tuple[CompiledRuleset, str]:
+        """The compiled ruleset of ``source`` and its rules' digest, loaded once a server."""
         if source not in self._rulesets:
-            self._rulesets[source] = load_ruleset(source, self.allow)
+            self._rulesets[source] = load_rules(source, self.allow)
         return self._rulesets[source]
 
     def get(self, table_id: str) -> Table | None:
@@ -448,7 +468,7 @@ class Tables:
                 f"this server already has {MAX_TABLES} games in progress, the most it keeps:"
                 " another table can be opened once one of them is over"
             )
-        rs = self.ruleset(source)
+        rs, rules = self.rules(source)
         players = usual_players(rs, players)
         try:
             game = Game(rs, players)
@@ -492,6 +512,7 @@ class Tables:
             {s: new_token() for s in range(humans)},
             new_token(),
             self.journal / table_id if self.journal is not None else None,
+            rules,
         )
         table.start_journal()
         # a seat's ismcts:kernel=yes compiles its roll-out while the people pick, not at its first move
@@ -530,9 +551,14 @@ class Tables:
         missing = [key for key in JOURNAL_KEYS if key not in info]
         if missing:  # a journal edited by hand
             raise ValueError(f"table.json has no {missing[0]!r}")
-        rs = self.ruleset(info["ruleset"])
+        rs, rules = self.rules(info["ruleset"])
         if rs.id != info["ruleset_id"]:
             raise ValueError(f"the rule file is now {rs.id!r}, not {info['ruleset_id']!r}")
+        if info.get("rules", rules) != rules:  # (a journal from before digests were kept has none)
+            raise ValueError(
+                f"the rules of {info['ruleset']} have changed since this game began, and a game goes on by the"
+                " rules it began with: put the rule file back as it was to resume it, or open a new table"
+            )
         table = Table(
             info["id"],
             info["ruleset"],
@@ -543,6 +569,7 @@ class Tables:
             {int(s): str(t) for s, t in info["tokens"].items()},
             str(info["spectator"]),
             folder,
+            rules,
         )
         table.created = float(info.get("created", time.time()))
         moves = folder / "moves.jsonl"

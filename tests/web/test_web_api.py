@@ -685,6 +685,36 @@ def test_a_table_of_a_rule_file_resumes_from_another_directory(tmp_path, monkeyp
     assert resumed[0].moves == table.moves and resumed[0].view(0) == table.view(0)
 
 
+def test_a_game_is_not_resumed_under_rules_changed_since_it_began(tmp_path):
+    """A rule file edited between two runs of a server (a dish swapped, same id) leaves its game
+    unresumed, saying why; laid out anew with the same rules (comments, key order), it resumes;
+    put back as it was, the game goes on where it was."""
+    from paths import EXAMPLES
+
+    rules = tmp_path / "my-menu.yaml"
+    original = (EXAMPLES / "my-party-menu.yaml").read_text(encoding="utf-8")
+    rules.write_text(original, encoding="utf-8")
+    first = Tables(tmp_path / "tables")
+    table = first.open_table(str(rules), 3, 1, ["random"], seed=4)
+    play_moves(table, random.Random(0), 3)
+    first.close()
+    rules.write_text(original.replace("dumpling, edamame", "sashimi, edamame"), encoding="utf-8")
+    resumed, problems = Tables(tmp_path / "tables").resume(tmp_path / "tables")
+    assert resumed == []
+    assert problems == [
+        f"{table.id}: cannot resume: the rules of {rules} have changed since this game began, and a game goes on"
+        " by the rules it began with: put the rule file back as it was to resume it, or open a new table"
+    ]
+    laid_out = original.replace(
+        "format: 1\nextends: sushi-go-party\n", "# the same rules\nextends: sushi-go-party\nformat: 1\n"
+    )
+    assert laid_out != original
+    rules.write_text(laid_out, encoding="utf-8")
+    resumed, problems = Tables(tmp_path / "tables").resume(tmp_path / "tables")
+    assert problems == [] and [t.id for t in resumed] == [table.id]
+    assert resumed[0].moves == table.moves and resumed[0].view(0) == table.view(0)
+
+
 def test_a_fault_in_a_move_is_said_to_the_seat_and_the_server_goes_on(client, tables, monkeypatch):
     """A move that fails inside the server answers with an error; the same socket then plays on."""
     from ruledraft.web.tables import Table
