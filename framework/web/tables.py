@@ -3,8 +3,9 @@
 A :class:`Table` is one game: the engine's state, which seats are people (each with
 its own 128-bit token) and which are bots, the picks handed in this turn (kept here,
 unseen by the other seats, until every seat has picked), and its journal: a folder
-with ``table.json`` (what it is and its tokens) and ``moves.jsonl`` (each set of
-moves applied, one JSON line each, written before anyone is told of them), and once
+with ``table.json`` (what it is, its tokens and its rules' digest) and ``moves.jsonl``
+(each set of moves applied, and each person's pick held for the others, one JSON
+line each, written before anyone is told of them), and once
 the game is over ``game.jsonl``, its record in the game log format that ``ruledraft
 replay`` checks. :meth:`Tables.resume` reads such folders back and plays their moves
 again, so a server that was killed continues every game where it was.
@@ -229,7 +230,9 @@ class Table:
                 raise ActionError("it is not your turn to pick")
             if seat in self.picks:
                 raise ActionError("you have picked this turn already; wait for the others")
-            self.picks[seat] = self._pick_action(seat, message)
+            action = self._pick_action(seat, message)
+            self._journal({"n": self.moves, "seat": seat, "pick": action})  # kept over a restart too
+            self.picks[seat] = action
         elif kind == "decide":
             pending = state.pending
             if pending is None or pending.seat != seat:
@@ -345,12 +348,17 @@ class Table:
         os.replace(tmp, path)
 
     def _journal_moves(self, actions: list[int]) -> None:
+        self._journal({"n": self.moves, "actions": actions})
+
+    def _journal(self, entry: dict[str, Any]) -> None:
+        """A line of ``moves.jsonl``: a set of moves applied (``actions``), or a person's
+        pick held until the others' are in (``seat``, ``pick``)."""
         if self.journal is None:
             return
         fh = self._moves_file
         if fh is None:
             fh = self._moves_file = open(self.journal / "moves.jsonl", "a", encoding="utf-8")  # noqa: SIM115
-        fh.write(json.dumps({"n": self.moves, "actions": actions}) + "\n")
+        fh.write(json.dumps(entry) + "\n")
         fh.flush()
 
     def finish_journal(self) -> None:
@@ -584,8 +592,15 @@ class Tables:
                 raise ValueError(f"moves.jsonl line {i + 1} is not JSON") from None
             if entry.get("n") != table.moves:
                 raise ValueError(f"moves.jsonl line {i + 1}: move {entry.get('n')}, expected {table.moves}")
-            table.state.apply_actions([int(a) for a in entry["actions"]])
-            table.moves += 1
+            if "pick" in entry:  # a person's pick, held for the others: checked as it was when made
+                seat, pick = int(entry["seat"]), int(entry["pick"])
+                if seat not in table.tokens or pick not in table.state.legal_actions(seat):
+                    raise ValueError(f"moves.jsonl line {i + 1}: seat {seat} cannot pick {pick} now")
+                table.picks[seat] = pick
+            else:
+                table.state.apply_actions([int(a) for a in entry["actions"]])
+                table.moves += 1
+                table.picks = {}
             good = i + 1
         if good < len(lines):  # drop the torn line, so the journal goes on cleanly
             with open(moves, "w", encoding="utf-8") as fh:

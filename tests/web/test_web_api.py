@@ -24,7 +24,7 @@ from starlette.websockets import WebSocketDisconnect  # noqa: E402
 
 from ruledraft.play.game_log import replay_record  # noqa: E402
 from ruledraft.web.app import create_app  # noqa: E402
-from ruledraft.web.tables import Tables  # noqa: E402
+from ruledraft.web.tables import ActionError, Tables  # noqa: E402
 
 #: every effect of the Party library that asks a decision, and a bundled menu that has it
 EFFECT_MENUS = {
@@ -641,6 +641,39 @@ def test_a_killed_server_resumes_every_unfinished_game_where_it_was(tmp_path):
     assert json.loads(same.record_text()) == record
     second.close()
     third.close()
+
+
+def test_picks_handed_in_before_a_restart_are_still_in_after_it(tmp_path):
+    """Two of three people pick, the server is killed: resumed, their picks are still held (the
+    page says they have picked) and the third's pick plays the turn as it would have."""
+    journal = tmp_path / "tables"
+    first = Tables(journal)
+    table = first.open_table("sushi-go", 4, 3, ["greedy"], seed=21)
+    copy = tmp_path / "copy"
+    shutil.copytree(journal, copy)
+    picks = {}
+    for seat in (1, 2):
+        table.act(seat, {"type": "pick", "cards": [table.view(seat)["hand"][0]]})
+        picks[seat] = table.picks[seat]
+    assert table.waiting_for() == [0]
+    (resumed,), problems = Tables(journal).resume(journal)
+    assert problems == [] and resumed.picks == picks and resumed.waiting_for() == [0]
+    assert resumed.view(1)["picked"] == table.view(1)["picked"]
+    with pytest.raises(ActionError, match="picked this turn already"):
+        resumed.take(1, {"type": "pick", "cards": [resumed.view(1)["hand"][1]]})
+    last = {"type": "pick", "cards": [table.view(0)["hand"][0]]}
+    table.act(0, last)
+    resumed.act(0, last)
+    assert resumed.moves == table.moves == 1 and resumed.view(0) == table.view(0)
+    first.close()
+    # a pick line torn by the crash is dropped: that person picks again
+    (again,), _ = Tables(copy).resume(copy)
+    again.act(1, {"type": "pick", "cards": [again.view(1)["hand"][0]]})
+    again.close()
+    with open(copy / again.id / "moves.jsonl", "a") as fh:
+        fh.write('{"n": 0, "seat": 2, "pi')
+    (torn,), problems = Tables(copy).resume(copy)
+    assert problems == [] and list(torn.picks) == [1] and torn.waiting_for() == [0, 2]
 
 
 def test_resume_reports_a_journal_it_cannot_read_and_goes_on_with_the_others(tmp_path):
