@@ -10,6 +10,7 @@ import typer
 from ruledraft.engine.decisions import Decision
 from ruledraft.engine.records import Turn
 from ruledraft.engine.state import Event, Game, State
+from ruledraft.play.words import TableCopies
 
 from .common import shown
 from .event_words import event_line
@@ -59,8 +60,8 @@ class Reporter:
         self.seen_decisions = 0  # decisions of the current round already reported
         self.seen_events = 0  # events of the game (``State.events``) already reported
         self.tables: list[list[int]] = [[] for _ in range(state.game.num_seats)]
-        #: per seat, this round's copies on its table: copied card type -> the card it is
-        self.copies: dict[int, dict[int, int]] = {}
+        #: this round's copies on each seat's table, as events name them
+        self.copies = TableCopies()
         #: the decisions asked, by (round, index among the round's decisions)
         self.asked: dict[tuple[int, int], Decision] = {}
 
@@ -75,7 +76,7 @@ class Reporter:
                 self.seen_turns = 0
                 self.seen_decisions = 0
                 self.tables = [[] for _ in range(game.num_seats)]
-                self.copies = {}
+                self.copies = TableCopies()
                 if self.seen_rounds < len(state.history):
                     continue
             break
@@ -140,28 +141,9 @@ class Reporter:
             elif isinstance(item, Event):
                 what = item.what
                 tied = what[0] == "race" and places[item.turn, what[1], what[3]] > 1
-                copies = self._copies_for(what)
+                copies = self.copies.for_event(what)
                 self.write(f"  - {event_line(game, self.names, what, tied, self.width - 4, copies)}")
         self._decisions(game, made)
-
-    def _copies_for(self, what: Sequence) -> dict[int, int]:
-        """The copies on the table of the seat an event is about (copied type -> the card
-        it is), as that event should name them; kept up to date as copies are made and leave."""
-        kind = what[0]
-        if kind == "race":
-            return {}
-        seat = what[1]
-        mine = self.copies.setdefault(seat, {})
-        if kind == "copied":
-            mine[what[2]] = what[3]
-            return {}
-        if kind == "discarded" and what[3] == "collision":  # the engine names the card as it is
-            mine.pop(what[2], None)
-            return {}
-        shown = dict(mine)
-        if kind in ("discarded", "to_hand"):  # the card leaves the table
-            mine.pop(what[2], None)
-        return shown
 
     def _decisions(self, game: Game, made: Sequence[tuple[int, int, Decision | None]]) -> None:
         """Decisions card effects asked for, as they were made."""

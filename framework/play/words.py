@@ -117,6 +117,33 @@ class EffectSpeech:
         )
 
 
+class TableCopies:
+    """The copies on each seat's table this round (copied card type -> the card it is:
+    a special order acting as chopsticks), kept up to date event by event, so that an
+    event about a copy names it as the card it is ("Special Order (as Chopsticks)"):
+    :meth:`for_event` gives the copies an event should name. A new one each round."""
+
+    def __init__(self) -> None:
+        self.copies: dict[int, dict[int, int]] = {}
+
+    def for_event(self, what: Sequence) -> dict[int, int]:
+        kind = what[0]
+        if kind == "race":
+            return {}
+        seat = what[1]
+        mine = self.copies.setdefault(seat, {})
+        if kind == "copied":
+            mine[what[2]] = what[3]
+            return {}
+        if kind == "discarded" and what[3] == "collision":  # the engine names the card as it is
+            mine.pop(what[2], None)
+            return {}
+        shown = dict(mine)
+        if kind in ("discarded", "to_hand"):  # the card leaves the table
+            mine.pop(what[2], None)
+        return shown
+
+
 def event_line(
     game: Game,
     names: Names,

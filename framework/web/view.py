@@ -23,7 +23,7 @@ from ruledraft.engine.state import Event, Game, State
 from ruledraft.engine.view import seat_view
 from ruledraft.language.catalogue import NO_COLOUR
 from ruledraft.language.ruleset import DIRECTION_NAMES, NO_PASS, CompiledRuleset
-from ruledraft.play.words import effect_reminder, event_line, option_name, ordinal, shown
+from ruledraft.play.words import TableCopies, effect_reminder, event_line, option_name, ordinal, shown
 
 #: the log's last lines sent with each view
 LOG_LINES = 300
@@ -273,13 +273,14 @@ def _round_lines(state: State, names: TableNames, r: int) -> list[str]:
         if isinstance(it, Event) and it.what[0] == "race":
             key = (it.turn, it.what[1], it.what[3])
             places[key] = places.get(key, 0) + 1
+    copies = TableCopies()
     for _, item in items:
         if isinstance(item, Turn):
             lines.append(_reveal(game, item, names))
         elif isinstance(item, Event):
             what = item.what
             tied = what[0] == "race" and places[item.turn, what[1], what[3]] > 1
-            lines.append("  " + event_line(game, names, what, tied, 200))
+            lines.append("  " + event_line(game, names, what, tied, 200, copies.for_event(what)))
         else:
             seat, action = item  # type: ignore[misc]
             lines.append(f"  {names.short(seat).capitalize()} chose: {option_name(game, action)}")

@@ -167,3 +167,17 @@ def test_resuming_a_directory_with_a_game_in_progress_says_no_note(monkeypatch, 
     result = serve_quietly(monkeypatch, "--resume", str(tmp_path), "--port", "0")
     assert result.exit_code == 0, result.output
     assert "note" not in result.stderr and result.stdout.startswith("Table ")
+
+
+def test_the_pages_log_names_a_special_order_by_the_card_it_copied():
+    """A special order that became a copy of a menu draws, plays and is discarded on the page's log as 'Special Order (as Menu (7))', as in the terminal game; never as a Menu (7) of its own."""
+    import ruledraft
+    from ruledraft.web.view import TableNames, game_log_lines
+
+    state = ruledraft.play_game("sushi-go-party-dinner-for-two", players=6, bots="random", seed=5)
+    lines = game_log_lines(state, TableNames(state.game, None, ["random"] * 6))
+    copied = lines.index("  Seat 0's Special Order becomes a copy of Menu (7).")
+    told = lines[copied : copied + 6]
+    assert "  Seat 0 draws 4 cards with its Special Order (as Menu (7))." in told
+    assert "  Seat 0 plays Uramaki (5) with its Special Order (as Menu (7))." in told
+    assert not any("Seat 0's Menu (7)" in line or "its Menu (7)" in line for line in told)
