@@ -54,6 +54,15 @@ class Awards:
                 by[n] = tuple(values)
         return cls(tuple(spec.get("default", ())), by)
 
+    def within(self, seats: range | None) -> Awards:
+        """These awards without those for numbers of seats no game has (``seats``: the
+        numbers a game scores; None: unknown, all kept). A variant inherits its parent's
+        keys: the two-player dummy game's pudding, always scored among 3 seats, would
+        otherwise be described with the parent's "with 2 players: nothing"."""
+        if seats is None or all(n in seats for n in self.by_seats):
+            return self
+        return Awards(self.default, {n: v for n, v in self.by_seats.items() if n in seats})
+
     def for_seats(self, n: int) -> tuple[int, ...]:
         return self.by_seats.get(n, self.default)
 

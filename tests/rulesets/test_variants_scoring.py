@@ -269,6 +269,14 @@ def test_dummy_takes_part_in_pudding_with_the_three_seat_rule(dummy):
     assert result["game_end"] == [3, 3, -6]
 
 
+def test_the_dummy_games_pudding_rule_is_described_as_it_scores(dummy):
+    """The words for pudding (show, the browser's card text) give the -6 it scores among three seats, not Sushi Go!'s 'with 2 players: nothing', which no dummy game uses."""
+    (pudding,) = [r for r in dummy.rules if r.id == "pudding"]
+    assert pudding.describe().startswith("Players are ranked by number of Pudding. Most: 6. Fewest: -6. Tied players")
+    (base,) = [r for r in load_ruleset("sushi-go").rules if r.id == "pudding"]
+    assert "Fewest: -6; with 2 players: nothing." in base.describe()
+
+
 def test_dummy_never_wins_even_with_the_highest_total(dummy):
     """The dummy has a score of its own but is never among the winners, even when it has the most points."""
     result = score_table(dummy, table([["tempura", "tempura"], ["egg_nigiri"], ["sashimi"] * 3 + ["maki_3"]]))

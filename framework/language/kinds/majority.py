@@ -490,6 +490,7 @@ def build(spec: Mapping[str, Any], ctx: RuleContext) -> Majority | None:
     _unreachable_places(spec, ctx)
     ties = spec.get("ties", "split")
     place_ties = _place_ties(ties, awards, ctx)
+    awards = {key: a.within(ctx.seat_counts()) for key, a in awards.items()}  # (as written above, for the checks)
     if (
         quantity is None
         or place_ties is None

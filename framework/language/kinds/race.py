@@ -375,7 +375,7 @@ def build(spec: Mapping[str, Any], ctx: RuleContext) -> Race | None:
         indices=idx,
         values=values,
         threshold=spec["threshold"],
-        places=Awards.from_spec(places),
+        places=Awards.from_spec(places).within(ctx.seat_counts()),
         split=spec.get("ties", "full") == "split",
         leftovers=spec.get("leftovers", "places") == "places",
         words=ctx.words(spec["cards"]),
