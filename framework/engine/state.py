@@ -26,6 +26,8 @@ from functools import partial
 from itertools import repeat
 from typing import Any, NamedTuple
 
+import attrs
+
 from ruledraft.engine.book import EffectBook
 from ruledraft.engine.procedures import PROCEDURES, RandomFn
 from ruledraft.engine.records import Observation, RoundRecord
@@ -52,6 +54,8 @@ NO_BOOK = "only the general path (card effects, races) keeps an effect book"
 #: the largest seed a simulation takes or logs: 2**53 - 1, the largest whole number a
 #: JSON reader that uses doubles (jq, JavaScript) keeps exactly
 MAX_SEED = 2**53 - 1
+#: deals of another seat's hidden hand tried for one its card effect's decision can be asked of
+REHAND_TRIES = 20
 
 
 class Event(NamedTuple):
@@ -467,7 +471,46 @@ class State:
     ) -> State:
         """The copy both of the above make: the cards ``seat`` cannot see, pooled, put in
         the order ``arrange`` gives and dealt back into the places they came from (``copy``
-        false: into this state; every part is read before it is dealt into)."""
+        false: into this state; every part is read before it is dealt into).
+
+        Another seat deciding a card effect from its hidden hand (a second pick, the card
+        a spoon's giver gives) is re-dealt that hand like any other, and its decision's
+        options are read again from the new hand by the effect (``rehanded``): the
+        options themselves are the hand's secret. A deal whose hand could not be asked
+        the decision is dealt again (up to :data:`REHAND_TRIES` times), then the cards
+        of the options are kept, as they are for an effect that does not say."""
+        pending = self.pending
+        effect = None
+        if pending is not None and not pending.shown and pending.seat != seat and pending.seat < len(self.hands):
+            effect = self.game.effect_of[pending.card]
+        if effect is None or getattr(effect, "rehanded", None) is None:
+            return self._dealt_hidden(seat, arrange, sort_seen=sort_seen, copy=copy, keep_options=True)
+        assert pending is not None
+        for _ in range(REHAND_TRIES):
+            new = self._dealt_hidden(seat, arrange, sort_seen=sort_seen, copy=True, keep_options=False)
+            options = effect.rehanded(self, pending, new.hands[pending.seat])
+            if options is None:
+                break  # the effect does not say: keep the options' cards
+            if options:
+                new.pending = attrs.evolve(pending, options=tuple(options))
+                if not copy:  # dealt into this state, as asked
+                    for name in ("hands", "dummy_piles", "deck", "drawn", "reserves", "pending"):
+                        setattr(self, name, getattr(new, name))
+                    return self
+                return new
+        return self._dealt_hidden(seat, arrange, sort_seen=sort_seen, copy=copy, keep_options=True)
+
+    def _dealt_hidden(
+        self,
+        seat: int,
+        arrange: Callable[[list[int]], list[int]],
+        *,
+        sort_seen: bool,
+        copy: bool,
+        keep_options: bool,
+    ) -> State:
+        """:meth:`_redeal_hidden`'s deal (``keep_options``: a seat deciding among cards of
+        its own hand keeps them, so that the decision stays legal)."""
         new = self.clone() if copy else self
         known = self.game.procedure.known_hands(self, seat)
         pool: list[int] = []
@@ -483,8 +526,7 @@ class State:
             seen = list(known.get(other, ()))[: len(hand) - hidden]
             if self.book is not None:
                 seen += self.book.known_in_hand[other]
-            if pending is not None and pending.seat == other and not pending.shown:
-                # a seat deciding among cards of its own hand keeps them: the decision stays legal
+            if keep_options and pending is not None and pending.seat == other and not pending.shown:
                 seen.extend(c for c in pending.options if c < self.game.num_card_types)
             for c in seen:
                 if c in rest:

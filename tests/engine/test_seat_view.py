@@ -364,3 +364,69 @@ def test_the_quick_world_is_the_engines_canonical_copy(source):
             assert dump(view_module._plain_canonical(state, seat, held)) == dump(state.canonical_hidden(seat))
             checked += 1
     assert checked or played_game(source, played_ruleset(source).min_players).general or "dummy" in source
+
+
+# ---------------------------------------------------------------- another seat deciding from its hidden hand
+
+
+def _deciding_from_a_hidden_hand(source: str, players: int, effect: str, seeds: range):
+    """``(state, viewer)`` for each game of ``seeds`` that reaches a decision of ``effect`` asked of a
+    seat from its own hand, ``viewer`` a seat that has not seen that hand."""
+    game = Game(played_ruleset(source), players)
+    for seed in seeds:
+        state, rng = game.new_initial_state(seed), random.Random(seed)
+        while not state.is_terminal():
+            pending = state.pending
+            if pending is not None and pending.effect == effect and not pending.shown:
+                decider = pending.seat
+                viewers = [s for s in range(players) if s != decider]
+                viewers = [s for s in viewers if decider not in game.procedure.known_hands(state, s)]
+                if viewers:
+                    yield state, viewers[0]
+                    break
+            seats = [pending.seat] if pending is not None else state.acting_seats()
+            state.apply_actions([rng.choice(state.legal_actions(s)) for s in seats])
+
+
+@pytest.mark.parametrize(
+    ("source", "players", "effect"),
+    [
+        ("sushi-go-party-big-banquet", 4, "second_pick"),
+        ("sushi-go-party-master-menu", 3, "ask_for"),
+    ],
+)
+def test_another_seats_decision_does_not_reveal_its_hidden_hand_to_a_views_worlds(source, players, effect):
+    """While another seat decides from its hand (a second pick, a spoon), a view's worlds deal that
+    hand again (its real hand is not kept) and ask the decision again of the new hand: every option
+    offered can be played there. Two games the viewer cannot tell apart give it the same world."""
+    cases = list(_deciding_from_a_hidden_hand(source, players, effect, range(60)))
+    assert len(cases) >= 3
+    compared = 0  # the twins compared
+    for state, viewer in cases:
+        decider = state.pending.seat
+        real = sorted(state.hands[decider])
+        view = seat_view(state, viewer)
+        kept = sum(sorted(view.sample_world(random.Random(k)).hands[decider]) == real for k in range(40))
+        assert kept < 40
+        for world in (view.world(), view.sample_world(random.Random(5)), state.resample_hidden(viewer, random.random)):
+            assert world.pending.seat == decider and world.pending.effect == effect
+            for option in world.pending.options:
+                world.clone().apply_actions([option])  # legal in the world dealt
+        # a hidden card of the decider's hand swapped with one of the deck: the viewer cannot tell
+        hand, deck = state.hands[decider], state.deck[state.deck_pos :]
+        swap = next(((i, j) for i, c in enumerate(hand) for j, d in enumerate(deck) if c != d), None)
+        if swap is None or state.pending.options != seat_view(state, decider).pending.options:
+            continue
+        twin = state.clone()
+        twin.deck = list(twin.deck)  # (a clone shares the dealt deck)
+        i, j = swap
+        twin.hands[decider][i], twin.deck[state.deck_pos + j] = deck[j], hand[i]
+        if effect == "second_pick":  # its options are the hand's kinds: asked of the twin's hand
+            twin.pending = attrs.evolve(
+                state.pending, options=tuple(sorted(set(twin.hands[decider]))) + (state.game.done_action,)
+            )
+        if seat_view(twin, viewer).to_dict() != view.to_dict():
+            continue
+        assert sorted(seat_view(twin, viewer).world().hands[decider]) == sorted(view.world().hands[decider])
+        compared += 1
+    assert compared >= 2

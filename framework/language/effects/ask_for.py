@@ -131,6 +131,23 @@ class AskFor(EffectBase):
         self.discard_own(state, owner, decision.card, "unmatched")  # nobody holds one: the physical card
         return None
 
+    def rehanded(self, state: Any, decision: Decision, hand: Sequence[int]) -> tuple[int, ...]:
+        """The asking seat's options do not read its hand; the giver's are the kinds of
+        its hand that match what was asked (the last ``asked`` event of the card's
+        owner), and it is asked only while it holds two or more of them."""
+        if decision.seat == decision.owner:
+            return decision.options
+        asked = next(
+            (e.what[2] for e in reversed(state.events) if e.what[0] == "asked" and e.what[1] == decision.owner),
+            None,
+        )
+        if asked is None:
+            return ()
+        K = state.game.num_card_types
+        matches = (asked,) if asked < K else self.matching(state.game.families[asked - K])
+        found = tuple(sorted({c for c in hand if c in matches}))
+        return found if len(found) > 1 else ()
+
     @staticmethod
     def give(state: EffectState, decision: Decision, giver: int, card: int) -> None:
         """``giver`` hands ``card`` over: the owner plays it, the giver gets the card with

@@ -88,6 +88,13 @@ class EffectBase:
         """The options of its decision had it shown ``shown`` (cards drawn) instead: any of them."""
         return tuple(sorted(set(shown)))
 
+    def rehanded(self, state: Any, decision: Decision, hand: Sequence[int]) -> tuple[int, ...] | None:
+        """The options of its decision had the deciding seat held ``hand`` instead (a
+        re-deal of that hidden hand for another seat's world): ``()`` if such a hand could
+        not be asked it; None (the default) if the effect does not say, and the re-deal
+        keeps the cards of the options in the hand so the decision stays legal."""
+        return None
+
     def event_line(self, what: Sequence[Any], say: Speech) -> str | None:
         """An event of this effect's own in words (None: not one of its own; the
         events several effects note are worded by :func:`shared_event_line`)."""

@@ -66,6 +66,10 @@ class CopyEarlier(EffectBase):
             owner=seat,
         )
 
+    def rehanded(self, state: Any, decision: Decision, hand: Sequence[int]) -> tuple[int, ...]:
+        """Its options are cards on the table, which every seat sees: a re-dealt hand leaves them."""
+        return decision.options
+
     def decide(self, state: EffectState, decision: Decision, action: int) -> None:
         self.copy(state, decision.seat, action)
 

@@ -4,7 +4,7 @@ decline); the card with the effect then goes into that hand."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 import attrs
@@ -46,6 +46,10 @@ class SecondPick(EffectBase):
             options=tuple(sorted(set(hand))) + (state.game.done_action,),
             owner=seat,
         )
+
+    def rehanded(self, state: Any, decision: Decision, hand: Sequence[int]) -> tuple[int, ...]:
+        """Any card of the hand, or done: as :meth:`start` offers them."""
+        return tuple(sorted(set(hand))) + (state.game.done_action,) if hand else ()
 
     def decide(self, state: EffectState, decision: Decision, action: int) -> None:
         if action == state.game.done_action:
