@@ -40,7 +40,7 @@ from ruledraft.engine.scoresheet import (
     score_scoring,
 )
 from ruledraft.engine.scoresheet import decide_winners as decide_winners  # where it was before the pipeline
-from ruledraft.errors import ArgumentError, Diagnostic, IllegalMoveError, InputError, RulesetError
+from ruledraft.errors import ArgumentError, Diagnostic, IllegalMoveError, InputError, RulesetError, whole_number
 from ruledraft.language.decision import Decision
 from ruledraft.language.effect import CardEffect
 from ruledraft.language.effects import has_step, no_step
@@ -54,6 +54,8 @@ NO_BOOK = "only the general path (card effects, races) keeps an effect book"
 #: the largest seed a simulation takes or logs: 2**53 - 1, the largest whole number a
 #: JSON reader that uses doubles (jq, JavaScript) keeps exactly
 MAX_SEED = 2**53 - 1
+#: the largest seed the engine's generator tells apart from every other (2**64 - 1)
+MAX_ENGINE_SEED = 2**64 - 1
 #: deals of another seat's hidden hand tried for one its card effect's decision can be asked of
 REHAND_TRIES = 20
 
@@ -147,6 +149,7 @@ class Game:
                 f"Game takes a compiled ruleset, not {type(ruleset).__name__} {reprlib.repr(ruleset)}:"
                 " ruledraft.Game(ruledraft.load_ruleset(name_or_path), players)"
             )
+        num_players = whole_number(num_players, "players")
         if not ruleset.min_players <= num_players <= ruleset.max_players:
             raise InputError(f"{ruleset.name} is for {ruleset.player_range}, not {num_players}")
         self.ruleset = ruleset
@@ -166,6 +169,8 @@ class Game:
         self.max_extra = max((a.extra for a in ruleset.actions), default=0)
         #: size of the part of an action that encodes a player's own cards
         self.own_span: int = K * (K + 1) ** self.max_extra
+        #: the picks' actions are below this (a dummy's card times the own part)
+        self.pick_span: int = self.own_span * ((K + 1) if ruleset.dummy else 1)
         #: card families a decision may name (action ``K + f``): the cards' tags, sorted
         #: (a family is a tag, not a colour group: Party's nigiri group also holds wasabi)
         self.families: tuple[str, ...] = ruleset.catalogue.tags
@@ -179,6 +184,8 @@ class Game:
             (i, r.turn_scoring) for i, r in enumerate(ruleset.round_rules) if r.turn_scoring is not None
         )
         self.general = bool(ruleset.effects) or bool(self.turn_rules)
+        #: every action is below this: the picks' and, where card effects ask them, the decisions'
+        self.action_span: int = max(self.pick_span, self.done_action + 1) if self.general else self.pick_span
         if ruleset.effects and ruleset.procedure != "standard":
             raise InputError(f"{ruleset.name}: card effects need the standard turn procedure")
         if self.turn_rules and ruleset.procedure != "standard":
@@ -229,7 +236,10 @@ class Game:
         return None
 
     def encode_action(self, cards: Sequence[int], dummy: int | None = None) -> int:
-        """Cards taken in order (and a card picked for a dummy) -> one action integer."""
+        """Cards taken in order (and a card picked for a dummy) -> one action integer;
+        :class:`IllegalMoveError` for more cards than a pick takes."""
+        if len(cards) > 1 + self.max_extra:
+            raise IllegalMoveError(f"{len(cards)} cards in one pick, where a pick takes at most {1 + self.max_extra}")
         K = self.num_card_types
         a = cards[0]
         place = K
@@ -245,7 +255,7 @@ class Game:
         K = self.num_card_types
         if 0 <= action < K:
             return (action,), None
-        if action < 0:
+        if action < 0 or action >= self.action_span:
             raise IllegalMoveError(f"not an action: {action}")
         dummy_part, own = divmod(action, self.own_span)
         cards = [own % K]
@@ -289,8 +299,7 @@ class Game:
     @property
     def num_distinct_actions(self) -> int:
         """Size of the action space (for fixed-size policies, e.g. a PettingZoo adapter)."""
-        picks = self.own_span * ((self.num_card_types + 1) if self.ruleset.dummy else 1)
-        return max(picks, self.done_action + 1) if self.general else picks
+        return self.action_span
 
     # ------------------------------------------------------------------ states
 
@@ -300,8 +309,17 @@ class Game:
         ``deals`` (one list of hands per round, card indices) replaces the shuffled
         deal, to set up a game from given hands; the cards dealt leave the deck, as
         a shuffled deal's do, so a seat's view of it (and a search bot's sample of
-        the unseen cards) holds every card once.
+        the unseen cards) holds every card once. ``seed`` is a whole number from 0 to
+        2**64 - 1 (:class:`ArgumentError` otherwise: a larger or negative one would play
+        another seed's game).
         """
+        if type(seed) is not int or not 0 <= seed <= MAX_ENGINE_SEED:
+            seed = whole_number(seed, "seed")
+            if not 0 <= seed <= MAX_ENGINE_SEED:
+                raise ArgumentError(
+                    f"seed must be from 0 to 2**64 - 1, not {seed} (the generator would play the game of"
+                    f" seed {seed % 2**64})"
+                )
         state = State(self, seed, deals)
         state.start_round()
         return state

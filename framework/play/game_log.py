@@ -368,7 +368,13 @@ def replay_game(
                         return None, problems
                 actions = []
                 for seat in state.acting_seats():
-                    cards = [_card(ruleset, c, where) for c in turn["picks"][seat]]
+                    picked = turn["picks"][seat]
+                    if len(picked) > 1 + game.max_extra:  # (before a pick's action is built from them)
+                        raise ReplayMismatch(
+                            f"{where}: seat {seat} took {len(picked)} cards in one pick; a pick of"
+                            f" {game.ruleset.name} takes at most {plural(1 + game.max_extra, 'card')}"
+                        )
+                    cards = [_card(ruleset, c, where) for c in picked]
                     if not cards:
                         raise ReplayMismatch(f"{where}: seat {seat} picked nothing")
                     dummy_card = None

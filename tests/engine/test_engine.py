@@ -5,6 +5,7 @@ the automatic last card and the two-player dummy variant."""
 from __future__ import annotations
 
 import contextlib
+import re
 from collections import Counter
 
 import pytest
@@ -167,6 +168,53 @@ def test_different_seeds_give_different_deals():
     game = bundled_game("sushi-go", 4)
     deals = {tuple(map(tuple, game.new_initial_state(seed).history[0].hands)) for seed in range(50)}
     assert len(deals) == 50
+
+
+@pytest.mark.parametrize(
+    ("seed", "words"),
+    [
+        (
+            2**64 + 5,
+            "seed must be from 0 to 2**64 - 1, not 18446744073709551621 (the generator would play the game of seed 5)",
+        ),
+        (
+            -1,
+            "seed must be from 0 to 2**64 - 1, not -1 (the generator would play the game of seed 18446744073709551615)",
+        ),
+        (1.5, "seed must be a whole number, not 1.5"),
+        ("3", "seed must be a whole number, not '3'"),
+    ],
+)
+def test_a_seed_that_would_play_another_seeds_game_is_refused(seed, words):
+    """A seed past 2**64 - 1 or below 0 (which the generator would fold onto another seed's game), or not a whole number, is an ArgumentError; 2**64 - 1 and numpy's integers are played."""
+    game = bundled_game("sushi-go", 2)
+    with pytest.raises(ArgumentError, match=re.escape(words)):
+        game.new_initial_state(seed)
+    import numpy as np
+
+    assert game.new_initial_state(np.uint64(2**64 - 1)).hands == game.new_initial_state(2**64 - 1).hands
+    assert game.new_initial_state(np.int32(5)).hands == game.new_initial_state(5).hands
+
+
+def test_a_player_count_that_is_not_a_whole_number_is_refused():
+    """Game(ruleset, 2.0) or a word for players is an ArgumentError, not a game that fails later."""
+    rs = bundled_game("sushi-go", 2).ruleset
+    for players in (2.0, "3", True):
+        with pytest.raises(ArgumentError, match="players must be a whole number"):
+            Game(rs, players)
+
+
+def test_an_action_past_the_action_space_is_no_action():
+    """decode_action and action_to_string refuse an action at or past num_distinct_actions (it read as a dummy's pick in a game without one)."""
+    for rid, players in (("sushi-go", 2), ("sushi-go-two-player-dummy", 2)):
+        game = bundled_game(rid, players)
+        for action in (game.num_distinct_actions, 10**6):
+            with pytest.raises(IllegalMoveError, match=f"not an action: {action}"):
+                game.decode_action(action)
+            with pytest.raises(IllegalMoveError, match=f"not an action: {action}"):
+                game.action_to_string(action)
+        last = game.num_distinct_actions - 1
+        assert game.encode_action(*game.decode_action(last)) == last
 
 
 @PROPERTY

@@ -15,7 +15,8 @@ from strategies import BUNDLED_RULESETS, bundled_game, bundled_ruleset
 from typer.testing import CliRunner
 
 from ruledraft.cli.app import app
-from ruledraft.errors import InputError
+from ruledraft.engine.state import Game
+from ruledraft.errors import IllegalMoveError, InputError
 from ruledraft.language.json_check import MAX_PROBLEMS
 from ruledraft.play.game_log import (
     MAX_LINE_BYTES,
@@ -453,3 +454,17 @@ def test_a_variant_that_took_a_bundled_id_is_not_replayed_against_the_bundled_ru
     assert len(lines) == 4 and lines[-1] == "3 games replayed, 0 clean, 3 with problems"
     named = runner.invoke(app, ["replay", str(log), "--ruleset", str(tmp_path / "moved.yaml")])
     assert named.exit_code == 0, named.output
+
+
+def test_a_pick_of_more_cards_than_a_turn_takes_is_refused_before_it_is_played(record, tmp_path):
+    """A logged pick listing 50,000 cards (a forged line well under the size limit) is one problem naming the turn and the most a pick takes, answered at once: no action is built from the cards (that took minutes)."""
+    record = copy.deepcopy(record)
+    record["rounds"][0]["turns"][0]["picks"][0] = ["maki_3"] * 50_000
+    result = replay(write_log(tmp_path, [record]))
+    assert result.exit_code == 1
+    assert result.stderr.endswith(
+        ":1: error: round 1, turn 1: seat 0 took 50000 cards in one pick; a pick of Sushi Go! takes at most 2 cards\n"
+    )
+    game = bundled_ruleset("sushi-go")
+    with pytest.raises(IllegalMoveError, match="3 cards in one pick, where a pick takes at most 2"):
+        Game(game, 3).encode_action([0, 1, 2])
