@@ -40,7 +40,7 @@ import numpy as np
 from ruledraft.engine.encoding import encoder_for
 from ruledraft.engine.seeds import env_seed
 from ruledraft.engine.state import MAX_SEED, Game, derive_seed
-from ruledraft.errors import ArgumentError, IllegalMoveError, InputError, whole_number
+from ruledraft.errors import ArgumentError, IllegalMoveError, InputError, truth_value, whole_number
 from ruledraft.kernel import Unsupported, compile_kernel, ready_apart
 from ruledraft.kernel.batch import GAME_END, ROUND_END, Batch, batch_refusal, encoder_offsets
 from ruledraft.language.ruleset import CompiledRuleset
@@ -70,6 +70,7 @@ class BatchDraftEnv:
         games = whole_number(games, "games")
         if games < 1:
             raise ArgumentError(f"games must be at least 1, not {games}")
+        per_round = truth_value(per_round, "per_round")
         self.game = game = game_of(ruleset, players)
         self.players = P = game.num_players
         self.reward = reward

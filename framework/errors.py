@@ -11,6 +11,8 @@ from illegal moves):
 
 from __future__ import annotations
 
+import math
+import numbers
 import operator
 import unicodedata
 from collections.abc import Iterable
@@ -133,6 +135,22 @@ def whole_number(value: object, name: str) -> int:
     if isinstance(value, bool) or not hasattr(value, "__index__"):
         raise ArgumentError(f"{name} must be a whole number, not {value!r}")
     return operator.index(value)  # it has __index__: checked above
+
+
+def truth_value(value: object, name: str) -> bool:
+    """``value`` as True or False (numpy's booleans too); :class:`ArgumentError` naming
+    it ``name`` for anything else (``"no"`` and ``1`` would pass for true)."""
+    if isinstance(value, bool) or getattr(getattr(value, "dtype", None), "kind", None) == "b":
+        return bool(value)
+    raise ArgumentError(f"{name} must be True or False, not {value!r}")
+
+
+def finite_number(value: object, name: str) -> float:
+    """``value`` as a float (numpy's numbers too); :class:`ArgumentError` naming it
+    ``name`` for a bool, a word, an infinity or NaN."""
+    if isinstance(value, numbers.Real) and not isinstance(value, bool) and math.isfinite(float(value)):
+        return float(value)
+    raise ArgumentError(f"{name} must be a finite number, not {value!r}")
 
 
 class IllegalMoveError(RuledraftError):

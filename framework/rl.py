@@ -68,7 +68,7 @@ from ruledraft.engine.seeds import env_seed
 from ruledraft.engine.state import MAX_SEED, Game, State, derive_seed
 from ruledraft.engine.view import SeatView as EngineSeatView
 from ruledraft.engine.view import seat_view
-from ruledraft.errors import ArgumentError, IllegalMoveError, InputError
+from ruledraft.errors import ArgumentError, IllegalMoveError, InputError, finite_number, truth_value, whole_number
 from ruledraft.kernel import (
     BOTS,
     Unsupported,
@@ -619,6 +619,16 @@ class _Table:
     def observe(self, seat: int) -> dict[str, np.ndarray]:
         return {"observation": self.vectors()[seat], "action_mask": self.masks()[seat]}
 
+    def seat(self, agent: Any) -> int:
+        """The seat of ``agent`` (``player_2``); :class:`ArgumentError` for a name that is none."""
+        seat = self.seat_of.get(agent) if isinstance(agent, str) else None
+        if seat is None:
+            raise self.no_agent([agent])
+        return seat
+
+    def no_agent(self, names: Sequence[Any]) -> ArgumentError:
+        return ArgumentError(f"no agent {', '.join(map(repr, names))}: the agents are {', '.join(self.agents)}")
+
     def observations(self, agents: Sequence[str]) -> dict[str, dict[str, np.ndarray]]:
         """The observations of ``agents`` (rows of one matrix of vectors and one of masks)."""
         vectors, masks = self.vectors(), self.masks()
@@ -869,6 +879,8 @@ def _table(
     rewards for the same seeds and actions."""
     if engine not in ENGINES:
         raise ArgumentError(f"engine must be one of {', '.join(ENGINES)}, not {engine!r}")
+    per_round = truth_value(per_round, "per_round")
+    illegal_reward = None if illegal_reward is None else finite_number(illegal_reward, "illegal_reward")
     game = game_of(ruleset, players)
     args = (game, None, reward, illegal_reward, per_round)
     if engine == "reference":
@@ -971,7 +983,7 @@ class DraftEnv(_OnTable, AECEnv):
         self.reset()
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
-        return self._table.observe(self._table.seat_of[agent])
+        return self._table.observe(self._table.seat(agent))
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         self._table.new_game(seed)
@@ -1074,9 +1086,7 @@ class ParallelDraftEnv(_OnTable, ParallelEnv):
             raise IllegalMoveError(f"the game is over (seed {table.seed}): reset() starts another")
         unknown = [a for a in actions if a not in table.seat_of]
         if unknown:  # a misspelt name would otherwise go unnoticed
-            raise ArgumentError(
-                f"no agent {', '.join(map(repr, unknown))}: the agents are {', '.join(self.possible_agents)}"
-            )
+            raise table.no_agent(unknown)
         live = self.agents[:]
         final: list[float] | None = None
         chosen: list[int] = []
@@ -1190,10 +1200,15 @@ class DraftGymEnv(gymnasium.Env):
         if engine not in ENGINES:
             raise ArgumentError(f"engine must be one of {', '.join(ENGINES)}, not {engine!r}")
         game = game_of(ruleset, players)
+        seat = whole_number(seat, "seat")
         if not 0 <= seat < game.num_players:
             raise ArgumentError(f"seat must be from 0 to {game.num_players - 1}, not {seat}")
         self.seat = seat
         others = [s for s in range(game.num_players) if s != seat]
+        if not isinstance(opponents, str) and not (
+            isinstance(opponents, Sequence) and all(isinstance(o, str) for o in opponents)
+        ):
+            raise ArgumentError(f"opponents are a bot's name or a list of names, not {opponents!r}")
         names = [opponents] * len(others) if isinstance(opponents, str) else list(opponents)
         if len(names) != len(others):
             raise ArgumentError(f"{len(names)} opponents for {len(others)} other players")

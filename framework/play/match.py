@@ -15,7 +15,7 @@ from typing import Any
 import attrs
 
 from ruledraft.engine.state import MAX_SEED, Game
-from ruledraft.errors import InputError
+from ruledraft.errors import ArgumentError, InputError
 from ruledraft.language.ruleset import CompiledRuleset
 from ruledraft.play.agents import agent_names, parse_bot
 
@@ -122,6 +122,10 @@ def game_of(ruleset: str | os.PathLike[str] | CompiledRuleset | Game, players: i
             raise InputError(f"the game is for {ruleset.num_players} players, not {players}")
         return ruleset
     if not isinstance(ruleset, CompiledRuleset):
+        if not isinstance(ruleset, (str, os.PathLike)):
+            raise ArgumentError(
+                f"a ruleset is a bundled id, a rule file's path, a compiled ruleset or a Game, not {ruleset!r}"
+            )
         from ruledraft.language.loading import load_ruleset
 
         ruleset = load_ruleset(ruleset)

@@ -229,6 +229,46 @@ def test_stepping_before_reset_or_naming_no_agent_is_refused(engine):
     par.step(legal)
 
 
+@pytest.mark.parametrize(
+    ("make", "words"),
+    [
+        (lambda: rl.parallel_env("sushi-go", 2.0), "players must be a whole number, not 2.0"),
+        (lambda: rl.parallel_env("sushi-go", "3"), "players must be a whole number, not '3'"),
+        (
+            lambda: rl.parallel_env(123),
+            "a ruleset is a bundled id, a rule file's path, a compiled ruleset or a Game, not 123",
+        ),
+        (lambda: rl.parallel_env("sushi-go", 2, per_round="no"), "per_round must be True or False, not 'no'"),
+        (lambda: rl.raw_env("sushi-go", 2, illegal_reward="x"), "illegal_reward must be a finite number, not 'x'"),
+        (
+            lambda: rl.single_agent_env("sushi-go", 3, illegal_reward=float("nan")),
+            "illegal_reward must be a finite number, not nan",
+        ),
+        (lambda: rl.single_agent_env("sushi-go", 3, seat=1.5), "seat must be a whole number, not 1.5"),
+        (lambda: rl.single_agent_env("sushi-go", 3, seat=True), "seat must be a whole number, not True"),
+        (
+            lambda: rl.single_agent_env("sushi-go", 3, opponents=5),
+            "opponents are a bot's name or a list of names, not 5",
+        ),
+        (
+            lambda: rl.raw_env("sushi-go", 2).observe("player_9"),
+            "no agent 'player_9': the agents are player_0, player_1",
+        ),
+    ],
+)
+def test_an_environments_arguments_out_of_their_kind_are_argument_errors(make, words):
+    """A float or a word for players or seat, a word for per_round (truthy: it was taken as True), for illegal_reward (found out at the first illegal move) or for a ruleset, an unknown agent to observe: an ArgumentError (a ValueError) naming it, at once."""
+    with pytest.raises(ArgumentError, match=re.escape(words)) as raised:
+        make()
+    assert isinstance(raised.value, ValueError)
+
+
+def test_numpy_values_are_taken_where_python_ones_are():
+    """numpy's booleans, floats and integers pass where bool, float and int do."""
+    env_ = rl.single_agent_env("sushi-go", 3, seat=np.int64(2), per_round=np.bool_(True), illegal_reward=np.float32(-2))
+    assert (env_.seat, env_._table.per_round, env_._table.illegal_reward) == (2, True, -2.0)
+
+
 def test_an_illegal_action_raises_a_message_naming_the_agent_the_action_and_the_seed(engine):
     """Without illegal_reward, an action that is not legal raises IllegalMoveError, in both environments."""
     environment = rl.raw_env(engine=engine, ruleset="sushi-go", players=2)
