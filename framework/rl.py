@@ -1174,7 +1174,9 @@ class DraftGymEnv(gymnasium.Env):
     made before the step returns, so every observation asks the learner to act.
     Rewards as in the PettingZoo environments (``reward``, ``per_round``). An illegal
     action ends the episode with ``illegal_reward`` (default -1; ``None`` raises
-    :class:`~ruledraft.errors.IllegalMoveError`). ``info`` holds the game's ``seed``.
+    :class:`~ruledraft.errors.IllegalMoveError`). The ``info`` of the step that ends a
+    game holds its ``seed`` (to play it again); no earlier one does, since the seed
+    deals every card the learner cannot see.
     ``engine`` as the PettingZoo environments': on the kernel the opponents random,
     first, greedy, value and planner choose in compiled code, the same moves as on
     the reference engine.
@@ -1264,7 +1266,7 @@ class DraftGymEnv(gymnasium.Env):
         self._gained = 0.0
         self._dealt = True
         self._bots_move()
-        return self._observe(), {"seed": table.seed}
+        return self._observe(), {}
 
     def _bots_move(self) -> None:
         """Play the moves in which only bots act (decisions asked of them alone)."""
@@ -1283,7 +1285,7 @@ class DraftGymEnv(gymnasium.Env):
         a = table.action(self.agent, action)
         if a is None:
             gained = table.illegal(self.seat)[self.seat]
-            return self._observe(), gained, True, False, {"seed": table.seed}
+            return self._observe(), gained, True, False, {"seed": table.seed}  # the game ends
         if isinstance(table, _KernelTable):
             assert self._codes is not None and self._values is not None
             table.play_against_bots(self.seat, a, self._codes, self._values)
@@ -1298,7 +1300,7 @@ class DraftGymEnv(gymnasium.Env):
         self._bots_move()
         if self.render_mode == "human":
             self.render()
-        return self._observe(), self._gained, table.finished, False, {"seed": table.seed}
+        return self._observe(), self._gained, table.finished, False, {"seed": table.seed} if table.finished else {}
 
     def render(self) -> str | None:
         text = self._table.render()

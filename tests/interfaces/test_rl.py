@@ -532,12 +532,12 @@ def test_the_single_agent_env_passes_gymnasiums_env_checker():
 
 
 def test_the_single_agent_env_plays_the_learner_against_its_bots_to_the_end():
-    """Every observation asks the learner to act; the game is the engine's game of the seed; the rewards add up to the learner's final points."""
+    """Every observation asks the learner to act; the game is the engine's game of the seed, which only the last step's info gives (it deals the hidden cards); the rewards add up to the learner's final points."""
     import gymnasium
 
     env_ = gymnasium.make("ruledraft/Draft-v0", ruleset=EFFECTS, players=3, seat=1, opponents="greedy", per_round=True)
     obs, info = env_.reset(seed=12)
-    assert info == {"seed": 12}
+    assert info == {}
     inner = env_.unwrapped
     total, rng = 0.0, random.Random(12)
     terminated = False
@@ -548,6 +548,7 @@ def test_the_single_agent_env_plays_the_learner_against_its_bots_to_the_end():
         obs, reward, terminated, truncated, info = env_.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
         total += reward
         assert not truncated
+        assert info == ({"seed": 12} if terminated else {})
     assert total == inner.engine_state.totals()[1]
     assert inner.engine_state.history[0].hands == inner.game.new_initial_state(12).history[0].hands
 
