@@ -32,7 +32,11 @@ default: each player's final score; or ``win``: 1 shared equally by the winners)
   environments'); the information-state tensor adds every earlier round's tables by
   seat and type. The observation string is the seat's view now; the
   information-state string is every view the seat has had, with its own moves
-  (perfect recall).
+  (perfect recall). Both are one player's: public information and that player's
+  own (``IIGObservationType(public_info=True, private_info=SINGLE_PLAYER)``, with
+  or without ``perfect_recall``); an observer of any other type (public only, every
+  player's private information) is refused with a ``ValueError``, never answered
+  with the player's hand.
 * **Serialization**: OpenSpiel's own (the chance outcome and the moves), so
   ``pyspiel.serialize_game_and_state`` / ``deserialize_game_and_state`` and pickling
   work.
@@ -358,6 +362,21 @@ def _view_text(game: Game, view: Observation) -> str:
     return "; ".join(parts)
 
 
+def _one_players(iig_obs_type: Any) -> bool:
+    """``perfect_recall`` of an observation type that is one player's view (public
+    information and that player's own, OpenSpiel's default); a ``ValueError`` for any
+    other type: a public-only observation must not hold the player's hand."""
+    if iig_obs_type is None:
+        return False
+    if not iig_obs_type.public_info or iig_obs_type.private_info != pyspiel.PrivateInfoType.SINGLE_PLAYER:
+        raise ValueError(
+            "ruledraft observes one player's view (public information and that player's own:"
+            " IIGObservationType(public_info=True, private_info=PrivateInfoType.SINGLE_PLAYER)),"
+            f" not public_info={iig_obs_type.public_info}, private_info={iig_obs_type.private_info}"
+        )
+    return bool(iig_obs_type.perfect_recall)
+
+
 class RuledraftObserver:
     """OpenSpiel's observer: the observation (the encoder's vector, the view now) or
     the information state (adding the earlier rounds' tables; every view so far)."""
@@ -366,7 +385,7 @@ class RuledraftObserver:
         if params:
             raise ValueError(f"observation parameters are not supported: {params}")
         self.game = game
-        self.perfect_recall = bool(iig_obs_type is not None and iig_obs_type.perfect_recall)
+        self.perfect_recall = _one_players(iig_obs_type)
         engine_game = game.engine_game
         encoder = game.encoder
         pieces: list[tuple[str, int, tuple[int, ...]]] = [(f.name, f.size, (f.size,)) for f in encoder.fields]
@@ -589,7 +608,7 @@ class TurnsObserver:
         if params:
             raise ValueError(f"observation parameters are not supported: {params}")
         self.game = game
-        self.perfect_recall = bool(iig_obs_type is not None and iig_obs_type.perfect_recall)
+        self.perfect_recall = _one_players(iig_obs_type)
         self.tensor = np.zeros(game.encoder.size, np.float32)
         self.dict = {"observation": self.tensor}
 

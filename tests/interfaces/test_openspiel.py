@@ -102,6 +102,25 @@ def test_observations_are_the_encoder_vector_and_hide_other_hands():
     assert state.information_state_string(0) != state.information_state_string(1)
 
 
+@pytest.mark.parametrize("name", ["ruledraft", "ruledraft_turns"])
+def test_an_observer_of_another_kind_than_one_players_view_is_refused(name):
+    """A public-only observer (or one of every player's private information, or without the public part) is refused with a ValueError, never given the player's hand; the player's own view, with or without perfect recall, is served."""
+    from open_spiel.python.observation import make_observation
+
+    game = pyspiel.load_game(name, {"ruleset": "sushi-go", "players": 3})
+    state = game.new_initial_state()
+    state.apply_action(5)
+    kinds = pyspiel.PrivateInfoType
+    for public, private in ((True, kinds.NONE), (True, kinds.ALL_PLAYERS), (False, kinds.SINGLE_PLAYER)):
+        asked = pyspiel.IIGObservationType(perfect_recall=False, public_info=public, private_info=private)
+        with pytest.raises(ValueError, match="ruledraft observes one player's view"):
+            make_observation(game, asked)
+    for recall in (False, True):
+        own = make_observation(game, pyspiel.IIGObservationType(perfect_recall=recall))
+        own.set_from(state, 0)
+        assert own.tensor.any()
+
+
 def test_the_information_state_remembers_own_moves_and_earlier_rounds():
     """The information-state string grows with every move and names the player's own move; its tensor holds earlier rounds' tables."""
     game = _load("sushi-go", 2, returns="win")
