@@ -47,6 +47,8 @@ _STR = _Y + "str"
 _INT = _Y + "int"
 #: how a whole number is written in a rule file (YAML 1.2's decimal form)
 _DECIMAL = re.compile(r"[-+]?(0|[1-9][0-9]*)\Z")
+#: a number as YAML 1.2's core schema writes one (ASCII digits, no '_', no base 60)
+_DECIMAL_FLOAT = re.compile(r"[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?\Z")
 _FLOAT = _Y + "float"
 _BOOL = _Y + "bool"
 _YAML_1_2_BOOLS = frozenset({"true", "True", "TRUE", "false", "False", "FALSE"})
@@ -301,6 +303,11 @@ def _split_lines(text: str) -> tuple[tuple[str, ...], tuple[int, ...]]:
     if len(pieces) > 1 and pieces[-1] == "":
         pieces.pop()
     return tuple(pieces), tuple(starts)
+
+
+def _clip(raw: str) -> str:
+    """A scalar's text as a message quotes it: at most 40 characters."""
+    return raw if len(raw) <= 40 else raw[:37] + "..."
 
 
 def _tag_name(tag: str) -> str:
@@ -650,21 +657,21 @@ class _Composer(yaml.SafeLoader):
             self.error(line, column, f"tag '{_tag_name(tag)}' is not allowed in a rule file")
             return None, False
         construct, what = constructors[tag]
-        if tag == _INT and not explicit and not _DECIMAL.match(raw):
-            # YAML 1.1 reads 010 as 8, 0x1f, 0b101 and 1:10 (= 70) as numbers too: in a rule
-            # file that is more likely a slip than a wish, so say so instead of guessing
-            self.error(
-                line,
-                column,
-                f"write whole numbers in plain decimal: '{raw}' would be read as {construct(ScalarNode(tag, raw))}",
-            )
-            return None, False
         try:
-            return construct(ScalarNode(tag, raw)), True
+            value = construct(ScalarNode(tag, raw))
         except Exception:
-            shown = raw if len(raw) <= 40 else raw[:37] + "..."
-            self.error(line, column, f"cannot read '{shown}' as {what}")
+            self.error(line, column, f"cannot read '{_clip(raw)}' as {what}")
             return None, False
+        if (tag == _INT and not _DECIMAL.match(raw)) or (
+            tag == _FLOAT and (not _DECIMAL_FLOAT.match(raw) if explicit else "_" in raw or ":" in raw)
+        ):
+            # YAML 1.1 reads 010 as 8, 0x1f, 0b101 and 1:10 (= 70) as numbers too: in a rule
+            # file that is more likely a slip than a wish, so say so instead of guessing (a
+            # tag, !!int "010", asks for a number, not for YAML 1.1's reading of it)
+            whole = "whole " if tag == _INT else ""
+            self.error(line, column, f"write {whole}numbers in plain decimal: '{_clip(raw)}' would be read as {value}")
+            return None, False
+        return value, True
 
     # -- from nodes to plain data
 

@@ -87,14 +87,31 @@ def test_only_yaml_1_2_booleans_are_booleans():
     }
 
 
-@pytest.mark.parametrize("written, read_as", [("010", 8), ("0x10", 16), ("0b101", 5), ("1:10", 70), ("1_000", 1000)])
-def test_whole_numbers_not_in_plain_decimal_are_refused_where_written(written, read_as):
-    """YAML 1.1 number forms (octal 010, hex, binary, sexagesimal, underscores) are errors at their spot, not silent other numbers."""
+@pytest.mark.parametrize("tag", ["", '!!int "{}"'])
+@pytest.mark.parametrize(
+    "written, read_as", [("010", 8), ("0x10", 16), ("0b101", 5), ("1:10", 70), ("1_000", 1000), ("٣", 3), ("１", 1)]
+)
+def test_whole_numbers_not_in_plain_decimal_are_refused_where_written(written, read_as, tag):
+    """YAML 1.1 number forms (octal 010, hex, binary, sexagesimal, underscores) and digits of other scripts are errors at their spot, not silent other numbers, tagged !!int or not."""
+    if not tag and not written.isascii():
+        return  # untagged, these are text: the schema says what is wrong with them
+    text = tag.format(written) if tag else written
     with pytest.raises(RulesetError) as info:
-        load_document(f"players:\n  max: {written}\n", "r.yaml")
+        load_document(f"players:\n  max: {text}\n", "r.yaml")
     (d,) = info.value.diagnostics
     assert (d.file, d.line, d.column) == ("r.yaml", 2, 8)
     assert d.message == f"write whole numbers in plain decimal: '{written}' would be read as {read_as}"
+
+
+@pytest.mark.parametrize("written, read_as", [("1:30.5", "90.5"), ("1_0.5", "10.5")])
+def test_numbers_in_yaml_1_1_forms_are_refused_tagged_or_not(written, read_as):
+    """A base-60 or underscored number (YAML 1.1's float forms), written as it is or tagged !!float, is an error at its spot; !!float "2.5" is 2.5."""
+    for text in (written, f'!!float "{written}"'):
+        with pytest.raises(RulesetError) as info:
+            load_document(f"a: {text}\n", "r.yaml")
+        (d,) = info.value.diagnostics
+        assert d.message == f"write numbers in plain decimal: '{written}' would be read as {read_as}"
+    assert load_document('a: !!float "2.5"\n').data == {"a": 2.5}
 
 
 def test_keys_become_the_text_written():
