@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+import logging
 import os
 import socket
 import sys
@@ -149,12 +150,29 @@ def serve(
     ws = "websockets-sansio" if "websockets-sansio" in WS_PROTOCOLS else "websockets"  # the older one is deprecated
     # log_config=None: uvicorn leaves the process's logging as it is (its dictConfig would
     # close every handler already installed, a host program's or a test runner's)
-    config = uvicorn.Config(app, ws=ws, ws_max_size=65536, log_level="warning", lifespan="off", log_config=None)
+    # timeout_graceful_shutdown: a Ctrl-C waits a second for the connections, not for a bot
+    # thinking (its move runs in a daemon thread; the journal keeps every move told)
+    config = uvicorn.Config(
+        app,
+        ws=ws,
+        ws_max_size=65536,
+        log_level="warning",
+        lifespan="off",
+        log_config=None,
+        timeout_graceful_shutdown=1,
+    )
+    logging.getLogger("uvicorn.error").addFilter(_quiet_cancel)
     try:
         uvicorn.Server(config).run(sockets=[sock])
     finally:
         tables.close()
         sock.close()
+
+
+def _quiet_cancel(record: logging.LogRecord) -> bool:
+    """uvicorn's "Cancel 1 running task(s)" on Ctrl-C, when a bot was thinking: nothing
+    went wrong (the move is made again on --resume), so it is not said."""
+    return not record.getMessage().startswith("Cancel ")
 
 
 def _tables(

@@ -24,6 +24,7 @@ import asyncio
 import html
 import json
 import logging
+import threading
 from collections.abc import Sequence
 from importlib import resources
 from typing import Any
@@ -51,6 +52,11 @@ MAX_MESSAGE = 4096
 MAX_FORM = 4096
 #: how long the bots may take over their moves before the seats are told who thinks
 THINKING_AFTER = 1.0
+#: the messages a socket may have waiting to be sent: a reader that falls this far behind
+#: (it stopped reading) is disconnected, so that it never holds up the table
+OUTBOX = 64
+#: how long one message may take to be sent before its socket is given up
+SEND_SECONDS = 10.0
 
 HEADERS = {
     "Content-Security-Policy": (
@@ -69,6 +75,82 @@ def same_origin(origin: str, host: str | None) -> bool:
         return False
     parts = urlsplit(origin)
     return parts.scheme in ("http", "https") and parts.netloc.lower() == host.lower()
+
+
+class Outbox:
+    """What one socket is sent, queued: a table's lock is never held while a message
+    waits for a reader, so a page that stops reading (or a client made to) holds up
+    nobody. A socket with more than :data:`OUTBOX` messages waiting, or one whose send
+    takes more than :data:`SEND_SECONDS`, is closed."""
+
+    def __init__(self, websocket: WebSocket) -> None:
+        self.websocket = websocket
+        self.closed = False
+        self._queue: asyncio.Queue[str] = asyncio.Queue(OUTBOX)
+        self._task = asyncio.ensure_future(self._send())
+
+    def post(self, data: Any) -> None:
+        """Queue ``data`` (a text, or JSON data) to be sent."""
+        if self.closed:
+            return
+        text = data if isinstance(data, str) else json.dumps(data, separators=(",", ":"))
+        try:
+            self._queue.put_nowait(text)
+        except asyncio.QueueFull:
+            log.warning("a socket that does not read its messages is closed")
+            self.close()
+
+    async def _send(self) -> None:
+        try:
+            while True:
+                text = await self._queue.get()
+                await asyncio.wait_for(self.websocket.send_text(text), SEND_SECONDS)
+        except asyncio.CancelledError:
+            raise
+        except Exception:  # noqa: BLE001 - a socket closing or too slow: it is given up
+            log.debug("a socket could not be sent its messages", exc_info=True)
+            self.close()
+
+    def close(self) -> None:
+        """Stop sending, and close the socket (without waiting on its reader)."""
+        if self.closed:
+            return
+        self.closed = True
+        self._task.cancel()
+        asyncio.ensure_future(self._close())
+
+    async def _close(self) -> None:
+        try:
+            await asyncio.wait_for(self.websocket.close(code=1008), 1.0)
+        except Exception:  # noqa: BLE001 - closed already, or its reader gone
+            log.debug("a socket could not be closed cleanly", exc_info=True)
+
+
+def in_thread(function: Any, *args: Any, **kwargs: Any) -> asyncio.Future[Any]:
+    """``function(*args, **kwargs)`` in a daemon thread of its own (a bot's move may take
+    a minute): the server's loop goes on meanwhile, and a server stopped by Ctrl-C
+    leaves at once rather than wait for it (the journal keeps every move told)."""
+    loop = asyncio.get_running_loop()
+    future: asyncio.Future[Any] = loop.create_future()
+
+    def settle(ok: bool, value: Any) -> None:
+        if not future.done():
+            future.set_result(value) if ok else future.set_exception(value)
+
+    def run() -> None:
+        try:
+            result = function(*args, **kwargs)
+        except BaseException as e:  # noqa: BLE001 - handed to whoever awaits it
+            outcome = (False, e)
+        else:
+            outcome = (True, result)
+        try:
+            loop.call_soon_threadsafe(settle, *outcome)
+        except RuntimeError:  # the loop has closed: the server has stopped
+            pass
+
+    threading.Thread(target=run, daemon=True, name="ruledraft-move").start()
+    return future
 
 
 def _page(title: str, body: str, *, script: bool = False) -> HTMLResponse:
@@ -107,7 +189,7 @@ class Server:
         self.tables = tables
         self.thinking_after = thinking_after
         self.choices = list(dict.fromkeys([*choices, *bundled_ids()]))
-        self.sockets: dict[str, list[tuple[WebSocket, int | None]]] = {}
+        self.sockets: dict[str, list[tuple[Outbox, int | None]]] = {}
         self.locks: dict[str, asyncio.Lock] = {}
 
     def lock(self, table: Table) -> asyncio.Lock:
@@ -192,8 +274,8 @@ class Server:
         origin = request.headers.get("origin")
         if origin is not None and not same_origin(origin, request.headers.get("host")):
             return PlainTextResponse("refused: a form from another site", status_code=403, headers=HEADERS)
-        body = await request.body()
-        if len(body) > MAX_FORM:
+        body = await _bounded_body(request, MAX_FORM)
+        if body is None:
             return PlainTextResponse("refused: the form is too long", status_code=413, headers=HEADERS)
         fields = {k: v[0] for k, v in parse_qs(body.decode("utf-8", "replace")).items()}
         try:
@@ -206,9 +288,7 @@ class Server:
             seed_text = fields.get("seed", "").strip()
             seed = _whole(seed_text, "the seed") if seed_text else None
             bots = fields.get("bots", "greedy").split(",")
-            table = await asyncio.to_thread(
-                self.tables.open_table, source, players, humans, bots, seed, named_only=True
-            )
+            table = await in_thread(self.tables.open_table, source, players, humans, bots, seed, named_only=True)
         except RuledraftError as e:
             response = _page("ruledraft tables", self._lobby_body(str(e), fields))
             response.status_code = 400
@@ -292,64 +372,68 @@ class Server:
             return
         table, seat = found
         await websocket.accept()
-        entry = (websocket, seat)
+        out = Outbox(websocket)
+        entry = (out, seat)
         self.sockets.setdefault(table.id, []).append(entry)
         try:
             async with self.lock(table):
-                await websocket.send_json(table.view(seat))
-            while True:
+                out.post(table.view(seat))
+            while not out.closed:
                 message = await websocket.receive()
                 if message["type"] == "websocket.disconnect":
                     break
                 text = message.get("text")
                 if text is None:
-                    await _error(websocket, "send moves as JSON text")
+                    _error(out, "send moves as JSON text")
                     continue
                 if len(text) > MAX_MESSAGE:
-                    await _error(websocket, f"a message may be at most {MAX_MESSAGE} bytes")
+                    _error(out, f"a message may be at most {MAX_MESSAGE} bytes")
                     continue
                 try:
                     move = json.loads(text)
-                except ValueError:
-                    await _error(websocket, "that message is not JSON")
+                except (ValueError, RecursionError):  # (nested past Python's depth: not a move either)
+                    _error(out, "that message is not JSON")
                     continue
                 if isinstance(move, dict) and move.get("type") == "view":  # ask again for the view
                     async with self.lock(table):
-                        await websocket.send_json(table.view(seat))
+                        out.post(table.view(seat))
                     continue
                 if seat is None:
-                    await _error(websocket, "a spectator watches: no moves")
+                    _error(out, "a spectator watches: no moves")
                     continue
                 if isinstance(move, dict) and move.get("type") == "seat_view":  # the bots' form of the view
                     async with self.lock(table):
-                        await websocket.send_json(table.bot_view(seat))
+                        out.post(table.bot_view(seat))
                     continue
                 async with self.lock(table):
                     before, stopped = table.moves, table.failure
                     try:
-                        await asyncio.to_thread(table.take, seat, move)  # a decision may end the game: its record
+                        await in_thread(table.take, seat, move)  # a decision may end the game: its record
                     except ActionError as e:
-                        await _error(websocket, str(e))
+                        _error(out, str(e))
                         continue
                     except Exception:  # noqa: BLE001 - a fault of ours: said, logged, and the server goes on
                         log.exception("table %s: a move of seat %s failed", table.id, seat)
-                        await _error(websocket, "the server could not make that move (an internal error)")
+                        _error(out, "the server could not make that move (an internal error)")
                         continue
                     try:
                         noticed = await self.bots_move(table)
                     except Exception:  # noqa: BLE001 - the same, in the bots' moves: every seat is sent where it stands
                         log.exception("table %s: the bots' moves after seat %s failed", table.id, seat)
-                        await _error(websocket, "the server could not make the bots' moves (an internal error)")
+                        _error(out, "the server could not make the bots' moves (an internal error)")
                         noticed = True
                     # a pick held until the others have picked changes only who has picked; after a
                     # notice that bots were thinking, or a bot's failure, every seat gets its view
                     moved = table.moves != before or noticed or table.failure != stopped
-                    await self.broadcast(table, only=None if moved else seat)
+                    self.broadcast(table, only=None if moved else seat)
                     if table.state.is_terminal():
                         self.tables.trim()  # the finished games past the last few leave memory
         except WebSocketDisconnect:
             pass
+        except asyncio.CancelledError:  # the server stopping (Ctrl-C): this seat's socket ends with it
+            pass
         finally:
+            out.close()
             seats = self.sockets.get(table.id, [])
             if entry in seats:
                 seats.remove(entry)
@@ -363,22 +447,19 @@ class Server:
         that takes as long names its own."""
         if not table.moves_on():
             return False
-        moving = asyncio.ensure_future(asyncio.to_thread(table.advance))
+        moving = in_thread(table.advance)
         told: list[int] = []
         while not (await asyncio.wait({moving}, timeout=self.thinking_after))[0]:
             seats = list(table.moving)
             if seats and seats != told:
                 told = seats
                 note = json.dumps({"type": "thinking", "seats": seats})
-                for ws, _seat in list(self.sockets.get(table.id, [])):
-                    try:
-                        await ws.send_text(note)
-                    except Exception:  # noqa: BLE001 - a socket closing meanwhile; its handler cleans up
-                        log.debug("a notice could not be sent", exc_info=True)
+                for out, _seat in list(self.sockets.get(table.id, [])):
+                    out.post(note)
         await moving
         return bool(told)
 
-    async def broadcast(self, table: Table, only: int | None = None) -> None:
+    def broadcast(self, table: Table, only: int | None = None) -> None:
         """Each seat connected to ``table`` is sent its own view (built once per seat);
         with ``only``, that seat alone, and the others just who has picked and who the
         table waits for (``{"type": "picked", "picked": [...], "waiting": [...]}``)."""
@@ -386,19 +467,30 @@ class Server:
         progress = None
         if only is not None:
             progress = json.dumps({"type": "picked", "picked": sorted(table.picks), "waiting": table.waiting_for()})
-        for ws, seat in list(self.sockets.get(table.id, [])):
+        for out, seat in list(self.sockets.get(table.id, [])):
             if progress is not None and seat != only:
                 views[seat] = progress
             elif seat not in views:
                 views[seat] = json.dumps(table.view(seat), separators=(",", ":"))
-            try:
-                await ws.send_text(views[seat])
-            except Exception:  # noqa: BLE001 - a socket closing meanwhile; its handler cleans up
-                log.debug("a view could not be sent", exc_info=True)
+            out.post(views[seat])
 
 
-async def _error(websocket: WebSocket, message: str) -> None:
-    await websocket.send_json({"type": "error", "message": message})
+def _error(out: Outbox, message: str) -> None:
+    out.post({"type": "error", "message": message})
+
+
+async def _bounded_body(request: Request, most: int) -> bytes | None:
+    """The request's body, or None once it is longer than ``most`` bytes (said by its
+    Content-Length, or found reading it): never more than that is held."""
+    length = request.headers.get("content-length", "")
+    if length.isdigit() and int(length) > most:
+        return None
+    body = bytearray()
+    async for chunk in request.stream():
+        body += chunk
+        if len(body) > most:
+            return None
+    return bytes(body)
 
 
 def _whole(text: str, what: str) -> int:

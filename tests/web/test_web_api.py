@@ -5,6 +5,7 @@ finished game's log, and resuming every game after the server was killed."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import random
 import shutil
@@ -385,6 +386,7 @@ def test_illegal_and_malformed_moves_get_a_clear_error_and_the_game_goes_on(clie
     missing = next(c for c in table.game.ruleset.catalogue.ids if c not in hand)
     cases = [
         ("{not json", "not JSON"),
+        ("[" * 2040 + "]" * 2040, "not JSON"),  # nested past Python's depth, within the size: no crash
         ("[1, 2]", "a JSON object"),
         ('"pick"', "a JSON object"),
         (
@@ -769,8 +771,23 @@ def test_a_fault_in_a_move_is_said_to_the_seat_and_the_server_goes_on(client, ta
 
 
 def test_an_oversized_or_garbled_lobby_form_is_refused_without_a_crash(client, tables):
-    """A form longer than the lobby takes is refused (413); bytes that are not UTF-8 get the lobby's message."""
+    """A form longer than the lobby takes is refused (413), by its length or, sent in chunks, as soon as it passes
+    the limit (the rest is never read into memory); bytes that are not UTF-8 get the lobby's message."""
     assert client.post("/tables", content=b"ruleset=" + b"x" * 5000).status_code == 413
+    from ruledraft.web.app import MAX_FORM, _bounded_body
+
+    class Chunked:  # a request without a length, its body arriving in chunks
+        headers: dict[str, str] = {}
+        read = 0
+
+        async def stream(self):
+            while self.read < 10_000:  # 640 MB, were it all read
+                self.read += 1
+                yield b"x" * 65536
+
+    request = Chunked()
+    assert asyncio.run(_bounded_body(request, MAX_FORM)) is None
+    assert request.read == 1
     answer = client.post(
         "/tables",
         content=b"ruleset=\xff\xfe&players=\xc3",
@@ -847,3 +864,45 @@ def test_a_bot_that_fails_stops_its_table_with_a_message_for_every_seat(client, 
         ws.send_json({"type": "pick", "cards": [view["hand"][0]]})
         assert "this table stopped" in ws.receive_json()["message"]
     assert client.get("/").status_code == 200 and "stopped" in client.get("/").text
+
+
+
+
+def test_a_socket_that_stops_reading_is_closed_and_holds_up_nobody():
+    """Messages to a socket wait in its own queue: one whose reader never reads is closed once
+    its queue is full, or once a send takes too long, without the sender ever waiting on it."""
+    from ruledraft.web import app as web_app
+
+    class Stuck:
+        """A WebSocket whose reader never reads: every send waits for ever."""
+
+        def __init__(self):
+            self.closed_with = None
+
+        async def send_text(self, text):
+            await asyncio.Event().wait()
+
+        async def close(self, code=1000):
+            self.closed_with = code
+
+    async def scenario():
+        stuck = Stuck()
+        out = web_app.Outbox(stuck)
+        started = time.monotonic()
+        for n in range(web_app.OUTBOX + 2):  # the first is being sent, the next OUTBOX wait, then one too many
+            out.post({"type": "view", "n": n})
+        assert time.monotonic() - started < 0.5  # posting never waits on the reader
+        await asyncio.sleep(0.05)
+        assert out.closed and stuck.closed_with == 1008
+        out.post({"type": "view"})  # to a closed socket: nothing, no error
+        slow = Stuck()
+        out = web_app.Outbox(slow)
+        web_app.SEND_SECONDS, before = 0.05, web_app.SEND_SECONDS
+        try:
+            out.post("one")
+            await asyncio.sleep(0.3)
+        finally:
+            web_app.SEND_SECONDS = before
+        assert out.closed and slow.closed_with == 1008
+
+    asyncio.run(scenario())

@@ -148,6 +148,8 @@ def start(args: list[str], cwd: Path) -> tuple[subprocess.Popen, dict[int, str]]
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
+        # Ctrl-C as at a terminal, even where this runs in the background (which ignores SIGINT)
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
     links: dict[int, str] = {}
     deadline = time.monotonic() + 120
@@ -230,3 +232,28 @@ def test_a_killed_server_started_with_resume_continues_the_game_from_the_same_li
     replayed = runner.invoke(app, ["replay", str(log)])
     assert replayed.exit_code == 0, replayed.output
     assert "1 game replayed, 1 clean, 0 with problems" in replayed.stdout
+
+
+def test_ctrl_c_stops_a_server_at_once_while_a_bot_thinks(tmp_path):
+    """SIGINT while a bot takes a minute over its move: the server stops within seconds (the
+    bot's move is left to --resume), says "interrupted" and exits 130, with no traceback."""
+    pytest.importorskip("websockets")
+    proc, links = start(
+        ["sushi-go", "--players", "2", "--humans", "1", "--bots", "ismcts:ms=60000", "--journal", str(tmp_path / "t")],
+        tmp_path,
+    )
+    try:
+        seat = Seat(links[0])
+        seat.ws.send(json.dumps(seat.move()))
+        assert json.loads(seat.ws.recv(timeout=60)) == {"type": "thinking", "seats": [1]}
+        asked = time.monotonic()
+        proc.send_signal(signal.SIGINT)
+        _, err = proc.communicate(timeout=60)
+        took = time.monotonic() - asked
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.communicate()
+    assert (proc.returncode, err.splitlines()[-1:]) == (130, ["interrupted"]), err
+    assert "Traceback" not in err and "Cancel" not in err, err
+    assert took < 15, took
