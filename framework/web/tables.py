@@ -56,6 +56,8 @@ LOBBY_CEILING = 1000
 
 #: a table's folder name as a link may give it (no path)
 _FOLDER = re.compile(r"[A-Za-z0-9_-]{1,64}")
+#: a seat's secret as :func:`new_token` makes it (and a longer one a journal may keep)
+_TOKEN = re.compile(r"[A-Za-z0-9_-]{16,64}")
 
 
 class ActionError(Exception):
@@ -426,7 +428,17 @@ class Tables:
             if not any(isinstance(t, str) and secrets.compare_digest(t, token) for t in secrets_):
                 return None
             table = self._resume_one(folder)
-        except (OSError, ValueError, KeyError, TypeError, AttributeError, IndexError, InputError, RulesetError):
+        except (
+            OSError,
+            ValueError,
+            KeyError,
+            TypeError,
+            AttributeError,
+            IndexError,
+            RecursionError,
+            InputError,
+            RulesetError,
+        ):
             return None
         if table.id != table_id or not table.state.is_terminal():
             return None
@@ -540,7 +552,7 @@ class Tables:
             except (InputError, RulesetError, ActionError, IllegalMoveError, ValueError, KeyError, TypeError) as e:
                 problems.append(f"{folder.name}: cannot resume: {e}")
                 continue
-            except (OSError, IndexError, AttributeError) as e:  # a journal edited or damaged by hand
+            except (OSError, IndexError, AttributeError, RecursionError) as e:  # a journal edited or damaged by hand
                 problems.append(f"{folder.name}: cannot resume: {type(e).__name__}: {e}")
                 continue
             self.tables[table.id] = table
@@ -559,6 +571,9 @@ class Tables:
         missing = [key for key in JOURNAL_KEYS if key not in info]
         if missing:  # a journal edited by hand
             raise ValueError(f"table.json has no {missing[0]!r}")
+        secrets_ = [*info["tokens"].values(), info["spectator"]] if isinstance(info["tokens"], dict) else [None]
+        if not all(isinstance(t, str) and _TOKEN.fullmatch(t) for t in secrets_):
+            raise ValueError("table.json's tokens are not the seats' secrets (a link would open a guessable seat)")
         rs, rules = self.rules(info["ruleset"])
         if rs.id != info["ruleset_id"]:
             raise ValueError(f"the rule file is now {rs.id!r}, not {info['ruleset_id']!r}")
@@ -586,7 +601,7 @@ class Tables:
         for i, line in enumerate(lines):
             try:
                 entry = json.loads(line)
-            except json.JSONDecodeError:
+            except (json.JSONDecodeError, RecursionError):
                 if i == len(lines) - 1:  # cut short by the crash: that move never reached anyone
                     break
                 raise ValueError(f"moves.jsonl line {i + 1} is not JSON") from None

@@ -60,7 +60,8 @@ GOOD = {
 
 
 def test_hand_damaged_journals_are_each_named_and_the_server_still_starts(monkeypatch, tmp_path):
-    """A table.json that is a list, names no ruleset or lacks a key, a moves.jsonl that is a folder: a warning each, exit 0."""
+    """A table.json that is a list, names no ruleset, lacks a key, holds a token that is no secret (null) or is nested past
+    Python's depth, a moves.jsonl that is a folder or nested so: a warning each, exit 0, never an internal error."""
     journal = tmp_path / "tables"
     missing = {k: v for k, v in GOOD.items() if k != "ruleset_id"} | {"id": "noid"}
     for name, info in [
@@ -68,10 +69,16 @@ def test_hand_damaged_journals_are_each_named_and_the_server_still_starts(monkey
         ("noruleset", {"format": 1, "ruleset": 123}),
         ("folder", GOOD | {"id": "folder"}),
         ("noid", missing),
+        ("nulltoken", GOOD | {"id": "nulltoken", "tokens": {"0": None}}),
+        ("deepmoves", GOOD | {"id": "deepmoves"}),
     ]:
         (journal / name).mkdir(parents=True)
         (journal / name / "table.json").write_text(json.dumps(info))
     (journal / "folder" / "moves.jsonl").mkdir()
+    deep = "[" * 5000 + "]" * 5000
+    (journal / "deepmoves" / "moves.jsonl").write_text(f'{{"n": 0, "actions": {deep}}}\n{{"n": 1, "actions": [0]}}\n')
+    (journal / "deeptable").mkdir()
+    (journal / "deeptable" / "table.json").write_text(deep)
     result = serve_quietly(monkeypatch, "--resume", str(journal), "--port", "0")
     assert result.exit_code == 0, result.output
     assert "internal error" not in result.output
@@ -79,6 +86,10 @@ def test_hand_damaged_journals_are_each_named_and_the_server_still_starts(monkey
     assert "noruleset: cannot resume: table.json names no ruleset" in result.stderr
     assert "folder: cannot resume: IsADirectoryError" in result.stderr
     assert "noid: cannot resume: table.json has no 'ruleset_id'" in result.stderr
+    assert "nulltoken: cannot resume: table.json's tokens are not the seats' secrets" in result.stderr
+    assert "deepmoves: cannot resume: moves.jsonl line 1 is not JSON" in result.stderr
+    assert "deeptable: cannot resume: RecursionError" in result.stderr
+    assert "/None" not in result.output
     assert Tables(journal).resume(journal)[0] == []
 
 
