@@ -186,6 +186,7 @@ class Table:
             seat,
             self.kinds,
             picked=[] if self.state.pending is not None else list(self.picks),
+            held=None if seat is None or self.state.pending is not None else self.picks.get(seat),
             waiting=self.waiting_for(),
             cache=self.words,
         )

@@ -101,12 +101,14 @@ def page_view(
     kinds: Sequence[str],
     *,
     picked: Sequence[int] = (),
+    held: int | None = None,
     waiting: Sequence[int] = (),
     cache: dict[Any, list[str]] | None = None,
 ) -> dict[str, Any]:
     """The view of ``seat`` (None: a spectator) as JSON data. ``kinds``: each player
     seat's kind ("human", a bot's name); ``picked``: the seats whose pick this turn is in
-    but not yet revealed (their cards are not said); ``waiting``: the human seats the
+    but not yet revealed (their cards are not said); ``held``: this seat's own pick among
+    them (its action), said to this seat alone as ``mine``; ``waiting``: the human seats the
     table waits for; ``cache``: a table's own dict, where the words of the rounds
     that have ended are kept (they never change).
 
@@ -156,6 +158,10 @@ def page_view(
                 "drawn": [ids[c] for c in state.drawn] if sv.controls_dummy else [],
             }
     view["hand"] = hand
+    view["mine"] = None
+    if seat is not None and held is not None and seat in picked:  # its own pick, waiting for the others'
+        cards, dummy = game.decode_action(held)
+        view["mine"] = {"cards": [ids[c] for c in cards], "dummy": None if dummy is None else ids[dummy]}
     view["pick"] = pick
     view["decision"] = decision
     view["deciding"] = (

@@ -866,6 +866,16 @@ def test_a_bot_that_fails_stops_its_table_with_a_message_for_every_seat(client, 
     assert client.get("/").status_code == 200 and "stopped" in client.get("/").text
 
 
+def test_a_held_pick_is_told_to_its_own_seat_alone(tmp_path):
+    """A person's pick held for the others is in that seat's view as `mine` (cards by id); the other seats and the spectator get None, and it goes once the turn is played."""
+    table = Tables(None).open_table("sushi-go", 3, 2, ["greedy"], seed=5)
+    card = table.view(0)["hand"][0]
+    table.act(0, {"type": "pick", "cards": [card]})
+    assert table.view(0)["mine"] == {"cards": [card], "dummy": None}
+    assert table.view(1)["mine"] is None and table.view(None)["mine"] is None
+    table.act(1, {"type": "pick", "cards": [table.view(1)["hand"][0]]})
+    assert table.moves == 1 and table.view(0)["mine"] is None
+
 
 
 def test_a_socket_that_stops_reading_is_closed_and_holds_up_nobody():

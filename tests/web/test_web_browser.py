@@ -265,3 +265,32 @@ def test_the_page_names_the_bots_that_take_long_over_their_moves(browser, tmp_pa
             assert player.errors == [] and [m for m in player.console if m[0] in ("error", "warning")] == []
         finally:
             player.context.close()
+
+
+def test_a_pick_handed_in_is_shown_to_its_seat_alone_until_the_turn_is_played(served, browser):
+    """Once a person has picked and the others have not, their page says which card they picked and marks it in the hand; the other person's page says only that they have picked."""
+    table = served.tables.open_table("sushi-go", 3, 2, ["greedy"], seed=5)
+    players = [Player(browser, served.url(table, s), 390, served.base) for s in (0, 1)]
+    try:
+        page = players[0].page
+        page.wait_for_function("() => document.body.dataset.state === 'picking'")
+        card = page.locator("#hand-cards .card").first
+        name = card.locator(".name").text_content()
+        card.click()
+        page.wait_for_function("() => document.getElementById('status').textContent.includes('you picked')")
+        status = page.locator("#status").text_content()
+        assert status == f"Round 1 of 3, turn 1 of 9 (hands pass left): you picked {name}; waiting for seat 1."
+        marked = page.locator('#hand-cards .card[aria-pressed="true"] .name').all_text_contents()
+        assert marked == [name]
+        assert page.locator("#pick-bar .hint").text_content() == (
+            f"You picked {name}: it is revealed when every seat has picked."
+        )
+        other = players[1].page
+        other.wait_for_function("() => document.getElementById('boards').textContent.includes('(picked)')")
+        assert "you picked" not in other.locator("#status").text_content()
+        assert other.locator('#hand-cards .card[aria-pressed="true"]').count() == 0
+        for p in players:
+            assert p.errors == [] and [m for m in p.console if m[0] in ("error", "warning")] == []
+    finally:
+        for p in players:
+            p.context.close()

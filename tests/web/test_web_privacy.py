@@ -78,9 +78,10 @@ def check_view(table, seat: int, view: dict, rng: random.Random) -> None:
     assert sorted(view["hand"]) == sorted(ids[c] for c in state.hands[seat])
     inner = {k: v for k, v in view.items() if k not in AROUND}
     picked = [] if state.pending is not None else list(table.picks)
+    held = None if state.pending is not None else table.picks.get(seat)  # its own pick, said to it alone
     for _ in range(2):
         other = state.resample_hidden(seat, rng.random)
-        assert page_view(other, seat, table.kinds, picked=picked, waiting=table.waiting_for()) == inner
+        assert page_view(other, seat, table.kinds, picked=picked, held=held, waiting=table.waiting_for()) == inner
     text = checked_text(view)
     for card in hidden_from(state, seat, text, rs):
         assert f'"{card}"' not in text, (seat, card)

@@ -81,7 +81,12 @@
       return where + ": waiting for " + view.thinking.map((s) => view.seats[s].short).join(", ") + " to choose.";
     }
     const names = view.waiting.map((s) => view.seats[s].short);
-    return where + (names.length ? ": waiting for " + names.join(", ") + "." : ".");
+    const mine = view.mine ? ": you picked " + picked(view.mine) : "";
+    return where + mine + (names.length ? (mine ? "; waiting for " : ": waiting for ") + names.join(", ") + "." : ".");
+  }
+
+  function picked(mine) {  // "Egg Nigiri + Tempura (the dummy: Sashimi)"
+    return mine.cards.map(cardName).join(" + ") + (mine.dummy ? " (the dummy: " + cardName(mine.dummy) + ")" : "");
   }
 
   function renderHand() {
@@ -94,12 +99,15 @@
     if ($("hand").hidden) return;
     if (!view.hand.length) box.append(el("p", { text: "No cards in hand." }));
     const most = pick ? 1 + pick.extra : 0;
+    const held = view.mine ? [...view.mine.cards, ...(view.mine.dummy ? [view.mine.dummy] : [])] : [];
     view.hand.forEach((id, i) => {
       const chosen = selected.indexOf(i);
+      const mine = held.indexOf(id);  // the cards of the pick handed in, marked (one card each)
+      if (mine >= 0) held.splice(mine, 1);
       box.append(cardBox(id, {
         button: true,
         disabled: !pick,
-        pressed: pick ? chosen >= 0 : undefined,
+        pressed: pick ? chosen >= 0 : mine >= 0 ? true : undefined,
         onclick: () => {
           if (!pick) return;
           if (dummyStep) {
@@ -121,7 +129,8 @@
     });
     if (!pick) {
       if (view.you !== null && !view.finished && view.picked.includes(view.you)) {
-        bar.append(el("p", { class: "hint", text: "Your pick is in: it is revealed when every seat has picked." }));
+        const what = view.mine ? "You picked " + picked(view.mine) + ": " : "Your pick is in: ";
+        bar.append(el("p", { class: "hint", text: what + "it is revealed when every seat has picked." }));
       }
       return;
     }
