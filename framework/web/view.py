@@ -172,6 +172,8 @@ def page_view(
     # every seat's board
     boards = []
     race_boards = races(state)
+    # at the end, the cards of the last round (the tables are cleared once it is scored)
+    last = state.history[-1].tables if finished and state.history else None
     for b in board(state):
         boards.append(
             {
@@ -184,11 +186,12 @@ def page_view(
                 "modifiers": [[shown(rid), loaded, waiting_] for rid, loaded, waiting_ in b.modifiers],
                 "races": [[shown(rid), q, race.target] for (rid, q), race in zip(b.races, race_boards)],
                 "kept": [ids[c] for c in b.kept],
-                "played": [ids[c] for c in b.played],
-                "copies": [[pos, ids[c]] for pos, c in b.copies],
+                "played": [ids[c] for c in (last[b.seat] if last is not None else b.played)],
+                "copies": [] if last is not None else [[pos, ids[c]] for pos, c in b.copies],
             }
         )
     view["boards"] = boards
+    view["played_title"] = "Played in the last round" if last is not None else "Played this round"
     view["columns"] = [[shown(rid), shown(words)] for rid, words in majority_words(state)]
     view["races"] = [
         {

@@ -877,6 +877,20 @@ def test_a_held_pick_is_told_to_its_own_seat_alone(tmp_path):
     assert table.moves == 1 and table.view(0)["mine"] is None
 
 
+def test_a_finished_game_still_shows_what_each_seat_played_in_the_last_round():
+    """At the end the page's boards hold the last round's cards ("Played in the last round"), not the emptied tables."""
+    table = Tables(None).open_table("sushi-go", 3, 1, ["greedy"], seed=5)
+    assert table.view(0)["played_title"] == "Played this round"
+    while not table.state.is_terminal():
+        table.act(0, {"type": "pick", "cards": [table.view(0)["hand"][0]]})
+    ids = table.game.ruleset.catalogue.ids
+    last = table.state.history[-1].tables
+    for seat in (0, None):
+        view = table.view(seat)
+        assert view["played_title"] == "Played in the last round"
+        assert [b["played"] for b in view["boards"]] == [[ids[c] for c in t] for t in last]
+        assert all(len(b["played"]) == 9 for b in view["boards"])
+
 
 def test_a_socket_that_stops_reading_is_closed_and_holds_up_nobody():
     """Messages to a socket wait in its own queue: one whose reader never reads is closed once

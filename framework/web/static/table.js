@@ -210,13 +210,13 @@
       box.append(el("p", { text: race.rule + ", a race to " + race.target + ": " +
         [...race.taken, race.open.length ? "open: " + race.open.join(", ") : "no place left"].join("; ") }));
     }
-    const played = el("ul", { class: "played", "aria-label": "Played this round" });
+    const played = el("ul", { class: "played", "aria-label": view.played_title });
     for (const b of view.boards) {
       const copies = Object.fromEntries(b.copies);
       const names = b.played.map((id, i) => (i in copies ? cardName(copies[i]) + " (as " + cardName(id) + ")" : cardName(id)));
       played.append(el("li", { text: view.seats[b.seat].short + ": " + (names.join(", ") || "-") }));
     }
-    box.append(el("h3", { text: "Played this round" }), played);
+    box.append(el("h3", { text: view.played_title }), played);
     if (view.round_scores.length) {
       const rs = el("table", {}, el("caption", { text: "Points by round" }),
         el("thead", {}, el("tr", {}, el("th", { scope: "col", text: "round" }), ...view.seats.map((s) => el("th", { scope: "col", class: "num", text: s.short })))),
