@@ -62,6 +62,11 @@ class TradeIn(EffectBase):
             owner=seat,
         )
 
+    def rehanded(self, state: Any, decision: Decision, hand: Sequence[int]) -> tuple[int, ...]:
+        """Its options are cards on the table, which every seat sees: a re-deal of the
+        hidden hands (another seat's view of the game) leaves them as they are."""
+        return decision.options
+
     def decide(self, state: EffectState, decision: Decision, action: int) -> None:
         if action == state.game.done_action:
             return

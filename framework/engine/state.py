@@ -57,7 +57,17 @@ MAX_SEED = 2**53 - 1
 #: the largest seed the engine's generator tells apart from every other (2**64 - 1)
 MAX_ENGINE_SEED = 2**64 - 1
 #: deals of another seat's hidden hand tried for one its card effect's decision can be asked of
-REHAND_TRIES = 20
+REHAND_TRIES = 50
+
+
+def _reordered(arrange: Callable[[list[int]], list[int]], tried: int) -> Callable[[list[int]], list[int]]:
+    """``arrange``, its cards then shuffled in a fixed order of try ``tried``'s own: an
+    order that depends only on the cards given (a sorted pool stays canonical)."""
+
+    def order(cards: list[int]) -> list[int]:
+        return shuffled(arrange(cards), _random.Random(tried))
+
+    return order
 
 
 class Event(NamedTuple):
@@ -495,20 +505,24 @@ class State:
         a spoon's giver gives) is re-dealt that hand like any other, and its decision's
         options are read again from the new hand by the effect (``rehanded``): the
         options themselves are the hand's secret. A deal whose hand could not be asked
-        the decision is dealt again (up to :data:`REHAND_TRIES` times), then the cards
-        of the options are kept, as they are for an effect that does not say."""
+        the decision is dealt again, up to :data:`REHAND_TRIES` times, each time in an
+        order of its own drawn from the same cards (so a canonical deal stays one that
+        depends only on what ``seat`` knows); only then, or for an effect that does not
+        say (``rehanded`` None), are the cards of the options kept in that hand."""
         pending = self.pending
         effect = None
         if pending is not None and not pending.shown and pending.seat != seat and pending.seat < len(self.hands):
             effect = self.game.effect_of[pending.card]
-        if effect is None or getattr(effect, "rehanded", None) is None:
+            rehanded = getattr(effect, "rehanded", None)
+            if rehanded is None or rehanded(self, pending, self.hands[pending.seat]) is None:
+                effect = None  # the effect does not say: its options' cards are kept
+        if effect is None:
             return self._dealt_hidden(seat, arrange, sort_seen=sort_seen, copy=copy, keep_options=True)
         assert pending is not None
-        for _ in range(REHAND_TRIES):
-            new = self._dealt_hidden(seat, arrange, sort_seen=sort_seen, copy=True, keep_options=False)
+        for tried in range(REHAND_TRIES):
+            order = arrange if tried == 0 else _reordered(arrange, tried)
+            new = self._dealt_hidden(seat, order, sort_seen=sort_seen, copy=True, keep_options=False)
             options = effect.rehanded(self, pending, new.hands[pending.seat])
-            if options is None:
-                break  # the effect does not say: keep the options' cards
             if options:
                 new.pending = attrs.evolve(pending, options=tuple(options))
                 if not copy:  # dealt into this state, as asked
