@@ -57,6 +57,11 @@ THINKING_AFTER = 1.0
 OUTBOX = 64
 #: how long one message may take to be sent before its socket is given up
 SEND_SECONDS = 10.0
+#: the most moves (and new tables) made in threads at once, over every table
+MOVE_THREADS = 16
+#: the close code of a socket given up for reading too slowly: "try again later" (1013),
+#: so that a page on a slow link reconnects (1008 says the link opens no seat)
+SLOW_READER = 1013
 
 HEADERS = {
     "Content-Security-Policy": (
@@ -121,7 +126,7 @@ class Outbox:
 
     async def _close(self) -> None:
         try:
-            await asyncio.wait_for(self.websocket.close(code=1008), 1.0)
+            await asyncio.wait_for(self.websocket.close(code=SLOW_READER), 1.0)
         except Exception:  # noqa: BLE001 - closed already, or its reader gone
             log.debug("a socket could not be closed cleanly", exc_info=True)
 
@@ -191,6 +196,8 @@ class Server:
         self.choices = list(dict.fromkeys([*choices, *bundled_ids()]))
         self.sockets: dict[str, list[tuple[Outbox, int | None]]] = {}
         self.locks: dict[str, asyncio.Lock] = {}
+        #: the moves and tables being made in threads at once (the others wait their turn)
+        self.threads = asyncio.Semaphore(MOVE_THREADS)
 
     def lock(self, table: Table) -> asyncio.Lock:
         if table.id not in self.locks:
@@ -288,7 +295,8 @@ class Server:
             seed_text = fields.get("seed", "").strip()
             seed = _whole(seed_text, "the seed") if seed_text else None
             bots = fields.get("bots", "greedy").split(",")
-            table = await in_thread(self.tables.open_table, source, players, humans, bots, seed, named_only=True)
+            async with self.threads:
+                table = await in_thread(self.tables.open_table, source, players, humans, bots, seed, named_only=True)
         except RuledraftError as e:
             response = _page("ruledraft tables", self._lobby_body(str(e), fields))
             response.status_code = 400
@@ -408,7 +416,8 @@ class Server:
                 async with self.lock(table):
                     before, stopped = table.moves, table.failure
                     try:
-                        await in_thread(table.take, seat, move)  # a decision may end the game: its record
+                        async with self.threads:  # a decision may end the game: its record
+                            await in_thread(table.take, seat, move)
                     except ActionError as e:
                         _error(out, str(e))
                         continue
@@ -447,16 +456,17 @@ class Server:
         that takes as long names its own."""
         if not table.moves_on():
             return False
-        moving = in_thread(table.advance)
-        told: list[int] = []
-        while not (await asyncio.wait({moving}, timeout=self.thinking_after))[0]:
-            seats = list(table.moving)
-            if seats and seats != told:
-                told = seats
-                note = json.dumps({"type": "thinking", "seats": seats})
-                for out, _seat in list(self.sockets.get(table.id, [])):
-                    out.post(note)
-        await moving
+        async with self.threads:
+            moving = in_thread(table.advance)
+            told: list[int] = []
+            while not (await asyncio.wait({moving}, timeout=self.thinking_after))[0]:
+                seats = list(table.moving)
+                if seats and seats != told:
+                    told = seats
+                    note = json.dumps({"type": "thinking", "seats": seats})
+                    for out, _seat in list(self.sockets.get(table.id, [])):
+                        out.post(note)
+            await moving
         return bool(told)
 
     def broadcast(self, table: Table, only: int | None = None) -> None:

@@ -917,7 +917,7 @@ def test_a_socket_that_stops_reading_is_closed_and_holds_up_nobody():
             out.post({"type": "view", "n": n})
         assert time.monotonic() - started < 0.5  # posting never waits on the reader
         await asyncio.sleep(0.05)
-        assert out.closed and stuck.closed_with == 1008
+        assert out.closed and stuck.closed_with == web_app.SLOW_READER == 1013
         out.post({"type": "view"})  # to a closed socket: nothing, no error
         slow = Stuck()
         out = web_app.Outbox(slow)
@@ -927,6 +927,7 @@ def test_a_socket_that_stops_reading_is_closed_and_holds_up_nobody():
             await asyncio.sleep(0.3)
         finally:
             web_app.SEND_SECONDS = before
-        assert out.closed and slow.closed_with == 1008
+        assert out.closed and slow.closed_with == web_app.SLOW_READER == 1013
 
     asyncio.run(scenario())
+
