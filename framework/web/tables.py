@@ -610,7 +610,8 @@ class Tables:
                 raise ValueError(f"moves.jsonl line {i + 1}: move {entry.get('n')}, expected {table.moves}")
             if "pick" in entry:  # a person's pick, held for the others: checked as it was when made
                 seat, pick = int(entry["seat"]), int(entry["pick"])
-                if seat not in table.tokens or pick not in table.state.legal_actions(seat):
+                state = table.state
+                if seat not in table.tokens or state.pending is not None or pick not in state.legal_actions(seat):
                     raise ValueError(f"moves.jsonl line {i + 1}: seat {seat} cannot pick {pick} now")
                 table.picks[seat] = pick
             else:

@@ -931,3 +931,27 @@ def test_a_socket_that_stops_reading_is_closed_and_holds_up_nobody():
 
     asyncio.run(scenario())
 
+
+def test_a_journaled_pick_while_a_decision_is_asked_is_refused_on_resume(tmp_path):
+    """A hand-edited journal's pick line at a move where a card effect's decision waits is not taken for the decision: that table is not resumed."""
+    journal = tmp_path / "tables"
+    rng = random.Random(3)
+    for seed in range(40):
+        tables = Tables(journal)
+        table = tables.open_table("sushi-go-party-big-banquet", 4, 1, ["random"], seed=seed)
+        while not table.state.is_terminal() and not (table.state.pending and table.state.pending.seat == 0):
+            table.act(0, a_move(table.view(0), rng))
+        if table.state.is_terminal():
+            tables.close()
+            continue
+        option = table.state.pending.options[0]
+        tables.close()
+        moves = journal / table.id / "moves.jsonl"
+        line = len(moves.read_text().splitlines()) + 1
+        with open(moves, "a") as fh:
+            fh.write(json.dumps({"n": table.moves, "seat": 0, "pick": option}) + "\n")
+        resumed, problems = Tables(journal).resume(journal)
+        assert table.id not in [t.id for t in resumed]
+        assert f"{table.id}: cannot resume: moves.jsonl line {line}: seat 0 cannot pick {option} now" in problems
+        return
+    pytest.fail("no decision was asked of the person in 40 games")
