@@ -424,7 +424,7 @@ def test_at_most_one_chopsticks_per_turn_with_two_on_the_table():
     assert max(len(game.decode_action(a)[0]) for a in legal) == 2
     before = state.clone()
     with pytest.raises(IllegalMoveError):
-        state.apply_actions([game.encode_action([sas, sas, sas]), tem])
+        state.apply_actions([raw_action(game, [sas, sas, sas]), tem])
     assert fields(state) == fields(before)
     state.apply_actions([game.encode_action([sas, sas]), tem])
     assert state.counts[1][chop] == 0
@@ -458,8 +458,19 @@ def illegal_cases(state):
         ("two cards without chopsticks", [legal[0], game.encode_action(state.hands[1][:2]), *rest]),
         ("a dummy pick in a game without a dummy", [legal[0], game.encode_action([legal[1]], legal[1]), *rest]),
         ("a huge action", [legal[0], 10**12, *rest]),
-        ("three cards", [game.encode_action(state.hands[0][:3]), *legal[1:]]),
+        ("three cards", [raw_action(game, state.hands[0][:3]), *legal[1:]]),
     ]
+
+
+def raw_action(game, cards) -> int:
+    """The number a pick of ``cards`` in this order would be, however many they are: what a
+    forged move sends (``encode_action`` refuses more cards than a pick takes)."""
+    K = game.num_card_types
+    action, place = cards[0], K
+    for c in cards[1:]:
+        action += place * (c + 1)
+        place *= K + 1
+    return action
 
 
 def state_with_chopsticks_ready():
