@@ -93,6 +93,7 @@ class Outbox:
         self.closed = False
         self._queue: asyncio.Queue[str] = asyncio.Queue(OUTBOX)
         self._task = asyncio.ensure_future(self._send())
+        self._closing: asyncio.Future[None] | None = None
 
     def post(self, data: Any) -> None:
         """Queue ``data`` (a text, or JSON data) to be sent."""
@@ -122,7 +123,7 @@ class Outbox:
             return
         self.closed = True
         self._task.cancel()
-        asyncio.ensure_future(self._close())
+        self._closing = asyncio.ensure_future(self._close())  # kept: the loop holds tasks only weakly
 
     async def _close(self) -> None:
         try:
