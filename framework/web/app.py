@@ -21,6 +21,7 @@ refused. Every asset is served from the package: the page fetches nothing elsewh
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import html
 import json
 import logging
@@ -85,13 +86,16 @@ def same_origin(origin: str, host: str | None) -> bool:
 class Outbox:
     """What one socket is sent, queued: a table's lock is never held while a message
     waits for a reader, so a page that stops reading (or a client made to) holds up
-    nobody. A socket with more than :data:`OUTBOX` messages waiting, or one whose send
-    takes more than :data:`SEND_SECONDS`, is closed."""
+    nobody. A socket's own requests wait while half its queue is full (:meth:`room`:
+    a client that asks faster than it reads is slowed, not dropped); a socket with
+    more than :data:`OUTBOX` messages waiting, or one whose send takes more than
+    :data:`SEND_SECONDS`, is closed with :data:`SLOW_READER`."""
 
     def __init__(self, websocket: WebSocket) -> None:
         self.websocket = websocket
         self.closed = False
         self._queue: asyncio.Queue[str] = asyncio.Queue(OUTBOX)
+        self._sent = asyncio.Event()  # set after each message sent (and on closing)
         self._task = asyncio.ensure_future(self._send())
         self._closing: asyncio.Future[None] | None = None
 
@@ -106,11 +110,19 @@ class Outbox:
             log.warning("a socket that does not read its messages is closed")
             self.close()
 
+    async def room(self) -> None:
+        """Wait while half the queue is full: the socket's own loop reads no more
+        requests until its reader has caught up (or the socket is given up)."""
+        while not self.closed and self._queue.qsize() >= OUTBOX // 2:
+            self._sent.clear()
+            await self._sent.wait()
+
     async def _send(self) -> None:
         try:
             while True:
                 text = await self._queue.get()
                 await asyncio.wait_for(self.websocket.send_text(text), SEND_SECONDS)
+                self._sent.set()
         except asyncio.CancelledError:
             raise
         except Exception:  # noqa: BLE001 - a socket closing or too slow: it is given up
@@ -118,18 +130,32 @@ class Outbox:
             self.close()
 
     def close(self) -> None:
-        """Stop sending, and close the socket (without waiting on its reader)."""
+        """Stop sending, and close the socket with :data:`SLOW_READER` (without waiting
+        on its reader: :meth:`finish` waits for the close, at most a second)."""
         if self.closed:
             return
         self.closed = True
+        self._sent.set()
         self._task.cancel()
-        self._closing = asyncio.ensure_future(self._close())  # kept: the loop holds tasks only weakly
+        self._closing = asyncio.ensure_future(self._close())
 
     async def _close(self) -> None:
         try:
             await asyncio.wait_for(self.websocket.close(code=SLOW_READER), 1.0)
         except Exception:  # noqa: BLE001 - closed already, or its reader gone
             log.debug("a socket could not be closed cleanly", exc_info=True)
+
+    async def finish(self) -> None:
+        """The socket's handler is ending: stop sending, and wait for the sending task
+        (and a close under way) to end, so that none is left pending."""
+        if not self.closed:
+            self.closed = True
+            self._sent.set()
+            self._task.cancel()
+        for task in (self._task, self._closing):
+            if task is not None:
+                with contextlib.suppress(asyncio.CancelledError, Exception):
+                    await task
 
 
 def in_thread(function: Any, *args: Any, **kwargs: Any) -> asyncio.Future[Any]:
@@ -388,6 +414,9 @@ class Server:
             async with self.lock(table):
                 out.post(table.view(seat))
             while not out.closed:
+                await out.room()  # (outside the table's lock: a slow reader holds up only itself)
+                if out.closed:
+                    break
                 message = await websocket.receive()
                 if message["type"] == "websocket.disconnect":
                     break
@@ -443,10 +472,10 @@ class Server:
         except asyncio.CancelledError:  # the server stopping (Ctrl-C): this seat's socket ends with it
             pass
         finally:
-            out.close()
             seats = self.sockets.get(table.id, [])
             if entry in seats:
                 seats.remove(entry)
+            await out.finish()
 
     async def bots_move(self, table: Table) -> bool:
         """The bots' moves that follow a person's, in a thread; if they take longer than

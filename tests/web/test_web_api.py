@@ -928,8 +928,54 @@ def test_a_socket_that_stops_reading_is_closed_and_holds_up_nobody():
         finally:
             web_app.SEND_SECONDS = before
         assert out.closed and slow.closed_with == web_app.SLOW_READER == 1013
+        await out.finish()
+        assert out._task.done() and out._closing.done()  # nothing left pending
 
     asyncio.run(scenario())
+
+
+def test_a_socket_that_asks_faster_than_it_reads_is_slowed_not_dropped():
+    """A client that sends a burst of requests while its page reads slowly waits for room in its queue (room()):
+    every answer arrives, in order, and the socket stays open; a handler that ends leaves no task pending."""
+    from ruledraft.web import app as web_app
+
+    class Slow:
+        def __init__(self):
+            self.got = []
+
+        async def send_text(self, text):
+            await asyncio.sleep(0.002)
+            self.got.append(text)
+
+        async def close(self, code=1000):
+            raise AssertionError("a socket that reads is not closed")
+
+    async def scenario():
+        slow = Slow()
+        out = web_app.Outbox(slow)
+        for n in range(3 * web_app.OUTBOX):  # a burst of requests, each answered
+            await out.room()
+            out.post(str(n))
+        while len(slow.got) < 3 * web_app.OUTBOX:
+            await asyncio.sleep(0.01)
+        assert slow.got == [str(n) for n in range(3 * web_app.OUTBOX)] and not out.closed
+        await out.finish()
+        assert out._task.done() and out._closing is None
+
+    asyncio.run(scenario())
+
+
+def test_a_burst_of_requests_over_a_real_socket_is_answered_whole(client, tables):
+    """70 view requests sent at once over the WebSocket each get their view, in order, and the socket stays open."""
+    table = tables.open_table("sushi-go", 3, 1, ["greedy"], seed=2)
+    with client.websocket_connect(ws_path(table, 0)) as ws:
+        first = ws.receive_json()
+        for _ in range(70):
+            ws.send_text('{"type": "view"}')
+        views = [ws.receive_json() for _ in range(70)]
+        assert all(v == first for v in views)
+        ws.send_json({"type": "pick", "cards": [first["hand"][0]]})
+        assert ws.receive_json()["turn"] == 2
 
 
 def test_a_journaled_pick_while_a_decision_is_asked_is_refused_on_resume(tmp_path):
