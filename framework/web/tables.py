@@ -64,6 +64,11 @@ class ActionError(Exception):
     """An action a seat may not take now, or one that is not an action: the message says which."""
 
 
+def _whole(value: Any) -> bool:
+    """Whether a journal's value is a whole number as the server writes one (not 1.0, true or 1e400)."""
+    return type(value) is int
+
+
 def new_token() -> str:
     """A seat's secret: 128 random bits, URL-safe."""
     return secrets.token_urlsafe(16)
@@ -437,8 +442,10 @@ class Tables:
             AttributeError,
             IndexError,
             RecursionError,
+            ArithmeticError,
             InputError,
             RulesetError,
+            IllegalMoveError,
         ):
             return None
         if table.id != table_id or not table.state.is_terminal():
@@ -553,7 +560,13 @@ class Tables:
             except (InputError, RulesetError, ActionError, IllegalMoveError, ValueError, KeyError, TypeError) as e:
                 problems.append(f"{folder.name}: cannot resume: {e}")
                 continue
-            except (OSError, IndexError, AttributeError, RecursionError) as e:  # a journal edited or damaged by hand
+            except (
+                OSError,
+                IndexError,
+                AttributeError,
+                RecursionError,
+                ArithmeticError,
+            ) as e:  # edited or damaged by hand
                 problems.append(f"{folder.name}: cannot resume: {type(e).__name__}: {e}")
                 continue
             self.tables[table.id] = table
@@ -583,13 +596,15 @@ class Tables:
                 f"the rules of {info['ruleset']} have changed since this game began, and a game goes on by the"
                 " rules it began with: put the rule file back as it was to resume it, or open a new table"
             )
+        if not (_whole(info["players"]) and _whole(info["seed"])):
+            raise ValueError("table.json's players and seed are not whole numbers")
         table = Table(
             info["id"],
             info["ruleset"],
             rs,
-            int(info["players"]),
+            info["players"],
             [str(k) for k in info["seats"]],
-            int(info["seed"]),
+            info["seed"],
             {int(s): str(t) for s, t in info["tokens"].items()},
             str(info["spectator"]),
             folder,
@@ -606,16 +621,24 @@ class Tables:
                 if i == len(lines) - 1:  # cut short by the crash: that move never reached anyone
                     break
                 raise ValueError(f"moves.jsonl line {i + 1} is not JSON") from None
-            if entry.get("n") != table.moves:
-                raise ValueError(f"moves.jsonl line {i + 1}: move {entry.get('n')}, expected {table.moves}")
+            where = f"moves.jsonl line {i + 1}"
+            if not isinstance(entry, dict) or set(entry) not in ({"n", "actions"}, {"n", "seat", "pick"}):
+                raise ValueError(f"{where} is neither a move nor a held pick")
+            if not _whole(entry["n"]) or entry["n"] != table.moves:
+                raise ValueError(f"{where}: move {entry['n']!r}, expected {table.moves}")
             if "pick" in entry:  # a person's pick, held for the others: checked as it was when made
-                seat, pick = int(entry["seat"]), int(entry["pick"])
+                seat, pick = entry["seat"], entry["pick"]
                 state = table.state
-                if seat not in table.tokens or state.pending is not None or pick not in state.legal_actions(seat):
-                    raise ValueError(f"moves.jsonl line {i + 1}: seat {seat} cannot pick {pick} now")
+                if not (_whole(seat) and _whole(pick)) or seat not in table.tokens or seat in table.picks:
+                    raise ValueError(f"{where}: a pick for seat {seat!r}, which has none to make now")
+                if state.pending is not None or pick not in state.legal_actions(seat):
+                    raise ValueError(f"{where}: seat {seat} cannot pick {pick} now")
                 table.picks[seat] = pick
             else:
-                table.state.apply_actions([int(a) for a in entry["actions"]])
+                actions = entry["actions"]
+                if not isinstance(actions, list) or not all(_whole(a) for a in actions):
+                    raise ValueError(f"{where}: the moves are not whole numbers")
+                table.state.apply_actions(actions)
                 table.moves += 1
                 table.picks = {}
             good = i + 1

@@ -77,6 +77,24 @@ def test_hand_damaged_journals_are_each_named_and_the_server_still_starts(monkey
     (journal / "folder" / "moves.jsonl").mkdir()
     deep = "[" * 5000 + "]" * 5000
     (journal / "deepmoves" / "moves.jsonl").write_text(f'{{"n": 0, "actions": {deep}}}\n{{"n": 1, "actions": [0]}}\n')
+    from ruledraft import Game, load_ruleset
+
+    legal = Game(load_ruleset("sushi-go"), 3).new_initial_state(GOOD["seed"]).legal_actions(0)
+    bad_lines = {  # each a line the server never writes, with a move after it
+        "hugepick": '{"n": 0, "seat": 0, "pick": 1e400}',
+        "twopicks": f'{{"n": 0, "seat": 0, "pick": {legal[0]}}}\n{{"n": 0, "seat": 0, "pick": {legal[1]}}}',
+        "floatseat": '{"n": 0, "seat": 0.0, "pick": 1}',
+        "mixed": '{"n": 0, "seat": 0, "pick": 1, "actions": [1, 2, 3]}',
+        "floatmove": '{"n": 0, "actions": [1.0, 2, 3]}',
+    }
+    for name, lines in bad_lines.items():
+        (journal / name).mkdir(parents=True)
+        (journal / name / "table.json").write_text(json.dumps(GOOD | {"id": name}))
+        (journal / name / "moves.jsonl").write_text(lines + '\n{"n": 1, "actions": [0, 0, 0]}\n')
+    (journal / "hugeseed").mkdir()
+    (journal / "hugeseed" / "table.json").write_text(
+        json.dumps(GOOD | {"id": "hugeseed"}).replace('"seed": 1', '"seed": 1e400')
+    )
     (journal / "deeptable").mkdir()
     (journal / "deeptable" / "table.json").write_text(deep)
     result = serve_quietly(monkeypatch, "--resume", str(journal), "--port", "0")
@@ -90,6 +108,15 @@ def test_hand_damaged_journals_are_each_named_and_the_server_still_starts(monkey
     assert "deepmoves: cannot resume: moves.jsonl line 1 is not JSON" in result.stderr
     assert "deeptable: cannot resume: RecursionError" in result.stderr
     assert "/None" not in result.output
+    for name, words in [
+        ("hugepick", "moves.jsonl line 1: a pick for seat 0, which has none to make now"),
+        ("twopicks", "moves.jsonl line 2: a pick for seat 0, which has none to make now"),
+        ("floatseat", "moves.jsonl line 1: a pick for seat 0.0, which has none to make now"),
+        ("mixed", "moves.jsonl line 1 is neither a move nor a held pick"),
+        ("floatmove", "moves.jsonl line 1: the moves are not whole numbers"),
+        ("hugeseed", "table.json's players and seed are not whole numbers"),
+    ]:
+        assert f"{name}: cannot resume: {words}" in result.stderr, name
     assert Tables(journal).resume(journal)[0] == []
 
 
