@@ -81,6 +81,14 @@ def with_the(words: str) -> str:
     return words
 
 
+def one_of(words: str, cards: int) -> str:
+    """ "one of the nigiri cards (...)", or for a selector of a single card type
+    "a Baguette" (not "one of Baguette")."""
+    if cards == 1 and " cards (" not in words and not words.startswith("cards of the ") and words != "all cards":
+        return f"{'an' if words[:1].lower() in 'aeiou' else 'a'} {words}"
+    return f"one of {with_the(words)}"
+
+
 def selector_words(spec: Any, catalogue: Catalogue) -> str:
     """Plain words for a selector."""
     if spec is None:

@@ -227,7 +227,7 @@ def effect_reminder(game: Game, decision: Decision, names: Names) -> str:
         side = "right" if getattr(effect, "step", 1) == -1 else "left"
         return f"The nearest player to your {side} holding one trades it for your {card}."
     if kind == "second_pick":
-        return f"You play another card now; your {card} then go into your hand."
+        return f"You play another card now; your {card} card then goes into your hand."
     if kind == "draw_and_choose":
         return f"You play one of the {len(decision.shown)} cards drawn; the others go back into the deck."
     if kind == "turn_face_down":

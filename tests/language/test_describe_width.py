@@ -23,3 +23,38 @@ def test_wide_card_names_line_up_and_the_title_is_underlined_to_its_width(tmp_pa
     cards = [line for line in lines if " x " in line and "colour" in line]
     assert [display_columns(line.split("colour")[0]) for line in cards] == [22, 22, 22]
     assert display_columns("e\u0301") == 1 and display_columns("ab") == 2
+
+
+BAKERY = """\
+format: 1
+id: bakery
+name: Bakery
+players: {min: 2, max: 4}
+cards:
+  - {id: sugar, name: Sugar, count: 20}
+  - {id: bun, name: Bun, count: 20, attributes: {value: 2}}
+  - {id: coffee, name: Coffee, count: 6}
+  - {id: oven, name: Oven, count: 6}
+  - {id: apron, name: Apron, count: 4, effect: {kind: second_pick}}
+deal:
+  hand_size: {2-4: 6}
+rounds: {count: 2}
+scoring:
+  - {id: sugar, kind: race, cards: sugar, threshold: 3, places: [5, 2]}
+  - {id: buns, kind: per_card, cards: bun, value: {attribute: value}}
+  - {id: coffee, kind: modifier, card: coffee, targets: bun, factor: 3, value: {attribute: value}}
+  - {id: oven, kind: boost, card: oven, targets: bun, factor: 2}
+"""
+
+
+def test_rules_of_a_single_card_read_as_sentences(tmp_path):
+    """A race, a modifier and a boost of one card kind, and a second pick on a card with a singular name, are worded for one card: "each Sugar counts 1", "When a Bun is played", "this card then goes into your hand"."""
+    path = tmp_path / "bakery.yaml"
+    path.write_text(BAKERY, encoding="utf-8")
+    text = " ".join(describe_ruleset(load_ruleset(str(path))).split())
+    assert "sugar: A race: each Sugar counts 1. At the end of each turn" in text
+    assert "coffee: When a Bun is played while you have a Coffee with room on it" in text
+    assert "oven: When a Bun is played while you have an Oven with room on it" in text
+    assert "you may play a second card from your hand, and this card then goes into your hand." in text
+    for wrong in ("Sugar count 1", "one of Bun", "Apron then go"):
+        assert wrong not in text

@@ -31,7 +31,7 @@ class SecondPick(EffectBase):
     def describe(self) -> str:
         return (
             f"{self.name}: on a later turn, after the reveal (order {self.order}), you may play a second "
-            f"card from your hand; the {self.name} then go into your hand."
+            f"card from your hand, and this card then goes into your hand."
         )
 
     def start(self, state: EffectState, seat: int) -> Decision | None:

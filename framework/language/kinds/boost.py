@@ -41,7 +41,7 @@ from ruledraft.language.kinds.pairing import (
     targets_besides,
     with_article,
 )
-from ruledraft.language.quantity import with_the
+from ruledraft.language.quantity import one_of
 from ruledraft.language.rule import KernelWriter, Rule, RuleBase
 from ruledraft.tableau import Tableau
 
@@ -376,7 +376,7 @@ def build(spec: Mapping[str, Any], ctx: RuleContext) -> Boost | None:
     times = {2: "twice", 3: "three times"}.get(factor, f"{factor} times")
     scored = "each round" if spec["when"] == "round_end" else "at game end"
     words = which + (
-        f"When one of {with_the(ctx.words(spec['targets']))} is played while you have {with_article(name)} with room on it, "
+        f"When {one_of(ctx.words(spec['targets']), len(targets))} is played while you have {with_article(name)} with room on it, "
         f"it goes onto the oldest such {name} ({capacity} per {name}) and counts {times} for every other "
         f"rule scored {scored}: as {factor} cards, with {times} its attributes. This rule scores what that "
         f"adds to those rules. Only cards played after the {name} count." + same_words(name, spec.get("same"))

@@ -23,7 +23,7 @@ from ruledraft.language.kinds.pairing import (
     targets_besides,
     with_article,
 )
-from ruledraft.language.quantity import with_the
+from ruledraft.language.quantity import one_of
 from ruledraft.language.rule import KernelWriter, OwnCardsRule
 from ruledraft.tableau import Tableau
 
@@ -257,7 +257,7 @@ def build(spec: Mapping[str, Any], ctx: RuleContext) -> Modifier | None:
     name = cat.cards[holders[0]].name if single else "modifier card"
     which = "" if single else f"The modifier cards are {ctx.words(spec['card'])}. "
     words = which + (
-        f"When one of {with_the(ctx.words(spec['targets']))} is played while you have {with_article(name)} with room on it, "
+        f"When {one_of(ctx.words(spec['targets']), len(targets))} is played while you have {with_article(name)} with room on it, "
         f"it goes onto the oldest such {name} ({capacity} per {name}) and scores {factor} times its value "
         f"(this rule counts the extra {factor - 1}x). Only cards played after the {name} count; {with_article(name)} alone scores 0."
         + same_words(name, spec.get("same"))

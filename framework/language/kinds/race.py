@@ -330,9 +330,12 @@ class Race(RuleBase):
 
     def describe(self) -> str:
         values = sorted({self.values[i] for i in self.indices})
-        counts = (
-            f"{self.words} count {values[0]} each" if len(values) == 1 else f"{self.words} count: {self.value_words}"
-        )
+        if len(self.indices) == 1:  # "each Sugar counts 1", not "Sugar count 1 each"
+            counts = f"each {self.words} counts {values[0]}"
+        elif len(values) == 1:
+            counts = f"{self.words} count {values[0]} each"
+        else:
+            counts = f"{self.words} count: {self.value_words}"
         parts = [
             f"A race: {counts}. At the end of each turn, players whose cards count {self.threshold} or more "
             f"take the next open places ({self.places.words()}), most first, and discard those cards; "
