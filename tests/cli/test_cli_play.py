@@ -116,6 +116,17 @@ def test_bad_input_is_asked_again_with_a_reason_then_the_game_goes_on():
     assert "=== Game over ===" in out
 
 
+def test_two_numbers_in_a_game_whose_second_card_comes_from_an_effect_say_where_it_comes_from():
+    """Party's chopsticks give their second card after the reveal: two numbers at a pick are refused naming them, not 'this game has no way to take two cards'."""
+    result = run(["sushi-go-party-big-banquet", "--players", "3", "--seed", "3"], "1 2\nq\n")
+    first_turn = " ".join(result.output.split("Revealed:")[0].split())
+    assert (
+        "Only one card this time: a second card comes after the reveal, offered by Chopsticks (1) / Chopsticks (2) /"
+        " Chopsticks (3) once on your table." in first_turn
+    )
+    assert "no way to take two cards" not in result.output
+
+
 def test_help_prints_the_input_rules_and_quit_leaves():
     """`?` prints how to answer (and the prompt comes back), `q` leaves the game cleanly."""
     result = run(["sushi-go", "--players", "3", "--seed", "1"], "?\nhelp\nq\n")
