@@ -229,6 +229,7 @@ _MISSING_ARG = "missing argument before {tok}"
 _EMPTY_PARENS = "empty parentheses: put an expression inside"
 _THEN = "a conditional needs 'then': write 'if CONDITION then A else B'"
 _ELSE = "a conditional needs 'else': write 'if CONDITION then A else B'"
+_IF_INSIDE = "a conditional inside a larger expression goes in parentheses: '2 * (if CONDITION then A else B)'"
 _STRAY_BAR = "'|' only joins selectors inside count(), sum(), groups() or kinds(); to combine conditions write 'or'"
 
 _SYNTAX_EXAMPLES = {
@@ -341,6 +342,8 @@ def _fallback_message(token: Token, accepts: Any) -> str:
     """A message for a token error no example matched, from what was acceptable there."""
     if token.type == "IF" and "PLUS" in accepts:
         return _PY_IF
+    if token.type == "IF":  # after an operator: 2 * if ... then ... else ...
+        return _IF_INSIDE
     if "THEN" in accepts:
         return _THEN
     if "ELSE" in accepts:

@@ -662,6 +662,16 @@ def test_selectors_only_where_selectors_belong(text, column, message):
             "write a conditional as 'if CONDITION then A else B' (not 'A if CONDITION else B')",
         ),
         ("(5) if round else 0", 5, "write a conditional as 'if CONDITION then A else B' (not 'A if CONDITION else B')"),
+        (
+            "count(tempura) * if round > 1 then 2 else 1",
+            18,
+            "a conditional inside a larger expression goes in parentheses: '2 * (if CONDITION then A else B)'",
+        ),
+        (
+            "1 + if round > 1 then 2 else 1",
+            5,
+            "a conditional inside a larger expression goes in parentheses: '2 * (if CONDITION then A else B)'",
+        ),
         ("if round > 1 5 else 0", 14, "a conditional needs 'then': write 'if CONDITION then A else B'"),
         ("if round > 1 then 5", 19, "a conditional needs 'else': write 'if CONDITION then A else B'"),
         ("if round", 4, "a conditional needs 'then': write 'if CONDITION then A else B'"),
