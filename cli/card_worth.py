@@ -8,7 +8,10 @@ from ruledraft.lab.figures import formatted
 
 MARGINAL_LEGEND = (
     "shared: a rule's points split among the cards it reads; marginal: what the seat loses without that copy "
-    "(round, and game end for kept cards), scored again; marginal points do not add up to the score"
+    "(round, and game end for kept cards), scored again; marginal points do not add up to the score. "
+    "A race's points are not in marginal (it scored turn by turn, which a table cannot replay), so a card "
+    "only a race reads shows 0. copies: the copies on the tables when their round is scored (not those a "
+    "race discarded or an effect took off before)"
 )
 
 

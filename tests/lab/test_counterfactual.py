@@ -254,6 +254,8 @@ def test_simulate_marginal_prints_json_text_and_a_report(tmp_path):
     assert rows["squid_nigiri"]["points_per_copy"] >= 3
     text = runner.invoke(app, [*base, "--marginal"], env={"COLUMNS": "80"}).output
     assert "shared, and marginal" in text and "marginal points do not add up to the score" in text
+    flat = " ".join(text.split())
+    assert "A race's points are not in marginal" in flat and "copies: the copies on the tables when" in flat
     assert max(len(line) for line in text.splitlines()) <= 80
     report = tmp_path / "r"
     result = runner.invoke(app, [*base, "--marginal", "--report", str(report)])
