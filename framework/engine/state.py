@@ -179,8 +179,6 @@ class Game:
         self.max_extra = max((a.extra for a in ruleset.actions), default=0)
         #: size of the part of an action that encodes a player's own cards
         self.own_span: int = K * (K + 1) ** self.max_extra
-        #: the picks' actions are below this (a dummy's card times the own part)
-        self.pick_span: int = self.own_span * ((K + 1) if ruleset.dummy else 1)
         #: card families a decision may name (action ``K + f``): the cards' tags, sorted
         #: (a family is a tag, not a colour group: Party's nigiri group also holds wasabi)
         self.families: tuple[str, ...] = ruleset.catalogue.tags
@@ -194,8 +192,10 @@ class Game:
             (i, r.turn_scoring) for i, r in enumerate(ruleset.round_rules) if r.turn_scoring is not None
         )
         self.general = bool(ruleset.effects) or bool(self.turn_rules)
-        #: every action is below this: the picks' and, where card effects ask them, the decisions'
-        self.action_span: int = max(self.pick_span, self.done_action + 1) if self.general else self.pick_span
+        #: every action is below this: the picks' (a dummy's card times the own part) and,
+        #: where card effects ask them, the decisions'
+        picks = self.own_span * ((K + 1) if ruleset.dummy else 1)
+        self.action_span: int = max(picks, self.done_action + 1) if self.general else picks
         if ruleset.effects and ruleset.procedure != "standard":
             raise InputError(f"{ruleset.name}: card effects need the standard turn procedure")
         if self.turn_rules and ruleset.procedure != "standard":

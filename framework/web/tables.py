@@ -122,6 +122,12 @@ def lobby_bounds(name: str) -> None:
             )
 
 
+#: why a journaled table cannot be resumed, each with words of its own
+_CANNOT_RESUME = (InputError, RulesetError, ActionError, IllegalMoveError, ValueError, KeyError, TypeError)
+#: a journal edited or damaged by hand, said by the error's name
+_DAMAGED = (OSError, IndexError, AttributeError, RecursionError, ArithmeticError)
+
+
 class Table:
     """One game at one table."""
 
@@ -434,19 +440,7 @@ class Tables:
             if not any(isinstance(t, str) and secrets.compare_digest(t, token) for t in secrets_):
                 return None
             table = self._resume_one(folder)
-        except (
-            OSError,
-            ValueError,
-            KeyError,
-            TypeError,
-            AttributeError,
-            IndexError,
-            RecursionError,
-            ArithmeticError,
-            InputError,
-            RulesetError,
-            IllegalMoveError,
-        ):
+        except (*_CANNOT_RESUME, *_DAMAGED):
             return None
         if table.id != table_id or not table.state.is_terminal():
             return None
@@ -557,16 +551,10 @@ class Tables:
         for folder in sorted(p for p in directory.iterdir() if (p / "table.json").is_file()):
             try:
                 table = self._resume_one(folder)
-            except (InputError, RulesetError, ActionError, IllegalMoveError, ValueError, KeyError, TypeError) as e:
+            except _CANNOT_RESUME as e:
                 problems.append(f"{folder.name}: cannot resume: {e}")
                 continue
-            except (
-                OSError,
-                IndexError,
-                AttributeError,
-                RecursionError,
-                ArithmeticError,
-            ) as e:  # edited or damaged by hand
+            except _DAMAGED as e:
                 problems.append(f"{folder.name}: cannot resume: {type(e).__name__}: {e}")
                 continue
             self.tables[table.id] = table
