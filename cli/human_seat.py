@@ -261,13 +261,11 @@ class HumanAgent:
             return "the dummy gets exactly one card"
         game = state.game
         if not game.actions:
-            if any(e.kind == "second_pick" for e in game.ruleset.effects):  # Party's chopsticks, an apron
-                cards = " / ".join(
-                    dict.fromkeys(
-                        card_name(game.ruleset, e.card) for e in game.ruleset.effects if e.kind == "second_pick"
-                    )
-                )
-                return f"a second card comes after the reveal, offered by {cards} once on your table"
+            seconds = dict.fromkeys(
+                card_name(game.ruleset, e.card) for e in game.ruleset.effects if e.kind == "second_pick"
+            )
+            if seconds:  # Party's chopsticks, an apron
+                return f"a second card comes after the reveal, offered by {' / '.join(seconds)} once on your table"
             return "this game has no way to take two cards"
         tools = self._action_names(game)
         if not any(state.counts[seat][a.card] for a in game.actions):
