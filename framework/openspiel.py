@@ -65,7 +65,7 @@ except ImportError as e:  # pragma: no cover - the extra is installed wherever t
 from ruledraft.engine.encoding import encoder_for
 from ruledraft.engine.records import Observation
 from ruledraft.engine.state import Game, State
-from ruledraft.errors import IllegalMoveError, InputError
+from ruledraft.errors import IllegalMoveError, InputError, whole_number
 
 __all__ = [
     "DEFAULT_PARAMS",
@@ -282,19 +282,20 @@ class RuledraftState(pyspiel.State):
 
     def _apply_action(self, action: int) -> None:
         engine = self.engine
+        action = whole_number(action, "action")  # 1.7 is no action (int() would play 1)
         if engine is None:
-            self.deal = _deal(int(action), self.game.deals)
+            self.deal = _deal(action, self.game.deals)
             self._remember({})
             return
         seat = self.current_player()
-        engine.apply_actions([int(action)])
-        self.moves.append((int(action),))
-        self._remember({seat: int(action)})
+        engine.apply_actions([action])
+        self.moves.append((action,))
+        self._remember({seat: action})
 
     def _apply_actions(self, actions: list[int]) -> None:
         engine = self.engine
         assert engine is not None
-        joint = tuple(int(a) for a in actions)
+        joint = tuple(whole_number(a, "action") for a in actions)
         engine.apply_actions(list(joint))
         self.moves.append(joint)
         self._remember(dict(enumerate(joint)))
@@ -521,15 +522,16 @@ class RuledraftTurnsState(pyspiel.State):
 
     def _apply_action(self, action: int) -> None:
         engine = self.engine
+        action = whole_number(action, "action")  # 1.7 is no action (int() would play 1)
         if engine is None:
-            self.deal = _deal(int(action), self.get_game().deals)
+            self.deal = _deal(action, self.get_game().deals)
             self._held = _Held(self.get_game().engine_game.new_initial_state(self.deal))
             return
         seat = self.current_player()
-        if int(action) not in engine.legal_actions(seat):  # refused now, not when the turn's last seat moves
+        if action not in engine.legal_actions(seat):  # refused now, not when the turn's last seat moves
             raise IllegalMoveError(f"seat {seat}: {action} is not a legal action now")
-        self.chosen[seat] = int(action)
-        self.own[seat].append(int(action))
+        self.chosen[seat] = action
+        self.own[seat].append(action)
         if not self._waiting():
             joint = tuple(self.chosen[s] for s in engine.acting_seats())
             engine.apply_actions(list(joint))

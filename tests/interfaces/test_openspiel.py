@@ -310,3 +310,26 @@ def test_an_illegal_move_or_deal_is_refused_at_once_and_the_state_plays_on():
     while not state.is_terminal():
         state.apply_action(state.legal_actions()[0])
     assert len(state.returns()) == 3
+
+
+def test_an_action_that_is_no_whole_number_is_refused_on_a_direct_call():
+    """The states' own ``_apply_action`` (as a Python caller reaches it, past pyspiel's typed
+    wrapper) refuses 1.7 or True rather than playing action 1."""
+    from ruledraft.errors import ArgumentError
+
+    for name in ("ruledraft_turns", "ruledraft"):
+        game = pyspiel.load_game(name, {"ruleset": "sushi-go", "players": 2})
+        state = game.new_initial_state()
+        with pytest.raises(ArgumentError, match="action must be a whole number, not 1.7"):
+            state._apply_action(1.7)
+        state._apply_action(0)
+        before = str(state)
+        legal = state.legal_actions(0)
+        for bad in (float(legal[0]) + 0.5, True):
+            with pytest.raises(ArgumentError, match="action must be a whole number"):
+                state._apply_action(bad)
+        assert str(state) == before
+        if name == "ruledraft":
+            with pytest.raises(ArgumentError, match="action must be a whole number"):
+                state._apply_actions([legal[0], 1.5])
+            assert str(state) == before
