@@ -42,7 +42,18 @@ class Turn:
 class RoundRecord:
     """One round as it was played: the deal, the turns, and the tables at round end."""
 
-    __slots__ = ("hands", "actions", "auto_turns", "controllers", "drawn", "tables", "counts", "decisions", "turned")
+    __slots__ = (
+        "hands",
+        "actions",
+        "auto_turns",
+        "controllers",
+        "drawn",
+        "tables",
+        "counts",
+        "decisions",
+        "turned",
+        "copies",
+    )
 
     def __init__(self, hands: list[list[int]]) -> None:
         #: the hands dealt, one per seat (a dummy seat's is its face-down pile); never changed
@@ -64,6 +75,9 @@ class RoundRecord:
         self.decisions: list[tuple[int, int, int]] = []
         #: the cards turned face down on the tables at round end (``Tableau.turned``), or None
         self.turned: list[dict[int, tuple[int, int]]] | None = None
+        #: the cards on the tables at round end that were copies of another card (a special
+        #: order): per seat, position in ``tables`` -> the physical card; None when none was
+        self.copies: list[dict[int, int]] | None = None
 
     def add_turn(self, actions: Sequence[int], auto: bool = False) -> None:
         """Record a turn (``auto``: the engine played it)."""
@@ -113,6 +127,7 @@ class RoundRecord:
         new.counts = self.counts
         new.decisions = self.decisions[:]
         new.turned = self.turned
+        new.copies = self.copies
         return new
 
     def __eq__(self, other: object) -> bool:

@@ -849,6 +849,17 @@ class State:
                 out[seat][p] = (former, stamp)
         return out if any(out) else None
 
+    def copies(self) -> list[dict[int, int]] | None:
+        """Per seat, its cards that are copies of another card (a special order): position
+        -> the physical card; None when there is none."""
+        if self.book is None or not self.book.under:
+            return None
+        out: list[dict[int, int]] = [{} for _ in self.played]
+        for (seat, p), (card, former, _stamp) in self.book.under.items():
+            if former == -1:
+                out[seat][p] = card
+        return out if any(out) else None
+
     def place(self, seat: int, card: int) -> None:
         """An effect puts ``card`` on ``seat``'s table (it has left wherever it was): it
         counts as placed this turn, and its own when-played effect acts in turn."""
@@ -1065,6 +1076,7 @@ class State:
         keep_cards(game.kept, game.kept_types, played, counts, self.kept_cards, self.kept_counts, discarded)
         if book is not None and book.under:
             self.history[-1].turned = self.turned()
+            self.history[-1].copies = self.copies()
             self._return_changed(book, discarded)
         if book is not None and game.keeps_round:
             book.round_placed = tuple(() for _ in played)

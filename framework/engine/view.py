@@ -155,6 +155,7 @@ def _ended_record(record: RoundRecord, seat: int) -> RoundRecord:
     frozen.counts = None if record.counts is None else tuple(tuple(c) for c in record.counts)
     frozen.decisions = tuple(record.decisions)
     frozen.turned = None if record.turned is None else tuple(MappingProxyType(dict(t)) for t in record.turned)
+    frozen.copies = None if record.copies is None else tuple(MappingProxyType(dict(c)) for c in record.copies)
     if len(_ENDED) >= _ENDED_SIZE:
         _ENDED.clear()
     _ENDED[key] = (record, new)  # the real record kept with it: its id is not reused meanwhile
@@ -449,6 +450,7 @@ class _Seen:
         frozen.tables = None
         frozen.counts = None
         frozen.turned = None
+        frozen.copies = None
         return new
 
     def acting_seats(self) -> tuple[int, ...]:
@@ -609,6 +611,7 @@ def _thawed_record(frozen: RoundRecord) -> RoundRecord:
     new.counts = parts.counts
     new.decisions = list(parts.decisions)
     new.turned = parts.turned
+    new.copies = parts.copies
     return new
 
 

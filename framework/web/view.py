@@ -174,6 +174,7 @@ def page_view(
     race_boards = races(state)
     # at the end, the cards of the last round (the tables are cleared once it is scored)
     last = state.history[-1].tables if finished and state.history else None
+    last_copies = (state.history[-1].copies if last is not None else None) or [{} for _ in state.played]
     for b in board(state):
         boards.append(
             {
@@ -187,7 +188,9 @@ def page_view(
                 "races": [[shown(rid), q, race.target] for (rid, q), race in zip(b.races, race_boards)],
                 "kept": [ids[c] for c in b.kept],
                 "played": [ids[c] for c in (last[b.seat] if last is not None else b.played)],
-                "copies": [] if last is not None else [[pos, ids[c]] for pos, c in b.copies],
+                "copies": [
+                    [pos, ids[c]] for pos, c in (sorted(last_copies[b.seat].items()) if last is not None else b.copies)
+                ],
             }
         )
     view["boards"] = boards

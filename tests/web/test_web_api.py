@@ -892,6 +892,20 @@ def test_a_finished_game_still_shows_what_each_seat_played_in_the_last_round():
         assert all(len(b["played"]) == 9 for b in view["boards"])
 
 
+def test_a_finished_game_shows_a_special_order_of_the_last_round_as_the_card_it_copied():
+    """The last round's boards keep its copies: a special order that became a miso soup is 'Special Order (as Miso Soup)' on the finished page, as it was during the round, not a miso soup of its own."""
+    import ruledraft
+    from ruledraft.web.view import page_view
+
+    state = ruledraft.play_game("sushi-go-party-dinner-for-two", players=4, bots="random", seed=1)
+    ids = state.game.ruleset.catalogue.ids
+    assert state.history[-1].copies == [{}, {}, {1: ids.index("special_order")}, {4: ids.index("special_order")}]
+    for seat in (0, 2, None):
+        boards = page_view(state, seat, ["random"] * 4)["boards"]
+        assert [b["copies"] for b in boards] == [[], [], [[1, "special_order"]], [[4, "special_order"]]]
+        assert (boards[2]["played"][1], boards[3]["played"][4]) == ("miso_soup", "tofu")
+
+
 def test_a_socket_that_stops_reading_is_closed_and_holds_up_nobody():
     """Messages to a socket wait in its own queue: one whose reader never reads is closed once
     its queue is full, or once a send takes too long, without the sender ever waiting on it."""
