@@ -139,7 +139,9 @@ def rotation_lines(rotation: dict) -> list[str]:
     """How a rotated comparison played each deal, and each side's bots' win shares."""
     counts = [len(rotation[k]["seatings"]) for k in ("a", "b")]
     said = [f"{k} in {n} seating{'s' if n > 1 else ''}" for k, n in zip("AB", counts)]
-    lines = [f"rotated: every deal played {' and '.join(said)}; the deal is the unit"]
+    lines = textwrap.wrap(
+        f"rotated: every deal played {' and '.join(said)}; the deal is the unit", WIDTH, break_on_hyphens=False
+    )
     for key in ("a", "b"):
         shares = ", ".join(
             f"{shown(b['bot'])} {formatted(b['win_share'] * 100, '.1f')}%" for b in rotation[key]["bots"]

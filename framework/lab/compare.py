@@ -186,6 +186,13 @@ def deal_signature(ruleset: CompiledRuleset, players: int) -> tuple:
     )
 
 
+def deals_ahead(ruleset: CompiledRuleset) -> bool:
+    """Whether a seed decides every round's hands before anyone plays: not where the
+    cards go back into the deck between rounds (``reshuffle``) or where an effect draws
+    from the deck, which make a later deal follow the cards played."""
+    return ruleset.between_rounds != "reshuffle" and not any(getattr(e, "deck_taken", 0) for e in ruleset.effects)
+
+
 def pairing(a: Side, b: Side, seed_b_given: bool) -> tuple[bool, str]:
     """Whether the two sides' games are paired (same seeds, same deals), and why (or why
     not); B's seed given as A's is no other seed: its games pair where the deals do."""
@@ -195,6 +202,8 @@ def pairing(a: Side, b: Side, seed_b_given: bool) -> tuple[bool, str]:
         return False, f"independent games: the player counts differ ({a.players} and {b.players})"
     sa, sb = deal_signature(a.ruleset, a.players), deal_signature(b.ruleset, b.players)
     if sa == sb:
+        if a.ruleset.rounds > 1 and not (deals_ahead(a.ruleset) and deals_ahead(b.ruleset)):
+            return True, "paired games: both sides deal game i's first hands alike (later deals follow the play)"
         return True, "paired games: both sides deal game i the same cards from the same seed"
     if sa[0] != sb[0]:
         why = f"the seat counts differ ({sa[0]} and {sb[0]})"

@@ -192,7 +192,8 @@ def test_text_and_report_show_the_rotation(tmp_path):
     result = runner.invoke(app, [*args, "--report", str(tmp_path / "r")])
     assert result.exit_code == 0, result.output
     assert "10 deals a side" in result.output
-    assert "rotated: every deal played A in 3 seatings and B in 3 seatings; the deal is the unit" in result.output
+    assert "rotated: every deal played A in 3 seatings and B in 3 seatings; the deal is the\nunit" in result.output
+    assert all(len(line) <= 80 for line in result.output.splitlines() if not line.startswith("report: "))
     assert "A bots' win shares: greedy" in result.output
     page = "".join(p.read_text(encoding="utf-8") for p in (tmp_path / "r").rglob("*.html"))
     assert "Bots over the seatings" in page and "--rotate" in page

@@ -133,6 +133,30 @@ def test_pairing_says_which_and_why():
     assert labels(Side(go, 4, greedy, 0), Side(go, 4, greedy, 7)) == ("A", "B")
 
 
+def test_pairing_claims_every_deal_only_where_the_seed_decides_every_round_before_play():
+    """Sushi Go! deals every round of game i alike whatever the bots do, and says so; a Party
+    menu shuffles played cards back between rounds, so only the first hands are said alike,
+    and later hands do differ between line-ups."""
+    import ruledraft
+
+    for rid, every in (("sushi-go", True), ("sushi-go-party-starter", False)):
+        rs = load_ruleset(rid)
+        paired, words = pairing(Side(rs, 4, ["greedy"] * 4, 3), Side(rs, 4, ["random"] * 4, 3), False)
+        assert paired
+        assert words == (
+            "paired games: both sides deal game i the same cards from the same seed"
+            if every
+            else "paired games: both sides deal game i's first hands alike (later deals follow the play)"
+        )
+        hands = [
+            [[r.hands for r in ruledraft.play_game(rs, 4, bots, seed=s).history] for s in range(5)]
+            for bots in ("greedy", "random")
+        ]
+        firsts = [[game[0] for game in side] for side in hands]
+        assert firsts[0] == firsts[1]
+        assert (hands[0] == hands[1]) is every
+
+
 def test_soy_sauce_rule_is_flagged_against_the_base_game():
     """compare sushi-go sushi-go-soy-sauce with greedy bots flags the soy sauce rule's points and the card taken, from independent games."""
     result = run_json("sushi-go", "sushi-go-soy-sauce", "--bots", "greedy", "--games", "150")
