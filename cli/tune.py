@@ -17,6 +17,7 @@ from ruledraft.errors import InputError
 from ruledraft.lab.figures import FEWEST_COMPARED, formatted
 from ruledraft.lab.tune import SEARCHES, TARGET_FORMS, Try, parse_target, result_json, tuned_path, write_tuned
 from ruledraft.lab.tune import tune as run_tune
+from ruledraft.language.inheritance import parent_elsewhere
 from ruledraft.play.match import check_seed
 
 from .common import (
@@ -136,7 +137,9 @@ def tune(
     with reported_errors():
         check_seed(seed, "--seed")
         if rule_file == "-":
-            raise InputError("tune needs a rule file (it writes the tuned file beside it), not standard input")
+            raise InputError(
+                "tune needs a rule file, not standard input: every try reads the file again with its values"
+            )
         jobs_used, note = parse_jobs(jobs)
         allow = allowed_dirs(allow_path)
         checked = checked_ruleset(rule_file, allow)
@@ -162,6 +165,8 @@ def tune(
             raise InputError(f"--output {shown(output)} exists already: tune writes only new files")
         destination = output if output is not None else tuned_path(os.fspath(checked.file))
         _check_writable(destination, "--output" if output is not None else "the tuned file")
+        if output is not None:
+            _check_parent_reached(checked.file, output, allow)
         report_dir = report_directory(report)
         notes(note, lineup)
         names = marks.names
@@ -310,6 +315,18 @@ def _marks_elsewhere(checked) -> str:
             "(a parent's marks are read as their starts; tune that file)"
         )
     return "write a number as {tune: [LOW, HIGH]} to tune it"
+
+
+def _check_parent_reached(source: Any, output: str, allow: Any) -> None:
+    """Refuse, before any try is played, a tuned file whose ``extends:`` would name no
+    parent, or another one, from the folder it is written in."""
+    folder = os.path.dirname(os.path.abspath(output))
+    name = parent_elsewhere(source, folder, allow)
+    if name is not None:
+        raise InputError(
+            f"--output {shown(output)}: the rule file extends {shown(name)!r}, which is found from its own folder, "
+            f"not from {shown(folder)}: leave out --output to write the tuned file beside it"
+        )
 
 
 def _check_writable(path: str, what: str) -> None:

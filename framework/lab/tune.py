@@ -115,7 +115,10 @@ def parse_target(text: str, card_ids: Sequence[str] = ()) -> Target:
         within = number(parts[1], "K")
         cards: tuple[str, ...] = ()
         if len(parts) == 3:
-            cards = tuple(c.strip() for c in parts[2].split(",") if c.strip())
+            named = [c.strip() for c in parts[2].split(",")]
+            cards = tuple(c for c in named if c)
+            if cards and len(cards) < len(named):
+                raise InputError(f"--target {said}: a card name is empty (cards:K:CARD,CARD)")
             unknown = [c for c in cards if card_ids and c not in card_ids]
             if unknown or not cards:
                 from ruledraft.language.suggest import did_you_mean

@@ -105,6 +105,22 @@ def _rule_files_in(directory: str | os.PathLike[str] | None) -> list[str]:
     return [n for n in names if n.endswith((".yaml", ".yml"))]
 
 
+def parent_elsewhere(path: Any, folder: Any, allow: Sequence[Any] = ()) -> str | None:
+    """The ``extends:`` value of the rule file ``path`` when a copy of it written in
+    ``folder`` would not extend the same file (a parent is found from its file's own
+    folder); None when it would, or when the file extends nothing."""
+    doc = load_file(path)
+    name = doc.data.get("extends") if isinstance(doc.data, dict) else None
+    if not isinstance(name, str):
+        return None
+    try:
+        here = resolve_source(name, base=_base_dir(path), allow=allow, within_what="this file")
+        there = resolve_source(name, base=Path(folder), allow=allow, within_what="this file")
+    except (NotFound, OutOfReach, UnreadableInput):
+        return name
+    return None if os.path.realpath(here) == os.path.realpath(there) else name
+
+
 def _base_dir(path: Any) -> Path:
     """The directory a file's ``extends:`` is resolved in: the file's own; the current one for standard input or a pipe."""
     text = os.fspath(path)

@@ -120,6 +120,36 @@ def test_a_cards_target_naming_no_card_says_to_name_some(variant):
     assert result.output.strip() == "error: --target cards:5:: name the cards after K (cards:K:CARD,CARD)"
 
 
+def test_a_cards_target_with_an_empty_card_name_is_refused(variant):
+    """`cards:8:squid_nigiri,,tempura` is refused (as `--bots greedy,,random` is), not read as two cards."""
+    result = invoke(variant, *QUICK, "-t", "cards:8:squid_nigiri,,tempura")
+    assert result.exit_code == 2
+    assert (
+        result.output.strip()
+        == "error: --target cards:8:squid_nigiri,,tempura: a card name is empty (cards:K:CARD,CARD)"
+    )
+
+
+def test_an_output_elsewhere_is_refused_where_the_parent_would_not_be_found_from_there(tmp_path):
+    """A file extending a file beside it, tuned into another folder: refused before any try (the tuned file
+    would not validate there); a file extending a bundled ruleset is written there and validates."""
+    (tmp_path / "out").mkdir()
+    shutil.copy(ROOT / "rulesets" / "sushi-go.yaml", tmp_path / "base.yaml")
+    child = tmp_path / "child.yaml"
+    child.write_text(VARIANT.read_text(encoding="utf-8").replace("extends: sushi-go", "extends: base.yaml"))
+    result = invoke(child, *QUICK, "-o", tmp_path / "out" / "tuned.yaml")
+    assert result.exit_code == 2
+    assert result.output.strip() == (
+        f"error: --output {tmp_path / 'out' / 'tuned.yaml'}: the rule file extends 'base.yaml', which is found "
+        f"from its own folder, not from {tmp_path / 'out'}: leave out --output to write the tuned file beside it"
+    )
+    assert list((tmp_path / "out").iterdir()) == []
+    shutil.copy(VARIANT, tmp_path / "bundled.yaml")
+    written = tmp_path / "out" / "bundled.yaml"
+    assert invoke(tmp_path / "bundled.yaml", *QUICK, "-o", written).exit_code == 0
+    assert runner.invoke(app, ["validate", str(written)]).exit_code == 0
+
+
 def test_ten_marks_and_every_card_fit_80_columns(tmp_path):
     """Ten marks, every card targeted, an invalid try's message: no line printed wider than 80 columns."""
     text = (ROOT / "rulesets" / "sushi-go.yaml").read_text(encoding="utf-8")
