@@ -10,7 +10,7 @@ import typer
 from ruledraft.engine.decisions import Decision
 from ruledraft.engine.records import Turn
 from ruledraft.engine.state import Event, Game, State
-from ruledraft.play.words import TableCopies
+from ruledraft.play.words import TableCopies, tie_words
 
 from .common import shown
 from .event_words import event_line
@@ -212,6 +212,9 @@ class Reporter:
         self.write("Final totals:")
         self._table(["seat", "points"], [[self.names.long(s), str(totals[s])] for s in seats], seats)
         winners = sheet.winners
+        tie = tie_words(state, self.names)
+        if tie is not None:
+            self.write(tie)
         if not winners:
             self.write("No winner: the tie is not broken and this game does not share wins.")
         elif len(winners) == 1:

@@ -30,7 +30,7 @@ from ruledraft.errors import InputError
 from ruledraft.tableau import Tableau
 
 if TYPE_CHECKING:
-    from ruledraft.language.ruleset import CompiledRuleset
+    from ruledraft.language.ruleset import CompiledRuleset, TieBreak
 
 
 class ScoringRule(Protocol):
@@ -280,21 +280,41 @@ def decide_winners(ruleset: CompiledRuleset, num_players: int, totals: Sequence[
     """The winning seats: most points among those who can win, then the ruleset's
     tie-break chain on the cards kept to game end; whoever is still tied shares the win
     (or nobody wins, if the ruleset says a tie is not shared)."""
+    tied = tie_breaking(ruleset, num_players, totals, kept).left
+    if not ruleset.shared_win and len(tied) > 1:
+        return []
+    return list(tied)
+
+
+@attrs.frozen
+class TieBreaking:
+    """How the winners were found: the seats on the most points, each tie-break the
+    tie needed with its values for the seats still tied before it, and the seats left."""
+
+    tied: tuple[int, ...]
+    steps: tuple[tuple[TieBreak, dict[int, int]], ...]
+    left: tuple[int, ...]
+
+
+def tie_breaking(ruleset: CompiledRuleset, num_players: int, totals: Sequence[int], kept: Tableau) -> TieBreaking:
+    """The seats on the most points among those who can win, and the ruleset's
+    tie-breaks applied to them in turn while more than one is left."""
     dummy = ruleset.dummy
     candidates = list(range(num_players))
     if dummy and dummy.can_win:
         candidates += list(range(num_players, len(totals)))
     best = max(totals[s] for s in candidates)
     tied = [s for s in candidates if totals[s] == best]
+    first = tuple(tied)
+    steps = []
     for tb in ruleset.tie_breaks:
         if len(tied) == 1:
             break
         values = {s: tb.quantity.fn(kept, s) for s in tied}
+        steps.append((tb, values))
         target = max(values.values()) if tb.most else min(values.values())
         tied = [s for s in tied if values[s] == target]
-    if not ruleset.shared_win and len(tied) > 1:
-        return []
-    return tied
+    return TieBreaking(first, tuple(steps), tuple(tied))
 
 
 def turns_needed(ruleset: CompiledRuleset) -> str | None:

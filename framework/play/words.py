@@ -12,6 +12,7 @@ from collections.abc import Mapping, Sequence
 from typing import Protocol
 
 from ruledraft.engine.decisions import Decision
+from ruledraft.engine.scoresheet import tie_breaking
 from ruledraft.engine.state import Game, State
 from ruledraft.errors import printable
 from ruledraft.language.catalogue import family_words
@@ -71,6 +72,28 @@ class Names(Protocol):
     human: int
 
     def short(self, seat: int) -> str: ...
+
+
+def tie_words(state: State, names: Names) -> str | None:
+    """How a finished game's tie on points was broken, as one sentence ("You and seat 2
+    tied on 30 points; tie-break, the highest number of Pudding: you 1, seat 2 2."); None when
+    no seat tied with the best."""
+    if not state.is_terminal():
+        return None
+    game = state.game
+    totals = state.totals()
+    broken = tie_breaking(game.ruleset, game.num_players, totals, state.kept_tableau())
+    if len(broken.tied) < 2:
+        return None
+    seats = [names.short(s) for s in broken.tied]
+    parts = [f"{', '.join(seats[:-1])} and {seats[-1]} tied on {totals[broken.tied[0]]} points"]
+    for tb, values in broken.steps:
+        said = ", ".join(f"{names.short(s)} {v}" for s, v in values.items())
+        parts.append(f"tie-break, the {'highest' if tb.most else 'lowest'} {shown(tb.quantity.words)}: {said}")
+    if not game.ruleset.tie_breaks:
+        parts.append("this game has no tie-break")
+    text = "; ".join(parts) + "."
+    return text[0].upper() + text[1:]
 
 
 class EffectSpeech:

@@ -23,7 +23,7 @@ from ruledraft.engine.state import Event, Game, State
 from ruledraft.engine.view import seat_view
 from ruledraft.language.catalogue import NO_COLOUR
 from ruledraft.language.ruleset import DIRECTION_NAMES, NO_PASS, CompiledRuleset
-from ruledraft.play.words import TableCopies, effect_reminder, event_line, option_name, ordinal, shown
+from ruledraft.play.words import TableCopies, effect_reminder, event_line, option_name, ordinal, shown, tie_words
 
 #: the log's last lines sent with each view
 LOG_LINES = 300
@@ -333,5 +333,6 @@ def score_sheet(state: State, names: TableNames) -> dict[str, Any]:
         "scorings": scorings,
         "totals": sheet.totals[:],
         "winners": sheet.winners[:],
+        "tie": tie_words(state, names),
         "names": [names.short(s) for s in seats],
     }

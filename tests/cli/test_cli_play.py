@@ -88,6 +88,33 @@ def test_whole_game_prints_winner_and_totals_matching_the_replayed_log(tmp_path,
     assert f"Game record written to {log}" in out
 
 
+@pytest.mark.parametrize(
+    ("players", "seed", "said", "winner"),
+    [
+        (
+            3,
+            17,
+            "Seat 1 and seat 2 tied on 37 points; tie-break, the highest number of Pudding: seat 1 3, seat 2 4.",
+            "Winner: seat 2, with 37 points.",
+        ),
+        (
+            2,
+            31,
+            "You and seat 1 tied on 52 points; tie-break, the highest number of Pudding: you 1, seat 1 1.",
+            "Shared win: you and seat 1, with 52 points each.",
+        ),
+    ],
+    ids=["broken", "shared"],
+)
+def test_a_tie_on_points_is_explained_by_its_tie_break(players, seed, said, winner):
+    """Two seats on the most points: the line before the winner says they tied and each one's puddings, so a win on
+    the tie-break (or a shared win) does not look like a mistake; no such line where nobody tied."""
+    out = run(["sushi-go", "--players", str(players), "--seed", str(seed)], ONES, columns=80).output
+    assert all(len(line) <= 80 for line in out.splitlines())
+    assert f"{said} {winner}" in " ".join(out.split())  # the sentence as wrapped to 80 columns
+    assert "tied on" not in run(["sushi-go", "--players", "3", "--seed", "1"], ONES, columns=80).output
+
+
 def test_replay_command_accepts_the_play_log(tmp_path):
     """The record written by `play --log` is accepted by `ruledraft replay`."""
     log = tmp_path / "game.jsonl"

@@ -892,6 +892,22 @@ def test_a_finished_game_still_shows_what_each_seat_played_in_the_last_round():
         assert all(len(b["played"]) == 9 for b in view["boards"])
 
 
+def test_a_finished_page_says_how_a_tie_on_points_was_broken():
+    """The score sheet of a game two seats ended on 32 points says so, with each one's puddings, to each viewer in its own words; a game without a tie says nothing."""
+    import ruledraft
+    from ruledraft.web.view import page_view
+
+    state = ruledraft.play_game("sushi-go", players=4, bots="random", seed=6)
+    assert state.totals() == [24, 21, 32, 32] and state.winners == [3]
+    said = {seat: page_view(state, seat, ["random"] * 4)["sheet"]["tie"] for seat in (None, 2)}
+    assert said == {
+        None: "Seat 2 and seat 3 tied on 32 points; tie-break, the highest number of Pudding: seat 2 3, seat 3 5.",
+        2: "You and seat 3 tied on 32 points; tie-break, the highest number of Pudding: you 3, seat 3 5.",
+    }
+    untied = ruledraft.play_game("sushi-go", players=4, bots="random", seed=0)
+    assert len(set(untied.totals())) == 4 and page_view(untied, None, ["random"] * 4)["sheet"]["tie"] is None
+
+
 def test_a_finished_game_shows_a_special_order_of_the_last_round_as_the_card_it_copied():
     """The last round's boards keep its copies: a special order that became a miso soup is 'Special Order (as Miso Soup)' on the finished page, as it was during the round, not a miso soup of its own."""
     import ruledraft

@@ -250,6 +250,7 @@
     box.append(el("div", { class: "scroll" }, el("table", { id: "sheet-table" },
       el("caption", { text: "Each rule's points over the game, then each scoring's" }), el("thead", {}, head), el("tbody", {}, ...rows))));
     const winners = s.winners.map((w) => s.names[w]);
+    if (s.tie) box.append(el("p", { id: "tie", text: s.tie }));
     box.append(el("p", { id: "winners", text: winners.length ? "Winner: " + winners.join(" and ") + "." : "No winner." }));
     box.append(el("p", {}, el("a", { href: config.log, download: "", text: "Download the game's log" }),
       el("span", { class: "hint", text: " (check it with ruledraft replay)" })));
