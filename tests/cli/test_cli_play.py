@@ -701,7 +701,7 @@ def all_tempura_game(sushi_go):
 
 
 def test_at_a_terminal_the_game_waits_after_a_forced_pick_and_after_each_round(sushi_go):
-    """With pause on (a terminal), each forced pick and each round's scores but the last wait for Enter, so one key press never runs several turns past."""
+    """With pause on (a terminal), each forced pick and each round's scores wait for Enter, so one key press never runs several turns past, nor the game's end past the last round's points."""
     said, answers = [], []
 
     def enter():
@@ -720,7 +720,7 @@ def test_at_a_terminal_the_game_waits_after_a_forced_pick_and_after_each_round(s
         pause=True,
     )
     out = "\n".join(said)
-    assert len(answers) == 8 * 3 + 2
+    assert len(answers) == 8 * 3 + 3
     assert (
         out.count(
             "Only one possible pick: Tempura; played for you.\nPress Enter to see the cards revealed (q quits): \n<Enter>\nRevealed:"
@@ -729,6 +729,8 @@ def test_at_a_terminal_the_game_waits_after_a_forced_pick_and_after_each_round(s
     )
     assert "Press Enter to start round 2 (q quits): " in out and "Press Enter to start round 3 (q quits): " in out
     assert "round 4" not in out
+    last = out.index("Points in round 3:")
+    assert out.index("Press Enter to see the final scores (q quits): ", last) < out.index("=== Game over ===", last)
 
 
 def test_q_at_a_pause_leaves_the_game(sushi_go):
