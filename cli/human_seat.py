@@ -407,9 +407,12 @@ class HumanAgent:
     def help_text(self, state: State, seat: int, extra: int) -> str:
         """What may be typed at the pick prompt this turn."""
         ids = state.game.ruleset.catalogue.ids
-        named = list(dict.fromkeys(ids[c] for c in state.hands[seat])) or [ids[0]]  # this hand's cards, as typed
+        hand = state.hands[seat]
+        named = list(dict.fromkeys(ids[c] for c in hand)) or [ids[0]]  # this hand's cards, as typed
         first = named[0]
-        start = f" or '{first[:4]}'" if len(first) > 5 else ""
+        # the shortest start of it (4 letters or more) that names it alone in this hand, if one is shorter
+        starts = (first[:k] for k in range(4, len(first) - 1))
+        start = next((f" or '{p}'" for p in starts if hand and self._named(p, hand) == [hand[0]]), "")
         lines = [
             f"  Type the number of the card you take, e.g. '3', or its name or the start of it, e.g. '{first}'{start}."
         ]
@@ -464,7 +467,7 @@ class HumanAgent:
 
     def write_kept(self, state: State) -> None:
         """Every seat's cards kept from earlier rounds (the ``kept`` command)."""
-        lines = kept_from_earlier_rounds(state, self.names, self.width)
+        lines = kept_from_earlier_rounds(state, self.names, self.width, every=True)
         for line in lines or ["  No card has been kept from an earlier round."]:
             self.write(line)
 

@@ -409,6 +409,19 @@ def test_the_help_names_a_card_of_this_hand():
     assert "tempura" not in result.output
 
 
+@pytest.mark.parametrize("seed", range(8))
+def test_every_start_of_a_name_the_help_gives_takes_that_card(seed):
+    """The help's example of a name's start ('maki' for maki_1) names that card alone in the hand held: typed, it
+    is taken, never refused as ambiguous (a hand with two kinds of maki gets no start of 'maki_1')."""
+    help_out = run(["sushi-go", "--players", "5", "--seed", str(seed)], "?\n" + ONES, columns=200).output
+    said = re.search(r"or its name or the start of it, e\.g\. '(\w+)'(?: or '(\w+)')?", first_turn(help_out))
+    assert said is not None, help_out
+    for typed in filter(None, said.groups()):
+        out = first_turn(run(["sushi-go", "--players", "5", "--seed", str(seed)], typed + "\n" + ONES).output)
+        assert out.count("Your pick [1-7, ? for help]:") == 1, out
+        assert f"Your pick [1-7, ? for help]: {typed}\n" in out
+
+
 def test_an_ambiguous_or_unknown_name_is_refused_with_the_candidates():
     """'maki' with two kinds of maki in hand is refused naming both; a name not in the hand is refused; the game goes on."""
     result = run(["sushi-go", "--players", "5", "--seed", "0"], "maki\nsquid\n" + ONES)
