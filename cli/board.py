@@ -86,7 +86,7 @@ def board_lines(state: State, names: SeatNames, width: int, room: int | None = N
             )
     if kept_lines and room is not None and len(lines) + len(kept_lines) + len(race_rows) + len(played) > room:
         kept_lines = [KEPT_ON_REQUEST]
-    return lines + kept_lines + race_rows + played
+    return lines + race_rows + kept_lines + played  # a race's line right under the table whose column it explains
 
 
 def _with_neighbours(rule: str, q: int, b: SeatBoard, names: SeatNames) -> str:
@@ -102,15 +102,17 @@ def _with_neighbours(rule: str, q: int, b: SeatBoard, names: SeatNames) -> str:
 KEPT_ON_REQUEST = "Kept to the end of the game: 'kept' lists them."
 
 
-def kept_from_earlier_rounds(state: State, names: SeatNames, width: int) -> list[str]:
-    """Each seat's cards kept from earlier rounds (this round's are among the cards played)."""
+def kept_from_earlier_rounds(state: State, names: SeatNames, width: int, *, every: bool = False) -> list[str]:
+    """Each seat's cards kept from earlier rounds (this round's are among the cards played):
+    the seats that kept some, or with ``every`` each seat, "-" for none (nothing when no
+    seat kept a card)."""
     rs = state.game.ruleset
-    earlier = [(s, kept) for s, kept in enumerate(state.kept_cards) if kept]
-    if not earlier:
+    if not any(state.kept_cards):
         return []
     lines = ["Kept to the end of the game:"]
-    for s, kept in earlier:
-        lines.extend(packed(f"  {names.short(s)}:", grouped_items(rs, kept), width, ","))
+    for s, kept in enumerate(state.kept_cards):
+        if kept or every:
+            lines.extend(packed(f"  {names.short(s)}:", grouped_items(rs, kept) or ["-"], width, ","))
     return lines
 
 

@@ -51,6 +51,35 @@ def test_races_reads_the_places_from_the_rule_and_the_rounds_events():
     assert board_lines(state, names, 80)[-1] == "  uramaki, a race to 10: open: 1st (8), 2nd (5), 3rd (2)"
 
 
+def test_a_race_line_follows_the_table_and_the_kept_cards_come_after_it():
+    """Two fruit kept from round 1 listed under a table too wide for them: the race's line stays right under the
+    table whose column it explains, then the kept cards; the 'kept' command lists every seat, '-' for none."""
+    import random
+
+    from ruledraft.cli.human_seat import HumanAgent
+
+    rs = load_ruleset("sushi-go-party-dinner-for-two")
+    state, rng = Game(rs, 2).new_initial_state(0), random.Random(0)
+    while (state.round, state.turn) != (1, 0):
+        acting = [state.pending.seat] if state.pending is not None else state.acting_seats()
+        state.apply_actions([rng.choice(state.legal_actions(s)) for s in acting])
+    names = SeatNames(state.game, 0, {1: "greedy"})
+    assert board_lines(state, names, 80)[1:] == [
+        "  you (seat 0)         14      0    10     0/10     -",
+        "  seat 1 (greedy)      16      0    10     0/10     2",
+        "  uramaki, a race to 10: open: 1st (8), 2nd (5), 3rd (2)",
+        "Kept to the end of the game:",
+        "  seat 1: Fruit (pineapple + orange), Fruit (watermelon + pineapple)",
+    ]
+    said: list[str] = []
+    HumanAgent(names, input, lambda text="", nl=True: said.append(text), 80).write_kept(state)
+    assert said == [
+        "Kept to the end of the game:",
+        "  you: -",
+        "  seat 1: Fruit (pineapple + orange), Fruit (watermelon + pineapple)",
+    ]
+
+
 def test_a_special_order_that_copied_a_menu_is_named_as_the_card_it_is():
     """A special order that became a copy of a menu draws, plays and is discarded as 'Special Order (as Menu (7))', never as a Menu (7) of its own; a copy on the table shows so in the cards played."""
     lines = played(["sushi-go-party-dinner-for-two", "--players", "6", "--seed", "12"], "")
