@@ -78,7 +78,7 @@ def p_text(p: float) -> str:
 PERCENT = ("win_share", "win_rate", "win_rate_per_copy")
 
 
-def _row_text(row: dict) -> str:
+def _row_text(row: dict) -> list[str]:
     share = row.get("measure", "win_share" if row["figure"].endswith(" win share") else "") in PERCENT
     scale, unit = (100, "%") if share else (1, "")
     dec = 1 if share else 2
@@ -89,10 +89,12 @@ def _row_text(row: dict) -> str:
     lo, hi = row["interval"]
     interval = f"[{num(lo, '+')}, {num(hi, '+')}]"
     mark = "*" if row["flagged"] else "=" if row.get("same_as") else " "
-    return (
-        f"{mark} {fit(shown(row['figure']), NAME):<{NAME}} {num(row['a']):>7} {num(row['b']):>7} "
-        f"{num(row['difference'], '+'):>7} {interval:>16} {p_text(row['p_holm']):>6}"
-    )
+    name = shown(row["figure"])
+    numbers = f"{num(row['a']):>7} {num(row['b']):>7} {num(row['difference'], '+'):>7} {interval:>16} {p_text(row['p_holm']):>6}"
+    if len(name) <= NAME:
+        return [f"{mark} {name:<{NAME}} {numbers}"]
+    # a long name on a line of its own: cut, rows of one card would no longer say which figure they are
+    return [f"{mark} {name}", f"  {'':<{NAME}} {numbers}"]
 
 
 def comparison_text(result: dict, games: int) -> list[str]:
@@ -104,6 +106,14 @@ def comparison_text(result: dict, games: int) -> list[str]:
             f"{key.upper()}: {shown(s['ruleset'])}, {counted(s['players'], 'player')}, {shown(lineup(s['bots']))}, seed {s['seed']}"
         )
     lines += [f"{counted(games, 'deal' if 'rotation' in result else 'game')} a side", *result["pairing"].split("; ")]
+    base = result.get("win_share_from", [0, 0])
+    if any(base):
+        lines += textwrap.wrap(
+            f"seat win shares are given above an equal share ({formatted(base[0] * 100, '.1f')}% for A, "
+            f"{formatted(base[1] * 100, '.1f')}% for B): the player counts differ",
+            WIDTH,
+            break_on_hyphens=False,
+        )
     if "rotation" in result:
         lines += rotation_lines(result["rotation"])
     header = f"  {'figure':<{NAME}} {'A':>7} {'B':>7} {'B - A':>7} {'95% interval':>16} {'p':>6}"
@@ -113,17 +123,18 @@ def comparison_text(result: dict, games: int) -> list[str]:
     shown_rows = [r for r in result["rows"] if not _equal_every_game(r)]
     flagged = [r for r in shown_rows if r["flagged"]]
     rest = [r for r in shown_rows if not r["flagged"]]
-    lines += [_row_text(r) for r in flagged]
+    lines += [line for r in flagged for line in _row_text(r)]
     if flagged and rest:
         lines.append("")
-    lines += [_row_text(r) for r in rest]
+    lines += [line for r in rest for line in _row_text(r)]
     alpha = result["alpha"]
     twins = [r for r in result["rows"] if r.get("same_as")]
     lines += [
         "",
         f"{result['compared']} figures compared; {result['flagged']} flagged (*) at {alpha:.0%} after Holm's correction.",
         "B - A with its 95% interval; p: two-sided, Holm-adjusted over those tested.",
-        "vs none: takers' win rate minus non-takers'; per copy: win rate per copy taken.",
+        "vs none: takers' win rate minus non-takers', within each seat and its bot;",
+        "per copy: win rate per copy taken.",
     ]
     if twins:
         text = f"=: the same test as another row, counted once: {_names(twins, 'same_as')}."

@@ -87,6 +87,10 @@ Every difference is B minus A; intervals are 95% and given as ``[low, high]``.
       "interrupted": false,
       "paired": true,
       "pairing": "why the games are (or are not) paired",
+      "win_share_from": [0.0, 0.0],       # what each side's seat win shares are given above:
+                                          # 0, or at two player counts an equal share of each
+                                          # (1/A's players, 1/B's), so that a seat's rows
+                                          # compare its edge over an equal share
       "alpha": 0.05,
       "compared": 46, "flagged": 3,
       "rows": [
@@ -203,7 +207,7 @@ def pairing(a: Side, b: Side, seed_b_given: bool) -> tuple[bool, str]:
     sa, sb = deal_signature(a.ruleset, a.players), deal_signature(b.ruleset, b.players)
     if sa == sb:
         if a.ruleset.rounds > 1 and not (deals_ahead(a.ruleset) and deals_ahead(b.ruleset)):
-            return True, "paired games: both sides deal game i's first hands alike (later deals follow the play)"
+            return True, "paired games: both sides deal game i's first hands alike; later deals follow the play"
         return True, "paired games: both sides deal game i the same cards from the same seed"
     if sa[0] != sb[0]:
         why = f"the seat counts differ ({sa[0]} and {sb[0]})"
@@ -849,12 +853,13 @@ def paired_row(pairs: Sums, key: str) -> tuple[float, list[float], float]:
     return float(d), [lo, hi], _two_sided_t(float(d), math.sqrt(var / n), n - 1)
 
 
-def proportions_row(sa: Sums, sb: Sums, key: str) -> tuple[float, list[float], float]:
-    """B - A of two independent proportions: Newcombe's interval and the p-value that
-    inverts it (:func:`~ruledraft.lab.statistics.newcombe_p_value`): one method."""
+def proportions_row(sa: Sums, sb: Sums, key: str, null: float = 0.0) -> tuple[float, list[float], float]:
+    """B - A of two independent proportions, less ``null`` (what B - A is when nothing
+    differs): Newcombe's interval and the p-value that inverts it
+    (:func:`~ruledraft.lab.statistics.newcombe_p_value`): one method."""
     xa, xb = float(sa.total.get(key, 0)), float(sb.total.get(key, 0))
     d, lo, hi = newcombe(xb, sb.n, xa, sa.n, CONFIDENCE)
-    return d, [lo, hi], newcombe_p_value(xb, sb.n, xa, sa.n)
+    return d - null, [lo - null, hi - null], newcombe_p_value(xb, sb.n, xa, sa.n, null)
 
 
 def welch_row(sa: Sums, sb: Sums, key: str) -> tuple[float, list[float], float]:
@@ -892,6 +897,7 @@ def comparison_rows(
     alpha: float = ALPHA,
     computed: Mapping[str, Row] | None = None,
     same_as: Mapping[str, str] | None = None,
+    equal: tuple[float, float] = (0.0, 0.0),
 ) -> list[dict]:
     """The rows of the comparison, in ``order``, flagged after Holm's correction over the
     family of the rows tested: all but those with no spread (one difference in every
@@ -918,10 +924,11 @@ def comparison_rows(
                 }
             )
             continue
+        share = key.endswith(" win share")
         if pairs is not None:
             d, interval, p = paired_row(pairs, key)
-        elif key.endswith(" win share"):
-            d, interval, p = proportions_row(sums_a, sums_b, key)
+        elif share:
+            d, interval, p = proportions_row(sums_a, sums_b, key, equal[1] - equal[0])
         else:
             d, interval, p = welch_row(sums_a, sums_b, key)
         results.append((d, interval, p))
@@ -930,8 +937,8 @@ def comparison_rows(
                 "figure": key,
                 "group": group,
                 "measure": measure(key),
-                "a": float(sums_a.mean(key)),
-                "b": float(sums_b.mean(key)),
+                "a": float(sums_a.mean(key)) - (equal[0] if share else 0),
+                "b": float(sums_b.mean(key)) - (equal[1] if share else 0),
                 "difference": d,
                 "interval": interval,
                 "p_value": p,
@@ -965,7 +972,11 @@ def comparison(
     played = tally.sums_a.n
     computed = win_rows(a, b, tally)
     order = [(k, g) for k, g in _order(a, b) if k in computed or not k.endswith(tuple(WIN_FIGURES))]
-    rows = comparison_rows(order, tally.sums_a, tally.sums_b, tally.pairs, alpha, computed, duplicates(tally))
+    # at two player counts a seat's win share is measured from an equal share of each
+    equal = (0.0, 0.0) if a.players == b.players else (1 / a.players, 1 / b.players)
+    rows = comparison_rows(
+        order, tally.sums_a, tally.sums_b, tally.pairs, alpha, computed, duplicates(tally), equal=equal
+    )
 
     def side(s: Side, t: Tally, lineups: Sequence[tuple[str, ...]]) -> dict:
         bots = [ROTATED] * s.players if len(lineups) > 1 else s.bots
@@ -987,6 +998,7 @@ def comparison(
         "interrupted": bool(tally.signal),
         "paired": tally.pairs is not None,
         "pairing": pairing_reason,
+        "win_share_from": list(equal),
         "alpha": alpha,
         "compared": sum(r["tested"] for r in rows),
         "flagged": sum(r["flagged"] for r in rows),

@@ -134,20 +134,21 @@ def newcombe(x1: float, n1: float, x2: float, n2: float, confidence: float = 0.9
     return (d, max(-1.0, low), min(1.0, high))
 
 
-def newcombe_p_value(x1: float, n1: float, x2: float, n2: float) -> float:
-    """The two-sided p-value of "p1 = p2" that goes with Newcombe's interval: one minus
-    the largest confidence whose interval (:func:`newcombe`) still leaves out 0, found by
-    bisection (the interval and the test are then one method: the 95% interval leaves
-    out 0 exactly when p < 0.05). 1 when the difference is 0, or either side empty."""
+def newcombe_p_value(x1: float, n1: float, x2: float, n2: float, null: float = 0.0) -> float:
+    """The two-sided p-value of "p1 - p2 = null" (0: "p1 = p2") that goes with Newcombe's
+    interval: one minus the largest confidence whose interval (:func:`newcombe`) still
+    leaves out ``null``, found by bisection (the interval and the test are then one
+    method: the 95% interval leaves out ``null`` exactly when p < 0.05). 1 when the
+    difference is ``null``, or either side empty."""
     if n1 <= 0 or n2 <= 0:
         return 1.0
     d = x1 / n1 - x2 / n2
-    if d == 0:
+    if d == null:
         return 1.0
 
     def excludes(confidence: float) -> bool:
         _, low, high = newcombe(x1, n1, x2, n2, confidence)
-        return low > 0 if d > 0 else high < 0
+        return low > null if d > null else high < null
 
     lo, hi = 1e-12, 1 - 1e-15  # confidences: lo's interval leaves 0 out (it has almost no width)
     if excludes(hi):

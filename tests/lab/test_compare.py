@@ -146,7 +146,7 @@ def test_pairing_claims_every_deal_only_where_the_seed_decides_every_round_befor
         assert words == (
             "paired games: both sides deal game i the same cards from the same seed"
             if every
-            else "paired games: both sides deal game i's first hands alike (later deals follow the play)"
+            else "paired games: both sides deal game i's first hands alike; later deals follow the play"
         )
         hands = [
             [[r.hands for r in ruledraft.play_game(rs, 4, bots, seed=s).history] for s in range(5)]
@@ -155,6 +155,43 @@ def test_pairing_claims_every_deal_only_where_the_seed_decides_every_round_befor
         firsts = [[game[0] for game in side] for side in hands]
         assert firsts[0] == firsts[1]
         assert (hands[0] == hands[1]) is every
+
+
+def test_at_two_player_counts_a_seats_win_share_is_compared_above_an_equal_share():
+    """2 players against 5: each seat's win share is given above 1/2 and 1/5 (an equal share of each), so seats
+    near their equal share are not flagged for the player count alone; the JSON says what the shares are above."""
+    result = run_json(
+        "sushi-go", "--players", "2", "--players-b", "5", "--bots", "greedy", "--games", "300", "--seed", "2"
+    )
+    assert result["win_share_from"] == [0.5, 0.2]
+    for s in (0, 1):
+        r = row(result, f"seat {s} win share")
+        wins = [result[k]["figures"]["seats"][s]["win_share"] for k in ("a", "b")]
+        assert (r["a"], r["b"]) == pytest.approx((wins[0] - 0.5, wins[1] - 0.2))
+        assert r["difference"] == pytest.approx(r["b"] - r["a"])
+        assert r["interval"][0] < r["difference"] < r["interval"][1] and r["interval"][0] < 0 < r["interval"][1]
+        assert not r["flagged"]
+    text = run("sushi-go", "--players", "2", "--players-b", "5", "--bots", "greedy", "--games", "300", "--seed", "2")
+    assert (
+        "seat win shares are given above an equal share (50.0% for A, 20.0% for B): the\nplayer counts differ"
+        in text.output
+    )
+    assert run_json("sushi-go", "--bots", "greedy", "--bots-b", "random", "--games", "30")["win_share_from"] == [0, 0]
+
+
+def test_a_figure_whose_name_is_too_long_for_its_column_is_on_a_line_of_its_own():
+    """A card id of 30 letters: its four figures are told apart by their whole names, each above its numbers, within 80 columns."""
+    from ruledraft.cli.compare import NAME, _row_text
+
+    figure = {"a": 0.1, "b": 0.2, "difference": 0.1, "interval": [0.0, 0.2], "p_holm": 0.5, "flagged": False}
+    for what in ("taken", "points", "vs none", "per copy"):
+        name = f"card golden_apple_of_the_hesperides {what}"
+        lines = _row_text({**figure, "figure": name, "measure": "taken"})
+        assert lines[0] == f"  {name}" and lines[1].startswith(" " * (NAME + 3)) and len(lines) == 2
+        assert all(len(line) <= 80 for line in lines)
+    assert _row_text({**figure, "figure": "card tempura taken", "measure": "taken"})[0].startswith(
+        "  card tempura taken "
+    )
 
 
 def test_soy_sauce_rule_is_flagged_against_the_base_game():
@@ -173,6 +210,7 @@ def test_soy_sauce_rule_is_flagged_against_the_base_game():
         "compared",
         "flagged",
         "rows",
+        "win_share_from",
     }
     assert (result["games"], result["games_requested"], result["interrupted"]) == (150, 150, False)
     assert set(result["b"]) == {"label", "ruleset", "players", "bots", "seed", "games", "figures"}

@@ -182,7 +182,10 @@ def test_card_win_rows_are_in_the_holm_family_and_the_table():
     line = next(x for x in text.splitlines() if "card tempura vs none" in x)
     tempura = row(result, "card tempura vs none")
     assert f"{tempura['difference'] * 100:+.1f}%" in line
-    assert "vs none: takers' win rate minus non-takers'; per copy: win rate per copy taken." in text
+    assert (
+        "vs none: takers' win rate minus non-takers', within each seat and its bot;\nper copy: win rate per copy taken."
+        in text
+    )
 
 
 def test_a_card_every_seat_takes_alike_has_no_per_copy_figure():
