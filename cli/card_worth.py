@@ -29,7 +29,7 @@ def marginal_table(figures: dict) -> Table:
             r["card"],
             formatted(shared[r["card"]], ".2f") if r["card"] in shared else "-",
             formatted(r["points_per_game"], ".2f"),
-            " to ".join(formatted(x, ".2f") for x in r["interval"]),
+            " to ".join(formatted(x, ".2f") for x in r["interval"]) if figures["games"] > 1 else "-",
             f"{r['copies_per_game']:.2f}",
             formatted(per, ".2f") if per is not None else "-",
         )

@@ -190,14 +190,15 @@ def quality_parts(q: dict, name: str) -> list[Table | str]:
     for col in ("measure", "mean", "95% CI", "median", "5-95%"):
         games.add_column(col, justify="left" if col == "measure" else "right", no_wrap=True)
     d = q["decisiveness"]
-    games.add_row("decisiveness", _pct(d["mean_share"]), _ci(d["interval"]), "", "")
+    spread = q["games"] > 1  # the intervals of means over games: one game has no spread to tell
+    games.add_row("decisiveness", _pct(d["mean_share"]), _ci(d["interval"]) if spread else "-", "", "")
     for label, key in (("lead changes", "lead_changes"), ("score spread", "score_spread")):
         f = q[key]
         qs = f["quantiles"]
         games.add_row(
             label,
             formatted(f["mean"], ".2f") if f["mean"] is not None else "-",
-            _ci(f["interval"], 1, "", 2),
+            _ci(f["interval"], 1, "", 2) if spread else "-",
             "-" if qs["50"] is None else str(qs["50"]),
             "-" if qs["5"] is None else f"{qs['5']} to {qs['95']}",
         )

@@ -202,7 +202,7 @@ def summary_tables(summary, ruleset, *, cards: bool = False, explain: bool = Fal
             _pct(s.win_share) if wins else "-",
             "{:.1f}-{:.1f}%".format(*(100 * x for x in fig["win_share_interval"])) if wins and fig is not None else "-",
             mean,
-            f"{s.stdev:.1f}",
+            f"{s.stdev:.1f}" if summary.games > 1 else "-",  # one game has no spread to tell
             str(s.min),
             str(s.max),
         )
@@ -233,7 +233,7 @@ def summary_tables(summary, ruleset, *, cards: bool = False, explain: bool = Fal
             r = figures["rules"][n]
             row += [
                 formatted(r["mean"], ".2f"),
-                " to ".join(formatted(x, ".1f") for x in r["interval"]),
+                " to ".join(formatted(x, ".1f") for x in r["interval"]) if summary.games > 1 else "-",
                 _pct(r["share_of_points"]),
             ]
         if per_seat:

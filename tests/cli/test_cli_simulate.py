@@ -637,3 +637,27 @@ def test_an_empty_entry_in_bots_is_an_error_not_a_shifted_seat():
     result = CliRunner().invoke(app, ["simulate", "sushi-go", "-g", "5", "-q", "--bots", "random,,greedy"])
     assert result.exit_code == 2
     assert result.output == "error: --bots has an empty entry (seat 1): name a bot for every seat listed\n"
+
+
+def _cells(text: str) -> dict[str, list[str]]:
+    """A rich table's rows in ``text``: first cell -> the other cells."""
+    rows = [line.split("│") for line in text.splitlines() if line.startswith("│")]
+    return {r[1].strip(): [c.strip() for c in r[2:-1]] for r in rows}
+
+
+def test_one_game_gives_no_interval_of_a_mean_and_no_spread():
+    """--games 1: the intervals of means over games (a rule's points, a card's marginal points, quality's per-game
+    measures) and the seats' sd are '-', not intervals of no width that read as certain; proportions keep theirs."""
+    out = runner.invoke(
+        app, ["simulate", "sushi-go", "-p", "3", "-g", "1", "--marginal"], env={"COLUMNS": "100"}
+    ).output
+    seats = _cells(out[: out.index("Mean points per scoring rule")])
+    assert seats["0"][2:5] == ["20.7-100.0%", "39.00", "-"]  # seat 0: its wins' interval kept, sd '-'
+    rules = _cells(out[out.index("Mean points per scoring rule") : out.index("Per card:")])
+    assert rules["tempura"][:2] == ["6.67", "-"] and rules["nigiri"][:2] == ["10.00", "-"]
+    marginal = _cells(out[out.index("Points a card brings per game") :])
+    assert marginal and all(cells[2] == "-" for cells in marginal.values())
+    quality = runner.invoke(app, ["quality", "sushi-go", "-p", "3", "-g", "1", "-b", "greedy"], env={"COLUMNS": "100"})
+    per_game = _cells(quality.output[quality.output.index("Per game") :])
+    assert [per_game[k][1] for k in ("decisiveness", "lead changes", "score spread")] == ["-", "-", "-"]
+    assert per_game["last round decides"][1] == "20.7 to 100.0%"
