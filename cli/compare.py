@@ -100,10 +100,12 @@ def _row_text(row: dict) -> list[str]:
 def comparison_text(result: dict, games: int) -> list[str]:
     """The terminal form of a comparison (every line within 80 columns, but for long names)."""
     lines = []
+    same_id = result["a"]["ruleset"] == result["b"]["ruleset"] and result["a"].get("file") != result["b"].get("file")
     for key in ("a", "b"):
         s = result[key]
+        ruleset = f"{s['ruleset']} ({s['file']})" if same_id else s["ruleset"]  # one id, two files: which is which
         lines.append(
-            f"{key.upper()}: {shown(s['ruleset'])}, {counted(s['players'], 'player')}, {shown(lineup(s['bots']))}, seed {s['seed']}"
+            f"{key.upper()}: {shown(ruleset)}, {counted(s['players'], 'player')}, {shown(lineup(s['bots']))}, seed {s['seed']}"
         )
     lines += [f"{counted(games, 'deal' if 'rotation' in result else 'game')} a side", *result["pairing"].split("; ")]
     base = result.get("win_share_from", [0, 0])
@@ -180,14 +182,14 @@ def load_side(name: str, allow: tuple, which: str):
         raise InputError(f"side B: {e}") from None
 
 
-def side_match(rs, players: int, bots: str, seed: int, document, which: str) -> Match:
-    """A side's match, checked once; a problem of side B's names the side."""
+def side_match(rs, players: int, bots: str, seed: int, document, named: str = "") -> Match:
+    """A side's match, checked once; a problem names the side ``named`` ("side B"), if given."""
     try:
         return checked_match(rs, players, bots, seed, document, ruleset_name=shown(rs.name))
     except InputError as e:
-        if which == "A":
+        if not named:
             raise
-        raise type(e)(f"side B: {e}") from None
+        raise type(e)(f"{named}: {e}") from None
 
 
 def run_with_progress(
@@ -306,9 +308,11 @@ def compare(
         players = usual_players(checked_a.ruleset, players)
         spec_b = usual_lineup(bots, n_b) if bots_b is None else bots_b
         bots = usual_lineup(bots, players)
-        match_a = side_match(checked_a.ruleset, players, bots, seed, checked_a.document, "A")
+        # side A is named where the sides differ in ruleset or players: its problem may not be B's
+        named_a = "side A" if checked_b is not checked_a or n_b != players else ""
+        match_a = side_match(checked_a.ruleset, players, bots, seed, checked_a.document, named_a)
         match_b = side_match(
-            checked_b.ruleset, n_b, spec_b, seed if seed_b is None else seed_b, checked_b.document, "B"
+            checked_b.ruleset, n_b, spec_b, seed if seed_b is None else seed_b, checked_b.document, "side B"
         )
         rs_a, rs_b = match_a.ruleset, match_b.ruleset
         report_dir = report_directory(report)

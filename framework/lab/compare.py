@@ -79,6 +79,7 @@ Every difference is B minus A; intervals are 95% and given as ``[low, high]``.
     {
       "a": {"label": "sushi-go",            # what tells the side apart
             "ruleset": "sushi-go", "players": 4, "bots": ["greedy", ...],
+            "file": "the rule file it was read from",
             "seed": 0, "games": 400,
             "figures": {...}},                # ruledraft.lab.figures' shape
       "b": {...},
@@ -240,6 +241,9 @@ def labels(a: Side, b: Side) -> tuple[str, str]:
     if a.ruleset_id != b.ruleset_id:
         parts_a.append(a.ruleset_id)
         parts_b.append(b.ruleset_id)
+    elif a.ruleset.source != b.ruleset.source:  # one id, two files (a tuned copy keeps its id)
+        parts_a.append(f"{a.ruleset_id} ({a.ruleset.source})")
+        parts_b.append(f"{b.ruleset_id} ({b.ruleset.source})")
     if a.players != b.players:
         parts_a.append(f"{a.players} player{'s' if a.players != 1 else ''}")
         parts_b.append(f"{b.players} player{'s' if b.players != 1 else ''}")
@@ -983,6 +987,7 @@ def comparison(
         return {
             "label": s.label,
             "ruleset": s.ruleset_id,
+            "file": s.ruleset.source,
             "players": s.players,
             "bots": list(s.bots),
             "seed": s.seed,

@@ -157,6 +157,22 @@ def test_pairing_claims_every_deal_only_where_the_seed_decides_every_round_befor
         assert (hands[0] == hands[1]) is every
 
 
+def test_two_files_of_one_id_are_told_apart_by_their_files(tmp_path):
+    """A tuned copy keeps its rule file's id: the two sides are named by id and file, not both 'sushi-go-squid-12'."""
+    from paths import DATA
+
+    a, b = tmp_path / "squid.yaml", tmp_path / "squid.tuned.yaml"
+    text = (DATA / "tune" / "sushi-go-squid-12.yaml").read_text(encoding="utf-8")
+    a.write_text(text, encoding="utf-8")
+    b.write_text(text.replace("start: 12", "start: 3"), encoding="utf-8")
+    out = run(str(a), str(b), "--players", "3", "--bots", "greedy", "--games", "20").output.splitlines()
+    assert out[0] == f"A: sushi-go-squid-12 ({a}), 3 players, greedy x3, seed 0"
+    assert out[1] == f"B: sushi-go-squid-12 ({b}), 3 players, greedy x3, seed 0"
+    result = run_json(str(a), str(b), "--players", "3", "--bots", "greedy", "--games", "20")
+    assert (result["a"]["label"], result["a"]["file"]) == (f"sushi-go-squid-12 ({a})", str(a))
+    assert not run("sushi-go", "--bots-b", "random", "--games", "20").output.startswith("A: sushi-go (")
+
+
 def test_at_two_player_counts_a_seats_win_share_is_compared_above_an_equal_share():
     """2 players against 5: each seat's win share is given above 1/2 and 1/5 (an equal share of each), so seats
     near their equal share are not flagged for the player count alone; the JSON says what the shares are above."""
@@ -213,7 +229,7 @@ def test_soy_sauce_rule_is_flagged_against_the_base_game():
         "win_share_from",
     }
     assert (result["games"], result["games_requested"], result["interrupted"]) == (150, 150, False)
-    assert set(result["b"]) == {"label", "ruleset", "players", "bots", "seed", "games", "figures"}
+    assert set(result["b"]) == {"label", "ruleset", "file", "players", "bots", "seed", "games", "figures"}
     assert result["alpha"] == 0.05 and {g for r in result["rows"] for g in [r["group"]]} == {"seats", "rules", "cards"}
     keys = {"figure", "group", "measure", "a", "b", "difference", "interval", "p_value", "p_holm", "flagged"}
     assert all(set(r) == keys | {"tested", "same_as"} for r in result["rows"])
@@ -312,6 +328,11 @@ def test_terminal_table_fits_80_columns_and_marks_the_flagged_first():
             "error: side B: Sushi Go! (two players with a dummy) is for 2 players, not 4\n",
         ),
         (["sushi-go", "--bots-b", "nope"], "error: side B: unknown bot 'nope'"),
+        (
+            ["sushi-go", "sushi-go-party-starter", "--bots", "value:edamame=3"],
+            "error: side A: bot 'value:edamame=3': 'edamame' is neither an option of value nor a card of the ruleset\n",
+        ),
+        (["sushi-go", "--bots", "nope"], "error: unknown bot 'nope'"),
         (["sushi-go", "--seed-b", "-1"], "error: --seed-b must be a whole number from 0 to 9007199254740991, not -1\n"),
     ],
 )
