@@ -162,7 +162,7 @@ def quality_parts(q: dict, name: str) -> list[Table | str]:
         else "every seat wins as often"
     )
     out.append(
-        f"seat advantage: {_pp(adv['difference'])} points of percent ({ranked}); "
+        f"seat advantage: {_pp(adv['difference'])} percentage points ({ranked}); "
         f"chi-square p {'< 0.001' if p < 0.001 else f'= {p:.3f}'}"
         + ("" if adv["bots_balanced"] else " (the seats have different bots: this compares the bots too)")
     )
@@ -182,7 +182,7 @@ def quality_parts(q: dict, name: str) -> list[Table | str]:
         out.append(bots)
         gap = skill["gap"]
         out.append(
-            f"skill gap: {_pp(gap['difference'])} points of percent per seat ({gap['strongest']} over {gap['weakest']})"
+            f"skill gap: {_pp(gap['difference'])} percentage points per seat ({gap['strongest']} over {gap['weakest']})"
         )
     else:
         out.append("skill gap: - (one bot at every seat; name several with --bots, e.g. greedy,random)")

@@ -138,7 +138,7 @@ EXPLANATIONS = (
     ),
     (
         "per card: win%, vs none",
-        "The win rate of seats that took at least one copy, and how many points of percent higher (or lower) "
+        "The win rate of seats that took at least one copy, and how many percentage points higher (or lower) "
         "it is than the win rate of seats that took none, with its 95% interval. With different bots at the "
         "seats this mostly shows which bot takes the card: for card figures, give every seat the same bot.",
     ),
@@ -762,7 +762,7 @@ def run_rotated(
         match.ruleset.id,
         match.players,
         match.seed,
-        [ROTATED] * match.players,
+        [ROTATED] * match.players if len(lineups) > 1 else list(match.bots),  # one bot: nothing was rotated
         elapsed,
         requested=games * len(lineups),
         signum=last.signal,

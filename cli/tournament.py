@@ -94,7 +94,7 @@ def tournament_text(result: dict) -> list[str]:
         lines += _wrapped(f"  {', '.join(parts)}   ({counted(lu['games'], 'game')})", "    ")
     lines.append("")
     lines += _wrapped(
-        f"rating: {RATING}; ranked by ordinal (mu - 3 sigma). Intervals: Wilson, 95%. "
+        f"rating: {RATING}; +-: its sigma; ranked by ordinal (mu - 3 sigma). Intervals: Wilson, 95%. "
         "ms/dec: CPU milliseconds per decision, median; p95: its 95th percentile."
     )
     return lines

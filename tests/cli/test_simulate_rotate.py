@@ -134,12 +134,14 @@ def test_rotate_text_and_report_show_the_bots(tmp_path):
 
 
 def test_rotate_with_one_bot_plays_the_line_up_once():
-    """With one bot at every seat there is one seating: the games are the plain run's, and the summary says so."""
+    """With one bot at every seat there is one seating: the games are the plain run's, the seats name their bot (not
+    'rotated'), and the summary says so."""
     args = ["simulate", "sushi-go", "-p", "2", "-g", "10", "-s", "3", "-b", "greedy", "-q"]
     plain = run(*args, "--json")
     rotated = run(*args, "--json", "--rotate")
     assert rotated["figures"]["rotation"]["seatings"] == [["greedy", "greedy"]]
     assert [s["wins"] for s in rotated["seats"]] == [s["wins"] for s in plain["seats"]]
+    assert [s["bot"] for s in rotated["seats"]] == ["greedy", "greedy"]
     assert rotated["figures"]["rotation"]["bots"][0]["win_share"] == pytest.approx(1.0)
     text = runner.invoke(app, [*args, "--rotate"]).output
     assert "one bot at every seat: --rotate plays the line-up as it is" in text
