@@ -70,7 +70,11 @@ def play(
     players: int | None = players_option(help="Number of players, you included."),
     seed: int = seed_option("Seed of the deal and of the bots"),
     bots: str | None = typer.Option(
-        None, "--bots", "-b", help=seat_bots_help("Bots for the other seats in seat order"), show_default="greedy"
+        None,
+        "--bots",
+        "-b",
+        help=seat_bots_help("Bots for the other seats in seat order (left out: greedy)"),
+        show_default=False,
     ),
     seat: int = typer.Option(0, "--seat", help="Your seat (0-based)."),
     log: str | None = log_option("Write the finished game as one JSON line (check it with `ruledraft replay`)."),
@@ -152,7 +156,7 @@ def play(
             typer.echo("")  # end the prompt's line
             if isinstance(e, EndOfInput):
                 typer.echo("Input ended before the game did; game abandoned.", err=True)
-                raise typer.Exit(1) from None
+                raise typer.Exit(2) from None  # an input that cannot be used: nothing was checked and found wrong
             raise typer.Exit(130) from None  # the entry point says "interrupted"
         if log:
             seat_names = [HUMAN if s == seat else bot_names[s] for s in range(players)]

@@ -279,10 +279,11 @@ def test_dummy_variant_asks_for_the_dummy_card_only_when_you_control_it(tmp_path
 
 
 def test_end_of_input_mid_game_exits_nonzero_without_traceback(tmp_path):
-    """Input that ends before the game does gives a one-line message, exit code 1, no traceback and no log file."""
+    """Input that ends before the game does (Ctrl-D) gives a one-line message, exit code 2 (an input that cannot be
+    used, not something checked and found wrong), no traceback and no log file."""
     log = tmp_path / "game.jsonl"
     result = run(["sushi-go", "--players", "3", "--seed", "1", "--log", str(log)], "1\n1\n")
-    assert result.exit_code == 1
+    assert result.exit_code == 2
     assert isinstance(result.exception, SystemExit)
     assert "Input ended before the game did" in result.output
     assert "Traceback" not in result.output
