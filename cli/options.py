@@ -131,8 +131,9 @@ USUAL_LINEUP = "greedy,random"
 
 
 def lineup_option(help: str) -> Any:
-    """``--bots/-b`` left out as None: :func:`usual_lineup` fills it."""
-    return typer.Option(None, "--bots", "-b", help=help, show_default=USUAL_LINEUP)
+    """``--bots/-b`` left out as None: :func:`usual_lineup` fills it (the help says so:
+    click would write a default it is not given as ``(greedy,random)``)."""
+    return typer.Option(None, "--bots", "-b", help=f"{help} Left out: {USUAL_LINEUP}.", show_default=False)
 
 
 def usual_lineup(bots: str | None, players: int) -> str:

@@ -54,6 +54,7 @@ def test_help_fits_the_width_and_cuts_nothing_off(command, columns):
     assert too_wide == []
     assert "…" not in text
     assert "[/" not in text and "[bold" not in text
+    assert "[default: (" not in flat(text)  # click's way of writing a default it is not given: said in the help
 
 
 @pytest.mark.parametrize("command", COMMANDS)
