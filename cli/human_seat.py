@@ -316,10 +316,15 @@ class HumanAgent:
             if low == "kept" and state is not None:
                 self.write_kept(state)
                 continue
+            if low in ("board", "hand") and state is not None:  # after the rules or the help pushed it away
+                self.show(state, seat)
+                continue
             if low == "rules":
                 from ruledraft.language.describe import describe_ruleset
 
                 self.write("\n".join(shown(line) for line in describe_ruleset(rs).rstrip("\n").split("\n")))
+                if state is not None:
+                    self.write("  ('board' shows the board and your hand again.)")
                 continue
             if not text:
                 self.write(f"  Type a card's number, 1-{n}, or its name.")
@@ -443,7 +448,8 @@ class HumanAgent:
                 "under the table gives the places taken (by whom, for how many points) and those still open."
             )
         lines.append(
-            "  'rules' prints the rules of the game, 'kept' the cards kept from earlier rounds, 'q' quits. "
+            "  'rules' prints the rules of the game, 'kept' the cards kept from earlier rounds, 'board' the "
+            "board and your hand again, 'q' quits. "
             f"Answers longer than {MAX_INPUT_LINE} bytes are refused."
         )
         return "\n".join(lines)

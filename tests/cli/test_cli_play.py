@@ -635,6 +635,19 @@ def test_rule_file_text_reaches_the_terminal_escaped(tmp_path):
     assert "Tem\\u200bpura [/]" in result.output and "Odd\\u200b [bold: 3 players" in result.output
 
 
+def test_board_after_the_rules_shows_the_board_and_the_hand_again():
+    """'rules' pushes the hand off the screen and says how to get it back: 'board' prints the turn's board and the
+    hand again, the same as before, and the pick is then taken as usual."""
+    out = first_turn(run(["sushi-go", "--players", "3", "--seed", "1"], "rules\nboard\n" + ONES).output)
+    head = "--- Round 1 of 3, turn 1 of 9 (hands pass left) ---"
+    assert out.count(head) == 2 and out.count("Your hand:") == 2
+    before, after = out.split("  ('board' shows the board and your hand again.)\n")
+    assert after.startswith("Your pick [1-9, ? for help]: board\n\n" + head)
+    again = after.index(head)
+    assert before[before.index(head) : before.index("Your pick")] == after[again : after.index("Your pick", again)]
+    assert after.count("Your pick [1-9, ? for help]:") == 2
+
+
 # ---------------------------------------------------------------- reading input
 
 
