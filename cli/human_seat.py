@@ -153,7 +153,9 @@ class HumanAgent:
         families = [a for a in options if K <= a < game.done_action]
         done = game.done_action in options
         question = [shown(line) for line in self._question(state, decision)]
-        drawn = packed("Drawn:", [card_name(rs, c) for c in decision.shown], self.width, ",") if decision.shown else []
+        # the cards drawn in the order of the numbered choices below them (a card none of them is, last)
+        in_order = sorted(decision.shown, key=lambda c: (number.get(c, n + 1), c))
+        drawn = packed("Drawn:", [card_name(rs, c) for c in in_order], self.width, ",") if decision.shown else []
         listed = grid(entries(cards + families), self.width)
         cards_on_request = bool(families) and len(listed) > DECISION_ROWS
         if cards_on_request:

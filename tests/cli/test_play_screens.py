@@ -177,3 +177,14 @@ def test_a_kept_column_too_wide_for_names_counts_the_cards_and_shows_none_as_a_d
             assert cells == [str(k) if k else "-" for k in kept], lines[:4]
         state.apply_actions([state.sample_action(s, draw.random) for s in state.acting_seats()])
     assert seen_counted and seen_none
+
+
+def test_the_cards_a_menu_draws_are_listed_in_the_order_they_are_numbered():
+    """'Drawn: ...' names the cards in the order of the numbered choices under it, so the second card named is choice 2."""
+    lines = played(["sushi-go-party-dinner-for-two", "--players", "2", "--seed", "0"], "menu\n")
+    at = next(i for i, line in enumerate(lines) if line.startswith("Drawn: "))
+    assert lines[at : at + 3] == [
+        "Drawn: Egg Nigiri, Squid Nigiri, Tofu, Onigiri (square)",
+        "  1. Egg Nigiri         3. Tofu",
+        "  2. Squid Nigiri       4. Onigiri (square)",
+    ]
