@@ -565,7 +565,7 @@ def _comparison_section(page: _Page, labels: Sequence[str]) -> str:
         f"in their own units, one panel each; a figure is flagged (*) when its p-value after "
         f"Holm's correction over the {_e(comp.get('compared', len(rows_all)))} figures compared is below "
         f"{_e(comp.get('alpha'))}. Rows equal on both sides in every game, and rows that repeat another's "
-        f"test, are left out of the correction.</p>"
+        f"test, are left out of the correction.{_share_base(comp)}</p>"
     )
     body = (
         intro
@@ -573,6 +573,17 @@ def _comparison_section(page: _Page, labels: Sequence[str]) -> str:
         + _table(["figure", "group", "A", "B", "B - A", "95% interval", "p", "p (Holm)", "flagged"], rows, 2)
     )
     return _section("comparison", "Comparison", body)
+
+
+def _share_base(comp: dict) -> str:
+    """At two player counts, what the seats' win shares are given above (an equal share of each side)."""
+    base = comp.get("win_share_from") or [0, 0]
+    if not any(base):
+        return ""
+    return (
+        f" The player counts differ: each seat's win share is given above an equal share, "
+        f"{_e(f'{100 * base[0]:.1f}')}% for A and {_e(f'{100 * base[1]:.1f}')}% for B."
+    )
 
 
 def _sweep_section(page: _Page) -> str:

@@ -433,6 +433,16 @@ def test_the_comparison_table_shows_win_shares_in_percent_with_sides_a_and_b(wri
     ]
 
 
+def test_a_comparison_at_two_player_counts_says_what_the_win_shares_are_above(tmp_path, compare_json):
+    """A comparison of 2 and 5 players gives seats' win shares above an equal share; its report says so, and one of
+    a single player count says nothing of it."""
+    said = "each seat's win share is given above an equal share, 50.0% for A and 20.0% for B."
+    text = compare_report(tmp_path / "two", dict(compare_json, win_share_from=[0.5, 0.2])).read_text(encoding="utf-8")
+    assert said in " ".join(text.split())
+    text = compare_report(tmp_path / "one", compare_json).read_text(encoding="utf-8")
+    assert "above an equal share" not in text
+
+
 def test_a_side_without_card_figures_says_so(tmp_path, sim_figures):
     """Figures counted without the per-card ones give a cards section saying they were not counted, and no card plot."""
     figures = dict(sim_figures, cards=None)
