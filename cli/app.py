@@ -140,6 +140,17 @@ def main() -> None:
         interrupts.PENDING = 0
 
 
+def _plugin_exited(e: SystemExit) -> None:
+    """A plug-in's code that called ``sys.exit`` (a scoring rule, an effect): said as any
+    plug-in's failure is, status 2, not the silent exit with its status it asked for."""
+    from ruledraft.language.kinds.registry import plugin_failure
+
+    failure = plugin_failure(e)
+    if failure is not None:
+        typer.echo(f"error: {shown(str(failure))}", err=True)
+        raise SystemExit(2) from None
+
+
 def _guarded() -> None:
     """:func:`_run`, every way out of it said in words (see :func:`main`)."""
     try:
@@ -153,6 +164,7 @@ def _guarded() -> None:
             _output_lost(e.__context__)
         if isinstance(e.__context__, BrokenPipeError) and e.code == 1:  # click's exit for a closed output
             pipe_closed()
+        _plugin_exited(e)
         stop = interrupt_behind(e)
         if stop is None:
             raise
