@@ -20,6 +20,7 @@ from typing import Protocol
 
 import attrs
 
+from ruledraft.engine.decisions import asked
 from ruledraft.engine.records import RoundRecord
 from ruledraft.errors import IllegalMoveError
 from ruledraft.language.decision import Decision
@@ -530,7 +531,9 @@ class StandardProcedure:
             state.decided(seat, a)
             effect = self.game.effect_of[pending.card]
             assert effect is not None  # a decision is asked by the effect of its card
-            follow = effect.decide(state, pending, a)
+            follow = asked(
+                effect, effect.decide(state, pending, a), self.game.num_players, self.game.done_action, "decide"
+            )
             if follow is not None:  # the choice asks another (of the same seat, or another)
                 state.wait_for(follow)
                 return

@@ -29,6 +29,7 @@ from typing import Any, NamedTuple
 import attrs
 
 from ruledraft.engine.book import EffectBook
+from ruledraft.engine.decisions import asked
 from ruledraft.engine.procedures import PROCEDURES, RandomFn
 from ruledraft.engine.records import Observation, RoundRecord
 from ruledraft.engine.scoresheet import (
@@ -716,7 +717,8 @@ class State:
         while jobs:
             job = min(jobs)
             jobs.remove(job)
-            decision = job[3].start(self, job[1])
+            effect = job[3]
+            decision = asked(effect, effect.start(self, job[1]), self.game.num_players, self.game.done_action, "start")
             if decision is not None:
                 self.pending = decision
                 return decision

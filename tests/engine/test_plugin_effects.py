@@ -290,3 +290,33 @@ def test_an_installed_package_brings_its_effect_through_the_entry_point_group(tm
     assert result.diagnostics == []
     assert "trade_in" in EFFECT_KINDS.names()
     assert [e.kind for e in result.ruleset.effects] == ["trade_in"]
+
+
+@pytest.mark.parametrize(
+    ("start", "said"),
+    [
+        ("return 42", "gave 42"),
+        ("return Decision(seat=99, effect=self.kind, card=self.card, prompt='x', options=(0,), owner=99)", "seat=99"),
+        (
+            "return Decision(seat=seat, effect=self.kind, card=self.card, prompt='x', options=(), owner=seat)",
+            "options=()",
+        ),
+    ],
+    ids=["not-a-decision", "no-such-seat", "no-choice"],
+)
+def test_an_effect_asking_what_no_seat_can_answer_is_one_line_naming_it(tmp_path, start, said):
+    """A plug-in effect whose start() returns something other than None or a Decision a seat of the game can make
+    (an int, seat 99, no choice) is one line naming the effect and its file, exit 2, not an internal error later."""
+    source = (ROOT / PLUGIN).read_text(encoding="utf-8")
+    broken = source.replace("        effect_of = state.game.effect_of\n", f"        {start}\n", 1)
+    assert broken != source
+    plugin = tmp_path / "broken_effect.py"
+    plugin.write_text(broken, encoding="utf-8")
+    result = invoke("--plugin", plugin, "simulate", VARIANT, "-g", "5", "-q", "-p", "3")
+    assert result.exit_code == 2, result.output
+    line = result.output.strip()
+    assert line.startswith(f"error: card effect 'trade_in' ({plugin}): its start() gave ") and said in line
+    assert line.endswith(
+        "where None or a Decision of a seat from 0 to 2 with at least one of the game's actions "
+        f"(0 to {Game(check_ruleset(VARIANT).ruleset, 3).done_action}) as its options is wanted"
+    )
