@@ -59,7 +59,7 @@ def reported_errors() -> Iterator[None]:
     except ScoringError as e:  # already "FILE:LINE:COLUMN: error: ..."
         fail(e.format(), 1)
     except RuledraftError as e:
-        fail(f"error: {_safe(e)}", 1)
+        fail(f"error: {_safe(e)}", getattr(e, "status", 1))  # an output the disk had no room for: 74
     except BrokenPipeError:  # e.g. piped into `head`: the rest is unread, so never "all is well"
         pipe_closed()
 

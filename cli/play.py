@@ -38,7 +38,7 @@ from ruledraft.play.isolate import IsolatedAgent
 from ruledraft.play.runner import bot_seed
 
 from .board import board_lines as board_lines
-from .common import checked_ruleset, counted, fail, reported_errors, shown
+from .common import NO_ROOM, checked_ruleset, counted, fail, reported_errors, shown
 from .event_words import event_line as event_line
 from .event_words import ordinal as ordinal
 from .human_seat import HUMAN, HumanAgent, QuitGame
@@ -164,6 +164,8 @@ def play(
                 with open(log, "w", encoding="utf-8") as fh:
                     fh.write(json.dumps(record_game(state, seat_names), separators=(",", ":")) + "\n")
             except OSError as e:
+                if e.errno in NO_ROOM:  # a full disk: status 74, as every output that could not be written
+                    raise OSError(e.errno, e.strerror, log) from None
                 raise InputError(f"{log}: cannot write: {e.strerror}") from None
             wrapping(typer.echo, terminal_width())(
                 f"Game record written to {log} (check it with: ruledraft replay {log})."

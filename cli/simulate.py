@@ -31,6 +31,7 @@ from ruledraft.play.runner import GameResult, WorkerError, simulate_match
 
 from .card_worth import marginal_parts
 from .common import (
+    NO_ROOM,
     checked_ruleset,
     console,
     counted,
@@ -388,7 +389,12 @@ def load_with_inputs(name: str, allow=()):
 
 
 class LogWriteError(RuledraftError):
-    """Writing the game log failed part-way through the run."""
+    """Writing the game log failed part-way through the run: ``status`` 74 when the disk
+    (or the device) had no room, as every output that could not be written, else 1."""
+
+    def __init__(self, message: str, errno_: int | None = None) -> None:
+        super().__init__(message)
+        self.status = 74 if errno_ in NO_ROOM else 1
 
 
 def _same_file(a: os.stat_result, b: os.stat_result) -> bool:
@@ -529,7 +535,8 @@ class GameLog:
             os.close(fd)
             kept = f"{self.games} game{'s' if self.games != 1 else ''}"
             raise LogWriteError(
-                f"{self.name}: cannot write the game log: {e.strerror} (it keeps the first {kept} written, as complete lines)"
+                f"{self.name}: cannot write the game log: {e.strerror} (it keeps the first {kept} written, as complete lines)",
+                e.errno,
             ) from None
         self.written += len(data)
         self.games += count

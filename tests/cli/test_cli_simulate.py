@@ -555,7 +555,8 @@ def test_a_rule_file_read_from_a_pipe_runs_on_two_workers(tmp_path):
 
 
 def test_a_write_error_mid_run_keeps_the_complete_lines(tmp_path):
-    """When the log cannot grow (file size limit) the run ends with exit 1 and one message; the log keeps only complete records."""
+    """When the log cannot grow (file size limit) the run ends with exit 74, as every output that could not be
+    written, and one message; the log keeps only complete records."""
     import resource
 
     limit = 100_000
@@ -567,7 +568,7 @@ def test_a_write_error_mid_run_keeps_the_complete_lines(tmp_path):
     proc = run_simulate(
         "sushi-go", "--games", 2000, "--bots", "random", "-q", "--log", log, "--jobs", 2, preexec_fn=small_files
     )
-    assert proc.returncode == 1, proc.stderr
+    assert proc.returncode == 74, proc.stderr
     lines = read_lines(log)
     assert proc.stderr == (
         f"error: {log}: cannot write the game log: File too large "
