@@ -840,3 +840,23 @@ def test_play_follows_the_terminal_when_the_window_is_resized(monkeypatch):
     after = [text for at, text in lines if at >= 4]
     assert max(map(len, before)) > 60 and after
     assert max(map(len, after)) <= 60, max(after, key=len)
+
+
+def test_a_game_record_the_disk_has_no_room_for_ends_with_status_74(tmp_path):
+    """play --log past a file size limit: one line saying the record could not be written, status 74 (an output
+    that could not be written), as simulate's log and every other output."""
+    import resource
+    import subprocess
+    import sys
+
+    log = tmp_path / "game.jsonl"
+    proc = subprocess.run(
+        [sys.executable, "-m", "ruledraft", "play", "sushi-go", "--players", "2", "--seed", "1", "--log", str(log)],
+        input=ONES,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        preexec_fn=lambda: resource.setrlimit(resource.RLIMIT_FSIZE, (100, 100)),
+    )
+    assert proc.returncode == 74, proc.stderr
+    assert proc.stderr == f"ruledraft: cannot write {log}: File too large\n"
