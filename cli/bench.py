@@ -25,7 +25,7 @@ from ruledraft.play.bench import (
 from ruledraft.play.engines import check_engine, choose_engine, ready_searches
 
 from .common import console, reported_errors
-from .options import bots_help, bots_option, compiling_status, json_option, parse_bots, players_option
+from .options import bots_help, bots_option, compiling_status, json_option, parse_bots, parse_jobs, players_option
 
 
 def bench(
@@ -78,6 +78,10 @@ def bench(
             except ValueError:
                 raise InputError(f"--players takes player counts separated by commas, not {players!r}") from None
         check_engine(engine)
+        if jobs > 1:  # more processes than processors measure nothing but the waiting: capped, as simulate's
+            jobs, note = parse_jobs(str(jobs))
+            if note:
+                typer.echo(note, err=True)
         bot_names = list(dict.fromkeys(parse_bots(bots, len(bots.split(",")))))
         figures = []
         err = console(stderr=True)
@@ -94,7 +98,7 @@ def bench(
                             + (" (kernel)" if fig.engine == "kernel" else ""),
                         )
             if jobs > 1:
-                n = player_counts(rs, [4])[0]
+                n = player_counts(rs, counts or [4])[0]  # the first of --players, else 4
                 source = str(resolve_source(name))
                 # the engine of the one-process figures: the kernel where it plays the bot (compiled by now)
                 on = choose_engine(

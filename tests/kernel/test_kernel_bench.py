@@ -154,3 +154,20 @@ def test_bench_says_why_a_figure_is_on_the_reference_engine_within_80_columns():
     assert reason and all(line.startswith("    ") for line in reason), reason
     assert "pass patterns" in " ".join(line.strip() for line in reason)
     assert all(len(line) <= 80 for line in lines), [line for line in lines if len(line) > 80]
+
+
+def test_bench_jobs_past_the_processors_are_capped_and_measured_at_the_players_given():
+    """--jobs 64 is capped at the processors there are, with simulate's note, and the --jobs rows play at the
+    first of --players (2), not at 4."""
+    from ruledraft.play.runner import available_cores
+
+    cores = available_cores()
+    args = ["sushi-go", "-p", "2", "--bots", "random", "--seconds", "0.05", "--jobs", "64", "--jobs-games", "20"]
+    result = CliRunner().invoke(app, ["bench", *args, "--json"])
+    assert result.exit_code == 0, result.output
+    assert (
+        f"note: --jobs 64 is more than the {cores} processor{'s' if cores > 1 else ''} here; using {cores}"
+        in result.stderr
+    )
+    figures = json.loads(result.stdout)
+    assert [(f["jobs"], f["players"]) for f in figures][1:] == ([(1, 2), (cores, 2)] if cores > 1 else [])
