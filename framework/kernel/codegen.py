@@ -291,7 +291,9 @@ def write_source(ruleset: CompiledRuleset) -> str:
         body = _kernel_body(rule, w)
         if body is None:
             detail = f": {w.why_not}" if w.why_not else ""
-            raise NoKernel(f"scoring rule '{rule.id}' ({type(rule).__name__}) has no kernel part{detail}")
+            kind = getattr(rule, "plugin_kind", None)  # a plug-in's rule says its kind; else its class
+            said = f"plug-in kind '{kind}'" if isinstance(kind, str) else type(rule).__name__
+            raise NoKernel(f"scoring rule '{rule.id}' ({said}) has no kernel part{detail}")
         name = f"rule{i}"
         w.functions.append(
             f"@njit(cache=True)\ndef {name}(counts, seq, lens, rnd, out):\n    N = lens.shape[0]\n{_indent(body)}"

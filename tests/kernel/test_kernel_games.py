@@ -108,6 +108,29 @@ def test_a_rule_of_a_kind_without_a_kernel_part_is_refused_by_name():
     assert "scoring rule 'bonus' (_PlugInRule) has no kernel part" in made.reason
 
 
+def test_a_plug_in_kinds_rule_is_refused_by_its_kind_not_its_wrapper():
+    """--engine kernel on a rule file using a plug-in kind: the reason names the plug-in kind ('longest_run'), not the
+    class that checks its results (in a process of its own: the plug-in stays out of this one)."""
+    import subprocess
+    import sys
+
+    from paths import ROOT
+
+    args = ["--plugin", "examples/plugins/longest_run.py", "simulate", "examples/plugins/sushi-go-conveyor.yaml"]
+    result = subprocess.run(
+        [sys.executable, "-m", "ruledraft", *args, "--engine", "kernel", "-g", "5", "-q"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert result.returncode == 2
+    assert result.stderr == (
+        "error: the kernel cannot play this: scoring rule 'conveyor' (plug-in kind 'longest_run') has no kernel part "
+        "(use --engine reference or auto)\n"
+    )
+
+
 def test_a_bot_without_a_kernel_part_is_refused():
     """The kernel says which bot it cannot play, and play() refuses it."""
     made = kernel("sushi-go", 2)

@@ -39,6 +39,11 @@ class CheckedRule:
     def __getattr__(self, name: str) -> Any:
         return getattr(self._rule, name)
 
+    @property
+    def plugin_kind(self) -> str:
+        """The name of the plug-in kind that built the rule, for messages."""
+        return self._kind
+
     def __reduce__(self) -> tuple[Any, ...]:
         return (CheckedRule, (self._rule, self._kind))
 
