@@ -53,7 +53,7 @@ def reported_errors() -> Iterator[None]:
             typer.echo(d.format(), err=True)
         raise typer.Exit(1) from None
     except LineProblem as e:  # located: "FILE:LINE:COLUMN: error: ...", as every located problem
-        fail(_safe(f"{e.where}: error: {e.message}"), 2)
+        fail(f"{shown(e.where)}: error: {_safe(e.message)}", 2)  # a file name's line feed escaped, not broken at
     except InputError as e:
         fail(f"error: {_safe(e)}", 2)
     except ScoringError as e:  # already "FILE:LINE:COLUMN: error: ..."
@@ -85,7 +85,8 @@ def _safe(error: object) -> str:
 def say_problem(where: str, problem: str) -> str:
     """A record's problem on standard error as ``FILE:LINE: error: MESSAGE`` (a problem
     worded with its ``error:`` already keeps it), each line escaped; the line said."""
-    text = _safe(f"{where}: {problem}" if problem.startswith("error: ") else f"{where}: error: {problem}")
+    said = _safe(problem if problem.startswith("error: ") else f"error: {problem}")
+    text = f"{shown(where)}: {said}"  # the file's name whole on its line, a line feed in it escaped
     typer.echo(text, err=True)
     return text
 

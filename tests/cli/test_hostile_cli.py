@@ -100,6 +100,18 @@ def test_escape_codes_in_a_rule_files_name_are_shown_not_run(tmp_path):
     assert f"{tmp_path}/ok\\x1b[2J\\nname.yaml: ok: Fruit Stand (fruit-stand): 2-4 players" in done.stdout
 
 
+def test_a_line_feed_in_a_files_name_stays_on_its_message_line_in_score_and_replay(tmp_path):
+    """score and replay name a file called 'esc<ESC>[31mred<LF>name.json' escaped on one FILE:LINE:COLUMN line,
+    as show and compare do; its line feed never splits the message in two."""
+    odd = tmp_path / "esc\x1b[31mred\nname.json"
+    odd.write_text("x")
+    said = f"{tmp_path}/esc\\x1b[31mred\\nname.json:1:1: error: not valid JSON: Expecting value"
+    for command in (["score", "sushi-go", str(odd)], ["replay", str(odd)]):
+        done = ruledraft(*command)
+        assert done.returncode != 0
+        assert said in done.stderr.splitlines(), done.stderr
+
+
 def test_a_module_that_registers_nothing_is_no_plugin():
     """`--plugin os` names a module that registers no unit: refused, not accepted silently."""
     done = ruledraft("--plugin", "os", "validate", "sushi-go")
