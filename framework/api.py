@@ -15,7 +15,7 @@ from typing import Any, TextIO
 
 from ruledraft.engine.state import Game, State
 from ruledraft.engine.table_scoring import table_sheet
-from ruledraft.errors import ArgumentError, InputError, ReplayMismatch, RulesetError, whole_number
+from ruledraft.errors import ArgumentError, InputError, ReplayMismatch, RulesetError, truth_value, whole_number
 from ruledraft.language import loading
 from ruledraft.language.bundled import OutOfReach, bundled_ids
 from ruledraft.language.file_access import UnreadableInput, input_kind
@@ -45,6 +45,7 @@ RulesetLike = CompiledRuleset | str | os.PathLike[str]
 Bots = str | Sequence[Any]
 
 DEFAULT_BOTS = "greedy,random"  # what `ruledraft simulate` plays without --bots
+MAX_GAMES = 10_000_000  # the most games one call plays, as `--games` takes
 
 
 def bundled_rulesets() -> list[str]:
@@ -107,6 +108,8 @@ def _compiled(ruleset: RulesetLike) -> tuple[CompiledRuleset, Any]:
     which worker processes get where they cannot be forked."""
     if isinstance(ruleset, CompiledRuleset):
         return ruleset, None
+    if not isinstance(ruleset, (str, os.PathLike)):
+        raise ArgumentError(f"ruleset must be a compiled ruleset, a bundled id or a path, not {ruleset!r}")
     result = check_ruleset(ruleset)
     if not result.ok:
         raise RulesetError([d for d in result.diagnostics if d.severity == "error"])
@@ -185,16 +188,17 @@ def simulate(
     :class:`~ruledraft.errors.InputError` for a player count the ruleset does not
     take, an unusable bot, or ``engine="kernel"`` where the kernel cannot play;
     :class:`~ruledraft.errors.ArgumentError` (an ``InputError`` and a ``ValueError``)
-    for a seed outside 0..2**53-1, fewer than one game, a negative ``jobs``, an
-    unknown engine, or ``isolate`` with a bot registered in this process (which a
-    process of its own cannot make).
+    for a seed outside 0..2**53-1, fewer than one game or more than 10,000,000 (as
+    ``--games``), a negative ``jobs``, an unknown engine, ``bots`` or ``ruleset`` of
+    another type, ``isolate`` not True or False, or ``isolate`` with a bot registered
+    in this process (which a process of its own cannot make).
     """
     rs, document = _compiled(ruleset)
     players, games, seed, jobs = _run_numbers(players, games, seed, jobs)
     if engine not in ENGINES:
         raise ArgumentError(f"engine must be one of {', '.join(ENGINES)}, not {engine!r}")
     match = Match.build(rs, players, bots, seed, document=document, seed_error=ArgumentError)
-    if isolate:
+    if truth_value(isolate, "isolate"):
         _check_isolable(match.bots)
     from ruledraft.lab.figures import LabTally
     from ruledraft.play.engines import choose_engine
@@ -271,6 +275,8 @@ def _run_numbers(players: Any, games: Any, seed: Any, jobs: Any) -> tuple[int, i
     seed = _checked_seed(seed)
     if games < 1:
         raise ArgumentError(f"games must be at least 1, not {games}")
+    if games > MAX_GAMES:
+        raise ArgumentError(f"games must be at most {MAX_GAMES:,} (as --games), not {games}")
     if jobs < 0:
         raise ArgumentError(f"jobs must be 0 (one per processor) or more, not {jobs}")
     return players, games, seed, jobs
@@ -290,6 +296,7 @@ def score_table(
     ``table: error: PATH: MESSAGE``).
     """
     rs = _compiled(ruleset)[0]
+    partial, rules = truth_value(partial, "partial"), truth_value(rules, "rules")
     return table_sheet(rs, table, "table", partial=partial).to_json(rules=rules)
 
 

@@ -55,6 +55,8 @@ def fill_seats(
     ``card_ids``, card values too); an entry that is not text (an agent) is kept as
     it is. :class:`InputError` for no bot, or more bots than ``players``; ``option``
     is how the messages name the setting."""
+    if isinstance(bots, (bytes, bytearray)) or not isinstance(bots, (str, Sequence)):
+        raise ArgumentError(f"{option} are bot specs such as 'greedy,random' or a list of them, not {bots!r}")
     entries = [n.strip() for n in bots.split(",")] if isinstance(bots, str) else list(bots)
     if not any(entries):
         raise InputError(f"{option} needs at least one bot name; known: " + ", ".join(agent_names()))

@@ -230,6 +230,15 @@ def test_simulate_refuses_bad_bots_with_the_reason():
         (lambda: ruledraft.play_game("sushi-go", players="4"), r"^players must be a whole number, not '4'$"),
         (lambda: ruledraft.simulate("sushi-go", jobs=2.5), r"^jobs must be a whole number, not 2\.5$"),
         (lambda: ruledraft.simulate("sushi-go", games=True), r"^games must be a whole number, not True$"),
+        (lambda: ruledraft.simulate("sushi-go", games=10**30), r"^games must be at most 10,000,000 \(as --games\)"),
+        (lambda: ruledraft.simulate("sushi-go", bots=None), r"^bots are bot specs such as 'greedy,random'.*not None$"),
+        (lambda: ruledraft.simulate("sushi-go", bots=123), r"^bots are bot specs .* not 123$"),
+        (lambda: ruledraft.simulate(b"sushi-go"), r"^ruleset must be a compiled ruleset, a bundled id or a path"),
+        (lambda: ruledraft.simulate("sushi-go", games=2, isolate="yes"), r"^isolate must be True or False, not 'yes'$"),
+        (
+            lambda: ruledraft.score_table("sushi-go", {"rounds": []}, partial="no"),
+            r"^partial must be True or False, not 'no'$",
+        ),
         (lambda: ruledraft.tournament("sushi-go", "greedy,random", seed="7"), r"^seed must be a whole number"),
         (
             lambda: ruledraft.simulate("sushi-go", games=2, engine="gpu"),
