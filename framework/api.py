@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import signal
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any, TextIO
 
@@ -177,7 +178,9 @@ def simulate(
     :class:`~ruledraft.play.runner.Summary`: per seat the bot, win
     share, mean score, spread and mean points per scoring rule; ``to_json()`` is
     ``--json``. Ctrl-C stops it early (``Summary.interrupted``), as on the command
-    line. ``engine`` as ``--engine``: ``auto`` (the compiled kernel where it can play
+    line; SIGTERM stops it as cleanly (workers ended, the log's lines whole), then is
+    raised again, so that the program ends as it asked (or its own handler runs).
+    ``engine`` as ``--engine``: ``auto`` (the compiled kernel where it can play
     the ruleset and the bots and it pays), ``kernel`` or ``reference``; the figures
     are the same on both engines (:func:`ruledraft.play.engines.choose_engine` says
     which plays, and why). ``log``, a path (created or replaced) or a text stream,
@@ -206,7 +209,7 @@ def simulate(
     jobs = jobs or runner.available_cores()
     chosen = choose_engine(rs, players, match.bots, engine, games, game=match.game).name
     with _log_stream(log, ruleset) as stream:
-        return runner.simulate_match(
+        summary = runner.simulate_match(
             match,
             games,
             jobs=jobs,
@@ -215,6 +218,9 @@ def simulate(
             engine=chosen,
             on_lines=None if stream is None else _writer(stream),
         )
+    if summary.signal == signal.SIGTERM:  # a library does not swallow a request to end the program
+        signal.raise_signal(signal.SIGTERM)  # the handler in place again: the default ends the process
+    return summary
 
 
 def _writer(stream: TextIO) -> Callable[[str], None]:

@@ -463,3 +463,35 @@ def test_replay_of_something_not_a_record_is_an_input_error():
     for thing in ("x", [1, 2]):
         with pytest.raises(ruledraft.InputError, match="a game record is a mapping"):
             ruledraft.replay(thing)
+
+
+def test_sigterm_stops_simulate_cleanly_then_ends_the_program(tmp_path):
+    """SIGTERM in the middle of ruledraft.simulate: the run stops with its log's lines whole, then the signal is
+    raised again, so the program ends as asked (it went on to its next call before)."""
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    log = tmp_path / "games.jsonl"
+    script = (
+        "import ruledraft\n"
+        f"s = ruledraft.simulate('sushi-go', players=2, games=5_000_000, bots='random', log={str(log)!r})\n"
+        "print('went on', s.games, flush=True)\n"
+    )
+    proc = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + 120
+        while not (log.exists() and log.stat().st_size > 0):  # games are being played
+            assert time.monotonic() < deadline and proc.poll() is None, proc.stderr.read() if proc.poll() else ""
+            time.sleep(0.05)
+        proc.send_signal(signal.SIGTERM)
+        out, err = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.communicate()
+    assert proc.returncode == -signal.SIGTERM, err
+    assert out == "" and err == ""
+    text = log.read_text(encoding="utf-8")
+    assert text.endswith("\n") and all(json.loads(line)["format"] == 1 for line in text.splitlines())
