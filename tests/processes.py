@@ -44,12 +44,12 @@ def until_exists(proc, path: Path) -> None:
         time.sleep(0.05)
 
 
-def interrupted(proc, ready: Callable[[], None]) -> tuple[str, str]:
-    """``proc``'s standard output and error after SIGINT, sent once ``ready()`` returns;
-    the process is killed if the test fails before it ends."""
+def interrupted(proc, ready: Callable[[], None], signum: int = signal.SIGINT) -> tuple[str, str]:
+    """``proc``'s standard output and error after ``signum`` (SIGINT), sent once ``ready()``
+    returns; the process is killed if the test fails before it ends."""
     try:
         ready()
-        proc.send_signal(signal.SIGINT)
+        proc.send_signal(signum)
         return proc.communicate(timeout=HANG)
     finally:
         if proc.poll() is None:

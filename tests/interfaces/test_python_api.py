@@ -469,8 +469,6 @@ def test_sigterm_stops_simulate_cleanly_then_ends_the_program(tmp_path):
     """SIGTERM in the middle of ruledraft.simulate: the run stops with its log's lines whole, then the signal is
     raised again, so the program ends as asked (it went on to its next call before)."""
     import signal
-    import subprocess
-    import sys
     import time
 
     log = tmp_path / "games.jsonl"
@@ -479,18 +477,16 @@ def test_sigterm_stops_simulate_cleanly_then_ends_the_program(tmp_path):
         f"s = ruledraft.simulate('sushi-go', players=2, games=5_000_000, bots='random', log={str(log)!r})\n"
         "print('went on', s.games, flush=True)\n"
     )
-    proc = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    try:
-        deadline = time.monotonic() + 120
-        while not (log.exists() and log.stat().st_size > 0):  # games are being played
-            assert time.monotonic() < deadline and proc.poll() is None, proc.stderr.read() if proc.poll() else ""
+    from processes import HANG, interrupted
+
+    def playing() -> None:  # games are being played: the log has lines
+        deadline = time.monotonic() + HANG
+        while not (log.exists() and log.stat().st_size > 0):
+            assert proc.poll() is None and time.monotonic() < deadline, proc.communicate()
             time.sleep(0.05)
-        proc.send_signal(signal.SIGTERM)
-        out, err = proc.communicate(timeout=60)
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.communicate()
+
+    proc = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    out, err = interrupted(proc, playing, signal.SIGTERM)
     assert proc.returncode == -signal.SIGTERM, err
     assert out == "" and err == ""
     text = log.read_text(encoding="utf-8")
