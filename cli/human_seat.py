@@ -318,7 +318,8 @@ class HumanAgent:
             if low == "kept" and state is not None:
                 self.write_kept(state)
                 continue
-            if low in ("board", "hand") and state is not None:  # after the rules or the help pushed it away
+            # after the rules or the help pushed it away (a card of that name is taken instead)
+            if low in ("board", "hand") and state is not None and not self._named(text, cards):
                 self.show(state, seat)
                 continue
             if low == "rules":
@@ -450,8 +451,8 @@ class HumanAgent:
                 "under the table gives the places taken (by whom, for how many points) and those still open."
             )
         lines.append(
-            "  'rules' prints the rules of the game, 'kept' the cards kept from earlier rounds, 'board' the "
-            "board and your hand again, 'q' quits. "
+            "  'rules' prints the rules of the game, 'kept' the cards kept from earlier rounds, 'board' (or "
+            "'hand') the board and your hand again, 'q' quits. "
             f"Answers longer than {MAX_INPUT_LINE} bytes are refused."
         )
         return "\n".join(lines)

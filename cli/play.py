@@ -209,13 +209,18 @@ def play_game(
     wait = None
     if pause:
 
-        def wait(what: str) -> None:
-            write(f"Press Enter {what} (q quits): ", nl=False)
+        def wait(what: str, over: bool = False) -> None:
+            """Wait for Enter; ``over``: the game is over (nothing to quit: q, or the input's end, go on)."""
+            write(f"Press Enter {what}{'' if over else ' (q quits)'}: ", nl=False)
             try:
                 answer = read().strip().lower()
             except LineTooLong:
                 return
-            if answer in ("q", "quit", "exit"):
+            except EndOfInput:
+                if over:  # the game is played: its scores and record are still given
+                    return
+                raise
+            if answer in ("q", "quit", "exit") and not over:
                 raise QuitGame()
 
     human = HumanAgent(names, read, write, width, pause=wait)

@@ -49,7 +49,7 @@ class Reporter:
         names: SeatNames,
         write: Callable[..., None] = typer.echo,
         width: int | None = None,
-        pause: Callable[[str], None] | None = None,
+        pause: Callable[..., None] | None = None,
     ):
         self.names = names
         self.pause = pause
@@ -180,8 +180,10 @@ class Reporter:
             rows.append([self.names.long(s), *map(str, by_rule), str(scoring.totals[s]), str(totals_after[s])])
         self.write(f"Points in round {r + 1}:")
         self._table(["seat", *map(shown, rule_ids), "round", "total"], rows, seats)
-        if self.pause:  # the last round's points too, before the game's end pushes them off the screen
-            self.pause(f"to start round {r + 2}" if r + 1 < rs.rounds else "to see the final scores")
+        if self.pause and r + 1 < rs.rounds:
+            self.pause(f"to start round {r + 2}")
+        elif self.pause:  # the last round's points too, before the game's end pushes them off the screen
+            self.pause("to see the final scores", True)  # the game is over: nothing to quit
 
     def _game_end(self, state: State) -> None:
         game = state.game

@@ -757,7 +757,37 @@ def test_at_a_terminal_the_game_waits_after_a_forced_pick_and_after_each_round(s
     assert "Press Enter to start round 2 (q quits): " in out and "Press Enter to start round 3 (q quits): " in out
     assert "round 4" not in out
     last = out.index("Points in round 3:")
-    assert out.index("Press Enter to see the final scores (q quits): ", last) < out.index("=== Game over ===", last)
+    assert out.index("Press Enter to see the final scores: ", last) < out.index("=== Game over ===", last)
+
+
+@pytest.mark.parametrize("answer", ["q", None], ids=["q", "end of input"])
+def test_q_or_the_inputs_end_at_the_last_pause_still_gives_the_scores_and_the_record(sushi_go, tmp_path, answer):
+    """The game is over at the pause before its final scores: q or the input's end there go on to the scores (and
+    the caller writes the record), never 'You left the game' or 'game abandoned' after every move was played."""
+    from ruledraft.cli.terminal import EndOfInput
+
+    said = []
+
+    def read():
+        if said and "final scores" in said[-1]:
+            if answer is None:
+                raise EndOfInput()
+            return answer
+        return "\n"
+
+    state = play_module.play_game(
+        all_tempura_game(sushi_go),
+        0,
+        0,
+        {1: "greedy", 2: "greedy"},
+        read=read,
+        write=lambda text="", nl=True: said.append(text),
+        width=80,
+        pause=True,
+    )
+    assert state.is_terminal()
+    out = "\n".join(said)
+    assert "Press Enter to see the final scores: " in out and "=== Game over ===" in out and "Final totals:" in out
 
 
 def test_q_at_a_pause_leaves_the_game(sushi_go):
