@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import shlex
 import textwrap
 from collections.abc import Sequence
@@ -100,7 +101,8 @@ def _row_text(row: dict) -> list[str]:
 def comparison_text(result: dict, games: int) -> list[str]:
     """The terminal form of a comparison (every line within 80 columns, but for long names)."""
     lines = []
-    same_id = result["a"]["ruleset"] == result["b"]["ruleset"] and result["a"].get("file") != result["b"].get("file")
+    files = [os.path.realpath(result[k].get("file") or "") for k in ("a", "b")]
+    same_id = result["a"]["ruleset"] == result["b"]["ruleset"] and files[0] != files[1]
     for key in ("a", "b"):
         s = result[key]
         ruleset = f"{s['ruleset']} ({s['file']})" if same_id else s["ruleset"]  # one id, two files: which is which

@@ -115,6 +115,7 @@ Every difference is B minus A; intervals are 95% and given as ``[low, high]``.
 from __future__ import annotations
 
 import math
+import os
 from collections.abc import Callable, Mapping, Sequence
 from fractions import Fraction
 from typing import Any
@@ -195,7 +196,15 @@ def deals_ahead(ruleset: CompiledRuleset) -> bool:
     """Whether a seed decides every round's hands before anyone plays: not where the
     cards go back into the deck between rounds (``reshuffle``) or where an effect draws
     from the deck, which make a later deal follow the cards played."""
-    return ruleset.between_rounds != "reshuffle" and not any(getattr(e, "deck_taken", 0) for e in ruleset.effects)
+    return ruleset.between_rounds != "reshuffle" and all(
+        type(e).__module__.startswith("ruledraft.") and not getattr(e, "deck_taken", 0) for e in ruleset.effects
+    )  # a plug-in's effect may draw and shuffle back: not claimed
+
+
+def rivals(side: Side) -> int:
+    """The seats that may win a side's games: its players, and its dummies where they can win."""
+    dummy = side.ruleset.dummy
+    return side.ruleset.num_seats(side.players) if dummy is not None and dummy.can_win else side.players
 
 
 def pairing(a: Side, b: Side, seed_b_given: bool) -> tuple[bool, str]:
@@ -241,7 +250,7 @@ def labels(a: Side, b: Side) -> tuple[str, str]:
     if a.ruleset_id != b.ruleset_id:
         parts_a.append(a.ruleset_id)
         parts_b.append(b.ruleset_id)
-    elif a.ruleset.source != b.ruleset.source:  # one id, two files (a tuned copy keeps its id)
+    elif os.path.realpath(a.ruleset.source) != os.path.realpath(b.ruleset.source):  # one id, two files (a tuned copy)
         parts_a.append(f"{a.ruleset_id} ({a.ruleset.source})")
         parts_b.append(f"{b.ruleset_id} ({b.ruleset.source})")
     if a.players != b.players:
@@ -977,7 +986,7 @@ def comparison(
     computed = win_rows(a, b, tally)
     order = [(k, g) for k, g in _order(a, b) if k in computed or not k.endswith(tuple(WIN_FIGURES))]
     # at two player counts a seat's win share is measured from an equal share of each
-    equal = (0.0, 0.0) if a.players == b.players else (1 / a.players, 1 / b.players)
+    equal = (0.0, 0.0) if a.players == b.players else (1 / rivals(a), 1 / rivals(b))
     rows = comparison_rows(
         order, tally.sums_a, tally.sums_b, tally.pairs, alpha, computed, duplicates(tally), equal=equal
     )

@@ -157,6 +157,48 @@ def test_pairing_claims_every_deal_only_where_the_seed_decides_every_round_befor
         assert (hands[0] == hands[1]) is every
 
 
+def test_an_equal_share_counts_a_dummy_that_can_win_as_a_rival():
+    """Two players and a dummy that can win share the wins three ways: an equal share is 1/3 (1/2 where the dummy
+    cannot win)."""
+    from ruledraft.lab.compare import rivals
+
+    dummy = load_ruleset("sushi-go-two-player-dummy")
+    assert rivals(Side(dummy, 2, ["greedy"] * 2, 0)) == 2
+    import ruledraft
+
+    winning = ruledraft.load_ruleset(text=DUMMY_WINS, name="wins.yaml")
+    assert winning.dummy.can_win and rivals(Side(winning, 2, ["greedy"] * 2, 0)) == 3
+    assert rivals(Side(load_ruleset("sushi-go"), 4, ["greedy"] * 4, 0)) == 4
+
+
+DUMMY_WINS = """\
+format: 1
+extends: sushi-go-two-player-dummy
+id: dummy-wins
+name: The dummy can win
+turn:
+  dummy:
+    can_win: true
+"""
+
+
+def test_a_plug_in_effect_is_not_said_to_deal_every_round_alike():
+    """An effect from outside ruledraft may draw and shuffle back without saying so: a game with one is paired on
+    its first hands only, while the same game with no effect is paired on every deal."""
+    import attrs
+
+    from ruledraft.lab.compare import deals_ahead
+
+    go = load_ruleset("sushi-go")
+    assert deals_ahead(go)
+
+    class Outside:
+        kind = "trade_in"
+
+    Outside.__module__ = "ruledraft_plugin_trade_in"
+    assert not deals_ahead(attrs.evolve(go, effects=(Outside(),)))
+
+
 def test_two_files_of_one_id_are_told_apart_by_their_files(tmp_path):
     """A tuned copy keeps its rule file's id: the two sides are named by id and file, not both 'sushi-go-squid-12'."""
     from paths import DATA
