@@ -47,6 +47,7 @@ Bots = str | Sequence[Any]
 
 DEFAULT_BOTS = "greedy,random"  # what `ruledraft simulate` plays without --bots
 MAX_GAMES = 10_000_000  # the most games one call plays, as `--games` takes
+MAX_TOURNAMENT_GAMES = 1_000_000  # the most games of a tournament's line-up, as `tournament --games` takes
 
 
 def bundled_rulesets() -> list[str]:
@@ -275,14 +276,14 @@ def _checked_seed(seed: Any) -> int:
     return seed
 
 
-def _run_numbers(players: Any, games: Any, seed: Any, jobs: Any) -> tuple[int, int, int, int]:
+def _run_numbers(players: Any, games: Any, seed: Any, jobs: Any, most: int = MAX_GAMES) -> tuple[int, int, int, int]:
     """A run's numbers, each a whole number in its range (:class:`ArgumentError` if not)."""
     players, games, jobs = whole_number(players, "players"), whole_number(games, "games"), whole_number(jobs, "jobs")
     seed = _checked_seed(seed)
     if games < 1:
         raise ArgumentError(f"games must be at least 1, not {games}")
-    if games > MAX_GAMES:
-        raise ArgumentError(f"games must be at most {MAX_GAMES:,} (as --games), not {games}")
+    if games > most:
+        raise ArgumentError(f"games must be at most {most:,} (as --games), not {games}")
     if jobs < 0:
         raise ArgumentError(f"jobs must be 0 (one per processor) or more, not {jobs}")
     return players, games, seed, jobs
@@ -375,7 +376,9 @@ def tournament(
     tournament`` prints, as its ``--json`` document (``ranking``: each bot's win share
     with its 95% Wilson interval, OpenSkill rating and time per decision;
     ``lineups``: each line-up's shares). ``games`` per line-up; ``jobs`` processes
-    (0: one per processor) give the same figures but the times. See
+    (0: one per processor) give the same figures but the times; at most 1,000,000
+    games a line-up, as ``--games``. Ctrl-C stops it early (``interrupted``); SIGTERM
+    stops it as cleanly, then is raised again, as in :func:`simulate`. See
     :mod:`ruledraft.lab.tournament`."""
     from ruledraft.lab.tournament import run_tournament
 
@@ -385,7 +388,8 @@ def tournament(
         raise TypeError("tournament takes bot specs (text), not agent objects: register the bot or name its class")
     if len(dict.fromkeys(names)) < 2:  # a line-up holds two different bots at least
         raise InputError(f"a tournament needs at least two different bots, not {names!r}")
-    players, games, seed, jobs = _run_numbers(players, games, seed, jobs)
+    players, games, seed, jobs = _run_numbers(players, games, seed, jobs, most=MAX_TOURNAMENT_GAMES)
     result = run_tournament(rs, names, players, games, seed, jobs=jobs or runner.available_cores(), document=document)
-    result.pop("signal", None)
+    if result.pop("signal", None) == signal.SIGTERM:  # as simulate: stopped cleanly, then the program ends
+        signal.raise_signal(signal.SIGTERM)
     return result
