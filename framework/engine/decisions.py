@@ -6,9 +6,13 @@ The class lives with the card effects that ask them
 
 from __future__ import annotations
 
+import numbers
+import operator
 import reprlib
 import sys
 from typing import Any
+
+import attrs
 
 from ruledraft.errors import InputError
 from ruledraft.language.decision import Decision as Decision
@@ -16,26 +20,38 @@ from ruledraft.language.decision import Decision as Decision
 __all__ = ["Decision", "asked"]
 
 
-def asked(effect: Any, decision: Any, seats: int, done_action: int, step: str) -> Decision | None:
+def asked(effect: Any, decision: Any, game: Any, step: str) -> Decision | None:
     """What an effect's ``step`` (``start``, ``decide``) returned, checked: None, or a
-    :class:`Decision` of one of the ``seats`` with at least one choice among the game's
-    actions. Anything else (a plug-in effect's fault) is an :class:`InputError` naming
-    the effect, not a failure deep in the engine later."""
-    if decision is None or (
-        type(decision) is Decision
-        and type(decision.seat) is int
-        and 0 <= decision.seat < seats
-        and isinstance(decision.options, tuple)
-        and decision.options
-        and all(type(o) is int and 0 <= o <= done_action for o in decision.options)
-    ):
-        return decision
+    :class:`Decision` of one of the game's players, about one of its cards, with at least
+    one choice among the game's actions (whole numbers; numpy's too, and a list, are
+    taken as a tuple of ints). Anything else (a plug-in effect's fault) is an
+    :class:`InputError` naming the effect, not a failure deep in the engine later."""
+    if decision is None:
+        return None
+    if type(decision) is Decision:
+        options = decision.options
+        if (
+            _index(decision.seat, game.num_players)
+            and _index(decision.card, game.num_card_types)
+            and (decision.owner == -1 or _index(decision.owner, game.num_seats))
+            and isinstance(options, (tuple, list))
+            and options
+            and all(_index(o, game.done_action + 1) for o in options)
+        ):
+            if type(options) is tuple and all(type(o) is int for o in options):
+                return decision
+            return attrs.evolve(decision, options=tuple(operator.index(o) for o in options))
     kind = getattr(effect, "kind", type(effect).__name__)
     module = type(effect).__module__
     where = getattr(sys.modules.get(module), "__file__", None) or module  # a plug-in's file
     given = repr(decision) if type(decision) is Decision else reprlib.repr(decision)  # (a Decision's is short)
     raise InputError(
-        f"card effect '{kind}' ({where}): its {step}() gave {given[:300]}, where None or "
-        f"a Decision of a seat from 0 to {seats - 1} with at least one of the game's actions (0 to {done_action}) "
-        "as its options is wanted"
+        f"card effect '{kind}' ({where}): its {step}() gave {given[:300]}, where None or a Decision of a seat "
+        f"from 0 to {game.num_players - 1}, about a card of the game, with at least one of the game's actions "
+        f"(0 to {game.done_action}) as its options is wanted"
     )
+
+
+def _index(value: Any, size: int) -> bool:
+    """Whether ``value`` is a whole number (not a bool) from 0 to ``size`` - 1."""
+    return not isinstance(value, bool) and isinstance(value, numbers.Integral) and 0 <= int(value) < size

@@ -531,9 +531,7 @@ class StandardProcedure:
             state.decided(seat, a)
             effect = self.game.effect_of[pending.card]
             assert effect is not None  # a decision is asked by the effect of its card
-            follow = asked(
-                effect, effect.decide(state, pending, a), self.game.num_players, self.game.done_action, "decide"
-            )
+            follow = asked(effect, effect.decide(state, pending, a), self.game, "decide")
             if follow is not None:  # the choice asks another (of the same seat, or another)
                 state.wait_for(follow)
                 return

@@ -718,7 +718,7 @@ class State:
             job = min(jobs)
             jobs.remove(job)
             effect = job[3]
-            decision = asked(effect, effect.start(self, job[1]), self.game.num_players, self.game.done_action, "start")
+            decision = asked(effect, effect.start(self, job[1]), self.game, "start")
             if decision is not None:
                 self.pending = decision
                 return decision

@@ -317,6 +317,23 @@ def test_an_effect_asking_what_no_seat_can_answer_is_one_line_naming_it(tmp_path
     line = result.output.strip()
     assert line.startswith(f"error: card effect 'trade_in' ({plugin}): its start() gave ") and said in line
     assert line.endswith(
-        "where None or a Decision of a seat from 0 to 2 with at least one of the game's actions "
-        f"(0 to {Game(check_ruleset(VARIANT).ruleset, 3).done_action}) as its options is wanted"
+        "where None or a Decision of a seat from 0 to 2, about a card of the game, with at least one of the game's "
+        f"actions (0 to {Game(check_ruleset(VARIANT).ruleset, 3).done_action}) as its options is wanted"
     )
+
+
+def test_an_effect_giving_its_options_as_a_list_of_numpy_integers_still_plays(tmp_path):
+    """Options given as a list of numpy integers (which the engine took before decisions were checked) are taken as
+    a tuple of ints: the games play and replay as with the example's own tuple."""
+    source = (ROOT / PLUGIN).read_text(encoding="utf-8")
+    listed = source.replace(
+        "options=(*options, state.game.done_action),",
+        "options=[__import__('numpy').int64(o) for o in (*options, state.game.done_action)],",
+    )
+    assert listed != source
+    plugin = tmp_path / "listed.py"
+    plugin.write_text(listed, encoding="utf-8")
+    log = tmp_path / "games.jsonl"
+    result = invoke("--plugin", plugin, "simulate", VARIANT, "-g", "20", "-q", "-p", "3", "--log", log)
+    assert result.exit_code == 0, result.output
+    assert invoke("--plugin", plugin, "replay", log).exit_code == 0
