@@ -81,7 +81,7 @@ def bench(
         if jobs > 1:  # more processes than processors measure nothing but the waiting: capped, as simulate's
             jobs, note = parse_jobs(str(jobs))
             if note:
-                typer.echo(note, err=True)
+                typer.echo(note + ("" if jobs > 1 else ": no --jobs comparison on one processor"), err=True)
         bot_names = list(dict.fromkeys(parse_bots(bots, len(bots.split(",")))))
         figures = []
         err = console(stderr=True)
