@@ -727,6 +727,20 @@ def all_tempura_game(sushi_go):
     return AllTempura(sushi_go, 3)
 
 
+def paused_game(sushi_go, read, said: list):
+    """The all-tempura game played at a terminal (pause on), ``read`` answering, what is written kept in ``said``."""
+    return play_module.play_game(
+        all_tempura_game(sushi_go),
+        0,
+        0,
+        {1: "greedy", 2: "greedy"},
+        read=read,
+        write=lambda text="", nl=True: said.append(text),
+        width=80,
+        pause=True,
+    )
+
+
 def test_at_a_terminal_the_game_waits_after_a_forced_pick_and_after_each_round(sushi_go):
     """With pause on (a terminal), each forced pick and each round's scores wait for Enter, so one key press never runs several turns past, nor the game's end past the last round's points."""
     said, answers = [], []
@@ -736,16 +750,7 @@ def test_at_a_terminal_the_game_waits_after_a_forced_pick_and_after_each_round(s
         said.append("<Enter>")
         return "\n"
 
-    play_module.play_game(
-        all_tempura_game(sushi_go),
-        0,
-        0,
-        {1: "greedy", 2: "greedy"},
-        read=enter,
-        write=lambda text="", nl=True: said.append(text),
-        width=80,
-        pause=True,
-    )
+    paused_game(sushi_go, enter, said)
     out = "\n".join(said)
     assert len(answers) == 8 * 3 + 3
     assert (
@@ -775,16 +780,7 @@ def test_q_or_the_inputs_end_at_the_last_pause_still_gives_the_scores_and_the_re
             return answer
         return "\n"
 
-    state = play_module.play_game(
-        all_tempura_game(sushi_go),
-        0,
-        0,
-        {1: "greedy", 2: "greedy"},
-        read=read,
-        write=lambda text="", nl=True: said.append(text),
-        width=80,
-        pause=True,
-    )
+    state = paused_game(sushi_go, read, said)
     assert state.is_terminal()
     out = "\n".join(said)
     assert "Press Enter to see the final scores: " in out and "=== Game over ===" in out and "Final totals:" in out
@@ -793,16 +789,7 @@ def test_q_or_the_inputs_end_at_the_last_pause_still_gives_the_scores_and_the_re
 def test_q_at_a_pause_leaves_the_game(sushi_go):
     """Typing q when the game waits for Enter quits, as at the pick prompt."""
     with pytest.raises(play_module.QuitGame):
-        play_module.play_game(
-            all_tempura_game(sushi_go),
-            0,
-            0,
-            {1: "greedy", 2: "greedy"},
-            read=lambda: "q\n",
-            write=lambda text="", nl=True: None,
-            width=80,
-            pause=True,
-        )
+        paused_game(sushi_go, lambda: "q\n", [])
 
 
 SLOW_BOT = """\
