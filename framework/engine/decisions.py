@@ -30,17 +30,21 @@ def asked(effect: Any, decision: Any, game: Any, step: str) -> Decision | None:
         return None
     if type(decision) is Decision:
         options = decision.options
+        if type(options) is tuple and options and set(map(type, options)) == {int}:  # as every built-in effect
+            ints: tuple[int, ...] | None = options
+        elif isinstance(options, (tuple, list)) and options and all(_whole(o) for o in options):
+            ints = tuple(operator.index(o) for o in options)
+        else:
+            ints = None
         if (
-            _index(decision.seat, game.num_players)
+            ints is not None
+            and 0 <= min(ints)
+            and max(ints) <= game.done_action
+            and _index(decision.seat, game.num_players)
             and _index(decision.card, game.num_card_types)
             and (decision.owner == -1 or _index(decision.owner, game.num_seats))
-            and isinstance(options, (tuple, list))
-            and options
-            and all(_index(o, game.done_action + 1) for o in options)
         ):
-            if type(options) is tuple and all(type(o) is int for o in options):
-                return decision
-            return attrs.evolve(decision, options=tuple(operator.index(o) for o in options))
+            return decision if ints is options else attrs.evolve(decision, options=ints)
     kind = getattr(effect, "kind", type(effect).__name__)
     module = type(effect).__module__
     where = getattr(sys.modules.get(module), "__file__", None) or module  # a plug-in's file
@@ -52,6 +56,11 @@ def asked(effect: Any, decision: Any, game: Any, step: str) -> Decision | None:
     )
 
 
+def _whole(value: Any) -> bool:
+    """Whether ``value`` is a whole number (numpy's too), not a bool."""
+    return type(value) is int or (not isinstance(value, bool) and isinstance(value, numbers.Integral))
+
+
 def _index(value: Any, size: int) -> bool:
     """Whether ``value`` is a whole number (not a bool) from 0 to ``size`` - 1."""
-    return not isinstance(value, bool) and isinstance(value, numbers.Integral) and 0 <= int(value) < size
+    return _whole(value) and 0 <= int(value) < size
