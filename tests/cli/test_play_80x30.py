@@ -27,7 +27,7 @@ pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="needs a POSIX p
 ROWS, COLUMNS = 30, 80
 
 #: the end of a prompt waiting for an answer
-PROMPT = re.compile(r"(\[[^\]\n]*\? for help\]|Press Enter [^\n]*\(q quits\)): $")
+PROMPT = re.compile(r"(\[[^\]\n]*\? for help\]|Press Enter [^\n]*\(q quits\)|Press Enter to see the final scores): $")
 
 #: cards the scripted player takes whenever it holds one, so each effect comes to act
 WANTED = ("Spoon", "Menu", "Takeout Box", "Special Order", "Chopsticks", "Miso Soup", "Uramaki")
