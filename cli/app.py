@@ -140,9 +140,9 @@ def main() -> None:
         interrupts.PENDING = 0
 
 
-def _plugin_exited(e: SystemExit) -> None:
-    """A plug-in's code that called ``sys.exit`` (a scoring rule, an effect): said as any
-    plug-in's failure is, status 2, not the silent exit with its status it asked for."""
+def _plugin_fault(e: BaseException) -> None:
+    """A failure of a plug-in's code, not ruledraft's (an error it raised, or ``sys.exit``
+    it called, in a scoring rule or an effect): one line naming the plug-in, status 2."""
     from ruledraft.language.kinds.registry import plugin_failure
 
     failure = plugin_failure(e)
@@ -164,7 +164,7 @@ def _guarded() -> None:
             _output_lost(e.__context__)
         if isinstance(e.__context__, BrokenPipeError) and e.code == 1:  # click's exit for a closed output
             pipe_closed()
-        _plugin_exited(e)
+        _plugin_fault(e)  # not the silent exit with the status the plug-in asked for
         stop = interrupt_behind(e)
         if stop is None:
             raise
@@ -180,11 +180,6 @@ def _guarded() -> None:
             exit_interrupted(stop)
         if os.environ.get("RULEDRAFT_DEBUG"):
             raise
-        from ruledraft.language.kinds.registry import plugin_failure
-
-        failure = plugin_failure(e)  # a plug-in's code failed, not ruledraft's
-        if failure is not None:
-            typer.echo(f"error: {shown(str(failure))}", err=True)
-            raise SystemExit(2) from None
+        _plugin_fault(e)
         typer.echo(f"ruledraft: internal error: {type(e).__name__}: {e} (set RULEDRAFT_DEBUG=1 for details)", err=True)
         raise SystemExit(70) from None

@@ -219,9 +219,16 @@ def simulate(
             engine=chosen,
             on_lines=None if stream is None else _writer(stream),
         )
-    if summary.signal == signal.SIGTERM:  # a library does not swallow a request to end the program
-        signal.raise_signal(signal.SIGTERM)  # the handler in place again: the default ends the process
+    _end_if_terminated(summary.signal)
     return summary
+
+
+def _end_if_terminated(signum: int) -> None:
+    """After a run stopped cleanly by SIGTERM, the signal again: a library does not
+    swallow a request to end the program (the handler in place again: the default ends
+    the process, or the caller's own runs)."""
+    if signum == signal.SIGTERM:
+        signal.raise_signal(signal.SIGTERM)
 
 
 def _writer(stream: TextIO) -> Callable[[str], None]:
@@ -390,6 +397,5 @@ def tournament(
         raise InputError(f"a tournament needs at least two different bots, not {names!r}")
     players, games, seed, jobs = _run_numbers(players, games, seed, jobs, most=MAX_TOURNAMENT_GAMES)
     result = run_tournament(rs, names, players, games, seed, jobs=jobs or runner.available_cores(), document=document)
-    if result.pop("signal", None) == signal.SIGTERM:  # as simulate: stopped cleanly, then the program ends
-        signal.raise_signal(signal.SIGTERM)
+    _end_if_terminated(result.pop("signal", 0))
     return result

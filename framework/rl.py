@@ -128,8 +128,7 @@ def rewards(state: State, kind: str = "points") -> list[float]:
         share = 1.0 / len(winners) if winners else 0.0
         return [share if s in winners else 0.0 for s in range(players)]
     if kind == "margin":
-        dummy = game.ruleset.dummy
-        rivals = len(totals) if dummy is not None and dummy.can_win else players
+        rivals = game.ruleset.rivals(players)
         return [float(totals[s] - max(totals[o] for o in range(rivals) if o != s)) for s in range(players)]
     raise ArgumentError(f"reward must be one of {', '.join(REWARDS)}, not {kind!r}")
 

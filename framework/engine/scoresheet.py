@@ -299,10 +299,7 @@ class TieBreaking:
 def tie_breaking(ruleset: CompiledRuleset, num_players: int, totals: Sequence[int], kept: Tableau) -> TieBreaking:
     """The seats on the most points among those who can win, and the ruleset's
     tie-breaks applied to them in turn while more than one is left."""
-    dummy = ruleset.dummy
-    candidates = list(range(num_players))
-    if dummy and dummy.can_win:
-        candidates += list(range(num_players, len(totals)))
+    candidates = range(ruleset.rivals(num_players))
     best = max(totals[s] for s in candidates)
     tied = [s for s in candidates if totals[s] == best]
     first = tuple(tied)

@@ -201,12 +201,6 @@ def deals_ahead(ruleset: CompiledRuleset) -> bool:
     )  # a plug-in's effect may draw and shuffle back: not claimed
 
 
-def rivals(side: Side) -> int:
-    """The seats that may win a side's games: its players, and its dummies where they can win."""
-    dummy = side.ruleset.dummy
-    return side.ruleset.num_seats(side.players) if dummy is not None and dummy.can_win else side.players
-
-
 def pairing(a: Side, b: Side, seed_b_given: bool) -> tuple[bool, str]:
     """Whether the two sides' games are paired (same seeds, same deals), and why (or why
     not); B's seed given as A's is no other seed: its games pair where the deals do."""
@@ -986,7 +980,7 @@ def comparison(
     computed = win_rows(a, b, tally)
     order = [(k, g) for k, g in _order(a, b) if k in computed or not k.endswith(tuple(WIN_FIGURES))]
     # at two player counts a seat's win share is measured from an equal share of each
-    equal = (0.0, 0.0) if a.players == b.players else (1 / rivals(a), 1 / rivals(b))
+    equal = (0.0, 0.0) if a.players == b.players else (1 / a.ruleset.rivals(a.players), 1 / b.ruleset.rivals(b.players))
     rows = comparison_rows(
         order, tally.sums_a, tally.sums_b, tally.pairs, alpha, computed, duplicates(tally), equal=equal
     )

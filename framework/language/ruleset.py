@@ -127,6 +127,11 @@ class CompiledRuleset:
         """Seats at the table for ``players`` players (a dummy takes a seat too)."""
         return players + (self.dummy.seats if self.dummy else 0)
 
+    def rivals(self, players: int) -> int:
+        """The seats that may win a game of ``players`` players, the first of them: the
+        players, and the dummies where they can win."""
+        return self.num_seats(players) if self.dummy is not None and self.dummy.can_win else players
+
     def pass_direction(self, round_index: int, turn: int) -> int:
         """Which way hands pass after ``turn`` (0-based) of round ``round_index`` (0-based)."""
         if self.pass_patterns:

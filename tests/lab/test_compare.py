@@ -160,15 +160,13 @@ def test_pairing_claims_every_deal_only_where_the_seed_decides_every_round_befor
 def test_an_equal_share_counts_a_dummy_that_can_win_as_a_rival():
     """Two players and a dummy that can win share the wins three ways: an equal share is 1/3 (1/2 where the dummy
     cannot win)."""
-    from ruledraft.lab.compare import rivals
-
     dummy = load_ruleset("sushi-go-two-player-dummy")
-    assert rivals(Side(dummy, 2, ["greedy"] * 2, 0)) == 2
+    assert dummy.rivals(2) == 2
     import ruledraft
 
     winning = ruledraft.load_ruleset(text=DUMMY_WINS, name="wins.yaml")
-    assert winning.dummy.can_win and rivals(Side(winning, 2, ["greedy"] * 2, 0)) == 3
-    assert rivals(Side(load_ruleset("sushi-go"), 4, ["greedy"] * 4, 0)) == 4
+    assert winning.dummy.can_win and winning.rivals(2) == 3
+    assert load_ruleset("sushi-go").rivals(4) == 4
 
 
 DUMMY_WINS = """\
