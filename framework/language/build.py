@@ -9,7 +9,8 @@ built is the one that was checked. What it checks besides the names:
 * card ids, rule ids and action ids are unique;
 * each player count has a hand size and the deck is big enough for the deals;
 * sizes stay within limits (a deck of a billion cards is refused), and so does the
-  work of scoring (``MAX_SCORING_STEPS``) and of a bot's choice (``MAX_DECISION_STEPS``).
+  work of scoring (``MAX_SCORING_STEPS``), of a bot's choice (``MAX_DECISION_STEPS``)
+  and of the bots' choices over a whole game (``MAX_GAME_STEPS``).
 
 Each scoring rule is built by its kind's unit (:mod:`ruledraft.language.kinds`),
 through a :class:`~ruledraft.language.kinds.context.RuleContext` bound to its place.
@@ -65,6 +66,11 @@ MAX_SCORING_STEPS = 200_000
 #: the most steps a bot may need to choose the cards of one hand (see
 #: ``check_decision_work``): about a second of work; the bundled rulesets need under 1% of it
 MAX_DECISION_STEPS = 20_000_000
+#: the most steps the bots may need to choose every card of one game (the work of a hand,
+#: times the seats that choose, times the rounds; see ``check_game_work``): about ten
+#: seconds of a greedy bot's work on the reference engine; the bundled rulesets need
+#: under 3% of it
+MAX_GAME_STEPS = 100_000_000
 
 DIRECTIONS = {"left": LEFT, "right": RIGHT, "none": NO_PASS}
 
@@ -1144,6 +1150,31 @@ class RulesetBuilder:
             key=worst is None,
         )
 
+    def check_game_work(self) -> None:
+        """Refuse a ruleset whose bots would work too long over one whole game, though
+        each hand is within ``MAX_DECISION_STEPS``: a hand's work times the seats that
+        choose (a dummy's cards are chosen too) times the rounds, ``MAX_GAME_STEPS``."""
+        estimate = self.decision_work()
+        if estimate is None:
+            return
+        per_hand, worst = estimate[0], estimate[4]
+        seats = ((self.data.get("players") or {}).get("max") or 1) + self.dummy_seats()
+        rounds = (self.data.get("rounds") or {}).get("count") or 1
+        total = per_hand * seats * rounds
+        if total <= MAX_GAME_STEPS:
+            return
+        path = ("scoring", worst) if worst is not None else ("cards",)
+        costliest = ""
+        if worst is not None:
+            costliest = f"; the costliest rule is '{(self.data['scoring'][worst] or {}).get('id')}'"
+        self.error(
+            path,
+            f"one game would cost the bots about {total:,} steps ({per_hand:,} steps to choose a hand x "
+            f"{seats} seats x {rounds} rounds); the limit is {MAX_GAME_STEPS:,}: use fewer players or rounds, "
+            f"fewer card kinds, smaller hands, or fewer or narrower rules{costliest}",
+            key=worst is None,
+        )
+
     def check_winner(self) -> None:
         winner = self.data.get("winner") or {}
         for i, tb in enumerate(winner.get("tie_breaks") or []):
@@ -1174,6 +1205,8 @@ class RulesetBuilder:
         self.check_cost()
         if not self._failed():
             self.check_decision_work()
+        if not self._failed():
+            self.check_game_work()
         if not self._failed():
             self.check_game_end_reads()
         if not self._failed():

@@ -16,7 +16,7 @@ from typer.testing import CliRunner
 
 from ruledraft.cli.app import app
 from ruledraft.errors import RulesetError, ScoringError
-from ruledraft.language.build import MAX_DECISION_STEPS, RulesetBuilder
+from ruledraft.language.build import MAX_DECISION_STEPS, MAX_GAME_STEPS, RulesetBuilder
 from ruledraft.language.bundled import bundled_ids, bundled_path
 from ruledraft.language.expression import compile_expression
 from ruledraft.language.inheritance import resolve_document
@@ -297,6 +297,44 @@ def test_a_ruleset_that_would_make_bots_crawl_is_refused(tmp_path):
     ]
 
 
+def long_game_ruleset(players: int, rounds: int) -> str:
+    """500 kinds, hands of 100 and one rule: within the work of a hand, ``players`` and ``rounds`` as given."""
+    lines = ["format: 1", "id: long", "name: Long", f"players: {{min: 2, max: {players}}}", "cards:"]
+    lines += [f"  - {{id: c{i:03d}, count: 20, tags: [x]}}" for i in range(500)]
+    lines += ["deal:", f"  hand_size: {{2-{players}: 100}}", "  between_rounds: reshuffle"]
+    lines += [f"rounds: {{count: {rounds}}}", "scoring:", "  - {id: all, kind: per_card, cards: {tag: x}, value: 1}"]
+    return "\n".join(lines) + "\n"
+
+
+def test_a_ruleset_whose_games_would_take_minutes_is_refused(tmp_path):
+    """Each hand within the limit, but 16 seats x 20 rounds of such hands (minutes of a greedy bot's work a game) is a located error."""
+    assert found(write(tmp_path, long_game_ruleset(16, 20))) == [
+        (
+            511,
+            5,
+            "error",
+            "one game would cost the bots about 3,254,400,000 steps (10,170,000 steps to choose a hand x 16 seats "
+            "x 20 rounds); the limit is 100,000,000: use fewer players or rounds, fewer card kinds, smaller hands, "
+            "or fewer or narrower rules; the costliest rule is 'all'",
+        ),
+    ]
+
+
+def test_the_same_hands_over_a_short_game_are_accepted(tmp_path):
+    """Two players and four rounds of those hands stay within the game's limit: the bound is on the whole game."""
+    assert found(write(tmp_path, long_game_ruleset(2, 4))) == []
+
+
+@pytest.mark.parametrize("ruleset_id", bundled_ids())
+def test_bundled_rulesets_sit_far_below_the_game_work_limit(ruleset_id):
+    """Every bundled ruleset's whole game needs under 3% of MAX_GAME_STEPS."""
+    checker = RulesetBuilder(resolve_document(bundled_path(ruleset_id), check=check_schema))
+    checker.run()
+    per_hand = checker.decision_work()[0]
+    seats = checker.data["players"]["max"] + checker.dummy_seats()
+    assert 0 < per_hand * seats * checker.data["rounds"]["count"] < MAX_GAME_STEPS * 3 / 100
+
+
 @pytest.mark.parametrize("ruleset_id", bundled_ids())
 def test_bundled_rulesets_sit_far_below_the_work_limit(ruleset_id):
     """Every bundled ruleset needs under 1% of MAX_DECISION_STEPS."""
@@ -431,3 +469,4 @@ def test_the_guides_limits_table_gives_the_limits_the_compiler_enforces():
     assert f"at most {MAX_DECK:,} cards" in rows["the deck"]
     assert f"at most {MAX_SCORING_STEPS:,} steps" in rows["expression work"]
     assert f"at most {MAX_DECISION_STEPS:,} steps" in rows["bot work"]
+    assert f"at most {MAX_GAME_STEPS:,} steps" in rows["a game's bot work"]
