@@ -429,10 +429,18 @@ class State:
             return (self.pending.seat,)
         return tuple(range(self.game.num_players))
 
+    def _seat(self, seat: object) -> int:
+        """``seat`` as a seat number (numpy's integers too); :class:`ArgumentError` for
+        anything else or a seat the game does not have (the players', then any dummy's)."""
+        if type(seat) is not int:
+            seat = whole_number(seat, "seat")
+        if not 0 <= seat < len(self.hands):
+            raise ArgumentError(f"no seat {seat!r}: the seats are 0 to {len(self.hands) - 1}")
+        return seat
+
     def legal_actions(self, seat: int) -> list[int]:
         """The distinct legal actions of ``seat`` now (empty when the game is over)."""
-        if not 0 <= seat < len(self.hands):  # the players' seats, then any dummy's
-            raise ArgumentError(f"no seat {seat!r}: the seats are 0 to {len(self.hands) - 1}")
+        seat = self._seat(seat)
         if self.finished:
             return []
         if self.pending is not None:
@@ -445,9 +453,18 @@ class State:
         if self.finished:
             raise IllegalMoveError("the game is over")
         if self.pending is not None:
+            if seat != self.pending.seat:
+                self._seat(seat)
+                raise IllegalMoveError(f"seat {seat} has no move now: seat {self.pending.seat} is deciding")
             options = self.pending.options
             return options[int(random() * len(options))]
-        return self.game.procedure.sample_action(self, seat, random)
+        if type(seat) is not int or seat < 0:  # the seat is not checked on the hot path
+            seat = self._seat(seat)
+        try:
+            return self.game.procedure.sample_action(self, seat, random)
+        except IndexError:
+            self._seat(seat)  # past the last seat
+            raise
 
     def can_use_action(self, seat: int) -> bool:
         """Whether ``seat`` may take extra cards this turn (chopsticks on its table, enough cards)."""

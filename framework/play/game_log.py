@@ -16,7 +16,7 @@ from typing import Any, BinaryIO
 
 from ruledraft.engine.scoresheet import ScoreSheet
 from ruledraft.engine.state import Game, State
-from ruledraft.errors import IllegalMoveError, InputError, LineProblem, ReplayMismatch
+from ruledraft.errors import ArgumentError, IllegalMoveError, InputError, LineProblem, ReplayMismatch
 from ruledraft.language.bundled import is_bundled_file
 from ruledraft.language.json_check import format_problems, json_path, parse_json, plural, schema_problems, show
 from ruledraft.language.ruleset import CompiledRuleset
@@ -33,6 +33,8 @@ def record_game(state: State, seats: Sequence[str]) -> dict:
     """The complete record of a finished game, ``seats`` naming the bot (or person) at
     each seat; :class:`InputError` for a game not finished or a name missing or too
     many, which would make a record ``replay`` refuses."""
+    if not isinstance(state, State):
+        raise ArgumentError(f"state must be a game's State, not {state!r}")
     game = state.game
     if not state.is_terminal():
         raise InputError("only a finished game has a record: this one is still being played")

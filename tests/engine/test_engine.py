@@ -552,6 +552,48 @@ def test_a_seat_out_of_range_and_an_action_past_the_last_are_named_as_such():
             state.apply_actions([action, 0, 0])
 
 
+def test_a_seat_that_is_no_seat_is_an_argument_error_for_sampling_and_listing_moves():
+    """legal_actions('0'), legal_actions(True), sample_action(9) and sample_action(-1) name the seats; numpy's integers are seats."""
+    import random
+
+    import numpy as np
+
+    state = bundled_game("sushi-go", 3).new_initial_state(3)
+    rng = random.Random(1).random
+    for seat in ("0", True, 1.0):
+        with pytest.raises(ArgumentError, match="seat must be a whole number"):
+            state.legal_actions(seat)
+        with pytest.raises(ArgumentError, match="seat must be a whole number"):
+            state.sample_action(seat, rng)
+    for seat in (3, 9, -1):
+        with pytest.raises(ArgumentError, match=f"no seat {seat}: the seats are 0 to 2"):
+            state.sample_action(seat, rng)
+    assert state.legal_actions(np.int64(2)) == state.legal_actions(2)
+    assert state.sample_action(np.int64(2), random.Random(5).random) == state.sample_action(2, random.Random(5).random)
+
+
+def test_sampling_a_move_of_a_seat_that_is_not_deciding_is_refused():
+    """While one seat decides a card effect, sample_action of another seat is an IllegalMoveError, not the decider's option."""
+    import random
+
+    game = bundled_game("sushi-go-party-master-menu", 4)
+    for seed in range(200):
+        state = game.new_initial_state(seed)
+        rng = random.Random(seed).random
+        while not state.finished and state.pending is None:
+            state.apply_actions([state.sample_action(s, rng) for s in state.acting_seats()])
+        if state.pending is not None:
+            break
+    else:
+        pytest.fail("no decision was asked in 200 random games")
+    decider = state.pending.seat
+    other = (decider + 1) % game.num_seats
+    assert state.legal_actions(other) == []
+    with pytest.raises(IllegalMoveError, match=f"seat {other} has no move now: seat {decider} is deciding"):
+        state.sample_action(other, rng)
+    assert state.sample_action(decider, rng) in state.pending.options
+
+
 def test_a_finished_game_refuses_moves():
     """apply_actions on a finished game raises IllegalMoveError and leaves it as it was."""
     game = bundled_game("sushi-go", 2)

@@ -446,7 +446,10 @@ def test_isolate_refuses_a_bot_registered_in_this_process(monkeypatch):
 
 
 def test_record_game_refuses_what_replay_would_refuse():
-    """record_game of an unfinished game, or with a name missing for a seat, is an InputError, not a record replay rejects later."""
+    """record_game of no game, an unfinished game, or with a name missing for a seat, is an InputError, not a record replay rejects later."""
+    for nothing in (None, "sushi-go"):
+        with pytest.raises(ruledraft.ArgumentError, match=f"^state must be a game's State, not {nothing!r}$"):
+            ruledraft.record_game(nothing, ["a", "b"])
     unfinished = ruledraft.Game(ruledraft.load_ruleset("sushi-go"), 3).new_initial_state(1)
     with pytest.raises(ruledraft.InputError, match="only a finished game has a record"):
         ruledraft.record_game(unfinished, ["a", "b", "c"])
