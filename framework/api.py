@@ -119,7 +119,9 @@ def _compiled(ruleset: RulesetLike) -> tuple[CompiledRuleset, Any]:
     return result.ruleset, result.document
 
 
-def play_game(ruleset: RulesetLike, players: int = 4, bots: Bots = DEFAULT_BOTS, seed: int = 0) -> State:
+def play_game(
+    ruleset: RulesetLike, players: int = 4, bots: Bots = DEFAULT_BOTS, seed: int = 0, engine: str = "reference"
+) -> State:
     """Play one game with bots to the end; the finished :class:`~ruledraft.engine.state.State`.
 
     ``bots`` name one bot per seat as ``--bots`` does (``"greedy,random"``, or a
@@ -132,6 +134,13 @@ def play_game(ruleset: RulesetLike, players: int = 4, bots: Bots = DEFAULT_BOTS,
     checked. Bots made from specs are seeded from ``seed`` as in ``simulate``, so a
     game with a given seed is the same game every time.
 
+    ``engine``: ``reference`` (the default: one game seldom pays for loading the
+    compiled kernel), ``kernel`` (compiled first if it is not in the cache; bots
+    named by spec only; an :class:`~ruledraft.errors.InputError` naming why where it
+    cannot play) or ``auto`` (the kernel where it can play and is in the cache
+    already, else the reference engine). Either engine plays the same game: the
+    kernel's moves are played again on the reference engine for the state returned.
+
     The state gives ``totals()``, ``winners``, ``score_sheet()``, ``history``;
     :func:`~ruledraft.play.game_log.record_game` turns it into a log record.
     :class:`~ruledraft.errors.InputError` for a player count the ruleset does not
@@ -139,12 +148,20 @@ def play_game(ruleset: RulesetLike, players: int = 4, bots: Bots = DEFAULT_BOTS,
     when a bot from outside (a file, a module, an object) raises or picks an
     illegal move.
     """
+    if engine not in ENGINES:
+        raise ArgumentError(f"engine must be one of {', '.join(ENGINES)}, not {engine!r}")
     rs = _compiled(ruleset)[0]
     seed, players = _checked_seed(seed), whole_number(players, "players")
     game = Game(rs, players)
     seats = fill_seats(bots, players, rs.catalogue.ids)
     if all(isinstance(s, str) for s in seats):
-        return runner.play_game(game, seed, seats)  # the same game simulate plays for this seed
+        named = list(seats)
+        kernel = _one_game_kernel(rs, players, named, engine)
+        if kernel is not None:
+            return runner.kernel_game(kernel, game, seed, named)
+        return runner.play_game(game, seed, named)  # the same game simulate plays for this seed
+    if engine == "kernel":
+        raise ArgumentError("engine='kernel' plays bots named by spec only, not agent objects")
     for s in seats:
         if isinstance(s, type):
             raise TypeError(
@@ -155,6 +172,22 @@ def play_game(ruleset: RulesetLike, players: int = 4, bots: Bots = DEFAULT_BOTS,
     names = [s if isinstance(s, str) else str(getattr(s, "name", type(s).__name__)) for s in seats]
     foreign = [not isinstance(s, str) or is_foreign(s) for s in seats]
     return runner.play_game(game, seed, names, agents, foreign=foreign)
+
+
+def _one_game_kernel(ruleset: CompiledRuleset, players: int, bots: list[str], engine: str) -> Any:
+    """The kernel that plays one game of these bots, or None (the reference engine plays)."""
+    from ruledraft.play.engines import choose_engine, kernel_for, kernel_refusal
+
+    if engine == "reference":
+        return None
+    if engine == "auto":
+        from ruledraft.kernel import is_cached_for
+
+        if kernel_refusal(ruleset, players, bots) is not None or not is_cached_for(ruleset, bots):
+            return None
+    elif not choose_engine(ruleset, players, bots, "kernel", 1, background=False).kernel:
+        return None
+    return kernel_for(ruleset, players, bots)
 
 
 def simulate(

@@ -324,6 +324,13 @@ def kernel_state(game: Game, games: Any, i: int) -> State:
     return state
 
 
+def kernel_game(kernel: Any, game: Game, seed: int, bots: Sequence[str]) -> State:
+    """The game :func:`play_game` plays for ``seed``, played on the compiled kernel: its
+    finished state on the reference engine (the kernel's moves played again)."""
+    games = kernel.play([seed], bots, _card_values(game, bots), _count_values(game, bots))
+    return kernel_state(game, games, 0)
+
+
 def tally_games(
     ruleset: CompiledRuleset,
     players: int,

@@ -136,6 +136,39 @@ def test_the_api_takes_an_engine():
         api_simulate("sushi-go", games=2, engine="fast")
 
 
+def test_the_api_plays_one_game_on_either_engine_alike():
+    """ruledraft.play_game(engine="kernel") finishes the reference engine's game for each seed: the same record, totals and winners."""
+    from ruledraft.api import play_game
+    from ruledraft.play.game_log import record_game
+
+    for ruleset, players, bots in (
+        ("sushi-go", 4, "greedy,random"),
+        ("sushi-go-party-starter", 3, "value,first,random"),
+    ):
+        for seed in (0, 1, 2**40 + 3):
+            ref = play_game(ruleset, players, bots, seed=seed)
+            ker = play_game(ruleset, players, bots, seed=seed, engine="kernel")
+            names = (bots.split(",") + [bots.split(",")[-1]] * players)[:players]
+            assert record_game(ker, names) == record_game(ref, names)
+            assert (ker.totals(), ker.winners) == (ref.totals(), ref.winners)
+            assert play_game(ruleset, players, bots, seed=seed, engine="auto").totals() == ref.totals()
+
+
+def test_the_api_refuses_one_game_on_a_kernel_that_cannot_play_it():
+    """play_game(engine="kernel") of a ruleset with no kernel part, or of an agent object, says why; "auto" plays it."""
+    from ruledraft.api import play_game
+    from ruledraft.errors import ArgumentError
+    from ruledraft.play.agents import make_agent
+
+    with pytest.raises(InputError, match="^the kernel cannot play this: the dummy procedure with pass patterns"):
+        play_game(NO_KERNEL, 2, "random", engine="kernel")
+    assert play_game(NO_KERNEL, 2, "random", engine="auto").finished
+    with pytest.raises(ArgumentError, match="^engine='kernel' plays bots named by spec only, not agent objects$"):
+        play_game("sushi-go", 2, [make_agent("random", 1)], engine="kernel")
+    with pytest.raises(ArgumentError, match="^engine must be one of auto, kernel, reference, not 'fast'$"):
+        play_game("sushi-go", 2, "random", engine="fast")
+
+
 def test_engine_kernel_where_there_is_none_is_an_error_naming_why():
     """--engine kernel on a ruleset or a bot the kernel cannot play: exit 2 (unusable input) and one line saying why."""
     args = ["simulate", NO_KERNEL, "-p", "2", "--games", "5", "--engine", "kernel"]
