@@ -8,10 +8,12 @@ kernel (:mod:`ruledraft.kernel`), which is why they live down here.
 
 from __future__ import annotations
 
+import hashlib
+
 from ruledraft.engine.state import derive_seed
 from ruledraft.errors import ArgumentError, whole_number
 
-__all__ = ["MAX_ENV_SEED", "bot_seed", "bot_seeds", "env_seed", "game_seed"]
+__all__ = ["MAX_ENV_SEED", "bot_seed", "bot_seeds", "env_seed", "game_seed", "private_seed"]
 
 #: the largest seed an environment's ``reset`` takes: what the kernel holds (its
 #: ``MAX_KERNEL_SEED``), so a seed plays the same game on either engine
@@ -36,6 +38,17 @@ def bot_seeds(seed: int, seats: int) -> list[int]:
     """``[bot_seed(seed, seat) for seat in range(seats)]``, mixing the shared prefix once."""
     base = derive_seed(seed, 0xB07)
     return [derive_seed(base, seat) for seat in range(seats)]
+
+
+def private_seed(seed: int) -> int:
+    """The seed a bot from outside ruledraft is made with, from its seat's
+    :func:`bot_seed`: a one-way function of it (BLAKE2b), since the derivation of a
+    bot's seed can be run backwards to the game's seed, and the game's seed deals every
+    hidden hand. A bot gets a seed of 64 bits that says nothing of the deal (beyond
+    what trying every seed of a run with a small seed would: its own hand tells those
+    apart). ruledraft's own bots keep :func:`bot_seed`, which the kernel's streams copy."""
+    digest = hashlib.blake2b(str(seed).encode(), digest_size=8, person=b"ruledraft-bot").digest()
+    return int.from_bytes(digest, "little")
 
 
 def env_seed(seed: object) -> int:

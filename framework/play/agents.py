@@ -27,6 +27,7 @@ from typing import Any, Protocol
 
 from ruledraft.engine.encoding import encoder_for
 from ruledraft.engine.records import Observation
+from ruledraft.engine.seeds import private_seed
 from ruledraft.engine.state import Game, State
 from ruledraft.engine.view import SeatView, act_on_view, as_view, read_kept, read_tables, read_turn, trusted_mover
 from ruledraft.errors import ArgumentError
@@ -150,21 +151,27 @@ def parse_bot(spec: str, card_ids: Sequence[str] | None = None) -> BotSpec:
     return parsed
 
 
-def make_agent(name: str, seed: int, *, shown: str | None = None) -> Agent:
+def make_agent(name: str, seed: int, *, shown: str | None = None, private: bool = False) -> Agent:
     """A new agent for a bot name or spec (``greedy``, ``value:tempura=3``,
     ``mybot.py:MyBot``); ``KeyError`` if a plain name is unknown, :class:`BotSpecError`
     if a spec is not usable, :class:`BotFailure` if a bot not ruledraft's own raises
     as it is made, naming it ``shown`` (default: ``name``; a run names a bot file as
-    typed where it makes it from the file's absolute path)."""
+    typed where it makes it from the file's absolute path). A bot not ruledraft's own
+    is made with :func:`~ruledraft.engine.seeds.private_seed` of ``seed`` (``private``:
+    ``seed`` is that already), from which the game's seed cannot be worked out."""
     kind = _REGISTRY.get(name)
     if kind is not None:
-        return kind.factory(seed) if kind.factory in _OWN else make_checked(shown or name, kind.factory, seed, {})
+        if kind.factory in _OWN:
+            return kind.factory(seed)
+        return make_checked(shown or name, kind.factory, seed if private else private_seed(seed), {})
     spec = _SPECS.get(name)
     if spec is None:
         if ":" not in name and name not in entry_point_bots():
             raise KeyError(name)
         spec = parse_bot(name)
-    return spec.make(seed, checked=spec.kind.foreign or spec.kind.factory not in _OWN, shown=shown)
+    if spec.kind.foreign or spec.kind.factory not in _OWN:
+        return spec.make(seed if private else private_seed(seed), checked=True, shown=shown)
+    return spec.make(seed, checked=False, shown=shown)
 
 
 def is_foreign(name: str) -> bool:

@@ -28,6 +28,7 @@ from collections.abc import Mapping
 from types import MappingProxyType
 from typing import IO, Any
 
+from ruledraft.engine.seeds import private_seed
 from ruledraft.engine.state import Game
 from ruledraft.engine.view import SeatView
 from ruledraft.play.bot_specs import BotRaised, BotUnmade, as_action
@@ -199,7 +200,7 @@ atexit.register(close_all)
 
 class IsolatedAgent:
     """A bot run in a process of its own, handed its seat's view serialized (the bot
-    named ``spec``, made there as ``make_agent(spec, seed)``; ``shown``: its name in
+    named ``spec``, made there as ``make_agent(spec, seed)`` would make it; ``shown``: its name in
     messages, by default ``spec``). A bot that raises as it is made is a
     :class:`BotFailure` saying so, raised with the first move asked of it."""
 
@@ -208,7 +209,7 @@ class IsolatedAgent:
     ) -> None:
         self.name = spec
         self.shown = shown or spec
-        self._seed: int | None = seed
+        self._seed: int | None = private_seed(seed)  # the bot's process never holds the seat's seed
         self._child = _child_for(spec, shipped, players, seat)
 
     def act(self, view: SeatView, seat: int) -> int:
@@ -242,7 +243,7 @@ def _serve(requests: IO[bytes], replies: IO[bytes]) -> None:
         _kind, seed, data, seat = message
         try:
             if seed is not None:
-                bot = make_agent(spec, seed)
+                bot = make_agent(spec, seed, private=True)
             action = as_action(bot.act(view_from_bytes(data, game), seat))
             reply: tuple[str, Any] = ("ok", action if type(action) is int else repr(action))
         except BotUnmade as e:  # the reason alone: the run names the bot as typed

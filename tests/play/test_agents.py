@@ -17,6 +17,7 @@ from strategies import (
     game_setups,
 )
 
+from ruledraft.engine.seeds import private_seed
 from ruledraft.language.scoring import score_rules
 from ruledraft.play import agents as agents_module
 from ruledraft.play.agents import GreedyAgent, RandomAgent, agent_names, make_agent, register_agent
@@ -290,13 +291,13 @@ def first_legal_registered():
 
 
 def test_a_registered_bot_plays_through_play_game(first_legal_registered):
-    """A bot registered by name is made by play_game with the seat's bot seed and plays a whole game; registering the name again needs replace=True."""
+    """A bot registered by name is made by play_game with the seat's private seed and plays a whole game; registering the name again needs replace=True."""
     name, made = first_legal_registered
     assert name in agent_names()
     game = bundled_game("sushi-go", 3)
     state = play_game(game, 99, [name, "random", "greedy"])
     assert state.finished and state.winners
-    assert len(made) == 1 and made[0].seed == bot_seed(99, 0) and made[0].moves == 3 * (9 - 1)
+    assert len(made) == 1 and made[0].seed == private_seed(bot_seed(99, 0)) and made[0].moves == 3 * (9 - 1)
     again = play_game(game, 99, [name, "random", "greedy"])
     assert again.history == state.history
     with pytest.raises(ValueError):

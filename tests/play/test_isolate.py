@@ -94,6 +94,46 @@ MORE_BOTS = textwrap.dedent(
 
         def act(self, view, seat):
             os._exit(3)
+
+
+    M = 2**64 - 1
+
+
+    def _unshift(z, k):
+        x = z
+        for _ in range(64 // k + 1):
+            x = z ^ (x >> k)
+        return x & M
+
+
+    def _unmix(x):
+        """One splitmix64 step of derive_seed backwards (each of its steps can be undone)."""
+        z = _unshift(x, 31)
+        z = (z * pow(0x94D049BB133111EB, -1, 2**64)) & M
+        z = _unshift(z, 27)
+        z = (z * pow(0xBF58476D1CE4E5B9, -1, 2**64)) & M
+        return _unshift(z, 30)
+
+
+    class Cracker:
+        """Works its seed back to the game's (were it bot_seed) and fails if that game deals its hand."""
+
+        def __init__(self, seed):
+            self.name = "cracker"
+            self.seed = seed
+            self.tried = False
+
+        def act(self, view, seat):
+            if not self.tried and view.round == 0 and view.turn == 0:
+                from ruledraft import Game
+
+                self.tried = True
+                mixed = (_unmix(self.seed) - 0x9E3779B97F4A7C15 - seat) & M
+                game_seed = (_unmix(mixed) - 0x9E3779B97F4A7C15 - 0xB07) & M
+                dealt = Game(view.ruleset, view.players).new_initial_state(game_seed).hands[seat]
+                if sorted(dealt) == sorted(view.hand):
+                    raise RuntimeError("worked out the deal")
+            return view.legal_actions()[-1]
     '''
 )
 
@@ -154,6 +194,25 @@ def test_digging_finds_the_game_in_process_and_nothing_isolated(bot_file):
     assert found.exit_code == 1 and "raised RuntimeError: found the live game" in found.output
     isolated = means(simulate(*args, "--bots", f"{bot_file}:Digger,greedy", "--isolate"))
     assert isolated == means(simulate(*args, "--bots", f"{bot_file}:SeesView,greedy"))
+
+
+def test_a_bots_seed_cannot_be_worked_back_to_the_deal(bot_file):
+    """A bot from outside is made with a one-way function of its seat's seed: undoing the seeds' derivation gives it no deal, in process or isolated (it gave every hidden hand)."""
+    from ruledraft.engine.seeds import bot_seed, private_seed
+
+    args = ["sushi-go", "--players", "3", "--games", "4", "--seed", "5"]
+    quiet = means(simulate(*args, "--bots", f"{bot_file}:SeesView,greedy"))
+    assert means(simulate(*args, "--bots", f"{bot_file}:Cracker,greedy")) == quiet
+    assert means(simulate(*args, "--bots", f"{bot_file}:Cracker,greedy", "--isolate")) == quiet
+    made = agents.make_agent(f"{bot_file}:Cracker", bot_seed(77, 1))
+    assert made.seed == private_seed(bot_seed(77, 1)) != bot_seed(77, 1)
+    # the bot's own seed, undone, still deals the hand: the test bot would have caught the old seeds
+    namespace: dict = {}
+    exec(compile(MORE_BOTS, "viewbots", "exec"), namespace)
+    state = Game(ruledraft.load_ruleset("sushi-go"), 3).new_initial_state(77)
+    crack = namespace["Cracker"](bot_seed(77, 1))
+    with pytest.raises(RuntimeError, match="worked out the deal"):
+        crack.act(seat_view(state, 1), 1)
 
 
 def test_the_attacker_changes_nothing_isolated(bot_file):
