@@ -35,6 +35,7 @@ from ruledraft.play.engines import check_engine, ready_searches
 from ruledraft.play.executor import ShippedRuleset
 from ruledraft.play.game_log import record_game
 from ruledraft.play.isolate import IsolatedAgent
+from ruledraft.play.log_target import check_log_path
 from ruledraft.play.runner import bot_seed
 
 from .board import board_lines as board_lines
@@ -58,7 +59,6 @@ from .options import (
     usual_players,
 )
 from .reporter import Reporter
-from .simulate import check_log_path
 from .terminal import EndOfInput, LineTooLong, read_line, stdin_is_terminal, terminal_width, wrapped, wrapping
 
 #: seconds a bot may take over a move before the screen says it is choosing

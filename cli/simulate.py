@@ -20,12 +20,10 @@ from ruledraft.lab.counterfactual import MARGINAL_SECTION, MarginalCounts
 from ruledraft.lab.extra_counts import with_extras
 from ruledraft.lab.figures import LabTally, formatted
 from ruledraft.lab.rotation import ROTATION_SECTION, rotated_tally, rotation_figures, seatings
-from ruledraft.language.file_access import file_kind
-from ruledraft.language.kinds.registry import plugin_files
 from ruledraft.play.agents import BotFailure, BotSpecError, time_budget_note
-from ruledraft.play.bot_specs import bot_files
 from ruledraft.play.cluster import ClusterError
 from ruledraft.play.game_log import record_line
+from ruledraft.play.log_target import check_log_path, refuse_log_file
 from ruledraft.play.match import Match, check_seed
 from ruledraft.play.runner import GameResult, WorkerError, simulate_match
 
@@ -397,70 +395,6 @@ class LogWriteError(RuledraftError):
         self.status = 74 if errno_ in NO_ROOM else 1
 
 
-def _same_file(a: os.stat_result, b: os.stat_result) -> bool:
-    return (a.st_dev, a.st_ino) == (b.st_dev, b.st_ino)
-
-
-def log_refusal(name: str, st: os.stat_result, inputs: Sequence[str]) -> None:
-    """An :class:`InputError` if ``--log``'s file (``st``; ``name`` as shown) is one the
-    run reads: the rule file, a file it extends, or the code of a plug-in or a bot
-    loaded from a file or a module."""
-    for n, file in enumerate(inputs):
-        try:
-            same = _same_file(st, os.stat(file))
-        except OSError:
-            continue
-        if same:
-            what = (
-                "the rule file"
-                if n == 0
-                else f"{shown(file)}, a rule file that {'it extends' if n == 1 else 'its parents extend'}"
-            )
-            raise InputError(f"--log {name} is {what}: the log would overwrite it")
-    for kind, files in (("plug-in", plugin_files()), ("bot", bot_files())):
-        for file in files:
-            try:
-                same = _same_file(st, os.stat(file))
-            except OSError:
-                continue
-            if same:
-                raise InputError(f"--log {name} is the code of a {kind} this run loaded: the log would overwrite it")
-
-
-def check_log_path(path: str, inputs: Sequence[str]) -> None:
-    """``--log PATH`` checked before anything is played, without opening it (a FIFO
-    would block): a regular file that is none of the run's inputs (:func:`log_refusal`)
-    or ``/dev/null``; a path not there yet is created when the log is written."""
-    if path == "":
-        raise InputError("--log needs a file name (an empty one would log nothing)")
-    try:
-        st = os.stat(path)
-    except FileNotFoundError:
-        return
-    except OSError as e:
-        raise InputError(f"--log {shown(path)}: cannot write: {e.strerror}") from None
-    _refuse(shown(path), st, inputs)
-
-
-def _refuse(name: str, st: os.stat_result, inputs: Sequence[str]) -> None:
-    """An :class:`InputError` unless ``--log``'s file (``st``) is a regular file that is
-    none of the run's inputs, or ``/dev/null``."""
-    if not stat.S_ISREG(st.st_mode):
-        if _is_null(st):
-            return
-        raise InputError(
-            f"--log {name}: {file_kind(st.st_mode, fifo='a FIFO')}; --log takes a regular file (created or replaced) or {os.devnull}"
-        )
-    log_refusal(name, st, inputs)
-
-
-def _is_null(st: os.stat_result) -> bool:
-    try:
-        return _same_file(st, os.stat(os.devnull))
-    except OSError:
-        return False
-
-
 class GameLog:
     """The ``--log`` target: a regular file (created or truncated) or ``/dev/null``,
     never one of the run's input files. Checked before the run without a blocking
@@ -479,7 +413,7 @@ class GameLog:
             raise InputError(f"--log {self.name}: cannot write: {e.strerror}") from None
         try:
             opened = os.fstat(fd)
-            _refuse(self.name, opened, inputs)  # the file may have changed since it was looked at
+            refuse_log_file(self.name, opened, inputs)  # the file may have changed since it was looked at
             os.set_blocking(fd, True)
             self.regular = stat.S_ISREG(opened.st_mode)
             if self.regular:

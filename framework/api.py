@@ -25,6 +25,7 @@ from ruledraft.play import runner
 from ruledraft.play.agents import is_foreign, make_agent, parse_bot
 from ruledraft.play.engines import ENGINES
 from ruledraft.play.game_log import read_records, record_problems, replay_game
+from ruledraft.play.log_target import check_log_path
 from ruledraft.play.match import Match, check_seed, fill_seats
 
 __all__ = [
@@ -105,18 +106,19 @@ def load_ruleset(
     return result.ruleset
 
 
-def _compiled(ruleset: RulesetLike) -> tuple[CompiledRuleset, Any]:
+def _compiled(ruleset: RulesetLike) -> tuple[CompiledRuleset, Any, tuple[str, ...]]:
     """The compiled ruleset, and (when loaded here) the checked document it came from,
-    which worker processes get where they cannot be forked."""
+    which worker processes get where they cannot be forked, and the files read (the rule
+    file, then those it extends)."""
     if isinstance(ruleset, CompiledRuleset):
-        return ruleset, None
+        return ruleset, None, ()
     if not isinstance(ruleset, (str, os.PathLike)):
         raise ArgumentError(f"ruleset must be a compiled ruleset, a bundled id or a path, not {ruleset!r}")
     result = check_ruleset(ruleset)
     if not result.ok:
         raise RulesetError([d for d in result.diagnostics if d.severity == "error"])
     assert result.ruleset is not None
-    return result.ruleset, result.document
+    return result.ruleset, result.document, result.files
 
 
 def play_game(
@@ -230,7 +232,7 @@ def simulate(
     another type, ``isolate`` not True or False, or ``isolate`` with a bot registered
     in this process (which a process of its own cannot make).
     """
-    rs, document = _compiled(ruleset)
+    rs, document, files = _compiled(ruleset)
     players, games, seed, jobs = _run_numbers(players, games, seed, jobs)
     if engine not in ENGINES:
         raise ArgumentError(f"engine must be one of {', '.join(ENGINES)}, not {engine!r}")
@@ -242,7 +244,7 @@ def simulate(
 
     jobs = jobs or runner.available_cores()
     chosen = choose_engine(rs, players, match.bots, engine, games, game=match.game).name
-    with _log_stream(log, ruleset) as stream:
+    with _log_stream(log, files) as stream:
         summary = runner.simulate_match(
             match,
             games,
@@ -272,28 +274,24 @@ def _writer(stream: TextIO) -> Callable[[str], None]:
 
 
 @contextlib.contextmanager
-def _log_stream(log: PathText | TextIO | None, ruleset: RulesetLike) -> Iterator[TextIO | None]:
+def _log_stream(log: PathText | TextIO | None, files: Sequence[str]) -> Iterator[TextIO | None]:
     """``simulate``'s ``log``: a text stream as it is, a path opened for writing (and
-    closed after), or None; :class:`InputError` naming a path that cannot be written,
-    :class:`ArgumentError` for the rule file played, which the log would overwrite."""
+    closed after), or None; :class:`InputError` naming a path that cannot be written or
+    is one the run reads (``files``: the rule file and those it extends; a plug-in's or
+    a bot's code), which the log would overwrite, or that is no regular file (a FIFO
+    would never be read); :class:`ArgumentError` for a ``log`` of another type."""
     if log is None or hasattr(log, "write"):
         yield log  # type: ignore[misc]  # a stream, written by the caller's rules
         return
-    if not isinstance(ruleset, CompiledRuleset) and _same_file(log, ruleset):
-        raise ArgumentError(f"log {os.fspath(log)!r} is the rule file played: the log would overwrite it")
+    if not isinstance(log, (str, os.PathLike)):
+        raise ArgumentError(f"log must be a path or a text stream, not {log!r}")
+    check_log_path(os.fspath(log), files, option="log")
     try:
         fh = open(log, "w", encoding="utf-8", newline="\n")  # noqa: SIM115 - closed below
     except OSError as e:
         raise InputError(f"log {os.fspath(log)!r}: cannot write: {e.strerror}") from None
     with fh:
         yield fh
-
-
-def _same_file(one: PathText, other: PathText) -> bool:
-    try:
-        return os.path.samefile(one, other)
-    except (OSError, ValueError):  # either not there (a bundled id, say), or not a path
-        return False
 
 
 def _check_isolable(bots: Sequence[str]) -> None:
@@ -422,7 +420,7 @@ def tournament(
     :mod:`ruledraft.lab.tournament`."""
     from ruledraft.lab.tournament import run_tournament
 
-    rs, document = _compiled(ruleset)
+    rs, document, _files = _compiled(ruleset)
     names = [b.strip() for b in bots.split(",")] if isinstance(bots, str) else list(bots)
     if not all(isinstance(n, str) for n in names):
         raise TypeError("tournament takes bot specs (text), not agent objects: register the bot or name its class")

@@ -193,14 +193,33 @@ def test_simulate_logs_the_games_the_command_line_logs(tmp_path):
 
 
 def test_simulate_log_refuses_the_rule_file_and_an_unwritable_path(tmp_path):
-    """`simulate(log=...)` naming the rule file played is refused before it is overwritten; a directory is an InputError naming it."""
+    """`simulate(log=...)` naming the rule file played, or a file it extends, is refused before it is overwritten; a directory, a FIFO and a number are refused naming why."""
+    import os
+
+    base = tmp_path / "base.yaml"
+    base.write_text("format: 1\nextends: sushi-go\nid: base\nname: Base\n", encoding="utf-8")
     rules = tmp_path / "game.yaml"
-    rules.write_text("format: 1\nextends: sushi-go\nid: my-game\nname: My Game\n", encoding="utf-8")
-    with pytest.raises(ruledraft.ArgumentError, match="is the rule file played"):
+    rules.write_text("format: 1\nextends: base.yaml\nid: my-game\nname: My Game\n", encoding="utf-8")
+    with pytest.raises(
+        ruledraft.InputError, match=f"^log {re.escape(str(rules))} is the rule file: the log would overwrite it$"
+    ):
         ruledraft.simulate(rules, games=2, log=rules)
-    assert rules.read_text(encoding="utf-8") == "format: 1\nextends: sushi-go\nid: my-game\nname: My Game\n"
-    with pytest.raises(ruledraft.InputError, match=f"log '{re.escape(str(tmp_path))}': cannot write: Is a directory"):
+    with pytest.raises(
+        ruledraft.InputError,
+        match=f"^log {re.escape(str(base))} is .*base.yaml, a rule file that it extends: the log would",
+    ):
+        ruledraft.simulate(rules, games=2, log=base)
+    assert rules.read_text(encoding="utf-8") == "format: 1\nextends: base.yaml\nid: my-game\nname: My Game\n"
+    assert base.read_text(encoding="utf-8") == "format: 1\nextends: sushi-go\nid: base\nname: Base\n"
+    with pytest.raises(
+        ruledraft.InputError, match=f"^log {re.escape(str(tmp_path))}: a directory; log takes a regular file"
+    ):
         ruledraft.simulate("sushi-go", games=2, log=tmp_path)
+    os.mkfifo(tmp_path / "fifo")
+    with pytest.raises(ruledraft.InputError, match="^log .*fifo: a FIFO; log takes a regular file"):
+        ruledraft.simulate("sushi-go", games=2, log=tmp_path / "fifo")
+    with pytest.raises(ruledraft.ArgumentError, match="^log must be a path or a text stream, not 123$"):
+        ruledraft.simulate("sushi-go", games=2, log=123)
 
 
 def test_simulate_refuses_bad_bots_with_the_reason():

@@ -1,0 +1,83 @@
+"""Where a game log may be written: a regular file (created or replaced) or the null
+device, never a file the run reads (its rule file, a file that extends, a plug-in's or
+a bot's code), which the log would overwrite. ``simulate --log``, ``play --log`` and
+the Python API's ``simulate(log=...)`` check their paths here before anything is played."""
+
+from __future__ import annotations
+
+import os
+import stat
+from collections.abc import Sequence
+
+from ruledraft.errors import InputError
+from ruledraft.language.file_access import file_kind
+from ruledraft.language.kinds.registry import plugin_files
+from ruledraft.play.bot_specs import bot_files
+from ruledraft.play.words import shown
+
+__all__ = ["check_log_path", "log_refusal", "refuse_log_file"]
+
+
+def _same_file(a: os.stat_result, b: os.stat_result) -> bool:
+    return (a.st_dev, a.st_ino) == (b.st_dev, b.st_ino)
+
+
+def log_refusal(name: str, st: os.stat_result, inputs: Sequence[str], option: str = "--log") -> None:
+    """An :class:`InputError` if the log's file (``st``; ``name`` as shown) is one the
+    run reads: the rule file, a file it extends (``inputs``, the rule file first), or the
+    code of a plug-in or a bot loaded from a file or a module."""
+    for n, file in enumerate(inputs):
+        try:
+            same = _same_file(st, os.stat(file))
+        except OSError:
+            continue
+        if same:
+            what = (
+                "the rule file"
+                if n == 0
+                else f"{shown(file)}, a rule file that {'it extends' if n == 1 else 'its parents extend'}"
+            )
+            raise InputError(f"{option} {name} is {what}: the log would overwrite it")
+    for kind, files in (("plug-in", plugin_files()), ("bot", bot_files())):
+        for file in files:
+            try:
+                same = _same_file(st, os.stat(file))
+            except OSError:
+                continue
+            if same:
+                raise InputError(f"{option} {name} is the code of a {kind} this run loaded: the log would overwrite it")
+
+
+def check_log_path(path: str, inputs: Sequence[str], option: str = "--log") -> None:
+    """A log's path (``option`` names it in messages) checked before anything is played,
+    without opening it (a FIFO would block): a regular file that is none of the run's
+    inputs (:func:`log_refusal`) or ``/dev/null``; a path not there yet is created when
+    the log is written."""
+    if path == "":
+        raise InputError(f"{option} needs a file name (an empty one would log nothing)")
+    try:
+        st = os.stat(path)
+    except FileNotFoundError:
+        return
+    except OSError as e:
+        raise InputError(f"{option} {shown(path)}: cannot write: {e.strerror}") from None
+    refuse_log_file(shown(path), st, inputs, option)
+
+
+def refuse_log_file(name: str, st: os.stat_result, inputs: Sequence[str], option: str = "--log") -> None:
+    """An :class:`InputError` unless the log's file (``st``) is a regular file that is
+    none of the run's inputs, or ``/dev/null``."""
+    if not stat.S_ISREG(st.st_mode):
+        if _is_null(st):
+            return
+        raise InputError(
+            f"{option} {name}: {file_kind(st.st_mode, fifo='a FIFO')}; {option} takes a regular file (created or replaced) or {os.devnull}"
+        )
+    log_refusal(name, st, inputs, option)
+
+
+def _is_null(st: os.stat_result) -> bool:
+    try:
+        return _same_file(st, os.stat(os.devnull))
+    except OSError:
+        return False
