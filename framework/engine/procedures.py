@@ -779,6 +779,8 @@ class DummyProcedure(StandardProcedure):
                 for c in state.drawn:  # drawn from the face-down pile: only the controller saw them
                     if c in cards:
                         cards.remove(c)
+                # in order of kind: which copy went would tell where a drawn card sat in the hand
+                cards.sort()
             out[other] = cards
         return out
 

@@ -658,6 +658,23 @@ def test_round_one_turn_one_knows_no_other_hand():
         assert obs.hand_sizes == [8] * 4
 
 
+def test_an_observation_is_the_same_whatever_the_hidden_cards_are():
+    """With a dummy, observation(seat) of a game and of the game with the seat's hidden cards dealt again are equal (the controller's known hand listed the drawn cards' places)."""
+    import random
+
+    game = bundled_game("sushi-go-two-player-dummy", 2)
+    for seed in range(4):
+        state = game.new_initial_state(seed)
+        rng = random.Random(seed)
+        step = 0
+        while not state.finished:
+            for seat in range(game.num_players):
+                world = state.resample_hidden(seat, random.Random(step * 7 + seat).random)
+                assert world.observation(seat) == state.observation(seat), (seed, step, seat)
+            state.apply_actions([state.sample_action(s, rng.random) for s in state.acting_seats()])
+            step += 1
+
+
 def test_after_one_pass_a_seat_knows_only_the_hand_it_passed():
     """After one pass left, seat s knows the hand now at seat s+1 (what it held, minus its pick) and no other."""
     game = bundled_game("sushi-go", 4)
