@@ -16,6 +16,7 @@ instead of copying it.
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Sequence
 
 import attrs
@@ -128,6 +129,15 @@ class RoundRecord:
         new.decisions = self.decisions[:]
         new.turned = self.turned
         new.copies = self.copies
+        return new
+
+    def __deepcopy__(self, memo: dict[int, object]) -> RoundRecord:
+        if isinstance(self.actions, tuple):  # an ended round as a seat saw it: never changed, shared
+            return self
+        new = RoundRecord.__new__(RoundRecord)
+        memo[id(self)] = new
+        for name in RoundRecord.__slots__:
+            setattr(new, name, copy.deepcopy(getattr(self, name), memo))
         return new
 
     def __eq__(self, other: object) -> bool:

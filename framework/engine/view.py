@@ -758,8 +758,16 @@ class SeatView:
     def __delattr__(self, name: str) -> None:
         raise AttributeError(f"a seat's view is read-only: cannot delete {name!r}")
 
+    def __copy__(self) -> SeatView:
+        return self  # a view never changes: a copy of it is itself
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> SeatView:
+        return self
+
     def __reduce__(self) -> tuple[Any, ...]:
-        # pickled as what it holds (a seat's knowledge only): another process's bot gets it whole
+        # pickled as what it holds (a seat's knowledge only), by ruledraft's own channel to a
+        # bot's process, which names the ruleset's definitions (plain pickle cannot take a
+        # compiled ruleset's functions; a bot keeps a view as it is, or its world())
         known = self._known
         return (_restored_view, (self._seat, self._world, None if known is None else dict(known), self._legal))
 
@@ -1539,6 +1547,14 @@ class _LazyView(SeatView):
     def __reduce__(self) -> tuple[Any, ...]:
         _seal(self)
         return SeatView.__reduce__(self)
+
+    def __copy__(self) -> SeatView:
+        _seal(self)  # kept past the move: the full view, which never changes
+        return self
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> SeatView:
+        _seal(self)
+        return self
 
 
 def _sealing(name: str, member: Any) -> Any:

@@ -19,6 +19,7 @@ from ruledraft.engine.state import Game, State
 from ruledraft.engine.view import seat_view, twin_game
 from ruledraft.language.catalogue import CardType, Catalogue
 from ruledraft.language.decision import Decision
+from ruledraft.language.loading import load_ruleset
 from ruledraft.language.ruleset import CompiledRuleset
 
 PROPERTY = settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -429,3 +430,27 @@ def test_another_seats_decision_does_not_reveal_its_hidden_hand_to_a_views_world
                     other.pending.options == world.pending.options
                 )
     assert compared >= 10 and same >= 0.9 * compared, (same, compared)
+
+
+def test_a_view_and_its_world_copy_deeply_after_a_round_is_scored():
+    """copy.deepcopy of a view is the view (it never changes); of its world after round 1 of Master Menu, a state that plays on alike without touching the world."""
+    import copy
+
+    game = Game(load_ruleset("sushi-go-party-master-menu"), 3)
+    state = game.new_initial_state(123)
+    rng = random.Random(1)
+    while len(state.history) < 2:
+        state.apply_actions([state.sample_action(s, rng.random) for s in state.acting_seats()])
+    view = seat_view(state, 0)
+    assert copy.deepcopy(view) is view and copy.copy(view) is view
+    world = view.world()
+    twin = copy.deepcopy(world)
+    before = repr(world.history), world.totals()
+    rng_a, rng_b = random.Random(2), random.Random(2)
+    while not twin.finished:
+        twin.apply_actions([twin.sample_action(s, rng_a.random) for s in twin.acting_seats()])
+    clone = world.clone()
+    while not clone.finished:
+        clone.apply_actions([clone.sample_action(s, rng_b.random) for s in clone.acting_seats()])
+    assert (repr(world.history), world.totals()) == before
+    assert twin.totals() == clone.totals() and twin.history == clone.history
