@@ -78,6 +78,10 @@ def check_ruleset(
     """
     if (source is None) == (text is None):
         raise TypeError("give either a ruleset's source (a bundled id or a path) or its text=")
+    if source is not None and not isinstance(source, (str, os.PathLike)):
+        raise ArgumentError(f"a ruleset's source is a bundled id or a path, not {source!r}")
+    if text is not None and not isinstance(text, str):
+        raise ArgumentError(f"text is a rule file's text, not {text!r}")
     if text is not None:
         return loading.check_ruleset(name, allow=tuple(allow_paths), text=text)
     assert source is not None
@@ -280,7 +284,14 @@ def _log_stream(log: PathText | TextIO | None, files: Sequence[str]) -> Iterator
     is one the run reads (``files``: the rule file and those it extends; a plug-in's or
     a bot's code), which the log would overwrite, or that is no regular file (a FIFO
     would never be read); :class:`ArgumentError` for a ``log`` of another type."""
-    if log is None or hasattr(log, "write"):
+    if log is None:
+        yield log
+        return
+    if hasattr(log, "write"):
+        try:
+            log.write("")  # a stream of bytes refuses text now, not after the games
+        except TypeError:
+            raise ArgumentError(f"log must be a path or a text stream, not {log!r}") from None
         yield log  # type: ignore[misc]  # a stream, written by the caller's rules
         return
     if not isinstance(log, (str, os.PathLike)):
@@ -352,6 +363,8 @@ def read_log(path: PathText) -> list[dict[str, Any]]:
     not JSON or not a game record raises :class:`~ruledraft.errors.InputError`
     naming ``FILE:LINE`` and the problem.
     """
+    if not isinstance(path, (str, os.PathLike)):
+        raise ArgumentError(f"path is a game log's path, not {path!r}")
     name = os.fspath(path)
     try:
         input_kind(name)  # a FIFO, a device, a directory: refused before any open
@@ -421,6 +434,8 @@ def tournament(
     from ruledraft.lab.tournament import run_tournament
 
     rs, document, _files = _compiled(ruleset)
+    if not isinstance(bots, (str, list, tuple)):
+        raise ArgumentError(f"bots are bot specs such as 'planner,greedy,random' or a list of them, not {bots!r}")
     names = [b.strip() for b in bots.split(",")] if isinstance(bots, str) else list(bots)
     if not all(isinstance(n, str) for n in names):
         raise TypeError("tournament takes bot specs (text), not agent objects: register the bot or name its class")

@@ -118,6 +118,8 @@ def register_agent(
         )
     if name in _REGISTRY and not replace:
         raise ValueError(f"an agent called {name!r} is already registered")
+    if not callable(factory):
+        raise ArgumentError(f"factory makes an agent from a seed (a class or a function), not {factory!r}")
     if summary is None:
         doc = inspect.getdoc(factory) or ""
         summary = doc.splitlines()[0] if doc else ""

@@ -58,8 +58,11 @@ def fill_seats(
     if isinstance(bots, (bytes, bytearray)) or not isinstance(bots, (str, Sequence)):
         raise ArgumentError(f"{option} are bot specs such as 'greedy,random' or a list of them, not {bots!r}")
     entries = [n.strip() for n in bots.split(",")] if isinstance(bots, str) else list(bots)
-    if not any(entries):
+    if all(isinstance(e, str) and not e for e in entries):
         raise InputError(f"{option} needs at least one bot name; known: " + ", ".join(agent_names()))
+    for n, entry in enumerate(entries):
+        if not isinstance(entry, str) and not callable(getattr(entry, "act", None)):
+            raise ArgumentError(f"{option}[{n}] is a bot spec or an agent with act(view, seat), not {entry!r}")
     if "" in entries:  # 'random,,greedy': a seat left out would shift the others
         raise InputError(f"{option} has an empty entry (seat {entries.index('')}): name a bot for every seat listed")
     for entry in entries:

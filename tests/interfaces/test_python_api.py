@@ -236,6 +236,32 @@ def test_simulate_refuses_bad_bots_with_the_reason():
         ruledraft.simulate("sushi-go", games=0)
 
 
+def test_arguments_of_the_wrong_kind_are_argument_errors_naming_them():
+    """A bot that is neither a spec nor an agent, a ruleset source or a log path of another type, a tournament's bots of None, a factory that cannot be called and a stream of bytes as the log are ArgumentErrors, refused before anything is played."""
+    import io
+
+    with pytest.raises(
+        ruledraft.ArgumentError, match=r"^bots\[0\] is a bot spec or an agent with act\(view, seat\), not None$"
+    ):
+        ruledraft.simulate("sushi-go", bots=[None])
+    with pytest.raises(ruledraft.ArgumentError, match=r"^bots\[1\] is a bot spec or an agent"):
+        ruledraft.play_game("sushi-go", 2, ["greedy", object()])
+    for call in (ruledraft.load_ruleset, ruledraft.check_ruleset):
+        with pytest.raises(ruledraft.ArgumentError, match="^a ruleset's source is a bundled id or a path, not 123$"):
+            call(123)
+    with pytest.raises(ruledraft.ArgumentError, match="^text is a rule file's text, not 5$"):
+        ruledraft.load_ruleset(text=5)
+    with pytest.raises(ruledraft.ArgumentError, match="^path is a game log's path, not 123$"):
+        ruledraft.read_log(123)
+    with pytest.raises(ruledraft.ArgumentError, match="^bots are bot specs such as 'planner,greedy,random'"):
+        ruledraft.tournament("sushi-go", None)
+    with pytest.raises(ruledraft.ArgumentError, match="^factory makes an agent from a seed"):
+        ruledraft.register_agent("not-callable", 5)
+    assert "not-callable" not in ruledraft.agent_names()
+    with pytest.raises(ruledraft.ArgumentError, match="^log must be a path or a text stream, not <_io.BytesIO"):
+        ruledraft.simulate("sushi-go", games=2, log=io.BytesIO())
+
+
 @pytest.mark.parametrize(
     ("call", "words"),
     [
