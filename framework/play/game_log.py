@@ -254,9 +254,13 @@ def _consistency_problems(record: dict, ruleset: CompiledRuleset) -> list[tuple]
                         )
     per_seat("game_end", record["game_end"], "score")
     per_seat("totals", record["totals"], "total")
+    can_win = ruleset.rivals(players)  # the players, and a dummy that can win
     for i, w in enumerate(record["winners"]):
-        if w >= players:
-            out.append((f"winners[{i}]", f"seat {w} wins, but the players are seats 0-{players - 1}"))
+        if w >= can_win:
+            seats_named = (
+                f"the players are seats 0-{players - 1}" if can_win == players else f"seats 0-{can_win - 1} can win"
+            )
+            out.append((f"winners[{i}]", f"seat {w} wins, but {seats_named}"))
     if len(set(record["winners"])) != len(record["winners"]):
         out.append(("winners", "a seat is named twice"))
     if "rules" in record:

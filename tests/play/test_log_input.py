@@ -468,3 +468,34 @@ def test_a_pick_of_more_cards_than_a_turn_takes_is_refused_before_it_is_played(r
     game = bundled_ruleset("sushi-go")
     with pytest.raises(IllegalMoveError, match="3 cards in one pick, where a pick takes at most 2"):
         Game(game, 3).encode_action([0, 1, 2])
+
+
+CAN_WIN = """\
+format: 1
+extends: sushi-go
+id: dummy-can-win
+name: Dummy Can Win
+players: {min: 2, max: 2}
+deal:
+  hand_size: {2: 9}
+turn:
+  procedure: dummy
+  dummy: {seats: 1, can_win: true}
+"""
+
+
+def test_games_a_dummy_that_can_win_wins_replay_clean(tmp_path):
+    """With can_win, a logged game the dummy (seat 2 of 2 players) wins replays clean; a seat past the dummy is still refused, naming the seats that can win."""
+    rules = tmp_path / "can-win.yaml"
+    rules.write_text(CAN_WIN, encoding="utf-8")
+    log = tmp_path / "games.jsonl"
+    args = ["simulate", str(rules), "-p", "2", "--games", "60", "--bots", "random", "-q", "--log", str(log)]
+    assert runner.invoke(app, args).exit_code == 0
+    records = [json.loads(line) for line in log.read_text(encoding="utf-8").splitlines()]
+    assert any(r["winners"] == [2] for r in records), "the dummy won none of 60 games"
+    result = replay(str(log))
+    assert result.exit_code == 0, result.output
+    assert result.stdout == "60 games replayed, 60 clean, 0 with problems\n"
+    won = next(r for r in records if r["winners"] == [2])
+    path = write_log(tmp_path, [changed(won, set_at(["winners"], [3]))], "forged.jsonl")
+    assert replay(path).stderr == f"{path}:1: error: winners[0]: seat 3 wins, but seats 0-2 can win\n"
