@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import math
 import textwrap
 import time
 
@@ -68,6 +69,8 @@ def bench(
     with --jobs. Figures only: nothing is asserted.
     """
     with reported_errors():
+        if math.isnan(seconds):  # passes the option's range: every comparison with it is false
+            raise InputError("--seconds takes a time from 0.01 to 3600 seconds, not nan")
         names = rulesets or bundled_ids()
         counts: list[int] | None = None
         if players is not None:

@@ -161,6 +161,8 @@ def tune(
                 ) from None
         # the players, bots and seed checked on the start values, before any try is played
         lineup = checked_match(rs, players, bots, seed, checked.document).bots
+        if output == "":
+            raise InputError("--output needs a file name (leave it out to write the tuned file beside the rule file)")
         if output is not None and os.path.lexists(output):
             raise InputError(f"--output {shown(output)} exists already: tune writes only new files")
         destination = output if output is not None else tuned_path(os.fspath(checked.file))

@@ -103,6 +103,7 @@ def test_validate_lists_the_tunable_numbers(variant):
         (["VARIANT", "-t", "cards"], 2, "--target takes cards:K"),
         (["VARIANT", "-t", "cards:5", "-o", "VARIANT"], 2, "exists already: tune writes only new files"),
         (["-", "-t", "cards:5"], 2, "tune needs a rule file"),
+        (["VARIANT", "-t", "cards:5", "-o", ""], 2, "--output needs a file name"),
     ],
 )
 def test_bad_input_is_one_line_and_writes_nothing(variant, args, code, message):

@@ -400,3 +400,13 @@ def test_an_address_that_answers_garbage_is_no_scheduler(tmp_path):
         f"error: something answers at tcp://127.0.0.1:{port}, but not as a Dask scheduler does "
         "(is it the scheduler's address and port? 8786 unless it was started with another)"
     ]
+
+
+@pytest.mark.parametrize("value", ["nan", "-nan", "NaN"])
+def test_bench_refuses_a_time_that_is_not_a_number(value):
+    """`bench --seconds nan` passed the option's range (no comparison with it holds) and measured forever: exit 2, one line."""
+    done = ruledraft(
+        "bench", "sushi-go", "--players", "2", "--bots", "random", "--engine", "reference", "--seconds", value
+    )
+    assert done.returncode == 2
+    assert done.stderr == "error: --seconds takes a time from 0.01 to 3600 seconds, not nan\n"
