@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
 import os
 import re
 import secrets
@@ -26,7 +27,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from ruledraft.engine.state import MAX_SEED, Game, State, derive_seed
-from ruledraft.errors import IllegalMoveError, InputError, RulesetError
+from ruledraft.errors import IllegalMoveError, InputError, RulesetError, printable
 from ruledraft.language.bundled import bundled_ids
 from ruledraft.language.loading import check_ruleset
 from ruledraft.language.ruleset import CompiledRuleset
@@ -126,6 +127,24 @@ def lobby_bounds(name: str) -> None:
 _CANNOT_RESUME = (InputError, RulesetError, ActionError, IllegalMoveError, ValueError, KeyError, TypeError)
 #: a journal edited or damaged by hand, said by the error's name
 _DAMAGED = (OSError, IndexError, AttributeError, RecursionError, ArithmeticError)
+
+
+def _check_journaled_seats(info: dict[str, Any], folder: str) -> None:
+    """A ``ValueError`` saying what a hand-edited ``table.json`` got wrong in its id,
+    seats, tokens or time (the server writes each of them one way)."""
+    if info["id"] != folder:
+        raise ValueError(
+            f"table.json's id {printable(repr(info['id']))} is not its folder's name (a table's folder is named by its id)"
+        )
+    seats, players = info["seats"], info["players"]
+    if not (isinstance(seats, list) and len(seats) == players and all(isinstance(k, str) and k for k in seats)):
+        raise ValueError(f"table.json's seats are not one name (text) for each of its {players} players")
+    people = {str(s) for s, kind in enumerate(seats) if kind == HUMAN}
+    if set(info["tokens"]) != people:
+        raise ValueError("table.json's tokens are not one for each seat of a person")
+    created = info.get("created", 0.0)
+    if type(created) not in (int, float) or not math.isfinite(created):
+        raise ValueError(f"table.json's time created is not a number of seconds: {printable(repr(created))}")
 
 
 class Table:
@@ -586,6 +605,7 @@ class Tables:
             )
         if not (_whole(info["players"]) and _whole(info["seed"])):
             raise ValueError("table.json's players and seed are not whole numbers")
+        _check_journaled_seats(info, folder.name)
         table = Table(
             info["id"],
             info["ruleset"],
@@ -598,7 +618,7 @@ class Tables:
             folder,
             rules,
         )
-        table.created = float(info.get("created", time.time()))
+        table.created = info.get("created", table.created)
         moves = folder / "moves.jsonl"
         lines = moves.read_text(encoding="utf-8").splitlines() if moves.exists() else []
         good = 0

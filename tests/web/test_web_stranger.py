@@ -97,6 +97,18 @@ def test_hand_damaged_journals_are_each_named_and_the_server_still_starts(monkey
     )
     (journal / "deeptable").mkdir()
     (journal / "deeptable" / "table.json").write_text(deep)
+    edited = {  # a table.json changed by hand where the server writes one thing only
+        "listtime": {"created": [1]},
+        "nantime": {"created": "nan"},
+        "lettertoken": {"tokens": {"a": "a" * 22}},
+        "botstoken": {"tokens": {"0": "a" * 22, "2": "c" * 22}},
+        "oneseat": {"seats": ["human"]},
+        "objectseat": {"seats": ["human", {"x": 1}, "random"]},
+        "elsewhere": {"id": "../../../tmp/x"},
+    }
+    for name, change in edited.items():
+        (journal / name).mkdir()
+        (journal / name / "table.json").write_text(json.dumps(GOOD | {"id": name} | change))
     result = serve_quietly(monkeypatch, "--resume", str(journal), "--port", "0")
     assert result.exit_code == 0, result.output
     assert "internal error" not in result.output
@@ -115,6 +127,16 @@ def test_hand_damaged_journals_are_each_named_and_the_server_still_starts(monkey
         ("mixed", "moves.jsonl line 1 is neither a move nor a held pick"),
         ("floatmove", "moves.jsonl line 1: the moves are not whole numbers"),
         ("hugeseed", "table.json's players and seed are not whole numbers"),
+        ("listtime", "table.json's time created is not a number of seconds: [1]"),
+        ("nantime", "table.json's time created is not a number of seconds: 'nan'"),
+        ("lettertoken", "table.json's tokens are not one for each seat of a person"),
+        ("botstoken", "table.json's tokens are not one for each seat of a person"),
+        ("oneseat", "table.json's seats are not one name (text) for each of its 3 players"),
+        ("objectseat", "table.json's seats are not one name (text) for each of its 3 players"),
+        (
+            "elsewhere",
+            "table.json's id '../../../tmp/x' is not its folder's name (a table's folder is named by its id)",
+        ),
     ]:
         assert f"{name}: cannot resume: {words}" in result.stderr, name
     assert Tables(journal).resume(journal)[0] == []
