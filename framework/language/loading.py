@@ -23,7 +23,7 @@ from ruledraft.language.inheritance import resolve_document
 from ruledraft.language.ruleset import CompiledRuleset
 from ruledraft.language.schema_check import check_schema
 from ruledraft.language.tunable import TuneMarks, preparer
-from ruledraft.language.yaml_loader import load_document
+from ruledraft.language.yaml_loader import UnreadableRuleFile, load_document
 
 
 @attrs.frozen
@@ -93,6 +93,10 @@ def check_ruleset(
         given = None if text is None else load_document(text, file)
         prepare, marked = preparer(tune)
         doc = resolve_document(path, check=check, allow=allow, _doc=given, prepare=prepare)
+    except UnreadableRuleFile as e:
+        if e.diagnostics[0].file == file:  # the file given: an argument that cannot be used
+            raise e.input from None
+        return CheckResult(file, None, list(e.diagnostics))
     except RulesetError as e:
         if refused:
             return CheckResult(file, None, sorted(set(refused + list(e.diagnostics))))

@@ -40,7 +40,7 @@ from yaml.nodes import ScalarNode
 
 from ruledraft.errors import Diagnostic, RulesetError
 
-__all__ = ["Document", "LoaderLimits", "load_document", "load_file"]
+__all__ = ["Document", "LoaderLimits", "UnreadableRuleFile", "load_document", "load_file"]
 
 _Y = "tag:yaml.org,2002:"
 _STR = _Y + "str"
@@ -222,6 +222,16 @@ _PARSED_SIZE = 64 * 1024
 _PARSED_LOCK = threading.Lock()
 
 
+class UnreadableRuleFile(RulesetError):
+    """A rule file the system would not let be read (an input/output error while reading
+    it): at its 1:1 where another file extends it; ``input`` is the refusal, which a
+    command reads as an unusable argument (exit 2) when it is the file it was given."""
+
+    def __init__(self, file: str, refusal: Any) -> None:
+        super().__init__([Diagnostic(file, 1, 1, f"cannot read the file: {refusal.reason}")])
+        self.input = refusal
+
+
 def load_file(path: str | os.PathLike[str], *, limits: LoaderLimits = DEFAULT_LIMITS) -> Document:
     """Read and parse a rule file; raise :class:`RulesetError` (at 1:1 if it cannot be read).
 
@@ -236,7 +246,7 @@ def load_file(path: str | os.PathLike[str], *, limits: LoaderLimits = DEFAULT_LI
     try:
         raw = read_input(text, limits.max_file_size)
     except UnreadableInput as exc:
-        raise RulesetError.single(file, 1, 1, f"cannot read the file: {exc.reason}") from None
+        raise UnreadableRuleFile(file, exc) from None
     if len(raw) > limits.max_file_size:
         try:
             size = os.path.getsize(text) if text != "-" else 0

@@ -410,3 +410,11 @@ def test_bench_refuses_a_time_that_is_not_a_number(value):
     )
     assert done.returncode == 2
     assert done.stderr == "error: --seconds takes a time from 0.01 to 3600 seconds, not nan\n"
+
+
+@pytest.mark.parametrize("command", ["validate", "simulate"])
+def test_a_file_that_fails_as_it_is_read_is_an_unusable_argument(command):
+    """/proc/self/mem passes the checks before the read, then the read fails (input/output error): exit 2, one line, as for any file that cannot be read (it was a rule-file problem at 1:1, exit 1)."""
+    done = ruledraft(command, "/proc/self/mem")
+    assert done.returncode == 2
+    assert done.stderr == "error: /proc/self/mem: cannot read: input/output error\n"

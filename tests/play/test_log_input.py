@@ -499,3 +499,15 @@ def test_games_a_dummy_that_can_win_wins_replay_clean(tmp_path):
     won = next(r for r in records if r["winners"] == [2])
     path = write_log(tmp_path, [changed(won, set_at(["winners"], [3]))], "forged.jsonl")
     assert replay(path).stderr == f"{path}:1: error: winners[0]: seat 3 wins, but seats 0-2 can win\n"
+
+
+def test_a_rule_missing_from_a_log_or_unknown_to_the_rules_is_said_in_words(record, tmp_path):
+    """A rule's points left out of a record say 'no points in the log'; points of a rule the ruleset lacks say so (they read 'None')."""
+    bad = changed(record, lambda r: r["rules"].pop("maki"))
+    bad["rules"]["nosuch"] = [1, 2, 3]
+    path = write_log(tmp_path, [bad])
+    lines = replay(path).stderr.splitlines()
+    maki = record["rules"]["maki"]
+    assert f"{path}:1: error: rule 'maki': no points in the log, the rules give {maki}" in lines
+    assert f"{path}:1: error: rule 'nosuch': [1, 2, 3] in the log, but the rules have no such rule" in lines
+    assert not any("None" in line for line in lines)
