@@ -31,6 +31,7 @@ from typing import Any
 import attrs
 
 from ruledraft.errors import Diagnostic, RulesetError
+from ruledraft.language.json_check import show
 from ruledraft.language.yaml_loader import Document
 
 __all__ = ["MAX_END", "MAX_MARKS", "TuneMark", "TuneMarks", "apply_marks", "find_marks", "tuned_text"]
@@ -198,7 +199,7 @@ def find_marks(doc: Document) -> tuple[list[TuneMark], list[Diagnostic]]:
                 problems.append(
                     doc.diagnostic(
                         path + ("tune", n),
-                        f"tune mark {name}: the range's {('low', 'high')[n]} end must be a whole number, not {bound!r}",
+                        f"tune mark {name}: the range's {('low', 'high')[n]} end must be a whole number, not {show(bound)}",
                     )
                 )
         for n, bound in enumerate(bounds):
@@ -224,7 +225,9 @@ def find_marks(doc: Document) -> tuple[list[TuneMark], list[Diagnostic]]:
         start = mark.get("start", (low + high) // 2)
         if not _is_whole(start):
             problems.append(
-                doc.diagnostic(path + ("start",), f"tune mark {name}: 'start' must be a whole number, not {start!r}")
+                doc.diagnostic(
+                    path + ("start",), f"tune mark {name}: 'start' must be a whole number, not {show(start)}"
+                )
             )
             continue
         if not low <= start <= high:

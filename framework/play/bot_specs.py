@@ -356,9 +356,9 @@ def parse_spec(spec: str, registry: Mapping[str, BotKind], card_ids: Sequence[st
             try:
                 number = float(value)
             except ValueError:
-                number = float("nan")
+                raise BotSpecError(f"bot '{text}': card value {key}={value}: expected a number") from None
             if number != number or number in (float("inf"), float("-inf")):
-                raise BotSpecError(f"bot '{text}': card value {key}={value}: expected a number")
+                raise BotSpecError(f"bot '{text}': card value {key}={value}: expected a finite number")
             card_values[key] = number
             continue
         if option is None:

@@ -82,7 +82,11 @@ def test_tuned_text_writes_the_numbers_in_and_keeps_the_rest():
     [
         ("a: {tune: [2, 6.5]}\n", "1:15: tune mark a: the range's high end must be a whole number, not 6.5"),
         ("a: {tune: [x, 6]}\n", "1:12: tune mark a: the range's low end must be a whole number, not 'x'"),
-        ("a: {tune: [true, 6]}\n", "1:12: tune mark a: the range's low end must be a whole number, not True"),
+        ("a: {tune: [true, 6]}\n", "1:12: tune mark a: the range's low end must be a whole number, not true"),
+        (
+            "a: {tune: [{tune: [1, 2]}, 6]}\n",
+            "1:12: tune mark a: the range's low end must be a whole number, not an object",
+        ),
         ("a: {tune: 4}\n", "1:11: tune mark a: 'tune' takes a range of two whole numbers, such as [2, 6]"),
         ("a: {tune: [1, 2, 3]}\n", "1:11: tune mark a: 'tune' takes a range of two whole numbers, such as [2, 6]"),
         ("a: {tune: [6, 2]}\n", "1:11: tune mark a: the range runs backwards (6 is above 2; write [2, 6])"),

@@ -160,6 +160,9 @@ def test_card_values_are_checked_against_the_ruleset():
     with pytest.raises(BotSpecError) as caught:
         parse_bot("value:tempura=lots", ids)
     assert str(caught.value) == "bot 'value:tempura=lots': card value tempura=lots: expected a number"
+    with pytest.raises(BotSpecError) as caught:
+        parse_bot("value:tempura=1e309", ids)
+    assert str(caught.value) == "bot 'value:tempura=1e309': card value tempura=1e309: expected a finite number"
 
 
 def test_games_with_options_are_reproducible():
