@@ -245,6 +245,12 @@ def tune(
             say(f"figures of try {best.number}, which {verdict}:")
             for line in _figure_lines(best):
                 say(line)
+            if result.indistinct and start is not None:
+                say(
+                    f"note: this run cannot tell these values from the start's: each figure of try {best.number} and "
+                    f"of try {start.number} (the start) lies inside the other's 95% interval; play more games per try "
+                    "(--games) before changing the rule file"
+                )
             for figure in best.figures:
                 if figure.thin:
                     say(

@@ -47,7 +47,9 @@ The JSON shape (``tune --json``)
                              "value": 46.9, "interval": [39.6, 52.6], "band": [-10, 10]}]}],
      "start": 1, "best": 6,          # the try numbers of the start and of the best values
      "stopped": "target met with every interval inside",
-     "interrupted": false, "written": "variant.tuned.yaml"}
+     "interrupted": false,
+     "indistinct": false,            # best and start differ, each figure inside the other's interval
+     "written": "variant.tuned.yaml"}
 """
 
 from __future__ import annotations
@@ -468,6 +470,22 @@ class TuneResult:
     stopped: str
     signum: int = 0
 
+    @property
+    def indistinct(self) -> bool:
+        """Whether the best values differ from the start's but this run cannot tell them
+        apart: every figure of each lies inside the other's 95% interval (the values
+        tried made no difference the games could show, though one ranked first)."""
+        best, start = self.best, self.start
+        if best is None or start is None or best.values == start.values or best.invalid or start.invalid:
+            return False
+        pairs = list(zip(best.figures, start.figures))
+        return bool(pairs) and all(
+            not (a.unmeasured or b.unmeasured)
+            and a.interval[0] <= b.value <= a.interval[1]
+            and b.interval[0] <= a.value <= b.interval[1]
+            for a, b in pairs
+        )
+
 
 def tune(
     source: str,
@@ -591,5 +609,6 @@ def result_json(
         "best": result.best.number if result.best else None,
         "stopped": result.stopped,
         "interrupted": result.signum != 0,
+        "indistinct": result.indistinct,
         "written": written,
     }

@@ -245,3 +245,22 @@ def test_a_try_misses_by_the_root_of_the_sum_of_its_figures_squared_misses():
     )
     assert [f.miss for f in figures] == [3.0, 4.0, 0.0]
     assert Try(1, {"x": 1}, figures).miss == 5.0
+
+
+def _try(number: int, value: int, figure: float, interval: tuple[float, float]) -> Try:
+    return Try(number, {"m": value}, (Figure("cards:5:x", "x", figure, interval, (-5.0, 5.0)),))
+
+
+def test_best_values_the_run_cannot_tell_from_the_start_are_marked_indistinct():
+    """Best and start each inside the other's interval (the designer's 9.26 against 9.35 miss) is indistinct; apart, or the same values, or one unmeasured, is not."""
+    from ruledraft.lab.tune import TuneResult
+
+    marks = TuneMarks("r.yaml", "", ())
+    start = _try(1, 9, -14.35, (-25.2, -3.5))
+    close = _try(6, 7, -14.26, (-25.1, -3.4))
+    far = _try(4, 3, 2.0, (-1.0, 5.0))
+    assert TuneResult(marks, (start, close), start, close, "budget").indistinct
+    assert not TuneResult(marks, (start, far), start, far, "budget").indistinct
+    assert not TuneResult(marks, (start,), start, start, "budget").indistinct
+    unmeasured = attrs.evolve(close, figures=(attrs.evolve(close.figures[0], unmeasured="no games"),))
+    assert not TuneResult(marks, (start, unmeasured), start, unmeasured, "budget").indistinct
