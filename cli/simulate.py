@@ -85,6 +85,8 @@ TEST_LEGEND = "seats differ: chi-square test of equal wins; df: degrees of freed
 CARDS_LEGEND = "vs none: win rate of takers minus that of non-takers, in percentage points"
 ADJUSTED_LEGEND = "adjusted: vs none within each seat and its bot, pooled (Mantel-Haenszel)"
 EFFECT_LEGEND = "pts is 0 for effect cards ({cards}): their worth shows in win% and vs none"
+#: cards that score but are never taken: an effect puts them on the tables (a card turned face down)
+PLACED_LEGEND = "never taken, only placed by card effects, points a game: {cards}"
 EXPLAIN_HINT = "(--explain says what each figure means)"
 
 #: ``--explain``: one paragraph per figure
@@ -249,6 +251,11 @@ def summary_tables(summary, ruleset, *, cards: bool = False, explain: bool = Fal
         acting = _effect_cards(ruleset, figures["cards"])
         if acting:
             out.append(EFFECT_LEGEND.format(cards=", ".join(acting)))
+        placed = [c for c in figures["cards"] if not c.get("taken_per_game") and c.get("points_per_game")]
+        if placed:
+            out.append(
+                PLACED_LEGEND.format(cards=", ".join(f"{shown(c['card'])} {c['points_per_game']:.2f}" for c in placed))
+            )
         note = _bots_note(summary)
         if note is not None:
             out.append(note)

@@ -420,11 +420,11 @@ def replay_game(
                 logged_points = (record["rules"] or {}).get(rid)
                 if logged_points != expected["rules"].get(rid):
                     problems.append(
-                        f"rule {show(rid)}: no points in the log, the rules give {expected['rules'][rid]}"
+                        f"rule {rid}: no points in the log, the rules give {expected['rules'][rid]}"
                         if logged_points is None
-                        else f"rule {show(rid)}: {logged_points} in the log, but the rules have no such rule"
+                        else f"rule {rid}: {logged_points} in the log, but the rules have no such rule"
                         if rid not in expected["rules"]
-                        else f"rule {show(rid)}: {logged_points} in the log, the rules give {expected['rules'][rid]}"
+                        else f"rule {rid}: {logged_points} in the log, the rules give {expected['rules'][rid]}"
                     )
     except ReplayMismatch as e:
         problems.append(str(e))

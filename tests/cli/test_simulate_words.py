@@ -109,3 +109,20 @@ def test_one_game_is_counted_in_the_singular():
     assert any(
         line.startswith("2 games in ") for line in simulate("sushi-go", "-p", "2", "-g", "2", "--engine", "reference")
     )
+
+
+def test_a_card_only_effects_place_is_named_with_its_points():
+    """A card never taken but turned into by takeout boxes (its pts '-') is named under the table with its points a game, as --json has them."""
+    import json
+
+    from paths import DATA
+
+    args = [str(DATA / "effects-flip-copy.yaml"), "--players", "4", "--games", "200", "--seed", "3", "--bots", "greedy"]
+    figures = json.loads(runner.invoke(app, ["simulate", *args, "--json"]).stdout)["figures"]
+    placed = next(c for c in figures["cards"] if c["card"] == "takeout_face_down")
+    assert placed["taken_per_game"] == 0 and placed["points_per_game"] > 0
+    lines = simulate(*args)
+    assert (
+        f"never taken, only placed by card effects, points a game: takeout_face_down {placed['points_per_game']:.2f}"
+        in lines
+    )

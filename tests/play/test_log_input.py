@@ -508,6 +508,6 @@ def test_a_rule_missing_from_a_log_or_unknown_to_the_rules_is_said_in_words(reco
     path = write_log(tmp_path, [bad])
     lines = replay(path).stderr.splitlines()
     maki = record["rules"]["maki"]
-    assert f"{path}:1: error: rule 'maki': no points in the log, the rules give {maki}" in lines
-    assert f"{path}:1: error: rule 'nosuch': [1, 2, 3] in the log, but the rules have no such rule" in lines
+    assert f"{path}:1: error: rule maki: no points in the log, the rules give {maki}" in lines
+    assert f"{path}:1: error: rule nosuch: [1, 2, 3] in the log, but the rules have no such rule" in lines
     assert not any("None" in line for line in lines)
