@@ -632,10 +632,21 @@ class RulesetBuilder:
                 kept_total = kept_base + min(kept_held, added_before)
                 needed = deal + min(kept_total, deal * r) if reshuffle else deal * (r + 1)
                 if needed > available:
+                    dealt = (
+                        f"round {r + 1}'s deal and the cards kept from earlier rounds take {needed} cards"
+                        if reshuffle and needed > deal
+                        else f"round {r + 1}'s deal takes {needed} cards"
+                        if reshuffle or r == 0
+                        else f"the deals of rounds 1-{r + 1} take {needed} cards"
+                    )
+                    short = needed - available
+                    fix = f"add {short} more card{'s' if short > 1 else ''} by then, or deal fewer"
+                    if not reshuffle and deal <= available:
+                        fix += ", or set deal.between_rounds: reshuffle"
                     self.error(
                         ("rounds", "add", 0, "count", self.key_for(specs[0], n)),
-                        f"with {n} players round {r + 1} needs {needed} cards but the deck then holds {available}"
-                        " (cards added so far included)",
+                        f"with {n} players {dealt}, but the deck then holds {available}"
+                        f" (cards added so far included): {fix}",
                     )
                     break
 

@@ -316,7 +316,9 @@ class _Reporter:
             tuple[str, _Path], list[tuple[tuple[str, ...], str]]
         ] = {}  # ("missing", path) -> [(keys, wording)], keys: the keys any of which would do
         self.suggested: dict[_Path, set[str]] = {}  # path -> keys offered as "did you mean" for unknown keys there
-        self.list_form: set[_Path] = set()  # paths whose value may also be a list of the allowed words
+        #: paths whose value may also be a list of the allowed words, with the other forms
+        #: it may take (a mapping of required keys: ``{turns: [...]}``)
+        self.list_form: dict[_Path, list[str]] = {}
         self.seq = 0
 
     # -- collection
@@ -580,7 +582,9 @@ class _Reporter:
 
     def on_enum(self, error: ValidationError, path: _Path) -> None:
         allowed = [_plain(v) for v in _expected(error)]
-        also = ", or a list of them" if path in self.list_form else ""
+        also = "".join(f", {form}" for form in self.list_form.get(path, [])) + (
+            ", or a list of them" if path in self.list_form else ""
+        )
         message = f"{_name(path)} must be one of {', '.join(allowed)}{also}, not {_show(_instance(error))}"
         if isinstance(_instance(error), str):
             hint = _suggest(_instance(error), allowed)
@@ -721,7 +725,13 @@ class _Reporter:
         if len(candidates) == 1 and self.is_list_of(
             [b for i, b in enumerate(branches) if i != candidates[0]], branches[candidates[0]]
         ):
-            self.list_form.add(path)  # 'pass: lfet' where 'pass: [left, right]' would also do
+            # 'pass: lfet' where 'pass: [left, right]' (or 'pass: {turns: [...]}') would also do
+            mappings = [self.resolve(b) for i, b in enumerate(branches) if i != candidates[0]]
+            self.list_form[path] = [
+                "{" + ", ".join(f"{k}: ..." for k in m["required"]) + "}"
+                for m in mappings
+                if isinstance(m, dict) and m.get("type") == "object" and m.get("required")
+            ]
         if not candidates:
             words = self.type_words({error.validator: _expected(error)})
             hint = _attribute_hint(path, instance, "a mapping" in words)

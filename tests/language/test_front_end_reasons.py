@@ -213,5 +213,9 @@ def test_a_word_that_may_also_be_a_list_says_so():
     text = MINI.replace("pass: left", "pass: lfet")
     assert library(load_document(text).data) == (["rounds", "pass"], "'lfet' is not one of ['left', 'right', 'none']")
     assert ours(text) == [
-        (10, 26, "'pass' must be one of left, right, none, or a list of them, not 'lfet' (did you mean 'left'?)")
+        (
+            10,
+            26,
+            "'pass' must be one of left, right, none, {turns: ...}, or a list of them, not 'lfet' (did you mean 'left'?)",
+        )
     ]

@@ -445,7 +445,7 @@ def test_messages_list_what_is_allowed(tmp_path):
           - {id: double, kind: modifier, card: apple, targets: {same: pear}, factor: 2, value: 1}
         """)
     assert found(write(tmp_path, text)) == [
-        (10, 26, "error", "'pass' must be one of left, right, none, or a list of them, not 'sideways'"),
+        (10, 26, "error", "'pass' must be one of left, right, none, {turns: ...}, or a list of them, not 'sideways'"),
         (
             12,
             62,

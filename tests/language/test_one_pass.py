@@ -71,7 +71,7 @@ def test_a_schema_error_no_longer_hides_the_other_sections_checks():
     result = check_ruleset(DATA / "broken-semantic" / "mistakes-in-five-sections.yaml")
     assert not result.ok
     assert [(d.line, d.column, d.message) for d in result.diagnostics] == [
-        (15, 26, "'pass' must be one of left, right, none, or a list of them, not 'upward'"),
+        (15, 26, "'pass' must be one of left, right, none, {turns: ...}, or a list of them, not 'upward'"),
         (18, 38, "unknown card 'aple' (did you mean 'apple'?)"),
         (19, 51, "unknown key 'sise' in a 'sets' scoring rule (did you mean 'size'?)"),
         (20, 73, "no card has the attribute 'valeu' (did you mean 'value'?)"),
@@ -111,7 +111,7 @@ def test_a_schema_error_in_a_child_no_longer_hides_the_other_sections_checks():
     assert not result.ok and result.ruleset is None
     assert _located(result) == [
         (13, 5, "card 'natto' has no 'count'"),
-        (14, 16, "'pass' must be one of left, right, none, or a list of them, not 'upward'"),
+        (14, 16, "'pass' must be one of left, right, none, {turns: ...}, or a list of them, not 'upward'"),
         (16, 46, "unknown card 'chopstiks' (did you mean 'chopsticks'?)"),
         (19, 59, "unknown key 'mostt' in a 'majority' scoring rule (did you mean 'most'?)"),
         (20, 40, "unknown card 'nato' (did you mean 'natto'?)"),
@@ -232,7 +232,7 @@ def test_an_extends_the_schema_refused_stops_before_any_parent(tmp_path):
     path.write_text("format: 1\nextends: 5\nid: child\nname: Child\nrounds: {pass: upward}\n", encoding="utf-8")
     assert _located(check_ruleset(path)) == [
         (2, 10, "'extends' must be text, not 5"),
-        (5, 16, "'pass' must be one of left, right, none, or a list of them, not 'upward'"),
+        (5, 16, "'pass' must be one of left, right, none, {turns: ...}, or a list of them, not 'upward'"),
     ]
 
 
@@ -250,7 +250,7 @@ def test_a_parents_schema_error_still_stops_the_walk_beside_the_childs(tmp_path)
     )
     result = check_ruleset(path)
     assert [(Path(d.file).name, d.line, d.column, d.message) for d in result.diagnostics] == [
-        ("child.yaml", 5, 16, "'pass' must be one of left, right, none, or a list of them, not 'upward'"),
+        ("child.yaml", 5, 16, "'pass' must be one of left, right, none, {turns: ...}, or a list of them, not 'upward'"),
         ("parent.yaml", 7, 24, "'count' must be at least 0, not -1"),
     ]
 
@@ -273,7 +273,7 @@ def test_a_child_with_a_schema_error_shows_nothing_of_a_parent_that_is_no_rule_f
     result = check_ruleset(path)
     assert _located(result) == [
         (2, 10, "'./secret' is not a rule file"),
-        (5, 16, "'pass' must be one of left, right, none, or a list of them, not 'upward'"),
+        (5, 16, "'pass' must be one of left, right, none, {turns: ...}, or a list of them, not 'upward'"),
     ]
     assert all(d.file == str(path) and "TOPSECRET" not in (d.source_line or "") for d in result.diagnostics)
 

@@ -324,12 +324,14 @@ def _party_with(tmp_path, old: str, new: str) -> Path:
                 (
                     12,
                     36,
-                    "with 7 players round 3 needs 68 cards but the deck then holds 67 (cards added so far included)",
+                    "with 7 players round 3's deal and the cards kept from earlier rounds take 68 cards, but the deck "
+                    "then holds 67 (cards added so far included): add 1 more card by then, or deal fewer",
                 ),
                 (
                     12,
                     36,
-                    "with 8 players round 3 needs 68 cards but the deck then holds 67 (cards added so far included)",
+                    "with 8 players round 3's deal and the cards kept from earlier rounds take 68 cards, but the deck "
+                    "then holds 67 (cards added so far included): add 1 more card by then, or deal fewer",
                 ),
             ],
         ),
@@ -340,3 +342,13 @@ def test_mistakes_in_add_are_located(tmp_path, old, new, expected):
     assert [
         (line, column, message) for _, line, column, message in problems(_party_with(tmp_path, old, new))
     ] == expected
+
+
+def test_a_deck_too_small_for_the_rounds_dealt_from_it_says_how_to_mend_it(tmp_path):
+    """Kept between rounds, the deals add up: the message counts the rounds' deals together and offers a reshuffle."""
+    path = _party_with(tmp_path, "  between_rounds: reshuffle\n", "  between_rounds: keep_deck\n")
+    messages = [message for _, _, _, message in problems(path)]
+    assert (
+        "with 8 players the deals of rounds 1-2 take 112 cards, but the deck then holds 92 (cards added so far "
+        "included): add 20 more cards by then, or deal fewer, or set deal.between_rounds: reshuffle"
+    ) in messages
