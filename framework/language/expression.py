@@ -716,10 +716,12 @@ class _Compiler(Transformer[Token, Any]):
             limit = ExpressionLimits.max_value
             if not self._too_big and _mag(item) > limit:
                 self._too_big = True  # the innermost part over the limit says it all
+                source, reach = self._source(item), _mag(item)
+                shown = source if len(source) <= 60 else f"{source[:40]}...({len(source)} characters)"
+                said = f"{reach:,}" if reach < 10**30 else f"more than 10^{len(str(reach)) - 1}"
                 self._problem(
                     item.start,
-                    f"'{self._source(item)}' can reach {_mag(item):,}; values must stay "
-                    f"between -{limit:,} and {limit:,}",
+                    f"'{shown}' can reach {said}; values must stay between -{limit:,} and {limit:,}",
                 )
             return item
         if isinstance(item, _Name):

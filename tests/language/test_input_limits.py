@@ -145,6 +145,17 @@ def test_values_that_could_overflow_statistics_are_refused(tmp_path):
     ]
 
 
+def test_a_long_expression_past_the_limit_is_cut_short_in_its_message(tmp_path):
+    """800 characters of 9*9*... are shown by their start and length, and a reach of 380 digits by its power of ten."""
+    text = HEAD + '  - {id: big, kind: expression, expr: "' + "*".join(["9"] * 400) + '"}\n'
+    ((line, column, severity, message),) = found(write(tmp_path, text))
+    assert (line, severity) == (12, "error")
+    assert message == (
+        "'9*9*9*9*9*9*9*9*9*9*9*9*9*9*9*9*9*9*9*9*...(799 characters)' can reach more than 10^381; values must stay "
+        "between -1,000,000,000,000,000 and 1,000,000,000,000,000"
+    )
+
+
 def test_the_value_bound_follows_the_catalogue(tmp_path):
     """The same factor is fine where the counts it multiplies are small enough: the bound comes from the deck."""
     text = HEAD + '  - {id: big, kind: expression, expr: "count(apple) * 999999999 * 9999"}\n'
