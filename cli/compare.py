@@ -141,7 +141,8 @@ def comparison_text(result: dict, games: int) -> list[str]:
         "per copy: win rate per copy taken.",
     ]
     if twins:
-        text = f"=: the same test as another row, counted once: {_names(twins, 'same_as')}."
+        marked = "=, or * where flagged" if any(r["flagged"] for r in twins) else "="
+        text = f"{marked}: the same test as another row, counted once: {_names(twins, 'same_as')}."
         lines += textwrap.wrap(text, WIDTH, break_on_hyphens=False)
     if equal:
         lines += textwrap.wrap(

@@ -538,6 +538,20 @@ def test_a_value_that_rounds_to_zero_never_shows_a_minus_sign():
     assert f"{share['figure']:<27}   20.0%   20.0%   +0.0%   [+0.0%, +0.0%]" in text
 
 
+def test_a_flagged_row_that_is_another_rows_test_is_explained_by_the_footnote():
+    """A twin row flagged shows *, not =: the footnote then says '=, or * where flagged' (it said '=' alone)."""
+    from ruledraft.cli.compare import comparison_text
+
+    result = run_json("sushi-go", "--games", "4", "--bots", "random")
+    twins = [r for r in result["rows"] if r.get("same_as")]
+    assert twins, "no row of Sushi Go! is another's test"
+    assert any(line.startswith("=: the same test as another row") for line in comparison_text(result, 4))
+    twins[0]["flagged"] = True
+    lines = comparison_text(result, 4)
+    assert any(line.startswith("* " + twins[0]["figure"]) for line in lines)
+    assert any(line.startswith("=, or * where flagged: the same test as another row") for line in lines)
+
+
 def test_formatted_numbers_drop_the_sign_of_zero():
     """formatted() gives 0.00 for -0.001, +0.0 for -0.04 with '+', and keeps real negatives."""
     from ruledraft.lab.figures import formatted
