@@ -6,7 +6,6 @@ import contextlib
 import json
 import os
 import shlex
-import stat
 from collections.abc import Callable, Iterator, Sequence
 
 import attrs
@@ -15,7 +14,7 @@ from rich.console import JustifyMethod
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from ruledraft.errors import InputError, RuledraftError
+from ruledraft.errors import RuledraftError
 from ruledraft.lab.counterfactual import MARGINAL_SECTION, MarginalCounts
 from ruledraft.lab.extra_counts import with_extras
 from ruledraft.lab.figures import LabTally, formatted
@@ -23,7 +22,7 @@ from ruledraft.lab.rotation import ROTATION_SECTION, rotated_tally, rotation_fig
 from ruledraft.play.agents import BotFailure, BotSpecError, time_budget_note
 from ruledraft.play.cluster import ClusterError
 from ruledraft.play.game_log import record_line
-from ruledraft.play.log_target import check_log_path, refuse_log_file
+from ruledraft.play.log_target import open_log
 from ruledraft.play.match import Match, check_seed
 from ruledraft.play.runner import GameResult, WorkerError, simulate_match
 
@@ -411,23 +410,9 @@ class GameLog:
     FLUSH_AT = 1 << 16
 
     def __init__(self, path: str, inputs: Sequence[str]):
-        check_log_path(path, inputs)
         self.path = path
         self.name = shown(path)
-        try:
-            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_NONBLOCK | os.O_NOCTTY | os.O_CLOEXEC, 0o666)
-        except OSError as e:
-            raise InputError(f"--log {self.name}: cannot write: {e.strerror}") from None
-        try:
-            opened = os.fstat(fd)
-            refuse_log_file(self.name, opened, inputs)  # the file may have changed since it was looked at
-            os.set_blocking(fd, True)
-            self.regular = stat.S_ISREG(opened.st_mode)
-            if self.regular:
-                os.ftruncate(fd, 0)
-        except BaseException:
-            os.close(fd)
-            raise
+        fd, self.regular = open_log(path, inputs)
         self.fd: int | None = fd
         self.lines: list[str] = []
         self.buffered = 0

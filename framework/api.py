@@ -25,7 +25,7 @@ from ruledraft.play import runner
 from ruledraft.play.agents import is_foreign, make_agent, parse_bot
 from ruledraft.play.engines import ENGINES
 from ruledraft.play.game_log import read_records, record_problems, replay_game
-from ruledraft.play.log_target import check_log_path
+from ruledraft.play.log_target import open_log
 from ruledraft.play.match import Match, check_seed, fill_seats
 
 __all__ = [
@@ -114,8 +114,8 @@ def _compiled(ruleset: RulesetLike) -> tuple[CompiledRuleset, Any, tuple[str, ..
     """The compiled ruleset, and (when loaded here) the checked document it came from,
     which worker processes get where they cannot be forked, and the files read (the rule
     file, then those it extends)."""
-    if isinstance(ruleset, CompiledRuleset):
-        return ruleset, None, ()
+    if isinstance(ruleset, CompiledRuleset):  # its rule file, when it was read from one (a log must not be it)
+        return ruleset, None, (ruleset.source,) if os.path.isfile(ruleset.source) else ()
     if not isinstance(ruleset, (str, os.PathLike)):
         raise ArgumentError(f"ruleset must be a compiled ruleset, a bundled id or a path, not {ruleset!r}")
     result = check_ruleset(ruleset)
@@ -143,8 +143,8 @@ def play_game(
     ``engine``: ``reference`` (the default: one game seldom pays for loading the
     compiled kernel), ``kernel`` (compiled first if it is not in the cache; bots
     named by spec only; an :class:`~ruledraft.errors.InputError` naming why where it
-    cannot play) or ``auto`` (the kernel where it can play and is in the cache
-    already, else the reference engine). Either engine plays the same game: the
+    cannot play) or ``auto`` (the kernel where a seat plans, whose moves cost enough
+    to pay for loading it, and the kernel is in the cache; else the reference engine). Either engine plays the same game: the
     kernel's moves are played again on the reference engine for the state returned.
 
     The state gives ``totals()``, ``winners``, ``score_sheet()``, ``history``;
@@ -182,17 +182,15 @@ def play_game(
 
 def _one_game_kernel(ruleset: CompiledRuleset, players: int, bots: list[str], engine: str) -> Any:
     """The kernel that plays one game of these bots, or None (the reference engine plays)."""
-    from ruledraft.play.engines import choose_engine, kernel_for, kernel_refusal
+    from ruledraft.play.engines import choose_engine, kernel_for
 
     if engine == "reference":
         return None
-    if engine == "auto":
-        from ruledraft.kernel import is_cached_for
+    if engine == "auto":  # one game pays for loading the kernel only where a seat plans
+        from ruledraft.kernel import is_cached_for, plans
 
-        if kernel_refusal(ruleset, players, bots) is not None or not is_cached_for(ruleset, bots):
-            return None
-    elif not choose_engine(ruleset, players, bots, "kernel", 1, background=False).kernel:
-        return None
+        return kernel_for(ruleset, players, bots) if plans(bots) and is_cached_for(ruleset, bots) else None
+    choose_engine(ruleset, players, bots, "kernel", 1, background=False, option="engine=")  # why it cannot, if not
     return kernel_for(ruleset, players, bots)
 
 
@@ -247,7 +245,7 @@ def simulate(
     from ruledraft.play.engines import choose_engine
 
     jobs = jobs or runner.available_cores()
-    chosen = choose_engine(rs, players, match.bots, engine, games, game=match.game).name
+    chosen = choose_engine(rs, players, match.bots, engine, games, game=match.game, option="engine=").name
     with _log_stream(log, files) as stream:
         summary = runner.simulate_match(
             match,
@@ -289,19 +287,15 @@ def _log_stream(log: PathText | TextIO | None, files: Sequence[str]) -> Iterator
         return
     if hasattr(log, "write"):
         try:
-            log.write("")  # a stream of bytes refuses text now, not after the games
-        except TypeError:
-            raise ArgumentError(f"log must be a path or a text stream, not {log!r}") from None
+            log.write("")  # a stream of bytes, read-only or closed refuses text now, not after the games
+        except (TypeError, ValueError, OSError) as e:
+            raise ArgumentError(f"log must be a text stream open for writing, not {log!r} ({e})") from None
         yield log  # type: ignore[misc]  # a stream, written by the caller's rules
         return
     if not isinstance(log, (str, os.PathLike)):
         raise ArgumentError(f"log must be a path or a text stream, not {log!r}")
-    check_log_path(os.fspath(log), files, option="log")
-    try:
-        fh = open(log, "w", encoding="utf-8", newline="\n")  # noqa: SIM115 - closed below
-    except OSError as e:
-        raise InputError(f"log {os.fspath(log)!r}: cannot write: {e.strerror}") from None
-    with fh:
+    fd, _regular = open_log(os.fspath(log), files, option="log")
+    with open(fd, "w", encoding="utf-8", newline="\n") as fh:
         yield fh
 
 

@@ -15,7 +15,7 @@ from ruledraft.language.kinds.registry import plugin_files
 from ruledraft.play.bot_specs import bot_files
 from ruledraft.play.words import shown
 
-__all__ = ["check_log_path", "log_refusal", "refuse_log_file"]
+__all__ = ["check_log_path", "log_refusal", "open_log", "refuse_log_file"]
 
 
 def _same_file(a: os.stat_result, b: os.stat_result) -> bool:
@@ -81,3 +81,26 @@ def _is_null(st: os.stat_result) -> bool:
         return _same_file(st, os.stat(os.devnull))
     except OSError:
         return False
+
+
+def open_log(path: str, inputs: Sequence[str], option: str = "--log") -> tuple[int, bool]:
+    """The log's file opened for writing, checked before and once open (the path may
+    have become a FIFO or an input meanwhile), a regular file emptied: its descriptor
+    and whether it is a regular file. Never blocks on a FIFO (opened without waiting,
+    then refused)."""
+    check_log_path(path, inputs, option)
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_NONBLOCK | os.O_NOCTTY | os.O_CLOEXEC, 0o666)
+    except OSError as e:
+        raise InputError(f"{option} {shown(path)}: cannot write: {e.strerror}") from None
+    try:
+        opened = os.fstat(fd)
+        refuse_log_file(shown(path), opened, inputs, option)  # the file may have changed since it was looked at
+        os.set_blocking(fd, True)
+        regular = stat.S_ISREG(opened.st_mode)
+        if regular:
+            os.ftruncate(fd, 0)
+    except BaseException:
+        os.close(fd)
+        raise
+    return fd, regular

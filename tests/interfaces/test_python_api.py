@@ -220,6 +220,10 @@ def test_simulate_log_refuses_the_rule_file_and_an_unwritable_path(tmp_path):
         ruledraft.simulate("sushi-go", games=2, log=tmp_path / "fifo")
     with pytest.raises(ruledraft.ArgumentError, match="^log must be a path or a text stream, not 123$"):
         ruledraft.simulate("sushi-go", games=2, log=123)
+    compiled = ruledraft.load_ruleset(rules)
+    with pytest.raises(ruledraft.InputError, match=f"^log {re.escape(str(rules))} is the rule file: the log would"):
+        ruledraft.simulate(compiled, games=2, log=rules)
+    assert rules.read_text(encoding="utf-8") == "format: 1\nextends: base.yaml\nid: my-game\nname: My Game\n"
 
 
 def test_simulate_refuses_bad_bots_with_the_reason():
@@ -258,8 +262,12 @@ def test_arguments_of_the_wrong_kind_are_argument_errors_naming_them():
     with pytest.raises(ruledraft.ArgumentError, match="^factory makes an agent from a seed"):
         ruledraft.register_agent("not-callable", 5)
     assert "not-callable" not in ruledraft.agent_names()
-    with pytest.raises(ruledraft.ArgumentError, match="^log must be a path or a text stream, not <_io.BytesIO"):
+    with pytest.raises(ruledraft.ArgumentError, match="^log must be a text stream open for writing, not <_io.BytesIO"):
         ruledraft.simulate("sushi-go", games=2, log=io.BytesIO())
+    closed = io.StringIO()
+    closed.close()
+    with pytest.raises(ruledraft.ArgumentError, match="^log must be a text stream open for writing"):
+        ruledraft.simulate("sushi-go", games=2, log=closed)
 
 
 @pytest.mark.parametrize(
