@@ -232,6 +232,7 @@ def choose_engine(
     game: Game | None = None,
     background: bool = True,
     compiling: Callable[[], AbstractContextManager[object]] | None = None,
+    option: str = "--engine ",
 ) -> Engine:
     """The engine that plays ``games`` games of these bots (None: as many as it takes,
     the kernel if it can) -- see the module docstring. With ``kernel`` or ``auto``
@@ -240,7 +241,8 @@ def choose_engine(
     start the compiler in a process of its own. ``compiling``: entered while a kernel not
     in the cache yet is compiled before the run (half a minute or so): a terminal shows
     what the wait is for. A seat's ``ismcts:kernel=yes`` has its roll-out made ready here
-    too (:func:`ready_searches`), whichever engine plays."""
+    too (:func:`ready_searches`), whichever engine plays. ``option``: how a refusal names the
+    choice (``--engine `` on the command line, ``engine=`` in Python)."""
     check_engine(engine)
     ready_searches(ruleset, players, bots, compiling, game)
     if engine == "reference":
@@ -260,7 +262,8 @@ def choose_engine(
     reason = kernel_refusal(ruleset, players, bots)
     if reason is not None:
         if engine == "kernel":
-            raise InputError(f"the kernel cannot play this: {reason} (use --engine reference or auto)")
+            words = "reference or auto" if option.endswith(" ") else "'reference' or 'auto'"
+            raise InputError(f"the kernel cannot play this: {reason} (use {option}{words})")
         if background:
             _compile_for_searches(ruleset, players, bots)
         return Engine("reference", f"engine: reference ({reason})")

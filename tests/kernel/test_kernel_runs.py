@@ -152,6 +152,8 @@ def test_the_api_plays_one_game_on_either_engine_alike():
             assert record_game(ker, names) == record_game(ref, names)
             assert (ker.totals(), ker.winners) == (ref.totals(), ref.winners)
             assert play_game(ruleset, players, bots, seed=seed, engine="auto").totals() == ref.totals()
+    planned = play_game("sushi-go", 3, "planner:samples=4,random", seed=5, engine="auto")  # a seat plans: the kernel
+    assert planned.totals() == play_game("sushi-go", 3, "planner:samples=4,random", seed=5).totals()
 
 
 def test_the_api_refuses_one_game_on_a_kernel_that_cannot_play_it():
@@ -163,6 +165,16 @@ def test_the_api_refuses_one_game_on_a_kernel_that_cannot_play_it():
     with pytest.raises(InputError, match="^the kernel cannot play this: the dummy procedure with pass patterns"):
         play_game(NO_KERNEL, 2, "random", engine="kernel")
     assert play_game(NO_KERNEL, 2, "random", engine="auto").finished
+    with pytest.raises(
+        InputError,
+        match=r"^the kernel cannot play this: the bot 'ismcts:iterations=5' has no kernel part .*\(use engine='reference' or 'auto'\)$",
+    ):
+        play_game("sushi-go", 2, "ismcts:iterations=5", engine="kernel")
+    with pytest.raises(
+        InputError,
+        match=r"^the kernel cannot play this: the bot 'ismcts:iterations=5' has no kernel part .*\(use engine='reference' or 'auto'\)$",
+    ):
+        api_simulate("sushi-go", 2, games=2, bots="ismcts:iterations=5", engine="kernel")
     with pytest.raises(ArgumentError, match="^engine='kernel' plays bots named by spec only, not agent objects$"):
         play_game("sushi-go", 2, [make_agent("random", 1)], engine="kernel")
     with pytest.raises(ArgumentError, match="^engine must be one of auto, kernel, reference, not 'fast'$"):
