@@ -1087,10 +1087,11 @@ class RulesetBuilder:
                 f"use fewer or less deeply nested player aggregates",
             )
 
-    def decision_work(self) -> tuple[int, int, int, int, int | None] | None:
+    def decision_work(self, players: int | None = None) -> tuple[int, int, int, int, int | None] | None:
         """``(total, hand, candidates, per_candidate, worst rule index)``: an estimate of
         the steps the greedy bot takes to choose the cards of one hand (hand size x
-        candidate actions x scoring work), or None if it cannot be made.
+        candidate actions x scoring work), or None if it cannot be made; with
+        ``players``, in a game of that many (else the largest hand with the most seats).
 
         For each candidate action (every kind in a full hand, and every ordered pick
         a special action allows) it copies a row of counts and scores each rule that
@@ -1099,15 +1100,16 @@ class RulesetBuilder:
         """
         from ruledraft.language.quantity import selector_indices
 
-        players = self.data.get("players") or {}
-        lo, hi = players.get("min"), players.get("max")
+        spans = self.data.get("players") or {}
+        lo, hi = spans.get("min"), spans.get("max")
         sizes = expand_player_keys((self.data.get("deal") or {}).get("hand_size") or {})
-        hands = [sizes[n] for n in range(lo or 0, (hi or -1) + 1) if n in sizes]
+        counts = [players] if players is not None else range(lo or 0, (hi or -1) + 1)
+        hands = [sizes[n] for n in counts if n in sizes]
         kinds = self.catalogue.size
         if not hands or not kinds:
             return None
         hand: int = max(hands)
-        seats: int = (hi or 0) + self.dummy_seats()
+        seats: int = (players if players is not None else hi or 0) + self.dummy_seats()
         m = min(hand, kinds)
         extra = max((a.get("extra", 1) for a in self.data.get("actions") or []), default=0)
         candidates = m * (m + 1) ** extra
@@ -1163,27 +1165,33 @@ class RulesetBuilder:
 
     def check_game_work(self) -> None:
         """Refuse a ruleset whose bots would work too long over one whole game, though
-        each hand is within ``MAX_DECISION_STEPS``: a hand's work times the seats that
-        choose (a dummy's cards are chosen too) times the rounds, ``MAX_GAME_STEPS``."""
-        estimate = self.decision_work()
-        if estimate is None:
-            return
-        per_hand, worst = estimate[0], estimate[4]
-        seats = ((self.data.get("players") or {}).get("max") or 1) + self.dummy_seats()
+        each hand is within ``MAX_DECISION_STEPS``: for each player count, a hand's work
+        times the seats that choose (a dummy's cards are chosen too) times the rounds,
+        ``MAX_GAME_STEPS``."""
+        players = self.data.get("players") or {}
         rounds = (self.data.get("rounds") or {}).get("count") or 1
-        total = per_hand * seats * rounds
-        if total <= MAX_GAME_STEPS:
+        worst: tuple[int, int, int, int | None] | None = None  # (total, players, a hand's work, rule)
+        for n in range((players.get("min") or 1), (players.get("max") or 0) + 1):
+            estimate = self.decision_work(n)
+            if estimate is None:
+                continue
+            total = estimate[0] * (n + self.dummy_seats()) * rounds
+            if worst is None or total > worst[0]:
+                worst = (total, n, estimate[0], estimate[4])
+        if worst is None or worst[0] <= MAX_GAME_STEPS:
             return
-        path = ("scoring", worst) if worst is not None else ("cards",)
+        total, n, per_hand, rule = worst
+        seats = n + self.dummy_seats()
+        path = ("scoring", rule) if rule is not None else ("cards",)
         costliest = ""
-        if worst is not None:
-            costliest = f"; the costliest rule is '{(self.data['scoring'][worst] or {}).get('id')}'"
+        if rule is not None:
+            costliest = f"; the costliest rule is '{(self.data['scoring'][rule] or {}).get('id')}'"
         self.error(
             path,
-            f"one game would cost the bots about {total:,} steps ({per_hand:,} steps to choose a hand x "
-            f"{seats} seats x {rounds} rounds); the limit is {MAX_GAME_STEPS:,}: use fewer players or rounds, "
-            f"fewer card kinds, smaller hands, or fewer or narrower rules{costliest}",
-            key=worst is None,
+            f"with {plural(n, 'player')} one game would cost the bots about {total:,} steps ({per_hand:,} steps to "
+            f"choose a hand x {seats} seats x {rounds} rounds); the limit is {MAX_GAME_STEPS:,}: use fewer players "
+            f"or rounds, fewer card kinds, smaller hands, or fewer or narrower rules{costliest}",
+            key=rule is None,
         )
 
     def check_winner(self) -> None:

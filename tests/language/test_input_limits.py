@@ -151,7 +151,7 @@ def test_a_long_expression_past_the_limit_is_cut_short_in_its_message(tmp_path):
     ((line, column, severity, message),) = found(write(tmp_path, text))
     assert (line, severity) == (12, "error")
     assert message == (
-        "'9*9*9*9*9*9*9*9*9*9*9*9*9*9*9*9*9*9*9*9*...(799 characters)' can reach more than 10^381; values must stay "
+        "'9*9*9*9*9*9*9*9*9*9*9*9*9*9*9*9*9*9*9*9*...(799 characters)' can reach at least 10^381; values must stay "
         "between -1,000,000,000,000,000 and 1,000,000,000,000,000"
     )
 
@@ -324,7 +324,7 @@ def test_a_ruleset_whose_games_would_take_minutes_is_refused(tmp_path):
             511,
             5,
             "error",
-            "one game would cost the bots about 3,254,400,000 steps (10,170,000 steps to choose a hand x 16 seats "
+            "with 16 players one game would cost the bots about 3,254,400,000 steps (10,170,000 steps to choose a hand x 16 seats "
             "x 20 rounds); the limit is 100,000,000: use fewer players or rounds, fewer card kinds, smaller hands, "
             "or fewer or narrower rules; the costliest rule is 'all'",
         ),
@@ -336,14 +336,27 @@ def test_the_same_hands_over_a_short_game_are_accepted(tmp_path):
     assert found(write(tmp_path, long_game_ruleset(2, 4))) == []
 
 
+def test_the_game_work_is_bounded_for_each_player_count(tmp_path):
+    """Hands of 100 at 2 players and of 10 at 3-16 are each within the limit: the largest hand is not taken with the most seats."""
+    text = long_game_ruleset(16, 3).replace("hand_size: {2-16: 100}", "hand_size: {2: 100, 3-16: 10}")
+    assert found(write(tmp_path, text)) == []
+    too_many_rounds = text.replace("rounds: {count: 3}", "rounds: {count: 20}")
+    ((_, _, severity, message),) = found(write(tmp_path, too_many_rounds))
+    assert severity == "error" and message.startswith("with 2 players one game would cost the bots about ")
+
+
 @pytest.mark.parametrize("ruleset_id", bundled_ids())
 def test_bundled_rulesets_sit_far_below_the_game_work_limit(ruleset_id):
     """Every bundled ruleset's whole game needs under 3% of MAX_GAME_STEPS."""
     checker = RulesetBuilder(resolve_document(bundled_path(ruleset_id), check=check_schema))
     checker.run()
-    per_hand = checker.decision_work()[0]
-    seats = checker.data["players"]["max"] + checker.dummy_seats()
-    assert 0 < per_hand * seats * checker.data["rounds"]["count"] < MAX_GAME_STEPS * 3 / 100
+    players = checker.data["players"]
+    rounds = checker.data["rounds"]["count"]
+    works = [
+        checker.decision_work(n)[0] * (n + checker.dummy_seats()) * rounds
+        for n in range(players["min"], players["max"] + 1)
+    ]
+    assert 0 < max(works) < MAX_GAME_STEPS * 3 / 100
 
 
 @pytest.mark.parametrize("ruleset_id", bundled_ids())
