@@ -440,7 +440,8 @@ class State:
 
     def legal_actions(self, seat: int) -> list[int]:
         """The distinct legal actions of ``seat`` now (empty when the game is over)."""
-        seat = self._seat(seat)
+        if type(seat) is not int or not 0 <= seat < len(self.hands):  # the quick case inline: a hot path
+            seat = self._seat(seat)
         if self.finished:
             return []
         if self.pending is not None:
