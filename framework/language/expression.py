@@ -718,7 +718,7 @@ class _Compiler(Transformer[Token, Any]):
                 self._too_big = True  # the innermost part over the limit says it all
                 source, reach = self._source(item), _mag(item)
                 shown = source if len(source) <= 60 else f"{source[:40]}...({len(source)} characters)"
-                said = f"{reach:,}" if reach < 10**30 else f"more than 10^{len(str(reach)) - 1}"
+                said = f"{reach:,}" if reach < 10**30 else f"at least 10^{len(str(reach)) - 1}"
                 self._problem(
                     item.start,
                     f"'{shown}' can reach {said}; values must stay between -{limit:,} and {limit:,}",
