@@ -192,7 +192,8 @@ def play_game(
     thinking_after: float | None = None,
 ) -> State:
     """Play one game, the human at ``seat`` and the named bots elsewhere; the finished state.
-    Bot ``s`` is seeded with ``bot_seed(seed, s)``, as in simulations. Every line
+    Bot ``s`` is seeded from ``bot_seed(seed, s)``, as in simulations (a bot from outside
+    with its :func:`~ruledraft.engine.seeds.private_seed`). Every line
     written fits ``width`` columns (default: the terminal's width, followed as the
     window is resized). With ``pause``
     (a player at a terminal) the game waits for Enter after a pick played for the

@@ -105,8 +105,10 @@ def register_agent(
 ) -> None:
     """Make ``name`` usable wherever bots are named (``--bots greedy,random``).
 
-    ``factory(seed, **options)`` returns a fresh agent seeded with ``seed``; the
-    options given on the command line (``name:key=value``) are passed by keyword.
+    ``factory(seed, **options)`` returns a fresh agent seeded with ``seed`` (a game
+    seat's :func:`~ruledraft.engine.seeds.private_seed`: one-way, nothing of the deal
+    can be worked back from it); the options given on the command line
+    (``name:key=value``) are passed by keyword.
     ``options`` declares them (default: the factory's ``options`` attribute);
     ``summary`` is the line ``ruledraft bots`` shows (default: the first line of
     the factory's docstring). A ``card_values`` bot also takes any card id of the
