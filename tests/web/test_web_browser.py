@@ -297,3 +297,31 @@ def test_a_pick_handed_in_is_shown_to_its_seat_alone_until_the_turn_is_played(se
     finally:
         for p in players:
             p.context.close()
+
+
+def test_the_not_connected_alert_leaves_once_the_page_has_reconnected(served, browser):
+    """A pick tried while the link is down says so; once the page has reconnected by itself the alert goes (it stayed until the next move), and the pick can be made."""
+    table = served.tables.open_table("sushi-go", 3, 1, ["greedy"], seed=5)
+    context = browser.new_context(viewport={"width": 390, "height": 900})
+    try:
+        page = context.new_page()
+        page.add_init_script(  # keeps the page's sockets where the test can close one
+            "(() => { const Real = window.WebSocket; window.__sockets = [];"
+            " window.WebSocket = function (...a) { const s = new Real(...a); window.__sockets.push(s); return s; };"
+            " Object.assign(window.WebSocket, Real); window.WebSocket.prototype = Real.prototype; })();"
+        )
+        page.goto(served.url(table, 0), wait_until="load")
+        page.wait_for_function("() => document.body.dataset.state === 'picking'")
+        page.evaluate("window.__sockets[window.__sockets.length - 1].close()")
+        page.locator("#hand-cards .card").first.click()
+        alert = page.locator("#error")
+        assert alert.is_visible()
+        assert alert.text_content() == "Not connected: reconnecting... (make that move again once connected)"
+        page.wait_for_function(
+            "() => window.__sockets.length > 1 && document.getElementById('link-state').textContent === 'connected'"
+        )
+        page.wait_for_function("() => document.getElementById('error').hidden")
+        page.locator("#hand-cards .card").first.click()
+        page.wait_for_function("() => document.getElementById('status').textContent.includes('turn 2 of 9')")
+    finally:
+        context.close()

@@ -49,9 +49,11 @@
     return box;
   }
 
+  const OFFLINE = "Not connected: reconnecting... (make that move again once connected)";
+
   function send(move) {
     if (!socket || socket.readyState !== WebSocket.OPEN) {
-      showError("Not connected: reconnecting...");
+      showError(OFFLINE);
       return;
     }
     move.version = view.version;
@@ -310,7 +312,11 @@
   function connect() {
     const proto = location.protocol === "https:" ? "wss://" : "ws://";
     socket = new WebSocket(proto + location.host + config.ws);
-    socket.addEventListener("open", () => { retry = 500; $("link-state").textContent = "connected"; });
+    socket.addEventListener("open", () => {
+      retry = 500;
+      $("link-state").textContent = "connected";
+      if ($("error").textContent === OFFLINE) showError("");  // said while the link was down: it is back
+    });
     socket.addEventListener("message", receive);
     socket.addEventListener("close", (e) => {
       $("link-state").textContent = "disconnected: reconnecting...";
