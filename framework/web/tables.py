@@ -101,6 +101,10 @@ def lobby_limit(default: Any) -> float:
     return LOBBY_FACTOR * default if default > 0 else LOBBY_CEILING
 
 
+def _ordinal(n: int) -> str:
+    return f"{n}{'th' if 10 <= n % 100 <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th')}"
+
+
 def _number(x: float) -> str:
     return str(x) if isinstance(x, int) else f"{x:g}"
 
@@ -518,7 +522,12 @@ class Tables:
         del game
         if not 1 <= humans <= players:
             raise InputError(f"the people must be from 1 to the {players} players, not {humans}")
-        names = [b.strip() for b in bots if b.strip()] or ["greedy"]
+        names = [b.strip() for b in bots]
+        if any(names) and "" in names:  # 'greedy,,random': a seat left out would shift the others
+            raise InputError(
+                f"the bots have an empty entry (the {_ordinal(names.index('') + 1)}): name a bot for every one listed"
+            )
+        names = [n for n in names if n] or ["greedy"]
         kinds: list[str] = []
         for i in range(players - humans):
             kinds.append(names[min(i, len(names) - 1)])

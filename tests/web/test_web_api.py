@@ -557,6 +557,10 @@ def test_a_lobby_table_readies_an_ismcts_kernel_yes_rollout_while_the_people_pic
         ({"ruleset": "sushi-go", "players": "3", "humans": "1", "seed": "1" * 41}, "the seed: a whole number"),
         ({"ruleset": "sushi-go", "players": "3", "humans": "1", "bots": "/tmp/x.py:Bot"}, "unknown bot"),
         ({"ruleset": "sushi-go", "players": "3", "humans": "1", "bots": "nosuchbot"}, "unknown bot"),
+        (
+            {"ruleset": "sushi-go", "players": "4", "humans": "1", "bots": "greedy,,random"},
+            "the bots have an empty entry (the 2nd): name a bot for every one listed",
+        ),
     ],
 )
 def test_the_lobby_refuses_what_cannot_be_played_with_a_message(client, tables, form, words):
