@@ -1151,17 +1151,21 @@ class RulesetBuilder:
         if estimate is None or estimate[0] <= MAX_DECISION_STEPS:
             return
         total, hand, candidates, per_candidate, worst = estimate
-        path = ("scoring", worst) if worst is not None else ("cards",)
-        costliest = ""
-        if worst is not None:
-            costliest = f"; the costliest rule is '{(self.data['scoring'][worst] or {}).get('id')}'"
-        self.error(
-            path,
+        self._work_error(
+            worst,
             f"choosing cards would cost a bot about {total:,} steps per hand ({hand} cards in a hand x "
             f"{candidates:,} candidate actions x {per_candidate:,} steps to score each); the limit is "
-            f"{MAX_DECISION_STEPS:,}: use fewer card kinds, smaller hands, or fewer or narrower rules{costliest}",
-            key=worst is None,
+            f"{MAX_DECISION_STEPS:,}: use fewer card kinds, smaller hands, or fewer or narrower rules",
         )
+
+    def _work_error(self, rule: int | None, message: str) -> None:
+        """A bound on the bots' work passed: an error at the costliest rule, naming it (at the cards if none)."""
+        if rule is None:
+            self.error(("cards",), message, key=True)
+        else:
+            self.error(
+                ("scoring", rule), f"{message}; the costliest rule is '{(self.data['scoring'][rule] or {}).get('id')}'"
+            )
 
     def check_game_work(self) -> None:
         """Refuse a ruleset whose bots would work too long over one whole game, though
@@ -1181,17 +1185,11 @@ class RulesetBuilder:
         if worst is None or worst[0] <= MAX_GAME_STEPS:
             return
         total, n, per_hand, rule = worst
-        seats = n + self.dummy_seats()
-        path = ("scoring", rule) if rule is not None else ("cards",)
-        costliest = ""
-        if rule is not None:
-            costliest = f"; the costliest rule is '{(self.data['scoring'][rule] or {}).get('id')}'"
-        self.error(
-            path,
+        self._work_error(
+            rule,
             f"with {plural(n, 'player')} one game would cost the bots about {total:,} steps ({per_hand:,} steps to "
-            f"choose a hand x {seats} seats x {rounds} rounds); the limit is {MAX_GAME_STEPS:,}: use fewer players "
-            f"or rounds, fewer card kinds, smaller hands, or fewer or narrower rules{costliest}",
-            key=rule is None,
+            f"choose a hand x {n + self.dummy_seats()} seats x {rounds} rounds); the limit is {MAX_GAME_STEPS:,}: "
+            "use fewer players or rounds, fewer card kinds, smaller hands, or fewer or narrower rules",
         )
 
     def check_winner(self) -> None:
