@@ -137,3 +137,20 @@ def test_the_kernel_refuses_the_planner_where_its_part_does_not_reach(ruleset_id
     rs = load_ruleset(ruleset_id)
     assert engines.kernel_refusal(rs, 2, ["planner", "planner"]) == words
     assert "planner" not in str(engines.kernel_refusal(rs, 2, ["greedy", "random"]))
+
+
+def test_a_race_without_card_effects_keeps_the_planner_on_the_reference_engine():
+    """The kernel's planner there looked ahead without the race's places (39 of 40 games differed): --engine kernel
+    says why, auto plays the reference's games with one line saying so; the other bots keep the kernel."""
+    from paths import DATA
+
+    rs = load_ruleset(str(DATA / "kernel" / "race-no-effects.yaml"))
+    why = "the bot 'planner' has no kernel part yet for a race in a ruleset without card effects"
+    assert engines.kernel_refusal(rs, 2, ["planner:samples=3", "greedy"]) == why
+    assert engines.kernel_refusal(rs, 2, ["greedy", "random"]) is None
+    with pytest.raises(InputError, match=f"^the kernel cannot play this: {why}"):
+        engines.choose_engine(rs, 2, ["planner:samples=3"] * 2, "kernel", 10)
+    chosen = engines.choose_engine(rs, 2, ["planner:samples=3"] * 2, "auto", 10**5, background=False)
+    assert (chosen.name, chosen.note) == ("reference", f"engine: reference ({why})")
+    # the rulesets with card effects play their races on the planner's effects part (checked game by game above)
+    assert engines.kernel_refusal(load_ruleset("sushi-go-party-dinner-for-two"), 3, ["planner"] * 3) is None
