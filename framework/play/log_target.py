@@ -15,7 +15,7 @@ from ruledraft.language.kinds.registry import plugin_files
 from ruledraft.play.bot_specs import bot_files
 from ruledraft.play.words import shown
 
-__all__ = ["check_log_path", "log_refusal", "open_log", "refuse_log_file"]
+__all__ = ["check_log_path", "open_log"]
 
 
 def _same_file(a: os.stat_result, b: os.stat_result) -> bool:

@@ -36,6 +36,7 @@ from ruledraft.play.engines import ready_searches_behind
 from ruledraft.play.game_log import record_game, record_line
 from ruledraft.play.match import usual_players
 from ruledraft.play.runner import bot_seed
+from ruledraft.play.words import ordinal
 
 from .view import bot_view, card_catalogue, page_view
 
@@ -99,10 +100,6 @@ def rules_digest(document: Any) -> str:
 def lobby_limit(default: Any) -> float:
     """The largest value a lobby may give a number option whose default is ``default``."""
     return LOBBY_FACTOR * default if default > 0 else LOBBY_CEILING
-
-
-def _ordinal(n: int) -> str:
-    return f"{n}{'th' if 10 <= n % 100 <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th')}"
 
 
 def _number(x: float) -> str:
@@ -525,7 +522,7 @@ class Tables:
         names = [b.strip() for b in bots]
         if any(names) and "" in names:  # 'greedy,,random': a seat left out would shift the others
             raise InputError(
-                f"the bots have an empty entry (the {_ordinal(names.index('') + 1)}): name a bot for every one listed"
+                f"the bots have an empty entry (the {ordinal(names.index('') + 1)}): name a bot for every one listed"
             )
         names = [n for n in names if n] or ["greedy"]
         kinds: list[str] = []
