@@ -140,10 +140,6 @@ def bots_refusal(ruleset: CompiledRuleset, bots: Sequence[str]) -> str | None:
     names = bot_names(bots)
     if "planner" in names and ruleset.procedure != "standard":
         return f"the bot 'planner' has no kernel part for the '{ruleset.procedure}' turn procedure yet"
-    if "planner" in names and not ruleset.effects and any(r.turn_scoring is not None for r in ruleset.round_rules):
-        # planner.tmpl's look-ahead scores a round without the places a race gives during it
-        # (planner_effects.tmpl, which the effects' table plays, has them)
-        return "the bot 'planner' has no kernel part yet for a race in a ruleset without card effects"
     if "greedy" in names and _greedy_reads_turned(ruleset):
         return (
             "the greedy bot's rescoring of a rule that pairs cards and reads other seats' tables, "
