@@ -17,8 +17,9 @@ races' progress) and the kernel plays the card effects' decisions by the policy
 decision pending: the caller plays a turn that asks decisions on the engine first
 (``play.ismcts``).
 
-A state the kernel cannot hold (a race without card effects, a dummy, a replay's
-forced deals) is refused (:meth:`Rollouts.refuses`): the caller plays that roll-out on
+Without card effects, a race's progress and the cards it took off the tables ride
+in the flat array too. A state the kernel cannot hold (a dummy, a replay's forced
+deals) is refused (:meth:`Rollouts.refuses`): the caller plays that roll-out on
 the reference engine.
 """
 
@@ -65,7 +66,7 @@ class Rollouts:
         """Why the kernel cannot hold ``state`` (None: it can; with card effects, once no
         decision is pending)."""
         if not self.effects:
-            if state.book is not None:
+            if state.book is not None and not self._races:  # a race's bookkeeping alone is written
                 return "card effects or a race"
             if state.pending is not None:
                 return "a pending decision"
@@ -99,8 +100,25 @@ class Rollouts:
         for h in hands:
             flat += h
         _cards_in_play(flat, state)
+        if self._races:
+            self._races_written(flat, state.book)
         flat += joint
         return np.array(flat, np.int64)
+
+    def _races_written(self, flat: list[int], book: Any) -> None:
+        """The races' part of a state without card effects (``rollout.tmpl``): the cards
+        discarded (their number, then them), then each race's places used and points per seat."""
+        flat.append(len(book.discarded))
+        flat += book.discarded
+        self._progress_written(flat, book)
+
+    def _progress_written(self, flat: list[int], book: Any) -> None:
+        """Each race's places used and points per seat this round."""
+        if len(book.turn_progress) != self._races:
+            raise ValueError(f"{len(book.turn_progress)} turn rules' progress for {self._races} races")
+        for progress in book.turn_progress:
+            flat.append(progress.used)
+            flat += progress.points
 
     def _effects_buffer(self, state: Any, joint: Sequence[int]) -> np.ndarray:
         """``state`` (at a turn's start, no decision pending) as ``_rollout_fx`` reads it
@@ -142,11 +160,7 @@ class Rollouts:
             for row in rows:
                 flat.append(len(row))
                 flat += row
-        if len(book.turn_progress) != self._races:
-            raise ValueError(f"{len(book.turn_progress)} turn rules' progress for {self._races} races")
-        for progress in book.turn_progress:
-            flat.append(progress.used)
-            flat += progress.points
+        self._progress_written(flat, book)
         flat += joint
         return np.array(flat, np.int64)
 
@@ -305,6 +319,8 @@ def warm_rollout(module: ModuleType) -> None:
         flat = [seats, module.R - 1, 0, 0, 0, 0, 0, *([0] * (6 * seats + 2)), *([0] * ((seats + 1) * module.NRACE))]
     else:  # every hand one card of type 0, nothing played, nothing kept, an empty deck, last round
         flat = [seats, module.R - 1, 0, 1, 0, 0, 0, 0, *([0] * seats), *([0] * seats), *([0] * seats), *([0] * seats)]
+        if module.NRACE:  # nothing discarded, no place taken
+            flat += [0] * (1 + (seats + 1) * module.NRACE)
     values = np.zeros(K + K * (module.PLAN_CAP + 1))
     module.rollout(np.array(flat, np.int64), values, np.zeros(2 * seats, np.int64))
     one = np.zeros(1, np.int64)

@@ -16,8 +16,7 @@ kept per action with how often it was available (the other seats' hands differ
 between determinizations), and the choice at the root is the most visited action.
 
 Roll-outs by values run in the compiled kernel (:mod:`ruledraft.kernel.rollout`) when
-there is one for the ruleset and the state holds nothing it cannot (a dummy, a race
-without card effects): the policy draws nothing at random, so the kernel ends each
+there is one for the ruleset and the state holds nothing it cannot (a dummy): the policy draws nothing at random, so the kernel ends each
 roll-out with the totals the engine's loop reaches and the search is the same,
 iteration for iteration. Where cards have effects, a new node's card effect's decision
 and the others its turn asks are played on the engine, the rest in the kernel

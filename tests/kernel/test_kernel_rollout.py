@@ -23,8 +23,8 @@ ROOT = Path(__file__).resolve().parent.parent.parent
 
 
 def _load(ruleset_id: str):
-    """A bundled ruleset by id, or an example by its path from the repository's root."""
-    return load_ruleset(str(ROOT / ruleset_id) if ruleset_id.startswith("examples/") else ruleset_id)
+    """A bundled ruleset by id, or an example (or test data) by its path from the repository's root."""
+    return load_ruleset(str(ROOT / ruleset_id) if ruleset_id.startswith(("examples/", "tests/")) else ruleset_id)
 
 
 def _rollouts(ruleset_id: str, players: int) -> tuple[Game, Rollouts]:
@@ -71,6 +71,8 @@ def _mid_game_worlds(game: Game, games: int, seed: int):
         ("sushi-go-party-starter", 8),
         ("sushi-go-pass-both-ways", 3),  # a pass direction per round
         ("examples/sushi-go-switchback.yaml", 4),  # a pass direction per turn
+        ("tests/data/kernel/race-no-effects.yaml", 2),  # a race, no card effects, reshuffled between rounds
+        ("tests/data/kernel/race-no-effects.yaml", 5),
     ],
 )
 def test_kernel_rollout_ends_every_game_as_the_engine(ruleset_id: str, players: int) -> None:
@@ -197,7 +199,12 @@ def test_ismcts_searches_the_same_with_the_kernel_where_cards_have_effects(rules
 
 @pytest.mark.parametrize(
     ("ruleset_id", "players"),
-    [("sushi-go", 2), ("sushi-go-party-starter", 4), ("sushi-go-party-cutthroat-combo", 3)],
+    [
+        ("sushi-go", 2),
+        ("sushi-go-party-starter", 4),
+        ("sushi-go-party-cutthroat-combo", 3),
+        ("tests/data/kernel/race-no-effects.yaml", 3),  # a race without card effects
+    ],
 )
 def test_ismcts_plays_the_same_games_with_the_kernel(ruleset_id: str, players: int) -> None:
     """Whole games of ismcts (with a fixed budget) against greedy are move for move the
