@@ -148,7 +148,10 @@ def test_a_race_without_card_effects_plays_the_planner_on_the_kernel():
     path = str(DATA / "kernel" / "race-no-effects.yaml")
     rs = load_ruleset(path)
     assert not rs.effects and any(rule.turn_scoring is not None for rule in rs.round_rules)
-    for players, bots, games in ((2, ["planner", "planner"], 12), (5, ["planner:samples=3", "greedy"] * 2 + ["planner"], 4)):
+    for players, bots, games in (
+        (2, ["planner", "planner"], 12),
+        (5, ["planner:samples=3", "greedy"] * 2 + ["planner"], 4),
+    ):
         made = kernel_module.compile_kernel(rs, players)
         assert isinstance(made, Kernel), made
         _assert_same_games(made, bots, [game_seed(7, i) for i in range(games)])
