@@ -3,7 +3,9 @@
 Routes (``TABLE`` a table's id, ``TOKEN`` a seat's or the spectators' secret):
 
 * ``GET /``: the lobby: the tables running, and a form to open another;
-* ``POST /tables``: open a table; the page answered gives its links (only there);
+* ``POST /tables``: open a table, answered with a redirect to its links' page;
+* ``GET /links/TABLE/HOST``: the page of a table's links, for whoever opened it (``HOST``
+  its own secret: reloading it, or coming back to it, opens no other table);
 * ``GET /t/TABLE/TOKEN``: the table as that seat sees it (server-rendered, then kept
   up to date by ``/static/table.js`` over the WebSocket);
 * ``WS /t/TABLE/TOKEN/ws``: the seat's views, and its moves (``{"type": "pick", "cards":
@@ -25,6 +27,7 @@ import contextlib
 import html
 import json
 import logging
+import secrets
 import threading
 from collections.abc import Sequence
 from importlib import resources
@@ -33,7 +36,7 @@ from urllib.parse import parse_qs, urlsplit
 
 from starlette.applications import Starlette
 from starlette.requests import Request
-from starlette.responses import HTMLResponse, PlainTextResponse, Response
+from starlette.responses import HTMLResponse, PlainTextResponse, RedirectResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
@@ -328,6 +331,15 @@ class Server:
             response = _page("ruledraft tables", self._lobby_body(str(e), fields))
             response.status_code = 400
             return response
+        # the links on a page of their own: a reload (or the back button) shows them again
+        # rather than posting the form once more, which would open another table
+        return RedirectResponse(f"/links/{table.id}/{table.host}", status_code=303, headers=HEADERS)
+
+    async def links_page(self, request: Request) -> Response:
+        table_id, token = request.path_params["table"], request.path_params["token"]
+        table = self.tables.find(table_id, token) if len(token) <= 64 else None
+        if table is None or not secrets.compare_digest(table.host, token):
+            return _not_found()
         base = str(request.base_url).rstrip("/")
         return _page(f"Table {table.id}", self.links_body(table, base))
 
@@ -339,7 +351,8 @@ class Server:
         spectator = f"{base}/t/{table.id}/{table.spectator}"
         return (
             f"<main><h1>Table {html.escape(table.id)}: {html.escape(table.game.ruleset.name)}</h1>"
-            "<p>Send each person their own link: whoever has a link plays that seat.</p>"
+            "<p>Send each person their own link: whoever has a link plays that seat. This page's"
+            " address brings these links back; keep it to yourself.</p>"
             f"<ul class=links>{items}</ul>"
             f'<p>To watch without a hand: <a href="{html.escape(spectator)}">{html.escape(spectator)}</a></p>'
             '<p><a href="/">Back to the lobby</a></p></main>'
@@ -553,6 +566,7 @@ def create_app(tables: Tables, choices: Sequence[str] = (), thinking_after: floa
         routes=[
             Route("/", server.lobby),
             Route("/tables", server.open_table, methods=["POST"]),
+            Route("/links/{table}/{token}", server.links_page),
             Route("/t/{table}/{token}", server.table_page),
             Route("/t/{table}/{token}/log", server.game_log),
             WebSocketRoute("/t/{table}/{token}/ws", server.socket),

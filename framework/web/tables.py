@@ -163,10 +163,12 @@ class Table:
         spectator: str,
         journal: Path | None,
         rules: str = "",
+        host: str | None = None,
     ):
         """``seats``: per player seat, ``"human"`` or a bot's name; ``tokens``: each human
         seat's token; ``journal``: the table's folder (None: not journaled); ``rules``:
-        the digest of the rules played (:func:`rules_digest`)."""
+        the digest of the rules played (:func:`rules_digest`); ``host``: the secret of the
+        page of the table's links, for whoever opened it (None: a new one)."""
         self.id = table_id
         self.source = source
         self.rules = rules
@@ -175,6 +177,8 @@ class Table:
         self.seed = seed
         self.tokens = dict(tokens)
         self.spectator = spectator
+        #: the secret of the page that lists the links (``/links/TABLE/HOST``)
+        self.host = host if host is not None else new_token()
         self.journal = journal
         self.state: State = self.game.new_initial_state(seed)
         #: this turn's picks handed in by people, unseen by the others until all are in
@@ -367,6 +371,7 @@ class Table:
             "seats": self.kinds,
             "tokens": {str(s): t for s, t in self.tokens.items()},
             "spectator": self.spectator,
+            "host": self.host,
             "created": self.created,
         }
 
@@ -456,7 +461,7 @@ class Tables:
             if not (folder / "game.jsonl").is_file():
                 return None
             info = json.loads((folder / "table.json").read_text(encoding="utf-8"))
-            secrets_ = [*info["tokens"].values(), info["spectator"]]
+            secrets_ = [*info["tokens"].values(), info["spectator"], info.get("host")]
             if not any(isinstance(t, str) and secrets.compare_digest(t, token) for t in secrets_):
                 return None
             table = self._resume_one(folder)
@@ -612,6 +617,9 @@ class Tables:
         if not (_whole(info["players"]) and _whole(info["seed"])):
             raise ValueError("table.json's players and seed are not whole numbers")
         _check_journaled_seats(info, folder.name)
+        host = info.get("host")  # (a journal from before the links' page has none: one is made and kept)
+        if host is not None and not (isinstance(host, str) and _TOKEN.fullmatch(host)):
+            raise ValueError("table.json's host is not a secret (the page of its links would be guessable)")
         table = Table(
             info["id"],
             info["ruleset"],
@@ -623,8 +631,11 @@ class Tables:
             str(info["spectator"]),
             folder,
             rules,
+            host,
         )
         table.created = info.get("created", table.created)
+        if host is None:
+            table.start_journal()
         moves = folder / "moves.jsonl"
         lines = moves.read_text(encoding="utf-8").splitlines() if moves.exists() else []
         good = 0

@@ -490,16 +490,34 @@ def test_reconnecting_returns_the_seat_with_the_state_as_it_is(client, tables):
 
 
 def test_the_lobby_opens_a_table_and_gives_its_links_only_to_whoever_opened_it(client, tables):
-    """A form posted opens a table; its links are on the answer, the lobby lists the table without them."""
+    """A form posted opens a table and is answered with a redirect to the page of its links
+    (a 128-bit secret of its own); the lobby lists the table without them."""
     answer = client.post("/tables", data={"ruleset": "sushi-go", "players": "3", "humans": "2", "bots": "random"})
     assert answer.status_code == 200
     (table,) = tables.tables.values()
+    assert [r.status_code for r in answer.history] == [303]
+    assert answer.url.path == f"/links/{table.id}/{table.host}" and len(table.host) >= 22
     assert table.kinds == ["human", "human", "random"]
     for token in (*table.tokens.values(), table.spectator):
         assert f"/t/{table.id}/{token}" in answer.text
     lobby = client.get("/")
     assert table.id in lobby.text and "Sushi Go!" in lobby.text
-    assert all(token not in lobby.text for token in (*table.tokens.values(), table.spectator))
+    assert all(token not in lobby.text for token in (*table.tokens.values(), table.spectator, table.host))
+
+
+def test_reloading_the_links_page_shows_the_same_links_and_opens_no_other_table(client, tables):
+    """The links' page read again (a reload, the back button) gives the same links and opens
+    nothing; a seat's or the spectators' token, another table's host secret or a guess opens no links' page."""
+    form = {"ruleset": "sushi-go", "players": "3", "humans": "1", "bots": "random"}
+    first = client.post("/tables", data=form)
+    again = client.get(first.url.path)
+    assert again.status_code == 200 and again.text == first.text
+    assert len(tables.tables) == 1
+    client.post("/tables", data=form)
+    table, other = tables.tables.values()
+    for token in (table.tokens[0], table.spectator, other.host, "A" * 22, "x" * 65):
+        answer = client.get(f"/links/{table.id}/{token}")
+        assert answer.status_code == 404 and table.tokens[0] not in answer.text
 
 
 def test_the_lobby_left_without_players_opens_the_usual_count_for_the_game(client, tables):
@@ -646,6 +664,37 @@ def test_a_killed_server_resumes_every_unfinished_game_where_it_was(tmp_path):
             seats.close()
     assert json.loads(same.record_text()) == record
     second.close()
+    third.close()
+
+
+def test_the_links_page_outlives_a_restart_and_an_old_journal_gets_one(tmp_path):
+    """The host's secret is journaled: after --resume its page lists the same links; a journal
+    written before there was one resumes with a new secret, kept for the next restart; a
+    host secret edited to something guessable is refused saying so."""
+    journal = tmp_path / "tables"
+    first = Tables(journal)
+    table = first.open_table("sushi-go", 3, 1, ["greedy"], seed=4)
+    old = first.open_table("sushi-go", 3, 1, ["greedy"], seed=5)
+    first.close()
+    info = json.loads((journal / old.id / "table.json").read_text())
+    del info["host"]
+    (journal / old.id / "table.json").write_text(json.dumps(info))
+    second = Tables(journal)
+    assert second.resume(journal)[1] == []
+    made = second.get(old.id).host
+    assert json.loads((journal / old.id / "table.json").read_text())["host"] == made
+    with TestClient(create_app(second)) as client:
+        page = client.get(f"/links/{table.id}/{table.host}")
+        assert page.status_code == 200 and f"/t/{table.id}/{table.tokens[0]}" in page.text
+        assert client.get(f"/links/{old.id}/{made}").status_code == 200
+    second.close()
+    info["host"] = "1234"
+    (journal / old.id / "table.json").write_text(json.dumps(info))
+    third = Tables(journal)
+    problems = third.resume(journal)[1]
+    assert problems == [
+        f"{old.id}: cannot resume: table.json's host is not a secret (the page of its links would be guessable)"
+    ]
     third.close()
 
 

@@ -197,7 +197,8 @@ def shots() -> Path | None:
 
 @pytest.mark.parametrize("width", [1280, 390])
 def test_the_lobby_opens_a_table_by_keyboard_and_gives_its_links(served, browser, width):
-    """The lobby's form is filled and sent with the keyboard; the page answered lists the seat links."""
+    """The lobby's form is filled and sent with the keyboard; the page answered lists the seat
+    links, and a reload lists the same ones without opening another table."""
     context = browser.new_context(viewport={"width": width, "height": 900})
     errors: list[str] = []
     try:
@@ -216,6 +217,15 @@ def test_the_lobby_opens_a_table_by_keyboard_and_gives_its_links(served, browser
         page.wait_for_selector("ul.links")
         links = page.locator("ul.links a").all_text_contents()
         assert len(links) == 1 and "/t/" in links[0]
+        assert "/links/" in page.url
+        lobby = context.new_page()
+        lobby.goto(served.base + "/", wait_until="load")
+        listed = lobby.locator("table tbody tr").count()
+        page.reload(wait_until="load")
+        assert page.locator("ul.links a").all_text_contents() == links
+        lobby.reload(wait_until="load")
+        assert lobby.locator("table tbody tr").count() == listed  # no second table from the reload
+        lobby.close()
         layout = page.evaluate(LAYOUT)
         assert layout["scrollWidth"] <= layout["innerWidth"] and layout["cut"] == []
         assert errors == []
