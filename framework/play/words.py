@@ -210,14 +210,20 @@ _DONE_WORDS = {
 }
 
 
+def declined_words(effect: str | None) -> str:
+    """What ``done`` means, shortly, in a decision the effect kind ``effect`` asks ("not
+    now" for a spoon's); plain "done" for another kind or none known."""
+    return _DONE_WORDS.get(effect or "", ("done", ""))[0]
+
+
 def done_words(game: Game, decision: Decision | None, long: bool = False, state: State | None = None) -> str:
     """What ``done`` means in ``decision`` (an effect's own words, e.g. "not now" for a
     spoon), shortly or (``long``) with the card it keeps. Given the ``state``, a second
     pick declined where no later turn of the round deals two cards (the last is played
     for the seats) says the card goes unused rather than kept for a later turn."""
-    short, full = _DONE_WORDS.get(decision.effect if decision is not None else "", ("done", "done: no more"))
     if not long:
-        return short
+        return declined_words(decision.effect if decision is not None else None)
+    full = _DONE_WORDS.get(decision.effect if decision is not None else "", ("done", "done: no more"))[1]
     if decision is not None and decision.effect == "second_pick" and state is not None:
         if state.turn + 1 > game.hand_size - 2:  # a later turn's hand holds one card at most
             full = "no second card: your {card} go unused this round"

@@ -188,6 +188,8 @@ class Table:
         self.moves = 0  # sets of moves applied
         self.failure: str | None = None  # a bot that failed stops the table
         self.words: dict[Any, list[str]] = {}  # the log's words of the rounds that have ended
+        #: the effect kind that asked each decision made, by (round, its place among the round's)
+        self.asked: dict[tuple[int, int], str] = {}
         self.created = time.time()
         #: when the game ended (time.monotonic()), None while it goes on
         self.finished_at: float | None = None
@@ -224,6 +226,7 @@ class Table:
             held=None if seat is None or self.state.pending is not None else self.picks.get(seat),
             waiting=self.waiting_for(),
             cache=self.words,
+            asked=self.asked,
         )
         view["table"] = self.id
         view["version"] = self.moves
@@ -318,7 +321,7 @@ class Table:
         """Apply a set of moves, journaled first."""
         self._journal_moves(actions)
         try:
-            self.state.apply_actions(actions)
+            self.step(actions)
         except IllegalMoveError as e:  # checked before; never expected
             raise ActionError(f"illegal move: {e}") from None
         self.moves += 1
@@ -326,6 +329,17 @@ class Table:
         if self.state.is_terminal():
             self.finish_journal()
             self.finished_at = time.monotonic()
+
+    def step(self, actions: list[int]) -> None:
+        """The state moved on by ``actions``, the effect kind that asked a decision noted
+        (:attr:`asked`, for the log's words)."""
+        state = self.state
+        pending = state.pending
+        if pending is not None:
+            key = (state.round, len(state.history[state.round].decisions))
+        state.apply_actions(actions)
+        if pending is not None:
+            self.asked[key] = pending.effect
 
     def moves_on(self) -> bool:
         """Whether :meth:`advance` has moves to make: every person acting now has moved."""
@@ -663,7 +677,7 @@ class Tables:
                 actions = entry["actions"]
                 if not isinstance(actions, list) or not all(_whole(a) for a in actions):
                     raise ValueError(f"{where}: the moves are not whole numbers")
-                table.state.apply_actions(actions)
+                table.step(actions)
                 table.moves += 1
                 table.picks = {}
             good = i + 1

@@ -14,7 +14,7 @@ name, colour and what it scores, in the ruleset's own words (as ``show`` writes 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, cast
 
 from ruledraft.engine.board import board, majority_words, races
 from ruledraft.engine.decisions import Decision
@@ -23,7 +23,16 @@ from ruledraft.engine.state import Event, Game, State
 from ruledraft.engine.view import seat_view
 from ruledraft.language.catalogue import NO_COLOUR
 from ruledraft.language.ruleset import DIRECTION_NAMES, NO_PASS, CompiledRuleset
-from ruledraft.play.words import TableCopies, effect_reminder, event_line, option_name, ordinal, shown, tie_words
+from ruledraft.play.words import (
+    TableCopies,
+    declined_words,
+    effect_reminder,
+    event_line,
+    option_name,
+    ordinal,
+    shown,
+    tie_words,
+)
 
 #: the log's last lines sent with each view
 LOG_LINES = 300
@@ -104,13 +113,16 @@ def page_view(
     held: int | None = None,
     waiting: Sequence[int] = (),
     cache: dict[Any, list[str]] | None = None,
+    asked: dict[tuple[int, int], str] | None = None,
 ) -> dict[str, Any]:
     """The view of ``seat`` (None: a spectator) as JSON data. ``kinds``: each player
     seat's kind ("human", a bot's name); ``picked``: the seats whose pick this turn is in
     but not yet revealed (their cards are not said); ``held``: this seat's own pick among
     them (its action), said to this seat alone as ``mine``; ``waiting``: the human seats the
     table waits for; ``cache``: a table's own dict, where the words of the rounds
-    that have ended are kept (they never change).
+    that have ended are kept (they never change); ``asked``: the effect kind that asked
+    each decision made, by round and its place among the round's decisions (what every
+    seat saw: the log says a spoon's "not now" as the table offered it, not "done").
 
     A seat's view is read from the engine's :class:`~ruledraft.engine.view.SeatView` of
     that seat, the one the bots get (whose JSON form a client may ask for as it is:
@@ -206,7 +218,7 @@ def page_view(
         for race in race_boards
     ]
     view["round_scores"] = [r[:] for r in state.round_scores]
-    view["log"] = game_log_lines(state, names, cache)[-LOG_LINES:]
+    view["log"] = game_log_lines(state, names, cache, asked)[-LOG_LINES:]
     view["sheet"] = score_sheet(state, names) if finished else None
     return view
 
@@ -238,10 +250,16 @@ def _decision(game: Game, decision: Decision, names: TableNames, state: State) -
     }
 
 
-def game_log_lines(state: State, names: TableNames, cache: dict[Any, list[str]] | None = None) -> list[str]:
+def game_log_lines(
+    state: State,
+    names: TableNames,
+    cache: dict[Any, list[str]] | None = None,
+    asked: dict[tuple[int, int], str] | None = None,
+) -> list[str]:
     """What has happened, in words: per turn the picks revealed together, then the
     decisions made and what card effects and races did; each round's points. The
-    words of a round that has ended are kept in ``cache``, if given."""
+    words of a round that has ended are kept in ``cache``, if given; ``asked``: see
+    :func:`page_view`."""
     lines: list[str] = []
     for r in range(len(state.history)):
         ended = r < len(state.round_scores)
@@ -249,7 +267,7 @@ def game_log_lines(state: State, names: TableNames, cache: dict[Any, list[str]] 
         if cache is not None and ended and key in cache:
             lines.extend(cache[key])
             continue
-        words = _round_lines(state, names, r)
+        words = _round_lines(state, names, r, asked or {})
         if cache is not None and ended:
             cache[key] = words
         lines.extend(words)
@@ -267,7 +285,7 @@ def game_log_lines(state: State, names: TableNames, cache: dict[Any, list[str]] 
     return lines
 
 
-def _round_lines(state: State, names: TableNames, r: int) -> list[str]:
+def _round_lines(state: State, names: TableNames, r: int, asked: dict[tuple[int, int], str]) -> list[str]:
     """Round ``r`` in words (:func:`game_log_lines`)."""
     game = state.game
     hist = state.history[r]
@@ -275,7 +293,7 @@ def _round_lines(state: State, names: TableNames, r: int) -> list[str]:
     lines = [f"Round {r + 1}"]
     items: list[tuple[tuple[int, int, int, int], object]] = [((t, -1, 0, 0), turn) for t, turn in enumerate(hist.turns)]
     for i, (t, seat, action) in enumerate(hist.decisions):
-        items.append(((t, i, 1, 0), (seat, action)))
+        items.append(((t, i, 1, 0), (seat, action, asked.get((r, i)))))
     for k, e in enumerate(events):
         if e.round == r:
             items.append(((e.turn, e.after, 0, k), e))
@@ -294,8 +312,9 @@ def _round_lines(state: State, names: TableNames, r: int) -> list[str]:
             tied = what[0] == "race" and places[item.turn, what[1], what[3]] > 1
             lines.append("  " + event_line(game, names, what, tied, 200, copies.for_event(what)))
         else:
-            seat, action = item  # type: ignore[misc]
-            lines.append(f"  {names.short(seat).capitalize()} chose: {option_name(game, action)}")
+            seat, action, effect = cast("tuple[int, int, str | None]", item)
+            said = declined_words(effect) if action == game.done_action else option_name(game, action)
+            lines.append(f"  {names.short(seat).capitalize()} chose: {said}")
     if r < len(state.round_scores):
         pts = ", ".join(f"{names.short(s)} {p:+}" for s, p in enumerate(state.round_scores[r]))
         lines.append(f"End of round {r + 1}: {pts}")

@@ -349,6 +349,37 @@ def test_every_party_effect_decision_is_asked_of_the_deciding_seat_and_made_thro
     assert seen >= set(EFFECT_MENUS)
 
 
+def test_the_log_says_a_declined_decision_in_the_words_the_table_offered_it(tmp_path):
+    """A spoon declined is logged as "chose: not now" (what its button said, "not now: keep
+    your Spoon ..."), never as "done"; so it is once the game is resumed from its journal."""
+    journal = tmp_path / "tables"
+    first = Tables(journal)
+    rng = random.Random(4)
+    for seed in range(30):
+        table = first.open_table("sushi-go-party-master-menu", 4, 4, [], seed=seed)
+        for _ in range(400):
+            state = table.state
+            pending = state.pending
+            if pending is not None and pending.effect == "ask_for" and state.game.done_action in pending.options:
+                offered = table.view(pending.seat)["decision"]["options"]
+                assert any(o["label"].startswith("not now: keep your Spoon") for o in offered)
+                table.act(pending.seat, {"type": "decide", "option": state.game.done_action})
+                log = table.view(None)["log"]
+                assert "chose: not now" in log[-1] or any(line.endswith("chose: not now") for line in log)
+                assert not any(line.endswith("chose: done") for line in log)
+                resumed = Tables(journal).resume(journal)[0]
+                (again,) = [t for t in resumed if t.id == table.id]
+                assert again.view(None)["log"] == log
+                again.close()
+                first.close()
+                return
+            if state.is_terminal():
+                break
+            s, move = next((s, m) for s in table.humans if (m := a_move(table.view(s), rng)) is not None)
+            table.act(s, move)
+    raise AssertionError("no spoon was declined in 30 games")
+
+
 def test_a_menu_shows_the_cards_drawn_to_the_deciding_seat_only(client, tables):
     """A Party menu's drawn cards are in the decider's view and in nobody else's."""
     rng = random.Random(9)

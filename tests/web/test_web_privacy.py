@@ -81,7 +81,10 @@ def check_view(table, seat: int, view: dict, rng: random.Random) -> None:
     held = None if state.pending is not None else table.picks.get(seat)  # its own pick, said to it alone
     for _ in range(2):
         other = state.resample_hidden(seat, rng.random)
-        assert page_view(other, seat, table.kinds, picked=picked, held=held, waiting=table.waiting_for()) == inner
+        again = page_view(
+            other, seat, table.kinds, picked=picked, held=held, waiting=table.waiting_for(), asked=table.asked
+        )
+        assert again == inner
     text = checked_text(view)
     for card in hidden_from(state, seat, text, rs):
         assert f'"{card}"' not in text, (seat, card)
