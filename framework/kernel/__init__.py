@@ -134,11 +134,12 @@ def bot_refusal(spec: object) -> str | None:
 
 def bots_refusal(ruleset: CompiledRuleset, bots: Sequence[str]) -> str | None:
     """Why the kernel cannot play these bots (each one it has a part for) on this
-    ruleset, or None: the planner's part (``planner.tmpl``, and ``planner_effects.tmpl``
-    for card effects) plays the standard turn procedure (an effect whose decisions no
-    look judges is refused by :func:`decision_refusal`)."""
+    ruleset, or None: the planner's part (``planner.tmpl``, ``planner_effects.tmpl`` for
+    card effects, ``dummy_planner.tmpl`` for a dummy) plays the standard and the dummy
+    turn procedures (an effect whose decisions no look judges is refused by
+    :func:`decision_refusal`)."""
     names = bot_names(bots)
-    if "planner" in names and ruleset.procedure != "standard":
+    if "planner" in names and ruleset.procedure not in ("standard", "dummy"):
         return f"the bot 'planner' has no kernel part for the '{ruleset.procedure}' turn procedure yet"
     if "greedy" in names and _greedy_reads_turned(ruleset):
         return (
@@ -584,12 +585,17 @@ def _ready_loop(path: Path, apart: bool) -> None:
 
 def _loop_cached(path: Path) -> bool:
     """Whether numba's cache holds the game loop of the kernel module at ``path``."""
-    return any(_cached(path, name) for name in ("play", "play_dummy"))
+    return _cached(path, "play")
+
+
+#: the entry points a dummy's module binds to loops of its own (``codegen._dummy_source``),
+#: whose cache files numba names by the function's own name
+_CACHED_AS = {"play": ("play", "play_dummy"), "play_planner": ("play_planner", "play_dummy_planner")}
 
 
 def _cached(path: Path, function: str) -> bool:
     """Whether numba's cache holds ``function`` of the kernel module at ``path``."""
-    return any(_numba_dir().rglob(f"{path.stem}.{function}-*.nbi"))
+    return any(any(_numba_dir().rglob(f"{path.stem}.{name}-*.nbi")) for name in _CACHED_AS.get(function, (function,)))
 
 
 #: what a child compiles apart (``python -m ruledraft.kernel FLAG FILE``), by the entry point

@@ -209,12 +209,22 @@ def _dummy_source(ruleset: CompiledRuleset) -> list[str]:
         (a.extra for a in ruleset.actions), default=0
     )
     first = [d.first_controller[r] if d.first_controller else 0 for r in range(ruleset.rounds)]
+    text = (HERE / "dummy_loop.tmpl").read_text(encoding="utf-8")
+    head, sep, loop = text.partition("@njit(cache=True)\ndef play_dummy(")
+    if not sep or not PLANNER_BRANCH.search(loop):
+        raise AssertionError("dummy_loop.tmpl: the game loop or its planner branch is not where codegen looks")
     return [
         f"P = {ruleset.min_players}  # players; the dummy is seat P",
         f"FIRST_CTRL = np.array({first}, dtype=np.int64)",
         f"OWN_SPAN = {own_span}",
-        (HERE / "dummy_loop.tmpl").read_text(encoding="utf-8"),
+        f"DUMMY_WINS = {bool(d.can_win)}  # the dummy among the planner's rivals",
+        # the loop twice, as the standard one (_game_loops): with the planner's branch only
+        # where a planner plays, so that ``play`` never compiles its look-ahead
+        head + sep + PLANNER_BRANCH.sub("", loop, count=1),
+        "@njit(cache=True)\ndef play_dummy_planner(" + loop,
+        (HERE / "dummy_planner.tmpl").read_text(encoding="utf-8"),
         "play = play_dummy",
+        "play_planner = play_dummy_planner",
     ]
 
 
@@ -433,6 +443,7 @@ ENTRY_POINTS = (
     "play",
     "play_planner",
     "play_dummy",
+    "play_dummy_planner",
     "rollout",
     "batch_new",
     "batch_step",

@@ -8,10 +8,8 @@ pytest.importorskip("numba")
 
 from kernel_checks import assert_same_games, simulate_on_both_engines  # noqa: E402
 from kernel_games import kernel as kernel_of  # noqa: E402
-from typer.testing import CliRunner  # noqa: E402
 
 from ruledraft import kernel as kernel_module  # noqa: E402
-from ruledraft.cli.app import app  # noqa: E402
 from ruledraft.engine.state import Game  # noqa: E402
 from ruledraft.errors import InputError  # noqa: E402
 from ruledraft.kernel import Kernel  # noqa: E402
@@ -123,20 +121,35 @@ def test_simulate_with_planners_is_the_same_on_both_engines(tmp_path, ruleset_id
 
 
 @pytest.mark.parametrize(
-    ("ruleset_id", "words"),
+    ("path", "bots", "games"),
     [
-        ("sushi-go-two-player-dummy", "the bot 'planner' has no kernel part for the 'dummy' turn procedure yet"),
+        ("sushi-go-two-player-dummy", ["planner", "planner"], 10),  # the dummy never wins
+        ("sushi-go-two-player-dummy", ["greedy", "planner:samples=3"], 6),
+        ("dummy-can-win.yaml", ["planner", "planner"], 8),  # among the rivals; reshuffled, passed right
+        ("dummy-can-win.yaml", ["planner", "random"], 6),
     ],
 )
-def test_the_kernel_refuses_the_planner_where_its_part_does_not_reach(ruleset_id, words):
-    """A dummy: --engine kernel with planners is an error saying why; auto plays the reference engine."""
-    args = ["simulate", ruleset_id, "-p", "2", "--games", "3", "--bots", "planner", "--engine", "kernel"]
-    result = CliRunner().invoke(app, args)
-    assert result.exit_code == 2
-    assert words in result.stderr
-    rs = load_ruleset(ruleset_id)
-    assert engines.kernel_refusal(rs, 2, ["planner", "planner"]) == words
-    assert "planner" not in str(engines.kernel_refusal(rs, 2, ["greedy", "random"]))
+def test_the_planner_with_a_dummy_plays_the_references_games(path, bots, games):
+    """With a dummy (dummy_planner.tmpl), the planner's samples re-deal the other player's
+    unseen cards, the card the controller drew and the dummy's pile, and its play-outs draw
+    from the pile with control passing on: the reference's moves and logs, controlling the
+    dummy or not; where the dummy can win it is one of the rivals (switched off, games differ)."""
+    from paths import DATA
+
+    rs = load_ruleset(str(DATA / "kernel" / path) if path.endswith(".yaml") else path)
+    made = kernel_module.compile_kernel(rs, 2)
+    assert isinstance(made, Kernel), made
+    assert engines.kernel_refusal(rs, 2, bots) is None
+    _assert_same_games(made, bots, [game_seed(13, i) for i in range(games)])
+
+
+def test_simulate_with_planners_and_a_dummy_is_the_same_on_both_engines(tmp_path):
+    """simulate of the two-player dummy variant with planners: every figure and the log's bytes the
+    same on the kernel, which auto chooses for a long run."""
+    args = ["sushi-go-two-player-dummy", "--players", "2", "--games", "6", "--seed", "9", "--bots", "planner,greedy"]
+    simulate_on_both_engines(tmp_path, args)
+    rs = load_ruleset("sushi-go-two-player-dummy")
+    assert engines.choose_engine(rs, 2, ["planner"] * 2, "auto", 10**5).name == "kernel"
 
 
 def test_a_race_without_card_effects_plays_the_planner_on_the_kernel():
