@@ -170,6 +170,13 @@ def play_through(served, browser, ruleset: str, width: int, shots: Path | None, 
         sheet = page.locator("#sheet-table").text_content()
         totals = table.state.score_sheet().totals
         assert "total" in sheet
+        # the sheet of four seats fits a phone's width, what it holds said in words that wrap
+        wide, room = page.evaluate(
+            "() => { const s = document.getElementById('sheet-table').parentElement; return [s.scrollWidth, s.clientWidth]; }"
+        )
+        assert wide <= room, (ruleset, width, wide, room)
+        assert page.locator("#sheet-table").get_attribute("aria-describedby") == "sheet-note"
+        assert page.locator("#sheet-note").text_content().startswith("Each rule's points over the game")
         winners = page.locator("#winners").text_content()
         assert winners.startswith("Winner") or winners == "No winner."
         href = page.locator("#sheet a[download]").get_attribute("href")

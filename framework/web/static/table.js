@@ -186,6 +186,22 @@
 
   function cell(text, num) { return el("td", { class: num ? "num" : null, text: String(text) }); }
 
+  // A row's header whose long rule id may break after its underscores (takeout_face_down)
+  function breakable(label) {
+    const th = el("th", { scope: "row" });
+    label.split(/(?<=_)/).forEach((part, i) => { if (i) th.append(document.createElement("wbr")); th.append(part); });
+    return th;
+  }
+
+  // A wide table scrolls sideways on a narrow screen: what it holds is said above it, where
+  // the words wrap to the screen (a caption is as wide as its table, and scrolled away with it);
+  // the table is named by its section's heading (``part``-h) and described by those words.
+  function described(part, table, words) {
+    table.setAttribute("aria-labelledby", part + "-h");
+    table.setAttribute("aria-describedby", part + "-note");
+    return [el("p", { class: "hint", id: part + "-note", text: words }), el("div", { class: "scroll" }, table)];
+  }
+
   function renderBoards() {
     const box = $("boards");
     box.replaceChildren();
@@ -207,7 +223,8 @@
         ...b.races.map((r) => cell(r[1] + "/" + r[2], true)),
         el("td", { class: "kept", text: grouped(b.kept) }));
     });
-    box.append(el("div", { class: "scroll" }, el("table", {}, el("caption", { text: "Points so far, what the round would score now, and what each seat holds" }), thead, el("tbody", {}, ...rows))));
+    box.append(...described("boards", el("table", {}, thead, el("tbody", {}, ...rows)),
+      "Points so far, what the round would score now, and what each seat holds."));
     for (const race of view.races) {
       box.append(el("p", { text: race.rule + ", a race to " + race.target + ": " +
         [...race.taken, race.open.length ? "open: " + race.open.join(", ") : "no place left"].join("; ") }));
@@ -243,14 +260,14 @@
     box.append(el("h2", { id: "sheet-h", text: "Final score sheet" }));
     const head = el("tr", {}, el("th", { scope: "col", text: "points" }),
       ...s.names.map((n) => el("th", { scope: "col", class: "num", text: n })));
-    const line = (label, points, cls) => el("tr", { class: cls || null }, el("th", { scope: "row", text: label }), ...points.map((p) => cell(p, true)));
+    const line = (label, points, cls) => el("tr", { class: cls || null }, breakable(label), ...points.map((p) => cell(p, true)));
     const rows = [
       ...s.rules.map((r) => line(r.rule, r.points)),
       ...s.scorings.map((r) => line(r.when, r.points, "sub")),
       line("total", s.totals, "total"),
     ];
-    box.append(el("div", { class: "scroll" }, el("table", { id: "sheet-table" },
-      el("caption", { text: "Each rule's points over the game, then each scoring's" }), el("thead", {}, head), el("tbody", {}, ...rows))));
+    box.append(...described("sheet", el("table", { id: "sheet-table" }, el("thead", {}, head), el("tbody", {}, ...rows)),
+      "Each rule's points over the game, then each scoring's."));
     const winners = s.winners.map((w) => s.names[w]);
     if (s.tie) box.append(el("p", { id: "tie", text: s.tie }));
     box.append(el("p", { id: "winners", text: winners.length ? "Winner: " + winners.join(" and ") + "." : "No winner." }));
