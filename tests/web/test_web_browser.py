@@ -342,3 +342,43 @@ def test_the_not_connected_alert_leaves_once_the_page_has_reconnected(served, br
         page.wait_for_function("() => document.getElementById('status').textContent.includes('turn 2 of 9')")
     finally:
         context.close()
+
+
+def test_each_colour_of_a_menu_gets_a_hue_of_its_own(served, browser):
+    """The cards' colour edges: each colour of the game a hue spread evenly round the wheel (a hash of
+    the name had given pudding and nigiri nearly the same), so two colours in a hand are never within
+    360/n degrees less a rounding of each other."""
+    import colorsys
+    import re
+
+    from ruledraft.engine.state import Game
+    from ruledraft.language.catalogue import NO_COLOUR
+
+    game = Game(served.tables.ruleset("sushi-go-party-master-menu"), 4)
+    cards = game.ruleset.catalogue.cards
+    # a deal whose first hand holds tofu and a takeout box (7 degrees apart by the hash)
+    seed = next(
+        s for s in range(500) if {"tofu", "takeout_box"} <= {cards[c].group for c in game.new_initial_state(s).hands[0]}
+    )
+    table = served.tables.open_table("sushi-go-party-master-menu", 4, 1, ["greedy"], seed=seed)
+    colours = list(dict.fromkeys(c.group for c in cards if c.group != NO_COLOUR))
+    player = Player(browser, served.url(table, 0), 1280, served.base)
+    try:
+        edges = player.page.evaluate(
+            "() => [...document.querySelectorAll('#hand .card')].map((c) => "
+            "[c.querySelector('.colour').textContent, getComputedStyle(c).borderLeftColor])"
+        )
+    finally:
+        player.context.close()
+    hues: dict[str, float] = {}
+    for colour, css in edges:
+        if colour.startswith("colour: "):
+            r, g, b = (int(x) / 255 for x in re.findall(r"\d+", css)[:3])
+            hues[colour.removeprefix("colour: ")] = colorsys.rgb_to_hls(r, g, b)[0] * 360
+    assert len(hues) >= 3 and {"tofu", "takeout_box"} <= set(hues), edges
+    step = 360 / len(colours)
+    for a in hues:
+        for b in hues:
+            if a < b:
+                apart = abs(hues[a] - hues[b])
+                assert min(apart, 360 - apart) >= step - 2, (a, b, hues)

@@ -25,10 +25,11 @@
     return e;
   }
 
+  // each colour of the game its own hue, spread evenly round the wheel in the order the
+  // catalogue names them (a hash of the name gave pudding and nigiri nearly the same one)
+  const colours = [...new Set(config.cards.map((c) => c.colour).filter(Boolean))];
   function hue(text) {
-    let h = 0;
-    for (const ch of text) h = (h * 31 + ch.codePointAt(0)) % 360;
-    return h;
+    return Math.round((colours.indexOf(text) * 360) / Math.max(colours.length, 1));
   }
 
   function cardName(id) { return cards[id] ? cards[id].name : id; }
