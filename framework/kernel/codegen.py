@@ -204,7 +204,11 @@ def _dummy_source(ruleset: CompiledRuleset) -> list[str]:
     """The dummy procedure's loop and constants (nothing without a dummy)."""
     d = ruleset.dummy
     if ruleset.procedure != "dummy" or d is None:
-        return []
+        return [
+            "DUMMY = False",
+            "\n\n@njit(cache=True)\ndef _rollout_dummy(buf, values, out):\n"
+            "    return  # not reached: rollout plays a state without a dummy itself\n",
+        ]
     own_span = ruleset.catalogue.size * (ruleset.catalogue.size + 1) ** max(
         (a.extra for a in ruleset.actions), default=0
     )
@@ -217,6 +221,7 @@ def _dummy_source(ruleset: CompiledRuleset) -> list[str]:
         f"P = {ruleset.min_players}  # players; the dummy is seat P",
         f"FIRST_CTRL = np.array({first}, dtype=np.int64)",
         f"OWN_SPAN = {own_span}",
+        "DUMMY = True",
         f"DUMMY_WINS = {bool(d.can_win)}  # the dummy among the planner's rivals",
         # the loop twice, as the standard one (_game_loops): with the planner's branch only
         # where a planner plays, so that ``play`` never compiles its look-ahead

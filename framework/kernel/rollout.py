@@ -18,8 +18,8 @@ decision pending: the caller plays a turn that asks decisions on the engine firs
 (``play.ismcts``).
 
 Without card effects, a race's progress and the cards it took off the tables ride
-in the flat array too. A state the kernel cannot hold (a dummy, a replay's forced
-deals) is refused (:meth:`Rollouts.refuses`): the caller plays that roll-out on
+in the flat array too; a dummy's state has a layout of its own (``_dummy_buffer``). A
+state the kernel cannot hold (a replay's forced deals) is refused (:meth:`Rollouts.refuses`): the caller plays that roll-out on
 the reference engine.
 """
 
@@ -61,6 +61,8 @@ class Rollouts:
         #: whether the module's game has card effects: states with their bookkeeping, at a turn's start
         self.effects = bool(module.EFFECTS)
         self._races = int(module.NRACE)
+        #: whether the module's game has a dummy: states in its own layout
+        self.dummy = bool(getattr(module, "DUMMY", False))
 
     def refuses(self, state: Any) -> str | None:
         """Why the kernel cannot hold ``state`` (None: it can; with card effects, once no
@@ -70,7 +72,7 @@ class Rollouts:
                 return "card effects or a race"
             if state.pending is not None:
                 return "a pending decision"
-        if state.dummy_piles or state.controller >= 0:
+        if (state.dummy_piles or state.controller >= 0) and not self.dummy:
             return "a dummy"
         if state.forced_deals is not None:
             return "deals given for a replay"
@@ -85,6 +87,8 @@ class Rollouts:
         policy) before the policy takes over."""
         if self.effects:
             return self._effects_buffer(state, joint)
+        if self.dummy:
+            return self._dummy_buffer(state, joint)
         hands = state.hands
         flat = [
             len(hands),
@@ -119,6 +123,35 @@ class Rollouts:
         for progress in book.turn_progress:
             flat.append(progress.used)
             flat += progress.points
+
+    def _dummy_buffer(self, state: Any, joint: Sequence[int]) -> np.ndarray:
+        """``state`` of the dummy procedure as ``_rollout_dummy`` reads it
+        (dummy_planner.tmpl): seats, round, cards left in the deck, the world's seed, the
+        controller, 1 if the first turn's moves are given (else 0); each seat's points so
+        far; each player's hand length, then the hands (the controller's drawn card the
+        last of its own); the dummy's pile (its length, its cards from the top); the tables
+        and kept cards and the rest of the deck as the plain layout has them; the players'
+        first moves if given."""
+        players = state.game.num_players
+        hands = state.hands[:players]
+        pile = state.dummy_piles[0] if state.dummy_piles else []
+        flat = [
+            len(state.hands),
+            state.round,
+            len(state.deck) - state.deck_pos,
+            state.seed,
+            state.controller,
+            1 if joint else 0,
+            *map(sum, zip(state.game_end_scores, *state.round_scores)),
+        ]
+        flat += map(len, hands)
+        for h in hands:
+            flat += h
+        flat.append(len(pile))
+        flat += pile
+        _cards_in_play(flat, state)
+        flat += joint
+        return np.array(flat, np.int64)
 
     def _effects_buffer(self, state: Any, joint: Sequence[int]) -> np.ndarray:
         """``state`` (at a turn's start, no decision pending) as ``_rollout_fx`` reads it
@@ -315,7 +348,12 @@ def warm_rollout(module: ModuleType) -> None:
     written for; and the deals' shuffle."""
     seats = next(n for n in range(len(module.HS)) if module.HS[n] > 0)
     K = module.K
-    if module.EFFECTS:  # the last round over: empty hands and tables, nothing discarded or changed
+    if getattr(module, "DUMMY", False):  # the last turn of the last round: the controller's two cards, the other's one
+        players = int(module.P)
+        head = [seats, module.R - 1, 0, 0, 0, 0, *([0] * seats)]  # seats, round, deck, seed, controller, given; points
+        hands = [2, *([1] * (players - 1)), *([0] * (players + 1))]  # lengths, then the cards (all type 0)
+        flat = [*head, *hands, 0, *([0] * (2 * seats))]  # an empty pile; no table, nothing kept
+    elif module.EFFECTS:  # the last round over: empty hands and tables, nothing discarded or changed
         flat = [seats, module.R - 1, 0, 0, 0, 0, 0, *([0] * (6 * seats + 2)), *([0] * ((seats + 1) * module.NRACE))]
     else:  # every hand one card of type 0, nothing played, nothing kept, an empty deck, last round
         flat = [seats, module.R - 1, 0, 1, 0, 0, 0, 0, *([0] * seats), *([0] * seats), *([0] * seats), *([0] * seats)]

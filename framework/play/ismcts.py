@@ -16,7 +16,8 @@ kept per action with how often it was available (the other seats' hands differ
 between determinizations), and the choice at the root is the most visited action.
 
 Roll-outs by values run in the compiled kernel (:mod:`ruledraft.kernel.rollout`) when
-there is one for the ruleset and the state holds nothing it cannot (a dummy): the policy draws nothing at random, so the kernel ends each
+there is one for the ruleset and the state holds nothing it cannot (a replay's deals; a
+dummy's world is dealt again in Python, then rolled out in the kernel): the policy draws nothing at random, so the kernel ends each
 roll-out with the totals the engine's loop reaches and the search is the same,
 iteration for iteration. Where cards have effects, a new node's card effect's decision
 and the others its turn asks are played on the engine, the rest in the kernel
@@ -134,7 +135,7 @@ def _load_rollouts(game: Any, compile: bool) -> Any:
     from ruledraft.kernel.effects import blind
 
     ruleset = game.ruleset
-    if ruleset.procedure != "standard":  # states the roll-out cannot hold (Rollouts.refuses)
+    if ruleset.procedure not in ("standard", "dummy"):  # states the roll-out cannot hold (Rollouts.refuses)
         return None
     if ruleset.effects and blind(ruleset):  # decisions the kernel's policy cannot judge (its look-ahead's)
         return None
@@ -368,7 +369,12 @@ class ISMCTSAgent:
             roll = kernel_rollouts(state.game, compile=self.kernel == "yes")
             if roll is not None and roll.refuses(state) is not None:
                 roll = None
-        deal = None if roll is None or state.pending is not None else _RootDeal(state, seat, roll, rng.getrandbits)
+        # (a dummy's world is dealt again by resample_hidden, then rolled out in the kernel)
+        deal = (
+            None
+            if roll is None or roll.dummy or state.pending is not None
+            else _RootDeal(state, seat, roll, rng.getrandbits)
+        )
         if deal is not None and not deal.fits:
             deal = None
         if self.ms > 0:

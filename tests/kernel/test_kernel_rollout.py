@@ -73,6 +73,8 @@ def _mid_game_worlds(game: Game, games: int, seed: int):
         ("examples/sushi-go-switchback.yaml", 4),  # a pass direction per turn
         ("tests/data/kernel/race-no-effects.yaml", 2),  # a race, no card effects, reshuffled between rounds
         ("tests/data/kernel/race-no-effects.yaml", 5),
+        ("sushi-go-two-player-dummy", 2),  # a dummy: its pile, the controller's drawn card
+        ("tests/data/kernel/dummy-can-win.yaml", 2),  # a dummy that can win, reshuffled, passed right
     ],
 )
 def test_kernel_rollout_ends_every_game_as_the_engine(ruleset_id: str, players: int) -> None:
@@ -221,18 +223,42 @@ def test_ismcts_plays_the_same_games_with_the_kernel(ruleset_id: str, players: i
 
 
 def test_states_the_kernel_cannot_hold_play_on_the_engine() -> None:
-    """The dummy has no kernel roll-out: ismcts plays it on the engine, and its world
-    is refused by the roll-out; a roll-out of a game without effects refuses a state
-    with them, and a state with a pending decision."""
+    """A roll-out of a game without a dummy refuses a dummy's world, one without effects
+    a state with them, and a state with a pending decision; the dummy's own roll-out takes its world."""
     dummy = Game(load_ruleset("sushi-go-two-player-dummy"), 2)
-    assert kernel_rollouts(dummy, compile=True) is None
     world = seat_view(dummy.new_initial_state(0), 0).world()
     _game, plain = _rollouts("sushi-go", 2)
     assert plain.refuses(world) == "a dummy"
     effects = Game(_load("examples/caravan-bazaar.yaml"), 2).new_initial_state(0)
     assert plain.refuses(effects) == "card effects or a race"
-    agent = ISMCTSAgent(seed=0, iterations=10, kernel="yes")
-    assert agent.act(seat_view(dummy.new_initial_state(0), 0), 0) in dummy.new_initial_state(0).legal_actions(0)
+    own = kernel_rollouts(dummy, compile=True)
+    assert own is not None and own.dummy and own.refuses(world) is None
+
+
+@pytest.mark.parametrize("ruleset_id", ["sushi-go-two-player-dummy", "tests/data/kernel/dummy-can-win.yaml"])
+def test_ismcts_with_a_dummy_searches_the_same_with_the_kernel(ruleset_id: str) -> None:
+    """With a dummy, each iteration's world is dealt again by resample_hidden and rolled out in the
+    kernel: the same tree and the same move as with the engine's roll-outs, the seat controlling the dummy or not."""
+    game = Game(_load(ruleset_id), 2)
+    assert kernel_rollouts(game, compile=True) is not None
+    rng = random.Random(5)
+    state = game.new_initial_state(17)
+    searched = controlling = 0
+    while not state.finished:
+        for seat in state.acting_seats():
+            if len(state.legal_actions(seat)) > 1 and rng.random() < 0.25:
+                view = seat_view(state, seat)
+                trees, moves = [], []
+                for use in ("yes", "no"):
+                    root = ISMCTSAgent(seed=searched, iterations=40, kernel=use).search(view, seat)
+                    trees.append([{a: tuple(e) for a, e in stats.items()} for stats in root.stats])
+                    moves.append(ISMCTSAgent(seed=searched, iterations=40, kernel=use).act(view, seat))
+                assert trees[0] == trees[1], (state.round, state.turn, seat)
+                assert moves[0] == moves[1]
+                searched += 1
+                controlling += seat == state.controller
+        state.apply_actions([state.sample_action(s, rng.random) for s in state.acting_seats()])
+    assert searched >= 6 and controlling >= 2
 
 
 def test_kernel_option_is_checked() -> None:
