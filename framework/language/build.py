@@ -919,6 +919,12 @@ class RulesetBuilder:
             if isinstance(built, ExtraPick):
                 self.actions.append(built)
             else:
+                if self.dummy_seats():
+                    self.error(
+                        ("cards", i, "effect", "kind"),
+                        f"a card effect ('{kind.name}') needs 'turn: {{procedure: standard}}': the dummy turn"
+                        " procedure plays none",
+                    )
                 self.effects.append(built)
                 at = self.doc.diagnostic(("cards", i, "effect", "kind"), "")
                 self.effect_places.append((at.file, at.line, at.column))
@@ -1020,6 +1026,12 @@ class RulesetBuilder:
                 self.expressions = [(p, e) for p, e in self.expressions if p[:2] != ("scoring", i)]
                 continue
             if rule is not None:
+                if self.dummy_seats() and getattr(rule, "turn_scoring", None) is not None:
+                    self.error(
+                        ("scoring", i, "kind"),
+                        f"a {kind.name} scores at the end of every turn, and the dummy turn procedure has no turn"
+                        " ends of its own: it needs 'turn: {procedure: standard}'",
+                    )
                 self.rules.append(rule)
 
     def check_own_id(self) -> None:
