@@ -324,7 +324,7 @@ class ISMCTSAgent:
 
     def _rewards(self, state: Any) -> list[float]:
         """Each player's reward at the end of a game: its margin over the best other
-        seat that can win, or its share of the win."""
+        seat that can win (its score where there is none), or its share of the win."""
         return self._rewards_of(state.game, state.totals(), state.winners)
 
     def _rewards_of(self, game: Any, totals: list[int], winners: list[int]) -> list[float]:
@@ -335,8 +335,8 @@ class ISMCTSAgent:
             return [share if s in winners else 0.0 for s in range(players)]
         dummy = game.ruleset.dummy
         rivals = len(totals) if dummy is not None and dummy.can_win else players
-        if rivals < 2:
-            raise ValueError("a margin needs another seat that can win")
+        if rivals < 2:  # no other seat can win (a game of one): the margin over nobody, the score itself
+            return [float(totals[s]) for s in range(players)]
         # the best other seat's total: the second highest for a seat at the top, else the highest
         top, second = sorted(totals[:rivals], reverse=True)[:2]
         return [float(totals[s] - (second if totals[s] == top else top)) for s in range(players)]

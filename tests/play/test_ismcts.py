@@ -179,3 +179,24 @@ def test_the_kernel_rollouts_are_loaded_once_when_two_threads_ask_together(monke
     got.append(ismcts.kernel_rollouts(game, compile=True))
     first.join(5)
     assert loads == [1] and len(got) == 2 and got[0] is got[1]
+
+
+def test_ismcts_alone_in_a_game_of_one_plays_for_its_score():
+    """With no other seat that can win, the margin is the seat's own score: a game of one plays to its
+    end (it ended in an internal error), a better final score is a larger reward, and simulate runs it."""
+    from paths import DATA
+
+    from ruledraft.engine.state import Game
+    from ruledraft.language.loading import load_ruleset
+    from ruledraft.play.runner import play_game
+
+    path = DATA / "kernel" / "solo-race.yaml"
+    game = Game(load_ruleset(str(path)), 1)
+    bot = ISMCTSAgent(seed=1, iterations=20)
+    assert bot._rewards_of(game, [9], [0]) == [9.0] and bot._rewards_of(game, [4], [0]) == [4.0]
+    state = play_game(game, 5, ["ismcts:iterations=20:kernel=no"])
+    assert state.is_terminal() and state.totals()[0] >= 0
+    result = CliRunner().invoke(
+        app, ["simulate", str(path), "--players", "1", "--games", "2", "--bots", "ismcts:iterations=10", "--json"]
+    )
+    assert result.exit_code == 0, result.output
