@@ -767,6 +767,11 @@ def run_logged(
     return summary
 
 
+def rate_text(per_second: float) -> str:
+    """Games a second in words: whole from 10 up, two figures below (a slow run's 0.22 is not 0)."""
+    return f"{per_second:,.0f}" if per_second >= 10 else f"{per_second:.2g}"
+
+
 def print_summary(
     summary, rs, *, cards: bool, ran_on: str, stopped: str, log: str | None, explain: bool = False
 ) -> None:
@@ -775,7 +780,7 @@ def print_summary(
     out = console()
     print_parts(summary_tables(summary, rs, cards=cards, explain=explain) if summary.games else (), out)
     out.print(
-        f"{counted(summary.games, 'game')} in {summary.elapsed:.2f}s ({summary.games_per_second:,.0f} games/s, {ran_on})",
+        f"{counted(summary.games, 'game')} in {summary.elapsed:.2f}s ({rate_text(summary.games_per_second)} games/s, {ran_on})",
         highlight=False,
         soft_wrap=True,
     )

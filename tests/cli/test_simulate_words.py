@@ -126,3 +126,17 @@ def test_a_card_only_effects_place_is_named_with_its_points():
         f"never taken, only placed by card effects, points a game: takeout_face_down {placed['points_per_game']:.2f}"
         in lines
     )
+
+
+def test_a_slow_runs_games_a_second_are_not_rounded_to_nothing():
+    """Games a second are whole from 10 up and two figures below: 2 games in 8.92 s read "0 games/s"."""
+    from ruledraft.cli.simulate import rate_text
+
+    assert [rate_text(x) for x in (2 / 8.92, 2.0, 9.54, 10.4, 12345.6, 0.0)] == [
+        "0.22",
+        "2",
+        "9.5",
+        "10",
+        "12,346",
+        "0",
+    ]
