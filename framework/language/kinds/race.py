@@ -70,8 +70,8 @@ SCHEMA: dict[str, Any] = {
         },
         "leftovers": {
             "title": "Leftovers",
-            "description": "At round end, players with race cards still counted: places (take the open "
-            "places in order of what they count, ties as above) or nothing.",
+            "description": "At round end, players whose race cards still count more than 0: places "
+            "(take the open places in order of what they count, ties as above) or nothing.",
             "type": "string",
             "enum": ["places", "nothing"],
         },
