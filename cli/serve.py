@@ -141,6 +141,7 @@ def serve(
         for s, token in sorted(table.tokens.items()):
             typer.echo(f"  seat {s}: {base}/t/{table.id}/{token}")
         typer.echo(f"  watch:  {base}/t/{table.id}/{table.spectator}")
+        typer.echo(f"  links:  {base}/links/{table.id}/{table.host}")
     typer.echo(f"Lobby: {base}/   (journal: {os.path.abspath(where)}; Ctrl-C stops)")
     sys.stdout.flush()  # the links, before the server takes over (standard output may be a pipe)
     import uvicorn

@@ -27,7 +27,6 @@ import contextlib
 import html
 import json
 import logging
-import secrets
 import threading
 from collections.abc import Sequence
 from importlib import resources
@@ -46,7 +45,7 @@ from ruledraft.language.bundled import bundled_ids
 from ruledraft.language.describe import describe_ruleset
 from ruledraft.play.agents import agent_names
 
-from .tables import ActionError, Table, Tables
+from .tables import ActionError, Table, Tables, same_secret
 
 log = logging.getLogger("ruledraft.web")
 
@@ -338,7 +337,7 @@ class Server:
     async def links_page(self, request: Request) -> Response:
         table_id, token = request.path_params["table"], request.path_params["token"]
         table = self.tables.find(table_id, token) if len(token) <= 64 else None
-        if table is None or not secrets.compare_digest(table.host, token):
+        if table is None or not same_secret(table.host, token):
             return _not_found()
         base = str(request.base_url).rstrip("/")
         return _page(f"Table {table.id}", self.links_body(table, base))

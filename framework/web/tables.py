@@ -76,6 +76,12 @@ def new_token() -> str:
     return secrets.token_urlsafe(16)
 
 
+def same_secret(known: str, given: str) -> bool:
+    """Whether ``given`` (from a link: any text) is the secret ``known``, in constant time
+    (as bytes: ``secrets.compare_digest`` refuses text that is not ASCII)."""
+    return secrets.compare_digest(known.encode("utf-8", "surrogatepass"), given.encode("utf-8", "surrogatepass"))
+
+
 def load_rules(source: str, allow: Sequence[str] = ()) -> tuple[CompiledRuleset, str]:
     """The compiled ruleset of a bundled id or a rule file, and the digest of its rules
     (:func:`rules_digest`); :class:`RulesetError` with its problems."""
@@ -204,9 +210,9 @@ class Table:
     def seat_of(self, token: str) -> int | None | bool:
         """The seat a token opens (None for the spectator's), or False: it opens nothing here."""
         for seat, t in self.tokens.items():
-            if secrets.compare_digest(t, token):
+            if same_secret(t, token):
                 return seat
-        if secrets.compare_digest(self.spectator, token):
+        if same_secret(self.spectator, token):
             return None
         return False
 
@@ -476,7 +482,7 @@ class Tables:
                 return None
             info = json.loads((folder / "table.json").read_text(encoding="utf-8"))
             secrets_ = [*info["tokens"].values(), info["spectator"], info.get("host")]
-            if not any(isinstance(t, str) and secrets.compare_digest(t, token) for t in secrets_):
+            if not any(isinstance(t, str) and same_secret(t, token) for t in secrets_):
                 return None
             table = self._resume_one(folder)
         except (*_CANNOT_RESUME, *_DAMAGED):
@@ -631,9 +637,11 @@ class Tables:
         if not (_whole(info["players"]) and _whole(info["seed"])):
             raise ValueError("table.json's players and seed are not whole numbers")
         _check_journaled_seats(info, folder.name)
-        host = info.get("host")  # (a journal from before the links' page has none: one is made and kept)
-        if host is not None and not (isinstance(host, str) and _TOKEN.fullmatch(host)):
-            raise ValueError("table.json's host is not a secret (the page of its links would be guessable)")
+        host = info.get("host")
+        if not (isinstance(host, str) and _TOKEN.fullmatch(host)) or host in secrets_:
+            # none (a journal from before the links' page), or edited into something guessable
+            # or into a link of its own (the watch link would list every seat's): a new one, kept
+            host = None
         table = Table(
             info["id"],
             info["ruleset"],
@@ -649,7 +657,7 @@ class Tables:
         )
         table.created = info.get("created", table.created)
         if host is None:
-            table.start_journal()
+            table.start_journal()  # (serve prints the links' page of every table it resumes)
         moves = folder / "moves.jsonl"
         lines = moves.read_text(encoding="utf-8").splitlines() if moves.exists() else []
         good = 0

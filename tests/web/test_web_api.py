@@ -699,34 +699,39 @@ def test_a_killed_server_resumes_every_unfinished_game_where_it_was(tmp_path):
 
 
 def test_the_links_page_outlives_a_restart_and_an_old_journal_gets_one(tmp_path):
-    """The host's secret is journaled: after --resume its page lists the same links; a journal
-    written before there was one resumes with a new secret, kept for the next restart; a
-    host secret edited to something guessable is refused saying so."""
+    """The host's secret is journaled: after --resume its page lists the same links. A journal
+    written before there was one, or whose host was edited into something guessable or into the
+    watch link (which would then list every seat's link), resumes with a new secret, kept."""
     journal = tmp_path / "tables"
     first = Tables(journal)
     table = first.open_table("sushi-go", 3, 1, ["greedy"], seed=4)
     old = first.open_table("sushi-go", 3, 1, ["greedy"], seed=5)
     first.close()
     info = json.loads((journal / old.id / "table.json").read_text())
-    del info["host"]
-    (journal / old.id / "table.json").write_text(json.dumps(info))
-    second = Tables(journal)
-    assert second.resume(journal)[1] == []
-    made = second.get(old.id).host
-    assert json.loads((journal / old.id / "table.json").read_text())["host"] == made
-    with TestClient(create_app(second)) as client:
-        page = client.get(f"/links/{table.id}/{table.host}")
-        assert page.status_code == 200 and f"/t/{table.id}/{table.tokens[0]}" in page.text
-        assert client.get(f"/links/{old.id}/{made}").status_code == 200
-    second.close()
-    info["host"] = "1234"
-    (journal / old.id / "table.json").write_text(json.dumps(info))
-    third = Tables(journal)
-    problems = third.resume(journal)[1]
-    assert problems == [
-        f"{old.id}: cannot resume: table.json's host is not a secret (the page of its links would be guessable)"
-    ]
-    third.close()
+    for host in (None, "1234", info["spectator"], info["tokens"]["0"]):
+        edited = {k: v for k, v in info.items() if k != "host"} | ({} if host is None else {"host": host})
+        (journal / old.id / "table.json").write_text(json.dumps(edited))
+        again = Tables(journal)
+        assert again.resume(journal)[1] == []
+        made = again.get(old.id).host
+        assert made not in (host, info["spectator"], info["tokens"]["0"]) and len(made) >= 22
+        assert json.loads((journal / old.id / "table.json").read_text())["host"] == made
+        with TestClient(create_app(again)) as client:
+            page = client.get(f"/links/{table.id}/{table.host}")
+            assert page.status_code == 200 and f"/t/{table.id}/{table.tokens[0]}" in page.text
+            assert client.get(f"/links/{old.id}/{made}").status_code == 200
+            assert client.get(f"/links/{old.id}/{info['spectator']}").status_code == 404
+        again.close()
+
+
+def test_a_link_of_any_text_opens_nothing_and_never_fails(client, tables):
+    """A token that is not ASCII (a link mistyped or made up) is a page not found, on a seat's
+    link and on the links' page: comparing it failed with an internal error (500)."""
+    table = tables.open_table("sushi-go", 3, 1, ["greedy"], seed=4)
+    for token in ("é", "\u00e9" * 22, "%C3%A9", "\U0001f600"):
+        for path in (f"/t/{table.id}/{token}", f"/links/{table.id}/{token}"):
+            answer = client.get(path)
+            assert answer.status_code == 404, (path, answer.status_code)
 
 
 def test_picks_handed_in_before_a_restart_are_still_in_after_it(tmp_path):

@@ -190,7 +190,7 @@
   // A row's header whose long rule id may break after its underscores (takeout_face_down)
   function breakable(label) {
     const th = el("th", { scope: "row" });
-    label.split(/(?<=_)/).forEach((part, i) => { if (i) th.append(document.createElement("wbr")); th.append(part); });
+    label.split("_").forEach((part, i) => { if (i) th.append("_", document.createElement("wbr")); th.append(part); });
     return th;
   }
 
