@@ -39,6 +39,7 @@ LONGEST_FIRST = (
     "tests/kernel/test_kernel_games_party_1.py",
     "tests/kernel/test_kernel_games_party_2.py",
     "tests/kernel/test_kernel_planner.py",
+    "tests/kernel/test_kernel_planner_dummy_race.py",
     "tests/kernel/test_kernel_games.py",
     "tests/kernel/test_kernel_runs.py",
     "tests/kernel/test_kernel_property.py",
