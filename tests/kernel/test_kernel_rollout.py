@@ -46,6 +46,18 @@ def _python_rollout(state, values, joint=()) -> tuple[list[int], list[int]]:
     return det.totals(), det.winners
 
 
+def _searched_both_ways(view, seat: int, seed: int, iterations: int, act: bool = True):
+    """The trees (each seat's action statistics) ismcts grows from ``view`` with the kernel's
+    roll-outs and with the engine's, and (``act``) the moves it makes: ([yes, no], [yes, no])."""
+    trees, moves = [], []
+    for use in ("yes", "no"):
+        root = ISMCTSAgent(seed=seed, iterations=iterations, kernel=use).search(view, seat)
+        trees.append([{a: tuple(e) for a, e in stats.items()} for stats in root.stats])
+        if act:
+            moves.append(ISMCTSAgent(seed=seed, iterations=iterations, kernel=use).act(view, seat))
+    return trees, moves
+
+
 def _mid_game_worlds(game: Game, games: int, seed: int):
     """Determinized worlds of a random seat at random points of random games (every
     round, a new round's first turn and mid-round turns among them); where cards have
@@ -158,12 +170,7 @@ def test_ismcts_searches_the_same_with_the_kernel() -> None:
     while not state.finished:
         seat = rng.randrange(3)
         if len(state.legal_actions(seat)) > 1 and rng.random() < 0.3:
-            view = seat_view(state, seat)
-            trees, moves = [], []
-            for use in ("yes", "no"):
-                root = ISMCTSAgent(seed=decisions, iterations=80, kernel=use).search(view, seat)
-                trees.append([{a: tuple(e) for a, e in stats.items()} for stats in root.stats])
-                moves.append(ISMCTSAgent(seed=decisions, iterations=80, kernel=use).act(view, seat))
+            trees, moves = _searched_both_ways(seat_view(state, seat), seat, decisions, 80)
             assert trees[0] == trees[1]
             assert moves[0] == moves[1]
             assert sum(e[0] for e in trees[0][seat].values()) == 80
@@ -186,11 +193,7 @@ def test_ismcts_searches_the_same_with_the_kernel_where_cards_have_effects(rules
     while not state.finished:
         for seat in state.acting_seats():
             if len(state.legal_actions(seat)) > 1 and (state.pending is not None or rng.random() < 0.2):
-                view = seat_view(state, seat)
-                trees = []
-                for use in ("yes", "no"):
-                    root = ISMCTSAgent(seed=searched, iterations=40, kernel=use).search(view, seat)
-                    trees.append([{a: tuple(e) for a, e in stats.items()} for stats in root.stats])
+                trees, _ = _searched_both_ways(seat_view(state, seat), seat, searched, 40, act=False)
                 assert trees[0] == trees[1], (state.round, state.turn)
                 searched += 1
                 decisions += state.pending is not None
@@ -247,12 +250,7 @@ def test_ismcts_with_a_dummy_searches_the_same_with_the_kernel(ruleset_id: str) 
     while not state.finished:
         for seat in state.acting_seats():
             if len(state.legal_actions(seat)) > 1 and rng.random() < 0.25:
-                view = seat_view(state, seat)
-                trees, moves = [], []
-                for use in ("yes", "no"):
-                    root = ISMCTSAgent(seed=searched, iterations=40, kernel=use).search(view, seat)
-                    trees.append([{a: tuple(e) for a, e in stats.items()} for stats in root.stats])
-                    moves.append(ISMCTSAgent(seed=searched, iterations=40, kernel=use).act(view, seat))
+                trees, moves = _searched_both_ways(seat_view(state, seat), seat, searched, 40)
                 assert trees[0] == trees[1], (state.round, state.turn, seat)
                 assert moves[0] == moves[1]
                 searched += 1
