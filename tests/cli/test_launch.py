@@ -132,3 +132,64 @@ def test_a_signal_whose_interrupt_went_astray_starts_the_run_stopped(monkeypatch
     assert (summary.games, summary.signal) == (0, signal.SIGINT)
     assert interrupts.PENDING == 0  # read once: the next run plays
     assert simulate_match(Match.trusted(bundled_ruleset("sushi-go"), 3, ("random",) * 3, 1), 5).games == 5
+
+
+def _launched(monkeypatch) -> tuple[bool, int, str | None, list]:
+    """The launcher run in this process with a command that notes what it starts with:
+    (collecting, objects frozen, OPENBLAS_NUM_THREADS, what it left to run at exit)."""
+    import atexit
+    import gc
+    import os
+
+    from ruledraft.cli import app as app_module
+
+    seen = []
+
+    def command():
+        seen.append((gc.isenabled(), gc.get_freeze_count(), os.environ.get("OPENBLAS_NUM_THREADS")))
+
+    at_exit: list = []
+    monkeypatch.setattr(app_module, "main", command)
+    monkeypatch.setattr(atexit, "register", at_exit.append)
+    handlers = {sig: signal.getsignal(sig) for sig in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        launch.main()
+    finally:
+        gc.unfreeze()
+        for sig, handler in handlers.items():
+            signal.signal(sig, handler)
+    ((collecting, frozen, threads),) = seen
+    return collecting, frozen, threads, at_exit
+
+
+def test_the_command_runs_with_the_collector_on_and_what_loading_made_frozen(monkeypatch):
+    """Collection is paused while the program loads, then on again for the command (its cycles are collected);
+    what loading made is frozen, and the collector is told to leave the rest alone at exit."""
+    import gc
+
+    monkeypatch.setenv("OPENBLAS_NUM_THREADS", "3")
+    assert gc.isenabled()
+    collecting, frozen, _, at_exit = _launched(monkeypatch)
+    assert collecting and gc.isenabled()
+    assert frozen > 10_000  # the command line's modules, at the least
+    assert at_exit == [gc.freeze]
+
+
+def test_a_caller_who_turned_the_collector_off_keeps_it_off(monkeypatch):
+    """A process that runs the launcher with collection switched off finds it off afterwards, as it was."""
+    import gc
+
+    gc.disable()
+    try:
+        collecting, _, _, _ = _launched(monkeypatch)
+    finally:
+        gc.enable()
+    assert not collecting
+
+
+def test_numpy_s_blas_threads_are_one_unless_the_user_said(monkeypatch):
+    """OPENBLAS_NUM_THREADS is 1 for the command and the processes it starts, unless the environment names a number."""
+    monkeypatch.delenv("OPENBLAS_NUM_THREADS", raising=False)
+    assert _launched(monkeypatch)[2] == "1"
+    monkeypatch.setenv("OPENBLAS_NUM_THREADS", "4")
+    assert _launched(monkeypatch)[2] == "4"
