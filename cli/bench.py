@@ -59,8 +59,9 @@ def bench(
         "auto",
         "--engine",
         metavar="ENGINE",
-        help="auto, kernel or reference. reference: the interpreter; kernel or auto: the compiled kernel where the ruleset and the bot "
-        "have one, else the interpreter, said in one line. Compile time is reported apart.",
+        help="auto, kernel or reference. reference: the interpreter; auto: the compiled kernel where the ruleset and the bot "
+        "have one, else the interpreter, said in one line; kernel: the compiled kernel, an error where it cannot play. "
+        "Compile time is reported apart.",
     ),
 ) -> None:
     """Print games per second for the bots on the bundled rulesets.
@@ -133,8 +134,8 @@ def bench(
 
 def measure_on(engine: str, rs, players: int, bot: str, seconds: float, out: Console, quiet: bool) -> Figure:
     """One figure on the engine asked for: the kernel when it has the ruleset and the
-    bot (its compile time reported on a line of its own), else the reference engine,
-    with a line saying so and one saying why. An ``ismcts:kernel=yes`` bot's roll-out is
+    bot (its compile time reported on a line of its own), else (``auto``) the reference
+    engine, with a line saying so and one saying why, or (``kernel``) an error. An ``ismcts:kernel=yes`` bot's roll-out is
     compiled first, off the measured time too."""
     bots = [bot] * players
     waiting = compiling_status(rs, quiet)
@@ -153,6 +154,8 @@ def measure_on(engine: str, rs, players: int, bot: str, seconds: float, out: Con
                 say(out, f"{rs.id:<30} {players} players  kernel compiled or loaded in {compiled:.2f} s")
             games, elapsed = measure_kernel(kernel, bot, min_seconds=seconds)
             return Figure(rs.id, players, bot, 1, games, elapsed, "kernel", round(compiled, 3))
+        if engine == "kernel":  # asked for by name, as simulate's: an error, not a figure of another engine
+            raise InputError(f"the kernel cannot play this: {reason} (use --engine reference or auto)")
         if not quiet:  # the reason below, indented
             say(out, f"{rs.id:<30} {players} players  {bot:<8} on the reference engine:")
             say(out, str(reason), indent="    ")

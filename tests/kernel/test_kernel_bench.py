@@ -105,9 +105,27 @@ def test_bench_progress_lines_wrap_under_their_indent_at_80_columns():
 
 
 def test_bench_falls_back_to_the_reference_engine_where_there_is_no_kernel():
-    """--engine kernel on a dummy game whose hands pass by a pattern (no kernel part): measured on the reference engine."""
-    (fig,) = _figures(str(DATA / "kernel" / "dummy-pass-pattern.yaml"), "--bots", "random", "--engine", "kernel")
+    """--engine auto on a dummy game whose hands pass by a pattern (no kernel part): measured on the reference engine."""
+    (fig,) = _figures(str(DATA / "kernel" / "dummy-pass-pattern.yaml"), "--bots", "random", "--engine", "auto")
     assert fig["engine"] == "reference"
+
+
+@pytest.mark.parametrize(
+    ("ruleset", "bot", "why"),
+    [
+        (str(DATA / "kernel" / "dummy-pass-pattern.yaml"), "random", "pass patterns"),
+        ("sushi-go", "ismcts:iterations=2", "ismcts"),
+    ],
+)
+def test_bench_on_the_kernel_by_name_is_an_error_where_the_kernel_cannot_play(ruleset, bot, why):
+    """--engine kernel where the kernel has no part for the ruleset or the bot: an error naming why, as simulate's."""
+    result = CliRunner().invoke(
+        app, ["bench", ruleset, "-p", "2", "--bots", bot, "--engine", "kernel", "--seconds", "0.01"]
+    )
+    assert result.exit_code == 2, result.output
+    assert "the kernel cannot play this:" in result.stderr and why in result.stderr
+    assert "(use --engine reference or auto)" in result.stderr and "Traceback" not in result.output
+    assert result.stdout == ""
 
 
 def test_bench_measures_on_the_kernel_by_default():
@@ -132,9 +150,9 @@ def test_bench_measures_jobs_on_the_engine_of_its_figures(engine, on):
 
 
 def test_bench_measures_jobs_on_the_reference_engine_where_the_kernel_has_no_part():
-    """--engine kernel on a ruleset without a kernel part: the --jobs rows are the reference engine's, as its figure is."""
+    """--engine auto on a ruleset without a kernel part: the --jobs rows are the reference engine's, as its figure is."""
     path = str(DATA / "kernel" / "dummy-pass-pattern.yaml")
-    figures = _figures(path, "--bots", "random", "--engine", "kernel", "--jobs", "2", "--jobs-games", "20")
+    figures = _figures(path, "--bots", "random", "--engine", "auto", "--jobs", "2", "--jobs-games", "20")
     assert {f["engine"] for f in figures} == {"reference"} and [f["jobs"] for f in figures][-2:] == [1, 2]
 
 
@@ -143,7 +161,7 @@ def test_bench_says_why_a_figure_is_on_the_reference_engine_within_80_columns():
     the reason below it (a dummy's pass pattern) indented, wrapped to an 80-column terminal."""
     path = DATA / "kernel" / "dummy-pass-pattern.yaml"
     result = CliRunner().invoke(
-        app, ["bench", str(path), "--bots", "random", "--engine", "kernel", "--seconds", "0.01"], env={"COLUMNS": "80"}
+        app, ["bench", str(path), "--bots", "random", "--engine", "auto", "--seconds", "0.01"], env={"COLUMNS": "80"}
     )
     assert result.exit_code == 0, result.output
     lines = result.output.splitlines()
