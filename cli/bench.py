@@ -25,7 +25,7 @@ from ruledraft.play.bench import (
 )
 from ruledraft.play.engines import check_engine, choose_engine, ready_searches
 
-from .common import console, reported_errors
+from .common import console, reported_errors, shown
 from .options import bots_help, bots_option, compiling_status, json_option, parse_bots, parse_jobs, players_option
 
 
@@ -159,6 +159,8 @@ def measure_on(engine: str, rs, players: int, bot: str, seconds: float, out: Con
         if not quiet:  # the reason below, indented
             say(out, f"{rs.id:<30} {players} players  {bot:<8} on the reference engine:")
             say(out, str(reason), indent="    ")
+        else:  # --json: the figure says only "reference"; why, on standard error as simulate's note
+            typer.echo(shown(f"engine ({rs.id}, {players} players, {bot}): reference ({reason})"), err=True)
     return measure(rs, players, bot, min_seconds=seconds)
 
 

@@ -31,7 +31,7 @@ from .options import (
     SEAT_BOTS_AS_SIMULATE,
     allow_path_option,
     allowed_dirs,
-    chosen_engine,
+    chosen_engines,
     cluster_option,
     cluster_wanted,
     engine_option,
@@ -321,8 +321,9 @@ def compare(
         report_dir = report_directory(report)
         notes(note, [*match_a.bots, *match_b.bots])
         a, b, paired, why = sides(match_a, match_b, seed_b is not None)
-        a = attrs.evolve(a, engine=chosen_engine(rs_a, a.players, a.bots, engine, games, quiet=quiet))
-        b = attrs.evolve(b, engine=chosen_engine(rs_b, b.players, b.bots, engine, games, quiet=quiet))
+        runs = {"side A": (rs_a, a.players, a.bots, None), "side B": (rs_b, b.players, b.bots, None)}
+        engines = chosen_engines(runs, engine, games, quiet)
+        a, b = attrs.evolve(a, engine=engines["side A"]), attrs.evolve(b, engine=engines["side B"])
         on = None if where is None else (scheduler, where[1], (checked_a.document, checked_b.document))
         documents = (checked_a.document, checked_b.document)
         what = f"{rs_a.id} / {rs_b.id}"

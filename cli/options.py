@@ -10,7 +10,7 @@ uses, raising :class:`~ruledraft.errors.InputError` with the option's name.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from contextlib import AbstractContextManager
 from typing import Any
 
@@ -303,7 +303,8 @@ def report_directory(path: str | None):
 ENGINE_HELP = (
     "Which engine plays the games (auto, kernel or reference); the results are the same. kernel: the compiled "
     "kernel, an error where it cannot play the ruleset or the bots; reference: the interpreter; auto: the "
-    "kernel where it can play them and it pays, else the interpreter (said in one line on standard error)."
+    "kernel where it can play them and it pays, else the interpreter (a run of 1,000 games or more that the kernel "
+    "cannot play says why in one line on standard error)."
 )
 
 
@@ -327,9 +328,44 @@ def chosen_engine(ruleset, players: int, bots, engine: str, games: int | None, g
     """The engine that plays (``kernel`` or ``reference``), the ``auto`` note said on
     standard error (``game``: the match's table, when there is one). While a kernel not
     in the cache yet compiles before the run, a terminal says so (not with ``quiet``)."""
+    (name,) = chosen_engines({"": (ruleset, players, bots, game)}, engine, games, quiet).values()
+    return name
+
+
+def chosen_engines(
+    runs: Mapping[str, tuple[Any, int, Any, Any]], engine: str, games: int | None, quiet: bool
+) -> dict[str, str]:
+    """:func:`chosen_engine` for each of several runs of one command (a side of
+    ``compare``, a player count of ``sweep``), by name: ``runs[label]`` is (ruleset,
+    players, bots, game). Their notes are said once each: a note that every run shares
+    as it is, one that only some do with their labels (``engine (side B): reference
+    (...)``). An ``--engine kernel`` the kernel cannot play names the run it stops at."""
     from ruledraft.play.engines import choose_engine
 
-    chosen = choose_engine(ruleset, players, bots, engine, games, game=game, compiling=compiling_status(ruleset, quiet))
-    if chosen.note:
-        typer.echo(shown(chosen.note), err=True)
-    return chosen.name
+    chosen = {}
+    said: dict[str, list[str]] = {}
+    for label, (ruleset, players, bots, game) in runs.items():
+        try:
+            made = choose_engine(
+                ruleset, players, bots, engine, games, game=game, compiling=compiling_status(ruleset, quiet)
+            )
+        except InputError as e:
+            if len(runs) > 1:
+                raise InputError(f"{label}: {e}") from None
+            raise
+        chosen[label] = made.name
+        if made.note:
+            said.setdefault(made.note, []).append(label)
+    for note, labels in said.items():
+        if len(labels) < len(runs) and note.startswith("engine: "):
+            note = f"engine ({_labels(labels)}): {note.removeprefix('engine: ')}"
+        typer.echo(shown(note), err=True)
+    return chosen
+
+
+def _labels(labels: list[str]) -> str:
+    """``side B``; ``2 players``; ``2, 4 players`` (player counts given as ``N players``)."""
+    counts = [label.removesuffix(" players") for label in labels]
+    if len(labels) > 1 and all(label.endswith(" players") for label in labels):
+        return ", ".join(counts) + " players"
+    return ", ".join(labels)

@@ -18,7 +18,7 @@ from .options import (
     SEAT_BOTS_AS_SIMULATE,
     allow_path_option,
     allowed_dirs,
-    chosen_engine,
+    chosen_engines,
     cluster_option,
     cluster_wanted,
     engine_option,
@@ -152,7 +152,9 @@ def sweep(
         bots = usual_lineup(bots, counts[-1])
         report_dir = report_directory(report)
         notes(note, lineups[counts[-1]])
-        engines = {n: chosen_engine(rs, n, lineups[n], engine, games, quiet=quiet) for n in counts}
+        runs = {f"{n} players": (rs, n, lineups[n], None) for n in counts}
+        chosen = chosen_engines(runs, engine, games, quiet)
+        engines = {n: chosen[f"{n} players"] for n in counts}
         with run_errors(), progress_bar(rs.id, games * len(counts), quiet) as advance:
             if where is None:
                 result, signum = run_sweep(

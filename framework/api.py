@@ -11,8 +11,11 @@ from __future__ import annotations
 import contextlib
 import os
 import signal
+import warnings
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any, TextIO
+
+import attrs
 
 from ruledraft.engine.state import Game, State
 from ruledraft.engine.table_scoring import table_sheet
@@ -223,7 +226,9 @@ def simulate(
     ``engine`` as ``--engine``: ``auto`` (the compiled kernel where it can play
     the ruleset and the bots and it pays), ``kernel`` or ``reference``; the figures
     are the same on both engines (:func:`ruledraft.play.engines.choose_engine` says
-    which plays, and why). ``log``, a path (created or replaced) or a text stream,
+    which plays, and why): ``Summary.engine`` names it, and where ``auto`` plays on the
+    reference engine a run of 1,000 games or more warns why (a :class:`UserWarning`
+    with the line ``--engine auto`` prints). ``log``, a path (created or replaced) or a text stream,
     receives every game's record as a line of JSON in game order, as ``--log``
     writes them (:func:`read_log` and :func:`replay` read them back); a stopped run
     leaves exactly the games it counted.
@@ -247,7 +252,9 @@ def simulate(
     from ruledraft.play.engines import choose_engine
 
     jobs = jobs or runner.available_cores()
-    chosen = choose_engine(rs, players, match.bots, engine, games, game=match.game, option="engine=").name
+    chosen = choose_engine(rs, players, match.bots, engine, games, game=match.game, option="engine=")
+    if chosen.note:  # what --engine auto says on standard error, as a warning (shown once for each place it is from)
+        warnings.warn(chosen.note, UserWarning, stacklevel=2)
     with _log_stream(log, files) as stream:
         summary = runner.simulate_match(
             match,
@@ -255,11 +262,11 @@ def simulate(
             jobs=jobs,
             collector=LabTally.for_game,
             isolate=isolate,
-            engine=chosen,
+            engine=chosen.name,
             on_lines=None if stream is None else _writer(stream),
         )
     _end_if_terminated(summary.signal)
-    return summary
+    return attrs.evolve(summary, engine=chosen.name)
 
 
 def _end_if_terminated(signum: int) -> None:

@@ -821,6 +821,8 @@ class Summary:
     figures: dict | None = None
     #: the tally summarised (what runs of the same table merge: ``simulate --rotate``)
     tally: Tally | None = attrs.field(default=None, eq=False, repr=False)
+    #: the engine that played the games (``kernel`` or ``reference``): the figures are the same on either
+    engine: str = attrs.field(default="reference", eq=False)
 
     def __attrs_post_init__(self) -> None:
         if self.requested is None:

@@ -694,3 +694,60 @@ def test_auto_names_why_by_the_number_of_games_not_by_a_timing(monkeypatch):
             "reference",
             "engine: reference (the dummy procedure with pass patterns or cards added before rounds has no kernel part yet)",
         )
+
+
+def _stderr(*args: str) -> tuple[int, str]:
+    result = CliRunner().invoke(app, [*args, "-q"])
+    assert "Traceback" not in result.output
+    return result.exit_code, result.stderr
+
+
+def test_compare_says_a_note_both_sides_share_once_and_names_the_side_of_one_they_do_not(monkeypatch):
+    """compare: auto's note for a line-up both sides play said once; for one side's only, that side named;
+    --engine kernel that side B's bots stop names side B."""
+    monkeypatch.setattr(engines, "NOTE_GAMES", 5)
+    why = "the bot 'value:tempura=3' has no kernel part"
+    status, err = _stderr("compare", "sushi-go", "--games", "5", "--bots", "value:tempura=3", "--players-b", "3")
+    assert status == 0 and err.count(why) == 1 and err.startswith("engine: reference (")
+    status, err = _stderr("compare", "sushi-go", "--games", "5", "--bots-b", "value:tempura=3,random")
+    assert status == 0 and err.startswith("engine (side B): reference (" + why)
+    assert err.count("\n") == 1
+    status, err = _stderr(
+        "compare", "sushi-go", "--games", "5", "--bots-b", "value:tempura=3,random", "--engine", "kernel"
+    )
+    assert status == 2 and err.startswith("error: side B: the kernel cannot play this: " + why)
+
+
+def test_sweep_says_a_note_every_count_shares_once_and_names_the_counts_of_one_only_some_have(monkeypatch):
+    """sweep: auto's note said once, not once a player count; where only some counts cannot play on the
+    kernel, the note names them; --engine kernel names the count it stops at."""
+    monkeypatch.setattr(engines, "NOTE_GAMES", 5)
+    status, err = _stderr("sweep", "sushi-go", "--players", "2-5", "--games", "5", "--bots", "value:tempura=3")
+    assert status == 0 and err.count("\n") == 1 and err.startswith("engine: reference (the bot 'value:tempura=3'")
+    big = str(DATA / "kernel" / "big-hands-at-two.yaml")
+    status, err = _stderr("sweep", big, "--players", "2-3", "--games", "5")
+    assert status == 0 and err == "engine (2 players): reference (hands of more than 18 cards)\n"
+    status, err = _stderr("sweep", big, "--players", "2-3", "--games", "5", "--engine", "kernel")
+    assert status == 2 and err.startswith("error: 2 players: the kernel cannot play this: hands of more than 18 cards")
+
+
+def test_bench_json_says_on_standard_error_why_a_figure_is_the_reference_engines():
+    """bench --json: a figure the kernel cannot play reads "reference" in the JSON, and standard error says why."""
+    result = CliRunner().invoke(
+        app, ["bench", "sushi-go", "-p", "2", "--bots", "value:tempura=3", "--seconds", "0.01", "--json"]
+    )
+    assert result.exit_code == 0
+    assert [f["engine"] for f in json.loads(result.stdout)] == ["reference"]
+    assert result.stderr == (
+        "engine (sushi-go, 2 players, value:tempura=3): reference (the bot 'value:tempura=3' has no kernel part"
+        " (value plays on the kernel only without options; the one option the kernel takes is planner's samples=N))\n"
+    )
+
+
+def test_the_python_api_warns_why_auto_plays_on_the_reference_engine_and_says_which_played(monkeypatch):
+    """ruledraft.simulate: auto's note as a UserWarning (the CLI's line), and Summary.engine names the engine."""
+    monkeypatch.setattr(engines, "NOTE_GAMES", 5)
+    with pytest.warns(UserWarning, match=r"^engine: reference \(the bot 'value:tempura=3' has no kernel part"):
+        summary = api_simulate("sushi-go", players=2, games=5, bots="value:tempura=3")
+    assert summary.engine == "reference"
+    assert api_simulate("sushi-go", players=2, games=5, bots="random", engine="kernel").engine == "kernel"
