@@ -150,7 +150,7 @@ def _launched(monkeypatch) -> tuple[bool, int, str | None, list]:
 
     at_exit: list = []
     monkeypatch.setattr(app_module, "main", command)
-    monkeypatch.setattr(atexit, "register", at_exit.append)
+    monkeypatch.setattr(atexit, "register", lambda f, *args: at_exit.append(f))
     handlers = {sig: signal.getsignal(sig) for sig in (signal.SIGINT, signal.SIGTERM)}
     try:
         launch.main()
@@ -164,15 +164,14 @@ def _launched(monkeypatch) -> tuple[bool, int, str | None, list]:
 
 def test_the_command_runs_with_the_collector_on_and_what_loading_made_frozen(monkeypatch):
     """Collection is paused while the program loads, then on again for the command (its cycles are collected);
-    what loading made is frozen, and the collector is told to leave the rest alone at exit."""
+    what loading made is frozen, and what the run made is looked at again at exit."""
     import gc
 
-    monkeypatch.setenv("OPENBLAS_NUM_THREADS", "3")
     assert gc.isenabled()
     collecting, frozen, _, at_exit = _launched(monkeypatch)
     assert collecting and gc.isenabled()
     assert frozen > 10_000  # the command line's modules, at the least
-    assert at_exit == [gc.freeze]
+    assert at_exit == [launch._frozen_at_exit]
 
 
 def test_a_caller_who_turned_the_collector_off_keeps_it_off(monkeypatch):
@@ -193,3 +192,59 @@ def test_numpy_s_blas_threads_are_one_unless_the_user_said(monkeypatch):
     assert _launched(monkeypatch)[2] == "1"
     monkeypatch.setenv("OPENBLAS_NUM_THREADS", "4")
     assert _launched(monkeypatch)[2] == "4"
+
+
+#: a process that runs the command with a hook of its own that runs after the launcher's at
+#: exit, just before the interpreter's last collection: how many objects it has to look through
+_LEFT_AT_EXIT = """
+import atexit, gc, sys
+atexit.register(lambda: print("left:", len(gc.get_objects()), file=sys.stderr))
+sys.argv = ["ruledraft", *sys.argv[1:]]
+from ruledraft.cli.launch import main
+main()
+"""
+
+#: a bot that writes each of its moves to a file it opens when its module loads and
+#: never closes, its module held in a reference cycle
+_LOGGING_BOT = """
+import os
+
+LOG = open(os.environ["MOVES_LOG"], "w")
+
+
+class Logger:
+    def __init__(self, seed):
+        self.module = globals()
+
+    def act(self, view, seat):
+        LOG.write(f"{view.legal_actions()[0]}\\n")
+        return view.legal_actions()[0]
+"""
+
+
+def _left_at_exit(*args: str, env: dict | None = None) -> int:
+    proc = subprocess.run(
+        [sys.executable, "-c", _LEFT_AT_EXIT, *args], capture_output=True, text=True, env=env, timeout=120
+    )
+    assert proc.returncode == 0, proc.stderr
+    return int(proc.stderr.rsplit("left:", 1)[1])
+
+
+def test_a_run_of_the_command_s_own_code_leaves_nothing_for_the_last_collection():
+    """A run that loaded only the command's own code ends with everything frozen (its last collection is free)."""
+    assert _left_at_exit("simulate", "sushi-go", "--games", "20", "--engine", "reference", "-q") < 100
+
+
+def test_a_bot_s_file_left_open_is_written_at_exit(tmp_path):
+    """A bot from a file whose module keeps a file open: the run leaves its objects to the last collection,
+    which closes the file, every move written."""
+    import os
+
+    bot = tmp_path / "logging_bot.py"
+    bot.write_text(_LOGGING_BOT)
+    moves = tmp_path / "moves.txt"
+    env = {**os.environ, "MOVES_LOG": str(moves)}
+    args = ["simulate", "sushi-go", "-p", "2", "--games", "3", "--engine", "reference", "-q"]
+    left = _left_at_exit(*args, "--bots", f"{bot}:Logger,random", env=env)
+    assert left > 1000
+    assert len(moves.read_text().splitlines()) == 3 * 27  # three rounds of 10-card hands, the last card given
