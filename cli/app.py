@@ -155,6 +155,12 @@ def _guarded() -> None:
     """:func:`_run`, every way out of it said in words (see :func:`main`)."""
     try:
         _run()
+        if (
+            interrupts.PENDING
+        ):  # a stop signal whose interrupt a finalizer swallowed (printed as ignored): no run took it
+            from ruledraft.play.runner import Interrupt
+
+            raise Interrupt(interrupts.PENDING)
     except KeyboardInterrupt as e:
         _leaving()
         exit_interrupted(e)

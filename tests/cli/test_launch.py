@@ -248,3 +248,31 @@ def test_a_bot_s_file_left_open_is_written_at_exit(tmp_path):
     left = _left_at_exit(*args, "--bots", f"{bot}:Logger,random", env=env)
     assert left > 1000
     assert len(moves.read_text().splitlines()) == 3 * 27  # three rounds of 10-card hands, the last card given
+
+
+def test_a_ctrl_c_a_finalizer_swallowed_after_the_run_still_ends_the_command_interrupted(monkeypatch, capsys):
+    """A Ctrl-C whose KeyboardInterrupt is raised in a finalizer (Python prints it as ignored and goes on), as one
+    during a report's drawing can be: the command still ends "interrupted", status 130, not 0."""
+    from ruledraft.cli import app as app_module
+    from ruledraft.cli import interrupts
+
+    class Finalized:
+        def __del__(self):
+            interrupts.remembered(signal.SIGINT, None)
+
+    def run():
+        Finalized()  # dropped at once: its KeyboardInterrupt is "ignored"
+
+    ignored: list[type] = []
+    monkeypatch.setattr(sys, "unraisablehook", lambda raised: ignored.append(raised.exc_type))
+    monkeypatch.setattr(app_module, "_run", run)
+    handlers = {sig: signal.getsignal(sig) for sig in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        with pytest.raises(SystemExit) as stop:
+            app_module.main()
+    finally:
+        for sig, handler in handlers.items():
+            signal.signal(sig, handler)
+    assert ignored == [KeyboardInterrupt]
+    assert (stop.value.code, capsys.readouterr().err) == (130, "interrupted\n")
+    assert interrupts.PENDING == 0
