@@ -841,8 +841,8 @@ def write_report(
     be empty); ``extra``: sections other modules draw (:data:`Section`), after the
     others. The same arguments always give the same bytes.
     :class:`ReportError` (one line) when matplotlib is missing or the file cannot be written."""
-    where = prepare_directory(directory)
-    text = render(
+    require_plots()
+    text = render(  # drawn first: a run stopped while it draws leaves no directory made for it
         title=title,
         command=command,
         sides=sides,
@@ -851,6 +851,7 @@ def write_report(
         extra=extra,
         tournament=tournament,
     )
+    where = prepare_directory(directory)
     target = where / PAGE
     name = os.path.join(os.fspath(directory), PAGE)
     try:

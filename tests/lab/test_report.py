@@ -811,3 +811,17 @@ def test_a_directory_behind_a_folder_that_cannot_be_searched_is_one_line(tmp_pat
     with pytest.raises(ReportError) as info:
         prepare_directory(locked / "inner" / "r", keep=False)
     assert str(info.value) == f"{locked}/inner/r: cannot write the report there: Permission denied"
+
+
+def test_a_report_stopped_while_it_draws_leaves_no_directory_made(tmp_path, monkeypatch):
+    """Ctrl-C while the plots are drawn (after the games): "interrupted", status 130, and the report's new
+    directory is not left behind empty."""
+    from ruledraft.lab import report
+
+    def stopped(**kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(report, "render", stopped)
+    with pytest.raises(KeyboardInterrupt):
+        report.write_report(tmp_path / "new" / "dir", title="t", command="c", sides=[("a", {})])
+    assert list(tmp_path.iterdir()) == []
