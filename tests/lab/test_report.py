@@ -814,8 +814,7 @@ def test_a_directory_behind_a_folder_that_cannot_be_searched_is_one_line(tmp_pat
 
 
 def test_a_report_stopped_while_it_draws_leaves_no_directory_made(tmp_path, monkeypatch):
-    """Ctrl-C while the plots are drawn (after the games): "interrupted", status 130, and the report's new
-    directory is not left behind empty."""
+    """A Ctrl-C while the plots are drawn (after the games) leaves no new directory of the report's behind, empty."""
     from ruledraft.lab import report
 
     def stopped(**kwargs):
