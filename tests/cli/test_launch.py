@@ -93,13 +93,9 @@ def test_ctrl_c_early_in_a_real_process_never_prints_a_traceback(after):
         assert "interrupted" in err
 
 
-@pytest.mark.parametrize(("interrupt", "status"), [(KeyboardInterrupt(), 130), (launch._Stopped(), 143)])
-def test_an_interrupt_wrapped_on_its_way_out_of_a_command_is_still_interrupted(monkeypatch, capsys, interrupt, status):
-    """An interrupt wrapped in another error on its way out of a command: "interrupted", not an internal error."""
+def _ended(monkeypatch, run) -> SystemExit:
+    """How the command line's entry point ends with ``run`` as its command (the signals' handlers as they were)."""
     from ruledraft.cli import app as app_module
-
-    def run():
-        raise _wrapped(interrupt)
 
     monkeypatch.setattr(app_module, "_run", run)
     handlers = {sig: signal.getsignal(sig) for sig in (signal.SIGINT, signal.SIGTERM)}
@@ -109,7 +105,18 @@ def test_an_interrupt_wrapped_on_its_way_out_of_a_command_is_still_interrupted(m
     finally:
         for sig, handler in handlers.items():
             signal.signal(sig, handler)
-    assert stop.value.code == status
+    return stop.value
+
+
+@pytest.mark.parametrize(("interrupt", "status"), [(KeyboardInterrupt(), 130), (launch._Stopped(), 143)])
+def test_an_interrupt_wrapped_on_its_way_out_of_a_command_is_still_interrupted(monkeypatch, capsys, interrupt, status):
+    """An interrupt wrapped in another error on its way out of a command: "interrupted", not an internal error."""
+
+    def run():
+        raise _wrapped(interrupt)
+
+    stop = _ended(monkeypatch, run)
+    assert stop.code == status
     assert capsys.readouterr().err == "interrupted\n"
 
 
@@ -253,7 +260,6 @@ def test_a_bot_s_file_left_open_is_written_at_exit(tmp_path):
 def test_a_ctrl_c_a_finalizer_swallowed_after_the_run_still_ends_the_command_interrupted(monkeypatch, capsys):
     """A Ctrl-C whose KeyboardInterrupt is raised in a finalizer (Python prints it as ignored and goes on), as one
     during a report's drawing can be: the command still ends "interrupted", status 130, not 0."""
-    from ruledraft.cli import app as app_module
     from ruledraft.cli import interrupts
 
     class Finalized:
@@ -265,14 +271,7 @@ def test_a_ctrl_c_a_finalizer_swallowed_after_the_run_still_ends_the_command_int
 
     ignored: list[type] = []
     monkeypatch.setattr(sys, "unraisablehook", lambda raised: ignored.append(raised.exc_type))
-    monkeypatch.setattr(app_module, "_run", run)
-    handlers = {sig: signal.getsignal(sig) for sig in (signal.SIGINT, signal.SIGTERM)}
-    try:
-        with pytest.raises(SystemExit) as stop:
-            app_module.main()
-    finally:
-        for sig, handler in handlers.items():
-            signal.signal(sig, handler)
+    stop = _ended(monkeypatch, run)
     assert ignored == [KeyboardInterrupt]
-    assert (stop.value.code, capsys.readouterr().err) == (130, "interrupted\n")
+    assert (stop.code, capsys.readouterr().err) == (130, "interrupted\n")
     assert interrupts.PENDING == 0
