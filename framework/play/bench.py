@@ -12,7 +12,7 @@ import attrs
 
 from ruledraft.engine.state import Game
 from ruledraft.play.agents import default_card_values
-from ruledraft.play.runner import _count_values, game_seed, game_seeds, play_game, simulate, steady_heap
+from ruledraft.play.runner import KERNEL_BLOCK, _count_values, game_seed, game_seeds, play_game, simulate, steady_heap
 
 
 @attrs.frozen
@@ -72,8 +72,8 @@ def measure_kernel(kernel, bot: str, *, min_seconds: float = 1.0, min_games: int
         elapsed = time.perf_counter() - started
         if n >= min_games and elapsed >= min_seconds:
             return n, elapsed
-        if elapsed < min_seconds / 4:
-            batch *= 2
+        if elapsed < min_seconds / 4:  # up to the calls simulate makes: a larger one is more memory, not more speed
+            batch = min(2 * batch, KERNEL_BLOCK)
 
 
 def measure_jobs(

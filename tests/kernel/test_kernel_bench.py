@@ -189,3 +189,27 @@ def test_bench_jobs_past_the_processors_are_capped_and_measured_at_the_players_g
     )
     figures = json.loads(result.stdout)
     assert [(f["jobs"], f["players"]) for f in figures][1:] == ([(1, 2), (cores, 2)] if cores > 1 else [])
+
+
+def test_bench_plays_the_kernel_in_calls_no_larger_than_simulate_s():
+    """measure_kernel doubles its calls while they are quick, up to the games simulate gives the kernel in one call
+    (KERNEL_BLOCK): calls of tens of thousands of games held hundreds of megabytes for no more speed."""
+    import time
+
+    from ruledraft.language.loading import load_ruleset
+    from ruledraft.play.bench import measure_kernel
+    from ruledraft.play.runner import KERNEL_BLOCK
+
+    class Timed:
+        """A kernel whose every call takes 2 ms, whatever its games."""
+
+        ruleset, players, sizes = load_ruleset("sushi-go"), 2, []
+
+        def play(self, seeds, bots, values, counts):
+            self.sizes.append(len(seeds))
+            time.sleep(0.002)
+
+    kernel = Timed()
+    games, _ = measure_kernel(kernel, "random", min_seconds=0.2)
+    assert kernel.sizes[:3] == [1, 2, 4] and max(kernel.sizes) == KERNEL_BLOCK
+    assert games == sum(kernel.sizes)
