@@ -46,11 +46,10 @@ __all__ = ["ENGINES", "Engine", "choose_engine", "kernel_for"]
 ENGINES = ("auto", "kernel", "reference")
 
 #: seconds a run on the reference engine must be expected to take before ``auto``
-#: loads a kernel from the cache for it (importing numba and loading cost about 0.35 s;
-#: see DEVELOPERS.md). Measured as whole processes, 4 players of greedy and random: 700
-#: games (about 0.35 s of them on the reference engine) take 1.03x the processor time on
-#: the kernel, 400 games 1.25x; the README's main job (2,000 games) about 0.7x
-LOAD_SECONDS = 0.5
+#: loads a kernel from the cache for it (importing numba and loading cost about this; see
+#: DEVELOPERS.md). Measured: the README's main job, whose games take 1.0-1.6 s on the
+#: reference engine, takes 0.91x the processor time as a whole process on the kernel
+LOAD_SECONDS = 1.0
 #: ... and before ``auto`` compiles a kernel that is not in the cache (its first compile costs about this)
 COMPILE_SECONDS = 25.0
 #: the environment variable that, set to 0, keeps ``auto`` from starting the compiler in the background
