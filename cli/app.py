@@ -5,6 +5,8 @@ from __future__ import annotations
 import os
 import signal
 import sys
+from collections.abc import Callable
+from typing import Any
 
 import typer
 
@@ -133,11 +135,23 @@ def main() -> None:
 
     before = StopSignals.__dict__["early"]
     StopSignals.early = interrupts.taken  # a stop signal whose interrupt went astray: the run starts stopped
+    hook = sys.unraisablehook
+    sys.unraisablehook = lambda raised: _unraisable(raised, hook)
     try:
         _guarded()
     finally:  # (for a caller that goes on, as the tests do: no signal remembered past this command)
         StopSignals.early = before
         interrupts.PENDING = 0
+        sys.unraisablehook = hook
+
+
+def _unraisable(raised: Any, hook: Callable[[Any], object]) -> None:
+    """``hook``'s report of an error Python cannot raise (one in a finalizer), but not
+    of the interrupt of a stop signal, which it would print as a traceback: the signal
+    is remembered, and the command ends "interrupted" all the same."""
+    if isinstance(raised.exc_value, KeyboardInterrupt) and interrupts.PENDING:
+        return
+    hook(raised)
 
 
 def _plugin_fault(e: BaseException) -> None:
@@ -155,12 +169,6 @@ def _guarded() -> None:
     """:func:`_run`, every way out of it said in words (see :func:`main`)."""
     try:
         _run()
-        if (
-            interrupts.PENDING
-        ):  # a stop signal whose interrupt a finalizer swallowed (printed as ignored): no run took it
-            from ruledraft.play.runner import Interrupt
-
-            raise Interrupt(interrupts.PENDING)
     except KeyboardInterrupt as e:
         _leaving()
         exit_interrupted(e)
@@ -172,6 +180,12 @@ def _guarded() -> None:
             pipe_closed()
         _plugin_fault(e)  # not the silent exit with the status the plug-in asked for
         stop = interrupt_behind(e)
+        if stop is None and e.code in (0, None) and interrupts.PENDING:
+            # a stop signal whose interrupt a finalizer swallowed (Python printed it as ignored), as one while
+            # --report draws can be: no run took it, and the command would have ended as if never stopped
+            from ruledraft.play.runner import Interrupt
+
+            stop = Interrupt(interrupts.PENDING)
         if stop is None:
             raise
         exit_interrupted(stop)

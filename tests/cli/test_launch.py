@@ -14,6 +14,15 @@ import pytest
 from ruledraft.cli import launch
 
 
+@pytest.fixture(autouse=True)
+def _unfrozen():
+    """The launcher freezes the objects of the process it runs in: this one's are let go again after each test."""
+    import gc
+
+    yield
+    gc.unfreeze()
+
+
 class _InterruptedLoading(importlib.abc.MetaPathFinder):
     """Raises the interrupt as the command line's module is looked for."""
 
@@ -142,8 +151,8 @@ def test_a_signal_whose_interrupt_went_astray_starts_the_run_stopped(monkeypatch
 
 
 def _launched(monkeypatch) -> tuple[bool, int, str | None, list]:
-    """The launcher run in this process with a command that notes what it starts with:
-    (collecting, objects frozen, OPENBLAS_NUM_THREADS, what it left to run at exit)."""
+    """The launcher run in this process (the program already imported) with a command that notes what it starts
+    with: (collecting, objects frozen, OPENBLAS_NUM_THREADS, what it left to run at exit)."""
     import atexit
     import gc
     import os
@@ -170,8 +179,8 @@ def _launched(monkeypatch) -> tuple[bool, int, str | None, list]:
 
 
 def test_the_command_runs_with_the_collector_on_and_what_loading_made_frozen(monkeypatch):
-    """Collection is paused while the program loads, then on again for the command (its cycles are collected);
-    what loading made is frozen, and what the run made is looked at again at exit."""
+    """Collection is on again for the command (its cycles are collected), what was loaded before it is frozen,
+    and the check that may freeze the rest at exit is left to run."""
     import gc
 
     assert gc.isenabled()
@@ -194,11 +203,16 @@ def test_a_caller_who_turned_the_collector_off_keeps_it_off(monkeypatch):
 
 
 def test_numpy_s_blas_threads_are_one_unless_the_user_said(monkeypatch):
-    """OPENBLAS_NUM_THREADS is 1 for the command and the processes it starts, unless the environment names a number."""
-    monkeypatch.delenv("OPENBLAS_NUM_THREADS", raising=False)
+    """OPENBLAS_NUM_THREADS is 1 in the command's environment (the processes it starts inherit it), unless the
+    environment names a number of threads already (OPENBLAS_NUM_THREADS, or OMP_NUM_THREADS, which OpenBLAS reads)."""
+    for name in launch._BLAS_THREADS:
+        monkeypatch.delenv(name, raising=False)
     assert _launched(monkeypatch)[2] == "1"
     monkeypatch.setenv("OPENBLAS_NUM_THREADS", "4")
     assert _launched(monkeypatch)[2] == "4"
+    monkeypatch.delenv("OPENBLAS_NUM_THREADS")
+    monkeypatch.setenv("OMP_NUM_THREADS", "2")  # OpenBLAS reads it too
+    assert _launched(monkeypatch)[2] is None
 
 
 #: a process that runs the command with a hook of its own that runs after the launcher's at
@@ -258,8 +272,8 @@ def test_a_bot_s_file_left_open_is_written_at_exit(tmp_path):
 
 
 def test_a_ctrl_c_a_finalizer_swallowed_after_the_run_still_ends_the_command_interrupted(monkeypatch, capsys):
-    """A Ctrl-C whose KeyboardInterrupt is raised in a finalizer (Python prints it as ignored and goes on), as one
-    during a report's drawing can be: the command still ends "interrupted", status 130, not 0."""
+    """A Ctrl-C whose KeyboardInterrupt is raised in a finalizer (Python would print it as ignored and go on), as
+    one during a report's drawing can be: no traceback, and the command still ends "interrupted", status 130, not 0."""
     from ruledraft.cli import interrupts
 
     class Finalized:
@@ -268,10 +282,30 @@ def test_a_ctrl_c_a_finalizer_swallowed_after_the_run_still_ends_the_command_int
 
     def run():
         Finalized()  # dropped at once: its KeyboardInterrupt is "ignored"
+        raise SystemExit(0)  # as every command's end in click's standalone mode
 
     ignored: list[type] = []
     monkeypatch.setattr(sys, "unraisablehook", lambda raised: ignored.append(raised.exc_type))
     stop = _ended(monkeypatch, run)
-    assert ignored == [KeyboardInterrupt]
+    assert ignored == []  # not reported: no traceback printed
     assert (stop.code, capsys.readouterr().err) == (130, "interrupted\n")
     assert interrupts.PENDING == 0
+
+
+def test_an_error_in_a_finalizer_that_is_no_interrupt_is_reported_as_python_reports_it(monkeypatch):
+    """Another error raised in a finalizer (or a KeyboardInterrupt with no signal behind it) goes to the hook
+    that was in place, and the command's own exit stands."""
+    from ruledraft.cli import interrupts
+
+    class Failing:
+        def __del__(self):
+            raise ValueError("in a finalizer")
+
+    def run():
+        Failing()
+        raise SystemExit(0)
+
+    ignored: list[type] = []
+    monkeypatch.setattr(sys, "unraisablehook", lambda raised: ignored.append(raised.exc_type))
+    assert _ended(monkeypatch, run).code == 0
+    assert ignored == [ValueError] and interrupts.PENDING == 0
