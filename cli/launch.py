@@ -3,8 +3,9 @@ while the program is still loading ends as quietly as one later, with "interrupt
 and status 130 (143), never a traceback.
 
 Two settings of the process's own, made before anything is imported: numpy's BLAS
-threads (nothing the command does multiplies matrices of floats, and OpenBLAS's idle
-threads spin, about 0.1 s of processor time for each process that imports numpy), and
+threads, one unless the environment says how many (nothing the command does multiplies
+matrices of floats, and OpenBLAS's idle threads spin, about 0.1 s of processor time for
+each process that imports numpy), and
 the garbage collector, paused while the program loads, then told that what the loading
 made is not garbage: no later collection looks through it again. At exit, what the run
 made is frozen too (the interpreter's last collection went through every object numba
@@ -33,6 +34,9 @@ class _Stopped(KeyboardInterrupt):
 def _terminated(signum: int, frame: object) -> None:
     raise _Stopped
 
+
+#: what OpenBLAS reads for its number of threads, first found first: one the user set is left as it is
+_BLAS_THREADS = ("OPENBLAS_NUM_THREADS", "GOTO_NUM_THREADS", "OMP_NUM_THREADS")
 
 #: the top-level modules a run of the command imports itself, beside Python's own: a run
 #: that imported no other code has nothing to lose at exit when everything is frozen
@@ -64,7 +68,8 @@ def _frozen_at_exit(loaded: frozenset[str]) -> None:
 def main() -> None:
     """Load the command line, then run it (``ruledraft.cli.app.main``, which takes over
     both signals)."""
-    os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")  # read when numpy is first imported
+    if not any(os.environ.get(name) for name in _BLAS_THREADS):  # read when numpy is first imported
+        os.environ["OPENBLAS_NUM_THREADS"] = "1"
     collecting = gc.isenabled()
     gc.disable()  # the imports' objects live as long as the process: no collection need look through them
     previous = signal.signal(signal.SIGTERM, _terminated)
