@@ -23,7 +23,7 @@ from ruledraft.play.bench import (
     measure_kernel,
     player_counts,
 )
-from ruledraft.play.engines import check_engine, choose_engine, ready_searches
+from ruledraft.play.engines import check_engine, choose_engine, kernel_refusal, ready_searches
 
 from .common import console, reported_errors, shown
 from .options import bots_help, bots_option, compiling_status, json_option, parse_bots, parse_jobs, players_option
@@ -87,10 +87,20 @@ def bench(
             if note:
                 typer.echo(note + ("" if jobs > 1 else ": no --jobs comparison on one processor"), err=True)
         bot_names = list(dict.fromkeys(parse_bots(bots, len(bots.split(",")))))
+        loaded = {name: load_ruleset(name) for name in names}
+        if engine == "kernel":  # every figure the kernel cannot play refused before any is measured or compiled
+            for rs in loaded.values():
+                for n in default_player_counts(rs) if counts is None else player_counts(rs, counts):
+                    for bot in bot_names:
+                        reason = kernel_refusal(rs, n, [bot] * n)
+                        if reason is not None:
+                            raise InputError(
+                                f"{rs.id} at {n} players, {bot}: the kernel cannot play this: {reason} "
+                                "(use --engine reference or auto)"
+                            )
         figures = []
         err = console(stderr=True)
-        for name in names:
-            rs = load_ruleset(name)
+        for name, rs in loaded.items():
             for n in default_player_counts(rs) if counts is None else player_counts(rs, counts):
                 for bot in bot_names:
                     fig = measure_on(engine, rs, n, bot, seconds, err, as_json)

@@ -213,3 +213,17 @@ def test_bench_plays_the_kernel_in_calls_no_larger_than_simulate_s():
     games, _ = measure_kernel(kernel, "random", min_seconds=0.2)
     assert kernel.sizes[:3] == [1, 2, 4] and max(kernel.sizes) == KERNEL_BLOCK
     assert games == sum(kernel.sizes)
+
+
+def test_bench_on_the_kernel_refuses_before_it_measures_or_compiles_anything(monkeypatch):
+    """--engine kernel with a bot the kernel cannot play after one it can: refused before any figure is measured
+    or any kernel compiled, naming the ruleset, the player count and the bot."""
+    from ruledraft import kernel
+
+    compiled: list[str] = []
+    monkeypatch.setattr(kernel, "compile_kernel", lambda rs, *a, **k: compiled.append(rs.id))
+    result = CliRunner().invoke(
+        app, ["bench", "sushi-go", "-p", "2", "--bots", "random,ismcts", "--engine", "kernel", "--seconds", "0.01"]
+    )
+    assert result.exit_code == 2 and compiled == []
+    assert result.stderr.startswith("error: sushi-go at 2 players, ismcts: the kernel cannot play this: the bot")

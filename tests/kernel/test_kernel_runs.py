@@ -751,3 +751,17 @@ def test_the_python_api_warns_why_auto_plays_on_the_reference_engine_and_says_wh
         summary = api_simulate("sushi-go", players=2, games=5, bots="value:tempura=3")
     assert summary.engine == "reference"
     assert api_simulate("sushi-go", players=2, games=5, bots="random", engine="kernel").engine == "kernel"
+
+
+def test_compare_on_the_kernel_refuses_side_b_before_side_a_compiles(monkeypatch):
+    """compare --engine kernel where only side B's bots have no kernel part: refused before side A's kernel is
+    compiled (half a minute when it is not in the cache)."""
+    from ruledraft import kernel
+
+    compiled: list[str] = []
+    monkeypatch.setattr(kernel, "compile_kernel", lambda rs, *a, **k: compiled.append(rs.id))
+    status, err = _stderr(
+        "compare", "sushi-go", "--games", "5", "--bots-b", "value:tempura=3,random", "--engine", "kernel"
+    )
+    assert status == 2 and compiled == []
+    assert err.startswith("error: side B: the kernel cannot play this: the bot 'value:tempura=3'")
