@@ -15,8 +15,6 @@ import warnings
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any, TextIO
 
-import attrs
-
 from ruledraft.engine.state import Game, State
 from ruledraft.engine.table_scoring import table_sheet
 from ruledraft.errors import ArgumentError, InputError, ReplayMismatch, RulesetError, truth_value, whole_number
@@ -266,7 +264,7 @@ def simulate(
             on_lines=None if stream is None else _writer(stream),
         )
     _end_if_terminated(summary.signal)
-    return attrs.evolve(summary, engine=chosen.name)
+    return summary
 
 
 def _end_if_terminated(signum: int) -> None:

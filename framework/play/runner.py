@@ -821,8 +821,9 @@ class Summary:
     figures: dict | None = None
     #: the tally summarised (what runs of the same table merge: ``simulate --rotate``)
     tally: Tally | None = attrs.field(default=None, eq=False, repr=False)
-    #: the engine that played the games (``kernel`` or ``reference``): the figures are the same on either
-    engine: str = attrs.field(default="reference", eq=False)
+    #: the engine that played the games (``kernel`` or ``reference``; the figures are the same on either),
+    #: None where the summary was made without a run (``Tally.summary``)
+    engine: str | None = attrs.field(default=None, eq=False)
 
     def __attrs_post_init__(self) -> None:
         if self.requested is None:
@@ -945,9 +946,10 @@ def simulate_match(
         started = time.perf_counter()
         tally = executor.run(work, games, backend, on_records=deliver, progress=progress, stop=stop)
         elapsed = time.perf_counter() - started
-    return tally.summary(
+    summary = tally.summary(
         match.ruleset.id, match.players, match.seed, match.bots, elapsed, requested=games, signum=stop.signum
     )
+    return attrs.evolve(summary, engine=engine)
 
 
 def _each(on_result: Callable[[GameResult], None]) -> Callable[[Sequence[GameResult]], None]:

@@ -745,12 +745,19 @@ def test_bench_json_says_on_standard_error_why_a_figure_is_the_reference_engines
 
 
 def test_the_python_api_warns_why_auto_plays_on_the_reference_engine_and_says_which_played(monkeypatch):
-    """ruledraft.simulate: auto's note as a UserWarning (the CLI's line), and Summary.engine names the engine."""
+    """ruledraft.simulate: auto's note as a UserWarning (the CLI's line), and Summary.engine names the engine that
+    played (a summary made without a run, from a tally alone, says None)."""
     monkeypatch.setattr(engines, "NOTE_GAMES", 5)
     with pytest.warns(UserWarning, match=r"^engine: reference \(the bot 'value:tempura=3' has no kernel part"):
         summary = api_simulate("sushi-go", players=2, games=5, bots="value:tempura=3")
     assert summary.engine == "reference"
     assert api_simulate("sushi-go", players=2, games=5, bots="random", engine="kernel").engine == "kernel"
+    from ruledraft.play.match import Match
+    from ruledraft.play.runner import simulate_match
+
+    match = Match.trusted(load_ruleset("sushi-go"), 2, ("random",) * 2, 1)
+    assert simulate_match(match, 5, engine="kernel").engine == "kernel"  # however the run was made
+    assert summary.tally is not None and summary.tally.summary("sushi-go", 2, 0, ["random"] * 2).engine is None
 
 
 def test_compare_on_the_kernel_refuses_side_b_before_side_a_compiles(monkeypatch):
