@@ -150,7 +150,10 @@ def measure_on(engine: str, rs, players: int, bot: str, seconds: float, out: Con
     bots = [bot] * players
     waiting = compiling_status(rs, quiet)
     ready_searches(rs, players, bots, waiting)
-    if engine != "reference":
+    if engine == "reference":
+        return measure(rs, players, bot, min_seconds=seconds)
+    reason = kernel_refusal(rs, players, bots)  # found without compiling
+    if reason is None:
         from ruledraft.kernel import Kernel, compile_kernel, is_cached_for
 
         with waiting() if waiting is not None and not is_cached_for(rs, bots) else contextlib.nullcontext():
@@ -164,13 +167,13 @@ def measure_on(engine: str, rs, players: int, bot: str, seconds: float, out: Con
                 say(out, f"{rs.id:<30} {players} players  kernel compiled or loaded in {compiled:.2f} s")
             games, elapsed = measure_kernel(kernel, bot, min_seconds=seconds)
             return Figure(rs.id, players, bot, 1, games, elapsed, "kernel", round(compiled, 3))
-        if engine == "kernel":  # asked for by name, as simulate's: an error, not a figure of another engine
-            raise InputError(f"the kernel cannot play this: {reason} (use --engine reference or auto)")
-        if not quiet:  # the reason below, indented
-            say(out, f"{rs.id:<30} {players} players  {bot:<8} on the reference engine:")
-            say(out, str(reason), indent="    ")
-        else:  # --json: the figure says only "reference"; why, on standard error as simulate's note
-            typer.echo(shown(f"engine ({rs.id}, {players} players, {bot}): reference ({reason})"), err=True)
+    if engine == "kernel":  # asked for by name, as simulate's: an error, not a figure of another engine
+        raise InputError(f"the kernel cannot play this: {reason} (use --engine reference or auto)")
+    if not quiet:  # the reason below, indented
+        say(out, f"{rs.id:<30} {players} players  {bot:<8} on the reference engine:")
+        say(out, str(reason), indent="    ")
+    else:  # --json: the figure says only "reference"; why, on standard error as simulate's note
+        typer.echo(shown(f"engine ({rs.id}, {players} players, {bot}): reference ({reason})"), err=True)
     return measure(rs, players, bot, min_seconds=seconds)
 
 
