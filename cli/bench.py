@@ -143,10 +143,10 @@ def bench(
 
 
 def measure_on(engine: str, rs, players: int, bot: str, seconds: float, out: Console, quiet: bool) -> Figure:
-    """One figure on the engine asked for: the kernel when it has the ruleset and the
-    bot (its compile time reported on a line of its own), else (``auto``) the reference
-    engine, with a line saying so and one saying why, or (``kernel``) an error. An ``ismcts:kernel=yes`` bot's roll-out is
-    compiled first, off the measured time too."""
+    """One figure on the engine asked for: the kernel when it has the ruleset and the bot (its
+    compile time reported on a line of its own), else (``auto``) the reference engine,
+    with a line saying so and one saying why, or (``kernel``) an error. An
+    ``ismcts:kernel=yes`` bot's roll-out is compiled first, off the measured time too."""
     bots = [bot] * players
     waiting = compiling_status(rs, quiet)
     ready_searches(rs, players, bots, waiting)

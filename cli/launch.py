@@ -5,13 +5,12 @@ and status 130 (143), never a traceback.
 Two settings of the process's own, made before anything is imported: numpy's BLAS
 threads, one unless the environment says how many (nothing the command does multiplies
 matrices of floats, and OpenBLAS's idle threads spin, about 0.1 s of processor time for
-each process that imports numpy), and
-the garbage collector, paused while the program loads, then told that what the loading
-made is not garbage: no later collection looks through it again. At exit, what the run
-made is frozen too (the interpreter's last collection went through every object numba
-made, about 0.1 s), unless code from elsewhere was loaded: a bot's or a plug-in's
-module in a reference cycle is collected only there, and a file it left open would
-lose what it had not written."""
+each process that imports numpy), and the garbage collector, paused while the program
+loads, then told that what the loading made is not garbage: no later collection looks
+through it again. At exit, what the run made is frozen too (the interpreter's last
+collection went through every object numba made, about 0.1 s), unless code from
+elsewhere was loaded: a bot's or a plug-in's module in a reference cycle is collected
+only there, and a file it left open would lose what it had not written."""
 
 from __future__ import annotations
 

@@ -226,8 +226,8 @@ def simulate(
     are the same on both engines (:func:`ruledraft.play.engines.choose_engine` says
     which plays, and why): ``Summary.engine`` names it, and where ``auto`` plays on the
     reference engine a run of 1,000 games or more warns why (a :class:`UserWarning`
-    with the line ``--engine auto`` prints). ``log``, a path (created or replaced) or a text stream,
-    receives every game's record as a line of JSON in game order, as ``--log``
+    with the line ``--engine auto`` prints). ``log``, a path (created or replaced) or a
+    text stream, receives every game's record as a line of JSON in game order, as ``--log``
     writes them (:func:`read_log` and :func:`replay` read them back); a stopped run
     leaves exactly the games it counted.
 
