@@ -23,7 +23,14 @@ from ruledraft.play.bench import (
     measure_kernel,
     player_counts,
 )
-from ruledraft.play.engines import check_engine, choose_engine, kernel_refusal, ready_searches
+from ruledraft.play.engines import (
+    check_engine,
+    choose_engine,
+    kernel_refusal,
+    kernel_refused,
+    ready_searches,
+    refuse_unplayable,
+)
 
 from .common import console, reported_errors, shown
 from .options import bots_help, bots_option, compiling_status, json_option, parse_bots, parse_jobs, players_option
@@ -89,15 +96,12 @@ def bench(
         bot_names = list(dict.fromkeys(parse_bots(bots, len(bots.split(",")))))
         loaded = {name: load_ruleset(name) for name in names}
         if engine == "kernel":  # every figure the kernel cannot play refused before any is measured or compiled
-            for rs in loaded.values():
-                for n in default_player_counts(rs) if counts is None else player_counts(rs, counts):
-                    for bot in bot_names:
-                        reason = kernel_refusal(rs, n, [bot] * n)
-                        if reason is not None:
-                            raise InputError(
-                                f"{rs.id} at {n} players, {bot}: the kernel cannot play this: {reason} "
-                                "(use --engine reference or auto)"
-                            )
+            refuse_unplayable(
+                (f"{rs.id} at {n} players, {bot}", rs, n, [bot] * n)
+                for rs in loaded.values()
+                for n in (default_player_counts(rs) if counts is None else player_counts(rs, counts))
+                for bot in bot_names
+            )
         figures = []
         err = console(stderr=True)
         for name, rs in loaded.items():
@@ -168,7 +172,7 @@ def measure_on(engine: str, rs, players: int, bot: str, seconds: float, out: Con
             games, elapsed = measure_kernel(kernel, bot, min_seconds=seconds)
             return Figure(rs.id, players, bot, 1, games, elapsed, "kernel", round(compiled, 3))
     if engine == "kernel":  # asked for by name, as simulate's: an error, not a figure of another engine
-        raise InputError(f"the kernel cannot play this: {reason} (use --engine reference or auto)")
+        raise kernel_refused(str(reason))
     if not quiet:  # the reason below, indented
         say(out, f"{rs.id:<30} {players} players  {bot:<8} on the reference engine:")
         say(out, str(reason), indent="    ")

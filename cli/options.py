@@ -340,13 +340,10 @@ def chosen_engines(
     players, bots, game). Their notes are said once each: a note that every run shares
     as it is, one that only some do with their labels (``engine (side B): reference
     (...)``). An ``--engine kernel`` the kernel cannot play names the run it stops at."""
-    from ruledraft.play.engines import choose_engine, kernel_refusal
+    from ruledraft.play.engines import choose_engine, refuse_unplayable
 
     if engine == "kernel" and len(runs) > 1:  # a run it cannot play refused before another's kernel compiles
-        for label, (ruleset, players, bots, _) in runs.items():
-            reason = kernel_refusal(ruleset, players, bots)
-            if reason is not None:
-                raise InputError(f"{label}: the kernel cannot play this: {reason} (use --engine reference or auto)")
+        refuse_unplayable((label, ruleset, players, bots) for label, (ruleset, players, bots, _) in runs.items())
     chosen = {}
     said: dict[str, list[str]] = {}
     for label, (ruleset, players, bots, game) in runs.items():

@@ -29,7 +29,7 @@ import math
 import os
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from contextlib import AbstractContextManager
 from typing import Any
 
@@ -222,6 +222,26 @@ def ready_searches_behind(ruleset: CompiledRuleset, players: int, bots: Sequence
     threading.Thread(target=ready, name="ruledraft-ready-searches", daemon=True).start()
 
 
+def kernel_refused(reason: str, where: str = "", option: str = "--engine ") -> InputError:
+    """The error for the kernel asked for by name where it cannot play: ``reason`` says
+    why, ``where`` names the run it stops at (a side, a player count, a figure), and
+    ``option`` is how the choice is spelt (``--engine `` on the command line,
+    ``engine=`` in Python)."""
+    words = "reference or auto" if option.endswith(" ") else "'reference' or 'auto'"
+    return InputError(f"{where + ': ' if where else ''}the kernel cannot play this: {reason} (use {option}{words})")
+
+
+def refuse_unplayable(
+    runs: Iterable[tuple[str, CompiledRuleset, int, Sequence[Any]]], option: str = "--engine "
+) -> None:
+    """``kernel`` asked for over several runs (label, ruleset, players, bots): the first
+    the kernel cannot play refused by its label, before any run's kernel compiles."""
+    for label, ruleset, players, bots in runs:
+        reason = kernel_refusal(ruleset, players, bots)
+        if reason is not None:
+            raise kernel_refused(reason, label, option)
+
+
 def choose_engine(
     ruleset: CompiledRuleset,
     players: int,
@@ -262,8 +282,7 @@ def choose_engine(
     reason = kernel_refusal(ruleset, players, bots)
     if reason is not None:
         if engine == "kernel":
-            words = "reference or auto" if option.endswith(" ") else "'reference' or 'auto'"
-            raise InputError(f"the kernel cannot play this: {reason} (use {option}{words})")
+            raise kernel_refused(reason, option=option)
         if background:
             _compile_for_searches(ruleset, players, bots)
         return Engine("reference", f"engine: reference ({reason})")
@@ -281,6 +300,6 @@ def choose_engine(
             made.ready_for(bots)
     if not hasattr(made, "play"):
         if engine == "kernel":
-            raise InputError(f"the kernel cannot play this: {made.reason}")
+            raise kernel_refused(made.reason, option=option)
         return Engine("reference", f"engine: reference ({made.reason})")
     return Engine("kernel")

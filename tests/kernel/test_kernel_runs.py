@@ -606,6 +606,7 @@ def test_a_cache_that_cannot_be_written_leaves_the_run_on_the_reference_engine(t
     proc = subprocess.run([*base, "--engine", "kernel"], capture_output=True, text=True, timeout=300, env=env)
     assert proc.returncode == 2, proc.stderr
     assert "the kernel cannot play this: its cache cannot be written" in proc.stderr
+    assert proc.stderr.endswith("(use --engine reference or auto)\n")  # as every other refusal of the kernel
     assert "Traceback" not in proc.stderr
     proc = subprocess.run([*base, "--json"], capture_output=True, text=True, timeout=300, env=env)
     assert proc.returncode == 0 and proc.stderr == "", proc.stderr
