@@ -10,6 +10,8 @@ from typing import Any
 
 import typer
 
+from ruledraft.errors import raised_by_stop
+
 from . import (
     bench,
     bots,
@@ -154,12 +156,12 @@ def _unraisable(raised: Any, hook: Callable[[Any], object]) -> None:
     hook(raised)
 
 
-def _plugin_fault(e: BaseException) -> None:
+def _plugin_fault(e: BaseException | None) -> None:
     """A failure of a plug-in's code, not ruledraft's (an error it raised, or ``sys.exit``
     it called, in a scoring rule or an effect): one line naming the plug-in, status 2."""
     from ruledraft.language.kinds.registry import plugin_failure
 
-    failure = plugin_failure(e)
+    failure = None if e is None else plugin_failure(e)
     if failure is not None:
         typer.echo(f"error: {shown(str(failure))}", err=True)
         raise SystemExit(2) from None
@@ -170,16 +172,22 @@ def _guarded() -> None:
     try:
         _run()
     except KeyboardInterrupt as e:
+        by_code = not raised_by_stop(e)  # (each branch asks before _leaving() ignores SIGINT: see raised_by_stop)
         _leaving()
+        if by_code:  # a plug-in's own KeyboardInterrupt in a scoring rule or an effect: its failure
+            _plugin_fault(e)
         exit_interrupted(e)
     except SystemExit as e:  # typer turns an interrupt inside a command into a silent exit 130
+        stop = interrupt_behind(e)
         _leaving()
         if isinstance(e.__context__, OSError) and e.__context__.errno in _NO_ROOM:
             _output_lost(e.__context__)
         if isinstance(e.__context__, BrokenPipeError) and e.code == 1:  # click's exit for a closed output
             pipe_closed()
         _plugin_fault(e)  # not the silent exit with the status the plug-in asked for
-        stop = interrupt_behind(e)
+        if stop is None and e.code == 130:  # typer's exit for a KeyboardInterrupt code raised (see raised_by_stop)
+            stop = interrupt_behind(e, by_code=True)
+            _plugin_fault(stop)  # a plug-in's, in a scoring rule or an effect: its failure
         if stop is None and e.code in (0, None) and interrupts.PENDING:
             # a stop signal whose interrupt a finalizer swallowed (Python printed it as ignored), as one while
             # --report draws can be: no run took it, and the command would have ended as if never stopped
@@ -190,12 +198,12 @@ def _guarded() -> None:
             raise
         exit_interrupted(stop)
     except Exception as e:  # noqa: BLE001 - the last line of defence
+        stop = interrupt_behind(e)  # one wrapped on its way (Python 3.11's RuntimeError from __set_name__)
         _leaving()
         if isinstance(e, OSError) and e.errno in _NO_ROOM:
             _output_lost(e)
         if isinstance(e, BrokenPipeError):
             pipe_closed()
-        stop = interrupt_behind(e)  # one wrapped on its way (Python 3.11's RuntimeError from __set_name__)
         if stop is not None:
             exit_interrupted(stop)
         if os.environ.get("RULEDRAFT_DEBUG"):

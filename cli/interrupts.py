@@ -22,6 +22,10 @@ def remembered(signum: int, frame: object) -> None:
     raise KeyboardInterrupt
 
 
+# a KeyboardInterrupt met while it is in place is Ctrl-C's only if it noted one (errors.raised_by_stop)
+remembered.stop_raised = lambda: PENDING != 0  # type: ignore[attr-defined]
+
+
 def taken() -> int:
     """The stop signal remembered (0: none), forgotten once read: what a run starts
     with (``StopSignals.early``)."""
@@ -30,14 +34,17 @@ def taken() -> int:
     return signum
 
 
-def interrupt_behind(exc: BaseException | None) -> KeyboardInterrupt | None:
+def interrupt_behind(exc: BaseException | None, *, by_code: bool = False) -> KeyboardInterrupt | None:
     """The KeyboardInterrupt (or SIGTERM's) an error was raised from or while handling,
     if any: Python 3.11 wraps one that arrives while a class body sets up its attributes
     (``__set_name__``, as rich's dataclasses do on import) in a RuntimeError whose cause
-    it is, and typer turns one inside a command into an exit."""
+    it is, and typer turns one inside a command into an exit. One that code raised (a
+    bot's or a plug-in's own, which a failure then names) is none, unless ``by_code``."""
+    from ruledraft.errors import raised_by_stop
+
     seen: set[int] = set()
     while exc is not None and id(exc) not in seen:
-        if isinstance(exc, KeyboardInterrupt):
+        if isinstance(exc, KeyboardInterrupt) and (by_code or raised_by_stop(exc)):
             return exc
         seen.add(id(exc))
         exc = exc.__cause__ or exc.__context__

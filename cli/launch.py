@@ -78,7 +78,7 @@ def main() -> None:
     try:
         from ruledraft.cli.app import main as run
     except (KeyboardInterrupt, RuntimeError) as e:
-        stop = interrupt_behind(e)
+        stop = interrupt_behind(e, by_code=True)  # no code of a bot's or a plug-in's is loaded yet: a signal's
         if stop is None:
             raise
         exit_interrupted(stop)

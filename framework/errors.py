@@ -14,6 +14,8 @@ from __future__ import annotations
 import math
 import numbers
 import operator
+import signal
+import threading
 import unicodedata
 from collections.abc import Iterable
 
@@ -90,6 +92,35 @@ class Diagnostic:
 
     def __str__(self) -> str:  # pragma: no cover - convenience
         return self.format()
+
+
+def described(e: BaseException) -> str:
+    """An error in one line: its type and the first line of its message (``ValueError:
+    boom``), or its type alone when it says nothing (``KeyboardInterrupt``)."""
+    lines = str(e).strip().splitlines()
+    return f"{type(e).__name__}: {lines[0].strip()}" if lines else type(e).__name__
+
+
+def raised_by_stop(e: BaseException) -> bool:
+    """Whether ``e`` may be a stop signal's interrupt rather than one raised by code (a
+    bot's or a plug-in's own ``raise KeyboardInterrupt``, which is that code's failure).
+    An interrupt carrying its ``signum`` is a signal's; in any other thread than the
+    main one only code raises KeyboardInterrupt; in the main one, so does it under a
+    SIGINT handler that raises none (a run's, which only notes the signal, or SIGINT
+    ignored). A handler may say for itself with a ``stop_raised()`` attribute (the
+    command line's, which notes the signal before it raises); Python's own, or a
+    caller's, may have raised it."""
+    if not isinstance(e, KeyboardInterrupt):
+        return False
+    if getattr(e, "signum", None):
+        return True
+    if threading.current_thread() is not threading.main_thread():
+        return False
+    handler = signal.getsignal(signal.SIGINT)
+    if handler in (signal.SIG_IGN, signal.SIG_DFL, None):
+        return False
+    said = getattr(handler, "stop_raised", None)
+    return bool(said()) if callable(said) else True
 
 
 class RuledraftError(Exception):

@@ -682,7 +682,9 @@ def _compile_apart(path: Path, function: str = "play") -> None:
             check=False,
         ).returncode
     if returncode == -signal.SIGINT:
-        raise KeyboardInterrupt
+        stop = KeyboardInterrupt()
+        stop.signum = signal.SIGINT  # type: ignore[attr-defined]  # a stop signal's, not code's (errors.raised_by_stop)
+        raise stop
 
 
 def _spawn_and_wait(argv: list[str], env: dict[str, str]) -> int:

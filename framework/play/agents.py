@@ -30,7 +30,7 @@ from ruledraft.engine.records import Observation
 from ruledraft.engine.seeds import private_seed
 from ruledraft.engine.state import Game, State
 from ruledraft.engine.view import SeatView, act_on_view, as_view, read_kept, read_tables, read_turn, trusted_mover
-from ruledraft.errors import ArgumentError
+from ruledraft.errors import ArgumentError, described, raised_by_stop
 from ruledraft.play.bot_specs import (
     BotFailure,
     BotKind,
@@ -207,10 +207,12 @@ def checked_act(agent: Agent, name: str, seen: Any, seat: int, seed: int, *, for
         try:
             with prints_to_stderr():  # its prints never mix with the run's output
                 action = as_action(agent.act(view, seat))
-        except (BotUnmade, KeyboardInterrupt):  # an isolated bot that could not be made (said so); Ctrl-C
+        except BotUnmade:  # an isolated bot that could not be made (said so)
             raise
         except BaseException as e:  # noqa: BLE001 - any failure of a bot (its own BaseException too) is one message
-            how = (str(e) if isinstance(e, BotRaised) else f"raised {type(e).__name__}: {e}").splitlines()[0]
+            if raised_by_stop(e):  # Ctrl-C (a KeyboardInterrupt of the bot's own is its failure)
+                raise
+            how = str(e).splitlines()[0] if isinstance(e, BotRaised) else f"raised {described(e)}"
             raise BotFailure(f"bot '{name}' at seat {seat} {how} (game seed {seed})") from None
     else:
         action = as_action(agent.act(view, seat))

@@ -27,7 +27,7 @@ from typing import Any
 
 import attrs
 
-from ruledraft.errors import InputError, RuledraftError
+from ruledraft.errors import InputError, RuledraftError, described, raised_by_stop
 from ruledraft.language.file_access import file_kind
 from ruledraft.language.kinds.registry import prints_to_stderr
 
@@ -173,10 +173,10 @@ def make_checked(text: str, factory: Callable[..., Any], seed: int, options: Map
     try:
         with prints_to_stderr():  # its prints never mix with the run's output
             return factory(seed, **options)
-    except KeyboardInterrupt:
-        raise
     except BaseException as e:  # noqa: BLE001 - any failure of a bot (its own BaseException too) is one message
-        raise BotUnmade(text, _reason(e)) from None
+        if raised_by_stop(e):
+            raise
+        raise BotUnmade(text, described(e)) from None
 
 
 def options_of(target: object) -> tuple[BotOption, ...]:
@@ -185,10 +185,6 @@ def options_of(target: object) -> tuple[BotOption, ...]:
     if not isinstance(declared, (list, tuple)) or not all(isinstance(o, BotOption) for o in declared):
         return ()
     return tuple(declared)
-
-
-def _reason(e: BaseException) -> str:
-    return f"{type(e).__name__}: {e}".splitlines()[0]
 
 
 def _is_file(part: str) -> bool:
@@ -215,12 +211,11 @@ def _load_file(spec: str, path: str) -> object:
     try:
         with prints_to_stderr():  # what it prints as it is imported never mixes with the run's output
             found.loader.exec_module(module)
-    except KeyboardInterrupt:
-        sys.modules.pop(module_name, None)
-        raise
     except BaseException as e:  # noqa: BLE001 - any failure of foreign code is one message
         sys.modules.pop(module_name, None)
-        raise BotSpecError(f"bot '{spec}': {path} failed to import: {_reason(e)}") from None
+        if raised_by_stop(e):
+            raise
+        raise BotSpecError(f"bot '{spec}': {path} failed to import: {described(e)}") from None
     _bot_files.add(os.path.realpath(key))
     return module
 
@@ -239,10 +234,10 @@ def _load_module(spec: str, name: str) -> object:
     try:
         with prints_to_stderr():
             module = importlib.import_module(name)
-    except KeyboardInterrupt:
-        raise
     except BaseException as e:  # noqa: BLE001 - any failure of foreign code is one message
-        raise BotSpecError(f"bot '{spec}': module {name} failed to import: {_reason(e)}") from None
+        if raised_by_stop(e):
+            raise
+        raise BotSpecError(f"bot '{spec}': module {name} failed to import: {described(e)}") from None
     file = getattr(module, "__file__", None)
     if file:
         _bot_files.add(os.path.realpath(file))
@@ -286,7 +281,7 @@ def entry_point_kind(name: str, ep: importlib.metadata.EntryPoint) -> BotKind:
         try:
             target = ep.load()
         except (Exception, SystemExit) as e:  # noqa: BLE001
-            raise BotSpecError(f"bot '{name}': {where} failed to load: {_reason(e)}") from None
+            raise BotSpecError(f"bot '{name}': {where} failed to load: {described(e)}") from None
         kind = _bot_class(name, where, target, ep.value.rpartition(":")[2] or name)
         _entry_kinds[name] = attrs.evolve(kind, name=name)
     return _entry_kinds[name]

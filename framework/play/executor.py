@@ -39,7 +39,7 @@ from typing import Any, ClassVar, Protocol
 
 import attrs
 
-from ruledraft.errors import RuledraftError
+from ruledraft.errors import RuledraftError, described
 from ruledraft.language.ruleset import CompiledRuleset
 
 # ---------------------------------------------------------------- the heap while games run
@@ -171,6 +171,9 @@ class StopSignals:
             pass
         if signum == signal.SIGINT and self._asked is not None:
             self._asked.set()  # (no thread is started in a handler: the watcher waits already)
+
+    # it raises no KeyboardInterrupt: one met while it is in place was raised by code (errors.raised_by_stop)
+    _handle.stop_raised = lambda: False  # type: ignore[attr-defined]
 
     def _watch(self, asked: threading.Event) -> None:
         """On a terminal, for as long as the run lasts: once asked to stop, say so if the
@@ -443,7 +446,7 @@ def travelling_error(e: BaseException) -> RuledraftError | str:
     from ruledraft.language.kinds.registry import plugin_failure
 
     e = plugin_failure(e) or e  # a plug-in's code failed: its own message
-    return e if isinstance(e, RuledraftError) else f"{type(e).__name__}: {e}"
+    return e if isinstance(e, RuledraftError) else described(e)
 
 
 class _Workers:

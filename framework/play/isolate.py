@@ -31,6 +31,7 @@ from typing import IO, Any
 from ruledraft.engine.seeds import private_seed
 from ruledraft.engine.state import Game
 from ruledraft.engine.view import SeatView
+from ruledraft.errors import described
 from ruledraft.play.bot_specs import BotRaised, BotUnmade, as_action
 from ruledraft.play.executor import ShippedRuleset
 
@@ -249,7 +250,7 @@ def _serve(requests: IO[bytes], replies: IO[bytes]) -> None:
         except BotUnmade as e:  # the reason alone: the run names the bot as typed
             reply = ("unmade", e.reason)
         except BaseException as e:  # noqa: BLE001 - any failure of the bot is one message (Ctrl-C is ignored here)
-            reply = ("error", f"{type(e).__name__}: {e}".splitlines()[0])
+            reply = ("error", described(e))
         try:
             _send(replies, reply)
         except OSError:  # the run has ended (another seat's failure, a stop): no one to answer

@@ -11,7 +11,7 @@ import time
 
 import pytest
 
-from ruledraft.cli import launch
+from ruledraft.cli import interrupts, launch
 
 
 @pytest.fixture(autouse=True)
@@ -117,12 +117,22 @@ def _ended(monkeypatch, run) -> SystemExit:
     return stop.value
 
 
-@pytest.mark.parametrize(("interrupt", "status"), [(KeyboardInterrupt(), 130), (launch._Stopped(), 143)])
+def _ctrl_c() -> KeyboardInterrupt:
+    """Ctrl-C's interrupt as the command line's handler raises it (the handler in place, the signal noted)."""
+    signal.signal(signal.SIGINT, interrupts.remembered)
+    try:
+        interrupts.remembered(signal.SIGINT, None)
+    except KeyboardInterrupt as e:
+        return e
+    raise AssertionError("the handler raised nothing")
+
+
+@pytest.mark.parametrize(("interrupt", "status"), [(_ctrl_c, 130), (launch._Stopped, 143)])
 def test_an_interrupt_wrapped_on_its_way_out_of_a_command_is_still_interrupted(monkeypatch, capsys, interrupt, status):
     """An interrupt wrapped in another error on its way out of a command: "interrupted", not an internal error."""
 
     def run():
-        raise _wrapped(interrupt)
+        raise _wrapped(interrupt())
 
     stop = _ended(monkeypatch, run)
     assert stop.code == status

@@ -28,7 +28,7 @@ import threading
 from collections.abc import Iterator
 from typing import Generic, Protocol, TypeVar
 
-from ruledraft.errors import InputError
+from ruledraft.errors import InputError, described, raised_by_stop
 from ruledraft.language.file_access import file_kind
 
 #: plug-in modules and files loaded in this process (``--plugin``), passed on to
@@ -125,7 +125,7 @@ class Registry(Generic[U]):
                 target = ep.load()
             except Exception as e:  # noqa: BLE001 - any failure of foreign code is one message
                 raise PluginError(
-                    f"entry point '{ep.name}' ({ep.value}) in {self.group} failed to load: {_reason(e)}"
+                    f"entry point '{ep.name}' ({ep.value}) in {self.group} failed to load: {described(e)}"
                 ) from None
             _note_module(getattr(target, "__module__", None) or ep.module)
             self._take(target, f"entry point '{ep.name}' ({ep.value}) in {self.group}")
@@ -141,7 +141,7 @@ class Registry(Generic[U]):
             except PluginError:
                 raise
             except Exception as e:  # noqa: BLE001
-                raise PluginError(f"{where} failed: {_reason(e)}") from None
+                raise PluginError(f"{where} failed: {described(e)}") from None
             if target is None:
                 return
         if not isinstance(getattr(target, "name", None), str):
@@ -175,10 +175,6 @@ def _python_file(spec: str, path: str) -> None:
         raise PluginError(f"plug-in '{spec}': {what}, not a Python file")
     if not os.access(path, os.R_OK):
         raise PluginError(f"plug-in '{spec}': permission denied")
-
-
-def _reason(e: BaseException) -> str:
-    return f"{type(e).__name__}: {e}".splitlines()[0]
 
 
 _loaded: list[str] = []
@@ -217,25 +213,21 @@ def load_plugin(spec: str) -> None:
         try:
             with prints_to_stderr():  # what it prints as it is imported never mixes with the output
                 found.loader.exec_module(module)
-        except PluginError:
-            sys.modules.pop(module_name, None)
-            raise
-        except KeyboardInterrupt:
-            sys.modules.pop(module_name, None)
-            raise
         except BaseException as e:  # noqa: BLE001 - a SystemExit (any exception) in a plug-in is its failure
             sys.modules.pop(module_name, None)
-            raise PluginError(f"plug-in '{spec}' failed to load: {_reason(e)}") from None
+            if isinstance(e, PluginError) or raised_by_stop(e):
+                raise
+            raise PluginError(f"plug-in '{spec}' failed to load: {described(e)}") from None
     else:
         if not re.fullmatch(r"[A-Za-z_]\w*(\.[A-Za-z_]\w*)*", spec):
             raise PluginError(f"plug-in '{spec}': neither a Python file (NAME.py) nor a module name (package.module)")
         try:
             with prints_to_stderr():
                 importlib.import_module(spec)
-        except (PluginError, KeyboardInterrupt):
-            raise
         except BaseException as e:  # noqa: BLE001 - any exception in a plug-in is its failure
-            raise PluginError(f"plug-in '{spec}' failed to load: {_reason(e)}") from None
+            if isinstance(e, PluginError) or raised_by_stop(e):
+                raise
+            raise PluginError(f"plug-in '{spec}' failed to load: {described(e)}") from None
     name = module_name if is_file else spec
     if len(_registered_from) == before and not any(m == name or m.startswith(name + ".") for m in _registered_from):
         # importing it registered nothing, and nothing registered earlier came from it
@@ -275,7 +267,7 @@ def plugin_failure(error: BaseException) -> PluginError | None:
         tb = tb.tb_next
     if culprit is None:
         return None
-    return PluginError(f"plug-in {culprit[0]}, line {culprit[1]}: {_reason(error)}")
+    return PluginError(f"plug-in {culprit[0]}, line {culprit[1]}: {described(error)}")
 
 
 def plugin_files() -> tuple[str, ...]:

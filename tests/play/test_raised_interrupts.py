@@ -1,0 +1,216 @@
+"""A KeyboardInterrupt that a bot's or a plug-in's own code raises is that code's failure,
+named as any other it raises, the same with one process or two; Ctrl-C is still a stop."""
+
+from __future__ import annotations
+
+import signal
+import subprocess
+import sys
+import threading
+
+import pytest
+
+from ruledraft.errors import described, raised_by_stop
+
+KI_BOT = """
+class Raising:
+    def __init__(self, seed):
+        self.moves = 0
+
+    def act(self, view, seat):
+        self.moves += 1
+        if self.moves > 3:
+            raise KeyboardInterrupt
+        return view.legal_actions()[0]
+"""
+
+# the longest-run plug-in of examples/plugins, its rule raising as it scores
+KI_PLUGIN = """
+import attrs
+
+from ruledraft.language.kinds import register_scoring_kind
+from ruledraft.language.rule import OwnCardsRule
+
+SCHEMA = {"required": ["cards"], "properties": {"cards": {"$ref": "#/$defs/selector"}}}
+
+
+@attrs.frozen(eq=False)
+class Raising(OwnCardsRule):
+    id: str
+    when: str
+    cards: frozenset
+
+    @property
+    def reads(self):
+        return self.cards
+
+    def score(self, t):
+        raise KeyboardInterrupt
+
+    def describe(self):
+        return "raises"
+
+
+def build(spec, ctx):
+    return Raising(spec["id"], spec["when"], frozenset(ctx.cards(("cards",), spec["cards"])))
+
+
+register_scoring_kind("raising", build, SCHEMA)
+"""
+
+KI_RULES = """format: 1
+extends: sushi-go
+id: sushi-go-raising
+name: Sushi Go! with a rule that raises
+scoring:
+  - id: raising
+    kind: raising
+    cards: {tag: nigiri}
+"""
+
+
+def _ruledraft(*args: str, cwd, stdin: str | None = None) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-m", "ruledraft", *args],
+        cwd=cwd,
+        input=stdin,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+
+
+@pytest.fixture
+def sigint_restored():
+    """The test sets this process's SIGINT handler: put it back afterwards."""
+    saved = signal.getsignal(signal.SIGINT)
+    yield
+    signal.signal(signal.SIGINT, saved)
+
+
+def test_an_error_is_described_by_its_type_and_first_line_or_its_type_alone():
+    """described() gives 'Type: first line', and the type alone for an error that says nothing."""
+    assert described(ValueError("boom\nand more")) == "ValueError: boom"
+    assert described(KeyboardInterrupt()) == "KeyboardInterrupt"
+    assert described(RuntimeError("  \n")) == "RuntimeError"
+
+
+def test_an_interrupt_is_a_stop_only_where_a_signal_could_have_raised_it(sigint_restored):
+    """Under a handler that raises (Python's own) an interrupt may be a stop; under SIGINT ignored, or a
+    handler that says it raised none, it is code's; one carrying its signal is always a stop."""
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    assert raised_by_stop(KeyboardInterrupt())
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    assert not raised_by_stop(KeyboardInterrupt())
+
+    def notes_only(signum, frame):
+        pass
+
+    notes_only.stop_raised = lambda: False  # type: ignore[attr-defined]
+    signal.signal(signal.SIGINT, notes_only)
+    assert not raised_by_stop(KeyboardInterrupt())
+    notes_only.stop_raised = lambda: True  # type: ignore[attr-defined]
+    assert raised_by_stop(KeyboardInterrupt())
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    stop = KeyboardInterrupt()
+    stop.signum = signal.SIGTERM  # type: ignore[attr-defined]
+    assert raised_by_stop(stop)
+    assert not raised_by_stop(ValueError())
+
+
+def test_in_another_thread_an_interrupt_is_always_codes(sigint_restored):
+    """Signals reach the main thread only: a KeyboardInterrupt in another thread was raised by code."""
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    seen = []
+    worker = threading.Thread(target=lambda: seen.append(raised_by_stop(KeyboardInterrupt())))
+    worker.start()
+    worker.join()
+    assert seen == [False]
+
+
+def test_a_run_and_the_command_lines_handlers_say_whether_they_raised(sigint_restored):
+    """A run's handler notes a signal and raises nothing; the command line's raises only for a signal it noted."""
+    from ruledraft.cli import interrupts
+    from ruledraft.play.executor import StopSignals
+
+    with StopSignals():
+        assert not raised_by_stop(KeyboardInterrupt())
+    signal.signal(signal.SIGINT, interrupts.remembered)
+    assert not raised_by_stop(KeyboardInterrupt())
+    with pytest.raises(KeyboardInterrupt) as ctrl_c:
+        interrupts.remembered(signal.SIGINT, None)
+    try:
+        assert raised_by_stop(ctrl_c.value)
+    finally:
+        interrupts.PENDING = 0
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_a_bots_own_keyboard_interrupt_is_its_failure(tmp_path, jobs):
+    """A bot raising KeyboardInterrupt ends the run as any failure of a bot (one line, status 1), never
+    "interrupted" (130) in one process and a worker's failure (70) in two."""
+    (tmp_path / "raising.py").write_text(KI_BOT)
+    proc = _ruledraft(
+        "simulate", "sushi-go", "-p", "3", "-g", "20", "-b", "raising.py:Raising,random,random", "--jobs", jobs, "-q",
+        cwd=tmp_path,
+    )  # fmt: skip
+    assert proc.returncode == 1, proc.stderr
+    assert proc.stderr.startswith("error: bot 'raising.py:Raising' at seat 0 raised KeyboardInterrupt (game seed ")
+    assert proc.stderr.count("\n") == 1 and "interrupted" not in proc.stderr
+
+
+def test_a_bots_own_keyboard_interrupt_in_play_is_its_failure(tmp_path):
+    """In play too, the bot's KeyboardInterrupt is named as its failure, not taken for Ctrl-C."""
+    (tmp_path / "raising.py").write_text(KI_BOT)
+    proc = _ruledraft("play", "sushi-go", "-p", "2", "--bots", "raising.py:Raising", cwd=tmp_path, stdin="1\n" * 10)
+    assert proc.returncode == 1, proc.stderr
+    assert proc.stderr.startswith("error: bot 'raising.py:Raising' at seat 1 raised KeyboardInterrupt (game seed ")
+    assert "interrupted" not in proc.stderr
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_a_plugins_own_keyboard_interrupt_is_its_failure(tmp_path, jobs):
+    """A plug-in's rule raising KeyboardInterrupt as it scores: one line naming the plug-in's file and line, status 2."""
+    (tmp_path / "raising.py").write_text(KI_PLUGIN)
+    (tmp_path / "rules.yaml").write_text(KI_RULES)
+    proc = _ruledraft(
+        "--plugin", "raising.py", "simulate", "rules.yaml", "-p", "3", "-g", "20", "-b", "random", "--jobs", jobs,
+        "-q", cwd=tmp_path,
+    )  # fmt: skip
+    line = KI_PLUGIN.splitlines().index("        raise KeyboardInterrupt") + 1
+    assert (proc.returncode, proc.stderr) == (
+        2,
+        f"error: plug-in {tmp_path / 'raising.py'}, line {line}: KeyboardInterrupt\n",
+    )
+
+
+def test_code_raising_keyboard_interrupt_as_it_is_imported_failed_to_load(tmp_path):
+    """A bot file or a plug-in raising KeyboardInterrupt as it is imported: its failure to load, status 2."""
+    (tmp_path / "raising.py").write_text("raise KeyboardInterrupt\n")
+    bot = _ruledraft("simulate", "sushi-go", "-p", "2", "-g", "5", "-b", "raising.py:B,random", "-q", cwd=tmp_path)
+    assert (bot.returncode, bot.stderr) == (
+        2,
+        "error: bot 'raising.py:B': raising.py failed to import: KeyboardInterrupt\n",
+    )
+    plugin = _ruledraft("--plugin", "raising.py", "simulate", "sushi-go", "-p", "2", "-g", "5", "-q", cwd=tmp_path)
+    assert (plugin.returncode, plugin.stderr) == (2, "error: plug-in 'raising.py' failed to load: KeyboardInterrupt\n")
+
+
+def test_ctrl_c_while_a_bot_thinks_in_play_is_still_interrupted(tmp_path):
+    """Ctrl-C while a bot's move is under way in play (its KeyboardInterrupt raised inside the bot): 130, "interrupted"."""
+    from processes import interrupted, sleeping_bot, until_exists
+
+    bot, asked = sleeping_bot(tmp_path)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "ruledraft", "play", "sushi-go", "-p", "2", "--bots", bot],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    assert proc.stdin is not None
+    proc.stdin.write("1\n")
+    proc.stdin.flush()
+    _, err = interrupted(proc, lambda: until_exists(proc, asked))
+    assert (proc.returncode, err) == (130, "interrupted\n")
