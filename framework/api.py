@@ -191,7 +191,9 @@ def _one_game_kernel(ruleset: CompiledRuleset, players: int, bots: list[str], en
         from ruledraft.kernel import is_cached_for, plans
 
         return kernel_for(ruleset, players, bots) if plans(bots) and is_cached_for(ruleset, bots) else None
-    choose_engine(ruleset, players, bots, "kernel", 1, background=False, option="engine=")  # why it cannot, if not
+    choose_engine(
+        ruleset, players, bots, "kernel", 1, background=False, option="engine=", figures=False
+    )  # why it cannot, if not
     from ruledraft.kernel import compile_kernel
 
     return compile_kernel(ruleset, players, apart=True)  # the one choose_engine made (remembered per process)

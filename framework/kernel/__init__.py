@@ -309,6 +309,15 @@ class Kernel:
         ready_apart(self.path, "play_planner")
         return time.perf_counter() - started
 
+    def ready_fold(self) -> float:
+        """The lab's compiled fold (:mod:`ruledraft.kernel.fold`, which a run with figures
+        calls on every block of games) made ready now, compiled apart the first time on
+        this machine, rather than inside the run's first block, on its clock, and in each
+        worker: seconds it took."""
+        started = time.perf_counter()
+        ready_apart(self.path, "fold")
+        return time.perf_counter() - started
+
     def play(
         self,
         seeds: Sequence[int] | np.ndarray,
@@ -595,6 +604,8 @@ _CACHED_AS = {"play": ("play", "play_dummy"), "play_planner": ("play_planner", "
 
 def _cached(path: Path, function: str) -> bool:
     """Whether numba's cache holds ``function`` of the kernel module at ``path``."""
+    if function == "fold":  # the module's own, not the kernel's
+        return any(_numba_dir().rglob("fold.lab_block-*.nbi"))
     return any(any(_numba_dir().rglob(f"{path.stem}.{name}-*.nbi")) for name in _CACHED_AS.get(function, (function,)))
 
 
@@ -605,6 +616,7 @@ APART = {
     "rollout": "--rollout",
     "batch_step": "--batch",
     "batch_bots_planner": "--batch-planner",
+    "fold": "--fold",  # the lab's (one for every ruleset: the path only says who waits for it)
 }
 
 #: the kernel modules whose entry points this process knows are ready: (path, function)
@@ -612,7 +624,8 @@ _READY: set[tuple[Path, str]] = set()
 
 
 def ready_apart(path: Path, function: str) -> None:
-    """``function`` (``play_planner``, ``rollout``, ``batch_step`` or ``batch_bots_planner``, compiled the first time it is called)
+    """``function`` (``play_planner``, ``rollout``, ``batch_step``, ``batch_bots_planner``
+    or ``fold``, compiled the first time it is called)
     of the kernel module at ``path`` compiled into numba's cache apart, as the game loop
     is (:func:`_compile_apart`), unless it is there already; either way, then loaded
     into this process (:func:`~ruledraft.kernel.cache_files.mended`: a cache file numba
@@ -646,6 +659,10 @@ def warm_entry(module: ModuleType, function: str) -> None:
         from ruledraft.kernel.batch import warm_batch_planner
 
         warm_batch_planner(module)
+    elif function == "fold":
+        from ruledraft.kernel import fold
+
+        fold.warm()
     else:
         warm(module, function)
 

@@ -253,6 +253,7 @@ def choose_engine(
     background: bool = True,
     compiling: Callable[[], AbstractContextManager[object]] | None = None,
     option: str = "--engine ",
+    figures: bool = True,
 ) -> Engine:
     """The engine that plays ``games`` games of these bots (None: as many as it takes,
     the kernel if it can) -- see the module docstring. With ``kernel`` or ``auto``
@@ -262,7 +263,8 @@ def choose_engine(
     in the cache yet is compiled before the run (half a minute or so): a terminal shows
     what the wait is for. A seat's ``ismcts:kernel=yes`` has its roll-out made ready here
     too (:func:`ready_searches`), whichever engine plays. ``option``: how a refusal names the
-    choice (``--engine `` on the command line, ``engine=`` in Python)."""
+    choice (``--engine `` on the command line, ``engine=`` in Python). ``figures``: the run
+    tallies the lab's figures, whose compiled fold is made ready with the kernel."""
     check_engine(engine)
     ready_searches(ruleset, players, bots, compiling, game)
     if engine == "reference":
@@ -286,9 +288,10 @@ def choose_engine(
         if background:
             _compile_for_searches(ruleset, players, bots)
         return Engine("reference", f"engine: reference ({reason})")
-    from ruledraft.kernel import compile_kernel, is_cached_for, plans, start_compiling
+    from ruledraft.kernel import Kernel, compile_kernel, is_cached, is_cached_for, plans, start_compiling
 
-    cached = is_cached_for(ruleset, bots)  # a planner's loop too, compiled apart
+    # a planner's loop too, and the lab's fold, compiled apart
+    cached = is_cached_for(ruleset, bots) and (not figures or is_cached(ruleset, "fold"))
     if engine == "auto" and expected < COMPILE_SECONDS and not cached:
         if background and os.environ.get(BACKGROUND_COMPILE, "1") != "0":  # silently: the same lines either way
             start_compiling(ruleset, planner=plans(bots))
@@ -296,9 +299,11 @@ def choose_engine(
     waiting = compiling() if compiling is not None and not cached else contextlib.nullcontext()
     with waiting:
         made = compile_kernel(ruleset, players, apart=True)
-        if hasattr(made, "ready_for"):  # the planner's loop now, before the run's clock starts and any worker forks
+        if isinstance(made, Kernel):  # the planner's loop now, before the run's clock starts and any worker forks
             made.ready_for(bots)
-    if not hasattr(made, "play"):
+            if figures:
+                made.ready_fold()
+    if not isinstance(made, Kernel):
         if engine == "kernel":
             raise kernel_refused(made.reason, option=option)
         return Engine("reference", f"engine: reference ({made.reason})")

@@ -246,6 +246,47 @@ def test_a_compile_before_the_run_happens_inside_the_compiling_hook_only_when_ne
         assert (chosen.name, events) == (engine, expected)
 
 
+_FOLD_LOADED = """
+import sys
+from ruledraft.kernel import fold
+from ruledraft.language.loading import load_ruleset
+from ruledraft.play.engines import choose_engine
+
+chosen = choose_engine(load_ruleset("sushi-go"), 4, ["random"] * 4, "kernel", 2000, figures=sys.argv[1] == "yes")
+print(chosen.name, len(fold.lab_block.overloads))
+"""
+
+
+def test_the_labs_fold_is_ready_before_a_run_with_figures_starts():
+    """choose_engine makes the lab's compiled fold ready with the kernel (compiled apart the first time),
+    so that no run compiles it on its clock, in each worker; not for a run without figures."""
+    import subprocess
+    import sys
+
+    def loaded(figures: str) -> str:
+        argv = [sys.executable, "-c", _FOLD_LOADED, figures]
+        proc = subprocess.run(argv, capture_output=True, text=True, timeout=600, check=False)
+        assert proc.returncode == 0, proc.stderr
+        return proc.stdout
+
+    assert loaded("yes") == "kernel 1\n"
+    assert loaded("no") == "kernel 0\n"
+
+
+def test_the_fold_is_compiled_apart_where_the_cache_lacks_it(monkeypatch):
+    """A fold not in numba's cache is compiled in a child process, as the game loop is, then loaded."""
+    from ruledraft import kernel
+
+    rs = load_ruleset("sushi-go")
+    engines.choose_engine(rs, 4, ["random"] * 4, "kernel", 2000, background=False)  # all of it ready in this process
+    apart: list[str] = []
+    monkeypatch.setattr(kernel, "_compile_apart", lambda path, function="play": apart.append(function))
+    monkeypatch.setattr(kernel, "_cached", lambda path, function: function != "fold")
+    monkeypatch.setattr(kernel, "_READY", set())
+    engines.choose_engine(rs, 4, ["random"] * 4, "kernel", 2000, background=False)
+    assert apart == ["fold"]
+
+
 def test_a_terminal_is_told_what_the_compile_before_a_run_is_for(monkeypatch):
     """On a terminal a status line names the kernel being compiled and goes when the compile
     ends; with --quiet, or when standard error is not a terminal, nothing is shown (the output
@@ -487,9 +528,10 @@ def test_auto_waits_for_no_planners_loop_on_a_short_run_and_compiles_it_for_late
     assert engines.choose_engine(rs, 2, bots, "auto", games).name == "reference"
     assert started == [True] and readied == []
     assert engines.choose_engine(rs, 2, ["random"] * 2, "kernel", 10).name == "kernel"
-    assert readied == []  # no seat plans: the planner's loop is not wanted
+    assert readied == ["fold"]  # no seat plans: the planner's loop is not wanted (the lab's fold is)
+    readied.clear()
     assert engines.choose_engine(rs, 2, [" planner:samples=2", "random"], "kernel", 10).name == "kernel"
-    assert readied == ["play_planner"]  # spaces around a name: the planner all the same
+    assert readied == ["play_planner", "fold"]  # spaces around a name: the planner all the same
 
 
 def test_a_run_with_an_ismcts_seat_compiles_its_rollout_for_later_runs(monkeypatch):
@@ -534,7 +576,7 @@ def test_ismcts_kernel_yes_has_its_rollout_ready_before_the_run(monkeypatch):
     from ruledraft.play import ismcts
 
     rs = load_ruleset("sushi-go-party-cutthroat-combo")
-    cached = {"play": False, "rollout": False}
+    cached = {"play": False, "rollout": False, "fold": False}
     monkeypatch.setattr(kernel, "is_cached", lambda ruleset, function="play": cached[function])
     asked: list[tuple[object, int, bool]] = []
     monkeypatch.setattr(
@@ -551,7 +593,7 @@ def test_ismcts_kernel_yes_has_its_rollout_ready_before_the_run(monkeypatch):
     for engine in ("auto", "reference"):
         assert engines.choose_engine(rs, 3, bots, engine, 5000, compiling=status).name == "reference"
     assert asked == [(rs, 3, True)] * 2 and waits == ["compiling"] * 2
-    cached.update(play=True, rollout=True)
+    cached.update(play=True, rollout=True, fold=True)
     engines.choose_engine(rs, 3, bots, "auto", 5000, compiling=status)
     assert asked == [(rs, 3, True)] * 3 and waits == ["compiling"] * 2  # cached: loaded without a word
     asked.clear()
