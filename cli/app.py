@@ -6,11 +6,11 @@ import os
 import signal
 import sys
 from collections.abc import Callable
-from typing import Any
+from typing import Any, NoReturn
 
 import typer
 
-from ruledraft.errors import raised_by_stop
+from ruledraft.errors import described, raised_by_stop
 
 from . import (
     bench,
@@ -167,6 +167,16 @@ def _plugin_fault(e: BaseException | None) -> None:
         raise SystemExit(2) from None
 
 
+def _raised_by_code(e: BaseException) -> NoReturn:
+    """A KeyboardInterrupt that no stop signal raised, nor a plug-in's code, nor a bot's
+    move (which names the bot): not "interrupted", but the internal error any other
+    exception there would be."""
+    if os.environ.get("RULEDRAFT_DEBUG"):
+        raise e
+    typer.echo(f"ruledraft: internal error: {described(e)} (set RULEDRAFT_DEBUG=1 for details)", err=True)
+    raise SystemExit(70) from None
+
+
 def _guarded() -> None:
     """:func:`_run`, every way out of it said in words (see :func:`main`)."""
     try:
@@ -176,6 +186,7 @@ def _guarded() -> None:
         _leaving()
         if by_code:  # a plug-in's own KeyboardInterrupt in a scoring rule or an effect: its failure
             _plugin_fault(e)
+            _raised_by_code(e)
         exit_interrupted(e)
     except SystemExit as e:  # typer turns an interrupt inside a command into a silent exit 130
         stop = interrupt_behind(e)
@@ -186,8 +197,10 @@ def _guarded() -> None:
             pipe_closed()
         _plugin_fault(e)  # not the silent exit with the status the plug-in asked for
         if stop is None and e.code == 130:  # typer's exit for a KeyboardInterrupt code raised (see raised_by_stop)
-            stop = interrupt_behind(e, by_code=True)
-            _plugin_fault(stop)  # a plug-in's, in a scoring rule or an effect: its failure
+            raised = interrupt_behind(e, by_code=True)
+            if raised is not None:
+                _plugin_fault(raised)  # a plug-in's, in a scoring rule or an effect: its failure
+                _raised_by_code(raised)
         if stop is None and e.code in (0, None) and interrupts.PENDING:
             # a stop signal whose interrupt a finalizer swallowed (Python printed it as ignored), as one while
             # --report draws can be: no run took it, and the command would have ended as if never stopped

@@ -35,20 +35,12 @@ def taken() -> int:
 
 
 def interrupt_behind(exc: BaseException | None, *, by_code: bool = False) -> KeyboardInterrupt | None:
-    """The KeyboardInterrupt (or SIGTERM's) an error was raised from or while handling,
-    if any: Python 3.11 wraps one that arrives while a class body sets up its attributes
-    (``__set_name__``, as rich's dataclasses do on import) in a RuntimeError whose cause
-    it is, and typer turns one inside a command into an exit. One that code raised (a
-    bot's or a plug-in's own, which a failure then names) is none, unless ``by_code``."""
-    from ruledraft.errors import raised_by_stop
+    """The KeyboardInterrupt (or SIGTERM's) of a stop signal an error was raised from or
+    while handling, if any (:func:`ruledraft.errors.stop_behind`; one that a bot's or a
+    plug-in's own code raised, which a failure then names, is none unless ``by_code``)."""
+    from ruledraft.errors import stop_behind
 
-    seen: set[int] = set()
-    while exc is not None and id(exc) not in seen:
-        if isinstance(exc, KeyboardInterrupt) and (by_code or raised_by_stop(exc)):
-            return exc
-        seen.add(id(exc))
-        exc = exc.__cause__ or exc.__context__
-    return None
+    return stop_behind(exc, by_code=by_code)
 
 
 def exit_interrupted(stop: KeyboardInterrupt) -> NoReturn:

@@ -97,7 +97,10 @@ class Diagnostic:
 def described(e: BaseException) -> str:
     """An error in one line: its type and the first line of its message (``ValueError:
     boom``), or its type alone when it says nothing (``KeyboardInterrupt``)."""
-    lines = str(e).strip().splitlines()
+    try:
+        lines = str(e).strip().splitlines()
+    except BaseException:  # noqa: BLE001 - an error whose message itself fails (code's own __str__) is named by its type
+        lines = []
     return f"{type(e).__name__}: {lines[0].strip()}" if lines else type(e).__name__
 
 
@@ -121,6 +124,21 @@ def raised_by_stop(e: BaseException) -> bool:
         return False
     said = getattr(handler, "stop_raised", None)
     return bool(said()) if callable(said) else True
+
+
+def stop_behind(e: BaseException | None, *, by_code: bool = False) -> KeyboardInterrupt | None:
+    """The stop signal's interrupt (see :func:`raised_by_stop`) that ``e`` is, or was
+    raised from or while handling: Python 3.11 wraps one that arrives while a class body
+    sets up its attributes (``__set_name__``) in a RuntimeError whose cause it is, and
+    typer turns one inside a command into an exit. ``by_code``: any KeyboardInterrupt,
+    a signal's or not."""
+    seen: set[int] = set()
+    while e is not None and id(e) not in seen:
+        if isinstance(e, KeyboardInterrupt) and (by_code or raised_by_stop(e)):
+            return e
+        seen.add(id(e))
+        e = e.__cause__ or e.__context__
+    return None
 
 
 class RuledraftError(Exception):

@@ -30,7 +30,7 @@ from ruledraft.engine.records import Observation
 from ruledraft.engine.seeds import private_seed
 from ruledraft.engine.state import Game, State
 from ruledraft.engine.view import SeatView, act_on_view, as_view, read_kept, read_tables, read_turn, trusted_mover
-from ruledraft.errors import ArgumentError, described, raised_by_stop
+from ruledraft.errors import ArgumentError, described, stop_behind
 from ruledraft.play.bot_specs import (
     BotFailure,
     BotKind,
@@ -210,7 +210,7 @@ def checked_act(agent: Agent, name: str, seen: Any, seat: int, seed: int, *, for
         except BotUnmade:  # an isolated bot that could not be made (said so)
             raise
         except BaseException as e:  # noqa: BLE001 - any failure of a bot (its own BaseException too) is one message
-            if raised_by_stop(e):  # Ctrl-C (a KeyboardInterrupt of the bot's own is its failure)
+            if stop_behind(e):  # Ctrl-C (a KeyboardInterrupt of the bot's own is its failure)
                 raise
             how = str(e).splitlines()[0] if isinstance(e, BotRaised) else f"raised {described(e)}"
             raise BotFailure(f"bot '{name}' at seat {seat} {how} (game seed {seed})") from None
@@ -241,7 +241,13 @@ def seat_mover(
 
 def illegal_move(name: str, seat: int, action: Any, seed: int) -> BotFailure:
     """The failure of bot ``name`` at ``seat`` that chose ``action``, not a legal move."""
-    return BotFailure(f"bot '{name}' at seat {seat} chose {action!r}, not a legal action (game seed {seed})")
+    try:
+        chosen = repr(action)
+    except BaseException as e:  # noqa: BLE001 - the bot's own __repr__ failing (a KeyboardInterrupt too) is its failure
+        if stop_behind(e):
+            raise
+        chosen = f"an object of type {type(action).__name__} that cannot be shown"
+    return BotFailure(f"bot '{name}' at seat {seat} chose {chosen}, not a legal action (game seed {seed})")
 
 
 def observe(state, seat: int) -> tuple[Observation, list[float]]:

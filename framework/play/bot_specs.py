@@ -27,7 +27,7 @@ from typing import Any
 
 import attrs
 
-from ruledraft.errors import InputError, RuledraftError, described, raised_by_stop
+from ruledraft.errors import InputError, RuledraftError, described, stop_behind
 from ruledraft.language.file_access import file_kind
 from ruledraft.language.kinds.registry import prints_to_stderr
 
@@ -174,7 +174,7 @@ def make_checked(text: str, factory: Callable[..., Any], seed: int, options: Map
         with prints_to_stderr():  # its prints never mix with the run's output
             return factory(seed, **options)
     except BaseException as e:  # noqa: BLE001 - any failure of a bot (its own BaseException too) is one message
-        if raised_by_stop(e):
+        if stop_behind(e):
             raise
         raise BotUnmade(text, described(e)) from None
 
@@ -213,7 +213,7 @@ def _load_file(spec: str, path: str) -> object:
             found.loader.exec_module(module)
     except BaseException as e:  # noqa: BLE001 - any failure of foreign code is one message
         sys.modules.pop(module_name, None)
-        if raised_by_stop(e):
+        if stop_behind(e):
             raise
         raise BotSpecError(f"bot '{spec}': {path} failed to import: {described(e)}") from None
     _bot_files.add(os.path.realpath(key))
@@ -235,7 +235,7 @@ def _load_module(spec: str, name: str) -> object:
         with prints_to_stderr():
             module = importlib.import_module(name)
     except BaseException as e:  # noqa: BLE001 - any failure of foreign code is one message
-        if raised_by_stop(e):
+        if stop_behind(e):
             raise
         raise BotSpecError(f"bot '{spec}': module {name} failed to import: {described(e)}") from None
     file = getattr(module, "__file__", None)
@@ -280,7 +280,9 @@ def entry_point_kind(name: str, ep: importlib.metadata.EntryPoint) -> BotKind:
         where = f"entry point '{name}' ({ep.value}) in {ENTRY_POINT_GROUP}"
         try:
             target = ep.load()
-        except (Exception, SystemExit) as e:  # noqa: BLE001
+        except BaseException as e:  # noqa: BLE001 - any failure of foreign code is one message
+            if stop_behind(e):
+                raise
             raise BotSpecError(f"bot '{name}': {where} failed to load: {described(e)}") from None
         kind = _bot_class(name, where, target, ep.value.rpartition(":")[2] or name)
         _entry_kinds[name] = attrs.evolve(kind, name=name)

@@ -138,6 +138,10 @@ class _Child:
             [sys.executable, "-m", "ruledraft.play.isolate"],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
+            # a stop signal sent to the run's process group (Ctrl-C, a SIGTERM to the group) is the run's to
+            # answer: it stops between games and closes this pipe. The bot's process never takes it, even while
+            # it starts, before it could ignore one (it would die, and the run blame the bot)
+            start_new_session=True,
         )
         assert self.process.stdin is not None and self.process.stdout is not None
         self.to, self.back = self.process.stdin, self.process.stdout

@@ -214,3 +214,103 @@ def test_ctrl_c_while_a_bot_thinks_in_play_is_still_interrupted(tmp_path):
     proc.stdin.flush()
     _, err = interrupted(proc, lambda: until_exists(proc, asked))
     assert (proc.returncode, err) == (130, "interrupted\n")
+
+
+def _installed(folder, group: str, line: str, module: str, source: str) -> dict[str, str]:
+    """A package on PYTHONPATH whose entry point in ``group`` is ``line``: the environment that finds it."""
+    import os
+
+    info = folder / "kipkg-1.0.dist-info"
+    info.mkdir(parents=True)
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: kipkg\nVersion: 1.0\n")
+    (info / "entry_points.txt").write_text(f"[{group}]\n{line}\n")
+    (folder / f"{module}.py").write_text(source)
+    return {**os.environ, "PYTHONPATH": str(folder)}
+
+
+def test_an_installed_bot_or_plugin_raising_keyboard_interrupt_as_it_loads_failed_to_load(tmp_path):
+    """An entry point's module raising KeyboardInterrupt as it is imported: its failure to load, status 2."""
+    bot_env = _installed(tmp_path / "b", "ruledraft.bots", "kibot = kibots:B", "kibots", "raise KeyboardInterrupt\n")
+    argv = [sys.executable, "-m", "ruledraft", "simulate", "sushi-go", "-p", "2", "-g", "3", "-q"]
+    bot = subprocess.run([*argv, "-b", "kibot,random"], capture_output=True, text=True, timeout=300, env=bot_env)
+    assert (bot.returncode, bot.stderr) == (
+        2,
+        "error: bot 'kibot': entry point 'kibot' (kibots:B) in ruledraft.bots failed to load: KeyboardInterrupt\n",
+    )
+    group = "ruledraft.scoring_kinds"
+    kind_env = _installed(tmp_path / "k", group, "kikind = kikinds:register", "kikinds", "raise KeyboardInterrupt\n")
+    kind = subprocess.run(argv, capture_output=True, text=True, timeout=300, env=kind_env)
+    assert kind.returncode == 2 and kind.stderr.startswith("error: entry point 'kikind' (kikinds:register) in ")
+    assert kind.stderr.endswith("failed to load: KeyboardInterrupt\n")
+
+
+BADLY_SHOWN = """
+class Unshown:
+    def __repr__(self):
+        raise KeyboardInterrupt
+
+
+class ChoosesUnshown:
+    def __init__(self, seed):
+        pass
+
+    def act(self, view, seat):
+        return Unshown()
+
+
+class Untold(Exception):
+    def __str__(self):
+        raise KeyboardInterrupt
+
+
+class RaisesUntold:
+    def __init__(self, seed):
+        pass
+
+    def act(self, view, seat):
+        raise Untold()
+"""
+
+
+@pytest.mark.parametrize(
+    ("bot", "said"),
+    [
+        ("ChoosesUnshown", "chose an object of type Unshown that cannot be shown, not a legal action"),
+        ("RaisesUntold", "raised Untold"),
+    ],
+)
+def test_a_keyboard_interrupt_from_a_bots_answer_or_its_error_is_the_bots_failure(tmp_path, bot, said):
+    """A move whose repr, or an error whose message, raises KeyboardInterrupt: the bot's failure, status 1."""
+    (tmp_path / "unshown.py").write_text(BADLY_SHOWN)
+    proc = _ruledraft(
+        "simulate", "sushi-go", "-p", "2", "-g", "3", "-b", f"unshown.py:{bot},random", "-q", cwd=tmp_path
+    )
+    assert proc.returncode == 1, proc.stderr
+    assert proc.stderr.startswith(f"error: bot 'unshown.py:{bot}' at seat 0 {said} (game seed ")
+
+
+@pytest.mark.parametrize(("signum", "status"), [(signal.SIGTERM, 143), (signal.SIGINT, 130)])
+def test_a_stop_signal_to_the_group_stops_an_isolated_run_and_is_no_bots_failure(tmp_path, signum, status):
+    """--isolate: a signal sent to the run's process group stops the run ("interrupted after N of M games"), never
+    reaching the bot's process (SIGTERM killed it, even while it started, and the run blamed the bot)."""
+    import os
+
+    from processes import interrupted, until_exists
+
+    (tmp_path / "fast.py").write_text(
+        "import pathlib\n\nclass B:\n    def __init__(self, seed):\n        pathlib.Path('made').touch()\n\n"
+        "    def act(self, view, seat):\n        return view.legal_actions()[0]\n"
+    )
+    argv = [sys.executable, "-m", "ruledraft", "simulate", "sushi-go", "-p", "2", "-g", "1000000", "-q", "--isolate"]
+    proc = subprocess.Popen(
+        [*argv, "-b", "fast.py:B,fast.py:B"],
+        cwd=tmp_path,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+    )
+    proc.send_signal = lambda sig: os.killpg(proc.pid, sig)  # type: ignore[method-assign]  # to the whole group
+    _, err = interrupted(proc, lambda: until_exists(proc, tmp_path / "made"), signum)
+    assert proc.returncode == status, err
+    assert err.splitlines()[-1].startswith("interrupted after ") and "fast.py:B" not in err.splitlines()[-1]

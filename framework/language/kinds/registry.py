@@ -28,7 +28,7 @@ import threading
 from collections.abc import Iterator
 from typing import Generic, Protocol, TypeVar
 
-from ruledraft.errors import InputError, described, raised_by_stop
+from ruledraft.errors import InputError, described, stop_behind
 from ruledraft.language.file_access import file_kind
 
 #: plug-in modules and files loaded in this process (``--plugin``), passed on to
@@ -123,7 +123,9 @@ class Registry(Generic[U]):
         for ep in importlib.metadata.entry_points(group=self.group):
             try:
                 target = ep.load()
-            except Exception as e:  # noqa: BLE001 - any failure of foreign code is one message
+            except BaseException as e:  # noqa: BLE001 - any failure of foreign code is one message
+                if stop_behind(e):
+                    raise
                 raise PluginError(
                     f"entry point '{ep.name}' ({ep.value}) in {self.group} failed to load: {described(e)}"
                 ) from None
@@ -215,7 +217,7 @@ def load_plugin(spec: str) -> None:
                 found.loader.exec_module(module)
         except BaseException as e:  # noqa: BLE001 - a SystemExit (any exception) in a plug-in is its failure
             sys.modules.pop(module_name, None)
-            if isinstance(e, PluginError) or raised_by_stop(e):
+            if isinstance(e, PluginError) or stop_behind(e):
                 raise
             raise PluginError(f"plug-in '{spec}' failed to load: {described(e)}") from None
     else:
@@ -225,7 +227,7 @@ def load_plugin(spec: str) -> None:
             with prints_to_stderr():
                 importlib.import_module(spec)
         except BaseException as e:  # noqa: BLE001 - any exception in a plug-in is its failure
-            if isinstance(e, PluginError) or raised_by_stop(e):
+            if isinstance(e, PluginError) or stop_behind(e):
                 raise
             raise PluginError(f"plug-in '{spec}' failed to load: {described(e)}") from None
     name = module_name if is_file else spec
