@@ -29,6 +29,12 @@ FORMAT = 1
 MAX_CARD_TYPES_WITH_ACTIONS = 32
 #: the largest hand it covers (the set grows a second time at 19 distinct cards)
 MAX_HAND = 18
+#: the most compiled functions the rules may make a kernel of: numba compiles each apart,
+#: about a quarter of a second and a megabyte or two of memory apiece (300 of them: 73 s
+#: and 550 MB; 650: 150 s and 1 GB; 4,300, from 165 expression rules each with nested
+#: player aggregates, a rule file that validates: past 12 minutes and 3.4 GB). The
+#: bundled rulesets and examples make at most 21.
+MAX_FUNCTIONS = 400
 
 HERE = Path(__file__).resolve().parent
 
@@ -321,6 +327,11 @@ def write_source(ruleset: CompiledRuleset) -> str:
         if q is None:
             raise NoKernel(f"a tie-break: {w.why_not}")
         tie_breaks.append((q, tb.most))
+    if len(w.functions) > MAX_FUNCTIONS:  # a compile too long and too large for the speed it would buy
+        raise NoKernel(
+            f"its rules make {len(w.functions):,} compiled functions, more than the {MAX_FUNCTIONS} the kernel "
+            "compiles in reasonable time and memory (player aggregates in expressions make the most)"
+        )
     nrr, ngr = len(ruleset.round_rules), len(ruleset.game_rules)
 
     def scorer(name: str, names: list[str], masked: bool = False) -> str:

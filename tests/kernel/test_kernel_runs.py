@@ -818,3 +818,34 @@ def test_compare_on_the_kernel_refuses_side_b_before_side_a_compiles(monkeypatch
     )
     assert status == 2 and compiled == []
     assert err.startswith("error: side B: the kernel cannot play this: the bot 'value:tempura=3'")
+
+
+def _aggregate_heavy(rules: int) -> str:
+    """A valid rule file of ``rules`` expression rules, each with nested player aggregates."""
+    term = "count(c{a}) * min(4, count_opponents(count(c{b}) > max_opponents(count(c{a}))))"
+    cards = "\n".join(f"  - {{id: c{i}, name: C{i}, count: 6}}" for i in range(20))
+    scoring = "\n".join(
+        f"  - {{id: r{i}, when: round_end, kind: expression, expr: "
+        f'"{" + ".join(term.format(a=(i + k) % 20, b=(i * 7 + k) % 20) for k in range(4))}"}}'
+        for i in range(rules)
+    )
+    return (
+        "format: 1\nid: heavy\nname: Heavy\nplayers: {min: 2, max: 5}\ncards:\n" + cards + "\n"
+        "deal:\n  hand_size: {2: 10, 3: 9, 4: 8, 5: 7}\nrounds:\n  count: 3\n  pass: [left, left, left]\n"
+        "turn:\n  procedure: standard\nscoring:\n" + scoring + "\n"
+    )
+
+
+def test_a_kernel_too_large_to_compile_in_reasonable_time_is_refused_saying_why(tmp_path):
+    """A valid rule file whose kernel would be thousands of compiled functions (minutes of compiling, gigabytes)
+    has no kernel, said before anything compiles; a file with fewer such rules keeps its kernel."""
+    from ruledraft.kernel.codegen import MAX_FUNCTIONS
+
+    heavy = tmp_path / "heavy.yaml"
+    heavy.write_text(_aggregate_heavy(40), encoding="utf-8")
+    reason = engines.kernel_refusal(load_ruleset(str(heavy)), 4, ["random"] * 4)
+    assert reason is not None and reason.startswith("its rules make ")
+    assert reason.endswith(f"compiled functions, more than the {MAX_FUNCTIONS} the kernel compiles in reasonable "
+                           "time and memory (player aggregates in expressions make the most)")  # fmt: skip
+    heavy.write_text(_aggregate_heavy(4), encoding="utf-8")
+    assert engines.kernel_refusal(load_ruleset(str(heavy)), 4, ["random"] * 4) is None
