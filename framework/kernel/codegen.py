@@ -29,12 +29,13 @@ FORMAT = 1
 MAX_CARD_TYPES_WITH_ACTIONS = 32
 #: the largest hand it covers (the set grows a second time at 19 distinct cards)
 MAX_HAND = 18
-#: the most compiled functions the rules may make a kernel of: numba compiles each apart,
-#: about a quarter of a second and a megabyte or two of memory apiece (300 of them: 73 s
-#: and 550 MB; 650: 150 s and 1 GB; 4,300, from 165 expression rules each with nested
-#: player aggregates, a rule file that validates: past 12 minutes and 3.4 GB). The
-#: bundled rulesets and examples make at most 21.
-MAX_FUNCTIONS = 400
+#: the most lines of code the rules, races and card effects may make a kernel's of: its
+#: compile grows with them (at numba's full optimisation, a Party menu's 1,700 lines: about
+#: 75 s and 550 MB; 5,300-5,600 from 25 expression rules of nested player aggregates or 120
+#: cards with effects: 150-220 s and 0.9-1.1 GB; 34,700 from 165 such rules, a rule file
+#: that validates: past 12 minutes and 3.4 GB). The bundled rulesets and examples make at
+#: most 1,715.
+MAX_LINES = 4000
 
 HERE = Path(__file__).resolve().parent
 
@@ -327,11 +328,6 @@ def write_source(ruleset: CompiledRuleset) -> str:
         if q is None:
             raise NoKernel(f"a tie-break: {w.why_not}")
         tie_breaks.append((q, tb.most))
-    if len(w.functions) > MAX_FUNCTIONS:  # a compile too long and too large for the speed it would buy
-        raise NoKernel(
-            f"its rules make {len(w.functions):,} compiled functions, more than the {MAX_FUNCTIONS} the kernel "
-            "compiles in reasonable time and memory (player aggregates in expressions make the most)"
-        )
     nrr, ngr = len(ruleset.round_rules), len(ruleset.game_rules)
 
     def scorer(name: str, names: list[str], masked: bool = False) -> str:
@@ -399,6 +395,12 @@ def write_source(ruleset: CompiledRuleset) -> str:
         for n in range(top)
     ]
     fx_constants, fx_functions = effects_source(ruleset, w, max(hand_sizes))
+    size = sum(part.count("\n") + 1 for part in [*w.functions, *races, *fx_functions])
+    if size > MAX_LINES:  # a compile too long and too large for the speed it would buy
+        raise NoKernel(
+            f"its rules and card effects make {size:,} lines of kernel code, more than the {MAX_LINES:,} the kernel "
+            "compiles in reasonable time and memory (each rule, card effect and player aggregate adds to them)"
+        )
     width = max((len(p) for p in ruleset.pass_patterns), default=1)
     patterns = [list(p) + [0] * (width - len(p)) for p in ruleset.pass_patterns] or [[0]] * ruleset.rounds
     parts = [

@@ -820,32 +820,43 @@ def test_compare_on_the_kernel_refuses_side_b_before_side_a_compiles(monkeypatch
     assert err.startswith("error: side B: the kernel cannot play this: the bot 'value:tempura=3'")
 
 
-def _aggregate_heavy(rules: int) -> str:
-    """A valid rule file of ``rules`` expression rules, each with nested player aggregates."""
+def _heavy(rules: int, effects: int = 0) -> str:
+    """A valid rule file of ``rules`` expression rules, each with nested player aggregates, and ``effects``
+    cards with card effects."""
     term = "count(c{a}) * min(4, count_opponents(count(c{b}) > max_opponents(count(c{a}))))"
-    cards = "\n".join(f"  - {{id: c{i}, name: C{i}, count: 6}}" for i in range(20))
-    scoring = "\n".join(
+    kinds = ("{kind: second_pick, order: %d}", "{kind: draw_and_choose, draw: 4, order: %d}", "{kind: copy_earlier}")
+    cards = [f"  - {{id: c{i}, name: C{i}, count: 6}}" for i in range(20)]
+    cards += [
+        f"  - {{id: e{i}, name: E{i}, count: 2, effect: {kinds[i % 3].replace('%d', str(i + 1))}}}"
+        for i in range(effects)
+    ]
+    scoring = [
         f"  - {{id: r{i}, when: round_end, kind: expression, expr: "
         f'"{" + ".join(term.format(a=(i + k) % 20, b=(i * 7 + k) % 20) for k in range(4))}"}}'
         for i in range(rules)
-    )
+    ]
+    scoring += [
+        f"  - {{id: s{i}, when: round_end, kind: sets, cards: e{i}, size: 2, points: 3}}" for i in range(effects)
+    ]
     return (
-        "format: 1\nid: heavy\nname: Heavy\nplayers: {min: 2, max: 5}\ncards:\n" + cards + "\n"
+        "format: 1\nid: heavy\nname: Heavy\nplayers: {min: 2, max: 5}\ncards:\n" + "\n".join(cards) + "\n"
         "deal:\n  hand_size: {2: 10, 3: 9, 4: 8, 5: 7}\nrounds:\n  count: 3\n  pass: [left, left, left]\n"
-        "turn:\n  procedure: standard\nscoring:\n" + scoring + "\n"
+        "turn:\n  procedure: standard\nscoring:\n" + "\n".join(scoring) + "\n"
     )
 
 
-def test_a_kernel_too_large_to_compile_in_reasonable_time_is_refused_saying_why(tmp_path):
-    """A valid rule file whose kernel would be thousands of compiled functions (minutes of compiling, gigabytes)
-    has no kernel, said before anything compiles; a file with fewer such rules keeps its kernel."""
-    from ruledraft.kernel.codegen import MAX_FUNCTIONS
+@pytest.mark.parametrize(("rules", "effects"), [(40, 0), (1, 120)], ids=["aggregates", "effects"])
+def test_a_kernel_too_large_to_compile_in_reasonable_time_is_refused_saying_why(tmp_path, rules, effects):
+    """A valid rule file whose kernel would take minutes and gigabytes to compile (expressions of nested
+    aggregates, or cards with effects, by the dozen) has no kernel, said before anything compiles; a file
+    with a few of them keeps its kernel."""
+    from ruledraft.kernel.codegen import MAX_LINES
 
     heavy = tmp_path / "heavy.yaml"
-    heavy.write_text(_aggregate_heavy(40), encoding="utf-8")
+    heavy.write_text(_heavy(rules, effects), encoding="utf-8")
     reason = engines.kernel_refusal(load_ruleset(str(heavy)), 4, ["random"] * 4)
-    assert reason is not None and reason.startswith("its rules make ")
-    assert reason.endswith(f"compiled functions, more than the {MAX_FUNCTIONS} the kernel compiles in reasonable "
-                           "time and memory (player aggregates in expressions make the most)")  # fmt: skip
-    heavy.write_text(_aggregate_heavy(4), encoding="utf-8")
+    assert reason is not None and reason.startswith("its rules and card effects make ")
+    assert reason.endswith(f"lines of kernel code, more than the {MAX_LINES:,} the kernel compiles in reasonable "
+                           "time and memory (each rule, card effect and player aggregate adds to them)")  # fmt: skip
+    heavy.write_text(_heavy(rules // 10, effects // 10), encoding="utf-8")
     assert engines.kernel_refusal(load_ruleset(str(heavy)), 4, ["random"] * 4) is None
