@@ -271,10 +271,15 @@ class RuleBase:
 
 class OwnCardsRule(RuleBase):
     """A rule whose points for a seat come from that seat's cards alone: it defines
-    ``score_row(counts, cards)`` and gets ``score_seat`` from it."""
+    ``score_row(counts, cards)`` and gets ``score_seat`` from it, or ``score(t)`` alone
+    (a plug-in's, as the guide shows) and gets ``score_row`` from that."""
 
     __slots__ = ()
     own_cards_only = True
 
     def score_seat(self, t: Tableau, seat: int) -> int:
         return self.score_row(t.counts[seat], t.cards[seat])
+
+    def score_row(self, row: list[int], seq: list[int]) -> int:
+        # from ``score`` over a table of one seat (RuleBase's, through score_seat, would come back here)
+        return self.score(Tableau([row], [seq]))[0]

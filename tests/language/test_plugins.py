@@ -318,3 +318,19 @@ def test_a_plugin_rule_that_raises_in_play_is_one_line_naming_the_plugin(tmp_pat
     )
     assert proc.returncode == 2
     assert proc.stderr == f"error: plug-in {plugin}, line {line}: {said}\n"
+
+
+def test_an_own_cards_rule_that_defines_score_alone_scores_a_seat_from_it():
+    """A plug-in's OwnCardsRule with only score(t), as the guide shows, scores one seat (what greedy asks) from it,
+    not by recursing until Python gives up."""
+    from ruledraft.language.rule import OwnCardsRule
+    from ruledraft.tableau import Tableau
+
+    class Doubled(OwnCardsRule):
+        def score(self, t):
+            return [2 * sum(row) for row in t.counts]
+
+    t = Tableau([[1, 0, 2], [0, 3, 0]], [[0, 2, 2], [1, 1, 1]])
+    rule = Doubled()
+    assert [rule.score_seat(t, s) for s in range(2)] == rule.score(t) == [6, 6]
+    assert rule.score_row([4, 1, 0], [0, 0, 0, 0, 1]) == 10
