@@ -39,7 +39,7 @@ from typing import Any, ClassVar, Protocol
 
 import attrs
 
-from ruledraft.errors import RuledraftError, described
+from ruledraft.errors import RuledraftError, described, raised_by_stop
 from ruledraft.language.ruleset import CompiledRuleset
 
 # ---------------------------------------------------------------- the heap while games run
@@ -374,7 +374,12 @@ class InProcess:
                 break
             end = min(games, start + size)
             began = time.perf_counter()
-            fold.add(work.play(start, end, requested))
+            try:
+                chunk = work.play(start, end, requested)
+            except BaseException as e:  # a plug-in's code failing: its PluginError, as from a worker
+                _raise_plugin_failure(e)
+                raise
+            fold.add(chunk)
             rate = (end - start) / max(time.perf_counter() - began, 1e-6)
             size = max(size, min(work.inline_chunk, int(CHUNK_SECONDS * rate)))
             start = end
@@ -438,6 +443,18 @@ def _worker_main(conn, close: Sequence, work: Work) -> None:
         except BaseException:  # noqa: BLE001
             pass
     os._exit(code)
+
+
+def _raise_plugin_failure(e: BaseException) -> None:
+    """The :class:`~ruledraft.language.kinds.PluginError` naming the plug-in whose code
+    raised ``e`` (a KeyboardInterrupt of its own too, not a stop signal's), if one did."""
+    if raised_by_stop(e):
+        return
+    from ruledraft.language.kinds.registry import plugin_failure
+
+    failure = plugin_failure(e)
+    if failure is not None:
+        raise failure from None
 
 
 def travelling_error(e: BaseException) -> RuledraftError | str:

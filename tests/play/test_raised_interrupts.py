@@ -314,3 +314,29 @@ def test_a_stop_signal_to_the_group_stops_an_isolated_run_and_is_no_bots_failure
     _, err = interrupted(proc, lambda: until_exists(proc, tmp_path / "made"), signum)
     assert proc.returncode == status, err
     assert err.splitlines()[-1].startswith("interrupted after ") and "fast.py:B" not in err.splitlines()[-1]
+
+
+_API_RUN = """
+import sys
+import ruledraft
+from ruledraft.language.kinds import load_plugin
+
+load_plugin("raising.py")
+try:
+    ruledraft.simulate("rules.yaml", players=3, games=20, bots=["random"] * 3, jobs=int(sys.argv[1]), engine="reference")
+except Exception as e:
+    print(type(e).__name__, e)
+"""
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_the_api_names_a_failing_plugin_alike_at_any_jobs(tmp_path, jobs):
+    """ruledraft.simulate: a plug-in's rule raising as it scores is a PluginError naming its file and line, in
+    this process as from a worker (it was the rule's own ValueError with jobs=1)."""
+    (tmp_path / "raising.py").write_text(KI_PLUGIN.replace("raise KeyboardInterrupt", "raise ValueError('no')"))
+    (tmp_path / "rules.yaml").write_text(KI_RULES)
+    proc = subprocess.run(
+        [sys.executable, "-c", _API_RUN, jobs], cwd=tmp_path, capture_output=True, text=True, timeout=300, check=False
+    )
+    line = KI_PLUGIN.splitlines().index("        raise KeyboardInterrupt") + 1
+    assert proc.stdout == f"PluginError plug-in {tmp_path / 'raising.py'}, line {line}: ValueError: no\n", proc.stderr
