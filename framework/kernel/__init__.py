@@ -683,7 +683,7 @@ def _compile_apart(path: Path, function: str = "play") -> None:
         return
     env = dict(os.environ)
     env.setdefault("NUMBA_CACHE_DIR", str(_numba_dir()))
-    from ruledraft.kernel.__main__ import PARENT
+    from ruledraft.lifeline import PARENT
 
     env[PARENT] = str(os.getpid())  # the child ends with this process
     argv = [sys.executable, "-m", "ruledraft.kernel", APART[function], str(path)]

@@ -11,30 +11,18 @@ roll-out, the batch functions, the batch's planner (``kernel.ready_apart``)."""
 
 from __future__ import annotations
 
-import os
 import signal
 import sys
 from pathlib import Path
 
-#: the process a compile apart is made for (``kernel._compile_apart``), by its pid
-PARENT = "RULEDRAFT_COMPILE_FOR"
+from ruledraft import lifeline
 
 
 def _end_with_parent() -> None:
-    """On Linux, this compile ends when the process waiting on it ends: a run's worker
-    killed after a stop (the executor kills its workers) may have started it after the
-    Ctrl-C, which it never saw, and it would otherwise compile on to its end."""
-    parent = os.environ.get(PARENT, "")
-    if not sys.platform.startswith("linux") or not parent.isdigit():
-        return
-    try:
-        import ctypes
-
-        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
-    except (OSError, AttributeError):
-        return
-    if os.getppid() != int(parent):  # gone before the line above
-        os._exit(1)
+    """This compile ends when the process waiting on it ends (:mod:`ruledraft.lifeline`):
+    a run's worker killed after a stop (the executor kills its workers) may have started
+    it after the Ctrl-C, which it never saw, and it would otherwise compile on to its end."""
+    lifeline.end_with_parent()
 
 
 def main(argv: list[str]) -> int:

@@ -28,6 +28,7 @@ from collections.abc import Mapping
 from types import MappingProxyType
 from typing import IO, Any
 
+from ruledraft import lifeline
 from ruledraft.engine.seeds import private_seed
 from ruledraft.engine.state import Game
 from ruledraft.engine.view import SeatView
@@ -142,6 +143,7 @@ class _Child:
             # answer: it stops between games and closes this pipe. The bot's process never takes it, even while
             # it starts, before it could ignore one (it would die, and the run blame the bot)
             start_new_session=True,
+            env={**os.environ, **lifeline.parent_env()},  # and it ends with this process (lifeline)
         )
         assert self.process.stdin is not None and self.process.stdout is not None
         self.to, self.back = self.process.stdin, self.process.stdout
@@ -266,7 +268,9 @@ def _serve(requests: IO[bytes], replies: IO[bytes]) -> None:
 def main() -> None:
     """``python -m ruledraft.play.isolate``: serve one bot on standard input and output
     (what the bot prints goes to standard error)."""
+    lifeline.end_with_parent()  # first: however the run ends, this ends with it (a stuck bot too)
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # a Ctrl-C stops the run, which then closes this pipe
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)  # (a worker ignores it, and a child inherits that)
     requests = os.fdopen(os.dup(0), "rb")
     replies = os.fdopen(os.dup(1), "wb")
     os.dup2(2, 1)

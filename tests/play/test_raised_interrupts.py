@@ -7,6 +7,7 @@ import signal
 import subprocess
 import sys
 import threading
+from pathlib import Path
 
 import pytest
 
@@ -340,3 +341,63 @@ def test_the_api_names_a_failing_plugin_alike_at_any_jobs(tmp_path, jobs):
     )
     line = KI_PLUGIN.splitlines().index("        raise KeyboardInterrupt") + 1
     assert proc.stdout == f"PluginError plug-in {tmp_path / 'raising.py'}, line {line}: ValueError: no\n", proc.stderr
+
+
+STUCK_BOT = """
+import os
+import pathlib
+
+MOVES = [0]
+
+
+class Stuck:
+    def __init__(self, seed):
+        pass
+
+    def act(self, view, seat):
+        MOVES[0] += 1
+        if MOVES[0] > 20:
+            pathlib.Path("stuck").write_text(str(os.getpid()))
+            while True:
+                pass
+        return view.legal_actions()[0]
+"""
+
+
+@pytest.mark.parametrize(
+    ("jobs", "signals"),
+    [("1", (signal.SIGINT, signal.SIGINT)), ("2", (signal.SIGTERM, signal.SIGTERM)), ("1", (signal.SIGKILL,))],
+    ids=["ctrl-c-twice", "sigterm-twice-jobs-2", "sigkill"],
+)
+def test_an_isolated_bot_stuck_in_a_loop_ends_with_the_run_however_it_ends(tmp_path, jobs, signals):
+    """A bot stuck in a loop in its own process (--isolate) is ended with the run that started it: a second
+    signal (which leaves at once), SIGKILL to the group; it was left running for ever."""
+    import os
+    import time
+
+    from processes import until_exists
+
+    (tmp_path / "stuck.py").write_text(STUCK_BOT)
+    argv = [sys.executable, "-m", "ruledraft", "simulate", "sushi-go", "-p", "3", "-g", "2000", "--isolate", "-q"]
+    proc = subprocess.Popen(
+        [*argv, "-b", "stuck.py:Stuck,random", "--jobs", jobs],
+        cwd=tmp_path,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
+    )
+    try:
+        until_exists(proc, tmp_path / "stuck")
+        bot = int((tmp_path / "stuck").read_text())
+        for signum in signals:
+            os.killpg(proc.pid, signum)
+            time.sleep(0.3)
+        proc.wait(timeout=60)
+        deadline = time.monotonic() + 10
+        while Path(f"/proc/{bot}").exists() and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert not Path(f"/proc/{bot}").exists(), "the bot's process outlived the run"
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
