@@ -23,6 +23,7 @@ machine without numba (the ``kernel`` extra): the caller plays on the reference 
 from __future__ import annotations
 
 import contextlib
+import importlib.abc
 import importlib.util
 import os
 import sys
@@ -898,3 +899,25 @@ def _use_cache_dir() -> None:
 # static compiled parts (the random streams, the fold, ismcts's re-deal) must find
 # it set when they are imported: each is a module of this package, imported after this.
 _use_cache_dir()
+
+
+class _NoSciPyForNumbasCheck(importlib.abc.MetaPathFinder):
+    """Where SciPy is installed, numba imports ``scipy.linalg`` (a fifth of a second) as
+    it first loads its registries, to note whether its ``np.correlate`` and
+    ``np.convolve`` may use BLAS; nothing a kernel compiles uses them. While that module
+    (``numba.np.arraymath``) is being imported, ``scipy.linalg`` is not found: numba
+    notes no BLAS (those two then take a plain loop, the same results), and this finder
+    leaves ``sys.meta_path``. Anything else asking for BLAS (``np.dot``) imports SciPy
+    itself, as before."""
+
+    def find_spec(self, name: str, path: object = None, target: object = None) -> None:
+        loading = sys.modules.get("numba.np.arraymath")
+        if name == "scipy.linalg" and getattr(getattr(loading, "__spec__", None), "_initializing", False):
+            with contextlib.suppress(ValueError):
+                sys.meta_path.remove(self)
+            raise ImportError("scipy.linalg is not imported while numba loads its registries")
+        return None
+
+
+if "numba.np.arraymath" not in sys.modules and "scipy.linalg" not in sys.modules:
+    sys.meta_path.insert(0, _NoSciPyForNumbasCheck())

@@ -860,3 +860,37 @@ def test_a_kernel_too_large_to_compile_in_reasonable_time_is_refused_saying_why(
                            "time and memory (each rule, card effect and player aggregate adds to them)")  # fmt: skip
     heavy.write_text(_heavy(rules // 10, effects // 10), encoding="utf-8")
     assert engines.kernel_refusal(load_ruleset(str(heavy)), 4, ["random"] * 4) is None
+
+
+_REGISTRIES = """
+import sys
+
+import ruledraft.kernel  # noqa: F401
+from numba.core.registry import cpu_target
+
+cpu_target.target_context.refresh()  # what numba does before its first compile or load
+print("scipy.linalg" in sys.modules, any(type(f).__name__ == "_NoSciPyForNumbasCheck" for f in sys.meta_path))
+
+import numba
+import numpy as np
+
+
+@numba.njit
+def dot(x):
+    return np.dot(x, x)
+
+
+print(dot(np.ones(3)), "scipy" in sys.modules)
+"""
+
+
+def test_numbas_registries_load_without_importing_scipy_and_blas_still_works():
+    """Loading numba's registries (before a kernel's first load) no longer imports scipy.linalg (a fifth of a
+    second where SciPy is installed), and the hook is gone after; code that wants BLAS still gets it."""
+    import subprocess
+    import sys
+
+    import scipy  # noqa: F401 - installed with the test extras (open_spiel's): numba's np.dot needs its BLAS
+
+    proc = subprocess.run([sys.executable, "-c", _REGISTRIES], capture_output=True, text=True, timeout=300, check=False)
+    assert (proc.returncode, proc.stdout) == (0, "False False\n3.0 True\n"), proc.stderr
