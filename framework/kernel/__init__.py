@@ -465,23 +465,37 @@ def source_refusal(ruleset: CompiledRuleset, players: int, bots: Sequence[str] =
 
 def cache_refusal(ruleset: CompiledRuleset) -> str | None:
     """Why the kernel of ``ruleset`` cannot be kept in the cache (None: it can), found
-    without writing there: said before anything is timed or compiled."""
-    import errno
-
+    without writing there: said before anything is timed or compiled. Both folders are
+    written to even where the kernel is compiled already: its own (a lock beside the
+    module) and numba's (numba keeps no cached code it cannot write beside: on a
+    read-only cache it raised "no locator available" as the module was imported)."""
     made = _source(ruleset)
     if isinstance(made, Unsupported):
         return made.reason
-    path = made[1]
-    if path.exists():
-        return None
-    at = path.parent
-    while not at.exists() and at != at.parent:  # the deepest folder there is: the rest would be made in it
+    for folder in (made[1].parent, _numba_dir()):
+        why = _unwritable_folder(folder)
+        if why is not None:
+            return f"its cache cannot be written ({folder}: {why})"
+    return None
+
+
+def _unwritable_folder(folder: Path) -> str | None:
+    """Why ``folder`` (or the deepest folder of its path there is, where the rest would
+    be made) cannot be written to, or None."""
+    import errno
+
+    at = folder
+    while not at.exists() and at != at.parent:
         at = at.parent
     if not at.is_dir():
-        return _unwritable(path, os.strerror(errno.ENOTDIR))
-    if not os.access(at, os.W_OK | os.X_OK):
-        return _unwritable(path, os.strerror(errno.EACCES))
-    return None
+        return os.strerror(errno.ENOTDIR)
+    if os.access(at, os.W_OK | os.X_OK):
+        return None
+    try:
+        read_only = bool(os.statvfs(at).f_flag & os.ST_RDONLY)
+    except (OSError, AttributeError):
+        read_only = False
+    return os.strerror(errno.EROFS if read_only else errno.EACCES)
 
 
 def _unwritable(path: Path, why: str | None) -> str:

@@ -894,3 +894,16 @@ def test_numbas_registries_load_without_importing_scipy_and_blas_still_works():
 
     proc = subprocess.run([sys.executable, "-c", _REGISTRIES], capture_output=True, text=True, timeout=300, check=False)
     assert (proc.returncode, proc.stdout) == (0, "False False\n3.0 True\n"), proc.stderr
+
+
+def test_a_numba_cache_that_cannot_be_written_refuses_the_kernel_even_when_it_is_compiled(tmp_path, monkeypatch):
+    """numba cannot load cached code from a folder it cannot write (a read-only cache raised "no locator
+    available", an internal error): its folder is checked as the kernel's own is, compiled or not."""
+    from ruledraft import kernel
+
+    rs = load_ruleset("sushi-go")
+    assert kernel.cache_refusal(rs) is None
+    blocked = tmp_path / "file"
+    blocked.write_text("not a directory")
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(blocked / "numba"))
+    assert kernel.cache_refusal(rs) == f"its cache cannot be written ({blocked / 'numba'}: Not a directory)"
