@@ -447,8 +447,10 @@ def _worker_main(conn, close: Sequence, work: Work) -> None:
 
 def _raise_plugin_failure(e: BaseException) -> None:
     """The :class:`~ruledraft.language.kinds.PluginError` naming the plug-in whose code
-    raised ``e`` (a KeyboardInterrupt of its own too, not a stop signal's), if one did."""
-    if raised_by_stop(e):
+    raised ``e`` (a KeyboardInterrupt of its own too, not a stop signal's), if one did.
+    An error of ruledraft's own names its cause already (a bot's failure met while a
+    plug-in's card effect asked the bot: the bot's)."""
+    if isinstance(e, RuledraftError) or raised_by_stop(e):
         return
     from ruledraft.language.kinds.registry import plugin_failure
 
@@ -462,6 +464,8 @@ def travelling_error(e: BaseException) -> RuledraftError | str:
     ruleset, a bot or a plug-in as itself, anything else as its one-line text."""
     from ruledraft.language.kinds.registry import plugin_failure
 
+    if isinstance(e, RuledraftError):  # names its cause already (see _raise_plugin_failure)
+        return e
     e = plugin_failure(e) or e  # a plug-in's code failed: its own message
     return e if isinstance(e, RuledraftError) else described(e)
 

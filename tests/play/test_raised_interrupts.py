@@ -401,3 +401,36 @@ def test_an_isolated_bot_stuck_in_a_loop_ends_with_the_run_however_it_ends(tmp_p
         if proc.poll() is None:
             proc.kill()
             proc.wait()
+
+
+def test_an_error_of_ruledrafts_own_met_in_a_plugins_code_keeps_its_cause(tmp_path, monkeypatch):
+    """A bot's failure that reached the run through a plug-in's code (its card effect asking the bot) is the
+    bot's, from a worker and in this process alike; the plug-in's own error is the plug-in's."""
+    import importlib.util
+
+    from ruledraft.language.kinds import registry
+    from ruledraft.play.bot_specs import BotFailure
+    from ruledraft.play.executor import _raise_plugin_failure, travelling_error
+
+    path = tmp_path / "effect.py"
+    path.write_text("def ask(bot):\n    bot()\n")
+    spec = importlib.util.spec_from_file_location("ruledraft_plugin_effect_test", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    monkeypatch.setattr(registry, "_plugin_files", {str(path.resolve())})
+
+    def failing_bot():
+        raise BotFailure("bot 'mine.py:Bot' at seat 1 raised ValueError: no (game seed 7)")
+
+    def broken():
+        raise ValueError("no")
+
+    for cause, expected in ((failing_bot, BotFailure), (broken, registry.PluginError)):
+        try:
+            module.ask(cause)
+        except Exception as e:  # noqa: BLE001
+            raised = e
+        assert type(travelling_error(raised)) is expected
+        with pytest.raises(expected):
+            _raise_plugin_failure(raised)
+            raise raised
