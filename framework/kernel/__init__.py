@@ -696,11 +696,11 @@ def _compile_apart(path: Path, function: str = "play") -> None:
 
     if _optimisation() == "opt0":  # numba caches nothing it compiles at level 0
         return
-    env = dict(os.environ)
-    env.setdefault("NUMBA_CACHE_DIR", str(_numba_dir()))
     from ruledraft.lifeline import PARENT
 
-    env[PARENT] = str(os.getpid())  # the child ends with this process
+    env = {k: v for k, v in os.environ.items() if k != PARENT}
+    env.setdefault("NUMBA_CACHE_DIR", str(_numba_dir()))
+    env[PARENT] = str(os.getpid())  # the child ends with this process (which waits for it, in this thread)
     argv = [sys.executable, "-m", "ruledraft.kernel", APART[function], str(path)]
     if hasattr(os, "posix_spawn"):
         returncode = _spawn_and_wait(argv, env)
@@ -840,7 +840,9 @@ def start_compiling(ruleset: CompiledRuleset, *, planner: bool = False, batch_pl
         mark.write_text(str(os.getpid()), encoding="utf-8")
     except OSError:  # a cache that cannot be written: nothing to compile into
         return False
-    env = dict(os.environ)
+    from ruledraft.lifeline import PARENT
+
+    env = {k: v for k, v in os.environ.items() if k != PARENT}  # it outlives this process on purpose
     env.setdefault("NUMBA_CACHE_DIR", str(_numba_dir()))
     subprocess.Popen(  # noqa: S603 - this interpreter, our own module
         [
@@ -916,20 +918,31 @@ _use_cache_dir()
 
 
 class _NoSciPyForNumbasCheck(importlib.abc.MetaPathFinder):
-    """Where SciPy is installed, numba imports ``scipy.linalg`` (a fifth of a second) as
-    it first loads its registries, to note whether its ``np.correlate`` and
-    ``np.convolve`` may use BLAS; nothing a kernel compiles uses them. While that module
-    (``numba.np.arraymath``) is being imported, ``scipy.linalg`` is not found: numba
-    notes no BLAS (those two then take a plain loop, the same results), and this finder
-    leaves ``sys.meta_path``. Anything else asking for BLAS (``np.dot``) imports SciPy
-    itself, as before."""
+    """Where SciPy is installed, numba imports ``scipy.linalg`` (a tenth of a second or
+    more) as it first loads its registries, only to note whether its ``np.correlate``
+    and ``np.convolve`` may use BLAS; nothing a kernel compiles uses them. While that
+    module (``numba.np.arraymath``) is being imported, ``scipy.linalg`` is not found, so
+    numba notes no BLAS; at the next import asked for (numba's registries go on
+    importing), the note is put back as numba would have made it, and this finder leaves
+    ``sys.meta_path``: numba code of one's own (a bot's) compiles as it would have, and
+    what wants BLAS imports SciPy itself."""
+
+    def __init__(self) -> None:
+        self.refused = False
 
     def find_spec(self, name: str, path: object = None, target: object = None) -> None:
-        loading = sys.modules.get("numba.np.arraymath")
-        if name == "scipy.linalg" and getattr(getattr(loading, "__spec__", None), "_initializing", False):
-            with contextlib.suppress(ValueError):
-                sys.meta_path.remove(self)
-            raise ImportError("scipy.linalg is not imported while numba loads its registries")
+        module = sys.modules.get("numba.np.arraymath")
+        if module is None:
+            return None
+        if getattr(getattr(module, "__spec__", None), "_initializing", False):
+            if name == "scipy.linalg":
+                self.refused = True
+                raise ImportError("scipy.linalg is not imported while numba loads its registries")
+            return None
+        if self.refused:  # SciPy is installed (it was asked for after ``import scipy`` succeeded)
+            setattr(module, "_HAVE_BLAS", True)  # noqa: B010 - numba's own module
+        with contextlib.suppress(ValueError):
+            sys.meta_path.remove(self)
         return None
 
 
