@@ -14,26 +14,29 @@ import os
 import signal
 import sys
 import threading
+from collections.abc import Mapping
 
 #: the environment variable that names the process a child works for, by its pid
 PARENT = "RULEDRAFT_WORKS_FOR"
 
 
-def parent_env() -> dict[str, str]:
-    """What a child's environment adds so that it ends with this process; nothing outside
-    the main thread (Linux signals a child when the thread that started it ends, and a
-    thread may end long before its process)."""
-    if threading.current_thread() is not threading.main_thread():
-        return {}
-    return {PARENT: str(os.getpid())}
+def child_env(env: Mapping[str, str] | None = None) -> dict[str, str]:
+    """``env`` (this process's environment by default) for a child that ends with this
+    process: :data:`PARENT` names this process, or, outside the main thread, is left out
+    (Linux signals a child when the thread that started it ends, and a thread may end
+    long before its process), never inherited from whoever started this one."""
+    made = {k: v for k, v in (os.environ if env is None else env).items() if k != PARENT}
+    if threading.current_thread() is threading.main_thread():
+        made[PARENT] = str(os.getpid())
+    return made
 
 
-def end_with_parent() -> None:
-    """On Linux, have this process killed when the process named in :data:`PARENT` ends
-    (``PR_SET_PDEATHSIG``), and end it now if that process is gone already. Elsewhere, or
-    with no parent named, nothing."""
-    parent = os.environ.get(PARENT, "")
-    if not sys.platform.startswith("linux") or not parent.isdigit():
+def end_with_parent(parent: int | None = None) -> None:
+    """On Linux, have this process killed when its parent ends (``PR_SET_PDEATHSIG``),
+    and end it now if that process is gone already: the process ``parent`` (a pid), by
+    default the one named in :data:`PARENT`. Elsewhere, or with no parent named, nothing."""
+    named = os.environ.get(PARENT, "") if parent is None else str(parent)
+    if not sys.platform.startswith("linux") or not named.isdigit() or int(named) <= 1:
         return
     try:
         import ctypes
@@ -41,5 +44,5 @@ def end_with_parent() -> None:
         ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
     except (OSError, AttributeError):
         return
-    if os.getppid() != int(parent):  # gone before the line above
+    if os.getppid() != int(named):  # gone before the line above
         os._exit(1)

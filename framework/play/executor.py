@@ -39,6 +39,7 @@ from typing import Any, ClassVar, Protocol
 
 import attrs
 
+from ruledraft import lifeline
 from ruledraft.errors import RuledraftError, described, raised_by_stop
 from ruledraft.language.ruleset import CompiledRuleset
 
@@ -407,15 +408,19 @@ def start_method() -> str:
     return "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
 
 
-def _worker_main(conn, close: Sequence, work: Work) -> None:
+def _worker_main(conn, close: Sequence, work: Work, parent: int = 0) -> None:
     """A worker process: play the chunks the main process sends, send back each one's
     :class:`Chunk`, until told to stop (``None``) or the main process goes away.
 
     It ignores SIGINT and SIGTERM (the main process decides and ends it), never
-    prints (an error travels back as a message) and leaves by ``os._exit``.
+    prints (an error travels back as a message) and leaves by ``os._exit``. On Linux it
+    ends with the main process (``parent``, its pid; 0: started outside the main
+    thread), however that ends: a worker waiting on a bot's process stuck in a loop
+    would never see the main process's end of the pipe close.
     """
     code = 0
     try:
+        lifeline.end_with_parent(parent)
         signal.signal(signal.SIGINT, signal.SIG_IGN)
         signal.signal(signal.SIGTERM, signal.SIG_IGN)
         for other in close:  # the main process's ends of the pipes, inherited through fork
@@ -485,7 +490,10 @@ class _Workers:
             for _ in range(jobs):
                 mine, theirs = ctx.Pipe()
                 self.conns.append(mine)
-                proc = ctx.Process(target=_worker_main, daemon=True, args=(theirs, self.conns if forked else [], work))
+                parent = os.getpid() if threading.current_thread() is threading.main_thread() else 0
+                proc = ctx.Process(
+                    target=_worker_main, daemon=True, args=(theirs, self.conns if forked else [], work, parent)
+                )
                 try:
                     proc.start()
                 finally:

@@ -143,7 +143,7 @@ class _Child:
             # answer: it stops between games and closes this pipe. The bot's process never takes it, even while
             # it starts, before it could ignore one (it would die, and the run blame the bot)
             start_new_session=True,
-            env={**os.environ, **lifeline.parent_env()},  # and it ends with this process (lifeline)
+            env=lifeline.child_env(),  # and it ends with this process (lifeline)
         )
         assert self.process.stdin is not None and self.process.stdout is not None
         self.to, self.back = self.process.stdin, self.process.stdout

@@ -366,8 +366,13 @@ class Stuck:
 
 @pytest.mark.parametrize(
     ("jobs", "signals"),
-    [("1", (signal.SIGINT, signal.SIGINT)), ("2", (signal.SIGTERM, signal.SIGTERM)), ("1", (signal.SIGKILL,))],
-    ids=["ctrl-c-twice", "sigterm-twice-jobs-2", "sigkill"],
+    [
+        ("1", (signal.SIGINT, signal.SIGINT)),
+        ("2", (signal.SIGTERM, signal.SIGTERM)),
+        ("1", (signal.SIGKILL,)),
+        ("2", ("main", signal.SIGKILL)),
+    ],
+    ids=["ctrl-c-twice", "sigterm-twice-jobs-2", "sigkill", "sigkill-main-process-jobs-2"],
 )
 def test_an_isolated_bot_stuck_in_a_loop_ends_with_the_run_however_it_ends(tmp_path, jobs, signals):
     """A bot stuck in a loop in its own process (--isolate) is ended with the run that started it: a second
@@ -389,9 +394,12 @@ def test_an_isolated_bot_stuck_in_a_loop_ends_with_the_run_however_it_ends(tmp_p
     try:
         until_exists(proc, tmp_path / "stuck")
         bot = int((tmp_path / "stuck").read_text())
-        for signum in signals:
-            os.killpg(proc.pid, signum)
-            time.sleep(0.3)
+        if signals[0] == "main":  # to the main process alone: its workers wait on the bot's process
+            os.kill(proc.pid, signals[1])
+        else:
+            for signum in signals:
+                os.killpg(proc.pid, signum)
+                time.sleep(0.3)
         proc.wait(timeout=60)
         deadline = time.monotonic() + 10
         while Path(f"/proc/{bot}").exists() and time.monotonic() < deadline:
@@ -434,3 +442,31 @@ def test_an_error_of_ruledrafts_own_met_in_a_plugins_code_keeps_its_cause(tmp_pa
         with pytest.raises(expected):
             _raise_plugin_failure(raised)
             raise raised
+
+
+_FROM_A_THREAD = """
+import concurrent.futures
+import ruledraft
+
+def run():
+    return ruledraft.simulate("sushi-go", players=2, games=3, bots=["fast.py:B", "random"], isolate=True).games
+
+with concurrent.futures.ThreadPoolExecutor(1) as pool:
+    print(pool.submit(run).result())
+"""
+
+
+def test_an_isolated_bot_started_from_a_thread_ignores_a_parent_named_by_whoever_started_this(tmp_path):
+    """ruledraft.simulate(isolate=True) from a thread, in a process that inherited the variable naming a parent
+    (an isolated bot's own tools do): its bot's process does not take that pid for its parent and end at once."""
+    import os
+
+    from ruledraft.lifeline import PARENT
+
+    (tmp_path / "fast.py").write_text("class B:\n    def __init__(self, seed):\n        pass\n\n"
+                                     "    def act(self, view, seat):\n        return view.legal_actions()[0]\n")  # fmt: skip
+    env = {**os.environ, PARENT: str(os.getpid())}  # alive, and not the bot process's parent
+    proc = subprocess.run(
+        [sys.executable, "-c", _FROM_A_THREAD], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300
+    )
+    assert (proc.returncode, proc.stdout) == (0, "3\n"), proc.stderr
