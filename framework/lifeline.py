@@ -2,10 +2,11 @@
 
 A compile apart (``python -m ruledraft.kernel``) and an isolated bot's process
 (``python -m ruledraft.play.isolate``) are started with the starting process's pid in
-:data:`PARENT`; each calls :func:`end_with_parent` first thing. On Linux the kernel
-then kills the child when that process ends, however it ends: a second Ctrl-C (which
-leaves at once, with no clean-up), SIGKILL, a closed terminal. A bot stuck in a loop
-would otherwise run on for ever, and a compile to its end.
+:data:`PARENT`, and a run's worker is handed it; each calls :func:`end_with_parent`
+first thing. On Linux the kernel then kills the child when that process ends, however
+it ends: a second Ctrl-C (which leaves at once, with no clean-up), SIGKILL, a closed
+terminal. A bot stuck in a loop would otherwise run on for ever (and the worker
+waiting on it), and a compile to its end.
 """
 
 from __future__ import annotations
@@ -20,12 +21,18 @@ from collections.abc import Mapping
 PARENT = "RULEDRAFT_WORKS_FOR"
 
 
+def inherited_env(env: Mapping[str, str] | None = None) -> dict[str, str]:
+    """``env`` (this process's environment by default) without :data:`PARENT`: a child
+    never takes the process that started this one for its own parent."""
+    return {k: v for k, v in (os.environ if env is None else env).items() if k != PARENT}
+
+
 def child_env(env: Mapping[str, str] | None = None) -> dict[str, str]:
     """``env`` (this process's environment by default) for a child that ends with this
     process: :data:`PARENT` names this process, or, outside the main thread, is left out
     (Linux signals a child when the thread that started it ends, and a thread may end
-    long before its process), never inherited from whoever started this one."""
-    made = {k: v for k, v in (os.environ if env is None else env).items() if k != PARENT}
+    long before its process)."""
+    made = inherited_env(env)
     if threading.current_thread() is threading.main_thread():
         made[PARENT] = str(os.getpid())
     return made

@@ -696,9 +696,9 @@ def _compile_apart(path: Path, function: str = "play") -> None:
 
     if _optimisation() == "opt0":  # numba caches nothing it compiles at level 0
         return
-    from ruledraft.lifeline import PARENT
+    from ruledraft.lifeline import PARENT, inherited_env
 
-    env = {k: v for k, v in os.environ.items() if k != PARENT}
+    env = inherited_env()
     env.setdefault("NUMBA_CACHE_DIR", str(_numba_dir()))
     env[PARENT] = str(os.getpid())  # the child ends with this process (which waits for it, in this thread)
     argv = [sys.executable, "-m", "ruledraft.kernel", APART[function], str(path)]
@@ -840,9 +840,9 @@ def start_compiling(ruleset: CompiledRuleset, *, planner: bool = False, batch_pl
         mark.write_text(str(os.getpid()), encoding="utf-8")
     except OSError:  # a cache that cannot be written: nothing to compile into
         return False
-    from ruledraft.lifeline import PARENT
+    from ruledraft.lifeline import inherited_env
 
-    env = {k: v for k, v in os.environ.items() if k != PARENT}  # it outlives this process on purpose
+    env = inherited_env()  # it outlives this process on purpose: no parent named
     env.setdefault("NUMBA_CACHE_DIR", str(_numba_dir()))
     subprocess.Popen(  # noqa: S603 - this interpreter, our own module
         [
