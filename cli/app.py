@@ -10,7 +10,7 @@ from typing import Any, NoReturn
 
 import typer
 
-from ruledraft.errors import described, raised_by_stop
+from ruledraft.errors import described, raised_by_stop, stop_behind
 
 from . import (
     bench,
@@ -32,7 +32,7 @@ from . import (
 )
 from .common import NO_ROOM as _NO_ROOM
 from .common import pipe_closed, shown
-from .interrupts import exit_interrupted, interrupt_behind
+from .interrupts import exit_interrupted
 from .options import plugin_option
 
 app = typer.Typer(
@@ -156,21 +156,22 @@ def _unraisable(raised: Any, hook: Callable[[Any], object]) -> None:
     hook(raised)
 
 
-def _plugin_fault(e: BaseException | None) -> None:
+def _plugin_fault(e: BaseException) -> None:
     """A failure of a plug-in's code, not ruledraft's (an error it raised, or ``sys.exit``
     it called, in a scoring rule or an effect): one line naming the plug-in, status 2."""
     from ruledraft.language.kinds.registry import plugin_failure
 
-    failure = None if e is None else plugin_failure(e)
+    failure = plugin_failure(e)
     if failure is not None:
         typer.echo(f"error: {shown(str(failure))}", err=True)
         raise SystemExit(2) from None
 
 
 def _raised_by_code(e: BaseException) -> NoReturn:
-    """A KeyboardInterrupt that no stop signal raised, nor a plug-in's code, nor a bot's
-    move (which names the bot): not "interrupted", but the internal error any other
-    exception there would be."""
+    """A KeyboardInterrupt that no stop signal raised: a plug-in's (in a scoring rule or
+    an effect), its failure; else, as no bot's move raised it (which names the bot), not
+    "interrupted" but the internal error any other exception there would be."""
+    _plugin_fault(e)
     if os.environ.get("RULEDRAFT_DEBUG"):
         raise e
     typer.echo(f"ruledraft: internal error: {described(e)} (set RULEDRAFT_DEBUG=1 for details)", err=True)
@@ -184,12 +185,11 @@ def _guarded() -> None:
     except KeyboardInterrupt as e:
         by_code = not raised_by_stop(e)  # (each branch asks before _leaving() ignores SIGINT: see raised_by_stop)
         _leaving()
-        if by_code:  # a plug-in's own KeyboardInterrupt in a scoring rule or an effect: its failure
-            _plugin_fault(e)
+        if by_code:
             _raised_by_code(e)
         exit_interrupted(e)
     except SystemExit as e:  # typer turns an interrupt inside a command into a silent exit 130
-        stop = interrupt_behind(e)
+        stop = stop_behind(e)
         _leaving()
         if isinstance(e.__context__, OSError) and e.__context__.errno in _NO_ROOM:
             _output_lost(e.__context__)
@@ -197,9 +197,8 @@ def _guarded() -> None:
             pipe_closed()
         _plugin_fault(e)  # not the silent exit with the status the plug-in asked for
         if stop is None and e.code == 130:  # typer's exit for a KeyboardInterrupt code raised (see raised_by_stop)
-            raised = interrupt_behind(e, by_code=True)
+            raised = stop_behind(e, by_code=True)
             if raised is not None:
-                _plugin_fault(raised)  # a plug-in's, in a scoring rule or an effect: its failure
                 _raised_by_code(raised)
         if stop is None and e.code in (0, None) and interrupts.PENDING:
             # a stop signal whose interrupt a finalizer swallowed (Python printed it as ignored), as one while
@@ -211,7 +210,7 @@ def _guarded() -> None:
             raise
         exit_interrupted(stop)
     except Exception as e:  # noqa: BLE001 - the last line of defence
-        stop = interrupt_behind(e)  # one wrapped on its way (Python 3.11's RuntimeError from __set_name__)
+        stop = stop_behind(e)  # one wrapped on its way (Python 3.11's RuntimeError from __set_name__)
         _leaving()
         if isinstance(e, OSError) and e.errno in _NO_ROOM:
             _output_lost(e)

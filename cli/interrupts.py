@@ -34,15 +34,6 @@ def taken() -> int:
     return signum
 
 
-def interrupt_behind(exc: BaseException | None, *, by_code: bool = False) -> KeyboardInterrupt | None:
-    """The KeyboardInterrupt (or SIGTERM's) of a stop signal an error was raised from or
-    while handling, if any (:func:`ruledraft.errors.stop_behind`; one that a bot's or a
-    plug-in's own code raised, which a failure then names, is none unless ``by_code``)."""
-    from ruledraft.errors import stop_behind
-
-    return stop_behind(exc, by_code=by_code)
-
-
 def exit_interrupted(stop: KeyboardInterrupt) -> NoReturn:
     """Say "interrupted" and end with status 128 + the signal's number (SIGTERM's
     interrupt carries its ``signum``; Ctrl-C's is SIGINT): 130 or 143."""

@@ -21,7 +21,7 @@ import signal
 import sys
 
 from ruledraft.cli import interrupts
-from ruledraft.cli.interrupts import exit_interrupted, interrupt_behind
+from ruledraft.cli.interrupts import exit_interrupted
 
 
 class _Stopped(KeyboardInterrupt):
@@ -78,7 +78,9 @@ def main() -> None:
     try:
         from ruledraft.cli.app import main as run
     except (KeyboardInterrupt, RuntimeError) as e:
-        stop = interrupt_behind(e, by_code=True)  # no code of a bot's or a plug-in's is loaded yet: a signal's
+        from ruledraft.errors import stop_behind
+
+        stop = stop_behind(e, by_code=True)  # no code of a bot's or a plug-in's is loaded yet: a signal's
         if stop is None:
             raise
         exit_interrupted(stop)

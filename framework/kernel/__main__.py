@@ -18,13 +18,6 @@ from pathlib import Path
 from ruledraft import lifeline
 
 
-def _end_with_parent() -> None:
-    """This compile ends when the process waiting on it ends (:mod:`ruledraft.lifeline`):
-    a run's worker killed after a stop (the executor kills its workers) may have started
-    it after the Ctrl-C, which it never saw, and it would otherwise compile on to its end."""
-    lifeline.end_with_parent()
-
-
 def main(argv: list[str]) -> int:
     argv = list(argv)
     options: set[str] = set()  # the background compile's options
@@ -32,7 +25,9 @@ def main(argv: list[str]) -> int:
         options.add(argv.pop(0))
     batch_planner = "--with-batch-planner" in options
     if argv and argv[0].startswith("--"):
-        _end_with_parent()  # first: the imports below take a while
+        # first (the imports below take a while): a run's worker killed after a stop may have started this
+        # after the Ctrl-C, which it never saw, and it would otherwise compile on to its end
+        lifeline.end_with_parent()
     from ruledraft.kernel import APART, _import, _use_cache_dir, compiling, later_requests, warm, warm_entry
     from ruledraft.kernel.cache_files import mended
 

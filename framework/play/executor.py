@@ -452,26 +452,28 @@ def _worker_main(conn, close: Sequence, work: Work, parent: int = 0) -> None:
 
 def _raise_plugin_failure(e: BaseException) -> None:
     """The :class:`~ruledraft.language.kinds.PluginError` naming the plug-in whose code
-    raised ``e`` (a KeyboardInterrupt of its own too, not a stop signal's), if one did.
-    An error of ruledraft's own names its cause already (a bot's failure met while a
-    plug-in's card effect asked the bot: the bot's)."""
-    if isinstance(e, RuledraftError) or raised_by_stop(e):
-        return
-    from ruledraft.language.kinds.registry import plugin_failure
-
-    failure = plugin_failure(e)
+    raised ``e``, raised, if one did (see :func:`_plugin_cause`)."""
+    failure = _plugin_cause(e)
     if failure is not None:
         raise failure from None
+
+
+def _plugin_cause(e: BaseException) -> RuledraftError | None:
+    """The :class:`~ruledraft.language.kinds.PluginError` naming the plug-in whose code
+    raised ``e`` (a KeyboardInterrupt of its own too, not a stop signal's), or None. An
+    error of ruledraft's own names its cause already (a bot's failure met while a
+    plug-in's card effect asked the bot: the bot's)."""
+    if isinstance(e, RuledraftError) or raised_by_stop(e):
+        return None
+    from ruledraft.language.kinds.registry import plugin_failure
+
+    return plugin_failure(e)
 
 
 def travelling_error(e: BaseException) -> RuledraftError | str:
     """An error of a worker as it travels to the main process: a problem of the
     ruleset, a bot or a plug-in as itself, anything else as its one-line text."""
-    from ruledraft.language.kinds.registry import plugin_failure
-
-    if isinstance(e, RuledraftError):  # names its cause already (see _raise_plugin_failure)
-        return e
-    e = plugin_failure(e) or e  # a plug-in's code failed: its own message
+    e = _plugin_cause(e) or e  # a plug-in's code failed: its own message
     return e if isinstance(e, RuledraftError) else described(e)
 
 
