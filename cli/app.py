@@ -179,7 +179,20 @@ def _raised_by_code(e: BaseException) -> NoReturn:
 
 
 def _guarded() -> None:
-    """:func:`_run`, every way out of it said in words (see :func:`main`)."""
+    """:func:`_run`, every way out of it said in words (see :func:`main`). A stop signal
+    that lands while that way out is being worked out (a second Ctrl-C just after the
+    first ended the run) ends the command "interrupted" too, not in a traceback."""
+    try:
+        _way_out()
+    except KeyboardInterrupt as e:
+        if not raised_by_stop(e):  # code's own, raised again on purpose (RULEDRAFT_DEBUG)
+            raise
+        _leaving()
+        exit_interrupted(e)
+
+
+def _way_out() -> None:
+    """:func:`_run`, and how it ended said (:func:`_guarded`)."""
     try:
         _run()
     except KeyboardInterrupt as e:

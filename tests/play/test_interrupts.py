@@ -222,6 +222,41 @@ def test_main_maps_an_interrupt_inside_a_command_to_its_status(monkeypatch, caps
     assert capsys.readouterr().err == "interrupted\n"
 
 
+@pytest.mark.parametrize(
+    ("second", "status"),
+    [(signal.SIGINT, 130), (signal.SIGTERM, 143)],
+    ids=["SIGINT", "SIGTERM"],
+)
+def test_a_stop_signal_landing_while_the_way_out_is_worked_out_ends_interrupted(
+    monkeypatch, capsys, signal_handlers, second, status
+):
+    """A second signal that lands while the command line works out how the first one's run ended
+    (the run's handlers given back, its exit under way) ends "interrupted" with its status; it
+    escaped as a KeyboardInterrupt's traceback, the process killed by SIGINT."""
+    from ruledraft.cli import app as app_module
+    from ruledraft.cli import interrupts
+
+    def ended_by_the_first() -> None:
+        raise SystemExit(130)
+
+    def lands_here(e, **_kwargs):  # what the handler in place does when the signal arrives at this point
+        (interrupts.remembered if second == signal.SIGINT else app_module._terminated)(second, None)
+
+    signal.signal(signal.SIGINT, interrupts.remembered)
+    monkeypatch.setattr(app_module, "_run", ended_by_the_first)
+    monkeypatch.setattr(app_module, "stop_behind", lands_here)
+    monkeypatch.setattr(interrupts, "PENDING", 0)
+    try:
+        app_module._guarded()
+    except SystemExit as e:
+        code = e.code
+    except KeyboardInterrupt:  # (caught here: one reaching pytest would end the whole session)
+        pytest.fail("the second signal escaped as a KeyboardInterrupt")
+    assert code == status
+    assert capsys.readouterr().err == "interrupted\n"
+    assert signal.getsignal(signal.SIGINT) == signal.SIG_IGN  # and a third one is ignored
+
+
 def test_in_a_terminal_the_interrupted_line_shows_once(tmp_path):
     """With both streams on a terminal, the summary's 'interrupted after N of G games' is not repeated on stderr."""
     import pty
