@@ -357,7 +357,9 @@ class Stuck:
     def act(self, view, seat):
         MOVES[0] += 1
         if MOVES[0] > 20:
-            pathlib.Path("stuck").write_text(str(os.getpid()))
+            # written whole, then named: the test reads it as soon as the name exists
+            pathlib.Path(f"stuck.{os.getpid()}").write_text(str(os.getpid()))
+            os.replace(f"stuck.{os.getpid()}", "stuck")
             while True:
                 pass
         return view.legal_actions()[0]
