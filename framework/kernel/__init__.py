@@ -307,7 +307,7 @@ class Kernel:
         if not plans(bots):
             return 0.0
         started = time.perf_counter()
-        ready_apart(self.path, "play_planner")
+        ready_apart(self.path, "play_planner", self._apart)
         return time.perf_counter() - started
 
     def ready_fold(self) -> float:
@@ -316,7 +316,7 @@ class Kernel:
         this machine, rather than inside the run's first block, on its clock, and in each
         worker: seconds it took."""
         started = time.perf_counter()
-        ready_apart(self.path, "fold")
+        ready_apart(self.path, "fold", self._apart)
         return time.perf_counter() - started
 
     def play(
@@ -355,7 +355,7 @@ class Kernel:
         worth = np.zeros(r.catalogue.size, np.float64) if values is None else np.asarray(values, np.float64)
         if any(p[0] == "planner" for p in parsed):
             worth = self._planner_values(worth, counts, [p[1] for p in parsed])
-            ready_apart(self.path, "play_planner")  # compiled the first time a planner plays
+            ready_apart(self.path, "play_planner", self._apart)  # compiled the first time a planner plays
             loop = self.module.play_planner
         else:
             self.ready_loop()
@@ -638,22 +638,23 @@ APART = {
 _READY: set[tuple[Path, str]] = set()
 
 
-def ready_apart(path: Path, function: str) -> None:
+def ready_apart(path: Path, function: str, apart: bool = True) -> None:
     """``function`` (``play_planner``, ``rollout``, ``batch_step``, ``batch_bots_planner``
     or ``fold``, compiled the first time it is called)
     of the kernel module at ``path`` compiled into numba's cache apart, as the game loop
     is (:func:`_compile_apart`), unless it is there already; either way, then loaded
     into this process (:func:`~ruledraft.kernel.cache_files.mended`: a cache file numba
     cannot read is compiled again, apart too). Another process wanting it meanwhile waits
-    (:func:`compiling`)."""
+    (:func:`compiling`). ``apart`` False: compiled in this process, as the game loop of a
+    kernel made with ``compile_kernel(..., apart=False)`` is."""
     if (path, function) in _READY:
         return
     with compiling(path):
-        if not _cached(path, function):
+        if apart and not _cached(path, function):
             _compile_apart(path, function)
         module = _import(path)
-        # a cache file numba cannot read is compiled again, apart, then loaded here
-        mended(lambda: warm_entry(module, function), again=lambda: _compile_apart(path, function))
+        # a cache file numba cannot read is compiled again (apart, then loaded here, where it was)
+        mended(lambda: warm_entry(module, function), again=(lambda: _compile_apart(path, function)) if apart else None)
     _READY.add((path, function))
 
 

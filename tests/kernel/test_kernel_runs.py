@@ -523,7 +523,7 @@ def test_auto_waits_for_no_planners_loop_on_a_short_run_and_compiles_it_for_late
     started: list[bool] = []
     monkeypatch.setattr(kernel, "start_compiling", lambda ruleset, planner=False: started.append(planner) or True)
     readied: list[str] = []
-    monkeypatch.setattr(kernel, "ready_apart", lambda path, function: readied.append(function))
+    monkeypatch.setattr(kernel, "ready_apart", lambda path, function, apart=True: readied.append(function))
     games = int(5 / max(engines.reference_seconds(Game(rs, 2), bots, 1), 1e-6))  # about 5 s
     assert engines.choose_engine(rs, 2, bots, "auto", games).name == "reference"
     assert started == [True] and readied == []
