@@ -274,7 +274,13 @@ class Kernel:
         #: first time in this process (shared by every player count), and compiling its game
         #: loop or loading it from numba's cache, where this object was the one to do that
         self.compile_seconds = seconds
-        #: its game loop, not in numba's cache, is compiled in a child process (compile_kernel's ``apart``)
+        #: its game loop, planner's loop and the lab's fold, where numba's cache lacks them, are
+        #: compiled in a child process (the ``apart`` of the last compile_kernel to return it)
+        self._apart = apart
+
+    def compile_apart(self, apart: bool) -> None:
+        """What this kernel lacks in numba's cache (its game loop, the planner's, the lab's
+        fold) is compiled from now on in a child process (``apart``) or in this one."""
         self._apart = apart
 
     def ready_loop(self, apart: bool | None = None) -> None:
@@ -429,8 +435,10 @@ def compile_kernel(
     else:
         made = _compile(ruleset, players, apart)
         _KERNELS[key] = (ruleset, made)
-    if loop and isinstance(made, Kernel):
-        made.ready_loop(apart)  # this caller's way, whoever made the kernel first
+    if isinstance(made, Kernel):
+        made.compile_apart(apart)  # from now on this caller's way, whoever made the kernel first
+        if loop:
+            made.ready_loop(apart)
     return made
 
 

@@ -287,6 +287,28 @@ def test_the_fold_is_compiled_apart_where_the_cache_lacks_it(monkeypatch):
     assert apart == ["fold"]
 
 
+def test_a_kernel_compiles_its_other_loops_the_way_its_last_caller_asked(monkeypatch):
+    """compile_kernel(..., apart=False) has the planner's loop and the lab's fold compiled in this
+    process, as its game loop is (they went to a child process all the same); apart=True, a run's
+    way, in a child process, whoever made the kernel first."""
+    from ruledraft import kernel
+
+    rs = load_ruleset("sushi-go")
+    apart: list[str] = []
+    here: list[str] = []
+    monkeypatch.setattr(kernel, "_compile_apart", lambda path, function="play": apart.append(function))
+    monkeypatch.setattr(kernel, "_cached", lambda path, function: False)
+    monkeypatch.setattr(kernel, "warm_entry", lambda module, function: here.append(function))
+    for way, (children, loaded) in ((False, ([], ["play_planner", "fold"])), (True, (["play_planner", "fold"],) * 2)):
+        monkeypatch.setattr(kernel, "_READY", set())
+        apart.clear()
+        here.clear()
+        made = kernel.compile_kernel(rs, 4, apart=way, loop=False)
+        made.ready_for(["planner", "random", "random", "random"])
+        made.ready_fold()
+        assert (apart, here) == (children, loaded), way
+
+
 def test_a_terminal_is_told_what_the_compile_before_a_run_is_for(monkeypatch):
     """On a terminal a status line names the kernel being compiled and goes when the compile
     ends; with --quiet, or when standard error is not a terminal, nothing is shown (the output
