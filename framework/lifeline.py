@@ -33,9 +33,16 @@ def child_env(env: Mapping[str, str] | None = None) -> dict[str, str]:
     (Linux signals a child when the thread that started it ends, and a thread may end
     long before its process)."""
     made = inherited_env(env)
-    if threading.current_thread() is threading.main_thread():
-        made[PARENT] = str(os.getpid())
+    parent = parent_pid()
+    if parent:
+        made[PARENT] = str(parent)
     return made
+
+
+def parent_pid() -> int:
+    """This process's pid, for a child to end with (:func:`end_with_parent`), or 0 outside
+    the main thread (see :func:`child_env`)."""
+    return os.getpid() if threading.current_thread() is threading.main_thread() else 0
 
 
 def end_with_parent(parent: int | None = None) -> None:

@@ -283,16 +283,16 @@ class Kernel:
         fold) is compiled from now on in a child process (``apart``) or in this one."""
         self._apart = apart
 
-    def ready_loop(self, apart: bool | None = None) -> None:
-        """The game loop compiled (in a child process where ``apart``, by default as the
-        kernel was made) or loaded from numba's cache, unless this process has it already;
-        what it took is added to :attr:`compile_seconds`. :func:`compile_kernel` does this
-        with its caller's ``apart`` unless told the caller plays another entry point only;
-        :meth:`play` does it before its first game."""
+    def ready_loop(self) -> None:
+        """The game loop compiled (in a child process where the kernel compiles apart:
+        :meth:`compile_apart`) or loaded from numba's cache, unless this process has it
+        already; what it took is added to :attr:`compile_seconds`. :func:`compile_kernel`
+        does this unless told the caller plays another entry point only; :meth:`play` does
+        it before its first game."""
         if self.path in _LOOPS_READY:
             return
         started = time.perf_counter()
-        _ready_loop(self.path, self._apart if apart is None else apart)
+        _ready_loop(self.path, self._apart)
         self.compile_seconds += time.perf_counter() - started
 
     def refuses(self, bots: Sequence[str]) -> str | None:
@@ -438,7 +438,7 @@ def compile_kernel(
     if isinstance(made, Kernel):
         made.compile_apart(apart)  # from now on this caller's way, whoever made the kernel first
         if loop:
-            made.ready_loop(apart)
+            made.ready_loop()
     return made
 
 

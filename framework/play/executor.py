@@ -492,9 +492,10 @@ class _Workers:
             for _ in range(jobs):
                 mine, theirs = ctx.Pipe()
                 self.conns.append(mine)
-                parent = os.getpid() if threading.current_thread() is threading.main_thread() else 0
                 proc = ctx.Process(
-                    target=_worker_main, daemon=True, args=(theirs, self.conns if forked else [], work, parent)
+                    target=_worker_main,
+                    daemon=True,
+                    args=(theirs, self.conns if forked else [], work, lifeline.parent_pid()),
                 )
                 try:
                     proc.start()
