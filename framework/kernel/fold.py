@@ -15,6 +15,8 @@ from typing import Any
 import numpy as np
 from numba import njit
 
+from ruledraft.kernel import numba_flags  # noqa: F401 - numba's compile flags compared quickly (see there)
+
 
 @njit(cache=True)
 def held_by_turn(actions: np.ndarray, slots: np.ndarray, K: int) -> Any:

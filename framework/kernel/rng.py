@@ -33,6 +33,8 @@ import numpy as np
 from numba import njit as _numba_njit
 from numba.core import config, types
 
+from ruledraft.kernel import numba_flags  # noqa: F401 - numba's compile flags compared quickly (see there)
+
 #: numba's own inlining (of its IR, before LLVM's) of the hot small functions into their
 #: callers: at its full optimisation level only. Inlining copies the callee's IR block by
 #: block, and at the lower level the test suite compiles at it costs about a sixth of a

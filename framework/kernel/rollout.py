@@ -33,6 +33,7 @@ import numpy as np
 from numba import njit
 
 from ruledraft.errors import InputError
+from ruledraft.kernel import numba_flags  # noqa: F401 - numba's compile flags compared quickly (see there)
 
 __all__ = ["Redeals", "Rollouts", "warm_rollout"]
 
