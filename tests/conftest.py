@@ -64,15 +64,19 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 @pytest.fixture(scope="module")
 def client():
     """A real LocalCluster of two worker processes, and a client of it, for the whole module."""
+    import dask
     from distributed import Client, LocalCluster
 
-    cluster = LocalCluster(
-        n_workers=2,
-        threads_per_worker=1,
-        processes=True,
-        dashboard_address=":0",
-        scheduler_kwargs={"dashboard": False},
-    )
+    from ruledraft.play.cluster import LOCAL_CLUSTER_CONFIG
+
+    with dask.config.set(LOCAL_CLUSTER_CONFIG):  # as `--cluster local:N` starts its workers
+        cluster = LocalCluster(
+            n_workers=2,
+            threads_per_worker=1,
+            processes=True,
+            dashboard_address=":0",
+            scheduler_kwargs={"dashboard": False},
+        )
     c = Client(cluster)
     yield c
     c.close()

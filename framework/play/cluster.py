@@ -43,6 +43,14 @@ from ruledraft.play.runner import GamesWork, Tally
 #: how long to try reaching a scheduler before saying it cannot be reached
 CONNECT_TIMEOUT = 5.0
 
+#: Dask's settings for a local cluster (``--cluster local:N``), whose processes reach one
+#: another on this machine. A worker that wants a result from a worker that died (killed
+#: mid-run) tries to connect to it until ``distributed.comm.timeouts.connect`` passes
+#: before asking the scheduler for it again: 30 s by default, and a run waited that long
+#: for its last chunks. Here a peer that does not answer in the time a scheduler is given
+#: is taken for gone. The workers take the settings from the cluster as it starts them.
+LOCAL_CLUSTER_CONFIG = {"distributed.comm.timeouts.connect": f"{CONNECT_TIMEOUT:g}s"}
+
 #: the games in one task: at most this many (fewer with a log, whose records travel)
 CHUNK_CAP = 2000
 LOG_CHUNK_CAP = 200
@@ -95,6 +103,7 @@ def connect(scheduler: str | None = None, local_workers: int | None = None) -> I
     after an error or an interrupt). :class:`ClusterError` if neither can be had.
     Dask's own log lines stay off the terminal meanwhile."""
     require_dask()
+    import dask
     from distributed import Client, LocalCluster
 
     if (scheduler is None) == (local_workers is None):
@@ -104,7 +113,7 @@ def connect(scheduler: str | None = None, local_workers: int | None = None) -> I
             # the workers ignore Ctrl-C and SIGTERM (each reaches the whole process group, as
             # from a terminal, `timeout` or `kill -- -PGID`): this process
             # decides when the run stops, and closes them
-            with _ignoring_stops():
+            with _ignoring_stops(), dask.config.set(LOCAL_CLUSTER_CONFIG):
                 try:
                     cluster = LocalCluster(
                         n_workers=local_workers,

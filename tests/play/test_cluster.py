@@ -234,6 +234,18 @@ def test_the_workers_of_a_local_cluster_leave_sigint_and_sigterm_to_the_run():
     assert (signal.getsignal(signal.SIGINT), signal.getsignal(signal.SIGTERM)) == before
 
 
+def test_a_local_clusters_workers_give_a_peer_that_does_not_answer_seconds_not_half_a_minute():
+    """--cluster local:N's workers wait 5 s (not Dask's 30) for a peer to answer: a worker killed mid-run
+    held results the others fetch, and they ask the scheduler for them again only after that long."""
+    import dask
+
+    from ruledraft.play.cluster import connect
+
+    with connect(local_workers=2) as client:
+        waits = client.run(dask.config.get, "distributed.comm.timeouts.connect")
+    assert list(waits.values()) == ["5s", "5s"]
+
+
 def alive_in_group(pgid: int) -> list[str]:
     """``pid command`` of the processes in the group that are still running (not zombies)."""
     ps = subprocess.run(["ps", "-o", "pid=,stat=,args=", "-g", str(pgid)], capture_output=True, text=True)
