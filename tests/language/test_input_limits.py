@@ -378,6 +378,7 @@ def test_player_count_keys_no_game_uses_are_errors_where_written(tmp_path):
             kind: majority
             quantity: {count: pear}
             most: {default: [6, 3], players: {"9-10": [9]}}
+            minimum: 1
         """)
     assert found(write(tmp_path, text)) == [
         (9, 23, "error", "the hand size for 9 players can never be used: the game is for 2-6 players"),
@@ -392,6 +393,7 @@ def test_majority_keys_count_dummy_seats(tmp_path):
             kind: majority
             quantity: {count: pear}
             most: {default: [6, 3], players: {"3": [6], "2": [9]}}
+            minimum: 1
         turn: {procedure: dummy, dummy: {seats: 1}}
         """)
     assert found(write(tmp_path, text)) == [

@@ -204,7 +204,7 @@ def test_a_range_key_past_the_game_and_places_past_its_seats_are_warnings(tmp_pa
         "cards:\n  - {id: a, count: 40}\n  - {id: b, count: 40}\n"
         "deal: {hand_size: {0-17: 5}}\nrounds: {count: 2, pass: [left, right]}\n"
         "scoring:\n"
-        "  - {id: m, kind: majority, quantity: {count: b}, most: [6, 5, 4, 3, 2, 1]}\n"
+        "  - {id: m, kind: majority, quantity: {count: b}, most: [6, 5, 4, 3, 2, 1], minimum: 1}\n"
         "  - {id: n, kind: majority, quantity: {count: a}, least: {default: [-6], players: {'2': [-6, -3, -1]}}}\n",
         encoding="utf-8",
     )
@@ -293,8 +293,8 @@ def test_fitting_keys_and_places_give_no_warning(tmp_path):
         "format: 1\nid: fit\nname: Fit\nplayers: {min: 3, max: 4}\n"
         "cards:\n  - {id: a, count: 40}\n  - {id: b, count: 40}\n"
         "deal: {hand_size: {2-3: 5, '4': 4}}\nrounds: {count: 2, pass: [left, right]}\n"
-        "scoring:\n  - {id: m, kind: majority, quantity: {count: b}, most: [4, 3, 2, 1]}\n"
-        "  - {id: n, kind: majority, quantity: {count: a}, most: {default: [3, 2, 1], players: {'4': [4, 3, 2, 1]}}}\n",
+        "scoring:\n  - {id: m, kind: majority, quantity: {count: b}, most: [4, 3, 2, 1], minimum: 1}\n"
+        "  - {id: n, kind: majority, quantity: {count: a}, most: {default: [3, 2, 1], players: {'4': [4, 3, 2, 1]}}, minimum: 1}\n",
         encoding="utf-8",
     )
     assert check_ruleset(path).diagnostics == []
@@ -385,7 +385,7 @@ def test_an_awards_range_past_any_game_counts_a_dummy_seat_only_in_a_dummy_game(
         "format: 1\nid: awards\nname: Awards\nplayers: {min: 2, max: 4}\n"
         "cards:\n  - {id: a, count: 40}\n  - {id: b, count: 40}\n"
         "deal: {hand_size: {2-4: 5}}\nrounds: {count: 1}\n"
-        "scoring:\n  - {id: m, kind: majority, quantity: {count: b}, most: {players: {2-17: [6, 3]}}}\n",
+        "scoring:\n  - {id: m, kind: majority, quantity: {count: b}, most: {players: {2-17: [6, 3]}}, minimum: 1}\n",
         encoding="utf-8",
     )
     result = check_ruleset(path)
@@ -458,3 +458,56 @@ def test_a_deck_too_small_to_reshuffle_names_kept_cards_only_where_there_are_som
         f"to 2 seats for every round{' (cards kept to game end leave the deck)' if hint else ''} ({needed} needed)"
         in d.message
     )
+
+
+_MAKI_HEAD = (
+    "format: 1\nid: rolls\nname: Rolls\nplayers: {min: 2, max: 4}\n"
+    "cards:\n  - {id: maki, count: 40}\n  - {id: rice, count: 40}\n"
+    "deal: {hand_size: {2-4: 5}}\nrounds: {count: 1}\n"
+    "scoring:\n  - id: maki\n    kind: majority\n    quantity: {count: maki}\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("most", "place"),
+    [
+        ("most: [6, 3]", "2nd place (3 points)"),
+        ("most: {default: [6], players: {'4': [6, 3, 1]}}", "2nd place (3 points)"),
+        ("most: [6, 0, 1]", "3rd place (1 point)"),
+    ],
+)
+def test_a_second_place_for_the_most_without_a_minimum_is_a_warning(tmp_path, most, place):
+    """most: [6, 3] with neither minimum nor eligible: valid, warned at 'most' that a player with 0 can take the place (maki's rulebook leaves them out)."""
+    path = tmp_path / "rolls.yaml"
+    path.write_text(_MAKI_HEAD + f"    {most}\n", encoding="utf-8")
+    result = check_ruleset(path)
+    assert result.ok
+    assert [(d.severity, d.line, d.column, d.message) for d in result.diagnostics] == [
+        (
+            "warning",
+            14,
+            5,
+            f"the {place} is awarded with no 'minimum': a player with 0 takes part and can take it"
+            " (write 'minimum: 1' to leave such players out, as maki does, or 'minimum: 0' to keep them in)",
+        )
+    ]
+
+
+@pytest.mark.parametrize(
+    "rest",
+    [
+        "    most: [6, 3]\n    minimum: 1\n",
+        "    most: [6, 3]\n    minimum: 0\n",
+        "    most: [6, 3]\n    eligible: 'count(maki) >= 1'\n",
+        "    most: [6]\n",
+        "    most: [6, 0]\n",
+        "    least: [-6, -3]\n",
+    ],
+)
+def test_a_majority_that_says_who_takes_part_or_awards_one_place_is_not_warned(tmp_path, rest):
+    """A minimum (1, or 0 to keep players with none), an eligible condition, a lone first place, a second place worth 0, or places for the fewest: no warning."""
+    path = tmp_path / "rolls.yaml"
+    path.write_text(_MAKI_HEAD + rest, encoding="utf-8")
+    result = check_ruleset(path)
+    assert result.ok
+    assert result.diagnostics == []

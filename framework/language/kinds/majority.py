@@ -478,6 +478,32 @@ def _unreachable_places(spec: Mapping[str, Any], ctx: RuleContext) -> None:
                 )
 
 
+def _zero_takes_a_place(spec: Mapping[str, Any], ctx: RuleContext) -> None:
+    """A warning for points below first place for the most with neither ``minimum`` nor
+    ``eligible``: a player with 0 (none of the cards) takes part and can win them, where
+    the rulebooks' majorities (maki) leave such a player out. ``minimum: 0`` keeps them in
+    and silences it."""
+    if "minimum" in spec or "eligible" in spec:
+        return
+    given = spec.get("most")
+    lists = [given] if isinstance(given, list) else []
+    if isinstance(given, dict):
+        lists += [given.get("default")] + list((given.get("players") or {}).values())
+    for values in lists:
+        if not isinstance(values, list):
+            continue
+        place = next((i for i, v in enumerate(values) if i and isinstance(v, int) and v), None)
+        if place is not None:
+            ctx.warn(
+                ("most",),
+                f"the {_ordinal(place + 1)} place ({plural(values[place], 'point')}) is awarded with no 'minimum':"
+                " a player with 0 takes part and can take it (write 'minimum: 1' to leave such players out,"
+                " as maki does, or 'minimum: 0' to keep them in)",
+                key=True,
+            )
+            return
+
+
 def build(spec: Mapping[str, Any], ctx: RuleContext) -> Majority | None:
     quantity = ctx.quantity(("quantity",), spec["quantity"])
     for key in ("most", "least"):
@@ -488,6 +514,7 @@ def build(spec: Mapping[str, Any], ctx: RuleContext) -> Majority | None:
     multiplier = ctx.quantity(("multiplier",), spec["multiplier"]) if "multiplier" in spec else None
     awards = {key: Awards.from_spec(spec.get(key)) for key in ("most", "least")}
     _unreachable_places(spec, ctx)
+    _zero_takes_a_place(spec, ctx)
     ties = spec.get("ties", "split")
     place_ties = _place_ties(ties, awards, ctx)
     awards = {key: a.within(ctx.seat_counts()) for key, a in awards.items()}  # (as written above, for the checks)
