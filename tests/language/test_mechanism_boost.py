@@ -244,3 +244,35 @@ def test_a_boosted_card_on_a_classic_modifier():
     #   in all 2 + 2 + 3 = 7 = red as two lanterns tripled (6) + blue (1)
     got = rules_of(rules, ["box", "sparkler", "red", "blue"], [])
     assert got == {"light": [2, 0], "wasabi": [2, 0], "sparkle": [3, 0]}
+
+
+def test_thirty_boosts_play_a_game_at_once_and_score_it():
+    """A 3 KB rule file of 30 boosts, each doubling an apple placed after its card: tables score as one boost would (an apple after b3 counts twice), and reference games play at once (each boost's read cards were worked out afresh from the earlier boosts', 2**30 steps a game)."""
+    import json
+    import subprocess
+    import sys
+
+    n = 30
+    text = (
+        "format: 1\nid: boosts\nname: Boosts\nplayers: {min: 2, max: 4}\ncards:\n  - {id: apple, count: 20}\n"
+        + "".join(f"  - {{id: b{i}, count: 1}}\n" for i in range(n))
+        + 'deal: {hand_size: {"2-4": 5}}\nrounds: {count: 1}\nscoring:\n'
+        + "  - {id: apples, kind: per_card, cards: apple, value: 1}\n"
+        + "".join(f"  - {{id: x{i}, kind: boost, card: b{i}, targets: apple, factor: 2}}\n" for i in range(n))
+    )
+    done = subprocess.run(
+        [sys.executable, "-m", "ruledraft", "simulate", "-", "--engine", "reference", "--games", "3", "--json", "-q"],
+        input=text,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["games"] == 3
+    rs = load_ruleset("boosts.yaml", text=text)
+    ids = rs.catalogue.ids
+    table = [["apple", "b3", "apple", "b7"], ["b1", "apple"]]
+    points = score_table(rs, {"rounds": [table]})["rules"]
+    assert (points["apples"], points["x1"], points["x3"], points["x7"]) == ([2, 1], [0, 1], [1, 0], [0, 0])
+    assert [sum(p[s] for p in points.values()) for s in (0, 1)] == [3, 2]  # an apple after its boost card: 2
+    assert ids[0] == "apple"

@@ -105,6 +105,9 @@ class Boost(RuleBase):
     target_set: frozenset[int] = attrs.field(init=False, eq=False, repr=False)
     #: (the boosts before this one, the rules it changes), worked out when first asked
     _links: list[tuple[tuple[Boost, ...], tuple[Rule, ...]]] = attrs.field(init=False, eq=False, repr=False)
+    #: :attr:`reads`, worked out when first asked (each boost's reads take in the earlier
+    #: boosts' reads: asked afresh each time, twenty boosts were a million calls)
+    _reads: list[frozenset[int] | None] = attrs.field(init=False, eq=False, repr=False)
 
     holds_cards = True
     kernel_reads_turned = True
@@ -113,6 +116,7 @@ class Boost(RuleBase):
         object.__setattr__(self, "holder_set", frozenset(self.holders))
         object.__setattr__(self, "target_set", frozenset(self.targets))
         object.__setattr__(self, "_links", [])
+        object.__setattr__(self, "_reads", [])
 
     # ------------------------------------------------------------------ links
 
@@ -146,6 +150,11 @@ class Boost(RuleBase):
 
     @property
     def reads(self) -> frozenset[int] | None:
+        if not self._reads:
+            self._reads.append(self._read_cards())
+        return self._reads[0]
+
+    def _read_cards(self) -> frozenset[int] | None:
         reads = set(self.holder_set | self.target_set)
         earlier, changed = self.links()
         for rule in (*earlier, *changed):
