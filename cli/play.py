@@ -124,7 +124,7 @@ def play(
             raise InputError(f"--bots names {counted(len(named), 'bot')} for the {counted(len(others), 'other seat')}")
         bot_names = dict(zip(others, parse_bots(bots, len(others), card_ids=rs.catalogue.ids))) if others else {}
         log_existed = log is not None and os.path.exists(log)
-        if log:  # find out now, not after the game, whether the record can be written
+        if log is not None:  # find out now, not after the game, whether the record can be written
             check_log_path(log, list(checked.files))  # a FIFO, a device, an input file: refused unopened
             try:
                 open(log, "a", encoding="utf-8").close()
@@ -164,6 +164,9 @@ def play(
                 with open(log, "w", encoding="utf-8") as fh:
                     fh.write(json.dumps(record_game(state, seat_names), separators=(",", ":")) + "\n")
             except OSError as e:
+                if os.path.isfile(log):  # a record cut short replays as no game at all: none is left
+                    with contextlib.suppress(OSError):
+                        os.remove(log)
                 if e.errno in NO_ROOM:  # a full disk: status 74, as every output that could not be written
                     raise OSError(e.errno, e.strerror, log) from None
                 raise InputError(f"{log}: cannot write: {e.strerror}") from None

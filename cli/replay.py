@@ -10,7 +10,7 @@ from ruledraft.errors import InputError, LineProblem, RulesetError
 from ruledraft.language.bundled import OutOfReach, bundled_ids
 from ruledraft.language.file_access import UnreadableInput, display_name, input_kind
 from ruledraft.language.loading import load_named_ruleset
-from ruledraft.play.game_log import read_records, record_problems, replay_record
+from ruledraft.play.game_log import STDIN_NAME, read_records, record_problems, replay_record
 
 from .common import counted, get_ruleset, reported_errors, say_problem
 from .options import allow_path_option, allowed_dirs
@@ -35,7 +35,9 @@ def _record_ruleset(record: dict):
 
 
 def replay(
-    log: str = typer.Argument(..., help="A JSON Lines game log written by `simulate --log` or `play --log`."),
+    log: str = typer.Argument(
+        ..., help="A JSON Lines game log written by `simulate --log` or `play --log` (-: standard input)."
+    ),
     ruleset: str = typer.Option(
         None,
         "--ruleset",
@@ -58,12 +60,17 @@ def replay(
     """
     with reported_errors():
         allow = allowed_dirs(allow_path)
-        try:
-            input_kind(log)  # a FIFO, device or refused path: a message, before any open
-        except UnreadableInput as e:
-            raise InputError(str(e)) from None
-        log_dir = os.path.dirname(log) or "."
+        if log != "-":
+            try:
+                input_kind(log)  # a FIFO, device or refused path: a message, before any open
+            except UnreadableInput as e:
+                raise InputError(str(e)) from None
+        log_dir = os.path.dirname(log) if log != "-" else ""
+        log_dir = log_dir or "."
+        where = STDIN_NAME if log == "-" else log
         cache = {}
+        if ruleset is not None:  # named on the command line, any file: loaded once, its errors the command's
+            cache[ruleset] = get_ruleset(ruleset, allow)
         games = bad = strays = 0  # strays: lines that are no game record at all
         for line, record in read_records(log):
             if isinstance(record, LineProblem):  # a line that is not JSON, not UTF-8 or too long
@@ -74,33 +81,30 @@ def replay(
             if not isinstance(record, dict):  # JSON, but a list or a number: no game to count
                 strays += 1
                 for p in problems:
-                    say_problem(f"{log}:{line}", p)
+                    say_problem(f"{where}:{line}", p)
                 continue
             games += 1
             if problems:
                 bad += 1
                 for p in problems:
-                    say_problem(f"{log}:{line}", p)
+                    say_problem(f"{where}:{line}", p)
                 continue
             name = ruleset
             if name is None and isinstance(record, dict):
                 name = _record_ruleset(record)
             if isinstance(name, InputError):
-                say_problem(f"{log}:{line}", str(name))
+                say_problem(f"{where}:{line}", str(name))
                 bad += 1
                 continue
             if not isinstance(name, str):
-                say_problem(f"{log}:{line}", "no ruleset named in the record")
+                say_problem(f"{where}:{line}", "no ruleset named in the record")
                 bad += 1
                 continue
             if name not in cache:
                 try:
-                    if ruleset is not None:  # named on the command line: any file
-                        cache[name] = get_ruleset(name, allow)
-                    else:
-                        cache[name] = load_named_ruleset(
-                            name, base=log_dir, allow=allow + (log_dir, "."), within_what="the log"
-                        )
+                    cache[name] = load_named_ruleset(
+                        name, base=log_dir, allow=allow + (log_dir, "."), within_what="the log"
+                    )
                 except OutOfReach as e:
                     cache[name] = InputError(f"{e} (or give the ruleset with --ruleset FILE)")
                 except (InputError, RulesetError) as e:
@@ -112,7 +116,9 @@ def replay(
             if problems:
                 bad += 1
                 for p in problems:
-                    say_problem(f"{log}:{line}", p)
+                    say_problem(f"{where}:{line}", p)
+        if not games and not strays:  # nothing to check is no check passed
+            say_problem(where, "no game record in it (a log has one JSON object a line)")
         summary = f"{counted(games, 'game')} replayed, {games - bad} clean, {bad} with problems"
         if strays:
             summary += "; 1 line is no game record" if strays == 1 else f"; {strays} lines are no game records"

@@ -10,7 +10,9 @@ describes the format.
 
 from __future__ import annotations
 
+import contextlib
 import json
+import sys
 from collections.abc import Iterator, Sequence
 from typing import Any, BinaryIO
 
@@ -170,17 +172,29 @@ def read_lines(fh: BinaryIO, name: str, limit: int = MAX_LINE_BYTES, *, read_on:
         yield n, text
 
 
+#: what messages call standard input read as a log (``-``)
+STDIN_NAME = "<stdin>"
+
+
 def read_records(path: str) -> Iterator[tuple]:
-    """``(line number, record)`` for each non-blank line of a JSON Lines file; the
-    records are parsed JSON, not yet checked (see :func:`record_problems`). A line that
-    is not JSON (a log cut short by a killed writer, say), not UTF-8 or too long is
-    yielded as its :class:`LineProblem`, so the lines after it are still read."""
-    try:
-        fh = open(path, "rb")
-    except OSError as e:
-        raise InputError(f"{path}: cannot read: {e.strerror}") from None
-    with fh:
-        for n, line in read_lines(fh, path, read_on=True):
+    """``(line number, record)`` for each non-blank line of a JSON Lines file (``-``:
+    standard input, named ``<stdin>`` in messages); the records are parsed JSON, not
+    yet checked (see :func:`record_problems`). A line that is not JSON (a log cut short
+    by a killed writer, say), not UTF-8 or too long is yielded as its
+    :class:`LineProblem`, so the lines after it are still read."""
+    if path == "-":
+        stream: BinaryIO | None = getattr(sys.stdin, "buffer", None)
+        if stream is None:
+            raise InputError("-: cannot read: there is no standard input")
+        fh: BinaryIO = contextlib.nullcontext(stream)  # type: ignore[assignment] - not closed: not ours
+        path = STDIN_NAME
+    else:
+        try:
+            fh = open(path, "rb")
+        except OSError as e:
+            raise InputError(f"{path}: cannot read: {e.strerror}") from None
+    with fh as lines:
+        for n, line in read_lines(lines, path, read_on=True):
             if isinstance(line, LineProblem):
                 yield n, line
             elif line.strip():

@@ -877,3 +877,43 @@ def test_a_game_record_the_disk_has_no_room_for_ends_with_status_74(tmp_path):
     )
     assert proc.returncode == 74, proc.stderr
     assert proc.stderr == f"ruledraft: cannot write {log}: File too large\n"
+
+
+def test_an_empty_log_name_is_refused_before_the_game(tmp_path):
+    """play --log "": refused (exit 2, as simulate refuses it), not a game played and logged nowhere."""
+    result = run(["sushi-go", "--players", "3", "--log", ""], ONES)
+    assert result.exit_code == 2
+    assert result.output == "error: --log needs a file name (an empty one would log nothing)\n"
+
+
+def test_a_record_the_disk_has_no_room_for_leaves_no_file(tmp_path, monkeypatch, capsys):
+    """The record's write failing with ENOSPC after the game: one line naming the log, status 74, and no empty or cut file left to replay as nothing."""
+    import errno
+    import io
+    import sys
+
+    from ruledraft.cli import app as app_module
+
+    real_open = open
+
+    def full_open(path, mode="r", *args, **kwargs):
+        f = real_open(path, mode, *args, **kwargs)
+        if "w" in mode:
+
+            def write(text):
+                f.buffer.write(text[:10].encode())  # a start of the line reaches the disk, then no room
+                f.buffer.flush()
+                raise OSError(errno.ENOSPC, "No space left on device")
+
+            f.write = write
+        return f
+
+    log = tmp_path / "game.jsonl"
+    monkeypatch.setattr(play_module, "open", full_open, raising=False)
+    monkeypatch.setattr(sys, "stdin", io.StringIO(ONES))
+    monkeypatch.setattr(sys, "argv", ["ruledraft", "play", "sushi-go", "--players", "3", "--log", str(log)])
+    with pytest.raises(SystemExit) as stop:
+        app_module.main()
+    assert stop.value.code == 74
+    assert capsys.readouterr().err.strip().splitlines()[-1] == f"ruledraft: cannot write {log}: No space left on device"
+    assert not log.exists()

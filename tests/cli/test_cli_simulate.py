@@ -467,6 +467,10 @@ def run_simulate(*args, timeout=120, **kwargs):
     [
         ("", "error: --log needs a file name (an empty one would log nothing)"),
         (
+            "-",
+            "error: --log needs a file name, not - (a log is not written to standard output; ./- names a file called -)",
+        ),
+        (
             "/dev/full",
             "error: --log /dev/full: a device; --log takes a regular file (created or replaced) or /dev/null",
         ),
@@ -474,10 +478,11 @@ def run_simulate(*args, timeout=120, **kwargs):
     ],
 )
 def test_log_must_be_a_file_name_of_a_regular_file(target, words):
-    """--log "" and --log at a device or a directory are refused before the run: exit 2, one line, nothing on stdout."""
+    """--log "", --log - and --log at a device or a directory are refused before the run: exit 2, one line, nothing on stdout (no file called - made)."""
     result = invoke("simulate", "sushi-go", "--games", 2, "-q", "--log", target)
     assert result.exit_code == 2
     assert result.stderr == words + "\n" and result.stdout == ""
+    assert not os.path.exists("-")
 
 
 def test_log_to_a_fifo_is_refused_without_waiting_for_a_reader(tmp_path):

@@ -511,3 +511,43 @@ def test_a_rule_missing_from_a_log_or_unknown_to_the_rules_is_said_in_words(reco
     assert f"{path}:1: error: rule maki: no points in the log, the rules give {maki}" in lines
     assert f"{path}:1: error: rule nosuch: [1, 2, 3] in the log, but the rules have no such rule" in lines
     assert not any("None" in line for line in lines)
+
+
+def test_a_log_on_standard_input_replays_as_a_file_does(record):
+    """replay - reads the log from standard input (what its refusal of a FIFO advises): a clean record, then a forged one, each said at <stdin>:LINE."""
+    forged = changed(record, lambda r: r["totals"].__setitem__(0, r["totals"][0] + 1))
+    text = json.dumps(record) + "\n" + json.dumps(forged) + "\n"
+    result = runner.invoke(app, ["replay", "-"], input=text)
+    assert result.exit_code == 1
+    assert result.stdout == "2 games replayed, 1 clean, 1 with problems\n"
+    assert result.stderr.startswith("<stdin>:2: error: ")
+    assert "<stdin>:1:" not in result.stderr
+    assert runner.invoke(app, ["replay", "-"], input=json.dumps(record) + "\n").exit_code == 0
+
+
+@pytest.mark.parametrize(
+    ("given", "said"),
+    [
+        ("nosuch", "error: no ruleset 'nosuch': not a file, nor a bundled ruleset"),
+        ("", "error: '': no file name (the name is empty)"),
+    ],
+)
+def test_a_ruleset_given_that_cannot_load_is_said_once_and_refuses_the_command(record, tmp_path, given, said):
+    """replay --ruleset naming nothing loadable: one line and exit 2, not the same problem once a record."""
+    path = write_log(tmp_path, [record] * 5)
+    result = runner.invoke(app, ["replay", path, "--ruleset", given])
+    assert result.exit_code == 2
+    assert result.stdout == ""
+    assert result.stderr.count("\n") == 1
+    assert result.stderr.startswith(said)
+
+
+@pytest.mark.parametrize("text", ["", "\n\n  \n"])
+def test_an_empty_log_says_it_holds_no_game(tmp_path, text):
+    """A log with no line but blanks: exit 1, saying it holds no game record (a check of nothing never passes silently)."""
+    path = tmp_path / "empty.jsonl"
+    path.write_text(text, encoding="utf-8")
+    result = replay(str(path))
+    assert result.exit_code == 1
+    assert result.stderr == f"{path}: error: no game record in it (a log has one JSON object a line)\n"
+    assert result.stdout == "0 games replayed, 0 clean, 0 with problems\n"
