@@ -59,11 +59,16 @@ def _largest(values: Any) -> int:
 
 
 def _quantity_bound(
-    q: Quantity | None, ruleset: CompiledRuleset, expressions: int, catalogue: Catalogue | None = None
+    q: Quantity | None,
+    ruleset: CompiledRuleset,
+    expressions: int,
+    catalogue: Catalogue | None = None,
+    trees: dict[str, Any] | None = None,
 ) -> int:
     """The largest magnitude a quantity reaches (``expressions``: the rule's largest
     expression bound, for a quantity written as an expression; ``catalogue``: cards
-    counted as a boost may count them, an expression then bounded again on them)."""
+    counted as a boost may count them, an expression then bounded again on them, its
+    text parsed once and its bound on each table kept in ``trees``)."""
     cards = (catalogue or ruleset.catalogue).cards
     deck = sum(c.count for c in cards)
     if q is None:
@@ -80,10 +85,16 @@ def _quantity_bound(
     if form[0] == "expr":
         if catalogue is None:
             return expressions
+        key = (form[1], tuple(c.count for c in cards))  # a boost's table after it is the next boost's before
+        if trees is not None and key in trees:
+            return trees[key]
         try:
-            return compile_expression(form[1], catalogue).bound
+            bound = compile_expression(form[1], catalogue, trees=trees).bound
         except RulesetError:  # past the language's limit with the boosted counts
-            return MAX_TOTAL + 1
+            bound = MAX_TOTAL + 1
+        if trees is not None:
+            trees[key] = bound
+        return bound
     return deck
 
 
@@ -97,10 +108,19 @@ def _boosted(catalogue: Catalogue, boosts: Sequence[Any]) -> Catalogue:
     )
 
 
-def rule_bound(rule: Any, ruleset: CompiledRuleset, expressions: int = 0, catalogue: Catalogue | None = None) -> int:
+def rule_bound(
+    rule: Any,
+    ruleset: CompiledRuleset,
+    expressions: int = 0,
+    catalogue: Catalogue | None = None,
+    trees: dict[str, Any] | None = None,
+) -> int:
     """An upper bound on the magnitude of the points ``rule`` gives one seat in one
     scoring (``expressions``: the largest bound of the rule's expressions; ``catalogue``:
-    the cards with the counts a boost may give them, for a rule a boost changes)."""
+    the cards with the counts a boost may give them, for a rule a boost changes;
+    ``trees``: the expressions parsed so far, kept for the next call)."""
+    if trees is None:
+        trees = {}
     cards = (catalogue or ruleset.catalogue).cards
     deck = sum(c.count for c in cards)
     kind = type(rule).__name__
@@ -109,7 +129,8 @@ def rule_bound(rule: Any, ruleset: CompiledRuleset, expressions: int = 0, catalo
         before = _boosted(ruleset.catalogue, earlier) if earlier else ruleset.catalogue
         after = _boosted(ruleset.catalogue, (*earlier, rule))
         return sum(
-            rule_bound(r, ruleset, expressions, before) + rule_bound(r, ruleset, expressions, after) for r in changed
+            rule_bound(r, ruleset, expressions, before, trees) + rule_bound(r, ruleset, expressions, after, trees)
+            for r in changed
         )
     if kind == "PerCard":
         return sum(cards[i].count * abs(int(rule.values[i])) for i in rule.indices)
@@ -123,11 +144,11 @@ def rule_bound(rule: Any, ruleset: CompiledRuleset, expressions: int = 0, catalo
         return deck * max(abs(int(rule.points)), _largest(rule.table))
     if kind == "Majority":  # a seat may take a place among the most and among the fewest
         awards = sum(_largest(a.default) + _largest(a.by_seats) for a in (rule.most, rule.least))
-        return awards * max(1, _quantity_bound(rule.multiplier, ruleset, expressions, catalogue))
+        return awards * max(1, _quantity_bound(rule.multiplier, ruleset, expressions, catalogue, trees))
     if kind == "Neighbours":  # a result against each neighbour
         return 2 * _largest((rule.win, rule.tie, rule.loss))
     if kind == "Expression":
-        return _quantity_bound(rule.quantity, ruleset, expressions, catalogue)
+        return _quantity_bound(rule.quantity, ruleset, expressions, catalogue, trees)
     if isinstance(rule, CheckedRule):  # a plug-in's: each result is checked against the limit as it scores
         return 0
     # a kind not named above: its largest number for each card of the deck
@@ -149,9 +170,10 @@ def bound_problems(
     index = {e.get("id"): i for i, e in enumerate(entries) if isinstance(e, Mapping)}
     parts: list[tuple[int, int, int, Any]] = []  # (bound a game, a scoring, scorings, rule)
     every = max(expression_bounds.values(), default=0)  # for a rule not found by its id
+    trees: dict[str, Any] = {}  # each expression parsed once, however many boosts bound it again
     for rule in ruleset.rules:
         i = index.get(rule.id)
-        each = rule_bound(rule, ruleset, expression_bounds.get(i, 0) if i is not None else every)
+        each = rule_bound(rule, ruleset, expression_bounds.get(i, 0) if i is not None else every, trees=trees)
         times = _scorings(rule, ruleset)
         parts.append((each * times, each, times, rule))
     total = sum(p[0] for p in parts)

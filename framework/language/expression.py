@@ -1411,9 +1411,13 @@ def compile_expression(
     locate: Callable[[int], tuple[int, int]] | None = None,
     source_lines: Sequence[str] | None = None,
     boolean: bool = False,
+    trees: dict[str, Tree] | None = None,
 ) -> CompiledExpression:
     """Compile ``text`` against ``catalogue`` (see the module docstring for the language).
 
+    ``trees``: texts parsed before (by this function, given the same dictionary), kept
+    from call to call: the scoring bounds compile an expression again for each boosted
+    count of its cards, and parsing is most of a compile.
     ``locate(offset)`` maps a 0-based offset in ``text`` to the 1-based
     ``(line, column)`` in ``file`` (default: line 1, column ``offset + 1``);
     ``source_lines`` are the file's lines, for the code frame under a message.
@@ -1440,21 +1444,11 @@ def compile_expression(
     def fail(problems: list[tuple[int, str]]) -> RulesetError:
         return RulesetError(located(problems))
 
-    limits = ExpressionLimits
-    if len(text) > limits.max_length:
-        raise fail([(0, f"expression too long: {len(text)} characters (at most {limits.max_length})")])
-    if not text.strip():
-        raise fail([(0, "empty expression")])
-    too_deep_at, unclosed, stray_close = _scan_parentheses(text)
-    if too_deep_at is not None:
-        raise fail([(too_deep_at, _TOO_DEEP.format(limits.max_depth))])
-    try:
-        tree = _parser().parse(text)
-    except UnexpectedInput as err:
-        raise fail([_syntax_error(err, text, unclosed, stray_close)]) from None
-    deep = _too_deep(tree)
-    if deep is not None:
-        raise fail([(deep, _TOO_DEEP.format(limits.max_depth))])
+    tree = trees.get(text) if trees is not None else None
+    if tree is None:
+        tree = _parsed(text, fail)
+        if trees is not None:
+            trees[text] = tree
 
     def site(offset: int) -> tuple[str, int, int]:
         line, column = (1, offset + 1) if locate is None else locate(offset)
@@ -1483,3 +1477,23 @@ def compile_expression(
         warnings=tuple(located(compiler.notes, "warning")),
         least=0 if boolean else _low(value),  # a condition is 0 or 1; None: nothing is known
     )
+
+
+def _parsed(text: str, fail: Callable[[list[tuple[int, str]]], RulesetError]) -> Tree:
+    """``text``'s parse tree, within the language's limits of length and depth (else ``fail``'s error)."""
+    limits = ExpressionLimits
+    if len(text) > limits.max_length:
+        raise fail([(0, f"expression too long: {len(text)} characters (at most {limits.max_length})")])
+    if not text.strip():
+        raise fail([(0, "empty expression")])
+    too_deep_at, unclosed, stray_close = _scan_parentheses(text)
+    if too_deep_at is not None:
+        raise fail([(too_deep_at, _TOO_DEEP.format(limits.max_depth))])
+    try:
+        tree = _parser().parse(text)
+    except UnexpectedInput as err:
+        raise fail([_syntax_error(err, text, unclosed, stray_close)]) from None
+    deep = _too_deep(tree)
+    if deep is not None:
+        raise fail([(deep, _TOO_DEEP.format(limits.max_depth))])
+    return tree
