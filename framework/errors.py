@@ -74,8 +74,10 @@ class Diagnostic:
     source_line: str | None = attrs.field(default=None, eq=False, order=False)
 
     def format(self, *, with_source: bool = False) -> str:
-        """``FILE:LINE:COLUMN: error: MESSAGE`` (optionally with the line and a caret)."""
-        head = f"{printable(self.file)}:{self.line}:{self.column}: {self.severity}: {self.message}"
+        """``FILE:LINE:COLUMN: error: MESSAGE`` (optionally with the line and a caret), on
+        one line: a key or a name the message quotes from the file may hold a line break,
+        which would start a line that reads as a diagnostic of its own."""
+        head = f"{printable(self.file)}:{self.line}:{self.column}: {self.severity}: {printable(self.message)}"
         if with_source and self.source_line is not None:
             caret = _blank_as(self.source_line[: max(self.column - 1, 0)]) + "^"
             return f"{head}\n    {self.source_line}\n    {caret}"

@@ -403,3 +403,33 @@ def test_an_empty_value_where_text_belongs_says_to_quote_the_word(tmp_path):
         "'id' must be text, not an empty value"
         " (YAML reads nothing written, null and ~ as empty: give a value, or quote a word like null)",
     )
+
+
+@pytest.mark.parametrize(
+    ("line", "said"),
+    [
+        ('"bogus\\nfake.yaml:1:1: error: FORGED": 1', "r.yaml:{n}:1: error: unknown key 'bogus\\nfake.yaml:1:1: error: FORGED' at the top level"),
+        ('version: "1\\nfake.yaml:1:1: error: FORGED"', "r.yaml:{n}:10: error: 'version' must be one line of text"),
+    ],
+)
+def test_a_line_break_the_file_wrote_never_breaks_a_diagnostic_line(line, said):
+    """A key or a version holding a line break (a file forging a diagnostic of its own) is said escaped, each diagnostic one line."""
+    text = MINI + line + "\n"
+    n = text.count("\n")
+    (d,) = check_text(text)
+    shown = d.format()
+    assert "\n" not in shown
+    assert shown.startswith(said.format(n=n))
+
+
+def test_an_extends_name_with_a_line_break_is_said_on_one_line(tmp_path):
+    """extends: "parent.yaml\\n" beside a parent.yaml: the ruleset not found, its name escaped on the diagnostic's one line."""
+    from ruledraft.language.loading import check_ruleset
+
+    (tmp_path / "parent.yaml").write_text(MINI, encoding="utf-8")
+    child = tmp_path / "child.yaml"
+    child.write_text('format: 1\nextends: "parent.yaml\\n"\nid: child\nname: Child\n', encoding="utf-8")
+    (d,) = check_ruleset(child).diagnostics
+    assert d.format() == (
+        f"{child}:2:10: error: cannot find the ruleset 'parent.yaml\\n' to extend (did you mean 'parent.yaml'?)"
+    )
