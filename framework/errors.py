@@ -61,6 +61,23 @@ def printable(text: str) -> str:
     )
 
 
+#: a code frame shows a source line up to this long whole, a longer one cut to
+#: :data:`FRAME_REACH` characters each side of its caret
+FRAME_WHOLE = 200
+FRAME_REACH = 80
+
+
+def _framed(line: str, at: int) -> tuple[str, int]:
+    """A source line for a code frame, a long one cut around offset ``at`` ("..." where
+    cut: a line of a megabyte is not printed whole), and the caret's offset in it."""
+    if len(line) <= FRAME_WHOLE:
+        return line, at
+    start = max(at - FRAME_REACH, 0)
+    end = at + FRAME_REACH
+    head = "..." if start else ""
+    return head + line[start:end] + ("..." if end < len(line) else ""), at - start + len(head)
+
+
 @attrs.frozen(order=True)
 class Diagnostic:
     """One problem found in an input file, pointing at ``file:line:column`` (1-based)."""
@@ -79,8 +96,8 @@ class Diagnostic:
         which would start a line that reads as a diagnostic of its own."""
         head = f"{printable(self.file)}:{self.line}:{self.column}: {self.severity}: {printable(self.message)}"
         if with_source and self.source_line is not None:
-            caret = _blank_as(self.source_line[: max(self.column - 1, 0)]) + "^"
-            return f"{head}\n    {self.source_line}\n    {caret}"
+            line, at = _framed(self.source_line, max(self.column - 1, 0))
+            return f"{head}\n    {line}\n    {_blank_as(line[:at])}^"
         return head
 
     def to_json(self) -> dict[str, object]:

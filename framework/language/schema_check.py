@@ -33,7 +33,7 @@ from jsonschema.protocols import Validator
 from referencing.jsonschema import DRAFT202012
 
 from ruledraft.errors import Diagnostic, printable
-from ruledraft.language.suggest import MAX_SUGGESTION_INPUT
+from ruledraft.language.suggest import MAX_SUGGESTION_INPUT, clipped
 from ruledraft.language.yaml_loader import Document
 
 __all__ = ["check_schema", "load_schema", "SCHEMA_NAME"]
@@ -529,15 +529,15 @@ class _Reporter:
                 hint = f" (did you mean '{match}'?)"
                 self.suggested.setdefault(path, set()).add(match)
             elif len(path) == 1 and (home := _section_of(key, self.schema, path[0])):
-                hint = f"; '{key}' belongs in '{home}' ({home}: {{{key}: ...}})"
+                hint = f"; '{clipped(key)}' belongs in '{home}' ({home}: {{{key}: ...}})"
             elif _PLAYER_KEY.match(key) and {"default", "players"} <= set(allowed):
                 hint = (
                     f"; awards that depend on the number of players go under 'players': "
-                    f"write {{default: [...], players: {{'{key}': [...]}}}}"
+                    f"write {{default: [...], players: {{'{clipped(key)}': [...]}}}}"
                 )
             elif 0 < len(allowed) <= _LISTED_KEYS:
                 hint = f"; the keys allowed here are {_and_list(sorted(allowed))}"
-            self.key_error(path, key, f"unknown key '{key}' {where}{hint}")
+            self.key_error(path, key, f"unknown key '{clipped(key)}' {where}{hint}")
 
     def on_additionalProperties(self, error: ValidationError, path: _Path) -> None:
         instance, schema = _instance(error), _schema_of(error)
@@ -569,7 +569,9 @@ class _Reporter:
             lacking = [n for n in needs if n not in instance]
             if key in instance and lacking:
                 self.key_error(
-                    path, key, f"'{key}' can only be used together with {_and_list([repr(n) for n in lacking])}"
+                    path,
+                    key,
+                    f"'{clipped(key)}' can only be used together with {_and_list([repr(n) for n in lacking])}",
                 )
 
     def on_type(self, error: ValidationError, path: _Path) -> None:
@@ -617,7 +619,7 @@ class _Reporter:
             hint = _schema_of(error).get("errorMessage") or f"must match the pattern {_expected(error)}"
         else:
             hint = "is not allowed: " + error.message
-        self.key_error(path, key, f"key '{key}' in {_name(path)} {hint}")
+        self.key_error(path, key, f"key '{clipped(key)}' in {_name(path)} {hint}")
 
     def on_bound(self, error: ValidationError, path: _Path) -> None:
         words = _BOUNDS[str(error.validator)]
@@ -685,7 +687,9 @@ class _Reporter:
         negated = _expected(error)
         if isinstance(negated, dict) and list(negated.get("required", [])) and isinstance(_instance(error), dict):
             key = negated["required"][0]
-            self.key_error(path, key, message or f"'{key}' is not allowed {self.where(path, _instance(error))}")
+            self.key_error(
+                path, key, message or f"'{clipped(key)}' is not allowed {self.where(path, _instance(error))}"
+            )
             return
         if negated == {} and path and isinstance(path[-1], str):
             # {"properties": {"size": {"not": {}}}}: the key may not be there at all

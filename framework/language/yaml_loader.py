@@ -39,6 +39,7 @@ from yaml import events as _ev
 from yaml.nodes import ScalarNode
 
 from ruledraft.errors import Diagnostic, RulesetError
+from ruledraft.language.suggest import clipped
 
 __all__ = ["Document", "LoaderLimits", "UnreadableRuleFile", "load_document", "load_file"]
 
@@ -976,5 +977,5 @@ def _key_without_colon(lines: Sequence[str], number: int, column: int) -> tuple[
     return (
         number,
         column,
-        f"YAML syntax: '{text.strip()}' is not 'key: value': is the ':' after '{word}' missing?",
+        f"YAML syntax: '{clipped(text.strip())}' is not 'key: value': is the ':' after '{clipped(word)}' missing?",
     )

@@ -408,7 +408,10 @@ def test_an_empty_value_where_text_belongs_says_to_quote_the_word(tmp_path):
 @pytest.mark.parametrize(
     ("line", "said"),
     [
-        ('"bogus\\nfake.yaml:1:1: error: FORGED": 1', "r.yaml:{n}:1: error: unknown key 'bogus\\nfake.yaml:1:1: error: FORGED' at the top level"),
+        (
+            '"bogus\\nfake.yaml:1:1: error: FORGED": 1',
+            "r.yaml:{n}:1: error: unknown key 'bogus\\nfake.yaml:1:1: error: FORGED' at the top level",
+        ),
         ('version: "1\\nfake.yaml:1:1: error: FORGED"', "r.yaml:{n}:10: error: 'version' must be one line of text"),
     ],
 )
@@ -433,3 +436,31 @@ def test_an_extends_name_with_a_line_break_is_said_on_one_line(tmp_path):
     assert d.format() == (
         f"{child}:2:10: error: cannot find the ruleset 'parent.yaml\\n' to extend (did you mean 'parent.yaml'?)"
     )
+
+
+def test_a_line_of_a_megabyte_is_said_in_a_line_of_a_few_hundred_characters(tmp_path):
+    """A 900,000-character line without a colon, and an unknown key of 301 characters: each message quotes at most 80 of them with the length, and --show-source's frame 80 each side of the caret."""
+    from ruledraft.language.loading import check_ruleset
+
+    path = tmp_path / "long.yaml"
+    path.write_text(MINI + "k" * 900_000 + "\n", encoding="utf-8")
+    (d,) = check_ruleset(path).diagnostics
+    assert d.message.count("(900000 characters)") == 2 and len(d.message) < 300
+    frame = d.format(with_source=True).splitlines()
+    assert frame[1:] == ["    " + "k" * 80 + "...", "    ^"]
+    key = "a" * 150 + "B" + "c" * 150
+    path.write_text(MINI + f"{key}: 1\n", encoding="utf-8")
+    (d,) = check_ruleset(path).diagnostics
+    assert d.message == f"unknown key '{'a' * 77}... (301 characters)' at the top level"
+    assert d.format(with_source=True).splitlines()[1:] == ["    " + "a" * 80 + "...", "    ^"]
+
+
+def test_a_code_frame_cut_short_keeps_its_caret_under_the_column():
+    """A diagnostic at column 200 of a 400-character line: the frame shows 80 characters each side, cut with '...', the caret under the same character; a line of 200 is shown whole."""
+    line = "x" * 199 + "Y" + "z" * 200
+    d = Diagnostic("f.yaml", 3, 200, "here", source_line=line)
+    _, shown, caret = d.format(with_source=True).splitlines()
+    assert shown == "    ..." + "x" * 80 + "Y" + "z" * 79 + "..."
+    assert shown[caret.index("^")] == "Y"
+    d = Diagnostic("f.yaml", 3, 150, "here", source_line=line[:200])
+    assert d.format(with_source=True).splitlines()[1] == "    " + line[:200]
