@@ -56,7 +56,9 @@ def check_log_path(path: str, inputs: Sequence[str], option: str = "--log") -> N
     if path == "":
         raise InputError(f"{option} needs a file name (an empty one would log nothing)")
     if path == "-":  # elsewhere standard input; standard output carries the results
-        raise InputError(f"{option} needs a file name, not - (a log is not written to standard output; ./- names a file called -)")
+        raise InputError(
+            f"{option} needs a file name, not - (a log is not written to standard output; ./- names a file called -)"
+        )
     try:
         st = os.stat(path)
     except FileNotFoundError:
