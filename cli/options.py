@@ -235,11 +235,14 @@ def cluster_wanted(scheduler: str | None, cluster: str | None, jobs: str) -> tup
         raise InputError("--scheduler and --cluster exclude each other: give one")
     if jobs.strip() != "1":
         raise InputError("--jobs does not apply to a Dask cluster (its workers run the games): leave it out")
-    from ruledraft.play.cluster import ClusterError, parse_cluster, require_dask
+    from ruledraft.play.cluster import ClusterError, address_problem, parse_cluster, require_dask
 
     workers = parse_cluster(cluster) if cluster is not None else None
     if scheduler is not None and not scheduler.strip():
         raise InputError("--scheduler needs an address, such as tcp://10.0.0.5:8786")
+    problem = address_problem(scheduler) if scheduler is not None else None
+    if problem is not None:  # a command line that cannot be used: status 2, as an empty address
+        raise InputError(problem)
     try:
         require_dask()
     except ClusterError as e:

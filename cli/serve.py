@@ -194,6 +194,10 @@ def _tables(
     opened: list[Table] = []
     try:
         where.mkdir(parents=True, exist_ok=True)
+    except FileExistsError:  # a file, not a folder
+        raise InputError(
+            f"--journal {shown(journal)}: not a directory (--journal takes a folder for the tables)"
+        ) from None
     except OSError as e:
         raise InputError(f"--journal {shown(journal)}: cannot create: {e.strerror}") from None
     tables = Tables(where, allow)

@@ -60,7 +60,7 @@ def tournament_text(result: dict) -> list[str]:
     count = len(result["lineups"])
     lines = _wrapped(
         f"{shown(result['ruleset'])}, {counted(result['players'], 'player')}, seed {result['seed']}: "
-        f"{count} line-up{'' if count == 1 else 's'}, seats rotated on the same {result['deals']} deals, "
+        f"{count} line-up{'' if count == 1 else 's'}, seats rotated on the same {counted(result['deals'], 'deal')}, "
         f"{counted(result['games'], 'game')}; a fair share is {result['fair_share']:.0%}"
     )
     lines += [

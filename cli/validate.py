@@ -124,6 +124,8 @@ def validate(
                 refuse(path, e)
         else:
             files.append(path)
+    if files.count("-") > 1:  # read once, standard input is then empty
+        fail("error: standard input (-) can be read only once: give - once", 2)
     for path in files:
         try:
             result = check_ruleset(path, allow=allow)

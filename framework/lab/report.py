@@ -115,7 +115,7 @@ def prepare_directory(directory: str | os.PathLike[str], keep: bool = True) -> P
     where = Path(directory)
     name = os.fspath(directory)
     if name == "":
-        raise ReportError("the report needs a directory name")
+        raise ReportError("needs a directory name (an empty one would hold no report)")
     try:
         is_file = where.exists() and not where.is_dir()
     except ValueError:

@@ -137,7 +137,7 @@ def connect(scheduler: str | None = None, local_workers: int | None = None) -> I
                 cluster.close()
             return
         assert scheduler is not None
-        problem = _address_problem(scheduler)
+        problem = address_problem(scheduler)
         if problem is not None:
             raise ClusterError(problem)
         try:
@@ -163,7 +163,7 @@ def connect(scheduler: str | None = None, local_workers: int | None = None) -> I
 SCHEMES = ("tcp", "tls", "inproc", "ucx", "ws", "wss")
 
 
-def _address_problem(address: str) -> str | None:
+def address_problem(address: str) -> str | None:
     """What is wrong with the form of a scheduler's address (None: nothing), said before
     anything is asked of it: another scheme (``http://``), or no port."""
     scheme, sep, rest = address.rpartition("://")

@@ -584,6 +584,13 @@ def test_simulate_refuses_a_report_directory_it_cannot_make(tmp_path):
     assert result.stderr == f"error: --report {tmp_path}/file/r: cannot write the report there: Not a directory\n"
 
 
+def test_simulate_refuses_an_empty_report_name_in_words_of_the_option():
+    """simulate --report "": exit 2, "--report needs a directory name", before any game."""
+    result = runner.invoke(app, ["simulate", "sushi-go", "-g", "50", "-q", "--report", ""])
+    assert result.exit_code == 2
+    assert result.stderr == "error: --report needs a directory name (an empty one would hold no report)\n"
+
+
 def test_a_run_refused_after_the_report_check_leaves_no_directory_made(tmp_path):
     """simulate --report NEW/DIR with a --log it cannot write: exit 2, and no directory is left behind."""
     (tmp_path / "file").write_text("", encoding="utf-8")

@@ -45,10 +45,15 @@ def test_the_summary_fits_80_columns_even_with_a_long_bot_name(tmp_path, monkeyp
 
 
 def test_one_line_up_is_said_in_the_singular():
-    """Two bots at two seats make '1 line-up', not '1 line-ups'."""
+    """Two bots at two seats make '1 line-up', not '1 line-ups'; one game a seating is '1 deal', not '1 deals'."""
     result = runner.invoke(app, ["tournament", "sushi-go", "-b", "random,first", "-p", "2", "-g", "2", "-q"])
     assert result.exit_code == 0, result.output
     assert "1 line-up," in result.output
+    result = runner.invoke(app, ["tournament", "sushi-go", "-b", "random,first", "-p", "2", "-g", "1", "-q"])
+    assert result.exit_code == 0, result.output
+    assert " ".join(result.output.split()).startswith(
+        "sushi-go, 2 players, seed 0: 1 line-up, seats rotated on the same 1 deal, 2 games;"
+    )
 
 
 def test_six_bots_at_two_seats_make_fifteen_line_ups():

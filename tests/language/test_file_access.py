@@ -518,10 +518,16 @@ def test_standard_input_is_a_rule_file_named_stdin():
 
 
 def test_standard_input_cannot_feed_two_things_at_once():
-    """score - - and play - are refused with a message (one standard input); simulate - --jobs 2 reads it once and runs."""
+    """score - -, validate - - and play - are refused with a message (one standard input); simulate - --jobs 2 reads it once and runs."""
     assert (
         invoke("score", "-", "-").stderr
         == "error: the ruleset and the table cannot both be read from standard input (-)\n"
+    )
+    result = invoke("validate", "-", "-", input=STEP7.read_text(encoding="utf-8"))
+    assert (result.exit_code, result.stdout, result.stderr) == (
+        2,
+        "",
+        "error: standard input (-) can be read only once: give - once\n",
     )
     result = invoke("play", "-", "-p", "2")
     assert result.exit_code == 2 and result.stderr.startswith("error: play reads your moves from standard input")

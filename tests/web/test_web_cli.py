@@ -257,3 +257,14 @@ def test_ctrl_c_stops_a_server_at_once_while_a_bot_thinks(tmp_path):
     assert (proc.returncode, err.splitlines()[-1:]) == (130, ["interrupted"]), err
     assert "Traceback" not in err and "Cancel" not in err, err
     assert took < 15, took
+
+
+def test_a_journal_that_is_a_file_is_said_to_be_no_folder(monkeypatch, tmp_path):
+    """--journal naming a file: exit 2, "not a directory", not mkdir's "cannot create: File exists"."""
+    (tmp_path / "j").write_text("", encoding="utf-8")
+    result = serve_quietly(monkeypatch, "sushi-go", "--port", "0", "--journal", str(tmp_path / "j"))
+    assert result.exit_code == 2
+    assert (
+        result.stderr
+        == f"error: --journal {tmp_path / 'j'}: not a directory (--journal takes a folder for the tables)\n"
+    )
