@@ -511,3 +511,35 @@ def test_a_majority_that_says_who_takes_part_or_awards_one_place_is_not_warned(t
     result = check_ruleset(path)
     assert result.ok
     assert result.diagnostics == []
+
+
+@pytest.mark.parametrize(
+    "rest",
+    [
+        "    most: []\n",
+        "    most: []\n    least: []\n",
+        "    most: {default: [], players: {'2': [0]}}\n",
+        "    most: [0, 0]\n    minimum: 1\n",
+    ],
+)
+def test_a_majority_no_place_of_which_scores_is_a_warning(tmp_path, rest):
+    """Empty or zero awards for the most and the fewest at every player count: valid, warned at the rule's first award key that it never scores."""
+    path = tmp_path / "rolls.yaml"
+    path.write_text(_MAKI_HEAD + rest, encoding="utf-8")
+    result = check_ruleset(path)
+    assert result.ok
+    assert [(d.severity, d.line, d.column, d.message) for d in result.diagnostics] == [
+        (
+            "warning",
+            14,
+            5,
+            "no place is worth any points, for the most or the fewest, at any number of players: this rule never scores",
+        )
+    ]
+
+
+def test_a_majority_scoring_at_one_player_count_only_is_not_warned(tmp_path):
+    """most: {players: {'2': [3]}}: it scores in 2-player games, so no warning."""
+    path = tmp_path / "rolls.yaml"
+    path.write_text(_MAKI_HEAD + "    most: {players: {'2': [3]}}\n", encoding="utf-8")
+    assert check_ruleset(path).diagnostics == []

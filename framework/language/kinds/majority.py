@@ -478,6 +478,24 @@ def _unreachable_places(spec: Mapping[str, Any], ctx: RuleContext) -> None:
                 )
 
 
+def _awards_nothing(spec: Mapping[str, Any], ctx: RuleContext) -> None:
+    """A warning for a majority whose every award list, for the most and the fewest and
+    at every number of players, is empty or zeros: it never scores."""
+    lists: list[Any] = []
+    for key in ("most", "least"):
+        given = spec.get(key)
+        if isinstance(given, dict):
+            lists += [given.get("default", [])] + list((given.get("players") or {}).values())
+        elif key in spec:
+            lists.append(given)
+    if lists and all(isinstance(v, list) and not any(isinstance(x, int) and x for x in v) for v in lists):
+        ctx.warn(
+            ("most" if "most" in spec else "least",),
+            "no place is worth any points, for the most or the fewest, at any number of players: this rule never scores",
+            key=True,
+        )
+
+
 def _zero_takes_a_place(spec: Mapping[str, Any], ctx: RuleContext) -> None:
     """A warning for points below first place for the most with neither ``minimum`` nor
     ``eligible``: a player with 0 (none of the cards) takes part and can win them, where
@@ -515,6 +533,7 @@ def build(spec: Mapping[str, Any], ctx: RuleContext) -> Majority | None:
     awards = {key: Awards.from_spec(spec.get(key)) for key in ("most", "least")}
     _unreachable_places(spec, ctx)
     _zero_takes_a_place(spec, ctx)
+    _awards_nothing(spec, ctx)
     ties = spec.get("ties", "split")
     place_ties = _place_ties(ties, awards, ctx)
     awards = {key: a.within(ctx.seat_counts()) for key, a in awards.items()}  # (as written above, for the checks)
