@@ -19,6 +19,7 @@ through a :class:`~ruledraft.language.kinds.context.RuleContext` bound to its pl
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, TypeGuard
 
@@ -196,6 +197,13 @@ def _naming(compiled: CompiledExpression, rule_id: str) -> CompiledExpression:
             raise e.for_rule(rule_id) from None
 
     return attrs.evolve(compiled, fn=fn)
+
+
+def _as_read(name: str) -> str:
+    """A card's name as `play` matches what a person types (case and runs of blanks
+    aside) and as a screen shows it (format characters such as a zero-width space unseen)."""
+    shown = "".join(c for c in unicodedata.normalize("NFKC", name) if unicodedata.category(c) != "Cf")
+    return " ".join(shown.split()).casefold()
 
 
 class _RuleContext:
@@ -496,7 +504,8 @@ class RulesetBuilder:
         `play` and the reports tell cards apart by their names; not for cards of one
         group (a menu's takeout boxes differ only in their order)."""
         of_id = {c.id: (c.name, c.group) for c in self.catalogue.cards}
-        first: dict[str, tuple[int, str | None]] = {}  # name -> (the first card with it, its group)
+        # a name as a person reads or types it -> (the first card with it, its group, its name)
+        first: dict[str, tuple[int, str | None, str]] = {}
         ids: set[str] = set()
         for i, card in enumerate(cards):
             ident = str(card.get("id")) if isinstance(card, dict) else ""
@@ -504,20 +513,25 @@ class RulesetBuilder:
                 continue
             ids.add(ident)
             name, group = of_id[ident]
-            if name not in first:
-                first[name] = (i, group)
+            key = _as_read(name)
+            if key not in first:
+                first[key] = (i, group, name)
                 continue
-            earlier, earlier_group = first[name]
+            earlier, earlier_group, earlier_name = first[key]
             if group is not None and group == earlier_group:
                 continue
             there: Path = ("cards", earlier, "name" if "name" in cards[earlier] else "id")
             line = self.doc.locate(there)[0]
             file = self.doc.file_of(there) if hasattr(self.doc, "file_of") else None
             at = f"{display_name(file)}:{line}" if file and file != self.doc.file_of(("cards", i)) else f"line {line}"
+            called = (
+                f"two cards are called {name!r}"
+                if name == earlier_name
+                else f"two cards are called {earlier_name!r} and {name!r}, the same but for case or invisible characters"
+            )
             self.warn(
                 ("cards", i, "name" if "name" in card else "id"),
-                f"two cards are called {name!r} (the first at {at}): `play` and the reports tell cards apart by "
-                "their names",
+                f"{called} (the first at {at}): `play` and the reports tell cards apart by their names",
             )
 
     def check_reserved_names(self, cards: list[Any]) -> None:

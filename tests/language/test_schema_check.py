@@ -208,7 +208,11 @@ def test_pattern_error_in_a_key():
     """A bad hand_size key is reported at the key."""
     text = MINI.replace("{2: 5, 3-4: 4}", "{2: 5, three: 4}")
     assert messages(text) == [
-        (9, 21, "key 'three' in 'hand_size' must be a number of players like 4, or a range like 6-8, of at most 2 digits each (a game is for 1-16 players)"),
+        (
+            9,
+            21,
+            "key 'three' in 'hand_size' must be a number of players like 4, or a range like 6-8, of at most 2 digits each (a game is for 1-16 players)",
+        ),
     ]
 
 

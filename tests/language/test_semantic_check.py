@@ -191,7 +191,7 @@ def test_a_name_with_a_line_break_is_refused_and_shown_on_one_line(tmp_path):
         [sys.executable, "-m", "ruledraft", "validate", str(path)], capture_output=True, text=True, timeout=120
     )
     assert proc.returncode == 1 and proc.stdout.splitlines() == [
-        f"{path}:3:7: error: 'name' must be one line of text, not blank (a line break in a name would show as lines "
+        f"{path}:3:7: error: 'name' must be one line of text, not blank nor only invisible characters (a line break in a name would show as lines "
         "of their own), not 'Two\\nLines'"
     ]
 
@@ -543,3 +543,43 @@ def test_a_majority_scoring_at_one_player_count_only_is_not_warned(tmp_path):
     path = tmp_path / "rolls.yaml"
     path.write_text(_MAKI_HEAD + "    most: {players: {'2': [3]}}\n", encoding="utf-8")
     assert check_ruleset(path).diagnostics == []
+
+
+@pytest.mark.parametrize("second", ["apple", "APPLE", "Ap\\u200bple", "Apple\\u2060"])
+def test_two_names_the_same_but_for_case_or_invisible_characters_are_a_warning(tmp_path, second):
+    """'Apple' and 'apple' (play matches typed names case aside), or a zero-width character inside: the same warning, naming both."""
+    path = tmp_path / "names.yaml"
+    path.write_text(
+        "format: 1\nid: names\nname: Names\nplayers: {min: 2, max: 2}\n"
+        f'cards:\n  - {{id: apple, name: Apple, count: 30}}\n  - {{id: crab, name: "{second}", count: 30}}\n'
+        "deal: {hand_size: {'2': 5}}\nrounds: {count: 1}\n"
+        "scoring:\n  - {id: p, kind: per_card, cards: apple, value: 1}\n",
+        encoding="utf-8",
+    )
+    result = check_ruleset(path)
+    assert result.ok
+    (d,) = result.diagnostics
+    written = second.encode().decode("unicode_escape")
+    assert (d.severity, d.line, d.column) == ("warning", 7, 22)
+    assert d.message == (
+        f"two cards are called 'Apple' and {written!r}, the same but for case or invisible characters"
+        " (the first at line 6): `play` and the reports tell cards apart by their names"
+    )
+
+
+@pytest.mark.parametrize("name", ["\\u200b", "\\u3164\\u3164", "\\u2800", " \\ufeff "])
+def test_a_name_of_only_invisible_characters_is_refused_as_blank(tmp_path, name):
+    """A card named by a zero-width space, Hangul fillers, a blank braille cell or a byte-order mark only: refused as a blank name would be."""
+    path = tmp_path / "names.yaml"
+    path.write_text(
+        "format: 1\nid: names\nname: Names\nplayers: {min: 2, max: 2}\n"
+        f'cards:\n  - {{id: apple, name: "{name}", count: 30}}\n'
+        "deal: {hand_size: {'2': 5}}\nrounds: {count: 1}\n"
+        "scoring:\n  - {id: p, kind: per_card, cards: apple, value: 1}\n",
+        encoding="utf-8",
+    )
+    result = check_ruleset(path)
+    assert not result.ok
+    (d,) = result.diagnostics
+    assert (d.line, d.column) == (6, 23)
+    assert d.message.startswith("'name' must be one line of text, not blank nor only invisible characters")
