@@ -121,10 +121,18 @@ def comparison_text(result: dict, games: int) -> list[str]:
     if "rotation" in result:
         lines += rotation_lines(result["rotation"])
     header = f"  {'figure':<{NAME}} {'A':>7} {'B':>7} {'B - A':>7} {'95% interval':>16} {'p':>6}"
-    lines += ["", header]
     # rows equal on both sides in every game are not tested: named in one line
     equal = [r for r in result["rows"] if _equal_every_game(r)]
     shown_rows = [r for r in result["rows"] if not _equal_every_game(r)]
+    if shown_rows:
+        lines += ["", header]
+    else:  # no row to show: say why rather than print a header over nothing
+        lines += [""] + textwrap.wrap(
+            "Every figure was the same on both sides in every game: A and B played the same games"
+            " (give B another ruleset, --players-b, --bots-b or --seed-b).",
+            WIDTH,
+            break_on_hyphens=False,
+        )
     flagged = [r for r in shown_rows if r["flagged"]]
     rest = [r for r in shown_rows if not r["flagged"]]
     lines += [line for r in flagged for line in _row_text(r)]
@@ -132,7 +140,7 @@ def comparison_text(result: dict, games: int) -> list[str]:
         lines.append("")
     lines += [line for r in rest for line in _row_text(r)]
     alpha = result["alpha"]
-    twins = [r for r in result["rows"] if r.get("same_as")]
+    twins = [r for r in shown_rows if r.get("same_as")]
     lines += [
         "",
         f"{result['compared']} figures compared; {result['flagged']} flagged (*) at {alpha:.0%} after Holm's correction.",
@@ -167,8 +175,10 @@ def rotation_lines(rotation: dict) -> list[str]:
 
 
 def _equal_every_game(row: dict) -> bool:
-    """A row with no spread and no difference (the same on both sides in every game)."""
-    return row.get("tested") is False and not row.get("same_as") and row["difference"] == 0
+    """A row with no spread and no difference (the same on both sides in every game): a
+    row repeating another's test too, which is then no test either."""
+    lo, hi = row["interval"]
+    return row.get("tested") is False and lo == hi and row["difference"] == 0
 
 
 def _names(rows: Sequence[dict], key: str = "figure") -> str:

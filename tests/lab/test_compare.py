@@ -542,8 +542,8 @@ def test_a_flagged_row_that_is_another_rows_test_is_explained_by_the_footnote():
     """A twin row flagged shows *, not =: the footnote then says '=, or * where flagged' (it said '=' alone)."""
     from ruledraft.cli.compare import comparison_text
 
-    result = run_json("sushi-go", "--games", "4", "--bots", "random")
-    twins = [r for r in result["rows"] if r.get("same_as")]
+    result = run_json("sushi-go", "sushi-go-pass-both-ways", "--games", "6", "--bots", "random")
+    twins = [r for r in result["rows"] if r.get("same_as") and r["interval"][0] != r["interval"][1]]
     assert twins, "no row of Sushi Go! is another's test"
     assert any(line.startswith("=: the same test as another row") for line in comparison_text(result, 4))
     twins[0]["flagged"] = True
@@ -580,3 +580,16 @@ def test_ctrl_c_stops_compare_on_one_process_with_json():
     assert (result["games_requested"], result["interrupted"]) == (100000, True)
     assert result["a"]["games"] == result["b"]["games"] == played
     assert err == f"interrupted after {played} of 100000 games\n"
+
+
+def test_two_sides_playing_the_same_games_say_so_and_show_no_row():
+    """compare sushi-go alone (B equals A, paired): no table of '=' rows repeating tests never made; one line says A and B played the same games and how to change B; every figure is named as not tested."""
+    result = runner.invoke(app, ["compare", "sushi-go", "-g", "12", "-q"])
+    assert result.exit_code == 0, result.output
+    text = " ".join(result.stdout.split())
+    assert "Every figure was the same on both sides in every game: A and B played the same games" in text
+    assert "  figure " not in result.stdout and "\n= " not in result.stdout
+    assert "the same test as another row" not in text
+    equal = text.split("so not tested: ", 1)[1]
+    assert "rule tempura," in equal and "card tempura points," in equal and "seat 3 score," in equal
+    assert "0 figures compared; 0 flagged" in text
