@@ -134,14 +134,20 @@ def bench(
         if as_json:
             typer.echo(json.dumps([f.to_json() for f in figures], indent=2))
             return
-        table = Table(title="games per second (one process unless jobs > 1)")
-        columns = ["ruleset", "players", "bots", "jobs", "games/s"] + (["engine"] if engine != "reference" else [])
+        runs = any(f.measure == "simulate" for f in figures)  # --jobs: whole runs beside the game loop
+        title = "games per second (one process unless jobs > 1)"
+        if runs:
+            title += "; of: the game loop (games) or a whole simulate run (simulate)"
+        table = Table(title=title)
+        columns = ["ruleset", "players", "bots", *(["of"] if runs else []), "jobs", "games/s"]
+        columns += ["engine"] if engine != "reference" else []
         for col in columns:
             table.add_column(  # a long name folds onto a second line rather than losing its end
                 col, justify="right" if col in ("players", "jobs", "games/s") else "left", overflow="fold"
             )
         for f in figures:
-            row = [f.ruleset, str(f.players), f.bots, str(f.jobs), f"{f.games_per_second:,.0f}"]
+            row = [f.ruleset, str(f.players), f.bots, *([f.measure] if runs else []), str(f.jobs)]
+            row.append(f"{f.games_per_second:,.0f}")
             table.add_row(*row, *([f.engine] if engine != "reference" else []))
         console().print(table)
 

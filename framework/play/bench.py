@@ -27,6 +27,9 @@ class Figure:
     engine: str = "reference"
     #: with the kernel: seconds it took to compile it (or load it from the cache), not in ``seconds``
     compile_seconds: float = 0.0
+    #: what was timed: "games" (the game loop on one process) or "simulate" (a whole run
+    #: of ``simulate`` with its ``jobs`` processes, start-up and figures included)
+    measure: str = "games"
 
     @property
     def games_per_second(self) -> float:
@@ -83,11 +86,12 @@ def measure_jobs(
     (start-up included) on ``engine`` (``kernel``, compiled already, or ``reference``)."""
     started = time.perf_counter()
     simulate(ruleset, players, games, 1, [bot] * players, jobs=jobs, source=source, engine=engine)
-    return Figure(ruleset.id, players, bot, jobs, games, time.perf_counter() - started, engine)
+    return Figure(ruleset.id, players, bot, jobs, games, time.perf_counter() - started, engine, measure="simulate")
 
 
 def player_counts(ruleset, wanted: Sequence[int]) -> list:
-    counts = [n for n in wanted if ruleset.min_players <= n <= ruleset.max_players]
+    """The counts of ``wanted`` the ruleset plays, each once in the order given (else its fewest)."""
+    counts = [n for n in dict.fromkeys(wanted) if ruleset.min_players <= n <= ruleset.max_players]
     return counts or [ruleset.min_players]
 
 

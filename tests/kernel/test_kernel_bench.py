@@ -147,6 +147,21 @@ def test_bench_measures_jobs_on_the_engine_of_its_figures(engine, on):
         "sushi-go", "-p", "4", "--bots", "random", "--engine", engine, "--jobs", "2", "--jobs-games", "40"
     )
     assert [(f["jobs"], f["engine"]) for f in figures] == [(1, on), (1, on), (2, on)]
+    assert [f["measure"] for f in figures] == ["games", "simulate", "simulate"]
+
+
+def test_the_jobs_rows_are_told_apart_from_the_game_loops_and_a_player_count_is_measured_once():
+    """bench -p 4,4 --jobs 2: one game-loop figure at 4 players, and the table's 'of' column tells it (games) from the two whole simulate runs, which read alike otherwise."""
+    args = ["sushi-go", "-p", "4,4", "--bots", "random", "--engine", "reference", "--seconds", "0.01"]
+    result = CliRunner().invoke(app, ["bench", *args, "--jobs", "2", "--jobs-games", "20"], env={"COLUMNS": "100"})
+    assert result.exit_code == 0, result.output
+    rows = [line.split("│")[1:-1] for line in result.stdout.splitlines() if line.startswith("│")]
+    assert [[cell.strip() for cell in row][3:5] for row in rows] == [
+        ["games", "1"],
+        ["simulate", "1"],
+        ["simulate", "2"],
+    ]
+    assert "of: the game loop (games) or a whole simulate run (simulate)" in " ".join(result.stdout.split())
 
 
 def test_bench_measures_jobs_on_the_reference_engine_where_the_kernel_has_no_part():
