@@ -58,17 +58,27 @@ def _largest(values: Any) -> int:
     return 0
 
 
+@attrs.define
+class BoundMemo:
+    """What one check of a ruleset's bounds keeps from rule to rule: each expression's
+    parse tree by its text, and its bound by its text and the card counts it was
+    bounded on (a boost's table after it is the next boost's before)."""
+
+    trees: dict[str, Any] = attrs.field(factory=dict)
+    bounds: dict[tuple[str, tuple[int, ...]], int] = attrs.field(factory=dict)
+
+
 def _quantity_bound(
     q: Quantity | None,
     ruleset: CompiledRuleset,
     expressions: int,
     catalogue: Catalogue | None = None,
-    trees: dict[str, Any] | None = None,
+    memo: BoundMemo | None = None,
 ) -> int:
     """The largest magnitude a quantity reaches (``expressions``: the rule's largest
     expression bound, for a quantity written as an expression; ``catalogue``: cards
     counted as a boost may count them, an expression then bounded again on them, its
-    text parsed once and its bound on each table kept in ``trees``)."""
+    text parsed once and its bound on each table kept in ``memo``)."""
     cards = (catalogue or ruleset.catalogue).cards
     deck = sum(c.count for c in cards)
     if q is None:
@@ -85,16 +95,14 @@ def _quantity_bound(
     if form[0] == "expr":
         if catalogue is None:
             return expressions
-        key = (form[1], tuple(c.count for c in cards))  # a boost's table after it is the next boost's before
-        if trees is not None and key in trees:
-            return trees[key]
-        try:
-            bound = compile_expression(form[1], catalogue, trees=trees).bound
-        except RulesetError:  # past the language's limit with the boosted counts
-            bound = MAX_TOTAL + 1
-        if trees is not None:
-            trees[key] = bound
-        return bound
+        memo = memo if memo is not None else BoundMemo()
+        key = (form[1], tuple(c.count for c in cards))
+        if key not in memo.bounds:
+            try:
+                memo.bounds[key] = compile_expression(form[1], catalogue, trees=memo.trees).bound
+            except RulesetError:  # past the language's limit with the boosted counts
+                memo.bounds[key] = MAX_TOTAL + 1
+        return memo.bounds[key]
     return deck
 
 
@@ -113,14 +121,14 @@ def rule_bound(
     ruleset: CompiledRuleset,
     expressions: int = 0,
     catalogue: Catalogue | None = None,
-    trees: dict[str, Any] | None = None,
+    memo: BoundMemo | None = None,
 ) -> int:
     """An upper bound on the magnitude of the points ``rule`` gives one seat in one
     scoring (``expressions``: the largest bound of the rule's expressions; ``catalogue``:
     the cards with the counts a boost may give them, for a rule a boost changes;
-    ``trees``: the expressions parsed so far, kept for the next call)."""
-    if trees is None:
-        trees = {}
+    ``memo``: what the bounds of the rules before kept for this one)."""
+    if memo is None:
+        memo = BoundMemo()
     cards = (catalogue or ruleset.catalogue).cards
     deck = sum(c.count for c in cards)
     kind = type(rule).__name__
@@ -129,7 +137,7 @@ def rule_bound(
         before = _boosted(ruleset.catalogue, earlier) if earlier else ruleset.catalogue
         after = _boosted(ruleset.catalogue, (*earlier, rule))
         return sum(
-            rule_bound(r, ruleset, expressions, before, trees) + rule_bound(r, ruleset, expressions, after, trees)
+            rule_bound(r, ruleset, expressions, before, memo) + rule_bound(r, ruleset, expressions, after, memo)
             for r in changed
         )
     if kind == "PerCard":
@@ -144,11 +152,11 @@ def rule_bound(
         return deck * max(abs(int(rule.points)), _largest(rule.table))
     if kind == "Majority":  # a seat may take a place among the most and among the fewest
         awards = sum(_largest(a.default) + _largest(a.by_seats) for a in (rule.most, rule.least))
-        return awards * max(1, _quantity_bound(rule.multiplier, ruleset, expressions, catalogue, trees))
+        return awards * max(1, _quantity_bound(rule.multiplier, ruleset, expressions, catalogue, memo))
     if kind == "Neighbours":  # a result against each neighbour
         return 2 * _largest((rule.win, rule.tie, rule.loss))
     if kind == "Expression":
-        return _quantity_bound(rule.quantity, ruleset, expressions, catalogue, trees)
+        return _quantity_bound(rule.quantity, ruleset, expressions, catalogue, memo)
     if isinstance(rule, CheckedRule):  # a plug-in's: each result is checked against the limit as it scores
         return 0
     # a kind not named above: its largest number for each card of the deck
@@ -170,10 +178,10 @@ def bound_problems(
     index = {e.get("id"): i for i, e in enumerate(entries) if isinstance(e, Mapping)}
     parts: list[tuple[int, int, int, Any]] = []  # (bound a game, a scoring, scorings, rule)
     every = max(expression_bounds.values(), default=0)  # for a rule not found by its id
-    trees: dict[str, Any] = {}  # each expression parsed once, however many boosts bound it again
+    memo = BoundMemo()  # each expression parsed once, however many boosts bound it again
     for rule in ruleset.rules:
         i = index.get(rule.id)
-        each = rule_bound(rule, ruleset, expression_bounds.get(i, 0) if i is not None else every, trees=trees)
+        each = rule_bound(rule, ruleset, expression_bounds.get(i, 0) if i is not None else every, memo=memo)
         times = _scorings(rule, ruleset)
         parts.append((each * times, each, times, rule))
     total = sum(p[0] for p in parts)

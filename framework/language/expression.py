@@ -1411,7 +1411,7 @@ def compile_expression(
     locate: Callable[[int], tuple[int, int]] | None = None,
     source_lines: Sequence[str] | None = None,
     boolean: bool = False,
-    trees: dict[str, Tree] | None = None,
+    trees: dict[str, Tree[Token]] | None = None,
 ) -> CompiledExpression:
     """Compile ``text`` against ``catalogue`` (see the module docstring for the language).
 
@@ -1479,7 +1479,7 @@ def compile_expression(
     )
 
 
-def _parsed(text: str, fail: Callable[[list[tuple[int, str]]], RulesetError]) -> Tree:
+def _parsed(text: str, fail: Callable[[list[tuple[int, str]]], RulesetError]) -> Tree[Token]:
     """``text``'s parse tree, within the language's limits of length and depth (else ``fail``'s error)."""
     limits = ExpressionLimits
     if len(text) > limits.max_length:

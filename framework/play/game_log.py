@@ -182,11 +182,12 @@ def read_records(path: str) -> Iterator[tuple]:
     yet checked (see :func:`record_problems`). A line that is not JSON (a log cut short
     by a killed writer, say), not UTF-8 or too long is yielded as its
     :class:`LineProblem`, so the lines after it are still read."""
+    fh: contextlib.AbstractContextManager[BinaryIO]
     if path == "-":
         stream: BinaryIO | None = getattr(sys.stdin, "buffer", None)
         if stream is None:
             raise InputError("-: cannot read: there is no standard input")
-        fh: BinaryIO = contextlib.nullcontext(stream)  # type: ignore[assignment] - not closed: not ours
+        fh = contextlib.nullcontext(stream)  # not closed: not ours
         path = STDIN_NAME
     else:
         try:
