@@ -888,28 +888,15 @@ def test_an_empty_log_name_is_refused_before_the_game(tmp_path):
 
 def test_a_record_the_disk_has_no_room_for_leaves_no_file(tmp_path, monkeypatch, capsys):
     """The record's write failing with ENOSPC after the game: one line naming the log, status 74, and no empty or cut file left to replay as nothing."""
-    import errno
     import io
     import sys
 
+    from full_disk import full_disk_open
+
     from ruledraft.cli import app as app_module
 
-    real_open = open
-
-    def full_open(path, mode="r", *args, **kwargs):
-        f = real_open(path, mode, *args, **kwargs)
-        if "w" in mode:
-
-            def write(text):
-                f.buffer.write(text[:10].encode())  # a start of the line reaches the disk, then no room
-                f.buffer.flush()
-                raise OSError(errno.ENOSPC, "No space left on device")
-
-            f.write = write
-        return f
-
-    log = tmp_path / "game.jsonl"
-    monkeypatch.setattr(play_module, "open", full_open, raising=False)
+    log = tmp_path / "game.jsonl"  # a start of the line reaches the disk, then no room
+    monkeypatch.setattr(play_module, "open", full_disk_open("w", reaches=10), raising=False)
     monkeypatch.setattr(sys, "stdin", io.StringIO(ONES))
     monkeypatch.setattr(sys, "argv", ["ruledraft", "play", "sushi-go", "--players", "3", "--log", str(log)])
     with pytest.raises(SystemExit) as stop:

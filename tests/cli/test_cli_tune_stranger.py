@@ -5,7 +5,6 @@ terminal where the progress bar and the tries share the screen."""
 
 from __future__ import annotations
 
-import errno
 import fcntl
 import os
 import pty
@@ -19,6 +18,7 @@ import termios
 import time
 
 import pytest
+from full_disk import full_disk_open
 from paths import DATA, ROOT
 from typer.testing import CliRunner
 
@@ -63,19 +63,7 @@ def test_an_output_with_no_folder_to_go_in_is_refused_before_any_try(variant, wh
 
 def test_a_full_disk_ends_with_status_74_and_leaves_no_half_written_file(variant, monkeypatch, capsys):
     """The tuned file's write failing with ENOSPC: one line naming it, status 74, and no empty file left behind."""
-    real_open = open
-
-    def full_open(path, mode="r", *args, **kwargs):
-        f = real_open(path, mode, *args, **kwargs)
-        if "x" in mode:
-
-            def write(_text):
-                raise OSError(errno.ENOSPC, "No space left on device")
-
-            f.write = write
-        return f
-
-    monkeypatch.setattr(tune_module, "open", full_open, raising=False)
+    monkeypatch.setattr(tune_module, "open", full_disk_open("x"), raising=False)
     monkeypatch.setattr(sys, "argv", ["ruledraft", "tune", str(variant), *QUICK])
     with pytest.raises(SystemExit) as stop:
         app_module.main()

@@ -468,6 +468,15 @@ _MAKI_HEAD = (
 )
 
 
+def _majority_said(tmp_path, rest: str) -> list[tuple]:
+    """(severity, line, column, message) of each diagnostic of a valid rule file whose maki majority ends with ``rest``."""
+    path = tmp_path / "rolls.yaml"
+    path.write_text(_MAKI_HEAD + rest, encoding="utf-8")
+    result = check_ruleset(path)
+    assert result.ok
+    return [(d.severity, d.line, d.column, d.message) for d in result.diagnostics]
+
+
 @pytest.mark.parametrize(
     ("most", "place"),
     [
@@ -478,11 +487,7 @@ _MAKI_HEAD = (
 )
 def test_a_second_place_for_the_most_without_a_minimum_is_a_warning(tmp_path, most, place):
     """most: [6, 3] with neither minimum nor eligible: valid, warned at 'most' that a player with 0 can take the place (maki's rulebook leaves them out)."""
-    path = tmp_path / "rolls.yaml"
-    path.write_text(_MAKI_HEAD + f"    {most}\n", encoding="utf-8")
-    result = check_ruleset(path)
-    assert result.ok
-    assert [(d.severity, d.line, d.column, d.message) for d in result.diagnostics] == [
+    assert _majority_said(tmp_path, f"    {most}\n") == [
         (
             "warning",
             14,
@@ -506,11 +511,7 @@ def test_a_second_place_for_the_most_without_a_minimum_is_a_warning(tmp_path, mo
 )
 def test_a_majority_that_says_who_takes_part_or_awards_one_place_is_not_warned(tmp_path, rest):
     """A minimum (1, or 0 to keep players with none), an eligible condition, a lone first place, a second place worth 0, or places for the fewest: no warning."""
-    path = tmp_path / "rolls.yaml"
-    path.write_text(_MAKI_HEAD + rest, encoding="utf-8")
-    result = check_ruleset(path)
-    assert result.ok
-    assert result.diagnostics == []
+    assert _majority_said(tmp_path, rest) == []
 
 
 @pytest.mark.parametrize(
@@ -524,11 +525,7 @@ def test_a_majority_that_says_who_takes_part_or_awards_one_place_is_not_warned(t
 )
 def test_a_majority_no_place_of_which_scores_is_a_warning(tmp_path, rest):
     """Empty or zero awards for the most and the fewest at every player count: valid, warned at the rule's first award key that it never scores."""
-    path = tmp_path / "rolls.yaml"
-    path.write_text(_MAKI_HEAD + rest, encoding="utf-8")
-    result = check_ruleset(path)
-    assert result.ok
-    assert [(d.severity, d.line, d.column, d.message) for d in result.diagnostics] == [
+    assert _majority_said(tmp_path, rest) == [
         (
             "warning",
             14,
@@ -540,23 +537,28 @@ def test_a_majority_no_place_of_which_scores_is_a_warning(tmp_path, rest):
 
 def test_a_majority_scoring_at_one_player_count_only_is_not_warned(tmp_path):
     """most: {players: {'2': [3]}}: it scores in 2-player games, so no warning."""
-    path = tmp_path / "rolls.yaml"
-    path.write_text(_MAKI_HEAD + "    most: {players: {'2': [3]}}\n", encoding="utf-8")
-    assert check_ruleset(path).diagnostics == []
+    assert _majority_said(tmp_path, "    most: {players: {'2': [3]}}\n") == []
+
+
+def _named_cards(tmp_path, cards: str):
+    """check_ruleset of a 2-player rule file whose cards are ``cards`` (YAML lines), the first with id apple."""
+    path = tmp_path / "names.yaml"
+    path.write_text(
+        "format: 1\nid: names\nname: Names\nplayers: {min: 2, max: 2}\n"
+        f"cards:\n{cards}"
+        "deal: {hand_size: {'2': 5}}\nrounds: {count: 1}\n"
+        "scoring:\n  - {id: p, kind: per_card, cards: apple, value: 1}\n",
+        encoding="utf-8",
+    )
+    return check_ruleset(path)
 
 
 @pytest.mark.parametrize("second", ["apple", "APPLE", "Ap\\u200bple", "Apple\\u2060"])
 def test_two_names_the_same_but_for_case_or_invisible_characters_are_a_warning(tmp_path, second):
     """'Apple' and 'apple' (play matches typed names case aside), or a zero-width character inside: the same warning, naming both."""
-    path = tmp_path / "names.yaml"
-    path.write_text(
-        "format: 1\nid: names\nname: Names\nplayers: {min: 2, max: 2}\n"
-        f'cards:\n  - {{id: apple, name: Apple, count: 30}}\n  - {{id: crab, name: "{second}", count: 30}}\n'
-        "deal: {hand_size: {'2': 5}}\nrounds: {count: 1}\n"
-        "scoring:\n  - {id: p, kind: per_card, cards: apple, value: 1}\n",
-        encoding="utf-8",
+    result = _named_cards(
+        tmp_path, f'  - {{id: apple, name: Apple, count: 30}}\n  - {{id: crab, name: "{second}", count: 30}}\n'
     )
-    result = check_ruleset(path)
     assert result.ok
     (d,) = result.diagnostics
     written = second.encode().decode("unicode_escape")
@@ -570,15 +572,7 @@ def test_two_names_the_same_but_for_case_or_invisible_characters_are_a_warning(t
 @pytest.mark.parametrize("name", ["\\u200b", "\\u3164\\u3164", "\\u2800", " \\ufeff "])
 def test_a_name_of_only_invisible_characters_is_refused_as_blank(tmp_path, name):
     """A card named by a zero-width space, Hangul fillers, a blank braille cell or a byte-order mark only: refused as a blank name would be."""
-    path = tmp_path / "names.yaml"
-    path.write_text(
-        "format: 1\nid: names\nname: Names\nplayers: {min: 2, max: 2}\n"
-        f'cards:\n  - {{id: apple, name: "{name}", count: 30}}\n'
-        "deal: {hand_size: {'2': 5}}\nrounds: {count: 1}\n"
-        "scoring:\n  - {id: p, kind: per_card, cards: apple, value: 1}\n",
-        encoding="utf-8",
-    )
-    result = check_ruleset(path)
+    result = _named_cards(tmp_path, f'  - {{id: apple, name: "{name}", count: 30}}\n')
     assert not result.ok
     (d,) = result.diagnostics
     assert (d.line, d.column) == (6, 23)
