@@ -472,8 +472,10 @@ class RuledraftTurnsState(pyspiel.State):
         self.resamples: list[tuple[int, int, int]] = []
         self._held = _Held()
         self.chosen: dict[int, int] = {}
-        #: per seat, its own moves (the rest of what it knows is in its view now)
+        #: per seat, its own moves and its views so far, at the deal and after each turn
+        #: (what it knows: its information state recalls every one of them)
         self.own: list[list[int]] = [[] for _ in range(game.engine_game.num_players)]
+        self.views: list[list[str]] = [[] for _ in range(game.engine_game.num_players)]
 
     @property
     def engine(self) -> State | None:
@@ -526,6 +528,7 @@ class RuledraftTurnsState(pyspiel.State):
         if engine is None:
             self.deal = _deal(action, self.get_game().deals)
             self._held = _Held(self.get_game().engine_game.new_initial_state(self.deal))
+            self._remember()
             return
         seat = self.current_player()
         if action not in engine.legal_actions(seat):  # refused now, not when the turn's last seat moves
@@ -537,6 +540,15 @@ class RuledraftTurnsState(pyspiel.State):
             engine.apply_actions(list(joint))
             self.moves.append(joint)
             self.chosen = {}
+            self._remember()
+
+    def _remember(self) -> None:
+        """Add each seat's view now to what it has seen."""
+        engine = self.engine
+        assert engine is not None
+        game = self.get_game().engine_game
+        for seat, views in enumerate(self.views):
+            views.append(_view_text(game, seat_view(engine, seat)))
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:
@@ -561,14 +573,19 @@ class RuledraftTurnsState(pyspiel.State):
         return [float(t) for t in engine.totals()[:players]]
 
     def key(self, player: int) -> str:
-        """What ``player`` knows: its view now, its own moves, and its pick this turn if
-        it has chosen (the picks of the seats before it this turn are hidden)."""
+        """What ``player`` knows: its views at the deal and after each turn, its view
+        now, its own moves, and its pick this turn if it has chosen (the picks of the
+        seats before it this turn are hidden). Perfect recall: two histories it saw
+        differently never share a key, though their views now are alike (an earlier
+        round's tables). The view now is read afresh: in a world dealt again for
+        another seat (:meth:`resample_from_infostate`) this seat's hand is new."""
         engine = self.engine
         if engine is None:
             return ""
         mine = f"chose {self.chosen[player]}; " if player in self.chosen else ""
         moves = " ".join(map(str, self.own[player]))
-        return f"{mine}moves {moves}; {_view_text(self.get_game().engine_game, seat_view(engine, player))}"
+        now = _view_text(self.get_game().engine_game, seat_view(engine, player))
+        return f"{mine}moves {moves}; seen " + " | ".join(self.views[player]) + f"; now {now}"
 
     def resample_from_infostate(self, player: int, sampler: Any) -> RuledraftTurnsState:
         """A state ``player`` cannot tell from this one: what it cannot see dealt again

@@ -229,6 +229,26 @@ def test_a_turn_by_turn_state_and_its_determinization_survive_serialization_and_
             assert back.engine.played == original.engine.played
 
 
+def test_the_turn_by_turn_information_state_recalls_what_the_seat_saw_before():
+    """ruledraft_turns keys an information state by everything the seat saw: over 40 two-player first rounds (seat 0 always its first move, seat 1 at random), no key at round 2 is shared by histories whose observations differed (deals 5 and 25 shared one: the view at round 2 forgets round 1's tables)."""
+    import random
+
+    game = _turns("sushi-go", 2)
+    seen: dict[str, tuple[str, ...]] = {}
+    for v in range(40):
+        rng = random.Random(v)
+        state = game.new_initial_state()
+        state.apply_action(1)
+        history = []
+        while state.engine.round < 1:
+            if state.current_player() == 0:
+                history.append(state.observation_string(0))
+                state.apply_action(state.legal_actions()[0])
+            else:
+                state.apply_action(rng.choice(state.legal_actions()))
+        assert seen.setdefault(state.information_state_string(0), tuple(history)) == tuple(history), v
+
+
 def test_returns_win_is_a_constant_sum_game_and_deals_are_bounded():
     """returns=win declares a constant sum (OpenSpiel checks it against utility_sum), points a general sum;
     a number of deals past the bound is a clear error, not a chance node of billions of outcomes."""
