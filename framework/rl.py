@@ -978,6 +978,9 @@ class DraftEnv(_OnTable, AECEnv):
     ) -> None:
         super().__init__()
         self._seat(ruleset, players, reward, illegal_reward, render_mode, per_round, engine)
+        # every agent steps once a cycle, what PettingZoo's aec_to_parallel needs, unless card
+        # effects ask one seat for a decision the others wait on
+        self.metadata = {**type(self).metadata, "is_parallelizable": not self.game.effects}
         self._chosen: dict[int, int] = {}
         self.reset()
 

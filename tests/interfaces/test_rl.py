@@ -905,3 +905,17 @@ def test_a_deep_copy_of_an_environment_plays_on_apart_from_the_original(engine):
     }
     assert rest == twin_rest
     assert environment.engine_state.played == twin.engine_state.played
+
+
+def test_the_aec_env_says_it_converts_to_parallel_only_where_every_agent_steps_each_turn():
+    """metadata is_parallelizable: true on Sushi Go! (aec_to_parallel's env passes parallel_api_test), false on Master Menu, whose card effects ask one seat while the others wait (PettingZoo then refuses the conversion, which would fail mid-game)."""
+    from pettingzoo.utils.conversions import aec_to_parallel
+
+    plain = rl.env("sushi-go", 3, engine="reference")
+    assert plain.unwrapped.metadata["is_parallelizable"] is True
+    parallel_api_test(aec_to_parallel(plain), num_cycles=50)
+    menu = rl.env("sushi-go-party-master-menu", 4, engine="reference")
+    assert menu.unwrapped.metadata["is_parallelizable"] is False
+    assert rl.DraftEnv.metadata["is_parallelizable"] is True  # the class's own is left as it was
+    with pytest.raises(AssertionError, match="not generally safe"):
+        aec_to_parallel(menu)
