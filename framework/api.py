@@ -166,7 +166,8 @@ def play_game(
         kernel = _one_game_kernel(rs, players, named, engine)
         if kernel is not None:
             return runner.kernel_game(kernel, game, seed, named)
-        return runner.play_game(game, seed, named)  # the same game simulate plays for this seed
+        with _plugin_errors():
+            return runner.play_game(game, seed, named)  # the same game simulate plays for this seed
     if engine == "kernel":
         raise ArgumentError("engine='kernel' plays bots named by spec only, not agent objects")
     for s in seats:
@@ -178,7 +179,26 @@ def play_game(
     agents = [make_agent(s, seeds[n]) if isinstance(s, str) else s for n, s in enumerate(seats)]
     names = [s if isinstance(s, str) else str(getattr(s, "name", type(s).__name__)) for s in seats]
     foreign = [not isinstance(s, str) or is_foreign(s) for s in seats]
-    return runner.play_game(game, seed, names, agents, foreign=foreign)
+    with _plugin_errors():
+        return runner.play_game(game, seed, names, agents, foreign=foreign)
+
+
+@contextlib.contextmanager
+def _plugin_errors() -> Iterator[None]:
+    """An error raised by a plug-in's code (a scoring rule of a plug-in kind, a card
+    effect) becomes the :class:`~ruledraft.language.kinds.PluginError` naming the
+    plug-in's file and line, as ``simulate`` and the command line say it (the error
+    itself its cause); any other error passes as it is."""
+    try:
+        yield
+    except Exception as e:
+        from ruledraft.errors import RuledraftError
+        from ruledraft.language.kinds.registry import plugin_failure
+
+        failure = None if isinstance(e, RuledraftError) else plugin_failure(e)
+        if failure is None:
+            raise
+        raise failure from e
 
 
 def _one_game_kernel(ruleset: CompiledRuleset, players: int, bots: list[str], engine: str) -> Any:
@@ -356,7 +376,8 @@ def score_table(
     """
     rs = _compiled(ruleset)[0]
     partial, rules = truth_value(partial, "partial"), truth_value(rules, "rules")
-    return table_sheet(rs, table, "table", partial=partial).to_json(rules=rules)
+    with _plugin_errors():
+        return table_sheet(rs, table, "table", partial=partial).to_json(rules=rules)
 
 
 def read_log(path: PathText) -> list[dict[str, Any]]:

@@ -30,11 +30,13 @@ def no_plugins_after(monkeypatch):
     monkeypatch.delenv(registry.PLUGINS_ENV, raising=False)
     before = set(SCORING_KINDS.names())
     loaded = list(registry._loaded)
+    files = set(registry._plugin_files)
     modules = set(sys.modules)
     yield
     for name in set(SCORING_KINDS.names()) - before:
         SCORING_KINDS.unregister(name)
     registry._loaded[:] = loaded
+    registry._plugin_files.intersection_update(files)
     for name in set(sys.modules) - modules:
         if name.startswith(("ruledraft_plugin_", "fake_kinds")):
             del sys.modules[name]
@@ -334,3 +336,69 @@ def test_an_own_cards_rule_that_defines_score_alone_scores_a_seat_from_it():
     rule = Doubled()
     assert [rule.score_seat(t, s) for s in range(2)] == rule.score(t) == [6, 6]
     assert rule.score_row([4, 1, 0], [0, 0, 0, 0, 1]) == 10
+
+
+def _writer_rule_kind(name: str, score_row):
+    """A plug-in kind registered from this file, its rules scoring each seat's row with ``score_row``."""
+    import attrs
+
+    from ruledraft.language.kinds import register_scoring_kind
+    from ruledraft.language.rule import OwnCardsRule
+
+    @attrs.frozen(eq=False)
+    class Rule(OwnCardsRule):
+        id: str
+        when: str
+
+        @property
+        def reads(self):
+            return None
+
+        def score(self, t):
+            return [self.score_row(r, q) for r, q in zip(t.counts, t.cards)]
+
+        def score_row(self, row, seq):
+            return score_row(row, seq)
+
+        def describe(self):
+            return name
+
+    register_scoring_kind(name, lambda spec, ctx: Rule(spec["id"], spec["when"]), {"properties": {}})
+    return f"format: 1\nextends: sushi-go\nid: {name}\nname: W\nscoring:\n  - {{id: w, kind: {name}}}\n"
+
+
+def test_a_plugin_rule_that_writes_to_its_rows_changes_no_game():
+    """A rule whose score_row adds a tempura to the row it is given and appends to the cards: greedy bots, who weigh cards by the live rows, play the same game as without it, and it replays clean (it changed the real tables and scores)."""
+    import ruledraft
+
+    def writes(row, seq):
+        row[0] += 1
+        seq.append(seq[0] if seq else 0)
+        return 0
+
+    rs = ruledraft.load_ruleset(text=_writer_rule_kind("row_writer", writes))
+    for bots in ("greedy", "value"):
+        state = ruledraft.play_game(rs, players=3, bots=bots, seed=1)
+        plain = ruledraft.play_game("sushi-go", players=3, bots=bots, seed=1)
+        assert state.totals() == plain.totals() and state.history == plain.history
+        ruledraft.replay(ruledraft.record_game(state, [bots] * 3), ruleset=rs)
+
+
+def test_a_plugin_rule_that_raises_is_a_plugin_error_naming_its_file_through_the_api():
+    """A kind registered from Python (not --plugin) whose rule raises KeyError: play_game, simulate and score_table raise a PluginError naming this file and the line, the KeyError its cause."""
+    import ruledraft
+    from ruledraft.language.kinds.registry import PluginError
+
+    def fails(row, seq):
+        raise KeyError("oops")
+
+    rs = ruledraft.load_ruleset(text=_writer_rule_kind("row_failer", fails))
+    table = {"rounds": [[["tempura"], ["tempura"], ["tempura"]]] * 3}
+    for call in (
+        lambda: ruledraft.play_game(rs, players=3, bots="random", seed=1),
+        lambda: ruledraft.simulate(rs, players=3, games=4, engine="reference"),
+        lambda: ruledraft.score_table(rs, table),
+    ):
+        with pytest.raises(PluginError, match=rf"^plug-in {__file__}, line \d+: KeyError: 'oops'$") as caught:
+            call()
+        assert isinstance(caught.value.__cause__, KeyError) or caught.value.__cause__ is None

@@ -72,20 +72,29 @@ class CheckedRule:
             raise self._refuse(method, _shown(value))
         return value  # type: ignore[return-value]
 
+    # Each call hands the plug-in copies of the tables: a rule that changed the lists it
+    # was given would change the game's own (a bot weighing a card scores the live rows).
+
     def score(self, t: Tableau) -> list[int]:
-        return self._row("score", self._rule.score(t), t.num_seats)
+        return self._row("score", self._rule.score(_copied(t)), t.num_seats)
 
     def score_seat(self, t: Tableau, seat: int) -> int:
-        return self._one("score_seat", self._rule.score_seat(t, seat))
+        return self._one("score_seat", self._rule.score_seat(_copied(t), seat))
 
     def score_row(self, row: list[int], seq: list[int]) -> int:
-        return self._one("score_row", self._rule.score_row(row, seq))
+        return self._one("score_row", self._rule.score_row(list(row), list(seq)))
 
     def award(self, q: list[int], t: Tableau) -> list[int]:
-        return self._row("award", self._rule.award(q, t), t.num_seats)
+        return self._row("award", self._rule.award(list(q), _copied(t)), t.num_seats)
 
     def quantities(self, t: Tableau) -> list[int]:
-        return self._row("quantities", self._rule.quantities(t), t.num_seats)
+        return self._row("quantities", self._rule.quantities(_copied(t)), t.num_seats)
 
     def score_seat_changed(self, t: Tableau, seat: int, base_q: Sequence[int]) -> int:
-        return self._one("score_seat_changed", self._rule.score_seat_changed(t, seat, base_q))
+        return self._one("score_seat_changed", self._rule.score_seat_changed(_copied(t), seat, list(base_q)))
+
+
+def _copied(t: Tableau) -> Tableau:
+    """``t`` with lists of its own (the turned cards' maps too; echoes are frozen sets)."""
+    turned = None if t.turned is None else [dict(m) for m in t.turned]
+    return Tableau([list(r) for r in t.counts], [list(c) for c in t.cards], t.round, turned, t.echoes)

@@ -81,6 +81,8 @@ class Registry(Generic[U]):
             self._builtin.add(name)
         self._generation += 1
         _registered_from.append(_module_of(unit))
+        if not builtin:  # its code's failures are then said to be the plug-in's (plugin_failure)
+            _note_module(_module_of(unit))
         return unit
 
     def unregister(self, name: str) -> None:
@@ -156,7 +158,13 @@ _registered_from: list[str] = []
 
 
 def _module_of(unit: object) -> str:
-    """The module that defined ``unit`` (a function's, or an instance's class's)."""
+    """The module that defined ``unit``: its builder's (a scoring kind or card effect
+    registered with a function that builds its rules), else a function's own, or an
+    instance's class's."""
+    build = getattr(unit, "build", None)
+    own = getattr(build, "__module__", None) if callable(build) else None
+    if isinstance(own, str):
+        return own
     own = getattr(unit, "__module__", None)
     return own if isinstance(own, str) else type(unit).__module__
 
