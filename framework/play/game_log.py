@@ -33,8 +33,8 @@ def record_line(record: dict) -> str:
 
 def record_game(state: State, seats: Sequence[str]) -> dict:
     """The complete record of a finished game, ``seats`` naming the bot (or person) at
-    each seat; :class:`InputError` for a game not finished or a name missing or too
-    many, which would make a record ``replay`` refuses."""
+    each seat; :class:`InputError` for a game not finished, a name missing or too
+    many, or a seed past :data:`MAX_SEED`, which would make a record ``replay`` refuses."""
     if not isinstance(state, State):
         raise ArgumentError(f"state must be a game's State, not {state!r}")
     game = state.game
@@ -45,6 +45,11 @@ def record_game(state: State, seats: Sequence[str]) -> dict:
     for n, name in enumerate(seats):
         if not isinstance(name, str):
             raise InputError(f"seats[{n}] is a name (text), not {name!r}")
+    if not 0 <= state.seed <= MAX_SEED:  # the engine deals from seeds to 2**64 - 1; a record keeps JSON's exact ones
+        raise InputError(
+            f"a record keeps a game's seed as a whole number from 0 to {MAX_SEED} (exact in every JSON reader); "
+            f"this game's is {state.seed}: play it from a seed in that range to log it"
+        )
     ids = game.ruleset.catalogue.ids
     dummy_seat = game.num_players if game.ruleset.dummy else None
     sheet = state.score_sheet()

@@ -551,3 +551,19 @@ def test_an_empty_log_says_it_holds_no_game(tmp_path, text):
     assert result.exit_code == 1
     assert result.stderr == f"{path}: error: no game record in it (a log has one JSON object a line)\n"
     assert result.stdout == "0 games replayed, 0 clean, 0 with problems\n"
+
+
+def test_a_game_from_a_seed_no_log_keeps_has_no_record():
+    """A finished game dealt from seed 2**60 + 1 (the engine takes seeds to 2**64 - 1): record_game refuses it, naming the range a record keeps, rather than write a line replay and read_log refuse."""
+    game = bundled_game("sushi-go", 2)
+    state = play_game(game, 2**60 + 1, ["random", "random"])
+    with pytest.raises(
+        InputError, match=r"^a record keeps a game's seed as a whole number from 0 to 9007199254740991 "
+    ):
+        record_game(state, ["random", "random"])
+    assert (
+        replay_record(
+            bundled_ruleset("sushi-go"), record_game(play_game(game, 2**53 - 1, ["random"] * 2), ["random"] * 2)
+        )
+        == []
+    )
