@@ -402,3 +402,18 @@ def test_a_plugin_rule_that_raises_is_a_plugin_error_naming_its_file_through_the
         with pytest.raises(PluginError, match=rf"^plug-in {__file__}, line \d+: KeyError: 'oops'$") as caught:
             call()
         assert isinstance(caught.value.__cause__, KeyError) or caught.value.__cause__ is None
+
+
+def test_a_plugin_whose_results_sum_past_the_bound_of_every_total_is_named():
+    """Each round's result of a plug-in rule is within the language's bound (10**15), but three rounds of them are not: the game ends in a PluginError naming the kind, not a total the statistics' floats round; one round's worth is played out."""
+    import ruledraft
+    from ruledraft.language.kinds.registry import PluginError
+
+    rs = ruledraft.load_ruleset(text=_writer_rule_kind("row_huge", lambda row, seq: 10**15 // 2))
+    with pytest.raises(
+        PluginError,
+        match=r"^a seat's total over the game is 1,500,000,000,000,\d{3}, past the 1,000,000,000,000,000 every total keeps to \(the game has rules of the plug-in kind 'row_huge', each result within bounds, their sum not\)$",
+    ):
+        ruledraft.play_game(rs, players=3, bots="random", seed=1)
+    small = ruledraft.load_ruleset(text=_writer_rule_kind("row_third", lambda row, seq: 10**15 // 4))
+    assert min(ruledraft.play_game(small, players=3, bots="random", seed=1).totals()) >= 3 * (10**15 // 4)
