@@ -676,9 +676,15 @@ class State:
         if self.finished:
             raise IllegalMoveError("the game is over")
         acting = 1 if self.pending is not None else self.game.num_players
-        if len(actions) != acting:
+        try:
+            given = len(actions)
+        except TypeError:  # apply_actions(5): one action, not a list of them
+            raise ArgumentError(
+                f"actions is a list of one action per acting seat ({acting} now), not {actions!r}"
+            ) from None
+        if given != acting:
             raise IllegalMoveError(
-                f"expected {acting} action{'s' if acting != 1 else ''} (one per acting seat), got {len(actions)}"
+                f"expected {acting} action{'s' if acting != 1 else ''} (one per acting seat), got {given}"
             )
         self.game.procedure.apply(self, actions)
 

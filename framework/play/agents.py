@@ -119,7 +119,7 @@ def register_agent(
             f"a bot's name is a word --bots can give: not empty, no ':', ',', '=' or spaces; not {name!r}"
         )
     if name in _REGISTRY and not replace:
-        raise ValueError(f"an agent called {name!r} is already registered")
+        raise ArgumentError(f"an agent called {name!r} is already registered (replace=True replaces it)")
     if not callable(factory):
         raise ArgumentError(f"factory makes an agent from a seed (a class or a function), not {factory!r}")
     if summary is None:

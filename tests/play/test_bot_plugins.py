@@ -460,3 +460,19 @@ def test_a_move_that_is_integer_like_is_that_integer_and_anything_else_stays_to_
     assert moved == [7] * 4 and all(type(m) is int for m in moved)
     for other in (True, np.True_, 7.0, np.float64(7), "7", None, [7]):
         assert bot_specs.as_action(other) is other
+
+
+def test_a_name_registered_twice_and_a_bare_action_are_argument_errors():
+    """register_agent under a taken name, and apply_actions(5) for apply_actions([5]): ArgumentError (ruledraft's bad-input error, a ValueError), saying what is wanted."""
+    from ruledraft.engine.state import Game
+    from ruledraft.errors import ArgumentError
+    from ruledraft.language.loading import load_ruleset
+    from ruledraft.play.agents import register_agent
+
+    with pytest.raises(
+        ArgumentError, match=r"^an agent called 'greedy' is already registered \(replace=True replaces it\)$"
+    ):
+        register_agent("greedy", lambda seed: None)
+    state = Game(load_ruleset("sushi-go"), 2).new_initial_state(1)
+    with pytest.raises(ArgumentError, match=r"^actions is a list of one action per acting seat \(2 now\), not 5$"):
+        state.apply_actions(5)
