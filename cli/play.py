@@ -160,11 +160,14 @@ def play(
             raise typer.Exit(130) from None  # the entry point says "interrupted"
         if log:
             seat_names = [HUMAN if s == seat else bot_names[s] for s in range(players)]
+            line = json.dumps(record_game(state, seat_names), separators=(",", ":")) + "\n"
+            opened = False
             try:
                 with open(log, "w", encoding="utf-8") as fh:
-                    fh.write(json.dumps(record_game(state, seat_names), separators=(",", ":")) + "\n")
+                    opened = True
+                    fh.write(line)
             except OSError as e:
-                if os.path.isfile(log):  # a record cut short replays as no game at all: none is left
+                if opened and os.path.isfile(log):  # our record cut short replays as no game at all: none is left
                     with contextlib.suppress(OSError):
                         os.remove(log)
                 if e.errno in NO_ROOM:  # a full disk: status 74, as every output that could not be written

@@ -904,3 +904,22 @@ def test_a_record_the_disk_has_no_room_for_leaves_no_file(tmp_path, monkeypatch,
     assert stop.value.code == 74
     assert capsys.readouterr().err.strip().splitlines()[-1] == f"ruledraft: cannot write {log}: No space left on device"
     assert not log.exists()
+
+
+def test_a_record_that_cannot_be_opened_leaves_the_file_there_as_it_was(tmp_path, monkeypatch):
+    """The log's file refusing to open for writing once the game is over (its permissions changed meanwhile): exit 2 naming it, and the file there before is left whole, not removed as a cut record would be."""
+    import builtins
+
+    log = tmp_path / "game.jsonl"
+    log.write_text("kept\n", encoding="utf-8")
+
+    def refusing_open(path, mode="r", *args, **kwargs):
+        if "w" in mode:
+            raise PermissionError(13, "Permission denied")
+        return builtins.open(path, mode, *args, **kwargs)
+
+    monkeypatch.setattr(play_module, "open", refusing_open, raising=False)
+    result = run(["sushi-go", "--players", "3", "--seed", "1", "--log", str(log)], ONES)
+    assert result.exit_code == 2
+    assert result.output.rstrip().endswith(f"error: {log}: cannot write: Permission denied")
+    assert log.read_text(encoding="utf-8") == "kept\n"
