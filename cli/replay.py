@@ -60,6 +60,8 @@ def replay(
     """
     with reported_errors():
         allow = allowed_dirs(allow_path)
+        if log == "-" and ruleset == "-":
+            raise InputError("the log and the ruleset cannot both be read from standard input (-)")
         if log != "-":
             try:
                 input_kind(log)  # a FIFO, device or refused path: a message, before any open
@@ -72,7 +74,7 @@ def replay(
         if ruleset is not None:  # named on the command line, any file: loaded once, its errors the command's
             cache[ruleset] = get_ruleset(ruleset, allow)
         games = bad = strays = 0  # strays: lines that are no game record at all
-        for line, record in read_records(log):
+        for line, record in read_records(log, dash_is_stdin=True):
             if isinstance(record, LineProblem):  # a line that is not JSON, not UTF-8 or too long
                 strays += 1
                 say_problem(record.where, record.message)

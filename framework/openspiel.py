@@ -599,6 +599,9 @@ class RuledraftTurnsState(pyspiel.State):
         new = self.clone()
         world = engine.resample_hidden(player, draw)
         new.put(world, player, seed)
+        for seat, views in enumerate(new.views):  # the others' past views were of the real deal: not this world's
+            if seat != player:
+                views.clear()
         for seat in list(new.chosen):
             if seat != player:
                 legal = sorted(world.legal_actions(seat))

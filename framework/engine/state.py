@@ -1166,12 +1166,13 @@ class State:
         game = self.game
         kt = self.kept_tableau()
         scoring = score_scoring(game.game_scoring_rules, kt)
+        sheet = ScoreSheet(game.ruleset, game.num_players, game.num_seats, self.scorings[:], scoring, kt)
+        if game.plugin_kinds:  # before the game is over: a failed one is not left finished
+            self._check_plugin_totals(sheet.totals)
         self.scorings.append(scoring)
         self.game_end_scores = scoring.totals[:]
         self.finished = True
-        self.sheet = ScoreSheet(game.ruleset, game.num_players, game.num_seats, self.scorings[:-1], scoring, kt)
-        if game.plugin_kinds:
-            self._check_plugin_totals(self.sheet.totals)
+        self.sheet = sheet
         self.winners = self.sheet.winners[:]
 
     def _check_plugin_totals(self, totals: Sequence[int]) -> None:

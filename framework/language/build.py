@@ -527,7 +527,7 @@ class RulesetBuilder:
             called = (
                 f"two cards are called {name!r}"
                 if name == earlier_name
-                else f"two cards are called {earlier_name!r} and {name!r}, the same but for case or invisible characters"
+                else f"two cards are called {earlier_name!r} and {name!r}, which read the same (case, width and invisible characters aside)"
             )
             self.warn(
                 ("cards", i, "name" if "name" in card else "id"),

@@ -181,14 +181,15 @@ def read_lines(fh: BinaryIO, name: str, limit: int = MAX_LINE_BYTES, *, read_on:
 STDIN_NAME = "<stdin>"
 
 
-def read_records(path: str) -> Iterator[tuple]:
-    """``(line number, record)`` for each non-blank line of a JSON Lines file (``-``:
-    standard input, named ``<stdin>`` in messages); the records are parsed JSON, not
+def read_records(path: str, *, dash_is_stdin: bool = False) -> Iterator[tuple]:
+    """``(line number, record)`` for each non-blank line of a JSON Lines file (with
+    ``dash_is_stdin``, ``-`` is standard input, named ``<stdin>`` in messages, as the
+    command line reads it; else a file called ``-``); the records are parsed JSON, not
     yet checked (see :func:`record_problems`). A line that is not JSON (a log cut short
     by a killed writer, say), not UTF-8 or too long is yielded as its
     :class:`LineProblem`, so the lines after it are still read."""
     fh: contextlib.AbstractContextManager[BinaryIO]
-    if path == "-":
+    if path == "-" and dash_is_stdin:
         stream: BinaryIO | None = getattr(sys.stdin, "buffer", None)
         if stream is None:
             raise InputError("-: cannot read: there is no standard input")

@@ -249,6 +249,20 @@ def test_the_turn_by_turn_information_state_recalls_what_the_seat_saw_before():
         assert seen.setdefault(state.information_state_string(0), tuple(history)) == tuple(history), v
 
 
+def test_a_world_dealt_again_for_one_seat_keeps_no_other_seats_past_views():
+    """resample_from_infostate(0) after a round: seat 0's key keeps its past views, seat 1's no longer holds what seat 1 saw of the real deal (its hands), only its moves and its view of the new world."""
+    game = _turns("sushi-go", 2)
+    state = game.new_initial_state()
+    state.apply_action(3)
+    while state.engine.round < 1:
+        state.apply_action(state.legal_actions()[0])
+    world = state.resample_from_infostate(0, np.random.default_rng(2).random)
+    assert world.views[0] == state.views[0] and world.views[1] == []
+    assert world.information_state_string(0).startswith(state.information_state_string(0).split("; now ")[0])
+    real = state.views[1][0]  # seat 1's first view: its first hand
+    assert real not in world.information_state_string(1)
+
+
 def test_returns_win_is_a_constant_sum_game_and_deals_are_bounded():
     """returns=win declares a constant sum (OpenSpiel checks it against utility_sum), points a general sum;
     a number of deals past the bound is a clear error, not a chance node of billions of outcomes."""

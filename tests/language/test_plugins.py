@@ -394,14 +394,27 @@ def test_a_plugin_rule_that_raises_is_a_plugin_error_naming_its_file_through_the
 
     rs = ruledraft.load_ruleset(text=_writer_rule_kind("row_failer", fails))
     table = {"rounds": [[["tempura"], ["tempura"], ["tempura"]]] * 3}
-    for call in (
-        lambda: ruledraft.play_game(rs, players=3, bots="random", seed=1),
-        lambda: ruledraft.simulate(rs, players=3, games=4, engine="reference"),
-        lambda: ruledraft.score_table(rs, table),
+    for call, chained in (
+        (lambda: ruledraft.play_game(rs, players=3, bots="random", seed=1), True),
+        (lambda: ruledraft.simulate(rs, players=3, games=4, engine="reference"), False),  # as --plugin's runs say it
+        (lambda: ruledraft.score_table(rs, table), True),
     ):
         with pytest.raises(PluginError, match=rf"^plug-in {__file__}, line \d+: KeyError: 'oops'$") as caught:
             call()
-        assert isinstance(caught.value.__cause__, KeyError) or caught.value.__cause__ is None
+        assert isinstance(caught.value.__cause__, KeyError) == chained
+
+
+def test_a_plugin_that_registers_a_builtin_builder_does_not_make_ruledraft_a_plugin():
+    """A kind registered with ruledraft's own majority builder, and one with a functools.partial: neither ruledraft's file nor the standard library's is taken for a plug-in's code (a fault there is ruledraft's, not a plug-in's)."""
+    import functools
+
+    from ruledraft.language.kinds import majority, register_scoring_kind
+
+    register_scoring_kind("my_majority", majority.build, {"properties": {}})
+    register_scoring_kind("my_partial", functools.partial(majority.build), {"properties": {}})
+    files = registry.plugin_files()
+    assert os.path.realpath(majority.__file__) not in files
+    assert os.path.realpath(functools.__file__) not in files
 
 
 def test_a_plugin_whose_results_sum_past_the_bound_of_every_total_is_named():

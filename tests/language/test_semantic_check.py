@@ -470,8 +470,12 @@ _MAKI_HEAD = (
 
 def _majority_said(tmp_path, rest: str) -> list[tuple]:
     """(severity, line, column, message) of each diagnostic of a valid rule file whose maki majority ends with ``rest``."""
+    head = _MAKI_HEAD
+    if "# quantity: " in rest:  # another quantity for the rule, in place of the count
+        quantity = rest.split("# quantity: ")[1].splitlines()[0]
+        head = head.replace("quantity: {count: maki}", f"quantity: {quantity}")
     path = tmp_path / "rolls.yaml"
-    path.write_text(_MAKI_HEAD + rest, encoding="utf-8")
+    path.write_text(head + rest, encoding="utf-8")
     result = check_ruleset(path)
     assert result.ok
     return [(d.severity, d.line, d.column, d.message) for d in result.diagnostics]
@@ -507,10 +511,11 @@ def test_a_second_place_for_the_most_without_a_minimum_is_a_warning(tmp_path, mo
         "    most: [6]\n",
         "    most: [6, 0]\n",
         "    least: [-6, -3]\n",
+        "    most: [6, 3]\n    # quantity: 'count(maki) - 2'\n",
     ],
 )
 def test_a_majority_that_says_who_takes_part_or_awards_one_place_is_not_warned(tmp_path, rest):
-    """A minimum (1, or 0 to keep players with none), an eligible condition, a lone first place, a second place worth 0, or places for the fewest: no warning."""
+    """A minimum (1, or 0 to keep players with none), an eligible condition, a lone first place, a second place worth 0, places for the fewest, or an expression (which may go below 0, where minimum: 0 would change scores): no warning."""
     assert _majority_said(tmp_path, rest) == []
 
 
@@ -564,12 +569,12 @@ def test_two_names_the_same_but_for_case_or_invisible_characters_are_a_warning(t
     written = second.encode().decode("unicode_escape")
     assert (d.severity, d.line, d.column) == ("warning", 7, 22)
     assert d.message == (
-        f"two cards are called 'Apple' and {written!r}, the same but for case or invisible characters"
+        f"two cards are called 'Apple' and {written!r}, which read the same (case, width and invisible characters aside)"
         " (the first at line 6): `play` and the reports tell cards apart by their names"
     )
 
 
-@pytest.mark.parametrize("name", ["\\u200b", "\\u3164\\u3164", "\\u2800", " \\ufeff "])
+@pytest.mark.parametrize("name", ["\\u200b", "\\u3164\\u3164", "\\u2800", " \\ufeff ", "\\ufe0f"])
 def test_a_name_of_only_invisible_characters_is_refused_as_blank(tmp_path, name):
     """A card named by a zero-width space, Hangul fillers, a blank braille cell or a byte-order mark only: refused as a blank name would be."""
     result = _named_cards(tmp_path, f'  - {{id: apple, name: "{name}", count: 30}}\n')

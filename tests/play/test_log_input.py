@@ -567,3 +567,16 @@ def test_a_game_from_a_seed_no_log_keeps_has_no_record():
         )
         == []
     )
+
+
+def test_replay_takes_standard_input_once_and_the_api_reads_a_file_called_dash(record, tmp_path, monkeypatch):
+    """replay - --ruleset - is refused (one standard input, exit 2); read_log("-") reads a file called - in the current directory, as any name, not standard input."""
+    import ruledraft
+
+    result = runner.invoke(app, ["replay", "-", "--ruleset", "-"], input=json.dumps(record) + "\n")
+    assert result.exit_code == 2
+    assert result.stderr == "error: the log and the ruleset cannot both be read from standard input (-)\n"
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "-").write_text(json.dumps(record) + "\n", encoding="utf-8")
+    monkeypatch.setattr("sys.stdin", io.StringIO("not a log\n"))
+    assert ruledraft.read_log("-") == [record]

@@ -478,6 +478,16 @@ def _unreachable_places(spec: Mapping[str, Any], ctx: RuleContext) -> None:
                 )
 
 
+def _never_negative(quantity: Quantity | None) -> bool:
+    """Whether ``quantity`` counts cards and is never below 0 (an expression may be)."""
+    form = quantity.form if quantity is not None else ()
+    if not form:
+        return False
+    if form[0] in ("count", "distinct"):
+        return True
+    return form[0] == "sum" and all(int(form[2][i]) >= 0 for i in form[1])
+
+
 def _awards_nothing(spec: Mapping[str, Any], ctx: RuleContext) -> None:
     """A warning for a majority whose every award list, for the most and the fewest and
     at every number of players, is empty or zeros: it never scores."""
@@ -496,12 +506,13 @@ def _awards_nothing(spec: Mapping[str, Any], ctx: RuleContext) -> None:
         )
 
 
-def _zero_takes_a_place(spec: Mapping[str, Any], ctx: RuleContext) -> None:
+def _zero_takes_a_place(spec: Mapping[str, Any], quantity: Quantity | None, ctx: RuleContext) -> None:
     """A warning for points below first place for the most with neither ``minimum`` nor
     ``eligible``: a player with 0 (none of the cards) takes part and can win them, where
-    the rulebooks' majorities (maki) leave such a player out. ``minimum: 0`` keeps them in
-    and silences it."""
-    if "minimum" in spec or "eligible" in spec:
+    the rulebooks' majorities (maki) leave such a player out. Only for a quantity of cards
+    that is never below 0 (a count, a sum of values none below 0, distinct cards), where
+    ``minimum: 0`` keeps them in, changes no score and silences it."""
+    if "minimum" in spec or "eligible" in spec or not _never_negative(quantity):
         return
     given = spec.get("most")
     lists = [given] if isinstance(given, list) else []
@@ -532,7 +543,7 @@ def build(spec: Mapping[str, Any], ctx: RuleContext) -> Majority | None:
     multiplier = ctx.quantity(("multiplier",), spec["multiplier"]) if "multiplier" in spec else None
     awards = {key: Awards.from_spec(spec.get(key)) for key in ("most", "least")}
     _unreachable_places(spec, ctx)
-    _zero_takes_a_place(spec, ctx)
+    _zero_takes_a_place(spec, quantity, ctx)
     _awards_nothing(spec, ctx)
     ties = spec.get("ties", "split")
     place_ties = _place_ties(ties, awards, ctx)

@@ -97,4 +97,5 @@ class CheckedRule:
 def _copied(t: Tableau) -> Tableau:
     """``t`` with lists of its own (the turned cards' maps too; echoes are frozen sets)."""
     turned = None if t.turned is None else [dict(m) for m in t.turned]
-    return Tableau([list(r) for r in t.counts], [list(c) for c in t.cards], t.round, turned, t.echoes)
+    echoes = None if t.echoes is None else list(t.echoes)
+    return Tableau([list(r) for r in t.counts], [list(c) for c in t.cards], t.round, turned, echoes)

@@ -24,6 +24,7 @@ import importlib.util
 import os
 import re
 import sys
+import sysconfig
 import threading
 from collections.abc import Iterator
 from typing import Generic, Protocol, TypeVar
@@ -256,9 +257,18 @@ _plugin_files: set[str] = set()
 
 
 def _note_module(name: str | None) -> None:
-    file = getattr(sys.modules.get(name or ""), "__file__", None)
-    if file:
-        _plugin_files.add(os.path.realpath(file))
+    """Count ``name``'s file as a plug-in's code, unless it is ruledraft's own or the
+    standard library's (a plug-in may register a built-in builder, or a ``partial``)."""
+    if not name or name == "ruledraft" or name.startswith("ruledraft."):
+        return
+    file = getattr(sys.modules.get(name), "__file__", None)
+    if not file:
+        return
+    real = os.path.realpath(file)
+    library = os.path.realpath(sysconfig.get_paths()["stdlib"])
+    if real.startswith(library + os.sep) and "site-packages" not in real:
+        return
+    _plugin_files.add(real)
 
 
 def plugin_failure(error: BaseException) -> PluginError | None:
