@@ -67,8 +67,7 @@ def replay(
                 input_kind(log)  # a FIFO, device or refused path: a message, before any open
             except UnreadableInput as e:
                 raise InputError(str(e)) from None
-        log_dir = os.path.dirname(log) if log != "-" else ""
-        log_dir = log_dir or "."
+        log_dir = (os.path.dirname(log) if log != "-" else "") or "."
         where = STDIN_NAME if log == "-" else log
         cache = {}
         if ruleset is not None:  # named on the command line, any file: loaded once, its errors the command's

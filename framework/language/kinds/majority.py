@@ -488,16 +488,19 @@ def _never_negative(quantity: Quantity | None) -> bool:
     return form[0] == "sum" and all(int(form[2][i]) >= 0 for i in form[1])
 
 
+def _award_lists(spec: Mapping[str, Any], key: str) -> list[Any]:
+    """The award lists ``spec`` gives under ``key`` (``most``, ``least``) as written: the
+    list, or its default (none written: no award) and each player count's."""
+    given = spec.get(key)
+    if isinstance(given, dict):
+        return [given.get("default", [])] + list((given.get("players") or {}).values())
+    return [given] if key in spec else []
+
+
 def _awards_nothing(spec: Mapping[str, Any], ctx: RuleContext) -> None:
     """A warning for a majority whose every award list, for the most and the fewest and
     at every number of players, is empty or zeros: it never scores."""
-    lists: list[Any] = []
-    for key in ("most", "least"):
-        given = spec.get(key)
-        if isinstance(given, dict):
-            lists += [given.get("default", [])] + list((given.get("players") or {}).values())
-        elif key in spec:
-            lists.append(given)
+    lists = _award_lists(spec, "most") + _award_lists(spec, "least")
     if lists and all(isinstance(v, list) and not any(isinstance(x, int) and x for x in v) for v in lists):
         ctx.warn(
             ("most" if "most" in spec else "least",),
@@ -514,11 +517,7 @@ def _zero_takes_a_place(spec: Mapping[str, Any], quantity: Quantity | None, ctx:
     ``minimum: 0`` keeps them in, changes no score and silences it."""
     if "minimum" in spec or "eligible" in spec or not _never_negative(quantity):
         return
-    given = spec.get("most")
-    lists = [given] if isinstance(given, list) else []
-    if isinstance(given, dict):
-        lists += [given.get("default")] + list((given.get("players") or {}).values())
-    for values in lists:
+    for values in _award_lists(spec, "most"):
         if not isinstance(values, list):
             continue
         place = next((i for i, v in enumerate(values) if i and isinstance(v, int) and v), None)

@@ -266,6 +266,7 @@ def _note_module(name: str | None) -> None:
         return
     real = os.path.realpath(file)
     library = os.path.realpath(sysconfig.get_paths()["stdlib"])
+    # (a Python's own site-packages lies inside its library folder: installed plug-ins are there)
     if real.startswith(library + os.sep) and "site-packages" not in real:
         return
     _plugin_files.add(real)
