@@ -27,6 +27,7 @@ import attrs
 
 from ruledraft.engine.records import RoundRecord
 from ruledraft.errors import InputError
+from ruledraft.language.expression import ExpressionLimits
 from ruledraft.tableau import Tableau
 
 if TYPE_CHECKING:
@@ -352,4 +353,30 @@ def score_game(ruleset: CompiledRuleset, game: PlayedGame) -> ScoreSheet:
         rounds.append(score_scoring(rules, t))
         keep_cards(kept, kept_types, t.cards, t.counts, kept_cards, kept_counts)
     kt = Tableau(kept_counts, kept_cards, len(game.rounds))
-    return ScoreSheet(ruleset, game.players, seats, rounds, score_scoring(game_rules(ruleset), kt), kt)
+    sheet = ScoreSheet(ruleset, game.players, seats, rounds, score_scoring(game_rules(ruleset), kt), kt)
+    kinds = plugin_kinds(ruleset)
+    if kinds:
+        check_plugin_totals(kinds, sheet.totals)
+    return sheet
+
+
+def plugin_kinds(ruleset: CompiledRuleset) -> tuple[str, ...]:
+    """The plug-in kinds of the ruleset's rules, each once, in the rules' order."""
+    return tuple(dict.fromkeys(k for r in ruleset.rules if isinstance(k := getattr(r, "plugin_kind", None), str)))
+
+
+def check_plugin_totals(kinds: Sequence[str], totals: Sequence[int]) -> None:
+    """A plug-in rule's each result is checked as it scores, but not its sum: a total
+    past the bound every built-in rule keeps to (statistics hold it exactly as a
+    float) is the plug-ins' failure (``kinds``, the ruleset's plug-in kinds), named,
+    never a figure quietly off. Played games and scored tables alike."""
+    worst = max(totals, key=abs, default=0)
+    if abs(worst) > ExpressionLimits.max_value:
+        from ruledraft.language.kinds.registry import PluginError
+
+        named = ", ".join(f"'{k}'" for k in kinds)
+        raise PluginError(
+            f"a seat's total over the game is {worst:,}, past the {ExpressionLimits.max_value:,} every total keeps to"
+            f" (the game has rules of the plug-in kind{'s' if len(kinds) > 1 else ''} {named},"
+            " each result within bounds, their sum not)"
+        )

@@ -35,8 +35,10 @@ from ruledraft.engine.records import Observation, RoundRecord
 from ruledraft.engine.scoresheet import (
     ScoreSheet,
     Scoring,
+    check_plugin_totals,
     game_rules,
     keep_cards,
+    plugin_kinds,
     round_rules,
     score_scoring,
 )
@@ -45,7 +47,6 @@ from ruledraft.errors import ArgumentError, Diagnostic, IllegalMoveError, InputE
 from ruledraft.language.decision import Decision
 from ruledraft.language.effect import CardEffect
 from ruledraft.language.effects import has_step, no_step
-from ruledraft.language.expression import ExpressionLimits
 from ruledraft.language.rule import TurnScoring
 from ruledraft.language.ruleset import CompiledRuleset, ExtraPick
 from ruledraft.tableau import Tableau
@@ -220,9 +221,7 @@ class Game:
         self.round_scoring_rules = round_rules(ruleset)
         self.game_scoring_rules = game_rules(ruleset)
         #: the plug-in kinds of the ruleset's rules (their totals are checked at game end)
-        self.plugin_kinds: tuple[str, ...] = tuple(
-            dict.fromkeys(k for r in ruleset.rules if isinstance(k := getattr(r, "plugin_kind", None), str))
-        )
+        self.plugin_kinds = plugin_kinds(ruleset)
         #: for each card index, the round-end rules whose score can change when it is played
         self.round_rules_reading = _rules_reading(ruleset.round_rules, K)
         #: the same for game-end rules
@@ -1168,27 +1167,12 @@ class State:
         scoring = score_scoring(game.game_scoring_rules, kt)
         sheet = ScoreSheet(game.ruleset, game.num_players, game.num_seats, self.scorings[:], scoring, kt)
         if game.plugin_kinds:  # before the game is over: a failed one is not left finished
-            self._check_plugin_totals(sheet.totals)
+            check_plugin_totals(game.plugin_kinds, sheet.totals)
         self.scorings.append(scoring)
         self.game_end_scores = scoring.totals[:]
         self.finished = True
         self.sheet = sheet
         self.winners = self.sheet.winners[:]
-
-    def _check_plugin_totals(self, totals: Sequence[int]) -> None:
-        """A plug-in rule's each result is checked as it scores, but not its sum: a total
-        past the bound every built-in rule keeps to (statistics hold it exactly as a
-        float) is the plug-ins' failure, named, never a figure quietly off."""
-        worst = max(totals, key=abs)
-        if abs(worst) > ExpressionLimits.max_value:
-            from ruledraft.language.kinds.registry import PluginError
-
-            kinds = ", ".join(f"'{k}'" for k in self.game.plugin_kinds)
-            raise PluginError(
-                f"a seat's total over the game is {worst:,}, past the {ExpressionLimits.max_value:,} every total keeps to"
-                f" (the game has rules of the plug-in kind{'s' if len(self.game.plugin_kinds) > 1 else ''} {kinds},"
-                " each result within bounds, their sum not)"
-            )
 
     # ------------------------------------------------------------------ views
 

@@ -430,3 +430,18 @@ def test_a_plugin_whose_results_sum_past_the_bound_of_every_total_is_named():
         ruledraft.play_game(rs, players=3, bots="random", seed=1)
     small = ruledraft.load_ruleset(text=_writer_rule_kind("row_third", lambda row, seq: 10**15 // 4))
     assert min(ruledraft.play_game(small, players=3, bots="random", seed=1).totals()) >= 3 * (10**15 // 4)
+
+
+def test_a_scored_table_whose_plugin_results_sum_past_the_bound_is_named():
+    """score_table (and so ``ruledraft score``) checks the plug-in rules' sum as a played game does: three rounds of 5 * 10**14 each are a PluginError naming the kind; three of a quarter of the bound are scored."""
+    import ruledraft
+    from ruledraft.language.kinds.registry import PluginError
+
+    table = {"rounds": [[["tempura"], ["tempura"], ["tempura"]]] * 3}
+    rs = ruledraft.load_ruleset(text=_writer_rule_kind("row_huge", lambda row, seq: 10**15 // 2))
+    with pytest.raises(
+        PluginError, match=r"^a seat's total over the game is 1,500,000,000,000,\d{3}, past .* 'row_huge'"
+    ):
+        ruledraft.score_table(rs, table)
+    small = ruledraft.load_ruleset(text=_writer_rule_kind("row_third", lambda row, seq: 10**15 // 4))
+    assert min(ruledraft.score_table(small, table)["totals"]) >= 3 * (10**15 // 4)
