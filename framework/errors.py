@@ -28,19 +28,17 @@ def display_columns(text: str) -> int:
     return len(_blank_as(text))
 
 
+def _width(ch: str) -> int:
+    """Columns a character takes on a terminal: two for a wide one (寿, 🍣), none for a
+    mark that joins the one before (combining, a joiner, a selector), one for the rest."""
+    if unicodedata.category(ch) in ("Mn", "Me", "Cf"):  # combining marks, joiners, selectors
+        return 0
+    return 2 if unicodedata.east_asian_width(ch) in "WF" else 1
+
+
 def _blank_as(text: str) -> str:
-    """Blanks as wide on a terminal as ``text``: two for a wide character (寿, 🍣),
-    none for a mark that joins the one before (combining, a joiner, a selector), a tab
-    kept, one for the rest."""
-    out = []
-    for ch in text:
-        if ch == "\t":
-            out.append(ch)
-        elif unicodedata.category(ch) in ("Mn", "Me", "Cf"):  # combining marks, joiners, selectors
-            continue
-        else:
-            out.append("  " if unicodedata.east_asian_width(ch) in "WF" else " ")
-    return "".join(out)
+    """Blanks as wide on a terminal as ``text`` (:func:`_width`), a tab kept."""
+    return "".join(ch if ch == "\t" else " " * _width(ch) for ch in text)
 
 
 #: Unicode categories a terminal acts on or shows as nothing: controls, formats
@@ -61,21 +59,51 @@ def printable(text: str) -> str:
     )
 
 
-#: a code frame shows a source line up to this long whole, a longer one cut to
-#: :data:`FRAME_REACH` characters each side of its caret
+#: a code frame shows a source line up to this many columns wide whole, a wider one cut
+#: to :data:`FRAME_REACH` columns each side of its caret
 FRAME_WHOLE = 200
 FRAME_REACH = 80
+#: characters each side of the caret a code frame looks at (marks of no width aside,
+#: more than it can show)
+FRAME_WINDOW = 1000
 
 
-def _framed(line: str, at: int) -> tuple[str, int]:
-    """A source line for a code frame, a long one cut around offset ``at`` ("..." where
-    cut: a line of a megabyte is not printed whole), and the caret's offset in it."""
-    if len(line) <= FRAME_WHOLE:
-        return line, at
-    start = max(at - FRAME_REACH, 0)
-    end = at + FRAME_REACH
-    head = "..." if start else ""
-    return head + line[start:end] + ("..." if end < len(line) else ""), at - start + len(head)
+def _framed(line: str, at: int) -> tuple[str, str]:
+    """A source line for a code frame and the text before its caret (at offset ``at``),
+    each as a terminal shows it: what it would act on written as escapes (the line
+    may hold an escape sequence, which the loader refuses, naming it), tabs kept for
+    the caret's line to align; a line wider than :data:`FRAME_WHOLE` columns cut around
+    the caret ("..." where cut: a line of a megabyte is not printed whole)."""
+    at = min(at, len(line))
+    low, high = max(at - FRAME_WINDOW, 0), min(at + FRAME_WINDOW, len(line))  # what can be shown
+    part, at = line[low:high], at - low
+    shown = ["\t" if ch == "\t" else printable(ch) for ch in part]
+    widths = [1 if ch == "\t" else sum(map(_width, text)) for ch, text in zip(part, shown)]
+    start, end = 0, len(part)
+    if low or high < len(line) or sum(widths) > FRAME_WHOLE:
+        start = _cut_before(widths, at, FRAME_REACH)
+        end = _cut_after(widths, at, FRAME_REACH)
+    head = "..." if low + start else ""
+    tail = "..." if low + end < len(line) else ""
+    return head + "".join(shown[start:end]) + tail, head + "".join(shown[start:at])
+
+
+def _cut_before(widths: list[int], at: int, reach: int) -> int:
+    """The first offset of the at most ``reach`` columns before offset ``at``."""
+    start, room = at, reach
+    while start > 0 and widths[start - 1] <= room:
+        start -= 1
+        room -= widths[start]
+    return start
+
+
+def _cut_after(widths: list[int], at: int, reach: int) -> int:
+    """The offset past the at most ``reach`` columns from offset ``at`` on."""
+    end, room = at, reach
+    while end < len(widths) and widths[end] <= room:
+        room -= widths[end]
+        end += 1
+    return end
 
 
 @attrs.frozen(order=True)
@@ -96,8 +124,8 @@ class Diagnostic:
         which would start a line that reads as a diagnostic of its own."""
         head = f"{printable(self.file)}:{self.line}:{self.column}: {self.severity}: {printable(self.message)}"
         if with_source and self.source_line is not None:
-            line, at = _framed(self.source_line, max(self.column - 1, 0))
-            return f"{head}\n    {line}\n    {_blank_as(line[:at])}^"
+            line, before = _framed(self.source_line, max(self.column - 1, 0))
+            return f"{head}\n    {line}\n    {_blank_as(before)}^"
         return head
 
     def to_json(self) -> dict[str, object]:

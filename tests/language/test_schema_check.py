@@ -468,3 +468,28 @@ def test_a_code_frame_cut_short_keeps_its_caret_under_the_column():
     assert shown[caret.index("^")] == "Y"
     d = Diagnostic("f.yaml", 3, 150, "here", source_line=line[:200])
     assert d.format(with_source=True).splitlines()[1] == "    " + line[:200]
+
+
+def test_a_code_frame_shows_a_line_s_escape_sequences_as_escapes(tmp_path):
+    """A rule file holding a terminal's escape sequences (a title set, a colour): the loader refuses the character, and --show-source's frame writes them as escapes, the caret under the character named, not sequences the terminal would run."""
+    from ruledraft.language.loading import check_ruleset
+
+    path = tmp_path / "esc.yaml"
+    path.write_text(MINI + 'name: "\x1b]0;PWNED\x07\x1b[31mred"\n', encoding="utf-8")
+    (d,) = check_ruleset(path).diagnostics
+    _, shown, caret = d.format(with_source=True).splitlines()
+    assert "\x1b" not in shown and "\x07" not in shown
+    assert shown == '    name: "\\x1b]0;PWNED\\x07\\x1b[31mred"'
+    assert shown[caret.index("^") :].startswith("\\x1b]0;")
+
+
+def test_a_code_frame_cuts_a_wide_line_by_the_columns_it_takes():
+    """A line of 300 wide characters (600 columns) is cut to 80 columns each side of the caret, 40 characters, and a line of 90 wide characters (180 columns) and a tab is shown whole, the caret under its character."""
+    line = "寿" * 150 + "Y" + "寿" * 150
+    d = Diagnostic("f.yaml", 3, 151, "here", source_line=line)
+    _, shown, caret = d.format(with_source=True).splitlines()
+    assert shown == "    ..." + "寿" * 40 + "Y" + "寿" * 39 + "..."
+    assert caret == "    " + " " * (3 + 80) + "^"
+    line = "\t" + "寿" * 90 + "Y"
+    d = Diagnostic("f.yaml", 3, 92, "here", source_line=line)
+    assert d.format(with_source=True).splitlines()[1:] == ["    " + line, "    \t" + " " * 180 + "^"]
