@@ -227,6 +227,9 @@ class Server:
         self.locks: dict[str, asyncio.Lock] = {}
         #: the moves and tables being made in threads at once (the others wait their turn)
         self.threads = asyncio.Semaphore(MOVE_THREADS)
+        #: per table, the notice of the bots it waits for while they think (a seat that
+        #: connects meanwhile hears it too)
+        self.thinking: dict[str, str] = {}
 
     def lock(self, table: Table) -> asyncio.Lock:
         if table.id not in self.locks:
@@ -362,8 +365,7 @@ class Server:
         if found is None:
             return _not_found()
         table, seat = found
-        async with self.lock(table):
-            view = table.view(seat)
+        view = table.read(table.view, seat)  # (not the table's lock: the bots may be thinking)
         token = request.path_params["token"]
         rs = table.game.ruleset
         config = {
@@ -398,10 +400,9 @@ class Server:
         if found is None:
             return _not_found()
         table, _ = found
-        async with self.lock(table):
-            if not table.state.is_terminal():
-                return PlainTextResponse("the game is not over yet", status_code=409, headers=HEADERS)
-            text = table.record_text()
+        text = table.read(lambda: table.record_text() if table.state.is_terminal() else None)
+        if text is None:
+            return PlainTextResponse("the game is not over yet", status_code=409, headers=HEADERS)
         headers = dict(HEADERS)
         headers["Content-Disposition"] = f'attachment; filename="ruledraft-{table.id}.jsonl"'
         return Response(text, media_type="application/x-ndjson", headers=headers)
@@ -423,8 +424,10 @@ class Server:
         entry = (out, seat)
         self.sockets.setdefault(table.id, []).append(entry)
         try:
-            async with self.lock(table):
-                out.post(table.view(seat))
+            out.post(table.read(table.view, seat))
+            thinking = self.thinking.get(table.id)
+            if thinking is not None:  # joined while the bots think: told as the others were
+                out.post(thinking)
             while not out.closed:
                 await out.room()  # (outside the table's lock: a slow reader holds up only itself)
                 if out.closed:
@@ -445,15 +448,13 @@ class Server:
                     _error(out, "that message is not JSON")
                     continue
                 if isinstance(move, dict) and move.get("type") == "view":  # ask again for the view
-                    async with self.lock(table):
-                        out.post(table.view(seat))
+                    out.post(table.read(table.view, seat))
                     continue
                 if seat is None:
                     _error(out, "a spectator watches: no moves")
                     continue
                 if isinstance(move, dict) and move.get("type") == "seat_view":  # the bots' form of the view
-                    async with self.lock(table):
-                        out.post(table.bot_view(seat))
+                    out.post(table.read(table.bot_view, seat))
                     continue
                 async with self.lock(table):
                     before, stopped = table.moves, table.failure
@@ -501,14 +502,17 @@ class Server:
         async with self.threads:
             moving = in_thread(table.advance)
             told: list[int] = []
-            while not (await asyncio.wait({moving}, timeout=self.thinking_after))[0]:
-                seats = list(table.moving)
-                if seats and seats != told:
-                    told = seats
-                    note = json.dumps({"type": "thinking", "seats": seats})
-                    for out, _seat in list(self.sockets.get(table.id, [])):
-                        out.post(note)
-            await moving
+            try:
+                while not (await asyncio.wait({moving}, timeout=self.thinking_after))[0]:
+                    seats = list(table.moving)
+                    if seats and seats != told:
+                        told = seats
+                        note = self.thinking[table.id] = json.dumps({"type": "thinking", "seats": seats})
+                        for out, _seat in list(self.sockets.get(table.id, [])):
+                            out.post(note)
+                await moving
+            finally:
+                self.thinking.pop(table.id, None)
         return bool(told)
 
     def broadcast(self, table: Table, only: int | None = None) -> None:

@@ -21,6 +21,7 @@ import math
 import os
 import re
 import secrets
+import threading
 import time
 from collections.abc import Sequence
 from pathlib import Path
@@ -200,6 +201,15 @@ class Table:
         #: when the game ended (time.monotonic()), None while it goes on
         self.finished_at: float | None = None
         self._moves_file: TextIO | None = None
+        #: held while the game changes (a move taken, a set of moves applied), and by
+        #: whoever reads it meanwhile (:meth:`read`): a page, a view or the log is read
+        #: while the bots think, which only reads the state too
+        self.guard = threading.Lock()
+
+    def read(self, what: Any, *args: Any) -> Any:
+        """``what(*args)`` (a view, say) with the game still: never half through a change."""
+        with self.guard:
+            return what(*args)
 
     # ------------------------------------------------------------------ seats
 
@@ -260,6 +270,10 @@ class Table:
         "dummy": id}`` or ``{"type": "decide", "option": n}``; :class:`ActionError`
         says why one is refused. A pick is held until every person has picked; the
         bots' moves are :meth:`advance`'s."""
+        with self.guard:
+            self._take(seat, message)
+
+    def _take(self, seat: int, message: Any) -> None:
         if self.failure:
             raise ActionError(f"this table stopped: {self.failure}")
         state = self.state
@@ -360,13 +374,15 @@ class Table:
             while self.moves_on():
                 acting = self.state.acting_seats()
                 self.moving = [s for s in acting if s not in self.tokens]
-                try:
+                try:  # (the bots think without the guard: they only read the game, as readers do)
                     actions = [self.picks[s] if s in self.tokens else self._bot_move(s) for s in acting]
                 except BotFailure as e:
-                    self.failure = str(e)
-                    self.finished_at = time.monotonic()  # stopped for good: it leaves memory as finished tables do
+                    with self.guard:
+                        self.failure = str(e)
+                        self.finished_at = time.monotonic()  # stopped for good: it leaves memory as finished tables do
                     return
-                self._apply(actions)
+                with self.guard:
+                    self._apply(actions)
         finally:
             self.moving = []
 

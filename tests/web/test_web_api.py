@@ -9,6 +9,7 @@ import asyncio
 import json
 import random
 import shutil
+import threading
 import time
 import warnings
 from pathlib import Path
@@ -172,6 +173,51 @@ def test_bots_that_take_long_over_their_moves_are_named_to_every_seat_first(tabl
         finally:
             seats.close()
             watcher.__exit__(None, None, None)
+
+
+def test_a_reload_and_a_new_socket_are_answered_while_the_bots_think(tables, monkeypatch):
+    """While the bots think over their moves (held until the test lets them go), the seat's page reloads, the log link answers that the game is not over, and a socket opened meanwhile gets the view at once and the notice of the bots thought over; the turn is then played."""
+    from ruledraft.web.tables import Table
+
+    release, thinking = threading.Event(), threading.Event()
+    real = Table._bot_move
+
+    def held(self, seat):
+        thinking.set()
+        release.wait(20)
+        return real(self, seat)
+
+    monkeypatch.setattr(Table, "_bot_move", held)
+    table = tables.open_table("sushi-go", 3, 1, ["greedy"], seed=5)
+    got: dict = {}
+    with TestClient(create_app(tables, thinking_after=0.05)) as client:
+        with client.websocket_connect(ws_path(table, 0)) as ws:
+            view = ws.receive_json()
+            ws.send_json({"type": "pick", "cards": [view["hand"][0]]})
+            assert thinking.wait(20)
+            assert ws.receive_json() == {"type": "thinking", "seats": [1, 2]}
+
+            def meanwhile():
+                got["page"] = client.get(f"/t/{table.id}/{table.tokens[0]}")
+                got["log"] = client.get(f"/t/{table.id}/{table.tokens[0]}/log")
+                with client.websocket_connect(ws_path(table, 0)) as again:
+                    got["first"] = again.receive_json()
+                    again.send_json({"type": "view"})  # answered in any case: what came before it is read
+                    got["then"] = [again.receive_json()]
+                    while got["then"][-1]["type"] != "view":
+                        got["then"].append(again.receive_json())
+
+            other = threading.Thread(target=meanwhile)
+            other.start()
+            other.join(10)
+            answered = not other.is_alive()
+            release.set()
+            other.join(20)
+            assert answered, "the page waited for the bots"
+            assert got["page"].status_code == 200 and got["log"].status_code == 409
+            assert got["first"]["type"] == "view" and got["first"]["turn"] == 1
+            assert got["then"][0] == {"type": "thinking", "seats": [1, 2]}
+            assert ws.receive_json()["turn"] == 2
 
 
 def test_a_later_step_that_takes_long_names_its_own_bots(tables, monkeypatch):
