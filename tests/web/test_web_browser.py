@@ -344,6 +344,27 @@ def test_the_not_connected_alert_leaves_once_the_page_has_reconnected(served, br
         context.close()
 
 
+def test_a_double_click_on_a_card_sends_one_pick_and_leaves_no_alert(served, browser):
+    """Two clicks on a card before the server answers (a double click; both in one task, so nothing is answered between them): one pick is sent, the turn is played, and no alert that the game had moved on is left on the page."""
+    table = served.tables.open_table("sushi-go", 3, 1, ["greedy"], seed=5)
+    context = browser.new_context(viewport={"width": 390, "height": 900})
+    try:
+        page = context.new_page()
+        page.add_init_script(  # counts the moves the page sends
+            "(() => { window.__sent = []; const send = WebSocket.prototype.send;"
+            " WebSocket.prototype.send = function (data) { window.__sent.push(data); return send.call(this, data); }; })();"
+        )
+        page.goto(served.url(table, 0), wait_until="load")
+        page.wait_for_function("() => document.body.dataset.state === 'picking'")
+        page.evaluate("(() => { const c = document.querySelector('#hand-cards .card'); c.click(); c.click(); })()")
+        page.wait_for_function("() => document.getElementById('status').textContent.includes('turn 2 of 9')")
+        page.wait_for_timeout(300)  # time for an answer to a second pick to arrive, had one been sent
+        assert len(page.evaluate("window.__sent")) == 1
+        assert page.locator("#error").is_hidden()
+    finally:
+        context.close()
+
+
 def test_each_colour_of_a_menu_gets_a_hue_of_its_own(served, browser):
     """The cards' colour edges: each colour of the game a hue spread evenly round the wheel (a hash of
     the name had given pudding and nigiri nearly the same), so two colours in a hand are never within

@@ -52,11 +52,17 @@
 
   const OFFLINE = "Not connected: reconnecting... (make that move again once connected)";
 
+  // the view's version a move was sent for, until the answer: a second click (a double
+  // click) is not sent, which the server would refuse after the first had moved the game on
+  let sentFor = null;
+
   function send(move) {
     if (!socket || socket.readyState !== WebSocket.OPEN) {
       showError(OFFLINE);
       return;
     }
+    if (sentFor === view.version) return;
+    sentFor = view.version;
     move.version = view.version;
     socket.send(JSON.stringify(move));
   }
@@ -304,7 +310,7 @@
   function receive(event) {
     let data;
     try { data = JSON.parse(event.data); } catch (e) { return; }
-    if (data.type === "error") { showError(data.message); return; }
+    if (data.type === "error") { sentFor = null; showError(data.message); return; }
     if (data.type === "picked") {  // another seat has picked: only who has, and who the table waits for
       view.picked = data.picked;
       view.waiting = data.waiting;
@@ -323,7 +329,7 @@
     if (data.type !== "view") return;
     const moved = data.version !== view.version || JSON.stringify(data.hand) !== JSON.stringify(view.hand);
     view = data;
-    if (moved) { selected = []; dummyStep = false; showError(""); }
+    if (moved) { selected = []; dummyStep = false; sentFor = null; showError(""); }
     render();
   }
 
@@ -332,6 +338,7 @@
     socket = new WebSocket(proto + location.host + config.ws);
     socket.addEventListener("open", () => {
       retry = 500;
+      sentFor = null;  // a move sent as the link dropped may never have arrived
       $("link-state").textContent = "connected";
       if ($("error").textContent === OFFLINE) showError("");  // said while the link was down: it is back
     });
