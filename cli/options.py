@@ -149,16 +149,17 @@ def bots_option(default: str, help: str) -> Any:
     return typer.Option(default, "--bots", "-b", help=help)
 
 
-def parse_bots(spec: str, players: int, *, card_ids: Sequence[str] | None = None) -> list[str]:
+def parse_bots(spec: str, players: int, *, card_ids: Sequence[str] | None = None, first_seat: int = 0) -> list[str]:
     """``greedy,random`` -> one bot spec per seat; the last fills the seats left. Each
     spec is ``NAME[:KEY=VALUE]...``, ``FILE.py:CLASS[:...]`` or ``MODULE:CLASS[:...]``
     (loaded and its options checked now; with ``card_ids``, card values too). The
-    seats are filled by :func:`~ruledraft.play.runner.fill_seats`, as ``ruledraft.simulate`` fills them."""
+    seats are filled by :func:`~ruledraft.play.runner.fill_seats`, as ``ruledraft.simulate`` fills them
+    (``first_seat``: the seat of the first bot, people's before it)."""
     from ruledraft.play.agents import BotSpecError
     from ruledraft.play.runner import fill_seats
 
     try:
-        return fill_seats(spec, players, card_ids, option="--bots")
+        return fill_seats(spec, players, card_ids, option="--bots", first_seat=first_seat)
     except BotSpecError as e:
         raise BotSpecError(shown(e)) from None
 

@@ -14,6 +14,7 @@ import typer
 
 from ruledraft.errors import InputError
 from ruledraft.play.engines import ready_searches
+from ruledraft.play.match import check_players
 
 from .common import counted, fail, reported_errors, shown
 from .options import (
@@ -192,15 +193,31 @@ def _tables(
     from ruledraft.web.tables import Tables
 
     opened: list[Table] = []
+    if where.exists() and not where.is_dir():
+        raise InputError(f"--journal {shown(journal)}: not a directory (--journal takes a folder for the tables)")
+    tables = Tables(where, allow)
+    specs: list[str] = []
+    if ruleset is not None:  # the table asked for checked before the folder is made: a refusal leaves none
+        rs = tables.ruleset(ruleset)
+        players = usual_players(rs, players)
+        check_players(rs, players)
+        if not 1 <= humans <= players:
+            raise InputError(f"--humans must be from 1 to the {counted(players, 'player')}, not {humans}")
+        if seed is not None and not 0 <= seed <= MAX_SEED:
+            raise InputError(f"--seed must be a whole number from 0 to {MAX_SEED}, not {seed}")
+        bot_seats = players - humans
+        if bot_seats:
+            specs = parse_bots(bots, bot_seats, card_ids=rs.catalogue.ids, first_seat=humans)
+        else:  # every seat a person's: the bots named are checked all the same (a misspelling is said)
+            parse_bots(bots, len(bots.split(",")), card_ids=rs.catalogue.ids)
     try:
         where.mkdir(parents=True, exist_ok=True)
-    except FileExistsError:  # a file, not a folder
+    except FileExistsError:  # a file, not a folder (made meanwhile)
         raise InputError(
             f"--journal {shown(journal)}: not a directory (--journal takes a folder for the tables)"
         ) from None
     except OSError as e:
         raise InputError(f"--journal {shown(journal)}: cannot create: {e.strerror}") from None
-    tables = Tables(where, allow)
     if resume is not None:
         resumed, problems = tables.resume(where)
         for line in problems:
@@ -210,14 +227,7 @@ def _tables(
             rest = "" if ruleset is not None else ": starting with the lobby only, where tables can be opened"
             typer.echo(f"note: no unfinished table to resume in {shown(resume)}{rest}", err=True)
     if ruleset is not None:
-        rs = tables.ruleset(ruleset)
-        players = usual_players(rs, players)
-        if not 1 <= humans <= players:
-            raise InputError(f"--humans must be from 1 to the {counted(players, 'player')}, not {humans}")
-        if seed is not None and not 0 <= seed <= MAX_SEED:
-            raise InputError(f"--seed must be a whole number from 0 to {MAX_SEED}, not {seed}")
-        bot_seats = players - humans
-        specs = parse_bots(bots, bot_seats, card_ids=rs.catalogue.ids) if bot_seats else []
+        assert players is not None
         # a seat's ismcts:kernel=yes compiles its roll-out now, not while the people wait for its first move
         ready_searches(rs, players, specs, compiling_status(rs, quiet=False))
         opened.append(tables.open_table(ruleset, players, humans, specs, seed))

@@ -47,14 +47,21 @@ def check_players(ruleset: CompiledRuleset, players: int, name: str | None = Non
 
 
 def fill_seats(
-    bots: str | Sequence[Any], players: int, card_ids: Sequence[str] | None = None, *, option: str = "bots"
+    bots: str | Sequence[Any],
+    players: int,
+    card_ids: Sequence[str] | None = None,
+    *,
+    option: str = "bots",
+    first_seat: int = 0,
 ) -> list:
     """One bot per seat from the bots named, as ``--bots`` takes them: ``greedy,random``
     (or a list), the last filling the seats left. Each spec is checked now
     (:class:`~ruledraft.play.agents.BotSpecError` if unusable; with the ruleset's
     ``card_ids``, card values too); an entry that is not text (an agent) is kept as
     it is. :class:`InputError` for no bot, or more bots than ``players``; ``option``
-    is how the messages name the setting."""
+    is how the messages name the setting. ``first_seat``: the table's seat of the
+    first bot, where people take the seats before it (``players`` are then the bots'
+    seats alone), as the messages number the seats."""
     if isinstance(bots, (bytes, bytearray)) or not isinstance(bots, (str, Sequence)):
         raise ArgumentError(f"{option} are bot specs such as 'greedy,random' or a list of them, not {bots!r}")
     entries = [n.strip() for n in bots.split(",")] if isinstance(bots, str) else list(bots)
@@ -64,10 +71,19 @@ def fill_seats(
         if not isinstance(entry, str) and not callable(getattr(entry, "act", None)):
             raise ArgumentError(f"{option}[{n}] is a bot spec or an agent with act(view, seat), not {entry!r}")
     if "" in entries:  # 'random,,greedy': a seat left out would shift the others
-        raise InputError(f"{option} has an empty entry (seat {entries.index('')}): name a bot for every seat listed")
+        seat = first_seat + entries.index("")
+        raise InputError(f"{option} has an empty entry (seat {seat}): name a bot for every seat listed")
     for entry in entries:
         if isinstance(entry, str):
             parse_bot(entry, card_ids)
+    if len(entries) > players and first_seat:
+        last = first_seat + players - 1
+        bots_at = f"seat {last}" if players == 1 else f"seats {first_seat}-{last}"
+        people_at = "seat 0 is" if first_seat == 1 else f"seats 0-{first_seat - 1} are"
+        raise InputError(
+            f"{option} names {len(entries)} bots for {players} bot seat{'s' if players != 1 else ''}"
+            f" ({bots_at}; {people_at} people's)"
+        )
     if len(entries) > players:
         raise InputError(f"{option} names {len(entries)} bots for {players} player{'s' if players != 1 else ''}")
     return entries + [entries[-1]] * (players - len(entries))

@@ -89,14 +89,25 @@ def test_serving_on_every_address_prints_a_one_line_warning(monkeypatch, tmp_pat
         ([], "name a RULESET to serve, or --resume DIR"),
         (["--resume", "/nonexistent/folder"], "not a directory"),
         (["--resume", "/etc"], "--resume /etc: it holds other things and no journaled table"),
+        (
+            ["sushi-go", "--players", "4", "--humans", "2", "--bots", "greedy,random,first"],
+            "error: --bots names 3 bots for 2 bot seats (seats 2-3; seats 0-1 are people's)\n",
+        ),
+        (
+            ["sushi-go", "--players", "4", "--humans", "3", "--bots", "greedy,random"],
+            "error: --bots names 2 bots for 1 bot seat (seat 3; seats 0-2 are people's)\n",
+        ),
+        (["sushi-go", "--players", "4", "--humans", "1", "--bots", "greedy,,random"], "empty entry (seat 2)"),
+        (["sushi-go", "--players", "3", "--humans", "3", "--bots", "nosuchbot"], "unknown bot 'nosuchbot'"),
     ],
 )
 def test_serve_refuses_what_it_cannot_serve_in_one_line(monkeypatch, tmp_path, args, words):
-    """Bad input: a message on standard error and a non-zero exit, never a traceback."""
+    """Bad input: a message on standard error, seats numbered as the table numbers them, and a non-zero exit, never a traceback; the journal's folder is made only for a table that opens (a refused one leaves none)."""
     result = serve_quietly(monkeypatch, *args, "--port", "0", "--journal", str(tmp_path / "j"))
     assert result.exit_code != 0
     assert words in result.stderr
     assert "Traceback" not in result.output
+    assert not (tmp_path / "j").exists() or args[:1] == ["--resume"]
 
 
 def test_a_resume_folder_that_cannot_be_searched_is_one_line(monkeypatch, tmp_path):
