@@ -34,7 +34,7 @@ from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
 from starlette.applications import Starlette
-from starlette.requests import Request
+from starlette.requests import ClientDisconnect, Request
 from starlette.responses import HTMLResponse, PlainTextResponse, RedirectResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
@@ -313,7 +313,10 @@ class Server:
         origin = request.headers.get("origin")
         if origin is not None and not same_origin(origin, request.headers.get("host")):
             return PlainTextResponse("refused: a form from another site", status_code=403, headers=HEADERS)
-        body = await _bounded_body(request, MAX_FORM)
+        try:
+            body = await _bounded_body(request, MAX_FORM)
+        except ClientDisconnect:  # gone before the form was whole: nobody to answer
+            return PlainTextResponse("the form was cut off", status_code=400, headers=HEADERS)
         if body is None:
             return PlainTextResponse("refused: the form is too long", status_code=413, headers=HEADERS)
         fields = {k: v[0] for k, v in parse_qs(body.decode("utf-8", "replace")).items()}

@@ -414,7 +414,7 @@ class Table:
     def start_journal(self) -> None:
         if self.journal is None:
             return
-        self.journal.mkdir(parents=True, exist_ok=True)
+        self.journal.mkdir(mode=0o700, parents=True, exist_ok=True)  # the seats' own: nobody else's to read
         path = self.journal / "table.json"
         tmp = path.with_suffix(".tmp")
         fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)  # it holds the seats' tokens
@@ -432,7 +432,9 @@ class Table:
             return
         fh = self._moves_file
         if fh is None:
-            fh = self._moves_file = open(self.journal / "moves.jsonl", "a", encoding="utf-8")  # noqa: SIM115
+            # held picks are in it before they are revealed: the seats' own, as table.json's tokens are
+            fd = os.open(self.journal / "moves.jsonl", os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
+            fh = self._moves_file = os.fdopen(fd, "a", encoding="utf-8")
         fh.write(json.dumps(entry) + "\n")
         fh.flush()
 
@@ -444,7 +446,9 @@ class Table:
             self._moves_file = None
         path = self.journal / "game.jsonl"
         tmp = path.with_suffix(".tmp")
-        tmp.write_text(self.record_text(), encoding="utf-8")
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)  # as the journal's other files
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            fh.write(self.record_text())
         os.replace(tmp, path)
 
     @property

@@ -827,11 +827,19 @@ def test_resume_reports_a_journal_it_cannot_read_and_goes_on_with_the_others(tmp
     assert len(problems) == 1 and problems[0].startswith(f"{bad.id}: cannot resume")
 
 
-def test_a_journal_keeps_the_seat_tokens_readable_by_its_owner_only(tmp_path):
-    """table.json holds the tokens: it is written with mode 0600."""
+def test_a_journal_keeps_the_seat_tokens_and_held_picks_readable_by_its_owner_only(tmp_path):
+    """table.json holds the tokens, moves.jsonl the picks held before they are revealed, game.jsonl the whole deal: each is written with mode 0600, in a folder of mode 0700."""
     tables = Tables(tmp_path)
-    table = tables.open_table("sushi-go", 3, 1, ["random"], seed=1)
-    assert (Path(tmp_path) / table.id / "table.json").stat().st_mode & 0o777 == 0o600
+    table = tables.open_table("sushi-go", 3, 2, ["random"], seed=1)
+    folder = Path(tmp_path) / table.id
+    seat = table.humans[0]
+    table.take(seat, {"type": "pick", "cards": [table.game.ruleset.catalogue.ids[table.state.hands[seat][0]]]})
+    assert json.loads((folder / "moves.jsonl").read_text())["seat"] == seat  # a pick held, journaled
+    play_moves(table, random.Random(1), 200)
+    assert table.state.is_terminal()
+    assert folder.stat().st_mode & 0o777 == 0o700
+    for name in ("table.json", "moves.jsonl", "game.jsonl"):
+        assert (folder / name).stat().st_mode & 0o777 == 0o600, name
 
 
 def test_a_table_of_a_rule_file_resumes_from_another_directory(tmp_path, monkeypatch):

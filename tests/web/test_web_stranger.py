@@ -241,3 +241,34 @@ def test_the_pages_log_names_a_special_order_by_the_card_it_copied():
     assert "  Seat 0 draws 4 cards with its Special Order (as Menu (7))." in told
     assert "  Seat 0 plays Uramaki (5) with its Special Order (as Menu (7))." in told
     assert not any("Seat 0's Menu (7)" in line or "its Menu (7)" in line for line in told)
+
+
+def test_a_lobby_form_cut_off_mid_upload_leaves_no_traceback(tmp_path):
+    """A POST whose body stops short of its Content-Length and whose sender hangs up: the server logs no error (it printed a traceback of the disconnect) and goes on serving."""
+    import logging
+    import time
+    import urllib.request
+
+    from served import serving
+
+    class Kept(logging.Handler):
+        def __init__(self):
+            super().__init__(logging.ERROR)
+            self.records: list[logging.LogRecord] = []
+
+        def emit(self, record):
+            self.records.append(record)
+
+    kept = Kept()
+    with serving(tmp_path / "tables") as served:
+        logging.getLogger("uvicorn.error").addHandler(kept)  # uvicorn's own (it does not propagate)
+        with socket.create_connection(("127.0.0.1", served.port)) as s:
+            s.sendall(
+                b"POST /tables HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/x-www-form-urlencoded\r\n"
+                b"Content-Length: 100\r\n\r\nruleset=sushi-go"
+            )
+        time.sleep(0.5)  # the server reads what came and finds the sender gone
+        with urllib.request.urlopen(served.base + "/", timeout=10) as page:
+            assert page.status == 200
+        logging.getLogger("uvicorn.error").removeHandler(kept)
+    assert [r.getMessage() for r in kept.records] == []
