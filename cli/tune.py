@@ -136,9 +136,10 @@ def tune(
     """
     with reported_errors():
         check_seed(seed, "--seed")
-        if rule_file == "-":
+        if rule_file == "-" or _is_pipe(rule_file):
             raise InputError(
-                "tune needs a rule file, not standard input: every try reads the file again with its values"
+                f"tune needs a rule file, not {'standard input' if rule_file == '-' else 'a pipe'}:"
+                " every try reads the file again with its values, and the best are written beside it"
             )
         jobs_used, note = parse_jobs(jobs)
         allow = allowed_dirs(allow_path)
@@ -354,3 +355,14 @@ def _write(marks, values, destination: str) -> None:
         if e.errno in NO_ROOM:
             raise
         raise InputError(f"cannot write {shown(destination)}: {e.strerror or e}") from None
+
+
+def _is_pipe(source: str) -> bool:
+    """Whether ``source`` names a pipe already open (``/dev/stdin``, ``<(...)``'s
+    ``/dev/fd/N``): read once, with no folder of its own to write the tuned file in."""
+    from ruledraft.language.file_access import UnreadableInput, input_kind
+
+    try:
+        return input_kind(source) == "pipe"
+    except UnreadableInput:  # said where the file is read
+        return False

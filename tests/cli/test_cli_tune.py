@@ -116,6 +116,41 @@ def test_bad_input_is_one_line_and_writes_nothing(variant, args, code, message):
     assert sorted(p.name for p in variant.parent.iterdir()) == ["variant.yaml"]
 
 
+def test_a_pipe_named_as_the_rule_file_is_refused_as_standard_input_is(variant, tmp_path):
+    """/dev/fd/N of a pipe (what <(...) and /dev/stdin name): refused, as '-' is (tune ran on it and wrote /dev/stdin.tuned.yaml into /dev)."""
+    read, write = os.pipe()
+    try:
+        os.write(write, variant.read_bytes())
+        os.close(write)
+        result = subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "ruledraft",
+                "tune",
+                f"/dev/fd/{read}",
+                "-t",
+                "cards:5",
+                "-g",
+                "10",
+                "--budget",
+                "1",
+            ],
+            pass_fds=(read,),
+            capture_output=True,
+            text=True,
+            cwd=tmp_path,
+        )
+    finally:
+        os.close(read)
+    assert result.returncode == 2
+    assert result.stderr == (
+        "error: tune needs a rule file, not a pipe: every try reads the file again with its values,"
+        " and the best are written beside it\n"
+    )
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["variant.yaml"]  # nothing written where it ran
+
+
 def test_ctrl_c_keeps_the_best_so_far_and_writes_it(variant):
     """SIGINT after two tries: the best of the tries finished is printed and written, and the exit status is 130."""
     proc = subprocess.Popen(
