@@ -53,6 +53,9 @@ from .options import (
 from .simulate import checked_match, notes, progress_bar, run_errors
 
 WIDTH = 80
+#: a space where a line wrapped to WIDTH must not break (textwrap breaks at ASCII spaces
+#: only), put back after: a private-use character, which no shown text holds (shown escapes them)
+GLUE = "\ue000"
 NAME = 27
 
 
@@ -106,9 +109,17 @@ def comparison_text(result: dict, games: int) -> list[str]:
     for key in ("a", "b"):
         s = result[key]
         ruleset = f"{s['ruleset']} ({s['file']})" if same_id else s["ruleset"]  # one id, two files: which is which
-        lines.append(
-            f"{key.upper()}: {shown(ruleset)}, {counted(s['players'], 'player')}, {shown(lineup(s['bots']))}, seed {s['seed']}"
-        )
+        said = f"{key.upper()}: {shown(ruleset)}, {counted(s['players'], 'player')}, {shown(lineup(s['bots']))}"
+        lines += [  # wrapped at 80 columns, never between "seed" and its number
+            line.replace(GLUE, " ")
+            for line in textwrap.wrap(
+                f"{said}, seed{GLUE}{s['seed']}",
+                WIDTH,
+                subsequent_indent="   ",
+                break_on_hyphens=False,
+                break_long_words=False,
+            )
+        ]
     lines += [f"{counted(games, 'deal' if 'rotation' in result else 'game')} a side", *result["pairing"].split("; ")]
     base = result.get("win_share_from", [0, 0])
     if any(base):

@@ -224,3 +224,10 @@ def test_ctrl_c_prints_the_counts_finished_and_the_one_cut_short():
     done = ", ".join(str(c["players"]) for c in finished)
     also = f" (finished: {done} players)" if finished else ""
     assert err == f"interrupted after {played} of {GAMES} games at {cut} players{also}\n"
+
+
+def test_the_heading_of_a_long_ruleset_name_is_wrapped_at_80_columns():
+    """sushi-go-party-my-first-meal, bots greedy,random: its first line (82 characters) is wrapped, and every line is within 80 columns."""
+    out = run("sushi-go-party-my-first-meal", "--players", "2-3", "--games", "5", "--seed", "1").output.splitlines()
+    assert out[:2] == ["sushi-go-party-my-first-meal: 5 games per player count, bots greedy,random,", "seed 1"]
+    assert max(map(len, out)) <= 80
