@@ -217,6 +217,8 @@ def pairing(a: Side, b: Side, seed_b_given: bool) -> tuple[bool, str]:
         why = f"the seat counts differ ({sa[0]} and {sb[0]})"
     elif sorted(sa[4]) != sorted(sb[4]):
         why = "the decks differ"
+    elif sa[4] != sb[4] and sa[:4] + sa[5:] == sb[:4] + sb[5:]:
+        why = "the decks hold the same cards listed in another order, which a seed shuffles to other hands"
     else:
         why = "the deals differ (hand size, rounds, turns or cards added between rounds)"
     return False, f"independent games: {why}"

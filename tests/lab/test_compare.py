@@ -14,6 +14,7 @@ import time
 from pathlib import Path
 
 import pytest
+from paths import ROOT
 from processes import until_busy
 from typer.testing import CliRunner
 
@@ -120,6 +121,14 @@ def test_pairing_says_which_and_why():
         False,
         "independent games: the decks differ",
     )
+    lines = (ROOT / "rulesets" / "sushi-go.yaml").read_text(encoding="utf-8").splitlines(keepends=True)
+    tempura = next(i for i, line in enumerate(lines) if line.startswith("  - {id: tempura,"))
+    lines[tempura : tempura + 2] = [lines[tempura + 1], lines[tempura]]  # tempura listed after the card below it
+    reordered = load_ruleset(ROOT / "rulesets" / "sushi-go.yaml", text="".join(lines))
+    assert pairing(Side(go, 4, greedy, 0), Side(reordered, 4, greedy, 0), False) == (
+        False,
+        "independent games: the decks hold the same cards listed in another order, which a seed shuffles to other hands",
+    )
     assert pairing(Side(go, 4, greedy, 0), Side(go, 4, greedy, 7), True) == (
         False,
         "independent games: B's seed was given (--seed-b)",
@@ -206,8 +215,11 @@ def test_two_files_of_one_id_are_told_apart_by_their_files(tmp_path):
     a.write_text(text, encoding="utf-8")
     b.write_text(text.replace("start: 12", "start: 3"), encoding="utf-8")
     out = run(str(a), str(b), "--players", "3", "--bots", "greedy", "--games", "20").output.splitlines()
-    assert out[0] == f"A: sushi-go-squid-12 ({a}), 3 players, greedy x3, seed 0"
-    assert out[1] == f"B: sushi-go-squid-12 ({b}), 3 players, greedy x3, seed 0"
+    sides = " ".join(line.strip() for line in out[: out.index("20 games a side")])  # (wrapped at 80 columns)
+    assert sides == (
+        f"A: sushi-go-squid-12 ({a}), 3 players, greedy x3, seed 0 B: sushi-go-squid-12 ({b}), 3 players, greedy x3, seed 0"
+    )
+    assert all(len(line) <= 80 or "/" in line for line in out)
     result = run_json(str(a), str(b), "--players", "3", "--bots", "greedy", "--games", "20")
     assert (result["a"]["label"], result["a"]["file"]) == (f"sushi-go-squid-12 ({a})", str(a))
     assert not run("sushi-go", "--bots-b", "random", "--games", "20").output.startswith("A: sushi-go (")
@@ -593,3 +605,11 @@ def test_two_sides_playing_the_same_games_say_so_and_show_no_row():
     equal = text.split("so not tested: ", 1)[1]
     assert "rule tempura," in equal and "card tempura points," in equal and "seat 3 score," in equal
     assert "0 figures compared; 0 flagged" in text
+
+
+def test_a_side_named_past_80_columns_is_wrapped():
+    """My First Meal at 4 and 6 players: B's line (a 16-digit derived seed, 84 characters) is wrapped, and every line is within 80 columns."""
+    out = run("sushi-go-party-my-first-meal", "-p", "4", "--players-b", "6", "-g", "10", "-s", "1").output.splitlines()
+    assert out[1] == "B: sushi-go-party-my-first-meal, 6 players, greedy, random x5,"
+    assert out[2].startswith("   seed ") and out[3] == "10 games a side"
+    assert max(map(len, out)) <= 80
