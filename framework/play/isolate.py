@@ -10,7 +10,10 @@ per seat and worker, and a view sent per decision.
 
 The view travels pickled, its ruleset's definitions (the rules, the card effects,
 the game) by name: the other process compiles the same ruleset from its document, as
-worker processes do (:class:`~ruledraft.play.executor.ShippedRuleset`).
+worker processes do (:class:`~ruledraft.play.executor.ShippedRuleset`). What comes
+back is the bot's to write, so it is never unpickled (which would run code of its
+choosing in the run): a reply is a small JSON array, ``["ok", move]`` or a kind of
+failure and its message, read by :func:`_receive_reply`.
 """
 
 from __future__ import annotations
@@ -18,6 +21,7 @@ from __future__ import annotations
 import atexit
 import contextlib
 import io
+import json
 import os
 import pickle
 import signal
@@ -130,6 +134,56 @@ def _receive(stream: IO[bytes]) -> Any:
     return pickle.loads(data)
 
 
+#: the most bytes a bot's reply may take (a move, or the one line of its failure)
+MAX_REPLY = 1 << 16
+#: what a reply may say: a move, a move that is no integer (its repr, to be refused), a
+#: bot that could not be made (the reason), a bot that raised (the error in words)
+_REPLIES = ("ok", "shown", "unmade", "error")
+
+
+class _Shown:
+    """A bot's move that is no integer, as its process showed it: refused as any other,
+    its message quoting what the bot chose (not the quotes of a string made of it)."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+
+    def __repr__(self) -> str:
+        return self.text
+
+
+def _send_reply(stream: IO[bytes], kind: str, value: Any) -> None:
+    data = json.dumps([kind, value]).encode("utf-8")
+    stream.write(_HEADER.pack(len(data)) + data)
+    stream.flush()
+
+
+def _receive_reply(stream: IO[bytes]) -> tuple[str, Any]:
+    """A bot process's reply, checked: :class:`BotRaised` for one that is not a reply
+    (too long, not JSON, not a kind of reply with a value of its kind)."""
+    head = stream.read(_HEADER.size)
+    if len(head) < _HEADER.size:
+        raise EOFError
+    (size,) = _HEADER.unpack(head)
+    if size > MAX_REPLY:
+        raise BotRaised(f"sent a reply of {size:,} bytes (at most {MAX_REPLY:,})")
+    data = stream.read(size)
+    if len(data) < size:
+        raise EOFError
+    try:
+        reply = json.loads(data.decode("utf-8"))
+    except (ValueError, RecursionError):
+        reply = None
+    if (
+        type(reply) is not list
+        or len(reply) != 2
+        or reply[0] not in _REPLIES
+        or not (type(reply[1]) is int if reply[0] == "ok" else type(reply[1]) is str)
+    ):
+        raise BotRaised("sent its process's run something that is not a reply")
+    return reply[0], reply[1]
+
+
 class _Child:
     """One bot's process, and the pipes to it."""
 
@@ -151,10 +205,10 @@ class _Child:
         self.names: dict[int, Any] | None = None
         self.game: Game | None = None
 
-    def ask(self, message: Any) -> Any:
+    def ask(self, message: Any) -> int | _Shown:
         try:
             _send(self.to, message)
-            kind, value = _receive(self.back)
+            kind, value = _receive_reply(self.back)
         except (EOFError, BrokenPipeError, OSError):
             try:  # its end closed the pipe: wait for its exit status
                 code: int | None = self.process.wait(timeout=10)
@@ -165,7 +219,7 @@ class _Child:
             raise BotRaised(f"raised {value}")
         if kind == "unmade":
             raise BotUnmade(self.spec, value)
-        return value
+        return _Shown(value) if kind == "shown" else value
 
     def close(self) -> None:
         try:
@@ -225,7 +279,7 @@ class IsolatedAgent:
             child.game, child.names = view.game, _definitions(view.game)
         seed, self._seed = self._seed, None  # the bot is made with the first move of a game
         try:
-            action: int = child.ask(("act", seed, view_bytes(view, child.names), seat))
+            action: Any = child.ask(("act", seed, view_bytes(view, child.names), seat))
         except BotUnmade as e:  # named as the run names it
             raise BotUnmade(self.shown, e.reason) from None
         return action
@@ -252,17 +306,33 @@ def _serve(requests: IO[bytes], replies: IO[bytes]) -> None:
             if seed is not None:
                 bot = make_agent(spec, seed, private=True)
             action = as_action(bot.act(view_from_bytes(data, game), seat))
-            reply: tuple[str, Any] = ("ok", action if type(action) is int else repr(action))
+            reply: tuple[str, Any] = ("ok", action) if type(action) is int else ("shown", _shown(action))
         except BotUnmade as e:  # the reason alone: the run names the bot as typed
             reply = ("unmade", e.reason)
         except BaseException as e:  # noqa: BLE001 - any failure of the bot is one message (Ctrl-C is ignored here)
             reply = ("error", described(e))
         try:
-            _send(replies, reply)
+            _send_reply(replies, *_fitted(reply))
         except OSError:  # the run has ended (another seat's failure, a stop): no one to answer
             with contextlib.suppress(OSError):
                 replies.close()
             return
+
+
+def _shown(action: Any) -> str:
+    """``repr(action)`` of a move that is no integer, or words for one that cannot be shown."""
+    try:
+        return repr(action)
+    except BaseException:  # noqa: BLE001 - the bot's own __repr__ failing
+        return f"an object of type {type(action).__name__} that cannot be shown"
+
+
+def _fitted(reply: tuple[str, Any]) -> tuple[str, Any]:
+    """A reply within :data:`MAX_REPLY` bytes: a long message cut short, as said."""
+    kind, value = reply
+    if type(value) is str and len(value) > MAX_REPLY // 8:
+        value = value[: MAX_REPLY // 8] + f"... ({len(value):,} characters)"
+    return kind, value
 
 
 def main() -> None:

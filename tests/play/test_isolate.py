@@ -96,6 +96,56 @@ MORE_BOTS = textwrap.dedent(
             os._exit(3)
 
 
+    class NotInt:
+        """Chooses a string: refused, quoted once, as in the game's process."""
+
+        def __init__(self, seed):
+            self.name = "notint"
+
+        def act(self, view, seat):
+            return "3"
+
+
+    class Forger:
+        """Writes its process's reply itself: a pickle that would make a file in whatever
+        process loads it (the run, were replies unpickled), or a reply past the size kept."""
+
+        FORGE = "pickle"
+
+        def __init__(self, seed):
+            self.name = "forger"
+
+        def act(self, view, seat):
+            import pickle
+            import struct
+            import sys
+
+            serving = sys.modules["__main__"]
+            move = view.legal_actions()[0]
+            marker = os.environ["FORGER_MARKER"]
+
+            class Payload:
+                def __reduce__(self):
+                    return (open, (marker, "w"))
+
+            def forged(stream, *args):
+                data = pickle.dumps(("ok", [move, Payload()]))
+                if self.FORGE == "huge":
+                    stream.write(struct.pack("!I", 2**31))
+                else:
+                    stream.write(struct.pack("!I", len(data)) + data)
+                stream.flush()
+
+            for name in ("_send", "_send_reply"):
+                if hasattr(serving, name):
+                    setattr(serving, name, forged)
+            return move
+
+
+    class HugeForger(Forger):
+        FORGE = "huge"
+
+
     M = 2**64 - 1
 
 
@@ -231,6 +281,32 @@ def test_an_isolated_bot_that_fails_is_named(bot_file, cls, message):
     result = simulate("sushi-go", "--games", "2", "--bots", f"{bot_file}:{cls},greedy", "--isolate")
     assert result.exit_code == 1
     assert f"error: bot '{bot_file}:{cls}' at seat 0 {message} (game seed" in result.output
+
+
+@pytest.mark.parametrize(
+    ("cls", "message"),
+    [
+        ("Forger", "sent its process's run something that is not a reply"),
+        ("HugeForger", "sent a reply of 2,147,483,648 bytes (at most 65,536)"),
+    ],
+)
+def test_a_reply_its_bot_forges_runs_nothing_in_the_run(bot_file, tmp_path, monkeypatch, cls, message):
+    """A bot that replaces its process's replies with a pickle that makes a file when loaded, or a header of 2 GB: the run fails naming the bot, loads nothing of it (no file is made) and holds no 2 GB."""
+    marker = tmp_path / "loaded-in-the-run"
+    monkeypatch.setenv("FORGER_MARKER", str(marker))
+    result = simulate("sushi-go", "--games", "2", "--bots", f"{bot_file}:{cls},greedy", "--isolate")
+    assert result.exit_code == 1
+    assert f"error: bot '{bot_file}:{cls}' at seat 0 {message} (game seed" in result.output
+    assert not marker.exists()
+
+
+def test_an_isolated_move_that_is_no_integer_is_quoted_as_in_process(bot_file):
+    """A bot choosing the string '3': the message quotes it once, as the game's own process does ('3', not "'3'")."""
+    said = [
+        simulate("sushi-go", "--games", "1", "--bots", f"{bot_file}:NotInt,greedy", *extra).output
+        for extra in ([], ["--isolate"])
+    ]
+    assert said[0] == said[1] and f"error: bot '{bot_file}:NotInt' at seat 0 chose '3', not a legal action" in said[1]
 
 
 def test_the_python_api_isolates_too(bot_file):
