@@ -13,6 +13,7 @@ from ruledraft.engine.table_scoring import TableError, table_sheet, unreachable
 from ruledraft.errors import InputError, LineProblem
 from ruledraft.language.file_access import UnreadableInput, open_input
 from ruledraft.language.json_check import parse_json
+from ruledraft.language.kinds.registry import PluginError
 from ruledraft.play.game_log import MAX_LINE_BYTES, read_lines, replay_sheet, size_in_words
 
 from .common import get_ruleset, reported_errors, say_problem, shown
@@ -107,6 +108,8 @@ def _scored(rs: Any, data: Any, where: str, partial: bool, rescore: bool) -> tup
         if isinstance(data, list) and any(isinstance(item, dict) for item in data):  # tables in one list
             lines = [f"{lines[0]} (for several tables, write JSON Lines: one table per line)", *lines[1:]]
         return None, [say_error(line, prefixed=False) for line in lines]
+    except PluginError as e:  # (a plug-in's totals past the bound): this table's problem, said in its place
+        return None, [say_problem(where, str(e))]
     for line in unreachable(rs, data):  # scored all the same: a what-if is a fair question
         typer.echo(shown(f"{where}: warning: {line}"), err=True)
     return sheet, []
