@@ -66,6 +66,8 @@ FRAME_REACH = 80
 #: characters each side of the caret a code frame looks at (marks of no width aside,
 #: more than it can show)
 FRAME_WINDOW = 1000
+#: the columns a tab is counted as where a frame is cut (a terminal's tab stops are 8 apart)
+TAB = 8
 
 
 def _framed(line: str, at: int) -> tuple[str, str]:
@@ -78,7 +80,7 @@ def _framed(line: str, at: int) -> tuple[str, str]:
     low, high = max(at - FRAME_WINDOW, 0), min(at + FRAME_WINDOW, len(line))  # what can be shown
     part, at = line[low:high], at - low
     shown = ["\t" if ch == "\t" else printable(ch) for ch in part]
-    widths = [1 if ch == "\t" else sum(map(_width, text)) for ch, text in zip(part, shown)]
+    widths = [TAB if ch == "\t" else sum(map(_width, text)) for ch, text in zip(part, shown)]
     start, end = 0, len(part)
     if low or high < len(line) or sum(widths) > FRAME_WHOLE:
         start = _cut_before(widths, at, FRAME_REACH)
@@ -89,11 +91,14 @@ def _framed(line: str, at: int) -> tuple[str, str]:
 
 
 def _cut_before(widths: list[int], at: int, reach: int) -> int:
-    """The first offset of the at most ``reach`` columns before offset ``at``."""
+    """The first offset of the at most ``reach`` columns before offset ``at``, never a
+    mark of no width whose character is cut off."""
     start, room = at, reach
     while start > 0 and widths[start - 1] <= room:
         start -= 1
         room -= widths[start]
+    while 0 < start < at and widths[start] == 0 and widths[start - 1] > room:
+        start += 1
     return start
 
 

@@ -493,3 +493,13 @@ def test_a_code_frame_cuts_a_wide_line_by_the_columns_it_takes():
     line = "\t" + "寿" * 90 + "Y"
     d = Diagnostic("f.yaml", 3, 92, "here", source_line=line)
     assert d.format(with_source=True).splitlines()[1:] == ["    " + line, "    \t" + " " * 180 + "^"]
+
+
+def test_a_code_frame_counts_a_tab_as_a_tab_stop_and_never_opens_on_a_lone_mark():
+    """150 tabs then the caret's character: cut to 10 tabs (80 columns at tab stops of 8), the caret line's tabs the same; 500 accented e's (e and a combining acute) then the caret's character: the cut opens on an e, never on its accent alone."""
+    d = Diagnostic("f.yaml", 1, 151, "here", source_line="\t" * 150 + "Y")
+    _, shown, caret = d.format(with_source=True).splitlines()
+    assert shown == "    ..." + "\t" * 10 + "Y" and caret == "       " + "\t" * 10 + "^"
+    d = Diagnostic("f.yaml", 1, 1001, "here", source_line="e\u0301" * 500 + "Y")
+    _, shown, caret = d.format(with_source=True).splitlines()
+    assert shown == "    ..." + "e\u0301" * 80 + "Y" and caret == "    " + " " * (3 + 80) + "^"
