@@ -209,7 +209,9 @@ def _tables(
         if bot_seats:
             specs = parse_bots(bots, bot_seats, card_ids=rs.catalogue.ids, first_seat=humans)
         else:  # every seat a person's: the bots named are checked all the same (a misspelling is said)
-            parse_bots(bots, len(bots.split(",")), card_ids=rs.catalogue.ids)
+            named = [b for b in (part.strip() for part in bots.split(",")) if b]  # (an empty entry seats nobody)
+            if named:
+                parse_bots(",".join(named), len(named), card_ids=rs.catalogue.ids)
     try:
         where.mkdir(parents=True, exist_ok=True)
     except FileExistsError:  # a file, not a folder (made meanwhile)

@@ -79,10 +79,10 @@ def fill_seats(
     if len(entries) > players and first_seat:
         last = first_seat + players - 1
         bots_at = f"seat {last}" if players == 1 else f"seats {first_seat}-{last}"
-        people_at = "seat 0 is" if first_seat == 1 else f"seats 0-{first_seat - 1} are"
+        people_at = "seat 0 is a person's" if first_seat == 1 else f"seats 0-{first_seat - 1} are people's"
         raise InputError(
             f"{option} names {len(entries)} bots for {players} bot seat{'s' if players != 1 else ''}"
-            f" ({bots_at}; {people_at} people's)"
+            f" ({bots_at}; {people_at})"
         )
     if len(entries) > players:
         raise InputError(f"{option} names {len(entries)} bots for {players} player{'s' if players != 1 else ''}")

@@ -99,6 +99,14 @@ def test_serving_on_every_address_prints_a_one_line_warning(monkeypatch, tmp_pat
         ),
         (["sushi-go", "--players", "4", "--humans", "1", "--bots", "greedy,,random"], "empty entry (seat 2)"),
         (["sushi-go", "--players", "3", "--humans", "3", "--bots", "nosuchbot"], "unknown bot 'nosuchbot'"),
+        (
+            ["sushi-go", "--players", "4", "--humans", "1", "--bots", "a,b,c,d"],
+            "error: unknown bot 'a'",
+        ),
+        (
+            ["sushi-go", "--players", "4", "--humans", "1", "--bots", "greedy,random,first,value"],
+            "error: --bots names 4 bots for 3 bot seats (seats 1-3; seat 0 is a person's)\n",
+        ),
     ],
 )
 def test_serve_refuses_what_it_cannot_serve_in_one_line(monkeypatch, tmp_path, args, words):
@@ -108,6 +116,27 @@ def test_serve_refuses_what_it_cannot_serve_in_one_line(monkeypatch, tmp_path, a
     assert words in result.stderr
     assert "Traceback" not in result.output
     assert not (tmp_path / "j").exists() or args[:1] == ["--resume"]
+
+
+@pytest.mark.parametrize("bots", ["", "greedy,,random"])
+def test_every_seat_a_persons_needs_no_bot(monkeypatch, tmp_path, bots):
+    """--humans as many as --players: no bot is needed, so an empty --bots or an empty entry is no error (a bot named is still checked)."""
+    result = serve_quietly(
+        monkeypatch,
+        "sushi-go",
+        "--players",
+        "3",
+        "--humans",
+        "3",
+        "--bots",
+        bots,
+        "--port",
+        "0",
+        "--journal",
+        str(tmp_path),
+    )
+    assert result.exit_code == 0, result.output
+    assert len(LINK.findall(result.stdout)) == 3
 
 
 def test_a_resume_folder_that_cannot_be_searched_is_one_line(monkeypatch, tmp_path):
