@@ -205,7 +205,7 @@ def checked_act(agent: Agent, name: str, seen: Any, seat: int, seed: int, *, for
     view = as_view(seen, seat)
     if foreign:
         try:
-            with prints_to_stderr():  # its prints never mix with the run's output
+            with prints_to_stderr(descriptor=True):  # its prints never mix with the run's output
                 action = as_action(agent.act(view, seat))
         except BotUnmade:  # an isolated bot that could not be made (said so)
             raise

@@ -171,7 +171,7 @@ def make_checked(text: str, factory: Callable[..., Any], seed: int, options: Map
     goes to standard error, and a failure to make it is one :class:`BotFailure` naming
     it as typed (``text``), since it is the bot's fault, not the run's."""
     try:
-        with prints_to_stderr():  # its prints never mix with the run's output
+        with prints_to_stderr(descriptor=True):  # its prints never mix with the run's output
             return factory(seed, **options)
     except BaseException as e:  # noqa: BLE001 - any failure of a bot (its own BaseException too) is one message
         if stop_behind(e):
@@ -209,7 +209,7 @@ def _load_file(spec: str, path: str) -> object:
     module = importlib.util.module_from_spec(found)
     sys.modules[module_name] = module
     try:
-        with prints_to_stderr():  # what it prints as it is imported never mixes with the run's output
+        with prints_to_stderr(descriptor=True):  # what it prints as it is imported never mixes with the run's output
             found.loader.exec_module(module)
     except BaseException as e:  # noqa: BLE001 - any failure of foreign code is one message
         sys.modules.pop(module_name, None)
@@ -232,7 +232,7 @@ def bot_files() -> tuple[str, ...]:
 
 def _load_module(spec: str, name: str) -> object:
     try:
-        with prints_to_stderr():
+        with prints_to_stderr(descriptor=True):
             module = importlib.import_module(name)
     except BaseException as e:  # noqa: BLE001 - any failure of foreign code is one message
         if stop_behind(e):

@@ -82,6 +82,21 @@ BOTS = textwrap.dedent(
             return state.legal_actions(seat)[0]
 
 
+    class Shelling:
+        """Writes to file descriptor 1 itself, past sys.stdout (as a program it runs, or C code, would)."""
+
+        def __init__(self, seed):
+            import os
+
+            os.write(1, b"made by descriptor\\n")
+
+        def act(self, state, seat):
+            import subprocess
+
+            subprocess.run(["echo", "a helper program's line"], check=True)
+            return state.legal_actions(seat)[0]
+
+
     class NumpyLast:
         """Last, its moves numpy integers."""
 
@@ -228,6 +243,23 @@ def test_a_bots_prints_go_to_standard_error_and_leave_the_output_whole(bot_file,
     assert (
         proc.stderr.count("thinking out loud") == 4 * 3 * 8 and "made" in proc.stderr
     )  # 8 picks a round: the 9th card is played for it
+
+
+def test_what_a_bot_writes_to_descriptor_1_goes_to_standard_error_too(bot_file):
+    """A bot that writes to file descriptor 1 as it is made and runs a program that prints at every move: simulate --json's standard output is still one JSON document, their lines on standard error."""
+    import subprocess
+    import sys
+
+    proc = subprocess.run(
+        [sys.executable, "-m", "ruledraft", "simulate", "sushi-go", "-p", "3", "-g", "2", "-q", "--json"]
+        + ["--bots", f"{bot_file}:Shelling,random", "--engine", "reference"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads(proc.stdout)["games"] == 2
+    assert proc.stderr.count("a helper program's line") == 2 * 3 * 8 and "made by descriptor" in proc.stderr
 
 
 @pytest.mark.parametrize(

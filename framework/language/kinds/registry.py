@@ -191,14 +191,35 @@ def _python_file(spec: str, path: str) -> None:
 _loaded: list[str] = []
 
 
-def prints_to_stderr() -> contextlib.AbstractContextManager[object]:
+def prints_to_stderr(*, descriptor: bool = False) -> contextlib.AbstractContextManager[object]:
     """Around code from outside (a plug-in, a bot): what it prints goes to standard
     error, so a run's output (``--json``, ``schema``, the tables) stays whole. In the
     main thread only: the swap is of the process's one ``sys.stdout``, which threads
-    (a server's tables) would restore in the wrong order."""
-    if threading.current_thread() is threading.main_thread():
-        return contextlib.redirect_stdout(sys.stderr)
-    return contextlib.nullcontext()
+    (a server's tables) would restore in the wrong order. With ``descriptor`` (a bot's
+    move), file descriptor 1 is pointed at standard error too, for what reaches it
+    past ``sys.stdout`` (a program it runs, C code, ``os.write(1, ...)``): two system
+    calls each way, which a plug-in's rule, called far more often, is spared."""
+    if threading.current_thread() is not threading.main_thread():
+        return contextlib.nullcontext()
+    if descriptor:
+        return _both_to_stderr()
+    return contextlib.redirect_stdout(sys.stderr)
+
+
+@contextlib.contextmanager
+def _both_to_stderr() -> Iterator[None]:
+    with contextlib.redirect_stdout(sys.stderr):
+        try:
+            saved = os.dup(1)
+        except OSError:  # no descriptor 1 to point elsewhere
+            yield
+            return
+        try:
+            os.dup2(2, 1)
+            yield
+        finally:
+            os.dup2(saved, 1)
+            os.close(saved)
 
 
 def load_plugin(spec: str) -> None:
