@@ -232,6 +232,9 @@ class _Child:
         except subprocess.TimeoutExpired:
             self.process.kill()
             self.process.wait()
+        # what the bot's process started (it leads a process group of its own) ends with it
+        with contextlib.suppress(OSError):
+            os.killpg(self.process.pid, signal.SIGKILL)
 
 
 #: the bots' processes of this process: (pid, spec, ruleset digest, players, seat) -> child

@@ -146,6 +146,22 @@ MORE_BOTS = textwrap.dedent(
         FORGE = "huge"
 
 
+    class Spawner:
+        """Starts a process of its own that sleeps for ever, its pid written where the test reads it."""
+
+        def __init__(self, seed):
+            self.name = "spawner"
+
+        def act(self, view, seat):
+            import subprocess
+
+            if not os.path.exists(os.environ["SPAWNED_PID"]):
+                sleeper = subprocess.Popen(["sleep", "600"])
+                with open(os.environ["SPAWNED_PID"], "w") as f:
+                    f.write(str(sleeper.pid))
+            return view.legal_actions()[0]
+
+
     M = 2**64 - 1
 
 
@@ -298,6 +314,29 @@ def test_a_reply_its_bot_forges_runs_nothing_in_the_run(bot_file, tmp_path, monk
     assert result.exit_code == 1
     assert f"error: bot '{bot_file}:{cls}' at seat 0 {message} (game seed" in result.output
     assert not marker.exists()
+
+
+def test_what_an_isolated_bot_starts_ends_with_the_run(bot_file, tmp_path, monkeypatch):
+    """An isolated bot that starts a process sleeping for ever: once the run is over, that process is gone too."""
+    import time
+
+    pid_file = tmp_path / "spawned.pid"
+    monkeypatch.setenv("SPAWNED_PID", str(pid_file))
+    result = simulate("sushi-go", "--games", "2", "--bots", f"{bot_file}:Spawner,greedy", "--isolate")
+    assert result.exit_code == 0, result.output
+    isolate.close_all()  # (the run's end, where a command's process closes them)
+    pid = int(pid_file.read_text())
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline:
+        try:
+            with open(f"/proc/{pid}/stat") as f:
+                if f.read().split(") ")[-1].startswith("Z"):  # ended, not yet reaped by init
+                    break
+        except FileNotFoundError:
+            break
+        time.sleep(0.05)
+    else:
+        raise AssertionError(f"process {pid} the bot started is still running")
 
 
 def test_an_isolated_move_that_is_no_integer_is_quoted_as_in_process(bot_file):
