@@ -333,8 +333,9 @@ def _shown(action: Any) -> str:
 def _fitted(reply: tuple[str, Any]) -> tuple[str, Any]:
     """A reply within :data:`MAX_REPLY` bytes: a long message cut short, as said."""
     kind, value = reply
-    if type(value) is str and len(value) > MAX_REPLY // 8:
-        value = value[: MAX_REPLY // 8] + f"... ({len(value):,} characters)"
+    most = MAX_REPLY // 16  # characters: JSON writes one outside ASCII as up to 12 bytes
+    if type(value) is str and len(value) > most:
+        value = value[:most] + f"... ({len(value):,} characters)"
     return kind, value
 
 
