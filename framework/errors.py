@@ -68,18 +68,21 @@ FRAME_REACH = 80
 FRAME_WINDOW = 1000
 #: the columns a tab is counted as where a frame is cut (a terminal's tab stops are 8 apart)
 TAB = 8
+#: what a code frame shows as it is, though :func:`printable` writes it as an escape: a
+#: tab (the caret's line keeps it to align) and the joiners of emoji and scripts (👩‍🍳)
+_FRAMED_AS_IS = frozenset("\t\u200c\u200d")
 
 
 def _framed(line: str, at: int) -> tuple[str, str]:
     """A source line for a code frame and the text before its caret (at offset ``at``),
     each as a terminal shows it: what it would act on written as escapes (the line
-    may hold an escape sequence, which the loader refuses, naming it), tabs kept for
-    the caret's line to align; a line wider than :data:`FRAME_WHOLE` columns cut around
+    may hold an escape sequence, which the loader refuses, naming it), tabs and joiners
+    kept (:data:`_FRAMED_AS_IS`); a line wider than :data:`FRAME_WHOLE` columns cut around
     the caret ("..." where cut: a line of a megabyte is not printed whole)."""
     at = min(at, len(line))
     low, high = max(at - FRAME_WINDOW, 0), min(at + FRAME_WINDOW, len(line))  # what can be shown
     part, at = line[low:high], at - low
-    shown = ["\t" if ch == "\t" else printable(ch) for ch in part]
+    shown = [ch if ch in _FRAMED_AS_IS else printable(ch) for ch in part]
     widths = [TAB if ch == "\t" else sum(map(_width, text)) for ch, text in zip(part, shown)]
     start, end = 0, len(part)
     if low or high < len(line) or sum(widths) > FRAME_WHOLE:
