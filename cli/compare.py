@@ -69,6 +69,13 @@ def fit(text: str, width: int) -> str:
     return text if len(text) <= width else text[: width - 1] + "…"
 
 
+def heading(text: str, indent: str = "") -> list[str]:
+    """``text`` wrapped at :data:`WIDTH` columns (later lines after ``indent``), never
+    inside a word nor where :data:`GLUE` stands for a space."""
+    lines = textwrap.wrap(text, WIDTH, subsequent_indent=indent, break_on_hyphens=False, break_long_words=False)
+    return [line.replace(GLUE, " ") for line in lines]
+
+
 def side_label(side: str, label: str) -> str:
     """A side's name in the report, as the terminal names it: ``A: sushi-go`` (or ``A``)."""
     return side if label in ("", side) else f"{side}: {label}"
@@ -110,16 +117,7 @@ def comparison_text(result: dict, games: int) -> list[str]:
         s = result[key]
         ruleset = f"{s['ruleset']} ({s['file']})" if same_id else s["ruleset"]  # one id, two files: which is which
         said = f"{key.upper()}: {shown(ruleset)}, {counted(s['players'], 'player')}, {shown(lineup(s['bots']))}"
-        lines += [  # wrapped at 80 columns, never between "seed" and its number
-            line.replace(GLUE, " ")
-            for line in textwrap.wrap(
-                f"{said}, seed{GLUE}{s['seed']}",
-                WIDTH,
-                subsequent_indent="   ",
-                break_on_hyphens=False,
-                break_long_words=False,
-            )
-        ]
+        lines += heading(f"{said}, seed{GLUE}{s['seed']}", "   ")  # never between "seed" and its number
     lines += [f"{counted(games, 'deal' if 'rotation' in result else 'game')} a side", *result["pairing"].split("; ")]
     base = result.get("win_share_from", [0, 0])
     if any(base):

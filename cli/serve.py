@@ -193,8 +193,9 @@ def _tables(
     from ruledraft.web.tables import Tables
 
     opened: list[Table] = []
+    no_folder = f"--journal {shown(journal)}: not a directory (--journal takes a folder for the tables)"
     if where.exists() and not where.is_dir():
-        raise InputError(f"--journal {shown(journal)}: not a directory (--journal takes a folder for the tables)")
+        raise InputError(no_folder)
     tables = Tables(where, allow)
     specs: list[str] = []
     if ruleset is not None:  # the table asked for checked before the folder is made: a refusal leaves none
@@ -215,9 +216,7 @@ def _tables(
     try:
         where.mkdir(parents=True, exist_ok=True)
     except FileExistsError:  # a file, not a folder (made meanwhile)
-        raise InputError(
-            f"--journal {shown(journal)}: not a directory (--journal takes a folder for the tables)"
-        ) from None
+        raise InputError(no_folder) from None
     except OSError as e:
         raise InputError(f"--journal {shown(journal)}: cannot create: {e.strerror}") from None
     if resume is not None:

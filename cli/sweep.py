@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import shlex
-import textwrap
 
 import typer
 
@@ -14,7 +13,7 @@ from ruledraft.lab.sweep import sweep as run_sweep
 from ruledraft.play.match import check_seed
 
 from .common import checked_ruleset, counted, fail, leave_interrupted, reported_errors, shown, write_html_report
-from .compare import GLUE, WIDTH, fit, p_text
+from .compare import GLUE, fit, heading, p_text
 from .options import (
     SEAT_BOTS_AS_SIMULATE,
     allow_path_option,
@@ -86,14 +85,10 @@ def sweep_text(result: dict) -> list[str]:
     """The terminal form of a sweep: one block per figure, a column per player count
     (in pages of as many counts as fit 80 columns)."""
     counts = result["counts"]
-    lines = textwrap.wrap(
+    lines = heading(
         f"{shown(result['ruleset'])}: {counted(result['games'], 'game')} per player count, bots {shown(result['bots'])}, "
-        f"seed{GLUE}{result['seed']}",
-        WIDTH,
-        break_on_hyphens=False,
-        break_long_words=False,
+        f"seed{GLUE}{result['seed']}"
     )
-    lines = [line.replace(GLUE, " ") for line in lines]
     lines.append("Every count plays from this seed; the counts' games are independent.")
     lines += [
         f"{counted(c['players'], 'player')}: only {c['games']} of {result['games']} games (interrupted)"

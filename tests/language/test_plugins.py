@@ -447,49 +447,17 @@ def test_a_scored_table_whose_plugin_results_sum_past_the_bound_is_named():
     assert min(ruledraft.score_table(small, table)["totals"]) >= 3 * (10**15 // 4)
 
 
-HEAVY_KIND = """
-import attrs
-from ruledraft.language.kinds import register_scoring_kind
-from ruledraft.language.rule import OwnCardsRule
-
-
-@attrs.frozen(eq=False)
-class Heavy(OwnCardsRule):
-    id: str
-    when: str
-    tempura: int
-
-    @property
-    def reads(self):
-        return None
-
-    def score(self, t):
-        return [row[self.tempura] * 4 * 10**14 for row in t.counts]
-
-    def describe(self):
-        return "heavy tempura"
-
-
-register_scoring_kind(
-    "heavy_tempura",
-    lambda spec, ctx: Heavy(spec["id"], spec["when"], ctx.catalogue.ids.index("tempura")),
-    {"properties": {}},
-)
-"""
-
-
 def test_score_says_a_table_whose_plugin_totals_pass_the_bound_in_its_place_and_scores_the_rest(tmp_path):
     """`score` of three tables as JSON Lines, the second's plug-in totals past 10**15 (three rounds of 4 * 10**14): it is said on its line, as a table with an unknown card is, and the first and third are scored; exit 1."""
-    plugin, rules, batch = tmp_path / "heavy.py", tmp_path / "heavy.yaml", tmp_path / "batch.jsonl"
-    plugin.write_text(HEAVY_KIND, encoding="utf-8")
-    rules.write_text(
-        "format: 1\nextends: sushi-go\nid: heavy\nname: H\nscoring:\n  - {id: h, kind: heavy_tempura}\n",
-        encoding="utf-8",
-    )
+    import ruledraft
+
+    tempura = ruledraft.load_ruleset("sushi-go").catalogue.ids.index("tempura")
+    rules, batch = tmp_path / "heavy.yaml", tmp_path / "batch.jsonl"
+    rules.write_text(_writer_rule_kind("heavy_tempura", lambda row, seq: row[tempura] * 4 * 10**14), encoding="utf-8")
     light = {"rounds": [[["sashimi"], ["sashimi"], ["sashimi"]]] * 3}
     heavy = {"rounds": [[["tempura"], ["sashimi"], ["sashimi"]]] * 3}
     batch.write_text("".join(json.dumps(t) + "\n" for t in (light, heavy, light)), encoding="utf-8")
-    result = runner.invoke(app, ["--plugin", str(plugin), "score", str(rules), str(batch)])
+    result = runner.invoke(app, ["score", str(rules), str(batch)])
     assert result.exit_code == 1
     out = [json.loads(line) for line in result.stdout.splitlines()]
     assert [list(o) for o in out] == [["rounds", "game_end", "totals", "winners"], ["where", "errors"]] + [
