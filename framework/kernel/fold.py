@@ -15,7 +15,8 @@ from typing import Any
 import numpy as np
 from numba import njit
 
-from ruledraft.kernel import numba_flags  # noqa: F401 - numba's compile flags compared quickly (see there)
+# numba's compile flags compared quickly; inner functions made machine code only in their entry points (see each)
+from ruledraft.kernel import numba_flags, numba_link  # noqa: F401
 
 
 @njit(cache=True)

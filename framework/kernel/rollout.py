@@ -33,7 +33,9 @@ import numpy as np
 from numba import njit
 
 from ruledraft.errors import InputError
-from ruledraft.kernel import numba_flags  # noqa: F401 - numba's compile flags compared quickly (see there)
+
+# numba's compile flags compared quickly; inner functions made machine code only in their entry points (see each)
+from ruledraft.kernel import numba_flags, numba_link  # noqa: F401
 
 __all__ = ["Redeals", "Rollouts", "warm_rollout"]
 
