@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import logging
 import os
+import signal
 import socket
 import sys
+import threading
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -164,11 +168,32 @@ def serve(
         timeout_graceful_shutdown=1,
     )
     logging.getLogger("uvicorn.error").addFilter(_quiet_cancel)
+    server = uvicorn.Server(config)
+    server.capture_signals = _keeping_ignored_signals(server.capture_signals)  # type: ignore[method-assign]
     try:
-        uvicorn.Server(config).run(sockets=[sock])
+        server.run(sockets=[sock])
     finally:
         tables.close()
         sock.close()
+
+
+def _keeping_ignored_signals(
+    capture: Callable[[], contextlib.AbstractContextManager[None]],
+) -> Callable[[], Iterator[None]]:
+    """uvicorn's capture of SIGINT and SIGTERM while it serves, but a signal ignored when
+    ``serve`` started stays ignored, as every other command leaves it: a background job of
+    a script ignores SIGINT, and uvicorn took it over and stopped, with status 0."""
+
+    @contextlib.contextmanager
+    def keeping() -> Iterator[None]:
+        ignored = [s for s in (signal.SIGINT, signal.SIGTERM) if signal.getsignal(s) is signal.SIG_IGN]
+        with capture():
+            if threading.current_thread() is threading.main_thread():  # else uvicorn took none
+                for sig in ignored:
+                    signal.signal(sig, signal.SIG_IGN)
+            yield
+
+    return keeping
 
 
 def _quiet_cancel(record: logging.LogRecord) -> bool:

@@ -308,3 +308,29 @@ def test_a_journal_that_is_a_file_is_said_to_be_no_folder(monkeypatch, tmp_path)
         result.stderr
         == f"error: --journal {tmp_path / 'j'}: not a directory (--journal takes a folder for the tables)\n"
     )
+
+
+def test_serve_leaves_a_signal_ignored_at_its_start_ignored(monkeypatch, tmp_path):
+    """Started with SIGINT ignored (a background job of a script), serve leaves it ignored
+    while it serves (uvicorn took it over, and on SIGINT stopped with status 0); started
+    with Python's handler, uvicorn's takes SIGINT, as a Ctrl-C at the terminal needs."""
+    uvicorn = pytest.importorskip("uvicorn")
+    seen = []
+
+    def run(self, sockets=None):
+        with self.capture_signals():
+            seen.append(signal.getsignal(signal.SIGINT))
+
+    monkeypatch.setattr(uvicorn.Server, "run", run)
+    before = signal.getsignal(signal.SIGINT)
+    try:
+        for i, handler in enumerate((signal.SIG_IGN, signal.default_int_handler)):
+            signal.signal(signal.SIGINT, handler)
+            journal = str(tmp_path / str(i))
+            result = runner.invoke(app, ["serve", "sushi-go", "--humans", "1", "--port", "0", "--journal", journal])
+            assert result.exit_code == 0, result.output
+            assert signal.getsignal(signal.SIGINT) is handler  # as it was, after
+    finally:
+        signal.signal(signal.SIGINT, before)
+    assert seen[0] is signal.SIG_IGN
+    assert seen[1].__func__ is uvicorn.Server.handle_exit
