@@ -169,7 +169,7 @@ def serve(
     )
     logging.getLogger("uvicorn.error").addFilter(_quiet_cancel)
     server = uvicorn.Server(config)
-    server.capture_signals = _keeping_ignored_signals(server.capture_signals)  # type: ignore[method-assign]
+    server.capture_signals = _keeping_ignored_signals(server.capture_signals)  # type: ignore[method-assign,assignment]
     try:
         server.run(sockets=[sock])
     finally:
@@ -179,7 +179,7 @@ def serve(
 
 def _keeping_ignored_signals(
     capture: Callable[[], contextlib.AbstractContextManager[None]],
-) -> Callable[[], Iterator[None]]:
+) -> Callable[[], contextlib.AbstractContextManager[None]]:
     """uvicorn's capture of SIGINT and SIGTERM while it serves, but a signal ignored when
     ``serve`` started stays ignored, as every other command leaves it: a background job of
     a script ignores SIGINT, and uvicorn took it over and stopped, with status 0."""
