@@ -17,10 +17,12 @@ passes see the whole entry point as before). numba caches every function of a ke
 module: such a function's cache entry holds its IR, so an entry point compiled later in
 another process (``play_planner``, ``rollout``) links the cached callees as before.
 
-Measured in processor time on a fresh cache: Sushi Go!'s game loop 19.6 -> 16.5 s at
-numba's full optimisation and 14.6 -> 11.2 s at the test suite's; Dinner for Two's
-41.0 -> 25.6 s at the suite's, and its planner's loop after it (the inner functions
-loaded from the cache) 23.9 -> 14.2 s; the kernels' games per second the same.
+Measured in processor time on a fresh cache: Dinner for Two's game loop 41.0 -> 25.6 s
+at the test suite's optimisation level, and its planner's loop after it (the inner
+functions loaded from the cache) 23.9 -> 14.2 s; at numba's full level, as whole
+processes compiling the game loop (paired runs, load about 1), Dinner for Two 72.2 ->
+53.8 s (peak 561 -> 521 MB) and Sushi Go! 20.5 -> 19.1 s; the kernels' games per second
+the same.
 
 :func:`install` puts this on numba only where its classes have what it wraps, with the
 arguments it passes; anywhere else numba's own stand. Each module of this package that
