@@ -3,8 +3,11 @@ reference engine's, game by game, and ``simulate`` run on both engines."""
 
 from __future__ import annotations
 
+import importlib.util
+import itertools
 import json
-from collections.abc import Sequence
+import sys
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -120,3 +123,28 @@ def plain_kernel_module(ruleset: Any) -> dict[str, Any]:
         namespace["Fx"] = namedtuple("Fx", FX_FIELDS)
         namespace["Look"] = namedtuple("Look", LOOK_FIELDS)
     return namespace
+
+
+_fresh_names = itertools.count()
+
+
+def fresh_module_loader(source: str, tmp_path: Path, monkeypatch: Any) -> Callable[[], Any]:
+    """A function that imports ``source`` (a small module with numba's cached functions,
+    standing for a kernel's) afresh at each call: new dispatchers, as in a new process,
+    numba's cache in ``tmp_path``."""
+    import numba
+
+    monkeypatch.setattr(numba.config, "CACHE_DIR", str(tmp_path / "numba"))
+    path = tmp_path / "small_kernel.py"
+    path.write_text(source, encoding="utf-8")
+
+    def load() -> Any:
+        name = f"ruledraft_test_small_kernel_{next(_fresh_names)}"
+        spec = importlib.util.spec_from_file_location(name, path)
+        assert spec is not None and spec.loader is not None
+        module = importlib.util.module_from_spec(spec)
+        monkeypatch.setitem(sys.modules, name, module)
+        spec.loader.exec_module(module)
+        return module
+
+    return load

@@ -5,14 +5,13 @@ fold and the background compile load through :func:`mended`."""
 
 from __future__ import annotations
 
-import importlib.util
-import itertools
-import sys
 from pathlib import Path
 
 import pytest
 
 pytest.importorskip("numba")
+
+from kernel_checks import fresh_module_loader  # noqa: E402
 
 from ruledraft.kernel.cache_files import mended, unreadable_files  # noqa: E402
 
@@ -30,28 +29,11 @@ def twice(x):
     return step(step(x))
 """
 
-_names = itertools.count()
-
 
 @pytest.fixture
 def cached(tmp_path, monkeypatch):
-    """A function to import afresh: each call imports the module file anew (a new
-    dispatcher, as in a new process), numba's cache in ``tmp_path``."""
-    import numba
-
-    monkeypatch.setattr(numba.config, "CACHE_DIR", str(tmp_path / "numba"))
-    path = tmp_path / "small_kernel.py"
-    path.write_text(SOURCE, encoding="utf-8")
-
-    def load():
-        name = f"ruledraft_test_cache_files_{next(_names)}"
-        spec = importlib.util.spec_from_file_location(name, path)
-        module = importlib.util.module_from_spec(spec)
-        monkeypatch.setitem(sys.modules, name, module)
-        spec.loader.exec_module(module)
-        return module
-
-    return load
+    """A function to import the small module afresh (new dispatchers, as in a new process), numba's cache in ``tmp_path``."""
+    return fresh_module_loader(SOURCE, tmp_path, monkeypatch)
 
 
 def _files(tmp_path: Path, suffix: str, function: str = "step") -> list[Path]:

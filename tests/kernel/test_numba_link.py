@@ -4,8 +4,6 @@ a small module stands for a kernel's, its inner functions made as codegen makes 
 
 from __future__ import annotations
 
-import importlib.util
-import itertools
 import os
 import subprocess
 import sys
@@ -13,6 +11,8 @@ import sys
 import pytest
 
 pytest.importorskip("numba")
+
+from kernel_checks import fresh_module_loader  # noqa: E402
 
 from ruledraft.kernel import numba_link  # noqa: E402
 
@@ -44,28 +44,11 @@ def second(x):
     return step(x) * 2
 """
 
-_names = itertools.count()
-
 
 @pytest.fixture
 def small(tmp_path, monkeypatch):
-    """A function to import the small module afresh (new dispatchers, as in a new
-    process), numba's cache in ``tmp_path``."""
-    import numba
-
-    monkeypatch.setattr(numba.config, "CACHE_DIR", str(tmp_path / "numba"))
-    path = tmp_path / "small_kernel.py"
-    path.write_text(SOURCE, encoding="utf-8")
-
-    def load():
-        name = f"ruledraft_test_numba_link_{next(_names)}"
-        spec = importlib.util.spec_from_file_location(name, path)
-        module = importlib.util.module_from_spec(spec)
-        monkeypatch.setitem(sys.modules, name, module)
-        spec.loader.exec_module(module)
-        return module
-
-    return load
+    """A function to import the small module afresh (new dispatchers, as in a new process), numba's cache in ``tmp_path``."""
+    return fresh_module_loader(SOURCE, tmp_path, monkeypatch)
 
 
 def _library(dispatcher):
