@@ -128,10 +128,12 @@ def plain_kernel_module(ruleset: Any) -> dict[str, Any]:
 _fresh_names = itertools.count()
 
 
-def fresh_module_loader(source: str, tmp_path: Path, monkeypatch: Any) -> Callable[[], Any]:
+def fresh_module_loader(
+    source: str, tmp_path: Path, monkeypatch: Any, prefix: str = "ruledraft_test_small_kernel_"
+) -> Callable[[], Any]:
     """A function that imports ``source`` (a small module with numba's cached functions,
     standing for a kernel's) afresh at each call: new dispatchers, as in a new process,
-    numba's cache in ``tmp_path``."""
+    numba's cache in ``tmp_path``; each import's module name is ``prefix`` and a number."""
     import numba
 
     monkeypatch.setattr(numba.config, "CACHE_DIR", str(tmp_path / "numba"))
@@ -139,7 +141,7 @@ def fresh_module_loader(source: str, tmp_path: Path, monkeypatch: Any) -> Callab
     path.write_text(source, encoding="utf-8")
 
     def load() -> Any:
-        name = f"ruledraft_test_small_kernel_{next(_fresh_names)}"
+        name = f"{prefix}{next(_fresh_names)}"
         spec = importlib.util.spec_from_file_location(name, path)
         assert spec is not None and spec.loader is not None
         module = importlib.util.module_from_spec(spec)

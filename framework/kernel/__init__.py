@@ -574,7 +574,7 @@ def _write(source: str, path: Path) -> None:
 
 def _import(path: Path) -> ModuleType:
     """The kernel module kept at ``path``, imported under the name numba's cache knows it by."""
-    name = f"ruledraft_kernel_{path.stem[2:]}"
+    name = f"ruledraft_kernel_{path.stem[2:]}"  # the prefix numba_link.KERNEL_MODULE_PREFIX links
     module = sys.modules.get(name)
     if module is None:
         spec = importlib.util.spec_from_file_location(name, path)

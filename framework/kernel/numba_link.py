@@ -9,7 +9,10 @@ though Python only ever calls the entry points (``codegen.ENTRY_POINTS``): the o
 functions have neither a Python nor a C wrapper (codegen's ``_UNWRAPPED``), and no
 machine code of theirs is ever run but as part of an entry point's.
 
-Here the library of a function without either wrapper is kept as LLVM IR to be linked:
+Here the library of a kernel module's function without either wrapper (a module
+``kernel._import`` names ``ruledraft_kernel_...``; numba's own and any other code in the
+process compile as numba makes them) is kept as LLVM IR to be linked, unless a function
+calls it recursively (numba's recursive calls find their callee by name in machine code):
 finalizing it links its callees' IR and does nothing else; the entry point's finalizing
 links everything it calls, optimizes it and makes its machine code, once. The games
 are the same (each function's own passes still run as it is lowered, and LLVM's module
@@ -24,8 +27,9 @@ processes compiling the game loop (paired runs, load about 1), Dinner for Two 72
 53.8 s (peak 561 -> 521 MB) and Sushi Go! 20.5 -> 19.1 s; the kernels' games per second
 the same.
 
-:func:`install` puts this on numba only where its classes have what it wraps, with the
-arguments it passes; anywhere else numba's own stand. Each module of this package that
+:func:`install` puts this on numba only on the versions it was checked on (``TESTED_NUMBA``)
+and where its classes have what it wraps, with the arguments it passes; anywhere else
+numba's own stand. Each module of this package that
 compiles with numba imports this one.
 """
 
@@ -38,6 +42,14 @@ from typing import Any
 
 #: the serialization kind of an inner function's library in numba's cache: its IR, ready to link
 KIND = "ruledraft-linked-ir"
+#: the modules whose inner functions are linked: the kernel modules (``kernel._import``
+#: names them so); every other function numba compiles in the process is left as numba
+#: makes it
+KERNEL_MODULE_PREFIX = "ruledraft_kernel_"
+#: the numba versions this module was checked on (its tests): on any other, numba's own stand
+TESTED_NUMBA = ((0, 68),)
+#: the mangled names of kernel functions called recursively, seen so far in the process
+_RECURSION_TARGETS: set[str] = set()
 
 _ORIGINAL: dict[str, Any] = {}
 
@@ -96,17 +108,20 @@ def _unserialize(cls: Any, codegen: Any, state: Any) -> Any:
 
 
 def _get_executable(self: Any, library: Any, fndesc: Any, env: Any) -> Any:
-    """A function whose library defines neither of its wrappers (reached from compiled
-    code only) is marked inner before its library is finalized. numba's callable for an
-    inner function (compiled, or loaded from the cache) has no address, as before, and
-    its environment is set nowhere, as a callee's is not when its entry point is loaded
-    from the cache."""
+    """A function of a kernel module whose library defines neither of its wrappers
+    (reached from compiled code only) is marked inner before its library is finalized,
+    unless a function calls it recursively (numba's recursive call finds its callee by
+    name in machine code). numba's callable for an inner function (compiled, or loaded
+    from the cache) has no address, as before, and its environment is set nowhere, as a
+    callee's is not when its entry point is loaded from the cache."""
     if (
-        _linkable(library)
+        str(getattr(fndesc, "modname", "")).startswith(KERNEL_MODULE_PREFIX)
+        and _linkable(library)
         and not _defines(library, fndesc.llvm_cpython_wrapper_name)
         and not _defines(library, fndesc.llvm_cfunc_wrapper_name)
     ):
-        library._ruledraft_inner = True
+        _RECURSION_TARGETS.update(_unresolved(library))
+        library._ruledraft_inner = fndesc.mangled_name not in _RECURSION_TARGETS
     if not _inner(library):
         made = _ORIGINAL["get_executable"](self, library, fndesc, env)
         _set_linked_envs(library)
@@ -115,6 +130,15 @@ def _get_executable(self: Any, library: Any, fndesc: Any, env: Any) -> Any:
     library._ensure_finalized()
     name = fndesc.qualname.split(".")[-1]
     return dynfunc.make_function(fndesc.lookup_module(), name, f"linked {name}", 0, env, (library,))
+
+
+def _unresolved(library: Any) -> set[str]:
+    """The functions a library's own code calls recursively (numba calls them through a
+    pointer it sets once some machine code defines them by name)."""
+    from numba.core import codegen
+
+    prefix = str(codegen.RuntimeLinker.PREFIX)
+    return {v.name[len(prefix) :] for v in library._final_module.global_variables if v.name.startswith(prefix)}
 
 
 def _set_linked_envs(library: Any) -> None:
@@ -166,7 +190,11 @@ def _fits() -> tuple[Any, Any, Any] | None:
     """numba's JIT library class, CPU context and JIT code generator, where they have what this module
     wraps and reads, with the arguments it passes; else None."""
     try:
+        import numba
         from numba.core import codegen, cpu
+
+        if tuple(int(part) for part in numba.__version__.split(".")[:2]) not in TESTED_NUMBA:
+            return None
 
         library: Any = codegen.JITCodeLibrary
         context: Any = cpu.CPUContext
@@ -182,6 +210,7 @@ def _fits() -> tuple[Any, Any, Any] | None:
         if any(list(inspect.signature(f).parameters) != names for f, names in wanted.items()):
             return None
         getattr(codegen, "require_global_compiler_lock")  # noqa: B009 - there, or not this numba
+        getattr(codegen.RuntimeLinker, "PREFIX")  # noqa: B009 - as above
     except Exception:  # noqa: BLE001 - a numba made otherwise keeps its own methods
         return None
     return library, context, jit

@@ -48,7 +48,7 @@ def second(x):
 @pytest.fixture
 def small(tmp_path, monkeypatch):
     """A function to import the small module afresh (new dispatchers, as in a new process), numba's cache in ``tmp_path``."""
-    return fresh_module_loader(SOURCE, tmp_path, monkeypatch)
+    return fresh_module_loader(SOURCE, tmp_path, monkeypatch, prefix=numba_link.KERNEL_MODULE_PREFIX)
 
 
 def _library(dispatcher):
@@ -93,11 +93,12 @@ def test_an_entry_point_compiled_again_over_cached_inner_functions(tmp_path):
     with a value made at run time reaches Python, compiled and loaded. (On a kernel,
     test_kernel_cache.py's spoilt game loop: numba wrote a loaded inner function's
     environment through a null address.)"""
-    (tmp_path / "small_kernel.py").write_text(SOURCE, encoding="utf-8")
+    (tmp_path / "ruledraft_kernel_small.py").write_text(SOURCE, encoding="utf-8")
     run = (
-        "import sys; sys.path.insert(0, sys.argv[1]); import ruledraft.kernel, small_kernel\n"
-        "try:\n    small_kernel.first(-1)\nexcept ValueError as e:\n    print(*e.args)\n"
-        "print(small_kernel.first(4), small_kernel.second(4))"
+        "import sys; sys.path.insert(0, sys.argv[1]); import ruledraft.kernel.rng, ruledraft_kernel_small as m\n"
+        "assert m.step.__module__.startswith(ruledraft.kernel.numba_link.KERNEL_MODULE_PREFIX)\n"
+        "try:\n    m.first(-1)\nexcept ValueError as e:\n    print(*e.args)\n"
+        "print(m.first(4), m.second(4))"
     )
     argv = [sys.executable, "-c", run, str(tmp_path)]
     env = {k: v for k, v in os.environ.items() if k != "NUMBA_CACHE_DIR"} | {"XDG_CACHE_HOME": str(tmp_path / "cache")}
@@ -108,8 +109,8 @@ def test_an_entry_point_compiled_again_over_cached_inner_functions(tmp_path):
         "41",
         "26",
     ]
-    entry = list((tmp_path / "cache").rglob("small_kernel.first-*"))
-    assert entry and list((tmp_path / "cache").rglob("small_kernel.twice-*"))
+    entry = list((tmp_path / "cache").rglob("ruledraft_kernel_small.first-*"))
+    assert entry and list((tmp_path / "cache").rglob("ruledraft_kernel_small.twice-*"))
     for path in entry:
         path.unlink()
     out = subprocess.run(argv, env=env, capture_output=True, text=True)
@@ -133,4 +134,55 @@ def test_a_numba_made_otherwise_keeps_its_own_methods(monkeypatch):
     from numba.core import codegen
 
     monkeypatch.setattr(codegen.JITCodeLibrary, "get_pointer_to_function", lambda self, name, extra: 0)
+    assert numba_link._fits() is None
+
+
+RECURSIVE = """
+from numba import njit
+
+INNER = {"no_cpython_wrapper": True, "no_cfunc_wrapper": True}
+
+
+@njit(**INNER)
+def even(n):
+    if n == 0:
+        return True
+    return odd(n - 1)
+
+
+@njit(**INNER)
+def odd(n):
+    if n == 0:
+        return False
+    return even(n - 1)
+
+
+@njit
+def entry(n):
+    return even(n)
+"""
+
+
+def test_a_function_called_recursively_keeps_its_machine_code(tmp_path, monkeypatch):
+    """numba calls a function recursively through a pointer it sets once machine code
+    defines the function by name: the one called so is not inner, and the calls answer
+    (they ended in numba's abort for an unresolved symbol)."""
+    m = fresh_module_loader(RECURSIVE, tmp_path, monkeypatch, prefix=numba_link.KERNEL_MODULE_PREFIX)()
+    assert m.entry(10) is True and m.entry(7) is False
+    assert not numba_link._inner(_library(m.even))
+
+
+def test_functions_outside_the_kernel_modules_compile_as_numba_makes_them(tmp_path, monkeypatch):
+    """The same functions in a module not named as a kernel's (a user's, numba's own):
+    nothing of theirs is kept as IR."""
+    m = fresh_module_loader(SOURCE, tmp_path, monkeypatch, prefix="users_module_")()
+    assert m.first(4) == 41
+    assert not numba_link._inner(_library(m.step)) and not numba_link._inner(_library(m.twice))
+
+
+def test_a_numba_of_another_version_keeps_its_own_methods(monkeypatch):
+    """On a numba version the module was not checked on, it is not put on."""
+    import numba
+
+    monkeypatch.setattr(numba, "__version__", "0.99.0")
     assert numba_link._fits() is None
