@@ -29,8 +29,7 @@ the same.
 
 :func:`install` puts this on numba only on the versions it was checked on (``TESTED_NUMBA``)
 and where its classes have what it wraps, with the arguments it passes; anywhere else
-numba's own stand. Each module of this package that
-compiles with numba imports this one.
+numba's own stand. Each module of this package that compiles with numba imports this one.
 """
 
 # ruff: noqa: SLF001 - it wraps numba's code libraries, whose members it reads and sets by design
@@ -114,8 +113,9 @@ def _get_executable(self: Any, library: Any, fndesc: Any, env: Any) -> Any:
     name in machine code). numba's callable for an inner function (compiled, or loaded
     from the cache) has no address, as before, and its environment is set nowhere, as a
     callee's is not when its entry point is loaded from the cache."""
+    kernel = str(getattr(fndesc, "modname", "")).startswith(KERNEL_MODULE_PREFIX)
     if (
-        str(getattr(fndesc, "modname", "")).startswith(KERNEL_MODULE_PREFIX)
+        kernel
         and _linkable(library)
         and not _defines(library, fndesc.llvm_cpython_wrapper_name)
         and not _defines(library, fndesc.llvm_cfunc_wrapper_name)
@@ -124,7 +124,8 @@ def _get_executable(self: Any, library: Any, fndesc: Any, env: Any) -> Any:
         library._ruledraft_inner = fndesc.mangled_name not in _RECURSION_TARGETS
     if not _inner(library):
         made = _ORIGINAL["get_executable"](self, library, fndesc, env)
-        _set_linked_envs(library)
+        if kernel:  # only a kernel's functions link inner ones
+            _set_linked_envs(library)
         return made
     dynfunc: Any = importlib.import_module("numba._dynfunc")
     library._ensure_finalized()
