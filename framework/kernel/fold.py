@@ -15,8 +15,9 @@ from typing import Any
 import numpy as np
 from numba import njit
 
-# numba's compile flags compared quickly; inner functions made machine code only in their entry points (see each)
-from ruledraft.kernel import numba_flags, numba_link  # noqa: F401
+# numba's compile flags compared quickly; inner functions made machine code only in their entry points;
+# cached functions loaded without numba's registries (see each)
+from ruledraft.kernel import numba_flags, numba_link, numba_load  # noqa: F401
 
 
 @njit(cache=True)

@@ -33,8 +33,9 @@ import numpy as np
 from numba import njit as _numba_njit
 from numba.core import config, types
 
-# numba's compile flags compared quickly; inner functions made machine code only in their entry points (see each)
-from ruledraft.kernel import numba_flags, numba_link  # noqa: F401
+# numba's compile flags compared quickly; inner functions made machine code only in their entry points;
+# cached functions loaded without numba's registries (see each)
+from ruledraft.kernel import numba_flags, numba_link, numba_load  # noqa: F401
 
 #: numba's own inlining (of its IR, before LLVM's) of the hot small functions into their
 #: callers: at its full optimisation level only. Inlining copies the callee's IR block by

@@ -34,8 +34,9 @@ from numba import njit
 
 from ruledraft.errors import InputError
 
-# numba's compile flags compared quickly; inner functions made machine code only in their entry points (see each)
-from ruledraft.kernel import numba_flags, numba_link  # noqa: F401
+# numba's compile flags compared quickly; inner functions made machine code only in their entry points;
+# cached functions loaded without numba's registries (see each)
+from ruledraft.kernel import numba_flags, numba_link, numba_load  # noqa: F401
 
 __all__ = ["Redeals", "Rollouts", "warm_rollout"]
 
