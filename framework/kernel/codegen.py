@@ -410,7 +410,7 @@ def write_source(ruleset: CompiledRuleset) -> str:
         "from collections import namedtuple",
         "",
         "import numpy as np",
-        "from ruledraft.kernel.rng import (\n    INLINE, PACKED, derive_seed1, derive_seed2, draw_words, mt_seed_many, randbelow_at, random_at,\n    shuffle_drawn_into, shuffle_into,\n)",
+        "from ruledraft.kernel.rng import (\n    INLINE, PACKED, derive_seed1, derive_seed2, draw_words, mt_seed_many, new_streams, randbelow_at,\n    random_at, shuffle_drawn_into, shuffle_into,\n)",
         "from ruledraft.kernel.rng import njit  # numba's, one compile per plain signature",
         "",
         _WRAPPERS,

@@ -37,6 +37,21 @@ def test_streams_are_columns_seeded_side_by_side():
     assert [rng.random_at(mts, 3) for _ in range(700)] == [theirs.random() for _ in range(700)]
 
 
+@pytest.mark.parametrize("n", [3, 48, rng.MIN_COLUMNS + 5])
+def test_an_array_of_streams_is_at_least_the_vector_loops_width_and_seeds_the_same(n):
+    """new_streams(n) is zeros at least MIN_COLUMNS wide (the seeding's chains along a
+    row run as vector instructions only with rows that far apart), and its first n
+    columns seed as an array exactly n wide does, word for word."""
+    seeds = np.array([(SEEDS * 20)[i] ^ i for i in range(n)], np.uint64)
+    wide = rng.new_streams(n)
+    assert wide.shape == (625, max(n, rng.MIN_COLUMNS)) and wide.dtype == np.uint32 and not wide.any()
+    exact = np.zeros((625, n), np.uint32)
+    rng.mt_seed_many(wide, seeds)
+    rng.mt_seed_many(exact, seeds)
+    assert (wide[:, :n] == exact).all() and not wide[:, n:].any()
+    assert tuple(int(x) for x in wide[:, n - 1]) == random.Random(int(seeds[-1])).getstate()[1]
+
+
 def test_the_kernels_njit_compiles_once_for_the_constants_a_caller_passes():
     """rng.njit compiles a function once for the constants a compiled caller passes (numba's njit: once each)."""
     import numba
