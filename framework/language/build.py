@@ -225,6 +225,9 @@ class _RuleContext:
     def warn(self, path: Path, message: str, *, key: bool = False) -> None:
         self.walk.warn(self.base + path, message, key=key)
 
+    def tuned(self, path: Path) -> bool:
+        return self.walk.tuned(self.base + path)
+
     def seat_counts(self) -> range | None:
         counts = self.walk.possible_counts(self.walk.data, True)
         return range(min(counts), max(counts) + 1) if counts else None
@@ -263,9 +266,11 @@ class RulesetBuilder:
     """One walk over a merged document: :meth:`run` returns every diagnostic, and
     :attr:`ruleset` is the compiled ruleset when there was no error."""
 
-    def __init__(self, doc: Any, valid: Callable[[Path], bool] | None = None) -> None:
+    def __init__(self, doc: Any, valid: Callable[[Path], bool] | None = None, tuned: Sequence[str] = ()) -> None:
         from ruledraft.language.menu import apply_menu, library_note
 
+        #: the names of the rule file's tune marks (their numbers are open: see :meth:`tuned`)
+        self.tune_names = tuple(tuned)
         #: a menu's problems (the walk stops at them) and its courses
         self.menu_problems: list[Diagnostic] = []
         self.menu: tuple[Course, ...] = ()
@@ -1063,6 +1068,14 @@ class RulesetBuilder:
                 "(logs and reports name a ruleset by its id)",
             )
 
+    def tuned(self, path: Path) -> bool:
+        """Whether a tune mark of the rule file stands at ``path`` or under it: a number
+        ``tune`` searches, read here as its start (a warning about that number as it
+        reads need not hold once tuned)."""
+        from ruledraft.language.tunable import under_marks
+
+        return under_marks(self.data, path, self.tune_names)
+
     def warn(self, path: Path, message: str, *, key: bool = False) -> None:
         d = self.doc.diagnostic(path, message, key=key)
         self.out.append(Diagnostic(d.file, d.line, d.column, d.message, "warning", d.source_line))
@@ -1487,13 +1500,14 @@ def accepted_sections(data: Any, merged: Any = None) -> Callable[[Path], bool]:
     return lambda path: ok.get(path, False)
 
 
-def build_ruleset(doc: Any) -> tuple[CompiledRuleset | None, list[Diagnostic]]:
+def build_ruleset(doc: Any, tuned: Sequence[str] = ()) -> tuple[CompiledRuleset | None, list[Diagnostic]]:
     """The compiled ruleset of a schema-valid document (None if it has an error), and
-    every diagnostic (errors and warnings), located and sorted.
+    every diagnostic (errors and warnings), located and sorted; ``tuned``, the names of
+    the rule file's tune marks (:meth:`RulesetBuilder.tuned`).
 
     A menu (``menu:`` over a card library's ``courses:``) is applied first
     (:func:`ruledraft.language.menu.apply_menu`)."""
-    walk = RulesetBuilder(doc)
+    walk = RulesetBuilder(doc, tuned=tuned)
     diagnostics = walk.run()
     return walk.ruleset, diagnostics
 

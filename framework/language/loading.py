@@ -104,11 +104,11 @@ def check_ruleset(
     if refused:
         child = getattr(doc, "child", None)
         valid = judged[0] if child is None else accepted_sections(child.data, doc.data)
-        found = RulesetBuilder(doc, valid).run()
+        found = RulesetBuilder(doc, valid, tuned=marked[0].names if marked else ()).run()
         if _relocate:
             found = _in_the_child(doc, found, files[1] if len(files) > 1 else None, allow)
         return CheckResult(file, None, list(getattr(doc, "warnings", [])) + sorted(set(refused + found)))
-    ruleset, found = build_ruleset(doc)
+    ruleset, found = build_ruleset(doc, tuned=marked[0].names if marked else ())
     diagnostics = list(getattr(doc, "warnings", [])) + found
     if ruleset is None:
         if _relocate:

@@ -34,7 +34,17 @@ from ruledraft.errors import Diagnostic, RulesetError
 from ruledraft.language.json_check import show
 from ruledraft.language.yaml_loader import Document
 
-__all__ = ["MAX_END", "MAX_MARKS", "TuneMark", "TuneMarks", "apply_marks", "find_marks", "tuned_text"]
+__all__ = [
+    "MAX_END",
+    "MAX_MARKS",
+    "TuneMark",
+    "TuneMarks",
+    "apply_marks",
+    "find_marks",
+    "path_name",
+    "tuned_text",
+    "under_marks",
+]
 
 #: the most tune marks one file may hold (each one multiplies the search)
 MAX_MARKS = 12
@@ -97,8 +107,8 @@ class TuneMarks:
         return bool(self.marks)
 
 
-def _name(data: Any, path: Sequence[Any]) -> str:
-    """``path`` in words: list items by their ``id`` when they have one."""
+def path_name(data: Any, path: Sequence[Any]) -> str:
+    """``path`` in words, as a tune mark is named: list items by their ``id`` when they have one."""
     out = ""
     here = data
     for step in path:
@@ -111,6 +121,15 @@ def _name(data: Any, path: Sequence[Any]) -> str:
             out += f".{step}" if out else str(step)
             here = here.get(step) if isinstance(here, dict) else None
     return out
+
+
+def under_marks(data: Any, path: Sequence[Any], names: Sequence[str]) -> bool:
+    """Whether one of the tune marks named ``names`` stands at ``path`` of ``data`` or
+    under it (``data``: the rule file's, or the document it was merged into by id)."""
+    if not names:
+        return False
+    here = path_name(data, path)
+    return any(name == here or name.startswith((here + ".", here + "[")) for name in names)
 
 
 def _is_whole(value: Any) -> bool:
@@ -166,7 +185,7 @@ def find_marks(doc: Document) -> tuple[list[TuneMark], list[Diagnostic]]:
     problems: list[Diagnostic] = []
     seen: dict[tuple[int, int], str] = {}
     for path, mark in found:
-        name = _name(doc.data, path)
+        name = path_name(doc.data, path)
         before = len(problems)
         line, column = doc.locate(path)
         begin = doc.offset(line, column)

@@ -540,6 +540,36 @@ def test_a_majority_no_place_of_which_scores_is_a_warning(tmp_path, rest):
     ]
 
 
+@pytest.mark.parametrize(
+    "rest",
+    [
+        "    most: [{tune: [0, 6], start: 0}, 0]\n    minimum: 1\n",
+        "    most: []\n    least: [{tune: [-6, 0], start: 0}]\n",
+        "    most: {default: [], players: {'2': [{tune: [0, 3], start: 0}]}}\n",
+    ],
+)
+def test_a_majority_whose_zero_award_is_a_tune_mark_is_not_warned(tmp_path, rest):
+    """An award that is a tune mark starting at 0 (the search may give it points): no 'never scores' warning, where the same 0 written plainly has one (above)."""
+    assert _majority_said(tmp_path, rest) == []
+
+
+def test_a_variant_tuning_an_award_of_its_parents_majority_is_not_warned(tmp_path):
+    """A variant whose majority replaces its parent's by id, an award a tune mark starting at 0: no warning; written plainly as 0, warned."""
+    (tmp_path / "rolls.yaml").write_text(_MAKI_HEAD + "    most: [6, 3]\n    minimum: 1\n", encoding="utf-8")
+    variant = tmp_path / "variant.yaml"
+    body = (
+        "format: 1\nextends: rolls.yaml\nid: variant\nname: Variant\nscoring:\n"
+        "  - {{id: rice, kind: per_card, cards: rice, value: 1}}\n"
+        "  - {{id: maki, kind: majority, quantity: {{count: maki}}, minimum: 1, most: [{}, 0]}}\n"
+    )
+    variant.write_text(body.format("{tune: [0, 6], start: 0}"), encoding="utf-8")
+    result = check_ruleset(variant)
+    assert result.ok and result.diagnostics == []
+    variant.write_text(body.format("0"), encoding="utf-8")
+    result = check_ruleset(variant)
+    assert result.ok and [d.message.endswith("this rule never scores") for d in result.diagnostics] == [True]
+
+
 def test_a_majority_scoring_at_one_player_count_only_is_not_warned(tmp_path):
     """most: {players: {'2': [3]}}: it scores in 2-player games, so no warning."""
     assert _majority_said(tmp_path, "    most: {players: {'2': [3]}}\n") == []

@@ -34,6 +34,12 @@ class RuleContext(Protocol):
     def warn(self, path: Path, message: str, *, key: bool = False) -> None:
         """Record a warning at ``path``: the rule compiles, but something in it is never used."""
 
+    def tuned(self, path: Path) -> bool:
+        """Whether a tune mark stands at ``path`` or under it: its number is the mark's
+        start here, and ``ruledraft tune`` may change it (a warning about the number as
+        it reads may not hold)."""
+        ...
+
     def seat_counts(self) -> range | None:
         """The numbers of seats a game of this ruleset scores (players and dummy seats), or None if unknown."""
 
