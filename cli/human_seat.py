@@ -200,7 +200,7 @@ class HumanAgent:
                 for line in grid(entries(cards), self.width):
                     self.write(line)
                 continue
-            if low.isascii() and low.isdigit() and len(low) <= 4 and 1 <= int(low) <= n:
+            if low.isdecimal() and len(low) <= 4 and 1 <= int(low) <= n:  # digits of any script, as is_number
                 return options[int(low) - 1]
             if low in no_words and done:
                 return game.done_action
@@ -348,8 +348,9 @@ class HumanAgent:
         n = len(cards)
 
         def is_number(w: str) -> bool:
-            # plain ASCII digits only ('²'.isdigit() is true too)
-            return w.isascii() and w.isdigit()
+            # decimal digits of any script ('٣', '３'), which int() reads, as the command line's
+            # options do; not a superscript ('²'.isdigit() is true, and int() refuses it)
+            return w.isdecimal()
 
         if "," in text:
             parts = [p.strip() for p in text.split(",") if p.strip()]

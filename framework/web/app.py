@@ -554,10 +554,11 @@ async def _bounded_body(request: Request, most: int) -> bytes | None:
 
 def _whole(text: str, what: str) -> int:
     """The whole number a form's field holds (its range is checked where it is used, which
-    names it); a field that holds none, or one of more than 40 digits, is refused."""
+    names it); a field that holds none, or one of more than 40 digits, is refused. Decimal
+    digits of any script ('٣', '３') are read, as the command line reads them."""
     text = text.strip()
     digits = text[1:] if text.startswith("-") else text
-    if not digits.isascii() or not digits.isdigit() or len(digits) > 40:
+    if not digits.isdecimal() or len(digits) > 40:
         raise InputError(f"{what}: a whole number, please")
     return int(text)
 

@@ -381,6 +381,19 @@ def test_digits_that_are_not_plain_card_numbers_are_refused_not_crashed_on():
     assert "'999999999999...' is not a card number" in first_turn
 
 
+@pytest.mark.parametrize("three", ["\u0663", "\uff13"])
+def test_a_card_number_in_the_digits_of_another_script_is_that_number(tmp_path, three):
+    """An Arabic-Indic or full-width 3 picks card 3, as the command line's options read such digits: the same game logged as for '3'."""
+    logs = []
+    for answer in ("3", three):
+        log = tmp_path / f"{len(logs)}.jsonl"
+        result = run(["sushi-go", "--players", "2", "--seed", "3", "--log", str(log)], f"{answer}\n" + ONES)
+        assert result.exit_code == 0, result.output
+        assert "is not a card number" not in first_turn(result.output)
+        logs.append(log.read_text(encoding="utf-8"))
+    assert logs[0] == logs[1]
+
+
 # ---------------------------------------------------------------- cards by name
 
 

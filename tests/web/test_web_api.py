@@ -597,6 +597,16 @@ def test_reloading_the_links_page_shows_the_same_links_and_opens_no_other_table(
         assert answer.status_code == 404 and table.tokens[0] not in answer.text
 
 
+def test_the_lobby_reads_the_digits_of_another_script_as_the_command_line_does(client, tables):
+    """Players, people and seed in Arabic-Indic or full-width digits open the table they name; a superscript is refused."""
+    form = {"ruleset": "sushi-go", "players": "\u0663", "humans": "\uff11", "bots": "random", "seed": "\u0661\u0662"}
+    assert client.post("/tables", data=form).status_code == 200
+    (table,) = tables.tables.values()
+    assert (table.game.num_players, table.kinds, table.seed) == (3, ["human", "random", "random"], 12)
+    answer = client.post("/tables", data=form | {"players": "\u00b3"})
+    assert answer.status_code == 400 and "players: a whole number" in answer.text
+
+
 def test_the_lobby_left_without_players_opens_the_usual_count_for_the_game(client, tables):
     """An empty Players field opens 4 seats for Sushi Go! and 2 for the two-player game; the field starts empty."""
     assert 'name="players" type="number" min="1" max="20" value=""' in client.get("/").text
