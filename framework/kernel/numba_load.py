@@ -7,7 +7,9 @@ a tenth to a fifth of a second, the largest part of loading a cached kernel, tho
 load uses none of them: it reads the machine code, links it and sets its
 environments (whose modules it imports itself). Only numba's runtime (``rtsys``,
 which the machine code allocates arrays through) must be ready first, and numba's
-refresh is what readies it.
+refresh is what readies it; and of the registries' modules one gives the machine code
+symbols to link against (``numba.cpython.hashing``, the hash secrets), imported here
+too: a symbol missing at a load ends the process, which no fallback could catch.
 
 Here a function of ruledraft's (this package's modules and the kernel modules,
 ``ruledraft_kernel_...``) is loaded with the runtime readied and nothing refreshed;
@@ -26,6 +28,7 @@ with numba imports this one.
 # ruff: noqa: SLF001 - it wraps numba's cache driver, whose members it calls by design
 from __future__ import annotations
 
+import importlib
 import inspect
 from typing import Any
 
@@ -54,6 +57,9 @@ def _load_overload(self: Any, sig: Any, target_context: Any) -> Any:
 
     try:
         rtsys.initialize(target_context)
+        # the one module of the registries that gives the machine code symbols to link against
+        # (the hash secrets of str and bytes): a symbol missing from a load ends the process
+        importlib.import_module("numba.cpython.hashing")
         with self._guard_against_spurious_io_errors():
             return self._load_overload(sig, target_context)
     except Exception:  # noqa: BLE001 - numba's own load, refreshed, raises what it raises

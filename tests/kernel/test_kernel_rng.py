@@ -42,6 +42,7 @@ def test_an_array_of_streams_is_at_least_the_vector_loops_width_and_seeds_the_sa
     """new_streams(n) is zeros at least MIN_COLUMNS wide (the seeding's chains along a
     row run as vector instructions only with rows that far apart), and its first n
     columns seed as an array exactly n wide does, word for word."""
+    assert rng.MIN_COLUMNS >= 64  # 48 columns seeded one chain at a time on the project's machine, 64 side by side
     seeds = np.array([(SEEDS * 20)[i] ^ i for i in range(n)], np.uint64)
     wide = rng.new_streams(n)
     assert wide.shape == (625, max(n, rng.MIN_COLUMNS)) and wide.dtype == np.uint32 and not wide.any()

@@ -101,7 +101,12 @@ def test_a_load_that_fails_without_the_refresh_is_made_as_numba_makes_it(tmp_pat
 _LOADED = """
 import json, sys
 
-from numba.core import base
+from numba.core import base, caching
+
+if sys.argv[1:] == ["numbas-own"]:  # numba's own load, as without ruledraft.kernel.numba_load
+    from ruledraft.kernel import numba_load
+
+    caching.Cache.load_overload = numba_load._ORIGINAL["load_overload"]
 
 refreshed = []
 real = base.BaseContext.refresh
@@ -127,9 +132,9 @@ print(json.dumps([loaded, later(np.array([3, 1, 2])), summary.engine, summary.to
 
 def test_a_cached_kernel_plays_in_a_new_process_without_a_refresh_and_numba_compiles_after_it():
     """A new process plays Sushi Go! on its cached kernel having refreshed none of numba's
-    contexts, the same figures as the process that compiled or loaded it first; a
-    function compiled after that in the same process still compiles (its compile
-    refreshes what it needs)."""
+    contexts, the same figures as the process that compiled or loaded it first and as
+    a process where numba loads it its own way (refreshed); a function compiled after
+    that in the same process still compiles (its compile refreshes what it needs)."""
     first = subprocess.run([sys.executable, "-c", _LOADED], capture_output=True, text=True, timeout=600, check=False)
     assert first.returncode == 0, first.stderr
     second = subprocess.run([sys.executable, "-c", _LOADED], capture_output=True, text=True, timeout=600, check=False)
@@ -137,6 +142,11 @@ def test_a_cached_kernel_plays_in_a_new_process_without_a_refresh_and_numba_comp
     loaded, smallest, engine, seats = json.loads(second.stdout)
     assert (loaded, smallest, engine) == (0, 1, "kernel")
     assert seats == json.loads(first.stdout)[3]
+    argv = [sys.executable, "-c", _LOADED, "numbas-own"]
+    own = subprocess.run(argv, capture_output=True, text=True, timeout=600, check=False)
+    assert own.returncode == 0, own.stderr
+    refreshed, _, engine, own_seats = json.loads(own.stdout)
+    assert refreshed > 0 and engine == "kernel" and own_seats == seats
 
 
 def test_a_numba_made_otherwise_keeps_its_own_load(monkeypatch):
