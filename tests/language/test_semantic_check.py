@@ -553,6 +553,13 @@ def test_a_majority_whose_zero_award_is_a_tune_mark_is_not_warned(tmp_path, rest
     assert _majority_said(tmp_path, rest) == []
 
 
+def test_a_tune_mark_in_one_majority_leaves_anothers_warning(tmp_path):
+    """A mark in maki's awards spares maki, not a second majority (maki2, whose name maki's starts) that never scores."""
+    rest = "    most: [{tune: [0, 6], start: 0}]\n  - {id: maki2, kind: majority, quantity: {count: rice}, most: [0]}\n"
+    said = _majority_said(tmp_path, rest)
+    assert [(line, message.endswith("this rule never scores")) for _, line, _, message in said] == [(15, True)]
+
+
 def test_a_variant_tuning_an_award_of_its_parents_majority_is_not_warned(tmp_path):
     """A variant whose majority replaces its parent's by id, an award a tune mark starting at 0: no warning; written plainly as 0, warned."""
     (tmp_path / "rolls.yaml").write_text(_MAKI_HEAD + "    most: [6, 3]\n    minimum: 1\n", encoding="utf-8")
