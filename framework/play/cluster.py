@@ -171,7 +171,7 @@ def address_problem(address: str) -> str | None:
     if sep and scheme not in SCHEMES:
         return f"a Dask scheduler's address is {form}, not {address} ({scheme}:// is not one of {', '.join(SCHEMES)})"
     host, _, port = rest.rpartition(":")
-    if scheme != "inproc" and (not host or not port.isdigit()):
+    if scheme != "inproc" and (not host or not (port.isascii() and port.isdigit())):
         return f"a Dask scheduler's address is {form}, not {address} (it names no port)"
     return None
 
@@ -183,7 +183,7 @@ def _probe(address: str) -> None:
     if scheme not in ("", "tcp"):
         return  # tls, ucx, ...: the client's own handshake decides
     host, _, port = rest.rpartition(":")
-    if not host or not port.isdigit():
+    if not host or not (port.isascii() and port.isdigit()):
         return
     with socket.create_connection((host.strip("[]"), int(port)), timeout=CONNECT_TIMEOUT):
         pass

@@ -542,7 +542,7 @@ async def _bounded_body(request: Request, most: int) -> bytes | None:
     """The request's body, or None once it is longer than ``most`` bytes (said by its
     Content-Length, or found reading it): never more than that is held."""
     length = request.headers.get("content-length", "")
-    if length.isdigit() and int(length) > most:
+    if length.isascii() and length.isdigit() and int(length) > most:
         return None
     body = bytearray()
     async for chunk in request.stream():

@@ -129,10 +129,14 @@ def test_a_wrong_scheduler_address_is_a_one_line_error():
 
 @pytest.mark.parametrize(
     ("address", "why"),
-    [("notaurl", "(it names no port)"), ("http://127.0.0.1:8786", "(http:// is not one of tcp, tls")],
+    [
+        ("notaurl", "(it names no port)"),
+        ("tcp://127.0.0.1:\u00b2", "(it names no port)"),
+        ("http://127.0.0.1:8786", "(http:// is not one of tcp, tls"),
+    ],
 )
 def test_a_scheduler_address_of_the_wrong_form_says_what_the_form_is(address, why):
-    """--scheduler with no port or a web address: one line giving the form of a Dask address, before anything is asked of it; exit 2, a command line that cannot be used."""
+    """--scheduler with no port (a superscript is no port) or a web address: one line giving the form of a Dask address, before anything is asked of it; exit 2, a command line that cannot be used."""
     result = run_cli("simulate", "sushi-go", "-g", 10, "-q", "--scheduler", address)
     assert result.exit_code == 2 and result.stdout == ""
     (line,) = result.stderr.splitlines()
