@@ -46,6 +46,14 @@ MAX_SEED = 2**63 - 1
 MAX_ARRANGED = 2048
 
 
+def shuffle_streams(module: ModuleType) -> tuple[np.ndarray, np.ndarray]:
+    """Room for the random streams of the shuffles between rounds a module's roll-outs
+    keep from one to the next (``rollout.tmpl``'s ``_roll_shuffle``): a stream to a row,
+    two a round, and the game seed each was seeded for (none yet: 2**64 - 1)."""
+    rows = 2 * int(module.R)
+    return np.zeros((rows, 625), np.uint32), np.full(rows, np.iinfo(np.uint64).max, np.uint64)
+
+
 class Rollouts:
     """Roll-outs of one game (a ruleset at a number of seats) in a kernel module, the
     count-aware card values ``values`` (``values[card][n]``, as
@@ -62,6 +70,8 @@ class Rollouts:
         # laid out as the planner's policy reads them (planner.tmpl): K values it skips, then the table
         self._values = np.concatenate([np.zeros(module.K), table.ravel()])
         self._out = np.zeros(2 * seats, np.int64)
+        # the streams of the shuffles between rounds, kept from one roll-out to the next (rollout.tmpl)
+        self._seeded, self._known = shuffle_streams(module)
         #: whether the module's game has card effects: states with their bookkeeping, at a turn's start
         self.effects = bool(module.EFFECTS)
         self._races = int(module.NRACE)
@@ -214,7 +224,7 @@ class Rollouts:
     def run(self, buf: np.ndarray) -> tuple[list[int], list[int]]:
         """:meth:`play` of the state whose flat array is ``buf``."""
         out = self._out
-        self._fn(buf, self._values, out)
+        self._fn(buf, self._values, out, self._seeded, self._known)
         n = self.seats
         values = out.tolist()
         if values[n] < 0:  # as the reference engine's deal says it (State.deal_hands)
@@ -364,7 +374,7 @@ def warm_rollout(module: ModuleType) -> None:
         if module.NRACE:  # nothing discarded, no place taken
             flat += [0] * (1 + (seats + 1) * module.NRACE)
     values = np.zeros(K + K * (module.PLAN_CAP + 1))
-    module.rollout(np.array(flat, np.int64), values, np.zeros(2 * seats, np.int64))
+    module.rollout(np.array(flat, np.int64), values, np.zeros(2 * seats, np.int64), *shuffle_streams(module))
     one = np.zeros(1, np.int64)
     words = np.frombuffer(bytes(8), "<u4")  # read-only, as :meth:`Redeals.deal` hands them
     _arrange(

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+np = pytest.importorskip("numpy")
 pytest.importorskip("numba")
 
 from ruledraft.engine.state import Game  # noqa: E402
@@ -99,6 +100,22 @@ def test_kernel_rollout_ends_every_game_as_the_engine(ruleset_id: str, players: 
         assert rollouts.play(world) == _python_rollout(world, values), (ruleset_id, world.round, world.turn)
         checked += 1
     assert checked > 50
+
+
+def test_the_streams_of_the_shuffles_between_rounds_are_kept_for_their_game_seed() -> None:
+    """A roll-out keeps each stream it shuffles with between rounds (some 1,250 steps to seed) for the game seed it
+    was seeded for: a world rolled out again gives the engine's result from the kept streams, and a world of
+    another game seeds them again (rows: the round's reshuffle, then R and the round for the cards added)."""
+    game, rollouts = _rollouts("sushi-go-party-starter", 4)
+    values = count_values(game)
+    rounds = game.ruleset.rounds
+    unused = np.iinfo(np.uint64).max
+    for seed in (11, 12, 11):
+        state = game.new_initial_state(seed)  # round 0: reshuffles after rounds 0 and 1, cards added before 1 and 2
+        for _ in range(2):
+            assert rollouts.play(state) == _python_rollout(state, values)
+        kept = [int(k) for k in rollouts._known]
+        assert kept == [seed, seed, unused, unused, seed, seed][: 2 * rounds] and rounds == 3
 
 
 @pytest.mark.parametrize(
