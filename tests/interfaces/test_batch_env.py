@@ -47,6 +47,13 @@ def test_batch_games_equal_the_pettingzoo_environments(rid, players):
         assert tally["pairs"] > 0
 
 
+def test_a_batch_of_many_games_equals_the_pettingzoo_environments():
+    """70 games, whose decks' streams are seeded side by side 64 at a time (the kernel's batch_new), at the reset
+    and again as they all end together: every step equals ParallelDraftEnv's."""
+    tally = play_alongside(_game("sushi-go", 2), 70, seed=5)
+    assert tally["ended"] == 140
+
+
 @pytest.mark.parametrize("reward", ["points", "margin", "win"])
 @pytest.mark.parametrize("per_round", [False, True])
 def test_every_reward_equals_the_pettingzoo_environments(reward, per_round):
