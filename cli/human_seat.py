@@ -342,10 +342,12 @@ class HumanAgent:
         """The indices ``text`` names in ``cards``, or the message saying why it names none.
 
         Numbers and names may be mixed; several cards are separated by commas or
-        spaces (``3 5``, ``tempura, salmon``); a name with spaces is read whole
-        when the whole answer names a card."""
+        spaces (``3 5``, ``tempura, salmon``), a full-width or ideographic comma as
+        one (``３，５``, ``３、５``); a name with spaces is read whole when the whole
+        answer names a card."""
         rs = self.names.game.ruleset
         n = len(cards)
+        text = text.replace("\uff0c", ",").replace("\u3001", ",")
 
         def is_number(w: str) -> bool:
             # decimal digits of any script ('٣', '３'), which int() reads, as the command line's

@@ -248,6 +248,25 @@ def test_chopsticks_take_two_cards_and_go_back_into_the_passed_hand(tmp_path, su
     assert Counter(state.hands[1]) == expected  # hands pass left: seat 0's goes to seat 1
 
 
+@pytest.mark.parametrize("two", ["\uff11\uff0c\uff12", "1\u30012", "\u0661, \u0662"])
+def test_two_cards_named_with_a_full_width_or_ideographic_comma_or_other_digits(tmp_path, sushi_go, two):
+    """'１，２', '1、2' and '١, ٢' take the two cards '1 2' takes with chopsticks: the same game logged."""
+    seed, before = chopsticks_seed(sushi_go)
+    chop_number = (
+        displayed_hand(before.game.new_initial_state(seed).hands[0]).index(sushi_go.card_index("chopsticks")) + 1
+    )
+    logs = []
+    for answer in ("1 2", two):
+        log = tmp_path / f"{len(logs)}.jsonl"
+        result = run(
+            ["sushi-go", "--players", "3", "--seed", str(seed), "--log", str(log)], f"{chop_number}\n{answer}\n" + ONES
+        )
+        assert result.exit_code == 0, result.output
+        assert "Only one card" not in result.output and "not a card number" not in result.output
+        logs.append(log.read_text(encoding="utf-8"))
+    assert logs[0] == logs[1]
+
+
 # ---------------------------------------------------------------- the dummy variant
 
 
