@@ -187,14 +187,20 @@ def _defines(library: Any, name: str) -> bool:
     return not function.is_declaration
 
 
+def tested_numba() -> bool:
+    """Whether the numba installed is a version this package's changes to it were checked on (``TESTED_NUMBA``)."""
+    import numba
+
+    return tuple(int(part) for part in numba.__version__.split(".")[:2]) in TESTED_NUMBA
+
+
 def _fits() -> tuple[Any, Any, Any] | None:
     """numba's JIT library class, CPU context and JIT code generator, where they have what this module
     wraps and reads, with the arguments it passes; else None."""
     try:
-        import numba
         from numba.core import codegen, cpu
 
-        if tuple(int(part) for part in numba.__version__.split(".")[:2]) not in TESTED_NUMBA:
+        if not tested_numba():
             return None
 
         library: Any = codegen.JITCodeLibrary

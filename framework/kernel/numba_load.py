@@ -20,7 +20,7 @@ made in its place. Measured as whole processes, the README's main job on a cache
 kernel: see ``DEVELOPERS.md``.
 
 :func:`install` puts this on numba only on the versions it was checked on
-(``TESTED_NUMBA``) and where numba's cache has what it calls, with the arguments it
+(``numba_link.TESTED_NUMBA``) and where numba's cache has what it calls, with the arguments it
 passes; anywhere else numba's own stands. Each module of this package that compiles
 with numba imports this one.
 """
@@ -32,10 +32,8 @@ import importlib
 import inspect
 from typing import Any
 
-from ruledraft.kernel.numba_link import KERNEL_MODULE_PREFIX
+from ruledraft.kernel.numba_link import KERNEL_MODULE_PREFIX, tested_numba
 
-#: the numba versions this module was checked on (its tests): on any other, numba's own stands
-TESTED_NUMBA = ((0, 68),)
 #: the modules whose functions load without a refresh: this package's and the kernel modules
 OWN_MODULES = ("ruledraft.", KERNEL_MODULE_PREFIX)
 
@@ -70,11 +68,10 @@ def _fits() -> Any:
     """numba's cache driver class, where it has what this module calls, with the
     arguments it passes, on a version it was checked on; else None."""
     try:
-        import numba
         from numba.core import caching
         from numba.core.runtime import rtsys
 
-        if tuple(int(part) for part in numba.__version__.split(".")[:2]) not in TESTED_NUMBA:
+        if not tested_numba():
             return None
         cache: Any = caching.Cache
         wanted = {
