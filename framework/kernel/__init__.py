@@ -50,6 +50,7 @@ __all__ = [
     "NO_NUMBA",
     "Kernel",
     "KernelGames",
+    "Room",
     "Unsupported",
     "bot_refusal",
     "bot_names",
@@ -175,6 +176,36 @@ def cache_dir() -> Path:
     if not os.path.isabs(base):
         base = os.path.join(os.path.expanduser("~"), ".cache")
     return Path(base) / "ruledraft"
+
+
+class Room:
+    """Arrays :meth:`Kernel.play` writes its games into, kept from one call to the next.
+
+    A run plays its games a block at a time; each block's results made anew are fresh
+    pages of memory, and the system's faults on them cost more than the kernel spends
+    on a Sushi Go! game's scoring. A caller that is done with one block's
+    :class:`KernelGames` before asking for the next hands the same room to every call
+    (their arrays are views into its own, written over by the next call)."""
+
+    def __init__(self) -> None:
+        self._arrays: dict[str, np.ndarray] = {}
+
+    def filled(self, name: str, shape: tuple[int, ...], value: int = 0) -> np.ndarray:
+        """An int64 array of ``shape`` filled with ``value``: the first ``shape[0]`` rows of
+        the one kept under ``name``, made anew when it is too small or shaped otherwise."""
+        kept = self._arrays.get(name)
+        if kept is None or kept.shape[1:] != shape[1:] or len(kept) < shape[0]:
+            kept = self._arrays[name] = np.empty(shape, np.int64)
+        view = kept[: shape[0]]
+        view.fill(value)
+        return view
+
+
+def _filled(room: Room | None, name: str, shape: tuple[int, ...], value: int = 0) -> np.ndarray:
+    """``room.filled(...)``, or a new array where there is no room."""
+    if room is None:
+        return np.full(shape, value, np.int64) if value else np.zeros(shape, np.int64)
+    return room.filled(name, shape, value)
 
 
 @attrs.frozen
@@ -331,13 +362,15 @@ class Kernel:
         bots: Sequence[str],
         values: Sequence[float] | None = None,
         counts: Sequence[Sequence[float]] | None = None,
+        room: Room | None = None,
     ) -> KernelGames:
         """Play one game per seed (a game seed, as ``engine.seeds.game_seed`` makes),
         ``bots[seat]`` at each seat (a name, or ``planner:samples=N``); ``values``: the
         value bot's worth of each card type (needed when a seat plays it; the
         reference's defaults are ``play.agents.default_card_values``); ``counts``: the
         planner's count-aware card values (``play.planner.count_values``, needed when a
-        seat plays it)."""
+        seat plays it); ``room``: where to write the games (:class:`Room`, the arrays of
+        the last call given it written over), else new arrays."""
         if len(bots) != self.players:
             raise ValueError(f"{len(bots)} bots for {self.players} players")
         reason = self.refuses(bots)
@@ -346,14 +379,14 @@ class Kernel:
         seeds_u = np.asarray(seeds, dtype=np.uint64)
         G, N, r = len(seeds_u), self.seats, self.ruleset
         H = r.hand_size(self.players)
-        totals = np.zeros((G, N), np.int64)
-        rules = np.zeros((G, len(r.rules), N), np.int64)
-        wins = np.zeros((G, N), np.int64)
-        moves = np.zeros((G, r.rounds, H, self.players), np.int64)  # the players' actions (a dummy has none)
+        totals = _filled(room, "totals", (G, N))
+        rules = _filled(room, "rules", (G, len(r.rules), N))
+        wins = _filled(room, "wins", (G, N))
+        moves = _filled(room, "moves", (G, r.rounds, H, self.players))  # the players' actions (a dummy has none)
         nrr = len(r.round_rules)
-        round_points = np.zeros((G, r.rounds, nrr, N), np.int64)
-        tables = np.zeros((G, r.rounds + 1, N, r.catalogue.size), np.int64)
-        raced = np.zeros((G, r.rounds, self.module.NRACE, N, r.catalogue.size), np.int64)
+        round_points = _filled(room, "round_points", (G, r.rounds, nrr, N))
+        tables = _filled(room, "tables", (G, r.rounds + 1, N, r.catalogue.size))
+        raced = _filled(room, "raced", (G, r.rounds, self.module.NRACE, N, r.catalogue.size))
         parsed = [p for p in map(_parse_bot, bots) if not isinstance(p, str)]  # none refused (above)
         codes = np.array([BOTS[p[0]] for p in parsed] + [0] * (N - self.players), np.int64)  # a dummy seat: no bot
         if any(p[0] == "value" for p in parsed) and values is None:
@@ -367,8 +400,8 @@ class Kernel:
             self.ready_loop()
             loop = self.module.play  # compiled without the planner's look-ahead (codegen._game_loops)
         effects = bool(getattr(self.module, "EFFECTS", False))
-        decisions = np.full((G, self.module.MAXD if effects else 1, 4), -1, np.int64)
-        placements = np.full((G, self.module.MAXP if effects else 1, 3), -1, np.int64)
+        decisions = _filled(room, "decisions", (G, self.module.MAXD if effects else 1, 4), -1)
+        placements = _filled(room, "placements", (G, self.module.MAXP if effects else 1, 3), -1)
         loop(seeds_u, codes, worth, totals, rules, wins, moves, round_points, tables, raced, decisions, placements)
         ran_out = np.flatnonzero(wins[:, 0] < 0)
         if len(ran_out):  # as the reference engine's deal says it (State.deal_hands)

@@ -799,7 +799,9 @@ class LabTally:
             at = pending.games
             for g, row in zip(*np.nonzero(games.placements[:, :, 0] >= 0)):
                 pending.placed.extend((at + int(g), *(int(x) for x in games.placements[g, row])))
-        pending.add_block(G, rows)
+        # kept until the fold: a view of the games' arrays is copied (a run's next block of
+        # games is written over this one's, kernel.Room), an array made here is kept as it is
+        pending.add_block(G, {k: v if v.base is None else v.copy() for k, v in rows.items()})
         raced = getattr(games, "raced", None)
         if self.cards and raced is not None and raced.size:  # what races took off the tables
             races = [sh.position for sh in self.shares if sh.race]

@@ -62,15 +62,18 @@ def measure_kernel(kernel, bot: str, *, min_seconds: float = 1.0, min_games: int
     :class:`ruledraft.kernel.Kernel`), in growing batches, until ``min_seconds`` have
     passed (and at least ``min_games``): (games, seconds). The seeds are those
     :func:`measure` gives the reference engine (run seed 1)."""
+    from ruledraft.kernel import Room  # loaded with the kernel already
+
     bots = [bot] * kernel.players
     game = Game(kernel.ruleset, kernel.players)
     values = default_card_values(game) if bot == "value" else None
     counts = _count_values(game, bots)  # the planner's
+    room = Room()  # each call's games written over the last's, as simulate's are
     batch = 1  # doubled while the calls are quick: a slow bot's first call is one game, a Ctrl-C's wait one game's time
     n = 0
     started = time.perf_counter()
     while True:
-        kernel.play(game_seeds(1, n, batch), bots, values, counts)
+        kernel.play(game_seeds(1, n, batch), bots, values, counts, room=room)
         n += batch
         elapsed = time.perf_counter() - started
         if n >= min_games and elapsed >= min_seconds:

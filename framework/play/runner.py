@@ -485,12 +485,15 @@ class GamesWork:
         records: list = []
         index = start
         blocks = self._blocks
+        from ruledraft.kernel import Room  # loaded with the kernel already
+
+        room = Room()  # each block's games written over the last's, done with (below)
         while index < end:
             if stop is not None and stop():
                 break
             n = blocks.next(end - index)
             with blocks.timing(n):
-                games = kernel.play(game_seeds(self.seed, index, n), bots, values, _count_values(game, bots))
+                games = kernel.play(game_seeds(self.seed, index, n), bots, values, _count_values(game, bots), room=room)
             tally.add_kernel_games(games)
             if kept:
                 for i in range(n):
@@ -501,7 +504,7 @@ class GamesWork:
                         records.append(record_game(state, bots))
                     else:
                         records.append(_result(index + i, state, record_game(state, bots) if self.log else None))
-            del games  # its arrays freed before the next block's are made: the same memory again
+            del games  # counted and recorded: the room's arrays are the next block's
             index += n
         tally.flush()
         return Chunk(start, index, tally, "".join(records) if kept == "lines" else tuple(records))

@@ -220,7 +220,7 @@ def test_bench_plays_the_kernel_in_calls_no_larger_than_simulate_s():
 
         ruleset, players, sizes = load_ruleset("sushi-go"), 2, []
 
-        def play(self, seeds, bots, values, counts):
+        def play(self, seeds, bots, values, counts, room=None):
             self.sizes.append(len(seeds))
             time.sleep(0.002)
 

@@ -395,6 +395,29 @@ print(json.dumps(marks))
 """
 
 
+def test_games_written_over_one_another_in_a_room_are_the_games_written_anew():
+    """Blocks played into one Room (each call writing over the last's arrays, a block of
+    40 games, then 7, then 40 again) equal the same blocks played into new arrays, every
+    field, on a menu whose effects leave most of each game's decisions unset (-1)."""
+    import attrs
+    import numpy as np
+
+    from ruledraft.kernel import Kernel, Room, compile_kernel
+
+    ruleset = load_ruleset("sushi-go-party-master-menu")
+    kernel = compile_kernel(ruleset, 4)
+    assert isinstance(kernel, Kernel), kernel
+    room = Room()
+    for start, n in ((0, 40), (40, 7), (47, 40)):
+        seeds = game_seeds(5, start, n)
+        kept = kernel.play(seeds, ["random"] * 4, room=room)
+        kept = attrs.evolve(kept, **{f.name: np.copy(getattr(kept, f.name)) for f in attrs.fields(type(kept))[2:]})
+        anew = kernel.play(seeds, ["random"] * 4)
+        assert anew.decisions is not None and (anew.decisions == -1).any()
+        for field in attrs.fields(type(anew)):
+            assert np.array_equal(getattr(kept, field.name), getattr(anew, field.name)), field.name
+
+
 def test_memory_stays_flat_over_the_games_on_the_kernel():
     """Past 20,000 random four-player games on the kernel (every figure counted), memory
     (now and at its peak) grows by less than 20 MB over 200,000 more."""
