@@ -18,6 +18,11 @@ settings.load_profile("ruledraft")
 # them (ruledraft.play.engines.BACKGROUND_COMPILE). The test of that process sets it back.
 os.environ.setdefault("RULEDRAFT_BACKGROUND_COMPILE", "0")
 
+# Nor keep a kernel's game loop as native code, nor load one (ruledraft.kernel.native:
+# a build takes as long again as numba's compile): every other test plays through numba.
+# tests/kernel/test_kernel_native.py builds and plays them.
+os.environ.setdefault("RULEDRAFT_NATIVE", "0")
+
 # The suite compiles dozens of kernels (every bundled rule file, example and generated
 # one) and checks what they play, not how fast: numba compiles them with LLVM's lightest
 # optimisation, in about six sevenths of the time, and without numba's own inlining
@@ -42,6 +47,7 @@ LONGEST_FIRST = (
     "tests/kernel/test_kernel_planner_dummy_race.py",
     "tests/kernel/test_kernel_games.py",
     "tests/kernel/test_kernel_runs.py",
+    "tests/kernel/test_kernel_native.py",
     "tests/kernel/test_kernel_property.py",
     "tests/kernel/test_kernel_race.py",
     "tests/kernel/test_kernel_boost_sets_games.py",

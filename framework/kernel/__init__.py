@@ -31,7 +31,7 @@ import time
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 from types import ModuleType
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 import attrs
 import numpy as np
@@ -320,7 +320,7 @@ class Kernel:
         already; what it took is added to :attr:`compile_seconds`. :func:`compile_kernel`
         does this unless told the caller plays another entry point only; :meth:`play` does
         it before its first game."""
-        if self.path in _LOOPS_READY:
+        if self.path in _LOOPS_READY or not isinstance(self.module, ModuleType):  # native: ready
             return
         started = time.perf_counter()
         _ready_loop(self.path, self._apart)
@@ -353,7 +353,10 @@ class Kernel:
         this machine, rather than inside the run's first block, on its clock, and in each
         worker: seconds it took."""
         started = time.perf_counter()
-        ready_apart(self.path, "fold", self._apart)
+        from ruledraft.kernel.native import load_fold
+
+        if load_fold() is None:  # kept as native code: nothing to compile or load through numba
+            ready_apart(self.path, "fold", self._apart)
         return time.perf_counter() - started
 
     def play(
@@ -588,12 +591,26 @@ def _compile(ruleset: CompiledRuleset, players: int, apart: bool = False) -> Ker
     known = _MODULES.get(id(ruleset))
     made = known[1] if known is not None and known[0] is ruleset else None
     if made is None:
-        made = _module(ruleset)
+        made = _native_or_module(ruleset)
         _MODULES[id(ruleset)] = (ruleset, made)
     if isinstance(made, Unsupported):
         return made
     module, path, seconds = made
     return Kernel(ruleset, players, module, path, seconds, apart)
+
+
+def _native_or_module(ruleset: CompiledRuleset) -> tuple[ModuleType, Path, float] | Unsupported:
+    """The kernel module with its game loop as native code where that is kept
+    (:mod:`.native`: numba is not loaded for it), else :func:`_module`'s."""
+    started = time.perf_counter()
+    made = _source(ruleset)
+    if not isinstance(made, Unsupported) and made[1].exists():
+        from ruledraft.kernel.native import load_loop
+
+        native = load_loop(made[1])
+        if native is not None:
+            return cast(ModuleType, native), made[1], time.perf_counter() - started
+    return _module(ruleset)
 
 
 def _write(source: str, path: Path) -> None:
@@ -816,10 +833,16 @@ def warm(module: ModuleType, function: str = "play") -> None:
     """Compile the game loop of a kernel module (or load it from numba's cache): one game
     at the smallest number of seats its hands are written for (``function``:
     ``play_planner`` for the planner's loop, played by random bots: the same types)."""
+    getattr(module, function)(*loop_arguments(module))
+
+
+def loop_arguments(module: ModuleType) -> tuple[np.ndarray, ...]:
+    """A game loop's arguments for one game of random bots at the smallest number of
+    seats its hands are written for: the types :meth:`Kernel.play` passes."""
     seats = next(n for n in range(len(module.HS)) if module.HS[n] > 0)
     R, H, K = module.R, int(module.HS[seats]), module.K
     z = np.zeros
-    getattr(module, function)(
+    return (
         np.zeros(1, np.uint64),
         z(seats, np.int64),
         z(K, np.float64),
@@ -846,8 +869,12 @@ def is_cached(ruleset: CompiledRuleset, function: str = "play") -> bool:
         return True
     if not path.exists():
         return False
+    from ruledraft.kernel import native
+
     if function == "play":
-        return _loop_cached(path)
+        return native.has_loop(path) or _loop_cached(path)
+    if function == "fold" and native.has_fold():
+        return True
     return _cached(path, function)
 
 
@@ -895,6 +922,36 @@ def start_compiling(ruleset: CompiledRuleset, *, planner: bool = False, batch_pl
             *(["--with-batch-planner"] if batch_planner else []),
             str(path),
         ],
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        env=env,
+        start_new_session=True,  # a Ctrl-C of this run does not stop it
+    )
+    return True
+
+
+def start_native(kernel: Kernel) -> bool:
+    """Start keeping the kernel's game loop and the lab's fold as native code
+    (:mod:`.native`) in a process of its own that outlives this one, where this machine
+    could have them and does not (none kept, no build failed lately or is under way):
+    later runs load them without numba. False if there is nothing to start."""
+    import subprocess
+
+    from ruledraft.kernel import native
+
+    if not isinstance(kernel.module, ModuleType) or not native.wanted(kernel.path):
+        return False
+    try:
+        kernel.path.with_suffix(".native-building").write_text(str(os.getpid()), encoding="utf-8")
+    except OSError:
+        return False
+    from ruledraft.lifeline import inherited_env
+
+    env = inherited_env()
+    env.setdefault("NUMBA_CACHE_DIR", str(_numba_dir()))
+    subprocess.Popen(  # noqa: S603 - this interpreter, our own module
+        [sys.executable, "-m", "ruledraft.kernel", "--native", str(kernel.path)],
         stdin=subprocess.DEVNULL,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,

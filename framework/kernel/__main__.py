@@ -7,7 +7,9 @@ the game (with the batch's planner, for environments whose opponents plan).
 ``--game-loop FILE``: its game loop alone, for a run waiting on it
 (``compile_kernel(..., apart=True)``); ``--planner FILE``, ``--rollout FILE``,
 ``--batch FILE`` and ``--batch-planner FILE``: the planner's loop, the ismcts
-roll-out, the batch functions, the batch's planner (``kernel.ready_apart``)."""
+roll-out, the batch functions, the batch's planner (``kernel.ready_apart``).
+``--native FILE``: the game loop and the lab's fold kept as native code for later runs
+(:mod:`ruledraft.kernel.native`), which the background compile does last."""
 
 from __future__ import annotations
 
@@ -24,7 +26,7 @@ def main(argv: list[str]) -> int:
     while argv[:1] in (["--with-planner"], ["--with-batch-planner"]):
         options.add(argv.pop(0))
     batch_planner = "--with-batch-planner" in options
-    if argv and argv[0].startswith("--"):
+    if argv and argv[0].startswith("--") and argv[0] != "--native":  # a native build outlives its run
         # first (the imports below take a while): a run's worker killed after a stop may have started this
         # after the Ctrl-C, which it never saw, and it would otherwise compile on to its end
         lifeline.end_with_parent()
@@ -32,6 +34,14 @@ def main(argv: list[str]) -> int:
     from ruledraft.kernel.cache_files import mended
 
     path = Path(argv[-1])
+    if argv[0] == "--native":  # for later runs: the game loop and the fold as native code
+        _use_cache_dir()
+        from ruledraft.kernel import native
+
+        module = _import(path)
+        mended(lambda: warm(module))  # numba's compile first: the same types, checked on a game
+        native.build(module, path)
+        return 0
     apart = {flag: function for function, flag in APART.items()}.get(argv[0])
     if apart is not None:  # for a run that holds the compile and waits (kernel._compile_apart)
         # a Ctrl-C ends this at once, as it ends the run (numba's compiler would swallow
@@ -71,6 +81,9 @@ def main(argv: list[str]) -> int:
             asked = later_requests(path)
     finally:
         path.with_suffix(".compiling").unlink(missing_ok=True)
+    from ruledraft.kernel import native
+
+    native.build(module, path)  # last, for later runs: the game loop and the fold as native code
     return 0
 
 

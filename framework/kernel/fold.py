@@ -517,5 +517,10 @@ def warm() -> None:
     one = np.zeros(1, np.int64)
     share_sums(np.zeros((1, 1, 1, 1), np.int64), 0, counts, 0, one, one + 1, 2)
     share_sums(np.zeros((2, 1, 1, 2), np.int64)[..., :1], 0, np.zeros((2, 1, 1, 2), np.int64), 0, one, one + 1, 2)
+    lab_block(*block_arguments())
+
+
+def block_arguments() -> tuple[Any, ...]:
+    """:func:`lab_block`'s arguments for a block of one game: the types the lab passes."""
     z2, z4, z1 = np.zeros((1, 1), np.int64), np.zeros((1, 1, 1, 1), np.int64), np.zeros(1, np.int64)
-    lab_block(z2, z2, z4, z2[None], z4, z4, 1, True, z2, z1, z1 > 0, np.zeros(2, np.int64), z1, z1)
+    return (z2, z2, z4, z2[None], z4, z4, 1, True, z2, z1, z1 > 0, np.zeros(2, np.int64), z1, z1)

@@ -1064,7 +1064,7 @@ class LabTally:
         G, P, K = games.games, self.players, self.num_card_types
         rounds = len(games.turns)
         if per_game is None and not games.placed and not games.left and self.num_seats == P:
-            fold = _compiled_fold()  # the same sums in compiled loops, where numba is loaded already
+            fold = _numba_fold()  # the same sums in compiled loops, where numba is loaded already
             if fold is not None:
                 from ruledraft.kernel.cache_files import mended
 
@@ -1425,7 +1425,17 @@ class LabTally:
 
 def _compiled_fold() -> Any:
     """:mod:`ruledraft.kernel.fold` where numba is loaded already (a process playing on
-    the kernel), else None: the lab never loads numba itself."""
+    the kernel), or the fold as native code where the kernel loaded that
+    (:mod:`ruledraft.kernel.native`), else None: the lab never loads numba itself."""
+    native = sys.modules.get("ruledraft.kernel.native")
+    if native is not None and native.loaded_fold() is not None:
+        return native.loaded_fold()
+    return _numba_fold()
+
+
+def _numba_fold() -> Any:
+    """:mod:`ruledraft.kernel.fold` where numba is loaded already, else None (the native
+    fold has :func:`~ruledraft.kernel.fold.lab_block` only)."""
     if "numba" not in sys.modules:
         return None
     try:

@@ -307,4 +307,8 @@ def choose_engine(
         if engine == "kernel":
             raise kernel_refused(made.reason, option=option)
         return Engine("reference", f"engine: reference ({made.reason})")
+    if background and os.environ.get(BACKGROUND_COMPILE, "1") != "0":  # silently, for later runs
+        from ruledraft.kernel import start_native
+
+        start_native(made)
     return Engine("kernel")

@@ -1,0 +1,397 @@
+"""The kernel's game loop and the lab's fold kept as native code: extension modules
+compiled ahead of time (numba's ``pycc``) and loaded without numba.
+
+numba's own cache keeps a compiled function as machine code, but loading it takes numba:
+importing numba costs a process about 0.18 s of processor time, and loading a cached
+game loop through it another 0.1 s, more than a Sushi Go! run of 2,000 games spends
+playing. Once a kernel's game loop (``play``) is in numba's cache, the background compile
+(``python -m ruledraft.kernel``; ``--native FILE`` alone, which a run on a kernel without
+it starts) compiles it again, with the same types, into an extension module beside the
+kernel's file, and the lab's fold (:func:`ruledraft.kernel.fold.lab_block`) into one of
+its own. A later run imports those, and numba only where it plays anything else (the
+planner's loop, ismcts's roll-out, the batch functions: :class:`NativeModule` loads the
+kernel module for them): the same machine code from the same source, the same games.
+
+Kept only where it can be checked to fit: on Linux (the processor named by
+``/proc/cpuinfo``, as the code is compiled for it), under the numba, numpy and Python it
+was compiled with and at the same optimisation level (all in the file's name). Building
+one needs a C compiler and Python's headers; where that fails, the reason is kept beside
+the kernel (``.native-KEY.failed``) and not tried again for a day; runs load the kernel
+through numba as before.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import importlib.machinery
+import importlib.util
+import json
+import os
+import sys
+import time
+from collections.abc import Callable
+from importlib import metadata
+from pathlib import Path
+from types import ModuleType
+from typing import Any, cast
+
+#: ``RULEDRAFT_NATIVE=0`` in the environment: no native code kept or loaded (numba loads every kernel)
+NATIVE = "RULEDRAFT_NATIVE"
+#: a failed build is not tried again for this long (seconds)
+RETRY_AFTER = 24 * 3600
+#: a build started this recently is taken to be under way (seconds)
+BUILDING_FOR = 600
+
+_KEY: list[str | None] = []
+
+
+def machine_key() -> str | None:
+    """What native code compiled here is good for, as a short digest: the processor
+    (``/proc/cpuinfo``'s model and flags), Python's extension ABI, numba's and numpy's
+    versions and numba's optimisation level; None where native code is not kept (not
+    Linux, numba is not installed, or ``RULEDRAFT_NATIVE=0``)."""
+    if os.environ.get(NATIVE, "1") == "0":
+        return None
+    if _KEY:
+        return _KEY[0]
+    key = None
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8", errors="replace") as f:
+            lines = [line for line in f.read(1 << 20).splitlines() if line.startswith(("model name", "flags"))]
+    except OSError:
+        lines = []
+    if sys.platform.startswith("linux") and lines and importlib.util.find_spec("numba") is not None:
+        import numpy as np
+
+        from ruledraft.kernel import _optimisation
+
+        parts = [
+            *sorted(set(lines)),
+            importlib.machinery.EXTENSION_SUFFIXES[0],
+            metadata.version("numba"),
+            np.__version__,
+            _optimisation(),
+        ]
+        key = hashlib.sha256("\n".join(parts).encode()).hexdigest()[:12]
+    _KEY.append(key)
+    return key
+
+
+def _files(stem: Path, key: str) -> tuple[Path, Path, str]:
+    """(the extension module, its description, the module's name) kept under ``stem``."""
+    name = f"ruledraft_kernel_native_{stem.name.replace('.', '_').replace('-', '_')}_{key}"
+    base = stem.with_name(f"{stem.name}.native-{key}")
+    return (
+        base.with_name(base.name + importlib.machinery.EXTENSION_SUFFIXES[0]),
+        base.with_name(base.name + ".json"),
+        name,
+    )
+
+
+def _failure(stem: Path, key: str) -> Path:
+    """Where a failed build's reason is kept."""
+    return stem.with_name(f"{stem.name}.native-{key}.failed")
+
+
+def fold_stem() -> Path:
+    """Where the lab's fold is kept as native code (named by a digest of its source)."""
+    from ruledraft.kernel import cache_dir
+
+    source = (Path(__file__).parent / "fold.py").read_bytes()
+    return cache_dir() / "kernels" / f"fold_{hashlib.sha256(source).hexdigest()[:16]}"
+
+
+def _fits(specs: list[list[Any]], args: tuple[Any, ...]) -> bool:
+    """Whether ``args`` are of the types a native function was compiled for (``specs``,
+    as :func:`_specs` writes them): its wrapper converts an array of another type or
+    layout as if it were one of them."""
+    import numpy as np
+
+    if len(args) != len(specs):
+        return False
+    for spec, arg in zip(specs, args):
+        kind = spec[0]
+        if kind == "array":
+            if not (
+                isinstance(arg, np.ndarray)
+                and arg.dtype.name == spec[1]
+                and arg.ndim == spec[2]
+                and (spec[3] != "C" or arg.flags.c_contiguous)
+                and arg.flags.writeable
+                and arg.flags.aligned
+            ):
+                return False
+        elif kind == "bool":
+            if not isinstance(arg, bool | np.bool_):
+                return False
+        elif kind == "int":
+            if isinstance(arg, bool | np.bool_) or not isinstance(arg, int | np.integer):
+                return False
+        else:
+            return False
+    return True
+
+
+def _guarded(native: Callable[..., Any], specs: list[list[Any]], numba_own: Callable[[], Any]) -> Callable[..., Any]:
+    """``native`` where its arguments fit what it was compiled for, else numba's function
+    (``numba_own()``, imported then): never an array read as another type."""
+
+    def call(*args: Any) -> Any:
+        if _fits(specs, args):
+            return native(*args)
+        return numba_own()(*args)
+
+    call.__doc__ = native.__doc__
+    return call
+
+
+class NativeModule:
+    """A kernel module's native functions and constants; any other name is the kernel
+    module's own, imported (with numba) the first time one is asked for."""
+
+    def __init__(self, path: Path, functions: dict[str, Callable[..., Any]], described: dict[str, Any]):
+        self._path = path
+        self._names = frozenset(described["names"])
+        self.__dict__.update(described["constants"])
+        self.__dict__.update(functions)
+
+    def __getattr__(self, name: str) -> Any:
+        if name not in self._names:
+            raise AttributeError(name)
+        from ruledraft.kernel import _import
+
+        return getattr(_import(self._path), name)
+
+
+class NativeFold:
+    """The lab's fold of a kernel's block as native code
+    (:func:`ruledraft.kernel.fold.lab_block`) and the constants it is read with."""
+
+    def __init__(self, lab_block: Callable[..., Any], described: dict[str, Any]):
+        self.lab_block = lab_block
+        self.__dict__.update(described["constants"])
+
+
+#: what this process loaded, by the stem it is kept under (None: there is none)
+_LOADED: dict[Path, tuple[ModuleType, dict[str, Any]] | None] = {}
+
+
+def _load(stem: Path) -> tuple[ModuleType, dict[str, Any]] | None:
+    """The extension module kept under ``stem`` for this machine and its description, or None."""
+    if stem in _LOADED:
+        return _LOADED[stem]
+    made = None
+    key = machine_key()
+    if key is not None:
+        so, described_at, name = _files(stem, key)
+        try:
+            described = json.loads(described_at.read_text(encoding="utf-8"))
+            module = sys.modules.get(name)
+            if module is None:
+                loader = importlib.machinery.ExtensionFileLoader(name, str(so))
+                spec = importlib.util.spec_from_file_location(name, so, loader=loader)
+                assert spec is not None
+                module = importlib.util.module_from_spec(spec)
+                loader.exec_module(module)
+                sys.modules[name] = module
+            made = (module, described)
+        except (OSError, ValueError, ImportError, KeyError):
+            made = None
+    _LOADED[stem] = made
+    return made
+
+
+def has_loop(path: Path) -> bool:
+    """Whether the game loop of the kernel module at ``path`` is kept as native code here."""
+    key = machine_key()
+    return key is not None and _files(path.with_suffix(""), key)[1].exists()
+
+
+def has_fold() -> bool:
+    """Whether the lab's fold is kept as native code here."""
+    key = machine_key()
+    return key is not None and _files(fold_stem(), key)[1].exists()
+
+
+def load_loop(path: Path) -> NativeModule | None:
+    """The kernel module at ``path`` with its game loop as native code, or None."""
+    made = _load(path.with_suffix(""))
+    if made is None:
+        return None
+    module, described = made
+
+    def numba_own(name: str) -> Callable[[], Any]:
+        def get() -> Any:
+            from ruledraft.kernel import _import
+
+            return getattr(_import(path), name)
+
+        return get
+
+    functions = {f: _guarded(getattr(module, f), specs, numba_own(f)) for f, specs in described["functions"].items()}
+    return NativeModule(path, functions, described)
+
+
+_FOLD: list[NativeFold] = []
+
+
+def load_fold() -> NativeFold | None:
+    """The lab's fold as native code, or None."""
+    if _FOLD:
+        return _FOLD[0]
+    made = _load(fold_stem())
+    if made is None:
+        return None
+
+    def numba_own() -> Any:
+        from ruledraft.kernel import fold
+
+        return fold.lab_block
+
+    _FOLD.append(NativeFold(_guarded(made[0].lab_block, made[1]["functions"]["lab_block"], numba_own), made[1]))
+    return _FOLD[0]
+
+
+def loaded_fold() -> NativeFold | None:
+    """The native fold where this process has loaded it (nothing is loaded here)."""
+    return _FOLD[0] if _FOLD else None
+
+
+# ---- building (in the background compile, with numba loaded) ----
+
+
+def _failed_recently(stem: Path, key: str) -> bool:
+    failed = _failure(stem, key)
+    try:
+        return time.time() - failed.stat().st_mtime < RETRY_AFTER
+    except OSError:
+        return False
+
+
+def wanted(path: Path) -> bool:
+    """Whether the kernel module at ``path`` (or the fold) lacks native code this machine
+    could have: none kept, no build failed lately, none under way."""
+    key = machine_key()
+    if key is None:
+        return False
+    stems = [s for s in (path.with_suffix(""), fold_stem()) if not _files(s, key)[1].exists()]
+    if not stems:
+        return False
+    if any(_failed_recently(s, key) for s in stems):
+        return False
+    try:
+        return time.time() - path.with_suffix(".native-building").stat().st_mtime >= BUILDING_FOR
+    except OSError:
+        return True
+
+
+def _constants(module: Any) -> dict[str, Any]:
+    """The module's plain values (numbers, truth values) by name."""
+    out = {}
+    for name, value in vars(module).items():
+        if isinstance(value, bool | int | float) and not name.startswith("__"):
+            out[name] = value
+    return out
+
+
+def _build(stem: Path, exports: dict[str, tuple[Callable[..., Any], Any]], described: dict[str, Any]) -> None:
+    """Compile ``exports`` (name: (a function numba compiles, its signature)) into the
+    extension module kept under ``stem``, with ``described`` beside it; a failure is kept
+    (``.failed``, its reason) rather than raised."""
+    import shutil
+    import tempfile
+    import warnings
+
+    key = machine_key()
+    if key is None:
+        return
+    so, described_at, name = _files(stem, key)
+    if described_at.exists():
+        return
+    stem.parent.mkdir(parents=True, exist_ok=True)
+    build = Path(tempfile.mkdtemp(prefix=".native-", dir=stem.parent))
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # pycc's notice that it is to be replaced
+            from numba import pycc
+
+            cc: Any = cast(Any, pycc).CC(name, source_module=__name__)
+            cc.output_dir = str(build)
+            cc.target_cpu = "host"
+            for exported, (function, signature) in exports.items():
+                cc.export(exported, signature)(function)
+            cc.compile()
+        (built,) = build.glob(name + "*")
+        os.replace(built, so)
+        text = json.dumps({**described, "functions": {n: _specs(sig) for n, (_, sig) in exports.items()}})
+        (build / "described").write_text(text, encoding="utf-8")
+        os.replace(build / "described", described_at)
+    except Exception as e:  # noqa: BLE001 - no compiler, no headers, anything: the kernel loads through numba
+        with contextlib.suppress(OSError):
+            _failure(stem, key).write_text(f"{type(e).__name__}: {e}\n", encoding="utf-8")
+    finally:
+        shutil.rmtree(build, ignore_errors=True)
+
+
+def _specs(signature: Any) -> list[list[Any]]:
+    """What :func:`_fits` checks of each argument of ``signature`` (numba's types)."""
+    from numba.core import types
+
+    specs: list[list[Any]] = []
+    for t in signature.args:
+        if isinstance(t, types.Array):
+            specs.append(["array", str(t.dtype), t.ndim, t.layout])
+        elif isinstance(t, types.Boolean):
+            specs.append(["bool"])
+        elif isinstance(t, types.Integer):
+            specs.append(["int"])
+        else:
+            raise TypeError(f"no native argument of type {t}")
+    return specs
+
+
+def _signature(dispatcher: Any, args: tuple[Any, ...]) -> Any:
+    """The signature numba compiled ``dispatcher`` with for ``args`` (called with them first)."""
+    import numba
+
+    typeof: Any = cast(Any, numba).typeof
+    types = tuple(typeof(a) for a in args)
+    if types not in dispatcher.overloads:
+        dispatcher(*args)
+    return dispatcher.overloads[types].signature
+
+
+def build_loop(module: Any, path: Path) -> None:
+    """The game loop of the kernel module at ``path`` (``module``, imported) kept as
+    native code, for the types :func:`ruledraft.kernel.loop_arguments` gives it."""
+    if not hasattr(module, "play") or hasattr(module, "play_dummy"):
+        return
+    from ruledraft.kernel import loop_arguments
+
+    args = loop_arguments(module)
+    described = {"names": sorted(vars(module)), "constants": _constants(module)}
+    _build(path.with_suffix(""), {"play": (module.play.py_func, _signature(module.play, args))}, described)
+
+
+def build_fold() -> None:
+    """The lab's fold kept as native code, for the types a kernel's block gives it."""
+    from ruledraft.kernel import fold
+
+    args = fold.block_arguments()
+    described = {"names": [], "constants": {"HIST_COLUMNS": fold.HIST_COLUMNS}}
+    _build(fold_stem(), {"lab_block": (fold.lab_block.py_func, _signature(fold.lab_block, args))}, described)
+
+
+def build(module: Any, path: Path) -> None:
+    """Both, as far as they are missing (the background compile's last step)."""
+    if machine_key() is None:
+        return
+    mark = path.with_suffix(".native-building")
+    with contextlib.suppress(OSError):
+        mark.write_text(str(os.getpid()), encoding="utf-8")
+    try:
+        build_loop(module, path)
+        build_fold()
+    finally:
+        mark.unlink(missing_ok=True)

@@ -1,0 +1,156 @@
+"""The game loop and the lab's fold kept as native code (``ruledraft.kernel.native``):
+built beside the kernel, loaded without numba, the same games and figures as numba's."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("numba")
+
+import numpy as np  # noqa: E402
+
+from ruledraft.kernel import Kernel, compile_kernel, native  # noqa: E402
+from ruledraft.language.loading import load_ruleset  # noqa: E402
+from ruledraft.play.runner import game_seeds  # noqa: E402
+
+#: a run of simulate --json in a process of its own, reporting whether numba was loaded
+#: and how many blocks the native fold folded
+RUN = """
+import json, sys
+from typer.testing import CliRunner
+from ruledraft.cli.app import app
+from ruledraft.kernel import native
+folds = []
+made = native.NativeFold.__init__
+def counted(self, lab_block, described):
+    made(self, lambda *a: folds.append(1) or lab_block(*a), described)
+native.NativeFold.__init__ = counted
+out = CliRunner().invoke(app, sys.argv[1:])
+print(json.dumps({"code": out.exit_code, "out": out.stdout, "numba": "numba" in sys.modules, "folds": len(folds)}))
+"""
+
+SIMULATE = ["simulate", "sushi-go", "--players", "4", "--games", "700", "--seed", "3", "--engine", "kernel", "--json"]
+
+
+def _env(native_on: bool, **more: str) -> dict[str, str]:
+    return {**os.environ, native.NATIVE: "1" if native_on else "0", **more}
+
+
+@pytest.fixture
+def native_on(monkeypatch):
+    """This process keeps and loads native code (the suite turns it off: tests/conftest.py)."""
+    monkeypatch.setenv(native.NATIVE, "1")
+    monkeypatch.setattr(native, "_KEY", [])
+    monkeypatch.setattr(native, "_LOADED", {})
+    monkeypatch.setattr(native, "_FOLD", [])
+
+
+@pytest.fixture(scope="module")
+def built() -> Path:
+    """Sushi Go!'s kernel module with its game loop and the lab's fold built as native
+    code, by the background compile's ``--native`` (in the suite's cache)."""
+    kernel = compile_kernel(load_ruleset("sushi-go"), 4)
+    assert isinstance(kernel, Kernel), kernel
+    command = [sys.executable, "-m", "ruledraft.kernel", "--native", str(kernel.path)]
+    done = subprocess.run(command, env=_env(True), capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr
+    return kernel.path
+
+
+def _simulate(native_on: bool, *more: str) -> dict:
+    done = subprocess.run(
+        [sys.executable, "-c", RUN, *SIMULATE, *more], env=_env(native_on), capture_output=True, text=True, timeout=600
+    )
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout)
+
+
+def _figures(run: dict) -> dict:
+    assert run["code"] == 0, run["out"]
+    figures = json.loads(run["out"])
+    for key in ("elapsed_seconds", "games_per_second"):
+        figures.pop(key)
+    return figures
+
+
+def test_a_run_on_native_code_loads_no_numba_and_gives_numbas_figures(built):
+    """simulate --json on the kernel with its native game loop and fold (every lab figure,
+    four kinds of bot; the fold folding the large blocks) loads no numba and equals the
+    same run through numba, which loads it."""
+    bots = ("--bots", "random,greedy,value,first")
+    on, off = _simulate(True, *bots), _simulate(False, *bots)
+    assert not on["numba"] and off["numba"]
+    assert on["folds"] > 0 and off["folds"] == 0
+    assert _figures(on) == _figures(off)
+
+
+def test_native_games_are_numbas_game_for_game(built, native_on):
+    """The native game loop's games (every array) are numba's for the same seeds, in
+    blocks of several sizes; a name it does not hold natively is the kernel module's."""
+    module = native.load_loop(built)
+    assert module is not None and module.K == 12
+    jit = compile_kernel(load_ruleset("sushi-go"), 4)
+    assert isinstance(jit, Kernel) and jit.module is not module
+    made = Kernel(jit.ruleset, 4, module, built, 0.0, False)  # type: ignore[arg-type]
+    for start, n in ((0, 1), (1, 37), (38, 300)):
+        seeds = game_seeds(11, start, n)
+        mine, theirs = (
+            made.play(seeds, ["random", "greedy", "first", "random"]),
+            jit.play(seeds, ["random", "greedy", "first", "random"]),
+        )
+        for name in ("totals", "rule_points", "winners", "moves", "round_points", "tables"):
+            assert np.array_equal(getattr(mine, name), getattr(theirs, name)), name
+    assert np.array_equal(module.DECK, jit.module.DECK)  # not held natively: the module's own
+    with pytest.raises(AttributeError):
+        module.no_such_name  # noqa: B018
+
+
+def test_arguments_of_another_type_go_to_numbas_function(built, native_on):
+    """An array of another type, shape or layout than the native loop was compiled for is
+    never handed to it (its wrapper would read the memory as the compiled type): numba's
+    function takes that call."""
+    from ruledraft.kernel import loop_arguments
+
+    specs = native._load(built.with_suffix(""))[1]["functions"]["play"]  # type: ignore[index]
+    args = tuple(loop_arguments(compile_kernel(load_ruleset("sushi-go"), 4).module))
+    calls: list[str] = []
+    play = native._guarded(lambda *a: calls.append("native"), specs, lambda: lambda *a: calls.append("numba"))
+    play(*args)
+    wrongs = (
+        (0, args[0].astype(np.int64)),  # another type
+        (3, np.zeros((2, 3), np.int64)[:, :2]),  # not C-contiguous
+        (4, args[4][0]),  # another number of dimensions
+        (6, 7),  # not an array
+    )
+    for i, bad in wrongs:
+        play(*args[:i], bad, *args[i + 1 :])
+    play(*args[:-1])  # one argument short
+    assert calls == ["native"] + ["numba"] * (len(wrongs) + 1)
+
+
+def test_a_build_that_cannot_compile_is_kept_as_failed_and_not_tried_again(tmp_path, native_on):
+    """Without a working C compiler the build fails quietly: its reason is kept, nothing
+    is loaded (the kernel loads through numba) and the build is not asked for again."""
+    from numba import types
+
+    def double(x):
+        return 2 * x
+
+    stem = tmp_path / "kernels" / "k_test"
+    os.environ["CC"] = "/bin/false"
+    try:
+        native._build(stem, {"double": (double, types.int64(types.int64))}, {"names": [], "constants": {}})
+    finally:
+        del os.environ["CC"]
+    key = native.machine_key()
+    assert key is not None
+    failed = native._failure(stem, key)
+    assert failed.read_text(encoding="utf-8").strip()
+    assert native._load(stem) is None
+    assert not native._failed_recently(stem, "another-key") and native._failed_recently(stem, key)
