@@ -76,7 +76,10 @@ def main() -> None:
     if before is signal.default_int_handler:  # not where Ctrl-C is ignored
         signal.signal(signal.SIGINT, interrupts.remembered)
     try:
+        from ruledraft.cli.app import load
         from ruledraft.cli.app import main as run
+
+        load(sys.argv[1:])  # the modules of the command run (of every command where none is named)
     except (KeyboardInterrupt, RuntimeError) as e:
         from ruledraft.errors import stop_behind
 

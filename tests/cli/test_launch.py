@@ -4,6 +4,7 @@ with "interrupted" and the usual status, never a traceback."""
 from __future__ import annotations
 
 import importlib.abc
+import json
 import signal
 import subprocess
 import sys
@@ -169,6 +170,7 @@ def _launched(monkeypatch) -> tuple[bool, int, str | None, list]:
 
     from ruledraft.cli import app as app_module
 
+    app_module.load(sys.argv[1:])  # the program already imported, the commands the launcher loads too
     seen = []
 
     def command():
@@ -319,3 +321,67 @@ def test_an_error_in_a_finalizer_that_is_no_interrupt_is_reported_as_python_repo
     monkeypatch.setattr(sys, "unraisablehook", lambda raised: ignored.append(raised.exc_type))
     assert _ended(monkeypatch, run).code == 0
     assert ignored == [ValueError] and interrupts.PENDING == 0
+
+
+@pytest.mark.parametrize(
+    ("argv", "command"),
+    [
+        (["simulate", "sushi-go", "--help"], "simulate"),
+        (["--plugin", "kinds.py", "validate", "x.yaml"], "validate"),
+        (["--plugin=kinds.py", "--plugin", "more", "play"], "play"),
+        (["--help"], None),
+        (["--version", "simulate"], None),
+        (["simulat", "sushi-go"], None),
+        (["--plugin"], None),
+        ([], None),
+    ],
+)
+def test_the_command_run_is_read_before_any_option_but_plugin(argv, command):
+    """The launcher loads one command's modules where the arguments name it first (after
+    any --plugin and its value); anything else gets the whole command line."""
+    from ruledraft.cli.app import command_named
+
+    assert command_named(argv) == command
+
+
+def test_each_command_alone_answers_as_the_whole_command_line():
+    """The command line made with one command gives that command's --help word for word
+    as the whole one does, and runs it alike."""
+    from typer.testing import CliRunner
+
+    from ruledraft.cli.app import COMMANDS, app, make_app
+
+    env = {"COLUMNS": "80", "TERM": "dumb"}
+    runner = CliRunner()
+    for name in COMMANDS:
+        alone = runner.invoke(make_app([name]), [name, "--help"], env=env)
+        whole = runner.invoke(app, [name, "--help"], env=env)
+        assert alone.exit_code == whole.exit_code == 0, alone.output
+        assert alone.output == whole.output, name
+    run = ["simulate", "sushi-go", "--games", "20", "--engine", "reference", "--json"]
+    alone, whole = runner.invoke(make_app(["simulate"]), run), runner.invoke(app, run)
+    assert json.loads(alone.stdout)["seats"] == json.loads(whole.stdout)["seats"]
+
+
+def test_a_command_run_loads_none_of_the_other_commands_modules():
+    """`ruledraft simulate` imports the modules of simulate, not those of tune, serve or
+    the fourteen others; `ruledraft --help` imports every command's."""
+    script = (
+        "import sys\n"
+        "from ruledraft.cli import launch\n"
+        "sys.argv = ['ruledraft', *sys.argv[1:]]\n"
+        "try:\n"
+        "    launch.main()\n"
+        "finally:\n"
+        "    print(' '.join(sorted(m for m in sys.modules if m.startswith('ruledraft.cli.'))), file=sys.stderr)\n"
+    )
+
+    def loaded(*args: str) -> set[str]:
+        done = subprocess.run([sys.executable, "-c", script, *args], capture_output=True, text=True, timeout=120)
+        return set(done.stderr.split("\n")[-2].split())
+
+    run = loaded("simulate", "sushi-go", "--games", "5", "--engine", "reference", "-q")
+    assert "ruledraft.cli.simulate" in run
+    assert not run & {f"ruledraft.cli.{m}" for m in ("tune", "serve", "play", "compare", "quality", "tournament")}
+    every = loaded("--help")
+    assert {f"ruledraft.cli.{m}" for m in ("simulate", "tune", "serve", "play", "compare", "quality")} <= every
