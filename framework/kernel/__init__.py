@@ -878,6 +878,17 @@ def is_cached(ruleset: CompiledRuleset, function: str = "play") -> bool:
     return _cached(path, function)
 
 
+def native_kept(ruleset: CompiledRuleset, fold: bool = True) -> bool:
+    """Whether the ruleset's game loop (and with ``fold`` the lab's fold) is kept as native
+    code for this machine (:mod:`.native`): loaded without numba."""
+    made = _source(ruleset)
+    if isinstance(made, Unsupported):
+        return False
+    from ruledraft.kernel import native
+
+    return native.has_loop(made[1]) and (not fold or native.has_fold())
+
+
 def is_cached_for(ruleset: CompiledRuleset, bots: Sequence[object]) -> bool:
     """Whether the game loop these bots play on the ruleset's kernel is in the cache: the
     kernel's, and the planner's (compiled apart) where a seat plans."""

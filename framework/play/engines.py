@@ -50,6 +50,9 @@ ENGINES = ("auto", "kernel", "reference")
 #: DEVELOPERS.md). Measured: the README's main job, whose games take 1.0-1.6 s on the
 #: reference engine, takes 0.91x the processor time as a whole process on the kernel
 LOAD_SECONDS = 1.0
+#: ... where the kernel's game loop is kept as native code (and the lab's fold, for a run
+#: with figures: :mod:`ruledraft.kernel.native`), loaded without numba in about 0.03 s
+NATIVE_LOAD_SECONDS = 0.1
 #: ... and before ``auto`` compiles a kernel that is not in the cache (its first compile costs about this)
 COMPILE_SECONDS = 25.0
 #: the environment variable that, set to 0, keeps ``auto`` from starting the compiler in the background
@@ -114,6 +117,13 @@ def kernel_for(ruleset: CompiledRuleset, players: int, bots: Sequence[Any]) -> A
 
     made = compile_kernel(ruleset, players, apart=True)
     return made if isinstance(made, Kernel) and made.refuses(list(bots)) is None else None
+
+
+def _load_seconds(ruleset: CompiledRuleset, figures: bool) -> float:
+    """About the processor seconds loading the ruleset's kernel from the cache costs."""
+    from ruledraft.kernel import native_kept
+
+    return NATIVE_LOAD_SECONDS if native_kept(ruleset, figures) else LOAD_SECONDS
 
 
 def reference_seconds(game: Game, bots: Sequence[str], games: int, sample: int = 3) -> float:
@@ -279,7 +289,7 @@ def choose_engine(
                 _compile_for_searches(ruleset, players, bots)
             return Engine("reference", f"engine: reference ({reason})" if games >= NOTE_GAMES else None)
         expected = reference_seconds(Game(ruleset, players) if game is None else game, list(bots), games)
-        if expected < LOAD_SECONDS:  # over before the kernel would be loaded: nothing to say
+        if expected < _load_seconds(ruleset, figures):  # over before the kernel would be loaded: nothing to say
             return Engine("reference")
     reason = kernel_refusal(ruleset, players, bots)
     if reason is not None:

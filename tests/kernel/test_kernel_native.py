@@ -154,3 +154,20 @@ def test_a_build_that_cannot_compile_is_kept_as_failed_and_not_tried_again(tmp_p
     assert failed.read_text(encoding="utf-8").strip()
     assert native._load(stem) is None
     assert not native._failed_recently(stem, "another-key") and native._failed_recently(stem, key)
+
+
+def test_auto_plays_a_shorter_run_on_a_kernel_kept_as_native_code(built, native_on, monkeypatch):
+    """A run the reference engine would play in half a second plays on the kernel where its
+    game loop and the lab's fold are native code (loaded in hundredths of a second), and on
+    the reference engine where they load through numba (about a second of its start)."""
+    from ruledraft.play import engines
+
+    monkeypatch.setattr(engines, "reference_seconds", lambda *args: 0.5)
+    ruleset = load_ruleset("sushi-go")
+
+    def chosen() -> str:
+        return engines.choose_engine(ruleset, 4, ["random"] * 4, "auto", games=2000, background=False).name
+
+    assert chosen() == "kernel"
+    monkeypatch.setenv(native.NATIVE, "0")
+    assert chosen() == "reference"
