@@ -41,7 +41,11 @@ COMMANDS: dict[str, tuple[str, str]] = {
 
 
 def make_app(names: Iterable[str] = COMMANDS) -> typer.Typer:
-    """The command line with the commands ``names`` (each module imported here)."""
+    """The command line with the commands ``names`` (each module imported here, and the
+    lab's figures, which every run the command line makes counts: importing the lab makes
+    it the runs' collector, ``register_collector``, whether or not the command's own
+    module imports it, as ``bench``'s does not)."""
+    importlib.import_module("ruledraft.lab.figures")
     made = typer.Typer(
         name="ruledraft",
         help="Rules-as-data for card-drafting games: validate, show, score, simulate and play rulesets.",

@@ -951,24 +951,27 @@ def start_native(kernel: Kernel) -> bool:
 
     from ruledraft.kernel import native
 
-    if not isinstance(kernel.module, ModuleType) or not native.wanted(kernel.path):
+    module = kernel.module
+    if not isinstance(module, ModuleType) or not native.native_loop(module) or not native.wanted(kernel.path):
         return False
-    try:
-        kernel.path.with_suffix(".native-building").write_text(str(os.getpid()), encoding="utf-8")
-    except OSError:
+    if not native.claim(kernel.path):  # another run is starting it
         return False
     from ruledraft.lifeline import inherited_env
 
     env = inherited_env()
     env.setdefault("NUMBA_CACHE_DIR", str(_numba_dir()))
-    subprocess.Popen(  # noqa: S603 - this interpreter, our own module
-        [sys.executable, "-m", "ruledraft.kernel", "--native", str(kernel.path)],
-        stdin=subprocess.DEVNULL,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-        env=env,
-        start_new_session=True,  # a Ctrl-C of this run does not stop it
-    )
+    try:
+        subprocess.Popen(  # noqa: S603 - this interpreter, our own module
+            [sys.executable, "-m", "ruledraft.kernel", "--native", str(kernel.path)],
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            env=env,
+            start_new_session=True,  # a Ctrl-C of this run does not stop it
+        )
+    except OSError:  # no process to be had now: a later run starts it
+        kernel.path.with_suffix(".native-building").unlink(missing_ok=True)
+        return False
     return True
 
 

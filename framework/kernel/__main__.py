@@ -38,9 +38,13 @@ def main(argv: list[str]) -> int:
         _use_cache_dir()
         from ruledraft.kernel import native
 
-        module = _import(path)
-        mended(lambda: warm(module))  # numba's compile first: the same types, checked on a game
-        native.build(module, path)
+        try:  # the run that started this holds the building (kernel.start_native)
+            with native.kept_failure(path.with_suffix("")):  # not started again for a day
+                module = _import(path)
+                mended(lambda: warm(module))  # numba's compile first: the same types, checked on a game
+                native.build(module, path, claimed=True)
+        finally:
+            path.with_suffix(".native-building").unlink(missing_ok=True)
         return 0
     apart = {flag: function for function, flag in APART.items()}.get(argv[0])
     if apart is not None:  # for a run that holds the compile and waits (kernel._compile_apart)

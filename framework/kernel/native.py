@@ -30,7 +30,7 @@ import json
 import os
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from importlib import metadata
 from pathlib import Path
 from types import ModuleType
@@ -38,6 +38,8 @@ from typing import Any, cast
 
 #: ``RULEDRAFT_NATIVE=0`` in the environment: no native code kept or loaded (numba loads every kernel)
 NATIVE = "RULEDRAFT_NATIVE"
+#: the layout of the files kept (part of every key: a release that changes it never reads the old)
+FORMAT = 1
 #: a failed build is not tried again for this long (seconds)
 RETRY_AFTER = 24 * 3600
 #: a build started this recently is taken to be under way (seconds)
@@ -55,27 +57,35 @@ def machine_key() -> str | None:
         return None
     if _KEY:
         return _KEY[0]
-    key = None
+    try:
+        key = _machine_key()
+    except Exception:  # noqa: BLE001 - numba without its metadata, an unreadable cpuinfo: no native code
+        key = None
+    _KEY.append(key)
+    return key
+
+
+def _machine_key() -> str | None:
     try:
         with open("/proc/cpuinfo", encoding="utf-8", errors="replace") as f:
             lines = [line for line in f.read(1 << 20).splitlines() if line.startswith(("model name", "flags"))]
     except OSError:
         lines = []
-    if sys.platform.startswith("linux") and lines and importlib.util.find_spec("numba") is not None:
-        import numpy as np
+    if not (sys.platform.startswith("linux") and lines and importlib.util.find_spec("numba") is not None):
+        return None
+    import numpy as np
 
-        from ruledraft.kernel import _optimisation
+    from ruledraft.kernel import _optimisation
 
-        parts = [
-            *sorted(set(lines)),
-            importlib.machinery.EXTENSION_SUFFIXES[0],
-            metadata.version("numba"),
-            np.__version__,
-            _optimisation(),
-        ]
-        key = hashlib.sha256("\n".join(parts).encode()).hexdigest()[:12]
-    _KEY.append(key)
-    return key
+    parts = [
+        str(FORMAT),
+        *sorted(set(lines)),
+        importlib.machinery.EXTENSION_SUFFIXES[0],
+        metadata.version("numba"),
+        np.__version__,
+        _optimisation(),
+    ]
+    return hashlib.sha256("\n".join(parts).encode()).hexdigest()[:12]
 
 
 def _files(stem: Path, key: str) -> tuple[Path, Path, str]:
@@ -114,10 +124,11 @@ def _fits(specs: list[list[Any]], args: tuple[Any, ...]) -> bool:
         kind = spec[0]
         if kind == "array":
             if not (
-                isinstance(arg, np.ndarray)
-                and arg.dtype.name == spec[1]
+                type(arg) is np.ndarray  # a subclass (a masked array, a matrix) is numba's to judge
+                and arg.dtype == np.dtype(spec[1])  # the byte order too
                 and arg.ndim == spec[2]
                 and (spec[3] != "C" or arg.flags.c_contiguous)
+                and (spec[3] != "F" or arg.flags.f_contiguous)
                 and arg.flags.writeable
                 and arg.flags.aligned
             ):
@@ -184,22 +195,32 @@ def _load(stem: Path) -> tuple[ModuleType, dict[str, Any]] | None:
     made = None
     key = machine_key()
     if key is not None:
-        so, described_at, name = _files(stem, key)
         try:
-            described = json.loads(described_at.read_text(encoding="utf-8"))
-            module = sys.modules.get(name)
-            if module is None:
-                loader = importlib.machinery.ExtensionFileLoader(name, str(so))
-                spec = importlib.util.spec_from_file_location(name, so, loader=loader)
-                assert spec is not None
-                module = importlib.util.module_from_spec(spec)
-                loader.exec_module(module)
-                sys.modules[name] = module
-            made = (module, described)
-        except (OSError, ValueError, ImportError, KeyError):
+            made = _loaded(stem, key)
+        except Exception:  # noqa: BLE001 - a file cut short, of another shape, unloadable: numba loads the kernel
             made = None
     _LOADED[stem] = made
     return made
+
+
+def _loaded(stem: Path, key: str) -> tuple[ModuleType, dict[str, Any]]:
+    so, described_at, name = _files(stem, key)
+    described = json.loads(described_at.read_text(encoding="utf-8"))
+    functions, names, constants = described["functions"], described["names"], described["constants"]
+    if not (isinstance(functions, dict) and isinstance(names, list) and isinstance(constants, dict)):
+        raise ValueError("not a description of native code")
+    module = sys.modules.get(name)
+    if module is None:
+        loader = importlib.machinery.ExtensionFileLoader(name, str(so))
+        spec = importlib.util.spec_from_file_location(name, so, loader=loader)
+        assert spec is not None
+        module = importlib.util.module_from_spec(spec)
+        loader.exec_module(module)
+        sys.modules[name] = module
+    for function, specs in functions.items():
+        if not callable(getattr(module, function)) or not all(isinstance(x, list) and x for x in specs):
+            raise ValueError(f"no native {function}")
+    return module, described
 
 
 def has_loop(path: Path) -> bool:
@@ -249,7 +270,10 @@ def load_fold() -> NativeFold | None:
 
         return fold.lab_block
 
-    _FOLD.append(NativeFold(_guarded(made[0].lab_block, made[1]["functions"]["lab_block"], numba_own), made[1]))
+    specs = made[1]["functions"].get("lab_block")
+    if specs is None:
+        return None
+    _FOLD.append(NativeFold(_guarded(made[0].lab_block, specs, numba_own), made[1]))
     return _FOLD[0]
 
 
@@ -269,9 +293,15 @@ def _failed_recently(stem: Path, key: str) -> bool:
         return False
 
 
+def native_loop(module: Any) -> bool:
+    """Whether a kernel module's game loop can be kept as native code (not a dummy's)."""
+    return hasattr(module, "play") and not hasattr(module, "play_dummy")
+
+
 def wanted(path: Path) -> bool:
-    """Whether the kernel module at ``path`` (or the fold) lacks native code this machine
-    could have: none kept, no build failed lately, none under way."""
+    """Whether the kernel module at ``path`` (whose loop :func:`native_loop` says can be
+    native) or the fold lacks native code this machine could have: none kept, no build
+    failed lately, none under way."""
     key = machine_key()
     if key is None:
         return False
@@ -284,6 +314,23 @@ def wanted(path: Path) -> bool:
         return time.time() - path.with_suffix(".native-building").stat().st_mtime >= BUILDING_FOR
     except OSError:
         return True
+
+
+def claim(path: Path) -> bool:
+    """Take the building of the kernel module at ``path``'s native code (a mark beside
+    it, made only if there is none, or only a stale one): False where another process
+    holds it or the mark cannot be made."""
+    mark = path.with_suffix(".native-building")
+    with contextlib.suppress(OSError):
+        if time.time() - mark.stat().st_mtime >= BUILDING_FOR:
+            mark.unlink()  # a build that died or hangs: another may start
+    try:
+        fd = os.open(mark, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
+    except OSError:
+        return False
+    with os.fdopen(fd, "w", encoding="utf-8") as f:
+        f.write(str(os.getpid()))
+    return True
 
 
 def _constants(module: Any) -> dict[str, Any]:
@@ -310,7 +357,10 @@ def _build(stem: Path, exports: dict[str, tuple[Callable[..., Any], Any]], descr
     if described_at.exists():
         return
     stem.parent.mkdir(parents=True, exist_ok=True)
+    _sweep(stem.parent)
     build = Path(tempfile.mkdtemp(prefix=".native-", dir=stem.parent))
+    temporary = tempfile.tempdir
+    tempfile.tempdir = str(build)  # pycc's own folder too, which it leaves behind when a build fails
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")  # pycc's notice that it is to be replaced
@@ -331,7 +381,19 @@ def _build(stem: Path, exports: dict[str, tuple[Callable[..., Any], Any]], descr
         with contextlib.suppress(OSError):
             _failure(stem, key).write_text(f"{type(e).__name__}: {e}\n", encoding="utf-8")
     finally:
+        tempfile.tempdir = temporary
         shutil.rmtree(build, ignore_errors=True)
+
+
+def _sweep(folder: Path) -> None:
+    """Remove the folders of builds that ended without removing them (a process killed)."""
+    import shutil
+
+    with contextlib.suppress(OSError):
+        for left in folder.glob(".native-*"):
+            with contextlib.suppress(OSError):
+                if left.is_dir() and time.time() - left.stat().st_mtime >= BUILDING_FOR:
+                    shutil.rmtree(left, ignore_errors=True)
 
 
 def _specs(signature: Any) -> list[list[Any]]:
@@ -365,33 +427,47 @@ def _signature(dispatcher: Any, args: tuple[Any, ...]) -> Any:
 def build_loop(module: Any, path: Path) -> None:
     """The game loop of the kernel module at ``path`` (``module``, imported) kept as
     native code, for the types :func:`ruledraft.kernel.loop_arguments` gives it."""
-    if not hasattr(module, "play") or hasattr(module, "play_dummy"):
+    if not native_loop(module):
         return
     from ruledraft.kernel import loop_arguments
 
-    args = loop_arguments(module)
-    described = {"names": sorted(vars(module)), "constants": _constants(module)}
-    _build(path.with_suffix(""), {"play": (module.play.py_func, _signature(module.play, args))}, described)
+    stem = path.with_suffix("")
+    with kept_failure(stem):
+        args = loop_arguments(module)
+        described = {"names": sorted(vars(module)), "constants": _constants(module)}
+        _build(stem, {"play": (module.play.py_func, _signature(module.play, args))}, described)
 
 
 def build_fold() -> None:
     """The lab's fold kept as native code, for the types a kernel's block gives it."""
-    from ruledraft.kernel import fold
+    with kept_failure(fold_stem()):
+        from ruledraft.kernel import fold
 
-    args = fold.block_arguments()
-    described = {"names": [], "constants": {"HIST_COLUMNS": fold.HIST_COLUMNS}}
-    _build(fold_stem(), {"lab_block": (fold.lab_block.py_func, _signature(fold.lab_block, args))}, described)
+        args = fold.block_arguments()
+        described = {"names": [], "constants": {"HIST_COLUMNS": fold.HIST_COLUMNS}}
+        _build(fold_stem(), {"lab_block": (fold.lab_block.py_func, _signature(fold.lab_block, args))}, described)
 
 
-def build(module: Any, path: Path) -> None:
-    """Both, as far as they are missing (the background compile's last step)."""
-    if machine_key() is None:
+@contextlib.contextmanager
+def kept_failure(stem: Path) -> Iterator[None]:
+    """A failure before or around :func:`_build` (numba's own compile of the types, say)
+    kept as a failed build's is, not raised: runs then do not start it again for a day."""
+    try:
+        yield
+    except Exception as e:  # noqa: BLE001 - anything: the kernel loads through numba
+        key = machine_key()
+        if key is not None:
+            with contextlib.suppress(OSError):
+                _failure(stem, key).write_text(f"{type(e).__name__}: {e}\n", encoding="utf-8")
+
+
+def build(module: Any, path: Path, claimed: bool = False) -> None:
+    """Both, as far as they are missing (the background compile's last step; ``claimed``:
+    the caller holds the building, :func:`claim`), unless another process is building them."""
+    if machine_key() is None or not (claimed or claim(path)):
         return
-    mark = path.with_suffix(".native-building")
-    with contextlib.suppress(OSError):
-        mark.write_text(str(os.getpid()), encoding="utf-8")
     try:
         build_loop(module, path)
         build_fold()
     finally:
-        mark.unlink(missing_ok=True)
+        path.with_suffix(".native-building").unlink(missing_ok=True)

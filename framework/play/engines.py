@@ -119,11 +119,12 @@ def kernel_for(ruleset: CompiledRuleset, players: int, bots: Sequence[Any]) -> A
     return made if isinstance(made, Kernel) and made.refuses(list(bots)) is None else None
 
 
-def _load_seconds(ruleset: CompiledRuleset, figures: bool) -> float:
-    """About the processor seconds loading the ruleset's kernel from the cache costs."""
-    from ruledraft.kernel import native_kept
+def _load_seconds(ruleset: CompiledRuleset, bots: Sequence[Any], figures: bool) -> float:
+    """About the processor seconds loading the ruleset's kernel from the cache costs (a
+    seat that plans plays the planner's loop, which numba loads)."""
+    from ruledraft.kernel import native_kept, plans
 
-    return NATIVE_LOAD_SECONDS if native_kept(ruleset, figures) else LOAD_SECONDS
+    return NATIVE_LOAD_SECONDS if not plans(bots) and native_kept(ruleset, figures) else LOAD_SECONDS
 
 
 def reference_seconds(game: Game, bots: Sequence[str], games: int, sample: int = 3) -> float:
@@ -289,7 +290,7 @@ def choose_engine(
                 _compile_for_searches(ruleset, players, bots)
             return Engine("reference", f"engine: reference ({reason})" if games >= NOTE_GAMES else None)
         expected = reference_seconds(Game(ruleset, players) if game is None else game, list(bots), games)
-        if expected < _load_seconds(ruleset, figures):  # over before the kernel would be loaded: nothing to say
+        if expected < _load_seconds(ruleset, bots, figures):  # over before the kernel would be loaded: nothing to say
             return Engine("reference")
     reason = kernel_refusal(ruleset, players, bots)
     if reason is not None:

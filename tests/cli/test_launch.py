@@ -385,3 +385,16 @@ def test_a_command_run_loads_none_of_the_other_commands_modules():
     assert not run & {f"ruledraft.cli.{m}" for m in ("tune", "serve", "play", "compare", "quality", "tournament")}
     every = loaded("--help")
     assert {f"ruledraft.cli.{m}" for m in ("simulate", "tune", "serve", "play", "compare", "quality")} <= every
+
+
+def test_every_command_alone_counts_the_lab_s_figures():
+    """The command line made for one command makes the lab the runs' collector, as the
+    whole one does (bench's module alone does not import the lab)."""
+    script = (
+        "from ruledraft.cli.app import make_app\n"
+        "make_app(['bench'])\n"
+        "from ruledraft.play import runner\n"
+        "print(bool(runner._DEFAULT_COLLECTOR))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
+    assert done.stdout.strip() == "True", done.stderr

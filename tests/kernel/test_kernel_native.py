@@ -15,7 +15,7 @@ pytest.importorskip("numba")
 
 import numpy as np  # noqa: E402
 
-from ruledraft.kernel import Kernel, compile_kernel, native  # noqa: E402
+from ruledraft.kernel import Kernel, _import, compile_kernel, native  # noqa: E402
 from ruledraft.language.loading import load_ruleset  # noqa: E402
 from ruledraft.play.runner import game_seeds  # noqa: E402
 
@@ -60,6 +60,13 @@ def built() -> Path:
     command = [sys.executable, "-m", "ruledraft.kernel", "--native", str(kernel.path)]
     done = subprocess.run(command, env=_env(True), capture_output=True, text=True, timeout=600)
     assert done.returncode == 0, done.stderr
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv(native.NATIVE, "1")
+        mp.setattr(native, "_KEY", [])
+        key = native.machine_key()
+        if key is None or not native.has_loop(kernel.path):  # no C compiler here, say: native code is optional
+            failed = native._failure(kernel.path.with_suffix(""), key) if key else None
+            pytest.skip(f"no native code on this machine: {failed.read_text() if failed and failed.exists() else key}")
     return kernel.path
 
 
@@ -90,14 +97,17 @@ def test_a_run_on_native_code_loads_no_numba_and_gives_numbas_figures(built):
     assert _figures(on) == _figures(off)
 
 
-def test_native_games_are_numbas_game_for_game(built, native_on):
+def test_native_games_are_numbas_game_for_game(built, native_on, monkeypatch):
     """The native game loop's games (every array) are numba's for the same seeds, in
     blocks of several sizes; a name it does not hold natively is the kernel module's."""
     module = native.load_loop(built)
     assert module is not None and module.K == 12
-    jit = compile_kernel(load_ruleset("sushi-go"), 4)
-    assert isinstance(jit, Kernel) and jit.module is not module
-    made = Kernel(jit.ruleset, 4, module, built, 0.0, False)  # type: ignore[arg-type]
+    fits = native._fits
+    judged: list[bool] = []
+    monkeypatch.setattr(native, "_fits", lambda specs, args: judged.append(fits(specs, args)) or judged[-1])
+    ruleset = load_ruleset("sushi-go")
+    jit = Kernel(ruleset, 4, _import(built), built, 0.0, False)  # numba's own module
+    made = Kernel(ruleset, 4, module, built, 0.0, False)  # type: ignore[arg-type]
     for start, n in ((0, 1), (1, 37), (38, 300)):
         seeds = game_seeds(11, start, n)
         mine, theirs = (
@@ -106,6 +116,7 @@ def test_native_games_are_numbas_game_for_game(built, native_on):
         )
         for name in ("totals", "rule_points", "winners", "moves", "round_points", "tables"):
             assert np.array_equal(getattr(mine, name), getattr(theirs, name)), name
+    assert judged == [True] * 3  # each block played by the native loop
     assert np.array_equal(module.DECK, jit.module.DECK)  # not held natively: the module's own
     with pytest.raises(AttributeError):
         module.no_such_name  # noqa: B018
@@ -122,9 +133,16 @@ def test_arguments_of_another_type_go_to_numbas_function(built, native_on):
     calls: list[str] = []
     play = native._guarded(lambda *a: calls.append("native"), specs, lambda: lambda *a: calls.append("numba"))
     play(*args)
+    read_only = args[3].copy()
+    read_only.flags.writeable = False
+    misaligned = np.frombuffer(bytearray(args[3].nbytes + 1), np.uint8)[1:].view(np.int64).reshape(args[3].shape)
     wrongs = (
         (0, args[0].astype(np.int64)),  # another type
+        (0, args[0].astype(">u8")),  # another byte order
         (3, np.zeros((2, 3), np.int64)[:, :2]),  # not C-contiguous
+        (3, read_only),
+        (3, misaligned),
+        (3, np.ma.masked_array(args[3])),  # a subclass: numba's to judge
         (4, args[4][0]),  # another number of dimensions
         (6, 7),  # not an array
     )
@@ -154,6 +172,31 @@ def test_a_build_that_cannot_compile_is_kept_as_failed_and_not_tried_again(tmp_p
     assert failed.read_text(encoding="utf-8").strip()
     assert native._load(stem) is None
     assert not native._failed_recently(stem, "another-key") and native._failed_recently(stem, key)
+    assert not native.wanted(stem.with_suffix(".py"))  # not started again
+
+
+def test_building_is_claimed_by_one_process_at_a_time_and_a_stale_claim_lapses(tmp_path, native_on):
+    """Two runs finding native code missing start one build: the second finds the first's
+    mark; a mark older than a build can take is taken over."""
+    path = tmp_path / "k_test.py"
+    assert native.claim(path) and not native.claim(path)
+    mark = path.with_suffix(".native-building")
+    old = mark.stat().st_mtime - native.BUILDING_FOR - 1
+    os.utime(mark, (old, old))
+    assert native.claim(path)
+
+
+def test_no_native_build_is_started_for_a_dummy_s_kernel(tmp_path, native_on):
+    """A kernel module whose loop is a dummy's (never kept as native code) starts no build."""
+    from types import ModuleType, SimpleNamespace
+
+    from ruledraft.kernel import start_native
+
+    module = ModuleType("k_dummy")
+    module.play = module.play_dummy = lambda *args: None  # type: ignore[attr-defined]
+    path = tmp_path / "k_dummy.py"
+    assert not start_native(SimpleNamespace(module=module, path=path))  # type: ignore[arg-type]
+    assert not path.with_suffix(".native-building").exists()
 
 
 def test_auto_plays_a_shorter_run_on_a_kernel_kept_as_native_code(built, native_on, monkeypatch):
@@ -169,5 +212,7 @@ def test_auto_plays_a_shorter_run_on_a_kernel_kept_as_native_code(built, native_
         return engines.choose_engine(ruleset, 4, ["random"] * 4, "auto", games=2000, background=False).name
 
     assert chosen() == "kernel"
+    planners = ["planner:samples=2"] + ["random"] * 3  # its loop is numba's
+    assert engines.choose_engine(ruleset, 4, planners, "auto", games=2000, background=False).name == "reference"
     monkeypatch.setenv(native.NATIVE, "0")
     assert chosen() == "reference"
