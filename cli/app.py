@@ -81,7 +81,7 @@ def command_named(argv: Sequence[str]) -> str | None:
 def load(argv: Sequence[str]) -> None:
     """Import the command the arguments run (every command where they name none):
     ``ruledraft simulate ...`` loads the modules of ``simulate`` and not those of the
-    fifteen others, about a twentieth of a second of processor time (the launcher calls
+    fifteen others, about 0.03 s of processor time less (the launcher calls
     this while it loads, where an interrupt is said as one)."""
     command = command_named(argv)
     key = (command,) if command is not None else tuple(COMMANDS)

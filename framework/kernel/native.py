@@ -10,7 +10,8 @@ it starts) compiles it again, with the same types, into an extension module besi
 kernel's file, and the lab's fold (:func:`ruledraft.kernel.fold.lab_block`) into one of
 its own. A later run imports those, and numba only where it plays anything else (the
 planner's loop, ismcts's roll-out, the batch functions: :class:`NativeModule` loads the
-kernel module for them): the same machine code from the same source, the same games.
+kernel module for them): compiled again from the same source for the same types, the
+same games (``tests/kernel/test_kernel_native.py`` plays both).
 
 Kept only where it can be checked to fit: on Linux (the processor named by
 ``/proc/cpuinfo``, as the code is compiled for it), under the numba, numpy and Python it
