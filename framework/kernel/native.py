@@ -40,7 +40,7 @@ from typing import Any, cast
 #: ``RULEDRAFT_NATIVE=0`` in the environment: no native code kept or loaded (numba loads every kernel)
 NATIVE = "RULEDRAFT_NATIVE"
 #: the layout of the files kept (part of every key: a release that changes it never reads the old)
-FORMAT = 1
+FORMAT = 2
 #: a failed build is not tried again for this long (seconds)
 RETRY_AFTER = 24 * 3600
 #: a build started this recently is taken to be under way (seconds)
@@ -200,8 +200,23 @@ def _load(stem: Path) -> tuple[ModuleType, dict[str, Any]] | None:
             made = _loaded(stem, key)
         except Exception:  # noqa: BLE001 - a file cut short, of another shape, unloadable: numba loads the kernel
             made = None
+            _forget(stem, key)
     _LOADED[stem] = made
     return made
+
+
+def _forget(stem: Path, key: str) -> None:
+    """Remove native code that cannot be loaded (a file changed or cut short since it was
+    built): a later run builds it again. Nothing where none is kept."""
+    so, described_at, _ = _files(stem, key)
+    if described_at.exists() or so.exists():
+        for file in (described_at, so):
+            with contextlib.suppress(OSError):
+                file.unlink()
+
+
+def _digest(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
 
 
 def _loaded(stem: Path, key: str) -> tuple[ModuleType, dict[str, Any]]:
@@ -211,6 +226,9 @@ def _loaded(stem: Path, key: str) -> tuple[ModuleType, dict[str, Any]]:
     if not (isinstance(functions, dict) and isinstance(names, list) and isinstance(constants, dict)):
         raise ValueError("not a description of native code")
     module = sys.modules.get(name)
+    if module is None and _digest(so.read_bytes()) != described["sha256"]:
+        # the library as built, byte for byte: one cut short would end the process as it is mapped (SIGBUS)
+        raise ValueError(f"{so} is not the library built")
     if module is None:
         loader = importlib.machinery.ExtensionFileLoader(name, str(so))
         spec = importlib.util.spec_from_file_location(name, so, loader=loader)
@@ -374,8 +392,10 @@ def _build(stem: Path, exports: dict[str, tuple[Callable[..., Any], Any]], descr
                 cc.export(exported, signature)(function)
             cc.compile()
         (built,) = build.glob(name + "*")
+        digest = _digest(built.read_bytes())
         os.replace(built, so)
-        text = json.dumps({**described, "functions": {n: _specs(sig) for n, (_, sig) in exports.items()}})
+        functions = {n: _specs(sig) for n, (_, sig) in exports.items()}
+        text = json.dumps({**described, "functions": functions, "sha256": digest})
         (build / "described").write_text(text, encoding="utf-8")
         os.replace(build / "described", described_at)
     except Exception as e:  # noqa: BLE001 - no compiler, no headers, anything: the kernel loads through numba

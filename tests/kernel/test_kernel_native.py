@@ -216,3 +216,28 @@ def test_auto_plays_a_shorter_run_on_a_kernel_kept_as_native_code(built, native_
     assert engines.choose_engine(ruleset, 4, planners, "auto", games=2000, background=False).name == "reference"
     monkeypatch.setenv(native.NATIVE, "0")
     assert chosen() == "reference"
+
+
+def test_a_library_cut_short_is_never_loaded_and_is_built_again_later(built, native_on):
+    """A native library changed since it was built (cut short here; mapped, it would end
+    the process with SIGBUS) is not loaded: the run plays through numba with the same
+    figures, and the files are removed, so that a later run builds them again."""
+    key = native.machine_key()
+    assert key is not None
+    so, described, _ = native._files(built.with_suffix(""), key)
+    kept = {so: so.read_bytes(), described: described.read_bytes()}
+
+    def put(file: Path, data: bytes) -> None:  # a new file in its place: this process may have the old one mapped
+        new = file.with_name(file.name + ".new")
+        new.write_bytes(data)
+        os.replace(new, file)
+
+    try:
+        put(so, kept[so][:4096])
+        cut = _simulate(True)
+        assert cut["numba"] and cut["folds"] > 0  # the loop through numba, the fold still native
+        assert _figures(cut) == _figures(_simulate(False))
+        assert not so.exists() and not described.exists()
+    finally:
+        for file, data in kept.items():
+            put(file, data)
