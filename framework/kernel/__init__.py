@@ -36,6 +36,7 @@ from typing import TYPE_CHECKING, cast
 import attrs
 import numpy as np
 
+from ruledraft.caches import cache_dir as cache_dir  # where compiled kernels are kept
 from ruledraft.errors import InputError
 from ruledraft.kernel.cache_files import mended
 from ruledraft.language.ruleset import CompiledRuleset
@@ -166,16 +167,6 @@ def _greedy_reads_turned(ruleset: CompiledRuleset) -> bool:
 
 #: why there is no kernel where numba could not be installed (a dependency of ruledraft on CPython)
 NO_NUMBA = "numba is not installed (pip install numba)"
-
-
-def cache_dir() -> Path:
-    """Where compiled kernels are kept: ``$XDG_CACHE_HOME/ruledraft`` (else ``~/.cache/ruledraft``).
-    A relative ``XDG_CACHE_HOME`` is ignored, as the XDG specification asks: it would
-    put a cache in every directory a command is run from."""
-    base = os.environ.get("XDG_CACHE_HOME", "")
-    if not os.path.isabs(base):
-        base = os.path.join(os.path.expanduser("~"), ".cache")
-    return Path(base) / "ruledraft"
 
 
 class Room:

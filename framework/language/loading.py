@@ -16,12 +16,12 @@ from typing import Any
 import attrs
 
 from ruledraft.errors import Diagnostic, InputError, RulesetError
+from ruledraft.language import schema_passed
 from ruledraft.language.build import RulesetBuilder, accepted_sections, build_ruleset
 from ruledraft.language.bundled import NotFound, OutOfReach, resolve_source  # noqa: F401 - the resolver lives beside the bundled ids
 from ruledraft.language.file_access import display_name, input_kind
 from ruledraft.language.inheritance import resolve_document
 from ruledraft.language.ruleset import CompiledRuleset
-from ruledraft.language.schema_check import check_schema
 from ruledraft.language.tunable import TuneMarks, preparer
 from ruledraft.language.yaml_loader import UnreadableRuleFile, load_document
 
@@ -77,7 +77,7 @@ def check_ruleset(
 
     def check(document: Any) -> list[Diagnostic]:
         files.append(document.file)
-        problems = check_schema(document)
+        problems = _schema_problems(document)
         if problems and marked and marked[-1]:  # marked[-1]: this document's tune marks
             problems = _at_marks(problems, marked[-1])
         if problems and len(files) == 1 and isinstance(document.data, dict):
@@ -169,6 +169,20 @@ def _at_marks(problems: list[Diagnostic], marks: TuneMarks) -> list[Diagnostic]:
             d = attrs.evolve(d, message=f"{d.message} (tune mark {mark.name} stands for a whole number, here {value})")
         out.append(d)
     return out
+
+
+def _schema_problems(document: Any) -> list[Diagnostic]:
+    """:func:`~ruledraft.language.schema_check.check_schema`'s problems, none where the
+    same data passed under the same schema before (:mod:`.schema_passed`: neither the
+    check nor jsonschema's import then)."""
+    if schema_passed.passed(document.data, document.text):
+        return []
+    from ruledraft.language.schema_check import check_schema
+
+    problems = check_schema(document)
+    if not problems:
+        schema_passed.remember(document.data, document.text)
+    return problems
 
 
 def load_ruleset(

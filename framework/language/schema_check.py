@@ -33,6 +33,7 @@ from jsonschema.protocols import Validator
 from referencing.jsonschema import DRAFT202012
 
 from ruledraft.errors import Diagnostic, printable
+from ruledraft.language.schema_passed import kinds_generation
 from ruledraft.language.suggest import MAX_SUGGESTION_INPUT, clipped
 from ruledraft.language.yaml_loader import Document
 
@@ -56,10 +57,7 @@ def load_schema() -> dict[str, Any]:
 
 
 def _kinds_generation() -> tuple[int, int]:
-    from ruledraft.language.effects import EFFECT_KINDS
-    from ruledraft.language.kinds import SCORING_KINDS
-
-    return SCORING_KINDS.generation, EFFECT_KINDS.generation
+    return kinds_generation()
 
 
 @functools.cache

@@ -1,0 +1,19 @@
+"""Where ruledraft keeps what it remembers between runs: ``$XDG_CACHE_HOME/ruledraft``
+(else ``~/.cache/ruledraft``): the compiled kernels (:mod:`ruledraft.kernel`) and the
+rule files the schema passed (:mod:`ruledraft.language.schema_passed`). Deleting it
+costs only the work of remaking what it held."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+
+def cache_dir() -> Path:
+    """``$XDG_CACHE_HOME/ruledraft`` (else ``~/.cache/ruledraft``). A relative
+    ``XDG_CACHE_HOME`` is ignored, as the XDG specification asks: it would put a cache
+    in every directory a command is run from."""
+    base = os.environ.get("XDG_CACHE_HOME", "")
+    if not os.path.isabs(base):
+        base = os.path.join(os.path.expanduser("~"), ".cache")
+    return Path(base) / "ruledraft"
