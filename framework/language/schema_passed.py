@@ -24,7 +24,7 @@ from typing import Any
 #: how many documents are remembered (the most recently passed)
 KEPT = 256
 #: a document longer than this (characters) is checked every time, not remembered
-LARGEST = 256 * 1024
+LARGEST = 64 * 1024
 #: ``RULEDRAFT_SCHEMA_MEMO=0`` in the environment: every document is checked every time
 MEMO = "RULEDRAFT_SCHEMA_MEMO"
 
