@@ -84,10 +84,14 @@ def load(argv: Sequence[str]) -> None:
     fifteen others, about 0.03 s of processor time less (the launcher calls
     this while it loads, where an interrupt is said as one)."""
     command = command_named(argv)
-    key = (command,) if command is not None else tuple(COMMANDS)
-    if key not in _APPS:
-        _APPS[key] = make_app(key)
-    _LOADED[:] = [_APPS[key]]
+    _LOADED[:] = [_made((command,) if command is not None else tuple(COMMANDS))]
+
+
+def _made(names: tuple[str, ...]) -> typer.Typer:
+    """:func:`make_app` of these commands, made once."""
+    if names not in _APPS:
+        _APPS[names] = make_app(names)
+    return _APPS[names]
 
 
 _APPS: dict[tuple[str, ...], typer.Typer] = {}
@@ -99,11 +103,8 @@ def __getattr__(name: str) -> Any:
     """``app``: the whole command line (every command), made on first use."""
     if name != "app":
         raise AttributeError(name)
-    key = tuple(COMMANDS)
-    if key not in _APPS:
-        _APPS[key] = make_app(key)
-    globals()["app"] = _APPS[key]
-    return _APPS[key]
+    made = globals()["app"] = _made(tuple(COMMANDS))
+    return made
 
 
 def _version(value: bool) -> None:

@@ -893,8 +893,6 @@ def start_compiling(ruleset: CompiledRuleset, *, planner: bool = False, batch_pl
     environment whose opponents plan). False if there is nothing to start (no kernel,
     or another process began compiling it in the last ten minutes: that compile is asked
     for the planners' loops too, which it compiles at its end)."""
-    import subprocess
-
     made = _source(ruleset)
     if isinstance(made, Unsupported):
         return False
@@ -911,26 +909,30 @@ def start_compiling(ruleset: CompiledRuleset, *, planner: bool = False, batch_pl
         mark.write_text(str(os.getpid()), encoding="utf-8")
     except OSError:  # a cache that cannot be written: nothing to compile into
         return False
+    _outliving(
+        *(["--with-planner"] if planner else []), *(["--with-batch-planner"] if batch_planner else []), str(path)
+    )
+    return True
+
+
+def _outliving(*args: str) -> None:
+    """Start ``python -m ruledraft.kernel ARGS`` in a process that outlives this one: no
+    parent named in its environment, a session of its own (a Ctrl-C of this run does not
+    stop it), nothing to read or write. OSError where no process can be started."""
+    import subprocess
+
     from ruledraft.lifeline import inherited_env
 
-    env = inherited_env()  # it outlives this process on purpose: no parent named
+    env = inherited_env()
     env.setdefault("NUMBA_CACHE_DIR", str(_numba_dir()))
     subprocess.Popen(  # noqa: S603 - this interpreter, our own module
-        [
-            sys.executable,
-            "-m",
-            "ruledraft.kernel",
-            *(["--with-planner"] if planner else []),
-            *(["--with-batch-planner"] if batch_planner else []),
-            str(path),
-        ],
+        [sys.executable, "-m", "ruledraft.kernel", *args],
         stdin=subprocess.DEVNULL,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
         env=env,
-        start_new_session=True,  # a Ctrl-C of this run does not stop it
+        start_new_session=True,
     )
-    return True
 
 
 def start_native(kernel: Kernel) -> bool:
@@ -938,8 +940,6 @@ def start_native(kernel: Kernel) -> bool:
     (:mod:`.native`) in a process of its own that outlives this one, where this machine
     could have them and does not (none kept, no build failed lately or is under way):
     later runs load them without numba. False if there is nothing to start."""
-    import subprocess
-
     from ruledraft.kernel import native
 
     module = kernel.module
@@ -947,19 +947,8 @@ def start_native(kernel: Kernel) -> bool:
         return False
     if not native.claim(kernel.path):  # another run is starting it
         return False
-    from ruledraft.lifeline import inherited_env
-
-    env = inherited_env()
-    env.setdefault("NUMBA_CACHE_DIR", str(_numba_dir()))
     try:
-        subprocess.Popen(  # noqa: S603 - this interpreter, our own module
-            [sys.executable, "-m", "ruledraft.kernel", "--native", str(kernel.path)],
-            stdin=subprocess.DEVNULL,
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-            env=env,
-            start_new_session=True,  # a Ctrl-C of this run does not stop it
-        )
+        _outliving("--native", str(kernel.path))
     except OSError:  # no process to be had now: a later run starts it
         kernel.path.with_suffix(".native-building").unlink(missing_ok=True)
         return False

@@ -320,19 +320,14 @@ def native_loop(module: Any) -> bool:
 def wanted(path: Path) -> bool:
     """Whether the kernel module at ``path`` (whose loop :func:`native_loop` says can be
     native) or the fold lacks native code this machine could have: none kept, no build
-    failed lately, none under way."""
+    failed lately (one under way holds the claim: :func:`claim`)."""
     key = machine_key()
     if key is None:
         return False
     stems = [s for s in (path.with_suffix(""), fold_stem()) if not _files(s, key)[1].exists()]
     if not stems:
         return False
-    if any(_failed_recently(s, key) for s in stems):
-        return False
-    try:
-        return time.time() - path.with_suffix(".native-building").stat().st_mtime >= BUILDING_FOR
-    except OSError:
-        return True
+    return not any(_failed_recently(s, key) for s in stems)
 
 
 def claim(path: Path) -> bool:

@@ -56,17 +56,13 @@ def load_schema() -> dict[str, Any]:
     return ruleset_schema()
 
 
-def _kinds_generation() -> tuple[int, int]:
-    return kinds_generation()
-
-
 @functools.cache
 def _schema_for(generation: tuple[int, int]) -> dict[str, Any]:
     return load_schema()
 
 
 def _cached_schema() -> dict[str, Any]:
-    return _schema_for(_kinds_generation())
+    return _schema_for(kinds_generation())
 
 
 def _is_whole_number(checker: object, instance: object) -> bool:
@@ -86,7 +82,7 @@ def _validator_for(generation: tuple[int, int]) -> Validator:
 
 
 def _validator() -> Validator:
-    return _validator_for(_kinds_generation())
+    return _validator_for(kinds_generation())
 
 
 def ruleset_schema_now() -> dict[str, Any]:
@@ -133,7 +129,7 @@ def check_schema(doc: Document) -> list[Diagnostic]:
     """Every schema problem of ``doc``, as located :class:`Diagnostic` s sorted by position."""
     key = None
     if len(doc.text) <= _CHECKED_SIZE:  # the same kinds, file, text and data: the same problems
-        key = (_kinds_generation(), doc.file, doc.text, repr(doc.data))
+        key = (kinds_generation(), doc.file, doc.text, repr(doc.data))
         with _CHECKED_LOCK:
             found = _CHECKED.pop(key, None)
             if found is not None:
