@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
-from rich.table import Table
+from typing import TYPE_CHECKING
 
 from ruledraft.lab.figures import formatted
+
+if TYPE_CHECKING:
+    from rich.table import Table
 
 MARGINAL_LEGEND = (
     "shared: a rule's points split among the cards it reads; marginal: what the seat loses without that copy "
@@ -19,6 +22,8 @@ def marginal_table(figures: dict) -> Table:
     """Per card: shared points per game (when the per-card figures were counted),
     marginal points per game with its 95% interval, copies valued per game, and
     marginal points per copy."""
+    from rich.table import Table
+
     shared = {c["card"]: c["points_per_game"] for c in figures.get("cards") or []}
     table = Table(title="Points a card brings per game: shared, and marginal (without that copy)")
     for name in ("card", "shared", "marginal", "95% CI", "copies", "per copy"):

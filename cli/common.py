@@ -7,14 +7,16 @@ import errno
 import os
 import sys
 from collections.abc import Iterable, Iterator
-from typing import Any, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 
 import typer
-from rich.console import Console
 
 from ruledraft.errors import InputError, LineProblem, RuledraftError, RulesetError, ScoringError
 from ruledraft.language.loading import check_ruleset
 from ruledraft.play.words import shown as shown
+
+if TYPE_CHECKING:  # rich is imported where it lays out text: a run with --json never does
+    from rich.console import Console
 
 #: the output was closed by its reader (`| head`): no message, the status a shell gives
 #: a process SIGPIPE ends (128 + 13), so `replay bad.jsonl | head` never passes for clean
@@ -116,6 +118,8 @@ def console(*, stderr: bool = False) -> Console:
     (A progress bar's description is read as markup by its column: pass it through
     :func:`shown` with ``markup=True``.) Emoji codes are text too: ``:thumbs_up:`` in a
     name is printed as written, not as a picture."""
+    from rich.console import Console
+
     return Console(stderr=stderr, markup=False, emoji=False)
 
 

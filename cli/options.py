@@ -321,8 +321,10 @@ def compiling_status(ruleset, quiet: bool) -> Callable[[], AbstractContextManage
     """What says, on a terminal, that a kernel is being compiled before a run (a status
     line that goes when the compile ends), or None (``quiet``, or standard error is not
     a terminal: the output stays the same whether the kernel was in the cache or not)."""
+    if quiet:
+        return None
     err = console(stderr=True)
-    if quiet or not err.is_terminal:
+    if not err.is_terminal:
         return None
     words = shown(f"compiling the kernel of {ruleset.id} (once: it is cached)", markup=True)
     return lambda: err.status(words)

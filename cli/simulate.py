@@ -7,12 +7,10 @@ import json
 import os
 import shlex
 from collections.abc import Callable, Iterator, Sequence
+from typing import TYPE_CHECKING
 
 import attrs
 import typer
-from rich.console import JustifyMethod
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-from rich.table import Table
 
 from ruledraft.errors import RuledraftError
 from ruledraft.lab.counterfactual import MARGINAL_SECTION, MarginalCounts
@@ -63,6 +61,10 @@ from .options import (
     usual_lineup,
     usual_players,
 )
+
+if TYPE_CHECKING:  # rich is imported where it lays out text: a quiet run with --json never does
+    from rich.console import JustifyMethod
+    from rich.table import Table
 
 
 def _pct(x: float) -> str:
@@ -174,6 +176,8 @@ def summary_tables(summary, ruleset, *, cards: bool = False, explain: bool = Fal
     intervals, whether the seats differ, the margin of victory and ties, points per
     scoring rule, and with ``cards`` the per-card figures; under them, what their
     words mean (with ``explain``, a paragraph per figure)."""
+    from rich.table import Table
+
     figures = summary.figures
     seats = Table(
         title=f"{shown(ruleset.name)}: {counted(summary.games, 'game')}, {counted(summary.players, 'player')}, seed {summary.seed}"
@@ -268,6 +272,8 @@ def summary_tables(summary, ruleset, *, cards: bool = False, explain: bool = Fal
 def rotation_parts(rotation: dict) -> list[Table | str]:
     """What ``simulate --rotate`` adds under the seat test: how the line-up was
     rotated, and each bot's win share over the seatings with its 95% interval."""
+    from rich.table import Table
+
     k = len(rotation["seatings"])
     if k == 1:
         return ["one bot at every seat: --rotate plays the line-up as it is"]
@@ -333,6 +339,8 @@ def _p(p: float) -> str:
 def _card_columns(title: str, figures: Sequence[str]) -> Table:
     """A table of cards: the card's name on the left (wrapping), then ``figures``
     right-justified (never wrapping)."""
+    from rich.table import Table
+
     table = Table(title=title)
     table.add_column("card", justify="left")
     for name in figures:
@@ -619,6 +627,11 @@ class RunsOn:
 def progress_bar(description: str, total: int, quiet: bool) -> Iterator[Callable[[int], None]]:
     """A progress bar on standard error (none with ``quiet``, or when standard error is
     not a terminal): yields what advances it by a number of games."""
+    if quiet:
+        yield lambda n: None
+        return
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
     err = console(stderr=True)
     with Progress(
         TextColumn("[progress.description]{task.description}"),
@@ -626,7 +639,7 @@ def progress_bar(description: str, total: int, quiet: bool) -> Iterator[Callable
         MofNCompleteColumn(),
         TimeElapsedColumn(),
         console=err,
-        disable=quiet or not err.is_terminal,  # elsewhere it would only leave a blank line
+        disable=not err.is_terminal,  # elsewhere it would only leave a blank line
         transient=True,
     ) as progress:
         task = progress.add_task(shown(description, markup=True), total=total)
