@@ -82,7 +82,7 @@ from ruledraft.kernel import (
     start_compiling,
 )
 from ruledraft.kernel.batch import Batch, batch_refusal, encoder_offsets
-from ruledraft.language.expression import ExpressionLimits
+from ruledraft.language.compiled_expression import ExpressionLimits
 from ruledraft.language.ruleset import CompiledRuleset
 from ruledraft.play.agents import Agent, default_card_values, make_agent
 from ruledraft.play.bot_specs import as_action

@@ -27,7 +27,7 @@ import attrs
 
 from ruledraft.engine.records import RoundRecord
 from ruledraft.errors import InputError
-from ruledraft.language.expression import ExpressionLimits
+from ruledraft.language.compiled_expression import ExpressionLimits
 from ruledraft.tableau import Tableau
 
 if TYPE_CHECKING:

@@ -14,13 +14,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from functools import cache
-from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from lark import Lark, Token, Tree
-
-from ruledraft.language import expression as language_expression
 from ruledraft.language.catalogue import Catalogue
+from ruledraft.language.compiled_expression import GRAMMAR_FILE
+
+if TYPE_CHECKING:
+    from lark import Lark
 
 
 class NoKernelForm(Exception):
@@ -29,8 +29,9 @@ class NoKernelForm(Exception):
 
 @cache
 def _parser() -> Lark:
-    grammar = Path(language_expression.__file__).with_name("expression.lark").read_text(encoding="utf-8")
-    return Lark(grammar, parser="lalr", lexer="basic", maybe_placeholders=True)
+    from lark import Lark  # only where a rule file writes an expression
+
+    return Lark(GRAMMAR_FILE.read_text(encoding="utf-8"), parser="lalr", lexer="basic", maybe_placeholders=True)
 
 
 _COMPARE = ("==", "!=", "<", "<=", ">", ">=")
@@ -55,7 +56,7 @@ class _Writer:
         self.add_function = add_function
 
     def value(self, node: Any) -> str:
-        if isinstance(node, Token):
+        if isinstance(node, str):  # a leaf (lark's Token is a str), not a tree
             raise NoKernelForm(f"'{node}' alone is no value")
         kind = node.data
         kids = node.children
@@ -86,7 +87,7 @@ class _Writer:
                     out = f"({out} * {self.value(item)})"
                     continue
                 # the language divides rounding toward zero; by a constant only (never by 0)
-                if not (isinstance(item, Tree) and item.data == "number" and int(str(item.children[0])) > 0):
+                if not (not isinstance(item, str) and item.data == "number" and int(str(item.children[0])) > 0):
                     raise NoKernelForm(f"'{op}' by a value that is not a positive constant")
                 d = int(str(item.children[0]))
                 quotient = f"(abs({out}) // {d} * (1 if {out} >= 0 else -1))"

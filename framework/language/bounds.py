@@ -31,7 +31,7 @@ import attrs
 
 from ruledraft.errors import RulesetError
 from ruledraft.language.catalogue import Catalogue
-from ruledraft.language.expression import ExpressionLimits, compile_expression
+from ruledraft.language.compiled_expression import ExpressionLimits
 from ruledraft.language.kinds.plugin_rule import CheckedRule
 from ruledraft.language.quantity import Quantity
 from ruledraft.language.ruleset import CompiledRuleset
@@ -98,6 +98,8 @@ def _quantity_bound(
         memo = memo if memo is not None else BoundMemo()
         key = (form[1], tuple(c.count for c in cards))
         if key not in memo.bounds:
+            from ruledraft.language.expression import compile_expression  # lark: only for an expression
+
             try:
                 memo.bounds[key] = compile_expression(form[1], catalogue, trees=memo.trees).bound
             except RulesetError:  # past the language's limit with the boosted counts

@@ -35,9 +35,9 @@ from ruledraft.language.catalogue import (
     player_span,
     players_range_words,
 )
+from ruledraft.language.compiled_expression import RESERVED_WORDS, CompiledExpression
 from ruledraft.language.effect import CardEffect
 from ruledraft.language.effects import EFFECT_KINDS, has_step, no_step
-from ruledraft.language.expression import RESERVED_WORDS, CompiledExpression, compile_expression
 from ruledraft.language.file_access import display_name
 from ruledraft.language.json_check import plural
 from ruledraft.language.kinds import SCORING_KINDS
@@ -181,6 +181,14 @@ def _turn_patterns(patterns: tuple[tuple[int, ...], ...]) -> tuple[tuple[int, ..
 def pass_directions(rounds: Mapping[str, Any]) -> tuple[int, ...]:
     """Per round, the direction after its first turn."""
     return tuple(p[0] for p in pass_patterns(rounds))
+
+
+def compile_expression(text: str, catalogue: Catalogue, **options: Any) -> CompiledExpression:
+    """:func:`ruledraft.language.expression.compile_expression`, imported the first time a
+    rule file writes an expression: the parser (lark) loads only for one that does."""
+    from ruledraft.language.expression import compile_expression as compiled
+
+    return compiled(text, catalogue, **options)
 
 
 def _naming(compiled: CompiledExpression, rule_id: str) -> CompiledExpression:

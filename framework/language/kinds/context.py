@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, Protocol
 
 from ruledraft.language.catalogue import Catalogue
-from ruledraft.language.expression import CompiledExpression
+from ruledraft.language.compiled_expression import CompiledExpression
 from ruledraft.language.quantity import Quantity
 from ruledraft.language.rule import Rule
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from ruledraft.language.expression import ExpressionLimits
+from ruledraft.language.compiled_expression import ExpressionLimits
 from ruledraft.language.kinds.registry import PluginError
 from ruledraft.tableau import Tableau
 
