@@ -11,6 +11,7 @@ import sys
 import time
 
 import pytest
+from paths import ROOT
 
 from ruledraft.cli import interrupts, launch
 
@@ -398,3 +399,26 @@ def test_every_command_alone_counts_the_lab_s_figures():
     )
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
     assert done.stdout.strip() == "True", done.stderr
+
+
+def test_a_quiet_json_run_loads_neither_the_expression_parser_nor_rich():
+    """A quiet `simulate --json` of sushi-go (no expression in it, nothing laid out) never
+    imports lark or rich; one of a rule file that writes an expression imports lark."""
+    script = (
+        "import sys\n"
+        "from ruledraft.cli import launch\n"
+        "sys.argv = ['ruledraft', *sys.argv[1:]]\n"
+        "try:\n"
+        "    launch.main()\n"
+        "finally:\n"
+        "    print(' '.join(m for m in ('lark', 'rich') if m in sys.modules), file=sys.stderr)\n"
+    )
+
+    def loaded(ruleset: str) -> set[str]:
+        run = ["simulate", ruleset, "--games", "5", "-q", "--json"]
+        done = subprocess.run([sys.executable, "-c", script, *run], capture_output=True, text=True, timeout=120)
+        assert done.returncode == 0, done.stderr
+        return set(done.stderr.split("\n")[-2].split())
+
+    assert loaded("sushi-go") == set()
+    assert loaded(str(ROOT / "examples" / "midnight-apothecary.yaml")) == {"lark"}
