@@ -1,7 +1,8 @@
 """Where ruledraft keeps what it remembers between runs: ``$XDG_CACHE_HOME/ruledraft``
-(else ``~/.cache/ruledraft``): the compiled kernels (:mod:`ruledraft.kernel`) and the
-rule files the schema passed (:mod:`ruledraft.language.schema_passed`). Deleting it
-costs only the work of remaking what it held."""
+(else ``~/.cache/ruledraft``): the compiled kernels (:mod:`ruledraft.kernel`), the
+rule files the schema passed (:mod:`ruledraft.language.schema_passed`) and the texts
+parsed (:mod:`ruledraft.language.yaml_parsed`). Deleting it costs only the work of
+remaking what it held."""
 
 from __future__ import annotations
 

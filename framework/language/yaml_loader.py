@@ -25,6 +25,7 @@ never a constructor of arbitrary objects), so that:
 from __future__ import annotations
 
 import bisect
+import contextlib
 import copy
 import os
 import re
@@ -39,6 +40,7 @@ from yaml import events as _ev
 from yaml.nodes import ScalarNode
 
 from ruledraft.errors import Diagnostic, RulesetError
+from ruledraft.language import yaml_parsed
 from ruledraft.language.suggest import clipped
 
 __all__ = ["Document", "LoaderLimits", "UnreadableRuleFile", "load_document", "load_file"]
@@ -200,12 +202,14 @@ def load_document(
     ):
         raise _too_large(file, len(text.encode("utf-8", "surrogatepass")), limits)
     if len(text) > _PARSED_SIZE:
-        return _build(text, file, limits)
+        data, positions = _composed(text, file, limits)
+        lines, starts = _split_lines(text)
+        return Document(file, text, lines, data, positions=positions, line_starts=starts)
     key = (file, text, limits)
     with _PARSED_LOCK:
         doc = _PARSED.pop(key, None)
     if doc is None:
-        doc = _build(text, file, limits)
+        doc = _parsed(text, file, limits)
     with _PARSED_LOCK:
         _PARSED[key] = doc
         while len(_PARSED) > _PARSED_KEPT:  # the least recently read go
@@ -221,6 +225,23 @@ _PARSED: dict[tuple[str, str, LoaderLimits], Document] = {}
 _PARSED_KEPT = 4
 _PARSED_SIZE = 64 * 1024
 _PARSED_LOCK = threading.Lock()
+
+
+def _parsed(text: str, file: str, limits: LoaderLimits) -> Document:
+    """The document of ``text``, as a run parsed it before (:mod:`.yaml_parsed`), else
+    parsed now and remembered."""
+    kept = yaml_parsed.recalled(text, file, limits)
+    if kept is not None:
+        data, rows = kept
+        with contextlib.suppress(TypeError, ValueError, IndexError):  # not rows of places: parsed again
+            positions = {tuple(r[0]): _Pos(r[1], r[2], r[3], r[4], r[5]) for r in rows}
+            lines, starts = _split_lines(text)
+            return Document(file, text, lines, data, positions=positions, line_starts=starts)
+    data, positions = _composed(text, file, limits)
+    rows = [(path, p.line, p.column, p.key_line, p.key_column, p.scalar) for path, p in positions.items()]
+    yaml_parsed.remember(text, file, limits, data, rows)
+    lines, starts = _split_lines(text)
+    return Document(file, text, lines, data, positions=positions, line_starts=starts)
 
 
 class UnreadableRuleFile(RulesetError):
@@ -723,7 +744,8 @@ class _Composer(yaml.SafeLoader):
         return out
 
 
-def _build(text: str, file: str, limits: LoaderLimits) -> Document:
+def _composed(text: str, file: str, limits: LoaderLimits) -> tuple[Any, dict[Path, _Pos]]:
+    """``text``'s data and the place of each of its values, or the located errors."""
     composer = _Composer(text, file, limits)
     # Bidi controls are refused anywhere, comments included: a code frame under a
     # message shows the line, and they would reorder it on the terminal.
@@ -783,8 +805,7 @@ def _build(text: str, file: str, limits: LoaderLimits) -> Document:
     if composer.errors or root is None:
         raise RulesetError(composer.errors)
     positions: dict[Path, _Pos] = {}
-    data = composer.data(root, (), positions, None)
-    return Document(file, text, composer.lines, data, positions=positions, line_starts=composer.line_starts)
+    return composer.data(root, (), positions, None), positions
 
 
 def _syntax_error(composer: _Composer, exc: yaml.MarkedYAMLError) -> None:
