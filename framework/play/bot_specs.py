@@ -16,20 +16,23 @@ from __future__ import annotations
 
 import hashlib
 import importlib
-import importlib.metadata
 import importlib.util
 import inspect
 import operator
 import os
 import sys
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import attrs
 
+from ruledraft.entry_points import entry_points
 from ruledraft.errors import InputError, RuledraftError, described, stop_behind
 from ruledraft.language.file_access import file_kind
 from ruledraft.language.kinds.registry import prints_to_stderr
+
+if TYPE_CHECKING:
+    from importlib.metadata import EntryPoint
 
 #: the entry point group an installed package lists its bots in
 ENTRY_POINT_GROUP = "ruledraft.bots"
@@ -266,15 +269,15 @@ def _class_in(spec: str, where: str, module: object, attr: str) -> BotKind:
     return _bot_class(spec, where, target, attr)
 
 
-def entry_point_bots() -> dict[str, importlib.metadata.EntryPoint]:
+def entry_point_bots() -> dict[str, EntryPoint]:
     """The installed packages' bots (entry point group ``ruledraft.bots``), by name."""
-    return {ep.name: ep for ep in importlib.metadata.entry_points(group=ENTRY_POINT_GROUP)}
+    return {ep.name: ep for ep in entry_points(ENTRY_POINT_GROUP)}
 
 
 _entry_kinds: dict[str, BotKind] = {}
 
 
-def entry_point_kind(name: str, ep: importlib.metadata.EntryPoint) -> BotKind:
+def entry_point_kind(name: str, ep: EntryPoint) -> BotKind:
     """The bot an entry point names, loaded once."""
     if name not in _entry_kinds:
         where = f"entry point '{name}' ({ep.value}) in {ENTRY_POINT_GROUP}"

@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import contextlib
 import importlib
-import importlib.metadata
 import importlib.util
 import os
 import re
@@ -29,6 +28,7 @@ import threading
 from collections.abc import Iterator
 from typing import Generic, Protocol, TypeVar
 
+from ruledraft.entry_points import entry_points
 from ruledraft.errors import InputError, described, stop_behind
 from ruledraft.language.file_access import file_kind
 
@@ -123,7 +123,7 @@ class Registry(Generic[U]):
         if self._plugins_loaded:
             return
         self._plugins_loaded = True
-        for ep in importlib.metadata.entry_points(group=self.group):
+        for ep in entry_points(self.group):
             try:
                 target = ep.load()
             except BaseException as e:  # noqa: BLE001 - any failure of foreign code is one message
