@@ -35,8 +35,9 @@ FORMAT = 1
 #: the names of the folders a distribution's metadata is in (an egg's is EGG-INFO)
 _METADATA = (".dist-info", ".egg-info", ".egg")
 
-#: what this process found last, by the digest of where it looked (None: not remembered)
-_found: tuple[str | None, dict[str, list[tuple[str, str]]]] | None = None
+#: what this process found last: sys.path's folders as they were, the digest of where it
+#: looked (None: not remembered) and the entry points
+_found: tuple[tuple[object, ...], str | None, dict[str, list[tuple[str, str]]]] | None = None
 
 
 def entry_points(group: str) -> list[EntryPoint]:
@@ -58,16 +59,26 @@ def _listed() -> dict[str, list[tuple[str, str]]]:
     """Every group's entry points: as found before where nothing they come from changed
     (in this process, else in the cache), else asked for and kept."""
     global _found
-    where = _where() if os.environ.get(MEMO, "1") != "0" else None
-    if where is not None and _found is not None and _found[0] == where:
-        return _found[1]
-    found = _kept(where) if where is not None else None
+    if os.environ.get(MEMO, "1") == "0":
+        return _asked()
+    glance = _glance()
+    if _found is not None and _found[0] == glance:  # nothing on sys.path or in its folders added or removed
+        return _found[2]
+    where = _where()
+    known = _found[2] if where is not None and _found is not None and _found[1] == where else None
+    found = known if known is not None else _kept(where) if where is not None else None
     if found is None:
         found = _asked()
         if where is not None:
             _keep(where, found)
-    _found = (where, found)
+    _found = (glance, where, found)
     return found
+
+
+def _glance() -> tuple[object, ...]:
+    """sys.path and the time of each of its folders (a package installed or removed in one
+    changes it): where they are as before, so is what this process found there."""
+    return tuple((entry, _stamp(entry or ".")) for entry in sys.path)
 
 
 def _asked() -> dict[str, list[tuple[str, str]]]:

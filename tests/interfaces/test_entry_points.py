@@ -110,3 +110,22 @@ def test_a_damaged_memo_is_asked_again(tmp_path):
         memo.write_text(damage, encoding="utf-8")
         again = _list("ruledraft.bots", site, cache, "watch")
         assert again["found"] == [["last", "fake_bots:Last"]] and again["asked"]
+
+
+def test_a_package_installed_into_a_folder_on_the_path_is_seen_in_the_same_process(tmp_path, monkeypatch):
+    """A folder already on sys.path that gains a package between two calls (its time
+    changes) is looked through again; while nothing changes, what was found is kept."""
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    monkeypatch.setenv(eps.MEMO, "1")
+    site = tmp_path / "site"
+    site.mkdir()
+    monkeypatch.syspath_prepend(str(site))
+    group = "ruledraft.bots"
+    before = [(ep.name, ep.value) for ep in eps.entry_points(group)]
+    looked = []
+    real = eps._where
+    monkeypatch.setattr(eps, "_where", lambda: looked.append(1) or real())
+    assert [(ep.name, ep.value) for ep in eps.entry_points(group)] == before and not looked
+    _dist(site, "late_bots", group, "late = late_bots:Late")
+    assert [(ep.name, ep.value) for ep in eps.entry_points(group)] == [*before, ("late", "late_bots:Late")]
+    assert looked
