@@ -403,8 +403,9 @@ def test_every_command_alone_counts_the_lab_s_figures():
 
 def test_a_quiet_json_run_loads_neither_the_expression_parser_nor_rich():
     """A quiet `simulate --json` of sushi-go (no expression in it, nothing laid out) never
-    imports lark or rich, nor (once a run has found there are no plug-ins) importlib.metadata;
-    one of a rule file that writes an expression imports lark."""
+    imports lark or rich, nor (once a run has found there are no plug-ins and parsed the
+    file) importlib.metadata or PyYAML; one of a rule file that writes an expression
+    imports lark."""
     script = (
         "import sys\n"
         "from ruledraft.cli import launch\n"
@@ -412,7 +413,7 @@ def test_a_quiet_json_run_loads_neither_the_expression_parser_nor_rich():
         "try:\n"
         "    launch.main()\n"
         "finally:\n"
-        "    print(' '.join(m for m in ('lark', 'rich', 'importlib.metadata') if m in sys.modules), file=sys.stderr)\n"
+        "    print(' '.join(m for m in ('lark', 'rich', 'importlib.metadata', 'yaml') if m in sys.modules), file=sys.stderr)\n"
     )
 
     def loaded(ruleset: str) -> set[str]:
@@ -421,6 +422,8 @@ def test_a_quiet_json_run_loads_neither_the_expression_parser_nor_rich():
         assert done.returncode == 0, done.stderr
         return set(done.stderr.split("\n")[-2].split())
 
-    loaded("sushi-go")  # the plug-ins' entry points found and remembered (ruledraft.entry_points)
+    loaded("sushi-go")  # the plug-ins' entry points and the text parsed, remembered
     assert loaded("sushi-go") == set()
-    assert loaded(str(ROOT / "examples" / "midnight-apothecary.yaml")) == {"lark"}
+    apothecary = str(ROOT / "examples" / "midnight-apothecary.yaml")
+    loaded(apothecary)
+    assert loaded(apothecary) == {"lark"}
