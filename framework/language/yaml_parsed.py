@@ -29,6 +29,8 @@ from typing import Any
 KEPT = 256
 #: a text longer than this (characters) is parsed every time, not remembered
 LARGEST = 64 * 1024
+#: nor is one whose data and places take more than this (bytes): the memo stays under 64 MB
+LARGEST_KEPT = 256 * 1024
 #: ``RULEDRAFT_PARSE_MEMO=0`` in the environment: every text is parsed every time
 MEMO = "RULEDRAFT_PARSE_MEMO"
 #: the layout of what is kept (changed, older files are not read)
@@ -86,6 +88,8 @@ def remember(text: str, file: str, limits: object, data: Any, rows: list[Row]) -
     try:
         raw = marshal.dumps((FORMAT, data, rows))
     except ValueError:  # a value marshal cannot hold: parsed every time
+        return
+    if len(raw) > LARGEST_KEPT:
         return
     with contextlib.suppress(OSError):
         path.parent.mkdir(parents=True, exist_ok=True)

@@ -132,8 +132,8 @@ def test_a_damaged_file_is_removed_and_the_text_parsed_again(memo, monkeypatch):
 
 
 def test_the_memo_keeps_the_latest_and_can_be_turned_off(memo, monkeypatch):
-    """At most KEPT texts are kept (the least recently read go first); with the memo off
-    nothing is kept and every text is parsed."""
+    """At most KEPT texts are kept (the least recently read go first), none whose data and
+    places pass LARGEST_KEPT bytes; with the memo off nothing is kept and every text is parsed."""
     monkeypatch.setattr(yaml_parsed, "KEPT", 2)
     texts = [f"format: 1\nid: t{i}\nname: T\n" for i in range(3)]
     for t in texts:
@@ -146,6 +146,12 @@ def test_the_memo_keeps_the_latest_and_can_be_turned_off(memo, monkeypatch):
     monkeypatch.setenv(yaml_parsed.MEMO, "0")
     with pytest.raises(AssertionError, match="parsed again"):
         _parsed_again(texts[2], "t.yaml", monkeypatch)
+    monkeypatch.setenv(yaml_parsed.MEMO, "1")
+    monkeypatch.setattr(yaml_parsed, "LARGEST_KEPT", 100)
+    big = "format: 1\nid: big\nname: " + "B" * 200 + "\n"
+    load_document(big, "big.yaml")
+    with pytest.raises(AssertionError, match="parsed again"):
+        _parsed_again(big, "big.yaml", monkeypatch)
 
 
 def test_a_run_that_reads_a_remembered_file_parses_nothing(tmp_path):
