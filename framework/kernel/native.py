@@ -24,6 +24,7 @@ through numba as before.
 from __future__ import annotations
 
 import contextlib
+import functools
 import hashlib
 import importlib.machinery
 import importlib.util
@@ -134,14 +135,16 @@ def _fits(specs: list[list[Any]], args: tuple[Any, ...]) -> bool:
     for spec, arg in zip(specs, args):
         kind = spec[0]
         if kind == "array":
+            if type(arg) is not np.ndarray:  # a subclass (a masked array, a matrix) is numba's to judge
+                return False
+            flags = arg.flags
             if not (
-                type(arg) is np.ndarray  # a subclass (a masked array, a matrix) is numba's to judge
-                and arg.dtype == np.dtype(spec[1])  # the byte order too
+                arg.dtype == _dtype(spec[1])  # the byte order too
                 and arg.ndim == spec[2]
-                and (spec[3] != "C" or arg.flags.c_contiguous)
-                and (spec[3] != "F" or arg.flags.f_contiguous)
-                and arg.flags.writeable
-                and arg.flags.aligned
+                and (spec[3] != "C" or flags.c_contiguous)
+                and (spec[3] != "F" or flags.f_contiguous)
+                and flags.writeable
+                and flags.aligned
             ):
                 return False
         elif kind == "bool":
@@ -153,6 +156,14 @@ def _fits(specs: list[list[Any]], args: tuple[Any, ...]) -> bool:
         else:
             return False
     return True
+
+
+@functools.cache
+def _dtype(name: str) -> Any:
+    """numpy's dtype of the name a description keeps (made once: about a microsecond each)."""
+    import numpy as np
+
+    return np.dtype(name)
 
 
 def _guarded(native: Callable[..., Any], specs: list[list[Any]], numba_own: Callable[[], Any]) -> Callable[..., Any]:
