@@ -52,8 +52,8 @@ _KEY: list[str | None] = []
 def machine_key() -> str | None:
     """What native code compiled here is good for, as a short digest: the processor
     (``/proc/cpuinfo``'s model and flags), Python's extension ABI, numba's and numpy's
-    versions and numba's optimisation level; None where native code is not kept (not
-    Linux, numba is not installed, or ``RULEDRAFT_NATIVE=0``)."""
+    versions, numba's optimisation level and ``NUMBA_BOUNDSCHECK``; None where native
+    code is not kept (not Linux, numba is not installed, or ``RULEDRAFT_NATIVE=0``)."""
     if os.environ.get(NATIVE, "1") == "0":
         return None
     if _KEY:
@@ -86,6 +86,7 @@ def _machine_key() -> str | None:
         *_installed(numba.origin),
         np.__version__,
         _optimisation(),
+        os.environ.get("NUMBA_BOUNDSCHECK", "").strip(),  # numba's own indexing checks, on or off
     ]
     return hashlib.sha256("\n".join(parts).encode()).hexdigest()[:12]
 

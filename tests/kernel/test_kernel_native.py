@@ -241,3 +241,26 @@ def test_a_library_cut_short_is_never_loaded_and_is_built_again_later(built, nat
     finally:
         for file, data in kept.items():
             put(file, data)
+
+
+def test_the_machine_key_tells_each_numba_setting_and_install_apart(native_on, monkeypatch):
+    """Native code built with numba's index checks on, at another optimisation level or
+    with another numba installed is another key's: none is loaded for the other."""
+    key = native.machine_key()
+    if key is None:
+        pytest.skip("no native code on this machine")
+
+    def key_with(**env: str) -> str | None:
+        monkeypatch.setattr(native, "_KEY", [])
+        with monkeypatch.context() as m:
+            for name, value in env.items():
+                m.setenv(name, value)
+            return native.machine_key()
+
+    assert key_with(NUMBA_BOUNDSCHECK="1") not in (key, None)
+    assert key_with(NUMBA_OPT="2") not in (key, None)
+    real = native._installed
+    monkeypatch.setattr(native, "_installed", lambda origin: [*real(origin), "numba-0.99.0.dist-info"])
+    assert key_with() not in (key, None)
+    monkeypatch.setattr(native, "_installed", real)
+    assert key_with() == key
