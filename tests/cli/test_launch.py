@@ -66,6 +66,29 @@ def test_an_interrupt_while_loading_is_one_line_and_the_status(monkeypatch, caps
     signal.signal(signal.SIGTERM, before)
 
 
+@pytest.mark.parametrize(("error", "status"), [(KeyboardInterrupt(), 130), (launch._Stopped(), 143)])
+def test_an_interrupt_while_the_command_s_own_modules_load_is_one_line_and_the_status(
+    monkeypatch, capsys, error, status
+):
+    """Ctrl-C (130) or SIGTERM (143) inside ``load``, as it imports the modules of the
+    command named (after the command line's own): "interrupted", no traceback."""
+    from ruledraft.cli import app as app_module
+
+    def interrupted(argv):
+        raise error
+
+    monkeypatch.setattr(app_module, "load", interrupted)
+    handlers = {sig: signal.getsignal(sig) for sig in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        with pytest.raises(SystemExit) as stop:
+            launch.main()
+    finally:
+        for sig, handler in handlers.items():
+            signal.signal(sig, handler)
+    assert stop.value.code == status
+    assert capsys.readouterr().err == "interrupted\n"
+
+
 def test_another_error_while_loading_is_not_taken_for_an_interrupt(monkeypatch):
     """A RuntimeError with no interrupt behind it goes on as it is (a defect to see, not "interrupted")."""
     monkeypatch.delitem(sys.modules, "ruledraft.cli.app", raising=False)
