@@ -10,7 +10,8 @@ it found is kept in ``entry-points.json`` in the cache directory
 and the size and time of each one's ``entry_points.txt`` (a zip on the path by its own
 size and time). Installing, removing or upgrading a package, or editing a package's
 entry points, changes the digest, and the next run asks :mod:`importlib.metadata`
-again. Where another import hook than Python's own can list distributions, or
+again. The last 16 digests' entry points are kept (another virtual environment using
+the same cache directory is another digest, not a new question each time). Where another import hook than Python's own can list distributions, or
 ``RULEDRAFT_ENTRY_POINTS_MEMO=0`` is set, nothing is remembered.
 """
 
@@ -21,7 +22,7 @@ import hashlib
 import json
 import os
 import sys
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from importlib.metadata import EntryPoint
@@ -31,7 +32,10 @@ GROUPS = ("ruledraft.scoring_kinds", "ruledraft.card_effects", "ruledraft.bots")
 #: ``RULEDRAFT_ENTRY_POINTS_MEMO=0`` in the environment: importlib.metadata is asked every time
 MEMO = "RULEDRAFT_ENTRY_POINTS_MEMO"
 #: the layout of the file (changed, an older file is not read)
-FORMAT = 1
+FORMAT = 2
+#: how many environments' entry points are kept (each a digest of where it looked: one per
+#: virtual environment, say, that runs ruledraft with this cache directory)
+KEPT = 16
 #: the names of the folders a distribution's metadata is in (an egg's is EGG-INFO)
 _METADATA = (".dist-info", ".egg-info", ".egg")
 
@@ -129,22 +133,36 @@ def _file() -> str:
     return os.path.join(cache_dir(), "entry-points.json")
 
 
-def _kept(where: str) -> dict[str, list[tuple[str, str]]] | None:
+def _read() -> list[Any]:
+    """The kept entries, ``[digest, groups]`` each, the latest last (none where the file
+    cannot be read or is not the memo's)."""
     try:
         with open(_file(), encoding="utf-8") as f:
             kept = json.load(f)
-        if kept["where"] != where:
-            return None
-        return {str(g): [(str(n), str(v)) for n, v in eps] for g, eps in kept["groups"].items()}
-    except (OSError, ValueError, KeyError, TypeError, AttributeError):
-        return None
+    except (OSError, ValueError):
+        return []
+    if not (isinstance(kept, dict) and kept.get("format") == FORMAT and isinstance(kept.get("kept"), list)):
+        return []
+    return [e for e in kept["kept"] if isinstance(e, list) and len(e) == 2 and isinstance(e[0], str)]
+
+
+def _kept(where: str) -> dict[str, list[tuple[str, str]]] | None:
+    for digest, groups in _read():
+        if digest == where:
+            try:
+                return {str(g): [(str(n), str(v)) for n, v in eps] for g, eps in groups.items()}
+            except (ValueError, TypeError, AttributeError):
+                return None
+    return None
 
 
 def _keep(where: str, found: dict[str, list[tuple[str, str]]]) -> None:
+    """Keep ``found`` for ``where``, beside what other environments found (the last :data:`KEPT`)."""
     file = _file()
+    kept = [e for e in _read() if e[0] != where][-(KEPT - 1) :] + [[where, found]]
     with contextlib.suppress(OSError):
         os.makedirs(os.path.dirname(file), exist_ok=True)
         new = f"{file}.{os.getpid()}.tmp"
         with open(new, "w", encoding="utf-8") as f:
-            json.dump({"where": where, "groups": found}, f)
+            json.dump({"format": FORMAT, "kept": kept}, f)
         os.replace(new, file)

@@ -106,7 +106,8 @@ def test_a_damaged_memo_is_asked_again(tmp_path):
     _dist(site, "fake_bots", "ruledraft.bots", "last = fake_bots:Last")
     _list("ruledraft.bots", site, cache)
     memo = cache / "ruledraft" / "entry-points.json"
-    for damage in ("{not json", json.dumps(["a list"]), json.dumps({"where": None, "groups": 3})):
+    damages = ("{not json", json.dumps(["a list"]), json.dumps({"format": eps.FORMAT, "kept": [["x", 3], 4]}))
+    for damage in damages:
         memo.write_text(damage, encoding="utf-8")
         again = _list("ruledraft.bots", site, cache, "watch")
         assert again["found"] == [["last", "fake_bots:Last"]] and again["asked"]
@@ -129,3 +130,17 @@ def test_a_package_installed_into_a_folder_on_the_path_is_seen_in_the_same_proce
     _dist(site, "late_bots", group, "late = late_bots:Late")
     assert [(ep.name, ep.value) for ep in eps.entry_points(group)] == [*before, ("late", "late_bots:Late")]
     assert looked
+
+
+def test_two_environments_sharing_a_cache_each_keep_theirs(tmp_path):
+    """Two sets of folders on the path (two virtual environments, say) with one cache:
+    each one's entry points are kept beside the other's, so neither asks again."""
+    cache = tmp_path / "cache"
+    one, two = tmp_path / "one", tmp_path / "two"
+    _dist(one, "bots_one", "ruledraft.bots", "first_one = bots_one:One")
+    _dist(two, "bots_two", "ruledraft.bots", "first_two = bots_two:Two")
+    for site in (one, two):
+        assert _list("ruledraft.bots", site, cache, "watch")["asked"]
+    for site, name in ((one, "first_one"), (two, "first_two")):
+        again = _list("ruledraft.bots", site, cache, "watch")
+        assert again["found"][0][0] == name and not again["asked"]
