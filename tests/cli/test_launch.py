@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import importlib.abc
 import json
+import os
 import signal
 import subprocess
 import sys
@@ -78,14 +79,7 @@ def test_an_interrupt_while_the_command_s_own_modules_load_is_one_line_and_the_s
         raise error
 
     monkeypatch.setattr(app_module, "load", interrupted)
-    handlers = {sig: signal.getsignal(sig) for sig in (signal.SIGINT, signal.SIGTERM)}
-    try:
-        with pytest.raises(SystemExit) as stop:
-            launch.main()
-    finally:
-        for sig, handler in handlers.items():
-            signal.signal(sig, handler)
-    assert stop.value.code == status
+    assert _exit_of(launch.main).code == status
     assert capsys.readouterr().err == "interrupted\n"
 
 
@@ -127,19 +121,24 @@ def test_ctrl_c_early_in_a_real_process_never_prints_a_traceback(after):
         assert "interrupted" in err
 
 
+def _exit_of(main) -> SystemExit:
+    """How ``main`` ends (the signals' handlers put back as they were)."""
+    handlers = {sig: signal.getsignal(sig) for sig in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        with pytest.raises(SystemExit) as stop:
+            main()
+    finally:
+        for sig, handler in handlers.items():
+            signal.signal(sig, handler)
+    return stop.value
+
+
 def _ended(monkeypatch, run) -> SystemExit:
     """How the command line's entry point ends with ``run`` as its command (the signals' handlers as they were)."""
     from ruledraft.cli import app as app_module
 
     monkeypatch.setattr(app_module, "_run", run)
-    handlers = {sig: signal.getsignal(sig) for sig in (signal.SIGINT, signal.SIGTERM)}
-    try:
-        with pytest.raises(SystemExit) as stop:
-            app_module.main()
-    finally:
-        for sig, handler in handlers.items():
-            signal.signal(sig, handler)
-    return stop.value
+    return _exit_of(app_module.main)
 
 
 def _ctrl_c() -> KeyboardInterrupt:
@@ -424,7 +423,7 @@ def test_every_command_alone_counts_the_lab_s_figures():
     assert done.stdout.strip() == "True", done.stderr
 
 
-def test_a_quiet_json_run_loads_neither_the_expression_parser_nor_rich():
+def test_a_quiet_json_run_loads_neither_the_expression_parser_nor_rich(tmp_path):
     """A quiet `simulate --json` of sushi-go (no expression in it, nothing laid out) never
     imports lark or rich, nor (once a run has found there are no plug-ins and parsed the
     file) importlib.metadata or PyYAML; one of a rule file that writes an expression
@@ -441,7 +440,10 @@ def test_a_quiet_json_run_loads_neither_the_expression_parser_nor_rich():
 
     def loaded(ruleset: str) -> set[str]:
         run = ["simulate", ruleset, "--games", "5", "-q", "--json"]
-        done = subprocess.run([sys.executable, "-c", script, *run], capture_output=True, text=True, timeout=120)
+        env = {**os.environ, "XDG_CACHE_HOME": str(tmp_path)}  # its own: no other test's process writes there
+        done = subprocess.run(
+            [sys.executable, "-c", script, *run], capture_output=True, text=True, timeout=120, env=env
+        )
         assert done.returncode == 0, done.stderr
         return set(done.stderr.split("\n")[-2].split())
 
