@@ -386,9 +386,9 @@ def test_each_command_alone_answers_as_the_whole_command_line():
     assert json.loads(alone.stdout)["seats"] == json.loads(whole.stdout)["seats"]
 
 
-def test_a_command_run_loads_none_of_the_other_commands_modules():
-    """`ruledraft simulate` imports the modules of simulate, not those of tune, serve or
-    the fourteen others; `ruledraft --help` imports every command's."""
+def _named_after_a_run(args: tuple[str, ...], names: str, **env: str) -> set[str]:
+    """What ``names`` (a Python expression of module names, read after the run) holds
+    once ``ruledraft ARGS`` has run in a fresh process through the launcher."""
     script = (
         "import sys\n"
         "from ruledraft.cli import launch\n"
@@ -396,12 +396,21 @@ def test_a_command_run_loads_none_of_the_other_commands_modules():
         "try:\n"
         "    launch.main()\n"
         "finally:\n"
-        "    print(' '.join(sorted(m for m in sys.modules if m.startswith('ruledraft.cli.'))), file=sys.stderr)\n"
+        f"    print(' '.join({names}), file=sys.stderr)\n"
     )
+    done = subprocess.run(
+        [sys.executable, "-c", script, *args], capture_output=True, text=True, timeout=120, env={**os.environ, **env}
+    )
+    assert done.returncode == 0, done.stderr
+    return set(done.stderr.split("\n")[-2].split())
+
+
+def test_a_command_run_loads_none_of_the_other_commands_modules():
+    """`ruledraft simulate` imports the modules of simulate, not those of tune, serve or
+    the fourteen others; `ruledraft --help` imports every command's."""
 
     def loaded(*args: str) -> set[str]:
-        done = subprocess.run([sys.executable, "-c", script, *args], capture_output=True, text=True, timeout=120)
-        return set(done.stderr.split("\n")[-2].split())
+        return _named_after_a_run(args, "m for m in sys.modules if m.startswith('ruledraft.cli.')")
 
     run = loaded("simulate", "sushi-go", "--games", "5", "--engine", "reference", "-q")
     assert "ruledraft.cli.simulate" in run
@@ -428,24 +437,13 @@ def test_a_quiet_json_run_loads_neither_the_expression_parser_nor_rich(tmp_path)
     imports lark or rich, nor (once a run has found there are no plug-ins and parsed the
     file) importlib.metadata or PyYAML; one of a rule file that writes an expression
     imports lark."""
-    script = (
-        "import sys\n"
-        "from ruledraft.cli import launch\n"
-        "sys.argv = ['ruledraft', *sys.argv[1:]]\n"
-        "try:\n"
-        "    launch.main()\n"
-        "finally:\n"
-        "    print(' '.join(m for m in ('lark', 'rich', 'importlib.metadata', 'yaml') if m in sys.modules), file=sys.stderr)\n"
-    )
 
     def loaded(ruleset: str) -> set[str]:
-        run = ["simulate", ruleset, "--games", "5", "-q", "--json"]
-        env = {**os.environ, "XDG_CACHE_HOME": str(tmp_path)}  # its own: no other test's process writes there
-        done = subprocess.run(
-            [sys.executable, "-c", script, *run], capture_output=True, text=True, timeout=120, env=env
+        shown = "m for m in ('lark', 'rich', 'importlib.metadata', 'yaml') if m in sys.modules"
+        # a cache of its own: no other test's process writes its memos between the two runs
+        return _named_after_a_run(
+            ("simulate", ruleset, "--games", "5", "-q", "--json"), shown, XDG_CACHE_HOME=str(tmp_path)
         )
-        assert done.returncode == 0, done.stderr
-        return set(done.stderr.split("\n")[-2].split())
 
     loaded("sushi-go")  # the plug-ins' entry points and the text parsed, remembered
     assert loaded("sushi-go") == set()
