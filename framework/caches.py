@@ -18,3 +18,17 @@ def cache_dir() -> Path:
     if not os.path.isabs(base):
         base = os.path.join(os.path.expanduser("~"), ".cache")
     return Path(base) / "ruledraft"
+
+
+def write_whole(path: Path, data: bytes) -> None:
+    """``data`` written to ``path`` whole: into a file of its own, then renamed into place,
+    so that a reader (another run) never sees half of one; the folder is made first.
+    OSError where it cannot be written (the new file removed)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    new = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    try:
+        new.write_bytes(data)
+        os.replace(new, path)
+    except OSError:
+        new.unlink(missing_ok=True)
+        raise

@@ -22,6 +22,7 @@ import hashlib
 import json
 import os
 import sys
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -127,10 +128,10 @@ def _stamp(path: str) -> tuple[int, int] | None:
     return (st.st_size, st.st_mtime_ns)
 
 
-def _file() -> str:
+def _file() -> Path:
     from ruledraft.caches import cache_dir
 
-    return os.path.join(cache_dir(), "entry-points.json")
+    return cache_dir() / "entry-points.json"
 
 
 def _read() -> list[Any]:
@@ -158,11 +159,8 @@ def _kept(where: str) -> dict[str, list[tuple[str, str]]] | None:
 
 def _keep(where: str, found: dict[str, list[tuple[str, str]]]) -> None:
     """Keep ``found`` for ``where``, beside what other environments found (the last :data:`KEPT`)."""
-    file = _file()
+    from ruledraft.caches import write_whole
+
     kept = [e for e in _read() if e[0] != where][-(KEPT - 1) :] + [[where, found]]
     with contextlib.suppress(OSError):
-        os.makedirs(os.path.dirname(file), exist_ok=True)
-        new = f"{file}.{os.getpid()}.tmp"
-        with open(new, "w", encoding="utf-8") as f:
-            json.dump({"format": FORMAT, "kept": kept}, f)
-        os.replace(new, file)
+        write_whole(_file(), json.dumps({"format": FORMAT, "kept": kept}).encode("utf-8"))

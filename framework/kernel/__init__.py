@@ -37,6 +37,7 @@ import attrs
 import numpy as np
 
 from ruledraft.caches import cache_dir as cache_dir  # where compiled kernels are kept
+from ruledraft.caches import write_whole
 from ruledraft.errors import InputError
 from ruledraft.kernel.cache_files import mended
 from ruledraft.language.ruleset import CompiledRuleset
@@ -606,11 +607,8 @@ def _native_or_module(ruleset: CompiledRuleset) -> tuple[ModuleType, Path, float
 
 def _write(source: str, path: Path) -> None:
     """The source at ``path`` (written whole, then renamed: readers never see half of it)."""
-    path.parent.mkdir(parents=True, exist_ok=True)
     if not path.exists() or path.read_text(encoding="utf-8") != source:
-        tmp = path.parent / f".{path.stem}.{os.getpid()}.tmp"
-        tmp.write_text(source, encoding="utf-8")
-        os.replace(tmp, path)
+        write_whole(path, source.encode("utf-8"))
 
 
 def _import(path: Path) -> ModuleType:

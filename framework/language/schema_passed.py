@@ -79,9 +79,7 @@ def remember(data: Any, text: str) -> None:
     if key is None:
         return
     kept = [k for k in _kept() if k != key][-(KEPT - 1) :] + [key]
-    file = _file()
+    from ruledraft.caches import write_whole
+
     with contextlib.suppress(OSError):
-        file.parent.mkdir(parents=True, exist_ok=True)
-        new = file.with_name(f".{file.name}.{os.getpid()}.tmp")
-        new.write_text(json.dumps(kept), encoding="utf-8")
-        os.replace(new, file)
+        write_whole(_file(), json.dumps(kept).encode("utf-8"))

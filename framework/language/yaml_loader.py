@@ -60,9 +60,7 @@ def load_document(
     ):
         raise _too_large(file, len(text.encode("utf-8", "surrogatepass")), limits)
     if len(text) > _PARSED_SIZE:
-        data, positions = _composed(text, file, limits)
-        lines, starts = _split_lines(text)
-        return Document(file, text, lines, data, positions=positions, line_starts=starts)
+        return _document(text, file, *_composed(text, file, limits))
     key = (file, text, limits)
     with _PARSED_LOCK:
         doc = _PARSED.pop(key, None)
@@ -88,16 +86,20 @@ _PARSED_LOCK = threading.Lock()
 def _parsed(text: str, file: str, limits: LoaderLimits) -> Document:
     """The document of ``text``, as a run parsed it before (:mod:`.yaml_parsed`), else
     parsed now and remembered."""
-    kept = yaml_parsed.recalled(text, file, limits)
+    kept_at = yaml_parsed.place(text, file, limits)
+    kept = yaml_parsed.recalled(kept_at)
     if kept is not None:
         data, rows = kept
         with contextlib.suppress(TypeError, ValueError, IndexError):  # not rows of places: parsed again
-            positions = {tuple(r[0]): _Pos(r[1], r[2], r[3], r[4], r[5]) for r in rows}
-            lines, starts = _split_lines(text)
-            return Document(file, text, lines, data, positions=positions, line_starts=starts)
+            return _document(text, file, data, {tuple(r[0]): _Pos(r[1], r[2], r[3], r[4], r[5]) for r in rows})
     data, positions = _composed(text, file, limits)
     rows = [(path, p.line, p.column, p.key_line, p.key_column, p.scalar) for path, p in positions.items()]
-    yaml_parsed.remember(text, file, limits, data, rows)
+    yaml_parsed.remember(kept_at, data, rows)
+    return _document(text, file, data, positions)
+
+
+def _document(text: str, file: str, data: Any, positions: dict[Path, _Pos]) -> Document:
+    """The document of ``text`` that holds ``data``, its values at ``positions``."""
     lines, starts = _split_lines(text)
     return Document(file, text, lines, data, positions=positions, line_starts=starts)
 

@@ -46,7 +46,9 @@ def _folder() -> Path:
     return cache_dir() / "parsed"
 
 
-def _file(text: str, file: str, limits: object) -> Path | None:
+def place(text: str, file: str, limits: object) -> Path | None:
+    """Where what ``text`` (named ``file``, read within ``limits``) parses into is kept, or
+    None where it is not (the memo off, or the text too long)."""
     if os.environ.get(MEMO, "1") == "0" or len(text) > LARGEST:
         return None
     from ruledraft.version import __version__
@@ -56,10 +58,9 @@ def _file(text: str, file: str, limits: object) -> Path | None:
     return _folder() / f"{digest[:40]}.marshal"
 
 
-def recalled(text: str, file: str, limits: object) -> tuple[Any, list[Row]] | None:
-    """What ``text`` (named ``file``, read within ``limits``) parsed into before: its
-    data and its values' places, or None (never parsed, or not remembered)."""
-    path = _file(text, file, limits)
+def recalled(path: Path | None) -> tuple[Any, list[Row]] | None:
+    """What the text kept at ``path`` (:func:`place`) parsed into before: its data and its
+    values' places, or None (never parsed, or not remembered)."""
     if path is None:
         return None
     try:
@@ -79,10 +80,9 @@ def recalled(text: str, file: str, limits: object) -> tuple[Any, list[Row]] | No
     return kept[1], kept[2]
 
 
-def remember(text: str, file: str, limits: object, data: Any, rows: list[Row]) -> None:
-    """Remember that ``text`` parsed into ``data``, its values at ``rows`` (nothing
-    where the cache cannot be written, or for a text too long)."""
-    path = _file(text, file, limits)
+def remember(path: Path | None, data: Any, rows: list[Row]) -> None:
+    """Keep at ``path`` (:func:`place`) that the text parsed into ``data``, its values at
+    ``rows`` (nothing where the cache cannot be written, or for no place)."""
     if path is None:
         return
     try:
@@ -91,11 +91,10 @@ def remember(text: str, file: str, limits: object, data: Any, rows: list[Row]) -
         return
     if len(raw) > LARGEST_KEPT:
         return
+    from ruledraft.caches import write_whole
+
     with contextlib.suppress(OSError):
-        path.parent.mkdir(parents=True, exist_ok=True)
-        new = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-        new.write_bytes(raw)
-        os.replace(new, path)
+        write_whole(path, raw)
         _prune(path.parent)
 
 
