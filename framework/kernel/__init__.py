@@ -192,12 +192,26 @@ class Room:
         view.fill(value)
         return view
 
+    def taken(self, name: str, shape: tuple[int, ...]) -> np.ndarray:
+        """:meth:`filled` without the fill, for an array every game loop writes whole (each
+        of its places, for every game it plays): what it held is written over."""
+        kept = self._arrays.get(name)
+        if kept is None or kept.shape[1:] != shape[1:] or len(kept) < shape[0]:
+            kept = self._arrays[name] = np.empty(shape, np.int64)
+        return kept[: shape[0]]
+
 
 def _filled(room: Room | None, name: str, shape: tuple[int, ...], value: int = 0) -> np.ndarray:
     """``room.filled(...)``, or a new array where there is no room."""
     if room is None:
         return np.full(shape, value, np.int64) if value else np.zeros(shape, np.int64)
     return room.filled(name, shape, value)
+
+
+def _whole(room: Room | None, name: str, shape: tuple[int, ...]) -> np.ndarray:
+    """``room.taken(...)`` (an array the game loops write whole), or a new array of zeros
+    where there is no room."""
+    return np.zeros(shape, np.int64) if room is None else room.taken(name, shape)
 
 
 @attrs.frozen
@@ -374,13 +388,15 @@ class Kernel:
         seeds_u = np.asarray(seeds, dtype=np.uint64)
         G, N, r = len(seeds_u), self.seats, self.ruleset
         H = r.hand_size(self.players)
-        totals = _filled(room, "totals", (G, N))
-        rules = _filled(room, "rules", (G, len(r.rules), N))
+        # each game's totals, rules' points and tables the loops write whole (not filled
+        # first: about 1% of a random Sushi Go! run); a dummy's wins and the moves not always
+        totals = _whole(room, "totals", (G, N))
+        rules = _whole(room, "rules", (G, len(r.rules), N))
         wins = _filled(room, "wins", (G, N))
         moves = _filled(room, "moves", (G, r.rounds, H, self.players))  # the players' actions (a dummy has none)
         nrr = len(r.round_rules)
-        round_points = _filled(room, "round_points", (G, r.rounds, nrr, N))
-        tables = _filled(room, "tables", (G, r.rounds + 1, N, r.catalogue.size))
+        round_points = _whole(room, "round_points", (G, r.rounds, nrr, N))
+        tables = _whole(room, "tables", (G, r.rounds + 1, N, r.catalogue.size))
         raced = _filled(room, "raced", (G, r.rounds, self.module.NRACE, N, r.catalogue.size))
         parsed = [p for p in map(_parse_bot, bots) if not isinstance(p, str)]  # none refused (above)
         codes = np.array([BOTS[p[0]] for p in parsed] + [0] * (N - self.players), np.int64)  # a dummy seat: no bot

@@ -31,7 +31,7 @@ from typing import Any, Literal, TypeVar, cast
 
 import numpy as np
 from numba import njit as _numba_njit
-from numba.core import config, types
+from numba.core import config, cpu, types
 
 # numba's compile flags compared quickly; inner functions made machine code only in their entry points;
 # cached functions loaded without numba's registries (see each)
@@ -45,6 +45,8 @@ from ruledraft.kernel import numba_flags, numba_link, numba_load  # noqa: F401
 INLINE: Literal["always", "never"] = "always" if int(getattr(config, "OPT", 3)) >= 3 else "never"
 
 _F = TypeVar("_F", bound=Callable[..., Any])
+#: whether numba's compile options include ``_nrt`` (its reference counting, on by default)
+_HAS_NRT_OPTION = hasattr(cpu.CPUTargetOptions, "_nrt")
 _unliteral: Callable[[Any], Any] = types.unliteral
 
 
@@ -56,7 +58,15 @@ def njit(*args: Any, **options: Any) -> Callable[[_F], _F]:
     ``fx_remove_newest`` twice, and a turn function called with ``t = 0`` once for the
     first turn and once for the others. One compile per plain signature instead (Master
     Menu's kernel at 3 players: 79 s -> 56 s at the suite's optimisation level); LLVM
-    still sees the constants where it inlines (the games' speed measures the same)."""
+    still sees the constants where it inlines (the games' speed measures the same).
+
+    ``refcounts=False``: the function takes no reference on the arrays it is handed or
+    views (numba's ``_nrt`` option; none where numba has no such option). Only for a
+    function that makes no array and returns none: numba otherwise takes and gives back a
+    reference on each array argument at every call, an atomic step of the processor each
+    time (a random bot's pick of two cards: about 2% of a random game)."""
+    if not options.pop("refcounts", True) and _HAS_NRT_OPTION:
+        options["_nrt"] = False
 
     def make(f: _F) -> _F:
         dispatcher: Any = _numba_njit(*args, **options)(f)

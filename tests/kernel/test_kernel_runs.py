@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import json
 
+import attrs
 import pytest
 
 pytest.importorskip("numba")
@@ -416,6 +417,36 @@ def test_games_written_over_one_another_in_a_room_are_the_games_written_anew():
         assert anew.decisions is not None and (anew.decisions == -1).any()
         for field in attrs.fields(type(anew)):
             assert np.array_equal(getattr(kept, field.name), getattr(anew, field.name)), field.name
+
+
+@pytest.mark.parametrize(
+    ("name", "players", "bots"),
+    [
+        ("sushi-go", 4, ["random", "first", "random", "random"]),
+        ("sushi-go-two-player-dummy", 2, ["random", "first"]),
+        ("sushi-go-party-master-menu", 3, ["random"] * 3),
+    ],
+)
+def test_a_room_whose_arrays_hold_anything_gives_the_games_written_anew(name, players, bots):
+    """The arrays a Room hands out unfilled (totals, rules' points, round points, tables:
+    the game loops write them whole) give the games new arrays give, whatever they held:
+    every field equal after each array was set to a value no game writes, for a plain
+    ruleset, one with a dummy and one with card effects."""
+    import numpy as np
+
+    from ruledraft.kernel import Kernel, Room, compile_kernel
+
+    kernel = compile_kernel(load_ruleset(name), players)
+    assert isinstance(kernel, Kernel), kernel
+    room = Room()
+    seeds = game_seeds(11, 0, 30)
+    kernel.play(seeds, bots, room=room)
+    for kept in room._arrays.values():
+        kept.fill(-7777)
+    poisoned = kernel.play(seeds, bots, room=room)
+    anew = kernel.play(seeds, bots)
+    for field in attrs.fields(type(anew)):
+        assert np.array_equal(getattr(poisoned, field.name), getattr(anew, field.name)), field.name
 
 
 def test_memory_stays_flat_over_the_games_on_the_kernel():
