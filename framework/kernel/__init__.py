@@ -23,7 +23,6 @@ machine without numba (the ``kernel`` extra): the caller plays on the reference 
 from __future__ import annotations
 
 import contextlib
-import importlib.abc
 import importlib.util
 import os
 import sys
@@ -1024,7 +1023,7 @@ def _use_cache_dir() -> None:
 _use_cache_dir()
 
 
-class _NoSciPyForNumbasCheck(importlib.abc.MetaPathFinder):
+class _NoSciPyForNumbasCheck:  # a finder of sys.meta_path (importlib.abc's base would import importlib.resources)
     """Where SciPy is installed, numba imports ``scipy.linalg`` (a tenth of a second or
     more) as it first loads its registries, only to note whether its ``np.correlate``
     and ``np.convolve`` may use BLAS; nothing a kernel compiles uses them. While that

@@ -25,10 +25,8 @@ from __future__ import annotations
 
 import contextlib
 import copy
-import logging
 import os
 import signal
-import socket
 import time
 import uuid
 from collections.abc import Callable, Iterator, Sequence
@@ -103,6 +101,8 @@ def connect(scheduler: str | None = None, local_workers: int | None = None) -> I
     after an error or an interrupt). :class:`ClusterError` if neither can be had.
     Dask's own log lines stay off the terminal meanwhile."""
     require_dask()
+    import logging
+
     import dask
     from distributed import Client, LocalCluster
 
@@ -185,6 +185,8 @@ def _probe(address: str) -> None:
     host, _, port = rest.rpartition(":")
     if not host or not (port.isascii() and port.isdigit()):
         return
+    import socket
+
     with socket.create_connection((host.strip("[]"), int(port)), timeout=CONNECT_TIMEOUT):
         pass
 
@@ -202,6 +204,8 @@ def _quiet() -> Iterator[None]:
     """Dask's own log lines (warnings about ports, closing comms, a lost scheduler) stay
     off the terminal: every logger of ``distributed`` (whose own configuration gives
     some of them levels of their own) and of the libraries under it."""
+    import logging  # (imported here: a run without a cluster imports this module too)
+
     manager = logging.getLogger().manager
     names = [n for n in list(manager.loggerDict) if n.split(".")[0] in _NOISY] + list(_NOISY)
     saved = {}

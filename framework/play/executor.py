@@ -25,7 +25,6 @@ from __future__ import annotations
 import contextlib
 import gc
 import hashlib
-import multiprocessing
 import os
 import pickle
 import signal
@@ -33,7 +32,6 @@ import threading
 import time
 from collections import OrderedDict
 from collections.abc import Callable, Iterator, Sequence
-from multiprocessing.connection import wait as wait_for
 from pathlib import Path
 from typing import Any, ClassVar, Protocol
 
@@ -102,6 +100,14 @@ class Interrupt(KeyboardInterrupt):
     def __init__(self, signum: int):
         super().__init__(signum)
         self.signum = signum
+
+
+def wait_for(objects: list, timeout: float | None = None) -> list:
+    """``multiprocessing.connection.wait``, imported when first waited on (a run of one
+    process never waits on a worker)."""
+    from multiprocessing.connection import wait
+
+    return wait(objects, timeout)
 
 
 class StopSignals:
@@ -405,6 +411,8 @@ def available_cores() -> int:
 def start_method() -> str:
     """``fork`` where there is one: the workers start with the compiled ruleset
     already in memory, and read no file."""
+    import multiprocessing  # (with its sockets and pickling: only for a run of processes)
+
     return "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
 
 
@@ -481,6 +489,8 @@ class _Workers:
     """``jobs`` worker processes, each fed chunks of games through its own pipe."""
 
     def __init__(self, jobs: int, work: Work, stop: StopSignals | None = None, method: str | None = None):
+        import multiprocessing
+
         ctx: Any = multiprocessing.get_context(method or start_method())  # typed as the base, which has no Process
         forked = ctx.get_start_method() == "fork"
         self.procs: list = []
