@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
+import importlib.util
 import os
 from collections.abc import Sequence
-import importlib.util
 from pathlib import Path
 
 from ruledraft.errors import InputError
