@@ -42,6 +42,8 @@ from ruledraft.kernel.cache_files import mended
 from ruledraft.language.ruleset import CompiledRuleset
 
 if TYPE_CHECKING:
+    import subprocess
+
     from ruledraft.kernel.rollout import Rollouts
 
 __all__ = [
@@ -928,7 +930,7 @@ def start_compiling(ruleset: CompiledRuleset, *, planner: bool = False, batch_pl
     return True
 
 
-def _outliving(*args: str) -> None:
+def _outliving(*args: str) -> subprocess.Popen[bytes]:
     """Start ``python -m ruledraft.kernel ARGS`` in a process that outlives this one: no
     parent named in its environment, a session of its own (a Ctrl-C of this run does not
     stop it), nothing to read or write. OSError where no process can be started."""
@@ -938,7 +940,7 @@ def _outliving(*args: str) -> None:
 
     env = inherited_env()
     env.setdefault("NUMBA_CACHE_DIR", str(_numba_dir()))
-    subprocess.Popen(  # noqa: S603 - this interpreter, our own module
+    return subprocess.Popen(  # noqa: S603 - this interpreter, our own module
         [sys.executable, "-m", "ruledraft.kernel", *args],
         stdin=subprocess.DEVNULL,
         stdout=subprocess.DEVNULL,
@@ -961,10 +963,11 @@ def start_native(kernel: Kernel) -> bool:
     if not native.claim(kernel.path):  # another run is starting it
         return False
     try:
-        _outliving("--native", str(kernel.path))
+        builder = _outliving("--native", str(kernel.path))
     except OSError:  # no process to be had now: a later run starts it
         kernel.path.with_suffix(".native-building").unlink(missing_ok=True)
         return False
+    native.hand_over(kernel.path, builder.pid)  # the build outlives this run
     return True
 
 

@@ -38,7 +38,7 @@ def main(argv: list[str]) -> int:
         _use_cache_dir()
         from ruledraft.kernel import native
 
-        try:  # the run that started this holds the building (kernel.start_native)
+        try:  # the run that started this handed it the building (kernel.start_native)
             with native.kept_failure(path.with_suffix("")):  # not started again for a day
                 module = _import(path)
                 mended(lambda: warm(module))  # numba's compile first: the same types, checked on a game

@@ -43,8 +43,12 @@ NATIVE = "RULEDRAFT_NATIVE"
 FORMAT = 2
 #: a failed build is not tried again for this long (seconds)
 RETRY_AFTER = 24 * 3600
-#: a build started this recently is taken to be under way (seconds)
+#: a build started this recently is taken to be under way (seconds), where its mark does
+#: not say (another machine sharing the cache directory) whether its process still runs
 BUILDING_FOR = 600
+#: a build still compiling after this long (seconds) is taken for hung: it stops, kept as
+#: a failed build (not tried again for :data:`RETRY_AFTER`)
+HUNG_AFTER = 3 * BUILDING_FOR
 
 _KEY: list[str | None] = []
 
@@ -355,18 +359,49 @@ def wanted(path: Path) -> bool:
 def claim(path: Path) -> bool:
     """Take the building of the kernel module at ``path``'s native code (a mark beside
     it, made only if there is none, or only a stale one): False where another process
-    holds it or the mark cannot be made."""
+    holds it or the mark cannot be made. A mark names the process that builds and its
+    machine: one of this machine whose process has ended is stale at once; one of another
+    machine (a shared cache directory) after :data:`BUILDING_FOR` seconds."""
     mark = path.with_suffix(".native-building")
     with contextlib.suppress(OSError):
-        if time.time() - mark.stat().st_mtime >= BUILDING_FOR:
+        if _stale(mark):
             mark.unlink()  # a build that died or hangs: another may start
     try:
         fd = os.open(mark, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
     except OSError:
         return False
     with os.fdopen(fd, "w", encoding="utf-8") as f:
-        f.write(str(os.getpid()))
+        f.write(_holder(os.getpid()))
     return True
+
+
+def hand_over(path: Path, pid: int) -> None:
+    """The claim on ``path``'s build passed to the process ``pid`` (the one that builds,
+    which outlives the run that claimed it): its mark names that process now."""
+    mark = path.with_suffix(".native-building")
+    with contextlib.suppress(OSError):
+        mark.write_text(_holder(pid), encoding="utf-8")
+
+
+def _holder(pid: int) -> str:
+    return f"{pid} {os.uname().nodename}"
+
+
+def _stale(mark: Path) -> bool:
+    """Whether the build ``mark`` names is over (OSError: there is no mark)."""
+    age = time.time() - mark.stat().st_mtime
+    pid, _, host = mark.read_text(encoding="utf-8", errors="replace").strip().partition(" ")
+    if host != os.uname().nodename or not pid.isdigit():  # another machine's (or an unreadable) mark
+        return age >= BUILDING_FOR
+    if age >= HUNG_AFTER:  # its process stops itself by then; a number the system gave another since
+        return True
+    try:
+        os.kill(int(pid), 0)
+    except ProcessLookupError:
+        return True
+    except (OSError, OverflowError):  # another user's process (it runs): not stale
+        return False
+    return False
 
 
 def _constants(module: Any) -> dict[str, Any]:
@@ -505,7 +540,32 @@ def build(module: Any, path: Path, claimed: bool = False) -> None:
     if machine_key() is None or not (claimed or claim(path)):
         return
     try:
-        build_loop(module, path)
-        build_fold()
+        with _time_limit(HUNG_AFTER):
+            build_loop(module, path)
+            build_fold()
     finally:
         path.with_suffix(".native-building").unlink(missing_ok=True)
+
+
+@contextlib.contextmanager
+def _time_limit(seconds: int) -> Iterator[None]:
+    """A compile past ``seconds`` raises TimeoutError (:func:`_build` keeps it as a failed
+    build's reason): a C compiler that hangs stops, rather than holding the claim. Only in
+    a main thread, where the alarm signal is delivered (elsewhere, no limit)."""
+    import signal
+    import threading
+
+    if threading.current_thread() is not threading.main_thread() or not hasattr(signal, "SIGALRM"):
+        yield
+        return
+
+    def hung(signum: int, frame: object) -> None:
+        raise TimeoutError(f"the build took more than {seconds} s")
+
+    saved = signal.signal(signal.SIGALRM, hung)
+    signal.alarm(seconds)
+    try:
+        yield
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, saved)

@@ -175,15 +175,86 @@ def test_a_build_that_cannot_compile_is_kept_as_failed_and_not_tried_again(tmp_p
     assert not native.wanted(stem.with_suffix(".py"))  # not started again
 
 
-def test_building_is_claimed_by_one_process_at_a_time_and_a_stale_claim_lapses(tmp_path, native_on):
+def _aged(mark: Path, seconds: float) -> None:
+    then = mark.stat().st_mtime - seconds
+    os.utime(mark, (then, then))
+
+
+def test_building_is_claimed_by_one_process_at_a_time_while_it_runs(tmp_path, native_on):
     """Two runs finding native code missing start one build: the second finds the first's
-    mark; a mark older than a build can take is taken over."""
+    mark, which names a process that runs (this one), however long it has built, until
+    it is taken for hung; the mark of a process that has ended is taken over at once."""
     path = tmp_path / "k_test.py"
     assert native.claim(path) and not native.claim(path)
     mark = path.with_suffix(".native-building")
-    old = mark.stat().st_mtime - native.BUILDING_FOR - 1
-    os.utime(mark, (old, old))
+    _aged(mark, native.BUILDING_FOR + 1)
+    assert not native.claim(path)  # a long build, still running
+    _aged(mark, native.HUNG_AFTER)
+    assert native.claim(path)  # hung
+    ended = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True)
+    native.hand_over(path, int(ended.stdout))  # the build handed to a process that has ended since
     assert native.claim(path)
+
+
+def test_the_run_that_starts_a_build_hands_its_claim_to_the_building_process(tmp_path, native_on, monkeypatch):
+    """The build outlives the run that starts it: the mark names the process started to
+    build (so a later run sees a build under way while that process runs), not the run."""
+    from types import ModuleType, SimpleNamespace
+
+    import ruledraft.kernel as kernel_package
+
+    started = []
+    monkeypatch.setattr(kernel_package, "_outliving", lambda *args: started.append(args) or SimpleNamespace(pid=4242))
+    module = ModuleType("k_loop")
+    module.play = lambda *args: None  # type: ignore[attr-defined]
+    path = tmp_path / "k_loop.py"
+    assert kernel_package.start_native(SimpleNamespace(module=module, path=path))  # type: ignore[arg-type]
+    assert started == [("--native", str(path))]
+    assert path.with_suffix(".native-building").read_text(encoding="utf-8") == f"4242 {os.uname().nodename}"
+
+
+def test_another_machine_s_claim_lapses_by_its_age_alone(tmp_path, native_on):
+    """A mark made on another machine sharing the cache directory (its process cannot be
+    asked) holds for :data:`BUILDING_FOR` seconds, then is taken over; so does one that
+    names no process."""
+    path = tmp_path / "k_test.py"
+    mark = path.with_suffix(".native-building")
+    for text in (f"{os.getpid()} not-{os.uname().nodename}", "", "garbled"):
+        mark.write_text(text, encoding="utf-8")
+        assert not native.claim(path)
+        _aged(mark, native.BUILDING_FOR + 1)
+        assert native.claim(path)
+        mark.unlink()
+
+
+def test_a_build_whose_compiler_hangs_stops_and_is_kept_as_failed(tmp_path, native_on, monkeypatch):
+    """A C compiler that does not return stops the build after ``HUNG_AFTER`` seconds
+    (here 2): the build is kept as failed, saying it took too long (not tried again for a
+    day), and its mark is gone."""
+    from numba import types
+
+    def double(x):
+        return 2 * x
+
+    hang = tmp_path / "cc"
+    # the compiler as it is for pycc's first check that it compiles, then never ending
+    hang.write_text('#!/bin/sh\ncase "$*" in *pycc-build*) exec sleep 60;; esac\nexec cc "$@"\n', encoding="utf-8")
+    hang.chmod(0o755)
+    stem = tmp_path / "kernels" / "k_test"
+    path = stem.with_suffix(".py")
+    monkeypatch.setenv("CC", str(hang))
+    monkeypatch.setattr(native, "HUNG_AFTER", 2)
+    monkeypatch.setattr(native, "build_fold", lambda: None)
+    monkeypatch.setattr(
+        native, "build_loop", lambda module, at: native._build(stem, {"double": (double, types.int64(types.int64))}, {})
+    )
+    (tmp_path / "kernels").mkdir()
+    assert native.claim(path)
+    native.build(None, path, claimed=True)
+    key = native.machine_key()
+    assert key is not None
+    assert "the build took more than 2 s" in native._failure(stem, key).read_text(encoding="utf-8")
+    assert not path.with_suffix(".native-building").exists()
 
 
 def test_no_native_build_is_started_for_a_dummy_s_kernel(tmp_path, native_on):
