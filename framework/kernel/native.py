@@ -397,9 +397,9 @@ def _stale(mark: Path) -> bool:
         return True
     try:
         os.kill(int(pid), 0)
-    except ProcessLookupError:
+    except (ProcessLookupError, OverflowError):  # no such process (or none could be)
         return True
-    except (OSError, OverflowError):  # another user's process (it runs): not stale
+    except OSError:  # another user's process: it runs
         return False
     return False
 

@@ -194,6 +194,8 @@ def test_building_is_claimed_by_one_process_at_a_time_while_it_runs(tmp_path, na
     ended = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True)
     native.hand_over(path, int(ended.stdout))  # the build handed to a process that has ended since
     assert native.claim(path)
+    native.hand_over(path, 10**30)  # a number no process has
+    assert native.claim(path)
 
 
 def test_the_run_that_starts_a_build_hands_its_claim_to_the_building_process(tmp_path, native_on, monkeypatch):
