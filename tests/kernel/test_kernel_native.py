@@ -51,6 +51,21 @@ def native_on(monkeypatch):
     monkeypatch.setattr(native, "_FOLD", [])
 
 
+@pytest.fixture
+def own_compiler():
+    """A test that sets its own C compiler (``CC``): pycc's check that the compiler works,
+    which it remembers for the process, is made anew for it and forgotten after it."""
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # pycc's notice that it is to be replaced
+        from numba.pycc import platform
+
+    platform.external_compiler_works.cache_clear()
+    yield
+    platform.external_compiler_works.cache_clear()
+
+
 @pytest.fixture(scope="module")
 def built() -> Path:
     """Sushi Go!'s kernel module with its game loop and the lab's fold built as native
@@ -152,7 +167,7 @@ def test_arguments_of_another_type_go_to_numbas_function(built, native_on):
     assert calls == ["native"] + ["numba"] * (len(wrongs) + 1)
 
 
-def test_a_build_that_cannot_compile_is_kept_as_failed_and_not_tried_again(tmp_path, native_on):
+def test_a_build_that_cannot_compile_is_kept_as_failed_and_not_tried_again(tmp_path, native_on, own_compiler):
     """Without a working C compiler the build fails quietly: its reason is kept, nothing
     is loaded (the kernel loads through numba) and the build is not asked for again."""
     from numba import types
@@ -229,7 +244,7 @@ def test_another_machine_s_claim_lapses_by_its_age_alone(tmp_path, native_on):
         mark.unlink()
 
 
-def test_a_build_whose_compiler_hangs_stops_and_is_kept_as_failed(tmp_path, native_on, monkeypatch):
+def test_a_build_whose_compiler_hangs_stops_and_is_kept_as_failed(tmp_path, native_on, monkeypatch, own_compiler):
     """A C compiler that does not return stops the build after ``HUNG_AFTER`` seconds
     (here 2): the build is kept as failed, saying it took too long (not tried again for a
     day), and its mark is gone."""
