@@ -214,6 +214,14 @@ def _scalar_indices(text: str, style: str | None, start: int, end: int, value: s
     return out
 
 
+def _inside_quotes(text: str, start: int, end: int, quote: str) -> tuple[int, int]:
+    """Where the inside of a scalar quoted by ``quote`` at ``text[start:end]`` begins and
+    stops (its quotes left out, where they are there)."""
+    begin = start + 1 if start < end and text[start] == quote else start
+    stop = end - 1 if end - 1 > begin and text[end - 1] == quote else end
+    return begin, stop
+
+
 def _scalar_tokens(text: str, style: str | None, start: int, end: int) -> list[tuple[str, int, bool]]:
     """``(character, index, literal)`` for the source of a scalar; ``literal`` ones come from escapes."""
     end = min(end, len(text))
@@ -248,8 +256,7 @@ def _scalar_tokens(text: str, style: str | None, start: int, end: int) -> list[t
             tokens.append((ch, k, False))
         return tokens
     if style == "'":
-        begin = start + 1 if start < end and text[start] == "'" else start
-        stop = end - 1 if end - 1 > begin and text[end - 1] == "'" else end
+        begin, stop = _inside_quotes(text, start, end, "'")
         tokens = []
         k = begin
         while k < stop:
@@ -261,8 +268,7 @@ def _scalar_tokens(text: str, style: str | None, start: int, end: int) -> list[t
                 k += 1
         return tokens
     if style == '"':
-        begin = start + 1 if start < end and text[start] == '"' else start
-        stop = end - 1 if end - 1 > begin and text[end - 1] == '"' else end
+        begin, stop = _inside_quotes(text, start, end, '"')
         tokens = []
         k = begin
         import yaml  # PyYAML's escapes, as it reads them: only where a place inside a double-quoted text is asked for
