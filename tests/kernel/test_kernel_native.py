@@ -255,7 +255,7 @@ def test_a_build_whose_compiler_hangs_stops_and_is_kept_as_failed(tmp_path, nati
 
     hang = tmp_path / "cc"
     # the compiler as it is for pycc's first check that it compiles, then never ending
-    hang.write_text('#!/bin/sh\ncase "$*" in *pycc-build*) exec sleep 60;; esac\nexec cc "$@"\n', encoding="utf-8")
+    hang.write_text('#!/bin/sh\ncase "$*" in *pycc-build*) exec sleep 15;; esac\nexec cc "$@"\n', encoding="utf-8")
     hang.chmod(0o755)
     stem = tmp_path / "kernels" / "k_test"
     path = stem.with_suffix(".py")
