@@ -186,10 +186,7 @@ class Room:
     def filled(self, name: str, shape: tuple[int, ...], value: int = 0) -> np.ndarray:
         """An int64 array of ``shape`` filled with ``value``: the first ``shape[0]`` rows of
         the one kept under ``name``, made anew when it is too small or shaped otherwise."""
-        kept = self._arrays.get(name)
-        if kept is None or kept.shape[1:] != shape[1:] or len(kept) < shape[0]:
-            kept = self._arrays[name] = np.empty(shape, np.int64)
-        view = kept[: shape[0]]
+        view = self.taken(name, shape)
         view.fill(value)
         return view
 
@@ -965,7 +962,7 @@ def start_native(kernel: Kernel) -> bool:
     try:
         builder = _outliving("--native", str(kernel.path))
     except OSError:  # no process to be had now: a later run starts it
-        kernel.path.with_suffix(".native-building").unlink(missing_ok=True)
+        native.release(kernel.path)
         return False
     native.hand_over(kernel.path, builder.pid)  # the build outlives this run
     return True

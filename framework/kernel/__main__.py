@@ -44,7 +44,7 @@ def main(argv: list[str]) -> int:
                 mended(lambda: warm(module))  # numba's compile first: the same types, checked on a game
                 native.build(module, path, claimed=True)
         finally:
-            path.with_suffix(".native-building").unlink(missing_ok=True)
+            native.release(path)
         return 0
     apart = {flag: function for function, flag in APART.items()}.get(argv[0])
     if apart is not None:  # for a run that holds the compile and waits (kernel._compile_apart)

@@ -362,7 +362,7 @@ def claim(path: Path) -> bool:
     holds it or the mark cannot be made. A mark names the process that builds and its
     machine: one of this machine whose process has ended is stale at once; one of another
     machine (a shared cache directory) after :data:`BUILDING_FOR` seconds."""
-    mark = path.with_suffix(".native-building")
+    mark = _mark(path)
     with contextlib.suppress(OSError):
         if _stale(mark):
             mark.unlink()  # a build that died or hangs: another may start
@@ -378,9 +378,17 @@ def claim(path: Path) -> bool:
 def hand_over(path: Path, pid: int) -> None:
     """The claim on ``path``'s build passed to the process ``pid`` (the one that builds,
     which outlives the run that claimed it): its mark names that process now."""
-    mark = path.with_suffix(".native-building")
     with contextlib.suppress(OSError):
-        mark.write_text(_holder(pid), encoding="utf-8")
+        _mark(path).write_text(_holder(pid), encoding="utf-8")
+
+
+def release(path: Path) -> None:
+    """The claim on ``path``'s build given up (the build is over, or never started)."""
+    _mark(path).unlink(missing_ok=True)
+
+
+def _mark(path: Path) -> Path:
+    return path.with_suffix(".native-building")
 
 
 def _holder(pid: int) -> str:
@@ -544,7 +552,7 @@ def build(module: Any, path: Path, claimed: bool = False) -> None:
             build_loop(module, path)
             build_fold()
     finally:
-        path.with_suffix(".native-building").unlink(missing_ok=True)
+        release(path)
 
 
 @contextlib.contextmanager

@@ -356,12 +356,12 @@ def run(
     return fold.finish()
 
 
-def local(jobs: int, games: int, method: str | None = None) -> Backend:
+def local(jobs: int, games: int, method: Callable[[], str] | None = None) -> Backend:
     """This process for one job (or fewer than two games), else ``jobs`` worker processes
-    (started by ``method``: fork where there is one, else spawn)."""
+    (started by what ``method`` says, asked only then: fork where there is one, else spawn)."""
     if jobs <= 1 or games < 2:
         return InProcess()
-    return Processes(min(jobs, games), method)
+    return Processes(min(jobs, games), method() if method is not None else None)
 
 
 class InProcess:

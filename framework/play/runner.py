@@ -943,7 +943,7 @@ def simulate_match(
     kept = "lines" if on_lines is not None else "results" if on_result is not None else ""
     work = GamesWork.of(match, records=kept, log=log, cards=cards, collector=collector, isolate=isolate, engine=engine)
     if backend is None:
-        backend = executor.local(jobs, games, _start_method() if jobs > 1 and games > 1 else None)
+        backend = executor.local(jobs, games, _start_method)
     deliver = on_lines if on_lines is not None else _each(on_result) if on_result is not None else None
     with steady_heap(), StopSignals() as stop:
         started = time.perf_counter()
