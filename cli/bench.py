@@ -32,7 +32,7 @@ from ruledraft.play.engines import (
     refuse_unplayable,
 )
 
-from .common import console, reported_errors, shown
+from .common import console, fitted, reported_errors, shown
 from .options import bots_help, bots_option, compiling_status, json_option, parse_bots, parse_jobs, players_option
 
 
@@ -149,7 +149,8 @@ def bench(
             row = [f.ruleset, str(f.players), f.bots, *([f.measure] if runs else []), str(f.jobs)]
             row.append(f"{f.games_per_second:,.0f}")
             table.add_row(*row, *([f.engine] if engine != "reference" else []))
-        console().print(table)
+        out = console()
+        out.print(fitted(table, out))
 
 
 def measure_on(engine: str, rs, players: int, bot: str, seconds: float, out: Console, quiet: bool) -> Figure:

@@ -126,14 +126,15 @@ def console(*, stderr: bool = False) -> Console:
 def print_parts(parts: Iterable[Any], out: Console | None = None) -> None:
     """Lines and rich tables on standard output, laid out by ``out`` (a new
     :func:`console` by default), without the spaces rich pads a centred title or a
-    wrapped line with at its end: a line of text is printed as text, not markup."""
+    wrapped line with at its end: a line of text is printed as text, not markup. A
+    table too wide for the terminal is printed :func:`fitted`."""
     out = out or console()
     with out.capture() as captured:
         for part in parts:
             if isinstance(part, str):
                 out.print(part, markup=False, highlight=False)
             else:
-                out.print(part)
+                out.print(fitted(part, out))
     text = captured.get()
     sys.stdout.write("\n".join(line.rstrip(" ") for line in text.split("\n")))
     sys.stdout.flush()
@@ -155,3 +156,45 @@ def write_html_report(directory, *, err: bool = False, **report) -> None:
             raise OSError(cause.errno, cause.strerror, os.path.join(os.fspath(directory), PAGE)) from None
         raise RuledraftError(f"--report {shown(e)}") from None
     typer.echo(f"report: {shown(path.resolve().as_uri())}", err=err)
+
+
+def fitted(part: Any, out: Console) -> Any:
+    """``part`` as it is where rich lays it out in ``out``'s width without cutting a cell
+    short; else (rich would end a figure or a name with "…", or squeeze a column of names
+    to nothing) the same table without its vertical lines and outer edge; where that is
+    still too wide, its names fold onto more lines, and where even its figures whole do
+    not fit, every cell folds: a narrow terminal gets every figure whole or folded,
+    never one cut short."""
+    from rich import box
+    from rich.cells import cell_len
+    from rich.table import Table
+
+    if not isinstance(part, Table):
+        return part
+    unbounded = out.options.update_width(1 << 16)
+
+    def widest(column: Any) -> int:
+        return max((cell_len(str(c)) for c in (column.header, *column.cells)), default=0)
+
+    def natural() -> int:
+        """The table's width with no cell wrapped."""
+        return out.measure(part, options=unbounded).maximum
+
+    def figures_whole() -> bool:
+        """Whether every figure fits whole with a few places left to each column of names."""
+        spacing = natural() - sum(map(widest, part.columns))
+        return spacing + sum(widest(c) if c.no_wrap else min(widest(c), 6) for c in part.columns) <= out.width
+
+    names = [c for c in part.columns if not c.no_wrap]
+    if natural() <= out.width or (all(c.overflow == "fold" for c in names) and figures_whole()):
+        return part  # rich's own layout: nothing cut (names that fold, fold)
+    part.box = box.SIMPLE_HEAD
+    part.show_edge = False
+    part.pad_edge = False
+    part.collapse_padding = True  # two places between columns, not three
+    if natural() <= out.width:
+        return part
+    for column in names if figures_whole() else part.columns:
+        column.no_wrap = False
+        column.overflow = "fold"
+    return part
