@@ -17,7 +17,7 @@ from numba import njit
 
 # numba's compile flags compared quickly; inner functions made machine code only in their entry points;
 # cached functions loaded without numba's registries (see each)
-from ruledraft.kernel import numba_flags, numba_link, numba_load  # noqa: F401
+from ruledraft.kernel import numba_flags, numba_ids, numba_link, numba_load  # noqa: F401
 
 
 @njit(cache=True)

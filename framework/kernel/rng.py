@@ -35,7 +35,7 @@ from numba.core import config, cpu, types
 
 # numba's compile flags compared quickly; inner functions made machine code only in their entry points;
 # cached functions loaded without numba's registries (see each)
-from ruledraft.kernel import numba_flags, numba_link, numba_load  # noqa: F401
+from ruledraft.kernel import numba_flags, numba_ids, numba_link, numba_load  # noqa: F401
 
 #: numba's own inlining (of its IR, before LLVM's) of the hot small functions into their
 #: callers: at its full optimisation level only. Inlining copies the callee's IR block by
