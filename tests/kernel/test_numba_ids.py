@@ -11,7 +11,7 @@ import pytest
 
 pytest.importorskip("numba")
 
-from ruledraft.kernel import numba_ids  # noqa: E402
+from ruledraft.kernel import numba_ids, numba_link  # noqa: E402
 
 #: ``f``'s Python wrapper boxes an array, reading its dtype from the function's
 #: environment; ``g`` calls ``f``, so its cache entry carries a copy of that environment
@@ -63,7 +63,11 @@ def test_a_function_compiled_again_after_a_caller_was_loaded_keeps_its_constants
     (a new installation's path) and a second process loads g, then compiles f again; a
     third loads g, then that f. With numba's counted ids the second f had g's name for its
     environment, and the third process's call of f fails ("'descr' is NULL"); with random
-    ids every call returns the array."""
+    ids every call returns the array. (numba's own ids are shown to collide on the
+    numba versions the kernel's numba modules were checked on: another may number
+    its compiles otherwise.)"""
+    if ids == "plain" and not numba_link.tested_numba():
+        pytest.skip("numba's own ids are shown to collide only on the numba versions checked")
     (tmp_path / "small_module.py").write_text(SOURCE, encoding="utf-8")
     first = _steps(tmp_path, "f,g,drop", ids)
     assert first.returncode == 0 and first.stdout.split("\n")[:2] == ["[0, 0, 0]", "3"], first.stderr
