@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib
+import inspect
 import os
 import signal
 import sys
@@ -40,6 +41,36 @@ COMMANDS: dict[str, tuple[str, str]] = {
 }
 
 
+class FlowingHelp(typer.core.TyperCommand):
+    """A command whose help, in a terminal too narrow for its description's lines as
+    written (each at most 78 characters, read as written at 80 columns), flows each
+    paragraph to the width instead of breaking every line in two."""
+
+    def format_help(self, ctx: Any, formatter: Any) -> None:
+        written = self.help
+        if written:
+            from rich.console import Console
+            from typer import rich_utils
+
+            self.help = flowed(written, Console(width=rich_utils.MAX_WIDTH).width - 2)
+        try:
+            super().format_help(ctx, formatter)
+        finally:
+            self.help = written
+
+
+def flowed(help_text: str, room: int) -> str:
+    """``help_text`` with each paragraph after the first (which the help joins itself)
+    made one line, where one of its lines is longer than ``room``; a paragraph that
+    starts with ``\\b`` (kept as written) and the others as they are."""
+    first, *rest = inspect.cleandoc(help_text).split("\n\n")
+    for i, paragraph in enumerate(rest):
+        lines = paragraph.splitlines()
+        if not paragraph.startswith("\b") and max(map(len, lines), default=0) > room:
+            rest[i] = " ".join(line.strip() for line in lines)
+    return "\n\n".join([first, *rest])
+
+
 def make_app(names: Iterable[str] = COMMANDS) -> typer.Typer:
     """The command line with the commands ``names`` (each module imported here, and the
     lab's figures, which every run the command line makes counts: importing the lab makes
@@ -55,7 +86,7 @@ def make_app(names: Iterable[str] = COMMANDS) -> typer.Typer:
     )
     for name in names:
         module, function = COMMANDS[name]
-        made.command(name)(getattr(importlib.import_module(f"{__package__}.{module}"), function))
+        made.command(name, cls=FlowingHelp)(getattr(importlib.import_module(f"{__package__}.{module}"), function))
     made.callback()(_plugins)
     return made
 
