@@ -34,7 +34,7 @@ from numba import njit as _numba_njit
 from numba.core import config, cpu, types
 
 # numba's compile flags compared quickly; inner functions made machine code only in their entry points;
-# cached functions loaded without numba's registries (see each)
+# cached functions loaded without numba's registries; function ids that two processes never share (see each)
 from ruledraft.kernel import numba_flags, numba_ids, numba_link, numba_load  # noqa: F401
 
 #: numba's own inlining (of its IR, before LLVM's) of the hot small functions into their

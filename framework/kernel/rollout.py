@@ -35,7 +35,7 @@ from numba import njit
 from ruledraft.errors import InputError
 
 # numba's compile flags compared quickly; inner functions made machine code only in their entry points;
-# cached functions loaded without numba's registries (see each)
+# cached functions loaded without numba's registries; function ids that two processes never share (see each)
 from ruledraft.kernel import numba_flags, numba_ids, numba_link, numba_load  # noqa: F401
 
 __all__ = ["Redeals", "Rollouts", "warm_rollout"]
