@@ -401,3 +401,17 @@ def test_show_says_each_effect_in_plain_words():
         "  Menu: when played (order 7), draw 4 cards from the deck and play one (not Menu); "
         "the others go back into the deck, shuffled; the Menu is discarded.\n"
     ) in text
+
+
+def test_an_effect_without_an_order_plays_at_order_0_as_the_schema_says():
+    """The schema gives an effect's order a default of 0, and a miso soup written without one compiles at order 0."""
+    from ruledraft.language.schema import ruleset_schema
+
+    soup = next(e for e in small().effects if e.kind == "collision")
+    assert soup.order == 0
+    defaults = [
+        spec["properties"]["order"].get("default")
+        for spec in ruleset_schema()["$defs"].values()
+        if isinstance(spec, dict) and "order" in spec.get("properties", {})
+    ]
+    assert defaults and set(defaults) == {0}

@@ -107,8 +107,9 @@ class EffectKind:
             },
             "order": {
                 "title": "Order",
-                "description": "Play order: in one turn the lower number resolves first, every seat's before the next number (ties: seat order).",
+                "description": "Play order: in one turn the lower number resolves first, every seat's before the next number (ties: seat order; default 0).",
                 "type": "integer",
+                "default": 0,
                 "minimum": 0,
                 "maximum": 1000,
             },
