@@ -47,16 +47,47 @@ class FlowingHelp(typer.core.TyperCommand):
     paragraph to the width instead of breaking every line in two."""
 
     def format_help(self, ctx: Any, formatter: Any) -> None:
-        written = self.help
-        if written:
-            from rich.console import Console
-            from typer import rich_utils
+        from rich.console import Console
+        from typer import rich_utils
 
-            self.help = flowed(written, Console(width=rich_utils.MAX_WIDTH).width - 2)
+        written = self.help
+        width = Console(width=rich_utils.MAX_WIDTH).width
+        if written:
+            self.help = flowed(written, width - 2)
+        kept: dict[str, Any] = {name: getattr(rich_utils, name, None) for name in ("Table", "Columns")}
+        if width < 80 and all(kept.values()):
+            for name, made in zip(kept, folding(kept["Table"], kept["Columns"])):
+                setattr(rich_utils, name, made)
         try:
             super().format_help(ctx, formatter)
         finally:
             self.help = written
+            for name, made in kept.items():
+                if made is not None:
+                    setattr(rich_utils, name, made)
+
+
+def folding(table: Any, columns: Any) -> tuple[Any, Any]:
+    """rich's ``Table`` and ``Columns`` (``table``, ``columns``) made to fold a word too
+    long for its column onto the next line, where rich cuts it with "...": in a terminal
+    narrower than 80 columns the help's option tables leave the help a dozen characters,
+    narrower than a long number or word. The tables' own columns fold, and so does each
+    piece of text of an option's help (typer's ``Columns`` of them)."""
+
+    class FoldingTable(table):
+        def add_row(self, *renderables: Any, **options: Any) -> None:
+            super().add_row(*renderables, **options)
+            for column in self.columns:
+                column.overflow = "fold"
+
+    class FoldingColumns(columns):
+        def __init__(self, renderables: Any = None, *args: Any, **options: Any) -> None:
+            super().__init__(renderables, *args, **options)
+            for piece in self.renderables:
+                if hasattr(piece, "overflow"):  # rich's Text
+                    piece.overflow = "fold"
+
+    return FoldingTable, FoldingColumns
 
 
 def flowed(help_text: str, room: int) -> str:

@@ -53,3 +53,22 @@ def test_flowed_joins_only_a_paragraph_with_a_line_too_long():
         == "Summary\nline.\n\nshort\nlines\n\na line far too long for the room\n\n\bkept as\nwritten and too long"
     )
     assert flowed(text, 80) == text
+
+
+@pytest.mark.parametrize("columns", [60, 45])
+@pytest.mark.parametrize("name", list(COMMANDS))
+def test_a_narrow_help_cuts_no_word(name, columns):
+    """At 60 and 45 columns no option's help ends a word with "…": a word too long for the
+    column goes on onto the next line, so every option and its help read whole."""
+    text = runner.invoke(app, [name, "--help"], env={"COLUMNS": str(columns), "TERM": "dumb"}).output
+    assert "…" not in text
+    letters = "".join(ch for ch in text if ch.isalnum())
+    for option in COMMANDS[name].params:
+        for word in (option.help or "").split():
+            assert "".join(ch for ch in word if ch.isalnum()) in letters, (option.name, word)
+
+
+def test_a_narrow_help_shows_the_seed_bound_whole():
+    """simulate's --seed help at 60 columns carries its upper bound, 9007199254740991, in full."""
+    text = runner.invoke(app, ["simulate", "--help"], env={"COLUMNS": "60", "TERM": "dumb"}).output
+    assert "9007199254740991" in "".join(ch for ch in text if ch.isalnum())
