@@ -599,6 +599,10 @@ def _compile(ruleset: CompiledRuleset, players: int, apart: bool = False) -> Ker
     if made is None:
         made = _native_or_module(ruleset)
         _MODULES[id(ruleset)] = (ruleset, made)
+        if not isinstance(made, Unsupported):  # once a process: kept from pruning (cache_prune)
+            from ruledraft.kernel.cache_prune import mark_used
+
+            mark_used(made[1])
     if isinstance(made, Unsupported):
         return made
     module, path, seconds = made
@@ -1001,6 +1005,17 @@ def _numba_dir() -> Path:
     the random streams and the fold): one directory per optimisation level."""
     level = _optimisation()
     return Path(os.environ.get("NUMBA_CACHE_DIR") or cache_dir() / (f"numba-{level}" if level else "numba"))
+
+
+def prune_cache(path: Path) -> list[str]:
+    """After the kernel at ``path`` is compiled: it marked used, and the kernels used
+    least recently past :data:`.cache_prune.KEEP` removed, from numba's caches too
+    (each optimisation level's). Returns those removed."""
+    from ruledraft.kernel import cache_prune
+
+    cache_prune.mark_used(path)
+    numba_dirs = {_numba_dir(), *(p for p in cache_dir().glob("numba*") if p.is_dir())}
+    return cache_prune.prune(path.parent, sorted(numba_dirs), keep=cache_prune.KEEP)
 
 
 def _use_cache_dir() -> None:

@@ -85,9 +85,10 @@ def main(argv: list[str]) -> int:
             asked = later_requests(path)
     finally:
         path.with_suffix(".compiling").unlink(missing_ok=True)
-    from ruledraft.kernel import native
+    from ruledraft.kernel import native, prune_cache
 
-    native.build(module, path)  # last, for later runs: the game loop and the fold as native code
+    native.build(module, path)  # for later runs: the game loop and the fold as native code
+    prune_cache(path)  # last: a kernel more kept, the least used past the bound removed
     return 0
 
 

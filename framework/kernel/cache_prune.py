@@ -1,0 +1,117 @@
+"""The kernels kept in the cache, bounded: each edit of a rule file makes a kernel of
+its own (its numbers are compiled in), a few megabytes with numba's files and its
+native code, and a new release of ruledraft makes every kernel anew. Without a bound,
+a designer's afternoon of edits would be kept for good.
+
+A kernel is the files named by its digest (``k_<digest>``): beside its module in
+``kernels/`` (the module, its lock, its native code and what the background compile
+leaves), its bytecode in ``kernels/__pycache__/``, and numba's index and machine code
+in a folder of numba's cache. A run that loads a kernel marks it used
+(:func:`mark_used`); the background compile, having added a kernel, removes the files
+of those used least recently past the :data:`KEEP` most recent (:func:`prune`). A
+kernel used in the last :data:`SPARED_SECONDS`, being compiled, or locked by a process
+is never removed. A removed kernel costs only a compile, should its rule file come back.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import re
+import time
+from collections.abc import Iterable
+from pathlib import Path
+
+#: the kernels kept, the most recently used first (each a few megabytes: some hundreds in all)
+KEEP = 64
+
+#: a kernel used this recently is kept however many there are (a day)
+SPARED_SECONDS = 24 * 3600
+
+#: a compile marked as started this recently is under way (as ``kernel.start_compiling`` reads its mark)
+COMPILING_SECONDS = 600
+
+_KERNEL = re.compile(r"k_[0-9a-f]{20}")
+
+
+def mark_used(path: Path) -> None:
+    """Mark the kernel whose module is kept at ``path`` as used now (a file beside it,
+    ``.used``: the module's own time is numba's check of its cache, never touched)."""
+    marker = path.with_suffix(".used")
+    with contextlib.suppress(OSError):  # a cache that cannot be written: nothing is pruned there either
+        try:
+            os.utime(marker)
+        except FileNotFoundError:
+            marker.touch()
+
+
+def _stem(name: str) -> str | None:
+    """The kernel a file of the cache belongs to (``k_<digest>``), or None."""
+    match = _KERNEL.match(name)
+    return match.group(0) if match and name[match.end() : match.end() + 1] == "." else None
+
+
+def _last_used(files: list[Path]) -> float:
+    """When a kernel was last used: its mark's time, else its module's (when it was made;
+    a kernel kept before marks), else the newest of its files' (0: none can be read)."""
+    times = {}
+    for file in files:
+        with contextlib.suppress(OSError):
+            times[file.suffix] = file.stat().st_mtime
+    return times.get(".used", times.get(".py", max(times.values(), default=0.0)))
+
+
+def _busy(kernels: Path, stem: str, now: float) -> bool:
+    """Whether a process compiles the kernel, or holds its lock (it is loading or compiling it)."""
+    with contextlib.suppress(OSError):
+        if now - (kernels / f"{stem}.compiling").stat().st_mtime < COMPILING_SECONDS:
+            return True
+    try:
+        import fcntl
+    except ImportError:  # pragma: no cover - not on this system: nothing can tell, so nothing is removed
+        return True
+    try:
+        held = open(kernels / f"{stem}.lock")  # noqa: SIM115 - closed below (read: never made here)
+    except FileNotFoundError:
+        return False
+    except OSError:
+        return True
+    with held:
+        try:
+            fcntl.flock(held, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            return True
+        fcntl.flock(held, fcntl.LOCK_UN)
+    return False
+
+
+def prune(kernels: Path, numba_dirs: Iterable[Path], keep: int = KEEP, now: float | None = None) -> list[str]:
+    """Remove the files of the kernels in ``kernels`` (the folder of their modules) used
+    least recently past the ``keep`` most recent, with their bytecode and their files in
+    each of ``numba_dirs`` (numba's caches: the kernels' files are in a folder of each),
+    sparing a kernel used in the last :data:`SPARED_SECONDS` and one a process is
+    compiling or holds. Returns the kernels removed. Never raises for a file: one that
+    cannot be removed is left."""
+    now = time.time() if now is None else now
+    families: dict[str, list[Path]] = {}
+    places = [kernels, kernels / "__pycache__"]
+    for numba_dir in numba_dirs:
+        with contextlib.suppress(OSError):
+            places += [p for p in numba_dir.iterdir() if p.is_dir()]
+    for place in places:
+        with contextlib.suppress(OSError):
+            for file in place.iterdir():
+                stem = _stem(file.name)
+                if stem is not None:
+                    families.setdefault(stem, []).append(file)
+    kept_files = {stem: [f for f in files if f.parent == kernels] for stem, files in families.items()}
+    order = sorted(families, key=lambda stem: _last_used(kept_files[stem]), reverse=True)
+    removed = []
+    for stem in order[keep:]:
+        if now - _last_used(kept_files[stem]) < SPARED_SECONDS or _busy(kernels, stem, now):
+            continue
+        for file in sorted(families[stem], key=lambda f: f.suffix == ".py"):  # the module last
+            with contextlib.suppress(OSError):
+                file.unlink()
+        removed.append(stem)
+    return removed

@@ -1,0 +1,146 @@
+"""The kernels kept in the cache are bounded (``ruledraft.kernel.cache_prune``): past the
+most recently used, a kernel's files go from every place they are kept, but never one
+used in the last day, being compiled, or locked by a process."""
+
+from __future__ import annotations
+
+import fcntl
+import os
+import shutil
+import time
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("numba")
+
+from paths import EXAMPLES  # noqa: E402
+
+from ruledraft import kernel  # noqa: E402
+from ruledraft.kernel.cache_prune import SPARED_SECONDS, mark_used, prune  # noqa: E402
+from ruledraft.language.loading import load_ruleset  # noqa: E402
+
+DAY = 24 * 3600
+NOW = 1_900_000_000.0
+
+
+def _kernel(cache: Path, n: int, age_days: float, used_days: float | None = None) -> str:
+    """A kernel's files as a compile leaves them, made ``age_days`` ago (and marked used
+    ``used_days`` ago): its module, lock, native code, bytecode and numba's files."""
+    stem = f"k_{n:020x}"
+    made = NOW - age_days * DAY
+    kernels = cache / "kernels"
+    files = [
+        kernels / f"{stem}.py",
+        kernels / f"{stem}.lock",
+        kernels / f"{stem}.native-0123456789ab.cpython-311-x86_64-linux-gnu.so",
+        kernels / f"{stem}.native-0123456789ab.json",
+        kernels / "__pycache__" / f"{stem}.cpython-311.pyc",
+        cache / "numba" / "kernels_ab12" / f"{stem}.play-706.py311.nbi",
+        cache / "numba" / "kernels_ab12" / f"{stem}.play-706.py311.1.nbc",
+        cache / "numba-opt1" / "kernels_cd34" / f"{stem}.play-706.py311.nbi",
+    ]
+    for file in files:
+        file.parent.mkdir(parents=True, exist_ok=True)
+        file.write_text("x")
+        os.utime(file, (made, made))
+    if used_days is not None:
+        used = kernels / f"{stem}.used"
+        used.write_text("")
+        os.utime(used, (NOW - used_days * DAY,) * 2)
+    return stem
+
+
+def _left(cache: Path, stem: str) -> int:
+    """How many files of the kernel ``stem`` are left in the cache."""
+    return sum(1 for file in cache.rglob(f"{stem}.*"))
+
+
+def _numba_dirs(cache: Path) -> list[Path]:
+    return [cache / "numba", cache / "numba-opt1"]
+
+
+def test_the_least_recently_used_kernels_past_the_bound_go_from_every_place(tmp_path):
+    """With five kernels and room for two, the three used least recently lose every file
+    (module, lock, native code, bytecode, numba's files at each level); the two kept and
+    the cache's other files (the fold's native code, the schema's record) are untouched."""
+    stems = [_kernel(tmp_path, n, age_days=10 + n) for n in range(5)]  # kernel 0 the newest
+    others = [tmp_path / "kernels" / "fold_0123456789abcdef.native-0123456789ab.json", tmp_path / "schema-passed.json"]
+    others += [tmp_path / "kernels" / "k_short.py"]  # not a kernel's digest
+    for file in others:
+        file.write_text("x")
+    removed = prune(tmp_path / "kernels", _numba_dirs(tmp_path), keep=2, now=NOW)
+    assert sorted(removed) == sorted(stems[2:])
+    assert [_left(tmp_path, stem) for stem in stems] == [8, 8, 0, 0, 0]
+    assert all(file.exists() for file in others)
+
+
+def test_a_kernel_marked_used_counts_from_its_mark_not_from_its_compile(tmp_path):
+    """A kernel compiled long ago but marked used yesterday is kept before one compiled
+    more recently and not used since: the mark says when it was last used."""
+    old_but_used = _kernel(tmp_path, 1, age_days=30, used_days=1.5)
+    newer = _kernel(tmp_path, 2, age_days=5)
+    assert prune(tmp_path / "kernels", _numba_dirs(tmp_path), keep=1, now=NOW) == [newer]
+    assert _left(tmp_path, old_but_used) == 9 and _left(tmp_path, newer) == 0
+
+
+def test_a_kernel_used_in_the_last_day_is_kept_past_the_bound(tmp_path):
+    """However many kernels there are, none used within a day is removed (a session of
+    edits, or a test suite, uses many at once)."""
+    recent = [_kernel(tmp_path, n, age_days=2, used_days=(SPARED_SECONDS - 60) / DAY) for n in range(3)]
+    old = _kernel(tmp_path, 9, age_days=3)
+    assert prune(tmp_path / "kernels", _numba_dirs(tmp_path), keep=1, now=NOW) == [old]
+    assert all(_left(tmp_path, stem) == 9 for stem in recent)
+
+
+def test_a_kernel_being_compiled_or_locked_is_kept(tmp_path):
+    """A kernel whose compile is marked as under way, or whose lock a process holds (it
+    is loading or compiling it), is not removed; once the lock is let go it is."""
+    kept = _kernel(tmp_path, 1, age_days=1)
+    compiling = _kernel(tmp_path, 2, age_days=40)
+    locked = _kernel(tmp_path, 3, age_days=50)
+    mark = tmp_path / "kernels" / f"{compiling}.compiling"
+    mark.write_text("1")
+    os.utime(mark, (NOW - 60,) * 2)
+    with open(tmp_path / "kernels" / f"{locked}.lock") as held:
+        fcntl.flock(held, fcntl.LOCK_EX)
+        assert prune(tmp_path / "kernels", _numba_dirs(tmp_path), keep=1, now=NOW) == []
+    assert prune(tmp_path / "kernels", _numba_dirs(tmp_path), keep=1, now=NOW) == [locked]
+    assert _left(tmp_path, kept) == 8 and _left(tmp_path, compiling) == 9 and _left(tmp_path, locked) == 0
+
+
+def test_mark_used_makes_then_renews_the_mark_and_leaves_the_module_alone(tmp_path):
+    """mark_used() makes ``.used`` beside the module, then sets its time to now; the
+    module's own time (numba's check of its cache) stays as it was."""
+    stem = _kernel(tmp_path, 1, age_days=10)
+    module = tmp_path / "kernels" / f"{stem}.py"
+    before = module.stat().st_mtime
+    mark_used(module)
+    marker = module.with_suffix(".used")
+    assert marker.exists() and time.time() - marker.stat().st_mtime < 60
+    os.utime(marker, (NOW - 10 * DAY,) * 2)
+    mark_used(module)
+    assert time.time() - marker.stat().st_mtime < 60
+    assert module.stat().st_mtime == before
+    mark_used(tmp_path / "missing" / "k_0.py")  # a folder that is not there: nothing raised
+
+
+def test_a_run_marks_its_kernel_used_and_the_compile_prunes_the_cache(monkeypatch, tmp_path):
+    """Loading a ruleset's kernel marks it used; kernel.prune_cache (what the background
+    compile does last) keeps it and removes an old kernel past the bound from the kernels'
+    folder and from numba's caches of every optimisation level."""
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    cache = tmp_path / "ruledraft"
+    monkeypatch.setattr(kernel, "_SOURCES", {})
+    monkeypatch.setattr(kernel, "_MODULES", {})
+    source = tmp_path / "step1.yaml"
+    shutil.copy(EXAMPLES / "tutorial" / "step1.yaml", source)
+    made = kernel.compile_kernel(load_ruleset(str(source)), 2, loop=False)
+    assert isinstance(made, kernel.Kernel), made
+    marker = made.path.with_suffix(".used")
+    assert marker.exists()
+    old = _kernel(cache, 7, age_days=(NOW - time.time()) / DAY + 40)  # made 40 days ago
+    monkeypatch.setattr("ruledraft.kernel.cache_prune.KEEP", 1)
+    assert kernel.prune_cache(made.path) == [old]
+    assert _left(cache, old) == 0
+    assert made.path.exists() and marker.exists()
