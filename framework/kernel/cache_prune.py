@@ -16,6 +16,7 @@ is never removed. A removed kernel costs only a compile, should its rule file co
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import os
 import re
 import time
@@ -45,20 +46,33 @@ def mark_used(path: Path) -> None:
             marker.touch()
 
 
+def numba_folder(kernels: Path) -> str:
+    """The folder of a numba cache that holds the files of the modules in ``kernels``:
+    numba names it after the modules' folder and a digest of its absolute path
+    (``_CacheLocator.get_suitable_cache_subpath``), so several kernels' folders (two
+    cache homes, one ``NUMBA_CACHE_DIR``) share a numba cache without sharing a folder."""
+    where = os.path.abspath(kernels)
+    return f"{os.path.basename(where)}_{hashlib.sha1(where.encode()).hexdigest()}"
+
+
 def _stem(name: str) -> str | None:
     """The kernel a file of the cache belongs to (``k_<digest>``), or None."""
     match = _KERNEL.match(name)
     return match.group(0) if match and name[match.end() : match.end() + 1] == "." else None
 
 
-def _last_used(files: list[Path]) -> float:
+def _last_used(kernels: Path, files: list[Path]) -> float:
     """When a kernel was last used: its mark's time, else its module's (when it was made;
-    a kernel kept before marks), else the newest of its files' (0: none can be read)."""
-    times = {}
+    a kernel kept before marks), else the newest of its files' (its module gone: numba's
+    files left behind; 0: none can be read)."""
+    times, newest = {}, 0.0
     for file in files:
         with contextlib.suppress(OSError):
-            times[file.suffix] = file.stat().st_mtime
-    return times.get(".used", times.get(".py", max(times.values(), default=0.0)))
+            made = file.stat().st_mtime
+            newest = max(newest, made)
+            if file.parent == kernels:
+                times[file.suffix] = made
+    return times.get(".used", times.get(".py", newest))
 
 
 def _busy(kernels: Path, stem: str, now: float) -> bool:
@@ -88,27 +102,24 @@ def _busy(kernels: Path, stem: str, now: float) -> bool:
 def prune(kernels: Path, numba_dirs: Iterable[Path], keep: int = KEEP, now: float | None = None) -> list[str]:
     """Remove the files of the kernels in ``kernels`` (the folder of their modules) used
     least recently past the ``keep`` most recent, with their bytecode and their files in
-    each of ``numba_dirs`` (numba's caches: the kernels' files are in a folder of each),
-    sparing a kernel used in the last :data:`SPARED_SECONDS` and one a process is
-    compiling or holds. Returns the kernels removed. Never raises for a file: one that
-    cannot be removed is left."""
+    each of ``numba_dirs`` (numba's caches: this folder's kernels are in
+    :func:`numba_folder` of each; another folder's are not touched), sparing a kernel
+    used in the last :data:`SPARED_SECONDS` and one a process is compiling or holds.
+    Returns the kernels removed. Never raises for a file: one that cannot be removed is
+    left."""
     now = time.time() if now is None else now
     families: dict[str, list[Path]] = {}
-    places = [kernels, kernels / "__pycache__"]
-    for numba_dir in numba_dirs:
-        with contextlib.suppress(OSError):
-            places += [p for p in numba_dir.iterdir() if p.is_dir()]
+    places = [kernels, kernels / "__pycache__", *(numba_dir / numba_folder(kernels) for numba_dir in numba_dirs)]
     for place in places:
         with contextlib.suppress(OSError):
             for file in place.iterdir():
                 stem = _stem(file.name)
                 if stem is not None:
                     families.setdefault(stem, []).append(file)
-    kept_files = {stem: [f for f in files if f.parent == kernels] for stem, files in families.items()}
-    order = sorted(families, key=lambda stem: _last_used(kept_files[stem]), reverse=True)
+    last = {stem: _last_used(kernels, files) for stem, files in families.items()}
     removed = []
-    for stem in order[keep:]:
-        if now - _last_used(kept_files[stem]) < SPARED_SECONDS or _busy(kernels, stem, now):
+    for stem in sorted(families, key=last.__getitem__, reverse=True)[keep:]:
+        if now - last[stem] < SPARED_SECONDS or _busy(kernels, stem, now):
             continue
         for file in sorted(families[stem], key=lambda f: f.suffix == ".py"):  # the module last
             with contextlib.suppress(OSError):

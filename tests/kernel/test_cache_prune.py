@@ -17,7 +17,7 @@ pytest.importorskip("numba")
 from paths import EXAMPLES  # noqa: E402
 
 from ruledraft import kernel  # noqa: E402
-from ruledraft.kernel.cache_prune import SPARED_SECONDS, mark_used, prune  # noqa: E402
+from ruledraft.kernel.cache_prune import SPARED_SECONDS, mark_used, numba_folder, prune  # noqa: E402
 from ruledraft.language.loading import load_ruleset  # noqa: E402
 
 DAY = 24 * 3600
@@ -30,15 +30,16 @@ def _kernel(cache: Path, n: int, age_days: float, used_days: float | None = None
     stem = f"k_{n:020x}"
     made = NOW - age_days * DAY
     kernels = cache / "kernels"
+    numba = numba_folder(kernels)
     files = [
         kernels / f"{stem}.py",
         kernels / f"{stem}.lock",
         kernels / f"{stem}.native-0123456789ab.cpython-311-x86_64-linux-gnu.so",
         kernels / f"{stem}.native-0123456789ab.json",
         kernels / "__pycache__" / f"{stem}.cpython-311.pyc",
-        cache / "numba" / "kernels_ab12" / f"{stem}.play-706.py311.nbi",
-        cache / "numba" / "kernels_ab12" / f"{stem}.play-706.py311.1.nbc",
-        cache / "numba-opt1" / "kernels_cd34" / f"{stem}.play-706.py311.nbi",
+        cache / "numba" / numba / f"{stem}.play-706.py311.nbi",
+        cache / "numba" / numba / f"{stem}.play-706.py311.1.nbc",
+        cache / "numba-opt1" / numba / f"{stem}.play-706.py311.nbi",
     ]
     for file in files:
         file.parent.mkdir(parents=True, exist_ok=True)
@@ -73,6 +74,44 @@ def test_the_least_recently_used_kernels_past_the_bound_go_from_every_place(tmp_
     assert sorted(removed) == sorted(stems[2:])
     assert [_left(tmp_path, stem) for stem in stems] == [8, 8, 0, 0, 0]
     assert all(file.exists() for file in others)
+
+
+def test_another_kernel_folders_files_in_a_shared_numba_cache_are_left_alone(tmp_path):
+    """numba's cache may serve several kernels' folders (two cache homes, one
+    NUMBA_CACHE_DIR): pruning one folder's kernels removes nothing of another's, whose
+    modules it cannot see (the test suite's compiled kernels, say)."""
+    stems = [_kernel(tmp_path, n, age_days=10 + n) for n in range(3)]
+    theirs = (
+        tmp_path
+        / "numba"
+        / numba_folder(tmp_path / "elsewhere" / "kernels")
+        / "k_0123456789abcdef0123.play-1.py311.nbi"
+    )
+    theirs.parent.mkdir(parents=True)
+    theirs.write_text("x")
+    os.utime(theirs, (NOW - 100 * DAY,) * 2)
+    assert sorted(prune(tmp_path / "kernels", _numba_dirs(tmp_path), keep=1, now=NOW)) == stems[1:]
+    assert theirs.exists()
+
+
+def test_the_numba_folder_is_the_one_numba_keeps_the_kernels_in(tmp_path):
+    """numba_folder() names the folder numba's cache locator picks for a module in the
+    kernels' folder (numba's rule, which the pruning must follow exactly)."""
+    from numba.core.caching import _CacheLocator
+
+    module = tmp_path / "ruledraft" / "kernels" / "k_00000000000000000001.py"
+    assert numba_folder(module.parent) == _CacheLocator.get_suitable_cache_subpath(str(module))
+
+
+def test_numba_files_left_without_their_module_go_by_their_own_age(tmp_path):
+    """A kernel whose module is gone (deleted by hand) but whose numba files are left
+    goes by the age of those files: old ones are removed, recent ones kept."""
+    old, recent = _kernel(tmp_path, 1, age_days=40), _kernel(tmp_path, 2, age_days=0.5)
+    for stem in (old, recent):
+        for file in (tmp_path / "kernels").glob(f"{stem}.*"):
+            file.unlink()
+    assert prune(tmp_path / "kernels", _numba_dirs(tmp_path), keep=0, now=NOW) == [old]
+    assert _left(tmp_path, old) == 0 and _left(tmp_path, recent) == 4
 
 
 def test_a_kernel_marked_used_counts_from_its_mark_not_from_its_compile(tmp_path):
