@@ -20,7 +20,7 @@ import hashlib
 import os
 import re
 import time
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 #: the kernels kept, the most recently used first (each a few megabytes: some hundreds in all)
@@ -75,28 +75,39 @@ def _last_used(kernels: Path, files: list[Path]) -> float:
     return times.get(".used", times.get(".py", newest))
 
 
-def _busy(kernels: Path, stem: str, now: float) -> bool:
-    """Whether a process compiles the kernel, or holds its lock (it is loading or compiling it)."""
+@contextlib.contextmanager
+def _claimed(kernels: Path, stem: str, now: float) -> Iterator[bool]:
+    """Whether the kernel is free to remove, its lock held meanwhile: False where a
+    process compiles it (a fresh compile mark) or holds its lock (it is loading or
+    compiling it); a process that wants it while its files go waits for the lock."""
     with contextlib.suppress(OSError):
         if now - (kernels / f"{stem}.compiling").stat().st_mtime < COMPILING_SECONDS:
-            return True
+            yield False
+            return
     try:
         import fcntl
     except ImportError:  # pragma: no cover - not on this system: nothing can tell, so nothing is removed
-        return True
+        yield False
+        return
     try:
         held = open(kernels / f"{stem}.lock")  # noqa: SIM115 - closed below (read: never made here)
     except FileNotFoundError:
-        return False
+        yield True
+        return
     except OSError:
-        return True
+        yield False
+        return
     with held:
         try:
             fcntl.flock(held, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except OSError:
-            return True
-        fcntl.flock(held, fcntl.LOCK_UN)
-    return False
+            yield False
+            return
+        try:
+            yield True
+        finally:
+            with contextlib.suppress(OSError):
+                fcntl.flock(held, fcntl.LOCK_UN)
 
 
 def prune(kernels: Path, numba_dirs: Iterable[Path], keep: int = KEEP, now: float | None = None) -> list[str]:
@@ -119,10 +130,13 @@ def prune(kernels: Path, numba_dirs: Iterable[Path], keep: int = KEEP, now: floa
     last = {stem: _last_used(kernels, files) for stem, files in families.items()}
     removed = []
     for stem in sorted(families, key=last.__getitem__, reverse=True)[keep:]:
-        if now - last[stem] < SPARED_SECONDS or _busy(kernels, stem, now):
+        if now - last[stem] < SPARED_SECONDS:
             continue
-        for file in sorted(families[stem], key=lambda f: f.suffix == ".py"):  # the module last
-            with contextlib.suppress(OSError):
-                file.unlink()
+        with _claimed(kernels, stem, now) as free:
+            if not free:
+                continue
+            for file in sorted(families[stem], key=lambda f: f.suffix == ".py"):  # the module last
+                with contextlib.suppress(OSError):
+                    file.unlink()
         removed.append(stem)
     return removed
