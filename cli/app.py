@@ -54,16 +54,18 @@ class FlowingHelp(typer.core.TyperCommand):
         width = Console(width=rich_utils.MAX_WIDTH).width
         if written:
             self.help = flowed(written, width - 2)
-        kept: dict[str, Any] = {name: getattr(rich_utils, name, None) for name in ("Table", "Columns")}
-        if width < 80 and all(kept.values()):
-            for name, made in zip(kept, folding(kept["Table"], kept["Columns"])):
+        names = ("Table", "Columns")
+        kept = [getattr(rich_utils, name, None) for name in names]
+        folds = width < 80 and None not in kept  # (a typer without them: its help as it is)
+        if folds:
+            for name, made in zip(names, folding(*kept)):
                 setattr(rich_utils, name, made)
         try:
             super().format_help(ctx, formatter)
         finally:
             self.help = written
-            for name, made in kept.items():
-                if made is not None:
+            if folds:
+                for name, made in zip(names, kept):
                     setattr(rich_utils, name, made)
 
 

@@ -902,6 +902,10 @@ def is_cached_for(ruleset: CompiledRuleset, bots: Sequence[object]) -> bool:
     return is_cached(ruleset) and (not plans(bots) or is_cached(ruleset, "play_planner"))
 
 
+#: a compile mark (``k_....compiling``) this recent says a background compile is under way
+COMPILING_SECONDS = 600
+
+
 def start_compiling(ruleset: CompiledRuleset, *, planner: bool = False, batch_planner: bool = False) -> bool:
     """Start compiling the ruleset's kernel in a process of its own, which outlives this
     one and leaves it in the cache for later runs (``planner``: the planner's game loop
@@ -915,7 +919,7 @@ def start_compiling(ruleset: CompiledRuleset, *, planner: bool = False, batch_pl
     source, path = made
     mark = path.with_suffix(".compiling")
     try:
-        if time.time() - mark.stat().st_mtime < 600:
+        if time.time() - mark.stat().st_mtime < COMPILING_SECONDS:
             _request(path, planner=planner, batch_planner=batch_planner)  # of the compile under way
             return False
     except OSError:

@@ -23,14 +23,13 @@ import time
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
+from ruledraft.kernel import COMPILING_SECONDS
+
 #: the kernels kept, the most recently used first (each a few megabytes: some hundreds in all)
 KEEP = 64
 
 #: a kernel used this recently is kept however many there are (a day)
 SPARED_SECONDS = 24 * 3600
-
-#: a compile marked as started this recently is under way (as ``kernel.start_compiling`` reads its mark)
-COMPILING_SECONDS = 600
 
 _KERNEL = re.compile(r"k_[0-9a-f]{20}")
 
