@@ -1014,12 +1014,14 @@ def _numba_dir() -> Path:
 def prune_cache(path: Path) -> list[str]:
     """After the kernel at ``path`` is compiled: it marked used, and the kernels used
     least recently past :data:`.cache_prune.KEEP` removed, from numba's caches too
-    (each optimisation level's). Returns those removed."""
-    from ruledraft.kernel import cache_prune
+    (each optimisation level's), and the native code this install cannot load, unused
+    for a day (:func:`.cache_prune.prune_native`). Returns those removed."""
+    from ruledraft.kernel import cache_prune, native
 
     cache_prune.mark_used(path)
     numba_dirs = {_numba_dir(), *(p for p in cache_dir().glob("numba*") if p.is_dir())}
-    return cache_prune.prune(path.parent, sorted(numba_dirs), keep=cache_prune.KEEP)
+    removed = cache_prune.prune(path.parent, sorted(numba_dirs), keep=cache_prune.KEEP)
+    return removed + cache_prune.prune_native(path.parent, native.machine_key(), native.fold_stem().name)
 
 
 def _use_cache_dir() -> None:

@@ -11,6 +11,11 @@ in a folder of numba's cache. A run that loads a kernel marks it used
 of those used least recently past the :data:`KEEP` most recent (:func:`prune`). A
 kernel used in the last :data:`SPARED_SECONDS`, being compiled, or locked by a process
 is never removed. A removed kernel costs only a compile, should its rule file come back.
+
+Native code (``<stem>.native-<key>``: a kernel's game loop or the lab's fold, built for
+one machine key, which a new install of numba changes) is marked used as it is loaded
+(``.native-<key>.used``); :func:`prune_native` removes the builds this install can no
+longer load (another key, or a fold of another release) once unused for a day.
 """
 
 from __future__ import annotations
@@ -32,6 +37,9 @@ KEEP = 64
 SPARED_SECONDS = 24 * 3600
 
 _KERNEL = re.compile(r"k_[0-9a-f]{20}")
+
+#: a file of native code: its stem (a kernel's or the fold's) and the machine key it was built for
+_NATIVE = re.compile(r"((k_[0-9a-f]{20})|fold_[0-9a-f]{16})\.native-([0-9a-f]{12})\.")
 
 
 def mark_used(path: Path) -> None:
@@ -70,8 +78,9 @@ def _last_used(kernels: Path, files: list[Path]) -> float:
             made = file.stat().st_mtime
             newest = max(newest, made)
             if file.parent == kernels:
-                times[file.suffix] = made
-    return times.get(".used", times.get(".py", newest))
+                times[file.name] = made  # (its native code's marks are named apart: .native-<key>.used)
+    stem = _stem(files[0].name) if files else None
+    return times.get(f"{stem}.used", times.get(f"{stem}.py", newest))
 
 
 @contextlib.contextmanager
@@ -138,4 +147,39 @@ def prune(kernels: Path, numba_dirs: Iterable[Path], keep: int = KEEP, now: floa
                 with contextlib.suppress(OSError):
                     file.unlink()
         removed.append(stem)
+    return removed
+
+
+def prune_native(kernels: Path, key: str | None, fold: str, now: float | None = None) -> list[str]:
+    """Remove the native code in ``kernels`` that this install cannot load: built for
+    another machine key than ``key`` (the processor, Python, numba or numpy changed:
+    another install), or the lab's fold of another release than the one named ``fold``
+    (``fold_<digest>``), once none of it was used for :data:`SPARED_SECONDS` (another
+    install on this machine that still runs marks its own as it loads them). A kernel's
+    native code for this key goes with its kernel (:func:`prune`). Returns the builds
+    removed (``<stem>.native-<key>``); never raises for a file. Nothing where ``key`` is
+    None (native code is off here: which builds this machine loads is not known)."""
+    if key is None:
+        return []
+    now = time.time() if now is None else now
+    builds: dict[tuple[str, str], list[Path]] = {}
+    with contextlib.suppress(OSError):
+        for file in kernels.iterdir():
+            match = _NATIVE.match(file.name)
+            if match is not None:
+                builds.setdefault((match.group(1), match.group(3)), []).append(file)
+    removed = []
+    for (stem, built_for), files in sorted(builds.items()):
+        if built_for == key and (stem == fold or stem.startswith("k_")):
+            continue  # this install's: a fold it loads, a kernel's kept with its kernel
+        last = 0.0
+        for file in files:
+            with contextlib.suppress(OSError):
+                last = max(last, file.stat().st_mtime)
+        if now - last < SPARED_SECONDS:
+            continue
+        for file in files:
+            with contextlib.suppress(OSError):
+                file.unlink()
+        removed.append(f"{stem}.native-{built_for}")
     return removed

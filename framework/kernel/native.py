@@ -227,6 +227,10 @@ def _load(stem: Path) -> tuple[ModuleType, dict[str, Any]] | None:
         except Exception:  # noqa: BLE001 - a file cut short, of another shape, unloadable: numba loads the kernel
             made = None
             _forget(stem, key)
+        if made is not None:  # once a process: kept from pruning (cache_prune.prune_native)
+            from ruledraft.kernel.cache_prune import mark_used
+
+            mark_used(_files(stem, key)[1])
     _LOADED[stem] = made
     return made
 

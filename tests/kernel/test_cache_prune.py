@@ -17,7 +17,7 @@ pytest.importorskip("numba")
 from paths import EXAMPLES  # noqa: E402
 
 from ruledraft import kernel  # noqa: E402
-from ruledraft.kernel.cache_prune import SPARED_SECONDS, mark_used, numba_folder, prune  # noqa: E402
+from ruledraft.kernel.cache_prune import SPARED_SECONDS, mark_used, numba_folder, prune, prune_native  # noqa: E402
 from ruledraft.language.loading import load_ruleset  # noqa: E402
 
 DAY = 24 * 3600
@@ -183,3 +183,60 @@ def test_a_run_marks_its_kernel_used_and_the_compile_prunes_the_cache(monkeypatc
     assert kernel.prune_cache(made.path) == [old]
     assert _left(cache, old) == 0
     assert made.path.exists() and marker.exists()
+
+
+def _native(kernels: Path, stem: str, key: str, age_days: float, used_days: float | None = None) -> list[Path]:
+    """A native build's files (library, description; a mark if ``used_days``), made
+    ``age_days`` ago."""
+    base = f"{stem}.native-{key}"
+    files = [kernels / f"{base}.cpython-311-x86_64-linux-gnu.so", kernels / f"{base}.json"]
+    if used_days is not None:
+        files.append(kernels / f"{base}.used")
+    for file in files:
+        file.parent.mkdir(parents=True, exist_ok=True)
+        file.write_text("x")
+        days = used_days if file.suffix == ".used" else age_days
+        os.utime(file, (NOW - days * DAY,) * 2)
+    return files
+
+
+def test_native_code_this_install_cannot_load_goes_once_unused_for_a_day(tmp_path):
+    """prune_native removes the native builds of another machine key (a kernel's or the
+    fold's) and the folds of another release, unused for a day; this key's kernel loops
+    and its fold stay however old, another key's build used within the day stays, and
+    nothing goes where native code is off (no key)."""
+    kernels = tmp_path / "kernels"
+    key, other, fold = "0123456789ab", "ba9876543210", f"fold_{1:016x}"
+    kept = [
+        *_native(kernels, f"k_{1:020x}", key, age_days=90),  # this install's: goes with its kernel, not here
+        *_native(kernels, fold, key, age_days=90),  # the fold this install loads
+        *_native(kernels, f"k_{2:020x}", other, age_days=90, used_days=0.5),  # another install, in use
+        kernels / f"k_{1:020x}.py",  # not native code
+    ]
+    kept[-1].write_text("x")
+    gone = [
+        *_native(kernels, f"k_{1:020x}", other, age_days=3),
+        *_native(kernels, fold, other, age_days=40, used_days=2),
+        *_native(kernels, f"fold_{2:016x}", key, age_days=5),  # an earlier release's fold
+    ]
+    (kernels / f"fold_{2:016x}.native-{key}.failed").write_text("x")
+    os.utime(kernels / f"fold_{2:016x}.native-{key}.failed", (NOW - 5 * DAY,) * 2)
+    gone.append(kernels / f"fold_{2:016x}.native-{key}.failed")
+    removed = prune_native(kernels, key, fold, now=NOW)
+    assert sorted(removed) == sorted(
+        [f"k_{1:020x}.native-{other}", f"{fold}.native-{other}", f"fold_{2:016x}.native-{key}"]
+    )
+    assert all(f.exists() for f in kept) and not any(f.exists() for f in gone)
+    assert prune_native(kernels, None, fold, now=NOW + 200 * DAY) == []  # native code off here: nothing known
+    assert prune_native(kernels, key, fold, now=NOW + 2 * DAY) == [f"k_{2:020x}.native-{other}"]  # its day over
+    assert prune_native(tmp_path / "missing", key, fold, now=NOW) == []
+
+
+def test_a_kernels_native_mark_does_not_stand_for_the_kernel_s_own(tmp_path):
+    """A kernel's last use is its own ``.used``: an older mark of its native code for
+    another key (same suffix) does not make it look unused."""
+    recent = _kernel(tmp_path, 1, age_days=30, used_days=2)
+    _native(tmp_path / "kernels", recent, "ba9876543210", age_days=60, used_days=60)
+    older = _kernel(tmp_path, 2, age_days=30, used_days=10)
+    assert prune(tmp_path / "kernels", _numba_dirs(tmp_path), keep=1, now=NOW) == [older]
+    assert _left(tmp_path, recent) > 0

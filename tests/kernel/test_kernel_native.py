@@ -7,6 +7,7 @@ import json
 import os
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -110,6 +111,18 @@ def test_a_run_on_native_code_loads_no_numba_and_gives_numbas_figures(built):
     assert not on["numba"] and off["numba"]
     assert on["folds"] > 0 and off["folds"] == 0
     assert _figures(on) == _figures(off)
+
+
+def test_loading_native_code_marks_it_used(built, native_on):
+    """Loading the game loop and the fold as native code marks each build used now
+    (``.native-<key>.used``, read by the cache's pruning), once a process."""
+    key = native.machine_key()
+    assert key is not None
+    marks = [native._files(stem, key)[1].with_suffix(".used") for stem in (built.with_suffix(""), native.fold_stem())]
+    for mark in marks:
+        mark.unlink(missing_ok=True)
+    assert native.load_loop(built) is not None and native.load_fold() is not None
+    assert all(mark.exists() and mark.stat().st_mtime > time.time() - 60 for mark in marks)
 
 
 def test_native_games_are_numbas_game_for_game(built, native_on, monkeypatch):
