@@ -76,8 +76,9 @@ def parse_table(
     problems = table_problems(ruleset, table, partial)
     if not problems:
         out = [[[ruleset.catalogue.index_of(c) for c in cards] for cards in rnd] for rnd in table["rounds"]]
-        for r, n, card in _over_the_deck(ruleset, out):
-            problems.append(("rounds", f"{n} {card.id} played{r}, but the deck has only {card.count}"))
+        for r, n, card, more in _over_the_deck(ruleset, out):
+            copies = f" (and {more} more through card effects)" if more else ""
+            problems.append(("rounds", f"{n} {card.id} played{r}, but the deck has only {card.count}{copies}"))
     if problems:
         raise TableError([f"{where}: {line}" for line in format_problems(problems)])
     return out
@@ -97,30 +98,39 @@ def _ANY_CARD(deck: int) -> _AnyCard:
 
 def _over_the_deck(
     ruleset: CompiledRuleset, rounds: list[list[list[int]]]
-) -> Iterator[tuple[str, int, CardType | _AnyCard]]:
-    """``(where, number, card)`` for cards played more often than the deck allows: over
+) -> Iterator[tuple[str, int, CardType | _AnyCard, int]]:
+    """``(where, number, card, more)`` for cards played more often than the deck allows
+    (its count, and ``more`` that card effects may add: a face-down card, a copy): over
     the whole game, or (when every card not kept is shuffled back between rounds) in
-    one round together with the kept cards of earlier rounds."""
+    one round together with the kept cards of earlier rounds; where card effects change
+    cards, the whole deck bounds every card played too."""
     cards = ruleset.catalogue.cards
-    # effects that turn cards into others (face down, copies): a type may exceed its
-    # count, so only the whole deck bounds what is played
+    counts = [card.count for card in cards]
     changed = any(e.changes_cards for e in ruleset.effects)
+    # per type, how many more than its count effects may put on a table (None: only the whole deck bounds it)
+    more: list[int | None] = [0] * len(cards)
+    for effect in ruleset.effects:
+        excess = effect.table_excess(counts)
+        for c in range(len(cards)) if excess is None else excess:
+            n, before = None if excess is None else excess[c], more[c]
+            more[c] = None if n is None or before is None else before + n
     used = [0] * len(cards)
     for r, rnd in enumerate(rounds):
+        where = f" in round {r + 1}" if ruleset.between_rounds == "reshuffle" else ""
         if ruleset.between_rounds == "reshuffle":
             used = [n if cards[i].kept else 0 for i, n in enumerate(used)]
         for seat in rnd:
             for c in seat:
                 used[c] += 1
-        if changed:
-            total, deck = sum(used), sum(card.count for card in cards)
-            if total > deck:
-                yield (f" in round {r + 1}" if ruleset.between_rounds == "reshuffle" else ""), total, _ANY_CARD(deck)
-                return
-            continue
         for i, n in enumerate(used):
-            if n > cards[i].count:
-                yield (f" in round {r + 1}" if ruleset.between_rounds == "reshuffle" else ""), n, cards[i]
+            extra = more[i]
+            if extra is not None and n > cards[i].count + extra:
+                yield where, n, cards[i], extra
+                return
+        if changed:
+            total, deck = sum(used), sum(counts)
+            if total > deck:
+                yield where, total, _ANY_CARD(deck), 0
                 return
 
 

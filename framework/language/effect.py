@@ -19,7 +19,8 @@ plug-in is checked, shown, played, logged and replayed like a built-in one.
 * what the engine and the bots must know of it beforehand: ``keeps_round`` (it reads
   the cards placed earlier this round), ``changes_cards`` (it turns table cards into
   other card types), ``bots_decline`` (a look-ahead bot says done to its decisions
-  when it may: acting costs points it cannot see);
+  when it may: acting costs points it cannot see), ``table_excess(counts)`` (how many
+  more of each type than the deck has a table may hold through it: ``score``'s check);
 * ``redrawn(shown)``: the options of its decision had it shown ``shown`` instead (a
   re-deal of the cards only the deciding seat has seen);
 * ``rehanded(state, decision, hand)``: the options of its decision had the deciding
@@ -36,7 +37,7 @@ defaults and the words of the events several effects share.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any, Protocol
 
 import attrs
@@ -267,6 +268,7 @@ class CardEffect(Protocol):
     def changes_cards(self) -> bool: ...
     @property
     def bots_decline(self) -> bool: ...
+    def table_excess(self, counts: Sequence[int]) -> Mapping[int, int | None] | None: ...
     def describe(self) -> str: ...
     def start(self, state: EffectState, seat: int) -> Decision | None: ...
     def decide(self, state: EffectState, decision: Decision, action: int) -> Decision | None: ...

@@ -238,6 +238,32 @@ def test_more_copies_than_the_deck_has_is_refused(tmp_path):
     ]
 
 
+def test_card_effects_raise_only_the_cards_they_can_make(tmp_path):
+    """Where a takeout box turns cards face down, every other card is still bounded by
+    the deck (four squid nigiri of three are refused) and face-down cards only by the
+    whole deck; a special order (3 in the deck) may make three more of any card, no more."""
+    squid = ["squid_nigiri"] * 4
+    path = write(tmp_path, "t.json", json.dumps({"rounds": [[squid, ["takeout_face_down"] * 5, []]]}))
+    assert bad_table(run("score", "sushi-go-party-master-menu", path, "--partial")) == [
+        f"{path}: error: rounds: 4 squid_nigiri played in round 1, but the deck has only 3"
+    ]
+    path = write(tmp_path, "ok.json", json.dumps({"rounds": [[["squid_nigiri"], ["takeout_face_down"] * 5, []]]}))
+    assert run("score", "sushi-go-party-master-menu", path, "--partial").exit_code == 0
+    menu = "[maki, tempura, sashimi, dumpling, special_order, wasabi, pudding]"
+    copies = write(
+        tmp_path,
+        "copies.yaml",
+        f"format: 1\nextends: sushi-go-party\nid: copies\nname: Copies\nmenu: {menu}\n",
+    )
+    six = write(tmp_path, "six.json", json.dumps({"rounds": [[["squid_nigiri"] * 6, []]]}))
+    assert run("score", copies, six, "--partial").exit_code == 0
+    seven = write(tmp_path, "seven.json", json.dumps({"rounds": [[["squid_nigiri"] * 7, []]]}))
+    assert bad_table(run("score", copies, seven, "--partial")) == [
+        f"{seven}: error: rounds: 7 squid_nigiri played in round 1, but the deck has only 3"
+        " (and 3 more through card effects)"
+    ]
+
+
 @pytest.mark.parametrize(
     "text, problems",
     [

@@ -105,6 +105,14 @@ class EffectBase:
         has none yet, and a ruleset with it plays on the reference engine."""
         return None
 
+    def table_excess(self, counts: Sequence[int]) -> Mapping[int, int | None] | None:
+        """How many more cards of a type than the deck has (``counts``, per type) a
+        round's table may hold through this effect: per type, a number, or None where
+        only the whole deck bounds it; None where it cannot say (every type then). None
+        for an effect that :attr:`changes_cards`, else nothing (``score`` checks a table
+        by it)."""
+        return None if self.changes_cards else {}
+
     def same_kind(self, other: CardEffect | None) -> bool:
         """Whether ``other`` (a card's effect, or None) is of this effect's kind."""
         return other is not None and other.kind == self.kind

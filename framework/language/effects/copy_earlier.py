@@ -43,6 +43,10 @@ class CopyEarlier(EffectBase):
             f"with nothing to copy the {self.name} is discarded."
         )
 
+    def table_excess(self, counts: Sequence[int]) -> Mapping[int, int]:
+        """Any type but its own, once for each copy of the card (each may become one)."""
+        return {c: counts[self.card] for c in range(len(counts)) if c != self.card}
+
     def start(self, state: EffectState, seat: int) -> Decision | None:
         if not state.counts[seat][self.card]:
             return None

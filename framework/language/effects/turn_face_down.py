@@ -54,6 +54,10 @@ class TurnFaceDown(EffectBase):
         )
         return text + (f"; the {self.name} is discarded." if self.discard else ".")
 
+    def table_excess(self, counts: Sequence[int]) -> Mapping[int, int | None]:
+        """Only face-down cards: as many as the deck's cards (each is one turned over)."""
+        return {self.face_down: None}
+
     def choices(self, state: EffectState, seat: int) -> list[int]:
         """The card types of ``seat``'s table it may turn (not face-down ones, not cards
         with this effect: they are about to leave)."""
