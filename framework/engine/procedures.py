@@ -524,8 +524,12 @@ class StandardProcedure:
             seat = pending.seat
             a = as_action(seat, actions[0])
             if a not in pending.options:
+                try:
+                    said = self.game.decision_to_string(a)  # a card id, a family or done
+                except IllegalMoveError:
+                    said = str(a)  # no decision action at all
                 raise IllegalMoveError(
-                    f"seat {seat}: {a} is not one of the choices now ({pending.prompt}): "
+                    f"seat {seat}: {said} is not one of the choices now ({pending.prompt}): "
                     + ", ".join(self.game.decision_to_string(o) for o in pending.options)
                 )
             state.decided(seat, a)

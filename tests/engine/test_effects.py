@@ -195,7 +195,8 @@ def test_equal_order_numbers_resolve_in_seat_order():
 
 
 def test_an_illegal_decision_action_raises_and_changes_nothing():
-    """A decision action outside the options, or the wrong number of actions, is an IllegalMoveError."""
+    """A decision action outside the options (named as a card where it is one), or the
+    wrong number of actions, is an IllegalMoveError."""
     state = dealt(2, [["chopsticks_1", "tempura", "salmon", "tempura"], ["salmon"] * 4])
     g = state.game
     act(state, "chopsticks_1", "salmon")
@@ -204,9 +205,11 @@ def test_an_illegal_decision_action_raises_and_changes_nothing():
     with pytest.raises(IllegalMoveError) as e:
         state.apply_actions([menu])
     assert str(e.value) == (
-        f"seat 0: {menu} is not one of the choices now (Play a second card with your Chopsticks 1? (done: no)): "
+        "seat 0: menu is not one of the choices now (Play a second card with your Chopsticks 1? (done: no)): "
         "salmon, done"
     )
+    with pytest.raises(IllegalMoveError, match=r"^seat 0: 99999 is not one of the choices now "):
+        state.apply_actions([99999])  # no decision action at all: its number
     with pytest.raises(IllegalMoveError, match=r"^expected 1 action \(one per acting seat\), got 2$"):
         state.apply_actions([0, 0])
     assert isinstance(state.pending, Decision)
