@@ -158,7 +158,7 @@ def _bots_note(summary) -> str | None:
         return None
     return (
         "Different bots at the seats: 'vs none' mostly shows which bot takes a card.\n"
-        f"For card figures give every seat one bot (--bots {bots[0]})."
+        f"For card figures give every seat one bot (--bots {shown(bots[0])})."
     )
 
 

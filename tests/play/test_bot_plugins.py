@@ -384,7 +384,7 @@ def test_play_leaves_no_log_when_a_bot_fails(bot_file, tmp_path):
 
 def test_control_characters_in_a_bots_file_name_never_reach_the_terminal(tmp_path):
     """A bot file named with a colour code, a window-title sequence and rich [markup]: simulate's tables and
-    play's seat names show it escaped, and no raw ESC or BEL is printed."""
+    play's seat names show it escaped (and simulate's note on mixed bots), and no raw ESC or BEL is printed."""
     name = "\x1b[31mred\x1b]0;title\x07[bold]x.py"
     (tmp_path / name).write_text(BOTS, encoding="utf-8")
     spec = f"{tmp_path / name}:Last"
@@ -392,6 +392,10 @@ def test_control_characters_in_a_bots_file_name_never_reach_the_terminal(tmp_pat
     assert out.exit_code == 0, out.output
     assert "\x1b" not in out.stdout and "\x07" not in out.stdout
     assert "\\x1b[31mred\\x1b]0;title\\x07[bold]x.py:Last" in out.stdout
+    mixed = cli.invoke(app, ["simulate", "sushi-go", "-p", "2", "-g", "3", "--bots", f"{spec},random"])
+    assert mixed.exit_code == 0, mixed.output
+    assert "\x1b" not in mixed.output and "\x07" not in mixed.output
+    assert "For card figures give every seat one bot" in mixed.output  # the note naming the first bot, escaped
     played = cli.invoke(app, ["play", "sushi-go", "--players", "2", "--bots", spec], input="1\n" * 40)
     assert "\x1b" not in played.output and "\x07" not in played.output
     assert "seat 1 (" in played.output and "\\x1b[31mred" in played.output
