@@ -284,8 +284,14 @@ class RulesetBuilder:
         self.menu: tuple[Course, ...] = ()
         #: a card library on its own: why it is not played (None: it is a game)
         self.library = library_note(doc)
-        if valid is None:
+        #: a menu whose dishes are not known (the schema refused the menu, the courses or
+        #: the cards): the cards it deals are not known either, so no check reads them
+        self.unknown_menu = False
+        data = doc.data
+        if valid is None or all(valid((k,)) for k in ("menu", "courses", "cards")):
             doc, self.menu_problems, self.menu = apply_menu(doc)
+        else:
+            self.unknown_menu = data.get("menu") is not None
         self.doc = doc
         #: for a document the schema check refused: which sections (and scoring rules) it
         #: accepted, so their checks still run; None when the whole document passed
@@ -1356,6 +1362,8 @@ class RulesetBuilder:
         named = isinstance(data.get("cards"), list) and all(
             isinstance(c, dict) and isinstance(c.get("id"), str) for c in data["cards"]
         )
+        if self.menu_problems or self.unknown_menu:  # the cards dealt are not known: nothing reads them
+            return sorted(set(self.menu_problems))
         if valid(("cards",)):
             self.check_cards()
         elif named:  # a card's mistake does not hide a duplicate id beside it
@@ -1455,8 +1463,8 @@ def _n(count: int, noun: str) -> str:
 
 #: top-level sections a ruleset without ``extends`` must have
 REQUIRED_SECTIONS = ("players", "cards", "deal", "rounds", "scoring")
-#: the sections the walk reads, each checked on its own against the schema
-SECTIONS = ("players", "cards", "deal", "rounds", "turn", "actions", "scoring", "winner")
+#: the sections the walk reads (a menu and a library's courses first), each checked on its own against the schema
+SECTIONS = ("players", "cards", "deal", "rounds", "turn", "actions", "scoring", "winner", "menu", "courses")
 
 
 def accepted_sections(data: Any, merged: Any = None) -> Callable[[Path], bool]:

@@ -132,11 +132,25 @@ def library_menus(library_id: str) -> list[str]:
 
 
 def library_note(doc: Any) -> Diagnostic | None:
-    """For a card library without a menu: why it is not played on its own (at ``courses``), else None."""
+    """For a card library without a menu: why it is not played on its own (at ``courses``;
+    for a file that extends one without choosing a menu, at its ``extends``), else None."""
     data: Mapping[str, Any] = doc.data
     if data.get("courses") is None or data.get("menu") is not None:
         return None
     ident = data.get("id")
+    child = getattr(doc, "child", None)
+    own = getattr(child, "data", None)
+    if isinstance(own, Mapping) and "courses" not in own and isinstance(own.get("extends"), str):
+        # a file that extends a library (its courses a parent's) and gives no menu: said at its extends
+        library = own["extends"]
+        menus = library_menus(library)
+        bundled = f" (or play a bundled menu: {', '.join(menus)})" if menus else ""
+        told: Diagnostic = doc.diagnostic(
+            ("extends",),
+            f"'{ident}' extends the card library '{library}' but chooses no menu: add 'menu: [...]' "
+            f"listing its dishes{bundled}",
+        )
+        return told
     menus = library_menus(ident) if isinstance(ident, str) else []
     bundled = f"; bundled menus: {', '.join(menus)}" if menus else ""
     note: Diagnostic = doc.diagnostic(

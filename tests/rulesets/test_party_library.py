@@ -457,6 +457,47 @@ def test_the_library_validates_with_a_warning_but_does_not_load_for_play():
         load_ruleset("sushi-go-party")
 
 
+def test_a_file_extending_the_library_without_a_menu_is_told_at_its_extends(tmp_path):
+    """A file that extends the library and chooses no menu is told so at its own extends
+    line, naming the library and its bundled menus (not at the library's courses)."""
+    path = tmp_path / "mine.yaml"
+    path.write_text("format: 1\nextends: sushi-go-party\nid: mine\nname: Mine\n", encoding="utf-8")
+    menus = ", ".join(rid for rid in bundled_ids() if rid.startswith("sushi-go-party-"))
+    said = (
+        "'mine' extends the card library 'sushi-go-party' but chooses no menu: add 'menu: [...]' listing its "
+        f"dishes (or play a bundled menu: {menus})"
+    )
+    assert problems(path) == [(2, 10, said)]
+    with pytest.raises(RulesetError) as e:
+        load_ruleset(str(path))
+    assert str(e.value).endswith(f"mine.yaml:2:10: error: {said}")
+
+
+@pytest.mark.parametrize(
+    "extra, line, column, message",
+    [
+        ("", 5, 7, "'menu' must be a list, not 'maki'"),
+        ("winner: 5\n", 5, 9, "'winner' must be a mapping, not 5"),
+    ],
+)
+def test_a_menu_file_the_schema_refuses_gets_its_own_errors_only(tmp_path, extra, line, column, message):
+    """A menu file with a schema error is told that error alone: no error of the library's
+    cards, which its menu would have left out (a menu the schema refuses deals nothing known)."""
+    path = tmp_path / "menu.yaml"
+    menu = "maki" if not extra else f"[{CLASSIC}]"
+    path.write_text(f"format: 1\nextends: sushi-go-party\nid: m\nname: M\n{extra}menu: {menu}\n", encoding="utf-8")
+    assert problems(path) == [(line, column, message)]
+
+
+def test_a_menu_s_mistakes_are_told_beside_a_schema_error_elsewhere(tmp_path):
+    """With an unknown dish on the menu and a schema error in another section, both are told."""
+    path = write_menu(tmp_path, CLASSIC.replace("dumpling", "dumplin"), extra="winner: 5\n")
+    found = [m for _, _, m in problems(path)]
+    assert "'winner' must be a mapping, not 5" in found
+    assert "'dumplin' is not a dish of the library's courses (did you mean 'dumpling'?)" in found
+    assert not any("only for" in m for m in found)
+
+
 def test_the_library_is_not_listed_among_the_rulesets_one_can_play():
     """bundled_ids() lists the starter menu but not the library; bundled_libraries() lists the library."""
     assert "sushi-go-party-starter" in bundled_ids()
