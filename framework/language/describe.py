@@ -165,7 +165,7 @@ def _scoring(rs: CompiledRuleset) -> list[str]:
 def _winner(rs: CompiledRuleset) -> list[str]:
     chain = ["most points"]
     for tb in rs.tie_breaks:
-        chain.append(f"the {'highest' if tb.most else 'lowest'} {tb.quantity.words}")
+        chain.append(f"the {'highest' if tb.most else 'lowest'} {tb.quantity.bare_words}")
     text = "  " + ", then ".join(chain) + "."
     text += " Players still tied share the win." if rs.shared_win else " Players still tied all lose."
     return ["Winner", text]

@@ -47,6 +47,12 @@ class Quantity:
     #: key per card)`` or ``("expr", text)``; empty when only ``fn`` says (a plug-in's)
     form: tuple[Any, ...] = ()
 
+    @property
+    def bare_words(self) -> str:
+        """:attr:`words` without a leading "the", for a phrase that gives its own
+        ("By the ...", "the highest ...")."""
+        return self.words.removeprefix("the ")
+
     def values(self, t: Tableau) -> list[int]:
         """The value of every seat."""
         if self.all_fn is not None:

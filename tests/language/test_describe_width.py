@@ -58,3 +58,21 @@ def test_rules_of_a_single_card_read_as_sentences(tmp_path):
     assert "you may play a second card from your hand, and this card then goes into your hand." in text
     for wrong in ("Sugar count 1", "one of Bun", "Apron then go"):
         assert wrong not in text
+
+
+def test_an_expression_quantity_reads_with_one_article(tmp_path):
+    """A table rule over an expression and an expression tie-break read "By the value of"
+    and "the highest value of", never "the the"."""
+    path = tmp_path / "value.yaml"
+    path.write_text(
+        "format: 1\nid: value\nname: Value\nplayers: {min: 2, max: 4}\n"
+        "cards:\n  - {id: a, count: 20}\n  - {id: e, count: 20}\n"
+        "deal:\n  hand_size: {'2-4': 6}\nrounds:\n  count: 1\n  pass: left\n"
+        "scoring:\n  - {id: etbl, kind: table, quantity: 'count(e) * 2 - 3', points: [10, 20, 30]}\n"
+        "winner:\n  tie_breaks:\n    - {most: 'count(e) * 3 - players'}\n",
+        encoding="utf-8",
+    )
+    text = " ".join(describe_ruleset(load_ruleset(str(path))).split())
+    assert "By the value of `count(e) * 2 - 3`: 0: 10" in text
+    assert "then the highest value of `count(e) * 3 - players`" in text
+    assert "the the" not in text

@@ -89,7 +89,7 @@ class Table(RuleBase):
 
     def describe(self) -> str:
         steps = ", ".join(f"{n}: {p}" for n, p in enumerate(self.points))
-        return f"By the {self.quantity.words}: {steps} (and {self.points[-1]} for more)."
+        return f"By the {self.quantity.bare_words}: {steps} (and {self.points[-1]} for more)."
 
 
 def build(spec: Mapping[str, Any], ctx: RuleContext) -> Table | None:
