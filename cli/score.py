@@ -12,7 +12,7 @@ import typer
 from ruledraft.engine.table_scoring import TableError, table_sheet, unreachable
 from ruledraft.errors import InputError, LineProblem
 from ruledraft.language.file_access import UnreadableInput, open_input
-from ruledraft.language.json_check import parse_json
+from ruledraft.language.json_check import parse_json, path_lines
 from ruledraft.language.kinds.registry import PluginError
 from ruledraft.play.game_log import MAX_LINE_BYTES, read_lines, replay_sheet, size_in_words
 
@@ -24,8 +24,10 @@ LOOK_AHEAD = 5
 
 
 def read_tables(fh: BinaryIO, name: str) -> Iterator[tuple]:
-    """``(where, object)`` for a JSON document holding one table, or JSON Lines with one
-    per line. Read line by line: no line, and no whole document, may be longer than
+    """``(where, object, text)`` for a JSON document holding one table (``where`` its
+    file's name, ``text`` the document with a blank line for each line before it), or
+    JSON Lines with one per line (``where`` ``FILE:LINE``, no text). Read line by line:
+    no line, and no whole document, may be longer than
     :data:`~ruledraft.play.game_log.MAX_LINE_BYTES`."""
     lines = read_lines(fh, name, read_on=True)  # a line that is not UTF-8 (or too long): its LineProblem
     size = 0  # bytes so far: a whole document may not be longer than a line
@@ -73,27 +75,45 @@ def read_tables(fh: BinaryIO, name: str) -> Iterator[tuple]:
             if unreadable is not None:
                 raise unreadable from None
             seen.extend(counted(line) for _, line in lines)
-            yield name, parse_json("".join(seen), name)
+            whole = "".join(seen)
+            yield name, parse_json(whole, name), whole
             return
         for n, item in ahead[:-1]:
-            yield f"{name}:{n}", item
+            yield f"{name}:{n}", item, None
         pending = ahead[-1]
     # JSON Lines (one line on its own is the same as a JSON file of one table); a line
     # that is no JSON is yielded as its InputError, and the lines after it are read on
     for n, line in lines:
         if not isinstance(line, InputError) and not line.strip():
             continue
-        yield f"{name}:{pending[0]}", pending[1]
+        yield f"{name}:{pending[0]}", pending[1], None
         try:
             pending = (n, line if isinstance(line, InputError) else parse_json(line, name, n))
         except InputError as e:
             pending = (n, e)
-    yield (f"{name}:{pending[0]}" if pending[0] != first_n else name), pending[1]
+    if pending[0] != first_n:
+        yield f"{name}:{pending[0]}", pending[1], None
+    else:  # one line alone: a document
+        yield name, pending[1], "\n" * (first_n - 1) + first
 
 
-def _scored(rs: Any, data: Any, where: str, partial: bool, rescore: bool) -> tuple[Any, list[str]]:
+def _placed(e: TableError, where: str, text: str | None) -> list[str]:
+    """A document's problems with the line of each one's path (``FILE:LINE: error: ...``)."""
+    if text is None:
+        return e.lines
+    lines = list(e.lines)
+    found = path_lines(text, [path for path, _ in e.problems])
+    for i, (path, message) in enumerate(e.problems[: len(lines)]):
+        said = f"{where}: error: {path}: {message}" if path else f"{where}: error: {message}"
+        if lines[i] == said and path in found:
+            lines[i] = f"{where}:{found[path]}{said[len(where) :]}"
+    return lines
+
+
+def _scored(rs: Any, data: Any, where: str, partial: bool, rescore: bool, text: str | None) -> tuple[Any, list[str]]:
     """One table (or game log line) scored: its sheet, or None and what is wrong with
-    it, each problem said on standard error as it is found."""
+    it, each problem said on standard error as it is found (in a document, ``text``, at
+    its line)."""
     if isinstance(data, LineProblem):  # a line that is no JSON (or no UTF-8 text, or too long)
         return None, [say_problem(data.where, data.message)]
     if isinstance(data, InputError):
@@ -104,7 +124,7 @@ def _scored(rs: Any, data: Any, where: str, partial: bool, rescore: bool) -> tup
     try:
         sheet = table_sheet(rs, data, where, partial=partial)
     except TableError as e:
-        lines = e.lines
+        lines = _placed(e, where, text)
         if isinstance(data, list) and any(isinstance(item, dict) for item in data):  # tables in one list
             lines = [f"{lines[0]} (for several tables, write JSON Lines: one table per line)", *lines[1:]]
         return None, [say_error(line, prefixed=False) for line in lines]
@@ -172,9 +192,9 @@ def score(
         bad = tables = unreadable = 0
         seen: list[str] = []  # every problem said
         with fh as stream:
-            for where, data in read_tables(stream, name):
+            for where, data, text in read_tables(stream, name):
                 tables += 1
-                sheet, said = _scored(rs, data, where, partial, rescore)
+                sheet, said = _scored(rs, data, where, partial, rescore, text)
                 seen.extend(said)
                 if sheet is None:
                     bad += 1

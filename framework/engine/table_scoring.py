@@ -7,7 +7,7 @@ from the round they were played in.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 import attrs
@@ -24,11 +24,13 @@ __all__ = ["TableError", "parse_table", "score_table", "table_problems", "table_
 
 class TableError(InputError):
     """A table that is not a finished table of the ruleset: every problem found, each
-    ``WHERE: error: PATH: MESSAGE`` (at most :data:`~ruledraft.language.json_check.MAX_PROBLEMS`)."""
+    ``WHERE: error: PATH: MESSAGE`` (at most :data:`~ruledraft.language.json_check.MAX_PROBLEMS`),
+    and the ``(PATH, MESSAGE)`` problems the lines say (the first of them, in order)."""
 
-    def __init__(self, lines: list[str]):
+    def __init__(self, lines: list[str], problems: Sequence[tuple[str, str]] = ()):
         super().__init__("\n".join(lines))
         self.lines = lines
+        self.problems = list(problems)
 
 
 def table_problems(ruleset: CompiledRuleset, table: Any, partial: bool = True) -> list[tuple[str, str]]:
@@ -80,7 +82,7 @@ def parse_table(
             copies = f" (and {more} more through card effects)" if more else ""
             problems.append(("rounds", f"{n} {card.id} played{r}, but the deck has only {card.count}{copies}"))
     if problems:
-        raise TableError([f"{where}: {line}" for line in format_problems(problems)])
+        raise TableError([f"{where}: {line}" for line in format_problems(problems)], problems)
     return out
 
 

@@ -126,14 +126,108 @@ def json_path(path: Iterable[str | int]) -> str:
     for part in path:
         if isinstance(part, int):
             out += f"[{part}]"
-        elif _IDENTIFIER.match(part):
+        elif _IDENTIFIER.fullmatch(part):
             out += f".{part}" if out else part
         else:
             out += f"[{json.dumps(part)}]"
     return out
 
 
-_IDENTIFIER = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+_IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+
+#: one step of a path as :func:`json_path` writes it: a key, an index, a quoted key
+_STEP = re.compile(r'\.?([A-Za-z_][A-Za-z0-9_]*)|\[(\d+)\]|\[("(?:[^"\\]|\\.)*")\]')
+_SPACE = re.compile(r"[ \t\n\r]*")
+_ATOM = re.compile(r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?|true|false|null")
+
+
+def _steps(path: str) -> tuple[str | int, ...] | None:
+    """The steps of a path :func:`json_path` wrote (None: not such a path)."""
+    steps: list[str | int] = []
+    at = 0
+    while at < len(path):
+        match = _STEP.match(path, at)
+        if match is None or match.end() == at:
+            return None
+        key, index, quoted = match.groups()
+        steps.append(key if key is not None else int(index) if index is not None else json.loads(quoted))
+        at = match.end()
+    return tuple(steps)
+
+
+def path_lines(text: str, paths: Iterable[str]) -> dict[str, int]:
+    """The line of ``text`` (valid JSON, as :func:`parse_json` read it) on which each
+    path's value starts (:func:`json_path`'s form; ``""`` the whole document), or its
+    nearest enclosing value's where the path is not in the document; a path that is not
+    such a path is left out. Read without recursion (however deep the document)."""
+    wanted: dict[str, tuple[str | int, ...]] = {}
+    for path in paths:
+        steps = _steps(path)
+        if steps is not None:
+            wanted[path] = steps
+    prefixes = {steps[:n] for steps in wanted.values() for n in range(len(steps) + 1)}
+    found: dict[tuple[str | int, ...], int] = {}
+    decode = json.decoder.scanstring  # type: ignore[attr-defined]  # (not in the stubs; the C scanner where built)
+    # a stack of open containers: (path, the next index of a list or None for an object)
+    stack: list[tuple[tuple[str | int, ...], int | None]] = []
+    here: tuple[str | int, ...] = ()  # the path of the value about to be read
+    at = _SPACE.match(text, 0).end()  # type: ignore[union-attr]
+    try:
+        while True:
+            if here in prefixes and here not in found:
+                found[here] = at
+            char = text[at : at + 1]
+            if char in ("{", "["):
+                at = _SPACE.match(text, at + 1).end()  # type: ignore[union-attr]
+                closing = "}" if char == "{" else "]"
+                if text[at : at + 1] == closing:  # empty: a value read
+                    at += 1
+                else:
+                    stack.append((here, 0 if char == "[" else None))
+                    if char == "{":
+                        key, at = decode(text, at + 1)
+                        at = _SPACE.match(text, text.index(":", at) + 1).end()  # type: ignore[union-attr]
+                        here = (*here, key)
+                    else:
+                        here = (*here, 0)
+                    continue
+            elif char == '"':
+                _, at = decode(text, at + 1)
+            else:
+                atom = _ATOM.match(text, at)
+                if atom is None:
+                    break
+                at = atom.end()
+            # a value read: on to the next in its container, or out of those it ends
+            while stack:
+                at = _SPACE.match(text, at).end()  # type: ignore[union-attr]
+                outer, index = stack[-1]
+                if text[at : at + 1] == ",":
+                    at = _SPACE.match(text, at + 1).end()  # type: ignore[union-attr]
+                    if index is None:
+                        key, at = decode(text, at + 1)
+                        at = _SPACE.match(text, text.index(":", at) + 1).end()  # type: ignore[union-attr]
+                        here = (*outer, key)
+                    else:
+                        stack[-1] = (outer, index + 1)
+                        here = (*outer, index + 1)
+                    break
+                stack.pop()  # its closing bracket
+                at += 1
+            else:
+                break
+    except (ValueError, IndexError):  # not the JSON it was said to be: what was found so far
+        pass
+    lines = {}
+    for path, steps in wanted.items():
+        n = len(steps)
+        while steps[:n] not in found:
+            n -= 1
+            if n < 0:
+                break
+        else:
+            lines[path] = text.count("\n", 0, found[steps[:n]]) + 1
+    return lines
 
 
 def kind(value: Any) -> str:

@@ -137,7 +137,7 @@ def test_unknown_card_names_its_path_and_suggests(tmp_path):
     t = {"rounds": [[["tempura"], ["sashimi"]], [["sashimi"], ["tempra"]], [[], []]]}
     path = write(tmp_path, "table.json", json.dumps(t))
     assert bad_table(run("score", "sushi-go", path)) == [
-        f"{path}: error: rounds[1][1][0]: unknown card 'tempra' (did you mean 'tempura'?)"
+        f"{path}:1: error: rounds[1][1][0]: unknown card 'tempra' (did you mean 'tempura'?)"
     ]
 
 
@@ -193,7 +193,7 @@ def test_wrong_number_of_rounds_is_refused(tmp_path, rounds, partial, problem):
     """A table with more rounds than the game has, none, or fewer without --partial fails naming both numbers."""
     path = write(tmp_path, "t.json", json.dumps({"rounds": rounds}))
     args = ["score", "sushi-go", path] + (["--partial"] if partial else [])
-    assert bad_table(run(*args)) == [f"{path}: error: {problem}"]
+    assert bad_table(run(*args)) == [f"{path}:1: error: {problem}"]
 
 
 def test_partial_scores_the_rounds_played_so_far(tmp_path):
@@ -226,7 +226,7 @@ def test_partial_scores_the_rounds_played_so_far(tmp_path):
 def test_wrong_number_of_players_is_refused(tmp_path, ruleset, rounds, problem):
     """A table whose number of seats the game does not allow (or that changes between rounds) fails clearly."""
     path = write(tmp_path, "t.json", json.dumps({"rounds": rounds}))
-    assert bad_table(run("score", ruleset, path)) == [f"{path}: error: {problem}"]
+    assert bad_table(run("score", ruleset, path)) == [f"{path}:1: error: {problem}"]
 
 
 def test_more_copies_than_the_deck_has_is_refused(tmp_path):
@@ -234,7 +234,18 @@ def test_more_copies_than_the_deck_has_is_refused(tmp_path):
     t = {"rounds": [[["chopsticks", "chopsticks"], ["chopsticks"]], [["chopsticks"], []], [["chopsticks"], []]]}
     path = write(tmp_path, "t.json", json.dumps(t))
     assert bad_table(run("score", "sushi-go", path)) == [
-        f"{path}: error: rounds: 5 chopsticks played, but the deck has only 4"
+        f"{path}:1: error: rounds: 5 chopsticks played, but the deck has only 4"
+    ]
+
+
+def test_a_pretty_printed_tables_problems_name_the_lines_of_their_values(tmp_path):
+    """In a JSON document over several lines each problem gives the line its path's value
+    starts on (a card on line 4, a missing round at its list's line 2)."""
+    text = '{\n "rounds": [\n  [["maki_3"],\n   ["makki"], [], []]\n ]\n}\n'
+    path = write(tmp_path, "t.json", text)
+    assert bad_table(run("score", "sushi-go", path)) == [
+        f"{path}:2: error: rounds: 1 round, but Sushi Go! has 3 (--partial scores the rounds played so far)",
+        f"{path}:4: error: rounds[0][1][0]: unknown card 'makki' (did you mean 'maki_3'?)",
     ]
 
 
@@ -245,7 +256,7 @@ def test_card_effects_raise_only_the_cards_they_can_make(tmp_path):
     squid = ["squid_nigiri"] * 4
     path = write(tmp_path, "t.json", json.dumps({"rounds": [[squid, ["takeout_face_down"] * 5, []]]}))
     assert bad_table(run("score", "sushi-go-party-master-menu", path, "--partial")) == [
-        f"{path}: error: rounds: 4 squid_nigiri played in round 1, but the deck has only 3"
+        f"{path}:1: error: rounds: 4 squid_nigiri played in round 1, but the deck has only 3"
     ]
     path = write(tmp_path, "ok.json", json.dumps({"rounds": [[["squid_nigiri"], ["takeout_face_down"] * 5, []]]}))
     assert run("score", "sushi-go-party-master-menu", path, "--partial").exit_code == 0
@@ -259,7 +270,7 @@ def test_card_effects_raise_only_the_cards_they_can_make(tmp_path):
     assert run("score", copies, six, "--partial").exit_code == 0
     seven = write(tmp_path, "seven.json", json.dumps({"rounds": [[["squid_nigiri"] * 7, []]]}))
     assert bad_table(run("score", copies, seven, "--partial")) == [
-        f"{seven}: error: rounds: 7 squid_nigiri played in round 1, but the deck has only 3"
+        f"{seven}:1: error: rounds: 7 squid_nigiri played in round 1, but the deck has only 3"
         " (and 3 more through card effects)"
     ]
 
@@ -294,7 +305,7 @@ def test_card_effects_raise_only_the_cards_they_can_make(tmp_path):
 def test_malformed_tables_are_refused(tmp_path, text, problems):
     """A table of the wrong shape fails (exit 1) with every problem at its JSON path, not a traceback."""
     path = write(tmp_path, "t.json", text)
-    assert bad_table(run("score", "sushi-go", path)) == [f"{path}: error: {p}" for p in problems]
+    assert bad_table(run("score", "sushi-go", path)) == [f"{path}:1: error: {p}" for p in problems]
 
 
 def test_every_problem_of_a_table_is_reported(tmp_path):
@@ -302,10 +313,10 @@ def test_every_problem_of_a_table_is_reported(tmp_path):
     t = {"rounds": [[["tempra"], ["sashimi"]], [["sashimi"], [], ["wasabbi"]]]}
     path = write(tmp_path, "t.json", json.dumps(t))
     assert bad_table(run("score", "sushi-go", path)) == [
-        f"{path}: error: rounds: 2 rounds, but Sushi Go! has 3 (--partial scores the rounds played so far)",
-        f"{path}: error: rounds[1]: 3 seats, but round 1 has 2",
-        f"{path}: error: rounds[0][0][0]: unknown card 'tempra' (did you mean 'tempura'?)",
-        f"{path}: error: rounds[1][2][0]: unknown card 'wasabbi' (did you mean 'wasabi'?)",
+        f"{path}:1: error: rounds: 2 rounds, but Sushi Go! has 3 (--partial scores the rounds played so far)",
+        f"{path}:1: error: rounds[1]: 3 seats, but round 1 has 2",
+        f"{path}:1: error: rounds[0][0][0]: unknown card 'tempra' (did you mean 'tempura'?)",
+        f"{path}:1: error: rounds[1][2][0]: unknown card 'wasabbi' (did you mean 'wasabi'?)",
     ]
 
 
@@ -471,7 +482,7 @@ def test_tables_written_as_a_list_are_one_document_told_to_write_json_lines(text
     result = run("score", "sushi-go", "-", input=text)
     assert result.exit_code == 1 and result.stdout == ""
     assert result.stderr.splitlines() == [
-        '<stdin>: error: expected a table (an object {"rounds": [[[cards of seat 0], [cards of seat 1], ...], ...]}),'
+        '<stdin>:1: error: expected a table (an object {"rounds": [[[cards of seat 0], [cards of seat 1], ...], ...]}),'
         " got a list (for several tables, write JSON Lines: one table per line)"
     ]
     from ruledraft.api import score_table

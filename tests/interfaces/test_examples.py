@@ -388,7 +388,7 @@ def test_guide_transcripts_are_found_in_both_guides():
     (readme,) = update_guide.find_blocks("README.md")
     assert [c.text.split("| ")[-1].split()[:2] for c in readme.commands] == [["ruledraft", "score"]] * 2
     assert readme.commands[0].status == 1 and readme.commands[0].expected[0].startswith(
-        "<stdin>: error: rounds: 1 round"
+        "<stdin>:1: error: rounds: 1 round"
     )
     assert readme.commands[1].expected[0].startswith('{"rounds": [[6, 1, 1, 0]]')
 
