@@ -39,7 +39,7 @@ SPARED_SECONDS = 24 * 3600
 _KERNEL = re.compile(r"k_[0-9a-f]{20}")
 
 #: a file of native code: its stem (a kernel's or the fold's) and the machine key it was built for
-_NATIVE = re.compile(r"((k_[0-9a-f]{20})|fold_[0-9a-f]{16})\.native-([0-9a-f]{12})\.")
+_NATIVE = re.compile(r"(k_[0-9a-f]{20}|fold_[0-9a-f]{16})\.native-([0-9a-f]{12})\.")
 
 
 def mark_used(path: Path) -> None:
@@ -167,7 +167,7 @@ def prune_native(kernels: Path, key: str | None, fold: str, now: float | None = 
         for file in kernels.iterdir():
             match = _NATIVE.match(file.name)
             if match is not None:
-                builds.setdefault((match.group(1), match.group(3)), []).append(file)
+                builds.setdefault((match.group(1), match.group(2)), []).append(file)
     removed = []
     for (stem, built_for), files in sorted(builds.items()):
         if built_for == key and (stem == fold or stem.startswith("k_")):
