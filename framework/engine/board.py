@@ -134,7 +134,11 @@ def board(state: State) -> list[SeatBoard]:
     modifiers: list[tuple[str, list[tuple[int, int]]]] = []
     for rule in rs.round_rules:
         if rule.holds_cards:
-            modifiers.append((rule.id, [rule.loaded_and_waiting(seq) for seq in table.cards]))
+            turned = table.turned
+            if turned is None:
+                modifiers.append((rule.id, [rule.loaded_and_waiting(seq) for seq in table.cards]))
+            else:  # a modifier turned face down holds nothing; one whose target was turned stays full
+                modifiers.append((rule.id, [rule.loaded_and_waiting(q, turned[s]) for s, q in enumerate(table.cards)]))
     boosted: list[list[tuple[tuple[int, int], ...]]] = []
     compared: list[tuple[str, list[tuple[tuple[int, int], ...]]]] = []
     for rule in rs.round_rules:

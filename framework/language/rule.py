@@ -14,8 +14,9 @@ shown and played like a built-in one.
 * ``ranks_by``: the per-seat quantity the rule ranks seats by (a majority), or None;
   then ``quantities(t)``, ``award(q, t)`` and ``score_seat_changed(t, seat, base_q)``
   let a bot rescore one seat's move without recomputing the others;
-* ``loaded_and_waiting(cards)``: for a rule that puts cards onto earlier cards (a
-  modifier, ``holds_cards``), how many of those are full and how many have room;
+* ``loaded_and_waiting(cards, turned=None)``: for a rule that puts cards onto earlier
+  cards (a modifier, ``holds_cards``), how many of those are full and how many have
+  room (of those face up, ``turned`` being the seat's cards turned face down);
 * ``turn_scoring``: None, or the rule's part that scores during the round at the end
   of every turn (a race, :class:`TurnScoring`); such a rule needs the turns, not only
   the tables, to be scored.
@@ -34,7 +35,7 @@ balance figures, when not the cards it reads (a boost: its own cards).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any, Generic, NamedTuple, Protocol, TypeVar, runtime_checkable
 
 from ruledraft.language.quantity import Quantity
@@ -156,7 +157,9 @@ class Rule(Protocol):
 
     def score_seat_changed(self, t: Tableau, seat: int, base_q: list[int]) -> int: ...
 
-    def loaded_and_waiting(self, seq: Sequence[int]) -> tuple[int, int]: ...
+    def loaded_and_waiting(
+        self, seq: Sequence[int], turned: Mapping[int, tuple[int, int]] | None = None
+    ) -> tuple[int, int]: ...
 
     def describe(self) -> str: ...
 
@@ -256,7 +259,9 @@ class RuleBase:
     def score_seat_changed(self, t: Tableau, seat: int, base_q: list[int]) -> int:
         return self.score_seat(t, seat)
 
-    def loaded_and_waiting(self, seq: Sequence[int]) -> tuple[int, int]:
+    def loaded_and_waiting(
+        self, seq: Sequence[int], turned: Mapping[int, tuple[int, int]] | None = None
+    ) -> tuple[int, int]:
         return 0, 0
 
     def kernel(self, w: KernelWriter) -> str | None:

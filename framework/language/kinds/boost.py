@@ -251,9 +251,12 @@ class Boost(RuleBase):
     def score_row(self, row: list[int], seq: list[int]) -> int:
         return self.score(Tableau([row], [seq]))[0]
 
-    def loaded_and_waiting(self, seq: Sequence[int]) -> tuple[int, int]:
-        """How many boost cards in ``seq`` are full and how many still have room."""
-        rooms = pair(seq, self.holder_set, self.target_set, self.capacity, colour=self.colour).rooms
+    def loaded_and_waiting(
+        self, seq: Sequence[int], turned: Mapping[int, tuple[int, int]] | None = None
+    ) -> tuple[int, int]:
+        """How many boost cards in ``seq`` are full and how many still have room (of
+        those face up: ``turned``, the seat's cards turned face down)."""
+        rooms = pair(seq, self.holder_set, self.target_set, self.capacity, turned=turned, colour=self.colour).rooms
         waiting = sum(1 for room in rooms if room)
         return len(rooms) - waiting, waiting
 

@@ -170,11 +170,15 @@ class Modifier(OwnCardsRule):
                 bonus += extra[c]
         return bonus
 
-    def loaded_and_waiting(self, seq: Sequence[int]) -> tuple[int, int]:
+    def loaded_and_waiting(
+        self, seq: Sequence[int], turned: Mapping[int, tuple[int, int]] | None = None
+    ) -> tuple[int, int]:
         """How many of the modifier cards in ``seq`` (one seat's cards in play order)
-        are full (every place taken by a target) and how many still have room."""
-        if not self.classic:
-            rooms = pair(seq, self.holder_set, self.target_set, self.capacity, colour=self.colour).rooms
+        are full (every place taken by a target) and how many still have room, of those
+        face up (``turned``: the seat's cards turned face down, ``Tableau.turned``; a
+        modifier whose target was turned stays full, as it scores)."""
+        if not self.classic or turned:
+            rooms = pair(seq, self.holder_set, self.target_set, self.capacity, turned=turned, colour=self.colour).rooms
             waiting = sum(1 for room in rooms if room)
             return len(rooms) - waiting, waiting
         mod, cap, targets = self.card, self.capacity, self.target_set
