@@ -204,11 +204,15 @@ class _Child:
         _send(self.to, {"spec": spec, "ruleset": shipped, "players": players, "path": list(sys.path)})
         self.names: dict[int, Any] | None = None
         self.game: Game | None = None
+        #: a move asked and not answered (a Ctrl-C while the bot thinks): its process is not listening
+        self.asked = False
 
     def ask(self, message: Any) -> int | _Shown:
         try:
+            self.asked = True
             _send(self.to, message)
             kind, value = _receive_reply(self.back)
+            self.asked = False
         except (EOFError, BrokenPipeError, OSError):
             try:  # its end closed the pipe: wait for its exit status
                 code: int | None = self.process.wait(timeout=10)
@@ -228,7 +232,9 @@ class _Child:
         except (BrokenPipeError, OSError, ValueError):
             pass
         try:
-            self.process.wait(timeout=5)
+            # a bot still thinking over a move (the run stopped meanwhile) would read the close only once it
+            # answered, if ever: ended at once; an idle one is given time to end on its own
+            self.process.wait(timeout=0 if self.asked else 5)
         except subprocess.TimeoutExpired:
             self.process.kill()
             self.process.wait()

@@ -390,3 +390,74 @@ def test_an_isolated_bot_whose_run_has_ended_stops_quietly(monkeypatch):
     replies = _Gone()
     isolate._serve(io.BytesIO(), replies)  # raised BrokenPipeError, printed by the bot's process as a traceback
     assert replies.closed
+
+
+STUCK = textwrap.dedent(
+    """
+    import os
+    import pathlib
+
+
+    class Stuck:
+        def __init__(self, seed):
+            pass
+
+        def act(self, view, seat):
+            pathlib.Path(os.environ["STUCK_MARK"]).write_text("stuck")
+            while True:
+                pass
+    """
+)
+
+
+def test_a_bot_still_thinking_when_its_run_stops_is_ended_at_once(tmp_path, monkeypatch):
+    """Closing a bot's process while a move is asked of it (a Ctrl-C while it thinks)
+    does not wait for the answer it will never give: the process is killed without the
+    idle bot's grace (play --isolate waited 5 s after Ctrl-C); an idle one is given it."""
+    import threading
+    import time
+
+    from ruledraft.language.loading import check_ruleset
+    from ruledraft.play.executor import ShippedRuleset
+
+    (tmp_path / "stuckbot.py").write_text(STUCK, encoding="utf-8")
+    mark = tmp_path / "mark"
+    monkeypatch.setenv("STUCK_MARK", str(mark))
+    monkeypatch.chdir(tmp_path)
+    checked = check_ruleset("sushi-go")
+    rs, shipped = checked.ruleset, ShippedRuleset(checked.ruleset, checked.document)
+    state = Game(rs, 2).new_initial_state(1)
+    child = isolate._Child("stuckbot.py:Stuck", shipped, 2)
+    failed: list[BaseException] = []
+
+    def asking() -> None:
+        try:
+            child.ask(("act", 5, isolate.view_bytes(seat_view(state, 0)), 0))
+        except BaseException as e:  # noqa: BLE001 - the pipe closed under it
+            failed.append(e)
+
+    thread = threading.Thread(target=asking, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 60
+    while not mark.exists() and time.monotonic() < deadline:
+        time.sleep(0.02)
+    assert mark.exists(), "the bot was never asked"
+    waits: list[float | None] = []
+    real_wait = child.process.wait
+
+    def wait(timeout=None):
+        waits.append(timeout)
+        return real_wait(timeout)
+
+    monkeypatch.setattr(child.process, "wait", wait)
+    child.close()
+    assert waits[0] == 0 and child.process.returncode == -9  # killed, not waited for
+    thread.join(10)
+    assert failed and isinstance(failed[0], isolate.BotRaised)
+    idle = isolate._Child("greedy", shipped, 2)
+    assert idle.ask(("act", 5, isolate.view_bytes(seat_view(state, 0)), 0)) in state.legal_actions(0)
+    idle_waits: list[float | None] = []
+    idle_wait = idle.process.wait
+    monkeypatch.setattr(idle.process, "wait", lambda timeout=None: idle_waits.append(timeout) or idle_wait(timeout))
+    idle.close()
+    assert idle_waits[0] == 5 and idle.process.returncode == 0
