@@ -36,6 +36,18 @@ def fail(message: str, code: int = 1) -> typer.Exit:
     raise typer.Exit(code)
 
 
+def stopped_words(played: int, requested: int, per_seating: int, seatings: int) -> str:
+    """ "interrupted after N of M games", and for a line-up rotated through the seats, in
+    which seating: its seats' figures then do not balance the bots over the seats."""
+    words = f"interrupted after {played} of {requested} games"
+    if seatings > 1 and per_seating > 0:
+        words += (
+            f" (in seating {min(played // per_seating + 1, seatings)} of {seatings}:"
+            " the seats' figures do not balance the line-up)"
+        )
+    return words
+
+
 def leave_interrupted(message: str, signum: int, said: bool) -> typer.Exit:
     """Leave a run a stop signal cut short with status 128 + ``signum``, saying
     ``message`` on standard error -- unless ``said`` (the summary on standard output

@@ -15,7 +15,17 @@ from ruledraft.lab.extra_counts import with_extras
 from ruledraft.lab.figures import formatted
 from ruledraft.lab.quality import EXPLANATIONS, QUALITY_SECTION, QualityCounts, quality_figures, seatings
 
-from .common import console, counted, fail, leave_interrupted, print_parts, reported_errors, shown, write_html_report
+from .common import (
+    console,
+    counted,
+    fail,
+    leave_interrupted,
+    print_parts,
+    reported_errors,
+    shown,
+    stopped_words,
+    write_html_report,
+)
 from .options import (
     allow_path_option,
     allowed_dirs,
@@ -34,7 +44,7 @@ from .options import (
     usual_lineup,
     usual_players,
 )
-from .simulate import RunsOn, checked_match, load_with_inputs, notes, run_logged
+from .simulate import RunsOn, checked_match, load_with_inputs, notes, run_logged, seating_label
 
 
 def _pct(x: float | None) -> str:
@@ -90,7 +100,7 @@ def quality(
         on = RunsOn(jobs_used, None, None)
         runs = []
         interrupted = None
-        for bots_here in lineups:
+        for k, bots_here in enumerate(lineups):
             m = attrs.evolve(match, bots=bots_here)
             summary = run_logged(  # the lab's per-card figures only for the report's sections
                 m,
@@ -100,6 +110,7 @@ def quality(
                 cards=report_dir is not None,
                 quiet=quiet,
                 collector=with_extras(QualityCounts.for_game),
+                label=seating_label(rs.id, k, len(lineups)),
             )
             runs.append((bots_here, summary.figures))
             if summary.interrupted:
@@ -115,7 +126,7 @@ def quality(
         }
         stopped = ""
         if interrupted is not None:
-            stopped = f"interrupted after {out['games']} of {games * len(lineups)} games"
+            stopped = stopped_words(out["games"], games * len(lineups), games, len(lineups))
             out["interrupted"] = True
             if not out["games"]:  # nothing to measure: its one line, as compare, sweep and tournament say it
                 fail(stopped, 128 + interrupted.signal)

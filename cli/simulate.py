@@ -35,6 +35,7 @@ from .common import (
     print_parts,
     reported_errors,
     shown,
+    stopped_words,
     write_html_report,
 )
 from .options import (
@@ -548,7 +549,8 @@ def simulate(
         per_card = cards or report_dir is not None
         run = run_rotated if rotate else run_logged
         summary = run(match, games, on, game_log, cards=per_card, quiet=quiet, collector=collector, engine=engine)
-        stopped = f"interrupted after {summary.games} of {summary.requested} games" if summary.interrupted else ""
+        seated = len(seatings(match.bots, True)) if rotate else 1
+        stopped = stopped_words(summary.games, summary.requested, games, seated) if summary.interrupted else ""
         if as_json:
             typer.echo(json.dumps(summary.to_json(), indent=2))
         else:
@@ -694,6 +696,7 @@ def run_rotated(
             collector=collector,
             engine=engine,
             close_log=k == len(lineups) - 1,
+            label=seating_label(match.ruleset.id, k, len(lineups)),
         )
         elapsed += last.elapsed
         runs.append((bots_here, last.tally))
@@ -729,15 +732,17 @@ def run_logged(
     collector=None,
     engine: str = "reference",
     close_log: bool = True,
+    label: str | None = None,
 ):
-    """Play the match's games where ``on`` says (on ``engine``), with a progress bar,
-    writing the log; its summary (``collector``: the lab's tally by default). A failure
+    """Play the match's games where ``on`` says (on ``engine``), with a progress bar
+    (``label``: its words, by default the ruleset's id), writing the log; its summary
+    (``collector``: the lab's tally by default). A failure
     ends the command (:func:`run_errors`); the log keeps its complete lines whatever
     happens (and stays open for more games without ``close_log``, unless the run fails)."""
     lines = None if game_log is None else game_log.write_lines
     done = False
     try:
-        with run_errors(), progress_bar(match.ruleset.id, games, quiet) as advance:
+        with run_errors(), progress_bar(label or match.ruleset.id, games, quiet) as advance:
             if on.where is None:
                 summary = simulate_match(
                     match,
@@ -778,6 +783,11 @@ def run_logged(
             except LogWriteError:
                 pass
     return summary
+
+
+def seating_label(ruleset_id: str, k: int, seatings: int) -> str:
+    """A progress bar's words for seating ``k`` (from 0) of a rotated run: the id alone for one seating."""
+    return f"{ruleset_id}, seating {k + 1} of {seatings}" if seatings > 1 else ruleset_id
 
 
 def rate_text(per_second: float) -> str:

@@ -281,6 +281,28 @@ def test_ctrl_c_measures_the_games_finished_and_exits_130():
     assert sum(q["lead_changes"]["histogram"].values()) == q["games"]
 
 
+def test_ctrl_c_in_a_rotated_run_says_which_seating_it_cut():
+    """SIGINT in a line-up rotated through the seats: the last line names the seating cut
+    short, whose seats' figures do not balance the bots."""
+    import subprocess
+    import sys
+
+    from processes import interrupted, until_busy
+
+    args = ["quality", "sushi-go", "-p", "2", "-g", "1000000", "-b", "random,first", "-q", "--json"]
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "ruledraft", *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    )
+    out, err = interrupted(proc, lambda: until_busy(proc, [proc.pid], 4.0))
+    assert proc.returncode == 130, err
+    q = json.loads(out)
+    assert q["interrupted"] is True and 0 < q["games"] < 1000000
+    assert err.rstrip().splitlines()[-1] == (
+        f"interrupted after {q['games']} of 2000000 games (in seating 1 of 2: the seats' figures do not balance"
+        " the line-up)"
+    )
+
+
 def test_ctrl_c_before_any_game_finished_says_so_in_one_line_and_measures_nothing(tmp_path):
     """SIGINT while the first games are still in their workers: `quality` prints no tables of zeros and writes no report, only "interrupted after 0 of N games", exit status 130."""
     import subprocess
