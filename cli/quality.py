@@ -192,9 +192,8 @@ def quality_parts(q: dict, name: str) -> list[Table | str]:
             )
         out.append(bots)
         gap = skill["gap"]
-        out.append(
-            f"skill gap: {_pp(gap['difference'])} percentage points per seat ({gap['strongest']} over {gap['weakest']})"
-        )
+        which = f"{gap['strongest']} over {gap['weakest']}" if gap["difference"] else "the bots are level"
+        out.append(f"skill gap: {_pp(gap['difference'])} percentage points per seat ({which})")
     else:
         out.append("skill gap: - (one bot at every seat; name several with --bots, e.g. greedy,random)")
     games = Table(title="Per game")

@@ -346,6 +346,7 @@ class QualityCounts(SeatsAndCards):
         share_sum = sum((Fraction(m * t, n) for (t, n), m in self.decisive.items()), Fraction(0))
         share_sq = sum((Fraction(m * t * t, n * n) for (t, n), m in self.decisive.items()), Fraction(0))
         mean, lo, hi = mean_interval(games, float(share_sum), float(share_sq), CONFIDENCE)
+        lo, hi = max(lo, 0.0), min(hi, 1.0)  # a share of the turns: the t interval cut to what it can be
         return {
             "games": games,
             "mean_turn": sum(m * t for (t, _), m in self.decisive.items()) / games if games else None,
@@ -446,8 +447,8 @@ def quality_figures(runs: Sequence[tuple[Sequence[str], dict]], players: int, ca
     per_seat = {b["bot"]: b["win_rate_per_seat"] for b in skill}
     gap = None
     if len(per_seat) > 1:
-        strong = max(per_seat, key=per_seat.__getitem__)
-        weak = min(per_seat, key=per_seat.__getitem__)
+        ranked = sorted(per_seat, key=per_seat.__getitem__)  # two bots, however level (max and min took one twice)
+        weak, strong = ranked[0], ranked[-1]
         gap = {"strongest": strong, "weakest": weak, "difference": per_seat[strong] - per_seat[weak]}
     rotated = len(runs) > 1 or len(skill) == 1
     return {

@@ -325,3 +325,17 @@ def test_ctrl_c_before_any_game_finished_says_so_in_one_line_and_measures_nothin
     assert err.strip().splitlines()[-1] == "interrupted after 0 of 4 games", err
     assert "Traceback" not in err
     assert not (report / "index.html").exists()
+
+
+def test_a_tiny_run_keeps_decisiveness_within_the_turns_and_names_two_level_bots():
+    """One game: decisiveness's interval stays within 0-100% (a share of the turns; the t
+    interval went to 136%), and the skill gap between two bots that won alike names both,
+    saying they are level (it said 'greedy over greedy')."""
+    q = json.loads(runner.invoke(app, ["quality", "sushi-go", "--games", "1", "-q", "--json"]).stdout)
+    lo, hi = q["decisiveness"]["interval"]
+    assert 0.0 <= lo <= q["decisiveness"]["mean_share"] <= hi <= 1.0
+    assert hi == 1.0  # cut: the t interval of one game's turns passes 100%
+    gap = q["skill"]["gap"]
+    assert gap["difference"] == 0.0 and {gap["strongest"], gap["weakest"]} == {"greedy", "random"}
+    out = runner.invoke(app, ["quality", "sushi-go", "--games", "1", "-q"], env={"COLUMNS": "200"}).stdout
+    assert "skill gap: 0.0 percentage points per seat (the bots are level)" in out
