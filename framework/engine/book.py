@@ -35,6 +35,11 @@ class EffectBook:
     #: per seat, cards every seat knows are in its hand (a card an effect gave it);
     #: they pass with the hand and stay in it in a re-deal of hidden cards
     known_in_hand: list[list[int]]
+    #: per seat, the cards an effect put into its hand unseen by the others (``known=False``),
+    #: each with the seats that know it (bits: the seat it went to, and each seat that has
+    #: held the hand since); they pass with the hand. Another seat that held the hand before
+    #: does not know them (:meth:`unseen_by`)
+    private_in_hand: list[list[tuple[int, int]]]
     #: per rule of ``game.turn_rules``, its progress through this round (immutable values)
     turn_progress: list[Any]
 
@@ -48,6 +53,7 @@ class EffectBook:
         self.kept_under = ()
         self.round_placed = tuple(() for _ in range(seats))
         self.known_in_hand = [[] for _ in range(seats)]
+        self.private_in_hand = [[] for _ in range(seats)]
         self.turn_progress = turn_progress
 
     def clone(self) -> EffectBook:
@@ -60,6 +66,7 @@ class EffectBook:
         new.kept_under = self.kept_under
         new.round_placed = self.round_placed
         new.known_in_hand = [k[:] for k in self.known_in_hand]
+        new.private_in_hand = [p[:] for p in self.private_in_hand]
         new.turn_progress = self.turn_progress[:]
         return new
 
@@ -75,7 +82,27 @@ class EffectBook:
                     rest.remove(c)
                     still.append(c)
             known[seat] = still
+        private = self.private_in_hand
+        for seat, entries in enumerate(private):
+            if entries:  # a card that has left the hand is no longer in it, seen or not
+                rest = hands[seat][:]
+                still_private = []
+                for c, knowers in entries:
+                    if c in rest:
+                        rest.remove(c)
+                        still_private.append((c, knowers))
+                private[seat] = still_private
         if direction == 1:
             known.insert(0, known.pop())
+            private.insert(0, private.pop())
         elif direction == -1:
             known.append(known.pop(0))
+            private.append(private.pop(0))
+        for seat, entries in enumerate(private):  # the seat a hand passes to sees all of it
+            if entries:
+                private[seat] = [(c, knowers | 1 << seat) for c, knowers in entries]
+
+    def unseen_by(self, seat: int, holder: int) -> list[int]:
+        """The cards in ``holder``'s hand that ``seat`` has not seen go into it (an
+        effect's private ``into_hand`` since ``seat`` held that hand)."""
+        return [c for c, knowers in self.private_in_hand[holder] if not knowers >> seat & 1]

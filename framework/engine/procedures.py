@@ -104,6 +104,7 @@ class TurnState(EffectState, Protocol):
     def run_jobs(self) -> Decision | None: ...
     def effect_turn_over(self) -> bool: ...
     def pass_known(self, direction: int) -> None: ...
+    def without_unseen(self, seat: int, held: dict[int, list[int]]) -> dict[int, list[int]]: ...
     def pass_player_hands(self, hands: list[list[int]]) -> None: ...
     def controller_draws(self, cards: list[int]) -> None: ...
     def pass_control(self, players: int) -> None: ...
@@ -622,12 +623,14 @@ class StandardProcedure:
         return len(state.hands)
 
     def known_hands(self, state: TurnState, seat: int) -> dict[int, list[int]]:
-        """Hands now at other seats whose contents ``seat`` has seen (all changes since are public)."""
+        """Hands now at other seats whose contents ``seat`` has seen: all changes since
+        are public but the cards an effect put into a hand unseen (``into_hand(...,
+        known=False)``), which ``seat`` does not know of unless it has held the hand since."""
         n = self._passing_seats(state)
         if state.round >= len(self.directions):
             return {}
         if self.patterns:
-            return self._known_hands_by_pattern(state, seat, n)
+            return state.without_unseen(seat, self._known_hands_by_pattern(state, seat, n))
         d = self.directions[state.round]
         out = {}
         for other in range(n):
@@ -636,7 +639,7 @@ class StandardProcedure:
             k0 = (d * (other - seat)) % n
             if k0 <= state.turn:
                 out[other] = state.hands[other][:]
-        return out
+        return state.without_unseen(seat, out)
 
     def _known_hands_by_pattern(self, state: TurnState, seat: int, n: int) -> dict[int, list[int]]:
         """:meth:`known_hands` when the direction changes from turn to turn: follow each

@@ -549,7 +549,7 @@ class State:
             if options:
                 new.pending = attrs.evolve(pending, options=tuple(options))
                 if not copy:  # dealt into this state, as asked
-                    for name in ("hands", "dummy_piles", "deck", "drawn", "reserves", "pending"):
+                    for name in ("hands", "dummy_piles", "deck", "drawn", "reserves", "pending", "book"):
                         setattr(self, name, getattr(new, name))
                     return self
                 return new
@@ -617,9 +617,16 @@ class State:
         else:
             pool = arrange(pool)
         at = 0
+        private = new.book.private_in_hand if new.book is not None and any(new.book.private_in_hand) else None
         for other, kept_cards in keep.items():
             n = len(self.hands[other]) - len(kept_cards)
             new.hands[other] = kept_cards + pool[at : at + n]
+            if private is not None and private[other]:
+                # the cards put into that hand unseen by ``seat`` are among those dealt again: they stand for them
+                dealt = iter(pool[at : at + n])
+                private[other] = [
+                    (c if knowers >> seat & 1 else next(dealt, c), knowers) for c, knowers in private[other]
+                ]
             at += n
         for i, pile in enumerate(self.dummy_piles):
             new.dummy_piles[i] = pool[at : at + len(pile)]
@@ -761,13 +768,25 @@ class State:
         if self.game.keeps_round:
             book.round_placed = tuple(r + tuple(p) for r, p in zip(book.round_placed, book.placed))
         book.placed = [[] for _ in book.placed]
-        return any(book.known_in_hand)
+        return any(book.known_in_hand) or any(book.private_in_hand)
 
     def pass_known(self, direction: int) -> None:
         """Before the hands pass ``direction``: what every seat knows to be in a hand goes with it."""
         book = self.book
         assert book is not None, NO_BOOK
         book.pass_known(self.hands, direction)
+
+    def without_unseen(self, seat: int, held: dict[int, list[int]]) -> dict[int, list[int]]:
+        """``held`` (the hands ``seat`` has held, as they are now) without the cards an
+        effect put into them unseen since ``seat`` held them (changed in place)."""
+        book = self.book
+        if book is None or not any(book.private_in_hand):
+            return held
+        for other, cards in held.items():
+            for c in book.unseen_by(seat, other):
+                if c in cards:  # (one taken from the hand since is gone already)
+                    cards.remove(c)
+        return held
 
     def pass_player_hands(self, hands: list[list[int]]) -> None:
         """The players' hands after passing (a dummy's pile stays where it is)."""
@@ -913,14 +932,20 @@ class State:
         """``card`` leaves ``seat``'s hand (an effect places it or gives it away)."""
         self.hands[seat].remove(card)
 
-    def into_hand(self, seat: int, card: int, *, known: bool = False) -> None:
-        """``card`` goes into ``seat``'s hand; ``known``: in sight of every seat, so it
-        passes with the hand as known (:attr:`known_in_hand`)."""
+    def into_hand(self, seat: int, card: int, *, known: bool = False, private: bool = False) -> None:
+        """``card`` goes into ``seat``'s hand. By default the seats that have held that
+        hand see it go in, as they see every change to a hand they held (the chopsticks
+        a seat takes back from its table); ``known``: every seat sees it, so it passes
+        with the hand as known (:attr:`known_in_hand`); ``private``: that seat alone
+        sees it (a card drawn face down), and after it each seat the hand passes to."""
         self.hands[seat].append(card)
-        if known:
+        if known or private:
             book = self.book
             assert book is not None, NO_BOOK
-            book.known_in_hand[seat].append(card)
+            if known:
+                book.known_in_hand[seat].append(card)
+            else:
+                book.private_in_hand[seat].append((card, 1 << seat))
 
     def became(self, seat: int, card: int, new: int) -> None:
         """``seat``'s ``card`` placed this turn has become ``new`` (a copy): placed as it."""
@@ -1127,6 +1152,7 @@ class State:
         self.hands = [[] for _ in range(game.num_seats)]
         if book is not None:
             book.known_in_hand = [[] for _ in range(game.num_seats)]
+            book.private_in_hand = [[] for _ in range(game.num_seats)]
         self.dummy_piles = []
         if self.round + 1 < rules.rounds:
             self.round += 1

@@ -102,8 +102,10 @@ class EffectState(Protocol):
     def take_from_hand(self, seat: int, card: int) -> None:
         """``card`` leaves ``seat``'s hand (to be placed or given)."""
 
-    def into_hand(self, seat: int, card: int, *, known: bool = False) -> None:
-        """``card`` goes into ``seat``'s hand; ``known``: in sight of every seat."""
+    def into_hand(self, seat: int, card: int, *, known: bool = False, private: bool = False) -> None:
+        """``card`` goes into ``seat``'s hand, seen by the seats that have held that hand
+        (a card taken back from the table); ``known``: by every seat; ``private``: by
+        ``seat`` alone (a card drawn face down), and each seat the hand passes to after."""
 
     def became(self, seat: int, card: int, new: int) -> None:
         """``seat``'s ``card`` placed this turn counts as ``new`` from now on."""

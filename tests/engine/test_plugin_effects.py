@@ -337,3 +337,59 @@ def test_an_effect_giving_its_options_as_a_list_of_numpy_integers_still_plays(tm
     result = invoke("--plugin", plugin, "simulate", VARIANT, "-g", "20", "-q", "-p", "3", "--log", log)
     assert result.exit_code == 0, result.output
     assert invoke("--plugin", plugin, "replay", log).exit_code == 0
+
+
+def test_a_card_a_plug_in_effect_puts_into_a_hand_unseen_stays_hidden_from_the_seats_that_held_it():
+    """A plug-in effect drawing a card into its seat's hand face down (into_hand,
+    private=True): a seat that held that hand before is not shown the card once the hand passes (its view,
+    the observation's known hands, the re-deals of hidden cards keep it unknown); the
+    drawing seat and every seat that holds the hand afterwards know it."""
+    from typing import ClassVar
+
+    import ruledraft
+    from ruledraft.engine.view import seat_view
+    from ruledraft.language.effects.base import EffectBase, common
+
+    @attrs.frozen(kw_only=True)
+    class DrawToHand(EffectBase):
+        KIND: ClassVar[str] = "draw_to_hand_test"
+
+        def describe(self) -> str:
+            return f"{self.name}: draw a card into your hand."
+
+        def start(self, state, seat):
+            for c in state.draw(1):
+                state.into_hand(seat, c, private=True)  # drawn face down: only this seat sees it
+            return None
+
+    ruledraft.register_card_effect(
+        "draw_to_hand_test",
+        lambda spec, ctx, card: DrawToHand(**common(spec, ctx, card, "play")),
+        {"title": "Draw to hand", "properties": {}},
+    )
+    rules = ruledraft.load_ruleset(
+        text="format: 1\nextends: sushi-go\nid: scout\nname: Scout\ncards:\n"
+        "  - {id: scout, name: Scout, count: 12, group: scout, effect: {kind: draw_to_hand_test}}\n",
+        name="scout.yaml",
+    )
+    game = Game(rules, 3)
+    scout = rules.catalogue.index_of("scout")
+    state = game.new_initial_state(0)
+    while not (state.turn >= 1 and scout in state.hands[0]):
+        state.apply_actions([state.legal_actions(s)[0] for s in range(3)])
+    seen_before = sorted(seat_view(state, 2).known_hands[0])  # seat 2 held this hand last turn
+    drawn = state.deck[state.deck_pos]
+    state.apply_actions([scout, state.legal_actions(1)[0], state.legal_actions(2)[0]])
+    hand = sorted(state.hands[1])  # seat 0's hand, passed left to seat 1, with the drawn card
+    assert len(hand) == len(seen_before) and drawn in hand  # (one scout played, one card drawn)
+    without = hand[:]
+    without.remove(drawn)
+    assert sorted(seat_view(state, 2).known_hands[1]) == without  # seat 2 never saw the drawn card
+    assert sorted(seat_view(state, 0).known_hands[1]) == hand  # seat 0 drew it
+    for world in range(20):  # re-dealt for seat 2: the drawn card is among the cards it has not seen
+        dealt = state.resample_hidden(2, random.Random(world).random)
+        assert sorted(seat_view(dealt, 2).known_hands[1]) == without
+    state.apply_actions([state.legal_actions(s)[0] for s in range(3)])
+    # the hand moved on to seat 2, who holds it now; seat 1 held it with the drawn card in it
+    passed = state.hands[2]
+    assert sorted(seat_view(state, 1).known_hands[2]) == sorted(passed)
