@@ -10,6 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from paths import DATA
 
+from ruledraft.engine.board import board
 from ruledraft.engine.scoresheet import score_scoring
 from ruledraft.engine.state import Game, State
 from ruledraft.language.loading import check_ruleset, load_ruleset
@@ -486,3 +487,41 @@ def test_score_game_of_the_history_scores_turned_cards_as_play_did(players, seed
     state.play_out([random.Random(seed + s).random for s in range(players)])
     sheet = score_game(ruleset(), PlayedGame.from_history(players, state.history))
     assert (sheet.totals, sheet.winners) == (state.totals(), state.winners)
+
+
+# ---- the board's wasabi count (board.SeatBoard.modifiers: loaded, waiting) with cards turned face down
+
+
+def wasabi(state: State, seat: int = 0) -> tuple[int, int]:
+    """(loaded, waiting) of the wasabi rule on ``seat``'s side of the board."""
+    (found,) = [(loaded, waiting) for rid, loaded, waiting in board(state)[seat].modifiers if rid == "wasabi"]
+    return found
+
+
+def test_a_wasabi_whose_nigiri_is_turned_face_down_stays_loaded():
+    """Egg on a wasabi, the egg turned face down: the wasabi shows loaded, not waiting,
+    and a squid played after it does not change that (it lands on no wasabi)."""
+    s = fresh()
+    turn(s, "wasabi", "tempura")
+    assert wasabi(s) == (0, 1)
+    turn(s, "egg", "tempura")
+    assert wasabi(s) == (1, 0)
+    turn(s, "takeout_box_10", "tempura")
+    decide(s, "egg")
+    decide(s, "done")
+    assert wasabi(s) == (1, 0)
+    turn(s, "squid", "tempura")
+    assert wasabi(s) == (1, 0)
+
+
+def test_a_wasabi_turned_face_down_is_counted_neither_loaded_nor_waiting():
+    """An empty wasabi turned face down leaves the board's wasabi count; a second,
+    face-up wasabi still shows waiting."""
+    s = fresh()
+    turn(s, "wasabi", "tempura")
+    turn(s, "takeout_box_10", "tempura")
+    decide(s, "wasabi")  # (nothing else to turn: no more asked)
+    assert s.pending is None
+    assert wasabi(s) == (0, 0)
+    turn(s, "wasabi", "tempura")
+    assert wasabi(s) == (0, 1)
