@@ -419,6 +419,10 @@ class Server:
             return
         found = self.opened(websocket.path_params["table"], websocket.path_params["token"])
         if found is None:
+            # accepted, then closed with 1008: a page whose table has gone (a server started again without it)
+            # reads the code and says its link opens no seat; refused in the handshake, a browser sees only 1006
+            # and the page would try again for ever
+            await websocket.accept()
             await websocket.close(code=1008)
             return
         table, seat = found

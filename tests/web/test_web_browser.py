@@ -344,6 +344,40 @@ def test_the_not_connected_alert_leaves_once_the_page_has_reconnected(served, br
         context.close()
 
 
+def test_a_page_whose_table_has_gone_says_its_link_opens_no_seat(served, browser):
+    """A socket to a link that opens no seat closes with 1008 in a real browser (refused in the handshake it
+    read 1006), so a page whose table has gone (a server started again without it) says its link opens no
+    seat instead of reconnecting for ever."""
+    import shutil
+
+    table = served.tables.open_table("sushi-go", 3, 1, ["greedy"], seed=6)
+    context = browser.new_context(viewport={"width": 390, "height": 900})
+    try:
+        page = context.new_page()
+        page.add_init_script(  # keeps the page's sockets where the test can close one
+            "(() => { const Real = window.WebSocket; window.__sockets = [];"
+            " window.WebSocket = function (...a) { const s = new Real(...a); window.__sockets.push(s); return s; };"
+            " Object.assign(window.WebSocket, Real); window.WebSocket.prototype = Real.prototype; })();"
+        )
+        page.goto(served.url(table, 0), wait_until="load")
+        page.wait_for_function("() => document.body.dataset.state === 'picking'")
+        wrong = served.url(table, 0).rsplit("/", 1)[0] + "/AAAAAAAAAAAAAAAAAAAAAA/ws"
+        code = page.evaluate(
+            "(url) => new Promise((done) => { const s = new WebSocket(url.replace(/^http/, 'ws'));"
+            " s.onclose = (e) => done(e.code); })",
+            wrong,
+        )
+        assert code == 1008
+        served.tables.tables.pop(table.id)  # the server forgets the table, its journal too
+        shutil.rmtree(served.tables.journal / table.id, ignore_errors=True)
+        page.evaluate("window.__sockets[0].close()")
+        page.wait_for_function("() => document.getElementById('link-state').textContent === 'this link opens no seat'")
+        time.sleep(1.0)  # and it stays so: no reconnecting (which would say so within half a second)
+        assert page.locator("#link-state").text_content() == "this link opens no seat"
+    finally:
+        context.close()
+
+
 def test_a_double_click_on_a_card_sends_one_pick_and_leaves_no_alert(served, browser):
     """Two clicks on a card before the server answers (a double click; both in one task, so nothing is answered between them): one pick is sent, the turn is played, and no alert that the game had moved on is left on the page."""
     table = served.tables.open_table("sushi-go", 3, 1, ["greedy"], seed=5)
