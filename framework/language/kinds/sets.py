@@ -86,6 +86,7 @@ SCHEMA: dict[str, Any] = {
                     "title": "Points by set size",
                     "description": "points[n] is the score of a set of n different cards.",
                     "$ref": "#/$defs/pointsList",
+                    "minItems": 1,
                 },
                 "size": {
                     "title": "Set size",
