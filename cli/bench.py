@@ -33,7 +33,17 @@ from ruledraft.play.engines import (
 )
 
 from .common import console, fitted, reported_errors, shown
-from .options import bots_help, bots_option, compiling_status, json_option, parse_bots, parse_jobs, players_option
+from .options import (
+    allow_path_option,
+    allowed_dirs,
+    bots_help,
+    bots_option,
+    compiling_status,
+    json_option,
+    parse_bots,
+    parse_jobs,
+    players_option,
+)
 
 
 def bench(
@@ -70,6 +80,7 @@ def bench(
         "have one, else the interpreter, said in one line; kernel: the compiled kernel, an error where it cannot play. "
         "Compile time is reported apart.",
     ),
+    allow_path: list[str] = allow_path_option(),
 ) -> None:
     """Print games per second for the bots on the bundled rulesets.
 
@@ -94,7 +105,8 @@ def bench(
             if note:
                 typer.echo(note + ("" if jobs > 1 else ": no --jobs comparison on one processor"), err=True)
         bot_names = list(dict.fromkeys(parse_bots(bots, len(bots.split(",")))))
-        loaded = {name: load_ruleset(name) for name in names}
+        allow = allowed_dirs(allow_path)
+        loaded = {name: load_ruleset(name, allow=allow) for name in names}
         if engine == "kernel":  # every figure the kernel cannot play refused before any is measured or compiled
             refuse_unplayable(
                 (f"{rs.id} at {n} players, {bot}", rs, n, [bot] * n)

@@ -116,3 +116,35 @@ def test_compare_without_players_plays_each_side_at_its_own_usual_count():
     assert (sides["a"]["players"], sides["b"]["players"]) == (3, 3)
     refused = invoke("compare", "sushi-go", "sushi-go-two-player-dummy", "-p", "3", "-g", "2", "-q")
     assert refused.exit_code == 2 and "is for 2 players, not 3" in refused.output
+
+
+#: the commands that load rule files (rulesets lists the bundled ones; schema and bots read none)
+LOADING = ("show", "validate", "score", "simulate", "play", "replay", "bench")
+LOADING += ("compare", "sweep", "quality", "tune", "tournament", "serve")
+
+
+@pytest.mark.parametrize("command", LOADING)
+def test_every_command_that_loads_rule_files_takes_allow_path(command):
+    """--allow-path is on every command that loads rule files, as the guide says (bench had none,
+    though its error told the reader to give it)."""
+    assert "--allow-path" in options_of(command)
+
+
+def test_bench_measures_a_variant_whose_parent_is_in_an_allowed_directory(tmp_path, monkeypatch):
+    """bench of a rule file extending one outside its directory: refused in the words that name
+    --allow-path, then measured with it."""
+    (tmp_path / "base").mkdir()
+    (tmp_path / "mine").mkdir()
+    (tmp_path / "base" / "game.yaml").write_text(
+        "format: 1\nextends: sushi-go\nid: base\nname: Base\n", encoding="utf-8"
+    )
+    (tmp_path / "mine" / "v.yaml").write_text(
+        "format: 1\nextends: ../base/game.yaml\nid: v\nname: V\n", encoding="utf-8"
+    )
+    monkeypatch.chdir(tmp_path / "mine")
+    args = ["bench", "v.yaml", "--players", "2", "--bots", "random", "--seconds", "0.05", "--engine", "reference"]
+    refused = invoke(*args)
+    assert refused.exit_code == 1 and "allow a directory with --allow-path DIR" in refused.output
+    measured = invoke(*args, "--allow-path", "../base", "--json")
+    assert measured.exit_code == 0, measured.output
+    assert '"ruleset": "v"' in measured.stdout
