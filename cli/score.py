@@ -22,6 +22,9 @@ from .options import allow_path_option, allowed_dirs, ruleset_argument
 #: lines read past a bad first line for one that is a JSON object (then the file is JSON Lines)
 LOOK_AHEAD = 5
 
+#: the endings of a file named as JSON Lines: one line of output for each line in, even where it has one
+JSON_LINES = (".jsonl", ".ndjson")
+
 
 def read_tables(fh: BinaryIO, name: str) -> Iterator[tuple]:
     """``(where, object, text)`` for a JSON document holding one table (``where`` its
@@ -91,9 +94,9 @@ def read_tables(fh: BinaryIO, name: str) -> Iterator[tuple]:
             pending = (n, line if isinstance(line, InputError) else parse_json(line, name, n))
         except InputError as e:
             pending = (n, e)
-    if pending[0] != first_n:
+    if pending[0] != first_n or name.lower().endswith(JSON_LINES):
         yield f"{name}:{pending[0]}", pending[1], None
-    else:  # one line alone: a document
+    else:  # one line alone in a file not named as JSON Lines: a document
         yield name, pending[1], "\n" * (first_n - 1) + first
 
 
@@ -171,8 +174,9 @@ def score(
     round of the game unless --partial is given). Every problem of every bad
     table is reported on standard error, and for JSON Lines in its place in the
     output as {"where": "FILE:LINE", "errors": [...]} (one line out for each table
-    in); the good ones are still scored, and the command then exits 1 (2 if a line
-    was not JSON). A line (and a JSON document) may be at most 8 MiB long.
+    in; a file of one line is JSON Lines when named .jsonl or .ndjson); the good
+    ones are still scored, and the command then exits 1 (2 if a line was not
+    JSON). A line (and a JSON document) may be at most 8 MiB long.
 
     A game log line (an object with "format", as simulate --log and play --log
     write it) is scored turn by turn by replaying it, as replay checks it: the

@@ -249,6 +249,19 @@ def test_a_pretty_printed_tables_problems_name_the_lines_of_their_values(tmp_pat
     ]
 
 
+def test_a_json_lines_file_of_one_line_gets_its_line_of_output(tmp_path):
+    """A file named .jsonl with one bad table gets its {"where", "errors"} line on standard
+    output, as each line of a longer one does; the same line named .json is one document."""
+    line = json.dumps({"rounds": [[["tempura"], ["tempra"]]]}) + "\n"
+    said = "error: rounds[0][1][0]: unknown card 'tempra' (did you mean 'tempura'?)"
+    one = write(tmp_path, "one.jsonl", line)
+    out = run("score", "sushi-go", one, "--partial")
+    assert out.exit_code == 1
+    assert [json.loads(x) for x in out.stdout.splitlines()] == [{"where": f"{one}:1", "errors": [f"{one}:1: {said}"]}]
+    document = write(tmp_path, "one.json", line)
+    assert bad_table(run("score", "sushi-go", document, "--partial")) == [f"{document}:1: {said}"]
+
+
 def test_card_effects_raise_only_the_cards_they_can_make(tmp_path):
     """Where a takeout box turns cards face down, every other card is still bounded by
     the deck (four squid nigiri of three are refused) and face-down cards only by the
