@@ -316,19 +316,26 @@ def test_a_pick_handed_in_is_shown_to_its_seat_alone_until_the_turn_is_played(se
             p.context.close()
 
 
+def picking_page(context: Any, url: str) -> Any:
+    """A page at a seat's ``url``, picking, that keeps its sockets where the test can close one
+    (``window.__sockets``, in the order made)."""
+    page = context.new_page()
+    page.add_init_script(
+        "(() => { const Real = window.WebSocket; window.__sockets = [];"
+        " window.WebSocket = function (...a) { const s = new Real(...a); window.__sockets.push(s); return s; };"
+        " Object.assign(window.WebSocket, Real); window.WebSocket.prototype = Real.prototype; })();"
+    )
+    page.goto(url, wait_until="load")
+    page.wait_for_function("() => document.body.dataset.state === 'picking'")
+    return page
+
+
 def test_the_not_connected_alert_leaves_once_the_page_has_reconnected(served, browser):
     """A pick tried while the link is down says so; once the page has reconnected by itself the alert goes (it stayed until the next move), and the pick can be made."""
     table = served.tables.open_table("sushi-go", 3, 1, ["greedy"], seed=5)
     context = browser.new_context(viewport={"width": 390, "height": 900})
     try:
-        page = context.new_page()
-        page.add_init_script(  # keeps the page's sockets where the test can close one
-            "(() => { const Real = window.WebSocket; window.__sockets = [];"
-            " window.WebSocket = function (...a) { const s = new Real(...a); window.__sockets.push(s); return s; };"
-            " Object.assign(window.WebSocket, Real); window.WebSocket.prototype = Real.prototype; })();"
-        )
-        page.goto(served.url(table, 0), wait_until="load")
-        page.wait_for_function("() => document.body.dataset.state === 'picking'")
+        page = picking_page(context, served.url(table, 0))
         page.evaluate("window.__sockets[window.__sockets.length - 1].close()")
         page.locator("#hand-cards .card").first.click()
         alert = page.locator("#error")
@@ -353,14 +360,7 @@ def test_a_page_whose_table_has_gone_says_its_link_opens_no_seat(served, browser
     table = served.tables.open_table("sushi-go", 3, 1, ["greedy"], seed=6)
     context = browser.new_context(viewport={"width": 390, "height": 900})
     try:
-        page = context.new_page()
-        page.add_init_script(  # keeps the page's sockets where the test can close one
-            "(() => { const Real = window.WebSocket; window.__sockets = [];"
-            " window.WebSocket = function (...a) { const s = new Real(...a); window.__sockets.push(s); return s; };"
-            " Object.assign(window.WebSocket, Real); window.WebSocket.prototype = Real.prototype; })();"
-        )
-        page.goto(served.url(table, 0), wait_until="load")
-        page.wait_for_function("() => document.body.dataset.state === 'picking'")
+        page = picking_page(context, served.url(table, 0))
         wrong = served.url(table, 0).rsplit("/", 1)[0] + "/AAAAAAAAAAAAAAAAAAAAAA/ws"
         code = page.evaluate(
             "(url) => new Promise((done) => { const s = new WebSocket(url.replace(/^http/, 'ws'));"
