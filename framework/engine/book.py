@@ -7,9 +7,12 @@ smaller and cheaper to clone; a game with them clones its book as one unit.
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 from ruledraft.language.effect import CardEffect
+
+T = TypeVar("T")
 
 
 class EffectBook:
@@ -35,7 +38,7 @@ class EffectBook:
     #: per seat, cards every seat knows are in its hand (a card an effect gave it);
     #: they pass with the hand and stay in it in a re-deal of hidden cards
     known_in_hand: list[list[int]]
-    #: per seat, the cards an effect put into its hand unseen by the others (``known=False``),
+    #: per seat, the cards an effect put into its hand unseen by the others (``private=True``),
     #: each with the seats that know it (bits: the seat it went to, and each seat that has
     #: held the hand since); they pass with the hand. Another seat that held the hand before
     #: does not know them (:meth:`unseen_by`)
@@ -73,25 +76,12 @@ class EffectBook:
     def pass_known(self, hands: list[list[int]], direction: int) -> None:
         """What every seat knows to be in a hand goes with the hand (before the hands
         pass ``direction``); a card that has left the hand is no longer known to be there."""
-        known = self.known_in_hand
-        for seat, cards in enumerate(known):
-            rest = hands[seat][:]
-            still = []
-            for c in cards:
-                if c in rest:
-                    rest.remove(c)
-                    still.append(c)
-            known[seat] = still
-        private = self.private_in_hand
-        for seat, entries in enumerate(private):
-            if entries:  # a card that has left the hand is no longer in it, seen or not
-                rest = hands[seat][:]
-                still_private = []
-                for c, knowers in entries:
-                    if c in rest:
-                        rest.remove(c)
-                        still_private.append((c, knowers))
-                private[seat] = still_private
+        known, private = self.known_in_hand, self.private_in_hand
+        for seat in range(len(known)):  # a card that has left the hand is no longer in it, seen or not
+            if known[seat]:
+                known[seat] = _still_in(hands[seat], known[seat], lambda c: c)
+            if private[seat]:
+                private[seat] = _still_in(hands[seat], private[seat], lambda entry: entry[0])
         if direction == 1:
             known.insert(0, known.pop())
             private.insert(0, private.pop())
@@ -106,3 +96,16 @@ class EffectBook:
         """The cards in ``holder``'s hand that ``seat`` has not seen go into it (an
         effect's private ``into_hand`` since ``seat`` held that hand)."""
         return [c for c, knowers in self.private_in_hand[holder] if not knowers >> seat & 1]
+
+
+def _still_in(hand: list[int], entries: list[T], card: Callable[[T], int]) -> list[T]:
+    """The ``entries`` whose cards (``card`` of each) are still in ``hand``, each copy in
+    the hand standing for one entry."""
+    rest = hand[:]
+    still = []
+    for entry in entries:
+        c = card(entry)
+        if c in rest:
+            rest.remove(c)
+            still.append(entry)
+    return still
