@@ -182,6 +182,27 @@ def test_a_miso_soup_turned_in_the_turn_of_its_collision_is_discarded():
     assert s.all_cards() == sorted(g.deck)
 
 
+def test_a_box_may_turn_another_box_put_down_this_turn_which_then_never_acts():
+    """Box 10 resolves with box 11 on the table (chopsticks' second card this turn): it is
+    offered, turned face down it scores 2, and it asks nothing: box 10 alone is discarded."""
+    s = fresh()
+    g = s.game
+    turn(s, "chopsticks", "tempura")
+    give(s, 0, "takeout_box_10", "takeout_box_11")
+    turn(s, "takeout_box_10", "tempura")
+    assert s.pending is not None and s.pending.effect == "second_pick"
+    decide(s, "takeout_box_11")
+    assert s.pending is not None and s.pending.card == ix("takeout_box_10")
+    assert s.pending.options == (ix("takeout_box_11"), g.done_action)
+    decide(s, "takeout_box_11")
+    assert s.pending is None  # nothing else to turn, and box 11 is face down: it does not act
+    assert names(s.played[0]) == ["takeout_face_down"]
+    assert names(s.book.discarded) == ["takeout_box_10"]
+    assert points(s)["face_down"] == [2, 0]
+    assert s.physical(0, 0) == ix("takeout_box_11")
+    assert s.all_cards() == sorted(g.deck)
+
+
 # ---------------------------------------------------------------------- wasabi with takeout
 
 

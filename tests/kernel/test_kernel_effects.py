@@ -564,6 +564,34 @@ def test_turn_face_down_turns_cards_one_at_a_time_then_discards_the_box_as_the_e
     assert rest[:n].tolist() == [tofu, temaki, tofu, box] and fx.ctr[m["U_N"]] == 0
 
 
+def test_turn_face_down_may_turn_another_box_on_its_table_as_the_engine_does():
+    """A box whose table holds another box (put down by chopsticks this turn, or left from
+    an earlier turn here) is offered it; turned, it becomes a face-down card: both engines."""
+    ruleset = load_ruleset("sushi-go-party-master-menu")
+    ids = ruleset.catalogue.index_of
+    box, other, face, tofu, temaki = (
+        ids(x) for x in ("takeout_box_10", "takeout_box_11", "takeout_face_down", "tofu", "temaki")
+    )
+    done = ruleset.catalogue.size + len(ruleset.catalogue.tags)
+    m = plain_kernel_module(ruleset)
+    hands = [[tofu, tofu], [temaki, tofu], [tofu, temaki]]
+    before = [[tofu, other], [], []]
+    picks = (box, temaki, tofu)
+    ref = _engine_state(ruleset, [h + [c] for h, c in zip(hands, picks)], before)
+    ref.apply_actions(list(picks))
+    assert ref.pending is not None and list(ref.pending.options) == sorted([tofu, other]) + [done]
+    _first_decisions(ref)
+    assert ref.book is not None
+    fx, lk = _plain_fx(m, hands, [b + [c] for b, c in zip(before, picks)])
+    p = np.array([[c, -1] for c in picks], np.int64)
+    m["_fx_turn"](fx, lk, p, np.ones(3, np.int64), np.zeros((625, 3), np.uint32), 0, 1, 0, 0)
+    assert [fx.seq[s, : fx.lens[s]].tolist() for s in range(3)] == [list(x) for x in ref.played]
+    assert fx.seq[0, : fx.lens[0]].tolist() == [face, face]
+    assert fx.dis[: fx.ctr[m["D_N"]]].tolist() == ref.book.discarded == [box]
+    assert sorted(row[3] for row in fx.dec[0] if row[0] >= 0) == sorted([tofu, other])
+    assert _under(fx, m) == sorted((s, p, c, c) for (s, p), (c, _, _) in ref.book.under.items())
+
+
 def test_copy_earlier_becomes_a_card_placed_earlier_this_round_as_the_engine_does():
     """Special order: offered the card types its seat placed earlier this round (and
     earlier this turn), never another special order; the newest special order becomes the

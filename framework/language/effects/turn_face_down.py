@@ -59,15 +59,11 @@ class TurnFaceDown(EffectBase):
         return {self.face_down: None}
 
     def choices(self, state: EffectState, seat: int) -> list[int]:
-        """The card types of ``seat``'s table it may turn (not face-down ones, not cards
-        with this effect: they are about to leave)."""
-        effect_of = state.game.effect_of
+        """The card types of ``seat``'s table it may turn: not face-down ones, not its own
+        card (about to leave). Another box put down this turn (by chopsticks) may be
+        turned: it then scores as a face-down card and never acts."""
         # in card order already (enumerate's): no sort
-        return [
-            c
-            for c, n in enumerate(state.counts[seat])
-            if n and c != self.face_down and not self.same_kind(effect_of[c])
-        ]
+        return [c for c, n in enumerate(state.counts[seat]) if n and c != self.face_down and c != self.card]
 
     def start(self, state: EffectState, seat: int) -> Decision | None:
         if not state.counts[seat][self.card]:
@@ -104,12 +100,11 @@ class TurnFaceDown(EffectBase):
 
     def kernel(self, w: EffectKernelWriter) -> EffectPart:
         """:meth:`start`, :meth:`decide` and :meth:`finish` in the kernel: the seat's card
-        types on its table but the face-down card and this kind's, then done; a card
+        types on its table but the face-down card and its own, then done; a card
         chosen turns its newest copy face down (``fx_change``) and the effect acts again
         for the next. A box asks at most one decision a card on its seat's table and one
         more a round: one a turn on average over the round (the room is per game)."""
         card, face, K = self.card, self.face_down, w.card_types
-        same = w.array([1 if k == self.kind else 0 for k in w.effect_kinds])
         finish = (
             f"if fx.counts[s, {card}] > 0:\n    fx_discard(fx, fx_remove_newest(fx, s, {card}))\n"
             if self.discard
@@ -121,7 +116,7 @@ class TurnFaceDown(EffectBase):
     return 0
 n = 0
 for c in range({K}):
-    if fx.counts[s, c] > 0 and c != {face} and {same}[c] == 0:
+    if fx.counts[s, c] > 0 and c != {face} and c != {card}:
         fx.opts[n] = c
         n += 1
 if n == 0:
