@@ -105,7 +105,7 @@ def sweep_text(result: dict) -> list[str]:
             lines.append(title)
             for label, cells in rows:
                 lines.append(f"  {label:<{LABEL - 2}}" + "".join(f"{cell:>{column}}" for cell in cells))
-    lines.append("top cards: win rate of their takers - of the others (percentage points)")
+    lines.append("top cards: takers' win rate - the others', within each seat and bot (% points)")
     for c in counts:
         top = ", ".join(
             f"{shown(card)} {formatted(d * 100, '+.0f')}"
@@ -114,8 +114,6 @@ def sweep_text(result: dict) -> list[str]:
         lines.append(f"  {counted(c['players'], 'player'):<{LABEL - 2}}" + fit(top or "-", 80 - LABEL))
     if any(few_seats(c["figures"]) for c in counts):
         lines.append(f"  (not ranked: cards with fewer than {FEWEST_SEATS} seat-games of takers or of others)")
-    if any(len(set(c["bots"])) > 1 for c in counts):
-        lines.append("  Different bots at the seats: this mostly shows which bot takes a card.")
     return lines
 
 

@@ -206,14 +206,22 @@ def _result(
     }
 
 
+def card_effect(card: dict) -> float:
+    """A card's takers-minus-others win rate within each seat and its bot (the figures'
+    ``adjusted``), the plain difference where it has none: with different bots at the
+    seats the plain one mostly says which bot takes the card (as tune ranks them)."""
+    adjusted = card.get("adjusted")
+    return float(adjusted["difference"] if adjusted is not None else card["difference"])
+
+
 def top_cards(figures: dict, k: int = TOP_CARDS, fewest: int = FEWEST_SEATS) -> list[tuple[str, float]]:
-    """The ``k`` cards whose takers win most more often than their non-takers: (card,
-    difference). A card with fewer than ``fewest`` seat-games of takers or of
-    non-takers is left out: its difference rests on a handful of seats (a card every
-    seat takes has one or two to compare with) and ranks noise first."""
+    """The ``k`` cards whose takers win most more often than their non-takers, within
+    each seat and bot: (card, :func:`card_effect`). A card with fewer than ``fewest``
+    seat-games of takers or of non-takers is left out: its difference rests on a handful
+    of seats (a card every seat takes has one or two to compare with) and ranks noise first."""
     cards = [c for c in figures.get("cards") or () if min(c["takers"]["seats"], c["non_takers"]["seats"]) >= fewest]
-    cards.sort(key=lambda c: (-c["difference"], c["card"]))
-    return [(c["card"], c["difference"]) for c in cards[:k]]
+    ranked = sorted(((card_effect(c), c["card"]) for c in cards), key=lambda x: (-x[0], x[1]))
+    return [(card, d) for d, card in ranked[:k]]
 
 
 def few_seats(figures: dict, fewest: int = FEWEST_SEATS) -> list[str]:

@@ -58,28 +58,43 @@ def test_bad_player_counts_say_what_is_wrong(text, message):
     assert str(caught.value) == message
 
 
-def test_top_cards_rank_by_the_win_rate_difference():
-    """The cards whose takers out-win the others most come first; a card nobody or everybody took, or with fewer than 30 seat-games of takers or of others, is left out (and named as such)."""
+def test_top_cards_rank_by_the_win_rate_difference_within_each_seat_and_bot():
+    """The cards whose takers out-win the others most within each seat and bot (the plain difference where there is no adjusted one) come first; a card nobody or everybody took, or with fewer than 30 seat-games of takers or of others, is left out (and named as such)."""
     cards = [
         {"card": "a", "difference": 0.1, "takers": {"seats": 30}, "non_takers": {"seats": 50}},
         {"card": "b", "difference": 0.3, "takers": {"seats": 50}, "non_takers": {"seats": 30}},
+        {
+            "card": "g",
+            "difference": 0.6,
+            "adjusted": {"difference": 0.05},
+            "takers": {"seats": 40},
+            "non_takers": {"seats": 40},
+        },
         {"card": "c", "difference": 0.9, "takers": {"seats": 0}, "non_takers": {"seats": 80}},
         {"card": "d", "difference": -0.2, "takers": {"seats": 40}, "non_takers": {"seats": 40}},
         {"card": "e", "difference": 0.33, "takers": {"seats": 79}, "non_takers": {"seats": 1}},
         {"card": "f", "difference": 0.5, "takers": {"seats": 80}, "non_takers": {"seats": 0}},
     ]
     assert top_cards({"cards": cards}, 2) == [("b", 0.3), ("a", 0.1)]
+    assert top_cards({"cards": cards}, 4) == [("b", 0.3), ("a", 0.1), ("g", 0.05), ("d", -0.2)]
     assert few_seats({"cards": cards}) == ["e", "f"]
     assert top_cards({"cards": None}) == [] and few_seats({"cards": None}) == []
 
 
-def test_the_top_cards_say_what_is_not_ranked_and_that_mixed_bots_are_compared():
-    """Under the top cards: a line when cards were left out for too few seat-games, and one when the seats play different bots (as simulate says)."""
-    mixed = run("sushi-go", "--players", "2,3", "--games", "40", "--bots", "greedy,random").stdout
+def test_the_top_cards_say_what_is_not_ranked_and_rank_by_the_seat_and_bot_adjusted_effect():
+    """Under the top cards: a line when cards were left out for too few seat-games; with
+    different bots at the seats each card shown is its adjusted effect, as simulate --json gives it."""
+    mixed = run("sushi-go", "--players", "2", "--games", "200", "--bots", "greedy,random", "--seed", "1").stdout
     alike = run("sushi-go", "--players", "2,3", "--games", "40", "--bots", "random").stdout
-    note = "  Different bots at the seats: this mostly shows which bot takes a card."
-    assert note in mixed.splitlines() and note not in alike
     assert "  (not ranked: cards with fewer than 30 seat-games of takers or of others)" in alike.splitlines()
+    assert "mostly shows which bot" not in mixed
+    lines = mixed.splitlines()
+    shown = lines[next(i for i, x in enumerate(lines) if x.startswith("top cards:")) + 1].split(None, 2)[2]
+    cards = simulate(load_ruleset("sushi-go"), 2, 200, 1, ["greedy", "random"], cards=True).figures["cards"]
+    ranked = [c for c in cards if min(c["takers"]["seats"], c["non_takers"]["seats"]) >= 30]
+    ranked.sort(key=lambda c: -c["adjusted"]["difference"])
+    assert shown == ", ".join(f"{c['card']} {100 * c['adjusted']['difference']:+.0f}" for c in ranked[:3])
+    assert any(abs(c["adjusted"]["difference"] - c["difference"]) > 0.1 for c in ranked)  # the plain one differs
 
 
 def test_each_count_has_simulate_figures_from_the_same_seed():
@@ -115,7 +130,7 @@ def test_terminal_blocks_fit_80_columns_with_a_column_per_count():
         "mean score (sd)",
         "margin of victory",
         "mean points per seat, by rule",
-        "top cards: win rate of their takers - of the others (percentage points)",
+        "top cards: takers' win rate - the others', within each seat and bot (% points)",
     ):
         assert title in lines
     seat4 = next(line for line in lines if line.startswith("  seat 4"))
