@@ -55,6 +55,20 @@ def _pp(x: float) -> str:
     return formatted(100 * x, ".1f")
 
 
+def _gap(high: float, low: float) -> str:
+    """``high - low`` in percentage points as the tables' figures give it (each share to
+    0.1): the line under a table agrees with the rows a reader subtracts."""
+    return formatted(round(100 * high, 1) - round(100 * low, 1), ".1f")
+
+
+def _seat_gap(q: dict) -> str:
+    """The seat advantage as the seats' table gives the best and the worst seat."""
+    adv, seats = q["seat_advantage"], q["seats"]
+    if adv["best_seat"] is None:
+        return _pp(adv["difference"])
+    return _gap(seats[adv["best_seat"]]["win_share"], seats[adv["worst_seat"]]["win_share"])
+
+
 def _ci(pair, scale: float = 100, unit: str = "%", digits: int = 1) -> str:
     if not pair:
         return "-"
@@ -173,7 +187,7 @@ def quality_parts(q: dict, name: str) -> list[Table | str]:
         else "every seat wins as often"
     )
     out.append(
-        f"seat advantage: {_pp(adv['difference'])} percentage points ({ranked}); "
+        f"seat advantage: {_seat_gap(q)} percentage points ({ranked}); "
         f"chi-square p {'< 0.001' if p < 0.001 else f'= {p:.3f}'}"
         + ("" if adv["bots_balanced"] else " (the seats have different bots: this compares the bots too)")
     )
@@ -193,7 +207,9 @@ def quality_parts(q: dict, name: str) -> list[Table | str]:
         out.append(bots)
         gap = skill["gap"]
         which = f"{gap['strongest']} over {gap['weakest']}" if gap["difference"] else "the bots are level"
-        out.append(f"skill gap: {_pp(gap['difference'])} percentage points per seat ({which})")
+        rates = {b["bot"]: b["win_rate_per_seat"] for b in skill["bots"]}
+        shown_gap = _gap(rates[gap["strongest"]], rates[gap["weakest"]])
+        out.append(f"skill gap: {shown_gap} percentage points per seat ({which})")
     else:
         out.append("skill gap: - (one bot at every seat; name several with --bots, e.g. greedy,random)")
     games = Table(title="Per game")

@@ -59,6 +59,22 @@ def test_seats_that_win_as_often_are_not_called_best_and_worst():
     assert "(seat 1 best, seat 0 worst)" in line
 
 
+def test_the_seat_advantage_and_skill_gap_agree_with_the_rows_above_them():
+    """25.67% and 24.13% are shown as 25.7% and 24.1%: the line below says 1.6 points, not
+    the unrounded 1.5; the skill gap likewise from the bots' per-seat rates as shown."""
+    result = runner.invoke(app, ["quality", "sushi-go", "-p", "2", "-g", "4", "-b", "greedy,random", "-q", "--json"])
+    assert result.exit_code == 0, result.output
+    q = json.loads(result.output)
+    q["seats"][0]["win_share"], q["seats"][1]["win_share"] = 0.2567, 0.2413
+    q["seat_advantage"] = {**q["seat_advantage"], "difference": 0.0154, "best_seat": 0, "worst_seat": 1}
+    bots = q["skill"]["bots"]
+    bots[0]["win_rate_per_seat"], bots[1]["win_rate_per_seat"] = 0.6667, 0.3333
+    q["skill"]["gap"] = {"strongest": bots[0]["bot"], "weakest": bots[1]["bot"], "difference": 0.3334}
+    lines = [p for p in quality_parts(q, "x") if isinstance(p, str)]
+    assert next(x for x in lines if x.startswith("seat advantage:")).startswith("seat advantage: 1.6 percentage points")
+    assert next(x for x in lines if x.startswith("skill gap:")).startswith("skill gap: 33.4 percentage points")
+
+
 @pytest.mark.parametrize(
     "command",
     [["quality", "sushi-go", "-p", "2"], ["simulate", "sushi-go", "-p", "2", "--marginal"]],
