@@ -15,7 +15,7 @@ import typer
 from ruledraft.errors import RuledraftError
 from ruledraft.lab.counterfactual import MARGINAL_SECTION, MarginalCounts
 from ruledraft.lab.extra_counts import with_extras
-from ruledraft.lab.figures import LabTally, formatted
+from ruledraft.lab.figures import FEWEST_COMPARED, LabTally, formatted
 from ruledraft.lab.rotation import ROTATION_SECTION, rotated_tally, rotation_figures, seatings
 from ruledraft.play.agents import BotFailure, BotSpecError, time_budget_note
 from ruledraft.play.cluster import ClusterError
@@ -86,6 +86,7 @@ SEATS_LEGEND = "95% CI: holds the true figure in 95 of 100 such runs; ± is half
 TEST_LEGEND = "seats differ: chi-square test of equal wins; df: degrees of freedom; p: chance"
 CARDS_LEGEND = "vs none: win rate of takers minus that of non-takers, in percentage points"
 ADJUSTED_LEGEND = "adjusted: vs none within each seat and its bot, pooled (Mantel-Haenszel)"
+FEW_LEGEND = "* fewer than {fewest} seat-games with the card, or without it: a few seats decide it"
 EFFECT_LEGEND = "pts is 0 for effect cards ({cards}): their worth shows in win% and vs none"
 #: cards that score but are never taken: an effect puts them on the tables (a card turned face down)
 PLACED_LEGEND = "never taken, only placed by card effects, points a game: {cards}"
@@ -252,6 +253,8 @@ def summary_tables(summary, ruleset, *, cards: bool = False, explain: bool = Fal
         if adjusted is not None:
             out.append(adjusted)
             out.append(ADJUSTED_LEGEND)
+        if any(few_compared(c) for c in figures["cards"]):
+            out.append(FEW_LEGEND.format(fewest=FEWEST_COMPARED))
         acting = _effect_cards(ruleset, figures["cards"])
         if acting:
             out.append(EFFECT_LEGEND.format(cards=", ".join(acting)))
@@ -367,7 +370,7 @@ def card_table(cards: Sequence[dict]) -> Table:
             f"{turn:.1f}" if turn is not None else "-",
             formatted(per, ".2f") if per is not None else "-",
             _pct(c["takers"]["win_rate"]) if took else "-",
-            formatted(c["difference"] * 100, "+.1f") if took and c["non_takers"]["seats"] else "-",
+            formatted(c["difference"] * 100, "+.1f") + _few(c) if took and c["non_takers"]["seats"] else "-",
             " to ".join(formatted(100 * x, "+.1f") for x in c["difference_interval"])
             if took and c["non_takers"]["seats"]
             else "-",
@@ -387,11 +390,22 @@ def adjusted_table(cards: Sequence[dict]) -> Table | None:
         adj = c["adjusted"]
         table.add_row(
             c["card"],
-            formatted(c["difference"] * 100, "+.1f") if c["difference"] is not None else "-",
-            formatted(adj["difference"] * 100, "+.1f"),
+            formatted(c["difference"] * 100, "+.1f") + _few(c) if c["difference"] is not None else "-",
+            formatted(adj["difference"] * 100, "+.1f") + _few(c),
             " to ".join(formatted(100 * x, "+.1f") for x in adj["interval"]),
         )
     return table
+
+
+def few_compared(card: dict) -> bool:
+    """Whether a card's takers or the seats without it are fewer than
+    :data:`~ruledraft.lab.figures.FEWEST_COMPARED` seat-games (sweep leaves such a card
+    unranked, tune untuned)."""
+    return 0 < min(card["takers"]["seats"], card["non_takers"]["seats"]) < FEWEST_COMPARED
+
+
+def _few(card: dict) -> str:
+    return "*" if few_compared(card) else ""
 
 
 def load_with_inputs(name: str, allow=()):

@@ -5,13 +5,14 @@ note on effect cards' zero points, `--explain` for a paragraph per figure; and a
 
 from __future__ import annotations
 
+import json
 import re
 
 import pytest
 from typer.testing import CliRunner
 
 from ruledraft.cli.app import app
-from ruledraft.cli.simulate import CARDS_LEGEND, EXPLANATIONS, SEATS_LEGEND, TEST_LEGEND
+from ruledraft.cli.simulate import CARDS_LEGEND, EXPLANATIONS, FEW_LEGEND, SEATS_LEGEND, TEST_LEGEND
 
 runner = CliRunner()
 INTERVAL = re.compile(r"[-+]?\d+\.\d+%? to [-+]?\d+\.\d+%?|\d+\.\d-\d+\.\d%")
@@ -51,6 +52,28 @@ def test_different_bots_are_named_as_the_cause_of_vs_none(mixed):
     """With greedy and random seats the summary says 'vs none' mostly shows the bots, and how to fix it."""
     assert "Different bots at the seats: 'vs none' mostly shows which bot takes a card." in mixed
     assert "For card figures give every seat one bot (--bots greedy)." in mixed
+
+
+def test_a_card_difference_from_few_seat_games_is_marked_and_the_mark_explained():
+    """The guide's fruit stand at 3 players: only 2 seat-games took no pear, so its vs none
+    (-66.8, an interval that leaves out 0) is marked * and a legend says why; a card
+    compared over many seat-games is not marked."""
+    lines = simulate("examples/tutorial/step7.yaml", "--players", "3", "--games", "500", "--seed", "1", "-q")
+    legend = FEW_LEGEND.format(fewest=30)
+    assert legend in lines and len(legend) <= 80
+    pear = [line for line in lines if line.startswith("│ pear ")]
+    assert len(pear) == 2 and all("*" in line for line in pear)
+    assert "-66.8*" in pear[0] and "-12.6*" in pear[1]
+    assert not any("*" in line for line in lines if line.startswith("│ cherry "))
+    done = runner.invoke(
+        app, ["simulate", "examples/tutorial/step7.yaml", "-p", "3", "-g", "500", "--seed", "1", "--json"]
+    )
+    few = {
+        c["card"]
+        for c in json.loads(done.stdout)["figures"]["cards"]
+        if 0 < min(c["takers"]["seats"], c["non_takers"]["seats"]) < 30
+    }
+    assert few == {line.split()[1] for line in lines if line.startswith("│ ") and "*" in line} == {"pear"}
 
 
 def test_one_bot_everywhere_has_no_bots_note():
