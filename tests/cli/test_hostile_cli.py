@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 import textwrap
@@ -296,6 +297,7 @@ BAD_KIND = textwrap.dedent(
                 "true": [True] * n,
                 "a float": [1.5] * n,
                 "a number": 7,
+                "none": None,
             }[os.environ["BAD_RESULT"]]
 
         def score_row(self, row, seq):
@@ -357,6 +359,24 @@ def test_a_plugin_rule_that_returns_nonsense_is_one_line(tmp_path, result, said,
     assert done.returncode == 2, done.stderr
     [line] = done.stderr.strip().splitlines()
     assert line.startswith(f"error: scoring rule 'badrule' (plug-in kind 'bad_kind'): {said} (a rule's points:")
+
+
+@pytest.mark.parametrize(
+    ("result", "said"),
+    [("none", "score gave NoneType None, not a list"), ("too few", "score gave 0 values for 1 seat (")],
+)
+def test_a_plugin_rule_scored_seat_by_seat_by_a_look_ahead_bot_is_checked_too(tmp_path, result, said):
+    """A plug-in rule that defines only ``score`` is scored one seat or row at a time when
+    greedy weighs a card (RuleBase's and OwnCardsRule's defaults index its result): its
+    nonsense is the same one line, exit 2, not an internal error (a row is a table of one seat)."""
+    (tmp_path / "bad_kind.py").write_text(re.sub(r"\n *def score_row\(self, row, seq\):\n *return 0\n", "\n", BAD_KIND))
+    assert "def score_row" not in (tmp_path / "bad_kind.py").read_text()
+    (tmp_path / "bad.yaml").write_text(BAD_RULES)
+    args = ["simulate", "bad.yaml", "--players", "3", "--games", "4", "--bots", "greedy"]
+    done = ruledraft("--plugin", "bad_kind.py", *args, cwd=tmp_path, env={"BAD_RESULT": result})
+    assert done.returncode == 2, done.stderr
+    [line] = done.stderr.strip().splitlines()
+    assert line.startswith(f"error: scoring rule 'badrule' (plug-in kind 'bad_kind'): {said}")
 
 
 def test_a_local_cluster_larger_than_the_machine_is_capped_like_jobs():

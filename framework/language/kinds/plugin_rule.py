@@ -15,6 +15,7 @@ from typing import Any
 
 from ruledraft.language.compiled_expression import ExpressionLimits
 from ruledraft.language.kinds.registry import PluginError
+from ruledraft.language.rule import OwnCardsRule, RuleBase
 from ruledraft.tableau import Tableau
 
 
@@ -61,7 +62,7 @@ class CheckedRule:
         if not isinstance(values, (list, tuple)):
             raise self._refuse(method, f"{type(values).__name__} {_shown(values)}, not a list of one number per seat")
         if len(values) != seats:
-            raise self._refuse(method, f"{len(values)} values for {seats} seats")
+            raise self._refuse(method, f"{len(values)} values for {seats} seat{'' if seats == 1 else 's'}")
         for v in values:
             if not _points(v):
                 raise self._refuse(method, _shown(v))
@@ -75,13 +76,28 @@ class CheckedRule:
     # Each call hands the plug-in copies of the tables: a rule that changed the lists it
     # was given would change the game's own (a bot weighing a card scores the live rows).
 
+    # A method the plug-in's rule inherits from RuleBase or OwnCardsRule reads the plug-in's
+    # own ``score`` and indexes it before any check: such a call goes through the checked
+    # ``score`` here instead, so that a ``None`` or a short list is named, not a TypeError.
+
+    def _inherited(self, method: str, base: type) -> bool:
+        return getattr(type(self._rule), method, None) is getattr(base, method)
+
     def score(self, t: Tableau) -> list[int]:
         return self._row("score", self._rule.score(_copied(t)), t.num_seats)
 
     def score_seat(self, t: Tableau, seat: int) -> int:
+        if self._inherited("score_seat", OwnCardsRule):
+            return self.score_row(t.counts[seat], t.cards[seat])
+        if self._inherited("score_seat", RuleBase):
+            return self.score(t)[seat]
         return self._one("score_seat", self._rule.score_seat(_copied(t), seat))
 
     def score_row(self, row: list[int], seq: list[int]) -> int:
+        if self._inherited("score_row", OwnCardsRule):
+            return self.score(Tableau([list(row)], [list(seq)]))[0]
+        if self._inherited("score_row", RuleBase):
+            return self.score_seat(Tableau([list(row)], [list(seq)]), 0)
         return self._one("score_row", self._rule.score_row(list(row), list(seq)))
 
     def award(self, q: list[int], t: Tableau) -> list[int]:
@@ -91,6 +107,8 @@ class CheckedRule:
         return self._row("quantities", self._rule.quantities(_copied(t)), t.num_seats)
 
     def score_seat_changed(self, t: Tableau, seat: int, base_q: Sequence[int]) -> int:
+        if self._inherited("score_seat_changed", RuleBase):
+            return self.score_seat(t, seat)
         return self._one("score_seat_changed", self._rule.score_seat_changed(_copied(t), seat, list(base_q)))
 
 
