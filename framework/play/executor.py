@@ -28,6 +28,7 @@ import hashlib
 import os
 import pickle
 import signal
+import sys
 import threading
 import time
 from collections import OrderedDict
@@ -39,6 +40,7 @@ import attrs
 
 from ruledraft import lifeline
 from ruledraft.errors import RuledraftError, described, raised_by_stop
+from ruledraft.language.kinds.registry import prints_to_stderr
 from ruledraft.language.ruleset import CompiledRuleset
 
 # ---------------------------------------------------------------- the heap while games run
@@ -382,7 +384,8 @@ class InProcess:
             end = min(games, start + size)
             began = time.perf_counter()
             try:
-                chunk = work.play(start, end, requested)
+                with prints_to_stderr():  # a plug-in's rule or effect printing never mixes with the output
+                    chunk = work.play(start, end, requested)
             except BaseException as e:  # a plug-in's code failing: its PluginError, as from a worker
                 _raise_plugin_failure(e)
                 raise
@@ -437,6 +440,7 @@ def _worker_main(conn, close: Sequence, work: Work, parent: int = 0) -> None:
             except OSError:
                 pass
         settle_heap()  # this process only runs games from here on (see steady_heap)
+        sys.stdout = sys.stderr  # what a plug-in's rule or effect prints never reaches the run's output
         while True:
             try:
                 task = conn.recv()

@@ -290,6 +290,9 @@ BAD_KIND = textwrap.dedent(
 
         def score(self, t):
             n = t.num_seats
+            if os.environ["BAD_RESULT"] == "prints":
+                print("PRINTED FROM A RULE")
+                return [0] * n
             return {
                 "strings": ["x"] * n,
                 "too few": [1] * (n - 1),
@@ -377,6 +380,24 @@ def test_a_plugin_rule_scored_seat_by_seat_by_a_look_ahead_bot_is_checked_too(tm
     assert done.returncode == 2, done.stderr
     [line] = done.stderr.strip().splitlines()
     assert line.startswith(f"error: scoring rule 'badrule' (plug-in kind 'bad_kind'): {said}")
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_what_a_plugin_rule_prints_goes_to_standard_error_and_json_stays_whole(tmp_path, jobs):
+    """A plug-in rule that prints while it scores (in the lab's set-up, the games, a
+    greedy bot's look): standard error gets it, simulate --json and compare --json parse."""
+    (tmp_path / "bad_kind.py").write_text(BAD_KIND)
+    (tmp_path / "bad.yaml").write_text(BAD_RULES)
+    for args in (
+        ["simulate", "bad.yaml", "--players", "3", "--games", "4", "--bots", "greedy,random"],
+        ["compare", "bad.yaml", "sushi-go", "--players", "3", "--games", "4"],
+    ):
+        done = ruledraft(
+            "--plugin", "bad_kind.py", *args, "--jobs", jobs, "--json", cwd=tmp_path, env={"BAD_RESULT": "prints"}
+        )
+        assert done.returncode == 0, done.stderr
+        assert json.loads(done.stdout) and "PRINTED FROM A RULE" not in done.stdout
+        assert "PRINTED FROM A RULE" in done.stderr
 
 
 def test_a_local_cluster_larger_than_the_machine_is_capped_like_jobs():

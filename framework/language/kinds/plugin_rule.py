@@ -10,6 +10,8 @@ never a wrong score or a crash further on.
 
 from __future__ import annotations
 
+import sys
+import threading
 from collections.abc import Sequence
 from typing import Any
 
@@ -84,32 +86,50 @@ class CheckedRule:
         return getattr(type(self._rule), method, None) is getattr(base, method)
 
     def score(self, t: Tableau) -> list[int]:
-        return self._row("score", self._rule.score(_copied(t)), t.num_seats)
+        return self._row("score", _quietly(self._rule.score, _copied(t)), t.num_seats)
 
     def score_seat(self, t: Tableau, seat: int) -> int:
         if self._inherited("score_seat", OwnCardsRule):
             return self.score_row(t.counts[seat], t.cards[seat])
         if self._inherited("score_seat", RuleBase):
             return self.score(t)[seat]
-        return self._one("score_seat", self._rule.score_seat(_copied(t), seat))
+        return self._one("score_seat", _quietly(self._rule.score_seat, _copied(t), seat))
 
     def score_row(self, row: list[int], seq: list[int]) -> int:
         if self._inherited("score_row", OwnCardsRule):
             return self.score(Tableau([list(row)], [list(seq)]))[0]
         if self._inherited("score_row", RuleBase):
             return self.score_seat(Tableau([list(row)], [list(seq)]), 0)
-        return self._one("score_row", self._rule.score_row(list(row), list(seq)))
+        return self._one("score_row", _quietly(self._rule.score_row, list(row), list(seq)))
 
     def award(self, q: list[int], t: Tableau) -> list[int]:
-        return self._row("award", self._rule.award(list(q), _copied(t)), t.num_seats)
+        return self._row("award", _quietly(self._rule.award, list(q), _copied(t)), t.num_seats)
 
     def quantities(self, t: Tableau) -> list[int]:
-        return self._row("quantities", self._rule.quantities(_copied(t)), t.num_seats)
+        return self._row("quantities", _quietly(self._rule.quantities, _copied(t)), t.num_seats)
 
     def score_seat_changed(self, t: Tableau, seat: int, base_q: Sequence[int]) -> int:
         if self._inherited("score_seat_changed", RuleBase):
             return self.score_seat(t, seat)
-        return self._one("score_seat_changed", self._rule.score_seat_changed(_copied(t), seat, list(base_q)))
+        return self._one("score_seat_changed", _quietly(self._rule.score_seat_changed, _copied(t), seat, list(base_q)))
+
+
+def _quietly(method: Any, *args: Any) -> Any:
+    """``method(*args)`` with what it prints sent to standard error (in the main thread:
+    see :func:`~ruledraft.language.kinds.registry.prints_to_stderr`), wherever a rule is
+    scored (a game, the lab's set-up, ``score``): ``--json`` output stays whole. A bare
+    swap of ``sys.stdout``, not a context manager: a rule is scored very often."""
+    if threading.current_thread() is not _MAIN:
+        return method(*args)
+    out = sys.stdout
+    sys.stdout = sys.stderr
+    try:
+        return method(*args)
+    finally:
+        sys.stdout = out
+
+
+_MAIN = threading.main_thread()
 
 
 def _copied(t: Tableau) -> Tableau:
