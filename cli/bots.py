@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import typer
 
-from ruledraft.play.agents import bot_kinds
+from ruledraft.play.agents import bot_kinds_loaded
 
 from .common import reported_errors, shown
 from .terminal import terminal_width, wrapping
@@ -20,7 +20,8 @@ def bots() -> None:
     """
     with reported_errors():
         echo = wrapping(typer.echo, terminal_width())  # every line within the terminal's width
-        for kind in bot_kinds():
+        kinds, failed = bot_kinds_loaded()
+        for kind in kinds:
             echo(f"{shown(kind.name)}: {shown(kind.summary)}" if kind.summary else shown(kind.name))
             for option in kind.options:
                 line = f"  {shown(option.describe())}"
@@ -29,3 +30,7 @@ def bots() -> None:
                 echo("  CARD=number (default from the ruleset): the value of a card type, by card id")
         echo("")
         echo("Options: NAME:KEY=VALUE:KEY=VALUE. Your own bot: FILE.py:CLASS or MODULE:CLASS[:KEY=VALUE].")
+        for e in failed:  # an installed bot that does not load: the others are listed all the same
+            typer.echo(f"error: {shown(str(e))}", err=True)
+        if failed:
+            raise typer.Exit(2)

@@ -143,8 +143,27 @@ def agent_names() -> list[str]:
 def bot_kinds() -> list[BotKind]:
     """Every bot known by name, sorted (installed ones are loaded to learn their options;
     one that fails to load raises :class:`BotSpecError`)."""
+    kinds, failed = bot_kinds_loaded()
+    if failed:
+        raise failed[0]
+    return kinds
+
+
+def bot_kinds_loaded() -> tuple[list[BotKind], list[BotSpecError]]:
+    """Every bot known by name that loads, sorted, and the failure of each installed one
+    that does not (``ruledraft bots`` lists the others beside them)."""
     installed = entry_point_bots()
-    return [_REGISTRY[n] if n in _REGISTRY else entry_point_kind(n, installed[n]) for n in agent_names()]
+    kinds: list[BotKind] = []
+    failed: list[BotSpecError] = []
+    for n in agent_names():
+        if n in _REGISTRY:
+            kinds.append(_REGISTRY[n])
+            continue
+        try:
+            kinds.append(entry_point_kind(n, installed[n]))
+        except BotSpecError as e:
+            failed.append(e)
+    return kinds, failed
 
 
 def parse_bot(spec: str, card_ids: Sequence[str] | None = None) -> BotSpec:

@@ -194,6 +194,21 @@ def test_an_installed_bot_appears_by_name(entry_point):
     assert "  first=true/false (default False): take the first move instead" in listing.stdout.splitlines()
 
 
+def test_an_installed_bot_that_fails_to_load_leaves_the_others_listed(entry_point, tmp_path):
+    """One installed bot whose module raises on import: ruledraft bots lists every other
+    bot (the installed one that loads too), names the broken one on standard error, exit 2."""
+    (tmp_path / "brokenbots.py").write_text("raise RuntimeError('broken at import')\n", encoding="utf-8")
+    entries = tmp_path / "mybots-1.0.dist-info" / "entry_points.txt"
+    entries.write_text(entries.read_text(encoding="utf-8") + "badbot = brokenbots:Bot\n", encoding="utf-8")
+    listing = cli.invoke(app, ["bots"], env={"COLUMNS": "200"})
+    assert listing.exit_code == 2
+    lines = listing.stdout.splitlines()
+    assert "lastbot: Takes the last legal move (or the first, with first=true)." in lines
+    assert any(line.startswith("greedy: ") for line in lines) and not any("badbot" in line for line in lines)
+    [error] = listing.stderr.strip().splitlines()
+    assert error.startswith("error: bot 'badbot': ") and "broken at import" in error
+
+
 @pytest.mark.parametrize("start", ["fork", "spawn"])
 @pytest.mark.parametrize("how", ["path", "module", "entry point"])
 def test_workers_load_the_same_bots(entry_point, bot_file, monkeypatch, start, how):
