@@ -246,7 +246,7 @@ def test_a_game_refuses_a_stepless_effect_at_build_time_located():
 @pytest.mark.parametrize(
     ("call", "message"),
     [
-        ("register_card_effect('collision', build, {'properties': {}})", "a card effect named 'collision' is already registered"),
+        ("register_card_effect('collision', build, {'properties': {}})", "a card effect named 'collision' is already registered (by ruledraft)"),
         ("register_card_effect('spin', build, {'properties': {}}, when='pick', triggers=['pick'])",
          "card effect 'spin': its triggers must be some of play, reveal, turn_end, its default (when) one of them"),
         ("register_card_effect('spin', build, {'type': 'array'})", "card effect 'spin': its schema must be a JSON Schema of an object"),
@@ -256,7 +256,7 @@ def test_a_game_refuses_a_stepless_effect_at_build_time_located():
     ],
 )  # fmt: skip
 def test_a_plugin_effect_that_cannot_work_is_refused_when_it_registers(tmp_path, call, message):
-    """A clash with a built-in effect, a trigger the engine does not run, or a broken schema: one line, exit 2."""
+    """A clash with a built-in effect, a trigger the engine does not run, or a broken schema: one line naming the plug-in, exit 2."""
     plugin = tmp_path / "bad_effect.py"
     plugin.write_text(
         f"from ruledraft.language.effects import register_card_effect\nbuild = lambda spec, ctx, card: None\n{call}\n",
@@ -264,7 +264,7 @@ def test_a_plugin_effect_that_cannot_work_is_refused_when_it_registers(tmp_path,
     )
     result = invoke("--plugin", plugin, "validate", "sushi-go")
     assert result.exit_code == 2
-    assert result.output.strip() == f"error: {message}"
+    assert result.output.strip() == f"error: plug-in '{plugin}': {message}"
 
 
 def test_an_installed_package_brings_its_effect_through_the_entry_point_group(tmp_path, monkeypatch):

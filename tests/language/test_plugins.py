@@ -128,7 +128,8 @@ def test_a_plugin_that_cannot_load_is_one_line(spec, message):
 
 
 def test_a_plugin_that_fails_or_clashes_is_one_line(tmp_path):
-    """A plug-in raising on import, or taking a built-in kind's name, is one line, exit 2."""
+    """A plug-in raising on import, or taking a built-in kind's or another plug-in's kind's
+    name, is one line naming it (and who has the name), exit 2."""
     bad = tmp_path / "bad.py"
     bad.write_text("raise RuntimeError('broken on purpose')\n", encoding="utf-8")
     result = invoke("--plugin", bad, "validate", "sushi-go")
@@ -142,7 +143,22 @@ def test_a_plugin_that_fails_or_clashes_is_one_line(tmp_path):
     )
     result = invoke("--plugin", clash, "validate", "sushi-go")
     assert result.exit_code == 2
-    assert result.output.strip() == "error: a scoring kind named 'sets' is already registered"
+    assert (
+        result.output.strip()
+        == f"error: plug-in '{clash}': a scoring kind named 'sets' is already registered (by ruledraft)"
+    )
+    again = tmp_path / "again.py"
+    again.write_text(
+        "from ruledraft.language.kinds import register_scoring_kind\n"
+        "register_scoring_kind('twice', lambda spec, ctx: None, {'properties': {}})\n",
+        encoding="utf-8",
+    )
+    copy = tmp_path / "copy.py"
+    copy.write_text(again.read_text(encoding="utf-8"), encoding="utf-8")
+    result = invoke("--plugin", again, "--plugin", copy, "validate", "sushi-go")
+    assert result.exit_code == 2
+    said = f"error: plug-in '{copy}': a scoring kind named 'twice' is already registered (by '{again}')"
+    assert result.output.strip() == said
 
 
 def _fake_distribution(tmp_path: Path) -> Path:
@@ -275,7 +291,7 @@ def test_a_plugin_schema_that_cannot_work_is_refused_when_it_registers(tmp_path,
     )
     result = invoke("--plugin", plugin, "schema")
     assert result.exit_code == 2
-    assert result.output.startswith(f"error: scoring kind 'bad_schema': {message}")
+    assert result.output.startswith(f"error: plug-in '{plugin}': scoring kind 'bad_schema': {message}")
 
 
 @pytest.mark.parametrize(

@@ -76,7 +76,7 @@ class Registry(Generic[U]):
         if known is unit:
             return unit
         if known is not None:
-            raise PluginError(f"a {self.what} named '{name}' is already registered")
+            raise PluginError(f"a {self.what} named '{name}' is already registered (by {_origin(_module_of(known))})")
         self._units[name] = unit
         if builtin:
             self._builtin.add(name)
@@ -170,6 +170,21 @@ def _module_of(unit: object) -> str:
     return own if isinstance(own, str) else type(unit).__module__
 
 
+def _naming(spec: str, e: PluginError) -> PluginError:
+    """``e``, raised while plug-in ``spec`` was imported, saying so (once)."""
+    text = str(e)
+    return e if text.startswith("plug-in ") else PluginError(f"plug-in '{spec}': {text}")
+
+
+def _origin(module: str) -> str:
+    """Where a unit's module came from, for messages: a plug-in file's path, else the
+    module's name (ruledraft's own units: "ruledraft")."""
+    if module == "ruledraft" or module.startswith("ruledraft."):
+        return "ruledraft"
+    path = getattr(sys.modules.get(module), "__file__", None)
+    return f"'{path}'" if module.startswith("ruledraft_plugin_") and isinstance(path, str) else f"module '{module}'"
+
+
 def _python_file(spec: str, path: str) -> None:
     """:class:`PluginError` unless ``path`` is a regular file: a FIFO would block the
     import, a directory or device is no Python file."""
@@ -247,7 +262,9 @@ def load_plugin(spec: str) -> None:
                 found.loader.exec_module(module)
         except BaseException as e:  # noqa: BLE001 - a SystemExit (any exception) in a plug-in is its failure
             sys.modules.pop(module_name, None)
-            if isinstance(e, PluginError) or stop_behind(e):
+            if isinstance(e, PluginError):
+                raise _naming(spec, e) from None
+            if stop_behind(e):
                 raise
             raise PluginError(f"plug-in '{spec}' failed to load: {described(e)}") from None
     else:
@@ -257,7 +274,9 @@ def load_plugin(spec: str) -> None:
             with prints_to_stderr():
                 importlib.import_module(spec)
         except BaseException as e:  # noqa: BLE001 - any exception in a plug-in is its failure
-            if isinstance(e, PluginError) or stop_behind(e):
+            if isinstance(e, PluginError):
+                raise _naming(spec, e) from None
+            if stop_behind(e):
                 raise
             raise PluginError(f"plug-in '{spec}' failed to load: {described(e)}") from None
     name = module_name if is_file else spec
