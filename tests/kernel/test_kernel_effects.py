@@ -56,6 +56,17 @@ def test_simulate_figures_and_logs_of_the_sampler_with_takeout_boxes_are_the_sam
     assert figures["figures"]["cards"]
 
 
+def test_a_look_past_the_last_card_sees_the_turns_placements_as_the_reference_does(tmp_path):
+    """Value bots deciding a special order's copy on the second-to-last turn: the look
+    plays the last card, where the other seat's special order may copy the card it placed
+    the turn before (game 196 of this run: copying an uramaki ties the race, 8 points,
+    where the kernel once saw the other seat reach it first and took the pudding, 5)."""
+    simulate_on_both_engines(
+        tmp_path,
+        [str(DATA / "race-special-order.yaml"), "--players", "2", "--games", "200", "--seed", "3", "--bots", "value"],
+    )
+
+
 def test_the_menus_with_cards_turned_face_down_beside_pairing_rules_are_not_refused():
     """Every effect has a kernel part now: a menu whose takeout boxes turn cards face down
     beside wasabi (the kernel's pairing reads the turned cards) plays every built-in bot,
