@@ -81,9 +81,45 @@ def parse_table(
         for r, n, card, more in _over_the_deck(ruleset, out):
             copies = f" (and {more} more through card effects)" if more else ""
             problems.append(("rounds", f"{n} {card.id} played{r}, but the deck has only {card.count}{copies}"))
+        problems += _face_down_beside_pairs(ruleset, out)
     if problems:
         raise TableError([f"{where}: {line}" for line in format_problems(problems)], problems)
     return out
+
+
+def _face_down_beside_pairs(ruleset: CompiledRuleset, rounds: list[list[list[int]]]) -> list[tuple[str, str]]:
+    """A seat's table holding a card turned face down (a card effect's
+    ``face_down_cards``) and a face-up card that holds others for a rule that pairs cards
+    (a wasabi): the table does not say what was turned, and a nigiri turned on a wasabi
+    keeps that wasabi used, so the table's points would be a guess. The game log line says it."""
+    hidden: set[int] = set()
+    for effect in ruleset.effects:
+        hidden |= getattr(effect, "face_down_cards", frozenset)()
+    pairing = [rule for rule in ruleset.rules if getattr(rule, "holds_cards", False)]
+    if not hidden or not pairing:
+        return []
+    ids = ruleset.catalogue.ids
+    out = []
+    for r, rnd in enumerate(rounds):
+        for seat, cards in enumerate(rnd):
+            down = next((c for c in cards if c in hidden), None)
+            rule = next((rule for rule in pairing if any(c in _holders(rule) for c in cards)), None)
+            if down is not None and rule is not None:
+                out.append(
+                    (
+                        f"rounds[{r}][{seat}]",
+                        f"a {ids[down]} beside a card that rule '{rule.id}' pairs others with: a table does not say which card "
+                        "was turned face down, whose pair may still hold (a nigiri turned on a wasabi keeps it "
+                        "used); give the game's log line (as --log writes it) instead of a table",
+                    )
+                )
+    return out
+
+
+def _holders(rule: Any) -> frozenset[int]:
+    """The cards that hold others for a pairing rule (its ``holder_set``; every card it
+    reads where it names none)."""
+    return frozenset(getattr(rule, "holder_set", None) or rule.reads)
 
 
 @attrs.frozen

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 
 import pytest
+from paths import ROOT
 from typer.testing import CliRunner
 
 from ruledraft.cli.app import app
@@ -286,6 +287,22 @@ def test_card_effects_raise_only_the_cards_they_can_make(tmp_path):
         f"{seven}:1: error: rounds: 7 squid_nigiri played in round 1, but the deck has only 3"
         " (and 3 more through card effects)"
     ]
+
+
+def test_a_card_turned_face_down_beside_a_wasabi_is_refused_for_the_log_line(tmp_path):
+    """A table cannot say which card a takeout box turned: beside a face-up wasabi it may
+    have been the nigiri that keeps it used (a later salmon then scores 2, not 6), so the
+    table is refused for the game's log line; without a wasabi it is scored."""
+    sampler = str(ROOT / "examples" / "sushi-go-party-sampler.yaml")
+    table = [["wasabi", "takeout_face_down", "salmon_nigiri"], ["edamame"], []]
+    path = write(tmp_path, "t.json", json.dumps({"rounds": [table]}))
+    [line] = bad_table(run("score", sampler, path, "--partial"))
+    assert line.startswith(
+        f"{path}:1: error: rounds[0][0]: a takeout_face_down beside a card that rule 'wasabi' pairs others with: "
+    )
+    assert line.endswith("give the game's log line (as --log writes it) instead of a table")
+    plain = write(tmp_path, "plain.json", json.dumps({"rounds": [[["takeout_face_down", "salmon_nigiri"], [], []]]}))
+    assert run("score", sampler, plain, "--partial").exit_code == 0
 
 
 @pytest.mark.parametrize(

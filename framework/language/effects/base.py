@@ -113,6 +113,12 @@ class EffectBase:
         by it)."""
         return None if self.changes_cards else {}
 
+    def face_down_cards(self) -> frozenset[int]:
+        """The card types this effect lays over another card on a table (a card turned
+        face down), which a table of card ids does not show: none (``score`` refuses a
+        table with one beside a rule that pairs cards, whose pairs it may have held)."""
+        return frozenset()
+
     def same_kind(self, other: CardEffect | None) -> bool:
         """Whether ``other`` (a card's effect, or None) is of this effect's kind."""
         return other is not None and other.kind == self.kind

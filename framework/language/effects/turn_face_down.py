@@ -58,6 +58,10 @@ class TurnFaceDown(EffectBase):
         """Only face-down cards: as many as the deck's cards (each is one turned over)."""
         return {self.face_down: None}
 
+    def face_down_cards(self) -> frozenset[int]:
+        """Its face-down card: what lies under it, a table does not say."""
+        return frozenset({self.face_down})
+
     def choices(self, state: EffectState, seat: int) -> list[int]:
         """The card types of ``seat``'s table it may turn: not face-down ones, not its own
         card (about to leave). Another box put down this turn (by chopsticks) may be
