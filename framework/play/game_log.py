@@ -340,6 +340,22 @@ def replay_sheet(
     return state.score_sheet(), []
 
 
+def _engine_picks(game: Game, state: State, r: int, t: int) -> list[list[str]] | None:
+    """The picks the engine made itself on turn ``t`` of round ``r`` (an automatic last
+    card), as the log writes them; None where its history has no such turn."""
+    if r >= len(state.history) or t >= len(state.history[r].turns):
+        return None
+    ids = game.ruleset.catalogue.ids
+    picks: list[list[str]] = [[] for _ in range(game.num_seats)]
+    dummy_seat = game.num_players if game.ruleset.dummy else None
+    for seat, action in enumerate(state.history[r].turns[t].actions):
+        cards, dummy_card = game.decode_action(action)
+        picks[seat] = [ids[c] for c in cards]
+        if dummy_card is not None and dummy_seat is not None:
+            picks[dummy_seat] = [ids[dummy_card]]
+    return picks
+
+
 def replay_game(
     ruleset: CompiledRuleset, record: Any, *, shape_checked: bool = False, rescore: bool = False
 ) -> tuple[State | None, list[str]]:
@@ -368,8 +384,16 @@ def replay_game(
             for t, turn in enumerate(rnd["turns"]):
                 where = f"round {r + 1}, turn {t + 1}"
                 if turn.get("auto"):
-                    # played by the engine itself (checked against its history below); its
-                    # cards' effects may still ask for decisions
+                    # played by the engine itself, checked against its history now (a changed
+                    # pick earlier in the round shows here first, before the next round's deal);
+                    # its cards' effects may still ask for decisions
+                    played = _engine_picks(game, state, r, t)
+                    if played is not None and played != turn.get("picks"):
+                        problems.append(
+                            f"{where}: the rules play the last cards {played}, the log says {turn.get('picks')}"
+                            f" (a pick earlier in round {r + 1} is not the game's?)"
+                        )
+                        return None, problems
                     problem = _replay_decisions(game, state, turn, t, where)
                     if problem:
                         problems.append(problem)

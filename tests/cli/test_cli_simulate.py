@@ -218,6 +218,35 @@ def test_replay_names_a_later_pick_the_seat_cannot_make(sushi_go_log, tmp_path):
     assert absent in result.output
 
 
+def test_replay_names_the_last_cards_a_changed_legal_pick_leads_to(sushi_go_log, tmp_path):
+    """A pick of round 1 changed to another card of the same hand: legal, but the last
+    cards the rules play differ from the log's; replay names that turn and round at once
+    (on a ruleset that reshuffles the tables, before the next deal could be blamed)."""
+    path, _ = sushi_go_log
+    game = bundled_game("sushi-go", 3)
+    rs = game.ruleset
+    record = json.loads(read_lines(path)[0])
+    state = game.new_initial_state(record["seed"])
+    for turn in range(3):
+        state.apply_actions([game.action_from_ids(p) for p in record["rounds"][0]["turns"][turn]["picks"]])
+    logged = record["rounds"][0]["turns"][3]["picks"][0]
+    found = []
+    for other in sorted({rs.catalogue.ids[c] for c in state.hands[0]} - set(logged)):
+
+        def change(rec, other=other):
+            rec["rounds"][0]["turns"][3]["picks"][0] = [other]
+
+        bad = tamper(path, tmp_path / f"swap-{other}.jsonl", 1, change)
+        result = invoke("replay", bad)
+        assert result.exit_code == 1
+        assert_no_traceback(result)
+        found += [line for line in result.output.splitlines() if "the rules play the last cards" in line]
+    assert found, "no swap of a legal pick reached the last cards"
+    assert found[0].startswith(f"{tmp_path}/swap-")
+    assert ":1: error: round 1, turn 9: the rules play the last cards [[" in found[0]
+    assert found[0].endswith("(a pick earlier in round 1 is not the game's?)")
+
+
 def test_replay_names_a_changed_score(sushi_go_log, tmp_path):
     """A round score changed by one point makes replay exit 1, naming the line, the round and both scores."""
     path, _ = sushi_go_log
