@@ -136,8 +136,9 @@ def rule_bound(
     kind = type(rule).__name__
     if kind == "Boost":  # what it changes: each rule it reads through, on the table before and after it
         earlier, changed = rule.links()
-        before = _boosted(ruleset.catalogue, earlier) if earlier else ruleset.catalogue
-        after = _boosted(ruleset.catalogue, (*earlier, rule))
+        base = catalogue or ruleset.catalogue
+        before = _boosted(base, earlier) if earlier else base
+        after = _boosted(base, (*earlier, rule))
         return sum(
             rule_bound(r, ruleset, expressions, before, memo) + rule_bound(r, ruleset, expressions, after, memo)
             for r in changed
@@ -166,6 +167,27 @@ def rule_bound(
     return deck * _largest({k: v for k, v in fields.items() if isinstance(v, (int, tuple, Mapping))})
 
 
+def grown_by_effects(ruleset: CompiledRuleset) -> Catalogue | None:
+    """The cards with the copies a seat's table may hold once card effects have made
+    more (a special order's copies, cards turned face down: each effect's
+    ``table_excess``; every card up to the whole deck where one cannot say), or None
+    where no effect makes any: the counts every bound is taken on."""
+    cards = ruleset.catalogue.cards
+    counts = [c.count for c in cards]
+    deck = sum(counts)
+    more = [0] * len(cards)
+    for effect in ruleset.effects:
+        excess = effect.table_excess(counts) if hasattr(effect, "table_excess") else None
+        if excess is None:
+            more = [deck] * len(cards)
+            break
+        for c, n in excess.items():
+            more[c] = deck if n is None else more[c] + n
+    if not any(more):
+        return None
+    return Catalogue(tuple(attrs.evolve(c, count=min(deck, c.count + m)) for c, m in zip(cards, more)))
+
+
 def _scorings(rule: Any, ruleset: CompiledRuleset) -> int:
     return 1 if rule.when == "game_end" else ruleset.rounds
 
@@ -181,9 +203,12 @@ def bound_problems(
     parts: list[tuple[int, int, int, Any]] = []  # (bound a game, a scoring, scorings, rule)
     every = max(expression_bounds.values(), default=0)  # for a rule not found by its id
     memo = BoundMemo()  # each expression parsed once, however many boosts bound it again
+    grown = grown_by_effects(ruleset)  # cards effects make (copies, face-down cards) count too
     for rule in ruleset.rules:
         i = index.get(rule.id)
-        each = rule_bound(rule, ruleset, expression_bounds.get(i, 0) if i is not None else every, memo=memo)
+        each = rule_bound(
+            rule, ruleset, expression_bounds.get(i, 0) if i is not None else every, catalogue=grown, memo=memo
+        )
         times = _scorings(rule, ruleset)
         parts.append((each * times, each, times, rule))
     total = sum(p[0] for p in parts)
@@ -201,7 +226,8 @@ def bound_problems(
             path,
             f"a seat's points over a game could reach {total:,} (rule '{rule.id}' alone up to {each:,} "
             f"{scored}); totals must stay between -{MAX_TOTAL:,} and {MAX_TOTAL:,}, so that the game kernel "
-            "and the statistics hold them exactly: use smaller numbers or fewer copies of the cards",
+            "and the statistics hold them exactly: use smaller numbers or fewer copies of the cards"
+            + (" (counted with the copies card effects may add to a table)" if grown is not None else ""),
         )
     ]
 

@@ -135,6 +135,29 @@ def test_the_bound_follows_the_deck(tmp_path):
     assert found(tmp_path, text) == []
 
 
+@pytest.mark.parametrize(
+    ("card", "effect"),
+    [
+        ("{id: forger, count: 99, effect: {kind: copy_earlier}}", "copies of x"),
+        ("{id: box, count: 9, effect: {kind: turn_face_down, face_down: x}}", "face-down cards"),
+    ],
+)
+def test_cards_that_card_effects_make_count_in_the_bound(tmp_path, card, effect):
+    """x has one copy (or none: the face-down card), but special orders copy it and
+    takeout boxes make it: count(x)**4 * 10**15 / 10**3 passed by the deck's count (1 or
+    0) and wrapped an int64 on the kernel. The copies the effects may add count."""
+    head = HEAD.replace("  - {id: apple, count: 40}", f"  - {{id: x, count: {0 if 'box' in card else 1}}}\n  - {card}")
+    text = (
+        head + '  - {id: e, kind: expression, expr: "count(x) * count(x) * count(x) * count(x) * 999999999 * 999999"}\n'
+    )
+    [(line, column, message)] = found(tmp_path, text)
+    last = text.splitlines()[-1]
+    assert (line, column) == (len(text.splitlines()), last.index('"count') + 1), effect  # at the expression
+    assert LIMIT in message and message.endswith("(counted with the copies card effects may add to a table)")
+    small = head + '  - {id: e, kind: expression, expr: "count(x) * 999"}\n'
+    assert found(tmp_path, small) == []
+
+
 def test_per_card_bounds_count_every_copy_in_the_deck():
     """Sushi Go!'s nigiri rule: 5 egg (1) + 10 salmon (2) + 5 squid (3) = 40 points at most a round."""
     ruleset = load_ruleset("sushi-go")
