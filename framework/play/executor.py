@@ -125,7 +125,10 @@ class StopSignals:
     A game in play in this process is played to its end (a slow bot's may take a
     while): on a terminal, a Ctrl-C the run has not answered within
     :data:`SLOW_STOP` seconds is answered on standard error with
-    :data:`STILL_STOPPING`, so that nobody takes the wait for a hang.
+    :data:`STILL_STOPPING`, so that nobody takes the wait for a hang. A SIGTERM (sent
+    by ``timeout``, a service manager: nobody to send a second) the run has not
+    answered within :data:`TERM_GRACE` seconds counts as the second: a game that never
+    ends (a planner on a huge table) cannot keep the process alive.
     """
 
     SIGNALS = (signal.SIGINT, signal.SIGTERM)
@@ -141,6 +144,8 @@ class StopSignals:
         self._fds: tuple = ()
         #: on a terminal: set by the first SIGINT, for the thread that says the run is stopping
         self._asked: threading.Event | None = None
+        #: set by the first SIGTERM, for the thread that sends the second if the run lasts
+        self._termed: threading.Event | None = None
         self._ended = threading.Event()
 
     def requested(self) -> bool:
@@ -180,6 +185,8 @@ class StopSignals:
             pass
         if signum == signal.SIGINT and self._asked is not None:
             self._asked.set()  # (no thread is started in a handler: the watcher waits already)
+        if signum == signal.SIGTERM and self._termed is not None:
+            self._termed.set()
 
     # it raises no KeyboardInterrupt: one met while it is in place was raised by code (errors.raised_by_stop)
     _handle.stop_raised = lambda: False  # type: ignore[attr-defined]
@@ -192,6 +199,14 @@ class StopSignals:
             with contextlib.suppress(OSError):  # the line of a progress bar cleared first
                 os.write(2, b"\r\x1b[2K" + STILL_STOPPING.encode() + b"\n")
 
+    def _term_deadline(self, termed: threading.Event) -> None:
+        """Once a SIGTERM came: if the run has not ended :data:`TERM_GRACE` seconds later,
+        send the second one (the handler then ends the process, status 143)."""
+        termed.wait()
+        if not self._ended.wait(TERM_GRACE):
+            with contextlib.suppress(OSError):
+                os.kill(os.getpid(), signal.SIGTERM)
+
     def __enter__(self) -> StopSignals:
         self._fds = os.pipe()
         for fd in self._fds:
@@ -200,6 +215,8 @@ class StopSignals:
             if _on_terminal():
                 self._asked = threading.Event()
                 threading.Thread(target=self._watch, args=(self._asked,), daemon=True).start()
+            self._termed = threading.Event()
+            threading.Thread(target=self._term_deadline, args=(self._termed,), daemon=True).start()
             for sig in self.SIGNALS:
                 self._saved[sig] = signal.signal(sig, self._handle)
             asked = StopSignals.early()
@@ -214,6 +231,8 @@ class StopSignals:
         self._ended.set()  # after the handlers: no handler runs while an event is being set
         if self._asked is not None:
             self._asked.set()  # the watcher, never asked, ends too
+        if self._termed is not None:
+            self._termed.set()  # the deadline's thread too (the run has ended: it sends nothing)
         for fd in self._fds:
             os.close(fd)
         self._fds = ()
@@ -221,6 +240,8 @@ class StopSignals:
 
 #: how long a Ctrl-C may wait for the games in play before the run says it is stopping
 SLOW_STOP = 1.0
+#: how long a SIGTERM waits for the games in play before it counts as the second signal
+TERM_GRACE = 5.0
 #: what it says then (on a terminal)
 STILL_STOPPING = "stopping once the games in play end (Ctrl-C again stops at once)"
 

@@ -359,3 +359,47 @@ def test_a_ctrl_c_waiting_for_the_game_in_play_says_it_is_stopping_on_a_terminal
     assert proc.returncode == 130, text
     assert "interrupted after 1 of 5 games" in text, text  # the game in play ended and counts
     assert text.count(STILL_STOPPING) == (1 if on_terminal else 0), text
+
+
+STUCK_FIRST_MOVE = """
+import pathlib
+import time
+
+
+class Stuck:
+    def __init__(self, seed=0):
+        pass
+
+    def act(self, view, seat):
+        pathlib.Path({marker!r}).touch()
+        time.sleep(600)
+        return view.legal_actions()[0]
+"""
+
+
+def test_a_sigterm_the_game_in_play_does_not_answer_ends_the_run_after_its_grace(tmp_path):
+    """One process, a bot that never moves: a single SIGTERM (timeout's, a service
+    manager's: nobody sends a second) ends the run TERM_GRACE seconds later as a second
+    signal does, status 143 and 'interrupted', where it waited for the game for ever."""
+    from ruledraft.play.executor import TERM_GRACE
+
+    marker = tmp_path / "asked"
+    bot = tmp_path / "stuck.py"
+    bot.write_text(STUCK_FIRST_MOVE.format(marker=str(marker)))
+    args = [sys.executable, "-m", "ruledraft", "simulate", "sushi-go", "-p", "2", "-g", "5", "-q"]
+    args += ["--bots", f"{bot}:Stuck", "--jobs", "1"]
+    proc = subprocess.Popen(args, text=True, start_new_session=True, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    try:
+        wait_until(lambda: marker.exists() or proc.poll() is not None, "the bot's first move")
+        sent = time.monotonic()
+        send(proc, signal.SIGTERM, to_group=False)
+        out, err = finish(proc)
+        took = time.monotonic() - sent
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+    assert proc.returncode == 143, err
+    assert err.strip().splitlines()[-1] == "interrupted"
+    assert TERM_GRACE - 0.5 <= took < WAIT  # it waited its grace for the game, then left
+    assert not related(proc.pid)
