@@ -46,7 +46,7 @@ from ruledraft.engine.scoresheet import decide_winners as decide_winners  # wher
 from ruledraft.errors import ArgumentError, Diagnostic, IllegalMoveError, InputError, RulesetError, whole_number
 from ruledraft.language.decision import Decision
 from ruledraft.language.effect import CardEffect
-from ruledraft.language.effects import has_step, no_step
+from ruledraft.language.effects import EFFECT_KINDS, has_step, no_step
 from ruledraft.language.rule import TurnScoring
 from ruledraft.language.ruleset import CompiledRuleset, ExtraPick
 from ruledraft.tableau import Tableau
@@ -214,6 +214,12 @@ class Game:
         self.play_effects = tuple(e if e is not None and e.when == "play" else None for e in effect_of)
         #: whether an effect reads the cards each seat placed earlier this round (``State.round_placed``)
         self.keeps_round = any(e.keeps_round for e in ruleset.effects)
+        #: the plug-in effects' kinds (each once): after each turn with them, the cards are
+        #: checked to be the deck's still (:meth:`State.check_cards_kept`)
+        self.plugin_effects = tuple(
+            dict.fromkeys(e.kind for e in ruleset.effects if not EFFECT_KINDS.is_builtin(e.kind))
+        )
+        self.whole_deck = tuple(sorted(ruleset.catalogue.deck())) if self.plugin_effects else ()
         self.reveal_effects = tuple(e for e in ruleset.effects if e.when == "reveal")
         self.turn_end_effects = tuple(e for e in ruleset.effects if e.when == "turn_end")
         self.procedure = PROCEDURES[ruleset.procedure](self)
@@ -765,10 +771,40 @@ class State:
         hand (then :meth:`pass_known` before the hands pass)."""
         book = self.book
         assert book is not None, NO_BOOK
+        if self.game.plugin_effects:
+            self.check_cards_kept()
         if self.game.keeps_round:
             book.round_placed = tuple(r + tuple(p) for r, p in zip(book.round_placed, book.placed))
         book.placed = [[] for _ in book.placed]
         return any(book.known_in_hand) or any(book.private_in_hand)
+
+    def check_cards_kept(self) -> None:
+        """After a turn's effects, where plug-in effects act: every card of the deck still
+        somewhere, once, and each seat's counts those of its table. A plug-in that made,
+        lost or miscounted a card is named (:class:`PluginError`), never a wrong game."""
+        from collections import Counter
+
+        from ruledraft.language.kinds.registry import PluginError
+
+        ids = self.game.ruleset.catalogue.ids
+        where = f"in round {self.round + 1}, turn {self.turn + 1}"
+        named = ", ".join(f"'{k}'" for k in self.game.plugin_effects)
+        for seat, table in enumerate(self.played):
+            held = Counter(table)
+            wrong = [c for c, n in enumerate(self.counts[seat]) if n != held.get(c, 0)]
+            if wrong:
+                c = wrong[0]
+                raise PluginError(
+                    f"card effect {named} (a plug-in) {where}: seat {seat}'s count of {ids[c]} says "
+                    f"{self.counts[seat][c]}, its table holds {held.get(c, 0)}"
+                )
+        now = Counter(self.all_cards())
+        deck = Counter(self.game.whole_deck)
+        if now != deck:
+            more = ", ".join(f"{n} {ids[c]}" for c, n in sorted((now - deck).items()))
+            fewer = ", ".join(f"{n} {ids[c]}" for c, n in sorted((deck - now).items()))
+            said = "; ".join(x for x in (more and f"made {more}", fewer and f"lost {fewer}") if x)
+            raise PluginError(f"card effect {named} (a plug-in) {where}: the cards are no longer the deck's: {said}")
 
     def pass_known(self, direction: int) -> None:
         """Before the hands pass ``direction``: what every seat knows to be in a hand goes with it."""

@@ -393,3 +393,63 @@ def test_a_card_a_plug_in_effect_puts_into_a_hand_unseen_stays_hidden_from_the_s
     # the hand moved on to seat 2, who holds it now; seat 1 held it with the drawn card in it
     passed = state.hands[2]
     assert sorted(seat_view(state, 1).known_hands[2]) == sorted(passed)
+
+
+CONJURER = """
+import os
+from typing import ClassVar
+
+import attrs
+
+from ruledraft.language.effects import register_card_effect
+from ruledraft.language.effects.base import EffectBase, common
+
+
+@attrs.frozen(kw_only=True)
+class Conjure(EffectBase):
+    KIND: ClassVar[str] = "conjure"
+
+    def describe(self):
+        return f"{self.name}: when played, breaks the rules as CONJURE says."
+
+    def start(self, state, seat):
+        how = os.environ["CONJURE"]
+        if how == "made":  # a card from nowhere
+            state.place(seat, 0)
+        elif how == "lost":  # a card taken off the table into nowhere
+            state.remove_from_table(seat, self.card)
+        elif how == "miscounted":  # the counts written past the table
+            state.counts[seat][0] += 3
+        return None
+
+
+register_card_effect("conjure", lambda spec, ctx, card: Conjure(**common(spec, ctx, card, "play")), {"properties": {}})
+"""
+
+
+@pytest.mark.parametrize(
+    ("how", "said"),
+    [
+        ("made", "the cards are no longer the deck's: made 1 tempura"),
+        ("lost", "the cards are no longer the deck's: lost 1 conjurer"),
+        ("miscounted", "'s count of tempura says "),
+    ],
+)
+def test_a_plugin_effect_that_makes_loses_or_miscounts_a_card_is_named(tmp_path, monkeypatch, how, said):
+    """A plug-in effect placing a card from nowhere, dropping one, or writing the counts
+    past the table: the turn's end finds the cards are not the deck's and names the
+    effect (exit 2), where the game went on with a table of cards that do not exist."""
+    (tmp_path / "conjure.py").write_text(CONJURER, encoding="utf-8")
+    variant = tmp_path / "conjured.yaml"
+    variant.write_text(
+        "format: 1\nextends: sushi-go\nid: conjured\nname: Conjured\ncards:\n"
+        "  - {id: conjurer, count: 6, effect: {kind: conjure}}\n",
+        encoding="utf-8",
+    )
+    monkeypatch.setenv("CONJURE", how)
+    result = invoke("--plugin", tmp_path / "conjure.py", "simulate", variant, "-p", "3", "-g", "5", "-q")
+    assert result.exit_code == 2, result.output
+    [line] = result.output.strip().splitlines()
+    assert line.startswith("error: card effect 'conjure' (a plug-in) in round ") and said in line
+    monkeypatch.setenv("CONJURE", "nothing")
+    assert invoke("--plugin", tmp_path / "conjure.py", "simulate", variant, "-p", "3", "-g", "5", "-q").exit_code == 0
