@@ -24,6 +24,11 @@ from ruledraft.language.json_check import format_problems, json_path, parse_json
 from ruledraft.language.ruleset import CompiledRuleset
 
 LOG_FORMAT = 1
+#: the random scheme a record's seed deals its game with: each game's streams derived
+#: from the seed by splitmix64 (``engine.state.derive_seed``), each an MT19937 drawn as
+#: CPython's ``random.Random`` draws it; both engines deal with it (``kernel/rng.py``).
+#: A record without one was written before records named it, with this same scheme.
+GENERATOR = "mt19937-splitmix64"
 
 
 def record_line(record: dict) -> str:
@@ -82,6 +87,7 @@ def record_game(state: State, seats: Sequence[str]) -> dict:
         )
     record = {
         "format": LOG_FORMAT,
+        "generator": GENERATOR,
         "ruleset": game.ruleset.id,
         "players": game.num_players,
         "seed": state.seed,

@@ -155,6 +155,26 @@ def test_log_has_one_valid_record_per_game(sushi_go_log, validator):
     assert len(seeds) == 30
 
 
+def test_a_record_names_its_generator_and_another_is_refused(sushi_go_log, tmp_path):
+    """Every record says the random scheme its seed deals with; a record naming another is
+    refused at its line; one without the key (written before records named it) replays."""
+    path, _ = sushi_go_log
+    assert {json.loads(line)["generator"] for line in read_lines(path)} == {"mt19937-splitmix64"}
+
+    def other(record):
+        record["generator"] = "pcg64"
+
+    bad = tamper(path, tmp_path / "other.jsonl", 2, other)
+    result = invoke("replay", bad)
+    assert result.exit_code == 1
+    assert f"{bad}:2: error: generator: expected \"mt19937-splitmix64\", got 'pcg64'" in result.output
+
+    def older(record):
+        del record["generator"]
+
+    assert invoke("replay", tamper(path, tmp_path / "older.jsonl", 2, older)).exit_code == 0
+
+
 def test_replay_of_a_clean_log_exits_zero(sushi_go_log):
     """`ruledraft replay FILE` on a fresh log exits 0 and says every game is clean."""
     path, _ = sushi_go_log
