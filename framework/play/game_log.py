@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import shlex
 import sys
 from collections.abc import Iterator, Sequence
 from typing import Any, BinaryIO
@@ -207,6 +208,14 @@ def read_records(path: str, *, dash_is_stdin: bool = False) -> Iterator[tuple]:
         except OSError as e:
             raise InputError(f"{path}: cannot read: {e.strerror}") from None
     with fh as lines:
+        peek = getattr(lines, "peek", None)
+        if callable(peek) and bytes(peek(2))[:2] == b"\x1f\x8b":  # one message, not one per "line" of it
+            how = (
+                "zcat FILE | ruledraft replay -"
+                if path == STDIN_NAME
+                else f"zcat {shlex.quote(path)} | ruledraft replay -"
+            )
+            raise InputError(f"{path}: gzip data, not JSON Lines: unpack it first ({how})")
         for n, line in read_lines(lines, path, read_on=True):
             if isinstance(line, LineProblem):
                 yield n, line

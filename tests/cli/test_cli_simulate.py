@@ -716,3 +716,26 @@ def test_one_game_gives_no_interval_of_a_mean_and_no_spread():
     per_game = _cells(quality.output[quality.output.index("Per game") :])
     assert [per_game[k][1] for k in ("decisiveness", "lead changes", "score spread")] == ["-", "-", "-"]
     assert per_game["last round decides"][1] == "20.7 to 100.0%"
+
+
+def test_replay_refuses_a_game_logged_twice_and_a_gzip_file_in_one_line(sushi_go_log, tmp_path):
+    """The same record on two lines is the same game logged twice: the second is named
+    with the first's line. A gzip file is one message saying how to read it, not an error
+    for every stretch of bytes between its newlines."""
+    import gzip
+
+    path, _ = sushi_go_log
+    lines = read_lines(path)
+    twice = tmp_path / "twice.jsonl"
+    twice.write_text("\n".join([*lines[:3], lines[1]]) + "\n", encoding="utf-8")
+    result = invoke("replay", twice)
+    assert result.exit_code == 1
+    assert f"{twice}:4: error: the same game as line 2: a game is logged once" in result.output
+    assert "4 games replayed, 3 clean, 1 with problems" in result.output
+    packed = tmp_path / "games.jsonl.gz"
+    packed.write_bytes(gzip.compress(path.read_bytes()))
+    result = invoke("replay", packed)
+    assert result.exit_code == 2
+    assert result.output.strip() == (
+        f"error: {packed}: gzip data, not JSON Lines: unpack it first (zcat {packed} | ruledraft replay -)"
+    )

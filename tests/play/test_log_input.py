@@ -167,7 +167,8 @@ BAD_RECORDS = [
 def test_each_malformed_or_forged_record_is_refused_with_its_path(record, tmp_path, change, problem):
     """A record with one thing wrong (shape, format, seats, rounds, seed, per-seat lengths) gets exactly that problem, named by line and JSON path; exit 1; the other records still replay."""
     bad = changed(record, change)
-    path = write_log(tmp_path, [record, bad, record])
+    other = changed(record, set_at(["seats", 0], "someone else"))  # the same game twice would be refused
+    path = write_log(tmp_path, [record, bad, other])
     result = replay(path)
     assert result.exit_code == 1
     assert result.stderr == f"{path}:2: error: {problem}\n"
@@ -293,7 +294,9 @@ def test_a_line_that_is_not_utf8_is_one_bad_record_named_with_its_number(record,
     """A log line with bytes that are not UTF-8 is named by file and line and counted apart; the lines after it still replay, exit 1."""
     path = tmp_path / "latin1.jsonl"
     path.write_bytes(
-        (json.dumps(record) + "\n").encode() + b'{"ruleset": "sushi-go\xff"}\n' + json.dumps(record).encode()
+        (json.dumps(record) + "\n").encode()
+        + b'{"ruleset": "sushi-go\xff"}\n'
+        + json.dumps(changed(record, set_at(["seats", 0], "someone else"))).encode()
     )
     result = replay(str(path))
     assert result.exit_code == 1
