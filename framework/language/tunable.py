@@ -324,8 +324,30 @@ def tuned_text(marks: TuneMarks, values: Mapping[str, int]) -> str:
     text = marks.text
     for mark in sorted(marks.marks, key=lambda m: m.span[0], reverse=True):
         begin, end = mark.span
-        text = text[:begin] + str(values.get(mark.name, mark.start)) + text[end:]
+        line_end = text.find("\n", end)
+        follows = bool(text[end : line_end if line_end >= 0 else len(text)].strip())  # a comment after the mark
+        text = text[:begin] + _written(text[begin:end], str(values.get(mark.name, mark.start)), follows) + text[end:]
     return text
+
+
+def _written(mark: str, value: str, follows: bool) -> str:
+    """A mark's text (``{tune: [1, 8], start: 3}``, or a block mapping over several lines)
+    replaced by ``value``, its comments kept: the value where the mark begins, before its
+    first line's comment; each later line of a block mark left as its comment alone (a
+    line without one dropped, but for the last when something ``follows`` it on its line:
+    its indentation is kept for that)."""
+    lines = mark.split("\n")
+    first = lines[0]
+    hash_at = first.find("#")  # a mark holds numbers and lists only: a # starts a comment
+    out = [value if hash_at < 0 else value + first[len(first[:hash_at].rstrip()) : hash_at] + first[hash_at:]]
+    for n, line in enumerate(lines[1:], 2):
+        indent = line[: len(line) - len(line.lstrip())]
+        hash_at = line.find("#")
+        if hash_at >= 0:
+            out.append(indent + line[hash_at:])
+        elif n == len(lines) and follows:
+            out.append(indent)
+    return "\n".join(out)
 
 
 def preparer(values: Mapping[str, int] | None = None) -> tuple[Callable[[Document], Document], list[TuneMarks]]:

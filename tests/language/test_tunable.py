@@ -77,6 +77,17 @@ def test_tuned_text_writes_the_numbers_in_and_keeps_the_rest():
     assert find_marks(again) == ([], [])
 
 
+def test_a_block_mark_keeps_the_comments_of_its_lines():
+    """A mark written as a block mapping with a comment on each line: the value goes where
+    the mark began, before its first comment; each later line keeps its comment alone."""
+    text = "a:            # the key's\n  tune: [1, 8]    # the range\n  start: 3        # rulebook\nb: 1\n"
+    doc = load_document(text, "r.yaml")
+    _, marks = apply_marks(doc)
+    tuned = tuned_text(marks, {"a": 5})
+    assert tuned == "a:            # the key's\n  5    # the range\n          # rulebook\nb: 1\n"
+    assert load_document(tuned, "r.yaml").data == {"a": 5, "b": 1}
+
+
 @pytest.mark.parametrize(
     ("text", "expected"),
     [
