@@ -181,11 +181,17 @@ def tune(
 
         if not as_json:
             say(
-                f"{shown(rs.name)}: tuning {counted(len(names), 'number')}, {counted(players, 'player')}, bots {shown(bots)}"
+                f"{shown(rs.name)}: tuning {counted(len(names), 'number')}, {counted(players, 'player')}, "
+                f"bots {shown(bots if len(set(lineup)) == 1 else ','.join(lineup))}"
             )
             say(f"{counted(games, 'game')} per try, seed {seed}, at most {counted(budget, 'try', 'tries')}")
             for t in targets:
                 say(f"target {shown(t.text)}: {shown(t.describe(players))}")
+                if t.kind == "seats" and len(set(lineup)) > 1:
+                    say(
+                        "warning: the seats play different bots, so their win shares compare the bots as much as "
+                        "the seats: no value may bring them together; give every seat one bot for a seats target"
+                    )
             say("values: " + ", ".join(f"{shown(m.name)} [{m.low}, {m.high}]" for m in marks.marks))
 
         def said(t: Try) -> None:
@@ -224,9 +230,18 @@ def tune(
                 128 + result.signum if result.signum else 1,
             )
             return
-        _write(marks, best.values, destination)
+        # values that miss the target and that this run cannot tell from the start's are no
+        # reason to change the rule file
+        unchanged = result.indistinct and not best.met and start is not None and best.number != start.number
+        if not unchanged:
+            _write(marks, best.values, destination)
         history = result_json(
-            result, ruleset=rs.id, file=checked.file, targets=targets, written=destination, **settings
+            result,
+            ruleset=rs.id,
+            file=checked.file,
+            targets=targets,
+            written=None if unchanged else destination,
+            **settings,
         )
         if as_json:
             typer.echo(json.dumps(history, indent=2))
@@ -259,7 +274,8 @@ def tune(
                         f"without it (fewer than {FEWEST_COMPARED}): one or two seats decide it, and values tuned to "
                         "it follow the noise; play more games per try, or leave the card out of the target"
                     )
-            typer.echo(f"wrote {shown(destination)}")  # a path is copied whole: never broken across lines
+            if not unchanged:
+                typer.echo(f"wrote {shown(destination)}")  # a path is copied whole: never broken across lines
         if report_dir is not None:
             sides = [(f"start values (try {start.number})", start.run)] if start is not None and start.run else []
             if best.run and (start is None or best.number != start.number):
@@ -283,6 +299,8 @@ def tune(
                 raise OSError(e.errno, e.strerror, path) from None
         if result.signum:
             leave_interrupted(result.stopped, result.signum, said=not as_json)
+        if unchanged:
+            fail(f"nothing written: try {best.number} misses the target and cannot be told from the start values", 1)
 
 
 def _wrapped(line: str, width: int) -> list[str]:

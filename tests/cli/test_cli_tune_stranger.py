@@ -252,3 +252,46 @@ def test_a_tune_stopped_before_any_try_ended_says_so_in_one_line(tmp_path, varia
     assert err.strip().splitlines() == ["interrupted after 0 tries"], err
     assert "playable" not in out + err
     assert not list(tmp_path.glob("*.tuned.yaml"))
+
+
+HUGE = """\
+format: 1
+extends: sushi-go
+id: sushi-go-eel-tune
+name: Sushi Go! (eel, tunable)
+cards:
+  - {id: squid_nigiri, attributes: {value: {tune: [0, 1000000]}}}
+  - {id: eel, name: Eel, count: 8}
+rounds:
+  pass: [left, right, left]
+scoring:
+  - {id: eel, kind: sets, cards: eel, size: 2, points: {tune: [2, 12]}}
+"""
+
+
+def test_values_that_miss_and_cannot_be_told_from_the_start_are_not_written(tmp_path):
+    """A range far too wide for the budget: every try's squid is worth hundreds of
+    thousands, the figures the same within their intervals and the target missed. The
+    run says it cannot tell the best from the start, writes nothing and exits 1 (it
+    wrote squid 235852 in place of 500000 before, and exited 0)."""
+    path = tmp_path / "huge.yaml"
+    path.write_text(HUGE, encoding="utf-8")
+    args = ["-p", "4", "-g", "200", "-t", "cards:8:squid_nigiri,eel", "--budget", "6", "-s", "3", "-q"]
+    result = invoke(path, *args)
+    assert result.exit_code == 1, result.output
+    assert "note: this run cannot tell these values from the start's" in result.stdout
+    assert result.output.strip().splitlines()[-1].startswith("nothing written: try ")
+    assert "wrote " not in result.output
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["huge.yaml"]
+
+
+def test_a_seats_target_with_different_bots_at_the_seats_is_warned_and_the_line_up_named(variant):
+    """greedy,random at 3 players seats greedy, random, random: the header names that
+    line-up, and a seats target is told it compares the bots too."""
+    result = invoke(variant, "-p", "3", "-b", "greedy,random", "-g", "4", "--budget", "1", "-q", "-t", "seats:5")
+    assert result.exit_code == 0, result.output
+    text = " ".join(line.strip() for line in result.stdout.splitlines())
+    assert "tuning 1 number, 3 players, bots greedy,random,random 4 games per try" in text
+    assert "warning: the seats play different bots, so their win shares compare the bots as much as the seats" in text
+    alike = invoke(variant, *QUICK)
+    assert alike.exit_code == 0 and "warning: the seats play different bots" not in alike.stdout
