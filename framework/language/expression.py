@@ -647,7 +647,15 @@ class _Compiler(Transformer[Token, Any]):
         return _Value(None, 0, start, end)
 
     def _source(self, v: _Value) -> str:
-        return self.text[v.start : v.end]
+        """The text of ``v``, with the closing parentheses of its own that a parenthesised
+        last operand's span leaves out (``a * (b * (c))``, not ``a * (b * (c``)."""
+        text, end = self.text, v.end
+        while text.count("(", v.start, end) > text.count(")", v.start, end):
+            after = end + len(text[end:]) - len(text[end:].lstrip(" "))
+            if not text.startswith(")", after):
+                break
+            end = after + 1
+        return text[v.start : end]
 
     def expression_of(self, item: Any) -> _Value:
         """The whole expression's value (``item`` used as a number, as :meth:`_expr` does)."""

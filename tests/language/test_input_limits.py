@@ -145,6 +145,14 @@ def test_values_that_could_overflow_statistics_are_refused(tmp_path):
     ]
 
 
+def test_a_part_ending_in_parentheses_is_quoted_with_them(tmp_path):
+    """The part past the limit ends in a parenthesised operand: the quote closes its
+    parentheses ('... * (count(apple)))'), where it stopped before the last two."""
+    text = HEAD + '  - {id: big, kind: expression, expr: "999999999 * (999999999 * (count(apple)))"}\n'
+    [(_, _, _, message)] = found(write(tmp_path, text))
+    assert message.startswith("'999999999 * (999999999 * (count(apple)))' can reach ")
+
+
 def test_a_long_expression_past_the_limit_is_cut_short_in_its_message(tmp_path):
     """800 characters of 9*9*... are shown by their start and length, and a reach of 380 digits by its power of ten."""
     text = HEAD + '  - {id: big, kind: expression, expr: "' + "*".join(["9"] * 400) + '"}\n'
