@@ -21,8 +21,8 @@ from .options import allow_path_option, allowed_dirs
 def _record_ruleset(record: dict):
     """What a record names as its ruleset: the rule file it was played from when that is
     still there (a game of a bundled ruleset names no file), then its id; an
-    :class:`InputError` when the file is gone and its id is a bundled ruleset's (the
-    game was not played from that one)."""
+    :class:`InputError` when the file is gone: its id a bundled ruleset's (the game was
+    not played from that one) or nothing at all to load."""
     name = record.get("ruleset")
     path = record.get("ruleset_file")
     if isinstance(path, str) and path and (not isinstance(name, str) or os.path.lexists(path)):
@@ -32,6 +32,11 @@ def _record_ruleset(record: dict):
             f"the rule file it was played from, {display_name(path)}, is not there, and the bundled "
             f"{name!r} only shares its id (give the rule file with --ruleset FILE, or --ruleset {name} "
             "if it was the bundled one)"
+        )
+    if isinstance(path, str) and path and isinstance(name, str) and not os.path.lexists(name):
+        return InputError(
+            f"the rule file it was played from, {display_name(path)}, is not there, and no bundled ruleset "
+            f"has its id {display_name(name)!r} (give the rule file with --ruleset FILE)"
         )
     return name
 

@@ -459,6 +459,23 @@ def test_a_variant_that_took_a_bundled_id_is_not_replayed_against_the_bundled_ru
     assert named.exit_code == 0, named.output
 
 
+def test_a_log_whose_rule_file_is_gone_names_the_file_and_the_way_to_give_it(tmp_path):
+    """A variant with an id of its own logs games, then its file moves: replay names the
+    file the log points to and --ruleset, not only 'no ruleset named so' and the bundled list."""
+    variant = tmp_path / "mine.yaml"
+    variant.write_text("format: 1\nextends: sushi-go\nid: mine\nname: Mine\n", encoding="utf-8")
+    log = tmp_path / "t.jsonl"
+    ran = runner.invoke(app, ["simulate", str(variant), "-g", "2", "-q", "--log", str(log), "-p", "3"])
+    assert ran.exit_code == 0, ran.output
+    variant.rename(tmp_path / "moved.yaml")
+    result = replay(str(log))
+    assert result.exit_code == 1
+    assert result.output.splitlines()[0] == (
+        f"{log}:1: error: the rule file it was played from, {variant}, is not there, "
+        "and no bundled ruleset has its id 'mine' (give the rule file with --ruleset FILE)"
+    )
+
+
 def test_a_pick_of_more_cards_than_a_turn_takes_is_refused_before_it_is_played(record, tmp_path):
     """A logged pick listing 50,000 cards (a forged line well under the size limit) is one problem naming the turn and the most a pick takes, answered at once: no action is built from the cards (that took minutes)."""
     record = copy.deepcopy(record)
