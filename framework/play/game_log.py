@@ -57,20 +57,13 @@ def record_game(state: State, seats: Sequence[str]) -> dict:
             f"this game's is {state.seed}: play it from a seed in that range to log it"
         )
     ids = game.ruleset.catalogue.ids
-    dummy_seat = game.num_players if game.ruleset.dummy else None
     sheet = state.score_sheet()
     round_points = sheet.round_points
     rounds = []
     for r, hist in enumerate(state.history):
         turns = []
         for turn in hist.turns:
-            picks: list[list[str]] = [[] for _ in range(game.num_seats)]
-            for seat, action in enumerate(turn.actions):
-                cards, dummy_card = game.decode_action(action)
-                picks[seat] = [ids[c] for c in cards]
-                if dummy_card is not None and dummy_seat is not None:
-                    picks[dummy_seat] = [ids[dummy_card]]
-            entry: dict[str, Any] = {"picks": picks}
+            entry: dict[str, Any] = {"picks": _turn_picks(game, turn.actions)}
             if turn.auto:
                 entry["auto"] = True
             if turn.controller is not None:
@@ -355,20 +348,26 @@ def replay_sheet(
     return state.score_sheet(), []
 
 
-def _engine_picks(game: Game, state: State, r: int, t: int) -> list[list[str]] | None:
-    """The picks the engine made itself on turn ``t`` of round ``r`` (an automatic last
-    card), as the log writes them; None where its history has no such turn."""
-    if r >= len(state.history) or t >= len(state.history[r].turns):
-        return None
+def _turn_picks(game: Game, actions: Sequence[int]) -> list[list[str]]:
+    """A turn's actions as the log writes its picks: per seat the card ids taken, and a
+    dummy's card at the dummy's seat."""
     ids = game.ruleset.catalogue.ids
     picks: list[list[str]] = [[] for _ in range(game.num_seats)]
     dummy_seat = game.num_players if game.ruleset.dummy else None
-    for seat, action in enumerate(state.history[r].turns[t].actions):
+    for seat, action in enumerate(actions):
         cards, dummy_card = game.decode_action(action)
         picks[seat] = [ids[c] for c in cards]
         if dummy_card is not None and dummy_seat is not None:
             picks[dummy_seat] = [ids[dummy_card]]
     return picks
+
+
+def _engine_picks(game: Game, state: State, r: int, t: int) -> list[list[str]] | None:
+    """The picks the engine made itself on turn ``t`` of round ``r`` (an automatic last
+    card), as the log writes them; None where its history has no such turn."""
+    if r >= len(state.history) or t >= len(state.history[r].turns):
+        return None
+    return _turn_picks(game, state.history[r].turns[t].actions)
 
 
 def replay_game(
