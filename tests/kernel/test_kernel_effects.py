@@ -538,6 +538,23 @@ def _under(fx: Any, m: dict[str, Any]) -> list[tuple[int, int, int, int]]:
     return sorted(tuple(int(x) for x in row[:4]) for row in fx.und[: fx.ctr[m["U_N"]]])
 
 
+def _box_turn(m: dict[str, Any], ruleset: Any, hands, before, picks, offered):
+    """A turn of three seats whose first plays a takeout box, on the reference engine
+    (its decision offering ``offered``, each answered by its first option) and in the
+    plain kernel's turn (first bots): (the reference state, the kernel's table), the
+    tables already checked alike."""
+    ref = _engine_state(ruleset, [h + [c] for h, c in zip(hands, picks)], before)
+    ref.apply_actions(list(picks))
+    assert ref.pending is not None and list(ref.pending.options) == offered
+    _first_decisions(ref)
+    assert ref.book is not None
+    fx, lk = _plain_fx(m, hands, [b + [c] for b, c in zip(before, picks)])
+    p = np.array([[c, -1] for c in picks], np.int64)
+    m["_fx_turn"](fx, lk, p, np.ones(3, np.int64), np.zeros((625, 3), np.uint32), 0, 1, 0, 0)
+    assert [fx.seq[s, : fx.lens[s]].tolist() for s in range(3)] == [list(x) for x in ref.played]
+    return ref, fx
+
+
 def test_turn_face_down_turns_cards_one_at_a_time_then_discards_the_box_as_the_engine_does():
     """Takeout box: its seat is offered its table's card types (not the box, not a face-down
     card) and done; each card chosen (the first bot's: the first) has its newest copy turned
@@ -551,17 +568,9 @@ def test_turn_face_down_turns_cards_one_at_a_time_then_discards_the_box_as_the_e
     done = ruleset.catalogue.size + len(ruleset.catalogue.tags)
     m = plain_kernel_module(ruleset)
     hands = [[tofu, tofu], [temaki, sashimi], [sashimi, tofu]]
-    before = [[tofu, temaki, tofu], [sashimi], []]
-    picks = (box, temaki, sashimi)
-    ref = _engine_state(ruleset, [h + [c] for h, c in zip(hands, picks)], before)
-    ref.apply_actions(list(picks))
-    assert ref.pending is not None and list(ref.pending.options) == [temaki, tofu, done]
-    _first_decisions(ref)
-    assert ref.book is not None
-    fx, lk = _plain_fx(m, hands, [b + [c] for b, c in zip(before, picks)])
-    p = np.array([[c, -1] for c in picks], np.int64)
-    m["_fx_turn"](fx, lk, p, np.ones(3, np.int64), np.zeros((625, 3), np.uint32), 0, 1, 0, 0)
-    assert [fx.seq[s, : fx.lens[s]].tolist() for s in range(3)] == [list(x) for x in ref.played]
+    ref, fx = _box_turn(
+        m, ruleset, hands, [[tofu, temaki, tofu], [sashimi], []], (box, temaki, sashimi), [temaki, tofu, done]
+    )
     assert fx.seq[0, : fx.lens[0]].tolist() == [face, face, face]
     assert fx.dis[: fx.ctr[m["D_N"]]].tolist() == ref.book.discarded == [box]
     # after the third card nothing is left to turn: the box is discarded without asking
@@ -586,17 +595,7 @@ def test_turn_face_down_may_turn_another_box_on_its_table_as_the_engine_does():
     done = ruleset.catalogue.size + len(ruleset.catalogue.tags)
     m = plain_kernel_module(ruleset)
     hands = [[tofu, tofu], [temaki, tofu], [tofu, temaki]]
-    before = [[tofu, other], [], []]
-    picks = (box, temaki, tofu)
-    ref = _engine_state(ruleset, [h + [c] for h, c in zip(hands, picks)], before)
-    ref.apply_actions(list(picks))
-    assert ref.pending is not None and list(ref.pending.options) == sorted([tofu, other]) + [done]
-    _first_decisions(ref)
-    assert ref.book is not None
-    fx, lk = _plain_fx(m, hands, [b + [c] for b, c in zip(before, picks)])
-    p = np.array([[c, -1] for c in picks], np.int64)
-    m["_fx_turn"](fx, lk, p, np.ones(3, np.int64), np.zeros((625, 3), np.uint32), 0, 1, 0, 0)
-    assert [fx.seq[s, : fx.lens[s]].tolist() for s in range(3)] == [list(x) for x in ref.played]
+    ref, fx = _box_turn(m, ruleset, hands, [[tofu, other], [], []], (box, temaki, tofu), sorted([tofu, other]) + [done])
     assert fx.seq[0, : fx.lens[0]].tolist() == [face, face]
     assert fx.dis[: fx.ctr[m["D_N"]]].tolist() == ref.book.discarded == [box]
     assert sorted(row[3] for row in fx.dec[0] if row[0] >= 0) == sorted([tofu, other])
