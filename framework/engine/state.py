@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import _random
 import reprlib
+from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from functools import partial
 from itertools import repeat
@@ -47,6 +48,7 @@ from ruledraft.errors import ArgumentError, Diagnostic, IllegalMoveError, InputE
 from ruledraft.language.decision import Decision
 from ruledraft.language.effect import CardEffect
 from ruledraft.language.effects import EFFECT_KINDS, has_step, no_step
+from ruledraft.language.kinds.registry import PluginError
 from ruledraft.language.rule import TurnScoring
 from ruledraft.language.ruleset import CompiledRuleset, ExtraPick
 from ruledraft.tableau import Tableau
@@ -782,10 +784,6 @@ class State:
         """After a turn's effects, where plug-in effects act: every card of the deck still
         somewhere, once, and each seat's counts those of its table. A plug-in that made,
         lost or miscounted a card is named (:class:`PluginError`), never a wrong game."""
-        from collections import Counter
-
-        from ruledraft.language.kinds.registry import PluginError
-
         ids = self.game.ruleset.catalogue.ids
         where = f"in round {self.round + 1}, turn {self.turn + 1}"
         named = ", ".join(f"'{k}'" for k in self.game.plugin_effects)

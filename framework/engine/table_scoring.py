@@ -14,6 +14,7 @@ import attrs
 
 from ruledraft.engine.scoresheet import PlayedGame, ScoreSheet, score_game, turns_needed
 from ruledraft.errors import InputError
+from ruledraft.language.bounds import excess_by_effects
 from ruledraft.language.catalogue import CardType
 from ruledraft.language.json_check import MAX_PROBLEMS, format_problems, plural, schema_problems, show
 from ruledraft.language.ruleset import CompiledRuleset
@@ -94,8 +95,8 @@ def _face_down_beside_pairs(ruleset: CompiledRuleset, rounds: list[list[list[int
     keeps that wasabi used, so the table's points would be a guess. The game log line says it."""
     hidden: set[int] = set()
     for effect in ruleset.effects:
-        hidden |= getattr(effect, "face_down_cards", frozenset)()
-    pairing = [rule for rule in ruleset.rules if getattr(rule, "holds_cards", False)]
+        hidden |= effect.face_down_cards()
+    pairing = [rule for rule in ruleset.rules if rule.holds_cards]
     if not hidden or not pairing:
         return []
     ids = ruleset.catalogue.ids
@@ -145,13 +146,7 @@ def _over_the_deck(
     cards = ruleset.catalogue.cards
     counts = [card.count for card in cards]
     changed = any(e.changes_cards for e in ruleset.effects)
-    # per type, how many more than its count effects may put on a table (None: only the whole deck bounds it)
-    more: list[int | None] = [0] * len(cards)
-    for effect in ruleset.effects:
-        excess = effect.table_excess(counts)
-        for c in range(len(cards)) if excess is None else excess:
-            n, before = None if excess is None else excess[c], more[c]
-            more[c] = None if n is None or before is None else before + n
+    more = excess_by_effects(ruleset)  # per type, None: only the whole deck bounds it
     used = [0] * len(cards)
     for r, rnd in enumerate(rounds):
         where = f" in round {r + 1}" if ruleset.between_rounds == "reshuffle" else ""

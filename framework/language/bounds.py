@@ -167,25 +167,33 @@ def rule_bound(
     return deck * _largest({k: v for k, v in fields.items() if isinstance(v, (int, tuple, Mapping))})
 
 
+def excess_by_effects(ruleset: CompiledRuleset) -> list[int | None]:
+    """Per card type, how many more than its count card effects may put on a table (a
+    special order's copies, cards turned face down: each effect's ``table_excess``), or
+    None where only the whole deck bounds it."""
+    cards = ruleset.catalogue.cards
+    counts = [card.count for card in cards]
+    more: list[int | None] = [0] * len(cards)
+    for effect in ruleset.effects:
+        excess = effect.table_excess(counts)
+        for c in range(len(cards)) if excess is None else excess:
+            n, before = None if excess is None else excess[c], more[c]
+            more[c] = None if n is None or before is None else before + n
+    return more
+
+
 def grown_by_effects(ruleset: CompiledRuleset) -> Catalogue | None:
     """The cards with the copies a seat's table may hold once card effects have made
-    more (a special order's copies, cards turned face down: each effect's
-    ``table_excess``; every card up to the whole deck where one cannot say), or None
-    where no effect makes any: the counts every bound is taken on."""
+    more (:func:`excess_by_effects`, up to the whole deck), or None where no effect
+    makes any: the counts every bound is taken on."""
     cards = ruleset.catalogue.cards
-    counts = [c.count for c in cards]
-    deck = sum(counts)
-    more = [0] * len(cards)
-    for effect in ruleset.effects:
-        excess = effect.table_excess(counts) if hasattr(effect, "table_excess") else None
-        if excess is None:
-            more = [deck] * len(cards)
-            break
-        for c, n in excess.items():
-            more[c] = deck if n is None else more[c] + n
-    if not any(more):
+    deck = sum(c.count for c in cards)
+    more = excess_by_effects(ruleset)
+    if not any(m != 0 for m in more):
         return None
-    return Catalogue(tuple(attrs.evolve(c, count=min(deck, c.count + m)) for c, m in zip(cards, more)))
+    return Catalogue(
+        tuple(attrs.evolve(c, count=deck if m is None else min(deck, c.count + m)) for c, m in zip(cards, more))
+    )
 
 
 def _scorings(rule: Any, ruleset: CompiledRuleset) -> int:
