@@ -131,8 +131,10 @@ def tune(
     when a try meets the target with every 95% interval inside it, when
     --budget tries are played, or when the search has nothing new to try. The
     best values are printed with their figures and written into a copy of the
-    rule file (NAME.tuned.yaml: comments kept; nothing is overwritten). Ctrl-C
-    keeps the best so far, writes it, and exits 130.
+    rule file (NAME.tuned.yaml: comments kept; nothing is overwritten), unless
+    they miss the target and this run cannot tell them from the start values:
+    then nothing is written, exit 1. Ctrl-C keeps the best so far, writes it, and
+    exits 130.
     """
     with reported_errors():
         check_seed(seed, "--seed")
