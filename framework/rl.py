@@ -177,8 +177,7 @@ def seat_views(state: State, seats: Sequence[int]) -> list[SeatView]:
     picking = not state.finished and pending is None
     out = []
     for seat in seats:
-        known = procedure.known_hands(state, seat)
-        known.pop(seat, None)
+        known = state.known_cards(seat, procedure.known_hands(state, seat))
         out.append(
             SeatView(
                 seat=seat,
@@ -347,7 +346,9 @@ class BulkEncoder:
     def encode_all(self, state: State) -> np.ndarray:
         """Every player's vector at ``state`` (``encode(state, range(players))``), without
         a view object per seat where the procedure allows (:attr:`all_at_once`)."""
-        if not self.all_at_once:
+        book = state.book
+        if not self.all_at_once or (book is not None and any(book.known_in_hand)):
+            # cards every seat saw go into a hand (State.known_cards): each view says whose
             return self.encode(state, self.everyone)
         K, S, R = self.K, self.S, self.R
         hands = state.hands

@@ -1236,12 +1236,29 @@ class State:
 
     # ------------------------------------------------------------------ views
 
+    def known_cards(self, seat: int, held: dict[int, list[int]]) -> dict[int, list[int]]:
+        """The cards ``seat`` knows to be in each other hand: the hands it has held this
+        round (``held``: the procedure's ``known_hands``, as they are now), and cards every
+        seat saw go into a hand (a card an effect gave back in sight of all). What a
+        seat's view (``SeatView.known_hands``) and its :meth:`observation` both tell."""
+        known = {s: cards for s, cards in held.items() if s != seat}
+        book = self.book
+        if book is not None:
+            for other, cards in enumerate(book.known_in_hand):
+                if other == seat or not cards or other in known:
+                    continue  # a hand held is known whole already
+                known[other] = list(cards)
+        if 0 <= self.controller != seat and self.drawn and self.controller in known:
+            # a controller's drawn cards (the last of its hand) are hidden from the others
+            known[self.controller] = known[self.controller][: len(self.hands[self.controller]) - len(self.drawn)]
+        return known
+
     def observation(self, seat: int) -> Observation:
         """What ``seat`` may know: its hand, every table, scores, and the hands it has
         already seen that are now elsewhere. Never another seat's unseen hand."""
         game = self.game
         ids = game.ruleset.catalogue.ids
-        known = game.procedure.known_hands(self, seat)
+        known = self.known_cards(seat, game.procedure.known_hands(self, seat))
         return Observation(
             seat=seat,
             round=self.round + 1,

@@ -163,20 +163,8 @@ def _ended_record(record: RoundRecord, seat: int) -> RoundRecord:
 
 
 def _known(state: State, seat: int, held: dict[int, list[int]]) -> dict[int, tuple[int, ...]]:
-    """The cards ``seat`` knows to be in each other hand: the hands it has held this
-    round (``held``: the procedure's ``known_hands``, as they are now), and cards every
-    seat saw go into a hand."""
-    known = {s: cards for s, cards in held.items() if s != seat}
-    book = state.book
-    if book is not None:
-        for other, cards in enumerate(book.known_in_hand):
-            if other == seat or not cards or other in known:
-                continue  # a hand held is known whole already
-            known[other] = cards
-    if 0 <= state.controller != seat and state.drawn and state.controller in known:
-        # a controller's drawn cards (the last of its hand) are hidden from the others
-        known[state.controller] = known[state.controller][: len(state.hands[state.controller]) - len(state.drawn)]
-    return {s: tuple(sorted(cards)) for s, cards in sorted(known.items())}
+    """The cards ``seat`` knows to be in each other hand (:meth:`State.known_cards`), sorted."""
+    return {s: tuple(sorted(cards)) for s, cards in sorted(state.known_cards(seat, held).items())}
 
 
 def _plain_canonical(state: State, seat: int, held: dict[int, list[int]]) -> State:
