@@ -209,7 +209,9 @@ def quality_parts(q: dict, name: str) -> list[Table | str]:
         which = f"{gap['strongest']} over {gap['weakest']}" if gap["difference"] else "the bots are level"
         rates = {b["bot"]: b["win_rate_per_seat"] for b in skill["bots"]}
         shown_gap = _gap(rates[gap["strongest"]], rates[gap["weakest"]])
-        out.append(f"skill gap: {shown_gap} percentage points per seat ({which})")
+        out.append(
+            f"skill gap: {shown_gap} percentage points per seat ({which}; 95% CI {_ci(gap['interval'], unit='')})"
+        )
     else:
         out.append("skill gap: - (one bot at every seat; name several with --bots, e.g. greedy,random)")
     games = Table(title="Per game")

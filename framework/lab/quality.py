@@ -413,6 +413,32 @@ def _hist_figures(histogram: dict[int, int]) -> dict:
 # ---------------------------------------------------------------------- seatings together
 
 
+def gap_interval(
+    bots: Sequence[dict], strong: str, weak: str, games: int, wins: float, confidence: float
+) -> tuple[float, float]:
+    """The interval of the skill gap (``strong``'s win rate per seat minus ``weak``'s;
+    ``bots``: :func:`~ruledraft.lab.rotation.bot_shares`, over ``games`` games in which the
+    seats won ``wins`` in all). Every bot sits at the table in every game, so the two
+    rates come from the same games and are not independent. With two bots and a winner
+    in every game (``wins == games``, shared wins split) the weaker bot's share is one
+    less the stronger's: the gap is an increasing function of the stronger bot's share,
+    and its interval that function of the share's Wilson interval. Otherwise each
+    share's Wilson interval at half the error rate, the gap between their far ends: at
+    least ``confidence`` whatever the two shares' dependence (Bonferroni)."""
+    by = {b["bot"]: b for b in bots}
+    s, w = by[strong], by[weak]
+    ks, kw = s["seats"], w["seats"]
+    if games <= 0:
+        return (-1.0, 1.0)
+    if len(by) == 2 and abs(wins - games) <= 1e-9 * games:
+        lo, hi = wilson(min(max(s["win_share"] * games, 0.0), games), games, confidence)
+        return (lo / ks - (1 - lo) / kw, hi / ks - (1 - hi) / kw)
+    each = 1 - (1 - confidence) / 2
+    s_lo, s_hi = wilson(min(max(s["win_share"] * games, 0.0), games), games, each)
+    w_lo, w_hi = wilson(min(max(w["win_share"] * games, 0.0), games), games, each)
+    return (s_lo / ks - w_hi / kw, s_hi / ks - w_lo / kw)
+
+
 def quality_figures(runs: Sequence[tuple[Sequence[str], dict]], players: int, card_ids: Sequence[str]) -> dict:
     """The quality figures of the runs of one ruleset, one run per seating: ``(its bot
     per seat, its figures JSON with the ``"quality"`` counts)``. Each run's games are
@@ -449,7 +475,12 @@ def quality_figures(runs: Sequence[tuple[Sequence[str], dict]], players: int, ca
     if len(per_seat) > 1:
         ranked = sorted(per_seat, key=per_seat.__getitem__)  # two bots, however level (max and min took one twice)
         weak, strong = ranked[0], ranked[-1]
-        gap = {"strongest": strong, "weakest": weak, "difference": per_seat[strong] - per_seat[weak]}
+        gap = {
+            "strongest": strong,
+            "weakest": weak,
+            "difference": per_seat[strong] - per_seat[weak],
+            "interval": list(gap_interval(skill, strong, weak, games, sum(seat_wins), CONFIDENCE)),
+        }
     rotated = len(runs) > 1 or len(skill) == 1
     return {
         "games": games,
@@ -511,7 +542,11 @@ def _report_body(page: Any, labels: Sequence[str]) -> str:
             for b in skill["bots"]
         ]
         parts.append(_table(["bot", "seats", "wins", "per seat", "95% interval"], rows))
-        parts.append(f"<p>Skill gap: {_pct(skill['gap']['difference'])}. {_e(EXPLANATIONS['skill_gap'])}</p>")
+        gap = skill["gap"]
+        parts.append(
+            f"<p>Skill gap: {_pct(gap['difference'])} (95% interval {_interval(gap['interval'], _pct)}). "
+            f"{_e(EXPLANATIONS['skill_gap'])}</p>"
+        )
     d = q["decisiveness"]
     lead, spread, last = q["lead_changes"], q["score_spread"], q["last_round_decides"]
     measures = [

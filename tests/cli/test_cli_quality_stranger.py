@@ -69,7 +69,12 @@ def test_the_seat_advantage_and_skill_gap_agree_with_the_rows_above_them():
     q["seat_advantage"] = {**q["seat_advantage"], "difference": 0.0154, "best_seat": 0, "worst_seat": 1}
     bots = q["skill"]["bots"]
     bots[0]["win_rate_per_seat"], bots[1]["win_rate_per_seat"] = 0.6667, 0.3333
-    q["skill"]["gap"] = {"strongest": bots[0]["bot"], "weakest": bots[1]["bot"], "difference": 0.3334}
+    q["skill"]["gap"] = {
+        **q["skill"]["gap"],
+        "strongest": bots[0]["bot"],
+        "weakest": bots[1]["bot"],
+        "difference": 0.3334,
+    }
     lines = [p for p in quality_parts(q, "x") if isinstance(p, str)]
     assert next(x for x in lines if x.startswith("seat advantage:")).startswith("seat advantage: 1.6 percentage points")
     assert next(x for x in lines if x.startswith("skill gap:")).startswith("skill gap: 33.4 percentage points")

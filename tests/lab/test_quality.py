@@ -4,8 +4,10 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 import math
+import random
 
 import pytest
 from hypothesis import given, settings
@@ -15,7 +17,7 @@ from typer.testing import CliRunner
 
 from ruledraft.cli.app import app
 from ruledraft.engine.table_scoring import table_sheet
-from ruledraft.lab.quality import EXPLANATIONS, MIN_OFFERS, GameTrace, QualityCounts, seatings
+from ruledraft.lab.quality import EXPLANATIONS, MIN_OFFERS, GameTrace, QualityCounts, gap_interval, seatings
 from ruledraft.play.runner import game_seed, play_game
 
 runner = CliRunner()
@@ -338,4 +340,43 @@ def test_a_tiny_run_keeps_decisiveness_within_the_turns_and_names_two_level_bots
     gap = q["skill"]["gap"]
     assert gap["difference"] == 0.0 and {gap["strongest"], gap["weakest"]} == {"greedy", "random"}
     out = runner.invoke(app, ["quality", "sushi-go", "--games", "1", "-q"], env={"COLUMNS": "200"}).stdout
-    assert "skill gap: 0.0 percentage points per seat (the bots are level)" in out
+    assert "skill gap: 0.0 percentage points per seat (the bots are level; 95% CI " in out
+
+
+def _shares(wins: dict[str, float], seats: dict[str, int], games: int) -> list[dict]:
+    """bot_shares' rows for bots that won ``wins`` games in all, each at ``seats`` seats."""
+    return [{"bot": b, "seats": seats[b], "win_share": w / games} for b, w in wins.items()]
+
+
+@pytest.mark.parametrize(
+    "rates, seats",
+    [
+        ({"strong": 0.7, "weak": 0.3}, {"strong": 1, "weak": 3}),  # a winner every game: the exact interval
+        ({"strong": 0.5, "middle": 0.3, "weak": 0.2}, {"strong": 1, "middle": 2, "weak": 1}),  # Bonferroni
+        ({"strong": 0.6, "weak": 0.3}, {"strong": 2, "weak": 2}),  # a game in ten won by nobody: Bonferroni
+    ],
+    ids=["two bots", "three bots", "games without a winner"],
+)
+def test_the_skill_gaps_interval_holds_the_true_gap_in_95_percent_of_runs_or_more(rates, seats):
+    """Runs of 400 games whose winner is drawn at the given rates: the skill gap's 95%
+    interval holds the true gap (the rates per seat, strongest minus weakest) in at
+    least 93% of 600 runs; the exact interval of two bots is not needlessly wide (at
+    most 97.5%), and each is an interval around the gap the run measured."""
+    rng = random.Random(3)
+    true_gap = rates["strong"] / seats["strong"] - rates["weak"] / seats["weak"]
+    bots, cut = list(rates), list(itertools.accumulate(rates.values()))
+    held = 0
+    for _ in range(600):
+        wins = dict.fromkeys(bots, 0.0)
+        for _ in range(400):
+            x = rng.random()
+            won = next((b for b, c in zip(bots, cut) if x < c), None)
+            if won is not None:
+                wins[won] += 1
+        lo, hi = gap_interval(_shares(wins, seats, 400), "strong", "weak", 400, sum(wins.values()), 0.95)
+        measured = wins["strong"] / 400 / seats["strong"] - wins["weak"] / 400 / seats["weak"]
+        assert lo <= measured <= hi
+        held += lo <= true_gap <= hi
+    assert held >= 0.93 * 600
+    if len(rates) == 2 and sum(rates.values()) == 1:
+        assert held <= 0.975 * 600
