@@ -177,14 +177,20 @@ def measure_on(engine: str, rs, players: int, bot: str, seconds: float, out: Con
         return measure(rs, players, bot, min_seconds=seconds)
     reason = kernel_refusal(rs, players, bots)  # found without compiling
     if reason is None:
-        from ruledraft.kernel import Kernel, compile_kernel, is_cached_for
+        from ruledraft.kernel import Kernel, Unsupported, cache_full, compile_kernel, is_cached_for
 
-        with waiting() if waiting is not None and not is_cached_for(rs, bots) else contextlib.nullcontext():
-            started = time.perf_counter()  # this figure's own: a kernel this process has loaded already takes none
-            kernel = compile_kernel(rs, players, apart=True)
-            reason = kernel.refuses(bots) if isinstance(kernel, Kernel) else kernel.reason
-            if isinstance(kernel, Kernel) and reason is None:  # the loop these bots play, off the measured time
-                compiled = time.perf_counter() - started + kernel.ready_for(bots)
+        try:
+            with waiting() if waiting is not None and not is_cached_for(rs, bots) else contextlib.nullcontext():
+                started = time.perf_counter()  # this figure's own: a kernel this process has loaded already takes none
+                kernel = compile_kernel(rs, players, apart=True)
+                reason = kernel.refuses(bots) if isinstance(kernel, Kernel) else kernel.reason
+                if isinstance(kernel, Kernel) and reason is None:  # the loop these bots play, off the measured time
+                    compiled = time.perf_counter() - started + kernel.ready_for(bots)
+        except OSError as e:  # a cache with no room for what numba compiled: named, as simulate names it
+            full = cache_full(e)
+            if full is None:
+                raise
+            kernel, reason = Unsupported(full), full
         if isinstance(kernel, Kernel) and reason is None:
             if not quiet:
                 say(out, f"{rs.id:<30} {players} players  kernel compiled or loaded in {compiled:.2f} s")

@@ -299,7 +299,16 @@ def choose_engine(
         if background:
             _compile_for_searches(ruleset, players, bots)
         return Engine("reference", f"engine: reference ({reason})")
-    from ruledraft.kernel import Kernel, compile_kernel, is_cached, is_cached_for, plans, start_compiling
+    from ruledraft.kernel import (
+        Kernel,
+        Unsupported,
+        cache_full,
+        compile_kernel,
+        is_cached,
+        is_cached_for,
+        plans,
+        start_compiling,
+    )
 
     # a planner's loop too, and the lab's fold, compiled apart
     cached = is_cached_for(ruleset, bots) and (not figures or is_cached(ruleset, "fold"))
@@ -308,12 +317,18 @@ def choose_engine(
             start_compiling(ruleset, planner=plans(bots))
         return Engine("reference")
     waiting = compiling() if compiling is not None and not cached else contextlib.nullcontext()
-    with waiting:
-        made = compile_kernel(ruleset, players, apart=True)
-        if isinstance(made, Kernel):  # the planner's loop now, before the run's clock starts and any worker forks
-            made.ready_for(bots)
-            if figures:
-                made.ready_fold()
+    try:
+        with waiting:
+            made = compile_kernel(ruleset, players, apart=True)
+            if isinstance(made, Kernel):  # the planner's loop now, before the run's clock starts and any worker forks
+                made.ready_for(bots)
+                if figures:
+                    made.ready_fold()
+    except OSError as e:  # a cache with no room left for what numba compiled: named, not "the output"
+        full = cache_full(e)
+        if full is None:
+            raise
+        made = Unsupported(full)
     if not isinstance(made, Kernel):
         if engine == "kernel":
             raise kernel_refused(made.reason, option=option)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import os
 
 import attrs
 import pytest
@@ -803,6 +804,30 @@ def test_an_unwritable_cache_is_named_by_the_number_of_games_not_by_a_timing(tmp
         assert "Not a directory" in chosen.note
         assert engines.choose_engine(rs, 4, ["random"] * 4, "auto", 999) == engines.Engine("reference")
     assert started == []
+
+
+def test_a_cache_with_no_room_for_the_compiled_kernel_is_named_not_the_output(monkeypatch, tmp_path):
+    """numba's write of what it compiled meets a full disk (it names no file): --engine
+    kernel is refused naming the cache and the disk, exit 2 (it said "cannot write the
+    output", status 74, with the output fine); auto plays on the reference engine and says why."""
+    import errno
+
+    from ruledraft import kernel
+
+    def full(*args, **kwargs):
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))  # as numba's _open_for_write raises it
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    monkeypatch.setattr(kernel, "compile_kernel", full)
+    monkeypatch.setattr(kernel, "is_cached_for", lambda *args: True)  # no compile started apart: this one is it
+    result = CliRunner().invoke(app, ["simulate", "sushi-go", "-p", "3", "-g", "20", "-q", "--engine", "kernel"])
+    assert result.exit_code == 2, result.output
+    assert "its cache cannot be written (" in result.stderr and "No space left on device)" in result.stderr
+    assert str(tmp_path) in result.stderr and "cannot write the output" not in result.stderr
+    rs = attrs.evolve(load_ruleset("sushi-go"))
+    chosen = engines.choose_engine(rs, 3, ["random"] * 3, "auto")
+    assert chosen.name == "reference" and chosen.note is not None
+    assert chosen.note.startswith("engine: reference (its cache cannot be written (") and "No space" in chosen.note
 
 
 def test_auto_names_why_by_the_number_of_games_not_by_a_timing(monkeypatch):
