@@ -21,8 +21,9 @@ if TYPE_CHECKING:  # rich is imported where it lays out text: a run with --json 
 #: the output was closed by its reader (`| head`): no message, the status a shell gives
 #: a process SIGPIPE ends (128 + 13), so `replay bad.jsonl | head` never passes for clean
 EXIT_PIPE_CLOSED = 141
-#: a write that failed for want of room or of a working device: one line, exit 74 (EX_IOERR; cli/app.py)
-NO_ROOM = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EIO})
+#: a write that failed for want of room or of a working device (a closed standard output
+#: too): one line, exit 74 (EX_IOERR; cli/app.py)
+NO_ROOM = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EIO, errno.EBADF})
 
 
 def counted(n: int, one: str, many: str | None = None) -> str:
@@ -133,6 +134,16 @@ def console(*, stderr: bool = False) -> Console:
     from rich.console import Console
 
     return Console(stderr=stderr, markup=False, emoji=False)
+
+
+def plus_minus() -> str:
+    """``±``, or ``+/-`` where standard output's encoding has no code for it (an ASCII
+    locale): a table's columns are measured with what is printed in them."""
+    try:
+        "\u00b1".encode(getattr(sys.stdout, "encoding", None) or "utf-8")
+    except (UnicodeEncodeError, LookupError):
+        return "+/-"
+    return "\u00b1"
 
 
 def print_parts(parts: Iterable[Any], out: Console | None = None) -> None:

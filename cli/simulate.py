@@ -32,6 +32,7 @@ from .common import (
     counted,
     fail,
     leave_interrupted,
+    plus_minus,
     print_parts,
     reported_errors,
     shown,
@@ -201,7 +202,8 @@ def summary_tables(summary, ruleset, *, cards: bool = False, explain: bool = Fal
         wins = s.bot != "dummy" or (fig is not None and fig["can_win"])
         mean = formatted(s.mean, ".2f")
         if fig is not None and summary.games > 1:
-            mean = f"{formatted(s.mean, '.1f')} ± {(fig['mean_interval'][1] - fig['mean_interval'][0]) / 2:.1f}"
+            half = (fig["mean_interval"][1] - fig["mean_interval"][0]) / 2
+            mean = f"{formatted(s.mean, '.1f')} {plus_minus()} {half:.1f}"
         seats.add_row(
             str(s.seat),
             shown(s.bot),  # a bot's file name may hold control characters
@@ -214,7 +216,7 @@ def summary_tables(summary, ruleset, *, cards: bool = False, explain: bool = Fal
         )
     out: list[Table | str] = [seats]
     if figures:
-        out.append(SEATS_LEGEND)
+        out.append(SEATS_LEGEND.replace("\u00b1", plus_minus()))
         outcome = _outcome_lines(figures)
         if outcome and outcome[0].startswith(("seats differ", "no evidence")):
             outcome.insert(1, TEST_LEGEND)

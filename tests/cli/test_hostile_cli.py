@@ -73,6 +73,47 @@ def test_standard_output_on_a_full_disk_is_one_line_and_exit_74(args):
     assert done.stderr.strip().splitlines() == ["ruledraft: cannot write the output: No space left on device"]
 
 
+@pytest.mark.parametrize(
+    "args",
+    [("rulesets",), ("validate", "sushi-go"), ("simulate", "sushi-go", "--players", "2", "--games", "3")],
+    ids=["rulesets", "validate", "simulate"],
+)
+def test_a_closed_standard_output_is_one_line_and_exit_74(args):
+    """Started with standard output closed (`>&-`): one line saying so and status 74, as a
+    full disk gives (it was an internal error, exit 70: Python's stdout is None there)."""
+    done = subprocess.run(
+        [sys.executable, "-m", "ruledraft", *args],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+        timeout=300,
+        preexec_fn=lambda: os.close(1),  # noqa: PLW1509 - the child's own descriptor, closed before it runs
+    )
+    assert done.returncode == CANNOT_WRITE, done.stderr
+    assert done.stderr.strip().splitlines() == ["ruledraft: cannot write the output: standard output is closed"]
+
+
+@pytest.mark.parametrize(
+    "env",
+    [{"PYTHONIOENCODING": "ascii"}, {"LC_ALL": "POSIX", "PYTHONUTF8": "0", "PYTHONCOERCECLOCALE": "0"}],
+    ids=["ascii", "posix locale"],
+)
+def test_an_ascii_only_output_gets_the_tables_and_legends_in_ascii(env):
+    """An output whose encoding is ASCII: simulate's tables in ASCII boxes, a mean's interval
+    and the legend with +/- for the plus-minus sign (a UnicodeEncodeError ended it, exit 70),
+    the table's borders straight; --explain's words with it too."""
+    done = ruledraft("simulate", "sushi-go", "--players", "3", "--games", "20", "--explain", env=env)
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert any(re.search(r"\| *\d+\.\d \+/- \d+\.\d \|", line) for line in lines), lines
+    assert "95% CI: holds the true figure in 95 of 100 such runs; +/- is half its width" in lines
+    top = next(i for i, line in enumerate(lines) if line.startswith("+"))
+    seats = lines[top : top + 7]  # borders, header, rule and three seats
+    assert seats[-1] == seats[0] and len({len(line) for line in seats}) == 1  # every row as wide as the borders
+    assert "'+/-' after a mean" in done.stdout
+    assert all(ord(c) < 128 for c in done.stdout)
+
+
 def test_a_check_whose_output_is_closed_by_its_reader_never_exits_0(tmp_path):
     """replay of a tampered log piped into a reader that closes at once (`| head -c 0`) exits 141, never 0: the rest went unchecked."""
     log = tmp_path / "games.jsonl"
