@@ -218,6 +218,11 @@ class StopSignals:
             self._termed = threading.Event()
             threading.Thread(target=self._term_deadline, args=(self._termed,), daemon=True).start()
             for sig in self.SIGNALS:
+                if signal.getsignal(sig) is signal.SIG_IGN:
+                    # ignored by whoever started the process (a script's `cmd &`, nohup), as the
+                    # command's loading left it: the run keeps ignoring it rather than taking it
+                    # up halfway (a Ctrl-C just before the run was lost, one a moment later stopped it)
+                    continue
                 self._saved[sig] = signal.signal(sig, self._handle)
             asked = StopSignals.early()
             if asked and not self.signum:

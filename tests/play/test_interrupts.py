@@ -57,9 +57,10 @@ def wait_until(condition, what: str):
         time.sleep(0.05)
 
 
-def start(tmp_path, *extra, jobs="2", terminal=None):
+def start(tmp_path, *extra, jobs="2", terminal=None, ignoring=False):
     """A simulate process in its own process group, once its workers run and its log has lines
-    (``terminal``: a pty's file descriptor for its three streams, else pipes)."""
+    (``terminal``: a pty's file descriptor for its three streams, else pipes; ``ignoring``:
+    started with SIGINT ignored, as a script's ``cmd &`` or nohup starts it)."""
     log = tmp_path / "games.jsonl"
     proc = subprocess.Popen(
         [
@@ -87,6 +88,7 @@ def start(tmp_path, *extra, jobs="2", terminal=None):
         stderr=subprocess.PIPE if terminal is None else terminal,
         text=True,
         start_new_session=True,
+        preexec_fn=(lambda: signal.signal(signal.SIGINT, signal.SIG_IGN)) if ignoring else None,  # noqa: PLW1509
     )
     try:
         if jobs != "1":
@@ -161,6 +163,21 @@ def test_a_signal_stops_simulate_on_one_process(tmp_path):
     send(proc, signal.SIGINT, to_group=True)
     out, err = finish(proc)
     check_stopped_run(proc, log, out, err, 130)
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_a_run_started_with_ctrl_c_ignored_keeps_ignoring_it_and_sigterm_stops_it(tmp_path, jobs):
+    """Started with SIGINT ignored (a script's `ruledraft ... &`, nohup): a Ctrl-C leaves the run
+    playing, as Python leaves it (the run took the signal up once it began: a Ctrl-C a moment
+    before it was lost, one a moment later stopped it); SIGTERM stops it as ever."""
+    proc, log = start(tmp_path, "--json", jobs=jobs, ignoring=True)
+    send(proc, signal.SIGINT, to_group=True)
+    at_signal = log.stat().st_size
+    wait_until(lambda: log.stat().st_size > 2 * at_signal + 10_000 or proc.poll() is not None, "more games")
+    assert proc.poll() is None, proc.communicate()  # still playing, well past the Ctrl-C
+    send(proc, signal.SIGTERM, to_group=True)
+    out, err = finish(proc)
+    check_stopped_run(proc, log, out, err, 143)
 
 
 def test_the_tables_say_the_run_was_interrupted(tmp_path):
