@@ -40,6 +40,9 @@ from ruledraft.play.runner import GamesWork, Tally
 
 #: how long to try reaching a scheduler before saying it cannot be reached
 CONNECT_TIMEOUT = 5.0
+#: how long a scheduler without workers is given for one to join before the run says so
+#: (workers being started beside it have time to register; none at all is a mistake)
+WORKERS_TIMEOUT = 30.0
 
 #: Dask's settings for a local cluster (``--cluster local:N``), whose processes reach one
 #: another on this machine. A worker that wants a result from a worker that died (killed
@@ -153,10 +156,25 @@ def connect(scheduler: str | None = None, local_workers: int | None = None) -> I
                 "(is it the scheduler's address and port? 8786 unless it was started with another)"
             ) from None
         try:
+            _some_worker(client, scheduler)
             yield client
         finally:
             with contextlib.suppress(Exception):  # a lost scheduler: nothing left to close
                 client.close(timeout=2)
+
+
+def _some_worker(client: Any, scheduler: str) -> None:
+    """Return once the scheduler has a worker, waiting up to :data:`WORKERS_TIMEOUT` for
+    one to join; else :class:`ClusterError` (the run would wait on nothing, silently)."""
+    if client.nthreads():
+        return
+    try:
+        client.wait_for_workers(1, timeout=WORKERS_TIMEOUT)
+    except (TimeoutError, OSError):
+        raise ClusterError(
+            f"the Dask scheduler at {scheduler} has no workers (none joined within {WORKERS_TIMEOUT:g} s): "
+            f"start them with `dask worker {scheduler}` on the machines that are to play"
+        ) from None
 
 
 #: the address schemes a Dask client speaks (``tcp`` when none is written)

@@ -87,7 +87,8 @@ def real_cluster(root: Path, workers: int = 2, preload: Sequence[str] = ()) -> I
         from distributed import Client
 
         with Client(address, timeout=WAIT) as client:
-            client.wait_for_workers(workers, timeout=WAIT)
+            if workers:  # (none: a scheduler alone)
+                client.wait_for_workers(workers, timeout=WAIT)
         yield RealCluster(address, scheduler, started[1:], dirs)
     finally:
         for proc in started:
