@@ -177,7 +177,8 @@ def measure_on(engine: str, rs, players: int, bot: str, seconds: float, out: Con
         return measure(rs, players, bot, min_seconds=seconds)
     reason = kernel_refusal(rs, players, bots)  # found without compiling
     if reason is None:
-        from ruledraft.kernel import Kernel, Unsupported, cache_full, compile_kernel, is_cached_for
+        from ruledraft.caches import cache_full
+        from ruledraft.kernel import Kernel, Unsupported, compile_kernel, is_cached_for
 
         try:
             with waiting() if waiting is not None and not is_cached_for(rs, bots) else contextlib.nullcontext():

@@ -6,6 +6,7 @@ remaking what it held."""
 
 from __future__ import annotations
 
+import errno
 import os
 from pathlib import Path
 
@@ -32,3 +33,19 @@ def write_whole(path: Path, data: bytes) -> None:
     except OSError:
         new.unlink(missing_ok=True)
         raise
+
+
+#: what a write into the cache fails with when there is no room: the disk or the quota full
+_NO_ROOM = frozenset({errno.ENOSPC, errno.EDQUOT})
+
+
+def cache_full(error: BaseException) -> str | None:
+    """Why the kernel cannot be kept, where ``error`` (raised compiling or loading it) is a
+    write into the cache that found no room (the disk or the user's quota full), in the
+    words the kernel's cache refusal uses (``kernel.cache_refusal``); None for any other
+    error. numba names no file when its cache file cannot be written: the folder named is
+    then the cache's own."""
+    if not isinstance(error, OSError) or error.errno not in _NO_ROOM:
+        return None
+    folder = Path(error.filename).parent if isinstance(error.filename, str) else cache_dir()
+    return f"its cache cannot be written ({folder}: {os.strerror(error.errno)})"

@@ -548,21 +548,6 @@ def _unwritable_folder(folder: Path) -> str | None:
     return os.strerror(errno.EROFS if read_only else errno.EACCES)
 
 
-#: what a write into the cache fails with when there is no room: ENOSPC, EDQUOT
-_NO_ROOM = frozenset({28, 122})
-
-
-def cache_full(error: BaseException) -> str | None:
-    """Why the kernel cannot be kept, where ``error`` (raised compiling or loading it) is a
-    write into the cache that found no room (the disk or the user's quota full), in the
-    words :func:`cache_refusal` uses; None for any other error. numba names no file when
-    its cache file cannot be written: the folder named is then the cache's own."""
-    if not isinstance(error, OSError) or error.errno not in _NO_ROOM:
-        return None
-    folder = Path(error.filename).parent if isinstance(error.filename, str) else cache_dir()
-    return f"its cache cannot be written ({folder}: {os.strerror(error.errno)})"
-
-
 def _unwritable(path: Path, why: str | None) -> str:
     return f"its cache cannot be written ({path.parent}: {why})"
 

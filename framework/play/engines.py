@@ -299,16 +299,8 @@ def choose_engine(
         if background:
             _compile_for_searches(ruleset, players, bots)
         return Engine("reference", f"engine: reference ({reason})")
-    from ruledraft.kernel import (
-        Kernel,
-        Unsupported,
-        cache_full,
-        compile_kernel,
-        is_cached,
-        is_cached_for,
-        plans,
-        start_compiling,
-    )
+    from ruledraft.caches import cache_full
+    from ruledraft.kernel import Kernel, Unsupported, compile_kernel, is_cached, is_cached_for, plans, start_compiling
 
     # a planner's loop too, and the lab's fold, compiled apart
     cached = is_cached_for(ruleset, bots) and (not figures or is_cached(ruleset, "fold"))

@@ -165,15 +165,14 @@ def test_a_signal_stops_simulate_on_one_process(tmp_path):
     check_stopped_run(proc, log, out, err, 130)
 
 
-@pytest.mark.parametrize("jobs", ["1", "2"])
-def test_a_run_started_with_ctrl_c_ignored_keeps_ignoring_it_and_sigterm_stops_it(tmp_path, jobs):
+def test_a_run_started_with_ctrl_c_ignored_keeps_ignoring_it_and_sigterm_stops_it(tmp_path):
     """Started with SIGINT ignored (a script's `ruledraft ... &`, nohup): a Ctrl-C leaves the run
     playing, as Python leaves it (the run took the signal up once it began: a Ctrl-C a moment
     before it was lost, one a moment later stopped it); SIGTERM stops it as ever."""
-    proc, log = start(tmp_path, "--json", jobs=jobs, ignoring=True)
+    proc, log = start(tmp_path, "--json", jobs="1", ignoring=True)
     send(proc, signal.SIGINT, to_group=True)
     at_signal = log.stat().st_size
-    wait_until(lambda: log.stat().st_size > 2 * at_signal + 10_000 or proc.poll() is not None, "more games")
+    wait_until(lambda: log.stat().st_size > at_signal + 50_000 or proc.poll() is not None, "more games")
     assert proc.poll() is None, proc.communicate()  # still playing, well past the Ctrl-C
     send(proc, signal.SIGTERM, to_group=True)
     out, err = finish(proc)
