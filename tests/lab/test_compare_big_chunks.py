@@ -22,3 +22,30 @@ def test_a_chunk_larger_than_the_fold_gives_the_comparison_of_small_chunks(monke
         parts.merge(play_chunk(a, b, paired, start, start + 5))
     assert whole.sums_a.n == parts.sums_a.n == 30
     assert comparison(a, b, whole, why) == comparison(a, b, parts, why)
+
+
+def test_compare_on_one_process_plays_fast_games_in_large_chunks_with_the_same_figures(monkeypatch):
+    """compare on one process: fast games (the kernel's) go in chunks of hundreds, sized by
+    time (a chunk of 10 made the chunks' tallies most of the work: 20,000 games took 45 s),
+    and the comparison is the one chunks of 10 give."""
+    from ruledraft.lab.compare import CompareWork, play_sides
+
+    sizes: list[int] = []
+    play = CompareWork.play
+
+    def counted(self, start, end, stop=None):
+        sizes.append(end - start)
+        return play(self, start, end, stop)
+
+    monkeypatch.setattr(CompareWork, "play", counted)
+    rs = load_ruleset("sushi-go")
+    a = Side(rs, 3, ["random"] * 3, 5, label="A", engine="kernel")
+    b = Side(rs, 3, ["first", "random", "random"], 5, label="B", engine="kernel")
+    paired, why = pairing(a, b, False)
+    large = play_sides(a, b, 1500, paired=paired)
+    assert sum(sizes) == 1500 and max(sizes) > 100
+    sizes.clear()
+    monkeypatch.setattr(CompareWork, "inline_chunk", 10)
+    small = play_sides(a, b, 1500, paired=paired)
+    assert sum(sizes) == 1500 and max(sizes) == 10
+    assert comparison(a, b, large, why) == comparison(a, b, small, why)
