@@ -15,8 +15,7 @@ import typer
 from ruledraft.errors import described, raised_by_stop, stop_behind
 
 from . import interrupts
-from .common import NO_ROOM as _NO_ROOM
-from .common import pipe_closed, shown
+from .common import cannot_write, pipe_closed, shown
 from .interrupts import exit_interrupted
 from .options import plugin_option
 
@@ -318,7 +317,7 @@ def _way_out() -> None:
     except SystemExit as e:  # typer turns an interrupt inside a command into a silent exit 130
         stop = stop_behind(e)
         _leaving()
-        if isinstance(e.__context__, OSError) and e.__context__.errno in _NO_ROOM:
+        if isinstance(e.__context__, OSError) and cannot_write(e.__context__):
             _output_lost(e.__context__)
         if isinstance(e.__context__, BrokenPipeError) and e.code == 1:  # click's exit for a closed output
             pipe_closed()
@@ -339,7 +338,7 @@ def _way_out() -> None:
     except Exception as e:  # noqa: BLE001 - the last line of defence
         stop = stop_behind(e)  # one wrapped on its way (Python 3.11's RuntimeError from __set_name__)
         _leaving()
-        if isinstance(e, OSError) and e.errno in _NO_ROOM:
+        if isinstance(e, OSError) and cannot_write(e):
             _output_lost(e)
         if isinstance(e, BrokenPipeError):
             pipe_closed()

@@ -21,9 +21,16 @@ if TYPE_CHECKING:  # rich is imported where it lays out text: a run with --json 
 #: the output was closed by its reader (`| head`): no message, the status a shell gives
 #: a process SIGPIPE ends (128 + 13), so `replay bad.jsonl | head` never passes for clean
 EXIT_PIPE_CLOSED = 141
-#: a write that failed for want of room or of a working device (a closed standard output
-#: too): one line, exit 74 (EX_IOERR; cli/app.py)
-NO_ROOM = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EIO, errno.EBADF})
+#: a write that failed for want of room or of a working device: one line, exit 74 (EX_IOERR; cli/app.py)
+NO_ROOM = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EIO})
+
+
+def cannot_write(error: BaseException | None) -> bool:
+    """Whether ``error`` is a write that failed for want of room or of a working device,
+    or to a standard output the command was started with closed: status 74."""
+    from .streams import OutputClosed
+
+    return isinstance(error, OSError) and (error.errno in NO_ROOM or isinstance(error, OutputClosed))
 
 
 def counted(n: int, one: str, many: str | None = None) -> str:
@@ -173,7 +180,7 @@ def write_html_report(directory, *, err: bool = False, **report) -> None:
         path = write_report(directory, **report)
     except ReportError as e:
         cause = e.__context__
-        if isinstance(cause, OSError) and cause.errno in NO_ROOM:  # a full disk: status 74, as for any output
+        if isinstance(cause, OSError) and cannot_write(cause):  # a full disk: status 74, as for any output
             from ruledraft.lab.report import PAGE
 
             raise OSError(cause.errno, cause.strerror, os.path.join(os.fspath(directory), PAGE)) from None

@@ -15,15 +15,14 @@ only there, and a file it left open would lose what it had not written."""
 from __future__ import annotations
 
 import atexit
-import errno
 import gc
-import io
 import os
 import signal
 import sys
 
 from ruledraft.cli import interrupts
 from ruledraft.cli.interrupts import exit_interrupted
+from ruledraft.cli.streams import usable_streams
 
 
 class _Stopped(KeyboardInterrupt):
@@ -66,78 +65,10 @@ def _frozen_at_exit(loaded: frozenset[str]) -> None:
         gc.freeze()
 
 
-#: the nearest ASCII of the characters the command prints beside plain ASCII, for an
-#: output whose encoding has no code for them (``LC_ALL=POSIX``, ``PYTHONIOENCODING=ascii``)
-_NEAREST = {
-    "\u00b1": "+/-",
-    "\u2026": "...",
-    "\u2192": "->",
-    "\u2190": "<-",
-    "\u2014": "--",
-    "\u2013": "-",
-    "\u00d7": "x",
-    "\u2265": ">=",
-    "\u2264": "<=",
-    "\u2260": "!=",
-    "\u00b7": ".",
-    "\u2022": "*",
-    "\u2018": "'",
-    "\u2019": "'",
-    "\u201c": '"',
-    "\u201d": '"',
-    "\u00a0": " ",
-}
-
-
-def _nearest(error: UnicodeError) -> tuple[str | bytes, int]:
-    """The error handler ``ruledraft-nearest``: a character the encoding cannot hold as
-    its nearest ASCII (:data:`_NEAREST`), or ``?``; a byte Python read undecoded (a file
-    name in the C locale, ``surrogateescape``) as that byte, as Python writes it there."""
-    if not isinstance(error, UnicodeEncodeError):
-        raise error
-    c = error.object[error.start]
-    if "\udc80" <= c <= "\udcff":
-        return bytes([ord(c) - 0xDC00]), error.start + 1
-    return _NEAREST.get(c, "?"), error.start + 1
-
-
-class _ClosedOutput(io.TextIOBase):
-    """Standard output where the command was started with it closed (``>&-``): each write
-    fails as a write to a device that is gone, which the command reports as it does a
-    full disk (status 74), rather than Python's ``None`` failing inside the command."""
-
-    def writable(self) -> bool:
-        return True
-
-    def write(self, text: str) -> int:
-        raise OSError(errno.EBADF, "standard output is closed")
-
-
-def _usable_streams() -> None:
-    """Standard output and error as the command can write them: a character their
-    encoding has no code for (an ASCII or Latin-1 locale) written as its nearest ASCII,
-    not an encoding error that ends the command; a closed standard output reported."""
-    import codecs
-
-    codecs.register_error("ruledraft-nearest", _nearest)
-    if sys.stdout is None:
-        sys.stdout = _ClosedOutput()
-    for stream in (sys.stdout, sys.stderr):
-        encoding = getattr(stream, "encoding", None)
-        if not encoding or getattr(stream, "errors", None) not in ("strict", "surrogateescape"):
-            continue
-        try:
-            if codecs.lookup(encoding).name == "utf-8":
-                continue
-            stream.reconfigure(errors="ruledraft-nearest")  # type: ignore[union-attr]
-        except (LookupError, AttributeError, ValueError, OSError):
-            continue
-
-
 def main() -> None:
     """Load the command line, then run it (``ruledraft.cli.app.main``, which takes over
     both signals)."""
-    _usable_streams()
+    usable_streams()
     if not any(os.environ.get(name) for name in _BLAS_THREADS):  # read when numpy is first imported
         os.environ["OPENBLAS_NUM_THREADS"] = "1"
     collecting = gc.isenabled()

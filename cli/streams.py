@@ -1,0 +1,90 @@
+"""Standard output and error as the command can write them, set up before anything
+else is loaded (:func:`usable_streams`, called by :mod:`ruledraft.cli.launch`): a
+character their encoding has no code for is written as its nearest ASCII, and a
+standard output the command was started with closed fails each write with
+:class:`OutputClosed` (status 74, as a full disk), rather than as Python's ``None``."""
+
+from __future__ import annotations
+
+import errno
+import io
+import os
+import sys
+
+#: the nearest ASCII of the characters the command prints beside plain ASCII, for an
+#: output whose encoding has no code for them (``PYTHONIOENCODING=ascii``, or the C
+#: locale with Python's UTF-8 mode off)
+_NEAREST = {
+    "\u00b1": "+/-",
+    "\u2026": "...",
+    "\u2192": "->",
+    "\u2190": "<-",
+    "\u2014": "--",
+    "\u2013": "-",
+    "\u00d7": "x",
+    "\u2265": ">=",
+    "\u2264": "<=",
+    "\u2260": "!=",
+    "\u00b7": ".",
+    "\u2022": "*",
+    "\u2018": "'",
+    "\u2019": "'",
+    "\u201c": '"',
+    "\u201d": '"',
+    "\u00a0": " ",
+}
+
+
+def _nearest(error: UnicodeError) -> tuple[str | bytes, int]:
+    """The error handler ``ruledraft-nearest``: a character the encoding cannot hold as
+    its nearest ASCII (:data:`_NEAREST`), or ``?``; a byte Python read undecoded (a file
+    name in the C locale, ``surrogateescape``) as that byte, as Python writes it there."""
+    if not isinstance(error, UnicodeEncodeError):
+        raise error
+    c = error.object[error.start]
+    if "\udc80" <= c <= "\udcff":
+        return bytes([ord(c) - 0xDC00]), error.start + 1
+    return _NEAREST.get(c, "?"), error.start + 1
+
+
+class OutputClosed(OSError):
+    """A write to standard output where the command was started with it closed: reported
+    as an output that cannot be written (status 74), as a full disk is."""
+
+
+class _ClosedOutput(io.TextIOBase):
+    """Standard output where the command was started with it closed (``>&-``): each write
+    raises :class:`OutputClosed`, rather than Python's ``None`` failing inside the command."""
+
+    def writable(self) -> bool:
+        return True
+
+    def write(self, text: str) -> int:
+        raise OutputClosed(errno.EBADF, "standard output is closed")
+
+
+def usable_streams() -> None:
+    """Standard output and error as the command can write them: a character their
+    encoding has no code for (an ASCII or Latin-1 locale) written as its nearest ASCII,
+    not an encoding error that ends the command; a closed standard output reported."""
+    import codecs
+
+    codecs.register_error("ruledraft-nearest", _nearest)
+    if sys.stdout is None:
+        sys.stdout = _ClosedOutput()
+        try:  # the free descriptor 1 taken, so that no file opened later (a --log) becomes a child's stdout
+            held = os.open(os.devnull, os.O_WRONLY)
+            if held != 1:
+                os.close(held)
+        except OSError:
+            pass
+    for stream in (sys.stdout, sys.stderr):
+        encoding = getattr(stream, "encoding", None)
+        if not encoding or getattr(stream, "errors", None) not in ("strict", "surrogateescape", "backslashreplace"):
+            continue
+        try:
+            if codecs.lookup(encoding).name == "utf-8":
+                continue
+            stream.reconfigure(errors="ruledraft-nearest")  # type: ignore[union-attr]
+        except (LookupError, AttributeError, ValueError, OSError):
+            continue
