@@ -559,6 +559,10 @@ def joint_card_moments(a: Side, b: Side, parts_a: Sequence[Any], parts_b: Sequen
     return out
 
 
+#: deals a chunk may hold on this process where both sides play on the kernel (CompareWork)
+KERNEL_CHUNK = 500
+
+
 class CompareWork:
     """The games of a comparison as :mod:`ruledraft.play.executor` plays them: games
     ``start..end`` of both sides into one :class:`CompareTally` (:func:`play_chunk`).
@@ -567,10 +571,11 @@ class CompareWork:
     documents, needed only where processes do not fork)."""
 
     cap = 500
-    # as large as a chunk may be: the first is small and the next take about CHUNK_SECONDS
-    # each (executor.InProcess), so that a stop waits for little (10 made a chunk's tally,
-    # fold and merge most of the work: 20,000 kernel games took 45 s)
-    inline_chunk = 500
+    #: deals a chunk may hold on this process (executor.InProcess sizes the chunks by time,
+    #: about CHUNK_SECONDS each, up to it): where both sides play on the kernel, as many as
+    #: ``cap`` (10 made a chunk's tally, fold and merge most of the work: 20,000 kernel games
+    #: took 45 s); else 10, as a chunk cannot be stopped halfway and a pair of games costs two
+    inline_chunk = 10
 
     def __init__(
         self,
@@ -588,6 +593,8 @@ class CompareWork:
         self.side_a = (a.players, a.bots, a.seed)
         self.side_b = (b.players, b.bots, b.seed)
         self.engines = (a.engine, b.engine)
+        if a.engine == b.engine == "kernel":
+            self.inline_chunk = KERNEL_CHUNK
         self.paired = paired
         self.rotate = rotate
         self.isolate = isolate

@@ -3,6 +3,8 @@ cluster's chunks of up to 2,000 games do): every game still gives its own values
 
 from __future__ import annotations
 
+import attrs
+
 from ruledraft.lab import figures as lab_figures
 from ruledraft.lab.compare import Side, comparison, empty_compare_tally, pairing, play_chunk
 from ruledraft.language.loading import load_ruleset
@@ -25,10 +27,15 @@ def test_a_chunk_larger_than_the_fold_gives_the_comparison_of_small_chunks(monke
 
 
 def test_compare_on_one_process_plays_fast_games_in_large_chunks_with_the_same_figures(monkeypatch):
-    """compare on one process: fast games (the kernel's) go in chunks of hundreds, sized by
-    time (a chunk of 10 made the chunks' tallies most of the work: 20,000 games took 45 s),
-    and the comparison is the one chunks of 10 give."""
+    """compare on one process: both sides on the kernel, chunks of up to 500 deals, sized by
+    time (a chunk of 10 made the chunks' tallies most of the work: 20,000 games took 45 s);
+    the comparison is the one chunks of 10 give; on the reference engine chunks stay at 10
+    (a stop waits for a whole chunk)."""
+    from ruledraft.lab import compare as compare_module
     from ruledraft.lab.compare import CompareWork, play_sides
+    from ruledraft.play import executor
+
+    monkeypatch.setattr(executor, "CHUNK_SECONDS", 1e9)  # as long as a chunk may be: the cap decides, not the clock
 
     sizes: list[int] = []
     play = CompareWork.play
@@ -43,9 +50,13 @@ def test_compare_on_one_process_plays_fast_games_in_large_chunks_with_the_same_f
     b = Side(rs, 3, ["first", "random", "random"], 5, label="B", engine="kernel")
     paired, why = pairing(a, b, False)
     large = play_sides(a, b, 1500, paired=paired)
-    assert sum(sizes) == 1500 and max(sizes) > 100
+    assert sum(sizes) == 1500 and max(sizes) == 500
     sizes.clear()
-    monkeypatch.setattr(CompareWork, "inline_chunk", 10)
+    monkeypatch.setattr(compare_module, "KERNEL_CHUNK", 10)
     small = play_sides(a, b, 1500, paired=paired)
     assert sum(sizes) == 1500 and max(sizes) == 10
     assert comparison(a, b, large, why) == comparison(a, b, small, why)
+    sizes.clear()
+    reference = attrs.evolve(a, engine="reference"), attrs.evolve(b, engine="reference")
+    play_sides(*reference, 60, paired=paired)
+    assert sum(sizes) == 60 and max(sizes) == 10
