@@ -209,9 +209,9 @@ def quality_parts(q: dict, name: str) -> list[Table | str]:
         which = f"{gap['strongest']} over {gap['weakest']}" if gap["difference"] else "the bots are level"
         rates = {b["bot"]: b["win_rate_per_seat"] for b in skill["bots"]}
         shown_gap = _gap(rates[gap["strongest"]], rates[gap["weakest"]])
-        lo, hi = (formatted(100 * x, ".1f") for x in gap["interval"])
-        interval = f"{lo}\u00a0to\u00a0{hi}"  # no-break spaces: a line wraps around the interval, not inside it
-        out.append(f"skill gap: {shown_gap} percentage points per seat, 95% CI {interval} ({which})")
+        out.append(f"skill gap: {shown_gap} percentage points per seat ({which})")
+        # a line of its own, short at any width: a line wrapped inside an interval reads as two figures
+        out.append(f"skill gap 95% CI: {_ci(gap['interval'], unit='')} percentage points")
     else:
         out.append("skill gap: - (one bot at every seat; name several with --bots, e.g. greedy,random)")
     games = Table(title="Per game")

@@ -422,9 +422,11 @@ def gap_interval(
     rates come from the same games and are not independent. With two bots and a winner
     in every game (``wins == games``, shared wins split) the weaker bot's share is one
     less the stronger's: the gap is an increasing function of the stronger bot's share,
-    and its interval that function of the share's Wilson interval. Otherwise each
-    share's Wilson interval at half the error rate, the gap between their far ends: at
-    least ``confidence`` whatever the two shares' dependence (Bonferroni)."""
+    and its interval that function of the share's Wilson interval. Otherwise each of
+    the k bots' Wilson intervals at 1/k of the error rate, the gap between the two bots'
+    far ends: all k hold together in at least ``confidence`` of runs whatever the shares'
+    dependence (Bonferroni), so the interval holds for the two bots the data ranked
+    strongest and weakest too."""
     by = {b["bot"]: b for b in bots}
     s, w = by[strong], by[weak]
     ks, kw = s["seats"], w["seats"]
@@ -433,7 +435,7 @@ def gap_interval(
     if len(by) == 2 and abs(wins - games) <= 1e-9 * games:
         lo, hi = wilson(min(max(s["win_share"] * games, 0.0), games), games, confidence)
         return (lo / ks - (1 - lo) / kw, hi / ks - (1 - hi) / kw)
-    each = 1 - (1 - confidence) / 2
+    each = 1 - (1 - confidence) / len(by)
     s_lo, s_hi = wilson(min(max(s["win_share"] * games, 0.0), games), games, each)
     w_lo, w_hi = wilson(min(max(w["win_share"] * games, 0.0), games), games, each)
     return (s_lo / ks - w_hi / kw, s_hi / ks - w_lo / kw)
