@@ -27,6 +27,7 @@ import contextlib
 import copy
 import os
 import signal
+import sys
 import time
 import uuid
 from collections.abc import Callable, Iterator, Sequence
@@ -40,9 +41,6 @@ from ruledraft.play.runner import GamesWork, Tally
 
 #: how long to try reaching a scheduler before saying it cannot be reached
 CONNECT_TIMEOUT = 5.0
-#: how long a scheduler without workers is given for one to join before the run says so
-#: (workers being started beside it have time to register; none at all is a mistake)
-WORKERS_TIMEOUT = 30.0
 
 #: Dask's settings for a local cluster (``--cluster local:N``), whose processes reach one
 #: another on this machine. A worker that wants a result from a worker that died (killed
@@ -164,17 +162,16 @@ def connect(scheduler: str | None = None, local_workers: int | None = None) -> I
 
 
 def _some_worker(client: Any, scheduler: str) -> None:
-    """Return once the scheduler has a worker, waiting up to :data:`WORKERS_TIMEOUT` for
-    one to join; else :class:`ClusterError` (the run would wait on nothing, silently)."""
+    """Say so on standard error where the scheduler has no worker yet, and how to start
+    one: the run waits for them (an adaptive cluster starts its workers once tasks are
+    queued, a batch system once its jobs run), and would otherwise wait in silence."""
     if client.nthreads():
         return
-    try:
-        client.wait_for_workers(1, timeout=WORKERS_TIMEOUT)
-    except (TimeoutError, OSError):
-        raise ClusterError(
-            f"the Dask scheduler at {scheduler} has no workers (none joined within {WORKERS_TIMEOUT:g} s): "
-            f"start them with `dask worker {scheduler}` on the machines that are to play"
-        ) from None
+    sys.stderr.write(
+        f"waiting for a worker: the Dask scheduler at {scheduler} has none yet "
+        f"(start them with `dask worker {scheduler}`; Ctrl-C stops)\n"
+    )
+    sys.stderr.flush()
 
 
 #: the address schemes a Dask client speaks (``tcp`` when none is written)
