@@ -44,8 +44,12 @@ def cache_full(error: BaseException) -> str | None:
     write into the cache that found no room (the disk or the user's quota full), in the
     words the kernel's cache refusal uses (``kernel.cache_refusal``); None for any other
     error. numba names no file when its cache file cannot be written: the folder named is
-    then the cache's own."""
+    then where numba writes (``NUMBA_CACHE_DIR``, which may lie on another disk, else
+    under this cache)."""
     if not isinstance(error, OSError) or error.errno not in _NO_ROOM:
         return None
-    folder = Path(error.filename).parent if isinstance(error.filename, str) else cache_dir()
+    if isinstance(error.filename, str):
+        folder = Path(error.filename).parent
+    else:
+        folder = Path(os.environ.get("NUMBA_CACHE_DIR") or cache_dir())
     return f"its cache cannot be written ({folder}: {os.strerror(error.errno)})"

@@ -16,10 +16,12 @@ P seats (players and dummies), N players and R rounds, the fields in order:
 field               size           what
 ==================  =============  ===========================================================
 ``hand``            K              own hand: cards of each type
-``known_hands``     (P-1) * K      per relative seat 1..P-1, the cards of each type in the hand
-                                   it holds now, if this seat has held that hand this round
-                                   (else 0)
-``known``           P-1            per relative seat 1..P-1: 1 if its hand is known (above)
+``known_hands``     (P-1) * K      per relative seat 1..P-1, the cards of each type this seat
+                                   knows are in the hand it holds now: all of it if this seat
+                                   has held that hand this round, else the cards every seat saw
+                                   go into it (a card an effect gave back); else 0
+``known``           P-1            per relative seat 1..P-1: 1 if any of its hand is known
+                                   (above; ``hand_sizes`` tells whether all of it is)
 ``hand_sizes``      P              per relative seat, cards in its hand (0 for a dummy's pile)
 ``played``          P * K          per relative seat, this round's cards on its table by type
 ``kept``            P * K          per relative seat, cards kept to game end from earlier
@@ -226,7 +228,12 @@ FIELDS: list[FieldSpec] = [
         "per relative seat 1..P-1, the cards of each type in its hand if this seat has held it this round",
     ),
     FieldSpec(
-        "known", lambda g: g.seats - 1, _read_known, _zero, _one, "per relative seat 1..P-1: 1 if its hand is known"
+        "known",
+        lambda g: g.seats - 1,
+        _read_known,
+        _zero,
+        _one,
+        "per relative seat 1..P-1: 1 if any of its hand is known",
     ),
     FieldSpec(
         "hand_sizes",

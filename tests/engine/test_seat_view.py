@@ -450,3 +450,30 @@ def test_a_view_and_its_world_copy_deeply_after_a_round_is_scored():
         clone.apply_actions([clone.sample_action(s, rng_b.random) for s in clone.acting_seats()])
     assert (repr(world.history), world.totals()) == before
     assert twin.totals() == clone.totals() and twin.history == clone.history
+
+
+def test_a_spoon_given_back_in_sight_of_all_is_in_the_observation_and_its_vector():
+    """Big Banquet: seat 0's spoon asks for a dumpling; seat 1 gives it and gets the spoon
+    back in its hand in sight of all. After the pass the spoon lies in seat 2's hand, which
+    seat 0 has not held: seat 0's observation (RL, OpenSpiel) knows it as its view does, and
+    the encoder's vector says so (the observation knew nothing of that hand)."""
+    from ruledraft.engine.encoding import Encoder
+
+    rs = load_ruleset("sushi-go-party-big-banquet")
+    ids = rs.catalogue.index_of
+    spoon, tempura, eel, dumpling = ids("spoon_4"), ids("tempura"), ids("eel"), ids("dumpling")
+    game = Game(rs, 3)
+    state = game.new_initial_state(0)
+    state.hands = [[tempura, eel, tempura], [dumpling, eel, eel], [tempura, tempura, dumpling]]
+    state.played = [[spoon], [], []]
+    state.counts = [[t.count(c) for c in range(game.num_card_types)] for t in state.played]
+    state.apply_actions([tempura, eel, dumpling])
+    state.apply_actions([dumpling])  # asked for a dumpling: seat 1 gives it and gets the spoon
+    assert state.book is not None and state.book.known_in_hand == [[], [], [spoon]] and spoon in state.hands[2]
+    obs = state.observation(0)
+    assert obs.known_hands.get(2) == ["spoon_4"] == [rs.catalogue.ids[c] for c in seat_view(state, 0).known_hands[2]]
+    enc = Encoder(game)
+    vector = enc.encode(obs)
+    at = enc.field("known_hands").offset + 1 * game.num_card_types  # relative seat 2's block
+    assert vector[at : at + game.num_card_types] == [1.0 if c == spoon else 0.0 for c in range(game.num_card_types)]
+    assert vector[enc.field("known").offset + 1] == 1.0
