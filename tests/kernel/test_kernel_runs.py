@@ -818,12 +818,14 @@ def test_a_cache_with_no_room_for_the_compiled_kernel_is_named_not_the_output(mo
         raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))  # as numba's _open_for_write raises it
 
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path / "numba"))  # where numba writes: the folder named
     monkeypatch.setattr(kernel, "compile_kernel", full)
     monkeypatch.setattr(kernel, "is_cached_for", lambda *args: True)  # no compile started apart: this one is it
     result = CliRunner().invoke(app, ["simulate", "sushi-go", "-p", "3", "-g", "20", "-q", "--engine", "kernel"])
     assert result.exit_code == 2, result.output
     assert "its cache cannot be written (" in result.stderr and "No space left on device)" in result.stderr
-    assert str(tmp_path) in result.stderr and "cannot write the output" not in result.stderr
+    assert f"({tmp_path / 'numba'}: No space left on device)" in result.stderr
+    assert "cannot write the output" not in result.stderr
     rs = attrs.evolve(load_ruleset("sushi-go"))
     chosen = engines.choose_engine(rs, 3, ["random"] * 3, "auto")
     assert chosen.name == "reference" and chosen.note is not None
