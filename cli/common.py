@@ -144,13 +144,11 @@ def console(*, stderr: bool = False) -> Console:
 
 
 def plus_minus() -> str:
-    """``±``, or ``+/-`` where standard output's encoding has no code for it (an ASCII
-    locale): a table's columns are measured with what is printed in them."""
-    try:
-        "\u00b1".encode(getattr(sys.stdout, "encoding", None) or "utf-8")
-    except (UnicodeEncodeError, LookupError):
-        return "+/-"
-    return "\u00b1"
+    """``±`` as standard output prints it (``+/-`` where its encoding is ASCII): a table's
+    columns are measured with what is printed in them."""
+    from .streams import printable
+
+    return printable("\u00b1", sys.stdout)
 
 
 def print_parts(parts: Iterable[Any], out: Console | None = None) -> None:

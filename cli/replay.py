@@ -80,7 +80,7 @@ def replay(
         if ruleset is not None:  # named on the command line, any file: loaded once, its errors the command's
             cache[ruleset] = get_ruleset(ruleset, allow)
         games = bad = strays = 0  # strays: lines that are no game record at all
-        seen: dict[str, int] = {}  # each record's digest: the line it was first on (a game logged twice)
+        seen: dict[int, int] = {}  # each record's digest (64 bits): the line it was first on (a game logged twice)
         for line, record in read_records(log, dash_is_stdin=True):
             if isinstance(record, LineProblem):  # a line that is not JSON, not UTF-8 or too long
                 strays += 1
@@ -98,7 +98,7 @@ def replay(
                 for p in problems:
                     say_problem(f"{where}:{line}", p)
                 continue
-            digest = hashlib.sha256(json.dumps(record, sort_keys=True).encode()).hexdigest()
+            digest = int.from_bytes(hashlib.sha256(json.dumps(record, sort_keys=True).encode()).digest()[:8], "big")
             if digest in seen:
                 bad += 1
                 say_problem(f"{where}:{line}", f"the same game as line {seen[digest]}: a game is logged once")

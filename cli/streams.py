@@ -6,6 +6,7 @@ standard output the command was started with closed fails each write with
 
 from __future__ import annotations
 
+import codecs
 import errno
 import io
 import os
@@ -47,6 +48,9 @@ def _nearest(error: UnicodeError) -> tuple[str | bytes, int]:
     return _NEAREST.get(c, "?"), error.start + 1
 
 
+codecs.register_error("ruledraft-nearest", _nearest)
+
+
 class OutputClosed(OSError):
     """A write to standard output where the command was started with it closed: reported
     as an output that cannot be written (status 74), as a full disk is."""
@@ -63,13 +67,21 @@ class _ClosedOutput(io.TextIOBase):
         raise OutputClosed(errno.EBADF, "standard output is closed")
 
 
+def printable(text: str, stream: object) -> str:
+    """``text`` as ``stream`` (standard output, say) prints it: a character its encoding
+    has no code for as its nearest ASCII (for a table, whose columns are measured with
+    what is printed in them)."""
+    encoding = getattr(stream, "encoding", None) or "utf-8"
+    try:
+        return text.encode(encoding, "ruledraft-nearest").decode(encoding)
+    except (LookupError, UnicodeDecodeError):
+        return text
+
+
 def usable_streams() -> None:
     """Standard output and error as the command can write them: a character their
     encoding has no code for (an ASCII or Latin-1 locale) written as its nearest ASCII,
     not an encoding error that ends the command; a closed standard output reported."""
-    import codecs
-
-    codecs.register_error("ruledraft-nearest", _nearest)
     if sys.stdout is None:
         sys.stdout = _ClosedOutput()
         try:  # the free descriptor 1 taken, so that no file opened later (a --log) becomes a child's stdout

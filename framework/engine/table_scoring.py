@@ -96,7 +96,7 @@ def _face_down_beside_pairs(ruleset: CompiledRuleset, rounds: list[list[list[int
     hidden: set[int] = set()
     for effect in ruleset.effects:
         hidden |= effect.face_down_cards()
-    pairing = [rule for rule in ruleset.rules if rule.holds_cards]
+    pairing = [(rule, _holders(rule)) for rule in ruleset.rules if rule.holds_cards]
     if not hidden or not pairing:
         return []
     ids = ruleset.catalogue.ids
@@ -104,7 +104,7 @@ def _face_down_beside_pairs(ruleset: CompiledRuleset, rounds: list[list[list[int
     for r, rnd in enumerate(rounds):
         for seat, cards in enumerate(rnd):
             down = next((c for c in cards if c in hidden), None)
-            rule = next((rule for rule in pairing if any(c in _holders(rule) for c in cards)), None)
+            rule = next((rule for rule, holders in pairing if not holders.isdisjoint(cards)), None)
             if down is not None and rule is not None:
                 out.append(
                     (

@@ -428,16 +428,18 @@ def gap_interval(
     dependence (Bonferroni), so the interval holds for the two bots the data ranked
     strongest and weakest too."""
     by = {b["bot"]: b for b in bots}
-    s, w = by[strong], by[weak]
-    ks, kw = s["seats"], w["seats"]
+    ks, kw = by[strong]["seats"], by[weak]["seats"]
     if games <= 0:
         return (-1.0, 1.0)
+
+    def share(bot: str, level: float) -> tuple[float, float]:  # the bot's share of the games won
+        return wilson(min(max(by[bot]["win_share"] * games, 0.0), games), games, level)
+
     if len(by) == 2 and abs(wins - games) <= 1e-9 * games:
-        lo, hi = wilson(min(max(s["win_share"] * games, 0.0), games), games, confidence)
+        lo, hi = share(strong, confidence)
         return (lo / ks - (1 - lo) / kw, hi / ks - (1 - hi) / kw)
     each = 1 - (1 - confidence) / len(by)
-    s_lo, s_hi = wilson(min(max(s["win_share"] * games, 0.0), games), games, each)
-    w_lo, w_hi = wilson(min(max(w["win_share"] * games, 0.0), games), games, each)
+    (s_lo, s_hi), (w_lo, w_hi) = share(strong, each), share(weak, each)
     return (s_lo / ks - w_hi / kw, s_hi / ks - w_lo / kw)
 
 
