@@ -118,7 +118,7 @@ import math
 import os
 from collections.abc import Callable, Mapping, Sequence
 from fractions import Fraction
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import attrs
 
@@ -126,6 +126,7 @@ from ruledraft.engine.state import Game, derive_seed
 from ruledraft.lab.figures import (
     CARD_PARTS,
     CONFIDENCE,
+    CardColumns,
     LabTally,
     adjusted_effect,
     figures,
@@ -148,8 +149,12 @@ from ruledraft.lab.statistics import (
 )
 from ruledraft.language.ruleset import CompiledRuleset
 from ruledraft.play import executor
+from ruledraft.play.engines import kernel_for
 from ruledraft.play.executor import Backend, Chunk, ShippedRuleset, StopSignals, steady_heap
-from ruledraft.play.runner import GameResult, Tally, run_games
+from ruledraft.play.runner import GameResult, Tally, kernel_blocks, run_games
+
+if TYPE_CHECKING:
+    from ruledraft.lab.columns import Column
 
 ALPHA = 0.05
 
@@ -262,69 +267,133 @@ def labels(a: Side, b: Side) -> tuple[str, str]:
 
 # ---------------------------------------------------------------------- per-game values
 
+#: figure -> its value in each game of a batch (see :mod:`ruledraft.lab.columns`)
+Columns = dict[str, "Column"]
 
-def game_values(
-    result: GameResult,
+
+def side_columns(
     players: int,
-    num_seats: int,
     card_ids: Sequence[str],
-    cards: tuple[list[int], list[Fraction]] | CardValues | None = None,
-) -> dict[str, Number]:
-    """The figures compared, for one game (see the module docstring); ``cards``: the
-    game's per-card values (:meth:`~ruledraft.lab.figures.LabTally.card_values`)."""
-    values: dict[str, Number] = {}
-    shared = len(result.winners)
+    rule_ids: Sequence[str],
+    totals: Any,
+    winners: Any,
+    rule_points: Any,
+    cards: CardColumns | None,
+) -> Columns:
+    """The figures compared (see the module docstring), each game's value of each, from
+    a batch's ``totals`` (games, seats), ``winners`` (games, seats: nonzero where the
+    seat won), ``rule_points`` (games, rules in ``rule_ids`` order, seats) and per-card
+    values (:meth:`~ruledraft.lab.figures.LabTally.card_columns`)."""
+    import numpy as np
+
+    from ruledraft.lab.columns import Column
+
+    num_seats = totals.shape[1]
+    unit = math.lcm(*range(1, num_seats + 1))  # a win shared by k seats: unit // k of it
+    won = winners > 0
+    shares = np.where(won, unit // np.maximum(won.sum(axis=1, keepdims=True), 1), 0)
+    out: Columns = {}
     for s in range(players):
-        values[f"seat {s} win share"] = Fraction(1, shared) if s in result.winners else 0
-        values[f"seat {s} score"] = result.totals[s]
-    for rid, pts in result.rule_points.items():
-        values[f"rule {rid}"] = Fraction(sum(pts), num_seats)
+        out[f"seat {s} win share"] = Column(shares[:, s], unit)
+        out[f"seat {s} score"] = Column(totals[:, s])
+    for j, rid in enumerate(rule_ids):
+        out[f"rule {rid}"] = Column(rule_points[:, j].sum(axis=1), num_seats)
     if cards is not None:
-        taken, points = cards[0], cards[1]
         for c, cid in enumerate(card_ids):
-            values[f"card {cid} taken"] = taken[c]
-            share = points[c]
-            values[f"card {cid} points"] = share.numerator if share.denominator == 1 else share
-    return values
-
-
-CardValues = tuple[list[int], list[Fraction], list[list[int]]]
-
-
-def card_values(results: Sequence[GameResult]) -> list[tuple[list[int], list[Fraction]]]:
-    """Each game's per-card values: copies its player seats took, points by card
-    (:func:`card_values_and_parts` without the parts)."""
-    return [(taken, points) for taken, points, _ in card_values_and_parts(results)]
-
-
-def card_values_and_parts(results: Sequence[GameResult]) -> list[CardValues]:
-    """Each game's per-card values (copies its player seats took, points by card, and
-    per card the game's :data:`~ruledraft.lab.figures.CARD_PARTS`), from
-    the lab's counts the results carry, folded a batch at a time (fewer games than a
-    tally holds before it folds them itself)."""
-    labs = [r.lab for r in results if r.lab is not None]
-    step = max(1, fold_every() - 1)
-    out = []
-    for first in range(0, len(labs), step):
-        out.extend(_card_values(labs[first : first + step]))
-    if len(out) != len(results):
-        raise ValueError("every result must carry its game's counts, not yet folded")
+            out[f"card {cid} taken"] = Column(cards.taken[:, c])
+            out[f"card {cid} points"] = cards.points[c]
     return out
 
 
-def _card_values(labs: Sequence[Any]) -> list[CardValues]:
-    batch = labs[0].empty_copy()
-    for lab in labs:
-        batch.merge(lab)
+def _integers(rows: Any, shape: tuple[int, ...]) -> Any:
+    """Rows of integers as an int64 array of ``shape``, or as Python integers where one is too large."""
+    import numpy as np
+
     try:
-        return batch.card_values_and_parts()
-    except ValueError:  # games of different shapes: each on its own
-        out = []
-        for lab in labs:
-            one = lab.empty_copy()
-            one.merge(lab)
-            out.extend(one.card_values_and_parts())
-        return out
+        return np.array(rows, dtype=np.int64).reshape(shape)
+    except OverflowError:
+        return np.array(rows, dtype=object).reshape(shape)
+
+
+def result_columns(
+    results: Sequence[GameResult], players: int, ruleset: CompiledRuleset, cards: CardColumns | None
+) -> Columns:
+    """:func:`side_columns` of games played one by one (their :class:`~ruledraft.play.runner.GameResult`)."""
+    import numpy as np
+
+    G, N, rule_ids = len(results), ruleset.num_seats(players), ruleset.rule_ids
+    winners = np.zeros((G, N), np.int64)
+    for g, r in enumerate(results):
+        winners[g, list(r.winners)] = 1
+    none = (0,) * N
+    points = _integers([[r.rule_points.get(rid, none) for rid in rule_ids] for r in results], (G, len(rule_ids), N))
+    totals = _integers([r.totals for r in results], (G, N))
+    return side_columns(players, ruleset.catalogue.ids, rule_ids, totals, winners, points, cards)
+
+
+def _joined_games(batches: Sequence[tuple[Columns, Any]]) -> tuple[Columns, Any]:
+    """Batches of games (each its columns and card parts) as one, in order."""
+    import numpy as np
+
+    from ruledraft.lab.columns import Column
+
+    if len(batches) == 1:
+        return batches[0]
+    out: Columns = {}
+    for key in batches[0][0]:
+        column = [b[0][key] for b in batches]
+        common = math.lcm(*(c.denominator for c in column))
+        out[key] = Column(np.concatenate([c.over(common) for c in column]), common)
+    return out, np.concatenate([b[1] for b in batches])
+
+
+def play_side(
+    side: Side, bots: Sequence[str], tally: Tally, start: int, stop: int, isolate: ShippedRuleset | None = None
+) -> tuple[Columns, Any]:
+    """Play games ``start`` to ``stop - 1`` of ``side`` with ``bots`` (its own, or a
+    seating of them) and count them in ``tally`` (a runner tally with the lab's counts,
+    none buffered); each game's values of the figures compared (:func:`side_columns`)
+    and per card its :data:`~ruledraft.lab.figures.CARD_PARTS`, then its seat parts
+    (games, cards, parts). On the kernel, blocks of games are counted and valued in
+    bulk; ``isolate``: each bot from outside in a process of its own (the reference
+    engine's games)."""
+    lab = tally.lab
+    assert isinstance(lab, LabTally)
+    rs, players = side.ruleset, side.players
+    batches = []
+    kernel = kernel_for(rs, players, bots) if side.engine == "kernel" and isolate is None else None
+    if kernel is not None:
+        for games in kernel_blocks(kernel, Game(rs, players), side.seed, bots, list(range(start, stop))):
+            tally.add_kernel_games(games, each=True)
+            cards = lab.card_columns()
+            ids = rs.catalogue.ids
+            columns = side_columns(players, ids, rs.rule_ids, games.totals, games.winners, games.rule_points, cards)
+            batches.append((columns, cards.parts))
+    else:
+        results = run_games(
+            rs,
+            players,
+            side.seed,
+            bots,
+            range(start, stop),
+            cards=True,
+            collector=LabTally.for_game,
+            engine=side.engine,
+            isolate=isolate,
+        )
+        step = max(1, fold_every() - 1)  # fewer games than a tally holds before it folds them itself
+        for first in range(0, len(results), step):
+            batch = results[first : first + step]
+            alike = len({turns for r in batch for turns in getattr(r.lab, "pending", ())}) <= 1
+            for some in [batch] if alike else [[r] for r in batch]:  # card effects that add turns: one by one
+                for r in some:
+                    tally.add_result(r)
+                cards = lab.card_columns()
+                batches.append((result_columns(some, players, rs, cards), cards.parts))
+    if not batches:
+        cards = lab.card_columns()
+        return result_columns([], players, rs, cards), cards.parts
+    return _joined_games(batches)
 
 
 @attrs.define
@@ -335,13 +404,15 @@ class Sums:
     total: dict[str, Number] = attrs.Factory(dict)
     squares: dict[str, Number] = attrs.Factory(dict)
 
-    def add(self, values: Mapping[str, Number]) -> None:
-        self.n += 1
+    def add_columns(self, games: int, columns: Mapping[str, Column]) -> None:
+        """Count ``games`` games: each figure's value in each of them (:func:`side_columns`)."""
+        self.n += games
         total, squares = self.total, self.squares
-        for k, v in values.items():
-            if v:
-                total[k] = total.get(k, 0) + v
-                squares[k] = squares.get(k, 0) + v * v
+        for k, column in columns.items():
+            t, q = column.sums()
+            if q:  # (a figure 0 in every game adds nothing)
+                total[k] = total.get(k, 0) + t
+                squares[k] = squares.get(k, 0) + q
 
     def merge(self, other: Sums) -> None:
         self.n += other.n
@@ -361,9 +432,15 @@ class Sums:
         return Fraction(n * self.squares.get(key, 0) - t * t, n * (n - 1))
 
 
-def add_pair(sums: Sums, values_a: Mapping[str, Number], values_b: Mapping[str, Number]) -> None:
-    """Count one pair of games in ``sums`` as the differences B - A of their values."""
-    sums.add({k: values_b.get(k, 0) - values_a.get(k, 0) for k in values_a.keys() | values_b.keys()})
+def differences(columns_a: Mapping[str, Column], columns_b: Mapping[str, Column]) -> Columns:
+    """Per figure, B - A in each pair of games (the columns of the same deals; a figure
+    one side does not have is 0 there)."""
+    from ruledraft.lab.columns import combined, zeros
+
+    games = len(next(iter({**columns_a, **columns_b}.values()))) if columns_a or columns_b else 0
+    none = zeros(games)
+    keys = columns_a.keys() | columns_b.keys()
+    return {k: combined([(1, columns_b.get(k, none)), (-1, columns_a.get(k, none))]) for k in keys}
 
 
 # ---------------------------------------------------------------------- the tally
@@ -459,29 +536,11 @@ def play_chunk(
     per_side = []
     parts = []
     for i, (side, tally, sums) in enumerate(((a, out.tally_a, out.sums_a), (b, out.tally_b, out.sums_b))):
-        seats = side.ruleset.num_seats(side.players)
-        ids = side.ruleset.catalogue.ids
         lineups = out.lineups[i] if out.rotated else [side.bots]
-        by_seating: list[tuple[list[dict[str, Number]], list[list[list[int]]]]] = []
+        by_seating = []
         for k, bots in enumerate(lineups):
-            results = run_games(
-                side.ruleset,
-                side.players,
-                side.seed,
-                bots,
-                range(start, stop),
-                cards=True,
-                collector=LabTally.for_game,
-                engine=side.engine,
-                isolate=None if isolate is None else isolate[i],
-            )
             here = tally if not out.rotated else _empty_tally(side)
-            values, side_parts = [], []
-            for r, cards in zip(results, card_values_and_parts(results)):
-                here.add_result(r)
-                values.append(game_values(r, side.players, seats, ids, cards))
-                side_parts.append(cards[2])
-            by_seating.append((values, side_parts))
+            by_seating.append(play_side(side, bots, here, start, stop, None if isolate is None else isolate[i]))
             if out.rotated:
                 here.flush()
                 out.seated[i][k][:] = [here.games, *here.wins[: side.players]]
@@ -489,14 +548,12 @@ def play_chunk(
                 assert isinstance(lab, LabTally)
                 lab.label_bots(bots)
                 tally.merge(here)
-        values, side_parts = joined_values(by_seating, side.players)
-        for v in values:
-            sums.add(v)
-        per_side.append(values)
+        columns, side_parts = joined_values(by_seating, side.players)
+        sums.add_columns(len(side_parts), columns)
+        per_side.append(columns)
         parts.append(side_parts)
     if out.pairs is not None:
-        for va, vb in zip(*per_side):
-            add_pair(out.pairs, va, vb)
+        out.pairs.add_columns(len(parts[0]), differences(*per_side))
     if out.pairs is not None or out.rotated:
         out.cards = joint_card_moments(a, b, *parts)
     out.tally_a.flush()
@@ -504,53 +561,42 @@ def play_chunk(
     return out
 
 
-def joined_values(
-    by_seating: Sequence[tuple[list[dict[str, Number]], list[list[list[int]]]]], players: int
-) -> tuple[list[dict[str, Number]], list[list[list[int]]]]:
+def joined_values(by_seating: Sequence[tuple[Columns, Any]], players: int) -> tuple[Columns, Any]:
     """One deal played in every seating as one unit: per deal, its figures' values
     averaged over the seatings, and per card its :data:`~ruledraft.lab.figures.CARD_PARTS`
     summed over them and then its seat parts joined (every (seating, seat) a stratum of
     its own: each seating's seats' took, then their wins if took, then their wins); from
-    ``by_seating``: per seating, its games' values and per card parts (one seating: as
-    they are)."""
+    ``by_seating``: per seating, its games' values and per card parts (:func:`play_side`;
+    one seating: as they are)."""
+    import numpy as np
+
+    from ruledraft.lab.columns import combined
+
     if len(by_seating) == 1:
         return by_seating[0]
     k, m, P = len(by_seating), len(CARD_PARTS), players
-    values: list[dict[str, Number]] = []
-    for per_game in zip(*(v for v, _ in by_seating)):
-        unit: dict[str, Number] = {}
-        for v in per_game:
-            for key, x in v.items():
-                unit[key] = unit.get(key, 0) + x
-        averaged: dict[str, Number] = {key: Fraction(x, k) for key, x in unit.items()}
-        values.append(averaged)
-    parts: list[list[list[int]]] = []
-    for per_game in zip(*(p for _, p in by_seating)):
-        game: list[list[int]] = []
-        for per_card in zip(*per_game):
-            joined: list[int] = [sum(p[j] for p in per_card) for j in range(m)]
-            for block in range(3):
-                for p in per_card:
-                    joined += p[m + block * P : m + (block + 1) * P]
-            game.append(joined)
-        parts.append(game)
-    return values, parts
+    columns = {key: combined([(1, c[key]) for c, _ in by_seating], divide=k) for key in by_seating[0][0]}
+    seatings = [p for _, p in by_seating]
+    joined = [sum(p[..., :m] for p in seatings)]
+    for block in range(3):
+        joined += [p[..., m + block * P : m + (block + 1) * P] for p in seatings]
+    return columns, np.concatenate(joined, axis=-1)
 
 
-def joint_card_moments(a: Side, b: Side, parts_a: Sequence[Any], parts_b: Sequence[Any]) -> dict[str, Moments]:
+def joint_card_moments(a: Side, b: Side, parts_a: Any, parts_b: Any) -> dict[str, Moments]:
     """Per card both sides have: the moments of the paired games' values, A's then B's
-    (each side's CARD_PARTS, then its seat parts: :func:`~ruledraft.lab.figures.seat_parts`)."""
+    (each side's CARD_PARTS, then its seat parts: :func:`~ruledraft.lab.figures.seat_parts`;
+    arrays of games, cards, parts)."""
     import numpy as np
 
     ids_a, ids_b = a.ruleset.catalogue.ids, b.ruleset.catalogue.ids
     common = [(cid, ids_a.index(cid), ids_b.index(cid)) for cid in ids_a if cid in ids_b]
     out: dict[str, Moments] = {}
-    if not common or not parts_a:
+    if not common or not len(parts_a):
         return out
-    pa, pb = np.array(parts_a, dtype=object), np.array(parts_b, dtype=object)
-    joint = np.concatenate([pa[:, [i for _, i, _ in common]], pb[:, [j for _, _, j in common]]], axis=-1)
+    joint = np.concatenate([parts_a[:, [i for _, i, _ in common]], parts_b[:, [j for _, _, j in common]]], axis=-1)
     bound = int(np.abs(joint).max(initial=0))
-    joint = joint.astype(np.int64) if bound * bound * len(parts_a) < 2**62 else joint
+    joint = joint.astype(np.int64) if bound * bound * len(parts_a) < 2**62 else joint.astype(object)
     products = (joint[:, :, :, None] * joint[:, :, None, :]).sum(axis=0)
     totals = joint.sum(axis=0)
     m = joint.shape[-1]

@@ -193,7 +193,7 @@ def card_parts(np: Any, held: Any, wins: Any) -> Any:
 def seat_parts(np: Any, held: Any, wins: Any) -> Any:
     """Per game and card, for each player seat: whether it took the card, its win if it
     did, its win (in that order, seat by seat within each): an array (games, cards, 3 *
-    seats), after the :data:`CARD_PARTS` in each game's values (:meth:`LabTally.card_values_and_parts`)."""
+    seats), after the :data:`CARD_PARTS` in each game's values (:meth:`LabTally.card_columns`)."""
     took = (held > 0).astype(np.int64)
     w = np.broadcast_to(wins[:, :, None], held.shape)
     return np.concatenate([took, took * w, w], axis=1).transpose(0, 2, 1)
@@ -542,13 +542,27 @@ class _BlockSums:
 
 class _GameValues:
     """Each game's own per-card values, gathered while a fold shares them out
-    (:meth:`LabTally.card_values`): copies taken, points by card, and per card the
-    game's :data:`CARD_PARTS`."""
+    (:meth:`LabTally.card_columns`): the copies taken (games, cards), per card its
+    points as numerators by denominator (each an array over the games), and per card
+    the game's :data:`CARD_PARTS`, then its seat parts (games, cards, parts)."""
 
     def __init__(self, games: int):
-        self.taken: list[list[int]] = []
-        self.points: list[dict[int, Fraction]] = [{} for _ in range(games)]
-        self.parts: list[list[list[int]]] = []
+        self.games = games
+        self.taken: Any = None
+        self.points: dict[int, dict[int, Any]] = {}
+        self.parts: Any = None
+
+
+@attrs.frozen
+class CardColumns:
+    """Per-card values of each game of a batch (:meth:`LabTally.card_columns`): the
+    copies its player seats took (games, cards), the points each card brought them (a
+    :class:`~ruledraft.lab.columns.Column` per card) and per card the game's
+    :data:`CARD_PARTS`, then its seat parts (games, cards, parts: :func:`seat_parts`)."""
+
+    taken: Any
+    points: list[Any]
+    parts: Any
 
 
 class LabTally:
@@ -768,15 +782,16 @@ class LabTally:
         out = self._win_rows[tuple(winners)] = tuple(row)
         return out
 
-    def add_kernel_games(self, games: Any) -> None:
+    def add_kernel_games(self, games: Any, each: bool = False) -> None:
         """Count games a compiled kernel played (:class:`ruledraft.kernel.KernelGames`),
         all at once: the numbers :meth:`add_game` copies, as its arrays (what card effects
         placed by a seat's own choice from ``games.placements``; a race's cards taken off
-        the tables from ``games.raced``)."""
+        the tables from ``games.raced``). ``each``: kept unfolded until :meth:`card_columns`
+        reads each game's values (however many games are held)."""
         G = len(games)
         if not G:
             return
-        if G >= _FOLD_ALONE:
+        if G >= _FOLD_ALONE and not each:
             fold = _compiled_fold()
             if fold is not None and self._fold_kernel_block(fold, games):
                 return
@@ -809,6 +824,8 @@ class LabTally:
             for entry in zip(g + (pending.games - G), r, s, c, j, raced[g, r, j, s, c]):
                 pending.left.extend([*map(int, entry[:4]), races[entry[4]]] * int(entry[5]))
         self._buffered += G
+        if each:
+            return
         if self._buffered >= _FOLD_EVERY or (G >= _FOLD_ALONE and _compiled_fold() is not None):
             self.flush()  # a block folded alone (compiled) is not copied into a larger one first
 
@@ -1007,21 +1024,19 @@ class LabTally:
         self._add_block_sums()
         self._fold_pending(None)
 
-    def _fold_pending(self, values: list[tuple[list[int], list[Fraction], list[list[int]]]] | None) -> None:
-        """Fold every game counted since the last flush; with ``values``, add each
-        game's own per-card values to it (:meth:`card_values`)."""
+    def _fold_pending(self, values: list[_GameValues] | None) -> None:
+        """Fold every game counted since the last flush; with ``values``, gather each
+        game's own per-card values too (:meth:`card_columns`), a batch per turns per round."""
         if not self.pending:
             return
         import numpy as np
 
-        K = self.num_card_types
         for games in self.pending.values():
             self.games += games.games
             per_game = _GameValues(games.games) if values is not None else None
             self._fold(np, games, per_game)
             if values is not None and per_game is not None:
-                for taken, points, parts in zip(per_game.taken, per_game.points, per_game.parts):
-                    values.append((taken, [points.get(c, Fraction(0)) for c in range(K)], parts))
+                values.append(per_game)
         self.pending = {}
         self._buffered = 0
 
@@ -1098,7 +1113,7 @@ class LabTally:
         self.pick_turns = _add_list(self.pick_turns, pick_turns)
         self.taken = _add_list(self.taken, held.sum(axis=0).ravel())
         if per_game is not None:
-            per_game.taken = held.sum(axis=1).tolist()
+            per_game.taken = held.sum(axis=1)
         self._count_parts(np, held, wins, per_game)
         took = held > 0
         self.seat_takers = _add_list(self.seat_takers, took.sum(axis=0).ravel())
@@ -1202,7 +1217,7 @@ class LabTally:
         products = (parts[:, :, :, None] * parts[:, :, None, :]).sum(axis=0)
         self.card_products = _add_list(self.card_products, products.ravel())
         if per_game is not None:  # with each seat's parts too: compare's seat-adjusted rows
-            per_game.parts = np.concatenate([parts, seat_parts(np, held, wins).astype(parts.dtype)], axis=-1).tolist()
+            per_game.parts = np.concatenate([parts, seat_parts(np, held, wins).astype(parts.dtype)], axis=-1)
 
     def _slot_tables(self, np: Any) -> list[Any]:
         """Per card slot of an action, the card each own-cards action takes in it (K: none)."""
@@ -1242,33 +1257,45 @@ class LabTally:
     def _share_per_game(
         self, np: Any, sh: RuleShare, pts: Any, held: Any, whole: Any, some: Any, per_game: _GameValues
     ) -> None:
-        """As :meth:`_share`, each game's shares on their own (for :meth:`card_values`)."""
-        game = np.broadcast_to(np.arange(pts.shape[0]).reshape((-1,) + (1,) * (pts.ndim - 1)), pts.shape)[some]
+        """As :meth:`_share`, each game's shares on their own (for :meth:`card_columns`):
+        per card and denominator, the numerators of every game."""
+        G = pts.shape[0]
+        game = np.broadcast_to(np.arange(G).reshape((-1,) + (1,) * (pts.ndim - 1)), pts.shape)[some]
         denominators = whole[some]
         top = int(denominators.max(initial=0)) + 1
         for i, (c, w) in enumerate(sh.weights):
-            sums = _exact_bincount(np, game * top + denominators, (pts * (w * held[..., i]))[some], None)
-            for k in np.nonzero(sums)[0].tolist():
-                g, d = divmod(k, top)
-                points = per_game.points[g]
-                points[c] = points.get(c, Fraction(0)) + Fraction(int(sums[k]), d)
+            sums = _exact_bincount(np, game * top + denominators, (pts * (w * held[..., i]))[some], G * top)
+            sums = sums.reshape(G, top)
+            by_denominator = per_game.points.setdefault(c, {})
+            for d in np.flatnonzero((sums != 0).any(axis=0)).tolist():
+                column = sums[:, d]
+                by_denominator[d] = column if d not in by_denominator else by_denominator[d] + column
 
-    def card_values(self) -> list[tuple[list[int], list[Fraction]]]:
-        """For each game counted since the last fold, in the order counted: the copies of
-        each card its player seats took, and the exact points each card brought them.
-        Folds those games (as :meth:`flush`); all of them must have had the same turns
-        per round (as every game at one table has)."""
-        return [(taken, points) for taken, points, _ in self.card_values_and_parts()]
-
-    def card_values_and_parts(self) -> list[tuple[list[int], list[Fraction], list[list[int]]]]:
-        """As :meth:`card_values`, with each game's :data:`CARD_PARTS` per card."""
+    def card_columns(self) -> CardColumns:
+        """For the games counted since the last fold, in the order counted, each game's
+        per-card values (:class:`CardColumns`). Folds those games (as :meth:`flush`);
+        all of them must have had the same turns per round (as every game at one table
+        has, but where card effects add turns)."""
         if not self.cards:
             raise ValueError("the per-card figures were not counted")
         if len(self.pending) > 1:
             raise ValueError("the games counted differ in their turns per round")
-        out: list[tuple[list[int], list[Fraction], list[list[int]]]] = []
-        self._fold_pending(out)
-        return out
+        import numpy as np
+
+        from ruledraft.lab.columns import Column, combined
+
+        K = self.num_card_types
+        gathered: list[_GameValues] = []
+        self._fold_pending(gathered)
+        if not gathered:
+            return CardColumns(np.zeros((0, K), np.int64), [Column([])] * K, np.zeros((0, K, 0), np.int64))
+        (values,) = gathered
+        points = []
+        for c in range(K):
+            by_denominator = values.points.get(c, {})
+            terms = [(1, Column(x, d)) for d, x in sorted(by_denominator.items())]
+            points.append(combined(terms) if terms else Column(np.zeros(values.games, np.int64)))
+        return CardColumns(values.taken, points, values.parts)
 
     # ------------------------------------------------------------------ reading
 
@@ -1447,7 +1474,7 @@ def _numba_fold() -> Any:
 
 def fold_every() -> int:
     """How many games a :class:`LabTally` buffers before it folds them (and can no
-    longer give each one's :meth:`~LabTally.card_values`)."""
+    longer give each one's :meth:`~LabTally.card_columns`)."""
     return _FOLD_EVERY
 
 

@@ -264,17 +264,9 @@ def _kernel_results(
 ) -> list[GameResult]:
     """:func:`run_games` on the kernel: the same results, each game's counts its own."""
     out: list[GameResult] = []
-    values = _card_values(game, bots)
-    blocks = BlockSize()
     first = 0
-    while first < len(indices):
-        if stop is not None and stop():
-            break
-        block = indices[first : first + blocks.next(len(indices) - first)]
-        with blocks.timing(len(block)):
-            games = kernel.play([game_seed(seed, i) for i in block], bots, values, _count_values(game, bots))
-        first += len(block)
-        for i, index in enumerate(block):
+    for games in kernel_blocks(kernel, game, seed, bots, indices, stop):
+        for i, index in enumerate(indices[first : first + len(games)]):
             lab = None
             if template is not None:
                 lab = template.empty_copy()
@@ -282,7 +274,33 @@ def _kernel_results(
             record = record_game(kernel_state(game, games, i), bots) if log else None
             s, totals, winners, rules = games.game(i)
             out.append(GameResult(index, s, totals, winners, rules, record, lab))
+        first += len(games)
     return out
+
+
+def kernel_blocks(
+    kernel: Any,
+    game: Game,
+    seed: int,
+    bots: Sequence[str],
+    indices: Sequence[int],
+    stop: Callable[[], bool] | None = None,
+) -> Iterator[Any]:
+    """The games with these indices played on ``kernel`` (a :class:`ruledraft.kernel.Kernel`
+    for ``game`` and ``bots``), a block at a time (:class:`BlockSize`), in order: each
+    block's :class:`~ruledraft.kernel.KernelGames` (``stop()``, before each block, may
+    end them)."""
+    values, counts = _card_values(game, bots), _count_values(game, bots)
+    blocks = BlockSize()
+    first = 0
+    while first < len(indices):
+        if stop is not None and stop():
+            return
+        block = indices[first : first + blocks.next(len(indices) - first)]
+        with blocks.timing(len(block)):
+            games = kernel.play([game_seed(seed, i) for i in block], bots, values, counts)
+        first += len(block)
+        yield games
 
 
 def _takes_kernel_games(lab: Any) -> bool:
@@ -651,15 +669,20 @@ class Tally:
         if self._pending_games >= 1024:
             self.flush()
 
-    def add_kernel_games(self, games: Any) -> None:
+    def add_kernel_games(self, games: Any, each: bool = False) -> None:
         """Count games a compiled kernel played (a :class:`ruledraft.kernel.KernelGames`),
-        all at once, into the same sums as :meth:`add_state` would."""
+        all at once, into the same sums as :meth:`add_state` would (``each``: the lab's
+        counts keep each game's values until they are read: ``LabTally.card_columns``)."""
         n = len(games)
         if not n:
             return
         if self.lab is not None:
             self.games += n
-            cast(Any, self.lab).add_kernel_games(games)  # the collectors that count in bulk (checked)
+            lab = cast(Any, self.lab)  # the collectors that count in bulk (checked)
+            if each:
+                lab.add_kernel_games(games, each=True)
+            else:
+                lab.add_kernel_games(games)
             return
         self.flush()
         import numpy as np

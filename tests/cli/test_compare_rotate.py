@@ -202,11 +202,22 @@ def test_text_and_report_show_the_rotation(tmp_path):
 def test_joined_values_average_the_figures_and_join_the_strata():
     """Two seatings of one deal: the figures are their mean, the card parts summed, and the seat parts laid out
     took, won-if-took, won, each over (seating, seat)."""
-    first = ([{"seat 0 score": 4, "seat 1 score": 2}], [[[1, 2, 3, 4, 5, 6, 1, 0, 1, 0, 1, 1]]])
-    second = ([{"seat 0 score": 1, "seat 1 score": 5}], [[[1, 1, 1, 1, 1, 1, 0, 1, 0, 0, 0, 1]]])
+    from ruledraft.lab.columns import Column
+
+    first = (
+        {"seat 0 score": Column([4]), "seat 1 score": Column([2])},
+        np.array([[[1, 2, 3, 4, 5, 6, 1, 0, 1, 0, 1, 1]]]),
+    )
+    second = (
+        {"seat 0 score": Column([1]), "seat 1 score": Column([5])},
+        np.array([[[1, 1, 1, 1, 1, 1, 0, 1, 0, 0, 0, 1]]]),
+    )
     values, parts = joined_values([first, second], 2)
-    assert values == [{"seat 0 score": Fraction(5, 2), "seat 1 score": Fraction(7, 2)}]
-    assert parts == [[[2, 3, 4, 5, 6, 7, 1, 0, 0, 1, 1, 0, 0, 0, 1, 1, 0, 1]]]
+    assert {k: v.values() for k, v in values.items()} == {
+        "seat 0 score": [Fraction(5, 2)],
+        "seat 1 score": [Fraction(7, 2)],
+    }
+    assert parts.tolist() == [[[2, 3, 4, 5, 6, 7, 1, 0, 0, 1, 1, 0, 0, 0, 1, 1, 0, 1]]]
     assert joined_values([first], 2) == first
 
 

@@ -19,12 +19,13 @@ from processes import until_busy
 from typer.testing import CliRunner
 
 from ruledraft.cli.app import app
+from ruledraft.lab.columns import Column
 from ruledraft.lab.compare import (
     Side,
     Sums,
-    add_pair,
     comparison,
     comparison_rows,
+    differences,
     labels,
     pairing,
     play_sides,
@@ -59,11 +60,10 @@ def test_holm_flags_a_fixed_list_of_p_values():
 def test_rows_are_flagged_after_holm_over_every_figure():
     """A difference with no spread is certain (p 0) and flagged; an equal one has p 1 and is not."""
     a, b, pairs = Sums(), Sums(), Sums()
-    for _ in range(3):
-        va, vb = {"x": 1, "y": 2}, {"x": 2, "y": 2}
-        a.add(va)
-        b.add(vb)
-        add_pair(pairs, va, vb)
+    va, vb = {"x": Column([1] * 3), "y": Column([2] * 3)}, {"x": Column([2] * 3), "y": Column([2] * 3)}
+    a.add_columns(3, va)
+    b.add_columns(3, vb)
+    pairs.add_columns(3, differences(va, vb))
     rows = comparison_rows([("x", "rules"), ("y", "rules")], a, b, pairs)
     assert [(r["difference"], r["interval"], r["p_value"], r["flagged"]) for r in rows] == [
         (1.0, [1.0, 1.0], 0.0, True),
@@ -74,10 +74,10 @@ def test_rows_are_flagged_after_holm_over_every_figure():
 def test_paired_difference_interval_on_four_games():
     """Games A = 1, 2, 3, 4 and B = 2, 2, 5, 5: mean difference 1, sd sqrt(2/3), t(0.975, 3) = 3.182446, so 1 -+ 1.299228; paired t = sqrt(6), p = 0.091722."""
     a, b, pairs = Sums(), Sums(), Sums()
-    for xa, xb in [(1, 2), (2, 2), (3, 5), (4, 5)]:
-        a.add({"x": xa})
-        b.add({"x": xb})
-        add_pair(pairs, {"x": xa}, {"x": xb})
+    va, vb = {"x": Column([1, 2, 3, 4])}, {"x": Column([2, 2, 5, 5])}
+    a.add_columns(4, va)
+    b.add_columns(4, vb)
+    pairs.add_columns(4, differences(va, vb))
     (r,) = comparison_rows([("x", "cards")], a, b, pairs)
     assert (r["a"], r["b"], r["difference"]) == (2.5, 3.5, 1.0)
     lo, hi = r["interval"]
@@ -91,10 +91,8 @@ def test_paired_difference_interval_on_four_games():
 def test_independent_means_differ_by_welch():
     """Independent games: A = 1, 2, 3 and B = 3, 5, 7: difference 3, Welch df = 2.5 (variances 1 and 4 over 3 games)."""
     a, b = Sums(), Sums()
-    for x in (1, 2, 3):
-        a.add({"x": x})
-    for x in (3, 5, 7):
-        b.add({"x": x})
+    a.add_columns(3, {"x": Column([1, 2, 3])})
+    b.add_columns(3, {"x": Column([3, 5, 7])})
     (r,) = comparison_rows([("x", "rules")], a, b, None)
     se = math.sqrt(1 / 3 + 4 / 3)
     df = (5 / 3) ** 2 / ((1 / 3) ** 2 / 2 + (4 / 3) ** 2 / 2)

@@ -606,20 +606,22 @@ def test_race_points_go_to_its_cards_also_those_that_left_for_its_places():
 @pytest.mark.parametrize("ruleset_id", ["sushi-go", "sushi-go-party-big-banquet", "sushi-go-party-dinner-for-two"])
 def test_each_games_card_values_add_up_to_the_tallys(ruleset_id):
     """compare's per-game values: each game's takes and card points, folded together, sum to the tally's figures."""
-    from ruledraft.lab.compare import card_values
-
     rs = bundled_ruleset(ruleset_id)
     players = min(rs.max_players, 3)
     results = run_games(rs, players, 5, ["random"] * players, range(12), cards=True)
-    values = card_values(results)
-    assert len(values) == 12
-    for r, (taken, points) in zip(results, values):
+    batch = results[0].lab.empty_copy()
+    for r in results:
+        batch.merge(r.lab)
+    values = batch.card_columns()
+    assert len(values.taken) == 12
+    points = list(zip(*(column.values() for column in values.points)))
+    for g, r in enumerate(results):
         one = r.lab.empty_copy()
         one.merge(r.lab)
         one.flush()
         K = one.num_card_types
-        assert taken == [sum(one.taken[s * K + c] for s in range(players)) for c in range(K)]
-        assert points == one.points_by_card()
+        assert values.taken[g].tolist() == [sum(one.taken[s * K + c] for s in range(players)) for c in range(K)]
+        assert list(points[g]) == one.points_by_card()
 
 
 def test_per_game_results_give_the_same_figures_as_tallies():
