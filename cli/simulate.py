@@ -26,7 +26,6 @@ from ruledraft.play.runner import GameResult, WorkerError, simulate_match
 
 from .card_worth import marginal_parts
 from .common import (
-    NO_ROOM,
     checked_ruleset,
     console,
     counted,
@@ -418,12 +417,11 @@ def load_with_inputs(name: str, allow=()):
 
 
 class LogWriteError(RuledraftError):
-    """Writing the game log failed part-way through the run: ``status`` 74 when the disk
-    (or the device) had no room, as every output that could not be written, else 1."""
+    """Writing the game log failed part-way through the run (the file opened, a write
+    refused: no room, or a file such as ``/proc/self/status`` that takes no such
+    writes): status 74, as every output that could not be written."""
 
-    def __init__(self, message: str, errno_: int | None = None) -> None:
-        super().__init__(message)
-        self.status = 74 if errno_ in NO_ROOM else 1
+    status = 74
 
 
 class GameLog:
@@ -486,8 +484,7 @@ class GameLog:
             os.close(fd)
             kept = f"{self.games} game{'s' if self.games != 1 else ''}"
             raise LogWriteError(
-                f"{self.name}: cannot write the game log: {e.strerror} (it keeps the first {kept} written, as complete lines)",
-                e.errno,
+                f"{self.name}: cannot write the game log: {e.strerror} (it keeps the first {kept} written, as complete lines)"
             ) from None
         self.written += len(data)
         self.games += count
@@ -645,19 +642,18 @@ class RunsOn:
 def progress_bar(description: str, total: int, quiet: bool) -> Iterator[Callable[[int], None]]:
     """A progress bar on standard error (none with ``quiet``, or when standard error is
     not a terminal): yields what advances it by a number of games."""
-    if quiet:
+    err = None if quiet else console(stderr=True)
+    if err is None or not err.is_terminal:  # elsewhere a bar would only leave a blank line
         yield lambda n: None
         return
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-    err = console(stderr=True)
     with Progress(
         TextColumn("[progress.description]{task.description}"),
         BarColumn(),
         MofNCompleteColumn(),
         TimeElapsedColumn(),
         console=err,
-        disable=not err.is_terminal,  # elsewhere it would only leave a blank line
         transient=True,
     ) as progress:
         task = progress.add_task(shown(description, markup=True), total=total)

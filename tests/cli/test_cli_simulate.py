@@ -632,6 +632,18 @@ def test_a_write_error_mid_run_keeps_the_complete_lines(tmp_path):
     assert log.read_text(encoding="utf-8").endswith("\n") and all(json.loads(line)["format"] == 1 for line in lines)
 
 
+@pytest.mark.skipif(not os.path.isfile("/proc/self/status"), reason="needs Linux's /proc")
+def test_a_log_file_that_refuses_writes_ends_as_an_output_that_could_not_be_written():
+    """--log /proc/self/status (a regular file that opens for writing and refuses every write): exit 74, as a full
+    disk, with the system's reason, not 1 (nothing checked was wrong)."""
+    proc = run_simulate("sushi-go", "--games", 5, "-q", "--log", "/proc/self/status")
+    assert proc.returncode == 74, proc.stderr
+    assert proc.stderr == (
+        "error: /proc/self/status: cannot write the game log: Invalid argument "
+        "(it keeps the first 0 games written, as complete lines)\n"
+    )
+
+
 @pytest.mark.parametrize("value", ["auto", "0"])
 def test_jobs_auto_uses_every_processor(value):
     """--jobs auto (or 0) runs on one process per available processor, as the last line says."""
