@@ -191,6 +191,7 @@ def quality_parts(q: dict, name: str) -> list[Table | str]:
         f"chi-square p {'< 0.001' if p < 0.001 else f'= {p:.3f}'}"
         + ("" if adv["bots_balanced"] else " (the seats have different bots: this compares the bots too)")
     )
+    out.append(f"seat advantage 95% CI: {_ci(adv['interval'], unit='')} percentage points")
     skill = q["skill"]
     if skill["gap"] is not None:
         bots = Table(title="Bots: win share of the seats each holds")

@@ -6,9 +6,10 @@ Browne's and Althöfer's criteria), computed from the games a run plays:
 * **skill gap**: a seat with the stronger bot wins more often than a seat with the
   weaker one; how much more (win rate per seat held, strongest bot minus weakest),
   from a line-up with several bots (``--bots greedy,random``);
-* **seat advantage**: the best seat's win share minus the worst's, and the
-  chi-square test of equal seats; played with the line-up rotated through the seats
-  (each deal once per seating), so that the bots cancel out;
+* **seat advantage**: the best seat's win share minus the worst's, its 95% interval
+  (:func:`advantage_interval`) and the chi-square test of equal seats; played with the
+  line-up rotated through the seats (each deal once per seating), so that the bots
+  cancel out;
 * **decisiveness**: the turn after which the eventual winner leads for good, as a
   share of the game's turns (low: decided early);
 * **lead changes** per game: how often the sole leader changes;
@@ -443,6 +444,33 @@ def gap_interval(
     return (s_lo / ks - w_hi / kw, s_hi / ks - w_lo / kw)
 
 
+def advantage_interval(seat_wins: Sequence[float], games: int, confidence: float) -> tuple[float, float]:
+    """The interval of the seat advantage (the best seat's win share minus the worst's,
+    the seats' true shares, whichever seats those are) from each seat's wins over
+    ``games`` games (shared wins split). With two seats and a winner in every game the
+    second seat's share is one less the first's: the advantage is ``|2 p - 1|`` of the
+    first seat's share, its interval that of the share's Wilson interval. Otherwise each
+    of the k seats' Wilson intervals at 1/k of the error rate (Bonferroni: all hold
+    together in at least ``confidence`` of runs), and the range of true shares they
+    allow: from the highest low end less the lowest high end (or 0) to the highest high
+    end less the lowest low end."""
+    k = len(seat_wins)
+    if games <= 0 or k < 2:
+        return (0.0, 1.0)
+
+    def share(w: float, level: float) -> tuple[float, float]:
+        return wilson(min(max(w, 0.0), games), games, level)
+
+    if k == 2 and abs(sum(seat_wins) - games) <= 1e-9 * games:
+        lo, hi = share(seat_wins[0], confidence)
+        ends = (abs(2 * lo - 1), abs(2 * hi - 1))
+        return (0.0 if lo <= 0.5 <= hi else min(ends), max(ends))
+    each = 1 - (1 - confidence) / k
+    bounds = [share(w, each) for w in seat_wins]
+    lows, highs = [b[0] for b in bounds], [b[1] for b in bounds]
+    return (max(0.0, max(lows) - min(highs)), max(highs) - min(lows))
+
+
 def quality_figures(runs: Sequence[tuple[Sequence[str], dict]], players: int, card_ids: Sequence[str]) -> dict:
     """The quality figures of the runs of one ruleset, one run per seating: ``(its bot
     per seat, its figures JSON with the ``"quality"`` counts)``. Each run's games are
@@ -492,6 +520,7 @@ def quality_figures(runs: Sequence[tuple[Sequence[str], dict]], players: int, ca
         "seats": seats,
         "seat_advantage": {
             "difference": max(shares) - min(shares) if shares else 0.0,
+            "interval": list(advantage_interval(seat_wins, games, CONFIDENCE)),
             "best_seat": shares.index(max(shares)) if shares else None,
             "worst_seat": shares.index(min(shares)) if shares else None,
             "statistic": stat,
@@ -530,7 +559,8 @@ def _report_body(page: Any, labels: Sequence[str]) -> str:
     parts.append(page.figure(["quality.seats[*].win_share", "quality.seats[*].interval"], png, "Win share per seat"))
     adv = q["seat_advantage"]
     parts.append(
-        f"<p>Seat advantage: {_pct(adv['difference'])} (chi-square p {_num(adv['p_value'], 3)}). "
+        f"<p>Seat advantage: {_pct(adv['difference'])} (95% interval {_interval(adv['interval'], _pct)}; "
+        f"chi-square p {_num(adv['p_value'], 3)}). "
         f"{_e(EXPLANATIONS['seat_advantage'])}</p>"
     )
     skill = q["skill"]

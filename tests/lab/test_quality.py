@@ -18,7 +18,15 @@ from typer.testing import CliRunner
 
 from ruledraft.cli.app import app
 from ruledraft.engine.table_scoring import table_sheet
-from ruledraft.lab.quality import EXPLANATIONS, MIN_OFFERS, GameTrace, QualityCounts, gap_interval, seatings
+from ruledraft.lab.quality import (
+    EXPLANATIONS,
+    MIN_OFFERS,
+    GameTrace,
+    QualityCounts,
+    advantage_interval,
+    gap_interval,
+    seatings,
+)
 from ruledraft.play.runner import game_seed, play_game
 
 runner = CliRunner()
@@ -383,3 +391,48 @@ def test_the_skill_gaps_interval_holds_the_true_gap_in_95_percent_of_runs_or_mor
     assert held >= 0.93 * 600
     if len(rates) == 2 and sum(rates.values()) == 1:
         assert held <= 0.975 * 600
+
+
+@pytest.mark.parametrize(
+    "rates",
+    [
+        [0.56, 0.44],  # two seats, a winner every game: the exact interval
+        [0.28, 0.25, 0.25, 0.22],  # Bonferroni over four seats
+        [0.25, 0.25, 0.25, 0.25],  # no advantage at all: the interval starts at 0
+        [0.5, 0.4],  # a game in ten won by nobody: Bonferroni
+    ],
+    ids=["two seats", "four seats", "level seats", "games without a winner"],
+)
+def test_the_seat_advantages_interval_holds_the_true_advantage_in_95_percent_of_runs_or_more(rates):
+    """Runs of 400 games whose winning seat is drawn at the given rates: the seat advantage's
+    95% interval holds the true advantage (the best rate minus the worst) in at least 93% of
+    600 runs (the exact one of two seats at most 97.5%), and the advantage each run measured."""
+    rng = random.Random(5)
+    true_advantage = max(rates) - min(rates)
+    cut = list(itertools.accumulate(rates))
+    held = 0
+    for _ in range(600):
+        wins = [0.0] * len(rates)
+        for _ in range(400):
+            x = rng.random()
+            won = next((s for s, c in enumerate(cut) if x < c), None)
+            if won is not None:
+                wins[won] += 1
+        lo, hi = advantage_interval(wins, 400, 0.95)
+        assert 0 <= lo <= (max(wins) - min(wins)) / 400 <= hi
+        held += lo <= true_advantage <= hi
+    assert held >= 0.93 * 600
+    if len(rates) == 2 and sum(rates) == 1:
+        assert held <= 0.975 * 600
+
+
+def test_quality_prints_and_keeps_the_seat_advantages_interval():
+    """quality's text has the seat advantage's 95% interval on a line of its own, and --json its interval, around the advantage."""
+    args = ["quality", "sushi-go", "-p", "3", "--games", "60", "-q"]
+    out = runner.invoke(app, args, env={"COLUMNS": "80"}).stdout
+    assert any(
+        re.fullmatch(r"seat advantage 95% CI: \d+\.\d to \d+\.\d percentage points", line) for line in out.splitlines()
+    )
+    q = json.loads(runner.invoke(app, [*args, "--json"]).stdout)
+    adv = q["seat_advantage"]
+    assert adv["interval"][0] <= adv["difference"] <= adv["interval"][1]
