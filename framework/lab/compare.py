@@ -151,7 +151,7 @@ from ruledraft.language.ruleset import CompiledRuleset
 from ruledraft.play import executor
 from ruledraft.play.engines import kernel_for
 from ruledraft.play.executor import Backend, Chunk, ShippedRuleset, StopSignals, steady_heap
-from ruledraft.play.runner import GameResult, Tally, kernel_blocks, run_games
+from ruledraft.play.runner import BlockSize, GameResult, Tally, kernel_blocks, run_games
 
 if TYPE_CHECKING:
     from ruledraft.lab.columns import Column
@@ -347,6 +347,11 @@ def _joined_games(batches: Sequence[tuple[Columns, Any]]) -> tuple[Columns, Any]
     return out, np.concatenate([b[1] for b in batches])
 
 
+#: per kernel (kept) and bots, the size of its calls in this process, from the chunks
+#: before: only a process's first chunk starts with a call of one game
+_block_sizes: dict[tuple[int, tuple[str, ...]], tuple[Any, BlockSize]] = {}
+
+
 def play_side(
     side: Side, bots: Sequence[str], tally: Tally, start: int, stop: int, isolate: ShippedRuleset | None = None
 ) -> tuple[Columns, Any]:
@@ -363,7 +368,8 @@ def play_side(
     batches = []
     kernel = kernel_for(rs, players, bots) if side.engine == "kernel" and isolate is None else None
     if kernel is not None:
-        for games in kernel_blocks(kernel, Game(rs, players), side.seed, bots, list(range(start, stop))):
+        sizes = _block_sizes.setdefault((id(kernel), tuple(bots)), (kernel, BlockSize()))[1]
+        for games in kernel_blocks(kernel, Game(rs, players), side.seed, bots, list(range(start, stop)), blocks=sizes):
             tally.add_kernel_games(games, each=True)
             cards = lab.card_columns()
             ids = rs.catalogue.ids
@@ -605,8 +611,9 @@ def joint_card_moments(a: Side, b: Side, parts_a: Any, parts_b: Any) -> dict[str
     return out
 
 
-#: deals a chunk may hold on this process where both sides play on the kernel (CompareWork)
-KERNEL_CHUNK = 500
+#: deals a chunk may hold where both sides play on the kernel (CompareWork: about 0.2 s of
+#: random 4-player games; 500 left a chunk's tallies a tenth of the run)
+KERNEL_CHUNK = 2000
 
 
 class CompareWork:
@@ -616,11 +623,12 @@ class CompareWork:
     :class:`~ruledraft.play.executor.ShippedRuleset` (``documents``: the sides' checked
     documents, needed only where processes do not fork)."""
 
+    #: deals a chunk may hold on a worker process (sized by time up to it), and on this
+    #: process (executor.InProcess sizes the chunks by time, about CHUNK_SECONDS each, up to
+    #: it): where both sides play on the kernel, :data:`KERNEL_CHUNK` for both (10 made a
+    #: chunk's tally, fold and merge most of the work: 20,000 kernel games took 45 s); else
+    #: 500 and 10, as a chunk cannot be stopped halfway and a pair of games costs two
     cap = 500
-    #: deals a chunk may hold on this process (executor.InProcess sizes the chunks by time,
-    #: about CHUNK_SECONDS each, up to it): where both sides play on the kernel, as many as
-    #: ``cap`` (10 made a chunk's tally, fold and merge most of the work: 20,000 kernel games
-    #: took 45 s); else 10, as a chunk cannot be stopped halfway and a pair of games costs two
     inline_chunk = 10
 
     def __init__(
@@ -640,7 +648,7 @@ class CompareWork:
         self.side_b = (b.players, b.bots, b.seed)
         self.engines = (a.engine, b.engine)
         if a.engine == b.engine == "kernel":
-            self.inline_chunk = KERNEL_CHUNK
+            self.inline_chunk = self.cap = KERNEL_CHUNK
         self.paired = paired
         self.rotate = rotate
         self.isolate = isolate

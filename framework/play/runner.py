@@ -285,13 +285,14 @@ def kernel_blocks(
     bots: Sequence[str],
     indices: Sequence[int],
     stop: Callable[[], bool] | None = None,
+    blocks: BlockSize | None = None,
 ) -> Iterator[Any]:
     """The games with these indices played on ``kernel`` (a :class:`ruledraft.kernel.Kernel`
-    for ``game`` and ``bots``), a block at a time (:class:`BlockSize`), in order: each
-    block's :class:`~ruledraft.kernel.KernelGames` (``stop()``, before each block, may
-    end them)."""
+    for ``game`` and ``bots``), a block at a time (``blocks``: their sizes, kept by a
+    caller that plays these bots again; new by default), in order: each block's
+    :class:`~ruledraft.kernel.KernelGames` (``stop()``, before each block, may end them)."""
     values, counts = _card_values(game, bots), _count_values(game, bots)
-    blocks = BlockSize()
+    blocks = BlockSize() if blocks is None else blocks
     first = 0
     while first < len(indices):
         if stop is not None and stop():

@@ -27,7 +27,7 @@ def test_a_chunk_larger_than_the_fold_gives_the_comparison_of_small_chunks(monke
 
 
 def test_compare_on_one_process_plays_fast_games_in_large_chunks_with_the_same_figures(monkeypatch):
-    """compare on one process: both sides on the kernel, chunks of up to 500 deals, sized by
+    """compare on one process: both sides on the kernel, chunks of up to 2,000 deals, sized by
     time (a chunk of 10 made the chunks' tallies most of the work: 20,000 games took 45 s);
     the comparison is the one chunks of 10 give; on the reference engine chunks stay at 10
     (a stop waits for a whole chunk)."""
@@ -49,12 +49,12 @@ def test_compare_on_one_process_plays_fast_games_in_large_chunks_with_the_same_f
     a = Side(rs, 3, ["random"] * 3, 5, label="A", engine="kernel")
     b = Side(rs, 3, ["first", "random", "random"], 5, label="B", engine="kernel")
     paired, why = pairing(a, b, False)
-    large = play_sides(a, b, 1500, paired=paired)
-    assert sum(sizes) == 1500 and max(sizes) == 500
+    large = play_sides(a, b, 2500, paired=paired)
+    assert sum(sizes) == 2500 and max(sizes) == compare_module.KERNEL_CHUNK == 2000
     sizes.clear()
     monkeypatch.setattr(compare_module, "KERNEL_CHUNK", 10)
-    small = play_sides(a, b, 1500, paired=paired)
-    assert sum(sizes) == 1500 and max(sizes) == 10
+    small = play_sides(a, b, 2500, paired=paired)
+    assert sum(sizes) == 2500 and max(sizes) == 10
     assert comparison(a, b, large, why) == comparison(a, b, small, why)
     sizes.clear()
     reference = attrs.evolve(a, engine="reference"), attrs.evolve(b, engine="reference")
