@@ -13,7 +13,7 @@ from rich.table import Table
 from ruledraft.lab.compare import lineup
 from ruledraft.lab.extra_counts import with_extras
 from ruledraft.lab.figures import formatted
-from ruledraft.lab.quality import EXPLANATIONS, QUALITY_SECTION, QualityCounts, quality_figures, seatings
+from ruledraft.lab.quality import EXPLANATIONS, QUALITY_SECTION, QualityCounts, points_apart, quality_figures, seatings
 
 from .common import (
     console,
@@ -56,9 +56,8 @@ def _pp(x: float) -> str:
 
 
 def _gap(high: float, low: float) -> str:
-    """``high - low`` in percentage points as the tables' figures give it (each share to
-    0.1): the line under a table agrees with the rows a reader subtracts."""
-    return formatted(round(100 * high, 1) - round(100 * low, 1), ".1f")
+    """``high - low`` in percentage points as the tables' figures give it (:func:`points_apart`)."""
+    return formatted(points_apart(high, low), ".1f")
 
 
 def _seat_gap(q: dict) -> str:
@@ -186,12 +185,14 @@ def quality_parts(q: dict, name: str) -> list[Table | str]:
         if adv["difference"]
         else "every seat wins as often"
     )
+    # lines short at any width: a line wrapped inside a figure reads as two
+    out.append(f"seat advantage: {_seat_gap(q)} percentage points ({ranked})")
     out.append(
-        f"seat advantage: {_seat_gap(q)} percentage points ({ranked}); "
+        f"seat advantage 95% CI: {_ci(adv['interval'], unit='')} percentage points; "
         f"chi-square p {'< 0.001' if p < 0.001 else f'= {p:.3f}'}"
-        + ("" if adv["bots_balanced"] else " (the seats have different bots: this compares the bots too)")
     )
-    out.append(f"seat advantage 95% CI: {_ci(adv['interval'], unit='')} percentage points")
+    if not adv["bots_balanced"]:
+        out.append("the seats have different bots: the seat advantage compares the bots too")
     skill = q["skill"]
     if skill["gap"] is not None:
         bots = Table(title="Bots: win share of the seats each holds")

@@ -67,7 +67,8 @@ EXPLANATIONS: dict[str, str] = {
     "skill_gap": "How much more often a seat played by the strongest bot wins than a seat played by the weakest "
     "(win rate per seat, in percentage points); near 0 means skill (or these bots) matters little.",
     "seat_advantage": "The best seat's win share minus the worst seat's, with the line-up rotated through the "
-    "seats so that the bots cancel out; near 0 means no seat is favoured.",
+    "seats so that the bots cancel out; near 0 means no seat is favoured. Its 95% interval holds for every seat at "
+    "once (each seat's share at 1/k of the error rate, k seats), so it reaches further than the seats' table.",
     "decisiveness": "The turn after which the eventual winner leads for good, as a share of the game's turns: "
     "low means the winner is clear early, near 100% that it stays open to the end.",
     "lead_changes": "How many times per game the sole leader changes: 0 means whoever first leads stays ahead.",
@@ -444,6 +445,12 @@ def gap_interval(
     return (s_lo / ks - w_hi / kw, s_hi / ks - w_lo / kw)
 
 
+def points_apart(high: float, low: float) -> float:
+    """``high - low`` (two shares) in percentage points as tables showing each share to
+    0.1 give it: the line under a table agrees with the rows a reader subtracts."""
+    return round(100 * high, 1) - round(100 * low, 1)
+
+
 def advantage_interval(seat_wins: Sequence[float], games: int, confidence: float) -> tuple[float, float]:
     """The interval of the seat advantage (the best seat's win share minus the worst's,
     the seats' true shares, whichever seats those are) from each seat's wins over
@@ -545,6 +552,13 @@ def _report_body(page: Any, labels: Sequence[str]) -> str:
     from ruledraft.lab.report import _e, _interval, _num, _pct, _table
 
     q = page.get("quality")
+
+    def _points(x: float) -> str:  # percentage points, already
+        return f"{_num(x, 1)} percentage points"
+
+    def _points_of(share: float) -> str:  # a difference of shares
+        return _num(100 * share, 1)
+
     k = len(q["seatings"])
     how = f"the line-up rotated through the seats ({k} seatings, the same deals in each)" if k > 1 else "one seating"
     parts = [f"<p>{_e(how)}: {_e(q['games'])} game{'' if q['games'] == 1 else 's'} in all.</p>"]
@@ -558,8 +572,10 @@ def _report_body(page: Any, labels: Sequence[str]) -> str:
     )
     parts.append(page.figure(["quality.seats[*].win_share", "quality.seats[*].interval"], png, "Win share per seat"))
     adv = q["seat_advantage"]
+    shares = [s["win_share"] for s in q["seats"]]
+    advantage = points_apart(max(shares), min(shares)) if shares else 0.0
     parts.append(
-        f"<p>Seat advantage: {_pct(adv['difference'])} (95% interval {_interval(adv['interval'], _pct)}; "
+        f"<p>Seat advantage: {_points(advantage)} (95% interval {_interval(adv['interval'], _points_of)}; "
         f"chi-square p {_num(adv['p_value'], 3)}). "
         f"{_e(EXPLANATIONS['seat_advantage'])}</p>"
     )
@@ -577,8 +593,10 @@ def _report_body(page: Any, labels: Sequence[str]) -> str:
         ]
         parts.append(_table(["bot", "seats", "wins", "per seat", "95% interval"], rows))
         gap = skill["gap"]
+        rates = {b["bot"]: b["win_rate_per_seat"] for b in skill["bots"]}
+        apart = points_apart(rates[gap["strongest"]], rates[gap["weakest"]])
         parts.append(
-            f"<p>Skill gap: {_pct(gap['difference'])} (95% interval {_interval(gap['interval'], _pct)}). "
+            f"<p>Skill gap: {_points(apart)} per seat (95% interval {_interval(gap['interval'], _points_of)}). "
             f"{_e(EXPLANATIONS['skill_gap'])}</p>"
         )
     d = q["decisiveness"]

@@ -244,7 +244,7 @@ def test_quality_text_explains_every_measure_in_a_sentence():
     assert "the line-up rotated through the seats: 4 seatings" in text
     assert max(len(line) for line in text.splitlines()) <= 80
     assert [line for line in text.splitlines() if line.endswith(" ")] == []
-    assert "chi-square p" in text  # a line that wraps at 80 columns
+    assert re.search(r"^seat advantage 95% CI: .* percentage points; chi-square p [=<] \d", text, re.M)  # not wrapped
 
 
 def test_quality_gives_the_same_measures_on_one_process_and_two():
@@ -254,9 +254,10 @@ def test_quality_gives_the_same_measures_on_one_process_and_two():
 
 
 def test_quality_without_rotation_says_the_seats_test_compares_bots():
-    """--no-rotate with a mixed line-up: one seating, and the seat line says it compares the bots too."""
-    text = invoke("quality", "sushi-go", "-g", "10", "-b", "greedy,random", "--no-rotate", "-q")
-    assert "this compares the bots too" in " ".join(text.split())
+    """--no-rotate with a mixed line-up: one seating, and a line under the seat advantage and its interval says they compare the bots too."""
+    lines = invoke("quality", "sushi-go", "-g", "10", "-b", "greedy,random", "--no-rotate", "-q").splitlines()
+    at = next(i for i, line in enumerate(lines) if line.startswith("seat advantage 95% CI:"))
+    assert lines[at + 1] == "the seats have different bots: the seat advantage compares the bots too"
 
 
 def test_quality_report_has_the_measures_section(tmp_path):
@@ -271,6 +272,12 @@ def test_quality_report_has_the_measures_section(tmp_path):
     document = json.loads(page.split('id="figures">', 1)[1].split("</script>", 1)[0])
     assert document["quality"]["seatings"] == [["greedy", "random"], ["random", "greedy"]]
     assert math.isclose(sum(s["win_share"] for s in document["quality"]["seats"]), 1.0)
+    # the report's gaps in percentage points, as the text gives them (the shares' rounded figures apart)
+    text = invoke("quality", "sushi-go", "-p", "2", "-g", "10", "-b", "greedy,random", "-q")
+    gap = re.search(r"^skill gap: (-?\d+\.\d) percentage points per seat", text, re.M).group(1)
+    advantage = re.search(r"^seat advantage: (\d+\.\d) percentage points", text, re.M).group(1)
+    assert f"Skill gap: {gap} percentage points per seat (95% interval " in page
+    assert f"Seat advantage: {advantage} percentage points (95% interval " in page
 
 
 def test_ctrl_c_measures_the_games_finished_and_exits_130():
@@ -431,7 +438,8 @@ def test_quality_prints_and_keeps_the_seat_advantages_interval():
     args = ["quality", "sushi-go", "-p", "3", "--games", "60", "-q"]
     out = runner.invoke(app, args, env={"COLUMNS": "80"}).stdout
     assert any(
-        re.fullmatch(r"seat advantage 95% CI: \d+\.\d to \d+\.\d percentage points", line) for line in out.splitlines()
+        re.fullmatch(r"seat advantage 95% CI: \d+\.\d to \d+\.\d percentage points; chi-square p [=<] \d\.\d+", line)
+        for line in out.splitlines()
     )
     q = json.loads(runner.invoke(app, [*args, "--json"]).stdout)
     adv = q["seat_advantage"]
