@@ -20,8 +20,10 @@ added between rounds). Then game i of A and game i of B are dealt the same cards
 and each figure's difference is the mean of the per-game differences, with
 Student's t interval and a paired t-test. Otherwise (or when B's seed is given)
 the games are independent: B plays from its own seed (derived from A's unless
-given), win shares differ by Newcombe's interval with a two-proportion z-test, and
-the other figures by Welch's t interval and test. :func:`pairing` says which and why.
+given), win shares differ by Newcombe's interval with a two-proportion z-test (Welch's
+on the deals where a side is rotated: a deal's share is then its mean over the
+seatings), and the other figures by Welch's t interval and test. :func:`pairing` says
+which and why.
 
 Rotation
 --------
@@ -935,9 +937,10 @@ def proportions_row(sa: Sums, sb: Sums, key: str, null: float = 0.0) -> tuple[fl
     return d - null, [lo - null, hi - null], newcombe_p_value(xb, sb.n, xa, sa.n, null)
 
 
-def welch_row(sa: Sums, sb: Sums, key: str) -> tuple[float, list[float], float]:
-    """B - A of two independent means: Welch's t interval and test."""
-    d = float(sb.mean(key) - sa.mean(key))
+def welch_row(sa: Sums, sb: Sums, key: str, null: float = 0.0) -> tuple[float, list[float], float]:
+    """B - A of two independent means, less ``null`` (what B - A is when nothing
+    differs): Welch's t interval and test."""
+    d = float(sb.mean(key) - sa.mean(key)) - null
     va, vb = sa.variance(key) / sa.n, sb.variance(key) / sb.n
     se2 = va + vb
     if not se2:
@@ -971,13 +974,16 @@ def comparison_rows(
     computed: Mapping[str, Row] | None = None,
     same_as: Mapping[str, str] | None = None,
     equal: tuple[float, float] = (0.0, 0.0),
+    deals: bool = False,
 ) -> list[dict]:
     """The rows of the comparison, in ``order``, flagged after Holm's correction over the
     family of the rows tested: all but those with no spread (one difference in every
     game: certain, p 0 and flagged, or p 1 when it is 0) and those ``same_as`` names as
     another row's test (figure -> that row's figure: they take its p_holm and flag).
     ``computed``: rows worked out elsewhere (:func:`win_rows`), figure -> (A, B, B - A,
-    interval, p)."""
+    interval, p). ``deals``: each value is a deal's mean over its seatings (rotated),
+    so a win share is no proportion of games: independent sides' shares then differ by
+    Welch's interval on the deals, as every other figure, not Newcombe's."""
     rows: list[dict] = []
     results: list[tuple[float, list[float], float]] = []
     for key, group in order:
@@ -1000,10 +1006,10 @@ def comparison_rows(
         share = key.endswith(" win share")
         if pairs is not None:
             d, interval, p = paired_row(pairs, key)
-        elif share:
+        elif share and not deals:
             d, interval, p = proportions_row(sums_a, sums_b, key, equal[1] - equal[0])
         else:
-            d, interval, p = welch_row(sums_a, sums_b, key)
+            d, interval, p = welch_row(sums_a, sums_b, key, equal[1] - equal[0] if share else 0.0)
         results.append((d, interval, p))
         rows.append(
             {
@@ -1048,7 +1054,7 @@ def comparison(
     # at two player counts a seat's win share is measured from an equal share of each
     equal = (0.0, 0.0) if a.players == b.players else (1 / a.ruleset.rivals(a.players), 1 / b.ruleset.rivals(b.players))
     rows = comparison_rows(
-        order, tally.sums_a, tally.sums_b, tally.pairs, alpha, computed, duplicates(tally), equal=equal
+        order, tally.sums_a, tally.sums_b, tally.pairs, alpha, computed, duplicates(tally), equal, tally.rotated
     )
 
     def side(s: Side, t: Tally, lineups: Sequence[tuple[str, ...]]) -> dict:

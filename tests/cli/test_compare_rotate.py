@@ -185,6 +185,30 @@ def test_independent_rotated_per_copy_is_each_sides_own(sides):
         assert r["difference"] == pytest.approx((lo + hi) / 2)
 
 
+def test_independent_rotated_win_shares_differ_by_welch_over_the_deals(tmp_path):
+    """With --seed-b a rotated side's seat win share per deal is its mean over the seatings, not a proportion of
+    games: B - A is Welch's interval on the deals' values, recomputed from each side's logs (Newcombe's, on the
+    games as if independent, was about twice as wide where a deal's seatings pull against each other)."""
+    result = run(*COMPARE, "--rotate", "--seed-b", "5")
+    assert not result["paired"]
+    log_a = logged(tmp_path, BOTS_A, "a")[1]
+    common_b = [*COMMON[:-3], "-s", "5", "-q"]
+    log = tmp_path / "b5.jsonl"
+    run("simulate", *common_b, "-b", BOTS_B, "--rotate", "--json", "--log", log)
+    log_b = [json.loads(line) for line in log.read_text(encoding="utf-8").splitlines()]
+    for seat in range(3):
+        a = np.array([float(sum(win(r, seat) for r in deal) / len(deal)) for deal in by_deal(log_a)])
+        b = np.array([float(sum(win(r, seat) for r in deal) / len(deal)) for deal in by_deal(log_b)])
+        welch = stats.ttest_ind(b, a, equal_var=False)
+        va, vb = a.var(ddof=1) / GAMES, b.var(ddof=1) / GAMES
+        df = (va + vb) ** 2 / (va**2 / (GAMES - 1) + vb**2 / (GAMES - 1))
+        half = stats.t.ppf(0.975, df) * math.sqrt(va + vb)
+        got = row(result, f"seat {seat} win share")
+        assert got["difference"] == pytest.approx(b.mean() - a.mean())
+        assert got["interval"] == pytest.approx([b.mean() - a.mean() - half, b.mean() - a.mean() + half])
+        assert got["p_value"] == pytest.approx(welch.pvalue)
+
+
 def test_text_and_report_show_the_rotation(tmp_path):
     """The terminal says how each deal was played and each bot's win share; the report has its rotation section
     and its command says --rotate."""
