@@ -232,8 +232,8 @@ def bound_problems(
     return [
         (
             path,
-            f"a seat's points over a game could reach {total:,} (rule '{rule.id}' alone up to {each:,} "
-            f"{scored}); totals must stay between -{MAX_TOTAL:,} and {MAX_TOTAL:,}, so that the game kernel "
+            f"a seat's points over a game could reach {total:,} in size, above or below 0 (rule '{rule.id}' "
+            f"alone up to {each:,} {scored}); totals must stay between -{MAX_TOTAL:,} and {MAX_TOTAL:,}, so that the game kernel "
             "and the statistics hold them exactly: use smaller numbers or fewer copies of the cards"
             + (" (counted with the copies card effects may add to a table)" if grown is not None else ""),
         )

@@ -70,7 +70,7 @@ def test_a_huge_multiplier_is_refused_at_the_multiplier(tmp_path):
         (
             12,
             86,
-            "a seat's points over a game could reach 39,999,999,960,000,000 (rule 'maj' alone up to "
+            "a seat's points over a game could reach 39,999,999,960,000,000 in size, above or below 0 (rule 'maj' alone up to "
             f"39,999,999,960,000,000 at the round's end); {LIMIT}, so that the game kernel and the statistics "
             "hold them exactly: use smaller numbers or fewer copies of the cards",
         )
@@ -88,7 +88,7 @@ def test_an_expression_power_scored_every_round_is_refused_at_the_expression(tmp
         (
             12,
             37,
-            "a seat's points over a game could reach 1,843,200,000,000,000 (rule 'p' alone up to "
+            "a seat's points over a game could reach 1,843,200,000,000,000 in size, above or below 0 (rule 'p' alone up to "
             f"92,160,000,000,000 at the end of each of 20 rounds); {LIMIT}, so that the game kernel and the "
             "statistics hold them exactly: use smaller numbers or fewer copies of the cards",
         )
@@ -105,7 +105,7 @@ def test_many_modifiers_together_pass_the_limit_at_the_largest_rule(tmp_path):
     errors = found(tmp_path, head + rules)
     assert [(line, column) for line, column, _ in errors] == [(23, 66)]
     assert errors[0][2].startswith(
-        "a seat's points over a game could reach 1,191,961,560,000,000 (rule 'm11' alone up to "
+        "a seat's points over a game could reach 1,191,961,560,000,000 in size, above or below 0 (rule 'm11' alone up to "
         "4,994,001,000,000 at the end of each of 20 rounds)"
     )
 
@@ -121,7 +121,9 @@ def test_validate_reports_the_bound_as_a_located_error(tmp_path):
     )
     result = CliRunner().invoke(app, ["validate", str(path)])
     assert result.exit_code == 1
-    assert f"{path}:12:86: error: a seat's points over a game could reach 39,999,999,960,000,000" in result.output
+    assert (
+        f"{path}:12:86: error: a seat's points over a game could reach 39,999,999,960,000,000 in size" in result.output
+    )
     with pytest.raises(RulesetError):
         load_ruleset(str(path))
 
