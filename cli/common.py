@@ -25,6 +25,14 @@ EXIT_PIPE_CLOSED = 141
 NO_ROOM = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EIO})
 
 
+class OutputRefused(RuledraftError):
+    """A file the command writes opened, and then refused a write for a reason other
+    than room (``/proc/self/status``: "Invalid argument"): status 74, as every output
+    that could not be written."""
+
+    status = 74
+
+
 def cannot_write(error: BaseException | None) -> bool:
     """Whether ``error`` is a write that failed for want of room or of a working device,
     or to a standard output the command was started with closed: status 74."""

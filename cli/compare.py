@@ -95,7 +95,12 @@ def _row_text(row: dict) -> list[str]:
     dec = 1 if share else 2
 
     def num(x: float, sign: str = "") -> str:
-        return formatted(x * scale, f"{sign}.{dec}f") + unit
+        v = x * scale
+        if abs(v) >= 1e6:  # huge points: two figures (1.9e14), as the columns hold (--json has them whole)
+            return format(v, f"{sign}.1e").replace("e+", "e") + unit
+        if v and abs(v) < 0.5 * 10**-dec:  # not zero, though it would show as zero: two figures
+            return format(v, f"{sign}.2g") + unit
+        return formatted(v, f"{sign}.{dec}f") + unit
 
     lo, hi = row["interval"]
     interval = f"[{num(lo, '+')}, {num(hi, '+')}]"
@@ -345,10 +350,11 @@ def compare(
         a, b = attrs.evolve(a, engine=engines["side A"]), attrs.evolve(b, engine=engines["side B"])
         on = None if where is None else (scheduler, where[1], (checked_a.document, checked_b.document))
         documents = (checked_a.document, checked_b.document)
-        what = f"{rs_a.id} / {rs_b.id}"
+        what = rs_a.id if rs_a.id == rs_b.id else f"{rs_a.id} / {rs_b.id}"
         tally = run_with_progress(a, b, games, paired, jobs_used, quiet, what, on, rotate, isolate, documents)
         played = tally.sums_a.n
-        stopped = f"interrupted after {played} of {games} games" if tally.signal else ""
+        unit = "deals" if tally.rotated else "games"  # the header's word: a rotated deal is played in each seating
+        stopped = f"interrupted after {played} of {games} {unit}" if tally.signal else ""
         if stopped and not played:
             fail(stopped, 128 + tally.signal)
         result = comparison(a, b, tally, why, requested=games)

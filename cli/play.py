@@ -39,7 +39,7 @@ from ruledraft.play.log_target import check_log_path
 from ruledraft.play.runner import bot_seed
 
 from .board import board_lines as board_lines
-from .common import NO_ROOM, checked_ruleset, counted, fail, reported_errors, shown
+from .common import NO_ROOM, OutputRefused, checked_ruleset, counted, fail, reported_errors, shown
 from .event_words import event_line as event_line
 from .event_words import ordinal as ordinal
 from .human_seat import HUMAN, HumanAgent, QuitGame
@@ -172,6 +172,8 @@ def play(
                         os.remove(log)
                 if e.errno in NO_ROOM:  # a full disk: status 74, as every output that could not be written
                     raise OSError(e.errno, e.strerror, log) from None
+                if opened:  # the file opened and refused the write: an output that could not be written too
+                    raise OutputRefused(f"{log}: cannot write: {e.strerror}") from None
                 raise InputError(f"{log}: cannot write: {e.strerror}") from None
             wrapping(typer.echo, terminal_width())(
                 f"Game record written to {log} (check it with: ruledraft replay {log})."

@@ -12,7 +12,6 @@ from typing import TYPE_CHECKING
 import attrs
 import typer
 
-from ruledraft.errors import RuledraftError
 from ruledraft.lab.counterfactual import MARGINAL_SECTION, MarginalCounts
 from ruledraft.lab.extra_counts import with_extras
 from ruledraft.lab.figures import FEWEST_COMPARED, LabTally, formatted
@@ -26,6 +25,7 @@ from ruledraft.play.runner import GameResult, WorkerError, simulate_match
 
 from .card_worth import marginal_parts
 from .common import (
+    OutputRefused,
     checked_ruleset,
     console,
     counted,
@@ -416,12 +416,10 @@ def load_with_inputs(name: str, allow=()):
     return result.ruleset, result.document, list(result.files)
 
 
-class LogWriteError(RuledraftError):
+class LogWriteError(OutputRefused):
     """Writing the game log failed part-way through the run (the file opened, a write
     refused: no room, or a file such as ``/proc/self/status`` that takes no such
     writes): status 74, as every output that could not be written."""
-
-    status = 74
 
 
 class GameLog:

@@ -22,6 +22,7 @@ from ruledraft.play.match import check_seed
 
 from .common import (
     NO_ROOM,
+    OutputRefused,
     checked_ruleset,
     counted,
     fail,
@@ -368,13 +369,15 @@ def _check_writable(path: str, what: str) -> None:
 
 
 def _write(marks, values, destination: str) -> None:
-    """The tuned file written; a full disk ends as every command's does (status 74), any other failure in a message."""
+    """The tuned file written; a full disk ends as every command's does, any other write
+    refused (the file made: ``write_tuned`` says why it could not be) in a message, both
+    status 74."""
     try:
         write_tuned(marks, values, destination)
     except OSError as e:
         if e.errno in NO_ROOM:
             raise
-        raise InputError(f"cannot write {shown(destination)}: {e.strerror or e}") from None
+        raise OutputRefused(f"cannot write {shown(destination)}: {e.strerror or e}") from None
 
 
 def _is_pipe(source: str) -> bool:

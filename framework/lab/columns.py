@@ -30,16 +30,20 @@ def _largest(numbers: Any) -> int:
 
 
 def exact(numbers: Any) -> Any:
-    """``numbers`` (an array or a sequence of integers) as an int64 array, or as Python
-    integers where one of them is too large for int64 arithmetic."""
-    if isinstance(numbers, np.ndarray) and numbers.dtype != object:
-        return numbers.astype(np.int64, copy=False)
-    listed = [int(x) for x in (numbers.tolist() if isinstance(numbers, np.ndarray) else numbers)]
+    """``numbers`` (an array or a sequence of integers, of any shape) as an int64 array,
+    or as Python integers where one of them is too large for int64 arithmetic; not
+    integers (a float): :class:`TypeError`."""
+    array = numbers if isinstance(numbers, np.ndarray) else np.array(numbers, dtype=object)
+    if array.dtype.kind in "iub":
+        return array.astype(np.int64, copy=False)
+    if array.dtype != object or not all(isinstance(x, (int, np.integer)) for x in array.flat):
+        raise TypeError(f"exact values are integers, not {array.dtype}")
+    listed = [int(x) for x in array.flat]
     if max(map(abs, listed), default=0) < _SAFE:
-        return np.array(listed, dtype=np.int64)
+        return np.array(listed, dtype=np.int64).reshape(array.shape)
     out = np.empty(len(listed), dtype=object)
     out[:] = listed
-    return out
+    return out.reshape(array.shape)
 
 
 def times(numbers: Any, k: int) -> Any:
@@ -58,9 +62,10 @@ def plus(a: Any, b: Any) -> Any:
     return a.astype(object) + b.astype(object)
 
 
-@attrs.frozen
+@attrs.frozen(eq=False)
 class Column:
-    """One figure's value in each game: ``numerators[g] / denominator``."""
+    """One figure's value in each game: ``numerators[g] / denominator`` (compared by
+    :meth:`values`, not as arrays)."""
 
     numerators: Any = attrs.field(converter=exact)
     denominator: int = 1
@@ -105,9 +110,3 @@ def combined(terms: Sequence[tuple[int, Column]], divide: int = 1) -> Column:
         x = x if sign > 0 else -x
         total = x if total is None else plus(total, x)
     return Column(total, common * divide)
-
-
-def of_values(values: Sequence[int | Fraction]) -> Column:
-    """The column of these per-game values (integers or fractions)."""
-    common = math.lcm(*(Fraction(v).denominator for v in values)) if values else 1
-    return Column([int(Fraction(v) * common) for v in values], common)

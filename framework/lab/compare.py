@@ -307,29 +307,21 @@ def side_columns(
     return out
 
 
-def _integers(rows: Any, shape: tuple[int, ...]) -> Any:
-    """Rows of integers as an int64 array of ``shape``, or as Python integers where one is too large."""
-    import numpy as np
-
-    try:
-        return np.array(rows, dtype=np.int64).reshape(shape)
-    except OverflowError:
-        return np.array(rows, dtype=object).reshape(shape)
-
-
 def result_columns(
     results: Sequence[GameResult], players: int, ruleset: CompiledRuleset, cards: CardColumns | None
 ) -> Columns:
     """:func:`side_columns` of games played one by one (their :class:`~ruledraft.play.runner.GameResult`)."""
     import numpy as np
 
+    from ruledraft.lab.columns import exact
+
     G, N, rule_ids = len(results), ruleset.num_seats(players), ruleset.rule_ids
     winners = np.zeros((G, N), np.int64)
     for g, r in enumerate(results):
         winners[g, list(r.winners)] = 1
     none = (0,) * N
-    points = _integers([[r.rule_points.get(rid, none) for rid in rule_ids] for r in results], (G, len(rule_ids), N))
-    totals = _integers([r.totals for r in results], (G, N))
+    points = exact([[r.rule_points.get(rid, none) for rid in rule_ids] for r in results]).reshape(G, len(rule_ids), N)
+    totals = exact([r.totals for r in results]).reshape(G, N)
     return side_columns(players, ruleset.catalogue.ids, rule_ids, totals, winners, points, cards)
 
 
@@ -347,6 +339,15 @@ def _joined_games(batches: Sequence[tuple[Columns, Any]]) -> tuple[Columns, Any]
         common = math.lcm(*(c.denominator for c in column))
         out[key] = Column(np.concatenate([c.over(common) for c in column]), common)
     return out, np.concatenate([b[1] for b in batches])
+
+
+def _check_rows(cards: CardColumns, games: int) -> None:
+    """That each of ``games`` games has its per-card values: a game folded before they
+    were read (its counts merged into sums already) would leave the columns short."""
+    if len(cards.taken) != games:
+        raise ValueError(
+            f"{games} games gave per-card values for {len(cards.taken)}: every game's counts must be unfolded"
+        )
 
 
 #: per kernel (kept) and bots, the size of its calls in this process, from the chunks
@@ -374,6 +375,7 @@ def play_side(
         for games in kernel_blocks(kernel, Game(rs, players), side.seed, bots, list(range(start, stop)), blocks=sizes):
             tally.add_kernel_games(games, each=True)
             cards = lab.card_columns()
+            _check_rows(cards, len(games))
             ids = rs.catalogue.ids
             columns = side_columns(players, ids, rs.rule_ids, games.totals, games.winners, games.rule_points, cards)
             batches.append((columns, cards.parts))
@@ -397,6 +399,7 @@ def play_side(
                 for r in some:
                     tally.add_result(r)
                 cards = lab.card_columns()
+                _check_rows(cards, len(some))
                 batches.append((result_columns(some, players, rs, cards), cards.parts))
     if not batches:
         cards = lab.card_columns()

@@ -127,7 +127,7 @@ import sys
 from collections.abc import Sequence
 from fractions import Fraction
 from operator import add
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import attrs
 
@@ -144,6 +144,9 @@ from ruledraft.language.kinds.expression import Expression
 from ruledraft.language.quantity import Quantity
 from ruledraft.play.runner import register_collector
 from ruledraft.tableau import Tableau
+
+if TYPE_CHECKING:
+    from ruledraft.lab.columns import Column
 
 #: the fewest seat-games of a card's takers, and of the seats without it, for its
 #: win-rate difference to be ranked (``sweep``) or tuned (``tune``): with fewer, one
@@ -561,7 +564,7 @@ class CardColumns:
     :data:`CARD_PARTS`, then its seat parts (games, cards, parts: :func:`seat_parts`)."""
 
     taken: Any
-    points: list[Any]
+    points: list[Column]
     parts: Any
 
 

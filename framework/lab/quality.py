@@ -454,15 +454,18 @@ def points_apart(high: float, low: float) -> float:
 def advantage_interval(seat_wins: Sequence[float], games: int, confidence: float) -> tuple[float, float]:
     """The interval of the seat advantage (the best seat's win share minus the worst's,
     the seats' true shares, whichever seats those are) from each seat's wins over
-    ``games`` games (shared wins split). With two seats and a winner in every game the
-    second seat's share is one less the first's: the advantage is ``|2 p - 1|`` of the
-    first seat's share, its interval that of the share's Wilson interval. Otherwise each
+    ``games`` games (shared wins split). One seat has no advantage (0, 0). With two
+    seats and a winner in every game the second seat's share is one less the first's:
+    the advantage is ``|2 p - 1|`` of the first seat's share, its interval the image of
+    the share's Wilson interval (as good as that interval). Otherwise each
     of the k seats' Wilson intervals at 1/k of the error rate (Bonferroni: all hold
     together in at least ``confidence`` of runs), and the range of true shares they
     allow: from the highest low end less the lowest high end (or 0) to the highest high
     end less the lowest low end."""
     k = len(seat_wins)
-    if games <= 0 or k < 2:
+    if k < 2:
+        return (0.0, 0.0)
+    if games <= 0:
         return (0.0, 1.0)
 
     def share(w: float, level: float) -> tuple[float, float]:

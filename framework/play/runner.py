@@ -680,7 +680,7 @@ class Tally:
         if self.lab is not None:
             self.games += n
             lab = cast(Any, self.lab)  # the collectors that count in bulk (checked)
-            if each:
+            if each:  # only the lab's tally takes ``each`` (compare's); a plug-in collector need not
                 lab.add_kernel_games(games, each=True)
             else:
                 lab.add_kernel_games(games)

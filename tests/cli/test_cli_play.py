@@ -938,6 +938,28 @@ def test_a_record_the_disk_has_no_room_for_leaves_no_file(tmp_path, monkeypatch,
     assert not log.exists()
 
 
+def test_a_record_whose_write_is_refused_ends_with_status_74(tmp_path, monkeypatch, capsys):
+    """The log opened and its write refused for another reason than room (EINVAL, as /proc/self/status gives):
+    status 74, as every output that could not be written, naming the log; no cut record left."""
+    import errno
+    import io
+    import sys
+
+    from full_disk import full_disk_open
+
+    from ruledraft.cli import app as app_module
+
+    log = tmp_path / "game.jsonl"
+    monkeypatch.setattr(play_module, "open", full_disk_open("w", reaches=10, error=errno.EINVAL), raising=False)
+    monkeypatch.setattr(sys, "stdin", io.StringIO(ONES))
+    monkeypatch.setattr(sys, "argv", ["ruledraft", "play", "sushi-go", "--players", "3", "--log", str(log)])
+    with pytest.raises(SystemExit) as stop:
+        app_module.main()
+    assert stop.value.code == 74
+    assert capsys.readouterr().err.strip().splitlines()[-1] == f"error: {log}: cannot write: Invalid argument"
+    assert not log.exists()
+
+
 def test_a_record_that_cannot_be_opened_leaves_the_file_there_as_it_was(tmp_path, monkeypatch):
     """The log's file refusing to open for writing once the game is over (its permissions changed meanwhile): exit 2 naming it, and the file there before is left whole, not removed as a cut record would be."""
     import builtins

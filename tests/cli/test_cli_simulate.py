@@ -632,7 +632,9 @@ def test_a_write_error_mid_run_keeps_the_complete_lines(tmp_path):
     assert log.read_text(encoding="utf-8").endswith("\n") and all(json.loads(line)["format"] == 1 for line in lines)
 
 
-@pytest.mark.skipif(not os.path.isfile("/proc/self/status"), reason="needs Linux's /proc")
+@pytest.mark.skipif(
+    not os.access("/proc/self/status", os.W_OK), reason="needs Linux's /proc, opened for writing (root)"
+)
 def test_a_log_file_that_refuses_writes_ends_as_an_output_that_could_not_be_written():
     """--log /proc/self/status (a regular file that opens for writing and refuses every write): exit 74, as a full
     disk, with the system's reason, not 1 (nothing checked was wrong)."""

@@ -5,6 +5,7 @@ terminal where the progress bar and the tries share the screen."""
 
 from __future__ import annotations
 
+import errno
 import fcntl
 import os
 import pty
@@ -72,6 +73,19 @@ def test_a_full_disk_ends_with_status_74_and_leaves_no_half_written_file(variant
     assert capsys.readouterr().err.strip().splitlines()[-1] == (
         f"ruledraft: cannot write {tuned}: No space left on device"
     )
+    assert not tuned.exists()
+
+
+def test_a_refused_write_ends_with_status_74_and_leaves_no_half_written_file(variant, monkeypatch, capsys):
+    """The tuned file made and its write refused for another reason than room (EINVAL): status 74 naming it, as
+    every output that could not be written (it was 2, as if the command line were wrong), and no file left."""
+    monkeypatch.setattr(tune_module, "open", full_disk_open("x", error=errno.EINVAL), raising=False)
+    monkeypatch.setattr(sys, "argv", ["ruledraft", "tune", str(variant), *QUICK])
+    with pytest.raises(SystemExit) as stop:
+        app_module.main()
+    assert stop.value.code == 74
+    tuned = variant.with_name("variant.tuned.yaml")
+    assert capsys.readouterr().err.strip().splitlines()[-1] == f"error: cannot write {tuned}: Invalid argument"
     assert not tuned.exists()
 
 

@@ -532,8 +532,9 @@ def test_ctrl_c_stops_compare_on_two_workers():
 NEGATIVE_ZERO = re.compile(r"-0(\.0+)?(?![.\d])")
 
 
-def test_a_value_that_rounds_to_zero_never_shows_a_minus_sign():
-    """Differences, intervals and means that round to zero print as 0.00 or +0.00, never -0.00."""
+def test_a_value_too_small_for_its_decimals_shows_two_figures_never_a_signed_zero():
+    """Differences, intervals and means that would round to zero print with two significant figures (a flagged
+    -0.0042 read '+0.00'), never as -0.00; an exact zero is 0.00 (+0.00 as a difference)."""
     from ruledraft.cli.compare import comparison_text
 
     result = run_json("sushi-go", "--games", "4", "--bots", "random")
@@ -544,8 +545,22 @@ def test_a_value_that_rounds_to_zero_never_shows_a_minus_sign():
     lines = comparison_text(result, 4)
     text = "\n".join(lines)
     assert not NEGATIVE_ZERO.search(text), [x for x in lines if NEGATIVE_ZERO.search(x)]
-    assert f"{rule['figure']:<27}    0.00    0.00   +0.00   [+0.00, +0.00]" in text
-    assert f"{share['figure']:<27}   20.0%   20.0%   +0.0%   [+0.0%, +0.0%]" in text
+    assert f"{rule['figure']:<27}  -0.001  -0.004  -0.003 [-0.004, -0.001]" in text
+    assert f"{share['figure']:<27}   20.0%   20.0% -0.004% [-0.04%, +0.02%]" in text
+    rule.update(a=0.0, b=0.01, difference=0.01, interval=[0.0, 0.02])
+    assert f"{rule['figure']:<27}    0.00    0.01   +0.01   [+0.00, +0.02]" in "\n".join(comparison_text(result, 4))
+
+
+def test_huge_points_show_two_figures_within_80_columns():
+    """A ruleset of huge points (scores near 10**14) shows them as 1.9e14, each row within 80 columns."""
+    from ruledraft.cli.compare import comparison_text
+
+    result = run_json("sushi-go", "--games", "4", "--bots", "random")
+    score = next(r for r in result["rows"] if r["figure"].endswith(" score"))
+    score.update(a=35.6, b=1.86e14, difference=1.86e14 - 35.6, interval=[1.82e14, 1.9e14])
+    text = "\n".join(comparison_text(result, 4))
+    assert f"{score['figure']:<27}   35.60  1.9e14 +1.9e14 [+1.8e14, +1.9e14]" in text
+    assert max(map(len, text.splitlines())) <= 80
 
 
 def test_a_flagged_row_that_is_another_rows_test_is_explained_by_the_footnote():

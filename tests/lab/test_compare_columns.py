@@ -3,6 +3,7 @@ side's games (counted and valued a block at a time) or the reference engine does
 
 from __future__ import annotations
 
+import math
 from fractions import Fraction
 
 import attrs
@@ -10,13 +11,19 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ruledraft.lab.columns import Column, combined, of_values
+from ruledraft.lab.columns import Column, combined
 from ruledraft.lab.compare import Side, Sums, comparison, differences, pairing, play_chunk
 from ruledraft.language.loading import load_ruleset
 
 #: whole numbers past what int64 arithmetic holds, and small ones
 numbers = st.one_of(st.integers(-50, 50), st.integers(-(2**70), 2**70))
 fractions = st.builds(Fraction, numbers, st.integers(1, 60))
+
+
+def of_values(values: list[Fraction]) -> Column:
+    """The column of these per-game fractions, over their least common denominator."""
+    common = math.lcm(*(v.denominator for v in values))
+    return Column([int(v * common) for v in values], common)
 
 
 @settings(max_examples=60, deadline=None)

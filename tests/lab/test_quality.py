@@ -433,6 +433,12 @@ def test_the_seat_advantages_interval_holds_the_true_advantage_in_95_percent_of_
         assert held <= 0.975 * 600
 
 
+def test_one_seat_has_no_seat_advantage_and_no_games_say_nothing_of_it():
+    """One seat: the advantage is 0 and so is its interval; no games: anything from 0 to 1."""
+    assert advantage_interval([7.0], 10, 0.95) == (0.0, 0.0)
+    assert advantage_interval([0.0, 0.0, 0.0], 0, 0.95) == (0.0, 1.0)
+
+
 def test_quality_prints_and_keeps_the_seat_advantages_interval():
     """quality's text has the seat advantage's 95% interval on a line of its own, and --json its interval, around the advantage."""
     args = ["quality", "sushi-go", "-p", "3", "--games", "60", "-q"]
