@@ -170,7 +170,27 @@ def comparison_text(result: dict, games: int) -> list[str]:
         lines += textwrap.wrap(
             "Equal on both sides in every game, so not tested: " + _names(equal) + ".", WIDTH, break_on_hyphens=False
         )
+    lines += _one_side_only(result)
     return lines
+
+
+def _one_side_only(result: dict) -> list[str]:
+    """A line naming the cards and rules only one side has: their rows count 0 on the
+    other side, and a card's win figures (vs none, per copy) are not compared."""
+    said = []
+    for key, other in (("a", "b"), ("b", "a")):
+        theirs = result[other]["figures"]
+        cards = {c["card"] for c in theirs["cards"]}
+        rules = {r["rule"] for r in theirs["rules"]}
+        mine = result[key]["figures"]
+        only = [f"card {c['card']}" for c in mine["cards"] if c["card"] not in cards]
+        only += [f"rule {r['rule']}" for r in mine["rules"] if r["rule"] not in rules]
+        if only:
+            said.append(f"only {key.upper()} has {', '.join(shown(x) for x in only)}")
+    if not said:
+        return []
+    text = "; ".join(said) + ": 0 on the other side, and no win figures for such a card."
+    return textwrap.wrap(text[0].upper() + text[1:], WIDTH, break_on_hyphens=False)
 
 
 def rotation_lines(rotation: dict) -> list[str]:
