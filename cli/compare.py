@@ -175,21 +175,30 @@ def comparison_text(result: dict, games: int) -> list[str]:
 
 
 def _one_side_only(result: dict) -> list[str]:
-    """A line naming the cards and rules only one side has: their rows count 0 on the
-    other side, and a card's win figures (vs none, per copy) are not compared."""
-    said = []
+    """A line naming the seats (at two player counts), cards and rules only one side
+    has: a seat's rows are not compared, a card's or rule's count 0 on the other side,
+    and a card's win figures (vs none, per copy) are not compared."""
+    said, kinds = [], set()
     for key, other in (("a", "b"), ("b", "a")):
-        theirs = result[other]["figures"]
+        theirs, mine = result[other]["figures"], result[key]["figures"]
         cards = {c["card"] for c in theirs["cards"]}
         rules = {r["rule"] for r in theirs["rules"]}
-        mine = result[key]["figures"]
-        only = [f"card {c['card']}" for c in mine["cards"] if c["card"] not in cards]
+        only = [f"seat {s}" for s in range(result[other]["players"], result[key]["players"])]
+        only += [f"card {c['card']}" for c in mine["cards"] if c["card"] not in cards]
         only += [f"rule {r['rule']}" for r in mine["rules"] if r["rule"] not in rules]
+        kinds |= {x.split()[0] for x in only}
         if only:
             said.append(f"only {key.upper()} has {', '.join(shown(x) for x in only)}")
     if not said:
         return []
-    text = "; ".join(said) + ": 0 on the other side, and no win figures for such a card."
+    why = []
+    if kinds & {"card", "rule"}:
+        why.append(
+            "0 on the other side; no win figures for such a card" if kinds != {"rule"} else "0 on the other side"
+        )
+    if "seat" in kinds:
+        why.append("such a seat is not compared")
+    text = "; ".join(said) + f" ({'; '.join(why)})."
     return textwrap.wrap(text[0].upper() + text[1:], WIDTH, break_on_hyphens=False)
 
 

@@ -630,12 +630,14 @@ def test_a_side_named_past_80_columns_is_wrapped():
 
 def test_cards_and_rules_only_one_side_has_are_named_once():
     """Soy sauce is only in side B: a line says so, that its rows count 0 on side A and that its win figures are
-    not compared (there are no vs none or per copy rows of it)."""
+    not compared (there are no vs none or per copy rows of it); a fifth seat only B has is named too."""
     from ruledraft.cli.compare import comparison_text
 
     result = run_json("sushi-go", "sushi-go-soy-sauce", "--games", "20", "--bots", "random")
     text = " ".join("\n".join(comparison_text(result, 20)).split())
-    assert "Only B has card soy_sauce, rule soy_sauce: 0 on the other side, and no win figures for such a card." in text
+    assert "Only B has card soy_sauce, rule soy_sauce (0 on the other side; no win figures for such a card)." in text
     assert not [r for r in result["rows"] if r["figure"].startswith("card soy_sauce ") and "vs none" in r["figure"]]
     same = run_json("sushi-go", "--games", "20", "--bots", "random")
     assert "Only " not in "\n".join(comparison_text(same, 20))
+    five = run_json("sushi-go", "--players-b", "5", "--games", "20", "--bots", "random")
+    assert "Only B has seat 4 (such a seat is not compared)." in "\n".join(comparison_text(five, 20))
