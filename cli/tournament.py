@@ -94,7 +94,8 @@ def tournament_text(result: dict) -> list[str]:
         lines += _wrapped(f"  {', '.join(parts)}   ({counted(lu['games'], 'game')})", "    ")
     lines.append("")
     lines += _wrapped(
-        f"rating: {RATING}; +-: its sigma; ranked by ordinal (mu - 3 sigma). Intervals: Wilson, 95%. "
+        f"rating: {RATING}, from each game's order of finish (places, not wins alone: it can rank a bot "
+        "above one that wins more); +-: its sigma; ranked by ordinal (mu - 3 sigma). Intervals: Wilson, 95%. "
         "ms/dec: CPU milliseconds per decision, median; p95: its 95th percentile."
     )
     return lines

@@ -233,9 +233,10 @@ def tune(
                 128 + result.signum if result.signum else 1,
             )
             return
-        # values that miss the target and that this run cannot tell from the start's are no
-        # reason to change the rule file
-        unchanged = result.indistinct and not best.met and start is not None and best.number != start.number
+        # values that miss the target and that this run cannot tell from the start's (or that
+        # are the start's) are no reason to change the rule file
+        at_start = start is not None and best.values == start.values
+        unchanged = not best.met and start is not None and (at_start or result.indistinct)
         if not unchanged:
             _write(marks, best.values, destination)
         history = result_json(
@@ -302,6 +303,8 @@ def tune(
                 raise OSError(e.errno, e.strerror, path) from None
         if result.signum:
             leave_interrupted(result.stopped, result.signum, said=not as_json)
+        if unchanged and at_start:
+            fail("nothing written: no try came nearer the target than the start values", 1)
         if unchanged:
             fail(f"nothing written: try {best.number} misses the target and cannot be told from the start values", 1)
 
@@ -328,7 +331,9 @@ def _echo_beside_the_bar(line: str) -> None:
         sys.stdout.write(line + "\n")  # the bar's console prints it above the bar (the same terminal)
         sys.stdout.flush()
     else:  # no bar, or standard output is not the terminal the bar is on
-        typer.echo(line)
+        # (named, not click's default: that one writes UTF-8 where the encoding is ASCII,
+        # past the nearest-ASCII handler the command's streams have)
+        typer.echo(line, file=sys.stdout)
 
 
 def _tries_at_most(marks, budget: int) -> int:

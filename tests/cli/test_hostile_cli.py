@@ -114,6 +114,28 @@ def test_an_ascii_only_output_gets_the_tables_and_legends_in_ascii(env):
     assert all(ord(c) < 128 for c in done.stdout)
 
 
+@pytest.mark.parametrize(
+    "env",
+    [{"PYTHONIOENCODING": "ascii"}, {"LC_ALL": "POSIX", "PYTHONUTF8": "0", "PYTHONCOERCECLOCALE": "0"}],
+    ids=["ascii", "posix locale"],
+)
+def test_tune_writes_its_target_in_ascii_where_the_output_is(env, tmp_path):
+    """tune's lines, where the output's encoding is ASCII: the target's plus-minus as +/- (it went out as UTF-8
+    bytes, past the command's nearest-ASCII handler, as click writes by default)."""
+    rules = tmp_path / "squid.yaml"
+    rules.write_text((ROOT / "examples" / "tuning" / "sushi-go-squid-12.yaml").read_text(encoding="utf-8"))
+    args = ["tune", str(rules), "-p", "2", "-b", "random", "-g", "10", "-t", "seats:5", "--budget", "1", "-q"]
+    done = subprocess.run(
+        [sys.executable, "-m", "ruledraft", *args, "-o", str(tmp_path / "out.yaml")],
+        capture_output=True,
+        env={**os.environ, **env},
+        timeout=300,
+    )
+    assert done.returncode in (0, 1), done.stderr
+    assert b"within +/-5 points" in done.stdout
+    assert all(byte < 128 for byte in done.stdout)
+
+
 def test_a_check_whose_output_is_closed_by_its_reader_never_exits_0(tmp_path):
     """replay of a tampered log piped into a reader that closes at once (`| head -c 0`) exits 141, never 0: the rest went unchecked."""
     log = tmp_path / "games.jsonl"
