@@ -216,6 +216,11 @@ def tune(
             )
         best, start = result.best, result.start
         if result.signum and not result.tries:  # stopped before a try ended: nothing to judge
+            if as_json:  # a document all the same, as any stopped run gives: no tries, nothing written
+                history = result_json(
+                    result, ruleset=rs.id, file=checked.file, targets=targets, written=None, **settings
+                )
+                typer.echo(json.dumps(history, indent=2))
             fail(result.stopped, 128 + result.signum)
         if best is None or best.invalid is not None:
             fail(f"no try gave a playable ruleset ({result.stopped})", 128 + result.signum if result.signum else 1)

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import errno
 import fcntl
+import json
 import os
 import pty
 import re
@@ -268,6 +269,15 @@ def test_a_tune_stopped_before_any_try_ended_says_so_in_one_line(tmp_path, varia
     assert err.strip().splitlines() == ["interrupted after 0 tries"], err
     assert "playable" not in out + err
     assert not list(tmp_path.glob("*.tuned.yaml"))
+    # with --json: a document all the same (a reader of the output gets no parse error), no tries, nothing written
+    asked.unlink(missing_ok=True)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "ruledraft", *args, "--json"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    )
+    out, err = interrupted(proc, lambda: until_exists(proc, asked))
+    assert proc.returncode == 130, err
+    document = json.loads(out)
+    assert document["interrupted"] is True and document["tries"] == [] and document["written"] is None
 
 
 HUGE = """\
