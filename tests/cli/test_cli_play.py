@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import errno
 import json
 import re
 from collections import Counter
@@ -918,8 +919,18 @@ def test_an_empty_log_name_is_refused_before_the_game(tmp_path):
     assert result.output == "error: --log needs a file name (an empty one would log nothing)\n"
 
 
-def test_a_record_the_disk_has_no_room_for_leaves_no_file(tmp_path, monkeypatch, capsys):
-    """The record's write failing with ENOSPC after the game: one line naming the log, status 74, and no empty or cut file left to replay as nothing."""
+@pytest.mark.parametrize(
+    ("error", "said"),
+    [
+        (errno.ENOSPC, "ruledraft: cannot write {log}: No space left on device"),
+        (errno.EINVAL, "error: {log}: cannot write: Invalid argument"),  # as /proc/self/status refuses a write
+    ],
+    ids=["no room", "refused"],
+)
+def test_a_record_whose_write_fails_leaves_no_file_and_ends_with_status_74(error, said, tmp_path, monkeypatch, capsys):
+    """The record's write failing after the game, for want of room or refused for another reason: one line naming
+    the log, status 74 (as every output that could not be written), and no empty or cut file left to replay as
+    nothing."""
     import io
     import sys
 
@@ -927,36 +938,14 @@ def test_a_record_the_disk_has_no_room_for_leaves_no_file(tmp_path, monkeypatch,
 
     from ruledraft.cli import app as app_module
 
-    log = tmp_path / "game.jsonl"  # a start of the line reaches the disk, then no room
-    monkeypatch.setattr(play_module, "open", full_disk_open("w", reaches=10), raising=False)
+    log = tmp_path / "game.jsonl"  # a start of the line reaches the disk, then the write fails
+    monkeypatch.setattr(play_module, "open", full_disk_open("w", reaches=10, error=error), raising=False)
     monkeypatch.setattr(sys, "stdin", io.StringIO(ONES))
     monkeypatch.setattr(sys, "argv", ["ruledraft", "play", "sushi-go", "--players", "3", "--log", str(log)])
     with pytest.raises(SystemExit) as stop:
         app_module.main()
     assert stop.value.code == 74
-    assert capsys.readouterr().err.strip().splitlines()[-1] == f"ruledraft: cannot write {log}: No space left on device"
-    assert not log.exists()
-
-
-def test_a_record_whose_write_is_refused_ends_with_status_74(tmp_path, monkeypatch, capsys):
-    """The log opened and its write refused for another reason than room (EINVAL, as /proc/self/status gives):
-    status 74, as every output that could not be written, naming the log; no cut record left."""
-    import errno
-    import io
-    import sys
-
-    from full_disk import full_disk_open
-
-    from ruledraft.cli import app as app_module
-
-    log = tmp_path / "game.jsonl"
-    monkeypatch.setattr(play_module, "open", full_disk_open("w", reaches=10, error=errno.EINVAL), raising=False)
-    monkeypatch.setattr(sys, "stdin", io.StringIO(ONES))
-    monkeypatch.setattr(sys, "argv", ["ruledraft", "play", "sushi-go", "--players", "3", "--log", str(log)])
-    with pytest.raises(SystemExit) as stop:
-        app_module.main()
-    assert stop.value.code == 74
-    assert capsys.readouterr().err.strip().splitlines()[-1] == f"error: {log}: cannot write: Invalid argument"
+    assert capsys.readouterr().err.strip().splitlines()[-1] == said.format(log=log)
     assert not log.exists()
 
 
