@@ -276,13 +276,23 @@ def tune(
                     f"of try {start.number} (the start) lies inside the other's 95% interval; play more games per try "
                     "(--games) before changing the rule file"
                 )
-            for figure in best.figures:
-                if figure.thin:
-                    say(
-                        f"warning: {shown(figure.item)}'s figure compares only {counted(figure.compared or 0, 'seat-game')} with the card or "
-                        f"without it (fewer than {FEWEST_COMPARED}): one or two seats decide it, and values tuned to "
-                        "it follow the noise; play more games per try, or leave the card out of the target"
-                    )
+            thin = [f for f in best.figures if f.thin]
+            if len(thin) == 1:
+                (figure,) = thin
+                name = shown(figure.item)
+                say(
+                    f"warning: {name}{chr(39) if name.endswith('s') else chr(39) + 's'} figure compares only "
+                    f"{counted(figure.compared or 0, 'seat-game')} with the card or "
+                    f"without it (fewer than {FEWEST_COMPARED}): one or two seats decide it, and values tuned to "
+                    "it follow the noise; play more games per try, or leave the card out of the target"
+                )
+            elif thin:  # one warning for them all, not a paragraph a card
+                listed = ", ".join(f"{shown(f.item)} ({f.compared or 0})" for f in thin)
+                say(
+                    f"warning: the figures of {listed} compare fewer than {FEWEST_COMPARED} seat-games with the card "
+                    "or without it: one or two seats decide each, and values tuned to them follow the noise; play "
+                    "more games per try, or leave those cards out of the target"
+                )
             if not unchanged:
                 typer.echo(f"wrote {shown(destination)}")  # a path is copied whole: never broken across lines
         if report_dir is not None:

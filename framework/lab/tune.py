@@ -118,8 +118,8 @@ def parse_target(text: str, card_ids: Sequence[str] = ()) -> Target:
         cards: tuple[str, ...] = ()
         if len(parts) == 3:
             named = [c.strip() for c in parts[2].split(",")]
-            cards = tuple(c for c in named if c)
-            if cards and len(cards) < len(named):
+            cards = tuple(dict.fromkeys(c for c in named if c))  # a card named twice is one card
+            if cards and not all(named):
                 raise InputError(f"--target {said}: a card name is empty (cards:K:CARD,CARD)")
             unknown = [c for c in cards if card_ids and c not in card_ids]
             if unknown or not cards:
@@ -139,6 +139,8 @@ def parse_target(text: str, card_ids: Sequence[str] = ()) -> Target:
         raise InputError(f"--target takes {TARGET_FORMS}, not {text!r}")
     if target.within < 0:
         raise InputError(f"--target {said}: K must not be negative")
+    if target.kind != "points" and target.within > 100:  # any figure meets it: no target at all
+        raise InputError(f"--target {said}: K is in percentage points, at most 100")
     return target
 
 

@@ -87,6 +87,17 @@ def test_a_card_figure_on_too_few_seat_games_is_warned_of(variant):
     assert "squid_nigiri's figure compares" not in flat
 
 
+def test_several_thin_card_figures_are_warned_of_in_one_warning(variant):
+    """Every card targeted (random, 2 players, 200 games): the cards whose figures compare too few seat-games are
+    named in one warning with their counts, not a paragraph each (ten of them made some 40 lines)."""
+    args = [a if a != "cards:10:squid_nigiri" else "cards:10" for a in SMALL]
+    result = invoke("tune", variant, *args, "--budget", "1")
+    flat = " ".join(result.output.split())
+    assert flat.count("warning:") == 1, result.output
+    assert "warning: the figures of " in flat and "compare fewer than 30 seat-games with the card or without it" in flat
+    assert "tempura (4)" in flat
+
+
 def test_validate_lists_the_tunable_numbers(variant):
     """validate says the file is valid and, per mark, where it is, its range and the number checked in its place."""
     result = invoke("validate", variant)

@@ -121,6 +121,8 @@ def test_met_but_wide_intervals_go_on_and_converge():
         ("cards:x", "--target cards:x: K must be a number, not 'x'"),
         ("cards:5:squid_nigri", "--target cards:5:squid_nigri: no card 'squid_nigri' (did you mean 'squid_nigiri'?)"),
         ("seats:-1", "--target seats:-1: K must not be negative"),
+        ("seats:200", "--target seats:200: K is in percentage points, at most 100"),  # any share meets it
+        ("cards:150", "--target cards:150: K is in percentage points, at most 100"),
         ("points:40", "--target takes cards:K, cards:K:CARD,CARD, seats:K or points:MEAN:K, not 'points:40'"),
         ("length:3", "--target takes cards:K, cards:K:CARD,CARD, seats:K or points:MEAN:K, not 'length:3'"),
     ],
@@ -131,6 +133,13 @@ def test_a_wrong_target_is_said_in_words(text, message):
     with pytest.raises(InputError) as info:
         parse_target(text, ids)
     assert str(info.value) == message
+
+
+def test_a_card_named_twice_in_a_target_is_one_card():
+    """cards:10:squid_nigiri,squid_nigiri targets squid nigiri once, and says it once."""
+    target = parse_target("cards:10:squid_nigiri,squid_nigiri", check_ruleset(VARIANT).ruleset.catalogue.ids)
+    assert target.cards == ("squid_nigiri",)
+    assert target.describe(2) == "win effect of squid_nigiri within ±10 percentage points"
 
 
 def test_seats_and_points_targets_read_their_figures():
