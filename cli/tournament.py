@@ -172,6 +172,10 @@ def tournament(
         else:
             for line in tournament_text(result):
                 typer.echo(line)
+            if not stopped and any(lu["games"] != games for lu in result["lineups"]):  # said, not left to find
+                typer.echo(
+                    f"--games {games} a line-up, rounded up: each seating plays the same {counted(result['deals'], 'deal')}"
+                )
             if stopped:
                 typer.echo(stopped)
         if report_dir is not None:

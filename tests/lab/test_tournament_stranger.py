@@ -56,6 +56,17 @@ def test_one_line_up_is_said_in_the_singular():
     )
 
 
+def test_games_that_are_no_whole_number_of_deals_a_seating_are_said_rounded_up():
+    """--games 5 at 3 players: each line-up's 3 seatings play the same 2 deals, 6 games, and a line says so
+    (it played 6 without a word); --games 6 needs no such line."""
+    result = runner.invoke(app, ["tournament", "sushi-go", "-b", "random,first", "-p", "3", "-g", "5", "-q"])
+    assert result.exit_code == 0, result.output
+    assert "(6 games)" in result.output
+    assert result.output.splitlines()[-1] == "--games 5 a line-up, rounded up: each seating plays the same 2 deals"
+    whole = runner.invoke(app, ["tournament", "sushi-go", "-b", "random,first", "-p", "3", "-g", "6", "-q"])
+    assert "rounded up" not in whole.output
+
+
 def test_six_bots_at_two_seats_make_fifteen_line_ups():
     """Every pair of six different bots is a line-up: C(6, 2) = 15."""
     plan = lineups(["a", "b", "c", "d", "e", "f"], 2)
