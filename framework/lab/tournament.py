@@ -45,7 +45,7 @@ from ruledraft.lab.statistics import wilson
 from ruledraft.language.ruleset import CompiledRuleset
 from ruledraft.play import executor
 from ruledraft.play.agents import make_agent, parse_bot
-from ruledraft.play.bot_specs import absolute_spec
+from ruledraft.play.bot_specs import BotFailure, absolute_spec
 from ruledraft.play.executor import Chunk, ShippedRuleset, StopSignals, steady_heap
 from ruledraft.play.match import check_players, check_seed
 from ruledraft.play.runner import UNASKED, bot_seeds, game_seed, play_game
@@ -217,7 +217,10 @@ class TournamentWork:
                     _Timed(make_agent(spec, s, shown=bot), tally.times.setdefault(bot, Counter()))
                     for spec, bot, s in zip(specs, bots, bot_seeds(seed, self.players))
                 ]
-                state = play_game(game, seed, bots, agents, specs=specs)
+                try:
+                    state = play_game(game, seed, bots, agents, specs=specs)
+                except BotFailure as e:  # which of the tournament's tables it failed at, too
+                    raise BotFailure(f"{e} (seats: {', '.join(bots)})") from None
                 winners = tuple(state.winners)
                 tally.add(table, winners)
                 records.append((table, _places(state.totals(), winners)))

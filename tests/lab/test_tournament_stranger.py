@@ -26,6 +26,17 @@ class BadInit:
 
     def act(self, view, seat):
         return 0
+
+
+class Crash:
+    def __init__(self, seed=0):
+        self.moves = 0
+
+    def act(self, view, seat):
+        self.moves += 1
+        if self.moves > 3:
+            raise RuntimeError("boom")
+        return view.legal_actions()[0]
 """
 
 
@@ -121,3 +132,15 @@ def test_an_unknown_bot_named_with_escape_codes_is_shown_escaped():
     result = runner.invoke(app, ["tournament", "sushi-go", "--bots", "greedy,\x1b[31mx", "-q"])
     assert result.exit_code == 2
     assert "unknown bot '\\x1b[31mx'" in result.output and "\x1b" not in result.output
+
+
+def test_a_bot_that_fails_mid_game_is_named_with_the_seats_of_its_table(tmp_path, monkeypatch):
+    """A bot raising on its fourth move: one line naming it, its seat, the game's seed and every seat's bot at
+    that table (which line-up and seating of the tournament it was), status 1."""
+    (tmp_path / "bots.py").write_text(LONG_BOT)
+    monkeypatch.chdir(tmp_path)
+    result = runner.invoke(app, ["tournament", "sushi-go", "-b", "random,bots.py:Crash", "-p", "2", "-g", "2", "-q"])
+    assert result.exit_code == 1
+    line = " ".join(result.output.split())
+    assert line.startswith("error: bot 'bots.py:Crash' at seat ") and "raised RuntimeError: boom (game seed " in line
+    assert line.endswith("(seats: random, bots.py:Crash)") or line.endswith("(seats: bots.py:Crash, random)")
