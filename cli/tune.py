@@ -59,19 +59,29 @@ def _values(t: Try, names) -> str:
     return ", ".join(str(t.values[n]) for n in names)
 
 
-def _try_line(t: Try, names) -> str:
+#: the width of a try's values before what it measured: wider values (many marks) take a
+#: line of their own, what it measured the next, under the same column
+VALUES = 12
+
+
+def _try_lines(t: Try, names) -> list[str]:
+    """A try's line: its values, then whether it meets the target and its farthest figure
+    (two lines where the values are wider than their column)."""
+    head, values = f"  try {t.number:>3}: ", _values(t, names)
     if t.invalid:
-        return f"  try {t.number:>3}: {_values(t, names):<12} invalid: {shown(t.invalid)}"
-    unmeasured = next((f for f in t.figures if f.unmeasured), None)
-    if unmeasured is not None:
-        return f"  try {t.number:>3}: {_values(t, names):<12} {'unmeasured':<21} {shown(unmeasured.item)}"
-    state = "met, intervals inside" if t.inside else "met" if t.met else f"off by {t.miss:.1f}"
-    line = f"  try {t.number:>3}: {_values(t, names):<12} {state:<21}"
-    if t.figures:  # the figure furthest from the target (or whose interval reaches furthest out)
-        f = max(t.figures, key=lambda f: (f.miss, f.spread))
-        lo, hi, form = *f.interval, _form(f)
-        line += f" {shown(f.item)} {formatted(f.value, form)} [{formatted(lo, form)}, {formatted(hi, form)}]"
-    return line.rstrip()
+        rest = f"invalid: {shown(t.invalid)}"
+    elif (unmeasured := next((f for f in t.figures if f.unmeasured), None)) is not None:
+        rest = f"{'unmeasured':<21} {shown(unmeasured.item)}: {unmeasured.unmeasured}"
+    else:
+        state = "met, intervals inside" if t.inside else "met" if t.met else f"off by {t.miss:.1f}"
+        rest = f"{state:<21}"
+        if t.figures:  # the figure furthest from the target (or whose interval reaches furthest out)
+            f = max(t.figures, key=lambda f: (f.miss, f.spread))
+            lo, hi, form = *f.interval, _form(f)
+            rest += f" {shown(f.item)} {formatted(f.value, form)} [{formatted(lo, form)}, {formatted(hi, form)}]"
+    if len(values) > VALUES:
+        return [f"{head}{values}".rstrip(), f"{' ' * (len(head) + VALUES + 1)}{rest}".rstrip()]
+    return [f"{head}{values:<{VALUES}} {rest}".rstrip()]
 
 
 def _figure_lines(t: Try) -> list[str]:
@@ -199,7 +209,8 @@ def tune(
 
         def said(t: Try) -> None:
             if not as_json:
-                say(_try_line(t, names))
+                for line in _try_lines(t, names):
+                    say(line)
 
         # what the search plays, said the same to it and in its JSON
         settings: dict[str, Any] = {
