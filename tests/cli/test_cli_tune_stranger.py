@@ -172,6 +172,9 @@ def test_ten_marks_and_every_card_fit_80_columns(tmp_path):
     printed = result.output.splitlines()
     assert sum(line.startswith("  try ") for line in printed) == 3
     assert [line for line in printed if len(line) > 80 and not line.startswith("wrote ")] == []
+    # ten values are wider than their column: what each try measured is on the next line, under the column
+    tries = [i for i, line in enumerate(printed) if line.startswith("  try ")]
+    assert all(re.match(r" {24}(off by|met|unmeasured|invalid)", printed[i + 1]) for i in tries), printed
     assert printed[1] == "4 games per try, seed 0, at most 3 tries"
 
 
