@@ -291,8 +291,9 @@ def tune(
             if len(thin) == 1:
                 (figure,) = thin
                 name = shown(figure.item)
+                whose = name + ("'" if name.endswith("s") else "'s")  # chopsticks', tempura's
                 say(
-                    f"warning: {name}{chr(39) if name.endswith('s') else chr(39) + 's'} figure compares only "
+                    f"warning: {whose} figure compares only "
                     f"{counted(figure.compared or 0, 'seat-game')} with the card or "
                     f"without it (fewer than {FEWEST_COMPARED}): one or two seats decide it, and values tuned to "
                     "it follow the noise; play more games per try, or leave the card out of the target"
