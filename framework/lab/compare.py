@@ -350,9 +350,10 @@ def _check_rows(cards: CardColumns, games: int) -> None:
         )
 
 
-#: per kernel (kept) and bots, the size of its calls in this process, from the chunks
-#: before: only a process's first chunk starts with a call of one game
-_block_sizes: dict[tuple[int, tuple[str, ...]], tuple[Any, BlockSize]] = {}
+#: per kernel (its module's file and players) and bots, the size of its calls in this
+#: process, from the chunks before: only a process's first chunk starts with a call of one
+#: game (a cluster's worker, which unpacks each task's rulesets anew, keeps one entry too)
+_block_sizes: dict[tuple[str, int, tuple[str, ...]], BlockSize] = {}
 
 
 def play_side(
@@ -371,7 +372,7 @@ def play_side(
     batches = []
     kernel = kernel_for(rs, players, bots) if side.engine == "kernel" and isolate is None else None
     if kernel is not None:
-        sizes = _block_sizes.setdefault((id(kernel), tuple(bots)), (kernel, BlockSize()))[1]
+        sizes = _block_sizes.setdefault((str(kernel.path), kernel.players, tuple(bots)), BlockSize())
         for games in kernel_blocks(kernel, Game(rs, players), side.seed, bots, list(range(start, stop)), blocks=sizes):
             tally.add_kernel_games(games, each=True)
             cards = lab.card_columns()
