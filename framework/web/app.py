@@ -60,6 +60,8 @@ THINKING_AFTER = 1.0
 OUTBOX = 64
 #: how long one message may take to be sent before its socket is given up
 SEND_SECONDS = 10.0
+#: how often a socket waiting for room in its queue looks again (Outbox.room)
+ROOM_SECONDS = 1.0
 #: the most moves (and new tables) made in threads at once, over every table
 MOVE_THREADS = 16
 #: the close code of a socket given up for reading too slowly: "try again later" (1013),
@@ -114,10 +116,16 @@ class Outbox:
 
     async def room(self) -> None:
         """Wait while half the queue is full: the socket's own loop reads no more
-        requests until its reader has caught up (or the socket is given up)."""
+        requests until its reader has caught up (or the socket is given up). The wait
+        looks again every :data:`ROOM_SECONDS`, so that no wake-up missed can hold the
+        socket's loop for good, and a sender that has ended gives the socket up."""
         while not self.closed and self._queue.qsize() >= OUTBOX // 2:
+            if self._task.done():  # nothing will be sent any more: not a wait for ever
+                self.close()
+                return
             self._sent.clear()
-            await self._sent.wait()
+            with contextlib.suppress(asyncio.TimeoutError):
+                await asyncio.wait_for(self._sent.wait(), ROOM_SECONDS)
 
     async def _send(self) -> None:
         try:

@@ -1145,7 +1145,33 @@ def test_a_socket_that_asks_faster_than_it_reads_is_slowed_not_dropped():
         await out.finish()
         assert out._task.done() and out._closing is None
 
-    asyncio.run(scenario())
+    asyncio.run(asyncio.wait_for(scenario(), 60))  # a wait that never ends fails here, not the whole run
+
+
+def test_a_socket_waiting_for_room_is_given_up_when_its_sender_has_ended():
+    """A socket whose queue is half full waits for room; were its sender to end without closing it, the wait
+    gives the socket up at its next look rather than wait for ever."""
+    from ruledraft.web import app as web_app
+
+    class Never:
+        async def send_text(self, text):
+            await asyncio.Event().wait()
+
+        async def close(self, code=1000):
+            pass
+
+    async def scenario():
+        out = web_app.Outbox(Never())
+        for n in range(web_app.OUTBOX // 2 + 1):  # one being sent, half the queue waiting
+            out.post(str(n))
+        await asyncio.sleep(0)
+        out._task.cancel()  # the sender gone (as no code path does), the socket not closed
+        await asyncio.sleep(0)
+        await out.room()
+        assert out.closed
+        await out.finish()
+
+    asyncio.run(asyncio.wait_for(scenario(), 30))
 
 
 def test_a_burst_of_requests_over_a_real_socket_is_answered_whole(client, tables):
