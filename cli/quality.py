@@ -13,7 +13,15 @@ from rich.table import Table
 from ruledraft.lab.compare import lineup
 from ruledraft.lab.extra_counts import with_extras
 from ruledraft.lab.figures import formatted
-from ruledraft.lab.quality import EXPLANATIONS, QUALITY_SECTION, QualityCounts, points_apart, quality_figures, seatings
+from ruledraft.lab.quality import (
+    EXPLANATIONS,
+    QUALITY_SECTION,
+    QualityCounts,
+    advantage_points,
+    gap_points,
+    quality_figures,
+    seatings,
+)
 
 from .common import (
     console,
@@ -49,23 +57,6 @@ from .simulate import RunsOn, checked_match, load_with_inputs, notes, run_logged
 
 def _pct(x: float | None) -> str:
     return "-" if x is None else formatted(100 * x, ".1f") + "%"
-
-
-def _pp(x: float) -> str:
-    return formatted(100 * x, ".1f")
-
-
-def _gap(high: float, low: float) -> str:
-    """``high - low`` in percentage points as the tables' figures give it (:func:`points_apart`)."""
-    return formatted(points_apart(high, low), ".1f")
-
-
-def _seat_gap(q: dict) -> str:
-    """The seat advantage as the seats' table gives the best and the worst seat."""
-    adv, seats = q["seat_advantage"], q["seats"]
-    if adv["best_seat"] is None:
-        return _pp(adv["difference"])
-    return _gap(seats[adv["best_seat"]]["win_share"], seats[adv["worst_seat"]]["win_share"])
 
 
 def _ci(pair, scale: float = 100, unit: str = "%", digits: int = 1) -> str:
@@ -186,7 +177,7 @@ def quality_parts(q: dict, name: str) -> list[Table | str]:
         else "every seat wins as often"
     )
     # lines short at any width: a line wrapped inside a figure reads as two
-    out.append(f"seat advantage: {_seat_gap(q)} percentage points ({ranked})")
+    out.append(f"seat advantage: {formatted(advantage_points(q), '.1f')} percentage points ({ranked})")
     out.append(
         f"seat advantage 95% CI: {_ci(adv['interval'], unit='')} percentage points; "
         f"chi-square p {'< 0.001' if p < 0.001 else f'= {p:.3f}'}"
@@ -209,9 +200,7 @@ def quality_parts(q: dict, name: str) -> list[Table | str]:
         out.append(bots)
         gap = skill["gap"]
         which = f"{gap['strongest']} over {gap['weakest']}" if gap["difference"] else "the bots are level"
-        rates = {b["bot"]: b["win_rate_per_seat"] for b in skill["bots"]}
-        shown_gap = _gap(rates[gap["strongest"]], rates[gap["weakest"]])
-        out.append(f"skill gap: {shown_gap} percentage points per seat ({which})")
+        out.append(f"skill gap: {formatted(gap_points(q), '.1f')} percentage points per seat ({which})")
         # a line of its own, short at any width: a line wrapped inside an interval reads as two figures
         out.append(f"skill gap 95% CI: {_ci(gap['interval'], unit='')} percentage points")
     else:

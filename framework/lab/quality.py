@@ -435,7 +435,7 @@ def gap_interval(
         return (-1.0, 1.0)
 
     def share(bot: str, level: float) -> tuple[float, float]:  # the bot's share of the games won
-        return wilson(min(max(by[bot]["win_share"] * games, 0.0), games), games, level)
+        return _share_interval(by[bot]["win_share"] * games, games, level)
 
     if len(by) == 2 and abs(wins - games) <= 1e-9 * games:
         lo, hi = share(strong, confidence)
@@ -445,10 +445,32 @@ def gap_interval(
     return (s_lo / ks - w_hi / kw, s_hi / ks - w_lo / kw)
 
 
-def points_apart(high: float, low: float) -> float:
+def _share_interval(wins: float, games: int, level: float) -> tuple[float, float]:
+    """The Wilson interval of a share of ``games`` won ``wins`` times (shared wins split)."""
+    return wilson(min(max(wins, 0.0), games), games, level)
+
+
+def _points_apart(high: float, low: float) -> float:
     """``high - low`` (two shares) in percentage points as tables showing each share to
     0.1 give it: the line under a table agrees with the rows a reader subtracts."""
     return round(100 * high, 1) - round(100 * low, 1)
+
+
+def advantage_points(q: dict) -> float:
+    """The seat advantage of the quality document ``q`` in percentage points, as its
+    seats' table gives the best and the worst seat (:func:`_points_apart`)."""
+    adv, seats = q["seat_advantage"], q["seats"]
+    if adv["best_seat"] is None:
+        return 100 * adv["difference"]
+    return _points_apart(seats[adv["best_seat"]]["win_share"], seats[adv["worst_seat"]]["win_share"])
+
+
+def gap_points(q: dict) -> float:
+    """The skill gap of the quality document ``q`` (which has one) in percentage points
+    per seat, as its bots' table gives the two bots' rates (:func:`_points_apart`)."""
+    gap = q["skill"]["gap"]
+    rates = {b["bot"]: b["win_rate_per_seat"] for b in q["skill"]["bots"]}
+    return _points_apart(rates[gap["strongest"]], rates[gap["weakest"]])
 
 
 def advantage_interval(seat_wins: Sequence[float], games: int, confidence: float) -> tuple[float, float]:
@@ -467,16 +489,12 @@ def advantage_interval(seat_wins: Sequence[float], games: int, confidence: float
         return (0.0, 0.0)
     if games <= 0:
         return (0.0, 1.0)
-
-    def share(w: float, level: float) -> tuple[float, float]:
-        return wilson(min(max(w, 0.0), games), games, level)
-
     if k == 2 and abs(sum(seat_wins) - games) <= 1e-9 * games:
-        lo, hi = share(seat_wins[0], confidence)
+        lo, hi = _share_interval(seat_wins[0], games, confidence)
         ends = (abs(2 * lo - 1), abs(2 * hi - 1))
         return (0.0 if lo <= 0.5 <= hi else min(ends), max(ends))
     each = 1 - (1 - confidence) / k
-    bounds = [share(w, each) for w in seat_wins]
+    bounds = [_share_interval(w, games, each) for w in seat_wins]
     lows, highs = [b[0] for b in bounds], [b[1] for b in bounds]
     return (max(0.0, max(lows) - min(highs)), max(highs) - min(lows))
 
@@ -575,10 +593,8 @@ def _report_body(page: Any, labels: Sequence[str]) -> str:
     )
     parts.append(page.figure(["quality.seats[*].win_share", "quality.seats[*].interval"], png, "Win share per seat"))
     adv = q["seat_advantage"]
-    shares = [s["win_share"] for s in q["seats"]]
-    advantage = points_apart(max(shares), min(shares)) if shares else 0.0
     parts.append(
-        f"<p>Seat advantage: {_points(advantage)} (95% interval {_interval(adv['interval'], _points_of)}; "
+        f"<p>Seat advantage: {_points(advantage_points(q))} (95% interval {_interval(adv['interval'], _points_of)}; "
         f"chi-square p {_num(adv['p_value'], 3)}). "
         f"{_e(EXPLANATIONS['seat_advantage'])}</p>"
     )
@@ -596,10 +612,8 @@ def _report_body(page: Any, labels: Sequence[str]) -> str:
         ]
         parts.append(_table(["bot", "seats", "wins", "per seat", "95% interval"], rows))
         gap = skill["gap"]
-        rates = {b["bot"]: b["win_rate_per_seat"] for b in skill["bots"]}
-        apart = points_apart(rates[gap["strongest"]], rates[gap["weakest"]])
         parts.append(
-            f"<p>Skill gap: {_points(apart)} per seat (95% interval {_interval(gap['interval'], _points_of)}). "
+            f"<p>Skill gap: {_points(gap_points(q))} per seat (95% interval {_interval(gap['interval'], _points_of)}). "
             f"{_e(EXPLANATIONS['skill_gap'])}</p>"
         )
     d = q["decisiveness"]
