@@ -326,8 +326,17 @@ def picking_page(context: Any, url: str) -> Any:
         " Object.assign(window.WebSocket, Real); window.WebSocket.prototype = Real.prototype; })();"
     )
     page.goto(url, wait_until="load")
-    page.wait_for_function("() => document.body.dataset.state === 'picking'")
+    wait_connected_and_picking(page)
     return page
+
+
+def wait_connected_and_picking(page: Any) -> None:
+    """Wait until the page asks for a pick and its socket is open: the first view is in the page
+    itself, so it asks before it is connected, and a click then only says it is not connected."""
+    page.wait_for_function(
+        "() => document.body.dataset.state === 'picking'"
+        " && document.getElementById('link-state').textContent === 'connected'"
+    )
 
 
 def test_the_not_connected_alert_leaves_once_the_page_has_reconnected(served, browser):
@@ -389,7 +398,7 @@ def test_a_double_click_on_a_card_sends_one_pick_and_leaves_no_alert(served, bro
             " WebSocket.prototype.send = function (data) { window.__sent.push(data); return send.call(this, data); }; })();"
         )
         page.goto(served.url(table, 0), wait_until="load")
-        page.wait_for_function("() => document.body.dataset.state === 'picking'")
+        wait_connected_and_picking(page)
         page.evaluate("(() => { const c = document.querySelector('#hand-cards .card'); c.click(); c.click(); })()")
         page.wait_for_function("() => document.getElementById('status').textContent.includes('turn 2 of 9')")
         page.wait_for_timeout(300)  # time for an answer to a second pick to arrive, had one been sent
