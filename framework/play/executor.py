@@ -423,6 +423,15 @@ class InProcess:
 
 # ---------------------------------------------------------------- worker processes
 
+#: what the main process sends its workers when the run is asked to stop: each ends its
+#: chunk once the game in play is over and sends back the games it finished (None where
+#: the system has no such signal: the chunks in play are then lost, as a second signal loses them)
+STOP_CHUNK: signal.Signals | None = getattr(signal, "SIGUSR1", None)
+#: how long a stopped run waits for its workers' games in play (seconds): less than a
+#: SIGTERM's grace (:data:`TERM_GRACE`), so that a stuck bot's worker is ended and the
+#: games the others finished are still summarised
+WORKER_GRACE = 3.0
+
 #: a chunk of games sent to a worker should take about this long: short enough
 #: that the progress bar moves and little work is lost on a stop, long enough that
 #: sending chunks costs nothing measurable
@@ -449,8 +458,11 @@ def _worker_main(conn, close: Sequence, work: Work, parent: int = 0) -> None:
     """A worker process: play the chunks the main process sends, send back each one's
     :class:`Chunk`, until told to stop (``None``) or the main process goes away.
 
-    It ignores SIGINT and SIGTERM (the main process decides and ends it), never
-    prints (an error travels back as a message) and leaves by ``os._exit``. On Linux it
+    It ignores SIGINT and SIGTERM (the main process decides and ends it): a stop reaches
+    it from the main process as :data:`STOP_CHUNK`, after which it ends the chunk in play
+    once its game in play is over and sends back the games finished (and any chunk sent
+    after, at once, empty). It never prints (an error travels back as a message) and
+    leaves by ``os._exit``. On Linux it
     ends with the main process (``parent``, its pid; 0: started outside the main
     thread), however that ends: a worker waiting on a bot's process stuck in a loop
     would never see the main process's end of the pipe close.
@@ -460,6 +472,9 @@ def _worker_main(conn, close: Sequence, work: Work, parent: int = 0) -> None:
         lifeline.end_with_parent(parent)
         signal.signal(signal.SIGINT, signal.SIG_IGN)
         signal.signal(signal.SIGTERM, signal.SIG_IGN)
+        asked: list[int] = []  # the main process's stop, once it came
+        if STOP_CHUNK is not None:
+            signal.signal(STOP_CHUNK, lambda signum, frame: asked.append(signum))
         for other in close:  # the main process's ends of the pipes, inherited through fork
             try:
                 other.close()
@@ -475,7 +490,8 @@ def _worker_main(conn, close: Sequence, work: Work, parent: int = 0) -> None:
             if task is None:
                 break
             started = time.perf_counter()
-            chunk = work.play(*task)
+            start, end = task
+            chunk = work.play(start, end, lambda: bool(asked))
             conn.send(("done", chunk, time.perf_counter() - started))
     except (EOFError, BrokenPipeError, ConnectionResetError):
         pass  # the main process is gone: nobody to tell
@@ -545,6 +561,19 @@ class _Workers:
         except BaseException:  # a worker that cannot start (or a stop meanwhile): none is left behind
             self.close(finished=False)
             raise
+
+    def ask_to_stop(self) -> bool:
+        """Ask every worker to end its chunks once its game in play is over (:data:`STOP_CHUNK`);
+        whether they could be asked."""
+        if STOP_CHUNK is None:
+            return False
+        for proc in self.procs:
+            if proc.exitcode is None:
+                try:
+                    os.kill(proc.pid, STOP_CHUNK)
+                except OSError:
+                    pass
+        return True
 
     def kill(self) -> None:
         """End every worker now (SIGKILL: they hold nothing worth saving)."""
@@ -641,26 +670,40 @@ class Processes:
                 pass  # the worker has ended: its pipe still holds why (or ends), read as an answer
             in_flight[n] += 1
 
+        # once a stop is asked, each worker ends its chunks after its game in play and sends
+        # back the games it finished; they are counted, and no more chunks are sent. A worker
+        # whose game in play has not ended within WORKER_GRACE seconds is ended with it (the
+        # games it finished in that chunk are lost). A second signal ends it all at once.
+        deadline: float | None = None
         try:
             for n, conn in enumerate(workers.conns):
                 send(n, conn)
                 send(n, conn)
             index_of = {conn: n for n, conn in enumerate(workers.conns)}
-            while any(in_flight) and not requested():
+            while any(in_flight):
+                if requested() and deadline is None:
+                    if not workers.ask_to_stop():
+                        break  # (no way to ask them: the chunks in play are lost)
+                    deadline = time.monotonic() + WORKER_GRACE
                 busy = [c for c, k in zip(workers.conns, in_flight) if k]
                 ready: Any  # a worker's connection, or the stop signal's
-                for ready in wait_for(busy + ([stop] if stop is not None else [])):
+                if deadline is None:
+                    answered = wait_for(busy + ([stop] if stop is not None else []))
+                else:
+                    answered = wait_for(busy, max(0.0, deadline - time.monotonic()))
+                    if not answered:
+                        break  # their games in play outlasted the grace
+                for ready in answered:
                     if ready is stop:
                         stop.drain()
                         continue
-                    if requested():
-                        break
                     n = index_of[ready]
                     try:
                         message = ready.recv()
                     except (EOFError, OSError):
-                        if requested():
-                            break
+                        if requested():  # (one that ended as the run stopped: its chunks are lost)
+                            in_flight[n] = 0
+                            continue
                         raise WorkerError(f"worker process {n + 1} {workers.describe_end(n)}") from None
                     if message[0] != "done":
                         if isinstance(message[1], RuledraftError):
@@ -670,7 +713,8 @@ class Processes:
                     in_flight[n] -= 1
                     if chunk.end > chunk.start:
                         per_game_seconds = seconds / (chunk.end - chunk.start)
-                    send(n, ready)
+                    if not requested():
+                        send(n, ready)
                     fold.add(chunk)
             finished = not requested()
         finally:

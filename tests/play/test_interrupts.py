@@ -419,3 +419,60 @@ def test_a_sigterm_the_game_in_play_does_not_answer_ends_the_run_after_its_grace
     assert err.strip().splitlines()[-1] == "interrupted"
     assert TERM_GRACE - 0.5 <= took < WAIT  # it waited its grace for the game, then left
     assert not related(proc.pid)
+
+
+SLOW_MOVES = """
+import os
+import time
+
+
+class Slow:
+    def __init__(self, seed=0):
+        pass
+
+    def act(self, view, seat):
+        time.sleep(0.02)
+        with open({moves!r}, "a") as f:
+            f.write(f"{{os.getpid()}}\\n")
+        return view.legal_actions()[0]
+"""
+
+
+@pytest.mark.parametrize("signum, status", [(signal.SIGINT, 130), (signal.SIGTERM, 143)], ids=["SIGINT", "SIGTERM"])
+def test_a_stop_on_two_workers_keeps_the_games_they_finished_in_their_chunks(tmp_path, signum, status):
+    """Two workers, a bot slow to move (its chunks take seconds): stopped once each worker has finished a
+    game in the middle of its chunk, the run counts and logs every game the workers finished (the games in
+    play played to their end), where the chunks cut short were lost with their finished games."""
+    moves = tmp_path / "moves"
+    bot = tmp_path / "slow.py"
+    bot.write_text(SLOW_MOVES.format(moves=str(moves)))
+    log = tmp_path / "games.jsonl"
+    args = [sys.executable, "-m", "ruledraft", "simulate", "sushi-go", "-p", "2", "-g", "40", "--seed", "3"]
+    args += ["--bots", f"{bot}:Slow,random", "--jobs", "2", "--json", "--log", str(log)]
+    proc = subprocess.Popen(args, text=True, start_new_session=True, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+
+    def moves_by_worker() -> list[int]:
+        lines = moves.read_text().split() if moves.exists() else []
+        return sorted(lines.count(pid) for pid in set(lines))
+
+    try:
+        per_game = 3 * 9  # the slow seat's moves in a game of two players: 3 rounds of 10 cards, the last one not asked
+        # each worker past its first game (a chunk is 4 games at first) and into its second
+        wait_until(lambda: moves_by_worker()[:1] >= [per_game + 3] or proc.poll() is not None, "a game each")
+        assert proc.poll() is None and len(moves_by_worker()) == 2
+        send(proc, signum, to_group=signum == signal.SIGINT)
+        out, err = finish(proc)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+    assert proc.returncode == status, err
+    summary = json.loads(out)
+    records = complete_records(log)
+    finished = sum(moves_by_worker()) // per_game
+    assert sum(moves_by_worker()) % per_game == 0  # every game a worker began was played to its end
+    assert summary["interrupted"] is True and summary["games"] == len(records) == finished >= 4
+    assert err.rstrip().splitlines()[-1] == f"interrupted after {finished} of 40 games"
+    seeds = {game_seed(3, i): i for i in range(40)}
+    assert sorted(seeds[r["seed"]] for r in records)[:2] == [0, 1]  # each chunk's first games, kept
+    assert related(proc.pid) == []
