@@ -52,6 +52,15 @@ def fail(message: str, code: int = 1) -> typer.Exit:
     raise typer.Exit(code)
 
 
+def failed_bot(e: Exception) -> typer.Exit:
+    """A bot's failure (:class:`~ruledraft.play.agents.BotFailure`) in one line, status 1;
+    with ``RULEDRAFT_DEBUG`` set, the traceback of what its code raised first."""
+    detail = getattr(e, "detail", "")
+    if detail and os.environ.get("RULEDRAFT_DEBUG"):
+        typer.echo(detail.rstrip("\n"), err=True)
+    return fail(f"error: {shown(e)}", 1)
+
+
 def stopped_words(played: int, requested: int, per_seating: int, seatings: int) -> str:
     """ "interrupted after N of M games", and for a line-up rotated through the seats, in
     which seating: its seats' figures then do not balance the bots over the seats."""
@@ -89,6 +98,8 @@ def reported_errors() -> Iterator[None]:
     except ScoringError as e:  # already "FILE:LINE:COLUMN: error: ..."
         fail(e.format(), 1)
     except RuledraftError as e:
+        if getattr(e, "detail", ""):  # a bot's failure (its module is not loaded for this)
+            failed_bot(e)
         fail(f"error: {_safe(e)}", getattr(e, "status", 1))  # an output the disk had no room for: 74
     except BrokenPipeError:  # e.g. piped into `head`: the rest is unread, so never "all is well"
         pipe_closed()

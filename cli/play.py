@@ -39,7 +39,7 @@ from ruledraft.play.log_target import check_log_path
 from ruledraft.play.runner import bot_seed
 
 from .board import board_lines as board_lines
-from .common import NO_ROOM, OutputRefused, checked_ruleset, counted, fail, reported_errors, shown
+from .common import NO_ROOM, OutputRefused, checked_ruleset, counted, failed_bot, reported_errors, shown
 from .event_words import event_line as event_line
 from .event_words import ordinal as ordinal
 from .human_seat import HUMAN, HumanAgent, QuitGame
@@ -149,7 +149,7 @@ def play(
                 with contextlib.suppress(OSError):
                     os.remove(log)  # no game to record; an existing file is left as it was
             if isinstance(e, BotFailure):  # its text comes from the bot's own code
-                fail(f"error: {shown(e)}", 1)
+                failed_bot(e)
             if isinstance(e, QuitGame):
                 typer.echo("You left the game.")
                 raise typer.Exit(0) from None

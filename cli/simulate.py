@@ -30,6 +30,7 @@ from .common import (
     console,
     counted,
     fail,
+    failed_bot,
     leave_interrupted,
     plus_minus,
     print_parts,
@@ -668,7 +669,7 @@ def run_errors() -> Iterator[None]:
     except WorkerError as e:
         fail(f"error: {shown(e)}", 70)
     except BotFailure as e:  # its text comes from the bot's own code
-        fail(f"error: {shown(e)}", 1)
+        failed_bot(e)
 
 
 #: what the seats of a rotated run show as their bot (each seat had every bot in turn)

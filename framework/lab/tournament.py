@@ -220,7 +220,7 @@ class TournamentWork:
                 try:
                     state = play_game(game, seed, bots, agents, specs=specs)
                 except BotFailure as e:  # which of the tournament's tables it failed at, too
-                    raise BotFailure(f"{e} (seats: {', '.join(bots)})") from None
+                    raise BotFailure(f"{e} (seats: {', '.join(bots)})", e.detail) from e
                 winners = tuple(state.winners)
                 tally.add(table, winners)
                 records.append((table, _places(state.totals(), winners)))

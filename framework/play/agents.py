@@ -232,7 +232,11 @@ def checked_act(agent: Agent, name: str, seen: Any, seat: int, seed: int, *, for
             if stop_behind(e):  # Ctrl-C (a KeyboardInterrupt of the bot's own is its failure)
                 raise
             how = str(e).splitlines()[0] if isinstance(e, BotRaised) else f"raised {described(e)}"
-            raise BotFailure(f"bot '{name}' at seat {seat} {how} (game seed {seed})") from None
+            import traceback  # (only where a bot failed)
+
+            below = e.__traceback__.tb_next if e.__traceback__ is not None else None  # from the bot's own frame
+            detail = "" if isinstance(e, BotRaised) else "".join(traceback.format_exception(type(e), e, below))
+            raise BotFailure(f"bot '{name}' at seat {seat} {how} (game seed {seed})", detail) from e
     else:
         action = as_action(agent.act(view, seat))
     if not view.is_legal(action):

@@ -43,7 +43,17 @@ class BotSpecError(InputError):
 
 
 class BotFailure(RuledraftError):
-    """A bot raised, or chose a move that is not legal."""
+    """A bot raised, or chose a move that is not legal. ``detail``: where a bot's code
+    raised, the traceback of what it raised, as text (it travels from a worker process
+    with the message; the command line shows it with ``RULEDRAFT_DEBUG=1``, and in this
+    process the error raised is the failure's ``__cause__`` too)."""
+
+    def __init__(self, message: str, detail: str = "") -> None:
+        super().__init__(message)
+        self.detail = detail
+
+    def __reduce__(self) -> tuple[Any, ...]:  # with its detail, from a worker's process
+        return (type(self), (str(self), self.detail))
 
 
 class BotUnmade(BotFailure):
@@ -211,6 +221,7 @@ def _load_file(spec: str, path: str) -> object:
         raise BotSpecError(f"bot '{spec}': {path} is not a Python file")
     module = importlib.util.module_from_spec(found)
     sys.modules[module_name] = module
+    within_reach(os.path.dirname(key))  # it imports the modules beside it, as `python FILE` would
     try:
         with prints_to_stderr(descriptor=True):  # what it prints as it is imported never mixes with the run's output
             found.loader.exec_module(module)
@@ -233,7 +244,22 @@ def bot_files() -> tuple[str, ...]:
     return tuple(sorted(_bot_files))
 
 
+def within_reach(folder: str) -> None:
+    """Put ``folder`` at the end of Python's module path, if it is not on it: a bot's
+    modules there can be imported, and none of them hides a module of Python's or an
+    installed package's (a ``random.py`` beside a bot is not the ``random`` anything
+    imports)."""
+    try:
+        real = os.path.realpath(folder)
+        if any(os.path.realpath(p or os.curdir) == real for p in sys.path):
+            return
+    except (OSError, ValueError):
+        return
+    sys.path.append(real)
+
+
 def _load_module(spec: str, name: str) -> object:
+    within_reach(os.getcwd())  # a module in the folder the command runs in, as `python -m` finds it
     try:
         with prints_to_stderr(descriptor=True):
             module = importlib.import_module(name)

@@ -5,8 +5,10 @@ workers) and ``play``; bots that fail; and ``replay``, which never loads a bot."
 from __future__ import annotations
 
 import json
+import random
 import re
 import textwrap
+from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
@@ -361,6 +363,94 @@ def test_play_reports_a_failing_bot(bot_file):
     )
     assert result.exit_code == 1
     assert result.stderr == "error: bot 'mybots:Boom' at seat 1 raised RuntimeError: boom (game seed 7)\n"
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_ruledraft_debug_shows_the_traceback_of_a_failing_bot(bot_file, monkeypatch, jobs):
+    """A bot that raises: one line naming it; with RULEDRAFT_DEBUG=1 the traceback of what its code raised
+    comes first, its file and line, from a worker process too (and none of ruledraft's own frames)."""
+    args = ["--games", "4", "--seed", "7", "--bots", f"{bot_file}:Boom,greedy", "--jobs", jobs]
+    plain = simulate(*args)
+    line = f"error: bot '{bot_file}:Boom' at seat 0 raised RuntimeError: boom (game seed "
+    assert plain.exit_code == 1 and plain.stderr.startswith(line) and plain.stderr.count("\n") == 1
+    monkeypatch.setenv("RULEDRAFT_DEBUG", "1")
+    shown = simulate(*args)
+    assert shown.exit_code == 1
+    trace, _, last = shown.stderr.rstrip("\n").rpartition("\n")
+    assert last + "\n" == plain.stderr
+    assert trace.startswith("Traceback (most recent call last):\n")
+    at = bot_file.read_text(encoding="utf-8").splitlines().index('        raise RuntimeError("boom")') + 1
+    assert f'File "{bot_file}", line {at}, in act' in trace and trace.endswith("RuntimeError: boom")
+    assert "ruledraft" not in trace.replace(str(bot_file), "")
+
+
+def test_a_bots_failure_keeps_what_it_raised_for_a_caller(monkeypatch):
+    """From Python, a bot's failure has what the bot raised as its cause and the traceback as its detail."""
+    import pickle
+
+    import ruledraft
+
+    monkeypatch.setattr(agents, "_REGISTRY", dict(agents._REGISTRY))
+
+    class Broken:
+        def __init__(self, seed=0):
+            pass
+
+        def act(self, view, seat):
+            return {}["no such key"]
+
+    ruledraft.register_agent("broken-for-test", Broken)
+    with pytest.raises(agents.BotFailure) as caught:
+        ruledraft.play_game("sushi-go", bots=["broken-for-test", "greedy"], players=2)
+    assert isinstance(caught.value.__cause__, KeyError)
+    assert caught.value.detail.endswith("KeyError: 'no such key'\n") and "in act" in caught.value.detail
+    revived = pickle.loads(pickle.dumps(caught.value))  # as it comes from a worker process
+    assert (type(revived), str(revived), revived.detail) == (type(caught.value), str(caught.value), caught.value.detail)
+
+
+SIBLING_BOT = """
+from sibling_moves import first
+
+
+class First:
+    def __init__(self, seed=0):
+        pass
+
+    def act(self, view, seat):
+        return first(view.legal_actions())
+"""
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_a_bot_file_imports_the_modules_beside_it_and_a_module_bot_is_found_where_the_command_runs(
+    tmp_path, monkeypatch, jobs
+):
+    """A bot file that imports a module in its own folder plays (as `python FILE` would run it) from elsewhere,
+    and MODULE:CLASS finds a module in the folder the command runs in, neither on PYTHONPATH; both play the
+    games `first` plays, on worker processes too, and a module beside a bot hides none of Python's."""
+    import sys
+
+    folder = tmp_path / "bots"
+    folder.mkdir()
+    (folder / "sibling_moves.py").write_text("def first(moves):\n    return moves[0]\n", encoding="utf-8")
+    (folder / "sibling_bot.py").write_text(SIBLING_BOT, encoding="utf-8")
+    (folder / "random.py").write_text("raise SystemExit('not this one')\n", encoding="utf-8")
+    monkeypatch.setattr(sys, "path", list(sys.path))
+    monkeypatch.delitem(sys.modules, "sibling_moves", raising=False)
+    monkeypatch.delitem(sys.modules, "sibling_bot", raising=False)
+    monkeypatch.setattr(agents, "_SPECS", {})
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    monkeypatch.chdir(elsewhere)
+    expected = seats(simulate("--games", "4", "--seed", "2", "--bots", "first,greedy", "--jobs", jobs))
+    by_file = simulate(
+        "--games", "4", "--seed", "2", "--bots", f"{folder / 'sibling_bot.py'}:First,greedy", "--jobs", jobs
+    )
+    assert [mean for _, mean in seats(by_file)] == [mean for _, mean in expected]
+    monkeypatch.chdir(folder)
+    by_module = simulate("--games", "4", "--seed", "2", "--bots", "sibling_bot:First,greedy", "--jobs", jobs)
+    assert [mean for _, mean in seats(by_module)] == [mean for _, mean in expected]
+    assert sys.path.index(str(folder.resolve())) > sys.path.index(str(Path(random.__file__).parent))
 
 
 def test_replay_never_loads_a_bot_named_in_a_log(bot_file, tmp_path):
