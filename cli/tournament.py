@@ -58,9 +58,12 @@ def tournament_text(result: dict) -> list[str]:
     """The terminal form: the ranking, then each line-up's win shares (at most 80 columns
     but for a single word longer than that)."""
     count = len(result["lineups"])
+    deals = counted(result["deals"], "deal")
+    if result["interrupted"]:  # the deals played, not those asked for
+        deals = f"{counted(result['deals_played'], 'deal')} (of {result['deals']:,})"
     lines = _wrapped(
         f"{shown(result['ruleset'])}, {counted(result['players'], 'player')}, seed {result['seed']}: "
-        f"{count} line-up{'' if count == 1 else 's'}, seats rotated on the same {counted(result['deals'], 'deal')}, "
+        f"{count} line-up{'' if count == 1 else 's'}, seats rotated on the same {deals}, "
         f"{counted(result['games'], 'game')}; a fair share is {result['fair_share']:.0%}"
     )
     lines += [
@@ -164,6 +167,8 @@ def tournament(
                         rs, names, players, games, seed, document=checked.document, backend=on, progress=advance
                     )
         stopped = f"interrupted after {result['games']} of {result['requested']} games" if result["interrupted"] else ""
+        if stopped and result["games"] and not result["balanced"]:
+            stopped += " (a seating cut short: its line-up's seats do not balance)"
         if stopped and not result["games"]:
             fail(stopped, 128 + result["signal"])
         shared = {k: v for k, v in result.items() if k not in ("seconds", "signal")}  # --json's, and the report's

@@ -384,12 +384,19 @@ def _figures(
             shares[b]["win_share_interval"] = list(wilson(w, n)) if n else None
         lineups_out.append({"bots": row["bots"], "seatings": row["seatings"], "games": row["games"], "by_bot": shares})
     played = sum(tally.games)
+    # each seating plays each deal once: a stop leaves a line-up's seatings with as many deals
+    # each (its seats balance the bots) or some one deal ahead of the others (they do not)
+    seatings_of: dict[int, list[int]] = {}
+    for t in range(len(tables)):
+        seatings_of.setdefault(table_lineup[t], []).append(tally.games[t])
     return {
         "ruleset": ruleset.id,
         "players": players,
         "seed": seed,
         "bots": list(names),
         "deals": deals,
+        "deals_played": max(tally.games, default=0),
+        "balanced": all(len(set(counts)) <= 1 for counts in seatings_of.values()),
         "games": played,
         "requested": deals * len(tables),
         "interrupted": bool(tally.signal),

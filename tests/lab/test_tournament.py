@@ -171,3 +171,40 @@ def test_report_has_the_tournament_section(tmp_path):
     assert result.exit_code == 0, result.output
     page = (out / "index.html").read_text()
     assert 'id="tournament"' in page and "Line-ups" in page and "ordinal" in page
+
+
+class CutAfter:
+    """A backend that plays the first ``k`` games, then stops as a Ctrl-C would."""
+
+    def __init__(self, k: int):
+        self.k = k
+
+    def play(self, work, games, fold, stop):
+        import signal
+
+        fold.add(work.play(0, self.k))
+        stop.signum = signal.SIGINT
+
+
+@pytest.mark.parametrize("cut, deals, balanced", [(6, 1, True), (7, 2, False)])
+def test_a_stopped_tournament_says_the_deals_it_played_and_whether_its_seats_balance(
+    sushi, monkeypatch, cut, deals, balanced
+):
+    """Cut after 6 games (two line-ups of three seatings: one deal each) or 7 (one seating a deal ahead): the
+    figures and the text count the deals played, not those asked for, and a line-up whose seatings played
+    unequal numbers of deals is said not to balance its seats."""
+    from ruledraft.play import executor
+
+    result = run_tournament(sushi, ["random", "first"], 3, 30, 1, backend=CutAfter(cut))
+    assert result["interrupted"] and result["games"] == cut and result["requested"] == 60
+    assert (result["deals"], result["deals_played"], result["balanced"]) == (10, deals, balanced)
+    assert sum(lu["games"] for lu in result["lineups"]) == cut
+    monkeypatch.setattr(executor, "local", lambda jobs, games, method=None: CutAfter(cut))
+    out = runner.invoke(app, ["tournament", "sushi-go", "-b", "random,first", "-p", "3", "-g", "30", "-q"])
+    assert out.exit_code == 130, out.output
+    said = " ".join(out.output.split())
+    assert f"seats rotated on the same {deals} deal{'s' if deals > 1 else ''} (of 10), {cut} games" in said
+    last = f"interrupted after {cut} of 60 games"
+    if not balanced:
+        last += " (a seating cut short: its line-up's seats do not balance)"
+    assert out.output.rstrip().splitlines()[-1] == last
