@@ -37,17 +37,23 @@ def record_line(record: dict) -> str:
     return json.dumps(record, separators=(",", ":")) + "\n"
 
 
-def record_game(state: State, seats: Sequence[str]) -> dict:
+def record_game(state: State, seats: str | Sequence[str]) -> dict:
     """The complete record of a finished game, ``seats`` naming the bot (or person) at
-    each seat; :class:`InputError` for a game not finished, a name missing or too
-    many, or a seed past :data:`MAX_SEED`, which would make a record ``replay`` refuses."""
+    each seat, as ``play_game`` takes its bots (``"greedy,random"`` or a list; the
+    last name fills the seats left); :class:`InputError` for a game not finished, no
+    name or too many, or a seed past :data:`MAX_SEED`, which would make a record
+    ``replay`` refuses."""
     if not isinstance(state, State):
         raise ArgumentError(f"state must be a game's State, not {state!r}")
     game = state.game
     if not state.is_terminal():
         raise InputError("only a finished game has a record: this one is still being played")
-    if isinstance(seats, str) or len(seats) != game.num_players:
+    if isinstance(seats, str):
+        seats = [name.strip() for name in seats.split(",")]
+    seats = list(seats)
+    if not seats or len(seats) > game.num_players:
         raise InputError(f"seats names {len(seats)} for {game.num_players} players: one name for each seat")
+    seats += seats[-1:] * (game.num_players - len(seats))  # the last fills the seats left
     for n, name in enumerate(seats):
         if not isinstance(name, str):
             raise InputError(f"seats[{n}] is a name (text), not {name!r}")

@@ -499,7 +499,7 @@ def test_isolate_refuses_a_bot_registered_in_this_process(monkeypatch):
 
 
 def test_record_game_refuses_what_replay_would_refuse():
-    """record_game of no game, an unfinished game, or with a name missing for a seat, is an InputError, not a record replay rejects later."""
+    """record_game of no game, an unfinished game, with no name or a name too many for the seats, is an InputError, not a record replay rejects later."""
     for nothing in (None, "sushi-go"):
         with pytest.raises(ruledraft.ArgumentError, match=f"^state must be a game's State, not {nothing!r}$"):
             ruledraft.record_game(nothing, ["a", "b"])
@@ -507,11 +507,21 @@ def test_record_game_refuses_what_replay_would_refuse():
     with pytest.raises(ruledraft.InputError, match="only a finished game has a record"):
         ruledraft.record_game(unfinished, ["a", "b", "c"])
     finished = ruledraft.play_game("sushi-go", 3, "greedy", seed=1)
-    with pytest.raises(ruledraft.InputError, match="seats names 1 for 3 players"):
-        ruledraft.record_game(finished, ["a"])
+    with pytest.raises(ruledraft.InputError, match="seats names 4 for 3 players"):
+        ruledraft.record_game(finished, ["a", "b", "c", "d"])
+    with pytest.raises(ruledraft.InputError, match="seats names 0 for 3 players"):
+        ruledraft.record_game(finished, [])
     with pytest.raises(ruledraft.InputError, match=r"^seats\[0\] is a name \(text\), not 1$"):
         ruledraft.record_game(finished, [1, 2, 3])
     assert ruledraft.replay(ruledraft.record_game(finished, ["a", "b", "c"])).totals() == finished.totals()
+
+
+def test_record_game_names_the_seats_as_play_game_takes_its_bots():
+    """record_game takes the seats as play_game takes its bots: "greedy,random" (or a list), the last filling the seats left."""
+    state = ruledraft.play_game("sushi-go", 4, "greedy,random", seed=2)
+    whole = ruledraft.record_game(state, ["greedy", "random", "random", "random"])
+    assert ruledraft.record_game(state, "greedy, random") == ruledraft.record_game(state, ["greedy", "random"]) == whole
+    assert whole["seats"] == ["greedy", "random", "random", "random"]
 
 
 def test_replay_of_something_not_a_record_is_an_input_error():
