@@ -461,6 +461,28 @@ def _structure_in_words(lines: Sequence[str], exc: yaml.MarkedYAMLError) -> tupl
         return _unexpected_colon(lines, mark.line + 1, mark.column + 1)
     if problem == "could not find expected ':'" and context is not None:
         return _key_without_colon(lines, context.line + 1, context.column + 1)
+    if context is not None and problem == "found unexpected end of stream" and "quoted scalar" in (exc.context or ""):
+        quote = lines[context.line][context.column : context.column + 1] if context.line < len(lines) else '"'
+        return (
+            context.line + 1,
+            context.column + 1,
+            f"YAML syntax: the text quoted here is never closed: the file ends before its closing {quote}",
+        )
+    closing = {"flow mapping": "}", "flow sequence": "]"}
+    within = next((c for what, c in closing.items() if what in (exc.context or "")), None)
+    if context is not None and within is not None and problem.startswith(f"expected ',' or '{within}'"):
+        opened = "{" if within == "}" else "["
+        found = problem.partition("but got ")[2] or "something else"
+        before = (
+            "the file ends"
+            if found == "'<stream end>'"
+            else f"{found} at line {mark.line + 1}, column {mark.column + 1}"
+        )
+        return (
+            context.line + 1,
+            context.column + 1,
+            f"YAML syntax: the '{opened}' here is not closed with '{within}' before {before}",
+        )
     return None
 
 
