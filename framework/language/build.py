@@ -1283,8 +1283,58 @@ class RulesetBuilder:
             self.ruleset = self._compiled()
             self.check_sets_reach(self.ruleset)
             self.check_choices(self.ruleset)
+            self.check_variant_typos(self.ruleset)
             self.check_bounds(self.ruleset)
         return sorted(set(self.out))
+
+    def check_variant_typos(self, ruleset: CompiledRuleset) -> None:
+        """Warnings where a variant (a file with ``extends:``) reads like a typo of what it
+        extends: a card entry whose id is new, close to a card of the parent's, with no
+        effect and scored by no rule (``{id: tempora, count: 10}`` adds ten cards worth
+        nothing, where tempura was meant to change); an attribute written for a parent's
+        card, close to one the card has and that no other card has (``{valu: 4}`` beside
+        ``value: 3``, which stays 3: a card's attributes merge key by key)."""
+        child = getattr(self.doc, "child", None)
+        cards = self.data.get("cards")
+        if child is None or not isinstance(cards, list) or len(cards) != len(ruleset.catalogue.cards):
+            return
+        mine = [self.doc.file_of(("cards", i)) == child.file for i in range(len(cards))]
+        parents = [c["id"] for c, new in zip(cards, mine) if not new and isinstance(c.get("id"), str)]
+        reads = [rule.reads for rule in ruleset.rules]
+        for i, (card, new) in enumerate(zip(cards, mine)):
+            if not isinstance(card, dict):
+                continue
+            ident = card.get("id")
+            if new and isinstance(ident, str) and not card.get("effect"):
+                scored = any(r is None or i in r for r in reads)
+                close = did_you_mean(ident, parents)
+                if close and not scored:
+                    self.warn(
+                        ("cards", i, "id"),
+                        f"card '{ident}' is new in this file, and no rule scores it{close}: an entry with the id"
+                        " of a card the file extends changes that card; a new id adds a card to the deck",
+                    )
+            if new or not isinstance(card.get("attributes"), dict):
+                continue
+            attributes = card["attributes"]
+            own = [a for a in attributes if not self.written_here(("cards", i, "attributes", a))]
+            for name in attributes:
+                if name in own or not self.written_here(("cards", i, "attributes", name)):
+                    continue
+                elsewhere = any(
+                    isinstance(other, dict) and isinstance(other.get("attributes"), dict) and name in other["attributes"]
+                    for j, other in enumerate(cards)
+                    if j != i
+                )
+                close = did_you_mean(name, own)
+                if close and not elsewhere:
+                    meant = close.split("'")[1]
+                    self.warn(
+                        ("cards", i, "attributes", name),
+                        f"attribute '{name}' is new to card '{ident}'{close}: a card's attributes merge key by"
+                        f" key, so its '{meant}' stays {attributes[meant]}",
+                        key=True,
+                    )
 
     def check_bounds(self, ruleset: CompiledRuleset) -> None:
         """Refuse a ruleset whose totals could pass the language's value limit
