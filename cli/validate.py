@@ -48,13 +48,16 @@ def tunable_lines(result) -> list[str]:
 
 
 def expand_directory(path: str) -> list[str]:
-    """The rule files (``*.yaml``, ``*.yml``) directly in a directory, sorted; InputError if none."""
+    """The rule files (``*.yaml``, ``*.yml``) directly in a directory, sorted (a directory
+    so named is not one, and is passed over); InputError if none."""
     import os
 
     from ruledraft.language.file_access import display_name, os_reason
 
     try:
-        names = sorted(n for n in os.listdir(path) if n.endswith((".yaml", ".yml")))
+        names = sorted(
+            n for n in os.listdir(path) if n.endswith((".yaml", ".yml")) and not os.path.isdir(os.path.join(path, n))
+        )
     except OSError as e:
         raise InputError(f"{display_name(path)}: {os_reason(e)}") from None
     if not names:

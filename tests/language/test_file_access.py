@@ -474,12 +474,14 @@ def test_within_follows_links_and_never_matches_a_sibling_prefix(tmp_path):
 
 
 def test_validate_a_directory_checks_its_rule_files_in_order(tmp_path):
-    """validate DIR checks DIR's *.yaml and *.yml (not other files, not subdirectories) in sorted order."""
+    """validate DIR checks DIR's *.yaml and *.yml (not other files, not subdirectories, nor a subdirectory
+    named like a rule file) in sorted order."""
     shutil.copy(STEP7, tmp_path / "b.yaml")
     shutil.copy(STEP7, tmp_path / "a.yml")
     (tmp_path / "notes.txt").write_text("not a rule file", encoding="utf-8")
     (tmp_path / "sub").mkdir()
     shutil.copy(STEP7, tmp_path / "sub" / "c.yaml")
+    (tmp_path / "old.yaml").mkdir()
     result = invoke("validate", tmp_path)
     assert (result.exit_code, result.stdout) == (
         0,
