@@ -204,6 +204,14 @@ def _attribute_hint(path: _Path, value: Any, mapping_allowed: bool) -> str:
     return ""
 
 
+def _digits(value: int) -> int:
+    """How many decimal digits ``value`` has (past Python's limit on turning one into text too)."""
+    try:
+        return len(str(abs(value)))
+    except ValueError:
+        return int(abs(value).bit_length() * 0.30103) + 1
+
+
 def _show(value: Any) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
@@ -213,6 +221,8 @@ def _show(value: Any) -> str:
         text = value if len(value) <= 40 else value[:37] + "..."
         text = printable(text)  # a line break as \n, on one line
         return f"'{text}'"
+    if isinstance(value, int) and value.bit_length() > 128:  # (no wall of digits in a message)
+        return f"a whole number of {_digits(value):,} digits"
     if isinstance(value, (int, float)):
         return repr(value)
     if isinstance(value, list):

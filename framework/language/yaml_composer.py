@@ -276,7 +276,11 @@ class _Composer(yaml.SafeLoader):
         try:
             value = construct(ScalarNode(tag, raw))
         except Exception:
-            self.error(line, column, f"cannot read '{_clip(raw)}' as {what}")
+            if tag == _INT and _DECIMAL.match(raw):  # past Python's limit of digits read (4,300)
+                digits = len(raw.lstrip("+-").replace("_", ""))
+                self.error(line, column, f"a whole number of {digits:,} digits is far too large for any value here")
+            else:
+                self.error(line, column, f"cannot read '{_clip(raw)}' as {what}")
             return None, False
         if (tag == _INT and not _DECIMAL.match(raw)) or (
             tag == _FLOAT and (not _DECIMAL_FLOAT.match(raw) if explicit else "_" in raw or ":" in raw)

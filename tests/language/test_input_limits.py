@@ -504,3 +504,17 @@ def test_the_guides_limits_table_gives_the_limits_the_compiler_enforces():
     assert f"at most {MAX_SCORING_STEPS:,} steps" in rows["expression work"]
     assert f"at most {MAX_DECISION_STEPS:,} steps" in rows["bot work"]
     assert f"at most {MAX_GAME_STEPS:,} steps" in rows["a game's bot work"]
+
+
+@pytest.mark.parametrize("digits", [60, 4_001, 4_400])
+def test_a_number_thousands_of_digits_long_is_said_by_its_length_not_echoed(tmp_path, digits):
+    """A card count of 60, 4,001 or 4,400 digits (past Python's 4,300 it cannot even be read as a number): one
+    short message at its place, naming how many digits it has; never the digits themselves, nor "cannot read"."""
+    path = tmp_path / "big.yaml"
+    path.write_text(
+        "format: 1\nextends: sushi-go\nid: t\nname: T\ncards:\n  - {id: tempura, count: 1" + "0" * (digits - 1) + "}\n",
+        encoding="utf-8",
+    )
+    (d,) = check_ruleset(path).diagnostics
+    assert (d.line, d.column) == (6, 26) and "0" * 8 not in d.message and len(d.message) < 100
+    assert f"a whole number of {digits:,} digits" in d.message
