@@ -269,6 +269,13 @@ def _name(path: _Path) -> str:
 
 #: a player-count key as written in ``hand_size`` or ``players`` (``"3"``, ``"2-5"``)
 _PLAYER_KEY = re.compile(r"[0-9]{1,2}(-[0-9]{1,2})?\Z")
+#: words a designer may write for a key of another name: the key, and a few words on why
+_SAID_AS: dict[str, tuple[str, str]] = {
+    "colour": ("group", "a card's colour is its group"),
+    "color": ("group", "a card's colour is its group"),
+    "copies": ("count", "how many copies the deck holds"),
+}
+
 #: an unknown key without a close match lists the allowed keys when there are at most this many
 _LISTED_KEYS = 4
 
@@ -529,7 +536,11 @@ class _Reporter:
         for key in unknown:
             match = _closest(key, allowed)
             hint = ""
-            if match:
+            said = _SAID_AS.get(key.lower()) if isinstance(key, str) else None
+            if said is not None and said[0] in allowed:  # a designer's word for a key of another name
+                hint = f" (did you mean '{said[0]}'? {said[1]})"
+                self.suggested.setdefault(path, set()).add(said[0])
+            elif match:
                 hint = f" (did you mean '{match}'?)"
                 self.suggested.setdefault(path, set()).add(match)
             elif len(path) == 1 and (home := _section_of(key, self.schema, path[0])):

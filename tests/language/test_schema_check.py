@@ -141,6 +141,16 @@ def test_misspelt_required_key_is_reported_once():
     assert messages(text) == [(6, 6, "unknown key 'idd' in a card (did you mean 'id'?)")]
 
 
+def test_a_designers_word_for_a_key_points_to_the_key():
+    """colour (or color) on a card points to group, which is a card's colour, and copies to count; as did-you-mean
+    hints, saying why, where no key is spelt close to them."""
+    text = MINI.replace("{id: apple, count: 10}", "{id: apple, colour: red, copies: 10}")
+    assert messages(text) == [
+        (6, 17, "unknown key 'colour' in a card (did you mean 'group'? a card's colour is its group)"),
+        (6, 30, "unknown key 'copies' in a card (did you mean 'count'? how many copies the deck holds)"),
+    ]
+
+
 def test_wrong_type_message():
     """A value of the wrong type says what it must be and what it is."""
     assert messages(MINI.replace("count: 10}", "count: ten}", 1)) == [
