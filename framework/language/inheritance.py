@@ -34,7 +34,7 @@ import attrs
 from ruledraft.errors import Diagnostic, InputError, RulesetError
 from ruledraft.language.bundled import NotFound, OutOfReach, bundled_ids, resolve_source, rulesets_dir
 from ruledraft.language.file_access import UnreadableInput, display_name, input_kind
-from ruledraft.language.suggest import did_you_mean
+from ruledraft.language.suggest import closest, did_you_mean
 from ruledraft.language.yaml_loader import Document, load_file
 
 #: a chain of parents longer than this is refused
@@ -92,6 +92,24 @@ class MergedDocument:
 
     def lines_of(self, path: DocPath) -> Any:
         return self.origin(path)[0].lines
+
+
+def _parent_suggestion(name: str, base: str | os.PathLike[str] | None) -> str:
+    """`` (did you mean 'x'?)`` for a parent not found: the bundled id or the rule file
+    beside whose name is closest, the names compared without their ``.yaml`` or ``.yml``
+    (which would make any two files' names look alike)."""
+    by_stem: dict[str, str] = {}
+    for option in [*bundled_ids(), *_rule_files_in(base)]:
+        by_stem.setdefault(_stem(option), option)
+    close = closest(_stem(name), by_stem)
+    return "" if close is None else f" (did you mean '{by_stem[close]}'?)"
+
+
+def _stem(name: str) -> str:
+    for ending in (".yaml", ".yml"):
+        if name.endswith(ending):
+            return name[: -len(ending)]
+    return name
 
 
 def _rule_files_in(directory: str | os.PathLike[str] | None) -> list[str]:
@@ -261,8 +279,7 @@ def resolve_document(
             [
                 doc.diagnostic(
                     ("extends",),
-                    f"cannot find the ruleset '{display_name(name)}' to extend"
-                    f"{did_you_mean(name, [*bundled_ids(), *_rule_files_in(base)])}",
+                    f"cannot find the ruleset '{display_name(name)}' to extend{_parent_suggestion(name, base)}",
                 )
             ]
         ) from None

@@ -18,11 +18,17 @@ def did_you_mean(name: str, options: Iterable[str]) -> str:
 
     A name longer than :data:`MAX_SUGGESTION_INPUT` gets no suggestion.
     """
+    close = closest(name, options)
+    return f" (did you mean '{close}'?)" if close is not None else ""
+
+
+def closest(name: str, options: Iterable[str]) -> str | None:
+    """The option closest to ``name``, if any is close enough (see :func:`did_you_mean`)."""
     name = str(name)
     if len(name) > MAX_SUGGESTION_INPUT:
-        return ""
+        return None
     close = difflib.get_close_matches(name, sorted(set(options)), n=1, cutoff=0.6)
-    return f" (did you mean '{close[0]}'?)" if close else ""
+    return close[0] if close else None
 
 
 def clipped(name: object) -> str:

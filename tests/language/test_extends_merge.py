@@ -60,3 +60,61 @@ def test_too_long_a_chain_of_parents_names_the_file_it_counts_from(tmp_path):
     (d,) = check_ruleset(tmp_path / asked).diagnostics
     assert d.message == f"more than {MAX_DEPTH} levels of 'extends' (counting from {asked})"
     assert (d.line, d.column) == (2, 10)
+
+
+def test_a_variants_card_id_or_attribute_that_reads_like_a_typo_is_warned_of(tmp_path):
+    """A new card id close to a parent's card, scored by no rule (tempora for tempura), and an attribute close
+    to one the parent's card has and no card else has (valu beside value): each a warning at its place saying
+    what the file does instead; the ruleset stays valid."""
+    result = check_ruleset(
+        write(tmp_path, "  - {id: tempora, count: 10}\n  - {id: squid_nigiri, attributes: {valu: 4}}\n")
+    )
+    assert result.ruleset is not None
+    places = [(d.severity, d.line, d.column, d.message) for d in result.diagnostics]
+    assert places == [
+        (
+            "warning",
+            6,
+            10,
+            "card 'tempora' is new in this file, and no rule scores it (did you mean 'tempura'?): an entry with the"
+            " id of a card the file extends changes that card; a new id adds a card to the deck",
+        ),
+        (
+            "warning",
+            7,
+            37,
+            "attribute 'valu' is new to card 'squid_nigiri' (did you mean 'value'?): a card's attributes merge key by"
+            " key, so its 'value' stays 3",
+        ),
+    ]
+
+
+def test_a_variants_new_cards_and_attributes_meant_as_such_are_not_warned_of(tmp_path):
+    """A new card a rule scores (a maki_4 tagged maki with icons), one with an effect, a name far from every
+    parent card, and an attribute another card has too: no warning."""
+    cards = (
+        "  - {id: maki_4, count: 4, group: maki, tags: [maki], attributes: {icons: 4}}\n"
+        "  - {id: wasabe, count: 2, effect: {kind: extra_pick}}\n"
+        "  - {id: hot_sauce, count: 3}\n"
+        "  - {id: squid_nigiri, attributes: {icon: 1}}\n"
+        "  - {id: egg_nigiri, attributes: {icon: 1}}\n"
+    )
+    result = check_ruleset(write(tmp_path, cards))
+    assert result.ruleset is not None and result.diagnostics == []
+
+
+def test_a_parent_not_found_is_suggested_by_its_name_not_its_ending(tmp_path):
+    """extends: nosuch.yaml beside link.yaml: no suggestion (the names share only '.yaml'); lnk.yaml is suggested
+    link.yaml, and a bundled id is suggested for a name close to it."""
+    (tmp_path / "link.yaml").write_text("format: 1\n", encoding="utf-8")
+    said = {}
+    for asked in ("nosuch.yaml", "lnk.yaml", "sushigo"):
+        child = tmp_path / "child.yaml"
+        child.write_text(f"format: 1\nextends: {asked}\nid: c\nname: C\n", encoding="utf-8")
+        (d,) = check_ruleset(child).diagnostics
+        said[asked] = d.message.removeprefix(f"cannot find the ruleset '{asked}' to extend")
+    assert said == {
+        "nosuch.yaml": "",
+        "lnk.yaml": " (did you mean 'link.yaml'?)",
+        "sushigo": " (did you mean 'sushi-go'?)",
+    }
