@@ -10,6 +10,7 @@ uses, raising :class:`~ruledraft.errors.InputError` with the option's name.
 
 from __future__ import annotations
 
+import signal
 from collections.abc import Callable, Mapping, Sequence
 from contextlib import AbstractContextManager
 from typing import Any
@@ -17,10 +18,11 @@ from typing import Any
 import typer
 
 from ruledraft.engine.state import MAX_SEED
-from ruledraft.errors import InputError
+from ruledraft.errors import InputError, stop_behind
 from ruledraft.play.match import USUAL_PLAYERS
 from ruledraft.play.match import usual_players as usual_players
 
+from . import interrupts
 from .common import console, shown
 
 # ---------------------------------------------------------------------- the ruleset
@@ -353,10 +355,20 @@ def chosen_engines(
     chosen = {}
     said: dict[str, list[str]] = {}
     for label, (ruleset, players, bots, game) in runs.items():
+        if interrupts.PENDING:  # stopped while a kernel compiled: no game will be played, none compiles
+            chosen[label] = "reference"
+            continue
         try:
             made = choose_engine(
                 ruleset, players, bots, engine, games, game=game, compiling=compiling_status(ruleset, quiet)
             )
+        except KeyboardInterrupt as e:  # Ctrl-C while the kernel compiled: the run starts stopped, as one
+            stop = stop_behind(e)  # sent just before it would (its summary of no game, "interrupted", 130)
+            if stop is None:
+                raise
+            interrupts.PENDING = interrupts.PENDING or getattr(stop, "signum", signal.SIGINT)
+            chosen[label] = "reference"
+            continue
         except InputError as e:
             if len(runs) > 1:
                 raise InputError(f"{label}: {e}") from None

@@ -476,3 +476,35 @@ def test_a_stop_on_two_workers_keeps_the_games_they_finished_in_their_chunks(tmp
     seeds = {game_seed(3, i): i for i in range(40)}
     assert sorted(seeds[r["seed"]] for r in records)[:2] == [0, 1]  # each chunk's first games, kept
     assert related(proc.pid) == []
+
+
+@pytest.mark.parametrize("as_json", [True, False], ids=["json", "text"])
+def test_ctrl_c_while_the_kernel_compiles_ends_with_the_summary_of_no_game(
+    monkeypatch, capsys, signal_handlers, as_json
+):
+    """Ctrl-C while a run's kernel compiles in the foreground (a long first run of a rule file just edited): the
+    run starts stopped, as after a Ctrl-C just before it, and says so: "interrupted after 0 of N games" (the
+    JSON document with interrupted true and no game), status 130; it printed only "interrupted"."""
+    from ruledraft.cli import app as app_module
+    from ruledraft.cli import interrupts
+    from ruledraft.play import engines
+
+    def compiling(*args, **kwargs):
+        interrupts.PENDING = signal.SIGINT  # as the command line's handler notes it, then raises
+        stop = KeyboardInterrupt()
+        stop.signum = signal.SIGINT  # as the wait for the compiling child raises it
+        raise stop
+
+    monkeypatch.setattr(engines, "choose_engine", compiling)
+    args = ["ruledraft", "simulate", "sushi-go", "-g", "200000", "--jobs", "2", "-q"] + (["--json"] if as_json else [])
+    monkeypatch.setattr(sys, "argv", args)
+    with pytest.raises(SystemExit) as leaving:
+        app_module.main()
+    out, err = capsys.readouterr()
+    assert leaving.value.code == 130, err
+    assert err.rstrip().splitlines()[-1] == "interrupted after 0 of 200000 games"
+    if as_json:
+        summary = json.loads(out)
+        assert (summary["games"], summary["interrupted"], summary["games_requested"]) == (0, True, 200000)
+    else:
+        assert out.startswith("0 games in ")
