@@ -1322,7 +1322,9 @@ class RulesetBuilder:
                 if name in own or not self.written_here(("cards", i, "attributes", name)):
                     continue
                 elsewhere = any(
-                    isinstance(other, dict) and isinstance(other.get("attributes"), dict) and name in other["attributes"]
+                    isinstance(other, dict)
+                    and isinstance(other.get("attributes"), dict)
+                    and name in other["attributes"]
                     for j, other in enumerate(cards)
                     if j != i
                 )

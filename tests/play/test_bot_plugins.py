@@ -377,7 +377,7 @@ def test_ruledraft_debug_shows_the_traceback_of_a_failing_bot(bot_file, monkeypa
     shown = simulate(*args)
     assert shown.exit_code == 1
     trace, _, last = shown.stderr.rstrip("\n").rpartition("\n")
-    assert last + "\n" == plain.stderr
+    assert last.startswith(line) and last.endswith(")")  # (on two workers, either's game may fail first)
     assert trace.startswith("Traceback (most recent call last):\n")
     at = bot_file.read_text(encoding="utf-8").splitlines().index('        raise RuntimeError("boom")') + 1
     assert f'File "{bot_file}", line {at}, in act' in trace and trace.endswith("RuntimeError: boom")
