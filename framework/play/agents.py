@@ -235,7 +235,7 @@ def checked_act(agent: Agent, name: str, seen: Any, seat: int, seed: int, *, for
             import traceback  # (only where a bot failed)
 
             below = e.__traceback__.tb_next if e.__traceback__ is not None else None  # from the bot's own frame
-            detail = "" if isinstance(e, BotRaised) else "".join(traceback.format_exception(type(e), e, below))
+            detail = e.detail if isinstance(e, BotRaised) else "".join(traceback.format_exception(type(e), e, below))
             raise BotFailure(f"bot '{name}' at seat {seat} {how} (game seed {seed})", detail) from e
     else:
         action = as_action(agent.act(view, seat))

@@ -83,7 +83,11 @@ def as_action(action: Any) -> Any:
 class BotRaised(Exception):  # noqa: N818 - the bot's own error, passed on
     """A bot in another process (``--isolate``) failed: the message says how, as the
     rest of "bot NAME at seat N ..." (``raised Type: message``, ``ended its process
-    (exit status 3)``)."""
+    (exit status 3)``); ``detail``, the traceback its process sent, if any."""
+
+    def __init__(self, message: str, detail: str = "") -> None:
+        super().__init__(message)
+        self.detail = detail
 
 
 _TRUE = {"true", "yes", "on", "1"}

@@ -220,7 +220,8 @@ class _Child:
                 code = None
             raise BotRaised(f"ended its process (exit status {code})") from None
         if kind == "error":
-            raise BotRaised(f"raised {value}")
+            said, _, trace = value.partition("\0")
+            raise BotRaised(f"raised {said}", trace)
         if kind == "unmade":
             raise BotUnmade(self.spec, value)
         return _Shown(value) if kind == "shown" else value
@@ -319,7 +320,11 @@ def _serve(requests: IO[bytes], replies: IO[bytes]) -> None:
         except BotUnmade as e:  # the reason alone: the run names the bot as typed
             reply = ("unmade", e.reason)
         except BaseException as e:  # noqa: BLE001 - any failure of the bot is one message (Ctrl-C is ignored here)
-            reply = ("error", described(e))
+            import traceback
+
+            below = e.__traceback__.tb_next if e.__traceback__ is not None else None  # from the bot's own frame
+            # what it raised, then its traceback (a reply cut to its size loses the end of the traceback first)
+            reply = ("error", described(e) + "\0" + "".join(traceback.format_exception(type(e), e, below)))
         try:
             _send_reply(replies, *_fitted(reply))
         except OSError:  # the run has ended (another seat's failure, a stop): no one to answer

@@ -365,11 +365,13 @@ def test_play_reports_a_failing_bot(bot_file):
     assert result.stderr == "error: bot 'mybots:Boom' at seat 1 raised RuntimeError: boom (game seed 7)\n"
 
 
-@pytest.mark.parametrize("jobs", ["1", "2"])
-def test_ruledraft_debug_shows_the_traceback_of_a_failing_bot(bot_file, monkeypatch, jobs):
+@pytest.mark.parametrize("jobs, isolate", [("1", False), ("2", False), ("1", True)])
+def test_ruledraft_debug_shows_the_traceback_of_a_failing_bot(bot_file, monkeypatch, jobs, isolate):
     """A bot that raises: one line naming it; with RULEDRAFT_DEBUG=1 the traceback of what its code raised
-    comes first, its file and line, from a worker process too (and none of ruledraft's own frames)."""
+    comes first, its file and line, from a worker process or the bot's own (--isolate) too, and none of
+    ruledraft's own frames."""
     args = ["--games", "4", "--seed", "7", "--bots", f"{bot_file}:Boom,greedy", "--jobs", jobs]
+    args += ["--isolate"] if isolate else []
     plain = simulate(*args)
     line = f"error: bot '{bot_file}:Boom' at seat 0 raised RuntimeError: boom (game seed "
     assert plain.exit_code == 1 and plain.stderr.startswith(line) and plain.stderr.count("\n") == 1
