@@ -497,6 +497,39 @@ class _Reporter:
                 return None
         return value
 
+    def list_above(self, key: str, document: dict[str, Any]) -> str | None:
+        """For a key at the top level that no top-level key is: the items of the list
+        section just above it (``a scoring rule``, ``a card``) when they take such a key,
+        as a key of the last item de-indented by mistake leaves it (None otherwise)."""
+        try:
+            line = self.doc.locate((key,), key=True)[0]
+            before = [(self.doc.locate((k,), key=True)[0], k) for k in document if k != key]
+        except (KeyError, IndexError, TypeError):
+            return None
+        above = max((item for item in before if item[0] < line), default=None)
+        if above is None or not isinstance(document.get(above[1]), list) or not document[above[1]]:
+            return None
+        items = self.item_schema((above[1], 0))
+        if key not in self.keys_anywhere(items):
+            return None
+        title = self.resolve(items).get("title") if isinstance(self.resolve(items), dict) else None
+        noun = title[0].lower() + title[1:] if title else f"an item of '{above[1]}'"
+        return noun if not title else _article(noun)
+
+    def keys_anywhere(self, schema: Any, depth: int = 0) -> set[str]:
+        """Every key a mapping ``schema`` may take, in any of its branches (``allOf``,
+        ``anyOf``, ``oneOf``, ``if``/``then``/``else``)."""
+        schema = self.resolve(schema)
+        if not isinstance(schema, dict) or depth > 8:
+            return set()
+        keys = set(schema.get("properties", {}))
+        for branch in ("allOf", "anyOf", "oneOf"):
+            for part in schema.get(branch, []):
+                keys |= self.keys_anywhere(part, depth + 1)
+        for branch in ("then", "else"):
+            keys |= self.keys_anywhere(schema.get(branch), depth + 1)
+        return keys
+
     def where(self, path: _Path, instance: Any) -> str:
         """``at the top level``, ``in a card``, ``in a 'sets' scoring rule``, ``in 'players'``..."""
         if not path:
@@ -537,7 +570,10 @@ class _Reporter:
             match = _closest(key, allowed)
             hint = ""
             said = _SAID_AS.get(key.lower()) if isinstance(key, str) else None
-            if said is not None and said[0] in allowed:  # a designer's word for a key of another name
+            above = self.list_above(key, instance) if not path else None
+            if above is not None:  # a key of the item above, written at the left edge
+                hint = f"; '{clipped(key)}' is a key of {above}: indent it as that item's other keys"
+            elif said is not None and said[0] in allowed:  # a designer's word for a key of another name
                 hint = f" (did you mean '{said[0]}'? {said[1]})"
                 self.suggested.setdefault(path, set()).add(said[0])
             elif match:

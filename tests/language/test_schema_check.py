@@ -117,10 +117,10 @@ def test_unknown_key_is_reported_at_the_key_with_suggestion():
 
 def test_unknown_keys_are_reported_one_by_one():
     """Every unknown key in one mapping gets its own diagnostic."""
-    text = MINI.replace("{id: apple, count: 10}", "{id: apple, count: 10, colour: red, size: 3}")
+    text = MINI.replace("{id: apple, count: 10}", "{id: apple, count: 10, flavour: red, size: 3}")
     found = messages(text)
-    assert [m for _, _, m in found] == ["unknown key 'colour' in a card", "unknown key 'size' in a card"]
-    assert [c for _, c, _ in found] == [28, 41]
+    assert [m for _, _, m in found] == ["unknown key 'flavour' in a card", "unknown key 'size' in a card"]
+    assert [c for _, c, _ in found] == [28, 42]
 
 
 def test_suggestions_come_from_the_schema():
@@ -149,6 +149,21 @@ def test_a_designers_word_for_a_key_points_to_the_key():
         (6, 17, "unknown key 'colour' in a card (did you mean 'group'? a card's colour is its group)"),
         (6, 30, "unknown key 'copies' in a card (did you mean 'count'? how many copies the deck holds)"),
     ]
+
+
+def test_a_key_of_the_item_above_written_at_the_left_edge_says_to_indent_it():
+    """A scoring rule's last key written at the left edge is read as a key of the file: the message says it is
+    a key of a scoring rule, to be indented as the rule's others (it had suggested 'id'); a key no item above
+    takes keeps its did-you-mean."""
+    rule = "  - {id: apples, kind: per_card, cards: apple, value: 1}\n"
+    text = MINI.replace(rule, "  - id: apples\n    cards: apple\n    value: 1\nkind: per_card\n")
+    assert (
+        15,
+        1,
+        "unknown key 'kind' at the top level; 'kind' is a key of a scoring rule: indent it as that item's other keys",
+    ) in messages(text)
+    text = MINI.replace(rule, rule + "scorng: []\n")
+    assert messages(text) == [(13, 1, "unknown key 'scorng' at the top level (did you mean 'scoring'?)")]
 
 
 def test_wrong_type_message():
