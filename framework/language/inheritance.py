@@ -197,12 +197,11 @@ def _load_parent(doc: Document, name: str, parent_file: Path) -> Document:
     try:
         parent = load_file(parent_file)
     except RulesetError:
-        # a file this one may read anyway: say that it does not load, and where to look, but
-        # show none of its text (it may not be a rule file at all)
+        # a file that looks like a rule file: its own problems, at their places in it (the file
+        # that extends it is named with them); of any other nothing is shown (it may not be a
+        # rule file at all, and a message could quote it)
         if _looks_like_a_rule_file(parent_file):
-            raise RulesetError(
-                [doc.diagnostic(("extends",), f"'{display_name(name)}' does not load as YAML (validate it on its own)")]
-            ) from None
+            raise
         parent = None
     if parent is None or not is_rule_file(parent):
         raise RulesetError([doc.diagnostic(("extends",), f"'{display_name(name)}' is not a rule file")])
@@ -300,8 +299,17 @@ def resolve_document(
         raise RulesetError(
             [doc.diagnostic(("extends",), f"more than {MAX_DEPTH} levels of 'extends' (counting from {first})")]
         )
-    parent_doc = _load_parent(doc, name, parent_file)
-    parent = resolve_document(parent_file, check, chain, allow=allow, _doc=parent_doc, prepare=prepare)
+    try:
+        parent_doc = _load_parent(doc, name, parent_file)
+        parent = resolve_document(parent_file, check, chain, allow=allow, _doc=parent_doc, prepare=prepare)
+    except RulesetError as e:  # the parent's own problems: said at this file's extends: too, so that a
+        # check of this file names it (validate DIR would show the same lines for each file extending it)
+        theirs = [d for d in e.diagnostics if d.file != doc.file and d.severity == "error"]
+        if all((d.source_line or "").lstrip().startswith("extends:") for d in theirs):
+            raise  # none, or only a chain of extends that cannot be followed (a cycle, a file not found): said there
+        which = "a problem, shown at its place" if len(theirs) == 1 else "problems, each shown at its place"
+        said = doc.diagnostic(("extends",), f"'{display_name(name)}', which this file extends, has {which}")
+        raise RulesetError([said, *e.diagnostics]) from None
     merged = merge(parent, doc)
     merged.warnings = getattr(parent, "warnings", []) + warnings
     return merged

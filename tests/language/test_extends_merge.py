@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from ruledraft.language.loading import check_ruleset, load_ruleset
 
 
@@ -118,3 +120,21 @@ def test_a_parent_not_found_is_suggested_by_its_name_not_its_ending(tmp_path):
         "lnk.yaml": " (did you mean 'link.yaml'?)",
         "sushigo": " (did you mean 'sushi-go'?)",
     }
+
+
+def test_a_parent_that_does_not_load_is_shown_at_its_place_and_named_at_extends(tmp_path):
+    """A parent that looks like a rule file but is not valid UTF-8: its own problem at its place, and the child's
+    extends: names it (it said only that the parent 'does not load as YAML'); a parent of any other text still
+    shows nothing of it."""
+    (tmp_path / "base.yaml").write_bytes(b"format: 1\nid: base\nname: \xff bad\n")
+    child = tmp_path / "child.yaml"
+    child.write_text("format: 1\nextends: base.yaml\nid: c\nname: C\n", encoding="utf-8")
+    said = [(Path(d.file).name, d.line, d.column, d.message) for d in check_ruleset(child).diagnostics]
+    assert said == [
+        ("base.yaml", 3, 7, "the file is not valid UTF-8 text (byte 0xff)"),
+        ("child.yaml", 2, 10, "'base.yaml', which this file extends, has a problem, shown at its place"),
+    ]
+    (tmp_path / "notes.yaml").write_bytes(b"secret: \xff\n")
+    child.write_text("format: 1\nextends: notes.yaml\nid: c\nname: C\n", encoding="utf-8")
+    (d,) = check_ruleset(child).diagnostics
+    assert (Path(d.file).name, d.message) == ("child.yaml", "'notes.yaml' is not a rule file")

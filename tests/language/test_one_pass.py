@@ -236,7 +236,8 @@ def test_an_extends_the_schema_refused_stops_before_any_parent(tmp_path):
 
 
 def test_a_parents_schema_error_still_stops_the_walk_beside_the_childs(tmp_path):
-    """A child with a schema error whose parent has one too: both schema problems, and nothing of the walk (its 'peer')."""
+    """A child with a schema error whose parent has one too: both schema problems (the parent's said at the
+    child's extends: too), and nothing of the walk (its 'peer')."""
     (tmp_path / "parent.yaml").write_text(
         (DATA / "broken-semantic" / "parent-with-schema-error.yaml").read_text(encoding="utf-8"),
         encoding="utf-8",
@@ -249,6 +250,7 @@ def test_a_parents_schema_error_still_stops_the_walk_beside_the_childs(tmp_path)
     )
     result = check_ruleset(path)
     assert [(Path(d.file).name, d.line, d.column, d.message) for d in result.diagnostics] == [
+        ("child.yaml", 2, 10, "'parent.yaml', which this file extends, has a problem, shown at its place"),
         ("child.yaml", 5, 16, "'pass' must be one of left, right, none, {turns: ...}, or a list of them, not 'upward'"),
         ("parent.yaml", 7, 24, "'count' must be at least 0, not -1"),
     ]
