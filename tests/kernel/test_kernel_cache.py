@@ -174,20 +174,22 @@ def test_a_second_process_waits_for_the_kernel_being_compiled(tmp_path):
 def test_ctrl_c_during_the_kernel_compile_ends_the_run_at_once(tmp_path):
     """A run that compiles its kernel (an empty cache, --engine kernel) compiles it in a
     child process: SIGINT to the terminal's process group then ends the run within
-    seconds, with "interrupted", status 130, no traceback or message from the compiler,
-    and no process left behind."""
+    seconds, as one stopped before its first game ("interrupted after 0 of N games", its
+    summary of no game), status 130, no traceback or message from the compiler, and no
+    process left behind."""
     args = ["simulate", SMALL, "-p", "4", "-g", "5000", "--engine", "kernel"]
     out, err = _interrupted_while_compiling(args, tmp_path, b"--game-loop", within=120)
-    assert err.strip() == "interrupted"
-    assert out == ""
+    assert err.strip() == "interrupted after 0 of 5000 games"
+    assert out.startswith("0 games in ") and out.rstrip().endswith("interrupted after 0 of 5000 games")
 
 
 @pytest.mark.skipif(not os.path.exists("/proc/self/cmdline"), reason="finds the compiler in /proc")
 def test_ctrl_c_during_the_compile_of_the_planners_loop_or_the_rollout_ends_the_run_at_once(tmp_path):
     """The planner's game loop and ismcts's roll-out, compiled the first time they are
     used, are compiled in a child process too: SIGINT during either compile ends the run
-    with "interrupted", status 130 and no message from the compiler (the game loop they
-    need first is compiled on the way, into the same cache)."""
+    before its first game ("interrupted after 0 of N games"), status 130 and no message
+    from the compiler (the game loop they need first is compiled on the way, into the
+    same cache)."""
     # the planner on the kernel; ismcts on the reference engine, its roll-outs on the kernel
     for bots, engine, flag in (
         ("planner", "kernel", b"--planner"),
@@ -196,16 +198,16 @@ def test_ctrl_c_during_the_compile_of_the_planners_loop_or_the_rollout_ends_the_
         args = ["simulate", SMALL, "-p", "2", "-g", "5000", "--engine", engine, "--bots", bots]
         # at once: the rest of the module is compiled already, so this compile is short
         out, err = _interrupted_while_compiling(args, tmp_path, flag, within=240, into=0.2)
-        assert err.strip() == "interrupted", (flag, err)
-        assert out == ""
+        assert err.strip() == "interrupted after 0 of 5000 games", (flag, err)
+        assert out.startswith("0 games in "), (flag, out)
     # on two processes the planner's loop (not cached: its compile above was interrupted)
     # is compiled before the workers start (they load it), so a signal as its child starts, before any code of its own has run, ends the
-    # run before its first game: nothing printed, no report made
+    # run before its first game: its summary of no game, no report made
     args = ["simulate", SMALL, "-p", "2", "-g", "20000", "--jobs", "2", "--engine", "kernel", "--bots", "planner"]
     args += ["--report", str(tmp_path / "report")]
     out, err = _interrupted_while_compiling(args, tmp_path, b"--planner", within=240, into=0.0)
-    assert err.strip() == "interrupted", err
-    assert out == ""
+    assert err.strip() == "interrupted after 0 of 20000 games", err
+    assert out.startswith("0 games in ") and "report: none written, no game finished" in out
     assert not (tmp_path / "report").exists()  # checked before the run, made only for a report
     assert "Exception ignored" not in err and "Traceback" not in err
 
