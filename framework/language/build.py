@@ -58,7 +58,7 @@ from ruledraft.language.ruleset import (
     TieBreak,
 )
 from ruledraft.language.scoring import parse_player_key
-from ruledraft.language.suggest import did_you_mean
+from ruledraft.language.suggest import closest, did_you_mean
 
 #: the largest deck ruledraft will deal from
 MAX_DECK = 10_000
@@ -1328,13 +1328,12 @@ class RulesetBuilder:
                     for j, other in enumerate(cards)
                     if j != i
                 )
-                close = did_you_mean(name, own)
-                if close and not elsewhere:
-                    meant = close.split("'")[1]
+                meant = closest(name, own)
+                if meant is not None and not elsewhere:
                     self.warn(
                         ("cards", i, "attributes", name),
-                        f"attribute '{name}' is new to card '{ident}'{close}: a card's attributes merge key by"
-                        f" key, so its '{meant}' stays {attributes[meant]}",
+                        f"attribute '{name}' is new to card '{ident}' (did you mean '{meant}'?): a card's attributes"
+                        f" merge key by key, so its '{meant}' stays {attributes[meant]}",
                         key=True,
                     )
 
