@@ -647,7 +647,9 @@ class Processes:
             left = games - next_start
             if left <= 0:
                 return None
-            size = 4 if per_game_seconds is None else int(CHUNK_SECONDS / max(per_game_seconds, 1e-6))
+            # one game while no game has been timed: a slow bot's first chunk holds no finished
+            # game a stop could lose with it (a stuck worker is ended with its chunk)
+            size = 1 if per_game_seconds is None else int(CHUNK_SECONDS / max(per_game_seconds, 1e-6))
             size = max(1, min(size, work.cap, -(-left // (2 * jobs))))
             task = (next_start, next_start + size)
             next_start += size

@@ -457,7 +457,7 @@ def test_a_stop_on_two_workers_keeps_the_games_they_finished_in_their_chunks(tmp
 
     try:
         per_game = 3 * 9  # the slow seat's moves in a game of two players: 3 rounds of 10 cards, the last one not asked
-        # each worker past its first game (a chunk is 4 games at first) and into its second
+        # each worker past its first game and into its second
         wait_until(lambda: moves_by_worker()[:1] >= [per_game + 3] or proc.poll() is not None, "a game each")
         assert proc.poll() is None and len(moves_by_worker()) == 2
         send(proc, signum, to_group=signum == signal.SIGINT)
