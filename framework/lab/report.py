@@ -309,9 +309,12 @@ def _seats_section(page: _Page, labels: Sequence[str]) -> str:
         eq = page.get(f"sides[{i}].figures.seats_equal")
         games = page.get(f"sides[{i}].figures.games")
         who = f"{_e(labels[i])}: " if n > 1 else ""
+        p = eq["p_value"]
+        # the verdict in words, as the terminal gives it (the hypothesis alone read as the result)
+        verdict = "" if not isinstance(p, (int, float)) else "seats differ" if p < 0.05 else "no evidence seats differ"
         tests.append(
-            f"<li>{who}{_games(games)}; all seats equal: chi-square {_num(eq['statistic'])}, "
-            f"{_e(eq['df'])} df, p = {_p(eq['p_value'])}</li>"
+            f"<li>{who}{_games(games)}; {verdict + ' ' if verdict else ''}(chi-square test of equal wins: "
+            f"{_num(eq['statistic'])}, {_e(eq['df'])} df, p = {_p(p)})</li>"
         )
     out.append('<ul class="notes">' + "".join(tests) + "</ul>")
     intro = (

@@ -831,3 +831,25 @@ def test_a_report_stopped_while_it_draws_leaves_no_directory_made(tmp_path, monk
     with pytest.raises(KeyboardInterrupt):
         report.write_report(tmp_path / "new" / "dir", title="t", command="c", sides=[("a", {})])
     assert list(tmp_path.iterdir()) == []
+
+
+def test_the_seat_test_gives_its_verdict_in_words_as_the_terminal_does(tmp_path, sim_figures):
+    """The seats' chi-square test reads as the terminal's line reads: "seats differ" below p = 0.05 (greedy
+    against random), "no evidence seats differ" above (the same figures with the test's p set high); it said
+    "all seats equal" in both, the hypothesis read as the result."""
+    import copy
+    import html
+    import re
+
+    assert sim_figures["seats_equal"]["p_value"] < 0.05
+    calm = copy.deepcopy(sim_figures)
+    calm["seats_equal"]["p_value"] = 0.638
+    said = []
+    for name, figures in (("differ", sim_figures), ("calm", calm)):
+        page = simulate_report(tmp_path / name, figures).read_text(encoding="utf-8")
+        said.append(html.unescape(re.search(r"<li>200 games; ([^<]*)</li>", page).group(1)))
+    assert said[0].startswith("seats differ (chi-square test of equal wins: ")
+    assert said[1].startswith("no evidence seats differ (chi-square test of equal wins: ") and said[1].endswith(
+        "p = 0.638)"
+    )
+    assert all("all seats equal" not in s for s in said)
