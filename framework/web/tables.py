@@ -32,6 +32,7 @@ from ruledraft.errors import IllegalMoveError, InputError, RulesetError, printab
 from ruledraft.language.bundled import bundled_ids
 from ruledraft.language.loading import check_ruleset
 from ruledraft.language.ruleset import CompiledRuleset
+from ruledraft.language.suggest import clipped
 from ruledraft.play.agents import BotFailure, agent_names, checked_act, make_agent, parse_bot
 from ruledraft.play.engines import ready_searches_behind
 from ruledraft.play.game_log import record_game, record_line
@@ -117,17 +118,25 @@ def lobby_bounds(name: str) -> None:
     """:class:`InputError` if the bot spec ``name`` gives a number option more than a
     lobby may ask (:func:`lobby_limit`): a bot move that takes practically forever
     would hold its table. Whoever starts the server is bound only by the option's own
-    maximum (:class:`~ruledraft.play.bot_specs.BotOption`)."""
-    spec = parse_bot(name)
-    for option in spec.kind.options:
-        value = spec.options.get(option.name)
-        if option.type not in (int, float) or isinstance(value, bool) or not isinstance(value, (int, float)):
+    maximum (:class:`~ruledraft.play.bot_specs.BotOption`). Read from the spec's text, before
+    the spec is checked whole: a value past the option's own maximum too is told the lobby's
+    limit, not a larger one it would then be refused at."""
+    bot, _, rest = name.partition(":")
+    options = {option.name: option for option in parse_bot(bot).kind.options}
+    for part in rest.split(":") if rest else ():
+        key, _, text = part.partition("=")
+        option = options.get(key.strip())
+        if option is None or option.type not in (int, float):
             continue
+        try:
+            value = float(text)
+        except ValueError:
+            continue  # (said by the spec's own check)
         limit = lobby_limit(option.default)
         if value > limit:
             raise InputError(
-                f"bot '{name}': a table opened here takes {option.name} up to {_number(limit)}, not"
-                f" {_number(value)} (a bot's numbers are bounded here, so that no move takes too long)"
+                f"bot '{clipped(name)}': a table opened here takes {option.name} up to {_number(limit)}, not"
+                f" {clipped(text.strip())} (a bot's numbers are bounded here, so that no move takes too long)"
             )
 
 
@@ -576,6 +585,8 @@ class Tables:
         for name in set(kinds):
             if named_only and name.split(":", 1)[0] not in agent_names():
                 raise InputError(f"unknown bot '{name}': a table opened here takes {', '.join(agent_names())}")
+            if named_only:
+                lobby_bounds(name)
             try:
                 make_agent(name, 0)
             except KeyError:
@@ -583,8 +594,6 @@ class Tables:
             except Exception as e:  # noqa: BLE001 - a bot spec's own error, in one line
                 said = str(e).splitlines()[0] if str(e) else type(e).__name__
                 raise InputError(said if said.startswith("bot '") else f"bot '{name}': {said}") from None
-            if named_only:
-                lobby_bounds(name)
         if seed is None:
             seed = secrets.randbelow(MAX_SEED + 1)
         if not 0 <= seed <= MAX_SEED:

@@ -177,10 +177,14 @@ def test_serve_still_names_its_seed_option(monkeypatch, tmp_path):
         ("ismcts:iterations=999999", "takes iterations up to 4000, not 999999"),
         ("greedy,ismcts:ms=5000", "takes ms up to 1000, not 5000"),
         ("planner:samples=41", "takes samples up to 40, not 41"),
+        # past the option's own maximum too (1,000,000 and 60,000): the lobby's limit is the one said
+        ("ismcts:iterations=100000000", "takes iterations up to 4000, not 100000000"),
+        ("ismcts:ms=999999", "takes ms up to 1000, not 999999"),
     ],
 )
 def test_the_lobby_bounds_the_numbers_a_bot_is_given(tmp_path, bots, words):
-    """A bot option past ten times its default (ms: past 1000) is refused in the page; no table opens."""
+    """A bot option past ten times its default (ms: past 1000) is refused in the page, saying the lobby's limit
+    even for a number past the option's own maximum; no table opens."""
     from starlette.testclient import TestClient
 
     from ruledraft.web.app import create_app
