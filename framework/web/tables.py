@@ -291,8 +291,12 @@ class Table:
         if not isinstance(message, dict):
             raise ActionError("a move is a JSON object with a 'type'")
         kind = message.get("type")
-        if "version" in message and message["version"] != self.moves:
-            raise ActionError("the game has moved on since that view; choose again")
+        if "version" in message:
+            version = message["version"]
+            if type(version) is not int:  # (true is no version, though Python counts it 1)
+                raise ActionError("'version' is the view's version, a whole number")
+            if version != self.moves:
+                raise ActionError("the game has moved on since that view; choose again")
         if kind == "pick":
             if state.pending is not None:
                 raise ActionError("a card effect's decision is being made: no pick now")

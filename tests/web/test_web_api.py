@@ -479,6 +479,8 @@ def test_illegal_and_malformed_moves_get_a_clear_error_and_the_game_goes_on(clie
         (json.dumps({"type": "pick", "cards": hand[:2]}), "only one card this turn"),
         (json.dumps({"type": "decide", "option": 0}), "no decision is asked of you"),
         (json.dumps({"type": "pick", "cards": [hand[0]], "version": 99}), "moved on"),
+        (json.dumps({"type": "pick", "cards": [hand[0]], "version": "x"}), "the view's version, a whole number"),
+        (json.dumps({"type": "pick", "cards": [hand[0]], "version": False}), "the view's version, a whole number"),
         ("x" * 5000, "at most 4096 bytes"),
     ]
     with client.websocket_connect(ws_path(table, 0)) as ws:
