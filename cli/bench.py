@@ -193,7 +193,7 @@ def measure_on(engine: str, rs, players: int, bot: str, seconds: float, out: Con
                 raise
             kernel, reason = Unsupported(full), full
         if isinstance(kernel, Kernel) and reason is None:
-            if not quiet:
+            if not quiet and compiled >= 0.005:  # (a kernel an earlier row loaded: nothing to say)
                 say(out, f"{rs.id:<30} {players} players  kernel compiled or loaded in {compiled:.2f} s")
             games, elapsed = measure_kernel(kernel, bot, min_seconds=seconds)
             return Figure(rs.id, players, bot, 1, games, elapsed, "kernel", round(compiled, 3))
