@@ -403,12 +403,19 @@ def _quick(schema_name: str) -> Check:
     return _quick_check(dict(schema), schema.get("$defs", {}))
 
 
+#: the validators of a number's range, which a value of the wrong type is not also told of
+_RANGES = frozenset({"minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"})
+
+
 def schema_problems(value: Any, schema_name: str, limit: int = MAX_PROBLEMS) -> list[tuple[str, str]]:
     """``(JSON path, message)`` for each way ``value`` breaks ``schemas/<schema_name>``
     (at most ``limit`` + 1, so a caller can tell there were more), in path order."""
     if _quick(schema_name)(value):
         return []
     errors = list(itertools.islice(_validator(schema_name).iter_errors(value), limit + 1))
+    # a value of the wrong type is said once: not also as out of range (inf as a seed)
+    mistyped = {tuple(e.absolute_path) for e in errors if e.validator == "type"}
+    errors = [e for e in errors if not (e.validator in _RANGES and tuple(e.absolute_path) in mistyped)]
     # in path order (keys and indices never compared with each other)
     errors.sort(key=lambda e: [(isinstance(p, str), p) for p in e.absolute_path])
     return [(json_path(e.absolute_path), _schema_message(e)) for e in errors]

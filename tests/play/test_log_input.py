@@ -208,6 +208,20 @@ def test_integers_longer_than_python_converts_are_a_located_problem(record, tmp_
     )
 
 
+@pytest.mark.parametrize("seed", ["1e400", "-1e400", "2.5e20"])
+def test_a_seed_of_the_wrong_type_is_one_problem_not_two(record, tmp_path, seed):
+    """A seed written as a float far past the range (1e400 reads as infinity): one line saying it is no whole
+    number; it was said twice, once more as out of range."""
+    text = json.dumps(record)
+    line = text.replace(f'"seed": {record["seed"]}', f'"seed": {seed}')
+    assert line != text
+    path = write_log(tmp_path, [line])
+    result = replay(path)
+    assert result.exit_code == 1
+    (said,) = result.stderr.splitlines()
+    assert said.startswith(f"{path}:1: error: seed: expected a whole number, got ")
+
+
 def test_every_problem_of_a_record_is_reported_in_path_order(record, tmp_path):
     """A record with several problems gets one line for each, in the order of their paths."""
 
