@@ -509,12 +509,11 @@ class _Reporter:
         above = max((item for item in before if item[0] < line), default=None)
         if above is None or not isinstance(document.get(above[1]), list) or not document[above[1]]:
             return None
-        items = self.item_schema((above[1], 0))
+        items = self.resolve(self.item_schema((above[1], 0)))
         if key not in self.keys_anywhere(items):
             return None
-        title = self.resolve(items).get("title") if isinstance(self.resolve(items), dict) else None
-        noun = title[0].lower() + title[1:] if title else f"an item of '{above[1]}'"
-        return noun if not title else _article(noun)
+        title = items.get("title") if isinstance(items, dict) else None
+        return _article(title[0].lower() + title[1:]) if title else f"an item of '{above[1]}'"
 
     def keys_anywhere(self, schema: Any, depth: int = 0) -> set[str]:
         """Every key a mapping ``schema`` may take, in any of its branches (``allOf``,

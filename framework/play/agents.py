@@ -40,6 +40,7 @@ from ruledraft.play.bot_specs import (
     BotSpecError,
     BotUnmade,
     as_action,
+    bot_traceback,
     entry_point_bots,
     entry_point_kind,
     make_checked,
@@ -232,10 +233,7 @@ def checked_act(agent: Agent, name: str, seen: Any, seat: int, seed: int, *, for
             if stop_behind(e):  # Ctrl-C (a KeyboardInterrupt of the bot's own is its failure)
                 raise
             how = str(e).splitlines()[0] if isinstance(e, BotRaised) else f"raised {described(e)}"
-            import traceback  # (only where a bot failed)
-
-            below = e.__traceback__.tb_next if e.__traceback__ is not None else None  # from the bot's own frame
-            detail = e.detail if isinstance(e, BotRaised) else "".join(traceback.format_exception(type(e), e, below))
+            detail = e.detail if isinstance(e, BotRaised) else bot_traceback(e)
             raise BotFailure(f"bot '{name}' at seat {seat} {how} (game seed {seed})", detail) from e
     else:
         action = as_action(agent.act(view, seat))

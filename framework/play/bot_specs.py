@@ -80,6 +80,15 @@ def as_action(action: Any) -> Any:
         return action
 
 
+def bot_traceback(e: BaseException) -> str:
+    """The traceback of what a bot's code raised, as text, from the bot's own frame on
+    (the frame of the call into the bot, ruledraft's, left out)."""
+    import traceback  # (only where a bot failed)
+
+    below = e.__traceback__.tb_next if e.__traceback__ is not None else None
+    return "".join(traceback.format_exception(type(e), e, below))
+
+
 class BotRaised(Exception):  # noqa: N818 - the bot's own error, passed on
     """A bot in another process (``--isolate``) failed: the message says how, as the
     rest of "bot NAME at seat N ..." (``raised Type: message``, ``ended its process

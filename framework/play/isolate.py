@@ -37,7 +37,7 @@ from ruledraft.engine.seeds import private_seed
 from ruledraft.engine.state import Game
 from ruledraft.engine.view import SeatView
 from ruledraft.errors import described
-from ruledraft.play.bot_specs import BotRaised, BotUnmade, as_action
+from ruledraft.play.bot_specs import BotRaised, BotUnmade, as_action, bot_traceback
 from ruledraft.play.executor import ShippedRuleset
 
 __all__ = ["IsolatedAgent", "close_all"]
@@ -320,11 +320,8 @@ def _serve(requests: IO[bytes], replies: IO[bytes]) -> None:
         except BotUnmade as e:  # the reason alone: the run names the bot as typed
             reply = ("unmade", e.reason)
         except BaseException as e:  # noqa: BLE001 - any failure of the bot is one message (Ctrl-C is ignored here)
-            import traceback
-
-            below = e.__traceback__.tb_next if e.__traceback__ is not None else None  # from the bot's own frame
             # what it raised, then its traceback (a reply cut to its size loses the end of the traceback first)
-            reply = ("error", described(e) + "\0" + "".join(traceback.format_exception(type(e), e, below)))
+            reply = ("error", described(e) + "\0" + bot_traceback(e))
         try:
             _send_reply(replies, *_fitted(reply))
         except OSError:  # the run has ended (another seat's failure, a stop): no one to answer
