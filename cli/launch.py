@@ -20,6 +20,7 @@ import os
 import signal
 import sys
 
+from ruledraft import heap
 from ruledraft.cli import interrupts
 from ruledraft.cli.interrupts import exit_interrupted
 from ruledraft.cli.streams import usable_streams
@@ -65,6 +66,41 @@ def _frozen_at_exit(loaded: frozenset[str]) -> None:
         gc.freeze()
 
 
+def program() -> None:
+    """The ``ruledraft`` command (``python -m ruledraft`` too): :func:`main`, then the
+    process's end. Where nothing but the command's own modules and Python's were loaded
+    and no other thread is left, it ends at once after its exit handlers and streams:
+    the interpreter's own end would free every module and object one by one (about
+    0.01 s, all of them the process's to lose anyway)."""
+    loaded = frozenset(sys.modules)  # Python's and the site's, before the command's
+    try:
+        main()
+    except SystemExit as e:
+        code = e.code
+    else:
+        code = None
+    if not isinstance(code, int | None) or not _nothing_to_lose(loaded):
+        raise SystemExit(code)
+    atexit._run_exitfuncs()  # noqa: SLF001 - what os._exit skips of the end: run as the interpreter runs them
+    try:
+        for stream in (sys.stdout, sys.stderr):
+            if stream is not None:
+                stream.flush()
+    except BaseException:  # noqa: BLE001 - a closed pipe: said as the interpreter's end says it
+        raise SystemExit(code) from None
+    os._exit(code or 0)
+
+
+def _nothing_to_lose(loaded: frozenset[str]) -> bool:
+    """Whether the process can end without the interpreter's own end: every module
+    imported since ``loaded`` the command's own or Python's (no bot's or plug-in's code,
+    whose objects may hold a file unwritten), and no thread the interpreter would wait for."""
+    if not all(_own(name) for name in sys.modules.keys() - loaded):
+        return False
+    threading = sys.modules.get("threading")
+    return threading is None or all(t.daemon or t is threading.main_thread() for t in threading.enumerate())
+
+
 def main() -> None:
     """Load the command line, then run it (``ruledraft.cli.app.main``, which takes over
     both signals)."""
@@ -90,7 +126,7 @@ def main() -> None:
             raise
         exit_interrupted(stop)
     finally:
-        gc.freeze()  # what the imports made, out of every later collection's way
+        heap.freeze()  # what the imports made, out of every later collection's way
         if collecting:
             gc.enable()
     atexit.register(_frozen_at_exit, frozenset(sys.modules))  # run last, after the program's own

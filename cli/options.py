@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import signal
 from collections.abc import Callable, Mapping, Sequence
-from contextlib import AbstractContextManager
+from contextlib import AbstractContextManager, nullcontext
 from typing import Any
 
 import typer
@@ -321,15 +321,20 @@ def engine_option(default: str = "auto", help: str = ENGINE_HELP) -> Any:
 
 def compiling_status(ruleset, quiet: bool) -> Callable[[], AbstractContextManager[Any]] | None:
     """What says, on a terminal, that a kernel is being compiled before a run (a status
-    line that goes when the compile ends), or None (``quiet``, or standard error is not
-    a terminal: the output stays the same whether the kernel was in the cache or not)."""
+    line that goes when the compile ends; nothing where standard error is not a
+    terminal: the output stays the same whether the kernel was in the cache or not), or
+    None (``quiet``). The console is made only where a compile starts (loading rich's
+    takes a run from the cache about 0.01 s)."""
     if quiet:
         return None
-    err = console(stderr=True)
-    if not err.is_terminal:
-        return None
-    words = shown(f"compiling the kernel of {ruleset.id} (once: it is cached)", markup=True)
-    return lambda: err.status(words)
+
+    def status() -> AbstractContextManager[Any]:
+        err = console(stderr=True)
+        if not err.is_terminal:
+            return nullcontext()
+        return err.status(shown(f"compiling the kernel of {ruleset.id} (once: it is cached)", markup=True))
+
+    return status
 
 
 def chosen_engine(ruleset, players: int, bots, engine: str, games: int | None, game=None, quiet: bool = False) -> str:

@@ -1,5 +1,5 @@
 """``python -m ruledraft``: the same as the ``ruledraft`` command."""
 
-from ruledraft.cli.launch import main
+from ruledraft.cli.launch import program
 
-main()
+program()

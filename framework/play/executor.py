@@ -38,7 +38,7 @@ from typing import Any, ClassVar, Protocol
 
 import attrs
 
-from ruledraft import lifeline
+from ruledraft import heap, lifeline
 from ruledraft.errors import RuledraftError, described, raised_by_stop
 from ruledraft.language.kinds.registry import prints_to_stderr
 from ruledraft.language.ruleset import CompiledRuleset
@@ -64,7 +64,7 @@ def steady_heap() -> Iterator[None]:
     global _HEAP_USERS, _HEAP_SAVED
     with _HEAP_LOCK:
         if _HEAP_USERS == 0:
-            _HEAP_SAVED = (gc.get_threshold(), gc.get_freeze_count() == 0)
+            _HEAP_SAVED = (gc.get_threshold(), not heap.frozen())
             settle_heap(freeze=_HEAP_SAVED[1])
         _HEAP_USERS += 1
     try:

@@ -452,3 +452,68 @@ def test_a_quiet_json_run_loads_neither_the_expression_parser_nor_rich(tmp_path)
     apothecary = str(ROOT / "examples" / "midnight-apothecary.yaml")
     loaded(apothecary)
     assert loaded(apothecary) - {"logging"} == {"lark"}  # (lark imports logging)
+
+
+#: ``ruledraft ARGS`` through :func:`launch.program` in a fresh process that says on
+#: standard error whether the interpreter's own end ran (Python audits it)
+_ENDED = """
+import os, sys
+def heard(event, args, write=os.write):
+    if event == "cpython.PyInterpreterState_Clear":
+        write(2, b"interpreter's end\\n")
+sys.addaudithook(heard)
+sys.argv = ["ruledraft", *sys.argv[1:]]
+from ruledraft.cli.launch import program
+program()
+"""
+
+
+def _program(*args: str, env: dict | None = None) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-c", _ENDED, *args], capture_output=True, text=True, env=env, timeout=120)
+
+
+def test_a_run_of_the_command_s_own_code_ends_at_once_with_its_whole_output_and_status():
+    """`ruledraft` (the program) of its own code only skips the interpreter's end, and loses nothing: the whole
+    JSON on standard output, status 0; an error's message and status 2."""
+    done = _program("simulate", "sushi-go", "--games", "300", "--engine", "reference", "--json", "-q")
+    assert done.returncode == 0, done.stderr
+    assert "interpreter's end" not in done.stderr
+    assert json.loads(done.stdout)["games"] == 300
+    refused = _program("validate", str(ROOT / "no-such-file.yaml"))
+    assert refused.returncode == 2
+    assert "no-such-file.yaml: no such file" in refused.stderr
+    assert "interpreter's end" not in refused.stderr
+
+
+def test_a_bot_s_code_leaves_the_program_to_the_interpreter_s_end(tmp_path):
+    """A bot from a file whose module keeps a file open: the program ends through the interpreter's end, which
+    writes the file, every move in it."""
+    bot = tmp_path / "logging_bot.py"
+    bot.write_text(_LOGGING_BOT)
+    moves = tmp_path / "moves.txt"
+    args = ["simulate", "sushi-go", "-p", "2", "--games", "3", "--engine", "reference", "-q"]
+    done = _program(*args, "--bots", f"{bot}:Logger,random", env={**os.environ, "MOVES_LOG": str(moves)})
+    assert done.returncode == 0, done.stderr
+    assert "interpreter's end" in done.stderr
+    assert len(moves.read_text().splitlines()) == 3 * 27
+
+
+def test_a_thread_the_interpreter_waits_for_leaves_the_end_to_it(monkeypatch):
+    """Nothing to lose where every module since the start is the command's or Python's and no other thread
+    runs; a module of a bot's, or a thread that is no daemon, is something to lose."""
+    import threading
+
+    loaded = frozenset(sys.modules)
+    assert launch._nothing_to_lose(loaded) == all(
+        t.daemon or t is threading.main_thread() for t in threading.enumerate()
+    )
+    monkeypatch.setattr(threading, "enumerate", lambda: [threading.main_thread()])
+    assert launch._nothing_to_lose(loaded)
+    monkeypatch.setitem(sys.modules, "ruledraft_bot_logger", sys)
+    assert not launch._nothing_to_lose(loaded)
+    monkeypatch.delitem(sys.modules, "ruledraft_bot_logger")
+    waiting = threading.Thread(target=lambda: None)
+    monkeypatch.setattr(threading, "enumerate", lambda: [threading.main_thread(), waiting])
+    assert not launch._nothing_to_lose(loaded)
+    waiting.daemon = True
+    assert launch._nothing_to_lose(loaded)

@@ -330,8 +330,13 @@ def test_a_terminal_is_told_what_the_compile_before_a_run_is_for(monkeypatch):
     with status():
         pass
     assert "compiling the kernel of sushi-go (once: it is cached)" in screen.getvalue()
-    monkeypatch.setattr(options, "console", lambda stderr=False: Console(file=io.StringIO(), force_terminal=False))
-    assert options.compiling_status(rs, quiet=False) is None
+    elsewhere = io.StringIO()
+    monkeypatch.setattr(options, "console", lambda stderr=False: Console(file=elsewhere, force_terminal=False))
+    status = options.compiling_status(rs, quiet=False)
+    assert status is not None
+    with status():
+        pass
+    assert elsewhere.getvalue() == ""
 
 
 def test_play_refuses_the_kernel_clearly():
