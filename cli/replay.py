@@ -42,8 +42,10 @@ def _record_ruleset(record: dict):
 
 
 def replay(
-    log: str = typer.Argument(
-        ..., help="A JSON Lines game log written by `simulate --log` or `play --log` (-: standard input)."
+    logs: list[str] = typer.Argument(
+        ...,
+        help="JSON Lines game logs written by `simulate --log` or `play --log`, one or more (-: standard input).",
+        metavar="LOG...",
     ),
     ruleset: str = typer.Option(
         None,
@@ -63,79 +65,99 @@ def replay(
     score that does not match is reported. Exits 1 on any bad record or mismatch.
     A record's ruleset is a bundled id or a file in the log's directory, in the
     current directory or under an --allow-path DIR; --ruleset names any file.
-    A line may be at most 8 MiB long.
+    A line may be at most 8 MiB long. Several logs are replayed in turn, each
+    summed up on a line of its own, then all of them.
     """
     with reported_errors():
         allow = allowed_dirs(allow_path)
-        if log == "-" and ruleset == "-":
+        if logs.count("-") > 1:
+            raise InputError("standard input (-) can be read once: name it once")
+        if "-" in logs and ruleset == "-":
             raise InputError("the log and the ruleset cannot both be read from standard input (-)")
-        if log != "-":
-            try:
-                input_kind(log)  # a FIFO, device or refused path: a message, before any open
-            except UnreadableInput as e:
-                raise InputError(str(e)) from None
-        log_dir = (os.path.dirname(log) if log != "-" else "") or "."
-        where = STDIN_NAME if log == "-" else log
-        cache = {}
-        if ruleset is not None:  # named on the command line, any file: loaded once, its errors the command's
-            cache[ruleset] = get_ruleset(ruleset, allow)
-        games = bad = strays = 0  # strays: lines that are no game record at all
-        seen: dict[int, int] = {}  # each record's digest (64 bits): the line it was first on (a game logged twice)
-        for line, record in read_records(log, dash_is_stdin=True):
-            if isinstance(record, LineProblem):  # a line that is not JSON, not UTF-8 or too long
-                strays += 1
-                say_problem(record.where, record.message)
-                continue
-            problems = record_problems(record)
-            if not isinstance(record, dict):  # JSON, but a list or a number: no game to count
-                strays += 1
-                for p in problems:
-                    say_problem(f"{where}:{line}", p)
-                continue
-            games += 1
-            if problems:
-                bad += 1
-                for p in problems:
-                    say_problem(f"{where}:{line}", p)
-                continue
-            digest = int.from_bytes(hashlib.sha256(json.dumps(record, sort_keys=True).encode()).digest()[:8], "big")
-            if digest in seen:
-                bad += 1
-                say_problem(f"{where}:{line}", f"the same game as line {seen[digest]}: a game is logged once")
-                continue
-            seen[digest] = line
-            name = ruleset
-            if name is None and isinstance(record, dict):
-                name = _record_ruleset(record)
-            if isinstance(name, InputError):
-                say_problem(f"{where}:{line}", str(name))
-                bad += 1
-                continue
-            if not isinstance(name, str):
-                say_problem(f"{where}:{line}", "no ruleset named in the record")
-                bad += 1
-                continue
-            if name not in cache:
+        for log in logs:
+            if log != "-":
                 try:
-                    cache[name] = load_named_ruleset(
-                        name, base=log_dir, allow=allow + (log_dir, "."), within_what="the log"
-                    )
-                except OutOfReach as e:
-                    cache[name] = InputError(f"{e} (or give the ruleset with --ruleset FILE)")
-                except (InputError, RulesetError) as e:
-                    cache[name] = e
-            if isinstance(cache[name], Exception):
-                problems = [f"cannot load ruleset '{display_name(name)}': {cache[name]}"]
-            else:
-                problems = replay_record(cache[name], record, shape_checked=True)
-            if problems:
-                bad += 1
-                for p in problems:
-                    say_problem(f"{where}:{line}", p)
-        if not games and not strays:  # nothing to check is no check passed
-            say_problem(where, "no game record in it (a log has one JSON object a line)")
-        summary = f"{counted(games, 'game')} replayed, {games - bad} clean, {bad} with problems"
-        if strays:
-            summary += "; 1 line is no game record" if strays == 1 else f"; {strays} lines are no game records"
-        typer.echo(summary)
+                    input_kind(log)  # a FIFO, device or refused path: a message, before any is opened
+                except UnreadableInput as e:
+                    raise InputError(str(e)) from None
+        cache: dict[tuple[str, str], object] = {}
+        named = get_ruleset(ruleset, allow) if ruleset is not None else None  # any file: its errors the command's
+        games = bad = strays = 0
+        for log in logs:
+            counts = _replay_log(log, named, cache, allow)
+            if len(logs) > 1:
+                typer.echo(f"{STDIN_NAME if log == '-' else display_name(log)}: {_summary(*counts)}")
+            games, bad, strays = games + counts[0], bad + counts[1], strays + counts[2]
+        typer.echo(_summary(games, bad, strays) if len(logs) == 1 else f"in all: {_summary(games, bad, strays)}")
         raise typer.Exit(1 if bad or strays or not games else 0)
+
+
+def _summary(games: int, bad: int, strays: int) -> str:
+    """ "N games replayed, C clean, B with problems" (and the lines that are no game record)."""
+    summary = f"{counted(games, 'game')} replayed, {games - bad} clean, {bad} with problems"
+    if strays:
+        summary += "; 1 line is no game record" if strays == 1 else f"; {strays} lines are no game records"
+    return summary
+
+
+def _ruleset_of(record: dict, log_dir: str, cache: dict[tuple[str, str], object], allow):
+    """The ruleset ``record`` names, loaded from ``log_dir`` (once: kept in ``cache`` by
+    name and directory), or an :class:`InputError` whose message is the record's problem."""
+    name = _record_ruleset(record)
+    if isinstance(name, InputError):
+        return name
+    if not isinstance(name, str):
+        return InputError("no ruleset named in the record")
+    key = (name, log_dir)
+    if key not in cache:
+        try:
+            cache[key] = load_named_ruleset(name, base=log_dir, allow=(*allow, log_dir, "."), within_what="the log")
+        except OutOfReach as e:
+            cache[key] = InputError(
+                f"cannot load ruleset '{display_name(name)}': {e} (or give the ruleset with --ruleset FILE)"
+            )
+        except (InputError, RulesetError) as e:
+            cache[key] = InputError(f"cannot load ruleset '{display_name(name)}': {e}")
+    return cache[key]
+
+
+def _replay_log(log: str, named, cache: dict[tuple[str, str], object], allow) -> tuple[int, int, int]:
+    """Replay the records of ``log``, each problem said at its line: (records, those with
+    problems, lines that are no game record). ``named``: the ruleset of ``--ruleset``
+    (None: each record's own, loaded once for each log's directory into ``cache``)."""
+    log_dir = (os.path.dirname(log) if log != "-" else "") or "."
+    where = STDIN_NAME if log == "-" else log
+    games = bad = strays = 0  # strays: lines that are no game record at all
+    seen: dict[int, int] = {}  # each record's digest (64 bits): the line it was first on (a game logged twice)
+    for line, record in read_records(log, dash_is_stdin=True):
+        if isinstance(record, LineProblem):  # a line that is not JSON, not UTF-8 or too long
+            strays += 1
+            say_problem(record.where, record.message)
+            continue
+        problems = record_problems(record)
+        if not isinstance(record, dict):  # JSON, but a list or a number: no game to count
+            strays += 1
+            for p in problems:
+                say_problem(f"{where}:{line}", p)
+            continue
+        games += 1
+        if problems:
+            bad += 1
+            for p in problems:
+                say_problem(f"{where}:{line}", p)
+            continue
+        digest = int.from_bytes(hashlib.sha256(json.dumps(record, sort_keys=True).encode()).digest()[:8], "big")
+        if digest in seen:
+            bad += 1
+            say_problem(f"{where}:{line}", f"the same game as line {seen[digest]}: a game is logged once")
+            continue
+        seen[digest] = line
+        rs = named if named is not None else _ruleset_of(record, log_dir, cache, allow)
+        problems = [str(rs)] if isinstance(rs, InputError) else replay_record(rs, record, shape_checked=True)
+        if problems:
+            bad += 1
+            for p in problems:
+                say_problem(f"{where}:{line}", p)
+    if not games and not strays:  # nothing to check is no check passed
+        say_problem(where, "no game record in it (a log has one JSON object a line)")
+    return games, bad, strays

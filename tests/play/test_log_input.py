@@ -614,3 +614,37 @@ def test_replay_takes_standard_input_once_and_the_api_reads_a_file_called_dash(r
     (tmp_path / "-").write_text(json.dumps(record) + "\n", encoding="utf-8")
     monkeypatch.setattr("sys.stdin", io.StringIO("not a log\n"))
     assert ruledraft.read_log("-") == [record]
+
+
+def test_several_logs_are_replayed_in_turn_each_summed_up_then_all(record, tmp_path):
+    """replay A B -: each log's problems at its own lines, a line of counts for each, then the counts in all;
+    one bad record anywhere is exit 1."""
+    clean = write_log(tmp_path, [record, make_record(seed=8)], "clean.jsonl")
+    forged = changed(record, set_at(["totals", 0], record["totals"][0] + 1))
+    mixed = write_log(tmp_path / "..", [make_record(seed=9), forged, "not json"], f"{tmp_path.name}-mixed.jsonl")
+    result = runner.invoke(app, ["replay", clean, mixed, "-"], input=json.dumps(make_record(seed=10)) + "\n")
+    assert result.exit_code == 1
+    lines = result.output.splitlines()
+    assert lines[0] == f"{clean}: 2 games replayed, 2 clean, 0 with problems"
+    assert lines[1].startswith(f"{mixed}:2: error: totals: ")
+    assert lines[2] == f"{mixed}:3:1: error: not valid JSON: Expecting value"
+    assert lines[3] == f"{mixed}: 2 games replayed, 1 clean, 1 with problems; 1 line is no game record"
+    assert lines[4] == "<stdin>: 1 game replayed, 1 clean, 0 with problems"
+    assert lines[5] == "in all: 5 games replayed, 4 clean, 1 with problems; 1 line is no game record"
+    assert len(lines) == 6
+    both = runner.invoke(app, ["replay", clean, clean])
+    assert both.exit_code == 0  # the same game in two logs: each log logs it once
+    assert both.output.splitlines()[-1] == "in all: 4 games replayed, 4 clean, 0 with problems"
+
+
+def test_standard_input_is_named_once_and_every_log_is_looked_at_before_any_is_read(record, tmp_path):
+    """replay - - is refused (exit 2); a missing log stops the command before any record is replayed, naming
+    it."""
+    result = runner.invoke(app, ["replay", "-", "-"], input=json.dumps(record) + "\n")
+    assert result.exit_code == 2
+    assert result.output == "error: standard input (-) can be read once: name it once\n"
+    clean = write_log(tmp_path, [record])
+    missing = str(tmp_path / "gone.jsonl")
+    result = runner.invoke(app, ["replay", clean, missing])
+    assert result.exit_code == 2
+    assert result.output == f"error: {missing}: cannot read: no such file\n"
