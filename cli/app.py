@@ -204,8 +204,8 @@ def _terminated(signum, frame) -> None:
 
 
 def _leaving() -> None:
-    """On the way out, a further Ctrl-C or SIGTERM must not turn the exit into a traceback."""
-    for sig in (signal.SIGINT, signal.SIGTERM):
+    """On the way out, a further Ctrl-C, SIGTERM or SIGHUP must not turn the exit into a traceback."""
+    for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
         signal.signal(sig, signal.SIG_IGN)
 
 
@@ -243,9 +243,12 @@ def _output_lost(e: OSError) -> None:
 def main() -> None:
     """Entry point: any failure that slipped past the commands' own reporting still
     ends in a one-line message, never a traceback (set RULEDRAFT_DEBUG=1 to see it).
-    Ctrl-C ends with status 130 and SIGTERM with 143, saying "interrupted"; output
+    Ctrl-C ends with status 130, SIGTERM with 143 and SIGHUP (the terminal closed,
+    where nothing such as ``nohup`` ignores it) with 129, saying "interrupted"; output
     that cannot be written (a full disk) ends with status 74, saying so."""
     signal.signal(signal.SIGTERM, _terminated)
+    if signal.getsignal(signal.SIGHUP) is not signal.SIG_IGN:
+        signal.signal(signal.SIGHUP, _terminated)
     from ruledraft.play.executor import StopSignals
 
     before = StopSignals.__dict__["early"]

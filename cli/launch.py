@@ -1,6 +1,6 @@
-"""The ``ruledraft`` command's entry point, kept free of imports: a Ctrl-C (or SIGTERM)
-while the program is still loading ends as quietly as one later, with "interrupted"
-and status 130 (143), never a traceback.
+"""The ``ruledraft`` command's entry point, kept free of imports: a Ctrl-C (or SIGTERM,
+or SIGHUP) while the program is still loading ends as quietly as one later, with
+"interrupted" and status 130 (143, 129), never a traceback.
 
 Two settings of the process's own, made before anything is imported: numpy's BLAS
 threads, one unless the environment says how many (nothing the command does multiplies
@@ -27,13 +27,15 @@ from ruledraft.cli.streams import usable_streams
 
 
 class _Stopped(KeyboardInterrupt):
-    """SIGTERM while loading (Ctrl-C is Python's own KeyboardInterrupt)."""
+    """SIGTERM (or SIGHUP) while loading (Ctrl-C is Python's own KeyboardInterrupt)."""
 
-    signum = signal.SIGTERM
+    def __init__(self, signum: int = signal.SIGTERM) -> None:
+        super().__init__(signum)
+        self.signum = signum
 
 
 def _terminated(signum: int, frame: object) -> None:
-    raise _Stopped
+    raise _Stopped(signum)
 
 
 #: what OpenBLAS reads for its number of threads, first found first: one the user set is left as it is
@@ -110,6 +112,9 @@ def main() -> None:
     collecting = gc.isenabled()
     gc.disable()  # the imports' objects live as long as the process: no collection need look through them
     previous = signal.signal(signal.SIGTERM, _terminated)
+    hung_up = signal.getsignal(signal.SIGHUP)
+    if hung_up is not signal.SIG_IGN:  # (nohup's ignoring kept)
+        signal.signal(signal.SIGHUP, _terminated)
     before = signal.getsignal(signal.SIGINT)
     if before is signal.default_int_handler:  # not where Ctrl-C is ignored
         signal.signal(signal.SIGINT, interrupts.remembered)
@@ -131,6 +136,7 @@ def main() -> None:
             gc.enable()
     atexit.register(_frozen_at_exit, frozenset(sys.modules))  # run last, after the program's own
     signal.signal(signal.SIGTERM, previous)
+    signal.signal(signal.SIGHUP, hung_up if hung_up is not None else signal.SIG_DFL)
     try:
         run()
     finally:  # (for a caller that goes on: the process's Ctrl-C as it found it)

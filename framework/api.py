@@ -290,11 +290,11 @@ def simulate(
 
 
 def _end_if_terminated(signum: int) -> None:
-    """After a run stopped cleanly by SIGTERM, the signal again: a library does not
-    swallow a request to end the program (the handler in place again: the default ends
-    the process, or the caller's own runs)."""
-    if signum == signal.SIGTERM:
-        signal.raise_signal(signal.SIGTERM)
+    """After a run stopped cleanly by SIGTERM (or SIGHUP), the signal again: a library
+    does not swallow a request to end the program (the handler in place again: the
+    default ends the process, or the caller's own runs)."""
+    if signum in (signal.SIGTERM, signal.SIGHUP):
+        signal.raise_signal(signum)
 
 
 def _writer(stream: TextIO) -> Callable[[str], None]:

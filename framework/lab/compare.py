@@ -693,7 +693,7 @@ def play_sides(
     or on ``backend``, a cluster; the result never depends on it) and count them.
     ``progress`` gets the number of games (of each side) finished, chunk by chunk.
 
-    SIGINT or SIGTERM (in the main thread) stops the run: the workers are ended at
+    SIGINT, SIGTERM or SIGHUP (in the main thread) stops the run: the workers are ended at
     once and the tally counts the pairs of games finished (both sides of each, so
     ``sums_a.n`` of them), with ``signal`` saying which signal. A second signal ends
     the process at once (:class:`~ruledraft.play.executor.StopSignals`).

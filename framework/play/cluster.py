@@ -36,7 +36,7 @@ from typing import Any, NoReturn
 from ruledraft.errors import InputError, RuledraftError, ScoringError
 from ruledraft.play import executor
 from ruledraft.play.agents import BotFailure
-from ruledraft.play.executor import Chunk, Fold, ShippedRuleset, StopSignals, Work, WorkerError
+from ruledraft.play.executor import STOP_SIGNALS, Chunk, Fold, ShippedRuleset, StopSignals, Work, WorkerError
 from ruledraft.play.runner import GamesWork, Tally
 
 #: how long to try reaching a scheduler before saying it cannot be reached
@@ -237,7 +237,7 @@ def _quiet() -> Iterator[None]:
 
 @contextlib.contextmanager
 def _ignoring_stops() -> Iterator[None]:
-    """Processes started meanwhile inherit SIGINT and SIGTERM ignored (Python keeps
+    """Processes started meanwhile inherit SIGINT, SIGTERM and SIGHUP ignored (Python keeps
     them so): a signal to the whole group leaves the workers, and the results they hold,
     to this process, which counts what finished and closes them. (A worker killed by
     the group's SIGTERM lost its chunks' results, which Dask then computed again on a
@@ -247,7 +247,7 @@ def _ignoring_stops() -> Iterator[None]:
     if threading.current_thread() is not threading.main_thread():
         yield
         return
-    old = {s: signal.signal(s, signal.SIG_IGN) for s in (signal.SIGINT, signal.SIGTERM)}
+    old = {s: signal.signal(s, signal.SIG_IGN) for s in STOP_SIGNALS}
     try:
         yield
     finally:

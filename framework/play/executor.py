@@ -9,7 +9,7 @@ cluster (:class:`ruledraft.play.cluster.DaskBackend`); and it folds what comes b
 game order. ``simulate``, ``compare`` and ``sweep`` all run through it, locally and on
 a cluster, so they stop, lose workers and count progress the same way:
 
-* the first SIGINT or SIGTERM (:class:`StopSignals`) ends the run between chunks:
+* the first SIGINT, SIGTERM or SIGHUP (:class:`StopSignals`) ends the run between chunks:
   the chunks finished are folded (their records too, in order), the rest dropped;
   a second signal ends the process at once, killing its worker processes first;
 * a worker process that fails or dies ends the run with one :class:`WorkerError`
@@ -112,8 +112,17 @@ def wait_for(objects: list, timeout: float | None = None) -> list:
     return wait(objects, timeout)
 
 
+#: the signals that stop a run (the first cleanly, a second at once): Ctrl-C, a request
+#: to end (``kill``, ``timeout``, a service manager) and the terminal closed
+STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
+#: those nobody answers with a second (no one at the keyboard): a run that has not
+#: stopped :data:`TERM_GRACE` seconds after one stops at once
+UNANSWERED = (signal.SIGTERM, signal.SIGHUP)
+
+
 class StopSignals:
-    """While a run lasts, SIGINT and SIGTERM ask it to stop instead of killing it.
+    """While a run lasts, SIGINT, SIGTERM and SIGHUP (the terminal closed) ask it to
+    stop instead of killing it.
 
     The first signal only records itself (``signum``) and wakes whoever waits on
     ``fileno()``; the run then stops between games, keeping every finished one. A
@@ -126,12 +135,12 @@ class StopSignals:
     while): on a terminal, a Ctrl-C the run has not answered within
     :data:`SLOW_STOP` seconds is answered on standard error with
     :data:`STILL_STOPPING`, so that nobody takes the wait for a hang. A SIGTERM (sent
-    by ``timeout``, a service manager: nobody to send a second) the run has not
-    answered within :data:`TERM_GRACE` seconds counts as the second: a game that never
-    ends (a planner on a huge table) cannot keep the process alive.
+    by ``timeout``, a service manager: nobody to send a second) or a SIGHUP the run
+    has not answered within :data:`TERM_GRACE` seconds counts as the second: a game
+    that never ends (a planner on a huge table) cannot keep the process alive.
     """
 
-    SIGNALS = (signal.SIGINT, signal.SIGTERM)
+    SIGNALS = STOP_SIGNALS
     #: a stop signal sent before the run took the signals over, whose interrupt did not
     #: end the program (one raised while a finalizer runs is only printed as ignored):
     #: the command line remembers it here (0: none), and the run starts stopped
@@ -144,7 +153,7 @@ class StopSignals:
         self._fds: tuple = ()
         #: on a terminal: set by the first SIGINT, for the thread that says the run is stopping
         self._asked: threading.Event | None = None
-        #: set by the first SIGTERM, for the thread that sends the second if the run lasts
+        #: set by the first SIGTERM or SIGHUP, for the thread that sends the second if the run lasts
         self._termed: threading.Event | None = None
         self._ended = threading.Event()
 
@@ -185,7 +194,7 @@ class StopSignals:
             pass
         if signum == signal.SIGINT and self._asked is not None:
             self._asked.set()  # (no thread is started in a handler: the watcher waits already)
-        if signum == signal.SIGTERM and self._termed is not None:
+        if signum in UNANSWERED and self._termed is not None:
             self._termed.set()
 
     # it raises no KeyboardInterrupt: one met while it is in place was raised by code (errors.raised_by_stop)
@@ -200,12 +209,13 @@ class StopSignals:
                 os.write(2, b"\r\x1b[2K" + STILL_STOPPING.encode() + b"\n")
 
     def _term_deadline(self, termed: threading.Event) -> None:
-        """Once a SIGTERM came: if the run has not ended :data:`TERM_GRACE` seconds later,
-        send the second one (the handler then ends the process, status 143)."""
+        """Once a SIGTERM (SIGHUP) came: if the run has not ended :data:`TERM_GRACE`
+        seconds later, send the second one (the handler then ends the process, status
+        143, 129)."""
         termed.wait()
         if not self._ended.wait(TERM_GRACE):
             with contextlib.suppress(OSError):
-                os.kill(os.getpid(), signal.SIGTERM)
+                os.kill(os.getpid(), self.signum)
 
     def __enter__(self) -> StopSignals:
         self._fds = os.pipe()
@@ -458,7 +468,7 @@ def _worker_main(conn, close: Sequence, work: Work, parent: int = 0) -> None:
     """A worker process: play the chunks the main process sends, send back each one's
     :class:`Chunk`, until told to stop (``None``) or the main process goes away.
 
-    It ignores SIGINT and SIGTERM (the main process decides and ends it): a stop reaches
+    It ignores SIGINT, SIGTERM and SIGHUP (the main process decides and ends it): a stop reaches
     it from the main process as :data:`STOP_CHUNK`, after which it ends the chunk in play
     once its game in play is over and sends back the games finished (and any chunk sent
     after, at once, empty). It never prints (an error travels back as a message) and
@@ -470,8 +480,8 @@ def _worker_main(conn, close: Sequence, work: Work, parent: int = 0) -> None:
     code = 0
     try:
         lifeline.end_with_parent(parent)
-        signal.signal(signal.SIGINT, signal.SIG_IGN)
-        signal.signal(signal.SIGTERM, signal.SIG_IGN)
+        for sig in STOP_SIGNALS:
+            signal.signal(sig, signal.SIG_IGN)
         asked: list[int] = []  # the main process's stop, once it came
         if STOP_CHUNK is not None:
             signal.signal(STOP_CHUNK, lambda signum, frame: asked.append(signum))

@@ -957,7 +957,7 @@ def simulate_match(
     record), in game order; ``on_lines`` the game log's lines instead, a text per
     chunk of games, in game order.
 
-    SIGINT or SIGTERM (in the main thread) stops the run: the workers are ended at
+    SIGINT, SIGTERM or SIGHUP (in the main thread) stops the run: the workers are ended at
     once, queued games are dropped, and the summary counts exactly the games whose
     results arrived (``on_result`` has had each of them, the last few possibly out of
     order); ``Summary.signal`` says which signal. A second signal ends the process

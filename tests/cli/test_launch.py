@@ -26,6 +26,15 @@ def _unfrozen():
     gc.unfreeze()
 
 
+@pytest.fixture(autouse=True)
+def _handlers_back():
+    """The launcher installs its handlers of the stop signals in the process it runs in: this one's are put back."""
+    saved = {sig: signal.getsignal(sig) for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)}
+    yield
+    for sig, handler in saved.items():
+        signal.signal(sig, handler if handler is not None else signal.SIG_DFL)
+
+
 class _InterruptedLoading(importlib.abc.MetaPathFinder):
     """Raises the interrupt as the command line's module is looked for."""
 
@@ -50,12 +59,13 @@ def _wrapped(interrupt: BaseException) -> RuntimeError:
     [
         (KeyboardInterrupt(), 130),
         (launch._Stopped(), 143),
+        (launch._Stopped(signal.SIGHUP), 129),
         (_wrapped(KeyboardInterrupt()), 130),
         (_wrapped(launch._Stopped()), 143),
     ],
 )
 def test_an_interrupt_while_loading_is_one_line_and_the_status(monkeypatch, capsys, error, status):
-    """Ctrl-C (130) or SIGTERM (143) during the imports, bare or wrapped by __set_name__: "interrupted", no traceback."""
+    """Ctrl-C (130), SIGTERM (143) or SIGHUP (129) during the imports, bare or wrapped by __set_name__: "interrupted", no traceback."""
     monkeypatch.delitem(sys.modules, "ruledraft.cli.app", raising=False)
     monkeypatch.setattr(sys, "meta_path", [_InterruptedLoading(error), *sys.meta_path])
     before = signal.getsignal(signal.SIGTERM)
@@ -95,11 +105,27 @@ def test_another_error_while_loading_is_not_taken_for_an_interrupt(monkeypatch):
         signal.signal(signal.SIGTERM, before)
 
 
-def test_sigterm_while_loading_raises_the_interrupt_the_launcher_catches():
-    """The launcher's SIGTERM handler turns the signal into its interrupt (status 143)."""
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGHUP], ids=["SIGTERM", "SIGHUP"])
+def test_sigterm_while_loading_raises_the_interrupt_the_launcher_catches(signum):
+    """The launcher's SIGTERM (SIGHUP) handler turns the signal into its interrupt, which carries it (status 143, 129)."""
     with pytest.raises(launch._Stopped) as raised:
-        launch._terminated(signal.SIGTERM, None)
-    assert raised.value.signum == signal.SIGTERM
+        launch._terminated(signum, None)
+    assert raised.value.signum == signum
+
+
+def test_a_launcher_started_under_nohup_keeps_ignoring_the_terminal_closing(monkeypatch):
+    """SIGHUP ignored when the launcher starts (nohup) is still ignored while the command runs; otherwise the
+    command line's handler takes it."""
+    from ruledraft.cli import app as app_module
+
+    seen = []
+    monkeypatch.setattr(app_module, "main", lambda: seen.append(signal.getsignal(signal.SIGHUP)))
+    monkeypatch.setattr(app_module, "load", lambda argv: None)
+    signal.signal(signal.SIGHUP, signal.SIG_IGN)
+    launch.main()
+    signal.signal(signal.SIGHUP, signal.SIG_DFL)
+    launch.main()
+    assert seen == [signal.SIG_IGN, signal.SIG_DFL]
 
 
 @pytest.mark.parametrize("after", [0.15, 0.3, 0.6, 1.0])

@@ -1,4 +1,4 @@
-"""Stopping ``ruledraft simulate`` with SIGINT or SIGTERM, as a real process on two workers:
+"""Stopping ``ruledraft simulate`` with SIGINT, SIGTERM or SIGHUP, as a real process on two workers:
 the summary of the finished games, a log of complete lines, the exit status, and no
 process left behind."""
 
@@ -19,6 +19,9 @@ from ruledraft.play.runner import game_seed
 
 GAMES = 1_000_000  # far more than a test waits for: every run here is stopped
 WAIT = 120  # seconds; generous, only so that a broken build fails instead of hanging
+#: the stop signals and the status each ends a command with
+STOPS = [(signal.SIGINT, 130), (signal.SIGTERM, 143), (signal.SIGHUP, 129)]
+STOP_NAMES = ["SIGINT", "SIGTERM", "SIGHUP"]
 
 pytestmark = pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="needs /proc")
 
@@ -57,10 +60,11 @@ def wait_until(condition, what: str):
         time.sleep(0.05)
 
 
-def start(tmp_path, *extra, jobs="2", terminal=None, ignoring=False):
+def start(tmp_path, *extra, jobs="2", terminal=None, ignoring=0):
     """A simulate process in its own process group, once its workers run and its log has lines
     (``terminal``: a pty's file descriptor for its three streams, else pipes; ``ignoring``:
-    started with SIGINT ignored, as a script's ``cmd &`` or nohup starts it)."""
+    a signal it is started with ignored, as a script's ``cmd &`` starts it with SIGINT
+    ignored, or nohup with SIGHUP)."""
     log = tmp_path / "games.jsonl"
     proc = subprocess.Popen(
         [
@@ -88,7 +92,7 @@ def start(tmp_path, *extra, jobs="2", terminal=None, ignoring=False):
         stderr=subprocess.PIPE if terminal is None else terminal,
         text=True,
         start_new_session=True,
-        preexec_fn=(lambda: signal.signal(signal.SIGINT, signal.SIG_IGN)) if ignoring else None,  # noqa: PLW1509
+        preexec_fn=(lambda: signal.signal(ignoring, signal.SIG_IGN)) if ignoring else None,  # noqa: PLW1509
     )
     try:
         if jobs != "1":
@@ -147,10 +151,10 @@ def check_stopped_run(proc, log, out, err, status):
     assert related(proc.pid) == []
 
 
-@pytest.mark.parametrize("signum, status", [(signal.SIGINT, 130), (signal.SIGTERM, 143)], ids=["SIGINT", "SIGTERM"])
+@pytest.mark.parametrize("signum, status", STOPS, ids=STOP_NAMES)
 @pytest.mark.parametrize("to_group", [True, False], ids=["process-group", "main-process"])
 def test_a_signal_stops_simulate_on_two_workers(tmp_path, signum, status, to_group):
-    """SIGINT (or SIGTERM) to the process group or the main process only: simulate --jobs 2 stops, prints the summary of exactly the logged games marked interrupted, exits 130 (143) and leaves no process."""
+    """SIGINT (or SIGTERM, or SIGHUP: the terminal closed) to the process group or the main process only: simulate --jobs 2 stops, prints the summary of exactly the logged games marked interrupted, exits 130 (143, 129) and leaves no process."""
     proc, log = start(tmp_path, "--json")
     send(proc, signum, to_group)
     out, err = finish(proc)
@@ -169,11 +173,24 @@ def test_a_run_started_with_ctrl_c_ignored_keeps_ignoring_it_and_sigterm_stops_i
     """Started with SIGINT ignored (a script's `ruledraft ... &`, nohup): a Ctrl-C leaves the run
     playing, as Python leaves it (the run took the signal up once it began: a Ctrl-C a moment
     before it was lost, one a moment later stopped it); SIGTERM stops it as ever."""
-    proc, log = start(tmp_path, "--json", jobs="1", ignoring=True)
+    proc, log = start(tmp_path, "--json", jobs="1", ignoring=signal.SIGINT)
     send(proc, signal.SIGINT, to_group=True)
     at_signal = log.stat().st_size
     wait_until(lambda: log.stat().st_size > at_signal + 50_000 or proc.poll() is not None, "more games")
     assert proc.poll() is None, proc.communicate()  # still playing, well past the Ctrl-C
+    send(proc, signal.SIGTERM, to_group=True)
+    out, err = finish(proc)
+    check_stopped_run(proc, log, out, err, 143)
+
+
+def test_a_run_under_nohup_keeps_ignoring_the_terminal_closing(tmp_path):
+    """Started with SIGHUP ignored (nohup): the terminal closing leaves the run and its workers playing; SIGTERM
+    stops it as ever."""
+    proc, log = start(tmp_path, "--json", ignoring=signal.SIGHUP)
+    send(proc, signal.SIGHUP, to_group=True)
+    at_signal = log.stat().st_size
+    wait_until(lambda: log.stat().st_size > at_signal + 50_000 or proc.poll() is not None, "more games")
+    assert proc.poll() is None, proc.communicate()
     send(proc, signal.SIGTERM, to_group=True)
     out, err = finish(proc)
     check_stopped_run(proc, log, out, err, 143)
@@ -192,9 +209,9 @@ def test_the_tables_say_the_run_was_interrupted(tmp_path):
     assert related(proc.pid) == []
 
 
-@pytest.mark.parametrize("signum, status", [(signal.SIGINT, 130), (signal.SIGTERM, 143)], ids=["SIGINT", "SIGTERM"])
+@pytest.mark.parametrize("signum, status", STOPS, ids=STOP_NAMES)
 def test_a_second_signal_leaves_at_once(tmp_path, signum, status):
-    """Two SIGINTs (SIGTERMs) in a row: simulate leaves with status 130 (143) and 'interrupted', no traceback, no process left, only complete lines in the log."""
+    """Two SIGINTs (SIGTERMs, SIGHUPs) in a row: simulate leaves with status 130 (143, 129) and 'interrupted', no traceback, no process left, only complete lines in the log."""
     proc, log = start(tmp_path, "--json")
     send(proc, signum, to_group=True)
     time.sleep(0.02)  # two signals, not one (the same signal pending twice is delivered once)
@@ -209,16 +226,16 @@ def test_a_second_signal_leaves_at_once(tmp_path, signum, status):
 
 @pytest.fixture
 def signal_handlers():
-    """main() installs handlers for SIGINT and SIGTERM: put this process's back afterwards."""
-    saved = {sig: signal.getsignal(sig) for sig in (signal.SIGINT, signal.SIGTERM)}
+    """main() installs handlers for SIGINT, SIGTERM and SIGHUP: put this process's back afterwards."""
+    saved = {sig: signal.getsignal(sig) for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)}
     yield
     for sig, handler in saved.items():
         signal.signal(sig, handler)
 
 
-@pytest.mark.parametrize("signum, status", [(signal.SIGINT, 130), (signal.SIGTERM, 143)], ids=["SIGINT", "SIGTERM"])
+@pytest.mark.parametrize("signum, status", STOPS, ids=STOP_NAMES)
 def test_main_maps_an_interrupt_inside_a_command_to_its_status(monkeypatch, capsys, signal_handlers, signum, status):
-    """An interrupt raised inside any command (which typer would end silently with 130) makes main() say 'interrupted' and exit 130 for SIGINT, 143 for SIGTERM."""
+    """An interrupt raised inside any command (which typer would end silently with 130) makes main() say 'interrupted' and exit 130 for SIGINT, 143 for SIGTERM, 129 for SIGHUP."""
     import typer
 
     from ruledraft.cli import app as app_module
@@ -240,8 +257,8 @@ def test_main_maps_an_interrupt_inside_a_command_to_its_status(monkeypatch, caps
 
 @pytest.mark.parametrize(
     ("second", "status"),
-    [(signal.SIGINT, 130), (signal.SIGTERM, 143)],
-    ids=["SIGINT", "SIGTERM"],
+    STOPS,
+    ids=STOP_NAMES,
 )
 def test_a_stop_signal_landing_while_the_way_out_is_worked_out_ends_interrupted(
     monkeypatch, capsys, signal_handlers, second, status
@@ -393,10 +410,12 @@ class Stuck:
 """
 
 
-def test_a_sigterm_the_game_in_play_does_not_answer_ends_the_run_after_its_grace(tmp_path):
+@pytest.mark.parametrize("signum, status", [(signal.SIGTERM, 143), (signal.SIGHUP, 129)], ids=["SIGTERM", "SIGHUP"])
+def test_a_sigterm_the_game_in_play_does_not_answer_ends_the_run_after_its_grace(tmp_path, signum, status):
     """One process, a bot that never moves: a single SIGTERM (timeout's, a service
-    manager's: nobody sends a second) ends the run TERM_GRACE seconds later as a second
-    signal does, status 143 and 'interrupted', where it waited for the game for ever."""
+    manager's: nobody sends a second) or SIGHUP (the terminal closed) ends the run
+    TERM_GRACE seconds later as a second signal does, status 143 (129) and
+    'interrupted', where it waited for the game for ever."""
     from ruledraft.play.executor import TERM_GRACE
 
     marker = tmp_path / "asked"
@@ -408,14 +427,14 @@ def test_a_sigterm_the_game_in_play_does_not_answer_ends_the_run_after_its_grace
     try:
         wait_until(lambda: marker.exists() or proc.poll() is not None, "the bot's first move")
         sent = time.monotonic()
-        send(proc, signal.SIGTERM, to_group=False)
+        send(proc, signum, to_group=False)
         out, err = finish(proc)
         took = time.monotonic() - sent
     finally:
         if proc.poll() is None:
             os.killpg(proc.pid, signal.SIGKILL)
             proc.wait()
-    assert proc.returncode == 143, err
+    assert proc.returncode == status, err
     assert err.strip().splitlines()[-1] == "interrupted"
     assert TERM_GRACE - 0.5 <= took < WAIT  # it waited its grace for the game, then left
     assert not related(proc.pid)
