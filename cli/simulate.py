@@ -541,8 +541,9 @@ def simulate(
 ) -> None:
     """Simulate games between bots and print win shares, scores and points per rule.
 
-    Ctrl-C (or SIGTERM, or the terminal closing) stops early: the games finished so
-    far are summarised and logged, and the exit status is 130 (143, 129).
+    Ctrl-C (or SIGTERM, or the terminal closing) stops early: the games
+    finished so far are summarised and logged, and the exit status is 130 (143,
+    129).
     """
     with reported_errors():
         check_seed(seed, "--seed")
