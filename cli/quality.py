@@ -88,8 +88,8 @@ def quality(
 
     The measures: skill gap, seat advantage, decisiveness, lead changes, score
     spread, how often the last round decides, and what each card's pick depends
-    on. Ctrl-C (or SIGTERM, or the terminal closing) stops early: the games finished
-    so far are measured, and the exit status is 130 (143, 129).
+    on. Ctrl-C (or SIGTERM, or the terminal closing) stops early: the games
+    finished so far are measured, and the exit status is 130 (143, 129).
     """
     with reported_errors():
         jobs_used, note = parse_jobs(jobs)
