@@ -35,6 +35,7 @@ from .options import (
     allow_path_option,
     allowed_dirs,
     bots_option,
+    engine_option,
     games_option,
     jobs_option,
     json_option,
@@ -99,6 +100,32 @@ def _figure_lines(t: Try) -> list[str]:
     return out
 
 
+#: ``--engine``'s help for tune, whose every try is a ruleset of its own (a kernel compiled for it alone)
+TUNE_ENGINE_HELP = (
+    "Which engine plays each try's games (auto, kernel or reference); the figures are the same. Each try's values "
+    "make a kernel of their own: kernel compiles one for every try (about 10-25 s each, worth it for long tries); "
+    "auto compiles one only for a try that would take longer than that on the interpreter, which plays the rest."
+)
+
+
+def _check_engine(engine: str, rs, players: int, lineup, games: int) -> None:
+    """``--engine`` checked on the start values before any try is played: ``kernel``
+    refused where the kernel cannot play the rule file or the bots; with ``auto``, why it
+    plays on the interpreter said on standard error (tries of 1,000 games or more)."""
+    from ruledraft.play.engines import NOTE_GAMES, check_engine, kernel_refusal, kernel_refused
+
+    check_engine(engine)
+    if engine == "reference":
+        return
+    reason = kernel_refusal(rs, players, lineup)
+    if reason is None:
+        return
+    if engine == "kernel":
+        raise kernel_refused(reason)
+    if games >= NOTE_GAMES:
+        typer.echo(shown(f"engine: reference ({reason})"), err=True)
+
+
 def tune(
     rule_file: str = typer.Argument(..., help="A rule file with tune marks ({tune: [LOW, HIGH]} in place of numbers)."),
     target: list[str] = typer.Option(
@@ -133,6 +160,7 @@ def tune(
     quiet: bool = quiet_option(),
     report: str | None = report_option(),
     allow_path: list[str] = allow_path_option(),
+    engine: str = engine_option(help=TUNE_ENGINE_HELP),
 ) -> None:
     """Search the numbers a rule file marks as tunable for a target, and write the tuned file.
 
@@ -175,6 +203,7 @@ def tune(
                 ) from None
         # the players, bots and seed checked on the start values, before any try is played
         lineup = checked_match(rs, players, bots, seed, checked.document).bots
+        _check_engine(engine, rs, players, lineup, games)
         if output == "":
             raise InputError("--output needs a file name (leave it out to write the tuned file beside the rule file)")
         if output is not None and os.path.lexists(output):
@@ -223,7 +252,15 @@ def tune(
         }
         with run_errors(), progress_bar(rs.id, games * _tries_at_most(marks, budget), quiet) as advance:
             result = run_tune(
-                rule_file, marks, targets, allow=allow, jobs=jobs_used, progress=advance, on_try=said, **settings
+                rule_file,
+                marks,
+                targets,
+                allow=allow,
+                jobs=jobs_used,
+                progress=advance,
+                on_try=said,
+                engine=engine,
+                **settings,
             )
         best, start = result.best, result.start
         if result.signum and not result.tries:  # stopped before a try ended: nothing to judge

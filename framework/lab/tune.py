@@ -67,6 +67,7 @@ from ruledraft.errors import InputError, RulesetError, printable
 from ruledraft.lab.figures import FEWEST_COMPARED, LabTally
 from ruledraft.language.loading import check_ruleset
 from ruledraft.language.tunable import TuneMarks, tuned_text
+from ruledraft.play.engines import choose_engine
 from ruledraft.play.executor import Backend, StopSignals
 from ruledraft.play.match import Match
 from ruledraft.play.runner import simulate_match
@@ -307,6 +308,9 @@ class Trials:
     backend: Backend | None = None
     progress: Callable[[int], None] | None = None
     on_try: Callable[[Try], None] | None = None
+    #: ``reference``, ``kernel`` or ``auto`` (each try's values are a ruleset of their
+    #: own: ``auto`` compiles a try's kernel only for a try that would outlast its compile)
+    engine: str = "reference"
     tries: list[Try] = attrs.Factory(list)
     _seen: dict[tuple[tuple[str, int], ...], Try] = attrs.Factory(dict)
 
@@ -332,6 +336,9 @@ class Trials:
             match = Match.build(result.ruleset, self.players, self.bots, self.seed, document=result.document)
         except (InputError, RulesetError) as e:
             return Try(number, values, (), invalid=str(e))
+        # the same games and figures on either engine; no compiler started for later runs (no run
+        # plays these values again)
+        engine = choose_engine(result.ruleset, self.players, self.bots, self.engine, self.games, background=False)
         summary = simulate_match(
             match,
             self.games,
@@ -340,6 +347,7 @@ class Trials:
             collector=LabTally.for_game,
             progress=self.progress,
             backend=self.backend,
+            engine=engine.name,
         )
         if summary.interrupted:
             raise Stopped(summary.signal)
@@ -505,11 +513,13 @@ def tune(
     progress: Callable[[int], None] | None = None,
     on_try: Callable[[Try], None] | None = None,
     search: str = SEARCHES[0],
+    engine: str = "reference",
 ) -> TuneResult:
     """Search the values of ``marks`` (the rule file ``source``'s) for ``targets``:
     ``budget`` tries at most, ``games`` games each from ``seed``, on ``jobs``
-    processes or ``backend``, by ``search`` (one of :data:`SEARCHES`). A stop signal
-    keeps the tries finished (``signum``)."""
+    processes or ``backend``, by ``search`` (one of :data:`SEARCHES`), on ``engine``
+    (``reference``, ``kernel`` or ``auto``: the same figures). A stop signal keeps the
+    tries finished (``signum``)."""
     if not marks:
         raise InputError(f"{source} has no tune marks: write a number as {{tune: [LOW, HIGH]}} to tune it")
     if budget < 1:
@@ -517,7 +527,7 @@ def tune(
     if search not in SEARCHES:
         raise InputError(f"--search takes {' or '.join(SEARCHES)}, not {search!r}")
     trials = Trials(
-        source, tuple(allow), players, tuple(bots), games, seed, tuple(targets), jobs, backend, progress, on_try
+        source, tuple(allow), players, tuple(bots), games, seed, tuple(targets), jobs, backend, progress, on_try, engine
     )
     signum = 0
     best: Try | None

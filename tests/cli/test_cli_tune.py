@@ -256,3 +256,51 @@ def test_json_of_a_target_no_try_can_measure_lists_the_tries_and_writes_nothing(
     assert history["tries"][0]["figures"][0]["unmeasured"] == "taken by every seat in every game: no effect to measure"
     assert result.stderr.startswith("no try could be measured against the target")
     assert sorted(p.name for p in tmp_path.iterdir()) == ["all-taken.yaml"]
+
+
+def test_the_kernel_plays_every_try_with_the_interpreter_s_figures(variant, tmp_path, monkeypatch):
+    """--engine kernel compiles each try's values and gives the very tries, figures and best values of
+    --engine reference; auto plays tries this short on the interpreter, compiling nothing."""
+    from ruledraft.kernel import is_cached
+    from ruledraft.lab import tune as tune_module
+    from ruledraft.language.loading import load_ruleset
+
+    played = []
+    choose = tune_module.choose_engine
+
+    def chosen(*args, **kwargs):
+        engine = choose(*args, **kwargs)
+        played.append((args[3], engine.name))
+        return engine
+
+    monkeypatch.setattr(tune_module, "choose_engine", chosen)
+    args = ["-p", "2", "-b", "random", "-g", "60", "-s", "1", "-t", "cards:10:squid_nigiri", "--budget", "2", "--json"]
+    runs = {}
+    for engine in ("reference", "kernel", "auto"):
+        result = invoke("tune", variant, *args, "--engine", engine, "-o", tmp_path / f"{engine}.yaml")
+        assert result.exit_code in (0, 1), result.output  # (1: the two tries cannot be told apart)
+        runs[engine] = (result.exit_code, json.loads(result.stdout))
+        runs[engine][1].pop("written")
+        assert len(runs[engine][1]["tries"]) == 2
+    assert runs["kernel"] == runs["reference"] == runs["auto"]
+    start = load_ruleset(str(variant))
+    assert is_cached(start, "play")  # the start values' kernel, compiled by --engine kernel
+    tried = {t["values"][SQUID] for t in runs["kernel"][1]["tries"]}
+    assert len(tried) == 2
+    assert played == [("reference", "reference")] * 2 + [("kernel", "kernel")] * 2 + [("auto", "reference")] * 2
+
+
+def test_the_kernel_asked_for_where_it_cannot_play_is_refused_before_any_try(variant, tmp_path):
+    """--engine kernel with a bot written in Python: exit 2, the reason and --engine reference or auto, no try
+    played and nothing written; auto on tries of 1,000 games plays them on the interpreter and says why."""
+    bot = tmp_path / "mine.py"
+    bot.write_text("class Mine:\n    def act(self, view, seat):\n        return view.legal_actions()[0]\n")
+    args = ["-p", "2", "-b", f"{bot}:Mine,random", "-s", "1", "-t", "cards:10:squid_nigiri", "--budget", "1"]
+    refused = invoke("tune", variant, *args, "-g", "20", "--engine", "kernel")
+    assert refused.exit_code == 2
+    assert refused.output.startswith("error: the kernel cannot play this: ")
+    assert refused.output.rstrip().endswith("(use --engine reference or auto)")
+    assert not variant.with_name("variant.tuned.yaml").exists()
+    noted = invoke("tune", variant, *args, "-g", "1000", "--engine", "auto", "-q", "--json")
+    assert noted.exit_code in (0, 1), noted.output
+    assert noted.stderr.splitlines()[0].startswith("engine: reference (")
