@@ -60,6 +60,18 @@ def wait_until(condition, what: str):
         time.sleep(0.05)
 
 
+def stops_as_python_leaves_them(ignoring: int = 0):
+    """A ``preexec_fn`` that gives the child the stop signals' default actions (the test
+    run itself may have been started with SIGHUP ignored, which a child inherits and
+    keeps, as nohup means it to), but ``ignoring``, ignored."""
+
+    def preexec() -> None:
+        for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+            signal.signal(sig, signal.SIG_IGN if sig == ignoring else signal.SIG_DFL)
+
+    return preexec
+
+
 def start(tmp_path, *extra, jobs="2", terminal=None, ignoring=0):
     """A simulate process in its own process group, once its workers run and its log has lines
     (``terminal``: a pty's file descriptor for its three streams, else pipes; ``ignoring``:
@@ -92,7 +104,7 @@ def start(tmp_path, *extra, jobs="2", terminal=None, ignoring=0):
         stderr=subprocess.PIPE if terminal is None else terminal,
         text=True,
         start_new_session=True,
-        preexec_fn=(lambda: signal.signal(ignoring, signal.SIG_IGN)) if ignoring else None,  # noqa: PLW1509
+        preexec_fn=stops_as_python_leaves_them(ignoring),  # noqa: PLW1509
     )
     try:
         if jobs != "1":
@@ -423,7 +435,14 @@ def test_a_sigterm_the_game_in_play_does_not_answer_ends_the_run_after_its_grace
     bot.write_text(STUCK_FIRST_MOVE.format(marker=str(marker)))
     args = [sys.executable, "-m", "ruledraft", "simulate", "sushi-go", "-p", "2", "-g", "5", "-q"]
     args += ["--bots", f"{bot}:Stuck", "--jobs", "1"]
-    proc = subprocess.Popen(args, text=True, start_new_session=True, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    proc = subprocess.Popen(
+        args,
+        text=True,
+        start_new_session=True,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        preexec_fn=stops_as_python_leaves_them(),  # noqa: PLW1509
+    )
     try:
         wait_until(lambda: marker.exists() or proc.poll() is not None, "the bot's first move")
         sent = time.monotonic()
@@ -457,7 +476,7 @@ class Slow:
 """
 
 
-@pytest.mark.parametrize("signum, status", [(signal.SIGINT, 130), (signal.SIGTERM, 143)], ids=["SIGINT", "SIGTERM"])
+@pytest.mark.parametrize("signum, status", STOPS, ids=STOP_NAMES)
 def test_a_stop_on_two_workers_keeps_the_games_they_finished_in_their_chunks(tmp_path, signum, status):
     """Two workers, a bot slow to move (its chunks take seconds): stopped once each worker has finished a
     game in the middle of its chunk, the run counts and logs every game the workers finished (the games in
@@ -468,7 +487,14 @@ def test_a_stop_on_two_workers_keeps_the_games_they_finished_in_their_chunks(tmp
     log = tmp_path / "games.jsonl"
     args = [sys.executable, "-m", "ruledraft", "simulate", "sushi-go", "-p", "2", "-g", "40", "--seed", "3"]
     args += ["--bots", f"{bot}:Slow,random", "--jobs", "2", "--json", "--log", str(log)]
-    proc = subprocess.Popen(args, text=True, start_new_session=True, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    proc = subprocess.Popen(
+        args,
+        text=True,
+        start_new_session=True,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        preexec_fn=stops_as_python_leaves_them(),  # noqa: PLW1509
+    )
 
     def moves_by_worker() -> list[int]:
         lines = moves.read_text().split() if moves.exists() else []
