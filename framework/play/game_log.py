@@ -368,6 +368,22 @@ def _turn_picks(game: Game, actions: Sequence[int]) -> list[list[str]]:
     return picks
 
 
+def _turns_problem(r: int, played: list, logged: list) -> str:
+    """What differs between the turns of round ``r`` the rules played and those logged
+    (the picks of each turn, as the log writes them): turns missing at the end or
+    logged past it, else the first turn that differs (an automatic last card)."""
+    if len(logged) < len(played) and played[: len(logged)] == logged:
+        return (
+            f"round {r + 1}: the log has {plural(len(logged), 'turn')}, the rules play {len(played)}: the last"
+            f" {'turn is' if len(played) - len(logged) == 1 else f'{len(played) - len(logged)} turns are'} missing"
+            f" (the rules play {played[len(logged)]} on turn {len(logged) + 1})"
+        )
+    if len(logged) > len(played) and logged[: len(played)] == played:
+        return f"round {r + 1}: the log has {plural(len(logged), 'turn')}, the rules end the round after {len(played)}"
+    t = next(i for i, (a, b) in enumerate(zip(played, logged)) if a != b)  # (neither is the other's start)
+    return f"round {r + 1}, turn {t + 1}: the rules play {played[t]}, the log says {logged[t]}"
+
+
 def _engine_picks(game: Game, state: State, r: int, t: int) -> list[list[str]] | None:
     """The picks the engine made itself on turn ``t`` of round ``r`` (an automatic last
     card), as the log writes them; None where its history has no such turn."""
@@ -464,15 +480,21 @@ def replay_game(
                 if problem:
                     problems.append(problem)
                     return None, problems
+            if not state.is_terminal() and state.round == r and r + 1 < len(rounds):
+                problems.append(
+                    f"round {r + 1}: the log has {plural(len(rnd['turns']), 'turn')}, and the rules play on"
+                    " after them (a turn is missing?)"
+                )
+                return None, problems
         if not state.is_terminal():
             problems.append("the log ends before the game does")
             return None, problems
         expected = record_game(state, record.get("seats", []))
         for r, (mine, theirs) in enumerate(zip(expected["rounds"], rounds)):
-            if [t["picks"] for t in mine["turns"]] != [t["picks"] for t in theirs["turns"]]:
-                problems.append(
-                    f"round {r + 1}: the turns played do not match the log (an automatic last card differs?)"
-                )
+            by_rules = [each["picks"] for each in mine["turns"]]
+            in_log = [each["picks"] for each in theirs["turns"]]
+            if by_rules != in_log:
+                problems.append(_turns_problem(r, by_rules, in_log))
             if mine["scores"] != theirs.get("scores") and not rescore:
                 problems.append(
                     f"round {r + 1}: scores {theirs.get('scores')} in the log, the rules give {mine['scores']}"

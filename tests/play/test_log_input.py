@@ -648,3 +648,36 @@ def test_standard_input_is_named_once_and_every_log_is_looked_at_before_any_is_r
     result = runner.invoke(app, ["replay", clean, missing])
     assert result.exit_code == 2
     assert result.output == f"error: {missing}: cannot read: no such file\n"
+
+
+def _turns_cut(record, r: int, t: int):
+    """``record`` with turn ``t`` of round ``r`` (0-based; -1 the last) taken out."""
+    return changed(record, lambda rec: rec["rounds"][r]["turns"].pop(t))
+
+
+def test_a_turn_missing_from_a_round_is_named_with_the_round_and_its_turns(record, tmp_path):
+    """A round's last turn (the cards left, which the rules play) missing: the round, the turns logged and played,
+    and what the rules play there; an earlier turn missing: the rules play on after the round's turns; a turn
+    logged twice at the end: the rules end the round sooner. Each the record's one problem."""
+    last = record["rounds"][0]["turns"][-1]["picks"]
+    turns = len(record["rounds"][0]["turns"])
+    cases = [
+        (
+            _turns_cut(record, 0, -1),
+            f"round 1: the log has {turns - 1} turns, the rules play {turns}: the last turn is missing "
+            f"(the rules play {last} on turn {turns})",
+        ),
+        (
+            _turns_cut(record, 0, -2),
+            f"round 1: the log has {turns - 1} turns, and the rules play on after them (a turn is missing?)",
+        ),
+        (
+            changed(record, lambda rec: rec["rounds"][1]["turns"].append(rec["rounds"][1]["turns"][-1])),
+            f"round 2: the log has {turns + 1} turns, the rules end the round after {turns}",
+        ),
+    ]
+    for forged, problem in cases:
+        result = replay(write_log(tmp_path, [forged]))
+        assert result.exit_code == 1
+        assert result.output.splitlines()[0] == f"{tmp_path / 'games.jsonl'}:1: error: {problem}"
+        assert result.output.splitlines()[1] == "1 game replayed, 0 clean, 1 with problems"
