@@ -103,9 +103,33 @@ def seed_option(what: str, more: str = "") -> Any:
     return typer.Option(0, "--seed", "-s", help=f"{what} (0 to {MAX_SEED}){more}.")
 
 
+def bounded_option(
+    default: Any, *names: str, low: float, high: float, help: str, metavar: str = "N", grouped: bool = True
+) -> Any:
+    """An option taking a number from ``low`` to ``high``, said in its help (as "Number of
+    games (1 to 10,000,000)."), shown as ``metavar``. typer's own bounds would print
+    ``<int range> [1<=x<=10000000]`` in the column of every option's kind, whose width
+    then squeezes every option's help at 80 columns to some 24 characters a line.
+    ``grouped``: thousands written with commas (not a port's number)."""
+
+    def number(x: float) -> str:
+        comma = "," if grouped else ""
+        return f"{x:{comma}}" if isinstance(x, int) else f"{x:{comma}g}"
+
+    said = f"{number(low)} to {number(high)}"
+
+    def within(value: Any) -> Any:
+        if value is not None and not low <= value <= high:
+            raise typer.BadParameter(f"{number(value)} is out of range: {said}")
+        return value
+
+    words = f"{help[:-1]} ({said})." if help.endswith(".") else f"{help} ({said})"
+    return typer.Option(default, *names, metavar=metavar, callback=within, help=words)
+
+
 def games_option(help: str, fewest: int = 1) -> Any:
     """``--games/-g``: 1000 by default, from ``fewest`` to ten million."""
-    return typer.Option(1000, "--games", "-g", min=fewest, max=10_000_000, help=help)
+    return bounded_option(1000, "--games", "-g", low=fewest, high=10_000_000, help=help)
 
 
 def bots_help(what: str) -> str:

@@ -25,6 +25,7 @@ from .options import (
     allow_path_option,
     allowed_dirs,
     bots_option,
+    bounded_option,
     compiling_status,
     parse_bots,
     players_option,
@@ -59,7 +60,9 @@ def serve(
     host: str = typer.Option(
         "127.0.0.1", "--host", help="Address to listen on; 0.0.0.0 lets other machines of your network join."
     ),
-    port: int = typer.Option(8000, "--port", min=0, max=65535, help="Port to listen on (0: any free port)."),
+    port: int = bounded_option(
+        8000, "--port", low=0, high=65535, help="Port to listen on (0: any free port).", metavar="PORT", grouped=False
+    ),
     journal: str = typer.Option(
         "ruledraft-tables",
         "--journal",

@@ -18,6 +18,7 @@ from .options import (
     allow_path_option,
     allowed_dirs,
     bots_help,
+    bounded_option,
     cluster_option,
     cluster_wanted,
     compiling_status,
@@ -113,8 +114,8 @@ def tournament(
         help=bots_help("The bots, comma-separated (at least two); options after colons (value:tempura=3)."),
     ),
     players: int | None = players_option(),
-    games: int = typer.Option(
-        200, "--games", "-g", min=1, max=1_000_000, help="Games per line-up (shared among its seatings)."
+    games: int = bounded_option(
+        200, "--games", "-g", low=1, high=1_000_000, help="Games per line-up (shared among its seatings)."
     ),
     seed: int = seed_option("Seed of the deals"),
     jobs: str = jobs_option(),

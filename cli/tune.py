@@ -35,6 +35,7 @@ from .options import (
     allow_path_option,
     allowed_dirs,
     bots_option,
+    bounded_option,
     engine_option,
     games_option,
     jobs_option,
@@ -139,7 +140,7 @@ def tune(
     players: int | None = players_option(),
     bots: str = bots_option("greedy", seat_bots_help()),
     games: int = games_option("Games per try (every try plays the same seeds).", fewest=2),
-    budget: int = typer.Option(30, "--budget", min=1, max=10_000, help="The most tries (sets of values) to play."),
+    budget: int = bounded_option(30, "--budget", low=1, high=10_000, help="The most tries (sets of values) to play."),
     seed: int = seed_option("Seed of every try's games (and of the search)"),
     search: str = typer.Option(
         SEARCHES[0],
