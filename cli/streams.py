@@ -11,6 +11,7 @@ import errno
 import io
 import os
 import sys
+from typing import Any
 
 #: the nearest ASCII of the characters the command prints beside plain ASCII, for an
 #: output whose encoding has no code for them (``PYTHONIOENCODING=ascii``, or the C
@@ -78,10 +79,54 @@ def printable(text: str, stream: object) -> str:
         return text
 
 
+class _WholeWrites(io.FileIO):
+    """A file descriptor whose every write writes all it is given, or raises.
+
+    Unbuffered (``PYTHONUNBUFFERED``, ``python -u``: a container's usual setting),
+    Python's standard output writes its text straight to the descriptor and takes no
+    notice of a write the system made only in part: on a disk that fills mid-write,
+    the rest was dropped without a word (a 68 KB ``schema`` left as 24 KB, exit 0).
+    Here the rest is written again, and the disk's refusal (``ENOSPC``) raised, for the
+    command line to report (status 74), as the buffered output always did."""
+
+    def write(self, data: Any) -> int:
+        view = memoryview(data).cast("B")
+        done = 0
+        while done < len(view):
+            written = super().write(view[done:])
+            if written is None:  # (a descriptor set not to block, whose reader is full)
+                return done
+            done += written
+        return done
+
+
+def _whole_writes(stream: Any) -> Any:
+    """Standard output as Python made it unbuffered, over :class:`_WholeWrites` with the
+    same encoding; as it is otherwise (buffered, Python's buffered writer writes a
+    partial write's rest itself; a stream a caller put in its place; a closed output)."""
+    try:
+        raw = stream.buffer
+        if type(stream) is not io.TextIOWrapper or type(raw) is not io.FileIO or raw.closed:
+            return stream
+        stream.flush()
+        return io.TextIOWrapper(
+            _WholeWrites(raw.fileno(), "w", closefd=False),
+            encoding=stream.encoding,
+            errors=stream.errors,
+            line_buffering=stream.line_buffering,
+            write_through=True,
+        )
+    except (OSError, ValueError, AttributeError):
+        return stream
+
+
 def usable_streams() -> None:
     """Standard output and error as the command can write them: a character their
     encoding has no code for (an ASCII or Latin-1 locale) written as its nearest ASCII,
-    not an encoding error that ends the command; a closed standard output reported."""
+    not an encoding error that ends the command; a closed standard output reported; a
+    write the disk takes only part of written again, or reported (:class:`_WholeWrites`)."""
+    if sys.stdout is not None:
+        sys.stdout = _whole_writes(sys.stdout)
     if sys.stdout is None:
         sys.stdout = _ClosedOutput()
         try:  # the free descriptor 1 taken, so that no file opened later (a --log) becomes a child's stdout

@@ -73,6 +73,37 @@ def test_standard_output_on_a_full_disk_is_one_line_and_exit_74(args):
     assert done.stderr.strip().splitlines() == ["ruledraft: cannot write the output: No space left on device"]
 
 
+@pytest.mark.parametrize("unbuffered", ["1", ""], ids=["unbuffered", "buffered"])
+@pytest.mark.parametrize(
+    "args",
+    [("schema",), ("simulate", "sushi-go-party-master-menu", "--games", "300", "--json", "-q")],
+    ids=["schema", "simulate-json"],
+)
+def test_an_output_the_disk_takes_only_part_of_is_one_line_and_exit_74(tmp_path, args, unbuffered):
+    """A disk that fills in the middle of a large write (here the file size limit, 30,000 bytes, below the ~68 KB
+    written): one line and status 74, unbuffered too (PYTHONUNBUFFERED, a container's usual setting), where
+    Python's unbuffered output dropped the rest of a write the system took only part of, exit 0."""
+    import resource
+
+    def limited() -> None:
+        resource.setrlimit(resource.RLIMIT_FSIZE, (30_000, 30_000))
+
+    out = tmp_path / "out.json"
+    with open(out, "w") as f:
+        done = subprocess.run(
+            [sys.executable, "-m", "ruledraft", *args],
+            stdout=f,
+            stderr=subprocess.PIPE,
+            text=True,
+            timeout=300,
+            env={**os.environ, "PYTHONUNBUFFERED": unbuffered},
+            preexec_fn=limited,  # noqa: PLW1509 - the child's own limit, set before it runs
+        )
+    assert done.returncode == CANNOT_WRITE, done.stderr
+    assert done.stderr.strip().splitlines() == ["ruledraft: cannot write the output: File too large"]
+    assert out.stat().st_size == 30_000
+
+
 @pytest.mark.parametrize(
     "args",
     [("rulesets",), ("validate", "sushi-go"), ("simulate", "sushi-go", "--players", "2", "--games", "3")],
