@@ -41,30 +41,11 @@ def _terminated(signum: int, frame: object) -> None:
 #: what OpenBLAS reads for its number of threads, first found first: one the user set is left as it is
 _BLAS_THREADS = ("OPENBLAS_NUM_THREADS", "GOTO_NUM_THREADS", "OMP_NUM_THREADS")
 
-#: the top-level modules a run of the command imports itself, beside Python's own: a run
-#: that imported no other code has nothing to lose at exit when everything is frozen
-_OWN = frozenset(
-    "ruledraft numba llvmlite numpy scipy typer click rich markdown_it mdurl pygments shellingham yaml _yaml "
-    "jsonschema jsonschema_specifications referencing rpds attr attrs lark typing_extensions annotated_doc idna "
-    "cython_runtime __mp_main__".split()
-)
-
-
-def _own(name: str) -> bool:
-    """Whether the module named ``name`` is the command's own or Python's (a bot's file is
-    ``ruledraft_bot_...``, a plug-in's ``ruledraft_plugin_...``: neither)."""
-    top = name.partition(".")[0]
-    return (
-        top in _OWN
-        or top in sys.stdlib_module_names
-        or top.startswith(("ruledraft_kernel_", "_cython_", "_cyutility", "_sysconfigdata"))
-    )
-
 
 def _frozen_at_exit(loaded: frozenset[str]) -> None:
     """Everything frozen, the interpreter's last collection left nothing to look through,
     if every module imported since ``loaded`` is the command's own or Python's."""
-    if all(_own(name) for name in sys.modules.keys() - loaded):
+    if not heap.code_from_elsewhere(loaded):
         gc.freeze()
 
 
@@ -97,7 +78,7 @@ def _nothing_to_lose(loaded: frozenset[str]) -> bool:
     """Whether the process can end without the interpreter's own end: every module
     imported since ``loaded`` the command's own or Python's (no bot's or plug-in's code,
     whose objects may hold a file unwritten), and no thread the interpreter would wait for."""
-    if not all(_own(name) for name in sys.modules.keys() - loaded):
+    if heap.code_from_elsewhere(loaded):
         return False
     threading = sys.modules.get("threading")
     return threading is None or all(t.daemon or t is threading.main_thread() for t in threading.enumerate())

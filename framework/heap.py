@@ -1,5 +1,6 @@
 """What the process has frozen out of the cyclic garbage collector's way, known
-without counting it.
+without counting it; and whether code from elsewhere (a bot's, a plug-in's) was
+loaded, whose objects may hold what only the interpreter's end would write.
 
 ``gc.get_freeze_count()`` walks every frozen object to count them: about 3 ms in a
 ``ruledraft`` process, whose start freezes what its imports made (some 34,000
@@ -12,6 +13,7 @@ takes no walk.
 from __future__ import annotations
 
 import gc
+import sys
 
 #: whether :func:`freeze` was called in this process (what it froze stays frozen: only
 #: a caller's own ``gc.unfreeze()`` would thaw it)
@@ -26,7 +28,42 @@ def freeze() -> None:
     _FROZE = True
 
 
+def thaw() -> None:
+    """``gc.unfreeze()``, remembered: nothing is frozen any more (a caller that ran the
+    launcher in its own process, as the tests do, lets its objects go again)."""
+    global _FROZE
+    gc.unfreeze()
+    _FROZE = False
+
+
 def frozen() -> bool:
     """Whether anything is frozen: known at once where :func:`freeze` froze it, else
     counted (``gc.get_freeze_count``)."""
     return _FROZE or gc.get_freeze_count() > 0
+
+
+#: the top-level modules ruledraft's commands and runs import themselves, beside Python's own
+OWN = frozenset(
+    "ruledraft numba llvmlite numpy scipy typer click rich markdown_it mdurl pygments shellingham yaml _yaml "
+    "jsonschema jsonschema_specifications referencing rpds attr attrs lark typing_extensions annotated_doc idna "
+    "cython_runtime __mp_main__".split()
+)
+
+
+def own_module(name: str) -> bool:
+    """Whether the module named ``name`` is ruledraft's own (its dependencies' too) or
+    Python's (a bot's file is ``ruledraft_bot_...``, a plug-in's ``ruledraft_plugin_...``:
+    neither)."""
+    top = name.partition(".")[0]
+    return (
+        top in OWN
+        or top in sys.stdlib_module_names
+        or top.startswith(("ruledraft_kernel_", "_cython_", "_cyutility", "_sysconfigdata"))
+    )
+
+
+def code_from_elsewhere(loaded: frozenset[str] = frozenset()) -> bool:
+    """Whether a module imported since ``loaded`` (the modules then) is neither
+    ruledraft's nor Python's: a bot's or a plug-in's code, which may hold a file open
+    with lines not yet written."""
+    return not all(own_module(name) for name in sys.modules.keys() - loaded)

@@ -511,7 +511,32 @@ def _worker_main(conn, close: Sequence, work: Work, parent: int = 0) -> None:
             conn.send(("error", travelling_error(e)))
         except BaseException:  # noqa: BLE001
             pass
+    if heap.code_from_elsewhere():  # a bot's or a plug-in's: what it left open written, as the interpreter's end would
+        isolated = sys.modules.get("ruledraft.play.isolate")
+        if isolated is not None:  # the bots' own processes told to end (each then ends as Python does)
+            with contextlib.suppress(Exception):
+                isolated.close_all()
+        flush_files(thaw=True)
     os._exit(code)
+
+
+def flush_files(thaw: bool = False) -> None:
+    """Flush every file this process holds open for writing, but standard output and
+    error: a bot's or a plug-in's file left open and unflushed has its last lines
+    written before a worker leaves by ``os._exit`` (which skips the interpreter's end,
+    where they would be), and has none waiting when a worker is forked (which would
+    write them twice). ``thaw``: the frozen objects looked through too (a worker that
+    is leaving: the collector's list of objects leaves them out)."""
+    import io
+
+    if thaw:
+        gc.unfreeze()
+    std = {id(s) for s in (sys.stdout, sys.stderr, sys.__stdout__, sys.__stderr__)}
+    for obj in gc.get_objects():
+        if isinstance(obj, io.IOBase) and id(obj) not in std:
+            with contextlib.suppress(Exception):
+                if not obj.closed and obj.writable():
+                    obj.flush()
 
 
 def _raise_plugin_failure(e: BaseException) -> None:
@@ -554,6 +579,8 @@ class _Workers:
         self.stop = stop
         if stop is not None:  # before the first fork: a second signal at any moment from now kills them
             stop.on_second.append(self.kill_now)
+        if forked and heap.code_from_elsewhere():
+            flush_files()  # no bot's file forked with lines its workers would write again
         try:
             for _ in range(jobs):
                 mine, theirs = ctx.Pipe()

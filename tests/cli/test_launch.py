@@ -14,16 +14,15 @@ import time
 import pytest
 from paths import ROOT
 
+from ruledraft import heap
 from ruledraft.cli import interrupts, launch
 
 
 @pytest.fixture(autouse=True)
 def _unfrozen():
     """The launcher freezes the objects of the process it runs in: this one's are let go again after each test."""
-    import gc
-
     yield
-    gc.unfreeze()
+    heap.thaw()
 
 
 @pytest.fixture(autouse=True)
@@ -232,7 +231,7 @@ def _launched(monkeypatch) -> tuple[bool, int, str | None, list]:
     try:
         launch.main()
     finally:
-        gc.unfreeze()
+        heap.thaw()
         for sig, handler in handlers.items():
             signal.signal(sig, handler)
     ((collecting, frozen, threads),) = seen

@@ -619,3 +619,64 @@ def test_a_name_registered_twice_and_a_bare_action_are_argument_errors():
     state = Game(load_ruleset("sushi-go"), 2).new_initial_state(1)
     with pytest.raises(ArgumentError, match=r"^actions is a list of one action per acting seat \(2 now\), not 5$"):
         state.apply_actions(5)
+
+
+#: a bot that writes each move to a file of its process's own, opened once and never flushed nor closed
+_LEAKY_BOT = """
+import os
+
+LOGS = {}
+
+
+class Leaky:
+    def __init__(self, seed=0):
+        pass
+
+    def act(self, view, seat):
+        pid = os.getpid()
+        if pid not in LOGS:
+            LOGS[pid] = open(os.path.join(os.environ["MOVES_DIR"], f"moves-{pid}.txt"), "w")
+        LOGS[pid].write(f"{seat}\\n")
+        return view.legal_actions()[0]
+"""
+
+
+@pytest.mark.parametrize("isolate", [False, True], ids=["in-worker", "isolated"])
+def test_a_bot_s_unflushed_file_keeps_every_line_on_two_workers(tmp_path, isolate):
+    """A bot that never flushes or closes the file it writes its moves to: on two worker processes (and in a process
+    of its own under --isolate) every move is written, as on one process. Workers leave at once, with no
+    interpreter's end: what was not flushed (the last part of each file) was lost, and --isolate's processes were
+    killed with their worker."""
+    import os
+    import subprocess
+    import sys
+
+    bot = tmp_path / "leaky.py"
+    bot.write_text(_LEAKY_BOT)
+    args = [
+        "simulate",
+        "sushi-go",
+        "-p",
+        "3",
+        "-g",
+        "60",
+        "-q",
+        "--bots",
+        f"{bot}:Leaky,random",
+        "--engine",
+        "reference",
+    ]
+    lines = {}
+    for jobs in ("1", "2"):
+        moves = tmp_path / f"jobs-{jobs}"
+        moves.mkdir()
+        done = subprocess.run(
+            [sys.executable, "-m", "ruledraft", *args, "--jobs", jobs, *(["--isolate"] if isolate else [])],
+            capture_output=True,
+            text=True,
+            timeout=300,
+            env={**os.environ, "MOVES_DIR": str(moves)},
+        )
+        assert done.returncode == 0, done.stderr
+        lines[jobs] = sum(len(f.read_text().splitlines()) for f in moves.iterdir())
+    assert lines["2"] == lines["1"] == 60 * 3 * 8  # three rounds of eight picks (the ninth card is given)
