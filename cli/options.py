@@ -123,7 +123,10 @@ def bounded_option(
             raise typer.BadParameter(f"{number(value)} is out of range: {said}")
         return value
 
-    words = f"{help[:-1]} ({said})." if help.endswith(".") else f"{help} ({said})"
+    if help.endswith(")."):  # "(0: skip)." -> "(0: skip; 0 to 256)."
+        words = f"{help[:-2]}; {said})."
+    else:
+        words = f"{help[:-1]} ({said})." if help.endswith(".") else f"{help} ({said})"
     return typer.Option(default, *names, metavar=metavar, callback=within, help=words)
 
 

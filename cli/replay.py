@@ -14,19 +14,23 @@ from ruledraft.language.file_access import UnreadableInput, display_name, input_
 from ruledraft.language.loading import load_named_ruleset
 from ruledraft.play.game_log import STDIN_NAME, read_records, record_problems, replay_record
 
-from .common import counted, get_ruleset, reported_errors, say_problem
+from .common import counted, get_ruleset, reported_errors, say_problem, shown
 from .options import allow_path_option, allowed_dirs
 
 
-def _record_ruleset(record: dict):
+def _record_ruleset(record: dict, log_dir: str = "."):
     """What a record names as its ruleset: the rule file it was played from when that is
-    still there (a game of a bundled ruleset names no file), then its id; an
+    still there (a game of a bundled ruleset names no file), else a file of that name in
+    the log's directory (the log and its rule file moved together), then its id; an
     :class:`InputError` when the file is gone: its id a bundled ruleset's (the game was
     not played from that one) or nothing at all to load."""
     name = record.get("ruleset")
     path = record.get("ruleset_file")
     if isinstance(path, str) and path and (not isinstance(name, str) or os.path.lexists(path)):
         return path
+    beside = os.path.basename(path) if isinstance(path, str) and path else ""
+    if beside and os.path.isfile(os.path.join(log_dir, beside)):
+        return beside  # (loaded from the log's directory)
     if isinstance(path, str) and path and name in bundled_ids():
         return InputError(
             f"the rule file it was played from, {display_name(path)}, is not there, and the bundled "
@@ -82,14 +86,25 @@ def replay(
                     raise InputError(str(e)) from None
         cache: dict[tuple[str, str], object] = {}
         named = get_ruleset(ruleset, allow) if ruleset is not None else None  # any file: its errors the command's
-        games = bad = strays = 0
+        games = bad = strays = empty = unusable = 0
         for log in logs:
-            counts = _replay_log(log, named, cache, allow)
+            try:
+                counts = _replay_log(log, named, cache, allow)
+            except InputError as e:  # read only in part (gzip data, say): said, and the other logs replayed
+                if len(logs) == 1:
+                    raise
+                typer.echo(f"error: {shown(str(e))}", err=True)
+                unusable += 1
+                continue
             if len(logs) > 1:
-                typer.echo(f"{STDIN_NAME if log == '-' else display_name(log)}: {_summary(*counts)}")
+                typer.echo(f"{shown(STDIN_NAME if log == '-' else log)}: {_summary(*counts)}")
             games, bad, strays = games + counts[0], bad + counts[1], strays + counts[2]
-        typer.echo(_summary(games, bad, strays) if len(logs) == 1 else f"in all: {_summary(games, bad, strays)}")
-        raise typer.Exit(1 if bad or strays or not games else 0)
+            empty += not counts[0] and not counts[2]
+        unread = f"; {counted(unusable, 'log')} could not be read" if unusable else ""
+        typer.echo(
+            _summary(games, bad, strays) if len(logs) == 1 else f"in all: {_summary(games, bad, strays)}{unread}"
+        )
+        raise typer.Exit(2 if unusable else 1 if bad or strays or empty else 0)
 
 
 def _summary(games: int, bad: int, strays: int) -> str:
@@ -103,7 +118,7 @@ def _summary(games: int, bad: int, strays: int) -> str:
 def _ruleset_of(record: dict, log_dir: str, cache: dict[tuple[str, str], object], allow):
     """The ruleset ``record`` names, loaded from ``log_dir`` (once: kept in ``cache`` by
     name and directory), or an :class:`InputError` whose message is the record's problem."""
-    name = _record_ruleset(record)
+    name = _record_ruleset(record, log_dir)
     if isinstance(name, InputError):
         return name
     if not isinstance(name, str):

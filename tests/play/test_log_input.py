@@ -681,3 +681,41 @@ def test_a_turn_missing_from_a_round_is_named_with_the_round_and_its_turns(recor
         assert result.exit_code == 1
         assert result.output.splitlines()[0] == f"{tmp_path / 'games.jsonl'}:1: error: {problem}"
         assert result.output.splitlines()[1] == "1 game replayed, 0 clean, 1 with problems"
+
+
+def test_a_log_moved_with_its_rule_file_replays_from_its_new_folder(tmp_path, monkeypatch):
+    """A variant's games logged beside it, then the folder moved: replay finds the rule file beside the log (the
+    help's "a file in the log's directory"), from any current directory; the file it was played from is gone."""
+    played = tmp_path / "played"
+    played.mkdir()
+    (played / "mine.yaml").write_text("format: 1\nextends: sushi-go\nid: mine\nname: Mine\n", encoding="utf-8")
+    monkeypatch.chdir(played)
+    ran = runner.invoke(app, ["simulate", "mine.yaml", "-g", "3", "-q", "--log", "games.jsonl", "-p", "3"])
+    assert ran.exit_code == 0, ran.output
+    played.rename(tmp_path / "moved")
+    monkeypatch.chdir(tmp_path)
+    result = replay(str(tmp_path / "moved" / "games.jsonl"))
+    assert result.exit_code == 0, result.output
+    assert result.output.splitlines() == ["3 games replayed, 3 clean, 0 with problems"]
+
+
+def test_among_several_logs_an_empty_one_fails_and_an_unreadable_one_leaves_the_others_replayed(record, tmp_path):
+    """An empty log among several is exit 1, as alone; a log that turns out unreadable once opened (gzip data)
+    is said and the logs after it still replayed, exit 2; a name with an escape code is shown escaped on its
+    summary line, as on its problems' lines."""
+    import gzip
+
+    clean = write_log(tmp_path, [record])
+    empty = write_log(tmp_path, [], "empty.jsonl")
+    result = runner.invoke(app, ["replay", clean, empty])
+    assert result.exit_code == 1
+    assert result.output.splitlines()[-1] == "in all: 1 game replayed, 1 clean, 0 with problems"
+    packed = tmp_path / "games.jsonl.gz"
+    packed.write_bytes(gzip.compress(b"{}\n"))
+    odd = write_log(tmp_path, [record], "odd\x1b[31m.jsonl")
+    result = runner.invoke(app, ["replay", str(packed), odd])
+    assert result.exit_code == 2
+    lines = result.output.splitlines()
+    assert lines[0].startswith(f"error: {packed}: gzip data, not JSON Lines")
+    assert lines[1] == f"{tmp_path}/odd\\x1b[31m.jsonl: 1 game replayed, 1 clean, 0 with problems"
+    assert lines[2] == "in all: 1 game replayed, 1 clean, 0 with problems; 1 log could not be read"
