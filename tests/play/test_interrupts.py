@@ -72,6 +72,18 @@ def stops_as_python_leaves_them(ignoring: int = 0):
     return preexec
 
 
+def started(args: list[str]) -> subprocess.Popen:
+    """``args`` run in a process group of its own, its output piped, the stop signals at their defaults."""
+    return subprocess.Popen(
+        args,
+        text=True,
+        start_new_session=True,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        preexec_fn=stops_as_python_leaves_them(),  # noqa: PLW1509
+    )
+
+
 def start(tmp_path, *extra, jobs="2", terminal=None, ignoring=0):
     """A simulate process in its own process group, once its workers run and its log has lines
     (``terminal``: a pty's file descriptor for its three streams, else pipes; ``ignoring``:
@@ -435,14 +447,7 @@ def test_a_sigterm_the_game_in_play_does_not_answer_ends_the_run_after_its_grace
     bot.write_text(STUCK_FIRST_MOVE.format(marker=str(marker)))
     args = [sys.executable, "-m", "ruledraft", "simulate", "sushi-go", "-p", "2", "-g", "5", "-q"]
     args += ["--bots", f"{bot}:Stuck", "--jobs", "1"]
-    proc = subprocess.Popen(
-        args,
-        text=True,
-        start_new_session=True,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        preexec_fn=stops_as_python_leaves_them(),  # noqa: PLW1509
-    )
+    proc = started(args)
     try:
         wait_until(lambda: marker.exists() or proc.poll() is not None, "the bot's first move")
         sent = time.monotonic()
@@ -487,14 +492,7 @@ def test_a_stop_on_two_workers_keeps_the_games_they_finished_in_their_chunks(tmp
     log = tmp_path / "games.jsonl"
     args = [sys.executable, "-m", "ruledraft", "simulate", "sushi-go", "-p", "2", "-g", "40", "--seed", "3"]
     args += ["--bots", f"{bot}:Slow,random", "--jobs", "2", "--json", "--log", str(log)]
-    proc = subprocess.Popen(
-        args,
-        text=True,
-        start_new_session=True,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        preexec_fn=stops_as_python_leaves_them(),  # noqa: PLW1509
-    )
+    proc = started(args)
 
     def moves_by_worker() -> list[int]:
         lines = moves.read_text().split() if moves.exists() else []
