@@ -55,6 +55,7 @@ def program() -> None:
     and no other thread is left, it ends at once after its exit handlers and streams:
     the interpreter's own end would free every module and object one by one (about
     0.01 s, all of them the process's to lose anyway)."""
+    heap.launched()
     loaded = frozenset(sys.modules)  # Python's and the site's, before the command's
     try:
         main()

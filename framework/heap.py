@@ -42,23 +42,47 @@ def frozen() -> bool:
     return _FROZE or gc.get_freeze_count() > 0
 
 
-#: the top-level modules ruledraft's commands and runs import themselves, beside Python's own
+#: the top-level modules ruledraft's commands and runs import themselves, beside Python's
+#: own: its dependencies, then those of its extras that a command loads (the report's
+#: plots, a Dask cluster, tune's search); one left out only costs a run its quick end
 OWN = frozenset(
     "ruledraft numba llvmlite numpy scipy typer click rich markdown_it mdurl pygments shellingham yaml _yaml "
     "jsonschema jsonschema_specifications referencing rpds attr attrs lark typing_extensions annotated_doc idna "
-    "cython_runtime __mp_main__".split()
+    "cython_runtime __mp_main__ "
+    "matplotlib mpl_toolkits PIL cycler dateutil fontTools kiwisolver pyparsing packaging six "
+    "dask distributed cloudpickle toolz tlz locket msgpack psutil sortedcontainers tblib tornado zict jinja2 "
+    "markupsafe importlib_metadata zipp lazy_importer fsspec partd "
+    "optuna colorlog tqdm sqlalchemy alembic".split()
 )
 
 
+#: what the site's start-up imports of its own (a virtual environment's and an editable
+#: install's hooks): no code of a bot's or a plug-in's
+SITE = frozenset(("_distutils_hack", "sitecustomize", "usercustomize", "_virtualenv"))
+
+#: whether the process's ``__main__`` is the ``ruledraft`` command's (:func:`launched`)
+#: rather than a script of the user's that runs ruledraft
+_LAUNCHED = False
+
+
+def launched() -> None:
+    """Note that the process's ``__main__`` is the ``ruledraft`` command's own."""
+    global _LAUNCHED
+    _LAUNCHED = True
+
+
 def own_module(name: str) -> bool:
-    """Whether the module named ``name`` is ruledraft's own (its dependencies' too) or
-    Python's (a bot's file is ``ruledraft_bot_...``, a plug-in's ``ruledraft_plugin_...``:
-    neither)."""
+    """Whether the module named ``name`` is ruledraft's own (its dependencies' and the
+    site's too) or Python's (a bot's file is ``ruledraft_bot_...``, a plug-in's
+    ``ruledraft_plugin_...``, a script of the user's ``__main__``: none of them)."""
+    if name == "__main__":
+        return _LAUNCHED
     top = name.partition(".")[0]
     return (
         top in OWN
+        or top in SITE
         or top in sys.stdlib_module_names
-        or top.startswith(("ruledraft_kernel_", "_cython_", "_cyutility", "_sysconfigdata"))
+        or top.startswith(("ruledraft_kernel_", "_cython_", "_cyutility", "_sysconfigdata", "__editable__"))
     )
 
 

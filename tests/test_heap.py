@@ -45,3 +45,22 @@ def test_a_run_leaves_the_heap_as_it_found_it(thawed, monkeypatch):
         pass
     assert thawed_by_it == []
     assert gc.get_freeze_count() > 0
+
+
+def test_code_from_elsewhere_is_a_bot_s_a_plug_in_s_or_a_user_s_script(monkeypatch):
+    """ruledraft's modules, its dependencies', Python's and the site's hooks are its own; a bot's file, a plug-in's
+    or another package is code from elsewhere, and so is __main__ unless it is the ruledraft command's."""
+    import sys
+    import types
+
+    monkeypatch.setattr(heap, "_LAUNCHED", True)
+    own = ["ruledraft.play.executor", "numpy.linalg", "json", "_distutils_hack", "__editable___ruledraft_finder"]
+    assert all(heap.own_module(name) for name in [*own, "__main__", "ruledraft_kernel_k_ab12"])
+    for name in ("ruledraft_bot_mine", "ruledraft_plugin_kinds", "mybots.greedy"):
+        assert not heap.own_module(name)
+    loaded = frozenset(sys.modules)
+    assert not heap.code_from_elsewhere(loaded)
+    monkeypatch.setitem(sys.modules, "ruledraft_bot_mine", types.ModuleType("ruledraft_bot_mine"))
+    assert heap.code_from_elsewhere(loaded)
+    monkeypatch.setattr(heap, "_LAUNCHED", False)
+    assert not heap.own_module("__main__")
