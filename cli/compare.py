@@ -348,8 +348,9 @@ def compare(
     --seed-b. Each seat's win share and score, each rule's points and each card's
     take rate and points differ by B - A, with a 95% interval, flagged at 5% after
     Holm's correction over all of them; so do each card's win rate of takers minus
-    non-takers (vs none) and win rate per copy taken (per copy). Ctrl-C stops
-    early: the pairs of games finished are compared, and the exit status is 130.
+    non-takers (vs none) and win rate per copy taken (per copy). Ctrl-C (or
+    SIGTERM, or the terminal closing) stops early: the pairs of games finished
+    are compared, and the exit status is 130 (143, 129).
     """
     with reported_errors():
         check_seed(seed, "--seed")

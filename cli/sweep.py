@@ -136,8 +136,9 @@ def sweep(
 
     Per count: win share per seat with intervals and the test that seats are
     equal, mean score and spread, margin of victory, points per rule and the
-    cards whose takers win most. Ctrl-C stops early: the counts finished and
-    the one cut short are shown, and the exit status is 130.
+    cards whose takers win most. Ctrl-C (or SIGTERM, or the terminal closing)
+    stops early: the counts finished and the one cut short are shown, and the
+    exit status is 130 (143, 129).
     """
     with reported_errors():
         check_seed(seed, "--seed")

@@ -133,7 +133,8 @@ def tournament(
     seating on the same deals. Prints each bot's win share (95% Wilson interval),
     its OpenSkill rating and its time per decision (median and 95th percentile),
     then each line-up's shares. --jobs and a cluster give the same figures but the
-    times. Ctrl-C stops early: the games finished are counted (exit status 130).
+    times. Ctrl-C (or SIGTERM, or the terminal closing) stops early: the games
+    finished are counted (exit status 130, 143, 129).
     """
     with reported_errors():
         names = [b.strip() for b in bots.split(",")]

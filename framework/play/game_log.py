@@ -439,7 +439,12 @@ def replay_game(
                     problems.append(f"{where}: the game is already over")
                     return None, problems
                 if state.round != r:
-                    problems.append(f"{where}: the rules ended round {r + 1} before this turn")
+                    if t == len(rnd["turns"]) - 1 and _engine_picks(game, state, r, t) == turn.get("picks"):
+                        problems.append(
+                            f'{where}: the rules play these last cards themselves: the log gives the turn without "auto": true'
+                        )
+                    else:
+                        problems.append(f"{where}: the rules ended round {r + 1} before this turn")
                     return None, problems
                 if "controller" in turn and turn["controller"] != state.controller:
                     problems.append(

@@ -658,7 +658,8 @@ def _turns_cut(record, r: int, t: int):
 def test_a_turn_missing_from_a_round_is_named_with_the_round_and_its_turns(record, tmp_path):
     """A round's last turn (the cards left, which the rules play) missing: the round, the turns logged and played,
     and what the rules play there; an earlier turn missing: the rules play on after the round's turns; a turn
-    logged twice at the end: the rules end the round sooner. Each the record's one problem."""
+    logged twice at the end: the rules end the round sooner; the last turn without its "auto" mark: said so.
+    Each the record's one problem."""
     last = record["rounds"][0]["turns"][-1]["picks"]
     turns = len(record["rounds"][0]["turns"])
     cases = [
@@ -674,6 +675,11 @@ def test_a_turn_missing_from_a_round_is_named_with_the_round_and_its_turns(recor
         (
             changed(record, lambda rec: rec["rounds"][1]["turns"].append(rec["rounds"][1]["turns"][-1])),
             f"round 2: the log has {turns + 1} turns, the rules end the round after {turns}",
+        ),
+        (
+            changed(record, lambda rec: rec["rounds"][0]["turns"][-1].pop("auto")),
+            f"round 1, turn {turns}: the rules play these last cards themselves: the log gives the turn without "
+            '"auto": true',
         ),
     ]
     for forged, problem in cases:
