@@ -205,7 +205,9 @@ def _terminated(signum, frame) -> None:
 
 def _leaving() -> None:
     """On the way out, a further Ctrl-C, SIGTERM or SIGHUP must not turn the exit into a traceback."""
-    for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+    from ruledraft.play.executor import STOP_SIGNALS
+
+    for sig in STOP_SIGNALS:
         signal.signal(sig, signal.SIG_IGN)
 
 

@@ -18,7 +18,7 @@ from .common import counted, get_ruleset, reported_errors, say_problem, shown
 from .options import allow_path_option, allowed_dirs
 
 
-def _record_ruleset(record: dict, log_dir: str = "."):
+def _record_ruleset(record: dict, log_dir: str):
     """What a record names as its ruleset: the rule file it was played from when that is
     still there (a game of a bundled ruleset names no file), else a file of that name in
     the log's directory (the log and its rule file moved together), then its id; an

@@ -113,18 +113,15 @@ def _check_engine(engine: str, rs, players: int, lineup, games: int) -> None:
     """``--engine`` checked on the start values before any try is played: ``kernel``
     refused where the kernel cannot play the rule file or the bots; with ``auto``, why it
     plays on the interpreter said on standard error (tries of 1,000 games or more)."""
-    from ruledraft.play.engines import NOTE_GAMES, check_engine, kernel_refusal, kernel_refused
+    from ruledraft.play.engines import NOTE_GAMES, check_engine, kernel_refusal, refuse_unplayable
 
     check_engine(engine)
-    if engine == "reference":
-        return
-    reason = kernel_refusal(rs, players, lineup)
-    if reason is None:
-        return
     if engine == "kernel":
-        raise kernel_refused(reason)
-    if games >= NOTE_GAMES:
-        typer.echo(shown(f"engine: reference ({reason})"), err=True)
+        refuse_unplayable([("", rs, players, lineup)])
+    elif engine == "auto" and games >= NOTE_GAMES:
+        reason = kernel_refusal(rs, players, lineup)
+        if reason is not None:
+            typer.echo(shown(f"engine: reference ({reason})"), err=True)
 
 
 def tune(

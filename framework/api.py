@@ -25,6 +25,7 @@ from ruledraft.language.ruleset import CompiledRuleset
 from ruledraft.play import runner
 from ruledraft.play.agents import is_foreign, make_agent, parse_bot
 from ruledraft.play.engines import ENGINES
+from ruledraft.play.executor import UNANSWERED
 from ruledraft.play.game_log import read_records, record_problems, replay_game
 from ruledraft.play.log_target import open_log
 from ruledraft.play.match import Match, check_seed, fill_seats
@@ -293,7 +294,7 @@ def _end_if_terminated(signum: int) -> None:
     """After a run stopped cleanly by SIGTERM (or SIGHUP), the signal again: a library
     does not swallow a request to end the program (the handler in place again: the
     default ends the process, or the caller's own runs)."""
-    if signum in (signal.SIGTERM, signal.SIGHUP):
+    if signum in UNANSWERED:
         signal.raise_signal(signum)
 
 
